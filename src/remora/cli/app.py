@@ -1,0 +1,81 @@
+"""The ``remora`` command: one typer app, one module per command group."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+import warnings
+
+import typer
+
+from remora.cli import (
+    agents_cmd,
+    analyze_cmd,
+    assistant_cmd,
+    config_cmd,
+    discover_cmd,
+    models_cmd,
+    review_cmd,
+    tool_cmd,
+)
+from remora.cli.output import err_console
+from remora.errors import RemoraError
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="remora",
+    help="Improve Python code with small tool-calling models, locally.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+_state = {"debug": False}
+
+
+@app.callback()
+def _root(
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
+) -> None:
+    _state["debug"] = debug or os.environ.get("REMORA_DEBUG", "") not in ("", "0")
+
+
+for _module in (discover_cmd, config_cmd, review_cmd, tool_cmd, agents_cmd, models_cmd,
+                analyze_cmd, assistant_cmd):
+    _module.register(app)
+
+
+def _show_warning(message: warnings.WarningMessage | Warning | str, *args: object,
+                  **kwargs: object) -> None:
+    err_console.print(f"[yellow]warning:[/] {message}", markup=True)
+
+
+def main() -> None:
+    """Console-script entry point: errors become one line, a hint and an exit code."""
+    warnings.showwarning = _show_warning
+    try:
+        app(standalone_mode=False)
+    except RemoraError as exc:
+        if _state["debug"]:
+            traceback.print_exc()
+        err_console.print(f"[red]error[{exc.code}]:[/] {exc.message}", markup=True)
+        if exc.hint:
+            err_console.print(f"  hint: {exc.hint}")
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(130)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        err_console.print("aborted")
+        sys.exit(130)
+    except Exception as exc:
+        # Usage errors from typer's vendored click: shown as click shows them.
+        show = getattr(exc, "show", None)
+        if callable(show) and isinstance(getattr(exc, "exit_code", None), int):
+            show()
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        raise

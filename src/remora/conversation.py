@@ -1,0 +1,145 @@
+"""The provider-neutral conversation (DESIGN §7).
+
+The loop speaks only these types; each provider translates them to its wire
+format at the edge and back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "FinishReason",
+    "Message",
+    "ModelRequest",
+    "ModelTurn",
+    "Part",
+    "Role",
+    "Text",
+    "ToolCall",
+    "ToolChoice",
+    "ToolResult",
+    "ToolSpec",
+    "Usage",
+]
+
+Role = Literal["system", "user", "assistant", "tool"]
+FinishReason = Literal["stop", "tool_calls", "length", "blocked", "invalid"]
+# "auto" | "none" | "required", or the name of one tool the model must call.
+ToolChoice = str
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    # Opaque provider data that must travel back unchanged (Gemini thought signatures).
+    provider_data: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    call_id: str
+    name: str
+    payload: dict[str, Any]
+
+
+Part = Text | ToolCall | ToolResult
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    role: Role
+    parts: tuple[Part, ...]
+
+    @classmethod
+    def system(cls, text: str) -> Message:
+        return cls("system", (Text(text),))
+
+    @classmethod
+    def user(cls, text: str) -> Message:
+        return cls("user", (Text(text),))
+
+    @classmethod
+    def assistant(cls, text: str = "", calls: tuple[ToolCall, ...] = ()) -> Message:
+        parts: tuple[Part, ...] = ((Text(text),) if text else ()) + calls
+        return cls("assistant", parts)
+
+    @classmethod
+    def tool_results(cls, results: tuple[ToolResult, ...]) -> Message:
+        return cls("tool", results)
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if isinstance(p, Text))
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        return [p for p in self.parts if isinstance(p, ToolCall)]
+
+    @property
+    def results(self) -> list[ToolResult]:
+        return [p for p in self.parts if isinstance(p, ToolResult)]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """What the model is told about one tool."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRequest:
+    messages: tuple[Message, ...]
+    tools: tuple[ToolSpec, ...] = ()
+    tool_choice: ToolChoice = "auto"
+    max_tokens: int = 512
+    temperature: float = 0.0
+    timeout_s: float | None = None
+    stop: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    requests: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.cached_tokens + other.cached_tokens,
+            self.requests + other.requests,
+        )
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cached_tokens": self.cached_tokens,
+            "requests": self.requests,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ModelTurn:
+    """One model response. ``finish == "invalid"`` means the output could not be
+    parsed into text or tool calls; ``error`` then says why."""
+
+    message: Message
+    finish: FinishReason
+    usage: Usage = field(default_factory=Usage)
+    raw: Any = None
+    error: str | None = None

@@ -1,0 +1,59 @@
+"""CSTNode: one discovered file, class, function or method."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["CSTNode", "NodeType", "make_node_id"]
+
+NodeType = Literal["file", "class", "function", "method"]
+
+
+def make_node_id(file_path: str, full_name: str, node_type: NodeType) -> str:
+    """Stable across runs and unique per (path, qualified name, type).
+
+    Two classes with a method of the same name differ in ``full_name``; a file
+    and a module-level function of the same name differ in ``node_type``.
+    """
+    digest = hashlib.sha256(f"{file_path}\0{node_type}\0{full_name}".encode()).hexdigest()
+    return digest[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class CSTNode:
+    node_id: str
+    node_type: NodeType
+    name: str
+    full_name: str
+    # Relative to the project root, with forward slashes.
+    file_path: str
+    start_byte: int
+    end_byte: int
+    # 1-based, inclusive.
+    start_line: int
+    end_line: int
+    text: str
+    text_hash: str = field(default="")
+    is_async: bool = False
+    decorators: tuple[str, ...] = ()
+
+    def to_dict(self, *, with_text: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "node_id": self.node_id,
+            "node_type": self.node_type,
+            "name": self.name,
+            "full_name": self.full_name,
+            "file_path": self.file_path,
+            "start_byte": self.start_byte,
+            "end_byte": self.end_byte,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "text_hash": self.text_hash,
+            "is_async": self.is_async,
+            "decorators": list(self.decorators),
+        }
+        if with_text:
+            data["text"] = self.text
+        return data

@@ -1,0 +1,43 @@
+"""Build a Provider from the model config section.
+
+Adapters are imported lazily by name, so a missing optional SDK only matters
+when its provider is chosen, and each adapter lives in its own module.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from remora.config import ModelConfig
+from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
+from remora.providers.base import Provider
+from remora.providers.profiles import ModelProfile, resolve_profile
+
+__all__ = ["PROVIDER_CLASSES", "create_provider"]
+
+# provider name -> "module:Class"; each class has
+#   from_config(model: ModelConfig, profile: ModelProfile) -> Provider
+PROVIDER_CLASSES: dict[str, str] = {
+    "embedded": "remora.providers.embedded:EmbeddedProvider",
+    "openai": "remora.providers.openai_compat:OpenAIProvider",
+    "llm": "remora.providers.llm_provider:LLMProvider",
+    "gemini": "remora.providers.gemini:GeminiProvider",
+    "scripted": "remora.providers.scripted:ScriptedProvider",
+}
+
+
+def create_provider(model: ModelConfig, profile_name: str | None = None) -> Provider:
+    """The provider for ``model``; its profile from ``profile_name`` or the model id."""
+    profile: ModelProfile = resolve_profile(profile_name or model.profile, model.id)
+    target = PROVIDER_CLASSES.get(model.provider)
+    if target is None:
+        raise RemoraError(
+            AGENT_MODEL_UNAVAILABLE,
+            f"unknown provider {model.provider!r}",
+            f"use one of: {', '.join(PROVIDER_CLASSES)}",
+        )
+    module_name, _, class_name = target.partition(":")
+    cls: Any = getattr(importlib.import_module(module_name), class_name)
+    provider: Provider = cls.from_config(model, profile)
+    return provider

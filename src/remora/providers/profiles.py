@@ -1,0 +1,84 @@
+"""Model-family profiles: what a model can do, so the loop never hard-codes it.
+
+Resolution (DESIGN §7, seed 003 §1.1): an explicit profile name, else the first
+built-in whose match pattern occurs in the model name, else ``default``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["BUILTIN_PROFILES", "ModelProfile", "resolve_profile"]
+
+ToolChoiceValue = Literal["auto", "none", "required"]
+
+
+class ModelProfile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    supported_tool_choice: frozenset[ToolChoiceValue] = frozenset({"auto", "none", "required"})
+    output_format: Literal["openai_json", "functiongemma_tags", "json_schema"] = "openai_json"
+    supports_parallel_tool_calls: bool = True
+    max_tool_calls_per_turn: int | None = None
+    submit_result_strategy: Literal["tool_choice_force", "prompt_instruction"] = (
+        "tool_choice_force"
+    )
+    native_tools: bool = True
+    # Whether a turn without a tool call is an invalid response (DESIGN §8.4).
+    requires_tool_calls: bool = False
+    # Substrings of a model name that select this profile, lower case.
+    match: tuple[str, ...] = Field(default=())
+
+
+BUILTIN_PROFILES: dict[str, ModelProfile] = {
+    p.name: p
+    for p in (
+        ModelProfile(name="default"),
+        ModelProfile(
+            name="functiongemma",
+            supported_tool_choice=frozenset({"auto", "none"}),
+            submit_result_strategy="prompt_instruction",
+            match=("functiongemma",),
+        ),
+        ModelProfile(name="llama3", match=("llama-3", "llama3")),
+        ModelProfile(
+            name="mistral",
+            supports_parallel_tool_calls=False,
+            max_tool_calls_per_turn=1,
+            match=("mistral", "mixtral"),
+        ),
+        ModelProfile(name="qwen", match=("qwen",)),
+        ModelProfile(
+            name="smollm",
+            output_format="json_schema",
+            supports_parallel_tool_calls=False,
+            max_tool_calls_per_turn=1,
+            native_tools=False,
+            requires_tool_calls=True,
+            match=("smollm",),
+        ),
+        ModelProfile(
+            name="gemini",
+            supported_tool_choice=frozenset({"auto", "none", "required"}),
+            match=("gemini",),
+        ),
+    )
+}
+
+
+def resolve_profile(profile_name: str | None, model_name: str | None) -> ModelProfile:
+    """Explicit name > match in the model name > ``default``."""
+    if profile_name:
+        try:
+            return BUILTIN_PROFILES[profile_name]
+        except KeyError:
+            known = ", ".join(sorted(BUILTIN_PROFILES))
+            raise ValueError(f"unknown model profile {profile_name!r} (known: {known})") from None
+    lowered = (model_name or "").lower()
+    for profile in BUILTIN_PROFILES.values():
+        if any(m in lowered for m in profile.match):
+            return profile
+    return BUILTIN_PROFILES["default"]
