@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import typing
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -263,9 +264,13 @@ def _env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
     """REMORA_RUNNER__MAX_TURNS=3 -> {"runner": {"max_turns": 3}} (values parsed as YAML)."""
     result: dict[str, Any] = {}
     for name, raw in environ.items():
-        if not name.startswith(ENV_PREFIX) or name in _NON_CONFIG_ENV:
+        if not name.startswith(ENV_PREFIX):
             continue
         keys = name[len(ENV_PREFIX) :].lower().split("__")
+        # REMORA_DEBUG and friends steer the CLI; a nested name is always config,
+        # so a typo in it is reported rather than ignored.
+        if len(keys) == 1 and keys[0] not in RemoraConfig.model_fields:
+            continue
         try:
             value = yaml.safe_load(raw) if raw.strip() else raw
         except yaml.YAMLError:
@@ -275,10 +280,6 @@ def _env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
             target = target.setdefault(key, {})
         target[keys[-1]] = value
     return result
-
-
-# Environment variables that steer the CLI rather than the config.
-_NON_CONFIG_ENV = frozenset({"REMORA_DEBUG", "REMORA_CONFIG", "REMORA_MODEL_CACHE"})
 
 
 def _merge(base: dict[str, Any], top: Mapping[str, Any], origin: str,
@@ -296,19 +297,19 @@ def _merge(base: dict[str, Any], top: Mapping[str, Any], origin: str,
 
 
 def _known_keys(loc: tuple[int | str, ...]) -> list[str]:
-    """Field names at a location of RemoraConfig, for suggestions."""
-    model: type[BaseModel] | None = RemoraConfig
+    """Field names that are valid where ``loc`` points, for suggestions."""
+    annotation: Any = RemoraConfig
     for part in loc[:-1]:
-        if model is None:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            info = annotation.model_fields.get(str(part))
+            annotation = info.annotation if info is not None else None
+        elif typing.get_origin(annotation) is dict:
+            annotation = typing.get_args(annotation)[1]  # a key of a dict-valued section
+        else:
             return []
-        info = model.model_fields.get(str(part))
-        if info is None:
-            # dict-valued fields such as operations.<name>
-            return list(OperationConfig.model_fields) if model is RemoraConfig else []
-        annotation = info.annotation
-        model = annotation if isinstance(annotation, type) and issubclass(
-            annotation, BaseModel) else None
-    return list(model.model_fields) if model is not None else []
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return list(annotation.model_fields)
+    return []
 
 
 def _validation_error(exc: ValidationError, sources: dict[str, str],
