@@ -1,0 +1,163 @@
+"""One llama.cpp engine per model per process, shared by concurrent agents.
+
+xllamacpp's ``Server`` holds the model once and serves ``n_parallel`` slots with
+continuous batching; each blocking ``handle_chat_completions`` call runs on a
+thread of the engine's own pool (one per slot), so the event loop stays free and
+requests beyond the slot count wait in Python instead of starving other work.
+
+Engines live in a process-wide registry keyed by everything that changes how the
+model is loaded; providers acquire and release them, and the last release (or
+interpreter exit) frees the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import os
+import secrets
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from remora.errors import AGENT_MODEL_UNAVAILABLE
+from remora.providers.base import ProviderError
+
+__all__ = ["Engine", "EngineKey", "acquire_engine", "build_params", "release_engine"]
+
+# Prompt-cache RAM (MiB) for slot states that were evicted; llama.cpp's default of
+# 8 GiB would let a long run grow far past our memory budget.
+_CACHE_RAM_MIB = 256
+
+
+@dataclass(frozen=True, slots=True)
+class EngineKey:
+    path: Path
+    n_parallel: int
+    n_ctx_per_slot: int
+    threads: int
+
+    @classmethod
+    def create(cls, path: Path, n_parallel: int, n_ctx_per_slot: int,
+               threads: int | None) -> EngineKey:
+        return cls(path.resolve(), n_parallel, n_ctx_per_slot, threads or os.cpu_count() or 1)
+
+
+def build_params(key: EngineKey, *, port: int = 0, host: str = "127.0.0.1",
+                 alias: str | None = None, api_key: str | None = None,
+                 verbosity: int = 0) -> Any:
+    """xllamacpp ``CommonParams`` for ``key``: context shared by all slots, prompt cache on."""
+    import xllamacpp
+
+    params = xllamacpp.CommonParams()
+    params.model.path = str(key.path)
+    params.n_parallel = key.n_parallel
+    params.n_ctx = key.n_ctx_per_slot * key.n_parallel
+    params.cpuparams.n_threads = key.threads
+    params.cpuparams_batch.n_threads = key.threads
+    params.cache_prompt = True
+    params.cache_ram_mib = _CACHE_RAM_MIB
+    params.port = port
+    params.hostnames = [host]
+    params.verbosity = verbosity
+    if alias:
+        params.model_alias = {alias}
+    if api_key:
+        params.api_keys = [api_key]
+    return params
+
+
+def load_server(key: EngineKey, **kwargs: Any) -> Any:
+    """Start an xllamacpp ``Server``; a load failure is AGENT_002 naming the file."""
+    import xllamacpp
+
+    params = build_params(key, **kwargs)
+    try:
+        return xllamacpp.Server(params)
+    except RuntimeError as exc:
+        raise ProviderError(
+            AGENT_MODEL_UNAVAILABLE,
+            f"llama.cpp could not load {key.path} (n_parallel={key.n_parallel}, "
+            f"n_ctx={key.n_ctx_per_slot * key.n_parallel}): {exc}",
+        ) from exc
+
+
+class Engine:
+    """A loaded model and the thread pool that feeds its slots."""
+
+    def __init__(self, key: EngineKey) -> None:
+        self.key = key
+        # xllamacpp always opens an HTTP listener as well; on a random loopback port
+        # with a random key, nothing else can use this in-process engine.
+        self._server: Any = load_server(key, port=0, api_key=secrets.token_hex(16))
+        self._pool = ThreadPoolExecutor(max_workers=key.n_parallel,
+                                        thread_name_prefix="remora-llama")
+        self.refcount = 0
+        self.closed = False
+
+    async def chat(self, request: dict[str, Any]) -> dict[str, Any]:
+        """One chat completion (an OpenAI-shaped dict) without blocking the loop."""
+        if self.closed:
+            raise ProviderError(AGENT_MODEL_UNAVAILABLE, f"engine for {self.key.path} is closed")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, self._chat_sync, request)
+
+    def _chat_sync(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            response = self._server.handle_chat_completions(request)
+        except ValueError as exc:  # xllamacpp's answer to a request it rejects
+            raise ProviderError(AGENT_MODEL_UNAVAILABLE, f"llama.cpp rejected the request: {exc}"
+                                ) from exc
+        if not isinstance(response, dict):
+            raise ProviderError(AGENT_MODEL_UNAVAILABLE,
+                                f"llama.cpp returned {type(response).__name__}, not a response")
+        error = response.get("error")
+        if error:
+            message = error.get("message", error) if isinstance(error, dict) else error
+            raise ProviderError(AGENT_MODEL_UNAVAILABLE, f"llama.cpp error: {message}")
+        return response
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._pool.shutdown(wait=True)
+        # Dropping the last reference stops llama.cpp's loop and frees the model.
+        self._server = None
+
+
+_registry: dict[EngineKey, Engine] = {}
+_registry_lock = threading.Lock()
+
+
+def acquire_engine(key: EngineKey) -> Engine:
+    """The shared engine for ``key``, loaded on first use (blocking: call in a thread)."""
+    with _registry_lock:
+        engine = _registry.get(key)
+        if engine is None:
+            engine = Engine(key)
+            _registry[key] = engine
+        engine.refcount += 1
+        return engine
+
+
+def release_engine(engine: Engine) -> None:
+    """Drop one reference; the last one frees the model."""
+    with _registry_lock:
+        engine.refcount -= 1
+        if engine.refcount > 0:
+            return
+        if _registry.get(engine.key) is engine:
+            del _registry[engine.key]
+    engine.close()
+
+
+@atexit.register
+def _close_all() -> None:
+    with _registry_lock:
+        engines = list(_registry.values())
+        _registry.clear()
+    for engine in engines:
+        engine.close()

