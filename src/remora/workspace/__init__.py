@@ -1,0 +1,20 @@
+"""Copy-on-write workspaces over the project, their diffs, accept and reject (DESIGN §6)."""
+
+from __future__ import annotations
+
+from remora.workspace.accept import AcceptReport, Conflict
+from remora.workspace.diff import FileChange, is_binary, render_diff
+from remora.workspace.overlay import Workspace
+from remora.workspace.paths import WorkspacePathError
+from remora.workspace.store import WorkspaceStore
+
+__all__ = [
+    "AcceptReport",
+    "Conflict",
+    "FileChange",
+    "Workspace",
+    "WorkspacePathError",
+    "WorkspaceStore",
+    "is_binary",
+    "render_diff",
+]

@@ -1,0 +1,377 @@
+"""One agent run's copy-on-write view of the project, kept in a sqlite file.
+
+The overlay holds only what the agent wrote or deleted; every other read falls
+through to the live project, so creating a workspace copies nothing. The first
+time a project file is read or written its sha256 is recorded as the *base*:
+accept compares the live file with it to find files the user changed meanwhile.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from remora.errors import WORKSPACE_CONFLICT, RemoraError
+from remora.workspace.diff import ChangeStatus, FileChange, is_binary, render_diff
+from remora.workspace.paths import SKIP_DIRS, WorkspacePathError, is_skipped, normalise, walk_files
+
+__all__ = ["SCHEMA_VERSION", "Workspace", "sha256"]
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- content NULL and deleted 1: the agent deleted a project file
+CREATE TABLE IF NOT EXISTS overlay(
+    path TEXT PRIMARY KEY, content BLOB, deleted INTEGER NOT NULL DEFAULT 0);
+-- sha NULL: the file did not exist in the project when first touched
+CREATE TABLE IF NOT EXISTS bases(path TEXT PRIMARY KEY, sha TEXT);
+-- the accept journal: present rows mean an accept is under way (see accept.py)
+CREATE TABLE IF NOT EXISTS accept_plan(
+    seq INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, action TEXT NOT NULL, mode INTEGER);
+"""
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def connect(db_path: Path) -> sqlite3.Connection:
+    """A connection usable from worker threads (callers serialise with a lock)."""
+    conn = sqlite3.connect(db_path, check_same_thread=False, isolation_level=None, timeout=30)
+    conn.execute("PRAGMA journal_mode=WAL")
+    # NORMAL in WAL mode survives a killed process; accept raises it to FULL
+    # before it journals, where a power loss must not lose the plan either.
+    conn.execute("PRAGMA synchronous=NORMAL")
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise RemoraError(WORKSPACE_CONFLICT,
+                          f"workspace {db_path.name} was written by a newer Remora "
+                          f"(schema {version} > {SCHEMA_VERSION})",
+                          "upgrade Remora, or reject the workspace")
+    if version < SCHEMA_VERSION:
+        conn.executescript(_SCHEMA)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return conn
+
+
+class Workspace:
+    """The merged view (overlay over project) of one agent run.
+
+    Safe to share between asyncio tasks and worker threads: one connection,
+    opened with ``check_same_thread=False``, guarded by a lock.
+    """
+
+    def __init__(self, workspace_id: str, project_root: Path, db_path: Path) -> None:
+        self.id = workspace_id
+        self.project_root = project_root.resolve()
+        self.db_path = db_path
+        self._lock = threading.RLock()
+        self._conn = connect(db_path)
+        self._bases: dict[str, str | None] = dict(
+            self._conn.execute("SELECT path, sha FROM bases").fetchall())
+        # dest folder -> {path: sha} of what materialize() put there (sync.py)
+        self.manifests: dict[str, dict[str, str]] = {}
+
+    # -- metadata ---------------------------------------------------------
+
+    def _meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, **values: str) -> None:
+        with self._lock:
+            self._conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                                   list(values.items()))
+
+    @property
+    def operation(self) -> str:
+        return self._meta("operation") or ""
+
+    @property
+    def node_id(self) -> str:
+        return self._meta("node_id") or ""
+
+    @property
+    def created(self) -> float:
+        return float(self._meta("created") or 0.0)
+
+    @property
+    def accepting(self) -> bool:
+        """True while an accept journal is present (an accept started, not finished)."""
+        with self._lock:
+            return self._conn.execute("SELECT 1 FROM accept_plan LIMIT 1").fetchone() is not None
+
+    # -- paths --------------------------------------------------------------
+
+    def safe_path(self, rel: str) -> str:
+        """``rel`` normalised, or :class:`WorkspacePathError` (WORKSPACE_002)."""
+        return normalise(self.project_root, rel)
+
+    def _file_path(self, rel: str) -> str:
+        clean = self.safe_path(rel)
+        if clean == ".":
+            raise IsADirectoryError(f"{rel!r} is the project root, not a file")
+        return clean
+
+    def _live(self, clean: str) -> bytes | None:
+        path = self.project_root / clean
+        try:
+            return path.read_bytes() if path.is_file() else None
+        except FileNotFoundError:  # removed between the check and the read
+            return None
+
+    def live_mode(self, clean: str) -> int | None:
+        try:
+            return os.stat(self.project_root / clean).st_mode & 0o7777
+        except FileNotFoundError:
+            return None
+
+    def _row(self, clean: str) -> tuple[bytes | None, bool] | None:
+        row = self._conn.execute(
+            "SELECT content, deleted FROM overlay WHERE path=?", (clean,)).fetchone()
+        if row is None:
+            return None
+        return (None if row[0] is None else bytes(row[0])), bool(row[1])
+
+    def _base_sha(self, clean: str, live: bytes | None = None, *,
+                  known: bool = False) -> str | None:
+        """The recorded base sha, recording it from the live file on first touch."""
+        if clean in self._bases:
+            return self._bases[clean]
+        if not known:
+            live = self._live(clean)
+        sha = None if live is None else sha256(live)
+        self._conn.execute("INSERT OR IGNORE INTO bases(path, sha) VALUES (?, ?)", (clean, sha))
+        self._bases[clean] = sha
+        return sha
+
+    def _guard_writable(self, clean: str) -> None:
+        if self.accepting:
+            raise RemoraError(WORKSPACE_CONFLICT,
+                              f"workspace {self.id} is being accepted; it can no longer change",
+                              f"run `remora review accept {self.id}` to finish the accept")
+        if (self.project_root / clean).is_dir() or self._overlay_dir(clean):
+            raise IsADirectoryError(f"{clean!r} is a directory")
+        parts = clean.split("/")
+        for depth in range(1, len(parts)):
+            parent = "/".join(parts[:depth])
+            if self._exists_file(parent):
+                raise NotADirectoryError(f"{parent!r} is a file, so {clean!r} cannot be created")
+
+    # -- reading ------------------------------------------------------------
+
+    def read(self, rel: str) -> bytes | None:
+        """The merged content of a file; None when missing or deleted."""
+        clean = self.safe_path(rel)
+        if clean == ".":
+            return None
+        with self._lock:
+            row = self._row(clean)
+            if row is not None:
+                return None if row[1] else row[0]
+            live = self._live(clean)
+            self._base_sha(clean, live, known=True)
+            return live
+
+    def _exists_file(self, clean: str) -> bool:
+        row = self._row(clean)
+        if row is not None:
+            return not row[1]
+        return (self.project_root / clean).is_file()
+
+    def _overlay_dir(self, clean: str) -> bool:
+        prefix = "" if clean == "." else clean + "/"
+        row = self._conn.execute(
+            "SELECT 1 FROM overlay WHERE deleted=0 AND path > ? AND path < ? LIMIT 1",
+            (prefix, prefix[:-1] + "0" if prefix else "\U0010ffff")).fetchone()
+        return row is not None
+
+    def exists(self, rel: str) -> bool:
+        clean = self.safe_path(rel)
+        with self._lock:
+            return clean == "." or self._exists_file(clean) or self.is_dir(clean)
+
+    def is_dir(self, rel: str) -> bool:
+        clean = self.safe_path(rel)
+        if clean == ".":
+            return True
+        with self._lock:
+            return (self.project_root / clean).is_dir() or self._overlay_dir(clean)
+
+    def list_dir(self, rel: str = ".") -> list[str]:
+        """Entries of a directory in the merged view, sorted; directories end with "/"."""
+        clean = self.safe_path(rel)
+        with self._lock:
+            if not self.is_dir(clean):
+                if self._exists_file(clean):
+                    raise NotADirectoryError(f"{rel!r} is a file")
+                raise FileNotFoundError(f"no directory {rel!r}")
+            entries: set[str] = set()
+            base = self.project_root if clean == "." else self.project_root / clean
+            if base.is_dir():
+                for entry in os.scandir(base):
+                    if entry.name in SKIP_DIRS or is_skipped(entry.name):
+                        continue
+                    child = entry.name if clean == "." else f"{clean}/{entry.name}"
+                    try:
+                        self.safe_path(child)  # drops symlinks that leave the project
+                    except WorkspacePathError:
+                        continue
+                    if entry.is_dir():
+                        entries.add(entry.name + "/")
+                    elif entry.is_file():
+                        entries.add(entry.name)
+            prefix = "" if clean == "." else clean + "/"
+            rows = self._conn.execute(
+                "SELECT path, deleted FROM overlay WHERE path > ? AND path < ?",
+                (prefix, prefix[:-1] + "0" if prefix else "\U0010ffff")).fetchall()
+            for path, deleted in rows:
+                rest = path[len(prefix):]
+                if "/" in rest:
+                    if not deleted:
+                        entries.add(rest.split("/", 1)[0] + "/")
+                elif deleted:
+                    entries.discard(rest)
+                else:
+                    entries.add(rest)
+            return sorted(entries)
+
+    def iter_files(self) -> Iterator[str]:
+        """Every file of the merged view, sorted (skipping state, envs and caches)."""
+        with self._lock:
+            files = {rel for rel, _ in walk_files(self.project_root,
+                                                  follow_inside=self.project_root)}
+            for path, deleted in self._conn.execute("SELECT path, deleted FROM overlay"):
+                if deleted:
+                    files.discard(path)
+                elif not is_skipped(path):
+                    files.add(path)
+        return iter(sorted(files))
+
+    # -- writing ------------------------------------------------------------
+
+    def write(self, rel: str, data: bytes) -> None:
+        """Store ``data`` for ``rel``; content equal to the base is not a change."""
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise TypeError(f"write() needs bytes, got {type(data).__name__}")
+        blob = bytes(data)
+        clean = self._file_path(rel)
+        with self._lock:
+            self._guard_writable(clean)
+            if sha256(blob) == self._base_sha(clean):
+                self._conn.execute("DELETE FROM overlay WHERE path=?", (clean,))
+            else:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO overlay(path, content, deleted) VALUES (?, ?, 0)",
+                    (clean, blob))
+
+    def delete(self, rel: str) -> None:
+        """Delete a file from the merged view (a no-op when it is not there)."""
+        clean = self._file_path(rel)
+        with self._lock:
+            self._guard_writable(clean)
+            if self._base_sha(clean) is None:
+                # created by the agent (or never there): nothing left to delete
+                self._conn.execute("DELETE FROM overlay WHERE path=?", (clean,))
+            else:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO overlay(path, content, deleted) VALUES (?, NULL, 1)",
+                    (clean,))
+
+    # -- materialise / read back (sync.py does the work) ----------------------
+
+    def materialize(self, dest: Path) -> None:
+        """Write project + overlay (same skips as :meth:`iter_files`) into ``dest``."""
+        from remora.workspace.sync import materialize
+
+        materialize(self, dest)
+
+    def absorb(self, dest: Path) -> list[str]:
+        """Read what a command changed in ``dest`` back into the overlay."""
+        from remora.workspace.sync import absorb
+
+        return absorb(self, dest)
+
+    # -- changes ------------------------------------------------------------
+
+    def overlay_rows(self) -> list[tuple[str, bytes | None, bool]]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT path, content, deleted FROM overlay ORDER BY path").fetchall()
+        return [(p, None if c is None else bytes(c), bool(d)) for p, c, d in rows]
+
+    def record_bases(self, pairs: list[tuple[str, str | None]]) -> None:
+        """Record base shas in bulk; already recorded paths keep their first base."""
+        with self._lock:
+            fresh = [(path, sha) for path, sha in pairs if path not in self._bases]
+            self._conn.executemany("INSERT OR IGNORE INTO bases(path, sha) VALUES (?, ?)", fresh)
+            self._bases.update(fresh)
+
+    def base_sha(self, clean: str) -> str | None:
+        with self._lock:
+            return self._base_sha(clean)
+
+    def changes(self) -> list[FileChange]:
+        """What accepting would do, against the project as it is now."""
+        out: list[FileChange] = []
+        for path, new, deleted in self.overlay_rows():
+            try:
+                live = self._live(self.safe_path(path))
+            except WorkspacePathError:
+                live = None  # a symlink now leads outside: never read through it
+            mode = self.live_mode(path) if live is not None else None
+            if deleted:
+                if live is not None:
+                    out.append(FileChange(path, "deleted", live, None, is_binary(live), mode))
+                continue
+            if live == new:
+                continue
+            status: ChangeStatus = "added" if live is None else "modified"
+            out.append(FileChange(path, status, live, new,
+                                  is_binary(live) or is_binary(new), mode))
+        return out
+
+    def changed_files(self) -> list[str]:
+        return [change.path for change in self.changes()]
+
+    def diff(self) -> str:
+        """Unified diff (git-style headers) of every change; "" when nothing changed."""
+        return render_diff(self.changes())
+
+    def stats(self) -> dict[str, int]:
+        additions = deletions = 0
+        changes = self.changes()
+        for change in changes:
+            added, deleted = change.line_counts()
+            additions += added
+            deletions += deleted
+        return {"files": len(changes), "additions": additions, "deletions": deletions}
+
+    # -- lifecycle ----------------------------------------------------------
+
+    def init_meta(self, operation: str, node_id: str) -> None:
+        self.set_meta(operation=operation, node_id=node_id, created=repr(time.time()))
+
+    def connection(self) -> tuple[sqlite3.Connection, threading.RLock]:
+        """The connection and its lock, for the accept journal (accept.py)."""
+        return self._conn, self._lock
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Workspace({self.id!r}, root={str(self.project_root)!r})"

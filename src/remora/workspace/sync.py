@@ -1,0 +1,85 @@
+"""A real directory from a workspace, and back (for commands such as ruff or pytest).
+
+``materialize`` writes the merged view into a folder and remembers the sha of
+each file it wrote; ``absorb`` compares the folder with that manifest after the
+command ran and stores only what the command changed.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from remora.workspace.paths import WorkspacePathError, walk_files
+
+if TYPE_CHECKING:
+    from remora.workspace.overlay import Workspace
+
+__all__ = ["absorb", "materialize"]
+
+
+def materialize(ws: Workspace, dest: Path) -> None:
+    """Copy project + overlay into ``dest`` (created if missing)."""
+    from remora.workspace.overlay import sha256
+
+    dest = dest.resolve()
+    dest.mkdir(parents=True, exist_ok=True)
+    overlay = {path: (content, deleted) for path, content, deleted in ws.overlay_rows()}
+    manifest: dict[str, str] = {}
+    new_bases: list[tuple[str, str | None]] = []
+    for rel in ws.iter_files():
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        mode = ws.live_mode(rel)
+        if rel in overlay:
+            data = overlay[rel][0] or b""
+        else:
+            data = (ws.project_root / rel).read_bytes()
+            # The command sees this content: it is the base any change is made on.
+            new_bases.append((rel, sha256(data)))
+        target.write_bytes(data)
+        if mode is not None:
+            os.chmod(target, mode & 0o777)
+        manifest[rel] = sha256(data)
+    ws.record_bases(new_bases)
+    ws.manifests[str(dest)] = manifest
+
+
+def absorb(ws: Workspace, dest: Path) -> list[str]:
+    """Store in the overlay what changed in ``dest`` since :func:`materialize`.
+
+    Returns the changed paths, sorted. Symlinks created by the command are not
+    followed (they could point anywhere); paths the workspace refuses are left
+    out with a warning.
+    """
+    from remora.workspace.overlay import sha256
+
+    dest = dest.resolve()
+    manifest = ws.manifests.get(str(dest))
+    if manifest is None:  # not materialised by this object: compare with the merged view
+        manifest = {}
+        for rel in ws.iter_files():
+            data = ws.read(rel)
+            if data is not None:
+                manifest[rel] = sha256(data)
+    changed: list[str] = []
+    current: dict[str, str] = {}
+    for rel, full in walk_files(dest):
+        data = full.read_bytes()
+        sha = sha256(data)
+        current[rel] = sha
+        if manifest.get(rel) == sha:
+            continue
+        try:
+            ws.write(rel, data)
+        except (WorkspacePathError, OSError) as exc:
+            warnings.warn(f"workspace {ws.id}: not reading back {rel}: {exc}", stacklevel=2)
+            continue
+        changed.append(rel)
+    for rel in manifest.keys() - current.keys():
+        ws.delete(rel)
+        changed.append(rel)
+    ws.manifests[str(dest)] = current
+    return sorted(changed)
