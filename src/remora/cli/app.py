@@ -56,7 +56,10 @@ def main() -> None:
     """Console-script entry point: errors become one line, a hint and an exit code."""
     warnings.showwarning = _show_warning
     try:
-        app(standalone_mode=False)
+        # standalone_mode=False returns typer.Exit's code instead of exiting.
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code != 0:
+            sys.exit(code)
     except RemoraError as exc:
         if _state["debug"]:
             traceback.print_exc()

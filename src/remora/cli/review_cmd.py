@@ -1,10 +1,203 @@
-"""Commands of this group are registered here (filled in by the issue that owns them)."""
+"""``remora review``: list, show, accept and reject the agents' workspaces (DESIGN §1, §6)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.table import Table
+from rich.text import Text
+
+from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
+from remora.cli.output import console, err_console, print_json
+from remora.results import ResultsDB
+from remora.results.review import accept, reject, resolve_ids, review_items
+from remora.workspace import WorkspaceStore
+
+__all__ = ["register", "review_app"]
+
+review_app = typer.Typer(
+    name="review",
+    help="Review the agents' changes: list, show, accept, reject.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+
+IdsArg = Annotated[list[str] | None, typer.Argument(help="Workspace ids (see `remora review`).",
+                                                    show_default=False)]
+AllOpt = Annotated[bool, typer.Option("--all", help="Every workspace.")]
+
+
+def _merged(ctx: typer.Context, opts: SharedOptions) -> SharedOptions:
+    """Options given before the subcommand (``remora review --project X show ID``) count too."""
+    parent = ctx.parent.obj if ctx.parent is not None else None
+    if not isinstance(parent, SharedOptions):
+        return opts
+    for name in ("project", "config_path"):
+        if getattr(opts, name) is None:
+            setattr(opts, name, getattr(parent, name))
+    return opts
+
+
+def _root(opts: SharedOptions) -> Path:
+    # The config file is only needed to find the project; a broken one must
+    # not stop a review, so it is loaded only when it was named.
+    if opts.config_path is not None and opts.project is None:
+        return opts.load().project_root
+    return opts.project_root()
+
+
+def _open(opts: SharedOptions) -> tuple[WorkspaceStore, ResultsDB]:
+    root = _root(opts)
+    return WorkspaceStore(root), ResultsDB(root)
+
+
+def _list(opts: SharedOptions, output_format: OutputFormat, include_empty: bool) -> None:
+    store, db = _open(opts)
+    with db:
+        items = review_items(store, db, include_empty=include_empty)
+    if output_format is OutputFormat.json:
+        print_json([item.to_dict() for item in items])
+        return
+    if not items:
+        console.print("Nothing to review.")
+        return
+    table = Table(box=None, pad_edge=False)
+    for column in ("id", "node", "operation", "state", "summary"):
+        table.add_column(column, overflow="fold")
+    table.add_column("+", justify="right", style="green")
+    table.add_column("-", justify="right", style="red")
+    for item in items:
+        node = f"{item.node} ({item.file_path})" if item.file_path else item.node
+        table.add_row(item.id, node, item.operation, item.state, item.summary,
+                      f"+{item.additions}", f"-{item.deletions}")
+    console.print(table)
+
+
+_STYLES = (("diff --git", "bold"), ("+++", "bold"), ("---", "bold"), ("@@", "cyan"),
+           ("+", "green"), ("-", "red"), ("Binary files", "yellow"))
+
+
+def _coloured(diff: str) -> Text:
+    """Diff lines coloured by their prefix; rich drops the colour off a terminal."""
+    text = Text()
+    for line in diff.splitlines(keepends=True):
+        style = next((s for prefix, s in _STYLES if line.startswith(prefix)), "")
+        text.append(line, style=style)
+    return text
+
+
+@review_app.callback()
+@shared_options
+def review_callback(
+    ctx: typer.Context,
+    opts: SharedOptions,
+    output_format: FormatOpt = OutputFormat.table,
+    include_empty: Annotated[bool, typer.Option(
+        "--include-empty", help="Also list workspaces without changes.")] = False,
+) -> None:
+    """List the results waiting for review (the same as `remora review list`)."""
+    ctx.obj = opts
+    if ctx.invoked_subcommand is None:
+        _list(opts, output_format, include_empty)
+
+
+@review_app.command("list")
+@shared_options
+def list_command(
+    ctx: typer.Context,
+    opts: SharedOptions,
+    output_format: FormatOpt = OutputFormat.table,
+    include_empty: Annotated[bool, typer.Option(
+        "--include-empty", help="Also list workspaces without changes.")] = False,
+) -> None:
+    """List the results waiting for review: id, node, operation, summary, +/- lines."""
+    _list(_merged(ctx, opts), output_format, include_empty)
+
+
+@review_app.command("show")
+@shared_options
+def show_command(
+    ctx: typer.Context,
+    opts: SharedOptions,
+    workspace_id: Annotated[str, typer.Argument(help="Workspace id.")],
+    output_format: FormatOpt = OutputFormat.table,
+) -> None:
+    """Print the unified diff of one workspace (coloured on a terminal)."""
+    store = WorkspaceStore(_root(_merged(ctx, opts)))
+    with store.open(workspace_id) as ws:
+        changes = ws.changes()
+        diff = ws.diff()
+    if output_format is OutputFormat.json:
+        print_json({
+            "id": workspace_id,
+            "files": [{"path": c.path, "status": c.status, "binary": c.binary,
+                       "additions": c.line_counts()[0], "deletions": c.line_counts()[1]}
+                      for c in changes],
+            "diff": diff,
+        })
+        return
+    if not diff:
+        console.print(f"{workspace_id}: no changes.")
+        return
+    console.print(_coloured(diff), end="")
+
+
+@review_app.command("accept")
+@shared_options
+def accept_command(
+    ctx: typer.Context,
+    opts: SharedOptions,
+    ids: IdsArg = None,
+    all_: AllOpt = False,
+    output_format: FormatOpt = OutputFormat.table,
+) -> None:
+    """Write workspaces' changes into the project (refused per file on conflicts)."""
+    store, db = _open(_merged(ctx, opts))
+    reports = []
+    with db:
+        for workspace_id in resolve_ids(store, ids or [], all_):
+            reports.append(accept(store, db, workspace_id))
+    if output_format is OutputFormat.json:
+        print_json([r.to_dict() for r in reports])
+    else:
+        for report in reports:
+            if report.accepted:
+                how = " (resumed an interrupted accept)" if report.resumed else ""
+                console.print(f"accepted {report.workspace_id}: {len(report.written)} written, "
+                              f"{len(report.deleted)} deleted{how}")
+                continue
+            err_console.print(f"[red]conflict[/] {report.workspace_id}: nothing written",
+                              markup=True)
+            for conflict in report.conflicts:
+                err_console.print(f"  {conflict.path}: {conflict.reason}", markup=False)
+    if any(not r.accepted for r in reports):
+        raise typer.Exit(1)
+
+
+@review_app.command("reject")
+@shared_options
+def reject_command(
+    ctx: typer.Context,
+    opts: SharedOptions,
+    ids: IdsArg = None,
+    all_: AllOpt = False,
+    output_format: FormatOpt = OutputFormat.table,
+) -> None:
+    """Discard workspaces; the project is not touched."""
+    store, db = _open(_merged(ctx, opts))
+    with db:
+        chosen = resolve_ids(store, ids or [], all_)
+        for workspace_id in chosen:
+            reject(store, db, workspace_id)
+    if output_format is OutputFormat.json:
+        print_json({"rejected": chosen})
+    else:
+        for workspace_id in chosen:
+            console.print(f"rejected {workspace_id}")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this group's commands to the root app."""
-    return None
+    """Add ``remora review`` and its subcommands to the root app."""
+    app.add_typer(review_app, name="review")

@@ -1,0 +1,281 @@
+"""The results database ``.remora/remora.db``: runs, results and review states.
+
+It outlives the process that ran the agents, so ``remora review`` works later.
+It knows nothing of the agent loop: a result is recorded from a plain dict.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal, cast, get_args
+
+from remora.errors import WORKSPACE_CONFLICT, WORKSPACE_NOT_FOUND, RemoraError
+from remora.project import state_dir
+
+__all__ = [
+    "OPEN_STATES", "SCHEMA_VERSION", "ResultRecord", "ResultsDB", "ReviewState", "RunRecord",
+    "review_state",
+]
+
+ReviewState = Literal["pending", "accepted", "rejected", "conflict", "none", "superseded"]
+_STATES: tuple[str, ...] = get_args(ReviewState)
+# Waiting for a person: a conflict stays open until the user resolves and retries.
+OPEN_STATES: tuple[ReviewState, ...] = ("pending", "conflict")
+
+SCHEMA_VERSION = 1
+# One entry per version: the script that brings version i to i + 1. Idempotent
+# (IF NOT EXISTS), so two processes opening a new database at once both succeed.
+_MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE IF NOT EXISTS runs(
+        run_id TEXT PRIMARY KEY, started REAL NOT NULL, finished REAL,
+        command TEXT NOT NULL, config TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS results(
+        result_id TEXT PRIMARY KEY, run_id TEXT NOT NULL REFERENCES runs(run_id),
+        node_id TEXT NOT NULL, node_name TEXT NOT NULL, file_path TEXT NOT NULL,
+        operation TEXT NOT NULL, status TEXT NOT NULL, workspace_id TEXT,
+        summary TEXT NOT NULL, details TEXT NOT NULL, error_code TEXT, error_message TEXT,
+        turns INTEGER NOT NULL, usage TEXT NOT NULL, duration_s REAL NOT NULL,
+        degraded INTEGER NOT NULL, changed_files TEXT NOT NULL,
+        review_state TEXT NOT NULL, created REAL NOT NULL);
+    CREATE INDEX IF NOT EXISTS results_workspace ON results(workspace_id, created);
+    CREATE INDEX IF NOT EXISTS results_state ON results(review_state);
+    """,
+)
+assert len(_MIGRATIONS) == SCHEMA_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    run_id: str
+    started: float
+    finished: float | None
+    command: str
+    config: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    result_id: str
+    run_id: str
+    node_id: str
+    node_name: str
+    file_path: str
+    operation: str
+    status: str
+    workspace_id: str | None
+    summary: str
+    details: dict[str, Any]
+    error_code: str | None
+    error_message: str | None
+    turns: int
+    usage: dict[str, Any]
+    duration_s: float
+    degraded: bool
+    changed_files: list[str]
+    review_state: ReviewState
+    created: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_RESULT_COLUMNS = [f for f in ResultRecord.__dataclass_fields__]
+
+
+def _field(node: Any, name: str, default: str = "") -> str:
+    value = node.get(name, default) if isinstance(node, Mapping) else getattr(node, name, default)
+    return "" if value is None else str(value)
+
+
+def _row_to_result(row: sqlite3.Row) -> ResultRecord:
+    data = dict(row)
+    for key in ("details", "usage", "changed_files"):
+        data[key] = json.loads(data[key])
+    data["degraded"] = bool(data["degraded"])
+    return ResultRecord(**data)
+
+
+class ResultsDB:
+    """Runs and results of one project; safe across threads and processes."""
+
+    def __init__(self, project_root: Path) -> None:
+        self.path = state_dir(project_root.resolve()) / "remora.db"
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(self.path, check_same_thread=False,
+                                     isolation_level=None, timeout=30)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self._lock:
+            version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                self._conn.close()
+                raise RemoraError(WORKSPACE_CONFLICT,
+                                  f"{self.path} was written by a newer Remora "
+                                  f"(schema {version} > {SCHEMA_VERSION})",
+                                  "upgrade Remora, or move the database aside")
+            for index in range(version, SCHEMA_VERSION):
+                # executescript commits first; the version bump is part of the script
+                self._conn.executescript(
+                    f"BEGIN; {_MIGRATIONS[index]} PRAGMA user_version = {index + 1}; COMMIT;")
+
+    # -- runs -----------------------------------------------------------------
+
+    def start_run(self, command: str, config: Mapping[str, Any] | None = None) -> str:
+        run_id = f"{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO runs(run_id, started, finished, command, config) "
+                "VALUES (?, ?, NULL, ?, ?)",
+                (run_id, time.time(), command, json.dumps(dict(config or {}), default=str)))
+        return run_id
+
+    def finish_run(self, run_id: str) -> None:
+        with self._lock:
+            self._conn.execute("UPDATE runs SET finished=? WHERE run_id=?", (time.time(), run_id))
+
+    def runs(self) -> list[RunRecord]:
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM runs ORDER BY started").fetchall()
+        return [RunRecord(r["run_id"], r["started"], r["finished"], r["command"],
+                          json.loads(r["config"])) for r in rows]
+
+    # -- results --------------------------------------------------------------
+
+    def record_result(self, run_id: str, node: Any, operation: str,
+                      result: Mapping[str, Any]) -> str:
+        """Store one agent result; returns its result id.
+
+        ``node`` is a CSTNode or anything with node_id, full_name/name and
+        file_path (attributes or keys). ``result`` keys: status, workspace_id,
+        changed_files, summary, details, error ({code, message} or None), turns,
+        usage, duration_s, degraded. A result with changed files is pending
+        review; an older open result of the same workspace is superseded.
+        """
+        error = result.get("error") or {}
+        changed = [str(p) for p in result.get("changed_files") or []]
+        workspace_id = result.get("workspace_id") or None
+        state: ReviewState = "pending" if changed and workspace_id else "none"
+        result_id = uuid.uuid4().hex[:12]
+        values = {
+            "result_id": result_id,
+            "run_id": run_id,
+            "node_id": _field(node, "node_id"),
+            "node_name": _field(node, "full_name") or _field(node, "name"),
+            "file_path": _field(node, "file_path"),
+            "operation": operation,
+            "status": str(result.get("status", "failed")),
+            "workspace_id": workspace_id,
+            "summary": str(result.get("summary") or ""),
+            "details": json.dumps(result.get("details") or {}, default=str),
+            "error_code": error.get("code"),
+            "error_message": error.get("message"),
+            "turns": int(result.get("turns") or 0),
+            "usage": json.dumps(result.get("usage") or {}, default=str),
+            "duration_s": float(result.get("duration_s") or 0.0),
+            "degraded": int(bool(result.get("degraded"))),
+            "changed_files": json.dumps(changed),
+            "review_state": state,
+            "created": time.time(),
+        }
+        columns = ", ".join(_RESULT_COLUMNS)
+        marks = ", ".join("?" for _ in _RESULT_COLUMNS)
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                if workspace_id:
+                    self._conn.execute(
+                        "UPDATE results SET review_state='superseded' WHERE workspace_id=? "
+                        "AND review_state IN ('pending', 'conflict')", (workspace_id,))
+                self._conn.execute(f"INSERT INTO results({columns}) VALUES ({marks})",
+                                   [values[c] for c in _RESULT_COLUMNS])
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        return result_id
+
+    def list(self, states: Iterable[str] | None = None,
+             run_id: str | None = None) -> list[ResultRecord]:
+        """Results, oldest first, optionally only those in ``states`` / of one run."""
+        query, params = "SELECT * FROM results WHERE 1=1", []
+        if states is not None:
+            wanted = list(states)
+            unknown = sorted(set(wanted) - set(_STATES))
+            if unknown:
+                raise ValueError(f"unknown review state(s) {unknown}; known: {_STATES}")
+            query += f" AND review_state IN ({', '.join('?' for _ in wanted)})"
+            params.extend(wanted)
+        if run_id is not None:
+            query += " AND run_id=?"
+            params.append(run_id)
+        with self._lock:
+            rows = self._conn.execute(query + " ORDER BY created, rowid", params).fetchall()
+        return [_row_to_result(r) for r in rows]
+
+    def pending(self) -> builtins.list[ResultRecord]:
+        """Results waiting for a review decision (pending or in conflict)."""
+        return self.list(states=OPEN_STATES)
+
+    def get(self, key: str) -> ResultRecord | None:
+        """A result by its id, else the latest result of the workspace ``key``."""
+        with self._lock:
+            row = self._conn.execute("SELECT * FROM results WHERE result_id=?",
+                                     (key,)).fetchone()
+            if row is None:
+                row = self._conn.execute(
+                    "SELECT * FROM results WHERE workspace_id=? ORDER BY created DESC, "
+                    "rowid DESC LIMIT 1", (key,)).fetchone()
+        return None if row is None else _row_to_result(row)
+
+    def set_review_state(self, key: str, state: ReviewState) -> int:
+        """Set the state of a result (by id) or of a workspace's latest result.
+
+        Returns how many results changed (1); raises WORKSPACE_003 when none matches.
+        """
+        if state not in _STATES:
+            raise ValueError(f"unknown review state {state!r}; known: {_STATES}")
+        with self._lock:
+            cursor = self._conn.execute(
+                "UPDATE results SET review_state=? WHERE result_id=?", (state, key))
+            if cursor.rowcount == 0:
+                # a workspace id: its latest result (older ones were superseded)
+                cursor = self._conn.execute(
+                    "UPDATE results SET review_state=? WHERE result_id=(SELECT result_id "
+                    "FROM results WHERE workspace_id=? ORDER BY created DESC, rowid DESC "
+                    "LIMIT 1)", (state, key))
+        if cursor.rowcount == 0:
+            raise RemoraError(WORKSPACE_NOT_FOUND, f"no result or workspace {key!r}",
+                              "run `remora review` to list pending results")
+        return int(cursor.rowcount)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> ResultsDB:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def review_state(value: str) -> ReviewState:
+    """``value`` checked as a review state."""
+    if value not in _STATES:
+        raise ValueError(f"unknown review state {value!r}; known: {_STATES}")
+    return cast(ReviewState, value)
