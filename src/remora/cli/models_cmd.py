@@ -1,10 +1,214 @@
-"""Commands of this group are registered here (filled in by the issue that owns them)."""
+"""``remora models``: providers, configured models and their availability, local
+model files; ``models pull`` fetches a model, ``models serve`` shares one over HTTP."""
 
 from __future__ import annotations
 
+import asyncio
+import importlib.util
+import signal
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.table import Table
+
+from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
+from remora.cli.output import console, err_console, print_json
+from remora.config import ModelConfig, RemoraConfig
+from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
+from remora.providers.base import Availability, ProviderError
+from remora.providers.factory import PROVIDER_CLASSES, create_provider
+from remora.providers.model_store import (
+    DEFAULT_MODEL,
+    KNOWN_MODELS,
+    cache_dir,
+    cached_path,
+    console_progress,
+    fetch_model,
+    list_local_models,
+    resolve_model_path,
+)
+from remora.providers.profiles import resolve_profile
+
+__all__ = ["describe_models", "register"]
+
+# The module each provider needs, so the listing can say what is installed
+# without importing heavy SDKs.
+_PROVIDER_SDK = {"embedded": "xllamacpp", "openai": "openai", "llm": "llm",
+                 "gemini": "google.genai", "scripted": None}
+
+
+def _sdk_installed(module: str | None) -> bool:
+    if module is None:
+        return True
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def _configured_models(config: RemoraConfig) -> list[tuple[str, ModelConfig]]:
+    """The default model and each operation's distinct override."""
+    models = [("default", config.model)]
+    for name, op in config.operations.items():
+        if op.model:
+            models.append((f"operation {name}", config.model_for(name)))
+    return models
+
+
+async def _availability(model: ModelConfig, profile_name: str | None) -> Availability:
+    try:
+        provider = create_provider(model, profile_name)
+    except RemoraError as exc:
+        return Availability(False, model.id, model.provider, exc.message, exc.hint)
+    try:
+        return await provider.check()
+    finally:
+        await provider.aclose()
+
+
+def describe_models(config: RemoraConfig) -> dict[str, Any]:
+    """Everything ``remora models`` shows, as plain data."""
+    configured = []
+    for where, model in _configured_models(config):
+        profile_name = config.runner.model_profile or model.profile
+        availability = asyncio.run(_availability(model, profile_name))
+        configured.append({
+            "use": where, "provider": model.provider, "id": model.id,
+            "path": str(model.path) if model.path else None, "base_url": model.base_url,
+            "profile": resolve_profile(profile_name, model.id).name,
+            "available": availability.ok, "reason": availability.reason,
+            "hint": availability.hint,
+        })
+    return {
+        "providers": [{"name": name, "sdk": _PROVIDER_SDK.get(name),
+                       "installed": _sdk_installed(_PROVIDER_SDK.get(name))}
+                      for name in PROVIDER_CLASSES],
+        "configured": configured,
+        "cache_dir": str(cache_dir()),
+        "local_files": [{"name": m.name, "path": str(m.path),
+                         "size_mb": round(m.size_bytes / 1e6, 1)} for m in list_local_models()],
+        "fetchable": [{"name": k.name, "source": f"{k.package}=={k.version} (PyPI)",
+                       "license": k.license, "cached": cached_path(k.name) is not None}
+                      for k in KNOWN_MODELS.values()],
+    }
+
+
+def _print_tables(data: dict[str, Any]) -> None:
+    table = Table(title="Configured models", title_justify="left")
+    for column in ("use", "provider", "model", "profile", "available"):
+        table.add_column(column)
+    for row in data["configured"]:
+        label = row["path"] or row["id"]
+        state = "[green]yes[/]" if row["available"] else "[red]no[/]"
+        if row["reason"]:
+            state += f" — {row['reason']}"
+        if row["hint"]:
+            state += f"\n  hint: {row['hint']}"
+        table.add_row(row["use"], row["provider"], label, row["profile"], state)
+    console.print(table)
+    providers = Table(title="Providers", title_justify="left")
+    providers.add_column("provider")
+    providers.add_column("needs")
+    providers.add_column("installed")
+    for row in data["providers"]:
+        providers.add_row(row["name"], row["sdk"] or "-", "yes" if row["installed"] else "no")
+    console.print(providers)
+    files = Table(title=f"Local model files ({data['cache_dir']})", title_justify="left")
+    files.add_column("name")
+    files.add_column("size MB", justify="right")
+    files.add_column("path", overflow="fold")
+    for row in data["local_files"]:
+        files.add_row(row["name"], f"{row['size_mb']:.1f}", row["path"])
+    if not data["local_files"]:
+        files.add_row("(none)", "", "run `remora models pull` to fetch the default model")
+    console.print(files)
+    for row in data["fetchable"]:
+        if not row["cached"]:
+            console.print(f"fetchable: {row['name']} from {row['source']}, {row['license']}")
+
+
+def _serve(model_path: Path, name: str, port: int, model: ModelConfig) -> None:
+    from remora.providers.server import LocalServer
+
+    try:
+        server = LocalServer(model_path, model_name=name, port=port, n_parallel=model.n_parallel,
+                             n_ctx_per_slot=model.n_ctx_per_slot, threads=model.threads)
+    except ProviderError as exc:
+        raise RemoraError(AGENT_MODEL_UNAVAILABLE, exc.message,
+                          f"is port {port} already in use? choose another with --port") from exc
+    console.print(f"serving {name} at [bold]{server.base_url}[/] "
+                  f"({model.n_parallel} slots); Ctrl-C to stop")
+    console.print("use it from remora.yaml:\n"
+                  f"  model:\n    provider: openai\n    id: {name}\n"
+                  f"    base_url: {server.base_url}", markup=False)
+    # llama.cpp installs its own SIGTERM handler that keeps the process alive;
+    # make SIGTERM stop the server like Ctrl-C does.
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        err_console.print("stopping the server")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.stop()
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def register(app: typer.Typer) -> None:
-    """Add this group's commands to the root app."""
-    return None
+    models_app = typer.Typer(help="Model backends and local model files.",
+                             invoke_without_command=True)
+    app.add_typer(models_app, name="models")
+
+    @models_app.callback(invoke_without_command=True)
+    @shared_options
+    def models_command(ctx: typer.Context, opts: SharedOptions,
+                       output_format: FormatOpt = OutputFormat.table) -> None:
+        """List providers, the configured models (with profile and availability), and
+        local model files."""
+        if ctx.invoked_subcommand is not None:
+            return
+        data = describe_models(opts.load().config)
+        if output_format is OutputFormat.json:
+            print_json(data)
+        else:
+            _print_tables(data)
+
+    @models_app.command("pull")
+    def pull_command(
+        name: Annotated[str, typer.Argument(help="Model to fetch.")] = DEFAULT_MODEL,
+        force: Annotated[bool, typer.Option("--force", help="Fetch again even if cached.")
+                         ] = False,
+        output_format: FormatOpt = OutputFormat.table,
+    ) -> None:
+        """Fetch a model into the local cache (sha256-verified) for offline use."""
+        with console_progress() as progress:
+            path = fetch_model(name, force=force, progress=progress)
+        if output_format is OutputFormat.json:
+            print_json({"name": name, "path": str(path), "size_bytes": path.stat().st_size})
+        else:
+            console.print(f"{name}: {path}")
+
+    @models_app.command("serve")
+    @shared_options
+    def serve_command(
+        opts: SharedOptions,
+        port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0: any free)")
+                        ] = 8080,
+    ) -> None:
+        """Serve the embedded model over an OpenAI-compatible HTTP API on 127.0.0.1.
+
+        --model takes a model name (default SmolLM2-135M-Instruct) or a .gguf path.
+        """
+        model = opts.load().config.model
+        if model.provider != "embedded" and model.path is None and model.id not in KNOWN_MODELS:
+            model = model.model_copy(update={"id": DEFAULT_MODEL})
+        with console_progress() as progress:
+            path = resolve_model_path(model, progress=progress)
+        name = model.id if model.path is None and model.id in KNOWN_MODELS else path.stem
+        _serve(path, name, port, model)
