@@ -1,0 +1,211 @@
+"""Subagent definitions (DESIGN §4): a YAML file plus its tool scripts.
+
+The models validate structure; :mod:`remora.agents.loader` adds what needs the
+file system (script paths, `.pym` inputs) and turns every problem into an
+error that names the file and the field.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from jinja2 import Environment, StrictUndefined, Template, TemplateError, UndefinedError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+
+from remora.agents.schemas import schema_problems, strict_schema
+from remora.conversation import ToolSpec
+from remora.discovery.node import CSTNode
+from remora.errors import AGENT_DEFINITION, RemoraError
+
+__all__ = [
+    "NODE_TEMPLATE_VARIABLES",
+    "SUBMIT_RESULT",
+    "InitialContext",
+    "SubagentDefinition",
+    "ToolDefinition",
+    "node_template_vars",
+]
+
+SUBMIT_RESULT = "submit_result"
+NodeKind = Literal["file", "class", "function", "method"]
+NODE_TEMPLATE_VARIABLES = (
+    "node_text", "node_name", "node_type", "full_name", "file_path", "node_id", "language",
+)
+_TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+# Autoescape off: the output is a prompt, not HTML. StrictUndefined: a typo in a
+# variable name must fail loudly instead of rendering an empty string.
+_JINJA = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
+
+
+def node_template_vars(node: CSTNode, *, language: str = "python",
+                       options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The template variables of DESIGN §4 for one node, plus the operation's options.
+
+    Options come first so that a node variable can never be shadowed by one.
+    """
+    variables: dict[str, Any] = dict(options or {})
+    variables.update(
+        node_text=node.text,
+        node_name=node.name,
+        node_type=node.node_type,
+        full_name=node.full_name,
+        file_path=node.file_path,
+        node_id=node.node_id,
+        language=language,
+    )
+    return variables
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ToolDefinition(_Model):
+    name: str
+    description: str = Field(..., min_length=1)
+    # The tool script; None only for tools implemented in-process (the assistant).
+    pym: Path | None = None
+    # Strict JSON schema of the arguments; derived from the script when omitted.
+    parameters: dict[str, Any] | None = None
+    context_providers: list[Path] = Field(default_factory=list)
+
+    @field_validator("name")
+    @classmethod
+    def _name_is_identifier(cls, value: str) -> str:
+        if not _TOOL_NAME.match(value):
+            raise ValueError(
+                f"{value!r} is not a valid tool name (letters, digits and _, "
+                "not starting with a digit, at most 64 characters)"
+            )
+        return value
+
+    @field_validator("parameters")
+    @classmethod
+    def _parameters_strict(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        """A valid object schema, closed recursively (DESIGN §4: strict schemas)."""
+        if value is None:
+            return None
+        problems = schema_problems(value, "")
+        strict, strict_problems = strict_schema(value, "")
+        problems += strict_problems
+        if problems:
+            raise ValueError("; ".join(problems))
+        return strict
+
+    @property
+    def is_submit(self) -> bool:
+        return self.name == SUBMIT_RESULT
+
+    def to_spec(self) -> ToolSpec:
+        params = self.parameters or {"type": "object", "properties": {},
+                                     "additionalProperties": False}
+        return ToolSpec(name=self.name, description=self.description.strip(), parameters=params)
+
+
+class InitialContext(_Model):
+    system_prompt: str = Field(..., min_length=1)
+    node_context: str = Field(..., min_length=1)
+
+    @field_validator("system_prompt", "node_context")
+    @classmethod
+    def _template_compiles(cls, value: str) -> str:
+        try:
+            _JINJA.parse(value)
+        except TemplateError as exc:
+            line = getattr(exc, "lineno", None)
+            at = f" (template line {line})" if line else ""
+            raise ValueError(f"invalid Jinja2 template{at}: {exc}") from None
+        return value
+
+    @cached_property
+    def _templates(self) -> tuple[Template, Template]:
+        return _JINJA.from_string(self.system_prompt), _JINJA.from_string(self.node_context)
+
+    def render(self, variables: dict[str, Any], *, source: str = "<agent>") -> tuple[str, str]:
+        """(system prompt, first user message). An undefined variable is AGENT_001."""
+        system_t, node_t = self._templates
+        rendered: list[str] = []
+        for field_name, template in (("system_prompt", system_t), ("node_context", node_t)):
+            try:
+                rendered.append(template.render(variables))
+            except UndefinedError as exc:
+                known = ", ".join(sorted(variables)) or "none"
+                raise RemoraError(
+                    AGENT_DEFINITION,
+                    f"{source}: initial_context.{field_name}: {exc.message}",
+                    f"use one of the template variables: {known}",
+                ) from exc
+        return rendered[0], rendered[1]
+
+
+class SubagentDefinition(_Model):
+    name: str = Field(..., min_length=1)
+    description: str = ""
+    node_types: list[NodeKind] = Field(
+        default_factory=lambda: list[NodeKind](["file", "class", "function", "method"]),
+        min_length=1,
+    )
+    max_turns: int | None = Field(None, ge=1)
+    # Overrides of the model config section for this agent (DESIGN §7).
+    model: dict[str, Any] | None = None
+    # How a run ends: a submit_result call (code agents), or a plain-text answer
+    # (the live-Python assistant, which has no submit tool).
+    final_answer: Literal["submit_result", "text"] = "submit_result"
+    initial_context: InitialContext
+    tools: list[ToolDefinition] = Field(..., min_length=1)
+
+    _source: Path | None = PrivateAttr(default=None)
+
+    @field_validator("model")
+    @classmethod
+    def _model_overrides_known(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is not None:
+            from remora.config import ModelConfig  # config imports providers; keep it lazy
+
+            ModelConfig.model_validate(value)
+        return value
+
+    @model_validator(mode="after")
+    def _tools_consistent(self) -> SubagentDefinition:
+        seen: set[str] = set()
+        for tool in self.tools:
+            if tool.name in seen:
+                raise ValueError(f"tool name {tool.name!r} is used more than once")
+            seen.add(tool.name)
+        has_submit = SUBMIT_RESULT in seen
+        if self.final_answer == "submit_result" and not has_submit:
+            raise ValueError("a submit_result tool is required (it ends the run)")
+        if self.final_answer == "text" and has_submit:
+            raise ValueError("final_answer: text agents answer in text and have no submit_result")
+        return self
+
+    # ------------------------------------------------------------ accessors
+
+    @property
+    def source(self) -> Path | None:
+        """The YAML file this definition was loaded from."""
+        return self._source
+
+    def with_source(self, path: Path) -> SubagentDefinition:
+        self._source = path
+        return self
+
+    @cached_property
+    def tools_by_name(self) -> dict[str, ToolDefinition]:
+        return {t.name: t for t in self.tools}
+
+    @property
+    def submit_tool(self) -> ToolDefinition | None:
+        return self.tools_by_name.get(SUBMIT_RESULT)
+
+    @cached_property
+    def tool_specs(self) -> tuple[ToolSpec, ...]:
+        return tuple(t.to_spec() for t in self.tools)
+
+    def render(self, variables: dict[str, Any]) -> tuple[str, str]:
+        label = str(self._source) if self._source else self.name
+        return self.initial_context.render(variables, source=label)

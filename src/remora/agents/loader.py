@@ -1,0 +1,186 @@
+"""Load one agent YAML into a :class:`SubagentDefinition`, checking its scripts.
+
+Every problem is reported as ``file:line: field: message`` (AGENT_001); all
+problems of a file are collected, so fixing an agent takes one round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from remora.agents.definition import SubagentDefinition, ToolDefinition
+from remora.agents.schemas import InputSpec, compare_with_inputs, strict_schema
+from remora.errors import AGENT_DEFINITION, RemoraError
+
+__all__ = ["AgentLoadError", "load_agent"]
+
+
+class AgentLoadError(RemoraError):
+    """An agent definition or one of its scripts is invalid (AGENT_001)."""
+
+    def __init__(self, path: Path, problems: Sequence[str]) -> None:
+        self.path = path
+        self.problems = list(problems)
+        more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
+        super().__init__(
+            AGENT_DEFINITION,
+            f"{self.problems[0]}{more}",
+            f"fix the agent definition; `remora agents check {path}` lists every problem",
+        )
+
+    def report(self) -> str:
+        return "\n".join(self.problems)
+
+
+class _Lines:
+    """Field path (``tools[1].pym``) -> line in the YAML text, for messages."""
+
+    def __init__(self, text: str) -> None:
+        self._lines: dict[str, int] = {}
+        try:
+            root = yaml.compose(text)
+        except yaml.YAMLError:
+            root = None
+        if root is not None:
+            self._walk(root, "")
+
+    def _walk(self, node: yaml.Node, prefix: str) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                path = f"{prefix}.{key.value}" if prefix else str(key.value)
+                self._lines[path] = key.start_mark.line + 1
+                self._walk(value, path)
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                path = f"{prefix}[{index}]"
+                self._lines[path] = item.start_mark.line + 1
+                self._walk(item, path)
+
+    def line(self, field: str) -> int | None:
+        while field:
+            if field in self._lines:
+                return self._lines[field]
+            cut = max(field.rfind("."), field.rfind("["))
+            field = field[:cut] if cut > 0 else ""
+        return None
+
+
+def _field(loc: Sequence[int | str]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+class _Problems:
+    def __init__(self, path: Path, lines: _Lines) -> None:
+        self.path = path
+        self.lines = lines
+        self.items: list[str] = []
+
+    def add(self, message: str, field: str = "") -> None:
+        """``message`` may start with its own field path ("tools[0].x: ...")."""
+        if not field and ": " in message:
+            field = message.split(": ", 1)[0]
+        line = self.lines.line(field) if field else None
+        where = f"{self.path}:{line}" if line else str(self.path)
+        self.items.append(f"{where}: {message}")
+
+
+def load_agent(path: Path) -> SubagentDefinition:
+    """Load and validate an agent YAML and every script it names.
+
+    Script paths are relative to the YAML's directory. Tools without
+    ``parameters`` get the schema derived from their script's inputs; given
+    parameters must agree with those inputs. Raises :class:`AgentLoadError`.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AgentLoadError(path, [f"{path}: cannot read: {exc.strerror}"]) from exc
+    problems = _Problems(path, _Lines(text))
+    try:
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise AgentLoadError(path, [f"{where}: invalid YAML: {exc.problem or exc}"]) from exc
+    if not isinstance(data, dict):
+        raise AgentLoadError(
+            path, [f"{path}: the top level must be a mapping (name:, tools:, ...)"]
+        )
+    try:
+        definition = SubagentDefinition.model_validate(data)
+    except ValidationError as exc:
+        for error in exc.errors():
+            field = _field(error["loc"]) or "(agent)"
+            message = error["msg"].removeprefix("Value error, ")
+            problems.add(f"{field}: {message}", field)
+        raise AgentLoadError(path, problems.items) from exc
+    tools = [_resolve_tool(tool, i, path.parent, problems) for i, tool in
+             enumerate(definition.tools)]
+    if problems.items:
+        raise AgentLoadError(path, problems.items)
+    resolved = definition.model_copy(update={"tools": tools})
+    resolved.__dict__.pop("tools_by_name", None)  # drop caches built on the unresolved copy
+    resolved.__dict__.pop("tool_specs", None)
+    return resolved.with_source(path.resolve())
+
+
+def _script(path: Path, field: str, problems: _Problems) -> Any | None:
+    """The loaded `.pym` script, or None after recording why it cannot be used."""
+    if not path.is_file():
+        problems.add(f"{field}: script not found: {path}")
+        return None
+    from remora.sandbox import PymLoadError, load_pym  # the sandbox is heavy; load on use
+
+    try:
+        return load_pym(path)
+    except PymLoadError as exc:
+        findings = getattr(exc, "findings", None) or []
+        if not findings:
+            problems.add(f"{field}: {exc.message}")
+        for finding in findings:
+            problems.add(f"{field}: {_finding_text(finding)}", field)
+        return None
+
+
+def _finding_text(finding: Any) -> str:
+    file = getattr(finding, "file", "")
+    line = getattr(finding, "line", None)
+    rule = getattr(finding, "rule", "")
+    message = getattr(finding, "message", str(finding))
+    where = f"{file}:{line}" if line else str(file)
+    return f"{where} {rule} {message}".strip()
+
+
+def _resolve_tool(tool: ToolDefinition, index: int, base: Path,
+                  problems: _Problems) -> ToolDefinition:
+    prefix = f"tools[{index}]"
+    providers = [base / p for p in tool.context_providers]
+    for j, provider in enumerate(providers):
+        _script(provider, f"{prefix}.context_providers[{j}]", problems)
+    if tool.pym is None:
+        problems.add(f"{prefix}.pym: every tool needs a .pym script (path relative to the YAML)")
+        return tool
+    pym = base / tool.pym
+    script = _script(pym, f"{prefix}.pym", problems)
+    parameters = tool.parameters
+    if parameters is None:
+        if script is None:
+            return tool
+        # Closed recursively, whatever the sandbox derived.
+        parameters, _ = strict_schema(script.parameters_schema(), f"{prefix}.parameters")
+    elif script is not None:
+        # Already strict (validated by the model); it must also agree with the script.
+        inputs = [InputSpec(i.name, i.json_schema, i.required) for i in script.inputs]
+        for message in compare_with_inputs(parameters, inputs, f"{prefix}.parameters"):
+            problems.add(message)
+    return tool.model_copy(update={"pym": pym.resolve(), "parameters": parameters,
+                                   "context_providers": [p.resolve() for p in providers]})

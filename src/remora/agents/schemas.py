@@ -1,0 +1,211 @@
+"""Tool parameter schemas: strictness and agreement with a script's inputs.
+
+Tiny models only stay on the rails when the schema leaves no room (seed 002,
+"Strict Mode"), so every object schema is closed. A schema written in the YAML
+must describe the same inputs the `.pym` script declares; a mismatch would
+make every call fail at run time, so it is a load error instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+__all__ = [
+    "InputSpec",
+    "compare_with_inputs",
+    "schema_problems",
+    "strict_schema",
+    "types_of",
+]
+
+JSON_TYPES = frozenset({"string", "integer", "number", "boolean", "array", "object", "null"})
+
+# Keywords whose value is one schema / a list of schemas / a map of schemas.
+_ONE = ("items", "additionalItems", "contains", "not", "if", "then", "else", "propertyNames")
+_MANY = ("anyOf", "allOf", "oneOf", "prefixItems")
+_MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+
+
+def _at(where: str, sub: str) -> str:
+    """``where.sub``, or just ``sub`` at the top (where == "")."""
+    if not where:
+        return sub.lstrip(".")
+    return f"{where}{sub}" if sub.startswith("[") else f"{where}.{sub.lstrip('.')}"
+
+
+def _is_object_schema(schema: Mapping[str, Any]) -> bool:
+    kind = schema.get("type")
+    if kind == "object" or (isinstance(kind, list) and "object" in kind):
+        return True
+    return "properties" in schema and kind is None
+
+
+def strict_schema(schema: Mapping[str, Any], where: str = "parameters") -> tuple[dict[str, Any],
+                                                                                  list[str]]:
+    """A copy of ``schema`` with ``additionalProperties: false`` on every object.
+
+    Returns the copy and the problems found: an object that explicitly allows
+    additional properties is refused (strict mode cannot be opted out of
+    silently), and so is a non-mapping where a schema belongs.
+    """
+    problems: list[str] = []
+
+    def walk(node: Any, path: str) -> Any:
+        if isinstance(node, bool):
+            return node
+        if not isinstance(node, Mapping):
+            problems.append(f"{path or 'schema'}: expected a schema object, "
+                            f"got {type(node).__name__}")
+            return node
+        out: dict[str, Any] = dict(node)
+        for key in _ONE:
+            if key in out:
+                out[key] = walk(out[key], _at(path, key))
+        for key in _MANY:
+            if isinstance(out.get(key), list):
+                out[key] = [walk(s, _at(path, f"{key}[{i}]")) for i, s in enumerate(out[key])]
+        for key in _MAP:
+            if isinstance(out.get(key), Mapping):
+                out[key] = {k: walk(s, _at(path, f"{key}.{k}")) for k, s in out[key].items()}
+        if _is_object_schema(out):
+            extra = out.get("additionalProperties", False)
+            if extra is not False:
+                problems.append(
+                    f"{_at(path, 'additionalProperties')}: tool schemas are strict; every object "
+                    "must have additionalProperties: false (declare each property instead)"
+                )
+            out["additionalProperties"] = False
+        return out
+
+    result = walk(schema, where)
+    return (result if isinstance(result, dict) else {}), problems
+
+
+def schema_problems(schema: Any, where: str = "parameters") -> list[str]:
+    """What is wrong with ``schema`` as a tool's parameters (empty when fine)."""
+    if not isinstance(schema, Mapping):
+        kind = type(schema).__name__
+        return [f"{where or 'parameters'}: must be a JSON schema object, got {kind}"]
+    problems: list[str] = []
+    if schema.get("type") != "object":
+        problems.append(f"{_at(where, 'type')}: a tool's parameters must be 'type: object'")
+    properties = schema.get("properties", {})
+    if not isinstance(properties, Mapping):
+        problems.append(f"{_at(where, 'properties')}: must be a mapping of property schemas")
+        properties = {}
+    required = schema.get("required", [])
+    if not isinstance(required, list):
+        problems.append(f"{_at(where, 'required')}: must be a list of property names")
+    else:
+        for name in required:
+            if name not in properties:
+                problems.append(f"{_at(where, 'required')}: {name!r} is not one of the properties")
+    try:
+        Draft202012Validator.check_schema(dict(schema))
+    except SchemaError as exc:
+        at = ".".join(str(p) for p in exc.absolute_path)
+        problems.append(f"{_at(where, at) if at else where or 'parameters'}: "
+                        f"invalid JSON schema: {exc.message}")
+    return problems
+
+
+def types_of(schema: Any) -> frozenset[str] | None:
+    """The JSON types a schema admits, or None when it admits anything or is unclear."""
+    if not isinstance(schema, Mapping):
+        return None
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return frozenset({kind}) & JSON_TYPES
+    if isinstance(kind, list):
+        return frozenset(k for k in kind if k in JSON_TYPES)
+    if "enum" in schema and isinstance(schema["enum"], list):
+        return frozenset(_json_type(v) for v in schema["enum"])
+    if "const" in schema:
+        return frozenset({_json_type(schema["const"])})
+    for key in ("anyOf", "oneOf"):
+        options = schema.get(key)
+        if isinstance(options, list):
+            collected: set[str] = set()
+            for option in options:
+                sub = types_of(option)
+                if sub is None:
+                    return None
+                collected |= sub
+            return frozenset(collected)
+    return None
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _fits(given: frozenset[str], declared: frozenset[str]) -> bool:
+    """Every value the YAML schema admits is acceptable to the script."""
+    widened = set(declared)
+    if "number" in widened:
+        widened.add("integer")  # an int is a valid float input
+    return given <= widened
+
+
+class InputSpec:
+    """What the loader needs to know about one script input (decoupled from the sandbox)."""
+
+    __slots__ = ("json_schema", "name", "required")
+
+    def __init__(self, name: str, json_schema: Mapping[str, Any], required: bool) -> None:
+        self.name = name
+        self.json_schema = json_schema
+        self.required = required
+
+
+def compare_with_inputs(parameters: Mapping[str, Any], inputs: Iterable[InputSpec],
+                        where: str = "parameters") -> list[str]:
+    """Disagreements between a YAML parameters schema and the script's inputs."""
+    problems: list[str] = []
+    properties: Mapping[str, Any] = parameters.get("properties") or {}
+    required = set(parameters.get("required") or [])
+    declared = {i.name: i for i in inputs}
+    for name in properties:
+        if name not in declared:
+            known = ", ".join(declared) or "none"
+            problems.append(
+                f"{where}.properties.{name}: the script declares no Input named {name!r} "
+                f"(its inputs: {known})"
+            )
+    for name, spec in declared.items():
+        if name not in properties:
+            problems.append(
+                f"{where}.properties: missing {name!r}, an Input the script declares"
+            )
+            continue
+        given_types = types_of(properties[name])
+        script_types = types_of(spec.json_schema)
+        if given_types is not None and script_types is not None and not _fits(
+            given_types, script_types
+        ):
+            problems.append(
+                f"{where}.properties.{name}.type: {'/'.join(sorted(given_types))} does not "
+                f"match the script's Input type {'/'.join(sorted(script_types))}"
+            )
+        if spec.required and name not in required:
+            problems.append(
+                f"{where}.required: {name!r} has no default in the script, so it must be "
+                "listed as required"
+            )
+    return problems

@@ -1,0 +1,36 @@
+"""The agent loop (DESIGN §8): runner, turn policy, tool dispatch, results."""
+
+from remora.runner.dispatcher import (
+    CallOutcome,
+    ToolDispatcher,
+    ToolExecutor,
+    WorkspaceReporter,
+    envelope_error,
+    envelope_ok,
+)
+from remora.runner.loop import AgentRunner, effective_max_turns
+from remora.runner.messages import CONTEXT_PREFIX, Transcript
+from remora.runner.policy import RepeatGuard, RunState, TurnPlan, TurnPolicy
+from remora.runner.result import AgentResult, ResultError, Status
+from remora.runner.sandbox_executor import SandboxToolExecutor
+
+__all__ = [
+    "CONTEXT_PREFIX",
+    "AgentResult",
+    "AgentRunner",
+    "CallOutcome",
+    "RepeatGuard",
+    "ResultError",
+    "RunState",
+    "SandboxToolExecutor",
+    "Status",
+    "ToolDispatcher",
+    "ToolExecutor",
+    "Transcript",
+    "TurnPlan",
+    "TurnPolicy",
+    "WorkspaceReporter",
+    "effective_max_turns",
+    "envelope_error",
+    "envelope_ok",
+]

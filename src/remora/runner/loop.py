@@ -1,0 +1,297 @@
+"""AgentRunner: the agent loop of DESIGN §8, shared by code agents and the assistant.
+
+Step, limit check, generate, execute, record; the ending is always defined:
+a submission, a text answer, or a limit that yields a degraded result.
+Operational failures (ProviderError, timeouts, RemoraError) become results;
+programming errors propagate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from remora.agents.definition import SUBMIT_RESULT, SubagentDefinition
+from remora.config import RunnerConfig
+from remora.conversation import ModelRequest, ModelTurn, ToolCall, ToolResult, Usage
+from remora.errors import (
+    AGENT_INVALID_OUTPUT,
+    AGENT_MODEL_UNAVAILABLE,
+    AGENT_TURN_LIMIT,
+    RemoraError,
+)
+from remora.events import Event, EventEmitter, NullEmitter
+from remora.providers.base import Provider, ProviderError
+from remora.runner.dispatcher import ToolDispatcher, ToolExecutor, WorkspaceReporter
+from remora.runner.messages import Transcript
+from remora.runner.policy import RunState, TurnPlan, TurnPolicy
+from remora.runner.result import AgentResult, ResultError
+from remora.runner.summary import established, submission_result
+
+__all__ = ["AgentRunner", "effective_max_turns"]
+
+
+def effective_max_turns(definition: SubagentDefinition, config: RunnerConfig) -> int:
+    """The agent's own limit, capped by the configured one."""
+    if definition.max_turns is None:
+        return config.max_turns
+    return min(definition.max_turns, config.max_turns)
+
+
+class _Stop(Exception):
+    """Internal: ends the loop with a failed, degraded result."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class AgentRunner:
+    """Runs one agent definition against one provider and one tool executor."""
+
+    def __init__(self, definition: SubagentDefinition, provider: Provider, config: RunnerConfig,
+                 executor: ToolExecutor, *, emitter: EventEmitter | None = None,
+                 template_vars: dict[str, Any] | None = None,
+                 run_id: str | None = None) -> None:
+        self.definition = definition
+        self.provider = provider
+        self.config = config
+        self.executor = executor
+        self.emitter: EventEmitter = emitter or NullEmitter()
+        self.template_vars = dict(template_vars or {})
+        self.run_id = run_id or uuid.uuid4().hex[:12]
+        self.profile = provider.profile
+        self.max_turns = effective_max_turns(definition, config)
+        self.state = RunState()
+        self.policy = TurnPolicy(definition, self.profile, config, self.max_turns)
+        self.dispatcher = ToolDispatcher(definition, executor, self.policy, self.state,
+                                         self.emitter, self.run_id)
+        self.transcript: Transcript | None = None
+        self.turns = 0
+        self._usage = Usage()
+        submit = definition.submit_tool
+        self._submit_validator = (
+            Draft202012Validator(submit.to_spec().parameters) if submit else None
+        )
+
+    def _emit(self, kind: Any, data: dict[str, Any]) -> None:
+        self.emitter.emit(Event(kind, {"agent": self.definition.name, **data}, self.run_id))
+
+    # ------------------------------------------------------------------ run
+
+    async def run(self) -> AgentResult:
+        started = time.monotonic()
+        self._emit("run_start", {
+            "max_turns": self.max_turns, "profile": self.profile.name,
+            "tools": [t.name for t in self.definition.tools],
+        })
+        try:
+            result = await self._loop(started)
+        except _Stop as stop:
+            result = self._degraded(stop.code, stop.message)
+        except RemoraError as exc:
+            # Before any turn (a template that cannot render) or from the provider layer.
+            result = AgentResult("failed", summary=exc.message,
+                                 error=ResultError(exc.code, exc.message))
+        result = await self._finish(result, time.monotonic() - started)
+        self._emit("run_end", {
+            "status": result.status, "turns": result.turns, "degraded": result.degraded,
+            "duration_s": round(result.duration_s, 6),
+            "error": result.error.to_dict() if result.error else None,
+            "usage": result.usage.to_dict(),
+        })
+        return result
+
+    async def _finish(self, result: AgentResult, duration: float) -> AgentResult:
+        workspace_id: str | None = None
+        changed: list[str] = []
+        if isinstance(self.executor, WorkspaceReporter):
+            workspace_id = self.executor.workspace_id
+            try:
+                changed = await self.executor.changed_files()
+            except RemoraError as exc:
+                # The result must still come back; say why the list is missing.
+                result = result.replace(details={**result.details,
+                                                 "changed_files_error": exc.message})
+        usage = Usage(self._usage.prompt_tokens, self._usage.completion_tokens,
+                      self._usage.cached_tokens, self.turns)
+        return result.replace(workspace_id=workspace_id, changed_files=changed,
+                              turns=self.turns, usage=usage, duration_s=duration)
+
+    async def _loop(self, started: float) -> AgentResult:
+        system, first = self.definition.render(self.template_vars)
+        transcript = self.transcript = Transcript(system, first)
+        deadline = started + self.config.total_timeout
+        invalid_streak = 0
+        while self.turns < self.max_turns:
+            plan = self.policy.plan(self.turns + 1, self.state)
+            if plan.instruction:
+                transcript.host_note(plan.instruction)
+            turn, problem = await self._ask(plan, transcript, deadline)
+            if problem is not None:
+                invalid_streak += 1
+                if invalid_streak > self.config.invalid_response_retries:
+                    raise _Stop(AGENT_INVALID_OUTPUT,
+                                f"invalid model output {invalid_streak} time(s) in a row: "
+                                f"{problem}")
+                if turn is not None:
+                    transcript.assistant_text(turn.message.text)
+                transcript.corrective(problem, [t.name for t in plan.tools],
+                                      text_allowed=not self._tools_required())
+                continue
+            invalid_streak = 0
+            assert turn is not None
+            calls = turn.message.tool_calls
+            if not calls:
+                transcript.assistant(turn.message)
+                result = await self._text_answer(turn.message.text, transcript)
+                if result is not None:
+                    return result
+                continue
+            transcript.assistant(turn.message)
+            submission = await self._run_calls(calls, transcript)
+            if submission is not None:
+                return submission_result(submission)
+        raise _Stop(AGENT_TURN_LIMIT, f"turn limit ({self.max_turns}) reached without "
+                    + ("submit_result" if self.policy.has_submit else "a final answer"))
+
+    # ---------------------------------------------------------------- model
+
+    def _tools_required(self) -> bool:
+        return self.profile.requires_tool_calls and self.definition.final_answer != "text"
+
+    async def _ask(self, plan: TurnPlan, transcript: Transcript, deadline: float
+                   ) -> tuple[ModelTurn | None, str | None]:
+        """One model request: (turn, None) when usable, else (turn or None, problem)."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise _Stop(AGENT_MODEL_UNAVAILABLE,
+                        f"total timeout of {self.config.total_timeout:g}s reached")
+        limit = min(self.config.per_turn_timeout, remaining)
+        request = ModelRequest(
+            messages=transcript.messages, tools=plan.tools, tool_choice=plan.tool_choice,
+            max_tokens=self.config.max_tokens, temperature=self.config.temperature,
+            timeout_s=limit,
+        )
+        self.turns += 1
+        self._emit("model_request", {
+            "turn": self.turns, "messages": len(request.messages),
+            "tools": [t.name for t in plan.tools], "tool_choice": plan.tool_choice,
+            "final": plan.final,
+        })
+        began = time.perf_counter()
+        try:
+            async with asyncio.timeout(limit):
+                turn = await self.provider.complete(request)
+        except TimeoutError:
+            which = ("per-turn timeout" if limit == self.config.per_turn_timeout
+                     else "total timeout")
+            raise _Stop(AGENT_MODEL_UNAVAILABLE,
+                        f"model did not answer turn {self.turns} within the {which} "
+                        f"of {limit:g}s") from None
+        except ProviderError as exc:
+            self._emit("model_response", {"turn": self.turns, "error": exc.code,
+                                          "message": exc.message,
+                                          "duration_s": round(time.perf_counter() - began, 6)})
+            if exc.code == AGENT_INVALID_OUTPUT:
+                return None, exc.message
+            raise _Stop(exc.code, exc.message) from None
+        self._usage = self._usage + turn.usage
+        calls = turn.message.tool_calls
+        self._emit("model_response", {
+            "turn": self.turns, "duration_s": round(time.perf_counter() - began, 6),
+            "finish": turn.finish, "prompt_tokens": turn.usage.prompt_tokens,
+            "completion_tokens": turn.usage.completion_tokens,
+            "cached_tokens": turn.usage.cached_tokens,
+            "tool_calls": [c.name for c in calls], "text_chars": len(turn.message.text),
+        })
+        return turn, self._problem(turn)
+
+    def _problem(self, turn: ModelTurn) -> str | None:
+        """Why a turn is an invalid response (DESIGN §8.4), or None."""
+        if turn.finish == "invalid":
+            return turn.error or "the output could not be parsed"
+        if turn.finish == "blocked":
+            return turn.error or "the response was blocked"
+        if turn.message.tool_calls:
+            return None
+        if not turn.message.text.strip():
+            return "the reply was empty"
+        if self._tools_required():
+            return "the reply had no tool call"
+        return None
+
+    # ---------------------------------------------------------------- tools
+
+    async def _run_calls(self, calls: list[ToolCall], transcript: Transcript
+                         ) -> dict[str, Any] | None:
+        """Run a turn's calls in order; the submission if one was accepted."""
+        cap = self.policy.max_calls_per_turn()
+        results: list[ToolResult] = []
+        contexts: list[str] = []
+        submission: dict[str, Any] | None = None
+        for index, call in enumerate(calls):
+            if submission is not None:
+                outcome = self.dispatcher.refuse(call, self.turns, "not_run",
+                                                 "not run: submit_result already ended the run")
+            elif cap is not None and index >= cap:
+                outcome = self.dispatcher.refuse(
+                    call, self.turns, "too_many_calls",
+                    f"not run: at most {cap} tool call(s) per turn; call it again next turn")
+            else:
+                outcome = await self.dispatcher.dispatch(call, self.turns)
+            results.append(outcome.result)
+            for provider, output in outcome.contexts:
+                contexts.append(output)
+                self._emit("context_injected", {"turn": self.turns, "tool": call.name,
+                                                "provider": str(provider), "chars": len(output)})
+            if outcome.submission is not None:
+                submission = outcome.submission
+        transcript.tool_results(results)
+        for output in contexts:
+            transcript.context(output)
+        return submission
+
+    async def _text_answer(self, text: str, transcript: Transcript) -> AgentResult | None:
+        """A turn without calls (DESIGN §8.4); None when the loop should go on."""
+        if self.definition.final_answer == "text" or self._submit_validator is None:
+            return AgentResult("success", summary=text.strip(), details={"answer": text})
+        parsed = _json_object(text)
+        if parsed is not None and self._submit_validator.is_valid(parsed):
+            call = ToolCall(id=f"text-{self.turns}", name=SUBMIT_RESULT, arguments=parsed)
+            outcome = await self.dispatcher.dispatch(call, self.turns)
+            if outcome.submission is not None:
+                return submission_result(outcome.submission)
+            error = outcome.result.payload.get("error", {})
+            transcript.host_note(f"[Host] Your submission was not accepted: "
+                                 f"{error.get('message', 'unknown error')}")
+            return None
+        return AgentResult("success", summary=text.strip(), details={"answer": text})
+
+    def _degraded(self, code: str, message: str) -> AgentResult:
+        summary, facts = established(self.dispatcher.log)
+        details: dict[str, Any] = {"stopped_by": code, "established": facts}
+        return AgentResult(
+            "failed", summary=f"Stopped: {message}. {summary}".strip(), details=details,
+            error=ResultError(code, message), degraded=True,
+        )
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    """A JSON object in ``text`` (optionally in a ``` fence), or None."""
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.strip("`").strip()
+        if body.startswith("json"):
+            body = body[4:]
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
