@@ -6,19 +6,29 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["CSTNode", "NodeType", "make_node_id"]
+__all__ = ["NODE_TYPES", "CSTNode", "NodeType", "make_node_id"]
 
 NodeType = Literal["file", "class", "function", "method"]
 
 
-def make_node_id(file_path: str, full_name: str, node_type: NodeType) -> str:
+NODE_TYPES: tuple[NodeType, ...] = ("file", "class", "function", "method")
+
+
+def make_node_id(file_path: str, full_name: str, node_type: NodeType,
+                 occurrence: int = 1) -> str:
     """Stable across runs and unique per (path, qualified name, type).
 
     Two classes with a method of the same name differ in ``full_name``; a file
-    and a module-level function of the same name differ in ``node_type``.
+    and a module-level function of the same name differ in ``node_type``. A name
+    defined twice in one scope (a property's getter and setter, a function
+    redefined under ``if``) is told apart by ``occurrence`` (1 for the first in
+    the file); the first keeps the plain id so adding a redefinition later does
+    not change it.
     """
-    digest = hashlib.sha256(f"{file_path}\0{node_type}\0{full_name}".encode()).hexdigest()
-    return digest[:16]
+    key = f"{file_path}\0{node_type}\0{full_name}"
+    if occurrence > 1:
+        key = f"{key}\0{occurrence}"
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,2 @@
+; One node per source file. The range is always the whole file.
+(module) @file.def
