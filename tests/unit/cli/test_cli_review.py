@@ -168,3 +168,20 @@ def test_conflict_exit_code_through_main(project: Path, monkeypatch: pytest.Monk
     code, err = run_main(monkeypatch, capsys, "review", "accept", "lint-n1",
                          "--project", str(project))
     assert code == 1 and "conflict" in err
+
+
+def test_show_colours_on_a_terminal(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from remora.cli import review_cmd
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(review_cmd, "console",
+                        Console(file=buffer, force_terminal=True, color_system="standard"))
+    code, _, _ = review(project, "show", "lint-n1")
+    assert code == 0
+    coloured = buffer.getvalue()
+    assert "\x1b[31m-import os" in coloured  # deletions red
+    assert "\x1b[36m@@ -1,2 +1 @@" in coloured  # hunk headers cyan
