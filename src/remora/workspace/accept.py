@@ -75,6 +75,17 @@ def _live(ws: Workspace, path: str) -> bytes | None:
     return target.read_bytes() if target.is_file() else None
 
 
+def _file_in_the_way(ws: Workspace, path: str) -> str | None:
+    """The first parent of ``path`` that exists in the project as a non-directory."""
+    parts = path.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        parent = "/".join(parts[:depth])
+        target = ws.project_root / parent
+        if target.exists() and not target.is_dir():
+            return parent
+    return None
+
+
 def find_conflicts(ws: Workspace) -> list[Conflict]:
     """Files whose project copy changed since the agent first saw them."""
     conflicts: list[Conflict] = []
@@ -86,6 +97,10 @@ def find_conflicts(ws: Workspace) -> list[Conflict]:
             continue
         if (ws.project_root / path).is_dir():
             conflicts.append(Conflict(path, "a directory now exists at this path"))
+            continue
+        blocker = _file_in_the_way(ws, path)
+        if blocker is not None and not deleted:
+            conflicts.append(Conflict(path, f"{blocker} is now a file, not a directory"))
             continue
         live = _live(ws, path)
         live_sha = None if live is None else sha256(live)
@@ -148,7 +163,10 @@ def _fsync_dir(path: Path) -> None:
 
 def _atomic_write(target: Path, data: bytes, mode: int | None, tag: str,
                   index: int, rel: str) -> None:
-    tmp = target.with_name(f".{target.name}.remora-{tag}.tmp")
+    name = target.name
+    if len(name.encode()) > 200:  # keep the temp name under the 255-byte limit
+        name = hashlib.sha256(name.encode()).hexdigest()[:16]
+    tmp = target.with_name(f".{name}.remora-{tag}.tmp")
     # 0o666 lets the umask decide for new files, as any editor would.
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
     try:
@@ -179,6 +197,9 @@ def _apply(ws: Workspace, steps: list[_Step]) -> tuple[list[str], list[str]]:
     written: list[str] = []
     deleted: list[str] = []
     for index, step in enumerate(steps):
+        # Checked again here: a resumed accept skipped the conflict check, and a
+        # symlink swapped in since must not lead a write outside the project.
+        ws.safe_path(step.path)
         target = _target(ws, step.path)
         if step.action == "delete":
             target.unlink(missing_ok=True)

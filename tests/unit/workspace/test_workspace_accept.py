@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from remora.errors import WORKSPACE_CONFLICT, RemoraError
-from remora.workspace import WorkspaceStore
+from remora.workspace import WorkspacePathError, WorkspaceStore
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -128,7 +129,7 @@ _KILLER = """
 import os, signal, sys
 from pathlib import Path
 import remora.workspace.accept as accept
-from remora.workspace import WorkspaceStore
+from remora.workspace import WorkspacePathError, WorkspaceStore
 
 root, workspace_id, stage, index = sys.argv[1:]
 
@@ -204,3 +205,41 @@ def test_accept_killed_halfway_then_resumed(project: Path, stage: str, index: in
     expected.update({rel: data for rel, data in planned.items() if data is not None})
     assert snapshot(project) == expected
     assert store.ids() == []
+
+
+def test_a_file_where_a_new_directory_goes_is_a_conflict(project: Path) -> None:
+    store = WorkspaceStore(project)
+    ws = store.create("test", "dir")
+    ws.write("tests/unit/test_a.py", b"def test(): pass\n")
+    ws.close()
+    (project / "tests").write_text("user made a file here\n")
+    report = store.accept("test-dir")
+    assert not report.accepted
+    assert [(c.path, c.reason) for c in report.conflicts] == [
+        ("tests/unit/test_a.py", "tests is now a file, not a directory")]
+
+
+def test_a_long_file_name_is_accepted(project: Path) -> None:
+    name = "x" * 240 + ".py"
+    store = WorkspaceStore(project)
+    ws = store.create("lint", "long")
+    ws.write(name, b"LONG = 1\n")
+    ws.close()
+    assert store.accept("lint-long").accepted
+    assert (project / name).read_bytes() == b"LONG = 1\n"
+
+
+def test_resume_refuses_a_symlink_swapped_in_after_the_crash(project: Path,
+                                                              tmp_path: Path) -> None:
+    _prepare(project)
+    proc = subprocess.run([sys.executable, "-c", _KILLER, str(project), "lint-kill",
+                           "replaced", "2"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.rmtree(project / "src")
+    os.symlink(outside, project / "src")
+    with pytest.raises(WorkspacePathError):
+        WorkspaceStore(project).accept("lint-kill")
+    assert list(outside.iterdir()) == []
+    assert WorkspaceStore(project).interrupted() == ["lint-kill"]
