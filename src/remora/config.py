@@ -29,6 +29,7 @@ from remora.providers.profiles import resolve_profile
 
 __all__ = [
     "CONFIG_FILENAME",
+    "AssistantConfig",
     "DiscoveryConfig",
     "EventsConfig",
     "LoadedConfig",
@@ -159,6 +160,17 @@ class WatchConfig(_Section):
     ignore: list[str] = Field(default_factory=list)
 
 
+class AssistantConfig(_Section):
+    """The live-Python assistant (seed 004): its own limits, not the code agents'."""
+
+    max_steps: int = Field(6, ge=1, description="Model steps per question")
+    step_timeout: float = Field(8.0, gt=0, description="Seconds per model step")
+    total_timeout: float = Field(20.0, gt=0, description="Seconds per question")
+    invalid_response_retries: int = Field(1, ge=0)
+    history_file: Path | None = Field(
+        None, description="REPL history; default .remora/repl_history")
+
+
 class RemoraConfig(_Section):
     model: ModelConfig = Field(default_factory=ModelConfig)
     discovery: DiscoveryConfig = Field(default_factory=DiscoveryConfig)
@@ -168,6 +180,7 @@ class RemoraConfig(_Section):
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
     events: EventsConfig = Field(default_factory=EventsConfig)
     watch: WatchConfig = Field(default_factory=WatchConfig)
+    assistant: AssistantConfig = Field(default_factory=AssistantConfig)
 
     @model_validator(mode="after")
     def _profile_supports_tool_choice(self) -> RemoraConfig:
