@@ -120,18 +120,23 @@ class OpenAIProvider:
                     f"openai server {self.base_url} answered HTTP {exc.status_code} for model "
                     f"{self.model.id!r}: {_body_summary(exc)}",
                 ) from exc
-            except openai.APIResponseValidationError as exc:
-                raise ProviderError(
-                    AGENT_INVALID_OUTPUT,
-                    f"openai server {self.base_url} sent a malformed response: {exc}",
-                ) from exc
+            except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
+                # The SDK lets a body that is not JSON escape as a bare JSONDecodeError.
+                raise self._malformed(str(exc)) from exc
         raise AssertionError("unreachable: max_attempts >= 1")
+
+    def _malformed(self, what: str) -> ProviderError:
+        return ProviderError(AGENT_INVALID_OUTPUT,
+                             f"openai server {self.base_url} sent a malformed response: {what}; "
+                             f"is model.base_url an OpenAI-compatible endpoint (often .../v1)?")
 
     async def complete(self, request: ModelRequest) -> ModelTurn:
         if self._key_error:
             raise ProviderError(AGENT_MODEL_UNAVAILABLE, self._key_error)
         kwargs, plan = self.build_request(request)
         response = await self._create(kwargs, request.timeout_s or self.model.timeout)
+        if not hasattr(response, "choices"):  # e.g. an HTML page sent as text
+            raise self._malformed(f"expected a chat completion, got {str(response)[:120]!r}")
         if plan is None:
             return native_turn(response)
         message, finish_reason, usage = _response_parts(response)

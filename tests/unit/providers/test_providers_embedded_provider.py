@@ -1,0 +1,103 @@
+"""EmbeddedProvider without loading a model: availability, request building, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from remora.config import ModelConfig
+from remora.conversation import Message, ModelRequest, ToolCall, ToolSpec
+from remora.errors import AGENT_MODEL_UNAVAILABLE
+from remora.providers.base import Provider, ProviderError
+from remora.providers.embedded import EmbeddedProvider, usage_from_response
+from remora.providers.factory import create_provider
+
+TOOL = ToolSpec("lookup", "Look a word up.", {
+    "type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]})
+
+
+@pytest.fixture
+def empty_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("REMORA_MODEL_CACHE", str(cache))
+    return cache
+
+
+def test_factory_builds_it_with_the_profile_from_the_model_name() -> None:
+    provider = create_provider(ModelConfig())
+    assert isinstance(provider, EmbeddedProvider)
+    assert isinstance(provider, Provider)
+    assert provider.profile.name == "smollm"
+
+
+async def test_check_missing_file_names_the_path(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.gguf"
+    availability = await EmbeddedProvider.from_config(
+        ModelConfig(path=missing), create_provider(ModelConfig()).profile).check()
+    assert not availability.ok
+    assert str(missing) in availability.reason and "model.path" in availability.hint
+
+
+async def test_check_non_gguf_file(tmp_path: Path) -> None:
+    bogus = tmp_path / "model.bin"
+    bogus.write_bytes(b"\x00" * 64)
+    availability = await create_provider(ModelConfig(path=bogus)).check()
+    assert not availability.ok and "not a GGUF" in availability.reason
+
+
+async def test_check_unknown_model_id(empty_cache: Path) -> None:
+    availability = await create_provider(ModelConfig(id="tinyllama-9000")).check()
+    assert not availability.ok
+    assert "tinyllama-9000" in availability.reason
+    assert "SmolLM2-135M-Instruct" in availability.hint
+
+
+async def test_check_known_model_not_yet_fetched_is_available_with_a_note(
+        empty_cache: Path) -> None:
+    availability = await create_provider(ModelConfig()).check()
+    assert availability.ok
+    assert "first use" in availability.reason and "models pull" in availability.hint
+
+
+async def test_complete_with_missing_model_file_is_agent_002(tmp_path: Path) -> None:
+    provider = create_provider(ModelConfig(path=tmp_path / "gone.gguf"))
+    with pytest.raises(ProviderError) as info:
+        await provider.complete(ModelRequest((Message.user("hi"),)))
+    assert info.value.code == AGENT_MODEL_UNAVAILABLE
+    assert "gone.gguf" in info.value.message
+    await provider.aclose()
+
+
+async def test_complete_with_corrupt_gguf_is_agent_002(tmp_path: Path) -> None:
+    corrupt = tmp_path / "corrupt.gguf"
+    corrupt.write_bytes(b"GGUF" + b"\xff" * 512)
+    provider = create_provider(ModelConfig(path=corrupt, n_parallel=1, n_ctx_per_slot=256))
+    with pytest.raises(ProviderError) as info:
+        await provider.complete(ModelRequest((Message.user("hi"),)))
+    assert info.value.code == AGENT_MODEL_UNAVAILABLE
+    assert "could not load" in info.value.message and str(corrupt) in info.value.message
+
+
+def test_build_request_constrains_tool_turns_and_prompts_the_schemas() -> None:
+    provider = create_provider(ModelConfig())
+    assert isinstance(provider, EmbeddedProvider)
+    history = (Message.system("Be brief."), Message.user("define cat"),
+               Message.assistant(calls=(ToolCall("c1", "lookup", {"word": "cat"}),)))
+    body, plan = provider.build_request(ModelRequest(history, (TOOL,), max_tokens=99))
+    assert body["max_tokens"] == 99 and body["cache_prompt"] is True
+    assert body["messages"][0]["role"] == "system"
+    assert "- lookup: Look a word up." in body["messages"][0]["content"]
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["name"] == {"const": "lookup"}
+    assert [t.name for t in plan.tools] == ["lookup"]
+    plain, _ = provider.build_request(ModelRequest(history, (TOOL,), tool_choice="none"))
+    assert "response_format" not in plain
+
+
+def test_usage_reads_cached_tokens() -> None:
+    usage = usage_from_response({"usage": {"prompt_tokens": 120, "completion_tokens": 7,
+                                           "prompt_tokens_details": {"cached_tokens": 100}}})
+    assert (usage.prompt_tokens, usage.completion_tokens, usage.cached_tokens,
+            usage.requests) == (120, 7, 100, 1)
+    assert usage_from_response({}).prompt_tokens == 0
