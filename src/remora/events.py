@@ -42,6 +42,7 @@ EventKind = Literal[
     "coordinator_end",
     "watch_change",
     "warning",
+    "tool_log",
 ]
 
 
