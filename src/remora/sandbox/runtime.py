@@ -1,0 +1,227 @@
+"""Run loaded ``.pym`` scripts on one pool of Monty workers; every outcome is an envelope.
+
+One :class:`SandboxRuntime` per process (an ``AsyncMonty`` pool of
+``config.workers`` processes). Each run checks out a clean session with the
+limits of its preset, binds the inputs as globals, resolves the declared
+externals to host callables and captures print output. Script faults become
+error envelopes with the ``.pym`` line; only programming errors raise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+import jsonschema
+from pydantic_monty import (
+    AsyncMonty,
+    MontyConversionError,
+    MontyCrashedError,
+    MontyRuntimeError,
+    MontySyntaxError,
+)
+
+from remora.config import SandboxConfig
+from remora.sandbox.envelope import MAX_TEXT_CHARS, ExternalRefused, ToolEnvelope
+from remora.sandbox.limits import LimitPreset, resolve_limits
+from remora.sandbox.loader import PymScript
+
+__all__ = ["SandboxRuntime", "run_one", "validate_inputs"]
+
+# After a time limit or a dead worker, the pool's runtime threads still deliver
+# late completions into the event loop for a short while after the pool is
+# closed; if the interpreter is finalising by then, such a thread is killed
+# inside Rust frames and the process aborts (exit 134, see FACTS.md). Waiting
+# this long after closing lets them finish (0 aborts in 25 runs at 0.1 s, 12 in
+# 25 without the wait).
+_SETTLE_S = 0.25
+
+_LIMIT_MESSAGES = {
+    "TimeoutError": ("feed time limit exceeded", "time_limit"),
+    "MemoryError": ("memory limit exceeded", "memory_limit"),
+    "RecursionError": ("maximum recursion depth exceeded", "recursion_limit"),
+    "RuntimeError": ("suspension limit", "suspension_limit"),
+}
+
+
+def validate_inputs(script: PymScript, given: Mapping[str, Any]) -> tuple[dict[str, Any],
+                                                                         list[str]]:
+    """(bound inputs with defaults applied, problems); problems empty when valid."""
+    validator = jsonschema.Draft202012Validator(script.parameters_schema())
+    problems = []
+    for error in sorted(validator.iter_errors(dict(given)), key=lambda e: list(e.path)):
+        where = ".".join(str(p) for p in error.path)
+        problems.append(f"input {where!r}: {error.message}" if where else error.message)
+    bound = {i.name: given.get(i.name, i.default) for i in script.inputs}
+    return bound, problems
+
+
+@dataclass
+class _RunState:
+    prints: list[str] = field(default_factory=list)
+    printed: int = 0
+    refusals: list[tuple[str, ExternalRefused]] = field(default_factory=list)
+
+    def on_print(self, _stream: str, text: str) -> None:
+        if self.printed < MAX_TEXT_CHARS:
+            self.prints.append(text)
+        self.printed += len(text)
+
+    @property
+    def output(self) -> str:
+        return "".join(self.prints)
+
+
+def _adapt(name: str, host: Callable[..., Any], declared_async: bool,
+           state: _RunState) -> Callable[..., Any]:
+    """The host callable in the shape the script declared (sync or async)."""
+    host_async = inspect.iscoroutinefunction(host)
+
+    def record(exc: ExternalRefused) -> None:
+        state.refusals.append((name, exc))
+
+    if declared_async:
+        async def call_async(*args: Any, **kwargs: Any) -> Any:
+            try:
+                result = host(*args, **kwargs)
+                return await result if host_async else result
+            except ExternalRefused as exc:
+                record(exc)
+                raise
+        return call_async
+    if host_async:
+        def refuse(*_args: Any, **_kwargs: Any) -> Any:
+            raise ExternalRefused(f"external {name!r} is asynchronous on the host; declare it "
+                                  f"`async def {name}(...)` and await it")
+        return refuse
+
+    def call_sync(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return host(*args, **kwargs)
+        except ExternalRefused as exc:
+            record(exc)
+            raise
+    return call_sync
+
+
+class SandboxRuntime:
+    """The process's Monty pool; ``async with SandboxRuntime(cfg) as rt: await rt.run(...)``."""
+
+    def __init__(self, config: SandboxConfig) -> None:
+        self.config = config
+        self.default_limits = resolve_limits(config)
+        self._pool: AsyncMonty | None = None
+        # A time limit, crash or timeout happened: see _SETTLE_S.
+        self.faulted = False
+
+    async def __aenter__(self) -> SandboxRuntime:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        if self._pool is None:
+            pool = AsyncMonty(max_processes=self.config.workers,
+                              request_timeout=self.config.request_timeout)
+            await pool.__aenter__()
+            self._pool = pool
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.__aexit__(None, None, None)
+            if self.faulted:
+                await asyncio.sleep(_SETTLE_S)
+
+    async def run(self, script: PymScript, inputs: Mapping[str, Any],
+                  externals: Mapping[str, Callable[..., Any]], *,
+                  limits: LimitPreset | None = None) -> dict[str, Any]:
+        """Run ``script``; always returns a tool envelope (never raises for script faults)."""
+        if self._pool is None:
+            raise RuntimeError("SandboxRuntime.run() before start(); use `async with`")
+        file = str(script.path)
+        bound, problems = validate_inputs(script, inputs)
+        if problems:
+            return ToolEnvelope.failure("invalid_inputs", "; ".join(problems), file=file,
+                                        errors=problems, schema=script.parameters_schema())
+        state = _RunState()
+        lookup: dict[str, Callable[..., Any]] = {}
+        for name in script.externals:
+            host = externals.get(name)
+            if host is None:
+                return ToolEnvelope.failure(
+                    "external_error", f"the host provides no external {name!r}", file=file,
+                    line=script.external_decls[name].line, external=name)
+            lookup[name] = _adapt(name, host, script.external_decls[name].is_async, state)
+        chosen = limits or self.default_limits
+        try:
+            async with self._pool.checkout(script_name=script.path.name,
+                                           limits=chosen.to_monty()) as session:
+                result = await session.feed_run(script.code, inputs=bound,
+                                                external_lookup=lookup,
+                                                print_callback=state.on_print)
+        except MontyRuntimeError as exc:
+            return self._runtime_failure(exc, script, state, chosen)
+        except MontySyntaxError as exc:
+            frames = exc.traceback()
+            return ToolEnvelope.failure("syntax_error", exc.display("msg"), file=file,
+                                        line=frames[-1].line if frames else None,
+                                        prints=state.output)
+        except MontyCrashedError as exc:
+            self.faulted = True
+            code = "timeout" if exc.timed_out else "worker_crash"
+            return ToolEnvelope.failure(code, str(exc), file=file, line=None,
+                                        exit_status=exc.exit_status, prints=state.output,
+                                        request_timeout_s=self.config.request_timeout)
+        except MontyConversionError as exc:
+            return ToolEnvelope.failure("invalid_inputs", str(exc), file=file,
+                                        prints=state.output)
+        return ToolEnvelope.success(result, state.output)
+
+    def _runtime_failure(self, exc: MontyRuntimeError, script: PymScript, state: _RunState,
+                         limits: LimitPreset) -> dict[str, Any]:
+        file = str(script.path)
+        inner = exc.exception()
+        type_name = type(inner).__name__
+        message = exc.display("msg")
+        frames = exc.traceback()
+        line = frames[-1].line if frames else None
+        traceback_text = exc.display("traceback").replace('"<python-input-0>"', f'"{file}"')
+        details: dict[str, Any] = {
+            "file": file, "line": line, "exception": type_name,
+            "source_line": (frames[-1].source_line or "").strip() if frames else None,
+            "prints": state.output,
+        }
+        marker, limit_code = _LIMIT_MESSAGES.get(type_name, ("", ""))
+        if (marker and message.startswith(marker)) or (
+                limit_code == "suspension_limit" and marker in message):
+            if limit_code in ("time_limit", "memory_limit"):
+                self.faulted = True
+            details["limits"] = limits.to_dict()
+            return ToolEnvelope.failure(limit_code, exc.display("type-msg"), **details)
+        for name, refused in state.refusals:
+            if type_name == "PermissionError" and str(refused) == message:
+                return ToolEnvelope.failure("external_error", f"{name}: {message}",
+                                            external=name, **details)
+        # Tracebacks of deep recursion repeat one frame; keep the ends.
+        lines = traceback_text.splitlines()
+        if len(lines) > 60:
+            lines = [*lines[:20], f"  ... {len(lines) - 40} lines ...", *lines[-20:]]
+        details["traceback"] = "\n".join(lines)
+        return ToolEnvelope.failure("runtime_error", exc.display("type-msg"), **details)
+
+
+async def run_one(config: SandboxConfig, script: PymScript, inputs: Mapping[str, Any],
+                  externals: Mapping[str, Callable[..., Any]],
+                  limits: LimitPreset | None = None) -> dict[str, Any]:
+    """One run on a pool of its own (for the CLI and tests of a single script)."""
+    async with SandboxRuntime(config) as runtime:
+        return await runtime.run(script, inputs, externals, limits=limits)
+
