@@ -48,9 +48,11 @@ def strict_schema(schema: Mapping[str, Any], where: str = "parameters") -> tuple
                                                                                   list[str]]:
     """A copy of ``schema`` with ``additionalProperties: false`` on every object.
 
-    Returns the copy and the problems found: an object that explicitly allows
-    additional properties is refused (strict mode cannot be opted out of
-    silently), and so is a non-mapping where a schema belongs.
+    Returns the copy and the problems found: an object that accepts arbitrary
+    properties (``true`` or ``{}``) is refused, since strict mode cannot be
+    opted out of silently; a typed map (``additionalProperties: {type: ...}``,
+    what a ``dict[str, T]`` input declares) stays, with its value schema made
+    strict in turn. A non-mapping where a schema belongs is refused too.
     """
     problems: list[str] = []
 
@@ -73,12 +75,18 @@ def strict_schema(schema: Mapping[str, Any], where: str = "parameters") -> tuple
                 out[key] = {k: walk(s, _at(path, f"{key}.{k}")) for k, s in out[key].items()}
         if _is_object_schema(out):
             extra = out.get("additionalProperties", False)
-            if extra is not False:
+            if isinstance(extra, Mapping) and extra:
+                # A typed map (dict[str, T]) is still closed over its value type.
+                out["additionalProperties"] = walk(extra, _at(path, "additionalProperties"))
+            elif extra is not False:
                 problems.append(
-                    f"{_at(path, 'additionalProperties')}: tool schemas are strict; every object "
-                    "must have additionalProperties: false (declare each property instead)"
+                    f"{_at(path, 'additionalProperties')}: tool schemas are strict; an object "
+                    "may not accept arbitrary properties (declare each property, or give "
+                    "additionalProperties a schema)"
                 )
-            out["additionalProperties"] = False
+                out["additionalProperties"] = False
+            else:
+                out["additionalProperties"] = False
         return out
 
     result = walk(schema, where)
