@@ -99,15 +99,18 @@ def _print_tables(data: dict[str, Any]) -> None:
     table = Table(title="Configured models", title_justify="left")
     for column in ("use", "provider", "model", "profile", "available"):
         table.add_column(column)
+    notes: list[str] = []
     for row in data["configured"]:
         label = row["path"] or row["id"]
-        state = "[green]yes[/]" if row["available"] else "[red]no[/]"
+        table.add_row(row["use"], row["provider"], label, row["profile"],
+                      "[green]yes[/]" if row["available"] else "[red]no[/]")
         if row["reason"]:
-            state += f" — {row['reason']}"
+            notes.append(f"{row['use']}: {row['reason']}")
         if row["hint"]:
-            state += f"\n  hint: {row['hint']}"
-        table.add_row(row["use"], row["provider"], label, row["profile"], state)
+            notes.append(f"  hint: {row['hint']}")
     console.print(table)
+    for note in notes:
+        console.print(note, markup=False)
     providers = Table(title="Providers", title_justify="left")
     providers.add_column("provider")
     providers.add_column("needs")
