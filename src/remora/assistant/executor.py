@@ -1,0 +1,77 @@
+"""The assistant's tools for the agent loop: in-process capabilities, not .pym scripts.
+
+:class:`CapabilityExecutor` implements the runner's ToolExecutor surface
+(``call`` and ``context``) over a :class:`Capabilities` table and keeps a
+record of every call, which the degraded answers quote as confirmed findings.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from remora.agents.definition import ToolDefinition
+from remora.assistant.capabilities import Capabilities
+
+__all__ = ["CallRecord", "CapabilityExecutor", "describe_call"]
+
+
+@dataclass(frozen=True, slots=True)
+class CallRecord:
+    """One capability call of a question and what it answered."""
+
+    name: str
+    arguments: dict[str, Any]
+    envelope: dict[str, Any]
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.envelope.get("ok"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "arguments": self.arguments, "envelope": self.envelope}
+
+
+def describe_call(name: str, arguments: Any) -> str:
+    """``get_type(expr='x')``: how a call is shown to a person."""
+    if not isinstance(arguments, dict):
+        return f"{name}({arguments!r})"
+    inner = ", ".join(f"{key}={value!r}" for key, value in arguments.items())
+    return f"{name}({inner})"
+
+
+@dataclass
+class CapabilityExecutor:
+    """ToolExecutor over the capabilities; ``on_call`` sees each call before it runs."""
+
+    capabilities: Capabilities
+    on_call: Callable[[str, dict[str, Any]], None] | None = None
+    records: list[CallRecord] = field(default_factory=list)
+
+    async def call(self, tool: ToolDefinition, arguments: dict[str, Any]) -> dict[str, Any]:
+        if self.on_call is not None:
+            self.on_call(tool.name, arguments)
+        # Capabilities run on the loop's thread, one at a time, in the order the
+        # model gave them: they share one live session (seed 004, "serialized").
+        envelope = self.capabilities.call(tool.name, arguments)
+        self.records.append(CallRecord(tool.name, dict(arguments or {}), envelope))
+        return envelope
+
+    async def context(self, provider_script: Path) -> str:
+        # Capabilities declare no context providers; a request for one is a wiring bug.
+        raise LookupError(f"the assistant's tools have no context provider {provider_script}")
+
+    def findings(self, max_chars: int = 300) -> list[str]:
+        """What the successful calls confirmed, one line each, for a degraded answer."""
+        lines = []
+        for record in self.records:
+            if not record.ok:
+                continue
+            text = json.dumps(record.envelope["result"], ensure_ascii=False, default=str)
+            if len(text) > max_chars:
+                text = text[:max_chars] + "…"
+            lines.append(f"{describe_call(record.name, record.arguments)} -> {text}")
+        return lines
