@@ -29,13 +29,15 @@ class SandboxToolExecutor:
 
     def __init__(self, runtime: SandboxRuntime, workspace: Workspace, node: CSTNode | None,
                  sandbox_config: SandboxConfig, emitter: EventEmitter | None = None, *,
-                 context_inputs: Mapping[str, Any] | None = None) -> None:
+                 context_inputs: Mapping[str, Any] | None = None,
+                 run_id: str | None = None) -> None:
         self.runtime = runtime
         self.workspace = workspace
         self.node = node
         self.sandbox_config = sandbox_config
         self.emitter = emitter
         self.context_inputs = dict(context_inputs or {})
+        self.run_id = run_id
         self._scripts: dict[Path, PymScript] = {}
         self._externals: dict[str, Callable[..., Any]] | None = None
 
@@ -59,7 +61,7 @@ class SandboxToolExecutor:
             from remora.sandbox import build_externals
 
             self._externals = build_externals(self.workspace, self.node, self.sandbox_config,
-                                              emitter=self.emitter)
+                                              emitter=self.emitter, run_id=self.run_id)
         return self._externals
 
     async def call(self, tool: ToolDefinition, arguments: dict[str, Any]) -> dict[str, Any]:
