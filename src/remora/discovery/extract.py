@@ -96,19 +96,19 @@ def _skip(rel_path: str, line: int | None, why: str) -> FileResult:
 
 
 def _first_error(root: tree_sitter.Node) -> tuple[int, str]:
+    """Line and kind of the earliest innermost error.
+
+    Descend through ERROR nodes too: when recovery fails early, one ERROR node
+    can span the whole file, and only its innermost error names the real line.
+    """
     node = root
     while True:
-        for child in node.children:
-            if child.is_missing:
-                return child.start_point.row + 1, f"missing {child.type!r}"
-            if child.is_error:
-                return child.start_point.row + 1, "unexpected input"
-            if child.has_error:
-                node = child
-                break
-        else:
-            # The error is this node itself (e.g. the root is an ERROR node).
-            return node.start_point.row + 1, "unexpected input"
+        child = next((c for c in node.children if c.has_error or c.is_missing), None)
+        if child is None:
+            break
+        node = child
+    what = f"missing {node.type!r}" if node.is_missing else "unexpected input"
+    return node.start_point.row + 1, what
 
 
 class _Def:
