@@ -247,3 +247,13 @@ def test_crlf_line_endings() -> None:
     found = by_name(parse_source(source, "w.py")[0])
     assert (found["A.m"].start_line, found["A.m"].end_line) == (2, 3)
     assert found["w.py"].end_line == 3
+
+
+def test_warning_names_the_innermost_error_line() -> None:
+    # tree-sitter-python mis-reads a line dedented inside brackets (valid Python,
+    # from the stdlib's test_compile.py); the error can wrap the whole file, so
+    # the line must come from the innermost error, not the outer ERROR node.
+    source = (b"import os\n\nclass T:\n    def test(self):\n        def f():\n"
+              b"            (bar.\n        baz)\n        return f\n")
+    _, warnings = parse_source(source, "t.py")
+    assert [w.line for w in warnings] == [6]
