@@ -23,9 +23,13 @@ __all__ = ["AgentLoadError", "load_agent"]
 class AgentLoadError(RemoraError):
     """An agent definition or one of its scripts is invalid (AGENT_001)."""
 
-    def __init__(self, path: Path, problems: Sequence[str]) -> None:
+    def __init__(self, path: Path, problems: Sequence[str],
+                 findings: Sequence[dict[str, Any]] | None = None) -> None:
         self.path = path
         self.problems = list(problems)
+        # The same problems as data: file, line (or None), message.
+        self.findings = list(findings) if findings is not None else [
+            {"file": str(path), "line": None, "message": p} for p in self.problems]
         more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
         super().__init__(
             AGENT_DEFINITION,
@@ -82,6 +86,7 @@ class _Problems:
         self.path = path
         self.lines = lines
         self.items: list[str] = []
+        self.findings: list[dict[str, Any]] = []
 
     def add(self, message: str, field: str = "") -> None:
         """``message`` may start with its own field path ("tools[0].x: ...")."""
@@ -90,6 +95,10 @@ class _Problems:
         line = self.lines.line(field) if field else None
         where = f"{self.path}:{line}" if line else str(self.path)
         self.items.append(f"{where}: {message}")
+        self.findings.append({"file": str(self.path), "line": line, "message": message})
+
+    def error(self) -> AgentLoadError:
+        return AgentLoadError(self.path, self.items, self.findings)
 
 
 def load_agent(path: Path) -> SubagentDefinition:
@@ -109,8 +118,12 @@ def load_agent(path: Path) -> SubagentDefinition:
         data = yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
-        where = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise AgentLoadError(path, [f"{where}: invalid YAML: {exc.problem or exc}"]) from exc
+        line = mark.line + 1 if mark else None
+        message = f"invalid YAML: {exc.problem or exc}"
+        raise AgentLoadError(
+            path, [f"{path}:{line}: {message}" if line else f"{path}: {message}"],
+            [{"file": str(path), "line": line, "message": message}],
+        ) from exc
     if not isinstance(data, dict):
         raise AgentLoadError(
             path, [f"{path}: the top level must be a mapping (name:, tools:, ...)"]
@@ -122,11 +135,11 @@ def load_agent(path: Path) -> SubagentDefinition:
             field = _field(error["loc"]) or "(agent)"
             message = error["msg"].removeprefix("Value error, ")
             problems.add(f"{field}: {message}", field)
-        raise AgentLoadError(path, problems.items) from exc
+        raise problems.error() from exc
     tools = [_resolve_tool(tool, i, path.parent, problems) for i, tool in
              enumerate(definition.tools)]
     if problems.items:
-        raise AgentLoadError(path, problems.items)
+        raise problems.error()
     resolved = definition.model_copy(update={"tools": tools})
     resolved.__dict__.pop("tools_by_name", None)  # drop caches built on the unresolved copy
     resolved.__dict__.pop("tool_specs", None)
