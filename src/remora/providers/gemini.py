@@ -37,6 +37,14 @@ _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 NO_NETWORK_ENV = "REMORA_NO_NETWORK_MODELS"
 
 
+def _error_reasons(exc: genai_errors.APIError) -> set[str]:
+    """The ``google.rpc.ErrorInfo`` reasons of an error body (e.g. API_KEY_INVALID)."""
+    body = exc.details if isinstance(exc.details, dict) else {}
+    error = body.get("error") if isinstance(body.get("error"), dict) else {}
+    details = error.get("details") if isinstance(error, dict) else None
+    return {str(d.get("reason")) for d in details or [] if isinstance(d, dict) and "reason" in d}
+
+
 def _split_base_url(base_url: str | None) -> tuple[str | None, str]:
     """``http://host/v1beta`` → (``http://host``, ``v1beta``); the version defaults."""
     if not base_url:
@@ -122,13 +130,14 @@ class GeminiProvider:
             )
         return self._client
 
-    def _error(self, exc: Exception) -> ProviderError:
+    def _error(self, exc: Exception, timeout_s: float | None = None) -> ProviderError:
         """The ProviderError for one SDK failure."""
         what = f"gemini model {self.model_id}"
         if isinstance(exc, genai_errors.APIError):
             status = f"{exc.code} {exc.status or ''}".strip()
             detail = exc.message or ""
-            if exc.code in (401, 403):
+            # Gemini answers a bad key with 400 and reason API_KEY_INVALID.
+            if exc.code in (401, 403) or "API_KEY_INVALID" in _error_reasons(exc):
                 keys = " or ".join(self.key_envs)
                 return ProviderError(
                     AGENT_MODEL_UNAVAILABLE,
@@ -148,7 +157,7 @@ class GeminiProvider:
         if isinstance(exc, httpx2.TimeoutException):
             return ProviderError(
                 AGENT_MODEL_UNAVAILABLE,
-                f"{what}: timed out after {self.timeout_s:g}s",
+                f"{what}: timed out after {timeout_s or self.timeout_s:g}s",
                 retryable=True,
             )
         if isinstance(exc, httpx2.TransportError):
@@ -179,7 +188,7 @@ class GeminiProvider:
             except httpx2.TransportError as exc:
                 # Retry connection errors and timeouts only (typed, never by message).
                 if attempt + 1 >= attempts:
-                    raise self._error(exc) from exc
+                    raise self._error(exc, request.timeout_s) from exc
                 await asyncio.sleep(self.retry.backoff_s * 2**attempt)
             except (genai_errors.APIError, json.JSONDecodeError, pydantic.ValidationError) as exc:
                 raise self._error(exc) from exc

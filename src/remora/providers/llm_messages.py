@@ -43,7 +43,7 @@ class Reply:
     raw: Any
 
 
-def _never_called(**arguments: Any) -> str:
+def _never_called(**arguments: object) -> str:
     """Stands in for a tool's implementation: llm-ollama needs a callable to build
     its tool description, but we only ``prompt`` and never ``chain``, so llm
     never executes it (the loop runs tools itself)."""
