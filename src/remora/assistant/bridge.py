@@ -62,16 +62,13 @@ class LoopBridge:
             raise
 
     def close(self, final: Callable[[], Awaitable[None]] | None = None) -> None:
-        """Run ``final`` (closing the provider) on the loop that used it, then stop."""
+        """Run ``final`` (closing the provider) the way questions ran, then stop the loops."""
+        if final is not None:
+            self.run(final)
         if self._loop is not None and not self._loop.is_closed():
-            if final is not None:
-                self._loop.run_until_complete(_as_coroutine(final))
             self._loop.run_until_complete(self._loop.shutdown_asyncgens())
             self._loop.close()
         if self._thread_loop is not None and self._thread is not None:
-            if final is not None and self._loop is None:
-                asyncio.run_coroutine_threadsafe(
-                    _as_coroutine(final), self._thread_loop).result()
             self._thread_loop.call_soon_threadsafe(self._thread_loop.stop)
             self._thread.join()
             self._thread_loop.close()

@@ -19,7 +19,7 @@ from remora.config import load_config
 from remora.errors import RemoraError
 from remora.project import find_project_root
 
-__all__ = ["load", "unload"]
+__all__ = ["load", "protect_question_marks", "unload"]
 
 _SERVICE_KEY = "_remora_assistant_service"
 
@@ -60,6 +60,26 @@ def load(ipython: Any) -> None:
             print("question interrupted")
 
     ipython.register_magic_function(ask_magic, "line_cell", "ask")
+    ipython.input_transformers_cleanup.insert(0, protect_question_marks)
+
+
+def protect_question_marks(lines: list[str]) -> list[str]:
+    """Run ``%ask ...`` lines before IPython reads a trailing ``?`` as a help request.
+
+    Questions end in ``?``; IPython would turn ``%ask why did it fail?`` into
+    ``pinfo fail``. Cleanup transformers run first, so the line becomes an explicit
+    magic call carrying the question verbatim.
+    """
+    if not lines:
+        return lines
+    first = lines[0]
+    stripped = first.lstrip()
+    # "%ask" alone or "%ask QUESTION"; never "%asking" or "%%ask" (a cell magic).
+    if not stripped.startswith("%ask") or (len(stripped) > 4 and not stripped[4].isspace()):
+        return lines
+    indent = first[: len(first) - len(stripped)]
+    question = stripped[4:].strip()
+    return [f"{indent}get_ipython().run_line_magic('ask', {question!r})\n", *lines[1:]]
 
 
 def unload(ipython: Any) -> None:
@@ -70,3 +90,5 @@ def unload(ipython: Any) -> None:
     delattr(ipython, _SERVICE_KEY)
     ipython.magics_manager.magics["line"].pop("ask", None)
     ipython.magics_manager.magics["cell"].pop("ask", None)
+    if protect_question_marks in ipython.input_transformers_cleanup:
+        ipython.input_transformers_cleanup.remove(protect_question_marks)
