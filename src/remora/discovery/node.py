@@ -49,6 +49,15 @@ class CSTNode:
     is_async: bool = False
     decorators: tuple[str, ...] = ()
 
+    def __reduce__(self) -> tuple[type[CSTNode], tuple[Any, ...]]:
+        # Pickle as a flat tuple rebuilt through __init__: about 4x cheaper to
+        # load than the generated __setstate__, and the parent process loads
+        # every node that discovery's worker processes send back.
+        return (CSTNode, (self.node_id, self.node_type, self.name, self.full_name,
+                          self.file_path, self.start_byte, self.end_byte, self.start_line,
+                          self.end_line, self.text, self.text_hash, self.is_async,
+                          self.decorators))
+
     def to_dict(self, *, with_text: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {
             "node_id": self.node_id,
