@@ -88,13 +88,17 @@ class _Analysis:
     script: PymScript | None
 
 
-_cache: dict[tuple[str, str, frozenset[str]], _Analysis] = {}
+# Checked once per content (sha256) and set of extra externals ...
+_cache: dict[tuple[str, frozenset[str]], _Analysis] = {}
+# ... and placed at each path that content was loaded from.
+_located: dict[tuple[str, str, frozenset[str]], _Analysis] = {}
 _cache_lock = threading.Lock()
 
 
 def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
+        _located.clear()
 
 
 def _known(extra: Collection[str]) -> dict[str, ExternalSpec | None]:
@@ -150,14 +154,20 @@ def _load(path: Path, extra: Collection[str]) -> _Analysis:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return _Analysis(file, [Finding(file, line, "pym-read", "not UTF-8 text")], [], None)
-    key = (digest, path.suffix, frozenset(extra))
+    key = (digest, frozenset(extra))
+    located_key = (file, digest, frozenset(extra))
     with _cache_lock:
+        located = _located.get(located_key)
         cached = _cache.get(key)
+    if located is not None:
+        return located
     if cached is None:
         cached = _analyse(path, source, digest, extra)
-        with _cache_lock:
-            _cache[key] = cached
-    return _relocate(cached, path)
+    located = _relocate(cached, path)
+    with _cache_lock:
+        _cache.setdefault(key, cached)
+        _located[located_key] = located
+    return located
 
 
 def load_pym(path: Path, *, extra_externals: Collection[str] = ()) -> PymScript:
