@@ -1,0 +1,96 @@
+"""Shared by the tests of the bundled agents' tool scripts: a real project copy,
+real discovery, a real sqlite workspace and the real Monty sandbox.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import remora.agents
+from remora.config import SandboxConfig
+from remora.discovery import discover
+from remora.discovery.node import CSTNode
+from remora.sandbox import SandboxRuntime, build_externals, load_pym
+from remora.workspace import Workspace, WorkspaceStore
+
+__all__ = ["BUNDLED", "SAMPLE_PROJECT", "Bench", "bench", "copy_sample", "find_node",
+           "write_project"]
+
+BUNDLED = Path(remora.agents.__file__).parent / "bundled"
+SAMPLE_PROJECT = Path(__file__).resolve().parents[2] / "examples" / "sample_project"
+
+
+def copy_sample(tmp_path: Path) -> Path:
+    root = tmp_path / "sample_project"
+    shutil.copytree(SAMPLE_PROJECT, root,
+                    ignore=shutil.ignore_patterns(".remora", "__pycache__", ".pytest_cache",
+                                                  ".ruff_cache"))
+    return root
+
+
+def write_project(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[project]\nname = "demo"\nversion = "0.1"\n')
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode())
+    return root
+
+
+def find_node(root: Path, rel: str, full_name: str | None = None) -> CSTNode:
+    """The discovered node of ``rel`` named ``full_name`` (the file node when None)."""
+    nodes = discover([root / rel], project_root=root).nodes
+    for node in nodes:
+        if full_name is None and node.node_type == "file":
+            return node
+        if full_name is not None and node.full_name == full_name and node.node_type != "file":
+            return node
+    raise AssertionError(f"no node {full_name!r} in {rel}: {[n.full_name for n in nodes]}")
+
+
+class Bench:
+    """Runs bundled tool scripts against one project, one workspace per (operation, node)."""
+
+    def __init__(self, root: Path, runtime: SandboxRuntime, config: SandboxConfig) -> None:
+        self.root = root
+        self.runtime = runtime
+        self.config = config
+        self.store = WorkspaceStore(root)
+        self._workspaces: dict[tuple[str, str], Workspace] = {}
+
+    def workspace(self, agent: str, node: CSTNode) -> Workspace:
+        key = (agent, node.node_id)
+        if key not in self._workspaces:
+            self._workspaces[key] = self.store.create(agent, node.node_id)
+        return self._workspaces[key]
+
+    async def envelope(self, agent: str, script: str, node: CSTNode,
+                       args: dict[str, Any] | None = None) -> dict[str, Any]:
+        loaded = load_pym(BUNDLED / agent / script)
+        externals = build_externals(self.workspace(agent, node), node, self.config)
+        return await self.runtime.run(loaded, args or {}, externals)
+
+    async def run(self, agent: str, tool: str, node: CSTNode,
+                  args: dict[str, Any] | None = None) -> Any:
+        """The tool's result; fails the test when the envelope is an error."""
+        env = await self.envelope(agent, f"tools/{tool}.pym", node, args)
+        assert env["ok"], env
+        return env["result"]
+
+    def text(self, agent: str, node: CSTNode, rel: str) -> str:
+        data = self.workspace(agent, node).read(rel)
+        assert data is not None, rel
+        return data.decode()
+
+
+@asynccontextmanager
+async def bench(root: Path) -> AsyncIterator[Bench]:
+    config = SandboxConfig()
+    async with SandboxRuntime(config) as runtime:
+        yield Bench(root, runtime, config)

@@ -1,0 +1,132 @@
+"""The lint agent's tool scripts in the real sandbox, on real files, with real ruff."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bundled_agents_support import bench, copy_sample, find_node, write_project
+
+pytestmark = pytest.mark.integration
+
+
+async def test_run_linter_lists_the_file_nodes_unused_imports(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/models.py")
+    async with bench(root) as b:
+        result = await b.run("lint", "run_linter", node)
+    codes = [(i["code"], i["line"]) for i in result["issues"]]
+    assert ("F401", 5) in codes and ("F401", 7) in codes
+    # E711 sits inside Warehouse.get: that method's own node reports it, not the file.
+    assert all(code != "E711" for code, _ in codes)
+    assert result["fixable_codes"] == ["F401"]
+
+
+async def test_apply_fix_removes_exactly_the_unused_imports(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    before = (root / "inventory/models.py").read_bytes()
+    node = find_node(root, "inventory/models.py")
+    async with bench(root) as b:
+        result = await b.run("lint", "apply_fix", node, {"issue_code": "F401"})
+        ws = b.workspace("lint", node)
+        after = b.text("lint", node, "inventory/models.py")
+        remaining = await b.run("lint", "submit", node, {"summary": "done"})
+    assert result["fixed"] == 2 and result["codes"] == ["F401"]
+    assert result["remaining_total"] == 0
+    expected = before.decode().replace("import datetime\n", "").replace(
+        "from typing import Optional\n", "")
+    assert after == expected
+    assert ws.changed_files() == ["inventory/models.py"]
+    diff = ws.diff()
+    assert "-import datetime" in diff and "-from typing import Optional" in diff
+    assert sum(1 for line in diff.splitlines() if line.startswith(("+", "-"))
+               and not line.startswith(("+++", "---"))) == 2
+    # Nothing reaches the project before review.
+    assert (root / "inventory/models.py").read_bytes() == before
+    assert remaining["issues_remaining"] == 0 and remaining["summary"] == "done"
+
+
+async def test_function_node_fixes_only_its_own_lines(tmp_path: Path) -> None:
+    source = (
+        "import os\n"
+        "\n"
+        "\n"
+        "def helper(x):\n"
+        "    import json\n"
+        "    return x\n"
+    )
+    root = write_project(tmp_path, {"pkg/mod.py": source})
+    node = find_node(root, "pkg/mod.py", "helper")
+    async with bench(root) as b:
+        listed = await b.run("lint", "run_linter", node)
+        fixed = await b.run("lint", "apply_fix", node, {"issue_code": "F401"})
+        text = b.text("lint", node, "pkg/mod.py")
+    assert [(i["code"], i["line"]) for i in listed["issues"]] == [("F401", 5)]
+    assert fixed["fixed"] == 1
+    assert text == "import os\n\n\ndef helper(x):\n    return x\n"
+
+
+async def test_class_node_leaves_its_methods_to_their_own_nodes(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    cls = find_node(root, "inventory/models.py", "Warehouse")
+    method = find_node(root, "inventory/models.py", "Warehouse.get")
+    async with bench(root) as b:
+        of_class = await b.run("lint", "run_linter", cls)
+        of_method = await b.run("lint", "run_linter", method)
+    assert of_class["issues"] == []
+    assert [i["code"] for i in of_method["issues"]] == ["E711"]
+    # ruff's E711 fix is unsafe: not applied automatically.
+    assert of_method["fixable_codes"] == []
+
+
+async def test_apply_fix_with_a_poor_argument_falls_back_to_the_fixable_codes(
+        tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/pricing.py")
+    async with bench(root) as b:
+        result = await b.run("lint", "apply_fix", node, {"issue_code": "please fix it"})
+        text = b.text("lint", node, "inventory/pricing.py")
+    assert result["fixed"] == 1 and result["codes"] == ["F401"]
+    assert "please fix it" in result["note"]
+    assert "import math" not in text
+
+
+async def test_apply_fix_with_nothing_to_fix_changes_nothing(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/pricing.py", "bulk_discount")
+    async with bench(root) as b:
+        result = await b.run("lint", "apply_fix", node, {"issue_code": "F401"})
+        ws = b.workspace("lint", node)
+    assert result["fixed"] == 0 and result["note"] == "nothing fixable on this node"
+    assert ws.changed_files() == []
+
+
+async def test_overlapping_fixes_of_one_statement_are_applied_once(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"m.py": "import os, sys\nimport json\n\nprint(json)\n"})
+    node = find_node(root, "m.py")
+    async with bench(root) as b:
+        result = await b.run("lint", "apply_fix", node, {"issue_code": "F401"})
+        text = b.text("lint", node, "m.py")
+    assert result["remaining_total"] == 0
+    assert text == "import json\n\nprint(json)\n"
+
+
+async def test_crlf_and_non_ascii_lines_keep_their_bytes(tmp_path: Path) -> None:
+    source = 'import os\r\nNAME = "Überstraße"  # ü\r\n\r\nprint(NAME)\r\n'
+    root = write_project(tmp_path, {"m.py": source})
+    node = find_node(root, "m.py")
+    async with bench(root) as b:
+        await b.run("lint", "apply_fix", node, {"issue_code": "F401"})
+        data = b.workspace("lint", node).read("m.py")
+    assert data == 'NAME = "Überstraße"  # ü\r\n\r\nprint(NAME)\r\n'.encode()
+
+
+async def test_ruff_config_context_reads_the_projects_settings(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/models.py")
+    async with bench(root) as b:
+        env = await b.envelope("lint", "context/ruff_config.pym", node)
+    assert env["ok"], env
+    assert env["result"].startswith("ruff settings from pyproject.toml:")
+    assert 'select = ["E", "F", "W"]' in env["result"]
+    assert "[project]" not in env["result"]
