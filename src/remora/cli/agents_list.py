@@ -53,9 +53,11 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
         for finding in row["problems"]:
             line = f":{finding['line']}" if finding["line"] else ""
             err_console.print(f"{finding['file']}{line}: {finding['message']}", markup=False)
-        hint = row["model"].get("hint")
-        if row["model"].get("available") is False and hint:
-            err_console.print(f"{row['name']}: {hint}", markup=False)
+        model = row["model"]
+        if model.get("available") is False:
+            hint = f" ({model['hint']})" if model.get("hint") else ""
+            err_console.print(f"{row['name']}: model {model['provider']}:{model['id']} "
+                              f"unavailable: {model['reason']}{hint}", markup=False)
 
 
 def check_agent_yamls(paths: list[Path], output_format: OutputFormat
