@@ -42,8 +42,10 @@ def available_cpus() -> int:
 
 
 def should_parallelise(files: Sequence[SourceFile], workers: int) -> bool:
-    return workers > 1 and len(files) >= 2 * workers and (
-        sum(f.size for f in files) >= PARALLEL_MIN_BYTES)
+    # A daemonic process (a pool worker itself) may not start children.
+    if workers <= 1 or multiprocessing.current_process().daemon:
+        return False
+    return len(files) >= 2 * workers and sum(f.size for f in files) >= PARALLEL_MIN_BYTES
 
 
 def parse_batch(job: BatchJob) -> list[tuple[str, FileResult]]:

@@ -41,10 +41,12 @@ def collect_files(paths: Sequence[Path], project_root: Path, rules: IgnoreRules,
                   ) -> tuple[list[SourceFile], list[DiscoveryWarning]]:
     """The Python files under ``paths``, sorted by relative path, each once.
 
-    A file named explicitly is taken even when a pattern would ignore it (the
-    user asked for it); directories are walked with the ignore rules and the
-    .gitignore files from the project root down. Symlinked directories are not
-    followed, so a link cannot make the walk loop or leave the project.
+    A ``.py`` file named explicitly is taken even when a pattern would ignore
+    it (the user asked for it); another file named explicitly is skipped with a
+    warning (``remora discover *`` names README.md too). Directories are
+    walked with the ignore rules and the .gitignore files from the project root
+    down. Symlinked directories are not followed, so a link cannot make the
+    walk loop or leave the project.
     """
     root = project_root.resolve()
     resolved: list[Path] = []
@@ -59,7 +61,10 @@ def collect_files(paths: Sequence[Path], project_root: Path, rules: IgnoreRules,
     for absolute in resolved:
         rel = relative_to_root(absolute, root)
         if absolute.is_file():
-            found[rel] = SourceFile(str(absolute), rel, absolute.stat().st_size)
+            if absolute.name.endswith(SOURCE_SUFFIXES):
+                found[rel] = SourceFile(str(absolute), rel, absolute.stat().st_size)
+            else:
+                warnings.append(DiscoveryWarning(rel, None, "skipped: not a Python file (.py)"))
             continue
         dir_rules = _ancestor_rules(root, rel, rules, warnings) if use_gitignore else rules
         _walk(str(absolute), rel, dir_rules, use_gitignore, found, warnings)

@@ -156,3 +156,12 @@ def test_sample_project(tmp_path: Path) -> None:
     assert kinds["apply_discount"] == "function"
     assert kinds["Order"] == "class"
     assert len({n.node_id for n in result.nodes}) == len(result.nodes)
+
+
+def test_explicit_non_python_file_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    write(tmp_path, "README.md", "# title\n")
+    write(tmp_path, "a.py")
+    result = discover([tmp_path / "README.md", tmp_path / "a.py"], project_root=tmp_path)
+    assert {n.file_path for n in result.nodes} == {"a.py"}
+    assert [(w.file, w.message) for w in result.warnings] == [
+        ("README.md", "skipped: not a Python file (.py)")]
