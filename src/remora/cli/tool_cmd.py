@@ -68,6 +68,13 @@ def resolve_node(spec: str, project_root: Path, config: RemoraConfig) -> CSTNode
                       f"names in that file: {known or 'none'}")
 
 
+def _running_as_remora() -> bool:
+    """True in the `remora` console process, False when embedded (tests, other tools)."""
+    main_file = str(getattr(sys.modules.get("__main__"), "__file__", "") or "")
+    return Path(main_file).name == "remora" or main_file.endswith(("remora/__main__.py",
+                                                                    "remora/cli/__main__.py"))
+
+
 def _workspace_id(script: PymScript) -> str:
     stem = re.sub(r"[^A-Za-z0-9._-]", "_", script.name)[:60] or "script"
     return f"{stem}-{uuid.uuid4().hex[:10]}"
@@ -127,10 +134,11 @@ def run_command(
                           f"pass --workspace {ws.id} to run on top of them", markup=False)
     print_json(envelope)
     code = 0 if envelope.get("ok") else 1
-    if faulted:
+    if faulted and _running_as_remora():
         # A time limit or a killed worker leaves Monty's runtime threads able to
-        # abort the interpreter's shutdown (exit 134, FACTS.md); the answer is
-        # printed, so end here with the code the envelope asks for.
+        # abort the interpreter's shutdown (exit 134, FACTS.md). The runtime
+        # waits for them after closing its pool; as the `remora` process we can
+        # also skip the shutdown entirely: the answer is printed, end here.
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
