@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-import jsonschema
 from pydantic_monty import (
     AsyncMonty,
     MontyConversionError,
@@ -51,11 +50,13 @@ _LIMIT_MESSAGES = {
 def validate_inputs(script: PymScript, given: Mapping[str, Any]) -> tuple[dict[str, Any],
                                                                          list[str]]:
     """(bound inputs with defaults applied, problems); problems empty when valid."""
-    validator = jsonschema.Draft202012Validator(script.parameters_schema())
-    problems = []
-    for error in sorted(validator.iter_errors(dict(given)), key=lambda e: list(e.path)):
-        where = ".".join(str(p) for p in error.path)
-        problems.append(f"input {where!r}: {error.message}" if where else error.message)
+    validator = script.input_validator
+    data = dict(given)
+    problems: list[str] = []
+    if not validator.is_valid(data):
+        for error in sorted(validator.iter_errors(data), key=lambda e: list(e.path)):
+            where = ".".join(str(p) for p in error.path)
+            problems.append(f"input {where!r}: {error.message}" if where else error.message)
     bound = {i.name: given.get(i.name, i.default) for i in script.inputs}
     return bound, problems
 
