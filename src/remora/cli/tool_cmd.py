@@ -81,17 +81,17 @@ def _workspace_id(script: PymScript) -> str:
 
 
 async def _run(script: PymScript, args: dict[str, Any], ws: Workspace, node: CSTNode | None,
-               config: RemoraConfig, preset: str | None) -> tuple[dict[str, Any], bool]:
+               config: RemoraConfig) -> tuple[dict[str, Any], bool]:
     from remora.events import build_emitter
-    from remora.sandbox import SandboxRuntime, build_externals, resolve_limits
+    from remora.sandbox import SandboxRuntime, build_externals
 
     events = config.events
     emitter = build_emitter(events.enabled, events.output, events.max_payload_chars)
     try:
         externals = build_externals(ws, node, config.sandbox, emitter=emitter)
         async with SandboxRuntime(config.sandbox) as runtime:
-            envelope = await runtime.run(script, args, externals,
-                                         limits=resolve_limits(config.sandbox, preset))
+            # --sandbox-limits already chose config.sandbox.limits: the runtime's default.
+            envelope = await runtime.run(script, args, externals)
         return envelope, runtime.faulted
     finally:
         emitter.close()
@@ -122,8 +122,7 @@ def run_command(
     fresh = workspace is None
     ws = store.create("tool", _workspace_id(script)) if workspace is None else store.open(workspace)
     try:
-        envelope, faulted = asyncio.run(_run(script, inputs, ws, bound, config,
-                                             opts.sandbox_limits))
+        envelope, faulted = asyncio.run(_run(script, inputs, ws, bound, config))
         changed = ws.changed_files()
     finally:
         ws.close()
