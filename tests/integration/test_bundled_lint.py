@@ -43,7 +43,9 @@ async def test_apply_fix_removes_exactly_the_unused_imports(tmp_path: Path) -> N
                and not line.startswith(("+++", "---"))) == 2
     # Nothing reaches the project before review.
     assert (root / "inventory/models.py").read_bytes() == before
-    assert remaining["issues_remaining"] == 0 and remaining["summary"] == "done"
+    assert remaining["issues_remaining"] == 0
+    assert remaining["summary"] == "ruff: no issue left on inventory/models.py"
+    assert remaining["model_summary"] == "done"
 
 
 async def test_function_node_fixes_only_its_own_lines(tmp_path: Path) -> None:
@@ -77,6 +79,10 @@ async def test_class_node_leaves_its_methods_to_their_own_nodes(tmp_path: Path) 
     assert [i["code"] for i in of_method["issues"]] == ["E711"]
     # ruff's E711 fix is unsafe: not applied automatically.
     assert of_method["fixable_codes"] == []
+    async with bench(root) as b:
+        facts = await b.run("lint", "submit", method, {"summary": "x"})
+    assert facts["summary"] == (
+        "ruff: 1 issue(s) left on Warehouse.get (E711, none with a safe fix)")
 
 
 async def test_apply_fix_with_a_poor_argument_falls_back_to_the_fixable_codes(

@@ -119,4 +119,16 @@ async def test_submit_without_a_fixture_says_so(tmp_path: Path) -> None:
     node = find_node(root, "inventory/pricing.py", "bulk_discount")
     async with bench(root) as b:
         summary = await b.run("sample_data", "submit", node, {"summary": ""})
-    assert summary == {"summary": "no fixture written", "fixture": "", "samples": 0}
+    assert summary == {"summary": "no fixture written for bulk_discount", "model_summary": "",
+                       "fixture": "", "samples": 0}
+
+
+async def test_test_code_gets_no_sample_data(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "tests/test_pricing.py", "test_bulk_discount_tiers")
+    async with bench(root) as b:
+        written = await b.run("sample_data", "write_fixture", node, {"count": 2})
+        summary = await b.run("sample_data", "submit", node, {"summary": "done"})
+        ws = b.workspace("sample_data", node)
+    assert written["written"] is False
+    assert summary["status"] == "skipped" and ws.changed_files() == []

@@ -33,6 +33,7 @@ async def test_write_tests_extends_the_modules_test_file_and_they_pass(tmp_path:
     assert "def test_tax_for_typical():" in text
     assert ws.changed_files() == ["tests/test_pricing.py"]  # no probe or cache files left
     assert facts["passed"] == 10 and facts["failed"] == 0
+    assert facts["summary"] == "10 passed, 0 failed in tests/test_pricing.py"
 
 
 async def test_exceptions_and_methods_become_pytest_raises_and_setup(tmp_path: Path) -> None:
@@ -102,8 +103,19 @@ async def test_nested_functions_are_reported_untestable(tmp_path: Path) -> None:
         shown = await b.run("test", "read_tests", node)
         written = await b.run("test", "write_tests", node)
         ws = b.workspace("test", node)
+        facts = await b.run("test", "submit", node, {"summary": "done"})
     assert shown["testable"] is False and written["written"] is False
     assert ws.changed_files() == []
+    assert facts["status"] == "skipped" and facts["model_summary"] == "done"
+
+
+async def test_test_functions_get_no_tests_of_their_own(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "tests/test_pricing.py", "test_apply_discount_rounds_to_cents")
+    async with bench(root) as b:
+        shown = await b.run("test", "read_tests", node)
+        written = await b.run("test", "write_tests", node)
+    assert shown["testable"] is False and written["written"] is False
 
 
 async def test_side_effect_files_of_the_code_under_test_are_removed(tmp_path: Path) -> None:

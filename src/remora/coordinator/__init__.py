@@ -1,0 +1,39 @@
+"""Fan-out of nodes × operations to agent runs, with results and review (DESIGN §8).
+
+::
+
+    async with Coordinator(config, project_root, progress=bar) as coordinator:
+        report = await coordinator.analyze(nodes, ["lint", "docstring"])
+    sys.exit(report.exit_code)
+"""
+
+from remora.coordinator.binding import OptionBoundExecutor, bind_options
+from remora.coordinator.engine import OPERATIONAL_ERRORS, Coordinator
+from remora.coordinator.providers import ProviderFactory, ProviderPool, model_key
+from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
+from remora.coordinator.tasks import (
+    OperationPlan,
+    Task,
+    parse_operations,
+    plan_operations,
+    plan_tasks,
+)
+
+__all__ = [
+    "OPERATIONAL_ERRORS",
+    "AnalyzeReport",
+    "Coordinator",
+    "NullProgress",
+    "OperationPlan",
+    "OptionBoundExecutor",
+    "ProgressSink",
+    "ProviderFactory",
+    "ProviderPool",
+    "Task",
+    "TaskOutcome",
+    "bind_options",
+    "model_key",
+    "parse_operations",
+    "plan_operations",
+    "plan_tasks",
+]

@@ -1,0 +1,262 @@
+"""The coordinator: nodes × operations, concurrently, under one limit (DESIGN §8).
+
+Workers take tasks from one queue, so at most ``sandbox.max_concurrent_agents``
+agents run at once whatever the mix of nodes and operations. Each run gets its
+own workspace; a failure is a result and never stops the others, while a
+programming error (TypeError, KeyError, ...) propagates. Cancelling (Ctrl-C)
+discards the workspaces of unfinished runs; every recorded result is one
+committed transaction, so the results database stays consistent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from remora.agents import AgentRegistry, node_template_vars
+from remora.config import RemoraConfig
+from remora.coordinator.binding import OptionBoundExecutor
+from remora.coordinator.providers import ProviderFactory, ProviderPool
+from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
+from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
+from remora.discovery.node import CSTNode
+from remora.errors import RemoraError
+from remora.events import Event, EventEmitter, NullEmitter
+from remora.providers.base import ProviderError
+from remora.results import ResultsDB
+from remora.results.review import accept as accept_workspace
+from remora.runner import AgentResult, AgentRunner, ResultError, SandboxToolExecutor
+from remora.sandbox import SandboxRuntime
+from remora.workspace import WorkspaceStore
+
+__all__ = ["OPERATIONAL_ERRORS", "Coordinator"]
+
+# Failures of the world, not of Remora's code: they become failed results.
+OPERATIONAL_ERRORS: tuple[type[BaseException], ...] = (
+    RemoraError, ProviderError, TimeoutError, OSError,
+)
+
+
+class Coordinator:
+    """Runs operations on nodes; an async context manager holding the shared parts.
+
+    ``async with Coordinator(config, root) as c: report = await c.analyze(nodes, ops)``;
+    one coordinator may run many batches (``remora watch``) on the same providers.
+    """
+
+    def __init__(self, config: RemoraConfig, project_root: Path, *,
+                 registry: AgentRegistry | None = None,
+                 emitter: EventEmitter | None = None,
+                 provider_factory: ProviderFactory | None = None,
+                 progress: ProgressSink | None = None,
+                 command: str = "analyze") -> None:
+        self.config = config
+        self.project_root = project_root.resolve()
+        self.registry = registry or AgentRegistry(config.agents_dir,
+                                                  project_root=self.project_root)
+        self.emitter: EventEmitter = emitter or NullEmitter()
+        self.progress: ProgressSink = progress or NullProgress()
+        self.command = command
+        self.providers = ProviderPool(provider_factory)
+        self.store = WorkspaceStore(self.project_root)
+        self.db: ResultsDB | None = None
+        self._runtime: SandboxRuntime | None = None
+
+    async def __aenter__(self) -> Coordinator:
+        self.db = ResultsDB(self.project_root)
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        runtime, self._runtime = self._runtime, None
+        try:
+            if runtime is not None:
+                await runtime.close()
+        finally:
+            try:
+                await self.providers.aclose()
+            finally:
+                if self.db is not None:
+                    self.db.close()
+                    self.db = None
+
+    # ------------------------------------------------------------------ plan
+
+    def plan(self, nodes: Sequence[CSTNode], operations: Sequence[str]
+             ) -> tuple[dict[str, OperationPlan], list[Task]]:
+        plans = plan_operations(operations, self.config, self.registry)
+        return plans, plan_tasks(nodes, plans)
+
+    async def prepare(self, tasks: Sequence[Task]) -> None:
+        """Create the providers the runnable tasks need and check every model first."""
+        for task in tasks:
+            if task.runnable and task.plan.model is not None:
+                self.providers.get(task.plan.model, self._profile_name())
+        await self.providers.check_all()
+
+    def _profile_name(self) -> str | None:
+        return self.config.runner.model_profile
+
+    # ------------------------------------------------------------------- run
+
+    async def analyze(self, nodes: Sequence[CSTNode], operations: Sequence[str], *,
+                      auto_accept: bool = False) -> AnalyzeReport:
+        """One batch: every node × operation gets exactly one recorded result."""
+        if self.db is None:
+            raise RuntimeError("Coordinator.analyze() outside `async with Coordinator(...)`")
+        db = self.db
+        plans, tasks = self.plan(nodes, operations)
+        await self.prepare(tasks)
+        run_id = db.start_run(self.command, {"operations": list(plans), "nodes": len(nodes)})
+        report = AnalyzeReport(run_id, list(plans), len(nodes))
+        started = time.monotonic()
+        limit = self.config.sandbox.max_concurrent_agents
+        self._emit("coordinator_start", {"run_id": run_id, "nodes": len(nodes),
+                                         "operations": list(plans), "tasks": len(tasks),
+                                         "max_concurrent_agents": limit})
+        self.progress.started(len(tasks))
+        try:
+            if any(t.runnable for t in tasks) and self._runtime is None:
+                runtime = SandboxRuntime(self.config.sandbox)
+                await runtime.start()
+                self._runtime = runtime
+            await self._run_all(tasks, run_id, report, limit)
+            if auto_accept:
+                self._auto_accept(report)
+        except asyncio.CancelledError:
+            report.interrupted = True
+            raise
+        finally:
+            report.duration_s = time.monotonic() - started
+            order = {(t.node.node_id, t.operation): i for i, t in enumerate(tasks)}
+            report.outcomes.sort(key=lambda o: order.get((o.node.node_id, o.operation), 0))
+            db.finish_run(run_id)
+            self.progress.finished()
+            self._emit("coordinator_end", {"run_id": run_id, "counts": report.counts(),
+                                           "interrupted": report.interrupted,
+                                           "duration_s": round(report.duration_s, 6)})
+        return report
+
+    async def _run_all(self, tasks: Sequence[Task], run_id: str, report: AnalyzeReport,
+                       limit: int) -> None:
+        queue: deque[Task] = deque()
+        for task in tasks:
+            if task.runnable:
+                queue.append(task)
+            else:
+                self._done(report, self._record(run_id, task, self._not_run(task)))
+
+        async def worker() -> None:
+            while queue:
+                task = queue.popleft()
+                self.progress.task_started(task.node, task.operation)
+                self._done(report, await self._run_one(task, run_id))
+
+        workers = [asyncio.create_task(worker(), name=f"remora-worker-{i}")
+                   for i in range(min(limit, len(queue)))]
+        if not workers:
+            return
+        try:
+            done, pending = await asyncio.wait(workers, return_when=asyncio.FIRST_EXCEPTION)
+        except asyncio.CancelledError:
+            await _cancel(workers)
+            raise
+        if pending:
+            # One worker raised (a bug): stop the others, then let the error out.
+            await _cancel(list(pending))
+        for finished in done:
+            error = finished.exception()
+            if error is not None:
+                raise error
+
+    def _done(self, report: AnalyzeReport, outcome: TaskOutcome) -> None:
+        report.outcomes.append(outcome)
+        self.progress.task_done(outcome)
+
+    @staticmethod
+    def _not_run(task: Task) -> AgentResult:
+        if task.plan.error is not None:
+            error = task.plan.error
+            return AgentResult("failed", summary=error.message,
+                               error=ResultError(error.code, error.message))
+        return AgentResult("skipped", summary=task.skip_reason)
+
+    async def _run_one(self, task: Task, run_id: str) -> TaskOutcome:
+        plan = task.plan
+        assert plan.definition is not None and plan.model is not None and self._runtime
+        node = task.node
+        agent_run = f"{task.operation}-{node.node_id[:8]}-{uuid.uuid4().hex[:6]}"
+        try:
+            workspace = self.store.create(task.operation, node.node_id)
+        except RemoraError as exc:  # e.g. an interrupted accept still pending there
+            failed = AgentResult("failed", summary=exc.message,
+                                 error=ResultError(exc.code, exc.message))
+            return self._record(run_id, task, failed)
+        keep = False
+        try:
+            variables = node_template_vars(node, language=self.config.discovery.language,
+                                           options=plan.options)
+            executor: Any = SandboxToolExecutor(
+                self._runtime, workspace, node, self.config.sandbox, self.emitter,
+                context_inputs=variables, run_id=agent_run)
+            if plan.fixed_inputs:
+                executor = OptionBoundExecutor(executor, plan.fixed_inputs)
+            provider = self.providers.get(plan.model, self._profile_name())
+            runner = AgentRunner(plan.definition, provider, self.config.runner, executor,
+                                 emitter=self.emitter, template_vars=variables,
+                                 run_id=agent_run)
+            try:
+                result = await runner.run()
+            except OPERATIONAL_ERRORS as exc:
+                code = getattr(exc, "code", type(exc).__name__)
+                message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+                result = AgentResult("failed", workspace_id=workspace.id, summary=message,
+                                     error=ResultError(str(code), message))
+            keep = bool(result.changed_files)
+        finally:
+            workspace.close()
+            if not keep:
+                # Nothing to review (or the run did not finish): no workspace is left behind.
+                with contextlib.suppress(RemoraError, OSError):
+                    self.store.reject(workspace.id)
+        if not keep and result.workspace_id is not None:
+            result = result.replace(workspace_id=None)
+        return self._record(run_id, task, result)
+
+    def _record(self, run_id: str, task: Task, result: AgentResult) -> TaskOutcome:
+        assert self.db is not None
+        result_id = self.db.record_result(run_id, task.node, task.operation, result.to_dict())
+        review = "pending" if result.changed_files and result.workspace_id else "none"
+        return TaskOutcome(task.node, task.operation, result, result_id, review)
+
+    def _auto_accept(self, report: AnalyzeReport) -> None:
+        """Accept each successful change in order; a later one on the same file conflicts."""
+        assert self.db is not None
+        for index, outcome in enumerate(report.outcomes):
+            result = outcome.result
+            if outcome.review != "pending" or result.status != "success" or not result.workspace_id:
+                continue
+            accepted = accept_workspace(self.store, self.db, result.workspace_id)
+            report.outcomes[index] = TaskOutcome(
+                outcome.node, outcome.operation, result, outcome.result_id,
+                "accepted" if accepted.accepted else "conflict",
+                tuple(c.path for c in accepted.conflicts))
+
+    def _emit(self, kind: Any, data: dict[str, Any]) -> None:
+        self.emitter.emit(Event(kind, data))
+
+
+async def _cancel(tasks: Sequence[asyncio.Task[None]]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)

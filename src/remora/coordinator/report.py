@@ -1,0 +1,106 @@
+"""The outcome of a coordinator run: one result per node × operation, counts, exit code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from remora.discovery.node import CSTNode
+from remora.runner import AgentResult
+
+__all__ = ["AnalyzeReport", "NullProgress", "ProgressSink", "TaskOutcome"]
+
+EXIT_OK = 0
+EXIT_SOME_FAILED = 1
+EXIT_NOTHING_SUCCEEDED = 2
+EXIT_INTERRUPTED = 130
+
+
+@dataclass(frozen=True, slots=True)
+class TaskOutcome:
+    node: CSTNode
+    operation: str
+    result: AgentResult
+    result_id: str | None = None
+    # none (nothing to review), pending, accepted or conflict (after --auto-accept).
+    review: str = "none"
+    conflicts: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "node_id": self.node.node_id,
+            "node": self.node.full_name,
+            "node_type": self.node.node_type,
+            "file_path": self.node.file_path,
+            "operation": self.operation,
+            "result_id": self.result_id,
+            "review": self.review,
+            "conflicts": list(self.conflicts),
+            **self.result.to_dict(),
+        }
+
+
+@dataclass
+class AnalyzeReport:
+    run_id: str
+    operations: list[str]
+    nodes: int
+    outcomes: list[TaskOutcome] = field(default_factory=list)
+    interrupted: bool = False
+    duration_s: float = 0.0
+
+    def counts(self) -> dict[str, int]:
+        counts = {"success": 0, "failed": 0, "skipped": 0, "changed": 0}
+        for outcome in self.outcomes:
+            counts[outcome.result.status] += 1
+            if outcome.result.changed_files:
+                counts["changed"] += 1
+        return counts
+
+    @property
+    def exit_code(self) -> int:
+        """DESIGN §1: 0 all good, 1 some failed, 2 nothing succeeded, 130 interrupted."""
+        if self.interrupted:
+            return EXIT_INTERRUPTED
+        counts = self.counts()
+        if counts["failed"] == 0:
+            return EXIT_OK
+        return EXIT_SOME_FAILED if counts["success"] > 0 else EXIT_NOTHING_SUCCEEDED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "operations": self.operations,
+            "nodes": self.nodes,
+            "counts": self.counts(),
+            "interrupted": self.interrupted,
+            "duration_s": round(self.duration_s, 3),
+            "exit_code": self.exit_code,
+            "results": [o.to_dict() for o in self.outcomes],
+        }
+
+
+class ProgressSink(Protocol):
+    """Live progress for a front end (the CLI draws a rich bar with counts)."""
+
+    def started(self, total: int) -> None: ...
+
+    def task_started(self, node: CSTNode, operation: str) -> None: ...
+
+    def task_done(self, outcome: TaskOutcome) -> None: ...
+
+    def finished(self) -> None: ...
+
+
+class NullProgress:
+    def started(self, total: int) -> None:
+        return None
+
+    def task_started(self, node: CSTNode, operation: str) -> None:
+        return None
+
+    def task_done(self, outcome: TaskOutcome) -> None:
+        return None
+
+    def finished(self) -> None:
+        return None
