@@ -17,8 +17,9 @@ from remora.assistant.executor import describe_call
 from remora.assistant.session import AssistantAnswer, AssistantLimits, ask, assistant_profile
 from remora.assistant.startup import check_model
 from remora.config import AssistantConfig, ModelConfig, RemoraConfig
+from remora.errors import RemoraError
 from remora.events import EventEmitter, NullEmitter, build_emitter
-from remora.providers.base import Provider
+from remora.providers.base import Provider, ProviderError
 from remora.providers.factory import create_provider
 
 __all__ = ["AssistantService", "limits_from_config", "render_answer"]
@@ -67,8 +68,20 @@ class AssistantService:
                    show_call=show_call)
 
     def check(self) -> None:
-        """The startup check: RemoraError (AGENT_002) when the model cannot serve."""
+        """The startup check: RemoraError (AGENT_002) when the model cannot serve.
+
+        An in-process model is loaded here too, so that loading it (and fetching
+        it on first use) does not eat the first question's 8-second step.
+        """
         self._bridge.run(lambda: check_model(self.provider, self.model))
+        load = getattr(self.provider, "engine", None)
+        if callable(load):
+            try:
+                self._bridge.run(load)
+            except ProviderError as exc:
+                raise RemoraError(exc.code, f"model {self.model.id} ({self.model.provider}) "
+                                  f"could not be loaded: {exc.message}",
+                                  "check model.path / model.id (`remora models`)") from exc
 
     def _on_call(self, name: str, arguments: dict[str, Any]) -> None:
         if self.show_call is not None:
