@@ -10,6 +10,8 @@ share one engine.
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,13 @@ from remora.providers.schema_calls import (
 )
 
 __all__ = ["EmbeddedProvider", "usage_from_response"]
+
+
+@functools.lru_cache(maxsize=256)
+def _grammar(schema_json: str) -> str:
+    import xllamacpp
+
+    return str(xllamacpp.json_schema_to_grammar(schema_json))
 
 
 def usage_from_response(response: dict[str, Any]) -> Usage:
@@ -109,7 +118,11 @@ class EmbeddedProvider:
             body["stop"] = list(request.stop)
         response_format = plan.response_format()
         if response_format is not None:
-            body["response_format"] = response_format
+            # A raw grammar rather than response_format: with response_format llama.cpp
+            # lets the model wrap the JSON in a ```json fence and strips it from the
+            # content, so the next prompt no longer matches the cached tokens.
+            schema = response_format["json_schema"]["schema"]
+            body["grammar"] = _grammar(json.dumps(schema, sort_keys=True))
         return body, plan
 
     async def complete(self, request: ModelRequest) -> ModelTurn:

@@ -58,6 +58,10 @@ def build_params(key: EngineKey, *, port: int = 0, host: str = "127.0.0.1",
     params.cpuparams.n_threads = key.threads
     params.cpuparams_batch.n_threads = key.threads
     params.cache_prompt = True
+    # An 8-bit KV cache: with 4 slots x 4096 tokens the f16 cache alone is ~380 MB for
+    # SmolLM2-135M; q8_0 halves it (whole process ~360 MB instead of ~530 MB loaded).
+    params.cache_type_k = xllamacpp.ggml_type.GGML_TYPE_Q8_0
+    params.cache_type_v = xllamacpp.ggml_type.GGML_TYPE_Q8_0
     params.cache_ram_mib = _CACHE_RAM_MIB
     params.port = port
     params.hostnames = [host]

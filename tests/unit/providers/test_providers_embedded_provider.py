@@ -88,11 +88,11 @@ def test_build_request_constrains_tool_turns_and_prompts_the_schemas() -> None:
     assert body["max_tokens"] == 99 and body["cache_prompt"] is True
     assert body["messages"][0]["role"] == "system"
     assert "- lookup: Look a word up." in body["messages"][0]["content"]
-    schema = body["response_format"]["json_schema"]["schema"]
-    assert schema["properties"]["name"] == {"const": "lookup"}
+    assert "lookup" in body["grammar"]  # the schema union, as a llama.cpp grammar
+    assert "response_format" not in body
     assert [t.name for t in plan.tools] == ["lookup"]
     plain, _ = provider.build_request(ModelRequest(history, (TOOL,), tool_choice="none"))
-    assert "response_format" not in plain
+    assert "grammar" not in plain
 
 
 def test_usage_reads_cached_tokens() -> None:
