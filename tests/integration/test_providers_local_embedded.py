@@ -31,9 +31,9 @@ QUESTION = (Message.system("You answer questions by calling tools."),
             Message.user("What is the weather in Paris?"))
 
 
-def _provider(model_path: Path, **extra: object) -> EmbeddedProvider:
+def _provider(model_path: Path) -> EmbeddedProvider:
     config = ModelConfig(path=model_path, id="SmolLM2-135M-Instruct", n_parallel=2,
-                         n_ctx_per_slot=2048, threads=2, **extra)  # type: ignore[arg-type]
+                         n_ctx_per_slot=2048, threads=2)
     provider = create_provider(config)
     assert isinstance(provider, EmbeddedProvider)
     return provider
