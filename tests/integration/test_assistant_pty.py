@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -143,6 +144,24 @@ def test_repl_degraded_answer_names_the_limit(tmp_path: Path) -> None:
     child.expect_exact("What the calls confirmed:")
     child.expect_exact("get_repr(expr='total') ->")
     child.expect_exact('"repr": "42"')
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    assert _finish(child) == 0
+
+
+def test_ctrl_c_stops_the_question_not_the_console(tmp_path: Path) -> None:
+    turns = "- {text: late, delay_s: 60}\n- {text: second answer}\n"
+    child = _spawn(tmp_path, "repl", "--step-timeout", "120", "--total-timeout", "120",
+                   "--history", str(tmp_path / "h"), *_scripted(tmp_path, turns))
+    child.expect_exact(PROMPT)
+    child.sendline("?? a slow question")
+    child.expect_exact("?? a slow question")
+    time.sleep(1.0)  # let the question reach the model before interrupting it
+    child.sendintr()
+    child.expect_exact("question interrupted")
+    child.expect_exact(PROMPT)
+    child.sendline("?? the next one")
+    child.expect_exact("second answer")
     child.expect_exact(PROMPT)
     child.sendeof()
     assert _finish(child) == 0

@@ -9,6 +9,7 @@ IPython keeps the last error in ``sys.last_value``; its own names (``In``,
 
 from __future__ import annotations
 
+import atexit
 import sys
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,8 @@ def load(ipython: Any) -> None:
         print("remora.assistant: %ask is not available", file=sys.stderr)
         return
     setattr(ipython, _SERVICE_KEY, service)
+    # Close the provider (and free an in-process model) when the shell exits.
+    atexit.register(service.close)
     capabilities = Capabilities(ipython.user_ns, last_exception=default_last_exception,
                                 hidden=ipython.user_ns_hidden)
 
@@ -87,6 +90,7 @@ def unload(ipython: Any) -> None:
     if service is None:
         return
     service.close()
+    atexit.unregister(service.close)
     delattr(ipython, _SERVICE_KEY)
     ipython.magics_manager.magics["line"].pop("ask", None)
     ipython.magics_manager.magics["cell"].pop("ask", None)
