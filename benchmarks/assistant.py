@@ -50,8 +50,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 def bench_capabilities(runs: int) -> dict[str, Any]:
+    empty: dict[str, int] = {}
     try:
-        {}["missing"]
+        empty["missing"]
     except KeyError as exc:
         error: BaseException = exc
     caps = Capabilities(namespace(), last_exception=lambda: error)

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-import pexpect
+import pexpect  # type: ignore[import-untyped]
 import pytest
 
 pytestmark = pytest.mark.integration

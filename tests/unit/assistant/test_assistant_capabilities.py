@@ -229,8 +229,9 @@ def test_unknown_function(caps: Capabilities) -> None:
 
 
 def test_get_last_exception() -> None:
+    empty: dict[str, int] = {}
     try:
-        {}["missing"]
+        empty["missing"]
     except KeyError as exc:
         caught: BaseException = exc
     caps = Capabilities({}, last_exception=lambda: caught)

@@ -7,6 +7,7 @@ exceptions; plus memory per question, AUTO mode and the system prompt.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from remora.assistant.capabilities import Capabilities
@@ -66,7 +67,12 @@ async def test_direct_answer_without_calls() -> None:
 async def test_several_calls_run_in_order_and_answer_together() -> None:
     order: list[str] = []
     caps = session()
-    caps.namespace["trace"] = lambda tag: order.append(tag) or tag
+
+    def trace(tag: str) -> str:
+        order.append(tag)
+        return tag
+
+    caps.namespace["trace"] = trace
     provider = ScriptedProvider([
         tool_turn(call("eval_expr", {"expr": "trace('first')"}, id="a"),
                   call("eval_expr", {"expr": "trace('second')"}, id="b"),
@@ -166,8 +172,9 @@ async def test_malformed_call_payload_retries_once_then_soft_fails() -> None:
 
 
 async def test_provider_reported_malformed_output_is_recoverable() -> None:
-    turns = iter([ProviderError(AGENT_INVALID_OUTPUT, "tool call arguments are not JSON"),
-                  text_turn("fine now")])
+    turns: Iterator[ProviderError | ModelTurn] = iter([
+        ProviderError(AGENT_INVALID_OUTPUT, "tool call arguments are not JSON"),
+        text_turn("fine now")])
 
     def next_turn(request: ModelRequest) -> ModelTurn:
         item = next(turns)
