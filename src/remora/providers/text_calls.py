@@ -155,17 +155,24 @@ def parse_tool_calls(text: str) -> ParseResult:
             return ParseResult(calls=calls, text=_cut(text, spans), errors=errors)
 
     stripped = text.strip()
+    broken: str | None = None
     if stripped.startswith(("{", "[")):
         try:
-            value = json.loads(stripped)
-        except json.JSONDecodeError:
-            value = None
+            value, end = json.JSONDecoder().raw_decode(stripped)
+        except json.JSONDecodeError as exc:
+            value, end = None, 0
+            if '"name"' in stripped:
+                broken = f"reply looks like a JSON tool call but is not valid JSON ({exc.msg})"
+        if end != len(stripped):
+            value = None  # JSON followed by prose: handled as embedded below
         if value is not None:
             found = _from_json(value, whole=True)
             if found:
                 return ParseResult(calls=found, text="")
 
     embedded, spans = _embedded_objects(text)
+    if not embedded and broken is not None:
+        return ParseResult(calls=[], text=text.strip(), errors=[broken])
     return ParseResult(calls=embedded, text=_cut(text, spans))
 
 

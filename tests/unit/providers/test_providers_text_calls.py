@@ -101,6 +101,14 @@ def test_broken_fenced_json_is_reported() -> None:
     assert len(result.errors) == 1 and "not valid JSON" in result.errors[0]
 
 
+def test_broken_raw_json_call_is_reported() -> None:
+    # What SmolLM2 really wrote once: a call whose arguments are not JSON.
+    text = '{"name": "run_linter", "arguments": {\n  "issues": {\n    "F401 unused"\n  }\n}}'
+    result = parse_tool_calls(text)
+    assert result.calls == []
+    assert "not valid JSON" in result.errors[0]
+
+
 def test_unterminated_functiongemma_call_is_reported() -> None:
     result = parse_tool_calls("<start_function_call>call:apply_fix{issue_code:<escape>F4")
     assert result.calls == []
