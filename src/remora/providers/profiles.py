@@ -43,6 +43,16 @@ BUILTIN_PROFILES: dict[str, ModelProfile] = {
             submit_result_strategy="prompt_instruction",
             match=("functiongemma",),
         ),
+        # FunctionGemma behind a raw-text backend (no tool-call parser on the
+        # server): declarations in the prompt, <start_function_call> tags parsed
+        # from the text. Chosen by name only (model.profile: functiongemma_text).
+        ModelProfile(
+            name="functiongemma_text",
+            supported_tool_choice=frozenset({"auto", "none"}),
+            output_format="functiongemma_tags",
+            native_tools=False,
+            submit_result_strategy="prompt_instruction",
+        ),
         ModelProfile(name="llama3", match=("llama-3", "llama3")),
         ModelProfile(
             name="mistral",

@@ -190,7 +190,7 @@ async def test_text_history_for_model_without_tools(ollama: FakeOllama) -> None:
     }
 
 
-FG_TEXT = ModelProfile(name="fg-text", output_format="functiongemma_tags", native_tools=False)
+FG_TEXT = BUILTIN_PROFILES["functiongemma_text"]  # model.profile: functiongemma_text
 
 
 async def test_functiongemma_tags_in_text_mode(ollama: FakeOllama) -> None:
@@ -200,7 +200,8 @@ async def test_functiongemma_tags_in_text_mode(ollama: FakeOllama) -> None:
             "<escape>}<end_function_call>"
         }
     )
-    turn = await _provider("ollama/functiongemma:270m", FG_TEXT).complete(_request())
+    config = ModelConfig(provider="llm", id="ollama/functiongemma:270m", profile=FG_TEXT.name)
+    turn = await create_provider(config).complete(_request())
     assert [(c.name, c.arguments) for c in turn.message.tool_calls] == [
         ("apply_fix", {"issue_code": "F401"})
     ]
