@@ -189,6 +189,9 @@ def _problem(candidate: types.Candidate) -> tuple[str, str] | None:
     if any(r.blocked for r in candidate.safety_ratings or []):
         return "SAFETY", "a safety rating is marked blocked"
     parts = candidate.content.parts if candidate.content else None
+    if not parts and reason == "MAX_TOKENS":
+        # Thinking models spend the output budget before writing anything.
+        return reason, "the token limit was reached before any output; raise runner.max_tokens"
     if not parts:
         return "EMPTY", "no content parts"
     if not any(p.function_call is not None or (p.text and not p.thought) for p in parts):

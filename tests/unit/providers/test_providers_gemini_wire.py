@@ -251,6 +251,7 @@ async def test_blocked_first_candidate_is_skipped(
         ("all_candidates_blocked.json", "blocked", "RECITATION"),
         ("prompt_blocked.json", "blocked", "prompt blocked: SAFETY"),
         ("empty_text.json", "invalid", "no text and no function call"),
+        ("max_tokens_while_thinking.json", "invalid", "raise runner.max_tokens"),
     ],
 )
 async def test_unusable_responses_become_blocked_or_invalid_turns(

@@ -13,8 +13,8 @@ from remora.runner import TurnPolicy
 
 
 def test_builtin_profiles_exist() -> None:
-    assert set(BUILTIN_PROFILES) == {"default", "functiongemma", "llama3", "mistral", "qwen",
-                                     "smollm", "gemini"}
+    assert set(BUILTIN_PROFILES) == {"default", "functiongemma", "functiongemma_text", "llama3",
+                                     "mistral", "qwen", "smollm", "gemini"}
 
 
 def test_resolve_explicit_profile_wins_over_the_model_name() -> None:
