@@ -75,3 +75,19 @@ class CapabilityExecutor:
                 text = text[:max_chars] + "…"
             lines.append(f"{describe_call(record.name, record.arguments)} -> {text}")
         return lines
+
+    def failures(self, max_chars: int = 200) -> list[str]:
+        """The calls that failed, each distinct one once: what did not work is news too."""
+        lines: list[str] = []
+        for record in self.records:
+            if record.ok:
+                continue
+            error = record.envelope.get("error") or {}
+            message = str(error.get("message", ""))
+            if len(message) > max_chars:
+                message = message[:max_chars] + "…"
+            line = (f"{describe_call(record.name, record.arguments)} -> "
+                    f"{error.get('code', 'error')}: {message}")
+            if line not in lines:
+                lines.append(line)
+        return lines

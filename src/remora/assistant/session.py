@@ -199,7 +199,7 @@ def _limit_note(reason: StopReason, limits: AssistantLimits, message: str) -> st
 
 
 def degraded_text(reason: StopReason, limits: AssistantLimits, message: str,
-                  findings: list[str]) -> str:
+                  findings: list[str], failures: list[str] | None = None) -> str:
     """The best-effort answer: which limit stopped it and what the calls confirmed."""
     lines = [f"No complete answer: {_limit_note(reason, limits, message)}."]
     if findings:
@@ -207,6 +207,9 @@ def degraded_text(reason: StopReason, limits: AssistantLimits, message: str,
         lines.extend(f"- {line}" for line in findings)
     else:
         lines.append("No function call completed before the stop.")
+    if failures:
+        lines.append("Calls that failed:")
+        lines.extend(f"- {line}" for line in failures)
     return "\n".join(lines)
 
 
@@ -229,7 +232,7 @@ async def ask(question: str, provider: Provider, capabilities: Capabilities,
     reason = _stop_reason(result, timed)
     message = result.error.message if result.error else result.summary
     return AssistantAnswer(
-        degraded_text(reason, limits, message, executor.findings()),
+        degraded_text(reason, limits, message, executor.findings(), executor.failures()),
         degraded=True, stopped_by=reason, calls=calls, steps=result.turns,
         usage=result.usage, duration_s=result.duration_s, error=message,
     )

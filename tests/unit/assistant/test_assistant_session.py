@@ -206,6 +206,17 @@ async def test_step_cap_soft_fails_with_findings() -> None:
     assert '"value_repr": "5"' in answer.text
 
 
+async def test_degraded_answer_lists_failed_calls_once() -> None:
+    limits = AssistantLimits(max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0)
+    provider = ScriptedProvider([tool_turn(call("get_repr", {"expr": "NoneType"}))] * 3)
+    answer = await ask("q", provider, session(), limits)
+    assert answer.stopped_by == "step_limit"
+    assert "No function call completed before the stop." in answer.text
+    failed = "- get_repr(expr='NoneType') -> python_exception: NameError: name 'NoneType'"
+    assert answer.text.count(failed) == 1
+    assert answer.text.index("Calls that failed:") < answer.text.index(failed)
+
+
 async def test_per_step_timeout_soft_fails() -> None:
     limits = AssistantLimits(step_timeout_s=0.2, total_timeout_s=5.0)
     provider = ScriptedProvider([
