@@ -103,6 +103,8 @@ class LLMProvider:
         self.key_env = key_env
         self.timeout_s = timeout_s
         self._resolved: _Resolved | None = None
+        # Agents share one provider; resolve the model once, not once per agent.
+        self._resolving = asyncio.Lock()
 
     @classmethod
     def from_config(cls, model: ModelConfig, profile: ModelProfile) -> LLMProvider:
@@ -133,10 +135,11 @@ class LLMProvider:
             ) from exc
 
     async def _model(self) -> _Resolved:
-        if self._resolved is None:
-            # Plugins may ask their server which models exist (llm-ollama does).
-            self._resolved = await asyncio.to_thread(self._lookup)
-        return self._resolved
+        async with self._resolving:
+            if self._resolved is None:
+                # Plugins may ask their server which models exist (llm-ollama does).
+                self._resolved = await asyncio.to_thread(self._lookup)
+            return self._resolved
 
     def _key(self) -> str | None:
         if self.key_env is None:
@@ -242,19 +245,25 @@ class LLMProvider:
         )
 
     async def check(self) -> Availability:
+        def down(reason: str, hint: str) -> Availability:
+            return Availability(False, self.model_id, "llm", reason, hint)
+
         try:
             resolved = await self._model()
+        except ProviderError as exc:
+            return down(exc.message, UNKNOWN_MODEL_HINT)
+        except operational_errors() as exc:
+            return down(f"{type(exc).__name__}: {exc}", "is the model's server running?")
+        try:
             self._key()
         except ProviderError as exc:
-            return Availability(False, self.model_id, "llm", exc.message, UNKNOWN_MODEL_HINT)
-        except operational_errors() as exc:
-            return Availability(False, self.model_id, "llm", str(exc), "is the model's server up?")
+            return down(exc.message, f"export {self.key_env}=<the model's API key>")
         model = resolved.model
         if self.key_env is None and getattr(model, "needs_key", None):
             try:
                 model.get_key()
             except llm.NeedsKeyException as exc:
-                return Availability(False, self.model_id, "llm", str(exc), "set the key first")
+                return down(str(exc), "set the key with `llm keys set`, or model.api_key_env")
         return Availability(True, self.model_id, "llm")
 
     async def aclose(self) -> None:

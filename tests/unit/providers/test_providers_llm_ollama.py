@@ -8,6 +8,7 @@ goes over the wire and what comes back as a ModelTurn.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from collections.abc import Iterator
@@ -284,7 +285,9 @@ async def test_missing_key_env_is_agent_002(
     with pytest.raises(ProviderError) as caught:
         await provider.complete(_request())
     assert "REMORA_TEST_LLM_KEY is not set" in caught.value.message
-    assert not (await provider.check()).ok
+    availability = await provider.check()
+    assert not availability.ok
+    assert availability.hint.startswith("export REMORA_TEST_LLM_KEY=")
 
 
 def test_base_url_is_a_config_error() -> None:
@@ -292,3 +295,14 @@ def test_base_url_is_a_config_error() -> None:
     with pytest.raises(RemoraError) as caught:
         create_provider(config)
     assert caught.value.code == CONFIG_INVALID_VALUE
+
+
+async def test_concurrent_agents_share_one_resolution(ollama: FakeOllama) -> None:
+    for index in range(4):
+        ollama.reply({"content": f"answer {index}"})
+    provider = _provider("ollama/qwen3:4b")
+    turns = await asyncio.gather(*(provider.complete(_request()) for _ in range(4)))
+    assert sorted(t.message.text for t in turns) == [f"answer {i}" for i in range(4)]
+    assert ollama.server is not None
+    tags = [r for r in ollama.server.requests if r.path == "/api/tags"]
+    assert len(tags) == 1  # the model list was read once for all four
