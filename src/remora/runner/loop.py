@@ -96,9 +96,11 @@ class AgentRunner:
         except _Stop as stop:
             result = self._degraded(stop.code, stop.message)
         except RemoraError as exc:
-            # Before any turn (a template that cannot render) or from the provider layer.
-            result = AgentResult("failed", summary=exc.message,
-                                 error=ResultError(exc.code, exc.message))
+            if self.turns:
+                result = self._degraded(exc.code, exc.message)
+            else:  # nothing happened yet, e.g. a template that cannot render
+                result = AgentResult("failed", summary=exc.message,
+                                     error=ResultError(exc.code, exc.message))
         result = await self._finish(result, time.monotonic() - started)
         self._emit("run_end", {
             "status": result.status, "turns": result.turns, "degraded": result.degraded,
@@ -210,6 +212,7 @@ class AgentRunner:
             "completion_tokens": turn.usage.completion_tokens,
             "cached_tokens": turn.usage.cached_tokens,
             "tool_calls": [c.name for c in calls], "text_chars": len(turn.message.text),
+            **({"error": turn.error} if turn.error else {}),
         })
         return turn, self._problem(turn)
 

@@ -237,3 +237,18 @@ async def test_tool_timeout_becomes_its_envelope() -> None:
     result = await run(definition(), provider, InProcessExecutor({"run_linter": slow}))
     assert result.status == "success"
     assert provider.requests[1].messages[-1].results[0].payload["error"]["code"] == "timeout"
+
+
+async def test_remora_error_from_the_model_layer_mid_run_is_a_degraded_result() -> None:
+    turns = iter([tool_turn(("run_linter", {}))])
+
+    def model(request: ModelRequest) -> ModelTurn:
+        for turn in turns:
+            return turn
+        raise RemoraError("AGENT_002", "model file vanished", "run `remora models pull`")
+
+    executor = InProcessExecutor({"run_linter": lambda a: {"issues": ["W291"]}})
+    result = await run(definition(), FunctionProvider(model), executor)
+    assert result.status == "failed" and result.degraded
+    assert result.error is not None and result.error.code == "AGENT_002"
+    assert "W291" in result.summary and result.turns == 2
