@@ -41,7 +41,7 @@ async def test_fixture_from_an_annotated_signature(tmp_path: Path) -> None:
     node = find_node(root, "shop.py", "total_value")
     async with bench(root) as b:
         shown = await b.run("sample_data", "analyze_signature", node)
-        written = await b.run("sample_data", "write_fixture", node, {"count": 4})
+        written = await b.run("sample_data", "write_fixture", node)
         data = json.loads(b.text("sample_data", node, written["path"]))
         ws = b.workspace("sample_data", node)
     assert written["path"] == "tests/fixtures/shop/total_value_samples.json"
@@ -71,15 +71,15 @@ async def test_fixture_for_a_method_and_a_dataclass(tmp_path: Path) -> None:
     method = find_node(root, "shop.py", "Store.restock")
     cls = find_node(root, "shop.py", "Item")
     async with bench(root) as b:
-        m = await b.run("sample_data", "write_fixture", method, {"count": 2})
-        c = await b.run("sample_data", "write_fixture", cls, {"count": 1})
+        m = await b.run("sample_data", "write_fixture", method)
+        c = await b.run("sample_data", "write_fixture", cls)
         m_data = json.loads(b.text("sample_data", method, m["path"]))
         c_data = json.loads(b.text("sample_data", cls, c["path"]))
     assert [p["name"] for p in m_data["parameters"]] == ["item", "qty", "notify"]
     assert m_data["samples"][0]["args"]["notify"] is False
     assert c_data["target"] == "shop:Item"
-    assert c_data["samples"] == [
-        {"name": "defaults", "args": {"sku": "SKU-001", "price": 9.99, "quantity": 0}}]
+    assert c_data["samples"][0] == {
+        "name": "defaults", "args": {"sku": "SKU-001", "price": 9.99, "quantity": 0}}
 
 
 async def test_an_existing_fixture_is_extended_not_overwritten(tmp_path: Path) -> None:
@@ -91,19 +91,19 @@ async def test_an_existing_fixture_is_extended_not_overwritten(tmp_path: Path) -
     })
     node = find_node(root, "shop.py", "total_value")
     async with bench(root) as b:
-        first = await b.run("sample_data", "write_fixture", node, {"count": 3})
-        again = await b.run("sample_data", "write_fixture", node, {"count": 3})
+        first = await b.run("sample_data", "write_fixture", node)
+        again = await b.run("sample_data", "write_fixture", node)
         data = json.loads(b.text("sample_data", node, first["path"]))
     assert data["note"] == "kept"
     assert data["samples"][0] == {"name": "mine", "args": {"items": []}}
-    assert first["added"] == 3 and again["added"] == 0 and len(data["samples"]) == 4
+    assert first["added"] == 4 and again["added"] == 0 and len(data["samples"]) == 5
 
 
-async def test_poor_count_is_clamped_and_untyped_names_still_give_values(tmp_path: Path) -> None:
+async def test_untyped_names_still_give_values(tmp_path: Path) -> None:
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/pricing.py", "apply_discount")
     async with bench(root) as b:
-        written = await b.run("sample_data", "write_fixture", node, {"count": 99})
+        written = await b.run("sample_data", "write_fixture", node)
         data = json.loads(b.text("sample_data", node, written["path"]))
         summary = await b.run("sample_data", "submit", node, {"summary": ""})
     # Without defaults, "alternative" would repeat "defaults": duplicates are dropped.
@@ -127,7 +127,7 @@ async def test_test_code_gets_no_sample_data(tmp_path: Path) -> None:
     root = copy_sample(tmp_path)
     node = find_node(root, "tests/test_pricing.py", "test_bulk_discount_tiers")
     async with bench(root) as b:
-        written = await b.run("sample_data", "write_fixture", node, {"count": 2})
+        written = await b.run("sample_data", "write_fixture", node)
         summary = await b.run("sample_data", "submit", node, {"summary": "done"})
         ws = b.workspace("sample_data", node)
     assert written["written"] is False

@@ -134,3 +134,19 @@ async def test_side_effect_files_of_the_code_under_test_are_removed(tmp_path: Pa
     assert written["written"] is True
     assert ws.changed_files() == ["tests/test_store.py"]
     assert "example.txt" in written["side_effect_files_removed"]
+
+
+async def test_run_tests_writes_the_nodes_tests_first_when_it_has_none(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/pricing.py", "tax_for")
+    covered = find_node(root, "inventory/pricing.py", "bulk_discount")
+    async with bench(root) as b:
+        ran = await b.run("test", "run_tests", node)
+        again = await b.run("test", "fix_tests", node)
+        # test_bulk_discount_tiers exists: that node counts as tested already.
+        other = await b.run("test", "run_tests", covered)
+    assert ran["written_first"] == [
+        "test_tax_for_defaults", "test_tax_for_typical", "test_tax_for_edge"]
+    assert other["written_first"] == []
+    assert ran["failed"] == 0 and ran["passed"] == 7 + 3
+    assert again["written_first"] == [] and again["note"] == "nothing to fix"

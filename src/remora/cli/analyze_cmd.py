@@ -1,10 +1,181 @@
-"""Commands of this group are registered here (filled in by the issue that owns them)."""
+"""``remora analyze`` and ``remora watch``: run the agents on the nodes under PATHS."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from remora.agents import AgentRegistry
+from remora.cli.analyze_view import RichProgress, print_report
+from remora.cli.discover_cmd import parse_types
+from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
+from remora.cli.output import console, err_console, print_json
+from remora.config import LoadedConfig
+from remora.coordinator import (
+    AnalyzeReport,
+    ChangeBatch,
+    Coordinator,
+    NodeIndex,
+    NullProgress,
+    ProgressSink,
+    parse_operations,
+    watch_loop,
+)
+from remora.discovery import DiscoveryResult, discover
+from remora.events import EventEmitter, build_emitter
+
+__all__ = ["register"]
+
+OperationsOpt = Annotated[str | None, typer.Option(
+    "--operations", "-o", help="Operations to run, comma-separated (default: the enabled "
+    "ones in remora.yaml: lint, docstring, test, sample_data).")]
+TypesOpt = Annotated[str | None, typer.Option(
+    "--type", "-t", help="Only these node types, comma-separated: file,class,function,method.")]
+AutoAcceptOpt = Annotated[bool, typer.Option(
+    "--auto-accept", help="Accept every successful change right away (conflicts are kept "
+    "for review).")]
+PathsArg = Annotated[list[Path] | None, typer.Argument(
+    help="Files and directories to analyse (default: the current directory).",
+    show_default=False, metavar="PATHS")]
+
+
+def _emitter(loaded: LoadedConfig) -> EventEmitter:
+    events = loaded.config.events
+    output = events.output
+    if output != "-" and not Path(output).is_absolute():
+        output = str(loaded.project_root / output)
+    return build_emitter(events.enabled, output, events.max_payload_chars)
+
+
+def _discover(targets: list[Path], loaded: LoadedConfig, types: str | None,
+              emitter: EventEmitter) -> DiscoveryResult:
+    result = discover(targets, project_root=loaded.project_root,
+                      config=loaded.config.discovery, node_types=parse_types(types),
+                      emitter=emitter)
+    for warning in result.warnings:
+        where = f"{warning.file}:{warning.line}" if warning.line else warning.file
+        err_console.print(f"[yellow]warning:[/] {where}: {warning.message}", markup=True,
+                          highlight=False)
+    return result
+
+
+def _running_as_remora() -> bool:
+    """True in the `remora` console process, False when embedded (tests, other tools)."""
+    main_file = str(getattr(sys.modules.get("__main__"), "__file__", "") or "")
+    return Path(main_file).name == "remora" or main_file.endswith(("remora/__main__.py",
+                                                                    "remora/cli/__main__.py"))
+
+
+def _exit(code: int, sandbox_faulted: bool) -> None:
+    if sandbox_faulted and _running_as_remora():
+        # A tool hit a time limit: Monty's runtime threads can abort the
+        # interpreter's shutdown (exit 134, FACTS.md). Everything is printed
+        # and recorded; end the process here with the real exit code.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    if code:
+        raise typer.Exit(code)
+
+
+async def _analyze(loaded: LoadedConfig, registry: AgentRegistry, result: DiscoveryResult,
+                   operations: list[str], emitter: EventEmitter, progress: ProgressSink,
+                   auto_accept: bool) -> tuple[AnalyzeReport, bool]:
+    coordinator = Coordinator(loaded.config, loaded.project_root, registry=registry,
+                              emitter=emitter, progress=progress)
+    async with coordinator:
+        report = await coordinator.analyze(result.nodes, operations, auto_accept=auto_accept)
+    return report, coordinator.sandbox_faulted
+
+
+def analyze_command(
+    opts: SharedOptions,
+    paths: PathsArg = None,
+    operations: OperationsOpt = None,
+    output_format: FormatOpt = OutputFormat.table,
+    auto_accept: AutoAcceptOpt = False,
+    node_type: TypesOpt = None,
+) -> None:
+    """Run the agents on every node under PATHS; the changes wait in `remora review`.
+
+    Exit codes: 0 all good, 1 some operations failed, 2 nothing succeeded or bad
+    usage, 3 configuration error, 130 interrupted.
+    """
+    targets = list(paths) if paths else [Path.cwd()]
+    loaded = opts.load(targets)
+    registry = AgentRegistry(loaded.config.agents_dir, project_root=loaded.project_root)
+    chosen = parse_operations(operations, loaded.config, registry)
+    emitter = _emitter(loaded)
+    try:
+        result = _discover(targets, loaded, node_type, emitter)
+        show_bar = output_format is OutputFormat.table and err_console.is_terminal
+        progress: ProgressSink = RichProgress(err_console) if show_bar else NullProgress()
+        report, faulted = asyncio.run(_analyze(loaded, registry, result, chosen, emitter,
+                                               progress, auto_accept))
+    finally:
+        emitter.close()
+    if output_format is OutputFormat.json:
+        print_json(report.to_dict())
+    else:
+        if not result.nodes:
+            err_console.print("no Python files or nodes found under the given paths")
+        print_report(report, console)
+    _exit(report.exit_code, faulted)
+
+
+async def _watch(loaded: LoadedConfig, registry: AgentRegistry, targets: list[Path],
+                 operations: list[str], emitter: EventEmitter, index: NodeIndex,
+                 auto_accept: bool) -> None:
+    async def show(batch: ChangeBatch, report: AnalyzeReport | None) -> None:
+        for skip in batch.skipped:
+            err_console.print(f"[yellow]skipped[/] {skip} (the watch goes on; save again "
+                              "once it parses)", markup=True, highlight=False)
+        for removed in batch.removed:
+            console.print(f"{removed}: removed", highlight=False)
+        if report is None:
+            if batch.files and not batch.skipped and not batch.removed:
+                console.print(f"{', '.join(batch.files)}: no node changed", highlight=False)
+            return
+        names = ", ".join(sorted({n.full_name for n in batch.nodes}))
+        console.print(f"[bold]changed:[/] {names}", markup=True, highlight=False)
+        print_report(report, console)
+
+    coordinator = Coordinator(loaded.config, loaded.project_root, registry=registry,
+                              emitter=emitter, command="watch")
+    async with coordinator:
+        await watch_loop(coordinator, targets, operations, index, on_batch=show,
+                         auto_accept=auto_accept)
+
+
+def watch_command(
+    opts: SharedOptions,
+    paths: PathsArg = None,
+    operations: OperationsOpt = None,
+    auto_accept: AutoAcceptOpt = False,
+) -> None:
+    """Watch PATHS and re-run the agents on the nodes whose text changed (Ctrl-C stops)."""
+    targets = list(paths) if paths else [Path.cwd()]
+    loaded = opts.load(targets)
+    registry = AgentRegistry(loaded.config.agents_dir, project_root=loaded.project_root)
+    chosen = parse_operations(operations, loaded.config, registry)
+    emitter = _emitter(loaded)
+    try:
+        result = _discover(targets, loaded, None, emitter)
+        index = NodeIndex(result.nodes)
+        console.print(f"watching {len(index.files)} files ({len(index)} nodes) for "
+                      f"{', '.join(chosen)}; Ctrl-C stops", highlight=False)
+        asyncio.run(_watch(loaded, registry, targets, chosen, emitter, index, auto_accept))
+    finally:
+        emitter.close()
 
 
 def register(app: typer.Typer) -> None:
-    """Add this group's commands to the root app."""
-    return None
+    """Add ``analyze`` and ``watch`` to the root app."""
+    app.command("analyze")(shared_options(analyze_command))
+    app.command("watch")(shared_options(watch_command))
+

@@ -18,11 +18,22 @@ from remora.coordinator.tasks import (
     plan_operations,
     plan_tasks,
 )
+from remora.coordinator.watch import (
+    ChangeBatch,
+    FileSkip,
+    NodeIndex,
+    WatchFilter,
+    examine_changes,
+    watch_loop,
+)
 
 __all__ = [
     "OPERATIONAL_ERRORS",
     "AnalyzeReport",
+    "ChangeBatch",
     "Coordinator",
+    "FileSkip",
+    "NodeIndex",
     "NullProgress",
     "OperationPlan",
     "OptionBoundExecutor",
@@ -31,9 +42,12 @@ __all__ = [
     "ProviderPool",
     "Task",
     "TaskOutcome",
+    "WatchFilter",
     "bind_options",
+    "examine_changes",
     "model_key",
     "parse_operations",
     "plan_operations",
     "plan_tasks",
+    "watch_loop",
 ]

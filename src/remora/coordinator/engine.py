@@ -68,6 +68,8 @@ class Coordinator:
         self.store = WorkspaceStore(self.project_root)
         self.db: ResultsDB | None = None
         self._runtime: SandboxRuntime | None = None
+        # A tool script hit a limit or a worker crashed (see FACTS.md on exit 134).
+        self.sandbox_faulted = False
 
     async def __aenter__(self) -> Coordinator:
         self.db = ResultsDB(self.project_root)
@@ -81,6 +83,7 @@ class Coordinator:
         runtime, self._runtime = self._runtime, None
         try:
             if runtime is not None:
+                self.sandbox_faulted = runtime.faulted
                 await runtime.close()
         finally:
             try:
