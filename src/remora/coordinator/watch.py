@@ -149,8 +149,7 @@ async def watch_loop(coordinator: Coordinator, roots: Sequence[Path], operations
     config = coordinator.config
     watch_filter = WatchFilter(coordinator.project_root, config)
     async for changes in awatch(*roots, watch_filter=watch_filter,
-                                debounce=config.watch.debounce_ms, stop_event=stop_event,
-                                raise_interrupt=False):
+                                debounce=config.watch.debounce_ms, stop_event=stop_event):
         batch = examine_changes(changes, index, watch_filter, config)
         report = None
         if batch.nodes:
