@@ -33,7 +33,7 @@ QUESTION = (Message.system("You answer questions by calling tools."),
 
 def _provider(model_path: Path) -> EmbeddedProvider:
     config = ModelConfig(path=model_path, id="SmolLM2-135M-Instruct", n_parallel=2,
-                         n_ctx_per_slot=2048, threads=2)
+                         n_ctx_per_slot=2048)
     provider = create_provider(config)
     assert isinstance(provider, EmbeddedProvider)
     return provider

@@ -25,7 +25,14 @@ from typing import Any
 from remora.errors import AGENT_MODEL_UNAVAILABLE
 from remora.providers.base import ProviderError
 
-__all__ = ["Engine", "EngineKey", "acquire_engine", "build_params", "release_engine"]
+__all__ = [
+    "Engine",
+    "EngineKey",
+    "acquire_engine",
+    "build_params",
+    "default_threads",
+    "release_engine",
+]
 
 # Prompt-cache RAM (MiB) for slot states that were evicted; llama.cpp's default of
 # 8 GiB would let a long run grow far past our memory budget.
@@ -42,7 +49,22 @@ class EngineKey:
     @classmethod
     def create(cls, path: Path, n_parallel: int, n_ctx_per_slot: int,
                threads: int | None) -> EngineKey:
-        return cls(path.resolve(), n_parallel, n_ctx_per_slot, threads or os.cpu_count() or 1)
+        return cls(path.resolve(), n_parallel, n_ctx_per_slot, threads or default_threads())
+
+
+def default_threads() -> int:
+    """All usable CPUs but one, at least one.
+
+    llama.cpp's threads meet at a barrier every step: when another process (ruff,
+    pytest, the sandbox, another agent's engine) takes a core, a step waits for the
+    descheduled thread. Measured on 2 busy CPUs: 2 threads fell to 1-10 tokens/s
+    while 1 thread held 50-75; leaving a core free avoids that cliff.
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, cpus - 1)
 
 
 def build_params(key: EngineKey, *, port: int = 0, host: str = "127.0.0.1",
@@ -57,6 +79,10 @@ def build_params(key: EngineKey, *, port: int = 0, host: str = "127.0.0.1",
     params.n_ctx = key.n_ctx_per_slot * key.n_parallel
     params.cpuparams.n_threads = key.threads
     params.cpuparams_batch.n_threads = key.threads
+    # No spin-waiting between steps: spinning threads steal the cores that the
+    # other threads (and the host's tools) need on a busy machine.
+    params.cpuparams.poll = 0
+    params.cpuparams_batch.poll = 0
     params.cache_prompt = True
     # An 8-bit KV cache: with 4 slots x 4096 tokens the f16 cache alone is ~380 MB for
     # SmolLM2-135M; q8_0 halves it (whole process ~360 MB instead of ~530 MB loaded).
