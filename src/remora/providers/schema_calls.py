@@ -30,7 +30,9 @@ from remora.conversation import (
 from remora.providers.profiles import ModelProfile
 
 __all__ = [
+    "RAW_KEY",
     "CallPlan",
+    "ParsedCalls",
     "parse_calls",
     "plan_turn",
     "prompted_turn",
