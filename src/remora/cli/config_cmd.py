@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from enum import StrEnum
+from typing import Annotated, Any
 
 import typer
 import yaml
 
-from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
+from remora.cli.options import SharedOptions, shared_options
 from remora.cli.output import console, print_json
 from remora.config import LoadedConfig
 
@@ -31,17 +32,29 @@ def describe(loaded: LoadedConfig) -> dict[str, Any]:
     }
 
 
+class ConfigFormat(StrEnum):
+    yaml = "yaml"
+    json = "json"
+
+
+ConfigFormatOpt = Annotated[
+    ConfigFormat,
+    typer.Option("--format", "-f", help="yaml (annotated with sources) or json.",
+                 case_sensitive=False),
+]
+
+
 def register(app: typer.Typer) -> None:
     @app.command("config")
     @shared_options
     def config_command(
         opts: SharedOptions,
-        output_format: FormatOpt = OutputFormat.table,
+        output_format: ConfigFormatOpt = ConfigFormat.yaml,
     ) -> None:
         """Print the resolved configuration and where each value came from."""
         loaded = opts.load()
         described = describe(loaded)
-        if output_format is OutputFormat.json:
+        if output_format is ConfigFormat.json:
             print_json(described)
             return
         console.print(f"# config file: {described['file'] or '(none)'}")
