@@ -75,4 +75,4 @@ def register(app: typer.Typer) -> None:
             dotted = ".".join(k for _, k in path)
             origin = sources.get(dotted)
             suffix = f"  # {origin}" if origin is not None and not line.endswith(":") else ""
-            console.print(f"{line.ljust(width)}{suffix}", markup=False)
+            console.print(f"{line.ljust(width)}{suffix}" if suffix else line, markup=False)
