@@ -115,8 +115,13 @@ def analyze_command(
         result = _discover(targets, loaded, node_type, emitter)
         show_bar = output_format is OutputFormat.table and err_console.is_terminal
         progress: ProgressSink = RichProgress(err_console) if show_bar else NullProgress()
-        report, faulted = asyncio.run(_analyze(loaded, registry, result, chosen, emitter,
-                                               progress, auto_accept))
+        try:
+            report, faulted = asyncio.run(_analyze(loaded, registry, result, chosen, emitter,
+                                                   progress, auto_accept))
+        except KeyboardInterrupt:
+            err_console.print("interrupted: unfinished runs were discarded; finished ones are "
+                              "recorded (`remora review`)")
+            raise typer.Exit(130) from None
     finally:
         emitter.close()
     if output_format is OutputFormat.json:
@@ -169,7 +174,11 @@ def watch_command(
         index = NodeIndex(result.nodes)
         console.print(f"watching {len(index.files)} files ({len(index)} nodes) for "
                       f"{', '.join(chosen)}; Ctrl-C stops", highlight=False)
-        asyncio.run(_watch(loaded, registry, targets, chosen, emitter, index, auto_accept))
+        try:
+            asyncio.run(_watch(loaded, registry, targets, chosen, emitter, index, auto_accept))
+        except KeyboardInterrupt:
+            err_console.print("stopped watching")
+            raise typer.Exit(130) from None
     finally:
         emitter.close()
 

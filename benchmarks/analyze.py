@@ -1,0 +1,138 @@
+"""`remora analyze` on the sample project, measured: prints one JSON object.
+
+Runs the real CLI in a subprocess on a fresh copy of examples/sample_project
+(embedded model by default) with the JSONL event log on, then reports:
+
+- wall_s: the command's wall time;
+- peak_rss_mb: the largest resident set of the command (target <= 600 MB with
+  the embedded model; RUSAGE_CHILDREN, so it is the remora process itself);
+- outside_model_share: the share of wall time when no model call was in flight,
+  from the union of the model_response events' intervals (target <= 5%);
+- counts, turns, tokens and the prompt-cache share, from the same events.
+
+Usage: python benchmarks/analyze.py [--operations lint,docstring] [--paths inventory]
+       [--provider embedded] [--threads N] [--jobs N] [--keep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "examples" / "sample_project"
+REMORA = str(Path(sys.executable).with_name("remora"))
+
+
+def union_length(intervals: list[tuple[float, float]]) -> float:
+    total = 0.0
+    end = float("-inf")
+    for start, stop in sorted(intervals):
+        if start > end:
+            total += stop - start
+            end = stop
+        elif stop > end:
+            total += stop - end
+            end = stop
+    return total
+
+
+def figures(events: list[dict[str, Any]], wall_s: float) -> dict[str, Any]:
+    responses = [e for e in events if e["kind"] == "model_response"]
+    intervals = [(e["ts"] - float(e.get("duration_s") or 0.0), e["ts"]) for e in responses]
+    in_model = union_length(intervals)
+    # Start-up, discovery and engine load count against Remora: the window is the
+    # command's whole wall time, measured outside the process.
+    window = wall_s
+    prompt = sum(int(e.get("prompt_tokens") or 0) for e in responses)
+    cached = sum(int(e.get("cached_tokens") or 0) for e in responses)
+    later = [e for e in responses if int(e.get("turn") or 0) >= 2]
+    later_prompt = sum(int(e.get("prompt_tokens") or 0) for e in later)
+    later_cached = sum(int(e.get("cached_tokens") or 0) for e in later)
+    ends = [e for e in events if e["kind"] == "run_end"]
+    tools = [e for e in events if e["kind"] == "tool_result"]
+    return {
+        "model_time_s": round(in_model, 3),
+        "outside_model_s": round(max(window - in_model, 0.0), 3),
+        "outside_model_share": round(max(window - in_model, 0.0) / window, 4) if window else None,
+        "model_calls": len(responses),
+        "model_call_s_sum": round(sum(float(e.get("duration_s") or 0) for e in responses), 3),
+        "agent_runs": len(ends),
+        "turns_per_run": round(len(responses) / len(ends), 2) if ends else None,
+        "tool_calls": len(tools),
+        "tool_s_sum": round(sum(float(e.get("duration_s") or 0) for e in tools), 3),
+        "prompt_tokens": prompt,
+        "completion_tokens": sum(int(e.get("completion_tokens") or 0) for e in responses),
+        "cached_share": round(cached / prompt, 3) if prompt else None,
+        "cached_share_turn2_on": round(later_cached / later_prompt, 3) if later_prompt else None,
+        "timeouts": sum(1 for e in ends if (e.get("error") or {}).get("code") == "AGENT_002"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--operations", default="", help="-o for analyze (default: all enabled)")
+    parser.add_argument("--paths", default=".", help="paths inside the project copy")
+    parser.add_argument("--provider", default="embedded")
+    parser.add_argument("--threads", type=int, default=None, help="embedded: CPU threads")
+    parser.add_argument("--jobs", type=int, default=None, help="max_concurrent_agents")
+    parser.add_argument("--keep", action="store_true", help="keep the project copy")
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="remora-bench-"))
+    project = work / "sample_project"
+    shutil.copytree(SAMPLE, project, ignore=shutil.ignore_patterns(
+        ".remora", "__pycache__", ".pytest_cache", ".ruff_cache"))
+    events_file = work / "events.jsonl"
+    command = [REMORA, "analyze", *args.paths.split(","), "--format", "json",
+               "--provider", args.provider, "--events-file", str(events_file)]
+    if args.operations:
+        command += ["-o", args.operations]
+    if args.jobs:
+        command += ["-j", str(args.jobs)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
+    if args.threads:
+        env["REMORA_MODEL__THREADS"] = str(args.threads)
+    started = time.perf_counter()
+    run = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    try:
+        report = json.loads(run.stdout)
+    except ValueError:
+        print(json.dumps({"error": "analyze did not print JSON", "exit_code": run.returncode,
+                          "stderr": run.stderr[-2000:]}, indent=2))
+        sys.exit(1)
+    events = [json.loads(line) for line in events_file.read_text().splitlines()]
+    result = {
+        "command": " ".join(["remora", *command[1:]]).replace(str(events_file), "EVENTS"),
+        "cpu_count": os.cpu_count(),
+        "load_avg_1m_before_end": round(os.getloadavg()[0], 2),
+        "exit_code": run.returncode,
+        "nodes": report["nodes"],
+        "operations": report["operations"],
+        "results": len(report["results"]),
+        "counts": report["counts"],
+        "wall_s": round(wall, 2),
+        "peak_rss_mb": round(peak_kb / 1024, 1),
+        **figures(events, wall),
+        "targets": {"peak_rss_mb": 600, "outside_model_share": 0.05},
+    }
+    print(json.dumps(result, indent=2))
+    if args.keep:
+        print(f"project kept at {project}", file=sys.stderr)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Ctrl-C during `remora analyze`: exit 130, unfinished workspaces discarded, the
+results database consistent (the real CLI in a subprocess, SIGINT as a terminal sends it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from remora.results import ResultsDB
+from remora.workspace import WorkspaceStore
+
+pytestmark = pytest.mark.integration
+
+REMORA = str(Path(sys.executable).with_name("remora"))
+
+
+def test_sigint_stops_cleanly_with_exit_130(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "shop"\nversion = "0.1"\n')
+    (root / "pkg" / "a.py").write_text("import os\n\n\ndef f():\n    return 1\n")
+    turns = [
+        {"calls": [{"name": "apply_fix", "arguments": {"issue_code": "F401"}}]},
+        {"calls": [{"name": "submit_result", "arguments": {}}]},
+        # The second run (f) waits in the model: that is where Ctrl-C lands.
+        {"calls": [{"name": "apply_fix", "arguments": {"issue_code": "F401"}}],
+         "delay_s": 120},
+    ]
+    (root / "turns.yaml").write_text(yaml.safe_dump(turns))
+    (root / "remora.yaml").write_text(
+        "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n"
+        "sandbox:\n  max_concurrent_agents: 1\nevents:\n  enabled: true\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
+    process = subprocess.Popen([REMORA, "analyze", "pkg", "-o", "lint"], cwd=root, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    events = root / ".remora" / "events.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        kinds = [json.loads(line)["kind"] for line in events.read_text().splitlines()] \
+            if events.is_file() else []
+        if kinds.count("run_start") == 2 and kinds.count("model_request") == 3:
+            break
+        if process.poll() is not None:
+            raise AssertionError(f"analyze ended early: {process.communicate()}")
+        time.sleep(0.1)
+    else:
+        process.kill()
+        raise AssertionError("the second run never started")
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "interrupted" in err
+    with ResultsDB(root) as db:
+        (run,) = db.runs()
+        assert run.finished is not None
+        records = db.list()
+    # The finished run is recorded and waits for review; the interrupted one left nothing.
+    assert [(r.node_name, r.status, r.review_state) for r in records] == [
+        ("pkg/a.py", "success", "pending")]
+    assert WorkspaceStore(root).ids() == [records[0].workspace_id]
+    assert (root / "pkg" / "a.py").read_text().startswith("import os\n")
