@@ -1,8 +1,11 @@
 """Conversions between the neutral conversation and the ``llm`` library's messages.
 
 Native mode: llm ``Message`` objects with tool-call and tool-result parts, and our
-ToolSpecs as ``llm.Tool``. Text mode (a model without tools): the tool list in the
-system prompt and earlier calls and results rendered as text (``text_calls``).
+ToolSpecs as ``llm.Tool``. Schema mode (no native tools, but ``supports_schema``):
+the same plain chat the openai and embedded providers send for prompted tools
+(``schema_calls``), the reply constrained by the tool-union schema and parsed as
+JSON. Text mode (neither): the tool list in the system prompt and earlier calls and
+results rendered as text (``text_calls``).
 """
 
 from __future__ import annotations
@@ -29,8 +32,24 @@ from remora.conversation import (
     Usage,
 )
 from remora.providers import text_calls
+from remora.providers.schema_calls import (
+    CallPlan,
+    prompted_turn,
+    render_messages,
+    render_tools_prompt,
+    tool_union_schema,
+)
 
-__all__ = ["Reply", "llm_tools", "native_messages", "reply_to_turn", "text_messages"]
+__all__ = [
+    "Reply",
+    "llm_tools",
+    "native_messages",
+    "reply_to_turn",
+    "schema_for",
+    "schema_messages",
+    "schema_turn",
+    "text_messages",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +132,36 @@ def text_messages(
         role = "assistant" if message.role == "assistant" else "user"
         out.append(LLMMessage(role=role, parts=[TextPart(text="\n".join(chunks))]))
     return out
+
+
+def schema_messages(request: ModelRequest, plan: CallPlan) -> list[LLMMessage]:
+    """The history for a schema-constrained turn, as plain system/user/assistant text.
+
+    Earlier calls are repeated as the model wrote them (``schema_calls.RAW_KEY``) and
+    results come back as user messages, so small models' templates (which know no
+    tool role) accept it and a server's prompt cache keeps matching.
+    """
+    tools_prompt = (
+        render_tools_prompt(request.tools, parallel=plan.max_calls != 1) if request.tools else ""
+    )
+    return [
+        LLMMessage(role=m["role"], parts=[TextPart(text=m["content"])])
+        for m in render_messages(request.messages, tools_prompt)
+    ]
+
+
+def schema_for(plan: CallPlan) -> dict[str, Any] | None:
+    """The JSON schema a turn's reply must match; None for a plain-text turn."""
+    if not plan.constrained:
+        return None
+    return tool_union_schema(plan.tools, text_name=plan.text_name, max_calls=plan.max_calls)
+
+
+def schema_turn(reply: Reply, plan: CallPlan, max_tokens: int) -> ModelTurn:
+    """A schema-constrained reply parsed into ToolCalls (or text), as the other
+    prompted providers do."""
+    finish = _finish_reason(reply.raw) or None
+    return prompted_turn(reply.text, finish, plan, _usage(reply), reply.raw, max_tokens)
 
 
 def _usage(reply: Reply) -> Usage:

@@ -4,9 +4,12 @@
 request. When the model supports tools (and the profile wants native tools) our
 ToolSpecs go over as ``llm.Tool`` objects and the calls come back from
 ``response.tool_calls()``; llm never runs them, since we call ``prompt`` rather
-than ``chain``, so the loop keeps executing tools itself. Otherwise the tool
-schemas go into the system prompt and the calls are parsed out of the text
-(``text_calls``).
+than ``chain``, so the loop keeps executing tools itself. Otherwise, when the model
+supports schemas (``supports_schema``; ``supports_schema: true`` in
+extra-openai-models.yaml, every llm-ollama chat model), the tool schemas go into
+the system prompt and the reply is constrained by the union over the tools allowed
+this turn (``schema_calls``), as the embedded and openai providers do for small
+models. Failing both, the calls are parsed out of free text (``text_calls``).
 
 The whole history is passed as llm ``messages=`` (system / user / assistant with
 tool-call parts / tool with tool-result parts), so each request is stateless on
@@ -20,7 +23,7 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import llm
@@ -46,11 +49,18 @@ from remora.providers.llm_messages import (
     llm_tools,
     native_messages,
     reply_to_turn,
+    schema_for,
+    schema_messages,
+    schema_turn,
     text_messages,
 )
 from remora.providers.profiles import ModelProfile
+from remora.providers.schema_calls import CallPlan, plan_turn
 
-__all__ = ["LLMProvider", "operational_errors"]
+__all__ = ["LLMProvider", "Mode", "operational_errors"]
+
+# How tool calls travel: llm's native tools, a JSON-schema-constrained reply, or text.
+Mode = Literal["native", "schema", "text"]
 
 UNKNOWN_MODEL_HINT = (
     "run `llm models` to list the models llm knows; install the plugin that serves it "
@@ -158,8 +168,16 @@ class LLMProvider:
     def _style(self) -> text_calls.TextStyle:
         return "functiongemma" if self.profile.output_format == "functiongemma_tags" else "json"
 
-    def _native(self, resolved: _Resolved) -> bool:
-        return bool(getattr(resolved.model, "supports_tools", False)) and self.profile.native_tools
+    def mode(self, model: Any) -> Mode:
+        """Native tools when the model and the profile want them; else a schema-
+        constrained reply when the model supports schemas (FunctionGemma's tag format
+        is text by design); else calls parsed from free text."""
+        if getattr(model, "supports_tools", False) and self.profile.native_tools:
+            return "native"
+        tags = self.profile.output_format == "functiongemma_tags"
+        if getattr(model, "supports_schema", False) and not tags:
+            return "schema"
+        return "text"
 
     def _options(self, model: Any, request: ModelRequest, stop: Sequence[str]) -> dict[str, Any]:
         """Generation settings under the names this model's Options use."""
@@ -182,10 +200,13 @@ class LLMProvider:
         messages: list[LLMMessage],
         tools: list[llm.Tool],
         options: dict[str, Any],
+        schema: dict[str, Any] | None = None,
     ) -> Reply:
         kwargs: dict[str, Any] = {"messages": messages, "stream": False, "options": options}
         if tools:
             kwargs["tools"] = tools
+        if schema is not None:
+            kwargs["schema"] = schema
         key = self._key()
         if key is not None:
             kwargs["key"] = key
@@ -212,23 +233,29 @@ class LLMProvider:
 
     async def complete(self, request: ModelRequest) -> ModelTurn:
         resolved = await self._model()
-        native = self._native(resolved)
+        mode = self.mode(resolved.model)
         offer_tools = bool(request.tools) and request.tool_choice != "none"
-        if native:
+        tools: list[llm.Tool] = []
+        plan: CallPlan | None = None
+        schema: dict[str, Any] | None = None
+        stop = tuple(request.stop)
+        if mode == "native":
             messages = native_messages(request.messages)
             tools = llm_tools(request.tools, request.tool_choice) if offer_tools else []
-            stop = request.stop
+        elif mode == "schema":
+            plan = plan_turn(request, self.profile)
+            messages = schema_messages(request, plan)
+            schema = schema_for(plan)
         else:
             messages = text_messages(request, self._style(), offer_tools)
-            tools = []
-            extra = STOP_SEQUENCES if self._style() == "functiongemma" and offer_tools else ()
-            stop = tuple(request.stop) + extra
+            if self._style() == "functiongemma" and offer_tools:
+                stop += STOP_SEQUENCES
         options = self._options(resolved.model, request, stop)
         timeout = request.timeout_s or self.timeout_s
         what = f"llm model {self.model_id}"
         try:
             reply = await asyncio.wait_for(
-                self._prompt(resolved, messages, tools, options), timeout
+                self._prompt(resolved, messages, tools, options, schema), timeout
             )
         except TimeoutError as exc:
             raise ProviderError(
@@ -239,9 +266,11 @@ class LLMProvider:
             raise ProviderError(AGENT_INVALID_OUTPUT, f"{what}: malformed output ({exc})") from exc
         except operational_errors() as exc:
             raise _provider_error(what, exc) from exc
+        if plan is not None:
+            return schema_turn(reply, plan, request.max_tokens)
         turn_index = sum(1 for m in request.messages if m.role == "assistant")
         return reply_to_turn(
-            reply, turn_index, native=native, tools=request.tools if offer_tools else ()
+            reply, turn_index, native=mode == "native", tools=request.tools if offer_tools else ()
         )
 
     async def check(self) -> Availability:

@@ -5,6 +5,9 @@
 - ``FakeOllama`` implements the three endpoints llm-ollama 0.19 uses: ``GET
   /api/tags`` (the model list), ``POST /api/show`` (capabilities) and ``POST
   /api/chat`` (non-streaming chat; replies come from a queue).
+- ``FakeOpenAIChat`` is an OpenAI-compatible ``/v1`` (``GET /models``, non-streaming
+  ``POST /chat/completions`` answered from a queue), for llm's
+  extra-openai-models.yaml models.
 
 Both are stdlib ``ThreadingHTTPServer`` instances on 127.0.0.1 in a daemon thread.
 """
@@ -228,6 +231,61 @@ class FakeOllama:
     def chats(self) -> list[Any]:
         assert self.server is not None
         return [r.body for r in self.server.requests if r.path == "/api/chat"]
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+@dataclass
+class FakeOpenAIChat:
+    """The part of an OpenAI-compatible server llm's OpenAI plugin talks to."""
+
+    model: str = "test-model"
+    replies: list[tuple[int, Any]] = field(default_factory=list)
+    server: _Server | None = None
+
+    def start(self) -> FakeOpenAIChat:
+        self.server = _Server(self._route)
+        return self
+
+    def reply(self, content: str, *, finish_reason: str = "stop", status: int = 200,
+              usage: dict[str, Any] | None = None) -> None:
+        """Queue one /chat/completions answer (non-streaming)."""
+        body = {
+            "id": f"chatcmpl-{len(self.replies)}",
+            "object": "chat.completion",
+            "created": 1_790_000_000,
+            "model": self.model,
+            "choices": [{
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": finish_reason,
+            }],
+            "usage": usage or {"prompt_tokens": 40, "completion_tokens": 9, "total_tokens": 49},
+        }
+        self.replies.append((status, body))
+
+    def _route(self, method: str, path: str, body: Any) -> tuple[int, Any]:
+        if path == "/v1/models":
+            return 200, {"object": "list", "data": [
+                {"id": self.model, "object": "model", "created": 0, "owned_by": "test"}]}
+        if path == "/v1/chat/completions":
+            if not self.replies:
+                return 500, {"error": {"message": "no reply queued"}}
+            return self.replies.pop(0)
+        return 404, {"error": {"message": f"no route {method} {path}"}}
+
+    @property
+    def url(self) -> str:
+        """The base URL, ending in /v1 as OpenAI clients expect."""
+        assert self.server is not None
+        return f"{self.server.url}/v1"
+
+    @property
+    def chats(self) -> list[Any]:
+        assert self.server is not None
+        return [r.body for r in self.server.requests if r.path == "/v1/chat/completions"]
 
     def close(self) -> None:
         if self.server is not None:

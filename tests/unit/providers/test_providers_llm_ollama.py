@@ -25,6 +25,7 @@ from remora.providers.base import ProviderError
 from remora.providers.factory import create_provider
 from remora.providers.llm_provider import LLMProvider
 from remora.providers.profiles import BUILTIN_PROFILES, ModelProfile
+from remora.providers.schema_calls import render_tools_prompt, tool_union_schema
 
 TOOLS = (
     ToolSpec(
@@ -149,37 +150,32 @@ async def test_tool_choice_none_and_named(ollama: FakeOllama) -> None:
     assert [t["function"]["name"] for t in ollama.chats[1]["tools"]] == ["apply_fix"]
 
 
-async def test_model_without_tools_gets_schemas_in_the_prompt(ollama: FakeOllama) -> None:
-    ollama.reply(
-        {
-            "content": 'Fixing.\n```json\n{"name": "apply_fix", "arguments": '
-            '{"issue_code": "F401"}}\n```'
-        }
-    )
+async def test_model_without_tools_gets_a_schema_as_format(ollama: FakeOllama) -> None:
+    # llm-ollama supports schemas on every chat model and sends them as `format`.
+    ollama.reply({"content": '[{"name": "apply_fix", "arguments": {"issue_code": "F401"}}]'})
     turn = await _provider("ollama/smollm2:135m").complete(_request(tool_choice="required"))
 
     assert turn.finish == "tool_calls"
     assert [(c.name, c.arguments) for c in turn.message.tool_calls] == [
         ("apply_fix", {"issue_code": "F401"})
     ]
-    assert turn.message.text == "Fixing."
     sent = ollama.chats[0]
     assert not sent["tools"]
+    # "required" under the default profile: one or more calls, no text reply.
+    assert sent["format"] == tool_union_schema(TOOLS, max_calls=0)
     system = sent["messages"][0]
     assert system["role"] == "system"
-    assert system["content"].startswith(SYSTEM + "\n\nYou can call these tools:")
-    assert '"name": "apply_fix"' in system["content"]
-    assert system["content"].endswith("You must call one of the tools now.")
+    assert system["content"] == f"{SYSTEM}\n\n{render_tools_prompt(TOOLS, parallel=True)}"
 
 
-async def test_text_history_for_model_without_tools(ollama: FakeOllama) -> None:
-    ollama.reply({"content": "All clean."})
+async def test_schema_history_for_model_without_tools(ollama: FakeOllama) -> None:
+    ollama.reply({"content": '[{"name": "reply", "arguments": {"text": "All clean."}}]'})
     call = ToolCall("c1", "run_linter", {})
     result = ToolResult("c1", "run_linter", {"ok": True, "result": {"issues": []}})
     turn = await _provider("ollama/smollm2:135m").complete(
         _request(Message.assistant("", (call,)), Message.tool_results((result,)))
     )
-    assert turn.finish == "stop"
+    assert turn.finish == "stop" and turn.message.text == "All clean."
     messages = ollama.chats[0]["messages"]
     assert messages[2] == {
         "role": "assistant",
@@ -187,7 +183,7 @@ async def test_text_history_for_model_without_tools(ollama: FakeOllama) -> None:
     }
     assert messages[3] == {
         "role": "user",
-        "content": 'Tool result for run_linter: {"ok": true, "result": {"issues": []}}',
+        "content": 'Result of run_linter: {"ok": true, "result": {"issues": []}}',
     }
 
 
