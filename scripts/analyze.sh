@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Fresh-machine main job: create the venv, install Remora, run it on the bundled example.
+# Fresh-machine main job: create the venv, install Remora, run the agents on the bundled
+# example with the embedded model, then list the review queue.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e .
-.venv/bin/remora discover examples/sample_project "$@"
+status=0
+.venv/bin/remora analyze examples/sample_project "$@" || status=$?
+.venv/bin/remora review --project examples/sample_project
+exit "$status"
