@@ -132,7 +132,8 @@ def examine_changes(changes: Iterable[tuple[Change, str]], index: NodeIndex,
         nodes, warnings = parse_source(source, rel, pack=pack)
         if warnings:
             # Mid-edit: keep the last good state, so the nodes re-run once it parses.
-            batch.skipped.extend(FileSkip(w.file, w.line, w.message) for w in warnings)
+            batch.skipped.extend(
+                FileSkip(w.file, w.line, w.message.split("; kept what")[0]) for w in warnings)
             continue
         batch.nodes.extend(index.apply(rel, nodes))
     return batch
