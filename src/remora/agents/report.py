@@ -12,8 +12,8 @@ from remora.agents.definition import SubagentDefinition
 from remora.agents.loader import AgentLoadError
 from remora.agents.registry import AGENT_FILENAME, AgentRegistry
 from remora.config import ModelConfig, RemoraConfig
-from remora.errors import RemoraError
 from remora.providers.base import Availability
+from remora.providers.factory import check_availability
 from remora.providers.profiles import resolve_profile
 
 __all__ = ["agent_yaml_files", "describe_agents", "model_for_agent"]
@@ -34,23 +34,11 @@ def model_for_agent(config: RemoraConfig, definition: SubagentDefinition | None,
     return ModelConfig.model_validate(merged)
 
 
-async def _availability(model: ModelConfig, profile_name: str | None) -> Availability:
-    from remora.providers.factory import create_provider  # imports adapters lazily
-
-    try:
-        provider = create_provider(model, profile_name)
-    except RemoraError as exc:
-        return Availability(False, model.id, model.provider, exc.message, exc.hint)
-    try:
-        return await provider.check()
-    finally:
-        await provider.aclose()
-
-
 async def _check_models(models: Iterable[tuple[str, ModelConfig]], profile_name: str | None
                         ) -> dict[str, Availability]:
     distinct = dict(models)
-    results = await asyncio.gather(*(_availability(m, profile_name) for m in distinct.values()))
+    results = await asyncio.gather(
+        *(check_availability(m, profile_name) for m in distinct.values()))
     return dict(zip(distinct, results, strict=True))
 
 

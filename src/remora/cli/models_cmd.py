@@ -17,8 +17,8 @@ from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_op
 from remora.cli.output import console, err_console, print_json
 from remora.config import ModelConfig, RemoraConfig
 from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
-from remora.providers.base import Availability, ProviderError
-from remora.providers.factory import PROVIDER_CLASSES, create_provider
+from remora.providers.base import ProviderError
+from remora.providers.factory import PROVIDER_CLASSES, check_availability
 from remora.providers.model_store import (
     DEFAULT_MODEL,
     KNOWN_MODELS,
@@ -57,23 +57,12 @@ def _configured_models(config: RemoraConfig) -> list[tuple[str, ModelConfig]]:
     return models
 
 
-async def _availability(model: ModelConfig, profile_name: str | None) -> Availability:
-    try:
-        provider = create_provider(model, profile_name)
-    except RemoraError as exc:
-        return Availability(False, model.id, model.provider, exc.message, exc.hint)
-    try:
-        return await provider.check()
-    finally:
-        await provider.aclose()
-
-
 def describe_models(config: RemoraConfig) -> dict[str, Any]:
     """Everything ``remora models`` shows, as plain data."""
     configured = []
     for where, model in _configured_models(config):
         profile_name = config.runner.model_profile or model.profile
-        availability = asyncio.run(_availability(model, profile_name))
+        availability = asyncio.run(check_availability(model, profile_name))
         configured.append({
             "use": where, "provider": model.provider, "id": model.id,
             "path": str(model.path) if model.path else None, "base_url": model.base_url,

@@ -11,10 +11,10 @@ from typing import Any
 
 from remora.config import ModelConfig
 from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
-from remora.providers.base import Provider
+from remora.providers.base import Availability, Provider
 from remora.providers.profiles import ModelProfile, resolve_profile
 
-__all__ = ["PROVIDER_CLASSES", "create_provider"]
+__all__ = ["PROVIDER_CLASSES", "check_availability", "create_provider"]
 
 # provider name -> "module:Class"; each class has
 #   from_config(model: ModelConfig, profile: ModelProfile) -> Provider
@@ -41,3 +41,18 @@ def create_provider(model: ModelConfig, profile_name: str | None = None) -> Prov
     cls: Any = getattr(importlib.import_module(module_name), class_name)
     provider: Provider = cls.from_config(model, profile)
     return provider
+
+
+async def check_availability(model: ModelConfig, profile_name: str | None = None
+                             ) -> Availability:
+    """Whether ``model`` can serve now; a provider that cannot even be built (unknown
+    provider or profile, missing model file) is reported as unavailable, not raised,
+    so listings can show every model's state side by side."""
+    try:
+        provider = create_provider(model, profile_name)
+    except RemoraError as exc:
+        return Availability(False, model.id, model.provider, exc.message, exc.hint)
+    try:
+        return await provider.check()
+    finally:
+        await provider.aclose()
