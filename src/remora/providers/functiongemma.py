@@ -135,13 +135,21 @@ def _property(schema: Mapping[str, Any]) -> str:
     if nullable or schema.get("nullable"):
         parts.append("nullable:true")
     if kind == "OBJECT":
-        props = schema.get("properties")
-        if isinstance(props, Mapping) and props:
-            parts.append("properties:{" + _properties(props) + "}")
-        if schema.get("required"):
-            parts.append(_required(schema["required"]))
+        parts.extend(_object_fields(schema))
     parts.append(f"type:{ESCAPE}{kind}{ESCAPE}")
     return "{" + ",".join(parts) + "}"
+
+
+def _object_fields(schema: Mapping[str, Any]) -> list[str]:
+    """An object schema's ``properties`` then ``required``, as the template renders
+    them both for a tool's parameters and for a nested object property."""
+    parts: list[str] = []
+    props = schema.get("properties")
+    if isinstance(props, Mapping) and props:
+        parts.append("properties:{" + _properties(props) + "}")
+    if schema.get("required"):
+        parts.append(_required(schema["required"]))
+    return parts
 
 
 def _items(items: Mapping[str, Any]) -> str:
@@ -170,12 +178,7 @@ def render_declaration(tool: ToolSpec) -> str:
     params = tool.parameters or {}
     body = f"description:{ESCAPE}{tool.description}{ESCAPE}"
     if params:
-        inner: list[str] = []
-        props = params.get("properties")
-        if isinstance(props, Mapping) and props:
-            inner.append("properties:{" + _properties(props) + "}")
-        if params.get("required"):
-            inner.append(_required(params["required"]))
+        inner = _object_fields(params)
         inner.append(f"type:{ESCAPE}{str(params.get('type', 'object')).upper()}{ESCAPE}")
         body += ",parameters:{" + ",".join(inner) + "}"
     return f"{DECLARATION_START}declaration:{tool.name}{{{body}}}{DECLARATION_END}"
