@@ -27,6 +27,8 @@ review_app = typer.Typer(
 IdsArg = Annotated[list[str] | None, typer.Argument(help="Workspace ids (see `remora review`).",
                                                     show_default=False)]
 AllOpt = Annotated[bool, typer.Option("--all", help="Every workspace.")]
+IncludeEmptyOpt = Annotated[bool, typer.Option(
+    "--include-empty", help="Also list workspaces without changes.")]
 
 
 def _merged(ctx: typer.Context, opts: SharedOptions) -> SharedOptions:
@@ -94,8 +96,7 @@ def review_callback(
     ctx: typer.Context,
     opts: SharedOptions,
     output_format: FormatOpt = OutputFormat.table,
-    include_empty: Annotated[bool, typer.Option(
-        "--include-empty", help="Also list workspaces without changes.")] = False,
+    include_empty: IncludeEmptyOpt = False,
 ) -> None:
     """List the results waiting for review (the same as `remora review list`)."""
     ctx.obj = opts
@@ -109,8 +110,7 @@ def list_command(
     ctx: typer.Context,
     opts: SharedOptions,
     output_format: FormatOpt = OutputFormat.table,
-    include_empty: Annotated[bool, typer.Option(
-        "--include-empty", help="Also list workspaces without changes.")] = False,
+    include_empty: IncludeEmptyOpt = False,
 ) -> None:
     """List the results waiting for review: id, node, operation, summary, +/- lines."""
     _list(_merged(ctx, opts), output_format, include_empty)
