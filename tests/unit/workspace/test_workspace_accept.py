@@ -11,18 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from workspace_kit import snapshot
 
 from remora.errors import WORKSPACE_CONFLICT, RemoraError
 from remora.workspace import WorkspacePathError, WorkspaceStore
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    out: dict[str, bytes] = {}
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.is_file() and not rel.startswith(".remora"):
-            out[rel] = path.read_bytes()
-    return out
 
 
 @pytest.fixture

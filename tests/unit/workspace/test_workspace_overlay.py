@@ -9,19 +9,10 @@ import threading
 from pathlib import Path
 
 import pytest
+from workspace_kit import snapshot
 
 from remora.errors import WORKSPACE_CONFLICT, WORKSPACE_NOT_FOUND, RemoraError
 from remora.workspace import Workspace, WorkspaceStore
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file under root (outside .remora) with its bytes."""
-    out: dict[str, bytes] = {}
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.is_file() and not rel.startswith(".remora"):
-            out[rel] = path.read_bytes()
-    return out
 
 
 @pytest.fixture
