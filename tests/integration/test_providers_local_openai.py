@@ -4,23 +4,16 @@ from __future__ import annotations
 
 import jsonschema
 import pytest
+from providers_local_support import QUESTION, SUBMIT, WEATHER
 
 from remora.config import ModelConfig
-from remora.conversation import Message, ModelRequest, ToolResult, ToolSpec
+from remora.conversation import Message, ModelRequest, ToolResult
 from remora.providers.factory import create_provider
 from remora.providers.openai_compat import OpenAIProvider
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
 
 MODEL = "SmolLM2-135M-Instruct"
-WEATHER = ToolSpec("get_weather", "Get the current weather for a city.", {
-    "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
-    "additionalProperties": False})
-SUBMIT = ToolSpec("submit_result", "Finish and report what you found.", {
-    "type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"],
-    "additionalProperties": False})
-QUESTION = (Message.system("You answer questions by calling tools."),
-            Message.user("What is the weather in Paris?"))
 
 
 def _provider(url: str, model_id: str = MODEL, profile: str | None = None) -> OpenAIProvider:
