@@ -8,10 +8,16 @@ Usage: python scripts/sync_bundled_parts.py
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 BUNDLED = Path(__file__).resolve().parents[1] / "src" / "remora" / "agents" / "bundled"
 HEADER = re.compile(r"# --- shared: (.+) ---")
+
+
+def _replacement(body: str) -> Callable[[re.Match[str]], str]:
+    # A function, so backslashes in the body are not read as group references.
+    return lambda _match: body
 
 
 def main() -> None:
@@ -28,7 +34,7 @@ def main() -> None:
         for name, body in parts.items():
             block = re.compile(r"# --- shared: " + re.escape(name) + r" ---\n.*?"
                                r"# --- end shared: " + re.escape(name) + r" ---\n", re.S)
-            new = block.sub(lambda _m, body=body: body, new)
+            new = block.sub(_replacement(body), new)
         if new != text:
             script.write_text(new, encoding="utf-8")
             print(f"synced {script.relative_to(BUNDLED)}")
