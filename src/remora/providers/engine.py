@@ -35,8 +35,10 @@ __all__ = [
 ]
 
 # Prompt-cache RAM (MiB) for slot states that were evicted; llama.cpp's default of
-# 8 GiB would let a long run grow far past our memory budget.
-_CACHE_RAM_MIB = 256
+# 8 GiB would let a long run grow far past our memory budget. The cache fills up
+# during `remora analyze` of the sample project: 256 MiB gave a peak RSS of 735 MB
+# (budget 600), 0 gave 432 MB where 256 gave 647 MB (benchmarks/analyze.py).
+_CACHE_RAM_MIB = 64
 
 
 @dataclass(frozen=True, slots=True)
