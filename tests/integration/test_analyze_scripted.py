@@ -57,7 +57,7 @@ def step(name: str, **arguments: Any) -> dict[str, Any]:
 LINT_TURNS = [
     # pkg/__init__.py, pkg/shop.py, total: node order, one agent at a time.
     step("apply_fix", issue_code="F401"), step("submit_result"),
-    step("apply_fix", issue_code="F401"), step("submit_result", summary="removed imports"),
+    step("apply_fix", issue_code="F401"), step("submit_result"),
     step("run_linter"), step("submit_result"),
 ]
 
@@ -74,7 +74,7 @@ def test_lint_removes_the_unused_imports_and_review_shows_accepts_exactly_that(
     shop = rows["pkg/shop.py"]
     assert shop["changed_files"] == ["pkg/shop.py"] and shop["review"] == "pending"
     assert shop["summary"] == "ruff: no issue left on pkg/shop.py"
-    assert shop["details"]["model_summary"] == "removed imports"
+    assert shop["details"]["issues_remaining"] == 0
     assert rows["total"]["changed_files"] == [] and rows["total"]["workspace_id"] is None
 
     listed = remora(root, "review", "--format", "json")

@@ -187,7 +187,7 @@ async def test_read_docstring_and_submit_report_facts(tmp_path: Path) -> None:
         before = await b.run("docstring", "read_docstring", node)
         await b.run("docstring", "write_docstring", node,
                     {"summary": "Tax owed on an amount in a category.", "style": "google"})
-        after = await b.run("docstring", "submit", node, {"summary": ""})
+        after = await b.run("docstring", "submit", node)
         ws = b.workspace("docstring", node)
     assert before["has_docstring"] is False
     assert before["parameters"] == ["category", "amount"]

@@ -105,7 +105,7 @@ async def test_untyped_names_still_give_values(tmp_path: Path) -> None:
     async with bench(root) as b:
         written = await b.run("sample_data", "write_fixture", node)
         data = json.loads(b.text("sample_data", node, written["path"]))
-        summary = await b.run("sample_data", "submit", node, {"summary": ""})
+        summary = await b.run("sample_data", "submit", node)
     # Without defaults, "alternative" would repeat "defaults": duplicates are dropped.
     assert [s["name"] for s in data["samples"]] == ["defaults", "typical", "edge"]
     typical = data["samples"][1]["args"]
@@ -118,9 +118,9 @@ async def test_submit_without_a_fixture_says_so(tmp_path: Path) -> None:
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/pricing.py", "bulk_discount")
     async with bench(root) as b:
-        summary = await b.run("sample_data", "submit", node, {"summary": ""})
-    assert summary == {"summary": "no fixture written for bulk_discount", "model_summary": "",
-                       "fixture": "", "samples": 0}
+        summary = await b.run("sample_data", "submit", node)
+    assert summary == {"summary": "no fixture written for bulk_discount", "fixture": "",
+                       "samples": 0}
 
 
 async def test_test_code_gets_no_sample_data(tmp_path: Path) -> None:
@@ -128,7 +128,7 @@ async def test_test_code_gets_no_sample_data(tmp_path: Path) -> None:
     node = find_node(root, "tests/test_pricing.py", "test_bulk_discount_tiers")
     async with bench(root) as b:
         written = await b.run("sample_data", "write_fixture", node)
-        summary = await b.run("sample_data", "submit", node, {"summary": "done"})
+        summary = await b.run("sample_data", "submit", node)
         ws = b.workspace("sample_data", node)
     assert written["written"] is False
     assert summary["status"] == "skipped" and ws.changed_files() == []

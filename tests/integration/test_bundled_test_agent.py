@@ -19,7 +19,7 @@ async def test_write_tests_extends_the_modules_test_file_and_they_pass(tmp_path:
         written = await b.run("test", "write_tests", node)
         text = b.text("test", node, "tests/test_pricing.py")
         ws = b.workspace("test", node)
-        facts = await b.run("test", "submit", node, {"summary": ""})
+        facts = await b.run("test", "submit", node)
     assert shown["testable"] is True and shown["exists"] is True
     assert shown["test_file"] == "tests/test_pricing.py"
     assert written["written"] is True
@@ -103,10 +103,10 @@ async def test_nested_functions_are_reported_untestable(tmp_path: Path) -> None:
         shown = await b.run("test", "read_tests", node)
         written = await b.run("test", "write_tests", node)
         ws = b.workspace("test", node)
-        facts = await b.run("test", "submit", node, {"summary": "done"})
+        facts = await b.run("test", "submit", node)
     assert shown["testable"] is False and written["written"] is False
     assert ws.changed_files() == []
-    assert facts["status"] == "skipped" and facts["model_summary"] == "done"
+    assert facts["status"] == "skipped"
 
 
 async def test_test_functions_get_no_tests_of_their_own(tmp_path: Path) -> None:
