@@ -159,10 +159,12 @@ async def test_module_docstring_goes_after_the_header_comments(tmp_path: Path) -
     outside(SOURCE, text, '"""Shopping cart helpers."""\n\n')
 
 
+@pytest.mark.parametrize(
+    "given", ["def total(): return ```", "One sentence saying what the code does."])
 async def test_an_unusable_summary_is_replaced_by_one_derived_from_the_name(
-        tmp_path: Path) -> None:
+        tmp_path: Path, given: str) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
-    result, text = await write(root, "total", "google", "def total(): return ```")
+    result, text = await write(root, "total", "google", given)
     assert "derived" in str(result["note"])
     doc = docstring_of(text, "total")
     assert doc is not None and doc.startswith("Return the total.\n")
