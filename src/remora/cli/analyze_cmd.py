@@ -52,6 +52,16 @@ def _emitter(loaded: LoadedConfig) -> EventEmitter:
     return build_emitter(events.enabled, output, events.max_payload_chars)
 
 
+def _prepare(opts: SharedOptions, paths: list[Path] | None, operations: str | None
+             ) -> tuple[list[Path], LoadedConfig, AgentRegistry, list[str], EventEmitter]:
+    """What analyze and watch both start from: targets, config, agents, operations, events."""
+    targets = list(paths) if paths else [Path.cwd()]
+    loaded = opts.load(targets)
+    registry = AgentRegistry(loaded.config.agents_dir, project_root=loaded.project_root)
+    chosen = parse_operations(operations, loaded.config, registry)
+    return targets, loaded, registry, chosen, _emitter(loaded)
+
+
 def _discover(targets: list[Path], loaded: LoadedConfig, types: str | None,
               emitter: EventEmitter) -> DiscoveryResult:
     result = discover(targets, project_root=loaded.project_root,
@@ -106,11 +116,7 @@ def analyze_command(
     Exit codes: 0 all good, 1 some operations failed, 2 nothing succeeded or bad
     usage, 3 configuration error, 130 interrupted.
     """
-    targets = list(paths) if paths else [Path.cwd()]
-    loaded = opts.load(targets)
-    registry = AgentRegistry(loaded.config.agents_dir, project_root=loaded.project_root)
-    chosen = parse_operations(operations, loaded.config, registry)
-    emitter = _emitter(loaded)
+    targets, loaded, registry, chosen, emitter = _prepare(opts, paths, operations)
     try:
         result = _discover(targets, loaded, node_type, emitter)
         show_bar = output_format is OutputFormat.table and err_console.is_terminal
@@ -164,11 +170,7 @@ def watch_command(
     auto_accept: AutoAcceptOpt = False,
 ) -> None:
     """Watch PATHS and re-run the agents on the nodes whose text changed (Ctrl-C stops)."""
-    targets = list(paths) if paths else [Path.cwd()]
-    loaded = opts.load(targets)
-    registry = AgentRegistry(loaded.config.agents_dir, project_root=loaded.project_root)
-    chosen = parse_operations(operations, loaded.config, registry)
-    emitter = _emitter(loaded)
+    targets, loaded, registry, chosen, emitter = _prepare(opts, paths, operations)
     try:
         result = _discover(targets, loaded, None, emitter)
         index = NodeIndex(result.nodes)
