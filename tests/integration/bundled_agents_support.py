@@ -17,8 +17,15 @@ from remora.discovery.node import CSTNode
 from remora.sandbox import SandboxRuntime, build_externals, load_pym
 from remora.workspace import Workspace, WorkspaceStore
 
-__all__ = ["BUNDLED", "SAMPLE_PROJECT", "Bench", "bench", "copy_sample", "find_node",
-           "write_project"]
+__all__ = [
+    "BUNDLED",
+    "SAMPLE_PROJECT",
+    "Bench",
+    "bench",
+    "copy_sample",
+    "find_node",
+    "write_project",
+]
 
 BUNDLED = Path(remora.agents.__file__).parent / "bundled"
 SAMPLE_PROJECT = Path(__file__).resolve().parents[2] / "examples" / "sample_project"
@@ -26,9 +33,11 @@ SAMPLE_PROJECT = Path(__file__).resolve().parents[2] / "examples" / "sample_proj
 
 def copy_sample(tmp_path: Path) -> Path:
     root = tmp_path / "sample_project"
-    shutil.copytree(SAMPLE_PROJECT, root,
-                    ignore=shutil.ignore_patterns(".remora", "__pycache__", ".pytest_cache",
-                                                  ".ruff_cache"))
+    shutil.copytree(
+        SAMPLE_PROJECT,
+        root,
+        ignore=shutil.ignore_patterns(".remora", "__pycache__", ".pytest_cache", ".ruff_cache"),
+    )
     return root
 
 
@@ -54,6 +63,10 @@ def find_node(root: Path, rel: str, full_name: str | None = None) -> CSTNode:
     raise AssertionError(f"no node {full_name!r} in {rel}: {[n.full_name for n in nodes]}")
 
 
+# The test agent lives in testgen/ so test tooling does not take product code for tests.
+AGENT_FOLDERS = {"test": "testgen"}
+
+
 class Bench:
     """Runs bundled tool scripts against one project, one workspace per (operation, node)."""
 
@@ -70,14 +83,16 @@ class Bench:
             self._workspaces[key] = self.store.create(agent, node.node_id)
         return self._workspaces[key]
 
-    async def envelope(self, agent: str, script: str, node: CSTNode,
-                       args: dict[str, Any] | None = None) -> dict[str, Any]:
-        loaded = load_pym(BUNDLED / agent / script)
+    async def envelope(
+        self, agent: str, script: str, node: CSTNode, args: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        loaded = load_pym(BUNDLED / AGENT_FOLDERS.get(agent, agent) / script)
         externals = build_externals(self.workspace(agent, node), node, self.config)
         return await self.runtime.run(loaded, args or {}, externals)
 
-    async def run(self, agent: str, tool: str, node: CSTNode,
-                  args: dict[str, Any] | None = None) -> Any:
+    async def run(
+        self, agent: str, tool: str, node: CSTNode, args: dict[str, Any] | None = None
+    ) -> Any:
         """The tool's result; fails the test when the envelope is an error."""
         env = await self.envelope(agent, f"tools/{tool}.pym", node, args)
         assert env["ok"], env

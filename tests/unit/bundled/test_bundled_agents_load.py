@@ -30,7 +30,8 @@ def test_the_registry_lists_the_four_bundled_agents() -> None:
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_bundled_agent_loads_with_every_script_checked(name: str) -> None:
-    definition = load_agent(BUNDLED_AGENTS_DIR / name / "agent.yaml")
+    folder = "testgen" if name == "test" else name
+    definition = load_agent(BUNDLED_AGENTS_DIR / folder / "agent.yaml")
     assert definition.name == name
     assert definition.tools[-1].name == "submit_result"
     for tool in definition.tools:
@@ -44,19 +45,36 @@ def test_bundled_agent_loads_with_every_script_checked(name: str) -> None:
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_prompts_render_with_the_node_variables(name: str) -> None:
-    definition = load_agent(BUNDLED_AGENTS_DIR / name / "agent.yaml")
-    variables = {"node_text": "def f():\n    pass\n", "node_name": "f", "node_type": "function",
-                 "full_name": "f", "file_path": "m.py", "node_id": "x", "language": "python",
-                 "style": "google"}
+    folder = "testgen" if name == "test" else name
+    definition = load_agent(BUNDLED_AGENTS_DIR / folder / "agent.yaml")
+    variables = {
+        "node_text": "def f():\n    pass\n",
+        "node_name": "f",
+        "node_type": "function",
+        "full_name": "f",
+        "file_path": "m.py",
+        "node_id": "x",
+        "language": "python",
+        "style": "google",
+    }
     system, first = definition.render(variables)
     assert "def f():" in first and system.strip()
 
 
 def test_shared_blocks_are_identical_in_every_script() -> None:
     parts = _parts()
-    assert set(parts) >= {"source scanning", "ruff issues of one node", "signatures",
-                          "docstrings", "sample values", "call target", "fixtures", "pytest",
-                          "test generation", "test writing"}
+    assert set(parts) >= {
+        "source scanning",
+        "ruff issues of one node",
+        "signatures",
+        "docstrings",
+        "sample values",
+        "call target",
+        "fixtures",
+        "pytest",
+        "test generation",
+        "test writing",
+    }
     scripts = sorted(BUNDLED_AGENTS_DIR.glob("*/*/*.pym"))
     assert len(scripts) >= 14
     used: set[str] = set()
@@ -66,7 +84,8 @@ def test_shared_blocks_are_identical_in_every_script() -> None:
             assert name in parts, f"{script}: unknown shared block {name!r}"
             assert match.group(0) == parts[name], (
                 f"{script.relative_to(BUNDLED_AGENTS_DIR)}: shared block {name!r} differs from "
-                f"_shared_*.pym.part; re-sync it")
+                f"_shared_*.pym.part; re-sync it"
+            )
             used.add(name)
     assert used == set(parts), f"unused shared parts: {set(parts) - used}"
 
@@ -77,4 +96,3 @@ def test_docstring_style_is_declared_for_the_operation_option() -> None:
     assert schema is not None
     assert schema["properties"]["style"]["enum"] == ["google", "numpy", "sphinx"]
     assert "style" not in schema.get("required", [])
-
