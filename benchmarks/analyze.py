@@ -90,11 +90,23 @@ def main() -> None:
 
     work = Path(tempfile.mkdtemp(prefix="remora-bench-"))
     project = work / "sample_project"
-    shutil.copytree(SAMPLE, project, ignore=shutil.ignore_patterns(
-        ".remora", "__pycache__", ".pytest_cache", ".ruff_cache"))
+    shutil.copytree(
+        SAMPLE,
+        project,
+        ignore=shutil.ignore_patterns(".remora", "__pycache__", ".pytest_cache", ".ruff_cache"),
+    )
     events_file = work / "events.jsonl"
-    command = [REMORA, "analyze", *args.paths.split(","), "--format", "json",
-               "--provider", args.provider, "--events-file", str(events_file)]
+    command = [
+        REMORA,
+        "analyze",
+        *args.paths.split(","),
+        "--format",
+        "json",
+        "--provider",
+        args.provider,
+        "--events-file",
+        str(events_file),
+    ]
     if args.operations:
         command += ["-o", args.operations]
     if args.jobs:
@@ -109,8 +121,16 @@ def main() -> None:
     try:
         report = json.loads(run.stdout)
     except ValueError:
-        print(json.dumps({"error": "analyze did not print JSON", "exit_code": run.returncode,
-                          "stderr": run.stderr[-2000:]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "error": "analyze did not print JSON",
+                    "exit_code": run.returncode,
+                    "stderr": run.stderr[-2000:],
+                },
+                indent=2,
+            )
+        )
         sys.exit(1)
     events = [json.loads(line) for line in events_file.read_text().splitlines()]
     result = {

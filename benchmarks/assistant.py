@@ -38,9 +38,11 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
 
 def namespace() -> dict[str, Any]:
     ns: dict[str, Any] = {"__builtins__": __builtins__}
-    exec("orders = [{'id': i, 'price': i * 1.5} for i in range(50)]\n"
-         "def total(rows):\n    'Sum of the prices.'\n    return sum(r['price'] for r in rows)\n",
-         ns)
+    exec(
+        "orders = [{'id': i, 'price': i * 1.5} for i in range(50)]\n"
+        "def total(rows):\n    'Sum of the prices.'\n    return sum(r['price'] for r in rows)\n",
+        ns,
+    )
     return ns
 
 
@@ -64,8 +66,10 @@ def bench_capabilities(runs: int) -> dict[str, Any]:
             envelope = caps.call(name, args)
             samples.append((time.perf_counter() - began) * 1e6)
             assert envelope["ok"], envelope
-        out[name] = {"p50_us": round(statistics.median(samples), 1),
-                     "p90_us": round(pct(samples, 0.9), 1)}
+        out[name] = {
+            "p50_us": round(statistics.median(samples), 1),
+            "p90_us": round(pct(samples, 0.9), 1),
+        }
     return out
 
 
@@ -87,10 +91,13 @@ async def bench_question(runs: int) -> dict[str, Any]:
         answer = await ask("what is in orders?", provider, caps, limits)
         samples.append((time.perf_counter() - began) * 1e3)
         assert not answer.degraded and answer.steps == 3 and len(answer.calls) == 4
-    return {"steps": 3, "calls": 4,
-            "question_p50_ms": round(statistics.median(samples), 3),
-            "question_p90_ms": round(pct(samples, 0.9), 3),
-            "per_step_p50_ms": round(statistics.median(samples) / 3, 3)}
+    return {
+        "steps": 3,
+        "calls": 4,
+        "question_p50_ms": round(statistics.median(samples), 3),
+        "question_p90_ms": round(pct(samples, 0.9), 3),
+        "per_step_p50_ms": round(statistics.median(samples) / 3, 3),
+    }
 
 
 def bench_embedded() -> dict[str, Any]:
@@ -111,9 +118,15 @@ def bench_embedded() -> dict[str, Any]:
         wall = time.perf_counter() - began
     finally:
         service.close()
-    return {"load_s": round(load_s, 3), "question_s": round(wall, 3), "steps": answer.steps,
-            "calls": [c.name for c in answer.calls], "degraded": answer.degraded,
-            "stopped_by": answer.stopped_by, "usage": answer.usage.to_dict()}
+    return {
+        "load_s": round(load_s, 3),
+        "question_s": round(wall, 3),
+        "steps": answer.steps,
+        "calls": [c.name for c in answer.calls],
+        "degraded": answer.degraded,
+        "stopped_by": answer.stopped_by,
+        "usage": answer.usage.to_dict(),
+    }
 
 
 def main() -> None:

@@ -90,18 +90,23 @@ def remora_counts(result: DiscoveryResult) -> dict[str, Counter[str]]:
     return counts
 
 
-def explain(rel: str, remora: Counter[str] | None, ast_errors: dict[str, str],
-            warnings: dict[str, str]) -> str:
+def explain(
+    rel: str, remora: Counter[str] | None, ast_errors: dict[str, str], warnings: dict[str, str]
+) -> str:
     """Why the two counts of one file differ (the reason's text up to ':' is its category)."""
     if rel in ast_errors and remora is not None:
         if rel in warnings:
             return f"ast rejects it, tree-sitter recovered: {ast_errors[rel]}; {warnings[rel]}"
-        return (f"ast rejects it, tree-sitter's grammar accepts it: {ast_errors[rel]} "
-                "(tree-sitter-python still parses Python 2 print/exec statements, old octal "
-                "literals, and ignores coding cookies)")
+        return (
+            f"ast rejects it, tree-sitter's grammar accepts it: {ast_errors[rel]} "
+            "(tree-sitter-python still parses Python 2 print/exec statements, old octal "
+            "literals, and ignores coding cookies)"
+        )
     if remora is None and "not UTF-8" in warnings.get(rel, ""):
-        return ("remora skips non-UTF-8 files: ast decodes them by their PEP 263 coding "
-                f"cookie; {warnings[rel]}")
+        return (
+            "remora skips non-UTF-8 files: ast decodes them by their PEP 263 coding "
+            f"cookie; {warnings[rel]}"
+        )
     if remora is None:
         return f"remora skipped it: {warnings.get(rel, 'not found by its walk')}"
     if rel in warnings:
@@ -144,49 +149,59 @@ def main() -> None:
         if mine is not None and theirs is not None and mine == theirs:
             continue
         if mine is None and theirs is None:
-            both_rejected.append({"file": rel, "ast": ast_errors.get(rel, ""),
-                                  "remora": warnings.get(rel, "")})
+            both_rejected.append(
+                {"file": rel, "ast": ast_errors.get(rel, ""), "remora": warnings.get(rel, "")}
+            )
             continue
-        mismatches.append({
-            "file": rel,
-            "remora": None if mine is None else {k: mine[k] for k in KINDS},
-            "ast": None if theirs is None else {k: theirs[k] for k in KINDS},
-            "reason": explain(rel, mine, ast_errors, warnings),
-        })
+        mismatches.append(
+            {
+                "file": rel,
+                "remora": None if mine is None else {k: mine[k] for k in KINDS},
+                "ast": None if theirs is None else {k: theirs[k] for k in KINDS},
+                "reason": explain(rel, mine, ast_errors, warnings),
+            }
+        )
     agreed = [rel for rel in ours if ast_by_file.get(rel) == ours[rel]]
     total_ast = Counter[str]()
     for per_file in ast_by_file.values():
         total_ast.update(per_file)
     total_remora = Counter[str](n.node_type for n in result.nodes)
 
-    print(json.dumps({
-        "root": str(root),
-        "python": platform.python_version(),
-        "cpus": available_cpus(),
-        "files": result.files,
-        "files_skipped_by_remora": result.skipped,
-        "files_ast_parsed": len(ast_by_file),
-        "files_ast_failed": len(ast_errors),
-        "nodes": len(result.nodes),
-        "nodes_by_type": {k: total_remora[k] for k in ("file", *KINDS)},
-        "nodes_ast": len(ast_by_file) + sum(total_ast.values()),
-        "nodes_ast_by_type": {"file": len(ast_by_file), **{k: total_ast[k] for k in KINDS}},
-        "files_with_equal_counts": len(agreed),
-        "seconds_remora": round(seconds_remora, 3),
-        "seconds_remora_sequential": round(best["sequential"], 3),
-        "seconds_remora_parallel": round(best["parallel"], 3) if "parallel" in best else None,
-        "workers": workers_used,
-        "seconds_ast": round(best["ast"], 3),
-        "ratio": round(seconds_remora / best["ast"], 3),
-        "ratio_sequential": round(best["sequential"] / best["ast"], 3),
-        "repeat": args.repeat,
-        "runs": {k: [round(s, 3) for s in v] for k, v in seconds.items()},
-        "count_mismatches": len(mismatches),
-        "mismatch_reasons": dict(Counter(m["reason"].split(":")[0] for m in mismatches)),
-        "mismatches": mismatches,
-        "both_rejected": both_rejected,
-        "warnings": len(result.warnings),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "root": str(root),
+                "python": platform.python_version(),
+                "cpus": available_cpus(),
+                "files": result.files,
+                "files_skipped_by_remora": result.skipped,
+                "files_ast_parsed": len(ast_by_file),
+                "files_ast_failed": len(ast_errors),
+                "nodes": len(result.nodes),
+                "nodes_by_type": {k: total_remora[k] for k in ("file", *KINDS)},
+                "nodes_ast": len(ast_by_file) + sum(total_ast.values()),
+                "nodes_ast_by_type": {"file": len(ast_by_file), **{k: total_ast[k] for k in KINDS}},
+                "files_with_equal_counts": len(agreed),
+                "seconds_remora": round(seconds_remora, 3),
+                "seconds_remora_sequential": round(best["sequential"], 3),
+                "seconds_remora_parallel": round(best["parallel"], 3)
+                if "parallel" in best
+                else None,
+                "workers": workers_used,
+                "seconds_ast": round(best["ast"], 3),
+                "ratio": round(seconds_remora / best["ast"], 3),
+                "ratio_sequential": round(best["sequential"] / best["ast"], 3),
+                "repeat": args.repeat,
+                "runs": {k: [round(s, 3) for s in v] for k, v in seconds.items()},
+                "count_mismatches": len(mismatches),
+                "mismatch_reasons": dict(Counter(m["reason"].split(":")[0] for m in mismatches)),
+                "mismatches": mismatches,
+                "both_rejected": both_rejected,
+                "warnings": len(result.warnings),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -37,33 +37,55 @@ from remora.providers.engine import Engine
 from remora.providers.model_store import DEFAULT_MODEL, ensure_model
 from remora.providers.profiles import resolve_profile
 
-CODE = '''def load_rows(path, sep=","):
+CODE = """def load_rows(path, sep=","):
     import os, sys
     rows = []
     for line in open(path).read().splitlines():
         if line == "": continue
         rows.append([c.strip() for c in line.split(sep)])
     return rows
-'''
+"""
 
 TOOLS = (
-    ToolSpec("run_linter", "Run ruff on the code and list the issues.",
-             {"type": "object", "properties": {}, "additionalProperties": False}),
-    ToolSpec("apply_fix", "Apply ruff's fix for one rule code.",
-             {"type": "object", "properties": {"issue_code": {
-                 "type": "string", "description": "Rule code, e.g. F401"}},
-              "required": ["issue_code"], "additionalProperties": False}),
-    ToolSpec("submit_result", "Finish and report what was done.",
-             {"type": "object", "properties": {"summary": {"type": "string"}},
-              "required": ["summary"], "additionalProperties": False}),
+    ToolSpec(
+        "run_linter",
+        "Run ruff on the code and list the issues.",
+        {"type": "object", "properties": {}, "additionalProperties": False},
+    ),
+    ToolSpec(
+        "apply_fix",
+        "Apply ruff's fix for one rule code.",
+        {
+            "type": "object",
+            "properties": {"issue_code": {"type": "string", "description": "Rule code, e.g. F401"}},
+            "required": ["issue_code"],
+            "additionalProperties": False,
+        },
+    ),
+    ToolSpec(
+        "submit_result",
+        "Finish and report what was done.",
+        {
+            "type": "object",
+            "properties": {"summary": {"type": "string"}},
+            "required": ["summary"],
+            "additionalProperties": False,
+        },
+    ),
 )
 
 # Scripted tool results, so the exchange is the same every run.
 RESULTS = {
-    "run_linter": {"ok": True, "result": {"issues": [
-        {"code": "F401", "line": 2, "message": "`os` imported but unused"},
-        {"code": "F401", "line": 2, "message": "`sys` imported but unused"},
-        {"code": "E701", "line": 5, "message": "Multiple statements on one line"}]}},
+    "run_linter": {
+        "ok": True,
+        "result": {
+            "issues": [
+                {"code": "F401", "line": 2, "message": "`os` imported but unused"},
+                {"code": "F401", "line": 2, "message": "`sys` imported but unused"},
+                {"code": "E701", "line": 5, "message": "Multiple statements on one line"},
+            ]
+        },
+    },
     "apply_fix": {"ok": True, "result": {"fixed": 2, "remaining": 1}},
     "submit_result": {"ok": True, "result": "submitted"},
 }
@@ -79,46 +101,70 @@ async def throughput(engine: Engine, repeat: int) -> dict[str, Any]:
     filler = " ".join(f"Line {i}: the quick brown fox jumps over the lazy dog." for i in range(22))
     prompt_rates, gen_rates, prompt_tokens = [], [], 0
     for i in range(repeat):
-        response = await engine.chat({
-            "messages": [{"role": "user", "content": f"Run {i}. {filler} Summarise."}],
-            "max_tokens": 128, "temperature": 0.0, "cache_prompt": False, "ignore_eos": True})
+        response = await engine.chat(
+            {
+                "messages": [{"role": "user", "content": f"Run {i}. {filler} Summarise."}],
+                "max_tokens": 128,
+                "temperature": 0.0,
+                "cache_prompt": False,
+                "ignore_eos": True,
+            }
+        )
         timings = response["timings"]
         prompt_rates.append(timings["prompt_per_second"])
         gen_rates.append(timings["predicted_per_second"])
         prompt_tokens = timings["prompt_n"]
-    return {"prompt_tokens": prompt_tokens, "prompt_tokens_per_s": _median(prompt_rates),
-            "generated_tokens": 128, "generation_tokens_per_s": _median(gen_rates)}
+    return {
+        "prompt_tokens": prompt_tokens,
+        "prompt_tokens_per_s": _median(prompt_rates),
+        "generated_tokens": 128,
+        "generation_tokens_per_s": _median(gen_rates),
+    }
 
 
 async def tool_exchange(provider: EmbeddedProvider) -> dict[str, Any]:
     """Four constrained turns; each call's scripted result goes back to the model."""
     messages = [
-        Message.system("You fix Python lint issues. Call one tool per turn. "
-                       "Finish with submit_result."),
+        Message.system(
+            "You fix Python lint issues. Call one tool per turn. Finish with submit_result."
+        ),
         Message.user(f"function load_rows in data.py:\n```python\n{CODE}```"),
     ]
     turns: list[dict[str, Any]] = []
     usages: list[Usage] = []
     for number, choice in enumerate(TURN_CHOICES, start=1):
         started = time.perf_counter()
-        turn: ModelTurn = await provider.complete(ModelRequest(
-            tuple(messages), TOOLS, tool_choice=choice, max_tokens=256))
+        turn: ModelTurn = await provider.complete(
+            ModelRequest(tuple(messages), TOOLS, tool_choice=choice, max_tokens=256)
+        )
         seconds = time.perf_counter() - started
         calls = turn.message.tool_calls
         usages.append(turn.usage)
-        turns.append({"turn": number, "tool_choice": choice, "finish": turn.finish,
-                      "call": calls[0].name if calls else None, "error": turn.error,
-                      "seconds": round(seconds, 3), **turn.usage.to_dict()})
+        turns.append(
+            {
+                "turn": number,
+                "tool_choice": choice,
+                "finish": turn.finish,
+                "call": calls[0].name if calls else None,
+                "error": turn.error,
+                "seconds": round(seconds, 3),
+                **turn.usage.to_dict(),
+            }
+        )
         if not calls:
             break
-        messages += [turn.message, Message.tool_results(tuple(
-            ToolResult(c.id, c.name, RESULTS[c.name]) for c in calls))]
+        messages += [
+            turn.message,
+            Message.tool_results(tuple(ToolResult(c.id, c.name, RESULTS[c.name]) for c in calls)),
+        ]
     later = usages[1:]
     prompt = sum(u.prompt_tokens for u in later)
     cached = sum(u.cached_tokens for u in later)
-    return {"turns": turns,
-            "cached_share_from_turn_2": round(cached / prompt, 3) if prompt else None,
-            "target_cached_share": 0.8}
+    return {
+        "turns": turns,
+        "cached_share_from_turn_2": round(cached / prompt, 3) if prompt else None,
+        "target_cached_share": 0.8,
+    }
 
 
 async def concurrency(engine: Engine, n: int, rounds: int) -> dict[str, Any]:
@@ -127,11 +173,23 @@ async def concurrency(engine: Engine, n: int, rounds: int) -> dict[str, Any]:
     Rounds alternate single and parallel runs and the best of each counts, so a
     burst of load from other processes hurts neither side more than the other.
     """
+
     async def one(tag: str) -> int:
-        response = await engine.chat({
-            "messages": [{"role": "user", "content": f"Request {tag}: write a long story "
-                                                     f"about a lighthouse keeper named {tag}."}],
-            "max_tokens": 96, "temperature": 0.0, "cache_prompt": False, "ignore_eos": True})
+        response = await engine.chat(
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": f"Request {tag}: write a long story "
+                        f"about a lighthouse keeper named {tag}.",
+                    }
+                ],
+                "max_tokens": 96,
+                "temperature": 0.0,
+                "cache_prompt": False,
+                "ignore_eos": True,
+            }
+        )
         return int(response["usage"]["completion_tokens"])
 
     singles, parallels = [], []
@@ -143,26 +201,34 @@ async def concurrency(engine: Engine, n: int, rounds: int) -> dict[str, Any]:
         counts = await asyncio.gather(*(one(f"p{r}-{i}") for i in range(n)))
         parallels.append(sum(counts) / (time.perf_counter() - started))
     single, parallel = max(singles), max(parallels)
-    return {"requests": n, "rounds": rounds, "single_tokens_per_s": round(single, 1),
-            "aggregate_tokens_per_s": round(parallel, 1),
-            "ratio": round(parallel / single, 2), "target_ratio": 1.5,
-            "samples_single": [round(x, 1) for x in singles],
-            "samples_aggregate": [round(x, 1) for x in parallels]}
+    return {
+        "requests": n,
+        "rounds": rounds,
+        "single_tokens_per_s": round(single, 1),
+        "aggregate_tokens_per_s": round(parallel, 1),
+        "ratio": round(parallel / single, 2),
+        "target_ratio": 1.5,
+        "samples_single": [round(x, 1) for x in singles],
+        "samples_aggregate": [round(x, 1) for x in parallels],
+    }
 
 
 async def main(repeat: int, threads: int | None) -> dict[str, Any]:
     load_before = round(os.getloadavg()[0], 2)
     path: Path = ensure_model(DEFAULT_MODEL)
-    config = ModelConfig(path=path, id=DEFAULT_MODEL, n_parallel=4, n_ctx_per_slot=4096,
-                         threads=threads)
+    config = ModelConfig(
+        path=path, id=DEFAULT_MODEL, n_parallel=4, n_ctx_per_slot=4096, threads=threads
+    )
     provider = EmbeddedProvider.from_config(config, resolve_profile(None, DEFAULT_MODEL))
     started = time.perf_counter()
     engine = await provider.engine()
     load_s = time.perf_counter() - started
     try:
         result = {
-            "model": DEFAULT_MODEL, "file": str(path),
-            "threads": engine.key.threads, "n_parallel": engine.key.n_parallel,
+            "model": DEFAULT_MODEL,
+            "file": str(path),
+            "threads": engine.key.threads,
+            "n_parallel": engine.key.n_parallel,
             "n_ctx": engine.key.n_ctx_per_slot * engine.key.n_parallel,
             "load_seconds": round(load_s, 2),
             **await throughput(engine, repeat),
@@ -172,9 +238,13 @@ async def main(repeat: int, threads: int | None) -> dict[str, Any]:
     finally:
         await provider.aclose()
     result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    result["machine"] = {"cpus": os.cpu_count(), "load_average_1m_at_start": load_before,
-                         "load_average_1m_at_end": round(os.getloadavg()[0], 2),
-                         "python": platform.python_version(), "platform": sys.platform}
+    result["machine"] = {
+        "cpus": os.cpu_count(),
+        "load_average_1m_at_start": load_before,
+        "load_average_1m_at_end": round(os.getloadavg()[0], 2),
+        "python": platform.python_version(),
+        "platform": sys.platform,
+    }
     return result
 
 

@@ -34,29 +34,58 @@ from remora.runner import AgentRunner, envelope_ok
 
 TARGET_MS = 2.0
 
-DEFINITION = SubagentDefinition.model_validate({
-    "name": "bench",
-    "initial_context": {
-        "system_prompt": "You fix Python lint issues. Call one tool per turn.",
-        "node_context": "{{ node_type }} {{ node_name }} in {{ file_path }}:\n{{ node_text }}",
-    },
-    "tools": [
-        {"name": "run_linter", "description": "Run the linter.",
-         "parameters": {"type": "object", "properties": {}}},
-        {"name": "apply_fix", "description": "Apply one fix.", "parameters": {
-            "type": "object", "required": ["issue_code"],
-            "properties": {"issue_code": {"type": "string"},
-                           "line": {"type": "integer", "minimum": 1}}}},
-        {"name": "read_file", "description": "Read a file.", "parameters": {
-            "type": "object", "properties": {"path": {"type": "string"}}}},
-        {"name": "submit_result", "description": "Finish.", "parameters": {
-            "type": "object", "required": ["summary"],
-            "properties": {"summary": {"type": "string"}, "issues_fixed": {"type": "integer"},
-                           "changed_files": {"type": "array", "items": {"type": "string"}}}}},
-    ],
-})
-VARIABLES = {"node_type": "function", "node_name": "total", "file_path": "shop/orders.py",
-             "node_text": "def total(xs):\n    return sum(xs)\n" * 20}
+DEFINITION = SubagentDefinition.model_validate(
+    {
+        "name": "bench",
+        "initial_context": {
+            "system_prompt": "You fix Python lint issues. Call one tool per turn.",
+            "node_context": "{{ node_type }} {{ node_name }} in {{ file_path }}:\n{{ node_text }}",
+        },
+        "tools": [
+            {
+                "name": "run_linter",
+                "description": "Run the linter.",
+                "parameters": {"type": "object", "properties": {}},
+            },
+            {
+                "name": "apply_fix",
+                "description": "Apply one fix.",
+                "parameters": {
+                    "type": "object",
+                    "required": ["issue_code"],
+                    "properties": {
+                        "issue_code": {"type": "string"},
+                        "line": {"type": "integer", "minimum": 1},
+                    },
+                },
+            },
+            {
+                "name": "read_file",
+                "description": "Read a file.",
+                "parameters": {"type": "object", "properties": {"path": {"type": "string"}}},
+            },
+            {
+                "name": "submit_result",
+                "description": "Finish.",
+                "parameters": {
+                    "type": "object",
+                    "required": ["summary"],
+                    "properties": {
+                        "summary": {"type": "string"},
+                        "issues_fixed": {"type": "integer"},
+                        "changed_files": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+            },
+        ],
+    }
+)
+VARIABLES = {
+    "node_type": "function",
+    "node_name": "total",
+    "file_path": "shop/orders.py",
+    "node_text": "def total(xs):\n    return sum(xs)\n" * 20,
+}
 
 
 class TrivialExecutor:
@@ -78,8 +107,10 @@ class TrivialExecutor:
 def _turns(count: int) -> list[Any]:
     # Alternate different calls so the repeat guard never short-cuts a turn.
     calls: list[tuple[str, dict[str, Any]]] = [
-        ("run_linter", {}), ("apply_fix", {"issue_code": "F401", "line": 3}),
-        ("read_file", {"path": "shop/orders.py"})]
+        ("run_linter", {}),
+        ("apply_fix", {"issue_code": "F401", "line": 3}),
+        ("read_file", {"path": "shop/orders.py"}),
+    ]
     turns = [tool_turn(calls[i % len(calls)]) for i in range(count - 1)]
     turns.append(tool_turn(("submit_result", {"summary": "fixed", "issues_fixed": 1})))
     return turns
@@ -89,8 +120,15 @@ async def _one_run(turns: int, emitter: EventEmitter) -> float:
     """Loop seconds per turn for one run (tool time excluded)."""
     executor = TrivialExecutor()
     provider = ScriptedProvider(_turns(turns))
-    runner = AgentRunner(DEFINITION, provider, RunnerConfig(max_turns=turns), executor,
-                         emitter=emitter, template_vars=VARIABLES, run_id="bench")
+    runner = AgentRunner(
+        DEFINITION,
+        provider,
+        RunnerConfig(max_turns=turns),
+        executor,
+        emitter=emitter,
+        template_vars=VARIABLES,
+        run_id="bench",
+    )
     began = time.perf_counter()
     result = await runner.run()
     elapsed = time.perf_counter() - began
@@ -99,8 +137,7 @@ async def _one_run(turns: int, emitter: EventEmitter) -> float:
     return (elapsed - executor.inside_s) / turns
 
 
-async def _measure(runs: int, turns: int, make: Callable[[], EventEmitter]
-                   ) -> dict[str, float]:
+async def _measure(runs: int, turns: int, make: Callable[[], EventEmitter]) -> dict[str, float]:
     for _ in range(max(5, runs // 10)):  # warm-up: imports, schema validators, caches
         await _one_run(turns, make())
     samples = []
@@ -128,19 +165,26 @@ def main() -> None:
             jsonl = asyncio.run(_measure(args.runs, args.turns, lambda: sink))
         finally:
             sink.close()
-    print(json.dumps({
-        "benchmark": "loop_overhead_per_turn",
-        "runs": args.runs,
-        "turns_per_run": args.turns,
-        "events_off": quiet,
-        "events_recorded": recorded,
-        "events_jsonl_file": jsonl,
-        "target_ms": TARGET_MS,
-        "meets_target": max(quiet["per_turn_ms_p50"], recorded["per_turn_ms_p50"],
-                            jsonl["per_turn_ms_p50"]) <= TARGET_MS,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "benchmark": "loop_overhead_per_turn",
+                "runs": args.runs,
+                "turns_per_run": args.turns,
+                "events_off": quiet,
+                "events_recorded": recorded,
+                "events_jsonl_file": jsonl,
+                "target_ms": TARGET_MS,
+                "meets_target": max(
+                    quiet["per_turn_ms_p50"], recorded["per_turn_ms_p50"], jsonl["per_turn_ms_p50"]
+                )
+                <= TARGET_MS,
+                "python": platform.python_version(),
+                "machine": platform.machine(),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

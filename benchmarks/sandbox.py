@@ -38,7 +38,7 @@ from remora.workspace import WorkspaceStore
 TARGET_P50_MS = 1.0
 TARGET_SPEEDUP = 50.0
 
-TOOL = '''from remora.pym import Input, external
+TOOL = """from remora.pym import Input, external
 
 path: str = Input("path")
 
@@ -47,16 +47,21 @@ async def read_file(path: str) -> str: ...
 
 text = await read_file(path)
 {"lines": len(text.splitlines())}
-'''
-PEER = ("import json, sys; text = open(sys.argv[1], encoding='utf-8').read(); "
-        "print(json.dumps({'lines': len(text.splitlines())}))")
+"""
+PEER = (
+    "import json, sys; text = open(sys.argv[1], encoding='utf-8').read(); "
+    "print(json.dumps({'lines': len(text.splitlines())}))"
+)
 
 
 def _stats(samples_ms: list[float]) -> dict[str, float]:
     ordered = sorted(samples_ms)
-    return {"p50_ms": round(statistics.median(ordered), 4),
-            "p90_ms": round(ordered[int(len(ordered) * 0.9)], 4),
-            "mean_ms": round(statistics.fmean(ordered), 4), "n": len(ordered)}
+    return {
+        "p50_ms": round(statistics.median(ordered), 4),
+        "p90_ms": round(ordered[int(len(ordered) * 0.9)], 4),
+        "mean_ms": round(statistics.fmean(ordered), 4),
+        "n": len(ordered),
+    }
 
 
 async def _time_async(fn: Callable[[], Awaitable[Any]], count: int) -> list[float]:
@@ -91,8 +96,12 @@ async def _sandbox_figures(project: Path, tool: Path, bare: Path, calls: int) ->
             plain = await _time_async(lambda: runtime.run(bare_script, {}, {}), calls)
     finally:
         ws.close()
-    return {"read": _stats(read), "bare": _stats(plain),
-            "load_first_ms": round(load_first_ms, 3), "load_cached_ms": round(load_cached_ms, 4)}
+    return {
+        "read": _stats(read),
+        "bare": _stats(plain),
+        "load_first_ms": round(load_first_ms, 3),
+        "load_cached_ms": round(load_cached_ms, 4),
+    }
 
 
 def _subprocess_figures(project: Path, calls: int) -> dict[str, float]:
@@ -100,8 +109,9 @@ def _subprocess_figures(project: Path, calls: int) -> dict[str, float]:
     samples = []
     for _ in range(calls + 3):
         start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", PEER, target], capture_output=True,
-                             text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", PEER, target], capture_output=True, text=True, check=True
+        ).stdout
         samples.append((time.perf_counter() - start) * 1000)
         assert json.loads(out) == {"lines": 60}
     return _stats(samples[3:])
@@ -123,23 +133,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--subprocess-calls", type=int, default=40)
-    parser.add_argument("--no-workspace", action="store_true",
-                        help="skip the 1000-file workspace figures")
+    parser.add_argument(
+        "--no-workspace", action="store_true", help="skip the 1000-file workspace figures"
+    )
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="remora-sandbox-bench-") as tmp_name:
         tmp = Path(tmp_name)
         project = tmp / "project"
         (project / "pkg").mkdir(parents=True)
         (project / "pkg" / "mod.py").write_text(
-            "".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(20)))
+            "".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(20))
+        )
         tool = tmp / "read.pym"
         tool.write_text(TOOL)
         bare = tmp / "bare.pym"
         bare.write_text("{'lines': 60}\n")
         sandbox = asyncio.run(_sandbox_figures(project, tool, bare, options.calls))
         peer = _subprocess_figures(project, options.subprocess_calls)
-        workspace = ("skipped" if options.no_workspace
-                     else _workspace_figures(tmp / "workspace"))
+        workspace = "skipped" if options.no_workspace else _workspace_figures(tmp / "workspace")
     read, sub = sandbox["read"], peer
     speedup = sub["p50_ms"] / read["p50_ms"]
     report = {

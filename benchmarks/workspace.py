@@ -41,9 +41,11 @@ def _per_call_us(fn: Callable[[int], Any], count: int) -> dict[str, float]:
         fn(i)
         samples.append((time.perf_counter() - start) * 1e6)
     samples.sort()
-    return {"p50_us": round(statistics.median(samples), 1),
-            "p95_us": round(samples[int(len(samples) * 0.95)], 1),
-            "total_ms": round(sum(samples) / 1000, 3)}
+    return {
+        "p50_us": round(statistics.median(samples), 1),
+        "p95_us": round(samples[int(len(samples) * 0.95)], 1),
+        "total_ms": round(sum(samples) / 1000, 3),
+    }
 
 
 def workspace_figures(tmp: Path, files: int = FILES) -> dict[str, Any]:
@@ -65,7 +67,8 @@ def workspace_figures(tmp: Path, files: int = FILES) -> dict[str, Any]:
     originals = {p: (root / p).read_bytes() for p in paths}
     writes = _per_call_us(
         lambda i: ws.write(paths[i], originals[paths[i]].replace(b"return x", b"return -x", 1)),
-        len(paths))
+        len(paths),
+    )
     overlay_reads = _per_call_us(lambda i: ws.read(paths[i]), len(paths))
 
     start = time.perf_counter()

@@ -32,8 +32,11 @@ def main() -> None:
         text = script.read_text(encoding="utf-8")
         new = text
         for name, body in parts.items():
-            block = re.compile(r"# --- shared: " + re.escape(name) + r" ---\n.*?"
-                               r"# --- end shared: " + re.escape(name) + r" ---\n", re.S)
+            block = re.compile(
+                r"# --- shared: " + re.escape(name) + r" ---\n.*?"
+                r"# --- end shared: " + re.escape(name) + r" ---\n",
+                re.S,
+            )
             new = block.sub(_replacement(body), new)
         if new != text:
             script.write_text(new, encoding="utf-8")

@@ -168,7 +168,8 @@ class AssistantConfig(_Section):
     total_timeout: float = Field(20.0, gt=0, description="Seconds per question")
     invalid_response_retries: int = Field(1, ge=0)
     history_file: Path | None = Field(
-        None, description="REPL history; default .remora/repl_history")
+        None, description="REPL history; default .remora/repl_history"
+    )
 
 
 class RemoraConfig(_Section):
@@ -295,8 +296,13 @@ def _env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
     return result
 
 
-def _merge(base: dict[str, Any], top: Mapping[str, Any], origin: str,
-           sources: dict[str, str], prefix: str = "") -> None:
+def _merge(
+    base: dict[str, Any],
+    top: Mapping[str, Any],
+    origin: str,
+    sources: dict[str, str],
+    prefix: str = "",
+) -> None:
     for key, value in top.items():
         dotted = f"{prefix}{key}"
         if isinstance(value, Mapping) and isinstance(base.get(key), dict):
@@ -325,8 +331,9 @@ def _known_keys(loc: tuple[int | str, ...]) -> list[str]:
     return []
 
 
-def _validation_error(exc: ValidationError, sources: dict[str, str],
-                      lines: dict[str, int], file: Path | None) -> RemoraError:
+def _validation_error(
+    exc: ValidationError, sources: dict[str, str], lines: dict[str, int], file: Path | None
+) -> RemoraError:
     first = exc.errors()[0]
     loc = tuple(first["loc"])
     dotted = ".".join(str(p) for p in loc)

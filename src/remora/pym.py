@@ -50,8 +50,7 @@ class InputSpec:
         return self.default is MISSING
 
 
-def Input(name: str | None = None, *, default: Any = MISSING,
-          description: str = "") -> Any:
+def Input(name: str | None = None, *, default: Any = MISSING, description: str = "") -> Any:
     """Declare a tool input; the host binds its value as a global before the script runs.
 
     ``name`` defaults to the variable it is assigned to; when given it must

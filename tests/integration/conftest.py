@@ -30,8 +30,9 @@ def embedded_model_path() -> Path:
 @pytest.fixture(scope="session")
 def llama_server_url(embedded_model_path: Path) -> Iterator[str]:
     """Base URL of a real llama.cpp server serving the default model; stopped after."""
-    server = LocalServer(embedded_model_path, model_name=LLAMA_SERVER_MODEL,
-                         n_parallel=4, n_ctx_per_slot=4096)
+    server = LocalServer(
+        embedded_model_path, model_name=LLAMA_SERVER_MODEL, n_parallel=4, n_ctx_per_slot=4096
+    )
     try:
         yield server.base_url
     finally:

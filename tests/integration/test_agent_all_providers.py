@@ -72,7 +72,7 @@ tools:
 """
 
 SCRIPTS = {
-    "tools/count_lines.pym": '''\
+    "tools/count_lines.pym": """\
 from remora.pym import Input, external
 
 path: str = Input("path", description="File path")
@@ -82,22 +82,22 @@ async def read_file(path: str) -> str: ...
 
 text = await read_file(path)
 {"path": path, "lines": len(text.splitlines())}
-''',
-    "tools/list_files.pym": '''\
+""",
+    "tools/list_files.pym": """\
 from remora.pym import external
 
 @external
 async def list_dir(path: str = ".") -> list[str]: ...
 
 {"files": await list_dir(".")}
-''',
-    "tools/submit.pym": '''\
+""",
+    "tools/submit.pym": """\
 from remora.pym import Input
 
 summary: str = Input("summary", description="What was found")
 
 {"summary": summary}
-''',
+""",
 }
 
 # Generous: the test machine is a loaded 2-core box and each turn is a real model call.
@@ -120,8 +120,9 @@ async def runtime() -> AsyncIterator[SandboxRuntime]:
 
 
 @pytest.fixture
-def llm_user_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                 llama_server_url: str) -> Iterator[Path]:
+def llm_user_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, llama_server_url: str
+) -> Iterator[Path]:
     """llm's OpenAI-compatible model config pointed at the local llama.cpp server.
 
     ``supports_schema: true`` lets llm send a JSON schema as response_format; the
@@ -140,13 +141,23 @@ def llm_user_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 
 def _node() -> CSTNode:
-    return CSTNode(node_id=make_node_id(FILE, FILE, "file"), node_type="file", name=FILE,
-                   full_name=FILE, file_path=FILE, start_byte=0, end_byte=len(SOURCE),
-                   start_line=1, end_line=SOURCE.count("\n"), text=SOURCE)
+    return CSTNode(
+        node_id=make_node_id(FILE, FILE, "file"),
+        node_type="file",
+        name=FILE,
+        full_name=FILE,
+        file_path=FILE,
+        start_byte=0,
+        end_byte=len(SOURCE),
+        start_line=1,
+        end_line=SOURCE.count("\n"),
+        text=SOURCE,
+    )
 
 
-async def _run(tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime,
-               provider: Provider) -> tuple[AgentResult, RecordingEmitter]:
+async def _run(
+    tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime, provider: Provider
+) -> tuple[AgentResult, RecordingEmitter]:
     project = tmp_path / "project"
     project.mkdir()
     (project / FILE).write_text(SOURCE)
@@ -155,8 +166,14 @@ async def _run(tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime,
     workspace = WorkspaceStore(project).create(definition.name, node.node_id)
     emitter = RecordingEmitter()
     executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig(), emitter)
-    runner = AgentRunner(definition, provider, RUNNER, executor, emitter=emitter,
-                         template_vars=node_template_vars(node))
+    runner = AgentRunner(
+        definition,
+        provider,
+        RUNNER,
+        executor,
+        emitter=emitter,
+        template_vars=node_template_vars(node),
+    )
     try:
         result = await runner.run()
     finally:
@@ -167,8 +184,11 @@ async def _run(tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime,
 
 def _assert_completed(result: AgentResult, emitter: RecordingEmitter) -> None:
     """Success through submit_result, after at least one other tool ran."""
-    transcript = [(e.kind, e.data) for e in emitter.events
-                  if e.kind in ("model_response", "tool_call", "tool_result")]
+    transcript = [
+        (e.kind, e.data)
+        for e in emitter.events
+        if e.kind in ("model_response", "tool_call", "tool_result")
+    ]
     assert result.status == "success", (result.to_dict(), transcript)
     assert result.error is None and not result.degraded
     results = [e.data for e in emitter.events if e.kind == "tool_result"]
@@ -181,10 +201,12 @@ def _assert_completed(result: AgentResult, emitter: RecordingEmitter) -> None:
 
 
 async def test_scripted(tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime) -> None:
-    provider = ScriptedProvider([
-        tool_turn(("count_lines", {"path": FILE})),
-        tool_turn(("submit_result", {"summary": "6 lines"})),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("count_lines", {"path": FILE})),
+            tool_turn(("submit_result", {"summary": "6 lines"})),
+        ]
+    )
     result, emitter = await _run(tmp_path, agent_yaml, runtime, provider)
     _assert_completed(result, emitter)
     assert result.summary == "6 lines"
@@ -194,27 +216,31 @@ async def test_scripted(tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntim
     assert "submit_result" not in {t.name for t in provider.requests[0].tools}
 
 
-async def test_embedded(tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime,
-                        embedded_model_path: Path) -> None:
-    provider = create_provider(ModelConfig(provider="embedded", path=embedded_model_path,
-                                           timeout=300, n_parallel=1))
+async def test_embedded(
+    tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime, embedded_model_path: Path
+) -> None:
+    provider = create_provider(
+        ModelConfig(provider="embedded", path=embedded_model_path, timeout=300, n_parallel=1)
+    )
     assert provider.profile.name == "smollm"
     result, emitter = await _run(tmp_path, agent_yaml, runtime, provider)
     _assert_completed(result, emitter)
 
 
-async def test_openai_against_the_local_server(tmp_path: Path, agent_yaml: Path,
-                                               runtime: SandboxRuntime,
-                                               llama_server_url: str) -> None:
-    provider = create_provider(ModelConfig(provider="openai", id=DEFAULT_MODEL,
-                                           base_url=llama_server_url, timeout=300),
-                               "smollm")
+async def test_openai_against_the_local_server(
+    tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime, llama_server_url: str
+) -> None:
+    provider = create_provider(
+        ModelConfig(provider="openai", id=DEFAULT_MODEL, base_url=llama_server_url, timeout=300),
+        "smollm",
+    )
     result, emitter = await _run(tmp_path, agent_yaml, runtime, provider)
     _assert_completed(result, emitter)
 
 
-async def test_llm_through_the_local_server(tmp_path: Path, agent_yaml: Path,
-                                            runtime: SandboxRuntime, llm_user_dir: Path) -> None:
+async def test_llm_through_the_local_server(
+    tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime, llm_user_dir: Path
+) -> None:
     provider = create_provider(ModelConfig(provider="llm", id="smollm2-local", timeout=300))
     assert provider.profile.name == "smollm"
     assert (await provider.check()).ok

@@ -32,7 +32,12 @@ def test_analyze_with_the_embedded_model(tmp_path: Path, embedded_model_path: Pa
     env["REMORA_MODEL__PATH"] = str(embedded_model_path)
     run = subprocess.run(
         [REMORA, "analyze", "inventory/pricing.py", "-o", "lint,docstring", "--format", "json"],
-        cwd=root, env=env, capture_output=True, text=True, timeout=1700)
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1700,
+    )
     assert run.returncode in (0, 1), run.stderr
     report = json.loads(run.stdout)
     assert report["operations"] == ["lint", "docstring"] and report["nodes"] == 5
@@ -55,8 +60,8 @@ def test_analyze_with_the_embedded_model(tmp_path: Path, embedded_model_path: Pa
     with ResultsDB(root) as db:
         recorded = db.list(run_id=report["run_id"])
     assert sorted((r.node_name, r.operation, r.status) for r in recorded) == sorted(
-        (r["node"], r["operation"], r["status"]) for r in results)
+        (r["node"], r["operation"], r["status"]) for r in results
+    )
     # Nothing reached the project: that is `remora review accept`'s job.
-    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()
-             and ".remora" not in p.parts}
+    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and ".remora" not in p.parts}
     assert after == before

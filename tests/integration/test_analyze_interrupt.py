@@ -32,21 +32,30 @@ def test_sigint_stops_cleanly_with_exit_130(tmp_path: Path) -> None:
         {"calls": [{"name": "apply_fix", "arguments": {"issue_code": "F401"}}]},
         {"calls": [{"name": "submit_result", "arguments": {}}]},
         # The second run (f) waits in the model: that is where Ctrl-C lands.
-        {"calls": [{"name": "apply_fix", "arguments": {"issue_code": "F401"}}],
-         "delay_s": 120},
+        {"calls": [{"name": "apply_fix", "arguments": {"issue_code": "F401"}}], "delay_s": 120},
     ]
     (root / "turns.yaml").write_text(yaml.safe_dump(turns))
     (root / "remora.yaml").write_text(
         "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n"
-        "sandbox:\n  max_concurrent_agents: 1\nevents:\n  enabled: true\n")
+        "sandbox:\n  max_concurrent_agents: 1\nevents:\n  enabled: true\n"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
-    process = subprocess.Popen([REMORA, "analyze", "pkg", "-o", "lint"], cwd=root, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [REMORA, "analyze", "pkg", "-o", "lint"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     events = root / ".remora" / "events.jsonl"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        kinds = [json.loads(line)["kind"] for line in events.read_text().splitlines()] \
-            if events.is_file() else []
+        kinds = (
+            [json.loads(line)["kind"] for line in events.read_text().splitlines()]
+            if events.is_file()
+            else []
+        )
         if kinds.count("run_start") == 2 and kinds.count("model_request") == 3:
             break
         if process.poll() is not None:
@@ -65,6 +74,7 @@ def test_sigint_stops_cleanly_with_exit_130(tmp_path: Path) -> None:
         records = db.list()
     # The finished run is recorded and waits for review; the interrupted one left nothing.
     assert [(r.node_name, r.status, r.review_state) for r in records] == [
-        ("pkg/a.py", "success", "pending")]
+        ("pkg/a.py", "success", "pending")
+    ]
     assert WorkspaceStore(root).ids() == [records[0].workspace_id]
     assert (root / "pkg" / "a.py").read_text().startswith("import os\n")

@@ -40,14 +40,16 @@ def project(tmp_path: Path, turns: list[dict[str, Any]], config: str = "") -> Pa
     (root / "turns.yaml").write_text(yaml.safe_dump(turns))
     (root / "remora.yaml").write_text(
         "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n"
-        "sandbox:\n  max_concurrent_agents: 1\n" + config)
+        "sandbox:\n  max_concurrent_agents: 1\n" + config
+    )
     return root
 
 
 def remora(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
-    return subprocess.run([REMORA, *args], cwd=root, capture_output=True, text=True,
-                          timeout=300, env=env)
+    return subprocess.run(
+        [REMORA, *args], cwd=root, capture_output=True, text=True, timeout=300, env=env
+    )
 
 
 def step(name: str, **arguments: Any) -> dict[str, Any]:
@@ -56,14 +58,18 @@ def step(name: str, **arguments: Any) -> dict[str, Any]:
 
 LINT_TURNS = [
     # pkg/__init__.py, pkg/shop.py, total: node order, one agent at a time.
-    step("apply_fix", issue_code="F401"), step("submit_result"),
-    step("apply_fix", issue_code="F401"), step("submit_result"),
-    step("run_linter"), step("submit_result"),
+    step("apply_fix", issue_code="F401"),
+    step("submit_result"),
+    step("apply_fix", issue_code="F401"),
+    step("submit_result"),
+    step("run_linter"),
+    step("submit_result"),
 ]
 
 
 def test_lint_removes_the_unused_imports_and_review_shows_accepts_exactly_that(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     root = project(tmp_path, LINT_TURNS)
     run = remora(root, "analyze", "pkg", "-o", "lint", "--format", "json")
     assert run.returncode == 0, run.stderr
@@ -83,10 +89,12 @@ def test_lint_removes_the_unused_imports_and_review_shows_accepts_exactly_that(
     assert [i["id"] for i in items] == [shop["workspace_id"]]
     with WorkspaceStore(root).open(shop["workspace_id"]) as ws:
         diff = ws.diff()
-    removed = [line for line in diff.splitlines() if line.startswith("-")
-               and not line.startswith("---")]
-    added = [line for line in diff.splitlines() if line.startswith("+")
-             and not line.startswith("+++")]
+    removed = [
+        line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")
+    ]
+    added = [
+        line for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
+    ]
     assert removed == ["-import os", "-import sys"] and added == []
     shown = remora(root, "review", "show", shop["workspace_id"])
     assert shown.returncode == 0, shown.stderr
@@ -103,22 +111,22 @@ def test_reject_leaves_every_file_byte_identical(tmp_path: Path) -> None:
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
     run = remora(root, "analyze", "pkg", "-o", "lint", "--format", "json")
     assert run.returncode == 0, run.stderr
-    workspace = next(r["workspace_id"] for r in json.loads(run.stdout)["results"]
-                     if r["changed_files"])
+    workspace = next(
+        r["workspace_id"] for r in json.loads(run.stdout)["results"] if r["changed_files"]
+    )
     rejected = remora(root, "review", "reject", workspace)
     assert rejected.returncode == 0, rejected.stderr
-    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()
-             and ".remora" not in p.parts}
+    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and ".remora" not in p.parts}
     assert after == before
     assert WorkspaceStore(root).ids() == []
 
 
 def test_docstring_style_comes_from_the_operation_options(tmp_path: Path) -> None:
     turns = [step("write_docstring", summary="add up the prices"), step("submit_result")]
-    root = project(tmp_path, turns, "operations:\n  docstring:\n    options:\n"
-                                    "      style: numpy\n")
-    run = remora(root, "analyze", "pkg/shop.py", "-o", "docstring", "--type", "function",
-                 "--format", "json")
+    root = project(tmp_path, turns, "operations:\n  docstring:\n    options:\n      style: numpy\n")
+    run = remora(
+        root, "analyze", "pkg/shop.py", "-o", "docstring", "--type", "function", "--format", "json"
+    )
     assert run.returncode == 0, run.stderr
     (row,) = json.loads(run.stdout)["results"]
     assert row["status"] == "success" and row["summary"].startswith("docstring of total")
@@ -128,7 +136,8 @@ def test_docstring_style_comes_from_the_operation_options(tmp_path: Path) -> Non
         "def total(prices):\n",
         'def total(prices):\n    """Add up the prices.\n\n    Parameters\n    ----------\n'
         "    prices\n        The prices.\n\n    Returns\n    -------\n    object\n"
-        '        The total.\n    """\n')
+        '        The total.\n    """\n',
+    )
 
 
 def test_table_output_and_exit_code_when_some_operations_fail(tmp_path: Path) -> None:
@@ -157,14 +166,17 @@ def test_a_broken_agent_fails_its_operation_and_the_others_still_run(tmp_path: P
     (broken / "agent.yaml").write_text(
         "name: broken\ndescription: x\ninitial_context:\n  system_prompt: s\n"
         "  node_context: n\ntools:\n  - name: submit_result\n    pym: tools/none.pym\n"
-        "    description: Finish.\n")
+        "    description: Finish.\n"
+    )
     with (root / "remora.yaml").open("a") as handle:
         handle.write("agents_dir: agents\n")
     run = remora(root, "analyze", "pkg", "-o", "lint,broken", "--format", "json")
     assert run.returncode == 1, run.stderr
     results = json.loads(run.stdout)["results"]
     assert [(r["operation"], r["status"]) for r in results] == [
-        ("lint", "success"), ("broken", "failed")] * 3
+        ("lint", "success"),
+        ("broken", "failed"),
+    ] * 3
     assert {r["error"]["code"] for r in results if r["operation"] == "broken"} == {"AGENT_001"}
 
 

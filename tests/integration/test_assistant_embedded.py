@@ -26,11 +26,16 @@ pytestmark = [pytest.mark.integration, pytest.mark.model]
 
 
 def test_embedded_model_answers_a_question(embedded_model_path: Path) -> None:
-    model = ModelConfig(provider="embedded", id="SmolLM2-135M-Instruct",
-                        path=embedded_model_path, n_parallel=1, n_ctx_per_slot=4096,
-                        threads=2, timeout=300)
-    limits = AssistantLimits(max_steps=4, step_timeout_s=240, total_timeout_s=600,
-                             max_tokens=128)
+    model = ModelConfig(
+        provider="embedded",
+        id="SmolLM2-135M-Instruct",
+        path=embedded_model_path,
+        n_parallel=1,
+        n_ctx_per_slot=4096,
+        threads=2,
+        timeout=300,
+    )
+    limits = AssistantLimits(max_steps=4, step_timeout_s=240, total_timeout_s=600, max_tokens=128)
     shown: list[str] = []
     service = AssistantService(create_provider(model), model, limits, show_call=shown.append)
     namespace = new_namespace("__console__")

@@ -44,8 +44,15 @@ def _scripted(tmp_path: Path, turns: str) -> list[str]:
 
 
 def _spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
-    child = pexpect.spawn(REMORA, list(args), cwd=str(tmp_path), env=_env(tmp_path),
-                          encoding="utf-8", timeout=20, dimensions=(50, 200))
+    child = pexpect.spawn(
+        REMORA,
+        list(args),
+        cwd=str(tmp_path),
+        env=_env(tmp_path),
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(50, 200),
+    )
     return child
 
 
@@ -117,8 +124,15 @@ def test_repl_default_history_lives_in_the_project_state_dir(tmp_path: Path) -> 
 def test_repl_exec_script_then_ask(tmp_path: Path) -> None:
     script = tmp_path / "job.py"
     script.write_text("rows = []\ndef mean(xs):\n    return sum(xs) / len(xs)\nmean(rows)\n")
-    child = _spawn(tmp_path, "repl", "--exec", str(script), "--history",
-                   str(tmp_path / "h"), *_scripted(tmp_path, WHY_TURNS))
+    child = _spawn(
+        tmp_path,
+        "repl",
+        "--exec",
+        str(script),
+        "--history",
+        str(tmp_path / "h"),
+        *_scripted(tmp_path, WHY_TURNS),
+    )
     child.expect_exact("ZeroDivisionError: division by zero")
     child.expect_exact("its session is kept for the assistant")
     child.expect_exact(PROMPT)
@@ -134,8 +148,15 @@ def test_repl_exec_script_then_ask(tmp_path: Path) -> None:
 
 def test_repl_degraded_answer_names_the_limit(tmp_path: Path) -> None:
     turns = "- calls: [{name: get_repr, arguments: {expr: total}}]\n" * 3
-    child = _spawn(tmp_path, "repl", "--max-steps", "2", "--history", str(tmp_path / "h"),
-                   *_scripted(tmp_path, turns))
+    child = _spawn(
+        tmp_path,
+        "repl",
+        "--max-steps",
+        "2",
+        "--history",
+        str(tmp_path / "h"),
+        *_scripted(tmp_path, turns),
+    )
     child.expect_exact(PROMPT)
     child.sendline("total = 41 + 1")
     child.expect_exact(PROMPT)
@@ -151,8 +172,17 @@ def test_repl_degraded_answer_names_the_limit(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_the_question_not_the_console(tmp_path: Path) -> None:
     turns = "- {text: late, delay_s: 60}\n- {text: second answer}\n"
-    child = _spawn(tmp_path, "repl", "--step-timeout", "120", "--total-timeout", "120",
-                   "--history", str(tmp_path / "h"), *_scripted(tmp_path, turns))
+    child = _spawn(
+        tmp_path,
+        "repl",
+        "--step-timeout",
+        "120",
+        "--total-timeout",
+        "120",
+        "--history",
+        str(tmp_path / "h"),
+        *_scripted(tmp_path, turns),
+    )
     child.expect_exact(PROMPT)
     child.sendline("?? a slow question")
     child.expect_exact("?? a slow question")
@@ -177,17 +207,26 @@ def test_repl_refuses_to_start_without_a_usable_model(tmp_path: Path) -> None:
     assert PROMPT not in (child.before or "")
 
 
-def _ask(tmp_path: Path, *args: str, env: dict[str, str] | None = None
-         ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([REMORA, "ask", *args], cwd=tmp_path, env=env or _env(tmp_path),
-                          capture_output=True, text=True, timeout=120, check=False)
+def _ask(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [REMORA, "ask", *args],
+        cwd=tmp_path,
+        env=env or _env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_ask_exec_answers_on_stdout_and_shows_calls_on_stderr(tmp_path: Path) -> None:
     script = tmp_path / "job.py"
     script.write_text("rows = []\nprint('started')\nsum(rows) / len(rows)\n")
-    done = _ask(tmp_path, "why did it fail?", "--exec", str(script),
-                *_scripted(tmp_path, WHY_TURNS))
+    done = _ask(
+        tmp_path, "why did it fail?", "--exec", str(script), *_scripted(tmp_path, WHY_TURNS)
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "started\nrows is a list and is empty, so mean(rows) divides by zero.\n"
     assert "ZeroDivisionError: division by zero" in done.stderr
@@ -197,8 +236,9 @@ def test_ask_exec_answers_on_stdout_and_shows_calls_on_stderr(tmp_path: Path) ->
 def test_ask_json(tmp_path: Path) -> None:
     script = tmp_path / "job.py"
     script.write_text("rows = []\n{}['k']\n")
-    done = _ask(tmp_path, "why?", "--exec", str(script), "--format", "json",
-                *_scripted(tmp_path, WHY_TURNS))
+    done = _ask(
+        tmp_path, "why?", "--exec", str(script), "--format", "json", *_scripted(tmp_path, WHY_TURNS)
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["degraded"] is False and data["steps"] == 2
@@ -219,8 +259,7 @@ def test_ask_degraded_exits_1(tmp_path: Path) -> None:
 def test_ask_fails_fast_on_a_model_without_function_calling(tmp_path: Path) -> None:
     env = _env(tmp_path)
     env["OPENAI_API_KEY"] = "sk-test-not-used"
-    done = _ask(tmp_path, "q", "--provider", "llm", "--model", "gpt-3.5-turbo-instruct",
-                env=env)
+    done = _ask(tmp_path, "q", "--provider", "llm", "--model", "gpt-3.5-turbo-instruct", env=env)
     assert done.returncode == 2
     assert "does not support function calling" in done.stderr
     assert "hint:" in done.stderr and "--model" in done.stderr
@@ -230,11 +269,17 @@ def test_ask_fails_fast_on_a_model_without_function_calling(tmp_path: Path) -> N
 def test_ipython_ask_magic_in_a_terminal(tmp_path: Path) -> None:
     (tmp_path / "turns.yaml").write_text(WHY_TURNS)
     (tmp_path / "remora.yaml").write_text(
-        "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n")
-    child = pexpect.spawn(str(BIN / "ipython"),
-                          ["--simple-prompt", "--no-banner", "--colors=nocolor"],
-                          cwd=str(tmp_path), env=_env(tmp_path), encoding="utf-8",
-                          timeout=20, dimensions=(50, 200))
+        "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n"
+    )
+    child = pexpect.spawn(
+        str(BIN / "ipython"),
+        ["--simple-prompt", "--no-banner", "--colors=nocolor"],
+        cwd=str(tmp_path),
+        env=_env(tmp_path),
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(50, 200),
+    )
     child.expect_exact("In [1]: ")
     child.sendline("%load_ext remora.assistant")
     child.expect_exact("In [2]: ")

@@ -57,9 +57,12 @@ def docstring_of(text: str, qualname: str) -> str | None:
         return ast.get_docstring(tree)
     node: ast.AST = tree
     for part in qualname.split("."):
-        node = next(n for n in ast.iter_child_nodes(node)
-                    if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-                    and n.name == part)
+        node = next(
+            n
+            for n in ast.iter_child_nodes(node)
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            and n.name == part
+        )
     return ast.get_docstring(node)  # type: ignore[arg-type]
 
 
@@ -68,12 +71,14 @@ def outside(old: str, new: str, inserted: str) -> None:
     assert new.replace(inserted, "", 1) == old
 
 
-async def write(root: Path, qualname: str | None, style: str,
-                summary: str = "Compute the total price.") -> tuple[dict[str, object], str]:
+async def write(
+    root: Path, qualname: str | None, style: str, summary: str = "Compute the total price."
+) -> tuple[dict[str, object], str]:
     node = find_node(root, "m.py", qualname)
     async with bench(root) as b:
-        result = await b.run("docstring", "write_docstring", node,
-                             {"summary": summary, "style": style})
+        result = await b.run(
+            "docstring", "write_docstring", node, {"summary": summary, "style": style}
+        )
         return result, b.text("docstring", node, "m.py")
 
 
@@ -113,16 +118,18 @@ async def test_numpy_style_for_a_function(tmp_path: Path) -> None:
 async def test_sphinx_style_for_a_one_line_function(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     _, text = await write(root, "inline", "sphinx", "Return x unchanged.")
-    assert "def inline(x):\n    \"\"\"Return x unchanged.\n\n    :param x: The x.\n" in text
+    assert 'def inline(x):\n    """Return x unchanged.\n\n    :param x: The x.\n' in text
     assert docstring_of(text, "inline") == (
-        "Return x unchanged.\n\n:param x: The x.\n:returns: The inline.")
+        "Return x unchanged.\n\n:param x: The x.\n:returns: The inline."
+    )
     # The body moved under the docstring, the rest of the file is untouched.
-    assert "    \"\"\"\n    return x\n" in text
+    assert '    """\n    return x\n' in text
     ast.parse(text)
 
 
 async def test_existing_docstring_is_rebuilt_in_the_style_keeping_what_it_said(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     result, text = await write(root, "Cart.add", "numpy", "Something else entirely.")
     assert result["note"] == "kept the existing summary"
@@ -142,27 +149,30 @@ async def test_class_docstring_keeps_its_sections(tmp_path: Path) -> None:
     assert text == SOURCE
 
 
-async def test_multiline_signature_method_gets_a_docstring_at_body_indent(
-        tmp_path: Path) -> None:
+async def test_multiline_signature_method_gets_a_docstring_at_body_indent(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     _, text = await write(root, "Cart.fetch", "google", "Fetch the url.")
-    assert "        url: str,  # the url\n    ):\n        \"\"\"Fetch the url.\n" in text
+    assert '        url: str,  # the url\n    ):\n        """Fetch the url.\n' in text
     assert docstring_of(text, "Cart.fetch") == (
-        "Fetch the url.\n\nArgs:\n    url (str): The url.\n\nReturns:\n    The fetch.")
+        "Fetch the url.\n\nArgs:\n    url (str): The url.\n\nReturns:\n    The fetch."
+    )
 
 
 async def test_module_docstring_goes_after_the_header_comments(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     _, text = await write(root, None, "google", "Shopping cart helpers.")
     assert text.startswith(
-        '#!/usr/bin/env python\n# A header comment.\n"""Shopping cart helpers."""\n\nimport os\n')
+        '#!/usr/bin/env python\n# A header comment.\n"""Shopping cart helpers."""\n\nimport os\n'
+    )
     outside(SOURCE, text, '"""Shopping cart helpers."""\n\n')
 
 
 @pytest.mark.parametrize(
-    "given", ["def total(): return ```", "One sentence saying what the code does."])
+    "given", ["def total(): return ```", "One sentence saying what the code does."]
+)
 async def test_an_unusable_summary_is_replaced_by_one_derived_from_the_name(
-        tmp_path: Path, given: str) -> None:
+    tmp_path: Path, given: str
+) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     result, text = await write(root, "total", "google", given)
     assert "derived" in str(result["note"])
@@ -179,7 +189,8 @@ async def test_crlf_file_keeps_its_line_endings(tmp_path: Path) -> None:
         data = b.workspace("docstring", node).read("m.py")
     assert data == (
         b'def f(a):\r\n    """Echo a.\r\n\r\n    Args:\r\n        a: The a.\r\n\r\n'
-        b'    Returns:\r\n        The f.\r\n    """\r\n    return a\r\n')
+        b'    Returns:\r\n        The f.\r\n    """\r\n    return a\r\n'
+    )
 
 
 async def test_read_docstring_and_submit_report_facts(tmp_path: Path) -> None:
@@ -187,8 +198,12 @@ async def test_read_docstring_and_submit_report_facts(tmp_path: Path) -> None:
     node = find_node(root, "inventory/pricing.py", "tax_for")
     async with bench(root) as b:
         before = await b.run("docstring", "read_docstring", node)
-        await b.run("docstring", "write_docstring", node,
-                    {"summary": "Tax owed on an amount in a category.", "style": "google"})
+        await b.run(
+            "docstring",
+            "write_docstring",
+            node,
+            {"summary": "Tax owed on an amount in a category.", "style": "google"},
+        )
         after = await b.run("docstring", "submit", node)
         ws = b.workspace("docstring", node)
     assert before["has_docstring"] is False

@@ -33,14 +33,23 @@ async def test_apply_fix_removes_exactly_the_unused_imports(tmp_path: Path) -> N
         remaining = await b.run("lint", "submit", node)
     assert result["fixed"] == 2 and result["codes"] == ["F401"]
     assert result["remaining_total"] == 0
-    expected = before.decode().replace("import datetime\n", "").replace(
-        "from typing import Optional\n", "")
+    expected = (
+        before.decode()
+        .replace("import datetime\n", "")
+        .replace("from typing import Optional\n", "")
+    )
     assert after == expected
     assert ws.changed_files() == ["inventory/models.py"]
     diff = ws.diff()
     assert "-import datetime" in diff and "-from typing import Optional" in diff
-    assert sum(1 for line in diff.splitlines() if line.startswith(("+", "-"))
-               and not line.startswith(("+++", "---"))) == 2
+    assert (
+        sum(
+            1
+            for line in diff.splitlines()
+            if line.startswith(("+", "-")) and not line.startswith(("+++", "---"))
+        )
+        == 2
+    )
     # Nothing reaches the project before review.
     assert (root / "inventory/models.py").read_bytes() == before
     assert remaining["issues_remaining"] == 0
@@ -48,14 +57,7 @@ async def test_apply_fix_removes_exactly_the_unused_imports(tmp_path: Path) -> N
 
 
 async def test_function_node_fixes_only_its_own_lines(tmp_path: Path) -> None:
-    source = (
-        "import os\n"
-        "\n"
-        "\n"
-        "def helper(x):\n"
-        "    import json\n"
-        "    return x\n"
-    )
+    source = "import os\n\n\ndef helper(x):\n    import json\n    return x\n"
     root = write_project(tmp_path, {"pkg/mod.py": source})
     node = find_node(root, "pkg/mod.py", "helper")
     async with bench(root) as b:
@@ -81,11 +83,13 @@ async def test_class_node_leaves_its_methods_to_their_own_nodes(tmp_path: Path) 
     async with bench(root) as b:
         facts = await b.run("lint", "submit", method)
     assert facts["summary"] == (
-        "ruff: 1 issue(s) left on Warehouse.get (E711, none with a safe fix)")
+        "ruff: 1 issue(s) left on Warehouse.get (E711, none with a safe fix)"
+    )
 
 
 async def test_apply_fix_with_a_poor_argument_falls_back_to_the_fixable_codes(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/pricing.py")
     async with bench(root) as b:

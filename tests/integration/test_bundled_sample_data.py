@@ -10,7 +10,7 @@ from bundled_agents_support import bench, copy_sample, find_node, write_project
 
 pytestmark = pytest.mark.integration
 
-SOURCE = '''\
+SOURCE = """\
 from dataclasses import dataclass
 from typing import Literal, Optional
 
@@ -33,7 +33,7 @@ class Store:
 
     def restock(self, item: Item, qty: int, notify: bool = False) -> int:
         return qty
-'''
+"""
 
 
 async def test_fixture_from_an_annotated_signature(tmp_path: Path) -> None:
@@ -47,7 +47,13 @@ async def test_fixture_from_an_annotated_signature(tmp_path: Path) -> None:
     assert ws.changed_files() == [written["path"]]
     assert data["target"] == "shop:total_value"
     assert [p["name"] for p in data["parameters"]] == [
-        "items", "discount", "currency", "mode", "*extra", "**options"]
+        "items",
+        "discount",
+        "currency",
+        "mode",
+        "*extra",
+        "**options",
+    ]
     assert [s["name"] for s in data["samples"]] == ["defaults", "typical", "alternative", "edge"]
     defaults = data["samples"][0]["args"]
     assert defaults["discount"] == 0.0 and defaults["currency"] is None
@@ -62,8 +68,7 @@ async def test_fixture_from_an_annotated_signature(tmp_path: Path) -> None:
     # Every sample gives every plain parameter, none of *extra/**options.
     for sample in data["samples"]:
         assert set(sample["args"]) == {"items", "discount", "currency", "mode"}
-    assert written["parameters"] == ["items", "discount", "currency", "mode", "*extra",
-                                     "**options"]
+    assert written["parameters"] == ["items", "discount", "currency", "mode", "*extra", "**options"]
 
 
 async def test_fixture_for_a_method_and_a_dataclass(tmp_path: Path) -> None:
@@ -79,16 +84,24 @@ async def test_fixture_for_a_method_and_a_dataclass(tmp_path: Path) -> None:
     assert m_data["samples"][0]["args"]["notify"] is False
     assert c_data["target"] == "shop:Item"
     assert c_data["samples"][0] == {
-        "name": "defaults", "args": {"sku": "SKU-001", "price": 9.99, "quantity": 0}}
+        "name": "defaults",
+        "args": {"sku": "SKU-001", "price": 9.99, "quantity": 0},
+    }
 
 
 async def test_an_existing_fixture_is_extended_not_overwritten(tmp_path: Path) -> None:
-    own = {"target": "shop:total_value", "note": "kept",
-           "samples": [{"name": "mine", "args": {"items": []}}]}
-    root = write_project(tmp_path, {
-        "shop.py": SOURCE,
-        "tests/fixtures/shop/total_value_samples.json": json.dumps(own),
-    })
+    own = {
+        "target": "shop:total_value",
+        "note": "kept",
+        "samples": [{"name": "mine", "args": {"items": []}}],
+    }
+    root = write_project(
+        tmp_path,
+        {
+            "shop.py": SOURCE,
+            "tests/fixtures/shop/total_value_samples.json": json.dumps(own),
+        },
+    )
     node = find_node(root, "shop.py", "total_value")
     async with bench(root) as b:
         first = await b.run("sample_data", "write_fixture", node)
@@ -119,8 +132,11 @@ async def test_submit_without_a_fixture_says_so(tmp_path: Path) -> None:
     node = find_node(root, "inventory/pricing.py", "bulk_discount")
     async with bench(root) as b:
         summary = await b.run("sample_data", "submit", node)
-    assert summary == {"summary": "no fixture written for bulk_discount", "fixture": "",
-                       "samples": 0}
+    assert summary == {
+        "summary": "no fixture written for bulk_discount",
+        "fixture": "",
+        "samples": 0,
+    }
 
 
 async def test_test_code_gets_no_sample_data(tmp_path: Path) -> None:

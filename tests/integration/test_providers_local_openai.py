@@ -17,8 +17,7 @@ MODEL = "SmolLM2-135M-Instruct"
 
 
 def _provider(url: str, model_id: str = MODEL, profile: str | None = None) -> OpenAIProvider:
-    provider = create_provider(ModelConfig(provider="openai", id=model_id, base_url=url),
-                               profile)
+    provider = create_provider(ModelConfig(provider="openai", id=model_id, base_url=url), profile)
     assert isinstance(provider, OpenAIProvider)
     return provider
 
@@ -38,21 +37,28 @@ async def test_check_finds_the_served_model(llama_server_url: str) -> None:
 async def test_tool_exchange_over_http(llama_server_url: str) -> None:
     provider = _provider(llama_server_url)
     messages = list(QUESTION)
-    first = await provider.complete(ModelRequest(tuple(messages), (WEATHER, SUBMIT),
-                                                 tool_choice="get_weather", max_tokens=96))
+    first = await provider.complete(
+        ModelRequest(tuple(messages), (WEATHER, SUBMIT), tool_choice="get_weather", max_tokens=96)
+    )
     assert first.finish == "tool_calls", first.error
     (call,) = first.message.tool_calls
     assert call.name == "get_weather"
     jsonschema.validate(call.arguments, WEATHER.parameters)
-    messages += [first.message, Message.tool_results(
-        (ToolResult(call.id, call.name, {"ok": True, "result": {"temp_c": 18}}),))]
-    second = await provider.complete(ModelRequest(tuple(messages), (WEATHER, SUBMIT),
-                                                  max_tokens=96))
+    messages += [
+        first.message,
+        Message.tool_results(
+            (ToolResult(call.id, call.name, {"ok": True, "result": {"temp_c": 18}}),)
+        ),
+    ]
+    second = await provider.complete(
+        ModelRequest(tuple(messages), (WEATHER, SUBMIT), max_tokens=96)
+    )
     assert second.finish == "tool_calls", second.error
     (call,) = second.message.tool_calls
     assert call.name in ("get_weather", "submit_result")
-    jsonschema.validate(call.arguments, (WEATHER if call.name == "get_weather"
-                                         else SUBMIT).parameters)
+    jsonschema.validate(
+        call.arguments, (WEATHER if call.name == "get_weather" else SUBMIT).parameters
+    )
     assert second.usage.cached_tokens > 0
     await provider.aclose()
 

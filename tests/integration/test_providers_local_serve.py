@@ -16,17 +16,20 @@ from remora.providers.factory import create_provider
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
 
-TOOL = ToolSpec("lookup", "Look a word up in the dictionary.", {
-    "type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]})
+TOOL = ToolSpec(
+    "lookup",
+    "Look a word up in the dictionary.",
+    {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]},
+)
 
 
 async def _tool_call_names(url: str, model_id: str) -> list[str]:
-    provider = create_provider(ModelConfig(provider="openai", base_url=url, id=model_id),
-                               "smollm")
+    provider = create_provider(ModelConfig(provider="openai", base_url=url, id=model_id), "smollm")
     try:
         assert (await provider.check()).ok
-        turn = await provider.complete(ModelRequest(
-            (Message.user("What does 'cat' mean?"),), (TOOL,), max_tokens=64))
+        turn = await provider.complete(
+            ModelRequest((Message.user("What does 'cat' mean?"),), (TOOL,), max_tokens=64)
+        )
         assert turn.error is None, turn.error
         return [c.name for c in turn.message.tool_calls]
     finally:
@@ -34,12 +37,25 @@ async def _tool_call_names(url: str, model_id: str) -> list[str]:
 
 
 @pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM])
-def test_serve_until_signalled(embedded_model_path: Path, tmp_path: Path,
-                                     stop_signal: signal.Signals) -> None:
+def test_serve_until_signalled(
+    embedded_model_path: Path, tmp_path: Path, stop_signal: signal.Signals
+) -> None:
     proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "remora"), "models", "serve", "--port", "0",
-         "--model-path", str(embedded_model_path), "--project", str(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            str(Path(sys.executable).parent / "remora"),
+            "models",
+            "serve",
+            "--port",
+            "0",
+            "--model-path",
+            str(embedded_model_path),
+            "--project",
+            str(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()

@@ -32,7 +32,13 @@ __all__ = [
 SUBMIT_RESULT = "submit_result"
 NodeKind = Literal["file", "class", "function", "method"]
 NODE_TEMPLATE_VARIABLES = (
-    "node_text", "node_name", "node_type", "full_name", "file_path", "node_id", "language",
+    "node_text",
+    "node_name",
+    "node_type",
+    "full_name",
+    "file_path",
+    "node_id",
+    "language",
 )
 _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
@@ -41,8 +47,9 @@ _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 _JINJA = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
 
 
-def node_template_vars(node: CSTNode, *, language: str = "python",
-                       options: dict[str, Any] | None = None) -> dict[str, Any]:
+def node_template_vars(
+    node: CSTNode, *, language: str = "python", options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The template variables of DESIGN §4 for one node, plus the operation's options.
 
     Options come first so that a node variable can never be shadowed by one.
@@ -101,8 +108,11 @@ class ToolDefinition(_Model):
         return self.name == SUBMIT_RESULT
 
     def to_spec(self) -> ToolSpec:
-        params = self.parameters or {"type": "object", "properties": {},
-                                     "additionalProperties": False}
+        params = self.parameters or {
+            "type": "object",
+            "properties": {},
+            "additionalProperties": False,
+        }
         return ToolSpec(name=self.name, description=self.description.strip(), parameters=params)
 
 

@@ -23,13 +23,17 @@ __all__ = ["AgentLoadError", "load_agent"]
 class AgentLoadError(RemoraError):
     """An agent definition or one of its scripts is invalid (AGENT_001)."""
 
-    def __init__(self, path: Path, problems: Sequence[str],
-                 findings: Sequence[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self, path: Path, problems: Sequence[str], findings: Sequence[dict[str, Any]] | None = None
+    ) -> None:
         self.path = path
         self.problems = list(problems)
         # The same problems as data: file, line (or None), message.
-        self.findings = list(findings) if findings is not None else [
-            {"file": str(path), "line": None, "message": p} for p in self.problems]
+        self.findings = (
+            list(findings)
+            if findings is not None
+            else [{"file": str(path), "line": None, "message": p} for p in self.problems]
+        )
         more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
         super().__init__(
             AGENT_DEFINITION,
@@ -121,7 +125,8 @@ def load_agent(path: Path) -> SubagentDefinition:
         line = mark.line + 1 if mark else None
         message = f"invalid YAML: {exc.problem or exc}"
         raise AgentLoadError(
-            path, [f"{path}:{line}: {message}" if line else f"{path}: {message}"],
+            path,
+            [f"{path}:{line}: {message}" if line else f"{path}: {message}"],
             [{"file": str(path), "line": line, "message": message}],
         ) from exc
     if not isinstance(data, dict):
@@ -136,8 +141,9 @@ def load_agent(path: Path) -> SubagentDefinition:
             message = error["msg"].removeprefix("Value error, ")
             problems.add(f"{field}: {message}", field)
         raise problems.error() from exc
-    tools = [_resolve_tool(tool, i, path.parent, problems) for i, tool in
-             enumerate(definition.tools)]
+    tools = [
+        _resolve_tool(tool, i, path.parent, problems) for i, tool in enumerate(definition.tools)
+    ]
     if problems.items:
         raise problems.error()
     resolved = definition.model_copy(update={"tools": tools})
@@ -173,8 +179,9 @@ def _finding_text(finding: Any) -> str:
     return f"{where} {rule} {message}".strip()
 
 
-def _resolve_tool(tool: ToolDefinition, index: int, base: Path,
-                  problems: _Problems) -> ToolDefinition:
+def _resolve_tool(
+    tool: ToolDefinition, index: int, base: Path, problems: _Problems
+) -> ToolDefinition:
     prefix = f"tools[{index}]"
     providers = [base / p for p in tool.context_providers]
     for j, provider in enumerate(providers):
@@ -195,5 +202,10 @@ def _resolve_tool(tool: ToolDefinition, index: int, base: Path,
         inputs = [InputSpec(i.name, i.json_schema, i.required) for i in script.inputs]
         for message in compare_with_inputs(parameters, inputs, f"{prefix}.parameters"):
             problems.add(message)
-    return tool.model_copy(update={"pym": pym.resolve(), "parameters": parameters,
-                                   "context_providers": [p.resolve() for p in providers]})
+    return tool.model_copy(
+        update={
+            "pym": pym.resolve(),
+            "parameters": parameters,
+            "context_providers": [p.resolve() for p in providers],
+        }
+    )

@@ -61,8 +61,13 @@ def _declared_name(path: Path) -> str:
 class AgentRegistry:
     """Lists and loads agents; a user agent overrides a bundled one by name."""
 
-    def __init__(self, agents_dir: Path | None = None, *, project_root: Path | None = None,
-                 bundled_dir: Path | None = BUNDLED_AGENTS_DIR) -> None:
+    def __init__(
+        self,
+        agents_dir: Path | None = None,
+        *,
+        project_root: Path | None = None,
+        bundled_dir: Path | None = BUNDLED_AGENTS_DIR,
+    ) -> None:
         if agents_dir is not None and not agents_dir.is_absolute():
             agents_dir = (project_root or Path.cwd()) / agents_dir
         if agents_dir is not None and not agents_dir.is_dir():
@@ -106,8 +111,11 @@ class AgentRegistry:
             return self._entries[name]
         except KeyError:
             close = difflib.get_close_matches(name, self._entries, n=1)
-            hint = f"did you mean '{close[0]}'?" if close else (
-                f"known agents: {', '.join(self.names()) or 'none'}")
+            hint = (
+                f"did you mean '{close[0]}'?"
+                if close
+                else (f"known agents: {', '.join(self.names()) or 'none'}")
+            )
             raise RemoraError(AGENT_DEFINITION, f"no agent named {name!r}", hint) from None
 
     def get(self, name: str) -> SubagentDefinition:

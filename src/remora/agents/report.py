@@ -19,8 +19,9 @@ from remora.providers.profiles import resolve_profile
 __all__ = ["agent_yaml_files", "describe_agents", "model_for_agent"]
 
 
-def model_for_agent(config: RemoraConfig, definition: SubagentDefinition | None,
-                    operation: str | None = None) -> ModelConfig:
+def model_for_agent(
+    config: RemoraConfig, definition: SubagentDefinition | None, operation: str | None = None
+) -> ModelConfig:
     """The model an agent runs on: config < the agent's ``model:`` < the operation's.
 
     The user's per-operation choice wins over the agent author's default.
@@ -34,11 +35,13 @@ def model_for_agent(config: RemoraConfig, definition: SubagentDefinition | None,
     return ModelConfig.model_validate(merged)
 
 
-async def _check_models(models: Iterable[tuple[str, ModelConfig]], profile_name: str | None
-                        ) -> dict[str, Availability]:
+async def _check_models(
+    models: Iterable[tuple[str, ModelConfig]], profile_name: str | None
+) -> dict[str, Availability]:
     distinct = dict(models)
     results = await asyncio.gather(
-        *(check_availability(m, profile_name) for m in distinct.values()))
+        *(check_availability(m, profile_name) for m in distinct.values())
+    )
     return dict(zip(distinct, results, strict=True))
 
 
@@ -53,8 +56,9 @@ def _key(model: ModelConfig) -> str:
     return json.dumps(model.model_dump(mode="json"), sort_keys=True)
 
 
-def describe_agents(config: RemoraConfig, project_root: Path, *,
-                    check_models: bool = True) -> list[dict[str, Any]]:
+def describe_agents(
+    config: RemoraConfig, project_root: Path, *, check_models: bool = True
+) -> list[dict[str, Any]]:
     """One entry per agent (bundled and user), each validated; plain data for tables/JSON."""
     registry = AgentRegistry(config.agents_dir, project_root=project_root)
     profile_name = config.runner.model_profile
@@ -65,15 +69,21 @@ def describe_agents(config: RemoraConfig, project_root: Path, *,
         model = model_for_agent(config, definition, entry.name)
         models.append((_key(model), model))
         row: dict[str, Any] = {
-            "name": entry.name, "origin": entry.origin, "overrides_bundled": entry.overrides,
-            "path": str(entry.path), "valid": definition is not None,
+            "name": entry.name,
+            "origin": entry.origin,
+            "overrides_bundled": entry.overrides,
+            "path": str(entry.path),
+            "valid": definition is not None,
             "problems": outcome.findings if isinstance(outcome, AgentLoadError) else [],
             "description": definition.description if definition else "",
             "node_types": list(definition.node_types) if definition else [],
             "tools": [t.name for t in definition.tools] if definition else [],
             "max_turns": definition.max_turns if definition else None,
-            "model": {"provider": model.provider, "id": model.id,
-                      "profile": _profile_name(profile_name or model.profile, model.id)},
+            "model": {
+                "provider": model.provider,
+                "id": model.id,
+                "profile": _profile_name(profile_name or model.profile, model.id),
+            },
             "_model_key": _key(model),
         }
         rows.append(row)

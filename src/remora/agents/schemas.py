@@ -44,8 +44,9 @@ def _is_object_schema(schema: Mapping[str, Any]) -> bool:
     return "properties" in schema and kind is None
 
 
-def strict_schema(schema: Mapping[str, Any], where: str = "parameters") -> tuple[dict[str, Any],
-                                                                                  list[str]]:
+def strict_schema(
+    schema: Mapping[str, Any], where: str = "parameters"
+) -> tuple[dict[str, Any], list[str]]:
     """A copy of ``schema`` with ``additionalProperties: false`` on every object.
 
     Returns the copy and the problems found: an object that accepts arbitrary
@@ -60,8 +61,9 @@ def strict_schema(schema: Mapping[str, Any], where: str = "parameters") -> tuple
         if isinstance(node, bool):
             return node
         if not isinstance(node, Mapping):
-            problems.append(f"{path or 'schema'}: expected a schema object, "
-                            f"got {type(node).__name__}")
+            problems.append(
+                f"{path or 'schema'}: expected a schema object, got {type(node).__name__}"
+            )
             return node
         out: dict[str, Any] = dict(node)
         for key in _ONE:
@@ -116,8 +118,9 @@ def schema_problems(schema: Any, where: str = "parameters") -> list[str]:
         Draft202012Validator.check_schema(dict(schema))
     except SchemaError as exc:
         at = ".".join(str(p) for p in exc.absolute_path)
-        problems.append(f"{_at(where, at) if at else where or 'parameters'}: "
-                        f"invalid JSON schema: {exc.message}")
+        problems.append(
+            f"{_at(where, at) if at else where or 'parameters'}: invalid JSON schema: {exc.message}"
+        )
     return problems
 
 
@@ -182,8 +185,9 @@ class InputSpec:
         self.required = required
 
 
-def compare_with_inputs(parameters: Mapping[str, Any], inputs: Iterable[InputSpec],
-                        where: str = "parameters") -> list[str]:
+def compare_with_inputs(
+    parameters: Mapping[str, Any], inputs: Iterable[InputSpec], where: str = "parameters"
+) -> list[str]:
     """Disagreements between a YAML parameters schema and the script's inputs."""
     problems: list[str] = []
     properties: Mapping[str, Any] = parameters.get("properties") or {}
@@ -198,14 +202,14 @@ def compare_with_inputs(parameters: Mapping[str, Any], inputs: Iterable[InputSpe
             )
     for name, spec in declared.items():
         if name not in properties:
-            problems.append(
-                f"{where}.properties: missing {name!r}, an Input the script declares"
-            )
+            problems.append(f"{where}.properties: missing {name!r}, an Input the script declares")
             continue
         given_types = types_of(properties[name])
         script_types = types_of(spec.json_schema)
-        if given_types is not None and script_types is not None and not _fits(
-            given_types, script_types
+        if (
+            given_types is not None
+            and script_types is not None
+            and not _fits(given_types, script_types)
         ):
             problems.append(
                 f"{where}.properties.{name}.type: {'/'.join(sorted(given_types))} does not "

@@ -50,8 +50,7 @@ class LoopBridge:
     def _run_in_thread(self, make: Callable[[], Awaitable[T]]) -> T:
         if self._thread_loop is None:
             loop = asyncio.new_event_loop()
-            thread = threading.Thread(target=loop.run_forever, name="remora-assistant",
-                                      daemon=True)
+            thread = threading.Thread(target=loop.run_forever, name="remora-assistant", daemon=True)
             thread.start()
             self._thread_loop, self._thread = loop, thread
         future = asyncio.run_coroutine_threadsafe(_as_coroutine(make), self._thread_loop)

@@ -71,13 +71,19 @@ class Capabilities:
         spec = spec_for(name)
         if spec is None:
             known = ", ".join(spec.name for spec in CAPABILITY_SPECS)
-            return error(UNKNOWN_FUNCTION, f"unknown function {name!r}; known: {known}",
-                         {"name": name, "known": [s.name for s in CAPABILITY_SPECS]})
+            return error(
+                UNKNOWN_FUNCTION,
+                f"unknown function {name!r}; known: {known}",
+                {"name": name, "known": [s.name for s in CAPABILITY_SPECS]},
+            )
         if arguments is None:
             arguments = {}
         if not isinstance(arguments, dict):
-            return error(INVALID_ARGS, f"{name}: arguments must be a JSON object, got "
-                         f"{type(arguments).__name__}", {"arguments": repr(arguments)[:200]})
+            return error(
+                INVALID_ARGS,
+                f"{name}: arguments must be a JSON object, got {type(arguments).__name__}",
+                {"arguments": repr(arguments)[:200]},
+            )
         problem = _schema_problem(spec.parameters, arguments)
         if problem is not None:
             return error(INVALID_ARGS, f"{name}: {problem[0]}", problem[1])
@@ -96,8 +102,12 @@ class Capabilities:
             raise CapabilityError(
                 INVALID_ARGS,
                 f"not a single Python expression: {exc.msg} ({expr!r})",
-                {"expr": expr, "exc_type": "SyntaxError", "message": str(exc.msg),
-                 "offset": exc.offset},
+                {
+                    "expr": expr,
+                    "exc_type": "SyntaxError",
+                    "message": str(exc.msg),
+                    "offset": exc.offset,
+                },
             ) from None
 
     def _user(self, fn: Callable[[], Any]) -> Any:
@@ -131,8 +141,11 @@ class Capabilities:
             and (include_private or not _is_private(name))
         ]
         cap = self.limits["globals"]
-        return {"globals": entries[:cap], "truncated": len(entries) > cap,
-                "original_len": len(entries)}
+        return {
+            "globals": entries[:cap],
+            "truncated": len(entries) > cap,
+            "original_len": len(entries),
+        }
 
     def _get_type(self, expr: str) -> dict[str, Any]:
         kind = type(self._value(expr))
@@ -150,8 +163,11 @@ class Capabilities:
         names: list[str] = self._user(lambda: sorted(dir(value)))
         members = [n for n in names if include_private or not _is_private(n)]
         cap = self.limits["dir_members"]
-        return {"members": members[:cap], "truncated": len(members) > cap,
-                "original_len": len(members)}
+        return {
+            "members": members[:cap],
+            "truncated": len(members) > cap,
+            "original_len": len(members),
+        }
 
     def _get_doc(self, expr: str) -> dict[str, Any]:
         value = self._value(expr)
@@ -183,8 +199,11 @@ class Capabilities:
         try:
             exc = self.last_exception()
         except Exception as failure:  # the host's hook, not user code: report, don't crash
-            raise CapabilityError(INTERNAL, f"cannot read the last exception: {failure}",
-                                  {"exc_type": type(failure).__name__}) from failure
+            raise CapabilityError(
+                INTERNAL,
+                f"cannot read the last exception: {failure}",
+                {"exc_type": type(failure).__name__},
+            ) from failure
         return {"exception": None if exc is None else exception_details(exc)}
 
 
@@ -195,15 +214,22 @@ def _mark_cut(text: str, limit: int) -> str:
     return f"{text[:limit]}…[truncated {len(text) - limit} of {len(text)} chars]"
 
 
-def _schema_problem(schema: dict[str, Any],
-                    arguments: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+def _schema_problem(
+    schema: dict[str, Any], arguments: dict[str, Any]
+) -> tuple[str, dict[str, Any]] | None:
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.path))
     if not errors:
         return None
     first = errors[0]
     where = ".".join(str(p) for p in first.path) or "arguments"
-    return (f"{where}: {first.message}",
-            {"errors": [{"path": ".".join(str(p) for p in e.path) or "arguments",
-                         "message": e.message} for e in errors],
-             "schema": schema})
+    return (
+        f"{where}: {first.message}",
+        {
+            "errors": [
+                {"path": ".".join(str(p) for p in e.path) or "arguments", "message": e.message}
+                for e in errors
+            ],
+            "schema": schema,
+        },
+    )

@@ -83,6 +83,9 @@ def exception_details(exc: BaseException) -> dict[str, Any]:
 def python_exception(exc: BaseException) -> CapabilityError:
     """The error envelope for an exception raised by the user's code."""
     details = exception_details(exc)
-    message = f"{details['exc_type']}: {details['message']}" if details["message"] else (
-        details["exc_type"])
+    message = (
+        f"{details['exc_type']}: {details['message']}"
+        if details["message"]
+        else (details["exc_type"])
+    )
     return CapabilityError(PYTHON_EXCEPTION, message, details)

@@ -86,8 +86,10 @@ class CapabilityExecutor:
             message = str(error.get("message", ""))
             if len(message) > max_chars:
                 message = message[:max_chars] + "…"
-            line = (f"{describe_call(record.name, record.arguments)} -> "
-                    f"{error.get('code', 'error')}: {message}")
+            line = (
+                f"{describe_call(record.name, record.arguments)} -> "
+                f"{error.get('code', 'error')}: {message}"
+            )
             if line not in lines:
                 lines.append(line)
         return lines

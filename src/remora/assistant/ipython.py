@@ -36,7 +36,8 @@ def load(ipython: Any) -> None:
     try:
         loaded = load_config(project_root=find_project_root(Path.cwd()))
         service = AssistantService.from_config(
-            loaded.config, show_call=lambda text: print(f"  · {text}", flush=True))
+            loaded.config, show_call=lambda text: print(f"  · {text}", flush=True)
+        )
         service.check()
     except RemoraError as exc:
         # A clear line and the hint, as the CLI prints them; no traceback.
@@ -48,8 +49,9 @@ def load(ipython: Any) -> None:
     setattr(ipython, _SERVICE_KEY, service)
     # Close the provider (and free an in-process model) when the shell exits.
     atexit.register(service.close)
-    capabilities = Capabilities(ipython.user_ns, last_exception=default_last_exception,
-                                hidden=ipython.user_ns_hidden)
+    capabilities = Capabilities(
+        ipython.user_ns, last_exception=default_last_exception, hidden=ipython.user_ns_hidden
+    )
 
     def ask_magic(line: str, cell: str | None = None) -> None:
         """%ask QUESTION: ask the assistant about this session (%%ask for a long one)."""

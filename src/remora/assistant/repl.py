@@ -70,8 +70,7 @@ class AssistantConsole(code.InteractiveConsole):
     """The interactive console. ``ask(question, capabilities)`` prints nothing;
     it returns the text to show, so the console decides where it goes."""
 
-    def __init__(self, namespace: dict[str, Any],
-                 ask: Callable[[str, Capabilities], str]) -> None:
+    def __init__(self, namespace: dict[str, Any], ask: Callable[[str, Capabilities], str]) -> None:
         super().__init__(locals=namespace, filename="<console>")
         self.namespace = namespace
         self._ask = ask
@@ -108,7 +107,7 @@ class AssistantConsole(code.InteractiveConsole):
 
     def push(self, line: str, *args: Any, **kwargs: Any) -> bool:
         if not self.buffer and line.lstrip().startswith(QUESTION_PREFIX):
-            self.ask(line.lstrip()[len(QUESTION_PREFIX):].strip())
+            self.ask(line.lstrip()[len(QUESTION_PREFIX) :].strip())
             return False
         more: bool = super().push(line, *args, **kwargs)
         return more
@@ -128,8 +127,9 @@ class AssistantConsole(code.InteractiveConsole):
         save = enable_readline(self.namespace, history)
         try:
             self.interact(
-                banner=banner if banner is not None else BANNER.format(
-                    version=sys.version.split()[0]),
+                banner=banner
+                if banner is not None
+                else BANNER.format(version=sys.version.split()[0]),
                 exitmsg="",
             )
         finally:

@@ -38,14 +38,18 @@ class ScriptRun:
         return "".join(traceback.format_exception(self.error)) if self.error else ""
 
 
-def run_script(path: Path, namespace: dict[str, Any] | None = None,
-               args: list[str] | None = None) -> ScriptRun:
+def run_script(
+    path: Path, namespace: dict[str, Any] | None = None, args: list[str] | None = None
+) -> ScriptRun:
     """Execute ``path`` in ``namespace`` (a fresh ``__main__`` one by default)."""
     try:
         source = path.read_bytes()
     except OSError as exc:
-        raise RemoraError(USAGE, f"cannot read script {path}: {exc.strerror or exc}",
-                          "check the path given to --exec") from exc
+        raise RemoraError(
+            USAGE,
+            f"cannot read script {path}: {exc.strerror or exc}",
+            "check the path given to --exec",
+        ) from exc
     if namespace is None:
         namespace = new_namespace(file=path.resolve())
     else:

@@ -45,9 +45,15 @@ def render_answer(answer: AssistantAnswer) -> str:
 class AssistantService:
     """One provider for the life of a console; questions run on its event loop."""
 
-    def __init__(self, provider: Provider, model: ModelConfig, limits: AssistantLimits, *,
-                 emitter: EventEmitter | None = None,
-                 show_call: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        provider: Provider,
+        model: ModelConfig,
+        limits: AssistantLimits,
+        *,
+        emitter: EventEmitter | None = None,
+        show_call: Callable[[str], None] | None = None,
+    ) -> None:
         # Text answers are always allowed for the assistant, whatever the profile.
         provider.profile = assistant_profile(provider.profile)
         self.provider = provider
@@ -59,13 +65,16 @@ class AssistantService:
         self._closed = False
 
     @classmethod
-    def from_config(cls, config: RemoraConfig, *,
-                    show_call: Callable[[str], None] | None = None) -> AssistantService:
+    def from_config(
+        cls, config: RemoraConfig, *, show_call: Callable[[str], None] | None = None
+    ) -> AssistantService:
         provider = create_provider(config.model, config.runner.model_profile)
-        emitter = build_emitter(config.events.enabled, config.events.output,
-                                config.events.max_payload_chars)
-        return cls(provider, config.model, limits_from_config(config), emitter=emitter,
-                   show_call=show_call)
+        emitter = build_emitter(
+            config.events.enabled, config.events.output, config.events.max_payload_chars
+        )
+        return cls(
+            provider, config.model, limits_from_config(config), emitter=emitter, show_call=show_call
+        )
 
     def check(self) -> None:
         """The startup check: RemoraError (AGENT_002) when the model cannot serve.
@@ -79,17 +88,28 @@ class AssistantService:
             try:
                 self._bridge.run(load)
             except ProviderError as exc:
-                raise RemoraError(exc.code, f"model {self.model.id} ({self.model.provider}) "
-                                  f"could not be loaded: {exc.message}",
-                                  "check model.path / model.id (`remora models`)") from exc
+                raise RemoraError(
+                    exc.code,
+                    f"model {self.model.id} ({self.model.provider}) "
+                    f"could not be loaded: {exc.message}",
+                    "check model.path / model.id (`remora models`)",
+                ) from exc
 
     def _on_call(self, name: str, arguments: dict[str, Any]) -> None:
         if self.show_call is not None:
             self.show_call(describe_call(name, arguments))
 
     def ask(self, question: str, capabilities: Capabilities) -> AssistantAnswer:
-        return self._bridge.run(lambda: ask(question, self.provider, capabilities, self.limits,
-                                            emitter=self.emitter, on_call=self._on_call))
+        return self._bridge.run(
+            lambda: ask(
+                question,
+                self.provider,
+                capabilities,
+                self.limits,
+                emitter=self.emitter,
+                on_call=self._on_call,
+            )
+        )
 
     def ask_text(self, question: str, capabilities: Capabilities) -> str:
         return render_answer(self.ask(question, capabilities))

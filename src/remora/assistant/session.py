@@ -51,8 +51,9 @@ Rules:
 6) Keep responses concise and technically precise.
 """  # noqa: E501
 
-StopReason = Literal["step_limit", "step_timeout", "total_timeout", "invalid_response",
-                     "model_error"]
+StopReason = Literal[
+    "step_limit", "step_timeout", "total_timeout", "invalid_response", "model_error"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +78,11 @@ class AssistantLimits:
             total_timeout=self.total_timeout_s,
             invalid_response_retries=self.invalid_response_retries,
             # AUTO on every step, the last one too (seed 004): no forced final turn.
-            policy=TurnPolicyConfig(no_submit_before_tools=False, repeat_guard=self.repeat_guard,
-                                    final_turn_submit_only=False),
+            policy=TurnPolicyConfig(
+                no_submit_before_tools=False,
+                repeat_guard=self.repeat_guard,
+                final_turn_submit_only=False,
+            ),
         )
 
 
@@ -114,10 +118,11 @@ def assistant_definition() -> SubagentDefinition:
         name="assistant",
         description="Answers questions about a live Python session.",
         final_answer="text",
-        initial_context=InitialContext(system_prompt=SYSTEM_PROMPT,
-                                       node_context="{{ question }}"),
-        tools=[ToolDefinition(name=s.name, description=s.description, parameters=s.parameters)
-               for s in CAPABILITY_SPECS],
+        initial_context=InitialContext(system_prompt=SYSTEM_PROMPT, node_context="{{ question }}"),
+        tools=[
+            ToolDefinition(name=s.name, description=s.description, parameters=s.parameters)
+            for s in CAPABILITY_SPECS
+        ],
     )
 
 
@@ -189,17 +194,22 @@ def _limit_note(reason: StopReason, limits: AssistantLimits, message: str) -> st
     notes: dict[StopReason, str] = {
         "step_limit": f"the step limit ({limits.max_steps} model steps) was reached",
         "step_timeout": f"the model did not answer within the per-step timeout "
-                        f"({limits.step_timeout_s:g} s)",
+        f"({limits.step_timeout_s:g} s)",
         "total_timeout": f"the total time limit ({limits.total_timeout_s:g} s) ran out",
         "invalid_response": "the model's replies could not be used, even after "
-                            f"{limits.invalid_response_retries} corrective retry ({message})",
+        f"{limits.invalid_response_retries} corrective retry ({message})",
         "model_error": f"the model failed ({message})",
     }
     return notes[reason]
 
 
-def degraded_text(reason: StopReason, limits: AssistantLimits, message: str,
-                  findings: list[str], failures: list[str] | None = None) -> str:
+def degraded_text(
+    reason: StopReason,
+    limits: AssistantLimits,
+    message: str,
+    findings: list[str],
+    failures: list[str] | None = None,
+) -> str:
     """The best-effort answer: which limit stopped it and what the calls confirmed."""
     lines = [f"No complete answer: {_limit_note(reason, limits, message)}."]
     if findings:
@@ -213,26 +223,44 @@ def degraded_text(reason: StopReason, limits: AssistantLimits, message: str,
     return "\n".join(lines)
 
 
-async def ask(question: str, provider: Provider, capabilities: Capabilities,
-              limits: AssistantLimits | None = None, *, emitter: EventEmitter | None = None,
-              on_call: Callable[[str, dict[str, Any]], None] | None = None) -> AssistantAnswer:
+async def ask(
+    question: str,
+    provider: Provider,
+    capabilities: Capabilities,
+    limits: AssistantLimits | None = None,
+    *,
+    emitter: EventEmitter | None = None,
+    on_call: Callable[[str, dict[str, Any]], None] | None = None,
+) -> AssistantAnswer:
     """Answer ``question`` about the session behind ``capabilities``; never raises for
     model failures (they give a degraded answer)."""
     limits = limits or AssistantLimits()
     executor = CapabilityExecutor(capabilities, on_call)
     timed = _TimedProvider(provider, limits)
-    runner = AgentRunner(assistant_definition(), timed, limits.runner_config(), executor,
-                         emitter=emitter, template_vars={"question": question})
+    runner = AgentRunner(
+        assistant_definition(),
+        timed,
+        limits.runner_config(),
+        executor,
+        emitter=emitter,
+        template_vars={"question": question},
+    )
     result = await runner.run()
     calls = tuple(executor.records)
     if result.ok:
         text = str(result.details.get("answer", result.summary)).strip()
-        return AssistantAnswer(text, calls=calls, steps=result.turns, usage=result.usage,
-                               duration_s=result.duration_s)
+        return AssistantAnswer(
+            text, calls=calls, steps=result.turns, usage=result.usage, duration_s=result.duration_s
+        )
     reason = _stop_reason(result, timed)
     message = result.error.message if result.error else result.summary
     return AssistantAnswer(
         degraded_text(reason, limits, message, executor.findings(), executor.failures()),
-        degraded=True, stopped_by=reason, calls=calls, steps=result.turns,
-        usage=result.usage, duration_s=result.duration_s, error=message,
+        degraded=True,
+        stopped_by=reason,
+        calls=calls,
+        steps=result.turns,
+        usage=result.usage,
+        duration_s=result.duration_s,
+        error=message,
     )

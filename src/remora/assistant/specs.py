@@ -43,8 +43,15 @@ CAPABILITY_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "list_globals",
         "List the global variables of the live Python session with their type names.",
-        _object({"include_private": {
-            "type": "boolean", "description": "Also list names starting with an underscore"}}, []),
+        _object(
+            {
+                "include_private": {
+                    "type": "boolean",
+                    "description": "Also list names starting with an underscore",
+                }
+            },
+            [],
+        ),
     ),
     ToolSpec(
         "get_type",
@@ -54,16 +61,32 @@ CAPABILITY_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "get_repr",
         "Get repr() of a value in the session, truncated to max_chars.",
-        _object({"expr": _EXPR, "max_chars": {
-            "type": "integer", "minimum": 1, "maximum": 20000,
-            "description": "Longest repr to return"}}, ["expr"]),
+        _object(
+            {
+                "expr": _EXPR,
+                "max_chars": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 20000,
+                    "description": "Longest repr to return",
+                },
+            },
+            ["expr"],
+        ),
     ),
     ToolSpec(
         "get_dir",
         "List the attributes of a value in the session (public ones unless include_private).",
-        _object({"expr": _EXPR, "include_private": {
-            "type": "boolean", "description": "Also list names starting with an underscore"}},
-            ["expr"]),
+        _object(
+            {
+                "expr": _EXPR,
+                "include_private": {
+                    "type": "boolean",
+                    "description": "Also list names starting with an underscore",
+                },
+            },
+            ["expr"],
+        ),
     ),
     ToolSpec(
         "get_doc",
@@ -73,8 +96,9 @@ CAPABILITY_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "eval_expr",
         "Evaluate one Python expression in the session; returns its repr and printed output.",
-        _object({"expr": {**_EXPR, "description": "One Python expression, e.g. len(data)"}},
-                ["expr"]),
+        _object(
+            {"expr": {**_EXPR, "description": "One Python expression, e.g. len(data)"}}, ["expr"]
+        ),
     ),
     ToolSpec(
         "get_last_exception",

@@ -24,18 +24,27 @@ from remora.providers.base import Provider
 __all__ = ["GEMINI_WITHOUT_FUNCTIONS", "check_model", "function_calling_problem"]
 
 # Substrings of Gemini API model ids that serve no function calling.
-GEMINI_WITHOUT_FUNCTIONS = ("embedding", "aqa", "imagen", "-tts", "image-generation",
-                            "gemma-", "veo-", "learnlm")
+GEMINI_WITHOUT_FUNCTIONS = (
+    "embedding",
+    "aqa",
+    "imagen",
+    "-tts",
+    "image-generation",
+    "gemma-",
+    "veo-",
+    "learnlm",
+)
 
 CHOOSE_HINT = {
     "gemini": "choose a Gemini model with function calling, e.g. --model gemini-2.5-flash "
-              "(or model.id in remora.yaml, or REMORA_MODEL__ID)",
+    "(or model.id in remora.yaml, or REMORA_MODEL__ID)",
     "llm": "choose a model that supports tools (`llm models list --tools`) with --model "
-           "(or model.id in remora.yaml, or REMORA_MODEL__ID), or ask for calls in the "
-           "prompt with --model-profile smollm",
+    "(or model.id in remora.yaml, or REMORA_MODEL__ID), or ask for calls in the "
+    "prompt with --model-profile smollm",
 }
-DEFAULT_HINT = ("choose another model with --model / --provider (or model.id and "
-                "model.provider in remora.yaml)")
+DEFAULT_HINT = (
+    "choose another model with --model / --provider (or model.id and model.provider in remora.yaml)"
+)
 
 
 def _llm_supports_tools(model_id: str) -> bool | None:
@@ -74,9 +83,11 @@ async def check_model(provider: Provider, model: ModelConfig) -> None:
     available = await provider.check()
     label = f"{model.id} ({model.provider})"
     if not available.ok:
-        raise RemoraError(AGENT_MODEL_UNAVAILABLE,
-                          f"model {label} is not available: {available.reason}",
-                          available.hint or DEFAULT_HINT)
+        raise RemoraError(
+            AGENT_MODEL_UNAVAILABLE,
+            f"model {label} is not available: {available.reason}",
+            available.hint or DEFAULT_HINT,
+        )
     problem = await function_calling_problem(provider, model)
     if problem is not None:
         raise RemoraError(

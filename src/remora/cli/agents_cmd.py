@@ -32,8 +32,11 @@ def agents_command(
     ctx: typer.Context,
     opts: SharedOptions,
     output_format: FormatOpt = OutputFormat.table,
-    model_check: Annotated[bool, typer.Option(
-        "--model-check/--no-model-check", help="Check each agent's model is available.")
+    model_check: Annotated[
+        bool,
+        typer.Option(
+            "--model-check/--no-model-check", help="Check each agent's model is available."
+        ),
     ] = True,
 ) -> None:
     """List bundled and user agents, validated, with their model's availability.
@@ -51,8 +54,9 @@ def agents_command(
 
 @agents_app.command("check")
 def check_command(
-    paths: Annotated[list[Path], typer.Argument(
-        help=".pym files, agent YAMLs, or directories of them.")],
+    paths: Annotated[
+        list[Path], typer.Argument(help=".pym files, agent YAMLs, or directories of them.")
+    ],
     output_format: FormatOpt = OutputFormat.table,
 ) -> None:
     """Check .pym tool scripts and agent YAMLs; print every problem with file and line.
@@ -67,15 +71,19 @@ def check_command(
     files = list(iter_pym_files([p for p in paths if p.suffix not in (".yaml", ".yml")]))
     if not files and not agents:
         shown = ", ".join(str(p) for p in paths)
-        raise RemoraError(USAGE, f"no .pym files or agent YAMLs under {shown}",
-                          "name .pym files, agent YAMLs or directories that contain them")
+        raise RemoraError(
+            USAGE,
+            f"no .pym files or agent YAMLs under {shown}",
+            "name .pym files, agent YAMLs or directories that contain them",
+        )
     report: list[dict[str, Any]] = []
     problems = 0
     for path in files:
         findings = check_pym(path)
         problems += len(findings)
-        report.append({"file": str(path), "ok": not findings,
-                       "findings": [f.to_dict() for f in findings]})
+        report.append(
+            {"file": str(path), "ok": not findings, "findings": [f.to_dict() for f in findings]}
+        )
         if output_format is OutputFormat.table:
             for finding in findings:
                 console.print(str(finding), markup=False)
@@ -87,8 +95,10 @@ def check_command(
     else:
         bad = sum(1 for item in report if not item["ok"])
         agents_note = f", {len(agents)} agent(s)" if agents else ""
-        err_console.print(f"{len(files)} script(s){agents_note} checked, {bad} with problems, "
-                          f"{problems} problem(s)")
+        err_console.print(
+            f"{len(files)} script(s){agents_note} checked, {bad} with problems, "
+            f"{problems} problem(s)"
+        )
     if problems:
         raise typer.Exit(1)
 

@@ -17,8 +17,9 @@ from remora.cli.output import console, err_console, print_json
 __all__ = ["check_agent_yamls", "list_agents"]
 
 
-def list_agents(opts: SharedOptions, output_format: OutputFormat, *,
-                check_models: bool = True) -> int:
+def list_agents(
+    opts: SharedOptions, output_format: OutputFormat, *, check_models: bool = True
+) -> int:
     """Print every agent, validated, with its model's availability; the exit code.
 
     1 when an agent is invalid or its model is unavailable, else 0.
@@ -46,8 +47,14 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
         if model.get("available") is False:
             model_text += f"\n[red]unavailable[/]: {model['reason']}"
         status = "[green]ok[/]" if row["valid"] else f"[red]{len(row['problems'])} problem(s)[/]"
-        table.add_row(row["name"], origin, ", ".join(row["node_types"]),
-                      ", ".join(row["tools"]), model_text, status)
+        table.add_row(
+            row["name"],
+            origin,
+            ", ".join(row["node_types"]),
+            ", ".join(row["tools"]),
+            model_text,
+            status,
+        )
     console.print(table)
     for row in rows:
         for finding in row["problems"]:
@@ -56,12 +63,16 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
         model = row["model"]
         if model.get("available") is False:
             hint = f" ({model['hint']})" if model.get("hint") else ""
-            err_console.print(f"{row['name']}: model {model['provider']}:{model['id']} "
-                              f"unavailable: {model['reason']}{hint}", markup=False)
+            err_console.print(
+                f"{row['name']}: model {model['provider']}:{model['id']} "
+                f"unavailable: {model['reason']}{hint}",
+                markup=False,
+            )
 
 
-def check_agent_yamls(paths: list[Path], output_format: OutputFormat
-                      ) -> tuple[list[dict[str, Any]], int]:
+def check_agent_yamls(
+    paths: list[Path], output_format: OutputFormat
+) -> tuple[list[dict[str, Any]], int]:
     """Validate agent YAMLs (and their scripts); the report entries and problem count.
 
     In table format each problem is printed as ``file:line: field: message``.
@@ -80,6 +91,7 @@ def check_agent_yamls(paths: list[Path], output_format: OutputFormat
                 for text in exc.problems:
                     console.print(text, markup=False)
         problems += len(findings)
-        report.append({"file": str(path), "kind": "agent", "ok": not findings,
-                       "findings": findings})
+        report.append(
+            {"file": str(path), "kind": "agent", "ok": not findings, "findings": findings}
+        )
     return report, problems

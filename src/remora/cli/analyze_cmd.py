@@ -31,17 +31,36 @@ from remora.events import EventEmitter, build_emitter
 
 __all__ = ["register"]
 
-OperationsOpt = Annotated[str | None, typer.Option(
-    "--operations", "-o", help="Operations to run, comma-separated (default: the enabled "
-    "ones in remora.yaml: lint, docstring, test, sample_data).")]
-TypesOpt = Annotated[str | None, typer.Option(
-    "--type", "-t", help="Only these node types, comma-separated: file,class,function,method.")]
-AutoAcceptOpt = Annotated[bool, typer.Option(
-    "--auto-accept", help="Accept every successful change right away (conflicts are kept "
-    "for review).")]
-PathsArg = Annotated[list[Path] | None, typer.Argument(
-    help="Files and directories to analyse (default: the current directory).",
-    show_default=False, metavar="PATHS")]
+OperationsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--operations",
+        "-o",
+        help="Operations to run, comma-separated (default: the enabled "
+        "ones in remora.yaml: lint, docstring, test, sample_data).",
+    ),
+]
+TypesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--type", "-t", help="Only these node types, comma-separated: file,class,function,method."
+    ),
+]
+AutoAcceptOpt = Annotated[
+    bool,
+    typer.Option(
+        "--auto-accept",
+        help="Accept every successful change right away (conflicts are kept for review).",
+    ),
+]
+PathsArg = Annotated[
+    list[Path] | None,
+    typer.Argument(
+        help="Files and directories to analyse (default: the current directory).",
+        show_default=False,
+        metavar="PATHS",
+    ),
+]
 
 
 def _emitter(loaded: LoadedConfig) -> EventEmitter:
@@ -52,8 +71,9 @@ def _emitter(loaded: LoadedConfig) -> EventEmitter:
     return build_emitter(events.enabled, output, events.max_payload_chars)
 
 
-def _prepare(opts: SharedOptions, paths: list[Path] | None, operations: str | None
-             ) -> tuple[list[Path], LoadedConfig, AgentRegistry, list[str], EventEmitter]:
+def _prepare(
+    opts: SharedOptions, paths: list[Path] | None, operations: str | None
+) -> tuple[list[Path], LoadedConfig, AgentRegistry, list[str], EventEmitter]:
     """What analyze and watch both start from: targets, config, agents, operations, events."""
     targets = list(paths) if paths else [Path.cwd()]
     loaded = opts.load(targets)
@@ -62,23 +82,30 @@ def _prepare(opts: SharedOptions, paths: list[Path] | None, operations: str | No
     return targets, loaded, registry, chosen, _emitter(loaded)
 
 
-def _discover(targets: list[Path], loaded: LoadedConfig, types: str | None,
-              emitter: EventEmitter) -> DiscoveryResult:
-    result = discover(targets, project_root=loaded.project_root,
-                      config=loaded.config.discovery, node_types=parse_types(types),
-                      emitter=emitter)
+def _discover(
+    targets: list[Path], loaded: LoadedConfig, types: str | None, emitter: EventEmitter
+) -> DiscoveryResult:
+    result = discover(
+        targets,
+        project_root=loaded.project_root,
+        config=loaded.config.discovery,
+        node_types=parse_types(types),
+        emitter=emitter,
+    )
     for warning in result.warnings:
         where = f"{warning.file}:{warning.line}" if warning.line else warning.file
-        err_console.print(f"[yellow]warning:[/] {where}: {warning.message}", markup=True,
-                          highlight=False)
+        err_console.print(
+            f"[yellow]warning:[/] {where}: {warning.message}", markup=True, highlight=False
+        )
     return result
 
 
 def _running_as_remora() -> bool:
     """True in the `remora` console process, False when embedded (tests, other tools)."""
     main_file = str(getattr(sys.modules.get("__main__"), "__file__", "") or "")
-    return Path(main_file).name == "remora" or main_file.endswith(("remora/__main__.py",
-                                                                    "remora/cli/__main__.py"))
+    return Path(main_file).name == "remora" or main_file.endswith(
+        ("remora/__main__.py", "remora/cli/__main__.py")
+    )
 
 
 def _exit(code: int, sandbox_faulted: bool) -> None:
@@ -93,11 +120,18 @@ def _exit(code: int, sandbox_faulted: bool) -> None:
         raise typer.Exit(code)
 
 
-async def _analyze(loaded: LoadedConfig, registry: AgentRegistry, result: DiscoveryResult,
-                   operations: list[str], emitter: EventEmitter, progress: ProgressSink,
-                   auto_accept: bool) -> tuple[AnalyzeReport, bool]:
-    coordinator = Coordinator(loaded.config, loaded.project_root, registry=registry,
-                              emitter=emitter, progress=progress)
+async def _analyze(
+    loaded: LoadedConfig,
+    registry: AgentRegistry,
+    result: DiscoveryResult,
+    operations: list[str],
+    emitter: EventEmitter,
+    progress: ProgressSink,
+    auto_accept: bool,
+) -> tuple[AnalyzeReport, bool]:
+    coordinator = Coordinator(
+        loaded.config, loaded.project_root, registry=registry, emitter=emitter, progress=progress
+    )
     async with coordinator:
         report = await coordinator.analyze(result.nodes, operations, auto_accept=auto_accept)
     return report, coordinator.sandbox_faulted
@@ -122,11 +156,14 @@ def analyze_command(
         show_bar = output_format is OutputFormat.table and err_console.is_terminal
         progress: ProgressSink = RichProgress(err_console) if show_bar else NullProgress()
         try:
-            report, faulted = asyncio.run(_analyze(loaded, registry, result, chosen, emitter,
-                                                   progress, auto_accept))
+            report, faulted = asyncio.run(
+                _analyze(loaded, registry, result, chosen, emitter, progress, auto_accept)
+            )
         except KeyboardInterrupt:
-            err_console.print("interrupted: unfinished runs were discarded; finished ones are "
-                              "recorded (`remora review`)")
+            err_console.print(
+                "interrupted: unfinished runs were discarded; finished ones are "
+                "recorded (`remora review`)"
+            )
             raise typer.Exit(130) from None
     finally:
         emitter.close()
@@ -139,13 +176,22 @@ def analyze_command(
     _exit(report.exit_code, faulted)
 
 
-async def _watch(loaded: LoadedConfig, registry: AgentRegistry, targets: list[Path],
-                 operations: list[str], emitter: EventEmitter, index: NodeIndex,
-                 auto_accept: bool) -> None:
+async def _watch(
+    loaded: LoadedConfig,
+    registry: AgentRegistry,
+    targets: list[Path],
+    operations: list[str],
+    emitter: EventEmitter,
+    index: NodeIndex,
+    auto_accept: bool,
+) -> None:
     async def show(batch: ChangeBatch, report: AnalyzeReport | None) -> None:
         for skip in batch.skipped:
-            err_console.print(f"[yellow]skipped[/] {skip} (the watch goes on; save again "
-                              "once it parses)", markup=True, highlight=False)
+            err_console.print(
+                f"[yellow]skipped[/] {skip} (the watch goes on; save again once it parses)",
+                markup=True,
+                highlight=False,
+            )
         for removed in batch.removed:
             console.print(f"{removed}: removed", highlight=False)
         if report is None:
@@ -156,11 +202,13 @@ async def _watch(loaded: LoadedConfig, registry: AgentRegistry, targets: list[Pa
         console.print(f"[bold]changed:[/] {names}", markup=True, highlight=False)
         print_report(report, console)
 
-    coordinator = Coordinator(loaded.config, loaded.project_root, registry=registry,
-                              emitter=emitter, command="watch")
+    coordinator = Coordinator(
+        loaded.config, loaded.project_root, registry=registry, emitter=emitter, command="watch"
+    )
     async with coordinator:
-        await watch_loop(coordinator, targets, operations, index, on_batch=show,
-                         auto_accept=auto_accept)
+        await watch_loop(
+            coordinator, targets, operations, index, on_batch=show, auto_accept=auto_accept
+        )
 
 
 def watch_command(
@@ -174,8 +222,11 @@ def watch_command(
     try:
         result = _discover(targets, loaded, None, emitter)
         index = NodeIndex(result.nodes)
-        console.print(f"watching {len(index.files)} files ({len(index)} nodes) for "
-                      f"{', '.join(chosen)}; Ctrl-C stops", highlight=False)
+        console.print(
+            f"watching {len(index.files)} files ({len(index)} nodes) for "
+            f"{', '.join(chosen)}; Ctrl-C stops",
+            highlight=False,
+        )
         try:
             asyncio.run(_watch(loaded, registry, targets, chosen, emitter, index, auto_accept))
         except KeyboardInterrupt:
@@ -189,4 +240,3 @@ def register(app: typer.Typer) -> None:
     """Add ``analyze`` and ``watch`` to the root app."""
     app.command("analyze")(shared_options(analyze_command))
     app.command("watch")(shared_options(watch_command))
-

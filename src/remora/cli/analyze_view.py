@@ -26,17 +26,25 @@ class RichProgress:
 
     def __init__(self, console: Console) -> None:
         self._progress = Progress(
-            SpinnerColumn(), TextColumn("[bold]analyze"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[counts]}"), TimeElapsedColumn(),
-            console=console, transient=True)
+            SpinnerColumn(),
+            TextColumn("[bold]analyze"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[counts]}"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        )
         self._task: TaskID | None = None
         self._counts = {"success": 0, "failed": 0, "skipped": 0}
         self._running: set[tuple[str, str]] = set()
 
     def _label(self) -> str:
         c = self._counts
-        return (f"[green]{c['success']} ok[/] [red]{c['failed']} failed[/] "
-                f"[dim]{c['skipped']} skipped, {len(self._running)} running[/]")
+        return (
+            f"[green]{c['success']} ok[/] [red]{c['failed']} failed[/] "
+            f"[dim]{c['skipped']} skipped, {len(self._running)} running[/]"
+        )
 
     def started(self, total: int) -> None:
         self._counts = {"success": 0, "failed": 0, "skipped": 0}
@@ -81,10 +89,12 @@ def outcome_cell(outcome: TaskOutcome) -> Text:
 
 def report_line(report: AnalyzeReport) -> str:
     counts = report.counts()
-    return (f"{len(report.outcomes)} results for {report.nodes} nodes × "
-            f"{len(report.operations)} operations in {report.duration_s:.1f}s: "
-            f"{counts['success']} succeeded ({counts['changed']} with changes), "
-            f"{counts['failed']} failed, {counts['skipped']} skipped")
+    return (
+        f"{len(report.outcomes)} results for {report.nodes} nodes × "
+        f"{len(report.operations)} operations in {report.duration_s:.1f}s: "
+        f"{counts['success']} succeeded ({counts['changed']} with changes), "
+        f"{counts['failed']} failed, {counts['skipped']} skipped"
+    )
 
 
 def print_report(report: AnalyzeReport, console: Console) -> None:
@@ -101,15 +111,20 @@ def print_report(report: AnalyzeReport, console: Console) -> None:
         nodes.setdefault(outcome.node.node_id, outcome.node)
     for node_id, cells in rows.items():
         node = nodes[node_id]
-        table.add_row(f"{node.node_type} {node.full_name}",
-                      f"{node.file_path}:{node.start_line}",
-                      *[outcome_cell(cells[op]) if op in cells else Text("")
-                        for op in report.operations])
+        table.add_row(
+            f"{node.node_type} {node.full_name}",
+            f"{node.file_path}:{node.start_line}",
+            *[outcome_cell(cells[op]) if op in cells else Text("") for op in report.operations],
+        )
     console.print(table)
     failures = [o for o in report.outcomes if o.result.status == "failed"]
     for outcome in failures[:10]:
-        console.print(f"[red]✗[/] {outcome.operation} {outcome.node.full_name}: "
-                      f"{outcome.result.summary[:200]}", markup=True, highlight=False)
+        console.print(
+            f"[red]✗[/] {outcome.operation} {outcome.node.full_name}: "
+            f"{outcome.result.summary[:200]}",
+            markup=True,
+            highlight=False,
+        )
     if len(failures) > 10:
         console.print(f"  … and {len(failures) - 10} more failures (--format json lists all)")
     console.print(report_line(report))

@@ -42,13 +42,22 @@ def _root(
     _state["debug"] = debug or os.environ.get("REMORA_DEBUG", "") not in ("", "0")
 
 
-for _module in (discover_cmd, config_cmd, review_cmd, tool_cmd, agents_cmd, models_cmd,
-                analyze_cmd, assistant_cmd):
+for _module in (
+    discover_cmd,
+    config_cmd,
+    review_cmd,
+    tool_cmd,
+    agents_cmd,
+    models_cmd,
+    analyze_cmd,
+    assistant_cmd,
+):
     _module.register(app)
 
 
-def _show_warning(message: warnings.WarningMessage | Warning | str, *args: object,
-                  **kwargs: object) -> None:
+def _show_warning(
+    message: warnings.WarningMessage | Warning | str, *args: object, **kwargs: object
+) -> None:
     err_console.print(f"[yellow]warning:[/] {message}", markup=True)
 
 

@@ -18,25 +18,44 @@ from remora.project import state_dir
 
 __all__ = ["register"]
 
-ExecOpt = Annotated[Path | None, typer.Option(
-    "--exec", "-e", help="Run this Python script first; questions are about its session.",
-    dir_okay=False)]
-MaxStepsOpt = Annotated[int | None, typer.Option(
-    "--max-steps", min=1, help="Model steps per question (default 6).")]
-StepTimeoutOpt = Annotated[float | None, typer.Option(
-    "--step-timeout", min=0.001, help="Seconds per model step (default 8).")]
-TotalTimeoutOpt = Annotated[float | None, typer.Option(
-    "--total-timeout", min=0.001, help="Seconds per question (default 20).")]
+ExecOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--exec",
+        "-e",
+        help="Run this Python script first; questions are about its session.",
+        dir_okay=False,
+    ),
+]
+MaxStepsOpt = Annotated[
+    int | None, typer.Option("--max-steps", min=1, help="Model steps per question (default 6).")
+]
+StepTimeoutOpt = Annotated[
+    float | None,
+    typer.Option("--step-timeout", min=0.001, help="Seconds per model step (default 8)."),
+]
+TotalTimeoutOpt = Annotated[
+    float | None,
+    typer.Option("--total-timeout", min=0.001, help="Seconds per question (default 20)."),
+]
 
 
-def _load(opts: SharedOptions, max_steps: int | None, step_timeout: float | None,
-          total_timeout: float | None, history: Path | None = None) -> LoadedConfig:
+def _load(
+    opts: SharedOptions,
+    max_steps: int | None,
+    step_timeout: float | None,
+    total_timeout: float | None,
+    history: Path | None = None,
+) -> LoadedConfig:
     assistant: dict[str, Any] = {
-        key: value for key, value in (
-            ("max_steps", max_steps), ("step_timeout", step_timeout),
+        key: value
+        for key, value in (
+            ("max_steps", max_steps),
+            ("step_timeout", step_timeout),
             ("total_timeout", total_timeout),
             ("history_file", str(history) if history else None),
-        ) if value is not None
+        )
+        if value is not None
     }
     overrides = opts.to_overrides()
     if assistant:
@@ -53,16 +72,24 @@ def _run_exec(script: Path, namespace: dict[str, Any] | None = None) -> ScriptRu
     if run.error is not None:
         # As Python would show it; the assistant can read it with get_last_exception.
         sys.stderr.write(run.traceback_text())
-        err_console.print(f"[yellow]{script} raised {type(run.error).__name__}; "
-                          "its session is kept for the assistant[/]")
+        err_console.print(
+            f"[yellow]{script} raised {type(run.error).__name__}; "
+            "its session is kept for the assistant[/]"
+        )
     elif run.exit_code:
         err_console.print(f"[yellow]{script} exited with status {run.exit_code}[/]")
     return run
 
 
-def _ask(question: str, script: Path | None, output_format: OutputFormat,
-         opts: SharedOptions, max_steps: int | None, step_timeout: float | None,
-         total_timeout: float | None) -> None:
+def _ask(
+    question: str,
+    script: Path | None,
+    output_format: OutputFormat,
+    opts: SharedOptions,
+    max_steps: int | None,
+    step_timeout: float | None,
+    total_timeout: float | None,
+) -> None:
     from remora.assistant.capabilities import Capabilities
 
     loaded = _load(opts, max_steps, step_timeout, total_timeout)
@@ -85,12 +112,18 @@ def _ask(question: str, script: Path | None, output_format: OutputFormat,
         raise typer.Exit(1)
 
 
-def _repl(script: Path | None, history: Path | None, opts: SharedOptions,
-          max_steps: int | None, step_timeout: float | None,
-          total_timeout: float | None) -> None:
+def _repl(
+    script: Path | None,
+    history: Path | None,
+    opts: SharedOptions,
+    max_steps: int | None,
+    step_timeout: float | None,
+    total_timeout: float | None,
+) -> None:
     loaded = _load(opts, max_steps, step_timeout, total_timeout, history)
     service = AssistantService.from_config(
-        loaded.config, show_call=lambda text: print(f"  · {text}", flush=True))
+        loaded.config, show_call=lambda text: print(f"  · {text}", flush=True)
+    )
     try:
         service.check()
         namespace = new_namespace("__console__")
@@ -99,7 +132,8 @@ def _repl(script: Path | None, history: Path | None, opts: SharedOptions,
             run = _run_exec(script, namespace)
             console.last_error = run.error
         history_file = loaded.config.assistant.history_file or (
-            state_dir(loaded.project_root) / "repl_history")
+            state_dir(loaded.project_root) / "repl_history"
+        )
         console.interact_with_history(history_file)
     finally:
         service.close()
@@ -111,7 +145,7 @@ def register(app: typer.Typer) -> None:
     @app.command("ask")
     @shared_options
     def ask_command(
-        question: Annotated[str, typer.Argument(help="The question, e.g. \"why did it fail?\"")],
+        question: Annotated[str, typer.Argument(help='The question, e.g. "why did it fail?"')],
         script: ExecOpt = None,
         output_format: FormatOpt = OutputFormat.table,
         max_steps: MaxStepsOpt = None,
@@ -130,9 +164,12 @@ def register(app: typer.Typer) -> None:
     @shared_options
     def repl_command(
         script: ExecOpt = None,
-        history: Annotated[Path | None, typer.Option(
-            "--history", help="History file (default .remora/repl_history).",
-            dir_okay=False)] = None,
+        history: Annotated[
+            Path | None,
+            typer.Option(
+                "--history", help="History file (default .remora/repl_history).", dir_okay=False
+            ),
+        ] = None,
         max_steps: MaxStepsOpt = None,
         step_timeout: StepTimeoutOpt = None,
         total_timeout: TotalTimeoutOpt = None,

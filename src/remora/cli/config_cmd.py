@@ -39,8 +39,9 @@ class ConfigFormat(StrEnum):
 
 ConfigFormatOpt = Annotated[
     ConfigFormat,
-    typer.Option("--format", "-f", help="yaml (annotated with sources) or json.",
-                 case_sensitive=False),
+    typer.Option(
+        "--format", "-f", help="yaml (annotated with sources) or json.", case_sensitive=False
+    ),
 ]
 
 

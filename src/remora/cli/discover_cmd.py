@@ -29,7 +29,8 @@ def parse_types(value: str | None) -> list[NodeType] | None:
         if match is None:
             raise typer.BadParameter(
                 f"unknown node type {name!r}; use any of {', '.join(NODE_TYPES)}",
-                param_hint="--type")
+                param_hint="--type",
+            )
         chosen.append(match)
     return chosen or None
 
@@ -40,8 +41,9 @@ def _print_table(result: DiscoveryResult) -> None:
     table.add_column("full_name", overflow="fold")
     table.add_column("location", overflow="fold")
     for node in result.nodes:
-        table.add_row(node.node_type, node.full_name,
-                      f"{node.file_path}:{node.start_line}-{node.end_line}")
+        table.add_row(
+            node.node_type, node.full_name, f"{node.file_path}:{node.start_line}-{node.end_line}"
+        )
     console.print(table)
 
 
@@ -50,18 +52,34 @@ def register(app: typer.Typer) -> None:
     @shared_options
     def discover_command(
         opts: SharedOptions,
-        paths: Annotated[list[Path] | None, typer.Argument(
-            help="Files and directories to scan (default: the current directory).",
-            show_default=False, metavar="PATHS")] = None,
-        node_type: Annotated[str | None, typer.Option(
-            "--type", "-t", help="Only these node types, comma-separated: "
-            "file,class,function,method.")] = None,
+        paths: Annotated[
+            list[Path] | None,
+            typer.Argument(
+                help="Files and directories to scan (default: the current directory).",
+                show_default=False,
+                metavar="PATHS",
+            ),
+        ] = None,
+        node_type: Annotated[
+            str | None,
+            typer.Option(
+                "--type",
+                "-t",
+                help="Only these node types, comma-separated: file,class,function,method.",
+            ),
+        ] = None,
         output_format: FormatOpt = OutputFormat.table,
-        with_text: Annotated[bool, typer.Option(
-            "--with-text", help="Include each node's source text in the JSON.")] = False,
-        workers: Annotated[int | None, typer.Option(
-            "--workers", min=1, help="Parse processes (default: discovery.workers, "
-            "else the CPU count).")] = None,
+        with_text: Annotated[
+            bool, typer.Option("--with-text", help="Include each node's source text in the JSON.")
+        ] = False,
+        workers: Annotated[
+            int | None,
+            typer.Option(
+                "--workers",
+                min=1,
+                help="Parse processes (default: discovery.workers, else the CPU count).",
+            ),
+        ] = None,
     ) -> None:
         """List the files, classes, functions and methods under PATHS."""
         targets = list(paths) if paths else [Path.cwd()]
@@ -76,8 +94,13 @@ def register(app: typer.Typer) -> None:
             output = str(loaded.project_root / output)
         emitter = build_emitter(events.enabled, output, events.max_payload_chars)
         try:
-            result = discover(targets, project_root=loaded.project_root, config=config,
-                              node_types=types, emitter=emitter)
+            result = discover(
+                targets,
+                project_root=loaded.project_root,
+                config=config,
+                node_types=types,
+                emitter=emitter,
+            )
         finally:
             emitter.close()
         for warning in result.warnings:
@@ -87,5 +110,6 @@ def register(app: typer.Typer) -> None:
             return
         _print_table(result)
         skipped = f", {result.skipped} skipped" if result.skipped else ""
-        err_console.print(f"{len(result.nodes)} nodes in {result.files} files{skipped}",
-                          markup=False)
+        err_console.print(
+            f"{len(result.nodes)} nodes in {result.files} files{skipped}", markup=False
+        )

@@ -35,8 +35,13 @@ __all__ = ["describe_models", "register"]
 
 # The module each provider needs, so the listing can say what is installed
 # without importing heavy SDKs.
-_PROVIDER_SDK = {"embedded": "xllamacpp", "openai": "openai", "llm": "llm",
-                 "gemini": "google.genai", "scripted": None}
+_PROVIDER_SDK = {
+    "embedded": "xllamacpp",
+    "openai": "openai",
+    "llm": "llm",
+    "gemini": "google.genai",
+    "scripted": None,
+}
 
 
 def _sdk_installed(module: str | None) -> bool:
@@ -63,24 +68,43 @@ def describe_models(config: RemoraConfig) -> dict[str, Any]:
     for where, model in _configured_models(config):
         profile_name = config.runner.model_profile or model.profile
         availability = asyncio.run(check_availability(model, profile_name))
-        configured.append({
-            "use": where, "provider": model.provider, "id": model.id,
-            "path": str(model.path) if model.path else None, "base_url": model.base_url,
-            "profile": resolve_profile(profile_name, model.id).name,
-            "available": availability.ok, "reason": availability.reason,
-            "hint": availability.hint,
-        })
+        configured.append(
+            {
+                "use": where,
+                "provider": model.provider,
+                "id": model.id,
+                "path": str(model.path) if model.path else None,
+                "base_url": model.base_url,
+                "profile": resolve_profile(profile_name, model.id).name,
+                "available": availability.ok,
+                "reason": availability.reason,
+                "hint": availability.hint,
+            }
+        )
     return {
-        "providers": [{"name": name, "sdk": _PROVIDER_SDK.get(name),
-                       "installed": _sdk_installed(_PROVIDER_SDK.get(name))}
-                      for name in PROVIDER_CLASSES],
+        "providers": [
+            {
+                "name": name,
+                "sdk": _PROVIDER_SDK.get(name),
+                "installed": _sdk_installed(_PROVIDER_SDK.get(name)),
+            }
+            for name in PROVIDER_CLASSES
+        ],
         "configured": configured,
         "cache_dir": str(cache_dir()),
-        "local_files": [{"name": m.name, "path": str(m.path),
-                         "size_mb": round(m.size_bytes / 1e6, 1)} for m in list_local_models()],
-        "fetchable": [{"name": k.name, "source": f"{k.package}=={k.version} (PyPI)",
-                       "license": k.license, "cached": cached_path(k.name) is not None}
-                      for k in KNOWN_MODELS.values()],
+        "local_files": [
+            {"name": m.name, "path": str(m.path), "size_mb": round(m.size_bytes / 1e6, 1)}
+            for m in list_local_models()
+        ],
+        "fetchable": [
+            {
+                "name": k.name,
+                "source": f"{k.package}=={k.version} (PyPI)",
+                "license": k.license,
+                "cached": cached_path(k.name) is not None,
+            }
+            for k in KNOWN_MODELS.values()
+        ],
     }
 
 
@@ -91,8 +115,13 @@ def _print_tables(data: dict[str, Any]) -> None:
     notes: list[str] = []
     for row in data["configured"]:
         label = row["path"] or row["id"]
-        table.add_row(row["use"], row["provider"], label, row["profile"],
-                      "[green]yes[/]" if row["available"] else "[red]no[/]")
+        table.add_row(
+            row["use"],
+            row["provider"],
+            label,
+            row["profile"],
+            "[green]yes[/]" if row["available"] else "[red]no[/]",
+        )
         if row["reason"]:
             notes.append(f"{row['use']}: {row['reason']}")
         if row["hint"]:
@@ -125,16 +154,29 @@ def _serve(model_path: Path, name: str, port: int, model: ModelConfig) -> None:
     from remora.providers.server import LocalServer
 
     try:
-        server = LocalServer(model_path, model_name=name, port=port, n_parallel=model.n_parallel,
-                             n_ctx_per_slot=model.n_ctx_per_slot, threads=model.threads)
+        server = LocalServer(
+            model_path,
+            model_name=name,
+            port=port,
+            n_parallel=model.n_parallel,
+            n_ctx_per_slot=model.n_ctx_per_slot,
+            threads=model.threads,
+        )
     except ProviderError as exc:
-        raise RemoraError(AGENT_MODEL_UNAVAILABLE, exc.message,
-                          f"is port {port} already in use? choose another with --port") from exc
-    console.print(f"serving {name} at [bold]{server.base_url}[/] "
-                  f"({model.n_parallel} slots); Ctrl-C to stop")
-    console.print("use it from remora.yaml:\n"
-                  f"  model:\n    provider: openai\n    id: {name}\n"
-                  f"    base_url: {server.base_url}", markup=False)
+        raise RemoraError(
+            AGENT_MODEL_UNAVAILABLE,
+            exc.message,
+            f"is port {port} already in use? choose another with --port",
+        ) from exc
+    console.print(
+        f"serving {name} at [bold]{server.base_url}[/] ({model.n_parallel} slots); Ctrl-C to stop"
+    )
+    console.print(
+        "use it from remora.yaml:\n"
+        f"  model:\n    provider: openai\n    id: {name}\n"
+        f"    base_url: {server.base_url}",
+        markup=False,
+    )
     # llama.cpp installs its own SIGTERM handler that keeps the process alive;
     # make SIGTERM stop the server like Ctrl-C does.
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
@@ -153,14 +195,16 @@ def _raise_interrupt(signum: int, frame: object) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    models_app = typer.Typer(help="Model backends and local model files.",
-                             invoke_without_command=True)
+    models_app = typer.Typer(
+        help="Model backends and local model files.", invoke_without_command=True
+    )
     app.add_typer(models_app, name="models")
 
     @models_app.callback(invoke_without_command=True)
     @shared_options
-    def models_command(ctx: typer.Context, opts: SharedOptions,
-                       output_format: FormatOpt = OutputFormat.table) -> None:
+    def models_command(
+        ctx: typer.Context, opts: SharedOptions, output_format: FormatOpt = OutputFormat.table
+    ) -> None:
         """List providers, the configured models (with profile and availability), and
         local model files."""
         if ctx.invoked_subcommand is not None:
@@ -174,8 +218,7 @@ def register(app: typer.Typer) -> None:
     @models_app.command("pull")
     def pull_command(
         name: Annotated[str, typer.Argument(help="Model to fetch.")] = DEFAULT_MODEL,
-        force: Annotated[bool, typer.Option("--force", help="Fetch again even if cached.")
-                         ] = False,
+        force: Annotated[bool, typer.Option("--force", help="Fetch again even if cached.")] = False,
         output_format: FormatOpt = OutputFormat.table,
     ) -> None:
         """Fetch a model into the local cache (sha256-verified) for offline use."""
@@ -190,8 +233,7 @@ def register(app: typer.Typer) -> None:
     @shared_options
     def serve_command(
         opts: SharedOptions,
-        port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0: any free)")
-                        ] = 8080,
+        port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0: any free)")] = 8080,
     ) -> None:
         """Serve the embedded model over an OpenAI-compatible HTTP API on 127.0.0.1.
 

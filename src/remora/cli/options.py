@@ -117,8 +117,10 @@ _SHARED_PARAMS: dict[str, tuple[Any, Any]] = {
     "max_tokens": (int | None, _opt("--max-tokens", help="Tokens per model turn.")),
     "temperature": (float | None, _opt("--temperature", help="Sampling temperature.")),
     "tool_choice": (str | None, _opt("--tool-choice", help="auto|none|required.")),
-    "max_concurrent_agents": (int | None, _opt("--max-concurrent-agents", "-j",
-                                               help="Agents run at once.")),
+    "max_concurrent_agents": (
+        int | None,
+        _opt("--max-concurrent-agents", "-j", help="Agents run at once."),
+    ),
     "sandbox_limits": (str | None, _opt("--sandbox-limits", help="strict|default|permissive.")),
     "agents_dir": (Path | None, _opt("--agents-dir", help="Directory of user agents.")),
     "query_pack": (str | None, _opt("--query-pack", help="Discovery query pack.")),
@@ -136,11 +138,18 @@ def shared_options(func: F) -> F:
     signature = inspect.signature(func)
     # Resolve string annotations (PEP 563) now: typer reads the wrapper's signature.
     hints = typing.get_type_hints(func, include_extras=True)
-    own = [p.replace(annotation=hints.get(name, p.annotation))
-           for name, p in signature.parameters.items() if name != "opts"]
+    own = [
+        p.replace(annotation=hints.get(name, p.annotation))
+        for name, p in signature.parameters.items()
+        if name != "opts"
+    ]
     extra = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
-                          annotation=Annotated[annotation, default], default=None)
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=Annotated[annotation, default],
+            default=None,
+        )
         for name, (annotation, default) in _SHARED_PARAMS.items()
     ]
 
@@ -150,7 +159,14 @@ def shared_options(func: F) -> F:
         return func(*args, opts=opts, **kwargs)
 
     wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[*(p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
-                      if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD else p for p in own),
-                    *extra])
+        parameters=[
+            *(
+                p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+                if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+                else p
+                for p in own
+            ),
+            *extra,
+        ]
+    )
     return wrapper  # type: ignore[return-value]

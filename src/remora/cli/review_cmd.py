@@ -24,11 +24,14 @@ review_app = typer.Typer(
     no_args_is_help=False,
 )
 
-IdsArg = Annotated[list[str] | None, typer.Argument(help="Workspace ids (see `remora review`).",
-                                                    show_default=False)]
+IdsArg = Annotated[
+    list[str] | None,
+    typer.Argument(help="Workspace ids (see `remora review`).", show_default=False),
+]
 AllOpt = Annotated[bool, typer.Option("--all", help="Every workspace.")]
-IncludeEmptyOpt = Annotated[bool, typer.Option(
-    "--include-empty", help="Also list workspaces without changes.")]
+IncludeEmptyOpt = Annotated[
+    bool, typer.Option("--include-empty", help="Also list workspaces without changes.")
+]
 
 
 def _merged(ctx: typer.Context, opts: SharedOptions) -> SharedOptions:
@@ -72,13 +75,27 @@ def _list(opts: SharedOptions, output_format: OutputFormat, include_empty: bool)
     table.add_column("-", justify="right", style="red")
     for item in items:
         node = f"{item.node} ({item.file_path})" if item.file_path else item.node
-        table.add_row(item.id, node, item.operation, item.state, item.summary,
-                      f"+{item.additions}", f"-{item.deletions}")
+        table.add_row(
+            item.id,
+            node,
+            item.operation,
+            item.state,
+            item.summary,
+            f"+{item.additions}",
+            f"-{item.deletions}",
+        )
     console.print(table)
 
 
-_STYLES = (("diff --git", "bold"), ("+++", "bold"), ("---", "bold"), ("@@", "cyan"),
-           ("+", "green"), ("-", "red"), ("Binary files", "yellow"))
+_STYLES = (
+    ("diff --git", "bold"),
+    ("+++", "bold"),
+    ("---", "bold"),
+    ("@@", "cyan"),
+    ("+", "green"),
+    ("-", "red"),
+    ("Binary files", "yellow"),
+)
 
 
 def _coloured(diff: str) -> Text:
@@ -130,13 +147,22 @@ def show_command(
         changes = ws.changes()
         diff = ws.diff()
     if output_format is OutputFormat.json:
-        print_json({
-            "id": workspace_id,
-            "files": [{"path": c.path, "status": c.status, "binary": c.binary,
-                       "additions": c.line_counts()[0], "deletions": c.line_counts()[1]}
-                      for c in changes],
-            "diff": diff,
-        })
+        print_json(
+            {
+                "id": workspace_id,
+                "files": [
+                    {
+                        "path": c.path,
+                        "status": c.status,
+                        "binary": c.binary,
+                        "additions": c.line_counts()[0],
+                        "deletions": c.line_counts()[1],
+                    }
+                    for c in changes
+                ],
+                "diff": diff,
+            }
+        )
         return
     if not diff:
         console.print(f"{workspace_id}: no changes.")
@@ -165,11 +191,14 @@ def accept_command(
         for report in reports:
             if report.accepted:
                 how = " (resumed an interrupted accept)" if report.resumed else ""
-                console.print(f"accepted {report.workspace_id}: {len(report.written)} written, "
-                              f"{len(report.deleted)} deleted{how}")
+                console.print(
+                    f"accepted {report.workspace_id}: {len(report.written)} written, "
+                    f"{len(report.deleted)} deleted{how}"
+                )
                 continue
-            err_console.print(f"[red]conflict[/] {report.workspace_id}: nothing written",
-                              markup=True)
+            err_console.print(
+                f"[red]conflict[/] {report.workspace_id}: nothing written", markup=True
+            )
             for conflict in report.conflicts:
                 err_console.print(f"  {conflict.path}: {conflict.reason}", markup=False)
     if any(not r.accepted for r in reports):

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 
 __all__ = ["parse_args", "register", "resolve_node", "tool_app"]
 
-tool_app = typer.Typer(name="tool", help="Run .pym tool scripts in the sandbox.",
-                       no_args_is_help=True)
+tool_app = typer.Typer(
+    name="tool", help="Run .pym tool scripts in the sandbox.", no_args_is_help=True
+)
 
 
 def parse_args(text: str) -> dict[str, Any]:
@@ -40,11 +41,17 @@ def parse_args(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RemoraError(USAGE, f"--args is not valid JSON: {exc.msg} at column {exc.colno}",
-                          "pass a JSON object, e.g. --args '{\"path\": \"src/a.py\"}'") from None
+        raise RemoraError(
+            USAGE,
+            f"--args is not valid JSON: {exc.msg} at column {exc.colno}",
+            'pass a JSON object, e.g. --args \'{"path": "src/a.py"}\'',
+        ) from None
     if not isinstance(value, dict):
-        raise RemoraError(USAGE, f"--args must be a JSON object, got {type(value).__name__}",
-                          "pass a JSON object, e.g. --args '{\"path\": \"src/a.py\"}'")
+        raise RemoraError(
+            USAGE,
+            f"--args must be a JSON object, got {type(value).__name__}",
+            'pass a JSON object, e.g. --args \'{"path": "src/a.py"}\'',
+        )
     return value
 
 
@@ -55,8 +62,11 @@ def resolve_node(spec: str, project_root: Path, config: RemoraConfig) -> CSTNode
     file_part, _, qualname = spec.partition("::")
     target = (project_root / file_part).resolve()
     if not target.is_file():
-        raise RemoraError(DISC_PATH_NOT_FOUND, f"--node: no file {file_part!r} under "
-                          f"{project_root}", "give FILE relative to the project root")
+        raise RemoraError(
+            DISC_PATH_NOT_FOUND,
+            f"--node: no file {file_part!r} under {project_root}",
+            "give FILE relative to the project root",
+        )
     nodes = discover([target], project_root=project_root, config=config.discovery).nodes
     rel = target.relative_to(project_root.resolve()).as_posix()
     in_file = [n for n in nodes if n.file_path == rel]
@@ -64,15 +74,19 @@ def resolve_node(spec: str, project_root: Path, config: RemoraConfig) -> CSTNode
         if (qualname and node.full_name == qualname) or (not qualname and node.node_type == "file"):
             return node
     known = ", ".join(sorted(n.full_name for n in in_file if n.node_type != "file")[:20])
-    raise RemoraError(DISC_PATH_NOT_FOUND, f"--node: no {qualname or 'file node'!r} in {rel}",
-                      f"names in that file: {known or 'none'}")
+    raise RemoraError(
+        DISC_PATH_NOT_FOUND,
+        f"--node: no {qualname or 'file node'!r} in {rel}",
+        f"names in that file: {known or 'none'}",
+    )
 
 
 def _running_as_remora() -> bool:
     """True in the `remora` console process, False when embedded (tests, other tools)."""
     main_file = str(getattr(sys.modules.get("__main__"), "__file__", "") or "")
-    return Path(main_file).name == "remora" or main_file.endswith(("remora/__main__.py",
-                                                                    "remora/cli/__main__.py"))
+    return Path(main_file).name == "remora" or main_file.endswith(
+        ("remora/__main__.py", "remora/cli/__main__.py")
+    )
 
 
 def _workspace_id(script: PymScript) -> str:
@@ -80,8 +94,13 @@ def _workspace_id(script: PymScript) -> str:
     return f"{stem}-{uuid.uuid4().hex[:10]}"
 
 
-async def _run(script: PymScript, args: dict[str, Any], ws: Workspace, node: CSTNode | None,
-               config: RemoraConfig) -> tuple[dict[str, Any], bool]:
+async def _run(
+    script: PymScript,
+    args: dict[str, Any],
+    ws: Workspace,
+    node: CSTNode | None,
+    config: RemoraConfig,
+) -> tuple[dict[str, Any], bool]:
     from remora.events import build_emitter
     from remora.sandbox import SandboxRuntime, build_externals
 
@@ -102,10 +121,14 @@ async def _run(script: PymScript, args: dict[str, Any], ws: Workspace, node: CST
 def run_command(
     script_path: Annotated[Path, typer.Argument(metavar="PATH.pym", help="The tool script.")],
     args: Annotated[str, typer.Option("--args", help="Inputs as a JSON object.")] = "{}",
-    node: Annotated[str | None, typer.Option(
-        "--node", help="Bind a node: FILE::QUALNAME (or FILE for the file node).")] = None,
-    workspace: Annotated[str | None, typer.Option(
-        "--workspace", help="Run against this workspace (default: a fresh one).")] = None,
+    node: Annotated[
+        str | None,
+        typer.Option("--node", help="Bind a node: FILE::QUALNAME (or FILE for the file node)."),
+    ] = None,
+    workspace: Annotated[
+        str | None,
+        typer.Option("--workspace", help="Run against this workspace (default: a fresh one)."),
+    ] = None,
     *,
     opts: SharedOptions,
 ) -> None:
@@ -129,8 +152,11 @@ def run_command(
     if fresh and not changed:
         store.reject(ws.id)
     elif changed:
-        err_console.print(f"workspace {ws.id}: {len(changed)} changed file(s); "
-                          f"pass --workspace {ws.id} to run on top of them", markup=False)
+        err_console.print(
+            f"workspace {ws.id}: {len(changed)} changed file(s); "
+            f"pass --workspace {ws.id} to run on top of them",
+            markup=False,
+        )
     print_json(envelope)
     code = 0 if envelope.get("ok") else 1
     if faulted and _running_as_remora():

@@ -29,8 +29,9 @@ def _without(schema: dict[str, Any], names: set[str]) -> dict[str, Any]:
     return out
 
 
-def bind_options(definition: SubagentDefinition, options: Mapping[str, Any]
-                 ) -> tuple[SubagentDefinition, dict[str, dict[str, Any]]]:
+def bind_options(
+    definition: SubagentDefinition, options: Mapping[str, Any]
+) -> tuple[SubagentDefinition, dict[str, dict[str, Any]]]:
     """The definition as the model sees it, and the fixed inputs per tool name."""
     fixed: dict[str, dict[str, Any]] = {}
     tools: list[ToolDefinition] = []
@@ -41,8 +42,7 @@ def bind_options(definition: SubagentDefinition, options: Mapping[str, Any]
             tools.append(tool)
             continue
         fixed[tool.name] = bound
-        tools.append(tool.model_copy(
-            update={"parameters": _without(tool.parameters, set(bound))}))
+        tools.append(tool.model_copy(update={"parameters": _without(tool.parameters, set(bound))}))
     if not fixed:
         return definition, {}
     copy = definition.model_copy(update={"tools": tools})

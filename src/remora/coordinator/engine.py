@@ -40,7 +40,10 @@ __all__ = ["OPERATIONAL_ERRORS", "Coordinator"]
 
 # Failures of the world, not of Remora's code: they become failed results.
 OPERATIONAL_ERRORS: tuple[type[BaseException], ...] = (
-    RemoraError, ProviderError, TimeoutError, OSError,
+    RemoraError,
+    ProviderError,
+    TimeoutError,
+    OSError,
 )
 
 
@@ -51,16 +54,20 @@ class Coordinator:
     one coordinator may run many batches (``remora watch``) on the same providers.
     """
 
-    def __init__(self, config: RemoraConfig, project_root: Path, *,
-                 registry: AgentRegistry | None = None,
-                 emitter: EventEmitter | None = None,
-                 provider_factory: ProviderFactory | None = None,
-                 progress: ProgressSink | None = None,
-                 command: str = "analyze") -> None:
+    def __init__(
+        self,
+        config: RemoraConfig,
+        project_root: Path,
+        *,
+        registry: AgentRegistry | None = None,
+        emitter: EventEmitter | None = None,
+        provider_factory: ProviderFactory | None = None,
+        progress: ProgressSink | None = None,
+        command: str = "analyze",
+    ) -> None:
         self.config = config
         self.project_root = project_root.resolve()
-        self.registry = registry or AgentRegistry(config.agents_dir,
-                                                  project_root=self.project_root)
+        self.registry = registry or AgentRegistry(config.agents_dir, project_root=self.project_root)
         self.emitter: EventEmitter = emitter or NullEmitter()
         self.progress: ProgressSink = progress or NullProgress()
         self.command = command
@@ -75,8 +82,12 @@ class Coordinator:
         self.db = ResultsDB(self.project_root)
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         await self.aclose()
 
     async def aclose(self) -> None:
@@ -95,8 +106,9 @@ class Coordinator:
 
     # ------------------------------------------------------------------ plan
 
-    def plan(self, nodes: Sequence[CSTNode], operations: Sequence[str]
-             ) -> tuple[dict[str, OperationPlan], list[Task]]:
+    def plan(
+        self, nodes: Sequence[CSTNode], operations: Sequence[str]
+    ) -> tuple[dict[str, OperationPlan], list[Task]]:
         plans = plan_operations(operations, self.config, self.registry)
         return plans, plan_tasks(nodes, plans)
 
@@ -112,8 +124,9 @@ class Coordinator:
 
     # ------------------------------------------------------------------- run
 
-    async def analyze(self, nodes: Sequence[CSTNode], operations: Sequence[str], *,
-                      auto_accept: bool = False) -> AnalyzeReport:
+    async def analyze(
+        self, nodes: Sequence[CSTNode], operations: Sequence[str], *, auto_accept: bool = False
+    ) -> AnalyzeReport:
         """One batch: every node × operation gets exactly one recorded result."""
         if self.db is None:
             raise RuntimeError("Coordinator.analyze() outside `async with Coordinator(...)`")
@@ -124,9 +137,16 @@ class Coordinator:
         report = AnalyzeReport(run_id, list(plans), len(nodes))
         started = time.monotonic()
         limit = self.config.sandbox.max_concurrent_agents
-        self._emit("coordinator_start", {"run_id": run_id, "nodes": len(nodes),
-                                         "operations": list(plans), "tasks": len(tasks),
-                                         "max_concurrent_agents": limit})
+        self._emit(
+            "coordinator_start",
+            {
+                "run_id": run_id,
+                "nodes": len(nodes),
+                "operations": list(plans),
+                "tasks": len(tasks),
+                "max_concurrent_agents": limit,
+            },
+        )
         self.progress.started(len(tasks))
         try:
             if any(t.runnable for t in tasks) and self._runtime is None:
@@ -145,13 +165,20 @@ class Coordinator:
             report.outcomes.sort(key=lambda o: order.get((o.node.node_id, o.operation), 0))
             db.finish_run(run_id)
             self.progress.finished()
-            self._emit("coordinator_end", {"run_id": run_id, "counts": report.counts(),
-                                           "interrupted": report.interrupted,
-                                           "duration_s": round(report.duration_s, 6)})
+            self._emit(
+                "coordinator_end",
+                {
+                    "run_id": run_id,
+                    "counts": report.counts(),
+                    "interrupted": report.interrupted,
+                    "duration_s": round(report.duration_s, 6),
+                },
+            )
         return report
 
-    async def _run_all(self, tasks: Sequence[Task], run_id: str, report: AnalyzeReport,
-                       limit: int) -> None:
+    async def _run_all(
+        self, tasks: Sequence[Task], run_id: str, report: AnalyzeReport, limit: int
+    ) -> None:
         queue: deque[Task] = deque()
         for task in tasks:
             if task.runnable:
@@ -165,8 +192,10 @@ class Coordinator:
                 self.progress.task_started(task.node, task.operation)
                 self._done(report, await self._run_one(task, run_id))
 
-        workers = [asyncio.create_task(worker(), name=f"remora-worker-{i}")
-                   for i in range(min(limit, len(queue)))]
+        workers = [
+            asyncio.create_task(worker(), name=f"remora-worker-{i}")
+            for i in range(min(limit, len(queue)))
+        ]
         if not workers:
             return
         try:
@@ -190,8 +219,9 @@ class Coordinator:
     def _not_run(task: Task) -> AgentResult:
         if task.plan.error is not None:
             error = task.plan.error
-            return AgentResult("failed", summary=error.message,
-                               error=ResultError(error.code, error.message))
+            return AgentResult(
+                "failed", summary=error.message, error=ResultError(error.code, error.message)
+            )
         return AgentResult("skipped", summary=task.skip_reason)
 
     async def _run_one(self, task: Task, run_id: str) -> TaskOutcome:
@@ -202,29 +232,47 @@ class Coordinator:
         try:
             workspace = self.store.create(task.operation, node.node_id)
         except RemoraError as exc:  # e.g. an interrupted accept still pending there
-            failed = AgentResult("failed", summary=exc.message,
-                                 error=ResultError(exc.code, exc.message))
+            failed = AgentResult(
+                "failed", summary=exc.message, error=ResultError(exc.code, exc.message)
+            )
             return self._record(run_id, task, failed)
         keep = False
         try:
-            variables = node_template_vars(node, language=self.config.discovery.language,
-                                           options=plan.options)
+            variables = node_template_vars(
+                node, language=self.config.discovery.language, options=plan.options
+            )
             executor: Any = SandboxToolExecutor(
-                self._runtime, workspace, node, self.config.sandbox, self.emitter,
-                context_inputs=variables, run_id=agent_run)
+                self._runtime,
+                workspace,
+                node,
+                self.config.sandbox,
+                self.emitter,
+                context_inputs=variables,
+                run_id=agent_run,
+            )
             if plan.fixed_inputs:
                 executor = OptionBoundExecutor(executor, plan.fixed_inputs)
             provider = self.providers.get(plan.model, self._profile_name())
-            runner = AgentRunner(plan.definition, provider, self.config.runner, executor,
-                                 emitter=self.emitter, template_vars=variables,
-                                 run_id=agent_run)
+            runner = AgentRunner(
+                plan.definition,
+                provider,
+                self.config.runner,
+                executor,
+                emitter=self.emitter,
+                template_vars=variables,
+                run_id=agent_run,
+            )
             try:
                 result = await runner.run()
             except OPERATIONAL_ERRORS as exc:
                 code = getattr(exc, "code", type(exc).__name__)
                 message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
-                result = AgentResult("failed", workspace_id=workspace.id, summary=message,
-                                     error=ResultError(str(code), message))
+                result = AgentResult(
+                    "failed",
+                    workspace_id=workspace.id,
+                    summary=message,
+                    error=ResultError(str(code), message),
+                )
             keep = bool(result.changed_files)
         finally:
             workspace.close()
@@ -251,9 +299,13 @@ class Coordinator:
                 continue
             accepted = accept_workspace(self.store, self.db, result.workspace_id)
             report.outcomes[index] = TaskOutcome(
-                outcome.node, outcome.operation, result, outcome.result_id,
+                outcome.node,
+                outcome.operation,
+                result,
+                outcome.result_id,
                 "accepted" if accepted.accepted else "conflict",
-                tuple(c.path for c in accepted.conflicts))
+                tuple(c.path for c in accepted.conflicts),
+            )
 
     def _emit(self, kind: Any, data: dict[str, Any]) -> None:
         self.emitter.emit(Event(kind, data))

@@ -61,8 +61,9 @@ class ProviderPool:
                     AGENT_MODEL_UNAVAILABLE,
                     f"model {availability.model or model.id!r} ({model.provider}{where}) is not "
                     f"available: {availability.reason or 'no reason given'}",
-                    availability.hint or "check the model section of remora.yaml; "
-                                         "`remora models` shows what is available",
+                    availability.hint
+                    or "check the model section of remora.yaml; "
+                    "`remora models` shows what is available",
                 )
 
     async def aclose(self) -> None:

@@ -45,8 +45,9 @@ class Task:
         return not self.skip_reason and self.plan.error is None
 
 
-def parse_operations(value: str | Sequence[str] | None, config: RemoraConfig,
-                     registry: AgentRegistry) -> list[str]:
+def parse_operations(
+    value: str | Sequence[str] | None, config: RemoraConfig, registry: AgentRegistry
+) -> list[str]:
     """Operation names from ``-o lint,docstring`` (or the enabled ones), checked."""
     if value is None or (isinstance(value, str) and not value.strip()):
         names = [name for name, op in config.operations.items() if op.enabled]
@@ -60,13 +61,17 @@ def parse_operations(value: str | Sequence[str] | None, config: RemoraConfig,
             hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(known)}"
             raise RemoraError(USAGE, f"unknown operation {name!r}", hint)
     if not names:
-        raise RemoraError(USAGE, "no operation to run",
-                          "pass -o lint,docstring,... or enable operations in remora.yaml")
+        raise RemoraError(
+            USAGE,
+            "no operation to run",
+            "pass -o lint,docstring,... or enable operations in remora.yaml",
+        )
     return list(dict.fromkeys(names))
 
 
-def plan_operations(names: Iterable[str], config: RemoraConfig,
-                    registry: AgentRegistry) -> dict[str, OperationPlan]:
+def plan_operations(
+    names: Iterable[str], config: RemoraConfig, registry: AgentRegistry
+) -> dict[str, OperationPlan]:
     plans: dict[str, OperationPlan] = {}
     for name in names:
         op = config.operations.get(name)
@@ -77,8 +82,9 @@ def plan_operations(names: Iterable[str], config: RemoraConfig,
             plans[name] = OperationPlan(name, None, options=options, error=exc)
             continue
         bound, fixed = bind_options(definition, options)
-        plans[name] = OperationPlan(name, bound, fixed, options,
-                                    model_for_agent(config, definition, name))
+        plans[name] = OperationPlan(
+            name, bound, fixed, options, model_for_agent(config, definition, name)
+        )
     return plans
 
 

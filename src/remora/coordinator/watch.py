@@ -21,8 +21,7 @@ from remora.coordinator.report import AnalyzeReport
 from remora.discovery import IgnoreRules, load_query_pack, parse_source
 from remora.discovery.node import CSTNode
 
-__all__ = ["ChangeBatch", "FileSkip", "NodeIndex", "WatchFilter", "examine_changes",
-           "watch_loop"]
+__all__ = ["ChangeBatch", "FileSkip", "NodeIndex", "WatchFilter", "examine_changes", "watch_loop"]
 
 _SOURCE_SUFFIX = ".py"
 
@@ -82,8 +81,9 @@ class WatchFilter:
         rules = IgnoreRules.build([*config.discovery.ignore, *config.watch.ignore])
         gitignore = self.root / ".gitignore"
         if config.discovery.use_gitignore and gitignore.is_file():
-            rules = rules.with_gitignore("", gitignore.read_text(encoding="utf-8",
-                                                                 errors="replace"))
+            rules = rules.with_gitignore(
+                "", gitignore.read_text(encoding="utf-8", errors="replace")
+            )
         self.rules = rules
 
     def relative(self, path: str | Path) -> str | None:
@@ -106,11 +106,16 @@ class WatchFilter:
         return rel is not None and self.accepts(rel)
 
 
-def examine_changes(changes: Iterable[tuple[Change, str]], index: NodeIndex,
-                    watch_filter: WatchFilter, config: RemoraConfig) -> ChangeBatch:
+def examine_changes(
+    changes: Iterable[tuple[Change, str]],
+    index: NodeIndex,
+    watch_filter: WatchFilter,
+    config: RemoraConfig,
+) -> ChangeBatch:
     """Parse the changed files; collect the nodes to re-run and the files skipped."""
-    pack = load_query_pack(config.discovery.language, config.discovery.query_pack,
-                           config.discovery.query_dir)
+    pack = load_query_pack(
+        config.discovery.language, config.discovery.query_pack, config.discovery.query_dir
+    )
     batch = ChangeBatch()
     paths: dict[str, Path] = {}
     for _change, path in changes:
@@ -133,7 +138,8 @@ def examine_changes(changes: Iterable[tuple[Change, str]], index: NodeIndex,
         if warnings:
             # Mid-edit: keep the last good state, so the nodes re-run once it parses.
             batch.skipped.extend(
-                FileSkip(w.file, w.line, w.message.split("; kept what")[0]) for w in warnings)
+                FileSkip(w.file, w.line, w.message.split("; kept what")[0]) for w in warnings
+            )
             continue
         batch.nodes.extend(index.apply(rel, nodes))
     return batch
@@ -142,15 +148,22 @@ def examine_changes(changes: Iterable[tuple[Change, str]], index: NodeIndex,
 BatchCallback = Callable[[ChangeBatch, AnalyzeReport | None], Awaitable[None] | None]
 
 
-async def watch_loop(coordinator: Coordinator, roots: Sequence[Path], operations: Sequence[str],
-                     index: NodeIndex, *, on_batch: BatchCallback,
-                     stop_event: asyncio.Event | None = None,
-                     auto_accept: bool = False) -> None:
+async def watch_loop(
+    coordinator: Coordinator,
+    roots: Sequence[Path],
+    operations: Sequence[str],
+    index: NodeIndex,
+    *,
+    on_batch: BatchCallback,
+    stop_event: asyncio.Event | None = None,
+    auto_accept: bool = False,
+) -> None:
     """Until ``stop_event`` (or cancellation): analyse the changed nodes of each batch."""
     config = coordinator.config
     watch_filter = WatchFilter(coordinator.project_root, config)
-    async for changes in awatch(*roots, watch_filter=watch_filter,
-                                debounce=config.watch.debounce_ms, stop_event=stop_event):
+    async for changes in awatch(
+        *roots, watch_filter=watch_filter, debounce=config.watch.debounce_ms, stop_event=stop_event
+    ):
         batch = examine_changes(changes, index, watch_filter, config)
         report = None
         if batch.nodes:

@@ -23,10 +23,14 @@ if TYPE_CHECKING:
 __all__ = ["discover"]
 
 
-def discover(paths: Sequence[Path], *, project_root: Path,
-             config: DiscoveryConfig | None = None,
-             node_types: Collection[NodeType] | None = None,
-             emitter: EventEmitter | None = None) -> DiscoveryResult:
+def discover(
+    paths: Sequence[Path],
+    *,
+    project_root: Path,
+    config: DiscoveryConfig | None = None,
+    node_types: Collection[NodeType] | None = None,
+    emitter: EventEmitter | None = None,
+) -> DiscoveryResult:
     """Find the files, classes, functions and methods under ``paths``.
 
     Paths that do not exist raise ``RemoraError`` (DISC_001) before anything is
@@ -49,17 +53,26 @@ def discover(paths: Sequence[Path], *, project_root: Path,
     pack = load_query_pack(config.language, config.query_pack, query_dir)
 
     rules = IgnoreRules.build(config.ignore)
-    files, warnings = collect_files(paths or [root], root, rules,
-                                    use_gitignore=config.use_gitignore)
+    files, warnings = collect_files(
+        paths or [root], root, rules, use_gitignore=config.use_gitignore
+    )
     workers = min(config.workers or available_cpus(), max(len(files), 1))
     results: dict[str, FileResult]
     if should_parallelise(files, workers):
-        results = parse_parallel(files, workers, language=config.language,
-                                 pack=config.query_pack, query_dir=query_dir, node_types=types)
+        results = parse_parallel(
+            files,
+            workers,
+            language=config.language,
+            pack=config.query_pack,
+            query_dir=query_dir,
+            node_types=types,
+        )
     else:
         workers = 1
-        results = {f.rel_path: parse_file(Path(f.path), f.rel_path, pack=pack, node_types=types)
-                   for f in files}
+        results = {
+            f.rel_path: parse_file(Path(f.path), f.rel_path, pack=pack, node_types=types)
+            for f in files
+        }
 
     result = DiscoveryResult(warnings=warnings, workers=workers)
     for f in files:
@@ -74,10 +87,19 @@ def discover(paths: Sequence[Path], *, project_root: Path,
     if emitter is not None:
         for warning in result.warnings:
             emitter.emit(Event("discovery_warning", warning.to_dict()))
-        emitter.emit(Event("discovery_done", {
-            "files": result.files, "skipped": result.skipped, "nodes": len(result.nodes),
-            "warnings": len(result.warnings), "workers": result.workers,
-            "seconds": round(result.seconds, 4)}))
+        emitter.emit(
+            Event(
+                "discovery_done",
+                {
+                    "files": result.files,
+                    "skipped": result.skipped,
+                    "nodes": len(result.nodes),
+                    "warnings": len(result.warnings),
+                    "workers": result.workers,
+                    "seconds": round(result.seconds, 4),
+                },
+            )
+        )
     return result
 
 
@@ -86,6 +108,9 @@ def _check_types(node_types: Collection[NodeType] | None) -> tuple[NodeType, ...
         return None
     unknown = sorted(set(node_types) - set(NODE_TYPES))
     if unknown:
-        raise RemoraError(USAGE, f"unknown node type(s): {', '.join(unknown)}",
-                          f"use any of {', '.join(NODE_TYPES)}")
+        raise RemoraError(
+            USAGE,
+            f"unknown node type(s): {', '.join(unknown)}",
+            f"use any of {', '.join(NODE_TYPES)}",
+        )
     return tuple(t for t in NODE_TYPES if t in node_types)

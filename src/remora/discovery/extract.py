@@ -45,8 +45,13 @@ class FileResult:
     skipped: bool = False
 
 
-def parse_file(path: Path, rel_path: str, *, pack: QueryPack | None = None,
-               node_types: Collection[NodeType] | None = None) -> FileResult:
+def parse_file(
+    path: Path,
+    rel_path: str,
+    *,
+    pack: QueryPack | None = None,
+    node_types: Collection[NodeType] | None = None,
+) -> FileResult:
     """Read and parse one file; a file that cannot be read is a warning, not an error."""
     try:
         source = path.read_bytes()
@@ -55,9 +60,13 @@ def parse_file(path: Path, rel_path: str, *, pack: QueryPack | None = None,
     return parse_bytes(source, rel_path, pack=pack, node_types=node_types)
 
 
-def parse_source(source: bytes, rel_path: str, *, pack: QueryPack | None = None,
-                 node_types: Collection[NodeType] | None = None,
-                 ) -> tuple[list[CSTNode], list[DiscoveryWarning]]:
+def parse_source(
+    source: bytes,
+    rel_path: str,
+    *,
+    pack: QueryPack | None = None,
+    node_types: Collection[NodeType] | None = None,
+) -> tuple[list[CSTNode], list[DiscoveryWarning]]:
     """The nodes of one file's source, and warnings about it.
 
     A binary or non-UTF-8 file gives no nodes and one warning. A syntax error
@@ -67,8 +76,13 @@ def parse_source(source: bytes, rel_path: str, *, pack: QueryPack | None = None,
     return result.nodes, result.warnings
 
 
-def parse_bytes(source: bytes, rel_path: str, *, pack: QueryPack | None = None,
-                node_types: Collection[NodeType] | None = None) -> FileResult:
+def parse_bytes(
+    source: bytes,
+    rel_path: str,
+    *,
+    pack: QueryPack | None = None,
+    node_types: Collection[NodeType] | None = None,
+) -> FileResult:
     """:func:`parse_source`, saying whether the file was skipped."""
     if b"\0" in source:
         return _skip(rel_path, None, "binary file (contains NUL bytes)")
@@ -76,8 +90,12 @@ def parse_bytes(source: bytes, rel_path: str, *, pack: QueryPack | None = None,
         text = source.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = source.count(b"\n", 0, exc.start) + 1
-        return _skip(rel_path, line, f"not UTF-8 (byte 0x{source[exc.start]:02x} at offset "
-                     f"{exc.start}); re-save the file as UTF-8")
+        return _skip(
+            rel_path,
+            line,
+            f"not UTF-8 (byte 0x{source[exc.start]:02x} at offset "
+            f"{exc.start}); re-save the file as UTF-8",
+        )
     if pack is None:
         pack = load_query_pack()
     tree = _parser(pack.language).parse(source)
@@ -85,8 +103,11 @@ def parse_bytes(source: bytes, rel_path: str, *, pack: QueryPack | None = None,
     warnings: list[DiscoveryWarning] = []
     if root.has_error:
         line, what = _first_error(root)
-        warnings.append(DiscoveryWarning(
-            rel_path, line, f"syntax error ({what}); kept what tree-sitter recovered"))
+        warnings.append(
+            DiscoveryWarning(
+                rel_path, line, f"syntax error ({what}); kept what tree-sitter recovered"
+            )
+        )
     wanted = None if node_types is None else frozenset(node_types)
     return FileResult(_nodes(root, source, text, rel_path, pack, wanted), warnings)
 
@@ -116,8 +137,9 @@ class _Def:
 
     __slots__ = ("end", "inner_start", "kind", "name_node", "outer", "start")
 
-    def __init__(self, node: tree_sitter.Node, kind: str,
-                 name_node: tree_sitter.Node | None) -> None:
+    def __init__(
+        self, node: tree_sitter.Node, kind: str, name_node: tree_sitter.Node | None
+    ) -> None:
         self.start = self.inner_start = node.start_byte
         self.end = node.end_byte
         self.kind = kind
@@ -130,8 +152,14 @@ def _sort_key(d: _Def) -> tuple[int, int]:
     return d.start, -d.end
 
 
-def _nodes(root: tree_sitter.Node, source: bytes, text: str, rel_path: str, pack: QueryPack,
-           wanted: frozenset[str] | None) -> list[CSTNode]:
+def _nodes(
+    root: tree_sitter.Node,
+    source: bytes,
+    text: str,
+    rel_path: str,
+    pack: QueryPack,
+    wanted: frozenset[str] | None,
+) -> list[CSTNode]:
     def_kinds = pack.def_kinds
     name_capture = pack.name_capture
     has_file = False
@@ -181,7 +209,8 @@ def _nodes(root: tree_sitter.Node, source: bytes, text: str, rel_path: str, pack
         if wanted is not None and node_type not in wanted:
             continue
         occurrence = occurrences[(node_type, full_name)] = (
-            occurrences.get((node_type, full_name), 0) + 1)
+            occurrences.get((node_type, full_name), 0) + 1
+        )
         segment = source[start:end]
         outer = d.outer
         end_point = outer.end_point
@@ -189,23 +218,28 @@ def _nodes(root: tree_sitter.Node, source: bytes, text: str, rel_path: str, pack
         end_line = end_point.row if end_point.column == 0 and end > start else end_point.row + 1
         decorators: tuple[str, ...] = ()
         if outer.type == "decorated_definition":
-            decorators = tuple((c.text or b"").decode()[1:].strip()
-                               for c in outer.children if c.type == "decorator")
-        nodes.append(CSTNode(
-            node_id=make_node_id(rel_path, full_name, node_type, occurrence),
-            node_type=node_type,
-            name=name,
-            full_name=full_name,
-            file_path=rel_path,
-            start_byte=start,
-            end_byte=end,
-            start_line=outer.start_point.row + 1,
-            end_line=end_line,
-            text=segment.decode(),
-            text_hash=hashlib.sha256(segment).hexdigest(),
-            is_async=source.startswith(b"async", d.inner_start),
-            decorators=decorators,
-        ))
+            decorators = tuple(
+                (c.text or b"").decode()[1:].strip()
+                for c in outer.children
+                if c.type == "decorator"
+            )
+        nodes.append(
+            CSTNode(
+                node_id=make_node_id(rel_path, full_name, node_type, occurrence),
+                node_type=node_type,
+                name=name,
+                full_name=full_name,
+                file_path=rel_path,
+                start_byte=start,
+                end_byte=end,
+                start_line=outer.start_point.row + 1,
+                end_line=end_line,
+                text=segment.decode(),
+                text_hash=hashlib.sha256(segment).hexdigest(),
+                is_async=source.startswith(b"async", d.inner_start),
+                decorators=decorators,
+            )
+        )
     return nodes
 
 

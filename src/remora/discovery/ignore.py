@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 __all__ = ["DEFAULT_IGNORES", "IgnorePattern", "IgnoreRules", "compile_pattern", "parse_lines"]
 
 DEFAULT_IGNORES: tuple[str, ...] = (
-    ".git", ".venv", "venv", "node_modules", "__pycache__", ".remora", "build", "dist",
+    ".git",
+    ".venv",
+    "venv",
+    "node_modules",
+    "__pycache__",
+    ".remora",
+    "build",
+    "dist",
     "*.egg-info",
 )
 
@@ -126,10 +133,16 @@ class IgnoreRules:
     loaded: frozenset[str] = field(default_factory=frozenset)
 
     @classmethod
-    def build(cls, extra: Sequence[str] = (), *, defaults: Sequence[str] = DEFAULT_IGNORES,
-              ) -> IgnoreRules:
-        return cls(defaults=(_Layer("", tuple(parse_lines(defaults))),),
-                   config=(_Layer("", tuple(parse_lines(extra))),))
+    def build(
+        cls,
+        extra: Sequence[str] = (),
+        *,
+        defaults: Sequence[str] = DEFAULT_IGNORES,
+    ) -> IgnoreRules:
+        return cls(
+            defaults=(_Layer("", tuple(parse_lines(defaults))),),
+            config=(_Layer("", tuple(parse_lines(extra))),),
+        )
 
     def with_gitignore(self, base: str, text: str) -> IgnoreRules:
         """These rules plus a .gitignore found in directory ``base``."""

@@ -14,8 +14,7 @@ NodeType = Literal["file", "class", "function", "method"]
 NODE_TYPES: tuple[NodeType, ...] = ("file", "class", "function", "method")
 
 
-def make_node_id(file_path: str, full_name: str, node_type: NodeType,
-                 occurrence: int = 1) -> str:
+def make_node_id(file_path: str, full_name: str, node_type: NodeType, occurrence: int = 1) -> str:
     """Stable across runs and unique per (path, qualified name, type).
 
     Two classes with a method of the same name differ in ``full_name``; a file
@@ -53,10 +52,24 @@ class CSTNode:
         # Pickle as a flat tuple rebuilt through __init__: about 4x cheaper to
         # load than the generated __setstate__, and the parent process loads
         # every node that discovery's worker processes send back.
-        return (CSTNode, (self.node_id, self.node_type, self.name, self.full_name,
-                          self.file_path, self.start_byte, self.end_byte, self.start_line,
-                          self.end_line, self.text, self.text_hash, self.is_async,
-                          self.decorators))
+        return (
+            CSTNode,
+            (
+                self.node_id,
+                self.node_type,
+                self.name,
+                self.full_name,
+                self.file_path,
+                self.start_byte,
+                self.end_byte,
+                self.start_line,
+                self.end_line,
+                self.text,
+                self.text_hash,
+                self.is_async,
+                self.decorators,
+            ),
+        )
 
     def to_dict(self, *, with_text: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -52,8 +52,9 @@ def parse_batch(job: BatchJob) -> list[tuple[str, FileResult]]:
     """Worker entry point: parse a batch of files with the named query pack."""
     files, language, pack_name, query_dir, node_types = job
     pack = load_query_pack(language, pack_name, Path(query_dir) if query_dir else None)
-    return [(rel, parse_file(Path(path), rel, pack=pack, node_types=node_types))
-            for path, rel in files]
+    return [
+        (rel, parse_file(Path(path), rel, pack=pack, node_types=node_types)) for path, rel in files
+    ]
 
 
 def _batches(files: Sequence[SourceFile], count: int) -> list[list[SourceFile]]:
@@ -68,9 +69,15 @@ def _batches(files: Sequence[SourceFile], count: int) -> list[list[SourceFile]]:
     return [b for b in sorted(batches, key=lambda b: -sum(f.size for f in b)) if b]
 
 
-def parse_parallel(files: Sequence[SourceFile], workers: int, *, language: str, pack: str,
-                   query_dir: Path | None, node_types: tuple[NodeType, ...] | None,
-                   ) -> dict[str, FileResult]:
+def parse_parallel(
+    files: Sequence[SourceFile],
+    workers: int,
+    *,
+    language: str,
+    pack: str,
+    query_dir: Path | None,
+    node_types: tuple[NodeType, ...] | None,
+) -> dict[str, FileResult]:
     """Parse ``files`` in ``workers`` processes; results keyed by relative path."""
     context: multiprocessing.context.BaseContext
     if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
@@ -80,8 +87,13 @@ def parse_parallel(files: Sequence[SourceFile], workers: int, *, language: str, 
         # Import the parser once in the server; each worker is then a fork of it.
         context.set_forkserver_preload(["remora.discovery.pool"])
     jobs: list[BatchJob] = [
-        ([(f.path, f.rel_path) for f in batch], language, pack,
-         str(query_dir) if query_dir else None, node_types)
+        (
+            [(f.path, f.rel_path) for f in batch],
+            language,
+            pack,
+            str(query_dir) if query_dir else None,
+            node_types,
+        )
         for batch in _batches(files, workers * BATCHES_PER_WORKER)
     ]
     results: dict[str, FileResult] = {}

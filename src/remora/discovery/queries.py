@@ -45,8 +45,11 @@ _LOCK = threading.Lock()
 def get_language(language: str) -> tree_sitter.Language:
     """The tree-sitter language object for ``language`` (only Python today)."""
     if language != "python":
-        raise RemoraError(DISC_QUERY, f"unsupported discovery language {language!r}",
-                          "set discovery.language to 'python'")
+        raise RemoraError(
+            DISC_QUERY,
+            f"unsupported discovery language {language!r}",
+            "set discovery.language to 'python'",
+        )
     lang = _LANGUAGES.get(language)
     if lang is None:
         lang = _LANGUAGES[language] = tree_sitter.Language(tree_sitter_python.language())
@@ -84,8 +87,9 @@ def find_pack_dir(language: str, pack: str, query_dir: Path | None = None) -> Pa
     )
 
 
-def load_query_pack(language: str = "python", pack: str = "remora_core",
-                    query_dir: Path | None = None) -> QueryPack:
+def load_query_pack(
+    language: str = "python", pack: str = "remora_core", query_dir: Path | None = None
+) -> QueryPack:
     """Compile ``pack`` (cached; recompiled when one of its files changes)."""
     directory = find_pack_dir(language, pack, query_dir)
     files = tuple(sorted(directory.glob("*.scm")))
@@ -108,8 +112,11 @@ def _compile(language: str, pack: str, directory: Path, files: tuple[Path, ...])
         try:
             sources.append(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
-            raise RemoraError(DISC_QUERY, f"cannot read query file {path}: {exc}",
-                              "check the file's permissions and encoding") from exc
+            raise RemoraError(
+                DISC_QUERY,
+                f"cannot read query file {path}: {exc}",
+                "check the file's permissions and encoding",
+            ) from exc
     try:
         query = tree_sitter.Query(lang, "\n".join(sources))
     except tree_sitter.QueryError:
@@ -118,10 +125,16 @@ def _compile(language: str, pack: str, directory: Path, files: tuple[Path, ...])
             try:
                 tree_sitter.Query(lang, text)
             except tree_sitter.QueryError as exc:
-                raise RemoraError(DISC_QUERY, f"invalid query in {path}: {exc}",
-                                  "fix the S-expression; see tree-sitter's query syntax") from exc
-        raise RemoraError(DISC_QUERY, f"the files of query pack {directory} do not combine",
-                          "check for patterns split across files") from None
+                raise RemoraError(
+                    DISC_QUERY,
+                    f"invalid query in {path}: {exc}",
+                    "fix the S-expression; see tree-sitter's query syntax",
+                ) from exc
+        raise RemoraError(
+            DISC_QUERY,
+            f"the files of query pack {directory} do not combine",
+            "check for patterns split across files",
+        ) from None
     def_kinds: dict[str, str] = {}
     name_capture: dict[str, str] = {}
     for index in range(query.capture_count):
@@ -130,8 +143,9 @@ def _compile(language: str, pack: str, directory: Path, files: tuple[Path, ...])
         if capture.startswith("_"):
             continue
         if kind not in CAPTURE_KINDS or role not in ("def", "name"):
-            owner = next((p for p, s in zip(files, sources, strict=True) if f"@{capture}" in s),
-                         directory)
+            owner = next(
+                (p for p, s in zip(files, sources, strict=True) if f"@{capture}" in s), directory
+            )
             raise RemoraError(
                 DISC_QUERY,
                 f"unknown capture @{capture} in {owner}",
@@ -143,7 +157,17 @@ def _compile(language: str, pack: str, directory: Path, files: tuple[Path, ...])
         else:
             name_capture[kind] = capture
     if not def_kinds:
-        raise RemoraError(DISC_QUERY, f"query pack {directory} captures no @<kind>.def",
-                          "add at least one pattern such as (module) @file.def")
-    return QueryPack(language=language, name=pack, directory=directory, files=files,
-                     query=query, def_kinds=def_kinds, name_capture=name_capture)
+        raise RemoraError(
+            DISC_QUERY,
+            f"query pack {directory} captures no @<kind>.def",
+            "add at least one pattern such as (module) @file.def",
+        )
+    return QueryPack(
+        language=language,
+        name=pack,
+        directory=directory,
+        files=files,
+        query=query,
+        def_kinds=def_kinds,
+        name_capture=name_capture,
+    )

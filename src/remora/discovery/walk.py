@@ -36,9 +36,13 @@ def relative_to_root(path: Path, project_root: Path) -> str:
     return rel.as_posix() if rel.parts else ""
 
 
-def collect_files(paths: Sequence[Path], project_root: Path, rules: IgnoreRules, *,
-                  use_gitignore: bool = True,
-                  ) -> tuple[list[SourceFile], list[DiscoveryWarning]]:
+def collect_files(
+    paths: Sequence[Path],
+    project_root: Path,
+    rules: IgnoreRules,
+    *,
+    use_gitignore: bool = True,
+) -> tuple[list[SourceFile], list[DiscoveryWarning]]:
     """The Python files under ``paths``, sorted by relative path, each once.
 
     A ``.py`` file named explicitly is taken even when a pattern would ignore
@@ -51,10 +55,13 @@ def collect_files(paths: Sequence[Path], project_root: Path, rules: IgnoreRules,
     root = project_root.resolve()
     resolved: list[Path] = []
     for given in paths:
-        absolute = (given if given.is_absolute() else Path.cwd() / given)
+        absolute = given if given.is_absolute() else Path.cwd() / given
         if not absolute.exists():
-            raise RemoraError(DISC_PATH_NOT_FOUND, f"path does not exist: {given}",
-                              "check the path; discovery takes files and directories")
+            raise RemoraError(
+                DISC_PATH_NOT_FOUND,
+                f"path does not exist: {given}",
+                "check the path; discovery takes files and directories",
+            )
         resolved.append(absolute.resolve())
     found: dict[str, SourceFile] = {}
     warnings: list[DiscoveryWarning] = []
@@ -71,8 +78,9 @@ def collect_files(paths: Sequence[Path], project_root: Path, rules: IgnoreRules,
     return [found[k] for k in sorted(found)], warnings
 
 
-def _ancestor_rules(root: Path, rel_dir: str, rules: IgnoreRules,
-                    warnings: list[DiscoveryWarning]) -> IgnoreRules:
+def _ancestor_rules(
+    root: Path, rel_dir: str, rules: IgnoreRules, warnings: list[DiscoveryWarning]
+) -> IgnoreRules:
     """Add the .gitignore files of the root and of every directory down to ``rel_dir``."""
     bases = [""]
     if rel_dir:
@@ -83,8 +91,9 @@ def _ancestor_rules(root: Path, rel_dir: str, rules: IgnoreRules,
     return rules
 
 
-def _with_gitignore(directory: Path, base: str, rules: IgnoreRules,
-                    warnings: list[DiscoveryWarning]) -> IgnoreRules:
+def _with_gitignore(
+    directory: Path, base: str, rules: IgnoreRules, warnings: list[DiscoveryWarning]
+) -> IgnoreRules:
     if base in rules.loaded:
         return rules
     candidate = directory / ".gitignore"
@@ -99,16 +108,23 @@ def _with_gitignore(directory: Path, base: str, rules: IgnoreRules,
     return rules.with_gitignore(base, text)
 
 
-def _walk(directory: str, rel_dir: str, rules: IgnoreRules, use_gitignore: bool,
-          found: dict[str, SourceFile], warnings: list[DiscoveryWarning]) -> None:
+def _walk(
+    directory: str,
+    rel_dir: str,
+    rules: IgnoreRules,
+    use_gitignore: bool,
+    found: dict[str, SourceFile],
+    warnings: list[DiscoveryWarning],
+) -> None:
     if use_gitignore:
         rules = _with_gitignore(Path(directory), rel_dir, rules, warnings)
     try:
         with os.scandir(directory) as it:
             entries = sorted(it, key=lambda e: e.name)
     except OSError as exc:
-        warnings.append(DiscoveryWarning(rel_dir or ".", None,
-                                         f"skipped directory: {exc.strerror or exc}"))
+        warnings.append(
+            DiscoveryWarning(rel_dir or ".", None, f"skipped directory: {exc.strerror or exc}")
+        )
         return
     prefix = f"{rel_dir}/" if rel_dir else ""
     for entry in entries:
@@ -117,8 +133,11 @@ def _walk(directory: str, rel_dir: str, rules: IgnoreRules, use_gitignore: bool,
             if entry.is_dir(follow_symlinks=False):
                 if not rules.is_ignored(rel, True):
                     _walk(entry.path, rel, rules, use_gitignore, found, warnings)
-            elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file() and (
-                    not rules.is_ignored(rel, False)):
+            elif (
+                entry.name.endswith(SOURCE_SUFFIXES)
+                and entry.is_file()
+                and (not rules.is_ignored(rel, False))
+            ):
                 found[rel] = SourceFile(entry.path, rel, entry.stat().st_size)
         except OSError as exc:
             warnings.append(DiscoveryWarning(rel, None, f"skipped: {exc.strerror or exc}"))

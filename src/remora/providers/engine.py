@@ -49,8 +49,9 @@ class EngineKey:
     threads: int
 
     @classmethod
-    def create(cls, path: Path, n_parallel: int, n_ctx_per_slot: int,
-               threads: int | None) -> EngineKey:
+    def create(
+        cls, path: Path, n_parallel: int, n_ctx_per_slot: int, threads: int | None
+    ) -> EngineKey:
         return cls(path.resolve(), n_parallel, n_ctx_per_slot, threads or default_threads())
 
 
@@ -69,9 +70,15 @@ def default_threads() -> int:
     return max(1, cpus - 1)
 
 
-def build_params(key: EngineKey, *, port: int = 0, host: str = "127.0.0.1",
-                 alias: str | None = None, api_key: str | None = None,
-                 verbosity: int = 0) -> Any:
+def build_params(
+    key: EngineKey,
+    *,
+    port: int = 0,
+    host: str = "127.0.0.1",
+    alias: str | None = None,
+    api_key: str | None = None,
+    verbosity: int = 0,
+) -> Any:
     """xllamacpp ``CommonParams`` for ``key``: context shared by all slots, prompt cache on."""
     import xllamacpp
 
@@ -124,8 +131,9 @@ class Engine:
         # xllamacpp always opens an HTTP listener as well; on a random loopback port
         # with a random key, nothing else can use this in-process engine.
         self._server: Any = load_server(key, port=0, api_key=secrets.token_hex(16))
-        self._pool = ThreadPoolExecutor(max_workers=key.n_parallel,
-                                        thread_name_prefix="remora-llama")
+        self._pool = ThreadPoolExecutor(
+            max_workers=key.n_parallel, thread_name_prefix="remora-llama"
+        )
         self.refcount = 0
         self.closed = False
 
@@ -140,11 +148,14 @@ class Engine:
         try:
             response = self._server.handle_chat_completions(request)
         except ValueError as exc:  # xllamacpp's answer to a request it rejects
-            raise ProviderError(AGENT_MODEL_UNAVAILABLE, f"llama.cpp rejected the request: {exc}"
-                                ) from exc
+            raise ProviderError(
+                AGENT_MODEL_UNAVAILABLE, f"llama.cpp rejected the request: {exc}"
+            ) from exc
         if not isinstance(response, dict):
-            raise ProviderError(AGENT_MODEL_UNAVAILABLE,
-                                f"llama.cpp returned {type(response).__name__}, not a response")
+            raise ProviderError(
+                AGENT_MODEL_UNAVAILABLE,
+                f"llama.cpp returned {type(response).__name__}, not a response",
+            )
         error = response.get("error")
         if error:
             message = error.get("message", error) if isinstance(error, dict) else error

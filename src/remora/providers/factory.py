@@ -43,8 +43,7 @@ def create_provider(model: ModelConfig, profile_name: str | None = None) -> Prov
     return provider
 
 
-async def check_availability(model: ModelConfig, profile_name: str | None = None
-                             ) -> Availability:
+async def check_availability(model: ModelConfig, profile_name: str | None = None) -> Availability:
     """Whether ``model`` can serve now; a provider that cannot even be built (unknown
     provider or profile, missing model file) is reported as unavailable, not raised,
     so listings can show every model's state side by side."""

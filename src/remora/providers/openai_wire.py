@@ -42,9 +42,10 @@ _FINISH: dict[str, FinishReason] = {
 def tool_param(tool: ToolSpec) -> dict[str, Any]:
     parameters = dict(tool.parameters) if tool.parameters else {}
     parameters.setdefault("type", "object")
-    return {"type": "function",
-            "function": {"name": tool.name, "description": tool.description,
-                         "parameters": parameters}}
+    return {
+        "type": "function",
+        "function": {"name": tool.name, "description": tool.description, "parameters": parameters},
+    }
 
 
 def native_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -56,8 +57,11 @@ def native_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
             calls = message.tool_calls
             if calls:
                 entry["tool_calls"] = [
-                    {"id": c.id, "type": "function",
-                     "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+                    {
+                        "id": c.id,
+                        "type": "function",
+                        "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+                    }
                     for c in calls
                 ]
             elif entry["content"] is None:
@@ -65,9 +69,13 @@ def native_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
             out.append(entry)
         elif message.role == "tool":
             for result in message.results:
-                out.append({"role": "tool", "tool_call_id": result.call_id,
-                            "content": json.dumps(result.payload, ensure_ascii=False,
-                                                  default=str)})
+                out.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": result.call_id,
+                        "content": json.dumps(result.payload, ensure_ascii=False, default=str),
+                    }
+                )
             if message.text:  # stray text beside results: keep it, as the user's
                 out.append({"role": "user", "content": message.text})
         else:
@@ -75,8 +83,9 @@ def native_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
-def native_tool_params(request: ModelRequest, profile: ModelProfile,
-                       messages: list[dict[str, Any]]) -> dict[str, Any]:
+def native_tool_params(
+    request: ModelRequest, profile: ModelProfile, messages: list[dict[str, Any]]
+) -> dict[str, Any]:
     """``tools`` / ``tool_choice`` (/ ``parallel_tool_calls``) for the request.
 
     A tool_choice the profile lacks falls back to ``auto``. Forcing one tool uses
@@ -96,8 +105,10 @@ def native_tool_params(request: ModelRequest, profile: ModelProfile,
         if not forced:
             known = ", ".join(t.name for t in tools)
             raise ValueError(f"tool_choice {choice!r} names no tool of the request ({known})")
-        if (profile.submit_result_strategy == "tool_choice_force"
-                and "required" in profile.supported_tool_choice):
+        if (
+            profile.submit_result_strategy == "tool_choice_force"
+            and "required" in profile.supported_tool_choice
+        ):
             wire_choice = {"type": "function", "function": {"name": choice}}
         else:
             tools = tuple(forced)
@@ -135,26 +146,46 @@ def native_turn(response: Any) -> ModelTurn:
     """A ChatCompletion with native tool calls → ModelTurn; bad arguments → invalid."""
     message, finish_reason, usage = response_parts(response)
     if message is None:
-        return ModelTurn(Message.assistant(""), "invalid", usage, response,
-                         error="the server's response has no choices/message")
+        return ModelTurn(
+            Message.assistant(""),
+            "invalid",
+            usage,
+            response,
+            error="the server's response has no choices/message",
+        )
     text = message.content or ""
     calls: list[ToolCall] = []
     for index, call in enumerate(message.tool_calls or ()):
         function = getattr(call, "function", None)
         name = getattr(function, "name", None)
         if not name:
-            return ModelTurn(Message.assistant(text), "invalid", usage, response,
-                             error=f"tool call #{index} has no function name")
+            return ModelTurn(
+                Message.assistant(text),
+                "invalid",
+                usage,
+                response,
+                error=f"tool call #{index} has no function name",
+            )
         raw_args = getattr(function, "arguments", None) or "{}"
         try:
             arguments = json.loads(raw_args) if isinstance(raw_args, str) else raw_args
         except json.JSONDecodeError as exc:
-            return ModelTurn(Message.assistant(text), "invalid", usage, response,
-                             error=f"arguments of tool call {name!r} are not valid JSON "
-                                   f"({exc.msg} at char {exc.pos}): {raw_args[:200]!r}")
+            return ModelTurn(
+                Message.assistant(text),
+                "invalid",
+                usage,
+                response,
+                error=f"arguments of tool call {name!r} are not valid JSON "
+                f"({exc.msg} at char {exc.pos}): {raw_args[:200]!r}",
+            )
         if not isinstance(arguments, dict):
-            return ModelTurn(Message.assistant(text), "invalid", usage, response,
-                             error=f"arguments of tool call {name!r} must be a JSON object")
+            return ModelTurn(
+                Message.assistant(text),
+                "invalid",
+                usage,
+                response,
+                error=f"arguments of tool call {name!r} must be a JSON object",
+            )
         calls.append(ToolCall(getattr(call, "id", None) or f"call_{index}", name, arguments))
     finish = "tool_calls" if calls else _FINISH.get(finish_reason or "stop", "stop")
     if finish == "tool_calls" and not calls:

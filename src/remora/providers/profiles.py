@@ -23,9 +23,7 @@ class ModelProfile(BaseModel):
     output_format: Literal["openai_json", "functiongemma_tags", "json_schema"] = "openai_json"
     supports_parallel_tool_calls: bool = True
     max_tool_calls_per_turn: int | None = None
-    submit_result_strategy: Literal["tool_choice_force", "prompt_instruction"] = (
-        "tool_choice_force"
-    )
+    submit_result_strategy: Literal["tool_choice_force", "prompt_instruction"] = "tool_choice_force"
     native_tools: bool = True
     # Whether a turn without a tool call is an invalid response (DESIGN §8.4).
     requires_tool_calls: bool = False

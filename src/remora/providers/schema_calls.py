@@ -110,14 +110,19 @@ def _call_schema(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def tool_union_schema(tools: Sequence[ToolSpec], *, text_name: str | None = None,
-                      max_calls: int = 1) -> dict[str, Any]:
+def tool_union_schema(
+    tools: Sequence[ToolSpec], *, text_name: str | None = None, max_calls: int = 1
+) -> dict[str, Any]:
     """``oneOf`` over ``{name: const, arguments: schema}``; an array of them when
     ``max_calls`` is not 1 (0 = unbounded)."""
     options = [_call_schema(t.name, _arguments_schema(t)) for t in tools]
     if text_name:
-        text_args = {"type": "object", "properties": {"text": {"type": "string"}},
-                     "required": ["text"], "additionalProperties": False}
+        text_args = {
+            "type": "object",
+            "properties": {"text": {"type": "string"}},
+            "required": ["text"],
+            "additionalProperties": False,
+        }
         options.append(_call_schema(text_name, text_args))
     one = options[0] if len(options) == 1 else {"oneOf": options}
     if max_calls == 1:
@@ -240,8 +245,9 @@ def parse_calls(content: str, plan: CallPlan) -> ParsedCalls:
     return ParsedCalls(Message.assistant(text, tuple(calls)), None)
 
 
-def prompted_turn(content: str, finish_reason: str | None, plan: CallPlan, usage: Usage,
-                  raw: Any, max_tokens: int) -> ModelTurn:
+def prompted_turn(
+    content: str, finish_reason: str | None, plan: CallPlan, usage: Usage, raw: Any, max_tokens: int
+) -> ModelTurn:
     """A ModelTurn from the text a prompted (non-native) turn produced."""
     if not plan.constrained:
         finish: FinishReason = "length" if finish_reason == "length" else "stop"

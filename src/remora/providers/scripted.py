@@ -37,26 +37,36 @@ __all__ = [
 
 _ids = itertools.count(1)
 _FINISH: dict[str, FinishReason] = {
-    "stop": "stop", "tool_calls": "tool_calls", "length": "length", "blocked": "blocked",
+    "stop": "stop",
+    "tool_calls": "tool_calls",
+    "length": "length",
+    "blocked": "blocked",
     "invalid": "invalid",
 }
 
 
-def call(name: str, arguments: Mapping[str, Any] | None = None, *, id: str | None = None
-         ) -> ToolCall:
+def call(
+    name: str, arguments: Mapping[str, Any] | None = None, *, id: str | None = None
+) -> ToolCall:
     """A tool call with a fresh id."""
     return ToolCall(id=id or f"call_{next(_ids)}", name=name, arguments=dict(arguments or {}))
 
 
-def tool_turn(*calls: ToolCall | tuple[str, Mapping[str, Any]], text: str = "",
-              usage: Usage | None = None) -> ModelTurn:
+def tool_turn(
+    *calls: ToolCall | tuple[str, Mapping[str, Any]], text: str = "", usage: Usage | None = None
+) -> ModelTurn:
     """A turn that calls tools, in order."""
     made = tuple(c if isinstance(c, ToolCall) else call(c[0], c[1]) for c in calls)
     return ModelTurn(Message.assistant(text, made), "tool_calls", usage or Usage())
 
 
-def text_turn(text: str, *, finish: FinishReason = "stop", usage: Usage | None = None,
-              error: str | None = None) -> ModelTurn:
+def text_turn(
+    text: str,
+    *,
+    finish: FinishReason = "stop",
+    usage: Usage | None = None,
+    error: str | None = None,
+) -> ModelTurn:
     """A turn with text only (empty text makes an empty response)."""
     return ModelTurn(Message.assistant(text), finish, usage or Usage(), error=error)
 
@@ -78,8 +88,12 @@ def turn_from_dict(data: Mapping[str, Any], where: str = "turn") -> ModelTurn:
     finish = _FINISH.get(data.get("finish") or ("tool_calls" if calls else "stop"))
     if finish is None:
         raise ValueError(f"{where}.finish: unknown finish reason {data.get('finish')!r}")
-    return ModelTurn(Message.assistant(str(data.get("text") or ""), tuple(calls)), finish,
-                     usage, error=data.get("error"))
+    return ModelTurn(
+        Message.assistant(str(data.get("text") or ""), tuple(calls)),
+        finish,
+        usage,
+        error=data.get("error"),
+    )
 
 
 def load_turns(path: Path) -> list[tuple[ModelTurn, float]]:
@@ -87,21 +101,29 @@ def load_turns(path: Path) -> list[tuple[ModelTurn, float]]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
-        raise RemoraError(CONFIG_INVALID_VALUE, f"cannot read scripted turns {path}: {exc}",
-                          "model.path must name a YAML or JSON list of turns") from exc
+        raise RemoraError(
+            CONFIG_INVALID_VALUE,
+            f"cannot read scripted turns {path}: {exc}",
+            "model.path must name a YAML or JSON list of turns",
+        ) from exc
     if not isinstance(data, list):
-        raise RemoraError(CONFIG_INVALID_VALUE, f"{path}: expected a list of turns",
-                          "each turn: {text: ..., calls: [{name: ..., arguments: {...}}]}")
+        raise RemoraError(
+            CONFIG_INVALID_VALUE,
+            f"{path}: expected a list of turns",
+            "each turn: {text: ..., calls: [{name: ..., arguments: {...}}]}",
+        )
     turns = []
     for i, item in enumerate(data):
         if not isinstance(item, Mapping):
             raise RemoraError(CONFIG_INVALID_VALUE, f"{path}: turn {i} is not a mapping")
         try:
-            turns.append((turn_from_dict(item, f"{path}: turn {i}"),
-                          float(item.get("delay_s") or 0.0)))
+            turns.append(
+                (turn_from_dict(item, f"{path}: turn {i}"), float(item.get("delay_s") or 0.0))
+            )
         except (ValueError, TypeError) as exc:
-            raise RemoraError(CONFIG_INVALID_VALUE, str(exc),
-                              "each turn: {text: ..., calls: [{name, arguments}]}") from exc
+            raise RemoraError(
+                CONFIG_INVALID_VALUE, str(exc), "each turn: {text: ..., calls: [{name, arguments}]}"
+            ) from exc
     return turns
 
 
@@ -125,9 +147,14 @@ class _Recording:
 class ScriptedProvider(_Recording):
     """Answers each request with the next queued turn; ProviderError when none is left."""
 
-    def __init__(self, turns: Iterable[ModelTurn | tuple[ModelTurn, float]] = (), *,
-                 profile: ModelProfile | None = None, model_name: str = "scripted",
-                 unavailable: str | None = None) -> None:
+    def __init__(
+        self,
+        turns: Iterable[ModelTurn | tuple[ModelTurn, float]] = (),
+        *,
+        profile: ModelProfile | None = None,
+        model_name: str = "scripted",
+        unavailable: str | None = None,
+    ) -> None:
         super().__init__(profile, model_name)
         self._queue: deque[tuple[ModelTurn, float]] = deque(
             t if isinstance(t, tuple) else (t, 0.0) for t in turns
@@ -137,8 +164,11 @@ class ScriptedProvider(_Recording):
     @classmethod
     def from_config(cls, model: ModelConfig, profile: ModelProfile) -> ScriptedProvider:
         if model.path is None:
-            return cls(profile=profile, model_name=model.id,
-                       unavailable="no script: set model.path to a YAML/JSON list of turns")
+            return cls(
+                profile=profile,
+                model_name=model.id,
+                unavailable="no script: set model.path to a YAML/JSON list of turns",
+            )
         return cls(load_turns(model.path), profile=profile, model_name=model.id)
 
     def enqueue(self, *turns: ModelTurn) -> None:
@@ -150,9 +180,13 @@ class ScriptedProvider(_Recording):
 
     async def check(self) -> Availability:
         if self._unavailable:
-            return Availability(ok=False, model=self.model_name, provider="scripted",
-                                reason=self._unavailable,
-                                hint="write the turns to a file and point model.path at it")
+            return Availability(
+                ok=False,
+                model=self.model_name,
+                provider="scripted",
+                reason=self._unavailable,
+                hint="write the turns to a file and point model.path at it",
+            )
         return await super().check()
 
     async def complete(self, request: ModelRequest) -> ModelTurn:
@@ -160,8 +194,8 @@ class ScriptedProvider(_Recording):
         if not self._queue:
             raise ProviderError(
                 AGENT_MODEL_UNAVAILABLE,
-                self._unavailable or f"scripted provider has no turn left after "
-                                     f"{len(self.requests) - 1} request(s)",
+                self._unavailable
+                or f"scripted provider has no turn left after {len(self.requests) - 1} request(s)",
             )
         turn, delay = self._queue.popleft()
         if delay > 0:
@@ -175,8 +209,9 @@ TurnFunction = Callable[[ModelRequest], "ModelTurn | Awaitable[ModelTurn]"]
 class FunctionProvider(_Recording):
     """Each turn is ``fn(request)`` (sync or async); it may raise ProviderError."""
 
-    def __init__(self, fn: TurnFunction, *, profile: ModelProfile | None = None,
-                 model_name: str = "function") -> None:
+    def __init__(
+        self, fn: TurnFunction, *, profile: ModelProfile | None = None, model_name: str = "function"
+    ) -> None:
         super().__init__(profile, model_name)
         self._fn = fn
 

@@ -29,9 +29,16 @@ class LocalServer:
     Usable as a context manager; ``stop()`` frees the port and the model.
     """
 
-    def __init__(self, model_path: Path, *, model_name: str, port: int = 0,
-                 n_parallel: int = 4, n_ctx_per_slot: int = 4096,
-                 threads: int | None = None) -> None:
+    def __init__(
+        self,
+        model_path: Path,
+        *,
+        model_name: str,
+        port: int = 0,
+        n_parallel: int = 4,
+        n_ctx_per_slot: int = 4096,
+        threads: int | None = None,
+    ) -> None:
         self.model_name = model_name
         self.key = EngineKey.create(model_path, n_parallel, n_ctx_per_slot, threads)
         # The alias is what /v1/models lists, so clients can name the model by id.
@@ -59,8 +66,10 @@ class LocalServer:
                 last = str(exc)
             time.sleep(0.05)
         self.stop()
-        raise ProviderError(AGENT_MODEL_UNAVAILABLE,
-                            f"llama.cpp server at {self.address} did not become healthy: {last}")
+        raise ProviderError(
+            AGENT_MODEL_UNAVAILABLE,
+            f"llama.cpp server at {self.address} did not become healthy: {last}",
+        )
 
     def stop(self) -> None:
         # Dropping the Server stops its HTTP thread and main loop and frees the model.
@@ -69,6 +78,10 @@ class LocalServer:
     def __enter__(self) -> LocalServer:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.stop()

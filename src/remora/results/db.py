@@ -21,7 +21,12 @@ from remora.errors import WORKSPACE_CONFLICT, WORKSPACE_NOT_FOUND, RemoraError
 from remora.project import state_dir
 
 __all__ = [
-    "OPEN_STATES", "SCHEMA_VERSION", "ResultRecord", "ResultsDB", "ReviewState", "RunRecord",
+    "OPEN_STATES",
+    "SCHEMA_VERSION",
+    "ResultRecord",
+    "ResultsDB",
+    "ReviewState",
+    "RunRecord",
     "review_state",
 ]
 
@@ -113,8 +118,9 @@ class ResultsDB:
     def __init__(self, project_root: Path) -> None:
         self.path = state_dir(project_root.resolve()) / "remora.db"
         self._lock = threading.RLock()
-        self._conn = sqlite3.connect(self.path, check_same_thread=False,
-                                     isolation_level=None, timeout=30)
+        self._conn = sqlite3.connect(
+            self.path, check_same_thread=False, isolation_level=None, timeout=30
+        )
         self._conn.row_factory = sqlite3.Row
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._migrate()
@@ -124,14 +130,17 @@ class ResultsDB:
             version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
             if version > SCHEMA_VERSION:
                 self._conn.close()
-                raise RemoraError(WORKSPACE_CONFLICT,
-                                  f"{self.path} was written by a newer Remora "
-                                  f"(schema {version} > {SCHEMA_VERSION})",
-                                  "upgrade Remora, or move the database aside")
+                raise RemoraError(
+                    WORKSPACE_CONFLICT,
+                    f"{self.path} was written by a newer Remora "
+                    f"(schema {version} > {SCHEMA_VERSION})",
+                    "upgrade Remora, or move the database aside",
+                )
             for index in range(version, SCHEMA_VERSION):
                 # executescript commits first; the version bump is part of the script
                 self._conn.executescript(
-                    f"BEGIN; {_MIGRATIONS[index]} PRAGMA user_version = {index + 1}; COMMIT;")
+                    f"BEGIN; {_MIGRATIONS[index]} PRAGMA user_version = {index + 1}; COMMIT;"
+                )
 
     # -- runs -----------------------------------------------------------------
 
@@ -141,7 +150,8 @@ class ResultsDB:
             self._conn.execute(
                 "INSERT INTO runs(run_id, started, finished, command, config) "
                 "VALUES (?, ?, NULL, ?, ?)",
-                (run_id, time.time(), command, json.dumps(dict(config or {}), default=str)))
+                (run_id, time.time(), command, json.dumps(dict(config or {}), default=str)),
+            )
         return run_id
 
     def finish_run(self, run_id: str) -> None:
@@ -151,13 +161,18 @@ class ResultsDB:
     def runs(self) -> list[RunRecord]:
         with self._lock:
             rows = self._conn.execute("SELECT * FROM runs ORDER BY started").fetchall()
-        return [RunRecord(r["run_id"], r["started"], r["finished"], r["command"],
-                          json.loads(r["config"])) for r in rows]
+        return [
+            RunRecord(
+                r["run_id"], r["started"], r["finished"], r["command"], json.loads(r["config"])
+            )
+            for r in rows
+        ]
 
     # -- results --------------------------------------------------------------
 
-    def record_result(self, run_id: str, node: Any, operation: str,
-                      result: Mapping[str, Any]) -> str:
+    def record_result(
+        self, run_id: str, node: Any, operation: str, result: Mapping[str, Any]
+    ) -> str:
         """Store one agent result; returns its result id.
 
         ``node`` is a CSTNode or anything with node_id, full_name/name and
@@ -200,17 +215,22 @@ class ResultsDB:
                 if workspace_id:
                     self._conn.execute(
                         "UPDATE results SET review_state='superseded' WHERE workspace_id=? "
-                        "AND review_state IN ('pending', 'conflict')", (workspace_id,))
-                self._conn.execute(f"INSERT INTO results({columns}) VALUES ({marks})",
-                                   [values[c] for c in _RESULT_COLUMNS])
+                        "AND review_state IN ('pending', 'conflict')",
+                        (workspace_id,),
+                    )
+                self._conn.execute(
+                    f"INSERT INTO results({columns}) VALUES ({marks})",
+                    [values[c] for c in _RESULT_COLUMNS],
+                )
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
         return result_id
 
-    def list(self, states: Iterable[str] | None = None,
-             run_id: str | None = None) -> list[ResultRecord]:
+    def list(
+        self, states: Iterable[str] | None = None, run_id: str | None = None
+    ) -> list[ResultRecord]:
         """Results, oldest first, optionally only those in ``states`` / of one run."""
         query, params = "SELECT * FROM results WHERE 1=1", []
         if states is not None:
@@ -234,12 +254,13 @@ class ResultsDB:
     def get(self, key: str) -> ResultRecord | None:
         """A result by its id, else the latest result of the workspace ``key``."""
         with self._lock:
-            row = self._conn.execute("SELECT * FROM results WHERE result_id=?",
-                                     (key,)).fetchone()
+            row = self._conn.execute("SELECT * FROM results WHERE result_id=?", (key,)).fetchone()
             if row is None:
                 row = self._conn.execute(
                     "SELECT * FROM results WHERE workspace_id=? ORDER BY created DESC, "
-                    "rowid DESC LIMIT 1", (key,)).fetchone()
+                    "rowid DESC LIMIT 1",
+                    (key,),
+                ).fetchone()
         return None if row is None else _row_to_result(row)
 
     def set_review_state(self, key: str, state: ReviewState) -> int:
@@ -251,16 +272,22 @@ class ResultsDB:
             raise ValueError(f"unknown review state {state!r}; known: {_STATES}")
         with self._lock:
             cursor = self._conn.execute(
-                "UPDATE results SET review_state=? WHERE result_id=?", (state, key))
+                "UPDATE results SET review_state=? WHERE result_id=?", (state, key)
+            )
             if cursor.rowcount == 0:
                 # a workspace id: its latest result (older ones were superseded)
                 cursor = self._conn.execute(
                     "UPDATE results SET review_state=? WHERE result_id=(SELECT result_id "
                     "FROM results WHERE workspace_id=? ORDER BY created DESC, rowid DESC "
-                    "LIMIT 1)", (state, key))
+                    "LIMIT 1)",
+                    (state, key),
+                )
         if cursor.rowcount == 0:
-            raise RemoraError(WORKSPACE_NOT_FOUND, f"no result or workspace {key!r}",
-                              "run `remora review` to list pending results")
+            raise RemoraError(
+                WORKSPACE_NOT_FOUND,
+                f"no result or workspace {key!r}",
+                "run `remora review` to list pending results",
+            )
         return int(cursor.rowcount)
 
     def close(self) -> None:

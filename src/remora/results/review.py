@@ -37,8 +37,9 @@ class ReviewItem:
         return asdict(self)
 
 
-def review_items(store: WorkspaceStore, db: ResultsDB, *,
-                 include_empty: bool = False) -> list[ReviewItem]:
+def review_items(
+    store: WorkspaceStore, db: ResultsDB, *, include_empty: bool = False
+) -> list[ReviewItem]:
     """One item per workspace that has changes (or an interrupted accept)."""
     items: list[ReviewItem] = []
     for workspace_id in store.ids():
@@ -51,21 +52,23 @@ def review_items(store: WorkspaceStore, db: ResultsDB, *,
             continue
         record = db.get(workspace_id)
         state = "accepting" if accepting else (record.review_state if record else "pending")
-        items.append(ReviewItem(
-            id=workspace_id,
-            operation=record.operation if record else operation,
-            node_id=record.node_id if record else node_id,
-            node=record.node_name if record else node_id,
-            file_path=record.file_path if record else "",
-            summary=record.summary if record else "",
-            status=record.status if record else "",
-            state=state,
-            result_id=record.result_id if record else None,
-            files=stats["files"],
-            additions=stats["additions"],
-            deletions=stats["deletions"],
-            changed_files=[c.path for c in changes],
-        ))
+        items.append(
+            ReviewItem(
+                id=workspace_id,
+                operation=record.operation if record else operation,
+                node_id=record.node_id if record else node_id,
+                node=record.node_name if record else node_id,
+                file_path=record.file_path if record else "",
+                summary=record.summary if record else "",
+                status=record.status if record else "",
+                state=state,
+                result_id=record.result_id if record else None,
+                files=stats["files"],
+                additions=stats["additions"],
+                deletions=stats["deletions"],
+                changed_files=[c.path for c in changes],
+            )
+        )
     return items
 
 

@@ -57,8 +57,9 @@ def envelope_ok(result: Any) -> dict[str, Any]:
     return {"ok": True, "result": result}
 
 
-def envelope_error(code: str, message: str, details: dict[str, Any] | None = None
-                   ) -> dict[str, Any]:
+def envelope_error(
+    code: str, message: str, details: dict[str, Any] | None = None
+) -> dict[str, Any]:
     return {"ok": False, "error": {"code": code, "message": message, "details": details or {}}}
 
 
@@ -76,9 +77,15 @@ class CallOutcome:
 class ToolDispatcher:
     """Validates, guards and runs the calls of one run, emitting events."""
 
-    def __init__(self, definition: SubagentDefinition, executor: ToolExecutor,
-                 policy: TurnPolicy, state: RunState, emitter: EventEmitter,
-                 run_id: str | None) -> None:
+    def __init__(
+        self,
+        definition: SubagentDefinition,
+        executor: ToolExecutor,
+        policy: TurnPolicy,
+        state: RunState,
+        emitter: EventEmitter,
+        run_id: str | None,
+    ) -> None:
         self.definition = definition
         self.executor = executor
         self.policy = policy
@@ -98,70 +105,114 @@ class ToolDispatcher:
     def refuse(self, call: ToolCall, turn: int, code: str, message: str) -> CallOutcome:
         """A result for a call the loop will not run (over the per-turn limit, after submit)."""
         env = envelope_error(code, message)
-        self._emit("tool_call", {"turn": turn, "call_id": call.id, "name": call.name,
-                                 "arguments": call.arguments})
+        self._emit(
+            "tool_call",
+            {"turn": turn, "call_id": call.id, "name": call.name, "arguments": call.arguments},
+        )
         self._emit_result(call, turn, env, 0.0)
         return CallOutcome(ToolResult(call.id, call.name, env))
 
     async def dispatch(self, call: ToolCall, turn: int) -> CallOutcome:
-        self._emit("tool_call", {"turn": turn, "call_id": call.id, "name": call.name,
-                                 "arguments": call.arguments})
+        self._emit(
+            "tool_call",
+            {"turn": turn, "call_id": call.id, "name": call.name, "arguments": call.arguments},
+        )
         started = time.perf_counter()
         outcome = await self._dispatch(call, turn)
-        self._emit_result(call, turn, outcome.result.payload, time.perf_counter() - started,
-                          executed=outcome.executed)
+        self._emit_result(
+            call,
+            turn,
+            outcome.result.payload,
+            time.perf_counter() - started,
+            executed=outcome.executed,
+        )
         return outcome
 
-    def _emit_result(self, call: ToolCall, turn: int, env: dict[str, Any], duration: float,
-                     *, executed: bool = False) -> None:
+    def _emit_result(
+        self,
+        call: ToolCall,
+        turn: int,
+        env: dict[str, Any],
+        duration: float,
+        *,
+        executed: bool = False,
+    ) -> None:
         error = env.get("error") if not env.get("ok") else None
-        self._emit("tool_result", {
-            "turn": turn, "call_id": call.id, "name": call.name, "ok": bool(env.get("ok")),
-            "code": error.get("code") if isinstance(error, dict) else None,
-            "executed": executed, "duration_s": round(duration, 6),
-        })
+        self._emit(
+            "tool_result",
+            {
+                "turn": turn,
+                "call_id": call.id,
+                "name": call.name,
+                "ok": bool(env.get("ok")),
+                "code": error.get("code") if isinstance(error, dict) else None,
+                "executed": executed,
+                "duration_s": round(duration, 6),
+            },
+        )
 
     async def _dispatch(self, call: ToolCall, turn: int) -> CallOutcome:
         tool = self.definition.tools_by_name.get(call.name)
         if tool is None:
             known = ", ".join(self.definition.tools_by_name)
-            return self._refused(call, envelope_error(
-                "unknown_function", f"there is no tool named {call.name!r}",
-                {"available": list(self.definition.tools_by_name), "hint": f"use one of: {known}"},
-            ))
+            return self._refused(
+                call,
+                envelope_error(
+                    "unknown_function",
+                    f"there is no tool named {call.name!r}",
+                    {
+                        "available": list(self.definition.tools_by_name),
+                        "hint": f"use one of: {known}",
+                    },
+                ),
+            )
         problems = self._argument_problems(tool.name, call.arguments)
         if problems:
             first = problems[0]
-            return self._refused(call, envelope_error(
-                "invalid_args",
-                f"arguments for {tool.name} do not match its schema: {first['message']}",
-                {"errors": problems, "schema": tool.to_spec().parameters},
-            ))
+            return self._refused(
+                call,
+                envelope_error(
+                    "invalid_args",
+                    f"arguments for {tool.name} do not match its schema: {first['message']}",
+                    {"errors": problems, "schema": tool.to_spec().parameters},
+                ),
+            )
         if tool.is_submit and self.policy.submit_premature(self.state, turn):
             others = ", ".join(t.name for t in self.definition.tools if not t.is_submit)
-            return self._refused(call, envelope_error(
-                "submit_too_early",
-                f"do the task first: call one of {others} before submit_result",
-            ))
+            return self._refused(
+                call,
+                envelope_error(
+                    "submit_too_early",
+                    f"do the task first: call one of {others} before submit_result",
+                ),
+            )
         key = call_key(call.name, call.arguments)
         if not tool.is_submit and self.policy.rules.repeat_guard:
             earlier = self.guard.previous_turn(key)
             if earlier is not None:
-                return self._refused(call, envelope_ok({
-                    "already_done": True,
-                    "message": f"{call.name} was already called with these arguments "
-                               f"(turn {earlier}); its result is above. Do the next step.",
-                }))
+                return self._refused(
+                    call,
+                    envelope_ok(
+                        {
+                            "already_done": True,
+                            "message": f"{call.name} was already called with these arguments "
+                            f"(turn {earlier}); its result is above. Do the next step.",
+                        }
+                    ),
+                )
         contexts: list[tuple[Path, str]] = []
         for provider in tool.context_providers:
             try:
                 output = await self.executor.context(provider)
             except RemoraError as exc:
-                return self._refused(call, envelope_error(
-                    "context_failed",
-                    f"context provider {provider.name} of {tool.name} failed: {exc.message}",
-                    {"provider": str(provider), "code": exc.code},
-                ))
+                return self._refused(
+                    call,
+                    envelope_error(
+                        "context_failed",
+                        f"context provider {provider.name} of {tool.name} failed: {exc.message}",
+                        {"provider": str(provider), "code": exc.code},
+                    ),
+                )
             contexts.append((provider, output))
         envelope = await self._execute(tool, call.arguments)
         if not tool.is_submit:
@@ -181,8 +232,12 @@ class ToolDispatcher:
 
     def _argument_problems(self, name: str, arguments: Any) -> list[dict[str, str]]:
         if not isinstance(arguments, dict):
-            return [{"path": "", "message": f"arguments must be an object, "
-                                            f"got {type(arguments).__name__}"}]
+            return [
+                {
+                    "path": "",
+                    "message": f"arguments must be an object, got {type(arguments).__name__}",
+                }
+            ]
         validator = self._validators[name]
         return [
             {"path": "/" + "/".join(str(p) for p in err.absolute_path), "message": err.message}
@@ -198,8 +253,10 @@ class ToolDispatcher:
             return envelope_error("timeout", f"{tool.name} did not finish in time")
         if not isinstance(envelope, dict) or not isinstance(envelope.get("ok"), bool):
             # The executor broke its contract: a bug, not something the model can fix.
-            raise TypeError(f"tool executor returned {envelope!r} for {tool.name}, "
-                            "expected an envelope {'ok': bool, ...}")
+            raise TypeError(
+                f"tool executor returned {envelope!r} for {tool.name}, "
+                "expected an envelope {'ok': bool, ...}"
+            )
         return envelope
 
 

@@ -55,10 +55,17 @@ class _Stop(Exception):
 class AgentRunner:
     """Runs one agent definition against one provider and one tool executor."""
 
-    def __init__(self, definition: SubagentDefinition, provider: Provider, config: RunnerConfig,
-                 executor: ToolExecutor, *, emitter: EventEmitter | None = None,
-                 template_vars: dict[str, Any] | None = None,
-                 run_id: str | None = None) -> None:
+    def __init__(
+        self,
+        definition: SubagentDefinition,
+        provider: Provider,
+        config: RunnerConfig,
+        executor: ToolExecutor,
+        *,
+        emitter: EventEmitter | None = None,
+        template_vars: dict[str, Any] | None = None,
+        run_id: str | None = None,
+    ) -> None:
         self.definition = definition
         self.provider = provider
         self.config = config
@@ -70,8 +77,9 @@ class AgentRunner:
         self.max_turns = effective_max_turns(definition, config)
         self.state = RunState()
         self.policy = TurnPolicy(definition, self.profile, config, self.max_turns)
-        self.dispatcher = ToolDispatcher(definition, executor, self.policy, self.state,
-                                         self.emitter, self.run_id)
+        self.dispatcher = ToolDispatcher(
+            definition, executor, self.policy, self.state, self.emitter, self.run_id
+        )
         self.transcript: Transcript | None = None
         self.turns = 0
         self._usage = Usage()
@@ -87,10 +95,14 @@ class AgentRunner:
 
     async def run(self) -> AgentResult:
         started = time.monotonic()
-        self._emit("run_start", {
-            "max_turns": self.max_turns, "profile": self.profile.name,
-            "tools": [t.name for t in self.definition.tools],
-        })
+        self._emit(
+            "run_start",
+            {
+                "max_turns": self.max_turns,
+                "profile": self.profile.name,
+                "tools": [t.name for t in self.definition.tools],
+            },
+        )
         try:
             result = await self._loop(started)
         except _Stop as stop:
@@ -99,15 +111,21 @@ class AgentRunner:
             if self.turns:
                 result = self._degraded(exc.code, exc.message)
             else:  # nothing happened yet, e.g. a template that cannot render
-                result = AgentResult("failed", summary=exc.message,
-                                     error=ResultError(exc.code, exc.message))
+                result = AgentResult(
+                    "failed", summary=exc.message, error=ResultError(exc.code, exc.message)
+                )
         result = await self._finish(result, time.monotonic() - started)
-        self._emit("run_end", {
-            "status": result.status, "turns": result.turns, "degraded": result.degraded,
-            "duration_s": round(result.duration_s, 6),
-            "error": result.error.to_dict() if result.error else None,
-            "usage": result.usage.to_dict(),
-        })
+        self._emit(
+            "run_end",
+            {
+                "status": result.status,
+                "turns": result.turns,
+                "degraded": result.degraded,
+                "duration_s": round(result.duration_s, 6),
+                "error": result.error.to_dict() if result.error else None,
+                "usage": result.usage.to_dict(),
+            },
+        )
         return result
 
     async def _finish(self, result: AgentResult, duration: float) -> AgentResult:
@@ -119,12 +137,22 @@ class AgentRunner:
                 changed = await self.executor.changed_files()
             except RemoraError as exc:
                 # The result must still come back; say why the list is missing.
-                result = result.replace(details={**result.details,
-                                                 "changed_files_error": exc.message})
-        usage = Usage(self._usage.prompt_tokens, self._usage.completion_tokens,
-                      self._usage.cached_tokens, self.turns)
-        return result.replace(workspace_id=workspace_id, changed_files=changed,
-                              turns=self.turns, usage=usage, duration_s=duration)
+                result = result.replace(
+                    details={**result.details, "changed_files_error": exc.message}
+                )
+        usage = Usage(
+            self._usage.prompt_tokens,
+            self._usage.completion_tokens,
+            self._usage.cached_tokens,
+            self.turns,
+        )
+        return result.replace(
+            workspace_id=workspace_id,
+            changed_files=changed,
+            turns=self.turns,
+            usage=usage,
+            duration_s=duration,
+        )
 
     async def _loop(self, started: float) -> AgentResult:
         system, first = self.definition.render(self.template_vars)
@@ -139,13 +167,15 @@ class AgentRunner:
             if problem is not None:
                 invalid_streak += 1
                 if invalid_streak > self.config.invalid_response_retries:
-                    raise _Stop(AGENT_INVALID_OUTPUT,
-                                f"invalid model output {invalid_streak} time(s) in a row: "
-                                f"{problem}")
+                    raise _Stop(
+                        AGENT_INVALID_OUTPUT,
+                        f"invalid model output {invalid_streak} time(s) in a row: {problem}",
+                    )
                 if turn is not None:
                     transcript.assistant_text(turn.message.text)
-                transcript.corrective(problem, [t.name for t in plan.tools],
-                                      text_allowed=not self._tools_required())
+                transcript.corrective(
+                    problem, [t.name for t in plan.tools], text_allowed=not self._tools_required()
+                )
                 continue
             invalid_streak = 0
             assert turn is not None
@@ -160,60 +190,85 @@ class AgentRunner:
             submission = await self._run_calls(calls, transcript)
             if submission is not None:
                 return submission_result(submission)
-        raise _Stop(AGENT_TURN_LIMIT, f"turn limit ({self.max_turns}) reached without "
-                    + ("submit_result" if self.policy.has_submit else "a final answer"))
+        raise _Stop(
+            AGENT_TURN_LIMIT,
+            f"turn limit ({self.max_turns}) reached without "
+            + ("submit_result" if self.policy.has_submit else "a final answer"),
+        )
 
     # ---------------------------------------------------------------- model
 
     def _tools_required(self) -> bool:
         return self.profile.requires_tool_calls and self.definition.final_answer != "text"
 
-    async def _ask(self, plan: TurnPlan, transcript: Transcript, deadline: float
-                   ) -> tuple[ModelTurn | None, str | None]:
+    async def _ask(
+        self, plan: TurnPlan, transcript: Transcript, deadline: float
+    ) -> tuple[ModelTurn | None, str | None]:
         """One model request: (turn, None) when usable, else (turn or None, problem)."""
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise _Stop(AGENT_MODEL_UNAVAILABLE,
-                        f"total timeout of {self.config.total_timeout:g}s reached")
+            raise _Stop(
+                AGENT_MODEL_UNAVAILABLE, f"total timeout of {self.config.total_timeout:g}s reached"
+            )
         limit = min(self.config.per_turn_timeout, remaining)
         request = ModelRequest(
-            messages=transcript.messages, tools=plan.tools, tool_choice=plan.tool_choice,
-            max_tokens=self.config.max_tokens, temperature=self.config.temperature,
+            messages=transcript.messages,
+            tools=plan.tools,
+            tool_choice=plan.tool_choice,
+            max_tokens=self.config.max_tokens,
+            temperature=self.config.temperature,
             timeout_s=limit,
         )
         self.turns += 1
-        self._emit("model_request", {
-            "turn": self.turns, "messages": len(request.messages),
-            "tools": [t.name for t in plan.tools], "tool_choice": plan.tool_choice,
-            "final": plan.final,
-        })
+        self._emit(
+            "model_request",
+            {
+                "turn": self.turns,
+                "messages": len(request.messages),
+                "tools": [t.name for t in plan.tools],
+                "tool_choice": plan.tool_choice,
+                "final": plan.final,
+            },
+        )
         began = time.perf_counter()
         try:
             async with asyncio.timeout(limit):
                 turn = await self.provider.complete(request)
         except TimeoutError:
-            which = ("per-turn timeout" if limit == self.config.per_turn_timeout
-                     else "total timeout")
-            raise _Stop(AGENT_MODEL_UNAVAILABLE,
-                        f"model did not answer turn {self.turns} within the {which} "
-                        f"of {limit:g}s") from None
+            which = "per-turn timeout" if limit == self.config.per_turn_timeout else "total timeout"
+            raise _Stop(
+                AGENT_MODEL_UNAVAILABLE,
+                f"model did not answer turn {self.turns} within the {which} of {limit:g}s",
+            ) from None
         except ProviderError as exc:
-            self._emit("model_response", {"turn": self.turns, "error": exc.code,
-                                          "message": exc.message,
-                                          "duration_s": round(time.perf_counter() - began, 6)})
+            self._emit(
+                "model_response",
+                {
+                    "turn": self.turns,
+                    "error": exc.code,
+                    "message": exc.message,
+                    "duration_s": round(time.perf_counter() - began, 6),
+                },
+            )
             if exc.code == AGENT_INVALID_OUTPUT:
                 return None, exc.message
             raise _Stop(exc.code, exc.message) from None
         self._usage = self._usage + turn.usage
         calls = turn.message.tool_calls
-        self._emit("model_response", {
-            "turn": self.turns, "duration_s": round(time.perf_counter() - began, 6),
-            "finish": turn.finish, "prompt_tokens": turn.usage.prompt_tokens,
-            "completion_tokens": turn.usage.completion_tokens,
-            "cached_tokens": turn.usage.cached_tokens,
-            "tool_calls": [c.name for c in calls], "text_chars": len(turn.message.text),
-            **({"error": turn.error} if turn.error else {}),
-        })
+        self._emit(
+            "model_response",
+            {
+                "turn": self.turns,
+                "duration_s": round(time.perf_counter() - began, 6),
+                "finish": turn.finish,
+                "prompt_tokens": turn.usage.prompt_tokens,
+                "completion_tokens": turn.usage.completion_tokens,
+                "cached_tokens": turn.usage.cached_tokens,
+                "tool_calls": [c.name for c in calls],
+                "text_chars": len(turn.message.text),
+                **({"error": turn.error} if turn.error else {}),
+            },
+        )
         return turn, self._problem(turn)
 
     def _problem(self, turn: ModelTurn) -> str | None:
@@ -232,8 +287,9 @@ class AgentRunner:
 
     # ---------------------------------------------------------------- tools
 
-    async def _run_calls(self, calls: list[ToolCall], transcript: Transcript
-                         ) -> dict[str, Any] | None:
+    async def _run_calls(
+        self, calls: list[ToolCall], transcript: Transcript
+    ) -> dict[str, Any] | None:
         """Run a turn's calls in order; the submission if one was accepted."""
         cap = self.policy.max_calls_per_turn()
         results: list[ToolResult] = []
@@ -241,19 +297,30 @@ class AgentRunner:
         submission: dict[str, Any] | None = None
         for index, call in enumerate(calls):
             if submission is not None:
-                outcome = self.dispatcher.refuse(call, self.turns, "not_run",
-                                                 "not run: submit_result already ended the run")
+                outcome = self.dispatcher.refuse(
+                    call, self.turns, "not_run", "not run: submit_result already ended the run"
+                )
             elif cap is not None and index >= cap:
                 outcome = self.dispatcher.refuse(
-                    call, self.turns, "too_many_calls",
-                    f"not run: at most {cap} tool call(s) per turn; call it again next turn")
+                    call,
+                    self.turns,
+                    "too_many_calls",
+                    f"not run: at most {cap} tool call(s) per turn; call it again next turn",
+                )
             else:
                 outcome = await self.dispatcher.dispatch(call, self.turns)
             results.append(outcome.result)
             for provider, output in outcome.contexts:
                 contexts.append(output)
-                self._emit("context_injected", {"turn": self.turns, "tool": call.name,
-                                                "provider": str(provider), "chars": len(output)})
+                self._emit(
+                    "context_injected",
+                    {
+                        "turn": self.turns,
+                        "tool": call.name,
+                        "provider": str(provider),
+                        "chars": len(output),
+                    },
+                )
             if outcome.submission is not None:
                 submission = outcome.submission
         transcript.tool_results(results)
@@ -272,8 +339,9 @@ class AgentRunner:
             if outcome.submission is not None:
                 return submission_result(outcome.submission)
             error = outcome.result.payload.get("error", {})
-            transcript.host_note(f"[Host] Your submission was not accepted: "
-                                 f"{error.get('message', 'unknown error')}")
+            transcript.host_note(
+                f"[Host] Your submission was not accepted: {error.get('message', 'unknown error')}"
+            )
             return None
         return AgentResult("success", summary=text.strip(), details={"answer": text})
 
@@ -281,8 +349,11 @@ class AgentRunner:
         summary, facts = established(self.dispatcher.log)
         details: dict[str, Any] = {"stopped_by": code, "established": facts}
         return AgentResult(
-            "failed", summary=f"Stopped: {message}. {summary}".strip(), details=details,
-            error=ResultError(code, message), degraded=True,
+            "failed",
+            summary=f"Stopped: {message}. {summary}".strip(),
+            details=details,
+            error=ResultError(code, message),
+            degraded=True,
         )
 
 

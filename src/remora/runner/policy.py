@@ -40,8 +40,7 @@ class TurnPlan:
 
 def call_key(name: str, arguments: Any) -> str:
     """Identity of a call for the repeat guard: the name and canonical arguments."""
-    return name + "\0" + json.dumps(arguments, sort_keys=True, separators=(",", ":"),
-                                    default=str)
+    return name + "\0" + json.dumps(arguments, sort_keys=True, separators=(",", ":"), default=str)
 
 
 @dataclass(slots=True)
@@ -70,8 +69,13 @@ class RepeatGuard:
 class TurnPolicy:
     """Decides each turn's tools and tool_choice, and when submit_result is allowed."""
 
-    def __init__(self, definition: SubagentDefinition, profile: ModelProfile,
-                 config: RunnerConfig, max_turns: int) -> None:
+    def __init__(
+        self,
+        definition: SubagentDefinition,
+        profile: ModelProfile,
+        config: RunnerConfig,
+        max_turns: int,
+    ) -> None:
         self.definition = definition
         self.profile = profile
         self.rules = config.policy
@@ -119,15 +123,18 @@ class TurnPolicy:
             # Text answers: forbid tools if the model can be told so, else ask.
             if "none" in self.profile.supported_tool_choice:
                 return TurnPlan(tools=self._all, tool_choice="none", final=True)
-            instruction = ("[Host] This is your last turn: answer now in plain text with what "
-                           "you have found. Do not call a tool.")
+            instruction = (
+                "[Host] This is your last turn: answer now in plain text with what "
+                "you have found. Do not call a tool."
+            )
             return self._once(TurnPlan(self._all, self.tool_choice, instruction, True), state)
         if force:
             # The full tool list keeps the prompt (and its cache) unchanged; the
             # choice alone restricts the model to submit_result.
             return TurnPlan(tools=self._all, tool_choice=SUBMIT_RESULT, final=True)
-        instruction = ("[Host] This is your last turn: call submit_result now and report what "
-                       "you have done.")
+        instruction = (
+            "[Host] This is your last turn: call submit_result now and report what you have done."
+        )
         return self._once(TurnPlan(self._submit_only, self.tool_choice, instruction, True), state)
 
     @staticmethod

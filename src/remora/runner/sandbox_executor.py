@@ -27,10 +27,17 @@ class SandboxToolExecutor:
     declared inputs (``file_path``, ``node_id``, options such as ``style``).
     """
 
-    def __init__(self, runtime: SandboxRuntime, workspace: Workspace, node: CSTNode | None,
-                 sandbox_config: SandboxConfig, emitter: EventEmitter | None = None, *,
-                 context_inputs: Mapping[str, Any] | None = None,
-                 run_id: str | None = None) -> None:
+    def __init__(
+        self,
+        runtime: SandboxRuntime,
+        workspace: Workspace,
+        node: CSTNode | None,
+        sandbox_config: SandboxConfig,
+        emitter: EventEmitter | None = None,
+        *,
+        context_inputs: Mapping[str, Any] | None = None,
+        run_id: str | None = None,
+    ) -> None:
         self.runtime = runtime
         self.workspace = workspace
         self.node = node
@@ -60,22 +67,34 @@ class SandboxToolExecutor:
         if self._externals is None:
             from remora.sandbox import build_externals
 
-            self._externals = build_externals(self.workspace, self.node, self.sandbox_config,
-                                              emitter=self.emitter, run_id=self.run_id)
+            self._externals = build_externals(
+                self.workspace,
+                self.node,
+                self.sandbox_config,
+                emitter=self.emitter,
+                run_id=self.run_id,
+            )
         return self._externals
 
     async def call(self, tool: ToolDefinition, arguments: dict[str, Any]) -> dict[str, Any]:
         if tool.pym is None:
-            raise RemoraError(AGENT_DEFINITION, f"tool {tool.name} has no .pym script",
-                              "give the tool a 'pym:' path in the agent YAML")
+            raise RemoraError(
+                AGENT_DEFINITION,
+                f"tool {tool.name} has no .pym script",
+                "give the tool a 'pym:' path in the agent YAML",
+            )
         envelope: dict[str, Any] = await self.runtime.run(
-            self._script(tool.pym), arguments, self._bound_externals())
+            self._script(tool.pym), arguments, self._bound_externals()
+        )
         return envelope
 
     async def context(self, provider_script: Path) -> str:
         script = self._script(provider_script)
-        inputs = {i.name: self.context_inputs[i.name] for i in script.inputs
-                  if i.name in self.context_inputs}
+        inputs = {
+            i.name: self.context_inputs[i.name]
+            for i in script.inputs
+            if i.name in self.context_inputs
+        }
         envelope = await self.runtime.run(script, inputs, self._bound_externals())
         if envelope.get("ok"):
             return format_context(envelope.get("result"))

@@ -44,8 +44,11 @@ def submission_result(submission: dict[str, Any]) -> AgentResult:
 
 
 def _short(value: Any, limit: int = _MAX_FACT_CHARS) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
-                                                           default=str, sort_keys=True)
+    text = (
+        value
+        if isinstance(value, str)
+        else json.dumps(value, ensure_ascii=False, default=str, sort_keys=True)
+    )
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -54,8 +57,9 @@ def _call_text(name: str, arguments: dict[str, Any]) -> str:
     return f"{name}({args})"
 
 
-def established(log: Sequence[tuple[str, dict[str, Any], dict[str, Any]]]
-                ) -> tuple[str, list[dict[str, Any]]]:
+def established(
+    log: Sequence[tuple[str, dict[str, Any], dict[str, Any]]],
+) -> tuple[str, list[dict[str, Any]]]:
     """What the executed tool calls established: a one-paragraph summary and the facts.
 
     Used when a limit stops a run (``degraded: true``), so a failed result
@@ -65,8 +69,9 @@ def established(log: Sequence[tuple[str, dict[str, Any], dict[str, Any]]]
     failures = 0
     for name, arguments, envelope in log:
         if envelope.get("ok"):
-            facts.append({"tool": name, "arguments": arguments,
-                          "result": _short(envelope.get("result"))})
+            facts.append(
+                {"tool": name, "arguments": arguments, "result": _short(envelope.get("result"))}
+            )
         else:
             failures += 1
     if not facts:

@@ -79,12 +79,18 @@ def _parse_findings(pool: Monty, code: str, file: str, script_name: str) -> list
     return []
 
 
-def _type_findings(pool: Monty, code: str, stubs: str, file: str,
-                   script_name: str) -> tuple[list[Finding], list[Finding]]:
+def _type_findings(
+    pool: Monty, code: str, stubs: str, file: str, script_name: str
+) -> tuple[list[Finding], list[Finding]]:
     last_line = code.count("\n") + 1
     feed = f"{code}\n{_SENTINEL}: int = ''\ndel {_SENTINEL}\n"
-    with pool.checkout(script_name=script_name, limits=_CHECK_LIMITS, type_check=True,
-                       type_check_stubs=stubs, type_check_format="json") as session:
+    with pool.checkout(
+        script_name=script_name,
+        limits=_CHECK_LIMITS,
+        type_check=True,
+        type_check_stubs=stubs,
+        type_check_format="json",
+    ) as session:
         try:
             session.feed_run(feed, print_callback=lambda *_: None)
         except MontyTypingError as exc:
@@ -99,14 +105,16 @@ def _type_findings(pool: Monty, code: str, stubs: str, file: str,
         row = int(diag.get("location", {}).get("row", 1))
         if row > last_line:
             continue
-        finding = Finding(file, row, str(diag.get("code", "type-error")),
-                          str(diag.get("message", "")))
+        finding = Finding(
+            file, row, str(diag.get("code", "type-error")), str(diag.get("message", ""))
+        )
         (errors if diag.get("severity") == "error" else warnings).append(finding)
     return errors, warnings
 
 
-def monty_findings(code: str, stubs: str, file: str,
-                   script_name: str) -> tuple[list[Finding], list[Finding]]:
+def monty_findings(
+    code: str, stubs: str, file: str, script_name: str
+) -> tuple[list[Finding], list[Finding]]:
     """(errors, warnings) from Monty's parser and type checker, with the script's lines."""
     try:
         with Monty(max_processes=1, request_timeout=_CHECK_TIMEOUT_S) as pool:

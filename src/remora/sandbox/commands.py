@@ -97,9 +97,15 @@ async def run_command(ws: Workspace, argv: list[str], timeout_s: float) -> dict[
         await asyncio.to_thread(ws.materialize, project)
         started = time.monotonic()
         proc = await asyncio.create_subprocess_exec(
-            executable, *argv[1:], cwd=project, env=_env(home, tmp),
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True)  # its own group, so a timeout kills its children too
+            executable,
+            *argv[1:],
+            cwd=project,
+            env=_env(home, tmp),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )  # its own group, so a timeout kills its children too
         timed_out = False
         try:
             stdout, stderr = await asyncio.wait_for(proc.communicate(), timeout_s)

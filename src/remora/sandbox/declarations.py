@@ -102,8 +102,12 @@ class _Scanner:
                     elif alias.name == "external":
                         self.external_names.add(alias.asname or alias.name)
                     else:
-                        self.finding(node, "pym-import", f"remora.pym has no {alias.name!r} "
-                                     "for scripts; import Input and external only")
+                        self.finding(
+                            node,
+                            "pym-import",
+                            f"remora.pym has no {alias.name!r} "
+                            "for scripts; import Input and external only",
+                        )
                 self.blank.append((node.lineno, node.end_lineno or node.lineno))
         for item in ast.walk(tree):
             modules: list[str] = []
@@ -115,9 +119,13 @@ class _Scanner:
                 modules = [item.module]
             for module in modules:
                 if module == "remora" or module.startswith("remora."):
-                    self.finding(item, "pym-import", f"cannot import {module!r} in a tool "
-                                 "script; write `from remora.pym import Input, external` at "
-                                 "the top level")
+                    self.finding(
+                        item,
+                        "pym-import",
+                        f"cannot import {module!r} in a tool "
+                        "script; write `from remora.pym import Input, external` at "
+                        "the top level",
+                    )
 
     # -- inputs -------------------------------------------------------------
 
@@ -126,12 +134,16 @@ class _Scanner:
             return False
         func = node.func
         return (isinstance(func, ast.Name) and func.id in self.input_names) or (
-            isinstance(func, ast.Attribute) and func.attr == "Input"
-            and isinstance(func.value, ast.Name) and func.value.id == "pym")
+            isinstance(func, ast.Attribute)
+            and func.attr == "Input"
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "pym"
+        )
 
     def _is_external_decorator(self, node: ast.expr) -> bool:
         return (isinstance(node, ast.Name) and node.id in self.external_names) or (
-            isinstance(node, ast.Attribute) and node.attr == "external")
+            isinstance(node, ast.Attribute) and node.attr == "external"
+        )
 
     def input(self, node: ast.AnnAssign) -> None:
         call = node.value
@@ -140,8 +152,9 @@ class _Scanner:
         self.blank.append((node.lineno, node.end_lineno or node.lineno))
         given: ast.expr | None = call.args[0] if call.args else None
         if len(call.args) > 1:
-            self.finding(node, "pym-input", f"Input {name!r}: pass default= and description= "
-                         "by keyword")
+            self.finding(
+                node, "pym-input", f"Input {name!r}: pass default= and description= by keyword"
+            )
         default: Any = None
         required = True
         description = ""
@@ -153,20 +166,35 @@ class _Scanner:
                     default = ast.literal_eval(kw.value)
                     required = False
                 except ValueError:
-                    self.finding(kw.value, "pym-input", f"Input {name!r}: default must be a "
-                                 "literal (a number, string, list, dict, True/False/None)")
+                    self.finding(
+                        kw.value,
+                        "pym-input",
+                        f"Input {name!r}: default must be a "
+                        "literal (a number, string, list, dict, True/False/None)",
+                    )
             elif kw.arg == "description":
                 if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
                     description = kw.value.value
                 else:
-                    self.finding(kw.value, "pym-input", f"Input {name!r}: description must "
-                                 "be a string literal")
+                    self.finding(
+                        kw.value,
+                        "pym-input",
+                        f"Input {name!r}: description must be a string literal",
+                    )
             else:
-                self.finding(node, "pym-input", f"Input {name!r}: unknown argument {kw.arg!r} "
-                             "(known: name, default, description)")
+                self.finding(
+                    node,
+                    "pym-input",
+                    f"Input {name!r}: unknown argument {kw.arg!r} "
+                    "(known: name, default, description)",
+                )
         if given is not None and not (isinstance(given, ast.Constant) and given.value == name):
-            self.finding(node, "pym-input", f"Input name {ast.unparse(given)} must equal "
-                         f"the variable it is assigned to ({name!r})")
+            self.finding(
+                node,
+                "pym-input",
+                f"Input name {ast.unparse(given)} must equal "
+                f"the variable it is assigned to ({name!r})",
+            )
         if name in {i.name for i in self.out.inputs}:
             self.finding(node, "pym-input", f"input {name!r} is declared twice")
             return
@@ -179,11 +207,23 @@ class _Scanner:
             try:
                 jsonschema.validate(default, schema)
             except jsonschema.ValidationError as exc:
-                self.finding(node, "pym-input", f"Input {name!r}: default {default!r} does not "
-                             f"match {ast.unparse(node.annotation)}: {exc.message}")
-        self.out.inputs.append(PymInput(
-            name=name, annotation=ast.unparse(node.annotation), json_schema=schema,
-            required=required, default=default, description=description, line=node.lineno))
+                self.finding(
+                    node,
+                    "pym-input",
+                    f"Input {name!r}: default {default!r} does not "
+                    f"match {ast.unparse(node.annotation)}: {exc.message}",
+                )
+        self.out.inputs.append(
+            PymInput(
+                name=name,
+                annotation=ast.unparse(node.annotation),
+                json_schema=schema,
+                required=required,
+                default=default,
+                description=description,
+                line=node.lineno,
+            )
+        )
 
     # -- externals ----------------------------------------------------------
 
@@ -193,14 +233,23 @@ class _Scanner:
         name = node.name
         others = [d for d in node.decorator_list if not self._is_external_decorator(d)]
         if others:
-            self.finding(others[0], "pym-external", f"external {name!r}: @external takes no "
-                         "other decorators")
+            self.finding(
+                others[0], "pym-external", f"external {name!r}: @external takes no other decorators"
+            )
         for stmt in node.body:
-            if not (isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(
-                    stmt.value, ast.Constant) and (stmt.value.value is Ellipsis
-                                                   or isinstance(stmt.value.value, str)))):
-                self.finding(stmt, "pym-external", f"external {name!r}: the body must be `...`;"
-                             " the host implements it")
+            if not (
+                isinstance(stmt, ast.Pass)
+                or (
+                    isinstance(stmt, ast.Expr)
+                    and isinstance(stmt.value, ast.Constant)
+                    and (stmt.value.value is Ellipsis or isinstance(stmt.value.value, str))
+                )
+            ):
+                self.finding(
+                    stmt,
+                    "pym-external",
+                    f"external {name!r}: the body must be `...`; the host implements it",
+                )
                 break
         args = node.args
         if args.vararg or args.kwarg:
@@ -213,8 +262,9 @@ class _Scanner:
                 self._check_against(node, spec, params, is_async)
         else:
             offered = ", ".join(sorted(self.known))
-            self.finding(node, "pym-external", f"unknown external {name!r}; the host offers: "
-                         f"{offered}")
+            self.finding(
+                node, "pym-external", f"unknown external {name!r}; the host offers: {offered}"
+            )
         if name in {e.name for e in self.out.externals}:
             self.finding(node, "pym-external", f"external {name!r} is declared twice")
             return
@@ -224,15 +274,24 @@ class _Scanner:
         stub = ast.unparse(ast.fix_missing_locations(stub_node))
         self.out.externals.append(ExternalDecl(name, is_async, params, stub, node.lineno))
 
-    def _check_against(self, node: ast.AST, spec: ExternalSpec, params: tuple[str, ...],
-                       is_async: bool) -> None:
+    def _check_against(
+        self, node: ast.AST, spec: ExternalSpec, params: tuple[str, ...], is_async: bool
+    ) -> None:
         expected = ", ".join(spec.params)
-        if params != spec.params[:len(params)] or len(params) < spec.required:
-            self.finding(node, "pym-external", f"external {spec.name!r} takes ({expected}), "
-                         f"declared ({', '.join(params)}); declare it as: {spec.stub}")
+        if params != spec.params[: len(params)] or len(params) < spec.required:
+            self.finding(
+                node,
+                "pym-external",
+                f"external {spec.name!r} takes ({expected}), "
+                f"declared ({', '.join(params)}); declare it as: {spec.stub}",
+            )
         if spec.must_await and not is_async:
-            self.finding(node, "pym-external", f"external {spec.name!r} must be declared "
-                         "`async def` and awaited: the host runs it without blocking")
+            self.finding(
+                node,
+                "pym-external",
+                f"external {spec.name!r} must be declared "
+                "`async def` and awaited: the host runs it without blocking",
+            )
 
     # -- the whole module -----------------------------------------------------
 
@@ -247,26 +306,38 @@ class _Scanner:
                 else:
                     self.finding(node, "pym-input", "assign Input(...) to a plain name")
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-                    self._is_external_decorator(d) for d in node.decorator_list):
+                self._is_external_decorator(d) for d in node.decorator_list
+            ):
                 self.external(node)
                 declared.add(id(node))
             elif isinstance(node, ast.ImportFrom) and node.module == _PYM_MODULE:
                 declared.add(id(node))
             elif isinstance(node, ast.Assign) and self._is_input_call(node.value):
-                self.finding(node, "pym-input", "annotate the input so it gets a schema: "
-                             "`name: str = Input(...)`")
+                self.finding(
+                    node,
+                    "pym-input",
+                    "annotate the input so it gets a schema: `name: str = Input(...)`",
+                )
         for item in ast.walk(tree):
             if id(item) in declared:
                 continue
             if self._is_input_call(item) and not any(
-                    isinstance(top, ast.AnnAssign | ast.Assign) and top.value is item
-                    for top in tree.body):
-                self.finding(item, "pym-input", "Input(...) belongs at the top level: "
-                             "`name: str = Input(...)`")
+                isinstance(top, ast.AnnAssign | ast.Assign) and top.value is item
+                for top in tree.body
+            ):
+                self.finding(
+                    item,
+                    "pym-input",
+                    "Input(...) belongs at the top level: `name: str = Input(...)`",
+                )
             if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-                    self._is_external_decorator(d) for d in item.decorator_list):
-                self.finding(item, "pym-external", f"external {item.name!r} must be declared "
-                             "at the top level")
+                self._is_external_decorator(d) for d in item.decorator_list
+            ):
+                self.finding(
+                    item,
+                    "pym-external",
+                    f"external {item.name!r} must be declared at the top level",
+                )
         self._check_shared_lines(tree, declared)
         clash = {i.name for i in self.out.inputs} & {e.name for e in self.out.externals}
         for name in sorted(clash):
@@ -282,8 +353,12 @@ class _Scanner:
             start, end = node.lineno, node.end_lineno or node.lineno
             for lo, hi in ranges:
                 if start <= hi and lo <= end:
-                    self.finding(node, "pym-declaration", "put each declaration on lines of "
-                                 "its own (no `;` sharing a line with other code)")
+                    self.finding(
+                        node,
+                        "pym-declaration",
+                        "put each declaration on lines of "
+                        "its own (no `;` sharing a line with other code)",
+                    )
                     break
 
     def _blanked(self) -> str:

@@ -18,18 +18,20 @@ __all__ = [
     "to_jsonable",
 ]
 
-ERROR_CODES: Final = frozenset({
-    "syntax_error",
-    "runtime_error",
-    "time_limit",
-    "memory_limit",
-    "recursion_limit",
-    "suspension_limit",
-    "worker_crash",
-    "timeout",
-    "invalid_inputs",
-    "external_error",
-})
+ERROR_CODES: Final = frozenset(
+    {
+        "syntax_error",
+        "runtime_error",
+        "time_limit",
+        "memory_limit",
+        "recursion_limit",
+        "suspension_limit",
+        "worker_crash",
+        "timeout",
+        "invalid_inputs",
+        "external_error",
+    }
+)
 
 # Strings longer than this are cut in results and prints: a tool answer goes
 # into a small model's context, and a runaway print must not fill memory.

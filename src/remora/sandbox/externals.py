@@ -39,9 +39,16 @@ def _refusals() -> Iterator[None]:
 
 
 class _Externals:
-    def __init__(self, ws: Workspace, node: CSTNode | None, config: SandboxConfig,
-                 emitter: EventEmitter | None, log_sink: list[str] | None,
-                 run_id: str | None, search_timeout_s: float) -> None:
+    def __init__(
+        self,
+        ws: Workspace,
+        node: CSTNode | None,
+        config: SandboxConfig,
+        emitter: EventEmitter | None,
+        log_sink: list[str] | None,
+        run_id: str | None,
+        search_timeout_s: float,
+    ) -> None:
         self.ws = ws
         self.node = node
         self.config = config
@@ -52,8 +59,7 @@ class _Externals:
 
     def _emit(self, data: dict[str, Any]) -> None:
         if self.emitter is not None:
-            self.emitter.emit(Event("tool_log", {"workspace_id": self.ws.id, **data},
-                                    self.run_id))
+            self.emitter.emit(Event("tool_log", {"workspace_id": self.ws.id, **data}, self.run_id))
 
     # -- files ----------------------------------------------------------------
 
@@ -99,8 +105,9 @@ class _Externals:
 
     async def search_content(self, pattern: str, path: str = "**/*.py") -> dict[str, Any]:
         with _refusals():
-            return await asyncio.to_thread(search.search_content, self.ws, pattern, path,
-                                           self.search_timeout_s)
+            return await asyncio.to_thread(
+                search.search_content, self.ws, pattern, path, self.search_timeout_s
+            )
 
     # -- commands -------------------------------------------------------------
 
@@ -108,17 +115,26 @@ class _Externals:
         argv = check_command(cmd, args, self.config.commands)
         with _refusals():
             result = await run_command(self.ws, argv, self.config.command_timeout)
-        self._emit({"source": "run_command", "argv": argv, "exit_code": result["exit_code"],
-                    "timed_out": result["timed_out"], "changed_files": result["changed_files"],
-                    "duration_s": result["duration_s"]})
+        self._emit(
+            {
+                "source": "run_command",
+                "argv": argv,
+                "exit_code": result["exit_code"],
+                "timed_out": result["timed_out"],
+                "changed_files": result["changed_files"],
+                "duration_s": result["duration_s"],
+            }
+        )
         return result
 
     # -- the node ---------------------------------------------------------------
 
     def _bound_node(self) -> CSTNode:
         if self.node is None:
-            raise ExternalRefused("no node is bound to this tool run "
-                                  "(`remora tool run --node FILE::QUALNAME` binds one)")
+            raise ExternalRefused(
+                "no node is bound to this tool run "
+                "(`remora tool run --node FILE::QUALNAME` binds one)"
+            )
         return self.node
 
     def get_node_source(self) -> str:
@@ -127,10 +143,15 @@ class _Externals:
     def get_node_metadata(self) -> dict[str, Any]:
         node = self._bound_node()
         return {
-            "node_id": node.node_id, "node_type": node.node_type, "name": node.name,
-            "full_name": node.full_name, "file_path": node.file_path,
-            "start_line": node.start_line, "end_line": node.end_line,
-            "start_byte": node.start_byte, "end_byte": node.end_byte,
+            "node_id": node.node_id,
+            "node_type": node.node_type,
+            "name": node.name,
+            "full_name": node.full_name,
+            "file_path": node.file_path,
+            "start_line": node.start_line,
+            "end_line": node.end_line,
+            "start_byte": node.start_byte,
+            "end_byte": node.end_byte,
         }
 
     def log(self, message: str) -> None:
@@ -140,11 +161,16 @@ class _Externals:
         self._emit({"source": "log", "message": text})
 
 
-def build_externals(workspace: Workspace, node: CSTNode | None, config: SandboxConfig, *,
-                    emitter: EventEmitter | None = None, log_sink: list[str] | None = None,
-                    run_id: str | None = None,
-                    search_timeout_s: float = DEFAULT_SEARCH_TIMEOUT_S,
-                    ) -> dict[str, Callable[..., Any]]:
+def build_externals(
+    workspace: Workspace,
+    node: CSTNode | None,
+    config: SandboxConfig,
+    *,
+    emitter: EventEmitter | None = None,
+    log_sink: list[str] | None = None,
+    run_id: str | None = None,
+    search_timeout_s: float = DEFAULT_SEARCH_TIMEOUT_S,
+) -> dict[str, Callable[..., Any]]:
     """The standard externals bound to ``workspace`` and ``node``, by name."""
     ext = _Externals(workspace, node, config, emitter, log_sink, run_id, search_timeout_s)
     return {

@@ -44,12 +44,23 @@ class LimitPreset:
 
 
 PRESETS: Final[dict[str, LimitPreset]] = {
-    "strict": LimitPreset("strict", max_duration_s=2.0, max_memory_mb=64,
-                          max_recursion_depth=200, max_suspensions=200),
-    "default": LimitPreset("default", max_duration_s=10.0, max_memory_mb=256,
-                           max_recursion_depth=1000, max_suspensions=2000),
-    "permissive": LimitPreset("permissive", max_duration_s=60.0, max_memory_mb=1024,
-                              max_recursion_depth=5000, max_suspensions=20000),
+    "strict": LimitPreset(
+        "strict", max_duration_s=2.0, max_memory_mb=64, max_recursion_depth=200, max_suspensions=200
+    ),
+    "default": LimitPreset(
+        "default",
+        max_duration_s=10.0,
+        max_memory_mb=256,
+        max_recursion_depth=1000,
+        max_suspensions=2000,
+    ),
+    "permissive": LimitPreset(
+        "permissive",
+        max_duration_s=60.0,
+        max_memory_mb=1024,
+        max_recursion_depth=5000,
+        max_suspensions=20000,
+    ),
 }
 
 
@@ -61,6 +72,7 @@ def resolve_limits(config: SandboxConfig, preset: str | None = None) -> LimitPre
     except KeyError:
         known = ", ".join(PRESETS)
         raise ValueError(f"unknown sandbox limit preset {name!r} (known: {known})") from None
-    changes = {key: value for key, value in config.overrides.model_dump().items()
-               if value is not None}
+    changes = {
+        key: value for key, value in config.overrides.model_dump().items() if value is not None
+    }
     return dataclasses.replace(base, **changes) if changes else base

@@ -128,9 +128,15 @@ def _analyse(path: Path, source: str, digest: str, extra: Collection[str]) -> _A
     script = None
     if not errors:
         script = PymScript(
-            path=path, sha256=digest, inputs=decls.inputs,
-            externals=[e.name for e in decls.externals], code=decls.code, stubs=stubs,
-            external_decls={e.name: e for e in decls.externals}, warnings=warnings)
+            path=path,
+            sha256=digest,
+            inputs=decls.inputs,
+            externals=[e.name for e in decls.externals],
+            code=decls.code,
+            stubs=stubs,
+            external_decls={e.name: e for e in decls.externals},
+            warnings=warnings,
+        )
     return _Analysis(file, errors, warnings, script)
 
 

@@ -47,8 +47,9 @@ _LIMIT_MESSAGES = {
 }
 
 
-def validate_inputs(script: PymScript, given: Mapping[str, Any]) -> tuple[dict[str, Any],
-                                                                         list[str]]:
+def validate_inputs(
+    script: PymScript, given: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
     """(bound inputs with defaults applied, problems); problems empty when valid."""
     validator = script.input_validator
     data = dict(given)
@@ -77,8 +78,9 @@ class _RunState:
         return "".join(self.prints)
 
 
-def _adapt(name: str, host: Callable[..., Any], declared_async: bool,
-           state: _RunState) -> Callable[..., Any]:
+def _adapt(
+    name: str, host: Callable[..., Any], declared_async: bool, state: _RunState
+) -> Callable[..., Any]:
     """The host callable in the shape the script declared (sync or async)."""
     host_async = inspect.iscoroutinefunction(host)
 
@@ -86,6 +88,7 @@ def _adapt(name: str, host: Callable[..., Any], declared_async: bool,
         state.refusals.append((name, exc))
 
     if declared_async:
+
         async def call_async(*args: Any, **kwargs: Any) -> Any:
             try:
                 result = host(*args, **kwargs)
@@ -93,11 +96,16 @@ def _adapt(name: str, host: Callable[..., Any], declared_async: bool,
             except ExternalRefused as exc:
                 record(exc)
                 raise
+
         return call_async
     if host_async:
+
         def refuse(*_args: Any, **_kwargs: Any) -> Any:
-            raise ExternalRefused(f"external {name!r} is asynchronous on the host; declare it "
-                                  f"`async def {name}(...)` and await it")
+            raise ExternalRefused(
+                f"external {name!r} is asynchronous on the host; declare it "
+                f"`async def {name}(...)` and await it"
+            )
+
         return refuse
 
     def call_sync(*args: Any, **kwargs: Any) -> Any:
@@ -106,6 +114,7 @@ def _adapt(name: str, host: Callable[..., Any], declared_async: bool,
         except ExternalRefused as exc:
             record(exc)
             raise
+
     return call_sync
 
 
@@ -123,14 +132,19 @@ class SandboxRuntime:
         await self.start()
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         await self.close()
 
     async def start(self) -> None:
         if self._pool is None:
-            pool = AsyncMonty(max_processes=self.config.workers,
-                              request_timeout=self.config.request_timeout)
+            pool = AsyncMonty(
+                max_processes=self.config.workers, request_timeout=self.config.request_timeout
+            )
             await pool.__aenter__()
             self._pool = pool
 
@@ -141,53 +155,78 @@ class SandboxRuntime:
             if self.faulted:
                 await asyncio.sleep(_SETTLE_S)
 
-    async def run(self, script: PymScript, inputs: Mapping[str, Any],
-                  externals: Mapping[str, Callable[..., Any]], *,
-                  limits: LimitPreset | None = None) -> dict[str, Any]:
+    async def run(
+        self,
+        script: PymScript,
+        inputs: Mapping[str, Any],
+        externals: Mapping[str, Callable[..., Any]],
+        *,
+        limits: LimitPreset | None = None,
+    ) -> dict[str, Any]:
         """Run ``script``; always returns a tool envelope (never raises for script faults)."""
         if self._pool is None:
             raise RuntimeError("SandboxRuntime.run() before start(); use `async with`")
         file = str(script.path)
         bound, problems = validate_inputs(script, inputs)
         if problems:
-            return ToolEnvelope.failure("invalid_inputs", "; ".join(problems), file=file,
-                                        errors=problems, schema=script.parameters_schema())
+            return ToolEnvelope.failure(
+                "invalid_inputs",
+                "; ".join(problems),
+                file=file,
+                errors=problems,
+                schema=script.parameters_schema(),
+            )
         state = _RunState()
         lookup: dict[str, Callable[..., Any]] = {}
         for name in script.externals:
             host = externals.get(name)
             if host is None:
                 return ToolEnvelope.failure(
-                    "external_error", f"the host provides no external {name!r}", file=file,
-                    line=script.external_decls[name].line, external=name)
+                    "external_error",
+                    f"the host provides no external {name!r}",
+                    file=file,
+                    line=script.external_decls[name].line,
+                    external=name,
+                )
             lookup[name] = _adapt(name, host, script.external_decls[name].is_async, state)
         chosen = limits or self.default_limits
         try:
-            async with self._pool.checkout(script_name=script.path.name,
-                                           limits=chosen.to_monty()) as session:
-                result = await session.feed_run(script.code, inputs=bound,
-                                                external_lookup=lookup,
-                                                print_callback=state.on_print)
+            async with self._pool.checkout(
+                script_name=script.path.name, limits=chosen.to_monty()
+            ) as session:
+                result = await session.feed_run(
+                    script.code, inputs=bound, external_lookup=lookup, print_callback=state.on_print
+                )
         except MontyRuntimeError as exc:
             return self._runtime_failure(exc, script, state, chosen)
         except MontySyntaxError as exc:
             frames = exc.traceback()
-            return ToolEnvelope.failure("syntax_error", exc.display("msg"), file=file,
-                                        line=frames[-1].line if frames else None,
-                                        prints=state.output)
+            return ToolEnvelope.failure(
+                "syntax_error",
+                exc.display("msg"),
+                file=file,
+                line=frames[-1].line if frames else None,
+                prints=state.output,
+            )
         except MontyCrashedError as exc:
             self.faulted = True
             code = "timeout" if exc.timed_out else "worker_crash"
-            return ToolEnvelope.failure(code, str(exc), file=file, line=None,
-                                        exit_status=exc.exit_status, prints=state.output,
-                                        request_timeout_s=self.config.request_timeout)
+            return ToolEnvelope.failure(
+                code,
+                str(exc),
+                file=file,
+                line=None,
+                exit_status=exc.exit_status,
+                prints=state.output,
+                request_timeout_s=self.config.request_timeout,
+            )
         except MontyConversionError as exc:
-            return ToolEnvelope.failure("invalid_inputs", str(exc), file=file,
-                                        prints=state.output)
+            return ToolEnvelope.failure("invalid_inputs", str(exc), file=file, prints=state.output)
         return ToolEnvelope.success(result, state.output)
 
-    def _runtime_failure(self, exc: MontyRuntimeError, script: PymScript, state: _RunState,
-                         limits: LimitPreset) -> dict[str, Any]:
+    def _runtime_failure(
+        self, exc: MontyRuntimeError, script: PymScript, state: _RunState, limits: LimitPreset
+    ) -> dict[str, Any]:
         file = str(script.path)
         inner = exc.exception()
         type_name = type(inner).__name__
@@ -196,21 +235,25 @@ class SandboxRuntime:
         line = frames[-1].line if frames else None
         traceback_text = exc.display("traceback").replace('"<python-input-0>"', f'"{file}"')
         details: dict[str, Any] = {
-            "file": file, "line": line, "exception": type_name,
+            "file": file,
+            "line": line,
+            "exception": type_name,
             "source_line": (frames[-1].source_line or "").strip() if frames else None,
             "prints": state.output,
         }
         marker, limit_code = _LIMIT_MESSAGES.get(type_name, ("", ""))
         if (marker and message.startswith(marker)) or (
-                limit_code == "suspension_limit" and marker in message):
+            limit_code == "suspension_limit" and marker in message
+        ):
             if limit_code in ("time_limit", "memory_limit"):
                 self.faulted = True
             details["limits"] = limits.to_dict()
             return ToolEnvelope.failure(limit_code, exc.display("type-msg"), **details)
         for name, refused in state.refusals:
             if type_name == "PermissionError" and str(refused) == message:
-                return ToolEnvelope.failure("external_error", f"{name}: {message}",
-                                            external=name, **details)
+                return ToolEnvelope.failure(
+                    "external_error", f"{name}: {message}", external=name, **details
+                )
         # Tracebacks of deep recursion repeat one frame; keep the ends.
         lines = traceback_text.splitlines()
         if len(lines) > 60:
@@ -219,10 +262,13 @@ class SandboxRuntime:
         return ToolEnvelope.failure("runtime_error", exc.display("type-msg"), **details)
 
 
-async def run_one(config: SandboxConfig, script: PymScript, inputs: Mapping[str, Any],
-                  externals: Mapping[str, Callable[..., Any]],
-                  limits: LimitPreset | None = None) -> dict[str, Any]:
+async def run_one(
+    config: SandboxConfig,
+    script: PymScript,
+    inputs: Mapping[str, Any],
+    externals: Mapping[str, Callable[..., Any]],
+    limits: LimitPreset | None = None,
+) -> dict[str, Any]:
     """One run on a pool of its own (for the CLI and tests of a single script)."""
     async with SandboxRuntime(config) as runtime:
         return await runtime.run(script, inputs, externals, limits=limits)
-

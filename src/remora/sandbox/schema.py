@@ -85,9 +85,11 @@ def annotation_schema(node: ast.expr) -> dict[str, Any]:
             values: list[Any] = []
             for arg in args:
                 if not isinstance(arg, ast.Constant) or not isinstance(
-                        arg.value, str | int | float | bool | None):
+                    arg.value, str | int | float | bool | None
+                ):
                     raise UnsupportedAnnotation("Literal[...] takes constants only")
                 values.append(arg.value)
             return {"enum": values}
     raise UnsupportedAnnotation(
-        f"type {ast.unparse(node)} has no JSON schema (supported: {_SUPPORTED})")
+        f"type {ast.unparse(node)} has no JSON schema (supported: {_SUPPORTED})"
+    )

@@ -39,7 +39,7 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
         elif char == "?":
             out.append("[^/]")
         elif char == "[" and (end := pattern.find("]", i + 2)) != -1:
-            body = pattern[i + 1:end]
+            body = pattern[i + 1 : end]
             if body.startswith("!"):
                 body = "^" + body[1:]
             out.append("[" + body.replace("\\", "\\\\") + "]")
@@ -72,8 +72,9 @@ def search_files(ws: Workspace, pattern: object, limit: int = MAX_FILES) -> list
     return found
 
 
-def search_content(ws: Workspace, pattern: object, path: object, timeout_s: float,
-                   max_matches: int = MAX_MATCHES) -> dict[str, Any]:
+def search_content(
+    ws: Workspace, pattern: object, path: object, timeout_s: float, max_matches: int = MAX_MATCHES
+) -> dict[str, Any]:
     """``{"matches": [{file, line, text}], "truncated": bool, "reason": str | None}``.
 
     Stops at ``timeout_s`` or ``max_matches`` and says so: a partial answer the

@@ -47,10 +47,14 @@ EXTERNALS: Final[dict[str, ExternalSpec]] = {
         _spec('async def list_dir(path: str = ".") -> list[str]: ...'),
         _spec("async def file_exists(path: str) -> bool: ..."),
         _spec("async def search_files(pattern: str) -> list[str]: ..."),
-        _spec('async def search_content(pattern: str, path: str = "**/*.py") '
-              "-> dict[str, Any]: ...", must_await=True),
-        _spec("async def run_command(cmd: str, args: list[str]) -> dict[str, Any]: ...",
-              must_await=True),
+        _spec(
+            'async def search_content(pattern: str, path: str = "**/*.py") -> dict[str, Any]: ...',
+            must_await=True,
+        ),
+        _spec(
+            "async def run_command(cmd: str, args: list[str]) -> dict[str, Any]: ...",
+            must_await=True,
+        ),
         _spec("async def get_node_source() -> str: ..."),
         _spec("async def get_node_metadata() -> dict[str, Any]: ..."),
         _spec("async def log(message: str) -> None: ..."),

@@ -142,7 +142,8 @@ def _journal(ws: Workspace, steps: list[_Step]) -> None:
         conn.execute("DELETE FROM accept_plan")
         conn.executemany(
             "INSERT INTO accept_plan(seq, path, action, mode) VALUES (?, ?, ?, ?)",
-            [(i, s.path, s.action, s.mode) for i, s in enumerate(steps)])
+            [(i, s.path, s.action, s.mode) for i, s in enumerate(steps)],
+        )
         conn.execute("COMMIT")
 
 
@@ -161,8 +162,9 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _atomic_write(target: Path, data: bytes, mode: int | None, tag: str,
-                  index: int, rel: str) -> None:
+def _atomic_write(
+    target: Path, data: bytes, mode: int | None, tag: str, index: int, rel: str
+) -> None:
     name = target.name
     if len(name.encode()) > 200:  # keep the temp name under the 255-byte limit
         name = hashlib.sha256(name.encode()).hexdigest()[:16]
@@ -174,7 +176,7 @@ def _atomic_write(target: Path, data: bytes, mode: int | None, tag: str,
             os.fchmod(fd, mode)
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -209,8 +211,7 @@ def _apply(ws: Workspace, steps: list[_Step]) -> tuple[list[str], list[str]]:
             missing = [p for p in (parent, *parent.parents) if not p.exists()]
             parent.mkdir(parents=True, exist_ok=True)
             dirs.update(p.parent for p in missing)
-            _atomic_write(target, overlay.get(step.path) or b"", step.mode, tag, index,
-                          step.path)
+            _atomic_write(target, overlay.get(step.path) or b"", step.mode, tag, index, step.path)
             written.append(step.path)
         dirs.add(target.parent)
         if STEP_HOOK is not None:

@@ -50,10 +50,12 @@ def connect(db_path: Path) -> sqlite3.Connection:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         conn.close()
-        raise RemoraError(WORKSPACE_CONFLICT,
-                          f"workspace {db_path.name} was written by a newer Remora "
-                          f"(schema {version} > {SCHEMA_VERSION})",
-                          "upgrade Remora, or reject the workspace")
+        raise RemoraError(
+            WORKSPACE_CONFLICT,
+            f"workspace {db_path.name} was written by a newer Remora "
+            f"(schema {version} > {SCHEMA_VERSION})",
+            "upgrade Remora, or reject the workspace",
+        )
     if version < SCHEMA_VERSION:
         conn.executescript(_SCHEMA)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -74,7 +76,8 @@ class Workspace:
         self._lock = threading.RLock()
         self._conn = connect(db_path)
         self._bases: dict[str, str | None] = dict(
-            self._conn.execute("SELECT path, sha FROM bases").fetchall())
+            self._conn.execute("SELECT path, sha FROM bases").fetchall()
+        )
         # dest folder -> {path: sha} of what materialize() put there (sync.py)
         self.manifests: dict[str, dict[str, str]] = {}
 
@@ -87,8 +90,9 @@ class Workspace:
 
     def set_meta(self, **values: str) -> None:
         with self._lock:
-            self._conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                                   list(values.items()))
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", list(values.items())
+            )
 
     @property
     def operation(self) -> str:
@@ -135,13 +139,15 @@ class Workspace:
 
     def _row(self, clean: str) -> tuple[bytes | None, bool] | None:
         row = self._conn.execute(
-            "SELECT content, deleted FROM overlay WHERE path=?", (clean,)).fetchone()
+            "SELECT content, deleted FROM overlay WHERE path=?", (clean,)
+        ).fetchone()
         if row is None:
             return None
         return (None if row[0] is None else bytes(row[0])), bool(row[1])
 
-    def _base_sha(self, clean: str, live: bytes | None = None, *,
-                  known: bool = False) -> str | None:
+    def _base_sha(
+        self, clean: str, live: bytes | None = None, *, known: bool = False
+    ) -> str | None:
         """The recorded base sha, recording it from the live file on first touch."""
         if clean in self._bases:
             return self._bases[clean]
@@ -154,9 +160,11 @@ class Workspace:
 
     def _guard_writable(self, clean: str) -> None:
         if self.accepting:
-            raise RemoraError(WORKSPACE_CONFLICT,
-                              f"workspace {self.id} is being accepted; it can no longer change",
-                              f"run `remora review accept {self.id}` to finish the accept")
+            raise RemoraError(
+                WORKSPACE_CONFLICT,
+                f"workspace {self.id} is being accepted; it can no longer change",
+                f"run `remora review accept {self.id}` to finish the accept",
+            )
         if (self.project_root / clean).is_dir() or self._overlay_dir(clean):
             raise IsADirectoryError(f"{clean!r} is a directory")
         parts = clean.split("/")
@@ -190,7 +198,8 @@ class Workspace:
         prefix = "" if clean == "." else clean + "/"
         row = self._conn.execute(
             "SELECT 1 FROM overlay WHERE deleted=0 AND path > ? AND path < ? LIMIT 1",
-            (prefix, prefix[:-1] + "0" if prefix else "\U0010ffff")).fetchone()
+            (prefix, prefix[:-1] + "0" if prefix else "\U0010ffff"),
+        ).fetchone()
         return row is not None
 
     def exists(self, rel: str) -> bool:
@@ -231,9 +240,10 @@ class Workspace:
             prefix = "" if clean == "." else clean + "/"
             rows = self._conn.execute(
                 "SELECT path, deleted FROM overlay WHERE path > ? AND path < ?",
-                (prefix, prefix[:-1] + "0" if prefix else "\U0010ffff")).fetchall()
+                (prefix, prefix[:-1] + "0" if prefix else "\U0010ffff"),
+            ).fetchall()
             for path, deleted in rows:
-                rest = path[len(prefix):]
+                rest = path[len(prefix) :]
                 if "/" in rest:
                     if not deleted:
                         entries.add(rest.split("/", 1)[0] + "/")
@@ -246,8 +256,9 @@ class Workspace:
     def iter_files(self) -> Iterator[str]:
         """Every file of the merged view, sorted (skipping state, envs and caches)."""
         with self._lock:
-            files = {rel for rel, _ in walk_files(self.project_root,
-                                                  follow_inside=self.project_root)}
+            files = {
+                rel for rel, _ in walk_files(self.project_root, follow_inside=self.project_root)
+            }
             for path, deleted in self._conn.execute("SELECT path, deleted FROM overlay"):
                 if deleted:
                     files.discard(path)
@@ -270,7 +281,8 @@ class Workspace:
             else:
                 self._conn.execute(
                     "INSERT OR REPLACE INTO overlay(path, content, deleted) VALUES (?, ?, 0)",
-                    (clean, blob))
+                    (clean, blob),
+                )
 
     def delete(self, rel: str) -> None:
         """Delete a file from the merged view (a no-op when it is not there)."""
@@ -283,7 +295,8 @@ class Workspace:
             else:
                 self._conn.execute(
                     "INSERT OR REPLACE INTO overlay(path, content, deleted) VALUES (?, NULL, 1)",
-                    (clean,))
+                    (clean,),
+                )
 
     # -- materialise / read back (sync.py does the work) ----------------------
 
@@ -304,7 +317,8 @@ class Workspace:
     def overlay_rows(self) -> list[tuple[str, bytes | None, bool]]:
         with self._lock:
             rows = self._conn.execute(
-                "SELECT path, content, deleted FROM overlay ORDER BY path").fetchall()
+                "SELECT path, content, deleted FROM overlay ORDER BY path"
+            ).fetchall()
         return [(p, None if c is None else bytes(c), bool(d)) for p, c, d in rows]
 
     def record_bases(self, pairs: list[tuple[str, str | None]]) -> None:
@@ -334,8 +348,7 @@ class Workspace:
             if live == new:
                 continue
             status: ChangeStatus = "added" if live is None else "modified"
-            out.append(FileChange(path, status, live, new,
-                                  is_binary(live) or is_binary(new), mode))
+            out.append(FileChange(path, status, live, new, is_binary(live) or is_binary(new), mode))
         return out
 
     def changed_files(self) -> list[str]:

@@ -26,10 +26,18 @@ __all__ = [
 PROTECTED_DIRS = frozenset({".remora", ".git"})
 # Left out of walks, copies and read-backs: state, environments and caches that
 # a command run in a materialised copy creates and nobody wants to review.
-SKIP_DIRS = frozenset({
-    ".git", ".remora", ".venv", "__pycache__", "node_modules",
-    ".pytest_cache", ".ruff_cache", ".mypy_cache",
-})
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".remora",
+        ".venv",
+        "__pycache__",
+        "node_modules",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".mypy_cache",
+    }
+)
 _SKIP_SUFFIXES = (".pyc", ".pyo")
 
 
@@ -52,8 +60,10 @@ def _lexical(rel: str) -> str:
     if "\0" in rel:
         raise WorkspacePathError(rel, "contains a NUL byte")
     text = rel.replace("\\", "/") if os.sep == "\\" else rel
-    if text.startswith("/") or PurePosixPath(text).is_absolute() or (
-        len(text) >= 2 and text[1] == ":" and text[0].isalpha()
+    if (
+        text.startswith("/")
+        or PurePosixPath(text).is_absolute()
+        or (len(text) >= 2 and text[1] == ":" and text[0].isalpha())
     ):
         raise WorkspacePathError(rel, "absolute paths are not allowed")
     parts: list[str] = []
@@ -93,8 +103,11 @@ def normalise(root: Path, rel: str) -> str:
 def is_skipped(rel: str) -> bool:
     """True for paths that walks leave out (see :data:`SKIP_DIRS`)."""
     parts = rel.split("/")
-    return any(p in SKIP_DIRS for p in parts[:-1]) or parts[-1] in SKIP_DIRS or \
-        rel.endswith(_SKIP_SUFFIXES)
+    return (
+        any(p in SKIP_DIRS for p in parts[:-1])
+        or parts[-1] in SKIP_DIRS
+        or rel.endswith(_SKIP_SUFFIXES)
+    )
 
 
 def walk_files(base: Path, *, follow_inside: Path | None = None) -> Iterator[tuple[str, Path]]:
@@ -120,7 +133,7 @@ def walk_files(base: Path, *, follow_inside: Path | None = None) -> Iterator[tup
                 target = os.path.realpath(full)
                 if not target.startswith(inside) or not os.path.isfile(target):
                     continue
-                if target[len(inside):].split(os.sep, 1)[0] in PROTECTED_DIRS:
+                if target[len(inside) :].split(os.sep, 1)[0] in PROTECTED_DIRS:
                     continue
             elif not os.path.isfile(full):
                 continue

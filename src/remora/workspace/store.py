@@ -25,8 +25,11 @@ class WorkspaceStore:
 
     def _db(self, workspace_id: str) -> Path:
         if not _ID.fullmatch(workspace_id) or workspace_id.endswith(".db"):
-            raise RemoraError(WORKSPACE_NOT_FOUND, f"{workspace_id!r} is not a workspace id",
-                              "ids look like lint-3f2a9c...; run `remora review` to list them")
+            raise RemoraError(
+                WORKSPACE_NOT_FOUND,
+                f"{workspace_id!r} is not a workspace id",
+                "ids look like lint-3f2a9c...; run `remora review` to list them",
+            )
         return self.directory / f"{workspace_id}.db"
 
     def exists(self, workspace_id: str) -> bool:
@@ -48,7 +51,8 @@ class WorkspaceStore:
                     raise RemoraError(
                         WORKSPACE_CONFLICT,
                         f"workspace {workspace_id} has an interrupted accept",
-                        f"finish it with `remora review accept {workspace_id}` first")
+                        f"finish it with `remora review accept {workspace_id}` first",
+                    )
             finally:
                 old.close()
         self._remove(workspace_id)
@@ -60,8 +64,11 @@ class WorkspaceStore:
     def open(self, workspace_id: str) -> Workspace:
         db = self._db(workspace_id)
         if not db.is_file():
-            raise RemoraError(WORKSPACE_NOT_FOUND, f"no workspace {workspace_id!r}",
-                              "run `remora review` to list the workspaces")
+            raise RemoraError(
+                WORKSPACE_NOT_FOUND,
+                f"no workspace {workspace_id!r}",
+                "run `remora review` to list the workspaces",
+            )
         return Workspace(workspace_id, self.project_root, db)
 
     def interrupted(self) -> list[str]:
@@ -95,7 +102,8 @@ class WorkspaceStore:
                     WORKSPACE_CONFLICT,
                     f"workspace {workspace_id} is half accepted; rejecting it now would leave "
                     "the project half changed",
-                    f"finish the accept with `remora review accept {workspace_id}`")
+                    f"finish the accept with `remora review accept {workspace_id}`",
+                )
         self._remove(workspace_id)
 
     def _remove(self, workspace_id: str) -> None:

@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-GREET = '''\
+GREET = """\
 from remora.pym import Input
 
 name: str = Input("name", description="Who to greet")
 times: int = Input("times", default=1, description="How often")
 
 {"greeting": ("hi " + name + " ") * times}
-'''
+"""
 
-SUBMIT = '''\
+SUBMIT = """\
 from remora.pym import Input
 
 summary: str = Input("summary", description="What was done")
 
 {"summary": summary.strip()}
-'''
+"""
 
-CONTEXT = '''\
+CONTEXT = """\
 "line-length = 100"
-'''
+"""
 
 AGENT = """\
 name: greeter

@@ -37,7 +37,8 @@ def _project(tmp_path: Path) -> Path:
     script = project / "turns.yaml"
     script.write_text("- text: hi\n")
     (project / "remora.yaml").write_text(
-        f"agents_dir: agents\nmodel:\n  provider: scripted\n  id: demo\n  path: {script}\n")
+        f"agents_dir: agents\nmodel:\n  provider: scripted\n  id: demo\n  path: {script}\n"
+    )
     return project
 
 
@@ -54,9 +55,14 @@ def test_agents_lists_bundled_and_user_agents_validated(tmp_path: Path) -> None:
     problems = [p["message"] for p in rows["broken"]["problems"]]
     assert "max_turns: Input should be greater than or equal to 1" in problems
     assert rows["broken"]["problems"][0]["line"] == 2
-    assert rows["greeter"]["model"] == {"provider": "scripted", "id": "demo",
-                                        "profile": "default", "available": True,
-                                        "reason": "", "hint": ""}
+    assert rows["greeter"]["model"] == {
+        "provider": "scripted",
+        "id": "demo",
+        "profile": "default",
+        "available": True,
+        "reason": "",
+        "hint": "",
+    }
 
 
 def test_agents_table_names_the_problem_and_an_unavailable_model(tmp_path: Path) -> None:
@@ -73,8 +79,12 @@ def test_agents_check_validates_yaml_and_scripts(tmp_path: Path) -> None:
     result = runner.invoke(app, ["agents", "check", str(good.parent), "--format", "json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert {Path(item["file"]).name for item in report} == {"agent.yaml", "greet.pym",
-                                                             "submit.pym", "cfg.pym"}
+    assert {Path(item["file"]).name for item in report} == {
+        "agent.yaml",
+        "greet.pym",
+        "submit.pym",
+        "cfg.pym",
+    }
     bad = _agent(tmp_path / "bad", "bad")
     (bad.parent / "tools/greet.pym").unlink()
     result = runner.invoke(app, ["agents", "check", str(bad)])
@@ -83,10 +93,14 @@ def test_agents_check_validates_yaml_and_scripts(tmp_path: Path) -> None:
 
 
 def test_model_precedence_is_config_then_agent_then_operation() -> None:
-    definition = SubagentDefinition.model_validate({
-        "name": "lint", "model": {"provider": "openai", "id": "qwen2.5"},
-        "initial_context": {"system_prompt": "s", "node_context": "c"},
-        "tools": [{"name": "submit_result", "description": "d"}]})
+    definition = SubagentDefinition.model_validate(
+        {
+            "name": "lint",
+            "model": {"provider": "openai", "id": "qwen2.5"},
+            "initial_context": {"system_prompt": "s", "node_context": "c"},
+            "tools": [{"name": "submit_result", "description": "d"}],
+        }
+    )
     config = RemoraConfig(model=ModelConfig(provider="openai", id="base", timeout=5))
     assert model_for_agent(config, definition).id == "qwen2.5"
     assert model_for_agent(config, definition).timeout == 5

@@ -18,8 +18,11 @@ from remora.agents.schemas import InputSpec, compare_with_inputs, strict_schema,
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 
-SUBMIT = {"name": "submit_result", "description": "Finish.",
-          "parameters": {"type": "object", "properties": {"summary": {"type": "string"}}}}
+SUBMIT = {
+    "name": "submit_result",
+    "description": "Finish.",
+    "parameters": {"type": "object", "properties": {"summary": {"type": "string"}}},
+}
 
 
 def _agent(**changes: Any) -> dict[str, Any]:
@@ -51,8 +54,9 @@ def test_unknown_keys_are_rejected() -> None:
     with pytest.raises(ValidationError, match="tool_schemas"):
         SubagentDefinition.model_validate(_agent(tool_schemas=[]))
     with pytest.raises(ValidationError, match="script"):
-        SubagentDefinition.model_validate(_agent(tools=[{"name": "a", "description": "x",
-                                                         "script": "a.pym"}, SUBMIT]))
+        SubagentDefinition.model_validate(
+            _agent(tools=[{"name": "a", "description": "x", "script": "a.pym"}, SUBMIT])
+        )
 
 
 def test_exactly_one_submit_result_is_required() -> None:
@@ -64,15 +68,19 @@ def test_exactly_one_submit_result_is_required() -> None:
 
 def test_tool_names_are_unique_and_identifiers() -> None:
     with pytest.raises(ValidationError, match="'a' is used more than once"):
-        SubagentDefinition.model_validate(_agent(tools=[
-            {"name": "a", "description": "x"}, {"name": "a", "description": "y"}, SUBMIT]))
+        SubagentDefinition.model_validate(
+            _agent(
+                tools=[{"name": "a", "description": "x"}, {"name": "a", "description": "y"}, SUBMIT]
+            )
+        )
     with pytest.raises(ValidationError, match="not a valid tool name"):
         ToolDefinition(name="run linter", description="x")
 
 
 def test_text_answer_agents_have_no_submit_result() -> None:
     d = SubagentDefinition.model_validate(
-        _agent(final_answer="text", tools=[{"name": "get_type", "description": "Type."}]))
+        _agent(final_answer="text", tools=[{"name": "get_type", "description": "Type."}])
+    )
     assert d.submit_tool is None
     with pytest.raises(ValidationError, match="have no submit_result"):
         SubagentDefinition.model_validate(_agent(final_answer="text"))
@@ -89,16 +97,26 @@ def test_model_overrides_are_checked_against_the_model_section() -> None:
 
 
 def test_every_object_schema_is_closed_recursively() -> None:
-    tool = ToolDefinition(name="t", description="x", parameters={
-        "type": "object",
-        "properties": {
-            "where": {"type": "object", "properties": {"line": {"type": "integer"}}},
-            "edits": {"type": "array", "items": {"type": "object",
-                                                 "properties": {"text": {"type": "string"}}}},
-            "either": {"anyOf": [{"type": "string"},
-                                 {"type": "object", "properties": {"a": {"type": "string"}}}]},
+    tool = ToolDefinition(
+        name="t",
+        description="x",
+        parameters={
+            "type": "object",
+            "properties": {
+                "where": {"type": "object", "properties": {"line": {"type": "integer"}}},
+                "edits": {
+                    "type": "array",
+                    "items": {"type": "object", "properties": {"text": {"type": "string"}}},
+                },
+                "either": {
+                    "anyOf": [
+                        {"type": "string"},
+                        {"type": "object", "properties": {"a": {"type": "string"}}},
+                    ]
+                },
+            },
         },
-    })
+    )
     p = tool.parameters
     assert p is not None
     assert p["additionalProperties"] is False
@@ -108,16 +126,28 @@ def test_every_object_schema_is_closed_recursively() -> None:
 
 
 def test_objects_accepting_anything_are_refused() -> None:
-    with pytest.raises(ValidationError, match=r"properties\.opts\.additionalProperties: tool "
-                                              r"schemas are strict"):
-        ToolDefinition(name="t", description="x", parameters={
-            "type": "object",
-            "properties": {"opts": {"type": "object", "additionalProperties": True}}})
+    with pytest.raises(
+        ValidationError,
+        match=r"properties\.opts\.additionalProperties: tool "
+        r"schemas are strict",
+    ):
+        ToolDefinition(
+            name="t",
+            description="x",
+            parameters={
+                "type": "object",
+                "properties": {"opts": {"type": "object", "additionalProperties": True}},
+            },
+        )
 
 
 def test_a_typed_map_stays_typed() -> None:
-    schema, problems = strict_schema({"type": "object", "properties": {
-        "env": {"type": "object", "additionalProperties": {"type": "string"}}}})
+    schema, problems = strict_schema(
+        {
+            "type": "object",
+            "properties": {"env": {"type": "object", "additionalProperties": {"type": "string"}}},
+        }
+    )
     assert problems == []
     assert schema["properties"]["env"]["additionalProperties"] == {"type": "string"}
 
@@ -126,17 +156,26 @@ def test_parameters_must_be_an_object_schema() -> None:
     with pytest.raises(ValidationError, match="type: a tool's parameters must be 'type: object'"):
         ToolDefinition(name="t", description="x", parameters={"type": "string"})
     with pytest.raises(ValidationError, match="required: 'b' is not one of the properties"):
-        ToolDefinition(name="t", description="x", parameters={
-            "type": "object", "properties": {"a": {"type": "string"}}, "required": ["b"]})
+        ToolDefinition(
+            name="t",
+            description="x",
+            parameters={
+                "type": "object",
+                "properties": {"a": {"type": "string"}},
+                "required": ["b"],
+            },
+        )
     with pytest.raises(ValidationError, match="invalid JSON schema"):
-        ToolDefinition(name="t", description="x", parameters={
-            "type": "object", "properties": {"a": {"type": "strin"}}})
+        ToolDefinition(
+            name="t",
+            description="x",
+            parameters={"type": "object", "properties": {"a": {"type": "strin"}}},
+        )
 
 
 def test_a_tool_without_parameters_takes_no_arguments() -> None:
     spec = ToolDefinition(name="t", description="  Do it.  ").to_spec()
-    assert spec.parameters == {"type": "object", "properties": {},
-                               "additionalProperties": False}
+    assert spec.parameters == {"type": "object", "properties": {}, "additionalProperties": False}
     assert spec.description == "Do it."
 
 
@@ -153,19 +192,34 @@ def test_types_of_reads_type_enum_const_and_unions() -> None:
 
 
 def test_compare_with_inputs_accepts_agreeing_schemas() -> None:
-    inputs = [InputSpec("path", {"type": "string"}, True),
-              InputSpec("ratio", {"type": "number"}, False)]
-    params = {"type": "object", "required": ["path"], "properties": {
-        "path": {"type": "string", "description": "file"},
-        "ratio": {"type": "integer"}}}  # an int is a valid float input
+    inputs = [
+        InputSpec("path", {"type": "string"}, True),
+        InputSpec("ratio", {"type": "number"}, False),
+    ]
+    params = {
+        "type": "object",
+        "required": ["path"],
+        "properties": {
+            "path": {"type": "string", "description": "file"},
+            "ratio": {"type": "integer"},
+        },
+    }  # an int is a valid float input
     assert compare_with_inputs(params, inputs) == []
 
 
 def test_compare_with_inputs_names_every_disagreement() -> None:
-    inputs = [InputSpec("path", {"type": "string"}, True),
-              InputSpec("limit", {"type": "integer"}, False)]
-    params = {"type": "object", "properties": {
-        "path": {"type": "string"}, "limit": {"type": "string"}, "mode": {"type": "string"}}}
+    inputs = [
+        InputSpec("path", {"type": "string"}, True),
+        InputSpec("limit", {"type": "integer"}, False),
+    ]
+    params = {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "limit": {"type": "string"},
+            "mode": {"type": "string"},
+        },
+    }
     problems = compare_with_inputs(params, inputs, "tools[0].parameters")
     assert problems == [
         "tools[0].parameters.properties.mode: the script declares no Input named 'mode' "
@@ -183,9 +237,18 @@ def test_compare_with_inputs_names_every_disagreement() -> None:
 
 
 def _node() -> CSTNode:
-    return CSTNode(node_id="abc123", node_type="method", name="total",
-                   full_name="Order.total", file_path="shop/orders.py", start_byte=0,
-                   end_byte=10, start_line=3, end_line=5, text="def total(self): ...")
+    return CSTNode(
+        node_id="abc123",
+        node_type="method",
+        name="total",
+        full_name="Order.total",
+        file_path="shop/orders.py",
+        start_byte=0,
+        end_byte=10,
+        start_line=3,
+        end_line=5,
+        text="def total(self): ...",
+    )
 
 
 def test_node_template_vars_cover_the_design_list_and_options() -> None:
@@ -197,9 +260,10 @@ def test_node_template_vars_cover_the_design_list_and_options() -> None:
 
 
 def test_render_uses_all_variables() -> None:
-    ctx = InitialContext(system_prompt="Write {{ style }} docstrings.",
-                         node_context="{{ node_type }} {{ full_name }} in {{ file_path }}:\n"
-                                      "{{ node_text }}")
+    ctx = InitialContext(
+        system_prompt="Write {{ style }} docstrings.",
+        node_context="{{ node_type }} {{ full_name }} in {{ file_path }}:\n{{ node_text }}",
+    )
     system, user = ctx.render(node_template_vars(_node(), options={"style": "google"}))
     assert system == "Write google docstrings."
     assert user == "method Order.total in shop/orders.py:\ndef total(self): ..."
@@ -210,8 +274,9 @@ def test_undefined_variable_is_agent_001_naming_field_and_variables() -> None:
     with pytest.raises(RemoraError) as info:
         ctx.render(node_template_vars(_node()), source="agents/lint/agent.yaml")
     assert info.value.code == "AGENT_001"
-    assert info.value.message == ("agents/lint/agent.yaml: initial_context.node_context: "
-                                  "'node_txt' is undefined")
+    assert info.value.message == (
+        "agents/lint/agent.yaml: initial_context.node_context: 'node_txt' is undefined"
+    )
     assert "node_text" in info.value.hint
 
 

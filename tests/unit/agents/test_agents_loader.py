@@ -20,8 +20,16 @@ def _write(root: Path, files: dict[str, str]) -> Path:
 
 
 def _agent(tmp_path: Path, yaml_text: str = AGENT, **extra: str) -> Path:
-    return _write(tmp_path, {"agent.yaml": yaml_text, "tools/greet.pym": GREET,
-                             "tools/submit.pym": SUBMIT, "context/cfg.pym": CONTEXT, **extra})
+    return _write(
+        tmp_path,
+        {
+            "agent.yaml": yaml_text,
+            "tools/greet.pym": GREET,
+            "tools/submit.pym": SUBMIT,
+            "context/cfg.pym": CONTEXT,
+            **extra,
+        },
+    )
 
 
 def _problems(path: Path) -> list[str]:
@@ -48,7 +56,9 @@ def test_parameters_are_derived_from_the_script_inputs(tmp_path: Path) -> None:
 
 
 def test_given_parameters_that_agree_are_kept_strict(tmp_path: Path) -> None:
-    text = AGENT.replace("    description: Greet someone.\n", """\
+    text = AGENT.replace(
+        "    description: Greet someone.\n",
+        """\
     description: Greet someone.
     parameters:
       type: object
@@ -56,40 +66,56 @@ def test_given_parameters_that_agree_are_kept_strict(tmp_path: Path) -> None:
         name: {type: string, description: The name}
         times: {type: integer}
       required: [name]
-""")
+""",
+    )
     greet = load_agent(_agent(tmp_path, text)).tools_by_name["greet"]
     assert greet.parameters == {
-        "type": "object", "additionalProperties": False, "required": ["name"],
-        "properties": {"name": {"type": "string", "description": "The name"},
-                       "times": {"type": "integer"}}}
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["name"],
+        "properties": {
+            "name": {"type": "string", "description": "The name"},
+            "times": {"type": "integer"},
+        },
+    }
 
 
 def test_parameters_that_disagree_with_the_script_are_load_errors(tmp_path: Path) -> None:
-    text = AGENT.replace("    description: Greet someone.\n", """\
+    text = AGENT.replace(
+        "    description: Greet someone.\n",
+        """\
     description: Greet someone.
     parameters:
       type: object
       properties:
         name: {type: integer}
         loud: {type: boolean}
-""")
+""",
+    )
     problems = _problems(_agent(tmp_path, text))
     yaml_path = tmp_path / "agent.yaml"
-    assert f"{yaml_path}:16: tools[0].parameters.properties.loud: the script declares no " \
-           "Input named 'loud' (its inputs: name, times)" in problems
+    assert (
+        f"{yaml_path}:16: tools[0].parameters.properties.loud: the script declares no "
+        "Input named 'loud' (its inputs: name, times)" in problems
+    )
     assert any("tools[0].parameters.properties: missing 'times'" in p for p in problems)
-    assert any("properties.name.type: integer does not match the script's Input type string"
-               in p for p in problems)
-    assert any("'name' has no default in the script, so it must be listed as required" in p
-               for p in problems)
+    assert any(
+        "properties.name.type: integer does not match the script's Input type string" in p
+        for p in problems
+    )
+    assert any(
+        "'name' has no default in the script, so it must be listed as required" in p
+        for p in problems
+    )
 
 
 def test_a_missing_script_names_the_field_and_path(tmp_path: Path) -> None:
     path = _agent(tmp_path)
     (tmp_path / "tools/submit.pym").unlink()
     problems = _problems(path)
-    assert problems == [f"{path}:14: tools[1].pym: script not found: "
-                        f"{tmp_path / 'tools/submit.pym'}"]
+    assert problems == [
+        f"{path}:14: tools[1].pym: script not found: {tmp_path / 'tools/submit.pym'}"
+    ]
 
 
 def test_a_broken_script_is_a_load_error_with_its_findings(tmp_path: Path) -> None:
@@ -107,7 +133,8 @@ def test_a_broken_context_provider_is_a_load_error(tmp_path: Path) -> None:
 
 def test_structure_errors_name_file_line_and_field(tmp_path: Path) -> None:
     text = AGENT.replace("max_turns: 4", "max_turns: 0").replace(
-        "    description: Finish.\n", "    description: Finish.\n    timeout: 3\n")
+        "    description: Finish.\n", "    description: Finish.\n    timeout: 3\n"
+    )
     problems = _problems(_agent(tmp_path, text))
     path = tmp_path / "agent.yaml"
     assert f"{path}:4: max_turns: Input should be greater than or equal to 1" in problems
@@ -128,21 +155,26 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
 def test_missing_submit_result_is_reported(tmp_path: Path) -> None:
     text = AGENT.split("  - name: submit_result")[0]
     problems = _problems(_agent(tmp_path, text))
-    assert problems == [f"{tmp_path / 'agent.yaml'}: (agent): a submit_result tool is "
-                        "required (it ends the run)"]
+    assert problems == [
+        f"{tmp_path / 'agent.yaml'}: (agent): a submit_result tool is required (it ends the run)"
+    ]
 
 
 def test_strictness_cannot_be_opted_out_of(tmp_path: Path) -> None:
-    text = AGENT.replace("    description: Greet someone.\n", """\
+    text = AGENT.replace(
+        "    description: Greet someone.\n",
+        """\
     description: Greet someone.
     parameters:
       type: object
       properties: {name: {type: string}}
       additionalProperties: true
-""")
+""",
+    )
     problems = _problems(_agent(tmp_path, text))
-    assert any("tools[0].parameters: additionalProperties: tool schemas are strict" in p
-               for p in problems)
+    assert any(
+        "tools[0].parameters: additionalProperties: tool schemas are strict" in p for p in problems
+    )
 
 
 def test_invalid_yaml_and_a_non_mapping_are_clear(tmp_path: Path) -> None:

@@ -16,8 +16,10 @@ def _agent_dir(root: Path, name: str, *, description: str = "Greets.") -> Path:
     (folder / "tools").mkdir(parents=True)
     (folder / "context").mkdir()
     (folder / "agent.yaml").write_text(
-        AGENT.replace("name: greeter", f"name: {name}")
-        .replace("description: Greets.", f"description: {description}"))
+        AGENT.replace("name: greeter", f"name: {name}").replace(
+            "description: Greets.", f"description: {description}"
+        )
+    )
     (folder / "tools/greet.pym").write_text(GREET)
     (folder / "tools/submit.pym").write_text(SUBMIT)
     (folder / "context/cfg.pym").write_text(CONTEXT)
@@ -40,8 +42,7 @@ def test_a_user_agent_overrides_a_bundled_one_by_name(tmp_path: Path) -> None:
     user_lint = _agent_dir(user, "my_lint", description="Mine.")
     user_lint.write_text(user_lint.read_text().replace("name: my_lint", "name: lint"))
     _agent_dir(user, "extra")
-    registry = AgentRegistry(Path("agents"), project_root=tmp_path / "project",
-                             bundled_dir=bundled)
+    registry = AgentRegistry(Path("agents"), project_root=tmp_path / "project", bundled_dir=bundled)
     assert registry.names() == ["extra", "lint"]
     entry = registry.entry("lint")
     assert entry.origin == "user" and entry.overrides and entry.path == user_lint
@@ -53,12 +54,16 @@ def test_a_single_yaml_file_is_an_agent_too(tmp_path: Path) -> None:
     user = tmp_path / "agents"
     _agent_dir(user, "x")
     flat = user / "flat.yaml"
-    flat.write_text((user / "x/agent.yaml").read_text().replace("name: x", "name: flat")
-                    .replace("tools/", "x/tools/").replace("context/", "x/context/"))
+    flat.write_text(
+        (user / "x/agent.yaml")
+        .read_text()
+        .replace("name: x", "name: flat")
+        .replace("tools/", "x/tools/")
+        .replace("context/", "x/context/")
+    )
     registry = AgentRegistry(user, bundled_dir=None)
     assert registry.names() == ["flat", "x"]
-    assert registry.get("flat").tools_by_name["greet"].pym == (user / "x/tools/greet.pym"
-                                                               ).resolve()
+    assert registry.get("flat").tools_by_name["greet"].pym == (user / "x/tools/greet.pym").resolve()
 
 
 def test_a_broken_agent_is_listed_and_its_error_reported(tmp_path: Path) -> None:

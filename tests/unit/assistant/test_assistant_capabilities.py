@@ -71,8 +71,15 @@ def failure(envelope: dict[str, Any], code: str) -> dict[str, Any]:
 
 
 def test_specs_are_strict_objects() -> None:
-    assert CAPABILITY_NAMES == ("list_globals", "get_type", "get_repr", "get_dir", "get_doc",
-                                "eval_expr", "get_last_exception")
+    assert CAPABILITY_NAMES == (
+        "list_globals",
+        "get_type",
+        "get_repr",
+        "get_dir",
+        "get_doc",
+        "eval_expr",
+        "get_last_exception",
+    )
     for spec in CAPABILITY_SPECS:
         assert spec.parameters["type"] == "object"
         assert spec.parameters["additionalProperties"] is False
@@ -83,8 +90,14 @@ def test_list_globals_names_and_types(caps: Capabilities) -> None:
     out = result(caps.call("list_globals", {}))
     assert set(out) == RESULT_KEYS["list_globals"]
     listed = {g["name"]: g["type_name"] for g in out["globals"]}
-    assert listed == {"math": "module", "x": "int", "items": "list", "widget": "Widget",
-                      "bad": "BadRepr", "Widget": "type"}
+    assert listed == {
+        "math": "module",
+        "x": "int",
+        "items": "list",
+        "widget": "Widget",
+        "bad": "BadRepr",
+        "Widget": "type",
+    }
     assert [g["name"] for g in out["globals"]] == sorted(listed)
     assert out["truncated"] is False and out["original_len"] == 6
 
@@ -92,8 +105,9 @@ def test_list_globals_names_and_types(caps: Capabilities) -> None:
 def test_list_globals_private_hidden_and_cap() -> None:
     ns = make_session()
     caps = Capabilities(ns, hidden={"math"})
-    names = [g["name"] for g in result(caps.call("list_globals", {"include_private": True}))
-             ["globals"]]
+    names = [
+        g["name"] for g in result(caps.call("list_globals", {"include_private": True}))["globals"]
+    ]
     assert "_hidden" in names and "math" not in names and "__name__" not in names
     caps.limits["globals"] = 2
     out = result(caps.call("list_globals", {}))
@@ -108,7 +122,10 @@ def test_list_globals_sees_later_definitions(caps: Capabilities) -> None:
 
 def test_get_type(caps: Capabilities) -> None:
     assert result(caps.call("get_type", {"expr": "items"})) == {
-        "name": "list", "module": "builtins", "qualified": "builtins.list"}
+        "name": "list",
+        "module": "builtins",
+        "qualified": "builtins.list",
+    }
     out = result(caps.call("get_type", {"expr": "widget"}))
     assert out["name"] == "Widget" and out["module"] == __name__
     assert out["qualified"] == f"{__name__}.Widget"
@@ -117,7 +134,10 @@ def test_get_type(caps: Capabilities) -> None:
 
 def test_get_repr_and_truncation(caps: Capabilities) -> None:
     assert result(caps.call("get_repr", {"expr": "items"})) == {
-        "repr": "[1, 2]", "truncated": False, "original_len": 6}
+        "repr": "[1, 2]",
+        "truncated": False,
+        "original_len": 6,
+    }
     caps.namespace["long"] = "y" * 50
     out = result(caps.call("get_repr", {"expr": "long", "max_chars": 10}))
     assert out == {"repr": "'yyyyyyyyy", "truncated": True, "original_len": 52}
@@ -139,25 +159,39 @@ def test_get_dir_public_private_and_cap(caps: Capabilities) -> None:
     listed = result(caps.call("get_dir", {"expr": "items"}))
     assert listed["members"] == ["append", "clear", "copy"]
     assert listed["truncated"] is True and listed["original_len"] == len(
-        [n for n in dir([]) if not n.startswith("_")])
+        [n for n in dir([]) if not n.startswith("_")]
+    )
 
 
 def test_get_doc(caps: Capabilities) -> None:
     assert result(caps.call("get_doc", {"expr": "widget"})) == {
-        "doc": "A thing with parts.", "truncated": False, "original_len": 19}
+        "doc": "A thing with parts.",
+        "truncated": False,
+        "original_len": 19,
+    }
     assert result(caps.call("get_doc", {"expr": "widget.spin"})) == {
-        "doc": None, "truncated": False, "original_len": 0}
+        "doc": None,
+        "truncated": False,
+        "original_len": 0,
+    }
     caps.limits["doc_chars"] = 5
     out = result(caps.call("get_doc", {"expr": "math.sqrt"}))
     assert out["truncated"] is True and len(out["doc"]) == 5 and out["original_len"] > 5
 
 
-def test_eval_expr_value_and_captured_output(caps: Capabilities,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_expr_value_and_captured_output(
+    caps: Capabilities, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert result(caps.call("eval_expr", {"expr": "x * 2"})) == {
-        "value_repr": "84", "stdout": "", "stderr": ""}
-    out = result(caps.call("eval_expr", {
-        "expr": "(print('hello'), __import__('sys').stderr.write('oops'))[1]"}))
+        "value_repr": "84",
+        "stdout": "",
+        "stderr": "",
+    }
+    out = result(
+        caps.call(
+            "eval_expr", {"expr": "(print('hello'), __import__('sys').stderr.write('oops'))[1]"}
+        )
+    )
     assert out == {"value_repr": "4", "stdout": "hello\n", "stderr": "oops"}
     assert capsys.readouterr().out == ""  # nothing leaked onto the user's console
 
@@ -179,8 +213,7 @@ def test_python_exception_envelope(caps: Capabilities) -> None:
 
 
 def test_python_exception_keeps_output_printed_before_it(caps: Capabilities) -> None:
-    err = failure(caps.call("eval_expr", {"expr": "print('before') or 1/0"}),
-                  "python_exception")
+    err = failure(caps.call("eval_expr", {"expr": "print('before') or 1/0"}), "python_exception")
     assert err["details"]["stdout"] == "before\n"
 
 
@@ -203,15 +236,18 @@ def test_statement_is_invalid_args(caps: Capabilities) -> None:
     assert "y" not in caps.namespace
 
 
-@pytest.mark.parametrize(("name", "arguments", "fragment"), [
-    ("get_type", {}, "'expr' is a required property"),
-    ("get_repr", {"expr": "x", "max_chars": 0}, "max_chars"),
-    ("get_repr", {"expr": 5}, "is not of type 'string'"),
-    ("get_dir", {"expr": "x", "colour": "red"}, "Additional properties"),
-    ("get_last_exception", {"expr": "x"}, "Additional properties"),
-    ("eval_expr", {"expr": ""}, "expr"),
-    ("eval_expr", ["x"], "must be a JSON object"),
-])
+@pytest.mark.parametrize(
+    ("name", "arguments", "fragment"),
+    [
+        ("get_type", {}, "'expr' is a required property"),
+        ("get_repr", {"expr": "x", "max_chars": 0}, "max_chars"),
+        ("get_repr", {"expr": 5}, "is not of type 'string'"),
+        ("get_dir", {"expr": "x", "colour": "red"}, "Additional properties"),
+        ("get_last_exception", {"expr": "x"}, "Additional properties"),
+        ("eval_expr", {"expr": ""}, "expr"),
+        ("eval_expr", ["x"], "must be a JSON object"),
+    ],
+)
 def test_invalid_args(caps: Capabilities, name: str, arguments: Any, fragment: str) -> None:
     err = failure(caps.call(name, arguments), "invalid_args")
     assert fragment in err["message"]
@@ -240,16 +276,18 @@ def test_get_last_exception() -> None:
     assert out["exception"]["exc_type"] == "KeyError"
     assert out["exception"]["message"] == "'missing'"
     assert "test_get_last_exception" in out["exception"]["traceback"]
-    assert result(Capabilities({}, last_exception=lambda: None).call(
-        "get_last_exception", {})) == {"exception": None}
+    assert result(Capabilities({}, last_exception=lambda: None).call("get_last_exception", {})) == {
+        "exception": None
+    }
 
 
 def test_get_last_exception_hook_failure_is_internal() -> None:
     def broken() -> BaseException | None:
         raise OSError("shell gone")
 
-    err = failure(Capabilities({}, last_exception=broken).call("get_last_exception", {}),
-                  "internal")
+    err = failure(
+        Capabilities({}, last_exception=broken).call("get_last_exception", {}), "internal"
+    )
     assert "shell gone" in err["message"]
 
 

@@ -28,8 +28,9 @@ from remora.providers.scripted import ScriptedProvider, call, text_turn, tool_tu
 
 def service(*turns: Any) -> AssistantService:
     model = ModelConfig(provider="scripted", id="scripted")
-    return AssistantService(ScriptedProvider(list(turns)), model,
-                            AssistantLimits(step_timeout_s=5, total_timeout_s=10))
+    return AssistantService(
+        ScriptedProvider(list(turns)), model, AssistantLimits(step_timeout_s=5, total_timeout_s=10)
+    )
 
 
 def test_question_lines_go_to_the_assistant(capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,15 +67,14 @@ def test_empty_question_prints_usage(capsys: pytest.CaptureFixture[str]) -> None
     assert "usage: ?? QUESTION" in capsys.readouterr().err
 
 
-def test_last_error_is_kept_without_the_console_frame(
-        capsys: pytest.CaptureFixture[str]) -> None:
+def test_last_error_is_kept_without_the_console_frame(capsys: pytest.CaptureFixture[str]) -> None:
     console = AssistantConsole(new_namespace("__console__"), lambda q, c: "")
     console.push("def f(d):")
     console.push("    return d['missing']")
     console.push("")
     console.push("f({})")
     shown = capsys.readouterr().err
-    assert shown.startswith("Traceback (most recent call last):\n  File \"<console>\"")
+    assert shown.startswith('Traceback (most recent call last):\n  File "<console>"')
     assert "code.py" not in shown
     envelope = console.capabilities.call("get_last_exception", {})
     exception = envelope["result"]["exception"]
@@ -85,8 +85,10 @@ def test_last_error_is_kept_without_the_console_frame(
 
 def test_script_keeps_its_session_and_error(tmp_path: Path) -> None:
     script = tmp_path / "job.py"
-    script.write_text("import sys\nrows = [1, 2]\nargv = list(sys.argv)\n"
-                      "def mean(xs):\n    return sum(xs) / len(xs)\nmean([])\nafter = 1\n")
+    script.write_text(
+        "import sys\nrows = [1, 2]\nargv = list(sys.argv)\n"
+        "def mean(xs):\n    return sum(xs) / len(xs)\nmean([])\nafter = 1\n"
+    )
     before = list(sys.path)
     run = run_script(script)
     assert sys.path == before
@@ -99,7 +101,8 @@ def test_script_keeps_its_session_and_error(tmp_path: Path) -> None:
     assert "script.py" not in text  # remora's own frame is cut
     caps = Capabilities(run.namespace, last_exception=lambda: run.error)
     assert caps.call("get_last_exception", {})["result"]["exception"]["exc_type"] == (
-        "ZeroDivisionError")
+        "ZeroDivisionError"
+    )
 
 
 def test_script_exit_status_and_syntax_error(tmp_path: Path) -> None:

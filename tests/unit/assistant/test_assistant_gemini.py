@@ -37,8 +37,13 @@ class GeminiDouble:
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 outer.bodies.append(json.loads(raw))
-                reply = outer.replies.pop(0) if outer.replies else {
-                    "error": {"code": 500, "message": "no reply queued", "status": "INTERNAL"}}
+                reply = (
+                    outer.replies.pop(0)
+                    if outer.replies
+                    else {
+                        "error": {"code": 500, "message": "no reply queued", "status": "INTERNAL"}
+                    }
+                )
                 data = json.dumps(reply).encode()
                 self.send_response(500 if "error" in reply else 200)
                 self.send_header("Content-Type", "application/json")
@@ -63,8 +68,9 @@ class GeminiDouble:
         self.thread.join()
 
 
-def candidate(parts: list[dict[str, Any]] | None, finish: str = "STOP",
-              index: int = 0) -> dict[str, Any]:
+def candidate(
+    parts: list[dict[str, Any]] | None, finish: str = "STOP", index: int = 0
+) -> dict[str, Any]:
     data: dict[str, Any] = {"finishReason": finish, "index": index}
     if parts is not None:
         data["content"] = {"role": "model", "parts": parts}
@@ -72,10 +78,15 @@ def candidate(parts: list[dict[str, Any]] | None, finish: str = "STOP",
 
 
 def response(*candidates: dict[str, Any]) -> dict[str, Any]:
-    return {"candidates": list(candidates),
-            "usageMetadata": {"promptTokenCount": 100, "candidatesTokenCount": 10,
-                              "totalTokenCount": 110},
-            "modelVersion": MODEL}
+    return {
+        "candidates": list(candidates),
+        "usageMetadata": {
+            "promptTokenCount": 100,
+            "candidatesTokenCount": 10,
+            "totalTokenCount": 110,
+        },
+        "modelVersion": MODEL,
+    }
 
 
 @pytest.fixture
@@ -100,19 +111,28 @@ async def test_gemini_native_round_trip(gemini: GeminiDouble) -> None:
     gemini.replies = [
         response(
             candidate(None, "SAFETY", 0),  # unusable first candidate
-            candidate([
-                {"functionCall": {"id": "fc_1", "name": "get_type", "args": {"expr": "df"}},
-                 "thoughtSignature": "c2lnbmF0dXJl"},
-                {"functionCall": {"id": "fc_2", "name": "get_last_exception", "args": {}}},
-            ], index=1),
+            candidate(
+                [
+                    {
+                        "functionCall": {"id": "fc_1", "name": "get_type", "args": {"expr": "df"}},
+                        "thoughtSignature": "c2lnbmF0dXJl",
+                    },
+                    {"functionCall": {"id": "fc_2", "name": "get_last_exception", "args": {}}},
+                ],
+                index=1,
+            ),
         ),
         response(candidate([{"text": "df is a dict; the last error was KeyError 'price'."}])),
     ]
     model = ModelConfig(provider="gemini", id=MODEL, base_url=gemini.url)
     provider = create_provider(model)
     try:
-        answer = await ask("what is df and what failed?", provider, session(),
-                           AssistantLimits(step_timeout_s=10, total_timeout_s=20))
+        answer = await ask(
+            "what is df and what failed?",
+            provider,
+            session(),
+            AssistantLimits(step_timeout_s=10, total_timeout_s=20),
+        )
     finally:
         await provider.aclose()
     assert answer.text == "df is a dict; the last error was KeyError 'price'."
@@ -124,8 +144,9 @@ async def test_gemini_native_round_trip(gemini: GeminiDouble) -> None:
     assert [d["name"] for d in declarations][:2] == ["list_globals", "get_type"]
     assert first["toolConfig"]["functionCallingConfig"]["mode"] == "AUTO"
     assert first["systemInstruction"]["parts"][0]["text"] == SYSTEM_PROMPT
-    assert first["contents"] == [{"role": "user",
-                                  "parts": [{"text": "what is df and what failed?"}]}]
+    assert first["contents"] == [
+        {"role": "user", "parts": [{"text": "what is df and what failed?"}]}
+    ]
 
     question, model_turn, results = second["contents"]
     assert question == first["contents"][0]
@@ -136,10 +157,14 @@ async def test_gemini_native_round_trip(gemini: GeminiDouble) -> None:
     # All responses in one message, in call order, ids echoed, envelopes as response.
     assert results["role"] == "user"
     responses = [p["functionResponse"] for p in results["parts"]]
-    assert [(r["id"], r["name"]) for r in responses] == [("fc_1", "get_type"),
-                                                         ("fc_2", "get_last_exception")]
-    assert responses[0]["response"] == {"ok": True, "result": {
-        "name": "dict", "module": "builtins", "qualified": "builtins.dict"}}
+    assert [(r["id"], r["name"]) for r in responses] == [
+        ("fc_1", "get_type"),
+        ("fc_2", "get_last_exception"),
+    ]
+    assert responses[0]["response"] == {
+        "ok": True,
+        "result": {"name": "dict", "module": "builtins", "qualified": "builtins.dict"},
+    }
     exception = responses[1]["response"]["result"]["exception"]
     assert exception["exc_type"] == "KeyError" and exception["message"] == "'price'"
 
@@ -150,8 +175,9 @@ async def test_gemini_malformed_call_is_retried_once(gemini: GeminiDouble) -> No
     model = ModelConfig(provider="gemini", id=MODEL, base_url=gemini.url)
     provider = create_provider(model)
     try:
-        answer = await ask("q", provider, session(),
-                           AssistantLimits(step_timeout_s=10, total_timeout_s=20))
+        answer = await ask(
+            "q", provider, session(), AssistantLimits(step_timeout_s=10, total_timeout_s=20)
+        )
     finally:
         await provider.aclose()
     assert answer.text == "Answer after retry." and not answer.degraded

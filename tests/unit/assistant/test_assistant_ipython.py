@@ -21,7 +21,8 @@ TURNS = """\
 def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     (tmp_path / "turns.yaml").write_text(TURNS)
     (tmp_path / "remora.yaml").write_text(
-        "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n")
+        "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n"
+    )
     monkeypatch.chdir(tmp_path)
     ip = InteractiveShell.instance()
     try:
@@ -31,8 +32,9 @@ def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         InteractiveShell.clear_instance()
 
 
-def test_ask_magic_answers_about_the_session(shell: Any,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_ask_magic_answers_about_the_session(
+    shell: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     shell.run_line_magic("load_ext", "remora.assistant")
     shell.run_cell("prices = {'apple': 1}")
     shell.run_cell("prices['banana']")
@@ -49,7 +51,8 @@ def test_ask_magic_answers_about_the_session(shell: Any,
 
 
 def test_load_fails_clearly_without_a_usable_model(
-        shell: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shell: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "remora.yaml").write_text("model:\n  provider: scripted\n  id: scripted\n")
     shell.run_line_magic("load_ext", "remora.assistant")
     err = capsys.readouterr().err
@@ -58,8 +61,7 @@ def test_load_fails_clearly_without_a_usable_model(
     assert "ask" not in shell.magics_manager.magics["line"]
 
 
-def test_cell_magic_takes_a_long_question(shell: Any,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_cell_magic_takes_a_long_question(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
     shell.run_line_magic("load_ext", "remora.assistant")
     shell.run_cell("%%ask\nLook at the session.\nWhy did it fail?")
     assert "KeyError 'banana'" in capsys.readouterr().out
@@ -67,13 +69,16 @@ def test_cell_magic_takes_a_long_question(shell: Any,
     assert request.messages[1].text == "Look at the session.\nWhy did it fail?"
 
 
-@pytest.mark.parametrize(("line", "kept"), [
-    ("%asking x?", True),
-    ("%%ask", True),
-    ("x = 1", True),
-    ("%ask why?", False),
-    ("  %ask   what is 'x'?", False),
-])
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        ("%asking x?", True),
+        ("%%ask", True),
+        ("x = 1", True),
+        ("%ask why?", False),
+        ("  %ask   what is 'x'?", False),
+    ],
+)
 def test_only_ask_lines_are_rewritten(line: str, kept: bool) -> None:
     from remora.assistant.ipython import protect_question_marks
 

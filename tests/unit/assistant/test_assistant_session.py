@@ -40,10 +40,12 @@ def results_of(message: Message) -> list[ToolResult]:
 
 
 async def test_happy_path_call_then_text() -> None:
-    provider = ScriptedProvider([
-        tool_turn(call("get_type", {"expr": "count"}, id="t1")),
-        text_turn("count is an int (3)."),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(call("get_type", {"expr": "count"}, id="t1")),
+            text_turn("count is an int (3)."),
+        ]
+    )
     answer = await ask("what is count?", provider, session(), FAST)
     assert answer.text == "count is an int (3)."
     assert not answer.degraded and answer.stopped_by is None
@@ -54,8 +56,10 @@ async def test_happy_path_call_then_text() -> None:
     assert [m.role for m in second] == ["system", "user", "assistant", "tool"]
     (result,) = results_of(second[-1])
     assert result.call_id == "t1" and result.name == "get_type"
-    assert result.payload == {"ok": True, "result": {
-        "name": "int", "module": "builtins", "qualified": "builtins.int"}}
+    assert result.payload == {
+        "ok": True,
+        "result": {"name": "int", "module": "builtins", "qualified": "builtins.int"},
+    }
 
 
 async def test_direct_answer_without_calls() -> None:
@@ -73,29 +77,36 @@ async def test_several_calls_run_in_order_and_answer_together() -> None:
         return tag
 
     caps.namespace["trace"] = trace
-    provider = ScriptedProvider([
-        tool_turn(call("eval_expr", {"expr": "trace('first')"}, id="a"),
-                  call("eval_expr", {"expr": "trace('second')"}, id="b"),
-                  call("get_repr", {"expr": "label"}, id="c")),
-        text_turn("done"),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(
+                call("eval_expr", {"expr": "trace('first')"}, id="a"),
+                call("eval_expr", {"expr": "trace('second')"}, id="b"),
+                call("get_repr", {"expr": "label"}, id="c"),
+            ),
+            text_turn("done"),
+        ]
+    )
     answer = await ask("run them", provider, caps, FAST)
     assert order == ["first", "second"]
     assert [c.arguments.get("expr") for c in answer.calls] == [
-        "trace('first')", "trace('second')", "label"]
+        "trace('first')",
+        "trace('second')",
+        "label",
+    ]
     messages = provider.requests[1].messages
     # All three responses in ONE follow-up message, ids echoed in call order.
     assert sum(1 for m in messages if m.role == "tool") == 1
     results = results_of(messages[-1])
     assert [r.call_id for r in results] == ["a", "b", "c"]
-    assert [r.payload["result"].get("value_repr", r.payload["result"].get("repr"))
-            for r in results] == ["'first'", "'second'", "'abc'"]
+    assert [
+        r.payload["result"].get("value_repr", r.payload["result"].get("repr")) for r in results
+    ] == ["'first'", "'second'", "'abc'"]
 
 
 async def test_ids_pass_through_unchanged() -> None:
     odd_id = "functionCall/7::ζ"
-    provider = ScriptedProvider([tool_turn(call("list_globals", {}, id=odd_id)),
-                                 text_turn("ok")])
+    provider = ScriptedProvider([tool_turn(call("list_globals", {}, id=odd_id)), text_turn("ok")])
     await ask("globals?", provider, session(), FAST)
     (result,) = results_of(provider.requests[1].messages[-1])
     assert result.call_id == odd_id
@@ -104,11 +115,13 @@ async def test_ids_pass_through_unchanged() -> None:
 
 
 async def test_unknown_function_is_reported_and_loop_converges() -> None:
-    provider = ScriptedProvider([
-        tool_turn(call("read_memory", {"address": 1}, id="x")),
-        tool_turn(call("get_repr", {"expr": "data"}, id="y")),
-        text_turn("data is an empty list."),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(call("read_memory", {"address": 1}, id="x")),
+            tool_turn(call("get_repr", {"expr": "data"}, id="y")),
+            text_turn("data is an empty list."),
+        ]
+    )
     answer = await ask("what is data?", provider, session(), FAST)
     assert answer.text == "data is an empty list." and not answer.degraded
     (result,) = results_of(provider.requests[1].messages[-1])
@@ -118,11 +131,13 @@ async def test_unknown_function_is_reported_and_loop_converges() -> None:
 
 
 async def test_invalid_args_are_reported_and_loop_converges() -> None:
-    provider = ScriptedProvider([
-        tool_turn(call("get_repr", {"name": "data"}, id="x")),
-        tool_turn(call("get_repr", {"expr": "data"}, id="y")),
-        text_turn("empty"),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(call("get_repr", {"name": "data"}, id="x")),
+            tool_turn(call("get_repr", {"expr": "data"}, id="y")),
+            text_turn("empty"),
+        ]
+    )
     answer = await ask("data?", provider, session(), FAST)
     assert not answer.degraded
     (result,) = results_of(provider.requests[1].messages[-1])
@@ -130,10 +145,12 @@ async def test_invalid_args_are_reported_and_loop_converges() -> None:
 
 
 async def test_capability_exception_is_returned_and_loop_continues() -> None:
-    provider = ScriptedProvider([
-        tool_turn(call("eval_expr", {"expr": "sum(data) / len(data)"}, id="z")),
-        text_turn("Dividing by len(data) fails: data is empty."),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(call("eval_expr", {"expr": "sum(data) / len(data)"}, id="z")),
+            text_turn("Dividing by len(data) fails: data is empty."),
+        ]
+    )
     answer = await ask("mean of data?", provider, session(), FAST)
     assert not answer.degraded
     (result,) = results_of(provider.requests[1].messages[-1])
@@ -152,8 +169,9 @@ async def test_empty_reply_is_retried_once_then_answers() -> None:
 
 
 async def test_empty_reply_twice_soft_fails() -> None:
-    provider = ScriptedProvider([tool_turn(call("get_type", {"expr": "label"})),
-                                 text_turn(""), text_turn("   ")])
+    provider = ScriptedProvider(
+        [tool_turn(call("get_type", {"expr": "label"})), text_turn(""), text_turn("   ")]
+    )
     answer = await ask("q", provider, session(), FAST)
     assert answer.degraded and answer.stopped_by == "invalid_response"
     assert len(provider.requests) == 3  # one call turn, the bad reply, one retry
@@ -172,9 +190,12 @@ async def test_malformed_call_payload_retries_once_then_soft_fails() -> None:
 
 
 async def test_provider_reported_malformed_output_is_recoverable() -> None:
-    turns: Iterator[ProviderError | ModelTurn] = iter([
-        ProviderError(AGENT_INVALID_OUTPUT, "tool call arguments are not JSON"),
-        text_turn("fine now")])
+    turns: Iterator[ProviderError | ModelTurn] = iter(
+        [
+            ProviderError(AGENT_INVALID_OUTPUT, "tool call arguments are not JSON"),
+            text_turn("fine now"),
+        ]
+    )
 
     def next_turn(request: ModelRequest) -> ModelTurn:
         item = next(turns)
@@ -187,16 +208,18 @@ async def test_provider_reported_malformed_output_is_recoverable() -> None:
 
 
 async def test_blocked_candidate_counts_as_invalid() -> None:
-    provider = ScriptedProvider([text_turn("", finish="blocked", error="SAFETY"),
-                                 text_turn("answer after retry")])
+    provider = ScriptedProvider(
+        [text_turn("", finish="blocked", error="SAFETY"), text_turn("answer after retry")]
+    )
     answer = await ask("q", provider, session(), FAST)
     assert answer.text == "answer after retry"
 
 
 async def test_step_cap_soft_fails_with_findings() -> None:
     limits = AssistantLimits(max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0)
-    provider = ScriptedProvider([tool_turn(call("eval_expr", {"expr": f"count + {i}"}))
-                                 for i in range(5)])
+    provider = ScriptedProvider(
+        [tool_turn(call("eval_expr", {"expr": f"count + {i}"})) for i in range(5)]
+    )
     answer = await ask("q", provider, session(), limits)
     assert answer.degraded and answer.stopped_by == "step_limit"
     assert len(provider.requests) == 3
@@ -219,10 +242,12 @@ async def test_degraded_answer_lists_failed_calls_once() -> None:
 
 async def test_per_step_timeout_soft_fails() -> None:
     limits = AssistantLimits(step_timeout_s=0.2, total_timeout_s=5.0)
-    provider = ScriptedProvider([
-        tool_turn(call("get_repr", {"expr": "label"})),
-        (text_turn("too late"), 3.0),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(call("get_repr", {"expr": "label"})),
+            (text_turn("too late"), 3.0),
+        ]
+    )
     answer = await ask("q", provider, session(), limits)
     assert answer.degraded and answer.stopped_by == "step_timeout"
     assert "per-step timeout (0.2 s)" in answer.text
@@ -248,8 +273,9 @@ async def test_unreachable_model_is_a_degraded_answer_not_an_exception() -> None
 
 
 async def test_memory_is_per_question() -> None:
-    provider = ScriptedProvider([tool_turn(call("get_type", {"expr": "count"})),
-                                 text_turn("first"), text_turn("second")])
+    provider = ScriptedProvider(
+        [tool_turn(call("get_type", {"expr": "count"})), text_turn("first"), text_turn("second")]
+    )
     caps = session()
     await ask("first question", provider, caps, FAST)
     await ask("second question", provider, caps, FAST)
@@ -260,16 +286,26 @@ async def test_memory_is_per_question() -> None:
 
 async def test_auto_mode_and_system_prompt_on_every_step() -> None:
     limits = AssistantLimits(max_steps=2, step_timeout_s=2.0, total_timeout_s=5.0)
-    provider = ScriptedProvider([tool_turn(call("list_globals", {})),
-                                 tool_turn(call("list_globals", {"include_private": True}))])
+    provider = ScriptedProvider(
+        [
+            tool_turn(call("list_globals", {})),
+            tool_turn(call("list_globals", {"include_private": True})),
+        ]
+    )
     await ask("q", provider, session(), limits)
     assert [r.tool_choice for r in provider.requests] == ["auto", "auto"]
     for request in provider.requests:
         assert request.messages[0].role == "system"
         assert request.messages[0].parts == (Text(SYSTEM_PROMPT),)
         assert [t.name for t in request.tools] == [
-            "list_globals", "get_type", "get_repr", "get_dir", "get_doc", "eval_expr",
-            "get_last_exception"]
+            "list_globals",
+            "get_type",
+            "get_repr",
+            "get_dir",
+            "get_doc",
+            "eval_expr",
+            "get_last_exception",
+        ]
     assert "call functions instead of guessing" in SYSTEM_PROMPT
 
 
@@ -281,18 +317,28 @@ async def test_question_text_is_not_a_template() -> None:
 
 async def test_events_are_emitted() -> None:
     emitter = RecordingEmitter()
-    provider = ScriptedProvider([tool_turn(call("get_type", {"expr": "count"})),
-                                 text_turn("int")])
+    provider = ScriptedProvider([tool_turn(call("get_type", {"expr": "count"})), text_turn("int")])
     await ask("q", provider, session(), FAST, emitter=emitter)
-    assert emitter.kinds() == ["run_start", "model_request", "model_response", "tool_call",
-                               "tool_result", "model_request", "model_response", "run_end"]
+    assert emitter.kinds() == [
+        "run_start",
+        "model_request",
+        "model_response",
+        "tool_call",
+        "tool_result",
+        "model_request",
+        "model_response",
+        "run_end",
+    ]
 
 
 async def test_on_call_sees_calls_in_order() -> None:
     seen: list[tuple[str, dict[str, Any]]] = []
-    provider = ScriptedProvider([tool_turn(call("get_type", {"expr": "count"}),
-                                           call("get_doc", {"expr": "label"})),
-                                 text_turn("ok")])
+    provider = ScriptedProvider(
+        [
+            tool_turn(call("get_type", {"expr": "count"}), call("get_doc", {"expr": "label"})),
+            text_turn("ok"),
+        ]
+    )
     await ask("q", provider, session(), FAST, on_call=lambda n, a: seen.append((n, a)))
     assert seen == [("get_type", {"expr": "count"}), ("get_doc", {"expr": "label"})]
 
@@ -313,9 +359,16 @@ def test_definition_answers_in_text_with_the_seven_capabilities() -> None:
 
 
 async def test_profile_call_cap_still_answers_every_call() -> None:
-    provider = ScriptedProvider([tool_turn(call("get_type", {"expr": "count"}, id="1"),
-                                           call("get_type", {"expr": "label"}, id="2")),
-                                 text_turn("ok")], profile=BUILTIN_PROFILES["mistral"])
+    provider = ScriptedProvider(
+        [
+            tool_turn(
+                call("get_type", {"expr": "count"}, id="1"),
+                call("get_type", {"expr": "label"}, id="2"),
+            ),
+            text_turn("ok"),
+        ],
+        profile=BUILTIN_PROFILES["mistral"],
+    )
     await ask("q", provider, session(), FAST)
     results = results_of(provider.requests[1].messages[-1])
     assert [r.call_id for r in results] == ["1", "2"]  # every call gets its response

@@ -50,7 +50,8 @@ async def test_llm_model_with_tools_passes(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 async def test_llm_model_without_tools_is_fine_with_a_prompted_profile(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
     model = ModelConfig(provider="llm", id="gpt-3.5-turbo-instruct", profile="smollm")
     provider = create_provider(model)
@@ -58,11 +59,14 @@ async def test_llm_model_without_tools_is_fine_with_a_prompted_profile(
     await check_model(provider, model)
 
 
-@pytest.mark.parametrize(("model_id", "family"), [
-    ("text-embedding-004", "embedding"),
-    ("gemma-3-27b-it", "gemma"),
-    ("aqa", "aqa"),
-])
+@pytest.mark.parametrize(
+    ("model_id", "family"),
+    [
+        ("text-embedding-004", "embedding"),
+        ("gemma-3-27b-it", "gemma"),
+        ("aqa", "aqa"),
+    ],
+)
 async def test_gemini_families_without_function_calling(model_id: str, family: str) -> None:
     model = ModelConfig(provider="gemini", id=model_id)
     provider = ScriptedProvider(profile=BUILTIN_PROFILES["gemini"])

@@ -30,8 +30,9 @@ def test_shared_options_partial() -> None:
 def test_config_json_reports_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "remora.yaml").write_text("runner:\n  max_turns: 4\n")
     monkeypatch.setenv("REMORA_RUNNER__MAX_TOKENS", "300")
-    result = runner.invoke(app, ["config", "--project", str(tmp_path), "--temperature", "0.5",
-                                 "--format", "json"])
+    result = runner.invoke(
+        app, ["config", "--project", str(tmp_path), "--temperature", "0.5", "--format", "json"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["values"]["runner"]["max_turns"] == 4

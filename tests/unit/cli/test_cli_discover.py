@@ -23,7 +23,8 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "shop").mkdir()
     (tmp_path / "shop" / "cart.py").write_text(
         "class Cart:\n    def add(self, item):\n        pass\n\n"
-        "    async def checkout(self):\n        pass\n\n\ndef empty_cart():\n    return Cart()\n")
+        "    async def checkout(self):\n        pass\n\n\ndef empty_cart():\n    return Cart()\n"
+    )
     (tmp_path / "shop" / "broken.py").write_text("def ok():\n    pass\n\ndef bad(:\n")
     return tmp_path
 
@@ -47,13 +48,16 @@ def test_warnings_go_to_stderr(project: Path) -> None:
 
 
 def test_json_without_text_by_default(project: Path) -> None:
-    result = runner.invoke(app, ["discover", str(project / "shop" / "cart.py"),
-                                 "--format", "json"])
+    result = runner.invoke(app, ["discover", str(project / "shop" / "cart.py"), "--format", "json"])
     assert result.exit_code == 0, result.output
     nodes = json.loads(result.stdout)
     assert [(n["node_type"], n["full_name"]) for n in nodes] == [
-        ("file", "shop/cart.py"), ("class", "Cart"), ("method", "Cart.add"),
-        ("method", "Cart.checkout"), ("function", "empty_cart")]
+        ("file", "shop/cart.py"),
+        ("class", "Cart"),
+        ("method", "Cart.add"),
+        ("method", "Cart.checkout"),
+        ("function", "empty_cart"),
+    ]
     assert all("text" not in n for n in nodes)
     checkout = nodes[3]
     assert checkout["is_async"] is True
@@ -62,8 +66,9 @@ def test_json_without_text_by_default(project: Path) -> None:
 
 
 def test_json_with_text_and_type_filter(project: Path) -> None:
-    result = runner.invoke(app, ["discover", str(project), "-f", "json", "--with-text",
-                                 "--type", "function, method"])
+    result = runner.invoke(
+        app, ["discover", str(project), "-f", "json", "--with-text", "--type", "function, method"]
+    )
     assert result.exit_code == 0, result.output
     nodes = json.loads(result.stdout)
     assert {n["node_type"] for n in nodes} == {"function", "method"}
@@ -84,7 +89,7 @@ def test_missing_path_raises_disc_001(project: Path) -> None:
 
 
 def test_missing_path_through_main_is_one_line_and_exit_2(
-        project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "argv", ["remora", "discover", str(project / "missing")])
     with pytest.raises(SystemExit) as exit_info:
@@ -95,8 +100,7 @@ def test_missing_path_through_main_is_one_line_and_exit_2(
     assert "Traceback" not in err
 
 
-def test_defaults_to_the_current_directory(project: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_defaults_to_the_current_directory(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(project / "shop")
     result = runner.invoke(app, ["discover", "-f", "json", "-t", "class"])
     assert result.exit_code == 0, result.output
@@ -105,12 +109,14 @@ def test_defaults_to_the_current_directory(project: Path,
 
 def test_config_ignore_and_events(project: Path) -> None:
     (project / "remora.yaml").write_text(
-        "discovery:\n  ignore: ['broken.py']\nevents:\n  enabled: true\n")
+        "discovery:\n  ignore: ['broken.py']\nevents:\n  enabled: true\n"
+    )
     result = runner.invoke(app, ["discover", str(project), "-f", "json", "-t", "file"])
     assert result.exit_code == 0, result.output
     assert [n["file_path"] for n in json.loads(result.stdout)] == ["shop/cart.py"]
-    events = [json.loads(line) for line in
-              (project / ".remora" / "events.jsonl").read_text().splitlines()]
+    events = [
+        json.loads(line) for line in (project / ".remora" / "events.jsonl").read_text().splitlines()
+    ]
     assert events[-1]["kind"] == "discovery_done" and events[-1]["files"] == 1
 
 

@@ -32,12 +32,21 @@ def project(tmp_path: Path) -> Path:
     store.create("test", "n3").close()  # nothing changed: not listed
     with ResultsDB(root) as db:
         run_id = db.start_run("analyze", {})
-        for op, node_id, summary in (("lint", "n1", "removed unused import"),
-                                     ("docstring", "n2", "added a module docstring")):
-            db.record_result(run_id, {"node_id": node_id, "full_name": f"mod_{node_id}",
-                                      "file_path": "pkg/a.py"}, op,
-                             {"status": "success", "workspace_id": f"{op}-{node_id}",
-                              "changed_files": ["pkg/a.py"], "summary": summary})
+        for op, node_id, summary in (
+            ("lint", "n1", "removed unused import"),
+            ("docstring", "n2", "added a module docstring"),
+        ):
+            db.record_result(
+                run_id,
+                {"node_id": node_id, "full_name": f"mod_{node_id}", "file_path": "pkg/a.py"},
+                op,
+                {
+                    "status": "success",
+                    "workspace_id": f"{op}-{node_id}",
+                    "changed_files": ["pkg/a.py"],
+                    "summary": summary,
+                },
+            )
     return root
 
 
@@ -75,8 +84,10 @@ def test_list_as_json(project: Path) -> None:
 def test_show_prints_the_plain_diff_off_a_terminal(project: Path) -> None:
     code, out, _ = review(project, "show", "lint-n1")
     assert code == 0
-    assert out == ("diff --git a/pkg/a.py b/pkg/a.py\n--- a/pkg/a.py\n+++ b/pkg/a.py\n"
-                   "@@ -1,2 +1 @@\n-import os\n A = 1\n")
+    assert out == (
+        "diff --git a/pkg/a.py b/pkg/a.py\n--- a/pkg/a.py\n+++ b/pkg/a.py\n"
+        "@@ -1,2 +1 @@\n-import os\n A = 1\n"
+    )
     assert "\x1b[" not in out
     code, out, _ = review(project, "show", "test-n3")
     assert code == 0 and "no changes" in out
@@ -130,8 +141,9 @@ def test_options_before_the_subcommand_count(project: Path) -> None:
     assert result.exit_code == 0 and "-import os" in result.stdout
 
 
-def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-             *args: str) -> tuple[int, str]:
+def run_main(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, str]:
     monkeypatch.setattr(sys, "argv", ["remora", *args])
     with pytest.raises(SystemExit) as info:
         main()
@@ -139,34 +151,41 @@ def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     return (code if isinstance(code, int) else 0), capsys.readouterr().err
 
 
-def test_unknown_id_is_workspace_003_exit_2(project: Path, monkeypatch: pytest.MonkeyPatch,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_id_is_workspace_003_exit_2(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     for command in ("accept", "reject", "show"):
-        code, err = run_main(monkeypatch, capsys, "review", command, "lint-nope",
-                             "--project", str(project))
+        code, err = run_main(
+            monkeypatch, capsys, "review", command, "lint-nope", "--project", str(project)
+        )
         assert code == 2
         assert "WORKSPACE_003" in err and "lint-nope" in err
     # an unknown id among known ones: nothing is accepted
-    code, _ = run_main(monkeypatch, capsys, "review", "accept", "lint-n1", "lint-nope",
-                       "--project", str(project))
+    code, _ = run_main(
+        monkeypatch, capsys, "review", "accept", "lint-n1", "lint-nope", "--project", str(project)
+    )
     assert code == 2
     assert (project / "pkg" / "a.py").read_text() == "import os\nA = 1\n"
 
 
-def test_usage_errors_exit_2(project: Path, monkeypatch: pytest.MonkeyPatch,
-                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_usage_errors_exit_2(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, err = run_main(monkeypatch, capsys, "review", "accept", "--project", str(project))
     assert code == 2 and "no workspace given" in err
-    code, err = run_main(monkeypatch, capsys, "review", "reject", "lint-n1", "--all",
-                         "--project", str(project))
+    code, err = run_main(
+        monkeypatch, capsys, "review", "reject", "lint-n1", "--all", "--project", str(project)
+    )
     assert code == 2 and "not both" in err
 
 
-def test_conflict_exit_code_through_main(project: Path, monkeypatch: pytest.MonkeyPatch,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_conflict_exit_code_through_main(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (project / "pkg" / "a.py").write_text("user\n")
-    code, err = run_main(monkeypatch, capsys, "review", "accept", "lint-n1",
-                         "--project", str(project))
+    code, err = run_main(
+        monkeypatch, capsys, "review", "accept", "lint-n1", "--project", str(project)
+    )
     assert code == 1 and "conflict" in err
 
 
@@ -178,8 +197,9 @@ def test_show_colours_on_a_terminal(project: Path, monkeypatch: pytest.MonkeyPat
     from remora.cli import review_cmd
 
     buffer = io.StringIO()
-    monkeypatch.setattr(review_cmd, "console",
-                        Console(file=buffer, force_terminal=True, color_system="standard"))
+    monkeypatch.setattr(
+        review_cmd, "console", Console(file=buffer, force_terminal=True, color_system="standard")
+    )
     code, _, _ = review(project, "show", "lint-n1")
     assert code == 0
     coloured = buffer.getvalue()

@@ -17,7 +17,7 @@ from remora.cli import app
 runner = CliRunner()
 REMORA = str(Path(sys.executable).parent / "remora")
 
-READ = '''from remora.pym import Input, external
+READ = """from remora.pym import Input, external
 
 path: str = Input("path")
 
@@ -27,8 +27,8 @@ async def read_file(path: str) -> str: ...
 text = await read_file(path)
 print("read", len(text))
 {"first": text.splitlines()[0]}
-'''
-WRITE = '''from remora.pym import Input, external
+"""
+WRITE = """from remora.pym import Input, external
 
 @external
 async def read_file(path: str) -> str: ...
@@ -40,8 +40,8 @@ async def file_exists(path: str) -> bool: ...
 existed = await file_exists("out.txt")
 await write_file("out.txt", "written\\n")
 existed
-'''
-NODE = '''from remora.pym import external
+"""
+NODE = """from remora.pym import external
 
 @external
 async def get_node_metadata() -> dict[str, Any]: ...
@@ -50,7 +50,7 @@ async def get_node_source() -> str: ...
 
 meta = await get_node_metadata()
 [meta["full_name"], meta["node_type"], (await get_node_source()).splitlines()[0]]
-'''
+"""
 FAILS = "x = 1\nx / 0\n"
 LOOP = "n = 0\nwhile True:\n    n += 1\n"
 
@@ -61,11 +61,17 @@ def project(tmp_path: Path) -> Path:
     (root / "shop").mkdir(parents=True)
     (root / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (root / "shop" / "cart.py").write_text(
-        "class Cart:\n    def add(self, item):\n        return item\n")
+        "class Cart:\n    def add(self, item):\n        return item\n"
+    )
     tools = tmp_path / "tools"
     tools.mkdir()
-    for name, body in {"read": READ, "write": WRITE, "node": NODE, "fails": FAILS,
-                       "loop": LOOP}.items():
+    for name, body in {
+        "read": READ,
+        "write": WRITE,
+        "node": NODE,
+        "fails": FAILS,
+        "loop": LOOP,
+    }.items():
         (tools / f"{name}.pym").write_text(body)
     return root
 
@@ -86,8 +92,11 @@ def workspaces(project: Path) -> list[str]:
 def test_ok_envelope_exit_zero_and_no_workspace_left(project: Path) -> None:
     result = invoke(project, tool(project, "read"), "--args", '{"path": "shop/cart.py"}')
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"ok": True, "result": {"first": "class Cart:"},
-                                         "prints": "read 57\n"}
+    assert json.loads(result.stdout) == {
+        "ok": True,
+        "result": {"first": "class Cart:"},
+        "prints": "read 57\n",
+    }
     assert workspaces(project) == []
 
 
@@ -116,8 +125,7 @@ def test_changes_stay_in_a_workspace_that_a_later_run_reuses(project: Path) -> N
 def test_node_is_bound_through_discovery(project: Path) -> None:
     result = invoke(project, tool(project, "node"), "--node", "shop/cart.py::Cart.add")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["result"] == ["Cart.add", "method",
-                                                   "def add(self, item):"]
+    assert json.loads(result.stdout)["result"] == ["Cart.add", "method", "def add(self, item):"]
     whole = invoke(project, tool(project, "node"), "--node", "shop/cart.py")
     assert json.loads(whole.stdout)["result"][:2] == ["shop/cart.py", "file"]
     unbound = invoke(project, tool(project, "node"))
@@ -125,15 +133,27 @@ def test_node_is_bound_through_discovery(project: Path) -> None:
 
 
 def run_cli(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([REMORA, *args], cwd=project, capture_output=True, text=True,
-                          timeout=120, env={**os.environ, **env}, check=False)
+    return subprocess.run(
+        [REMORA, *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **env},
+        check=False,
+    )
 
 
 def test_a_timed_out_tool_exits_one_not_134(project: Path) -> None:
     # The Monty pitfall: after a feed time limit the interpreter could abort at exit.
     for _ in range(3):
-        proc = run_cli(project, "tool", "run", tool(project, "loop"),
-                       REMORA_SANDBOX__OVERRIDES__MAX_DURATION_S="0.3")
+        proc = run_cli(
+            project,
+            "tool",
+            "run",
+            tool(project, "loop"),
+            REMORA_SANDBOX__OVERRIDES__MAX_DURATION_S="0.3",
+        )
         assert proc.returncode == 1, (proc.returncode, proc.stderr)
         assert json.loads(proc.stdout)["error"]["code"] == "time_limit"
 
@@ -150,8 +170,9 @@ def test_usage_and_load_errors_exit_two(project: Path) -> None:
 
 def test_agents_check_lists_findings(project: Path) -> None:
     tools = project.parent / "tools"
-    (tools / "bad.pym").write_text("from remora.pym import Input\nx: set[int] = Input()\n"
-                                   "class A(Exception):\n    pass\n")
+    (tools / "bad.pym").write_text(
+        "from remora.pym import Input\nx: set[int] = Input()\nclass A(Exception):\n    pass\n"
+    )
     result = runner.invoke(app, ["agents", "check", str(tools)])
     assert result.exit_code == 1
     bad = str(tools / "bad.pym")
@@ -164,11 +185,15 @@ def test_agents_check_lists_findings(project: Path) -> None:
     assert "6 script(s) checked, 1 with problems, 2 problem(s)" in result.stderr
     good = runner.invoke(app, ["agents", "check", tool(project, "read"), "--format", "json"])
     assert good.exit_code == 0
-    assert json.loads(good.stdout) == [{"file": tool(project, "read"), "ok": True,
-                                        "findings": []}]
+    assert json.loads(good.stdout) == [{"file": tool(project, "read"), "ok": True, "findings": []}]
 
 
 def test_agents_check_without_scripts_is_a_usage_error(tmp_path: Path) -> None:
-    proc = subprocess.run([REMORA, "agents", "check", str(tmp_path)], capture_output=True,
-                          text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        [REMORA, "agents", "check", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 2 and "no .pym files" in proc.stderr

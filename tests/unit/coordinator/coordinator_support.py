@@ -20,13 +20,20 @@ from remora.discovery.node import CSTNode
 from remora.providers.base import Provider
 from remora.providers.scripted import FunctionProvider, tool_turn
 
-__all__ = ["ConcurrencyGate", "make_config", "make_project", "node_name_of", "nodes_of",
-           "note_model", "provider_factory"]
+__all__ = [
+    "ConcurrencyGate",
+    "make_config",
+    "make_project",
+    "node_name_of",
+    "nodes_of",
+    "note_model",
+    "provider_factory",
+]
 
 SOURCE = {
     "pkg/alpha.py": "def one():\n    return 1\n\n\ndef two():\n    return 2\n",
     "pkg/beta.py": "class Box:\n    def open(self):\n        return True\n\n\n"
-                   "def three():\n    return 3\n",
+    "def three():\n    return 3\n",
 }
 
 NOTE_AGENT = """\
@@ -59,7 +66,7 @@ tools:
       additionalProperties: false
 """
 
-WRITE_NOTE = '''\
+WRITE_NOTE = """\
 from typing import Any
 
 from remora.pym import Input, external
@@ -80,15 +87,15 @@ meta = await get_node_metadata()
 path = "notes/" + str(meta["full_name"]) + ".txt"
 await write_file(path, style + ": " + text + "\\n")
 {"written": path}
-'''
+"""
 
-SUBMIT = '''\
+SUBMIT = """\
 from remora.pym import Input
 
 summary: str = Input("summary")
 
 {"summary": summary}
-'''
+"""
 
 
 def make_project(tmp_path: Path, *, broken_agent: bool = False) -> Path:
@@ -108,7 +115,8 @@ def make_project(tmp_path: Path, *, broken_agent: bool = False) -> Path:
         (agents / "broken" / "agent.yaml").write_text(
             "name: broken\ndescription: x\ninitial_context:\n  system_prompt: s\n"
             "  node_context: n\ntools:\n  - name: submit_result\n"
-            "    pym: tools/missing.pym\n    description: Finish.\n")
+            "    pym: tools/missing.pym\n    description: Finish.\n"
+        )
     return root
 
 
@@ -140,8 +148,9 @@ def _step(request: ModelRequest) -> int:
     return sum(1 for m in request.messages if m.role == "assistant" and m.tool_calls)
 
 
-def note_model(before: Callable[[ModelRequest], Any] | None = None
-               ) -> Callable[[ModelRequest], Any]:
+def note_model(
+    before: Callable[[ModelRequest], Any] | None = None,
+) -> Callable[[ModelRequest], Any]:
     """A model that writes a note and submits; ``before`` may raise or wait first."""
 
     async def turn(request: ModelRequest) -> ModelTurn:
@@ -157,8 +166,9 @@ def note_model(before: Callable[[ModelRequest], Any] | None = None
     return turn
 
 
-def provider_factory(fn: Callable[[ModelRequest], Any], created: list[Provider] | None = None
-                     ) -> Callable[[ModelConfig, str | None], Provider]:
+def provider_factory(
+    fn: Callable[[ModelRequest], Any], created: list[Provider] | None = None
+) -> Callable[[ModelConfig, str | None], Provider]:
     def factory(model: ModelConfig, profile: str | None) -> Provider:
         provider = FunctionProvider(fn, model_name=model.id)
         if created is not None:

@@ -10,8 +10,18 @@ from remora.runner import AgentResult, ResultError
 
 
 def _node(name: str) -> CSTNode:
-    return CSTNode(make_node_id("m.py", name, "function"), "function", name, name, "m.py",
-                   0, 10, 1, 2, f"def {name}(): pass\n")
+    return CSTNode(
+        make_node_id("m.py", name, "function"),
+        "function",
+        name,
+        name,
+        "m.py",
+        0,
+        10,
+        1,
+        2,
+        f"def {name}(): pass\n",
+    )
 
 
 def _report(*statuses: str, interrupted: bool = False) -> AnalyzeReport:
@@ -19,20 +29,33 @@ def _report(*statuses: str, interrupted: bool = False) -> AnalyzeReport:
     for i, status in enumerate(statuses):
         error = ResultError("AGENT_003", "turn limit") if status == "failed" else None
         changed = ["m.py"] if status == "success" and i == 0 else []
-        outcomes.append(TaskOutcome(_node(f"f{i}"), "lint", AgentResult(
-            status, workspace_id="lint-x" if changed else None,  # type: ignore[arg-type]
-            changed_files=changed, summary=status, error=error)))
+        outcomes.append(
+            TaskOutcome(
+                _node(f"f{i}"),
+                "lint",
+                AgentResult(
+                    status,
+                    workspace_id="lint-x" if changed else None,  # type: ignore[arg-type]
+                    changed_files=changed,
+                    summary=status,
+                    error=error,
+                ),
+            )
+        )
     return AnalyzeReport("run-1", ["lint"], len(statuses), outcomes, interrupted)
 
 
-@pytest.mark.parametrize(("statuses", "code"), [
-    (("success", "skipped"), 0),
-    (("skipped", "skipped"), 0),
-    ((), 0),
-    (("success", "failed"), 1),
-    (("failed", "skipped"), 2),
-    (("failed", "failed"), 2),
-])
+@pytest.mark.parametrize(
+    ("statuses", "code"),
+    [
+        (("success", "skipped"), 0),
+        (("skipped", "skipped"), 0),
+        ((), 0),
+        (("success", "failed"), 1),
+        (("failed", "skipped"), 2),
+        (("failed", "failed"), 2),
+    ],
+)
 def test_exit_codes(statuses: tuple[str, ...], code: int) -> None:
     assert _report(*statuses).exit_code == code
 

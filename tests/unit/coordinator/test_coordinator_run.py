@@ -32,27 +32,41 @@ def registry(root: Path) -> AgentRegistry:
 
 
 async def test_every_node_gets_one_recorded_result_and_changes_wait_for_review(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     root = make_project(tmp_path)
     config = make_config(root)
     nodes = nodes_of(root)
     emitter = RecordingEmitter()
-    async with Coordinator(config, root, registry=registry(root), emitter=emitter,
-                           provider_factory=provider_factory(note_model())) as coordinator:
+    async with Coordinator(
+        config,
+        root,
+        registry=registry(root),
+        emitter=emitter,
+        provider_factory=provider_factory(note_model()),
+    ) as coordinator:
         report = await coordinator.analyze(nodes, ["note"])
     by_name = {o.node.full_name: o for o in report.outcomes}
     assert [o.node.node_id for o in report.outcomes] == [n.node_id for n in nodes]
     assert {n: o.result.status for n, o in by_name.items()} == {
-        "pkg/alpha.py": "skipped", "one": "success", "two": "success",
-        "pkg/beta.py": "skipped", "Box": "skipped", "Box.open": "success", "three": "success"}
+        "pkg/alpha.py": "skipped",
+        "one": "success",
+        "two": "success",
+        "pkg/beta.py": "skipped",
+        "Box": "skipped",
+        "Box.open": "success",
+        "three": "success",
+    }
     assert by_name["one"].result.changed_files == ["notes/one.txt"]
     assert by_name["one"].review == "pending"
     assert by_name["pkg/alpha.py"].result.summary == (
-        "note runs on function, method nodes, not on a file")
+        "note runs on function, method nodes, not on a file"
+    )
     assert report.exit_code == 0
     store = WorkspaceStore(root)
-    assert store.ids() == sorted(f"note-{n.node_id}" for n in nodes
-                                 if n.node_type in ("function", "method"))
+    assert store.ids() == sorted(
+        f"note-{n.node_id}" for n in nodes if n.node_type in ("function", "method")
+    )
     with store.open(by_name["Box.open"].result.workspace_id or "") as ws:
         assert ws.read("notes/Box.open.txt") == b"fancy: about Box.open\n"
     assert not (root / "notes").exists()  # nothing touches the project before review
@@ -71,8 +85,9 @@ async def test_runs_are_concurrent_up_to_the_limit(tmp_path: Path, limit: int) -
     root = make_project(tmp_path)
     config = make_config(root, sandbox={"max_concurrent_agents": limit})
     gate = ConcurrencyGate(limit)
-    async with Coordinator(config, root, registry=registry(root),
-                           provider_factory=provider_factory(note_model(gate))) as coordinator:
+    async with Coordinator(
+        config, root, registry=registry(root), provider_factory=provider_factory(note_model(gate))
+    ) as coordinator:
         report = await coordinator.analyze(nodes_of(root), ["note"])
     assert gate.peak == limit
     assert report.counts()["success"] == 4
@@ -81,8 +96,12 @@ async def test_runs_are_concurrent_up_to_the_limit(tmp_path: Path, limit: int) -
 async def test_one_provider_per_model_shared_by_all_runs(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     created: list[Provider] = []
-    async with Coordinator(make_config(root), root, registry=registry(root),
-                           provider_factory=provider_factory(note_model(), created)) as c:
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=registry(root),
+        provider_factory=provider_factory(note_model(), created),
+    ) as c:
         await c.analyze(nodes_of(root), ["note"])
         await c.analyze(nodes_of(root), ["note"])
     assert len(created) == 1
@@ -100,8 +119,12 @@ async def test_an_operation_model_override_gets_its_own_provider(tmp_path: Path)
     (root / "agents" / "other" / "tools").symlink_to(root / "agents" / "note" / "tools")
     config = make_config(root, operations={"other": {"model": {"id": "bigger"}}})
     created: list[Provider] = []
-    async with Coordinator(config, root, registry=registry(root),
-                           provider_factory=provider_factory(note_model(), created)) as c:
+    async with Coordinator(
+        config,
+        root,
+        registry=registry(root),
+        provider_factory=provider_factory(note_model(), created),
+    ) as c:
         report = await c.analyze(nodes_of(root), ["note", "other"])
     assert sorted(p.model_name for p in created) == ["bigger", "note-model"]  # type: ignore[attr-defined]
     assert report.counts()["success"] == 8
@@ -114,8 +137,12 @@ async def test_a_failing_run_never_stops_the_others(tmp_path: Path) -> None:
         if node_name_of(request) == "two":
             raise ProviderError(AGENT_MODEL_UNAVAILABLE, "connection reset by the server")
 
-    async with Coordinator(make_config(root), root, registry=registry(root),
-                           provider_factory=provider_factory(note_model(flaky))) as c:
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=registry(root),
+        provider_factory=provider_factory(note_model(flaky)),
+    ) as c:
         report = await c.analyze(nodes_of(root), ["note"])
     by_name = {o.node.full_name: o.result for o in report.outcomes}
     assert by_name["two"].status == "failed"
@@ -123,8 +150,10 @@ async def test_a_failing_run_never_stops_the_others(tmp_path: Path) -> None:
     assert by_name["two"].workspace_id is None
     assert [by_name[n].status for n in ("one", "Box.open", "three")] == ["success"] * 3
     assert report.exit_code == 1
-    assert f"note-{next(o.node.node_id for o in report.outcomes if o.node.name == 'two')}" \
+    assert (
+        f"note-{next(o.node.node_id for o in report.outcomes if o.node.name == 'two')}"
         not in WorkspaceStore(root).ids()
+    )
 
 
 async def test_nothing_succeeded_is_exit_2(tmp_path: Path) -> None:
@@ -133,8 +162,12 @@ async def test_nothing_succeeded_is_exit_2(tmp_path: Path) -> None:
     def down(request: ModelRequest) -> None:
         raise ProviderError(AGENT_MODEL_UNAVAILABLE, "timed out")
 
-    async with Coordinator(make_config(root), root, registry=registry(root),
-                           provider_factory=provider_factory(note_model(down))) as c:
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=registry(root),
+        provider_factory=provider_factory(note_model(down)),
+    ) as c:
         report = await c.analyze(nodes_of(root), ["note"])
     assert report.counts() == {"success": 0, "failed": 4, "skipped": 3, "changed": 0}
     assert report.exit_code == 2
@@ -150,8 +183,12 @@ async def test_a_programming_error_propagates_and_stops_the_rest(tmp_path: Path)
 
     config = make_config(root, sandbox={"max_concurrent_agents": 2})
     with pytest.raises(TypeError, match="unexpected None"):
-        async with Coordinator(config, root, registry=registry(root),
-                               provider_factory=provider_factory(note_model(bug))) as c:
+        async with Coordinator(
+            config,
+            root,
+            registry=registry(root),
+            provider_factory=provider_factory(note_model(bug)),
+        ) as c:
             await c.analyze(nodes_of(root), ["note"])
     # The unfinished runs left no workspace; the run is closed in the results db.
     assert WorkspaceStore(root).ids() == []
@@ -161,8 +198,13 @@ async def test_a_programming_error_propagates_and_stops_the_rest(tmp_path: Path)
 
 class _Down(FunctionProvider):
     async def check(self) -> Availability:
-        return Availability(ok=False, model=self.model_name, provider="scripted",
-                            reason="connection refused", hint="start the server")
+        return Availability(
+            ok=False,
+            model=self.model_name,
+            provider="scripted",
+            reason="connection refused",
+            hint="start the server",
+        )
 
 
 async def test_an_unavailable_model_stops_before_any_agent_starts(tmp_path: Path) -> None:
@@ -175,8 +217,9 @@ async def test_an_unavailable_model_stops_before_any_agent_starts(tmp_path: Path
         return provider
 
     with pytest.raises(RemoraError) as caught:
-        async with Coordinator(make_config(root), root, registry=registry(root),
-                               provider_factory=factory) as c:
+        async with Coordinator(
+            make_config(root), root, registry=registry(root), provider_factory=factory
+        ) as c:
             await c.analyze(nodes_of(root), ["note"])
     assert caught.value.code == "AGENT_002"
     assert "note-model" in caught.value.message and "connection refused" in caught.value.message
@@ -188,8 +231,12 @@ async def test_an_unavailable_model_stops_before_any_agent_starts(tmp_path: Path
 
 async def test_a_broken_agent_fails_its_operation_and_the_others_run(tmp_path: Path) -> None:
     root = make_project(tmp_path, broken_agent=True)
-    async with Coordinator(make_config(root), root, registry=registry(root),
-                           provider_factory=provider_factory(note_model())) as c:
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=registry(root),
+        provider_factory=provider_factory(note_model()),
+    ) as c:
         report = await c.analyze(nodes_of(root), ["note", "broken"])
     broken = [o for o in report.outcomes if o.operation == "broken"]
     assert len(broken) == 7
@@ -202,8 +249,12 @@ async def test_a_broken_agent_fails_its_operation_and_the_others_run(tmp_path: P
 async def test_operation_options_fill_tool_inputs_the_model_never_sees(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     created: list[Provider] = []
-    async with Coordinator(make_config(root), root, registry=registry(root),
-                           provider_factory=provider_factory(note_model(), created)) as c:
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=registry(root),
+        provider_factory=provider_factory(note_model(), created),
+    ) as c:
         report = await c.analyze(nodes_of(root), ["note"])
         store = c.store
     provider = created[0]
@@ -216,7 +267,8 @@ async def test_operation_options_fill_tool_inputs_the_model_never_sees(tmp_path:
 
 
 async def test_cancelling_discards_unfinished_workspaces_and_keeps_the_db_consistent(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     root = make_project(tmp_path)
     release = asyncio.Event()
     reached = asyncio.Event()
@@ -227,8 +279,9 @@ async def test_cancelling_discards_unfinished_workspaces_and_keeps_the_db_consis
             await release.wait()  # never set: these runs are interrupted
 
     config = make_config(root, sandbox={"max_concurrent_agents": 1})
-    async with Coordinator(config, root, registry=registry(root),
-                           provider_factory=provider_factory(note_model(hold))) as c:
+    async with Coordinator(
+        config, root, registry=registry(root), provider_factory=provider_factory(note_model(hold))
+    ) as c:
         job = asyncio.create_task(c.analyze(nodes_of(root), ["note"]))
         await reached.wait()
         job.cancel()
@@ -246,11 +299,14 @@ async def test_cancelling_discards_unfinished_workspaces_and_keeps_the_db_consis
 async def test_auto_accept_writes_changes_and_reports_conflicts(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     (root / "agents" / "note" / "tools" / "write_note.pym").write_text(
-        (root / "agents" / "note" / "tools" / "write_note.pym").read_text().replace(
-            'path = "notes/" + str(meta["full_name"]) + ".txt"', 'path = "notes/all.txt"'))
+        (root / "agents" / "note" / "tools" / "write_note.pym")
+        .read_text()
+        .replace('path = "notes/" + str(meta["full_name"]) + ".txt"', 'path = "notes/all.txt"')
+    )
     config = make_config(root, sandbox={"max_concurrent_agents": 1})
-    async with Coordinator(config, root, registry=registry(root),
-                           provider_factory=provider_factory(note_model())) as c:
+    async with Coordinator(
+        config, root, registry=registry(root), provider_factory=provider_factory(note_model())
+    ) as c:
         report = await c.analyze(nodes_of(root), ["note"], auto_accept=True)
     reviews = [o.review for o in report.outcomes if o.result.status == "success"]
     assert reviews == ["accepted", "conflict", "conflict", "conflict"]

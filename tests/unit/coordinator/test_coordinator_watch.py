@@ -26,19 +26,21 @@ def test_only_new_or_changed_nodes_re_run(tmp_path: Path) -> None:
     config = make_config(root)
     index = NodeIndex(nodes_of(root))
     path = root / "pkg" / "alpha.py"
-    path.write_text("def one():\n    return 1\n\n\ndef two():\n    return 22\n\n\n"
-                    "def four():\n    return 4\n")
-    batch = examine_changes({(Change.modified, str(path))}, index, WatchFilter(root, config),
-                            config)
+    path.write_text(
+        "def one():\n    return 1\n\n\ndef two():\n    return 22\n\n\ndef four():\n    return 4\n"
+    )
+    batch = examine_changes(
+        {(Change.modified, str(path))}, index, WatchFilter(root, config), config
+    )
     # The file node's text changed too; one() did not.
     assert sorted(n.full_name for n in batch.nodes) == ["four", "pkg/alpha.py", "two"]
-    again = examine_changes({(Change.modified, str(path))}, index, WatchFilter(root, config),
-                            config)
+    again = examine_changes(
+        {(Change.modified, str(path))}, index, WatchFilter(root, config), config
+    )
     assert again.nodes == [] and again.files == ["pkg/alpha.py"]
 
 
-def test_a_syntax_error_mid_edit_is_skipped_and_the_last_good_state_kept(
-        tmp_path: Path) -> None:
+def test_a_syntax_error_mid_edit_is_skipped_and_the_last_good_state_kept(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     config = make_config(root)
     index = NodeIndex(nodes_of(root))
@@ -62,19 +64,26 @@ def test_deleted_files_are_forgotten_and_ignored_paths_filtered(tmp_path: Path) 
     index = NodeIndex(nodes_of(root))
     watch_filter = WatchFilter(root, config)
     assert watch_filter(Change.modified, str(root / "pkg" / "alpha.py"))
-    for ignored in ("generated/x.py", "pkg/scratch_1.py", ".remora/w.py", "README.md",
-                    ".venv/lib/site.py", "pkg/__pycache__/a.py"):
+    for ignored in (
+        "generated/x.py",
+        "pkg/scratch_1.py",
+        ".remora/w.py",
+        "README.md",
+        ".venv/lib/site.py",
+        "pkg/__pycache__/a.py",
+    ):
         assert not watch_filter(Change.added, str(root / ignored)), ignored
     (root / "pkg" / "beta.py").unlink()
-    batch = examine_changes({(Change.deleted, str(root / "pkg" / "beta.py"))}, index,
-                            watch_filter, config)
+    batch = examine_changes(
+        {(Change.deleted, str(root / "pkg" / "beta.py"))}, index, watch_filter, config
+    )
     assert batch.removed == ["pkg/beta.py"] and batch.nodes == []
     assert index.files == ["pkg/alpha.py"]
 
 
-async def _save(path: Path, text: str,
-                batches: asyncio.Queue[tuple[ChangeBatch, AnalyzeReport | None]]
-                ) -> tuple[ChangeBatch, AnalyzeReport | None]:
+async def _save(
+    path: Path, text: str, batches: asyncio.Queue[tuple[ChangeBatch, AnalyzeReport | None]]
+) -> tuple[ChangeBatch, AnalyzeReport | None]:
     """Save until the watcher reports it (it has no ready signal: the first save may
     come before it watches)."""
     for _ in range(20):
@@ -96,23 +105,33 @@ async def test_the_watch_loop_analyses_saved_changes_and_goes_on(tmp_path: Path)
     def on_batch(batch: ChangeBatch, report: AnalyzeReport | None) -> None:
         batches.put_nowait((batch, report))
 
-    async with Coordinator(config, root, registry=AgentRegistry(root / "agents"),
-                           provider_factory=provider_factory(note_model()),
-                           command="watch") as coordinator:
-        loop = asyncio.create_task(watch_loop(coordinator, [root], ["note"], index,
-                                              on_batch=on_batch, stop_event=stop))
+    async with Coordinator(
+        config,
+        root,
+        registry=AgentRegistry(root / "agents"),
+        provider_factory=provider_factory(note_model()),
+        command="watch",
+    ) as coordinator:
+        loop = asyncio.create_task(
+            watch_loop(coordinator, [root], ["note"], index, on_batch=on_batch, stop_event=stop)
+        )
         try:
-            broken, report = await _save(root / "pkg" / "alpha.py",
-                                         "def one():\n    return 1\n\n\ndef two(:\n", batches)
+            broken, report = await _save(
+                root / "pkg" / "alpha.py", "def one():\n    return 1\n\n\ndef two(:\n", batches
+            )
             assert report is None and broken.skipped[0].file == "pkg/alpha.py"
-            batch, report = await _save(root / "pkg" / "alpha.py",
-                                        "def one():\n    return 1\n\n\ndef two():\n    return 22\n",
-                                        batches)
+            batch, report = await _save(
+                root / "pkg" / "alpha.py",
+                "def one():\n    return 1\n\n\ndef two():\n    return 22\n",
+                batches,
+            )
         finally:
             stop.set()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(loop, 10)
     assert report is not None
     assert [(o.node.full_name, o.result.status) for o in report.outcomes] == [
-        ("pkg/alpha.py", "skipped"), ("two", "success")]
+        ("pkg/alpha.py", "skipped"),
+        ("two", "success"),
+    ]
     assert batch.skipped == []

@@ -32,11 +32,13 @@ def test_defaults_without_file(tmp_path: Path) -> None:
 
 
 def test_precedence_file_then_env_then_flag(tmp_path: Path) -> None:
-    write(tmp_path / "remora.yaml",
-          "runner:\n  max_turns: 4\n  max_tokens: 100\n  temperature: 0.3\n")
+    write(
+        tmp_path / "remora.yaml", "runner:\n  max_turns: 4\n  max_tokens: 100\n  temperature: 0.3\n"
+    )
     env = {"REMORA_RUNNER__MAX_TOKENS": "200", "REMORA_RUNNER__TEMPERATURE": "0.4"}
-    loaded = load_config(overrides={"runner": {"temperature": 0.9}}, project_root=tmp_path,
-                         environ=env)
+    loaded = load_config(
+        overrides={"runner": {"temperature": 0.9}}, project_root=tmp_path, environ=env
+    )
     runner = loaded.config.runner
     assert (runner.max_turns, runner.max_tokens, runner.temperature) == (4, 200, 0.9)
     assert loaded.source_of("runner.max_turns").startswith("file ")
@@ -112,8 +114,10 @@ def test_unknown_key_inside_operation(tmp_path: Path) -> None:
 
 
 def test_operation_model_override(tmp_path: Path) -> None:
-    write(tmp_path / "remora.yaml",
-          "operations:\n  lint:\n    model: {provider: openai, base_url: 'http://x/v1'}\n")
+    write(
+        tmp_path / "remora.yaml",
+        "operations:\n  lint:\n    model: {provider: openai, base_url: 'http://x/v1'}\n",
+    )
     config = load_config(project_root=tmp_path, environ={}).config
     assert config.model_for("lint").provider == "openai"
     assert config.model_for("docstring").provider == "embedded"
@@ -138,28 +142,33 @@ def test_tool_choice_invalid_value_rejected() -> None:
 def test_required_with_functiongemma_warns() -> None:
     with pytest.warns(UserWarning, match="not supported by model profile 'functiongemma'"):
         RemoraConfig.model_validate(
-            {"model": {"id": "functiongemma-270m"}, "runner": {"tool_choice": "required"}})
+            {"model": {"id": "functiongemma-270m"}, "runner": {"tool_choice": "required"}}
+        )
 
 
 def test_required_with_llama_does_not_warn() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         RemoraConfig.model_validate(
-            {"model": {"id": "llama-3.1-8b"}, "runner": {"tool_choice": "required"}})
+            {"model": {"id": "llama-3.1-8b"}, "runner": {"tool_choice": "required"}}
+        )
 
 
 def test_unknown_profile_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(RemoraError) as info:
-        load_config(overrides={"runner": {"model_profile": "nope"}}, project_root=tmp_path,
-                    environ={})
+        load_config(
+            overrides={"runner": {"model_profile": "nope"}}, project_root=tmp_path, environ={}
+        )
     assert "unknown model profile" in info.value.message
 
 
 def test_load_warning_surfaces_once(tmp_path: Path) -> None:
     with pytest.warns(UserWarning) as record:
-        load_config(overrides={"model": {"id": "functiongemma"},
-                               "runner": {"tool_choice": "required"}},
-                    project_root=tmp_path, environ={})
+        load_config(
+            overrides={"model": {"id": "functiongemma"}, "runner": {"tool_choice": "required"}},
+            project_root=tmp_path,
+            environ={},
+        )
     assert len(record) == 1
 
 

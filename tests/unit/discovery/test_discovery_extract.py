@@ -35,8 +35,7 @@ def test_file_node_covers_the_whole_file() -> None:
 def test_empty_file_is_one_file_node() -> None:
     nodes, warnings = parse_source(b"", "empty.py")
     assert warnings == []
-    assert [(n.node_type, n.start_line, n.end_line, n.text) for n in nodes] == [
-        ("file", 1, 1, "")]
+    assert [(n.node_type, n.start_line, n.end_line, n.text) for n in nodes] == [("file", 1, 1, "")]
 
 
 def test_same_named_methods_in_two_classes_are_two_nodes() -> None:
@@ -107,7 +106,7 @@ def test_decorated_definitions_start_at_the_first_decorator() -> None:
     assert point.text.startswith("@functools.total_ordering\n@register(")
     assert point.start_line == 3
     assert point.decorators == ("functools.total_ordering", 'register(\n    name="point",\n)')
-    assert source[point.start_byte:point.end_byte].decode() == point.text
+    assert source[point.start_byte : point.end_byte].decode() == point.text
     origin = found["Point.origin"]
     assert origin.node_type == "method"
     assert origin.text.startswith("@staticmethod\n    def origin():")
@@ -117,7 +116,8 @@ def test_decorated_definitions_start_at_the_first_decorator() -> None:
 
 
 def test_async_functions_and_methods() -> None:
-    found = by_name(nodes_of("""
+    found = by_name(
+        nodes_of("""
         async def fetch(url):
             return url
 
@@ -128,7 +128,8 @@ def test_async_functions_and_methods() -> None:
 
             def sync(self):
                 pass
-    """))
+    """)
+    )
     assert found["fetch"].is_async and found["fetch"].node_type == "function"
     assert found["Client.get"].is_async and found["Client.get"].text.startswith("@retry")
     assert not found["Client.sync"].is_async
@@ -136,7 +137,8 @@ def test_async_functions_and_methods() -> None:
 
 
 def test_methods_under_control_flow_in_a_class_are_methods() -> None:
-    found = by_name(nodes_of("""
+    found = by_name(
+        nodes_of("""
         import sys
 
         class Compat:
@@ -151,7 +153,8 @@ def test_methods_under_control_flow_in_a_class_are_methods() -> None:
             class Made:
                 def m(self): ...
             return Made
-    """))
+    """)
+    )
     assert found["Compat.now"].node_type == "method"
     assert found["outer.Made"].node_type == "class"
     assert found["outer.Made.m"].node_type == "method"
@@ -193,7 +196,7 @@ def test_byte_offsets_and_text_are_exact_with_multibyte_characters() -> None:
     found = by_name(parse_source(source, "u.py")[0])
     node = found["grüß"]
     assert node.text == 'def grüß(x):\n    """Sagt hallo."""\n    return x'
-    assert source[node.start_byte:node.end_byte] == node.text.encode()
+    assert source[node.start_byte : node.end_byte] == node.text.encode()
     assert node.start_byte == len('NAME = "café ☕"\n\n'.encode())
     assert (node.start_line, node.end_line) == (3, 5)
     assert node.text_hash == hashlib.sha256(node.text.encode()).hexdigest()
@@ -219,8 +222,10 @@ def test_syntax_error_keeps_recovered_nodes_and_warns_with_line() -> None:
 def test_python2_statements_parse_without_warning() -> None:
     # tree-sitter-python still accepts print/exec statements and old except
     # clauses that ``ast`` rejects; the discovery benchmark relies on knowing this.
-    source = (b"def show(x):\n    print x\n\nclass Old:\n    def m(self):\n        exec 'x'\n"
-              b"        try:\n            pass\n        except Exception, e:\n            pass\n")
+    source = (
+        b"def show(x):\n    print x\n\nclass Old:\n    def m(self):\n        exec 'x'\n"
+        b"        try:\n            pass\n        except Exception, e:\n            pass\n"
+    )
     nodes, warnings = parse_source(source, "py2.py")
     assert {"show", "Old", "Old.m"} <= {n.full_name for n in nodes}
     assert warnings == []
@@ -253,7 +258,9 @@ def test_warning_names_the_innermost_error_line() -> None:
     # tree-sitter-python mis-reads a line dedented inside brackets (valid Python,
     # from the stdlib's test_compile.py); the error can wrap the whole file, so
     # the line must come from the innermost error, not the outer ERROR node.
-    source = (b"import os\n\nclass T:\n    def test(self):\n        def f():\n"
-              b"            (bar.\n        baz)\n        return f\n")
+    source = (
+        b"import os\n\nclass T:\n    def test(self):\n        def f():\n"
+        b"            (bar.\n        baz)\n        return f\n"
+    )
     _, warnings = parse_source(source, "t.py")
     assert [w.line for w in warnings] == [6]

@@ -11,42 +11,45 @@ def ignored(lines: list[str], path: str, is_dir: bool = False) -> bool:
     return IgnoreRules.build(lines, defaults=()).is_ignored(path, is_dir)
 
 
-@pytest.mark.parametrize(("pattern", "path", "is_dir", "expected"), [
-    # no slash: any level, files and directories
-    ("*.log", "app.log", False, True),
-    ("*.log", "deep/er/app.log", False, True),
-    ("*.log", "app.log.txt", False, False),
-    ("build", "build", True, True),
-    ("build", "src/build", True, True),
-    ("build", "build.py", False, False),
-    # trailing slash: directories only
-    ("out/", "out", True, True),
-    ("out/", "out", False, False),
-    ("out/", "a/out", True, True),
-    # leading slash: anchored at the base
-    ("/setup.py", "setup.py", False, True),
-    ("/setup.py", "pkg/setup.py", False, False),
-    # inner slash: anchored too
-    ("docs/*.py", "docs/conf.py", False, True),
-    ("docs/*.py", "x/docs/conf.py", False, False),
-    ("docs/*.py", "docs/sub/conf.py", False, False),
-    # ** forms
-    ("**/fixtures", "fixtures", True, True),
-    ("**/fixtures", "a/b/fixtures", True, True),
-    ("data/**", "data/x/y.py", False, True),
-    ("data/**", "data", True, False),
-    ("a/**/z.py", "a/z.py", False, True),
-    ("a/**/z.py", "a/b/c/z.py", False, True),
-    ("a/**/z.py", "b/a/z.py", False, False),
-    # ?, classes, escapes
-    ("test_?.py", "test_a.py", False, True),
-    ("test_?.py", "test_ab.py", False, False),
-    ("v[0-9].py", "v3.py", False, True),
-    ("v[!0-9].py", "v3.py", False, False),
-    ("v[!0-9].py", "vx.py", False, True),
-    ("\\#notes.py", "#notes.py", False, True),
-    ("*.egg-info", "remora.egg-info", True, True),
-])
+@pytest.mark.parametrize(
+    ("pattern", "path", "is_dir", "expected"),
+    [
+        # no slash: any level, files and directories
+        ("*.log", "app.log", False, True),
+        ("*.log", "deep/er/app.log", False, True),
+        ("*.log", "app.log.txt", False, False),
+        ("build", "build", True, True),
+        ("build", "src/build", True, True),
+        ("build", "build.py", False, False),
+        # trailing slash: directories only
+        ("out/", "out", True, True),
+        ("out/", "out", False, False),
+        ("out/", "a/out", True, True),
+        # leading slash: anchored at the base
+        ("/setup.py", "setup.py", False, True),
+        ("/setup.py", "pkg/setup.py", False, False),
+        # inner slash: anchored too
+        ("docs/*.py", "docs/conf.py", False, True),
+        ("docs/*.py", "x/docs/conf.py", False, False),
+        ("docs/*.py", "docs/sub/conf.py", False, False),
+        # ** forms
+        ("**/fixtures", "fixtures", True, True),
+        ("**/fixtures", "a/b/fixtures", True, True),
+        ("data/**", "data/x/y.py", False, True),
+        ("data/**", "data", True, False),
+        ("a/**/z.py", "a/z.py", False, True),
+        ("a/**/z.py", "a/b/c/z.py", False, True),
+        ("a/**/z.py", "b/a/z.py", False, False),
+        # ?, classes, escapes
+        ("test_?.py", "test_a.py", False, True),
+        ("test_?.py", "test_ab.py", False, False),
+        ("v[0-9].py", "v3.py", False, True),
+        ("v[!0-9].py", "v3.py", False, False),
+        ("v[!0-9].py", "vx.py", False, True),
+        ("\\#notes.py", "#notes.py", False, True),
+        ("*.egg-info", "remora.egg-info", True, True),
+    ],
+)
 def test_single_patterns(pattern: str, path: str, is_dir: bool, expected: bool) -> None:
     assert ignored([pattern], path, is_dir) is expected
 

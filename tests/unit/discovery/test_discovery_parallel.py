@@ -24,7 +24,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         body = "".join(f"    def m{j}(self):\n        return {j}\n" for j in range(i % 5 + 1))
         (tmp_path / f"pkg{i % 3}").mkdir(exist_ok=True)
         (tmp_path / f"pkg{i % 3}" / f"mod{i}.py").write_text(
-            f"class C{i}:\n{body}\n\nasync def f{i}():\n    pass\n")
+            f"class C{i}:\n{body}\n\nasync def f{i}():\n    pass\n"
+        )
     (tmp_path / "pkg0" / "broken.py").write_text("def x(:\n")
     (tmp_path / "pkg1" / "blob.py").write_bytes(b"\0\0")
     return tmp_path
@@ -45,12 +46,17 @@ def start_methods(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def run(root: Path, workers: int) -> tuple[list[dict[str, object]], list[str], int, int]:
     result = discover([root], project_root=root, config=DiscoveryConfig(workers=workers))
-    return ([n.to_dict() for n in result.nodes], [str(w) for w in result.warnings],
-            result.files, result.workers)
+    return (
+        [n.to_dict() for n in result.nodes],
+        [str(w) for w in result.warnings],
+        result.files,
+        result.workers,
+    )
 
 
-def test_parallel_equals_sequential(project: Path, start_methods: list[str],
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parallel_equals_sequential(
+    project: Path, start_methods: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Other suites in this process may leave threads behind; this test is about
     # the single-threaded case, so it says so instead of depending on test order.
     monkeypatch.setattr(pool.threading, "active_count", lambda: 1)
@@ -73,7 +79,8 @@ def busy_thread() -> Iterator[None]:
 
 
 def test_parallel_with_other_threads_running_uses_forkserver(
-        project: Path, busy_thread: None, start_methods: list[str]) -> None:
+    project: Path, busy_thread: None, start_methods: list[str]
+) -> None:
     assert threading.active_count() > 1
     nodes2, warnings2, _, workers2 = run(project, 2)
     assert start_methods == ["forkserver"]
@@ -88,8 +95,10 @@ def test_small_inputs_stay_in_process(tmp_path: Path) -> None:
 
 
 def test_batches_balance_sizes() -> None:
-    files = [SourceFile(f"/x/{i}.py", f"{i}.py", size) for i, size in
-             enumerate([100, 90, 10, 10, 10, 10, 50, 40])]
+    files = [
+        SourceFile(f"/x/{i}.py", f"{i}.py", size)
+        for i, size in enumerate([100, 90, 10, 10, 10, 10, 50, 40])
+    ]
     batches = _batches(files, 3)
     assert sorted(f.rel_path for b in batches for f in b) == sorted(f.rel_path for f in files)
     loads = [sum(f.size for f in b) for b in batches]

@@ -32,8 +32,10 @@ def test_bundled_pack_ships_its_scm_files() -> None:
 
 def test_user_pack_decides_what_is_found(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(CODE)
-    make_pack(tmp_path / "q", {"classes.scm": "(class_definition name: (identifier) @class.name)"
-                                              " @class.def\n"})
+    make_pack(
+        tmp_path / "q",
+        {"classes.scm": "(class_definition name: (identifier) @class.name) @class.def\n"},
+    )
     config = DiscoveryConfig(query_pack="mine", query_dir=Path("q"))
     result = discover([tmp_path], project_root=tmp_path, config=config)
     assert [(n.node_type, n.full_name) for n in result.nodes] == [("class", "A")]
@@ -41,14 +43,21 @@ def test_user_pack_decides_what_is_found(tmp_path: Path) -> None:
 
 def test_user_query_dir_shadows_a_bundled_pack_of_the_same_name(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(CODE)
-    make_pack(tmp_path / "q", {"only_functions.scm":
-                               "(function_definition name: (identifier) @function.name)"
-                               " @function.def\n"}, pack="remora_core")
+    make_pack(
+        tmp_path / "q",
+        {
+            "only_functions.scm": "(function_definition name: (identifier) @function.name)"
+            " @function.def\n"
+        },
+        pack="remora_core",
+    )
     config = DiscoveryConfig(query_dir=tmp_path / "q")
     result = discover([tmp_path], project_root=tmp_path, config=config)
     # Without class captures nothing encloses m: nesting comes from the pack's definitions.
     assert [(n.node_type, n.full_name) for n in result.nodes] == [
-        ("function", "m"), ("function", "f")]
+        ("function", "m"),
+        ("function", "f"),
+    ]
 
 
 def test_pack_is_recompiled_when_a_file_changes(tmp_path: Path) -> None:
@@ -71,8 +80,13 @@ def test_missing_pack_is_disc_002(tmp_path: Path) -> None:
 
 
 def test_invalid_query_names_the_file(tmp_path: Path) -> None:
-    make_pack(tmp_path, {"good.scm": "(module) @file.def\n",
-                         "bad.scm": "(function_definition name: (identifer) @function.name\n"})
+    make_pack(
+        tmp_path,
+        {
+            "good.scm": "(module) @file.def\n",
+            "bad.scm": "(function_definition name: (identifer) @function.name\n",
+        },
+    )
     with pytest.raises(RemoraError) as err:
         load_query_pack("python", "mine", tmp_path)
     assert err.value.code == "DISC_002"
@@ -87,9 +101,14 @@ def test_unknown_capture_names_the_file(tmp_path: Path) -> None:
 
 
 def test_helper_captures_with_underscore_are_allowed(tmp_path: Path) -> None:
-    make_pack(tmp_path, {"x.scm": '((function_definition name: (identifier) @function.name)'
-                                  ' @function.def (#match? @function.name "^test_"))\n'
-                                  '(decorator) @_deco\n'})
+    make_pack(
+        tmp_path,
+        {
+            "x.scm": "((function_definition name: (identifier) @function.name)"
+            ' @function.def (#match? @function.name "^test_"))\n'
+            "(decorator) @_deco\n"
+        },
+    )
     (tmp_path / "t.py").write_text("def test_a():\n    pass\n\ndef helper():\n    pass\n")
     config = DiscoveryConfig(query_pack="mine", query_dir=tmp_path)
     result = discover([tmp_path / "t.py"], project_root=tmp_path, config=config)

@@ -24,15 +24,31 @@ def write(root: Path, rel: str, text: str = "def f():\n    pass\n") -> Path:
 
 
 def files_found(root: Path, paths: list[Path] | None = None, **config: object) -> list[str]:
-    result = discover(paths or [root], project_root=root,
-                      config=DiscoveryConfig.model_validate(config), node_types=["file"])
+    result = discover(
+        paths or [root],
+        project_root=root,
+        config=DiscoveryConfig.model_validate(config),
+        node_types=["file"],
+    )
     return [n.file_path for n in result.nodes]
 
 
 def test_default_ignores(tmp_path: Path) -> None:
-    for rel in ["app.py", "pkg/mod.py", ".git/hooks/x.py", ".venv/lib/y.py", "venv/z.py",
-                "node_modules/a/b.py", "pkg/__pycache__/mod.py", ".remora/w.py", "build/lib/c.py",
-                "dist/d.py", "remora.egg-info/e.py", "notes.txt", "pkg/stub.pyi"]:
+    for rel in [
+        "app.py",
+        "pkg/mod.py",
+        ".git/hooks/x.py",
+        ".venv/lib/y.py",
+        "venv/z.py",
+        "node_modules/a/b.py",
+        "pkg/__pycache__/mod.py",
+        ".remora/w.py",
+        "build/lib/c.py",
+        "dist/d.py",
+        "remora.egg-info/e.py",
+        "notes.txt",
+        "pkg/stub.pyi",
+    ]:
         write(tmp_path, rel)
     assert files_found(tmp_path) == ["app.py", "pkg/mod.py"]
 
@@ -40,11 +56,19 @@ def test_default_ignores(tmp_path: Path) -> None:
 def test_gitignore_root_and_nested(tmp_path: Path) -> None:
     write(tmp_path, ".gitignore", "generated/\n*_pb2.py\n!keep_pb2.py\n/scratch.py\n")
     write(tmp_path, "pkg/.gitignore", "local_*.py\n")
-    for rel in ["main.py", "scratch.py", "pkg/scratch.py", "generated/g.py", "pkg/api_pb2.py",
-                "pkg/keep_pb2.py", "pkg/local_dev.py", "local_top.py", "pkg/sub/local_x.py"]:
+    for rel in [
+        "main.py",
+        "scratch.py",
+        "pkg/scratch.py",
+        "generated/g.py",
+        "pkg/api_pb2.py",
+        "pkg/keep_pb2.py",
+        "pkg/local_dev.py",
+        "local_top.py",
+        "pkg/sub/local_x.py",
+    ]:
         write(tmp_path, rel)
-    assert files_found(tmp_path) == [
-        "local_top.py", "main.py", "pkg/keep_pb2.py", "pkg/scratch.py"]
+    assert files_found(tmp_path) == ["local_top.py", "main.py", "pkg/keep_pb2.py", "pkg/scratch.py"]
 
 
 def test_gitignore_of_ancestors_applies_when_walking_a_subdirectory(tmp_path: Path) -> None:
@@ -61,7 +85,10 @@ def test_use_gitignore_false_and_config_patterns(tmp_path: Path) -> None:
     write(tmp_path, "venv/keep.py")
     write(tmp_path, "main.py")
     assert files_found(tmp_path, use_gitignore=False, ignore=["legacy/", "!venv"]) == [
-        "ignored.py", "main.py", "venv/keep.py"]
+        "ignored.py",
+        "main.py",
+        "venv/keep.py",
+    ]
 
 
 def test_explicit_file_is_taken_even_if_ignored(tmp_path: Path) -> None:
@@ -74,7 +101,9 @@ def test_paths_overlapping_are_reported_once_in_path_order(tmp_path: Path) -> No
     write(tmp_path, "b.py")
     write(tmp_path, "a/c.py")
     assert files_found(tmp_path, [tmp_path / "b.py", tmp_path, tmp_path / "a"]) == [
-        "a/c.py", "b.py"]
+        "a/c.py",
+        "b.py",
+    ]
 
 
 def test_symlinked_directories_are_not_followed(tmp_path: Path) -> None:
@@ -116,7 +145,10 @@ def test_bad_files_are_skipped_with_warnings_and_events(tmp_path: Path) -> None:
     result = discover([tmp_path], project_root=tmp_path, emitter=emitter)
     assert result.files == 2 and result.skipped == 2
     assert [(w.file, w.line) for w in result.warnings] == [
-        ("blob.py", None), ("broken.py", 4), ("latin.py", 1)]
+        ("blob.py", None),
+        ("broken.py", 4),
+        ("latin.py", 1),
+    ]
     assert {n.full_name for n in result.nodes} == {"good.py", "A", "A.m", "broken.py", "ok"}
     assert emitter.kinds() == ["discovery_warning"] * 3 + ["discovery_done"]
     done = emitter.events[-1].data
@@ -147,8 +179,14 @@ def test_sample_project(tmp_path: Path) -> None:
     result = discover([SAMPLE], project_root=SAMPLE)
     assert result.warnings == []
     files = sorted({n.file_path for n in result.nodes})
-    assert files == ["inventory/__init__.py", "inventory/models.py", "inventory/orders.py",
-                     "inventory/pricing.py", "inventory/reports.py", "tests/test_pricing.py"]
+    assert files == [
+        "inventory/__init__.py",
+        "inventory/models.py",
+        "inventory/orders.py",
+        "inventory/pricing.py",
+        "inventory/reports.py",
+        "tests/test_pricing.py",
+    ]
     kinds = {n.full_name: n.node_type for n in result.nodes}
     assert kinds["Warehouse.low_stock"] == "method"
     assert kinds["StockItem.needs_reorder"] == "method"
@@ -164,4 +202,5 @@ def test_explicit_non_python_file_is_skipped_with_a_warning(tmp_path: Path) -> N
     result = discover([tmp_path / "README.md", tmp_path / "a.py"], project_root=tmp_path)
     assert {n.file_path for n in result.nodes} == {"a.py"}
     assert [(w.file, w.message) for w in result.warnings] == [
-        ("README.md", "skipped: not a Python file (.py)")]
+        ("README.md", "skipped: not a Python file (.py)")
+    ]

@@ -249,27 +249,37 @@ class FakeOpenAIChat:
         self.server = _Server(self._route)
         return self
 
-    def reply(self, content: str, *, finish_reason: str = "stop", status: int = 200,
-              usage: dict[str, Any] | None = None) -> None:
+    def reply(
+        self,
+        content: str,
+        *,
+        finish_reason: str = "stop",
+        status: int = 200,
+        usage: dict[str, Any] | None = None,
+    ) -> None:
         """Queue one /chat/completions answer (non-streaming)."""
         body = {
             "id": f"chatcmpl-{len(self.replies)}",
             "object": "chat.completion",
             "created": 1_790_000_000,
             "model": self.model,
-            "choices": [{
-                "index": 0,
-                "message": {"role": "assistant", "content": content},
-                "finish_reason": finish_reason,
-            }],
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": finish_reason,
+                }
+            ],
             "usage": usage or {"prompt_tokens": 40, "completion_tokens": 9, "total_tokens": 49},
         }
         self.replies.append((status, body))
 
     def _route(self, method: str, path: str, body: Any) -> tuple[int, Any]:
         if path == "/v1/models":
-            return 200, {"object": "list", "data": [
-                {"id": self.model, "object": "model", "created": 0, "owned_by": "test"}]}
+            return 200, {
+                "object": "list",
+                "data": [{"id": self.model, "object": "model", "created": 0, "owned_by": "test"}],
+            }
         if path == "/v1/chat/completions":
             if not self.replies:
                 return 500, {"error": {"message": "no reply queued"}}

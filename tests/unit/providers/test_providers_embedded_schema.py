@@ -24,13 +24,24 @@ from remora.providers.schema_calls import (
 SMOLLM = BUILTIN_PROFILES["smollm"]
 DEFAULT = BUILTIN_PROFILES["default"]
 
-FIX = ToolSpec("apply_fix", "Apply ruff's fix for one rule.", {
-    "type": "object", "properties": {"issue_code": {"type": "string"}},
-    "required": ["issue_code"], "additionalProperties": False})
-LINT = ToolSpec("run_linter", "Run ruff.", {"type": "object", "properties": {},
-                                           "additionalProperties": False})
-SUBMIT = ToolSpec("submit_result", "Finish.", {
-    "type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]})
+FIX = ToolSpec(
+    "apply_fix",
+    "Apply ruff's fix for one rule.",
+    {
+        "type": "object",
+        "properties": {"issue_code": {"type": "string"}},
+        "required": ["issue_code"],
+        "additionalProperties": False,
+    },
+)
+LINT = ToolSpec(
+    "run_linter", "Run ruff.", {"type": "object", "properties": {}, "additionalProperties": False}
+)
+SUBMIT = ToolSpec(
+    "submit_result",
+    "Finish.",
+    {"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]},
+)
 TOOLS = (LINT, FIX, SUBMIT)
 
 
@@ -87,8 +98,13 @@ def test_auto_without_required_calls_offers_a_text_reply() -> None:
     schema = fmt["json_schema"]["schema"]
     assert schema["type"] == "array"
     assert _valid(schema, [{"name": "reply", "arguments": {"text": "hi"}}])
-    assert _valid(schema, [{"name": "run_linter", "arguments": {}},
-                           {"name": "apply_fix", "arguments": {"issue_code": "E1"}}])
+    assert _valid(
+        schema,
+        [
+            {"name": "run_linter", "arguments": {}},
+            {"name": "apply_fix", "arguments": {"issue_code": "E1"}},
+        ],
+    )
     assert not _valid(schema, [])
     assert plan_turn(_request("required"), DEFAULT).text_name is None
 
@@ -124,10 +140,13 @@ def test_render_messages_puts_tools_in_system_and_results_as_user() -> None:
     out = render_messages(messages, "TOOLS")
     assert [m["role"] for m in out] == ["system", "user", "assistant", "user"]
     assert out[0]["content"] == "You fix lint.\n\nTOOLS"
-    assert json.loads(out[2]["content"]) == {"name": "apply_fix",
-                                             "arguments": {"issue_code": "F401"}}
-    assert out[3]["content"] == ('Result of apply_fix: {"ok": true, "result": 1}'
-                                 "\n\n[Context] ruff config")
+    assert json.loads(out[2]["content"]) == {
+        "name": "apply_fix",
+        "arguments": {"issue_code": "F401"},
+    }
+    assert out[3]["content"] == (
+        'Result of apply_fix: {"ok": true, "result": 1}\n\n[Context] ruff config'
+    )
 
 
 def test_render_messages_repeats_the_raw_output_exactly() -> None:
@@ -151,21 +170,25 @@ def test_parse_single_call_keeps_raw_output() -> None:
 
 def test_parse_array_with_text_reply() -> None:
     plan = plan_turn(_request(), DEFAULT)
-    raw = json.dumps([{"name": "reply", "arguments": {"text": "done"}},
-                      {"name": "run_linter", "arguments": {}}])
+    raw = json.dumps(
+        [{"name": "reply", "arguments": {"text": "done"}}, {"name": "run_linter", "arguments": {}}]
+    )
     parsed = parse_calls(raw, plan)
     assert parsed.error is None
     assert parsed.message.text == "done"
     assert [c.name for c in parsed.message.tool_calls] == ["run_linter"]
 
 
-@pytest.mark.parametrize(("raw", "fragment"), [
-    ("not json", "not JSON"),
-    ('{"name": "apply_fix", "arguments": [1]}', "must be a JSON object"),
-    ('{"arguments": {}}', '"name"'),
-    ('{"name": "rm_rf", "arguments": {}}', "'rm_rf'"),
-    ("[]", "no call"),
-])
+@pytest.mark.parametrize(
+    ("raw", "fragment"),
+    [
+        ("not json", "not JSON"),
+        ('{"name": "apply_fix", "arguments": [1]}', "must be a JSON object"),
+        ('{"arguments": {}}', '"name"'),
+        ('{"name": "rm_rf", "arguments": {}}', "'rm_rf'"),
+        ("[]", "no call"),
+    ],
+)
 def test_parse_errors_say_what_was_wrong(raw: str, fragment: str) -> None:
     parsed = parse_calls(raw, plan_turn(_request(), SMOLLM))
     assert parsed.error is not None and fragment in parsed.error

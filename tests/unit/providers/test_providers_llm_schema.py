@@ -57,10 +57,12 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpen
         "tools-schema-model": "  supports_schema: true\n  supports_tools: true\n",
         "text-model": "",
     }
-    (user_dir / "extra-openai-models.yaml").write_text("".join(
-        f"- model_id: {model_id}\n  model_name: {fake.model}\n  api_base: {fake.url}\n{extra}"
-        for model_id, extra in entries.items()
-    ))
+    (user_dir / "extra-openai-models.yaml").write_text(
+        "".join(
+            f"- model_id: {model_id}\n  model_name: {fake.model}\n  api_base: {fake.url}\n{extra}"
+            for model_id, extra in entries.items()
+        )
+    )
     monkeypatch.setenv("LLM_USER_PATH", str(user_dir))
     try:
         yield fake
@@ -86,8 +88,15 @@ def _schema_sent(body: dict[str, object]) -> object:
 
 async def test_the_reply_is_constrained_by_the_tool_union(server: FakeOpenAIChat) -> None:
     raw = '{"name": "apply_fix", "arguments": {"issue_code": "F401"}}'
-    server.reply(raw, usage={"prompt_tokens": 120, "completion_tokens": 14, "total_tokens": 134,
-                             "prompt_tokens_details": {"cached_tokens": 96}})
+    server.reply(
+        raw,
+        usage={
+            "prompt_tokens": 120,
+            "completion_tokens": 14,
+            "total_tokens": 134,
+            "prompt_tokens_details": {"cached_tokens": 96},
+        },
+    )
     provider = _provider("schema-model")
     assert provider.mode(llm.get_async_model("schema-model")) == "schema"
     turn = await provider.complete(_request())
@@ -111,7 +120,8 @@ async def test_the_reply_is_constrained_by_the_tool_union(server: FakeOpenAIChat
 
 
 async def test_history_repeats_the_raw_call_and_results_as_user_text(
-        server: FakeOpenAIChat) -> None:
+    server: FakeOpenAIChat,
+) -> None:
     raw = '{"name":"run_linter","arguments":{}}'
     server.reply(raw)
     server.reply('{"name": "apply_fix", "arguments": {"issue_code": "F401"}}')
@@ -140,15 +150,17 @@ async def test_a_named_tool_choice_allows_only_that_tool(server: FakeOpenAIChat)
 
 
 async def test_auto_with_parallel_calls_allows_an_array_and_a_text_reply(
-        server: FakeOpenAIChat) -> None:
-    server.reply('[{"name": "run_linter", "arguments": {}}, '
-                 '{"name": "apply_fix", "arguments": {"issue_code": "F401"}}]')
+    server: FakeOpenAIChat,
+) -> None:
+    server.reply(
+        '[{"name": "run_linter", "arguments": {}}, '
+        '{"name": "apply_fix", "arguments": {"issue_code": "F401"}}]'
+    )
     server.reply('[{"name": "reply", "arguments": {"text": "Nothing to fix."}}]')
     provider = _provider("schema-model", DEFAULT)
     turn = await provider.complete(_request())
     assert [c.name for c in turn.message.tool_calls] == ["run_linter", "apply_fix"]
-    assert _schema_sent(server.chats[0]) == tool_union_schema(TOOLS, text_name="reply",
-                                                              max_calls=0)
+    assert _schema_sent(server.chats[0]) == tool_union_schema(TOOLS, text_name="reply", max_calls=0)
     answer = await provider.complete(_request())
     assert answer.finish == "stop" and answer.message.text == "Nothing to fix."
     assert answer.message.tool_calls == []
@@ -178,7 +190,8 @@ async def test_output_that_is_not_json_is_an_invalid_turn(server: FakeOpenAIChat
 
 
 async def test_a_profile_without_native_tools_overrides_supports_tools(
-        server: FakeOpenAIChat) -> None:
+    server: FakeOpenAIChat,
+) -> None:
     server.reply('{"name": "run_linter", "arguments": {}}')
     server.reply("No issues.")
     schema_turn = await _provider("tools-schema-model", SMOLLM).complete(_request())
@@ -191,10 +204,10 @@ async def test_a_profile_without_native_tools_overrides_supports_tools(
     assert "response_format" not in native
 
 
-async def test_without_schema_support_calls_are_parsed_from_text(
-        server: FakeOpenAIChat) -> None:
-    server.reply('Fixing.\n```json\n{"name": "apply_fix", "arguments": {"issue_code": "F401"}}'
-                 "\n```")
+async def test_without_schema_support_calls_are_parsed_from_text(server: FakeOpenAIChat) -> None:
+    server.reply(
+        'Fixing.\n```json\n{"name": "apply_fix", "arguments": {"issue_code": "F401"}}\n```'
+    )
     provider = _provider("text-model")
     assert provider.mode(llm.get_async_model("text-model")) == "text"
     turn = await provider.complete(_request(tool_choice="required"))
@@ -210,11 +223,14 @@ async def test_without_schema_support_calls_are_parsed_from_text(
 
 
 async def test_the_factory_picks_schema_mode_for_a_smollm_model_id(
-        server: FakeOpenAIChat, tmp_path: Path) -> None:
+    server: FakeOpenAIChat, tmp_path: Path
+) -> None:
     # A model id naming SmolLM selects the smollm profile; an alias keeps it short.
     path = tmp_path / "llm" / "extra-openai-models.yaml"
-    path.write_text(path.read_text() + f"- model_id: smollm2-remote\n  model_name: {server.model}"
-                    f"\n  api_base: {server.url}\n  supports_schema: true\n")
+    path.write_text(
+        path.read_text() + f"- model_id: smollm2-remote\n  model_name: {server.model}"
+        f"\n  api_base: {server.url}\n  supports_schema: true\n"
+    )
     server.reply(json.dumps({"name": "run_linter", "arguments": {}}))
     provider = create_provider(ModelConfig(provider="llm", id="smollm2-remote"))
     assert isinstance(provider, LLMProvider) and provider.profile.name == "smollm"

@@ -41,11 +41,21 @@ class Script:
 
 
 def _completion(message: dict[str, Any], finish: str = "stop") -> dict[str, Any]:
-    return {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
-            "choices": [{"index": 0, "message": {"role": "assistant", **message},
-                         "finish_reason": finish}],
-            "usage": {"prompt_tokens": 11, "completion_tokens": 3, "total_tokens": 14,
-                      "prompt_tokens_details": {"cached_tokens": 8}}}
+    return {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}
+        ],
+        "usage": {
+            "prompt_tokens": 11,
+            "completion_tokens": 3,
+            "total_tokens": 14,
+            "prompt_tokens_details": {"cached_tokens": 8},
+        },
+    }
 
 
 @pytest.fixture
@@ -87,11 +97,15 @@ def server() -> Iterator[tuple[str, Script]]:
         thread.join()
 
 
-TOOL = ToolSpec("lookup", "Look a word up.", {
-    "type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]})
+TOOL = ToolSpec(
+    "lookup",
+    "Look a word up.",
+    {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]},
+)
 SUBMIT = ToolSpec("submit_result", "Finish.", {"type": "object", "properties": {}})
 HISTORY = (
-    Message.system("sys"), Message.user("define cat"),
+    Message.system("sys"),
+    Message.user("define cat"),
     Message.assistant(calls=(ToolCall("call_1", "lookup", {"word": "cat"}),)),
     Message.tool_results((ToolResult("call_1", "lookup", {"ok": True, "result": "a pet"}),)),
 )
@@ -104,13 +118,25 @@ def _provider(url: str, profile: str = "default", **model: Any) -> OpenAIProvide
 
 async def test_native_round_trip_translates_both_ways(server: tuple[str, Script]) -> None:
     url, script = server
-    script.replies["/chat/completions"] = Reply(body=_completion({"content": None, "tool_calls": [
-        {"id": "call_9", "type": "function",
-         "function": {"name": "submit_result", "arguments": "{\"summary\": \"ok\"}"}}]},
-        "tool_calls"))
+    script.replies["/chat/completions"] = Reply(
+        body=_completion(
+            {
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "call_9",
+                        "type": "function",
+                        "function": {"name": "submit_result", "arguments": '{"summary": "ok"}'},
+                    }
+                ],
+            },
+            "tool_calls",
+        )
+    )
     provider = _provider(url)
-    turn = await provider.complete(ModelRequest(HISTORY, (TOOL, SUBMIT),
-                                                tool_choice="submit_result"))
+    turn = await provider.complete(
+        ModelRequest(HISTORY, (TOOL, SUBMIT), tool_choice="submit_result")
+    )
     assert turn.finish == "tool_calls"
     assert turn.message.tool_calls == [ToolCall("call_9", "submit_result", {"summary": "ok"})]
     assert (turn.usage.prompt_tokens, turn.usage.cached_tokens) == (11, 8)
@@ -119,10 +145,15 @@ async def test_native_round_trip_translates_both_ways(server: tuple[str, Script]
     assert body["tool_choice"] == {"type": "function", "function": {"name": "submit_result"}}
     assert [t["function"]["name"] for t in body["tools"]] == ["lookup", "submit_result"]
     assistant, tool = body["messages"][2], body["messages"][3]
-    assert assistant["tool_calls"][0]["function"] == {"name": "lookup",
-                                                      "arguments": '{"word": "cat"}'}
-    assert tool == {"role": "tool", "tool_call_id": "call_1",
-                    "content": '{"ok": true, "result": "a pet"}'}
+    assert assistant["tool_calls"][0]["function"] == {
+        "name": "lookup",
+        "arguments": '{"word": "cat"}',
+    }
+    assert tool == {
+        "role": "tool",
+        "tool_call_id": "call_1",
+        "content": '{"ok": true, "result": "a pet"}',
+    }
     assert "parallel_tool_calls" not in body
     await provider.aclose()
 
@@ -146,15 +177,16 @@ async def test_profile_shapes_tool_choice(server: tuple[str, Script]) -> None:
 
 
 async def test_prompted_profile_sends_a_schema_and_parses_content(
-        server: tuple[str, Script]) -> None:
+    server: tuple[str, Script],
+) -> None:
     url, script = server
-    script.replies["/chat/completions"] = Reply(body=_completion(
-        {"content": '{"name": "lookup", "arguments": {"word": "dog"}}'}))
+    script.replies["/chat/completions"] = Reply(
+        body=_completion({"content": '{"name": "lookup", "arguments": {"word": "dog"}}'})
+    )
     provider = _provider(url, "smollm")
     turn = await provider.complete(ModelRequest(HISTORY, (TOOL,)))
     assert turn.finish == "tool_calls"
-    assert [(c.name, c.arguments) for c in turn.message.tool_calls] == [("lookup",
-                                                                         {"word": "dog"})]
+    assert [(c.name, c.arguments) for c in turn.message.tool_calls] == [("lookup", {"word": "dog"})]
     body = script.requests[-1][1]
     assert "tools" not in body and body["response_format"]["type"] == "json_schema"
     assert "- lookup: Look a word up." in body["messages"][0]["content"]
@@ -162,17 +194,49 @@ async def test_prompted_profile_sends_a_schema_and_parses_content(
     await provider.aclose()
 
 
-@pytest.mark.parametrize(("message", "fragment"), [
-    ({"content": None, "tool_calls": [{"id": "c", "type": "function", "function": {
-        "name": "lookup", "arguments": "{\"word\": "}}]}, "not valid JSON"),
-    ({"content": None, "tool_calls": [{"id": "c", "type": "function", "function": {
-        "name": "lookup", "arguments": "[1, 2]"}}]}, "must be a JSON object"),
-    ({"content": None, "tool_calls": [{"id": "c", "type": "function", "function": {
-        "name": "", "arguments": "{}"}}]}, "no function name"),
-])
-async def test_malformed_tool_calls_are_invalid_turns(server: tuple[str, Script],
-                                                      message: dict[str, Any],
-                                                      fragment: str) -> None:
+@pytest.mark.parametrize(
+    ("message", "fragment"),
+    [
+        (
+            {
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "lookup", "arguments": '{"word": '},
+                    }
+                ],
+            },
+            "not valid JSON",
+        ),
+        (
+            {
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "lookup", "arguments": "[1, 2]"},
+                    }
+                ],
+            },
+            "must be a JSON object",
+        ),
+        (
+            {
+                "content": None,
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "", "arguments": "{}"}}
+                ],
+            },
+            "no function name",
+        ),
+    ],
+)
+async def test_malformed_tool_calls_are_invalid_turns(
+    server: tuple[str, Script], message: dict[str, Any], fragment: str
+) -> None:
     url, script = server
     script.replies["/chat/completions"] = Reply(body=_completion(message, "tool_calls"))
     provider = _provider(url)
@@ -184,8 +248,9 @@ async def test_malformed_tool_calls_are_invalid_turns(server: tuple[str, Script]
 
 async def test_response_without_choices_is_invalid(server: tuple[str, Script]) -> None:
     url, script = server
-    script.replies["/chat/completions"] = Reply(body={"id": "x", "object": "chat.completion",
-                                                      "created": 0, "model": "m", "choices": []})
+    script.replies["/chat/completions"] = Reply(
+        body={"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": []}
+    )
     for profile in ("default", "smollm"):
         provider = _provider(url, profile)
         turn = await provider.complete(ModelRequest(HISTORY, (TOOL,)))
@@ -194,11 +259,13 @@ async def test_response_without_choices_is_invalid(server: tuple[str, Script]) -
 
 
 @pytest.mark.parametrize("content_type", ["application/json", "text/html"])
-async def test_body_that_is_not_json_is_agent_004(server: tuple[str, Script],
-                                                  content_type: str) -> None:
+async def test_body_that_is_not_json_is_agent_004(
+    server: tuple[str, Script], content_type: str
+) -> None:
     url, script = server
-    script.replies["/chat/completions"] = Reply(raw=b"<html>proxy error</html>",
-                                                content_type=content_type)
+    script.replies["/chat/completions"] = Reply(
+        raw=b"<html>proxy error</html>", content_type=content_type
+    )
     provider = _provider(url)
     with pytest.raises(ProviderError) as info:
         await provider.complete(ModelRequest(HISTORY, (TOOL,)))
@@ -208,7 +275,8 @@ async def test_body_that_is_not_json_is_agent_004(server: tuple[str, Script],
 
 
 async def test_http_error_is_agent_002_with_status_and_body_and_not_retried(
-        server: tuple[str, Script]) -> None:
+    server: tuple[str, Script],
+) -> None:
     url, script = server
     script.replies["/chat/completions"] = Reply(500, {"error": {"message": "KV cache full"}})
     provider = _provider(url, retry=RetryConfig(max_attempts=3, backoff_s=0))
@@ -220,11 +288,9 @@ async def test_http_error_is_agent_002_with_status_and_body_and_not_retried(
     await provider.aclose()
 
 
-async def test_timeouts_are_retried_with_the_configured_budget(
-        server: tuple[str, Script]) -> None:
+async def test_timeouts_are_retried_with_the_configured_budget(server: tuple[str, Script]) -> None:
     url, script = server
-    script.replies["/chat/completions"] = Reply(body=_completion({"content": "late"}),
-                                                delay_s=1.0)
+    script.replies["/chat/completions"] = Reply(body=_completion({"content": "late"}), delay_s=1.0)
     provider = _provider(url, retry=RetryConfig(max_attempts=2, backoff_s=0.01))
     with pytest.raises(ProviderError) as info:
         await provider.complete(ModelRequest(HISTORY, timeout_s=0.2))
@@ -235,8 +301,9 @@ async def test_timeouts_are_retried_with_the_configured_budget(
 
 
 async def test_unreachable_server(unused_tcp_port: int) -> None:
-    provider = _provider(f"http://127.0.0.1:{unused_tcp_port}/v1",
-                         retry=RetryConfig(max_attempts=2, backoff_s=0))
+    provider = _provider(
+        f"http://127.0.0.1:{unused_tcp_port}/v1", retry=RetryConfig(max_attempts=2, backoff_s=0)
+    )
     with pytest.raises(ProviderError) as info:
         await provider.complete(ModelRequest(HISTORY))
     assert info.value.code == AGENT_MODEL_UNAVAILABLE
@@ -249,12 +316,17 @@ async def test_unreachable_server(unused_tcp_port: int) -> None:
 
 async def test_check_lists_models_and_refusals(server: tuple[str, Script]) -> None:
     url, script = server
-    script.replies["/models"] = Reply(body={"object": "list", "data": [
-        {"id": "m", "object": "model", "created": 0, "owned_by": "me"}]})
+    script.replies["/models"] = Reply(
+        body={
+            "object": "list",
+            "data": [{"id": "m", "object": "model", "created": 0, "owned_by": "me"}],
+        }
+    )
     provider = _provider(url)
     assert (await provider.check()).ok
-    other = OpenAIProvider.from_config(ModelConfig(provider="openai", id="llama3:8b",
-                                                   base_url=url), BUILTIN_PROFILES["llama3"])
+    other = OpenAIProvider.from_config(
+        ModelConfig(provider="openai", id="llama3:8b", base_url=url), BUILTIN_PROFILES["llama3"]
+    )
     availability = await other.check()
     assert not availability.ok and "llama3:8b" in availability.reason
     assert "serves: m" in availability.reason
@@ -266,7 +338,8 @@ async def test_check_lists_models_and_refusals(server: tuple[str, Script]) -> No
 
 
 async def test_key_comes_from_the_named_environment_variable(
-        server: tuple[str, Script], monkeypatch: pytest.MonkeyPatch) -> None:
+    server: tuple[str, Script], monkeypatch: pytest.MonkeyPatch
+) -> None:
     url, script = server
     script.replies["/chat/completions"] = Reply(body=_completion({"content": "hi"}))
     monkeypatch.delenv("REMORA_TEST_KEY", raising=False)

@@ -14,17 +14,32 @@ from remora.results import SCHEMA_VERSION, ResultsDB
 
 
 def node(name: str = "Outer.method") -> CSTNode:
-    return CSTNode(node_id=make_node_id("pkg/mod.py", name, "method"), node_type="method",
-                   name=name.rsplit(".", 1)[-1], full_name=name, file_path="pkg/mod.py",
-                   start_byte=0, end_byte=10, start_line=1, end_line=2, text="def m(): ...")
+    return CSTNode(
+        node_id=make_node_id("pkg/mod.py", name, "method"),
+        node_type="method",
+        name=name.rsplit(".", 1)[-1],
+        full_name=name,
+        file_path="pkg/mod.py",
+        start_byte=0,
+        end_byte=10,
+        start_line=1,
+        end_line=2,
+        text="def m(): ...",
+    )
 
 
 def result(**overrides: object) -> dict[str, object]:
     base: dict[str, object] = {
-        "status": "success", "workspace_id": "lint-1", "changed_files": ["pkg/mod.py"],
-        "summary": "removed an unused import", "details": {"rules": ["F401"]},
-        "error": None, "turns": 3, "usage": {"prompt_tokens": 120, "completion_tokens": 30},
-        "duration_s": 1.25, "degraded": False,
+        "status": "success",
+        "workspace_id": "lint-1",
+        "changed_files": ["pkg/mod.py"],
+        "summary": "removed an unused import",
+        "details": {"rules": ["F401"]},
+        "error": None,
+        "turns": 3,
+        "usage": {"prompt_tokens": 120, "completion_tokens": 30},
+        "duration_s": 1.25,
+        "degraded": False,
     }
     base.update(overrides)
     return base
@@ -58,10 +73,18 @@ def test_run_and_result_round_trip(tmp_path: Path) -> None:
 def test_failures_and_unchanged_results_need_no_review(tmp_path: Path) -> None:
     db = ResultsDB(tmp_path)
     run_id = db.start_run("analyze", {})
-    failed = db.record_result(run_id, {"node_id": "n", "name": "f", "file_path": "a.py"}, "lint",
-                              result(status="failed", changed_files=[], degraded=True,
-                                     error={"code": "AGENT_003", "message": "turn limit"},
-                                     workspace_id="lint-2"))
+    failed = db.record_result(
+        run_id,
+        {"node_id": "n", "name": "f", "file_path": "a.py"},
+        "lint",
+        result(
+            status="failed",
+            changed_files=[],
+            degraded=True,
+            error={"code": "AGENT_003", "message": "turn limit"},
+            workspace_id="lint-2",
+        ),
+    )
     record = db.get(failed)
     assert record is not None
     assert record.review_state == "none" and record.degraded
@@ -115,9 +138,12 @@ def test_concurrent_writers(tmp_path: Path) -> None:
     def worker(n: int) -> None:
         try:
             for i in range(25):
-                dbs[n % 2].record_result(run_id, {"node_id": f"{n}-{i}", "name": "f",
-                                                  "file_path": "a.py"}, "lint",
-                                         result(workspace_id=f"lint-{n}-{i}"))
+                dbs[n % 2].record_result(
+                    run_id,
+                    {"node_id": f"{n}-{i}", "name": "f", "file_path": "a.py"},
+                    "lint",
+                    result(workspace_id=f"lint-{n}-{i}"),
+                )
         except BaseException as exc:  # re-raised by the assertion below
             errors.append(exc)
 

@@ -32,22 +32,34 @@ SUBMIT_PARAMS: dict[str, Any] = {
 }
 
 
-def definition(*, tools: list[dict[str, Any]] | None = None, max_turns: int | None = None,
-               final_answer: str = "submit_result",
-               node_context: str = "{{ node_type }} {{ node_name }}") -> SubagentDefinition:
+def definition(
+    *,
+    tools: list[dict[str, Any]] | None = None,
+    max_turns: int | None = None,
+    final_answer: str = "submit_result",
+    node_context: str = "{{ node_type }} {{ node_name }}",
+) -> SubagentDefinition:
     if tools is None:
         tools = [
             {"name": "run_linter", "description": "Lint the code.", "parameters": OBJ},
-            {"name": "apply_fix", "description": "Fix one rule.", "parameters": {
-                "type": "object", "properties": {"issue_code": {"type": "string"}},
-                "required": ["issue_code"]}},
+            {
+                "name": "apply_fix",
+                "description": "Fix one rule.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"issue_code": {"type": "string"}},
+                    "required": ["issue_code"],
+                },
+            },
             {"name": "read_file", "description": "Read the file.", "parameters": OBJ},
         ]
         if final_answer == "submit_result":
-            tools.append({"name": "submit_result", "description": "Finish.",
-                          "parameters": SUBMIT_PARAMS})
+            tools.append(
+                {"name": "submit_result", "description": "Finish.", "parameters": SUBMIT_PARAMS}
+            )
     data: dict[str, Any] = {
-        "name": "lint", "final_answer": final_answer,
+        "name": "lint",
+        "final_answer": final_answer,
         "initial_context": {"system_prompt": "You fix lint.", "node_context": node_context},
         "tools": tools,
     }
@@ -59,10 +71,13 @@ def definition(*, tools: list[dict[str, Any]] | None = None, max_turns: int | No
 class InProcessExecutor:
     """Tools as Python callables; records every call and context run in order."""
 
-    def __init__(self, handlers: dict[str, Callable[[dict[str, Any]], Any]] | None = None,
-                 contexts: dict[str, Callable[[], str]] | None = None,
-                 workspace_id: str | None = None,
-                 changed: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        handlers: dict[str, Callable[[dict[str, Any]], Any]] | None = None,
+        contexts: dict[str, Callable[[], str]] | None = None,
+        workspace_id: str | None = None,
+        changed: list[str] | None = None,
+    ) -> None:
         self.handlers = handlers or {}
         self.contexts = contexts or {}
         self.calls: list[tuple[str, dict[str, Any]]] = []
@@ -113,26 +128,40 @@ def profile(name: str = "default", **changes: Any) -> ModelProfile:
     return BUILTIN_PROFILES[name].model_copy(update=changes)
 
 
-def runner_for(defn: SubagentDefinition, provider: ScriptedProvider | FunctionProvider,
-               executor: InProcessExecutor | None = None, *, cfg: RunnerConfig | None = None,
-               emitter: RecordingEmitter | None = None) -> AgentRunner:
-    return AgentRunner(defn, provider, cfg or config(), executor or InProcessExecutor(),
-                       emitter=emitter or RecordingEmitter(),
-                       template_vars={"node_type": "function", "node_name": "f"},
-                       run_id="run-1")
+def runner_for(
+    defn: SubagentDefinition,
+    provider: ScriptedProvider | FunctionProvider,
+    executor: InProcessExecutor | None = None,
+    *,
+    cfg: RunnerConfig | None = None,
+    emitter: RecordingEmitter | None = None,
+) -> AgentRunner:
+    return AgentRunner(
+        defn,
+        provider,
+        cfg or config(),
+        executor or InProcessExecutor(),
+        emitter=emitter or RecordingEmitter(),
+        template_vars={"node_type": "function", "node_name": "f"},
+        run_id="run-1",
+    )
 
 
-async def run(defn: SubagentDefinition, provider: ScriptedProvider | FunctionProvider,
-              executor: InProcessExecutor | None = None, *, cfg: RunnerConfig | None = None,
-              emitter: RecordingEmitter | None = None) -> AgentResult:
+async def run(
+    defn: SubagentDefinition,
+    provider: ScriptedProvider | FunctionProvider,
+    executor: InProcessExecutor | None = None,
+    *,
+    cfg: RunnerConfig | None = None,
+    emitter: RecordingEmitter | None = None,
+) -> AgentResult:
     return await runner_for(defn, provider, executor, cfg=cfg, emitter=emitter).run()
 
 
 def tool_payloads(runner: AgentRunner) -> list[list[dict[str, Any]]]:
     """The payloads of every tool message of the run, in order."""
     assert runner.transcript is not None
-    return [[r.payload for r in m.results] for m in runner.transcript.messages
-            if m.role == "tool"]
+    return [[r.payload for r in m.results] for m in runner.transcript.messages if m.role == "tool"]
 
 
 def user_texts(runner: AgentRunner) -> list[str]:

@@ -21,11 +21,13 @@ async def _hang(request: ModelRequest) -> ModelTurn:
 
 
 async def test_empty_response_is_retried_once_with_a_correction() -> None:
-    provider = ScriptedProvider([
-        tool_turn(("run_linter", {})),
-        text_turn(""),
-        tool_turn(("submit_result", {"summary": "ok"})),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("run_linter", {})),
+            text_turn(""),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ]
+    )
     runner = runner_for(definition(), provider)
     result = await runner.run()
     assert result.status == "success"
@@ -45,8 +47,11 @@ async def test_empty_response_twice_soft_fails_with_agent_004() -> None:
 
 
 async def test_malformed_call_is_retried_once_then_soft_fails() -> None:
-    bad = text_turn('{"name": "run_linter", "argum', finish="invalid",
-                    error="tool call arguments are not valid JSON")
+    bad = text_turn(
+        '{"name": "run_linter", "argum',
+        finish="invalid",
+        error="tool call arguments are not valid JSON",
+    )
     provider = ScriptedProvider([bad, bad])
     result = await run(definition(), provider)
     assert result.error is not None and result.error.code == "AGENT_004"
@@ -57,19 +62,23 @@ async def test_malformed_call_is_retried_once_then_soft_fails() -> None:
 
 
 async def test_malformed_then_valid_recovers() -> None:
-    provider = ScriptedProvider([
-        text_turn("", finish="invalid", error="no JSON object in output"),
-        tool_turn(("run_linter", {})),
-        tool_turn(("submit_result", {"summary": "ok"})),
-    ])
+    provider = ScriptedProvider(
+        [
+            text_turn("", finish="invalid", error="no JSON object in output"),
+            tool_turn(("run_linter", {})),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ]
+    )
     result = await run(definition(), provider)
     assert result.status == "success" and result.turns == 3
 
 
 async def test_provider_malformed_output_error_counts_as_an_invalid_response() -> None:
-    turns: list[Any] = [ProviderError("AGENT_004", "unparseable tool call"),
-                        tool_turn(("run_linter", {})),
-                        tool_turn(("submit_result", {"summary": "ok"}))]
+    turns: list[Any] = [
+        ProviderError("AGENT_004", "unparseable tool call"),
+        tool_turn(("run_linter", {})),
+        tool_turn(("submit_result", {"summary": "ok"})),
+    ]
 
     def next_turn(request: ModelRequest) -> ModelTurn:
         item = turns.pop(0)
@@ -90,8 +99,9 @@ async def test_blocked_response_is_invalid() -> None:
 
 
 async def test_text_without_a_call_is_invalid_when_the_profile_requires_tools() -> None:
-    provider = ScriptedProvider([text_turn("I will lint it."), text_turn("Done!")],
-                                profile=profile("smollm"))
+    provider = ScriptedProvider(
+        [text_turn("I will lint it."), text_turn("Done!")], profile=profile("smollm")
+    )
     result = await run(definition(), provider)
     assert result.error is not None and result.error.code == "AGENT_004"
     assert "no tool call" in result.error.message
@@ -102,9 +112,10 @@ async def test_text_without_a_call_is_invalid_when_the_profile_requires_tools() 
 
 
 async def test_invalid_retries_are_configurable() -> None:
-    provider = ScriptedProvider([text_turn("")] * 3 + [tool_turn(("run_linter", {})),
-                                                        tool_turn(("submit_result",
-                                                                   {"summary": "ok"}))])
+    provider = ScriptedProvider(
+        [text_turn("")] * 3
+        + [tool_turn(("run_linter", {})), tool_turn(("submit_result", {"summary": "ok"}))]
+    )
     result = await run(definition(), provider, cfg=config(invalid_response_retries=3))
     assert result.status == "success" and result.turns == 5
     strict = ScriptedProvider([text_turn("")])
@@ -114,8 +125,9 @@ async def test_invalid_retries_are_configurable() -> None:
 
 
 async def test_per_turn_timeout_soft_fails_with_agent_002() -> None:
-    result = await run(definition(), FunctionProvider(_hang),
-                       cfg=config(per_turn_timeout=0.05, total_timeout=60))
+    result = await run(
+        definition(), FunctionProvider(_hang), cfg=config(per_turn_timeout=0.05, total_timeout=60)
+    )
     assert result.status == "failed" and result.degraded
     assert result.error is not None and result.error.code == "AGENT_002"
     assert "per-turn timeout" in result.error.message
@@ -132,8 +144,12 @@ async def test_total_timeout_soft_fails_with_agent_002() -> None:
         return await _hang(request)
 
     executor = InProcessExecutor({"run_linter": lambda a: {"issues": ["F401"]}})
-    result = await run(definition(), FunctionProvider(slow_after_first), executor,
-                       cfg=config(per_turn_timeout=30, total_timeout=0.1))
+    result = await run(
+        definition(),
+        FunctionProvider(slow_after_first),
+        executor,
+        cfg=config(per_turn_timeout=30, total_timeout=0.1),
+    )
     assert result.error is not None and result.error.code == "AGENT_002"
     assert "total timeout" in result.error.message
     # What the first turn established survives.
@@ -151,8 +167,12 @@ async def test_total_deadline_is_checked_before_each_turn() -> None:
         return {}
 
     executor = InProcessExecutor({"run_linter": slow_tool})
-    result = await run(definition(), provider, executor,
-                       cfg=config(total_timeout=0.05, policy={"repeat_guard": False}))
+    result = await run(
+        definition(),
+        provider,
+        executor,
+        cfg=config(total_timeout=0.05, policy={"repeat_guard": False}),
+    )
     assert result.error is not None and "total timeout" in result.error.message
     assert result.turns == 1
 
@@ -176,8 +196,9 @@ async def test_unavailable_model_is_a_failed_result_with_agent_002() -> None:
 async def test_scripted_provider_without_a_script_is_unavailable() -> None:
     from remora.config import ModelConfig
 
-    provider = ScriptedProvider.from_config(ModelConfig(provider="scripted", id="demo"),
-                                            profile("default"))
+    provider = ScriptedProvider.from_config(
+        ModelConfig(provider="scripted", id="demo"), profile("default")
+    )
     availability = await provider.check()
     assert not availability.ok and "model.path" in availability.reason
     result = await run(definition(), provider)
@@ -218,8 +239,9 @@ async def test_remora_error_from_a_tool_becomes_its_envelope() -> None:
                 refuse(arguments)
             return envelope_ok(None)
 
-    provider = ScriptedProvider([tool_turn(("read_file", {})),
-                                 tool_turn(("submit_result", {"summary": "ok"}))])
+    provider = ScriptedProvider(
+        [tool_turn(("read_file", {})), tool_turn(("submit_result", {"summary": "ok"}))]
+    )
     runner = runner_for(definition(), provider, Raising())
     result = await runner.run()
     assert result.status == "success"
@@ -232,8 +254,9 @@ async def test_tool_timeout_becomes_its_envelope() -> None:
     def slow(arguments: dict[str, Any]) -> Any:
         raise TimeoutError
 
-    provider = ScriptedProvider([tool_turn(("run_linter", {})),
-                                 tool_turn(("submit_result", {"summary": "ok"}))])
+    provider = ScriptedProvider(
+        [tool_turn(("run_linter", {})), tool_turn(("submit_result", {"summary": "ok"}))]
+    )
     result = await run(definition(), provider, InProcessExecutor({"run_linter": slow}))
     assert result.status == "success"
     assert provider.requests[1].messages[-1].results[0].payload["error"]["code"] == "timeout"

@@ -30,19 +30,22 @@ def _tools(provider: ScriptedProvider, index: int) -> list[str]:
 
 
 async def test_first_turn_does_not_offer_submit_result() -> None:
-    provider = ScriptedProvider([tool_turn(("run_linter", {})),
-                                 tool_turn(("submit_result", {"summary": "ok"}))])
+    provider = ScriptedProvider(
+        [tool_turn(("run_linter", {})), tool_turn(("submit_result", {"summary": "ok"}))]
+    )
     await run(definition(), provider)
     assert _tools(provider, 0) == ["run_linter", "apply_fix", "read_file"]
     assert _tools(provider, 1) == ALL_TOOLS
 
 
 async def test_early_submit_is_refused_until_another_tool_ran() -> None:
-    provider = ScriptedProvider([
-        tool_turn(("submit_result", {"summary": "nothing to do"})),
-        tool_turn(("run_linter", {})),
-        tool_turn(("submit_result", {"summary": "clean"})),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("submit_result", {"summary": "nothing to do"})),
+            tool_turn(("run_linter", {})),
+            tool_turn(("submit_result", {"summary": "clean"})),
+        ]
+    )
     executor = InProcessExecutor()
     runner = runner_for(definition(), provider, executor)
     result = await runner.run()
@@ -54,18 +57,28 @@ async def test_early_submit_is_refused_until_another_tool_ran() -> None:
 
 
 async def test_a_failed_tool_counts_as_having_run() -> None:
-    provider = ScriptedProvider([tool_turn(("run_linter", {})),
-                                 tool_turn(("submit_result", {"summary": "linter broken"}))])
+    provider = ScriptedProvider(
+        [tool_turn(("run_linter", {})), tool_turn(("submit_result", {"summary": "linter broken"}))]
+    )
     executor = InProcessExecutor({"run_linter": lambda a: 1 // 0})
     result = await run(definition(), provider, executor)
     assert result.status == "success" and result.summary == "linter broken"
 
 
 async def test_agent_with_only_submit_may_submit_at_once() -> None:
-    defn = SubagentDefinition.model_validate({
-        "name": "x", "initial_context": {"system_prompt": "s", "node_context": "c"},
-        "tools": [{"name": "submit_result", "description": "d",
-                   "parameters": {"type": "object", "properties": {}}}]})
+    defn = SubagentDefinition.model_validate(
+        {
+            "name": "x",
+            "initial_context": {"system_prompt": "s", "node_context": "c"},
+            "tools": [
+                {
+                    "name": "submit_result",
+                    "description": "d",
+                    "parameters": {"type": "object", "properties": {}},
+                }
+            ],
+        }
+    )
     provider = ScriptedProvider([tool_turn(("submit_result", {}))])
     result = await run(defn, provider)
     assert result.status == "success" and result.turns == 1
@@ -74,8 +87,7 @@ async def test_agent_with_only_submit_may_submit_at_once() -> None:
 
 async def test_early_submit_rule_can_be_switched_off() -> None:
     provider = ScriptedProvider([tool_turn(("submit_result", {"summary": "ok"}))])
-    result = await run(definition(), provider,
-                       cfg=config(policy={"no_submit_before_tools": False}))
+    result = await run(definition(), provider, cfg=config(policy={"no_submit_before_tools": False}))
     assert result.status == "success"
     assert _tools(provider, 0) == ALL_TOOLS
 
@@ -84,57 +96,70 @@ async def test_early_submit_rule_can_be_switched_off() -> None:
 
 
 async def test_repeated_identical_call_gets_already_done_without_running() -> None:
-    provider = ScriptedProvider([
-        tool_turn(("apply_fix", {"issue_code": "F401"})),
-        tool_turn(("apply_fix", {"issue_code": "F401"})),
-        tool_turn(("submit_result", {"summary": "ok"})),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("apply_fix", {"issue_code": "F401"})),
+            tool_turn(("apply_fix", {"issue_code": "F401"})),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ]
+    )
     executor = InProcessExecutor()
     runner = runner_for(definition(), provider, executor)
     await runner.run()
     assert [c for c in executor.calls if c[0] == "apply_fix"] == [
-        ("apply_fix", {"issue_code": "F401"})]
+        ("apply_fix", {"issue_code": "F401"})
+    ]
     repeat = tool_payloads(runner)[1][0]
     assert repeat["ok"] is True and repeat["result"]["already_done"] is True
     assert "turn 1" in repeat["result"]["message"]
 
 
 async def test_same_call_runs_again_after_another_call_succeeded() -> None:
-    provider = ScriptedProvider([
-        tool_turn(("run_linter", {})),
-        tool_turn(("apply_fix", {"issue_code": "F401"})),
-        tool_turn(("run_linter", {})),
-        tool_turn(("submit_result", {"summary": "ok"})),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("run_linter", {})),
+            tool_turn(("apply_fix", {"issue_code": "F401"})),
+            tool_turn(("run_linter", {})),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ]
+    )
     executor = InProcessExecutor()
     await run(definition(), provider, executor)
     assert [name for name, _ in executor.calls].count("run_linter") == 2
 
 
 async def test_different_arguments_are_not_a_repeat() -> None:
-    provider = ScriptedProvider([
-        tool_turn(("apply_fix", {"issue_code": "F401"}), ("apply_fix", {"issue_code": "E501"})),
-        tool_turn(("submit_result", {"summary": "ok"})),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("apply_fix", {"issue_code": "F401"}), ("apply_fix", {"issue_code": "E501"})),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ]
+    )
     executor = InProcessExecutor()
     await run(definition(), provider, executor)
     assert [a for n, a in executor.calls if n == "apply_fix"] == [
-        {"issue_code": "F401"}, {"issue_code": "E501"}]
+        {"issue_code": "F401"},
+        {"issue_code": "E501"},
+    ]
 
 
 async def test_a_failed_call_may_be_retried() -> None:
-    provider = ScriptedProvider([
-        tool_turn(("run_linter", {})), tool_turn(("run_linter", {})),
-        tool_turn(("submit_result", {"summary": "ok"})),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("run_linter", {})),
+            tool_turn(("run_linter", {})),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ]
+    )
     executor = InProcessExecutor({"run_linter": lambda a: 1 // 0})  # fails every time
     await run(definition(), provider, executor)
     assert [name for name, _ in executor.calls].count("run_linter") == 2
 
 
 async def test_repeat_guard_can_be_switched_off() -> None:
-    provider = ScriptedProvider([tool_turn(("run_linter", {}))] * 2
-                                + [tool_turn(("submit_result", {"summary": "ok"}))])
+    provider = ScriptedProvider(
+        [tool_turn(("run_linter", {}))] * 2 + [tool_turn(("submit_result", {"summary": "ok"}))]
+    )
     executor = InProcessExecutor()
     await run(definition(), provider, executor, cfg=config(policy={"repeat_guard": False}))
     assert [name for name, _ in executor.calls].count("run_linter") == 2
@@ -144,8 +169,9 @@ async def test_repeat_guard_can_be_switched_off() -> None:
 
 
 async def test_final_turn_forces_submit_by_tool_choice() -> None:
-    provider = ScriptedProvider([tool_turn(("run_linter", {})),
-                                 tool_turn(("submit_result", {"summary": "ok"}))])
+    provider = ScriptedProvider(
+        [tool_turn(("run_linter", {})), tool_turn(("submit_result", {"summary": "ok"}))]
+    )
     await run(definition(max_turns=2), provider)
     last = provider.requests[-1]
     assert last.tool_choice == "submit_result"
@@ -154,9 +180,14 @@ async def test_final_turn_forces_submit_by_tool_choice() -> None:
 
 
 async def test_final_turn_by_prompt_instruction_offers_only_submit() -> None:
-    provider = ScriptedProvider([tool_turn(("run_linter", {})), tool_turn(("read_file", {})),
-                                 tool_turn(("submit_result", {"summary": "ok"}))],
-                                profile=profile("functiongemma"))
+    provider = ScriptedProvider(
+        [
+            tool_turn(("run_linter", {})),
+            tool_turn(("read_file", {})),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ],
+        profile=profile("functiongemma"),
+    )
     result = await run(definition(max_turns=3), provider)
     assert result.status == "success"
     last = provider.requests[-1]
@@ -168,8 +199,9 @@ async def test_final_turn_by_prompt_instruction_offers_only_submit() -> None:
 
 async def test_final_turn_rule_can_be_switched_off() -> None:
     provider = ScriptedProvider([tool_turn(("run_linter", {})), text_turn("done")])
-    await run(definition(max_turns=2), provider,
-              cfg=config(policy={"final_turn_submit_only": False}))
+    await run(
+        definition(max_turns=2), provider, cfg=config(policy={"final_turn_submit_only": False})
+    )
     assert provider.requests[-1].tool_choice == "auto"
     assert _tools(provider, -1) == ALL_TOOLS
 
@@ -179,8 +211,9 @@ async def test_final_turn_of_a_text_agent_asks_for_text() -> None:
     await run(definition(max_turns=2, final_answer="text"), provider)
     assert provider.requests[-1].tool_choice == "none"
     no_none = profile("default", supported_tool_choice=frozenset({"auto"}))
-    provider = ScriptedProvider([tool_turn(("read_file", {})), text_turn("answer")],
-                                profile=no_none)
+    provider = ScriptedProvider(
+        [tool_turn(("read_file", {})), text_turn("answer")], profile=no_none
+    )
     await run(definition(max_turns=2, final_answer="text"), provider)
     assert provider.requests[-1].tool_choice == "auto"
     assert "answer now in plain text" in provider.requests[-1].messages[-1].text
@@ -205,11 +238,14 @@ async def test_tool_choice_required_falls_back_to_auto_for_functiongemma() -> No
 
 
 async def test_profile_without_parallel_calls_runs_one_call_per_turn() -> None:
-    provider = ScriptedProvider([
-        tool_turn(("run_linter", {}), ("read_file", {})),
-        tool_turn(("read_file", {})),
-        tool_turn(("submit_result", {"summary": "ok"})),
-    ], profile=profile("mistral"))
+    provider = ScriptedProvider(
+        [
+            tool_turn(("run_linter", {}), ("read_file", {})),
+            tool_turn(("read_file", {})),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ],
+        profile=profile("mistral"),
+    )
     executor = InProcessExecutor()
     runner = runner_for(definition(), provider, executor)
     await runner.run()
@@ -220,10 +256,13 @@ async def test_profile_without_parallel_calls_runs_one_call_per_turn() -> None:
 
 async def test_max_tool_calls_per_turn_from_the_profile() -> None:
     capped = profile("default", max_tool_calls_per_turn=2)
-    provider = ScriptedProvider([
-        tool_turn(("run_linter", {}), ("read_file", {}), ("apply_fix", {"issue_code": "F"})),
-        tool_turn(("submit_result", {"summary": "ok"})),
-    ], profile=capped)
+    provider = ScriptedProvider(
+        [
+            tool_turn(("run_linter", {}), ("read_file", {}), ("apply_fix", {"issue_code": "F"})),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ],
+        profile=capped,
+    )
     executor = InProcessExecutor()
     runner = runner_for(definition(), provider, executor)
     await runner.run()
@@ -231,10 +270,12 @@ async def test_max_tool_calls_per_turn_from_the_profile() -> None:
 
 
 async def test_calls_after_submit_in_the_same_turn_are_not_run() -> None:
-    provider = ScriptedProvider([
-        tool_turn(("run_linter", {})),
-        tool_turn(("submit_result", {"summary": "ok"}), ("apply_fix", {"issue_code": "F401"})),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("run_linter", {})),
+            tool_turn(("submit_result", {"summary": "ok"}), ("apply_fix", {"issue_code": "F401"})),
+        ]
+    )
     executor = InProcessExecutor()
     result = await run(definition(), provider, executor)
     assert result.status == "success"
@@ -245,12 +286,14 @@ async def test_calls_after_submit_in_the_same_turn_are_not_run() -> None:
 
 
 async def test_invalid_arguments_get_invalid_args_and_the_loop_goes_on() -> None:
-    provider = ScriptedProvider([
-        tool_turn(("apply_fix", {"code": "F401"})),
-        tool_turn(("apply_fix", {"issue_code": 401})),
-        tool_turn(("apply_fix", {"issue_code": "F401"})),
-        tool_turn(("submit_result", {"summary": "ok"})),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("apply_fix", {"code": "F401"})),
+            tool_turn(("apply_fix", {"issue_code": 401})),
+            tool_turn(("apply_fix", {"issue_code": "F401"})),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ]
+    )
     executor = InProcessExecutor()
     runner = runner_for(definition(), provider, executor)
     result = await runner.run()
@@ -265,11 +308,13 @@ async def test_invalid_arguments_get_invalid_args_and_the_loop_goes_on() -> None
 
 
 async def test_submit_result_with_invalid_arguments_does_not_end_the_run() -> None:
-    provider = ScriptedProvider([
-        tool_turn(("run_linter", {})),
-        tool_turn(("submit_result", {"issues_fixed": "two"})),
-        tool_turn(("submit_result", {"summary": "fixed", "issues_fixed": 2})),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("run_linter", {})),
+            tool_turn(("submit_result", {"issues_fixed": "two"})),
+            tool_turn(("submit_result", {"summary": "fixed", "issues_fixed": 2})),
+        ]
+    )
     executor = InProcessExecutor()
     runner = runner_for(definition(), provider, executor)
     result = await runner.run()
@@ -281,8 +326,9 @@ async def test_submit_result_with_invalid_arguments_does_not_end_the_run() -> No
 
 async def test_non_object_arguments_are_invalid_args() -> None:
     broken = ToolCall("c1", "run_linter", ["x"])  # type: ignore[arg-type]
-    provider = ScriptedProvider([tool_turn(broken),
-                                 tool_turn(("submit_result", {"summary": "ok"}))])
+    provider = ScriptedProvider(
+        [tool_turn(broken), tool_turn(("submit_result", {"summary": "ok"}))]
+    )
     runner = runner_for(definition(), provider)
     await runner.run()
     payload = tool_payloads(runner)[0][0]
@@ -291,22 +337,34 @@ async def test_non_object_arguments_are_invalid_args() -> None:
 
 
 async def test_failing_context_provider_fails_the_call_not_the_run() -> None:
-    defn = definition(tools=[
-        {"name": "apply_fix", "description": "Fix.", "parameters": {
-            "type": "object", "properties": {"issue_code": {"type": "string"}}},
-         "context_providers": ["ctx/broken.pym"]},
-        {"name": "read_file", "description": "Read.", "parameters": {"type": "object"}},
-        {"name": "submit_result", "description": "Finish.", "parameters": {
-            "type": "object", "properties": {"summary": {"type": "string"}}}},
-    ])
+    defn = definition(
+        tools=[
+            {
+                "name": "apply_fix",
+                "description": "Fix.",
+                "parameters": {"type": "object", "properties": {"issue_code": {"type": "string"}}},
+                "context_providers": ["ctx/broken.pym"],
+            },
+            {"name": "read_file", "description": "Read.", "parameters": {"type": "object"}},
+            {
+                "name": "submit_result",
+                "description": "Finish.",
+                "parameters": {"type": "object", "properties": {"summary": {"type": "string"}}},
+            },
+        ]
+    )
 
     def broken() -> str:
         raise LookupError("no pyproject.toml")
 
     executor = InProcessExecutor(contexts={"broken.pym": broken})
-    provider = ScriptedProvider([tool_turn(("apply_fix", {"issue_code": "F401"})),
-                                 tool_turn(("read_file", {})),
-                                 tool_turn(("submit_result", {"summary": "partial"}))])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("apply_fix", {"issue_code": "F401"})),
+            tool_turn(("read_file", {})),
+            tool_turn(("submit_result", {"summary": "partial"})),
+        ]
+    )
     runner = runner_for(defn, provider, executor)
     result = await runner.run()
     assert result.status == "success"
@@ -320,26 +378,43 @@ async def test_failing_context_provider_fails_the_call_not_the_run() -> None:
 
 
 async def test_every_step_emits_an_event() -> None:
-    defn = definition(tools=[
-        {"name": "apply_fix", "description": "Fix.", "parameters": {
-            "type": "object", "properties": {"issue_code": {"type": "string"}}},
-         "context_providers": ["ctx/cfg.pym"]},
-        {"name": "submit_result", "description": "Finish.", "parameters": {
-            "type": "object", "properties": {"summary": {"type": "string"}}}},
-    ])
+    defn = definition(
+        tools=[
+            {
+                "name": "apply_fix",
+                "description": "Fix.",
+                "parameters": {"type": "object", "properties": {"issue_code": {"type": "string"}}},
+                "context_providers": ["ctx/cfg.pym"],
+            },
+            {
+                "name": "submit_result",
+                "description": "Finish.",
+                "parameters": {"type": "object", "properties": {"summary": {"type": "string"}}},
+            },
+        ]
+    )
     from remora.conversation import Usage
 
-    provider = ScriptedProvider([
-        tool_turn(("apply_fix", {"issue_code": "F401"}), usage=Usage(120, 8, 0)),
-        tool_turn(("submit_result", {"summary": "ok"}), usage=Usage(160, 9, 110)),
-    ])
+    provider = ScriptedProvider(
+        [
+            tool_turn(("apply_fix", {"issue_code": "F401"}), usage=Usage(120, 8, 0)),
+            tool_turn(("submit_result", {"summary": "ok"}), usage=Usage(160, 9, 110)),
+        ]
+    )
     emitter = RecordingEmitter()
     executor = InProcessExecutor(contexts={"cfg.pym": lambda: "ruff settings"})
     await run(defn, provider, executor, emitter=emitter)
     assert emitter.kinds() == [
         "run_start",
-        "model_request", "model_response", "tool_call", "tool_result", "context_injected",
-        "model_request", "model_response", "tool_call", "tool_result",
+        "model_request",
+        "model_response",
+        "tool_call",
+        "tool_result",
+        "context_injected",
+        "model_request",
+        "model_response",
+        "tool_call",
+        "tool_result",
         "run_end",
     ]
     assert {e.run_id for e in emitter.events} == {"run-1"}

@@ -13,8 +13,16 @@ from remora.runner import TurnPolicy
 
 
 def test_builtin_profiles_exist() -> None:
-    assert set(BUILTIN_PROFILES) == {"default", "functiongemma", "functiongemma_text", "llama3",
-                                     "mistral", "qwen", "smollm", "gemini"}
+    assert set(BUILTIN_PROFILES) == {
+        "default",
+        "functiongemma",
+        "functiongemma_text",
+        "llama3",
+        "mistral",
+        "qwen",
+        "smollm",
+        "gemini",
+    }
 
 
 def test_resolve_explicit_profile_wins_over_the_model_name() -> None:
@@ -69,8 +77,9 @@ def test_profiles_are_immutable_and_strict() -> None:
 def _policy(profile: str, tool_choice: str) -> TurnPolicy:
     from loop_kit import definition
 
-    return TurnPolicy(definition(), BUILTIN_PROFILES[profile],
-                      RunnerConfig(tool_choice=tool_choice), max_turns=8)
+    return TurnPolicy(
+        definition(), BUILTIN_PROFILES[profile], RunnerConfig(tool_choice=tool_choice), max_turns=8
+    )
 
 
 def test_tool_choice_required_with_a_supporting_model() -> None:
@@ -114,21 +123,27 @@ def test_valid_tool_choice_values_are_accepted() -> None:
 
 def test_functiongemma_with_required_warns_at_load() -> None:
     with pytest.warns(UserWarning, match="not supported by model profile 'functiongemma'"):
-        RemoraConfig(model=ModelConfig(provider="openai", id="functiongemma-2b"),
-                     runner=RunnerConfig(tool_choice="required"))
+        RemoraConfig(
+            model=ModelConfig(provider="openai", id="functiongemma-2b"),
+            runner=RunnerConfig(tool_choice="required"),
+        )
 
 
 def test_explicit_profile_is_used_for_the_warning() -> None:
     with pytest.warns(UserWarning, match="'functiongemma'"):
-        RemoraConfig(model=ModelConfig(provider="openai", id="some-model"),
-                     runner=RunnerConfig(tool_choice="required", model_profile="functiongemma"))
+        RemoraConfig(
+            model=ModelConfig(provider="openai", id="some-model"),
+            runner=RunnerConfig(tool_choice="required", model_profile="functiongemma"),
+        )
 
 
 def test_llama_with_required_does_not_warn() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        RemoraConfig(model=ModelConfig(provider="openai", id="llama-3.1-70b"),
-                     runner=RunnerConfig(tool_choice="required"))
+        RemoraConfig(
+            model=ModelConfig(provider="openai", id="llama-3.1-70b"),
+            runner=RunnerConfig(tool_choice="required"),
+        )
 
 
 def test_unknown_profile_in_config_is_a_validation_error() -> None:

@@ -69,9 +69,16 @@ def test_call_ids_are_unique() -> None:
 
 
 def test_turn_from_dict_reads_the_file_format() -> None:
-    turn = turn_from_dict({"text": "thinking", "calls": [
-        {"name": "run_linter"}, {"name": "apply_fix", "arguments": {"issue_code": "F401"},
-                                 "id": "c9"}], "usage": {"prompt_tokens": 5}})
+    turn = turn_from_dict(
+        {
+            "text": "thinking",
+            "calls": [
+                {"name": "run_linter"},
+                {"name": "apply_fix", "arguments": {"issue_code": "F401"}, "id": "c9"},
+            ],
+            "usage": {"prompt_tokens": 5},
+        }
+    )
     assert turn.finish == "tool_calls" and turn.message.text == "thinking"
     assert [c.name for c in turn.message.tool_calls] == ["run_linter", "apply_fix"]
     assert turn.message.tool_calls[1].id == "c9"
@@ -88,10 +95,14 @@ def test_turn_from_dict_reads_the_file_format() -> None:
 
 async def test_provider_scripted_in_config_reads_turns_from_model_path(tmp_path: Path) -> None:
     script = tmp_path / "turns.json"
-    script.write_text(json.dumps([
-        {"calls": [{"name": "run_linter"}]},
-        {"text": "all good", "delay_s": 0},
-    ]))
+    script.write_text(
+        json.dumps(
+            [
+                {"calls": [{"name": "run_linter"}]},
+                {"text": "all good", "delay_s": 0},
+            ]
+        )
+    )
     provider = create_provider(ModelConfig(provider="scripted", id="demo", path=script))
     assert isinstance(provider, ScriptedProvider)
     assert (await provider.check()).ok
@@ -138,9 +149,11 @@ def test_transcript_snapshot_is_rebuilt_only_after_appends() -> None:
     t.assistant_text("   ")
     assert len(t.messages) == 3  # blank text is not kept
     t.corrective("the reply was empty", ["a", "b"], text_allowed=False)
-    assert t.messages[-1].text == ("[Host] Your last reply could not be used (the reply was "
-                                   "empty). Reply with exactly one call to one of these "
-                                   "tools: a, b.")
+    assert t.messages[-1].text == (
+        "[Host] Your last reply could not be used (the reply was "
+        "empty). Reply with exactly one call to one of these "
+        "tools: a, b."
+    )
 
 
 def test_format_context_keeps_text_and_serialises_the_rest() -> None:
@@ -152,8 +165,14 @@ def test_format_context_keeps_text_and_serialises_the_rest() -> None:
 
 
 def test_submission_fields_fill_the_result_and_the_rest_goes_to_details() -> None:
-    result = submission_result({"summary": " Fixed two. ", "issues_fixed": 2,
-                                "details": {"rules": ["F401"]}, "changed_files": ["a.py"]})
+    result = submission_result(
+        {
+            "summary": " Fixed two. ",
+            "issues_fixed": 2,
+            "details": {"rules": ["F401"]},
+            "changed_files": ["a.py"],
+        }
+    )
     assert result.status == "success" and result.summary == "Fixed two."
     assert result.details == {"rules": ["F401"], "issues_fixed": 2, "changed_files": ["a.py"]}
     assert result.changed_files == []  # filled from the workspace, not the model
@@ -168,13 +187,16 @@ def test_a_submission_without_summary_gets_one_from_its_fields() -> None:
 
 
 def test_established_summarises_successful_calls_and_counts_failures() -> None:
-    text, facts = established([
-        ("run_linter", {}, {"ok": True, "result": {"issues": ["F401"]}}),
-        ("apply_fix", {"issue_code": "F401"}, {"ok": False, "error": {"code": "x"}}),
-        ("read_file", {"path": "a.py"}, {"ok": True, "result": "x" * 1000}),
-    ])
-    assert text.startswith('Established by tool calls: run_linter() → {"issues": ["F401"]}; '
-                           "read_file(path=a.py) → xxx")
+    text, facts = established(
+        [
+            ("run_linter", {}, {"ok": True, "result": {"issues": ["F401"]}}),
+            ("apply_fix", {"issue_code": "F401"}, {"ok": False, "error": {"code": "x"}}),
+            ("read_file", {"path": "a.py"}, {"ok": True, "result": "x" * 1000}),
+        ]
+    )
+    assert text.startswith(
+        'Established by tool calls: run_linter() → {"issues": ["F401"]}; read_file(path=a.py) → xxx'
+    )
     assert text.endswith("(1 call(s) failed).")
     assert len(facts) == 2 and len(facts[1]["result"]) == 400
     assert established([])[0] == "No tool call completed."

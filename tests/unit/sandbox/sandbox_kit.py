@@ -43,17 +43,20 @@ def make_project(tmp_path: Path) -> Path:
 
 def sandbox_config(**overrides: Any) -> SandboxConfig:
     """Small pool; limits overridden for fast tests (e.g. max_duration_s=0.5)."""
-    fields = {k: overrides.pop(k) for k in list(overrides)
-              if k in ("max_duration_s", "max_memory_mb", "max_recursion_depth",
-                       "max_suspensions")}
+    fields = {
+        k: overrides.pop(k)
+        for k in list(overrides)
+        if k in ("max_duration_s", "max_memory_mb", "max_recursion_depth", "max_suspensions")
+    }
     return SandboxConfig.model_validate({"workers": 2, **overrides, "overrides": fields})
 
 
 def raw_script(path: Path, code: str, externals: tuple[str, ...] = ()) -> PymScript:
     """A script that skips the loader's checks: to show the sandbox holds on its own."""
     decls = {name: ExternalDecl(name, True, (), "", 1) for name in externals}
-    return PymScript(path=path, sha256="", inputs=[], externals=list(externals), code=code,
-                     external_decls=decls)
+    return PymScript(
+        path=path, sha256="", inputs=[], externals=list(externals), code=code, external_decls=decls
+    )
 
 
 def monty_children() -> set[int]:
@@ -68,8 +71,8 @@ def monty_children() -> set[int]:
                 stat = handle.read()
         except OSError:
             continue
-        name = stat[stat.index("(") + 1: stat.rindex(")")]
-        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
         if ppid == me and name == "monty":
             pids.add(int(entry))
     return pids

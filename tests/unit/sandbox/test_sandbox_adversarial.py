@@ -36,8 +36,13 @@ FILE_EXTERNALS = {
     "search_files": "await search_files({p!r} + '/*')",
     "search_content": "await search_content('.', {p!r} + '/*')",
 }
-ESCAPES = ["../outside/secret.txt", "/etc/passwd", "leak_file", "leak_dir/secret.txt",
-           "src/../../outside/secret.txt"]
+ESCAPES = [
+    "../outside/secret.txt",
+    "/etc/passwd",
+    "leak_file",
+    "leak_dir/secret.txt",
+    "src/../../outside/secret.txt",
+]
 
 
 @pytest.fixture
@@ -58,23 +63,27 @@ def outside_untouched(project: Path) -> None:
     assert (outside / "secret.txt").read_text() == SECRET
 
 
-async def run_raw(tmp_path: Path, code: str, externals: dict[str, Any] | None = None,
-                  **config: Any) -> dict[str, Any]:
+async def run_raw(
+    tmp_path: Path, code: str, externals: dict[str, Any] | None = None, **config: Any
+) -> dict[str, Any]:
     script = raw_script(tmp_path / "raw.pym", code, tuple(externals or ()))
     async with SandboxRuntime(sandbox_config(**config)) as runtime:
         return await runtime.run(script, {}, externals or {})
 
 
-@pytest.mark.parametrize(("code", "load_rule", "exception"), [
-    ("open('/etc/passwd').read()\n", "unresolved-reference", "PermissionError"),
-    ("import subprocess\nsubprocess.run(['id'])\n", "unresolved-import",
-     "ModuleNotFoundError"),
-    ("import os\nos.system('touch /tmp/pwned')\n", "unresolved-attribute", "AttributeError"),
-    ("import socket\n", "unresolved-import", "ModuleNotFoundError"),
-    ("__import__('os')\n", "unresolved-reference", "NameError"),
-])
-async def test_host_access_is_refused(tmp_path: Path, code: str, load_rule: str,
-                                      exception: str) -> None:
+@pytest.mark.parametrize(
+    ("code", "load_rule", "exception"),
+    [
+        ("open('/etc/passwd').read()\n", "unresolved-reference", "PermissionError"),
+        ("import subprocess\nsubprocess.run(['id'])\n", "unresolved-import", "ModuleNotFoundError"),
+        ("import os\nos.system('touch /tmp/pwned')\n", "unresolved-attribute", "AttributeError"),
+        ("import socket\n", "unresolved-import", "ModuleNotFoundError"),
+        ("__import__('os')\n", "unresolved-reference", "NameError"),
+    ],
+)
+async def test_host_access_is_refused(
+    tmp_path: Path, code: str, load_rule: str, exception: str
+) -> None:
     findings = check_pym(write_script(tmp_path, "attack.pym", code))
     assert load_rule in [f.rule for f in findings]
     env = await run_raw(tmp_path, code)
@@ -83,11 +92,14 @@ async def test_host_access_is_refused(tmp_path: Path, code: str, load_rule: str,
     assert "root:" not in str(env)
 
 
-@pytest.mark.parametrize("code", [
-    "import os\nos.environ['HOME']\n",
-    "import os\nos.getenv('HOME')\n",
-    "import os\nos.environ.get('PATH')\n",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os\nos.environ['HOME']\n",
+        "import os\nos.getenv('HOME')\n",
+        "import os\nos.environ.get('PATH')\n",
+    ],
+)
 async def test_environment_is_not_readable(tmp_path: Path, code: str) -> None:
     env = await run_raw(tmp_path, code)
     assert env["ok"] is False and env["error"]["code"] == "runtime_error"
@@ -96,9 +108,9 @@ async def test_environment_is_not_readable(tmp_path: Path, code: str) -> None:
 
 @pytest.mark.parametrize("path", ESCAPES)
 @pytest.mark.parametrize("name", sorted(FILE_EXTERNALS))
-async def test_path_escapes_through_every_file_external(tmp_path: Path, project: Path,
-                                                        ws: Workspace, name: str,
-                                                        path: str) -> None:
+async def test_path_escapes_through_every_file_external(
+    tmp_path: Path, project: Path, ws: Workspace, name: str, path: str
+) -> None:
     body = HEADER + declare(name) + FILE_EXTERNALS[name].format(p=path) + "\n"
     script = load_pym(write_script(tmp_path, f"{name}.pym", body))
     externals = build_externals(ws, None, sandbox_config())
@@ -114,10 +126,13 @@ async def test_path_escapes_through_every_file_external(tmp_path: Path, project:
     assert ws.changed_files() == []
 
 
-async def test_a_script_that_catches_the_refusal_still_gets_nothing(tmp_path: Path,
-                                                                    project: Path,
-                                                                    ws: Workspace) -> None:
-    body = HEADER + declare("read_file") + '''
+async def test_a_script_that_catches_the_refusal_still_gets_nothing(
+    tmp_path: Path, project: Path, ws: Workspace
+) -> None:
+    body = (
+        HEADER
+        + declare("read_file")
+        + """
 stolen = []
 for p in ["../outside/secret.txt", "/etc/passwd", "leak_file", "leak_dir/secret.txt"]:
     try:
@@ -125,7 +140,8 @@ for p in ["../outside/secret.txt", "/etc/passwd", "leak_file", "leak_dir/secret.
     except PermissionError as exc:
         stolen.append("refused")
 stolen
-'''
+"""
+    )
     script = load_pym(write_script(tmp_path, "sneaky.pym", body))
     async with SandboxRuntime(sandbox_config()) as runtime:
         env = await runtime.run(script, {}, build_externals(ws, None, sandbox_config()))
@@ -133,9 +149,13 @@ stolen
     outside_untouched(project)
 
 
-async def test_run_command_cannot_leave_the_project(tmp_path: Path, project: Path,
-                                                   ws: Workspace) -> None:
-    body = HEADER + declare("run_command") + '''
+async def test_run_command_cannot_leave_the_project(
+    tmp_path: Path, project: Path, ws: Workspace
+) -> None:
+    body = (
+        HEADER
+        + declare("run_command")
+        + """
 out = []
 for cmd, args in [("bash", ["-c", "cat /etc/passwd"]), ("ruff", ["check", "/etc"]),
                   ("python", ["-c", "print(1)"]), ("ruff", ["check", "../outside"])]:
@@ -145,7 +165,8 @@ for cmd, args in [("bash", ["-c", "cat /etc/passwd"]), ("ruff", ["check", "/etc"
     except PermissionError:
         out.append("refused")
 out
-'''
+"""
+    )
     script = load_pym(write_script(tmp_path, "cmd.pym", body))
     async with SandboxRuntime(sandbox_config()) as runtime:
         env = await runtime.run(script, {}, build_externals(ws, None, sandbox_config()))
@@ -153,26 +174,30 @@ out
     outside_untouched(project)
 
 
-@pytest.mark.parametrize(("code", "code_name", "config"), [
-    ("while True:\n    pass\n", "time_limit", {"max_duration_s": 0.5}),
-    ("s = 'a'\nwhile True:\n    s = s + s\n", "memory_limit", {"max_memory_mb": 64}),
-    ("def down(n):\n    return down(n + 1) + 1\ndown(0)\n", "recursion_limit", {}),
-])
-async def test_resource_attacks_hit_their_limit(tmp_path: Path, code: str, code_name: str,
-                                                config: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("code", "code_name", "config"),
+    [
+        ("while True:\n    pass\n", "time_limit", {"max_duration_s": 0.5}),
+        ("s = 'a'\nwhile True:\n    s = s + s\n", "memory_limit", {"max_memory_mb": 64}),
+        ("def down(n):\n    return down(n + 1) + 1\ndown(0)\n", "recursion_limit", {}),
+    ],
+)
+async def test_resource_attacks_hit_their_limit(
+    tmp_path: Path, code: str, code_name: str, config: dict[str, Any]
+) -> None:
     env = await run_raw(tmp_path, code, **config)
     assert env["error"]["code"] == code_name, env
 
 
-async def test_one_hundred_hostile_and_honest_runs_at_once(tmp_path: Path, project: Path,
-                                                           ws: Workspace) -> None:
-    body = HEADER + declare("read_file") + 'p: str = Input()\nawait read_file(p)\n'
+async def test_one_hundred_hostile_and_honest_runs_at_once(
+    tmp_path: Path, project: Path, ws: Workspace
+) -> None:
+    body = HEADER + declare("read_file") + "p: str = Input()\nawait read_file(p)\n"
     script = load_pym(write_script(tmp_path, "read.pym", body))
     externals = build_externals(ws, None, sandbox_config())
     paths = [ESCAPES[i % len(ESCAPES)] if i % 2 else "notes.txt" for i in range(100)]
     async with SandboxRuntime(sandbox_config()) as runtime:
-        results = await asyncio.gather(*(runtime.run(script, {"p": p}, externals)
-                                         for p in paths))
+        results = await asyncio.gather(*(runtime.run(script, {"p": p}, externals) for p in paths))
     for path, env in zip(paths, results, strict=True):
         if path == "notes.txt":
             assert env["result"] == "hello\nneedle here\n"

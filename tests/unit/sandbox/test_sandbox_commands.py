@@ -43,21 +43,25 @@ def leftovers() -> set[str]:
     return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith("remora-cmd-")}
 
 
-@pytest.mark.parametrize(("cmd", "args"), [
-    ("python", ["-c", "print(1)"]),
-    ("python", ["-m", "pip", "install", "x"]),
-    ("rm", ["-rf", "."]),
-    ("bash", ["-c", "cat /etc/passwd"]),
-    ("ruffx", ["check"]),
-    ("pytest", []),
-])
+@pytest.mark.parametrize(
+    ("cmd", "args"),
+    [
+        ("python", ["-c", "print(1)"]),
+        ("python", ["-m", "pip", "install", "x"]),
+        ("rm", ["-rf", "."]),
+        ("bash", ["-c", "cat /etc/passwd"]),
+        ("ruffx", ["check"]),
+        ("pytest", []),
+    ],
+)
 def test_commands_off_the_allow_list_are_refused(cmd: str, args: list[str]) -> None:
     with pytest.raises(ExternalRefused, match="not allowed"):
         check_command(cmd, args, ALLOWED)
 
 
-@pytest.mark.parametrize("arg", ["/etc/passwd", "../outside", "src/../../x", "--config=/etc/x",
-                                 "~/.ssh/id_rsa"])
+@pytest.mark.parametrize(
+    "arg", ["/etc/passwd", "../outside", "src/../../x", "--config=/etc/x", "~/.ssh/id_rsa"]
+)
 def test_arguments_leaving_the_project_are_refused(arg: str) -> None:
     with pytest.raises(ExternalRefused, match="inside the project"):
         check_command("ruff", ["check", arg], ALLOWED)
@@ -69,7 +73,11 @@ def test_argument_types_are_checked() -> None:
     with pytest.raises(TypeError):
         check_command("", [], ALLOWED)
     assert check_command("python", ["-m", "pytest", "-q"], ALLOWED) == [
-        "python", "-m", "pytest", "-q"]
+        "python",
+        "-m",
+        "pytest",
+        "-q",
+    ]
 
 
 def test_executables_come_from_this_environment() -> None:
@@ -97,19 +105,25 @@ async def test_ruff_fix_is_read_back_into_the_overlay(ws: Workspace, project: Pa
 
 
 async def test_pytest_runs_the_overlay_with_a_minimal_environment(
-        ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("REMORA_TEST_SECRET_TOKEN", "s3cret")
     ext = build_externals(ws, None, sandbox_config())
-    ext["write_file"]("tests/test_env.py", (
-        "import json, os, sys\n"
-        "sys.path.insert(0, 'src')\n"
-        "from a import f\n\n"
-        "def test_f():\n"
-        "    assert f(1) == 2\n"
-        "    with open('env.json', 'w') as fh:\n"
-        "        json.dump(dict(os.environ), fh)\n"))
-    result = await ext["run_command"]("python", ["-m", "pytest", "-q", "-p", "no:cacheprovider",
-                                                 "tests"])
+    ext["write_file"](
+        "tests/test_env.py",
+        (
+            "import json, os, sys\n"
+            "sys.path.insert(0, 'src')\n"
+            "from a import f\n\n"
+            "def test_f():\n"
+            "    assert f(1) == 2\n"
+            "    with open('env.json', 'w') as fh:\n"
+            "        json.dump(dict(os.environ), fh)\n"
+        ),
+    )
+    result = await ext["run_command"](
+        "python", ["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+    )
     assert result["exit_code"] == 0, result
     assert "1 passed" in result["stdout"]
     assert "env.json" in result["changed_files"]
@@ -122,11 +136,15 @@ async def test_pytest_runs_the_overlay_with_a_minimal_environment(
 
 async def test_a_command_past_its_timeout_is_killed(ws: Workspace) -> None:
     ext = build_externals(ws, None, sandbox_config(command_timeout=1.0))
-    ext["write_file"]("tests/test_slow.py", (
-        "import time\n\n"
-        "def test_slow():\n"
-        "    open('started.txt', 'w').close()\n"
-        "    time.sleep(30)\n"))
+    ext["write_file"](
+        "tests/test_slow.py",
+        (
+            "import time\n\n"
+            "def test_slow():\n"
+            "    open('started.txt', 'w').close()\n"
+            "    time.sleep(30)\n"
+        ),
+    )
     result = await ext["run_command"]("python", ["-m", "pytest", "-q", "tests"])
     assert result["timed_out"] is True and result["exit_code"] == 124
     assert "killed after 1s" in result["stderr"]

@@ -30,9 +30,18 @@ def ws(project: Path) -> Iterator[Workspace]:
 
 
 def node(text: str = "def f(x):\n    return x + 1\n") -> CSTNode:
-    return CSTNode(node_id=make_node_id("src/a.py", "f", "function"), node_type="function",
-                   name="f", full_name="f", file_path="src/a.py", start_byte=15,
-                   end_byte=15 + len(text), start_line=4, end_line=5, text=text)
+    return CSTNode(
+        node_id=make_node_id("src/a.py", "f", "function"),
+        node_type="function",
+        name="f",
+        full_name="f",
+        file_path="src/a.py",
+        start_byte=15,
+        end_byte=15 + len(text),
+        start_line=4,
+        end_line=5,
+        text=text,
+    )
 
 
 def externals(ws: Workspace, **kwargs: Any) -> dict[str, Callable[..., Any]]:
@@ -71,14 +80,24 @@ def test_read_errors_name_the_path(ws: Workspace) -> None:
         ext["write_file"]("x.py", 3)
 
 
-@pytest.mark.parametrize("path", [
-    "../outside/secret.txt", "src/../../outside/secret.txt", "/etc/passwd", "leak_file",
-    "leak_dir/secret.txt", ".remora/workspaces", ".git/config",
-])
-@pytest.mark.parametrize("name", ["read_file", "write_file", "delete_file", "list_dir",
-                                  "file_exists"])
-def test_paths_leaving_the_project_are_refused(ws: Workspace, project: Path, name: str,
-                                               path: str) -> None:
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../outside/secret.txt",
+        "src/../../outside/secret.txt",
+        "/etc/passwd",
+        "leak_file",
+        "leak_dir/secret.txt",
+        ".remora/workspaces",
+        ".git/config",
+    ],
+)
+@pytest.mark.parametrize(
+    "name", ["read_file", "write_file", "delete_file", "list_dir", "file_exists"]
+)
+def test_paths_leaving_the_project_are_refused(
+    ws: Workspace, project: Path, name: str, path: str
+) -> None:
     ext = externals(ws)
     args: tuple[Any, ...] = (path, "pwned") if name == "write_file" else (path,)
     with pytest.raises(ExternalRefused, match="refused"):
@@ -115,8 +134,11 @@ def test_search_files_and_content(ws: Workspace) -> None:
         {"file": "src/pkg/c.py", "line": 1, "text": "needle = 1"},
     ]
     everywhere = asyncio.run(ext["search_content"](r"need\w+", "**/*"))
-    assert [m["file"] for m in everywhere["matches"]] == ["notes.txt", "src/pkg/b.py",
-                                                         "src/pkg/c.py"]
+    assert [m["file"] for m in everywhere["matches"]] == [
+        "notes.txt",
+        "src/pkg/b.py",
+        "src/pkg/c.py",
+    ]
     with pytest.raises(ValueError, match="invalid regular expression"):
         asyncio.run(ext["search_content"]("(unclosed"))
 
@@ -153,4 +175,5 @@ def test_log_goes_to_the_sink_and_the_event_log(ws: Workspace) -> None:
     ext["log"]("checked 3 files")
     assert sink == ["checked 3 files"]
     assert [(e.kind, e.data["message"], e.run_id) for e in emitter.events] == [
-        ("tool_log", "checked 3 files", "r1")]
+        ("tool_log", "checked 3 files", "r1")
+    ]

@@ -10,7 +10,9 @@ from sandbox_kit import HEADER, declare, write_script
 from remora.errors import AGENT_DEFINITION
 from remora.sandbox import Finding, PymLoadError, check_pym, iter_pym_files, load_pym
 
-GOOD = HEADER + '''
+GOOD = (
+    HEADER
+    + """
 path: str = Input("path", description="File to read, relative to the project")
 limit: int = Input("limit", default=100)
 mode: Literal["a", "b"] | None = Input(default=None)
@@ -21,7 +23,8 @@ async def read_file(path: str) -> str: ...
 
 text = await read_file(path)
 {"lines": len(text.splitlines()[:limit])}
-'''
+"""
+)
 
 
 def rules(findings: list[Finding]) -> list[tuple[int, str]]:
@@ -36,8 +39,7 @@ def test_good_script_declarations_and_schema(tmp_path: Path) -> None:
     assert script.parameters_schema() == {
         "type": "object",
         "properties": {
-            "path": {"type": "string",
-                     "description": "File to read, relative to the project"},
+            "path": {"type": "string", "description": "File to read, relative to the project"},
             "limit": {"type": "integer", "default": 100},
             "mode": {"anyOf": [{"enum": ["a", "b"]}, {"type": "null"}], "default": None},
             "tags": {"type": "array", "items": {"type": "string"}, "default": []},
@@ -80,41 +82,53 @@ def test_syntax_error_is_a_load_error_with_line(tmp_path: Path) -> None:
     assert str(info.value.findings[0]).startswith(f"{path}:")
 
 
-@pytest.mark.parametrize(("body", "line", "words"), [
-    ("x = 1\nclass A(Exception):\n    pass\n", 2, "class inheritance"),
-    ("def g():\n    yield 1\n", 2, "yield"),
-    ("def h():\n    z = 1\n    del z\n", 3, "'del'"),
-    ("async def f(y):\n    async for i in y:\n        pass\n", 2, "async for"),
-    ("try:\n    pass\nexcept* ValueError:\n    pass\n", 1, "exception groups"),
-])
-def test_what_monty_rejects_is_found_at_load(tmp_path: Path, body: str, line: int,
-                                             words: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "line", "words"),
+    [
+        ("x = 1\nclass A(Exception):\n    pass\n", 2, "class inheritance"),
+        ("def g():\n    yield 1\n", 2, "yield"),
+        ("def h():\n    z = 1\n    del z\n", 3, "'del'"),
+        ("async def f(y):\n    async for i in y:\n        pass\n", 2, "async for"),
+        ("try:\n    pass\nexcept* ValueError:\n    pass\n", 1, "exception groups"),
+    ],
+)
+def test_what_monty_rejects_is_found_at_load(
+    tmp_path: Path, body: str, line: int, words: str
+) -> None:
     path = write_script(tmp_path, "unsupported.pym", body)
     findings = check_pym(path)
     assert [(f.line, f.rule) for f in findings if f.rule == "pym-unsupported"] == [
-        (line, "pym-unsupported")]
+        (line, "pym-unsupported")
+    ]
     assert words in findings[0].message
 
 
 def test_unavailable_modules_and_host_access_are_found(tmp_path: Path) -> None:
     body = "import subprocess\nimport textwrap\nimport json\nopen('/etc/passwd')\n"
     findings = check_pym(write_script(tmp_path, "host.pym", body))
-    assert rules(findings) == [(1, "unresolved-import"), (2, "unresolved-import"),
-                               (4, "unresolved-reference")]
+    assert rules(findings) == [
+        (1, "unresolved-import"),
+        (2, "unresolved-import"),
+        (4, "unresolved-reference"),
+    ]
 
 
 def test_type_errors_use_the_original_lines(tmp_path: Path) -> None:
-    body = HEADER + "\n" + declare("read_file") + (
-        "n: int = Input()\n"
-        "\n"
-        "text: int = await read_file(n)\n")
+    body = (
+        HEADER
+        + "\n"
+        + declare("read_file")
+        + ("n: int = Input()\n\ntext: int = await read_file(n)\n")
+    )
     findings = check_pym(write_script(tmp_path, "types.pym", body))
     # read_file(n) passes an int where a str is expected; the result is a str, not an int.
     assert rules(findings) == [(7, "invalid-argument-type"), (7, "invalid-assignment")]
 
 
 def test_declaration_problems_are_each_reported(tmp_path: Path) -> None:
-    body = HEADER + '''
+    body = (
+        HEADER
+        + """
 from remora.config import RemoraConfig
 path: str = Input("pth")
 n = Input()
@@ -136,10 +150,14 @@ async def log(message: str) -> None:
 
 def helper():
     return Input()
-'''
+"""
+    )
     findings = check_pym(write_script(tmp_path, "decl.pym", body))
-    ours = [(f.line, f.message.split(":")[0].split(" ")[0]) for f in findings
-            if f.rule.startswith("pym-")]
+    ours = [
+        (f.line, f.message.split(":")[0].split(" ")[0])
+        for f in findings
+        if f.rule.startswith("pym-")
+    ]
     by_line = {line for line, _ in ours}
     assert {3, 4, 5, 6, 7, 10, 13, 16, 20, 23} <= by_line
     messages = "\n".join(str(f) for f in findings)

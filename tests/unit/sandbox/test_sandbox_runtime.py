@@ -27,13 +27,17 @@ def script_at(tmp_path: Path, body: str, extra: tuple[str, ...] = ()) -> Any:
 
 
 async def test_result_prints_and_inputs(tmp_path: Path) -> None:
-    body = HEADER + declare("read_file") + '''
+    body = (
+        HEADER
+        + declare("read_file")
+        + """
 name: str = Input("name")
 times: int = Input(default=2)
 print("hello", name)
 text = await read_file("x.txt")
 {"greeting": name * times, "text": text, "pair": (1, 2), "set": {3}}
-'''
+"""
+    )
     script = script_at(tmp_path, body)
 
     def read_file(path: str) -> str:
@@ -41,18 +45,24 @@ text = await read_file("x.txt")
 
     async with SandboxRuntime(sandbox_config()) as runtime:
         env = await runtime.run(script, {"name": "ab"}, {"read_file": read_file})
-    assert env == {"ok": True, "prints": "hello ab\n", "result": {
-        "greeting": "abab", "text": "content of x.txt", "pair": [1, 2], "set": [3]}}
+    assert env == {
+        "ok": True,
+        "prints": "hello ab\n",
+        "result": {"greeting": "abab", "text": "content of x.txt", "pair": [1, 2], "set": [3]},
+    }
 
 
 async def test_runtime_error_carries_the_pym_line(tmp_path: Path) -> None:
-    body = HEADER + '''
+    body = (
+        HEADER
+        + """
 def divide(a: int, b: int) -> float:
     return a / b
 
 print("before")
 divide(1, 0)
-'''
+"""
+    )
     script = script_at(tmp_path, body)
     async with SandboxRuntime(sandbox_config()) as runtime:
         env = await runtime.run(script, {}, {})
@@ -82,13 +92,17 @@ async def test_invalid_inputs_are_refused_before_running(tmp_path: Path) -> None
 
 
 async def test_external_errors_reach_the_script_and_the_envelope(tmp_path: Path) -> None:
-    body = HEADER + declare("read_file") + '''
+    body = (
+        HEADER
+        + declare("read_file")
+        + """
 try:
     await read_file("missing.txt")
 except FileNotFoundError as exc:
     print("caught:", exc)
 await read_file("../outside")
-'''
+"""
+    )
     script = script_at(tmp_path, body)
 
     def read_file(path: str) -> str:
@@ -117,13 +131,21 @@ async def test_sync_declarations_and_missing_host_functions(tmp_path: Path) -> N
     assert "provides no external 'log'" in missing["error"]["message"]
 
 
-@pytest.mark.parametrize(("body", "code", "overrides"), [
-    ("n = 0\nwhile True:\n    n += 1\n", "time_limit", {"max_duration_s": 0.5}),
-    ("x = []\nwhile True:\n    x.append('a' * 100000)\n", "memory_limit", {"max_memory_mb": 32}),
-    ("def f(n):\n    return f(n + 1)\nf(0)\n", "recursion_limit", {"max_recursion_depth": 50}),
-])
-async def test_limits_become_envelopes(tmp_path: Path, body: str, code: str,
-                                       overrides: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("body", "code", "overrides"),
+    [
+        ("n = 0\nwhile True:\n    n += 1\n", "time_limit", {"max_duration_s": 0.5}),
+        (
+            "x = []\nwhile True:\n    x.append('a' * 100000)\n",
+            "memory_limit",
+            {"max_memory_mb": 32},
+        ),
+        ("def f(n):\n    return f(n + 1)\nf(0)\n", "recursion_limit", {"max_recursion_depth": 50}),
+    ],
+)
+async def test_limits_become_envelopes(
+    tmp_path: Path, body: str, code: str, overrides: dict[str, Any]
+) -> None:
     script = script_at(tmp_path, body)
     async with SandboxRuntime(sandbox_config(**overrides)) as runtime:
         env = await runtime.run(script, {}, {})
@@ -173,8 +195,10 @@ async def test_worker_crash_is_an_envelope_and_the_next_tool_runs(tmp_path: Path
 
 
 async def test_one_hundred_runs_at_once(tmp_path: Path) -> None:
-    body = HEADER + declare("read_file") + 'i: int = Input()\ntext = await read_file(str(i))\n' \
+    body = (
+        HEADER + declare("read_file") + "i: int = Input()\ntext = await read_file(str(i))\n"
         '{"i": i, "text": text}\n'
+    )
     script = script_at(tmp_path, body)
 
     async def read_file(path: str) -> str:
@@ -182,8 +206,9 @@ async def test_one_hundred_runs_at_once(tmp_path: Path) -> None:
         return f"file {path}"
 
     async with SandboxRuntime(sandbox_config(workers=2)) as runtime:
-        results = await asyncio.gather(*(runtime.run(script, {"i": i}, {"read_file": read_file})
-                                         for i in range(100)))
+        results = await asyncio.gather(
+            *(runtime.run(script, {"i": i}, {"read_file": read_file}) for i in range(100))
+        )
     assert [r["result"] for r in results] == [{"i": i, "text": f"file {i}"} for i in range(100)]
 
 
@@ -196,8 +221,11 @@ async def test_run_before_start_is_a_programming_error(tmp_path: Path) -> None:
 def test_presets_and_overrides() -> None:
     assert resolve_limits(SandboxConfig()) == PRESETS["default"]
     strict = resolve_limits(SandboxConfig(limits="strict"))
-    assert strict.max_duration_s < PRESETS["default"].max_duration_s < \
-        PRESETS["permissive"].max_duration_s
+    assert (
+        strict.max_duration_s
+        < PRESETS["default"].max_duration_s
+        < PRESETS["permissive"].max_duration_s
+    )
     tuned = resolve_limits(sandbox_config(max_memory_mb=99), "permissive")
     assert tuned == LimitPreset("permissive", 60.0, 99, 5000, 20000)
     monty = tuned.to_monty()

@@ -49,12 +49,15 @@ def test_accept_writes_changes_and_removes_the_workspace(project: Path) -> None:
     assert not any(".remora-" in p.name for p in project.rglob("*"))
 
 
-@pytest.mark.parametrize("user_action, reason", [
-    ("edit", "changed in the project since the agent read it"),
-    ("remove", "deleted from the project since the agent read it"),
-    ("create", "created in the project since the agent started"),
-    ("edit_deleted", "changed in the project since the agent read it"),
-])
+@pytest.mark.parametrize(
+    "user_action, reason",
+    [
+        ("edit", "changed in the project since the agent read it"),
+        ("remove", "deleted from the project since the agent read it"),
+        ("create", "created in the project since the agent started"),
+        ("edit_deleted", "changed in the project since the agent read it"),
+    ],
+)
 def test_a_conflict_writes_nothing(project: Path, user_action: str, reason: str) -> None:
     store = WorkspaceStore(project)
     ws = store.create("lint", "c")
@@ -64,8 +67,12 @@ def test_a_conflict_writes_nothing(project: Path, user_action: str, reason: str)
     ws.write("added.py", b"AGENT = 1\n")
     ws.delete("src/m01.py")
     ws.close()
-    target = {"edit": "src/m00.py", "remove": "src/m00.py", "create": "added.py",
-              "edit_deleted": "src/m01.py"}[user_action]
+    target = {
+        "edit": "src/m00.py",
+        "remove": "src/m00.py",
+        "create": "added.py",
+        "edit_deleted": "src/m01.py",
+    }[user_action]
     if user_action == "remove":
         (project / target).unlink()
     else:
@@ -83,8 +90,7 @@ def test_a_conflict_writes_nothing(project: Path, user_action: str, reason: str)
     elif user_action == "create":
         (project / target).unlink()
     else:
-        (project / target).write_bytes(
-            b"VALUE = 0\n" if target == "src/m00.py" else b"VALUE = 1\n")
+        (project / target).write_bytes(b"VALUE = 0\n" if target == "src/m00.py" else b"VALUE = 1\n")
     assert store.accept("lint-c").accepted
 
 
@@ -156,14 +162,24 @@ def _prepare(project: Path) -> tuple[dict[str, bytes], dict[str, bytes | None]]:
     return snapshot(project), planned
 
 
-@pytest.mark.parametrize("stage, index", [
-    ("temp_written", 0), ("replaced", 0), ("temp_written", 17), ("replaced", 33),
-    ("replaced", 39),
-])
+@pytest.mark.parametrize(
+    "stage, index",
+    [
+        ("temp_written", 0),
+        ("replaced", 0),
+        ("temp_written", 17),
+        ("replaced", 33),
+        ("replaced", 39),
+    ],
+)
 def test_accept_killed_halfway_then_resumed(project: Path, stage: str, index: int) -> None:
     old, planned = _prepare(project)
-    proc = subprocess.run([sys.executable, "-c", _KILLER, str(project), "lint-kill", stage,
-                           str(index)], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", _KILLER, str(project), "lint-kill", stage, str(index)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     assert "not killed" not in proc.stdout
 
@@ -208,7 +224,8 @@ def test_a_file_where_a_new_directory_goes_is_a_conflict(project: Path) -> None:
     report = store.accept("test-dir")
     assert not report.accepted
     assert [(c.path, c.reason) for c in report.conflicts] == [
-        ("tests/unit/test_a.py", "tests is now a file, not a directory")]
+        ("tests/unit/test_a.py", "tests is now a file, not a directory")
+    ]
 
 
 def test_a_long_file_name_is_accepted(project: Path) -> None:
@@ -221,11 +238,14 @@ def test_a_long_file_name_is_accepted(project: Path) -> None:
     assert (project / name).read_bytes() == b"LONG = 1\n"
 
 
-def test_resume_refuses_a_symlink_swapped_in_after_the_crash(project: Path,
-                                                              tmp_path: Path) -> None:
+def test_resume_refuses_a_symlink_swapped_in_after_the_crash(project: Path, tmp_path: Path) -> None:
     _prepare(project)
-    proc = subprocess.run([sys.executable, "-c", _KILLER, str(project), "lint-kill",
-                           "replaced", "2"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", _KILLER, str(project), "lint-kill", "replaced", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     outside = tmp_path / "outside"
     outside.mkdir()

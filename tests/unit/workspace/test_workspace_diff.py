@@ -47,7 +47,8 @@ def test_git_style_headers_and_counts(tmp_path: Path) -> None:
 def test_missing_final_newline_is_marked() -> None:
     change = FileChange("x.py", "modified", b"a\nb", b"a\nc", False)
     assert change.diff().endswith(
-        "-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n")
+        "-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"
+    )
     assert change.line_counts() == (1, 1)
 
 
@@ -59,7 +60,8 @@ def test_binary_detection() -> None:
     assert not is_binary(None)
     change = FileChange("img.png", "modified", b"\x89PNG\x00", b"\x89PNG\x01", True)
     assert render_diff([change]) == (
-        "diff --git a/img.png b/img.png\nBinary files a/img.png and b/img.png differ\n")
+        "diff --git a/img.png b/img.png\nBinary files a/img.png and b/img.png differ\n"
+    )
     assert change.line_counts() == (0, 0)
 
 
@@ -88,8 +90,15 @@ def test_git_apply_reproduces_the_workspace(tmp_path: Path) -> None:
     patch.write_text(ws.diff())
     copy = tmp_path / "copy"
     shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".remora"))
-    subprocess.run(["git", "apply", "--whitespace=nowarn", str(patch)], cwd=copy,
-                   check=True, capture_output=True)
-    got = {p.relative_to(copy).as_posix(): p.read_bytes()
-           for p in sorted(copy.rglob("*")) if p.is_file()}
+    subprocess.run(
+        ["git", "apply", "--whitespace=nowarn", str(patch)],
+        cwd=copy,
+        check=True,
+        capture_output=True,
+    )
+    got = {
+        p.relative_to(copy).as_posix(): p.read_bytes()
+        for p in sorted(copy.rglob("*"))
+        if p.is_file()
+    }
     assert got == expected

@@ -67,8 +67,13 @@ def test_merged_listing(ws: Workspace) -> None:
     assert ws.list_dir() == ["README.md", "pkg/", "top.txt"]
     assert ws.list_dir("pkg") == ["mod.py", "new/", "sub/"]
     assert ws.list_dir("pkg/new") == ["added.py"]
-    assert list(ws.iter_files()) == ["README.md", "pkg/mod.py", "pkg/new/added.py",
-                                     "pkg/sub/deep.py", "top.txt"]
+    assert list(ws.iter_files()) == [
+        "README.md",
+        "pkg/mod.py",
+        "pkg/new/added.py",
+        "pkg/sub/deep.py",
+        "top.txt",
+    ]
     with pytest.raises(NotADirectoryError):
         ws.list_dir("README.md")
     with pytest.raises(FileNotFoundError):

@@ -57,11 +57,17 @@ BAD = [
 
 
 @pytest.mark.parametrize("bad", BAD)
-def test_every_operation_refuses(ws: Workspace, bad: str,
-                                 layout: tuple[Path, Path]) -> None:
+def test_every_operation_refuses(ws: Workspace, bad: str, layout: tuple[Path, Path]) -> None:
     outside = layout[1]
-    for call in (ws.safe_path, ws.read, ws.exists, ws.is_dir, ws.list_dir, ws.delete,
-                 lambda rel: ws.write(rel, b"pwned")):
+    for call in (
+        ws.safe_path,
+        ws.read,
+        ws.exists,
+        ws.is_dir,
+        ws.list_dir,
+        ws.delete,
+        lambda rel: ws.write(rel, b"pwned"),
+    ):
         with pytest.raises(WorkspacePathError) as info:
             call(bad)
         assert info.value.code == WORKSPACE_OUTSIDE_PROJECT
@@ -100,8 +106,9 @@ def test_walks_leave_outside_links_out(ws: Workspace, tmp_path: Path) -> None:
     assert not any(p.is_symlink() for p in dest.rglob("*"))
 
 
-def test_absorb_ignores_links_a_command_creates(ws: Workspace, tmp_path: Path,
-                                                layout: tuple[Path, Path]) -> None:
+def test_absorb_ignores_links_a_command_creates(
+    ws: Workspace, tmp_path: Path, layout: tuple[Path, Path]
+) -> None:
     dest = tmp_path / "run"
     ws.materialize(dest)
     os.symlink(layout[1] / "secret.txt", dest / "leak.txt")
@@ -110,8 +117,7 @@ def test_absorb_ignores_links_a_command_creates(ws: Workspace, tmp_path: Path,
     assert ws.read("leak.txt") is None
 
 
-def test_a_symlink_swapped_in_after_writing_is_a_conflict(
-        layout: tuple[Path, Path]) -> None:
+def test_a_symlink_swapped_in_after_writing_is_a_conflict(layout: tuple[Path, Path]) -> None:
     project, outside = layout
     store = WorkspaceStore(project)
     ws = store.create("lint", "swap")

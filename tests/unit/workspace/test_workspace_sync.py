@@ -32,10 +32,16 @@ def test_materialize_copies_project_plus_overlay(project: Path, tmp_path: Path) 
     ws.delete("pkg/clean.py")
     dest = tmp_path / "copy"
     ws.materialize(dest)
-    copied = {p.relative_to(dest).as_posix(): p.read_bytes()
-              for p in sorted(dest.rglob("*")) if p.is_file()}
-    assert copied == {"data.bin": b"\x00\xff", "pkg/extra.py": b"Z = 3\n",
-                      "pkg/messy.py": b"import os\nx = {  'a':1 }\n"}
+    copied = {
+        p.relative_to(dest).as_posix(): p.read_bytes()
+        for p in sorted(dest.rglob("*"))
+        if p.is_file()
+    }
+    assert copied == {
+        "data.bin": b"\x00\xff",
+        "pkg/extra.py": b"Z = 3\n",
+        "pkg/messy.py": b"import os\nx = {  'a':1 }\n",
+    }
 
 
 @pytest.mark.skipif(not Path(RUFF).exists(), reason="needs ruff")
@@ -43,10 +49,13 @@ def test_real_ruff_fix_is_absorbed(project: Path, tmp_path: Path) -> None:
     ws = WorkspaceStore(project).create("lint", "ruff")
     dest = tmp_path / "run"
     ws.materialize(dest)
-    subprocess.run([RUFF, "check", "--fix", "--select", "F401", "--no-cache", "."], cwd=dest,
-                   capture_output=True, check=False)
-    subprocess.run([RUFF, "format", "--no-cache", "."], cwd=dest, capture_output=True,
-                   check=True)
+    subprocess.run(
+        [RUFF, "check", "--fix", "--select", "F401", "--no-cache", "."],
+        cwd=dest,
+        capture_output=True,
+        check=False,
+    )
+    subprocess.run([RUFF, "format", "--no-cache", "."], cwd=dest, capture_output=True, check=True)
     changed = ws.absorb(dest)
     assert changed == ["pkg/messy.py"]
     assert ws.read("pkg/messy.py") == b'x = {"a": 1}\n'
@@ -83,7 +92,7 @@ def test_materialize_records_the_base_the_command_saw(project: Path, tmp_path: P
     dest = tmp_path / "run"
     ws.materialize(dest)
     (project / "pkg" / "clean.py").write_text("Y = 'user'\n")  # user edits meanwhile
-    (dest / "pkg" / "clean.py").write_text("Y = 3\n")           # the command edits too
+    (dest / "pkg" / "clean.py").write_text("Y = 3\n")  # the command edits too
     assert ws.absorb(dest) == ["pkg/clean.py"]
     ws.close()
     report = store.accept("lint-base")
