@@ -101,6 +101,7 @@ async def _run(
     node: CSTNode | None,
     config: RemoraConfig,
 ) -> tuple[dict[str, Any], bool]:
+    from remora.code import MODULE_NAME, CodeContext, build_module
     from remora.events import build_emitter
     from remora.sandbox import SandboxRuntime, build_externals
 
@@ -108,9 +109,10 @@ async def _run(
     emitter = build_emitter(events.enabled, events.output, events.max_payload_chars)
     try:
         externals = build_externals(ws, node, config.sandbox, emitter=emitter)
+        modules = {MODULE_NAME: build_module(CodeContext(ws, node, config.sandbox))}
         async with SandboxRuntime(config.sandbox) as runtime:
             # --sandbox-limits already chose config.sandbox.limits: the runtime's default.
-            envelope = await runtime.run(script, args, externals)
+            envelope = await runtime.run(script, args, externals, modules=modules)
         return envelope, runtime.faulted
     finally:
         emitter.close()

@@ -14,6 +14,8 @@ from remora.events import EventEmitter
 from remora.runner.messages import format_context
 
 if TYPE_CHECKING:
+    from pydantic_monty import ExternalModule
+
     from remora.sandbox import PymScript, SandboxRuntime
     from remora.workspace import Workspace
 
@@ -47,6 +49,7 @@ class SandboxToolExecutor:
         self.run_id = run_id
         self._scripts: dict[Path, PymScript] = {}
         self._externals: dict[str, Callable[..., Any]] | None = None
+        self._modules: dict[str, ExternalModule] | None = None
 
     @property
     def workspace_id(self) -> str | None:
@@ -76,6 +79,15 @@ class SandboxToolExecutor:
             )
         return self._externals
 
+    def _bound_modules(self) -> dict[str, ExternalModule]:
+        """``remora_code`` bound to this run's workspace and node, built once per run."""
+        if self._modules is None:
+            from remora.code import MODULE_NAME, CodeContext, build_module
+
+            context = CodeContext(self.workspace, self.node, self.sandbox_config)
+            self._modules = {MODULE_NAME: build_module(context)}
+        return self._modules
+
     async def call(self, tool: ToolDefinition, arguments: dict[str, Any]) -> dict[str, Any]:
         if tool.pym is None:
             raise RemoraError(
@@ -84,7 +96,10 @@ class SandboxToolExecutor:
                 "give the tool a 'pym:' path in the agent YAML",
             )
         envelope: dict[str, Any] = await self.runtime.run(
-            self._script(tool.pym), arguments, self._bound_externals()
+            self._script(tool.pym),
+            arguments,
+            self._bound_externals(),
+            modules=self._bound_modules(),
         )
         return envelope
 
@@ -95,7 +110,9 @@ class SandboxToolExecutor:
             for i in script.inputs
             if i.name in self.context_inputs
         }
-        envelope = await self.runtime.run(script, inputs, self._bound_externals())
+        envelope = await self.runtime.run(
+            script, inputs, self._bound_externals(), modules=self._bound_modules()
+        )
         if envelope.get("ok"):
             return format_context(envelope.get("result"))
         error = envelope.get("error") or {}

@@ -82,11 +82,15 @@ def _parse_findings(pool: Monty, code: str, file: str, script_name: str) -> list
 def _type_findings(
     pool: Monty, code: str, stubs: str, file: str, script_name: str
 ) -> tuple[list[Finding], list[Finding]]:
+    # Imported here: remora.code's context imports from this package.
+    from remora.code.module import MODULE_NAME, checking_module
+
     last_line = code.count("\n") + 1
     feed = f"{code}\n{_SENTINEL}: int = ''\ndel {_SENTINEL}\n"
     with pool.checkout(
         script_name=script_name,
         limits=_CHECK_LIMITS,
+        external_modules={MODULE_NAME: checking_module()},
         type_check=True,
         type_check_stubs=stubs,
         type_check_format="json",

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic_monty import (
     AsyncMonty,
+    ExternalModule,
     MontyConversionError,
     MontyCrashedError,
     MontyRuntimeError,
@@ -162,8 +163,13 @@ class SandboxRuntime:
         externals: Mapping[str, Callable[..., Any]],
         *,
         limits: LimitPreset | None = None,
+        modules: Mapping[str, ExternalModule] | None = None,
     ) -> dict[str, Any]:
-        """Run ``script``; always returns a tool envelope (never raises for script faults)."""
+        """Run ``script``; always returns a tool envelope (never raises for script faults).
+
+        ``modules`` are the host modules the script may import (``remora_code``,
+        bound to the run's workspace and node).
+        """
         if self._pool is None:
             raise RuntimeError("SandboxRuntime.run() before start(); use `async with`")
         file = str(script.path)
@@ -192,7 +198,9 @@ class SandboxRuntime:
         chosen = limits or self.default_limits
         try:
             async with self._pool.checkout(
-                script_name=script.path.name, limits=chosen.to_monty()
+                script_name=script.path.name,
+                limits=chosen.to_monty(),
+                external_modules=dict(modules) if modules else None,
             ) as session:
                 result = await session.feed_run(
                     script.code, inputs=bound, external_lookup=lookup, print_callback=state.on_print
@@ -268,7 +276,8 @@ async def run_one(
     inputs: Mapping[str, Any],
     externals: Mapping[str, Callable[..., Any]],
     limits: LimitPreset | None = None,
+    modules: Mapping[str, ExternalModule] | None = None,
 ) -> dict[str, Any]:
     """One run on a pool of its own (for the CLI and tests of a single script)."""
     async with SandboxRuntime(config) as runtime:
-        return await runtime.run(script, inputs, externals, limits=limits)
+        return await runtime.run(script, inputs, externals, limits=limits, modules=modules)

@@ -1,0 +1,65 @@
+"""What a ``remora_code`` host function is bound to: one workspace, one node, the sandbox settings.
+
+A tool script never names a file or a node when it calls the toolkit: the run's
+:class:`CodeContext` does. Reading goes through the workspace (so a script sees
+its own earlier writes), and every workspace refusal (a path outside the
+project, an accept in progress) reaches the script as :class:`ExternalRefused`,
+a ``PermissionError`` it may catch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from remora.errors import RemoraError
+from remora.sandbox.envelope import ExternalRefused
+
+if TYPE_CHECKING:
+    from remora.config import SandboxConfig
+    from remora.discovery import CSTNode
+    from remora.workspace import Workspace
+
+__all__ = ["CodeContext"]
+
+
+@dataclass(frozen=True)
+class CodeContext:
+    """The run a host function works for."""
+
+    workspace: Workspace
+    node: CSTNode | None
+    sandbox: SandboxConfig
+
+    def bound_node(self) -> CSTNode:
+        """The run's node; refused when the run has none (a context provider, a bare tool run)."""
+        if self.node is None:
+            raise ExternalRefused(
+                "no node is bound to this tool run "
+                "(`remora tool run --node FILE::QUALNAME` binds one)"
+            )
+        return self.node
+
+    def read_text(self, path: str) -> str:
+        """The file's text in the workspace, line endings kept as they are on disk."""
+        try:
+            data = self.workspace.read(path)
+        except RemoraError as exc:
+            raise ExternalRefused(exc.message) from None
+        if data is None:
+            raise FileNotFoundError(f"no file {path!r} in the project")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{path!r} is not UTF-8 text (a binary file?)") from None
+
+    def write_text(self, path: str, text: str) -> None:
+        """Write ``text`` into the workspace's copy of ``path`` (never the project itself)."""
+        try:
+            self.workspace.write(path, text.encode("utf-8"))
+        except RemoraError as exc:
+            raise ExternalRefused(exc.message) from None
+
+    def node_file_text(self) -> str:
+        """The current text of the file holding the run's node."""
+        return self.read_text(self.bound_node().file_path)
