@@ -23,6 +23,7 @@ from remora.errors import AGENT_DEFINITION, RemoraError
 __all__ = [
     "NODE_TEMPLATE_VARIABLES",
     "SUBMIT_RESULT",
+    "HostStep",
     "InitialContext",
     "SubagentDefinition",
     "ToolDefinition",
@@ -116,6 +117,17 @@ class ToolDefinition(_Model):
         return ToolSpec(name=self.name, description=self.description.strip(), parameters=params)
 
 
+class HostStep(_Model):
+    """A tool call the host makes before the first model turn (``host_steps:``).
+
+    For steps every run starts with (run the linter, read the docstring): the
+    result goes into the first message, so no model turn is spent on them.
+    """
+
+    tool: str = Field(..., min_length=1)
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
 class InitialContext(_Model):
     system_prompt: str = Field(..., min_length=1)
     node_context: str = Field(..., min_length=1)
@@ -167,6 +179,8 @@ class SubagentDefinition(_Model):
     final_answer: Literal["submit_result", "text"] = "submit_result"
     initial_context: InitialContext
     tools: list[ToolDefinition] = Field(..., min_length=1)
+    # Run by the host, in order, before the first model turn.
+    host_steps: list[HostStep] = Field(default_factory=list)
 
     _source: Path | None = PrivateAttr(default=None)
 
@@ -191,6 +205,18 @@ class SubagentDefinition(_Model):
             raise ValueError("a submit_result tool is required (it ends the run)")
         if self.final_answer == "text" and has_submit:
             raise ValueError("final_answer: text agents answer in text and have no submit_result")
+        for index, step in enumerate(self.host_steps):
+            if step.tool not in seen:
+                raise ValueError(
+                    f"host_steps[{index}].tool: no tool named {step.tool!r} "
+                    f"(the agent's tools: {', '.join(t.name for t in self.tools)})"
+                )
+            if step.tool == SUBMIT_RESULT:
+                raise ValueError(
+                    f"host_steps[{index}].tool: submit_result ends the run and cannot be a "
+                    "host step (a run whose only choice left is submit_result without "
+                    "arguments is finished by the host anyway)"
+                )
         return self
 
     # ------------------------------------------------------------ accessors

@@ -137,19 +137,45 @@ def load_agent(path: Path) -> SubagentDefinition:
         definition = SubagentDefinition.model_validate(data)
     except ValidationError as exc:
         for error in exc.errors():
-            field = _field(error["loc"]) or "(agent)"
+            field = _field(error["loc"])
             message = error["msg"].removeprefix("Value error, ")
-            problems.add(f"{field}: {message}", field)
+            if not field and message.startswith("host_steps["):
+                problems.add(message)  # the agent-wide check names the step itself
+            else:
+                field = field or "(agent)"
+                problems.add(f"{field}: {message}", field)
         raise problems.error() from exc
     tools = [
         _resolve_tool(tool, i, path.parent, problems) for i, tool in enumerate(definition.tools)
     ]
+    _check_host_steps(definition, tools, problems)
     if problems.items:
         raise problems.error()
     resolved = definition.model_copy(update={"tools": tools})
     resolved.__dict__.pop("tools_by_name", None)  # drop caches built on the unresolved copy
     resolved.__dict__.pop("tool_specs", None)
     return resolved.with_source(path.resolve())
+
+
+def _check_host_steps(
+    definition: SubagentDefinition, tools: Sequence[ToolDefinition], problems: _Problems
+) -> None:
+    """Each host step's arguments must satisfy its tool's (resolved) schema."""
+    from jsonschema import Draft202012Validator
+
+    by_name = {tool.name: tool for tool in tools}
+    for index, step in enumerate(definition.host_steps):
+        tool = by_name[step.tool]  # names were checked by the model
+        if tool.parameters is None:
+            continue  # its script failed to load; that problem is already recorded
+        validator = Draft202012Validator(tool.parameters)
+        for error in sorted(validator.iter_errors(step.args), key=lambda e: list(e.path)):
+            where = "".join(f".{p}" if isinstance(p, str) else f"[{p}]" for p in error.path)
+            problems.add(
+                f"host_steps[{index}].args{where}: {error.message} "
+                f"(arguments of {step.tool} must match its parameters)",
+                f"host_steps[{index}].args",
+            )
 
 
 def _script(path: Path, field: str, problems: _Problems) -> Any | None:

@@ -23,13 +23,14 @@ from remora.errors import (
     AGENT_INVALID_OUTPUT,
     AGENT_MODEL_UNAVAILABLE,
     AGENT_TURN_LIMIT,
+    InvalidModelOutputError,
     RemoraError,
 )
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.providers.base import Provider, ProviderError
 from remora.runner.dispatcher import ToolDispatcher, ToolExecutor, WorkspaceReporter
-from remora.runner.messages import Transcript
-from remora.runner.policy import RunState, TurnPlan, TurnPolicy
+from remora.runner.messages import CONTEXT_PREFIX, Transcript, host_step_text
+from remora.runner.policy import RunState, TurnPlan, TurnPolicy, call_key
 from remora.runner.result import AgentResult, ResultError
 from remora.runner.summary import established, submission_result
 
@@ -82,6 +83,9 @@ class AgentRunner:
         )
         self.transcript: Transcript | None = None
         self.turns = 0
+        # Tool calls the host made instead of the model (host steps, the final submit).
+        self.host_calls = 0
+        self._host_submit_tried = False
         self._usage = Usage()
         submit = definition.submit_tool
         self._submit_validator = (
@@ -124,6 +128,7 @@ class AgentRunner:
                 "duration_s": round(result.duration_s, 6),
                 "error": result.error.to_dict() if result.error else None,
                 "usage": result.usage.to_dict(),
+                "host_calls": self.host_calls,
             },
         )
         return result
@@ -156,11 +161,18 @@ class AgentRunner:
 
     async def _loop(self, started: float) -> AgentResult:
         system, first = self.definition.render(self.template_vars)
+        notes = await self._run_host_steps()
+        if notes:
+            first = "\n\n".join([first.rstrip("\n"), *notes])
         transcript = self.transcript = Transcript(system, first)
         deadline = started + self.config.total_timeout
         invalid_streak = 0
         while self.turns < self.max_turns:
             plan = self.policy.plan(self.turns + 1, self.state)
+            if not self._host_submit_tried and self._only_submit_left(plan):
+                submitted = await self._host_submit(transcript)
+                if submitted is not None:
+                    return submitted
             if plan.instruction:
                 transcript.host_note(plan.instruction)
             turn, problem = await self._ask(plan, transcript, deadline)
@@ -195,6 +207,64 @@ class AgentRunner:
             f"turn limit ({self.max_turns}) reached without "
             + ("submit_result" if self.policy.has_submit else "a final answer"),
         )
+
+    # ----------------------------------------------------------------- host
+
+    async def _run_host_steps(self) -> list[str]:
+        """Run the agent's ``host_steps``; their results as text for the first message."""
+        notes: list[str] = []
+        for index, step in enumerate(self.definition.host_steps, start=1):
+            call = ToolCall(id=f"host-{index}", name=step.tool, arguments=dict(step.args))
+            outcome = await self.dispatcher.dispatch(call, 0)
+            self.host_calls += 1
+            notes.append(host_step_text(outcome.result))
+            for provider, output in outcome.contexts:
+                notes.append(CONTEXT_PREFIX + output)
+                self._emit(
+                    "context_injected",
+                    {"turn": 0, "tool": step.tool, "provider": str(provider), "chars": len(output)},
+                )
+        return notes
+
+    def _only_submit_left(self, plan: TurnPlan) -> bool:
+        """Whether the model's only possible move is a submit_result without arguments.
+
+        That is so when the plan forces or offers only submit_result, or when every
+        other tool takes no arguments and its one call already succeeded with
+        nothing after it (the repeat guard would refuse it again). A submit tool
+        that takes arguments, even optional ones, still needs the model: it may
+        have something to say there.
+        """
+        submit = self.definition.submit_tool
+        if submit is None or submit.to_spec().parameters.get("properties"):
+            return False
+        if plan.tool_choice == SUBMIT_RESULT:
+            return True
+        guard_on = self.policy.rules.repeat_guard
+        for spec in plan.tools:
+            if spec.name == SUBMIT_RESULT:
+                continue
+            takes_arguments = bool(spec.parameters.get("properties"))
+            done = self.dispatcher.guard.previous_turn(call_key(spec.name, {})) is not None
+            if takes_arguments or not (guard_on and done):
+                return False
+        return any(spec.name == SUBMIT_RESULT for spec in plan.tools)
+
+    async def _host_submit(self, transcript: Transcript) -> AgentResult | None:
+        """Call submit_result for the model; None (and a note) when it is not accepted."""
+        self._host_submit_tried = True
+        call = ToolCall(id="host-submit", name=SUBMIT_RESULT, arguments={})
+        # In the slot of the turn the model would have had.
+        outcome = await self.dispatcher.dispatch(call, self.turns + 1)
+        self.host_calls += 1
+        if outcome.submission is not None:
+            return submission_result(outcome.submission)
+        error = outcome.result.payload.get("error") or {}
+        transcript.host_note(
+            f"[Host] submit_result was tried for you and failed: "
+            f"{error.get('message', 'unknown error')}. Fix that, then call submit_result."
+        )
+        return None
 
     # ---------------------------------------------------------------- model
 
@@ -250,7 +320,7 @@ class AgentRunner:
                     "duration_s": round(time.perf_counter() - began, 6),
                 },
             )
-            if exc.code == AGENT_INVALID_OUTPUT:
+            if isinstance(exc, InvalidModelOutputError):  # the turn is retried
                 return None, exc.message
             raise _Stop(exc.code, exc.message) from None
         self._usage = self._usage + turn.usage

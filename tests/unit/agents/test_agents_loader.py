@@ -191,3 +191,40 @@ def test_a_tool_without_a_script_is_refused_in_yaml(tmp_path: Path) -> None:
     text = AGENT.replace("    pym: tools/greet.pym\n", "")
     problems = _problems(_agent(tmp_path, text))
     assert any("tools[0].pym: every tool needs a .pym script" in p for p in problems)
+
+
+def test_host_steps_are_loaded_with_their_arguments(tmp_path: Path) -> None:
+    text = AGENT + "host_steps:\n  - tool: greet\n    args: {name: world}\n"
+    definition = load_agent(_agent(tmp_path, text))
+    assert [(s.tool, s.args) for s in definition.host_steps] == [("greet", {"name": "world"})]
+
+
+def test_host_step_problems_name_file_line_and_field(tmp_path: Path) -> None:
+    first = AGENT.count("\n") + 2  # the line of the first step
+    text = AGENT + (
+        "host_steps:\n"
+        "  - tool: greet\n"
+        "    args: {name: 3, loud: true}\n"
+        "  - tool: greet\n"
+        "    args: {}\n"
+    )
+    path = _agent(tmp_path, text)
+    problems = _problems(path)
+    assert problems == [
+        f"{path}:{first + 1}: host_steps[0].args: Additional properties are not allowed "
+        "('loud' was unexpected) (arguments of greet must match its parameters)",
+        f"{path}:{first + 1}: host_steps[0].args.name: 3 is not of type 'string' "
+        "(arguments of greet must match its parameters)",
+        f"{path}:{first + 3}: host_steps[1].args: 'name' is a required property "
+        "(arguments of greet must match its parameters)",
+    ]
+
+
+def test_a_host_step_naming_no_tool_is_reported_at_its_line(tmp_path: Path) -> None:
+    text = AGENT + "host_steps:\n  - tool: great\n"
+    path = _agent(tmp_path, text)
+    line = AGENT.count("\n") + 2
+    assert _problems(path) == [
+        f"{path}:{line}: host_steps[0].tool: no tool named 'great' "
+        "(the agent's tools: greet, submit_result)"
+    ]

@@ -74,7 +74,7 @@ async def test_agent_with_only_submit_may_submit_at_once() -> None:
                 {
                     "name": "submit_result",
                     "description": "d",
-                    "parameters": {"type": "object", "properties": {}},
+                    "parameters": {"type": "object", "properties": {"summary": {"type": "string"}}},
                 }
             ],
         }
