@@ -147,6 +147,11 @@ class SandboxConfig(_Section):
         description="Allowed command prefixes for run_command",
     )
     command_timeout: float = Field(60.0, gt=0)
+    allow_unsandboxed_commands: bool = Field(
+        False,
+        description="Run commands without the bubblewrap sandbox when none can be created "
+        "(unsafe: a command such as pytest then runs the project's code as you)",
+    )
 
 
 class EventsConfig(_Section):

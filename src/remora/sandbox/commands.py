@@ -1,8 +1,11 @@
 """run_command: an allow-listed command in a materialised copy of the workspace.
 
 The command sees project + overlay in a temporary folder, with a minimal
-environment (no inherited secrets); what it changed there is read back into the
-overlay, and the folder is removed. Nothing outside the copy is written.
+environment (no inherited secrets), inside the bubblewrap sandbox of
+:mod:`remora.sandbox.isolation` (the copy is its only writable place, no
+network, its own PID namespace); what it changed there is read back into the
+overlay, and the folder is removed. Where no sandbox can be created the command
+is refused unless ``sandbox.allow_unsandboxed_commands`` says otherwise.
 """
 
 from __future__ import annotations
@@ -16,11 +19,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from remora.sandbox.envelope import ExternalRefused
+from remora.sandbox.isolation import SandboxUnavailable, bwrap_argv, sandbox_problem
 
 if TYPE_CHECKING:
     from remora.workspace import Workspace
@@ -86,29 +91,73 @@ def _kill_group(proc: asyncio.subprocess.Process) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
-async def run_command(ws: Workspace, argv: list[str], timeout_s: float) -> dict[str, Any]:
-    """Run a checked ``argv`` (see :func:`check_command`); returns the command's result."""
+UNSANDBOXED_NOTE = (
+    "[remora] WARNING: this command ran WITHOUT the OS sandbox "
+    "(sandbox.allow_unsandboxed_commands is on): it could read and change anything you can"
+)
+
+
+def _command_folder() -> Path:
+    # Resolved: the sandbox mounts this folder at its real path.
+    return Path(os.path.realpath(tempfile.mkdtemp(prefix="remora-cmd-")))
+
+
+def _launcher(
+    executable: str, args: list[str], base: Path, project: Path, allow_unsandboxed: bool
+) -> tuple[list[str], bool]:
+    """The argv to start, and whether it runs sandboxed."""
+    problem = sandbox_problem()
+    if problem is None:
+        bwrap = shutil.which("bwrap") or "bwrap"
+        return bwrap_argv(bwrap, base, executable, args, project), True
+    if not allow_unsandboxed:
+        raise SandboxUnavailable(problem)
+    warnings.warn(f"{UNSANDBOXED_NOTE} ({problem})", RuntimeWarning, stacklevel=2)
+    return [executable, *args], False
+
+
+async def run_command(
+    ws: Workspace,
+    argv: list[str],
+    timeout_s: float,
+    *,
+    allow_unsandboxed: bool = False,
+    input_data: bytes | None = None,
+    absorb: bool = True,
+) -> dict[str, Any]:
+    """Run a checked ``argv`` (see :func:`check_command`) in the sandbox; returns its result.
+
+    ``input_data`` is the command's standard input (none when None). With
+    ``absorb`` false what the command changed in its copy is discarded: host
+    code that only observes (a pytest run, a probe call) leaves no side effects.
+
+    Raises :class:`SandboxUnavailable` when no sandbox can be created and
+    ``allow_unsandboxed`` is false.
+    """
     executable = resolve_executable(argv[0])
-    base = Path(tempfile.mkdtemp(prefix="remora-cmd-"))
+    base = _command_folder()
     project, home, tmp = base / "project", base / "home", base / "tmp"
     try:
+        # A thread: the first call probes bwrap with a subprocess.
+        launch, sandboxed = await asyncio.to_thread(
+            _launcher, executable, argv[1:], base, project, allow_unsandboxed
+        )
         home.mkdir()
         tmp.mkdir()
         await asyncio.to_thread(ws.materialize, project)
         started = time.monotonic()
         proc = await asyncio.create_subprocess_exec(
-            executable,
-            *argv[1:],
+            *launch,
             cwd=project,
             env=_env(home, tmp),
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL if input_data is None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-        )  # its own group, so a timeout kills its children too
+        )  # its own group, so a timeout kills bwrap, and with it the sandbox's processes
         timed_out = False
         try:
-            stdout, stderr = await asyncio.wait_for(proc.communicate(), timeout_s)
+            stdout, stderr = await asyncio.wait_for(proc.communicate(input_data), timeout_s)
         except TimeoutError:
             timed_out = True
             _kill_group(proc)
@@ -118,11 +167,13 @@ async def run_command(ws: Workspace, argv: list[str], timeout_s: float) -> dict[
                 _kill_group(proc)
                 await proc.wait()
         changed: list[str] = []
-        if not timed_out:
+        if absorb and not timed_out:
             changed = await asyncio.to_thread(ws.absorb, project)
         err = _text(stderr, project)
         if timed_out:
             err += f"\n[remora] command killed after {timeout_s:g}s (command timeout)"
+        if not sandboxed:
+            err += f"\n{UNSANDBOXED_NOTE}"
         return {
             "stdout": _text(stdout, project),
             "stderr": err,
@@ -130,6 +181,7 @@ async def run_command(ws: Workspace, argv: list[str], timeout_s: float) -> dict[
             "timed_out": timed_out,
             "changed_files": changed,
             "duration_s": round(time.monotonic() - started, 3),
+            "sandboxed": sandboxed,
         }
     finally:
         await asyncio.to_thread(shutil.rmtree, base, True)

@@ -114,7 +114,12 @@ class _Externals:
     async def run_command(self, cmd: str, args: list[str]) -> dict[str, Any]:
         argv = check_command(cmd, args, self.config.commands)
         with _refusals():
-            result = await run_command(self.ws, argv, self.config.command_timeout)
+            result = await run_command(
+                self.ws,
+                argv,
+                self.config.command_timeout,
+                allow_unsandboxed=self.config.allow_unsandboxed_commands,
+            )
         self._emit(
             {
                 "source": "run_command",

@@ -20,8 +20,26 @@ if TYPE_CHECKING:
 __all__ = ["absorb", "materialize"]
 
 
+def _readable(path: Path, mode: int | None) -> bytes | None:
+    """The file's bytes, or None when its owner may not read it or reading fails.
+
+    The owner bit is checked too because root reads a chmod-000 file anyway,
+    while the sandboxed command (an unprivileged user) could not.
+    """
+    if mode is None or not mode & 0o400:
+        return None
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
 def materialize(ws: Workspace, dest: Path) -> None:
-    """Copy project + overlay into ``dest`` (created if missing)."""
+    """Copy project + overlay into ``dest`` (created if missing).
+
+    Project files that cannot be read (chmod 000, vanished meanwhile) are left
+    out of the copy rather than failing every command run on the project.
+    """
     from remora.workspace.overlay import sha256
 
     dest = dest.resolve()
@@ -30,15 +48,17 @@ def materialize(ws: Workspace, dest: Path) -> None:
     manifest: dict[str, str] = {}
     new_bases: list[tuple[str, str | None]] = []
     for rel in ws.iter_files():
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
         mode = ws.live_mode(rel)
         if rel in overlay:
             data = overlay[rel][0] or b""
         else:
-            data = (ws.project_root / rel).read_bytes()
+            data = _readable(ws.project_root / rel, mode)
+            if data is None:
+                continue  # a command cannot need what nobody may read
             # The command sees this content: it is the base any change is made on.
             new_bases.append((rel, sha256(data)))
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
         if mode is not None:
             os.chmod(target, mode & 0o777)
