@@ -52,9 +52,10 @@ def materialize(ws: Workspace, dest: Path) -> None:
         if rel in overlay:
             data = overlay[rel][0] or b""
         else:
-            data = _readable(ws.project_root / rel, mode)
-            if data is None:
+            live = _readable(ws.project_root / rel, mode)
+            if live is None:
                 continue  # a command cannot need what nobody may read
+            data = live
             # The command sees this content: it is the base any change is made on.
             new_bases.append((rel, sha256(data)))
         target = dest / rel
