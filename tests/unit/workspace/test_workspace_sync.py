@@ -99,3 +99,16 @@ def test_materialize_records_the_base_the_command_saw(project: Path, tmp_path: P
     assert not report.accepted
     assert [c.path for c in report.conflicts] == ["pkg/clean.py"]
     assert (project / "pkg" / "clean.py").read_text() == "Y = 'user'\n"
+
+
+def test_unreadable_files_are_left_out_of_the_copy(project: Path, tmp_path: Path) -> None:
+    secret = project / "pkg" / "locked.py"
+    secret.write_text("KEY = 1\n")
+    secret.chmod(0)
+    ws = WorkspaceStore(project).create("lint", "locked")
+    dest = tmp_path / "copy"
+    ws.materialize(dest)
+    assert (dest / "pkg" / "clean.py").is_file()
+    assert not (dest / "pkg" / "locked.py").exists()
+    assert ws.absorb(dest) == []  # not copied is not deleted
+    ws.close()
