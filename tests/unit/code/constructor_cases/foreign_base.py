@@ -1,0 +1,2 @@
+class Problem(ValueError):
+    code = 3

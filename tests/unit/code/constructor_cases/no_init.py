@@ -1,0 +1,2 @@
+class Registry:
+    items: tuple[str, ...] = ()

@@ -1,0 +1,6 @@
+from typing import TypedDict
+
+
+class Movie(TypedDict):
+    title: str
+    year: int

@@ -1,0 +1,83 @@
+"""constructor_of on one fixture module per case, checked against the expected
+JSON beside it and, where the reading is exact, against what Python itself says
+(``inspect.signature`` of the class once the fixture module is imported)."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from remora.code.constructor import constructor_of
+
+CASES = Path(__file__).parent / "constructor_cases"
+# TypedDict's runtime signature is dict's own: the real one cannot be compared.
+NO_RUNTIME_SIGNATURE = {"typeddict"}
+
+
+def _cases() -> list[str]:
+    return sorted(p.stem for p in CASES.glob("*.py"))
+
+
+def _expected(case: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((CASES / f"{case}.json").read_text())
+    return data
+
+
+def _imported_class(case: str, dotted: str) -> Any:
+    name = f"constructor_case_{case}"
+    spec = importlib.util.spec_from_file_location(name, CASES / f"{case}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while building
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    found: Any = module
+    for part in dotted.split("."):
+        found = getattr(found, part)
+    return found
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_constructor_matches_the_expected_reading(case: str) -> None:
+    expected = _expected(case)
+    got = constructor_of((CASES / f"{case}.py").read_text(), expected["class"])
+    assert [[p.name, p.kind, p.annotation, p.default] for p in got.parameters] == expected[
+        "parameters"
+    ]
+    assert got.origin == expected["origin"]
+    assert got.exact is expected["exact"]
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in _cases() if _expected(c)["exact"] and c not in NO_RUNTIME_SIGNATURE]
+)
+def test_an_exact_reading_agrees_with_pythons_own_signature(case: str) -> None:
+    expected = _expected(case)
+    got = constructor_of((CASES / f"{case}.py").read_text(), expected["class"])
+    real = inspect.signature(_imported_class(case, expected["class"]))
+    assert [
+        (p.name, p.kind.name.lower(), p.default is not p.empty) for p in real.parameters.values()
+    ] == [(p.name, p.kind, p.default is not None) for p in got.parameters]
+
+
+def test_the_kw_only_case_builds_an_order_from_its_keys() -> None:
+    """The keys of the issue's case 6 are exactly what Order(**args) accepts."""
+    got = constructor_of((CASES / "kw_only_marker.py").read_text(), "Order")
+    order_class = _imported_class("kw_only_marker", "Order")
+    args = {p.name: "x" if p.annotation == "str" else 1 for p in got.parameters}
+    assert "_" not in args and "total" not in args
+    order = order_class(**args)
+    assert order.total == 0.0
+
+
+def test_an_unknown_class_names_the_known_ones() -> None:
+    with pytest.raises(ValueError, match=r"no class 'Missing' in the module \(classes: A, A.B\)"):
+        constructor_of("class A:\n    class B: ...\n", "Missing")
