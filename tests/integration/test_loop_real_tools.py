@@ -232,9 +232,9 @@ async def test_the_bundled_lint_agent_fixes_an_unused_import(
     definition = AgentRegistry().get("lint")
     workspace = WorkspaceStore(project).create("lint", node.node_id)
     executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
+    # run_linter is a host step: its result is in the first message.
     provider = ScriptedProvider(
         [
-            tool_turn(("run_linter", {})),
             tool_turn(("apply_fix", {"issue_code": "F401"})),
             tool_turn(("submit_result", {})),  # the bundled agents submit no arguments
         ]
@@ -248,6 +248,9 @@ async def test_the_bundled_lint_agent_fixes_an_unused_import(
     fixed = workspace.read("shop.py")
     assert fixed is not None and b"import os" not in fixed
     assert (project / "shop.py").read_text().startswith("import os")
-    linted = provider.requests[1].messages[-1].results[0].payload
-    assert linted["ok"] is True and "F401" in str(linted["result"])
+    first = provider.requests[0].messages[1].text
+    assert "Result of run_linter" in first and "F401" in first
+    tool_messages = [m for m in provider.requests[1].messages if m.role == "tool"]
+    fixed_payload = tool_messages[-1].results[0].payload
+    assert fixed_payload["ok"] is True and fixed_payload["result"]["fixed"] == 1
     workspace.close()
