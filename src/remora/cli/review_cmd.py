@@ -1,4 +1,4 @@
-"""``remora review``: list, show, accept and reject the agents' workspaces (DESIGN §1, §6)."""
+"""``remora review``: list, show, accept (whole or by hunk) and reject (with a reason)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from rich.text import Text
 
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json
+from remora.errors import UsageError
 from remora.results import ResultsDB
 from remora.results.review import accept, reject, resolve_ids, review_items
-from remora.workspace import WorkspaceStore
+from remora.workspace import FileChange, WorkspaceStore
+from remora.workspace.hunks import change_hunks, parse_hunk_numbers
 
 __all__ = ["register", "review_app"]
 
@@ -29,6 +31,16 @@ IdsArg = Annotated[
     typer.Argument(help="Workspace ids (see `remora review`).", show_default=False),
 ]
 AllOpt = Annotated[bool, typer.Option("--all", help="Every workspace.")]
+HunksOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--hunks", help="Only these hunks, e.g. 1,3 or 2-4 (numbers from `remora review show`)."
+    ),
+]
+ReasonOpt = Annotated[
+    str | None,
+    typer.Option("--reason", help="Why: stored with the node and told to its agent's next run."),
+]
 IncludeEmptyOpt = Annotated[
     bool, typer.Option("--include-empty", help="Also list workspaces without changes.")
 ]
@@ -98,12 +110,26 @@ _STYLES = (
 )
 
 
-def _coloured(diff: str) -> Text:
-    """Diff lines coloured by their prefix; rich drops the colour off a terminal."""
+def _coloured(changes: list[FileChange]) -> Text:
+    """The diff, coloured by line prefix, each hunk labelled with its number for --hunks.
+
+    A modified file's hunks are its ``@@`` lines in order; an added, deleted or
+    binary file is one hunk, labelled on its ``diff --git`` line. Rich drops
+    the colour off a terminal.
+    """
     text = Text()
-    for line in diff.splitlines(keepends=True):
-        style = next((s for prefix, s in _STYLES if line.startswith(prefix)), "")
-        text.append(line, style=style)
+    hunks = change_hunks(changes)
+    for change in changes:
+        own = [h for h in hunks if h.path == change.path]
+        labels = iter(own)
+        for line in change.diff().splitlines(keepends=True):
+            style = next((s for prefix, s in _STYLES if line.startswith(prefix)), "")
+            whole = own[0].whole_file and line.startswith("diff --git")
+            if whole or (not own[0].whole_file and line.startswith("@@")):
+                text.append(line.rstrip("\n"), style=style)
+                text.append(f"  [hunk {next(labels).number}]\n", style="bold magenta")
+                continue
+            text.append(line, style=style)
     return text
 
 
@@ -160,6 +186,16 @@ def show_command(
                     }
                     for c in changes
                 ],
+                "hunks": [
+                    {
+                        "number": h.number,
+                        "path": h.path,
+                        "header": h.header,
+                        "additions": h.additions,
+                        "deletions": h.deletions,
+                    }
+                    for h in change_hunks(changes)
+                ],
                 "diff": diff,
             }
         )
@@ -167,7 +203,10 @@ def show_command(
     if not diff:
         console.print(f"{workspace_id}: no changes.")
         return
-    console.print(_coloured(diff), end="")
+    if not console.is_terminal:  # piped: the plain diff, as `git apply` reads it
+        console.print(diff, end="", markup=False, highlight=False)
+        return
+    console.print(_coloured(changes), end="")
 
 
 @review_app.command("accept")
@@ -177,14 +216,23 @@ def accept_command(
     opts: SharedOptions,
     ids: IdsArg = None,
     all_: AllOpt = False,
+    hunks: HunksOpt = None,
     output_format: FormatOpt = OutputFormat.table,
 ) -> None:
-    """Write workspaces' changes into the project (refused per file on conflicts)."""
+    """Write workspaces' changes into the project (refused per file on conflicts).
+
+    With --hunks only those hunks of one workspace are written (numbers as
+    `remora review show ID` labels them); the other hunks are discarded with it.
+    """
     store, db = _open(_merged(ctx, opts))
+    chosen = None if hunks is None else parse_hunk_numbers(hunks)
     reports = []
     with db:
-        for workspace_id in resolve_ids(store, ids or [], all_):
-            reports.append(accept(store, db, workspace_id))
+        targets = resolve_ids(store, ids or [], all_)
+        if chosen is not None and (all_ or len(targets) != 1):
+            raise UsageError("--hunks needs exactly one workspace id", "e.g. accept ID --hunks 1,3")
+        for workspace_id in targets:
+            reports.append(accept(store, db, workspace_id, chosen))
     if output_format is OutputFormat.json:
         print_json([r.to_dict() for r in reports])
     else:
@@ -212,16 +260,21 @@ def reject_command(
     opts: SharedOptions,
     ids: IdsArg = None,
     all_: AllOpt = False,
+    reason: ReasonOpt = None,
     output_format: FormatOpt = OutputFormat.table,
 ) -> None:
-    """Discard workspaces; the project is not touched."""
+    """Discard workspaces; the project is not touched.
+
+    With --reason the reason is stored with the node: the next run of its agent
+    (`remora analyze`, or `remora analyze --retry-rejected`) is told it.
+    """
     store, db = _open(_merged(ctx, opts))
     with db:
         chosen = resolve_ids(store, ids or [], all_)
         for workspace_id in chosen:
-            reject(store, db, workspace_id)
+            reject(store, db, workspace_id, reason)
     if output_format is OutputFormat.json:
-        print_json({"rejected": chosen})
+        print_json({"rejected": chosen, "reason": (reason or "").strip() or None})
     else:
         for workspace_id in chosen:
             console.print(f"rejected {workspace_id}")

@@ -12,12 +12,12 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal, cast, get_args
 
-from remora.errors import WORKSPACE_CONFLICT, WORKSPACE_NOT_FOUND, RemoraError
+from remora.errors import WorkspaceConflictError, WorkspaceNotFoundError
 from remora.project import state_dir
 
 __all__ = [
@@ -35,9 +35,10 @@ _STATES: tuple[str, ...] = get_args(ReviewState)
 # Waiting for a person: a conflict stays open until the user resolves and retries.
 OPEN_STATES: tuple[ReviewState, ...] = ("pending", "conflict")
 
-SCHEMA_VERSION = 1
-# One entry per version: the script that brings version i to i + 1. Idempotent
-# (IF NOT EXISTS), so two processes opening a new database at once both succeed.
+SCHEMA_VERSION = 2
+# One entry per version: the script that brings version i to i + 1. Each runs in
+# a write transaction that first re-reads the version, so two processes opening
+# an old database at once apply it once.
 _MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE IF NOT EXISTS runs(
@@ -53,6 +54,16 @@ _MIGRATIONS: tuple[str, ...] = (
         review_state TEXT NOT NULL, created REAL NOT NULL);
     CREATE INDEX IF NOT EXISTS results_workspace ON results(workspace_id, created);
     CREATE INDEX IF NOT EXISTS results_state ON results(review_state);
+    """,
+    # 2: review decisions that teach: why a change was rejected, what it was
+    # (diff and signature, so the same change is not proposed again), and
+    # which hunks an accept took.
+    """
+    ALTER TABLE results ADD COLUMN reject_reason TEXT;
+    ALTER TABLE results ADD COLUMN rejected_diff TEXT;
+    ALTER TABLE results ADD COLUMN change_signature TEXT;
+    ALTER TABLE results ADD COLUMN accepted_hunks TEXT;
+    CREATE INDEX IF NOT EXISTS results_node_operation ON results(node_id, operation, created);
     """,
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
@@ -91,6 +102,13 @@ class ResultRecord:
     changed_files: list[str]
     review_state: ReviewState
     created: float
+    # Set by a reject with a reason (schema 2): what the next run is told.
+    reject_reason: str | None = None
+    rejected_diff: str | None = None
+    # change_signature() of the change when it was rejected
+    change_signature: str | None = None
+    # The hunk numbers an accept took; None: the whole change (or not accepted)
+    accepted_hunks: list[int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -109,6 +127,8 @@ def _row_to_result(row: sqlite3.Row) -> ResultRecord:
     for key in ("details", "usage", "changed_files"):
         data[key] = json.loads(data[key])
     data["degraded"] = bool(data["degraded"])
+    if data["accepted_hunks"] is not None:
+        data["accepted_hunks"] = json.loads(data["accepted_hunks"])
     return ResultRecord(**data)
 
 
@@ -130,17 +150,24 @@ class ResultsDB:
             version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
             if version > SCHEMA_VERSION:
                 self._conn.close()
-                raise RemoraError(
-                    WORKSPACE_CONFLICT,
+                raise WorkspaceConflictError(
                     f"{self.path} was written by a newer Remora "
                     f"(schema {version} > {SCHEMA_VERSION})",
                     "upgrade Remora, or move the database aside",
                 )
             for index in range(version, SCHEMA_VERSION):
-                # executescript commits first; the version bump is part of the script
-                self._conn.executescript(
-                    f"BEGIN; {_MIGRATIONS[index]} PRAGMA user_version = {index + 1}; COMMIT;"
-                )
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    current = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+                    if current == index:  # else another process has just done it
+                        for statement in _MIGRATIONS[index].split(";"):
+                            if statement.strip():
+                                self._conn.execute(statement)
+                        self._conn.execute(f"PRAGMA user_version = {index + 1}")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+                self._conn.execute("COMMIT")
 
     # -- runs -----------------------------------------------------------------
 
@@ -206,6 +233,10 @@ class ResultsDB:
             "changed_files": json.dumps(changed),
             "review_state": state,
             "created": time.time(),
+            "reject_reason": None,
+            "rejected_diff": None,
+            "change_signature": None,
+            "accepted_hunks": None,
         }
         columns = ", ".join(_RESULT_COLUMNS)
         marks = ", ".join("?" for _ in _RESULT_COLUMNS)
@@ -263,32 +294,70 @@ class ResultsDB:
                 ).fetchone()
         return None if row is None else _row_to_result(row)
 
-    def set_review_state(self, key: str, state: ReviewState) -> int:
+    def set_review_state(
+        self,
+        key: str,
+        state: ReviewState,
+        *,
+        reject_reason: str | None = None,
+        rejected_diff: str | None = None,
+        change_signature: str | None = None,
+        accepted_hunks: Sequence[int] | None = None,
+    ) -> int:
         """Set the state of a result (by id) or of a workspace's latest result.
 
-        Returns how many results changed (1); raises WORKSPACE_003 when none matches.
+        The keyword arguments record what the decision was (a reject's reason
+        and change, an accept's hunks); they replace what an earlier decision
+        on the same result recorded. Returns how many results changed (1);
+        raises WORKSPACE_003 when none matches.
         """
         if state not in _STATES:
             raise ValueError(f"unknown review state {state!r}; known: {_STATES}")
+        hunks = None if accepted_hunks is None else json.dumps(list(accepted_hunks))
+        values = (state, reject_reason, rejected_diff, change_signature, hunks)
+        assignments = (
+            "review_state=?, reject_reason=?, rejected_diff=?, change_signature=?, accepted_hunks=?"
+        )
         with self._lock:
             cursor = self._conn.execute(
-                "UPDATE results SET review_state=? WHERE result_id=?", (state, key)
+                f"UPDATE results SET {assignments} WHERE result_id=?", (*values, key)
             )
             if cursor.rowcount == 0:
                 # a workspace id: its latest result (older ones were superseded)
                 cursor = self._conn.execute(
-                    "UPDATE results SET review_state=? WHERE result_id=(SELECT result_id "
+                    f"UPDATE results SET {assignments} WHERE result_id=(SELECT result_id "
                     "FROM results WHERE workspace_id=? ORDER BY created DESC, rowid DESC "
                     "LIMIT 1)",
-                    (state, key),
+                    (*values, key),
                 )
         if cursor.rowcount == 0:
-            raise RemoraError(
-                WORKSPACE_NOT_FOUND,
+            raise WorkspaceNotFoundError(
                 f"no result or workspace {key!r}",
                 "run `remora review` to list pending results",
             )
         return int(cursor.rowcount)
+
+    def history(self, node_id: str, operation: str) -> builtins.list[ResultRecord]:
+        """Every result of one node × operation, newest first."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT * FROM results WHERE node_id=? AND operation=? "
+                "ORDER BY created DESC, rowid DESC",
+                (node_id, operation),
+            ).fetchall()
+        return [_row_to_result(r) for r in rows]
+
+    def open_rejections(self) -> builtins.list[ResultRecord]:
+        """Rejections with a reason that no later run of their node × operation answered."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT r.* FROM results r WHERE r.review_state='rejected' "
+                "AND r.reject_reason IS NOT NULL AND NOT EXISTS (SELECT 1 FROM results n "
+                "WHERE n.node_id=r.node_id AND n.operation=r.operation "
+                "AND (n.created > r.created OR (n.created = r.created AND n.rowid > r.rowid))) "
+                "ORDER BY r.created, r.rowid"
+            ).fetchall()
+        return [_row_to_result(r) for r in rows]
 
     def close(self) -> None:
         with self._lock:

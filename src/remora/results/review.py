@@ -6,13 +6,14 @@ database always move together, whichever front end (CLI, TUI) drives them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from remora.errors import USAGE, RemoraError
+from remora.errors import UsageError
 from remora.results.db import ResultsDB, ReviewState
-from remora.workspace import AcceptReport, WorkspaceStore
+from remora.workspace import AcceptReport, WorkspaceStore, render_diff
+from remora.workspace.hunks import change_signature, chosen_contents
 
 __all__ = ["ReviewItem", "accept", "reject", "resolve_ids", "review_items"]
 
@@ -76,28 +77,59 @@ def resolve_ids(store: WorkspaceStore, ids: Iterable[str], all_: bool) -> list[s
     """The workspace ids a command acts on; every one must exist (else WORKSPACE_003)."""
     chosen = list(dict.fromkeys(ids))
     if all_ and chosen:
-        raise RemoraError(USAGE, "give workspace ids or --all, not both")
+        raise UsageError("give workspace ids or --all, not both")
     if all_:
         return store.ids()
     if not chosen:
-        raise RemoraError(USAGE, "no workspace given", "pass one or more ids, or --all")
+        raise UsageError("no workspace given", "pass one or more ids, or --all")
     for workspace_id in chosen:
         store.open(workspace_id).close()  # raises WORKSPACE_003 for an unknown id
     return chosen
 
 
-def _set_state(db: ResultsDB, workspace_id: str, state: ReviewState) -> None:
+def _set_state(db: ResultsDB, workspace_id: str, state: ReviewState, **decision: Any) -> None:
     if db.get(workspace_id) is not None:  # a workspace may have no recorded result
-        db.set_review_state(workspace_id, state)
+        db.set_review_state(workspace_id, state, **decision)
 
 
-def accept(store: WorkspaceStore, db: ResultsDB, workspace_id: str) -> AcceptReport:
-    """Accept one workspace and record the outcome (accepted or conflict)."""
-    report = store.accept(workspace_id)
-    _set_state(db, workspace_id, "accepted" if report.accepted else "conflict")
+def accept(
+    store: WorkspaceStore, db: ResultsDB, workspace_id: str, hunks: Sequence[int] | None = None
+) -> AcceptReport:
+    """Accept one workspace and record the outcome (accepted or conflict).
+
+    With ``hunks`` only those hunks (numbered as `remora review show` prints
+    them) are written; the other hunks are discarded with the workspace, as a
+    whole accept discards it.
+    """
+    contents = None
+    if hunks is not None:
+        with store.open(workspace_id) as ws:
+            contents = chosen_contents(ws.changes(), hunks, workspace_id=workspace_id)
+    report = store.accept(workspace_id, contents)
+    if report.accepted:
+        chosen = None if hunks is None else sorted(set(hunks))
+        _set_state(db, workspace_id, "accepted", accepted_hunks=chosen)
+    else:
+        _set_state(db, workspace_id, "conflict")
     return report
 
 
-def reject(store: WorkspaceStore, db: ResultsDB, workspace_id: str) -> None:
+def reject(
+    store: WorkspaceStore, db: ResultsDB, workspace_id: str, reason: str | None = None
+) -> None:
+    """Discard a workspace, keeping its change (diff, signature) and the reason in the db.
+
+    The next run of the node's agent is told the reason and the rejected diff,
+    and a run that proposes the same change again is not queued.
+    """
+    with store.open(workspace_id) as ws:
+        changes = ws.changes()
     store.reject(workspace_id)
-    _set_state(db, workspace_id, "rejected")
+    _set_state(
+        db,
+        workspace_id,
+        "rejected",
+        reject_reason=(reason or "").strip() or None,
+        rejected_diff=render_diff(changes),
+        change_signature=change_signature(changes),
+    )

@@ -1,28 +1,37 @@
-"""Accept: write a workspace's changes into the project, all or nothing per plan.
+"""Accept: write a workspace's changes into the project without ever losing an edit.
 
 1. Conflicts first: a file the agent changed whose live content no longer has
    the base sha (or that appeared / vanished since) stops the accept before
    anything is written.
 2. The plan (paths, actions, modes) is journaled in the workspace's database
    with ``synchronous=FULL``; from then on the overlay is frozen.
-3. Each file: temp file in the same directory, fsync, ``os.replace``; deletions
-   unlink. The touched directories are fsynced before the journal goes away
-   (with the workspace itself, by the store).
+3. Each file is checked against its base again right before it is written
+   (temp file in the same directory, fsync, a last check, ``os.replace``;
+   deletions unlink), so an edit made meanwhile is a conflict, not a loss.
+   The touched directories are fsynced before the journal goes away (with the
+   workspace itself, by the store).
 
 A journal found later means the accept was interrupted: every planned file is
-redone from the stored content, which is idempotent, so the project ends with
-each file either old or new, never half-written, and finally all new.
+redone from the stored content with the same per-file check (a file that
+already has the new content counts as written), so the project ends with each
+file either old or new, never half-written. A file that cannot be written
+(conflict, refused path, full disk, read-only project) is reported and kept in
+the workspace while the others are written; the journal is then cleared, so an
+accept never stays stuck.
+
+The store holds the project's accept lock (lock.py) around all of this.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from remora.workspace.hunks import narrow_workspace
 from remora.workspace.overlay import Workspace, sha256
 from remora.workspace.paths import WorkspacePathError
 
@@ -162,9 +171,8 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _atomic_write(
-    target: Path, data: bytes, mode: int | None, tag: str, index: int, rel: str
-) -> None:
+def _temp_file(target: Path, data: bytes, mode: int | None, tag: str) -> Path:
+    """``data`` fsynced into a temporary file beside ``target``, ready for ``os.replace``."""
     name = target.name
     if len(name.encode()) > 200:  # keep the temp name under the 255-byte limit
         name = hashlib.sha256(name.encode()).hexdigest()[:16]
@@ -178,11 +186,12 @@ def _atomic_write(
         while view:
             view = view[os.write(fd, view) :]
         os.fsync(fd)
-    finally:
+    except OSError:
         os.close(fd)
-    if STEP_HOOK is not None:
-        STEP_HOOK("temp_written", index, rel)
-    os.replace(tmp, target)
+        tmp.unlink(missing_ok=True)  # a full disk must not leave half a temp file behind
+        raise
+    os.close(fd)
+    return tmp
 
 
 def _target(ws: Workspace, path: str) -> Path:
@@ -192,45 +201,146 @@ def _target(ws: Workspace, path: str) -> Path:
     return Path(os.path.realpath(target)) if target.is_symlink() else target
 
 
-def _apply(ws: Workspace, steps: list[_Step]) -> tuple[list[str], list[str]]:
+@dataclass(slots=True)
+class _Applied:
+    written: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    dirs: set[Path] = field(default_factory=set)
+
+
+def _live_now(target: Path) -> bytes | None:
+    """The target's bytes now; None when missing. A directory there is a conflict."""
+    if target.is_dir():
+        raise IsADirectoryError(f"{target.name} is a directory")
+    try:
+        return target.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _moved_on(live: bytes | None, base: str | None) -> str | None:
+    """Why ``live`` is not the recorded base (the user changed it), or None."""
+    if (None if live is None else sha256(live)) == base:
+        return None
+    if base is None:
+        return "created in the project since the agent started"
+    if live is None:
+        return "deleted from the project since the agent read it"
+    return "changed in the project since the agent read it"
+
+
+def _apply_step(
+    ws: Workspace, step: _Step, new: bytes, tag: str, index: int, done: _Applied
+) -> str | None:
+    """Apply one step unless the file moved on since its base; the conflict reason if so.
+
+    The check is made per file right before that file is written (and again
+    after the temporary file is ready, just before the rename), so an edit the
+    user makes while an accept runs, or between a crash and the resume, is
+    refused rather than overwritten.
+    """
+    # A resumed accept made no up-front check, and a symlink swapped in since
+    # must not lead a write outside the project.
+    ws.safe_path(step.path)
+    target = _target(ws, step.path)
+    base = ws.base_sha(step.path)
+    live = _live_now(target)
+    if step.action == "delete":
+        if live is None:
+            done.deleted.append(step.path)  # already gone (a resumed accept)
+            return None
+        if (reason := _moved_on(live, base)) is not None:
+            return reason
+        target.unlink()
+        done.deleted.append(step.path)
+        done.dirs.add(target.parent)
+        return None
+    if live == new:
+        done.written.append(step.path)  # already written (a resumed accept)
+        return None
+    if (reason := _moved_on(live, base)) is not None:
+        return reason
+    parent = target.parent
+    missing = [p for p in (parent, *parent.parents) if not p.exists()]
+    parent.mkdir(parents=True, exist_ok=True)
+    done.dirs.update(p.parent for p in missing)
+    tmp = _temp_file(target, new, step.mode, tag)
+    if STEP_HOOK is not None:
+        STEP_HOOK("temp_written", index, step.path)
+    if (reason := _moved_on(_live_now(target), base)) is not None:
+        tmp.unlink()
+        return reason
+    os.replace(tmp, target)
+    done.written.append(step.path)
+    done.dirs.add(parent)
+    return None
+
+
+def _apply(ws: Workspace, steps: list[_Step]) -> _Applied:
+    """Every step that can be applied; the others become conflicts, never a stuck accept."""
     tag = hashlib.sha256(ws.id.encode()).hexdigest()[:8]
     overlay = {path: content for path, content, _ in ws.overlay_rows()}
-    dirs: set[Path] = set()
-    written: list[str] = []
-    deleted: list[str] = []
+    done = _Applied()
     for index, step in enumerate(steps):
-        # Checked again here: a resumed accept skipped the conflict check, and a
-        # symlink swapped in since must not lead a write outside the project.
-        ws.safe_path(step.path)
-        target = _target(ws, step.path)
-        if step.action == "delete":
-            target.unlink(missing_ok=True)
-            deleted.append(step.path)
-        else:
-            parent = target.parent
-            missing = [p for p in (parent, *parent.parents) if not p.exists()]
-            parent.mkdir(parents=True, exist_ok=True)
-            dirs.update(p.parent for p in missing)
-            _atomic_write(target, overlay.get(step.path) or b"", step.mode, tag, index, step.path)
-            written.append(step.path)
-        dirs.add(target.parent)
+        try:
+            reason = _apply_step(ws, step, overlay.get(step.path) or b"", tag, index, done)
+        except WorkspacePathError as exc:
+            reason = f"the path is refused: {exc.reason}"
+        except OSError as exc:  # disk full, read-only project, a file where a folder must be
+            reason = f"could not be written: {exc.strerror or exc}"
+        if reason is not None:
+            done.conflicts.append(Conflict(step.path, reason))
         if STEP_HOOK is not None:
             STEP_HOOK("replaced", index, step.path)
-    for directory in sorted(dirs):
+    for directory in sorted(done.dirs):
         if directory.is_dir():
             _fsync_dir(directory)
-    return written, deleted
+    return done
 
 
-def accept_workspace(ws: Workspace) -> AcceptReport:
-    """Check, journal and apply; or resume a journaled accept. Does not close ``ws``."""
+def _settle_partial(ws: Workspace, done: _Applied) -> None:
+    """After a partial accept: drop what was applied and the journal, keep the rest.
+
+    The workspace then holds only the files that were not written, for a later
+    accept (which checks them again) or a reject.
+    """
+    applied = [(path,) for path in (*done.written, *done.deleted)]
+    conn, lock = ws.connection()
+    with lock:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany("DELETE FROM overlay WHERE path=?", applied)
+        conn.execute("DELETE FROM accept_plan")
+        conn.execute("COMMIT")
+
+
+def accept_workspace(
+    ws: Workspace, contents: Mapping[str, bytes | None] | None = None
+) -> AcceptReport:
+    """Check, journal and apply; or resume a journaled accept. Does not close ``ws``.
+
+    ``contents`` (path -> bytes, None: no file; see hunks.chosen_contents) narrows
+    the workspace to part of its change before the plan is made, so a resumed
+    accept redoes exactly that part.
+    """
     steps = _journaled(ws)
     resumed = steps is not None
     if steps is None:
         conflicts = find_conflicts(ws)
         if conflicts:
             return AcceptReport(ws.id, accepted=False, conflicts=conflicts)
+        if contents is not None:
+            narrow_workspace(ws, contents)
         steps = _plan(ws)
         _journal(ws, steps)
-    written, deleted = _apply(ws, steps)
-    return AcceptReport(ws.id, accepted=True, written=written, deleted=deleted, resumed=resumed)
+    done = _apply(ws, steps)
+    if done.conflicts:
+        _settle_partial(ws, done)
+    return AcceptReport(
+        ws.id,
+        accepted=not done.conflicts,
+        written=done.written,
+        deleted=done.deleted,
+        conflicts=done.conflicts,
+        resumed=resumed,
+    )

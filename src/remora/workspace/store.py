@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
-from remora.errors import WORKSPACE_CONFLICT, WORKSPACE_NOT_FOUND, RemoraError
+from remora.errors import WorkspaceConflictError, WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.workspace.accept import AcceptReport, accept_workspace
 from remora.workspace.overlay import Workspace
@@ -25,8 +26,7 @@ class WorkspaceStore:
 
     def _db(self, workspace_id: str) -> Path:
         if not _ID.fullmatch(workspace_id) or workspace_id.endswith(".db"):
-            raise RemoraError(
-                WORKSPACE_NOT_FOUND,
+            raise WorkspaceNotFoundError(
                 f"{workspace_id!r} is not a workspace id",
                 "ids look like lint-3f2a9c...; run `remora review` to list them",
             )
@@ -48,8 +48,7 @@ class WorkspaceStore:
             old = Workspace(workspace_id, self.project_root, db)
             try:
                 if old.accepting:
-                    raise RemoraError(
-                        WORKSPACE_CONFLICT,
+                    raise WorkspaceConflictError(
                         f"workspace {workspace_id} has an interrupted accept",
                         f"finish it with `remora review accept {workspace_id}` first",
                     )
@@ -64,8 +63,7 @@ class WorkspaceStore:
     def open(self, workspace_id: str) -> Workspace:
         db = self._db(workspace_id)
         if not db.is_file():
-            raise RemoraError(
-                WORKSPACE_NOT_FOUND,
+            raise WorkspaceNotFoundError(
                 f"no workspace {workspace_id!r}",
                 "run `remora review` to list the workspaces",
             )
@@ -80,14 +78,17 @@ class WorkspaceStore:
                     out.append(workspace_id)
         return out
 
-    def accept(self, workspace_id: str) -> AcceptReport:
+    def accept(
+        self, workspace_id: str, contents: Mapping[str, bytes | None] | None = None
+    ) -> AcceptReport:
         """Write the changes into the project, or report the conflicts and write nothing.
 
         An accept interrupted earlier (a journal is present) is resumed.
+        ``contents`` narrows the change first (accept_workspace).
         """
         ws = self.open(workspace_id)
         try:
-            report = accept_workspace(ws)
+            report = accept_workspace(ws, contents)
         finally:
             ws.close()
         if report.accepted:
@@ -98,8 +99,7 @@ class WorkspaceStore:
         """Delete the workspace; the project is not touched."""
         with self.open(workspace_id) as ws:
             if ws.accepting:
-                raise RemoraError(
-                    WORKSPACE_CONFLICT,
+                raise WorkspaceConflictError(
                     f"workspace {workspace_id} is half accepted; rejecting it now would leave "
                     "the project half changed",
                     f"finish the accept with `remora review accept {workspace_id}`",
