@@ -4,7 +4,17 @@ Each submodule registers its functions with :func:`remora.code.module.host_funct
 importing this package registers them all. See ``docs/agents.md`` for the list.
 """
 
+from remora.code import docstrings, lint, structure
 from remora.code.context import CodeContext
 from remora.code.module import MODULE_NAME, build_module, checking_module, module_stubs
 
-__all__ = ["MODULE_NAME", "CodeContext", "build_module", "checking_module", "module_stubs"]
+__all__ = [
+    "MODULE_NAME",
+    "CodeContext",
+    "build_module",
+    "checking_module",
+    "docstrings",
+    "lint",
+    "module_stubs",
+    "structure",
+]

@@ -16,6 +16,7 @@ from remora.errors import RemoraError
 from remora.sandbox.envelope import ExternalRefused
 
 if TYPE_CHECKING:
+    from remora.code.source import SourceNode
     from remora.config import SandboxConfig
     from remora.discovery import CSTNode
     from remora.workspace import Workspace
@@ -63,3 +64,14 @@ class CodeContext:
     def node_file_text(self) -> str:
         """The current text of the file holding the run's node."""
         return self.read_text(self.bound_node().file_path)
+
+    def located(self) -> SourceNode:
+        """The run's node, found again in the current text of its file."""
+        from remora.code.source import NodeRef, locate, parse
+
+        node = self.bound_node()
+        file = parse(self.read_text(node.file_path), node.file_path)
+        try:
+            return locate(file, NodeRef(node.node_type, node.full_name, node.start_line))
+        except LookupError as exc:
+            raise ValueError(str(exc)) from None

@@ -1,0 +1,172 @@
+"""Read and write a node's docstring, changing no byte outside the docstring.
+
+Writing splices one string literal into the file's bytes (or replaces the old
+literal's exact span) and then reads the result back with LibCST's
+``get_docstring`` (the same cleaning as ``ast.get_docstring``): the text given
+is what a reader of the docstring gets, or the write is refused with the reason.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Any
+
+import libcst as cst
+
+from remora.code.context import CodeContext
+from remora.code.module import host_function
+from remora.code.source import SourceNode, locate, parse
+
+__all__ = ["docstring_literal", "node_docstring", "with_docstring"]
+
+
+def _docstring_expr(node: SourceNode) -> cst.SimpleString | cst.ConcatenatedString | None:
+    """The string expression that is the node's docstring, if it has one."""
+    statements = node.body_statements
+    if not statements:
+        return None
+    first = statements[0]
+    if isinstance(first, cst.SimpleStatementLine):
+        if not first.body:
+            return None
+        first = first.body[0]
+    # Bytes and f-strings are expressions, not docstrings (as for ast.get_docstring).
+    if (
+        isinstance(first, cst.Expr)
+        and isinstance(first.value, cst.SimpleString | cst.ConcatenatedString)
+        and isinstance(first.value.evaluated_value, str)
+    ):
+        return first.value
+    return None
+
+
+def _quote_and_prefix(literal: cst.BaseExpression) -> tuple[str, str]:
+    if isinstance(literal, cst.SimpleString):
+        return literal.quote, literal.prefix.lower()
+    return '"""', ""
+
+
+def node_docstring(node: SourceNode) -> dict[str, Any]:
+    """``{"present", "value", "literal", "start_line", "end_line", "start_byte", "end_byte"}``.
+
+    ``value`` is the cleaned docstring (what ``ast.get_docstring`` returns);
+    ``literal`` the string literal exactly as written.
+    """
+    expr = _docstring_expr(node)
+    if expr is None:
+        return {"present": False, "value": None, "literal": None}
+    span = node.file.span(expr)
+    value = expr.evaluated_value
+    return {
+        "present": True,
+        "value": inspect.cleandoc(value) if isinstance(value, str) else None,
+        "literal": node.file.bytes_of(expr),
+        "quote": _quote_and_prefix(expr)[0],
+        "start_line": node.file.positions[expr].start.line,
+        "end_line": node.file.positions[expr].end.line,
+        "start_byte": span.start,
+        "end_byte": span.start + span.length,
+    }
+
+
+def docstring_literal(
+    text: str, indent: str, newline: str, quote: str = '"""', raw: bool = False
+) -> str:
+    """A string literal whose cleaned value is ``text``, its lines indented for the body."""
+    quote = quote if quote in ('"""', "'''") else '"""'
+    mark = quote[0]
+    raw_fits = raw and "\r" not in text and quote not in text and not text.endswith(("\\", mark))
+    if raw_fits:
+        body, prefix = text, "r"
+    else:
+        body = text.replace("\\", "\\\\").replace("\r", "\\r")
+        # Escape every quote of a run that could close the literal: three or more, or at the end.
+        closing = f"{re.escape(mark)}{{3,}}|{re.escape(mark)}+$"
+        body = re.sub(closing, lambda run: ("\\" + mark) * len(run[0]), body)
+        prefix = ""
+    lines = body.split("\n")
+    if len(lines) == 1:
+        return f"{prefix}{quote}{body}{quote}"
+    indented = [lines[0], *[indent + line if line.strip() else "" for line in lines[1:]]]
+    return f"{prefix}{quote}{newline.join(indented)}{newline}{indent}{quote}"
+
+
+def _insertion(node: SourceNode, literal_for: Any) -> tuple[int, int, str]:
+    """Where a new docstring goes (start, end, replacement) when the node has none."""
+    file = node.file
+    definition = node.definition
+    newline = file.newline
+    if definition is None:
+        statements = file.module.body
+        if not statements:
+            # An empty module or one of comments only: the docstring goes at the end.
+            lead = newline if file.data and not file.data.endswith((b"\n", b"\r")) else ""
+            at = len(file.data)
+            return at, at, lead + literal_for("") + newline
+        at = file.span(statements[0]).start
+        return at, at, literal_for("") + newline + newline
+    body = definition.body
+    if isinstance(body, cst.SimpleStatementSuite):
+        # `def f(): return 1`: the docstring becomes the first statement of the same line.
+        at = file.span(body.body[0]).start
+        return at, at, literal_for("") + "; "
+    assert isinstance(body, cst.IndentedBlock)
+    header_end = node.header_start_byte() + len(node.header().encode())
+    header_line_end = header_end + len(file.module.code_for_node(body.header).encode())
+    indent = node.body_indent()
+    return header_line_end, header_line_end, indent + literal_for(indent) + newline
+
+
+def with_docstring(node: SourceNode, text: str) -> str:
+    """The file's new text with ``text`` as the node's docstring; ValueError if impossible."""
+    if not text.strip():
+        raise ValueError("the docstring text is empty; give at least a summary line")
+    file = node.file
+    existing = _docstring_expr(node)
+    if existing is not None:
+        span = file.span(existing)
+        quote, prefix = _quote_and_prefix(existing)
+        indent = node.body_indent()
+        literal = docstring_literal(text, indent, file.newline, quote, raw="r" in prefix)
+        start, end = span.start, span.start + span.length
+    else:
+        start, end, literal = _insertion(
+            node, lambda indent: docstring_literal(text, indent, file.newline)
+        )
+    data = file.data[:start] + literal.encode("utf-8") + file.data[end:]
+    new_text = data.decode("utf-8")
+    written = _docstring_expr(locate(parse(new_text, file.path), node.ref))
+    value = written.evaluated_value if written is not None else None
+    if not isinstance(value, str) or inspect.cleandoc(value) != text:
+        raise ValueError(
+            "this text would not read back unchanged as a docstring (tabs, leading or "
+            "trailing blank lines or indentation are cleaned away); give it without them"
+        )
+    return new_text
+
+
+@host_function
+def docstring(context: CodeContext) -> dict[str, Any]:
+    """The node's current docstring: cleaned value, literal as written and its exact span."""
+    return node_docstring(context.located())
+
+
+@host_function
+def set_docstring(context: CodeContext, text: str) -> dict[str, Any]:
+    """Make ``text`` the node's docstring; no other byte of the file changes.
+
+    Returns ``{"changed", "start_line", "end_line"}``; a text that cannot be a
+    docstring (empty, or cleaned differently when read back) raises ValueError.
+    """
+    node = context.located()
+    new_text = with_docstring(node, text)
+    if new_text == node.file.text:
+        return {"changed": False, **_lines(node, new_text)}
+    context.write_text(node.file.path, new_text)
+    return {"changed": True, **_lines(node, new_text)}
+
+
+def _lines(node: SourceNode, text: str) -> dict[str, int]:
+    written = node_docstring(locate(parse(text, node.file.path), node.ref))
+    return {"start_line": written["start_line"], "end_line": written["end_line"]}

@@ -1,0 +1,232 @@
+"""Ruff on the node's own lines: findings, safe fixes, and checked replacements of the node.
+
+Ruff reads the workspace's current text on stdin (``--stdin-filename`` keeps the
+project's ruff settings and per-file rules), from the project root. A node's own
+lines are its span minus the classes and functions nested in it, which are
+nodes of their own. Edits come from ruff's JSON (a fix's edits, applied only
+when every edit lies inside the node and the fix is marked safe) or from the
+model (the node's whole replacement text, accepted only when the file still
+parses, the finding is gone, no other finding appeared, and nothing outside the
+node changed: the replacement is spliced into the node's span and nowhere else).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from typing import Any
+
+import libcst as cst
+
+from remora.code.context import CodeContext
+from remora.code.module import host_function
+from remora.code.source import SourceNode, locate, parse
+from remora.sandbox.commands import resolve_executable
+
+__all__ = ["own_lines", "ruff_json"]
+
+
+def own_lines(node: SourceNode) -> set[int]:
+    """Lines of the node that belong to no nested class or function."""
+    file = node.file
+    first, last = file.line_of(node.start_byte()), file.line_of(max(node.end_byte() - 1, 0))
+    lines = set(range(first, last + 1))
+
+    class Nested(cst.CSTVisitor):
+        def on_visit(self, item: cst.CSTNode) -> bool:
+            if isinstance(item, cst.FunctionDef | cst.ClassDef):
+                start = item.decorators[0] if item.decorators else item
+                lines.difference_update(
+                    range(file.positions[start].start.line, file.positions[item].end.line + 1)
+                )
+                return False
+            return True
+
+    for statement in node.body_statements:
+        statement.visit(Nested())
+    return lines
+
+
+async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
+    """Ruff's findings for ``text`` as the file ``path`` of the project (JSON records)."""
+    process = await asyncio.create_subprocess_exec(
+        resolve_executable("ruff"),
+        "check",
+        "--output-format=json",
+        "--no-cache",
+        "--exit-zero",
+        "--stdin-filename",
+        path,
+        "-",
+        cwd=context.workspace.project_root,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(
+            process.communicate(text.encode("utf-8")), context.sandbox.command_timeout
+        )
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise TimeoutError(f"ruff took longer than {context.sandbox.command_timeout} s") from None
+    if process.returncode != 0:
+        raise RuntimeError(f"ruff failed on {path}: {err.decode(errors='replace')[:400]}")
+    records: list[dict[str, Any]] = json.loads(out or b"[]")
+    return records
+
+
+def _finding(record: dict[str, Any]) -> dict[str, Any]:
+    fix = record.get("fix") or {}
+    return {
+        "code": record.get("code") or "syntax-error",
+        "message": record.get("message", ""),
+        "line": record["location"]["row"],
+        "column": record["location"]["column"],
+        "fixable": fix.get("applicability") == "safe",
+    }
+
+
+async def _node_findings(
+    context: CodeContext, node: SourceNode
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(ruff records on the node's own lines, their summaries)."""
+    mine = own_lines(node)
+    records = await ruff_json(context, node.file.path, node.file.text)
+    own = [r for r in records if r["location"]["row"] in mine]
+    return own, [_finding(r) for r in own]
+
+
+def _byte_offset(text_lines: list[str], row: int, column: int) -> int:
+    """Byte offset of ruff's 1-based (row, character column)."""
+    before = sum(len(line.encode("utf-8")) for line in text_lines[: row - 1])
+    return before + len(text_lines[row - 1][: column - 1].encode("utf-8"))
+
+
+def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[int, int, bytes]]:
+    lines = node.file.text.splitlines(keepends=True) or [""]
+    lo, hi = node.start_byte(), node.end_byte()
+    chosen: list[tuple[int, int, bytes]] = []
+    for record in records:
+        fix = record.get("fix") or {}
+        if fix.get("applicability") != "safe":
+            continue
+        edits = [
+            (
+                _byte_offset(lines, e["location"]["row"], e["location"]["column"]),
+                _byte_offset(lines, e["end_location"]["row"], e["end_location"]["column"]),
+                str(e.get("content") or "").encode("utf-8"),
+            )
+            for e in fix.get("edits", [])
+        ]
+        if not edits or not all(lo <= start <= end <= hi for start, end, _ in edits):
+            continue
+        if any(s < e2 and s2 < e for s, e, _ in edits for s2, e2, _ in chosen):
+            continue  # overlaps a fix already taken; ruff reports it again next time
+        chosen += edits
+    return sorted(chosen)
+
+
+def _apply(data: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
+    for start, end, content in reversed(edits):
+        data = data[:start] + content + data[end:]
+    return data
+
+
+@host_function
+async def lint_findings(context: CodeContext) -> list[dict[str, Any]]:
+    """Ruff's findings on the node's own lines.
+
+    ``[{"code", "message", "line", "column", "fixable"}]``; ``fixable`` means a safe fix.
+    """
+    return (await _node_findings(context, context.located()))[1]
+
+
+@host_function
+async def lint_fix(context: CodeContext, code: str = "") -> dict[str, Any]:
+    """Apply ruff's safe fixes on the node's own lines (only rule ``code`` when given).
+
+    Returns ``{"applied": [codes], "remaining": [findings]}``; the file is written
+    only when it still parses and has fewer findings.
+    """
+    node = context.located()
+    records, findings = await _node_findings(context, node)
+    wanted = [r for r in records if not code or r.get("code") == code]
+    edits = _safe_edits(node, wanted)
+    if not edits:
+        return {"applied": [], "remaining": findings}
+    new_text = _apply(node.file.data, edits).decode("utf-8")
+    try:
+        fixed = locate(parse(new_text, node.file.path), node.ref)
+    except (ValueError, LookupError):
+        return {"applied": [], "remaining": findings}
+    _, after = await _node_findings(context, fixed)
+    if len(after) >= len(findings):
+        return {"applied": [], "remaining": findings}
+    context.write_text(node.file.path, new_text)
+    gone = Counter(f["code"] for f in findings) - Counter(f["code"] for f in after)
+    return {"applied": sorted(gone.elements()), "remaining": after}
+
+
+def _candidates(node: SourceNode, replacement: str) -> list[str]:
+    """The replacement as given, and with the node's own indentation put back on lines 2..."""
+    newline = node.file.newline
+    text = replacement.replace("\r\n", "\n").strip("\n").replace("\n", newline)
+    start = node.start_byte()
+    line_start = node.file.data.rfind(b"\n", 0, start) + 1
+    indent = node.file.data[line_start:start].decode("utf-8")
+    if indent and text.startswith(indent):
+        text = text[len(indent) :]
+    lines = text.split(newline)
+    out = [text]
+    if indent:
+        out.append(newline.join([lines[0], *[indent + line if line else "" for line in lines[1:]]]))
+    return out
+
+
+@host_function
+async def lint_replace_node(context: CodeContext, code: str, replacement: str) -> dict[str, Any]:
+    """Replace the node's text to remove ruff finding ``code``; refused with a reason otherwise.
+
+    ``replacement`` is the node's whole new text (decorators to the end of its
+    body) as in the file. Accepted only when the file still parses, the node is
+    still there, there are fewer ``code`` findings on it and no new finding
+    anywhere in the file. Returns ``{"ok", "reason", "remaining"}``; only an
+    accepted text is written.
+    """
+    node = context.located()
+    path = node.file.path
+    _, before = await _node_findings(context, node)
+    if not any(f["code"] == code for f in before):
+        return {"ok": False, "reason": f"{code} is not reported on this node", "remaining": before}
+    whole_before = Counter(
+        _finding(r)["code"] for r in await ruff_json(context, path, node.file.text)
+    )
+    reason = "the replacement does not parse in place of the node"
+    data = node.file.data
+    for candidate in _candidates(node, replacement):
+        new_data = data[: node.start_byte()] + candidate.encode("utf-8") + data[node.end_byte() :]
+        new_text = new_data.decode("utf-8")
+        try:
+            replaced = locate(parse(new_text, path), node.ref)
+        except ValueError as exc:
+            reason = f"the replacement does not parse: {exc}"
+            continue
+        except LookupError:
+            reason = f"the replacement no longer defines {node.ref.full_name}"
+            continue
+        records = await ruff_json(context, path, new_text)
+        added = sorted((Counter(_finding(r)["code"] for r in records) - whole_before).elements())
+        if added:
+            reason = f"the replacement adds {', '.join(added)}"
+            break
+        mine = own_lines(replaced)
+        after = [_finding(r) for r in records if r["location"]["row"] in mine]
+        if sum(f["code"] == code for f in after) >= sum(f["code"] == code for f in before):
+            reason = f"{code} is still reported"
+            break
+        context.write_text(path, new_text)
+        return {"ok": True, "reason": "", "remaining": after}
+    return {"ok": False, "reason": reason, "remaining": before}

@@ -1,0 +1,187 @@
+"""One node of one file, parsed with LibCST: where it is, byte for byte, and its parts.
+
+Why LibCST rather than the standard ``ast``: the toolkit edits files (a
+docstring, a lint fix) and must keep every other byte as it was, which needs a
+concrete syntax tree with exact byte spans; and LibCST's own parser reads newer
+syntax than the running interpreter (PEP 695 ``def first[T](...)`` parses on
+Python 3.11, where ``ast.parse`` refuses it). Spans are byte offsets into the
+UTF-8 text, so non-ASCII, tabs and CRLF line endings cost nothing special.
+
+A node is found again in the *current* text by its qualified name (discovery's
+``full_name``) and the line discovery saw it on, so a tool still finds it after
+an earlier tool of the same run moved it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper, PositionProvider
+
+__all__ = ["Definition", "NodeRef", "ParsedFile", "SourceNode", "locate", "parse"]
+
+Definition = cst.FunctionDef | cst.ClassDef
+
+
+@dataclass(frozen=True)
+class NodeRef:
+    """Which node: discovery's type, qualified name (the path for a file) and first line."""
+
+    node_type: str
+    full_name: str
+    start_line: int = 1
+
+
+class ParsedFile:
+    """A file's text, tree and the byte span and line of every tree node."""
+
+    def __init__(self, text: str, path: str = "<text>") -> None:
+        self.text = text
+        self.path = path
+        self.data = text.encode("utf-8")
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError as exc:
+            raise ValueError(
+                f"{path}:{exc.raw_line}: cannot parse the file ({exc.message}); "
+                "fix the syntax error first"
+            ) from None
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        self.module = wrapper.module
+        self.spans = wrapper.resolve(ByteSpanPositionProvider)
+        self.positions = wrapper.resolve(PositionProvider)
+
+    def span(self, node: cst.CSTNode) -> CodeSpan:
+        return self.spans[node]
+
+    def bytes_of(self, node: cst.CSTNode) -> str:
+        span = self.spans[node]
+        return self.data[span.start : span.start + span.length].decode("utf-8")
+
+    def line_of(self, byte_offset: int) -> int:
+        """1-based line holding ``byte_offset``."""
+        return self.data.count(b"\n", 0, byte_offset) + 1
+
+    def code(self, node: cst.CSTNode) -> str:
+        """Source of an expression or annotation, exactly as written (parentheses included)."""
+        return self.module.code_for_node(node)
+
+    @property
+    def newline(self) -> str:
+        return self.module.default_newline
+
+
+@functools.lru_cache(maxsize=16)
+def parse(text: str, path: str = "<text>") -> ParsedFile:
+    """The parsed file (the last few texts are kept: tools ask several questions of one text)."""
+    return ParsedFile(text, path)
+
+
+@dataclass(frozen=True)
+class SourceNode:
+    """A located node: the whole file (``definition`` None) or one class or function."""
+
+    file: ParsedFile
+    ref: NodeRef
+    definition: Definition | None
+
+    @property
+    def is_file(self) -> bool:
+        return self.definition is None
+
+    @property
+    def body_statements(self) -> Sequence[cst.BaseStatement | cst.BaseSmallStatement]:
+        if self.definition is None:
+            return self.file.module.body
+        return self.definition.body.body
+
+    def start_byte(self) -> int:
+        """First byte of the node: its first decorator, else its ``def``/``class`` line."""
+        if self.definition is None:
+            return 0
+        first: cst.CSTNode = self.definition
+        if self.definition.decorators:
+            first = self.definition.decorators[0]
+        return self.file.span(first).start
+
+    def end_byte(self) -> int:
+        if self.definition is None:
+            return len(self.file.data)
+        span = self.file.span(self.definition)
+        return span.start + span.length
+
+    def header(self) -> str:
+        """``def ...:`` / ``class ...:`` from the keyword to the colon, exactly as written."""
+        if self.definition is None:
+            return ""
+        module = self.file.module
+        bare = self.definition.with_changes(decorators=(), leading_lines=())
+        whole = module.code_for_node(bare)
+        body = module.code_for_node(self.definition.body)
+        return whole[: len(whole) - len(body)]
+
+    def header_start_byte(self) -> int:
+        if self.definition is None:
+            return 0
+        return self.file.span(self.definition).start
+
+    def body_indent(self) -> str:
+        """The whitespace before the body's first statement ('' for a file or a one-line body)."""
+        if self.definition is None or not isinstance(self.definition.body, cst.IndentedBlock):
+            return ""
+        first = self.definition.body.body[0]
+        start = self.file.span(first).start
+        line_start = self.file.data.rfind(b"\n", 0, start) + 1
+        return self.file.data[line_start:start].decode("utf-8")
+
+
+def _qualified(module: cst.Module) -> Iterator[tuple[str, Definition]]:
+    """Every class and function with its qualified name, in file order (also under if/try)."""
+
+    class Collector(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.stack: list[str] = []
+            self.found: list[tuple[str, Definition]] = []
+
+        def _enter(self, node: Definition) -> None:
+            self.stack.append(node.name.value)
+            self.found.append((".".join(self.stack), node))
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self._enter(node)
+
+        def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+            self.stack.pop()
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            self._enter(node)
+
+        def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+            self.stack.pop()
+
+    collector = Collector()
+    module.visit(collector)
+    return iter(collector.found)
+
+
+def locate(file: ParsedFile, ref: NodeRef) -> SourceNode:
+    """The node ``ref`` names in ``file``; ``LookupError`` when the file no longer has it."""
+    if ref.node_type == "file":
+        return SourceNode(file, ref, None)
+    wanted_class = ref.node_type == "class"
+    candidates = [
+        node
+        for name, node in _qualified(file.module)
+        if name == ref.full_name and isinstance(node, cst.ClassDef) == wanted_class
+    ]
+    if not candidates:
+        raise LookupError(f"{file.path}: no {ref.node_type} {ref.full_name!r} in the current text")
+
+    def distance(node: Definition) -> int:
+        first: cst.CSTNode = node.decorators[0] if node.decorators else node
+        return abs(file.positions[first].start.line - ref.start_line)
+
+    return SourceNode(file, ref, min(candidates, key=distance))

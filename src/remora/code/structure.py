@@ -1,0 +1,231 @@
+"""What a node is: its span and header, signature, the exceptions it raises, whether it returns.
+
+Each question is answered from the LibCST tree of the current text (see
+:mod:`remora.code.source`): a ``raise`` in a comment, a string or a nested
+function is not the node's own, by construction. The ``node_*`` functions take
+a :class:`~remora.code.source.SourceNode` (for tests and other host code); the
+``remora_code`` functions below them answer for the run's node.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from remora.code.context import CodeContext
+from remora.code.module import host_function
+from remora.code.source import SourceNode
+
+__all__ = ["node_raises", "node_returns", "node_signature", "node_span"]
+
+_NESTED = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+def node_span(node: SourceNode) -> dict[str, Any]:
+    """Exact place of the node (decorators included) and its header."""
+    start, end = node.start_byte(), node.end_byte()
+    header_start = node.header_start_byte()
+    header = node.header()
+    file = node.file
+    return {
+        "file_path": file.path,
+        "node_type": node.ref.node_type,
+        "full_name": node.ref.full_name,
+        "start_line": file.line_of(start),
+        "end_line": file.line_of(max(end - 1, start)),
+        "start_byte": start,
+        "end_byte": end,
+        "header": header,
+        "header_line": file.line_of(header_start),
+        "header_end_line": file.line_of(header_start + max(len(header.encode()) - 1, 0)),
+        "body_indent": node.body_indent(),
+        "text": file.data[start:end].decode("utf-8"),
+    }
+
+
+def _parameter(
+    node: SourceNode, param: cst.Param, kind: str, implicit: bool = False
+) -> dict[str, Any]:
+    code = node.file.code
+    return {
+        "name": param.name.value,
+        "kind": kind,
+        "annotation": code(param.annotation.annotation) if param.annotation else None,
+        "default": code(param.default) if param.default is not None else None,
+        "implicit": implicit,
+    }
+
+
+def _type_parameter(node: SourceNode, item: cst.TypeParam) -> dict[str, Any]:
+    inner = item.param
+    kinds = {cst.TypeVar: "TypeVar", cst.TypeVarTuple: "TypeVarTuple", cst.ParamSpec: "ParamSpec"}
+    bound = inner.bound if isinstance(inner, cst.TypeVar) else None
+    return {
+        "name": inner.name.value,
+        "kind": kinds[type(inner)],
+        "bound": node.file.code(bound) if bound is not None else None,
+        "default": node.file.code(item.default) if item.default is not None else None,
+    }
+
+
+def _is_staticmethod(definition: cst.FunctionDef) -> bool:
+    return any(
+        isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+        for d in definition.decorators
+    )
+
+
+def node_signature(node: SourceNode) -> dict[str, Any]:
+    """Name, decorators, PEP 695 type parameters, parameters of every kind, return annotation.
+
+    A method's first parameter (``self``/``cls``) is marked ``implicit`` unless the
+    method is a ``staticmethod``. Classes list their bases; their constructor is
+    another question.
+    """
+    definition = node.definition
+    if definition is None:
+        raise ValueError("a file has no signature; bind a class, function or method")
+    code = node.file.code
+    result: dict[str, Any] = {
+        "name": definition.name.value,
+        "kind": "class" if isinstance(definition, cst.ClassDef) else "function",
+        "is_async": isinstance(definition, cst.FunctionDef) and definition.asynchronous is not None,
+        "decorators": [code(d.decorator) for d in definition.decorators],
+        "type_params": [
+            _type_parameter(node, p)
+            for p in (definition.type_parameters.params if definition.type_parameters else ())
+        ],
+        "parameters": [],
+        "returns": None,
+        "bases": [],
+    }
+    if isinstance(definition, cst.ClassDef):
+        result["bases"] = [code(arg) for arg in [*definition.bases, *definition.keywords]]
+        return result
+    params = definition.params
+    implicit_first = node.ref.node_type == "method" and not _is_staticmethod(definition)
+    rows: list[dict[str, Any]] = []
+    for kind, group in (
+        ("positional_only", params.posonly_params),
+        ("positional_or_keyword", params.params),
+    ):
+        for param in group:
+            rows.append(_parameter(node, param, kind, implicit=implicit_first and not rows))
+    if isinstance(params.star_arg, cst.Param):
+        rows.append(_parameter(node, params.star_arg, "var_positional"))
+    rows += [_parameter(node, p, "keyword_only") for p in params.kwonly_params]
+    if params.star_kwarg is not None:
+        rows.append(_parameter(node, params.star_kwarg, "var_keyword"))
+    result["parameters"] = rows
+    if definition.returns is not None:
+        result["returns"] = code(definition.returns.annotation)
+    return result
+
+
+class _OwnBody(cst.CSTVisitor):
+    """Visits the node's own statements: never into a nested def, class or lambda."""
+
+    def __init__(self, file: Any) -> None:
+        self.file = file
+        self.handlers: list[list[str]] = []
+        self.raised: list[dict[str, Any]] = []
+        self.value_returns = 0
+        self.yields = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, _NESTED):
+            return False
+        return super().on_visit(node)
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        caught = node.type
+        if caught is None:
+            names = ["BaseException"]
+        elif isinstance(caught, cst.Tuple):
+            names = [self.file.code(e.value) for e in caught.elements]
+        else:
+            names = [self.file.code(caught)]
+        self.handlers.append(names)
+
+    def leave_ExceptHandler(self, original_node: cst.ExceptHandler) -> None:
+        self.handlers.pop()
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        line = self.file.positions[node].start.line
+        exc = node.exc
+        if exc is None:
+            names = self.handlers[-1] if self.handlers else []
+        else:
+            target = exc.func if isinstance(exc, cst.Call) else exc
+            names = [self.file.code(target)]
+        self.raised += [{"name": name, "line": line, "reraise": exc is None} for name in names]
+
+    def visit_Return(self, node: cst.Return) -> None:
+        value = node.value
+        if value is not None and not (isinstance(value, cst.Name) and value.value == "None"):
+            self.value_returns += 1
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self.yields += 1
+
+
+def _own(node: SourceNode) -> _OwnBody:
+    visitor = _OwnBody(node.file)
+    for statement in node.body_statements:
+        statement.visit(visitor)
+    return visitor
+
+
+def node_raises(node: SourceNode) -> list[dict[str, Any]]:
+    """Exceptions the node's own code raises, first occurrence of each name, in order.
+
+    A bare ``raise`` re-raises what its ``except`` caught. A function that catches
+    an exception and returns instead raises nothing.
+    """
+    seen: set[str] = set()
+    out: list[dict[str, Any]] = []
+    for item in _own(node).raised:
+        if item["name"] not in seen:
+            seen.add(item["name"])
+            out.append(item)
+    return out
+
+
+def node_returns(node: SourceNode) -> dict[str, Any]:
+    """Whether the node's own code returns a value, yields, and its return annotation."""
+    own = _own(node)
+    definition = node.definition
+    annotation = None
+    if isinstance(definition, cst.FunctionDef) and definition.returns is not None:
+        annotation = node.file.code(definition.returns.annotation)
+    returns_value = own.value_returns > 0 and annotation not in ("None", "NoReturn", "Never")
+    return {
+        "returns_value": returns_value,
+        "is_generator": own.yields > 0,
+        "annotation": annotation,
+    }
+
+
+@host_function
+def span(context: CodeContext) -> dict[str, Any]:
+    """The node's exact place in its file (lines, bytes, decorators included), header and text."""
+    return node_span(context.located())
+
+
+@host_function
+def signature(context: CodeContext) -> dict[str, Any]:
+    """The node's signature: parameters of every kind with annotation and default as written."""
+    return node_signature(context.located())
+
+
+@host_function
+def raises(context: CodeContext) -> list[dict[str, Any]]:
+    """Exceptions the node's own code raises: ``[{"name", "line", "reraise"}]``."""
+    return node_raises(context.located())
+
+
+@host_function
+def returns(context: CodeContext) -> dict[str, Any]:
+    """``{"returns_value", "is_generator", "annotation"}`` for the node's own code."""
+    return node_returns(context.located())
