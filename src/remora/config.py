@@ -19,11 +19,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from remora.errors import (
-    CONFIG_INVALID_VALUE,
-    CONFIG_INVALID_YAML,
-    CONFIG_NOT_FOUND,
-    CONFIG_UNKNOWN_KEY,
+    ConfigNotFoundError,
+    ConfigValueError,
+    ConfigYamlError,
     RemoraError,
+    UnknownConfigKeyError,
 )
 from remora.providers.profiles import resolve_profile
 
@@ -254,8 +254,8 @@ def _read_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise RemoraError(
-            CONFIG_NOT_FOUND, f"cannot read config {path}: {exc.strerror}", "check the path"
+        raise ConfigNotFoundError(
+            f"cannot read config {path}: {exc.strerror}", "check the path"
         ) from exc
     try:
         data = yaml.safe_load(text)
@@ -263,16 +263,14 @@ def _read_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise RemoraError(
-            CONFIG_INVALID_YAML,
+        raise ConfigYamlError(
             f"invalid YAML at {where}: {exc.problem or exc}",
             "fix the YAML syntax at that line and column",
         ) from exc
     if data is None:
         return {}, lines
     if not isinstance(data, dict):
-        raise RemoraError(
-            CONFIG_INVALID_YAML,
+        raise ConfigYamlError(
             f"{path}: the top level must be a mapping of sections, got {type(data).__name__}",
             "start the file with section names such as 'model:' or 'runner:'",
         )
@@ -349,10 +347,9 @@ def _validation_error(
         known = _known_keys(loc)
         close = difflib.get_close_matches(str(loc[-1]), known, n=1)
         hint = f"did you mean '{close[0]}'?" if close else f"known keys: {', '.join(known)}"
-        return RemoraError(CONFIG_UNKNOWN_KEY, f"unknown config key '{dotted}' ({origin})", hint)
+        return UnknownConfigKeyError(f"unknown config key '{dotted}' ({origin})", hint)
     more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-    return RemoraError(
-        CONFIG_INVALID_VALUE,
+    return ConfigValueError(
         f"invalid value for '{dotted}' ({origin}): {first['msg']}{more}",
         "fix that field; `remora config` prints every value and where it came from",
     )
@@ -376,9 +373,7 @@ def load_config(
     if config_path is None and env.get("REMORA_CONFIG"):
         config_path = Path(env["REMORA_CONFIG"])
     if config_path is not None and not config_path.is_file():
-        raise RemoraError(
-            CONFIG_NOT_FOUND, f"config file {config_path} does not exist", "check --config"
-        )
+        raise ConfigNotFoundError(f"config file {config_path} does not exist", "check --config")
     file = config_path or find_config_file(root)
     merged: dict[str, Any] = {}
     sources: dict[str, str] = {}

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator,
 from remora.agents.schemas import schema_problems, strict_schema
 from remora.conversation import ToolSpec
 from remora.discovery.node import CSTNode
-from remora.errors import AGENT_DEFINITION, RemoraError
+from remora.errors import AgentDefinitionError
 
 __all__ = [
     "NODE_TEMPLATE_VARIABLES",
@@ -156,8 +156,7 @@ class InitialContext(_Model):
                 rendered.append(template.render(variables))
             except UndefinedError as exc:
                 known = ", ".join(sorted(variables)) or "none"
-                raise RemoraError(
-                    AGENT_DEFINITION,
+                raise AgentDefinitionError(
                     f"{source}: initial_context.{field_name}: {exc.message}",
                     f"use one of the template variables: {known}",
                 ) from exc

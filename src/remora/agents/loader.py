@@ -15,12 +15,12 @@ from pydantic import ValidationError
 
 from remora.agents.definition import SubagentDefinition, ToolDefinition
 from remora.agents.schemas import InputSpec, compare_with_inputs, strict_schema
-from remora.errors import AGENT_DEFINITION, RemoraError
+from remora.errors import AgentDefinitionError
 
 __all__ = ["AgentLoadError", "load_agent"]
 
 
-class AgentLoadError(RemoraError):
+class AgentLoadError(AgentDefinitionError):
     """An agent definition or one of its scripts is invalid (AGENT_001)."""
 
     def __init__(
@@ -36,7 +36,6 @@ class AgentLoadError(RemoraError):
         )
         more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
         super().__init__(
-            AGENT_DEFINITION,
             f"{self.problems[0]}{more}",
             f"fix the agent definition; `remora agents check {path}` lists every problem",
         )

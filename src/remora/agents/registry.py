@@ -16,7 +16,7 @@ import yaml
 
 from remora.agents.definition import SubagentDefinition
 from remora.agents.loader import AgentLoadError, load_agent
-from remora.errors import AGENT_DEFINITION, CONFIG_INVALID_VALUE, RemoraError
+from remora.errors import AgentDefinitionError, ConfigValueError
 
 __all__ = ["BUNDLED_AGENTS_DIR", "AgentEntry", "AgentRegistry"]
 
@@ -71,8 +71,7 @@ class AgentRegistry:
         if agents_dir is not None and not agents_dir.is_absolute():
             agents_dir = (project_root or Path.cwd()) / agents_dir
         if agents_dir is not None and not agents_dir.is_dir():
-            raise RemoraError(
-                CONFIG_INVALID_VALUE,
+            raise ConfigValueError(
                 f"agents_dir {agents_dir} is not a directory",
                 "create it, or fix 'agents_dir' in remora.yaml",
             )
@@ -92,8 +91,7 @@ class AgentRegistry:
                 name = _declared_name(path)
                 previous = entries.get(name)
                 if previous is not None and previous.origin == "user":
-                    raise RemoraError(
-                        AGENT_DEFINITION,
+                    raise AgentDefinitionError(
                         f"two agents named {name!r}: {previous.path} and {path}",
                         "rename one of them",
                     )
@@ -116,7 +114,7 @@ class AgentRegistry:
                 if close
                 else (f"known agents: {', '.join(self.names()) or 'none'}")
             )
-            raise RemoraError(AGENT_DEFINITION, f"no agent named {name!r}", hint) from None
+            raise AgentDefinitionError(f"no agent named {name!r}", hint) from None
 
     def get(self, name: str) -> SubagentDefinition:
         """The loaded definition (cached); raises :class:`AgentLoadError` when invalid."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from remora.errors import USAGE, RemoraError
+from remora.errors import UsageError
 
 __all__ = ["ScriptRun", "new_namespace", "run_script"]
 
@@ -45,8 +45,7 @@ def run_script(
     try:
         source = path.read_bytes()
     except OSError as exc:
-        raise RemoraError(
-            USAGE,
+        raise UsageError(
             f"cannot read script {path}: {exc.strerror or exc}",
             "check the path given to --exec",
         ) from exc

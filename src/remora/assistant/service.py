@@ -17,7 +17,7 @@ from remora.assistant.executor import describe_call
 from remora.assistant.session import AssistantAnswer, AssistantLimits, ask, assistant_profile
 from remora.assistant.startup import check_model
 from remora.config import AssistantConfig, ModelConfig, RemoraConfig
-from remora.errors import RemoraError
+from remora.errors import error_for
 from remora.events import EventEmitter, NullEmitter, build_emitter
 from remora.providers.base import Provider, ProviderError
 from remora.providers.factory import create_provider
@@ -88,7 +88,7 @@ class AssistantService:
             try:
                 self._bridge.run(load)
             except ProviderError as exc:
-                raise RemoraError(
+                raise error_for(
                     exc.code,
                     f"model {self.model.id} ({self.model.provider}) "
                     f"could not be loaded: {exc.message}",

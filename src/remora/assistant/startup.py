@@ -18,7 +18,7 @@ import asyncio
 from typing import Any
 
 from remora.config import ModelConfig
-from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
+from remora.errors import ModelUnavailableError
 from remora.providers.base import Provider
 
 __all__ = ["GEMINI_WITHOUT_FUNCTIONS", "check_model", "function_calling_problem"]
@@ -83,15 +83,13 @@ async def check_model(provider: Provider, model: ModelConfig) -> None:
     available = await provider.check()
     label = f"{model.id} ({model.provider})"
     if not available.ok:
-        raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE,
+        raise ModelUnavailableError(
             f"model {label} is not available: {available.reason}",
             available.hint or DEFAULT_HINT,
         )
     problem = await function_calling_problem(provider, model)
     if problem is not None:
-        raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE,
+        raise ModelUnavailableError(
             f"model {label} cannot be used by the assistant: it does not support function "
             f"calling ({problem})",
             CHOOSE_HINT.get(model.provider, DEFAULT_HINT),

@@ -15,7 +15,7 @@ import typer
 
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json
-from remora.errors import USAGE, RemoraError
+from remora.errors import UsageError
 
 __all__ = ["agents_app", "register"]
 
@@ -71,8 +71,7 @@ def check_command(
     files = list(iter_pym_files([p for p in paths if p.suffix not in (".yaml", ".yml")]))
     if not files and not agents:
         shown = ", ".join(str(p) for p in paths)
-        raise RemoraError(
-            USAGE,
+        raise UsageError(
             f"no .pym files or agent YAMLs under {shown}",
             "name .pym files, agent YAMLs or directories that contain them",
         )

@@ -16,8 +16,7 @@ from rich.table import Table
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json
 from remora.config import ModelConfig, RemoraConfig
-from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
-from remora.providers.base import ProviderError
+from remora.errors import ModelUnavailableError
 from remora.providers.factory import PROVIDER_CLASSES, check_availability
 from remora.providers.model_store import (
     DEFAULT_MODEL,
@@ -162,9 +161,8 @@ def _serve(model_path: Path, name: str, port: int, model: ModelConfig) -> None:
             n_ctx_per_slot=model.n_ctx_per_slot,
             threads=model.threads,
         )
-    except ProviderError as exc:
-        raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE,
+    except ModelUnavailableError as exc:
+        raise ModelUnavailableError(
             exc.message,
             f"is port {port} already in use? choose another with --port",
         ) from exc

@@ -21,7 +21,7 @@ import typer
 
 from remora.cli.options import SharedOptions, shared_options
 from remora.cli.output import err_console, print_json
-from remora.errors import DISC_PATH_NOT_FOUND, USAGE, RemoraError
+from remora.errors import DiscoveryPathError, UsageError
 
 if TYPE_CHECKING:
     from remora.config import RemoraConfig
@@ -41,14 +41,12 @@ def parse_args(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RemoraError(
-            USAGE,
+        raise UsageError(
             f"--args is not valid JSON: {exc.msg} at column {exc.colno}",
             'pass a JSON object, e.g. --args \'{"path": "src/a.py"}\'',
         ) from None
     if not isinstance(value, dict):
-        raise RemoraError(
-            USAGE,
+        raise UsageError(
             f"--args must be a JSON object, got {type(value).__name__}",
             'pass a JSON object, e.g. --args \'{"path": "src/a.py"}\'',
         )
@@ -62,8 +60,7 @@ def resolve_node(spec: str, project_root: Path, config: RemoraConfig) -> CSTNode
     file_part, _, qualname = spec.partition("::")
     target = (project_root / file_part).resolve()
     if not target.is_file():
-        raise RemoraError(
-            DISC_PATH_NOT_FOUND,
+        raise DiscoveryPathError(
             f"--node: no file {file_part!r} under {project_root}",
             "give FILE relative to the project root",
         )
@@ -74,8 +71,7 @@ def resolve_node(spec: str, project_root: Path, config: RemoraConfig) -> CSTNode
         if (qualname and node.full_name == qualname) or (not qualname and node.node_type == "file"):
             return node
     known = ", ".join(sorted(n.full_name for n in in_file if n.node_type != "file")[:20])
-    raise RemoraError(
-        DISC_PATH_NOT_FOUND,
+    raise DiscoveryPathError(
         f"--node: no {qualname or 'file node'!r} in {rel}",
         f"names in that file: {known or 'none'}",
     )

@@ -29,7 +29,6 @@ from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import Event, EventEmitter, NullEmitter
-from remora.providers.base import ProviderError
 from remora.results import ResultsDB
 from remora.results.review import accept as accept_workspace
 from remora.runner import AgentResult, AgentRunner, ResultError, SandboxToolExecutor
@@ -38,13 +37,9 @@ from remora.workspace import WorkspaceStore
 
 __all__ = ["OPERATIONAL_ERRORS", "Coordinator"]
 
-# Failures of the world, not of Remora's code: they become failed results.
-OPERATIONAL_ERRORS: tuple[type[BaseException], ...] = (
-    RemoraError,
-    ProviderError,
-    TimeoutError,
-    OSError,
-)
+# Failures of the world, not of Remora's code: they become failed results. A RemoraError
+# (a model error included) keeps its code; the others are reported by their class name.
+OPERATIONAL_ERRORS: tuple[type[BaseException], ...] = (RemoraError, TimeoutError, OSError)
 
 
 class Coordinator:
@@ -265,13 +260,12 @@ class Coordinator:
             try:
                 result = await runner.run()
             except OPERATIONAL_ERRORS as exc:
-                code = getattr(exc, "code", type(exc).__name__)
-                message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+                code, message = _code_and_message(exc)
                 result = AgentResult(
                     "failed",
                     workspace_id=workspace.id,
                     summary=message,
-                    error=ResultError(str(code), message),
+                    error=ResultError(code, message),
                 )
             keep = bool(result.changed_files)
         finally:
@@ -309,6 +303,13 @@ class Coordinator:
 
     def _emit(self, kind: Any, data: dict[str, Any]) -> None:
         self.emitter.emit(Event(kind, data))
+
+
+def _code_and_message(exc: BaseException) -> tuple[str, str]:
+    """What a failed result records for an operational error."""
+    if isinstance(exc, RemoraError):
+        return exc.code, exc.message
+    return type(exc).__name__, str(exc) or type(exc).__name__
 
 
 async def _cancel(tasks: Sequence[asyncio.Task[None]]) -> None:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 
 from remora.config import ModelConfig
-from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
+from remora.errors import ModelUnavailableError
 from remora.providers.base import Provider
 
 __all__ = ["ProviderFactory", "ProviderPool", "model_key"]
@@ -57,8 +57,7 @@ class ProviderPool:
             if not availability.ok:
                 model = self._models[key]
                 where = f" at {model.base_url}" if model.base_url else ""
-                raise RemoraError(
-                    AGENT_MODEL_UNAVAILABLE,
+                raise ModelUnavailableError(
                     f"model {availability.model or model.id!r} ({model.provider}{where}) is not "
                     f"available: {availability.reason or 'no reason given'}",
                     availability.hint

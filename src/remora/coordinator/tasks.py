@@ -11,7 +11,7 @@ from remora.agents import AgentRegistry, SubagentDefinition, model_for_agent
 from remora.config import ModelConfig, RemoraConfig
 from remora.coordinator.binding import bind_options
 from remora.discovery.node import CSTNode
-from remora.errors import USAGE, RemoraError
+from remora.errors import RemoraError, UsageError
 
 __all__ = ["OperationPlan", "Task", "parse_operations", "plan_operations", "plan_tasks"]
 
@@ -59,10 +59,9 @@ def parse_operations(
         if name not in known:
             close = difflib.get_close_matches(name, known, n=1)
             hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(known)}"
-            raise RemoraError(USAGE, f"unknown operation {name!r}", hint)
+            raise UsageError(f"unknown operation {name!r}", hint)
     if not names:
-        raise RemoraError(
-            USAGE,
+        raise UsageError(
             "no operation to run",
             "pass -o lint,docstring,... or enable operations in remora.yaml",
         )

@@ -14,7 +14,7 @@ from remora.discovery.pool import available_cpus, parse_parallel, should_paralle
 from remora.discovery.queries import load_query_pack
 from remora.discovery.result import DiscoveryResult
 from remora.discovery.walk import collect_files
-from remora.errors import USAGE, RemoraError
+from remora.errors import UsageError
 from remora.events import Event, EventEmitter
 
 if TYPE_CHECKING:
@@ -108,8 +108,7 @@ def _check_types(node_types: Collection[NodeType] | None) -> tuple[NodeType, ...
         return None
     unknown = sorted(set(node_types) - set(NODE_TYPES))
     if unknown:
-        raise RemoraError(
-            USAGE,
+        raise UsageError(
             f"unknown node type(s): {', '.join(unknown)}",
             f"use any of {', '.join(NODE_TYPES)}",
         )

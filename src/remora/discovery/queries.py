@@ -23,7 +23,7 @@ from pathlib import Path
 import tree_sitter
 import tree_sitter_python
 
-from remora.errors import DISC_QUERY, RemoraError
+from remora.errors import QueryPackError
 
 __all__ = [
     "BUNDLED_QUERY_DIR",
@@ -45,8 +45,7 @@ _LOCK = threading.Lock()
 def get_language(language: str) -> tree_sitter.Language:
     """The tree-sitter language object for ``language`` (only Python today)."""
     if language != "python":
-        raise RemoraError(
-            DISC_QUERY,
+        raise QueryPackError(
             f"unsupported discovery language {language!r}",
             "set discovery.language to 'python'",
         )
@@ -79,8 +78,7 @@ def find_pack_dir(language: str, pack: str, query_dir: Path | None = None) -> Pa
         if candidate.is_dir() and any(candidate.glob("*.scm")):
             return candidate
     where = ", ".join(str(d / language / pack) for d in searched)
-    raise RemoraError(
-        DISC_QUERY,
+    raise QueryPackError(
         f"query pack {pack!r} for {language} not found (looked in {where})",
         "set discovery.query_pack to 'remora_core' or point discovery.query_dir at a "
         "directory holding <language>/<pack>/*.scm",
@@ -112,8 +110,7 @@ def _compile(language: str, pack: str, directory: Path, files: tuple[Path, ...])
         try:
             sources.append(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
-            raise RemoraError(
-                DISC_QUERY,
+            raise QueryPackError(
                 f"cannot read query file {path}: {exc}",
                 "check the file's permissions and encoding",
             ) from exc
@@ -125,13 +122,11 @@ def _compile(language: str, pack: str, directory: Path, files: tuple[Path, ...])
             try:
                 tree_sitter.Query(lang, text)
             except tree_sitter.QueryError as exc:
-                raise RemoraError(
-                    DISC_QUERY,
+                raise QueryPackError(
                     f"invalid query in {path}: {exc}",
                     "fix the S-expression; see tree-sitter's query syntax",
                 ) from exc
-        raise RemoraError(
-            DISC_QUERY,
+        raise QueryPackError(
             f"the files of query pack {directory} do not combine",
             "check for patterns split across files",
         ) from None
@@ -146,8 +141,7 @@ def _compile(language: str, pack: str, directory: Path, files: tuple[Path, ...])
             owner = next(
                 (p for p, s in zip(files, sources, strict=True) if f"@{capture}" in s), directory
             )
-            raise RemoraError(
-                DISC_QUERY,
+            raise QueryPackError(
                 f"unknown capture @{capture} in {owner}",
                 "captures are @<kind>.def and @<kind>.name with kind file, class or function; "
                 "prefix helper captures with _",
@@ -157,8 +151,7 @@ def _compile(language: str, pack: str, directory: Path, files: tuple[Path, ...])
         else:
             name_capture[kind] = capture
     if not def_kinds:
-        raise RemoraError(
-            DISC_QUERY,
+        raise QueryPackError(
             f"query pack {directory} captures no @<kind>.def",
             "add at least one pattern such as (module) @file.def",
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from remora.discovery.ignore import IgnoreRules
 from remora.discovery.result import DiscoveryWarning
-from remora.errors import DISC_PATH_NOT_FOUND, RemoraError
+from remora.errors import DiscoveryPathError
 
 __all__ = ["SourceFile", "collect_files", "relative_to_root"]
 
@@ -28,8 +28,7 @@ def relative_to_root(path: Path, project_root: Path) -> str:
     try:
         rel = path.relative_to(project_root)
     except ValueError:
-        raise RemoraError(
-            DISC_PATH_NOT_FOUND,
+        raise DiscoveryPathError(
             f"{path} is outside the project root {project_root}",
             "pass paths inside the project, or choose the root with --project",
         ) from None
@@ -57,8 +56,7 @@ def collect_files(
     for given in paths:
         absolute = given if given.is_absolute() else Path.cwd() / given
         if not absolute.exists():
-            raise RemoraError(
-                DISC_PATH_NOT_FOUND,
+            raise DiscoveryPathError(
                 f"path does not exist: {given}",
                 "check the path; discovery takes files and directories",
             )

@@ -1,4 +1,4 @@
-"""The Provider protocol every model backend implements (DESIGN §7)."""
+"""The Provider protocol every model backend implements (docs/architecture.md, "Providers")."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from remora.conversation import ModelRequest, ModelTurn
+from remora.errors import ModelError
 from remora.providers.profiles import ModelProfile
 
 __all__ = ["Availability", "Provider", "ProviderError"]
@@ -20,18 +21,11 @@ class Availability:
     hint: str = ""
 
 
-class ProviderError(Exception):
-    """An operational failure talking to a model: unreachable, timed out, refused.
-
-    ``code`` is AGENT_002 (unavailable/timeout) or AGENT_004 (malformed output).
-    The loop turns it into a failed result; it never reaches the user as a traceback.
-    """
-
-    def __init__(self, code: str, message: str, *, retryable: bool = False) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.retryable = retryable
+# What a provider raises when a request fails: ModelUnavailableError (unreachable, refused,
+# timed out) or InvalidModelOutputError (an answer that cannot be read), both ModelError,
+# with ``retryable`` set when trying again may help. ``except ProviderError`` catches either;
+# raise the concrete class.
+ProviderError = ModelError
 
 
 @runtime_checkable

@@ -18,8 +18,8 @@ from typing import Any
 
 from remora.config import ModelConfig
 from remora.conversation import Message, ModelRequest, ModelTurn, Usage
-from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
-from remora.providers.base import Availability, ProviderError
+from remora.errors import ModelUnavailableError
+from remora.providers.base import Availability
 from remora.providers.engine import Engine, EngineKey, acquire_engine, release_engine
 from remora.providers.model_store import (
     KNOWN_MODELS,
@@ -99,9 +99,9 @@ class EmbeddedProvider:
         try:
             with console_progress() as progress:
                 path = resolve_model_path(self.model, progress=progress)
-        except RemoraError as exc:
-            raise ProviderError(
-                exc.code, f"{exc.message} ({exc.hint})" if exc.hint else exc.message
+        except ModelUnavailableError as exc:
+            raise ModelUnavailableError(
+                f"{exc.message} ({exc.hint})" if exc.hint else exc.message
             ) from exc
         key = EngineKey.create(
             path, self.model.n_parallel, self.model.n_ctx_per_slot, self.model.threads
@@ -147,8 +147,7 @@ class EmbeddedProvider:
         try:
             response = await asyncio.wait_for(engine.chat(body), timeout)
         except TimeoutError as exc:
-            raise ProviderError(
-                AGENT_MODEL_UNAVAILABLE,
+            raise ModelUnavailableError(
                 f"embedded model {self.model_label} did not answer within {timeout:g}s",
                 retryable=True,
             ) from exc

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remora.errors import AGENT_MODEL_UNAVAILABLE
-from remora.providers.base import ProviderError
+from remora.errors import ModelUnavailableError
 
 __all__ = [
     "Engine",
@@ -116,8 +115,7 @@ def load_server(key: EngineKey, **kwargs: Any) -> Any:
     try:
         return xllamacpp.Server(params)
     except RuntimeError as exc:
-        raise ProviderError(
-            AGENT_MODEL_UNAVAILABLE,
+        raise ModelUnavailableError(
             f"llama.cpp could not load {key.path} (n_parallel={key.n_parallel}, "
             f"n_ctx={key.n_ctx_per_slot * key.n_parallel}): {exc}",
         ) from exc
@@ -140,7 +138,7 @@ class Engine:
     async def chat(self, request: dict[str, Any]) -> dict[str, Any]:
         """One chat completion (an OpenAI-shaped dict) without blocking the loop."""
         if self.closed:
-            raise ProviderError(AGENT_MODEL_UNAVAILABLE, f"engine for {self.key.path} is closed")
+            raise ModelUnavailableError(f"engine for {self.key.path} is closed")
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, self._chat_sync, request)
 
@@ -148,18 +146,15 @@ class Engine:
         try:
             response = self._server.handle_chat_completions(request)
         except ValueError as exc:  # xllamacpp's answer to a request it rejects
-            raise ProviderError(
-                AGENT_MODEL_UNAVAILABLE, f"llama.cpp rejected the request: {exc}"
-            ) from exc
+            raise ModelUnavailableError(f"llama.cpp rejected the request: {exc}") from exc
         if not isinstance(response, dict):
-            raise ProviderError(
-                AGENT_MODEL_UNAVAILABLE,
+            raise ModelUnavailableError(
                 f"llama.cpp returned {type(response).__name__}, not a response",
             )
         error = response.get("error")
         if error:
             message = error.get("message", error) if isinstance(error, dict) else error
-            raise ProviderError(AGENT_MODEL_UNAVAILABLE, f"llama.cpp error: {message}")
+            raise ModelUnavailableError(f"llama.cpp error: {message}")
         return response
 
     def close(self) -> None:

@@ -10,7 +10,7 @@ import importlib
 from typing import Any
 
 from remora.config import ModelConfig
-from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
+from remora.errors import ModelUnavailableError, RemoraError
 from remora.providers.base import Availability, Provider
 from remora.providers.profiles import ModelProfile, resolve_profile
 
@@ -32,8 +32,7 @@ def create_provider(model: ModelConfig, profile_name: str | None = None) -> Prov
     profile: ModelProfile = resolve_profile(profile_name or model.profile, model.id)
     target = PROVIDER_CLASSES.get(model.provider)
     if target is None:
-        raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE,
+        raise ModelUnavailableError(
             f"unknown provider {model.provider!r}",
             f"use one of: {', '.join(PROVIDER_CLASSES)}",
         )

@@ -3,7 +3,7 @@
 The wire translation lives in ``gemini_wire``; this module owns the client: the
 key (from ``model.api_key_env``, else GEMINI_API_KEY / GOOGLE_API_KEY), the base
 URL and API version, timeouts, retries on connection errors and timeouts only,
-and turning the SDK's failures into ``ProviderError`` codes.
+and turning the SDK's failures into typed ``ModelError``s.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from google.genai import types
 
 from remora.config import ModelConfig, RetryConfig
 from remora.conversation import ModelRequest, ModelTurn
-from remora.errors import AGENT_INVALID_OUTPUT, AGENT_MODEL_UNAVAILABLE
-from remora.providers.base import Availability, ProviderError
+from remora.errors import InvalidModelOutputError, ModelError, ModelUnavailableError
+from remora.providers.base import Availability
 from remora.providers.gemini_wire import build_request, response_to_turn
 from remora.providers.profiles import ModelProfile
 
@@ -115,9 +115,7 @@ class GeminiProvider:
         problem = self._unavailable()
         if problem is not None:
             reason, hint = problem
-            raise ProviderError(
-                AGENT_MODEL_UNAVAILABLE, f"gemini model {self.model_id}: {reason}. {hint}"
-            )
+            raise ModelUnavailableError(f"gemini model {self.model_id}: {reason}. {hint}")
         if self._client is None:
             self._client = genai.Client(
                 api_key=self._key(),
@@ -130,8 +128,8 @@ class GeminiProvider:
             )
         return self._client
 
-    def _error(self, exc: Exception, timeout_s: float | None = None) -> ProviderError:
-        """The ProviderError for one SDK failure."""
+    def _error(self, exc: Exception, timeout_s: float | None = None) -> ModelError:
+        """The ModelError for one SDK failure."""
         what = f"gemini model {self.model_id}"
         if isinstance(exc, genai_errors.APIError):
             status = f"{exc.code} {exc.status or ''}".strip()
@@ -139,34 +137,28 @@ class GeminiProvider:
             # Gemini answers a bad key with 400 and reason API_KEY_INVALID.
             if exc.code in (401, 403) or "API_KEY_INVALID" in _error_reasons(exc):
                 keys = " or ".join(self.key_envs)
-                return ProviderError(
-                    AGENT_MODEL_UNAVAILABLE,
+                return ModelUnavailableError(
                     f"{what}: the API key was refused ({status}: {detail}); check {keys}",
                 )
             if exc.code == 404:
-                return ProviderError(
-                    AGENT_MODEL_UNAVAILABLE,
+                return ModelUnavailableError(
                     f"{what} was not found ({status}: {detail}); check model.id",
                 )
             retryable = exc.code in (408, 429) or exc.code >= 500
-            return ProviderError(
-                AGENT_MODEL_UNAVAILABLE,
+            return ModelUnavailableError(
                 f"{what}: request failed ({status}: {detail})",
                 retryable=retryable,
             )
         if isinstance(exc, httpx2.TimeoutException):
-            return ProviderError(
-                AGENT_MODEL_UNAVAILABLE,
+            return ModelUnavailableError(
                 f"{what}: timed out after {timeout_s or self.timeout_s:g}s",
                 retryable=True,
             )
         if isinstance(exc, httpx2.TransportError):
             where = self.base_url or "the Gemini API"
-            return ProviderError(
-                AGENT_MODEL_UNAVAILABLE, f"{what}: cannot reach {where} ({exc})", retryable=True
-            )
+            return ModelUnavailableError(f"{what}: cannot reach {where} ({exc})", retryable=True)
         # json.JSONDecodeError / pydantic.ValidationError: the body is not Gemini's.
-        return ProviderError(AGENT_INVALID_OUTPUT, f"{what}: malformed response ({exc})")
+        return InvalidModelOutputError(f"{what}: malformed response ({exc})")
 
     async def _call(self, request: ModelRequest) -> types.GenerateContentResponse:
         client = self._get_client()

@@ -31,18 +31,10 @@ import openai
 from llm.parts import Message as LLMMessage
 
 from remora.config import ModelConfig
-from remora.conversation import (
-    ModelRequest,
-    ModelTurn,
-)
-from remora.errors import (
-    AGENT_INVALID_OUTPUT,
-    AGENT_MODEL_UNAVAILABLE,
-    CONFIG_INVALID_VALUE,
-    RemoraError,
-)
+from remora.conversation import ModelRequest, ModelTurn
+from remora.errors import ConfigValueError, InvalidModelOutputError, ModelUnavailableError
 from remora.providers import text_calls
-from remora.providers.base import Availability, ProviderError
+from remora.providers.base import Availability
 from remora.providers.functiongemma import STOP_SEQUENCES
 from remora.providers.llm_messages import (
     Reply,
@@ -119,8 +111,7 @@ class LLMProvider:
     @classmethod
     def from_config(cls, model: ModelConfig, profile: ModelProfile) -> LLMProvider:
         if model.base_url:
-            raise RemoraError(
-                CONFIG_INVALID_VALUE,
+            raise ConfigValueError(
                 "model.base_url is not used by the llm provider",
                 "set the endpoint in llm's own configuration (extra-openai-models.yaml "
                 "api_base, or OLLAMA_HOST for llm-ollama), or use provider: openai",
@@ -139,8 +130,7 @@ class LLMProvider:
         try:
             return _Resolved(llm.get_model(self.model_id), False)
         except llm.UnknownModelError as exc:
-            raise ProviderError(
-                AGENT_MODEL_UNAVAILABLE,
+            raise ModelUnavailableError(
                 f"llm does not know the model {self.model_id!r}; {UNKNOWN_MODEL_HINT}",
             ) from exc
 
@@ -156,8 +146,7 @@ class LLMProvider:
             return None
         key = os.environ.get(self.key_env)
         if not key:
-            raise ProviderError(
-                AGENT_MODEL_UNAVAILABLE,
+            raise ModelUnavailableError(
                 f"llm model {self.model_id}: {self.key_env} is not set; export it with the "
                 "model's API key (or remove model.api_key_env to use `llm keys`)",
             )
@@ -258,12 +247,12 @@ class LLMProvider:
                 self._prompt(resolved, messages, tools, options, schema), timeout
             )
         except TimeoutError as exc:
-            raise ProviderError(
-                AGENT_MODEL_UNAVAILABLE, f"{what}: timed out after {timeout:g}s", retryable=True
+            raise ModelUnavailableError(
+                f"{what}: timed out after {timeout:g}s", retryable=True
             ) from exc
         except json.JSONDecodeError as exc:
             # e.g. tool-call arguments that are not JSON
-            raise ProviderError(AGENT_INVALID_OUTPUT, f"{what}: malformed output ({exc})") from exc
+            raise InvalidModelOutputError(f"{what}: malformed output ({exc})") from exc
         except operational_errors() as exc:
             raise _provider_error(what, exc) from exc
         if plan is not None:
@@ -279,13 +268,13 @@ class LLMProvider:
 
         try:
             resolved = await self._model()
-        except ProviderError as exc:
+        except ModelUnavailableError as exc:
             return down(exc.message, UNKNOWN_MODEL_HINT)
         except operational_errors() as exc:
             return down(f"{type(exc).__name__}: {exc}", "is the model's server running?")
         try:
             self._key()
-        except ProviderError as exc:
+        except ModelUnavailableError as exc:
             return down(exc.message, f"export {self.key_env}=<the model's API key>")
         model = resolved.model
         if self.key_env is None and getattr(model, "needs_key", None):
@@ -299,18 +288,15 @@ class LLMProvider:
         self._resolved = None
 
 
-def _provider_error(what: str, exc: BaseException) -> ProviderError:
+def _provider_error(what: str, exc: BaseException) -> ModelUnavailableError:
     if isinstance(exc, llm.NeedsKeyException):
-        return ProviderError(AGENT_MODEL_UNAVAILABLE, f"{what}: {exc}")
+        return ModelUnavailableError(f"{what}: {exc}")
     if isinstance(exc, openai.APIStatusError):
         retryable = exc.status_code in (408, 429) or exc.status_code >= 500
-        return ProviderError(
-            AGENT_MODEL_UNAVAILABLE,
+        return ModelUnavailableError(
             f"{what}: the server answered {exc.status_code} ({exc.message})",
             retryable=retryable,
         )
     retryable = isinstance(exc, ConnectionError | TimeoutError | httpx.TransportError)
     retryable = retryable or isinstance(exc, openai.APIConnectionError)
-    return ProviderError(
-        AGENT_MODEL_UNAVAILABLE, f"{what}: {type(exc).__name__}: {exc}", retryable=retryable
-    )
+    return ModelUnavailableError(f"{what}: {type(exc).__name__}: {exc}", retryable=retryable)

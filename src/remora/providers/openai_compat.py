@@ -18,8 +18,8 @@ import openai
 
 from remora.config import ModelConfig
 from remora.conversation import ModelRequest, ModelTurn
-from remora.errors import AGENT_INVALID_OUTPUT, AGENT_MODEL_UNAVAILABLE
-from remora.providers.base import Availability, ProviderError
+from remora.errors import InvalidModelOutputError, ModelUnavailableError
+from remora.providers.base import Availability
 from remora.providers.openai_wire import native_messages, native_tool_params, native_turn
 from remora.providers.openai_wire import response_parts as _response_parts
 from remora.providers.profiles import ModelProfile
@@ -110,8 +110,7 @@ class OpenAIProvider:
             except openai.APIConnectionError as exc:  # APITimeoutError is a subclass
                 if attempt == retry.max_attempts:
                     what = "timed out" if isinstance(exc, openai.APITimeoutError) else "unreachable"
-                    raise ProviderError(
-                        AGENT_MODEL_UNAVAILABLE,
+                    raise ModelUnavailableError(
                         f"openai server {self.base_url} {what} after {attempt} attempt(s) "
                         f"({str(exc).rstrip('.')}); check that it runs (e.g. `remora models "
                         f"serve`) and model.base_url",
@@ -119,8 +118,7 @@ class OpenAIProvider:
                     ) from exc
                 await asyncio.sleep(retry.backoff_s * 2 ** (attempt - 1))
             except openai.APIStatusError as exc:
-                raise ProviderError(
-                    AGENT_MODEL_UNAVAILABLE,
+                raise ModelUnavailableError(
                     f"openai server {self.base_url} answered HTTP {exc.status_code} for model "
                     f"{self.model.id!r}: {_body_summary(exc)}",
                 ) from exc
@@ -129,16 +127,15 @@ class OpenAIProvider:
                 raise self._malformed(str(exc)) from exc
         raise AssertionError("unreachable: max_attempts >= 1")
 
-    def _malformed(self, what: str) -> ProviderError:
-        return ProviderError(
-            AGENT_INVALID_OUTPUT,
+    def _malformed(self, what: str) -> InvalidModelOutputError:
+        return InvalidModelOutputError(
             f"openai server {self.base_url} sent a malformed response: {what}; "
             f"is model.base_url an OpenAI-compatible endpoint (often .../v1)?",
         )
 
     async def complete(self, request: ModelRequest) -> ModelTurn:
         if self._key_error:
-            raise ProviderError(AGENT_MODEL_UNAVAILABLE, self._key_error)
+            raise ModelUnavailableError(self._key_error)
         kwargs, plan = self.build_request(request)
         response = await self._create(kwargs, request.timeout_s or self.model.timeout)
         if not hasattr(response, "choices"):  # e.g. an HTML page sent as text

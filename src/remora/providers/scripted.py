@@ -21,8 +21,8 @@ import yaml
 
 from remora.config import ModelConfig
 from remora.conversation import FinishReason, Message, ModelRequest, ModelTurn, ToolCall, Usage
-from remora.errors import AGENT_MODEL_UNAVAILABLE, CONFIG_INVALID_VALUE, RemoraError
-from remora.providers.base import Availability, ProviderError
+from remora.errors import ConfigValueError, ModelUnavailableError
+from remora.providers.base import Availability
 from remora.providers.profiles import BUILTIN_PROFILES, ModelProfile
 
 __all__ = [
@@ -101,28 +101,26 @@ def load_turns(path: Path) -> list[tuple[ModelTurn, float]]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
-        raise RemoraError(
-            CONFIG_INVALID_VALUE,
+        raise ConfigValueError(
             f"cannot read scripted turns {path}: {exc}",
             "model.path must name a YAML or JSON list of turns",
         ) from exc
     if not isinstance(data, list):
-        raise RemoraError(
-            CONFIG_INVALID_VALUE,
+        raise ConfigValueError(
             f"{path}: expected a list of turns",
             "each turn: {text: ..., calls: [{name: ..., arguments: {...}}]}",
         )
     turns = []
     for i, item in enumerate(data):
         if not isinstance(item, Mapping):
-            raise RemoraError(CONFIG_INVALID_VALUE, f"{path}: turn {i} is not a mapping")
+            raise ConfigValueError(f"{path}: turn {i} is not a mapping")
         try:
             turns.append(
                 (turn_from_dict(item, f"{path}: turn {i}"), float(item.get("delay_s") or 0.0))
             )
         except (ValueError, TypeError) as exc:
-            raise RemoraError(
-                CONFIG_INVALID_VALUE, str(exc), "each turn: {text: ..., calls: [{name, arguments}]}"
+            raise ConfigValueError(
+                str(exc), "each turn: {text: ..., calls: [{name, arguments}]}"
             ) from exc
     return turns
 
@@ -145,7 +143,7 @@ class _Recording:
 
 
 class ScriptedProvider(_Recording):
-    """Answers each request with the next queued turn; ProviderError when none is left."""
+    """Answers each request with the next queued turn; ModelUnavailableError when none is left."""
 
     def __init__(
         self,
@@ -192,8 +190,7 @@ class ScriptedProvider(_Recording):
     async def complete(self, request: ModelRequest) -> ModelTurn:
         self.requests.append(request)
         if not self._queue:
-            raise ProviderError(
-                AGENT_MODEL_UNAVAILABLE,
+            raise ModelUnavailableError(
                 self._unavailable
                 or f"scripted provider has no turn left after {len(self.requests) - 1} request(s)",
             )
@@ -207,7 +204,7 @@ TurnFunction = Callable[[ModelRequest], "ModelTurn | Awaitable[ModelTurn]"]
 
 
 class FunctionProvider(_Recording):
-    """Each turn is ``fn(request)`` (sync or async); it may raise ProviderError."""
+    """Each turn is ``fn(request)`` (sync or async); it may raise a ModelError."""
 
     def __init__(
         self, fn: TurnFunction, *, profile: ModelProfile | None = None, model_name: str = "function"

@@ -14,8 +14,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from remora.errors import AGENT_MODEL_UNAVAILABLE
-from remora.providers.base import ProviderError
+from remora.errors import ModelUnavailableError
 from remora.providers.engine import EngineKey, load_server
 
 __all__ = ["LocalServer"]
@@ -66,8 +65,7 @@ class LocalServer:
                 last = str(exc)
             time.sleep(0.05)
         self.stop()
-        raise ProviderError(
-            AGENT_MODEL_UNAVAILABLE,
+        raise ModelUnavailableError(
             f"llama.cpp server at {self.address} did not become healthy: {last}",
         )
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from remora.agents.definition import ToolDefinition
 from remora.config import SandboxConfig
 from remora.discovery.node import CSTNode
-from remora.errors import AGENT_DEFINITION, SANDBOX_RUNTIME, RemoraError
+from remora.errors import AgentDefinitionError, ScriptRuntimeError
 from remora.events import EventEmitter
 from remora.runner.messages import format_context
 
@@ -90,8 +90,7 @@ class SandboxToolExecutor:
 
     async def call(self, tool: ToolDefinition, arguments: dict[str, Any]) -> dict[str, Any]:
         if tool.pym is None:
-            raise RemoraError(
-                AGENT_DEFINITION,
+            raise AgentDefinitionError(
                 f"tool {tool.name} has no .pym script",
                 "give the tool a 'pym:' path in the agent YAML",
             )
@@ -116,8 +115,7 @@ class SandboxToolExecutor:
         if envelope.get("ok"):
             return format_context(envelope.get("result"))
         error = envelope.get("error") or {}
-        raise RemoraError(
-            SANDBOX_RUNTIME,
+        raise ScriptRuntimeError(
             f"{error.get('code', 'error')}: {error.get('message', 'context provider failed')}",
             f"check {provider_script} with `remora tool run {provider_script}`",
         )

@@ -17,7 +17,7 @@ from typing import Any
 
 import jsonschema
 
-from remora.errors import AGENT_DEFINITION, RemoraError
+from remora.errors import AgentDefinitionError
 from remora.sandbox.checker import build_stubs, monty_findings
 from remora.sandbox.declarations import ExternalDecl, Finding, PymInput, scan
 from remora.sandbox.signatures import EXTERNALS, ExternalSpec
@@ -73,14 +73,13 @@ class PymScript:
         }
 
 
-class PymLoadError(RemoraError):
+class PymLoadError(AgentDefinitionError):
     """A tool script that cannot be used (AGENT_001); ``findings`` lists every problem."""
 
     def __init__(self, path: Path, findings: list[Finding]) -> None:
         first = findings[0] if findings else Finding(str(path), 1, "pym", "invalid script")
         more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
         super().__init__(
-            AGENT_DEFINITION,
             f"{first}{more}",
             f"run `remora agents check {path}` to list every problem",
         )

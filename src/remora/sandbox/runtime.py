@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -35,17 +36,36 @@ __all__ = ["SandboxRuntime", "run_one", "validate_inputs"]
 # After a time limit or a dead worker, the pool's runtime threads still deliver
 # late completions into the event loop for a short while after the pool is
 # closed; if the interpreter is finalising by then, such a thread is killed
-# inside Rust frames and the process aborts (exit 134, see FACTS.md). Waiting
-# this long after closing lets them finish (0 aborts in 25 runs at 0.1 s, 12 in
-# 25 without the wait).
+# inside Rust frames and the process aborts (exit 134; docs/architecture.md, "The
+# Monty exit pitfall"). Waiting this long after closing lets them finish (0 aborts
+# in 25 runs at 0.1 s, 12 in 25 without the wait).
 _SETTLE_S = 0.25
 
-_LIMIT_MESSAGES = {
-    "TimeoutError": ("feed time limit exceeded", "time_limit"),
-    "MemoryError": ("memory limit exceeded", "memory_limit"),
-    "RecursionError": ("maximum recursion depth exceeded", "recursion_limit"),
-    "RuntimeError": ("suspension limit", "suspension_limit"),
-}
+
+def _limit_hit(
+    inner: BaseException, message: str, limits: LimitPreset, elapsed_s: float
+) -> str | None:
+    """The envelope code of the sandbox limit that ended a run, or None for a script error.
+
+    Monty 1.4.0 reports a limit as an ordinary exception of the script, so the type
+    alone cannot tell a limit from a script raising that type itself. A TimeoutError
+    is the time limit only once the run has lasted that long; the interpreter raises
+    MemoryError and RecursionError only at its memory and depth limits; the
+    suspension limit is a RuntimeError stating the configured number, the one sign
+    Monty gives of it.
+    """
+    if isinstance(inner, TimeoutError) and elapsed_s >= limits.max_duration_s:
+        return "time_limit"
+    if isinstance(inner, MemoryError):
+        return "memory_limit"
+    if isinstance(inner, RecursionError):
+        return "recursion_limit"
+    if (
+        type(inner) is RuntimeError
+        and message == f"suspension limit {limits.max_suspensions} exceeded"
+    ):
+        return "suspension_limit"
+    return None
 
 
 def validate_inputs(
@@ -196,6 +216,7 @@ class SandboxRuntime:
                 )
             lookup[name] = _adapt(name, host, script.external_decls[name].is_async, state)
         chosen = limits or self.default_limits
+        started = time.monotonic()
         try:
             async with self._pool.checkout(
                 script_name=script.path.name,
@@ -206,7 +227,8 @@ class SandboxRuntime:
                     script.code, inputs=bound, external_lookup=lookup, print_callback=state.on_print
                 )
         except MontyRuntimeError as exc:
-            return self._runtime_failure(exc, script, state, chosen)
+            elapsed = time.monotonic() - started
+            return self._runtime_failure(exc, script, state, chosen, elapsed)
         except MontySyntaxError as exc:
             frames = exc.traceback()
             return ToolEnvelope.failure(
@@ -233,7 +255,12 @@ class SandboxRuntime:
         return ToolEnvelope.success(result, state.output)
 
     def _runtime_failure(
-        self, exc: MontyRuntimeError, script: PymScript, state: _RunState, limits: LimitPreset
+        self,
+        exc: MontyRuntimeError,
+        script: PymScript,
+        state: _RunState,
+        limits: LimitPreset,
+        elapsed_s: float,
     ) -> dict[str, Any]:
         file = str(script.path)
         inner = exc.exception()
@@ -249,10 +276,8 @@ class SandboxRuntime:
             "source_line": (frames[-1].source_line or "").strip() if frames else None,
             "prints": state.output,
         }
-        marker, limit_code = _LIMIT_MESSAGES.get(type_name, ("", ""))
-        if (marker and message.startswith(marker)) or (
-            limit_code == "suspension_limit" and marker in message
-        ):
+        limit_code = _limit_hit(inner, message, limits, elapsed_s)
+        if limit_code is not None:
             if limit_code in ("time_limit", "memory_limit"):
                 self.faulted = True
             details["limits"] = limits.to_dict()

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from remora.errors import WORKSPACE_CONFLICT, RemoraError
+from remora.errors import WorkspaceConflictError
 from remora.workspace.diff import ChangeStatus, FileChange, is_binary, render_diff
 from remora.workspace.paths import SKIP_DIRS, WorkspacePathError, is_skipped, normalise, walk_files
 
@@ -50,8 +50,7 @@ def connect(db_path: Path) -> sqlite3.Connection:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         conn.close()
-        raise RemoraError(
-            WORKSPACE_CONFLICT,
+        raise WorkspaceConflictError(
             f"workspace {db_path.name} was written by a newer Remora "
             f"(schema {version} > {SCHEMA_VERSION})",
             "upgrade Remora, or reject the workspace",
@@ -160,8 +159,7 @@ class Workspace:
 
     def _guard_writable(self, clean: str) -> None:
         if self.accepting:
-            raise RemoraError(
-                WORKSPACE_CONFLICT,
+            raise WorkspaceConflictError(
                 f"workspace {self.id} is being accepted; it can no longer change",
                 f"run `remora review accept {self.id}` to finish the accept",
             )

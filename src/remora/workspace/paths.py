@@ -8,10 +8,11 @@ the project and Remora's own state are refused in one place (DESIGN §5, §6).
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from remora.errors import WORKSPACE_OUTSIDE_PROJECT, RemoraError
+from remora.errors import OutsideProjectError
 
 __all__ = [
     "PROTECTED_DIRS",
@@ -39,14 +40,17 @@ SKIP_DIRS = frozenset(
     }
 )
 _SKIP_SUFFIXES = (".pyc", ".pyo")
+# Path limits a workspace enforces (Linux allows 255-byte names, 4096-byte paths).
+MAX_PATH_DEPTH = 32
+MAX_PATH_BYTES = 1024
+MAX_NAME_BYTES = 255
 
 
-class WorkspacePathError(RemoraError):
+class WorkspacePathError(OutsideProjectError):
     """A path an agent may not use (WORKSPACE_002)."""
 
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(
-            WORKSPACE_OUTSIDE_PROJECT,
             f"path {path!r} refused: {reason}",
             "use a path relative to the project root that stays inside it",
         )
@@ -76,7 +80,32 @@ def _lexical(rel: str) -> str:
             parts.pop()
             continue
         parts.append(part)
+    _check_shape(rel, parts)
     return "/".join(parts) if parts else "."
+
+
+def _check_shape(rel: str, parts: list[str]) -> None:
+    """Refuse paths no file system or reviewer should get: too long, too deep, odd names.
+
+    Checked where a path enters a workspace, so a bad one never reaches accept
+    (where ``mkdir`` of 1200 nested folders once overflowed the stack).
+    """
+    if len(parts) > MAX_PATH_DEPTH:
+        raise WorkspacePathError(rel[:80] + "...", f"deeper than {MAX_PATH_DEPTH} folders")
+    try:
+        encoded = [part.encode("utf-8") for part in parts]
+    except UnicodeEncodeError:
+        raise WorkspacePathError(repr(rel), "not valid UTF-8 (a lone surrogate)") from None
+    if sum(len(part) + 1 for part in encoded) > MAX_PATH_BYTES:
+        raise WorkspacePathError(rel[:80] + "...", f"longer than {MAX_PATH_BYTES} bytes")
+    for part, raw in zip(parts, encoded, strict=True):
+        if len(raw) > MAX_NAME_BYTES:
+            raise WorkspacePathError(
+                rel[:80] + "...", f"a name is longer than {MAX_NAME_BYTES} bytes"
+            )
+        if any(unicodedata.category(char) == "Cc" for char in part):
+            # ESC, CR, ... in a name can hide text when the name is printed for review
+            raise WorkspacePathError(repr(rel), "a name contains a control character")
 
 
 def normalise(root: Path, rel: str) -> str:

@@ -19,7 +19,7 @@ from remora.assistant.session import (
     assistant_profile,
 )
 from remora.conversation import Message, ModelRequest, ModelTurn, Text, ToolResult
-from remora.errors import AGENT_INVALID_OUTPUT
+from remora.errors import InvalidModelOutputError
 from remora.events import RecordingEmitter
 from remora.providers.base import ProviderError
 from remora.providers.profiles import BUILTIN_PROFILES
@@ -192,7 +192,7 @@ async def test_malformed_call_payload_retries_once_then_soft_fails() -> None:
 async def test_provider_reported_malformed_output_is_recoverable() -> None:
     turns: Iterator[ProviderError | ModelTurn] = iter(
         [
-            ProviderError(AGENT_INVALID_OUTPUT, "tool call arguments are not JSON"),
+            InvalidModelOutputError("tool call arguments are not JSON"),
             text_turn("fine now"),
         ]
     )
@@ -266,7 +266,7 @@ async def test_total_timeout_soft_fails() -> None:
 
 
 async def test_unreachable_model_is_a_degraded_answer_not_an_exception() -> None:
-    provider = ScriptedProvider([])  # raises ProviderError(AGENT_002) on the first request
+    provider = ScriptedProvider([])  # raises ModelUnavailableError on the first request
     answer = await ask("q", provider, session(), FAST)
     assert answer.degraded and answer.stopped_by == "model_error"
     assert "no turn left" in answer.text

@@ -19,9 +19,9 @@ from coordinator_support import (
 from remora.agents import AgentRegistry
 from remora.conversation import ModelRequest
 from remora.coordinator import Coordinator
-from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
+from remora.errors import ModelUnavailableError, RemoraError
 from remora.events import RecordingEmitter
-from remora.providers.base import Availability, Provider, ProviderError
+from remora.providers.base import Availability, Provider
 from remora.providers.scripted import FunctionProvider
 from remora.results import ResultsDB
 from remora.workspace import WorkspaceStore
@@ -135,7 +135,7 @@ async def test_a_failing_run_never_stops_the_others(tmp_path: Path) -> None:
 
     def flaky(request: ModelRequest) -> None:
         if node_name_of(request) == "two":
-            raise ProviderError(AGENT_MODEL_UNAVAILABLE, "connection reset by the server")
+            raise ModelUnavailableError("connection reset by the server")
 
     async with Coordinator(
         make_config(root),
@@ -160,7 +160,7 @@ async def test_nothing_succeeded_is_exit_2(tmp_path: Path) -> None:
     root = make_project(tmp_path)
 
     def down(request: ModelRequest) -> None:
-        raise ProviderError(AGENT_MODEL_UNAVAILABLE, "timed out")
+        raise ModelUnavailableError("timed out")
 
     async with Coordinator(
         make_config(root),

@@ -9,7 +9,7 @@ import pytest
 from loop_kit import InProcessExecutor, config, definition, profile, run, runner_for
 
 from remora.conversation import ModelRequest, ModelTurn
-from remora.errors import RemoraError
+from remora.errors import InvalidModelOutputError, ModelUnavailableError, RemoraError
 from remora.providers.base import ProviderError
 from remora.providers.scripted import FunctionProvider, ScriptedProvider, text_turn, tool_turn
 from remora.runner import envelope_ok
@@ -75,7 +75,7 @@ async def test_malformed_then_valid_recovers() -> None:
 
 async def test_provider_malformed_output_error_counts_as_an_invalid_response() -> None:
     turns: list[Any] = [
-        ProviderError("AGENT_004", "unparseable tool call"),
+        InvalidModelOutputError("unparseable tool call"),
         tool_turn(("run_linter", {})),
         tool_turn(("submit_result", {"summary": "ok"})),
     ]
@@ -185,7 +185,7 @@ async def test_the_request_carries_the_turn_limit_as_timeout() -> None:
 
 async def test_unavailable_model_is_a_failed_result_with_agent_002() -> None:
     def refuse(request: ModelRequest) -> ModelTurn:
-        raise ProviderError("AGENT_002", "connection refused: http://127.0.0.1:9/v1")
+        raise ModelUnavailableError("connection refused: http://127.0.0.1:9/v1")
 
     result = await run(definition(), FunctionProvider(refuse))
     assert result.status == "failed"

@@ -165,6 +165,21 @@ async def test_suspension_limit(tmp_path: Path) -> None:
     assert env["error"]["code"] == "suspension_limit"
 
 
+@pytest.mark.parametrize(
+    "raised",
+    ["TimeoutError('feed time limit exceeded')", "RuntimeError('suspension limit 5 exceeded')"],
+)
+async def test_a_script_raising_a_limit_s_exception_is_not_a_limit(
+    tmp_path: Path, raised: str
+) -> None:
+    # Same type and text as the limit, but raised at once by the script: a runtime error.
+    script = script_at(tmp_path, f"raise {raised}\n")
+    async with SandboxRuntime(sandbox_config(max_suspensions=2000)) as runtime:
+        env = await runtime.run(script, {}, {})
+    assert env["error"]["code"] == "runtime_error", env
+    assert env["error"]["details"]["line"] == 1
+
+
 async def test_request_timeout_kills_the_worker_and_the_pool_recovers(tmp_path: Path) -> None:
     script = script_at(tmp_path, "while True:\n    pass\n")
     config = sandbox_config(max_duration_s=30, request_timeout=0.5, workers=1)
