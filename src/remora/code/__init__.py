@@ -4,7 +4,7 @@ Each submodule registers its functions with :func:`remora.code.module.host_funct
 importing this package registers them all. See ``docs/agents.md`` for the list.
 """
 
-from remora.code import docstrings, lint, structure
+from remora.code import docstring_text, docstrings, lint, structure
 from remora.code.context import CodeContext
 from remora.code.module import MODULE_NAME, build_module, checking_module, module_stubs
 
@@ -13,6 +13,7 @@ __all__ = [
     "CodeContext",
     "build_module",
     "checking_module",
+    "docstring_text",
     "docstrings",
     "lint",
     "module_stubs",
