@@ -1,14 +1,17 @@
-"""All workspaces of a project: ``.remora/workspaces/<operation>-<node_id>.db``."""
+"""All workspaces of a project: ``.remora/workspaces/<operation>-<node_id>[-<random>].db``."""
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from remora.errors import WorkspaceConflictError, WorkspaceNotFoundError
+from remora.errors import WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.workspace.accept import AcceptReport, accept_workspace
+from remora.workspace.lock import project_lock
 from remora.workspace.overlay import Workspace
 
 __all__ = ["WorkspaceStore"]
@@ -41,24 +44,49 @@ class WorkspaceStore:
         return sorted(p.stem for p in self.directory.glob("*.db") if _ID.fullmatch(p.stem))
 
     def create(self, operation: str, node_id: str) -> Workspace:
-        """A fresh workspace; an old one of the same id (an earlier run) is replaced."""
-        workspace_id = f"{operation}-{node_id}"
-        db = self._db(workspace_id)
-        if db.is_file():
-            old = Workspace(workspace_id, self.project_root, db)
-            try:
-                if old.accepting:
-                    raise WorkspaceConflictError(
-                        f"workspace {workspace_id} has an interrupted accept",
-                        f"finish it with `remora review accept {workspace_id}` first",
-                    )
-            finally:
-                old.close()
-        self._remove(workspace_id)
+        """A fresh workspace with an id of its own.
+
+        The id is ``<operation>-<node_id>`` when that is free, else that plus a
+        random suffix. Earlier workspaces of the same node and operation are
+        left alone: a run that is interrupted or fails must not destroy a
+        change waiting for review. :meth:`supersede` retires them once the new
+        run has a change.
+        """
         self.directory.mkdir(parents=True, exist_ok=True)
+        workspace_id = f"{operation}-{node_id}"
+        while True:
+            db = self._db(workspace_id)
+            try:
+                # O_EXCL claims the id atomically, so concurrent runs never share one.
+                os.close(os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+                break
+            except FileExistsError:
+                workspace_id = f"{operation}-{node_id}-{secrets.token_hex(4)}"
         ws = Workspace(workspace_id, self.project_root, db)
         ws.init_meta(operation, node_id)
         return ws
+
+    def supersede(self, workspace_id: str) -> list[str]:
+        """Remove the older workspaces of ``workspace_id``'s node and operation.
+
+        Called when a new run finished with a change, which replaces theirs.
+        One whose accept was interrupted is kept (it must be resumed or
+        rejected by the user). Returns the ids removed.
+        """
+        with self.open(workspace_id) as ws:
+            operation, node_id, created = ws.operation, ws.node_id, ws.created
+        removed: list[str] = []
+        prefix = f"{operation}-{node_id}"
+        for other in self.ids():
+            if other == workspace_id or not other.startswith(prefix):
+                continue
+            with self.open(other) as old:
+                same = (old.operation, old.node_id) == (operation, node_id)
+                if not same or old.accepting or old.created > created:
+                    continue
+            self._remove(other)
+            removed.append(other)
+        return removed
 
     def open(self, workspace_id: str) -> Workspace:
         db = self._db(workspace_id)
@@ -86,25 +114,26 @@ class WorkspaceStore:
         An accept interrupted earlier (a journal is present) is resumed.
         ``contents`` narrows the change first (accept_workspace).
         """
-        ws = self.open(workspace_id)
-        try:
-            report = accept_workspace(ws, contents)
-        finally:
-            ws.close()
-        if report.accepted:
-            self._remove(workspace_id)
+        with project_lock(self.project_root):
+            ws = self.open(workspace_id)
+            try:
+                report = accept_workspace(ws, contents)
+            finally:
+                ws.close()
+            if report.accepted:
+                self._remove(workspace_id)
         return report
 
     def reject(self, workspace_id: str) -> None:
-        """Delete the workspace; the project is not touched."""
-        with self.open(workspace_id) as ws:
-            if ws.accepting:
-                raise WorkspaceConflictError(
-                    f"workspace {workspace_id} is half accepted; rejecting it now would leave "
-                    "the project half changed",
-                    f"finish the accept with `remora review accept {workspace_id}`",
-                )
-        self._remove(workspace_id)
+        """Delete the workspace; the project is not touched.
+
+        A workspace whose accept was interrupted may be rejected too: the files
+        already written stay as they are, the rest is discarded, so a stuck
+        accept can always be ended one way or the other.
+        """
+        with project_lock(self.project_root):
+            self.open(workspace_id).close()  # WORKSPACE_003 for an unknown id
+            self._remove(workspace_id)
 
     def _remove(self, workspace_id: str) -> None:
         # The database goes first: its disappearance is what ends an accept.
