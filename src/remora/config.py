@@ -166,7 +166,7 @@ class WatchConfig(_Section):
 
 
 class AssistantConfig(_Section):
-    """The live-Python assistant (seed 004): its own limits, not the code agents'."""
+    """The live-Python assistant: its own limits, not the code agents'."""
 
     max_steps: int = Field(6, ge=1, description="Model steps per question")
     step_timeout: float = Field(8.0, gt=0, description="Seconds per model step")

@@ -1,4 +1,4 @@
-"""The provider-neutral conversation (DESIGN §7).
+"""The provider-neutral conversation (docs/architecture.md).
 
 The loop speaks only these types; each provider translates them to its wire
 format at the edge and back.

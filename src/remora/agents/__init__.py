@@ -1,4 +1,4 @@
-"""Subagent definitions: YAML + tool scripts, loaded and validated (DESIGN §4)."""
+"""Subagent definitions: YAML + tool scripts, loaded and validated."""
 
 from remora.agents.definition import (
     NODE_TEMPLATE_VARIABLES,

@@ -1,4 +1,4 @@
-"""Subagent definitions (DESIGN §4): a YAML file plus its tool scripts.
+"""Subagent definitions: a YAML file plus its tool scripts (docs/agents.md).
 
 The models validate structure; :mod:`remora.agents.loader` adds what needs the
 file system (script paths, `.pym` inputs) and turns every problem into an
@@ -51,7 +51,7 @@ _JINJA = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_
 def node_template_vars(
     node: CSTNode, *, language: str = "python", options: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The template variables of DESIGN §4 for one node, plus the operation's options.
+    """The template variables (docs/agents.md) for one node, plus the operation's options.
 
     Options come first so that a node variable can never be shadowed by one.
     """
@@ -94,7 +94,7 @@ class ToolDefinition(_Model):
     @field_validator("parameters")
     @classmethod
     def _parameters_strict(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        """A valid object schema, closed recursively (DESIGN §4: strict schemas)."""
+        """A valid object schema, closed recursively (docs/architecture.md, "Strict schemas")."""
         if value is None:
             return None
         problems = schema_problems(value, "")
@@ -171,7 +171,7 @@ class SubagentDefinition(_Model):
         min_length=1,
     )
     max_turns: int | None = Field(None, ge=1)
-    # Overrides of the model config section for this agent (DESIGN §7).
+    # Overrides of the model config section for this agent.
     model: dict[str, Any] | None = None
     # How a run ends: a submit_result call (code agents), or a plain-text answer
     # (the live-Python assistant, which has no submit tool).

@@ -1,6 +1,6 @@
-"""The seven inspection capabilities over a live Python namespace (seed 004).
+"""The seven inspection capabilities over a live Python namespace (docs/architecture.md, "The live-Python assistant").
 
-Each capability returns the ``result`` payload of seed 004; :meth:`Capabilities.call`
+Each capability returns its ``result`` payload; :meth:`Capabilities.call`
 wraps it in the envelope, validates arguments against the declared schema and
 maps every failure to an error code. Exceptions raised by the user's code
 (an expression, a ``__repr__``, a ``__dir__``) become ``python_exception``

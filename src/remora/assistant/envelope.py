@@ -1,4 +1,4 @@
-"""The one result envelope every capability answers with (seed 004).
+"""The one result envelope every capability answers with (docs/architecture.md, "The live-Python assistant").
 
 ``{"ok": true, "result": {...}}`` or
 ``{"ok": false, "error": {"code", "message", "details"}}`` with ``code`` one of
@@ -72,7 +72,7 @@ def format_traceback(exc: BaseException) -> str:
 
 
 def exception_details(exc: BaseException) -> dict[str, Any]:
-    """``{exc_type, message, traceback}`` as seed 004 shapes an exception."""
+    """``{exc_type, message, traceback}`` the shape of an exception in an envelope."""
     return {
         "exc_type": type(exc).__name__,
         "message": _message_of(exc),

@@ -55,7 +55,7 @@ class CapabilityExecutor:
         if self.on_call is not None:
             self.on_call(tool.name, arguments)
         # Capabilities run on the loop's thread, one at a time, in the order the
-        # model gave them: they share one live session (seed 004, "serialized").
+        # model gave them: they share one live session.
         envelope = self.capabilities.call(tool.name, arguments)
         self.records.append(CallRecord(tool.name, dict(arguments or {}), envelope))
         return envelope

@@ -1,4 +1,4 @@
-"""One assistant question, answered by the shared agent loop (seed 004 on DESIGN §8).
+"""One assistant question, answered by the shared agent loop.
 
 The assistant is an agent whose tools are the in-process capabilities and whose
 final answer is plain text (``final_answer: text``). Every question gets a new
@@ -77,7 +77,7 @@ class AssistantLimits:
             per_turn_timeout=self.step_timeout_s,
             total_timeout=self.total_timeout_s,
             invalid_response_retries=self.invalid_response_retries,
-            # AUTO on every step, the last one too (seed 004): no forced final turn.
+            # AUTO on every step, the last one too: no forced final turn.
             policy=TurnPolicyConfig(
                 no_submit_before_tools=False,
                 repeat_guard=self.repeat_guard,

@@ -1,4 +1,4 @@
-"""The startup check (seed 004): a model the assistant cannot use fails before the
+"""The startup check: a model the assistant cannot use fails before the
 first question, with a message that says how to choose another.
 
 Two questions: is the model there (the provider's ``check()``), and can it call

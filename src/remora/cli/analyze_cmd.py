@@ -111,7 +111,7 @@ def _running_as_remora() -> bool:
 def _exit(code: int, sandbox_faulted: bool) -> None:
     if sandbox_faulted and _running_as_remora():
         # A tool hit a time limit: Monty's runtime threads can abort the
-        # interpreter's shutdown (exit 134, FACTS.md). Everything is printed
+        # interpreter's shutdown (exit 134; docs/architecture.md). Everything is printed
         # and recorded; end the process here with the real exit code.
         sys.stdout.flush()
         sys.stderr.flush()

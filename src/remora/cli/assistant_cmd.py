@@ -1,4 +1,4 @@
-"""``remora repl`` and ``remora ask``: the live-Python assistant (DESIGN §9, seed 004)."""
+"""``remora repl`` and ``remora ask``: the live-Python assistant."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def _ask(
         print_json(answer.to_dict())
     else:
         print(answer.text)
-    # 1: an answer came back, but a limit cut it short (DESIGN §1 exit codes).
+    # 1: an answer came back, but a limit cut it short (the README's exit codes).
     if answer.degraded:
         raise typer.Exit(1)
 

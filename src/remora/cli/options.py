@@ -1,4 +1,4 @@
-"""Options shared by several commands, declared once (seed 003 §2.2).
+"""Options shared by several commands, declared once.
 
 ``@shared_options`` appends the shared parameters to a command's signature and
 hands the command one :class:`SharedOptions` instead of fifteen arguments.

@@ -159,7 +159,7 @@ def run_command(
     code = 0 if envelope.get("ok") else 1
     if faulted and _running_as_remora():
         # A time limit or a killed worker leaves Monty's runtime threads able to
-        # abort the interpreter's shutdown (exit 134, FACTS.md). The runtime
+        # abort the interpreter's shutdown (exit 134; docs/architecture.md). The runtime
         # waits for them after closing its pool; as the `remora` process we can
         # also skip the shutdown entirely: the answer is printed, end here.
         sys.stdout.flush()

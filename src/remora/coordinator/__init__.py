@@ -1,4 +1,4 @@
-"""Fan-out of nodes × operations to agent runs, with results and review (DESIGN §8).
+"""Fan-out of nodes × operations to agent runs, with results and review.
 
 ::
 

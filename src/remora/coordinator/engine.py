@@ -1,4 +1,4 @@
-"""The coordinator: nodes × operations, concurrently, under one limit (DESIGN §8).
+"""The coordinator: nodes × operations, concurrently, under one limit.
 
 Workers take tasks from one queue, so at most ``sandbox.max_concurrent_agents``
 agents run at once whatever the mix of nodes and operations. Each run gets its
@@ -70,7 +70,7 @@ class Coordinator:
         self.store = WorkspaceStore(self.project_root)
         self.db: ResultsDB | None = None
         self._runtime: SandboxRuntime | None = None
-        # A tool script hit a limit or a worker crashed (see FACTS.md on exit 134).
+        # A tool script hit a limit or a worker crashed (docs/architecture.md, "The Monty exit pitfall").
         self.sandbox_faulted = False
 
     async def __aenter__(self) -> Coordinator:

@@ -1,4 +1,4 @@
-"""One provider per model, shared by every agent run that uses it (DESIGN §8).
+"""One provider per model, shared by every agent run that uses it.
 
 The embedded engine serves concurrent runs in parallel slots, a remote server
 takes concurrent requests; either way one client per model is enough. Every

@@ -59,7 +59,7 @@ class AnalyzeReport:
 
     @property
     def exit_code(self) -> int:
-        """DESIGN §1: 0 all good, 1 some failed, 2 nothing succeeded, 130 interrupted."""
+        """0 all good, 1 some failed, 2 nothing succeeded, 130 interrupted (README, exit codes)."""
         if self.interrupted:
             return EXIT_INTERRUPTED
         counts = self.counts()

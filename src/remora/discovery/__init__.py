@@ -1,4 +1,4 @@
-"""Discovery: tree-sitter parsing of Python projects into CSTNodes (DESIGN §3)."""
+"""Discovery: tree-sitter parsing of Python projects into CSTNodes."""
 
 from remora.discovery.engine import discover
 from remora.discovery.extract import parse_source

@@ -1,4 +1,4 @@
-"""Gemini through google-genai's native function calling (DESIGN §7, seed 004).
+"""Gemini through google-genai's native function calling (docs/providers.md).
 
 The wire translation lives in ``gemini_wire``; this module owns the client: the
 key (from ``model.api_key_env``, else GEMINI_API_KEY / GOOGLE_API_KEY), the base

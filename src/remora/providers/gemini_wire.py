@@ -1,4 +1,4 @@
-"""Translation between the neutral conversation and Gemini's wire types (seed 004).
+"""Translation between the neutral conversation and Gemini's wire types (docs/providers.md).
 
 Kept apart from the client so the protocol contract can be read, and tested, in
 one place:
@@ -121,7 +121,7 @@ def _contents(messages: Sequence[Message]) -> tuple[str | None, list[types.Conte
                 )
         if not parts:
             continue
-        # Tool results travel as role "user": what the REST API accepts (seed 004).
+        # Tool results travel as role "user": what the REST API accepts.
         role = "model" if message.role == "assistant" else "user"
         contents.append(types.Content(role=role, parts=parts))
     return ("\n\n".join(s for s in system if s) or None), contents

@@ -1,4 +1,4 @@
-"""Any model of Simon Willison's ``llm`` library (DESIGN §7, seed 001).
+"""Any model of Simon Willison's ``llm`` library (docs/providers.md).
 
 ``llm.get_async_model(id)`` (else the sync model, run in a thread) serves the
 request. When the model supports tools (and the profile wants native tools) our

@@ -1,6 +1,6 @@
 """Model-family profiles: what a model can do, so the loop never hard-codes it.
 
-Resolution (DESIGN §7, seed 003 §1.1): an explicit profile name, else the first
+Resolution (docs/architecture.md, "Model profiles"): an explicit profile name, else the first
 built-in whose match pattern occurs in the model name, else ``default``.
 """
 
@@ -25,7 +25,7 @@ class ModelProfile(BaseModel):
     max_tool_calls_per_turn: int | None = None
     submit_result_strategy: Literal["tool_choice_force", "prompt_instruction"] = "tool_choice_force"
     native_tools: bool = True
-    # Whether a turn without a tool call is an invalid response (DESIGN §8.4).
+    # Whether a turn without a tool call is an invalid response (docs/architecture.md, "The agent loop").
     requires_tool_calls: bool = False
     # Substrings of a model name that select this profile, lower case.
     match: tuple[str, ...] = Field(default=())

@@ -185,7 +185,7 @@ def tools_system_prompt(
     """The tool list and calling convention, for a system prompt.
 
     No worked example is included on purpose: tiny models copy examples verbatim
-    (DESIGN §7). ``must_call`` names a tool the model is asked to call now, or
+    (docs/architecture.md, "Providers"). ``must_call`` names a tool the model is asked to call now, or
     ``"any"`` for any tool.
     """
     if style == "functiongemma":

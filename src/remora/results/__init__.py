@@ -1,4 +1,4 @@
-"""The results database: runs, agent results and their review states (DESIGN §6)."""
+"""The results database: runs, agent results and their review states."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""AgentRunner: the agent loop of DESIGN §8, shared by code agents and the assistant.
+"""AgentRunner: the agent loop (docs/architecture.md), shared by code agents and the assistant.
 
 Step, limit check, generate, execute, record; the ending is always defined:
 a submission, a text answer, or a limit that yields a degraded result.
@@ -342,7 +342,7 @@ class AgentRunner:
         return turn, self._problem(turn)
 
     def _problem(self, turn: ModelTurn) -> str | None:
-        """Why a turn is an invalid response (DESIGN §8.4), or None."""
+        """Why a turn is an invalid response, or None."""
         if turn.finish == "invalid":
             return turn.error or "the output could not be parsed"
         if turn.finish == "blocked":
@@ -399,7 +399,7 @@ class AgentRunner:
         return submission
 
     async def _text_answer(self, text: str, transcript: Transcript) -> AgentResult | None:
-        """A turn without calls (DESIGN §8.4); None when the loop should go on."""
+        """A turn without calls; None when the loop should go on."""
         if self.definition.final_answer == "text" or self._submit_validator is None:
             return AgentResult("success", summary=text.strip(), details={"answer": text})
         parsed = _json_object(text)

@@ -1,4 +1,4 @@
-"""The conversation of one run, built in the provider-neutral form (seed 003 §2.1).
+"""The conversation of one run, built in the provider-neutral form.
 
 Order matters to the wire formats: an assistant message with tool calls is
 followed directly by its results, so host notes (``[Context]`` output,

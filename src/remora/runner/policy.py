@@ -1,4 +1,4 @@
-"""The host-side turn policy (DESIGN §8.2, §8.6): what the model may do this turn.
+"""The host-side turn policy (docs/architecture.md): what the model may do this turn.
 
 Small models need the host's help: they submit before doing anything, repeat
 the same call, and run out of turns without submitting. Each rule can be
@@ -80,7 +80,7 @@ class TurnPolicy:
         self.profile = profile
         self.rules = config.policy
         self.max_turns = max_turns
-        # A tool_choice the profile lacks falls back to auto (seed 003 §1.1).
+        # A tool_choice the profile lacks falls back to auto.
         wanted = config.tool_choice
         self.tool_choice = wanted if wanted in profile.supported_tool_choice else "auto"
         specs = definition.tool_specs

@@ -1,4 +1,4 @@
-"""AgentResult: the one outcome of an agent run (DESIGN §8); it never raises."""
+"""AgentResult: the one outcome of an agent run; it never raises."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``.pym`` tool sandbox on Monty: loader and checker, runtime, externals (DESIGN §5).
+"""The ``.pym`` tool sandbox on Monty: loader and checker, runtime, externals.
 
 ::
 

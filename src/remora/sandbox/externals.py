@@ -1,4 +1,4 @@
-"""Host functions for tool scripts, bound to one workspace and one node (DESIGN §5).
+"""Host functions for tool scripts, bound to one workspace and one node.
 
 Every path goes through the workspace's path rules: ``..``, absolute paths and
 symlinks that leave the project are refused with :class:`ExternalRefused`

@@ -1,7 +1,7 @@
 """Load a ``.pym`` tool script: declarations, blanked code, stubs, checks; cached by hash.
 
 A script with any problem is a load error (AGENT_001) listing every finding as
-``file:line rule message``; it is never silently dropped (DESIGN §5).
+``file:line rule message``; it is never silently dropped.
 """
 
 from __future__ import annotations

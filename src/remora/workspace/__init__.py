@@ -1,4 +1,4 @@
-"""Copy-on-write workspaces over the project, their diffs, accept and reject (DESIGN §6)."""
+"""Copy-on-write workspaces over the project, their diffs, accept and reject (docs/architecture.md, "Why sqlite overlays")."""
 
 from __future__ import annotations
 

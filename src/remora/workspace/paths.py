@@ -2,7 +2,7 @@
 
 Every path an agent gives goes through :func:`normalise` before it touches the
 disk or the overlay, so ``..`` escapes, absolute paths, symlinks leading out of
-the project and Remora's own state are refused in one place (DESIGN §5, §6).
+the project and Remora's own state are refused in one place.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SubagentDefinition models, strict schemas and templates (DESIGN §4; seed 003 §2.4.1)."""
+"""SubagentDefinition models, strict schemas and templates (docs/agents.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Loading agent YAML files with their real `.pym` scripts (DESIGN §4, seed 003 §1.2)."""
+"""Loading agent YAML files with their real `.pym` scripts (docs/agents.md)."""
 
 from __future__ import annotations
 

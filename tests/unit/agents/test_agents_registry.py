@@ -1,4 +1,4 @@
-"""AgentRegistry: bundled agents, user agents overriding by name (DESIGN §4)."""
+"""AgentRegistry: bundled agents, user agents overriding by name."""
 
 from __future__ import annotations
 

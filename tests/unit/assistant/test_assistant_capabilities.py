@@ -1,4 +1,4 @@
-"""Each capability's argument mapping, result schema and error envelope (seed 004)."""
+"""Each capability's argument mapping, result schema and error envelope."""
 
 from __future__ import annotations
 

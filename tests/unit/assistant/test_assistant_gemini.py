@@ -1,7 +1,7 @@
 """The assistant over the real Gemini provider and google-genai, against a local
 HTTP server that answers like the Gemini REST API (no network here).
 
-Checks the wire contract of seed 004: functionDeclarations, mode AUTO, the
+Checks the wire contract: functionDeclarations, mode AUTO, the
 system instruction, candidate selection past an unusable first candidate, the
 model content echoed unchanged, and all functionResponse parts in one message
 with the call ids echoed.

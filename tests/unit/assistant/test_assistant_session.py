@@ -1,6 +1,6 @@
-"""The question loop of seed 004 on the shared runner, with scripted models.
+"""The assistant's question loop on the shared runner, with scripted models.
 
-Mocked-integration plan of seed 004: happy path, several calls in one turn,
+Scripted cases: happy path, several calls in one turn,
 unknown function, empty and malformed replies, step cap, timeouts, capability
 exceptions; plus memory per question, AUTO mode and the system prompt.
 """

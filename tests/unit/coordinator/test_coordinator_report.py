@@ -1,4 +1,4 @@
-"""Exit codes and the JSON shape of an analyze report (DESIGN §1)."""
+"""Exit codes and the JSON shape of an analyze report (the README's exit codes)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Gemini's wire traffic against recorded REST responses (seed 004's contract).
+"""Gemini's wire traffic against recorded REST responses.
 
 A local replay server answers generateContent with fixtures from
 ``tests/fixtures/gemini`` and records what google-genai sent, so these tests pin

@@ -1,4 +1,4 @@
-"""Limits, invalid responses and error handling (DESIGN §8.4-5; seed 004; seed 003 §1.3, §2.3.1)."""
+"""Limits, invalid responses and error handling (docs/architecture.md, "The agent loop")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The loop's core semantics (DESIGN §8; seed 000 testing overview; seed 001 loop items)."""
+"""The loop's core semantics (docs/architecture.md, "The agent loop")."""
 
 from __future__ import annotations
 

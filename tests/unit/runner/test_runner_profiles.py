@@ -1,4 +1,4 @@
-"""Model profiles and model-aware config validation (seed 003 §1.1, §1.4; DESIGN §7)."""
+"""Model profiles and model-aware config validation."""
 
 from __future__ import annotations
 
