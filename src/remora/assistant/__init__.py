@@ -1,4 +1,4 @@
-"""The live-Python assistant (docs/architecture.md, "The live-Python assistant"): capabilities, question loop, consoles.
+"""The live-Python assistant (docs/architecture.md): capabilities, question loop, consoles.
 
 ``%load_ext remora.assistant`` in IPython gives the ``%ask`` magic.
 """

@@ -1,4 +1,4 @@
-"""The seven inspection capabilities over a live Python namespace (docs/architecture.md, "The live-Python assistant").
+"""The seven inspection capabilities over a live Python namespace (docs/architecture.md).
 
 Each capability returns its ``result`` payload; :meth:`Capabilities.call`
 wraps it in the envelope, validates arguments against the declared schema and

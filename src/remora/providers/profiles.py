@@ -25,7 +25,7 @@ class ModelProfile(BaseModel):
     max_tool_calls_per_turn: int | None = None
     submit_result_strategy: Literal["tool_choice_force", "prompt_instruction"] = "tool_choice_force"
     native_tools: bool = True
-    # Whether a turn without a tool call is an invalid response (docs/architecture.md, "The agent loop").
+    # Whether a turn without a tool call is an invalid response (docs/architecture.md).
     requires_tool_calls: bool = False
     # Substrings of a model name that select this profile, lower case.
     match: tuple[str, ...] = Field(default=())

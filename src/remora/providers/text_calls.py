@@ -185,8 +185,8 @@ def tools_system_prompt(
     """The tool list and calling convention, for a system prompt.
 
     No worked example is included on purpose: tiny models copy examples verbatim
-    (docs/architecture.md, "Providers"). ``must_call`` names a tool the model is asked to call now, or
-    ``"any"`` for any tool.
+    (docs/architecture.md, "Providers"). ``must_call`` names a tool the model is
+    asked to call now, or ``"any"`` for any tool.
     """
     if style == "functiongemma":
         head = fg.DEVELOPER_PROMPT + fg.render_declarations(tools)

@@ -1,4 +1,4 @@
-"""The agent loop (docs/architecture.md, "The agent loop"): runner, turn policy, tool dispatch, results."""
+"""The agent loop (docs/architecture.md): runner, turn policy, tool dispatch, results."""
 
 from remora.runner.dispatcher import (
     CallOutcome,

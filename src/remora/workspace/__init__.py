@@ -1,4 +1,4 @@
-"""Copy-on-write workspaces over the project, their diffs, accept and reject (docs/architecture.md, "Why sqlite overlays")."""
+"""Copy-on-write workspaces over the project, diffs, accept and reject (docs/architecture.md)."""
 
 from __future__ import annotations
 
