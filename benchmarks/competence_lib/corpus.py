@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from competence_lib.checks import definitions, docstring_stmt, safe_fixes_on
+from competence_lib.checks import Definition, definitions, docstring_stmt, safe_fixes_on
 from competence_lib.checks import strip_docstring as _strip
 from remora.discovery import discover
 from remora.discovery.node import CSTNode
@@ -171,6 +171,14 @@ def _spread(items: list[Target], count: int) -> list[Target]:
     return [items[i * len(items) // count] for i in range(count)]
 
 
+def _importable(defs: dict[str, Definition], target: Target) -> bool:
+    """A module-level function or class, or a method of one (not a nested function)."""
+    parts = target.full_name.split(".")
+    return all(
+        isinstance(defs[".".join(parts[: i + 1])].node, ast.ClassDef) for i in range(len(parts) - 1)
+    )
+
+
 def _public(node: CSTNode) -> bool:
     return not any(part.startswith("_") for part in node.full_name.split("."))
 
@@ -201,12 +209,19 @@ def choose_targets(project: Project, root: Path, counts: dict[str, int]) -> dict
         doc = ast.get_docstring(entry.node, clean=True)
         documented.append(Target(node.file_path, node.full_name, node.node_type, doc))
     chosen["docstring"] = _spread(documented, counts["docstring"])
-    testable = [t for t in documented if not t.full_name.split(".")[-1].startswith("_")]
+    testable = [
+        t
+        for t in documented
+        if not t.full_name.split(".")[-1].startswith("_") and _importable(defs[t.file_path], t)
+    ]
     chosen["test"] = _spread(testable, counts["test"])
     callable_nodes = [
         Target(n.file_path, n.full_name, n.node_type)
         for n in nodes
-        if n.node_type in ("function", "class") and known(n) and _public(n)
+        if n.node_type in ("function", "class")
+        and known(n)
+        and _public(n)
+        and "." not in n.full_name
     ]
     chosen["sample_data"] = _spread(callable_nodes, counts["sample_data"])
     chosen["lint"] = _spread(_lint_candidates(root, nodes, texts), counts["lint"])
