@@ -4,7 +4,16 @@ Each submodule registers its functions with :func:`remora.code.module.host_funct
 importing this package registers them all. See ``docs/agents.md`` for the list.
 """
 
-from remora.code import docstring_text, docstrings, lint, structure
+from remora.code import (
+    calls,
+    constructor,
+    docstring_text,
+    docstrings,
+    lint,
+    structure,
+    testcases,
+    testing,
+)
 from remora.code.context import CodeContext
 from remora.code.module import MODULE_NAME, build_module, checking_module, module_stubs
 
@@ -12,10 +21,14 @@ __all__ = [
     "MODULE_NAME",
     "CodeContext",
     "build_module",
+    "calls",
     "checking_module",
+    "constructor",
     "docstring_text",
     "docstrings",
     "lint",
     "module_stubs",
     "structure",
+    "testcases",
+    "testing",
 ]

@@ -16,13 +16,14 @@ Everything rests on :mod:`ast`; nothing is imported or run.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 
-__all__ = ["Constructor", "Parameter", "constructor_of", "function_parameters"]
+__all__ = ["Constructor", "Parameter", "class_lookup", "constructor_of", "function_parameters"]
 
 Kind = Literal[
     "positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword"
@@ -318,12 +319,34 @@ def constructor_of(source: str, class_name: str) -> Constructor:
 
     Raises ValueError when the source does not parse or has no such class.
     """
-    module = _Module(ast.parse(source))
+    try:
+        module = _Module(ast.parse(source))
+    except SyntaxError as exc:
+        raise ValueError(
+            f"line {exc.lineno}: this Python cannot parse the module ({exc.msg})"
+        ) from None
     cls = module.classes.get(class_name)
     if cls is None:
         known = ", ".join(sorted(module.classes)) or "none"
         raise ValueError(f"no class {class_name!r} in the module (classes: {known})")
     return module.constructor(cls)
+
+
+def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
+    """``name -> constructor parameters`` for the classes of ``source`` (None: not one of them).
+
+    A module ast cannot parse (newer syntax than this Python reads) has no classes to offer.
+    """
+    try:
+        module = _Module(ast.parse(source))
+    except SyntaxError:
+        return lambda _name: None
+
+    def lookup(name: str) -> list[Parameter] | None:
+        cls = module.classes.get(name)
+        return list(module.constructor(cls).parameters) if cls is not None else None
+
+    return lookup
 
 
 @host_function

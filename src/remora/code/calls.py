@@ -1,0 +1,193 @@
+"""Calling the run's node: how a caller reaches it, example arguments, and checked argument sets.
+
+:func:`node_call_target` says how a test or a fixture reaches the node (module,
+qualified name, for a method its class and how to build one) and what it takes.
+:func:`check_argument_sets` binds each set to the real ``inspect.signature`` and
+calls the node with it, in the command sandbox (:mod:`remora.code.sandboxed`):
+a set is accepted when it binds and the call raises no ``TypeError``, and each
+refusal carries Python's own message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remora.code.constructor import Parameter, class_lookup, constructor_of
+from remora.code.context import CodeContext
+from remora.code.module import host_function
+from remora.code.samples import argument_sets
+from remora.code.sandboxed import run_program, source_roots
+from remora.code.structure import node_signature
+
+__all__ = ["check_argument_sets", "derived_argument_sets", "module_name", "node_call_target"]
+
+# Per call, so one endless call cannot use up the whole command's time.
+CALL_TIMEOUT_S = 5.0
+_TEST_FILE_PREFIXES = ("test_",)
+_TEST_FILE_SUFFIXES = ("_test.py",)
+
+
+def module_name(file_path: str) -> str:
+    """``src/pkg/mod.py`` -> ``pkg.mod``; a package's ``__init__.py`` is the package."""
+    path = file_path.removeprefix("src/").removesuffix(".py")
+    return path.removesuffix("/__init__").replace("/", ".")
+
+
+def is_test_file(file_path: str) -> bool:
+    name = file_path.rsplit("/", 1)[-1]
+    return (
+        name.startswith(_TEST_FILE_PREFIXES)
+        or name.endswith(_TEST_FILE_SUFFIXES)
+        or name == "conftest.py"
+        or file_path.startswith("tests/")
+    )
+
+
+def _method_kind(decorators: list[str]) -> str:
+    for decorator in decorators:
+        if decorator in ("staticmethod", "classmethod", "property"):
+            return decorator
+        if decorator.endswith((".setter", ".deleter")):
+            return "setter"
+    return "instance"
+
+
+def node_call_target(context: CodeContext) -> dict[str, Any]:
+    """How to reach and call the node, and why it cannot be when it cannot (``reason``)."""
+    node = context.bound_node()
+    parts = node.full_name.split(".")
+    text = context.node_file_text()
+    target: dict[str, Any] = {
+        "module": module_name(node.file_path),
+        "qualname": node.full_name,
+        "name": node.name,
+        "kind": node.node_type,
+        "owner": ".".join(parts[:-1]) if node.node_type == "method" else "",
+        "method_kind": "",
+        "is_async": False,
+        "parameters": [],
+        "owner_parameters": [],
+        "reason": "",
+    }
+    if node.node_type == "class":
+        target["parameters"] = [
+            p.to_dict() for p in constructor_of(text, node.full_name).parameters
+        ]
+    elif node.node_type in ("function", "method"):
+        signature = node_signature(context.located())
+        target["is_async"] = signature["is_async"]
+        target["parameters"] = [
+            {**p, "required": p["default"] is None and not p["kind"].startswith("var_")}
+            for p in signature["parameters"]
+            if not p["implicit"]
+        ]
+        if node.node_type == "method":
+            target["method_kind"] = _method_kind(signature["decorators"])
+            owner = class_lookup(text)(target["owner"])
+            target["owner_parameters"] = [p.to_dict() for p in owner or []]
+    target["reason"] = _unreachable(node.file_path, node.node_type, parts, target["method_kind"])
+    return target
+
+
+def _unreachable(file_path: str, node_type: str, parts: list[str], method_kind: str) -> str:
+    if node_type not in ("function", "method", "class"):
+        return f"a {node_type} is not called"
+    if is_test_file(file_path):
+        return "this is test code"
+    if node_type == "function" and len(parts) > 1:
+        return "a nested function cannot be reached from outside its function"
+    if parts[-1].startswith("__") or method_kind == "setter":
+        return "a special or name-mangled method is called through other code, not directly"
+    return ""
+
+
+def _parameters(target: dict[str, Any], key: str) -> list[Parameter]:
+    return [Parameter(p["name"], p["kind"], p["annotation"], p["default"]) for p in target[key]]
+
+
+@host_function
+def call_target(context: CodeContext) -> dict[str, Any]:
+    """How a test reaches the node: ``{module, qualname, kind, owner, method_kind, is_async,
+    parameters, owner_parameters, reason}``; ``reason`` is non-empty when it cannot be called."""
+    return node_call_target(context)
+
+
+@host_function
+def derived_argument_sets(context: CodeContext, count: int = 4) -> list[dict[str, Any]]:
+    """Example argument sets for the node from its parameters' names, annotations, defaults."""
+    target = node_call_target(context)
+    lookup = class_lookup(context.node_file_text())
+    return argument_sets(_parameters(target, "parameters"), lookup, count)
+
+
+def _set_problem(entry: Any) -> str:
+    if not isinstance(entry, dict):
+        return f"an argument set must be an object {{name, args}}, got {type(entry).__name__}"
+    if not isinstance(entry.get("args"), dict):
+        return "an argument set needs 'args': an object mapping parameter names to values"
+    if not isinstance(entry.get("name", ""), str):
+        return "'name' must be a string"
+    return ""
+
+
+def _verdict(outcome: dict[str, Any], not_called: str) -> tuple[bool, str]:
+    if not outcome.get("binds"):
+        return False, f"does not bind to the signature: {outcome.get('bind_error', '')}"
+    raised = outcome.get("raised")
+    if raised and raised["type"] == "TypeError" and raised["module"] == "builtins":
+        return False, f"calling it raised TypeError: {raised['message']}"
+    if not_called:
+        return True, f"binds; not called because {not_called}"
+    return True, ""
+
+
+@host_function
+async def check_argument_sets(
+    context: CodeContext, sets: list[dict[str, Any]], call: bool = True
+) -> list[dict[str, Any]]:
+    """Each set ``{name, args}`` checked: ``{name, args, ok, reason, returned?, raised?}``.
+
+    A set is ok when it binds to the node's real signature and (with ``call``)
+    calling the node with it raises no TypeError. The node runs in the command
+    sandbox, never in Remora; a method gets an instance built from its class's
+    derived arguments.
+    """
+    target = node_call_target(context)
+    checked: list[dict[str, Any]] = []
+    runnable: list[dict[str, Any]] = []
+    for index, entry in enumerate(sets):
+        problem = _set_problem(entry)
+        name = str(entry.get("name") or f"set_{index + 1}") if isinstance(entry, dict) else ""
+        row: dict[str, Any] = {"name": name, "args": entry.get("args") if not problem else None}
+        row.update(ok=False, reason=problem or target["reason"])
+        checked.append(row)
+        if not row["reason"]:
+            runnable.append(row)
+    if not runnable:
+        return checked
+    lookup = class_lookup(context.node_file_text())
+    owner_sets = argument_sets(_parameters(target, "owner_parameters"), lookup, 1)
+    request = {
+        "module": target["module"],
+        "qualname": target["qualname"],
+        "kind": target["kind"],
+        "owner": target["owner"],
+        "owner_args": owner_sets[0]["args"] if owner_sets else {},
+        "paths": source_roots(context),
+        "sets": [{"name": row["name"], "args": row["args"]} for row in runnable],
+        "call": call,
+        "timeout_s": CALL_TIMEOUT_S,
+    }
+    run = await run_program(context, "call_probe", request)
+    if run.report is None or "error" in run.report:
+        reason = run.report["error"] if run.report else f"the check could not run: {run.problem}"
+        for row in runnable:
+            row["reason"] = f"{reason}\n{run.output}".strip() if run.report is None else reason
+        return checked
+    not_called = str(run.report.get("not_called", ""))
+    for row, outcome in zip(runnable, run.report["outcomes"], strict=True):
+        row["ok"], row["reason"] = _verdict(outcome, not_called)
+        for key in ("returned", "raised"):
+            if key in outcome:
+                row[key] = outcome[key]
+    return checked

@@ -1,0 +1,199 @@
+"""Bind argument sets to a callable of the project and call it; report what happened.
+
+The request names the module, the callable's qualified name, its kind
+(function, method, class), for a method the owner class and the arguments that
+build an instance, and the argument sets: ``{"name": ..., "args": {...}}``. A
+value ``{"__class__": "Name", "args": {...}}`` is an instance of the module's
+class ``Name`` built from those arguments. Parameters that are positional-only
+are passed by position. Each set is bound to the real ``inspect.signature``
+first; only a set that binds is called (when the request asks for calls), under
+a per-call time limit. Output the code prints goes to stderr, so stdout holds
+only the report.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import contextlib
+import importlib
+import inspect
+import json
+import math
+import signal
+import sys
+import types
+from typing import Any
+
+MARKER = "REMORA_REPORT "
+MAX_REPR_CHARS = 400
+MAX_MESSAGE_CHARS = 300
+
+
+class CallTimeout(Exception):
+    """The call ran past its time limit."""
+
+
+def _on_alarm(_signum: int, _frame: types.FrameType | None) -> None:
+    raise CallTimeout("the call did not finish in time")
+
+
+def _lookup(module: types.ModuleType, dotted: str) -> Any:
+    found: Any = module
+    for part in dotted.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def _value(data: Any, module: types.ModuleType) -> Any:
+    """A JSON value with ``{"__class__", "args"}`` objects built as instances."""
+    if isinstance(data, list):
+        return [_value(item, module) for item in data]
+    if isinstance(data, dict):
+        if set(data) == {"__class__", "args"} and isinstance(data["args"], dict):
+            cls = _lookup(module, str(data["__class__"]))
+            return cls(**{k: _value(v, module) for k, v in data["args"].items()})
+        return {k: _value(v, module) for k, v in data.items()}
+    return data
+
+
+def _exception(exc: BaseException) -> dict[str, Any]:
+    kind = type(exc)
+    return {
+        "type": kind.__qualname__,
+        "module": kind.__module__,
+        "message": str(exc)[:MAX_MESSAGE_CHARS],
+    }
+
+
+def _returned(value: Any) -> dict[str, Any]:
+    text = repr(value)
+    literal = False
+    if len(text) <= MAX_REPR_CHARS:
+        try:
+            literal = bool(ast.literal_eval(text) == value)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            literal = False
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        literal = False
+    kind = type(value)
+    return {
+        "repr": text[:MAX_REPR_CHARS],
+        "literal": literal,
+        "type": kind.__qualname__,
+        "type_module": kind.__module__,
+    }
+
+
+def _split(signature: inspect.Signature, args: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """Positional-only parameters by position (in order), the rest by name."""
+    keywords = dict(args)
+    positional: list[Any] = []
+    for parameter in signature.parameters.values():
+        if parameter.kind is not inspect.Parameter.POSITIONAL_ONLY:
+            break
+        if parameter.name not in keywords:
+            break
+        positional.append(keywords.pop(parameter.name))
+    return positional, keywords
+
+
+def _call(target: Any, positional: list[Any], keywords: dict[str, Any], timeout_s: float) -> Any:
+    signal.setitimer(signal.ITIMER_REAL, timeout_s)
+    try:
+        result = target(*positional, **keywords)
+        if inspect.iscoroutine(result):
+            result = asyncio.run(result)
+        return result
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _probe_set(
+    target: Any, entry: dict[str, Any], module: types.ModuleType, call: bool, timeout_s: float
+) -> dict[str, Any]:
+    outcome: dict[str, Any] = {"name": entry.get("name", ""), "binds": False, "called": False}
+    try:
+        signature = inspect.signature(target)
+    except (TypeError, ValueError) as exc:
+        outcome["bind_error"] = f"no signature to bind to: {exc}"
+        return outcome
+    try:
+        args = _value(entry.get("args") or {}, module)
+    except Exception as exc:
+        outcome["bind_error"] = "an argument could not be built: " + _exception(exc)["message"]
+        outcome["build_error"] = _exception(exc)
+        return outcome
+    positional, keywords = _split(signature, args)
+    try:
+        signature.bind(*positional, **keywords)
+    except TypeError as exc:
+        outcome["bind_error"] = str(exc)
+        return outcome
+    outcome["binds"] = True
+    if not call:
+        return outcome
+    outcome["called"] = True
+    try:
+        outcome["returned"] = _returned(_call(target, positional, keywords, timeout_s))
+    except CallTimeout as exc:
+        outcome["timed_out"] = True
+        outcome["raised"] = _exception(exc)
+    except BaseException as exc:  # the project's code may raise anything, SystemExit too
+        outcome["raised"] = _exception(exc)
+    return outcome
+
+
+class _Unbound:
+    """Stands for a method whose instance could not be built: binds, never runs."""
+
+    def __init__(self, signature: inspect.Signature) -> None:
+        self.__signature__ = signature
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("not called: no instance")
+
+
+def _target(request: dict[str, Any], module: types.ModuleType) -> tuple[Any, str | None]:
+    """(the callable, why it cannot be called, only bound) for the request's kind."""
+    if request["kind"] != "method":
+        return _lookup(module, request["qualname"]), None
+    owner = _lookup(module, request["owner"])
+    name = request["qualname"].rsplit(".", 1)[-1]
+    raw = inspect.getattr_static(owner, name)
+    if isinstance(raw, staticmethod | classmethod):
+        return getattr(owner, name), None
+    try:
+        instance = _value({"__class__": request["owner"], "args": request["owner_args"]}, module)
+    except Exception as exc:
+        # Without an instance the sets can still be bound: to the function, less `self`.
+        info = _exception(exc)
+        function: Any = raw.fget if isinstance(raw, property) else raw
+        signature = inspect.signature(function)
+        unbound = _Unbound(signature.replace(parameters=list(signature.parameters.values())[1:]))
+        return unbound, f"{request['owner']}(...) raised {info['type']}: {info['message']}"
+    if isinstance(raw, property):
+        return (lambda: getattr(instance, name)), None
+    return getattr(instance, name), None
+
+
+def main(request: dict[str, Any]) -> None:
+    sys.path[:0] = list(request.get("paths", []))
+    signal.signal(signal.SIGALRM, _on_alarm)
+    report: dict[str, Any] = {"outcomes": []}
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            module = importlib.import_module(request["module"])
+            target, problem = _target(request, module)
+        except BaseException as exc:
+            info = _exception(exc)
+            report["error"] = f"cannot import or find it: {info['type']}: {info['message']}"
+            target = None
+        if target is not None:
+            if problem is not None:
+                report["not_called"] = problem
+            call = bool(request["call"]) and problem is None
+            for entry in request["sets"]:
+                outcome = _probe_set(target, entry, module, call, float(request["timeout_s"]))
+                report["outcomes"].append(outcome)
+    print(MARKER + json.dumps(report, default=str))

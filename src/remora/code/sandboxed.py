@@ -1,0 +1,77 @@
+"""Run one of :mod:`remora.code.programs` on the project's code, in the command sandbox.
+
+The program's text and its request go to ``python -`` on standard input
+through :func:`remora.sandbox.commands.run_command`: the workspace copy is the
+only place it sees, bubblewrap contains it, and what it changes there is
+discarded (an observation leaves no side effects in the run's changes). The
+project's code is only ever run this way, never in Remora's process.
+
+Running the project's code is what ``python -m pytest`` does, so these programs
+run only where ``sandbox.commands`` allows that prefix.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from remora.code.context import CodeContext
+from remora.sandbox.commands import run_command
+from remora.sandbox.envelope import ExternalRefused
+
+__all__ = ["ProgramRun", "run_program", "source_roots"]
+
+MARKER = "REMORA_REPORT "
+PERMISSION = ("python", "-m", "pytest")
+MAX_OUTPUT_TAIL = 1500
+
+
+@dataclass(frozen=True)
+class ProgramRun:
+    """The program's report (None when it printed none) and why, from its own output."""
+
+    report: dict[str, Any] | None
+    problem: str
+    output: str
+
+
+def source_roots(context: CodeContext) -> list[str]:
+    """Folders to put on ``sys.path`` so the node's module imports (``src`` for a src layout)."""
+    file_path = context.bound_node().file_path
+    return ["src"] if file_path.startswith("src/") else []
+
+
+def _allowed(context: CodeContext) -> bool:
+    return any(tuple(prefix) == PERMISSION[: len(prefix)] for prefix in context.sandbox.commands)
+
+
+async def run_program(
+    context: CodeContext, program: str, request: dict[str, Any], timeout_s: float | None = None
+) -> ProgramRun:
+    """Run ``remora.code.programs.<program>`` with ``request``; never raises for its failures."""
+    if not _allowed(context):
+        raise ExternalRefused(
+            "running the project's code needs ['python', '-m', 'pytest'] in sandbox.commands"
+        )
+    text = resources.files("remora.code.programs").joinpath(f"{program}.py").read_text("utf-8")
+    call = f"\n\nmain(json.loads({json.dumps(json.dumps(request))}))\n"
+    limit = timeout_s if timeout_s is not None else context.sandbox.command_timeout
+    result = await run_command(
+        context.workspace,
+        ["python", "-"],
+        min(limit, context.sandbox.command_timeout),
+        allow_unsandboxed=context.sandbox.allow_unsandboxed_commands,
+        input_data=(text + call).encode("utf-8"),
+        absorb=False,
+    )
+    output = (result["stdout"] + "\n" + result["stderr"]).strip()[-MAX_OUTPUT_TAIL:]
+    for line in reversed(str(result["stdout"]).splitlines()):
+        if line.startswith(MARKER):
+            return ProgramRun(json.loads(line[len(MARKER) :]), "", output)
+    if result["timed_out"]:
+        problem = f"it did not finish within {limit:g}s"
+    else:
+        problem = f"it stopped with exit status {result['exit_code']} before reporting"
+    return ProgramRun(None, problem, output)

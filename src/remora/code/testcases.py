@@ -1,0 +1,369 @@
+"""Test functions for the run's node: from a model's cases, from a model's source, or observed.
+
+Every function returned here is a *piece* for
+:func:`remora.code.testing.add_passing_tests`: ``{"name", "source", "imports",
+"modules"}``. What a piece claims is what it checks: a case's test asserts the
+value or exception the case gives; a model's test function must call the node
+and assert something, and loses its docstring (prose nobody checked); an
+observed test pins what the code did with derived arguments and says so in a
+comment. Nothing here runs code; the pieces are run by pytest.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+import re
+from typing import Any
+
+from remora.code.calls import check_argument_sets, node_call_target
+from remora.code.constructor import Parameter, class_lookup
+from remora.code.context import CodeContext
+from remora.code.module import host_function
+from remora.code.samples import argument_sets
+
+__all__ = ["OBSERVED_MARKER", "case_piece", "source_pieces"]
+
+OBSERVED_MARKER = "# remora: expected values observed from the code as it is"
+_LINE = 88
+
+
+def _snake(name: str) -> str:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name.replace(".", "_"))
+    return re.sub(r"_+", "_", spaced).strip("_").lower() or "value"
+
+
+class _Render:
+    """Python source for one call of the node and the names that source needs."""
+
+    def __init__(self, target: dict[str, Any], module_names: set[str]) -> None:
+        self.target = target
+        self.module_names = module_names
+        self.imports: set[str] = set()
+        self.modules: set[str] = set()
+
+    def value(self, value: Any) -> str:
+        if isinstance(value, dict) and set(value) == {"__class__", "args"}:
+            name = str(value["__class__"])
+            self.imports.add(name.split(".")[0])
+            args = value["args"] if isinstance(value["args"], dict) else {}
+            return f"{name}({', '.join(f'{k}={self.value(v)}' for k, v in args.items())})"
+        if isinstance(value, dict):
+            return (
+                "{" + ", ".join(f"{self.value(k)}: {self.value(v)}" for k, v in value.items()) + "}"
+            )
+        if isinstance(value, list):
+            return "[" + ", ".join(self.value(v) for v in value) + "]"
+        return repr(value)
+
+    def arguments(self, args: dict[str, Any]) -> str:
+        """Positional-only parameters by position, in order; the rest by keyword."""
+        kinds = {p["name"]: p["kind"] for p in self.target["parameters"]}
+        positional = [
+            self.value(args[name])
+            for name in kinds
+            if kinds[name] == "positional_only" and name in args
+        ]
+        keywords = [
+            f"{k}={self.value(v)}" for k, v in args.items() if kinds.get(k) != "positional_only"
+        ]
+        return ", ".join(positional + keywords)
+
+    def setup(self, owner_args: dict[str, Any]) -> tuple[str, list[str]]:
+        """(how the call starts, setup lines) for the node's kind."""
+        target = self.target
+        if target["kind"] != "method":
+            self.imports.add(target["qualname"].split(".")[0])
+            return target["qualname"], []
+        self.imports.add(target["owner"].split(".")[0])
+        if target["method_kind"] in ("staticmethod", "classmethod"):
+            return f"{target['owner']}.{target['name']}", []
+        variable = _snake(target["owner"].split(".")[-1])
+        variable = f"{variable}_obj" if variable == target["name"] else variable
+        build = f"{variable} = {self.value({'__class__': target['owner'], 'args': owner_args})}"
+        return f"{variable}.{target['name']}", [build]
+
+    def call(self, args: dict[str, Any], owner_args: dict[str, Any]) -> tuple[str, list[str]]:
+        callee, setup = self.setup(owner_args)
+        if self.target["method_kind"] == "property":
+            return callee, setup
+        expression = f"{callee}({self.arguments(args)})"
+        if self.target["is_async"]:
+            self.modules.add("asyncio")
+            expression = f"asyncio.run({expression})"
+        return expression, setup
+
+    def exception(self, name: str) -> str:
+        """The exception class as the test names it; ValueError when it names none we can import."""
+        if isinstance(getattr(builtins, name, None), type) and issubclass(
+            getattr(builtins, name), BaseException
+        ):
+            return name
+        if name in self.module_names:
+            self.imports.add(name)
+            return name
+        raise ValueError(
+            f"raises: {name!r} is neither a builtin exception "
+            "nor a name the module defines or imports"
+        )
+
+    def piece(self, name: str, lines: list[str]) -> dict[str, Any]:
+        body = "\n".join(f"    {line}" for line in lines)
+        return {
+            "name": name,
+            "source": f"def {name}():\n{body}\n",
+            "imports": sorted(self.imports),
+            "modules": sorted(self.modules),
+        }
+
+
+def _module_names(text: str) -> set[str]:
+    """Names bound at the top of the module (classes, functions, imports, assignments)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(stmt.name)
+        elif isinstance(stmt, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+    return names
+
+
+def _expectation(render: _Render, expected: Any) -> str:
+    if expected is None or isinstance(expected, bool):
+        return f"assert result is {expected!r}"
+    if isinstance(expected, float):
+        render.modules.add("pytest")
+        return f"assert result == pytest.approx({expected!r})"
+    return f"assert result == {render.value(expected)}"
+
+
+def case_piece(
+    target: dict[str, Any], module_names: set[str], owner_args: dict[str, Any], case: Any, name: str
+) -> dict[str, Any]:
+    """The test of a case ``{args, expected}`` or ``{args, raises}``; ValueError: what is wrong."""
+    if not isinstance(case, dict) or not isinstance(case.get("args", {}), dict):
+        raise ValueError(
+            "a case is an object: {args: {parameter: value}, expected: value} or {args, raises}"
+        )
+    if ("expected" in case) == ("raises" in case):
+        raise ValueError(
+            "give exactly one of 'expected' (the value returned) and 'raises' (an exception name)"
+        )
+    render = _Render(target, module_names)
+    call, lines = render.call(case.get("args", {}), owner_args)
+    if "raises" in case:
+        exception = render.exception(str(case["raises"]))
+        render.modules.add("pytest")
+        lines += [f"with pytest.raises({exception}):", f"    {call}"]
+    else:
+        lines += [f"result = {call}", _expectation(render, case["expected"])]
+    return render.piece(name, lines)
+
+
+def _calls_node(function: ast.FunctionDef | ast.AsyncFunctionDef, node_name: str) -> bool:
+    for inner in ast.walk(function):
+        if isinstance(inner, ast.Name) and inner.id == node_name:
+            return True
+        if isinstance(inner, ast.Attribute) and inner.attr == node_name:
+            return True
+    return False
+
+
+def _checks(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for inner in ast.walk(function):
+        if isinstance(inner, ast.Assert):
+            return True
+        callee = inner.func if isinstance(inner, ast.Call) else None
+        if isinstance(callee, ast.Attribute) and callee.attr == "raises":
+            return True
+    return False
+
+
+def _without_docstring(
+    lines: list[str], function: ast.FunctionDef | ast.AsyncFunctionDef
+) -> list[str]:
+    first = function.body[0]
+    if not (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
+        return lines
+    if first.lineno == function.lineno or len(function.body) == 1:
+        raise ValueError("put the body on its own lines after the def, without a docstring")
+    return [
+        line
+        for index, line in enumerate(lines, function.lineno)
+        if not first.lineno <= index <= (first.end_lineno or first.lineno)
+    ]
+
+
+def source_pieces(source: str, target: dict[str, Any], module: str) -> list[dict[str, Any]]:
+    """Pieces from a model's test source; ValueError names the first thing that is wrong."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise ValueError(f"line {exc.lineno}: {exc.msg}") from None
+    lines = source.splitlines()
+    # The node itself (or its class) is imported whether the source says so or not.
+    imports: set[str] = {(target["owner"] or target["qualname"]).split(".")[0]}
+    modules: set[str] = set()
+    functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            modules.update(alias.name for alias in stmt.names if alias.asname is None)
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module == module and stmt.level == 0:
+            imports.update(alias.name for alias in stmt.names if alias.asname is None)
+        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            functions.append(stmt)
+        else:
+            raise ValueError(
+                f"line {stmt.lineno}: only test functions, `import x` "
+                f"and `from {module} import ...`"
+            )
+    if not functions:
+        raise ValueError("no test function: write `def test_...():` with an assert")
+    node_name = target["name"]
+    pieces = []
+    for function in functions:
+        where = f"{function.name} (line {function.lineno})"
+        if not function.name.startswith("test_") or node_name.lower() not in function.name.lower():
+            raise ValueError(f"{where}: name it test_{_snake(node_name)}_<what it checks>")
+        if not _calls_node(function, node_name):
+            raise ValueError(f"{where}: it never calls {node_name}")
+        if not _checks(function):
+            raise ValueError(f"{where}: it checks nothing: add an assert or pytest.raises")
+        first = min([function.lineno, *(d.lineno for d in function.decorator_list)])
+        own = _without_docstring(lines[first - 1 : function.end_lineno], function)
+        pieces.append(
+            {
+                "name": function.name,
+                "source": "\n".join(own) + "\n",
+                "imports": sorted(imports),
+                "modules": sorted(modules),
+            }
+        )
+    return pieces
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    candidate, number = name, 2
+    while candidate in taken:
+        candidate, number = f"{name}_{number}", number + 1
+    taken.add(candidate)
+    return candidate
+
+
+def _owner_args(context: CodeContext, target: dict[str, Any]) -> dict[str, Any]:
+    params = [
+        Parameter(p["name"], p["kind"], p["annotation"], p["default"])
+        for p in target["owner_parameters"]
+    ]
+    sets = argument_sets(params, class_lookup(context.node_file_text()), 1)
+    return sets[0]["args"] if sets else {}
+
+
+@host_function
+def model_test_pieces(
+    context: CodeContext, cases: list[Any], sources: list[str], taken: list[str]
+) -> dict[str, Any]:
+    """Pieces from a model's cases and test sources: ``{pieces, refused: [{what, reason}]}``.
+
+    ``taken`` are test names the file has already; case tests are named
+    ``test_<node>_case_<n>``. A refused item says what to change.
+    """
+    target = node_call_target(context)
+    names = _module_names(context.node_file_text())
+    used = set(taken)
+    pieces: list[dict[str, Any]] = []
+    refused: list[dict[str, str]] = []
+    owner_args = _owner_args(context, target)
+    base = f"test_{_snake(target['qualname'])}_case"
+    for index, case in enumerate(cases, 1):
+        try:
+            pieces.append(
+                case_piece(target, names, owner_args, case, _unique(f"{base}_{index}", used))
+            )
+        except ValueError as exc:
+            refused.append({"what": f"case {index}: {json.dumps(case)[:200]}", "reason": str(exc)})
+    module = target["module"]
+    for index, source in enumerate(sources, 1):
+        try:
+            found = source_pieces(source, target, module)
+        except ValueError as exc:
+            refused.append({"what": f"test source {index}", "reason": str(exc)})
+            continue
+        for piece in found:
+            if piece["name"] in used:
+                refused.append(
+                    {"what": piece["name"], "reason": "a test of that name exists; choose another"}
+                )
+            else:
+                used.add(piece["name"])
+                pieces.append(piece)
+    return {"pieces": pieces, "refused": refused}
+
+
+def _observed_lines(render: _Render, outcome: dict[str, Any], call: str, module: str) -> list[str]:
+    raised = outcome.get("raised")
+    if raised:
+        exception = raised["type"] if raised["module"] in ("builtins", module) else "Exception"
+        if raised["module"] == module:
+            render.imports.add(exception)
+        render.modules.add("pytest")
+        return [f"with pytest.raises({exception}):", f"    {call}"]
+    returned = outcome["returned"]
+    lines = [f"result = {call}"]
+    if returned["literal"]:
+        value = ast.literal_eval(returned["repr"])
+        if isinstance(value, float):
+            render.modules.add("pytest")
+            return [*lines, f"assert result == pytest.approx({returned['repr']})"]
+        if value is None or isinstance(value, bool):
+            return [*lines, f"assert result is {returned['repr']}"]
+        return [*lines, f"assert result == {returned['repr']}"]
+    kind = returned["type"]
+    if returned["type_module"] == "builtins" or (
+        returned["type_module"] == module and "." not in kind
+    ):
+        if returned["type_module"] == module:
+            render.imports.add(kind)
+        return [*lines, f"assert isinstance(result, {kind})"]
+    return [*lines, f"assert type(result).__name__ == {kind!r}"]
+
+
+@host_function
+async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, Any]:
+    """Tests that pin what the node does with derived arguments: ``{pieces, skipped}``.
+
+    Each derived set is run in the sandbox first; a set refused there (it does
+    not bind, or the call raises TypeError, or it timed out) gives no test.
+    """
+    target = node_call_target(context)
+    if target["reason"]:
+        return {"pieces": [], "skipped": [target["reason"]]}
+    lookup = class_lookup(context.node_file_text())
+    params = [
+        Parameter(p["name"], p["kind"], p["annotation"], p["default"]) for p in target["parameters"]
+    ]
+    checked = await check_argument_sets(context, argument_sets(params, lookup, 3))
+    names = _module_names(context.node_file_text())
+    owner_args = _owner_args(context, target)
+    used = set(taken)
+    pieces: list[dict[str, Any]] = []
+    skipped: list[str] = []
+    for row in checked:
+        if not row["ok"] or row["reason"] or row.get("raised", {}).get("type") == "CallTimeout":
+            skipped.append(f"{row['name']}: {row['reason'] or 'the call did not finish'}")
+            continue
+        render = _Render(target, names)
+        call, lines = render.call(row["args"], owner_args)
+        lines = [OBSERVED_MARKER, *lines, *_observed_lines(render, row, call, target["module"])]
+        name = _unique(f"test_{_snake(target['qualname'])}_{row['name']}", used)
+        pieces.append(render.piece(name, lines))
+    return {"pieces": pieces, "skipped": skipped}

@@ -1,0 +1,225 @@
+"""Test files: where a module's tests live, running pytest on one, adding tests that pass.
+
+``run_pytest`` runs pytest on one file of the workspace in the command sandbox
+and returns each test's outcome with pytest's own message (a plugin records
+the reports; nothing is read back from pytest's printed text). Side effects of
+the tests are discarded. ``add_passing_tests`` is the whole loop a test agent
+needs: write the new test functions, run them, take back every one that does
+not pass and say why, so only passing tests are left for review.
+
+Test files are read and edited through :mod:`ast` line spans: imports merge
+into an existing ``from module import`` statement, new functions go at the
+end.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from remora.code.calls import module_name
+from remora.code.context import CodeContext
+from remora.code.module import host_function
+from remora.code.sandboxed import run_program, source_roots
+from remora.sandbox import search
+
+__all__ = ["add_to_test_file", "tests_in_file"]
+
+PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--no-header", "--tb=short", "-W", "ignore"]
+
+
+def _parse(text: str, path: str) -> ast.Module:
+    try:
+        return ast.parse(text)
+    except SyntaxError as exc:
+        raise ValueError(f"{path}:{exc.lineno}: cannot parse the test file ({exc.msg})") from None
+
+
+def tests_in_file(text: str, path: str = "<test file>") -> list[str]:
+    """Top-level ``test_*`` functions of a test file, in order."""
+    return [
+        stmt.name
+        for stmt in _parse(text, path).body
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+        and stmt.name.startswith("test_")
+    ]
+
+
+def _newline(text: str) -> str:
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def _merge_imports(
+    text: str, path: str, module: str, names: list[str], plain: list[str]
+) -> list[str]:
+    """The file's lines with ``import X`` and ``from module import names`` present."""
+    lines = text.splitlines(keepends=True)
+    newline = _newline(text)
+    tree = _parse(text, path)
+    imported_plain = {
+        alias.name for stmt in tree.body if isinstance(stmt, ast.Import) for alias in stmt.names
+    }
+    from_module = [
+        stmt
+        for stmt in tree.body
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == module and stmt.level == 0
+    ]
+    have = {alias.asname or alias.name for stmt in from_module for alias in stmt.names}
+    missing = sorted({n for n in names if n not in have})
+    last_import = max(
+        (
+            stmt.end_lineno or stmt.lineno
+            for stmt in tree.body
+            if isinstance(stmt, ast.stmt) and isinstance(stmt, ast.Import | ast.ImportFrom)
+        ),
+        default=0,
+    )
+    new_lines: list[str] = []
+    one_line = [
+        s for s in from_module if s.lineno == s.end_lineno and all(not a.asname for a in s.names)
+    ]
+    if missing and one_line:
+        stmt = one_line[0]
+        merged = sorted({alias.name for alias in stmt.names} | set(missing))
+        indent = lines[stmt.lineno - 1][: stmt.col_offset]
+        lines[stmt.lineno - 1] = f"{indent}from {module} import {', '.join(merged)}{newline}"
+    elif missing:
+        new_lines.append(f"from {module} import {', '.join(missing)}{newline}")
+    new_lines = [f"import {lib}{newline}" for lib in plain if lib not in imported_plain] + new_lines
+    if not new_lines:
+        return lines
+    if last_import == 0:
+        # After a module docstring, if there is one; a blank line before the code.
+        docstring_end = 0
+        if (
+            tree.body
+            and isinstance(tree.body[0], ast.Expr)
+            and isinstance(getattr(tree.body[0], "value", None), ast.Constant)
+        ):
+            docstring_end = tree.body[0].end_lineno or 0
+        head = [*lines[:docstring_end], *([newline] if docstring_end else [])]
+        rest = lines[docstring_end:]
+        return [*head, *new_lines, *([newline] if rest else []), *rest]
+    return [*lines[:last_import], *new_lines, *lines[last_import:]]
+
+
+def add_to_test_file(
+    text: str, path: str, module: str, names: list[str], plain: list[str], functions: list[str]
+) -> str:
+    """``text`` with the imports present and each function appended after two blank lines."""
+    newline = _newline(text) if text else "\n"
+    if not text:
+        text = f'"""Tests for {module}."""{newline}'
+    lines = _merge_imports(text, path, module, names, plain)
+    body = "".join(lines)
+    if not body.endswith(("\n", "\r")):
+        body += newline
+    for function in functions:
+        body += newline + newline + function.rstrip().replace("\n", newline) + newline
+    return body
+
+
+@host_function
+def module_test_file(context: CodeContext) -> dict[str, Any]:
+    """The node module's test file: ``{path, exists, tests}`` (tests/ first, else a new one)."""
+    node = context.bound_node()
+    stem = node.file_path.rsplit("/", 1)[-1].removesuffix(".py")
+    if stem == "__init__":
+        stem = node.file_path.rsplit("/", 2)[-2] if "/" in node.file_path else "package"
+    found = [
+        p
+        for p in search.search_files(context.workspace, f"**/test_{stem}.py")
+        if "/." not in f"/{p}" and "site-packages" not in p
+    ]
+    preferred = sorted(p for p in found if p.startswith("tests/")) or sorted(found)
+    path = preferred[0] if preferred else f"tests/test_{stem}.py"
+    exists = bool(preferred)
+    names = tests_in_file(context.read_text(path), path) if exists else []
+    return {"path": path, "exists": exists, "tests": names}
+
+
+@host_function
+async def run_pytest(context: CodeContext, path: str) -> dict[str, Any]:
+    """Run pytest on ``path``: ``{ran, passed, failed, tests: [{name, outcome, message}],
+    collection_errors, output}``; what the tests change is discarded."""
+    args = [*PYTEST_ARGS, *(["-o", "pythonpath=src"] if source_roots(context) else []), path]
+    run = await run_program(context, "pytest_report", {"args": args})
+    if run.report is None:
+        return {
+            "ran": False,
+            "passed": 0,
+            "failed": 0,
+            "tests": [],
+            "collection_errors": [],
+            "output": f"pytest could not run: {run.problem}\n{run.output}",
+        }
+    tests: list[dict[str, Any]] = run.report["tests"]
+    return {
+        "ran": True,
+        "passed": sum(t["outcome"] == "passed" for t in tests),
+        "failed": sum(t["outcome"] in ("failed", "error") for t in tests),
+        "tests": tests,
+        "collection_errors": run.report["collection_errors"],
+        "output": "",
+    }
+
+
+def _with_pieces(original: str, path: str, module: str, pieces: list[dict[str, Any]]) -> str:
+    names = sorted({n for piece in pieces for n in piece.get("imports", [])})
+    plain = sorted({m for piece in pieces for m in piece.get("modules", [])})
+    functions = [str(piece["source"]) for piece in pieces]
+    return add_to_test_file(original, path, module, names, plain, functions)
+
+
+def _restore(context: CodeContext, path: str, original: str | None) -> None:
+    if original is None:
+        context.workspace.delete(path)
+    else:
+        context.write_text(path, original)
+
+
+@host_function
+async def add_passing_tests(
+    context: CodeContext, path: str, pieces: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Add test functions to ``path``, run the file, and keep only those that pass.
+
+    Each piece: ``{"name", "source", "imports": [names from the node's module],
+    "modules": ["pytest", ...]}``. Returns ``{kept, refused: [{name, message,
+    detail}], passed, failed}``: a refused test is not left in the file, and
+    pytest's message says why; the file is rewritten with the passing ones only.
+    """
+    module = module_name(context.bound_node().file_path)
+    original = context.read_text(path) if context.workspace.exists(path) else None
+    updated = _with_pieces(original or "", path, module, pieces)
+    context.write_text(path, updated)
+    first = await run_pytest(context, path)
+    if not first["ran"] or first["collection_errors"]:
+        _restore(context, path, original)
+        reason = first["output"] or "; ".join(e["message"] for e in first["collection_errors"])
+        message = f"the test file could not be collected: {reason}"
+        refused = [{"name": piece["name"], "message": message, "detail": ""} for piece in pieces]
+        return {"kept": [], "refused": refused, "passed": 0, "failed": 0}
+    outcomes = {t["name"]: t for t in first["tests"]}
+    passing = [p for p in pieces if outcomes.get(p["name"], {}).get("outcome") == "passed"]
+    refused = [
+        {
+            "name": piece["name"],
+            "message": outcomes.get(piece["name"], {}).get("message", "it was not run"),
+            "detail": outcomes.get(piece["name"], {}).get("detail", ""),
+        }
+        for piece in pieces
+        if piece not in passing
+    ]
+    if not passing:
+        _restore(context, path, original)
+        return {"kept": [], "refused": refused, "passed": 0, "failed": 0}
+    if refused:
+        context.write_text(path, _with_pieces(original or "", path, module, passing))
+        first = await run_pytest(context, path)
+    return {
+        "kept": [p["name"] for p in passing],
+        "refused": refused,
+        "passed": first["passed"],
+        "failed": first["failed"],
+    }
