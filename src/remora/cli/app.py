@@ -17,6 +17,7 @@ from remora.cli import (
     discover_cmd,
     models_cmd,
     review_cmd,
+    serve_cmd,
     tool_cmd,
 )
 from remora.cli.output import err_console
@@ -51,6 +52,7 @@ for _module in (
     models_cmd,
     analyze_cmd,
     assistant_cmd,
+    serve_cmd,
 ):
     _module.register(app)
 

@@ -1,0 +1,156 @@
+"""The pages: the queue, one change, the runs (GET only; nothing here writes)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pygments.formatters import HtmlFormatter
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from remora.results import ResultRecord
+from remora.web.diffview import file_views
+from remora.web.queue import STATE_FILTERS, QueueFilter, load_queue
+from remora.web.runs import load_runs
+from remora.web.site import site_of
+
+__all__ = [
+    "change_page",
+    "page",
+    "pygments_css",
+    "queue_page",
+    "render_change",
+    "runs_json",
+    "runs_page",
+]
+
+_PYGMENTS_CSS = str(HtmlFormatter(style="default").get_style_defs(".code"))  # type: ignore[no-untyped-call]
+
+
+def page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
+    site = site_of(request)
+    return site.templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def queue_page(request: Request) -> Response:
+    params = request.query_params
+    state = params.get("state", "open")
+    chosen = QueueFilter(
+        state if state in STATE_FILTERS else "open",
+        params.get("operation", ""),
+        params.get("file", ""),
+    )
+    site = site_of(request)
+    with site.db() as db:
+        queue = load_queue(site.store, db, chosen)
+    return page(
+        request,
+        "queue.html",
+        queue=queue,
+        chosen=chosen,
+        states=STATE_FILTERS,
+        done=params.get("done", ""),
+        done_id=params.get("id", ""),
+        retry_running=site.retry_running(),
+    )
+
+
+def transcript_summary(record: ResultRecord | None) -> dict[str, Any]:
+    """What the agent did, for the change page: model, turns, tools called, tokens."""
+    if record is None:
+        return {}
+    transcript = record.details.get("transcript")
+    transcript = transcript if isinstance(transcript, dict) else {}
+    tools = transcript.get("tools")
+    return {
+        "model": transcript.get("model", ""),
+        "turns": record.turns,
+        "tools": tools if isinstance(tools, list) else [],
+        "prompt_tokens": record.usage.get("prompt_tokens"),
+        "completion_tokens": record.usage.get("completion_tokens"),
+        "duration_s": record.duration_s,
+        "status": record.status,
+        "degraded": record.degraded,
+    }
+
+
+def _neighbours(request: Request, current: str) -> tuple[str | None, str | None]:
+    site = site_of(request)
+    with site.db() as db:
+        ids = [row.id for row in load_queue(site.store, db, QueueFilter()).rows]
+    if current not in ids:
+        return (ids[0] if ids else None), None
+    index = ids.index(current)
+    previous = ids[index - 1] if index > 0 else None
+    following = ids[index + 1] if index + 1 < len(ids) else None
+    return previous, following
+
+
+def change_page(request: Request) -> Response:
+    return render_change(request)
+
+
+def render_change(
+    request: Request, conflicts: Sequence[dict[str, str]] = (), status_code: int = 200
+) -> Response:
+    """One change: its diff, what the agent did, and the decisions (with any conflicts)."""
+    key = request.path_params["key"]
+    view = "split" if request.query_params.get("view") == "split" else "unified"
+    site = site_of(request)
+    with site.db() as db:
+        record = db.get(key)
+    if not site.store.exists(key):
+        if record is None:
+            return page(
+                request,
+                "error.html",
+                404,
+                message=f"No change {key!r}",
+                hint="It may have been accepted or rejected already: see the queue.",
+            )
+        return page(request, "decided.html", record=record, summary=transcript_summary(record))
+    with site.store.open(key) as ws:
+        changes = ws.changes()
+        accepting = ws.accepting
+    previous, following = _neighbours(request, key)
+    return page(
+        request,
+        "change.html",
+        status_code,
+        key=key,
+        record=record,
+        files=file_views(changes),
+        view=view,
+        accepting=accepting,
+        summary=transcript_summary(record),
+        previous=previous,
+        following=following,
+        conflicts=list(conflicts),
+    )
+
+
+def runs_page(request: Request) -> Response:
+    site = site_of(request)
+    with site.db() as db:
+        runs = load_runs(db)
+        open_rejections = len(db.open_rejections())
+    return page(
+        request,
+        "runs.html",
+        runs=runs,
+        open_rejections=open_rejections,
+        retry_running=site.retry_running(),
+    )
+
+
+def runs_json(request: Request) -> Response:
+    """Every run with its progress; the runs page polls this while one is running."""
+    site = site_of(request)
+    with site.db() as db:
+        runs = load_runs(db)
+    return JSONResponse({"runs": [run.to_dict() for run in runs]})
+
+
+def pygments_css(request: Request) -> Response:
+    return Response(_PYGMENTS_CSS, media_type="text/css")
