@@ -12,6 +12,7 @@ acceptable one (the model's or the existing docstring's) nothing is written.
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -40,7 +41,6 @@ _PROMPT_PHRASES = (
     "submit_result",
     "read_docstring",
 )
-_CODE_MARKS = ("def ", "class ", "return ", "```", "lambda", "=>", "import ", "self.")
 _MANAGED_PARAM_KINDS = {"param", "parameter", "arg", "argument", "key", "keyword"}
 
 
@@ -65,7 +65,7 @@ def _name_words(name: str) -> set[str]:
     return set(_words(spaced))
 
 
-def _problem(text: str, name: str, source: str, *, summary: bool) -> str:
+def _problem(text: str, name: str, *, summary: bool) -> str:
     """Why ``text`` cannot be used ('' when it can)."""
     clean = " ".join(text.split())
     letters = sum(ch.isalpha() for ch in clean)
@@ -77,8 +77,10 @@ def _problem(text: str, name: str, source: str, *, summary: bool) -> str:
     if len(words) >= 4 and len(set(words)) < 0.6 * len(words):
         return "it repeats itself"
     low = clean.lower()
-    if any(mark in low for mark in _CODE_MARKS) or (len(clean) > 12 and low in source.lower()):
-        return "it copies the code instead of describing it"
+    if summary and len(words) < 2:
+        return "it is too short to say what the code does"
+    if _is_code(text):
+        return "it is code, not a description of it"
     if summary:
         if any(phrase in low for phrase in _PROMPT_PHRASES):
             return "it echoes the instructions instead of describing the code"
@@ -91,6 +93,17 @@ def _problem(text: str, name: str, source: str, *, summary: bool) -> str:
     return ""
 
 
+def _is_code(text: str) -> bool:
+    """Python's parser accepts it (prose does not: "Fold the items." is no statement)."""
+    if "```" in text:
+        return True
+    try:
+        ast.parse(text.strip())
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 def _sentence(text: str) -> str:
     clean = " ".join(text.split())
     clean = clean[:1].upper() + clean[1:]
@@ -100,7 +113,6 @@ def _sentence(text: str) -> str:
 def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str, str]]]:
     """(the pieces that pass, ``[{"field", "reason"}]`` for each refused one)."""
     name = node.definition.name.value if node.definition is not None else node.ref.full_name
-    source = node.file.text
     real = _documented_params(node)
     raised = {item["name"] for item in node_raises(node)} if node.definition else set()
     accepted = Pieces()
@@ -109,7 +121,7 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
     def judge(where: str, text: str, subject: str, summary: bool = False) -> str:
         if not text.strip():
             return ""
-        reason = _problem(text, subject, source, summary=summary)
+        reason = _problem(text, subject, summary=summary)
         if reason:
             refused.append({"field": where, "reason": reason})
             return ""
