@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import remora.agents
+from remora.code import MODULE_NAME, CodeContext, build_module
 from remora.config import SandboxConfig
 from remora.discovery import discover
 from remora.discovery.node import CSTNode
@@ -87,8 +88,10 @@ class Bench:
         self, agent: str, script: str, node: CSTNode, args: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         loaded = load_pym(BUNDLED / AGENT_FOLDERS.get(agent, agent) / script)
-        externals = build_externals(self.workspace(agent, node), node, self.config)
-        return await self.runtime.run(loaded, args or {}, externals)
+        workspace = self.workspace(agent, node)
+        externals = build_externals(workspace, node, self.config)
+        modules = {MODULE_NAME: build_module(CodeContext(workspace, node, self.config))}
+        return await self.runtime.run(loaded, args or {}, externals, modules=modules)
 
     async def run(
         self, agent: str, tool: str, node: CSTNode, args: dict[str, Any] | None = None
