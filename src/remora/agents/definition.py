@@ -126,6 +126,20 @@ class HostStep(_Model):
 
     tool: str = Field(..., min_length=1)
     args: dict[str, Any] = Field(default_factory=dict)
+    # A key of the step's result: when it is there and empty (no fixable codes,
+    # no failed tests) there is nothing left to decide, and the host submits.
+    finish_if_empty: str | None = Field(None, min_length=1)
+
+    def finishes(self, envelope: dict[str, Any]) -> bool:
+        """Whether this step's result envelope says the run has nothing left to do."""
+        if self.finish_if_empty is None or not envelope.get("ok"):
+            return False
+        result = envelope.get("result")
+        return (
+            isinstance(result, dict)
+            and self.finish_if_empty in result
+            and not result[self.finish_if_empty]
+        )
 
 
 class InitialContext(_Model):
@@ -215,6 +229,14 @@ class SubagentDefinition(_Model):
                     f"host_steps[{index}].tool: submit_result ends the run and cannot be a "
                     "host step (a run whose only choice left is submit_result without "
                     "arguments is finished by the host anyway)"
+                )
+            submit = next((t for t in self.tools if t.is_submit), None)
+            takes_arguments = submit is not None and bool(submit.to_spec().parameters["properties"])
+            if step.finish_if_empty is not None and (submit is None or takes_arguments):
+                raise ValueError(
+                    f"host_steps[{index}].finish_if_empty: the host can only finish with a "
+                    "submit_result that takes no arguments; give submit_result "
+                    "'properties: {}' or drop finish_if_empty"
                 )
         return self
 

@@ -66,8 +66,11 @@ class AgentRunner:
         emitter: EventEmitter | None = None,
         template_vars: dict[str, Any] | None = None,
         run_id: str | None = None,
+        review_feedback: str | None = None,
     ) -> None:
         self.definition = definition
+        # A reviewer's word on this node's earlier change, appended to the first message.
+        self.review_feedback = review_feedback
         self.provider = provider
         self.config = config
         self.executor = executor
@@ -161,10 +164,16 @@ class AgentRunner:
 
     async def _loop(self, started: float) -> AgentResult:
         system, first = self.definition.render(self.template_vars)
-        notes = await self._run_host_steps()
+        notes, nothing_left = await self._run_host_steps()
+        if self.review_feedback:
+            notes.append(self.review_feedback)
         if notes:
             first = "\n\n".join([first.rstrip("\n"), *notes])
         transcript = self.transcript = Transcript(system, first)
+        if nothing_left:
+            submitted = await self._host_submit(transcript)
+            if submitted is not None:
+                return submitted
         deadline = started + self.config.total_timeout
         invalid_streak = 0
         while self.turns < self.max_turns:
@@ -210,8 +219,10 @@ class AgentRunner:
 
     # ----------------------------------------------------------------- host
 
-    async def _run_host_steps(self) -> list[str]:
-        """Run the agent's ``host_steps``; their results as text for the first message."""
+    async def _run_host_steps(self) -> tuple[list[str], bool]:
+        """Run the agent's ``host_steps``: their results as text for the first message,
+        and whether one of them left nothing to do (``finish_if_empty``), which ends
+        the steps there."""
         notes: list[str] = []
         for index, step in enumerate(self.definition.host_steps, start=1):
             call = ToolCall(id=f"host-{index}", name=step.tool, arguments=dict(step.args))
@@ -224,7 +235,9 @@ class AgentRunner:
                     "context_injected",
                     {"turn": 0, "tool": step.tool, "provider": str(provider), "chars": len(output)},
                 )
-        return notes
+            if step.finishes(outcome.result.payload):
+                return notes, True
+        return notes, False
 
     def _only_submit_left(self, plan: TurnPlan) -> bool:
         """Whether the model's only possible move is a submit_result without arguments.

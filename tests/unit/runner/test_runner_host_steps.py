@@ -206,3 +206,47 @@ def test_invalid_host_steps_are_rejected(step: dict[str, Any], message: str) -> 
     tools = [{"name": "run_linter", "description": "Lint.", "parameters": OBJ}, SUBMIT_NO_ARGS]
     with pytest.raises(ValidationError, match=message.replace("[", r"\[").replace("]", r"\]")):
         agent(tools, [step])
+
+
+def finishing_lint_agent() -> SubagentDefinition:
+    tools = [
+        {"name": "run_linter", "description": "Lint.", "parameters": OBJ},
+        {"name": "read_file", "description": "Read.", "parameters": OBJ},
+        APPLY_FIX,
+        SUBMIT_NO_ARGS,
+    ]
+    steps = [{"tool": "run_linter", "finish_if_empty": "fixable_codes"}, {"tool": "read_file"}]
+    return agent(tools, steps)
+
+
+async def test_step_whose_result_leaves_nothing_to_do_finishes_the_run() -> None:
+    provider = ScriptedProvider([])
+    executor = InProcessExecutor({"run_linter": lambda a: {"fixable_codes": [], "total": 1}})
+    result = await run(finishing_lint_agent(), provider, executor)
+    assert result.status == "success" and result.turns == 0
+    assert provider.requests == []
+    # The steps after it are not run either.
+    assert [name for name, _ in executor.calls] == ["run_linter", "submit_result"]
+
+
+@pytest.mark.parametrize(
+    "linted",
+    [{"fixable_codes": ["F401"]}, {"total": 0}, envelope_error("runtime_error", "ruff crashed")],
+)
+async def test_a_step_with_work_left_or_no_such_key_goes_on(linted: dict[str, Any]) -> None:
+    provider = ScriptedProvider([tool_turn(("apply_fix", {"issue_code": "F401"}))])
+    executor = InProcessExecutor({"run_linter": lambda a: linted})
+    await run(finishing_lint_agent(), provider, executor)
+    assert len(provider.requests) >= 1
+    assert [name for name, _ in executor.calls][:2] == ["run_linter", "read_file"]
+
+
+def test_finish_if_empty_needs_a_submit_without_arguments() -> None:
+    submit = {
+        "name": "submit_result",
+        "description": "Finish.",
+        "parameters": {"type": "object", "properties": {"summary": {"type": "string"}}},
+    }
+    tools = [{"name": "run_linter", "description": "Lint.", "parameters": OBJ}, submit]
+    with pytest.raises(ValidationError, match=r"host_steps\[0\]\.finish_if_empty: the host can"):
+        agent(tools, [{"tool": "run_linter", "finish_if_empty": "fixable_codes"}])
