@@ -268,15 +268,26 @@ class Coordinator:
                     error=ResultError(code, message),
                 )
             keep = bool(result.changed_files)
+            self.store.mark_finished(workspace)
         finally:
             workspace.close()
             if not keep:
                 # Nothing to review (or the run did not finish): no workspace is left behind.
                 with contextlib.suppress(RemoraError, OSError):
-                    self.store.reject(workspace.id)
+                    self.store.discard(workspace.id)
         if not keep and result.workspace_id is not None:
             result = result.replace(workspace_id=None)
-        return self._record(run_id, task, result)
+        outcome = self._record(run_id, task, result)
+        if keep and result.status == "success":
+            self._supersede(workspace.id)
+        return outcome
+
+    def _supersede(self, workspace_id: str) -> None:
+        """A finished run's change replaces the node's older pending ones (never before)."""
+        assert self.db is not None
+        for old in self.store.supersede(workspace_id):
+            if self.db.get(old) is not None:
+                self.db.set_review_state(old, "superseded")
 
     def _record(self, run_id: str, task: Task, result: AgentResult) -> TaskOutcome:
         assert self.db is not None

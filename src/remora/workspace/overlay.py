@@ -87,6 +87,10 @@ class Workspace:
             row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
+    def meta(self, key: str) -> str | None:
+        """One metadata value (operation, node_id, created, run, ...); None when unset."""
+        return self._meta(key)
+
     def set_meta(self, **values: str) -> None:
         with self._lock:
             self._conn.executemany(

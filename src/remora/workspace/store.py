@@ -18,6 +18,8 @@ __all__ = ["WorkspaceStore"]
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 _SIDE_FILES = ("-wal", "-shm", "-journal")
+# meta "run": a workspace still written by its run is never superseded
+_RUNNING, _FINISHED = "running", "finished"
 
 
 class WorkspaceStore:
@@ -64,14 +66,21 @@ class WorkspaceStore:
                 workspace_id = f"{operation}-{node_id}-{secrets.token_hex(4)}"
         ws = Workspace(workspace_id, self.project_root, db)
         ws.init_meta(operation, node_id)
+        ws.set_meta(run=_RUNNING)
         return ws
+
+    @staticmethod
+    def mark_finished(ws: Workspace) -> None:
+        """The run writing ``ws`` is over: a later run's change may now supersede it."""
+        ws.set_meta(run=_FINISHED)
 
     def supersede(self, workspace_id: str) -> list[str]:
         """Remove the older workspaces of ``workspace_id``'s node and operation.
 
         Called when a new run finished with a change, which replaces theirs.
         One whose accept was interrupted is kept (it must be resumed or
-        rejected by the user). Returns the ids removed.
+        rejected by the user), and so is one whose run is still going or
+        started later. Returns the ids removed.
         """
         with self.open(workspace_id) as ws:
             operation, node_id, created = ws.operation, ws.node_id, ws.created
@@ -80,9 +89,14 @@ class WorkspaceStore:
         for other in self.ids():
             if other == workspace_id or not other.startswith(prefix):
                 continue
-            with self.open(other) as old:
+            try:
+                old = self.open(other)
+            except WorkspaceNotFoundError:  # removed meanwhile by another run
+                continue
+            with old:
                 same = (old.operation, old.node_id) == (operation, node_id)
-                if not same or old.accepting or old.created > created:
+                running = old.meta("run") == _RUNNING
+                if not same or running or old.accepting or old.created > created:
                     continue
             self._remove(other)
             removed.append(other)
@@ -134,6 +148,10 @@ class WorkspaceStore:
         with project_lock(self.project_root):
             self.open(workspace_id).close()  # WORKSPACE_003 for an unknown id
             self._remove(workspace_id)
+
+    def discard(self, workspace_id: str) -> None:
+        """Remove a run's own workspace that was never offered for review (no lock needed)."""
+        self._remove(workspace_id)
 
     def _remove(self, workspace_id: str) -> None:
         # The database goes first: its disappearance is what ends an accept.

@@ -1,0 +1,74 @@
+"""A new run of a node never destroys the change waiting for review from an earlier one."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from coordinator_support import make_config, make_project, node_name_of, nodes_of, note_model
+from coordinator_support import provider_factory as factory_for
+
+from remora.agents import AgentRegistry
+from remora.conversation import ModelRequest
+from remora.coordinator import Coordinator
+from remora.results import ResultsDB
+from remora.workspace import WorkspaceStore
+
+
+def _one(root: Path) -> list:  # type: ignore[type-arg]
+    return [n for n in nodes_of(root) if n.full_name == "one"]
+
+
+async def _analyze(root: Path, model: object = None) -> str | None:
+    fn = note_model(model) if model is not None else note_model()  # type: ignore[arg-type]
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=AgentRegistry(root / "agents"),
+        provider_factory=factory_for(fn),
+    ) as coordinator:
+        report = await coordinator.analyze(_one(root), ["note"])
+    return report.outcomes[0].result.workspace_id
+
+
+async def test_an_interrupted_rerun_keeps_the_pending_change_a_finished_one_replaces_it(
+    tmp_path: Path,
+) -> None:
+    root = make_project(tmp_path)
+    first = await _analyze(root)
+    assert first is not None
+    store = WorkspaceStore(root)
+    reached = asyncio.Event()
+
+    async def hold(request: ModelRequest) -> None:
+        reached.set()
+        await asyncio.Event().wait()  # interrupted (Ctrl-C) before it finishes
+
+    job = asyncio.create_task(_analyze(root, hold))
+    await reached.wait()
+    job.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await job
+    assert store.ids() == [first]
+    with ResultsDB(root) as db:
+        assert db.get(first) is not None and db.get(first).review_state == "pending"  # type: ignore[union-attr]
+
+    second = await _analyze(root)
+    assert second is not None and second != first
+    assert store.ids() == [second]
+    with ResultsDB(root) as db:
+        assert db.get(first).review_state == "superseded"  # type: ignore[union-attr]
+        assert db.get(second).review_state == "pending"  # type: ignore[union-attr]
+
+
+async def test_concurrent_runs_of_one_node_get_distinct_workspaces(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    both_started = asyncio.Barrier(2)
+
+    async def meet(request: ModelRequest) -> None:
+        if node_name_of(request) == "one" and request.messages[-1].role != "tool":
+            await asyncio.wait_for(both_started.wait(), timeout=10)
+
+    ids = await asyncio.gather(_analyze(root, meet), _analyze(root, meet))
+    assert None not in ids and ids[0] != ids[1]
