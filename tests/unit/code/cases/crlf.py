@@ -1,0 +1,3 @@
+def greet(name):
+    # say hello
+    return "hi " + name

@@ -1,0 +1,3 @@
+def split_text(text):
+    """Split the text on "\\n" characters."""
+    return text.split("\n")

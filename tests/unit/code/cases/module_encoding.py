@@ -1,0 +1,4 @@
+# -*- coding: utf-8 -*-
+"""Old summary."""
+
+VALUE = 1

@@ -1,0 +1,5 @@
+"""Use os."""
+
+from __future__ import annotations
+
+import os

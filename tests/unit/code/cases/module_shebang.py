@@ -1,0 +1,5 @@
+#!/usr/bin/env python3
+# A comment about the script.
+import sys
+
+print(sys.argv)

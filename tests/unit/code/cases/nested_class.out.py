@@ -1,0 +1,8 @@
+class Outer:
+    class Inner:
+        def method(self):
+            """Return one."""
+            return 1
+
+    def method(self):
+        pass

@@ -1,0 +1,7 @@
+def make_handler(prefix):
+    def handler(message):
+        raise NotImplementedError
+        return prefix + message
+
+    label = lambda: prefix
+    print(label())

@@ -1,0 +1,1 @@
+def f(): """Return one."""; return 1

@@ -1,0 +1,10 @@
+from typing import overload
+
+
+@overload
+def scale(x: int) -> int: ...
+@overload
+def scale(x: float) -> float: ...
+def scale(x):
+    """Double x."""
+    return x * 2

@@ -1,0 +1,11 @@
+class Box:
+    @property
+    def value(self) -> int:
+        """The stored value."""
+        return self._value
+
+    @value.setter
+    def value(self, new: int) -> None:
+        if new < 0:
+            raise ValueError("negative")
+        self._value = new

@@ -1,0 +1,7 @@
+def a():
+    '''Triple single quotes.'''
+
+
+def b():
+    """Return two, "quoted" and 'quoted'."""
+    return 2

@@ -1,0 +1,5 @@
+class Tabbed:
+	def run(self, n):
+		if n:
+			raise RuntimeError("n")
+		return n
