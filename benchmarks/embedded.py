@@ -32,10 +32,10 @@ from typing import Any
 
 from remora.config import ModelConfig
 from remora.conversation import Message, ModelRequest, ModelTurn, ToolResult, ToolSpec, Usage
+from remora.profiles import resolve_profile
 from remora.providers.embedded import EmbeddedProvider
 from remora.providers.engine import Engine
 from remora.providers.model_store import DEFAULT_MODEL, ensure_model
-from remora.providers.profiles import resolve_profile
 
 CODE = """def load_rows(path, sep=","):
     import os, sys

@@ -51,6 +51,7 @@ def _per_call_us(fn: Callable[[int], Any], count: int) -> dict[str, float]:
 def workspace_figures(tmp: Path, files: int = FILES) -> dict[str, Any]:
     """Time the workspace operations on a generated ``files``-file project under ``tmp``."""
     from remora.workspace import WorkspaceStore
+    from remora.workspace.sync import absorb, materialize
 
     root = tmp / "ws_bench_project"
     if root.exists():
@@ -80,10 +81,10 @@ def workspace_figures(tmp: Path, files: int = FILES) -> dict[str, Any]:
 
     dest = tmp / "ws_bench_copy"
     start = time.perf_counter()
-    ws.materialize(dest)
+    materialize(ws, dest)
     materialize_ms = _ms(start)
     start = time.perf_counter()
-    absorbed = ws.absorb(dest)
+    absorbed = absorb(ws, dest)
     absorb_ms = _ms(start)
     shutil.rmtree(dest)
     ws.close()

@@ -24,6 +24,7 @@ from rouge_score import rouge_scorer
 from competence_lib.checks import allowed_path, find_definition
 from competence_lib.corpus import Target
 from remora.workspace import Workspace
+from remora.workspace.sync import materialize
 
 _SCORER = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
 CALL_SCRIPT = Path(__file__).with_name("call_sample.py")
@@ -139,7 +140,7 @@ def measure_tests(ws: Workspace, project: Path, target: Target) -> TestOutcome:
     with tempfile.TemporaryDirectory(prefix="remora-competence-") as scratch:
         work = Path(scratch)
         copy = work / "project"
-        ws.materialize(copy)
+        materialize(ws, copy)
         rc = work / "coveragerc"
         rc.write_text(f"[run]\nbranch = True\nrelative_files = True\ndata_file = {work}/cov\n")
         junit = work / "junit.xml"

@@ -25,7 +25,7 @@ from remora.errors import (
     RemoraError,
     UnknownConfigKeyError,
 )
-from remora.providers.profiles import resolve_profile
+from remora.profiles import resolve_profile
 
 __all__ = [
     "CONFIG_FILENAME",
@@ -205,12 +205,21 @@ class RemoraConfig(_Section):
             )
         return self
 
-    def model_for(self, operation: str | None) -> ModelConfig:
-        """The model section with an operation's overrides applied."""
+    def model_for(
+        self, operation: str | None, agent_model: Mapping[str, Any] | None = None
+    ) -> ModelConfig:
+        """The model a run uses: this ``model:`` < the agent's ``model:`` < the operation's.
+
+        ``agent_model`` is the agent definition's own ``model:`` overrides. The
+        user's per-operation choice wins over the agent author's default.
+        """
         op = self.operations.get(operation or "")
-        if op is None or not op.model:
+        op_model = op.model if op is not None else None
+        if not agent_model and not op_model:
             return self.model
-        return ModelConfig.model_validate({**self.model.model_dump(), **op.model})
+        return ModelConfig.model_validate(
+            {**self.model.model_dump(), **(agent_model or {}), **(op_model or {})}
+        )
 
 
 @dataclass

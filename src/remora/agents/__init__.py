@@ -10,7 +10,6 @@ from remora.agents.definition import (
 )
 from remora.agents.loader import AgentLoadError, load_agent
 from remora.agents.registry import BUNDLED_AGENTS_DIR, AgentEntry, AgentRegistry
-from remora.agents.report import agent_yaml_files, describe_agents, model_for_agent
 
 __all__ = [
     "BUNDLED_AGENTS_DIR",
@@ -22,9 +21,6 @@ __all__ = [
     "InitialContext",
     "SubagentDefinition",
     "ToolDefinition",
-    "agent_yaml_files",
-    "describe_agents",
     "load_agent",
-    "model_for_agent",
     "node_template_vars",
 ]

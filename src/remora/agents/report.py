@@ -12,27 +12,11 @@ from remora.agents.definition import SubagentDefinition
 from remora.agents.loader import AgentLoadError
 from remora.agents.registry import AGENT_FILENAME, AgentRegistry
 from remora.config import ModelConfig, RemoraConfig
+from remora.profiles import resolve_profile
 from remora.providers.base import Availability
 from remora.providers.factory import check_availability
-from remora.providers.profiles import resolve_profile
 
-__all__ = ["agent_yaml_files", "describe_agents", "model_for_agent"]
-
-
-def model_for_agent(
-    config: RemoraConfig, definition: SubagentDefinition | None, operation: str | None = None
-) -> ModelConfig:
-    """The model an agent runs on: config < the agent's ``model:`` < the operation's.
-
-    The user's per-operation choice wins over the agent author's default.
-    """
-    merged: dict[str, Any] = config.model.model_dump()
-    if definition is not None and definition.model:
-        merged.update(definition.model)
-    op = config.operations.get(operation or (definition.name if definition else ""))
-    if op is not None and op.model:
-        merged.update(op.model)
-    return ModelConfig.model_validate(merged)
+__all__ = ["agent_yaml_files", "describe_agents"]
 
 
 async def _check_models(
@@ -66,7 +50,7 @@ def describe_agents(
     models: list[tuple[str, ModelConfig]] = []
     for entry, outcome in zip(registry.entries(), registry.validate().values(), strict=True):
         definition = outcome if isinstance(outcome, SubagentDefinition) else None
-        model = model_for_agent(config, definition, entry.name)
+        model = config.model_for(entry.name, definition.model if definition else None)
         models.append((_key(model), model))
         row: dict[str, Any] = {
             "name": entry.name,

@@ -23,8 +23,8 @@ from remora.config import RunnerConfig, TurnPolicyConfig
 from remora.conversation import ModelRequest, ModelTurn, Usage
 from remora.errors import AGENT_INVALID_OUTPUT, AGENT_MODEL_UNAVAILABLE, AGENT_TURN_LIMIT
 from remora.events import EventEmitter
+from remora.profiles import ModelProfile
 from remora.providers.base import Availability, Provider, ProviderError
-from remora.providers.profiles import ModelProfile
 from remora.runner import AgentResult, AgentRunner
 
 __all__ = [

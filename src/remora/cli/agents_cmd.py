@@ -63,7 +63,7 @@ def check_command(
 
     Exit code 0 when every script and agent loads, 1 when any has a problem.
     """
-    from remora.agents import agent_yaml_files
+    from remora.agents.report import agent_yaml_files
     from remora.cli.agents_list import check_agent_yamls
     from remora.sandbox import check_pym, iter_pym_files
 

@@ -17,6 +17,7 @@ from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_op
 from remora.cli.output import console, err_console, print_json
 from remora.config import ModelConfig, RemoraConfig
 from remora.errors import ModelUnavailableError
+from remora.profiles import resolve_profile
 from remora.providers.factory import PROVIDER_CLASSES, check_availability
 from remora.providers.model_store import (
     DEFAULT_MODEL,
@@ -28,7 +29,6 @@ from remora.providers.model_store import (
     list_local_models,
     resolve_model_path,
 )
-from remora.providers.profiles import resolve_profile
 
 __all__ = ["describe_models", "register"]
 

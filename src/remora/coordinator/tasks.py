@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from remora.agents import AgentRegistry, SubagentDefinition, model_for_agent
+from remora.agents import AgentRegistry, SubagentDefinition
 from remora.config import ModelConfig, RemoraConfig
 from remora.coordinator.binding import bind_options
 from remora.discovery.node import CSTNode
@@ -82,7 +82,11 @@ def plan_operations(
             continue
         bound, fixed = bind_options(definition, options)
         plans[name] = OperationPlan(
-            name, bound, fixed, options, model_for_agent(config, definition, name)
+            name,
+            bound,
+            fixed,
+            options,
+            config.model_for(name, definition.model if definition else None),
         )
     return plans
 

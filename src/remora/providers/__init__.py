@@ -1,7 +1,7 @@
 """Model providers: one adapter per wire format behind the Provider protocol."""
 
+from remora.profiles import BUILTIN_PROFILES, ModelProfile, resolve_profile
 from remora.providers.base import Availability, Provider, ProviderError
-from remora.providers.profiles import BUILTIN_PROFILES, ModelProfile, resolve_profile
 
 __all__ = [
     "BUILTIN_PROFILES",

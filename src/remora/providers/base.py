@@ -7,7 +7,7 @@ from typing import Protocol, runtime_checkable
 
 from remora.conversation import ModelRequest, ModelTurn
 from remora.errors import ModelError
-from remora.providers.profiles import ModelProfile
+from remora.profiles import ModelProfile
 
 __all__ = ["Availability", "Provider", "ProviderError"]
 

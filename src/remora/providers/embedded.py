@@ -19,6 +19,7 @@ from typing import Any
 from remora.config import ModelConfig
 from remora.conversation import Message, ModelRequest, ModelTurn, Usage
 from remora.errors import ModelUnavailableError
+from remora.profiles import ModelProfile
 from remora.providers.base import Availability
 from remora.providers.engine import Engine, EngineKey, acquire_engine, release_engine
 from remora.providers.model_store import (
@@ -28,7 +29,6 @@ from remora.providers.model_store import (
     is_gguf,
     resolve_model_path,
 )
-from remora.providers.profiles import ModelProfile
 from remora.providers.schema_calls import (
     plan_turn,
     prompted_turn,

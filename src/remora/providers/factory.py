@@ -11,8 +11,8 @@ from typing import Any
 
 from remora.config import ModelConfig
 from remora.errors import ModelUnavailableError, RemoraError
+from remora.profiles import ModelProfile, resolve_profile
 from remora.providers.base import Availability, Provider
-from remora.providers.profiles import ModelProfile, resolve_profile
 
 __all__ = ["PROVIDER_CLASSES", "check_availability", "create_provider"]
 

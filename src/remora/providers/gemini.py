@@ -23,9 +23,9 @@ from google.genai import types
 from remora.config import ModelConfig, RetryConfig
 from remora.conversation import ModelRequest, ModelTurn
 from remora.errors import InvalidModelOutputError, ModelError, ModelUnavailableError
+from remora.profiles import ModelProfile
 from remora.providers.base import Availability
 from remora.providers.gemini_wire import build_request, response_to_turn
-from remora.providers.profiles import ModelProfile
 
 __all__ = ["DEFAULT_KEY_ENVS", "GeminiProvider"]
 

@@ -33,6 +33,7 @@ from llm.parts import Message as LLMMessage
 from remora.config import ModelConfig
 from remora.conversation import ModelRequest, ModelTurn
 from remora.errors import ConfigValueError, InvalidModelOutputError, ModelUnavailableError
+from remora.profiles import ModelProfile
 from remora.providers import text_calls
 from remora.providers.base import Availability
 from remora.providers.functiongemma import STOP_SEQUENCES
@@ -46,7 +47,6 @@ from remora.providers.llm_messages import (
     schema_turn,
     text_messages,
 )
-from remora.providers.profiles import ModelProfile
 from remora.providers.schema_calls import CallPlan, plan_turn
 
 __all__ = ["LLMProvider", "Mode", "operational_errors"]

@@ -19,10 +19,10 @@ import openai
 from remora.config import ModelConfig
 from remora.conversation import ModelRequest, ModelTurn
 from remora.errors import InvalidModelOutputError, ModelUnavailableError
+from remora.profiles import ModelProfile
 from remora.providers.base import Availability
 from remora.providers.openai_wire import native_messages, native_tool_params, native_turn
 from remora.providers.openai_wire import response_parts as _response_parts
-from remora.providers.profiles import ModelProfile
 from remora.providers.schema_calls import (
     plan_turn,
     prompted_turn,

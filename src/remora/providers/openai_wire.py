@@ -21,7 +21,7 @@ from remora.conversation import (
     ToolSpec,
     Usage,
 )
-from remora.providers.profiles import ModelProfile
+from remora.profiles import ModelProfile
 
 __all__ = [
     "native_messages",

@@ -22,8 +22,8 @@ import yaml
 from remora.config import ModelConfig
 from remora.conversation import FinishReason, Message, ModelRequest, ModelTurn, ToolCall, Usage
 from remora.errors import ConfigValueError, ModelUnavailableError
+from remora.profiles import BUILTIN_PROFILES, ModelProfile
 from remora.providers.base import Availability
-from remora.providers.profiles import BUILTIN_PROFILES, ModelProfile
 
 __all__ = [
     "FunctionProvider",

@@ -15,7 +15,7 @@ from typing import Any
 from remora.agents.definition import SUBMIT_RESULT, SubagentDefinition
 from remora.config import RunnerConfig
 from remora.conversation import ToolSpec
-from remora.providers.profiles import ModelProfile
+from remora.profiles import ModelProfile
 
 __all__ = ["RepeatGuard", "RunState", "TurnPlan", "TurnPolicy", "call_key"]
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from remora.sandbox.envelope import ExternalRefused
 from remora.sandbox.isolation import SandboxUnavailable, bwrap_argv, sandbox_problem
+from remora.workspace import sync
 
 if TYPE_CHECKING:
     from remora.workspace import Workspace
@@ -144,7 +145,7 @@ async def run_command(
         )
         home.mkdir()
         tmp.mkdir()
-        await asyncio.to_thread(ws.materialize, project)
+        await asyncio.to_thread(sync.materialize, ws, project)
         started = time.monotonic()
         proc = await asyncio.create_subprocess_exec(
             *launch,
@@ -168,7 +169,7 @@ async def run_command(
                 await proc.wait()
         changed: list[str] = []
         if absorb and not timed_out:
-            changed = await asyncio.to_thread(ws.absorb, project)
+            changed = await asyncio.to_thread(sync.absorb, ws, project)
         err = _text(stderr, project)
         if timed_out:
             err += f"\n[remora] command killed after {timeout_s:g}s (command timeout)"

@@ -300,20 +300,6 @@ class Workspace:
                     (clean,),
                 )
 
-    # -- materialise / read back (sync.py does the work) ----------------------
-
-    def materialize(self, dest: Path) -> None:
-        """Write project + overlay (same skips as :meth:`iter_files`) into ``dest``."""
-        from remora.workspace.sync import materialize
-
-        materialize(self, dest)
-
-    def absorb(self, dest: Path) -> list[str]:
-        """Read what a command changed in ``dest`` back into the overlay."""
-        from remora.workspace.sync import absorb
-
-        return absorb(self, dest)
-
     # -- changes ------------------------------------------------------------
 
     def overlay_rows(self) -> list[tuple[str, bytes | None, bool]]:

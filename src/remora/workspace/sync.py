@@ -2,7 +2,8 @@
 
 ``materialize`` writes the merged view into a folder and remembers the sha of
 each file it wrote; ``absorb`` compares the folder with that manifest after the
-command ran and stores only what the command changed.
+command ran and stores only what the command changed. This module uses the
+overlay; the overlay does not know it.
 """
 
 from __future__ import annotations
@@ -10,12 +11,9 @@ from __future__ import annotations
 import os
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from remora.workspace.overlay import Workspace, sha256
 from remora.workspace.paths import WorkspacePathError, walk_files
-
-if TYPE_CHECKING:
-    from remora.workspace.overlay import Workspace
 
 __all__ = ["absorb", "materialize"]
 
@@ -40,8 +38,6 @@ def materialize(ws: Workspace, dest: Path) -> None:
     Project files that cannot be read (chmod 000, vanished meanwhile) are left
     out of the copy rather than failing every command run on the project.
     """
-    from remora.workspace.overlay import sha256
-
     dest = dest.resolve()
     dest.mkdir(parents=True, exist_ok=True)
     overlay = {path: (content, deleted) for path, content, deleted in ws.overlay_rows()}
@@ -75,8 +71,6 @@ def absorb(ws: Workspace, dest: Path) -> list[str]:
     followed (they could point anywhere); paths the workspace refuses are left
     out with a warning.
     """
-    from remora.workspace.overlay import sha256
-
     dest = dest.resolve()
     manifest = ws.manifests.get(str(dest))
     if manifest is None:  # not materialised by this object: compare with the merged view

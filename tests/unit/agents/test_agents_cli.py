@@ -8,7 +8,6 @@ from pathlib import Path
 from agent_files import AGENT, CONTEXT, GREET, SUBMIT
 from typer.testing import CliRunner
 
-from remora.agents import model_for_agent
 from remora.agents.definition import SubagentDefinition
 from remora.cli import app
 from remora.config import ModelConfig, OperationConfig, RemoraConfig
@@ -102,8 +101,8 @@ def test_model_precedence_is_config_then_agent_then_operation() -> None:
         }
     )
     config = RemoraConfig(model=ModelConfig(provider="openai", id="base", timeout=5))
-    assert model_for_agent(config, definition).id == "qwen2.5"
-    assert model_for_agent(config, definition).timeout == 5
+    assert config.model_for("lint", definition.model).id == "qwen2.5"
+    assert config.model_for("lint", definition.model).timeout == 5
     config.operations["lint"] = OperationConfig(model={"id": "llama-3"})
-    assert model_for_agent(config, definition).id == "llama-3"
-    assert model_for_agent(config, None, "docstring").id == "base"
+    assert config.model_for("lint", definition.model).id == "llama-3"
+    assert config.model_for("docstring").id == "base"

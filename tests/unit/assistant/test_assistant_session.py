@@ -21,8 +21,8 @@ from remora.assistant.session import (
 from remora.conversation import Message, ModelRequest, ModelTurn, Text, ToolResult
 from remora.errors import InvalidModelOutputError
 from remora.events import RecordingEmitter
+from remora.profiles import BUILTIN_PROFILES
 from remora.providers.base import ProviderError
-from remora.providers.profiles import BUILTIN_PROFILES
 from remora.providers.scripted import FunctionProvider, ScriptedProvider, call, text_turn, tool_turn
 
 FAST = AssistantLimits(step_timeout_s=2.0, total_timeout_s=5.0)

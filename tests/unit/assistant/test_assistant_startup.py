@@ -9,8 +9,8 @@ import pytest
 from remora.assistant.startup import check_model, function_calling_problem
 from remora.config import ModelConfig
 from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
+from remora.profiles import BUILTIN_PROFILES
 from remora.providers.factory import create_provider
-from remora.providers.profiles import BUILTIN_PROFILES
 from remora.providers.scripted import ScriptedProvider
 
 

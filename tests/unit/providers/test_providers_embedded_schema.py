@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from remora.conversation import Message, ModelRequest, Text, ToolCall, ToolResult, ToolSpec, Usage
-from remora.providers.profiles import BUILTIN_PROFILES
+from remora.profiles import BUILTIN_PROFILES
 from remora.providers.schema_calls import (
     RAW_KEY,
     CallPlan,

@@ -11,9 +11,9 @@ from providers_http_doubles import GeminiReplay, load_fixture
 from remora.config import ModelConfig, RetryConfig
 from remora.conversation import Message, ModelRequest
 from remora.errors import AGENT_INVALID_OUTPUT, AGENT_MODEL_UNAVAILABLE
+from remora.profiles import resolve_profile
 from remora.providers.base import ProviderError
 from remora.providers.gemini import GeminiProvider
-from remora.providers.profiles import resolve_profile
 
 MODEL = "gemini-2.5-flash"
 REQUEST = ModelRequest((Message.user("hello"),))

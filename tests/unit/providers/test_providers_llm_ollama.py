@@ -21,10 +21,10 @@ from providers_http_doubles import FakeOllama
 from remora.config import ModelConfig
 from remora.conversation import Message, ModelRequest, ToolCall, ToolResult, ToolSpec
 from remora.errors import AGENT_MODEL_UNAVAILABLE, CONFIG_INVALID_VALUE, RemoraError
+from remora.profiles import BUILTIN_PROFILES, ModelProfile
 from remora.providers.base import ProviderError
 from remora.providers.factory import create_provider
 from remora.providers.llm_provider import LLMProvider
-from remora.providers.profiles import BUILTIN_PROFILES, ModelProfile
 from remora.providers.schema_calls import render_tools_prompt, tool_union_schema
 
 TOOLS = (

@@ -19,9 +19,9 @@ from providers_http_doubles import FakeOpenAIChat
 
 from remora.config import ModelConfig
 from remora.conversation import Message, ModelRequest, ToolResult, ToolSpec
+from remora.profiles import BUILTIN_PROFILES, ModelProfile
 from remora.providers.factory import create_provider
 from remora.providers.llm_provider import LLMProvider
-from remora.providers.profiles import BUILTIN_PROFILES, ModelProfile
 from remora.providers.schema_calls import RAW_KEY, render_tools_prompt, tool_union_schema
 
 TOOLS = (

@@ -20,9 +20,9 @@ import pytest
 from remora.config import ModelConfig, RetryConfig
 from remora.conversation import Message, ModelRequest, ToolCall, ToolResult, ToolSpec
 from remora.errors import AGENT_INVALID_OUTPUT, AGENT_MODEL_UNAVAILABLE
+from remora.profiles import BUILTIN_PROFILES
 from remora.providers.base import ProviderError
 from remora.providers.openai_compat import OpenAIProvider
-from remora.providers.profiles import BUILTIN_PROFILES
 
 
 @dataclass

@@ -15,7 +15,7 @@ from remora.agents import SubagentDefinition
 from remora.config import RunnerConfig, TurnPolicyConfig
 from remora.errors import RemoraError
 from remora.events import RecordingEmitter
-from remora.providers.profiles import BUILTIN_PROFILES, ModelProfile
+from remora.profiles import BUILTIN_PROFILES, ModelProfile
 from remora.providers.scripted import FunctionProvider, ScriptedProvider
 from remora.runner import AgentResult, AgentRunner, envelope_error, envelope_ok
 

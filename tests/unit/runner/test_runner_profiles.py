@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from remora.config import ModelConfig, RemoraConfig, RunnerConfig
-from remora.providers.profiles import BUILTIN_PROFILES, ModelProfile, resolve_profile
+from remora.profiles import BUILTIN_PROFILES, ModelProfile, resolve_profile
 from remora.runner import TurnPolicy
 
 

@@ -10,9 +10,9 @@ import pytest
 from remora.config import ModelConfig
 from remora.conversation import Message, ModelRequest, ModelTurn, ToolCall, ToolResult, Usage
 from remora.errors import RemoraError
+from remora.profiles import BUILTIN_PROFILES
 from remora.providers.base import Provider, ProviderError
 from remora.providers.factory import create_provider
-from remora.providers.profiles import BUILTIN_PROFILES
 from remora.providers.scripted import (
     FunctionProvider,
     ScriptedProvider,

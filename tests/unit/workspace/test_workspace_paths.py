@@ -9,6 +9,7 @@ import pytest
 
 from remora.errors import WORKSPACE_OUTSIDE_PROJECT
 from remora.workspace import Workspace, WorkspacePathError, WorkspaceStore
+from remora.workspace.sync import absorb, materialize
 
 
 @pytest.fixture
@@ -100,7 +101,7 @@ def test_walks_leave_outside_links_out(ws: Workspace, tmp_path: Path) -> None:
     files = list(ws.iter_files())
     assert files == ["alias.py", "inner/real.py", "ok.py"]
     dest = tmp_path / "copy"
-    ws.materialize(dest)
+    materialize(ws, dest)
     copied = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file())
     assert copied == ["alias.py", "inner/real.py", "ok.py"]
     assert not any(p.is_symlink() for p in dest.rglob("*"))
@@ -110,10 +111,10 @@ def test_absorb_ignores_links_a_command_creates(
     ws: Workspace, tmp_path: Path, layout: tuple[Path, Path]
 ) -> None:
     dest = tmp_path / "run"
-    ws.materialize(dest)
+    materialize(ws, dest)
     os.symlink(layout[1] / "secret.txt", dest / "leak.txt")
     (dest / "ok.py").write_text("changed\n")
-    assert ws.absorb(dest) == ["ok.py"]
+    assert absorb(ws, dest) == ["ok.py"]
     assert ws.read("leak.txt") is None
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from remora.workspace import WorkspaceStore
+from remora.workspace.sync import absorb, materialize
 
 RUFF = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
 
@@ -31,7 +32,7 @@ def test_materialize_copies_project_plus_overlay(project: Path, tmp_path: Path) 
     ws.write("pkg/extra.py", b"Z = 3\n")
     ws.delete("pkg/clean.py")
     dest = tmp_path / "copy"
-    ws.materialize(dest)
+    materialize(ws, dest)
     copied = {
         p.relative_to(dest).as_posix(): p.read_bytes()
         for p in sorted(dest.rglob("*"))
@@ -48,7 +49,7 @@ def test_materialize_copies_project_plus_overlay(project: Path, tmp_path: Path) 
 def test_real_ruff_fix_is_absorbed(project: Path, tmp_path: Path) -> None:
     ws = WorkspaceStore(project).create("lint", "ruff")
     dest = tmp_path / "run"
-    ws.materialize(dest)
+    materialize(ws, dest)
     subprocess.run(
         [RUFF, "check", "--fix", "--select", "F401", "--no-cache", "."],
         cwd=dest,
@@ -56,7 +57,7 @@ def test_real_ruff_fix_is_absorbed(project: Path, tmp_path: Path) -> None:
         check=False,
     )
     subprocess.run([RUFF, "format", "--no-cache", "."], cwd=dest, capture_output=True, check=True)
-    changed = ws.absorb(dest)
+    changed = absorb(ws, dest)
     assert changed == ["pkg/messy.py"]
     assert ws.read("pkg/messy.py") == b'x = {"a": 1}\n'
     assert (project / "pkg" / "messy.py").read_text() == "import os\nx = {  'a':1 }\n"
@@ -67,7 +68,7 @@ def test_absorb_sees_additions_and_deletions(project: Path, tmp_path: Path) -> N
     store = WorkspaceStore(project)
     ws = store.create("test", "abs")
     dest = tmp_path / "run"
-    ws.materialize(dest)
+    materialize(ws, dest)
     (dest / "tests").mkdir()
     (dest / "tests" / "test_x.py").write_text("def test_x(): pass\n")
     (dest / "data.bin").unlink()
@@ -75,25 +76,25 @@ def test_absorb_sees_additions_and_deletions(project: Path, tmp_path: Path) -> N
     (dest / "pkg" / "__pycache__" / "x.pyc").write_bytes(b"cache")
     (dest / ".pytest_cache").mkdir()
     (dest / ".pytest_cache" / "v").write_text("cache")
-    assert ws.absorb(dest) == ["data.bin", "tests/test_x.py"]
+    assert absorb(ws, dest) == ["data.bin", "tests/test_x.py"]
     assert ws.read("data.bin") is None
     # a second command in the same folder: only what changed since is reported
     (dest / "tests" / "test_x.py").write_text("def test_x(): assert True\n")
-    assert ws.absorb(dest) == ["tests/test_x.py"]
+    assert absorb(ws, dest) == ["tests/test_x.py"]
     # a different Workspace object (no manifest) compares with the merged view
     ws.close()
     again = store.open("test-abs")
-    assert again.absorb(dest) == []
+    assert absorb(again, dest) == []
 
 
 def test_materialize_records_the_base_the_command_saw(project: Path, tmp_path: Path) -> None:
     store = WorkspaceStore(project)
     ws = store.create("lint", "base")
     dest = tmp_path / "run"
-    ws.materialize(dest)
+    materialize(ws, dest)
     (project / "pkg" / "clean.py").write_text("Y = 'user'\n")  # user edits meanwhile
     (dest / "pkg" / "clean.py").write_text("Y = 3\n")  # the command edits too
-    assert ws.absorb(dest) == ["pkg/clean.py"]
+    assert absorb(ws, dest) == ["pkg/clean.py"]
     ws.close()
     report = store.accept("lint-base")
     assert not report.accepted
@@ -107,8 +108,8 @@ def test_unreadable_files_are_left_out_of_the_copy(project: Path, tmp_path: Path
     secret.chmod(0)
     ws = WorkspaceStore(project).create("lint", "locked")
     dest = tmp_path / "copy"
-    ws.materialize(dest)
+    materialize(ws, dest)
     assert (dest / "pkg" / "clean.py").is_file()
     assert not (dest / "pkg" / "locked.py").exists()
-    assert ws.absorb(dest) == []  # not copied is not deleted
+    assert absorb(ws, dest) == []  # not copied is not deleted
     ws.close()

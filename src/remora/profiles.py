@@ -2,6 +2,9 @@
 
 Resolution (docs/architecture.md, "Model profiles"): an explicit profile name, else the first
 built-in whose match pattern occurs in the model name, else ``default``.
+
+Profiles are data that both the configuration (which checks ``runner.tool_choice``
+against the profile when it loads) and the providers read, so they sit below both.
 """
 
 from __future__ import annotations
