@@ -26,8 +26,10 @@ from remora.coordinator import (
     parse_operations,
     watch_loop,
 )
+from remora.coordinator.rejections import RetryPlan, retry_plan
 from remora.discovery import DiscoveryResult, discover
 from remora.events import EventEmitter, build_emitter
+from remora.results import ResultsDB
 
 __all__ = ["register"]
 
@@ -51,6 +53,14 @@ AutoAcceptOpt = Annotated[
     typer.Option(
         "--auto-accept",
         help="Accept every successful change right away (conflicts are kept for review).",
+    ),
+]
+RetryRejectedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--retry-rejected",
+        help="Re-run only the agents whose change was rejected with a reason, telling them "
+        "the reason (see `remora review reject --reason`).",
     ),
 ]
 PathsArg = Annotated[
@@ -128,12 +138,16 @@ async def _analyze(
     emitter: EventEmitter,
     progress: ProgressSink,
     auto_accept: bool,
+    retry: RetryPlan | None = None,
 ) -> tuple[AnalyzeReport, bool]:
     coordinator = Coordinator(
         loaded.config, loaded.project_root, registry=registry, emitter=emitter, progress=progress
     )
+    nodes, only = result.nodes, None
+    if retry is not None:
+        nodes, operations, only = retry.nodes, retry.operations, retry.pairs
     async with coordinator:
-        report = await coordinator.analyze(result.nodes, operations, auto_accept=auto_accept)
+        report = await coordinator.analyze(nodes, operations, auto_accept=auto_accept, only=only)
     return report, coordinator.sandbox_faulted
 
 
@@ -144,6 +158,7 @@ def analyze_command(
     output_format: FormatOpt = OutputFormat.table,
     auto_accept: AutoAcceptOpt = False,
     node_type: TypesOpt = None,
+    retry_rejected: RetryRejectedOpt = False,
 ) -> None:
     """Run the agents on every node under PATHS; the changes wait in `remora review`.
 
@@ -153,11 +168,18 @@ def analyze_command(
     targets, loaded, registry, chosen, emitter = _prepare(opts, paths, operations)
     try:
         result = _discover(targets, loaded, node_type, emitter)
+        retry = None
+        if retry_rejected:
+            with ResultsDB(loaded.project_root) as db:
+                retry = retry_plan(db, result.nodes, chosen if operations else None)
+            if not retry.pairs:
+                err_console.print("no change rejected with a reason is waiting for a retry")
+                return
         show_bar = output_format is OutputFormat.table and err_console.is_terminal
         progress: ProgressSink = RichProgress(err_console) if show_bar else NullProgress()
         try:
             report, faulted = asyncio.run(
-                _analyze(loaded, registry, result, chosen, emitter, progress, auto_accept)
+                _analyze(loaded, registry, result, chosen, emitter, progress, auto_accept, retry)
             )
         except KeyboardInterrupt:
             err_console.print(

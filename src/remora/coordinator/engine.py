@@ -15,7 +15,7 @@ import contextlib
 import time
 import uuid
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -24,6 +24,7 @@ from remora.agents import AgentRegistry, node_template_vars
 from remora.config import RemoraConfig
 from remora.coordinator.binding import OptionBoundExecutor
 from remora.coordinator.providers import ProviderFactory, ProviderPool
+from remora.coordinator.rejections import review_memory, transcript_summary
 from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
 from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
 from remora.discovery.node import CSTNode
@@ -120,15 +121,28 @@ class Coordinator:
     # ------------------------------------------------------------------- run
 
     async def analyze(
-        self, nodes: Sequence[CSTNode], operations: Sequence[str], *, auto_accept: bool = False
+        self,
+        nodes: Sequence[CSTNode],
+        operations: Sequence[str],
+        *,
+        auto_accept: bool = False,
+        only: Collection[tuple[str, str]] | None = None,
     ) -> AnalyzeReport:
-        """One batch: every node × operation gets exactly one recorded result."""
+        """One batch: every node × operation gets exactly one recorded result.
+
+        ``only`` (node_id, operation) pairs limit the batch to those tasks
+        (``analyze --retry-rejected``); the others are neither run nor recorded.
+        """
         if self.db is None:
             raise RuntimeError("Coordinator.analyze() outside `async with Coordinator(...)`")
         db = self.db
         plans, tasks = self.plan(nodes, operations)
+        if only is not None:
+            tasks = [t for t in tasks if (t.node.node_id, t.operation) in only]
         await self.prepare(tasks)
-        run_id = db.start_run(self.command, {"operations": list(plans), "nodes": len(nodes)})
+        run_id = db.start_run(
+            self.command, {"operations": list(plans), "nodes": len(nodes), "tasks": len(tasks)}
+        )
         report = AnalyzeReport(run_id, list(plans), len(nodes))
         started = time.monotonic()
         limit = self.config.sandbox.max_concurrent_agents
@@ -248,6 +262,8 @@ class Coordinator:
             if plan.fixed_inputs:
                 executor = OptionBoundExecutor(executor, plan.fixed_inputs)
             provider = self.providers.get(plan.model, self._profile_name())
+            assert self.db is not None
+            memory = review_memory(self.db, node.node_id, task.operation)
             runner = AgentRunner(
                 plan.definition,
                 provider,
@@ -256,6 +272,7 @@ class Coordinator:
                 emitter=self.emitter,
                 template_vars=variables,
                 run_id=agent_run,
+                review_feedback=memory.feedback,
             )
             try:
                 result = await runner.run()
@@ -267,6 +284,11 @@ class Coordinator:
                     summary=message,
                     error=ResultError(code, message),
                 )
+            transcript = transcript_summary(runner.dispatcher.log, plan.model)
+            result = result.replace(details={**result.details, "transcript": transcript})
+            repeated = memory.repeat_of(workspace.changes()) if result.changed_files else None
+            if repeated is not None:
+                result = memory.not_proposed(result, repeated)
             keep = bool(result.changed_files)
             self.store.mark_finished(workspace)
         finally:
