@@ -58,7 +58,7 @@ from competence_lib.oracles import (
     name_summary,
     rouge_l,
 )
-from competence_lib.report import figures, table
+from competence_lib.report import corpus_listing, figures, table
 
 from remora.config import LoadedConfig, load_config
 from remora.coordinator import Coordinator, TaskOutcome
@@ -248,6 +248,7 @@ def measure_project(
             write_lint_config(copy)
         loaded = load(args, copy)
         progress.label = project.key
+        print(f"{project.key} {operation}: {len(chosen)} runs in {copy}", file=sys.stderr)
         records, wall, fault = asyncio.run(run_batch(loaded, copy, operation, chosen, progress))
         faulted = faulted or fault
         walls[operation] = walls.get(operation, 0.0) + wall
@@ -355,7 +356,10 @@ def main(argv: list[str] | None = None) -> int:
     text = json.dumps(report, indent=2, ensure_ascii=False)
     if args.json_out:
         args.json_out.write_text(text + "\n")
-    print(text if args.format == "json" else table(per_operation), flush=True)
+    if args.format == "json":
+        print(text, flush=True)
+    else:
+        print(table(per_operation) + "\n" + corpus_listing(corpus), flush=True)
     sys.stderr.flush()
     if faulted:
         # A tool hit a sandbox time limit: Monty's runtime threads can abort the

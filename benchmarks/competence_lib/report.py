@@ -159,3 +159,16 @@ def table(per_operation: dict[str, Any]) -> str:
             f"{_headline(operation, f)} |"
         )
     return head + "\n".join(rows) + "\n"
+
+
+def corpus_listing(corpus: list[dict[str, Any]]) -> str:
+    """The projects, files and nodes measured, as Markdown bullets."""
+    lines = []
+    for entry in corpus:
+        lines.append(
+            f"- {entry['project']} (sha256 {entry['sha256'][:16]}…): {', '.join(entry['files'])}"
+        )
+        for operation, nodes in entry["nodes"].items():
+            names = ", ".join(node.split("::", 1)[1] for node in nodes) or "none"
+            lines.append(f"  - {operation}: {names}")
+    return "\n".join(lines) + "\n"
