@@ -31,8 +31,8 @@ async def test_apply_fix_removes_exactly_the_unused_imports(tmp_path: Path) -> N
         ws = b.workspace("lint", node)
         after = b.text("lint", node, "inventory/models.py")
         remaining = await b.run("lint", "submit", node)
-    assert result["fixed"] == 2 and result["codes"] == ["F401"]
-    assert result["remaining_total"] == 0
+    assert result["applied"] == ["F401", "F401"]
+    assert result["remaining"] == []
     expected = (
         before.decode()
         .replace("import datetime\n", "")
@@ -52,8 +52,8 @@ async def test_apply_fix_removes_exactly_the_unused_imports(tmp_path: Path) -> N
     )
     # Nothing reaches the project before review.
     assert (root / "inventory/models.py").read_bytes() == before
-    assert remaining["issues_remaining"] == 0
-    assert remaining["summary"] == "ruff: no issue left on inventory/models.py"
+    assert remaining["remaining"] == []
+    assert remaining["summary"] == "no ruff findings left on inventory/models.py"
 
 
 async def test_function_node_fixes_only_its_own_lines(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ async def test_function_node_fixes_only_its_own_lines(tmp_path: Path) -> None:
         fixed = await b.run("lint", "apply_fix", node, {"issue_code": "F401"})
         text = b.text("lint", node, "pkg/mod.py")
     assert [(i["code"], i["line"]) for i in listed["issues"]] == [("F401", 5)]
-    assert fixed["fixed"] == 1
+    assert fixed["applied"] == ["F401"]
     assert text == "import os\n\n\ndef helper(x):\n    return x\n"
 
 
@@ -82,9 +82,7 @@ async def test_class_node_leaves_its_methods_to_their_own_nodes(tmp_path: Path) 
     assert of_method["fixable_codes"] == []
     async with bench(root) as b:
         facts = await b.run("lint", "submit", method)
-    assert facts["summary"] == (
-        "ruff: 1 issue(s) left on Warehouse.get (E711, none with a safe fix)"
-    )
+    assert facts["summary"] == "1 ruff finding(s) left on Warehouse.get: E711"
 
 
 async def test_apply_fix_with_a_poor_argument_falls_back_to_the_fixable_codes(
@@ -95,7 +93,7 @@ async def test_apply_fix_with_a_poor_argument_falls_back_to_the_fixable_codes(
     async with bench(root) as b:
         result = await b.run("lint", "apply_fix", node, {"issue_code": "please fix it"})
         text = b.text("lint", node, "inventory/pricing.py")
-    assert result["fixed"] == 1 and result["codes"] == ["F401"]
+    assert result["applied"] == ["F401"]
     assert "please fix it" in result["note"]
     assert "import math" not in text
 
@@ -106,7 +104,7 @@ async def test_apply_fix_with_nothing_to_fix_changes_nothing(tmp_path: Path) -> 
     async with bench(root) as b:
         result = await b.run("lint", "apply_fix", node, {"issue_code": "F401"})
         ws = b.workspace("lint", node)
-    assert result["fixed"] == 0 and result["note"] == "nothing fixable on this node"
+    assert result["applied"] == [] and result["next"] == "nothing fixable on this node"
     assert ws.changed_files() == []
 
 
@@ -116,7 +114,7 @@ async def test_overlapping_fixes_of_one_statement_are_applied_once(tmp_path: Pat
     async with bench(root) as b:
         result = await b.run("lint", "apply_fix", node, {"issue_code": "F401"})
         text = b.text("lint", node, "m.py")
-    assert result["remaining_total"] == 0
+    assert result["remaining"] == []
     assert text == "import json\n\nprint(json)\n"
 
 
