@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -104,10 +105,15 @@ class _Externals:
             return search.search_files(self.ws, pattern)
 
     async def search_content(self, pattern: str, path: str = "**/*.py") -> dict[str, Any]:
-        with _refusals():
-            return await asyncio.to_thread(
-                search.search_content, self.ws, pattern, path, self.search_timeout_s
-            )
+        stop = threading.Event()
+        try:
+            with _refusals():
+                return await asyncio.to_thread(
+                    search.search_content, self.ws, pattern, path, self.search_timeout_s, stop=stop
+                )
+        except asyncio.CancelledError:
+            stop.set()  # Ctrl-C: the thread ends at its next line instead of the time bound
+            raise
 
     # -- commands -------------------------------------------------------------
 
