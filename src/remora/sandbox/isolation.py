@@ -29,9 +29,9 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from remora.errors import SANDBOX_RUNTIME, RemoraError
+from remora.errors import ScriptRuntimeError
 
-__all__ = ["SandboxUnavailable", "bwrap_argv", "require_bwrap", "sandbox_problem"]
+__all__ = ["SandboxUnavailable", "bwrap_argv", "sandbox_problem"]
 
 # The unprivileged user the command runs as inside its user namespace; the
 # caller's own uid (root included) is mapped onto it.
@@ -52,11 +52,11 @@ _INSTALL_HINT = (
 )
 
 
-class SandboxUnavailable(RemoraError):
+class SandboxUnavailable(ScriptRuntimeError):
     """No OS sandbox can be created here, so commands are refused (SANDBOX_002)."""
 
     def __init__(self, reason: str) -> None:
-        super().__init__(SANDBOX_RUNTIME, f"run_command refused: {reason}", _INSTALL_HINT)
+        super().__init__(f"run_command refused: {reason}", _INSTALL_HINT)
         self.reason = reason
 
 
@@ -149,13 +149,3 @@ def sandbox_problem() -> str | None:
             "user.max_user_namespaces) or restricted by AppArmor"
         )
     return None
-
-
-def require_bwrap() -> str:
-    """The ``bwrap`` path, or :class:`SandboxUnavailable` naming what is missing."""
-    problem = sandbox_problem()
-    if problem is not None:
-        raise SandboxUnavailable(problem)
-    bwrap = shutil.which("bwrap")
-    assert bwrap is not None  # sandbox_problem() found it
-    return bwrap
