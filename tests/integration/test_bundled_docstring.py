@@ -72,33 +72,45 @@ def outside(old: str, new: str, inserted: str) -> None:
 
 
 async def write(
-    root: Path, qualname: str | None, style: str, summary: str = "Compute the total price."
+    root: Path,
+    qualname: str | None,
+    style: str,
+    summary: str = "Compute the total price.",
+    **pieces: object,
 ) -> tuple[dict[str, object], str]:
     node = find_node(root, "m.py", qualname)
     async with bench(root) as b:
         result = await b.run(
-            "docstring", "write_docstring", node, {"summary": summary, "style": style}
+            "docstring",
+            "write_docstring",
+            node,
+            {"summary": summary, "style": style, **pieces},
         )
         return result, b.text("docstring", node, "m.py")
 
 
+TOTAL_PIECES: dict[str, object] = {
+    "params": {"items": "Prices to add up.", "rounded": "Round the result to cents."},
+    "returns": "The price with tax.",
+    "raises": {"ValueError": "If tax is negative."},
+}
+
+
 async def test_google_style_for_a_function(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
-    result, text = await write(root, "total", "google")
-    assert result["written"] is True
+    result, text = await write(root, "total", "google", **TOTAL_PIECES)
+    assert result["written"] is True and result["refused"] == []
     doc = docstring_of(text, "total")
     assert doc == (
         "Compute the total price.\n\n"
         "Args:\n"
-        "    items (list[float]): The items.\n"
-        "    tax (float): The tax.\n"
-        "    *args: The args.\n"
-        "    rounded (bool): If true, rounded.\n"
-        "    **kw: The kw.\n\n"
+        "    items (list[float]): Prices to add up.\n"
+        "    tax (float): Defaults to ``0.1``.\n"
+        "    rounded (bool): Round the result to cents.\n\n"
         "Returns:\n"
-        "    float: The total.\n\n"
+        "    float: The price with tax.\n\n"
         "Raises:\n"
-        "    ValueError: Tax must be positive."
+        "    ValueError: If tax is negative."
     )
     start = text.index('    """Compute')
     end = text.index('"""\n', start + 8) + 4
@@ -107,55 +119,53 @@ async def test_google_style_for_a_function(tmp_path: Path) -> None:
 
 async def test_numpy_style_for_a_function(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
-    _, text = await write(root, "total", "numpy")
+    _, text = await write(root, "total", "numpy", **TOTAL_PIECES)
     doc = docstring_of(text, "total")
     assert doc is not None
-    assert "Parameters\n----------\nitems : list[float]\n    The items." in doc
-    assert "Returns\n-------\nfloat\n    The total." in doc
-    assert "Raises\n------\nValueError\n    Tax must be positive." in doc
+    assert "Parameters\n----------\nitems : list[float]\n    Prices to add up." in doc
+    assert "Returns\n-------\nfloat\n    The price with tax." in doc
+    assert "Raises\n------\nValueError\n    If tax is negative." in doc
 
 
 async def test_sphinx_style_for_a_one_line_function(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
-    _, text = await write(root, "inline", "sphinx", "Return x unchanged.")
-    assert 'def inline(x):\n    """Return x unchanged.\n\n    :param x: The x.\n' in text
-    assert docstring_of(text, "inline") == (
-        "Return x unchanged.\n\n:param x: The x.\n:returns: The inline."
+    _, text = await write(
+        root, "inline", "sphinx", "Return x unchanged.", params={"x": "Any value."}
     )
-    # The body moved under the docstring, the rest of the file is untouched.
-    assert '    """\n    return x\n' in text
-    ast.parse(text)
+    # The docstring becomes the first statement of the same line: no other byte moves.
+    assert (
+        'def inline(x): """Return x unchanged.\n\n    :param x: Any value.\n    """; return x\n'
+        in text
+    )
+    assert docstring_of(text, "inline") == "Return x unchanged.\n\n:param x: Any value."
 
 
-async def test_existing_docstring_is_rebuilt_in_the_style_keeping_what_it_said(
+async def test_existing_docstring_keeps_what_it_said_when_the_model_says_less(
     tmp_path: Path,
 ) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
-    result, text = await write(root, "Cart.add", "numpy", "Something else entirely.")
-    assert result["note"] == "kept the existing summary"
+    result, text = await write(root, "Cart.add", "numpy", "Put an item in the cart.")
+    assert "params.item" in result["filled"]
     assert docstring_of(text, "Cart.add") == (
-        "Add an item.\n\n"
+        "Put an item in the cart.\n\n"
         "Parameters\n----------\n"
         "item : str\n    The thing to add.\n"
-        "qty : int\n    The qty."
+        "qty : int\n    Defaults to ``1``."
     )
-    assert "'''" not in text.split("def add")[1].split("pass")[0]
 
 
-async def test_class_docstring_keeps_its_sections(tmp_path: Path) -> None:
+async def test_class_docstring_with_sections_it_does_not_rebuild_is_kept(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     result, text = await write(root, "Cart", "google")
-    assert result["written"] is False and result["unchanged"] is True
+    assert result["written"] is False and "examples" in str(result["reason"])
     assert text == SOURCE
 
 
 async def test_multiline_signature_method_gets_a_docstring_at_body_indent(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
-    _, text = await write(root, "Cart.fetch", "google", "Fetch the url.")
+    _, text = await write(root, "Cart.fetch", "google", "Fetch the url.", returns="The url.")
     assert '        url: str,  # the url\n    ):\n        """Fetch the url.\n' in text
-    assert docstring_of(text, "Cart.fetch") == (
-        "Fetch the url.\n\nArgs:\n    url (str): The url.\n\nReturns:\n    The fetch."
-    )
+    assert docstring_of(text, "Cart.fetch") == "Fetch the url.\n\nReturns:\n    The url."
 
 
 async def test_module_docstring_goes_after_the_header_comments(tmp_path: Path) -> None:
@@ -168,16 +178,23 @@ async def test_module_docstring_goes_after_the_header_comments(tmp_path: Path) -
 
 
 @pytest.mark.parametrize(
-    "given", ["def total(): return ```", "One sentence saying what the code does."]
+    ("given", "reason"),
+    [
+        ("def total(): return 1", "it is code, not a description of it"),
+        ("One sentence saying what the code does.", "it echoes the instructions"),
+        ("Total: 10.000.000.000.000", "it is mostly digits or punctuation"),
+        ("The total.", "it only repeats the name 'total'"),
+        ("Add prices. Then apply tax.", "it runs past one sentence"),
+    ],
 )
-async def test_an_unusable_summary_is_replaced_by_one_derived_from_the_name(
-    tmp_path: Path, given: str
+async def test_an_unusable_summary_is_refused_with_its_reason_and_nothing_invented(
+    tmp_path: Path, given: str, reason: str
 ) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     result, text = await write(root, "total", "google", given)
-    assert "derived" in str(result["note"])
-    doc = docstring_of(text, "total")
-    assert doc is not None and doc.startswith("Return the total.\n")
+    assert result["written"] is False
+    assert any(r.startswith("summary: " + reason) for r in result["refused"]), result
+    assert text == SOURCE
 
 
 async def test_crlf_file_keeps_its_line_endings(tmp_path: Path) -> None:
@@ -185,11 +202,16 @@ async def test_crlf_file_keeps_its_line_endings(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": source})
     node = find_node(root, "m.py", "f")
     async with bench(root) as b:
-        await b.run("docstring", "write_docstring", node, {"summary": "Echo a."})
+        await b.run(
+            "docstring",
+            "write_docstring",
+            node,
+            {"summary": "Echo a.", "params": {"a": "Anything."}, "returns": "The same a."},
+        )
         data = b.workspace("docstring", node).read("m.py")
     assert data == (
-        b'def f(a):\r\n    """Echo a.\r\n\r\n    Args:\r\n        a: The a.\r\n\r\n'
-        b'    Returns:\r\n        The f.\r\n    """\r\n    return a\r\n'
+        b'def f(a):\r\n    """Echo a.\r\n\r\n    Args:\r\n        a: Anything.\r\n\r\n'
+        b'    Returns:\r\n        The same a.\r\n    """\r\n    return a\r\n'
     )
 
 
@@ -206,8 +228,8 @@ async def test_read_docstring_and_submit_report_facts(tmp_path: Path) -> None:
         )
         after = await b.run("docstring", "submit", node)
         ws = b.workspace("docstring", node)
-    assert before["has_docstring"] is False
-    assert before["parameters"] == ["category", "amount"]
+    assert before["current_docstring"] is None
+    assert [p.split(":")[0] for p in before["parameters"]] == ["category", "amount"]
     assert after["has_docstring"] is True
     assert after["docstring"].startswith("Tax owed on an amount in a category.")
     assert ws.changed_files() == ["inventory/pricing.py"]

@@ -110,10 +110,10 @@ def _insertion(node: SourceNode, literal_for: Any) -> tuple[int, int, str]:
     if isinstance(body, cst.SimpleStatementSuite):
         # `def f(): return 1`: the docstring becomes the first statement of the same line.
         at = file.span(body.body[0]).start
-        return at, at, literal_for("") + "; "
+        return at, at, literal_for(node.body_indent()) + "; "
     assert isinstance(body, cst.IndentedBlock)
-    header_end = node.header_start_byte() + len(node.header().encode())
-    header_line_end = header_end + len(file.module.code_for_node(body.header).encode())
+    after_header = file.span(body.header)  # the colon's comment and newline
+    header_line_end = after_header.start + after_header.length
     indent = node.body_indent()
     return header_line_end, header_line_end, indent + literal_for(indent) + newline
 

@@ -113,29 +113,41 @@ class SourceNode:
         span = self.file.span(self.definition)
         return span.start + span.length
 
+    def header_end_byte(self) -> int:
+        """One past the header's colon."""
+        if self.definition is None:
+            return 0
+        before_colon = self.file.span(self.definition.whitespace_before_colon)
+        return before_colon.start + before_colon.length + 1
+
     def header(self) -> str:
         """``def ...:`` / ``class ...:`` from the keyword to the colon, exactly as written."""
-        if self.definition is None:
-            return ""
-        module = self.file.module
-        bare = self.definition.with_changes(decorators=(), leading_lines=())
-        whole = module.code_for_node(bare)
-        body = module.code_for_node(self.definition.body)
-        return whole[: len(whole) - len(body)]
+        data = self.file.data
+        return data[self.header_start_byte() : self.header_end_byte()].decode("utf-8")
 
     def header_start_byte(self) -> int:
         if self.definition is None:
             return 0
         return self.file.span(self.definition).start
 
+    def line_indent(self, byte_offset: int) -> str:
+        """The whitespace that starts the line holding ``byte_offset``."""
+        data = self.file.data
+        line_start = max(data.rfind(b"\n", 0, byte_offset), data.rfind(b"\r", 0, byte_offset)) + 1
+        line = data[line_start:byte_offset].decode("utf-8")
+        return line[: len(line) - len(line.lstrip(" \t"))]
+
     def body_indent(self) -> str:
-        """The whitespace before the body's first statement ('' for a file or a one-line body)."""
-        if self.definition is None or not isinstance(self.definition.body, cst.IndentedBlock):
+        """The whitespace before the body's statements ('' for a file).
+
+        A one-line body (``def f(): return 1``) has none of its own: the header's
+        indentation plus one level of the file's indentation unit.
+        """
+        if self.definition is None:
             return ""
-        first = self.definition.body.body[0]
-        start = self.file.span(first).start
-        line_start = self.file.data.rfind(b"\n", 0, start) + 1
-        return self.file.data[line_start:start].decode("utf-8")
+        if not isinstance(self.definition.body, cst.IndentedBlock):
+            return self.line_indent(self.header_start_byte()) + self.file.module.default_indent
+        return self.line_indent(self.file.span(self.definition.body.body[0]).start)
 
 
 def _qualified(module: cst.Module) -> Iterator[tuple[str, Definition]]:

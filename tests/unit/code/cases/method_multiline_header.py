@@ -1,0 +1,6 @@
+class Cart:
+    async def fetch(
+        self,
+        url: str,  # the url
+    ):  # fetches
+        return url
