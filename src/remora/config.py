@@ -67,9 +67,11 @@ class ModelConfig(_Section):
     timeout: float = Field(60.0, gt=0, description="Seconds per model request")
     retry: RetryConfig = Field(default_factory=RetryConfig)
     profile: str | None = Field(None, description="Model profile; default: from the model id")
-    n_parallel: int = Field(4, ge=1, description="Embedded: parallel slots")
-    n_ctx_per_slot: int = Field(4096, ge=256, description="Embedded: context per slot")
-    threads: int | None = Field(None, ge=1, description="Embedded: CPU threads")
+    n_parallel: int = Field(4, ge=1, le=256, description="Embedded: parallel slots")
+    n_ctx_per_slot: int = Field(
+        4096, ge=256, le=1_048_576, description="Embedded: context per slot"
+    )
+    threads: int | None = Field(None, ge=1, le=1024, description="Embedded: CPU threads")
 
 
 class DiscoveryConfig(_Section):
@@ -81,10 +83,27 @@ class DiscoveryConfig(_Section):
     workers: int | None = Field(None, ge=1, description="Parse processes; default: CPU count")
 
 
+# Test code: tests are not documented, tested or given sample data unless an
+# operation's own `exclude:` says otherwise (`exclude: []` runs them on tests too).
+SKIPS_TEST_CODE: tuple[str, ...] = ("docstring", "test", "sample_data")
+TEST_CODE_PATTERNS: tuple[str, ...] = (
+    "tests/*",
+    "*/tests/*",
+    "test_*.py",
+    "*_test.py",
+    "conftest.py",
+)
+
+
 class OperationConfig(_Section):
     enabled: bool = True
     model: dict[str, Any] | None = Field(None, description="Overrides of the model section")
     options: dict[str, Any] = Field(default_factory=dict)
+    # File patterns (fnmatch on the project-relative path, `*` crosses `/`; a
+    # pattern without `/` also matches the file name alone). An empty include
+    # means every file.
+    include: list[str] = Field(default_factory=list, description="Only files matching these")
+    exclude: list[str] = Field(default_factory=list, description="Never files matching these")
 
     @field_validator("model")
     @classmethod
@@ -189,6 +208,14 @@ class RemoraConfig(_Section):
     assistant: AssistantConfig = Field(default_factory=AssistantConfig)
 
     @model_validator(mode="after")
+    def _test_code_excluded_by_default(self) -> RemoraConfig:
+        for name in SKIPS_TEST_CODE:
+            op = self.operations.get(name)
+            if op is not None and "exclude" not in op.model_fields_set:
+                op.exclude = list(TEST_CODE_PATTERNS)
+        return self
+
+    @model_validator(mode="after")
     def _profile_supports_tool_choice(self) -> RemoraConfig:
         profile_name = self.runner.model_profile or self.model.profile
         try:
@@ -266,6 +293,11 @@ def _read_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
         raise ConfigNotFoundError(
             f"cannot read config {path}: {exc.strerror}", "check the path"
         ) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigYamlError(
+            f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})",
+            "save the file as UTF-8",
+        ) from None
     try:
         data = yaml.safe_load(text)
         lines = _yaml_lines(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import fnmatch
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,7 +14,14 @@ from remora.coordinator.binding import bind_options
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError, UsageError
 
-__all__ = ["OperationPlan", "Task", "parse_operations", "plan_operations", "plan_tasks"]
+__all__ = [
+    "OperationPlan",
+    "Task",
+    "file_filter_reason",
+    "parse_operations",
+    "plan_operations",
+    "plan_tasks",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +38,9 @@ class OperationPlan:
     options: dict[str, Any] = field(default_factory=dict)
     model: ModelConfig | None = None
     error: RemoraError | None = None
+    # operations.<name>.include / exclude: which files the operation runs on.
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +86,8 @@ def plan_operations(
     for name in names:
         op = config.operations.get(name)
         options = dict(op.options) if op is not None else {}
+        include = tuple(op.include) if op is not None else ()
+        exclude = tuple(op.exclude) if op is not None else ()
         try:
             definition = registry.get(name)
         except RemoraError as exc:
@@ -87,6 +100,8 @@ def plan_operations(
             fixed,
             options,
             config.model_for(name, definition.model if definition else None),
+            include=include,
+            exclude=exclude,
         )
     return plans
 
@@ -100,5 +115,27 @@ def plan_tasks(nodes: Sequence[CSTNode], plans: dict[str, OperationPlan]) -> lis
             if plan.definition is not None and node.node_type not in plan.definition.node_types:
                 kinds = ", ".join(plan.definition.node_types)
                 skip = f"{name} runs on {kinds} nodes, not on a {node.node_type}"
+            elif reason := file_filter_reason(node.file_path, name, plan.include, plan.exclude):
+                skip = reason
             tasks.append(Task(node, name, plan, skip))
     return tasks
+
+
+def _matches(path: str, pattern: str) -> bool:
+    """fnmatch on the project-relative path; a pattern without ``/`` also on the file name."""
+    name = path.rsplit("/", 1)[-1]
+    return fnmatch.fnmatchcase(path, pattern) or (
+        "/" not in pattern and fnmatch.fnmatchcase(name, pattern)
+    )
+
+
+def file_filter_reason(
+    path: str, operation: str, include: Sequence[str], exclude: Sequence[str]
+) -> str:
+    """Why ``operations.<operation>.include/exclude`` keep it off ``path`` ('' if not)."""
+    if include and not any(_matches(path, p) for p in include):
+        return f"{path} matches none of operations.{operation}.include"
+    for pattern in exclude:
+        if _matches(path, pattern):
+            return f"{path} matches operations.{operation}.exclude {pattern!r}"
+    return ""
