@@ -74,16 +74,6 @@ async def test_complete_with_missing_model_file_is_agent_002(tmp_path: Path) -> 
     await provider.aclose()
 
 
-async def test_complete_with_corrupt_gguf_is_agent_002(tmp_path: Path) -> None:
-    corrupt = tmp_path / "corrupt.gguf"
-    corrupt.write_bytes(b"GGUF" + b"\xff" * 512)
-    provider = create_provider(ModelConfig(path=corrupt, n_parallel=1, n_ctx_per_slot=256))
-    with pytest.raises(ProviderError) as info:
-        await provider.complete(ModelRequest((Message.user("hi"),)))
-    assert info.value.code == AGENT_MODEL_UNAVAILABLE
-    assert "could not load" in info.value.message and str(corrupt) in info.value.message
-
-
 def test_build_request_constrains_tool_turns_and_prompts_the_schemas() -> None:
     provider = create_provider(ModelConfig())
     assert isinstance(provider, EmbeddedProvider)
