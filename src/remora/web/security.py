@@ -41,7 +41,8 @@ _REFUSED_PAGE = """<!doctype html><meta charset="utf-8"><title>Remora: token nee
 <h1>This page needs the token</h1>
 <p>Open the address <code>remora serve</code> printed when it started
 (it ends with <code>?token=…</code>).</p></body>"""
-# Nothing from other origins, no framing, no referrer carrying the page's URL out.
+# Nothing from other origins, no framing, no referrer to other sites ("same-origin":
+# with "no-referrer" Chromium sends `Origin: null` on our own form POSTs).
 _HEADERS = {
     "content-security-policy": (
         "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
@@ -49,7 +50,7 @@ _HEADERS = {
     ),
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",
     "cache-control": "no-store",
 }
 

@@ -107,4 +107,4 @@ def test_pages_forbid_framing_and_foreign_scripts(client: TestClient) -> None:
     headers = client.get("/").headers
     assert headers["x-frame-options"] == "DENY"
     assert "default-src 'self'" in headers["content-security-policy"]
-    assert headers["referrer-policy"] == "no-referrer"
+    assert headers["referrer-policy"] == "same-origin"
