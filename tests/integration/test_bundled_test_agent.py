@@ -1,66 +1,159 @@
-"""The test agent's tool scripts in the real sandbox: real pytest through run_command."""
+"""The test agent on real files: real Monty scripts, remora_code, pytest in the command sandbox.
+
+A scripted "capable model" gives cases and test functions, gets a failing one
+back with pytest's message and fixes it; the runs without model input fall back
+to tests that pin what the code does now. Every test left in a workspace is run
+again here with pytest on a copy of the workspace.
+"""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bundled_agents_support import bench, copy_sample, find_node, write_project
 
+from remora.agents import AgentRegistry, node_template_vars
+from remora.config import RunnerConfig, SandboxConfig
+from remora.discovery.node import CSTNode
+from remora.providers.scripted import ScriptedProvider, tool_turn
+from remora.runner import AgentResult, AgentRunner, SandboxToolExecutor
+from remora.sandbox import SandboxRuntime
+from remora.workspace import Workspace, WorkspaceStore
+from remora.workspace.sync import materialize
+
 pytestmark = pytest.mark.integration
 
+OBSERVED = "# remora: expected values observed from the code as it is"
 
-async def test_write_tests_extends_the_modules_test_file_and_they_pass(tmp_path: Path) -> None:
-    root = copy_sample(tmp_path)
-    before = (root / "tests/test_pricing.py").read_text()
-    node = find_node(root, "inventory/pricing.py", "tax_for")
-    async with bench(root) as b:
-        shown = await b.run("test", "read_tests", node)
-        written = await b.run("test", "write_tests", node)
-        text = b.text("test", node, "tests/test_pricing.py")
-        ws = b.workspace("test", node)
-        facts = await b.run("test", "submit", node)
-    assert shown["testable"] is True and shown["exists"] is True
-    assert shown["test_file"] == "tests/test_pricing.py"
-    assert written["written"] is True
-    assert written["tests"] == [
-        "test_tax_for_defaults",
-        "test_tax_for_typical",
-        "test_tax_for_edge",
-    ]
-    assert written["failed"] == 0 and written["passed"] == 7 + 3
-    # The person's tests stay byte for byte; the import line gains the new name.
-    assert text.startswith(
-        before.replace(
-            "from inventory.pricing import apply_discount, bulk_discount",
-            "from inventory.pricing import apply_discount, bulk_discount, tax_for",
-        )
+
+def pytest_on_copy(workspace: Workspace, tmp_path: Path, test_file: str) -> str:
+    """pytest's summary line for ``test_file`` on a copy of the workspace."""
+    copy = tmp_path / "copy"
+    materialize(workspace, copy)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test_file],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        check=False,
     )
-    assert "def test_tax_for_typical():" in text
-    assert ws.changed_files() == ["tests/test_pricing.py"]  # no probe or cache files left
-    assert facts["passed"] == 10 and facts["failed"] == 0
-    assert facts["summary"] == "10 passed, 0 failed in tests/test_pricing.py"
+    return done.stdout.strip().splitlines()[-1]
 
 
-async def test_exceptions_and_methods_become_pytest_raises_and_setup(tmp_path: Path) -> None:
+async def run_agent(
+    root: Path, node: CSTNode, provider: ScriptedProvider
+) -> tuple[AgentResult, Workspace]:
+    workspace = WorkspaceStore(root).create("test", node.node_id)
+    async with SandboxRuntime(SandboxConfig(workers=1)) as runtime:
+        executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
+        runner = AgentRunner(
+            AgentRegistry().get("test"),
+            provider,
+            RunnerConfig(),
+            executor,
+            template_vars=node_template_vars(node),
+        )
+        return await runner.run(), workspace
+
+
+def tool_result(provider: ScriptedProvider, request: int) -> dict[str, Any]:
+    """The result of the last tool call the model saw before request ``request``."""
+    tool_messages = [m for m in provider.requests[request].messages if m.role == "tool"]
+    payload = tool_messages[-1].results[0].payload
+    assert payload["ok"], payload
+    result: dict[str, Any] = payload["result"]
+    return result
+
+
+async def test_a_capable_model_writes_cases_and_tests_and_fixes_the_refused_one(
+    tmp_path: Path,
+) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/pricing.py", "apply_discount")
+    documented_test = (
+        "def test_apply_discount_half_price():\n"
+        '    """The test failed."""\n'
+        "    assert apply_discount(10.0, 50) == 5.0\n"
+    )
+    provider = ScriptedProvider(
+        [
+            tool_turn(
+                (
+                    "write_tests",
+                    {
+                        "cases": [
+                            {"args": {"price": 200.0, "percent": 25}, "expected": 150.0},
+                            {"args": {"price": 1.0, "percent": 120}, "raises": "ValueError"},
+                            {"args": {"price": 9.99, "percent": 10}, "expected": 9.0},
+                        ],
+                        "tests": [
+                            documented_test,
+                            "def test_apply_discount_nothing():\n    assert True\n",
+                        ],
+                    },
+                )
+            ),
+            tool_turn(
+                (
+                    "write_tests",
+                    {"cases": [{"args": {"price": 9.99, "percent": 10}, "expected": 8.99}]},
+                )
+            ),
+            # The last turn is the host's: submit_result without arguments.
+        ]
+    )
+    result, workspace = await run_agent(root, node, provider)
+    assert result.status == "success", result.to_dict()
+    assert len(provider.requests) == 2
+    first = tool_result(provider, 1)
+    assert first["kept"] == [
+        "test_apply_discount_case_1",
+        "test_apply_discount_case_2",
+        "test_apply_discount_half_price",
+    ]
+    refused = "\n".join(first["refused"])
+    assert "test_apply_discount_nothing (line 1): it never calls apply_discount" in refused
+    assert "test_apply_discount_case_3 failed: assert 8.99 == 9.0" in refused
+    # The fixed case takes the refused one's place.
+    assert result.details["added"] == [*first["kept"], "test_apply_discount_case_3"]
+    text = (workspace.read("tests/test_pricing.py") or b"").decode()
+    assert "The test failed." not in text  # a model's docstring is prose nobody checked
+    assert "expected=9.0" not in text and "test_apply_discount_nothing" not in text
+    assert "    result = apply_discount(price=9.99, percent=10)\n" in text
+    assert (
+        "    with pytest.raises(ValueError):\n        apply_discount(price=1.0, percent=120)"
+        in text
+    )
+    assert OBSERVED not in text  # the model gave tests: nothing observed was added
+    assert result.details["failed"] == 0 and result.details["passed"] == 7 + 4
+    assert result.changed_files == ["tests/test_pricing.py"]
+    assert pytest_on_copy(workspace, tmp_path, "tests/test_pricing.py").startswith("11 passed")
+
+
+async def test_a_model_that_gives_nothing_gets_observed_tests(tmp_path: Path) -> None:
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/models.py", "Warehouse.get")
-    async with bench(root) as b:
-        written = await b.run("test", "write_tests", node)
-        text = b.text("test", node, "tests/test_models.py")
-    assert written["written"] is True and written["failed"] == 0
+    provider = ScriptedProvider([tool_turn(("write_tests", {})), tool_turn(("submit_result", {}))])
+    result, workspace = await run_agent(root, node, provider)
+    assert result.status == "success", result.to_dict()
+    text = (workspace.read("tests/test_models.py") or b"").decode()
     assert text.startswith(
         '"""Tests for inventory.models."""\n\nimport pytest\n\n'
         "from inventory.models import Warehouse\n"
     )
-    assert "    warehouse = Warehouse(name=" in text
-    assert "    with pytest.raises(KeyError):\n        warehouse.get(sku=" in text
+    assert text.count(OBSERVED) == 3
+    assert "    warehouse = Warehouse(name='Ada')\n    with pytest.raises(KeyError):\n" in text
+    assert pytest_on_copy(workspace, tmp_path, "tests/test_models.py").startswith("3 passed")
 
 
-async def test_a_new_test_file_for_a_plain_module(tmp_path: Path) -> None:
+async def test_submit_alone_still_leaves_passing_tests(tmp_path: Path) -> None:
     source = (
-        "async def shout(text: str) -> str:\n"
-        "    return text.upper()\n"
+        "async def shout(text: str, /, times: int = 1) -> str:\n"
+        "    return (text.upper() + ' ') * times\n"
         "\n"
         "\n"
         "def ratio(count: int, total: int) -> float:\n"
@@ -68,67 +161,46 @@ async def test_a_new_test_file_for_a_plain_module(tmp_path: Path) -> None:
     )
     root = write_project(tmp_path, {"calc.py": source})
     async with bench(root) as b:
-        first = await b.run("test", "write_tests", find_node(root, "calc.py", "shout"))
-        node = find_node(root, "calc.py", "ratio")
-        second = await b.run("test", "write_tests", node)
-        text = b.text("test", node, "tests/test_calc.py")
-    assert first["written"] and second["written"]
-    assert second["failed"] == 0
-    assert "    result = asyncio.run(shout(text=" not in text  # other node: other workspace
-    assert "    with pytest.raises(ZeroDivisionError):\n        ratio(count=0, total=0)\n" in text
-    assert "assert result == pytest.approx(" in text
+        shout = find_node(root, "calc.py", "shout")
+        ratio = find_node(root, "calc.py", "ratio")
+        shout_facts = await b.run("test", "submit", shout)
+        ratio_facts = await b.run("test", "submit", ratio)
+        assert ratio_facts["failed"] == 0
+        shout_text = b.text("test", shout, "tests/test_calc.py")
+        ratio_text = b.text("test", ratio, "tests/test_calc.py")
+    assert shout_facts["failed"] == 0 and len(shout_facts["added"]) == 3
+    # Positional-only parameters are passed by position; coroutines are run.
+    assert "result = asyncio.run(shout('hello world', times=1))" in shout_text
+    assert (
+        "    with pytest.raises(ZeroDivisionError):\n        ratio(count=0, total=0)\n"
+        in ratio_text
+    )
+    assert "assert result == pytest.approx(" in ratio_text
 
 
-async def test_fix_tests_rewrites_stale_expectations_and_leaves_person_tests(
-    tmp_path: Path,
-) -> None:
-    root = copy_sample(tmp_path)
-    node = find_node(root, "inventory/pricing.py", "round_money")
+async def test_code_that_cannot_be_called_gets_no_tests(tmp_path: Path) -> None:
+    root = write_project(
+        tmp_path,
+        {"mod.py": "def outer():\n    def inner():\n        return 1\n    return inner()\n"},
+    )
+    sample = copy_sample(tmp_path)
+    nested = find_node(root, "mod.py", "outer.inner")
+    test_code = find_node(sample, "tests/test_pricing.py", "test_apply_discount_rounds_to_cents")
     async with bench(root) as b:
-        written = await b.run("test", "write_tests", node)
-        ws = b.workspace("test", node)
-        text = b.text("test", node, "tests/test_pricing.py")
-        stale = text.replace(
-            "assert result == pytest.approx(", "assert result == 1 + pytest.approx(", 1
+        shown = await b.run("test", "read_tests", nested)
+        written = await b.run(
+            "test", "write_tests", nested, {"cases": [{"args": {}, "expected": 1}]}
         )
-        stale += "\n\ndef test_written_by_a_person():\n    assert 1 == 2\n"
-        ws.write("tests/test_pricing.py", stale.encode())
-        ran = await b.run("test", "run_tests", node)
-        fixed = await b.run("test", "fix_tests", node)
-        final = b.text("test", node, "tests/test_pricing.py")
-    assert written["failed"] == 0
-    assert ran["failed"] == 2
-    assert fixed["rewritten"] == ["test_round_money_defaults"]
-    assert fixed["removed"] == [] and fixed["left_failing"] == ["test_written_by_a_person"]
-    assert fixed["failed"] == 1
-    assert "1 + pytest.approx" not in final
-    assert "def test_written_by_a_person():" in final
+        facts = await b.run("test", "submit", nested)
+        untouched = b.workspace("test", nested).changed_files()
+    async with bench(sample) as b:
+        on_tests = await b.run("test", "read_tests", test_code)
+    assert shown["testable"] is False and "nested function" in shown["reason"]
+    assert written["written"] is False and facts["status"] == "skipped" and untouched == []
+    assert on_tests["testable"] is False and on_tests["reason"] == "this is test code"
 
 
-async def test_nested_functions_are_reported_untestable(tmp_path: Path) -> None:
-    source = "def outer():\n    def inner():\n        return 1\n    return inner()\n"
-    root = write_project(tmp_path, {"mod.py": source})
-    node = find_node(root, "mod.py", "outer.inner")
-    async with bench(root) as b:
-        shown = await b.run("test", "read_tests", node)
-        written = await b.run("test", "write_tests", node)
-        ws = b.workspace("test", node)
-        facts = await b.run("test", "submit", node)
-    assert shown["testable"] is False and written["written"] is False
-    assert ws.changed_files() == []
-    assert facts["status"] == "skipped"
-
-
-async def test_test_functions_get_no_tests_of_their_own(tmp_path: Path) -> None:
-    root = copy_sample(tmp_path)
-    node = find_node(root, "tests/test_pricing.py", "test_apply_discount_rounds_to_cents")
-    async with bench(root) as b:
-        shown = await b.run("test", "read_tests", node)
-        written = await b.run("test", "write_tests", node)
-    assert shown["testable"] is False and written["written"] is False
-
-
-async def test_side_effect_files_of_the_code_under_test_are_removed(tmp_path: Path) -> None:
+async def test_what_the_code_under_test_writes_is_discarded(tmp_path: Path) -> None:
     source = (
         "from pathlib import Path\n"
         "\n"
@@ -140,26 +212,6 @@ async def test_side_effect_files_of_the_code_under_test_are_removed(tmp_path: Pa
     node = find_node(root, "store.py", "save")
     async with bench(root) as b:
         written = await b.run("test", "write_tests", node)
-        ws = b.workspace("test", node)
-    assert written["written"] is True
-    assert ws.changed_files() == ["tests/test_store.py"]
-    assert "example.txt" in written["side_effect_files_removed"]
-
-
-async def test_run_tests_writes_the_nodes_tests_first_when_it_has_none(tmp_path: Path) -> None:
-    root = copy_sample(tmp_path)
-    node = find_node(root, "inventory/pricing.py", "tax_for")
-    covered = find_node(root, "inventory/pricing.py", "bulk_discount")
-    async with bench(root) as b:
-        ran = await b.run("test", "run_tests", node)
-        again = await b.run("test", "fix_tests", node)
-        # test_bulk_discount_tiers exists: that node counts as tested already.
-        other = await b.run("test", "run_tests", covered)
-    assert ran["written_first"] == [
-        "test_tax_for_defaults",
-        "test_tax_for_typical",
-        "test_tax_for_edge",
-    ]
-    assert other["written_first"] == []
-    assert ran["failed"] == 0 and ran["passed"] == 7 + 3
-    assert again["written_first"] == [] and again["note"] == "nothing to fix"
+        changed = b.workspace("test", node).changed_files()
+    assert written["written"] is True and written["observed"] is True
+    assert changed == ["tests/test_store.py"]

@@ -251,6 +251,15 @@ def source_pieces(source: str, target: dict[str, Any], module: str) -> list[dict
     return pieces
 
 
+def _numbered(base: str, taken: set[str]) -> str:
+    """``base_1``, ``base_2``, ...: the first one not taken (and now taken)."""
+    number = 1
+    while f"{base}_{number}" in taken:
+        number += 1
+    taken.add(f"{base}_{number}")
+    return f"{base}_{number}"
+
+
 def _unique(name: str, taken: set[str]) -> str:
     candidate, number = name, 2
     while candidate in taken:
@@ -287,7 +296,7 @@ def model_test_pieces(
     for index, case in enumerate(cases, 1):
         try:
             pieces.append(
-                case_piece(target, names, owner_args, case, _unique(f"{base}_{index}", used))
+                case_piece(target, names, owner_args, case, _numbered(base, used))
             )
         except ValueError as exc:
             refused.append({"what": f"case {index}: {json.dumps(case)[:200]}", "reason": str(exc)})

@@ -85,7 +85,10 @@ def _merge_imports(
         lines[stmt.lineno - 1] = f"{indent}from {module} import {', '.join(merged)}{newline}"
     elif missing:
         new_lines.append(f"from {module} import {', '.join(missing)}{newline}")
-    new_lines = [f"import {lib}{newline}" for lib in plain if lib not in imported_plain] + new_lines
+    plain_lines = [f"import {lib}{newline}" for lib in plain if lib not in imported_plain]
+    if last_import == 0 and plain_lines and new_lines:
+        plain_lines.append(newline)  # a new file: standard imports, a blank line, the project's
+    new_lines = plain_lines + new_lines
     if not new_lines:
         return lines
     if last_import == 0:
@@ -136,6 +139,19 @@ def module_test_file(context: CodeContext) -> dict[str, Any]:
     exists = bool(preferred)
     names = tests_in_file(context.read_text(path), path) if exists else []
     return {"path": path, "exists": exists, "tests": names}
+
+
+@host_function
+def tests_added_by_run(context: CodeContext, path: str) -> list[str]:
+    """Test functions of ``path`` in this run's workspace that the project's file lacks."""
+    if not context.workspace.exists(path):
+        return []
+    current = tests_in_file(context.read_text(path), path)
+    change = next((c for c in context.workspace.changes() if c.path == path), None)
+    if change is None:
+        return []
+    before = tests_in_file(change.old.decode("utf-8"), path) if change.old is not None else []
+    return [name for name in current if name not in before]
 
 
 @host_function
