@@ -1,0 +1,90 @@
+"""The ``remora_code`` external module: stubs derived from the host functions, bound per run."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from remora.code import MODULE_NAME, CodeContext, build_module, module_stubs
+from remora.code.module import registered
+from remora.config import SandboxConfig
+from remora.discovery.node import CSTNode, make_node_id
+from remora.sandbox import check_pym, load_pym, run_one
+from remora.workspace import WorkspaceStore
+
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "agents.md"
+SOURCE = "def fold(items, op=lambda a, b: a + b):\n    return items\n"
+
+
+def test_stubs_are_the_functions_signatures_without_the_context() -> None:
+    stubs = module_stubs()
+    assert "def set_docstring(text: str) -> dict[str, Any]: ..." in stubs
+    assert "async def lint_fix(code: str = '') -> dict[str, Any]: ..." in stubs
+    assert "context" not in stubs
+
+
+def test_every_function_is_documented() -> None:
+    documented = set(re.findall(r"remora_code\.(\w+)\(", DOCS.read_text(encoding="utf-8")))
+    missing = [f.name for f in registered() if f.name not in documented]
+    assert missing == [], f"document these in docs/agents.md: {missing}"
+
+
+def test_agents_check_type_checks_calls_against_the_stubs(tmp_path: Path) -> None:
+    script = tmp_path / "bad.pym"
+    script.write_text("import remora_code\nremora_code.set_docstring(3)\nremora_code.nope()\n")
+    findings = [(f.line, f.rule) for f in check_pym(script)]
+    assert findings == [(2, "invalid-argument-type"), (3, "unresolved-attribute")]
+
+
+async def test_a_script_calls_the_module_bound_to_its_node(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "m.py").write_text(SOURCE)
+    node = CSTNode(
+        node_id=make_node_id("m.py", "fold", "function"),
+        node_type="function",
+        name="fold",
+        full_name="fold",
+        file_path="m.py",
+        start_byte=0,
+        end_byte=len(SOURCE),
+        start_line=1,
+        end_line=2,
+        text=SOURCE,
+    )
+    script = tmp_path / "t.pym"
+    script.write_text(
+        "import remora_code\n"
+        "params = remora_code.signature()['parameters']\n"
+        "names = [p['name'] + '=' + str(p['default']) for p in params]\n"
+        "written = remora_code.set_docstring('Fold the items.')\n"
+        "try:\n"
+        "    remora_code.set_docstring('')\n"
+        "    refused = ''\n"
+        "except ValueError as exc:\n"
+        "    refused = str(exc)\n"
+        "{'names': names, 'changed': written['changed'], 'refused': refused}\n"
+    )
+    config = SandboxConfig(workers=1)
+    with WorkspaceStore(root).create("t", node.node_id) as workspace:
+        modules = {MODULE_NAME: build_module(CodeContext(workspace, node, config))}
+        envelope = await run_one(config, load_pym(script), {}, {}, modules=modules)
+        written = workspace.read("m.py")
+    assert envelope["ok"], envelope
+    assert envelope["result"]["names"] == ["items=None", "op=lambda a, b: a + b"]
+    assert envelope["result"]["changed"] is True
+    assert "empty" in envelope["result"]["refused"]
+    assert written == SOURCE.replace(":\n", ':\n    """Fold the items."""\n', 1).encode()
+    assert (root / "m.py").read_text() == SOURCE  # the project itself is untouched
+
+
+def test_a_host_function_without_annotations_is_refused() -> None:
+    from remora.code.module import host_function
+
+    def untyped(context: CodeContext, value):  # type: ignore[no-untyped-def]
+        return value
+
+    with pytest.raises(TypeError, match="needs an annotation"):
+        host_function(untyped)
