@@ -7,7 +7,7 @@ format at the edge and back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 __all__ = [
     "FinishReason",
@@ -22,6 +22,7 @@ __all__ = [
     "ToolResult",
     "ToolSpec",
     "Usage",
+    "WorkClock",
 ]
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -98,6 +99,21 @@ class ToolSpec:
     parameters: dict[str, Any]
 
 
+class WorkClock(Protocol):
+    """The clock of a turn's time limit, told when the request waits and when work starts.
+
+    A provider that queues requests itself (the embedded engine, whose slots are
+    shared by concurrent agents) calls ``queued()`` as the request starts waiting
+    and ``started()`` when the engine starts on it, so the limit measures the
+    request's own work, not its place in the queue. A provider that calls neither
+    is timed from the request.
+    """
+
+    def queued(self) -> None: ...
+
+    def started(self) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ModelRequest:
     messages: tuple[Message, ...]
@@ -105,8 +121,10 @@ class ModelRequest:
     tool_choice: ToolChoice = "auto"
     max_tokens: int = 512
     temperature: float = 0.0
+    # Counted from when the model starts on the request (see WorkClock).
     timeout_s: float | None = None
     stop: tuple[str, ...] = ()
+    clock: WorkClock | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,7 +145,7 @@ class EmbeddedProvider:
         engine = await self.engine()
         timeout = request.timeout_s or self.model.timeout
         try:
-            response = await asyncio.wait_for(engine.chat(body), timeout)
+            response = await engine.chat(body, timeout_s=timeout, clock=request.clock)
         except TimeoutError as exc:
             raise ModelUnavailableError(
                 f"embedded model {self.model_label} did not answer within {timeout:g}s",

@@ -4,6 +4,9 @@ xllamacpp's ``Server`` holds the model once and serves ``n_parallel`` slots with
 continuous batching; each blocking ``handle_chat_completions`` call runs on a
 thread of the engine's own pool (one per slot), so the event loop stays free and
 requests beyond the slot count wait in Python instead of starving other work.
+Requests are streamed: the first chunk says the engine has started on the
+request (where its time limit begins), and a request past its limit is stopped
+at the next chunk, which frees its slot at once.
 
 Engines live in a process-wide registry keyed by everything that changes how the
 model is loaded; providers acquire and release them, and the last release (or
@@ -17,11 +20,13 @@ import atexit
 import os
 import secrets
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from remora.conversation import WorkClock
 from remora.errors import ModelUnavailableError
 
 __all__ = [
@@ -135,27 +140,59 @@ class Engine:
         self.refcount = 0
         self.closed = False
 
-    async def chat(self, request: dict[str, Any]) -> dict[str, Any]:
-        """One chat completion (an OpenAI-shaped dict) without blocking the loop."""
+    async def chat(
+        self,
+        request: dict[str, Any],
+        *,
+        timeout_s: float | None = None,
+        clock: WorkClock | None = None,
+    ) -> dict[str, Any]:
+        """One chat completion (an OpenAI-shaped dict) without blocking the loop.
+
+        ``timeout_s`` counts from the first chunk, when the engine has started on
+        the request; waiting for a slot or a pool thread is not part of it.
+        Raises TimeoutError past it, after telling the engine to stop.
+        """
         if self.closed:
             raise ModelUnavailableError(f"engine for {self.key.path} is closed")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, self._chat_sync, request)
+        started = asyncio.Event()
+        stop = threading.Event()
 
-    def _chat_sync(self, request: dict[str, Any]) -> dict[str, Any]:
+        def signal_start() -> None:  # on the engine's thread
+            loop.call_soon_threadsafe(started.set)
+
+        if clock is not None:
+            clock.queued()
+        job: asyncio.Future[dict[str, Any]] = loop.run_in_executor(
+            self._pool, self._chat_sync, request, signal_start, stop
+        )
+        waiter: asyncio.Future[Any] = asyncio.ensure_future(started.wait())
         try:
-            response = self._server.handle_chat_completions(request)
+            await asyncio.wait([job, waiter], return_when=asyncio.FIRST_COMPLETED)
+            if clock is not None:
+                clock.started()
+            return await asyncio.wait_for(asyncio.shield(job), timeout_s)
+        except BaseException:  # a timeout or a cancelled run: free the slot
+            stop.set()
+            raise
+        finally:
+            waiter.cancel()
+
+    def _chat_sync(
+        self, request: dict[str, Any], on_start: Callable[[], None], stop: threading.Event
+    ) -> dict[str, Any]:
+        stream = _Stream(on_start, stop)
+        body = {**request, "stream": True, "stream_options": {"include_usage": True}}
+        try:
+            self._server.handle_chat_completions(body, stream.chunk)
         except ValueError as exc:  # xllamacpp's answer to a request it rejects
             raise ModelUnavailableError(f"llama.cpp rejected the request: {exc}") from exc
-        if not isinstance(response, dict):
-            raise ModelUnavailableError(
-                f"llama.cpp returned {type(response).__name__}, not a response",
-            )
-        error = response.get("error")
-        if error:
+        if stream.error is not None:
+            error = stream.error
             message = error.get("message", error) if isinstance(error, dict) else error
             raise ModelUnavailableError(f"llama.cpp error: {message}")
-        return response
+        return stream.response()
 
     def close(self) -> None:
         if self.closed:
@@ -164,6 +201,45 @@ class Engine:
         self._pool.shutdown(wait=True)
         # Dropping the last reference stops llama.cpp's loop and frees the model.
         self._server = None
+
+
+class _Stream:
+    """The chunks of one streamed completion, put back together as one response."""
+
+    def __init__(self, on_start: Callable[[], None], stop: threading.Event) -> None:
+        self._on_start: Callable[[], None] | None = on_start
+        self._stop = stop
+        self._content: list[str] = []
+        self._finish: str | None = None
+        self._last: dict[str, Any] = {}
+        self.error: Any = None
+
+    def chunk(self, chunk: dict[str, Any]) -> bool:
+        """Called by llama.cpp for every chunk; True asks it to stop generating."""
+        if self._on_start is not None:
+            self._on_start()
+            self._on_start = None
+        if chunk.get("error"):
+            self.error = chunk["error"]
+            return True
+        for choice in chunk.get("choices") or []:
+            delta = choice.get("delta") or {}
+            if delta.get("content"):
+                self._content.append(str(delta["content"]))
+            if choice.get("finish_reason"):
+                self._finish = str(choice["finish_reason"])
+        if chunk.get("usage"):
+            self._last = chunk
+        return self._stop.is_set()
+
+    def response(self) -> dict[str, Any]:
+        """The OpenAI-shaped response a non-streamed request would have returned."""
+        message = {"role": "assistant", "content": "".join(self._content)}
+        return {
+            "choices": [{"index": 0, "message": message, "finish_reason": self._finish}],
+            "usage": self._last.get("usage") or {},
+            "timings": self._last.get("timings") or {},
+        }
 
 
 _registry: dict[EngineKey, Engine] = {}

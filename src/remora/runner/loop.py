@@ -28,6 +28,7 @@ from remora.errors import (
 )
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.providers.base import Provider, ProviderError
+from remora.runner.clock import TurnClock
 from remora.runner.dispatcher import ToolDispatcher, ToolExecutor, WorkspaceReporter
 from remora.runner.messages import CONTEXT_PREFIX, Transcript, host_step_text
 from remora.runner.policy import RunState, TurnPlan, TurnPolicy, call_key
@@ -89,6 +90,8 @@ class AgentRunner:
         # Tool calls the host made instead of the model (host steps, the final submit).
         self.host_calls = 0
         self._host_submit_tried = False
+        # Seconds this run's requests waited for the model before it started on them.
+        self._queued_s = 0.0
         self._usage = Usage()
         submit = definition.submit_tool
         self._submit_validator = (
@@ -184,7 +187,8 @@ class AgentRunner:
                     return submitted
             if plan.instruction:
                 transcript.host_note(plan.instruction)
-            turn, problem = await self._ask(plan, transcript, deadline)
+            # Time spent queued for the model is not the run's own time.
+            turn, problem = await self._ask(plan, transcript, deadline + self._queued_s)
             if problem is not None:
                 invalid_streak += 1
                 if invalid_streak > self.config.invalid_response_retries:
@@ -294,6 +298,7 @@ class AgentRunner:
                 AGENT_MODEL_UNAVAILABLE, f"total timeout of {self.config.total_timeout:g}s reached"
             )
         limit = min(self.config.per_turn_timeout, remaining)
+        clock = TurnClock(limit)
         request = ModelRequest(
             messages=transcript.messages,
             tools=plan.tools,
@@ -301,6 +306,7 @@ class AgentRunner:
             max_tokens=self.config.max_tokens,
             temperature=self.config.temperature,
             timeout_s=limit,
+            clock=clock,
         )
         self.turns += 1
         self._emit(
@@ -315,8 +321,12 @@ class AgentRunner:
         )
         began = time.perf_counter()
         try:
-            async with asyncio.timeout(limit):
-                turn = await self.provider.complete(request)
+            async with asyncio.timeout(limit) as scope:
+                clock.scope = scope
+                try:
+                    turn = await self.provider.complete(request)
+                finally:
+                    self._queued_s += clock.queued_s
         except TimeoutError:
             which = "per-turn timeout" if limit == self.config.per_turn_timeout else "total timeout"
             raise _Stop(
@@ -344,6 +354,7 @@ class AgentRunner:
                 "turn": self.turns,
                 "duration_s": round(time.perf_counter() - began, 6),
                 "finish": turn.finish,
+                "queued_s": round(clock.queued_s, 6),
                 "prompt_tokens": turn.usage.prompt_tokens,
                 "completion_tokens": turn.usage.completion_tokens,
                 "cached_tokens": turn.usage.cached_tokens,

@@ -1,0 +1,73 @@
+"""The embedded engine's time limit counts from the start of work, and a stopped request
+frees its slot (the real SmolLM2 model through xllamacpp)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from remora.providers.engine import EngineKey, acquire_engine, release_engine
+
+pytestmark = [pytest.mark.integration, pytest.mark.model]
+
+# Long enough to keep one slot busy for a while whatever the machine's load.
+LONG = {
+    "messages": [{"role": "user", "content": "Count from one to a thousand in words."}],
+    "max_tokens": 400,
+    "ignore_eos": True,
+    "temperature": 0.0,
+}
+SHORT = {
+    "messages": [{"role": "user", "content": "Say hi."}],
+    "max_tokens": 4,
+    "temperature": 0.0,
+}
+
+
+class RecordingClock:
+    def __init__(self) -> None:
+        self.events: list[str] = []
+
+    def queued(self) -> None:
+        self.events.append("queued")
+
+    def started(self) -> None:
+        self.events.append("started")
+
+
+async def test_a_request_behind_a_busy_slot_is_queued_then_started(
+    embedded_model_path: Path,
+) -> None:
+    engine = await asyncio.to_thread(
+        acquire_engine, EngineKey.create(embedded_model_path, 1, 1024, 1)
+    )
+    try:
+        first, second = RecordingClock(), RecordingClock()
+        busy = asyncio.ensure_future(engine.chat(LONG, clock=first))
+        await asyncio.sleep(0)
+        answer = await engine.chat(SHORT, clock=second)
+        await busy
+        assert second.events == ["queued", "started"]
+        assert answer["choices"][0]["message"]["content"]
+        assert answer["usage"]["completion_tokens"] > 0
+        assert busy.result()["usage"]["completion_tokens"] == 400
+    finally:
+        await asyncio.to_thread(release_engine, engine)
+
+
+async def test_a_request_past_its_limit_is_stopped_and_its_slot_freed(
+    embedded_model_path: Path,
+) -> None:
+    engine = await asyncio.to_thread(
+        acquire_engine, EngineKey.create(embedded_model_path, 1, 1024, 1)
+    )
+    try:
+        with pytest.raises(TimeoutError):
+            await engine.chat({**LONG, "max_tokens": 100_000}, timeout_s=0.2)
+        # The only slot serves the next request: the stopped one no longer holds it.
+        answer = await engine.chat(SHORT)
+        assert answer["choices"][0]["finish_reason"] in ("stop", "length")
+    finally:
+        await asyncio.to_thread(release_engine, engine)
