@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+from remora.errors import DiscoveryPathError
 
 __all__ = ["STATE_DIR", "find_project_root", "state_dir"]
 
@@ -16,8 +19,15 @@ def find_project_root(start: Path) -> Path:
     Falls back to ``start`` itself (or its parent for a file), so a bare folder
     of scripts is its own project.
     """
-    start = start.resolve()
-    base = start if start.is_dir() else start.parent
+    # The folder a file lies in, not its symlink's target's: a link to
+    # /etc/passwd must not make /etc the project.
+    start = Path(os.path.abspath(start))
+    try:
+        base = (start if start.is_dir() else start.parent).resolve()
+    except RuntimeError:  # a symlink loop among the folders
+        raise DiscoveryPathError(
+            f"{start}: a symlink loop", "remove the loop or pass another path"
+        ) from None
     for candidate in (base, *base.parents):
         if any((candidate / marker).exists() for marker in _ROOT_MARKERS):
             return candidate

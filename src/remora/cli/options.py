@@ -18,6 +18,7 @@ from typing import Annotated, Any, ClassVar, TypeVar
 import typer
 
 from remora.config import LoadedConfig, load_config
+from remora.errors import UsageError
 from remora.project import find_project_root
 
 __all__ = ["FormatOpt", "OutputFormat", "SharedOptions", "shared_options"]
@@ -92,6 +93,11 @@ class SharedOptions:
 
     def project_root(self, paths: list[Path] | None = None) -> Path:
         if self.project is not None:
+            if not self.project.is_dir():
+                what = "does not exist" if not self.project.exists() else "is not a directory"
+                raise UsageError(
+                    f"--project {self.project} {what}", "pass the project's root directory"
+                )
             return self.project.resolve()
         return find_project_root(paths[0] if paths else Path.cwd())
 

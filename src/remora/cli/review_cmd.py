@@ -11,10 +11,12 @@ from rich.text import Text
 
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json
-from remora.errors import UsageError
+from remora.errors import UsageError, WorkspaceNotFoundError
+from remora.project import STATE_DIR
 from remora.results import ResultsDB
-from remora.results.review import accept, reject, resolve_ids, review_items
+from remora.results.review import ReviewItem, accept, reject, resolve_ids, review_items
 from remora.workspace import FileChange, WorkspaceStore
+from remora.workspace.diff import escape_controls, split_lines
 from remora.workspace.hunks import change_hunks, parse_hunk_numbers
 
 __all__ = ["register", "review_app"]
@@ -67,13 +69,21 @@ def _root(opts: SharedOptions) -> Path:
 
 def _open(opts: SharedOptions) -> tuple[WorkspaceStore, ResultsDB]:
     root = _root(opts)
+    if not (root / STATE_DIR).is_dir():
+        # Opening the results database would create .remora/ in any folder.
+        raise WorkspaceNotFoundError(
+            f"no changes to review in {root} (it has no {STATE_DIR}/)",
+            "run `remora analyze` there first, or pass the project with --project",
+        )
     return WorkspaceStore(root), ResultsDB(root)
 
 
 def _list(opts: SharedOptions, output_format: OutputFormat, include_empty: bool) -> None:
-    store, db = _open(opts)
-    with db:
-        items = review_items(store, db, include_empty=include_empty)
+    items: list[ReviewItem] = []
+    if (_root(opts) / STATE_DIR).is_dir():  # listing never creates .remora/
+        store, db = _open(opts)
+        with db:
+            items = review_items(store, db, include_empty=include_empty)
     if output_format is OutputFormat.json:
         print_json([item.to_dict() for item in items])
         return
@@ -122,8 +132,9 @@ def _coloured(changes: list[FileChange]) -> Text:
     for change in changes:
         own = [h for h in hunks if h.path == change.path]
         labels = iter(own)
-        for line in change.diff().splitlines(keepends=True):
+        for line in split_lines(change.diff()):
             style = next((s for prefix, s in _STYLES if line.startswith(prefix)), "")
+            line = escape_controls(line)
             whole = own[0].whole_file and line.startswith("diff --git")
             if whole or (not own[0].whole_file and line.startswith("@@")):
                 text.append(line.rstrip("\n"), style=style)
@@ -204,7 +215,7 @@ def show_command(
         console.print(f"{workspace_id}: no changes.")
         return
     if not console.is_terminal:  # piped: the plain diff, as `git apply` reads it
-        console.print(diff, end="", markup=False, highlight=False)
+        console.print(escape_controls(diff), end="", markup=False, highlight=False)
         return
     console.print(_coloured(changes), end="")
 

@@ -58,7 +58,13 @@ def resolve_node(spec: str, project_root: Path, config: RemoraConfig) -> CSTNode
     from remora.discovery import discover
 
     file_part, _, qualname = spec.partition("::")
-    target = (project_root / file_part).resolve()
+    # realpath, not resolve(): a symlink loop must become the message below, not a RuntimeError
+    target = Path(os.path.realpath(project_root / file_part))
+    if not target.is_relative_to(project_root.resolve()):
+        raise DiscoveryPathError(
+            f"--node: {file_part!r} leads outside the project {project_root}",
+            "give a file inside the project",
+        )
     if not target.is_file():
         raise DiscoveryPathError(
             f"--node: no file {file_part!r} under {project_root}",

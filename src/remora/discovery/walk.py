@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,12 +50,18 @@ def collect_files(
     warning (``remora discover *`` names README.md too). Directories are
     walked with the ignore rules and the .gitignore files from the project root
     down. Symlinked directories are not followed, so a link cannot make the
-    walk loop or leave the project.
+    walk loop or leave the project; a symlinked file is read only when its
+    target is inside the project, and a symlink loop is a warning.
     """
     root = project_root.resolve()
     resolved: list[Path] = []
     for given in paths:
         absolute = given if given.is_absolute() else Path.cwd() / given
+        if absolute.is_symlink() and not absolute.exists():
+            raise DiscoveryPathError(
+                f"{given} is a broken symlink or a symlink loop",
+                "pass the file it should point to",
+            )
         if not absolute.exists():
             raise DiscoveryPathError(
                 f"path does not exist: {given}",
@@ -72,7 +79,7 @@ def collect_files(
                 warnings.append(DiscoveryWarning(rel, None, "skipped: not a Python file (.py)"))
             continue
         dir_rules = _ancestor_rules(root, rel, rules, warnings) if use_gitignore else rules
-        _walk(str(absolute), rel, dir_rules, use_gitignore, found, warnings)
+        _walk(str(absolute), rel, dir_rules, use_gitignore, found, warnings, str(root))
     return [found[k] for k in sorted(found)], warnings
 
 
@@ -106,6 +113,17 @@ def _with_gitignore(
     return rules.with_gitignore(base, text)
 
 
+def _leaves(link: str, root: str) -> str | None:
+    """Why a symlinked file may not be read (its target is outside the project), or None.
+
+    Its text would go to the model, and with a remote provider leave the machine.
+    """
+    target = os.path.realpath(link)
+    if target == root or target.startswith(root.rstrip(os.sep) + os.sep):
+        return None
+    return "skipped: a symlink to a file outside the project"
+
+
 def _walk(
     directory: str,
     rel_dir: str,
@@ -113,6 +131,7 @@ def _walk(
     use_gitignore: bool,
     found: dict[str, SourceFile],
     warnings: list[DiscoveryWarning],
+    root: str,
 ) -> None:
     if use_gitignore:
         rules = _with_gitignore(Path(directory), rel_dir, rules, warnings)
@@ -130,12 +149,16 @@ def _walk(
         try:
             if entry.is_dir(follow_symlinks=False):
                 if not rules.is_ignored(rel, True):
-                    _walk(entry.path, rel, rules, use_gitignore, found, warnings)
+                    _walk(entry.path, rel, rules, use_gitignore, found, warnings, root)
             elif (
                 entry.name.endswith(SOURCE_SUFFIXES)
                 and entry.is_file()
                 and (not rules.is_ignored(rel, False))
             ):
+                if entry.is_symlink() and (outside := _leaves(entry.path, root)) is not None:
+                    warnings.append(DiscoveryWarning(rel, None, outside))
+                    continue
                 found[rel] = SourceFile(entry.path, rel, entry.stat().st_size)
         except OSError as exc:
-            warnings.append(DiscoveryWarning(rel, None, f"skipped: {exc.strerror or exc}"))
+            why = "a symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
+            warnings.append(DiscoveryWarning(rel, None, f"skipped: {why}"))

@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["ChangeStatus", "FileChange", "is_binary", "render_diff", "render_file_diff"]
+__all__ = [
+    "ChangeStatus",
+    "FileChange",
+    "escape_controls",
+    "is_binary",
+    "render_diff",
+    "render_file_diff",
+    "split_lines",
+]
+
+# What a terminal acts on instead of showing: C0 and C1 controls (ESC starts
+# colour and cursor sequences), DEL, a CR that is not part of CRLF (it returns
+# to the line start and lets later text cover earlier text), and the Unicode
+# bidirectional overrides that reorder how a line reads.
+_CONTROLS = re.compile("\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 ChangeStatus = Literal["added", "modified", "deleted"]
 _NO_NEWLINE = "\\ No newline at end of file\n"
@@ -58,10 +73,22 @@ class FileChange:
         return render_file_diff(self)
 
 
+def split_lines(text: str) -> list[str]:
+    """Lines ending at ``\\n`` only, each with its ending (the last may have none).
+
+    ``str.splitlines`` also splits at CR, form feed, NEL and more, which would
+    show a lone CR in a file as a line break of the diff: a reviewer must see
+    it as the ``\\x0d`` it is (see :func:`escape_controls`).
+    """
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
 def _lines(data: bytes | None) -> list[str]:
     if not data:
         return []
-    return data.decode("utf-8").splitlines(keepends=True)
+    return split_lines(data.decode("utf-8"))
 
 
 def _hunks(change: FileChange) -> list[str]:
@@ -108,3 +135,17 @@ def render_file_diff(change: FileChange) -> str:
 def render_diff(changes: Iterable[FileChange]) -> str:
     """All changes, one after the other; "" when there are none."""
     return "".join(render_file_diff(change) for change in changes)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character a terminal would act on written as ``\\xNN``.
+
+    For showing a change to a reviewer: an ESC sequence or a lone CR in a
+    file must not hide or rewrite lines of the diff on the screen.
+    """
+    return _CONTROLS.sub(_escaped, text)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from remora.errors import UsageError
-from remora.workspace.diff import FileChange
+from remora.workspace.diff import FileChange, split_lines
 from remora.workspace.overlay import Workspace
 
 __all__ = [
@@ -65,7 +65,7 @@ class Hunk:
 
 def _lines(data: bytes | None) -> list[str]:
     # The same split as diff.py, so the hunks match the printed diff.
-    return data.decode("utf-8").splitlines(keepends=True) if data else []
+    return split_lines(data.decode("utf-8")) if data else []
 
 
 def _strip(line: str) -> tuple[str, bool]:
