@@ -83,10 +83,27 @@ class DiscoveryConfig(_Section):
     workers: int | None = Field(None, ge=1, description="Parse processes; default: CPU count")
 
 
+# Test code: tests are not documented, tested or given sample data unless an
+# operation's own `exclude:` says otherwise (`exclude: []` runs them on tests too).
+SKIPS_TEST_CODE: tuple[str, ...] = ("docstring", "test", "sample_data")
+TEST_CODE_PATTERNS: tuple[str, ...] = (
+    "tests/*",
+    "*/tests/*",
+    "test_*.py",
+    "*_test.py",
+    "conftest.py",
+)
+
+
 class OperationConfig(_Section):
     enabled: bool = True
     model: dict[str, Any] | None = Field(None, description="Overrides of the model section")
     options: dict[str, Any] = Field(default_factory=dict)
+    # File patterns (fnmatch on the project-relative path, `*` crosses `/`; a
+    # pattern without `/` also matches the file name alone). An empty include
+    # means every file.
+    include: list[str] = Field(default_factory=list, description="Only files matching these")
+    exclude: list[str] = Field(default_factory=list, description="Never files matching these")
 
     @field_validator("model")
     @classmethod
@@ -189,6 +206,14 @@ class RemoraConfig(_Section):
     events: EventsConfig = Field(default_factory=EventsConfig)
     watch: WatchConfig = Field(default_factory=WatchConfig)
     assistant: AssistantConfig = Field(default_factory=AssistantConfig)
+
+    @model_validator(mode="after")
+    def _test_code_excluded_by_default(self) -> RemoraConfig:
+        for name in SKIPS_TEST_CODE:
+            op = self.operations.get(name)
+            if op is not None and "exclude" not in op.model_fields_set:
+                op.exclude = list(TEST_CODE_PATTERNS)
+        return self
 
     @model_validator(mode="after")
     def _profile_supports_tool_choice(self) -> RemoraConfig:
