@@ -35,7 +35,7 @@ _STATES: tuple[str, ...] = get_args(ReviewState)
 # Waiting for a person: a conflict stays open until the user resolves and retries.
 OPEN_STATES: tuple[ReviewState, ...] = ("pending", "conflict")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # One entry per version: the script that brings version i to i + 1. Each runs in
 # a write transaction that first re-reads the version, so two processes opening
 # an old database at once apply it once.
@@ -64,6 +64,11 @@ _MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE results ADD COLUMN change_signature TEXT;
     ALTER TABLE results ADD COLUMN accepted_hunks TEXT;
     CREATE INDEX IF NOT EXISTS results_node_operation ON results(node_id, operation, created);
+    """,
+    # 3: the digest of everything that went into a run (node text, agent files,
+    # model, options), so an unchanged node × operation is not run again.
+    """
+    ALTER TABLE results ADD COLUMN fingerprint TEXT;
     """,
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
@@ -109,6 +114,8 @@ class ResultRecord:
     change_signature: str | None = None
     # The hunk numbers an accept took; None: the whole change (or not accepted)
     accepted_hunks: list[int] | None = None
+    # Digest of the run's inputs (schema 3); None for results recorded before it
+    fingerprint: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -198,7 +205,13 @@ class ResultsDB:
     # -- results --------------------------------------------------------------
 
     def record_result(
-        self, run_id: str, node: Any, operation: str, result: Mapping[str, Any]
+        self,
+        run_id: str,
+        node: Any,
+        operation: str,
+        result: Mapping[str, Any],
+        *,
+        fingerprint: str | None = None,
     ) -> str:
         """Store one agent result; returns its result id.
 
@@ -207,6 +220,7 @@ class ResultsDB:
         changed_files, summary, details, error ({code, message} or None), turns,
         usage, duration_s, degraded. A result with changed files is pending
         review; an older open result of the same workspace is superseded.
+        ``fingerprint`` is the digest of the run's inputs (see ``latest``).
         """
         error = result.get("error") or {}
         changed = [str(p) for p in result.get("changed_files") or []]
@@ -237,6 +251,7 @@ class ResultsDB:
             "rejected_diff": None,
             "change_signature": None,
             "accepted_hunks": None,
+            "fingerprint": fingerprint,
         }
         columns = ", ".join(_RESULT_COLUMNS)
         marks = ", ".join("?" for _ in _RESULT_COLUMNS)
@@ -346,6 +361,16 @@ class ResultsDB:
                 (node_id, operation),
             ).fetchall()
         return [_row_to_result(r) for r in rows]
+
+    def latest(self, node_id: str, operation: str) -> ResultRecord | None:
+        """The newest result of one node × operation, or None."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT * FROM results WHERE node_id=? AND operation=? "
+                "ORDER BY created DESC, rowid DESC LIMIT 1",
+                (node_id, operation),
+            ).fetchone()
+        return None if row is None else _row_to_result(row)
 
     def open_rejections(self) -> builtins.list[ResultRecord]:
         """Rejections with a reason that no later run of their node × operation answered."""

@@ -154,3 +154,16 @@ def test_concurrent_writers(tmp_path: Path) -> None:
         thread.join()
     assert errors == []
     assert len(dbs[1].list(run_id=run_id)) == 100
+
+
+def test_latest_result_of_a_node_operation_carries_its_fingerprint(tmp_path: Path) -> None:
+    with ResultsDB(tmp_path) as db:
+        run = db.start_run("analyze")
+        assert db.latest(node().node_id, "lint") is None
+        db.record_result(run, node(), "lint", result(), fingerprint="f1")
+        newer = db.record_result(run, node(), "lint", result(workspace_id="lint-2"))
+        db.record_result(run, node(), "docstring", result(workspace_id="doc-1"), fingerprint="d")
+        latest = db.latest(node().node_id, "lint")
+        assert latest is not None and latest.result_id == newer
+        assert latest.fingerprint is None
+        assert [r.fingerprint for r in db.history(node().node_id, "lint")] == [None, "f1"]
