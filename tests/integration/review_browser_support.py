@@ -30,6 +30,7 @@ __all__ = [
     "chromium",
     "make_project",
     "remora",
+    "remora_background",
     "serve",
 ]
 
@@ -145,8 +146,11 @@ def _call(name: str, **arguments: Any) -> dict[str, Any]:
     return {"calls": [{"name": name, "arguments": arguments}]}
 
 
-def make_project(root: Path) -> Path:
-    """The project, its agent and the scripted turns (files in path order: shop, tax)."""
+def make_project(root: Path, delay_s: float = 0.0) -> Path:
+    """The project, its agent and the scripted turns (files in path order: shop, tax).
+
+    ``delay_s`` makes the scripted model wait that long before each turn.
+    """
     (root / "pkg").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[project]\nname = "shop"\nversion = "0.1"\n')
     (root / "pkg" / "shop.py").write_text(SHOP)
@@ -160,6 +164,8 @@ def make_project(root: Path) -> Path:
     turns.append(_call("submit_result", summary="rate 0.25, rounded total, stripped label"))
     turns.append(_call("replace_text", old="amount * 0.2", new="amount * RATE"))
     turns.append(_call("submit_result", summary="tax uses RATE"))
+    if delay_s:
+        turns = [{**turn, "delay_s": delay_s} for turn in turns]
     (root / "turns.yaml").write_text(yaml.safe_dump(turns))
     (root / "remora.yaml").write_text(
         "agents_dir: agents\n"
@@ -170,10 +176,24 @@ def make_project(root: Path) -> Path:
     return root
 
 
+def _env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
+
+
 def remora(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
     return subprocess.run(
-        [REMORA, *args], cwd=root, capture_output=True, text=True, timeout=300, env=env
+        [REMORA, *args], cwd=root, capture_output=True, text=True, timeout=300, env=_env()
+    )
+
+
+def remora_background(root: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [REMORA, *args],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
     )
 
 

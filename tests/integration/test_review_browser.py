@@ -13,7 +13,15 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from review_browser_support import SHOP_HUNKS_1_AND_3, TAX, chromium, make_project, remora, serve
+from review_browser_support import (
+    SHOP_HUNKS_1_AND_3,
+    TAX,
+    chromium,
+    make_project,
+    remora,
+    remora_background,
+    serve,
+)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
@@ -111,3 +119,41 @@ def selected_row_id(driver: WebDriver) -> str:
     """The workspace id of the selected queue row."""
     selected = driver.find_element(By.CSS_SELECTOR, "#queue tbody tr.selected")
     return (selected.get_attribute("id") or "").removeprefix("row-")
+
+
+def test_the_runs_page_follows_a_running_analyze_without_reloading(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "shop", delay_s=1.0)
+    with serve(root) as url, chromium() as driver:
+        driver.get(url)
+        wait_for_path(driver, "/")
+        driver.find_element(By.LINK_TEXT, "Runs").click()
+        wait_for_path(driver, "/runs")
+        driver.execute_script("window.remoraMarker = 'still the same page';")
+        analyze = remora_background(root, "analyze", "pkg", "-o", "edit")
+        seen: list[tuple[str, str, str]] = []
+
+        def progress(d: WebDriver) -> bool:
+            # one script reads the three cells, so a poll cannot land between them
+            cells = d.execute_script(READ_NEWEST_RUN)
+            if not cells:
+                return False
+            state = (str(cells[0]), str(cells[1]), str(cells[2]))
+            if not seen or seen[-1] != state:
+                seen.append(state)
+            return state[2].startswith("finished")
+
+        try:
+            WebDriverWait(driver, 120, poll_frequency=0.2).until(progress)
+        finally:
+            _out, err = analyze.communicate(timeout=120)
+        assert analyze.returncode == 0, err
+        marker = driver.execute_script("return window.remoraMarker;")
+    assert marker == "still the same page"  # updated in place, never reloaded
+    assert any(phase == "running" and int(done) < 5 for done, _, phase in seen), seen
+    assert seen[-1][:2] == ("5", "5"), seen
+
+
+READ_NEWEST_RUN = """
+const row = document.querySelector("#runs tbody tr[data-run]");
+return row && [".done", ".tasks", ".phase"].map((c) => row.querySelector(c).textContent);
+"""

@@ -133,27 +133,31 @@ function showRun(row, run) {
 function setupRuns() {
   const body = document.querySelector("#runs tbody");
   if (!body) return;
-  let quietPolls = new URLSearchParams(window.location.search).has("started") ? 15 : 0;
+  // Polls the results database through /api/runs: every second while a run is
+  // going, every three otherwise so that a run started elsewhere shows up.
   const poll = async () => {
-    const response = await fetch("/api/runs", { credentials: "same-origin" });
-    if (!response.ok) return;
-    const { runs } = await response.json();
-    for (const run of runs.slice().reverse()) {
-      let row = document.getElementById("run-" + run.run_id);
-      if (!row) {
-        row = newRunRow(run);
-        const empty = body.querySelector("td.empty");
-        if (empty) empty.parentElement.remove();
-        body.insertBefore(row, body.firstChild);
+    let running = false;
+    try {
+      const response = await fetch("/api/runs", { credentials: "same-origin" });
+      if (response.ok) {
+        const { runs } = await response.json();
+        for (const run of runs.slice().reverse()) {
+          let row = document.getElementById("run-" + run.run_id);
+          if (!row) {
+            row = newRunRow(run);
+            const empty = body.querySelector("td.empty");
+            if (empty) empty.parentElement.remove();
+            body.insertBefore(row, body.firstChild);
+          }
+          showRun(row, run);
+        }
+        running = runs.some((run) => run.running);
       }
-      showRun(row, run);
+    } finally {
+      window.setTimeout(poll, running ? 1000 : 3000);
     }
-    const running = runs.some((run) => run.running);
-    quietPolls = running ? 3 : quietPolls - 1;
-    if (running || quietPolls > 0) window.setTimeout(poll, 1000);
   };
-  const anyRunning = body.querySelector('tr[data-running="yes"]');
-  if (anyRunning || quietPolls) window.setTimeout(poll, 1000);
+  window.setTimeout(poll, 1000);
 }
 
 document.addEventListener("DOMContentLoaded", () => {
