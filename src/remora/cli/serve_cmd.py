@@ -21,7 +21,9 @@ __all__ = ["register", "serve_command"]
 PathArg = Annotated[
     Path | None,
     typer.Argument(
-        help="The project (default: the one around the current directory).", show_default=False
+        help="The project (default: the one around the current directory).",
+        show_default=False,
+        metavar="PATH",
     ),
 ]
 PortOpt = Annotated[
@@ -82,7 +84,8 @@ def _listen(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         raise UsageError(
-            f"cannot listen on {host}:{port}: {exc.strerror}", "choose another --port (0: any)"
+            f"cannot listen on {host}:{port}: {exc.strerror}",
+            "--host must be an address of this machine; --port 0 picks a free port",
         ) from None
     sock.listen(128)
     return sock
