@@ -79,8 +79,8 @@ def test_lint_removes_the_unused_imports_and_review_shows_accepts_exactly_that(
     assert list(rows) == ["pkg/__init__.py", "pkg/shop.py", "total"]
     shop = rows["pkg/shop.py"]
     assert shop["changed_files"] == ["pkg/shop.py"] and shop["review"] == "pending"
-    assert shop["summary"] == "ruff: no issue left on pkg/shop.py"
-    assert shop["details"]["issues_remaining"] == 0
+    assert shop["summary"] == "no ruff findings left on pkg/shop.py"
+    assert shop["details"]["remaining"] == []
     assert rows["total"]["changed_files"] == [] and rows["total"]["workspace_id"] is None
 
     listed = remora(root, "review", "--format", "json")
@@ -122,7 +122,15 @@ def test_reject_leaves_every_file_byte_identical(tmp_path: Path) -> None:
 
 
 def test_docstring_style_comes_from_the_operation_options(tmp_path: Path) -> None:
-    turns = [step("write_docstring", summary="add up the prices"), step("submit_result")]
+    turns = [
+        step(
+            "write_docstring",
+            summary="add up the prices",
+            params={"prices": "Numbers to add."},
+            returns="Their sum.",
+        ),
+        step("submit_result"),
+    ]
     root = project(tmp_path, turns, "operations:\n  docstring:\n    options:\n      style: numpy\n")
     run = remora(
         root, "analyze", "pkg/shop.py", "-o", "docstring", "--type", "function", "--format", "json"
@@ -135,8 +143,8 @@ def test_docstring_style_comes_from_the_operation_options(tmp_path: Path) -> Non
     assert text == SHOP.replace(
         "def total(prices):\n",
         'def total(prices):\n    """Add up the prices.\n\n    Parameters\n    ----------\n'
-        "    prices\n        The prices.\n\n    Returns\n    -------\n    object\n"
-        '        The total.\n    """\n',
+        "    prices\n        Numbers to add.\n\n    Returns\n    -------\n    object\n"
+        '        Their sum.\n    """\n',
     )
 
 
