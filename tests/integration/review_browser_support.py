@@ -31,6 +31,7 @@ __all__ = [
     "make_project",
     "remora",
     "remora_background",
+    "script_retry",
     "serve",
 ]
 
@@ -174,6 +175,15 @@ def make_project(root: Path, delay_s: float = 0.0) -> Path:
         "operations:\n  edit: {}\n"
     )
     return root
+
+
+def script_retry(root: Path) -> None:
+    """The model's turns for `analyze --retry-rejected` of pkg/tax.py: another change."""
+    turns = [
+        _call("replace_text", old="amount * 0.2", new="round(amount * 0.2, 2)"),
+        _call("submit_result", summary="tax rounded to cents, 0.2 kept"),
+    ]
+    (root / "turns.yaml").write_text(yaml.safe_dump(turns))
 
 
 def _env() -> dict[str, str]:

@@ -2,8 +2,10 @@
 
 analyze (scripted model, real loop) leaves two changes; the person opens the
 queue, moves to a change with the keyboard, accepts two of its three hunks,
-rejects the other change with a reason; the project's files and the results
-database are then checked byte for byte. A request without the token is refused.
+rejects the other change with a reason, and retries it with the runs page's
+button; the project's files and the results database are then checked byte for
+byte. A request without the token is refused. The runs page follows a running
+analyze without reloading.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from review_browser_support import (
     make_project,
     remora,
     remora_background,
+    script_retry,
     serve,
 )
 from selenium.webdriver.common.by import By
@@ -103,11 +106,30 @@ def test_review_in_the_browser_accepts_two_of_three_hunks_and_rejects_with_a_rea
         assert first_run.find_element(By.CSS_SELECTOR, ".succeeded").text == "2"
         assert "1 accepted" in first_run.text and "1 rejected" in first_run.text
 
+        # the button runs `remora analyze --retry-rejected`; the page shows the new run
+        script_retry(root)
+        driver.find_element(By.ID, "retry-rejected").click()
+        WebDriverWait(driver, 120, poll_frequency=0.3).until(
+            lambda d: (
+                len(d.find_elements(By.CSS_SELECTOR, "#runs tbody tr[data-run]")) == 2
+                and d.find_element(
+                    By.CSS_SELECTOR, "#runs tbody tr[data-run] .phase"
+                ).text.startswith("finished")
+            )
+        )
+        driver.find_element(By.LINK_TEXT, "Queue").click()
+        rows = driver.find_elements(By.CSS_SELECTOR, "#queue tbody tr")
+        assert len(rows) == 1 and "tax rounded to cents" in rows[0].text
+
     assert (root / "pkg" / "shop.py").read_bytes() == SHOP_HUNKS_1_AND_3.encode()
     assert (root / "pkg" / "tax.py").read_bytes() == TAX.encode()
     with ResultsDB(root) as db:
         decided = {r.file_path: r for r in db.list(states=["accepted", "rejected"])}
-        assert db.pending() == []
+        retried = db.pending()
+        assert db.open_rejections() == []
+    assert [(r.file_path, r.summary) for r in retried] == [
+        ("pkg/tax.py", "tax rounded to cents, 0.2 kept")
+    ]
     assert decided["pkg/shop.py"].review_state == "accepted"
     assert decided["pkg/shop.py"].accepted_hunks == [1, 3]
     assert decided["pkg/tax.py"].review_state == "rejected"
