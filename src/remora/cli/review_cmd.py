@@ -11,7 +11,7 @@ from rich.text import Text
 
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json
-from remora.errors import UsageError, WorkspaceNotFoundError
+from remora.errors import RemoraError, UsageError, WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.results import ResultsDB
 from remora.results.review import ReviewItem, accept, reject, resolve_ids, review_items
@@ -238,15 +238,29 @@ def accept_command(
     store, db = _open(_merged(ctx, opts))
     chosen = None if hunks is None else parse_hunk_numbers(hunks)
     reports = []
+    failures: dict[str, RemoraError] = {}
     with db:
         targets = resolve_ids(store, ids or [], all_)
         if chosen is not None and (all_ or len(targets) != 1):
             raise UsageError("--hunks needs exactly one workspace id", "e.g. accept ID --hunks 1,3")
         for workspace_id in targets:
-            reports.append(accept(store, db, workspace_id, chosen))
+            try:
+                reports.append(accept(store, db, workspace_id, chosen))
+            except RemoraError as exc:  # one change that cannot be accepted never blocks the rest
+                failures[workspace_id] = exc
     if output_format is OutputFormat.json:
-        print_json([r.to_dict() for r in reports])
+        print_json(
+            [r.to_dict() for r in reports]
+            + [
+                {"workspace_id": i, "accepted": False, "error": e.to_dict()}
+                for i, e in failures.items()
+            ]
+        )
     else:
+        for workspace_id, failure in failures.items():
+            err_console.print(f"[red]failed[/] {workspace_id}: {failure.message}", markup=True)
+            if failure.hint:
+                err_console.print(f"  hint: {failure.hint}", markup=False)
         for report in reports:
             if report.accepted:
                 how = " (resumed an interrupted accept)" if report.resumed else ""
@@ -255,12 +269,19 @@ def accept_command(
                     f"{len(report.deleted)} deleted{how}"
                 )
                 continue
-            err_console.print(
-                f"[red]conflict[/] {report.workspace_id}: nothing written", markup=True
-            )
+            done = len(report.written) + len(report.deleted)
+            what = "nothing written" if not done else f"{done} file(s) written, these kept"
+            err_console.print(f"[red]conflict[/] {report.workspace_id}: {what}", markup=True)
             for conflict in report.conflicts:
-                err_console.print(f"  {conflict.path}: {conflict.reason}", markup=False)
-    if any(not r.accepted for r in reports):
+                shown = escape_controls(conflict.path)
+                err_console.print(f"  {shown}: {conflict.reason}", markup=False)
+            if done:
+                err_console.print(
+                    f"  the workspace keeps only these files: `remora review reject "
+                    f"{report.workspace_id}` discards them",
+                    markup=False,
+                )
+    if failures or any(not r.accepted for r in reports):
         raise typer.Exit(1)
 
 

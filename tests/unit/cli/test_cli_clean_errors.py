@@ -92,3 +92,54 @@ def test_review_show_escapes_control_characters(project: Path) -> None:
     assert code == 0
     assert "\x1b" not in out and "\r" not in out
     assert "\\x1b[1A\\x1b[2K\\x0dhidden = 1" in out
+
+
+def _change_everything(store: WorkspaceStore, node: str, value: str) -> str:
+    with store.create("lint", node) as ws:
+        for i in range(50):
+            ws.write(f"src/m{i:02}.py", f"V = {value!r}\n".encode())
+    return ws.id
+
+
+def test_two_accepts_at_once_report_cleanly_and_lose_nothing(project: Path) -> None:
+    for i in range(50):
+        (project / "src" / f"m{i:02}.py").write_text(f"V = {i}\n")
+    store = WorkspaceStore(project)
+    first = _change_everything(store, "one", "first")
+    second = _change_everything(store, "two", "second")
+    command = [sys.executable, "-c", "from remora.cli.app import main; main()", "review"]
+    procs = [
+        subprocess.Popen(
+            [*command, "accept", workspace_id],
+            cwd=project,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for workspace_id in (first, second)
+    ]
+    outputs = [proc.communicate(timeout=120) for proc in procs]
+    assert all("Traceback" not in err for _, err in outputs), outputs
+    assert sorted(proc.returncode for proc in procs) == [0, 1]
+    values = {(project / "src" / f"m{i:02}.py").read_text() for i in range(50)}
+    assert len(values) == 1  # every file from the same accepted change
+
+
+def test_a_change_that_cannot_be_accepted_does_not_block_the_others(project: Path) -> None:
+    store = WorkspaceStore(project)
+    with store.create("lint", "bad") as bad:
+        conn, lock = bad.connection()
+        with lock:  # as an older Remora could have stored it
+            conn.execute(
+                "INSERT INTO overlay(path, content, deleted) VALUES (?, ?, 0)",
+                ("d/" * 1200 + "x.py", b"X = 1\n"),
+            )
+    with store.create("lint", "good") as good:
+        good.write("src/real.py", b"def g():\n    return 3\n")
+    code, out = remora(project, "review", "accept", "--all")
+    assert code == 1
+    assert "accepted lint-good" in out and "conflict lint-bad" in out
+    assert "deeper than 32 folders" in out
+    assert (project / "src" / "real.py").read_text().endswith("return 3\n")
+    code, out = remora(project, "review", "reject", "lint-bad")
+    assert code == 0 and store.ids() == []
