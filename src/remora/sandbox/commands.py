@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 __all__ = ["check_command", "resolve_executable", "run_command"]
 
 MAX_OUTPUT_CHARS = 64_000
+# Bytes kept per stream while reading: a command printing gigabytes must not
+# fill Remora's memory; the rest is read and dropped (counted).
+MAX_OUTPUT_BYTES = 4 * MAX_OUTPUT_CHARS
 
 
 def check_command(cmd: object, args: object, allowed: Sequence[Sequence[str]]) -> list[str]:
@@ -80,11 +83,49 @@ def _env(home: Path, tmp: Path) -> dict[str, str]:
     }
 
 
-def _text(data: bytes, project: Path) -> str:
+def _text(data: bytes, project: Path, dropped: int = 0) -> str:
     text = data.decode("utf-8", errors="replace").replace(str(project) + os.sep, "")
     if len(text) > MAX_OUTPUT_CHARS:
         text = f"{text[:MAX_OUTPUT_CHARS]}…[truncated {len(text) - MAX_OUTPUT_CHARS} chars]"
+    if dropped:
+        text += f"…[{dropped} more bytes of output dropped]"
     return text
+
+
+async def _drain(stream: asyncio.StreamReader | None) -> tuple[bytes, int]:
+    """Everything from ``stream``: the first MAX_OUTPUT_BYTES, and how many bytes followed."""
+    kept = bytearray()
+    dropped = 0
+    if stream is None:
+        return b"", 0
+    while chunk := await stream.read(1 << 16):
+        room = MAX_OUTPUT_BYTES - len(kept)
+        kept += chunk[:room]
+        dropped += max(0, len(chunk) - room)
+    return bytes(kept), dropped
+
+
+async def _feed(stdin: asyncio.StreamWriter | None, data: bytes | None) -> None:
+    if stdin is None:
+        return
+    try:
+        if data:
+            stdin.write(data)
+            await stdin.drain()
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the command exited without reading all of it, as communicate() allows
+    finally:
+        stdin.close()
+
+
+async def _talk(
+    proc: asyncio.subprocess.Process, data: bytes | None
+) -> tuple[tuple[bytes, int], tuple[bytes, int]]:
+    out, err, _ = await asyncio.gather(
+        _drain(proc.stdout), _drain(proc.stderr), _feed(proc.stdin, data)
+    )
+    await proc.wait()
+    return out, err
 
 
 def _kill_group(proc: asyncio.subprocess.Process) -> None:
@@ -157,26 +198,29 @@ async def run_command(
             start_new_session=True,
         )  # its own group, so a timeout kills bwrap, and with it the sandbox's processes
         timed_out = False
+        talk = asyncio.ensure_future(_talk(proc, input_data))
         try:
-            stdout, stderr = await asyncio.wait_for(proc.communicate(input_data), timeout_s)
-        except TimeoutError:
-            timed_out = True
-            _kill_group(proc)
-            stdout, stderr = await proc.communicate()
+            try:
+                await asyncio.wait_for(asyncio.shield(talk), timeout_s)
+            except TimeoutError:
+                timed_out = True
+                _kill_group(proc)  # the pipes close as the sandbox's processes die
+            (stdout, out_dropped), (stderr, err_dropped) = await talk
         finally:
             if proc.returncode is None:  # cancelled from outside
                 _kill_group(proc)
+                talk.cancel()
                 await proc.wait()
         changed: list[str] = []
         if absorb and not timed_out:
             changed = await asyncio.to_thread(sync.absorb, ws, project)
-        err = _text(stderr, project)
+        err = _text(stderr, project, err_dropped)
         if timed_out:
             err += f"\n[remora] command killed after {timeout_s:g}s (command timeout)"
         if not sandboxed:
             err += f"\n{UNSANDBOXED_NOTE}"
         return {
-            "stdout": _text(stdout, project),
+            "stdout": _text(stdout, project, out_dropped),
             "stderr": err,
             "exit_code": proc.returncode if not timed_out else 124,
             "timed_out": timed_out,

@@ -69,3 +69,19 @@ async def test_the_unsandboxed_switch_is_loud(no_bwrap: None, ws: Workspace) -> 
     assert result["sandboxed"] is False
     assert result["stdout"] == "1\n"
     assert "WITHOUT the OS sandbox" in result["stderr"]
+
+
+async def test_a_flood_of_output_is_cut_not_kept(ws: Workspace) -> None:
+    code = "import sys; sys.stdout.write('x' * 10_000_000); print('tail', file=sys.stderr)"
+    result = await run_command(ws, ["python", "-c", code], timeout_s=60)
+    assert result["sandboxed"] is True and result["exit_code"] == 0
+    assert result["stdout"].startswith("x" * 1000)
+    assert "more bytes of output dropped" in result["stdout"]
+    assert len(result["stdout"]) < 70_000
+    assert result["stderr"] == "tail\n"
+
+
+async def test_standard_input_reaches_the_command(ws: Workspace) -> None:
+    code = "import sys; print(sys.stdin.read().upper())"
+    result = await run_command(ws, ["python", "-c", code], timeout_s=60, input_data=b"abc")
+    assert result["stdout"] == "ABC\n"

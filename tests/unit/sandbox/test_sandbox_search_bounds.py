@@ -14,10 +14,10 @@ from remora.sandbox import build_externals
 from remora.workspace import WorkspaceStore
 
 
-def _project(tmp_path: Path, lines: int) -> Path:
+def _project(tmp_path: Path, lines: int, width: int = 60) -> Path:
     root = tmp_path / "proj"
     root.mkdir()
-    (root / "victim.py").write_text(("a" * 60 + "!\n") * lines + "needle = 1\n")
+    (root / "victim.py").write_text(("a" * width + "!\n") * lines + "needle = 1\n")
     return root
 
 
@@ -55,8 +55,9 @@ print("finished", flush=True)
 
 
 def test_ctrl_c_interrupts_a_slow_search(tmp_path: Path) -> None:
-    # 600 lines at up to a second each: without a working Ctrl-C this runs ten minutes
-    root = _project(tmp_path, lines=600)
+    # Each line is slow but under the per-line bound (tens of ms for 22 a's), so only
+    # the 600 s time bound would end it: without a working Ctrl-C this runs for minutes.
+    root = _project(tmp_path, lines=5000, width=22)
     proc = subprocess.Popen(
         [sys.executable, "-c", _SEARCHER, str(root)], stdout=subprocess.PIPE, text=True
     )
