@@ -49,10 +49,15 @@ def check_command(cmd: object, args: object, allowed: Sequence[Sequence[str]]) -
     if not any(list(prefix) == argv[: len(prefix)] for prefix in allowed):
         shown = "; ".join(" ".join(p) for p in allowed) or "none"
         raise ExternalRefused(f"command {' '.join(argv[:3])!r} is not allowed (allowed: {shown})")
+    # A first line of defence only (`-o cache_dir=/x`, `--config=/x`): the OS
+    # sandbox is what keeps a command inside its copy whatever it is given.
     for arg in args:
-        value = arg.split("=", 1)[1] if arg.startswith("-") and "=" in arg else arg
-        if value.startswith(("/", "~")) or ".." in PurePosixPath(value).parts:
-            raise ExternalRefused(f"argument {arg!r} refused: paths must stay inside the project")
+        for value in (arg, *arg.split("=")[1:]):
+            value = value.strip("'\"")
+            if value.startswith(("/", "~")) or ".." in PurePosixPath(value).parts:
+                raise ExternalRefused(
+                    f"argument {arg!r} refused: paths must stay inside the project"
+                )
     return argv
 
 

@@ -60,7 +60,16 @@ def test_commands_off_the_allow_list_are_refused(cmd: str, args: list[str]) -> N
 
 
 @pytest.mark.parametrize(
-    "arg", ["/etc/passwd", "../outside", "src/../../x", "--config=/etc/x", "~/.ssh/id_rsa"]
+    "arg",
+    [
+        "/etc/passwd",
+        "../outside",
+        "src/../../x",
+        "--config=/etc/x",
+        "~/.ssh/id_rsa",
+        "cache_dir=/abs/path",
+        "cache-dir='/abs/path'",
+    ],
 )
 def test_arguments_leaving_the_project_are_refused(arg: str) -> None:
     with pytest.raises(ExternalRefused, match="inside the project"):
