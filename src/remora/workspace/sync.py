@@ -17,6 +17,9 @@ from remora.workspace.paths import WorkspacePathError, walk_files
 
 __all__ = ["absorb", "materialize"]
 
+# The largest file read back from a command's copy into the workspace.
+MAX_READ_BACK_BYTES = 16 << 20
+
 
 def _readable(path: Path, mode: int | None) -> bytes | None:
     """The file's bytes, or None when its owner may not read it or reading fails.
@@ -82,6 +85,17 @@ def absorb(ws: Workspace, dest: Path) -> list[str]:
     changed: list[str] = []
     current: dict[str, str] = {}
     for rel, full in walk_files(dest):
+        if full.stat().st_size > MAX_READ_BACK_BYTES:
+            # A command can write without bound into its copy; that must not
+            # fill memory and the workspace. Such a file counts as unchanged.
+            warnings.warn(
+                f"workspace {ws.id}: not reading back {rel}: larger than "
+                f"{MAX_READ_BACK_BYTES // (1 << 20)} MiB",
+                stacklevel=2,
+            )
+            if rel in manifest:
+                current[rel] = manifest[rel]
+            continue
         data = full.read_bytes()
         sha = sha256(data)
         current[rel] = sha

@@ -113,3 +113,20 @@ def test_unreadable_files_are_left_out_of_the_copy(project: Path, tmp_path: Path
     assert not (dest / "pkg" / "locked.py").exists()
     assert absorb(ws, dest) == []  # not copied is not deleted
     ws.close()
+
+
+def test_a_huge_file_is_not_read_back(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import remora.workspace.sync as sync
+
+    monkeypatch.setattr(sync, "MAX_READ_BACK_BYTES", 1000)
+    ws = WorkspaceStore(project).create("test", "huge")
+    dest = tmp_path / "copy"
+    sync.materialize(ws, dest)
+    (dest / "pkg" / "clean.py").write_bytes(b"Y = 3\n" * 500)  # grown past the bound
+    (dest / "dump.bin").write_bytes(b"\0" * 5000)
+    (dest / "pkg" / "small.py").write_bytes(b"S = 1\n")
+    with pytest.warns(UserWarning, match="larger than"):
+        assert sync.absorb(ws, dest) == ["pkg/small.py"]
+    ws.close()
