@@ -90,7 +90,7 @@ def call_every_set(workspace: Workspace, tmp_path: Path, fixture: str) -> str:
 async def test_a_capable_model_gives_sets_and_fixes_the_refused_ones(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"shop.py": SHOP})
     node = find_node(root, "shop.py", "total_value")
-    item = {"__class__": "Item", "args": {"sku": "SKU-1", "price": 2.5, "quantity": 4}}
+    item = "Item(sku='SKU-1', price=2.5, quantity=4)"
     provider = ScriptedProvider(
         [
             tool_turn(
@@ -98,14 +98,15 @@ async def test_a_capable_model_gives_sets_and_fixes_the_refused_ones(tmp_path: P
                     "write_fixture",
                     {
                         "sets": [
-                            {"name": "two_items", "args": {"items": [item, item], "discount": 0.1}},
-                            {"name": "no_items", "args": {"discount": 0.2}},
-                            {"name": "not_a_list", "args": {"items": 7}},
+                            {"name": "two_items", "args": f"[{item}, {item}], discount=0.1"},
+                            {"name": "no_items", "args": "discount=0.2"},
+                            {"name": "not_a_list", "args": "items=7"},
+                            {"name": "a_name", "args": "items=stock"},
                         ]
                     },
                 )
             ),
-            tool_turn(("write_fixture", {"sets": [{"name": "empty", "args": {"items": []}}]})),
+            tool_turn(("write_fixture", {"sets": [{"name": "empty", "args": "items=[]"}]})),
         ]
     )
     workspace = WorkspaceStore(root).create("sample_data", node.node_id)
@@ -128,6 +129,7 @@ async def test_a_capable_model_gives_sets_and_fixes_the_refused_ones(tmp_path: P
     assert first["refused"] == [
         "no_items: does not bind to the signature: missing a required argument: 'items'",
         "not_a_list: calling it raised TypeError: 'int' object is not iterable",
+        "a_name: args: 'stock' is not a literal or a call of a class of the module",
     ]
     path = "tests/fixtures/shop/total_value_samples.json"
     data = json.loads((workspace.read(path) or b"").decode())

@@ -86,9 +86,9 @@ async def test_a_capable_model_writes_cases_and_tests_and_fixes_the_refused_one(
                     "write_tests",
                     {
                         "cases": [
-                            {"args": {"price": 200.0, "percent": 25}, "expected": 150.0},
-                            {"args": {"price": 1.0, "percent": 120}, "raises": "ValueError"},
-                            {"args": {"price": 9.99, "percent": 10}, "expected": 9.0},
+                            {"args": "200.0, percent=25", "expected": "150.0"},
+                            {"args": "price=1.0, percent=120", "raises": "ValueError"},
+                            {"args": "price=9.99, percent=10", "expected": "9.0"},
                         ],
                         "tests": [
                             documented_test,
@@ -100,7 +100,7 @@ async def test_a_capable_model_writes_cases_and_tests_and_fixes_the_refused_one(
             tool_turn(
                 (
                     "write_tests",
-                    {"cases": [{"args": {"price": 9.99, "percent": 10}, "expected": 8.99}]},
+                    {"cases": [{"args": "price=9.99, percent=10", "expected": "8.99"}]},
                 )
             ),
             # The last turn is the host's: submit_result without arguments.
@@ -189,7 +189,7 @@ async def test_code_that_cannot_be_called_gets_no_tests(tmp_path: Path) -> None:
     async with bench(root) as b:
         shown = await b.run("test", "read_tests", nested)
         written = await b.run(
-            "test", "write_tests", nested, {"cases": [{"args": {}, "expected": 1}]}
+            "test", "write_tests", nested, {"cases": [{"args": "", "expected": "1"}]}
         )
         facts = await b.run("test", "submit", nested)
         untouched = b.workspace("test", nested).changed_files()

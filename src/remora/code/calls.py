@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from remora.code.call_text import arguments_from_text
 from remora.code.constructor import Parameter, class_lookup, constructor_of
 from remora.code.context import CodeContext
 from remora.code.module import host_function
-from remora.code.samples import argument_sets
+from remora.code.samples import ClassLookup, argument_sets
 from remora.code.sandboxed import run_program, source_roots
 from remora.code.structure import node_signature
 
@@ -120,14 +121,18 @@ def derived_argument_sets(context: CodeContext, count: int = 4) -> list[dict[str
     return argument_sets(_parameters(target, "parameters"), lookup, count)
 
 
-def _set_problem(entry: Any) -> str:
+def _set_arguments(entry: Any, target: dict[str, Any], classes: ClassLookup) -> dict[str, Any]:
+    """The set's arguments by name; ValueError says what is wrong with the set."""
     if not isinstance(entry, dict):
-        return f"an argument set must be an object {{name, args}}, got {type(entry).__name__}"
-    if not isinstance(entry.get("args"), dict):
-        return "an argument set needs 'args': an object mapping parameter names to values"
+        raise ValueError(f"an argument set is an object {{name, args}}, not {type(entry).__name__}")
     if not isinstance(entry.get("name", ""), str):
-        return "'name' must be a string"
-    return ""
+        raise ValueError("'name' must be a string")
+    args = entry.get("args")
+    if isinstance(args, str):
+        return arguments_from_text(args, _parameters(target, "parameters"), classes)
+    if not isinstance(args, dict):
+        raise ValueError("'args' are call arguments as text (a=1, b='x') or an object of them")
+    return args
 
 
 def _verdict(outcome: dict[str, Any], not_called: str) -> tuple[bool, str]:
@@ -147,6 +152,9 @@ async def check_argument_sets(
 ) -> list[dict[str, Any]]:
     """Each set ``{name, args}`` checked: ``{name, args, ok, reason, returned?, raised?}``.
 
+    ``args`` is call-argument text (``price=9.99, items=[Item(sku='A')]``) or an
+    object of values; the result's ``args`` are always the object.
+
     A set is ok when it binds to the node's real signature and (with ``call``)
     calling the node with it raises no TypeError. The node runs in the command
     sandbox, never in Remora; a method gets an instance built from its class's
@@ -155,17 +163,19 @@ async def check_argument_sets(
     target = node_call_target(context)
     checked: list[dict[str, Any]] = []
     runnable: list[dict[str, Any]] = []
+    lookup = class_lookup(context.node_file_text())
     for index, entry in enumerate(sets):
-        problem = _set_problem(entry)
         name = str(entry.get("name") or f"set_{index + 1}") if isinstance(entry, dict) else ""
-        row: dict[str, Any] = {"name": name, "args": entry.get("args") if not problem else None}
-        row.update(ok=False, reason=problem or target["reason"])
+        row: dict[str, Any] = {"name": name, "args": None, "ok": False, "reason": target["reason"]}
+        try:
+            row["args"] = _set_arguments(entry, target, lookup)
+        except ValueError as exc:
+            row["reason"] = row["reason"] or f"args: {exc}"
         checked.append(row)
         if not row["reason"]:
             runnable.append(row)
     if not runnable:
         return checked
-    lookup = class_lookup(context.node_file_text())
     owner_sets = argument_sets(_parameters(target, "owner_parameters"), lookup, 1)
     request = {
         "module": target["module"],

@@ -17,11 +17,12 @@ import json
 import re
 from typing import Any
 
+from remora.code.call_text import arguments_from_text, value_from_text
 from remora.code.calls import check_argument_sets, node_call_target
 from remora.code.constructor import Parameter, class_lookup
 from remora.code.context import CodeContext
 from remora.code.module import host_function
-from remora.code.samples import argument_sets
+from remora.code.samples import ClassLookup, argument_sets
 
 __all__ = ["OBSERVED_MARKER", "case_piece", "source_pieces"]
 
@@ -142,26 +143,45 @@ def _expectation(render: _Render, expected: Any) -> str:
     return f"assert result == {render.value(expected)}"
 
 
+def _case_arguments(case: dict[str, Any], target: dict[str, Any], classes: ClassLookup) -> Any:
+    args = case.get("args", {})
+    if isinstance(args, str):
+        params = [_parameter(p) for p in target["parameters"]]
+        return arguments_from_text(args, params, classes)
+    if not isinstance(args, dict):
+        raise ValueError("'args' are call arguments as text (a=1, b='x')")
+    return args
+
+
 def case_piece(
-    target: dict[str, Any], module_names: set[str], owner_args: dict[str, Any], case: Any, name: str
+    target: dict[str, Any],
+    module_names: set[str],
+    owner_args: dict[str, Any],
+    case: Any,
+    name: str,
+    classes: ClassLookup,
 ) -> dict[str, Any]:
-    """The test of a case ``{args, expected}`` or ``{args, raises}``; ValueError: what is wrong."""
-    if not isinstance(case, dict) or not isinstance(case.get("args", {}), dict):
-        raise ValueError(
-            "a case is an object: {args: {parameter: value}, expected: value} or {args, raises}"
-        )
+    """The test of a case ``{args, expected}`` or ``{args, raises}``; ValueError: what is wrong.
+
+    ``args`` and ``expected`` are Python text (``price=1.5``, ``[1, 2]``) or JSON values.
+    """
+    if not isinstance(case, dict):
+        raise ValueError("a case is an object: {args: 'a=1', expected: '2'} or {args, raises}")
     if ("expected" in case) == ("raises" in case):
         raise ValueError(
             "give exactly one of 'expected' (the value returned) and 'raises' (an exception name)"
         )
     render = _Render(target, module_names)
-    call, lines = render.call(case.get("args", {}), owner_args)
+    call, lines = render.call(_case_arguments(case, target, classes), owner_args)
     if "raises" in case:
-        exception = render.exception(str(case["raises"]))
+        exception = render.exception(str(case["raises"]).strip())
         render.modules.add("pytest")
         lines += [f"with pytest.raises({exception}):", f"    {call}"]
     else:
-        lines += [f"result = {call}", _expectation(render, case["expected"])]
+        expected = case["expected"]
+        if isinstance(expected, str):
+            expected = value_from_text(expected, classes)
+        lines += [f"result = {call}", _expectation(render, expected)]
     return render.piece(name, lines)
 
 
@@ -185,8 +205,9 @@ def _checks(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 def _without_docstring(
-    lines: list[str], function: ast.FunctionDef | ast.AsyncFunctionDef
+    lines: list[str], start: int, function: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> list[str]:
+    """The function's lines (``lines`` begin at line ``start``) without its docstring's lines."""
     first = function.body[0]
     if not (
         isinstance(first, ast.Expr)
@@ -194,13 +215,15 @@ def _without_docstring(
         and isinstance(first.value.value, str)
     ):
         return lines
-    if first.lineno == function.lineno or len(function.body) == 1:
-        raise ValueError("put the body on its own lines after the def, without a docstring")
-    return [
-        line
-        for index, line in enumerate(lines, function.lineno)
-        if not first.lineno <= index <= (first.end_lineno or first.lineno)
-    ]
+    end = first.end_lineno or first.lineno
+    shares_a_line = first.lineno == function.lineno or (
+        len(function.body) > 1 and function.body[1].lineno <= end
+    )
+    if shares_a_line or len(function.body) == 1:
+        raise ValueError(
+            f"{function.name}: drop the docstring (its name and asserts say what it checks)"
+        )
+    return [line for number, line in enumerate(lines, start) if not first.lineno <= number <= end]
 
 
 def source_pieces(source: str, target: dict[str, Any], module: str) -> list[dict[str, Any]]:
@@ -239,7 +262,7 @@ def source_pieces(source: str, target: dict[str, Any], module: str) -> list[dict
         if not _checks(function):
             raise ValueError(f"{where}: it checks nothing: add an assert or pytest.raises")
         first = min([function.lineno, *(d.lineno for d in function.decorator_list)])
-        own = _without_docstring(lines[first - 1 : function.end_lineno], function)
+        own = _without_docstring(lines[first - 1 : function.end_lineno], first, function)
         pieces.append(
             {
                 "name": function.name,
@@ -268,11 +291,12 @@ def _unique(name: str, taken: set[str]) -> str:
     return candidate
 
 
+def _parameter(row: dict[str, Any]) -> Parameter:
+    return Parameter(row["name"], row["kind"], row.get("annotation"), row.get("default"))
+
+
 def _owner_args(context: CodeContext, target: dict[str, Any]) -> dict[str, Any]:
-    params = [
-        Parameter(p["name"], p["kind"], p["annotation"], p["default"])
-        for p in target["owner_parameters"]
-    ]
+    params = [_parameter(p) for p in target["owner_parameters"]]
     sets = argument_sets(params, class_lookup(context.node_file_text()), 1)
     return sets[0]["args"] if sets else {}
 
@@ -292,12 +316,12 @@ def model_test_pieces(
     pieces: list[dict[str, Any]] = []
     refused: list[dict[str, str]] = []
     owner_args = _owner_args(context, target)
+    lookup = class_lookup(context.node_file_text())
     base = f"test_{_snake(target['qualname'])}_case"
     for index, case in enumerate(cases, 1):
         try:
-            pieces.append(
-                case_piece(target, names, owner_args, case, _numbered(base, used))
-            )
+            name = _numbered(base, used)
+            pieces.append(case_piece(target, names, owner_args, case, name, lookup))
         except ValueError as exc:
             refused.append({"what": f"case {index}: {json.dumps(case)[:200]}", "reason": str(exc)})
     module = target["module"]
@@ -357,9 +381,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
     if target["reason"]:
         return {"pieces": [], "skipped": [target["reason"]]}
     lookup = class_lookup(context.node_file_text())
-    params = [
-        Parameter(p["name"], p["kind"], p["annotation"], p["default"]) for p in target["parameters"]
-    ]
+    params = [_parameter(p) for p in target["parameters"]]
     checked = await check_argument_sets(context, argument_sets(params, lookup, 3))
     names = _module_names(context.node_file_text())
     owner_args = _owner_args(context, target)

@@ -66,17 +66,15 @@ def _merge_imports(
     ]
     have = {alias.asname or alias.name for stmt in from_module for alias in stmt.names}
     missing = sorted({n for n in names if n not in have})
-    last_import = max(
-        (
-            stmt.end_lineno or stmt.lineno
-            for stmt in tree.body
-            if isinstance(stmt, ast.stmt) and isinstance(stmt, ast.Import | ast.ImportFrom)
-        ),
-        default=0,
-    )
-    new_lines: list[str] = []
+    imports = [s for s in tree.body if isinstance(s, ast.Import | ast.ImportFrom)]
+    from_lines: list[str] = []
+    # Merged only into a one-line statement that is alone on its line (no comment to lose).
     one_line = [
-        s for s in from_module if s.lineno == s.end_lineno and all(not a.asname for a in s.names)
+        s
+        for s in from_module
+        if s.lineno == s.end_lineno
+        and all(not a.asname for a in s.names)
+        and lines[s.lineno - 1].strip() == ast.get_source_segment(text, s)
     ]
     if missing and one_line:
         stmt = one_line[0]
@@ -84,26 +82,45 @@ def _merge_imports(
         indent = lines[stmt.lineno - 1][: stmt.col_offset]
         lines[stmt.lineno - 1] = f"{indent}from {module} import {', '.join(merged)}{newline}"
     elif missing:
-        new_lines.append(f"from {module} import {', '.join(missing)}{newline}")
+        from_lines.append(f"from {module} import {', '.join(missing)}{newline}")
     plain_lines = [f"import {lib}{newline}" for lib in plain if lib not in imported_plain]
-    if last_import == 0 and plain_lines and new_lines:
-        plain_lines.append(newline)  # a new file: standard imports, a blank line, the project's
-    new_lines = plain_lines + new_lines
+    if not imports:
+        if plain_lines and from_lines:
+            plain_lines.append(newline)  # standard imports, a blank line, the project's
+        return _after_docstring(tree, lines, newline, plain_lines + from_lines)
+    # Standard imports after the file's last `import x`, else before its first import;
+    # the project's after its last import.
+    last = max(s.end_lineno or s.lineno for s in imports)
+    lines[last:last] = from_lines
+    plain_statements = [s for s in imports if isinstance(s, ast.Import)]
+    if plain_statements:
+        at = max(s.end_lineno or s.lineno for s in plain_statements)
+    else:  # before the first import that is not `from __future__` (those must stay first)
+        ordinary = [
+            s for s in imports if not (isinstance(s, ast.ImportFrom) and s.module == "__future__")
+        ]
+        if ordinary:
+            at = min(s.lineno for s in ordinary) - 1
+            plain_lines += [newline] if plain_lines else []
+        else:
+            at = last
+    lines[at:at] = plain_lines
+    return lines
+
+
+def _after_docstring(
+    tree: ast.Module, lines: list[str], newline: str, new_lines: list[str]
+) -> list[str]:
+    """``new_lines`` after the module docstring (if any), a blank line before the code."""
     if not new_lines:
         return lines
-    if last_import == 0:
-        # After a module docstring, if there is one; a blank line before the code.
-        docstring_end = 0
-        if (
-            tree.body
-            and isinstance(tree.body[0], ast.Expr)
-            and isinstance(getattr(tree.body[0], "value", None), ast.Constant)
-        ):
-            docstring_end = tree.body[0].end_lineno or 0
-        head = [*lines[:docstring_end], *([newline] if docstring_end else [])]
-        rest = lines[docstring_end:]
-        return [*head, *new_lines, *([newline] if rest else []), *rest]
-    return [*lines[:last_import], *new_lines, *lines[last_import:]]
+    docstring_end = 0
+    first = tree.body[0] if tree.body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        docstring_end = first.end_lineno or 0
+    head = [*lines[:docstring_end], *([newline] if docstring_end else [])]
+    rest = lines[docstring_end:]
+    return [*head, *new_lines, *([newline] if rest else []), *rest]
 
 
 def add_to_test_file(
