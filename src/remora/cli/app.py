@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import sqlite3
 import sys
 import traceback
 import warnings
@@ -63,6 +65,12 @@ def _show_warning(
     err_console.print(f"[yellow]warning:[/] {message}", markup=True)
 
 
+# OSErrors that say what is wrong with the machine rather than with Remora.
+_ENVIRONMENT_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM}
+)
+
+
 def main() -> None:
     """Console-script entry point: errors become one line, a hint and an exit code."""
     warnings.showwarning = _show_warning
@@ -86,6 +94,20 @@ def main() -> None:
     except typer.Abort:
         err_console.print("aborted")
         sys.exit(130)
+    except (OSError, sqlite3.OperationalError) as exc:
+        if isinstance(exc, OSError) and exc.errno not in _ENVIRONMENT_ERRNOS:
+            raise
+        # The machine, not the input or Remora: a full disk, a read-only folder,
+        # a database another process holds. Nothing to debug, so no traceback.
+        if _state["debug"]:
+            traceback.print_exc()
+        where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        err_console.print(f"error: {reason}{where}", markup=False)
+        err_console.print(
+            "  hint: free disk space or fix the folder's permissions, then run it again"
+        )
+        sys.exit(2)
     except Exception as exc:
         # Usage errors from typer's vendored click: shown as click shows them.
         show = getattr(exc, "show", None)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from remora.cli.app import main
 from remora.project import STATE_DIR
 from remora.workspace import WorkspaceStore
 
@@ -143,3 +144,26 @@ def test_a_change_that_cannot_be_accepted_does_not_block_the_others(project: Pat
     assert (project / "src" / "real.py").read_text().endswith("return 3\n")
     code, out = remora(project, "review", "reject", "lint-bad")
     assert code == 0 and store.ids() == []
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        OSError(28, "No space left on device", "/proj/.remora/remora.db"),
+        __import__("sqlite3").OperationalError("database or disk is full"),
+    ],
+)
+def test_a_full_disk_is_one_line_and_exit_2(
+    error: Exception, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli_app = sys.modules[main.__module__]  # the module; remora.cli.app is also the Typer
+
+    def full(**_: object) -> None:
+        raise error
+
+    monkeypatch.setattr(cli_app, "app", full)
+    with pytest.raises(SystemExit) as exited:
+        cli_app.main()
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and ("No space left" in err or "disk is full" in err)
