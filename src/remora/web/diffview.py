@@ -17,7 +17,7 @@ from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.token import STANDARD_TYPES, _TokenType
 from pygments.util import ClassNotFound
 
-from remora.workspace.diff import FileChange
+from remora.workspace.diff import FileChange, split_lines
 from remora.workspace.hunks import Hunk, HunkLine, change_hunks
 
 __all__ = ["FileView", "HunkView", "Row", "SideRow", "file_views", "highlight_lines"]
@@ -100,10 +100,12 @@ def _lexer(path: str) -> Lexer:
 
 
 def highlight_lines(path: str, data: bytes | None) -> list[Markup]:
-    """One HTML fragment per line (``str.splitlines`` lines, as the hunks count them)."""
+    """One HTML fragment per line (lines end at ``\\n`` only, as the hunks count them)."""
     if not data:
         return []
-    lines = data.decode("utf-8").splitlines()
+    lines = [
+        line.removesuffix("\n").removesuffix("\r") for line in split_lines(data.decode("utf-8"))
+    ]
     out: list[list[str]] = [[]]
     for token_type, value in _lexer(path).get_tokens("\n".join(lines)):
         css = _css_class(token_type)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from remora.web.diffview import file_views, highlight_lines
 from remora.workspace import FileChange
+from remora.workspace.diff import split_lines
 
 
 def test_highlighting_keeps_one_fragment_per_line_even_inside_a_string() -> None:
     source = b'def f():\r\n    """Doc\r\n    more."""\r\n    return 1\x0c\n'
     lines = highlight_lines("m.py", source)
-    assert len(lines) == len(source.decode().splitlines()) == 5
+    # lines end at \n only, as the hunks and `review show` count them: \x0c stays in line 4
+    assert len(lines) == len(split_lines(source.decode())) == 4
     assert 'class="sd"' in lines[2]  # the docstring's second line is still a string
     assert "&lt;" in highlight_lines("notes.txt", b"a <b>\n")[0]  # escaped, never markup
 
