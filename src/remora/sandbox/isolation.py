@@ -56,7 +56,8 @@ class SandboxUnavailable(ScriptRuntimeError):
     """No OS sandbox can be created here, so commands are refused (SANDBOX_002)."""
 
     def __init__(self, reason: str) -> None:
-        super().__init__(f"run_command refused: {reason}", _INSTALL_HINT)
+        # The remedy is in the message too: a tool run shows only the message.
+        super().__init__(f"run_command refused, no OS sandbox: {reason}; {_INSTALL_HINT}")
         self.reason = reason
 
 
