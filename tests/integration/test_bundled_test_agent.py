@@ -200,6 +200,17 @@ async def test_code_that_cannot_be_called_gets_no_tests(tmp_path: Path) -> None:
     assert on_tests["testable"] is False and on_tests["reason"] == "this is test code"
 
 
+async def test_code_no_test_can_call_finishes_without_a_model_turn(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/models.py", "Warehouse.__init__")
+    provider = ScriptedProvider([])  # any request would fail the run
+    result, workspace = await run_agent(root, node, provider)
+    assert provider.requests == []
+    assert result.status == "skipped", result.to_dict()
+    assert "special or name-mangled method" in result.summary
+    assert workspace.changed_files() == []
+
+
 async def test_what_the_code_under_test_writes_is_discarded(tmp_path: Path) -> None:
     source = (
         "from pathlib import Path\n"
