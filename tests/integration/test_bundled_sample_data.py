@@ -163,6 +163,30 @@ async def test_derived_sets_for_a_kw_only_dataclass_build_it(tmp_path: Path) -> 
     assert call_every_set(workspace, tmp_path, written["path"]) == "called 4"
 
 
+async def test_a_class_imported_from_another_project_file_is_built_too(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/orders.py", "OrderLine")
+    async with bench(root) as b:
+        written = await b.run(
+            "sample_data",
+            "write_fixture",
+            node,
+            {"sets": [{"args": "Product('A1', 'Apple', 0.5), 4"}]},
+        )
+        derived = await b.run("sample_data", "write_fixture", node)
+        workspace = b.workspace("sample_data", node)
+        data = json.loads(b.text("sample_data", node, written["path"]))
+    assert written["accepted"] == 1 and derived["accepted"] == 3
+    first = data["samples"][0]["args"]["product"]
+    assert first == {
+        "__class__": "Product",
+        "args": {"sku": "A1", "name": "Apple", "unit_price": 0.5},
+    }
+    # Derived: Product comes from inventory/models.py, read there (required fields only).
+    assert set(data["samples"][1]["args"]["product"]["args"]) == {"sku", "name", "unit_price"}
+    assert call_every_set(workspace, tmp_path, written["path"]) == "called 4"
+
+
 async def test_submit_alone_writes_checked_derived_sets_and_keeps_a_persons_file(
     tmp_path: Path,
 ) -> None:

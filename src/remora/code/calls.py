@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from remora.code.call_text import arguments_from_text
-from remora.code.constructor import Parameter, class_lookup, constructor_of
+from remora.code.constructor import Parameter, class_lookup, constructor_of, project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.samples import ClassLookup, argument_sets
@@ -117,7 +117,7 @@ def call_target(context: CodeContext) -> dict[str, Any]:
 def derived_argument_sets(context: CodeContext, count: int = 4) -> list[dict[str, Any]]:
     """Example argument sets for the node from its parameters' names, annotations, defaults."""
     target = node_call_target(context)
-    lookup = class_lookup(context.node_file_text())
+    lookup = project_class_lookup(context)
     return argument_sets(_parameters(target, "parameters"), lookup, count)
 
 
@@ -163,7 +163,7 @@ async def check_argument_sets(
     target = node_call_target(context)
     checked: list[dict[str, Any]] = []
     runnable: list[dict[str, Any]] = []
-    lookup = class_lookup(context.node_file_text())
+    lookup = project_class_lookup(context)
     for index, entry in enumerate(sets):
         name = str(entry.get("name") or f"set_{index + 1}") if isinstance(entry, dict) else ""
         row: dict[str, Any] = {"name": name, "args": None, "ok": False, "reason": target["reason"]}

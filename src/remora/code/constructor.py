@@ -23,7 +23,14 @@ from typing import Any, Literal
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 
-__all__ = ["Constructor", "Parameter", "class_lookup", "constructor_of", "function_parameters"]
+__all__ = [
+    "Constructor",
+    "Parameter",
+    "class_lookup",
+    "constructor_of",
+    "function_parameters",
+    "project_class_lookup",
+]
 
 Kind = Literal[
     "positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword"
@@ -345,6 +352,55 @@ def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
     def lookup(name: str) -> list[Parameter] | None:
         cls = module.classes.get(name)
         return list(module.constructor(cls).parameters) if cls is not None else None
+
+    return lookup
+
+
+def _imported_names(tree: ast.Module, file_path: str) -> dict[str, tuple[str, str]]:
+    """``name -> (module, name there)`` for the module's ``from X import Y`` (relative ones too)."""
+    package = file_path.removeprefix("src/").split("/")[:-1]
+    found: dict[str, tuple[str, str]] = {}
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.ImportFrom):
+            continue
+        if stmt.level:
+            base = (
+                package[: len(package) - (stmt.level - 1)] if stmt.level - 1 <= len(package) else []
+            )
+            module = ".".join([*base, *([stmt.module] if stmt.module else [])])
+        else:
+            module = stmt.module or ""
+        for alias in stmt.names:
+            found[alias.asname or alias.name] = (module, alias.name)
+    return found
+
+
+def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter] | None]:
+    """Like :func:`class_lookup` for the node's file, and also for classes it imports from
+    other files of the project (``from shop.models import Product``), read the same way."""
+    node = context.bound_node()
+    text = context.node_file_text()
+    local = class_lookup(text)
+    try:
+        imported = _imported_names(ast.parse(text), node.file_path)
+    except SyntaxError:
+        imported = {}
+
+    def lookup(name: str) -> list[Parameter] | None:
+        found = local(name)
+        if found is not None or name not in imported:
+            return found
+        module, original = imported[name]
+        stem = module.replace(".", "/")
+        for path in (
+            f"{stem}.py",
+            f"{stem}/__init__.py",
+            f"src/{stem}.py",
+            f"src/{stem}/__init__.py",
+        ):
+            if context.workspace.exists(path):
+                return class_lookup(context.read_text(path))(original)
+        return None
 
     return lookup
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from remora.code.call_text import arguments_from_text, value_from_text
 from remora.code.calls import check_argument_sets, node_call_target
-from remora.code.constructor import Parameter, class_lookup
+from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.samples import ClassLookup, argument_sets
@@ -297,7 +297,7 @@ def _parameter(row: dict[str, Any]) -> Parameter:
 
 def _owner_args(context: CodeContext, target: dict[str, Any]) -> dict[str, Any]:
     params = [_parameter(p) for p in target["owner_parameters"]]
-    sets = argument_sets(params, class_lookup(context.node_file_text()), 1)
+    sets = argument_sets(params, project_class_lookup(context), 1)
     return sets[0]["args"] if sets else {}
 
 
@@ -316,7 +316,7 @@ def model_test_pieces(
     pieces: list[dict[str, Any]] = []
     refused: list[dict[str, str]] = []
     owner_args = _owner_args(context, target)
-    lookup = class_lookup(context.node_file_text())
+    lookup = project_class_lookup(context)
     base = f"test_{_snake(target['qualname'])}_case"
     for index, case in enumerate(cases, 1):
         try:
@@ -380,7 +380,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
     target = node_call_target(context)
     if target["reason"]:
         return {"pieces": [], "skipped": [target["reason"]]}
-    lookup = class_lookup(context.node_file_text())
+    lookup = project_class_lookup(context)
     params = [_parameter(p) for p in target["parameters"]]
     checked = await check_argument_sets(context, argument_sets(params, lookup, 3))
     names = _module_names(context.node_file_text())
