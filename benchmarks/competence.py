@@ -156,6 +156,7 @@ def evaluate(
         "status": record.status,
         "error_code": record.error_code,
         "error": (record.error_message or "")[:300],
+        "agent_summary": record.summary[:300],
         "degraded": record.degraded,
         "turns": record.turns,
         "prompt_tokens": int(record.usage.get("prompt_tokens", 0)),

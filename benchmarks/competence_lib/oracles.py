@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 import subprocess
 import sys
@@ -149,8 +150,13 @@ def measure_tests(ws: Workspace, project: Path, target: Target) -> TestOutcome:
             pytest += ["-o", "pythonpath=src"]
         argv = [sys.executable, "-m", "coverage", "run", f"--rcfile={rc}", *pytest]
         argv += [f"--junitxml={junit}", *ids]
+        # Plain pytest: plugins installed beside Remora (pytest-asyncio, ...) are no part of
+        # the project and break under a project's filterwarnings = error.
+        env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
         try:
-            subprocess.run(argv, cwd=copy, capture_output=True, timeout=TEST_TIMEOUT_S)
+            run = subprocess.run(
+                argv, cwd=copy, env=env, capture_output=True, text=True, timeout=TEST_TIMEOUT_S
+            )
         except subprocess.TimeoutExpired:
             outcome.problems.append(f"tests ran over {TEST_TIMEOUT_S} s")
             return outcome
@@ -158,7 +164,8 @@ def measure_tests(ws: Workspace, project: Path, target: Target) -> TestOutcome:
             passes = _junit_passes(junit)
             outcome.passed = sum(1 for i in ids if passes.get(i.split("::", 1)[1], False))
         else:
-            outcome.problems.append("pytest wrote no report")
+            tail = (run.stdout + run.stderr).strip()[-400:]
+            outcome.problems.append(f"pytest wrote no report (exit {run.returncode}): {tail}")
         report = work / "cov.json"
         subprocess.run(
             [sys.executable, "-m", "coverage", "json", f"--rcfile={rc}", "-o", str(report)],
