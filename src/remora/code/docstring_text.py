@@ -40,6 +40,14 @@ _PROMPT_PHRASES = (
     "write_docstring",
     "submit_result",
     "read_docstring",
+    # ... and of the tools' own answers, or talk about the code instead of its job.
+    "returns no value",
+    "no usable summary",
+    "the code",
+    "this code",
+    "the summary",
+    "summary of",
+    "docstring",
 )
 _MANAGED_PARAM_KINDS = {"param", "parameter", "arg", "argument", "key", "keyword"}
 
@@ -65,8 +73,8 @@ def _name_words(name: str) -> set[str]:
     return set(_words(spaced))
 
 
-def _problem(text: str, name: str, *, summary: bool) -> str:
-    """Why ``text`` cannot be used ('' when it can)."""
+def _problem(text: str, name: str, *, summary: bool, node: str = "") -> str:
+    """Why ``text`` cannot be used ('' when it can); ``node`` is the qualified name."""
     clean = " ".join(text.split())
     letters = sum(ch.isalpha() for ch in clean)
     if letters < 0.6 * len(clean.replace(" ", "")):
@@ -81,9 +89,14 @@ def _problem(text: str, name: str, *, summary: bool) -> str:
         return "it is too short to say what the code does"
     if _is_code(text):
         return "it is code, not a description of it"
+    if any(phrase in low for phrase in _PROMPT_PHRASES):
+        return "it echoes the instructions instead of describing the code"
+    short = node.rsplit(".", 1)[-1].lower()
+    if ("." in node and node.lower() in low) or re.search(
+        rf"\b{re.escape(short)}\s+(method|function|class)\b", low
+    ):
+        return f"it names {node} instead of saying what it does"
     if summary:
-        if any(phrase in low for phrase in _PROMPT_PHRASES):
-            return "it echoes the instructions instead of describing the code"
         if len(clean) > MAX_SUMMARY_CHARS:
             return f"it is longer than {MAX_SUMMARY_CHARS} characters; put the rest in description"
         if re.search(r"[.!?]\s+\S", clean):
@@ -104,8 +117,12 @@ def _is_code(text: str) -> bool:
     return True
 
 
-def _sentence(text: str) -> str:
-    clean = " ".join(text.split())
+def _sentence(text: str, *, paragraphs: bool = False) -> str:
+    """Capitalised and ending in a full stop; one line unless ``paragraphs``."""
+    if paragraphs:
+        clean = "\n\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", text.strip()))
+    else:
+        clean = " ".join(text.split())
     clean = clean[:1].upper() + clean[1:]
     return clean if clean.endswith((".", "!", "?")) else clean + "."
 
@@ -118,14 +135,20 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
     accepted = Pieces()
     refused: list[dict[str, str]] = []
 
+    said: dict[tuple[str, ...], str] = {}
+
     def judge(where: str, text: str, subject: str, summary: bool = False) -> str:
         if not text.strip():
             return ""
-        reason = _problem(text, subject, summary=summary)
+        reason = _problem(text, subject, summary=summary, node=node.ref.full_name)
+        words = tuple(_words(text))
+        if not reason and words in said:
+            reason = f"it repeats {said[words]}"
         if reason:
             refused.append({"field": where, "reason": reason})
             return ""
-        return text if where == "description" else _sentence(text)
+        said.setdefault(words, "the " + where.split(".")[0])
+        return _sentence(text, paragraphs=where == "description")
 
     accepted.summary = judge("summary", given.summary, name, summary=True)
     accepted.description = judge("description", given.description, name)
@@ -266,6 +289,8 @@ def compose(node: SourceNode, given: Pieces, style: str, current: str | None) ->
     if not summary:
         return {"text": None, "refused": refused, "filled": [], "kept": ""}
     description = pick("description", accepted.description, old.description)
+    if _words(description) == _words(summary):
+        description = ""  # a copy of the summary the existing docstring already has
     params: list[tuple[str, str, str]] = []
     for name, param in _documented_params(node).items():
         text = pick(f"params.{name}", accepted.params.get(name, ""), old.params.get(name, ""))
