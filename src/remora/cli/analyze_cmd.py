@@ -63,6 +63,14 @@ RetryRejectedOpt = Annotated[
         "the reason (see `remora review reject --reason`).",
     ),
 ]
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Run every node × operation again, also those whose inputs are unchanged "
+        "since their recorded result (kept by default).",
+    ),
+]
 PathsArg = Annotated[
     list[Path] | None,
     typer.Argument(
@@ -139,6 +147,7 @@ async def _analyze(
     progress: ProgressSink,
     auto_accept: bool,
     retry: RetryPlan | None = None,
+    force: bool = False,
 ) -> tuple[AnalyzeReport, bool]:
     coordinator = Coordinator(
         loaded.config, loaded.project_root, registry=registry, emitter=emitter, progress=progress
@@ -147,7 +156,9 @@ async def _analyze(
     if retry is not None:
         nodes, operations, only = retry.nodes, retry.operations, retry.pairs
     async with coordinator:
-        report = await coordinator.analyze(nodes, operations, auto_accept=auto_accept, only=only)
+        report = await coordinator.analyze(
+            nodes, operations, auto_accept=auto_accept, only=only, force=force
+        )
     return report, coordinator.sandbox_faulted
 
 
@@ -159,8 +170,12 @@ def analyze_command(
     auto_accept: AutoAcceptOpt = False,
     node_type: TypesOpt = None,
     retry_rejected: RetryRejectedOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Run the agents on every node under PATHS; the changes wait in `remora review`.
+
+    A node × operation whose inputs (node text, agent, model, options) are unchanged
+    since its recorded result keeps that result and is not run again (--force re-runs).
 
     Exit codes: 0 all good, 1 some operations failed, 2 nothing succeeded or bad
     usage, 3 configuration error, 130 interrupted.
@@ -179,7 +194,9 @@ def analyze_command(
         progress: ProgressSink = RichProgress(err_console) if show_bar else NullProgress()
         try:
             report, faulted = asyncio.run(
-                _analyze(loaded, registry, result, chosen, emitter, progress, auto_accept, retry)
+                _analyze(
+                    loaded, registry, result, chosen, emitter, progress, auto_accept, retry, force
+                )
             )
         except KeyboardInterrupt:
             err_console.print(

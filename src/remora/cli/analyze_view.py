@@ -71,6 +71,13 @@ class RichProgress:
 
 
 def outcome_cell(outcome: TaskOutcome) -> Text:
+    cell = _result_cell(outcome)
+    if outcome.reused:  # not run: its inputs are unchanged since this result
+        cell.append(" (kept)", style="dim")
+    return cell
+
+
+def _result_cell(outcome: TaskOutcome) -> Text:
     result = outcome.result
     if result.status == "skipped":
         return Text("–", style="dim")
@@ -89,12 +96,16 @@ def outcome_cell(outcome: TaskOutcome) -> Text:
 
 def report_line(report: AnalyzeReport) -> str:
     counts = report.counts()
-    return (
+    line = (
         f"{len(report.outcomes)} results for {report.nodes} nodes × "
         f"{len(report.operations)} operations in {report.duration_s:.1f}s: "
         f"{counts['success']} succeeded ({counts['changed']} with changes), "
         f"{counts['failed']} failed, {counts['skipped']} skipped"
     )
+    kept = sum(1 for o in report.outcomes if o.reused)
+    if kept:
+        line += f"; {kept} kept from earlier runs (inputs unchanged; --force re-runs them)"
+    return line
 
 
 def print_report(report: AnalyzeReport, console: Console) -> None:

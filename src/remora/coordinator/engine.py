@@ -23,6 +23,12 @@ from typing import Any
 from remora.agents import AgentRegistry, node_template_vars
 from remora.config import RemoraConfig
 from remora.coordinator.binding import OptionBoundExecutor
+from remora.coordinator.incremental import (
+    plan_digest,
+    result_of,
+    reusable_result,
+    task_fingerprint,
+)
 from remora.coordinator.providers import ProviderFactory, ProviderPool
 from remora.coordinator.rejections import review_memory, transcript_summary
 from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
@@ -127,11 +133,15 @@ class Coordinator:
         *,
         auto_accept: bool = False,
         only: Collection[tuple[str, str]] | None = None,
+        force: bool = False,
     ) -> AnalyzeReport:
         """One batch: every node × operation gets exactly one recorded result.
 
         ``only`` (node_id, operation) pairs limit the batch to those tasks
         (``analyze --retry-rejected``); the others are neither run nor recorded.
+        A task whose inputs are unchanged since its standing result keeps that
+        result instead of running (see :mod:`remora.coordinator.incremental`),
+        unless ``force``.
         """
         if self.db is None:
             raise RuntimeError("Coordinator.analyze() outside `async with Coordinator(...)`")
@@ -162,7 +172,8 @@ class Coordinator:
                 runtime = SandboxRuntime(self.config.sandbox)
                 await runtime.start()
                 self._runtime = runtime
-            await self._run_all(tasks, run_id, report, limit)
+            digests = {name: plan_digest(plan, self.config) for name, plan in plans.items()}
+            await self._run_all(tasks, run_id, report, limit, digests, force)
             if auto_accept:
                 self._auto_accept(report)
         except asyncio.CancelledError:
@@ -186,20 +197,38 @@ class Coordinator:
         return report
 
     async def _run_all(
-        self, tasks: Sequence[Task], run_id: str, report: AnalyzeReport, limit: int
+        self,
+        tasks: Sequence[Task],
+        run_id: str,
+        report: AnalyzeReport,
+        limit: int,
+        digests: dict[str, str],
+        force: bool,
     ) -> None:
-        queue: deque[Task] = deque()
+        assert self.db is not None
+        queue: deque[tuple[Task, str]] = deque()
         for task in tasks:
-            if task.runnable:
-                queue.append(task)
-            else:
+            if not task.runnable:
                 self._done(report, self._record(run_id, task, self._not_run(task)))
+                continue
+            fingerprint = task_fingerprint(task, digests)
+            kept = None if force else reusable_result(self.db, self.store, task, fingerprint)
+            if kept is None:
+                queue.append((task, fingerprint))
+            else:
+                review = (
+                    kept.review_state if kept.review_state in ("pending", "conflict") else "none"
+                )
+                outcome = TaskOutcome(
+                    task.node, task.operation, result_of(kept), kept.result_id, review, reused=True
+                )
+                self._done(report, outcome)
 
         async def worker() -> None:
             while queue:
-                task = queue.popleft()
+                task, fingerprint = queue.popleft()
                 self.progress.task_started(task.node, task.operation)
-                self._done(report, await self._run_one(task, run_id))
+                self._done(report, await self._run_one(task, run_id, fingerprint))
 
         workers = [
             asyncio.create_task(worker(), name=f"remora-worker-{i}")
@@ -233,7 +262,7 @@ class Coordinator:
             )
         return AgentResult("skipped", summary=task.skip_reason)
 
-    async def _run_one(self, task: Task, run_id: str) -> TaskOutcome:
+    async def _run_one(self, task: Task, run_id: str, fingerprint: str) -> TaskOutcome:
         plan = task.plan
         assert plan.definition is not None and plan.model is not None and self._runtime
         node = task.node
@@ -244,7 +273,7 @@ class Coordinator:
             failed = AgentResult(
                 "failed", summary=exc.message, error=ResultError(exc.code, exc.message)
             )
-            return self._record(run_id, task, failed)
+            return self._record(run_id, task, failed, fingerprint)
         keep = False
         try:
             variables = node_template_vars(
@@ -299,7 +328,7 @@ class Coordinator:
                     self.store.discard(workspace.id)
         if not keep and result.workspace_id is not None:
             result = result.replace(workspace_id=None)
-        outcome = self._record(run_id, task, result)
+        outcome = self._record(run_id, task, result, fingerprint)
         if keep and result.status == "success":
             self._supersede(workspace.id)
         return outcome
@@ -311,9 +340,13 @@ class Coordinator:
             if self.db.get(old) is not None:
                 self.db.set_review_state(old, "superseded")
 
-    def _record(self, run_id: str, task: Task, result: AgentResult) -> TaskOutcome:
+    def _record(
+        self, run_id: str, task: Task, result: AgentResult, fingerprint: str | None = None
+    ) -> TaskOutcome:
         assert self.db is not None
-        result_id = self.db.record_result(run_id, task.node, task.operation, result.to_dict())
+        result_id = self.db.record_result(
+            run_id, task.node, task.operation, result.to_dict(), fingerprint=fingerprint
+        )
         review = "pending" if result.changed_files and result.workspace_id else "none"
         return TaskOutcome(task.node, task.operation, result, result_id, review)
 
@@ -324,7 +357,16 @@ class Coordinator:
             result = outcome.result
             if outcome.review != "pending" or result.status != "success" or not result.workspace_id:
                 continue
-            accepted = accept_workspace(self.store, self.db, result.workspace_id)
+            try:
+                accepted = accept_workspace(self.store, self.db, result.workspace_id)
+            except RemoraError as exc:
+                # e.g. another process holds the accept lock: this change stays
+                # pending for `remora review`, and the others are still tried.
+                self._emit(
+                    "warning",
+                    {"workspace_id": result.workspace_id, "auto_accept": "failed", **exc.to_dict()},
+                )
+                continue
             report.outcomes[index] = TaskOutcome(
                 outcome.node,
                 outcome.operation,

@@ -25,6 +25,8 @@ class TaskOutcome:
     # none (nothing to review), pending, accepted or conflict (after --auto-accept).
     review: str = "none"
     conflicts: tuple[str, ...] = ()
+    # Kept from an earlier run: its inputs have not changed since (not run again).
+    reused: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -36,6 +38,7 @@ class TaskOutcome:
             "result_id": self.result_id,
             "review": self.review,
             "conflicts": list(self.conflicts),
+            "reused": self.reused,
             **self.result.to_dict(),
         }
 
@@ -73,6 +76,7 @@ class AnalyzeReport:
             "operations": self.operations,
             "nodes": self.nodes,
             "counts": self.counts(),
+            "reused": sum(1 for o in self.outcomes if o.reused),
             "interrupted": self.interrupted,
             "duration_s": round(self.duration_s, 3),
             "exit_code": self.exit_code,

@@ -28,7 +28,8 @@ async def _analyze(root: Path, model: object = None) -> str | None:
         registry=AgentRegistry(root / "agents"),
         provider_factory=factory_for(fn),
     ) as coordinator:
-        report = await coordinator.analyze(_one(root), ["note"])
+        # force: these tests are about re-runs of an unchanged node
+        report = await coordinator.analyze(_one(root), ["note"], force=True)
     return report.outcomes[0].result.workspace_id
 
 

@@ -103,7 +103,7 @@ async def test_one_provider_per_model_shared_by_all_runs(tmp_path: Path) -> None
         provider_factory=provider_factory(note_model(), created),
     ) as c:
         await c.analyze(nodes_of(root), ["note"])
-        await c.analyze(nodes_of(root), ["note"])
+        await c.analyze(nodes_of(root), ["note"], force=True)
     assert len(created) == 1
     provider = created[0]
     assert isinstance(provider, FunctionProvider)
