@@ -137,3 +137,32 @@ async def test_ruff_config_context_reads_the_projects_settings(tmp_path: Path) -
     assert env["result"].startswith("ruff settings from pyproject.toml:")
     assert 'select = ["E", "F", "W"]' in env["result"]
     assert "[project]" not in env["result"]
+
+
+async def test_edit_node_with_a_safely_fixable_code_applies_ruffs_fix_not_the_text(
+    tmp_path: Path,
+) -> None:
+    # What SmolLM2 does: the rule code as the replacement text.
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/pricing.py")
+    async with bench(root) as b:
+        result = await b.run(
+            "lint", "edit_node", node, {"issue_code": "F401", "replacement": "F401"}
+        )
+        text = b.text("lint", node, "inventory/pricing.py")
+    assert result["written"] is True
+    assert result["note"] == "ruff's safe fix for F401 was applied instead of the given text"
+    assert "import math" not in text and "F401" not in text
+
+
+async def test_a_refused_edit_still_applies_the_nodes_safe_fixes(tmp_path: Path) -> None:
+    source = "def f(x):\n    import os\n    y = x\n    return x\n"
+    root = write_project(tmp_path, {"m.py": source})
+    node = find_node(root, "m.py", "f")
+    async with bench(root) as b:
+        result = await b.run("lint", "edit_node", node, {"issue_code": "F841", "replacement": "x"})
+        text = b.text("lint", node, "m.py")
+    assert result["written"] is False
+    assert result["reason"] == "the replacement no longer defines f"
+    assert result["note"] == "applied ruff's safe fixes for F401 instead"
+    assert text == "def f(x):\n    y = x\n    return x\n"
