@@ -166,3 +166,17 @@ async def test_a_refused_edit_still_applies_the_nodes_safe_fixes(tmp_path: Path)
     assert result["reason"] == "the replacement no longer defines f"
     assert result["note"] == "applied ruff's safe fixes for F401 instead"
     assert text == "def f(x):\n    y = x\n    return x\n"
+
+
+async def test_an_edit_replaces_the_nodes_last_line_with_its_comment(tmp_path: Path) -> None:
+    source = "def f(x):\n    y = x\n    return x  # keep\n\n\nz = 1\n"
+    root = write_project(tmp_path, {"m.py": source})
+    node = find_node(root, "m.py", "f")
+    fixed = "def f(x):\n    return x  # keep"
+    async with bench(root) as b:
+        result = await b.run(
+            "lint", "edit_node", node, {"issue_code": "F841", "replacement": fixed}
+        )
+        text = b.text("lint", node, "m.py")
+    assert result["written"] is True, result
+    assert text == "def f(x):\n    return x  # keep\n\n\nz = 1\n"

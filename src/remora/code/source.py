@@ -108,10 +108,25 @@ class SourceNode:
         return self.file.span(first).start
 
     def end_byte(self) -> int:
+        """One past the node's last byte, its last line's trailing comment included.
+
+        LibCST's span of a definition stops at its last statement; the rest of
+        that line is the statement's trailing whitespace and comment (the
+        parser put nothing else there), which belongs to the node.
+        """
         if self.definition is None:
             return len(self.file.data)
         span = self.file.span(self.definition)
-        return span.start + span.length
+        end = span.start + span.length
+        data = self.file.data
+        line_end = min(
+            (i for i in (data.find(b"\n", end), data.find(b"\r", end)) if i >= 0),
+            default=len(data),
+        )
+        rest = data[end:line_end]
+        if rest.strip() and not rest.lstrip().startswith(b"#"):
+            raise AssertionError(f"{self.file.path}: unexpected text after a definition")
+        return end + len(rest.rstrip())
 
     def header_end_byte(self) -> int:
         """One past the header's colon."""
