@@ -43,6 +43,7 @@ from competence_lib.corpus import (
     CORPUS,
     DEFAULT_COUNTS,
     OPERATIONS,
+    CorpusError,
     Project,
     Target,
     choose_targets,
@@ -64,6 +65,7 @@ from remora.config import LoadedConfig, load_config
 from remora.coordinator import Coordinator, TaskOutcome
 from remora.discovery import discover
 from remora.discovery.node import CSTNode
+from remora.errors import RemoraError
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
 from remora.workspace import WorkspaceStore
@@ -369,5 +371,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def entry() -> int:
+    """main(), with Remora's own errors (no model, bad configuration) as one line and exit 2."""
+    try:
+        return main()
+    except (RemoraError, CorpusError) as exc:
+        hint = getattr(exc, "hint", "")
+        print(f"competence: {exc}" + (f" ({hint})" if hint else ""), file=sys.stderr)
+        return 2
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())
