@@ -18,7 +18,7 @@ Runs the real CLI in a subprocess on a fresh copy of examples/sample_project
 - load_avg_*: the machine's load average before and after, to judge the figures.
 
 Usage: python benchmarks/analyze.py [--operations lint,docstring] [--paths inventory]
-       [--provider embedded] [--threads N] [--jobs N] [--slots N] [--keep]
+       [--provider embedded] [--threads N] [--jobs N] [--slots N] [--engines N] [--keep]
 """
 
 from __future__ import annotations
@@ -115,6 +115,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="embedded: CPU threads")
     parser.add_argument("--jobs", type=int, default=None, help="max_concurrent_agents")
     parser.add_argument("--slots", type=int, default=None, help="embedded: parallel slots")
+    parser.add_argument("--engines", type=int, default=None, help="embedded: model copies")
     parser.add_argument("--keep", action="store_true", help="keep the project copy")
     args = parser.parse_args()
 
@@ -146,6 +147,8 @@ def main() -> None:
         env["REMORA_MODEL__THREADS"] = str(args.threads)
     if args.slots:
         env["REMORA_MODEL__N_PARALLEL"] = str(args.slots)
+    if args.engines:
+        env["REMORA_MODEL__ENGINES"] = str(args.engines)
     load_before = os.getloadavg()
     started = time.perf_counter()
     run = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)

@@ -72,6 +72,12 @@ class ModelConfig(_Section):
         4096, ge=256, le=1_048_576, description="Embedded: context per slot"
     )
     threads: int | None = Field(None, ge=1, le=1024, description="Embedded: CPU threads")
+    engines: int = Field(
+        1,
+        ge=1,
+        le=16,
+        description="Embedded: model copies sharing the slots, each with its own threads",
+    )
 
 
 class DiscoveryConfig(_Section):

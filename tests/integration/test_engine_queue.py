@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from remora.config import ModelConfig
+from remora.profiles import resolve_profile
+from remora.providers.embedded import EmbeddedProvider
 from remora.providers.engine import EngineKey, acquire_engine, release_engine
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
@@ -71,3 +74,18 @@ async def test_a_request_past_its_limit_is_stopped_and_its_slot_freed(
         assert answer["choices"][0]["finish_reason"] in ("stop", "length")
     finally:
         await asyncio.to_thread(release_engine, engine)
+
+
+async def test_engine_copies_split_the_slots_and_take_turns(embedded_model_path: Path) -> None:
+    config = ModelConfig(path=embedded_model_path, n_parallel=2, n_ctx_per_slot=1024, engines=2)
+    provider = EmbeddedProvider(config, resolve_profile(None, config.id))
+    try:
+        first = await provider.engine()
+        first.in_flight += 1  # as while a request runs on it
+        second = await provider.engine()
+        first.in_flight -= 1
+        assert second is not first
+        assert {first.key.n_parallel, second.key.n_parallel} == {1}
+        assert (await second.chat(SHORT))["usage"]["completion_tokens"] > 0
+    finally:
+        await provider.aclose()

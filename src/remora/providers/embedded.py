@@ -76,7 +76,8 @@ class EmbeddedProvider:
     def __init__(self, model: ModelConfig, profile: ModelProfile) -> None:
         self.model = model
         self.profile = profile
-        self._engine: Engine | None = None
+        # One engine, or model.engines copies with the slots split between them.
+        self._engines: list[Engine] = []
         # A thread lock, not an asyncio one: loading runs in a worker thread and the
         # provider may be used from more than one event loop (tests, the CLI).
         self._lock = threading.Lock()
@@ -89,13 +90,13 @@ class EmbeddedProvider:
     def model_label(self) -> str:
         return str(self.model.path) if self.model.path else self.model.id
 
-    def _load(self) -> Engine:
+    def _load(self) -> list[Engine]:
         with self._lock:
-            if self._engine is None:
-                self._engine = self._open_engine()
-            return self._engine
+            if not self._engines:
+                self._engines = self._open_engines()
+            return self._engines
 
-    def _open_engine(self) -> Engine:
+    def _open_engines(self) -> list[Engine]:
         try:
             with console_progress() as progress:
                 path = resolve_model_path(self.model, progress=progress)
@@ -103,17 +104,24 @@ class EmbeddedProvider:
             raise ModelUnavailableError(
                 f"{exc.message} ({exc.hint})" if exc.hint else exc.message
             ) from exc
-        key = EngineKey.create(
-            path, self.model.n_parallel, self.model.n_ctx_per_slot, self.model.threads
-        )
-        return acquire_engine(key)
+        copies = self.model.engines
+        slots = max(1, self.model.n_parallel // copies)
+        return [
+            acquire_engine(
+                EngineKey.create(path, slots, self.model.n_ctx_per_slot, self.model.threads, copy)
+            )
+            for copy in range(copies)
+        ]
 
     async def engine(self) -> Engine:
-        """The shared engine, loaded (and the model fetched) on first use."""
-        if self._engine is not None:
-            return self._engine
-        # Fetching and loading block for a while; keep the loop responsive.
-        return await asyncio.to_thread(self._load)
+        """The shared engine (the least busy copy), loaded on first use.
+
+        Several single-threaded copies keep several cores busy without the
+        collapse of one engine's threads waiting for each other at every step
+        when another process takes a core (see ``default_threads``).
+        """
+        engines = self._engines or await asyncio.to_thread(self._load)
+        return min(engines, key=lambda e: e.in_flight)
 
     def build_request(self, request: ModelRequest) -> tuple[dict[str, Any], Any]:
         """The llama.cpp chat request for ``request`` and the turn's call plan."""
@@ -223,6 +231,6 @@ class EmbeddedProvider:
 
     async def aclose(self) -> None:
         with self._lock:
-            engine, self._engine = self._engine, None
-        if engine is not None:
+            engines, self._engines = self._engines, []
+        for engine in engines:
             await asyncio.to_thread(release_engine, engine)

@@ -51,12 +51,14 @@ class EngineKey:
     n_parallel: int
     n_ctx_per_slot: int
     threads: int
+    # Which copy of the model, when one provider spreads its requests over several.
+    copy: int = 0
 
     @classmethod
     def create(
-        cls, path: Path, n_parallel: int, n_ctx_per_slot: int, threads: int | None
+        cls, path: Path, n_parallel: int, n_ctx_per_slot: int, threads: int | None, copy: int = 0
     ) -> EngineKey:
-        return cls(path.resolve(), n_parallel, n_ctx_per_slot, threads or default_threads())
+        return cls(path.resolve(), n_parallel, n_ctx_per_slot, threads or default_threads(), copy)
 
 
 def default_threads() -> int:
@@ -139,6 +141,8 @@ class Engine:
         )
         self.refcount = 0
         self.closed = False
+        # Requests sent and not yet answered, to pick the least busy copy.
+        self.in_flight = 0
 
     async def chat(
         self,
@@ -164,6 +168,7 @@ class Engine:
 
         if clock is not None:
             clock.queued()
+        self.in_flight += 1
         job: asyncio.Future[dict[str, Any]] = loop.run_in_executor(
             self._pool, self._chat_sync, request, signal_start, stop
         )
@@ -178,6 +183,7 @@ class Engine:
             raise
         finally:
             waiter.cancel()
+            self.in_flight -= 1
 
     def _chat_sync(
         self, request: dict[str, Any], on_start: Callable[[], None], stop: threading.Event
