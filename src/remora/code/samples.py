@@ -279,11 +279,19 @@ def _arguments(
 def argument_sets(
     params: Sequence[Parameter], classes: ClassLookup, count: int = 4
 ) -> list[dict[str, Any]]:
-    """Up to ``count`` distinct sets: defaults, typical, alternative, edge (duplicates dropped)."""
+    """Up to ``count`` distinct sets: defaults, typical, alternative, edge (duplicates dropped).
+
+    The first set is named ``defaults`` only when a parameter has a literal
+    default it uses, else ``example``: a set's name (and a test named after it)
+    says nothing that is not so.
+    """
     plans = list(PLANS) if count >= 4 else [PLANS[0], PLANS[1], PLANS[3]][: max(count, 1)]
+    uses_a_default = any(literal_default(p.default)[0] for p in params)
     sets: list[dict[str, Any]] = []
     for name, variant, use_defaults in plans:
         args = _arguments(params, variant, use_defaults, classes, 0)
+        if use_defaults and not uses_a_default:
+            name = "example"
         if all(args != existing["args"] for existing in sets):
             sets.append({"name": name, "args": args})
     return sets
