@@ -15,6 +15,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from remora.cli.output import print_table
 from remora.coordinator import AnalyzeReport, TaskOutcome
 from remora.discovery.node import CSTNode
 
@@ -110,9 +111,9 @@ def report_line(report: AnalyzeReport) -> str:
 
 def print_report(report: AnalyzeReport, console: Console) -> None:
     """A table: one row per node, one column per operation."""
+    # A node and its location are ids: never wrapped (print_table widens instead).
     table = Table(box=None, pad_edge=False, show_edge=False)
-    table.add_column("node", overflow="fold")
-    table.add_column("location", overflow="fold", style="dim")
+    table.add_column("node", no_wrap=True)
     for operation in report.operations:
         table.add_column(operation, no_wrap=True)
     rows: dict[str, dict[str, TaskOutcome]] = {}
@@ -122,12 +123,13 @@ def print_report(report: AnalyzeReport, console: Console) -> None:
         nodes.setdefault(outcome.node.node_id, outcome.node)
     for node_id, cells in rows.items():
         node = nodes[node_id]
+        label = Text(f"{node.node_type} {node.full_name}")
+        label.append(f"\n{node.file_path}:{node.start_line}", style="dim")
         table.add_row(
-            f"{node.node_type} {node.full_name}",
-            f"{node.file_path}:{node.start_line}",
+            label,
             *[outcome_cell(cells[op]) if op in cells else Text("") for op in report.operations],
         )
-    console.print(table)
+    print_table(table, console)
     failures = [o for o in report.outcomes if o.result.status == "failed"]
     for outcome in failures[:10]:
         console.print(

@@ -10,7 +10,9 @@ import traceback
 import warnings
 
 import typer
+from rich.markup import escape
 
+from remora import __version__
 from remora.cli import (
     agents_cmd,
     analyze_cmd,
@@ -32,15 +34,30 @@ app = typer.Typer(
     help="Improve Python code with small tool-calling models, locally.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    # --install-completion / --show-completion for bash, zsh, fish and PowerShell.
+    add_completion=True,
 )
 
 _state = {"debug": False}
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"remora {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _root(
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
+    _version: bool = typer.Option(
+        False,
+        "--version",
+        "-V",
+        callback=_print_version,
+        is_eager=True,
+        help="Print the version and exit.",
+    ),
 ) -> None:
     _state["debug"] = debug or os.environ.get("REMORA_DEBUG", "") not in ("", "0")
 
@@ -62,7 +79,7 @@ for _module in (
 def _show_warning(
     message: warnings.WarningMessage | Warning | str, *args: object, **kwargs: object
 ) -> None:
-    err_console.print(f"[yellow]warning:[/] {message}", markup=True)
+    err_console.print(f"[yellow]warning:[/] {escape(str(message))}", markup=True)
 
 
 # OSErrors that say what is wrong with the machine rather than with Remora.
@@ -82,9 +99,10 @@ def main() -> None:
     except RemoraError as exc:
         if _state["debug"]:
             traceback.print_exc()
-        err_console.print(f"[red]error[{exc.code}]:[/] {exc.message}", markup=True)
+        # Messages and hints are plain text: "remora[openai]" is not markup.
+        err_console.print(f"[red]error\\[{exc.code}]:[/] {escape(exc.message)}", markup=True)
         if exc.hint:
-            err_console.print(f"  hint: {exc.hint}")
+            err_console.print(f"  hint: {exc.hint}", markup=False)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         err_console.print("interrupted")

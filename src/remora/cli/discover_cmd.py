@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
-from remora.cli.output import console, err_console, print_json
+from remora.cli.output import err_console, print_json, print_table
 from remora.discovery import NODE_TYPES, DiscoveryResult, NodeType, discover
 from remora.events import build_emitter
 
@@ -37,14 +37,15 @@ def parse_types(value: str | None) -> list[NodeType] | None:
 
 def _print_table(result: DiscoveryResult) -> None:
     table = Table(box=None, pad_edge=False, show_edge=False)
-    table.add_column("type")
-    table.add_column("full_name", overflow="fold")
-    table.add_column("location", overflow="fold")
+    # Names and locations are ids (`remora tool run --node FILE::QUALNAME`): never wrapped.
+    table.add_column("type", no_wrap=True)
+    table.add_column("full_name", no_wrap=True)
+    table.add_column("location", no_wrap=True)
     for node in result.nodes:
         table.add_row(
             node.node_type, node.full_name, f"{node.file_path}:{node.start_line}-{node.end_line}"
         )
-    console.print(table)
+    print_table(table)
 
 
 def register(app: typer.Typer) -> None:

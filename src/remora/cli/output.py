@@ -6,11 +6,35 @@ import json
 from typing import Any
 
 from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
 
-__all__ = ["console", "err_console", "print_json"]
+__all__ = ["console", "err_console", "print_json", "print_table"]
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+_UNBOUNDED = 10_000
+
+
+def print_table(table: Table, target: Console | None = None) -> None:
+    """Print ``table`` to fit the terminal; its ``no_wrap`` columns (ids) are never cut.
+
+    Text columns wrap to fit the width. When the ids alone need more than the
+    terminal has, the table is printed as wide as they need and the terminal
+    wraps the lines: an id stays whole for copy and paste.
+    """
+    out = target or console
+    # Measured without the terminal's limit, which would clamp every width to it.
+    unbounded = out.options.update_width(_UNBOUNDED)
+    for column in table.columns:
+        if column.no_wrap:
+            # Rich measures a cell's minimum as its longest word; an id needs all of it.
+            widths = [Measurement.get(out, unbounded, cell).maximum for cell in column.cells]
+            column.min_width = max([column.min_width or 0, *widths])
+    needed = Measurement.get(out, unbounded, table).minimum
+    out.print(table, width=max(out.width, needed), crop=False)
 
 
 def print_json(data: Any) -> None:

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
-from remora.cli.output import console, err_console, print_json
+from remora.cli.output import console, err_console, print_json, print_table
 from remora.errors import RemoraError, UsageError, WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.results import ResultsDB
@@ -90,23 +90,23 @@ def _list(opts: SharedOptions, output_format: OutputFormat, include_empty: bool)
     if not items:
         console.print("Nothing to review.")
         return
+    # The id is what `review show/accept/reject` take: never wrapped. The change
+    # column (node, file, summary) wraps to whatever width is left.
     table = Table(box=None, pad_edge=False)
-    for column in ("id", "node", "operation", "state", "summary"):
-        table.add_column(column, overflow="fold")
-    table.add_column("+", justify="right", style="green")
-    table.add_column("-", justify="right", style="red")
+    table.add_column("id", no_wrap=True)
+    table.add_column("operation", no_wrap=True)
+    table.add_column("state", no_wrap=True)
+    table.add_column("+/-", justify="right", no_wrap=True)
+    table.add_column("change", overflow="fold")
     for item in items:
-        node = f"{item.node} ({item.file_path})" if item.file_path else item.node
-        table.add_row(
-            item.id,
-            node,
-            item.operation,
-            item.state,
-            item.summary,
-            f"+{item.additions}",
-            f"-{item.deletions}",
-        )
-    console.print(table)
+        change = Text(item.node, style="bold")
+        if item.file_path and item.file_path != item.node:
+            change.append(f" {item.file_path}", style="dim")
+        change.append(f"\n{item.summary}")
+        lines = Text(f"+{item.additions}", style="green")
+        lines.append(f" -{item.deletions}", style="red")
+        table.add_row(item.id, item.operation, item.state, lines, change)
+    print_table(table)
 
 
 _STYLES = (

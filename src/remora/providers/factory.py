@@ -1,7 +1,10 @@
 """Build a Provider from the model config section.
 
 Adapters are imported lazily by name, so a missing optional SDK only matters
-when its provider is chosen, and each adapter lives in its own module.
+when its provider is chosen, and each adapter lives in its own module. The
+embedded and scripted providers need nothing beyond Remora's own dependencies;
+the others need an extra (``pip install 'remora[openai]'``), and choosing one
+without it is an error that names the extra.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from remora.errors import ModelUnavailableError, RemoraError
 from remora.profiles import ModelProfile, resolve_profile
 from remora.providers.base import Availability, Provider
 
-__all__ = ["PROVIDER_CLASSES", "check_availability", "create_provider"]
+__all__ = ["PROVIDER_CLASSES", "PROVIDER_EXTRAS", "check_availability", "create_provider"]
 
 # provider name -> "module:Class"; each class has
 #   from_config(model: ModelConfig, profile: ModelProfile) -> Provider
@@ -24,6 +27,13 @@ PROVIDER_CLASSES: dict[str, str] = {
     "llm": "remora.providers.llm_provider:LLMProvider",
     "gemini": "remora.providers.gemini:GeminiProvider",
     "scripted": "remora.providers.scripted:ScriptedProvider",
+}
+
+# provider name -> (the extra that installs its SDK, the SDK's top-level modules)
+PROVIDER_EXTRAS: dict[str, tuple[str, frozenset[str]]] = {
+    "openai": ("openai", frozenset({"openai"})),
+    "llm": ("llm", frozenset({"llm", "openai", "httpx"})),
+    "gemini": ("gemini", frozenset({"google"})),
 }
 
 
@@ -37,9 +47,28 @@ def create_provider(model: ModelConfig, profile_name: str | None = None) -> Prov
             f"use one of: {', '.join(PROVIDER_CLASSES)}",
         )
     module_name, _, class_name = target.partition(":")
-    cls: Any = getattr(importlib.import_module(module_name), class_name)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = _missing_sdk(model.provider, exc)
+        if missing is None:  # not the provider's SDK: a broken install or a bug
+            raise
+        raise missing from exc
+    cls: Any = getattr(module, class_name)
     provider: Provider = cls.from_config(model, profile)
     return provider
+
+
+def _missing_sdk(provider: str, exc: ModuleNotFoundError) -> ModelUnavailableError | None:
+    """The error naming the extra to install when ``exc`` is the provider's SDK missing."""
+    extra, modules = PROVIDER_EXTRAS.get(provider, ("", frozenset()))
+    missing = (exc.name or "").split(".", 1)[0]
+    if missing not in modules:
+        return None
+    return ModelUnavailableError(
+        f"the {provider} provider needs the {missing!r} package, which is not installed",
+        f"pip install 'remora[{extra}]' (or 'remora[all]' for every provider)",
+    )
 
 
 async def check_availability(model: ModelConfig, profile_name: str | None = None) -> Availability:

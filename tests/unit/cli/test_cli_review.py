@@ -65,7 +65,7 @@ def test_plain_review_lists_pending(project: Path, monkeypatch: pytest.MonkeyPat
     code, out, _ = review(project)
     assert code == 0
     assert "lint-n1" in out and "removed unused import" in out and "mod_n1" in out
-    assert "docstring-n2" in out and "+1  -0" in out and "+0  -1" in out
+    assert "docstring-n2" in out and "+1 -0" in out and "+0 -1" in out
     assert "test-n3" not in out
 
 
