@@ -11,10 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import remora.agents
+from remora.agents import AgentRegistry, node_template_vars
 from remora.code import MODULE_NAME, CodeContext, build_module
-from remora.config import SandboxConfig
+from remora.config import RunnerConfig, SandboxConfig
 from remora.discovery import discover
 from remora.discovery.node import CSTNode
+from remora.providers.scripted import ScriptedProvider
+from remora.runner import AgentResult, AgentRunner, SandboxToolExecutor
 from remora.sandbox import SandboxRuntime, build_externals, load_pym
 from remora.workspace import Workspace, WorkspaceStore
 
@@ -25,6 +28,7 @@ __all__ = [
     "bench",
     "copy_sample",
     "find_node",
+    "run_bundled_agent",
     "write_project",
 ]
 
@@ -112,3 +116,20 @@ async def bench(root: Path) -> AsyncIterator[Bench]:
     config = SandboxConfig()
     async with SandboxRuntime(config) as runtime:
         yield Bench(root, runtime, config)
+
+
+async def run_bundled_agent(
+    agent: str, root: Path, node: CSTNode, provider: ScriptedProvider
+) -> tuple[AgentResult, Workspace]:
+    """A whole run of a bundled agent on ``node``: the real runner, only the model scripted."""
+    workspace = WorkspaceStore(root).create(agent, node.node_id)
+    async with SandboxRuntime(SandboxConfig(workers=1)) as runtime:
+        executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
+        runner = AgentRunner(
+            AgentRegistry().get(agent),
+            provider,
+            RunnerConfig(),
+            executor,
+            template_vars=node_template_vars(node),
+        )
+        return await runner.run(), workspace

@@ -15,14 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bundled_agents_support import bench, copy_sample, find_node, write_project
+from bundled_agents_support import (
+    bench,
+    copy_sample,
+    find_node,
+    run_bundled_agent,
+    write_project,
+)
 
-from remora.agents import AgentRegistry, node_template_vars
-from remora.config import RunnerConfig, SandboxConfig
 from remora.providers.scripted import ScriptedProvider, tool_turn
-from remora.runner import AgentRunner, SandboxToolExecutor
-from remora.sandbox import SandboxRuntime
-from remora.workspace import Workspace, WorkspaceStore
+from remora.workspace import Workspace
 from remora.workspace.sync import materialize
 
 pytestmark = pytest.mark.integration
@@ -109,17 +111,7 @@ async def test_a_capable_model_gives_sets_and_fixes_the_refused_ones(tmp_path: P
             tool_turn(("write_fixture", {"sets": [{"name": "empty", "args": "items=[]"}]})),
         ]
     )
-    workspace = WorkspaceStore(root).create("sample_data", node.node_id)
-    async with SandboxRuntime(SandboxConfig(workers=1)) as runtime:
-        executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
-        runner = AgentRunner(
-            AgentRegistry().get("sample_data"),
-            provider,
-            RunnerConfig(),
-            executor,
-            template_vars=node_template_vars(node),
-        )
-        result = await runner.run()
+    result, workspace = await run_bundled_agent("sample_data", root, node, provider)
     assert result.status == "success", result.to_dict()
     first_message = provider.requests[0].messages[1].text
     assert "Result of read_parameters" in first_message and "discount: float = 0.0" in first_message

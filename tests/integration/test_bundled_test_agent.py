@@ -14,15 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bundled_agents_support import bench, copy_sample, find_node, write_project
+from bundled_agents_support import bench, copy_sample, find_node, run_bundled_agent, write_project
 
-from remora.agents import AgentRegistry, node_template_vars
-from remora.config import RunnerConfig, SandboxConfig
 from remora.discovery.node import CSTNode
 from remora.providers.scripted import ScriptedProvider, tool_turn
-from remora.runner import AgentResult, AgentRunner, SandboxToolExecutor
-from remora.sandbox import SandboxRuntime
-from remora.workspace import Workspace, WorkspaceStore
+from remora.runner import AgentResult
+from remora.workspace import Workspace
 from remora.workspace.sync import materialize
 
 pytestmark = pytest.mark.integration
@@ -47,17 +44,7 @@ def pytest_on_copy(workspace: Workspace, tmp_path: Path, test_file: str) -> str:
 async def run_agent(
     root: Path, node: CSTNode, provider: ScriptedProvider
 ) -> tuple[AgentResult, Workspace]:
-    workspace = WorkspaceStore(root).create("test", node.node_id)
-    async with SandboxRuntime(SandboxConfig(workers=1)) as runtime:
-        executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
-        runner = AgentRunner(
-            AgentRegistry().get("test"),
-            provider,
-            RunnerConfig(),
-            executor,
-            template_vars=node_template_vars(node),
-        )
-        return await runner.run(), workspace
+    return await run_bundled_agent("test", root, node, provider)
 
 
 def tool_result(provider: ScriptedProvider, request: int) -> dict[str, Any]:
