@@ -38,8 +38,10 @@ class ProjectLocked(WorkspaceConflictError):
 
 
 @contextlib.contextmanager
-def project_lock(project_root: Path, wait_s: float = DEFAULT_WAIT_S) -> Iterator[None]:
-    """Hold the project's accept lock, waiting up to ``wait_s`` for another holder."""
+def project_lock(project_root: Path, wait_s: float | None = None) -> Iterator[None]:
+    """Hold the project's accept lock, waiting up to ``wait_s`` (DEFAULT_WAIT_S) for another."""
+    if wait_s is None:
+        wait_s = DEFAULT_WAIT_S
     state = project_root / STATE_DIR
     state.mkdir(exist_ok=True)
     fd = os.open(state / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)

@@ -73,3 +73,25 @@ async def test_concurrent_runs_of_one_node_get_distinct_workspaces(tmp_path: Pat
 
     ids = await asyncio.gather(_analyze(root, meet), _analyze(root, meet))
     assert None not in ids and ids[0] != ids[1]
+
+
+async def test_auto_accept_skips_a_change_it_cannot_take_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import remora.workspace.lock as lock_module
+    from remora.workspace.lock import project_lock
+
+    root = make_project(tmp_path)
+    monkeypatch.setattr(lock_module, "DEFAULT_WAIT_S", 0.2)
+    nodes = [n for n in nodes_of(root) if n.full_name in ("one", "two")]
+    held = project_lock(root, 1)
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=AgentRegistry(root / "agents"),
+        provider_factory=factory_for(note_model()),
+    ) as coordinator:
+        with held:  # another process would hold it the same way: flock is per open file
+            report = await coordinator.analyze(nodes, ["note"], auto_accept=True)
+    assert [o.review for o in report.outcomes] == ["pending", "pending"]
+    assert not (root / "notes").exists()
