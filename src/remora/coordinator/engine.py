@@ -358,16 +358,7 @@ class Coordinator:
             if outcome.review != "pending" or result.status != "success" or not result.workspace_id:
                 continue
             try:
-                try:
                 accepted = accept_workspace(self.store, self.db, result.workspace_id)
-            except RemoraError as exc:
-                # e.g. another process holds the accept lock: this change stays
-                # pending for `remora review`, and the others are still tried.
-                self._emit(
-                    "warning",
-                    {"workspace_id": result.workspace_id, "auto_accept": "failed", **exc.to_dict()},
-                )
-                continue
             except RemoraError as exc:
                 # e.g. another process holds the accept lock: this change stays
                 # pending for `remora review`, and the others are still tried.
