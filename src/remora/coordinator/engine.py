@@ -37,6 +37,7 @@ from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.results import ResultsDB
+from remora.results.db import ResultRecord
 from remora.results.review import accept as accept_workspace
 from remora.runner import AgentResult, AgentRunner, ResultError, SandboxToolExecutor
 from remora.sandbox import SandboxRuntime
@@ -149,7 +150,11 @@ class Coordinator:
         plans, tasks = self.plan(nodes, operations)
         if only is not None:
             tasks = [t for t in tasks if (t.node.node_id, t.operation) in only]
-        await self.prepare(tasks)
+        digests = {name: plan_digest(plan, self.config) for name, plan in plans.items()}
+        kept = {} if force else self._standing_results(tasks, digests)
+        to_run = [t for t in tasks if t.runnable and (t.node.node_id, t.operation) not in kept]
+        # Nothing to run (an unchanged project): no model check, no sandbox start.
+        await self.prepare(to_run)
         run_id = db.start_run(
             self.command, {"operations": list(plans), "nodes": len(nodes), "tasks": len(tasks)}
         )
@@ -168,12 +173,11 @@ class Coordinator:
         )
         self.progress.started(len(tasks))
         try:
-            if any(t.runnable for t in tasks) and self._runtime is None:
+            if to_run and self._runtime is None:
                 runtime = SandboxRuntime(self.config.sandbox)
                 await runtime.start()
                 self._runtime = runtime
-            digests = {name: plan_digest(plan, self.config) for name, plan in plans.items()}
-            await self._run_all(tasks, run_id, report, limit, digests, force)
+            await self._run_all(tasks, run_id, report, limit, digests, kept)
             if auto_accept:
                 self._auto_accept(report)
         except asyncio.CancelledError:
@@ -203,26 +207,27 @@ class Coordinator:
         report: AnalyzeReport,
         limit: int,
         digests: dict[str, str],
-        force: bool,
+        kept: dict[tuple[str, str], ResultRecord],
     ) -> None:
-        assert self.db is not None
         queue: deque[tuple[Task, str]] = deque()
         for task in tasks:
             if not task.runnable:
                 self._done(report, self._record(run_id, task, self._not_run(task)))
                 continue
-            fingerprint = task_fingerprint(task, digests)
-            kept = None if force else reusable_result(self.db, self.store, task, fingerprint)
-            if kept is None:
-                queue.append((task, fingerprint))
-            else:
-                review = (
-                    kept.review_state if kept.review_state in ("pending", "conflict") else "none"
-                )
-                outcome = TaskOutcome(
-                    task.node, task.operation, result_of(kept), kept.result_id, review, reused=True
-                )
-                self._done(report, outcome)
+            record = kept.get((task.node.node_id, task.operation))
+            if record is None:
+                queue.append((task, task_fingerprint(task, digests)))
+                continue
+            open_review = record.review_state in ("pending", "conflict")
+            outcome = TaskOutcome(
+                task.node,
+                task.operation,
+                result_of(record),
+                record.result_id,
+                record.review_state if open_review else "none",
+                reused=True,
+            )
+            self._done(report, outcome)
 
         async def worker() -> None:
             while queue:
@@ -248,6 +253,21 @@ class Coordinator:
             error = finished.exception()
             if error is not None:
                 raise error
+
+    def _standing_results(
+        self, tasks: Sequence[Task], digests: dict[str, str]
+    ) -> dict[tuple[str, str], ResultRecord]:
+        """The recorded results that stand for tasks whose inputs are unchanged."""
+        assert self.db is not None
+        kept: dict[tuple[str, str], ResultRecord] = {}
+        for task in tasks:
+            if not task.runnable:
+                continue
+            fingerprint = task_fingerprint(task, digests)
+            record = reusable_result(self.db, self.store, task, fingerprint)
+            if record is not None:
+                kept[(task.node.node_id, task.operation)] = record
+        return kept
 
     def _done(self, report: AnalyzeReport, outcome: TaskOutcome) -> None:
         report.outcomes.append(outcome)
