@@ -12,12 +12,21 @@ Two feeds on a short-lived worker:
   guaranteed type error, so the checker always rejects the feed and nothing
   runs; the second (``del``) is refused by Monty's parser should the checker
   ever let the feed through. Diagnostics on the sentinel lines are dropped.
+
+A check takes a few hundred milliseconds (a worker process and the type
+checker), and every command that loads agents checks their scripts; a script
+found clean is remembered on disk by the digest of its code, its stubs and
+the Monty version, so unchanged scripts are not checked again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections.abc import Iterable
+from importlib.metadata import version
+from pathlib import Path
 
 from pydantic_monty import (
     Monty,
@@ -116,10 +125,34 @@ def _type_findings(
     return errors, warnings
 
 
+def _clean_marker(code: str, stubs: str) -> Path:
+    """Where a clean check of this code with these stubs is remembered."""
+    override = os.environ.get("REMORA_CHECK_CACHE")
+    root = Path(override).expanduser() if override else Path.home() / ".cache/remora/pym-checked"
+    key = f"{version('pydantic-monty')}\0{code}\0{stubs}".encode()
+    return root / hashlib.sha256(key).hexdigest()
+
+
 def monty_findings(
     code: str, stubs: str, file: str, script_name: str
 ) -> tuple[list[Finding], list[Finding]]:
     """(errors, warnings) from Monty's parser and type checker, with the script's lines."""
+    marker = _clean_marker(code, stubs)
+    if marker.is_file():
+        return [], []
+    errors, warnings = _check(code, stubs, file, script_name)
+    if not errors and not warnings:
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        except OSError:
+            pass  # an unwritable cache only means the next load checks again
+    return errors, warnings
+
+
+def _check(
+    code: str, stubs: str, file: str, script_name: str
+) -> tuple[list[Finding], list[Finding]]:
     try:
         with Monty(max_processes=1, request_timeout=_CHECK_TIMEOUT_S) as pool:
             errors = _parse_findings(pool, code, file, script_name)
