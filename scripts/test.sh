@@ -17,5 +17,6 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev]"
 .venv/bin/ruff check src tests benchmarks
+.venv/bin/ruff format --check src tests benchmarks scripts
 .venv/bin/mypy
 .venv/bin/pytest -q -p no:cacheprovider "$@"
