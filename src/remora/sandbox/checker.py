@@ -126,10 +126,16 @@ def _type_findings(
 
 
 def _clean_marker(code: str, stubs: str) -> Path:
-    """Where a clean check of this code with these stubs is remembered."""
+    """Where a clean check of this code with these stubs is remembered.
+
+    The ``remora_code`` stubs are part of the key: a script that was clean
+    against one version of the toolkit is checked again against another.
+    """
+    from remora.code.module import module_stubs
+
     override = os.environ.get("REMORA_CHECK_CACHE")
     root = Path(override).expanduser() if override else Path.home() / ".cache/remora/pym-checked"
-    key = f"{version('pydantic-monty')}\0{code}\0{stubs}".encode()
+    key = f"{version('pydantic-monty')}\0{code}\0{stubs}\0{module_stubs()}".encode()
     return root / hashlib.sha256(key).hexdigest()
 
 

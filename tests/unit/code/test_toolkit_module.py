@@ -88,3 +88,15 @@ def test_a_host_function_without_annotations_is_refused() -> None:
 
     with pytest.raises(TypeError, match="needs an annotation"):
         host_function(untyped)
+
+
+def test_a_script_found_clean_is_checked_again_when_the_toolkit_changes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from remora.code import module
+    from remora.sandbox.checker import _clean_marker
+
+    monkeypatch.setenv("REMORA_CHECK_CACHE", str(tmp_path))
+    before = _clean_marker("import remora_code\n", "")
+    monkeypatch.setattr(module, "module_stubs", lambda: "def other() -> int: ...\n")
+    assert _clean_marker("import remora_code\n", "") != before
