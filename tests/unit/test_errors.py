@@ -1,3 +1,6 @@
+import ast
+from pathlib import Path
+
 import pytest
 
 from remora import errors
@@ -58,3 +61,18 @@ def test_model_errors_carry_retryable_and_are_caught_by_family() -> None:
 def test_error_for_an_unknown_code_is_a_programming_error() -> None:
     with pytest.raises(ValueError, match="NOPE_001"):
         errors.error_for("NOPE_001", "message")
+
+
+def test_product_code_raises_the_subclasses_not_the_base() -> None:
+    # Code catches errors by class, so a raise site must use the family's class.
+    src = Path(errors.__file__).parent
+    bare = [
+        f"{path.relative_to(src.parent)}:{node.lineno}"
+        for path in sorted(src.rglob("*.py"))
+        if path.name != "errors.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("RemoraError", "ProviderError")
+    ]
+    assert bare == [], "raise a RemoraError subclass from remora.errors instead"
