@@ -146,8 +146,9 @@ async def test_existing_docstring_keeps_what_it_said_when_the_model_says_less(
     root = write_project(tmp_path, {"m.py": SOURCE})
     result, text = await write(root, "Cart.add", "numpy", "Put an item in the cart.")
     assert "params.item" in result["filled"]
+    assert "summary kept from the existing docstring" in result["filled"]
     assert docstring_of(text, "Cart.add") == (
-        "Put an item in the cart.\n\n"
+        "Add an item.\n\n"
         "Parameters\n----------\n"
         "item : str\n    The thing to add.\n"
         "qty : int\n    Defaults to ``1``."

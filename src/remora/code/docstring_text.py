@@ -48,6 +48,16 @@ _PROMPT_PHRASES = (
     "the summary",
     "summary of",
     "docstring",
+    "params {",
+    "{name",
+    "{exception",
+    "description of the return value",
+    "optional description",
+    "optional longer",
+    "the function",
+    "this function",
+    "the method",
+    "this method",
 )
 _MANAGED_PARAM_KINDS = {"param", "parameter", "arg", "argument", "key", "keyword"}
 
@@ -93,7 +103,8 @@ def _problem(text: str, name: str, *, summary: bool, node: str = "") -> str:
         return "it echoes the instructions instead of describing the code"
     short = node.rsplit(".", 1)[-1].lower()
     if ("." in node and node.lower() in low) or re.search(
-        rf"\b{re.escape(short)}\s+(method|function|class)\b", low
+        rf"\b({re.escape(short)}\s+(method|function|class)|(method|function|class)\s+{re.escape(short)})\b",
+        low,
     ):
         return f"it names {node} instead of saying what it does"
     if summary:
@@ -285,7 +296,10 @@ def compose(node: SourceNode, given: Pieces, style: str, current: str | None) ->
             filled.append(name)
         return new or before
 
-    summary = pick("summary from the existing docstring", accepted.summary, old.summary)
+    # The author's summary stays: the model's replaces none, it only fills a gap.
+    summary = old.summary or accepted.summary
+    if old.summary and accepted.summary:
+        filled.append("summary kept from the existing docstring")
     if not summary:
         return {"text": None, "refused": refused, "filled": [], "kept": ""}
     description = pick("description", accepted.description, old.description)

@@ -48,6 +48,22 @@ def method(name: str) -> SourceNode:
         (Pieces(summary="The get method looks up a SKU."), "summary", "it names Warehouse.get"),
         (Pieces(summary="Find it"), "summary", ""),
         (
+            Pieces(summary="Return, description, params {name: description}."),
+            "summary",
+            "it echoes the instructions",
+        ),
+        (
+            Pieces(summary="Description of the return value."),
+            "summary",
+            "it echoes the instructions",
+        ),
+        (
+            Pieces(summary="The function get is a function."),
+            "summary",
+            "it echoes the instructions",
+        ),
+        (Pieces(summary="Look up a SKU with get method."), "summary", "it names Warehouse.get"),
+        (
             Pieces(summary="Look up a SKU.", description="Look up a SKU."),
             "description",
             "it repeats the summary",
