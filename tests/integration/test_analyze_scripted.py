@@ -149,8 +149,12 @@ def test_docstring_style_comes_from_the_operation_options(tmp_path: Path) -> Non
 
 
 def test_table_output_and_exit_code_when_some_operations_fail(tmp_path: Path) -> None:
-    # Two turns for the first node only: the others find the script empty (AGENT_002).
+    # Two turns for the first node only. `total` gets a finding with no safe fix (F841), so
+    # its run asks the model and finds the script empty (AGENT_002); a node without findings
+    # is finished by the host without a model turn.
     root = project(tmp_path, LINT_TURNS[:2])
+    shop = root / "pkg" / "shop.py"
+    shop.write_text(SHOP.replace("    return sum", "    unused = 1\n    return sum"))
     run = remora(root, "analyze", "pkg", "-o", "lint")
     assert run.returncode == 1, run.stderr
     assert "function total" in run.stdout and "✗ AGENT_002" in run.stdout
