@@ -27,7 +27,9 @@ def test_sigint_stops_cleanly_with_exit_130(tmp_path: Path) -> None:
     root = tmp_path / "shop"
     (root / "pkg").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[project]\nname = "shop"\nversion = "0.1"\n')
-    (root / "pkg" / "a.py").write_text("import os\n\n\ndef f():\n    return 1\n")
+    # f has a finding without a safe fix (F841), so its run asks the model; a node without
+    # findings would be finished by the host.
+    (root / "pkg" / "a.py").write_text("import os\n\n\ndef f():\n    unused = 1\n    return 1\n")
     turns = [
         {"calls": [{"name": "apply_fix", "arguments": {"issue_code": "F401"}}]},
         {"calls": [{"name": "submit_result", "arguments": {}}]},

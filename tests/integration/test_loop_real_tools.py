@@ -252,5 +252,5 @@ async def test_the_bundled_lint_agent_fixes_an_unused_import(
     assert "Result of run_linter" in first and "F401" in first
     tool_messages = [m for m in provider.requests[1].messages if m.role == "tool"]
     fixed_payload = tool_messages[-1].results[0].payload
-    assert fixed_payload["ok"] is True and fixed_payload["result"]["fixed"] == 1
+    assert fixed_payload["ok"] is True and fixed_payload["result"]["applied"] == ["F401"]
     workspace.close()
