@@ -4,12 +4,7 @@
 # Arguments go to benchmarks/competence.py (--limit N, --operations, --provider, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# run_command's OS sandbox (bubblewrap); as root on Debian, as the scripts assume.
-if ! command -v bwrap >/dev/null 2>&1; then
-  apt-get update -qq
-  apt-get install -y -qq bubblewrap
-fi
-python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[bench]'
+# run_command's OS sandbox (bubblewrap) and the venv: scripts/setup.sh.
+source scripts/setup.sh
+setup_remora '.[bench]' bubblewrap
 exec .venv/bin/python benchmarks/competence.py "$@"
