@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from three_hunks import NEW, OLD
 from typer.testing import CliRunner
 
 from remora.cli import review_cmd
@@ -16,12 +17,6 @@ from remora.results import ResultsDB
 from remora.workspace import WorkspaceStore
 
 runner = CliRunner()
-OLD = "".join(f"x{i} = {i}\n" for i in range(30))
-NEW = (
-    OLD.replace("x1 = 1\n", "x1 = 100\n")
-    .replace("x15 = 15\n", "")
-    .replace("x28 = 28\n", "x28 = 28\ny = 0\n")
-)
 
 
 @pytest.fixture

@@ -6,19 +6,13 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from three_hunks import NEW, OLD
 
 from remora.results import ResultsDB
 from remora.web import Credentials, create_app
 from remora.workspace import WorkspaceStore
 
 TOKEN = "test-token-0123456789"
-OLD = "".join(f"x{i} = {i}\n" for i in range(30))
-# Three hunks: a replacement at the top, a deletion in the middle, an insertion at the end.
-NEW = (
-    OLD.replace("x1 = 1\n", "x1 = 100\n")
-    .replace("x15 = 15\n", "")
-    .replace("x28 = 28\n", "x28 = 28\ny = 0\n")
-)
 
 
 @pytest.fixture

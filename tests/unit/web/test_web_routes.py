@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import NEW, OLD
 from starlette.testclient import TestClient
+from three_hunks import NEW, OLD
 
 from remora.results import ResultsDB
 from remora.web import Credentials
