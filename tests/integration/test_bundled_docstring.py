@@ -106,7 +106,9 @@ async def test_google_style_for_a_function(tmp_path: Path) -> None:
         "Args:\n"
         "    items (list[float]): Prices to add up.\n"
         "    tax (float): Defaults to ``0.1``.\n"
-        "    rounded (bool): Round the result to cents.\n\n"
+        "    *args:\n"  # undescribed: named, nothing invented
+        "    rounded (bool): Round the result to cents.\n"
+        "    **kw:\n\n"
         "Returns:\n"
         "    float: The price with tax.\n\n"
         "Raises:\n"
@@ -166,7 +168,9 @@ async def test_multiline_signature_method_gets_a_docstring_at_body_indent(tmp_pa
     root = write_project(tmp_path, {"m.py": SOURCE})
     _, text = await write(root, "Cart.fetch", "google", "Fetch the url.", returns="The url.")
     assert '        url: str,  # the url\n    ):\n        """Fetch the url.\n' in text
-    assert docstring_of(text, "Cart.fetch") == "Fetch the url.\n\nReturns:\n    The url."
+    assert docstring_of(text, "Cart.fetch") == (
+        "Fetch the url.\n\nArgs:\n    url (str):\n\nReturns:\n    The url."
+    )
 
 
 async def test_module_docstring_goes_after_the_header_comments(tmp_path: Path) -> None:

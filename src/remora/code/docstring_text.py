@@ -6,31 +6,39 @@ parameter, of the return value and per raised exception. Each piece is checked
 can try once more. What is refused or omitted is filled only from what Remora
 can stand behind: the existing docstring (read with ``docstring_parser``, a real
 parser of Google, NumPy and Sphinx docstrings), the parameter's default and the
-exceptions the code itself raises. A summary is never invented: without an
-acceptable one (the model's or the existing docstring's) nothing is written.
+exceptions the code itself raises. The parameter section always names exactly
+the parameters (:mod:`remora.code.docstring_sections`) or is left out. A summary
+is never invented: without an acceptable one (the model's or the existing
+docstring's) nothing is written.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
 import docstring_parser
 
 from remora.code.context import CodeContext
+from remora.code.docstring_sections import (
+    Entry,
+    documented_parameters,
+    fact_entries,
+    one_line,
+    reads_back,
+    render,
+)
 from remora.code.module import host_function
 from remora.code.source import SourceNode
-from remora.code.structure import node_raises, node_returns, node_signature
+from remora.code.structure import node_raises, node_returns
 
 __all__ = ["Pieces", "check_pieces", "compose", "render"]
 
 STYLES = ("google", "numpy", "sphinx")
 MAX_SUMMARY_CHARS = 120
 MAX_PIECE_CHARS = 400
-_WIDTH = 88
 _ARTICLES = {"a", "an", "the", "of", "this", "given", "value", "object", "instance"}
 # Words of the bundled agent's instructions that tiny models copy into summaries.
 _PROMPT_PHRASES = (
@@ -141,7 +149,7 @@ def _sentence(text: str, *, paragraphs: bool = False) -> str:
 def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str, str]]]:
     """(the pieces that pass, ``[{"field", "reason"}]`` for each refused one)."""
     name = node.definition.name.value if node.definition is not None else node.ref.full_name
-    real = _documented_params(node)
+    real = documented_parameters(node)
     raised = {item["name"] for item in node_raises(node)} if node.definition else set()
     accepted = Pieces()
     refused: list[dict[str, str]] = []
@@ -164,8 +172,10 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
     accepted.summary = judge("summary", given.summary, name, summary=True)
     accepted.description = judge("description", given.description, name)
     for param, text in given.params.items():
-        if param.lstrip("*") not in real:
-            known = ", ".join(real) or "none"
+        if real.parameters is None:
+            refused.append({"field": f"params.{param}", "reason": real.reason})
+        elif param.lstrip("*") not in (names := [p["name"] for p in real.parameters]):
+            known = ", ".join(names) or "none"
             refused.append({"field": f"params.{param}", "reason": f"no such parameter ({known})"})
         elif described := judge(f"params.{param}", text, param):
             accepted.params[param.lstrip("*")] = described
@@ -182,13 +192,6 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
         elif described := judge(f"raises.{exc}", text, exc):
             accepted.raises[exc] = described
     return accepted, refused
-
-
-def _documented_params(node: SourceNode) -> dict[str, dict[str, Any]]:
-    if node.definition is None or node.ref.node_type == "class":
-        return {}
-    params = node_signature(node)["parameters"]
-    return {p["name"]: p for p in params if not p["implicit"]}
 
 
 def existing_pieces(value: str | None) -> tuple[Pieces, list[str]]:
@@ -215,81 +218,22 @@ def existing_pieces(value: str | None) -> tuple[Pieces, list[str]]:
     return pieces, other
 
 
-def _wrap(text: str, indent: str = "", first: str | None = None) -> list[str]:
-    """``text`` wrapped; the first line starts with ``first`` (``indent`` when None)."""
-    start = indent if first is None else first
-    return textwrap.wrap(text, _WIDTH, initial_indent=start, subsequent_indent=indent) or [
-        start.rstrip()
-    ]
-
-
-def render(
-    style: str,
-    summary: str,
-    description: str,
-    params: list[tuple[str, str, str]],
-    returns: tuple[str, str] | None,
-    raises: list[tuple[str, str]],
-    yields: bool = False,
-) -> str:
-    """Docstring text in ``style``; params as (name, type, text), returns as (type, text)."""
-    lines = [summary]
-    if description:
-        lines += ["", *description.strip().split("\n")]
-    section = "Yields" if yields else "Returns"
-    if style == "numpy":
-        blocks: list[list[str]] = []
-        if params:
-            rows = ["Parameters", "----------"]
-            for name, kind, text in params:
-                rows += [f"{name} : {kind}" if kind else name, *_wrap(text, "    ")]
-            blocks.append(rows)
-        if returns:
-            blocks.append([section, "-" * len(section), returns[0] or "object"])
-            blocks[-1] += _wrap(returns[1], "    ")
-        if raises:
-            rows = ["Raises", "------"]
-            for name, text in raises:
-                rows += [name, *(_wrap(text, "    ") if text else [])]
-            blocks.append(rows)
-        for block in blocks:
-            lines += ["", *block]
-    elif style == "sphinx":
-        fields: list[str] = []
-        for name, kind, text in params:
-            fields += _wrap(f":param {name}: {text}", "    ", "")
-            fields += [f":type {name}: {kind}"] if kind else []
-        if returns:
-            fields += _wrap(f":{'yields' if yields else 'returns'}: {returns[1]}", "    ", "")
-            fields += [f":rtype: {returns[0]}"] if returns[0] else []
-        for name, text in raises:
-            fields += _wrap(f":raises {name}: {text}".rstrip(), "    ", "")
-        lines += ["", *fields] if fields else []
-    else:
-        if params:
-            lines += ["", "Args:"]
-            for name, kind, text in params:
-                label = f"{name} ({kind})" if kind else name
-                lines += _wrap(text, "        ", f"    {label}: ")
-        if returns:
-            label = f"{returns[0]}: " if returns[0] else ""
-            lines += ["", f"{section}:", *_wrap(returns[1], "        ", f"    {label}")]
-        if raises:
-            lines += ["", "Raises:"]
-            for name, text in raises:
-                lines += _wrap(text, "        ", f"    {name}: ") if text else [f"    {name}"]
-    return "\n".join(line.rstrip() for line in lines)
-
-
 def compose(node: SourceNode, given: Pieces, style: str, current: str | None) -> dict[str, Any]:
-    """``{"text", "refused", "filled", "kept"}``; ``text`` is None when nothing can be written."""
+    """``{"text", "refused", "filled", "kept", "left_out"}``; ``text`` None: nothing to write.
+
+    The parameter section names exactly the documented parameters or is left
+    out (``left_out`` says why); the text is read back with ``docstring_parser``
+    first, and a section it does not read back exactly is left out too.
+    """
     if style not in STYLES:
         raise ValueError(f"unknown docstring style {style!r}; use one of {', '.join(STYLES)}")
     accepted, refused = check_pieces(node, given)
     old, other = existing_pieces(current)
+    nothing: dict[str, Any] = {"text": None, "refused": refused, "filled": [], "kept": ""}
     if other:
-        return {"text": None, "refused": refused, "filled": [], "kept": f"sections {other}"}
+        return {**nothing, "kept": f"sections {other}", "left_out": []}
     filled: list[str] = []
+    left_out: list[str] = []
 
     def pick(name: str, new: str, before: str) -> str:
         if not new and before:
@@ -301,34 +245,52 @@ def compose(node: SourceNode, given: Pieces, style: str, current: str | None) ->
     if old.summary and accepted.summary:
         filled.append("summary kept from the existing docstring")
     if not summary:
-        return {"text": None, "refused": refused, "filled": [], "kept": ""}
+        return {**nothing, "left_out": ["everything: no summary Remora can stand behind"]}
     description = pick("description", accepted.description, old.description)
     if _words(description) == _words(summary):
         description = ""  # a copy of the summary the existing docstring already has
-    params: list[tuple[str, str, str]] = []
-    for name, param in _documented_params(node).items():
-        text = pick(f"params.{name}", accepted.params.get(name, ""), old.params.get(name, ""))
-        if not text and param["default"] is not None:
-            text = f"Defaults to ``{param['default']}``."
-            filled.append(f"params.{name} from its default")
-        stars = {"var_positional": "*", "var_keyword": "**"}.get(param["kind"], "")
-        if text:
-            params.append((stars + name, param["annotation"] or "", text))
+    known = documented_parameters(node)
+    params: list[Entry] = []
+    if known.parameters is None:
+        left_out.append(f"params: {known.reason}")
+    else:
+        texts = {
+            p["name"]: pick(
+                f"params.{p['name']}",
+                accepted.params.get(p["name"], ""),
+                old.params.get(p["name"], ""),
+            )
+            for p in known.parameters
+        }
+        params, from_defaults = fact_entries(known.parameters, texts)
+        filled += from_defaults
     facts: dict[str, Any] = {"returns_value": False, "is_generator": False, "annotation": None}
     if node.definition is not None:
         facts = node_returns(node)
-    returns: tuple[str, str] | None = None
+    returns: Entry | None = None
     if facts["returns_value"] or facts["is_generator"]:
         text = pick("returns", accepted.returns, old.returns)
-        returns = (facts["annotation"] or "", text) if text else None
-    raises: list[tuple[str, str]] = []
-    for item in node_raises(node) if node.definition is not None else []:
-        exc = item["name"]
-        raises.append(
-            (exc, pick(f"raises.{exc}", accepted.raises.get(exc, ""), old.raises.get(exc, "")))
-        )
-    text = render(style, summary, description, params, returns, raises, facts["is_generator"])
-    return {"text": text, "refused": refused, "filled": filled, "kept": ""}
+        returns = Entry("", one_line(facts["annotation"]), text) if text else None
+    raised = [item["name"] for item in node_raises(node)] if node.definition is not None else []
+    raises = [
+        Entry(exc, "", pick(f"raises.{exc}", accepted.raises.get(exc, ""), old.raises.get(exc, "")))
+        for exc in dict.fromkeys(raised)
+    ]
+    # What docstring_parser does not read back exactly is left out, the description first.
+    present = {"description": bool(description), "params": bool(params), "raises": bool(raises)}
+    tries: list[tuple[list[str], str, list[Entry], list[Entry]]] = [
+        ([], description, params, raises),
+        (["description"], "", params, raises),
+        (["description", "params"], "", [], raises),
+        (["description", "params", "raises"], "", [], []),
+    ]
+    for dropped, words, rows, errors in tries:
+        text = render(style, summary, words, rows, returns, errors, facts["is_generator"])
+        if reads_back(text, style, rows, errors):
+            left_out += [f"{part}: not read back exactly" for part in dropped if present[part]]
+            done = {"text": text, "refused": refused, "filled": filled, "kept": ""}
+            return {**done, "left_out": left_out}
+    return {**nothing, "left_out": [f"everything: not read back as {style} style"]}
 
 
 @host_function
@@ -343,12 +305,31 @@ def compose_docstring(
 ) -> dict[str, Any]:
     """Check the model's pieces and build the node's docstring text in ``style``.
 
-    Returns ``{"text", "refused": [{"field", "reason"}], "filled": [...], "kept"}``;
-    ``text`` is None when there is no summary Remora can stand behind (or the
-    existing docstring has sections it does not rebuild, named in ``kept``).
+    Returns ``{"text", "refused": [{"field", "reason"}], "filled": [...], "kept",
+    "left_out": [...]}``; ``text`` is None when there is no summary Remora can
+    stand behind (or the existing docstring has sections it does not rebuild,
+    named in ``kept``). The parameter section names exactly the parameters of
+    :func:`docstring_parameters`, or is left out with the reason in ``left_out``.
     """
     from remora.code.docstrings import node_docstring
 
     node = context.located()
     given = Pieces(summary, description, dict(params), returns, dict(raises))
     return compose(node, given, style, node_docstring(node)["value"])
+
+
+@host_function
+def docstring_parameters(context: CodeContext) -> dict[str, Any]:
+    """The parameters the node's docstring documents: ``{known, reason, parameters}``.
+
+    A function's or method's signature without ``self``/``cls``; a class's
+    constructor (explicit ``__init__``, dataclass fields, NamedTuple fields);
+    none for a file. Each is ``{name, kind, annotation, default}`` as written;
+    ``known`` is False (with the ``reason``) when they cannot be read exactly.
+    """
+    known = documented_parameters(context.located())
+    rows = [
+        {key: p[key] for key in ("name", "kind", "annotation", "default")}
+        for p in known.parameters or []
+    ]
+    return {"known": known.parameters is not None, "reason": known.reason, "parameters": rows}

@@ -105,7 +105,7 @@ def test_what_is_missing_is_filled_from_facts_only() -> None:
         "    sku (str): Stock keeping unit to find.\n"
         "    default (int): Defaults to ``0``.\n\n"
         "Raises:\n"
-        "    KeyError"
+        "    KeyError:"  # the colon makes it a Google field docstring_parser reads
     )
     assert plan["filled"] == ["params.default from its default"]
 
@@ -137,6 +137,7 @@ def test_sphinx_style() -> None:
     plan = compose(method("get"), given, "sphinx", None)
     assert plan["text"] == (
         "Look up a SKU.\n\n"
+        ":param sku:\n:type sku: str\n"  # undescribed, still named: the section is exact
         ":param default: Defaults to ``0``.\n:type default: int\n"
         ":returns: The count found.\n:rtype: int\n"
         ":raises KeyError:"

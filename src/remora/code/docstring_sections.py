@@ -1,0 +1,210 @@
+"""The sections of a docstring that come from the code: parameters, returns, raises.
+
+The parameter section names exactly what a caller passes, in the order the
+code declares it: a function's or method's signature (``self``/``cls`` left
+out) or, for a class, what calling it takes (:mod:`remora.code.constructor`:
+an explicit ``__init__``, a dataclass's fields, a NamedTuple's). Each entry's
+text is a description that passed the checks, or else only what the code says:
+its annotation in the style's type slot and its default. When the parameters
+cannot be known (a class whose constructor comes from another module) there is
+no section at all, never a partial one.
+
+Every text is read back with ``docstring_parser`` (a real parser of the three
+styles) before it is used: it must name exactly the parameters and exceptions
+it was built from (:func:`reads_back`).
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass
+from typing import Any
+
+import docstring_parser
+
+from remora.code.constructor import constructor_of
+from remora.code.source import SourceNode
+from remora.code.structure import node_signature
+
+__all__ = ["Entry", "Known", "documented_parameters", "one_line", "reads_back", "render"]
+
+_WIDTH = 88
+PARSER_STYLES = {
+    "google": docstring_parser.DocstringStyle.GOOGLE,
+    "numpy": docstring_parser.DocstringStyle.NUMPYDOC,
+    "sphinx": docstring_parser.DocstringStyle.REST,
+}
+_STARS = {"var_positional": "*", "var_keyword": "**"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of a section: the name as the docstring writes it, its type, its text."""
+
+    name: str
+    kind: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Known:
+    """The parameters a docstring must name (None when they cannot be known, and why)."""
+
+    parameters: list[dict[str, Any]] | None
+    reason: str = ""
+
+
+def one_line(expression: str | None) -> str:
+    """An annotation or default as written, on one line ('' when there is none).
+
+    One written over several lines is printed again by ``ast`` on one line; one
+    that ``ast`` cannot read (newer syntax than this Python) gives ''.
+    """
+    if not expression:
+        return ""
+    if "\n" not in expression and "\r" not in expression:
+        return expression
+    try:
+        return ast.unparse(ast.parse(expression.strip(), mode="eval"))
+    except SyntaxError:
+        return ""
+
+
+def documented_parameters(node: SourceNode) -> Known:
+    """The parameters the node's docstring documents, in declaration order.
+
+    Each is ``{name, kind, annotation, default}`` (annotation and default as
+    written). A file has none; a class has its constructor's, when they can be
+    read from the file exactly.
+    """
+    if node.definition is None:
+        return Known([])
+    if node.ref.node_type != "class":
+        params = node_signature(node)["parameters"]
+        return Known([p for p in params if not p["implicit"]])
+    try:
+        constructor = constructor_of(node.file.text, node.ref.full_name)
+    except ValueError as exc:
+        return Known(None, f"the constructor cannot be read: {exc}")
+    if not constructor.exact:
+        return Known(None, f"the constructor cannot be read exactly here ({constructor.origin})")
+    return Known([p.to_dict() for p in constructor.parameters])
+
+
+def fact_entries(
+    parameters: list[dict[str, Any]], texts: dict[str, str]
+) -> tuple[list[Entry], list[str]]:
+    """Entries for ``parameters``: the given text, else the default's; (entries, filled)."""
+    entries: list[Entry] = []
+    filled: list[str] = []
+    for param in parameters:
+        name = param["name"]
+        text = texts.get(name, "")
+        default = one_line(param["default"])
+        if not text and default:
+            text = f"Defaults to ``{default}``."
+            filled.append(f"params.{name} from its default")
+        entries.append(
+            Entry(_STARS.get(param["kind"], "") + name, one_line(param["annotation"]), text)
+        )
+    return entries, filled
+
+
+def reads_back(text: str, style: str, params: list[Entry], raises: list[Entry]) -> bool:
+    """Whether ``docstring_parser`` reads ``text`` as naming exactly these parameters and raises."""
+    try:
+        parsed = docstring_parser.parse(text, PARSER_STYLES[style])
+    except docstring_parser.ParseError:
+        return False
+    named = [p.arg_name for p in parsed.params]
+    raised = [r.type_name for r in parsed.raises]
+    return named == [e.name for e in params] and raised == [e.name for e in raises]
+
+
+def _wrap(text: str, indent: str = "", first: str | None = None) -> list[str]:
+    """``text`` wrapped; the first line starts with ``first`` (``indent`` when None)."""
+    start = indent if first is None else first
+    return textwrap.wrap(text, _WIDTH, initial_indent=start, subsequent_indent=indent) or [
+        start.rstrip()
+    ]
+
+
+def _numpy(
+    params: list[Entry], returns: Entry | None, raises: list[Entry], section: str
+) -> list[str]:
+    blocks: list[list[str]] = []
+    if params:
+        rows = ["Parameters", "----------"]
+        for e in params:
+            rows += [f"{e.name} : {e.kind}" if e.kind else e.name]
+            rows += _wrap(e.text, "    ") if e.text else []
+        blocks.append(rows)
+    if returns:
+        blocks.append([section, "-" * len(section), returns.kind or "object"])
+        blocks[-1] += _wrap(returns.text, "    ")
+    if raises:
+        rows = ["Raises", "------"]
+        for e in raises:
+            rows += [e.name, *(_wrap(e.text, "    ") if e.text else [])]
+        blocks.append(rows)
+    return [line for block in blocks for line in ["", *block]]
+
+
+def _sphinx(
+    params: list[Entry], returns: Entry | None, raises: list[Entry], yields: bool
+) -> list[str]:
+    fields: list[str] = []
+    for e in params:
+        fields += _wrap(f":param {e.name}: {e.text}", "    ", "")
+        fields += [f":type {e.name}: {e.kind}"] if e.kind else []
+    if returns:
+        fields += _wrap(f":{'yields' if yields else 'returns'}: {returns.text}", "    ", "")
+        fields += [f":rtype: {returns.kind}"] if returns.kind else []
+    for e in raises:
+        fields += _wrap(f":raises {e.name}: {e.text}".rstrip(), "    ", "")
+    return ["", *fields] if fields else []
+
+
+def _google(
+    params: list[Entry], returns: Entry | None, raises: list[Entry], section: str
+) -> list[str]:
+    lines: list[str] = []
+    if params:
+        lines += ["", "Args:"]
+        for e in params:
+            lines += _wrap(
+                e.text, "        ", f"    {e.name} ({e.kind}): " if e.kind else f"    {e.name}: "
+            )
+    if returns:
+        label = f"{returns.kind}: " if returns.kind else ""
+        lines += ["", f"{section}:", *_wrap(returns.text, "        ", f"    {label}")]
+    if raises:
+        # The colon stays when there is no text: without it the entry is not a Google field.
+        lines += ["", "Raises:"]
+        for e in raises:
+            lines += _wrap(e.text, "        ", f"    {e.name}: ")
+    return lines
+
+
+def render(
+    style: str,
+    summary: str,
+    description: str,
+    params: list[Entry],
+    returns: Entry | None,
+    raises: list[Entry],
+    yields: bool = False,
+) -> str:
+    """Docstring text in ``style``; ``returns`` is (type, text) as an Entry without a name."""
+    lines = [summary]
+    if description:
+        lines += ["", *description.strip().split("\n")]
+    section = "Yields" if yields else "Returns"
+    if style == "numpy":
+        lines += _numpy(params, returns, raises, section)
+    elif style == "sphinx":
+        lines += _sphinx(params, returns, raises, yields)
+    else:
+        lines += _google(params, returns, raises, section)
+    return "\n".join(line.rstrip() for line in lines)

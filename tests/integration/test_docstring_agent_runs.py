@@ -1,0 +1,116 @@
+"""The bundled docstring agent end to end with a scripted model: what a run leaves.
+
+Everything but the model is real (the YAML, the ``.pym`` tools, Monty,
+``remora_code`` on a sqlite workspace). A run whose summaries are all refused
+stops after the one retry and leaves nothing to review; a class gets the
+parameters its constructor takes.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bundled_agents_support import BUNDLED, find_node, write_project
+
+from remora.agents import load_agent, node_template_vars
+from remora.config import RunnerConfig, SandboxConfig
+from remora.providers.scripted import ScriptedProvider, tool_turn
+from remora.runner import AgentResult, AgentRunner, SandboxToolExecutor
+from remora.sandbox import SandboxRuntime
+from remora.workspace import WorkspaceStore
+
+pytestmark = pytest.mark.integration
+
+SOURCE = """\
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Order:
+    customer: str
+    lines: list[str] = field(default_factory=list)
+    total: float = field(init=False, default=0.0)
+
+    def add(self, sku: str, *, count: int = 1) -> int:
+        self.lines.append(sku)
+        return count
+"""
+
+
+@pytest.fixture
+async def runtime() -> AsyncIterator[SandboxRuntime]:
+    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
+        yield rt
+
+
+async def drive(
+    runtime: SandboxRuntime, root: Path, qualname: str, turns: list[Any]
+) -> tuple[AgentResult, ScriptedProvider, str]:
+    node = find_node(root, "m.py", qualname)
+    workspace = WorkspaceStore(root).create("docstring", node.node_id)
+    executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
+    provider = ScriptedProvider(turns)
+    runner = AgentRunner(
+        load_agent(BUNDLED / "docstring" / "agent.yaml"),
+        provider,
+        RunnerConfig(),
+        executor,
+        template_vars=node_template_vars(node, options={"style": "google"}),
+    )
+    result = await runner.run()
+    written = workspace.read("m.py")
+    workspace.close()
+    assert written is not None
+    return result, provider, written.decode()
+
+
+async def test_refused_twice_the_run_ends_and_changes_nothing(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    # What SmolLM2 wrote on toolz.unique: talk about "the function", past one sentence.
+    said = "The function add returns a list of unique items. The function add returns"
+    result, provider, text = await drive(
+        runtime,
+        root,
+        "Order.add",
+        [
+            tool_turn(("write_docstring", {"summary": said, "params": {"sku": "The sku."}})),
+            tool_turn(("write_docstring", {"summary": "12.000.000", "returns": "return"})),
+            # Never reached: after the retry only submit_result is left, and the host calls it.
+            tool_turn(("write_docstring", {"summary": "Add a line to the order."})),
+        ],
+    )
+    assert len(provider.requests) == 2
+    assert result.status == "skipped", result.to_dict()
+    assert result.summary.startswith("no docstring written on Order.add")
+    assert result.changed_files == [] and text == SOURCE
+
+
+async def test_a_dataclass_documents_what_its_constructor_takes(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    pieces = {"summary": "An order of one customer.", "params": {"total": "Sum of the lines."}}
+    result, provider, text = await drive(
+        runtime,
+        root,
+        "Order",
+        [tool_turn(("write_docstring", pieces)), tool_turn(("submit_result", {}))],
+    )
+    assert result.status == "success", result.to_dict()
+    first = [m for m in provider.requests[1].messages if m.role == "tool"][-1].results[0].payload
+    # total is field(init=False): no caller passes it, so the section cannot name it.
+    assert first["result"]["refused"] == ["params.total: no such parameter (customer, lines)"]
+    order = ast.parse(text).body[1]
+    assert isinstance(order, ast.ClassDef)
+    assert ast.get_docstring(order) == (
+        "An order of one customer.\n\n"
+        "Args:\n"
+        "    customer (str):\n"
+        "    lines (list[str]): Defaults to ``list()``."  # a fresh one per call
+    )

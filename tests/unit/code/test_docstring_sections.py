@@ -1,0 +1,167 @@
+"""Parameter sections built from the code: exactly the parameters a caller passes, or none.
+
+The nodes are in ``cases/docstring_sections.py``. What each section must name
+is checked twice: against a literal list, and against ``inspect.signature`` of
+the module actually imported (Python's own answer, independent of the LibCST
+and ``ast`` readers under test); every text is read back with ``docstring_parser``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import docstring_parser
+import pytest
+
+from remora.code.docstring_sections import PARSER_STYLES, documented_parameters, one_line
+from remora.code.docstring_text import Pieces, compose
+from remora.code.source import NodeRef, SourceNode, locate, parse
+
+CASE = Path(__file__).parent / "cases" / "docstring_sections.py"
+STYLES = ("google", "numpy", "sphinx")
+SUMMARY = Pieces(summary="Move parcels between depots.")
+
+# (node type, qualified name, line, the names the section must have, with * prefixes).
+NODES = [
+    ("function", "ship", 7, ["orders", "carrier", "*extra", "express", "note", "**labels"]),
+    ("function", "pack", 13, ["items", "sizes"]),
+    ("class", "Parcel", 26, ["weight", "seal", "fragile"]),  # dataclass: no ClassVar, init=False
+    ("method", "Parcel.relabel", 37, ["label", "urgent"]),  # self left out
+    ("method", "Parcel.volume", 41, ["width", "height"]),  # staticmethod: nothing implicit
+    ("method", "Parcel.empty", 45, ["weight"]),  # cls left out
+    ("class", "Depot", 50, ["name", "capacity"]),  # explicit __init__
+    ("class", "Route", 56, ["start", "stops"]),  # NamedTuple
+]
+
+
+def node(node_type: str, name: str, line: int) -> SourceNode:
+    return locate(
+        parse(CASE.read_text(encoding="utf-8"), CASE.name), NodeRef(node_type, name, line)
+    )
+
+
+def imported() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("docstring_sections_case", CASE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def python_says(name: str) -> list[str]:
+    """The parameters ``inspect.signature`` gives, ``self``/``cls`` dropped, stars added."""
+    owner: Any = imported()
+    parts = name.split(".")
+    for part in parts[:-1]:
+        owner = getattr(owner, part)
+    target = getattr(owner, parts[-1])
+    stars = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}
+    names = [stars.get(p.kind, "") + p.name for p in inspect.signature(target).parameters.values()]
+    # A plain function on a class takes self; a classmethod's cls is bound by getattr already.
+    is_plain_method = inspect.isclass(owner) and inspect.isfunction(
+        inspect.getattr_static(owner, parts[-1])
+    )
+    return names[1:] if is_plain_method else names
+
+
+@pytest.mark.parametrize(("node_type", "name", "line", "names"), NODES)
+@pytest.mark.parametrize("style", STYLES)
+def test_the_section_names_exactly_the_parameters(
+    node_type: str, name: str, line: int, names: list[str], style: str
+) -> None:
+    assert python_says(name) == names
+    plan = compose(node(node_type, name, line), SUMMARY, style, None)
+    assert plan["text"] is not None and plan["left_out"] == []
+    parsed = docstring_parser.parse(plan["text"], PARSER_STYLES[style])
+    assert [p.arg_name for p in parsed.params] == names
+    assert parsed.short_description == "Move parcels between depots."
+
+
+@pytest.mark.parametrize(
+    ("name", "pieces", "expected"),
+    [
+        (
+            "ship",
+            Pieces(
+                summary="Ship the orders.",
+                params={"carrier": "Who takes the parcels.", "orders": "The orders."},
+            ),
+            "Ship the orders.\n\n"
+            "Args:\n"
+            "    orders (list[str]):\n"  # "The orders." only repeats the name: refused
+            "    carrier: Who takes the parcels.\n"
+            "    *extra (str):\n"
+            "    express (bool): Defaults to ``False``.\n"
+            "    note: Defaults to ``None``.\n"
+            "    **labels (str):\n\n"
+            "Raises:\n"
+            "    ValueError:",
+        ),
+        (
+            "pack",
+            Pieces(summary="Pack the items.", params={"**sizes": "Box size per label."}),
+            "Pack the items.\n\nArgs:\n    items:\n    sizes (dict[str, int]): Box size per label.",
+        ),
+        (
+            "Parcel",
+            Pieces(summary="A parcel to ship.", params={"seal": "Seal number."}),
+            "A parcel to ship.\n\n"
+            "Args:\n"
+            "    weight (float):\n"
+            "    seal (str): Seal number.\n"
+            "    fragile (bool): Defaults to ``False``.",
+        ),
+        (
+            "Depot",
+            Pieces(summary="A depot that stores parcels."),
+            "A depot that stores parcels.\n\n"
+            "Args:\n    name (str):\n    capacity (int): Defaults to ``10``.",
+        ),
+    ],
+)
+def test_google_text(name: str, pieces: Pieces, expected: str) -> None:
+    found = next(n for n in NODES if n[1] == name)
+    plan = compose(node(*found[:3]), pieces, "google", None)
+    assert plan["text"] == expected
+
+
+def test_a_multi_line_default_is_written_on_one_line() -> None:
+    plan = compose(node("function", "pack", 13), SUMMARY, "numpy", None)
+    assert "sizes : dict[str, int]\n    Defaults to ``{'s': 1, 'm': 2}``." in plan["text"]
+    assert one_line("(\n    1,\n    2,\n)") == "(1, 2)"
+    assert one_line(None) == ""
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_parameters_that_cannot_be_known_leave_the_section_out(style: str) -> None:
+    lost = node("class", "Lost", 61)  # the constructor is Exception's, from another module
+    assert documented_parameters(lost).parameters is None
+    plan = compose(
+        lost, Pieces(summary="A parcel that went missing.", params={"x": "X."}), style, None
+    )
+    assert plan["text"] == "A parcel that went missing."
+    assert plan["left_out"] == [
+        "params: the constructor cannot be read exactly here (base Exception of another module)"
+    ]
+    assert [r["field"] for r in plan["refused"]] == ["params.x"]
+
+
+def test_no_summary_writes_nothing_even_when_sections_could_be_built() -> None:
+    given = Pieces(summary="Ship.", params={"carrier": "Who takes the parcels."})
+    plan = compose(node("function", "ship", 7), given, "google", None)
+    assert plan["text"] is None
+    assert plan["left_out"] == ["everything: no summary Remora can stand behind"]
+
+
+def test_a_description_the_parser_reads_as_a_section_is_left_out() -> None:
+    given = Pieces(summary="Pack the items.", description="Raises:\n\nKeyError: Never.")
+    plan = compose(node("function", "pack", 13), given, "google", None)
+    assert plan["text"] == (
+        "Pack the items.\n\n"
+        "Args:\n    items:\n    sizes (dict[str, int]): Defaults to ``{'s': 1, 'm': 2}``."
+    )
+    assert plan["left_out"] == ["description: not read back exactly"]
