@@ -30,12 +30,10 @@ def test_sigint_stops_cleanly_with_exit_130(tmp_path: Path) -> None:
     # f has a finding without a safe fix (F841), so its run asks the model; a node without
     # findings would be finished by the host.
     (root / "pkg" / "a.py").write_text("import os\n\n\ndef f():\n    unused = 1\n    return 1\n")
-    turns = [
-        {"calls": [{"name": "apply_fix", "arguments": {"issue_code": "F401"}}]},
-        {"calls": [{"name": "submit_result", "arguments": {}}]},
-        # The second run (f) waits in the model: that is where Ctrl-C lands.
-        {"calls": [{"name": "apply_fix", "arguments": {"issue_code": "F401"}}], "delay_s": 120},
-    ]
+    # The file's run is finished by the host (its F401 has a safe fix, applied by the host);
+    # the second run (f) waits in the model: that is where Ctrl-C lands.
+    edit = {"issue_code": "F841", "replacement": "def f():\n    return 1"}
+    turns = [{"calls": [{"name": "edit_node", "arguments": edit}], "delay_s": 120}]
     (root / "turns.yaml").write_text(yaml.safe_dump(turns))
     (root / "remora.yaml").write_text(
         "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n"
@@ -58,7 +56,7 @@ def test_sigint_stops_cleanly_with_exit_130(tmp_path: Path) -> None:
             if events.is_file()
             else []
         )
-        if kinds.count("run_start") == 2 and kinds.count("model_request") == 3:
+        if kinds.count("run_start") == 2 and kinds.count("model_request") == 1:
             break
         if process.poll() is not None:
             raise AssertionError(f"analyze ended early: {process.communicate()}")

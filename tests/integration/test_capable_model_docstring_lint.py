@@ -146,18 +146,26 @@ async def test_lint_safe_fix_then_checked_edit_refused_then_accepted(
         "lint",
         "pick",
         [
-            tool_turn(("apply_fix", {"issue_code": "F541"})),
             tool_turn(("edit_node", {"issue_code": "E711", "replacement": adds_a_finding})),
             tool_turn(("edit_node", {"issue_code": "E711", "replacement": fixed})),
             tool_turn(("submit_result", {})),
         ],
     )
     assert result.status == "success", result.to_dict()
-    assert last_result(provider, 1)["applied"] == ["F541"]
-    refused = last_result(provider, 2)
+    # The host applied ruff's safe fix for F541 before the first turn (fix_safe): the
+    # model saw the text after it and only the findings left, and spent no turn on it.
+    first = provider.requests[0].messages[1].text
+    assert "(ruff's safe fixes for F541 applied)" in first and 'f"items"' not in first
+    assert (
+        "- E711 at line 6:" in first
+        and "- F841 at line 5:" in first
+        and "F541" not in (first.split("```")[-1])
+    )
+    refused = last_result(provider, 1)
     assert refused["written"] is False
     assert refused["reason"] == "the replacement adds F401"
-    assert last_result(provider, 3)["written"] is True
+    assert last_result(provider, 2)["written"] is True
+    assert len(provider.requests) == 3
     assert written.decode() == "import os\n\n\n" + fixed + "\n\nos.getcwd()\n"
     left = {f["code"] for f in result.details["remaining"]}
     assert left == {"F841"}  # `label` is still unused: the model did not touch it

@@ -27,6 +27,7 @@ __all__ = [
     "InitialContext",
     "SubagentDefinition",
     "ToolDefinition",
+    "leaves_nothing",
     "node_template_vars",
 ]
 
@@ -68,6 +69,14 @@ def node_template_vars(
     return variables
 
 
+def leaves_nothing(envelope: dict[str, Any], key: str | None) -> bool:
+    """Whether a successful result has ``key`` and it is empty (``finish_if_empty``)."""
+    if key is None or not envelope.get("ok"):
+        return False
+    result = envelope.get("result")
+    return isinstance(result, dict) and key in result and not result[key]
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -80,6 +89,12 @@ class ToolDefinition(_Model):
     # Strict JSON schema of the arguments; derived from the script when omitted.
     parameters: dict[str, Any] | None = None
     context_providers: list[Path] = Field(default_factory=list)
+    # Called only by a host step, never offered to the model (ruff's safe fixes:
+    # the host already made that call, so offering it again only costs turns).
+    host_only: bool = False
+    # A key of this tool's result: when a model's call of it leaves the key empty
+    # (no findings left), the host submits instead of spending a turn on it.
+    finish_if_empty: str | None = Field(None, min_length=1)
 
     @field_validator("name")
     @classmethod
@@ -129,17 +144,41 @@ class HostStep(_Model):
     # A key of the step's result: when it is there and empty (no fixable codes,
     # no failed tests) there is nothing left to decide, and the host submits.
     finish_if_empty: str | None = Field(None, min_length=1)
+    # The step writes the run's workspace (ruff's safe fixes). Must be declared:
+    # a step that is not marked and changes the workspace fails the run.
+    changes_workspace: bool = False
+    # The template variable that holds the step's result in initial_context,
+    # instead of the result appended to the first message as JSON.
+    result_variable: str | None = None
+
+    @property
+    def required(self) -> bool:
+        """Whether the run cannot go on without this step: its failure ends the run.
+
+        A step that writes the workspace leaves it in an unknown state when it
+        fails, and a step whose result fills the prompt leaves nothing to render.
+        """
+        return self.changes_workspace or self.result_variable is not None
 
     def finishes(self, envelope: dict[str, Any]) -> bool:
         """Whether this step's result envelope says the run has nothing left to do."""
-        if self.finish_if_empty is None or not envelope.get("ok"):
-            return False
-        result = envelope.get("result")
-        return (
-            isinstance(result, dict)
-            and self.finish_if_empty in result
-            and not result[self.finish_if_empty]
+        return leaves_nothing(envelope, self.finish_if_empty)
+
+
+def _check_result_variable(steps: list[HostStep], index: int) -> None:
+    name = steps[index].result_variable
+    where = f"host_steps[{index}].result_variable"
+    if name is None:
+        return
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ValueError(f"{where}: {name!r} is not a template variable name (letters, digits, _)")
+    if name in NODE_TEMPLATE_VARIABLES:
+        raise ValueError(
+            f"{where}: {name!r} is a node template variable; pick another name "
+            f"(taken: {', '.join(NODE_TEMPLATE_VARIABLES)})"
         )
+    if any(other.result_variable == name for other in steps[:index]):
+        raise ValueError(f"{where}: {name!r} is already the result_variable of an earlier step")
 
 
 class InitialContext(_Model):
@@ -218,6 +257,21 @@ class SubagentDefinition(_Model):
             raise ValueError("a submit_result tool is required (it ends the run)")
         if self.final_answer == "text" and has_submit:
             raise ValueError("final_answer: text agents answer in text and have no submit_result")
+        stepped = {step.tool for step in self.host_steps}
+        submit_tool = next((t for t in self.tools if t.is_submit), None)
+        bare_submit = submit_tool is not None and not submit_tool.to_spec().parameters["properties"]
+        for index, tool in enumerate(self.tools):
+            if tool.finish_if_empty is not None and (tool.is_submit or not bare_submit):
+                raise ValueError(
+                    f"tools[{index}].finish_if_empty: the host can only finish with a "
+                    "submit_result that takes no arguments (and not after submit_result "
+                    "itself); give submit_result 'properties: {}' or drop finish_if_empty"
+                )
+            if tool.host_only and (tool.is_submit or tool.name not in stepped):
+                raise ValueError(
+                    f"tools[{index}].host_only: {tool.name} is never offered to the model, "
+                    "so a host step must call it (and submit_result cannot be host-only)"
+                )
         for index, step in enumerate(self.host_steps):
             if step.tool not in seen:
                 raise ValueError(
@@ -230,6 +284,8 @@ class SubagentDefinition(_Model):
                     "host step (a run whose only choice left is submit_result without "
                     "arguments is finished by the host anyway)"
                 )
+            if step.result_variable is not None:
+                _check_result_variable(self.host_steps, index)
             submit = next((t for t in self.tools if t.is_submit), None)
             takes_arguments = submit is not None and bool(submit.to_spec().parameters["properties"])
             if step.finish_if_empty is not None and (submit is None or takes_arguments):
@@ -261,7 +317,8 @@ class SubagentDefinition(_Model):
 
     @cached_property
     def tool_specs(self) -> tuple[ToolSpec, ...]:
-        return tuple(t.to_spec() for t in self.tools)
+        """The tools offered to the model (``host_only`` ones are left out)."""
+        return tuple(t.to_spec() for t in self.tools if not t.host_only)
 
     def render(self, variables: dict[str, Any]) -> tuple[str, str]:
         label = str(self._source) if self._source else self.name

@@ -138,7 +138,7 @@ def load_agent(path: Path) -> SubagentDefinition:
         for error in exc.errors():
             field = _field(error["loc"])
             message = error["msg"].removeprefix("Value error, ")
-            if not field and message.startswith("host_steps["):
+            if not field and message.startswith(("host_steps[", "tools[")):
                 problems.add(message)  # the agent-wide check names the step itself
             else:
                 field = field or "(agent)"

@@ -21,10 +21,10 @@ import libcst as cst
 
 from remora.code.context import CodeContext
 from remora.code.module import host_function
-from remora.code.source import SourceNode, locate, parse
+from remora.code.source import ParsedFile, SourceNode, locate, parse, qualified_definitions
 from remora.sandbox.commands import resolve_executable
 
-__all__ = ["own_lines", "ruff_json"]
+__all__ = ["node_findings", "own_lines", "replace_checked", "ruff_json"]
 
 
 def own_lines(node: SourceNode) -> set[int]:
@@ -89,7 +89,7 @@ def _finding(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def _node_findings(
+async def node_findings(
     context: CodeContext, node: SourceNode
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(ruff records on the node's own lines, their summaries)."""
@@ -141,7 +141,7 @@ async def lint_findings(context: CodeContext) -> list[dict[str, Any]]:
 
     ``[{"code", "message", "line", "column", "fixable"}]``; ``fixable`` means a safe fix.
     """
-    return (await _node_findings(context, context.located()))[1]
+    return (await node_findings(context, context.located()))[1]
 
 
 @host_function
@@ -152,7 +152,7 @@ async def lint_fix(context: CodeContext, code: str = "") -> dict[str, Any]:
     only when it still parses and has fewer findings.
     """
     node = context.located()
-    records, findings = await _node_findings(context, node)
+    records, findings = await node_findings(context, node)
     wanted = [r for r in records if not code or r.get("code") == code]
     edits = _safe_edits(node, wanted)
     if not edits:
@@ -162,7 +162,7 @@ async def lint_fix(context: CodeContext, code: str = "") -> dict[str, Any]:
         fixed = locate(parse(new_text, node.file.path), node.ref)
     except (ValueError, LookupError):
         return {"applied": [], "remaining": findings}
-    _, after = await _node_findings(context, fixed)
+    _, after = await node_findings(context, fixed)
     if len(after) >= len(findings):
         return {"applied": [], "remaining": findings}
     context.write_text(node.file.path, new_text)
@@ -170,11 +170,11 @@ async def lint_fix(context: CodeContext, code: str = "") -> dict[str, Any]:
     return {"applied": sorted(gone.elements()), "remaining": after}
 
 
-def _candidates(node: SourceNode, replacement: str) -> list[str]:
-    """The replacement as given, and with the node's own indentation put back on lines 2..."""
+def _candidates(node: SourceNode, replacement: str, start: int) -> list[str]:
+    """The replacement as given, and with the indentation of ``start``'s line put back on
+    lines 2..."""
     newline = node.file.newline
     text = replacement.replace("\r\n", "\n").strip("\n").replace("\n", newline)
-    start = node.start_byte()
     line_start = node.file.data.rfind(b"\n", 0, start) + 1
     indent = node.file.data[line_start:start].decode("utf-8")
     if indent and text.startswith(indent):
@@ -186,19 +186,28 @@ def _candidates(node: SourceNode, replacement: str) -> list[str]:
     return out
 
 
-@host_function
-async def lint_replace_node(context: CodeContext, code: str, replacement: str) -> dict[str, Any]:
-    """Replace the node's text to remove ruff finding ``code``; refused with a reason otherwise.
+def _definitions(file: ParsedFile) -> list[str]:
+    return [name for name, _ in qualified_definitions(file.module)]
 
-    ``replacement`` is the node's whole new text (decorators to the end of its
-    body) as in the file. Accepted only when the file still parses, the node is
-    still there, there are fewer ``code`` findings on it and no new finding
-    anywhere in the file. Returns ``{"ok", "reason", "remaining"}``; only an
-    accepted text is written.
+
+async def replace_checked(
+    context: CodeContext,
+    node: SourceNode,
+    span: tuple[int, int],
+    code: str,
+    replacement: str,
+    *,
+    keep_definitions: bool = False,
+) -> dict[str, Any]:
+    """Put ``replacement`` in place of the bytes ``span`` of the node's file to remove ``code``.
+
+    Written only when the file still parses, the node is still there, ``code`` is
+    reported less on the node's own lines and no finding is added anywhere in the
+    file (and, with ``keep_definitions``, no class or function was added or
+    removed). ``{"ok", "reason", "remaining"}``.
     """
-    node = context.located()
     path = node.file.path
-    _, before = await _node_findings(context, node)
+    _, before = await node_findings(context, node)
     if not any(f["code"] == code for f in before):
         return {"ok": False, "reason": f"{code} is not reported on this node", "remaining": before}
     whole_before = Counter(
@@ -206,9 +215,9 @@ async def lint_replace_node(context: CodeContext, code: str, replacement: str) -
     )
     reason = "the replacement does not parse in place of the node"
     data = node.file.data
-    for candidate in _candidates(node, replacement):
-        new_data = data[: node.start_byte()] + candidate.encode("utf-8") + data[node.end_byte() :]
-        new_text = new_data.decode("utf-8")
+    lo, hi = span
+    for candidate in _candidates(node, replacement, lo):
+        new_text = (data[:lo] + candidate.encode("utf-8") + data[hi:]).decode("utf-8")
         try:
             replaced = locate(parse(new_text, path), node.ref)
         except ValueError as exc:
@@ -216,6 +225,9 @@ async def lint_replace_node(context: CodeContext, code: str, replacement: str) -
             continue
         except LookupError:
             reason = f"the replacement no longer defines {node.ref.full_name}"
+            continue
+        if keep_definitions and _definitions(replaced.file) != _definitions(node.file):
+            reason = "the replacement adds or removes a class or function"
             continue
         records = await ruff_json(context, path, new_text)
         added = sorted((Counter(_finding(r)["code"] for r in records) - whole_before).elements())
@@ -230,3 +242,19 @@ async def lint_replace_node(context: CodeContext, code: str, replacement: str) -
         context.write_text(path, new_text)
         return {"ok": True, "reason": "", "remaining": after}
     return {"ok": False, "reason": reason, "remaining": before}
+
+
+@host_function
+async def lint_replace_node(context: CodeContext, code: str, replacement: str) -> dict[str, Any]:
+    """Replace the node's text to remove ruff finding ``code``; refused with a reason otherwise.
+
+    ``replacement`` is the node's whole new text (decorators to the end of its
+    body) as in the file. Accepted only when the file still parses, the node is
+    still there, there are fewer ``code`` findings on it and no new finding
+    anywhere in the file. Returns ``{"ok", "reason", "remaining"}``; only an
+    accepted text is written.
+    """
+    node = context.located()
+    return await replace_checked(
+        context, node, (node.start_byte(), node.end_byte()), code, replacement
+    )

@@ -21,7 +21,15 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper, PositionProvider
 
-__all__ = ["Definition", "NodeRef", "ParsedFile", "SourceNode", "locate", "parse"]
+__all__ = [
+    "Definition",
+    "NodeRef",
+    "ParsedFile",
+    "SourceNode",
+    "locate",
+    "parse",
+    "qualified_definitions",
+]
 
 Definition = cst.FunctionDef | cst.ClassDef
 
@@ -165,7 +173,7 @@ class SourceNode:
         return self.line_indent(self.file.span(self.definition.body.body[0]).start)
 
 
-def _qualified(module: cst.Module) -> Iterator[tuple[str, Definition]]:
+def qualified_definitions(module: cst.Module) -> Iterator[tuple[str, Definition]]:
     """Every class and function with its qualified name, in file order (also under if/try)."""
 
     class Collector(cst.CSTVisitor):
@@ -201,7 +209,7 @@ def locate(file: ParsedFile, ref: NodeRef) -> SourceNode:
     wanted_class = ref.node_type == "class"
     candidates = [
         node
-        for name, node in _qualified(file.module)
+        for name, node in qualified_definitions(file.module)
         if name == ref.full_name and isinstance(node, cst.ClassDef) == wanted_class
     ]
     if not candidates:

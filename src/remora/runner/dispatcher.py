@@ -153,15 +153,18 @@ class ToolDispatcher:
 
     async def _dispatch(self, call: ToolCall, turn: int) -> CallOutcome:
         tool = self.definition.tools_by_name.get(call.name)
+        if tool is not None and tool.host_only and turn > 0:
+            tool = None  # only a host step (turn 0) calls it; the model was never offered it
         if tool is None:
-            known = ", ".join(self.definition.tools_by_name)
+            offered = [spec.name for spec in self.definition.tool_specs]
+            known = ", ".join(offered)
             return self._refused(
                 call,
                 envelope_error(
                     "unknown_function",
                     f"there is no tool named {call.name!r}",
                     {
-                        "available": list(self.definition.tools_by_name),
+                        "available": offered,
                         "hint": f"use one of: {known}",
                     },
                 ),

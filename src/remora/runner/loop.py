@@ -16,7 +16,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from remora.agents.definition import SUBMIT_RESULT, SubagentDefinition
+from remora.agents.definition import SUBMIT_RESULT, SubagentDefinition, leaves_nothing
 from remora.config import RunnerConfig
 from remora.conversation import ModelRequest, ModelTurn, ToolCall, ToolResult, Usage
 from remora.errors import (
@@ -30,7 +30,8 @@ from remora.events import Event, EventEmitter, NullEmitter
 from remora.providers.base import Provider, ProviderError
 from remora.runner.clock import TurnClock
 from remora.runner.dispatcher import ToolDispatcher, ToolExecutor, WorkspaceReporter
-from remora.runner.messages import CONTEXT_PREFIX, Transcript, host_step_text
+from remora.runner.host_steps import run_host_steps
+from remora.runner.messages import Transcript
 from remora.runner.policy import RunState, TurnPlan, TurnPolicy, call_key
 from remora.runner.result import AgentResult, ResultError
 from remora.runner.summary import established, submission_result
@@ -166,8 +167,13 @@ class AgentRunner:
         )
 
     async def _loop(self, started: float) -> AgentResult:
-        system, first = self.definition.render(self.template_vars)
-        notes, nothing_left = await self._run_host_steps()
+        steps = await run_host_steps(self.definition, self.dispatcher, self.executor, self._emit)
+        self.host_calls += steps.calls
+        if steps.failed is not None:
+            return steps.failed
+        # After the steps: a step's result_variable may fill the templates.
+        system, first = self.definition.render({**self.template_vars, **steps.variables})
+        notes, nothing_left = steps.notes, steps.nothing_left
         if self.review_feedback:
             notes.append(self.review_feedback)
         if notes:
@@ -212,9 +218,13 @@ class AgentRunner:
                     return result
                 continue
             transcript.assistant(turn.message)
-            submission = await self._run_calls(calls, transcript)
+            submission, nothing_left = await self._run_calls(calls, transcript)
             if submission is not None:
                 return submission_result(submission)
+            if nothing_left:  # a tool's finish_if_empty: submitting is no decision
+                submitted = await self._host_submit(transcript)
+                if submitted is not None:
+                    return submitted
         raise _Stop(
             AGENT_TURN_LIMIT,
             f"turn limit ({self.max_turns}) reached without "
@@ -222,26 +232,6 @@ class AgentRunner:
         )
 
     # ----------------------------------------------------------------- host
-
-    async def _run_host_steps(self) -> tuple[list[str], bool]:
-        """Run the agent's ``host_steps``: their results as text for the first message,
-        and whether one of them left nothing to do (``finish_if_empty``), which ends
-        the steps there."""
-        notes: list[str] = []
-        for index, step in enumerate(self.definition.host_steps, start=1):
-            call = ToolCall(id=f"host-{index}", name=step.tool, arguments=dict(step.args))
-            outcome = await self.dispatcher.dispatch(call, 0)
-            self.host_calls += 1
-            notes.append(host_step_text(outcome.result))
-            for provider, output in outcome.contexts:
-                notes.append(CONTEXT_PREFIX + output)
-                self._emit(
-                    "context_injected",
-                    {"turn": 0, "tool": step.tool, "provider": str(provider), "chars": len(output)},
-                )
-            if step.finishes(outcome.result.payload):
-                return notes, True
-        return notes, False
 
     def _only_submit_left(self, plan: TurnPlan) -> bool:
         """Whether the model's only possible move is a submit_result without arguments.
@@ -383,12 +373,14 @@ class AgentRunner:
 
     async def _run_calls(
         self, calls: list[ToolCall], transcript: Transcript
-    ) -> dict[str, Any] | None:
-        """Run a turn's calls in order; the submission if one was accepted."""
+    ) -> tuple[dict[str, Any] | None, bool]:
+        """Run a turn's calls in order: the submission if one was accepted, and whether
+        a call's result left nothing to do (its tool's ``finish_if_empty``)."""
         cap = self.policy.max_calls_per_turn()
         results: list[ToolResult] = []
         contexts: list[str] = []
         submission: dict[str, Any] | None = None
+        nothing_left = False
         for index, call in enumerate(calls):
             if submission is not None:
                 outcome = self.dispatcher.refuse(
@@ -404,6 +396,9 @@ class AgentRunner:
             else:
                 outcome = await self.dispatcher.dispatch(call, self.turns)
             results.append(outcome.result)
+            tool = self.definition.tools_by_name.get(call.name)
+            if outcome.executed and tool is not None:
+                nothing_left = leaves_nothing(outcome.result.payload, tool.finish_if_empty)
             for provider, output in outcome.contexts:
                 contexts.append(output)
                 self._emit(
@@ -420,7 +415,7 @@ class AgentRunner:
         transcript.tool_results(results)
         for output in contexts:
             transcript.context(output)
-        return submission
+        return submission, nothing_left
 
     async def _text_answer(self, text: str, transcript: Transcript) -> AgentResult | None:
         """A turn without calls; None when the loop should go on."""

@@ -32,6 +32,13 @@ def test_bundled_agent_loads_with_every_script_checked(name: str) -> None:
     assert len(system) < 400 and "example" not in system.lower()
 
 
+# What the host steps with a result_variable give the templates (fix_safe.pym's shape).
+F841 = {"code": "F841", "message": "`y` is never used", "line": 2, "column": 5, "fixable": False}
+STEP_RESULTS = {
+    "lint": {"applied": ["F401"], "remaining": [F841], "units": [], "text": "def f():\n    pass"}
+}
+
+
 @pytest.mark.parametrize("name", AGENTS)
 def test_prompts_render_with_the_node_variables(name: str) -> None:
     folder = "testgen" if name == "test" else name
@@ -46,8 +53,36 @@ def test_prompts_render_with_the_node_variables(name: str) -> None:
         "language": "python",
         "style": "google",
     }
+    for step in definition.host_steps:
+        if step.result_variable is not None:
+            variables[step.result_variable] = STEP_RESULTS[step.result_variable]
     system, first = definition.render(variables)
     assert "def f():" in first and system.strip()
+
+
+def test_lint_prompt_of_a_file_shows_each_finding_with_its_lines_not_the_file() -> None:
+    definition = load_agent(BUNDLED_AGENTS_DIR / "lint" / "agent.yaml")
+    unit = {
+        **F841,
+        "code": "E711",
+        "message": "Comparison to `None`",
+        "line": 40,
+        "start_line": 40,
+        "end_line": 40,
+        "text": "if x == None:",
+        "excerpt": "39 | x = 1\n40 | if x == None:\n41 |     pass",
+        "also": [],
+    }
+    lint = {"applied": [], "remaining": [unit], "units": [unit], "text": ""}
+    variables = {"node_type": "file", "full_name": "m.py", "file_path": "m.py", "lint": lint}
+    _, first = definition.render(variables)
+    assert first == (
+        "file m.py in m.py.\n"
+        "Findings left. For each, edit_node replaces only the lines in its python block:\n\n"
+        "E711 at line 40: Comparison to `None`\n"
+        "39 | x = 1\n40 | if x == None:\n41 |     pass\n"
+        "lines 40-40:\n```python\nif x == None:\n```\n"
+    )
 
 
 def test_scripts_are_short_and_no_shared_parts_are_left() -> None:

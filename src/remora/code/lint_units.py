@@ -1,0 +1,138 @@
+"""The statement a ruff finding sits in: what the model sees and rewrites for a file or class.
+
+A file's (or class's) whole text is too long for a small model's prompt and for
+its reply: the lint agent shows each finding left on such a node with a few
+numbered lines around it, and the model rewrites only the statement that holds
+it. The unit is found with LibCST: the innermost simple statement holding the
+finding's line, or the header of a compound statement or clause (``if ...:``,
+``except:``) when the finding is on it; nested classes and functions are nodes
+of their own and never a unit here. Replacing a unit goes through the same
+checks as replacing a whole node (:func:`remora.code.lint.replace_checked`),
+and a unit's replacement may not add or remove a class or function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from remora.code.context import CodeContext
+from remora.code.lint import node_findings, replace_checked
+from remora.code.module import host_function
+from remora.code.source import SourceNode
+
+__all__ = ["statement_lines"]
+
+
+def statement_lines(node: SourceNode, line: int) -> tuple[int, int]:
+    """(first, last) line of the smallest statement or clause header of ``node`` holding ``line``.
+
+    ``(line, line)`` when no statement of the node's own holds it (a comment, a
+    ``class`` line, a ``match`` header).
+    """
+    positions = node.file.positions
+    found: list[tuple[int, int]] = []
+
+    class Units(cst.CSTVisitor):
+        def on_visit(self, item: cst.CSTNode) -> bool:
+            if isinstance(item, cst.FunctionDef | cst.ClassDef):
+                return False  # a node of its own
+            body = getattr(item, "body", None)
+            unit: tuple[int, int] | None = None
+            if isinstance(item, cst.SimpleStatementLine) or isinstance(
+                body, cst.SimpleStatementSuite
+            ):
+                unit = (positions[item].start.line, positions[item].end.line)
+            elif isinstance(body, cst.IndentedBlock):
+                unit = (positions[item].start.line, positions[body.header].start.line)
+            if unit is not None and unit[0] <= line <= unit[1]:
+                found.append(unit)  # visited outside in: the last one is the innermost
+            return True
+
+    for statement in node.body_statements:
+        statement.visit(Units())
+    return found[-1] if found else (line, line)
+
+
+def _line_span(node: SourceNode, first: int, last: int) -> tuple[int, int]:
+    """Bytes of lines ``first``..``last``, from the first one's indentation to the last's end."""
+    data = node.file.data
+    starts = [0]
+    position = data.find(b"\n")
+    while position >= 0 and len(starts) <= last:
+        starts.append(position + 1)
+        position = data.find(b"\n", position + 1)
+    lo = starts[first - 1]
+    hi = starts[last] - 1 if last < len(starts) else len(data)
+    if hi > lo and data[hi - 1 : hi] == b"\r":
+        hi -= 1
+    line = data[lo:hi]
+    return lo + len(line) - len(line.lstrip(b" \t")), hi
+
+
+@host_function
+def lint_units(
+    context: CodeContext, findings: list[dict[str, Any]], around: int = 2
+) -> list[dict[str, Any]]:
+    """Each finding (from ``lint_findings``) with the statement that holds it, for the prompt.
+
+    Adds ``start_line``/``end_line`` (the unit ``lint_replace_statement``
+    rewrites), ``text`` (its lines as in the file) and ``excerpt`` (numbered
+    lines, ``around`` either side). Findings in the same unit are merged:
+    the later ones are listed under the first's ``also``.
+    """
+    node = context.located()
+    lines = node.file.text.splitlines()
+    units: list[dict[str, Any]] = []
+    for finding in findings:
+        first, last = statement_lines(node, int(finding["line"]))
+        same = [u for u in units if (u["start_line"], u["end_line"]) == (first, last)]
+        earlier = same[0] if same else None
+        if earlier is not None:
+            earlier["also"].append(f"{finding['code']} {finding['message']}")
+            continue
+        shown = range(max(first - around, 1), min(last + around, len(lines)) + 1)
+        width = len(str(shown[-1])) if shown else 1
+        units.append(
+            {
+                **finding,
+                "start_line": first,
+                "end_line": last,
+                "text": "\n".join(lines[first - 1 : last]),
+                "excerpt": "\n".join(f"{n:>{width}} | {lines[n - 1]}" for n in shown),
+                "also": [],
+            }
+        )
+    return units
+
+
+@host_function
+async def lint_replace_statement(
+    context: CodeContext, code: str, replacement: str
+) -> dict[str, Any]:
+    """Rewrite the statement holding the node's first ``code`` finding; refused with a reason.
+
+    ``replacement`` is the new text of that statement's lines (``lint_units``'s
+    ``start_line``..``end_line``; for a compound statement only its header, such as
+    ``if x is None:``). Accepted only when the file still parses, ``code`` is
+    reported less on the node's own lines, no finding is added anywhere in the
+    file and no class or function is added or removed. ``{"ok", "reason",
+    "remaining", "start_line", "end_line"}``; only an accepted text is written.
+    """
+    node = context.located()
+    _, findings = await node_findings(context, node)
+    target = next((f for f in findings if f["code"] == code), None)
+    if target is None:
+        return {
+            "ok": False,
+            "reason": f"{code} is not reported on this node",
+            "remaining": findings,
+            "start_line": 0,
+            "end_line": 0,
+        }
+    first, last = statement_lines(node, int(target["line"]))
+    outcome = await replace_checked(
+        context, node, _line_span(node, first, last), code, replacement, keep_definitions=True
+    )
+    return {**outcome, "start_line": first, "end_line": last}
