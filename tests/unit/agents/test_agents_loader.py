@@ -228,3 +228,26 @@ def test_a_host_step_naming_no_tool_is_reported_at_its_line(tmp_path: Path) -> N
         f"{path}:{line}: host_steps[0].tool: no tool named 'great' "
         "(the agent's tools: greet, submit_result)"
     ]
+
+
+def test_host_only_and_result_variable_problems_name_file_line_and_field(tmp_path: Path) -> None:
+    text = AGENT.replace(
+        "    context_providers: [context/cfg.pym]\n",
+        "    context_providers: [context/cfg.pym]\n    host_only: true\n",
+    )
+    path = _agent(tmp_path, text)
+    line = text.splitlines().index("    host_only: true") + 1
+    assert _problems(path) == [
+        f"{path}:{line}: tools[0].host_only: greet is never offered to the model, "
+        "so a host step must call it (and submit_result cannot be host-only)"
+    ]
+    stepped = AGENT + (
+        "host_steps:\n  - tool: greet\n    args: {name: x}\n    result_variable: node_text\n"
+    )
+    path = _agent(tmp_path, stepped)
+    step_line = AGENT.count("\n") + 4  # the result_variable line
+    (problem,) = _problems(path)
+    assert problem.startswith(
+        f"{path}:{step_line}: host_steps[0].result_variable: 'node_text' is a node template "
+        "variable; pick another name"
+    )
