@@ -76,7 +76,8 @@ async def test_class_node_leaves_its_methods_to_their_own_nodes(tmp_path: Path) 
     # ruff's E711 fix is unsafe: not applied by the host, left to the model.
     assert of_method["applied"] == []
     assert [i["code"] for i in of_method["remaining"]] == ["E711"]
-    assert of_method["text"].startswith("def get(self, sku")
+    (unit,) = of_method["units"]
+    assert unit["code"] == "E711" and unit["text"].strip().startswith("if ")
     async with bench(root) as b:
         facts = await b.run("lint", "submit", method)
     assert facts["summary"] == "1 ruff finding(s) left on Warehouse.get: E711"
@@ -132,7 +133,6 @@ async def test_a_files_findings_come_with_their_statement_and_numbered_lines(
     assert result["units"][1]["excerpt"] == (
         "4 | except:\n5 |     pass\n6 | if X == None:  # check\n7 |     X = 3\n8 | "
     )
-    assert result["text"] == ""
 
 
 async def test_edit_node_on_a_file_rewrites_only_the_findings_statement(tmp_path: Path) -> None:
@@ -179,10 +179,12 @@ async def test_a_refused_edit_writes_nothing(tmp_path: Path) -> None:
     root = lint_project(tmp_path, {"m.py": source})
     node = find_node(root, "m.py", "f")
     async with bench(root) as b:
-        result = await b.run("lint", "edit_node", node, {"issue_code": "F841", "replacement": "x"})
+        result = await b.run(
+            "lint", "edit_node", node, {"issue_code": "F841", "replacement": "y = ("}
+        )
         ws = b.workspace("lint", node)
     assert result["written"] is False
-    assert result["reason"] == "the replacement no longer defines f"
+    assert result["reason"].startswith("the replacement does not parse")
     assert [f["code"] for f in result["remaining"]] == ["F841"]
     assert ws.changed_files() == []
 

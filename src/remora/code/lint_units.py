@@ -13,6 +13,7 @@ and a unit's replacement may not add or remove a class or function.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import libcst as cst
@@ -136,3 +137,37 @@ async def lint_replace_statement(
         context, node, _line_span(node, first, last), code, replacement, keep_definitions=True
     )
     return {**outcome, "start_line": first, "end_line": last}
+
+
+def _defines_the_node(node: SourceNode, replacement: str) -> bool:
+    """Whether ``replacement`` parses as one definition of the node's own name (its whole text)."""
+    if node.definition is None:
+        return False
+    try:
+        module = cst.parse_module(textwrap.dedent(replacement.replace("\r\n", "\n")).strip("\n"))
+    except cst.ParserSyntaxError:
+        return False
+    body = module.body
+    return (
+        len(body) == 1
+        and isinstance(body[0], type(node.definition))
+        and body[0].name.value == node.definition.name.value
+    )
+
+
+@host_function
+async def lint_edit(context: CodeContext, code: str, replacement: str) -> dict[str, Any]:
+    """The model's fix of finding ``code``: the node's whole text, or the statement's.
+
+    A replacement that is one definition of the node's own name (``def f(...): ...``)
+    replaces the whole node (``lint_replace_node``); any other replaces the statement
+    that holds the first ``code`` finding (``lint_replace_statement``). The same
+    checks either way; ``{"ok", "reason", "remaining"}``.
+    """
+    node = context.located()
+    if _defines_the_node(node, replacement):
+        return await replace_checked(
+            context, node, (node.start_byte(), node.end_byte()), code, replacement
+        )
+    outcome: dict[str, Any] = await lint_replace_statement(context, code, replacement)
+    return outcome

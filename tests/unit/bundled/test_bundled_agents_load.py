@@ -34,9 +34,15 @@ def test_bundled_agent_loads_with_every_script_checked(name: str) -> None:
 
 # What the host steps with a result_variable give the templates (fix_safe.pym's shape).
 F841 = {"code": "F841", "message": "`y` is never used", "line": 2, "column": 5, "fixable": False}
-STEP_RESULTS = {
-    "lint": {"applied": ["F401"], "remaining": [F841], "units": [], "text": "def f():\n    pass"}
+F841_UNIT = {
+    **F841,
+    "start_line": 2,
+    "end_line": 2,
+    "text": "    y = 1",
+    "excerpt": "1 | def f():\n2 |     y = 1",
+    "also": [],
 }
+STEP_RESULTS = {"lint": {"applied": ["F401"], "remaining": [F841], "units": [F841_UNIT]}}
 
 
 @pytest.mark.parametrize("name", AGENTS)
@@ -73,7 +79,7 @@ def test_lint_prompt_of_a_file_shows_each_finding_with_its_lines_not_the_file() 
         "excerpt": "39 | x = 1\n40 | if x == None:\n41 |     pass",
         "also": [],
     }
-    lint = {"applied": [], "remaining": [unit], "units": [unit], "text": ""}
+    lint = {"applied": [], "remaining": [unit], "units": [unit]}
     variables = {"node_type": "file", "full_name": "m.py", "file_path": "m.py", "lint": lint}
     _, first = definition.render(variables)
     assert first == (

@@ -92,14 +92,30 @@ async def test_a_finding_without_safe_fix_gets_one_decision_turn_on_the_fixed_te
     assert result.status == "success", result.to_dict()
     # One model turn (the decision); the submit that follows is the host's.
     assert result.turns == 1 and len(provider.requests) == 1
-    first = provider.requests[0].messages[1].text
-    assert "import os" not in first  # the model sees the text after ruff's safe fix
-    assert "    y = x\n" in first
-    assert first.endswith("- F841 at line 2: Local variable `y` is assigned to but never used\n")
-    assert "F401" not in first.split("```")[-1]  # only the finding left is listed
+    # The model sees the text after ruff's safe fix, and only the finding left with its
+    # statement and the numbered lines around it.
+    assert provider.requests[0].messages[1].text == (
+        "function f in m.py (ruff's safe fixes for F401 applied).\n"
+        "Findings left. For each, edit_node replaces only the lines in its python block:\n\n"
+        "F841 at line 2: Local variable `y` is assigned to but never used\n"
+        "1 | def f(x):\n2 |     y = x\n3 |     return x\n"
+        "lines 2-2:\n```python\n    y = x\n```\n"
+    )
     assert [t.name for t in provider.requests[0].tools] == ["edit_node", "submit_result"]
     assert text == "def f(x):\n    return x\n"
     assert result.details["remaining"] == []
+
+
+async def test_a_functions_finding_is_fixed_by_rewriting_its_statement_only(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    source = "def g(item):\n    if item == None:\n        return 0\n    return item\n"
+    root = project(tmp_path, source)
+    turns = [tool_turn(("edit_node", {"issue_code": "E711", "replacement": "if item is None:"}))]
+    result, provider, text, _ = await lint(runtime, root, "g", turns)
+    assert result.status == "success", result.to_dict()
+    assert result.turns == 1 and len(provider.requests) == 1
+    assert text == source.replace("item == None", "item is None")
 
 
 async def test_a_file_node_shows_the_findings_statement_not_the_file(
