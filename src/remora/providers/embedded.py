@@ -21,7 +21,13 @@ from remora.conversation import Message, ModelRequest, ModelTurn, Usage
 from remora.errors import ModelUnavailableError
 from remora.profiles import ModelProfile
 from remora.providers.base import Availability
-from remora.providers.engine import Engine, EngineKey, acquire_engine, release_engine
+from remora.providers.engine import (
+    Engine,
+    EngineKey,
+    acquire_engine,
+    import_xllamacpp,
+    release_engine,
+)
 from remora.providers.model_store import (
     KNOWN_MODELS,
     cached_path,
@@ -48,7 +54,7 @@ _COMPACT_JSON = {"whitespace_flexible": False, "key_separator": ": ", "item_sepa
 
 @functools.lru_cache(maxsize=256)
 def _grammar(schema_json: str) -> str:
-    import xllamacpp
+    xllamacpp = import_xllamacpp()
 
     schema = json.loads(schema_json)
     if isinstance(schema, dict):
@@ -116,9 +122,8 @@ class EmbeddedProvider:
     async def engine(self) -> Engine:
         """The shared engine (the least busy copy), loaded on first use.
 
-        Several single-threaded copies keep several cores busy without the
-        collapse of one engine's threads waiting for each other at every step
-        when another process takes a core (see ``default_threads``).
+        ``model.engines`` copies split the slots; each copy runs its own
+        threads (``model.threads``, all CPUs by default: see ``default_threads``).
         """
         engines = self._engines or await asyncio.to_thread(self._load)
         return min(engines, key=lambda e: e.in_flight)
@@ -183,7 +188,7 @@ class EmbeddedProvider:
         """Whether the model file is there (or can be fetched); loads nothing."""
         label = self.model_label
         try:
-            import xllamacpp  # noqa: F401
+            import_xllamacpp()
         except ImportError as exc:
             return Availability(
                 False,

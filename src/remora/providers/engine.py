@@ -35,6 +35,7 @@ __all__ = [
     "acquire_engine",
     "build_params",
     "default_threads",
+    "import_xllamacpp",
     "release_engine",
 ]
 
@@ -62,18 +63,34 @@ class EngineKey:
 
 
 def default_threads() -> int:
-    """All usable CPUs but one, at least one.
+    """All usable CPUs, at least one.
 
-    llama.cpp's threads meet at a barrier every step: when another process (ruff,
-    pytest, the sandbox, another agent's engine) takes a core, a step waits for the
-    descheduled thread. Measured on 2 busy CPUs: 2 threads fell to 1-10 tokens/s
-    while 1 thread held 50-75; leaving a core free avoids that cliff.
+    llama.cpp's threads meet at a barrier every step. With OpenMP's default
+    spin-waiting, a thread whose partner was descheduled (ruff, pytest, the
+    sandbox take a core now and then) burns its core at the barrier: on 2 CPUs
+    with one busy, 2 threads fell to 18 tokens/s where 1 thread held 49.
+    ``import_xllamacpp`` makes waiting threads sleep instead (passive wait
+    policy), which keeps 2 threads at 40 tokens/s then and lets them use both
+    cores otherwise: `remora analyze` of inventory/orders.py took 164 s with 2
+    threads and 239 s with 1 (CPU 1.66 vs 1.02; benchmarks/analyze.py).
     """
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
-    return max(1, cpus - 1)
+    return max(1, cpus)
+
+
+def import_xllamacpp() -> Any:
+    """``xllamacpp``, with OpenMP's threads told to sleep rather than spin at barriers.
+
+    libgomp reads ``OMP_WAIT_POLICY`` once, when the library loads, so it is set
+    before the first import; a value the user set is kept.
+    """
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    import xllamacpp
+
+    return xllamacpp
 
 
 def build_params(
@@ -86,7 +103,7 @@ def build_params(
     verbosity: int = 0,
 ) -> Any:
     """xllamacpp ``CommonParams`` for ``key``: context shared by all slots, prompt cache on."""
-    import xllamacpp
+    xllamacpp = import_xllamacpp()
 
     params = xllamacpp.CommonParams()
     params.model.path = str(key.path)
@@ -116,7 +133,7 @@ def build_params(
 
 def load_server(key: EngineKey, **kwargs: Any) -> Any:
     """Start an xllamacpp ``Server``; a load failure is AGENT_002 naming the file."""
-    import xllamacpp
+    xllamacpp = import_xllamacpp()
 
     params = build_params(key, **kwargs)
     try:
