@@ -29,6 +29,7 @@ __all__ = [
     "copy_sample",
     "find_node",
     "run_bundled_agent",
+    "run_scripted_on_file",
     "write_project",
 ]
 
@@ -133,3 +134,34 @@ async def run_bundled_agent(
             template_vars=node_template_vars(node),
         )
         return await runner.run(), workspace
+
+
+async def run_scripted_on_file(
+    runtime: SandboxRuntime,
+    root: Path,
+    agent: str,
+    qualname: str,
+    turns: list[Any],
+    options: dict[str, Any] | None = None,
+) -> tuple[AgentResult, ScriptedProvider, bytes]:
+    """A bundled agent's whole run on ``qualname`` in ``m.py`` with scripted turns.
+
+    Returns the result, the provider (its requests show what the model saw) and
+    the file as the run left it in its workspace.
+    """
+    node = find_node(root, "m.py", qualname)
+    workspace = WorkspaceStore(root).create(agent, node.node_id)
+    executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
+    provider = ScriptedProvider(turns)
+    runner = AgentRunner(
+        AgentRegistry().get(agent),
+        provider,
+        RunnerConfig(),
+        executor,
+        template_vars=node_template_vars(node, options=options or {}),
+    )
+    result = await runner.run()
+    written = workspace.read("m.py")
+    workspace.close()
+    assert written is not None
+    return result, provider, written

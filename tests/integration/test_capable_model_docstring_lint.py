@@ -14,14 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bundled_agents_support import BUNDLED, find_node, write_project
+from bundled_agents_support import run_scripted_on_file, write_project
 
-from remora.agents import load_agent, node_template_vars
-from remora.config import RunnerConfig, SandboxConfig
+from remora.config import SandboxConfig
 from remora.providers.scripted import ScriptedProvider, tool_turn
-from remora.runner import AgentRunner, SandboxToolExecutor
 from remora.sandbox import SandboxRuntime
-from remora.workspace import WorkspaceStore
 
 pytestmark = pytest.mark.integration
 
@@ -54,23 +51,7 @@ async def runtime() -> AsyncIterator[SandboxRuntime]:
 async def drive(
     runtime: SandboxRuntime, root: Path, agent: str, qualname: str, turns: list[Any]
 ) -> tuple[Any, ScriptedProvider, bytes]:
-    node = find_node(root, "m.py", qualname)
-    definition = load_agent(BUNDLED / agent / "agent.yaml")
-    workspace = WorkspaceStore(root).create(agent, node.node_id)
-    executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
-    provider = ScriptedProvider(turns)
-    runner = AgentRunner(
-        definition,
-        provider,
-        RunnerConfig(),
-        executor,
-        template_vars=node_template_vars(node, options={"style": "google"}),
-    )
-    result = await runner.run()
-    written = workspace.read("m.py")
-    assert written is not None
-    workspace.close()
-    return result, provider, written
+    return await run_scripted_on_file(runtime, root, agent, qualname, turns, {"style": "google"})
 
 
 def last_result(provider: ScriptedProvider, request: int) -> dict[str, Any]:

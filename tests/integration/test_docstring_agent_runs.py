@@ -14,14 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bundled_agents_support import BUNDLED, find_node, write_project
+from bundled_agents_support import run_scripted_on_file, write_project
 
-from remora.agents import load_agent, node_template_vars
-from remora.config import RunnerConfig, SandboxConfig
+from remora.config import SandboxConfig
 from remora.providers.scripted import ScriptedProvider, tool_turn
-from remora.runner import AgentResult, AgentRunner, SandboxToolExecutor
+from remora.runner import AgentResult
 from remora.sandbox import SandboxRuntime
-from remora.workspace import WorkspaceStore
 
 pytestmark = pytest.mark.integration
 
@@ -50,21 +48,9 @@ async def runtime() -> AsyncIterator[SandboxRuntime]:
 async def drive(
     runtime: SandboxRuntime, root: Path, qualname: str, turns: list[Any]
 ) -> tuple[AgentResult, ScriptedProvider, str]:
-    node = find_node(root, "m.py", qualname)
-    workspace = WorkspaceStore(root).create("docstring", node.node_id)
-    executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
-    provider = ScriptedProvider(turns)
-    runner = AgentRunner(
-        load_agent(BUNDLED / "docstring" / "agent.yaml"),
-        provider,
-        RunnerConfig(),
-        executor,
-        template_vars=node_template_vars(node, options={"style": "google"}),
+    result, provider, written = await run_scripted_on_file(
+        runtime, root, "docstring", qualname, turns, {"style": "google"}
     )
-    result = await runner.run()
-    written = workspace.read("m.py")
-    workspace.close()
-    assert written is not None
     return result, provider, written.decode()
 
 
