@@ -6,7 +6,8 @@ message as text or, with ``result_variable``, fills a template variable of
 ``initial_context``. A step marked ``changes_workspace`` may write the
 workspace (ruff's safe fixes); one that is not marked and writes anyway is an
 agent definition error. A step the run depends on (``changes_workspace`` or
-``result_variable``) that fails ends the run with a failed result naming it.
+``result_variable``) that fails ends the run with a failed result naming it, and
+so does any step whose workspace cannot be read to make the undeclared-write check.
 """
 
 from __future__ import annotations
@@ -42,13 +43,15 @@ class HostStepsOutcome:
 
 
 async def _changed(executor: ToolExecutor) -> list[str] | None:
-    """The workspace's changed files, or None when the executor has no workspace."""
+    """The workspace's changed files, or None when the executor has no workspace.
+
+    A ``RemoraError`` from the workspace propagates: the caller turns it into
+    the run's failed result (CONTRIBUTING.md: operational failures become
+    results), since without the list the undeclared-write check cannot be made.
+    """
     if not isinstance(executor, WorkspaceReporter):
         return None
-    try:
-        return sorted(await executor.changed_files())
-    except RemoraError:
-        return None
+    return sorted(await executor.changed_files())
 
 
 def _label(definition: SubagentDefinition) -> str:
@@ -89,6 +92,24 @@ def _undeclared_write(
     )
 
 
+def _unreadable_workspace(
+    definition: SubagentDefinition, index: int, step: HostStep, when: str, exc: RemoraError
+) -> AgentResult:
+    message = (
+        f"{_label(definition)}: host_steps[{index}] ({step.tool}): the workspace's changed "
+        f"files could not be read {when} the step, so whether it wrote without "
+        f"`changes_workspace: true` cannot be checked: {exc.message}"
+    )
+    return AgentResult(
+        "failed",
+        summary=message,
+        details={
+            "host_step": {"index": index, "tool": step.tool, "error": exc.to_dict()},
+        },
+        error=ResultError(exc.code, message),
+    )
+
+
 async def run_host_steps(
     definition: SubagentDefinition,
     dispatcher: ToolDispatcher,
@@ -98,13 +119,21 @@ async def run_host_steps(
     """Run the agent's ``host_steps`` in order; stop at one that finishes or fails the run."""
     outcome = HostStepsOutcome()
     for index, step in enumerate(definition.host_steps):
-        before = None if step.changes_workspace else await _changed(executor)
+        try:
+            before = None if step.changes_workspace else await _changed(executor)
+        except RemoraError as exc:
+            outcome.failed = _unreadable_workspace(definition, index, step, "before", exc)
+            return outcome
         call = ToolCall(id=f"host-{index + 1}", name=step.tool, arguments=dict(step.args))
         done = await dispatcher.dispatch(call, 0)
         outcome.calls += 1
         envelope = done.result.payload
         if before is not None:
-            after = await _changed(executor)
+            try:
+                after = await _changed(executor)
+            except RemoraError as exc:
+                outcome.failed = _unreadable_workspace(definition, index, step, "after", exc)
+                return outcome
             if after is not None and after != before:
                 new = sorted(set(after) - set(before)) or after
                 outcome.failed = _undeclared_write(definition, index, step, new)

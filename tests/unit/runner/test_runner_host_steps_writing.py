@@ -9,6 +9,7 @@ from loop_kit import OBJ, InProcessExecutor, run, runner_for, user_texts
 from pydantic import ValidationError
 
 from remora.agents import SubagentDefinition
+from remora.errors import WorkspaceNotFoundError
 from remora.events import RecordingEmitter
 from remora.providers.scripted import ScriptedProvider, tool_turn
 from remora.runner import envelope_error
@@ -109,6 +110,43 @@ async def test_a_step_that_writes_without_saying_so_fails_the_run_with_agent_001
     assert result.status == "failed" and provider.requests == []
     assert result.error is not None and result.error.code == "AGENT_001"
     assert "host_steps[0].changes_workspace: fix_safe changed m.py" in result.error.message
+
+
+class UnreadableWorkspace(InProcessExecutor):
+    """A workspace whose changed files can be read ``readable`` times, then not."""
+
+    def __init__(self, readable: int) -> None:
+        super().__init__({"fix_safe": lambda a: {"remaining": []}}, workspace_id="ws-1")
+        self.readable = readable
+
+    async def changed_files(self) -> list[str]:
+        if self.readable == 0:
+            raise WorkspaceNotFoundError("workspace ws-1: its overlay database is gone")
+        self.readable -= 1
+        return await super().changed_files()
+
+
+@pytest.mark.parametrize(
+    ("readable", "when", "calls"), [(0, "before", []), (1, "after", ["fix_safe"])]
+)
+async def test_a_workspace_that_cannot_be_read_around_a_step_fails_the_run_naming_it(
+    readable: int, when: str, calls: list[str]
+) -> None:
+    # Without the changed files the undeclared-write check cannot be made: the
+    # run fails with that reason instead of skipping the check.
+    plain = {**FIX, "host_only": False}
+    provider = ScriptedProvider([tool_turn(("submit_result", {}))])
+    executor = UnreadableWorkspace(readable)
+    result = await run(agent({"tool": "fix_safe"}, fix=plain), provider, executor)
+    assert result.status == "failed" and result.turns == 0 and provider.requests == []
+    assert result.error is not None and result.error.code == "WORKSPACE_003"
+    assert result.error.message == (
+        f"lint: host_steps[0] (fix_safe): the workspace's changed files could not be read "
+        f"{when} the step, so whether it wrote without `changes_workspace: true` cannot be "
+        "checked: workspace ws-1: its overlay database is gone"
+    )
+    assert result.details["host_step"]["error"]["code"] == "WORKSPACE_003"
+    assert [name for name, _ in executor.calls] == calls
 
 
 async def test_the_model_calling_a_host_only_tool_is_told_there_is_none() -> None:
