@@ -179,7 +179,7 @@ def evaluate(
         before = (copy / target.file_path).read_text(encoding="utf-8")
         after = changes.get(target.file_path, (before, before))[1] or ""
         if operation == "docstring" and target.qualname is not None:
-            run.update(docstring_oracle(before, after, target, style))
+            run.update(docstring_oracle(before, after, target, style, copy))
         elif operation == "test":
             outcome = measure_tests(ws, copy, target) if ws is not None else None
             run["tests_generated"] = outcome.generated if outcome else 0
@@ -203,8 +203,12 @@ def evaluate(
     return run
 
 
-def docstring_oracle(before: str, after: str, target: Target, style: str) -> dict[str, Any]:
-    checked = check_docstring(before, after, target.full_name, style)
+def docstring_oracle(
+    before: str, after: str, target: Target, style: str, copy: Path
+) -> dict[str, Any]:
+    checked = check_docstring(
+        before, after, target.full_name, style, project=copy, rel_path=target.file_path
+    )
     reference = summary_line(target.docstring)
     baseline = name_summary(target.full_name)
     score = rouge_l(checked.summary, reference)
@@ -217,6 +221,7 @@ def docstring_oracle(before: str, after: str, target: Target, style: str) -> dic
         "same_as_name": bool(checked.summary) and rouge_l(checked.summary, baseline) == 1.0,
         "has_docstring": bool(checked.summary),
         "params_match": checked.params_match,
+        "params_unjudged": checked.params_unjudged,
         "code_unchanged": checked.code_unchanged,
         "parses": checked.parses,
     }

@@ -22,6 +22,8 @@ from typing import Any
 
 import docstring_parser
 
+from competence_lib.real_signature import class_parameters
+
 DefNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 _DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _STYLES = {
@@ -135,24 +137,55 @@ def summary_line(doc: str | None) -> str:
 
 
 def signature_names(definition: Definition) -> list[str]:
-    """The parameters a docstring should name (self/cls of a method left out)."""
+    """The parameters a function's or method's docstring names, in declaration order.
+
+    ``self``/``cls`` of a method are left out (``inspect.signature`` of a bound
+    method does the same); positional-only parameters are named like the others;
+    ``*args`` and ``**kwargs`` keep their stars, as the Google style guide
+    (section 3.8.3: "listed as ``*foo`` and ``**bar``") and numpydoc's
+    Parameters section write them. A class has no signature of its own: its
+    docstring documents the constructor (``real_signature.class_parameters``).
+    """
     node = definition.node
     if isinstance(node, ast.ClassDef):
-        return []
+        raise TypeError(f"{definition.qualname} is a class: use real_signature.class_parameters")
     args = node.args
     positional = [a.arg for a in [*args.posonlyargs, *args.args]]
     static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
     if definition.in_class and not static and positional:
         positional = positional[1:]
-    names = positional + ([args.vararg.arg] if args.vararg else [])
-    names += [a.arg for a in args.kwonlyargs] + ([args.kwarg.arg] if args.kwarg else [])
+    names = positional + ([f"*{args.vararg.arg}"] if args.vararg else [])
+    names += [a.arg for a in args.kwonlyargs] + ([f"**{args.kwarg.arg}"] if args.kwarg else [])
     return names
 
 
 def documented_names(doc: str, style: str) -> list[str]:
-    """Parameter names of the docstring's parameter section (``*`` prefixes dropped)."""
+    """Parameter names of the docstring's parameter section, as written (stars kept).
+
+    numpydoc lets parameters that share a type and text share one entry
+    (``x1, x2 : array_like``): such an entry counts for each name. In reST a
+    bare ``*`` opens emphasis, so Sphinx docstrings often escape the stars
+    (``:param \\*args:``, as Napoleon writes them); the escape is not part of
+    the name.
+    """
     parsed = docstring_parser.parse(doc, _STYLES[style])
-    return [p.arg_name.lstrip("*").split(" ")[0] for p in parsed.params]
+    names: list[str] = []
+    for param in parsed.params:
+        entry = param.arg_name.replace("\\*", "*") if style == "sphinx" else param.arg_name
+        names += [name.strip() for name in entry.split(",") if name.strip()]
+    return names
+
+
+def expected_names(
+    found: Definition, project: Path | None, rel_path: str | None
+) -> tuple[list[str] | None, str]:
+    """What the parameter section must name, or (None, why it cannot be judged)."""
+    if not isinstance(found.node, ast.ClassDef):
+        return signature_names(found), ""
+    if project is None or rel_path is None:
+        return None, "a class's constructor needs the project to import it"
+    constructor = class_parameters(project, rel_path, found.qualname)
+    return constructor.names, constructor.reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,11 +207,27 @@ class DocstringCheck:
     summary: str = ""
     code_unchanged: bool = False
     params_match: bool = False
+    # Why the parameter section could not be judged ('' when it was): a class
+    # whose module does not import. Not counted as a wrong section.
+    params_unjudged: str = ""
     problems: list[Problem] = field(default_factory=list)
 
 
-def check_docstring(before: str, after: str, qualname: str, style: str) -> DocstringCheck:
-    """The file parses, nothing but the docstring of ``qualname`` changed, sections are exact."""
+def check_docstring(
+    before: str,
+    after: str,
+    qualname: str,
+    style: str,
+    *,
+    project: Path | None = None,
+    rel_path: str | None = None,
+) -> DocstringCheck:
+    """The file parses, nothing but the docstring of ``qualname`` changed, sections are exact.
+
+    A function's or method's section is judged against its signature (``ast``);
+    a class's against its constructor as ``inspect.signature`` sees it after
+    importing ``rel_path`` from ``project`` (the copy before the change).
+    """
     try:
         after_tree = ast.parse(after)
     except SyntaxError as exc:
@@ -197,16 +246,20 @@ def check_docstring(before: str, after: str, qualname: str, style: str) -> Docst
     if doc is None:
         result.problems.append(Problem("no docstring", "no docstring"))
         return result
-    expected = signature_names(found)
+    expected, unjudged = expected_names(found, project, rel_path)
     try:
         written = documented_names(doc, style)
     except docstring_parser.ParseError as exc:
         message = f"the docstring is not valid {style} style: {exc}"
         result.problems.append(Problem("style unparseable", message))
         return result
+    if expected is None:
+        result.params_unjudged = unjudged
+        return result
     result.params_match = sorted(written) == sorted(expected)
     if not result.params_match:
-        message = f"parameter section names {written}, the signature has {expected}"
+        where = "the constructor" if isinstance(found.node, ast.ClassDef) else "the signature"
+        message = f"parameter section names {written}, {where} has {expected}"
         result.problems.append(Problem("parameters differ", message))
     return result
 
@@ -358,7 +411,9 @@ def check_change(
         if path != node_file or before is None:
             continue
         if operation == "docstring" and qualname is not None:
-            checked = check_docstring(before, after, qualname, style)
+            checked = check_docstring(
+                before, after, qualname, style, project=project, rel_path=path
+            )
             problems += [Problem(p.kind, f"{path}: {p.message}") for p in checked.problems]
         elif operation == "lint" and after != ruff_safe_fix(before, path, project, qualname):
             message = f"{path}: differs from ruff's safe fix for the node's findings"

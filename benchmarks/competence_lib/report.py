@@ -45,13 +45,18 @@ def common_figures(runs: list[dict[str, Any]], wall_s: float) -> dict[str, Any]:
 def docstring_figures(runs: list[dict[str, Any]]) -> dict[str, Any]:
     written = [r for r in runs if r["summary"]]
     documented = [r for r in runs if r["has_docstring"]]
+    # A class whose module does not import cannot be judged: left out of the share.
+    unjudged = sum(1 for r in documented if r.get("params_unjudged"))
     return {
         "rouge_l": _mean([r["rouge_l"] for r in runs]),
         "rouge_l_written": _mean([r["rouge_l"] for r in written]),
         "name_baseline_rouge_l": _mean([r["name_rouge_l"] for r in runs]),
         "no_summary_share": _share(len(runs) - len(written), len(runs)),
         "same_as_name_share": _share(sum(1 for r in written if r["same_as_name"]), len(runs)),
-        "params_match_share": _share(sum(1 for r in documented if r["params_match"]), len(runs)),
+        "params_match_share": _share(
+            sum(1 for r in documented if r["params_match"]), len(runs) - unjudged
+        ),
+        "params_unjudged": unjudged,
         "code_unchanged_share": _share(sum(1 for r in runs if r["code_unchanged"]), len(runs)),
     }
 
@@ -122,6 +127,7 @@ def _headline(operation: str, f: dict[str, Any]) -> str:
             f"ROUGE-L {_fmt(f['rouge_l'])} (name alone {_fmt(f['name_baseline_rouge_l'])}); "
             f"no summary {_fmt(f['no_summary_share'])}; same as name "
             f"{_fmt(f['same_as_name_share'])}; params exact {_fmt(f['params_match_share'])}"
+            + (f" ({f['params_unjudged']} not judged)" if f.get("params_unjudged") else "")
         )
     if operation == "test":
         return (
