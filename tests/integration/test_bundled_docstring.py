@@ -185,7 +185,7 @@ async def test_module_docstring_goes_after_the_header_comments(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("given", "reason"),
     [
-        ("def total(): return 1", "it is code, not a description of it"),
+        ("def total(): return 1", "it is Python code, not words about what the code does"),
         ("One sentence saying what the code does.", "it echoes the instructions"),
         ("Total: 10.000.000.000.000", "it is mostly digits or punctuation"),
         ("The total.", "it only repeats the name 'total'"),

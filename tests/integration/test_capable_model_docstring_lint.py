@@ -86,9 +86,12 @@ async def test_docstring_pieces_are_checked_refused_and_retried(
     assert result.status == "success", result.to_dict()
     first = last_result(provider, 1)
     assert first["written"] is False
-    assert "summary: it is mostly digits or punctuation" in first["refused"]
-    assert "params.discount: no such parameter (prices, tax)" in first["refused"]
-    assert "raises.KeyError: KeyError is not raised by this code" in first["refused"]
+    assert first["refused"] == [
+        "summary: it is mostly digits or punctuation; write it in words; start with a verb "
+        "in the imperative: 'Return …', 'Build …', 'Check …'",
+        "params.discount: no such parameter (prices, tax); describe only these",
+        "raises.KeyError: KeyError is not raised by this code (it raises ValueError)",
+    ]
     # The third turn is the host's: only submit_result is left, so the model is not asked.
     assert len(provider.requests) == 2
     expected = (

@@ -91,7 +91,9 @@ async def test_a_dataclass_documents_what_its_constructor_takes(
     assert result.status == "success", result.to_dict()
     first = [m for m in provider.requests[1].messages if m.role == "tool"][-1].results[0].payload
     # total is field(init=False): no caller passes it, so the section cannot name it.
-    assert first["result"]["refused"] == ["params.total: no such parameter (customer, lines)"]
+    assert first["result"]["refused"] == [
+        "params.total: no such parameter (customer, lines); describe only these"
+    ]
     order = ast.parse(text).body[1]
     assert isinstance(order, ast.ClassDef)
     assert ast.get_docstring(order) == (

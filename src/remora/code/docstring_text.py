@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +41,8 @@ STYLES = ("google", "numpy", "sphinx")
 MAX_SUMMARY_CHARS = 120
 MAX_PIECE_CHARS = 400
 _ARTICLES = {"a", "an", "the", "of", "this", "given", "value", "object", "instance"}
-# Words of the bundled agent's instructions that tiny models copy into summaries.
+# Words of the bundled agent's instructions (and of the refusal reasons below)
+# that tiny models copy into summaries ...
 _PROMPT_PHRASES = (
     "one sentence",
     "what the code does",
@@ -48,11 +50,11 @@ _PROMPT_PHRASES = (
     "write_docstring",
     "submit_result",
     "read_docstring",
-    # ... and of the tools' own answers, or talk about the code instead of its job.
+    "in the imperative",
+    "your own words",
+    # ... and of the tools' own answers.
     "returns no value",
     "no usable summary",
-    "the code",
-    "this code",
     "the summary",
     "summary of",
     "docstring",
@@ -62,11 +64,19 @@ _PROMPT_PHRASES = (
     "description of the return value",
     "optional description",
     "optional longer",
+)
+# Talk about the code instead of its job: "The function X is a function that ...".
+_ABOUT_THE_CODE = (
+    "the code",
+    "this code",
     "the function",
     "this function",
     "the method",
     "this method",
 )
+_CALLABLE = ("function", "method", "")
+# The placeholders of the examples a summary's reasons give ('Return …'): copied, not filled in.
+_PLACEHOLDERS = ("…", "...")
 _MANAGED_PARAM_KINDS = {"param", "parameter", "arg", "argument", "key", "keyword"}
 
 
@@ -91,37 +101,78 @@ def _name_words(name: str) -> set[str]:
     return set(_words(spaced))
 
 
-def _problem(text: str, name: str, *, summary: bool, node: str = "") -> str:
-    """Why ``text`` cannot be used ('' when it can); ``node`` is the qualified name."""
+def _how_to_start(kind: str) -> str:
+    """How a summary of a node of ``kind`` reads (PEP 257: a function's says what it does,
+    as a command; Google style: a class's says what an instance is)."""
+    if kind == "class":
+        return "say what one instance is: 'A … that …'"
+    if kind == "file":
+        return "say what the module provides: 'Helpers for …'"
+    return "start with a verb in the imperative: 'Return …', 'Build …', 'Check …'"
+
+
+def _repeated(words: list[str]) -> str:
+    """The words said more than once, with how often: "'count' 3 times, 'stock' 3 times"."""
+    counts = Counter(w for w in words if w not in _ARTICLES)
+    top = [(w, n) for w, n in counts.most_common(3) if n > 1]
+    return ", ".join(f"{w!r} {n} times" for w, n in top)
+
+
+def _problem(text: str, name: str, *, summary: bool, node: str = "", kind: str = "") -> str:
+    """Why ``text`` cannot be used and what to write instead ('' when it can be used).
+
+    ``node`` is the qualified name and ``kind`` the node type; a summary's
+    reasons say how a summary of that kind of node starts.
+    """
     clean = " ".join(text.split())
+    start = "; " + _how_to_start(kind) if summary else ""
     letters = sum(ch.isalpha() for ch in clean)
     if letters < 0.6 * len(clean.replace(" ", "")):
-        return "it is mostly digits or punctuation"
+        return "it is mostly digits or punctuation; write it in words" + start
+    if summary and (placeholder := next((m for m in _PLACEHOLDERS if m in clean), "")):
+        return f"it keeps the placeholder {placeholder!r} of an example; write what it stands for"
     words = _words(clean)
     if set(words) <= _ARTICLES | _name_words(name) | {"returns", "return", "is", "if", "true"}:
-        return f"it only repeats the name {name!r}; say what it is for"
+        return f"it only repeats the name {name!r}; say what it does or holds" + start
     if len(words) >= 4 and len(set(words)) < 0.6 * len(words):
-        return "it repeats itself"
+        return f"it repeats itself ({_repeated(words)}); say each thing once"
     low = clean.lower()
     if summary and len(words) < 2:
-        return "it is too short to say what the code does"
+        return f"it has under two words, too short to say what the code does{start}"
     if _is_code(text):
-        return "it is code, not a description of it"
-    if any(phrase in low for phrase in _PROMPT_PHRASES):
-        return "it echoes the instructions instead of describing the code"
+        return "it is Python code, not words about what the code does" + (
+            start or "; describe it in words"
+        )
+    if echoed := next((phrase for phrase in _PROMPT_PHRASES if phrase in low), ""):
+        return (
+            f"it echoes the instructions ({echoed!r}) instead of describing this code; "
+            "write your own words" + start
+        )
+    if about := next((phrase for phrase in _ABOUT_THE_CODE if phrase in low), ""):
+        unlike = (
+            ", not 'The function … is a function that …'" if start and kind in _CALLABLE else ""
+        )
+        return f"it talks about {about!r} instead of saying what it does{start}{unlike}"
     short = node.rsplit(".", 1)[-1].lower()
     if ("." in node and node.lower() in low) or re.search(
         rf"\b({re.escape(short)}\s+(method|function|class)|(method|function|class)\s+{re.escape(short)})\b",
         low,
     ):
-        return f"it names {node} instead of saying what it does"
+        return f"it names {node} instead of saying what it does; leave the name out" + start
     if summary:
         if len(clean) > MAX_SUMMARY_CHARS:
-            return f"it is longer than {MAX_SUMMARY_CHARS} characters; put the rest in description"
-        if re.search(r"[.!?]\s+\S", clean):
-            return "it runs past one sentence; put the rest in description"
+            return (
+                f"it is longer than {MAX_SUMMARY_CHARS} characters ({len(clean)}); keep the "
+                "main point in one short sentence and put the rest in description"
+            )
+        if found := re.search(r"[.!?]\s+\S", clean):
+            first = clean[: found.start() + 1]
+            return (
+                f"it runs past one sentence; make the first ({first!r}) the summary and "
+                "put the rest in description"
+            )
     elif len(clean) > MAX_PIECE_CHARS:
-        return f"it is longer than {MAX_PIECE_CHARS} characters"
+        return f"it is longer than {MAX_PIECE_CHARS} characters ({len(clean)}); shorten it"
     return ""
 
 
@@ -159,7 +210,9 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
     def judge(where: str, text: str, subject: str, summary: bool = False) -> str:
         if not text.strip():
             return ""
-        reason = _problem(text, subject, summary=summary, node=node.ref.full_name)
+        reason = _problem(
+            text, subject, summary=summary, node=node.ref.full_name, kind=node.ref.node_type
+        )
         words = tuple(_words(text))
         if not reason and words in said:
             reason = f"it repeats {said[words]}"
@@ -173,22 +226,25 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
     accepted.description = judge("description", given.description, name)
     for param, text in given.params.items():
         if real.parameters is None:
-            refused.append({"field": f"params.{param}", "reason": real.reason})
+            reason = f"{real.reason}; leave params out: the section is not written"
+            refused.append({"field": f"params.{param}", "reason": reason})
         elif param.lstrip("*") not in (names := [p["name"] for p in real.parameters]):
             known = ", ".join(names) or "none"
-            refused.append({"field": f"params.{param}", "reason": f"no such parameter ({known})"})
+            reason = f"no such parameter ({known}); describe only these"
+            refused.append({"field": f"params.{param}", "reason": reason})
         elif described := judge(f"params.{param}", text, param):
             accepted.params[param.lstrip("*")] = described
     returns = node_returns(node) if node.definition is not None else {"returns_value": False}
     if given.returns.strip() and not (returns["returns_value"] or returns.get("is_generator")):
-        refused.append({"field": "returns", "reason": "the code returns no value"})
+        reason = "the code returns no value; leave returns out"
+        refused.append({"field": "returns", "reason": reason})
     else:
         accepted.returns = judge("returns", given.returns, name)
     for exc, text in given.raises.items():
         if exc not in raised:
-            refused.append(
-                {"field": f"raises.{exc}", "reason": f"{exc} is not raised by this code"}
-            )
+            listed = ", ".join(sorted(raised)) or "nothing"
+            reason = f"{exc} is not raised by this code (it raises {listed})"
+            refused.append({"field": f"raises.{exc}", "reason": reason})
         elif described := judge(f"raises.{exc}", text, exc):
             accepted.raises[exc] = described
     return accepted, refused

@@ -43,7 +43,7 @@ def method(name: str) -> SourceNode:
             "it repeats itself",
         ),
         (Pieces(summary="Look up a SKU. Then return."), "summary", "it runs past one sentence"),
-        (Pieces(summary="return default"), "summary", "it is code, not a description of it"),
+        (Pieces(summary="return default"), "summary", "it is Python code, not words"),
         (Pieces(summary="Say what the code does."), "summary", "it echoes the instructions"),
         (Pieces(summary="The get method looks up a SKU."), "summary", "it names Warehouse.get"),
         (Pieces(summary="Find it"), "summary", ""),
@@ -60,7 +60,7 @@ def method(name: str) -> SourceNode:
         (
             Pieces(summary="The function get is a function."),
             "summary",
-            "it echoes the instructions",
+            "it talks about 'the function' instead of saying what it does",
         ),
         (Pieces(summary="Look up a SKU with get method."), "summary", "it names Warehouse.get"),
         (
@@ -86,9 +86,91 @@ def test_a_bad_piece_is_refused_with_its_reason(pieces: Pieces, field: str, reas
         assert matching == []
 
 
+VERB = "start with a verb in the imperative: 'Return …', 'Build …', 'Check …'"
+
+
+@pytest.mark.parametrize(
+    ("summary", "reason"),
+    [
+        ("Total: 10.000.000.000", f"it is mostly digits or punctuation; write it in words; {VERB}"),
+        ("Return …", "it keeps the placeholder '…' of an example; write what it stands for"),
+        (
+            "A queue of ... that holds orders",
+            "it keeps the placeholder '...' of an example; write what it stands for",
+        ),
+        ("The get.", f"it only repeats the name 'get'; say what it does or holds; {VERB}"),
+        (
+            "Count stock, count stock, count stock again",
+            "it repeats itself ('count' 3 times, 'stock' 3 times); say each thing once",
+        ),
+        ("Find", f"it has under two words, too short to say what the code does; {VERB}"),
+        ("return default", f"it is Python code, not words about what the code does; {VERB}"),
+        (
+            "Say what the code does.",
+            "it echoes the instructions ('what the code does') instead of describing this "
+            f"code; write your own words; {VERB}",
+        ),
+        (
+            "The function get is a function that looks up a SKU.",
+            f"it talks about 'the function' instead of saying what it does; {VERB}, not "
+            "'The function … is a function that …'",
+        ),
+        (
+            "Look up a SKU with Warehouse.get.",
+            f"it names Warehouse.get instead of saying what it does; leave the name out; {VERB}",
+        ),
+        (
+            "Look up a SKU. Then return the default.",
+            "it runs past one sentence; make the first ('Look up a SKU.') the summary and put "
+            "the rest in description",
+        ),
+        (
+            "Look up the stock level of one SKU in every depot, shelf and van of the warehouse "
+            "network, counting reserved and damaged units apart",
+            "it is longer than 120 characters (132); keep the main point in one short sentence "
+            "and put the rest in description",
+        ),
+    ],
+)
+def test_a_refused_summary_says_what_was_wrong_and_what_to_write_instead(
+    summary: str, reason: str
+) -> None:
+    _, refused = check_pieces(method("get"), Pieces(summary=summary))
+    assert refused == [{"field": "summary", "reason": reason}]
+
+
+@pytest.mark.parametrize(
+    ("source", "ref", "reason"),
+    [
+        (
+            "class Warehouse:\n    pass\n",
+            NodeRef("class", "Warehouse", 1),
+            "it talks about 'the code' instead of saying what it does; say what one instance "
+            "is: 'A … that …'",
+        ),
+        (
+            "import os\n",
+            NodeRef("file", "m.py", 1),
+            "it talks about 'the code' instead of saying what it does; say what the module "
+            "provides: 'Helpers for …'",
+        ),
+    ],
+)
+def test_a_summary_reason_fits_the_kind_of_node(source: str, ref: NodeRef, reason: str) -> None:
+    _, refused = check_pieces(locate(parse(source), ref), Pieces(summary="Store the code."))
+    assert refused == [{"field": "summary", "reason": reason}]
+
+
+def test_a_description_is_not_told_how_a_summary_starts() -> None:
+    _, refused = check_pieces(method("get"), Pieces(description="See the function for it."))
+    reason = "it talks about 'the function' instead of saying what it does"
+    assert refused == [{"field": "description", "reason": reason}]
+
+
 def test_returns_of_a_method_without_a_value_is_refused() -> None:
     _, refused = check_pieces(method("add"), Pieces(returns="The new total."))
-    assert refused == [{"field": "returns", "reason": "the code returns no value"}]
+    reason = "the code returns no value; leave returns out"
+    assert refused == [{"field": "returns", "reason": reason}]
 
 
 def test_no_summary_no_docstring() -> None:
