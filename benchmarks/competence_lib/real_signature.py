@@ -7,7 +7,9 @@ subprocess, in the project copy, and asks ``inspect.signature(cls)`` (which
 leaves ``self`` out and follows ``__init__``, ``__new__``, dataclass and
 NamedTuple constructors, and metaclasses). When the module cannot be imported
 or the class has no signature, the parameters cannot be judged: that is
-reported apart, never counted as a wrong docstring.
+reported apart, never counted as a wrong docstring. So is an Enum: what
+``inspect.signature`` gives for it is ``EnumMeta``'s functional API, not
+parameters a docstring documents.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path, PurePosixPath
 # Runs with ``-I`` (no user site, no PYTHON* variables, no script directory on
 # sys.path): only the project's import root is added. Prints one JSON object.
 _PROBE = """\
-import importlib, inspect, json, sys
+import enum, importlib, inspect, json, sys
 root, module, qualname = sys.argv[1:4]
 sys.path.insert(0, root)
 try:
@@ -30,6 +32,8 @@ try:
         obj = getattr(obj, part)
     if not isinstance(obj, type):
         raise TypeError(f"{qualname} is not a class")
+    if issubclass(obj, enum.Enum):
+        raise TypeError("an Enum: its signature is the functional API (value, names, ...)")
     stars = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}
     params = inspect.signature(obj).parameters.values()
     print(json.dumps({"names": [stars.get(p.kind, "") + p.name for p in params]}))

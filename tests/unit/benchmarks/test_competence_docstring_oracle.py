@@ -206,6 +206,7 @@ def test_import_root_is_the_first_folder_above_the_package(tmp_path: Path) -> No
         (CLASSES + "\nraise RuntimeError('needs a database')\n", "RuntimeError: needs a database"),
         ("import not_installed_anywhere\n" + CLASSES, "ModuleNotFoundError"),
         ("class Lost(Exception):\n    pass\n" + CLASSES, "no signature found"),
+        ("import enum\nclass Lost(enum.Enum):\n    A = 1\n" + CLASSES, "TypeError: an Enum"),
     ],
 )
 def test_a_class_that_cannot_be_imported_is_not_judged(
