@@ -8,10 +8,11 @@ in-process capabilities for the assistant).
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from jsonschema import Draft202012Validator
 
@@ -72,6 +73,9 @@ class CallOutcome:
     submission: dict[str, Any] | None = None
     # The envelope came from really running the tool (not a refusal or a repeat).
     executed: bool = False
+    # The call got nothing new (repeat guard on): "done" when the guard answered it as
+    # already done, "refused" when it was refused for the same reason as last time.
+    repeat: Literal["done", "refused"] | None = None
 
 
 class ToolDispatcher:
@@ -119,6 +123,15 @@ class ToolDispatcher:
         )
         started = time.perf_counter()
         outcome = await self._dispatch(call, turn)
+        envelope = outcome.result.payload
+        if self.policy.rules.repeat_guard and not envelope.get("ok"):
+            error = envelope.get("error")
+            reason = json.dumps(
+                [error.get("code"), error.get("message")] if isinstance(error, dict) else error,
+                default=str,
+            )
+            if self.guard.record_refusal(call_key(call.name, call.arguments), reason):
+                outcome.repeat = "refused"
         self._emit_result(
             call,
             turn,
@@ -193,7 +206,7 @@ class ToolDispatcher:
         if not tool.is_submit and self.policy.rules.repeat_guard:
             earlier = self.guard.previous_turn(key)
             if earlier is not None:
-                return self._refused(
+                repeat = self._refused(
                     call,
                     envelope_ok(
                         {
@@ -203,6 +216,8 @@ class ToolDispatcher:
                         }
                     ),
                 )
+                repeat.repeat = "done"
+                return repeat
         contexts: list[tuple[Path, str]] = []
         for provider in tool.context_providers:
             try:

@@ -29,10 +29,11 @@ from remora.errors import (
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.providers.base import Provider, ProviderError
 from remora.runner.clock import TurnClock
-from remora.runner.dispatcher import ToolDispatcher, ToolExecutor, WorkspaceReporter
+from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, WorkspaceReporter
+from remora.runner.host_finish import HostFinish
 from remora.runner.host_steps import run_host_steps
 from remora.runner.messages import Transcript
-from remora.runner.policy import RunState, TurnPlan, TurnPolicy, call_key
+from remora.runner.policy import RunState, TurnPlan, TurnPolicy
 from remora.runner.result import AgentResult, ResultError
 from remora.runner.summary import established, submission_result
 
@@ -88,9 +89,9 @@ class AgentRunner:
         )
         self.transcript: Transcript | None = None
         self.turns = 0
-        # Tool calls the host made instead of the model (host steps, the final submit).
+        # Tool calls the host made instead of the model (host steps; the submits in finish).
         self.host_calls = 0
-        self._host_submit_tried = False
+        self.finish = HostFinish(definition, self.dispatcher, self.policy, executor)
         # Seconds this run's requests waited for the model before it started on them.
         self._queued_s = 0.0
         self._usage = Usage()
@@ -135,7 +136,7 @@ class AgentRunner:
                 "duration_s": round(result.duration_s, 6),
                 "error": result.error.to_dict() if result.error else None,
                 "usage": result.usage.to_dict(),
-                "host_calls": self.host_calls,
+                "host_calls": self.host_calls + self.finish.calls,
             },
         )
         return result
@@ -180,15 +181,16 @@ class AgentRunner:
             first = "\n\n".join([first.rstrip("\n"), *notes])
         transcript = self.transcript = Transcript(system, first)
         if nothing_left:
-            submitted = await self._host_submit(transcript)
+            submitted = await self.finish.submit(transcript, self.turns + 1)
             if submitted is not None:
                 return submitted
         deadline = started + self.config.total_timeout
         invalid_streak = 0
         while self.turns < self.max_turns:
             plan = self.policy.plan(self.turns + 1, self.state)
-            if not self._host_submit_tried and self._only_submit_left(plan):
-                submitted = await self._host_submit(transcript)
+            if self.finish.only_submit_left(plan):
+                # In the slot of the turn the model would have had.
+                submitted = await self.finish.submit(transcript, self.turns + 1)
                 if submitted is not None:
                     return submitted
             if plan.instruction:
@@ -218,60 +220,22 @@ class AgentRunner:
                     return result
                 continue
             transcript.assistant(turn.message)
-            submission, nothing_left = await self._run_calls(calls, transcript)
+            submission, nothing_left, outcomes = await self._run_calls(calls, transcript)
             if submission is not None:
                 return submission_result(submission)
             if nothing_left:  # a tool's finish_if_empty: submitting is no decision
-                submitted = await self._host_submit(transcript)
+                submitted = await self.finish.submit(transcript, self.turns + 1)
                 if submitted is not None:
                     return submitted
+            # A turn of repeats only: the model would get the same turn again.
+            finished = await self.finish.after_repeats(transcript, self.turns, calls, outcomes)
+            if finished is not None:
+                return finished
         raise _Stop(
             AGENT_TURN_LIMIT,
             f"turn limit ({self.max_turns}) reached without "
             + ("submit_result" if self.policy.has_submit else "a final answer"),
         )
-
-    # ----------------------------------------------------------------- host
-
-    def _only_submit_left(self, plan: TurnPlan) -> bool:
-        """Whether the model's only possible move is a submit_result without arguments.
-
-        That is so when the plan forces or offers only submit_result, or when every
-        other tool takes no arguments and its one call already succeeded with
-        nothing after it (the repeat guard would refuse it again). A submit tool
-        that takes arguments, even optional ones, still needs the model: it may
-        have something to say there.
-        """
-        submit = self.definition.submit_tool
-        if submit is None or submit.to_spec().parameters.get("properties"):
-            return False
-        if plan.tool_choice == SUBMIT_RESULT:
-            return True
-        guard_on = self.policy.rules.repeat_guard
-        for spec in plan.tools:
-            if spec.name == SUBMIT_RESULT:
-                continue
-            takes_arguments = bool(spec.parameters.get("properties"))
-            done = self.dispatcher.guard.previous_turn(call_key(spec.name, {})) is not None
-            if takes_arguments or not (guard_on and done):
-                return False
-        return any(spec.name == SUBMIT_RESULT for spec in plan.tools)
-
-    async def _host_submit(self, transcript: Transcript) -> AgentResult | None:
-        """Call submit_result for the model; None (and a note) when it is not accepted."""
-        self._host_submit_tried = True
-        call = ToolCall(id="host-submit", name=SUBMIT_RESULT, arguments={})
-        # In the slot of the turn the model would have had.
-        outcome = await self.dispatcher.dispatch(call, self.turns + 1)
-        self.host_calls += 1
-        if outcome.submission is not None:
-            return submission_result(outcome.submission)
-        error = outcome.result.payload.get("error") or {}
-        transcript.host_note(
-            f"[Host] submit_result was tried for you and failed: "
-            f"{error.get('message', 'unknown error')}. Fix that, then call submit_result."
-        )
-        return None
 
     # ---------------------------------------------------------------- model
 
@@ -373,11 +337,13 @@ class AgentRunner:
 
     async def _run_calls(
         self, calls: list[ToolCall], transcript: Transcript
-    ) -> tuple[dict[str, Any] | None, bool]:
-        """Run a turn's calls in order: the submission if one was accepted, and whether
-        a call's result left nothing to do (its tool's ``finish_if_empty``)."""
+    ) -> tuple[dict[str, Any] | None, bool, list[CallOutcome]]:
+        """Run a turn's calls in order: the submission if one was accepted, whether
+        a call's result left nothing to do (its tool's ``finish_if_empty``), and
+        each call's outcome."""
         cap = self.policy.max_calls_per_turn()
         results: list[ToolResult] = []
+        outcomes: list[CallOutcome] = []
         contexts: list[str] = []
         submission: dict[str, Any] | None = None
         nothing_left = False
@@ -396,6 +362,7 @@ class AgentRunner:
             else:
                 outcome = await self.dispatcher.dispatch(call, self.turns)
             results.append(outcome.result)
+            outcomes.append(outcome)
             tool = self.definition.tools_by_name.get(call.name)
             if outcome.executed and tool is not None:
                 nothing_left = leaves_nothing(outcome.result.payload, tool.finish_if_empty)
@@ -415,7 +382,7 @@ class AgentRunner:
         transcript.tool_results(results)
         for output in contexts:
             transcript.context(output)
-        return submission, nothing_left
+        return submission, nothing_left, outcomes
 
     async def _text_answer(self, text: str, transcript: Transcript) -> AgentResult | None:
         """A turn without calls; None when the loop should go on."""

@@ -49,11 +49,16 @@ class RepeatGuard:
 
     A repeat is only "already done" when no other call has succeeded since:
     re-running a linter after a fix is legitimate, running it twice in a row
-    is not. Only successful calls count, so a failed call may be retried.
+    is not. Only successful calls count, so a failed call may be retried; the
+    guard also remembers each refusal's reason, so the loop can tell a retry
+    that was refused again for the same reason (nothing new) from one that got
+    a new answer.
     """
 
     _seen: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (success no., turn)
     _successes: int = 0
+    # key -> (success no., reason) of the call's last refusal.
+    _refusals: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def previous_turn(self, key: str) -> int | None:
         seen = self._seen.get(key)
@@ -64,6 +69,13 @@ class RepeatGuard:
     def record_success(self, key: str, turn: int) -> None:
         self._successes += 1
         self._seen[key] = (self._successes, turn)
+
+    def record_refusal(self, key: str, reason: str) -> bool:
+        """Note that ``key`` was refused for ``reason``; True when that is exactly how it
+        was refused last time, with no call succeeding in between."""
+        earlier = self._refusals.get(key)
+        self._refusals[key] = (self._successes, reason)
+        return earlier == (self._successes, reason)
 
 
 class TurnPolicy:

@@ -157,3 +157,19 @@ async def test_a_failing_host_step_is_the_runs_failed_result(
     assert "host_steps[0] (fix_safe) failed:" in result.error.message
     assert "cannot parse the file" in result.error.message
     assert result.changed_files == []
+
+
+async def test_a_refused_edit_repeated_word_for_word_ends_with_the_hosts_submit(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # What the embedded model did on examples/sample_project's Order.place: the rule
+    # code as the replacement, refused, then the same call until the turn limit.
+    root = project(tmp_path, "def f(x):\n    y = x\n    return x\n")
+    same = tool_turn(("edit_node", {"issue_code": "F841", "replacement": "F841"}))
+    result, provider, text, _ = await lint(runtime, root, "f", [same, same, same, same])
+    assert result.status == "success", result.to_dict()
+    # Was four requests (turns 1-4, the host's submit in turn 5's slot).
+    assert len(provider.requests) == 2 and result.turns == 2
+    assert result.summary == "1 ruff finding(s) left on f: F841"
+    assert text == "def f(x):\n    y = x\n    return x\n"
+    assert result.details["host_finished"]["repeated"][0]["tool"] == "edit_node"

@@ -76,7 +76,7 @@ async def test_host_step_result_is_in_the_first_message_and_costs_no_turn() -> N
     assert host_call.data["turn"] == 0 and host_call.data["name"] == "run_linter"
 
 
-async def test_model_repeating_a_host_step_is_told_it_is_done() -> None:
+async def test_model_repeating_a_host_step_is_told_it_is_done_and_the_host_submits() -> None:
     provider = ScriptedProvider(
         [tool_turn(("run_linter", {})), tool_turn(("apply_fix", {"issue_code": "E1"}))]
     )
@@ -85,8 +85,9 @@ async def test_model_repeating_a_host_step_is_told_it_is_done() -> None:
     result = await runner.run()
     assert tool_payloads(runner)[0][0]["result"]["already_done"] is True
     assert [name for name, _ in executor.calls].count("run_linter") == 1
-    # Turn 3 could only be submit_result without arguments: the host made it.
-    assert result.status == "success" and result.turns == 2
+    # A turn of repeats only: the host submits rather than ask again
+    # (tests/unit/runner/test_runner_repeats.py).
+    assert result.status == "success" and result.turns == 1 and provider.remaining == 1
     assert executor.calls[-1] == ("submit_result", {})
 
 

@@ -1,0 +1,169 @@
+"""The host ends a run for the model when no decision is left to it.
+
+Issue #12: no model turn where the host already knows the answer. Two cases:
+
+- the model's only possible move is submit_result without arguments
+  (:meth:`HostFinish.only_submit_left`): the host calls it;
+- the model's turn was made only of calls answered before exactly so (the
+  repeat guard's "already done", or the same refusal for the same reason) with
+  no call succeeding since (:meth:`HostFinish.after_repeats`): the run is where
+  it was a turn ago, so asking again buys nothing. The host submits for the
+  model when submit_result can go without arguments; otherwise, after a
+  repeated refusal in a workspace nothing was written to, the run is skipped
+  with the refusal's reason. A retry with changed arguments is no repeat: it
+  gets a new answer, and the model its next turn.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from remora.agents.definition import SUBMIT_RESULT, SubagentDefinition
+from remora.conversation import ToolCall
+from remora.errors import RemoraError
+from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, WorkspaceReporter
+from remora.runner.messages import Transcript
+from remora.runner.policy import TurnPlan, TurnPolicy, call_key
+from remora.runner.result import AgentResult
+from remora.runner.summary import submission_result
+
+__all__ = ["HostFinish"]
+
+_MAX_REASON_CHARS = 200
+
+
+class HostFinish:
+    """The submit_result calls the host makes instead of the model, for one run."""
+
+    def __init__(
+        self,
+        definition: SubagentDefinition,
+        dispatcher: ToolDispatcher,
+        policy: TurnPolicy,
+        executor: ToolExecutor,
+    ) -> None:
+        self.definition = definition
+        self.dispatcher = dispatcher
+        self.policy = policy
+        self.executor = executor
+        # submit_result calls made for the model.
+        self.calls = 0
+        # One host submit that failed: only_submit_left does not try again.
+        self.tried = False
+        submit = definition.submit_tool
+        params = submit.to_spec().parameters if submit is not None else None
+        # The host may submit after repeats when the schema accepts no arguments at all.
+        self._empty_submit_valid = params is not None and Draft202012Validator(params).is_valid({})
+
+    def only_submit_left(self, plan: TurnPlan) -> bool:
+        """Whether the model's only possible move is a submit_result without arguments.
+
+        That is so when the plan forces or offers only submit_result, or when every
+        other tool takes no arguments and its one call already succeeded with
+        nothing after it (the repeat guard would refuse it again). A submit tool
+        that takes arguments, even optional ones, still needs the model: it may
+        have something to say there.
+        """
+        if self.tried:
+            return False
+        submit = self.definition.submit_tool
+        if submit is None or submit.to_spec().parameters.get("properties"):
+            return False
+        if plan.tool_choice == SUBMIT_RESULT:
+            return True
+        guard_on = self.policy.rules.repeat_guard
+        for spec in plan.tools:
+            if spec.name == SUBMIT_RESULT:
+                continue
+            takes_arguments = bool(spec.parameters.get("properties"))
+            done = self.dispatcher.guard.previous_turn(call_key(spec.name, {})) is not None
+            if takes_arguments or not (guard_on and done):
+                return False
+        return any(spec.name == SUBMIT_RESULT for spec in plan.tools)
+
+    async def submit(self, transcript: Transcript, turn: int) -> AgentResult | None:
+        """Call submit_result for the model in ``turn``'s slot; None (and a note) when
+        it is not accepted."""
+        self.tried = True
+        call = ToolCall(id="host-submit", name=SUBMIT_RESULT, arguments={})
+        outcome = await self.dispatcher.dispatch(call, turn)
+        self.calls += 1
+        if outcome.submission is not None:
+            return submission_result(outcome.submission)
+        error = outcome.result.payload.get("error") or {}
+        transcript.host_note(
+            f"[Host] submit_result was tried for you and failed: "
+            f"{error.get('message', 'unknown error')}. Fix that, then call submit_result."
+        )
+        return None
+
+    async def after_repeats(
+        self,
+        transcript: Transcript,
+        turn: int,
+        calls: Sequence[ToolCall],
+        outcomes: Sequence[CallOutcome],
+    ) -> AgentResult | None:
+        """The run's result when the turn's calls were all repeats (see the module
+        docstring); None when the model should have its next turn."""
+        if not outcomes or any(o.repeat is None for o in outcomes):
+            return None
+        if self.definition.submit_tool is None or not self.policy.rules.repeat_guard:
+            return None
+        repeated = [self._repeated(c, o) for c, o in zip(calls, outcomes, strict=True)]
+        reasons = [r["reason"] for r in repeated if r["reason"]]
+        if self._empty_submit_valid:
+            result = await self.submit(transcript, turn)
+            if result is not None:
+                details = {**result.details, "host_finished": {"repeated": repeated}}
+                summary = result.summary
+                if result.status == "skipped" and reasons:
+                    # The agent's summary says what is missing; the refusal itself,
+                    # written for the model, stays in details.
+                    tool = next(r["tool"] for r in repeated if r["reason"])
+                    summary = f"{summary} (the model repeated a refused {tool} call)"
+                return result.replace(summary=summary, details=details)
+        refused = any(o.repeat == "refused" for o in outcomes)
+        if refused and await self._nothing_written():
+            # No agent summary here: the refusal is the only reason there is.
+            why = reasons[0] if reasons else "the same refusal"
+            return AgentResult(
+                "skipped",
+                summary=f"nothing written: the model repeated a refused call ({why})",
+                details={"host_finished": {"repeated": repeated}},
+            )
+        return None
+
+    def _repeated(self, call: ToolCall, outcome: CallOutcome) -> dict[str, Any]:
+        """What was repeated and why it got nothing new: the refusal's message, or the
+        ``reason`` the earlier, identical call's result gave (a tool's own refusal)."""
+        payload = outcome.result.payload
+        reason = ""
+        if outcome.repeat == "refused":
+            error = payload.get("error")
+            reason = str(error.get("message", "")) if isinstance(error, dict) else str(error)
+        else:
+            key = call_key(call.name, call.arguments)
+            for name, arguments, envelope in reversed(self.dispatcher.log):
+                if call_key(name, arguments) == key:
+                    earlier = envelope.get("result")
+                    if isinstance(earlier, dict) and isinstance(earlier.get("reason"), str):
+                        reason = earlier["reason"]
+                    break
+        if len(reason) > _MAX_REASON_CHARS:
+            reason = reason[: _MAX_REASON_CHARS - 1] + "…"
+        arguments = json.dumps(call.arguments, ensure_ascii=False, default=str, sort_keys=True)
+        return {"tool": call.name, "arguments": arguments[:_MAX_REASON_CHARS], "reason": reason}
+
+    async def _nothing_written(self) -> bool:
+        """True when the run's workspace has no change; False when unknown."""
+        if not isinstance(self.executor, WorkspaceReporter):
+            return False
+        try:
+            return not await self.executor.changed_files()
+        except RemoraError:
+            return False
