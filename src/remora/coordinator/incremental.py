@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from remora import __version__
-from remora.config import RemoraConfig
+from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import Usage
 from remora.coordinator.tasks import OperationPlan, Task
+from remora.providers.model_store import KNOWN_MODELS
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
 from remora.runner import AgentResult, ResultError
@@ -66,6 +67,14 @@ def _host_code_digest() -> str:
     return _digest(__version__, _file_digest(files))
 
 
+def _model_inputs(model: ModelConfig) -> dict[str, Any]:
+    inputs = model.model_dump(mode="json", exclude=_MODEL_SCHEDULING)
+    known = KNOWN_MODELS.get(model.id)
+    if model.provider == "embedded" and model.path is None and known is not None:
+        inputs["file"] = known.filename  # the weights as fetched (re-encoded as Q8_0)
+    return inputs
+
+
 def plan_digest(plan: OperationPlan, config: RemoraConfig) -> str:
     """Everything of one operation that reaches each of its runs, digested once per batch."""
     definition = plan.definition
@@ -77,7 +86,7 @@ def plan_digest(plan: OperationPlan, config: RemoraConfig) -> str:
             files.extend(tool.context_providers)
             if tool.pym is not None:
                 files.append(tool.pym)
-    model = plan.model.model_dump(mode="json", exclude=_MODEL_SCHEDULING) if plan.model else None
+    model = _model_inputs(plan.model) if plan.model else None
     return _digest(
         plan.name,
         _file_digest(files),

