@@ -86,14 +86,13 @@ async def test_a_dataclass_documents_what_its_constructor_takes(
         runtime,
         root,
         "Order",
+        # Never reached: the docstring is written, and the host finishes the run.
         [tool_turn(("write_docstring", pieces)), tool_turn(("submit_result", {}))],
     )
     assert result.status == "success", result.to_dict()
-    first = [m for m in provider.requests[1].messages if m.role == "tool"][-1].results[0].payload
-    # total is field(init=False): no caller passes it, so the section cannot name it.
-    assert first["result"]["refused"] == [
-        "params.total: no such parameter (customer, lines); describe only these"
-    ]
+    assert len(provider.requests) == 1
+    # total is field(init=False): no caller passes it, so the section cannot name it
+    # (the refused description is left out).
     order = ast.parse(text).body[1]
     assert isinstance(order, ast.ClassDef)
     assert ast.get_docstring(order) == (
