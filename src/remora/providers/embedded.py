@@ -25,6 +25,7 @@ from remora.providers.engine import (
     Engine,
     EngineKey,
     acquire_engine,
+    default_threads,
     import_xllamacpp,
     release_engine,
 )
@@ -112,13 +113,14 @@ class EmbeddedProvider:
             ) from exc
         copies = self.model.engines
         slots = max(1, self.model.n_parallel // copies)
+        threads = self.model.threads or max(1, default_threads() // copies)
         return [
             acquire_engine(
                 EngineKey.create(
                     path,
                     slots,
                     self.model.n_ctx_per_slot,
-                    self.model.threads,
+                    threads,
                     copy,
                     self.model.kv_cache,
                 )
@@ -129,8 +131,8 @@ class EmbeddedProvider:
     async def engine(self) -> Engine:
         """The shared engine (the least busy copy), loaded on first use.
 
-        ``model.engines`` copies split the slots; each copy runs its own
-        threads (``model.threads``, all CPUs by default: see ``default_threads``).
+        ``model.engines`` copies split the slots and the CPUs; each copy runs its
+        own threads (``model.threads`` each, else its share of ``default_threads``).
         """
         engines = self._engines or await asyncio.to_thread(self._load)
         return min(engines, key=lambda e: e.in_flight)

@@ -76,14 +76,15 @@ class EngineKey:
 def default_threads() -> int:
     """All usable CPUs, at least one.
 
-    llama.cpp's threads meet at a barrier every step. With OpenMP's default
-    spin-waiting, a thread whose partner was descheduled (ruff, pytest, the
-    sandbox take a core now and then) burns its core at the barrier: on 2 CPUs
-    with one busy, 2 threads fell to 18 tokens/s where 1 thread held 49.
-    ``import_xllamacpp`` makes waiting threads sleep instead (passive wait
-    policy), which keeps 2 threads at 40 tokens/s then and lets them use both
-    cores otherwise: `remora analyze` of inventory/orders.py took 164 s with 2
-    threads and 239 s with 1 (CPU 1.66 vs 1.02; benchmarks/analyze.py).
+    llama.cpp's threads meet at a barrier at every step of every token, and
+    libgomp's default lets a waiting thread spin briefly before it sleeps.
+    Telling it to sleep at once (``OMP_WAIT_POLICY=PASSIVE``) cut generation
+    from 96 to 34 tokens/s on 2 threads (`benchmarks/embedded.py --slots 2`) and
+    made `remora analyze` of inventory/orders.py slower (125 s vs 94-99 s, CPU
+    1.51 vs 1.84; benchmarks/analyze.py), though it holds up better when another
+    process takes a whole core (34-39 vs 17-21 tokens/s). So libgomp's default
+    stands; on a crowded machine set ``OMP_WAIT_POLICY=PASSIVE`` or
+    ``model.threads: 1``.
     """
     try:
         cpus = len(os.sched_getaffinity(0))
@@ -93,12 +94,7 @@ def default_threads() -> int:
 
 
 def import_xllamacpp() -> Any:
-    """``xllamacpp``, with OpenMP's threads told to sleep rather than spin at barriers.
-
-    libgomp reads ``OMP_WAIT_POLICY`` once, when the library loads, so it is set
-    before the first import; a value the user set is kept.
-    """
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    """``xllamacpp``, imported on first use (a large native library)."""
     import xllamacpp
 
     return xllamacpp
