@@ -1,6 +1,6 @@
 """The host ends a run for the model when no decision is left to it.
 
-Issue #12: no model turn where the host already knows the answer. Two cases:
+No model turn is spent where the host already knows the answer. Two cases:
 
 - the model's only possible move is submit_result without arguments
   (:meth:`HostFinish.only_submit_left`): the host calls it;

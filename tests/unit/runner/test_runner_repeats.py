@@ -1,4 +1,4 @@
-"""A turn made only of repeats (issue #12): the host ends the run instead of asking again.
+"""A turn made only of repeats: the host ends the run instead of asking again.
 
 The agents here have the shape of the bundled docstring and lint agents (a host
 step, a writing tool that may refuse, submit_result without arguments);
