@@ -65,6 +65,9 @@ _PROMPT_PHRASES = (
     "optional description",
     "optional longer",
 )
+# "summary: description, returns: description, raises: {}": the tool's fields, the
+# keys of its answers, or any "key: value" list, copied instead of a sentence.
+_FIELD_LIST = re.compile(r"\b([a-z_]+)\s*:\s*(?:[{\[]|[a-z_]+\b(?=\s*[,.;]|$))")
 # Talk about the code instead of its job: "The function X is a function that ...".
 _ABOUT_THE_CODE = (
     "the code",
@@ -143,6 +146,14 @@ def _problem(text: str, name: str, *, summary: bool, node: str = "", kind: str =
         return "it is Python code, not words about what the code does" + (
             start or "; describe it in words"
         )
+    if len(fields := _FIELD_LIST.findall(low)) >= 2:
+        listed = ", ".join(f"'{name}:'" for name in fields[:3])
+        return (
+            f"it copies the tool's fields ({listed}) instead of saying what the code does; "
+            "write plain words" + start
+        )
+    if "{" in clean:
+        return "it holds braces, like the tool's JSON; write plain words" + start
     if echoed := next((phrase for phrase in _PROMPT_PHRASES if phrase in low), ""):
         return (
             f"it echoes the instructions ({echoed!r}) instead of describing this code; "

@@ -47,10 +47,13 @@ def method(name: str) -> SourceNode:
         (Pieces(summary="Say what the code does."), "summary", "it echoes the instructions"),
         (Pieces(summary="The get method looks up a SKU."), "summary", "it names Warehouse.get"),
         (Pieces(summary="Find it"), "summary", ""),
+        # A colon in prose is no field list.
+        (Pieces(summary="Look up a SKU: its stock, or the default"), "summary", ""),
+        (Pieces(summary="Return stock per key: sku, depot"), "summary", ""),
         (
             Pieces(summary="Return, description, params {name: description}."),
             "summary",
-            "it echoes the instructions",
+            "it holds braces, like the tool's JSON",
         ),
         (
             Pieces(summary="Description of the return value."),
@@ -118,6 +121,17 @@ VERB = "start with a verb in the imperative: 'Return …', 'Build …', 'Check �
         (
             "Look up a SKU with Warehouse.get.",
             f"it names Warehouse.get instead of saying what it does; leave the name out; {VERB}",
+        ),
+        # What SmolLM2 wrote on toolz's thread_last and unique (competence corpus).
+        (
+            "Return, summary: description, returns: description, raises: {}, next:.",
+            "it copies the tool's fields ('summary:', 'returns:', 'raises:') instead of saying "
+            f"what the code does; write plain words; {VERB}",
+        ),
+        (
+            "Return, summary: description, parameters: {}, returns_value: {}.",
+            "it copies the tool's fields ('summary:', 'parameters:', 'returns_value:') instead "
+            f"of saying what the code does; write plain words; {VERB}",
         ),
         (
             "Look up a SKU. Then return the default.",
