@@ -3,14 +3,13 @@ holding a small wheel built here, so fetch/verify/extract/lock run for real."""
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 import textwrap
-import zipfile
 from pathlib import Path
 
 import pytest
+from model_wheels import WHEEL, build_wheel
 
 from remora.config import ModelConfig
 from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
@@ -27,24 +26,11 @@ from remora.providers.model_store import (
 )
 
 GGUF_BYTES = b"GGUF" + bytes(range(256)) * 64
-WHEEL = "tinymodel-0.1-py3-none-any.whl"
+MEMBER = "tinymodel/tiny.Q4.gguf"
 
 
 def _build_wheel(directory: Path, member: bytes = GGUF_BYTES) -> str:
-    """A minimal valid wheel with a GGUF member; returns its sha256."""
-    path = directory / WHEEL
-    with zipfile.ZipFile(path, "w") as zf:
-        zf.writestr("tinymodel/tiny.Q4.gguf", member)
-        zf.writestr(
-            "tinymodel-0.1.dist-info/METADATA",
-            "Metadata-Version: 2.1\nName: tinymodel\nVersion: 0.1\n",
-        )
-        zf.writestr(
-            "tinymodel-0.1.dist-info/WHEEL",
-            "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-        )
-        zf.writestr("tinymodel-0.1.dist-info/RECORD", "")
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return build_wheel(directory, MEMBER, member)
 
 
 def _known(sha: str) -> KnownModel:
@@ -54,7 +40,7 @@ def _known(sha: str) -> KnownModel:
         version="0.1",
         wheel_file=WHEEL,
         wheel_sha256=sha,
-        member="tinymodel/tiny.Q4.gguf",
+        member=MEMBER,
         license="MIT",
     )
 

