@@ -2,7 +2,8 @@
 
 The model may give a summary, a longer description, a description per
 parameter, of the return value and per raised exception. Each piece is checked
-(:func:`check_pieces`); a refused piece comes back with its reason so the model
+(:func:`check_pieces`, with the prose checks of :mod:`remora.code.docstring_prose`);
+a refused piece comes back with its reason so the model
 can try once more. What is refused or omitted is filled only from what Remora
 can stand behind: the existing docstring (read with ``docstring_parser``, a real
 parser of Google, NumPy and Sphinx docstrings), the parameter's default and the
@@ -14,15 +15,14 @@ docstring's) nothing is written.
 
 from __future__ import annotations
 
-import ast
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import docstring_parser
 
 from remora.code.context import CodeContext
+from remora.code.docstring_prose import code_numbers, problem, word_tokens
 from remora.code.docstring_sections import (
     Entry,
     documented_parameters,
@@ -38,48 +38,6 @@ from remora.code.structure import node_raises, node_returns
 __all__ = ["Pieces", "check_pieces", "compose", "render"]
 
 STYLES = ("google", "numpy", "sphinx")
-MAX_SUMMARY_CHARS = 120
-MAX_PIECE_CHARS = 400
-_ARTICLES = {"a", "an", "the", "of", "this", "given", "value", "object", "instance"}
-# Words of the bundled agent's instructions (and of the refusal reasons below)
-# that tiny models copy into summaries ...
-_PROMPT_PHRASES = (
-    "one sentence",
-    "what the code does",
-    "document the",
-    "write_docstring",
-    "submit_result",
-    "read_docstring",
-    "in the imperative",
-    "your own words",
-    # ... and of the tools' own answers.
-    "returns no value",
-    "no usable summary",
-    "the summary",
-    "summary of",
-    "docstring",
-    "params {",
-    "{name",
-    "{exception",
-    "description of the return value",
-    "optional description",
-    "optional longer",
-)
-# "summary: description, returns: description, raises: {}": the tool's fields, the
-# keys of its answers, or any "key: value" list, copied instead of a sentence.
-_FIELD_LIST = re.compile(r"\b([a-z_]+)\s*:\s*(?:[{\[]|[a-z_]+\b(?=\s*[,.;]|$))")
-# Talk about the code instead of its job: "The function X is a function that ...".
-_ABOUT_THE_CODE = (
-    "the code",
-    "this code",
-    "the function",
-    "this function",
-    "the method",
-    "this method",
-)
-_CALLABLE = ("function", "method", "")
-# The placeholders of the examples a summary's reasons give ('Return …'): copied, not filled in.
-_PLACEHOLDERS = ("…", "...")
 _MANAGED_PARAM_KINDS = {"param", "parameter", "arg", "argument", "key", "keyword"}
 
 
@@ -92,110 +50,6 @@ class Pieces:
     params: dict[str, str] = field(default_factory=dict)
     returns: str = ""
     raises: dict[str, str] = field(default_factory=dict)
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.lower())
-
-
-def _name_words(name: str) -> set[str]:
-    """``total_revenue`` and ``totalRevenue`` -> {total, revenue}."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ")
-    return set(_words(spaced))
-
-
-def _how_to_start(kind: str) -> str:
-    """How a summary of a node of ``kind`` reads (PEP 257: a function's says what it does,
-    as a command; Google style: a class's says what an instance is)."""
-    if kind == "class":
-        return "say what one instance is: 'A … that …'"
-    if kind == "file":
-        return "say what the module provides: 'Helpers for …'"
-    return "start with a verb in the imperative: 'Return …', 'Build …', 'Check …'"
-
-
-def _repeated(words: list[str]) -> str:
-    """The words said more than once, with how often: "'count' 3 times, 'stock' 3 times"."""
-    counts = Counter(w for w in words if w not in _ARTICLES)
-    top = [(w, n) for w, n in counts.most_common(3) if n > 1]
-    return ", ".join(f"{w!r} {n} times" for w, n in top)
-
-
-def _problem(text: str, name: str, *, summary: bool, node: str = "", kind: str = "") -> str:
-    """Why ``text`` cannot be used and what to write instead ('' when it can be used).
-
-    ``node`` is the qualified name and ``kind`` the node type; a summary's
-    reasons say how a summary of that kind of node starts.
-    """
-    clean = " ".join(text.split())
-    start = "; " + _how_to_start(kind) if summary else ""
-    letters = sum(ch.isalpha() for ch in clean)
-    if letters < 0.6 * len(clean.replace(" ", "")):
-        return "it is mostly digits or punctuation; write it in words" + start
-    if summary and (placeholder := next((m for m in _PLACEHOLDERS if m in clean), "")):
-        return f"it keeps the placeholder {placeholder!r} of an example; write what it stands for"
-    words = _words(clean)
-    if set(words) <= _ARTICLES | _name_words(name) | {"returns", "return", "is", "if", "true"}:
-        return f"it only repeats the name {name!r}; say what it does or holds" + start
-    if len(words) >= 4 and len(set(words)) < 0.6 * len(words):
-        return f"it repeats itself ({_repeated(words)}); say each thing once"
-    low = clean.lower()
-    if summary and len(words) < 2:
-        return f"it has under two words, too short to say what the code does{start}"
-    if _is_code(text):
-        return "it is Python code, not words about what the code does" + (
-            start or "; describe it in words"
-        )
-    if len(fields := _FIELD_LIST.findall(low)) >= 2:
-        listed = ", ".join(f"'{name}:'" for name in fields[:3])
-        return (
-            f"it copies the tool's fields ({listed}) instead of saying what the code does; "
-            "write plain words" + start
-        )
-    if "{" in clean:
-        return "it holds braces, like the tool's JSON; write plain words" + start
-    if echoed := next((phrase for phrase in _PROMPT_PHRASES if phrase in low), ""):
-        return (
-            f"it echoes the instructions ({echoed!r}) instead of describing this code; "
-            "write your own words" + start
-        )
-    if about := next((phrase for phrase in _ABOUT_THE_CODE if phrase in low), ""):
-        unlike = (
-            ", not 'The function … is a function that …'" if start and kind in _CALLABLE else ""
-        )
-        return f"it talks about {about!r} instead of saying what it does{start}{unlike}"
-    short = node.rsplit(".", 1)[-1].lower()
-    if ("." in node and node.lower() in low) or re.search(
-        rf"\b({re.escape(short)}\s+(method|function|class)|(method|function|class)\s+{re.escape(short)})\b",
-        low,
-    ):
-        return f"it names {node} instead of saying what it does; leave the name out" + start
-    if summary:
-        if len(clean) > MAX_SUMMARY_CHARS:
-            return (
-                f"it is longer than {MAX_SUMMARY_CHARS} characters ({len(clean)}); keep the "
-                "main point in one short sentence and put the rest in description"
-            )
-        if found := re.search(r"[.!?]\s+\S", clean):
-            first = clean[: found.start() + 1]
-            return (
-                f"it runs past one sentence; make the first ({first!r}) the summary and "
-                "put the rest in description"
-            )
-    elif len(clean) > MAX_PIECE_CHARS:
-        return f"it is longer than {MAX_PIECE_CHARS} characters ({len(clean)}); shorten it"
-    return ""
-
-
-def _is_code(text: str) -> bool:
-    """Python's parser accepts it (prose does not: "Fold the items." is no statement)."""
-    if "```" in text:
-        return True
-    try:
-        ast.parse(text.strip())
-    except (SyntaxError, ValueError):
-        return False
-    return True
 
 
 def _sentence(text: str, *, paragraphs: bool = False) -> str:
@@ -217,14 +71,22 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
     refused: list[dict[str, str]] = []
 
     said: dict[tuple[str, ...], str] = {}
+    numbers = code_numbers(node)
+    names = frozenset(p["name"].lstrip("*") for p in real.parameters or [])
 
     def judge(where: str, text: str, subject: str, summary: bool = False) -> str:
         if not text.strip():
             return ""
-        reason = _problem(
-            text, subject, summary=summary, node=node.ref.full_name, kind=node.ref.node_type
+        reason = problem(
+            text,
+            subject,
+            summary=summary,
+            node=node.ref.full_name,
+            kind=node.ref.node_type,
+            numbers=numbers,
+            names=names,
         )
-        words = tuple(_words(text))
+        words = tuple(word_tokens(text))
         if not reason and words in said:
             reason = f"it repeats {said[words]}"
         if reason:
@@ -239,8 +101,8 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
         if real.parameters is None:
             reason = f"{real.reason}; leave params out: the section is not written"
             refused.append({"field": f"params.{param}", "reason": reason})
-        elif param.lstrip("*") not in (names := [p["name"] for p in real.parameters]):
-            known = ", ".join(names) or "none"
+        elif param.lstrip("*") not in (declared := [p["name"] for p in real.parameters]):
+            known = ", ".join(declared) or "none"
             reason = f"no such parameter ({known}); describe only these"
             refused.append({"field": f"params.{param}", "reason": reason})
         elif described := judge(f"params.{param}", text, param):
@@ -314,7 +176,7 @@ def compose(node: SourceNode, given: Pieces, style: str, current: str | None) ->
     if not summary:
         return {**nothing, "left_out": ["everything: no summary Remora can stand behind"]}
     description = pick("description", accepted.description, old.description)
-    if _words(description) == _words(summary):
+    if word_tokens(description) == word_tokens(summary):
         description = ""  # a copy of the summary the existing docstring already has
     known = documented_parameters(node)
     params: list[Entry] = []

@@ -47,6 +47,15 @@ def method(name: str) -> SourceNode:
         (Pieces(summary="Say what the code does."), "summary", "it echoes the instructions"),
         (Pieces(summary="The get method looks up a SKU."), "summary", "it names Warehouse.get"),
         (Pieces(summary="Find it"), "summary", ""),
+        # 0 is the default in the code: a number the code holds may be stated.
+        (Pieces(summary="Look up a SKU, else 0"), "summary", ""),
+        (Pieces(params={"default": "Stock to report, 0 unless given."}), "params.default", ""),
+        (
+            Pieces(params={"default": "Stock to report, 5 unless given."}),
+            "params.default",
+            "it states 5, a number the code does not hold",
+        ),
+        (Pieces(summary="Hash the SKU with sha256"), "summary", ""),
         # A colon in prose is no field list.
         (Pieces(summary="Look up a SKU: its stock, or the default"), "summary", ""),
         (Pieces(summary="Return stock per key: sku, depot"), "summary", ""),
@@ -121,6 +130,15 @@ VERB = "start with a verb in the imperative: 'Return …', 'Build …', 'Check �
         (
             "Look up a SKU with Warehouse.get.",
             f"it names Warehouse.get instead of saying what it does; leave the name out; {VERB}",
+        ),
+        # What SmolLM2 wrote on the sample project's OrderLine.tax and Order.add_line.
+        (
+            "Return the tax, 1.00.",
+            "it states 1.00, a number the code does not hold; say only what the code shows",
+        ),
+        (
+            "Look up the SKU, and the current line is.",
+            "it stops mid-sentence (ends with 'is'); finish the sentence",
         ),
         # What SmolLM2 wrote on toolz's thread_last and unique (competence corpus).
         (
