@@ -23,6 +23,10 @@ _ARTICLES = {"a", "an", "the", "of", "this", "given", "value", "object", "instan
 # Words of the bundled agent's instructions (and of the refusal reasons below)
 # that tiny models copy into summaries ...
 _PROMPT_PHRASES = (
+    # The task line: "Document the method X in inventory/orders.py (google style)".
+    "google style",
+    "numpy style",
+    "sphinx style",
     "one sentence",
     "what the code does",
     "document the",
@@ -47,6 +51,8 @@ _PROMPT_PHRASES = (
 # "summary: description, returns: description, raises: {}": the tool's fields, the
 # keys of its answers, or any "key: value" list, copied instead of a sentence.
 _FIELD_LIST = re.compile(r"\b([a-z_]+)\s*:\s*(?:[{\[]|[a-z_]+\b(?=\s*[,.;]|$))")
+# A file of the project named in prose: the task line's "inventory/orders.py".
+_FILE_PATH = re.compile(r"[\w./-]*\w\.py\b")
 # A number in prose: "1.00", "20", not the digits of a name such as "sha256".
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 # Words a finished sentence does not end on: "..., and the current line is."
@@ -171,11 +177,17 @@ def problem(
         )
     if "{" in clean:
         return "it holds braces, like the tool's JSON; write plain words" + start
+    if re.search(r"\b[a-z_]+\s*:\W*$", low):
+        return (
+            "it ends on a field name and a colon, like the tool's JSON; write plain words" + start
+        )
     if echoed := next((phrase for phrase in _PROMPT_PHRASES if phrase in low), ""):
         return (
             f"it echoes the instructions ({echoed!r}) instead of describing this code; "
             "write your own words" + start
         )
+    if path := _FILE_PATH.search(clean):
+        return f"it names the file {path.group()!r}; say what the code does" + start
     if about := next((phrase for phrase in _ABOUT_THE_CODE if phrase in low), ""):
         unlike = (
             ", not 'The function … is a function that …'" if start and kind in _CALLABLE else ""
@@ -183,7 +195,7 @@ def problem(
         return f"it talks about {about!r} instead of saying what it does{start}{unlike}"
     short = node.rsplit(".", 1)[-1].lower()
     if ("." in node and node.lower() in low) or re.search(
-        rf"\b({re.escape(short)}\s+(method|function|class)|(method|function|class)\s+{re.escape(short)})\b",
+        rf"\b({re.escape(short)}(\(\))?\s+(method|function|class)|(method|function|class)\s+{re.escape(short)})\b",
         low,
     ):
         return f"it names {node} instead of saying what it does; leave the name out" + start

@@ -131,6 +131,24 @@ VERB = "start with a verb in the imperative: 'Return …', 'Build …', 'Check �
             "Look up a SKU with Warehouse.get.",
             f"it names Warehouse.get instead of saying what it does; leave the name out; {VERB}",
         ),
+        # What SmolLM2 wrote on the sample project's Order.place and StockItem.add.
+        (
+            "Place order in inventory/orders.py, returns:.",
+            f"it ends on a field name and a colon, like the tool's JSON; write plain words; {VERB}",
+        ),
+        (
+            "Place order in inventory/orders.py (google style).",
+            "it echoes the instructions ('google style') instead of describing this code; "
+            f"write your own words; {VERB}",
+        ),
+        (
+            "Place the order recorded in inventory/orders.py.",
+            f"it names the file 'inventory/orders.py'; say what the code does; {VERB}",
+        ),
+        (
+            "Look up a SKU: the result of the get() method.",
+            f"it names Warehouse.get instead of saying what it does; leave the name out; {VERB}",
+        ),
         # What SmolLM2 wrote on the sample project's OrderLine.tax and Order.add_line.
         (
             "Return the tax, 1.00.",
