@@ -174,9 +174,7 @@ class SandboxLimitOverrides(_Section):
 class SandboxConfig(_Section):
     limits: Literal["strict", "default", "permissive"] = "default"
     overrides: SandboxLimitOverrides = Field(default_factory=SandboxLimitOverrides)
-    max_concurrent_agents: int | None = Field(
-        None, ge=1, description="Agents at once; default: embedded slots + 1, else 4"
-    )
+    max_concurrent_agents: int = Field(4, ge=1)
     workers: int = Field(2, ge=1, description="Monty worker processes in the pool")
     request_timeout: float = Field(30.0, gt=0, description="Seconds before a worker is killed")
     commands: list[list[str]] = Field(
@@ -249,22 +247,6 @@ class RemoraConfig(_Section):
                 stacklevel=2,
             )
         return self
-
-    def concurrent_agents(self) -> int:
-        """``sandbox.max_concurrent_agents``, else what suits the model.
-
-        The embedded engine serves ``n_parallel`` requests at once; one agent more
-        keeps it busy while another runs its tools, and fewer waiting agents keep
-        each slot's own conversation in its cache between turns. `analyze` of the
-        sample's inventory/orders.py: 3 agents on 2 slots 89-91 s (cached share
-        0.64), 4 agents 107 s (0.55); benchmarks/analyze.py --jobs. A server
-        batches more requests than that, so other providers get 4.
-        """
-        if self.sandbox.max_concurrent_agents is not None:
-            return self.sandbox.max_concurrent_agents
-        if self.model.provider == "embedded":
-            return self.model.n_parallel + 1
-        return 4
 
     def model_for(
         self, operation: str | None, agent_model: Mapping[str, Any] | None = None

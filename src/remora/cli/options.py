@@ -125,11 +125,7 @@ _SHARED_PARAMS: dict[str, tuple[Any, Any]] = {
     "tool_choice": (str | None, _opt("--tool-choice", help="auto|none|required.")),
     "max_concurrent_agents": (
         int | None,
-        _opt(
-            "--max-concurrent-agents",
-            "-j",
-            help="Agents run at once (default: embedded slots + 1, else 4).",
-        ),
+        _opt("--max-concurrent-agents", "-j", help="Agents run at once."),
     ),
     "sandbox_limits": (str | None, _opt("--sandbox-limits", help="strict|default|permissive.")),
     "agents_dir": (Path | None, _opt("--agents-dir", help="Directory of user agents.")),

@@ -1,6 +1,6 @@
 """The coordinator: nodes × operations, concurrently, under one limit.
 
-Workers take tasks from one queue, so at most ``RemoraConfig.concurrent_agents()``
+Workers take tasks from one queue, so at most ``sandbox.max_concurrent_agents``
 agents run at once whatever the mix of nodes and operations. Each run gets its
 own workspace; a failure is a result and never stops the others, while a
 programming error (TypeError, KeyError, ...) propagates. Cancelling (Ctrl-C)
@@ -160,7 +160,7 @@ class Coordinator:
         )
         report = AnalyzeReport(run_id, list(plans), len(nodes))
         started = time.monotonic()
-        limit = self.config.concurrent_agents()
+        limit = self.config.sandbox.max_concurrent_agents
         self._emit(
             "coordinator_start",
             {

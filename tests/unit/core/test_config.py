@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -181,16 +180,3 @@ def test_env_names_outside_the_config_are_ignored(tmp_path: Path) -> None:
 def test_env_top_level_key(tmp_path: Path) -> None:
     loaded = load_config(project_root=tmp_path, environ={"REMORA_AGENTS_DIR": "my_agents"})
     assert loaded.config.agents_dir == Path("my_agents")
-
-
-@pytest.mark.parametrize(
-    ("values", "agents"),
-    [
-        ({}, 3),  # the embedded model's 2 slots, and one agent running its tools
-        ({"model": {"n_parallel": 4}}, 5),
-        ({"model": {"provider": "openai", "base_url": "http://127.0.0.1:8080/v1"}}, 4),
-        ({"sandbox": {"max_concurrent_agents": 1}}, 1),
-    ],
-)
-def test_concurrent_agents_suit_the_model_unless_set(values: dict[str, Any], agents: int) -> None:
-    assert RemoraConfig.model_validate(values).concurrent_agents() == agents
