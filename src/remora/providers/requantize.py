@@ -24,8 +24,14 @@ __all__ = ["requantize_q8_0"]
 
 # llama.cpp's LLAMA_FTYPE_MOSTLY_Q8_0: the "file type" a Q8_0 model declares.
 _FTYPE_MOSTLY_Q8_0 = 7
-# Keys the writer sets itself from the tensors and the header.
-_WRITER_OWNED = {"GGUF.version", "GGUF.tensor_count", "GGUF.kv_count", "general.file_type"}
+# Keys the writer sets itself: from the header, the tensors, its constructor and below.
+_WRITER_OWNED = {
+    "GGUF.version",
+    "GGUF.tensor_count",
+    "GGUF.kv_count",
+    "general.architecture",
+    "general.file_type",
+}
 
 
 def requantize_q8_0(source: Path, dest: Path) -> None:
@@ -47,9 +53,8 @@ def requantize_q8_0(source: Path, dest: Path) -> None:
     writer = gguf.GGUFWriter(partial, arch)
     try:
         for name, field in reader.fields.items():
-            if name in _WRITER_OWNED or name == "general.architecture":
-                continue
-            _copy_field(writer, field)
+            if name not in _WRITER_OWNED:
+                _copy_field(writer, field)
         writer.add_file_type(_FTYPE_MOSTLY_Q8_0)
         for tensor in reader.tensors:
             data, kind = _converted(tensor)
