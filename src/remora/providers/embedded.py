@@ -26,7 +26,6 @@ from remora.providers.engine import (
     EngineKey,
     acquire_engine,
     default_threads,
-    import_xllamacpp,
     release_engine,
 )
 from remora.providers.model_store import (
@@ -55,7 +54,7 @@ _COMPACT_JSON = {"whitespace_flexible": False, "key_separator": ": ", "item_sepa
 
 @functools.lru_cache(maxsize=256)
 def _grammar(schema_json: str) -> str:
-    xllamacpp = import_xllamacpp()
+    import xllamacpp
 
     schema = json.loads(schema_json)
     if isinstance(schema, dict):
@@ -197,7 +196,7 @@ class EmbeddedProvider:
         """Whether the model file is there (or can be fetched); loads nothing."""
         label = self.model_label
         try:
-            import_xllamacpp()
+            import xllamacpp  # noqa: F401
         except ImportError as exc:
             return Availability(
                 False,

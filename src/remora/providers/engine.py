@@ -35,7 +35,6 @@ __all__ = [
     "acquire_engine",
     "build_params",
     "default_threads",
-    "import_xllamacpp",
     "release_engine",
 ]
 
@@ -93,13 +92,6 @@ def default_threads() -> int:
     return max(1, cpus)
 
 
-def import_xllamacpp() -> Any:
-    """``xllamacpp``, imported on first use (a large native library)."""
-    import xllamacpp
-
-    return xllamacpp
-
-
 def build_params(
     key: EngineKey,
     *,
@@ -110,7 +102,7 @@ def build_params(
     verbosity: int = 0,
 ) -> Any:
     """xllamacpp ``CommonParams`` for ``key``: context shared by all slots, prompt cache on."""
-    xllamacpp = import_xllamacpp()
+    import xllamacpp
 
     params = xllamacpp.CommonParams()
     params.model.path = str(key.path)
@@ -141,7 +133,7 @@ def build_params(
 
 def load_server(key: EngineKey, **kwargs: Any) -> Any:
     """Start an xllamacpp ``Server``; a load failure is AGENT_002 naming the file."""
-    xllamacpp = import_xllamacpp()
+    import xllamacpp
 
     params = build_params(key, **kwargs)
     try:
