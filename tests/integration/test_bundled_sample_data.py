@@ -113,6 +113,8 @@ async def test_a_capable_model_gives_sets_and_fixes_the_refused_ones(tmp_path: P
     )
     result, workspace = await run_bundled_agent("sample_data", root, node, provider)
     assert result.status == "success", result.to_dict()
+    # Nothing refused after the fix: the host submits, no third model turn.
+    assert len(provider.requests) == 2
     first_message = provider.requests[0].messages[1].text
     assert "Result of read_parameters" in first_message and "discount: float = 0.0" in first_message
     tool_messages = [m for m in provider.requests[1].messages if m.role == "tool"]
@@ -137,6 +139,20 @@ async def test_a_capable_model_gives_sets_and_fixes_the_refused_ones(tmp_path: P
     ]
     assert result.details["samples"] == 2 and result.changed_files == [path]
     assert call_every_set(workspace, tmp_path, path) == "called 2"
+
+
+async def test_sets_all_accepted_end_the_run_without_another_turn(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"shop.py": SHOP})
+    node = find_node(root, "shop.py", "total_value")
+    item = "Item(sku='SKU-1', price=2.5, quantity=4)"
+    provider = ScriptedProvider(
+        [tool_turn(("write_fixture", {"sets": [{"name": "one", "args": f"[{item}]"}]}))]
+    )
+    result, workspace = await run_bundled_agent("sample_data", root, node, provider)
+    assert result.status == "success", result.to_dict()
+    assert len(provider.requests) == 1 and result.turns == 1
+    path = "tests/fixtures/shop/total_value_samples.json"
+    assert call_every_set(workspace, tmp_path, path) == "called 1"
 
 
 async def test_derived_sets_for_a_kw_only_dataclass_build_it(tmp_path: Path) -> None:
