@@ -10,7 +10,9 @@ No model turn is spent where the host already knows the answer. Two cases:
   it was a turn ago, so asking again buys nothing. The host submits for the
   model when submit_result can go without arguments; otherwise, after a
   repeated refusal in a workspace nothing was written to, the run is skipped
-  with the refusal's reason. A retry with changed arguments is no repeat: it
+  with the refusal's reason. A workspace whose changed files cannot be read
+  there fails the run instead: skipping, or asking the model again, would hide
+  an operational failure. A retry with changed arguments is no repeat: it
   gets a new answer, and the model its next turn.
 """
 
@@ -26,9 +28,10 @@ from remora.agents.definition import SUBMIT_RESULT, SubagentDefinition
 from remora.conversation import ToolCall
 from remora.errors import RemoraError
 from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, WorkspaceReporter
+from remora.runner.host_steps import agent_label
 from remora.runner.messages import Transcript
 from remora.runner.policy import TurnPlan, TurnPolicy, call_key
-from remora.runner.result import AgentResult
+from remora.runner.result import AgentResult, ResultError
 from remora.runner.summary import submission_result
 
 __all__ = ["HostFinish"]
@@ -127,8 +130,13 @@ class HostFinish:
                     tool = next(r["tool"] for r in repeated if r["reason"])
                     summary = f"{summary} (the model repeated a refused {tool} call)"
                 return result.replace(summary=summary, details=details)
-        refused = any(o.repeat == "refused" for o in outcomes)
-        if refused and await self._nothing_written():
+        if not any(o.repeat == "refused" for o in outcomes):
+            return None
+        try:
+            nothing_written = await self._nothing_written()
+        except RemoraError as exc:
+            return self._unreadable_workspace(repeated, exc)
+        if nothing_written:
             # No agent summary here: the refusal is the only reason there is.
             why = reasons[0] if reasons else "the same refusal"
             return AgentResult(
@@ -160,10 +168,32 @@ class HostFinish:
         return {"tool": call.name, "arguments": arguments[:_MAX_REASON_CHARS], "reason": reason}
 
     async def _nothing_written(self) -> bool:
-        """True when the run's workspace has no change; False when unknown."""
+        """True when the run's workspace has no change; False when there is no workspace.
+
+        A ``RemoraError`` reading the workspace propagates: see
+        :meth:`_unreadable_workspace`.
+        """
         if not isinstance(self.executor, WorkspaceReporter):
             return False
-        try:
-            return not await self.executor.changed_files()
-        except RemoraError:
-            return False
+        return not await self.executor.changed_files()
+
+    def _unreadable_workspace(
+        self, repeated: list[dict[str, Any]], exc: RemoraError
+    ) -> AgentResult:
+        """The failed result for a workspace that cannot be read after a repeated refusal.
+
+        Like host_steps' unreadable workspace: the run cannot tell "skipped,
+        nothing written" from "go on", and a broken workspace is no reason to
+        spend the model's turns.
+        """
+        message = (
+            f"{agent_label(self.definition)}: the workspace's changed files could not be "
+            f"read after the model repeated a refused call, so whether anything was "
+            f"written is unknown: {exc.message}"
+        )
+        return AgentResult(
+            "failed",
+            summary=message,
+            details={"host_finished": {"repeated": repeated, "error": exc.to_dict()}},
+            error=ResultError(exc.code, message),
+        )

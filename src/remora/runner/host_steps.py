@@ -23,7 +23,7 @@ from remora.runner.dispatcher import ToolDispatcher, ToolExecutor, WorkspaceRepo
 from remora.runner.messages import CONTEXT_PREFIX, host_step_text
 from remora.runner.result import AgentResult, ResultError
 
-__all__ = ["HostStepsOutcome", "run_host_steps"]
+__all__ = ["HostStepsOutcome", "agent_label", "run_host_steps"]
 
 Emit = Callable[[Any, dict[str, Any]], None]
 
@@ -54,7 +54,8 @@ async def _changed(executor: ToolExecutor) -> list[str] | None:
     return sorted(await executor.changed_files())
 
 
-def _label(definition: SubagentDefinition) -> str:
+def agent_label(definition: SubagentDefinition) -> str:
+    """How a failed result names the agent: its YAML file when it has one."""
     return str(definition.source) if definition.source else definition.name
 
 
@@ -65,7 +66,7 @@ def _failure(
     error: dict[str, Any] = raw if isinstance(raw, dict) else {}
     code = str(error.get("code") or "host_step_failed")
     message = (
-        f"{_label(definition)}: host_steps[{index}] ({step.tool}) failed: "
+        f"{agent_label(definition)}: host_steps[{index}] ({step.tool}) failed: "
         f"{error.get('message', 'no message')}"
     )
     return AgentResult(
@@ -80,7 +81,7 @@ def _undeclared_write(
     definition: SubagentDefinition, index: int, step: HostStep, files: list[str]
 ) -> AgentResult:
     message = (
-        f"{_label(definition)}: host_steps[{index}].changes_workspace: {step.tool} changed "
+        f"{agent_label(definition)}: host_steps[{index}].changes_workspace: {step.tool} changed "
         f"{', '.join(files)} but the step is not marked `changes_workspace: true`; "
         "mark it, or make the tool read-only"
     )
@@ -96,7 +97,7 @@ def _unreadable_workspace(
     definition: SubagentDefinition, index: int, step: HostStep, when: str, exc: RemoraError
 ) -> AgentResult:
     message = (
-        f"{_label(definition)}: host_steps[{index}] ({step.tool}): the workspace's changed "
+        f"{agent_label(definition)}: host_steps[{index}] ({step.tool}): the workspace's changed "
         f"files could not be read {when} the step, so whether it wrote without "
         f"`changes_workspace: true` cannot be checked: {exc.message}"
     )

@@ -13,6 +13,7 @@ import pytest
 from loop_kit import OBJ, InProcessExecutor, config, definition, run, runner_for, tool_payloads
 
 from remora.agents import SubagentDefinition
+from remora.errors import WorkspaceNotFoundError
 from remora.providers.scripted import ScriptedProvider, tool_turn
 from remora.runner import RepeatGuard, envelope_error
 
@@ -221,6 +222,31 @@ async def test_repeated_refusal_after_a_write_goes_on_when_the_host_cannot_submi
     executor = InProcessExecutor({"apply_fix": refusing_fix}, changed=["m.py"])
     result = await run(definition(max_turns=5), provider, executor)
     assert len(provider.requests) == 3 and result.summary == "done"
+
+
+class UnreadableWorkspace(InProcessExecutor):
+    """A workspace whose changed files cannot be read (its overlay is gone)."""
+
+    async def changed_files(self) -> list[str]:
+        raise WorkspaceNotFoundError("workspace ws-1: its overlay database is gone")
+
+
+async def test_repeated_refusal_in_an_unreadable_workspace_fails_the_run_naming_it() -> None:
+    # Was a next turn for the model: the workspace failure went unreported.
+    fix = tool_turn(("apply_fix", {"issue_code": "E1"}))
+    provider = ScriptedProvider([fix, fix, fix, fix, fix])
+    executor = UnreadableWorkspace({"apply_fix": refusing_fix}, workspace_id="ws-1")
+    result = await run(definition(max_turns=5), provider, executor)
+    assert len(provider.requests) == 2
+    assert result.status == "failed" and not result.degraded
+    assert result.error is not None and result.error.code == "WORKSPACE_003"
+    assert result.error.message.startswith("lint: the workspace's changed files could not be read")
+    assert "after the model repeated a refused call" in result.error.message
+    assert result.error.message.endswith("workspace ws-1: its overlay database is gone")
+    assert result.summary == result.error.message
+    finished = result.details["host_finished"]
+    assert finished["error"]["code"] == "WORKSPACE_003"
+    assert finished["repeated"][0]["reason"] == "E1 cannot be fixed here"
 
 
 async def test_same_reason_for_a_different_call_is_no_repeat() -> None:
