@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from ast_definitions import definition_named
 from bundled_agents_support import bench, copy_sample, find_node, write_project
 
 pytestmark = pytest.mark.integration
@@ -52,18 +53,9 @@ class Cart:
 
 
 def docstring_of(text: str, qualname: str) -> str | None:
-    tree = ast.parse(text)
     if qualname == "":
-        return ast.get_docstring(tree)
-    node: ast.AST = tree
-    for part in qualname.split("."):
-        node = next(
-            n
-            for n in ast.iter_child_nodes(node)
-            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-            and n.name == part
-        )
-    return ast.get_docstring(node)  # type: ignore[arg-type]
+        return ast.get_docstring(ast.parse(text))
+    return ast.get_docstring(definition_named(text, qualname))
 
 
 def outside(old: str, new: str, inserted: str) -> None:

@@ -9,13 +9,13 @@ every style.
 
 from __future__ import annotations
 
-import ast
 import shutil
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from ast_definitions import definition_named
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 
@@ -49,17 +49,7 @@ class Box:
 
 def with_docstring(text: str, qualname: str, doc: str) -> str:
     """``text`` with ``doc`` as the docstring of ``qualname`` (before its first statement)."""
-    tree = ast.parse(text)
-    node: ast.AST = tree
-    for part in qualname.split("."):
-        node = next(
-            n
-            for n in ast.iter_child_nodes(node)
-            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-            and n.name == part
-        )
-    assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-    first = node.body[0]
+    first = definition_named(text, qualname).body[0]
     indent = " " * first.col_offset
     raw = "r" if "\\" in doc else ""  # keeps a reST escape (\*args) as written
     quoted = textwrap.indent(f'{raw}"""{doc}\n"""', indent, lambda line: True)
