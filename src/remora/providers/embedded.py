@@ -59,7 +59,7 @@ def _grammar(schema_json: str) -> str:
     schema = json.loads(schema_json)
     if isinstance(schema, dict):
         schema = {**schema, "x-guidance": _COMPACT_JSON}
-    return str(xllamacpp.json_schema_to_grammar(json.dumps(schema, sort_keys=True)))
+    return str(xllamacpp.json_schema_to_grammar(json.dumps(schema)))
 
 
 def usage_from_response(response: dict[str, Any]) -> Usage:
@@ -158,7 +158,10 @@ class EmbeddedProvider:
             # lets the model wrap the JSON in a ```json fence and strips it from the
             # content, so the next prompt no longer matches the cached tokens.
             schema = response_format["json_schema"]["schema"]
-            body["grammar"] = _grammar(json.dumps(schema, sort_keys=True))
+            # In the schema's own key order: llguidance writes properties in that
+            # order, so the model names the tool before its arguments and gives the
+            # required ones (a docstring's summary) first, as the prompt shows them.
+            body["grammar"] = _grammar(json.dumps(schema))
         return body, plan
 
     async def complete(self, request: ModelRequest) -> ModelTurn:

@@ -137,7 +137,7 @@ def render_tools_prompt(tools: Sequence[ToolSpec], *, parallel: bool = False) ->
     """The tool list and reply format for the system prompt (no examples)."""
     lines = ["You can call these tools:"]
     for tool in tools:
-        schema = json.dumps(_arguments_schema(tool), separators=(",", ":"), sort_keys=True)
+        schema = json.dumps(_arguments_schema(tool), separators=(",", ":"))
         lines.append(f"- {tool.name}: {tool.description.strip()}\n  arguments schema: {schema}")
     shape = 'a JSON object {"name": <tool name>, "arguments": <object matching its schema>}'
     if parallel:

@@ -93,6 +93,29 @@ def test_build_request_constrains_tool_turns_and_prompts_the_schemas() -> None:
     assert "grammar" not in plain
 
 
+def test_grammar_and_prompt_keep_the_declared_key_order() -> None:
+    """The model names the tool first, then gives the arguments in the order the tool
+    declares them (the required summary before the optional description), as the
+    prompt shows them; alphabetical order would put "arguments" before "name"."""
+    tool = ToolSpec(
+        "write_docstring",
+        "Write a docstring.",
+        {
+            "type": "object",
+            "properties": {"summary": {"type": "string"}, "description": {"type": "string"}},
+            "required": ["summary"],
+        },
+    )
+    provider = create_provider(ModelConfig())
+    assert isinstance(provider, EmbeddedProvider)
+    body, _ = provider.build_request(ModelRequest((Message.user("document f"),), (tool,)))
+    grammar = body["grammar"]
+    assert grammar.index('"name"') < grammar.index('"arguments"')
+    assert grammar.index('"summary"') < grammar.index('"description"')
+    system = body["messages"][0]["content"]
+    assert system.index('"summary"') < system.index('"description"')
+
+
 def test_usage_reads_cached_tokens() -> None:
     usage = usage_from_response(
         {
