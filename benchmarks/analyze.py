@@ -13,6 +13,9 @@ Runs the real CLI in a subprocess on a fresh copy of examples/sample_project
   machine (target >= 1.8);
 - counts, failures by code, model turns and tool calls the host made instead of
   the model per run, tokens per run and the prompt-cache share, from the events;
+- engine_prompt_s_sum / engine_generation_s_sum: llama.cpp's own time reading
+  prompts and generating, summed over requests (slots overlap, so the sums can
+  exceed the wall time);
 - second_run_wall_s: the same command again on the unchanged copy, where every
   node × operation keeps its result (target <= 5 s);
 - load_avg_*: the machine's load average before and after, to judge the figures.
@@ -88,6 +91,11 @@ def figures(events: list[dict[str, Any]], wall_s: float) -> dict[str, Any]:
             sum(int(e.get("completion_tokens") or 0) for e in responses) / runs, 1
         ),
         "queued_s_sum": round(sum(float(e.get("queued_s") or 0) for e in responses), 3),
+        # llama.cpp's own times: reading prompts and generating, summed over requests.
+        "engine_prompt_s_sum": round(sum(float(e.get("prompt_s") or 0) for e in responses), 3),
+        "engine_generation_s_sum": round(
+            sum(float(e.get("generation_s") or 0) for e in responses), 3
+        ),
         "failures_by_code": failures,
         "tool_calls": len(tools),
         "tool_s_sum": round(sum(float(e.get("duration_s") or 0) for e in tools), 3),

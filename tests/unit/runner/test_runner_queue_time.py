@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from loop_kit import config, definition, run
 
 from remora.conversation import ModelRequest, ModelTurn
 from remora.events import RecordingEmitter
-from remora.providers.scripted import FunctionProvider, tool_turn
+from remora.providers.scripted import FunctionProvider, ScriptedProvider, tool_turn
 from remora.runner.clock import TurnClock
 
 SUBMIT = tool_turn(("submit_result", {"summary": "done"}))
@@ -69,3 +70,18 @@ async def test_clock_without_a_scope_only_measures() -> None:
     assert first > 0
     clock.started()  # a second start adds nothing
     assert clock.queued_s == first
+
+
+async def test_the_engines_own_times_go_into_the_event() -> None:
+    """llama.cpp's prompt and generation times tell its work apart from the queue."""
+    timed = dataclasses.replace(
+        SUBMIT, raw={"timings": {"prompt_ms": 120.0, "predicted_ms": 305.5, "prompt_n": 9}}
+    )
+    emitter = RecordingEmitter()
+    provider = ScriptedProvider([tool_turn(("run_linter", {})), timed])
+    result = await run(definition(), provider, emitter=emitter)
+    assert result.status == "success", result.error
+    untimed, response = [e for e in emitter.events if e.kind == "model_response"]
+    assert response.data["prompt_s"] == 0.12 and response.data["generation_s"] == 0.3055
+    # A response without them (a scripted or remote model) has none.
+    assert "prompt_s" not in untimed.data and "generation_s" not in untimed.data
