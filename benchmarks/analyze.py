@@ -124,6 +124,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="max_concurrent_agents")
     parser.add_argument("--slots", type=int, default=None, help="embedded: parallel slots")
     parser.add_argument("--engines", type=int, default=None, help="embedded: model copies")
+    parser.add_argument("--ctx", type=int, default=None, help="embedded: context per slot")
     parser.add_argument("--keep", action="store_true", help="keep the project copy")
     args = parser.parse_args()
 
@@ -157,6 +158,8 @@ def main() -> None:
         env["REMORA_MODEL__N_PARALLEL"] = str(args.slots)
     if args.engines:
         env["REMORA_MODEL__ENGINES"] = str(args.engines)
+    if args.ctx:
+        env["REMORA_MODEL__N_CTX_PER_SLOT"] = str(args.ctx)
     load_before = os.getloadavg()
     started = time.perf_counter()
     run = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
