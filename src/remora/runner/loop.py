@@ -430,8 +430,8 @@ def _json_object(text: str) -> dict[str, Any] | None:
 
 def _engine_timings(raw: Any) -> dict[str, float]:
     """llama.cpp's own seconds spent reading the prompt and generating, when the
-    response carries them (embedded engine, llama.cpp server): they tell the
-    engine's work apart from waiting for it."""
+    raw response is a dict that carries them (the embedded engine's): they tell
+    the engine's work apart from waiting for it."""
     timings = raw.get("timings") if isinstance(raw, dict) else None
     if not isinstance(timings, dict):
         return {}
