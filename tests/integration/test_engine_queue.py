@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from remora.config import ModelConfig
+from remora.errors import ModelUnavailableError
 from remora.profiles import resolve_profile
 from remora.providers.embedded import EmbeddedProvider
 from remora.providers.engine import EngineKey, acquire_engine, release_engine
@@ -72,6 +73,24 @@ async def test_a_request_past_its_limit_is_stopped_and_its_slot_freed(
         # The only slot serves the next request: the stopped one no longer holds it.
         answer = await engine.chat(SHORT)
         assert answer["choices"][0]["finish_reason"] in ("stop", "length")
+    finally:
+        await asyncio.to_thread(release_engine, engine)
+
+
+async def test_a_prompt_over_the_context_names_the_setting_to_raise(
+    embedded_model_path: Path,
+) -> None:
+    engine = await asyncio.to_thread(
+        acquire_engine, EngineKey.create(embedded_model_path, 1, 256, 1)
+    )
+    try:
+        with pytest.raises(ModelUnavailableError) as info:
+            await engine.chat({**SHORT, "messages": [{"role": "user", "content": "word " * 400}]})
+        message = info.value.message
+        assert "exceeds the available context size (256 tokens)" in message
+        assert "model.n_ctx_per_slot is 256" in message
+        # The slot is free again.
+        assert (await engine.chat(SHORT))["choices"]
     finally:
         await asyncio.to_thread(release_engine, engine)
 

@@ -214,6 +214,12 @@ class Engine:
         if stream.error is not None:
             error = stream.error
             message = error.get("message", error) if isinstance(error, dict) else error
+            if isinstance(error, dict) and error.get("type") == "exceed_context_size_error":
+                # Its own advice ("try increasing it") does not say which setting.
+                message = (
+                    f"{message} (model.n_ctx_per_slot is {self.key.n_ctx_per_slot}: raise it "
+                    "in remora.yaml, or leave this node out with the operation's exclude:)"
+                )
             raise ModelUnavailableError(f"llama.cpp error: {message}")
         return stream.response()
 
