@@ -154,10 +154,13 @@ class Usage:
 @dataclass(frozen=True, slots=True)
 class ModelTurn:
     """One model response. ``finish == "invalid"`` means the output could not be
-    parsed into text or tool calls; ``error`` then says why."""
+    parsed into text or tool calls; ``error`` then says why. ``timings``: the
+    engine's own seconds by phase (``prompt_s``, ``generation_s``) when the
+    provider knows them, to tell its work apart from waiting for it."""
 
     message: Message
     finish: FinishReason
     usage: Usage = field(default_factory=Usage)
     raw: Any = None
     error: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)

@@ -10,6 +10,7 @@ share one engine.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import json
 import threading
@@ -42,7 +43,7 @@ from remora.providers.schema_calls import (
     render_tools_prompt,
 )
 
-__all__ = ["EmbeddedProvider", "usage_from_response"]
+__all__ = ["EmbeddedProvider", "timings_from_response", "usage_from_response"]
 
 
 # Compact JSON: with llguidance's default flexible whitespace a tiny model can emit
@@ -72,6 +73,17 @@ def usage_from_response(response: dict[str, Any]) -> Usage:
         cached_tokens=int(details.get("cached_tokens") or 0),
         requests=1,
     )
+
+
+def timings_from_response(response: dict[str, Any]) -> dict[str, float]:
+    """llama.cpp's own seconds spent reading the prompt and generating."""
+    timings = response.get("timings") or {}
+    found: dict[str, float] = {}
+    for key, name in (("prompt_ms", "prompt_s"), ("predicted_ms", "generation_s")):
+        value = timings.get(key)
+        if isinstance(value, int | float):
+            found[name] = round(value / 1000, 4)
+    return found
 
 
 class EmbeddedProvider:
@@ -177,23 +189,25 @@ class EmbeddedProvider:
             ) from exc
         choices = response.get("choices") or []
         if not choices:
-            return ModelTurn(
+            turn = ModelTurn(
                 Message.assistant(""),
                 "invalid",
                 usage_from_response(response),
                 response,
                 error="llama.cpp returned no choices",
             )
-        choice = choices[0]
-        content = str((choice.get("message") or {}).get("content") or "")
-        return prompted_turn(
-            content,
-            choice.get("finish_reason"),
-            plan,
-            usage_from_response(response),
-            response,
-            request.max_tokens,
-        )
+        else:
+            choice = choices[0]
+            content = str((choice.get("message") or {}).get("content") or "")
+            turn = prompted_turn(
+                content,
+                choice.get("finish_reason"),
+                plan,
+                usage_from_response(response),
+                response,
+                request.max_tokens,
+            )
+        return dataclasses.replace(turn, timings=timings_from_response(response))
 
     async def check(self) -> Availability:
         """Whether the model file is there (or can be fetched); loads nothing."""

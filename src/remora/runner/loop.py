@@ -314,7 +314,7 @@ class AgentRunner:
                 "cached_tokens": turn.usage.cached_tokens,
                 "tool_calls": [c.name for c in calls],
                 "text_chars": len(turn.message.text),
-                **_engine_timings(turn.raw),
+                **turn.timings,
                 **({"error": turn.error} if turn.error else {}),
             },
         )
@@ -426,18 +426,3 @@ def _json_object(text: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
-
-
-def _engine_timings(raw: Any) -> dict[str, float]:
-    """llama.cpp's own seconds spent reading the prompt and generating, when the
-    raw response is a dict that carries them (the embedded engine's): they tell
-    the engine's work apart from waiting for it."""
-    timings = raw.get("timings") if isinstance(raw, dict) else None
-    if not isinstance(timings, dict):
-        return {}
-    found: dict[str, float] = {}
-    for key, name in (("prompt_ms", "prompt_s"), ("predicted_ms", "generation_s")):
-        value = timings.get(key)
-        if isinstance(value, int | float):
-            found[name] = round(value / 1000, 4)
-    return found

@@ -10,7 +10,11 @@ from remora.config import ModelConfig
 from remora.conversation import Message, ModelRequest, ToolCall, ToolSpec
 from remora.errors import AGENT_MODEL_UNAVAILABLE
 from remora.providers.base import Provider, ProviderError
-from remora.providers.embedded import EmbeddedProvider, usage_from_response
+from remora.providers.embedded import (
+    EmbeddedProvider,
+    timings_from_response,
+    usage_from_response,
+)
 from remora.providers.factory import create_provider
 
 TOOL = ToolSpec(
@@ -114,6 +118,13 @@ def test_grammar_and_prompt_keep_the_declared_key_order() -> None:
     assert grammar.index('"summary"') < grammar.index('"description"')
     system = body["messages"][0]["content"]
     assert system.index('"summary"') < system.index('"description"')
+
+
+def test_timings_are_llama_cpps_own_in_seconds() -> None:
+    response = {"timings": {"prompt_ms": 120.0, "predicted_ms": 305.5, "prompt_n": 9}}
+    assert timings_from_response(response) == {"prompt_s": 0.12, "generation_s": 0.3055}
+    assert timings_from_response({"timings": {}}) == {}
+    assert timings_from_response({}) == {}
 
 
 def test_usage_reads_cached_tokens() -> None:

@@ -73,10 +73,8 @@ async def test_clock_without_a_scope_only_measures() -> None:
 
 
 async def test_the_engines_own_times_go_into_the_event() -> None:
-    """llama.cpp's prompt and generation times tell its work apart from the queue."""
-    timed = dataclasses.replace(
-        SUBMIT, raw={"timings": {"prompt_ms": 120.0, "predicted_ms": 305.5, "prompt_n": 9}}
-    )
+    """The engine's prompt and generation times tell its work apart from the queue."""
+    timed = dataclasses.replace(SUBMIT, timings={"prompt_s": 0.12, "generation_s": 0.3055})
     emitter = RecordingEmitter()
     provider = ScriptedProvider([tool_turn(("run_linter", {})), timed])
     result = await run(definition(), provider, emitter=emitter)
