@@ -28,10 +28,10 @@ from remora.agents.definition import SUBMIT_RESULT, SubagentDefinition
 from remora.conversation import ToolCall
 from remora.errors import RemoraError
 from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, WorkspaceReporter
-from remora.runner.host_steps import agent_label
+from remora.runner.host_steps import agent_label, unreadable_workspace
 from remora.runner.messages import Transcript
 from remora.runner.policy import TurnPlan, TurnPolicy, call_key
-from remora.runner.result import AgentResult, ResultError
+from remora.runner.result import AgentResult
 from remora.runner.summary import submission_result
 
 __all__ = ["HostFinish"]
@@ -135,7 +135,14 @@ class HostFinish:
         try:
             nothing_written = await self._nothing_written()
         except RemoraError as exc:
-            return self._unreadable_workspace(repeated, exc)
+            # Skipping, or asking the model again, would hide the broken workspace.
+            return unreadable_workspace(
+                agent_label(self.definition),
+                "after the model repeated a refused call",
+                "whether anything was written is unknown",
+                exc,
+                {"host_finished": {"repeated": repeated, "error": exc.to_dict()}},
+            )
         if nothing_written:
             # No agent summary here: the refusal is the only reason there is.
             why = reasons[0] if reasons else "the same refusal"
@@ -170,30 +177,8 @@ class HostFinish:
     async def _nothing_written(self) -> bool:
         """True when the run's workspace has no change; False when there is no workspace.
 
-        A ``RemoraError`` reading the workspace propagates: see
-        :meth:`_unreadable_workspace`.
+        A ``RemoraError`` reading the workspace propagates: the run fails.
         """
         if not isinstance(self.executor, WorkspaceReporter):
             return False
         return not await self.executor.changed_files()
-
-    def _unreadable_workspace(
-        self, repeated: list[dict[str, Any]], exc: RemoraError
-    ) -> AgentResult:
-        """The failed result for a workspace that cannot be read after a repeated refusal.
-
-        Like host_steps' unreadable workspace: the run cannot tell "skipped,
-        nothing written" from "go on", and a broken workspace is no reason to
-        spend the model's turns.
-        """
-        message = (
-            f"{agent_label(self.definition)}: the workspace's changed files could not be "
-            f"read after the model repeated a refused call, so whether anything was "
-            f"written is unknown: {exc.message}"
-        )
-        return AgentResult(
-            "failed",
-            summary=message,
-            details={"host_finished": {"repeated": repeated, "error": exc.to_dict()}},
-            error=ResultError(exc.code, message),
-        )

@@ -23,7 +23,7 @@ from remora.runner.dispatcher import ToolDispatcher, ToolExecutor, WorkspaceRepo
 from remora.runner.messages import CONTEXT_PREFIX, host_step_text
 from remora.runner.result import AgentResult, ResultError
 
-__all__ = ["HostStepsOutcome", "agent_label", "run_host_steps"]
+__all__ = ["HostStepsOutcome", "agent_label", "run_host_steps", "unreadable_workspace"]
 
 Emit = Callable[[Any, dict[str, Any]], None]
 
@@ -93,21 +93,33 @@ def _undeclared_write(
     )
 
 
+def unreadable_workspace(
+    where: str, when: str, unknown: str, exc: RemoraError, details: dict[str, Any]
+) -> AgentResult:
+    """The failed result for a workspace whose changed files cannot be read: what
+    was written is unknown, so the run can neither be judged nor go on.
+
+    ``where``: the agent (and step); ``when``: when reading failed; ``unknown``:
+    what that leaves unknown.
+    """
+    message = (
+        f"{where}: the workspace's changed files could not be read {when}, "
+        f"so {unknown}: {exc.message}"
+    )
+    return AgentResult(
+        "failed", summary=message, details=details, error=ResultError(exc.code, message)
+    )
+
+
 def _unreadable_workspace(
     definition: SubagentDefinition, index: int, step: HostStep, when: str, exc: RemoraError
 ) -> AgentResult:
-    message = (
-        f"{agent_label(definition)}: host_steps[{index}] ({step.tool}): the workspace's changed "
-        f"files could not be read {when} the step, so whether it wrote without "
-        f"`changes_workspace: true` cannot be checked: {exc.message}"
-    )
-    return AgentResult(
-        "failed",
-        summary=message,
-        details={
-            "host_step": {"index": index, "tool": step.tool, "error": exc.to_dict()},
-        },
-        error=ResultError(exc.code, message),
+    return unreadable_workspace(
+        f"{agent_label(definition)}: host_steps[{index}] ({step.tool})",
+        f"{when} the step",
+        "whether it wrote without `changes_workspace: true` cannot be checked",
+        exc,
+        {"host_step": {"index": index, "tool": step.tool, "error": exc.to_dict()}},
     )
 
 
