@@ -4,6 +4,8 @@ frees its slot (the real SmolLM2 model through xllamacpp)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from remora.config import ModelConfig
 from remora.errors import ModelUnavailableError
 from remora.profiles import resolve_profile
 from remora.providers.embedded import EmbeddedProvider
-from remora.providers.engine import EngineKey, acquire_engine, release_engine
+from remora.providers.engine import Engine, EngineKey, acquire_engine, release_engine
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
 
@@ -30,6 +32,16 @@ SHORT = {
 }
 
 
+@contextlib.asynccontextmanager
+async def one_slot_engine(model: Path, n_ctx: int = 1024) -> AsyncIterator[Engine]:
+    """The real model on one slot and one thread, released afterwards."""
+    engine = await asyncio.to_thread(acquire_engine, EngineKey.create(model, 1, n_ctx, 1))
+    try:
+        yield engine
+    finally:
+        await asyncio.to_thread(release_engine, engine)
+
+
 class RecordingClock:
     def __init__(self) -> None:
         self.events: list[str] = []
@@ -44,10 +56,7 @@ class RecordingClock:
 async def test_a_request_behind_a_busy_slot_is_queued_then_started(
     embedded_model_path: Path,
 ) -> None:
-    engine = await asyncio.to_thread(
-        acquire_engine, EngineKey.create(embedded_model_path, 1, 1024, 1)
-    )
-    try:
+    async with one_slot_engine(embedded_model_path) as engine:
         first, second = RecordingClock(), RecordingClock()
         busy = asyncio.ensure_future(engine.chat(LONG, clock=first))
         await asyncio.sleep(0)
@@ -57,33 +66,23 @@ async def test_a_request_behind_a_busy_slot_is_queued_then_started(
         assert answer["choices"][0]["message"]["content"]
         assert answer["usage"]["completion_tokens"] > 0
         assert busy.result()["usage"]["completion_tokens"] == 400
-    finally:
-        await asyncio.to_thread(release_engine, engine)
 
 
 async def test_a_request_past_its_limit_is_stopped_and_its_slot_freed(
     embedded_model_path: Path,
 ) -> None:
-    engine = await asyncio.to_thread(
-        acquire_engine, EngineKey.create(embedded_model_path, 1, 1024, 1)
-    )
-    try:
+    async with one_slot_engine(embedded_model_path) as engine:
         with pytest.raises(TimeoutError):
             await engine.chat({**LONG, "max_tokens": 100_000}, timeout_s=0.2)
         # The only slot serves the next request: the stopped one no longer holds it.
         answer = await engine.chat(SHORT)
         assert answer["choices"][0]["finish_reason"] in ("stop", "length")
-    finally:
-        await asyncio.to_thread(release_engine, engine)
 
 
 async def test_a_prompt_over_the_context_names_the_setting_to_raise(
     embedded_model_path: Path,
 ) -> None:
-    engine = await asyncio.to_thread(
-        acquire_engine, EngineKey.create(embedded_model_path, 1, 256, 1)
-    )
-    try:
+    async with one_slot_engine(embedded_model_path, n_ctx=256) as engine:
         with pytest.raises(ModelUnavailableError) as info:
             await engine.chat({**SHORT, "messages": [{"role": "user", "content": "word " * 400}]})
         message = info.value.message
@@ -91,8 +90,6 @@ async def test_a_prompt_over_the_context_names_the_setting_to_raise(
         assert "model.n_ctx_per_slot is 256" in message
         # The slot is free again.
         assert (await engine.chat(SHORT))["choices"]
-    finally:
-        await asyncio.to_thread(release_engine, engine)
 
 
 async def test_engine_copies_split_the_slots_and_take_turns(embedded_model_path: Path) -> None:
