@@ -47,6 +47,16 @@ __all__ = [
 CONFIG_FILENAME = "remora.yaml"
 ENV_PREFIX = "REMORA_"
 DEFAULT_EMBEDDED_MODEL = "SmolLM2-135M-Instruct"
+# Host RAM (MiB) where llama.cpp keeps the states of slots given to another
+# request (its own default, 8 GiB, would let a long run grow far past our memory
+# budget). A state costs ~23 KB per token with SmolLM2-135M (f16 KV), so a
+# 700-token conversation takes ~16 MB. `remora analyze` keeps four agents with
+# different system prompts in flight, so the cache must hold a state of each plus
+# the conversations waiting for their next turn, or a request reads its whole
+# prompt again (`benchmarks/prompt_cache.py`: 0 MiB keeps 1% of prompt tokens, 128
+# MiB 50% of first turns' and 86% of second turns'). On the sample project one
+# slot with 64 MiB kept 56% of all prompt tokens, with 128 MiB 64-65%.
+DEFAULT_PROMPT_CACHE_MIB = 128
 
 
 class _Section(BaseModel):
@@ -67,12 +77,12 @@ class ModelConfig(_Section):
     timeout: float = Field(60.0, gt=0, description="Seconds per model request")
     retry: RetryConfig = Field(default_factory=RetryConfig)
     profile: str | None = Field(None, description="Model profile; default: from the model id")
-    # Two slots: each request gets half of the engine instead of a quarter, so its
-    # work finishes well inside the turn limit on a busy 2-core machine; the other
-    # agents wait in the queue (not counted against them) or run their tools.
-    # benchmarks/analyze.py on inventory/pricing.py, load 4-9: 4 slots 11 of 18
-    # runs timed out, 2 slots none.
-    n_parallel: int = Field(2, ge=1, le=256, description="Embedded: parallel slots")
+    # One slot: the engine reads one prompt at a time at full speed, the other agents
+    # wait in the queue (not counted against them) or run their tools, and the KV
+    # cache is half of two slots' (~95 MB less). `benchmarks/analyze.py` on the
+    # sample project, with the 128 MiB prompt cache: 1 slot 180-204 s, peak RSS 530
+    # MB; 2 slots 214-215 s, 640 MB (64 MiB cache).
+    n_parallel: int = Field(1, ge=1, le=256, description="Embedded: parallel slots")
     n_ctx_per_slot: int = Field(
         4096, ge=256, le=1_048_576, description="Embedded: context per slot"
     )
@@ -81,6 +91,12 @@ class ModelConfig(_Section):
     # 110 -> 190 tokens/s) for ~23 KB instead of ~12 KB per token of context.
     kv_cache: Literal["f16", "q8_0"] = Field(
         "f16", description="Embedded: KV cache type (q8_0 halves its memory, reads slower)"
+    )
+    prompt_cache_mib: int = Field(
+        DEFAULT_PROMPT_CACHE_MIB,
+        ge=0,
+        le=1_048_576,
+        description="Embedded: RAM (MiB) keeping prompt states between requests",
     )
     engines: int = Field(
         1,

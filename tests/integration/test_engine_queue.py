@@ -105,3 +105,32 @@ async def test_engine_copies_split_the_slots_and_take_turns(embedded_model_path:
         assert (await second.chat(SHORT))["usage"]["completion_tokens"] > 0
     finally:
         await provider.aclose()
+
+
+def _conversation(system: str, node: str, turn: int) -> dict[str, object]:
+    messages = [
+        {"role": "system", "content": system},
+        {"role": "user", "content": node},
+    ]
+    if turn == 2:
+        messages += [
+            {"role": "assistant", "content": '{"name": "write", "arguments": {}}'},
+            {"role": "user", "content": "Result of write: refused, it only repeats the name."},
+        ]
+    return {"messages": messages, "max_tokens": 2, "temperature": 0.0, "cache_prompt": True}
+
+
+async def test_a_second_turn_finds_its_first_turn_after_another_node_took_the_slot(
+    embedded_model_path: Path,
+) -> None:
+    # One agent, two nodes, one slot: node B's first turn shares the system prompt
+    # with node A's conversation. The slot's state must go to the prompt cache
+    # before B overwrites it, so A's second turn reads only what is new.
+    system = "You write docstrings. " + "Call one tool per turn and say what the code does. " * 30
+    node_a = "Document add(a, b): " + "return a + b; " * 40
+    node_b = "Document mul(a, b): " + "return a * b; " * 40
+    async with one_slot_engine(embedded_model_path, n_ctx=2048) as engine:
+        first = (await engine.chat(_conversation(system, node_a, 1)))["timings"]
+        await engine.chat(_conversation(system, node_b, 1))
+        second = (await engine.chat(_conversation(system, node_a, 2)))["timings"]
+    assert second["cache_n"] >= first["prompt_n"] + first.get("cache_n", 0)

@@ -34,7 +34,14 @@ __all__ = ["plan_digest", "result_of", "reusable_result", "task_fingerprint"]
 
 # Settings that change how long a run may take or how it is scheduled, not what it
 # produces: changing them keeps earlier results.
-_MODEL_SCHEDULING = {"timeout", "retry", "n_parallel", "threads", "api_key_env"}
+_MODEL_SCHEDULING = {
+    "timeout",
+    "retry",
+    "n_parallel",
+    "threads",
+    "api_key_env",
+    "prompt_cache_mib",
+}
 _RUNNER_SCHEDULING = {"per_turn_timeout", "total_timeout"}
 _SANDBOX_SCHEDULING = {"max_concurrent_agents", "workers", "request_timeout"}
 

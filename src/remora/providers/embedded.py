@@ -134,6 +134,7 @@ class EmbeddedProvider:
                     threads,
                     copy,
                     self.model.kv_cache,
+                    self.model.prompt_cache_mib,
                 )
             )
             for copy in range(copies)

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import ctypes
 import os
 import secrets
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from remora.config import DEFAULT_PROMPT_CACHE_MIB
 from remora.conversation import WorkClock
 from remora.errors import ModelUnavailableError
 
@@ -37,13 +40,6 @@ __all__ = [
     "default_threads",
     "release_engine",
 ]
-
-# Prompt-cache RAM (MiB) for slot states that were evicted; llama.cpp's default of
-# 8 GiB would let a long run grow far past our memory budget. The cache fills up
-# during `remora analyze` of the sample project: 256 MiB gave a peak RSS of 735 MB
-# (budget 600), 0 gave 432 MB where 256 gave 647 MB (benchmarks/analyze.py).
-_CACHE_RAM_MIB = 64
-
 
 _KV_TYPES = {"f16": "GGML_TYPE_F16", "q8_0": "GGML_TYPE_Q8_0"}
 
@@ -57,6 +53,7 @@ class EngineKey:
     # Which copy of the model, when one provider spreads its requests over several.
     copy: int = 0
     kv_cache: str = "f16"
+    cache_ram_mib: int = DEFAULT_PROMPT_CACHE_MIB
 
     @classmethod
     def create(
@@ -67,9 +64,12 @@ class EngineKey:
         threads: int | None,
         copy: int = 0,
         kv_cache: str = "f16",
+        cache_ram_mib: int = DEFAULT_PROMPT_CACHE_MIB,
     ) -> EngineKey:
         threads = threads or default_threads()
-        return cls(path.resolve(), n_parallel, n_ctx_per_slot, threads, copy, kv_cache)
+        return cls(
+            path.resolve(), n_parallel, n_ctx_per_slot, threads, copy, kv_cache, cache_ram_mib
+        )
 
 
 def default_threads() -> int:
@@ -120,7 +120,12 @@ def build_params(
     kv_type = _KV_TYPES[key.kv_cache]
     params.cache_type_k = getattr(xllamacpp.ggml_type, kv_type)
     params.cache_type_v = getattr(xllamacpp.ggml_type, kv_type)
-    params.cache_ram_mib = _CACHE_RAM_MIB
+    params.cache_ram_mib = key.cache_ram_mib
+    # A slot given to a request always saves what it held to the cache first. By
+    # default llama.cpp skips that when the new prompt shares >10% with the slot
+    # (another node of the same agent), so the conversation it overwrote lost its
+    # next turn's prefix: docstring turn 2 found 409 of ~650 tokens (the system prompt).
+    params.slot_prompt_similarity = 0.0
     params.port = port
     params.hostnames = [host]
     params.verbosity = verbosity
@@ -131,11 +136,35 @@ def build_params(
     return params
 
 
+# glibc's mallopt: blocks from this size up get their own mapping, unmapped on free.
+_M_MMAP_THRESHOLD = -3
+_MMAP_THRESHOLD_BYTES = 1 << 20
+
+
+def return_freed_states_to_the_system() -> None:
+    """Make glibc give the prompt cache's freed slot states back to the system.
+
+    Each saved state is one ~10-30 MB block. glibc serves a block that size from
+    its own mapping only until the first such block is freed; then it raises its
+    threshold and serves the next ones from the heap, where freed states stay
+    resident between the ones still alive. A fixed threshold keeps every state in
+    its own mapping: `benchmarks/analyze.py` (one slot, 128 MiB cache) peaked at
+    530 MB instead of 685-718 MB. ``MALLOC_MMAP_THRESHOLD_`` set by the user wins;
+    other C libraries keep their own policy.
+    """
+    if sys.platform != "linux" or "MALLOC_MMAP_THRESHOLD_" in os.environ:
+        return
+    mallopt = getattr(ctypes.CDLL(None), "mallopt", None)
+    if mallopt is not None:
+        mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD_BYTES)
+
+
 def load_server(key: EngineKey, **kwargs: Any) -> Any:
     """Start an xllamacpp ``Server``; a load failure is AGENT_002 naming the file."""
     import xllamacpp
 
     params = build_params(key, **kwargs)
+    return_freed_states_to_the_system()
     try:
         return xllamacpp.Server(params)
     except RuntimeError as exc:

@@ -144,3 +144,12 @@ def test_usage_reads_cached_tokens() -> None:
         1,
     )
     assert usage_from_response({}).prompt_tokens == 0
+
+
+def test_engine_params_keep_every_slot_state_in_the_configured_cache(tmp_path: Path) -> None:
+    from remora.providers.engine import EngineKey, build_params
+
+    params = build_params(EngineKey.create(tmp_path / "m.gguf", 1, 4096, 2, cache_ram_mib=96))
+    assert params.cache_ram_mib == 96
+    # A slot saves what it held before any new request, however alike the prompts.
+    assert params.slot_prompt_similarity == 0.0
