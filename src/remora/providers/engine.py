@@ -141,7 +141,7 @@ _M_MMAP_THRESHOLD = -3
 _MMAP_THRESHOLD_BYTES = 1 << 20
 
 
-def return_freed_states_to_the_system() -> None:
+def _return_freed_states_to_the_system() -> None:
     """Make glibc give the prompt cache's freed slot states back to the system.
 
     Each saved state is one ~10-30 MB block. glibc serves a block that size from
@@ -164,7 +164,7 @@ def load_server(key: EngineKey, **kwargs: Any) -> Any:
     import xllamacpp
 
     params = build_params(key, **kwargs)
-    return_freed_states_to_the_system()
+    _return_freed_states_to_the_system()
     try:
         return xllamacpp.Server(params)
     except RuntimeError as exc:
