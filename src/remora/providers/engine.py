@@ -121,11 +121,14 @@ def build_params(
     params.cache_type_k = getattr(xllamacpp.ggml_type, kv_type)
     params.cache_type_v = getattr(xllamacpp.ggml_type, kv_type)
     params.cache_ram_mib = key.cache_ram_mib
-    # A slot given to a request always saves what it held to the cache first. By
-    # default llama.cpp skips that when the new prompt shares >10% with the slot
-    # (another node of the same agent), so the conversation it overwrote lost its
-    # next turn's prefix: docstring turn 2 found 409 of ~650 tokens (the system prompt).
-    params.slot_prompt_similarity = 0.0
+    if key.n_parallel == 1:
+        # The one slot always saves what it held to the cache before a new request.
+        # llama.cpp skips that when the new prompt shares >10% with the slot (the
+        # next node of the same agent), so the conversation it overwrote lost its
+        # next turn's prefix: docstring turn 2 found 409 of ~650 tokens (the system
+        # prompt). With more slots that similarity is what sends a conversation's
+        # next turn back to the slot that holds it, so llama.cpp's default stays.
+        params.slot_prompt_similarity = 0.0
     params.port = port
     params.hostnames = [host]
     params.verbosity = verbosity

@@ -146,10 +146,13 @@ def test_usage_reads_cached_tokens() -> None:
     assert usage_from_response({}).prompt_tokens == 0
 
 
-def test_engine_params_keep_every_slot_state_in_the_configured_cache(tmp_path: Path) -> None:
+def test_one_slot_keeps_every_state_in_the_configured_cache(tmp_path: Path) -> None:
     from remora.providers.engine import EngineKey, build_params
 
     params = build_params(EngineKey.create(tmp_path / "m.gguf", 1, 4096, 2, cache_ram_mib=96))
     assert params.cache_ram_mib == 96
-    # A slot saves what it held before any new request, however alike the prompts.
+    # One slot saves what it held before any new request, however alike the prompts;
+    # with more, llama.cpp picks the slot whose prompt is most alike.
     assert params.slot_prompt_similarity == 0.0
+    several = build_params(EngineKey.create(tmp_path / "m.gguf", 2, 4096, 2))
+    assert several.slot_prompt_similarity == pytest.approx(0.1)
