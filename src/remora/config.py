@@ -96,7 +96,7 @@ class ModelConfig(_Section):
         DEFAULT_PROMPT_CACHE_MIB,
         ge=0,
         le=1_048_576,
-        description="Embedded: RAM (MiB) keeping prompt states between requests",
+        description="Embedded: RAM (MiB) per engine keeping prompt states between requests",
     )
     engines: int = Field(
         1,

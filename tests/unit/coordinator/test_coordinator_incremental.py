@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from coordinator_support import make_config, make_project, nodes_of, note_model, provider_factory
 
@@ -15,11 +16,13 @@ from remora.workspace import WorkspaceStore
 
 
 async def analyze(
-    root: Path, *, force: bool = False, style: str = "fancy"
+    root: Path, *, force: bool = False, style: str = "fancy", model: dict[str, Any] | None = None
 ) -> tuple[AnalyzeReport, int]:
     """One analyze of the note operation; the report and how many model requests it made."""
     created: list[Provider] = []
-    config = make_config(root, operations={"note": {"options": {"style": style}}})
+    config = make_config(
+        root, operations={"note": {"options": {"style": style}}}, model=model or {}
+    )
     async with Coordinator(
         config,
         root,
@@ -73,6 +76,16 @@ async def test_force_options_and_agent_edits_run_again(tmp_path: Path) -> None:
     script.write_text(script.read_text() + "\n")
     assert (await analyze(root, style="plain"))[1] == 8
     assert (await analyze(root, style="plain"))[1] == 0
+
+
+async def test_engine_scheduling_settings_keep_results_and_model_settings_do_not(
+    tmp_path: Path,
+) -> None:
+    root = make_project(tmp_path)
+    await analyze(root)
+    scheduling = {"n_parallel": 3, "prompt_cache_mib": 32, "threads": 1, "timeout": 5}
+    assert (await analyze(root, model=scheduling))[1] == 0
+    assert (await analyze(root, model={**scheduling, "n_ctx_per_slot": 2048}))[1] == 8
 
 
 async def test_an_accepted_or_rejected_change_makes_the_node_new_again(tmp_path: Path) -> None:
