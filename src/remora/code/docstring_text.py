@@ -193,6 +193,10 @@ def compose(node: SourceNode, given: Pieces, style: str, current: str | None) ->
         }
         params, from_defaults = fact_entries(known.parameters, texts)
         filled += from_defaults
+        if params and not any(entry.text or entry.kind for entry in params):
+            # Bare names repeat the signature: a section to fill in, not to accept.
+            left_out.append("params: nothing known to say about them")
+            params = []
     facts: dict[str, Any] = {"returns_value": False, "is_generator": False, "annotation": None}
     if node.definition is not None:
         facts = node_returns(node)

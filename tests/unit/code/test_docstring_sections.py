@@ -165,3 +165,18 @@ def test_a_description_the_parser_reads_as_a_section_is_left_out() -> None:
         "Args:\n    items:\n    sizes (dict[str, int]): Defaults to ``{'s': 1, 'm': 2}``."
     )
     assert plan["left_out"] == ["description: not read back exactly"]
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_bare_parameter_names_alone_leave_the_section_out(style: str) -> None:
+    # Names without a type, a default or a description only repeat the signature.
+    add = locate(parse("def add(a, b):\n    return a + b\n", "m.py"), NodeRef("function", "add", 1))
+    plan = compose(add, Pieces(summary="Add two numbers."), style, None)
+    assert plan["text"] == "Add two numbers."
+    assert plan["left_out"] == ["params: nothing known to say about them"]
+    # One described parameter keeps the section, naming both.
+    plan = compose(
+        add, Pieces(summary="Add two numbers.", params={"b": "What to add."}), style, None
+    )
+    parsed = docstring_parser.parse(plan["text"], PARSER_STYLES[style])
+    assert [p.arg_name for p in parsed.params] == ["a", "b"]
