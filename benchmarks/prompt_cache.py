@@ -99,7 +99,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     path = ensure_model(DEFAULT_MODEL)
     figures: dict[str, Any] = {}
     for size in (int(s) for s in args.sizes.split(",")):
-        engine = acquire_engine(EngineKey.create(path, args.slots, 4096, None, cache_ram_mib=size))
+        key = EngineKey.create(path, args.slots, 4096, None, prompt_cache_mib=size)
+        engine = acquire_engine(key)
         try:
             started = time.perf_counter()
             turns = await _traffic(engine, args.nodes)

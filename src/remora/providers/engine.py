@@ -53,7 +53,7 @@ class EngineKey:
     # Which copy of the model, when one provider spreads its requests over several.
     copy: int = 0
     kv_cache: str = "f16"
-    cache_ram_mib: int = DEFAULT_PROMPT_CACHE_MIB
+    prompt_cache_mib: int = DEFAULT_PROMPT_CACHE_MIB
 
     @classmethod
     def create(
@@ -64,11 +64,11 @@ class EngineKey:
         threads: int | None,
         copy: int = 0,
         kv_cache: str = "f16",
-        cache_ram_mib: int = DEFAULT_PROMPT_CACHE_MIB,
+        prompt_cache_mib: int = DEFAULT_PROMPT_CACHE_MIB,
     ) -> EngineKey:
         threads = threads or default_threads()
         return cls(
-            path.resolve(), n_parallel, n_ctx_per_slot, threads, copy, kv_cache, cache_ram_mib
+            path.resolve(), n_parallel, n_ctx_per_slot, threads, copy, kv_cache, prompt_cache_mib
         )
 
 
@@ -120,7 +120,7 @@ def build_params(
     kv_type = _KV_TYPES[key.kv_cache]
     params.cache_type_k = getattr(xllamacpp.ggml_type, kv_type)
     params.cache_type_v = getattr(xllamacpp.ggml_type, kv_type)
-    params.cache_ram_mib = key.cache_ram_mib
+    params.cache_ram_mib = key.prompt_cache_mib
     if key.n_parallel == 1:
         # The one slot always saves what it held to the cache before a new request.
         # llama.cpp skips that when the new prompt shares >10% with the slot (the

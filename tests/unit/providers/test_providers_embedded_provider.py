@@ -149,7 +149,7 @@ def test_usage_reads_cached_tokens() -> None:
 def test_one_slot_keeps_every_state_in_the_configured_cache(tmp_path: Path) -> None:
     from remora.providers.engine import EngineKey, build_params
 
-    params = build_params(EngineKey.create(tmp_path / "m.gguf", 1, 4096, 2, cache_ram_mib=96))
+    params = build_params(EngineKey.create(tmp_path / "m.gguf", 1, 4096, 2, prompt_cache_mib=96))
     assert params.cache_ram_mib == 96
     # One slot saves what it held before any new request, however alike the prompts;
     # with more, llama.cpp picks the slot whose prompt is most alike.
