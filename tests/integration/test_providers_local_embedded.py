@@ -11,11 +11,12 @@ import pytest
 from providers_local_support import QUESTION, SUBMIT, WEATHER
 
 from remora.config import ModelConfig
-from remora.conversation import Message, ModelRequest, ToolResult
+from remora.conversation import Message, ModelRequest, ToolResult, ToolSpec
 from remora.providers import engine as engine_module
 from remora.providers.embedded import EmbeddedProvider
 from remora.providers.factory import create_provider
 from remora.providers.model_store import KNOWN_MODELS, fetch_model
+from remora.providers.schema_calls import RAW_KEY
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
 
@@ -55,6 +56,25 @@ async def test_one_tool_call_with_schema_valid_arguments(embedded_model_path: Pa
     assert call.name == "get_weather"
     jsonschema.validate(call.arguments, WEATHER.parameters)
     assert turn.usage.prompt_tokens > 0 and turn.usage.completion_tokens > 0
+    await provider.aclose()
+
+
+async def test_an_argumentless_call_costs_only_its_name(embedded_model_path: Path) -> None:
+    """The call's opening is read with the prompt and the grammar ends at the name:
+    the model generates the name and its end (2 tokens; the whole call under the
+    JSON schema's grammar took 12), the host writes the rest."""
+    provider = _provider(embedded_model_path)
+    finish = ToolSpec(
+        "finish", "Finish.", {"type": "object", "properties": {}, "additionalProperties": False}
+    )
+    turn = await provider.complete(
+        ModelRequest(QUESTION, (WEATHER, finish), tool_choice="finish", max_tokens=64)
+    )
+    assert turn.finish == "tool_calls", turn.error
+    (call,) = turn.message.tool_calls
+    assert (call.name, call.arguments) == ("finish", {})
+    assert call.provider_data == {RAW_KEY: '{"name": "finish", "arguments": {}}'}
+    assert turn.usage.completion_tokens <= 3, turn.usage
     await provider.aclose()
 
 

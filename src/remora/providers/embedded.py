@@ -22,6 +22,7 @@ from remora.conversation import Message, ModelRequest, ModelTurn, Usage
 from remora.errors import ModelUnavailableError
 from remora.profiles import ModelProfile
 from remora.providers.base import Availability
+from remora.providers.call_grammar import COMPACT_JSON, CallGrammar, call_grammar
 from remora.providers.engine import (
     Engine,
     EngineKey,
@@ -37,6 +38,7 @@ from remora.providers.model_store import (
     resolve_model_path,
 )
 from remora.providers.schema_calls import (
+    CallPlan,
     plan_turn,
     prompted_turn,
     render_messages,
@@ -46,20 +48,13 @@ from remora.providers.schema_calls import (
 __all__ = ["EmbeddedProvider", "timings_from_response", "usage_from_response"]
 
 
-# Compact JSON: with llguidance's default flexible whitespace a tiny model can emit
-# blank space until max_tokens (seen on 4 of 161 runs of `remora analyze` on the
-# sample project, each a 60 s per-turn timeout under load); fixed separators also
-# save tokens on every call.
-_COMPACT_JSON = {"whitespace_flexible": False, "key_separator": ": ", "item_separator": ", "}
-
-
 @functools.lru_cache(maxsize=256)
 def _grammar(schema_json: str) -> str:
     import xllamacpp
 
     schema = json.loads(schema_json)
     if isinstance(schema, dict):
-        schema = {**schema, "x-guidance": _COMPACT_JSON}
+        schema = {**schema, "x-guidance": COMPACT_JSON}
     return str(xllamacpp.json_schema_to_grammar(json.dumps(schema)))
 
 
@@ -84,6 +79,14 @@ def timings_from_response(response: dict[str, Any]) -> dict[str, float]:
         if isinstance(value, int | float):
             found[name] = round(value / 1000, 4)
     return found
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EmbeddedTurn:
+    """What a request may produce: the call plan, and the one-call grammar if used."""
+
+    plan: CallPlan
+    call: CallGrammar | None
 
 
 class EmbeddedProvider:
@@ -149,36 +152,41 @@ class EmbeddedProvider:
         engines = self._engines or await asyncio.to_thread(self._load)
         return min(engines, key=lambda e: e.in_flight)
 
-    def build_request(self, request: ModelRequest) -> tuple[dict[str, Any], Any]:
-        """The llama.cpp chat request for ``request`` and the turn's call plan."""
+    def build_request(self, request: ModelRequest) -> tuple[dict[str, Any], EmbeddedTurn]:
+        """The llama.cpp chat request for ``request`` and what the turn may produce."""
         plan = plan_turn(request, self.profile)
         tools_prompt = (
             render_tools_prompt(request.tools, parallel=plan.max_calls != 1)
             if request.tools
             else ""
         )
+        messages = render_messages(request.messages, tools_prompt)
         body: dict[str, Any] = {
-            "messages": render_messages(request.messages, tools_prompt),
+            "messages": messages,
             "max_tokens": request.max_tokens,
             "temperature": request.temperature,
             "cache_prompt": True,
         }
         if request.stop:
             body["stop"] = list(request.stop)
-        response_format = plan.response_format()
-        if response_format is not None:
+        call = call_grammar(plan)
+        if call is not None:
+            # llama.cpp continues a final assistant message: the forced opening is
+            # read with the prompt instead of being generated token by token.
+            messages.append({"role": "assistant", "content": call.prefill})
+            body["grammar"] = call.grammar
+        elif (response_format := plan.response_format()) is not None:
             # A raw grammar rather than response_format: with response_format llama.cpp
             # lets the model wrap the JSON in a ```json fence and strips it from the
             # content, so the next prompt no longer matches the cached tokens.
-            schema = response_format["json_schema"]["schema"]
             # In the schema's own key order: llguidance writes properties in that
             # order, so the model names the tool before its arguments and gives the
             # required ones (a docstring's summary) first, as the prompt shows them.
-            body["grammar"] = _grammar(json.dumps(schema))
-        return body, plan
+            body["grammar"] = _grammar(json.dumps(response_format["json_schema"]["schema"]))
+        return body, EmbeddedTurn(plan, call)
 
     async def complete(self, request: ModelRequest) -> ModelTurn:
-        body, plan = self.build_request(request)
+        body, turn_plan = self.build_request(request)
         engine = await self.engine()
         timeout = request.timeout_s or self.model.timeout
         try:
@@ -200,10 +208,12 @@ class EmbeddedProvider:
         else:
             choice = choices[0]
             content = str((choice.get("message") or {}).get("content") or "")
+            if turn_plan.call is not None:
+                content = turn_plan.call.output(content)
             turn = prompted_turn(
                 content,
                 choice.get("finish_reason"),
-                plan,
+                turn_plan.plan,
                 usage_from_response(response),
                 response,
                 request.max_tokens,

@@ -33,6 +33,7 @@ __all__ = [
     "RAW_KEY",
     "CallPlan",
     "ParsedCalls",
+    "call_alternatives",
     "parse_calls",
     "plan_turn",
     "prompted_turn",
@@ -110,20 +111,35 @@ def _call_schema(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+_TEXT_ARGUMENTS: dict[str, Any] = {
+    "type": "object",
+    "properties": {"text": {"type": "string"}},
+    "required": ["text"],
+    "additionalProperties": False,
+}
+
+
+def _alternatives(
+    tools: Sequence[ToolSpec], text_name: str | None
+) -> list[tuple[str, dict[str, Any]]]:
+    found = [(t.name, _arguments_schema(t)) for t in tools]
+    if text_name:
+        found.append((text_name, _TEXT_ARGUMENTS))
+    return found
+
+
+def call_alternatives(plan: CallPlan) -> list[tuple[str, dict[str, Any]]]:
+    """Each name the model may call this turn with its arguments' schema (the text
+    reply's pseudo-tool last)."""
+    return _alternatives(plan.tools, plan.text_name)
+
+
 def tool_union_schema(
     tools: Sequence[ToolSpec], *, text_name: str | None = None, max_calls: int = 1
 ) -> dict[str, Any]:
     """``oneOf`` over ``{name: const, arguments: schema}``; an array of them when
     ``max_calls`` is not 1 (0 = unbounded)."""
-    options = [_call_schema(t.name, _arguments_schema(t)) for t in tools]
-    if text_name:
-        text_args = {
-            "type": "object",
-            "properties": {"text": {"type": "string"}},
-            "required": ["text"],
-            "additionalProperties": False,
-        }
-        options.append(_call_schema(text_name, text_args))
+    options = [_call_schema(name, arguments) for name, arguments in _alternatives(tools, text_name)]
     one = options[0] if len(options) == 1 else {"oneOf": options}
     if max_calls == 1:
         return one

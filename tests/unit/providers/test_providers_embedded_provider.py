@@ -86,13 +86,16 @@ def test_build_request_constrains_tool_turns_and_prompts_the_schemas() -> None:
         Message.user("define cat"),
         Message.assistant(calls=(ToolCall("c1", "lookup", {"word": "cat"}),)),
     )
-    body, plan = provider.build_request(ModelRequest(history, (TOOL,), max_tokens=99))
+    body, turn = provider.build_request(ModelRequest(history, (TOOL,), max_tokens=99))
     assert body["max_tokens"] == 99 and body["cache_prompt"] is True
     assert body["messages"][0]["role"] == "system"
     assert "- lookup: Look a word up." in body["messages"][0]["content"]
-    assert "lookup" in body["grammar"]  # the schema union, as a llama.cpp grammar
+    # The reply's forced opening is read with the prompt; the grammar takes the rest.
+    assert body["messages"][-1] == {"role": "assistant", "content": '{"name": "'}
+    assert body["grammar"].startswith("%llguidance")
+    assert '"lookup\\", \\"arguments\\": "' in body["grammar"]
     assert "response_format" not in body
-    assert [t.name for t in plan.tools] == ["lookup"]
+    assert [t.name for t in turn.plan.tools] == ["lookup"]
     plain, _ = provider.build_request(ModelRequest(history, (TOOL,), tool_choice="none"))
     assert "grammar" not in plain
 
@@ -100,7 +103,7 @@ def test_build_request_constrains_tool_turns_and_prompts_the_schemas() -> None:
 def test_grammar_and_prompt_keep_the_declared_key_order() -> None:
     """The model names the tool first, then gives the arguments in the order the tool
     declares them (the required summary before the optional description), as the
-    prompt shows them; alphabetical order would put "arguments" before "name"."""
+    prompt shows them."""
     tool = ToolSpec(
         "write_docstring",
         "Write a docstring.",
@@ -113,8 +116,8 @@ def test_grammar_and_prompt_keep_the_declared_key_order() -> None:
     provider = create_provider(ModelConfig())
     assert isinstance(provider, EmbeddedProvider)
     body, _ = provider.build_request(ModelRequest((Message.user("document f"),), (tool,)))
+    assert body["messages"][-1]["content"] == '{"name": "'  # the name comes first
     grammar = body["grammar"]
-    assert grammar.index('"name"') < grammar.index('"arguments"')
     assert grammar.index('"summary"') < grammar.index('"description"')
     system = body["messages"][0]["content"]
     assert system.index('"summary"') < system.index('"description"')
