@@ -28,6 +28,7 @@ from remora.providers.engine import (
     EngineKey,
     acquire_engine,
     default_threads,
+    import_xllamacpp,
     release_engine,
 )
 from remora.providers.model_store import (
@@ -50,7 +51,7 @@ __all__ = ["EmbeddedProvider", "timings_from_response", "usage_from_response"]
 
 @functools.lru_cache(maxsize=256)
 def _grammar(schema_json: str) -> str:
-    import xllamacpp
+    xllamacpp = import_xllamacpp()
 
     schema = json.loads(schema_json)
     if isinstance(schema, dict):
@@ -224,7 +225,7 @@ class EmbeddedProvider:
         """Whether the model file is there (or can be fetched); loads nothing."""
         label = self.model_label
         try:
-            import xllamacpp  # noqa: F401
+            import_xllamacpp()
         except ImportError as exc:
             return Availability(
                 False,

@@ -38,6 +38,7 @@ __all__ = [
     "acquire_engine",
     "build_params",
     "default_threads",
+    "import_xllamacpp",
     "release_engine",
 ]
 
@@ -75,21 +76,46 @@ class EngineKey:
 def default_threads() -> int:
     """All usable CPUs, at least one.
 
-    llama.cpp's threads meet at a barrier at every step of every token, and
-    libgomp's default lets a waiting thread spin briefly before it sleeps.
+    llama.cpp's threads meet at a barrier at every step of every token, and a
+    waiting thread spins a while before it sleeps (``import_xllamacpp``).
     Telling it to sleep at once (``OMP_WAIT_POLICY=PASSIVE``) cut generation
     from 96 to 34 tokens/s on 2 threads (`benchmarks/embedded.py --slots 2`) and
     made `remora analyze` of inventory/orders.py slower (125 s vs 94-99 s, CPU
     1.51 vs 1.84; benchmarks/analyze.py), though it holds up better when another
-    process takes a whole core (34-39 vs 17-21 tokens/s). So libgomp's default
-    stands; on a crowded machine set ``OMP_WAIT_POLICY=PASSIVE`` or
-    ``model.threads: 1``.
+    process takes a whole core (34-39 vs 17-21 tokens/s). On a crowded machine
+    set ``OMP_WAIT_POLICY=PASSIVE`` or ``model.threads: 1``.
     """
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
     return max(1, cpus)
+
+
+# libgomp's spin before a waiting thread sleeps, in pause-instruction rounds.
+_SPIN_COUNT = "30000"
+
+
+def import_xllamacpp() -> Any:
+    """xllamacpp, with libgomp told how long its threads spin before they sleep.
+
+    llama.cpp's two threads meet at a barrier after every operation. libgomp's
+    default lets the one that arrives first spin 300,000 rounds (milliseconds)
+    before it sleeps: right for generation, whose barriers come every few
+    microseconds, but while a tool (ruff, pytest) takes one core the spinning
+    thread keeps the other and the tool waits. With 30,000 rounds (about a
+    millisecond) `remora analyze` of the sample project read its prompts ~20%
+    faster and generated as fast: 158 s instead of 189-192 s (`benchmarks/analyze.py`,
+    the same 3,953 generated tokens; 3,000: 162 s, 10,000: 169-173 s, 100,000:
+    179 s, generation slowing below 30,000). libgomp reads the
+    setting once, when xllamacpp loads it, so every import goes through here; a
+    user's ``GOMP_SPINCOUNT`` or ``OMP_WAIT_POLICY`` wins.
+    """
+    if "GOMP_SPINCOUNT" not in os.environ and "OMP_WAIT_POLICY" not in os.environ:
+        os.environ["GOMP_SPINCOUNT"] = _SPIN_COUNT
+    import xllamacpp
+
+    return xllamacpp
 
 
 def build_params(
@@ -102,7 +128,7 @@ def build_params(
     verbosity: int = 0,
 ) -> Any:
     """xllamacpp ``CommonParams`` for ``key``: context shared by all slots, prompt cache on."""
-    import xllamacpp
+    xllamacpp = import_xllamacpp()
 
     params = xllamacpp.CommonParams()
     params.model.path = str(key.path)
@@ -164,7 +190,7 @@ def _return_freed_states_to_the_system() -> None:
 
 def load_server(key: EngineKey, **kwargs: Any) -> Any:
     """Start an xllamacpp ``Server``; a load failure is AGENT_002 naming the file."""
-    import xllamacpp
+    xllamacpp = import_xllamacpp()
 
     params = build_params(key, **kwargs)
     _return_freed_states_to_the_system()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -159,3 +162,24 @@ def test_one_slot_keeps_every_state_in_the_configured_cache(tmp_path: Path) -> N
     assert params.slot_prompt_similarity == 0.0
     several = build_params(EngineKey.create(tmp_path / "m.gguf", 2, 4096, 2))
     assert several.slot_prompt_similarity == pytest.approx(0.1)
+
+
+def _libgomp_spin_count(env: dict[str, str]) -> str:
+    """GOMP_SPINCOUNT as libgomp itself reports it when xllamacpp loads it."""
+    code = "from remora.providers.engine import import_xllamacpp; import_xllamacpp()"
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("GOMP_", "OMP_"))}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**clean, **env, "OMP_DISPLAY_ENV": "VERBOSE"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (line,) = [x for x in done.stderr.splitlines() if "GOMP_SPINCOUNT" in x]
+    return line.split("=", 1)[1].strip().strip("'")
+
+
+def test_libgomp_spins_briefly_unless_the_user_chose() -> None:
+    assert _libgomp_spin_count({}) == "30000"
+    assert _libgomp_spin_count({"GOMP_SPINCOUNT": "500"}) == "500"
+    assert _libgomp_spin_count({"OMP_WAIT_POLICY": "PASSIVE"}) == "0"
