@@ -51,6 +51,19 @@ class ToolResult:
     name: str
     payload: dict[str, Any]
 
+    def text_payload(self) -> Any:
+        """The payload as a model that reads results as text gets it.
+
+        A success that printed nothing is its result alone: the envelope's
+        ``"ok": true`` and empty ``"prints"`` are ~14 tokens the engine would read
+        for every result. A failure, or a result with prints, keeps the envelope.
+        """
+        payload = self.payload
+        plain = payload.get("ok") is True and not payload.get("prints")
+        if plain and set(payload) <= {"ok", "result", "prints"}:
+            return payload.get("result")
+        return payload
+
 
 Part = Text | ToolCall | ToolResult
 

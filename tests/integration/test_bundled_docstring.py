@@ -190,7 +190,8 @@ async def test_an_unusable_summary_is_refused_with_its_reason_and_nothing_invent
     root = write_project(tmp_path, {"m.py": SOURCE})
     result, text = await write(root, "total", "google", given)
     assert result["written"] is False
-    assert any(r.startswith("summary: " + reason) for r in result["refused"]), result
+    assert any(r.startswith("summary: " + reason) for r in result["to_fix"]), result
+    assert "refused" not in result  # the same list, once
     assert text == SOURCE
 
 

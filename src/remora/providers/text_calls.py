@@ -223,4 +223,4 @@ def render_result_text(result: ToolResult, style: TextStyle = "json") -> str:
     """An earlier tool result, as text the model reads in the next turn."""
     if style == "functiongemma":
         return fg.render_response(result.name, result.payload)
-    return f"Tool result for {result.name}: {json.dumps(result.payload)}"
+    return f"Tool result for {result.name}: {json.dumps(result.text_payload())}"

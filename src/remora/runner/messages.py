@@ -27,7 +27,7 @@ def format_context(output: Any) -> str:
 
 def host_step_text(result: ToolResult) -> str:
     """A host step's result for the first message, worded like a tool result."""
-    payload = json.dumps(result.payload, ensure_ascii=False, default=str)
+    payload = json.dumps(result.text_payload(), ensure_ascii=False, default=str)
     return f"Result of {result.name}: {payload}"
 
 

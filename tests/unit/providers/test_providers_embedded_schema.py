@@ -144,9 +144,25 @@ def test_render_messages_puts_tools_in_system_and_results_as_user() -> None:
         "name": "apply_fix",
         "arguments": {"issue_code": "F401"},
     }
-    assert out[3]["content"] == (
-        'Result of apply_fix: {"ok": true, "result": 1}\n\n[Context] ruff config'
+    # A plain success is its result alone; the envelope's ok and empty prints only cost tokens.
+    assert out[3]["content"] == "Result of apply_fix: 1\n\n[Context] ruff config"
+
+
+def test_a_failure_or_a_result_with_prints_keeps_the_envelope() -> None:
+    failure = {"ok": False, "error": {"code": "runtime_error", "message": "boom", "details": {}}}
+    printed = {"ok": True, "result": [1], "prints": "checked 3 files\n"}
+    plain = {"ok": True, "result": {"issues": []}, "prints": ""}
+    results = tuple(
+        ToolResult(f"c{i}", "run_linter", payload)
+        for i, payload in enumerate((failure, printed, plain))
     )
+    (out,) = render_messages((Message.tool_results(results),))
+    lines = out["content"].splitlines()
+    assert [json.loads(line.split(": ", 1)[1]) for line in lines] == [
+        failure,
+        printed,
+        {"issues": []},
+    ]
 
 
 def test_render_messages_repeats_the_raw_output_exactly() -> None:

@@ -183,7 +183,7 @@ async def test_schema_history_for_model_without_tools(ollama: FakeOllama) -> Non
     }
     assert messages[3] == {
         "role": "user",
-        "content": 'Result of run_linter: {"ok": true, "result": {"issues": []}}',
+        "content": 'Result of run_linter: {"issues": []}',
     }
 
 

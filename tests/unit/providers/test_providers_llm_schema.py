@@ -136,7 +136,7 @@ async def test_history_repeats_the_raw_call_and_results_as_user_text(
     assert messages[2] == {"role": "assistant", "content": raw}
     assert messages[3] == {
         "role": "user",
-        "content": 'Result of run_linter: {"ok": true, "result": {"issues": ["F401"]}}',
+        "content": 'Result of run_linter: {"issues": ["F401"]}',
     }
     # The system prompt lists every tool on every turn: the prompt cache keeps serving it.
     assert messages[0] == server.chats[0]["messages"][0]

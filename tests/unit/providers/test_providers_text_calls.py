@@ -156,9 +156,7 @@ def test_history_renders_back_in_the_same_style() -> None:
     result = ToolResult("c1", "apply_fix", {"ok": True, "result": {"fixed": 1}})
     assert parse_tool_calls(render_call_text(call)).calls == [FIX]
     assert parse_tool_calls(render_call_text(call, "functiongemma")).calls == [FIX]
-    assert render_result_text(result) == (
-        'Tool result for apply_fix: {"ok": true, "result": {"fixed": 1}}'
-    )
+    assert render_result_text(result) == ('Tool result for apply_fix: {"fixed": 1}')
     assert render_result_text(result, "functiongemma") == (
         "<start_function_response>response:apply_fix{ok:true,result:{fixed:1}}"
         "<end_function_response>"
