@@ -86,7 +86,7 @@ async def test_docstring_pieces_are_checked_refused_and_retried(
     assert result.status == "success", result.to_dict()
     first = last_result(provider, 1)
     assert first["written"] is False
-    assert first["refused"] == [
+    assert first["to_fix"] == [
         "summary: it is mostly digits or punctuation; write it in words; start with a verb "
         "in the imperative: 'Return …', 'Build …', 'Check …'",
         "params.discount: no such parameter (prices, tax); describe only these",

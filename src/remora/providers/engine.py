@@ -104,10 +104,10 @@ def import_xllamacpp() -> Any:
     before it sleeps: right for generation, whose barriers come every few
     microseconds, but while a tool (ruff, pytest) takes one core the spinning
     thread keeps the other and the tool waits. With 30,000 rounds (about a
-    millisecond) `remora analyze` of the sample project read its prompts ~20%
-    faster and generated as fast: 158 s instead of 189-192 s (`benchmarks/analyze.py`,
-    the same 3,953 generated tokens; 3,000: 162 s, 10,000: 169-173 s, 100,000:
-    179 s, generation slowing below 30,000). libgomp reads the
+    millisecond) `remora analyze` of the sample project read its prompts ~15%
+    faster and generated as fast: 158-179 s in 3 runs instead of 170-192 s in 4
+    (`benchmarks/analyze.py`, the same 3,953 generated tokens; 3,000: 162 s,
+    10,000: 169-173 s with generation slower, 100,000: 179 s). libgomp reads the
     setting once, when xllamacpp loads it, so every import goes through here; a
     user's ``GOMP_SPINCOUNT`` or ``OMP_WAIT_POLICY`` wins.
     """
