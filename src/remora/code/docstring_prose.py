@@ -15,7 +15,14 @@ import libcst as cst
 
 from remora.code.source import SourceNode
 
-__all__ = ["MAX_PIECE_CHARS", "MAX_SUMMARY_CHARS", "code_numbers", "problem", "word_tokens"]
+__all__ = [
+    "MAX_PIECE_CHARS",
+    "MAX_SUMMARY_CHARS",
+    "code_numbers",
+    "code_words",
+    "problem",
+    "word_tokens",
+]
 
 MAX_SUMMARY_CHARS = 120
 MAX_PIECE_CHARS = 400
@@ -68,6 +75,10 @@ _ABOUT_THE_CODE = (
     "this method",
 )
 _CALLABLE = ("function", "method", "")
+# Words of the prompt's material, not of code: what a tiny model describes when it
+# describes the prompt ("The document contains a JSON object." on a module of
+# products). Used only when the code itself names none of them.
+_PROMPT_WORDS = ("document", "json", "schema", "prompt", "tool")
 # The placeholders of the examples a summary's reasons give ('Return …'): copied, not filled in.
 _PLACEHOLDERS = ("…", "...")
 
@@ -115,6 +126,36 @@ def code_numbers(node: SourceNode) -> set[float]:
     return numbers
 
 
+def code_words(node: SourceNode) -> frozenset[str]:
+    """The words the node's code names: its identifiers (split at ``_`` and case),
+    strings and comments, three letters or more (the file's, for a file)."""
+    root: cst.CSTNode = node.definition if node.definition is not None else node.file.module
+    words: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            words.update(_name_words(name.value))
+
+        def visit_SimpleString(self, literal: cst.SimpleString) -> None:
+            value = literal.evaluated_value
+            words.update(word_tokens(value if isinstance(value, str) else value.decode("latin-1")))
+
+        def visit_FormattedStringText(self, text: cst.FormattedStringText) -> None:
+            words.update(word_tokens(text.value))
+
+        def visit_Comment(self, comment: cst.Comment) -> None:
+            words.update(word_tokens(comment.value))
+
+    root.visit(Names())
+    return frozenset(w for w in words if len(w) >= 3)
+
+
+def _about_the_prompt(tokens: list[str], words: frozenset[str]) -> list[str]:
+    """The prompt's words in the piece that the code does not name ("documents" too)."""
+    found = [t for t in tokens if t.startswith(_PROMPT_WORDS)]
+    return [t for t in dict.fromkeys(found) if not any(w.startswith(t[:4]) for w in words)]
+
+
 def _unfounded(text: str, numbers: set[float] | None, names: frozenset[str]) -> str:
     """Why ``text`` says something the code does not, or stops short ('' if neither).
 
@@ -142,13 +183,15 @@ def problem(
     kind: str = "",
     numbers: set[float] | None = None,
     names: frozenset[str] = frozenset(),
+    words: frozenset[str] | None = None,
 ) -> str:
     """Why ``text`` cannot be used and what to write instead ('' when it can be used).
 
     ``node`` is the qualified name and ``kind`` the node type; a summary's
     reasons say how a summary of that kind of node starts. ``numbers``: the
     numeric literals of the code, the only numbers a text may state; ``names``:
-    the parameters' names.
+    the parameters' names; ``words``: what the code names (:func:`code_words`),
+    so that a text may speak of a JSON document only when the code does.
     """
     clean = " ".join(text.split())
     start = "; " + _how_to_start(kind) if summary else ""
@@ -201,6 +244,12 @@ def problem(
         return f"it names {node} instead of saying what it does; leave the name out" + start
     if unfounded := _unfounded(clean, numbers, names):
         return unfounded
+    if words is not None and (prompt := _about_the_prompt(tokens, words)):
+        listed = ", ".join(repr(w) for w in prompt[:3])
+        return (
+            f"it describes the prompt ({listed}), not this code, which names no such thing; "
+            "say what the code does" + start
+        )
     if summary:
         if len(clean) > MAX_SUMMARY_CHARS:
             return (

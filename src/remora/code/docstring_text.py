@@ -22,7 +22,7 @@ from typing import Any
 import docstring_parser
 
 from remora.code.context import CodeContext
-from remora.code.docstring_prose import code_numbers, problem, word_tokens
+from remora.code.docstring_prose import code_numbers, code_words, problem, word_tokens
 from remora.code.docstring_sections import (
     Entry,
     documented_parameters,
@@ -73,6 +73,7 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
     said: dict[tuple[str, ...], str] = {}
     numbers = code_numbers(node)
     names = frozenset(p["name"].lstrip("*") for p in real.parameters or [])
+    words = code_words(node)
 
     def judge(where: str, text: str, subject: str, summary: bool = False) -> str:
         if not text.strip():
@@ -85,14 +86,15 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
             kind=node.ref.node_type,
             numbers=numbers,
             names=names,
+            words=words,
         )
-        words = tuple(word_tokens(text))
-        if not reason and words in said:
-            reason = f"it repeats {said[words]}"
+        tokens = tuple(word_tokens(text))
+        if not reason and tokens in said:
+            reason = f"it repeats {said[tokens]}"
         if reason:
             refused.append({"field": where, "reason": reason})
             return ""
-        said.setdefault(words, "the " + where.split(".")[0])
+        said.setdefault(tokens, "the " + where.split(".")[0])
         return _sentence(text, paragraphs=where == "description")
 
     accepted.summary = judge("summary", given.summary, name, summary=True)

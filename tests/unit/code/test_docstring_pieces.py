@@ -87,6 +87,12 @@ def method(name: str) -> SourceNode:
             "raises.ValueError",
             "ValueError is not raised by this code",
         ),
+        # SmolLM2 on the sample's models.py: the prompt's material, not the code.
+        (
+            Pieces(summary="Look up a SKU.", description="The document contains a JSON object."),
+            "description",
+            "it describes the prompt ('document', 'json'), not this code",
+        ),
     ],
 )
 def test_a_bad_piece_is_refused_with_its_reason(pieces: Pieces, field: str, reason: str) -> None:
@@ -274,3 +280,13 @@ def test_sphinx_style() -> None:
         ":returns: The count found.\n:rtype: int\n"
         ":raises KeyError:"
     )
+
+
+def test_json_may_be_named_where_the_code_names_it() -> None:
+    source = "import json\n\n\ndef dump(order):\n    return json.dumps(order)\n"
+    node = locate(parse(source), NodeRef("function", "dump", 4))
+    pieces = Pieces(summary="Serialise the order as JSON.")
+    accepted, refused = check_pieces(node, pieces)
+    assert refused == [] and accepted.summary == "Serialise the order as JSON."
+    _, refused = check_pieces(method("get"), pieces)
+    assert [r["field"] for r in refused] == ["summary"]
