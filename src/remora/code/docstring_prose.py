@@ -2,7 +2,7 @@
 
 Each check looks at the words only where no parser can help (prose is not
 code); facts about the code come from LibCST and ``ast``: its numeric literals
-(:func:`code_numbers`), whether a text parses as Python (``_is_code``).
+and the words it names (:func:`code_facts`), whether a text parses as Python (``_is_code``).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -18,8 +19,8 @@ from remora.code.source import SourceNode
 __all__ = [
     "MAX_PIECE_CHARS",
     "MAX_SUMMARY_CHARS",
-    "code_numbers",
-    "code_words",
+    "CodeFacts",
+    "code_facts",
     "problem",
     "word_tokens",
 ]
@@ -110,29 +111,29 @@ def _repeated(tokens: list[str]) -> str:
     return ", ".join(f"{w!r} {n} times" for w, n in top)
 
 
-def code_numbers(node: SourceNode) -> set[float]:
-    """The values of the numeric literals in the node's code (the file's, for a file)."""
+@dataclass(frozen=True, slots=True)
+class CodeFacts:
+    """What prose about a node may rest on: the values of its numeric literals, and
+    the words its code names (identifiers split at ``_`` and case, strings and
+    comments; three letters or more). For a file, the whole file's."""
+
+    numbers: frozenset[float]
+    words: frozenset[str]
+
+
+def code_facts(node: SourceNode) -> CodeFacts:
+    """The node's :class:`CodeFacts`, read from its LibCST tree."""
     root: cst.CSTNode = node.definition if node.definition is not None else node.file.module
     numbers: set[float] = set()
+    words: set[str] = set()
 
-    class Literals(cst.CSTVisitor):
+    class Scan(cst.CSTVisitor):
         def visit_Integer(self, literal: cst.Integer) -> None:
             numbers.add(float(literal.evaluated_value))
 
         def visit_Float(self, literal: cst.Float) -> None:
             numbers.add(literal.evaluated_value)
 
-    root.visit(Literals())
-    return numbers
-
-
-def code_words(node: SourceNode) -> frozenset[str]:
-    """The words the node's code names: its identifiers (split at ``_`` and case),
-    strings and comments, three letters or more (the file's, for a file)."""
-    root: cst.CSTNode = node.definition if node.definition is not None else node.file.module
-    words: set[str] = set()
-
-    class Names(cst.CSTVisitor):
         def visit_Name(self, name: cst.Name) -> None:
             words.update(_name_words(name.value))
 
@@ -146,8 +147,8 @@ def code_words(node: SourceNode) -> frozenset[str]:
         def visit_Comment(self, comment: cst.Comment) -> None:
             words.update(word_tokens(comment.value))
 
-    root.visit(Names())
-    return frozenset(w for w in words if len(w) >= 3)
+    root.visit(Scan())
+    return CodeFacts(frozenset(numbers), frozenset(w for w in words if len(w) >= 3))
 
 
 def _about_the_prompt(tokens: list[str], words: frozenset[str]) -> list[str]:
@@ -156,7 +157,7 @@ def _about_the_prompt(tokens: list[str], words: frozenset[str]) -> list[str]:
     return [t for t in dict.fromkeys(found) if not any(w.startswith(t[:4]) for w in words)]
 
 
-def _unfounded(text: str, numbers: set[float] | None, names: frozenset[str]) -> str:
+def _unfounded(text: str, numbers: frozenset[float] | None, names: frozenset[str]) -> str:
     """Why ``text`` says something the code does not, or stops short ('' if neither).
 
     ``names``: the parameters' names, which may end a sentence ("... the same a.").
@@ -181,17 +182,16 @@ def problem(
     summary: bool,
     node: str = "",
     kind: str = "",
-    numbers: set[float] | None = None,
+    facts: CodeFacts | None = None,
     names: frozenset[str] = frozenset(),
-    words: frozenset[str] | None = None,
 ) -> str:
     """Why ``text`` cannot be used and what to write instead ('' when it can be used).
 
     ``node`` is the qualified name and ``kind`` the node type; a summary's
-    reasons say how a summary of that kind of node starts. ``numbers``: the
-    numeric literals of the code, the only numbers a text may state; ``names``:
-    the parameters' names; ``words``: what the code names (:func:`code_words`),
-    so that a text may speak of a JSON document only when the code does.
+    reasons say how a summary of that kind of node starts. ``facts``: the
+    code's numeric literals, the only numbers a text may state, and the words it
+    names (a text may speak of JSON only where the code does); ``names``: the
+    parameters' names.
     """
     clean = " ".join(text.split())
     start = "; " + _how_to_start(kind) if summary else ""
@@ -242,9 +242,9 @@ def problem(
         low,
     ):
         return f"it names {node} instead of saying what it does; leave the name out" + start
-    if unfounded := _unfounded(clean, numbers, names):
+    if unfounded := _unfounded(clean, facts.numbers if facts else None, names):
         return unfounded
-    if words is not None and (prompt := _about_the_prompt(tokens, words)):
+    if facts is not None and (prompt := _about_the_prompt(tokens, facts.words)):
         listed = ", ".join(repr(w) for w in prompt[:3])
         return (
             f"it describes the prompt ({listed}), not this code, which names no such thing; "

@@ -22,7 +22,7 @@ from typing import Any
 import docstring_parser
 
 from remora.code.context import CodeContext
-from remora.code.docstring_prose import code_numbers, code_words, problem, word_tokens
+from remora.code.docstring_prose import code_facts, problem, word_tokens
 from remora.code.docstring_sections import (
     Entry,
     documented_parameters,
@@ -71,9 +71,8 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
     refused: list[dict[str, str]] = []
 
     said: dict[tuple[str, ...], str] = {}
-    numbers = code_numbers(node)
+    facts = code_facts(node)
     names = frozenset(p["name"].lstrip("*") for p in real.parameters or [])
-    words = code_words(node)
 
     def judge(where: str, text: str, subject: str, summary: bool = False) -> str:
         if not text.strip():
@@ -84,9 +83,8 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
             summary=summary,
             node=node.ref.full_name,
             kind=node.ref.node_type,
-            numbers=numbers,
+            facts=facts,
             names=names,
-            words=words,
         )
         tokens = tuple(word_tokens(text))
         if not reason and tokens in said:
