@@ -21,15 +21,16 @@ _UNBOUNDED = 10_000
 def print_table(table: Table, target: Console | None = None) -> None:
     """Print ``table`` to fit the terminal; its ``no_wrap`` columns (ids) are never cut.
 
-    Text columns wrap to fit the width. When the ids alone need more than the
-    terminal has, the table is printed as wide as they need and the terminal
-    wraps the lines: an id stays whole for copy and paste.
+    Text columns wrap to fit the width; piped, no column wraps. When the ids
+    alone need more than the terminal has, the table is printed as wide as they
+    need and the terminal wraps the lines: an id stays whole for copy and paste.
     """
     out = target or console
     # Measured without the terminal's limit, which would clamp every width to it.
     unbounded = out.options.update_width(_UNBOUNDED)
     for column in table.columns:
-        if column.no_wrap:
+        # Piped (a log, a file, a pager) there is no terminal to fit: nothing wraps.
+        if column.no_wrap or not out.is_terminal:
             # Rich measures a cell's minimum as its longest word; an id needs all of it.
             widths = [Measurement.get(out, unbounded, cell).maximum for cell in column.cells]
             column.min_width = max([column.min_width or 0, *widths])

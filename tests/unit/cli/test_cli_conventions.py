@@ -56,7 +56,7 @@ def test_no_color_removes_colour_codes(tmp_path: Path) -> None:
 
 def test_an_id_column_is_never_wrapped_or_cut_at_80_columns() -> None:
     out = io.StringIO()
-    console = Console(file=out, width=80, highlight=False)
+    console = Console(file=out, width=80, highlight=False, force_terminal=True, color_system=None)
     long_id = "lint-" + "0123456789abcdef" * 5  # 85 characters: wider than the terminal
     table = Table(box=None)
     table.add_column("id", no_wrap=True)
@@ -67,17 +67,29 @@ def test_an_id_column_is_never_wrapped_or_cut_at_80_columns() -> None:
     assert long_id in out.getvalue().splitlines()[1]
 
 
-def test_a_table_that_fits_stays_within_80_columns() -> None:
-    out = io.StringIO()
-    console = Console(file=out, width=80, highlight=False)
+def _summary_table() -> Table:
     table = Table(box=None)
     table.add_column("id", no_wrap=True)
     table.add_column("summary", overflow="fold")
     table.add_row("lint-c0286d0643059404", "word " * 40)
-    print_table(table, console)
+    return table
+
+
+def test_a_table_that_fits_stays_within_80_columns() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False, force_terminal=True, color_system=None)
+    print_table(_summary_table(), console)
     lines = out.getvalue().splitlines()
     assert "lint-c0286d0643059404" in lines[1]
     assert max(len(line) for line in lines) <= 80
+
+
+def test_a_piped_table_wraps_nothing() -> None:
+    """A log or a file has no width to fit: each row stays on its line."""
+    out = io.StringIO()
+    print_table(_summary_table(), Console(file=out, width=80, highlight=False))
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and ("word " * 39 + "word") in lines[1]
 
 
 def test_discover_keeps_names_and_locations_whole_at_80_columns(tmp_path: Path) -> None:
