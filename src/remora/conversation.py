@@ -6,6 +6,7 @@ format at the edge and back.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -63,6 +64,12 @@ class ToolResult:
         if plain and set(payload) <= {"ok", "result", "prints"}:
             return payload.get("result")
         return payload
+
+    def as_text(self) -> str:
+        """``Result of NAME: <JSON>``: how a text-reading model sees a result, the same
+        for a host step's result in the first message and a tool's in a later turn."""
+        payload = json.dumps(self.text_payload(), ensure_ascii=False, default=str)
+        return f"Result of {self.name}: {payload}"
 
 
 Part = Text | ToolCall | ToolResult

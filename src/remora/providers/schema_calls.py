@@ -185,8 +185,7 @@ def _message_content(message: Message) -> str:
         elif isinstance(part, ToolCall):  # a call outside an assistant message
             chunks.append(json.dumps({"name": part.name, "arguments": part.arguments}))
         else:
-            payload = json.dumps(part.text_payload(), ensure_ascii=False, default=str)
-            chunks.append(f"Result of {part.name}: {payload}")
+            chunks.append(part.as_text())
     return "\n".join(chunks)
 
 

@@ -20,7 +20,7 @@ from remora.agents.definition import HostStep, SubagentDefinition
 from remora.conversation import ToolCall
 from remora.errors import AGENT_DEFINITION, RemoraError
 from remora.runner.dispatcher import ToolDispatcher, ToolExecutor, WorkspaceReporter
-from remora.runner.messages import CONTEXT_PREFIX, host_step_text
+from remora.runner.messages import CONTEXT_PREFIX
 from remora.runner.result import AgentResult, ResultError
 
 __all__ = ["HostStepsOutcome", "agent_label", "run_host_steps", "unreadable_workspace"]
@@ -157,7 +157,7 @@ async def run_host_steps(
         if step.result_variable is not None:
             outcome.variables[step.result_variable] = envelope.get("result")
         else:
-            outcome.notes.append(host_step_text(done.result))
+            outcome.notes.append(done.result.as_text())
         for provider, output in done.contexts:
             outcome.notes.append(CONTEXT_PREFIX + output)
             emit(

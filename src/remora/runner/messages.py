@@ -13,7 +13,7 @@ from typing import Any
 
 from remora.conversation import Message, ToolResult
 
-__all__ = ["CONTEXT_PREFIX", "Transcript", "format_context", "host_step_text"]
+__all__ = ["CONTEXT_PREFIX", "Transcript", "format_context"]
 
 CONTEXT_PREFIX = "[Context] "
 
@@ -23,12 +23,6 @@ def format_context(output: Any) -> str:
     if isinstance(output, str):
         return output
     return json.dumps(output, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def host_step_text(result: ToolResult) -> str:
-    """A host step's result for the first message, worded like a tool result."""
-    payload = json.dumps(result.text_payload(), ensure_ascii=False, default=str)
-    return f"Result of {result.name}: {payload}"
 
 
 class Transcript:
