@@ -10,7 +10,11 @@ Runs the real CLI in a subprocess on a fresh copy of examples/sample_project
   from the union of the model_response events' intervals (target <= 5%);
 - cpu_utilisation: CPU seconds of the command and everything it started
   (sandbox workers, ruff, pytest) per wall second; 2.0 = both cores of a 2-core
-  machine (target >= 1.8);
+  machine (target >= 1.8). The script becomes a child subreaper so that the
+  programs bubblewrap runs count too (benchmarks/process_cpu.py says why);
+  cpu_counts_sandboxed_programs is false where it could not;
+- machine_cpu_utilisation: the same over every process of the machine
+  (/proc/stat), a cross-check that also counts whatever else was running;
 - counts, failures by code, model turns and tool calls the host made instead of
   the model per run, tokens per run and the prompt-cache share, from the events;
 - engine_prompt_s_sum / engine_generation_s_sum: llama.cpp's own time reading
@@ -37,6 +41,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from process_cpu import become_subreaper, machine_busy_s, reap_orphans
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "examples" / "sample_project"
@@ -160,10 +166,14 @@ def main() -> None:
         env["REMORA_MODEL__ENGINES"] = str(args.engines)
     if args.ctx:
         env["REMORA_MODEL__N_CTX_PER_SLOT"] = str(args.ctx)
+    counts_sandboxes = become_subreaper()
     load_before = os.getloadavg()
+    busy_before = machine_busy_s()
     started = time.perf_counter()
     run = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - started
+    busy_after = machine_busy_s()
+    reap_orphans()
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     peak_kb = usage.ru_maxrss
     cpu_s = usage.ru_utime + usage.ru_stime
@@ -174,6 +184,7 @@ def main() -> None:
     again = time.perf_counter()
     second = subprocess.run(second_command, cwd=project, env=env, capture_output=True, text=True)
     second_wall = time.perf_counter() - again
+    reap_orphans()
     try:
         report = json.loads(run.stdout)
     except ValueError:
@@ -201,6 +212,12 @@ def main() -> None:
         "counts": report["counts"],
         "wall_s": round(wall, 2),
         "cpu_utilisation": round(cpu_s / wall, 3) if wall else None,
+        "cpu_counts_sandboxed_programs": counts_sandboxes,
+        "machine_cpu_utilisation": (
+            round((busy_after - busy_before) / wall, 3)
+            if wall and busy_before is not None and busy_after is not None
+            else None
+        ),
         "peak_rss_mb": round(peak_kb / 1024, 1),
         "second_run_wall_s": round(second_wall, 2),
         "second_run_exit_code": second.returncode,
