@@ -158,6 +158,9 @@ class TurnPolicyConfig(_Section):
     no_submit_before_tools: bool = True
     repeat_guard: bool = True
     final_turn_submit_only: bool = True
+    # Retries in a row (per agent and model, one command) that only repeated the
+    # refused call, after which that agent's refusals end its runs; 0: always retry.
+    max_repeated_retries: int = Field(3, ge=0)
 
 
 class RunnerConfig(_Section):

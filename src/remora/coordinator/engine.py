@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import Any
 
 from remora.agents import AgentRegistry, node_template_vars
-from remora.config import RemoraConfig
+from remora.config import ModelConfig, RemoraConfig
 from remora.coordinator.binding import OptionBoundExecutor
 from remora.coordinator.incremental import (
     plan_digest,
@@ -29,7 +29,7 @@ from remora.coordinator.incremental import (
     reusable_result,
     task_fingerprint,
 )
-from remora.coordinator.providers import ProviderFactory, ProviderPool
+from remora.coordinator.providers import ProviderFactory, ProviderPool, model_key
 from remora.coordinator.rejections import review_memory, transcript_summary
 from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
 from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
@@ -39,7 +39,13 @@ from remora.events import Event, EventEmitter, NullEmitter
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
 from remora.results.review import accept as accept_workspace
-from remora.runner import AgentResult, AgentRunner, ResultError, SandboxToolExecutor
+from remora.runner import (
+    AgentResult,
+    AgentRunner,
+    ResultError,
+    RetryRecord,
+    SandboxToolExecutor,
+)
 from remora.sandbox import SandboxRuntime
 from remora.workspace import WorkspaceStore
 
@@ -75,6 +81,8 @@ class Coordinator:
         self.progress: ProgressSink = progress or NullProgress()
         self.command = command
         self.providers = ProviderPool(provider_factory)
+        # Per model: how its retries went, agent by agent (runner/retries.py).
+        self._retry_records: dict[str, RetryRecord] = {}
         self.store = WorkspaceStore(self.project_root)
         self.db: ResultsDB | None = None
         self._runtime: SandboxRuntime | None = None
@@ -124,6 +132,14 @@ class Coordinator:
 
     def _profile_name(self) -> str | None:
         return self.config.runner.model_profile
+
+    def _retries(self, model: ModelConfig) -> RetryRecord:
+        key = model_key(model, self._profile_name())
+        record = self._retry_records.get(key)
+        if record is None:
+            limit = self.config.runner.policy.max_repeated_retries
+            record = self._retry_records[key] = RetryRecord(limit)
+        return record
 
     # ------------------------------------------------------------------- run
 
@@ -322,6 +338,7 @@ class Coordinator:
                 template_vars=variables,
                 run_id=agent_run,
                 review_feedback=memory.feedback,
+                retries=self._retries(plan.model),
             )
             try:
                 result = await runner.run()

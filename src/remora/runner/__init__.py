@@ -12,6 +12,7 @@ from remora.runner.loop import AgentRunner, effective_max_turns
 from remora.runner.messages import CONTEXT_PREFIX, Transcript
 from remora.runner.policy import RepeatGuard, RunState, TurnPlan, TurnPolicy
 from remora.runner.result import AgentResult, ResultError, Status
+from remora.runner.retries import RetryRecord
 from remora.runner.sandbox_executor import SandboxToolExecutor
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "CallOutcome",
     "RepeatGuard",
     "ResultError",
+    "RetryRecord",
     "RunState",
     "SandboxToolExecutor",
     "Status",

@@ -1,6 +1,6 @@
 """The host ends a run for the model when no decision is left to it.
 
-No model turn is spent where the host already knows the answer. Two cases:
+No model turn is spent where the host already knows the answer. Three cases:
 
 - the model's only possible move is submit_result without arguments
   (:meth:`HostFinish.only_submit_left`): the host calls it;
@@ -13,7 +13,10 @@ No model turn is spent where the host already knows the answer. Two cases:
   with the refusal's reason. A workspace whose changed files cannot be read
   there fails the run instead: skipping, or asking the model again, would hide
   an operational failure. A retry with changed arguments is no repeat: it
-  gets a new answer, and the model its next turn.
+  gets a new answer, and the model its next turn;
+- a refusal the model would be asked to fix, when this agent's model spent its
+  last retries repeating itself (:meth:`HostFinish.without_retry`,
+  ``runner/retries.py``): the run ends as the repeat would have ended it.
 """
 
 from __future__ import annotations
@@ -119,18 +122,73 @@ class HostFinish:
             return None
         repeated = [self._repeated(c, o) for c, o in zip(calls, outcomes, strict=True)]
         reasons = [r["reason"] for r in repeated if r["reason"]]
+        tool = next((r["tool"] for r in repeated if r["reason"]), None)
+        refused = any(o.repeat == "refused" for o in outcomes)
+        return await self._end(
+            transcript,
+            turn,
+            {"repeated": repeated},
+            note=f"the model repeated a refused {tool} call" if tool else None,
+            # Only a refusal repeated in an empty workspace skips the run.
+            skip=(
+                f"nothing written: the model repeated a refused call "
+                f"({reasons[0] if reasons else 'the same refusal'})"
+                if refused
+                else None
+            ),
+            doing="after the model repeated a refused call",
+        )
+
+    async def without_retry(
+        self,
+        transcript: Transcript,
+        turn: int,
+        calls: Sequence[ToolCall],
+        outcomes: Sequence[CallOutcome],
+        streak: int,
+    ) -> AgentResult | None:
+        """The run's result at a refusal when the model's retries have stopped paying
+        (``runner/retries.py``): as :meth:`after_repeats` would have ended it one turn
+        later; None when the model should still have its turn."""
+        if self.definition.submit_tool is None:
+            return None
+        left = [self._left(c, o) for c, o in zip(calls, outcomes, strict=True)]
+        left = [entry for entry in left if entry["reason"]]
+        last = f"its last {streak} retries" if streak > 1 else "its last retry"
+        why = f"not asked to retry: the model only repeated its calls in {last}"
+        return await self._end(
+            transcript,
+            turn,
+            {"not_retried": {"repeated_retries": streak, "left": left}},
+            note=why,
+            skip=f"nothing written: {left[0]['reason'] if left else 'refused'} ({why})",
+            doing="at a refusal it did not ask the model to fix",
+        )
+
+    async def _end(
+        self,
+        transcript: Transcript,
+        turn: int,
+        record: dict[str, Any],
+        *,
+        note: str | None,
+        skip: str | None,
+        doing: str,
+    ) -> AgentResult | None:
+        """Ends the run for the model: the host submits when submit_result takes no
+        arguments (``note`` joins a skipped result's summary); otherwise, with ``skip``,
+        a run that wrote nothing is skipped with that summary. None: the model decides."""
         if self._empty_submit_valid:
             result = await self.submit(transcript, turn)
             if result is not None:
-                details = {**result.details, "host_finished": {"repeated": repeated}}
+                details = {**result.details, "host_finished": record}
                 summary = result.summary
-                if result.status == "skipped" and reasons:
+                if result.status == "skipped" and note:
                     # The agent's summary says what is missing; the refusal itself,
                     # written for the model, stays in details.
-                    tool = next(r["tool"] for r in repeated if r["reason"])
-                    summary = f"{summary} (the model repeated a refused {tool} call)"
+                    summary = f"{summary} ({note})"
                 return result.replace(summary=summary, details=details)
-        if not any(o.repeat == "refused" for o in outcomes):
+        if skip is None:
             return None
         try:
             nothing_written = await self._nothing_written()
@@ -138,19 +196,14 @@ class HostFinish:
             # Skipping, or asking the model again, would hide the broken workspace.
             return unreadable_workspace(
                 agent_label(self.definition),
-                "after the model repeated a refused call",
+                doing,
                 "whether anything was written is unknown",
                 exc,
-                {"host_finished": {"repeated": repeated, "error": exc.to_dict()}},
+                {"host_finished": {**record, "error": exc.to_dict()}},
             )
         if nothing_written:
             # No agent summary here: the refusal is the only reason there is.
-            why = reasons[0] if reasons else "the same refusal"
-            return AgentResult(
-                "skipped",
-                summary=f"nothing written: the model repeated a refused call ({why})",
-                details={"host_finished": {"repeated": repeated}},
-            )
+            return AgentResult("skipped", summary=skip, details={"host_finished": record})
         return None
 
     def _repeated(self, call: ToolCall, outcome: CallOutcome) -> dict[str, Any]:
@@ -169,10 +222,22 @@ class HostFinish:
                     if isinstance(earlier, dict) and isinstance(earlier.get("reason"), str):
                         reason = earlier["reason"]
                     break
-        if len(reason) > _MAX_REASON_CHARS:
-            reason = reason[: _MAX_REASON_CHARS - 1] + "…"
-        arguments = json.dumps(call.arguments, ensure_ascii=False, default=str, sort_keys=True)
-        return {"tool": call.name, "arguments": arguments[:_MAX_REASON_CHARS], "reason": reason}
+        return _entry(call, reason)
+
+    @staticmethod
+    def _left(call: ToolCall, outcome: CallOutcome) -> dict[str, Any]:
+        """A call whose answer asked for a fix, with that answer's reason (the refusal's
+        message, or the result's ``reason``)."""
+        payload = outcome.result.payload
+        error = payload.get("error")
+        result = payload.get("result")
+        if error is not None:
+            reason = str(error.get("message", "")) if isinstance(error, dict) else str(error)
+        elif isinstance(result, dict) and isinstance(result.get("reason"), str):
+            reason = result["reason"]
+        else:
+            reason = ""
+        return _entry(call, reason)
 
     async def _nothing_written(self) -> bool:
         """True when the run's workspace has no change; False when there is no workspace.
@@ -182,3 +247,11 @@ class HostFinish:
         if not isinstance(self.executor, WorkspaceReporter):
             return False
         return not await self.executor.changed_files()
+
+
+def _entry(call: ToolCall, reason: str) -> dict[str, Any]:
+    """A call and why it got nothing new, both cut to a reviewer-sized length."""
+    if len(reason) > _MAX_REASON_CHARS:
+        reason = reason[: _MAX_REASON_CHARS - 1] + "…"
+    arguments = json.dumps(call.arguments, ensure_ascii=False, default=str, sort_keys=True)
+    return {"tool": call.name, "arguments": arguments[:_MAX_REASON_CHARS], "reason": reason}

@@ -35,6 +35,7 @@ from remora.runner.host_steps import run_host_steps
 from remora.runner.messages import Transcript
 from remora.runner.policy import RunState, TurnPlan, TurnPolicy
 from remora.runner.result import AgentResult, ResultError
+from remora.runner.retries import RetryRecord, asks_for_a_fix, changed_nothing
 from remora.runner.summary import established, submission_result
 
 __all__ = ["AgentRunner", "effective_max_turns"]
@@ -70,8 +71,11 @@ class AgentRunner:
         template_vars: dict[str, Any] | None = None,
         run_id: str | None = None,
         review_feedback: str | None = None,
+        retries: RetryRecord | None = None,
     ) -> None:
         self.definition = definition
+        # How the model used this agent's retries in the command so far (None: always retry).
+        self.retries = retries
         # A reviewer's word on this node's earlier change, appended to the first message.
         self.review_feedback = review_feedback
         self.provider = provider
@@ -186,6 +190,7 @@ class AgentRunner:
                 return submitted
         deadline = started + self.config.total_timeout
         invalid_streak = 0
+        retrying = False  # this turn answers a refusal or a finding to fix
         while self.turns < self.max_turns:
             plan = self.policy.plan(self.turns + 1, self.state)
             if self.finish.only_submit_left(plan):
@@ -221,6 +226,8 @@ class AgentRunner:
                 continue
             transcript.assistant(turn.message)
             submission, nothing_left, outcomes = await self._run_calls(calls, transcript)
+            if retrying and self.retries is not None:
+                self.retries.note(self.definition.name, not changed_nothing(calls, outcomes))
             if submission is not None:
                 return submission_result(submission)
             if nothing_left:  # a tool's finish_if_empty: submitting is no decision
@@ -231,6 +238,14 @@ class AgentRunner:
             finished = await self.finish.after_repeats(transcript, self.turns, calls, outcomes)
             if finished is not None:
                 return finished
+            retrying = asks_for_a_fix(self.definition, calls, outcomes)
+            streak = self.retries.spent(self.definition.name) if self.retries else None
+            if retrying and streak is not None:
+                finished = await self.finish.without_retry(
+                    transcript, self.turns, calls, outcomes, streak
+                )
+                if finished is not None:
+                    return finished
         raise _Stop(
             AGENT_TURN_LIMIT,
             f"turn limit ({self.max_turns}) reached without "

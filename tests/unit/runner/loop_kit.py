@@ -17,7 +17,7 @@ from remora.errors import RemoraError
 from remora.events import RecordingEmitter
 from remora.profiles import BUILTIN_PROFILES, ModelProfile
 from remora.providers.scripted import FunctionProvider, ScriptedProvider
-from remora.runner import AgentResult, AgentRunner, envelope_error, envelope_ok
+from remora.runner import AgentResult, AgentRunner, RetryRecord, envelope_error, envelope_ok
 
 OBJ: dict[str, Any] = {"type": "object", "properties": {}}
 
@@ -135,6 +135,7 @@ def runner_for(
     *,
     cfg: RunnerConfig | None = None,
     emitter: RecordingEmitter | None = None,
+    retries: RetryRecord | None = None,
 ) -> AgentRunner:
     return AgentRunner(
         defn,
@@ -144,6 +145,7 @@ def runner_for(
         emitter=emitter or RecordingEmitter(),
         template_vars={"node_type": "function", "node_name": "f"},
         run_id="run-1",
+        retries=retries,
     )
 
 
