@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from bundled_agents_support import bench, copy_sample, find_node, run_bundled_agent, write_project
 
+from remora.code import testing
 from remora.discovery.node import CSTNode
 from remora.providers.scripted import ScriptedProvider, tool_turn
 from remora.runner import AgentResult
@@ -137,6 +138,38 @@ async def test_a_model_that_gives_nothing_gets_observed_tests(tmp_path: Path) ->
     assert text.count(OBSERVED) == 3
     assert "    warehouse = Warehouse(name='Ada')\n    with pytest.raises(KeyError):\n" in text
     assert pytest_on_copy(workspace, tmp_path, "tests/test_models.py").startswith("3 passed")
+
+
+async def test_the_submit_reuses_the_pytest_run_of_the_unchanged_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[list[str]] = []
+    real = testing._pytest_report
+
+    async def counted(context: Any, args: list[str]) -> dict[str, Any]:
+        runs.append(args)
+        return await real(context, args)
+
+    monkeypatch.setattr(testing, "_pytest_report", counted)
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/models.py", "Warehouse.get")
+    # write_tests runs the new tests once; the submit's run finds the same files.
+    provider = ScriptedProvider([tool_turn(("write_tests", {}))])
+    result, _ = await run_agent(root, node, provider)
+    assert result.status == "success" and result.summary.endswith("3 passed, 0 failed")
+    assert len(runs) == 1
+    async with bench(root) as b:
+        # Another workspace (the same id: one per operation and node) runs its own.
+        assert (await b.run("test", "submit", node))["passed"] == 3
+        assert len(runs) == 2
+        # A test file that changed is run again, and pytest's word is the new one.
+        workspace = b.workspace("test", node)
+        text = b.text("test", node, "tests/test_models.py")
+        workspace.write(
+            "tests/test_models.py", (text + "\n\ndef test_no():\n    assert 0\n").encode()
+        )
+        facts = await b.run("test", "submit", node)
+    assert (facts["passed"], facts["failed"], len(runs)) == (3, 1, 3)
 
 
 async def test_submit_alone_still_leaves_passing_tests(tmp_path: Path) -> None:

@@ -3,9 +3,12 @@
 ``run_pytest`` runs pytest on one file of the workspace in the command sandbox
 and returns each test's outcome with pytest's own message (a plugin records
 the reports; nothing is read back from pytest's printed text). Side effects of
-the tests are discarded. ``add_passing_tests`` is the whole loop a test agent
-needs: write the new test functions, run them, take back every one that does
-not pass and say why, so only passing tests are left for review.
+the tests are discarded. A run of the same file in a workspace whose files are
+byte for byte those of an earlier run is that run's report, not a new pytest
+process (a test agent's submit re-reads the file ``add_passing_tests`` has just
+run; each process costs ~0.5 CPU-s). ``add_passing_tests`` is the whole loop a
+test agent needs: write the new test functions, run them, take back every one
+that does not pass and say why, so only passing tests are left for review.
 
 Test files are read and edited through :mod:`ast` line spans: imports merge
 into an existing ``from module import`` statement, new functions go at the
@@ -15,6 +18,9 @@ end.
 from __future__ import annotations
 
 import ast
+import copy
+import hashlib
+from collections import OrderedDict
 from typing import Any
 
 from remora.code.calls import module_name
@@ -26,6 +32,10 @@ from remora.sandbox import search
 __all__ = ["add_to_test_file", "tests_in_file"]
 
 PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--no-header", "--tb=short", "-W", "ignore"]
+# Reports of recent runs by (workspace id, its creation time, arguments, its changed
+# files): ids repeat across commands (one per operation and node), creation times do not.
+_RECENT_RUNS: OrderedDict[tuple[str, float, tuple[str, ...], str], dict[str, Any]] = OrderedDict()
+_MAX_RECENT_RUNS = 32
 
 
 def _parse(text: str, path: str) -> ast.Module:
@@ -176,6 +186,29 @@ async def run_pytest(context: CodeContext, path: str) -> dict[str, Any]:
     """Run pytest on ``path``: ``{ran, passed, failed, tests: [{name, outcome, message}],
     collection_errors, output}``; what the tests change is discarded."""
     args = [*PYTEST_ARGS, *(["-o", "pythonpath=src"] if source_roots(context) else []), path]
+    workspace = context.workspace
+    key = (workspace.id, workspace.created, tuple(args), _overlay_digest(context))
+    recent = _RECENT_RUNS.get(key)
+    if recent is not None:
+        return copy.deepcopy(recent)
+    report = await _pytest_report(context, args)
+    if report["ran"]:  # a run that could not start is tried again
+        _RECENT_RUNS[key] = copy.deepcopy(report)
+        while len(_RECENT_RUNS) > _MAX_RECENT_RUNS:
+            _RECENT_RUNS.popitem(last=False)
+    return report
+
+
+def _overlay_digest(context: CodeContext) -> str:
+    """The workspace's changed files, as one hash (the project's own files are its base)."""
+    digest = hashlib.sha256()
+    for path, content, deleted in context.workspace.overlay_rows():
+        digest.update(f"{path}\0{int(deleted)}\0{len(content or b'')}\0".encode())
+        digest.update(content or b"")
+    return digest.hexdigest()
+
+
+async def _pytest_report(context: CodeContext, args: list[str]) -> dict[str, Any]:
     run = await run_program(context, "pytest_report", {"args": args})
     if run.report is None:
         return {
