@@ -73,7 +73,9 @@ def test_lint_removes_the_unused_imports_and_review_shows_accepts_exactly_that(
     assert list(rows) == ["pkg/__init__.py", "pkg/shop.py", "total"]
     shop = rows["pkg/shop.py"]
     assert shop["changed_files"] == ["pkg/shop.py"] and shop["review"] == "pending"
-    assert shop["summary"] == "no ruff findings left on pkg/shop.py"
+    assert (
+        shop["summary"] == "no ruff findings left on pkg/shop.py outside its functions and classes"
+    )
     assert shop["details"]["remaining"] == []
     assert rows["total"]["changed_files"] == [] and rows["total"]["workspace_id"] is None
 

@@ -51,7 +51,9 @@ async def test_fix_safe_removes_exactly_the_file_nodes_unused_imports(tmp_path: 
     # Nothing reaches the project before review.
     assert (root / "inventory/models.py").read_bytes() == before
     assert remaining["remaining"] == []
-    assert remaining["summary"] == "no ruff findings left on inventory/models.py"
+    assert remaining["summary"] == (
+        "no ruff findings left on inventory/models.py outside its functions and classes"
+    )
 
 
 async def test_function_node_fixes_only_its_own_lines(tmp_path: Path) -> None:

@@ -73,7 +73,7 @@ async def test_safe_fixes_alone_need_no_model_turn_and_are_the_change(
     assert result.turns == 0 and provider.requests == []
     assert result.changed_files == ["m.py"]
     assert text == "\n\ndef f(x):\n    return x\n"
-    assert result.summary == "no ruff findings left on m.py"
+    assert result.summary == "no ruff findings left on m.py outside its functions and classes"
     # The host's calls are recorded like the model's, with turn 0, and counted.
     calls = [(e.data["turn"], e.data["name"]) for e in emitter.events if e.kind == "tool_call"]
     assert calls == [(0, "fix_safe"), (1, "submit_result")]
