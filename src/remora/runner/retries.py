@@ -23,6 +23,10 @@ from remora.runner.dispatcher import CallOutcome
 
 __all__ = ["RetryRecord", "asks_for_a_fix", "changed_nothing"]
 
+# Calls the loop did not run (past the turn's call limit, after a submit): the
+# model is asked to call them again, not to fix them.
+_NOT_FOR_THE_MODEL_TO_FIX = frozenset({"too_many_calls", "not_run"})
+
 
 @dataclass(slots=True)
 class RetryRecord:
@@ -50,7 +54,11 @@ def asks_for_a_fix(
     for call, outcome in zip(calls, outcomes, strict=True):
         payload = outcome.result.payload
         if not payload.get("ok"):
-            return True
+            error = payload.get("error")
+            code = error.get("code") if isinstance(error, dict) else None
+            if code not in _NOT_FOR_THE_MODEL_TO_FIX:
+                return True
+            continue
         tool = definition.tools_by_name.get(call.name)
         key = tool.finish_if_empty if tool is not None else None
         result = payload.get("result")

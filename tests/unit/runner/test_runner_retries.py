@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from loop_kit import OBJ, InProcessExecutor, config, definition, runner_for
+from loop_kit import OBJ, InProcessExecutor, config, definition, profile, runner_for
 
 from remora.agents import SubagentDefinition
 from remora.providers.scripted import ScriptedProvider, tool_turn
@@ -161,3 +161,21 @@ def test_config_default_and_bounds() -> None:
     assert config().policy.max_repeated_retries == 3
     with pytest.raises(ValueError, match="max_repeated_retries"):
         config(policy={"max_repeated_retries": -1})
+
+
+async def test_a_call_past_the_turn_limit_is_no_refusal_to_fix() -> None:
+    # "call it again next turn" is no fix: the spent record must not end the run there.
+    record = RetryRecord(limit=1)
+    record.note("lint", changed=False)
+    provider = ScriptedProvider(
+        [
+            tool_turn(("run_linter", {}), ("read_file", {})),
+            tool_turn(("read_file", {})),
+            tool_turn(("submit_result", {"summary": "ok"})),
+        ],
+        profile=profile("mistral"),  # one call per turn
+    )
+    executor = InProcessExecutor()
+    result = await runner_for(definition(), provider, executor, retries=record).run()
+    assert len(provider.requests) == 3 and result.summary == "ok"
+    assert [name for name, _ in executor.calls] == ["run_linter", "read_file", "submit_result"]
