@@ -155,6 +155,52 @@ async def test_sets_all_accepted_end_the_run_without_another_turn(tmp_path: Path
     assert call_every_set(workspace, tmp_path, path) == "called 1"
 
 
+LABELS = """\
+def label(item):
+    return item.name.upper()
+
+
+def names(items):
+    return [item.name for item in items]
+
+
+def lookup(key):
+    raise AttributeError(f"no setting {key}")
+
+
+def setting(key):
+    return object().missing
+"""
+
+
+async def test_an_argument_the_code_takes_for_something_else_is_refused(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"labels.py": LABELS})
+    label, names, lookup, setting = (
+        find_node(root, "labels.py", n) for n in ("label", "names", "lookup", "setting")
+    )
+    async with bench(root) as b:
+        refused = await b.run(
+            "sample_data", "write_fixture", label, {"sets": [{"name": "s", "args": "'a pen'"}]}
+        )
+        in_list = await b.run(
+            "sample_data", "write_fixture", names, {"sets": [{"name": "l", "args": "['a pen']"}]}
+        )
+        # The code's own AttributeError, or one on something that is no argument, is behaviour.
+        raised = await b.run(
+            "sample_data", "write_fixture", lookup, {"sets": [{"name": "k", "args": "'colour'"}]}
+        )
+        other = await b.run(
+            "sample_data", "write_fixture", setting, {"sets": [{"name": "k", "args": "'colour'"}]}
+        )
+    assert refused["refused"] == [
+        "s: the code took an argument for something it is not: 'str' object has no attribute 'name'"
+    ]
+    assert in_list["refused"] == [
+        "l: the code took an argument for something it is not: 'str' object has no attribute 'name'"
+    ]
+    assert raised["accepted"] == 1 and other["accepted"] == 1
+
+
 async def test_derived_sets_for_a_kw_only_dataclass_build_it(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"shop.py": SHOP})
     node = find_node(root, "shop.py", "Order")

@@ -4,8 +4,10 @@
 qualified name, for a method its class and how to build one) and what it takes.
 :func:`check_argument_sets` binds each set to the real ``inspect.signature`` and
 calls the node with it, in the command sandbox (:mod:`remora.code.sandboxed`):
-a set is accepted when it binds and the call raises no ``TypeError``, and each
-refusal carries Python's own message.
+a set is accepted when it binds and the call raises no ``TypeError`` and no
+``AttributeError`` on one of its own arguments (a ``'str' object has no
+attribute 'sku'`` where the code wants a product), and each refusal carries
+Python's own message.
 """
 
 from __future__ import annotations
@@ -141,6 +143,9 @@ def _verdict(outcome: dict[str, Any], not_called: str) -> tuple[bool, str]:
     raised = outcome.get("raised")
     if raised and raised["type"] == "TypeError" and raised["module"] == "builtins":
         return False, f"calling it raised TypeError: {raised['message']}"
+    if raised and raised.get("on_argument"):
+        # Such a set says nothing about the code, only that the argument did not fit.
+        return False, f"the code took an argument for something it is not: {raised['message']}"
     if not_called:
         return True, f"binds; not called because {not_called}"
     return True, ""
@@ -156,7 +161,8 @@ async def check_argument_sets(
     object of values; the result's ``args`` are always the object.
 
     A set is ok when it binds to the node's real signature and (with ``call``)
-    calling the node with it raises no TypeError. The node runs in the command
+    calling the node with it raises no TypeError, and no AttributeError on one of
+    the set's own arguments. The node runs in the command
     sandbox, never in Remora; a method gets an instance built from its class's
     derived arguments.
     """

@@ -375,7 +375,8 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
     """Tests that pin what the node does with derived arguments: ``{pieces, skipped}``.
 
     Each derived set is run in the sandbox first; a set refused there (it does
-    not bind, or the call raises TypeError, or it timed out) gives no test.
+    not bind, the call raises TypeError or an AttributeError on an argument, or it
+    timed out) gives no test.
     """
     target = node_call_target(context)
     if target["reason"]:

@@ -141,7 +141,28 @@ def _probe_set(
         outcome["raised"] = _exception(exc)
     except BaseException as exc:  # the project's code may raise anything, SystemExit too
         outcome["raised"] = _exception(exc)
+        if isinstance(exc, AttributeError) and _is_argument(exc, [*positional, *keywords.values()]):
+            outcome["raised"]["on_argument"] = True
     return outcome
+
+
+def _is_argument(exc: AttributeError, values: list[Any]) -> bool:
+    """Whether a failed attribute lookup was on one of the call's own arguments (or an
+    item of one): the code took it for something it is not. ``name`` is set only by
+    the interpreter's lookup, not by ``raise AttributeError(...)``."""
+    if getattr(exc, "name", None) is None:
+        return False
+    missing = getattr(exc, "obj", None)
+    stack = list(values)
+    while stack:
+        value = stack.pop()
+        if value is missing:
+            return True
+        if isinstance(value, list | tuple | set | frozenset):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+    return False
 
 
 class _Unbound:
