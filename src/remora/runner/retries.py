@@ -5,11 +5,10 @@ key), gives the model another turn to fix it. A small model often spends that
 turn repeating the refused call verbatim (or submitting): the repeat guard
 answers, the host finishes, and the turn changed nothing. A ``RetryRecord``
 (one per model over one command) keeps, per agent, how many retries in a row
-went that way.
-Past ``runner.policy.max_repeated_retries`` the agent's later runs end at the
-refusal, as the repeat would have ended them, without that turn. A retry that
-changes anything resets the count, so a model that does fix its calls keeps
-every retry.
+went that way. Past ``runner.policy.max_repeated_retries`` the agent's later
+runs end at the refusal, as the repeat would have ended them, without that
+turn. A retry that changes anything resets the count, so a model that does fix
+its calls keeps every retry.
 """
 
 from __future__ import annotations

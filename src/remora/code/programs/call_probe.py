@@ -149,7 +149,8 @@ def _probe_set(
 def _is_argument(exc: AttributeError, values: list[Any]) -> bool:
     """Whether a failed attribute lookup was on one of the call's own arguments (or an
     item of one): the code took it for something it is not. ``name`` is set only by
-    the interpreter's lookup, not by ``raise AttributeError(...)``."""
+    the interpreter's lookup, not by ``raise AttributeError(...)``. None is one object,
+    so a None from elsewhere counts when an argument is None: that only leaves a set out."""
     if getattr(exc, "name", None) is None:
         return False
     missing = getattr(exc, "obj", None)
