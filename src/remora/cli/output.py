@@ -32,7 +32,8 @@ def print_table(table: Table, target: Console | None = None) -> None:
         # Piped (a log, a file, a pager) there is no terminal to fit: nothing wraps.
         if column.no_wrap or not out.is_terminal:
             # Rich measures a cell's minimum as its longest word; an id needs all of it.
-            widths = [Measurement.get(out, unbounded, cell).maximum for cell in column.cells]
+            cells = [column.header, *column.cells]  # a header is not cut to "docst…" either
+            widths = [Measurement.get(out, unbounded, cell).maximum for cell in cells]
             column.min_width = max([column.min_width or 0, *widths])
     needed = Measurement.get(out, unbounded, table).minimum
     out.print(table, width=max(out.width, needed), crop=False)

@@ -92,6 +92,26 @@ def test_a_piped_table_wraps_nothing() -> None:
     assert len(lines) == 2 and ("word " * 39 + "word") in lines[1]
 
 
+def test_a_piped_table_cuts_no_header() -> None:
+    # The README's main command printed "docst…" and "sample_…" over the result columns.
+    table = Table(box=None)
+    table.add_column("node", no_wrap=True)
+    for name in ("lint", "docstring", "test", "sample_data"):
+        table.add_column(name)
+    table.add_row(
+        "method ReportWriter.write_all in inventory/reports.py, line 40", "✓", "–", "✓", "✓"
+    )
+    out = io.StringIO()
+    print_table(table, Console(file=out, width=80, highlight=False))
+    assert out.getvalue().splitlines()[0].split() == [
+        "node",
+        "lint",
+        "docstring",
+        "test",
+        "sample_data",
+    ]
+
+
 def test_discover_keeps_names_and_locations_whole_at_80_columns(tmp_path: Path) -> None:
     package = tmp_path / "a_rather_long_package_name" / "with_a_long_subpackage"
     package.mkdir(parents=True)
