@@ -232,3 +232,19 @@ async def test_read_docstring_and_submit_report_facts(tmp_path: Path) -> None:
     assert after["docstring"].startswith("Tax owed on an amount in a category.")
     assert ws.changed_files() == ["inventory/pricing.py"]
     assert ws.stats()["deletions"] == 0
+
+
+async def test_a_docstring_kept_as_it_was_is_no_success(tmp_path: Path) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/orders.py", "Order")  # has a docstring
+    async with bench(root) as b:
+        kept = await b.run("docstring", "submit", node)
+        await b.run("docstring", "write_docstring", node, {"summary": "A customer's order."})
+        written = await b.run("docstring", "submit", node)
+    assert kept["status"] == "skipped"
+    assert kept["summary"] == (
+        "docstring of Order kept as it was: "
+        "A customer's order; lines can change until it is placed."
+    )
+    # The run added the parameter section (the summary stays): a change, a success.
+    assert "status" not in written and "Args:" in written["docstring"]

@@ -16,7 +16,7 @@ import libcst as cst
 
 from remora.code.context import CodeContext
 from remora.code.module import host_function
-from remora.code.source import SourceNode, locate, parse
+from remora.code.source import NodeRef, SourceNode, locate, parse
 
 __all__ = ["docstring_literal", "node_docstring", "with_docstring"]
 
@@ -150,6 +150,24 @@ def with_docstring(node: SourceNode, text: str) -> str:
 def docstring(context: CodeContext) -> dict[str, Any]:
     """The node's current docstring: cleaned value, literal as written and its exact span."""
     return node_docstring(context.located())
+
+
+@host_function
+def docstring_before_run(context: CodeContext) -> str | None:
+    """The node's docstring (cleaned) as the project had it before this run's changes;
+    None when it had none, or the node cannot be found in the earlier text."""
+    node = context.bound_node()
+    change = next((c for c in context.workspace.changes() if c.path == node.file_path), None)
+    if change is None:
+        return node_docstring(context.located())["value"]  # type: ignore[no-any-return]
+    if change.old is None:
+        return None
+    try:
+        earlier = parse(change.old.decode("utf-8"), node.file_path)
+        found = locate(earlier, NodeRef(node.node_type, node.full_name, node.start_line))
+    except (LookupError, ValueError):
+        return None
+    return node_docstring(found)["value"]  # type: ignore[no-any-return]
 
 
 @host_function
