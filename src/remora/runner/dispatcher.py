@@ -76,6 +76,9 @@ class CallOutcome:
     # The call got nothing new (repeat guard on): "done" when the guard answered it as
     # already done, "refused" when it was refused for the same reason as last time.
     repeat: Literal["done", "refused"] | None = None
+    # The loop did not run the call (over the per-turn limit, after submit): the model
+    # is to call it again, there is nothing in it to fix.
+    not_run: bool = False
 
 
 class ToolDispatcher:
@@ -114,7 +117,7 @@ class ToolDispatcher:
             {"turn": turn, "call_id": call.id, "name": call.name, "arguments": call.arguments},
         )
         self._emit_result(call, turn, env, 0.0)
-        return CallOutcome(ToolResult(call.id, call.name, env))
+        return CallOutcome(ToolResult(call.id, call.name, env), not_run=True)
 
     async def dispatch(self, call: ToolCall, turn: int) -> CallOutcome:
         self._emit(

@@ -22,10 +22,6 @@ from remora.runner.dispatcher import CallOutcome
 
 __all__ = ["RetryRecord", "asks_for_a_fix", "changed_nothing"]
 
-# Calls the loop did not run (past the turn's call limit, after a submit): the
-# model is asked to call them again, not to fix them.
-_NOT_FOR_THE_MODEL_TO_FIX = frozenset({"too_many_calls", "not_run"})
-
 
 @dataclass(slots=True)
 class RetryRecord:
@@ -48,16 +44,15 @@ class RetryRecord:
 def asks_for_a_fix(
     definition: SubagentDefinition, calls: Sequence[ToolCall], outcomes: Sequence[CallOutcome]
 ) -> bool:
-    """Whether a turn's answers ask the model to fix something: a refused call, or a
-    result whose ``finish_if_empty`` key still lists something."""
+    """Whether a turn's answers ask the model to fix something: a refused call (not
+    one the loop did not run), or a result whose ``finish_if_empty`` key still lists
+    something."""
     for call, outcome in zip(calls, outcomes, strict=True):
+        if outcome.not_run:
+            continue
         payload = outcome.result.payload
         if not payload.get("ok"):
-            error = payload.get("error")
-            code = error.get("code") if isinstance(error, dict) else None
-            if code not in _NOT_FOR_THE_MODEL_TO_FIX:
-                return True
-            continue
+            return True
         tool = definition.tools_by_name.get(call.name)
         key = tool.finish_if_empty if tool is not None else None
         result = payload.get("result")
