@@ -152,7 +152,8 @@ class HostFinish:
         later; None when the model should still have its turn."""
         if self.definition.submit_tool is None:
             return None
-        left = [self._left(c, o) for c, o in zip(calls, outcomes, strict=True)]
+        # Each call whose answer asked for a fix, with that answer's reason.
+        left = [_entry(c, _reason(o.result.payload)) for c, o in zip(calls, outcomes, strict=True)]
         left = [entry for entry in left if entry["reason"]]
         last = f"its last {streak} retries" if streak > 1 else "its last retry"
         why = f"not asked to retry: the model only repeated its calls in {last}"
@@ -209,35 +210,13 @@ class HostFinish:
     def _repeated(self, call: ToolCall, outcome: CallOutcome) -> dict[str, Any]:
         """What was repeated and why it got nothing new: the refusal's message, or the
         ``reason`` the earlier, identical call's result gave (a tool's own refusal)."""
-        payload = outcome.result.payload
-        reason = ""
         if outcome.repeat == "refused":
-            error = payload.get("error")
-            reason = str(error.get("message", "")) if isinstance(error, dict) else str(error)
-        else:
-            key = call_key(call.name, call.arguments)
-            for name, arguments, envelope in reversed(self.dispatcher.log):
-                if call_key(name, arguments) == key:
-                    earlier = envelope.get("result")
-                    if isinstance(earlier, dict) and isinstance(earlier.get("reason"), str):
-                        reason = earlier["reason"]
-                    break
-        return _entry(call, reason)
-
-    @staticmethod
-    def _left(call: ToolCall, outcome: CallOutcome) -> dict[str, Any]:
-        """A call whose answer asked for a fix, with that answer's reason (the refusal's
-        message, or the result's ``reason``)."""
-        payload = outcome.result.payload
-        error = payload.get("error")
-        result = payload.get("result")
-        if error is not None:
-            reason = str(error.get("message", "")) if isinstance(error, dict) else str(error)
-        elif isinstance(result, dict) and isinstance(result.get("reason"), str):
-            reason = result["reason"]
-        else:
-            reason = ""
-        return _entry(call, reason)
+            return _entry(call, _reason(outcome.result.payload))
+        key = call_key(call.name, call.arguments)
+        for name, arguments, envelope in reversed(self.dispatcher.log):
+            if call_key(name, arguments) == key:
+                return _entry(call, _reason(envelope))
+        return _entry(call, "")
 
     async def _nothing_written(self) -> bool:
         """True when the run's workspace has no change; False when there is no workspace.
@@ -247,6 +226,17 @@ class HostFinish:
         if not isinstance(self.executor, WorkspaceReporter):
             return False
         return not await self.executor.changed_files()
+
+
+def _reason(envelope: dict[str, Any]) -> str:
+    """Why a call got what it got: a refusal's message, else its result's ``reason``."""
+    error = envelope.get("error")
+    if error is not None:
+        return str(error.get("message", "")) if isinstance(error, dict) else str(error)
+    result = envelope.get("result")
+    if isinstance(result, dict) and isinstance(result.get("reason"), str):
+        return str(result["reason"])
+    return ""
 
 
 def _entry(call: ToolCall, reason: str) -> dict[str, Any]:
