@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 __all__ = [
+    "Completion",
+    "CompletionRequest",
     "FinishReason",
     "Message",
     "ModelRequest",
@@ -18,6 +20,7 @@ __all__ = [
     "Part",
     "Role",
     "Text",
+    "TextCompleter",
     "ToolCall",
     "ToolChoice",
     "ToolResult",
@@ -184,3 +187,47 @@ class ModelTurn:
     raw: Any = None
     error: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionRequest:
+    """Plain text completion, the shape a code model writes best (docs/agents.md).
+
+    Three shapes, by what is set: ``prefix`` alone continues that text; with
+    ``suffix``, fill in the middle between the two (a model without FIM tokens
+    gets the prefix alone); with ``instruction``, a chat whose user turn is the
+    instruction and whose reply starts with ``prefix`` (the model continues it).
+    ``n`` candidates: the first greedy at ``temperature``, the others sampled
+    with seeds ``seed + i`` so a run can be repeated.
+    """
+
+    prefix: str
+    suffix: str | None = None
+    instruction: str | None = None
+    system: str | None = None
+    stop: tuple[str, ...] = ()
+    max_tokens: int = 64
+    temperature: float = 0.0
+    n: int = 1
+    seed: int = 0
+    timeout_s: float | None = None
+    clock: WorkClock | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """The texts a completion request produced (without the prefix), one per candidate."""
+
+    texts: tuple[str, ...]
+    usage: Usage = field(default_factory=Usage)
+    # How the request reached the model: "fim", "chat" or "prefix" (no FIM tokens).
+    shape: str = "prefix"
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@runtime_checkable
+class TextCompleter(Protocol):
+    """What completes plain text: every bundled provider; tools reach it through
+    ``remora_code.complete``."""
+
+    async def complete_text(self, request: CompletionRequest) -> Completion: ...

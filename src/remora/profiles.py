@@ -30,6 +30,11 @@ class ModelProfile(BaseModel):
     native_tools: bool = True
     # Whether a turn without a tool call is an invalid response (docs/architecture.md).
     requires_tool_calls: bool = False
+    # Completion prompts (CompletionRequest) on a server: the FIM markers the model was
+    # trained with, in prompt order, and whether it chats in ChatML. The embedded provider
+    # reads both from the GGUF vocabulary instead.
+    fim_tokens: tuple[str, str, str] | None = None
+    chat_format: Literal["chatml"] | None = None
     # Substrings of a model name that select this profile, lower case.
     match: tuple[str, ...] = Field(default=())
 
@@ -61,7 +66,12 @@ BUILTIN_PROFILES: dict[str, ModelProfile] = {
             max_tool_calls_per_turn=1,
             match=("mistral", "mixtral"),
         ),
-        ModelProfile(name="qwen", match=("qwen",)),
+        ModelProfile(
+            name="qwen",
+            fim_tokens=("<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>"),
+            chat_format="chatml",
+            match=("qwen",),
+        ),
         ModelProfile(
             name="smollm",
             output_format="json_schema",
@@ -69,6 +79,7 @@ BUILTIN_PROFILES: dict[str, ModelProfile] = {
             max_tool_calls_per_turn=1,
             native_tools=False,
             requires_tool_calls=True,
+            chat_format="chatml",
             match=("smollm",),
         ),
         ModelProfile(

@@ -6,7 +6,9 @@ importing this package registers them all. See ``docs/agents.md`` for the list.
 
 from remora.code import (
     calls,
+    completion,
     constructor,
+    docstring_draft,
     docstring_text,
     docstrings,
     fixtures,
@@ -25,7 +27,9 @@ __all__ = [
     "build_module",
     "calls",
     "checking_module",
+    "completion",
     "constructor",
+    "docstring_draft",
     "docstring_text",
     "docstrings",
     "fixtures",

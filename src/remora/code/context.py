@@ -18,6 +18,7 @@ from remora.sandbox.envelope import ExternalRefused
 if TYPE_CHECKING:
     from remora.code.source import SourceNode
     from remora.config import SandboxConfig
+    from remora.conversation import TextCompleter
     from remora.discovery import CSTNode
     from remora.workspace import Workspace
 
@@ -31,6 +32,8 @@ class CodeContext:
     workspace: Workspace
     node: CSTNode | None
     sandbox: SandboxConfig
+    # The run's model for plain completions (``remora_code.complete``); None in a bare tool run.
+    completer: TextCompleter | None = None
 
     def bound_node(self) -> CSTNode:
         """The run's node; refused when the run has none (a context provider, a bare tool run)."""

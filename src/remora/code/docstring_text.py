@@ -22,6 +22,7 @@ from typing import Any
 import docstring_parser
 
 from remora.code.context import CodeContext
+from remora.code.docstring_draft import file_docstring_summaries, style_summaries
 from remora.code.docstring_prose import code_facts, problem, word_tokens
 from remora.code.docstring_sections import (
     Entry,
@@ -62,8 +63,14 @@ def _sentence(text: str, *, paragraphs: bool = False) -> str:
     return clean if clean.endswith((".", "!", "?")) else clean + "."
 
 
-def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str, str]]]:
-    """(the pieces that pass, ``[{"field", "reason"}]`` for each refused one)."""
+def check_pieces(
+    node: SourceNode, given: Pieces, neighbours: dict[str, str] | None = None
+) -> tuple[Pieces, list[dict[str, str]]]:
+    """(the pieces that pass, ``[{"field", "reason"}]`` for each refused one).
+
+    ``neighbours``: docstring summaries of other code by name (the style examples a
+    completion was shown), which a summary must not copy; the file's own always count.
+    """
     name = node.definition.name.value if node.definition is not None else node.ref.full_name
     real = documented_parameters(node)
     raised = {item["name"] for item in node_raises(node)} if node.definition else set()
@@ -96,6 +103,11 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
         return _sentence(text, paragraphs=where == "description")
 
     accepted.summary = judge("summary", given.summary, name, summary=True)
+    if accepted.summary and (
+        reason := _contradiction(node, name, accepted.summary, neighbours or {})
+    ):
+        refused.append({"field": "summary", "reason": reason})
+        accepted.summary = ""
     accepted.description = judge("description", given.description, name)
     for param, text in given.params.items():
         if real.parameters is None:
@@ -123,6 +135,32 @@ def check_pieces(node: SourceNode, given: Pieces) -> tuple[Pieces, list[dict[str
     return accepted, refused
 
 
+_RETURNING_VERBS = frozenset({"return", "returns", "get", "gets", "compute", "computes"})
+
+
+def _contradiction(node: SourceNode, name: str, summary: str, neighbours: dict[str, str]) -> str:
+    """Why ``summary`` cannot be about this node ('' when it can be).
+
+    It says the code returns something it never returns, or it is word for word
+    another docstring of the file or of the style examples (a completion that
+    repeated its prompt instead of describing this code).
+    """
+    tokens = word_tokens(summary)
+    kind = node.ref.node_type
+    if tokens and tokens[0] in _RETURNING_VERBS:
+        if kind in ("class", "file"):
+            return f"it says the {kind} returns something; say what it holds or is for"
+        facts = node_returns(node)
+        if not (facts["returns_value"] or facts["is_generator"]):
+            return f"it says the code returns something, but {name} returns no value"
+    others = {**neighbours, **file_docstring_summaries(node.file.text)}
+    own = node.definition.name.value if node.definition is not None else "the module"
+    for other, text in others.items():
+        if other != own and word_tokens(text) == tokens:
+            return f"it copies the docstring of {other}; say what this code does"
+    return ""
+
+
 def existing_pieces(value: str | None) -> tuple[Pieces, list[str]]:
     """(what an existing docstring says, the sections it has that are not rebuilt here)."""
     if not value:
@@ -147,7 +185,13 @@ def existing_pieces(value: str | None) -> tuple[Pieces, list[str]]:
     return pieces, other
 
 
-def compose(node: SourceNode, given: Pieces, style: str, current: str | None) -> dict[str, Any]:
+def compose(
+    node: SourceNode,
+    given: Pieces,
+    style: str,
+    current: str | None,
+    neighbours: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """``{"text", "refused", "filled", "kept", "left_out"}``; ``text`` None: nothing to write.
 
     The parameter section names exactly the documented parameters or is left
@@ -156,7 +200,7 @@ def compose(node: SourceNode, given: Pieces, style: str, current: str | None) ->
     """
     if style not in STYLES:
         raise ValueError(f"unknown docstring style {style!r}; use one of {', '.join(STYLES)}")
-    accepted, refused = check_pieces(node, given)
+    accepted, refused = check_pieces(node, given, neighbours)
     old, other = existing_pieces(current)
     nothing: dict[str, Any] = {"text": None, "refused": refused, "filled": [], "kept": ""}
     if other:
@@ -248,7 +292,8 @@ def compose_docstring(
 
     node = context.located()
     given = Pieces(summary, description, dict(params), returns, dict(raises))
-    return compose(node, given, style, node_docstring(node)["value"])
+    neighbours = style_summaries(context)
+    return compose(node, given, style, node_docstring(node)["value"], neighbours)
 
 
 @host_function

@@ -22,6 +22,7 @@ from typing import Any
 
 from remora.agents import AgentRegistry, node_template_vars
 from remora.config import ModelConfig, RemoraConfig
+from remora.conversation import TextCompleter
 from remora.coordinator.binding import OptionBoundExecutor
 from remora.coordinator.incremental import (
     plan_digest,
@@ -42,6 +43,7 @@ from remora.results.review import accept as accept_workspace
 from remora.runner import (
     AgentResult,
     AgentRunner,
+    MeteredCompleter,
     ResultError,
     RetryRecord,
     SandboxToolExecutor,
@@ -315,6 +317,12 @@ class Coordinator:
             variables = node_template_vars(
                 node, language=self.config.discovery.language, options=plan.options
             )
+            provider = self.providers.get(plan.model, self._profile_name())
+            completions = (
+                MeteredCompleter(provider, self.config.runner.per_turn_timeout)
+                if isinstance(provider, TextCompleter)
+                else None
+            )
             executor: Any = SandboxToolExecutor(
                 self._runtime,
                 workspace,
@@ -323,10 +331,10 @@ class Coordinator:
                 self.emitter,
                 context_inputs=variables,
                 run_id=agent_run,
+                completer=completions,
             )
             if plan.fixed_inputs:
                 executor = OptionBoundExecutor(executor, plan.fixed_inputs)
-            provider = self.providers.get(plan.model, self._profile_name())
             assert self.db is not None
             memory = review_memory(self.db, node.node_id, task.operation)
             runner = AgentRunner(
@@ -339,6 +347,7 @@ class Coordinator:
                 run_id=agent_run,
                 review_feedback=memory.feedback,
                 retries=self._retries(plan.model),
+                completions=completions,
             )
             try:
                 result = await runner.run()

@@ -18,11 +18,19 @@ from pathlib import Path
 from typing import Any
 
 from remora.config import ModelConfig
-from remora.conversation import Message, ModelRequest, ModelTurn, Usage
+from remora.conversation import (
+    Completion,
+    CompletionRequest,
+    Message,
+    ModelRequest,
+    ModelTurn,
+    Usage,
+)
 from remora.errors import ModelUnavailableError
 from remora.profiles import ModelProfile
 from remora.providers.base import Availability
 from remora.providers.call_grammar import COMPACT_JSON, CallGrammar, call_grammar
+from remora.providers.completion_prompt import SAMPLED_TEMPERATURE, chat_messages, raw_prompt
 from remora.providers.engine import (
     Engine,
     EngineKey,
@@ -31,6 +39,7 @@ from remora.providers.engine import (
     import_xllamacpp,
     release_engine,
 )
+from remora.providers.gguf_vocab import prompt_tokens
 from remora.providers.model_store import (
     KNOWN_MODELS,
     cached_path,
@@ -220,6 +229,43 @@ class EmbeddedProvider:
                 request.max_tokens,
             )
         return dataclasses.replace(turn, timings=timings_from_response(response))
+
+    async def complete_text(self, request: CompletionRequest) -> Completion:
+        """Plain completion through llama.cpp, in the model's own FIM or chat tokens."""
+        engine = await self.engine()
+        tokens = await asyncio.to_thread(prompt_tokens, engine.key.path)
+        prompt, shape = raw_prompt(request, tokens)
+        texts: list[str] = []
+        usage = Usage()
+        timings: dict[str, float] = {}
+        timeout = request.timeout_s or self.model.timeout
+        for index in range(max(1, request.n)):
+            body: dict[str, Any] = {
+                "max_tokens": request.max_tokens,
+                "temperature": request.temperature if index == 0 else SAMPLED_TEMPERATURE,
+                "seed": request.seed + index,
+                "cache_prompt": True,
+            }
+            if request.stop:
+                body["stop"] = list(request.stop)
+            try:
+                if prompt is None:
+                    body["messages"] = chat_messages(request)
+                    response = await engine.chat(body, timeout_s=timeout, clock=request.clock)
+                else:
+                    body["prompt"] = prompt
+                    response = await engine.complete(body, timeout_s=timeout, clock=request.clock)
+            except TimeoutError as exc:
+                raise ModelUnavailableError(
+                    f"embedded model {self.model_label} did not answer within {timeout:g}s",
+                    retryable=True,
+                ) from exc
+            choices = response.get("choices") or [{}]
+            texts.append(str((choices[0].get("message") or {}).get("content") or ""))
+            usage = usage + usage_from_response(response)
+            for phase, seconds in timings_from_response(response).items():
+                timings[phase] = round(timings.get(phase, 0.0) + seconds, 4)
+        return Completion(tuple(texts), usage, shape, timings)
 
     async def check(self) -> Availability:
         """Whether the model file is there (or can be fetched); loads nothing."""

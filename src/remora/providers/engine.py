@@ -232,6 +232,25 @@ class Engine:
         the request; waiting for a slot or a pool thread is not part of it.
         Raises TimeoutError past it, after telling the engine to stop.
         """
+        return await self._request("chat", request, timeout_s, clock)
+
+    async def complete(
+        self,
+        request: dict[str, Any],
+        *,
+        timeout_s: float | None = None,
+        clock: WorkClock | None = None,
+    ) -> dict[str, Any]:
+        """One plain text completion (``prompt``, no chat template), as :meth:`chat` runs."""
+        return await self._request("text", request, timeout_s, clock)
+
+    async def _request(
+        self,
+        kind: str,
+        request: dict[str, Any],
+        timeout_s: float | None,
+        clock: WorkClock | None,
+    ) -> dict[str, Any]:
         if self.closed:
             raise ModelUnavailableError(f"engine for {self.key.path} is closed")
         loop = asyncio.get_running_loop()
@@ -245,7 +264,7 @@ class Engine:
             clock.queued()
         self.in_flight += 1
         job: asyncio.Future[dict[str, Any]] = loop.run_in_executor(
-            self._pool, self._chat_sync, request, signal_start, stop
+            self._pool, self._request_sync, kind, request, signal_start, stop
         )
         waiter: asyncio.Future[Any] = asyncio.ensure_future(started.wait())
         try:
@@ -260,13 +279,22 @@ class Engine:
             waiter.cancel()
             self.in_flight -= 1
 
-    def _chat_sync(
-        self, request: dict[str, Any], on_start: Callable[[], None], stop: threading.Event
+    def _request_sync(
+        self,
+        kind: str,
+        request: dict[str, Any],
+        on_start: Callable[[], None],
+        stop: threading.Event,
     ) -> dict[str, Any]:
         stream = _Stream(on_start, stop)
         body = {**request, "stream": True, "stream_options": {"include_usage": True}}
+        handle = (
+            self._server.handle_chat_completions
+            if kind == "chat"
+            else self._server.handle_completions
+        )
         try:
-            self._server.handle_chat_completions(body, stream.chunk)
+            handle(body, stream.chunk)
         except ValueError as exc:  # xllamacpp's answer to a request it rejects
             raise ModelUnavailableError(f"llama.cpp rejected the request: {exc}") from exc
         if stream.error is not None:
@@ -311,8 +339,10 @@ class _Stream:
             return True
         for choice in chunk.get("choices") or []:
             delta = choice.get("delta") or {}
-            if delta.get("content"):
-                self._content.append(str(delta["content"]))
+            # A chat chunk carries a delta; a plain completion's chunk its text.
+            piece = delta.get("content") or choice.get("text")
+            if piece:
+                self._content.append(str(piece))
             if choice.get("finish_reason"):
                 self._finish = str(choice["finish_reason"])
         if chunk.get("usage"):

@@ -21,10 +21,11 @@ from google.genai import errors as genai_errors
 from google.genai import types
 
 from remora.config import ModelConfig, RetryConfig
-from remora.conversation import ModelRequest, ModelTurn
+from remora.conversation import Completion, CompletionRequest, ModelRequest, ModelTurn
 from remora.errors import InvalidModelOutputError, ModelError, ModelUnavailableError
 from remora.profiles import ModelProfile
 from remora.providers.base import Availability
+from remora.providers.completion_prompt import complete_by_chat
 from remora.providers.gemini_wire import build_request, response_to_turn
 
 __all__ = ["DEFAULT_KEY_ENVS", "GeminiProvider"]
@@ -192,6 +193,10 @@ class GeminiProvider:
         response = await self._call(request)
         turn_index = sum(1 for m in request.messages if m.role == "assistant")
         return response_to_turn(response, turn_index)
+
+    async def complete_text(self, request: CompletionRequest) -> Completion:
+        """A plain prompt: Gemini has no fill-in-the-middle call."""
+        return await complete_by_chat(self.complete, request)
 
     async def check(self) -> Availability:
         def result(ok: bool, reason: str = "", hint: str = "") -> Availability:

@@ -31,11 +31,12 @@ import openai
 from llm.parts import Message as LLMMessage
 
 from remora.config import ModelConfig
-from remora.conversation import ModelRequest, ModelTurn
+from remora.conversation import Completion, CompletionRequest, ModelRequest, ModelTurn
 from remora.errors import ConfigValueError, InvalidModelOutputError, ModelUnavailableError
 from remora.profiles import ModelProfile
 from remora.providers import text_calls
 from remora.providers.base import Availability
+from remora.providers.completion_prompt import complete_by_chat
 from remora.providers.functiongemma import STOP_SEQUENCES
 from remora.providers.llm_messages import (
     Reply,
@@ -261,6 +262,10 @@ class LLMProvider:
         return reply_to_turn(
             reply, turn_index, native=mode == "native", tools=request.tools if offer_tools else ()
         )
+
+    async def complete_text(self, request: CompletionRequest) -> Completion:
+        """A plain prompt: the ``llm`` library has no completion call of its own."""
+        return await complete_by_chat(self.complete, request)
 
     async def check(self) -> Availability:
         def down(reason: str, hint: str) -> Availability:

@@ -17,11 +17,18 @@ from typing import Any
 import openai
 
 from remora.config import ModelConfig
-from remora.conversation import ModelRequest, ModelTurn
+from remora.conversation import Completion, CompletionRequest, ModelRequest, ModelTurn, Usage
 from remora.errors import InvalidModelOutputError, ModelUnavailableError
 from remora.profiles import ModelProfile
 from remora.providers.base import Availability
-from remora.providers.openai_wire import native_messages, native_tool_params, native_turn
+from remora.providers.completion_prompt import SAMPLED_TEMPERATURE, chat_messages, raw_prompt
+from remora.providers.gguf_vocab import PromptTokens
+from remora.providers.openai_wire import (
+    native_messages,
+    native_tool_params,
+    native_turn,
+    usage_of,
+)
 from remora.providers.openai_wire import response_parts as _response_parts
 from remora.providers.schema_calls import (
     plan_turn,
@@ -102,11 +109,13 @@ class OpenAIProvider:
             kwargs["response_format"] = response_format
         return kwargs, plan
 
-    async def _create(self, kwargs: dict[str, Any], timeout_s: float) -> Any:
+    async def _create(self, kwargs: dict[str, Any], timeout_s: float, *, text: bool = False) -> Any:
+        """A chat completion (or, with ``text``, a plain ``/completions`` call)."""
         retry = self.model.retry
+        endpoint: Any = self.client.completions if text else self.client.chat.completions
         for attempt in range(1, retry.max_attempts + 1):
             try:
-                return await self.client.chat.completions.create(**kwargs, timeout=timeout_s)
+                return await endpoint.create(**kwargs, timeout=timeout_s)
             except openai.APIConnectionError as exc:  # APITimeoutError is a subclass
                 if attempt == retry.max_attempts:
                     what = "timed out" if isinstance(exc, openai.APITimeoutError) else "unreachable"
@@ -154,6 +163,51 @@ class OpenAIProvider:
         return prompted_turn(
             message.content or "", finish_reason, plan, usage, response, request.max_tokens
         )
+
+    async def complete_text(self, request: CompletionRequest) -> Completion:
+        """``/v1/completions`` with the profile's FIM or ChatML tokens; a server without
+        that endpoint (HTTP 404) gets a chat whose reply starts with the prefix."""
+        if self._key_error:
+            raise ModelUnavailableError(self._key_error)
+        tokens = PromptTokens(self.profile.fim_tokens, self.profile.chat_format == "chatml")
+        prompt, shape = raw_prompt(request, tokens)
+        texts: list[str] = []
+        usage = Usage()
+        timeout = request.timeout_s or self.model.timeout
+        for index in range(max(1, request.n)):
+            kwargs: dict[str, Any] = {
+                "model": self.model.id,
+                "max_tokens": request.max_tokens,
+                "temperature": request.temperature if index == 0 else SAMPLED_TEMPERATURE,
+                "seed": request.seed + index,
+            }
+            if request.stop:
+                kwargs["stop"] = list(request.stop)
+            text, turn_usage = await self._complete_one(kwargs, prompt, request, timeout)
+            texts.append(text)
+            usage = usage + turn_usage
+        return Completion(tuple(texts), usage, shape)
+
+    async def _complete_one(
+        self, kwargs: dict[str, Any], prompt: str | None, request: CompletionRequest, limit_s: float
+    ) -> tuple[str, Usage]:
+        if prompt is not None:
+            try:
+                response = await self._create({**kwargs, "prompt": prompt}, limit_s, text=True)
+            except ModelUnavailableError as exc:
+                if not isinstance(exc.__cause__, openai.NotFoundError):
+                    raise
+            else:
+                choices = getattr(response, "choices", None) or []
+                text = str(getattr(choices[0], "text", "") or "") if choices else ""
+                return text, usage_of(getattr(response, "usage", None))
+        # vLLM continues the last assistant message only when asked; llama.cpp does anyway.
+        extra = {"continue_final_message": True, "add_generation_prompt": False}
+        response = await self._create(
+            {**kwargs, "messages": chat_messages(request), "extra_body": extra}, limit_s
+        )
+        message, _finish, usage = _response_parts(response)
+        return (str(message.content or "") if message is not None else ""), usage
 
     async def check(self) -> Availability:
         """Reachable, key accepted, and the model listed at ``/models``."""

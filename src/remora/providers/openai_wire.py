@@ -28,6 +28,7 @@ __all__ = [
     "native_tool_params",
     "native_turn",
     "tool_param",
+    "usage_of",
 ]
 
 _FINISH: dict[str, FinishReason] = {
@@ -120,7 +121,8 @@ def native_tool_params(
     return params
 
 
-def _usage(usage: Any) -> Usage:
+def usage_of(usage: Any) -> Usage:
+    """The SDK's usage object (chat or plain completion) as :class:`Usage`."""
     if usage is None:
         return Usage(requests=1)
     details = getattr(usage, "prompt_tokens_details", None)
@@ -134,7 +136,7 @@ def _usage(usage: Any) -> Usage:
 
 def response_parts(response: Any) -> tuple[Any, str | None, Usage]:
     """(message, finish_reason, usage) of a ChatCompletion; message None when absent."""
-    usage = _usage(getattr(response, "usage", None))
+    usage = usage_of(getattr(response, "usage", None))
     choices = getattr(response, "choices", None) or []
     if not choices:
         return None, None, usage

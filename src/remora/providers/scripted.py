@@ -20,12 +20,22 @@ from typing import Any
 import yaml
 
 from remora.config import ModelConfig
-from remora.conversation import FinishReason, Message, ModelRequest, ModelTurn, ToolCall, Usage
+from remora.conversation import (
+    Completion,
+    CompletionRequest,
+    FinishReason,
+    Message,
+    ModelRequest,
+    ModelTurn,
+    ToolCall,
+    Usage,
+)
 from remora.errors import ConfigValueError, ModelUnavailableError
 from remora.profiles import BUILTIN_PROFILES, ModelProfile
 from remora.providers.base import Availability
 
 __all__ = [
+    "CompletionAnswer",
     "FunctionProvider",
     "ScriptedProvider",
     "call",
@@ -125,15 +135,45 @@ def load_turns(path: Path) -> list[tuple[ModelTurn, float]]:
     return turns
 
 
+# One candidate of a text completion: the text, or a function of the request.
+CompletionAnswer = str | Callable[[CompletionRequest], str]
+
+
 class _Recording:
+    """Records every request; answers completions from a queue (one answer per candidate)."""
+
     profile: ModelProfile
     model_name: str
 
-    def __init__(self, profile: ModelProfile | None, model_name: str) -> None:
+    def __init__(
+        self,
+        profile: ModelProfile | None,
+        model_name: str,
+        completions: Iterable[CompletionAnswer] = (),
+    ) -> None:
         self.profile = profile or BUILTIN_PROFILES["default"]
         self.model_name = model_name
         self.requests: list[ModelRequest] = []
+        self.completion_requests: list[CompletionRequest] = []
+        self._completions: deque[CompletionAnswer] = deque(completions)
         self.closed = False
+
+    def enqueue_completion(self, *answers: CompletionAnswer) -> None:
+        self._completions.extend(answers)
+
+    async def complete_text(self, request: CompletionRequest) -> Completion:
+        self.completion_requests.append(request)
+        if not self._completions:
+            raise ModelUnavailableError(
+                f"scripted provider has no completion queued for request "
+                f"{len(self.completion_requests)} (enqueue_completion adds one)"
+            )
+        texts: list[str] = []
+        while self._completions and len(texts) < max(1, request.n):
+            answer = self._completions.popleft()
+            texts.append(answer(request) if callable(answer) else answer)
+        shape = "fim" if request.suffix is not None else "chat" if request.instruction else "prefix"
+        return Completion(tuple(texts), Usage(requests=len(texts)), shape)
 
     async def check(self) -> Availability:
         return Availability(ok=True, model=self.model_name, provider="scripted")
@@ -152,8 +192,9 @@ class ScriptedProvider(_Recording):
         profile: ModelProfile | None = None,
         model_name: str = "scripted",
         unavailable: str | None = None,
+        completions: Iterable[CompletionAnswer] = (),
     ) -> None:
-        super().__init__(profile, model_name)
+        super().__init__(profile, model_name, completions)
         self._queue: deque[tuple[ModelTurn, float]] = deque(
             t if isinstance(t, tuple) else (t, 0.0) for t in turns
         )
@@ -207,9 +248,14 @@ class FunctionProvider(_Recording):
     """Each turn is ``fn(request)`` (sync or async); it may raise a ModelError."""
 
     def __init__(
-        self, fn: TurnFunction, *, profile: ModelProfile | None = None, model_name: str = "function"
+        self,
+        fn: TurnFunction,
+        *,
+        profile: ModelProfile | None = None,
+        model_name: str = "function",
+        completions: Iterable[CompletionAnswer] = (),
     ) -> None:
-        super().__init__(profile, model_name)
+        super().__init__(profile, model_name, completions)
         self._fn = fn
 
     async def complete(self, request: ModelRequest) -> ModelTurn:

@@ -1,5 +1,6 @@
 """The agent loop (docs/architecture.md): runner, turn policy, tool dispatch, results."""
 
+from remora.runner.completions import MeteredCompleter
 from remora.runner.dispatcher import (
     CallOutcome,
     ToolDispatcher,
@@ -20,6 +21,7 @@ __all__ = [
     "AgentResult",
     "AgentRunner",
     "CallOutcome",
+    "MeteredCompleter",
     "RepeatGuard",
     "ResultError",
     "RetryRecord",

@@ -29,6 +29,7 @@ from remora.errors import (
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.providers.base import Provider, ProviderError
 from remora.runner.clock import TurnClock
+from remora.runner.completions import MeteredCompleter
 from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, WorkspaceReporter
 from remora.runner.host_finish import HostFinish
 from remora.runner.host_steps import run_host_steps
@@ -72,8 +73,11 @@ class AgentRunner:
         run_id: str | None = None,
         review_feedback: str | None = None,
         retries: RetryRecord | None = None,
+        completions: MeteredCompleter | None = None,
     ) -> None:
         self.definition = definition
+        # The completions the run's tools asked for: their tokens are the run's too.
+        self.completions = completions
         # How the model used this agent's retries in the command so far (None: always retry).
         self.retries = retries
         # A reviewer's word on this node's earlier change, appended to the first message.
@@ -157,12 +161,13 @@ class AgentRunner:
                 result = result.replace(
                     details={**result.details, "changed_files_error": exc.message}
                 )
-        usage = Usage(
-            self._usage.prompt_tokens,
-            self._usage.completion_tokens,
-            self._usage.cached_tokens,
-            self.turns,
-        )
+        spent = self._usage
+        if self.completions is not None and self.completions.usage.requests:
+            spent = spent + self.completions.usage
+            result = result.replace(
+                details={**result.details, "completions": self.completions.report()}
+            )
+        usage = Usage(spent.prompt_tokens, spent.completion_tokens, spent.cached_tokens, self.turns)
         return result.replace(
             workspace_id=workspace_id,
             changed_files=changed,

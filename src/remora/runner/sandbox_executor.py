@@ -16,6 +16,7 @@ from remora.runner.messages import format_context
 if TYPE_CHECKING:
     from pydantic_monty import ExternalModule
 
+    from remora.conversation import TextCompleter
     from remora.sandbox import PymScript, SandboxRuntime
     from remora.workspace import Workspace
 
@@ -39,6 +40,7 @@ class SandboxToolExecutor:
         *,
         context_inputs: Mapping[str, Any] | None = None,
         run_id: str | None = None,
+        completer: TextCompleter | None = None,
     ) -> None:
         self.runtime = runtime
         self.workspace = workspace
@@ -47,6 +49,8 @@ class SandboxToolExecutor:
         self.emitter = emitter
         self.context_inputs = dict(context_inputs or {})
         self.run_id = run_id
+        # The run's model for remora_code.complete (None: tools cannot ask for text).
+        self.completer = completer
         self._scripts: dict[Path, PymScript] = {}
         self._externals: dict[str, Callable[..., Any]] | None = None
         self._modules: dict[str, ExternalModule] | None = None
@@ -84,7 +88,7 @@ class SandboxToolExecutor:
         if self._modules is None:
             from remora.code import MODULE_NAME, CodeContext, build_module
 
-            context = CodeContext(self.workspace, self.node, self.sandbox_config)
+            context = CodeContext(self.workspace, self.node, self.sandbox_config, self.completer)
             self._modules = {MODULE_NAME: build_module(context)}
         return self._modules
 

@@ -1,0 +1,241 @@
+"""A node's docstring asked of a code model as code, not as a field of JSON.
+
+Code models are trained to fill in the middle of files, so the ask is a small
+file: documented code from the same project as the style to follow (the
+nearest documented functions of the node's own file, else of its folder, else a
+few fixed ones), then the node's header and the opening quotes, with the
+closing quotes and the body after the gap. A file with no documented
+neighbours would teach the model that functions here have no docstrings; the
+examples are what keeps it from writing an empty one. The same code also makes
+the second shape, a chat whose reply already holds the header and the quotes.
+
+Examples are chosen per file, not per node, so that the nodes of one file share
+the prompt's opening and the engine's prompt cache serves it once.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from remora.code.context import CodeContext
+from remora.code.module import host_function
+
+__all__ = [
+    "FIXED_EXAMPLES",
+    "Example",
+    "file_docstring_summaries",
+    "first_sentence",
+    "shape_prompt",
+    "style_summaries",
+]
+
+MAX_EXAMPLES = 3
+MAX_EXAMPLE_LINES = 12
+MAX_BODY_LINES = 24
+MAX_SIBLING_FILES = 8
+
+# Style for a project with no documented function: code from no project Remora is
+# measured on, one-line summaries that say what the code does.
+FIXED_EXAMPLES = (
+    'def clamp(value, low, high):\n    """Limit value to the range from low to high."""\n'
+    "    return max(low, min(high, value))",
+    'def read_lines(path):\n    """Read a text file and return its lines without line endings."""\n'
+    "    with open(path) as fh:\n        return fh.read().splitlines()",
+    "class Stack:\n"
+    '    """A last-in, first-out collection of items."""\n\n'
+    "    def __init__(self):\n        self.items = []",
+)
+
+_Defined = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+@dataclass(frozen=True)
+class Example:
+    """A documented definition shown as style: its code with the summary line only."""
+
+    name: str
+    summary: str
+    code: str
+
+
+@host_function
+def first_sentence(context: CodeContext, text: str) -> str:
+    """The first line of a completion, cut after its first sentence."""
+    # Quotes the model put before its words (it sometimes re-opens the literal).
+    line = next((part.strip() for part in text.strip().splitlines() if part.strip()), "")
+    line = line.lstrip("\"' ")
+    for end in (". ", "! ", "? "):
+        if end in line:
+            line = line[: line.index(end) + 1]
+    return line
+
+
+def _definitions(tree: ast.Module) -> list[_Defined]:
+    return [n for n in ast.walk(tree) if isinstance(n, _Defined)]
+
+
+def _example(text: str, node: _Defined) -> Example | None:
+    """The node's code with its docstring reduced to the summary line; None if unsuited."""
+    doc = ast.get_docstring(node)
+    if not doc or node.end_lineno is None or len(node.body) < 2:
+        return None
+    summary = doc.strip().splitlines()[0].strip()
+    if not summary or len(summary) > 100 or '"""' in summary or "\\" in summary:
+        return None
+    lines = text.splitlines()
+    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    header = lines[first - 1 : node.body[0].lineno - 1]
+    rest = lines[node.body[1].lineno - 1 : node.end_lineno]
+    if not header or node.body[0].lineno == node.lineno:
+        return None
+    indent = " " * node.body[0].col_offset
+    body = rest[:MAX_EXAMPLE_LINES]
+    code = "\n".join([*header, f'{indent}"""{summary}"""', *body])
+    # Shown at the left margin, as the model sees a module's own functions.
+    outer = node.col_offset
+    return Example(node.name, summary, "\n".join(line[outer:] for line in code.splitlines()))
+
+
+def file_examples(text: str, *, skip_line: int = 0) -> list[Example]:
+    """Documented definitions of one file, in file order, the node at ``skip_line`` left out."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return []
+    found = []
+    for node in sorted(_definitions(tree), key=lambda n: n.lineno):
+        start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        if start == skip_line or node.lineno == skip_line:
+            continue
+        if example := _example(text, node):
+            found.append(example)
+    return found
+
+
+def file_docstring_summaries(text: str) -> dict[str, str]:
+    """Every definition's docstring summary in ``text``, by name (the file's own too)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return {}
+    found = {}
+    for node in [tree, *_definitions(tree)]:
+        doc = ast.get_docstring(node)
+        if doc and doc.strip():
+            name = "the module" if isinstance(node, ast.Module) else node.name
+            found[name] = doc.strip().splitlines()[0].strip()
+    return found
+
+
+def _sibling_texts(context: CodeContext, path: str) -> list[str]:
+    """The text of the other Python files of the node's folder (test files left out)."""
+    folder = str(PurePosixPath(path).parent)
+    names = sorted(
+        name
+        for name in context.workspace.list_dir(folder)
+        if name.endswith(".py") and not name.startswith("test")
+    )
+    texts = []
+    for name in names[:MAX_SIBLING_FILES]:
+        other = name if folder == "." else f"{folder}/{name}"
+        if other != path:
+            try:
+                texts.append(context.read_text(other))
+            except (FileNotFoundError, ValueError):
+                continue
+    return texts
+
+
+def _project_examples(context: CodeContext, path: str, text: str, skip_line: int) -> list[str]:
+    """Up to MAX_EXAMPLES: the file's own, then its folder's, then the fixed ones."""
+    examples = [e.code for e in file_examples(text, skip_line=skip_line)[:MAX_EXAMPLES]]
+    if len(examples) < MAX_EXAMPLES:
+        for sibling in _sibling_texts(context, path):
+            examples += [e.code for e in file_examples(sibling)[: MAX_EXAMPLES - len(examples)]]
+            if len(examples) >= MAX_EXAMPLES:
+                break
+    return examples or list(FIXED_EXAMPLES)
+
+
+def style_summaries(context: CodeContext) -> dict[str, str]:
+    """Docstring summaries a completion for the node may have been shown, by name: the
+    folder's other files and the fixed examples (the node's own file is read apart)."""
+    found: dict[str, str] = {}
+    for text in [*FIXED_EXAMPLES, *_sibling_texts(context, context.bound_node().file_path)]:
+        found.update(file_docstring_summaries(text))
+    found.pop("the module", None)
+    return found
+
+
+def _located(tree: ast.Module, full_name: str, line: int) -> _Defined | None:
+    short = full_name.rsplit(".", 1)[-1]
+    for node in _definitions(tree):
+        start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        if node.name == short and line in (start, node.lineno):
+            return node
+    return None
+
+
+def shape_prompt(
+    text: str, node_type: str, full_name: str, start_line: int, examples: list[str]
+) -> dict[str, Any] | None:
+    """The FIM and chat prompts for one node of ``text``; None when it cannot be asked."""
+    tree = ast.parse(text)
+    lines = text.splitlines()
+    style = "\n\n\n".join(examples)
+    if node_type == "file":
+        after = "\n".join(lines[:MAX_BODY_LINES])
+        return {
+            "prefix": '"""',
+            "suffix": '"""\n' + after + "\n",
+            "chat_prefix": '"""',
+            "instruction": (
+                "Write the one-line docstring of this Python module:\n```python\n" + after + "\n```"
+            ),
+            "stop": ['"""', "\n"],
+        }
+    node = _located(tree, full_name, start_line)
+    if node is None or node.end_lineno is None or node.body[0].lineno == node.lineno:
+        return None
+    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    outer = node.col_offset
+    header = "\n".join(line[outer:] for line in lines[first - 1 : node.body[0].lineno - 1])
+    indent = " " * (node.body[0].col_offset - outer)
+    has_doc = ast.get_docstring(node) is not None
+    body_from = node.body[1].lineno if has_doc and len(node.body) > 1 else node.body[0].lineno
+    body_lines = lines[body_from - 1 : node.end_lineno][:MAX_BODY_LINES]
+    body = "\n".join(line[outer:] for line in body_lines)
+    opening = f'{header}\n{indent}"""'
+    kind = "class" if node_type == "class" else "function"
+    return {
+        "prefix": f"{style}\n\n\n{opening}",
+        "suffix": f'"""\n{body}\n',
+        "chat_prefix": f"```python\n{opening}",
+        "instruction": (
+            f"Documented code from the same project:\n```python\n{style}\n```\n\n"
+            f"Write the one-line docstring of this {kind}, in the same style:\n"
+            f"```python\n{header}\n{body}\n```"
+        ),
+        "stop": ['"""', "\n"],
+    }
+
+
+@host_function
+def docstring_prompt(context: CodeContext) -> dict[str, Any]:
+    """The node as code for ``remora_code.complete``: ``{prefix, suffix, stop}`` for
+    fill-in-the-middle and ``{chat_prefix, instruction}`` for a prefilled chat reply.
+
+    ``available`` is False (with ``reason``) for a node that cannot be asked this way
+    (a one-line definition). The style comes from the nearest documented code of the
+    project, else from fixed examples.
+    """
+    node = context.bound_node()
+    text = context.node_file_text()
+    examples = _project_examples(context, node.file_path, text, node.start_line)
+    prompt = shape_prompt(text, node.node_type, node.full_name, node.start_line, examples)
+    if prompt is None:
+        return {"available": False, "reason": "its body shares the header's line"}
+    return {"available": True, "reason": "", **prompt}

@@ -1,0 +1,40 @@
+"""The run's text completions: the provider's ``complete_text``, counted for the result.
+
+Tools ask for completions through ``remora_code.complete``; their tokens are the
+run's as much as its turns' are, so the runner adds them to the result's usage
+and says how many were asked for and in which shape.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from remora.conversation import Completion, CompletionRequest, TextCompleter, Usage
+
+__all__ = ["MeteredCompleter"]
+
+
+class MeteredCompleter:
+    """Passes requests to ``inner`` with the run's time limit; sums what they cost."""
+
+    def __init__(self, inner: TextCompleter, timeout_s: float | None = None) -> None:
+        self.inner = inner
+        self.timeout_s = timeout_s
+        self.usage = Usage()
+        self.shapes: dict[str, int] = {}
+        self.seconds: dict[str, float] = {}
+
+    async def complete_text(self, request: CompletionRequest) -> Completion:
+        if request.timeout_s is None and self.timeout_s is not None:
+            request = dataclasses.replace(request, timeout_s=self.timeout_s)
+        completion = await self.inner.complete_text(request)
+        self.usage = self.usage + completion.usage
+        self.shapes[completion.shape] = self.shapes.get(completion.shape, 0) + 1
+        for phase, seconds in completion.timings.items():
+            self.seconds[phase] = round(self.seconds.get(phase, 0.0) + seconds, 4)
+        return completion
+
+    def report(self) -> dict[str, Any]:
+        """What the result's details say about this run's completions."""
+        return {"requests": self.usage.requests, "shapes": dict(self.shapes), **self.seconds}
