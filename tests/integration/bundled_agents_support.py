@@ -16,8 +16,8 @@ from remora.code import MODULE_NAME, CodeContext, build_module
 from remora.config import RunnerConfig, SandboxConfig
 from remora.discovery import discover
 from remora.discovery.node import CSTNode
-from remora.providers.scripted import ScriptedProvider
-from remora.runner import AgentResult, AgentRunner, SandboxToolExecutor
+from remora.providers.scripted import CompletionAnswer, ScriptedProvider
+from remora.runner import AgentResult, AgentRunner, MeteredCompleter, SandboxToolExecutor
 from remora.sandbox import SandboxRuntime, build_externals, load_pym
 from remora.workspace import Workspace, WorkspaceStore
 
@@ -143,22 +143,27 @@ async def run_scripted_on_file(
     qualname: str,
     turns: list[Any],
     options: dict[str, Any] | None = None,
+    completions: list[CompletionAnswer] | None = None,
 ) -> tuple[AgentResult, ScriptedProvider, bytes]:
     """A bundled agent's whole run on ``qualname`` in ``m.py`` with scripted turns.
 
-    Returns the result, the provider (its requests show what the model saw) and
-    the file as the run left it in its workspace.
+    ``completions``: the scripted answers to the tools' completion requests (None:
+    the run has no model for them, as in a bare tool run). Returns the result, the
+    provider (its requests show what the model saw) and the file as the run left
+    it in its workspace.
     """
     node = find_node(root, "m.py", qualname)
     workspace = WorkspaceStore(root).create(agent, node.node_id)
-    executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
-    provider = ScriptedProvider(turns)
+    provider = ScriptedProvider(turns, completions=completions or ())
+    metered = MeteredCompleter(provider) if completions is not None else None
+    executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig(), completer=metered)
     runner = AgentRunner(
         AgentRegistry().get(agent),
         provider,
         RunnerConfig(),
         executor,
         template_vars=node_template_vars(node, options=options or {}),
+        completions=metered,
     )
     result = await runner.run()
     written = workspace.read("m.py")

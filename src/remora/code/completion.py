@@ -15,7 +15,6 @@ from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.conversation import CompletionRequest
 from remora.errors import ModelError
-from remora.sandbox.envelope import ExternalRefused
 
 __all__ = ["MAX_CANDIDATES", "MAX_COMPLETION_TOKENS"]
 
@@ -38,10 +37,11 @@ async def complete(
 
     Returns ``{"texts": [...], "shape": "fim" | "chat" | "prefix", "error": None}``,
     one text per candidate (the first greedy, the others sampled), each without the
-    prefix; ``texts`` is empty and ``error`` says why when the model could not answer.
+    prefix; ``texts`` is empty and ``error`` says why when the model could not answer
+    (or no model is bound: ``remora tool run``).
     """
     if context.completer is None:
-        raise ExternalRefused("no model is bound to this tool run: completions need an agent run")
+        return {"texts": [], "shape": "", "error": "no model is bound to this tool run"}
     if not 1 <= max_tokens <= MAX_COMPLETION_TOKENS:
         raise ValueError(f"max_tokens must be 1..{MAX_COMPLETION_TOKENS}, got {max_tokens}")
     if not 1 <= n <= MAX_CANDIDATES:

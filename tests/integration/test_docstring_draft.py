@@ -1,0 +1,153 @@
+"""The docstring agent's draft: the summary asked of the model as code, checked, written.
+
+Everything but the model is real (the YAML, the ``.pym`` tools, Monty, ``remora_code``
+on a sqlite workspace); the model's completions and turns are scripted, and what
+the tools asked for is read back from the provider.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bundled_agents_support import run_scripted_on_file, write_project
+
+from remora.code.docstring_draft import FIXED_EXAMPLES
+from remora.config import SandboxConfig
+from remora.providers.scripted import CompletionAnswer, ScriptedProvider, tool_turn
+from remora.runner import AgentResult
+from remora.sandbox import SandboxRuntime
+
+pytestmark = pytest.mark.integration
+
+SOURCE = '''\
+def total(prices):
+    """Add up the prices of a basket."""
+    return sum(prices)
+
+
+def log(message, sink):
+    sink.append(message)
+
+
+def average(values):
+    if not values:
+        raise ValueError("no values")
+    return sum(values) / len(values)
+'''
+
+
+@pytest.fixture
+async def runtime() -> AsyncIterator[SandboxRuntime]:
+    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
+        yield rt
+
+
+async def drive(
+    runtime: SandboxRuntime,
+    root: Path,
+    qualname: str,
+    completions: list[CompletionAnswer],
+    turns: list[Any] | None = None,
+) -> tuple[AgentResult, ScriptedProvider, str]:
+    result, provider, written = await run_scripted_on_file(
+        runtime, root, "docstring", qualname, turns or [], {"style": "google"}, completions
+    )
+    return result, provider, written.decode()
+
+
+async def test_a_fim_draft_that_passes_is_written_without_a_model_turn(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    result, provider, text = await drive(
+        runtime, root, "average", ["Compute the mean of the values.\n    Examples"]
+    )
+    assert result.status == "success", result.to_dict()
+    assert '    """Compute the mean of the values.' in text
+    assert provider.requests == []  # no chat turn: the draft ended the run
+    (asked,) = provider.completion_requests
+    # Fill in the middle: the file's documented neighbour as the style, the node's
+    # header and opening quotes before the gap, its body after it.
+    assert asked.suffix is not None and asked.instruction is None
+    assert '"""Add up the prices of a basket."""' in asked.prefix
+    assert asked.prefix.endswith('def average(values):\n    """')
+    assert asked.suffix.startswith('"""\n    if not values:')
+    assert result.details["completions"]["requests"] == 1
+
+
+async def test_a_refused_draft_is_asked_again_as_a_chat(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    result, provider, text = await drive(
+        runtime,
+        root,
+        "log",
+        # log returns nothing: a summary that says it returns something contradicts it.
+        ["Return the message.", "Append the message to the sink."],
+    )
+    assert result.status == "success", result.to_dict()
+    assert '"""Append the message to the sink."""' in text
+    fim, chat = provider.completion_requests
+    assert fim.suffix is not None and chat.instruction is not None
+    assert chat.prefix.endswith('def log(message, sink):\n    """')
+    assert "Add up the prices of a basket." in chat.instruction
+
+
+async def test_drafts_that_copy_a_neighbour_leave_the_words_to_the_model(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    result, provider, text = await drive(
+        runtime,
+        root,
+        "average",
+        ["Add up the prices of a basket.", "add up the prices of a basket"],
+        [tool_turn(("write_docstring", {"summary": "Compute the mean of the values."}))],
+    )
+    assert result.status == "success", result.to_dict()
+    assert '"""Compute the mean of the values.' in text
+    (turn,) = provider.requests  # the model's turn sees why both drafts were refused
+    first = turn.messages[1].text
+    assert "it copies the docstring of total" in first
+
+
+async def test_a_model_that_cannot_answer_gets_its_turn(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    result, provider, _ = await drive(
+        runtime, root, "log", [], [tool_turn(("write_docstring", {"summary": "Keep a message."}))]
+    )
+    assert result.status == "success", result.to_dict()
+    assert "the model did not answer" in provider.requests[0].messages[1].text
+
+
+async def test_a_documented_node_keeps_its_summary_and_asks_nothing(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    result, provider, text = await drive(runtime, root, "total", ["Sum up."])
+    assert provider.completion_requests == [] and provider.requests == []
+    assert result.status == "skipped", result.to_dict()
+    assert text == SOURCE
+
+
+async def test_a_file_without_documented_code_is_shown_the_fixed_examples(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": "def double(x):\n    y = x * 2\n    return y\n"})
+    result, provider, text = await drive(runtime, root, "double", ["Multiply x by two."])
+    assert result.status == "success", result.to_dict()
+    (asked,) = provider.completion_requests
+    assert all(example in asked.prefix for example in FIXED_EXAMPLES)
+    # A draft that copies a fixed example is refused like a neighbour's copy.
+    (tmp_path / "b").mkdir()
+    root2 = write_project(tmp_path / "b", {"m.py": "def pick(v, a, b):\n    x = v\n    return x\n"})
+    copied = "Limit value to the range from low to high."
+    result, provider, _ = await drive(runtime, root2, "pick", [copied, copied])
+    assert result.status != "success"
+    assert "it copies the docstring of clamp" in provider.requests[0].messages[1].text
