@@ -42,7 +42,10 @@ F841_UNIT = {
     "excerpt": "1 | def f():\n2 |     y = 1",
     "also": [],
 }
-STEP_RESULTS = {"lint": {"applied": ["F401"], "remaining": [F841], "units": [F841_UNIT]}}
+STEP_RESULTS = {
+    "safe": {"applied": ["F401"], "remaining": [F841], "units": [F841_UNIT]},
+    "lint": {"drafted": [], "remaining": [F841], "units": [F841_UNIT], "drafts": []},
+}
 
 
 @pytest.mark.parametrize("name", AGENTS)
@@ -79,8 +82,15 @@ def test_lint_prompt_of_a_file_shows_each_finding_with_its_lines_not_the_file() 
         "excerpt": "39 | x = 1\n40 | if x == None:\n41 |     pass",
         "also": [],
     }
-    lint = {"applied": [], "remaining": [unit], "units": [unit]}
-    variables = {"node_type": "file", "full_name": "m.py", "file_path": "m.py", "lint": lint}
+    lint = {"drafted": [], "remaining": [unit], "units": [unit], "drafts": []}
+    safe = {"applied": [], "remaining": [unit], "units": [unit]}
+    variables = {
+        "node_type": "file",
+        "full_name": "m.py",
+        "file_path": "m.py",
+        "lint": lint,
+        "safe": safe,
+    }
     _, first = definition.render(variables)
     assert first == (
         "file m.py in m.py.\n"
