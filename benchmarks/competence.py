@@ -26,6 +26,7 @@ Usage: python benchmarks/competence.py [--limit N] [--operations docstring,test]
 from __future__ import annotations
 
 import argparse
+import ast
 import asyncio
 import json
 import os
@@ -34,11 +35,18 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from competence_lib.checks import check_change, check_docstring, ruff_safe_fix, summary_line
+from competence_lib.checks import (
+    check_change,
+    check_docstring,
+    findings_on,
+    ruff_safe_fix,
+    summary_line,
+)
 from competence_lib.corpus import (
     CORPUS,
     DEFAULT_COUNTS,
@@ -52,6 +60,7 @@ from competence_lib.corpus import (
     strip_docstrings,
     write_lint_config,
 )
+from competence_lib.host_only import host_only_factory
 from competence_lib.oracles import (
     changes_of,
     measure_samples,
@@ -59,10 +68,11 @@ from competence_lib.oracles import (
     name_summary,
     rouge_l,
 )
-from competence_lib.report import corpus_listing, figures, table
+from competence_lib.report import corpus_listing, figures, share_table, table
 
 from remora.config import LoadedConfig, load_config
 from remora.coordinator import Coordinator, TaskOutcome
+from remora.coordinator.providers import ProviderFactory
 from remora.discovery import discover
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
@@ -118,7 +128,12 @@ def load(args: argparse.Namespace, project: Path) -> LoadedConfig:
 
 
 async def run_batch(
-    loaded: LoadedConfig, copy: Path, operation: str, targets: list[Target], progress: Progress
+    loaded: LoadedConfig,
+    copy: Path,
+    operation: str,
+    targets: list[Target],
+    progress: Progress,
+    factory: ProviderFactory | None = None,
 ) -> tuple[list[ResultRecord], float, bool]:
     """Run ``operation`` on the targets in ``copy``; the recorded results, wall time, faulted."""
     files = sorted({t.file_path for t in targets})
@@ -129,7 +144,9 @@ async def run_batch(
         raise RuntimeError(f"discovery lost the targets {missing} in {copy}")
     nodes = [index[(t.file_path, t.full_name)] for t in targets]
     started = time.perf_counter()
-    coordinator = Coordinator(loaded.config, copy, progress=progress, command="competence")
+    coordinator = Coordinator(
+        loaded.config, copy, progress=progress, command="competence", provider_factory=factory
+    )
     async with coordinator:
         report = await coordinator.analyze(nodes, [operation])
     wall = time.perf_counter() - started
@@ -197,10 +214,24 @@ def evaluate(
             expected = ruff_safe_fix(before, target.file_path, copy, target.qualname)
             only_node = set(changes) <= {target.file_path}
             run["equals_ruff_fix"] = only_node and after == expected
+            run.update(lint_beyond_ruff(expected, after, target, copy) if only_node else {})
     finally:
         if ws is not None:
             ws.close()
     return run
+
+
+def lint_beyond_ruff(expected: str, after: str, target: Target, copy: Path) -> dict[str, Any]:
+    """What the run did past ruff's safe fixes: findings gone, findings added (by code)."""
+    try:
+        ast.parse(after)
+    except SyntaxError:
+        return {"fixed_beyond_ruff": 0, "findings_added": ["does not parse"]}
+    left = findings_on(expected, target.file_path, copy, target.qualname)
+    now = findings_on(after, target.file_path, copy, target.qualname)
+    gone = list((Counter(left) - Counter(now)).elements())
+    added = list((Counter(now) - Counter(left)).elements())
+    return {"fixed_beyond_ruff": len(gone), "fixed_codes": gone, "findings_added": added}
 
 
 def docstring_oracle(
@@ -239,8 +270,14 @@ def measure_project(
     targets: dict[str, list[Target]],
     work: Path,
     progress: Progress,
+    host_only: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, float], bool]:
-    """Every chosen operation on one project: the evaluated runs, wall time per operation."""
+    """Every chosen operation on one project: the evaluated runs, wall time per operation.
+
+    ``host_only``: with a provider that submits at once (``host_only_factory``).
+    """
+    factory = host_only_factory if host_only else None
+    tag = "host-only" if host_only else "model"
     source = fetch(project)
     runs: list[dict[str, Any]] = []
     walls: dict[str, float] = {}
@@ -249,15 +286,17 @@ def measure_project(
         if not chosen:
             continue
         # A fresh copy per operation: no run sees another operation's results.
-        copy = copy_project(source, work / f"{project.key}-{operation}")
+        copy = copy_project(source, work / f"{project.key}-{operation}-{tag}")
         if operation == "docstring":
             strip_docstrings(copy, chosen)
         if operation == "lint":
             write_lint_config(copy)
         loaded = load(args, copy)
-        progress.label = project.key
-        print(f"{project.key} {operation}: {len(chosen)} runs in {copy}", file=sys.stderr)
-        records, wall, fault = asyncio.run(run_batch(loaded, copy, operation, chosen, progress))
+        progress.label = f"{project.key} ({tag})" if host_only else project.key
+        print(f"{progress.label} {operation}: {len(chosen)} runs in {copy}", file=sys.stderr)
+        records, wall, fault = asyncio.run(
+            run_batch(loaded, copy, operation, chosen, progress, factory)
+        )
         faulted = faulted or fault
         walls[operation] = walls.get(operation, 0.0) + wall
         by_node = {(r.file_path, r.node_name): r for r in records}
@@ -290,6 +329,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--format", choices=["table", "json"], default="table")
     parser.add_argument("--json-out", type=Path, help="also write the JSON report here")
     parser.add_argument("--keep", action="store_true", help="keep the project copies")
+    parser.add_argument(
+        "--host-only",
+        action="store_true",
+        help="also run every operation with a provider that submits at once, and print the "
+        "model's share beside it",
+    )
     args = parser.parse_args(argv)
     unknown = set(args.operations.split(",")) - set(OPERATIONS)
     if unknown:
@@ -325,18 +370,27 @@ def main(argv: list[str] | None = None) -> int:
                 },
             }
         )
-    progress = Progress(sum(len(ts) for _, targets in plan for ts in targets.values()))
+    passes = [True, False] if args.host_only else [False]
+    progress = Progress(
+        len(passes) * sum(len(ts) for _, targets in plan for ts in targets.values())
+    )
     work = Path(tempfile.mkdtemp(prefix="remora-competence-"))
     runs: list[dict[str, Any]] = []
     walls: dict[str, float] = {}
+    host_runs: list[dict[str, Any]] = []
+    host_walls: dict[str, float] = {}
     faulted = False
     try:
-        for project, targets in plan:
-            got, project_walls, fault = measure_project(args, project, targets, work, progress)
-            runs += got
-            faulted = faulted or fault
-            for operation, wall in project_walls.items():
-                walls[operation] = walls.get(operation, 0.0) + wall
+        for host_only in passes:
+            into, into_walls = (host_runs, host_walls) if host_only else (runs, walls)
+            for project, targets in plan:
+                got, project_walls, fault = measure_project(
+                    args, project, targets, work, progress, host_only
+                )
+                into += got
+                faulted = faulted or fault
+                for operation, wall in project_walls.items():
+                    into_walls[operation] = into_walls.get(operation, 0.0) + wall
     finally:
         if args.keep:
             print(f"project copies kept in {work}", file=sys.stderr)
@@ -361,13 +415,20 @@ def main(argv: list[str] | None = None) -> int:
         },
         "runs": runs,
     }
+    if args.host_only:
+        report["host_only"] = {"operations": figures(host_runs, host_walls), "runs": host_runs}
     text = json.dumps(report, indent=2, ensure_ascii=False)
     if args.json_out:
         args.json_out.write_text(text + "\n")
     if args.format == "json":
         print(text, flush=True)
     else:
-        print(table(per_operation) + "\n" + corpus_listing(corpus), flush=True)
+        shares = ""
+        if args.host_only:
+            host = report["host_only"]["operations"]
+            shares = "\nThe model's share (host alone: every turn submits at once):\n\n"
+            shares += share_table(per_operation, host) + "\n"
+        print(table(per_operation) + "\n" + shares + corpus_listing(corpus), flush=True)
     sys.stderr.flush()
     if faulted:
         # A tool hit a sandbox time limit: Monty's runtime threads can abort the

@@ -321,6 +321,16 @@ def safe_fixes_on(text: str, rel_path: str, project: Path, qualname: str | None)
     ]
 
 
+def findings_on(text: str, rel_path: str, project: Path, qualname: str | None) -> list[str]:
+    """The codes of every finding on the definition's own rows, safe fix or not."""
+    rows = own_rows(text, qualname)
+    return sorted(
+        str(d.get("code"))
+        for d in ruff_diagnostics(text, rel_path, project)
+        if any(lo <= int(d["location"]["row"]) <= hi for lo, hi in rows)
+    )
+
+
 def _offset(starts: list[int], where: Mapping[str, int]) -> int:
     return starts[int(where["row"]) - 1] + int(where["column"]) - 1
 

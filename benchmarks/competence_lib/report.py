@@ -52,6 +52,7 @@ def docstring_figures(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "rouge_l_written": _mean([r["rouge_l"] for r in written]),
         "name_baseline_rouge_l": _mean([r["name_rouge_l"] for r in runs]),
         "no_summary_share": _share(len(runs) - len(written), len(runs)),
+        "written_share": _share(len(written), len(runs)),
         "same_as_name_share": _share(sum(1 for r in written if r["same_as_name"]), len(runs)),
         "params_match_share": _share(
             sum(1 for r in documented if r["params_match"]), len(runs) - unjudged
@@ -89,6 +90,10 @@ def lint_figures(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "equals_ruff_fix_share": _share(sum(1 for r in runs if r["equals_ruff_fix"]), len(runs)),
         "runs_left_unchanged": sum(1 for r in runs if not r["changed_files"]),
+        # Past ruff's safe fixes (the drafted and the model's edits): findings gone, and
+        # runs whose change added a finding or does not parse.
+        "findings_fixed_beyond_ruff": sum(r.get("fixed_beyond_ruff", 0) for r in runs),
+        "runs_adding_findings": sum(1 for r in runs if r.get("findings_added")),
     }
 
 
@@ -143,8 +148,42 @@ def _headline(operation: str, f: dict[str, Any]) -> str:
         )
     return (
         f"equals ruff's safe fix {_fmt(f['equals_ruff_fix_share'])}; "
-        f"left unchanged {f['runs_left_unchanged']}"
+        f"left unchanged {f['runs_left_unchanged']}; findings fixed past ruff "
+        f"{f['findings_fixed_beyond_ruff']} (runs adding one {f['runs_adding_findings']})"
     )
+
+
+# Per operation, the figures that say what the words added: (key, label).
+SHARE_FIGURES = {
+    "docstring": [("written_share", "summaries written"), ("rouge_l", "ROUGE-L")],
+    "test": [("tests_passed", "passing tests"), ("node_coverage_mean", "node coverage")],
+    "sample_data": [("argument_sets", "argument sets"), ("bind_share", "bind")],
+    "lint": [
+        ("equals_ruff_fix_share", "equals ruff's safe fix"),
+        ("findings_fixed_beyond_ruff", "findings fixed past ruff"),
+    ],
+}
+
+
+def share_table(model: dict[str, Any], host: dict[str, Any]) -> str:
+    """The model's share: each figure with the model, with the host alone, and the gain."""
+    rows = []
+    for operation, keys in SHARE_FIGURES.items():
+        if operation not in model or operation not in host:
+            continue
+        for key, label in [*keys, ("changes_correct", "changes correct")]:
+            mine, alone = model[operation].get(key), host[operation].get(key)
+            gain = (
+                _fmt(round(mine - alone, 3))
+                if isinstance(mine, int | float) and isinstance(alone, int | float)
+                else "–"
+            )
+            rows.append(f"| {operation} | {label} | {_fmt(mine)} | {_fmt(alone)} | {gain} |")
+    head = (
+        "| operation | figure | with the model | host alone | model's share |\n"
+        "|---|---|---|---|---|\n"
+    )
+    return head + "\n".join(rows)
 
 
 def table(per_operation: dict[str, Any]) -> str:
