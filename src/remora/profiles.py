@@ -61,6 +61,19 @@ BUILTIN_PROFILES: dict[str, ModelProfile] = {
             max_tool_calls_per_turn=1,
             match=("mistral", "mixtral"),
         ),
+        # The small Qwen2.5-Coder models of Remora's catalogue: like SmolLM2, one call
+        # per turn, constrained by a JSON schema with the tools in the prompt (the
+        # embedded provider's path); before "qwen", which larger Qwen models served
+        # with native tool calls keep.
+        ModelProfile(
+            name="qwen_small",
+            output_format="json_schema",
+            supports_parallel_tool_calls=False,
+            max_tool_calls_per_turn=1,
+            native_tools=False,
+            requires_tool_calls=True,
+            match=("qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"),
+        ),
         ModelProfile(name="qwen", match=("qwen",)),
         ModelProfile(
             name="smollm",
