@@ -1,4 +1,4 @@
-"""`remora analyze` end to end with the embedded model (SmolLM2-135M, llama.cpp in process).
+"""`remora analyze` end to end with the embedded model (the default model, llama.cpp in process).
 
 The model's choices vary, so this asserts structure, never wording: one
 recorded result per node × operation, consistent workspaces, review queue and
