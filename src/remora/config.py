@@ -46,7 +46,8 @@ __all__ = [
 
 CONFIG_FILENAME = "remora.yaml"
 ENV_PREFIX = "REMORA_"
-DEFAULT_EMBEDDED_MODEL = "SmolLM2-135M-Instruct"
+# The catalogue's default (providers/catalogue.py DEFAULT_MODEL; a test keeps them equal).
+DEFAULT_EMBEDDED_MODEL = "qwen2.5-coder-0.5b"
 # Host RAM (MiB) where llama.cpp keeps the states of slots given to another
 # request (its own default, 8 GiB, would let a long run grow far past our memory
 # budget). A state costs ~23 KB per token with SmolLM2-135M (f16 KV), so a
@@ -70,7 +71,10 @@ class RetryConfig(_Section):
 
 class ModelConfig(_Section):
     provider: Literal["embedded", "openai", "llm", "gemini", "scripted"] = "embedded"
-    id: str = Field(DEFAULT_EMBEDDED_MODEL, description="Model id as the provider names it")
+    id: str = Field(
+        DEFAULT_EMBEDDED_MODEL,
+        description="Model id as the provider names it (embedded: a name from `remora models`)",
+    )
     path: Path | None = Field(None, description="A GGUF file for the embedded provider")
     base_url: str | None = None
     api_key_env: str | None = Field(None, description="Environment variable holding the key")

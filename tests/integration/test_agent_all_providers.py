@@ -134,12 +134,13 @@ def llm_user_dir(
     """llm's OpenAI-compatible model config pointed at the local llama.cpp server.
 
     ``supports_schema: true`` lets llm send a JSON schema as response_format; the
-    model id contains "smollm" so the smollm profile (prompted, no native tools) applies.
+    model id names the small Qwen coder so the qwen_small profile (prompted, no native
+    tools) applies.
     """
     user_dir = tmp_path / "llm"
     user_dir.mkdir()
     (user_dir / "extra-openai-models.yaml").write_text(
-        f"- model_id: smollm2-local\n"
+        f"- model_id: qwen2.5-coder-0.5b-local\n"
         f"  model_name: {DEFAULT_MODEL}\n"
         f"  api_base: {llama_server_url}\n"
         f"  supports_schema: true\n"
@@ -242,7 +243,7 @@ async def test_embedded(
     provider = create_provider(
         ModelConfig(provider="embedded", path=embedded_model_path, timeout=300, n_parallel=1)
     )
-    assert provider.profile.name == "smollm"
+    assert provider.profile.name == "qwen_small"
     result, emitter = await _run(tmp_path, agent_yaml, runtime, provider)
     _assert_completed(result, emitter)
 
@@ -251,9 +252,9 @@ async def test_openai_against_the_local_server(
     tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime, llama_server_url: str
 ) -> None:
     provider = create_provider(
-        ModelConfig(provider="openai", id=DEFAULT_MODEL, base_url=llama_server_url, timeout=300),
-        "smollm",
+        ModelConfig(provider="openai", id=DEFAULT_MODEL, base_url=llama_server_url, timeout=300)
     )
+    assert provider.profile.name == "qwen_small"
     result, emitter = await _run(tmp_path, agent_yaml, runtime, provider)
     _assert_completed(result, emitter)
 
@@ -261,8 +262,10 @@ async def test_openai_against_the_local_server(
 async def test_llm_through_the_local_server(
     tmp_path: Path, agent_yaml: Path, runtime: SandboxRuntime, llm_user_dir: Path
 ) -> None:
-    provider = create_provider(ModelConfig(provider="llm", id="smollm2-local", timeout=300))
-    assert provider.profile.name == "smollm"
+    provider = create_provider(
+        ModelConfig(provider="llm", id="qwen2.5-coder-0.5b-local", timeout=300)
+    )
+    assert provider.profile.name == "qwen_small"
     assert (await provider.check()).ok
     result, emitter = await _run(tmp_path, agent_yaml, runtime, provider)
     _assert_completed(result, emitter)

@@ -1,4 +1,4 @@
-"""`remora analyze` end to end with the embedded model (SmolLM2-135M, llama.cpp in process).
+"""`remora analyze` end to end with the embedded model (the default model, llama.cpp in process).
 
 The model's choices vary, so this asserts structure, never wording: one
 recorded result per node × operation, consistent workspaces, review queue and
@@ -49,7 +49,7 @@ def test_analyze_with_the_embedded_model(tmp_path: Path, embedded_model_path: Pa
     assert (run.returncode == 0) == all(r["status"] != "failed" for r in results)
     for r in results:
         # A run the host finished from its host steps (nothing to fix) asks no model.
-        assert (r["turns"] >= 1) == (r["usage"]["prompt_tokens"] > 0)
+        assert (r["turns"] >= 1) == (r["usage"]["prompt_tokens"] > 0), r
         if r["status"] == "failed":
             assert r["error"]["code"].startswith("AGENT_")
         # A workspace is kept exactly when there is something to review.

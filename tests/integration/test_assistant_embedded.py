@@ -1,4 +1,4 @@
-"""One question answered end to end by the embedded model (SmolLM2 in llama.cpp).
+"""One question answered end to end by the embedded model (the default, in llama.cpp).
 
 Structure only: a 135M model's words are not asserted, but everything around
 them is: the startup check and warm-up pass, real model steps run with real
@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.model]
 def test_embedded_model_answers_a_question(embedded_model_path: Path) -> None:
     model = ModelConfig(
         provider="embedded",
-        id="SmolLM2-135M-Instruct",
+        id="qwen2.5-coder-0.5b",
         path=embedded_model_path,
         n_parallel=1,
         n_ctx_per_slot=4096,
@@ -48,7 +48,7 @@ def test_embedded_model_answers_a_question(embedded_model_path: Path) -> None:
     caps = Capabilities(namespace, last_exception=lambda: error)
     try:
         service.check()  # startup check and model load
-        assert service.provider.profile.name == "smollm"
+        assert service.provider.profile.name == "qwen_small"
         assert service.provider.profile.requires_tool_calls is False  # text answers allowed
         answer = service.ask("Why did the last lookup fail?", caps)
     finally:

@@ -1,5 +1,5 @@
 """The embedded engine's time limit counts from the start of work, and a stopped request
-frees its slot (the real SmolLM2 model through xllamacpp)."""
+frees its slot (the real default model through xllamacpp)."""
 
 from __future__ import annotations
 

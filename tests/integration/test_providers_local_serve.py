@@ -24,7 +24,9 @@ TOOL = ToolSpec(
 
 
 async def _tool_call_names(url: str, model_id: str) -> list[str]:
-    provider = create_provider(ModelConfig(provider="openai", base_url=url, id=model_id), "smollm")
+    provider = create_provider(
+        ModelConfig(provider="openai", base_url=url, id=model_id), "qwen_small"
+    )
     try:
         assert (await provider.check()).ok
         turn = await provider.complete(

@@ -1,4 +1,5 @@
-"""``remora models``: providers, configured models and their availability, local
+"""``remora models``: the catalogue of models Remora fetches by name (what is cached,
+which is the default), providers, configured models and their availability, local
 model files; ``models pull`` fetches a model, ``models serve`` shares one over HTTP."""
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from remora.providers.model_store import (
     console_progress,
     fetch_model,
     list_local_models,
+    lookup,
     resolve_model_path,
+    unknown_model,
 )
 
 __all__ = ["describe_models", "register"]
@@ -95,11 +98,17 @@ def describe_models(config: RemoraConfig) -> dict[str, Any]:
             {"name": m.name, "path": str(m.path), "size_mb": round(m.size_bytes / 1e6, 1)}
             for m in list_local_models()
         ],
-        "fetchable": [
+        "catalogue": [
             {
                 "name": k.name,
-                "source": f"{k.package}=={k.version} (PyPI)",
+                "default": k.name == DEFAULT_MODEL,
+                "title": k.title,
+                "size_mb": round(k.size_bytes / 1e6, 1),
                 "license": k.license,
+                "source": k.source,
+                "origin": k.origin,
+                "sha256": k.sha256,
+                "aliases": list(k.aliases),
                 "cached": cached_path(k.name) is not None,
             }
             for k in KNOWN_MODELS.values()
@@ -107,7 +116,31 @@ def describe_models(config: RemoraConfig) -> dict[str, Any]:
     }
 
 
+def _catalogue_table(rows: list[dict[str, Any]]) -> Table:
+    table = Table(
+        title="Model catalogue (remora models pull NAME)",
+        title_justify="left",
+        caption="* the default model (model.id / --model picks another)",
+        caption_justify="left",
+    )
+    table.add_column("name", no_wrap=True)
+    table.add_column("size MB", justify="right")
+    table.add_column("licence")
+    table.add_column("cached")
+    table.add_column("source", overflow="fold")
+    for row in rows:
+        table.add_row(
+            row["name"] + (" *" if row["default"] else ""),
+            f"{row['size_mb']:.0f}",
+            row["license"],
+            "[green]yes[/]" if row["cached"] else "no",
+            row["source"],
+        )
+    return table
+
+
 def _print_tables(data: dict[str, Any]) -> None:
+    console.print(_catalogue_table(data["catalogue"]))
     table = Table(title="Configured models", title_justify="left")
     for column in ("use", "provider", "model", "profile", "available"):
         table.add_column(column)
@@ -144,9 +177,6 @@ def _print_tables(data: dict[str, Any]) -> None:
     if not data["local_files"]:
         files.add_row("(none)", "", "run `remora models pull` to fetch the default model")
     console.print(files)
-    for row in data["fetchable"]:
-        if not row["cached"]:
-            console.print(f"fetchable: {row['name']} from {row['source']}, {row['license']}")
 
 
 def _serve(model_path: Path, name: str, port: int, model: ModelConfig) -> None:
@@ -215,17 +245,22 @@ def register(app: typer.Typer) -> None:
 
     @models_app.command("pull")
     def pull_command(
-        name: Annotated[str, typer.Argument(help="Model to fetch.")] = DEFAULT_MODEL,
+        name: Annotated[
+            str, typer.Argument(help="Catalogue model to fetch (`remora models` lists them).")
+        ] = DEFAULT_MODEL,
         force: Annotated[bool, typer.Option("--force", help="Fetch again even if cached.")] = False,
         output_format: FormatOpt = OutputFormat.table,
     ) -> None:
-        """Fetch a model into the local cache (sha256-verified) for offline use."""
+        """Fetch a catalogue model into the local cache (sha256-verified) for offline use."""
+        known = lookup(name)
+        if known is None:
+            raise unknown_model(name)
         with console_progress() as progress:
-            path = fetch_model(name, force=force, progress=progress)
+            path = fetch_model(known.name, force=force, progress=progress)
         if output_format is OutputFormat.json:
-            print_json({"name": name, "path": str(path), "size_bytes": path.stat().st_size})
+            print_json({"name": known.name, "path": str(path), "size_bytes": path.stat().st_size})
         else:
-            console.print(f"{name}: {path}")
+            console.print(f"{known.name}: {path}")
 
     @models_app.command("serve")
     @shared_options
@@ -235,12 +270,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve the embedded model over an OpenAI-compatible HTTP API on 127.0.0.1.
 
-        --model takes a model name (default SmolLM2-135M-Instruct) or a .gguf path.
+        --model takes a catalogue name (default qwen2.5-coder-0.5b) or a .gguf path;
+        --model-path any GGUF file.
         """
         model = opts.load().config.model
-        if model.provider != "embedded" and model.path is None and model.id not in KNOWN_MODELS:
+        known = lookup(model.id) if model.path is None else None
+        if model.provider != "embedded" and model.path is None and known is None:
             model = model.model_copy(update={"id": DEFAULT_MODEL})
+            known = lookup(DEFAULT_MODEL)
         with console_progress() as progress:
             path = resolve_model_path(model, progress=progress)
-        name = model.id if model.path is None and model.id in KNOWN_MODELS else path.stem
+        name = known.name if known is not None else path.stem
         _serve(path, name, port, model)

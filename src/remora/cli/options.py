@@ -115,7 +115,10 @@ _SHARED_PARAMS: dict[str, tuple[Any, Any]] = {
     "config_path": (Path | None, _opt("--config", "-c", help="Path to remora.yaml.")),
     "project": (Path | None, _opt("--project", help="Project root (default: detected).")),
     "provider": (str | None, _opt("--provider", help="embedded|openai|llm|gemini|scripted.")),
-    "model": (str | None, _opt("--model", "-m", help="Model id.")),
+    "model": (
+        str | None,
+        _opt("--model", "-m", help="Model id (embedded: a name `remora models` lists)."),
+    ),
     "model_path": (Path | None, _opt("--model-path", help="GGUF file for the embedded model.")),
     "base_url": (str | None, _opt("--base-url", help="Server URL for openai/gemini.")),
     "model_profile": (str | None, _opt("--model-profile", help="Model profile name.")),

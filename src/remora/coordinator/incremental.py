@@ -23,7 +23,7 @@ from remora import __version__
 from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import Usage
 from remora.coordinator.tasks import OperationPlan, Task
-from remora.providers.model_store import KNOWN_MODELS
+from remora.providers.catalogue import lookup
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
 from remora.runner import AgentResult, ResultError
@@ -76,9 +76,9 @@ def _host_code_digest() -> str:
 
 def _model_inputs(model: ModelConfig) -> dict[str, Any]:
     inputs = model.model_dump(mode="json", exclude=_MODEL_SCHEDULING)
-    known = KNOWN_MODELS.get(model.id)
+    known = lookup(model.id)
     if model.provider == "embedded" and model.path is None and known is not None:
-        inputs["file"] = known.filename  # the weights as fetched (re-encoded as Q8_0)
+        inputs["file"] = known.filename  # the weights as fetched (re-encoded or not)
     return inputs
 
 

@@ -45,6 +45,7 @@ from remora.providers.model_store import (
     cached_path,
     console_progress,
     is_gguf,
+    lookup,
     resolve_model_path,
 )
 from remora.providers.schema_calls import (
@@ -299,7 +300,7 @@ class EmbeddedProvider:
                     "point model.path at a llama.cpp GGUF file",
                 )
             return Availability(True, label, self.name)
-        if self.model.id not in KNOWN_MODELS:
+        if lookup(self.model.id) is None:
             return Availability(
                 False,
                 label,

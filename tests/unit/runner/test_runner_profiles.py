@@ -19,6 +19,7 @@ def test_builtin_profiles_exist() -> None:
         "functiongemma_text",
         "llama3",
         "mistral",
+        "qwen_small",
         "qwen",
         "smollm",
         "gemini",
@@ -37,6 +38,10 @@ def test_resolve_auto_detects_from_the_model_name() -> None:
     assert resolve_profile(None, "SmolLM2-135M-Instruct").name == "smollm"
     assert resolve_profile(None, "gemini-2.5-flash").name == "gemini"
     assert resolve_profile(None, "Qwen2.5-0.5B").name == "qwen"
+    # The catalogue's small coders, by name or as served, take the constrained path.
+    assert resolve_profile(None, "qwen2.5-coder-0.5b").name == "qwen_small"
+    assert resolve_profile(None, "Qwen/Qwen2.5-Coder-1.5B-Instruct").name == "qwen_small"
+    assert resolve_profile(None, "qwen2.5-coder:7b").name == "qwen"
     assert resolve_profile(None, "mistral-7b-instruct").name == "mistral"
 
 
@@ -58,9 +63,10 @@ def test_functiongemma_cannot_force_tool_choice() -> None:
     assert p.submit_result_strategy == "prompt_instruction"
 
 
-def test_tiny_model_profile_needs_host_help() -> None:
-    p = BUILTIN_PROFILES["smollm"]
-    assert p.requires_tool_calls and not p.native_tools
+@pytest.mark.parametrize("name", ["smollm", "qwen_small"])
+def test_tiny_model_profile_needs_host_help(name: str) -> None:
+    p = BUILTIN_PROFILES[name]
+    assert p.requires_tool_calls and not p.native_tools and p.output_format == "json_schema"
     assert p.max_tool_calls_per_turn == 1 and not p.supports_parallel_tool_calls
 
 
