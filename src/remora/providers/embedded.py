@@ -25,6 +25,7 @@ from remora.conversation import (
     ModelRequest,
     ModelTurn,
     Usage,
+    WorkClock,
 )
 from remora.errors import ModelUnavailableError
 from remora.profiles import ModelProfile
@@ -196,17 +197,29 @@ class EmbeddedProvider:
             body["grammar"] = _grammar(json.dumps(response_format["json_schema"]["schema"]))
         return body, EmbeddedTurn(plan, call)
 
+    async def _send(
+        self,
+        engine: Engine,
+        kind: str,
+        body: dict[str, Any],
+        limit_s: float | None,
+        clock: WorkClock | None,
+    ) -> dict[str, Any]:
+        """One request to the engine (``chat`` or plain ``text``); past its time, AGENT_002."""
+        limit = limit_s or self.model.timeout
+        send = engine.chat if kind == "chat" else engine.complete
+        try:
+            return await send(body, timeout_s=limit, clock=clock)
+        except TimeoutError as exc:
+            raise ModelUnavailableError(
+                f"embedded model {self.model_label} did not answer within {limit:g}s",
+                retryable=True,
+            ) from exc
+
     async def complete(self, request: ModelRequest) -> ModelTurn:
         body, turn_plan = self.build_request(request)
         engine = await self.engine()
-        timeout = request.timeout_s or self.model.timeout
-        try:
-            response = await engine.chat(body, timeout_s=timeout, clock=request.clock)
-        except TimeoutError as exc:
-            raise ModelUnavailableError(
-                f"embedded model {self.model_label} did not answer within {timeout:g}s",
-                retryable=True,
-            ) from exc
+        response = await self._send(engine, "chat", body, request.timeout_s, request.clock)
         choices = response.get("choices") or []
         if not choices:
             turn = ModelTurn(
@@ -239,7 +252,6 @@ class EmbeddedProvider:
         texts: list[str] = []
         usage = Usage()
         timings: dict[str, float] = {}
-        timeout = request.timeout_s or self.model.timeout
         for index in range(max(1, request.n)):
             body: dict[str, Any] = {
                 "max_tokens": request.max_tokens,
@@ -249,18 +261,12 @@ class EmbeddedProvider:
             }
             if request.stop:
                 body["stop"] = list(request.stop)
-            try:
-                if prompt is None:
-                    body["messages"] = chat_messages(request)
-                    response = await engine.chat(body, timeout_s=timeout, clock=request.clock)
-                else:
-                    body["prompt"] = prompt
-                    response = await engine.complete(body, timeout_s=timeout, clock=request.clock)
-            except TimeoutError as exc:
-                raise ModelUnavailableError(
-                    f"embedded model {self.model_label} did not answer within {timeout:g}s",
-                    retryable=True,
-                ) from exc
+            if prompt is None:
+                body["messages"] = chat_messages(request)
+            else:
+                body["prompt"] = prompt
+            kind = "chat" if prompt is None else "text"
+            response = await self._send(engine, kind, body, request.timeout_s, request.clock)
             choices = response.get("choices") or [{}]
             texts.append(str((choices[0].get("message") or {}).get("content") or ""))
             usage = usage + usage_from_response(response)
