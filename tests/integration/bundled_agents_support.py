@@ -14,10 +14,17 @@ import remora.agents
 from remora.agents import AgentRegistry, node_template_vars
 from remora.code import MODULE_NAME, CodeContext, build_module
 from remora.config import RunnerConfig, SandboxConfig
+from remora.coordinator.binding import OptionBoundExecutor, bind_options
 from remora.discovery import discover
 from remora.discovery.node import CSTNode
 from remora.providers.scripted import CompletionAnswer, ScriptedProvider
-from remora.runner import AgentResult, AgentRunner, MeteredCompleter, SandboxToolExecutor
+from remora.runner import (
+    AgentResult,
+    AgentRunner,
+    MeteredCompleter,
+    SandboxToolExecutor,
+    ToolExecutor,
+)
 from remora.sandbox import SandboxRuntime, build_externals, load_pym
 from remora.workspace import Workspace, WorkspaceStore
 
@@ -156,9 +163,15 @@ async def run_scripted_on_file(
     workspace = WorkspaceStore(root).create(agent, node.node_id)
     provider = ScriptedProvider(turns, completions=completions or ())
     metered = MeteredCompleter(provider) if completions is not None else None
-    executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig(), completer=metered)
+    executor: ToolExecutor = SandboxToolExecutor(
+        runtime, workspace, node, SandboxConfig(), completer=metered
+    )
+    # Options reach the tools' inputs as in `remora analyze` (the coordinator's binding).
+    definition, fixed = bind_options(AgentRegistry().get(agent), options or {})
+    if fixed:
+        executor = OptionBoundExecutor(executor, fixed)
     runner = AgentRunner(
-        AgentRegistry().get(agent),
+        definition,
         provider,
         RunnerConfig(),
         executor,

@@ -142,6 +142,7 @@ async def test_a_file_without_documented_code_is_shown_the_fixed_examples(
     root = write_project(tmp_path, {"m.py": "def double(x):\n    y = x * 2\n    return y\n"})
     result, provider, text = await drive(runtime, root, "double", ["Multiply x by two."])
     assert result.status == "success", result.to_dict()
+    assert '    """Multiply x by two.' in text
     (asked,) = provider.completion_requests
     assert all(example in asked.prefix for example in FIXED_EXAMPLES)
     # A draft that copies a fixed example is refused like a neighbour's copy.
@@ -151,3 +152,21 @@ async def test_a_file_without_documented_code_is_shown_the_fixed_examples(
     result, provider, _ = await drive(runtime, root2, "pick", [copied, copied])
     assert result.status != "success"
     assert "it copies the docstring of clamp" in provider.requests[0].messages[1].text
+
+
+async def test_with_drafting_off_the_words_are_the_models(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    result, provider, written = await run_scripted_on_file(
+        runtime,
+        root,
+        "docstring",
+        "log",
+        [tool_turn(("write_docstring", {"summary": "Append the message to the sink."}))],
+        {"style": "google", "draft": False},
+        ["Never asked."],
+    )
+    assert result.status == "success", result.to_dict()
+    assert '"""Append the message to the sink."""' in written.decode()
+    assert provider.completion_requests == []
