@@ -1,4 +1,4 @@
-"""The embedded model (SmolLM2-135M-Instruct through xllamacpp), measured.
+"""The embedded model (the catalogue default, or --model-path, through xllamacpp), measured.
 
 Prints one JSON object:
 

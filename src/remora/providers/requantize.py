@@ -1,6 +1,6 @@
 """Re-encode a GGUF model's weight matrices as Q8_0 (docs/architecture.md).
 
-The default model ships as Q4_1. On the x86 CPUs Remora targets, llama.cpp's
+SmolLM2-135M ships as Q4_1. On the x86 CPUs Remora targets, llama.cpp's
 Q8_0 kernels read a prompt about 1.3x faster than Q4_1 ones (85 -> 110 tokens/s
 for SmolLM2-135M on one thread, benchmarks/embedded.py), and prompt reading is
 most of an agent turn. Q8_0 holds every Q4_1 value to within half an 8-bit step
