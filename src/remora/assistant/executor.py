@@ -72,6 +72,8 @@ class CapabilityExecutor:
     def host_call(self, name: str, arguments: dict[str, Any]) -> CallRecord:
         """A capability the host calls itself (the question's facts); recorded like the
         model's calls, so what it returned counts as a capability result."""
+        if self.on_call is not None:  # shown like the model's: it may run the user's code
+            self.on_call(name, arguments)
         envelope = self.capabilities.call(name, arguments)
         record = CallRecord(name, dict(arguments), envelope, by="host")
         self.facts.append(record)
@@ -86,10 +88,10 @@ class CapabilityExecutor:
         raise LookupError(f"the assistant's tools have no context provider {provider_script}")
 
     def findings(self, max_chars: int = 300) -> list[str]:
-        """What the successful calls (the host's too) confirmed, one line each, for a
-        degraded answer."""
+        """What the model's successful calls confirmed, one line each, for a degraded
+        answer (the host's facts are shown as the first message gave them)."""
         lines: list[str] = []
-        for record in self.all_records():
+        for record in self.records:
             if not record.ok:
                 continue
             text = json.dumps(record.envelope["result"], ensure_ascii=False, default=str)

@@ -240,9 +240,13 @@ def degraded_text(
     message: str,
     findings: list[str],
     failures: list[str] | None = None,
+    facts: str = "",
 ) -> str:
-    """The best-effort answer: which limit stopped it and what the calls confirmed."""
+    """The best-effort answer: which limit stopped it, the host's facts, and what the
+    model's calls confirmed."""
     lines = [f"No complete answer: {_limit_note(reason, limits, message)}."]
+    if facts:
+        lines.append(facts)
     if findings:
         lines.append("What the calls confirmed:")
         lines.extend(f"- {line}" for line in findings)
@@ -273,15 +277,15 @@ class _Question:
 
     def judge(self, text: str) -> bool:
         """Whether ``text`` may be printed; if not, why is kept for the report."""
+        if not text:  # no answer at all: what stopped the question says more
+            return False
         if said_not_found(text):
             self.rejected, self.rejected_why = text, "the model found no answer in the facts"
             return False
-        sources = source_texts(self.executor.all_records(), self.question)
-        grounding = check_answer(text, sources)
-        if grounding.ok and text:
+        grounding = check_answer(text, source_texts(self.executor.all_records(), self.question))
+        if grounding.ok:
             return True
-        self.rejected = text
-        self.rejected_why = grounding.reason() if text else "the model's answer was empty"
+        self.rejected, self.rejected_why = text, grounding.reason()
         return False
 
     def answer(self, text: str, **extra: Any) -> AssistantAnswer:
@@ -306,7 +310,8 @@ class _Question:
                 model_answer=self.rejected,
             )
         failures = self.executor.failures()
-        text = degraded_text(reason, self.limits, message, self.executor.findings(), failures)
+        findings = self.executor.findings()
+        text = degraded_text(reason, self.limits, message, findings, failures, self.facts.text)
         return self.answer(text, degraded=True, stopped_by=reason, error=message)
 
 

@@ -25,7 +25,8 @@ from remora.profiles import BUILTIN_PROFILES
 from remora.providers.base import ProviderError
 from remora.providers.scripted import FunctionProvider, ScriptedProvider, call, text_turn, tool_turn
 
-FAST = AssistantLimits(step_timeout_s=2.0, total_timeout_s=5.0)
+# These cases drive the agent loop itself: no plain-text answer step before it.
+FAST = AssistantLimits(step_timeout_s=2.0, total_timeout_s=5.0, answer_first=False)
 
 
 def session() -> Capabilities:
@@ -216,7 +217,9 @@ async def test_blocked_candidate_counts_as_invalid() -> None:
 
 
 async def test_step_cap_soft_fails_with_findings() -> None:
-    limits = AssistantLimits(max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0)
+    limits = AssistantLimits(
+        max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0, answer_first=False
+    )
     provider = ScriptedProvider(
         [tool_turn(call("eval_expr", {"expr": f"count + {i}"})) for i in range(5)]
     )
@@ -230,7 +233,9 @@ async def test_step_cap_soft_fails_with_findings() -> None:
 
 
 async def test_degraded_answer_lists_failed_calls_once() -> None:
-    limits = AssistantLimits(max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0)
+    limits = AssistantLimits(
+        max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0, answer_first=False
+    )
     provider = ScriptedProvider([tool_turn(call("get_repr", {"expr": "NoneType"}))] * 3)
     answer = await ask("q", provider, session(), limits)
     assert answer.stopped_by == "step_limit"
@@ -241,7 +246,7 @@ async def test_degraded_answer_lists_failed_calls_once() -> None:
 
 
 async def test_per_step_timeout_soft_fails() -> None:
-    limits = AssistantLimits(step_timeout_s=0.2, total_timeout_s=5.0)
+    limits = AssistantLimits(step_timeout_s=0.2, total_timeout_s=5.0, answer_first=False)
     provider = ScriptedProvider(
         [
             tool_turn(call("get_repr", {"expr": "label"})),
@@ -256,7 +261,7 @@ async def test_per_step_timeout_soft_fails() -> None:
 
 async def test_total_timeout_soft_fails() -> None:
     # Each step is well inside its own limit; together they outrun the total.
-    limits = AssistantLimits(step_timeout_s=1.0, total_timeout_s=1.0)
+    limits = AssistantLimits(step_timeout_s=1.0, total_timeout_s=1.0, answer_first=False)
     slow = [(tool_turn(call("eval_expr", {"expr": f"{i}"})), 0.3) for i in range(6)]
     provider = ScriptedProvider(slow)
     answer = await ask("q", provider, session(), limits)
@@ -281,11 +286,15 @@ async def test_memory_is_per_question() -> None:
     await ask("second question", provider, caps, FAST)
     third = provider.requests[2].messages
     assert [m.role for m in third] == ["system", "user"]
-    assert third[1].text == "second question"
+    # The second question's own facts, nothing of the first question's calls.
+    assert third[1].text.startswith("second question\n\nFacts the functions returned")
+    assert "get_type" not in third[1].text and "first" not in third[1].text
 
 
 async def test_auto_mode_and_system_prompt_on_every_step() -> None:
-    limits = AssistantLimits(max_steps=2, step_timeout_s=2.0, total_timeout_s=5.0)
+    limits = AssistantLimits(
+        max_steps=2, step_timeout_s=2.0, total_timeout_s=5.0, answer_first=False
+    )
     provider = ScriptedProvider(
         [
             tool_turn(call("list_globals", {})),
@@ -312,7 +321,9 @@ async def test_auto_mode_and_system_prompt_on_every_step() -> None:
 async def test_question_text_is_not_a_template() -> None:
     provider = ScriptedProvider([text_turn("ok")])
     await ask("what is {{ data }} and {% raw %}?", provider, session(), FAST)
-    assert provider.requests[0].messages[1].text == "what is {{ data }} and {% raw %}?"
+    first = provider.requests[0].messages[1].text
+    assert first.startswith("what is {{ data }} and {% raw %}?\n")
+    assert "- data: type list, value [], length 0" in first
 
 
 async def test_events_are_emitted() -> None:
@@ -340,7 +351,13 @@ async def test_on_call_sees_calls_in_order() -> None:
         ]
     )
     await ask("q", provider, session(), FAST, on_call=lambda n, a: seen.append((n, a)))
-    assert seen == [("get_type", {"expr": "count"}), ("get_doc", {"expr": "label"})]
+    # The host's calls for the facts first ("q" names no global: the list of them).
+    assert seen == [
+        ("list_globals", {}),
+        ("get_last_exception", {}),
+        ("get_type", {"expr": "count"}),
+        ("get_doc", {"expr": "label"}),
+    ]
 
 
 def test_profiles_that_require_calls_allow_text_for_the_assistant() -> None:
