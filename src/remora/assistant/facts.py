@@ -225,7 +225,7 @@ def _subject_facts(executor: CapabilityExecutor, subject: str, value: Any) -> st
         length = _result(executor.host_call("eval_expr", {"expr": f"len({subject})"}))
         if length is not None:
             parts.append(f"length {length['value_repr']}")
-    elif kind["module"] != "builtins" and hasattr(value, "__dict__") and subject.isidentifier():
+    elif kind["name"] != "module" and hasattr(value, "__dict__") and subject.isidentifier():
         attributes = _result(executor.host_call("eval_expr", {"expr": f"vars({subject})"}))
         if attributes is not None:
             parts.append(f"attributes {attributes['value_repr'][:REPR_CHARS]}")

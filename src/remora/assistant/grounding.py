@@ -106,10 +106,12 @@ def _strings(value: Any) -> Iterator[str]:
 
 def source_texts(records: Iterable[CallRecord], question: str) -> list[str]:
     """What the answer may rest on: every string the capabilities returned (results
-    and errors alike: a raised exception is a finding), and the question."""
+    and errors alike: a raised exception is a finding), what they were asked
+    (``eval_expr(total * 7)`` returning 42 is a fact about 7 too), and the question."""
     texts = [question]
     for record in records:
         payload = record.envelope.get("result") if record.ok else record.envelope.get("error")
+        texts.extend(_strings(record.arguments))
         texts.extend(_strings(payload))
     return texts
 
