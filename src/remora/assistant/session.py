@@ -393,13 +393,17 @@ async def ask(
         else:
             message = result.error.message if result.error else result.summary
             stop = (_stop_reason(result, timed), message)
+            # The limit came after any earlier rejected answer: it is the news now.
+            state.rejected = None
     else:
         stop = ("step_limit", f"no model step left after {state.steps}")
     if limits.answer_first and executor.records and state.steps < limits.max_steps:
         try:
             text = await _answer_step(state, timed)
         except (ProviderError, TimeoutError) as exc:
-            return state.stopped(_failure_reason(timed), str(exc) or "the model timed out")
+            # What stopped the loop cut the question short; this was a last try.
+            failed = str(exc) or "the model timed out"
+            return state.stopped(stop[0], f"{stop[1]}; the answer step then failed: {failed}")
         if state.judge(text):
             return state.answer(text)
     return state.stopped(*stop)
