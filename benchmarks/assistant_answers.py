@@ -198,6 +198,8 @@ def main() -> None:
             where = f"{question.script}: {question.question}"
             print(f"{mark} {row['seconds']:6.2f}s {where}", flush=True)
             print(f"       -> {said}  (expected {', '.join(row['expected'])})", flush=True)
+            if row.get("model_answer"):
+                print(f"       (the model said: {row['model_answer']!r})", flush=True)
     finally:
         service.close()
     report = {

@@ -31,7 +31,6 @@ ANSWER_PROMPT = """\
 You answer a question about a live Python session.
 Use only the facts in the message: functions returned them from the session.
 Give values exactly as the facts show them; do not compute new ones.
-If the facts do not answer the question, reply exactly: I could not find that out.
 Answer in one or two short sentences.
 """
 
@@ -64,13 +63,15 @@ def render_call_results(records: Sequence[CallRecord]) -> str:
 
 
 def answer_message(question: str, facts: str, calls: Sequence[CallRecord]) -> str:
-    parts = [f"Question: {question}"]
+    parts = []
     if facts:
         parts.append(facts)
     if calls:
         parts.append("More function results:\n" + render_call_results(calls))
     if not facts and not calls:
         parts.append("No function returned anything for this question.")
+    # The question last, nearest the answer: small models keep to it better.
+    parts.append(f"Question: {question}")
     return "\n\n".join(parts)
 
 

@@ -59,13 +59,45 @@ class QuestionFacts:
     text: str
 
 
+def _spans(text: str) -> Iterator[str]:
+    """Each stretch of ``text`` that may be an expression: from the start of a word,
+    identifier characters and dots, with bracketed parts whole (``average([2, 4])``,
+    ``stock['plum']``); quotes count only inside brackets, so ``total's`` is ``total``."""
+    i = 0
+    while i < len(text):
+        starts = (text[i].isalpha() or text[i] == "_") and (
+            i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")
+        )
+        if not starts:
+            i += 1
+            continue
+        j, depth, quote = i, 0, ""
+        while j < len(text):
+            char = text[j]
+            if quote:
+                quote = "" if char == quote else quote
+            elif char in "'\"" and depth:
+                quote = char
+            elif char in "([{":
+                depth += 1
+            elif char in ")]}":
+                if not depth:
+                    break
+                depth -= 1
+            elif not depth and not (char.isalnum() or char in "_."):
+                break
+            j += 1
+        yield text[i:j]
+        i = j
+
+
 def _words(question: str) -> Iterator[str]:
-    """`code spans` first, then the whitespace-separated words of the prose."""
+    """`code spans` whole, then the expression-like stretches of the prose."""
     pieces = question.split("`")
     for inside in pieces[1::2]:
         if inside.strip():
             yield inside.strip()
-    yield from " ".join(pieces[0::2]).split()
+    yield from _spans(" ".join(pieces[0::2]))
 
 
 def _identifiers(word: str) -> Iterator[str]:
@@ -138,12 +170,7 @@ def _evaluable(node: ast.expr, is_global: Container[str]) -> bool:
         plain = all(k.arg is not None for k in node.keywords) and not any(
             isinstance(a, ast.Starred) for a in node.args
         )
-        return (
-            known
-            and plain
-            and all(_literal(a) or _evaluable(a, is_global) for a in arguments)
-            and any(isinstance(n, ast.Name) and n.id in is_global for n in ast.walk(node))
-        )
+        return known and plain and all(_literal(a) or _evaluable(a, is_global) for a in arguments)
     return False
 
 
@@ -170,13 +197,16 @@ def question_subjects(
 
     for word in _words(question):
         node = _parse(word)
-        if node is not None and not isinstance(node, ast.Name) and _evaluable(node, globals_):
-            add(ast.unparse(node))
         names = (
             [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
             if node is not None
             else list(_identifiers(word))
         )
+        # Only what reads the session: len([1, 2]) says nothing about it.
+        reads_session = any(name in globals_ for name in names)
+        if node is not None and reads_session and not isinstance(node, ast.Name):
+            if _evaluable(node, globals_):
+                add(ast.unparse(node))
         for name in names:
             if name in globals_:
                 add(name)
@@ -215,7 +245,6 @@ def _subject_facts(executor: CapabilityExecutor, subject: str, value: Any) -> st
         doc = _result(executor.host_call("get_doc", {"expr": subject}))
         if doc is not None and doc["doc"]:
             parts.append(f"docstring {doc['doc'][:REPR_CHARS]!r}")
-        parts.append("call it with eval_expr to learn what it returns")
         return f"- {subject}: " + ", ".join(parts)
     shown = _result(executor.host_call("get_repr", {"expr": subject, "max_chars": REPR_CHARS}))
     if shown is not None:
@@ -224,7 +253,7 @@ def _subject_facts(executor: CapabilityExecutor, subject: str, value: Any) -> st
     if kind["qualified"] in _SIZED_TYPES:
         length = _result(executor.host_call("eval_expr", {"expr": f"len({subject})"}))
         if length is not None:
-            parts.append(f"length {length['value_repr']}")
+            parts.append(f"{length['value_repr']} items (its len)")
     elif kind["name"] != "module" and hasattr(value, "__dict__") and subject.isidentifier():
         attributes = _result(executor.host_call("eval_expr", {"expr": f"vars({subject})"}))
         if attributes is not None:

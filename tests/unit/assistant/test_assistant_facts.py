@@ -48,6 +48,7 @@ def namespace() -> dict[str, Any]:
         ('What is `stock["apple"]` now?', ["stock['apple']", "stock"]),
         ("What is p.x.", ["p.x", "p"]),
         ("What does area(2) return?", ["area(2)", "area"]),
+        ("What does area(max([2, 3])) give?", ["area(max([2, 3]))", "area"]),
         ("What is len(items)?", ["len(items)", "items"]),
         ("What does area(total) give?", ["area(total)", "area", "total"]),
         # Private attributes, subscripts by a computed key, unknown callees and
@@ -90,7 +91,7 @@ def test_a_value_gets_its_type_repr_and_length_from_the_capabilities() -> None:
     assert text.splitlines() == [
         "Facts the functions returned for this question:",
         "- total: type int, value 6",
-        "- items: type list, value [3, 1, 2], length 3",
+        "- items: type list, value [3, 1, 2], 3 items (its len)",
     ]
     assert calls == [
         ("get_type", {"expr": "total"}),
@@ -106,7 +107,7 @@ def test_an_instance_gets_its_attributes_and_a_function_its_docstring() -> None:
     text, _ = facts_for("What is p? What is area?")
     assert "- p: type Point, value <" in text
     assert "attributes {'x': 3, 'y': 4}" in text
-    assert "- area: type function, docstring 'Area of a circle of radius r.'" in text
+    assert "- area: type function, docstring 'Area of a circle of radius r.'\n" in text + "\n"
 
 
 def test_a_call_the_question_writes_is_evaluated_once() -> None:

@@ -150,7 +150,7 @@ async def test_gemini_native_round_trip(gemini: GeminiDouble) -> None:
     assert first["systemInstruction"]["parts"][0]["text"] == SYSTEM_PROMPT
     ((question_part,),) = [c["parts"] for c in first["contents"]]
     assert question_part["text"].startswith("what is df and what failed?\n\nFacts")
-    assert "- df: type dict, value {'a': 1}, length 1" in question_part["text"]
+    assert "- df: type dict, value {'a': 1}, 1 items (its len)" in question_part["text"]
 
     question, model_turn, results = second["contents"]
     assert question == first["contents"][0]

@@ -70,9 +70,9 @@ def test_cell_magic_takes_a_long_question(shell: Any, capsys: pytest.CaptureFixt
     shell.run_cell("%%ask\nLook at the session.\nWhy did it fail?")
     assert "KeyError 'banana'" in capsys.readouterr().out
     answer_step, loop_first = shell._remora_assistant_service.provider.requests[:2]
-    assert answer_step.tools == () and answer_step.messages[1].text.startswith(
-        "Question: Look at the session.\nWhy did it fail?\n\nFacts"
-    )
+    assert answer_step.tools == ()
+    assert answer_step.messages[1].text.startswith("Facts the functions returned")
+    assert answer_step.messages[1].text.endswith("Question: Look at the session.\nWhy did it fail?")
     assert loop_first.messages[1].text.startswith("Look at the session.\nWhy did it fail?\n\n")
 
 

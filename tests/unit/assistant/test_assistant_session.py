@@ -323,7 +323,7 @@ async def test_question_text_is_not_a_template() -> None:
     await ask("what is {{ data }} and {% raw %}?", provider, session(), FAST)
     first = provider.requests[0].messages[1].text
     assert first.startswith("what is {{ data }} and {% raw %}?\n")
-    assert "- data: type list, value [], length 0" in first
+    assert "- data: type list, value [], 0 items (its len)" in first
 
 
 async def test_events_are_emitted() -> None:
