@@ -204,9 +204,9 @@ def question_subjects(
         )
         # Only what reads the session: len([1, 2]) says nothing about it.
         reads_session = any(name in globals_ for name in names)
-        if node is not None and reads_session and not isinstance(node, ast.Name):
-            if _evaluable(node, globals_):
-                add(ast.unparse(node))
+        compound = node is not None and not isinstance(node, ast.Name)
+        if node is not None and compound and reads_session and _evaluable(node, globals_):
+            add(ast.unparse(node))
         for name in names:
             if name in globals_:
                 add(name)
