@@ -300,3 +300,31 @@ def test_ipython_ask_magic_in_a_terminal(tmp_path: Path) -> None:
     child.expect_exact("In [5]: ")
     child.sendline("exit")
     assert _finish(child) == 0
+
+
+INVENTED_TURNS = """\
+- text: The value of total is 100.
+- text: total is 100.
+"""
+
+
+def test_ask_does_not_print_a_value_no_function_returned(tmp_path: Path) -> None:
+    script = tmp_path / "s.py"
+    script.write_text("items = [3, 1, 2]\ntotal = sum(items)\n")
+    args = ("What is the value of total?", "--exec", str(script))
+    done = _ask(tmp_path, *args, *_scripted(tmp_path, INVENTED_TURNS))
+    assert done.returncode == 1
+    assert done.stdout == "I could not find that out.\n"
+    assert "100" not in done.stderr  # why, only with --debug
+    debug_env = {**_env(tmp_path), "REMORA_DEBUG": "1"}
+    done = _ask(tmp_path, *args, *_scripted(tmp_path, INVENTED_TURNS), env=debug_env)
+    assert done.stdout == "I could not find that out.\n"
+    assert "the answer states values no function returned: number 100" in done.stderr
+    assert "the model answered: 'total is 100.'" in done.stderr
+    done = _ask(tmp_path, *args, "--format", "json", *_scripted(tmp_path, INVENTED_TURNS))
+    data = json.loads(done.stdout)
+    assert data["answer"] == "I could not find that out."
+    assert data["stopped_by"] == "unsupported_answer" and data["model_answer"] == "total is 100."
+    assert "number 100" in data["error"]
+    assert [f["name"] for f in data["facts"]] == ["get_type", "get_repr", "get_last_exception"]
+    assert data["facts"][1]["envelope"]["result"]["repr"] == "6"
