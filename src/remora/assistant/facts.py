@@ -246,15 +246,19 @@ def _subject_facts(executor: CapabilityExecutor, subject: str, value: Any) -> st
         if doc is not None and doc["doc"]:
             parts.append(f"docstring {doc['doc'][:REPR_CHARS]!r}")
         return f"- {subject}: " + ", ".join(parts)
-    shown = _result(executor.host_call("get_repr", {"expr": subject, "max_chars": REPR_CHARS}))
+    represented = executor.host_call("get_repr", {"expr": subject, "max_chars": REPR_CHARS})
+    shown = _result(represented)
     if shown is not None:
         cut = " (cut)" if shown["truncated"] else ""
         parts.append(f"value {shown['repr']}{cut}")
+    else:
+        parts.append(f"repr() raised {_error(represented)}")
     if kind["qualified"] in _SIZED_TYPES:
         length = _result(executor.host_call("eval_expr", {"expr": f"len({subject})"}))
         if length is not None:
             parts.append(f"{length['value_repr']} items (its len)")
-    elif kind["name"] != "module" and hasattr(value, "__dict__") and subject.isidentifier():
+    # Asked of the type: an instance's own __getattr__ is user code that may raise.
+    elif kind["name"] != "module" and type(value).__dictoffset__ and subject.isidentifier():
         attributes = _result(executor.host_call("eval_expr", {"expr": f"vars({subject})"}))
         if attributes is not None:
             parts.append(f"attributes {attributes['value_repr'][:REPR_CHARS]}")

@@ -143,3 +143,18 @@ def test_no_subject_and_no_exception_gives_the_globals_only() -> None:
     text, calls = facts_for("hello?")
     assert calls == [("list_globals", {}), ("get_last_exception", {})]
     assert text.count("\n- ") == 1
+
+
+def test_an_object_whose_attribute_lookup_raises_still_gets_facts() -> None:
+    class Hostile:
+        def __getattr__(self, name: str) -> Any:
+            raise RuntimeError(f"no {name}")
+
+        def __repr__(self) -> str:
+            raise ValueError("no repr either")
+
+    ns = {"h": Hostile()}
+    executor = CapabilityExecutor(Capabilities(ns, last_exception=lambda: None))
+    text = gather_facts("What is h?", executor).text
+    assert "- h: type Hostile, repr() raised ValueError: no repr either, attributes {}" in text
+    assert executor.facts[1].envelope["error"]["message"] == "ValueError: no repr either"
