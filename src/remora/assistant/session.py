@@ -389,7 +389,11 @@ async def ask(
             text = str(result.details.get("answer", result.summary)).strip()
             if state.judge(text):
                 return state.answer(text)
-            stop: tuple[StopReason, str] = ("unsupported_answer", state.rejected_why or "")
+            stop: tuple[StopReason, str] = (
+                ("unsupported_answer", state.rejected_why or "")
+                if text
+                else ("invalid_response", "the model's answer was empty")
+            )
         else:
             message = result.error.message if result.error else result.summary
             stop = (_stop_reason(result, timed), message)
