@@ -256,7 +256,8 @@ def _subject_facts(executor: CapabilityExecutor, subject: str, value: Any) -> st
     if kind["qualified"] in _SIZED_TYPES:
         length = _result(executor.host_call("eval_expr", {"expr": f"len({subject})"}))
         if length is not None:
-            parts.append(f"{length['value_repr']} items (its len)")
+            unit = "characters" if kind["qualified"] == "builtins.str" else "items"
+            parts.append(f"{length['value_repr']} {unit} (its len)")
     # Asked of the type: an instance's own __getattr__ is user code that may raise.
     elif kind["name"] != "module" and type(value).__dictoffset__ and subject.isidentifier():
         attributes = _result(executor.host_call("eval_expr", {"expr": f"vars({subject})"}))

@@ -29,6 +29,7 @@ items = [3, 1, 2]
 total = sum(items)
 stock = {'apple': 12, 'plum': 7}
 p = Point(3, 4)
+name = 'ada'
 """
 
 
@@ -87,6 +88,8 @@ def facts_for(question: str, error: BaseException | None = None) -> tuple[str, l
 
 
 def test_a_value_gets_its_type_repr_and_length_from_the_capabilities() -> None:
+    text, _ = facts_for("What is name?")
+    assert "- name: type str, value 'ada', 3 characters (its len)" in text
     text, calls = facts_for("What is the value of total? And items?")
     assert text.splitlines() == [
         "Facts the functions returned for this question:",
