@@ -23,7 +23,9 @@ BIN = Path(sys.executable).parent
 REMORA = str(BIN / "remora")
 PROMPT = ">>> "
 
+# The answer step finds nothing in the facts; the loop calls functions, then answers.
 WHY_TURNS = """\
+- text: I could not find that out.
 - calls:
     - {name: get_type, arguments: {expr: rows}, id: c1}
     - {name: get_last_exception, id: c2}
@@ -147,12 +149,14 @@ def test_repl_exec_script_then_ask(tmp_path: Path) -> None:
 
 
 def test_repl_degraded_answer_names_the_limit(tmp_path: Path) -> None:
-    turns = "- calls: [{name: get_repr, arguments: {expr: total}}]\n" * 3
+    # The answer step, one loop step that calls, and a last answer step with no text.
+    turns = "- text: I could not find that out.\n"
+    turns += "- calls: [{name: get_repr, arguments: {expr: total}}]\n" * 3
     child = _spawn(
         tmp_path,
         "repl",
         "--max-steps",
-        "2",
+        "3",
         "--history",
         str(tmp_path / "h"),
         *_scripted(tmp_path, turns),
@@ -161,7 +165,8 @@ def test_repl_degraded_answer_names_the_limit(tmp_path: Path) -> None:
     child.sendline("total = 41 + 1")
     child.expect_exact(PROMPT)
     child.sendline("?? what is total?")
-    child.expect_exact("No complete answer: the step limit (2 model steps) was reached.")
+    child.expect_exact("No complete answer: the step limit (3 model steps) was reached.")
+    child.expect_exact("- total: type int, value 42")  # the host's facts
     child.expect_exact("What the calls confirmed:")
     child.expect_exact("get_repr(expr='total') ->")
     child.expect_exact('"repr": "42"')
@@ -241,7 +246,7 @@ def test_ask_json(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert data["degraded"] is False and data["steps"] == 2
+    assert data["degraded"] is False and data["steps"] == 3
     assert [c["name"] for c in data["calls"]] == ["get_type", "get_last_exception"]
     exception = data["calls"][1]["envelope"]["result"]["exception"]
     assert exception["exc_type"] == "KeyError"
@@ -249,7 +254,8 @@ def test_ask_json(tmp_path: Path) -> None:
 
 
 def test_ask_degraded_exits_1(tmp_path: Path) -> None:
-    turns = "- calls: [{name: list_globals}]\n- text: ''\n- text: ''\n"
+    turns = "- text: I could not find that out.\n- calls: [{name: list_globals}]\n"
+    turns += "- text: ''\n- text: ''\n"
     done = _ask(tmp_path, "q", *_scripted(tmp_path, turns))
     assert done.returncode == 1
     assert done.stdout.startswith("No complete answer: the model's replies could not be used")
@@ -294,3 +300,31 @@ def test_ipython_ask_magic_in_a_terminal(tmp_path: Path) -> None:
     child.expect_exact("In [5]: ")
     child.sendline("exit")
     assert _finish(child) == 0
+
+
+INVENTED_TURNS = """\
+- text: The value of total is 100.
+- text: total is 100.
+"""
+
+
+def test_ask_does_not_print_a_value_no_function_returned(tmp_path: Path) -> None:
+    script = tmp_path / "s.py"
+    script.write_text("items = [3, 1, 2]\ntotal = sum(items)\n")
+    args = ("What is the value of total?", "--exec", str(script))
+    done = _ask(tmp_path, *args, *_scripted(tmp_path, INVENTED_TURNS))
+    assert done.returncode == 1
+    assert done.stdout == "I could not find that out.\n"
+    assert "100" not in done.stderr  # why, only with --debug
+    debug_env = {**_env(tmp_path), "REMORA_DEBUG": "1"}
+    done = _ask(tmp_path, *args, *_scripted(tmp_path, INVENTED_TURNS), env=debug_env)
+    assert done.stdout == "I could not find that out.\n"
+    assert "the answer states values no function returned: number 100" in done.stderr
+    assert "the model answered: 'total is 100.'" in done.stderr
+    done = _ask(tmp_path, *args, "--format", "json", *_scripted(tmp_path, INVENTED_TURNS))
+    data = json.loads(done.stdout)
+    assert data["answer"] == "I could not find that out."
+    assert data["stopped_by"] == "unsupported_answer" and data["model_answer"] == "total is 100."
+    assert "number 100" in data["error"]
+    assert [f["name"] for f in data["facts"]] == ["get_type", "get_repr", "get_last_exception"]
+    assert data["facts"][1]["envelope"]["result"]["repr"] == "6"

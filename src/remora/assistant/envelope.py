@@ -71,12 +71,26 @@ def format_traceback(exc: BaseException) -> str:
     return text
 
 
+# The innermost frames are where it was raised; earlier ones are in the traceback text.
+MAX_FRAMES = 3
+
+
+def _frames(exc: BaseException) -> list[dict[str, Any]]:
+    """Where ``exc`` was raised, innermost last: file, line, function and source line."""
+    summary = traceback.extract_tb(exc.__traceback__)[-MAX_FRAMES:]
+    return [
+        {"file": f.filename, "line": f.lineno, "function": f.name, "code": (f.line or "").strip()}
+        for f in summary
+    ]
+
+
 def exception_details(exc: BaseException) -> dict[str, Any]:
-    """``{exc_type, message, traceback}`` the shape of an exception in an envelope."""
+    """``{exc_type, message, traceback, frames}`` the shape of an exception in an envelope."""
     return {
         "exc_type": type(exc).__name__,
         "message": _message_of(exc),
         "traceback": format_traceback(exc),
+        "frames": _frames(exc),
     }
 
 

@@ -16,8 +16,11 @@ from functools import cache
 from typing import Any, Literal
 
 from remora.agents.definition import InitialContext, SubagentDefinition, ToolDefinition
+from remora.assistant.answering import answer_from_facts, said_not_found
 from remora.assistant.capabilities import Capabilities
 from remora.assistant.executor import CallRecord, CapabilityExecutor
+from remora.assistant.facts import QuestionFacts, gather_facts
+from remora.assistant.grounding import NOT_FOUND, check_answer, source_texts
 from remora.assistant.specs import CAPABILITY_SPECS
 from remora.config import RunnerConfig, TurnPolicyConfig
 from remora.conversation import ModelRequest, ModelTurn, Usage
@@ -52,8 +55,22 @@ Rules:
 """  # noqa: E501
 
 StopReason = Literal[
-    "step_limit", "step_timeout", "total_timeout", "invalid_response", "model_error"
+    "step_limit",
+    "step_timeout",
+    "total_timeout",
+    "invalid_response",
+    "model_error",
+    "unsupported_answer",
 ]
+
+# The first message: the question, then the facts the host's capability calls found.
+FIRST_MESSAGE = """\
+{{ question }}
+{%- if facts %}
+
+{{ facts }}
+Answer from these facts when they answer the question; call a function for anything else.
+{%- endif %}"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,15 +84,22 @@ class AssistantLimits:
     max_tokens: int = 512
     temperature: float = 0.0
     repeat_guard: bool = True
+    # Ask for a plain-text answer from the host's facts before any function call
+    # (see answering.py); off, the agent loop starts the question, as in seed 004.
+    answer_first: bool = True
+    # An answer is a sentence or two; a small model left to 512 tokens rambles.
+    answer_tokens: int = 96
 
-    def runner_config(self) -> RunnerConfig:
+    def runner_config(
+        self, *, max_turns: int | None = None, total_timeout_s: float | None = None
+    ) -> RunnerConfig:
         return RunnerConfig(
-            max_turns=self.max_steps,
+            max_turns=max_turns or self.max_steps,
             max_tokens=self.max_tokens,
             temperature=self.temperature,
             tool_choice="auto",
             per_turn_timeout=self.step_timeout_s,
-            total_timeout=self.total_timeout_s,
+            total_timeout=total_timeout_s or self.total_timeout_s,
             invalid_response_retries=self.invalid_response_retries,
             # AUTO on every step, the last one too: no forced final turn.
             policy=TurnPolicyConfig(
@@ -92,11 +116,15 @@ class AssistantAnswer:
     degraded: bool = False
     stopped_by: StopReason | None = None
     calls: tuple[CallRecord, ...] = ()
+    # The host's calls for the first message's facts (capability results as well).
+    facts: tuple[CallRecord, ...] = ()
     steps: int = 0
     usage: Usage = field(default_factory=Usage)
     duration_s: float = 0.0
     # What the limit or failure said, for logs and --format json.
     error: str | None = None
+    # The model's own answer when the host did not print it (stopped_by unsupported_answer).
+    model_answer: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -104,7 +132,9 @@ class AssistantAnswer:
             "degraded": self.degraded,
             "stopped_by": self.stopped_by,
             "error": self.error,
+            "model_answer": self.model_answer,
             "steps": self.steps,
+            "facts": [c.to_dict() for c in self.facts],
             "calls": [c.to_dict() for c in self.calls],
             "usage": self.usage.to_dict(),
             "duration_s": round(self.duration_s, 6),
@@ -118,7 +148,7 @@ def assistant_definition() -> SubagentDefinition:
         name="assistant",
         description="Answers questions about a live Python session.",
         final_answer="text",
-        initial_context=InitialContext(system_prompt=SYSTEM_PROMPT, node_context="{{ question }}"),
+        initial_context=InitialContext(system_prompt=SYSTEM_PROMPT, node_context=FIRST_MESSAGE),
         tools=[
             ToolDefinition(name=s.name, description=s.description, parameters=s.parameters)
             for s in CAPABILITY_SPECS
@@ -199,6 +229,7 @@ def _limit_note(reason: StopReason, limits: AssistantLimits, message: str) -> st
         "invalid_response": "the model's replies could not be used, even after "
         f"{limits.invalid_response_retries} corrective retry ({message})",
         "model_error": f"the model failed ({message})",
+        "unsupported_answer": message,
     }
     return notes[reason]
 
@@ -209,9 +240,13 @@ def degraded_text(
     message: str,
     findings: list[str],
     failures: list[str] | None = None,
+    facts: str = "",
 ) -> str:
-    """The best-effort answer: which limit stopped it and what the calls confirmed."""
+    """The best-effort answer: which limit stopped it, the host's facts, and what the
+    model's calls confirmed."""
     lines = [f"No complete answer: {_limit_note(reason, limits, message)}."]
+    if facts:
+        lines.append(facts)
     if findings:
         lines.append("What the calls confirmed:")
         lines.extend(f"- {line}" for line in findings)
@@ -221,6 +256,89 @@ def degraded_text(
         lines.append("Calls that failed:")
         lines.extend(f"- {line}" for line in failures)
     return "\n".join(lines)
+
+
+@dataclass
+class _Question:
+    """What one question has produced so far: steps, tokens, the model's rejected text."""
+
+    question: str
+    limits: AssistantLimits
+    executor: CapabilityExecutor
+    facts: QuestionFacts
+    started: float = field(default_factory=time.monotonic)
+    steps: int = 0
+    usage: Usage = field(default_factory=Usage)
+    rejected: str | None = None
+    rejected_why: str | None = None
+
+    def remaining_s(self) -> float:
+        return self.limits.total_timeout_s - (time.monotonic() - self.started)
+
+    def judge(self, text: str) -> bool:
+        """Whether ``text`` may be printed; if not, why is kept for the report."""
+        if not text:  # no answer at all: what stopped the question says more
+            return False
+        if said_not_found(text):
+            self.rejected, self.rejected_why = text, "the model found no answer in the facts"
+            return False
+        grounding = check_answer(text, source_texts(self.executor.all_records(), self.question))
+        if grounding.ok:
+            return True
+        self.rejected, self.rejected_why = text, grounding.reason()
+        return False
+
+    def answer(self, text: str, **extra: Any) -> AssistantAnswer:
+        return AssistantAnswer(
+            text,
+            calls=tuple(self.executor.records),
+            facts=self.facts.records,
+            steps=self.steps,
+            usage=self.usage,
+            duration_s=time.monotonic() - self.started,
+            **extra,
+        )
+
+    def stopped(self, reason: StopReason, message: str) -> AssistantAnswer:
+        if self.rejected is not None:
+            # The model did answer, but not from the facts: say so, not the limit.
+            return self.answer(
+                NOT_FOUND,
+                degraded=True,
+                stopped_by="unsupported_answer",
+                error=f"{self.rejected_why} (then: {message})",
+                model_answer=self.rejected,
+            )
+        failures = self.executor.failures()
+        findings = self.executor.findings()
+        text = degraded_text(reason, self.limits, message, findings, failures, self.facts.text)
+        return self.answer(text, degraded=True, stopped_by=reason, error=message)
+
+
+async def _answer_step(state: _Question, timed: _TimedProvider) -> str:
+    """One plain-text answer from the facts and the model's calls so far."""
+    budget = min(state.limits.step_timeout_s, state.remaining_s())
+    if budget <= 0:
+        timed.last = "total_timeout"
+        raise TimeoutError("no time left for the answer")
+    calls = state.executor.records
+    async with asyncio.timeout(budget):
+        reply = await answer_from_facts(
+            timed,
+            state.question,
+            state.facts.text,
+            calls,
+            max_tokens=state.limits.answer_tokens,
+            temperature=state.limits.temperature,
+            timeout_s=budget,
+        )
+    state.steps += 1
+    state.usage = state.usage + reply.usage
+    return reply.text
+
+
+def _failure_reason(timed: _TimedProvider) -> StopReason:
+    return timed.last if timed.last in ("step_timeout", "total_timeout") else "model_error"
 
 
 async def ask(
@@ -233,34 +351,63 @@ async def ask(
     on_call: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> AssistantAnswer:
     """Answer ``question`` about the session behind ``capabilities``; never raises for
-    model failures (they give a degraded answer)."""
+    model failures (they give a degraded answer).
+
+    The host gathers the facts the question names (capability calls) first. With
+    ``answer_first`` the model is asked to answer from them in plain text; when it
+    cannot, the agent loop lets it call functions (AUTO on every step), and a last
+    answer step reads what those calls returned. No answer is printed whose values
+    no capability returned: "I could not find that out" is, instead.
+    """
     limits = limits or AssistantLimits()
     executor = CapabilityExecutor(capabilities, on_call)
+    state = _Question(question, limits, executor, gather_facts(question, executor))
     timed = _TimedProvider(provider, limits)
-    runner = AgentRunner(
-        assistant_definition(),
-        timed,
-        limits.runner_config(),
-        executor,
-        emitter=emitter,
-        template_vars={"question": question},
-    )
-    result = await runner.run()
-    calls = tuple(executor.records)
-    if result.ok:
-        text = str(result.details.get("answer", result.summary)).strip()
-        return AssistantAnswer(
-            text, calls=calls, steps=result.turns, usage=result.usage, duration_s=result.duration_s
+    if limits.answer_first:
+        try:
+            text = await _answer_step(state, timed)
+        except (ProviderError, TimeoutError) as exc:
+            return state.stopped(_failure_reason(timed), str(exc) or "the model timed out")
+        if state.judge(text):
+            return state.answer(text)
+    # One step kept back for the last answer step when the loop's calls need reading.
+    loop_steps = limits.max_steps - state.steps - (1 if limits.answer_first else 0)
+    if loop_steps >= 1 and state.remaining_s() > 0:
+        config = limits.runner_config(max_turns=loop_steps, total_timeout_s=state.remaining_s())
+        runner = AgentRunner(
+            assistant_definition(),
+            timed,
+            config,
+            executor,
+            emitter=emitter,
+            template_vars={"question": question, "facts": state.facts.text},
         )
-    reason = _stop_reason(result, timed)
-    message = result.error.message if result.error else result.summary
-    return AssistantAnswer(
-        degraded_text(reason, limits, message, executor.findings(), executor.failures()),
-        degraded=True,
-        stopped_by=reason,
-        calls=calls,
-        steps=result.turns,
-        usage=result.usage,
-        duration_s=result.duration_s,
-        error=message,
-    )
+        result = await runner.run()
+        state.steps += result.turns
+        state.usage = state.usage + result.usage
+        if result.ok:
+            text = str(result.details.get("answer", result.summary)).strip()
+            if state.judge(text):
+                return state.answer(text)
+            stop: tuple[StopReason, str] = (
+                ("unsupported_answer", state.rejected_why or "")
+                if text
+                else ("invalid_response", "the model's answer was empty")
+            )
+        else:
+            message = result.error.message if result.error else result.summary
+            stop = (_stop_reason(result, timed), message)
+            # The limit came after any earlier rejected answer: it is the news now.
+            state.rejected = None
+    else:
+        stop = ("step_limit", f"no model step left after {state.steps}")
+    if limits.answer_first and executor.records and state.steps < limits.max_steps:
+        try:
+            text = await _answer_step(state, timed)
+        except (ProviderError, TimeoutError) as exc:
+            # What stopped the loop cut the question short; this was a last try.
+            failed = str(exc) or "the model timed out"
+            return state.stopped(stop[0], f"{stop[1]}; the answer step then failed: {failed}")
+        if state.judge(text):
+            return state.answer(text)
+    return state.stopped(*stop)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+import click
 import typer
 
 from remora.assistant.repl import AssistantConsole
@@ -81,6 +83,13 @@ def _run_exec(script: Path, namespace: dict[str, Any] | None = None) -> ScriptRu
     return run
 
 
+def _debug() -> bool:
+    """``remora --debug`` (the root command's flag) or REMORA_DEBUG."""
+    root = click.get_current_context(silent=True)
+    flag = bool(root.find_root().params.get("debug")) if root is not None else False
+    return flag or os.environ.get("REMORA_DEBUG", "") not in ("", "0")
+
+
 def _ask(
     question: str,
     script: Path | None,
@@ -107,6 +116,13 @@ def _ask(
         print_json(answer.to_dict())
     else:
         print(answer.text)
+        if answer.model_answer is not None and _debug():
+            # Why the model's answer was not printed, and what it was.
+            err_console.print(
+                f"remora: {answer.error}; the model answered: {answer.model_answer!r}",
+                markup=False,
+                highlight=False,
+            )
     # 1: an answer came back, but a limit cut it short (the README's exit codes).
     if answer.degraded:
         raise typer.Exit(1)

@@ -272,10 +272,14 @@ def test_get_last_exception() -> None:
         caught: BaseException = exc
     caps = Capabilities({}, last_exception=lambda: caught)
     out = result(caps.call("get_last_exception", {}))
-    assert set(out["exception"]) == {"exc_type", "message", "traceback"}
+    assert set(out["exception"]) == {"exc_type", "message", "traceback", "frames"}
     assert out["exception"]["exc_type"] == "KeyError"
     assert out["exception"]["message"] == "'missing'"
     assert "test_get_last_exception" in out["exception"]["traceback"]
+    # Where it was raised, innermost last: this test's line that looked the key up.
+    (frame,) = out["exception"]["frames"]
+    assert frame["function"] == "test_get_last_exception"
+    assert frame["code"] == 'empty["missing"]' and frame["file"] == __file__
     assert result(Capabilities({}, last_exception=lambda: None).call("get_last_exception", {})) == {
         "exception": None
     }

@@ -29,7 +29,10 @@ from remora.providers.scripted import ScriptedProvider, call, text_turn, tool_tu
 def service(*turns: Any) -> AssistantService:
     model = ModelConfig(provider="scripted", id="scripted")
     return AssistantService(
-        ScriptedProvider(list(turns)), model, AssistantLimits(step_timeout_s=5, total_timeout_s=10)
+        ScriptedProvider(list(turns)),
+        model,
+        # The loop from the first step: these turns call functions before answering.
+        AssistantLimits(step_timeout_s=5, total_timeout_s=10, answer_first=False),
     )
 
 
@@ -44,7 +47,7 @@ def test_question_lines_go_to_the_assistant(capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().out == "total is 7\n"
     provider = svc.provider
     assert isinstance(provider, ScriptedProvider)
-    assert provider.requests[0].messages[1].text == "what is total?"
+    assert provider.requests[0].messages[1].text.startswith("what is total?\n\nFacts")
     (result,) = provider.requests[1].messages[-1].results
     assert result.payload["result"]["repr"] == "7"
 

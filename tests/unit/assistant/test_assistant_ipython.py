@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
+# The answer step from the first message's facts finds nothing, then the loop runs.
 TURNS = """\
+- text: I could not find that out.
 - calls:
     - {name: list_globals, id: g1}
     - {name: get_last_exception, id: g2}
@@ -44,7 +46,7 @@ def test_ask_magic_answers_about_the_session(
     assert "  · list_globals()\n  · get_last_exception()\n" in out
     assert out.rstrip().endswith("prices is a dict; the last error was KeyError 'banana'.")
     service = shell._remora_assistant_service
-    listed, last = service.provider.requests[1].messages[-1].results
+    listed, last = service.provider.requests[2].messages[-1].results
     names = [g["name"] for g in listed.payload["result"]["globals"]]
     assert names == ["prices"]  # In, Out, get_ipython, exit, quit are hidden
     assert last.payload["result"]["exception"]["exc_type"] == "KeyError"
@@ -63,10 +65,15 @@ def test_load_fails_clearly_without_a_usable_model(
 
 def test_cell_magic_takes_a_long_question(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
     shell.run_line_magic("load_ext", "remora.assistant")
+    shell.run_cell("prices = {'apple': 1}")
+    shell.run_cell("prices['banana']")
     shell.run_cell("%%ask\nLook at the session.\nWhy did it fail?")
     assert "KeyError 'banana'" in capsys.readouterr().out
-    request = shell._remora_assistant_service.provider.requests[0]
-    assert request.messages[1].text == "Look at the session.\nWhy did it fail?"
+    answer_step, loop_first = shell._remora_assistant_service.provider.requests[:2]
+    assert answer_step.tools == ()
+    assert answer_step.messages[1].text.startswith("Facts the functions returned")
+    assert answer_step.messages[1].text.endswith("Question: Look at the session.\nWhy did it fail?")
+    assert loop_first.messages[1].text.startswith("Look at the session.\nWhy did it fail?\n\n")
 
 
 @pytest.mark.parametrize(

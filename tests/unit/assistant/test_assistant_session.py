@@ -25,7 +25,8 @@ from remora.profiles import BUILTIN_PROFILES
 from remora.providers.base import ProviderError
 from remora.providers.scripted import FunctionProvider, ScriptedProvider, call, text_turn, tool_turn
 
-FAST = AssistantLimits(step_timeout_s=2.0, total_timeout_s=5.0)
+# These cases drive the agent loop itself: no plain-text answer step before it.
+FAST = AssistantLimits(step_timeout_s=2.0, total_timeout_s=5.0, answer_first=False)
 
 
 def session() -> Capabilities:
@@ -216,7 +217,9 @@ async def test_blocked_candidate_counts_as_invalid() -> None:
 
 
 async def test_step_cap_soft_fails_with_findings() -> None:
-    limits = AssistantLimits(max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0)
+    limits = AssistantLimits(
+        max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0, answer_first=False
+    )
     provider = ScriptedProvider(
         [tool_turn(call("eval_expr", {"expr": f"count + {i}"})) for i in range(5)]
     )
@@ -230,7 +233,9 @@ async def test_step_cap_soft_fails_with_findings() -> None:
 
 
 async def test_degraded_answer_lists_failed_calls_once() -> None:
-    limits = AssistantLimits(max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0)
+    limits = AssistantLimits(
+        max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0, answer_first=False
+    )
     provider = ScriptedProvider([tool_turn(call("get_repr", {"expr": "NoneType"}))] * 3)
     answer = await ask("q", provider, session(), limits)
     assert answer.stopped_by == "step_limit"
@@ -241,7 +246,7 @@ async def test_degraded_answer_lists_failed_calls_once() -> None:
 
 
 async def test_per_step_timeout_soft_fails() -> None:
-    limits = AssistantLimits(step_timeout_s=0.2, total_timeout_s=5.0)
+    limits = AssistantLimits(step_timeout_s=0.2, total_timeout_s=5.0, answer_first=False)
     provider = ScriptedProvider(
         [
             tool_turn(call("get_repr", {"expr": "label"})),
@@ -256,7 +261,7 @@ async def test_per_step_timeout_soft_fails() -> None:
 
 async def test_total_timeout_soft_fails() -> None:
     # Each step is well inside its own limit; together they outrun the total.
-    limits = AssistantLimits(step_timeout_s=1.0, total_timeout_s=1.0)
+    limits = AssistantLimits(step_timeout_s=1.0, total_timeout_s=1.0, answer_first=False)
     slow = [(tool_turn(call("eval_expr", {"expr": f"{i}"})), 0.3) for i in range(6)]
     provider = ScriptedProvider(slow)
     answer = await ask("q", provider, session(), limits)
@@ -281,11 +286,15 @@ async def test_memory_is_per_question() -> None:
     await ask("second question", provider, caps, FAST)
     third = provider.requests[2].messages
     assert [m.role for m in third] == ["system", "user"]
-    assert third[1].text == "second question"
+    # The second question's own facts, nothing of the first question's calls.
+    assert third[1].text.startswith("second question\n\nFacts the functions returned")
+    assert "get_type" not in third[1].text and "first" not in third[1].text
 
 
 async def test_auto_mode_and_system_prompt_on_every_step() -> None:
-    limits = AssistantLimits(max_steps=2, step_timeout_s=2.0, total_timeout_s=5.0)
+    limits = AssistantLimits(
+        max_steps=2, step_timeout_s=2.0, total_timeout_s=5.0, answer_first=False
+    )
     provider = ScriptedProvider(
         [
             tool_turn(call("list_globals", {})),
@@ -312,7 +321,9 @@ async def test_auto_mode_and_system_prompt_on_every_step() -> None:
 async def test_question_text_is_not_a_template() -> None:
     provider = ScriptedProvider([text_turn("ok")])
     await ask("what is {{ data }} and {% raw %}?", provider, session(), FAST)
-    assert provider.requests[0].messages[1].text == "what is {{ data }} and {% raw %}?"
+    first = provider.requests[0].messages[1].text
+    assert first.startswith("what is {{ data }} and {% raw %}?\n")
+    assert "- data: type list, value [], 0 items (its len)" in first
 
 
 async def test_events_are_emitted() -> None:
@@ -340,7 +351,13 @@ async def test_on_call_sees_calls_in_order() -> None:
         ]
     )
     await ask("q", provider, session(), FAST, on_call=lambda n, a: seen.append((n, a)))
-    assert seen == [("get_type", {"expr": "count"}), ("get_doc", {"expr": "label"})]
+    # The host's calls for the facts first ("q" names no global: the list of them).
+    assert seen == [
+        ("list_globals", {}),
+        ("get_last_exception", {}),
+        ("get_type", {"expr": "count"}),
+        ("get_doc", {"expr": "label"}),
+    ]
 
 
 def test_profiles_that_require_calls_allow_text_for_the_assistant() -> None:
@@ -373,3 +390,86 @@ async def test_profile_call_cap_still_answers_every_call() -> None:
     results = results_of(provider.requests[1].messages[-1])
     assert [r.call_id for r in results] == ["1", "2"]  # every call gets its response
     assert results[1].payload["ok"] is False
+
+
+# ---------------------------------------------------------------- the answer step
+
+ANSWER_FIRST = AssistantLimits(step_timeout_s=2.0, total_timeout_s=5.0)
+
+
+def totals() -> Capabilities:
+    ns: dict[str, Any] = {"__builtins__": __builtins__}
+    exec("items = [3, 1, 2]\ntotal = sum(items)\n", ns)
+    return Capabilities(ns, last_exception=lambda: None)
+
+
+async def test_the_facts_answer_at_once_in_plain_text() -> None:
+    provider = ScriptedProvider([text_turn("The value of total is 6.")])
+    answer = await ask("What is the value of total?", provider, totals(), ANSWER_FIRST)
+    assert answer.text == "The value of total is 6." and not answer.degraded
+    assert answer.steps == 1 and answer.calls == ()
+    (request,) = provider.requests
+    assert request.tools == ()  # the answer step offers no functions
+    assert [m.role for m in request.messages] == ["system", "user"]
+    assert "- total: type int, value 6" in request.messages[1].text
+    assert [(f.name, f.by) for f in answer.facts] == [
+        ("get_type", "host"),
+        ("get_repr", "host"),
+        ("get_last_exception", "host"),
+    ]
+    assert answer.to_dict()["facts"][1]["envelope"]["result"]["repr"] == "6"
+
+
+async def test_a_value_no_capability_returned_is_not_printed() -> None:
+    # The answer step and then the loop both give the invented value.
+    provider = ScriptedProvider(
+        [text_turn("The value of total is 100."), text_turn("total is 100.")]
+    )
+    answer = await ask("What is the value of total?", provider, totals(), ANSWER_FIRST)
+    assert answer.text == "I could not find that out."
+    assert answer.degraded and answer.stopped_by == "unsupported_answer"
+    assert answer.model_answer == "total is 100."
+    assert answer.error is not None and "number 100" in answer.error
+    assert answer.to_dict()["model_answer"] == "total is 100."
+    # The loop got the facts in its first message, and the functions.
+    loop_request = provider.requests[1]
+    assert loop_request.tools and "- total: type int, value 6" in loop_request.messages[1].text
+
+
+async def test_when_the_facts_do_not_answer_the_model_calls_and_answers() -> None:
+    provider = ScriptedProvider(
+        [
+            text_turn("I could not find that out."),
+            tool_turn(call("eval_expr", {"expr": "total * 7"})),
+            text_turn("total * 7 is 42."),
+        ]
+    )
+    answer = await ask("What is total times seven?", provider, totals(), ANSWER_FIRST)
+    assert answer.text == "total * 7 is 42." and not answer.degraded
+    assert answer.steps == 3 and [c.name for c in answer.calls] == ["eval_expr"]
+
+
+async def test_after_the_loop_the_answer_step_reads_the_models_calls() -> None:
+    limits = AssistantLimits(max_steps=3, step_timeout_s=2.0, total_timeout_s=5.0)
+    provider = ScriptedProvider(
+        [
+            text_turn("I could not find that out."),
+            tool_turn(call("eval_expr", {"expr": "max(items) - min(items)"})),
+            text_turn("The spread of items is 2."),
+        ]
+    )
+    answer = await ask("What is the spread of items?", provider, totals(), limits)
+    assert answer.text == "The spread of items is 2." and answer.steps == 3
+    final = provider.requests[-1]
+    assert final.tools == ()
+    assert "- eval_expr(expr='max(items) - min(items)') returned" in final.messages[1].text
+    assert '"value_repr": "2"' in final.messages[1].text
+
+
+async def test_an_answer_step_that_times_out_is_a_degraded_answer_with_the_facts() -> None:
+    limits = AssistantLimits(step_timeout_s=0.2, total_timeout_s=5.0)
+    provider = ScriptedProvider([(text_turn("too late"), 3.0)])
+    answer = await ask("What is the value of total?", provider, totals(), limits)
+    assert answer.degraded and answer.stopped_by == "step_timeout"
+    assert "per-step timeout (0.2 s)" in answer.text
+    assert "- total: type int, value 6" in answer.text

@@ -1,0 +1,3 @@
+jobs = ["build", "test"]
+done = jobs[0]
+third = jobs[2]

@@ -1,0 +1,3 @@
+width = 40
+unit = "cm"
+label = "width: " + width

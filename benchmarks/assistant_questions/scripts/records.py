@@ -1,0 +1,3 @@
+record = {"id": 7, "tags": ["new", "sale"]}
+tag_count = len(record["tags"])
+identifier = record.id

@@ -1,0 +1,4 @@
+greeting = "hello world"
+words = greeting.split()
+shout = greeting.upper()
+count = len(words)
