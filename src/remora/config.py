@@ -227,8 +227,9 @@ class AssistantConfig(_Section):
     """The live-Python assistant: its own limits, not the code agents'."""
 
     max_steps: int = Field(6, ge=1, description="Model steps per question")
-    step_timeout: float = Field(8.0, gt=0, description="Seconds per model step")
-    total_timeout: float = Field(20.0, gt=0, description="Seconds per question")
+    # For the default model (Qwen2.5-Coder-0.5B: a step with the facts is 3-5 s on 2 cores).
+    step_timeout: float = Field(15.0, gt=0, description="Seconds per model step")
+    total_timeout: float = Field(45.0, gt=0, description="Seconds per question")
     invalid_response_retries: int = Field(1, ge=0)
     history_file: Path | None = Field(
         None, description="REPL history; default .remora/repl_history"

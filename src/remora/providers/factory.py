@@ -38,8 +38,14 @@ PROVIDER_EXTRAS: dict[str, tuple[str, frozenset[str]]] = {
 
 
 def create_provider(model: ModelConfig, profile_name: str | None = None) -> Provider:
-    """The provider for ``model``; its profile from ``profile_name`` or the model id."""
-    profile: ModelProfile = resolve_profile(profile_name or model.profile, model.id)
+    """The provider for ``model``; its profile from ``profile_name``, else the model's name.
+
+    The name is the GGUF file's when the embedded provider has ``model.path`` (it
+    loads that file whatever ``model.id`` says), else ``model.id``.
+    """
+    embedded_file = model.provider == "embedded" and model.path is not None
+    name = model.path.name if embedded_file and model.path is not None else model.id
+    profile: ModelProfile = resolve_profile(profile_name or model.profile, name)
     target = PROVIDER_CLASSES.get(model.provider)
     if target is None:
         raise ModelUnavailableError(
