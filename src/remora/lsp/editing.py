@@ -106,7 +106,7 @@ def _file_plan(
         plan.document_changes.append(_document_edit(uri, None, [insert]))
         return []
     if disk is None or sha256(disk) != file.base_sha:
-        return [f"{file.path} was saved with other content since the agent read it"]
+        return [f"{file.path} was saved since the agent read it"]
     text, version = opened if opened is not None else (disk.decode("utf-8"), None)
     buffer = Lines.of(text, encoding)
     edits: list[types.TextEdit] = []

@@ -74,7 +74,7 @@ def place_hunks(change: PendingChange, file: ChangeFile, buffer: Lines) -> list[
         start, end = changed_span(hunk)
         if not file.on_base:
             line = mapping.nearest(start)
-            reason = f"{file.path} was saved with other content since the agent read it"
+            reason = f"{file.path} was saved since the agent read it"
             places.append(HunkPlace(change, hunk, line, line, None, reason))
             continue
         shift = mapping.shift_of_span(*_resting_span(change, file, hunk))

@@ -135,7 +135,9 @@ class ReviewQueue:
             stat = db_file.stat()
         except (FileNotFoundError, ValueError):
             return None
-        stamp = (record.result_id, record.review_state, stat.st_mtime_ns, stat.st_size)
+        # The change's "old" side is the project's file as it is now: its stat counts too.
+        files = tuple(_file_stamp(self.root / rel) for rel in record.changed_files)
+        stamp = (record.result_id, record.review_state, stat.st_mtime_ns, stat.st_size, files)
         cached = self._cache.get(workspace_id)
         if cached is not None and cached.stamp == stamp:
             return cached.change
@@ -143,6 +145,14 @@ class ReviewQueue:
         if change is not None:
             self._cache[workspace_id] = _Cached(stamp, change)
         return change
+
+
+def _file_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
 
 
 def _load(store: WorkspaceStore, workspace_id: str, record: ResultRecord) -> PendingChange | None:

@@ -47,7 +47,8 @@ class RemoraLanguageServer(LanguageServer):
 
     @property
     def encoding(self) -> str:
-        return str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
+        encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        return encoding.value if isinstance(encoding, types.PositionEncodingKind) else encoding
 
     def set_folders(self, params: types.InitializeParams) -> None:
         folders = [f.uri for f in params.workspace_folders or ()]

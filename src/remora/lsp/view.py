@@ -76,10 +76,14 @@ class DocumentView:
         marks: list[Mark] = []
         for change in self.changes:
             own = change.file(self.rel)
-            if own is None:
+            if own is None or not own.on_base:
+                # The change edits other files, or this file was saved since the agent
+                # read it (its hunks against the file now would undo the user's edits):
+                # one mark on the node.
                 node = find_node(self.nodes, change.record.node_id)
                 line = node.start_line - 1 if node is not None else 0
-                marks.append(Mark(change, line, line, None))
+                conflict = "" if own is None else f"{self.rel} was saved since the agent read it"
+                marks.append(Mark(change, line, line, None, conflict))
                 continue
             for place in place_hunks(change, own, self.buffer):
                 marks.append(Mark(change, place.first, place.last, place, place.conflict))
