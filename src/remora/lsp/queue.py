@@ -8,6 +8,7 @@ opening a file costs the changes of that file, not the whole queue.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from pathlib import Path
 from remora.discovery import CSTNode, load_query_pack, parse_source
 from remora.project import STATE_DIR
 from remora.results import OPEN_STATES, ResultRecord, ResultsDB
-from remora.workspace import FileChange, WorkspaceStore
+from remora.workspace import FileChange, WorkspaceStore, render_diff
 from remora.workspace.hunks import Hunk, change_hunks
 from remora.workspace.overlay import sha256
 
@@ -36,15 +37,22 @@ class ChangeFile:
         return self.change.path
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False)
 class PendingChange:
     id: str
     record: ResultRecord
     files: tuple[ChangeFile, ...]
-    diff: str
     # Base lines [start, end) of the node in its own file, when the change edits that
     # file and the node is a function, class or method (a file node has no span).
     node_span: tuple[int, int] | None
+    _diff: str | None = None
+
+    @property
+    def diff(self) -> str:
+        """The unified diff `remora review show` prints (made when first asked for)."""
+        if self._diff is None:
+            self._diff = render_diff(f.change for f in self.files)
+        return self._diff
 
     @property
     def operation(self) -> str:
@@ -163,7 +171,6 @@ def _load(store: WorkspaceStore, workspace_id: str, record: ResultRecord) -> Pen
             return None
         changes = ws.changes()
         bases = {c.path: ws.base_sha(c.path) for c in changes}
-        diff = ws.diff()
     hunks = change_hunks(changes)
     files = tuple(
         ChangeFile(
@@ -174,15 +181,21 @@ def _load(store: WorkspaceStore, workspace_id: str, record: ResultRecord) -> Pen
         )
         for change in changes
     )
-    return PendingChange(workspace_id, record, files, diff, _node_span(files, record))
+    return PendingChange(workspace_id, record, files, _node_span(files, record))
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(source: bytes, rel: str) -> tuple[CSTNode, ...]:
+    """A file's nodes; many changes of one file share its parse."""
+    nodes, _warnings = parse_source(source, rel, pack=load_query_pack())
+    return tuple(nodes)
 
 
 def _node_span(files: tuple[ChangeFile, ...], record: ResultRecord) -> tuple[int, int] | None:
     own = next((f for f in files if f.path == record.file_path), None)
     if own is None or own.change.old is None or own.change.binary:
         return None
-    nodes, _warnings = parse_source(own.change.old, own.path, pack=load_query_pack())
-    node = find_node(nodes, record.node_id)
+    node = find_node(_parsed(own.change.old, own.path), record.node_id)
     if node is None or node.node_type == "file":
         return None
     return node.start_line - 1, node.end_line

@@ -120,7 +120,18 @@ class RemoraLanguageServer(LanguageServer):
         if self._poller is None:
             self._poller = asyncio.get_running_loop().create_task(self._poll())
 
+    async def warm(self) -> None:
+        """Read the workspace folders' open changes ahead of the first didOpen, one at a time."""
+        for project in self.projects.all():
+            for workspace_id in list(project.queue.records):
+                project.queue.get(workspace_id)
+                await asyncio.sleep(0)  # a didOpen waiting to be handled goes first
+
     async def _poll(self) -> None:
+        try:
+            await self.warm()
+        except Exception:  # a workspace being written: it is read again when a file needs it
+            logger.exception("reading the review queue ahead")
         while True:
             await asyncio.sleep(POLL_SECONDS)
             for project in list(self.projects.projects.values()):
