@@ -2,8 +2,7 @@
 # missing (as root, as the scripts assume), then create .venv and install Remora into it.
 # Usage: setup_remora SPEC PACKAGE...   e.g. setup_remora '.[dev]' bubblewrap chromium
 # A package is missing when its command (bubblewrap -> bwrap, chromium-driver -> chromedriver,
-# neovim -> nvim,
-# otherwise its own name) is not on PATH.
+# neovim -> nvim, otherwise its own name) is not on PATH.
 
 setup_remora() {
   local spec="$1"
