@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.uris import from_fs_path
 
 from remora.discovery import load_query_pack, parse_source
@@ -112,7 +112,14 @@ async def _reason(ls: RemoraLanguageServer, change: PendingChange) -> str | None
         "The reason is told to the agent's next run.",
         actions=[types.MessageActionItem(title) for title in (*REJECT_CHOICES, _CANCEL)],
     )
-    picked = await ls.window_show_message_request_async(params)
+    try:
+        picked = await ls.window_show_message_request_async(params)
+    except JsonRpcException as exc:  # an editor without window/showMessageRequest
+        raise JsonRpcInvalidParams(
+            message=f"the editor could not ask for a reason ({exc.message}): pass "
+            f'{{"change_id": "{change.id}", "reason": "..."}} or run '
+            f"`remora review reject {change.id} --reason ...`"
+        ) from exc
     if picked is None or picked.title not in REJECT_CHOICES:
         return None
     return REJECT_CHOICES[picked.title]
