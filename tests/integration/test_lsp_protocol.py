@@ -318,3 +318,68 @@ async def test_a_project_without_remora_state_has_no_diagnostics_and_says_why(
     ):
         await editor.command("remora.accept", change_id="lint-x")
     assert not (root / ".remora").exists()
+
+
+def _scripted(root: Path, run_on_save: str) -> None:
+    """The scripted provider with no turns: the lint agent's host steps apply ruff's fixes."""
+    (root / "turns.yaml").write_text("[]\n")
+    (root / "remora.yaml").write_text(
+        "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n"
+        "sandbox:\n  max_concurrent_agents: 1\n" + run_on_save
+    )
+
+
+async def test_run_lint_on_the_file_node_now_records_a_change_shown_at_once(
+    editor: Editor, tmp_path: Path
+) -> None:
+    root = tmp_path / "fresh"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "fresh"\nversion = "0.1"\n')
+    (root / "pkg" / "shop.py").write_text(SHOP)
+    _scripted(root, "")
+    await editor.start(root)
+    uri = editor.open(root / "pkg" / "shop.py")
+    actions = await editor.client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri),
+            types.Range(types.Position(2, 0), types.Position(2, 0)),
+            types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    run = next(a for a in actions or [] if a.title == "Remora: run lint on pkg/shop.py now")
+    assert isinstance(run, types.CodeAction) and run.command is not None
+    result = await editor.client.workspace_execute_command_async(
+        types.ExecuteCommandParams(run.command.command, arguments=run.command.arguments)
+    )
+    assert result["cancelled"] is False and result["counts"]["changed"] == 1
+    found = await editor.wait_for(uri, lambda d: len(_remora(d)) == 1)
+    assert found[0].data["operation"] == "lint" and found[0].range.start.line == 2
+    # work-done progress: begin ... end
+    kinds = [type(v).__name__ for values in editor.client.progress_reports.values() for v in values]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+
+
+async def test_run_on_save_re_analyses_the_changed_nodes(editor: Editor, tmp_path: Path) -> None:
+    root = tmp_path / "saving"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "saving"\nversion = "0.1"\n')
+    (root / "pkg" / "shop.py").write_text(LINT_NEW)  # nothing for lint to fix yet
+    _scripted(root, "lsp:\n  run_on_save: [lint]\n")
+    await editor.start(root)
+    uri = editor.open(root / "pkg" / "shop.py")
+    await editor.client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    editor.type_text(uri, 1, "import json\n")  # an unused import, saved
+    editor.save(uri)
+    found = await editor.wait_for(uri, lambda d: len(_remora(d)) == 1, within=60)
+    assert found[0].message.startswith("lint: ")
+    with ResultsDB(root) as db:
+        results = db.list()
+    # only the node the save changed ran: the file node (total() is unchanged)
+    assert [(r.operation, r.node_name, r.review_state) for r in results] == [
+        ("lint", "pkg/shop.py", "pending")
+    ]
+    assert any(
+        isinstance(v, types.WorkDoneProgressEnd)
+        for values in editor.client.progress_reports.values()
+        for v in values
+    )

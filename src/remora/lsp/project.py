@@ -38,7 +38,12 @@ class Project:
         return project
 
     def config(self) -> LoadedConfig:
-        """remora.yaml of the project (with REMORA_* from the environment), loaded once."""
+        """remora.yaml of the project (with REMORA_* from the environment), loaded once.
+
+        Relative paths in it (model.path, agents_dir) mean what they mean to
+        `remora analyze` run at the project's root, so the server works from there.
+        """
+        os.chdir(self.root)
         if self._loaded is None:
             self._loaded = load_config(None, {}, project_root=self.root)
         return self._loaded
