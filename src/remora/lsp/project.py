@@ -29,6 +29,7 @@ class Project:
     index: NodeIndex = field(default_factory=NodeIndex)
     stamp: tuple[object, ...] = ()
     _loaded: LoadedConfig | None = None
+    _config_stamp: tuple[int, int] | None = None  # remora.yaml when it was loaded
 
     @classmethod
     def at(cls, root: Path) -> Project:
@@ -44,12 +45,11 @@ class Project:
         `remora analyze` run at the project's root, so the server works from there.
         """
         os.chdir(self.root)
-        if self._loaded is None:
+        stamp = _file_stamp(self.root / "remora.yaml")
+        if self._loaded is None or stamp != self._config_stamp:
             self._loaded = load_config(None, {}, project_root=self.root)
+            self._config_stamp = stamp
         return self._loaded
-
-    def forget_config(self) -> None:
-        self._loaded = None
 
     def rel(self, path: Path) -> str | None:
         try:
@@ -69,6 +69,14 @@ class Project:
                 continue
             out.append((stat.st_mtime_ns, stat.st_size, stat.st_ino))
         return tuple(out)
+
+
+def _file_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
 
 
 @dataclass
