@@ -229,6 +229,21 @@ class Editor:
                 raise AssertionError(f"diagnostics of {uri} never matched; last: {found}")
             await asyncio.sleep(0.05)
 
+    def progress_of(self, kind: type) -> bool:
+        """Whether any work-done progress value of ``kind`` arrived."""
+        reports = self.client.progress_reports.values()
+        return any(isinstance(value, kind) for values in reports for value in values)
+
+    async def until(self, predicate: Any, within: float = 30.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while True:
+            if predicate():
+                return
+            if loop.time() > deadline:
+                raise AssertionError(f"{predicate} never held within {within} s")
+            await asyncio.sleep(0.05)
+
     async def command(self, name: str, **arguments: Any) -> Any:
         return await self.client.workspace_execute_command_async(
             types.ExecuteCommandParams(command=name, arguments=[arguments])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from lsp_support import (
     LINT_NEW,
     REMORA,
     SHOP,
+    TOTAL_ID,
     TOTAL_NEW,
     Editor,
     make_project,
@@ -383,3 +385,34 @@ async def test_run_on_save_re_analyses_the_changed_nodes(editor: Editor, tmp_pat
         for values in editor.client.progress_reports.values()
         for v in values
     )
+
+
+async def test_cancelling_the_progress_stops_the_run_and_records_nothing(
+    editor: Editor, tmp_path: Path
+) -> None:
+    root = tmp_path / "slow"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "slow"\nversion = "0.1"\n')
+    (root / "pkg" / "shop.py").write_text(SHOP)
+    _scripted(root, "")
+    # the model's first turn takes 60 s: the run is still going when the user cancels
+    (root / "turns.yaml").write_text(
+        '- delay_s: 60\n  calls: [{name: submit_result, arguments: {summary: "late"}}]\n'
+    )
+    await editor.start(root)
+    uri = editor.open(root / "pkg" / "shop.py")
+    running = asyncio.ensure_future(
+        editor.command("remora.runAgent", uri=uri, node_id=TOTAL_ID, operation="docstring")
+    )
+    await editor.until(lambda: editor.progress_of(types.WorkDoneProgressReport))
+    [token] = list(editor.client.progress_reports)
+    editor.client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token))
+    async with asyncio.timeout(30):
+        result = await running
+    assert result == {"cancelled": True}
+    end = editor.client.progress_reports[token][-1]
+    assert isinstance(end, types.WorkDoneProgressEnd)
+    assert end.message == "cancelled: unfinished runs were discarded"
+    with ResultsDB(root) as db:
+        assert [r.operation for r in db.list()] == []
+    assert WorkspaceStore(root).ids() == []
