@@ -2,7 +2,7 @@
 # missing (as root, as the scripts assume), then create .venv and install Remora into it.
 # Usage: setup_remora SPEC PACKAGE...   e.g. setup_remora '.[dev]' bubblewrap chromium
 # A package is missing when its command (bubblewrap -> bwrap, chromium-driver -> chromedriver,
-# otherwise its own name) is not on PATH.
+# neovim -> nvim, otherwise its own name) is not on PATH.
 
 setup_remora() {
   local spec="$1"
@@ -12,6 +12,7 @@ setup_remora() {
     case "$package" in
       bubblewrap) command=bwrap ;;
       chromium-driver) command=chromedriver ;;
+      neovim) command=nvim ;;
       *) command="$package" ;;
     esac
     command -v "$command" >/dev/null 2>&1 || missing+=("$package")

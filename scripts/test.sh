@@ -5,9 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian packages: run_command's OS sandbox (bubblewrap); Chromium and its chromedriver for
 # the browser tests of `remora serve` (the tests use /usr/bin/chromium and /usr/bin/chromedriver
-# and never download a browser). Then the venv with the dev extra: scripts/setup.sh.
+# and never download a browser); Neovim for the end-to-end test of `remora lsp` (Debian 12's
+# 0.7.2: the test starts the client with vim.lsp.start_client). Then the venv: scripts/setup.sh.
 source scripts/setup.sh
-setup_remora '.[dev]' bubblewrap chromium chromium-driver
+setup_remora '.[dev]' bubblewrap chromium chromium-driver neovim
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/ruff format --check src tests benchmarks scripts
 .venv/bin/mypy

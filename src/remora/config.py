@@ -33,6 +33,7 @@ __all__ = [
     "DiscoveryConfig",
     "EventsConfig",
     "LoadedConfig",
+    "LspConfig",
     "ModelConfig",
     "OperationConfig",
     "RemoraConfig",
@@ -223,6 +224,12 @@ class WatchConfig(_Section):
     ignore: list[str] = Field(default_factory=list)
 
 
+class LspConfig(_Section):
+    """`remora lsp`: operations re-run on the changed nodes of a saved file (none by default)."""
+
+    run_on_save: list[str] = Field(default_factory=list)
+
+
 class AssistantConfig(_Section):
     """The live-Python assistant: its own limits, not the code agents'."""
 
@@ -245,6 +252,7 @@ class RemoraConfig(_Section):
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
     events: EventsConfig = Field(default_factory=EventsConfig)
     watch: WatchConfig = Field(default_factory=WatchConfig)
+    lsp: LspConfig = Field(default_factory=LspConfig)
     assistant: AssistantConfig = Field(default_factory=AssistantConfig)
 
     @model_validator(mode="after")

@@ -19,6 +19,7 @@ from remora.cli import (
     assistant_cmd,
     config_cmd,
     discover_cmd,
+    lsp_cmd,
     models_cmd,
     review_cmd,
     serve_cmd,
@@ -72,6 +73,7 @@ for _module in (
     analyze_cmd,
     assistant_cmd,
     serve_cmd,
+    lsp_cmd,
 ):
     _module.register(app)
 

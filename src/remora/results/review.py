@@ -15,7 +15,14 @@ from remora.results.db import ResultsDB, ReviewState
 from remora.workspace import AcceptReport, WorkspaceStore, render_diff
 from remora.workspace.hunks import change_signature, chosen_contents
 
-__all__ = ["ReviewItem", "accept", "reject", "resolve_ids", "review_items"]
+__all__ = [
+    "ReviewItem",
+    "accept",
+    "accepted_in_editor",
+    "reject",
+    "resolve_ids",
+    "review_items",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +119,20 @@ def accept(
     else:
         _set_state(db, workspace_id, "conflict")
     return report
+
+
+def accepted_in_editor(
+    store: WorkspaceStore, db: ResultsDB, workspace_id: str, hunks: Sequence[int] | None = None
+) -> None:
+    """Record an accept whose edits the editor made in its buffer (``remora lsp``).
+
+    The editor holds the bytes until the user saves; the queue records the
+    decision as :func:`accept` does (state, hunks) and the workspace goes, its
+    other hunks discarded with it.
+    """
+    store.retire(workspace_id)
+    chosen = None if hunks is None else sorted(set(hunks))
+    _set_state(db, workspace_id, "accepted", accepted_hunks=chosen)
 
 
 def reject(

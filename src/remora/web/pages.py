@@ -9,7 +9,7 @@ from pygments.formatters import HtmlFormatter
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from remora.results import ResultRecord
+from remora.results.summary import transcript_summary
 from remora.web.diffview import file_views
 from remora.web.queue import STATE_FILTERS, QueueFilter, load_queue
 from remora.web.runs import load_runs
@@ -54,25 +54,6 @@ def queue_page(request: Request) -> Response:
         done_id=params.get("id", ""),
         retry_running=site.retry_running(),
     )
-
-
-def transcript_summary(record: ResultRecord | None) -> dict[str, Any]:
-    """What the agent did, for the change page: model, turns, tools called, tokens."""
-    if record is None:
-        return {}
-    transcript = record.details.get("transcript")
-    transcript = transcript if isinstance(transcript, dict) else {}
-    tools = transcript.get("tools")
-    return {
-        "model": transcript.get("model", ""),
-        "turns": record.turns,
-        "tools": tools if isinstance(tools, list) else [],
-        "prompt_tokens": record.usage.get("prompt_tokens"),
-        "completion_tokens": record.usage.get("completion_tokens"),
-        "duration_s": record.duration_s,
-        "status": record.status,
-        "degraded": record.degraded,
-    }
 
 
 def _neighbours(request: Request, current: str) -> tuple[str | None, str | None]:

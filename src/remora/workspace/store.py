@@ -149,6 +149,16 @@ class WorkspaceStore:
             self.open(workspace_id).close()  # WORKSPACE_003 for an unknown id
             self._remove(workspace_id)
 
+    def retire(self, workspace_id: str) -> None:
+        """Remove a workspace whose change another writer applied (an editor's buffer).
+
+        ``remora lsp`` hands an accepted change to the editor, which writes the
+        file when the user saves; the workspace then goes as an accepted one does.
+        """
+        with project_lock(self.project_root):
+            self.open(workspace_id).close()  # WORKSPACE_003 for an unknown id
+            self._remove(workspace_id)
+
     def discard(self, workspace_id: str) -> None:
         """Remove a run's own workspace that was never offered for review (no lock needed)."""
         self._remove(workspace_id)
