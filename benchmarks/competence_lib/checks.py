@@ -257,7 +257,9 @@ def check_docstring(
         result.params_unjudged = unjudged
         return result
     result.params_match = sorted(written) == sorted(expected)
-    if not result.params_match:
+    # A section left out says nothing wrong (the agents' contract: exact, or left out
+    # when only bare names could be written); it counts against params_match only.
+    if not result.params_match and written:
         where = "the constructor" if isinstance(found.node, ast.ClassDef) else "the signature"
         message = f"parameter section names {written}, {where} has {expected}"
         result.problems.append(Problem("parameters differ", message))
