@@ -99,15 +99,59 @@ async def node_findings(
     return own, [_finding(r) for r in own]
 
 
-def _byte_offset(text_lines: list[str], row: int, column: int) -> int:
-    """Byte offset of ruff's 1-based (row, character column)."""
-    before = sum(len(line.encode("utf-8")) for line in text_lines[: row - 1])
-    return before + len(text_lines[row - 1][: column - 1].encode("utf-8"))
+def _line_starts(data: bytes) -> list[int]:
+    """Byte offset of each line's start, lines broken as ruff breaks them (LF, CRLF, CR only:
+    ``str.splitlines`` also breaks at form feeds and other separators, which ruff does not)."""
+    starts = [0]
+    position = 0
+    while True:
+        lf, cr = data.find(b"\n", position), data.find(b"\r", position)
+        if lf < 0 and cr < 0:
+            return starts
+        if cr >= 0 and (lf < 0 or cr < lf):
+            position = cr + 2 if data[cr + 1 : cr + 2] == b"\n" else cr + 1
+        else:
+            position = lf + 1
+        starts.append(position)
+
+
+def _byte_offset(data: bytes, starts: list[int], row: int, column: int) -> int:
+    """Byte offset of ruff's 1-based (row, character column).
+
+    A fix that removes a file's last line ends at (last row + 1, 1): one past the last byte.
+    """
+    if row > len(starts):
+        return len(data)
+    line_start = starts[row - 1]
+    line = data[line_start : starts[row] if row < len(starts) else len(data)]
+    return line_start + len(line.decode("utf-8")[: column - 1].encode("utf-8"))
+
+
+def _inside(node: SourceNode, start: int, end: int, content: bytes) -> bool:
+    """Whether an edit of bytes ``start``..``end`` changes only the node.
+
+    The node ends before its last line's line break; an edit may take that line
+    break too when it replaces the node's last lines whole (ruff's fix of a
+    useless ``return`` at the end of a function, PLR1711, removes the line with
+    its line break): the text is the same as removing the lines from the line
+    break before them.
+    """
+    lo, hi = node.start_byte(), node.end_byte()
+    if lo <= start <= end <= hi:
+        return True
+    data = node.file.data
+    at_line_start = start == 0 or data[start - 1 : start] in (b"\n", b"\r")
+    return (
+        lo < start <= hi
+        and at_line_start
+        and data[hi:end] in (b"\n", b"\r\n", b"\r")
+        and (content == b"" or content.endswith((b"\n", b"\r")))
+    )
 
 
 def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[int, int, bytes]]:
-    lines = node.file.text.splitlines(keepends=True) or [""]
-    lo, hi = node.start_byte(), node.end_byte()
+    data = node.file.data
+    starts = _line_starts(data)
     chosen: list[tuple[int, int, bytes]] = []
     for record in records:
         fix = record.get("fix") or {}
@@ -115,13 +159,13 @@ def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[i
             continue
         edits = [
             (
-                _byte_offset(lines, e["location"]["row"], e["location"]["column"]),
-                _byte_offset(lines, e["end_location"]["row"], e["end_location"]["column"]),
+                _byte_offset(data, starts, e["location"]["row"], e["location"]["column"]),
+                _byte_offset(data, starts, e["end_location"]["row"], e["end_location"]["column"]),
                 str(e.get("content") or "").encode("utf-8"),
             )
             for e in fix.get("edits", [])
         ]
-        if not edits or not all(lo <= start <= end <= hi for start, end, _ in edits):
+        if not edits or not all(_inside(node, *edit) for edit in edits):
             continue
         if any(s < e2 and s2 < e for s, e, _ in edits for s2, e2, _ in chosen):
             continue  # overlaps a fix already taken; ruff reports it again next time
