@@ -1,7 +1,8 @@
 """Ruff on the node's own lines: findings, safe fixes, and checked replacements of the node.
 
 Ruff reads the workspace's current text on stdin (``--stdin-filename`` keeps the
-project's ruff settings and per-file rules), from the project root. A node's own
+project's ruff settings and per-file rules), from the project root, once per
+text (:mod:`remora.code.ruff_runs`): the nodes of a file share its run. A node's own
 lines are its span minus the classes and functions nested in it, which are
 nodes of their own. Edits come from ruff's JSON (a fix's edits, applied only
 when every edit lies inside the node and the fix is marked safe) or from the
@@ -12,8 +13,6 @@ node changed: the replacement is spliced into the node's span and nowhere else).
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections import Counter
 from typing import Any
 
@@ -21,8 +20,8 @@ import libcst as cst
 
 from remora.code.context import CodeContext
 from remora.code.module import host_function
+from remora.code.ruff_runs import ruff_json
 from remora.code.source import ParsedFile, SourceNode, locate, parse, qualified_definitions
-from remora.sandbox.commands import resolve_executable
 
 __all__ = ["node_findings", "own_lines", "replace_checked", "ruff_json"]
 
@@ -46,36 +45,6 @@ def own_lines(node: SourceNode) -> set[int]:
     for statement in node.body_statements:
         statement.visit(Nested())
     return lines
-
-
-async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
-    """Ruff's findings for ``text`` as the file ``path`` of the project (JSON records)."""
-    process = await asyncio.create_subprocess_exec(
-        resolve_executable("ruff"),
-        "check",
-        "--output-format=json",
-        "--no-cache",
-        "--exit-zero",
-        "--stdin-filename",
-        path,
-        "-",
-        cwd=context.workspace.project_root,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    try:
-        out, err = await asyncio.wait_for(
-            process.communicate(text.encode("utf-8")), context.sandbox.command_timeout
-        )
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise TimeoutError(f"ruff took longer than {context.sandbox.command_timeout} s") from None
-    if process.returncode != 0:
-        raise RuntimeError(f"ruff failed on {path}: {err.decode(errors='replace')[:400]}")
-    records: list[dict[str, Any]] = json.loads(out or b"[]")
-    return records
 
 
 def _finding(record: dict[str, Any]) -> dict[str, Any]:
