@@ -21,7 +21,7 @@ import libcst as cst
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.ruff_runs import ruff_json
-from remora.code.source import ParsedFile, SourceNode, locate, parse, qualified_definitions
+from remora.code.source import ParsedFile, SourceNode, line_starts, locate, parse
 
 __all__ = ["node_findings", "own_lines", "replace_checked", "ruff_json"]
 
@@ -68,22 +68,6 @@ async def node_findings(
     return own, [_finding(r) for r in own]
 
 
-def _line_starts(data: bytes) -> list[int]:
-    """Byte offset of each line's start, lines broken as ruff breaks them (LF, CRLF, CR only:
-    ``str.splitlines`` also breaks at form feeds and other separators, which ruff does not)."""
-    starts = [0]
-    position = 0
-    while True:
-        lf, cr = data.find(b"\n", position), data.find(b"\r", position)
-        if lf < 0 and cr < 0:
-            return starts
-        if cr >= 0 and (lf < 0 or cr < lf):
-            position = cr + 2 if data[cr + 1 : cr + 2] == b"\n" else cr + 1
-        else:
-            position = lf + 1
-        starts.append(position)
-
-
 def _byte_offset(data: bytes, starts: list[int], row: int, column: int) -> int:
     """Byte offset of ruff's 1-based (row, character column).
 
@@ -120,7 +104,7 @@ def _inside(node: SourceNode, start: int, end: int, content: bytes) -> bool:
 
 def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[int, int, bytes]]:
     data = node.file.data
-    starts = _line_starts(data)
+    starts = line_starts(data)
     chosen: list[tuple[int, int, bytes]] = []
     for record in records:
         fix = record.get("fix") or {}
@@ -200,7 +184,7 @@ def _candidates(node: SourceNode, replacement: str, start: int) -> list[str]:
 
 
 def _definitions(file: ParsedFile) -> list[str]:
-    return [name for name, _ in qualified_definitions(file.module)]
+    return [name for name, _ in file.definitions]
 
 
 async def replace_checked(
