@@ -25,7 +25,8 @@ Per size, one JSON object (a list of them is printed):
   a fresh ``.remora/``, the top functions by own time and by cumulative time.
 
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
-       [--latency-ms 0] [--jobs N] [--no-per-operation] [--no-profile] [--output FILE]
+       [--latency-ms 0] [--jobs N] [--no-per-operation] [--no-combined] [--no-profile]
+       [--src OTHER_CHECKOUT/src] [--output FILE]
 """
 
 from __future__ import annotations
@@ -245,6 +246,9 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
             figures = bench.analyze(project, bench.command(source, operation))
             result["per_operation"][operation] = figures
             print(f"{size} {operation}: {json.dumps(figures)}", file=sys.stderr)
+    if args.no_combined:
+        shutil.rmtree(project.parent, ignore_errors=True)
+        return result
     shutil.rmtree(state, ignore_errors=True)
     combined = bench.analyze(project, bench.command(source, args.operations))
     combined["remora_dir_mb"] = round(tree_bytes(state) / 2**20, 1)
@@ -274,6 +278,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="-j for analyze")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/remora/bench")
     parser.add_argument("--no-per-operation", action="store_true")
+    parser.add_argument("--no-combined", action="store_true", help="each operation alone only")
     parser.add_argument("--no-profile", action="store_true")
     parser.add_argument(
         "--src", type=Path, default=ROOT / "src", help="remora's sources (another commit's)"

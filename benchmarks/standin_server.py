@@ -147,6 +147,7 @@ class StandIn:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: asyncio.Server | None = None
         self._thread: threading.Thread | None = None
+        self._connections: set[asyncio.Task[None]] = set()
 
     @property
     def base_url(self) -> str:
@@ -169,14 +170,26 @@ class StandIn:
         started.wait(10)
         return self
 
+    async def _stop(self) -> None:
+        assert self._server is not None and self._loop is not None
+        self._server.close()
+        for task in list(self._connections):  # keep-alive connections wait for a request
+            task.cancel()
+        await asyncio.gather(*self._connections, return_exceptions=True)
+        self._loop.stop()
+
     def __exit__(self, *_: object) -> None:
         if self._loop is not None and self._server is not None:
-            self._loop.call_soon_threadsafe(self._server.close)
-            self._loop.call_soon_threadsafe(self._loop.stop)
+            asyncio.run_coroutine_threadsafe(self._stop(), self._loop)
         if self._thread is not None:
             self._thread.join(5)
+        if self._loop is not None:
+            self._loop.close()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections.add(task)
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -198,6 +211,7 @@ class StandIn:
         except (asyncio.IncompleteReadError, ConnectionError):
             pass  # the client closed its connection
         finally:
+            self._connections.discard(task)
             writer.close()
 
     async def _answer(self, method: str, path: str, body: bytes) -> tuple[str, dict[str, Any]]:
