@@ -16,6 +16,7 @@ Everything rests on :mod:`ast`; nothing is imported or run.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -321,17 +322,24 @@ def _init_annotation(annotation: ast.expr, postponed: bool) -> str:
     return ast.unparse(annotation)
 
 
+@functools.lru_cache(maxsize=16)
+def _module_of(source: str) -> _Module:
+    """The module's classes (the last few texts kept: every class and method node of a file
+    asks about the same text, and parsing it is the whole file's cost)."""
+    try:
+        return _Module(ast.parse(source))
+    except SyntaxError as exc:
+        raise ValueError(
+            f"line {exc.lineno}: this Python cannot parse the module ({exc.msg})"
+        ) from None
+
+
 def constructor_of(source: str, class_name: str) -> Constructor:
     """The constructor of ``class_name`` (dotted for nested classes) in ``source``.
 
     Raises ValueError when the source does not parse or has no such class.
     """
-    try:
-        module = _Module(ast.parse(source))
-    except SyntaxError as exc:
-        raise ValueError(
-            f"line {exc.lineno}: this Python cannot parse the module ({exc.msg})"
-        ) from None
+    module = _module_of(source)
     cls = module.classes.get(class_name)
     if cls is None:
         known = ", ".join(sorted(module.classes)) or "none"
