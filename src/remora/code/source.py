@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -90,20 +91,31 @@ class _Positions:
 class ParsedFile:
     """A file's text, tree and the byte span and line of every tree node."""
 
-    def __init__(self, text: str, path: str = "<text>") -> None:
+    def __init__(
+        self,
+        text: str,
+        path: str = "<text>",
+        *,
+        tree: tuple[cst.Module, Mapping[cst.CSTNode, CodeSpan]] | None = None,
+    ) -> None:
+        """Parse ``text``; or take its ``tree`` (module, byte spans) made from an earlier parse."""
         self.text = text
         self.path = path
         self.data = text.encode("utf-8")
-        try:
-            module = cst.parse_module(text)
-        except cst.ParserSyntaxError as exc:
-            raise ValueError(
-                f"{path}:{exc.raw_line}: cannot parse the file ({exc.message}); "
-                "fix the syntax error first"
-            ) from None
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        self.module = wrapper.module
-        self.spans = wrapper.resolve(ByteSpanPositionProvider)
+        self.derived = tree is not None
+        if tree is not None:
+            self.module, self.spans = tree
+        else:
+            try:
+                module = cst.parse_module(text)
+            except cst.ParserSyntaxError as exc:
+                raise ValueError(
+                    f"{path}:{exc.raw_line}: cannot parse the file ({exc.message}); "
+                    "fix the syntax error first"
+                ) from None
+            wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+            self.module = wrapper.module
+            self.spans = wrapper.resolve(ByteSpanPositionProvider)
         self.positions = _Positions(self.data, self.spans)
         self._definitions: list[tuple[str, Definition]] | None = None
 
@@ -134,10 +146,30 @@ class ParsedFile:
         return self.module.default_newline
 
 
+# Whole parses of each file's last texts: a run's new text (one node changed) is made from
+# one of them by parsing only the definition that changed (remora.code.reparse).
+_BASES: OrderedDict[str, list[ParsedFile]] = OrderedDict()
+_BASES_PER_PATH, _BASE_PATHS = 2, 32
+
+
 @functools.lru_cache(maxsize=16)
 def parse(text: str, path: str = "<text>") -> ParsedFile:
     """The parsed file (the last few texts are kept: tools ask several questions of one text)."""
-    return ParsedFile(text, path)
+    from remora.code.reparse import reparsed_spans
+
+    data = text.encode("utf-8")
+    for base in reversed(_BASES.get(path, [])):
+        tree = reparsed_spans(base, data)
+        if tree is not None:
+            return ParsedFile(text, path, tree=tree)
+    file = ParsedFile(text, path)
+    bases = _BASES.setdefault(path, [])
+    bases.append(file)
+    del bases[:-_BASES_PER_PATH]
+    _BASES.move_to_end(path)
+    while len(_BASES) > _BASE_PATHS:
+        _BASES.popitem(last=False)
+    return file
 
 
 @dataclass(frozen=True)
@@ -225,7 +257,7 @@ class SourceNode:
         return self.line_indent(self.file.span(self.definition.body.body[0]).start)
 
 
-_HOLD_NO_DEFINITIONS = (
+HOLD_NO_DEFINITIONS = (
     cst.BaseExpression,
     cst.SimpleStatementLine,
     cst.SimpleStatementSuite,
@@ -246,7 +278,7 @@ def qualified_definitions(module: cst.Module) -> Iterator[tuple[str, Definition]
         def on_visit(self, node: cst.CSTNode) -> bool:
             # Definitions sit only in statement bodies: expressions, simple statements,
             # decorators and parameters hold none and are most of a tree's nodes.
-            if isinstance(node, _HOLD_NO_DEFINITIONS):
+            if isinstance(node, HOLD_NO_DEFINITIONS):
                 return False
             return super().on_visit(node)
 
