@@ -26,12 +26,13 @@ Per size, one JSON object (a list of them is printed):
 
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
        [--latency-ms 0] [--jobs N] [--no-per-operation] [--no-combined] [--no-profile]
-       [--src OTHER_CHECKOUT/src] [--output FILE]
+       [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import io
 import json
@@ -229,6 +230,8 @@ def top_functions(profile: Path, sort: str, count: int = 15) -> list[dict[str, A
 
 def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]:
     source = SOURCES[size]
+    if args.paths:  # a part of the project, for a quick comparison
+        source = dataclasses.replace(source, paths=tuple(args.paths.split(",")))
     sdist = fetch(source, args.cache)
     project = unpack(sdist, Path(tempfile.mkdtemp(prefix=f"scale-{size}-", dir=bench.work)))
     state = project / ".remora"
@@ -278,6 +281,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="-j for analyze")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/remora/bench")
     parser.add_argument("--no-per-operation", action="store_true")
+    parser.add_argument("--paths", default="", help="analyse these folders or files instead")
     parser.add_argument("--no-combined", action="store_true", help="each operation alone only")
     parser.add_argument("--no-profile", action="store_true")
     parser.add_argument(

@@ -203,6 +203,7 @@ def _replaced(
         for node, s in wrapper.resolve(ByteSpanPositionProvider).items()
     }
     own[replacement] = own[parsed]
+    new_end = own[parsed].start + own[parsed].length
     new: cst.CSTNode = replacement
     for parent, child in zip(reversed(path[:-1]), reversed(path[1:]), strict=True):
         rebuilt = _with_child(parent, child, new)
@@ -211,8 +212,12 @@ def _replaced(
         if isinstance(parent, cst.Module):
             own[rebuilt] = CodeSpan(0, len(new_data))
         else:
+            # A span ends where its last statement's code ends (a trailing comment is not
+            # in it): an ancestor that ended with the definition ends where the new one does.
             parent_span = old.spans[parent]
-            own[rebuilt] = CodeSpan(parent_span.start, parent_span.length + delta)
+            parent_end = parent_span.start + parent_span.length
+            end = new_end if parent_end == old_end else parent_end + delta
+            own[rebuilt] = CodeSpan(parent_span.start, end - parent_span.start)
         new = rebuilt
     assert isinstance(new, cst.Module)
     return new, _Spans(old.spans, own, old_end, delta)

@@ -35,6 +35,7 @@ class Outer:
     @property
     def value(self):
         """Value."""
+        self.read = True  # a comment the span leaves out
         return self.x
 
 
@@ -81,6 +82,11 @@ EDITS = {
     "decorator argument": ("@decorator(1)", "@decorator(22)"),
     "trailing comment of the header": ("# trailing", "# trailing, longer"),
     "statement added in a class body": ("    x = 1\n", "    x = 1\n    y = [1, 2]\n"),
+    # the class ended with the method's last line; now with a line whose comment is no code
+    "last line of the last method removed": (
+        "        return self.x\n",
+        "",
+    ),
 }
 
 
