@@ -176,6 +176,7 @@ class _Module:
     """The classes of one module, by qualified name, and the rules that read them."""
 
     def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
         self.classes: dict[str, ast.ClassDef] = {}
         self.postponed = any(
             isinstance(stmt, ast.ImportFrom)
@@ -353,8 +354,8 @@ def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
     A module ast cannot parse (newer syntax than this Python reads) has no classes to offer.
     """
     try:
-        module = _Module(ast.parse(source))
-    except SyntaxError:
+        module = _module_of(source)
+    except ValueError:
         return lambda _name: None
 
     def lookup(name: str) -> list[Parameter] | None:
@@ -390,8 +391,8 @@ def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter
     text = context.node_file_text()
     local = class_lookup(text)
     try:
-        imported = _imported_names(ast.parse(text), node.file_path)
-    except SyntaxError:
+        imported = _imported_names(_module_of(text).tree, node.file_path)
+    except ValueError:
         imported = {}
 
     def lookup(name: str) -> list[Parameter] | None:
