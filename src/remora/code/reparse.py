@@ -124,6 +124,29 @@ def _line_end(data: bytes, offset: int) -> int:
     return end + 2 if data[end : end + 2] == b"\r\n" else end + 1
 
 
+def _comment_follows(data: bytes, offset: int) -> bool:
+    """Whether the first line from ``offset`` on that is not blank is a comment: LibCST gives
+    comment lines after a block's last statement to the block (its footer) when they are
+    indented under it, so the definition's text might go on past its last statement."""
+    while offset < len(data):
+        end = _line_end(data, offset)
+        line = data[offset : end if end >= 0 else len(data)].strip()
+        if line:
+            return line.startswith(b"#")
+        if end < 0:
+            return False
+        offset = end
+    return False
+
+
+def _ends_without_code(data: bytes, start: int, stop: int) -> bool:
+    """Whether the last line of ``data[start:stop]`` is blank or a comment (whose owner, the
+    definition's block or the next statement, only the whole text tells)."""
+    text = data[start:stop].rstrip(b"\r\n")
+    last = text[max(text.rfind(b"\n"), text.rfind(b"\r")) + 1 :].strip()
+    return not last or last.startswith(b"#")
+
+
 def _holding(file: ParsedFile, start: int, end: int) -> list[tuple[Definition, int]]:
     """The definitions holding bytes ``start``..``end`` (from the first decorator through the
     last line's line break), smallest first, each with one past that line break."""
@@ -166,6 +189,8 @@ def _replaced(
     indent_start = max(data.rfind(b"\n", 0, start), data.rfind(b"\r", 0, start)) + 1
     indent = data[indent_start:start]
     if indent.strip():
+        return None
+    if _comment_follows(data, old_stop) or _ends_without_code(new_data, start, old_stop + delta):
         return None
     module = old.module
     text = new_data[start : old_stop + delta]

@@ -82,6 +82,16 @@ EDITS = {
     "decorator argument": ("@decorator(1)", "@decorator(22)"),
     "trailing comment of the header": ("# trailing", "# trailing, longer"),
     "statement added in a class body": ("    x = 1\n", "    x = 1\n    y = [1, 2]\n"),
+    # a comment line after a method's last one: which block owns it is up to the lines
+    # around it, so the class holding them all is parsed again, not the method
+    "comment under the method": (
+        "            print(self)\n",
+        "            print(self)\n            # later\n",
+    ),
+    "comment under the class": (
+        "            print(self)\n",
+        "            print(self)\n    # later\n",
+    ),
     # the class ended with the method's last line; now with a line whose comment is no code
     "last line of the last method removed": (
         "        return self.x\n",
