@@ -158,14 +158,16 @@ def parse(text: str, path: str = "<text>") -> ParsedFile:
     from remora.code.reparse import reparsed_spans
 
     data = text.encode("utf-8")
-    for base in reversed(_BASES.get(path, [])):
+    for base in _BASES.get(path, []):
         tree = reparsed_spans(base, data)
         if tree is not None:
             return ParsedFile(text, path, tree=tree)
     file = ParsedFile(text, path)
     bases = _BASES.setdefault(path, [])
-    bases.append(file)
-    del bases[:-_BASES_PER_PATH]
+    if len(bases) < _BASES_PER_PATH:
+        bases.append(file)
+    else:  # the file's first text stays: every run's change is made on it
+        bases[-1] = file
     _BASES.move_to_end(path)
     while len(_BASES) > _BASE_PATHS:
         _BASES.popitem(last=False)

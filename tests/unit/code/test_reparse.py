@@ -150,3 +150,11 @@ def test_changed_region() -> None:
     assert changed_region(b"abcXdef", b"abcYYdef") == (3, 3)
     assert changed_region(b"aaaa", b"aaaaaa") == (4, 0)
     assert changed_region(b"", b"x") == (0, 0)
+
+
+def test_the_files_first_text_stays_a_base_after_other_whole_parses() -> None:
+    path = "pkg/reparse_bases.py"
+    parse(SOURCE, path)
+    for value in ("3", "4"):  # changes outside every definition: parsed whole
+        assert not parse(SOURCE.replace("top(1, 2)", f"top({value})"), path).derived
+    assert parse(SOURCE.replace("def value(self):", "def value_of(self):"), path).derived
