@@ -10,12 +10,12 @@ from bundled_agents_support import bench, copy_sample, find_node, write_project
 pytestmark = pytest.mark.integration
 
 
-def lint_project(tmp_path: Path, files: dict[str, str]) -> Path:
+def lint_project(tmp_path: Path, files: dict[str, str], rules: str = '"E", "F"') -> Path:
     """A project whose ruff rules are pinned (fix_safe applies every safe fix, so a user's
     wider ruff config, isort's I001 say, would change what it writes)."""
     root = write_project(tmp_path, files)
     with (root / "pyproject.toml").open("a") as handle:
-        handle.write('\n[tool.ruff.lint]\nselect = ["E", "F"]\n')
+        handle.write(f"\n[tool.ruff.lint]\nselect = [{rules}]\n")
     return root
 
 
@@ -65,6 +65,50 @@ async def test_function_node_fixes_only_its_own_lines(tmp_path: Path) -> None:
         text = b.text("lint", node, "pkg/mod.py")
     assert fixed["applied"] == ["F401"] and fixed["remaining"] == []
     assert text == "import os\n\n\ndef helper(x):\n    return x\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # The function ends the file: ruff's fix ends one row past the file's last line.
+        (
+            "def log(message):\n    print(message)\n    return\n",
+            "def log(message):\n    print(message)\n",
+        ),
+        (
+            "def log(message):\r\n    print(message)\r\n    return\r\n",
+            "def log(message):\r\n    print(message)\r\n",
+        ),
+        # Mid-file: the removed line's line break lies just past the node's end.
+        (
+            "def log(message):\n    if message:\n        print(message)\n    return\n\n\nX = 1\n",
+            "def log(message):\n    if message:\n        print(message)\n\n\nX = 1\n",
+        ),
+    ],
+    ids=["ends-the-file", "crlf", "mid-file"],
+)
+async def test_a_useless_return_ending_the_function_is_removed_with_its_line(
+    tmp_path: Path, source: str, expected: str
+) -> None:
+    root = lint_project(tmp_path, {"pkg/mod.py": source}, rules='"E", "F", "PLR1711"')
+    node = find_node(root, "pkg/mod.py", "log")
+    async with bench(root) as b:
+        fixed = await b.run("lint", "fix_safe", node)
+        text = b.workspace("lint", node).read("pkg/mod.py").decode()
+    assert fixed["applied"] == ["PLR1711"] and fixed["remaining"] == []
+    assert text == expected
+
+
+async def test_a_form_feed_is_not_a_line_break_to_the_fix(tmp_path: Path) -> None:
+    # str.splitlines breaks at a form feed, ruff does not: rows must be counted as ruff does.
+    source = "import os\n\x0c\n\ndef helper(x):\n    import json\n    return x\n"
+    root = lint_project(tmp_path, {"pkg/mod.py": source})
+    node = find_node(root, "pkg/mod.py", "helper")
+    async with bench(root) as b:
+        fixed = await b.run("lint", "fix_safe", node)
+        text = b.workspace("lint", node).read("pkg/mod.py").decode()
+    assert fixed["applied"] == ["F401"]
+    assert text == "import os\n\x0c\n\ndef helper(x):\n    return x\n"
 
 
 async def test_class_node_leaves_its_methods_to_their_own_nodes(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ Everything rests on :mod:`ast`; nothing is imported or run.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -175,6 +176,7 @@ class _Module:
     """The classes of one module, by qualified name, and the rules that read them."""
 
     def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
         self.classes: dict[str, ast.ClassDef] = {}
         self.postponed = any(
             isinstance(stmt, ast.ImportFrom)
@@ -321,17 +323,24 @@ def _init_annotation(annotation: ast.expr, postponed: bool) -> str:
     return ast.unparse(annotation)
 
 
+@functools.lru_cache(maxsize=16)
+def _module_of(source: str) -> _Module:
+    """The module's classes (the last few texts kept: every class and method node of a file
+    asks about the same text, and parsing it is the whole file's cost)."""
+    try:
+        return _Module(ast.parse(source))
+    except SyntaxError as exc:
+        raise ValueError(
+            f"line {exc.lineno}: this Python cannot parse the module ({exc.msg})"
+        ) from None
+
+
 def constructor_of(source: str, class_name: str) -> Constructor:
     """The constructor of ``class_name`` (dotted for nested classes) in ``source``.
 
     Raises ValueError when the source does not parse or has no such class.
     """
-    try:
-        module = _Module(ast.parse(source))
-    except SyntaxError as exc:
-        raise ValueError(
-            f"line {exc.lineno}: this Python cannot parse the module ({exc.msg})"
-        ) from None
+    module = _module_of(source)
     cls = module.classes.get(class_name)
     if cls is None:
         known = ", ".join(sorted(module.classes)) or "none"
@@ -345,8 +354,8 @@ def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
     A module ast cannot parse (newer syntax than this Python reads) has no classes to offer.
     """
     try:
-        module = _Module(ast.parse(source))
-    except SyntaxError:
+        module = _module_of(source)
+    except ValueError:
         return lambda _name: None
 
     def lookup(name: str) -> list[Parameter] | None:
@@ -382,8 +391,8 @@ def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter
     text = context.node_file_text()
     local = class_lookup(text)
     try:
-        imported = _imported_names(ast.parse(text), node.file_path)
-    except SyntaxError:
+        imported = _imported_names(_module_of(text).tree, node.file_path)
+    except ValueError:
         imported = {}
 
     def lookup(name: str) -> list[Parameter] | None:

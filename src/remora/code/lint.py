@@ -1,7 +1,8 @@
 """Ruff on the node's own lines: findings, safe fixes, and checked replacements of the node.
 
 Ruff reads the workspace's current text on stdin (``--stdin-filename`` keeps the
-project's ruff settings and per-file rules), from the project root. A node's own
+project's ruff settings and per-file rules), from the project root, once per
+text (:mod:`remora.code.ruff_runs`): the nodes of a file share its run. A node's own
 lines are its span minus the classes and functions nested in it, which are
 nodes of their own. Edits come from ruff's JSON (a fix's edits, applied only
 when every edit lies inside the node and the fix is marked safe) or from the
@@ -12,8 +13,6 @@ node changed: the replacement is spliced into the node's span and nowhere else).
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections import Counter
 from typing import Any
 
@@ -21,8 +20,8 @@ import libcst as cst
 
 from remora.code.context import CodeContext
 from remora.code.module import host_function
-from remora.code.source import ParsedFile, SourceNode, locate, parse, qualified_definitions
-from remora.sandbox.commands import resolve_executable
+from remora.code.ruff_runs import ruff_json
+from remora.code.source import ParsedFile, SourceNode, line_starts, locate, parse
 
 __all__ = ["node_findings", "own_lines", "replace_checked", "ruff_json"]
 
@@ -48,36 +47,6 @@ def own_lines(node: SourceNode) -> set[int]:
     return lines
 
 
-async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
-    """Ruff's findings for ``text`` as the file ``path`` of the project (JSON records)."""
-    process = await asyncio.create_subprocess_exec(
-        resolve_executable("ruff"),
-        "check",
-        "--output-format=json",
-        "--no-cache",
-        "--exit-zero",
-        "--stdin-filename",
-        path,
-        "-",
-        cwd=context.workspace.project_root,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    try:
-        out, err = await asyncio.wait_for(
-            process.communicate(text.encode("utf-8")), context.sandbox.command_timeout
-        )
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise TimeoutError(f"ruff took longer than {context.sandbox.command_timeout} s") from None
-    if process.returncode != 0:
-        raise RuntimeError(f"ruff failed on {path}: {err.decode(errors='replace')[:400]}")
-    records: list[dict[str, Any]] = json.loads(out or b"[]")
-    return records
-
-
 def _finding(record: dict[str, Any]) -> dict[str, Any]:
     fix = record.get("fix") or {}
     return {
@@ -99,15 +68,43 @@ async def node_findings(
     return own, [_finding(r) for r in own]
 
 
-def _byte_offset(text_lines: list[str], row: int, column: int) -> int:
-    """Byte offset of ruff's 1-based (row, character column)."""
-    before = sum(len(line.encode("utf-8")) for line in text_lines[: row - 1])
-    return before + len(text_lines[row - 1][: column - 1].encode("utf-8"))
+def _byte_offset(data: bytes, starts: list[int], row: int, column: int) -> int:
+    """Byte offset of ruff's 1-based (row, character column).
+
+    A fix that removes a file's last line ends at (last row + 1, 1): one past the last byte.
+    """
+    if row > len(starts):
+        return len(data)
+    line_start = starts[row - 1]
+    line = data[line_start : starts[row] if row < len(starts) else len(data)]
+    return line_start + len(line.decode("utf-8")[: column - 1].encode("utf-8"))
+
+
+def _inside(node: SourceNode, start: int, end: int, content: bytes) -> bool:
+    """Whether an edit of bytes ``start``..``end`` changes only the node.
+
+    The node ends before its last line's line break; an edit may take that line
+    break too when it replaces the node's last lines whole (ruff's fix of a
+    useless ``return`` at the end of a function, PLR1711, removes the line with
+    its line break): the text is the same as removing the lines from the line
+    break before them.
+    """
+    lo, hi = node.start_byte(), node.end_byte()
+    if lo <= start <= end <= hi:
+        return True
+    data = node.file.data
+    at_line_start = start == 0 or data[start - 1 : start] in (b"\n", b"\r")
+    return (
+        lo < start <= hi
+        and at_line_start
+        and data[hi:end] in (b"\n", b"\r\n", b"\r")
+        and (content == b"" or content.endswith((b"\n", b"\r")))
+    )
 
 
 def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[int, int, bytes]]:
-    lines = node.file.text.splitlines(keepends=True) or [""]
-    lo, hi = node.start_byte(), node.end_byte()
+    data = node.file.data
+    starts = line_starts(data)
     chosen: list[tuple[int, int, bytes]] = []
     for record in records:
         fix = record.get("fix") or {}
@@ -115,13 +112,13 @@ def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[i
             continue
         edits = [
             (
-                _byte_offset(lines, e["location"]["row"], e["location"]["column"]),
-                _byte_offset(lines, e["end_location"]["row"], e["end_location"]["column"]),
+                _byte_offset(data, starts, e["location"]["row"], e["location"]["column"]),
+                _byte_offset(data, starts, e["end_location"]["row"], e["end_location"]["column"]),
                 str(e.get("content") or "").encode("utf-8"),
             )
             for e in fix.get("edits", [])
         ]
-        if not edits or not all(lo <= start <= end <= hi for start, end, _ in edits):
+        if not edits or not all(_inside(node, *edit) for edit in edits):
             continue
         if any(s < e2 and s2 < e for s, e, _ in edits for s2, e2, _ in chosen):
             continue  # overlaps a fix already taken; ruff reports it again next time
@@ -187,7 +184,7 @@ def _candidates(node: SourceNode, replacement: str, start: int) -> list[str]:
 
 
 def _definitions(file: ParsedFile) -> list[str]:
-    return [name for name, _ in qualified_definitions(file.module)]
+    return [name for name, _ in file.definitions]
 
 
 async def replace_checked(

@@ -14,18 +14,27 @@ an earlier tool of the same run moved it.
 
 from __future__ import annotations
 
+import bisect
 import functools
-from collections.abc import Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper, PositionProvider
+from libcst.metadata import (
+    ByteSpanPositionProvider,
+    CodePosition,
+    CodeRange,
+    CodeSpan,
+    MetadataWrapper,
+)
 
 __all__ = [
     "Definition",
     "NodeRef",
     "ParsedFile",
     "SourceNode",
+    "line_starts",
     "locate",
     "parse",
     "qualified_definitions",
@@ -43,24 +52,79 @@ class NodeRef:
     start_line: int = 1
 
 
+def line_starts(data: bytes) -> list[int]:
+    """Byte offset of each line's start, lines broken at LF, CRLF and CR (as LibCST and ruff
+    break them; ``str.splitlines`` also breaks at form feeds and other separators)."""
+    starts = [0]
+    position = 0
+    while True:
+        lf, cr = data.find(b"\n", position), data.find(b"\r", position)
+        if lf < 0 and cr < 0:
+            return starts
+        if cr >= 0 and (lf < 0 or cr < lf):
+            position = cr + 2 if data[cr + 1 : cr + 2] == b"\n" else cr + 1
+        else:
+            position = lf + 1
+        starts.append(position)
+
+
+class _Positions:
+    """LibCST's ``PositionProvider`` ranges (1-based lines, character columns), computed from
+    the byte spans on demand: the same values, without a second pass over the whole tree
+    for every text (that pass was a third of parsing a file)."""
+
+    def __init__(self, data: bytes, spans: Mapping[cst.CSTNode, CodeSpan]) -> None:
+        self._data = data
+        self._spans = spans
+        self._starts = line_starts(data)
+
+    def _at(self, offset: int) -> CodePosition:
+        line = bisect.bisect_right(self._starts, offset)
+        start = self._starts[line - 1]
+        return CodePosition(line, len(self._data[start:offset].decode("utf-8")))
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        span = self._spans[node]
+        return CodeRange(self._at(span.start), self._at(span.start + span.length))
+
+
 class ParsedFile:
     """A file's text, tree and the byte span and line of every tree node."""
 
-    def __init__(self, text: str, path: str = "<text>") -> None:
+    def __init__(
+        self,
+        text: str,
+        path: str = "<text>",
+        *,
+        tree: tuple[cst.Module, Mapping[cst.CSTNode, CodeSpan]] | None = None,
+    ) -> None:
+        """Parse ``text``; or take its ``tree`` (module, byte spans) made from an earlier parse."""
         self.text = text
         self.path = path
         self.data = text.encode("utf-8")
-        try:
-            module = cst.parse_module(text)
-        except cst.ParserSyntaxError as exc:
-            raise ValueError(
-                f"{path}:{exc.raw_line}: cannot parse the file ({exc.message}); "
-                "fix the syntax error first"
-            ) from None
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        self.module = wrapper.module
-        self.spans = wrapper.resolve(ByteSpanPositionProvider)
-        self.positions = wrapper.resolve(PositionProvider)
+        self.derived = tree is not None
+        if tree is not None:
+            self.module, self.spans = tree
+        else:
+            try:
+                module = cst.parse_module(text)
+            except cst.ParserSyntaxError as exc:
+                raise ValueError(
+                    f"{path}:{exc.raw_line}: cannot parse the file ({exc.message}); "
+                    "fix the syntax error first"
+                ) from None
+            wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+            self.module = wrapper.module
+            self.spans = wrapper.resolve(ByteSpanPositionProvider)
+        self.positions = _Positions(self.data, self.spans)
+        self._definitions: list[tuple[str, Definition]] | None = None
+
+    @property
+    def definitions(self) -> list[tuple[str, Definition]]:
+        """:func:`qualified_definitions` of the module, found once per parsed text."""
+        if self._definitions is None:
+            self._definitions = list(qualified_definitions(self.module))
+        return self._definitions
 
     def span(self, node: cst.CSTNode) -> CodeSpan:
         return self.spans[node]
@@ -82,10 +146,32 @@ class ParsedFile:
         return self.module.default_newline
 
 
+# Whole parses of each file's last texts: a run's new text (one node changed) is made from
+# one of them by parsing only the definition that changed (remora.code.reparse).
+_BASES: OrderedDict[str, list[ParsedFile]] = OrderedDict()
+_BASES_PER_PATH, _BASE_PATHS = 2, 32
+
+
 @functools.lru_cache(maxsize=16)
 def parse(text: str, path: str = "<text>") -> ParsedFile:
     """The parsed file (the last few texts are kept: tools ask several questions of one text)."""
-    return ParsedFile(text, path)
+    from remora.code.reparse import reparsed_spans
+
+    data = text.encode("utf-8")
+    for base in _BASES.get(path, []):
+        tree = reparsed_spans(base, data)
+        if tree is not None:
+            return ParsedFile(text, path, tree=tree)
+    file = ParsedFile(text, path)
+    bases = _BASES.setdefault(path, [])
+    if len(bases) < _BASES_PER_PATH:
+        bases.append(file)
+    else:  # the file's first text stays: every run's change is made on it
+        bases[-1] = file
+    _BASES.move_to_end(path)
+    while len(_BASES) > _BASE_PATHS:
+        _BASES.popitem(last=False)
+    return file
 
 
 @dataclass(frozen=True)
@@ -173,6 +259,16 @@ class SourceNode:
         return self.line_indent(self.file.span(self.definition.body.body[0]).start)
 
 
+HOLD_NO_DEFINITIONS = (
+    cst.BaseExpression,
+    cst.SimpleStatementLine,
+    cst.SimpleStatementSuite,
+    cst.Decorator,
+    cst.Parameters,
+    cst.Annotation,
+)
+
+
 def qualified_definitions(module: cst.Module) -> Iterator[tuple[str, Definition]]:
     """Every class and function with its qualified name, in file order (also under if/try)."""
 
@@ -180,6 +276,13 @@ def qualified_definitions(module: cst.Module) -> Iterator[tuple[str, Definition]
         def __init__(self) -> None:
             self.stack: list[str] = []
             self.found: list[tuple[str, Definition]] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            # Definitions sit only in statement bodies: expressions, simple statements,
+            # decorators and parameters hold none and are most of a tree's nodes.
+            if isinstance(node, HOLD_NO_DEFINITIONS):
+                return False
+            return super().on_visit(node)
 
         def _enter(self, node: Definition) -> None:
             self.stack.append(node.name.value)
@@ -209,7 +312,7 @@ def locate(file: ParsedFile, ref: NodeRef) -> SourceNode:
     wanted_class = ref.node_type == "class"
     candidates = [
         node
-        for name, node in qualified_definitions(file.module)
+        for name, node in file.definitions
         if name == ref.full_name and isinstance(node, cst.ClassDef) == wanted_class
     ]
     if not candidates:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 import secrets
@@ -40,10 +41,14 @@ class WorkspaceStore:
     def exists(self, workspace_id: str) -> bool:
         return self._db(workspace_id).is_file()
 
-    def ids(self) -> list[str]:
+    def ids(self, prefix: str = "") -> list[str]:
+        """The workspaces' ids (only those starting with ``prefix``)."""
         if not self.directory.is_dir():
             return []
-        return sorted(p.stem for p in self.directory.glob("*.db") if _ID.fullmatch(p.stem))
+        # Globbing the prefix, not filtering every id: a run's supersede would else read the
+        # whole folder, once per change (quadratic over a large project's analyze).
+        found = self.directory.glob(f"{glob.escape(prefix)}*.db")
+        return sorted(p.stem for p in found if _ID.fullmatch(p.stem))
 
     def create(self, operation: str, node_id: str) -> Workspace:
         """A fresh workspace with an id of its own.
@@ -86,8 +91,8 @@ class WorkspaceStore:
             operation, node_id, created = ws.operation, ws.node_id, ws.created
         removed: list[str] = []
         prefix = f"{operation}-{node_id}"
-        for other in self.ids():
-            if other == workspace_id or not other.startswith(prefix):
+        for other in self.ids(prefix):
+            if other == workspace_id:
                 continue
             try:
                 old = self.open(other)

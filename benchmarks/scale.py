@@ -1,0 +1,322 @@
+"""`remora analyze` on real projects of about 500, 5,000 and 20,000 nodes: Remora's own cost.
+
+The model is a stand-in (benchmarks/standin_server.py, on 127.0.0.1, started
+here) that answers at once or after ``--latency-ms`` with one minimal valid tool
+call: the figures are the host's cost around the model (discovery, ruff, the
+sandbox, workspaces, records), not any model's speed or quality.
+
+Projects are pinned sdists from PyPI (name, version, sha256), fetched once with
+``pip download --no-deps --no-binary :all:`` into ``--cache`` (default
+~/.cache/remora/bench) and unpacked afresh for each size; only some of their
+folders are analysed, to land near each size.
+
+Per size, one JSON object (a list of them is printed):
+
+- per_operation (unless ``--no-per-operation``): each operation alone on a fresh
+  ``.remora/``: runs, wall, CPU-s of the command and everything it started
+  (sandbox workers, ruff, bwrap'd programs: the script is a child subreaper, see
+  benchmarks/process_cpu.py), of which the remora process's own (host) CPU, and
+  CPU ms per run of each. An operation that runs pytest in the sandbox (``test``)
+  is its own entry, so its cost stays apart from the others';
+- combined: all the operations in one command: the same figures plus peak RSS of
+  the remora process, the size of ``.remora/``, requests in flight at the
+  stand-in (max, and mean while requests came) and the unchanged second run's wall;
+- profile (unless ``--no-profile``): the combined command again under cProfile on
+  a fresh ``.remora/``, the top functions by own time and by cumulative time.
+
+Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
+       [--latency-ms 0] [--jobs N] [--no-per-operation] [--no-combined] [--no-profile]
+       [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import io
+import json
+import os
+import pstats
+import resource
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from process_cpu import become_subreaper, reap_orphans
+from standin_server import MODEL_ID, StandIn
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    version: str
+    sha256: str
+    paths: tuple[str, ...]  # folders of the unpacked sdist that are analysed
+
+
+SOURCES = {
+    500: Source(
+        "click",
+        "8.1.7",
+        "ca9853ad459e787e2192211578cc907e7594e294c7ccc834310722b41b9ca6de",
+        ("src",),
+    ),
+    5000: Source(
+        "Django",
+        "5.1.4",
+        "de450c09e91879fa5a307f696e57c851955c910a438a35e6b4c895e86bedc82a",
+        ("django/db", "django/utils"),
+    ),
+    20000: Source(
+        "sqlalchemy",
+        "2.0.36",
+        "7f2767680b6d2398aea7082e45a774b2b0767b5c8d8ffb9c8b683088ea9b29c5",
+        ("lib", "test/sql", "test/engine"),
+    ),
+}
+
+# The remora CLI, recording its own CPU and peak RSS at exit (RUSAGE_SELF, all its
+# threads) and, when asked, a cProfile of its main thread (the event loop's).
+_WRAPPER = """
+import atexit, json, os, resource, sys
+prof = None
+if os.environ.get("REMORA_BENCH_PROFILE"):
+    import cProfile
+    prof = cProfile.Profile()
+    prof.enable()
+def dump():
+    if prof is not None:
+        prof.disable()
+        prof.dump_stats(os.environ["REMORA_BENCH_PROFILE"])
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    with open(os.environ["REMORA_BENCH_SELF"], "w") as out:
+        json.dump({"cpu_s": use.ru_utime + use.ru_stime, "peak_rss_kb": use.ru_maxrss}, out)
+atexit.register(dump)
+from remora.cli import main
+sys.argv[0] = "remora"
+sys.exit(main())
+"""
+
+
+def fetch(source: Source, cache: Path) -> Path:
+    """The sdist in ``cache`` (downloaded when missing), its sha256 checked."""
+    cache.mkdir(parents=True, exist_ok=True)
+
+    def find() -> Path | None:
+        wanted = f"{source.name}-{source.version}.tar.gz".lower()
+        return next((p for p in cache.iterdir() if p.name.lower() == wanted), None)
+
+    found = find()
+    if found is None:
+        subprocess.run(
+            [
+                *(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"),
+                *("--no-binary", ":all:", "-d", str(cache), f"{source.name}=={source.version}"),
+            ],
+            check=True,
+        )
+        found = find()
+        if found is None:
+            sys.exit(f"pip download left no {source.name}-{source.version}.tar.gz in {cache}")
+    digest = hashlib.sha256(found.read_bytes()).hexdigest()
+    if digest != source.sha256:
+        sys.exit(f"{found}: sha256 {digest}, expected {source.sha256}; delete it to fetch again")
+    return found
+
+
+def unpack(sdist: Path, into: Path) -> Path:
+    with tarfile.open(sdist) as archive:
+        archive.extractall(into, filter="data")
+    (root,) = [p for p in into.iterdir() if p.is_dir()]
+    return root
+
+
+def tree_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def children_cpu_s() -> float:
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
+class Bench:
+    def __init__(self, server: StandIn, jobs: int | None, work: Path, src: Path) -> None:
+        self.server = server
+        self.src = src
+        self.jobs = jobs
+        self.work = work
+
+    def command(self, source: Source, operations: str) -> list[str]:
+        command = [*source.paths, "--format", "json", "-o", operations]
+        command += ["--provider", "openai", "--base-url", self.server.base_url]
+        command += ["--model", MODEL_ID]
+        if self.jobs:
+            command += ["-j", str(self.jobs)]
+        return command
+
+    def analyze(
+        self, project: Path, arguments: list[str], profile: Path | None = None
+    ) -> dict[str, Any]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
+        env["PYTHONPATH"] = os.pathsep.join([str(self.src), env.get("PYTHONPATH", "")])
+        own = self.work / "self.json"
+        env["REMORA_BENCH_SELF"] = str(own)
+        if profile is not None:
+            env["REMORA_BENCH_PROFILE"] = str(profile)
+        self.server.in_flight.reset()
+        cpu_before = children_cpu_s()
+        load = os.getloadavg()
+        started = time.perf_counter()
+        run = subprocess.run(
+            [sys.executable, "-c", _WRAPPER, "analyze", *arguments],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        wall = time.perf_counter() - started
+        reap_orphans()
+        cpu = children_cpu_s() - cpu_before
+        try:
+            report = json.loads(run.stdout)
+        except ValueError:
+            sys.exit(f"analyze exited {run.returncode} without JSON: {run.stderr[-3000:]}")
+        host = json.loads(own.read_text())
+        ran = [r for r in report["results"] if not r.get("reused")]
+        runs = len(ran) or 1
+        return {
+            "exit_code": run.returncode,
+            "nodes": report["nodes"],
+            "runs": len(ran),
+            "reused": report.get("reused", 0),
+            "counts": report["counts"],
+            "failures": sorted({(r.get("error") or {}).get("code", "") for r in ran} - {""}),
+            "wall_s": round(wall, 2),
+            "cpu_s": round(cpu, 2),
+            "host_cpu_s": round(host["cpu_s"], 2),
+            "cpu_ms_per_run": round(cpu * 1000 / runs, 1),
+            "host_cpu_ms_per_run": round(host["cpu_s"] * 1000 / runs, 1),
+            "peak_rss_mb": round(host["peak_rss_kb"] / 1024, 1),
+            "load_avg_before": [round(x, 2) for x in load],
+            **self.server.in_flight.summary(),
+        }
+
+
+def top_functions(profile: Path, sort: str, count: int = 15) -> list[dict[str, Any]]:
+    stats = pstats.Stats(str(profile), stream=io.StringIO())
+    rows = []
+    for (file, line, name), (_, calls, own, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
+        rows.append(
+            {
+                "function": f"{Path(file).name}:{line}({name})",
+                "calls": calls,
+                "own_s": round(own, 3),
+                "cumulative_s": round(cumulative, 3),
+            }
+        )
+    key = "own_s" if sort == "own" else "cumulative_s"
+    return sorted(rows, key=lambda r: -r[key])[:count]
+
+
+def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]:
+    source = SOURCES[size]
+    if args.paths:  # a part of the project, for a quick comparison
+        source = dataclasses.replace(source, paths=tuple(args.paths.split(",")))
+    sdist = fetch(source, args.cache)
+    project = unpack(sdist, Path(tempfile.mkdtemp(prefix=f"scale-{size}-", dir=bench.work)))
+    state = project / ".remora"
+    result: dict[str, Any] = {
+        "size": size,
+        "project": f"{source.name}=={source.version}",
+        "sha256": source.sha256,
+        "paths": list(source.paths),
+        "latency_ms": args.latency_ms,
+    }
+    if not args.no_per_operation:
+        result["per_operation"] = {}
+        for operation in args.operations.split(","):
+            shutil.rmtree(state, ignore_errors=True)
+            figures = bench.analyze(project, bench.command(source, operation))
+            result["per_operation"][operation] = figures
+            print(f"{size} {operation}: {json.dumps(figures)}", file=sys.stderr)
+    if args.no_combined:
+        shutil.rmtree(project.parent, ignore_errors=True)
+        return result
+    shutil.rmtree(state, ignore_errors=True)
+    combined = bench.analyze(project, bench.command(source, args.operations))
+    combined["remora_dir_mb"] = round(tree_bytes(state) / 2**20, 1)
+    second = bench.analyze(project, bench.command(source, args.operations))
+    combined["second_run_wall_s"] = second["wall_s"]
+    combined["second_run_reused"] = second["reused"]
+    result["combined"] = combined
+    print(f"{size} combined: {json.dumps(combined)}", file=sys.stderr)
+    if not args.no_profile:
+        shutil.rmtree(state, ignore_errors=True)
+        profile = bench.work / f"scale-{size}.prof"
+        profiled = bench.analyze(project, bench.command(source, args.operations), profile)
+        result["profile"] = {
+            "wall_s_under_cprofile": profiled["wall_s"],
+            "by_own_time": top_functions(profile, "own"),
+            "by_cumulative_time": top_functions(profile, "cumulative"),
+        }
+    shutil.rmtree(project.parent, ignore_errors=True)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="500,5000,20000", help=f"of {sorted(SOURCES)}")
+    parser.add_argument("--operations", default="lint,docstring,sample_data")
+    parser.add_argument("--latency-ms", type=float, default=0.0, help="the stand-in's latency")
+    parser.add_argument("--jobs", type=int, default=None, help="-j for analyze")
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/remora/bench")
+    parser.add_argument("--no-per-operation", action="store_true")
+    parser.add_argument("--paths", default="", help="analyse these folders or files instead")
+    parser.add_argument("--no-combined", action="store_true", help="each operation alone only")
+    parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument(
+        "--src", type=Path, default=ROOT / "src", help="remora's sources (another commit's)"
+    )
+    parser.add_argument("--output", type=Path, default=None, help="also write the JSON here")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    unknown = [s for s in sizes if s not in SOURCES]
+    if unknown:
+        parser.error(f"--sizes: no project pinned for {unknown}; pinned: {sorted(SOURCES)}")
+    counts_sandboxes = become_subreaper()
+    work = Path(tempfile.mkdtemp(prefix="remora-scale-"))
+    results = []
+    try:
+        with StandIn(args.latency_ms) as server:
+            bench = Bench(server, args.jobs, work, args.src.resolve())
+            for size in sizes:
+                results.append(measure(size, args, bench))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report = {
+        "what": "Remora's own cost against a stand-in model server, not a model's",
+        "cpu_count": os.cpu_count(),
+        "cpu_counts_sandboxed_programs": counts_sandboxes,
+        "operations": args.operations,
+        "src": str(args.src),
+        "load_avg_after": [round(x, 2) for x in os.getloadavg()],
+        "sizes": results,
+    }
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.output:
+        args.output.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,248 @@
+"""A file's new text parsed from its old parse when the change lies inside one definition.
+
+A run changes one node of its file (a lint fix, a docstring) and then asks
+about the new text; parsing the whole file again (LibCST's tree and byte spans)
+made every change cost the whole file's size, so a file of N nodes cost
+quadratic time. Here only the innermost class or function holding the change
+is parsed again (its text under an ``if 1:`` line that gives it its
+indentation, with the file's indentation unit and line ending), put in place of
+the old one along the path of its ancestors (the other subtrees are the same
+objects), and the byte spans are the new definition's own, the old ones before
+it, and the old ones shifted by the change in length after it. Whenever any of
+that does not hold (the change crosses a definition's edges, the new text is
+not one definition of the same kind), None: the caller parses the whole text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import libcst as cst
+from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper
+
+if TYPE_CHECKING:
+    from remora.code.source import Definition, ParsedFile
+
+__all__ = ["changed_region", "reparsed_spans"]
+
+
+def changed_region(old: bytes, new: bytes) -> tuple[int, int]:
+    """(p, q): ``old`` and ``new`` share their first p and last q bytes, p + q <= both lengths."""
+    limit = min(len(old), len(new))
+    lo, hi = 0, limit  # binary search on slice equality (memcmp), not a byte-by-byte loop
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, limit - prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid :] == new[len(new) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return prefix, lo
+
+
+class _Spans(Mapping[cst.CSTNode, CodeSpan]):
+    """The new tree's byte spans: the re-parsed definition's own, the old ones around it."""
+
+    def __init__(
+        self,
+        old: Mapping[cst.CSTNode, CodeSpan],
+        own: dict[cst.CSTNode, CodeSpan],
+        after: int,
+        delta: int,
+    ) -> None:
+        self._old, self._own, self._after, self._delta = old, own, after, delta
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeSpan:
+        own = self._own.get(node)
+        if own is not None:
+            return own
+        span = self._old[node]
+        if span.start >= self._after:
+            return CodeSpan(span.start + self._delta, span.length)
+        return span
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        raise TypeError("the spans of a re-parsed file are looked up, not listed")
+
+    def __len__(self) -> int:
+        raise TypeError("the spans of a re-parsed file are looked up, not listed")
+
+
+def _path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
+    """``root``, ..., ``target`` through statement bodies (None when not found)."""
+    from remora.code.source import HOLD_NO_DEFINITIONS
+
+    if root is target:
+        return [root]
+    for child in root.children:
+        if isinstance(child, HOLD_NO_DEFINITIONS):
+            continue
+        below = _path_to(child, target)
+        if below is not None:
+            return [root, *below]
+    return None
+
+
+def _with_child(parent: cst.CSTNode, old: cst.CSTNode, new: cst.CSTNode) -> cst.CSTNode | None:
+    """``parent`` with its direct child ``old`` (a field, or an item of one) replaced by ``new``."""
+    for field in dataclasses.fields(parent):
+        value = getattr(parent, field.name)
+        if value is old:
+            return parent.with_changes(**{field.name: new})
+        if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+            for index, item in enumerate(value):
+                if item is old:
+                    items = [*value[:index], new, *value[index + 1 :]]
+                    fresh = tuple(items) if isinstance(value, tuple) else items
+                    return parent.with_changes(**{field.name: fresh})
+    return None
+
+
+def _one_line_ending(text: bytes, newline: bytes) -> bool:
+    """Whether every line break of ``text`` is ``newline``."""
+    lf, cr = text.count(b"\n"), text.count(b"\r")
+    if newline == b"\r\n":
+        return lf == cr == text.count(b"\r\n")
+    return cr == 0 if newline == b"\n" else lf == 0
+
+
+def _line_end(data: bytes, offset: int) -> int:
+    """One past the line break that ends the line holding ``offset`` (-1 on the last line)."""
+    ends = [i for i in (data.find(b"\n", offset), data.find(b"\r", offset)) if i >= 0]
+    if not ends:
+        return -1
+    end = min(ends)
+    return end + 2 if data[end : end + 2] == b"\r\n" else end + 1
+
+
+def _comment_follows(data: bytes, offset: int) -> bool:
+    """Whether the first line from ``offset`` on that is not blank is a comment: LibCST gives
+    comment lines after a block's last statement to the block (its footer) when they are
+    indented under it, so the definition's text might go on past its last statement."""
+    while offset < len(data):
+        end = _line_end(data, offset)
+        line = data[offset : end if end >= 0 else len(data)].strip()
+        if line:
+            return line.startswith(b"#")
+        if end < 0:
+            return False
+        offset = end
+    return False
+
+
+def _ends_without_code(data: bytes, start: int, stop: int) -> bool:
+    """Whether the last line of ``data[start:stop]`` is blank or a comment (whose owner, the
+    definition's block or the next statement, only the whole text tells)."""
+    text = data[start:stop].rstrip(b"\r\n")
+    last = text[max(text.rfind(b"\n"), text.rfind(b"\r")) + 1 :].strip()
+    return not last or last.startswith(b"#")
+
+
+def _holding(file: ParsedFile, start: int, end: int) -> list[tuple[Definition, int]]:
+    """The definitions holding bytes ``start``..``end`` (from the first decorator through the
+    last line's line break), smallest first, each with one past that line break."""
+    found: list[tuple[int, Definition, int]] = []
+    for _, definition in file.definitions:
+        first = definition.decorators[0] if definition.decorators else definition
+        lo = file.spans[first].start
+        span = file.spans[definition]
+        hi = _line_end(file.data, span.start + span.length)
+        if hi >= 0 and lo <= start and end <= hi:
+            found.append((hi - lo, definition, hi))
+    found.sort(key=lambda item: item[0])
+    return [(definition, hi) for _, definition, hi in found]
+
+
+def reparsed_spans(
+    old: ParsedFile, new_data: bytes
+) -> tuple[cst.Module, Mapping[cst.CSTNode, CodeSpan]] | None:
+    """The new text's module and byte spans made from ``old``; None: parse the whole text."""
+    data = old.data
+    prefix, suffix = changed_region(data, new_data)
+    # Text inserted right before a definition lies in its parent: the smallest that parses
+    # back as one definition of the same kind is taken.
+    for definition, old_stop in _holding(old, prefix, len(data) - suffix):
+        tree = _replaced(old, new_data, definition, old_stop)
+        if tree is not None:
+            return tree
+    return None  # outside every definition, or on the file's last line without a line break
+
+
+def _replaced(
+    old: ParsedFile, new_data: bytes, definition: Definition, old_stop: int
+) -> tuple[cst.Module, Mapping[cst.CSTNode, CodeSpan]] | None:
+    data = old.data
+    first = definition.decorators[0] if definition.decorators else definition
+    start = old.spans[first].start
+    delta = len(new_data) - len(data)
+    span = old.spans[definition]
+    old_end = span.start + span.length
+    indent_start = max(data.rfind(b"\n", 0, start), data.rfind(b"\r", 0, start)) + 1
+    indent = data[indent_start:start]
+    if indent.strip():
+        return None
+    if _comment_follows(data, old_stop) or _ends_without_code(new_data, start, old_stop + delta):
+        return None
+    module = old.module
+    text = new_data[start : old_stop + delta]
+    newline = module.default_newline.encode("utf-8")
+    if not text.endswith(newline) or not _one_line_ending(text, newline):
+        # The next line joined the definition's last one, or a line ending other than the
+        # file's own (LibCST would write the file's): the whole text is parsed.
+        return None
+    head = ("if 1:" + module.default_newline).encode("utf-8") + indent if indent else b""
+    source = head + text
+    config = cst.PartialParserConfig(
+        default_indent=module.default_indent, default_newline=module.default_newline
+    )
+    try:
+        snippet = cst.parse_module(source.decode("utf-8"), config=config)
+    except cst.ParserSyntaxError:
+        return None
+    body: Sequence[cst.CSTNode] = snippet.body
+    if indent:
+        if len(body) != 1 or not isinstance(body[0], cst.If):
+            return None
+        body = body[0].body.body
+    if len(body) != 1 or type(body[0]) is not type(definition) or snippet.footer:
+        return None
+    parsed = body[0]
+    assert isinstance(parsed, cst.FunctionDef | cst.ClassDef)
+    replacement = parsed.with_changes(leading_lines=definition.leading_lines)
+    path = _path_to(module, definition)
+    if path is None:
+        return None
+    wrapper = MetadataWrapper(snippet, unsafe_skip_copy=True)
+    shift = start - len(head)
+    own = {
+        node: CodeSpan(s.start + shift, s.length)
+        for node, s in wrapper.resolve(ByteSpanPositionProvider).items()
+    }
+    own[replacement] = own[parsed]
+    new_end = own[parsed].start + own[parsed].length
+    new: cst.CSTNode = replacement
+    for parent, child in zip(reversed(path[:-1]), reversed(path[1:]), strict=True):
+        rebuilt = _with_child(parent, child, new)
+        if rebuilt is None:
+            return None
+        if isinstance(parent, cst.Module):
+            own[rebuilt] = CodeSpan(0, len(new_data))
+        else:
+            # A span ends where its last statement's code ends (a trailing comment is not
+            # in it): an ancestor that ended with the definition ends where the new one does.
+            parent_span = old.spans[parent]
+            parent_end = parent_span.start + parent_span.length
+            end = new_end if parent_end == old_end else parent_end + delta
+            own[rebuilt] = CodeSpan(parent_span.start, end - parent_span.start)
+        new = rebuilt
+    assert isinstance(new, cst.Module)
+    return new, _Spans(old.spans, own, old_end, delta)

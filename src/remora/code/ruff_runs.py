@@ -1,0 +1,105 @@
+"""Ruff's findings for a text, one ruff run per distinct (project, file, text, ruff settings).
+
+Every node of a file asks ruff about the same text (the file as the project has
+it, before any fix), so a file of N nodes would cost N ruff runs over the whole
+file, quadratic in the file's size. The records of the last texts are kept in
+the process, and runs for the same key at the same time share one ruff process.
+A key holds the modification times of the ruff settings files between the file
+and the project root, so an edited setting (``remora watch``) runs ruff again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections import OrderedDict
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from remora.code.context import CodeContext
+from remora.sandbox.commands import resolve_executable
+
+__all__ = ["ruff_json"]
+
+_KEPT = 256  # texts whose records are kept; a record list is a few KB
+_SETTINGS = ("pyproject.toml", "ruff.toml", ".ruff.toml")
+
+Key = tuple[str, str, bytes, tuple[int, ...]]
+_records: OrderedDict[Key, list[dict[str, Any]]] = OrderedDict()
+_running: dict[tuple[int, Key], asyncio.Task[list[dict[str, Any]]]] = {}
+
+
+def _settings_stamp(root: Path, path: str) -> tuple[int, ...]:
+    """mtimes (ns; -1 when absent) of the ruff settings files from ``path``'s folder up to root."""
+    stamps: list[int] = []
+    folder = PurePosixPath(path).parent
+    for part in [folder, *folder.parents]:
+        for name in _SETTINGS:
+            try:
+                stamps.append((root / part / name).stat().st_mtime_ns)
+            except OSError:
+                stamps.append(-1)
+    return tuple(stamps)
+
+
+async def _run_ruff(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
+    process = await asyncio.create_subprocess_exec(
+        resolve_executable("ruff"),
+        "check",
+        "--output-format=json",
+        "--no-cache",
+        "--exit-zero",
+        "--stdin-filename",
+        path,
+        "-",
+        cwd=context.workspace.project_root,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(
+            process.communicate(text.encode("utf-8")), context.sandbox.command_timeout
+        )
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise TimeoutError(f"ruff took longer than {context.sandbox.command_timeout} s") from None
+    if process.returncode != 0:
+        raise RuntimeError(f"ruff failed on {path}: {err.decode(errors='replace')[:400]}")
+    records: list[dict[str, Any]] = json.loads(out or b"[]")
+    return records
+
+
+def _finished(running_key: tuple[int, Key], task: asyncio.Task[list[dict[str, Any]]]) -> None:
+    _running.pop(running_key, None)
+    if not task.cancelled():
+        task.exception()  # retrieved: every waiter got it; none left means no one to tell
+
+
+async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
+    """Ruff's findings for ``text`` as the file ``path`` of the project (JSON records).
+
+    Ruff reads the text on stdin from the project root (``--stdin-filename`` keeps
+    the project's settings and per-file rules). The records are shared with
+    other callers asking about the same text: read them, never change them.
+    """
+    root = Path(context.workspace.project_root)
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+    key: Key = (str(root), path, digest, _settings_stamp(root, path))
+    kept = _records.get(key)
+    if kept is None:
+        running_key = (id(asyncio.get_running_loop()), key)
+        task = _running.get(running_key)
+        if task is None:
+            task = asyncio.ensure_future(_run_ruff(context, path, text))
+            _running[running_key] = task
+            task.add_done_callback(lambda done: _finished(running_key, done))
+        # shield: one waiter cancelled (its run interrupted) does not stop the others' ruff.
+        kept = await asyncio.shield(task)
+        _records[key] = kept
+        while len(_records) > _KEPT:
+            _records.popitem(last=False)
+    _records.move_to_end(key)
+    return list(kept)
