@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -427,7 +428,29 @@ def check_change(
                 before, after, qualname, style, project=project, rel_path=path
             )
             problems += [Problem(p.kind, f"{path}: {p.message}") for p in checked.problems]
-        elif operation == "lint" and after != ruff_safe_fix(before, path, project, qualname):
-            message = f"{path}: differs from ruff's safe fix for the node's findings"
-            problems.append(Problem("not ruff's fix", message))
+        elif operation == "lint":
+            problems += _lint_problems(before, after, path, project, qualname)
     return problems
+
+
+def _lint_problems(
+    before: str, after: str, path: str, project: Path, qualname: str | None
+) -> list[Problem]:
+    """A lint change is ruff's safe fix, or goes further only by removing findings.
+
+    Past ruff's safe fixes (a drafted or the model's edit of a finding without
+    one) the node's findings may only go: none added, none of ruff's safe fixes
+    left undone.
+    """
+    expected = ruff_safe_fix(before, path, project, qualname)
+    if after == expected:
+        return []
+    left = Counter(findings_on(expected, path, project, qualname))
+    now = Counter(findings_on(after, path, project, qualname))
+    # A text that does not parse is reported by ruff as a finding, so it adds one.
+    if not (now - left) and sum(now.values()) < sum(left.values()):
+        return []
+    message = f"{path}: differs from ruff's safe fix for the node's findings"
+    if now - left:
+        message += f" and adds {sorted((now - left).elements())}"
+    return [Problem("not ruff's fix", message)]

@@ -151,3 +151,18 @@ def test_a_failed_run_counts_against_the_figures() -> None:
     assert got["runs"] == 2 and got["failed_by_code"] == {"AGENT_002": 1}
     assert got["equals_ruff_fix_share"] == 0.5 and got["changes_correct"] == 1
     assert "| lint | 2 | 1 | 1 (AGENT_002 1) |" in table({"lint": got})
+
+
+def test_a_lint_change_past_ruffs_fix_passes_only_by_removing_findings(tmp_path: Path) -> None:
+    (tmp_path / "ruff.toml").write_text('[lint]\nselect = ["E", "F", "UP"]\n')
+    before = 'def f(x):\n    if x == None:\n        return "%s" % x\n    return x\n'
+    fixed = before.replace("x == None", "x is None")  # E711 has no safe fix; UP031 is left
+    kinds = [
+        p.kind
+        for p in check_change("lint", "m.py", "f", {"m.py": (before, fixed)}, project=tmp_path)
+    ]
+    assert kinds == []
+    # Past ruff's safe fix, but adding a finding (an unused name): refused.
+    worse = fixed.replace("    return x\n", "    y = 1\n    return x\n")
+    problems = check_change("lint", "m.py", "f", {"m.py": (before, worse)}, project=tmp_path)
+    assert [p.kind for p in problems] == ["not ruff's fix"] and "F841" in problems[0].message
