@@ -13,6 +13,7 @@ node changed: the replacement is spliced into the node's span and nowhere else).
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 from typing import Any
 
@@ -187,6 +188,39 @@ def _definitions(file: ParsedFile) -> list[str]:
     return [name for name, _ in file.definitions]
 
 
+def _uses(text: str) -> tuple[Counter[str], Counter[str], Counter[str]]:
+    """How often ``text`` reads each name, calls each function (``.attr`` for a method)
+    and writes each name."""
+    reads: Counter[str] = Counter()
+    calls: Counter[str] = Counter()
+    writes: Counter[str] = Counter()
+    for item in ast.walk(ast.parse(text)):
+        if isinstance(item, ast.Name):
+            (reads if isinstance(item.ctx, ast.Load) else writes)[item.id] += 1
+        elif isinstance(item, ast.Call):
+            func = item.func
+            if isinstance(func, ast.Name | ast.Attribute):
+                calls[func.id if isinstance(func, ast.Name) else "." + func.attr] += 1
+    return reads, calls, writes
+
+
+def lost_names(before: str, after: str) -> list[str]:
+    """What ``after`` no longer does that ``before`` did: calls it makes less often,
+    and names it reads less often while it assigns no less.
+
+    A fix that drops a call, or a read of a value it still computes with, changes
+    what the code does: the model rewrote the statement instead of fixing it.
+    Removing an assignment with its reads is allowed (F841's unused variable,
+    RET504's temporary): then something is written less often too.
+    """
+    reads_before, calls_before, writes_before = _uses(before)
+    reads_after, calls_after, writes_after = _uses(after)
+    lost = [f"{name}()" for name, n in calls_before.items() if calls_after[name] < n]
+    if writes_after.total() >= writes_before.total():
+        lost += [name for name, n in reads_before.items() if reads_after[name] < n]
+    return sorted(lost)
+
+
 async def replace_checked(
     context: CodeContext,
     node: SourceNode,
@@ -199,9 +233,10 @@ async def replace_checked(
     """Put ``replacement`` in place of the bytes ``span`` of the node's file to remove ``code``.
 
     Written only when the file still parses, the node is still there, ``code`` is
-    reported less on the node's own lines and no finding is added anywhere in the
-    file (and, with ``keep_definitions``, no class or function was added or
-    removed). ``{"ok", "reason", "remaining"}``.
+    reported less on the node's own lines, no finding is added anywhere in the
+    file, no call is dropped and no name read less often unless an assignment
+    went too (:func:`lost_names`), and, with ``keep_definitions``, no class or function
+    was added or removed. ``{"ok", "reason", "remaining"}``.
     """
     path = node.file.path
     _, before = await node_findings(context, node)
@@ -230,6 +265,12 @@ async def replace_checked(
         added = sorted((Counter(_finding(r)["code"] for r in records) - whole_before).elements())
         if added:
             reason = f"the replacement adds {', '.join(added)}"
+            break
+        if lost := lost_names(node.file.text, new_text):
+            reason = (
+                f"the replacement no longer uses {', '.join(lost)}: it changes what the code "
+                "does; keep every name it reads"
+            )
             break
         mine = own_lines(replaced)
         after = [_finding(r) for r in records if r["location"]["row"] in mine]
