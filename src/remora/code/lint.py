@@ -205,20 +205,32 @@ def _uses(text: str) -> tuple[Counter[str], Counter[str], Counter[str]]:
 
 
 def lost_names(before: str, after: str) -> list[str]:
-    """What ``after`` no longer does that ``before`` did: calls it makes less often,
-    and names it reads less often while it assigns no less.
+    """What ``after`` does differently from ``before``, beyond a lint fix's rewording:
+    calls made less or more often, names read less often while assigned no less,
+    and names ``before`` already read that it reads more often.
 
-    A fix that drops a call, or a read of a value it still computes with, changes
-    what the code does: the model rewrote the statement instead of fixing it.
+    A fix that drops or adds a call, or a read of a value it computes with,
+    changes what the code does: the model rewrote the code instead of fixing it
+    (humanize's RET504 "fixed" by returning ``final_str + ' x 10' + ''.join(...)``).
     Removing an assignment with its reads is allowed (F841's unused variable,
-    RET504's temporary): then something is written less often too.
+    RET504's temporary): then something is written less often too. A name read
+    for the first time is allowed (E722's ``except Exception``).
     """
     reads_before, calls_before, writes_before = _uses(before)
     reads_after, calls_after, writes_after = _uses(after)
-    lost = [f"{name}()" for name, n in calls_before.items() if calls_after[name] < n]
-    if writes_after.total() >= writes_before.total():
-        lost += [name for name, n in reads_before.items() if reads_after[name] < n]
-    return sorted(lost)
+    changed = [
+        f"{name}() {'dropped' if calls_after[name] < calls_before[name] else 'added'}"
+        for name in sorted(set(calls_before) | set(calls_after))
+        if calls_after[name] != calls_before[name]
+    ]
+    dropping = writes_after.total() >= writes_before.total()
+    for name in sorted(reads_before):
+        if (reads_after[name] < reads_before[name] and dropping) or (
+            reads_after[name] > reads_before[name]
+        ):
+            more = reads_after[name] > reads_before[name]
+            changed.append(f"{name} read {'more' if more else 'less'} often")
+    return changed
 
 
 async def replace_checked(
@@ -234,8 +246,8 @@ async def replace_checked(
 
     Written only when the file still parses, the node is still there, ``code`` is
     reported less on the node's own lines, no finding is added anywhere in the
-    file, no call is dropped and no name read less often unless an assignment
-    went too (:func:`lost_names`), and, with ``keep_definitions``, no class or function
+    file, no call is dropped or added and no name read less or more often beyond
+    a removed assignment (:func:`lost_names`), and, with ``keep_definitions``, no class or function
     was added or removed. ``{"ok", "reason", "remaining"}``.
     """
     path = node.file.path
@@ -268,8 +280,8 @@ async def replace_checked(
             break
         if lost := lost_names(node.file.text, new_text):
             reason = (
-                f"the replacement no longer uses {', '.join(lost)}: it changes what the code "
-                "does; keep every name it reads"
+                f"the replacement changes what the code does ({', '.join(lost)}); "
+                "fix the finding and keep every call and read as it is"
             )
             break
         mine = own_lines(replaced)

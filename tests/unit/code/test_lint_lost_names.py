@@ -1,4 +1,4 @@
-"""A lint rewrite may not change what the code does: dropped calls and reads are refused."""
+"""A lint rewrite may not change what the code does: calls and reads dropped or added."""
 
 from __future__ import annotations
 
@@ -22,18 +22,28 @@ PARAMETERIZE = (
         # What SmolLM2 wrote for that UP031: the finding is gone, and so is the work.
         (
             PARAMETERIZE.replace("r'%s{2,}' % sep, separator, string", "r'%s{2,}', '%.2f'"),
-            ["sep", "separator", "string"],
+            ["sep read less often", "separator read less often", "string read less often"],
         ),
         # A call dropped with its unused result (F841 by deletion) changes behaviour.
-        (PARAMETERIZE.replace("    sep = escape(separator)\n", ""), ["escape()"]),
+        (PARAMETERIZE.replace("    sep = escape(separator)\n", ""), ["escape() dropped"]),
+        # What the 0.5B model wrote for humanize's RET504: the finding is gone, the
+        # suffix is appended twice.
+        (
+            PARAMETERIZE.replace(
+                "    return string\n", "    return string + sub(sep, '', string)\n"
+            ),
+            ["sub() added", "sep read more often", "string read more often", "sub read more often"],
+        ),
     ],
 )
 def test_a_rewrite_keeps_the_reads_and_calls(after: str, lost: list[str]) -> None:
     assert lost_names(PARAMETERIZE, after) == lost
 
 
-def test_an_assignment_may_go_with_its_reads() -> None:
+def test_an_assignment_may_go_with_its_reads_and_a_new_name_may_be_read() -> None:
     # F841: an unused variable of a plain name; RET504: a temporary returned at once.
     assert lost_names("def f(x):\n    y = x\n    return x\n", "def f(x):\n    return x\n") == []
     temporary = "def f(x):\n    t = g(x)\n    return t\n"
     assert lost_names(temporary, "def f(x):\n    return g(x)\n") == []
+    bare = "try:\n    f()\nexcept:\n    pass\n"
+    assert lost_names(bare, bare.replace("except:", "except Exception:")) == []
