@@ -22,7 +22,7 @@ from remora.assistant.executor import CallRecord, CapabilityExecutor
 from remora.assistant.facts import QuestionFacts, gather_facts
 from remora.assistant.grounding import NOT_FOUND, check_answer, source_texts
 from remora.assistant.specs import CAPABILITY_SPECS
-from remora.config import RunnerConfig, TurnPolicyConfig
+from remora.config import AssistantConfig, RunnerConfig, TurnPolicyConfig
 from remora.conversation import ModelRequest, ModelTurn, Usage
 from remora.errors import AGENT_INVALID_OUTPUT, AGENT_MODEL_UNAVAILABLE, AGENT_TURN_LIMIT
 from remora.events import EventEmitter
@@ -41,7 +41,7 @@ __all__ = [
     "degraded_text",
 ]
 
-# Seed 004's prompting contract, word for word but for the product's name.
+# The assistant's prompting contract: call functions for runtime facts, never guess.
 SYSTEM_PROMPT = """\
 You are Remora assistant operating over a live Python runtime via declared functions.
 
@@ -73,19 +73,23 @@ Answer from these facts when they answer the question; call a function for anyth
 {%- endif %}"""
 
 
+# The configuration's defaults (assistant: in remora.yaml) are the one source of these limits.
+_CONFIGURED = AssistantConfig()
+
+
 @dataclass(frozen=True, slots=True)
 class AssistantLimits:
-    """Seed 004's defaults: 6 steps, 8 s per step, 20 s in all, one corrective retry."""
+    """Per question: model steps, seconds per step and in all, corrective retries."""
 
-    max_steps: int = 6
-    step_timeout_s: float = 8.0
-    total_timeout_s: float = 20.0
-    invalid_response_retries: int = 1
+    max_steps: int = _CONFIGURED.max_steps
+    step_timeout_s: float = _CONFIGURED.step_timeout
+    total_timeout_s: float = _CONFIGURED.total_timeout
+    invalid_response_retries: int = _CONFIGURED.invalid_response_retries
     max_tokens: int = 512
     temperature: float = 0.0
     repeat_guard: bool = True
     # Ask for a plain-text answer from the host's facts before any function call
-    # (see answering.py); off, the agent loop starts the question, as in seed 004.
+    # (see answering.py); off, the agent loop starts the question with a function call.
     answer_first: bool = True
     # An answer is a sentence or two; a small model left to 512 tokens rambles.
     answer_tokens: int = 96
