@@ -16,6 +16,7 @@ the prompt's opening and the engine's prompt cache serves it once.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -99,11 +100,19 @@ def _example(text: str, node: _Defined) -> Example | None:
     return Example(node.name, summary, "\n".join(line[outer:] for line in code.splitlines()))
 
 
+@functools.lru_cache(maxsize=64)
+def _tree(text: str) -> ast.Module | None:
+    """``text`` parsed once: a node's draft and its checks read the same files again."""
+    try:
+        return ast.parse(text)
+    except SyntaxError:
+        return None
+
+
 def file_examples(text: str, *, skip_line: int = 0) -> list[Example]:
     """Documented definitions of one file, in file order, the node at ``skip_line`` left out."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
+    tree = _tree(text)
+    if tree is None:
         return []
     found = []
     for node in sorted(_definitions(tree), key=lambda n: n.lineno):
@@ -117,9 +126,8 @@ def file_examples(text: str, *, skip_line: int = 0) -> list[Example]:
 
 def file_docstring_summaries(text: str) -> dict[str, str]:
     """Every definition's docstring summary in ``text``, by name (the file's own too)."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
+    tree = _tree(text)
+    if tree is None:
         return {}
     found = {}
     for node in [tree, *_definitions(tree)]:
@@ -183,7 +191,7 @@ def shape_prompt(
     text: str, node_type: str, full_name: str, start_line: int, examples: list[str]
 ) -> dict[str, Any] | None:
     """The FIM and chat prompts for one node of ``text``; None when it cannot be asked."""
-    tree = ast.parse(text)
+    tree = _tree(text) or ast.parse(text)  # a file that does not parse: its SyntaxError
     lines = text.splitlines()
     style = "\n\n\n".join(examples)
     if node_type == "file":

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from remora.conversation import ModelRequest, ModelTurn, TextCompleter
+from remora.conversation import ModelRequest, ModelTurn
 from remora.errors import ModelError
 from remora.profiles import ModelProfile
 
-__all__ = ["Availability", "Provider", "ProviderError", "TextCompleter"]
+__all__ = ["Availability", "Provider", "ProviderError"]
 
 
 @dataclass(frozen=True, slots=True)
