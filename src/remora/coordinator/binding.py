@@ -12,7 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
 from remora.agents.definition import SubagentDefinition, ToolDefinition
+from remora.errors import ConfigValueError
 from remora.runner import ToolExecutor, WorkspaceReporter
 
 __all__ = ["OptionBoundExecutor", "bind_options"]
@@ -29,6 +32,17 @@ def _without(schema: dict[str, Any], names: set[str]) -> dict[str, Any]:
     return out
 
 
+def _check_option(operation: str, tool: str, name: str, value: Any, schema: dict[str, Any]) -> None:
+    """A bound option must be what the tool's input takes: said once, naming the key,
+    instead of a failed run per node."""
+    error = next(iter(Draft202012Validator(schema).iter_errors(value)), None)
+    if error is not None:
+        raise ConfigValueError(
+            f"operations.{operation}.options.{name}: {error.message}",
+            f"it fills the input {name!r} of the tool {tool}; fix the value in remora.yaml",
+        )
+
+
 def bind_options(
     definition: SubagentDefinition, options: Mapping[str, Any]
 ) -> tuple[SubagentDefinition, dict[str, dict[str, Any]]]:
@@ -38,6 +52,8 @@ def bind_options(
     for tool in definition.tools:
         properties = (tool.parameters or {}).get("properties") or {}
         bound = {name: options[name] for name in properties if name in options}
+        for name, value in bound.items():
+            _check_option(definition.name, tool.name, name, value, properties[name])
         if not bound or tool.parameters is None:
             tools.append(tool)
             continue

@@ -90,10 +90,10 @@ def plan_operations(
         exclude = tuple(op.exclude) if op is not None else ()
         try:
             definition = registry.get(name)
+            bound, fixed = bind_options(definition, options)
         except RemoraError as exc:
             plans[name] = OperationPlan(name, None, options=options, error=exc)
             continue
-        bound, fixed = bind_options(definition, options)
         plans[name] = OperationPlan(
             name,
             bound,

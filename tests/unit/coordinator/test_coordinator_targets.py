@@ -79,3 +79,16 @@ def test_an_operations_own_settings_keep_the_default_exclude_unless_they_set_one
     assert skipped(config, "pkg/generated/x.py")["sample_data"] == (
         "pkg/generated/x.py matches operations.sample_data.exclude '*/generated/*'"
     )
+
+
+def test_an_option_the_tool_cannot_take_is_the_operations_error_naming_the_key() -> None:
+    config = RemoraConfig.model_validate(
+        {"operations": {"docstring": {"options": {"style": "google", "draft": "maybe"}}}}
+    )
+    plans = plan_operations(["docstring", "lint"], config, AgentRegistry())
+    error = plans["docstring"].error
+    assert error is not None and plans["docstring"].definition is None
+    assert error.message == "operations.docstring.options.draft: 'maybe' is not of type 'boolean'"
+    assert plans["lint"].error is None
+    good = RemoraConfig.model_validate({"operations": {"docstring": {"options": {"draft": False}}}})
+    assert plan_operations(["docstring"], good, AgentRegistry())["docstring"].error is None
