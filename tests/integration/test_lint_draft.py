@@ -39,9 +39,34 @@ async def test_a_drafted_fix_that_passes_the_checks_needs_no_model_turn(
     assert result.status == "success", result.to_dict()
     assert written.decode() == SOURCE.replace("x == None", "x is None")
     assert provider.requests == []
+    # Asked first after ruff's own example of the rule, the statement in the same shape.
     (asked,) = provider.completion_requests
-    assert asked.instruction is not None and "E711" in asked.instruction
-    assert "    if x == None:" in asked.instruction and asked.prefix == "```python\n"
+    assert asked.instruction is None and asked.suffix is None
+    assert asked.prefix.startswith("# ruff E711: none-comparison\n# before:\n")
+    assert asked.prefix.endswith("# before:\nif x == None:\n# after:\n")
+
+
+async def test_a_rewrite_that_changes_what_the_code_does_is_refused(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # Parses, E711 is gone, nothing added, no call or read lost: only calling the
+    # function before and after shows the condition turned round. The drafts and
+    # the model's first edit are refused for it; its second edit is kept.
+    root = write_project(tmp_path, FILES)
+    wrong, right = "    if x is not None:", "    if x is None:"
+    turns = [
+        tool_turn(("edit_node", {"issue_code": "E711", "replacement": wrong})),
+        tool_turn(("edit_node", {"issue_code": "E711", "replacement": right})),
+    ]
+    result, provider, written = await run_scripted_on_file(
+        runtime, root, "lint", "check", turns, completions=[wrong + "\n"] * 3
+    )
+    assert result.status == "success", result.to_dict()
+    assert written.decode() == SOURCE.replace("x == None", "x is None")
+    assert len(provider.completion_requests) == 3  # every shape was asked, each refused
+    refusal = str(provider.requests[1].messages[-1].results[0].payload)
+    assert "the rewrite changes what the code does: called with" in refusal, refusal
+    assert "returned 0 after" in refusal, refusal
 
 
 async def test_a_refused_draft_leaves_the_finding_to_the_model_with_the_reason(

@@ -20,6 +20,7 @@ from typing import Any
 import libcst as cst
 
 from remora.code.context import CodeContext
+from remora.code.lint_behaviour import behaviour_change
 from remora.code.module import host_function
 from remora.code.ruff_runs import ruff_json
 from remora.code.source import ParsedFile, SourceNode, line_starts, locate, parse
@@ -247,8 +248,9 @@ async def replace_checked(
     Written only when the file still parses, the node is still there, ``code`` is
     reported less on the node's own lines, no finding is added anywhere in the
     file, no call is dropped or added and no name read less or more often beyond
-    a removed assignment (:func:`lost_names`), and, with ``keep_definitions``, no class or function
-    was added or removed. ``{"ok", "reason", "remaining"}``.
+    a removed assignment (:func:`lost_names`), with ``keep_definitions`` no class or function
+    was added or removed, and calls of the node give what they gave before
+    (:func:`remora.code.lint_behaviour.behaviour_change`). ``{"ok", "reason", "remaining"}``.
     """
     path = node.file.path
     _, before = await node_findings(context, node)
@@ -289,7 +291,9 @@ async def replace_checked(
         if sum(f["code"] == code for f in after) >= sum(f["code"] == code for f in before):
             reason = f"{code} is still reported"
             break
-        context.write_text(path, new_text)
+        if changed := await behaviour_change(context, path, node.file.text, new_text):
+            reason = changed
+            break
         return {"ok": True, "reason": "", "remaining": after}
     return {"ok": False, "reason": reason, "remaining": before}
 

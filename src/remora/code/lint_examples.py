@@ -1,0 +1,115 @@
+"""A ruff rule's own example, before and after: the pattern a code model continues best.
+
+Asked to "fix UP031", a small code model copies the statement back unchanged:
+it does not know what the code means. Shown the rule's example from ruff's own
+documentation (``ruff rule CODE``: the "Example" block and the "Use instead"
+block after it) and then the statement to fix in the same shape, it continues
+the pattern. The documentation is markdown, read with a markdown parser
+(markdown-it-py); the blocks are taken as they are, never edited.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import json
+import textwrap
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from remora.code.context import CodeContext
+from remora.code.module import host_function
+from remora.sandbox.commands import resolve_executable
+
+__all__ = ["example_pair"]
+
+# Rule code -> (name, before, after) or None: the documentation is the same for every node.
+_EXAMPLES: dict[str, tuple[str, str, str] | None] = {}
+
+
+def example_pair(explanation: str) -> tuple[str, str] | None:
+    """(before, after): the first Python block under the "Example" heading and the one after it."""
+    blocks: list[str] = []
+    heading = ""
+    in_heading = False
+    for token in MarkdownIt().parse(explanation):
+        if token.type in ("heading_open", "heading_close"):
+            in_heading = token.type == "heading_open"
+        elif token.type == "inline" and in_heading:
+            heading = token.content.strip().lower()
+        elif token.type == "fence" and heading == "example" and token.info.strip() == "python":
+            blocks.append(token.content)
+            if len(blocks) == 2:
+                return blocks[0], blocks[1]
+    return None
+
+
+async def _rule_documentation(code: str) -> dict[str, Any]:
+    process = await asyncio.create_subprocess_exec(
+        resolve_executable("ruff"),
+        "rule",
+        code,
+        "--output-format",
+        "json",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await process.communicate()
+    if process.returncode != 0:
+        raise ValueError(f"ruff knows no rule {code!r}: {err.decode(errors='replace')[:200]}")
+    document: dict[str, Any] = json.loads(out)
+    return document
+
+
+async def _rule_example(code: str) -> tuple[str, str, str] | None:
+    """(rule name, before, after) for ``code``, read once per process."""
+    if code not in _EXAMPLES:
+        document = await _rule_documentation(code)
+        pair = example_pair(str(document.get("explanation", "")))
+        _EXAMPLES[code] = None if pair is None else (str(document.get("name", code)), *pair)
+    return _EXAMPLES[code]
+
+
+def _is_one_function(text: str) -> bool:
+    try:
+        body = ast.parse(text).body
+    except SyntaxError:
+        return False
+    return len(body) == 1 and isinstance(body[0], ast.FunctionDef | ast.AsyncFunctionDef)
+
+
+@host_function
+async def lint_example_prompt(
+    context: CodeContext, code: str, statement: str, max_function_lines: int = 30
+) -> dict[str, str] | None:
+    """The text a code model continues to fix ``code`` in ``statement``, after ruff's example.
+
+    ``{"prefix", "scope"}``: the rule's documented example before and after as
+    comments and code, then the code to fix and ``# after:``. ``scope`` is
+    ``"function"`` when the example is a whole function (RET504's fix spans two
+    statements) and the node is a function of at most ``max_function_lines`` lines:
+    the node's own text is shown and its whole new text expected; else
+    ``"statement"``. None when ruff documents no example for the rule.
+    """
+    example = await _rule_example(code)
+    if example is None:
+        return None
+    name, before, after = example
+    scope, shown = "statement", statement
+    node = context.located()
+    data = node.file.data
+    # From the start of the node's first line, so that dedent sees every line's indentation.
+    line_start = data.rfind(b"\n", 0, node.start_byte()) + 1
+    node_text = textwrap.dedent(data[line_start : node.end_byte()].decode("utf-8"))
+    if (
+        _is_one_function(before)
+        and node.ref.node_type in ("function", "method")
+        and len(node_text.splitlines()) <= max_function_lines
+    ):
+        scope, shown = "function", node_text
+    shown = textwrap.dedent(shown).strip("\n") + "\n"
+    prefix = (
+        f"# ruff {code}: {name}\n# before:\n{before}# after:\n{after}\n# before:\n{shown}# after:\n"
+    )
+    return {"prefix": prefix, "scope": scope}
