@@ -82,3 +82,26 @@ async def test_a_refused_draft_leaves_the_finding_to_the_model_with_the_reason(
     (turn,) = provider.requests
     # The model's turn shows the finding still there, as after the draft.
     assert "E711 at line 2" in turn.messages[1].text
+
+
+RET504_SOURCE = (
+    "def total(prices):\n    subtotal = sum(prices)\n    result = subtotal * 2\n    return result\n"
+)
+
+
+async def test_a_fix_over_two_statements_is_asked_and_written_as_one_unit(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # RET504 is reported on the return, but ruff's (unsafe) fix spans the
+    # assignment too: the unit shown and replaced holds both statements.
+    files = {"m.py": RET504_SOURCE, "ruff.toml": '[lint]\nselect = ["RET"]\n'}
+    root = write_project(tmp_path, files)
+    result, provider, written = await run_scripted_on_file(
+        runtime, root, "lint", "total", [], completions=["return subtotal * 2\n"]
+    )
+    assert result.status == "success", result.to_dict()
+    assert written.decode() == (
+        "def total(prices):\n    subtotal = sum(prices)\n    return subtotal * 2\n"
+    )
+    (asked,) = provider.completion_requests
+    assert asked.prefix.startswith("# ruff RET504: unnecessary-assign\n")

@@ -49,6 +49,19 @@ def own_lines(node: SourceNode) -> set[int]:
     return lines
 
 
+def _fix_lines(fix: dict[str, Any]) -> list[int]:
+    """[first, last] line ruff's fix (safe or not) edits; [] without one.
+
+    An edit that ends at column 1 of a line stops before that line.
+    """
+    rows: list[int] = []
+    for edit in fix.get("edits") or []:
+        start, end = edit["location"], edit["end_location"]
+        last = end["row"] - 1 if end["column"] == 1 and end["row"] > start["row"] else end["row"]
+        rows += [start["row"], last]
+    return [min(rows), max(rows)] if rows else []
+
+
 def _finding(record: dict[str, Any]) -> dict[str, Any]:
     fix = record.get("fix") or {}
     return {
@@ -57,6 +70,8 @@ def _finding(record: dict[str, Any]) -> dict[str, Any]:
         "line": record["location"]["row"],
         "column": record["location"]["column"],
         "fixable": fix.get("applicability") == "safe",
+        # The lines a fix touches: RET504's spans the assignment and the return.
+        "fix_lines": _fix_lines(fix),
     }
 
 

@@ -19,11 +19,11 @@ from typing import Any
 import libcst as cst
 
 from remora.code.context import CodeContext
-from remora.code.lint import node_findings, replace_checked
+from remora.code.lint import node_findings, own_lines, replace_checked
 from remora.code.module import host_function
 from remora.code.source import SourceNode
 
-__all__ = ["statement_lines"]
+__all__ = ["statement_lines", "unit_lines"]
 
 
 def statement_lines(node: SourceNode, line: int) -> tuple[int, int]:
@@ -54,6 +54,20 @@ def statement_lines(node: SourceNode, line: int) -> tuple[int, int]:
     for statement in node.body_statements:
         statement.visit(Units())
     return found[-1] if found else (line, line)
+
+
+def unit_lines(node: SourceNode, finding: dict[str, Any]) -> tuple[int, int]:
+    """(first, last) line of the statements a finding and its fix (safe or not) are on.
+
+    Mostly one statement; RET504's fix removes the assignment before the return,
+    so its unit holds both, and a rewrite of the unit can do what the fix does.
+    """
+    first, last = statement_lines(node, int(finding["line"]))
+    fix_lines = finding.get("fix_lines") or []
+    if fix_lines and set(range(fix_lines[0], fix_lines[1] + 1)) <= own_lines(node):
+        first = min(first, statement_lines(node, fix_lines[0])[0])
+        last = max(last, statement_lines(node, fix_lines[1])[1])
+    return first, last
 
 
 def _line_span(node: SourceNode, first: int, last: int) -> tuple[int, int]:
@@ -87,7 +101,7 @@ def lint_units(
     lines = node.file.text.splitlines()
     units: list[dict[str, Any]] = []
     for finding in findings:
-        first, last = statement_lines(node, int(finding["line"]))
+        first, last = unit_lines(node, finding)
         same = [u for u in units if (u["start_line"], u["end_line"]) == (first, last)]
         earlier = same[0] if same else None
         if earlier is not None:
@@ -132,7 +146,7 @@ async def lint_replace_statement(
             "start_line": 0,
             "end_line": 0,
         }
-    first, last = statement_lines(node, int(target["line"]))
+    first, last = unit_lines(node, target)
     outcome = await replace_checked(
         context, node, _line_span(node, first, last), code, replacement, keep_definitions=True
     )
