@@ -71,45 +71,35 @@ async def _rule_example(code: str) -> tuple[str, str, str] | None:
     return _EXAMPLES[code]
 
 
-def _is_one_function(text: str) -> bool:
+def _statements(example: str) -> str:
+    """A one-function example as its body's statements: the shape of the unit to fix."""
     try:
-        body = ast.parse(text).body
+        body = ast.parse(example).body
     except SyntaxError:
-        return False
-    return len(body) == 1 and isinstance(body[0], ast.FunctionDef | ast.AsyncFunctionDef)
+        return example
+    if len(body) != 1 or not isinstance(body[0], ast.FunctionDef | ast.AsyncFunctionDef):
+        return example
+    lines = example.splitlines(keepends=True)
+    first, last = body[0].body[0].lineno, body[0].body[-1].end_lineno or len(lines)
+    return textwrap.dedent("".join(lines[first - 1 : last]))
 
 
 @host_function
-async def lint_example_prompt(
-    context: CodeContext, code: str, statement: str, max_function_lines: int = 30
-) -> dict[str, str] | None:
+async def lint_example_prompt(context: CodeContext, code: str, statement: str) -> str | None:
     """The text a code model continues to fix ``code`` in ``statement``, after ruff's example.
 
-    ``{"prefix", "scope"}``: the rule's documented example before and after as
-    comments and code, then the code to fix and ``# after:``. ``scope`` is
-    ``"function"`` when the example is a whole function (RET504's fix spans two
-    statements) and the node is a function of at most ``max_function_lines`` lines:
-    the node's own text is shown and its whole new text expected; else
-    ``"statement"``. None when ruff documents no example for the rule.
+    The rule's documented example before and after (a function's body when the
+    example is a function, as RET504's is: the same shape as a unit of
+    statements), then ``statement`` dedented and ``# after:``. None when ruff
+    documents no example for the rule.
     """
+    del context  # the example does not depend on the run
     example = await _rule_example(code)
     if example is None:
         return None
     name, before, after = example
-    scope, shown = "statement", statement
-    node = context.located()
-    data = node.file.data
-    # From the start of the node's first line, so that dedent sees every line's indentation.
-    line_start = data.rfind(b"\n", 0, node.start_byte()) + 1
-    node_text = textwrap.dedent(data[line_start : node.end_byte()].decode("utf-8"))
-    if (
-        _is_one_function(before)
-        and node.ref.node_type in ("function", "method")
-        and len(node_text.splitlines()) <= max_function_lines
-    ):
-        scope, shown = "function", node_text
-    shown = textwrap.dedent(shown).strip("\n") + "\n"
-    prefix = (
-        f"# ruff {code}: {name}\n# before:\n{before}# after:\n{after}\n# before:\n{shown}# after:\n"
+    shown = textwrap.dedent(statement).strip("\n") + "\n"
+    return (
+        f"# ruff {code}: {name}\n# before:\n{_statements(before)}# after:\n{_statements(after)}\n"
+        f"# before:\n{shown}# after:\n"
     )
-    return {"prefix": prefix, "scope": scope}
