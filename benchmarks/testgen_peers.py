@@ -66,6 +66,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--format", choices=["table", "json"], default="table")
     parser.add_argument("--json-out", type=Path, help="also write the JSON report here")
     parser.add_argument("--keep", action="store_true", help="keep the copies, suites and logs")
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        help="an earlier --json-out report: the tools not run now are shown from it "
+        "(same modules and budget), e.g. to re-run only --tools remora",
+    )
     args = parser.parse_args(argv)
     tools = args.tools.split(",")
     if set(tools) - set(TOOLS):
@@ -144,6 +150,26 @@ def one_run(
     return row
 
 
+def reused_rows(
+    path: Path, modules: list[Module], tools: list[str], budget: float
+) -> list[dict[str, Any]]:
+    """The rows of ``path`` for the modules chosen and the tools not run now."""
+    try:
+        earlier = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CorpusError(f"--reuse {path}: cannot read the report ({exc})") from exc
+    if earlier.get("budget_s") != budget:
+        raise CorpusError(
+            f"--reuse {path}: its budget is {earlier.get('budget_s')} s, this run's {budget} s; "
+            "pass the same --budget"
+        )
+    keys = {m.key for m in modules}
+    rows = [r for r in earlier["runs"] if r["module"] in keys and r["tool"] not in tools]
+    for row in rows:
+        row["reused_from"] = f"{path} ({earlier['date']}, {earlier['git_commit']})"
+    return rows
+
+
 def git_commit() -> str:
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True)
     dirty = subprocess.run(
@@ -176,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"copies, suites and logs kept in {work}", file=sys.stderr)
         else:
             shutil.rmtree(work, ignore_errors=True)
+    if args.reuse:
+        rows += reused_rows(args.reuse, modules, tools, args.budget)
+        order = {m.key: i for i, m in enumerate(modules)}
+        rows.sort(key=lambda r: (order[r["module"]], TOOLS.index(r["tool"])))
+        tools = [t for t in TOOLS if any(r["tool"] == t for r in rows)]
     report = {
         "benchmark": "testgen_peers",
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
@@ -188,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         "budget_s": args.budget,
         "remora_model": remora_passthrough(args) or ["embedded default"],
         "tool_versions": {name: versions(python) for name, python in pythons.items()},
+        "reused_from": str(args.reuse) if args.reuse else None,
         "corpus": [
             {"module": m.key, "file": m.file_path, "sha256": PROJECTS[m.project].sha256}
             for m in modules

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import sys
 import tarfile
 from pathlib import Path
@@ -192,3 +193,32 @@ def test_table_groups_tools_per_module_in_the_order_asked_then_medians() -> None
     assert text[5] == "| **median** | remora | 0.60 | 0.50 | 3.5 | 3.5 | 25 | 61 | 35 |"
     assert text[6].startswith("| **median** | pynguin |")
     assert len(text) == 7  # no ghostwriter rows: it did not run
+
+
+def _earlier_report(tmp_path: Path, budget: float) -> Path:
+    runs = [
+        {"module": MODULES[0].key, "tool": "pynguin", "tests": 6},
+        {"module": MODULES[0].key, "tool": "remora", "tests": 3},
+        {"module": MODULES[1].key, "tool": "ghostwriter", "tests": 2},
+    ]
+    report = {"budget_s": budget, "date": "2026-11-25", "git_commit": "abc", "runs": runs}
+    path = tmp_path / "earlier.json"
+    path.write_text(json.dumps(report))
+    return path
+
+
+def test_reuse_takes_the_other_tools_rows_of_the_chosen_modules(tmp_path: Path) -> None:
+    from testgen_peers import reused_rows
+
+    path = _earlier_report(tmp_path, 60.0)
+    rows = reused_rows(path, [MODULES[0]], ["remora"], 60.0)
+    assert [(r["module"], r["tool"]) for r in rows] == [(MODULES[0].key, "pynguin")]
+    assert rows[0]["reused_from"].endswith("(2026-11-25, abc)")
+
+
+def test_reuse_refuses_a_report_with_another_budget(tmp_path: Path) -> None:
+    from testgen_peers import reused_rows
+
+    path = _earlier_report(tmp_path, 30.0)
+    with pytest.raises(CorpusError, match=r"its budget is 30\.0 s, this run.s 60\.0 s"):
+        reused_rows(path, [MODULES[0]], ["remora"], 60.0)
