@@ -122,6 +122,8 @@ def measure_suite(python: Path, module: Module, suite: Path, work: Path) -> Suit
     files = sorted(suite.glob("test_*.py"))
     figures.test_lines = sum(code_lines(f.read_text(encoding="utf-8")) for f in files)
     if not files:
+        # No test covers nothing: 0, not "no branches", so medians count the module.
+        figures.branch_coverage = 0.0
         return figures
     copy = untested_copy(module, work / "project")
     shutil.copytree(suite, copy / SUITE_DIR)

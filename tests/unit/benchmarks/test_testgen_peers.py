@@ -222,3 +222,13 @@ def test_reuse_refuses_a_report_with_another_budget(tmp_path: Path) -> None:
     path = _earlier_report(tmp_path, 30.0)
     with pytest.raises(CorpusError, match=r"its budget is 30\.0 s, this run.s 60\.0 s"):
         reused_rows(path, [MODULES[0]], ["remora"], 60.0)
+
+
+def test_an_empty_suite_covers_nothing_and_runs_nothing(tmp_path: Path) -> None:
+    from testgen_lib.measure import measure_suite
+
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    figures = measure_suite(Path(sys.executable), MODULES[0], suite, tmp_path / "work")
+    assert (figures.tests, figures.line_coverage, figures.branch_coverage) == (0, 0.0, 0.0)
+    assert not (tmp_path / "work").exists()  # no copy made, no process run
