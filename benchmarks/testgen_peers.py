@@ -183,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     problems = check_corpus()
     if problems:
         raise CorpusError("; ".join(problems))
-    started, load_before = time.time(), os.getloadavg()
+    # The commit before the run: a commit made while it runs is not the code it ran.
+    started, load_before, commit = time.time(), os.getloadavg(), git_commit()
     tools = args.tools.split(",")
     modules = chosen_modules(args)
     become_subreaper()  # sandboxed programs' CPU time comes back to this process
@@ -210,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "benchmark": "testgen_peers",
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
-        "git_commit": git_commit(),
+        "git_commit": commit,
         "command": " ".join(["python", "benchmarks/testgen_peers.py", *(argv or sys.argv[1:])]),
         "cpu_count": os.cpu_count(),
         "load_avg_start": [round(x, 2) for x in load_before],
