@@ -1,0 +1,70 @@
+"""The markdown table: per module, one row per tool, then each tool's medians."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+COLUMNS = (
+    "module",
+    "tool",
+    "line cov",
+    "branch cov",
+    "tests",
+    "pass twice",
+    "test lines",
+    "wall s",
+    "CPU s",
+)
+
+
+def _cell(value: Any, share: bool = False) -> str:
+    """A share with two decimals; a count or seconds whole, or with one decimal below 10."""
+    if value is None:
+        return "–"
+    if share:
+        return f"{value:.2f}"
+    if float(value).is_integer() or value >= 10:
+        return f"{value:.0f}"
+    return f"{value:.1f}"
+
+
+def _median(values: list[Any]) -> float | None:
+    known = [float(v) for v in values if v is not None]
+    return round(statistics.median(known), 3) if known else None
+
+
+def medians(rows: list[dict[str, Any]], tool: str) -> dict[str, float | None]:
+    """Each figure's median over the modules ``tool`` ran on (branch cov: modules with branches)."""
+    mine = [r for r in rows if r["tool"] == tool]
+    keys = ("line_coverage", "branch_coverage", "tests", "passed_twice", "test_lines")
+    out = {key: _median([r[key] for r in mine]) for key in keys}
+    out["wall_s"] = _median([r["wall_s"] for r in mine])
+    out["cpu_s"] = _median([r["cpu_s"] for r in mine])
+    return out
+
+
+def _row(label: str, tool: str, figures: dict[str, Any]) -> str:
+    cells = [label, tool]
+    cells += [_cell(figures[key], share=True) for key in ("line_coverage", "branch_coverage")]
+    cells += [_cell(figures[key]) for key in ("tests", "passed_twice", "test_lines")]
+    cells += [_cell(figures["wall_s"]), _cell(figures["cpu_s"])]
+    return "| " + " | ".join(cells) + " |"
+
+
+def table(rows: list[dict[str, Any]], tools: list[str]) -> str:
+    """Markdown: a row per module and tool (in ``tools`` order), then a median row per tool."""
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    modules = list(dict.fromkeys(r["module"] for r in rows))
+    for module in modules:
+        for tool in tools:
+            for row in rows:
+                if row["module"] == module and row["tool"] == tool:
+                    lines.append(_row(module, tool, row))
+    for tool in tools:
+        if any(r["tool"] == tool for r in rows):
+            lines.append(_row("**median**", tool, medians(rows, tool)))
+    return "\n".join(lines)
+
+
+__all__ = ["COLUMNS", "medians", "table"]
