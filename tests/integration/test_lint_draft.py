@@ -105,3 +105,16 @@ async def test_a_fix_over_two_statements_is_asked_and_written_as_one_unit(
     )
     (asked,) = provider.completion_requests
     assert asked.prefix.startswith("# ruff RET504: unnecessary-assign\n")
+
+
+async def test_a_draft_is_cut_to_the_length_of_its_unit(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # Shown E711's example (`if arg is not None:` over `pass`), the model goes on
+    # with the example's body under the header; only the header's line is taken.
+    root = write_project(tmp_path, FILES)
+    result, _, written = await run_scripted_on_file(
+        runtime, root, "lint", "check", [], completions=["if x is None:\n    pass\n"]
+    )
+    assert result.status == "success", result.to_dict()
+    assert written.decode() == SOURCE.replace("x == None", "x is None")

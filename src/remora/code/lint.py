@@ -220,10 +220,24 @@ def _uses(text: str) -> tuple[Counter[str], Counter[str], Counter[str]]:
     return reads, calls, writes
 
 
+def _placeholders(text: str) -> int:
+    """``pass`` and ``...`` statements: a model copying an example's ``if x is None: pass``."""
+    return sum(
+        isinstance(item, ast.Pass)
+        or (
+            isinstance(item, ast.Expr)
+            and isinstance(item.value, ast.Constant)
+            and item.value.value is Ellipsis
+        )
+        for item in ast.walk(ast.parse(text))
+    )
+
+
 def lost_names(before: str, after: str) -> list[str]:
     """What ``after`` does differently from ``before``, beyond a lint fix's rewording:
     calls made less or more often, names read less often while assigned no less,
-    and names ``before`` already read that it reads more often.
+    names ``before`` already read that it reads more often, and statements that do
+    nothing (``pass``, ``...``) added.
 
     A fix that drops or adds a call, or a read of a value it computes with,
     changes what the code does: the model rewrote the code instead of fixing it
@@ -239,6 +253,8 @@ def lost_names(before: str, after: str) -> list[str]:
         for name in sorted(set(calls_before) | set(calls_after))
         if calls_after[name] != calls_before[name]
     ]
+    if _placeholders(after) > _placeholders(before):
+        changed.append("a statement that does nothing (pass or ...) added")
     dropping = writes_after.total() >= writes_before.total()
     for name in sorted(reads_before):
         if (reads_after[name] < reads_before[name] and dropping) or (

@@ -47,3 +47,12 @@ def test_an_assignment_may_go_with_its_reads_and_a_new_name_may_be_read() -> Non
     assert lost_names(temporary, "def f(x):\n    return g(x)\n") == []
     bare = "try:\n    f()\nexcept:\n    pass\n"
     assert lost_names(bare, bare.replace("except:", "except Exception:")) == []
+
+
+def test_a_statement_that_does_nothing_may_not_be_added() -> None:
+    # The 0.5B, shown E711's example (`if arg is not None:` / `pass`), wrote the
+    # header with the example's `pass` under it: the same behaviour, one more line.
+    before = "def get(item):\n    if item == None:\n        return 0\n    return item\n"
+    after = before.replace("if item == None:\n", "if item is None:\n        pass\n")
+    assert lost_names(before, after) == ["a statement that does nothing (pass or ...) added"]
+    assert lost_names(before, before.replace("item == None", "item is None")) == []
