@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -77,10 +78,19 @@ class ModelConfig(_Section):
         description="Model id as the provider names it (embedded: a name from `remora models`)",
     )
     path: Path | None = Field(None, description="A GGUF file for the embedded provider")
-    base_url: str | None = None
+    base_url: str | list[str] | None = Field(
+        None, description="The server's URL; openai: a list spreads requests over servers"
+    )
     api_key_env: str | None = Field(None, description="Environment variable holding the key")
     timeout: float = Field(60.0, gt=0, description="Seconds per model request")
     retry: RetryConfig = Field(default_factory=RetryConfig)
+    # vLLM batches far more than this; a llama.cpp server takes its -np slots and queues the rest.
+    max_in_flight: int = Field(
+        16, ge=1, le=4096, description="openai: requests at once per server (default -j: the sum)"
+    )
+    cooldown_s: float = Field(
+        30.0, gt=0, description="openai: seconds a server that stopped answering is left out"
+    )
     profile: str | None = Field(None, description="Model profile; default: from the model id")
     # One slot: the engine reads one prompt at a time at full speed, the other agents
     # wait in the queue (not counted against them) or run their tools, and the KV
@@ -109,6 +119,32 @@ class ModelConfig(_Section):
         le=16,
         description="Embedded: model copies sharing the slots, each with its own threads",
     )
+
+    @field_validator("base_url")
+    @classmethod
+    def _urls_are_urls(cls, value: str | list[str] | None) -> str | list[str] | None:
+        urls = [value] if isinstance(value, str) else value or []
+        if isinstance(value, list) and not value:
+            raise ValueError("an empty list of servers; give at least one URL, or leave it out")
+        for url in urls:
+            parsed = urlsplit(url)
+            if parsed.scheme not in ("http", "https") or not parsed.netloc:
+                raise ValueError(f"{url!r} is not an http(s) URL such as http://host:8000/v1")
+        if len(set(urls)) < len(urls):
+            raise ValueError(f"a server is listed twice: {', '.join(urls)}")
+        return value
+
+    @model_validator(mode="after")
+    def _server_list_for_openai(self) -> ModelConfig:
+        if isinstance(self.base_url, list) and self.provider != "openai":
+            raise ValueError(
+                f"base_url: a list of servers is for provider openai, not {self.provider}"
+            )
+        return self
+
+    def server_urls(self) -> list[str]:
+        """``base_url`` as a list (empty when not set)."""
+        return [self.base_url] if isinstance(self.base_url, str) else list(self.base_url or [])
 
 
 class DiscoveryConfig(_Section):
@@ -198,7 +234,11 @@ class SandboxLimitOverrides(_Section):
 class SandboxConfig(_Section):
     limits: Literal["strict", "default", "permissive"] = "default"
     overrides: SandboxLimitOverrides = Field(default_factory=SandboxLimitOverrides)
-    max_concurrent_agents: int = Field(4, ge=1)
+    max_concurrent_agents: int | None = Field(
+        None,
+        ge=1,
+        description="Agent runs at once (-j); default: openai servers' max_in_flight, else 4",
+    )
     workers: int = Field(2, ge=1, description="Monty worker processes in the pool")
     request_timeout: float = Field(30.0, gt=0, description="Seconds before a worker is killed")
     commands: list[list[str]] = Field(
