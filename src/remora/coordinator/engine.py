@@ -39,6 +39,7 @@ from remora.coordinator.providers import (
 )
 from remora.coordinator.rejections import review_memory, transcript_summary
 from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
+from remora.coordinator.server_states import publish_server_states
 from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
@@ -201,7 +202,8 @@ class Coordinator:
                 runtime = SandboxRuntime(self.config.sandbox)
                 await runtime.start()
                 self._runtime = runtime
-            await self._run_all(tasks, run_id, report, limit, digests, kept)
+            async with publish_server_states(self.providers, self.project_root):
+                await self._run_all(tasks, run_id, report, limit, digests, kept)
             if auto_accept:
                 self._auto_accept(report)
         except asyncio.CancelledError:
