@@ -133,7 +133,11 @@ _SHARED_PARAMS: dict[str, tuple[Any, Any]] = {
     "tool_choice": (str | None, _opt("--tool-choice", help="auto|none|required.")),
     "max_concurrent_agents": (
         int | None,
-        _opt("--max-concurrent-agents", "-j", help="Agents run at once."),
+        _opt(
+            "--max-concurrent-agents",
+            "-j",
+            help="Agents run at once (default: what the openai servers take, else 4).",
+        ),
     ),
     "sandbox_limits": (str | None, _opt("--sandbox-limits", help="strict|default|permissive.")),
     "agents_dir": (Path | None, _opt("--agents-dir", help="Directory of user agents.")),
