@@ -190,6 +190,10 @@ class ServerRouter:
                 # A cool-down or pause ending frees room without a release: wake for it too.
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(asyncio.shield(waiter), self._next_change_s())
+            except asyncio.CancelledError:
+                if waiter.done() and not waiter.cancelled():
+                    self._wake()  # woken, then cancelled: the room goes to another waiter
+                raise
             finally:
                 if not waiter.done():
                     waiter.cancel()
@@ -198,7 +202,10 @@ class ServerRouter:
 
     def _release(self, server: Server) -> None:
         server.in_flight -= 1
-        # Wake as many waiters as there is room now; each chooses again.
+        self._wake()
+
+    def _wake(self) -> None:
+        """Wake as many waiters as there is room now; each chooses again."""
         room = sum(max(0, s.room(self._now())) for s in self.servers) or 1
         while room and self._waiters:
             waiter = self._waiters.popleft()
