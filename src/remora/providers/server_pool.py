@@ -1,8 +1,9 @@
 """Requests spread over one or more OpenAI-compatible servers, at the pace they take.
 
 Each request goes to the server in rotation with the fewest requests in flight
-and room under its limit; when none has room the request waits (and its turn
-clock stands still: waiting for a server is not the model's time).
+(relative to its limit; equals in turn) and room under its limit; when none has
+room the request waits (and its turn clock stands still: waiting for a server is
+not the model's time).
 
 - A server that stops answering (connection refused or reset, a timeout, HTTP
   500/502/504) is taken out of rotation for ``model.cooldown_s`` and the request
@@ -152,6 +153,7 @@ class ServerRouter:
         self.back_pressure_budget_s = back_pressure_budget_s
         self._now = now
         self._waiters: deque[asyncio.Future[None]] = deque()
+        self._turn = 0
 
     # ------------------------------------------------------------ choosing
 
@@ -163,6 +165,11 @@ class ServerRouter:
         candidates = [s for s in self.servers if s.url not in exclude]
         ready = [s for s in candidates if s.room(now) > 0]
         if ready:
+            # Ties (idle servers, when the host is the bottleneck) go round in turn, so each
+            # server gets its share even when none ever has a request waiting.
+            self._turn += 1
+            start = self._turn % len(ready)
+            ready = ready[start:] + ready[:start]
             return min(ready, key=lambda s: (s.in_flight / max(s.limit, 1.0), s.in_flight))
         if any(s.state(now) != "cooling down" for s in self.servers):
             return None  # some server is in rotation but full (or paused): wait for it

@@ -68,6 +68,16 @@ def test_the_server_with_fewest_in_flight_and_room_is_chosen() -> None:
     assert pool.choose(frozenset({"http://c/v1"})) is None
 
 
+def test_idle_servers_take_requests_in_turn() -> None:
+    clock = SetClock()
+    a, b, c = (Server(url, None, 4) for url in ("http://a/v1", "http://b/v1", "http://c/v1"))
+    pool = router(a, b, c, clock=clock)
+    chosen = [pool.choose() for _ in range(6)]  # none in flight: each is a tie
+    assert [chosen.count(s) for s in (a, b, c)] == [2, 2, 2]
+    b.in_flight = 1
+    assert {id(pool.choose()) for _ in range(4)} == {id(a), id(c)}
+
+
 def test_when_every_server_cools_down_the_one_back_soonest_is_tried() -> None:
     clock = SetClock()
     a, b = Server("http://a/v1", None, 2), Server("http://b/v1", None, 2)
@@ -86,6 +96,7 @@ def test_a_server_back_from_cool_down_takes_one_probe_first() -> None:
     assert a.state(clock.now) == "cooling down" and pool.choose() is b
     clock.now += 5.1
     assert a.state(clock.now) == "probing" and a.room(clock.now) == 1
+    b.in_flight = 2
     assert pool.choose() is a  # fewest in flight (b has the others)
     a.in_flight = 1
     b.in_flight = 3
