@@ -20,18 +20,20 @@ Per size, one JSON object (a list of them is printed):
   is its own entry, so its cost stays apart from the others';
 - combined: all the operations in one command: the same figures plus peak RSS of
   the remora process, the size of ``.remora/``, requests in flight at the
-  stand-in (max, and mean while requests came) and the unchanged second run's wall;
+  stand-ins (max, and mean while requests came; with ``--servers N`` each server's
+  too) and the unchanged second run's wall;
 - profile (unless ``--no-profile``): the combined command again under cProfile on
   a fresh ``.remora/``, the top functions by own time and by cumulative time.
 
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
-       [--latency-ms 0] [--jobs N] [--no-per-operation] [--no-combined] [--no-profile]
+       [--latency-ms 0] [--jobs N] [--servers 1] [--no-per-operation] [--no-combined] [--no-profile]
        [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import hashlib
 import io
@@ -150,19 +152,32 @@ def children_cpu_s() -> float:
 
 
 class Bench:
-    def __init__(self, server: StandIn, jobs: int | None, work: Path, src: Path) -> None:
-        self.server = server
+    def __init__(self, servers: list[StandIn], jobs: int | None, work: Path, src: Path) -> None:
+        self.servers = servers
         self.src = src
         self.jobs = jobs
         self.work = work
 
     def command(self, source: Source, operations: str) -> list[str]:
         command = [*source.paths, "--format", "json", "-o", operations]
-        command += ["--provider", "openai", "--base-url", self.server.base_url]
-        command += ["--model", MODEL_ID]
+        urls = ",".join(server.base_url for server in self.servers)
+        command += ["--provider", "openai", "--base-url", urls, "--model", MODEL_ID]
         if self.jobs:
             command += ["-j", str(self.jobs)]
         return command
+
+    def in_flight(self) -> dict[str, Any]:
+        """The stand-ins' figures: summed (the mean of a sum is the sum of the means: they
+        count over nearly the same span), and each server's share when there are several."""
+        each = [server.in_flight.summary() for server in self.servers]
+        total = {
+            "requests": sum(e["requests"] for e in each),
+            "in_flight_max": sum(e["in_flight_max"] for e in each),
+            "in_flight_mean": round(sum(e["in_flight_mean"] for e in each), 2),
+        }
+        if len(each) > 1:
+            total["per_server"] = each
+        return total
 
     def analyze(
         self, project: Path, arguments: list[str], profile: Path | None = None
@@ -173,7 +188,10 @@ class Bench:
         env["REMORA_BENCH_SELF"] = str(own)
         if profile is not None:
             env["REMORA_BENCH_PROFILE"] = str(profile)
-        self.server.in_flight.reset()
+        if self.jobs:  # each server takes all of -j: the agents are the limit measured
+            env["REMORA_MODEL__MAX_IN_FLIGHT"] = str(self.jobs)
+        for server in self.servers:
+            server.in_flight.reset()
         cpu_before = children_cpu_s()
         load = os.getloadavg()
         started = time.perf_counter()
@@ -208,7 +226,7 @@ class Bench:
             "host_cpu_ms_per_run": round(host["cpu_s"] * 1000 / runs, 1),
             "peak_rss_mb": round(host["peak_rss_kb"] / 1024, 1),
             "load_avg_before": [round(x, 2) for x in load],
-            **self.server.in_flight.summary(),
+            **self.in_flight(),
         }
 
 
@@ -241,6 +259,7 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
         "sha256": source.sha256,
         "paths": list(source.paths),
         "latency_ms": args.latency_ms,
+        "servers": args.servers,
     }
     if not args.no_per_operation:
         result["per_operation"] = {}
@@ -278,7 +297,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="500,5000,20000", help=f"of {sorted(SOURCES)}")
     parser.add_argument("--operations", default="lint,docstring,sample_data")
     parser.add_argument("--latency-ms", type=float, default=0.0, help="the stand-in's latency")
-    parser.add_argument("--jobs", type=int, default=None, help="-j for analyze")
+    parser.add_argument("--jobs", type=int, default=None, help="-j (and each server's limit)")
+    parser.add_argument("--servers", type=int, default=1, help="stand-ins, one base_url each")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/remora/bench")
     parser.add_argument("--no-per-operation", action="store_true")
     parser.add_argument("--paths", default="", help="analyse these folders or files instead")
@@ -297,8 +317,9 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="remora-scale-"))
     results = []
     try:
-        with StandIn(args.latency_ms) as server:
-            bench = Bench(server, args.jobs, work, args.src.resolve())
+        with contextlib.ExitStack() as stack:
+            servers = [stack.enter_context(StandIn(args.latency_ms)) for _ in range(args.servers)]
+            bench = Bench(servers, args.jobs, work, args.src.resolve())
             for size in sizes:
                 results.append(measure(size, args, bench))
     finally:

@@ -11,10 +11,19 @@ host's work around the model (discovery, tools, sandbox, workspaces, records),
 never a model's speed or quality.
 
 It counts the requests in flight (max, and the mean over the time from the
-first request's arrival to the last one's answer). Stdlib asyncio only: HTTP/1.1
-with keep-alive, enough for the OpenAI SDK's client.
+first request's arrival to the last one's answer); ``GET /stats`` answers those
+figures and the busy answers sent. Stdlib asyncio only: HTTP/1.1 with keep-alive,
+enough for the OpenAI SDK's client.
 
-Run alone: ``python benchmarks/standin_server.py --port 8099 --latency-ms 200``.
+To test a client's handling of servers under load or going away (see ``Trouble``):
+``--capacity K`` answers HTTP 429 to a request that finds K in flight, ``--busy-for-s
+T`` answers 429 to every request for T seconds from the first, ``--busy-every N``
+answers 429 to every Nth request (each with ``Retry-After`` when
+``--retry-after-s`` is given), and ``--die-after N`` stops listening and drops
+every connection once N completions have been answered, as a server that crashed.
+
+Run alone: ``python benchmarks/standin_server.py --port 8099 --latency-ms 200``; it
+prints one JSON line with its ``base_url`` when it listens (``--port 0``: a free port).
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["InFlight", "StandIn", "minimal_arguments", "tool_call_for"]
+__all__ = ["InFlight", "StandIn", "Trouble", "minimal_arguments", "tool_call_for"]
 
 MODEL_ID = "standin"
 SUBMIT = "submit_result"
@@ -136,13 +145,31 @@ class InFlight:
             self._area, self._first = 0.0, None
 
 
+@dataclass(frozen=True)
+class Trouble:
+    """How the stand-in misbehaves (the module docstring); the defaults: never."""
+
+    capacity: int = 0  # 429 to a request that finds this many in flight; 0: no limit
+    busy_for_s: float = 0.0  # 429 to every request this long from the first
+    busy_every: int = 0  # 429 to every Nth request; 0: never
+    retry_after_s: float = 0.0  # the Retry-After of a 429; 0: none sent
+    die_after: int = 0  # completions answered before the server goes away; 0: never
+
+
 class StandIn:
     """The server on 127.0.0.1:``port`` (0: a free one), in a thread of its own."""
 
-    def __init__(self, latency_ms: float = 0.0, port: int = 0) -> None:
+    def __init__(
+        self, latency_ms: float = 0.0, port: int = 0, trouble: Trouble | None = None
+    ) -> None:
         self.latency_s = latency_ms / 1000
         self.port = port
+        self.trouble = trouble or Trouble()
         self.in_flight = InFlight()
+        self.busy_answers = 0
+        self.answered = 0
+        self._arrivals = 0
+        self._first_arrival: float | None = None
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: asyncio.Server | None = None
@@ -200,32 +227,71 @@ class StandIn:
                     for k, _, v in (h.partition(":") for h in header_lines if h)
                 }
                 body = await reader.readexactly(int(headers.get("content-length", 0)))
-                status, answer = await self._answer(method, path, body)
+                status, answer, extra = await self._answer(method, path, body)
                 data = json.dumps(answer).encode()
+                more = "".join(f"{k}: {v}\r\n" for k, v in extra.items())
                 writer.write(
-                    f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
+                    f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n{more}"
                     f"Content-Length: {len(data)}\r\n\r\n".encode()
                     + data
                 )
                 await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass  # the client closed its connection
+        except asyncio.CancelledError:
+            pass  # the server stops (or dies on cue): the connection goes with it
         finally:
             self._connections.discard(task)
             writer.close()
 
-    async def _answer(self, method: str, path: str, body: bytes) -> tuple[str, dict[str, Any]]:
+    def stats(self) -> dict[str, Any]:
+        return {**self.in_flight.summary(), "busy": self.busy_answers, "answered": self.answered}
+
+    def _busy(self) -> bool:
+        """Whether this arriving completion request gets HTTP 429 (see Trouble)."""
+        trouble, now = self.trouble, time.monotonic()
+        self._arrivals += 1
+        if self._first_arrival is None:
+            self._first_arrival = now
+        return (
+            (trouble.capacity > 0 and self.in_flight.now >= trouble.capacity)
+            or now - self._first_arrival < trouble.busy_for_s
+            or (trouble.busy_every > 0 and self._arrivals % trouble.busy_every == 0)
+        )
+
+    async def _answer(
+        self, method: str, path: str, body: bytes
+    ) -> tuple[str, dict[str, Any], dict[str, str]]:
         if method == "GET" and path.rstrip("/").endswith("/models"):
-            return "200 OK", {"object": "list", "data": [{"id": MODEL_ID, "object": "model"}]}
+            return "200 OK", {"object": "list", "data": [{"id": MODEL_ID, "object": "model"}]}, {}
+        if method == "GET" and path.rstrip("/").endswith("/stats"):
+            return "200 OK", self.stats(), {}
         if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
-            return "404 Not Found", {"error": {"message": f"no {method} {path} here"}}
+            return "404 Not Found", {"error": {"message": f"no {method} {path} here"}}, {}
+        if self._busy():
+            self.busy_answers += 1
+            after = self.trouble.retry_after_s
+            headers = {"Retry-After": f"{after:g}"} if after else {}
+            return "429 Too Many Requests", {"error": {"message": "stand-in is busy"}}, headers
         self.in_flight.start()
         try:
             if self.latency_s:
                 await asyncio.sleep(self.latency_s)
-            return "200 OK", self._completion(json.loads(body))
+            answer = self._completion(json.loads(body))
         finally:
             self.in_flight.end()
+        self.answered += 1
+        if self.trouble.die_after and self.answered >= self.trouble.die_after:
+            assert self._loop is not None
+            self._loop.call_soon(lambda: asyncio.ensure_future(self._die()))
+        return "200 OK", answer, {}
+
+    async def _die(self) -> None:
+        """Stop listening and drop every connection, requests in flight included."""
+        if self._server is not None and self._server.is_serving():
+            self._server.close()
+            for task in list(self._connections):
+                task.cancel()
 
     def _completion(self, request: dict[str, Any]) -> dict[str, Any]:
         call = tool_call_for(request)
@@ -257,15 +323,23 @@ class StandIn:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, default=8099)
+    parser.add_argument("--port", type=int, default=8099, help="0: a free port")
     parser.add_argument("--latency-ms", type=float, default=0.0)
+    parser.add_argument("--capacity", type=int, default=0, help="429 beyond this many in flight")
+    parser.add_argument("--busy-for-s", type=float, default=0.0, help="429 to all for this long")
+    parser.add_argument("--busy-every", type=int, default=0, help="429 to every Nth request")
+    parser.add_argument("--retry-after-s", type=float, default=0.0, help="Retry-After of a 429")
+    parser.add_argument("--die-after", type=int, default=0, help="go away after N completions")
     args = parser.parse_args()
-    with StandIn(args.latency_ms, args.port) as server:
-        print(f"stand-in serving {server.base_url} (latency {args.latency_ms} ms); Ctrl-C stops")
+    trouble = Trouble(
+        args.capacity, args.busy_for_s, args.busy_every, args.retry_after_s, args.die_after
+    )
+    with StandIn(args.latency_ms, args.port, trouble) as server:
+        print(json.dumps({"base_url": server.base_url, "latency_ms": args.latency_ms}), flush=True)
         try:
             threading.Event().wait()
         except KeyboardInterrupt:
-            print(json.dumps(server.in_flight.summary()))
+            print(json.dumps(server.stats()), flush=True)
 
 
 if __name__ == "__main__":

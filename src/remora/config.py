@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from remora.errors import (
     ConfigNotFoundError,
@@ -25,10 +25,19 @@ from remora.errors import (
     RemoraError,
     UnknownConfigKeyError,
 )
+from remora.model_config import (
+    DEFAULT_EMBEDDED_MODEL,
+    DEFAULT_PROMPT_CACHE_MIB,
+    ModelConfig,
+    RetryConfig,
+)
+from remora.model_config import Section as _Section
 from remora.profiles import resolve_profile
 
 __all__ = [
     "CONFIG_FILENAME",
+    "DEFAULT_EMBEDDED_MODEL",
+    "DEFAULT_PROMPT_CACHE_MIB",
     "AssistantConfig",
     "DiscoveryConfig",
     "EventsConfig",
@@ -47,68 +56,6 @@ __all__ = [
 
 CONFIG_FILENAME = "remora.yaml"
 ENV_PREFIX = "REMORA_"
-# The catalogue's default (providers/catalogue.py DEFAULT_MODEL; a test keeps them equal).
-DEFAULT_EMBEDDED_MODEL = "qwen2.5-coder-0.5b"
-# Host RAM (MiB) where llama.cpp keeps the states of slots given to another
-# request (its own default, 8 GiB, would let a long run grow far past our memory
-# budget). A state costs ~23 KB per token with SmolLM2-135M (f16 KV), so a
-# 700-token conversation takes ~16 MB. `remora analyze` keeps four agents with
-# different system prompts in flight, so the cache must hold a state of each plus
-# the conversations waiting for their next turn, or a request reads its whole
-# prompt again (`benchmarks/prompt_cache.py`: 0 MiB keeps 1% of prompt tokens, 128
-# MiB 50% of first turns' and 86% of second turns'). On the sample project one
-# slot with 64 MiB kept 56% of all prompt tokens, with 128 MiB 64-65%.
-DEFAULT_PROMPT_CACHE_MIB = 128
-
-
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
-
-class RetryConfig(_Section):
-    max_attempts: int = Field(3, ge=1, description="Attempts on connection errors and timeouts")
-    backoff_s: float = Field(0.5, ge=0, description="First backoff; doubles each attempt")
-
-
-class ModelConfig(_Section):
-    provider: Literal["embedded", "openai", "llm", "gemini", "scripted"] = "embedded"
-    id: str = Field(
-        DEFAULT_EMBEDDED_MODEL,
-        description="Model id as the provider names it (embedded: a name from `remora models`)",
-    )
-    path: Path | None = Field(None, description="A GGUF file for the embedded provider")
-    base_url: str | None = None
-    api_key_env: str | None = Field(None, description="Environment variable holding the key")
-    timeout: float = Field(60.0, gt=0, description="Seconds per model request")
-    retry: RetryConfig = Field(default_factory=RetryConfig)
-    profile: str | None = Field(None, description="Model profile; default: from the model id")
-    # One slot: the engine reads one prompt at a time at full speed, the other agents
-    # wait in the queue (not counted against them) or run their tools, and the KV
-    # cache is half of two slots' (~95 MB less). `benchmarks/analyze.py` on the
-    # sample project, with the 128 MiB prompt cache: 1 slot 180-204 s, peak RSS 530
-    # MB; 2 slots 214-215 s, 640 MB (64 MiB cache).
-    n_parallel: int = Field(1, ge=1, le=256, description="Embedded: parallel slots")
-    n_ctx_per_slot: int = Field(
-        4096, ge=256, le=1_048_576, description="Embedded: context per slot"
-    )
-    threads: int | None = Field(None, ge=1, le=1024, description="Embedded: CPU threads")
-    # f16 reads prompts ~1.7x faster than q8_0 on AVX2 (SmolLM2-135M, one thread:
-    # 110 -> 190 tokens/s) for ~23 KB instead of ~12 KB per token of context.
-    kv_cache: Literal["f16", "q8_0"] = Field(
-        "f16", description="Embedded: KV cache type (q8_0 halves its memory, reads slower)"
-    )
-    prompt_cache_mib: int = Field(
-        DEFAULT_PROMPT_CACHE_MIB,
-        ge=0,
-        le=1_048_576,
-        description="Embedded: RAM (MiB) per engine keeping prompt states between requests",
-    )
-    engines: int = Field(
-        1,
-        ge=1,
-        le=16,
-        description="Embedded: model copies sharing the slots, each with its own threads",
-    )
 
 
 class DiscoveryConfig(_Section):
@@ -198,7 +145,11 @@ class SandboxLimitOverrides(_Section):
 class SandboxConfig(_Section):
     limits: Literal["strict", "default", "permissive"] = "default"
     overrides: SandboxLimitOverrides = Field(default_factory=SandboxLimitOverrides)
-    max_concurrent_agents: int = Field(4, ge=1)
+    max_concurrent_agents: int | None = Field(
+        None,
+        ge=1,
+        description="Agent runs at once (-j); default: openai servers' max_in_flight, else 4",
+    )
     workers: int = Field(2, ge=1, description="Monty worker processes in the pool")
     request_timeout: float = Field(30.0, gt=0, description="Seconds before a worker is killed")
     commands: list[list[str]] = Field(

@@ -17,6 +17,8 @@ from rich.table import Table
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json
 from remora.config import ModelConfig, RemoraConfig
+from remora.coordinator.providers import agents_at_once
+from remora.coordinator.server_states import read_server_states
 from remora.errors import ModelUnavailableError
 from remora.profiles import resolve_profile
 from remora.providers.factory import PROVIDER_CLASSES, check_availability
@@ -64,12 +66,49 @@ def _configured_models(config: RemoraConfig) -> list[tuple[str, ModelConfig]]:
     return models
 
 
-def describe_models(config: RemoraConfig) -> dict[str, Any]:
+async def _server_states(
+    model: ModelConfig, profile_name: str | None, last: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """Each server of an openai model: checked now, with the last run's figures beside it
+    (``.remora/servers.json``, written while a command runs)."""
+    from remora.providers.openai_compat import OpenAIProvider
+
+    provider = OpenAIProvider.from_config(model, resolve_profile(profile_name, model.id))
+    in_run = {(row.get("model"), row.get("url")): row for row in (last or {}).get("servers", [])}
+    rows = []
+    try:
+        for server in provider.router.servers:
+            availability = await provider.check_server(server)
+            run = in_run.get((model.id, server.url), {})
+            rows.append(
+                {
+                    "url": server.url,
+                    "state": "in rotation" if availability.ok else "out of rotation",
+                    "reason": availability.reason,
+                    "max_in_flight": model.max_in_flight,
+                    "last_run": {
+                        key: run[key]
+                        for key in ("state", "in_flight", "served", "failed", "throttled", "limit")
+                        if key in run
+                    }
+                    | ({"running": bool(last.get("running"))} if run and last else {}),
+                }
+            )
+    finally:
+        await provider.aclose()
+    return rows
+
+
+def describe_models(config: RemoraConfig, project_root: Path | None = None) -> dict[str, Any]:
     """Everything ``remora models`` shows, as plain data."""
     configured = []
+    last = read_server_states(project_root) if project_root is not None else None
     for where, model in _configured_models(config):
         profile_name = config.runner.model_profile or model.profile
         availability = asyncio.run(check_availability(model, profile_name))
+        servers: list[dict[str, Any]] = []
+        if model.provider == "openai" and _sdk_installed("openai"):
+            servers = asyncio.run(_server_states(model, profile_name, last))
         configured.append(
             {
                 "use": where,
@@ -81,6 +120,9 @@ def describe_models(config: RemoraConfig) -> dict[str, Any]:
                 "available": availability.ok,
                 "reason": availability.reason,
                 "hint": availability.hint,
+                # -j when not given: what this model's servers take (see agents_at_once).
+                "agents_at_once": agents_at_once(config, [model]),
+                "servers": servers,
             }
         )
     return {
@@ -161,6 +203,9 @@ def _print_tables(data: dict[str, Any]) -> None:
     console.print(table)
     for note in notes:
         console.print(note, markup=False)
+    servers = _servers_table(data["configured"])
+    if servers is not None:
+        console.print(servers)
     providers = Table(title="Providers", title_justify="left")
     providers.add_column("provider")
     providers.add_column("needs")
@@ -177,6 +222,39 @@ def _print_tables(data: dict[str, Any]) -> None:
     if not data["local_files"]:
         files.add_row("(none)", "", "run `remora models pull` to fetch the default model")
     console.print(files)
+
+
+def _servers_table(configured: list[dict[str, Any]]) -> Table | None:
+    rows = [(row, server) for row in configured for server in row["servers"]]
+    if not rows:
+        return None
+    table = Table(
+        title="Model servers (requests go to the one with the fewest in flight)",
+        title_justify="left",
+        caption="last run: from .remora/servers.json, rewritten every second while a command runs",
+        caption_justify="left",
+    )
+    for column in ("use", "server", "now", "max in flight", "-j default", "last run"):
+        table.add_column(column, overflow="fold")
+    for row, server in rows:
+        run = server["last_run"]
+        figures = (
+            f"{run['state']}{' (running)' if run.get('running') else ''}: "
+            f"{run['in_flight']} in flight, {run['served']} served, {run['failed']} failed, "
+            f"{run['throttled']} busy answers, limit {run['limit']}"
+            if run
+            else "-"
+        )
+        now = server["state"] + (f" ({server['reason']})" if server["reason"] else "")
+        table.add_row(
+            row["use"],
+            server["url"],
+            now,
+            str(server["max_in_flight"]),
+            str(row["agents_at_once"]),
+            figures,
+        )
+    return table
 
 
 def _serve(model_path: Path, name: str, port: int, model: ModelConfig) -> None:
@@ -237,7 +315,8 @@ def register(app: typer.Typer) -> None:
         local model files."""
         if ctx.invoked_subcommand is not None:
             return
-        data = describe_models(opts.load().config)
+        loaded = opts.load()
+        data = describe_models(loaded.config, loaded.project_root)
         if output_format is OutputFormat.json:
             print_json(data)
         else:

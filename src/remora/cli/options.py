@@ -82,6 +82,8 @@ class SharedOptions:
                 continue
             if isinstance(value, Path):
                 value = str(value)
+            if attr == "base_url" and "," in value:  # several servers: --base-url URL,URL
+                value = [url.strip() for url in value.split(",")]
             *parents, leaf = dotted.split(".")
             target = overrides
             for key in parents:
@@ -120,7 +122,10 @@ _SHARED_PARAMS: dict[str, tuple[Any, Any]] = {
         _opt("--model", "-m", help="Model id (embedded: a name `remora models` lists)."),
     ),
     "model_path": (Path | None, _opt("--model-path", help="GGUF file for the embedded model.")),
-    "base_url": (str | None, _opt("--base-url", help="Server URL for openai/gemini.")),
+    "base_url": (
+        str | None,
+        _opt("--base-url", help="Server URL for openai/gemini (openai: URL,URL,... for several)."),
+    ),
     "model_profile": (str | None, _opt("--model-profile", help="Model profile name.")),
     "max_turns": (int | None, _opt("--max-turns", help="Turn limit per agent run.")),
     "max_tokens": (int | None, _opt("--max-tokens", help="Tokens per model turn.")),
@@ -128,7 +133,11 @@ _SHARED_PARAMS: dict[str, tuple[Any, Any]] = {
     "tool_choice": (str | None, _opt("--tool-choice", help="auto|none|required.")),
     "max_concurrent_agents": (
         int | None,
-        _opt("--max-concurrent-agents", "-j", help="Agents run at once."),
+        _opt(
+            "--max-concurrent-agents",
+            "-j",
+            help="Agents run at once (default: what the openai servers take, else 4).",
+        ),
     ),
     "sandbox_limits": (str | None, _opt("--sandbox-limits", help="strict|default|permissive.")),
     "agents_dir": (Path | None, _opt("--agents-dir", help="Directory of user agents.")),

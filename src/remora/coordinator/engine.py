@@ -1,7 +1,8 @@
 """The coordinator: nodes × operations, concurrently, under one limit.
 
 Workers take tasks from one queue, so at most ``sandbox.max_concurrent_agents``
-agents run at once whatever the mix of nodes and operations. Each run gets its
+(``-j``; by default what the model's servers take, see ``agents_at_once``) agents
+run at once whatever the mix of nodes and operations. Each run gets its
 own workspace; a failure is a result and never stops the others, while a
 programming error (TypeError, KeyError, ...) propagates. Cancelling (Ctrl-C)
 discards the workspaces of unfinished runs; every recorded result is one
@@ -30,9 +31,15 @@ from remora.coordinator.incremental import (
     reusable_result,
     task_fingerprint,
 )
-from remora.coordinator.providers import ProviderFactory, ProviderPool, model_key
+from remora.coordinator.providers import (
+    ProviderFactory,
+    ProviderPool,
+    agents_at_once,
+    model_key,
+)
 from remora.coordinator.rejections import review_memory, transcript_summary
 from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
+from remora.coordinator.server_states import publish_server_states
 from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
@@ -178,7 +185,7 @@ class Coordinator:
         )
         report = AnalyzeReport(run_id, list(plans), len(nodes))
         started = time.monotonic()
-        limit = self.config.sandbox.max_concurrent_agents
+        limit = agents_at_once(self.config, (plan.model for plan in plans.values()))
         self._emit(
             "coordinator_start",
             {
@@ -195,7 +202,8 @@ class Coordinator:
                 runtime = SandboxRuntime(self.config.sandbox)
                 await runtime.start()
                 self._runtime = runtime
-            await self._run_all(tasks, run_id, report, limit, digests, kept)
+            async with publish_server_states(self.providers, self.project_root):
+                await self._run_all(tasks, run_id, report, limit, digests, kept)
             if auto_accept:
                 self._auto_accept(report)
         except asyncio.CancelledError:

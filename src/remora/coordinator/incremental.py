@@ -41,6 +41,8 @@ _MODEL_SCHEDULING = {
     "threads",
     "api_key_env",
     "prompt_cache_mib",
+    "max_in_flight",
+    "cooldown_s",
 }
 _RUNNER_SCHEDULING = {"per_turn_timeout", "total_timeout"}
 _SANDBOX_SCHEDULING = {"max_concurrent_agents", "workers", "request_timeout"}

@@ -9,19 +9,45 @@ AGENT_002 error instead of a failed result per node.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from remora.config import ModelConfig
+from remora.config import ModelConfig, RemoraConfig
 from remora.errors import ModelUnavailableError
 from remora.providers.base import Provider
 
-__all__ = ["ProviderFactory", "ProviderPool", "model_key"]
+__all__ = [
+    "DEFAULT_AGENTS_AT_ONCE",
+    "ProviderFactory",
+    "ProviderPool",
+    "agents_at_once",
+    "model_key",
+]
+
+# -j for models served in this process (embedded, scripted) or by a provider's own client (llm,
+# gemini): the embedded engine queues requests for its slots, so more agents only wait longer.
+DEFAULT_AGENTS_AT_ONCE = 4
 
 ProviderFactory = Callable[[ModelConfig, "str | None"], Provider]
 
 
 def model_key(model: ModelConfig, profile: str | None) -> str:
     return json.dumps([model.model_dump(mode="json"), profile], sort_keys=True)
+
+
+def agents_at_once(config: RemoraConfig, models: Iterable[ModelConfig | None]) -> int:
+    """How many agents run at once: ``-j`` (sandbox.max_concurrent_agents) when given, else
+    what the openai servers take (max_in_flight per server, summed over distinct servers),
+    else :data:`DEFAULT_AGENTS_AT_ONCE`."""
+    chosen = config.sandbox.max_concurrent_agents
+    if chosen is not None:
+        return chosen
+    capacity: dict[str, int] = {}
+    for model in models:
+        if model is not None and model.provider == "openai":
+            for url in model.server_urls() or [""]:
+                capacity[url] = max(capacity.get(url, 0), model.max_in_flight)
+    return sum(capacity.values()) or DEFAULT_AGENTS_AT_ONCE
 
 
 def _default_factory(model: ModelConfig, profile: str | None) -> Provider:
@@ -56,7 +82,8 @@ class ProviderPool:
             availability = await provider.check()
             if not availability.ok:
                 model = self._models[key]
-                where = f" at {model.base_url}" if model.base_url else ""
+                urls = model.server_urls()
+                where = f" at {', '.join(urls)}" if urls else ""
                 raise ModelUnavailableError(
                     f"model {availability.model or model.id!r} ({model.provider}{where}) is not "
                     f"available: {availability.reason or 'no reason given'}",
@@ -64,6 +91,16 @@ class ProviderPool:
                     or "check the model section of remora.yaml; "
                     "`remora models` shows what is available",
                 )
+
+    def servers(self) -> list[dict[str, Any]]:
+        """The state of every server behind the providers that route requests (openai)."""
+        states: list[dict[str, Any]] = []
+        for key, provider in self._providers.items():
+            snapshot = getattr(provider, "servers", None)
+            if callable(snapshot):
+                model = self._models[key]
+                states.extend({"model": model.id, **state} for state in snapshot())
+        return states
 
     async def aclose(self) -> None:
         providers, self._providers = list(self._providers.values()), {}

@@ -85,7 +85,7 @@ class GeminiProvider:
             model_id=model.id,
             profile=profile,
             key_envs=(model.api_key_env,) if model.api_key_env else DEFAULT_KEY_ENVS,
-            base_url=model.base_url,
+            base_url=next(iter(model.server_urls()), None),
             timeout_s=model.timeout,
             retry=model.retry,
         )

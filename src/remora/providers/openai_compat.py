@@ -3,13 +3,15 @@
 Credentials and the base URL live here; the dialect lives in ``openai_wire``
 (native tools) and ``schema_calls`` (prompted tools with a JSON-schema
 constraint, for profiles whose models have no native tool format).
-Retries cover connection errors and timeouts only, with exponential backoff from
-``model.retry``; an HTTP error answer is not retried: it will not change.
+Requests go through a :class:`~remora.providers.server_pool.ServerRouter` over the
+servers ``model.base_url`` lists (one or more): it retries connection errors,
+timeouts and HTTP 500/502/504 on another server (or, with none, after
+``model.retry``'s backoff) and waits out back-pressure (HTTP 429/503); any other
+HTTP error answer is not retried: it will not change.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from typing import Any
@@ -17,7 +19,14 @@ from typing import Any
 import openai
 
 from remora.config import ModelConfig
-from remora.conversation import Completion, CompletionRequest, ModelRequest, ModelTurn, Usage
+from remora.conversation import (
+    Completion,
+    CompletionRequest,
+    ModelRequest,
+    ModelTurn,
+    Usage,
+    WorkClock,
+)
 from remora.errors import InvalidModelOutputError, ModelUnavailableError
 from remora.profiles import ModelProfile
 from remora.providers.base import Availability
@@ -36,24 +45,19 @@ from remora.providers.schema_calls import (
     render_messages,
     render_tools_prompt,
 )
+from remora.providers.server_pool import (
+    BACK_PRESSURE_STATUSES,
+    SERVER_TROUBLE_STATUSES,
+    Server,
+    ServerRouter,
+    body_summary,
+)
 
 __all__ = ["NO_KEY", "OpenAIProvider"]
 
 NO_KEY = "sk-no-key"  # local servers want some key and ignore its value
 _CHECK_TIMEOUT_S = 10.0
-
-
-def _body_summary(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        text = error.get("message", json.dumps(error)) if isinstance(error, dict) else str(error)
-    elif body is not None:
-        text = str(body)
-    else:
-        text = exc.response.text
-    text = " ".join(text.split())
-    return text[:300] + ("…" if len(text) > 300 else "")
+RETRIED_STATUSES = BACK_PRESSURE_STATUSES | SERVER_TROUBLE_STATUSES
 
 
 class OpenAIProvider:
@@ -71,8 +75,22 @@ class OpenAIProvider:
             if not api_key:
                 self._key_error = f"environment variable {model.api_key_env} is not set"
                 api_key = NO_KEY
-        self.client = openai.AsyncOpenAI(
-            base_url=model.base_url, api_key=api_key, max_retries=0, timeout=model.timeout
+        urls: list[str | None] = [*model.server_urls()] or [None]  # None: the SDK's default
+        clients = [self._client(url, api_key) for url in urls]
+        servers = [Server(str(c.base_url).rstrip("/"), c, model.max_in_flight) for c in clients]
+        self.router = ServerRouter(
+            servers,
+            cooldown_s=model.cooldown_s,
+            max_attempts=model.retry.max_attempts,
+            backoff_s=model.retry.backoff_s,
+            back_pressure_budget_s=model.timeout,
+        )
+        self.client = servers[0].client
+
+    def _client(self, url: str | None, api_key: str) -> openai.AsyncOpenAI:
+        # The SDK's own connection pool (1,000 connections, 100 kept alive) is enough.
+        return openai.AsyncOpenAI(
+            base_url=url, api_key=api_key, max_retries=0, timeout=self.model.timeout
         )
 
     @classmethod
@@ -109,36 +127,45 @@ class OpenAIProvider:
             kwargs["response_format"] = response_format
         return kwargs, plan
 
-    async def _create(self, kwargs: dict[str, Any], timeout_s: float, *, text: bool = False) -> Any:
-        """A chat completion (or, with ``text``, a plain ``/completions`` call)."""
-        retry = self.model.retry
-        endpoint: Any = self.client.completions if text else self.client.chat.completions
-        for attempt in range(1, retry.max_attempts + 1):
+    async def _create(
+        self,
+        kwargs: dict[str, Any],
+        timeout_s: float,
+        *,
+        text: bool = False,
+        clock: WorkClock | None = None,
+    ) -> Any:
+        """A chat completion (or, with ``text``, a plain ``/completions`` call) on the server
+        the router chooses."""
+
+        async def send(server: Server) -> Any:
+            endpoint: Any = server.client.completions if text else server.client.chat.completions
             try:
                 return await endpoint.create(**kwargs, timeout=timeout_s)
-            except openai.APIConnectionError as exc:  # APITimeoutError is a subclass
-                if attempt == retry.max_attempts:
-                    what = "timed out" if isinstance(exc, openai.APITimeoutError) else "unreachable"
-                    raise ModelUnavailableError(
-                        f"openai server {self.base_url} {what} after {attempt} attempt(s) "
-                        f"({str(exc).rstrip('.')}); check that it runs (e.g. `remora models "
-                        f"serve`) and model.base_url",
-                        retryable=True,
-                    ) from exc
-                await asyncio.sleep(retry.backoff_s * 2 ** (attempt - 1))
             except openai.APIStatusError as exc:
-                raise ModelUnavailableError(
-                    f"openai server {self.base_url} answered HTTP {exc.status_code} for model "
-                    f"{self.model.id!r}: {_body_summary(exc)}",
-                ) from exc
+                if exc.status_code in RETRIED_STATUSES:
+                    raise  # the router's to retry; it raises it when it cannot
+                raise self._http_error(server.url, exc) from exc
             except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
                 # The SDK lets a body that is not JSON escape as a bare JSONDecodeError.
-                raise self._malformed(str(exc)) from exc
-        raise AssertionError("unreachable: max_attempts >= 1")
+                raise self._malformed(str(exc), server.url) from exc
 
-    def _malformed(self, what: str) -> InvalidModelOutputError:
+        try:
+            return await self.router.call(send, clock)
+        except openai.APIStatusError as exc:  # server trouble with no other server to try
+            asked = str(exc.request.url)
+            url = next((s.url for s in self.router.servers if asked.startswith(s.url)), asked)
+            raise self._http_error(url, exc) from exc
+
+    def _http_error(self, url: str, exc: openai.APIStatusError) -> ModelUnavailableError:
+        return ModelUnavailableError(
+            f"openai server {url} answered HTTP {exc.status_code} for model "
+            f"{self.model.id!r}: {body_summary(exc)}",
+        )
+
+    def _malformed(self, what: str, url: str | None = None) -> InvalidModelOutputError:
         return InvalidModelOutputError(
-            f"openai server {self.base_url} sent a malformed response: {what}; "
+            f"openai server {url or self.base_url} sent a malformed response: {what}; "
             f"is model.base_url an OpenAI-compatible endpoint (often .../v1)?",
         )
 
@@ -146,7 +173,9 @@ class OpenAIProvider:
         if self._key_error:
             raise ModelUnavailableError(self._key_error)
         kwargs, plan = self.build_request(request)
-        response = await self._create(kwargs, request.timeout_s or self.model.timeout)
+        response = await self._create(
+            kwargs, request.timeout_s or self.model.timeout, clock=request.clock
+        )
         if not hasattr(response, "choices"):  # e.g. an HTML page sent as text
             raise self._malformed(f"expected a chat completion, got {str(response)[:120]!r}")
         if plan is None:
@@ -193,7 +222,9 @@ class OpenAIProvider:
     ) -> tuple[str, Usage]:
         if prompt is not None:
             try:
-                response = await self._create({**kwargs, "prompt": prompt}, limit_s, text=True)
+                response = await self._create(
+                    {**kwargs, "prompt": prompt}, limit_s, text=True, clock=request.clock
+                )
             except ModelUnavailableError as exc:
                 if not isinstance(exc.__cause__, openai.NotFoundError):
                     raise
@@ -204,13 +235,32 @@ class OpenAIProvider:
         # vLLM continues the last assistant message only when asked; llama.cpp does anyway.
         extra = {"continue_final_message": True, "add_generation_prompt": False}
         response = await self._create(
-            {**kwargs, "messages": chat_messages(request), "extra_body": extra}, limit_s
+            {**kwargs, "messages": chat_messages(request), "extra_body": extra},
+            limit_s,
+            clock=request.clock,
         )
         message, _finish, usage = _response_parts(response)
         return (str(message.content or "") if message is not None else ""), usage
 
     async def check(self) -> Availability:
-        """Reachable, key accepted, and the model listed at ``/models``."""
+        """Reachable, key accepted, and the model listed at ``/models``, on some server.
+
+        With several servers, those that fail the check are taken out of rotation
+        (for ``model.cooldown_s``) and the model is available while one passes."""
+        checks = [await self.check_server(server) for server in self.router.servers]
+        if len(checks) == 1:
+            return checks[0]
+        down = [(s, c) for s, c in zip(self.router.servers, checks, strict=True) if not c.ok]
+        if len(down) == len(checks):
+            reasons = "; ".join(c.reason for c in checks)
+            return Availability(False, self.model.id, self.name, reasons, checks[0].hint)
+        for server, availability in down:
+            self.router.mark_down(server.url, availability.reason)
+        reason = "; ".join(f"{s.url} out of rotation: {c.reason}" for s, c in down)
+        return Availability(True, self.model.id, self.name, reason)
+
+    async def check_server(self, server: Server) -> Availability:
+        """The check of one server."""
         model = self.model.id
 
         def down(reason: str, hint: str) -> Availability:
@@ -219,37 +269,44 @@ class OpenAIProvider:
         if self._key_error:
             return down(self._key_error, f"export {self.model.api_key_env}=<your key>")
         try:
-            page = await self.client.models.list(timeout=min(self.model.timeout, _CHECK_TIMEOUT_S))
+            page = await server.client.models.list(
+                timeout=min(self.model.timeout, _CHECK_TIMEOUT_S)
+            )
         except openai.APIConnectionError as exc:
             return down(
-                f"cannot reach {self.base_url} ({str(exc).rstrip('.')})",
+                f"cannot reach {server.url} ({str(exc).rstrip('.')})",
                 "start the server (e.g. `remora models serve`) or fix model.base_url",
             )
         except openai.APIStatusError as exc:
             if exc.status_code in (401, 403):
                 return down(
-                    f"{self.base_url} refused the API key (HTTP {exc.status_code})",
+                    f"{server.url} refused the API key (HTTP {exc.status_code})",
                     "set model.api_key_env to the variable that holds a valid key",
                 )
             if exc.status_code == 404:  # some servers have no /models; requests may still work
-                return Availability(True, model, self.name, f"{self.base_url} does not list models")
+                return Availability(True, model, self.name, f"{server.url} does not list models")
             return down(
-                f"{self.base_url}/models answered HTTP {exc.status_code}: {_body_summary(exc)}",
+                f"{server.url}/models answered HTTP {exc.status_code}: {body_summary(exc)}",
                 "check the server's logs",
             )
         except openai.APIResponseValidationError as exc:
             return down(
-                f"{self.base_url}/models sent a malformed response: {exc}",
+                f"{server.url}/models sent a malformed response: {exc}",
                 "is model.base_url an OpenAI-compatible endpoint (often ending in /v1)?",
             )
         served = [m.id for m in (page.data or [])]
         if served and model not in served and f"{model}:latest" not in served:
             return down(
-                f"{self.base_url} does not serve model {model!r} "
+                f"{server.url} does not serve model {model!r} "
                 f"(it serves: {', '.join(served[:10])})",
                 "set model.id to one of the served models",
             )
         return Availability(True, model, self.name)
 
+    def servers(self) -> list[dict[str, Any]]:
+        """Each server's state now (``remora models``, the coordinator's servers file)."""
+        return self.router.snapshot()
+
     async def aclose(self) -> None:
-        await self.client.close()
+        for server in self.router.servers:
+            await server.client.close()

@@ -1,0 +1,117 @@
+"""The ``model:`` section of remora.yaml (re-exported by :mod:`remora.config`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+__all__ = [
+    "DEFAULT_EMBEDDED_MODEL",
+    "DEFAULT_PROMPT_CACHE_MIB",
+    "ModelConfig",
+    "RetryConfig",
+    "Section",
+]
+
+# The catalogue's default (providers/catalogue.py DEFAULT_MODEL; a test keeps them equal).
+DEFAULT_EMBEDDED_MODEL = "qwen2.5-coder-0.5b"
+# Host RAM (MiB) where llama.cpp keeps the states of slots given to another
+# request (its own default, 8 GiB, would let a long run grow far past our memory
+# budget). A state costs ~23 KB per token with SmolLM2-135M (f16 KV), so a
+# 700-token conversation takes ~16 MB. `remora analyze` keeps four agents with
+# different system prompts in flight, so the cache must hold a state of each plus
+# the conversations waiting for their next turn, or a request reads its whole
+# prompt again (`benchmarks/prompt_cache.py`: 0 MiB keeps 1% of prompt tokens, 128
+# MiB 50% of first turns' and 86% of second turns'). On the sample project one
+# slot with 64 MiB kept 56% of all prompt tokens, with 128 MiB 64-65%.
+DEFAULT_PROMPT_CACHE_MIB = 128
+
+
+class Section(BaseModel):
+    """A section of the configuration: unknown keys are errors, assignments validated."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class RetryConfig(Section):
+    max_attempts: int = Field(3, ge=1, description="Attempts on connection errors and timeouts")
+    backoff_s: float = Field(0.5, ge=0, description="First backoff; doubles each attempt")
+
+
+class ModelConfig(Section):
+    provider: Literal["embedded", "openai", "llm", "gemini", "scripted"] = "embedded"
+    id: str = Field(
+        DEFAULT_EMBEDDED_MODEL,
+        description="Model id as the provider names it (embedded: a name from `remora models`)",
+    )
+    path: Path | None = Field(None, description="A GGUF file for the embedded provider")
+    base_url: str | list[str] | None = Field(
+        None, description="The server's URL; openai: a list spreads requests over servers"
+    )
+    api_key_env: str | None = Field(None, description="Environment variable holding the key")
+    timeout: float = Field(60.0, gt=0, description="Seconds per model request")
+    retry: RetryConfig = Field(default_factory=RetryConfig)
+    # vLLM batches far more than this; a llama.cpp server takes its -np slots and queues the rest.
+    max_in_flight: int = Field(
+        16, ge=1, le=4096, description="openai: requests at once per server (default -j: the sum)"
+    )
+    cooldown_s: float = Field(
+        30.0, gt=0, description="openai: seconds a server that stopped answering is left out"
+    )
+    profile: str | None = Field(None, description="Model profile; default: from the model id")
+    # One slot: the engine reads one prompt at a time at full speed, the other agents
+    # wait in the queue (not counted against them) or run their tools, and the KV
+    # cache is half of two slots' (~95 MB less). `benchmarks/analyze.py` on the
+    # sample project, with the 128 MiB prompt cache: 1 slot 180-204 s, peak RSS 530
+    # MB; 2 slots 214-215 s, 640 MB (64 MiB cache).
+    n_parallel: int = Field(1, ge=1, le=256, description="Embedded: parallel slots")
+    n_ctx_per_slot: int = Field(
+        4096, ge=256, le=1_048_576, description="Embedded: context per slot"
+    )
+    threads: int | None = Field(None, ge=1, le=1024, description="Embedded: CPU threads")
+    # f16 reads prompts ~1.7x faster than q8_0 on AVX2 (SmolLM2-135M, one thread:
+    # 110 -> 190 tokens/s) for ~23 KB instead of ~12 KB per token of context.
+    kv_cache: Literal["f16", "q8_0"] = Field(
+        "f16", description="Embedded: KV cache type (q8_0 halves its memory, reads slower)"
+    )
+    prompt_cache_mib: int = Field(
+        DEFAULT_PROMPT_CACHE_MIB,
+        ge=0,
+        le=1_048_576,
+        description="Embedded: RAM (MiB) per engine keeping prompt states between requests",
+    )
+    engines: int = Field(
+        1,
+        ge=1,
+        le=16,
+        description="Embedded: model copies sharing the slots, each with its own threads",
+    )
+
+    @field_validator("base_url")
+    @classmethod
+    def _urls_are_urls(cls, value: str | list[str] | None) -> str | list[str] | None:
+        urls = [value] if isinstance(value, str) else value or []
+        if isinstance(value, list) and not value:
+            raise ValueError("an empty list of servers; give at least one URL, or leave it out")
+        for url in urls:
+            parsed = urlsplit(url)
+            if parsed.scheme not in ("http", "https") or not parsed.netloc:
+                raise ValueError(f"{url!r} is not an http(s) URL such as http://host:8000/v1")
+        if len(set(urls)) < len(urls):
+            raise ValueError(f"a server is listed twice: {', '.join(urls)}")
+        return value
+
+    @model_validator(mode="after")
+    def _server_list_for_openai(self) -> ModelConfig:
+        if isinstance(self.base_url, list) and self.provider != "openai":
+            raise ValueError(
+                f"base_url: a list of servers is for provider openai, not {self.provider}"
+            )
+        return self
+
+    def server_urls(self) -> list[str]:
+        """``base_url`` as a list (empty when not set)."""
+        return [self.base_url] if isinstance(self.base_url, str) else list(self.base_url or [])

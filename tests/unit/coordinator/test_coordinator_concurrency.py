@@ -1,0 +1,31 @@
+"""How many agents run at once (-j) when none is given: what the model's servers take."""
+
+from __future__ import annotations
+
+from remora.config import ModelConfig, RemoraConfig
+from remora.coordinator.incremental import _model_inputs
+from remora.coordinator.providers import DEFAULT_AGENTS_AT_ONCE, agents_at_once
+
+A, B = "http://a:8000/v1", "http://b:8000/v1"
+
+
+def openai(base_url: str | list[str], max_in_flight: int = 16) -> ModelConfig:
+    return ModelConfig(provider="openai", id="m", base_url=base_url, max_in_flight=max_in_flight)
+
+
+def test_servers_set_the_default_and_an_explicit_j_wins() -> None:
+    config = RemoraConfig()
+    assert agents_at_once(config, [ModelConfig()]) == DEFAULT_AGENTS_AT_ONCE == 4
+    assert agents_at_once(config, [openai(A)]) == 16
+    assert agents_at_once(config, [openai([A, B], 64)]) == 128
+    # Two operations on the same server share it; another server adds its own.
+    assert agents_at_once(config, [openai(A, 8), openai(A, 12), openai(B, 4), None]) == 16
+    chosen = RemoraConfig.model_validate({"sandbox": {"max_concurrent_agents": 3}})
+    assert agents_at_once(chosen, [openai([A, B], 64)]) == 3
+
+
+def test_server_limits_do_not_invalidate_earlier_results() -> None:
+    assert _model_inputs(openai(A, 16)) == _model_inputs(
+        openai(A, 64).model_copy(update={"cooldown_s": 5.0})
+    )
+    assert _model_inputs(openai(A)) != _model_inputs(openai(B))
