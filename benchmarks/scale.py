@@ -22,10 +22,13 @@ Per size, one JSON object (a list of them is printed):
   the remora process, the size of ``.remora/``, requests in flight at the
   stand-in (max, and mean while requests came) and the unchanged second run's wall;
 - profile (unless ``--no-profile``): the combined command again under cProfile on
-  a fresh ``.remora/``, the top functions by own time and by cumulative time.
+  a fresh ``.remora/``, the top functions by own time and by cumulative time; the
+  clock is the event loop thread's CPU time (``--profile-clock cpu``, what the
+  per-run figures count; the work in worker threads is not in it) or wall time.
 
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
        [--latency-ms 0] [--jobs N] [--no-per-operation] [--no-combined] [--no-profile]
+       [--profile-clock cpu|wall]
        [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE]
 """
 
@@ -90,8 +93,9 @@ _WRAPPER = """
 import atexit, json, os, resource, sys
 prof = None
 if os.environ.get("REMORA_BENCH_PROFILE"):
-    import cProfile
-    prof = cProfile.Profile()
+    import cProfile, time
+    wall = os.environ.get("REMORA_BENCH_PROFILE_CLOCK") == "wall"
+    prof = cProfile.Profile(time.perf_counter if wall else time.thread_time)
     prof.enable()
 def dump():
     if prof is not None:
@@ -150,8 +154,11 @@ def children_cpu_s() -> float:
 
 
 class Bench:
-    def __init__(self, server: StandIn, jobs: int | None, work: Path, src: Path) -> None:
+    def __init__(
+        self, server: StandIn, jobs: int | None, work: Path, src: Path, clock: str = "cpu"
+    ) -> None:
         self.server = server
+        self.clock = clock
         self.src = src
         self.jobs = jobs
         self.work = work
@@ -173,6 +180,7 @@ class Bench:
         env["REMORA_BENCH_SELF"] = str(own)
         if profile is not None:
             env["REMORA_BENCH_PROFILE"] = str(profile)
+            env["REMORA_BENCH_PROFILE_CLOCK"] = self.clock
         self.server.in_flight.reset()
         cpu_before = children_cpu_s()
         load = os.getloadavg()
@@ -266,6 +274,7 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
         profiled = bench.analyze(project, bench.command(source, args.operations), profile)
         result["profile"] = {
             "wall_s_under_cprofile": profiled["wall_s"],
+            "clock": args.profile_clock,
             "by_own_time": top_functions(profile, "own"),
             "by_cumulative_time": top_functions(profile, "cumulative"),
         }
@@ -284,6 +293,7 @@ def main() -> None:
     parser.add_argument("--paths", default="", help="analyse these folders or files instead")
     parser.add_argument("--no-combined", action="store_true", help="each operation alone only")
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--profile-clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument(
         "--src", type=Path, default=ROOT / "src", help="remora's sources (another commit's)"
     )
@@ -298,7 +308,7 @@ def main() -> None:
     results = []
     try:
         with StandIn(args.latency_ms) as server:
-            bench = Bench(server, args.jobs, work, args.src.resolve())
+            bench = Bench(server, args.jobs, work, args.src.resolve(), args.profile_clock)
             for size in sizes:
                 results.append(measure(size, args, bench))
     finally:

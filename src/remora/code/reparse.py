@@ -77,16 +77,27 @@ class _Spans(Mapping[cst.CSTNode, CodeSpan]):
         raise TypeError("the spans of a re-parsed file are looked up, not listed")
 
 
-def _path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
-    """``root``, ..., ``target`` through statement bodies (None when not found)."""
+def _path_to(
+    root: cst.CSTNode, target: cst.CSTNode, spans: Mapping[cst.CSTNode, CodeSpan]
+) -> list[cst.CSTNode] | None:
+    """``root``, ..., ``target`` through statement bodies (None when not found).
+
+    Only children whose byte span holds the target's start are searched (a node
+    without a span, whitespace, is searched too): the walk costs the path's
+    length times the bodies' breadth, not the whole tree.
+    """
     from remora.code.source import HOLD_NO_DEFINITIONS
 
     if root is target:
         return [root]
+    at = spans[target].start
     for child in root.children:
         if isinstance(child, HOLD_NO_DEFINITIONS):
             continue
-        below = _path_to(child, target)
+        span = spans.get(child)
+        if span is not None and not span.start <= at < span.start + max(span.length, 1):
+            continue
+        below = _path_to(child, target, spans)
         if below is not None:
             return [root, *below]
     return None
@@ -253,7 +264,7 @@ def _replaced(
     parsed = body[0]
     assert isinstance(parsed, cst.FunctionDef | cst.ClassDef)
     replacement = parsed.with_changes(leading_lines=definition.leading_lines)
-    path = _path_to(module, definition)
+    path = _path_to(module, definition, old.spans)
     if path is None:
         return None
     wrapper = MetadataWrapper(snippet, unsafe_skip_copy=True)
