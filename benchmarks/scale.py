@@ -12,6 +12,10 @@ folders are analysed, to land near each size.
 
 Per size, one JSON object (a list of them is printed):
 
+- discovery: ``remora.discovery.discover`` of the analysed folders alone, in a
+  process of its own: nodes, wall, CPU-s (its parse processes included) and peak
+  RSS; ``--discovery-only`` stops there (a size too large to analyse here);
+
 - per_operation (unless ``--no-per-operation``): each operation alone on a fresh
   ``.remora/``: runs, wall, CPU-s of the command and everything it started
   (sandbox workers, ruff, bwrap'd programs: the script is a child subreaper, see
@@ -28,7 +32,7 @@ Per size, one JSON object (a list of them is printed):
 
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
        [--latency-ms 0] [--jobs N] [--no-per-operation] [--no-combined] [--no-profile]
-       [--profile-clock cpu|wall]
+       [--profile-clock cpu|wall] [--discovery-only]
        [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE]
 """
 
@@ -109,6 +113,45 @@ from remora.cli import main
 sys.argv[0] = "remora"
 sys.exit(main())
 """
+
+
+# Discovery alone, as analyze runs it (default configuration), in a fresh process.
+_DISCOVER = """
+import json, resource, sys, time
+from pathlib import Path
+from remora.discovery import discover
+root = Path.cwd()
+started = time.perf_counter()
+result = discover([root / p for p in sys.argv[1:]], project_root=root)
+wall = time.perf_counter() - started
+me = resource.getrusage(resource.RUSAGE_SELF)
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({
+    "nodes": len(result.nodes),
+    "wall_s": round(wall, 2),
+    "cpu_s": round(me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime, 2),
+    "peak_rss_mb": round(me.ru_maxrss / 1024, 1),
+}))
+"""
+
+
+def discovery(project: Path, source: Source, src: Path) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(src), env.get("PYTHONPATH", "")])
+    load = os.getloadavg()
+    run = subprocess.run(
+        [sys.executable, "-c", _DISCOVER, *source.paths],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if run.returncode != 0:
+        sys.exit(f"discovery exited {run.returncode}: {run.stderr[-3000:]}")
+    figures: dict[str, Any] = json.loads(run.stdout.splitlines()[-1])
+    figures["load_avg_before"] = [round(x, 2) for x in load]
+    return figures
 
 
 def fetch(source: Source, cache: Path) -> Path:
@@ -250,6 +293,11 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
         "paths": list(source.paths),
         "latency_ms": args.latency_ms,
     }
+    result["discovery"] = discovery(project, source, bench.src)
+    print(f"{size} discovery: {json.dumps(result['discovery'])}", file=sys.stderr)
+    if args.discovery_only:
+        shutil.rmtree(project.parent, ignore_errors=True)
+        return result
     if not args.no_per_operation:
         result["per_operation"] = {}
         for operation in args.operations.split(","):
@@ -293,6 +341,7 @@ def main() -> None:
     parser.add_argument("--paths", default="", help="analyse these folders or files instead")
     parser.add_argument("--no-combined", action="store_true", help="each operation alone only")
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--discovery-only", action="store_true", help="no analyze runs")
     parser.add_argument("--profile-clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument(
         "--src", type=Path, default=ROOT / "src", help="remora's sources (another commit's)"
