@@ -12,6 +12,10 @@ folders are analysed, to land near each size.
 
 Per size, one JSON object (a list of them is printed):
 
+- discovery: ``remora.discovery.discover`` of the analysed folders alone, in a
+  process of its own: nodes, wall, CPU-s (its parse processes included) and peak
+  RSS; ``--discovery-only`` stops there (a size too large to analyse here);
+
 - per_operation (unless ``--no-per-operation``): each operation alone on a fresh
   ``.remora/``: runs, wall, CPU-s of the command and everything it started
   (sandbox workers, ruff, bwrap'd programs: the script is a child subreaper, see
@@ -23,10 +27,13 @@ Per size, one JSON object (a list of them is printed):
   stand-ins (max, and mean while requests came; with ``--servers N`` each server's
   too) and the unchanged second run's wall;
 - profile (unless ``--no-profile``): the combined command again under cProfile on
-  a fresh ``.remora/``, the top functions by own time and by cumulative time.
+  a fresh ``.remora/``, the top functions by own time and by cumulative time; the
+  clock is the event loop thread's CPU time (``--profile-clock cpu``, what the
+  per-run figures count; the work in worker threads is not in it) or wall time.
 
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
        [--latency-ms 0] [--jobs N] [--servers 1] [--no-per-operation] [--no-combined] [--no-profile]
+       [--profile-clock cpu|wall] [--discovery-only]
        [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE]
 """
 
@@ -92,8 +99,9 @@ _WRAPPER = """
 import atexit, json, os, resource, sys
 prof = None
 if os.environ.get("REMORA_BENCH_PROFILE"):
-    import cProfile
-    prof = cProfile.Profile()
+    import cProfile, time
+    wall = os.environ.get("REMORA_BENCH_PROFILE_CLOCK") == "wall"
+    prof = cProfile.Profile(time.perf_counter if wall else time.thread_time)
     prof.enable()
 def dump():
     if prof is not None:
@@ -107,6 +115,45 @@ from remora.cli import main
 sys.argv[0] = "remora"
 sys.exit(main())
 """
+
+
+# Discovery alone, as analyze runs it (default configuration), in a fresh process.
+_DISCOVER = """
+import json, resource, sys, time
+from pathlib import Path
+from remora.discovery import discover
+root = Path.cwd()
+started = time.perf_counter()
+result = discover([root / p for p in sys.argv[1:]], project_root=root)
+wall = time.perf_counter() - started
+me = resource.getrusage(resource.RUSAGE_SELF)
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({
+    "nodes": len(result.nodes),
+    "wall_s": round(wall, 2),
+    "cpu_s": round(me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime, 2),
+    "peak_rss_mb": round(me.ru_maxrss / 1024, 1),
+}))
+"""
+
+
+def discovery(project: Path, source: Source, src: Path) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(src), env.get("PYTHONPATH", "")])
+    load = os.getloadavg()
+    run = subprocess.run(
+        [sys.executable, "-c", _DISCOVER, *source.paths],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if run.returncode != 0:
+        sys.exit(f"discovery exited {run.returncode}: {run.stderr[-3000:]}")
+    figures: dict[str, Any] = json.loads(run.stdout.splitlines()[-1])
+    figures["load_avg_before"] = [round(x, 2) for x in load]
+    return figures
 
 
 def fetch(source: Source, cache: Path) -> Path:
@@ -152,8 +199,11 @@ def children_cpu_s() -> float:
 
 
 class Bench:
-    def __init__(self, servers: list[StandIn], jobs: int | None, work: Path, src: Path) -> None:
+    def __init__(
+        self, servers: list[StandIn], jobs: int | None, work: Path, src: Path, clock: str = "cpu"
+    ) -> None:
         self.servers = servers
+        self.clock = clock
         self.src = src
         self.jobs = jobs
         self.work = work
@@ -188,6 +238,7 @@ class Bench:
         env["REMORA_BENCH_SELF"] = str(own)
         if profile is not None:
             env["REMORA_BENCH_PROFILE"] = str(profile)
+            env["REMORA_BENCH_PROFILE_CLOCK"] = self.clock
         if self.jobs:  # each server takes all of -j: the agents are the limit measured
             env["REMORA_MODEL__MAX_IN_FLIGHT"] = str(self.jobs)
         for server in self.servers:
@@ -261,6 +312,11 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
         "latency_ms": args.latency_ms,
         "servers": args.servers,
     }
+    result["discovery"] = discovery(project, source, bench.src)
+    print(f"{size} discovery: {json.dumps(result['discovery'])}", file=sys.stderr)
+    if args.discovery_only:
+        shutil.rmtree(project.parent, ignore_errors=True)
+        return result
     if not args.no_per_operation:
         result["per_operation"] = {}
         for operation in args.operations.split(","):
@@ -285,6 +341,7 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
         profiled = bench.analyze(project, bench.command(source, args.operations), profile)
         result["profile"] = {
             "wall_s_under_cprofile": profiled["wall_s"],
+            "clock": args.profile_clock,
             "by_own_time": top_functions(profile, "own"),
             "by_cumulative_time": top_functions(profile, "cumulative"),
         }
@@ -304,6 +361,8 @@ def main() -> None:
     parser.add_argument("--paths", default="", help="analyse these folders or files instead")
     parser.add_argument("--no-combined", action="store_true", help="each operation alone only")
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--discovery-only", action="store_true", help="no analyze runs")
+    parser.add_argument("--profile-clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument(
         "--src", type=Path, default=ROOT / "src", help="remora's sources (another commit's)"
     )
@@ -319,7 +378,7 @@ def main() -> None:
     try:
         with contextlib.ExitStack() as stack:
             servers = [stack.enter_context(StandIn(args.latency_ms)) for _ in range(args.servers)]
-            bench = Bench(servers, args.jobs, work, args.src.resolve())
+            bench = Bench(servers, args.jobs, work, args.src.resolve(), args.profile_clock)
             for size in sizes:
                 results.append(measure(size, args, bench))
     finally:

@@ -194,7 +194,8 @@ async def check_argument_sets(
         "call": call,
         "timeout_s": CALL_TIMEOUT_S,
     }
-    run = await run_program(context, "call_probe", request)
+    # Read-only: a probe observes; copying a large project for each one cost far more.
+    run = await run_program(context, "call_probe", request, read_only=True)
     if run.report is None or "error" in run.report:
         reason = run.report["error"] if run.report else f"the check could not run: {run.problem}"
         for row in runnable:

@@ -17,8 +17,6 @@ import ast
 from collections import Counter
 from typing import Any
 
-import libcst as cst
-
 from remora.code.context import CodeContext
 from remora.code.lint_behaviour import behaviour_change
 from remora.code.module import host_function
@@ -29,23 +27,24 @@ __all__ = ["node_findings", "own_lines", "replace_checked", "ruff_json"]
 
 
 def own_lines(node: SourceNode) -> set[int]:
-    """Lines of the node that belong to no nested class or function."""
+    """Lines of the node that belong to no nested class or function.
+
+    The nested ones are the file's definitions (listed once per text) that start
+    inside the node: visiting the node's whole tree for them, expressions and
+    all, cost the node's size on every question about its findings.
+    """
     file = node.file
-    first, last = file.line_of(node.start_byte()), file.line_of(max(node.end_byte() - 1, 0))
+    lo, hi = node.start_byte(), node.end_byte()
+    first, last = file.line_of(lo), file.line_of(max(hi - 1, 0))
     lines = set(range(first, last + 1))
-
-    class Nested(cst.CSTVisitor):
-        def on_visit(self, item: cst.CSTNode) -> bool:
-            if isinstance(item, cst.FunctionDef | cst.ClassDef):
-                start = item.decorators[0] if item.decorators else item
-                lines.difference_update(
-                    range(file.positions[start].start.line, file.positions[item].end.line + 1)
-                )
-                return False
-            return True
-
-    for statement in node.body_statements:
-        statement.visit(Nested())
+    for _, item in file.definitions:
+        if item is node.definition:
+            continue
+        start = item.decorators[0] if item.decorators else item
+        if lo <= file.spans[start].start < hi:
+            lines.difference_update(
+                range(file.positions[start].start.line, file.positions[item].end.line + 1)
+            )
     return lines
 
 

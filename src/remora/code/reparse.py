@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import libcst as cst
 from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper
@@ -25,7 +25,7 @@ from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper
 if TYPE_CHECKING:
     from remora.code.source import Definition, ParsedFile
 
-__all__ = ["changed_region", "reparsed_spans"]
+__all__ = ["Reparsed", "changed_region", "reparsed_spans"]
 
 
 def changed_region(old: bytes, new: bytes) -> tuple[int, int]:
@@ -77,16 +77,27 @@ class _Spans(Mapping[cst.CSTNode, CodeSpan]):
         raise TypeError("the spans of a re-parsed file are looked up, not listed")
 
 
-def _path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
-    """``root``, ..., ``target`` through statement bodies (None when not found)."""
+def _path_to(
+    root: cst.CSTNode, target: cst.CSTNode, spans: Mapping[cst.CSTNode, CodeSpan]
+) -> list[cst.CSTNode] | None:
+    """``root``, ..., ``target`` through statement bodies (None when not found).
+
+    Only children whose byte span holds the target's start are searched (a node
+    without a span, whitespace, is searched too): the walk costs the path's
+    length times the bodies' breadth, not the whole tree.
+    """
     from remora.code.source import HOLD_NO_DEFINITIONS
 
     if root is target:
         return [root]
+    at = spans[target].start
     for child in root.children:
         if isinstance(child, HOLD_NO_DEFINITIONS):
             continue
-        below = _path_to(child, target)
+        span = spans.get(child)
+        if span is not None and not span.start <= at < span.start + max(span.length, 1):
+            continue
+        below = _path_to(child, target, spans)
         if below is not None:
             return [root, *below]
     return None
@@ -162,9 +173,15 @@ def _holding(file: ParsedFile, start: int, end: int) -> list[tuple[Definition, i
     return [(definition, hi) for _, definition, hi in found]
 
 
-def reparsed_spans(
-    old: ParsedFile, new_data: bytes
-) -> tuple[cst.Module, Mapping[cst.CSTNode, CodeSpan]] | None:
+class Reparsed(NamedTuple):
+    """The new text's module, byte spans and definitions (qualified name, node) in file order."""
+
+    module: cst.Module
+    spans: Mapping[cst.CSTNode, CodeSpan]
+    definitions: list[tuple[str, Definition]]
+
+
+def reparsed_spans(old: ParsedFile, new_data: bytes) -> Reparsed | None:
     """The new text's module and byte spans made from ``old``; None: parse the whole text."""
     data = old.data
     prefix, suffix = changed_region(data, new_data)
@@ -177,9 +194,38 @@ def reparsed_spans(
     return None  # outside every definition, or on the file's last line without a line break
 
 
+def _definitions(
+    old: ParsedFile,
+    definition: Definition,
+    replacement: Definition,
+    rebuilt: dict[int, cst.CSTNode],
+) -> list[tuple[str, Definition]] | None:
+    """The new tree's definitions from the old list: ``definition`` and the ones inside it
+    found again in ``replacement``, its ancestors (``rebuilt``, by the old node's id) the new
+    nodes, the others the same. Listing them from the whole tree cost the file's size."""
+    from remora.code.source import qualified_definitions
+
+    names = old.definitions
+    index = next((i for i, (_, node) in enumerate(names) if node is definition), None)
+    if index is None:
+        return None
+    name = names[index][0]
+    stop = index + 1  # the definitions inside it follow it (pre-order), named under it
+    while stop < len(names) and names[stop][0].startswith(name + "."):
+        stop += 1
+    inside = list(qualified_definitions(replacement, name.split(".")[:-1]))
+
+    def current(entry: tuple[str, Definition]) -> tuple[str, Definition]:
+        node = rebuilt.get(id(entry[1]), entry[1])
+        assert isinstance(node, cst.FunctionDef | cst.ClassDef)
+        return entry[0], node
+
+    return [*map(current, names[:index]), *inside, *map(current, names[stop:])]
+
+
 def _replaced(
     old: ParsedFile, new_data: bytes, definition: Definition, old_stop: int
-) -> tuple[cst.Module, Mapping[cst.CSTNode, CodeSpan]] | None:
+) -> Reparsed | None:
     data = old.data
     first = definition.decorators[0] if definition.decorators else definition
     start = old.spans[first].start
@@ -218,7 +264,7 @@ def _replaced(
     parsed = body[0]
     assert isinstance(parsed, cst.FunctionDef | cst.ClassDef)
     replacement = parsed.with_changes(leading_lines=definition.leading_lines)
-    path = _path_to(module, definition)
+    path = _path_to(module, definition, old.spans)
     if path is None:
         return None
     wrapper = MetadataWrapper(snippet, unsafe_skip_copy=True)
@@ -230,10 +276,12 @@ def _replaced(
     own[replacement] = own[parsed]
     new_end = own[parsed].start + own[parsed].length
     new: cst.CSTNode = replacement
+    ancestors: dict[int, cst.CSTNode] = {}
     for parent, child in zip(reversed(path[:-1]), reversed(path[1:]), strict=True):
         rebuilt = _with_child(parent, child, new)
         if rebuilt is None:
             return None
+        ancestors[id(parent)] = rebuilt
         if isinstance(parent, cst.Module):
             own[rebuilt] = CodeSpan(0, len(new_data))
         else:
@@ -245,4 +293,7 @@ def _replaced(
             own[rebuilt] = CodeSpan(parent_span.start, end - parent_span.start)
         new = rebuilt
     assert isinstance(new, cst.Module)
-    return new, _Spans(old.spans, own, old_end, delta)
+    definitions = _definitions(old, definition, replacement, ancestors)
+    if definitions is None:
+        return None
+    return Reparsed(new, _Spans(old.spans, own, old_end, delta), definitions)

@@ -48,9 +48,18 @@ def _allowed(context: CodeContext) -> bool:
 
 
 async def run_program(
-    context: CodeContext, program: str, request: dict[str, Any], timeout_s: float | None = None
+    context: CodeContext,
+    program: str,
+    request: dict[str, Any],
+    timeout_s: float | None = None,
+    *,
+    read_only: bool = False,
 ) -> ProgramRun:
-    """Run ``remora.code.programs.<program>`` with ``request``; never raises for its failures."""
+    """Run ``remora.code.programs.<program>`` with ``request``; never raises for its failures.
+
+    With ``read_only`` the program sees the project read-only while the run has
+    no change (no copy is made; see :func:`remora.sandbox.commands.run_command`).
+    """
     if not _allowed(context):
         raise ExternalRefused(
             "running the project's code needs ['python', '-m', 'pytest'] in sandbox.commands"
@@ -65,6 +74,7 @@ async def run_program(
         allow_unsandboxed=context.sandbox.allow_unsandboxed_commands,
         input_data=(text + call).encode("utf-8"),
         absorb=False,
+        read_only=read_only,
     )
     output = (result["stdout"] + "\n" + result["stderr"]).strip()[-MAX_OUTPUT_TAIL:]
     for line in reversed(str(result["stdout"]).splitlines()):

@@ -97,8 +97,10 @@ class ParsedFile:
         path: str = "<text>",
         *,
         tree: tuple[cst.Module, Mapping[cst.CSTNode, CodeSpan]] | None = None,
+        definitions: list[tuple[str, Definition]] | None = None,
     ) -> None:
-        """Parse ``text``; or take its ``tree`` (module, byte spans) made from an earlier parse."""
+        """Parse ``text``; or take its ``tree`` (module, byte spans) made from an earlier parse,
+        and with it the tree's ``definitions`` when they are known (else found on demand)."""
         self.text = text
         self.path = path
         self.data = text.encode("utf-8")
@@ -117,7 +119,7 @@ class ParsedFile:
             self.module = wrapper.module
             self.spans = wrapper.resolve(ByteSpanPositionProvider)
         self.positions = _Positions(self.data, self.spans)
-        self._definitions: list[tuple[str, Definition]] | None = None
+        self._definitions = definitions if tree is not None else None
 
     @property
     def definitions(self) -> list[tuple[str, Definition]]:
@@ -161,7 +163,9 @@ def parse(text: str, path: str = "<text>") -> ParsedFile:
     for base in _BASES.get(path, []):
         tree = reparsed_spans(base, data)
         if tree is not None:
-            return ParsedFile(text, path, tree=tree)
+            return ParsedFile(
+                text, path, tree=(tree.module, tree.spans), definitions=tree.definitions
+            )
     file = ParsedFile(text, path)
     bases = _BASES.setdefault(path, [])
     if len(bases) < _BASES_PER_PATH:
@@ -269,12 +273,17 @@ HOLD_NO_DEFINITIONS = (
 )
 
 
-def qualified_definitions(module: cst.Module) -> Iterator[tuple[str, Definition]]:
-    """Every class and function with its qualified name, in file order (also under if/try)."""
+def qualified_definitions(
+    module: cst.CSTNode, outer: Sequence[str] = ()
+) -> Iterator[tuple[str, Definition]]:
+    """Every class and function with its qualified name, in file order (also under if/try).
+
+    ``module`` may also be one definition, ``outer`` the names of the definitions around it.
+    """
 
     class Collector(cst.CSTVisitor):
         def __init__(self) -> None:
-            self.stack: list[str] = []
+            self.stack: list[str] = list(outer)
             self.found: list[tuple[str, Definition]] = []
 
         def on_visit(self, node: cst.CSTNode) -> bool:

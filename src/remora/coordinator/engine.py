@@ -56,7 +56,7 @@ from remora.runner import (
     SandboxToolExecutor,
 )
 from remora.sandbox import SandboxRuntime
-from remora.workspace import WorkspaceStore
+from remora.workspace import Workspace, WorkspaceStore
 
 __all__ = ["OPERATIONAL_ERRORS", "Coordinator"]
 
@@ -384,13 +384,13 @@ class Coordinator:
             result = result.replace(workspace_id=None)
         outcome = self._record(run_id, task, result, fingerprint)
         if keep and result.status == "success":
-            self._supersede(workspace.id)
+            self._supersede(workspace)
         return outcome
 
-    def _supersede(self, workspace_id: str) -> None:
+    def _supersede(self, workspace: Workspace) -> None:
         """A finished run's change replaces the node's older pending ones (never before)."""
         assert self.db is not None
-        for old in self.store.supersede(workspace_id):
+        for old in self.store.supersede(workspace):
             if self.db.get(old) is not None:
                 self.db.set_review_state(old, "superseded")
 

@@ -6,6 +6,12 @@ environment (no inherited secrets), inside the bubblewrap sandbox of
 network, its own PID namespace); what it changed there is read back into the
 overlay, and the folder is removed. Where no sandbox can be created the command
 is refused unless ``sandbox.allow_unsandboxed_commands`` says otherwise.
+
+A command that only observes may ask for the project read-only instead: while
+the workspace has no change, the sandbox then mounts the live project itself
+read-only where the copy would be (Remora's state, git's and the other folders
+a copy leaves out hidden), and nothing is copied: on a large project the copy
+costs far more than the command. Writing there fails (a read-only file system).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from remora.sandbox.envelope import ExternalRefused
 from remora.sandbox.isolation import SandboxUnavailable, bwrap_argv, sandbox_problem
 from remora.workspace import sync
+from remora.workspace.paths import SKIP_DIRS
 
 if TYPE_CHECKING:
     from remora.workspace import Workspace
@@ -149,14 +156,33 @@ def _command_folder() -> Path:
     return Path(os.path.realpath(tempfile.mkdtemp(prefix="remora-cmd-")))
 
 
+def _read_only_mounts(ws: Workspace, project: Path) -> list[str]:
+    """bwrap options showing the live project read-only at ``project``, as a copy shows it."""
+    mounts = ["--ro-bind", str(ws.project_root), str(project)]
+    for name in sorted(SKIP_DIRS):  # what a copy leaves out, at the top where it matters
+        if (ws.project_root / name).is_dir():
+            mounts += ["--tmpfs", str(project / name)]
+    return mounts
+
+
 def _launcher(
-    executable: str, args: list[str], base: Path, project: Path, allow_unsandboxed: bool
+    executable: str,
+    args: list[str],
+    base: Path,
+    project: Path,
+    allow_unsandboxed: bool,
+    read_only_of: Workspace | None = None,
 ) -> tuple[list[str], bool]:
-    """The argv to start, and whether it runs sandboxed."""
+    """The argv to start, and whether it runs sandboxed.
+
+    With ``read_only_of`` the sandbox shows that workspace's live project
+    read-only at ``project`` (no copy is made); never without a sandbox.
+    """
     problem = sandbox_problem()
     if problem is None:
         bwrap = shutil.which("bwrap") or "bwrap"
-        return bwrap_argv(bwrap, base, executable, args, project), True
+        mounts = [] if read_only_of is None else _read_only_mounts(read_only_of, project)
+        return bwrap_argv(bwrap, base, executable, args, project, mounts), True
     if not allow_unsandboxed:
         raise SandboxUnavailable(problem)
     warnings.warn(f"{UNSANDBOXED_NOTE} ({problem})", RuntimeWarning, stacklevel=2)
@@ -171,12 +197,15 @@ async def run_command(
     allow_unsandboxed: bool = False,
     input_data: bytes | None = None,
     absorb: bool = True,
+    read_only: bool = False,
 ) -> dict[str, Any]:
     """Run a checked ``argv`` (see :func:`check_command`) in the sandbox; returns its result.
 
     ``input_data`` is the command's standard input (none when None). With
     ``absorb`` false what the command changed in its copy is discarded: host
     code that only observes (a pytest run, a probe call) leaves no side effects.
+    With ``read_only`` (which implies no absorb) a sandboxed command of a
+    workspace without changes sees the live project read-only instead of a copy.
 
     Raises :class:`SandboxUnavailable` when no sandbox can be created and
     ``allow_unsandboxed`` is false.
@@ -184,14 +213,20 @@ async def run_command(
     executable = resolve_executable(argv[0])
     base = _command_folder()
     project, home, tmp = base / "project", base / "home", base / "tmp"
+    # Without changes the merged view is the live project itself: it can be shown as it is.
+    shared = ws if read_only and not ws.overlay_rows() else None
+    absorb = absorb and not read_only
     try:
         # A thread: the first call probes bwrap with a subprocess.
         launch, sandboxed = await asyncio.to_thread(
-            _launcher, executable, argv[1:], base, project, allow_unsandboxed
+            _launcher, executable, argv[1:], base, project, allow_unsandboxed, shared
         )
         home.mkdir()
         tmp.mkdir()
-        await asyncio.to_thread(sync.materialize, ws, project)
+        if shared is not None and sandboxed:
+            project.mkdir()  # the mount point
+        else:
+            await asyncio.to_thread(sync.materialize, ws, project)
         started = time.monotonic()
         proc = await asyncio.create_subprocess_exec(
             *launch,

@@ -26,7 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from remora.errors import ScriptRuntimeError
@@ -78,12 +78,18 @@ def _covered(path: Path, roots: Iterable[Path]) -> bool:
 
 
 def bwrap_argv(
-    bwrap: str, writable: Path, executable: str, args: list[str], cwd: Path
+    bwrap: str,
+    writable: Path,
+    executable: str,
+    args: list[str],
+    cwd: Path,
+    mounts: Sequence[str] = (),
 ) -> list[str]:
     """The ``bwrap`` command line that runs ``executable args`` inside the sandbox.
 
     ``writable`` (the command's own folder) is mounted read-write at its own
-    path; ``cwd`` must lie inside it.
+    path; ``cwd`` must lie inside it. ``mounts`` are further bwrap mount
+    options, applied after it (so they may cover folders inside it).
     """
     argv = [bwrap, "--tmpfs", "/tmp"]
     for system_dir in _SYSTEM_DIRS:
@@ -105,6 +111,7 @@ def bwrap_argv(
         "--bind",
         str(writable),
         str(writable),
+        *mounts,
         "--proc",
         "/proc",
         "--dev",

@@ -4,6 +4,10 @@ The overlay holds only what the agent wrote or deleted; every other read falls
 through to the live project, so creating a workspace copies nothing. The first
 time a project file is read or written its sha256 is recorded as the *base*:
 accept compares the live file with it to find files the user changed meanwhile.
+
+A fresh workspace (``meta`` given) is lazy: its metadata and bases stay in
+memory and the sqlite database is only created by the first change, in one
+transaction. Most runs change nothing, and for them no database is written.
 """
 
 from __future__ import annotations
@@ -12,8 +16,7 @@ import hashlib
 import os
 import sqlite3
 import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from remora.errors import WorkspaceConflictError
@@ -66,17 +69,31 @@ class Workspace:
 
     Safe to share between asyncio tasks and worker threads: one connection,
     opened with ``check_same_thread=False``, guarded by a lock.
+
+    With ``meta`` the workspace is new and lazy (nothing is read from or written
+    to ``db_path`` until the first change); without, the database is opened.
     """
 
-    def __init__(self, workspace_id: str, project_root: Path, db_path: Path) -> None:
+    def __init__(
+        self,
+        workspace_id: str,
+        project_root: Path,
+        db_path: Path,
+        *,
+        meta: Mapping[str, str] | None = None,
+    ) -> None:
         self.id = workspace_id
         self.project_root = project_root.resolve()
         self.db_path = db_path
         self._lock = threading.RLock()
-        self._conn = connect(db_path)
-        self._bases: dict[str, str | None] = dict(
-            self._conn.execute("SELECT path, sha FROM bases").fetchall()
-        )
+        self._conn: sqlite3.Connection | None = None
+        self._bases: dict[str, str | None] = {}
+        # Read once: the metadata only changes through set_meta, which keeps this current.
+        self._meta_values: dict[str, str] = dict(meta or {})
+        if meta is None:
+            self._conn = connect(db_path)
+            self._bases = dict(self._conn.execute("SELECT path, sha FROM bases").fetchall())
+            self._meta_values = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
         # dest folder -> {path: sha} of what materialize() put there (sync.py)
         self.manifests: dict[str, dict[str, str]] = {}
 
@@ -84,8 +101,7 @@ class Workspace:
 
     def _meta(self, key: str) -> str | None:
         with self._lock:
-            row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return None if row is None else str(row[0])
+            return self._meta_values.get(key)
 
     def meta(self, key: str) -> str | None:
         """One metadata value (operation, node_id, created, run, ...); None when unset."""
@@ -93,9 +109,37 @@ class Workspace:
 
     def set_meta(self, **values: str) -> None:
         with self._lock:
-            self._conn.executemany(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", list(values.items())
-            )
+            if self._conn is not None:
+                self._conn.executemany(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", list(values.items())
+                )
+            self._meta_values.update(values)
+
+    @property
+    def written(self) -> bool:
+        """Whether the database exists: false for a lazy workspace that never changed."""
+        return self._conn is not None
+
+    def _database(self) -> sqlite3.Connection:
+        """The connection; a lazy workspace's database is created now, with what it kept."""
+        if self._conn is None:
+            conn = connect(self.db_path)
+            try:
+                conn.execute("BEGIN")
+                conn.executemany(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                    list(self._meta_values.items()),
+                )
+                conn.executemany(
+                    "INSERT OR IGNORE INTO bases(path, sha) VALUES (?, ?)",
+                    list(self._bases.items()),
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.close()
+                raise
+            self._conn = conn
+        return self._conn
 
     @property
     def operation(self) -> str:
@@ -113,6 +157,8 @@ class Workspace:
     def accepting(self) -> bool:
         """True while an accept journal is present (an accept started, not finished)."""
         with self._lock:
+            if self._conn is None:
+                return False
             return self._conn.execute("SELECT 1 FROM accept_plan LIMIT 1").fetchone() is not None
 
     # -- paths --------------------------------------------------------------
@@ -141,6 +187,8 @@ class Workspace:
             return None
 
     def _row(self, clean: str) -> tuple[bytes | None, bool] | None:
+        if self._conn is None:
+            return None
         row = self._conn.execute(
             "SELECT content, deleted FROM overlay WHERE path=?", (clean,)
         ).fetchone()
@@ -157,7 +205,8 @@ class Workspace:
         if not known:
             live = self._live(clean)
         sha = None if live is None else sha256(live)
-        self._conn.execute("INSERT OR IGNORE INTO bases(path, sha) VALUES (?, ?)", (clean, sha))
+        if self._conn is not None:
+            self._conn.execute("INSERT OR IGNORE INTO bases(path, sha) VALUES (?, ?)", (clean, sha))
         self._bases[clean] = sha
         return sha
 
@@ -197,6 +246,8 @@ class Workspace:
         return (self.project_root / clean).is_file()
 
     def _overlay_dir(self, clean: str) -> bool:
+        if self._conn is None:
+            return False
         prefix = "" if clean == "." else clean + "/"
         row = self._conn.execute(
             "SELECT 1 FROM overlay WHERE deleted=0 AND path > ? AND path < ? LIMIT 1",
@@ -240,10 +291,7 @@ class Workspace:
                     elif entry.is_file():
                         entries.add(entry.name)
             prefix = "" if clean == "." else clean + "/"
-            rows = self._conn.execute(
-                "SELECT path, deleted FROM overlay WHERE path > ? AND path < ?",
-                (prefix, prefix[:-1] + "0" if prefix else "\U0010ffff"),
-            ).fetchall()
+            rows = self._overlay_listing(prefix)
             for path, deleted in rows:
                 rest = path[len(prefix) :]
                 if "/" in rest:
@@ -261,12 +309,21 @@ class Workspace:
             files = {
                 rel for rel, _ in walk_files(self.project_root, follow_inside=self.project_root)
             }
-            for path, deleted in self._conn.execute("SELECT path, deleted FROM overlay"):
+            for path, deleted in self._overlay_listing(""):
                 if deleted:
                     files.discard(path)
                 elif not is_skipped(path):
                     files.add(path)
         return iter(sorted(files))
+
+    def _overlay_listing(self, prefix: str) -> list[tuple[str, int]]:
+        """(path, deleted) of the overlay rows under the folder ``prefix`` ("" for all)."""
+        if self._conn is None:
+            return []
+        return self._conn.execute(
+            "SELECT path, deleted FROM overlay WHERE path > ? AND path < ?",
+            (prefix, prefix[:-1] + "0" if prefix else "\U0010ffff"),
+        ).fetchall()
 
     # -- writing ------------------------------------------------------------
 
@@ -279,9 +336,9 @@ class Workspace:
         with self._lock:
             self._guard_writable(clean)
             if sha256(blob) == self._base_sha(clean):
-                self._conn.execute("DELETE FROM overlay WHERE path=?", (clean,))
+                self._forget(clean)
             else:
-                self._conn.execute(
+                self._database().execute(
                     "INSERT OR REPLACE INTO overlay(path, content, deleted) VALUES (?, ?, 0)",
                     (clean, blob),
                 )
@@ -293,17 +350,24 @@ class Workspace:
             self._guard_writable(clean)
             if self._base_sha(clean) is None:
                 # created by the agent (or never there): nothing left to delete
-                self._conn.execute("DELETE FROM overlay WHERE path=?", (clean,))
+                self._forget(clean)
             else:
-                self._conn.execute(
+                self._database().execute(
                     "INSERT OR REPLACE INTO overlay(path, content, deleted) VALUES (?, NULL, 1)",
                     (clean,),
                 )
+
+    def _forget(self, clean: str) -> None:
+        """No overlay row for ``clean`` (a lazy workspace has none to remove)."""
+        if self._conn is not None:
+            self._conn.execute("DELETE FROM overlay WHERE path=?", (clean,))
 
     # -- changes ------------------------------------------------------------
 
     def overlay_rows(self) -> list[tuple[str, bytes | None, bool]]:
         with self._lock:
+            if self._conn is None:
+                return []
             rows = self._conn.execute(
                 "SELECT path, content, deleted FROM overlay ORDER BY path"
             ).fetchall()
@@ -313,7 +377,10 @@ class Workspace:
         """Record base shas in bulk; already recorded paths keep their first base."""
         with self._lock:
             fresh = [(path, sha) for path, sha in pairs if path not in self._bases]
-            self._conn.executemany("INSERT OR IGNORE INTO bases(path, sha) VALUES (?, ?)", fresh)
+            if self._conn is not None:
+                self._conn.executemany(
+                    "INSERT OR IGNORE INTO bases(path, sha) VALUES (?, ?)", fresh
+                )
             self._bases.update(fresh)
 
     def base_sha(self, clean: str) -> str | None:
@@ -357,16 +424,15 @@ class Workspace:
 
     # -- lifecycle ----------------------------------------------------------
 
-    def init_meta(self, operation: str, node_id: str) -> None:
-        self.set_meta(operation=operation, node_id=node_id, created=repr(time.time()))
-
     def connection(self) -> tuple[sqlite3.Connection, threading.RLock]:
         """The connection and its lock, for the accept journal (accept.py)."""
-        return self._conn, self._lock
+        with self._lock:
+            return self._database(), self._lock
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            if self._conn is not None:
+                self._conn.close()
 
     def __enter__(self) -> Workspace:
         return self

@@ -6,6 +6,7 @@ import glob
 import os
 import re
 import secrets
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -58,6 +59,9 @@ class WorkspaceStore:
         left alone: a run that is interrupted or fails must not destroy a
         change waiting for review. :meth:`supersede` retires them once the new
         run has a change.
+
+        The id is claimed by an empty file; the database in it is only written
+        by the run's first change (a lazy :class:`Workspace`).
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         workspace_id = f"{operation}-{node_id}"
@@ -69,26 +73,33 @@ class WorkspaceStore:
                 break
             except FileExistsError:
                 workspace_id = f"{operation}-{node_id}-{secrets.token_hex(4)}"
-        ws = Workspace(workspace_id, self.project_root, db)
-        ws.init_meta(operation, node_id)
-        ws.set_meta(run=_RUNNING)
-        return ws
+        meta = {
+            "operation": operation,
+            "node_id": node_id,
+            "created": repr(time.time()),
+            "run": _RUNNING,
+        }
+        return Workspace(workspace_id, self.project_root, db, meta=meta)
 
     @staticmethod
     def mark_finished(ws: Workspace) -> None:
         """The run writing ``ws`` is over: a later run's change may now supersede it."""
         ws.set_meta(run=_FINISHED)
 
-    def supersede(self, workspace_id: str) -> list[str]:
-        """Remove the older workspaces of ``workspace_id``'s node and operation.
+    def supersede(self, workspace: Workspace | str) -> list[str]:
+        """Remove the older workspaces of ``workspace``'s node and operation.
 
         Called when a new run finished with a change, which replaces theirs.
         One whose accept was interrupted is kept (it must be resumed or
         rejected by the user), and so is one whose run is still going or
-        started later. Returns the ids removed.
+        started later. Returns the ids removed. ``workspace`` is the run's own
+        (its metadata is kept after close) or an id, opened here.
         """
-        with self.open(workspace_id) as ws:
-            operation, node_id, created = ws.operation, ws.node_id, ws.created
+        if isinstance(workspace, str):
+            with self.open(workspace) as ws:
+                return self.supersede(ws)
+        workspace_id = workspace.id
+        operation, node_id, created = workspace.operation, workspace.node_id, workspace.created
         removed: list[str] = []
         prefix = f"{operation}-{node_id}"
         for other in self.ids(prefix):
@@ -108,13 +119,23 @@ class WorkspaceStore:
         return removed
 
     def open(self, workspace_id: str) -> Workspace:
+        """The workspace; one whose run has not changed anything yet is opened empty.
+
+        An empty file is an id claimed by a running (or killed) run before its
+        first change: it is read as a lazy workspace with no metadata, so a
+        reader never writes a database into another run's claim.
+        """
         db = self._db(workspace_id)
-        if not db.is_file():
+        try:
+            claimed_only = db.stat().st_size == 0
+        except (FileNotFoundError, NotADirectoryError):
+            claimed_only = None
+        if claimed_only is None or not db.is_file():
             raise WorkspaceNotFoundError(
                 f"no workspace {workspace_id!r}",
                 "run `remora review` to list the workspaces",
             )
-        return Workspace(workspace_id, self.project_root, db)
+        return Workspace(workspace_id, self.project_root, db, meta={} if claimed_only else None)
 
     def interrupted(self) -> list[str]:
         """Ids of workspaces whose accept was started and not finished."""

@@ -10,7 +10,7 @@ import libcst as cst
 import pytest
 
 from remora.code.reparse import changed_region, reparsed_spans
-from remora.code.source import ParsedFile, parse
+from remora.code.source import ParsedFile, parse, qualified_definitions
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 
@@ -53,10 +53,13 @@ def nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
 def assert_same_as_whole_parse(old: ParsedFile, new_text: str) -> None:
     tree = reparsed_spans(old, new_text.encode("utf-8"))
     assert tree is not None, "expected a partial parse"
-    derived = ParsedFile(new_text, tree=tree)
+    derived = ParsedFile(new_text, tree=(tree.module, tree.spans), definitions=tree.definitions)
     whole = ParsedFile(new_text)
     assert derived.module.code == new_text
     assert [n for n, _ in derived.definitions] == [n for n, _ in whole.definitions]
+    # The definitions made from the old list are the new tree's own nodes.
+    found = qualified_definitions(derived.module)
+    assert [(n, id(d)) for n, d in derived.definitions] == [(n, id(d)) for n, d in found]
     pairs = list(zip(nodes(whole.module), nodes(derived.module), strict=True))
     compared = 0
     for expected, got in pairs:

@@ -1,4 +1,4 @@
-"""run_command: allow-list, argument checks, a materialised copy, read-back, timeout, env."""
+"""run_command: allow-list, argument checks, a copy or the read-only project, read-back, timeout."""
 
 from __future__ import annotations
 
@@ -165,3 +165,64 @@ async def test_refused_commands_through_the_external(ws: Workspace) -> None:
     ext = build_externals(ws, None, sandbox_config(commands=[["ruff"]]))
     with pytest.raises(ExternalRefused, match="not allowed"):
         await ext["run_command"]("python", ["-m", "pytest"])
+
+
+_OBSERVE = """
+import json, os
+seen = {"files": sorted(os.listdir(".")), "a": open("src/a.py").read()}
+seen["state"] = os.listdir(".remora") if os.path.isdir(".remora") else []
+for name in ("new.txt", "src/a.py"):
+    try:
+        open(name, "a").close()
+        seen[name] = "written"
+    except OSError as exc:
+        seen[name] = exc.strerror
+try:
+    seen["leak"] = open("leak_file").read()
+except OSError as exc:
+    seen["leak"] = exc.strerror
+print(json.dumps(seen))
+"""
+
+
+def _tree(root: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+async def test_a_read_only_command_sees_the_live_project_without_a_copy(
+    ws: Workspace, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from remora.sandbox.commands import run_command
+    from remora.workspace import sync
+
+    def no_copy(*_: object) -> None:
+        raise AssertionError("the project was copied")
+
+    monkeypatch.setattr(sync, "materialize", no_copy)
+    before = _tree(project)
+    result = await run_command(ws, ["python", "-c", _OBSERVE], 30, read_only=True)
+    assert result["exit_code"] == 0 and result["sandboxed"], result
+    seen = json.loads(result["stdout"])
+    assert seen["a"] == (project / "src" / "a.py").read_text()
+    assert {"src", "notes.txt", "blob.bin"} <= set(seen["files"])
+    assert seen["state"] == []  # Remora's state is hidden, as a copy leaves it out
+    assert seen["new.txt"] == seen["src/a.py"] == "Read-only file system"
+    assert seen["leak"] == "No such file or directory"  # a link out of the project leads nowhere
+    assert result["changed_files"] == [] and ws.changed_files() == []
+    assert _tree(project) == before
+    assert leftovers() == set()
+
+
+async def test_a_read_only_command_of_a_changed_workspace_gets_a_copy(
+    ws: Workspace, project: Path
+) -> None:
+    from remora.sandbox.commands import run_command
+
+    ws.write("src/a.py", b"CHANGED = 1\n")
+    result = await run_command(ws, ["python", "-c", _OBSERVE], 30, read_only=True)
+    assert result["exit_code"] == 0, result
+    seen = json.loads(result["stdout"])
+    assert seen["a"] == "CHANGED = 1\n"  # the overlay, which only a copy can show
+    assert seen["new.txt"] == "written"
+    assert result["changed_files"] == [] and ws.changed_files() == ["src/a.py"]
+    assert (project / "src" / "a.py").read_text().startswith("import os")
