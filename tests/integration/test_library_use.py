@@ -17,6 +17,7 @@ import pytest
 pytestmark = pytest.mark.integration
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+OPERATIONS = ("-o", "lint,docstring")
 
 
 @pytest.mark.timeout(1800)
@@ -26,8 +27,7 @@ def test_library_example_prints_the_changes(embedded_model_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
     env["REMORA_MODEL__PATH"] = str(embedded_model_path)
     run = subprocess.run(
-        [sys.executable, str(EXAMPLES / "library_use.py"), "inventory/pricing.py"]
-        + ["-o", "lint,docstring"],
+        [sys.executable, str(EXAMPLES / "library_use.py"), "inventory/pricing.py", *OPERATIONS],
         env=env,
         capture_output=True,
         text=True,

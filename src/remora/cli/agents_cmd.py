@@ -65,7 +65,8 @@ def check_command(
     """
     from remora.agents.report import agent_yaml_files
     from remora.cli.agents_list import check_agent_yamls
-    from remora.sandbox import check_pym, iter_pym_files
+    from remora.code import check_tool_script
+    from remora.sandbox import iter_pym_files
 
     agents = agent_yaml_files(paths)
     files = list(iter_pym_files([p for p in paths if p.suffix not in (".yaml", ".yml")]))
@@ -78,7 +79,7 @@ def check_command(
     report: list[dict[str, Any]] = []
     problems = 0
     for path in files:
-        findings = check_pym(path)
+        findings = check_tool_script(path)
         problems += len(findings)
         report.append(
             {"file": str(path), "ok": not findings, "findings": [f.to_dict() for f in findings]}
