@@ -120,25 +120,14 @@ class DiscoveryConfig(_Section):
     workers: int | None = Field(None, ge=1, description="Parse processes; default: CPU count")
 
 
-# Test code: tests are not documented, tested or given sample data unless an
-# operation's own `exclude:` says otherwise (`exclude: []` runs them on tests too).
-SKIPS_TEST_CODE: tuple[str, ...] = ("docstring", "test", "sample_data")
-TEST_CODE_PATTERNS: tuple[str, ...] = (
-    "tests/*",
-    "*/tests/*",
-    "test_*.py",
-    "*_test.py",
-    "conftest.py",
-)
-
-
 class OperationConfig(_Section):
     enabled: bool = True
     model: dict[str, Any] | None = Field(None, description="Overrides of the model section")
     options: dict[str, Any] = Field(default_factory=dict)
     # File patterns (fnmatch on the project-relative path, `*` crosses `/`; a
     # pattern without `/` also matches the file name alone). An empty include
-    # means every file.
+    # means every file. Unset, exclude is the agent's: test code for an agent
+    # with `test_code: skip` (coordinator/tasks.py).
     include: list[str] = Field(default_factory=list, description="Only files matching these")
     exclude: list[str] = Field(default_factory=list, description="Never files matching these")
 
@@ -254,14 +243,6 @@ class RemoraConfig(_Section):
     watch: WatchConfig = Field(default_factory=WatchConfig)
     lsp: LspConfig = Field(default_factory=LspConfig)
     assistant: AssistantConfig = Field(default_factory=AssistantConfig)
-
-    @model_validator(mode="after")
-    def _test_code_excluded_by_default(self) -> RemoraConfig:
-        for name in SKIPS_TEST_CODE:
-            op = self.operations.get(name)
-            if op is not None and "exclude" not in op.model_fields_set:
-                op.exclude = list(TEST_CODE_PATTERNS)
-        return self
 
     @model_validator(mode="after")
     def _profile_supports_tool_choice(self) -> RemoraConfig:
