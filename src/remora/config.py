@@ -29,6 +29,7 @@ from remora.profiles import resolve_profile
 
 __all__ = [
     "CONFIG_FILENAME",
+    "PROVIDER_NAMES",
     "AssistantConfig",
     "DiscoveryConfig",
     "EventsConfig",
@@ -36,6 +37,7 @@ __all__ = [
     "LspConfig",
     "ModelConfig",
     "OperationConfig",
+    "ProviderName",
     "RemoraConfig",
     "RetryConfig",
     "RunnerConfig",
@@ -61,6 +63,12 @@ DEFAULT_EMBEDDED_MODEL = "qwen2.5-coder-0.5b"
 DEFAULT_PROMPT_CACHE_MIB = 128
 
 
+# The providers a model section may name; providers/factory.py maps each to its
+# adapter, and mypy checks that mapping covers exactly these.
+ProviderName = Literal["embedded", "openai", "llm", "gemini", "scripted"]
+PROVIDER_NAMES: tuple[ProviderName, ...] = typing.get_args(ProviderName)
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
@@ -71,7 +79,7 @@ class RetryConfig(_Section):
 
 
 class ModelConfig(_Section):
-    provider: Literal["embedded", "openai", "llm", "gemini", "scripted"] = "embedded"
+    provider: ProviderName = "embedded"
     id: str = Field(
         DEFAULT_EMBEDDED_MODEL,
         description="Model id as the provider names it (embedded: a name from `remora models`)",
