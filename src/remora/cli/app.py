@@ -25,8 +25,10 @@ from remora.cli import (
     serve_cmd,
     tool_cmd,
 )
+from remora.cli.fetch_progress import console_progress
 from remora.cli.output import err_console
 from remora.errors import RemoraError
+from remora.providers.model_store import set_fetch_progress
 
 __all__ = ["app", "main"]
 
@@ -61,6 +63,8 @@ def _root(
     ),
 ) -> None:
     _state["debug"] = debug or os.environ.get("REMORA_DEBUG", "") not in ("", "0")
+    # A model fetched on first use (the embedded provider) shows its progress on stderr.
+    set_fetch_progress(console_progress)
 
 
 for _module in (

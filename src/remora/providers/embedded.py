@@ -44,7 +44,7 @@ from remora.providers.gguf_vocab import prompt_tokens
 from remora.providers.model_store import (
     KNOWN_MODELS,
     cached_path,
-    console_progress,
+    fetch_progress,
     is_gguf,
     lookup,
     resolve_model_path,
@@ -131,7 +131,7 @@ class EmbeddedProvider:
 
     def _open_engines(self) -> list[Engine]:
         try:
-            with console_progress() as progress:
+            with fetch_progress() as progress:
                 path = resolve_model_path(self.model, progress=progress)
         except ModelUnavailableError as exc:
             raise ModelUnavailableError(
