@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from remora import review
     from remora.analysis import Analysis, Change, analyze
 
-__version__ = "0.1.0"
+from remora.version import __version__
 
 __all__ = ["Analysis", "Change", "__version__", "analyze", "review"]
 

@@ -12,7 +12,6 @@ import warnings
 import typer
 from rich.markup import escape
 
-from remora import __version__
 from remora.cli import (
     agents_cmd,
     analyze_cmd,
@@ -29,6 +28,7 @@ from remora.cli.fetch_progress import console_progress
 from remora.cli.output import err_console
 from remora.errors import RemoraError
 from remora.providers.model_store import set_fetch_progress
+from remora.version import __version__
 
 __all__ = ["app", "main"]
 

@@ -19,7 +19,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from remora import __version__
 from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import Usage
 from remora.coordinator.tasks import OperationPlan, Task
@@ -28,6 +27,7 @@ from remora.results import ResultsDB
 from remora.results.db import ResultRecord
 from remora.runner import AgentResult, ResultError
 from remora.runner.result import Status
+from remora.version import __version__
 from remora.workspace import WorkspaceStore
 
 __all__ = ["plan_digest", "result_of", "reusable_result", "task_fingerprint"]
