@@ -40,6 +40,7 @@ from remora.events import Event, EventEmitter, NullEmitter
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
 from remora.results.review import accept as accept_workspace
+from remora.results.review import is_open, new_result_state, supersede
 from remora.runner import (
     AgentResult,
     AgentRunner,
@@ -236,7 +237,7 @@ class Coordinator:
             if record is None:
                 queue.append((task, task_fingerprint(task, digests)))
                 continue
-            open_review = record.review_state in ("pending", "conflict")
+            open_review = is_open(record.review_state)
             outcome = TaskOutcome(
                 task.node,
                 task.operation,
@@ -376,15 +377,9 @@ class Coordinator:
             result = result.replace(workspace_id=None)
         outcome = self._record(run_id, task, result, fingerprint)
         if keep and result.status == "success":
-            self._supersede(workspace.id)
+            assert self.db is not None
+            supersede(self.store, self.db, workspace.id)
         return outcome
-
-    def _supersede(self, workspace_id: str) -> None:
-        """A finished run's change replaces the node's older pending ones (never before)."""
-        assert self.db is not None
-        for old in self.store.supersede(workspace_id):
-            if self.db.get(old) is not None:
-                self.db.set_review_state(old, "superseded")
 
     def _record(
         self, run_id: str, task: Task, result: AgentResult, fingerprint: str | None = None
@@ -393,7 +388,7 @@ class Coordinator:
         result_id = self.db.record_result(
             run_id, task.node, task.operation, result.to_dict(), fingerprint=fingerprint
         )
-        review = "pending" if result.changed_files and result.workspace_id else "none"
+        review = new_result_state(result.changed_files, result.workspace_id)
         return TaskOutcome(task.node, task.operation, result, result_id, review)
 
     def _auto_accept(self, report: AnalyzeReport) -> None:
