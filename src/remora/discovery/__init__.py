@@ -1,6 +1,6 @@
 """Discovery: tree-sitter parsing of Python projects into CSTNodes."""
 
-from remora.discovery.engine import discover
+from remora.discovery.pipeline import discover
 from remora.discovery.extract import parse_source
 from remora.discovery.ignore import DEFAULT_IGNORES, IgnoreRules
 from remora.discovery.node import NODE_TYPES, CSTNode, NodeType, make_node_id
