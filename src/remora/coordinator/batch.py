@@ -1,4 +1,4 @@
-"""The coordinator: nodes × operations, concurrently, under one limit.
+"""The coordinator's batch: nodes × operations, concurrently, under one limit.
 
 Workers take tasks from one queue, so at most ``sandbox.max_concurrent_agents``
 agents run at once whatever the mix of nodes and operations. Each run gets its
