@@ -35,7 +35,7 @@ from remora.coordinator import (
     TaskOutcome,
     parse_operations,
 )
-from remora.coordinator.rejections import RetryPlan
+from remora.coordinator.rejections import RerunPlan
 from remora.discovery import DiscoveryResult, discover
 from remora.discovery.node import NodeType
 from remora.discovery.result import DiscoveryWarning
@@ -158,12 +158,12 @@ async def run(
     *,
     progress: ProgressSink | None = None,
     auto_accept: bool = False,
-    retry: RetryPlan | None = None,
+    rerun: RerunPlan | None = None,
     force: bool = False,
 ) -> tuple[AnalyzeReport, bool]:
     """Run every node × operation of the plan; returns the report and whether a tool faulted.
 
-    ``retry`` narrows the run to the changes rejected with a reason; ``force``
+    ``rerun`` narrows the run to the changes rejected with a reason; ``force``
     re-runs what the incremental check would keep.
     """
     coordinator = Coordinator(
@@ -174,8 +174,8 @@ async def run(
         progress=progress or NullProgress(),
     )
     nodes, operations, only = discovered.nodes, plan.operations, None
-    if retry is not None:
-        nodes, operations, only = retry.nodes, retry.operations, retry.pairs
+    if rerun is not None:
+        nodes, operations, only = rerun.nodes, rerun.operations, rerun.pairs
     async with coordinator:
         report = await coordinator.analyze(
             nodes, operations, auto_accept=auto_accept, only=only, force=force

@@ -25,7 +25,7 @@ from remora.coordinator import (
     ProgressSink,
     watch_loop,
 )
-from remora.coordinator.rejections import retry_plan
+from remora.coordinator.rejections import rerun_plan
 from remora.discovery.result import DiscoveryWarning
 from remora.results import ResultsDB
 
@@ -139,11 +139,11 @@ def analyze_command(
     plan = _prepare(opts, paths, operations)
     try:
         result = analysis.find_nodes(plan, parse_types(node_type), _print_warning)
-        retry = None
+        rerun = None
         if retry_rejected:
             with ResultsDB(plan.project_root) as db:
-                retry = retry_plan(db, result.nodes, plan.operations if operations else None)
-            if not retry.pairs:
+                rerun = rerun_plan(db, result.nodes, plan.operations if operations else None)
+            if not rerun.pairs:
                 err_console.print("no change rejected with a reason is waiting for a retry")
                 return
         show_bar = output_format is OutputFormat.table and err_console.is_terminal
@@ -155,7 +155,7 @@ def analyze_command(
                     result,
                     progress=progress,
                     auto_accept=auto_accept,
-                    retry=retry,
+                    rerun=rerun,
                     force=force,
                 )
             )

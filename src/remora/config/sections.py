@@ -27,7 +27,7 @@ __all__ = [
     "OperationConfig",
     "ProviderName",
     "RemoraConfig",
-    "RetryConfig",
+    "RequestRetryConfig",
     "RunnerConfig",
     "SandboxConfig",
     "SandboxLimitOverrides",
@@ -59,7 +59,9 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
-class RetryConfig(_Section):
+class RequestRetryConfig(_Section):
+    """`model.retry`: a model request sent again after a connection error or a timeout."""
+
     max_attempts: int = Field(3, ge=1, description="Attempts on connection errors and timeouts")
     backoff_s: float = Field(0.5, ge=0, description="First backoff; doubles each attempt")
 
@@ -74,7 +76,7 @@ class ModelConfig(_Section):
     base_url: str | None = None
     api_key_env: str | None = Field(None, description="Environment variable holding the key")
     timeout: float = Field(60.0, gt=0, description="Seconds per model request")
-    retry: RetryConfig = Field(default_factory=RetryConfig)
+    retry: RequestRetryConfig = Field(default_factory=RequestRetryConfig)
     profile: str | None = Field(None, description="Model profile; default: from the model id")
     # One slot: the engine reads one prompt at a time at full speed, the other agents
     # wait in the queue (not counted against them) or run their tools, and the KV

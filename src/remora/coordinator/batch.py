@@ -31,8 +31,14 @@ from remora.coordinator.incremental import (
     task_fingerprint,
 )
 from remora.coordinator.providers import ProviderFactory, ProviderPool, model_key
-from remora.coordinator.rejections import review_memory, transcript_summary
-from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
+from remora.coordinator.rejections import review_memory
+from remora.coordinator.report import (
+    AnalyzeReport,
+    NullProgress,
+    ProgressSink,
+    TaskOutcome,
+    transcript_details,
+)
 from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
@@ -360,7 +366,7 @@ class Coordinator:
                     summary=message,
                     error=ResultError(code, message),
                 )
-            transcript = transcript_summary(runner.dispatcher.log, plan.model)
+            transcript = transcript_details(runner.dispatcher.log, plan.model)
             result = result.replace(details={**result.details, "transcript": transcript})
             repeated = memory.repeat_of(workspace.changes()) if result.changed_files else None
             if repeated is not None:
