@@ -90,7 +90,7 @@ class Coordinator:
         self.progress: ProgressSink = progress or NullProgress()
         self.command = command
         self.providers = ProviderPool(provider_factory)
-        # Per model: how its retries went, agent by agent (runner/host_finish.py).
+        # Per model: how its retries went, agent by agent (runner/run_end.py).
         self._retry_records: dict[str, RetryRecord] = {}
         self.store = WorkspaceStore(self.project_root)
         self.db: ResultsDB | None = None

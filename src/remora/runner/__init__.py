@@ -9,11 +9,11 @@ from remora.runner.dispatcher import (
     envelope_error,
     envelope_ok,
 )
-from remora.runner.host_finish import RetryRecord
 from remora.runner.loop import AgentRunner, effective_max_turns
 from remora.runner.messages import CONTEXT_PREFIX, Transcript
 from remora.runner.policy import RepeatGuard, RunState, TurnPlan, TurnPolicy
 from remora.runner.result import AgentResult, ResultError, Status
+from remora.runner.run_end import RetryRecord
 from remora.runner.sandbox_executor import SandboxToolExecutor
 
 __all__ = [

@@ -31,11 +31,11 @@ from remora.providers.base import Provider, ProviderError
 from remora.runner.clock import TurnClock
 from remora.runner.completions import MeteredCompleter
 from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, WorkspaceReporter
-from remora.runner.host_finish import HostFinish, RetryRecord
 from remora.runner.host_steps import run_host_steps
 from remora.runner.messages import Transcript
 from remora.runner.policy import RunState, TurnPlan, TurnPolicy
 from remora.runner.result import AgentResult, ResultError
+from remora.runner.run_end import RetryRecord, RunEnd
 from remora.runner.summary import established, submission_result
 
 __all__ = ["AgentRunner", "effective_max_turns"]
@@ -96,8 +96,8 @@ class AgentRunner:
         self.turns = 0
         # Tool calls the host made instead of the model (host steps; the submits in finish).
         self.host_calls = 0
-        # When the run ends for the model: one place (runner/host_finish.py).
-        self.finish = HostFinish(definition, self.dispatcher, self.policy, executor, retries)
+        # When the run ends for the model: one place (runner/run_end.py).
+        self.finish = RunEnd(definition, self.dispatcher, self.policy, executor, retries)
         # Seconds this run's requests waited for the model before it started on them.
         self._queued_s = 0.0
         self._usage = Usage()

@@ -1,4 +1,4 @@
-"""When a run ends, decided in one place: :class:`HostFinish`, asked by the loop at
+"""When a run ends, decided in one place: :class:`RunEnd`, asked by the loop at
 three moments (after the host steps, before a turn, after a turn).
 
 A run ends when the model submits (or answers in text), at the turn limit (the
@@ -8,10 +8,10 @@ it. No model turn is spent where the host already knows the answer:
 - a host step or a tool's ``finish_if_empty`` key says nothing is left to do:
   submitting is no decision, the host calls submit_result;
 - the model's only possible move is submit_result without arguments
-  (:meth:`HostFinish.only_submit_left`): the host calls it;
+  (:meth:`RunEnd.only_submit_left`): the host calls it;
 - the model's turn was made only of calls answered before exactly so (the
   repeat guard's "already done", or the same refusal for the same reason) with
-  no call succeeding since (:meth:`HostFinish.after_repeats`): the run is where
+  no call succeeding since (:meth:`RunEnd.after_repeats`): the run is where
   it was a turn ago, so asking again buys nothing. The host submits for the
   model when submit_result can go without arguments; otherwise, after a
   repeated refusal in a workspace nothing was written to, the run is skipped
@@ -20,7 +20,7 @@ it. No model turn is spent where the host already knows the answer:
   an operational failure. A retry with changed arguments is no repeat: it
   gets a new answer, and the model its next turn;
 - a refusal the model would be asked to fix, when this agent's model spent its
-  last retries repeating itself (:meth:`HostFinish.without_retry`, with the
+  last retries repeating itself (:meth:`RunEnd.without_retry`, with the
   :class:`RetryRecord`): the run ends as the repeat would have ended it.
 
 Whether a retry is worth a model turn comes from how the model spent its last
@@ -54,12 +54,12 @@ from remora.runner.policy import TurnPlan, TurnPolicy, call_key
 from remora.runner.result import AgentResult
 from remora.runner.summary import submission_result
 
-__all__ = ["HostFinish", "RetryRecord", "asks_for_a_fix", "changed_nothing"]
+__all__ = ["RetryRecord", "RunEnd", "asks_for_a_fix", "changed_nothing"]
 
 _MAX_REASON_CHARS = 200
 
 
-class HostFinish:
+class RunEnd:
     """The submit_result calls the host makes instead of the model, for one run."""
 
     def __init__(
