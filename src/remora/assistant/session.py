@@ -107,6 +107,7 @@ class AssistantLimits:
             invalid_response_retries=self.invalid_response_retries,
             # AUTO on every step, the last one too: no forced final turn.
             policy=TurnPolicyConfig(
+                no_submit_before_tools=False,
                 repeat_guard=self.repeat_guard,
                 final_turn_submit_only=False,
             ),

@@ -145,6 +145,7 @@ def _default_operations() -> dict[str, OperationConfig]:
 
 
 class TurnPolicyConfig(_Section):
+    no_submit_before_tools: bool = True
     repeat_guard: bool = True
     final_turn_submit_only: bool = True
     # Retries in a row (per agent and model, one command) that only repeated the

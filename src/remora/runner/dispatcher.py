@@ -196,6 +196,15 @@ class ToolDispatcher:
                     {"errors": problems, "schema": tool.to_spec().parameters},
                 ),
             )
+        if tool.is_submit and self.policy.submit_premature(self.state, turn):
+            others = ", ".join(t.name for t in self.definition.tools if not t.is_submit)
+            return self._refused(
+                call,
+                envelope_error(
+                    "submit_too_early",
+                    f"do the task first: call one of {others} before submit_result",
+                ),
+            )
         key = call_key(call.name, call.arguments)
         if not tool.is_submit and self.policy.rules.repeat_guard:
             earlier = self.guard.previous_turn(key)
@@ -227,6 +236,8 @@ class ToolDispatcher:
                 )
             contexts.append((provider, output))
         envelope = await self._execute(tool, call.arguments)
+        if not tool.is_submit:
+            self.state.tools_run += 1
         self.log.append((tool.name, call.arguments, envelope))
         outcome = CallOutcome(ToolResult(call.id, call.name, envelope), contexts, executed=True)
         if envelope["ok"]:

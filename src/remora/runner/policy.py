@@ -1,7 +1,7 @@
 """The host-side turn policy (docs/architecture.md): what the model may do this turn.
 
-Small models need the host's help: they repeat the same call, and run out of
-turns without submitting. Each rule can be
+Small models need the host's help: they submit before doing anything, repeat
+the same call, and run out of turns without submitting. Each rule can be
 switched off in ``runner.policy``; everything model-specific comes from the
 profile, never from the model's name.
 """
@@ -24,6 +24,8 @@ __all__ = ["RepeatGuard", "RunState", "TurnPlan", "TurnPolicy", "call_key"]
 class RunState:
     """What the policy needs to know about the run so far."""
 
+    # Calls of tools other than submit_result that reached the executor (ok or not).
+    tools_run: int = 0
     instructed_final: bool = False
 
 
@@ -96,6 +98,7 @@ class TurnPolicy:
         specs = definition.tool_specs
         self._all = specs
         self._submit_only = tuple(s for s in specs if s.name == SUBMIT_RESULT)
+        self._without_submit = tuple(s for s in specs if s.name != SUBMIT_RESULT)
 
     @property
     def has_submit(self) -> bool:
@@ -106,12 +109,29 @@ class TurnPolicy:
             return 1
         return self.profile.max_tool_calls_per_turn
 
+    def submit_premature(self, state: RunState, turn: int) -> bool:
+        """True when submit_result must wait until another tool has run.
+
+        It holds back agents without host steps (a user's agent; a real model
+        otherwise submits at once: tests/integration/test_agent_all_providers.py).
+        A bundled agent's host steps count as tools run, so it never fires there.
+        """
+        return (
+            self.rules.no_submit_before_tools
+            and bool(self._without_submit)
+            and state.tools_run == 0
+            and turn < self.max_turns
+        )
+
     def plan(self, turn: int, state: RunState) -> TurnPlan:
         """The plan for ``turn`` (1-based)."""
         final = turn >= self.max_turns and self.rules.final_turn_submit_only
         if final:
             return self._final_plan(state)
-        return TurnPlan(tools=self._all, tool_choice=self.tool_choice)
+        tools = self._all
+        if self.has_submit and self.submit_premature(state, turn):
+            tools = self._without_submit
+        return TurnPlan(tools=tools, tool_choice=self.tool_choice)
 
     def _final_plan(self, state: RunState) -> TurnPlan:
         force = self.profile.submit_result_strategy == "tool_choice_force"

@@ -21,6 +21,7 @@ from remora.events import RecordingEmitter
 from remora.providers.scripted import ScriptedProvider, call, text_turn, tool_turn
 
 NO_POLICY = {
+    "no_submit_before_tools": False,
     "repeat_guard": False,
     "final_turn_submit_only": False,
 }

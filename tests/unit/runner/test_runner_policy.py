@@ -26,7 +26,43 @@ def _tools(provider: ScriptedProvider, index: int) -> list[str]:
     return [t.name for t in provider.requests[index].tools]
 
 
-# ------------------------------------------------------------ submitting
+# ------------------------------------------------------------ no submit before tools
+
+
+async def test_first_turn_does_not_offer_submit_result() -> None:
+    provider = ScriptedProvider(
+        [tool_turn(("run_linter", {})), tool_turn(("submit_result", {"summary": "ok"}))]
+    )
+    await run(definition(), provider)
+    assert _tools(provider, 0) == ["run_linter", "apply_fix", "read_file"]
+    assert _tools(provider, 1) == ALL_TOOLS
+
+
+async def test_early_submit_is_refused_until_another_tool_ran() -> None:
+    provider = ScriptedProvider(
+        [
+            tool_turn(("submit_result", {"summary": "nothing to do"})),
+            tool_turn(("run_linter", {})),
+            tool_turn(("submit_result", {"summary": "clean"})),
+        ]
+    )
+    executor = InProcessExecutor()
+    runner = runner_for(definition(), provider, executor)
+    result = await runner.run()
+    assert result.status == "success" and result.summary == "clean"
+    refused = tool_payloads(runner)[0][0]
+    assert refused["ok"] is False and refused["error"]["code"] == "submit_too_early"
+    assert "run_linter" in refused["error"]["message"]
+    assert [name for name, _ in executor.calls] == ["run_linter", "submit_result"]
+
+
+async def test_a_failed_tool_counts_as_having_run() -> None:
+    provider = ScriptedProvider(
+        [tool_turn(("run_linter", {})), tool_turn(("submit_result", {"summary": "linter broken"}))]
+    )
+    executor = InProcessExecutor({"run_linter": lambda a: 1 // 0})
+    result = await run(definition(), provider, executor)
+    assert result.status == "success" and result.summary == "linter broken"
 
 
 async def test_agent_with_only_submit_may_submit_at_once() -> None:
@@ -49,12 +85,10 @@ async def test_agent_with_only_submit_may_submit_at_once() -> None:
     assert _tools(provider, 0) == ["submit_result"]
 
 
-async def test_submit_result_is_offered_from_the_first_turn() -> None:
-    # Every bundled agent runs its host steps first, so a rule holding submit_result
-    # back until another tool ran never fired for one; there is no such rule.
+async def test_early_submit_rule_can_be_switched_off() -> None:
     provider = ScriptedProvider([tool_turn(("submit_result", {"summary": "ok"}))])
-    result = await run(definition(), provider)
-    assert result.status == "success" and result.turns == 1
+    result = await run(definition(), provider, cfg=config(policy={"no_submit_before_tools": False}))
+    assert result.status == "success"
     assert _tools(provider, 0) == ALL_TOOLS
 
 

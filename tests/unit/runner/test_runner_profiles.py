@@ -104,9 +104,9 @@ def test_tool_choice_auto_passes_for_every_profile() -> None:
 def test_submit_strategy_decides_the_final_turn() -> None:
     from remora.runner import RunState
 
-    forced = _policy("llama3", "auto").plan(8, RunState())
+    forced = _policy("llama3", "auto").plan(8, RunState(tools_run=2))
     assert forced.final and forced.tool_choice == "submit_result" and forced.instruction is None
-    state = RunState()
+    state = RunState(tools_run=2)
     instructed = _policy("functiongemma", "auto").plan(8, state)
     assert instructed.final and [t.name for t in instructed.tools] == ["submit_result"]
     assert instructed.instruction is not None and "submit_result" in instructed.instruction
