@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PY_PATHS := src tests benchmarks scripts
 
-.PHONY: install format lint typecheck test test-all bench
+.PHONY: install format lint typecheck layers test test-all bench
 
 install:  ## the venv with the dev extra (every provider SDK, test and lint tools)
 	python3 -m venv $(VENV)
@@ -21,6 +21,9 @@ lint:  ## check only: ruff rules and formatting
 
 typecheck:  ## mypy --strict on src (settings in pyproject.toml)
 	$(BIN)/mypy
+
+layers:  ## the import layers contract (pyproject.toml [tool.importlinter])
+	$(BIN)/lint-imports --no-cache
 
 test:  ## unit tests on two processes: offline, no model
 	$(BIN)/pytest -q -p no:cacheprovider -n 2 tests/unit

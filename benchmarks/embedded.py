@@ -35,7 +35,7 @@ from remora.config import ModelConfig
 from remora.conversation import Message, ModelRequest, ModelTurn, ToolResult, ToolSpec, Usage
 from remora.profiles import resolve_profile
 from remora.providers.embedded import EmbeddedProvider
-from remora.providers.engine import Engine
+from remora.providers.llama_engine import Engine
 from remora.providers.model_store import DEFAULT_MODEL, ensure_model
 
 CODE = """def load_rows(path, sep=","):

@@ -24,7 +24,7 @@ import resource
 import time
 from typing import Any
 
-from remora.providers.engine import Engine, EngineKey, acquire_engine, release_engine
+from remora.providers.llama_engine import Engine, EngineKey, acquire_engine, release_engine
 from remora.providers.model_store import DEFAULT_MODEL, ensure_model
 
 AGENTS = 4

@@ -31,8 +31,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from remora.code import load_tool_script
 from remora.config import SandboxConfig
-from remora.sandbox import SandboxRuntime, build_externals, clear_cache, load_pym
+from remora.sandbox import SandboxRuntime, build_externals, clear_cache
 from remora.workspace import WorkspaceStore
 
 TARGET_P50_MS = 1.0
@@ -77,12 +78,12 @@ async def _sandbox_figures(project: Path, tool: Path, bare: Path, calls: int) ->
     config = SandboxConfig()
     clear_cache()
     start = time.perf_counter()
-    script = load_pym(tool)
+    script = load_tool_script(tool)
     load_first_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
-    load_pym(tool)
+    load_tool_script(tool)
     load_cached_ms = (time.perf_counter() - start) * 1000
-    bare_script = load_pym(bare)
+    bare_script = load_tool_script(bare)
     ws = WorkspaceStore(project).create("bench", "sandbox")
     externals = build_externals(ws, None, config)
     inputs = {"path": "pkg/mod.py"}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fresh-machine test run: create the venv, install Remora with its dev extra,
-# then lint, type-check and run every test (unit and integration).
+# then lint, type-check, check the import layers and run every test (unit and integration).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian packages: run_command's OS sandbox (bubblewrap); Chromium and its chromedriver for
@@ -12,4 +12,5 @@ setup_remora '.[dev]' bubblewrap chromium chromium-driver neovim
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/ruff format --check src tests benchmarks scripts
 .venv/bin/mypy
+.venv/bin/lint-imports --no-cache  # the layers contract in pyproject.toml
 .venv/bin/pytest -q -p no:cacheprovider "$@"

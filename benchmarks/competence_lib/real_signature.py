@@ -1,7 +1,7 @@
 """A class's constructor parameters as Python itself sees them, for the docstring oracle.
 
 The docstring agent documents a class's constructor parameters in the class
-docstring (``remora.code.docstring_sections``). The oracle must not reuse
+docstring (``remora.code.docstring.sections``). The oracle must not reuse
 Remora's reading of the constructor to judge it, so it imports the module in a
 subprocess, in the project copy, and asks ``inspect.signature(cls)`` (which
 leaves ``self`` out and follows ``__init__``, ``__new__``, dataclass and

@@ -91,7 +91,7 @@ class NullEmitter:
 
 
 class RecordingEmitter:
-    """Keeps events in memory; for tests and for the TUI."""
+    """Keeps events in memory, in order (the tests read what a run reported)."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []

@@ -12,7 +12,7 @@ from typing import Any
 
 import remora.agents
 from remora.agents import AgentRegistry, node_template_vars
-from remora.code import MODULE_NAME, CodeContext, build_module
+from remora.code import MODULE_NAME, CodeContext, build_module, load_tool_script
 from remora.config import RunnerConfig, SandboxConfig
 from remora.coordinator.binding import OptionBoundExecutor, bind_options
 from remora.discovery import discover
@@ -25,7 +25,7 @@ from remora.runner import (
     SandboxToolExecutor,
     ToolExecutor,
 )
-from remora.sandbox import SandboxRuntime, build_externals, load_pym
+from remora.sandbox import SandboxRuntime, build_externals
 from remora.workspace import Workspace, WorkspaceStore
 
 __all__ = [
@@ -99,7 +99,7 @@ class Bench:
     async def envelope(
         self, agent: str, script: str, node: CSTNode, args: dict[str, Any] | None = None
     ) -> dict[str, Any]:
-        loaded = load_pym(BUNDLED / AGENT_FOLDERS.get(agent, agent) / script)
+        loaded = load_tool_script(BUNDLED / AGENT_FOLDERS.get(agent, agent) / script)
         workspace = self.workspace(agent, node)
         externals = build_externals(workspace, node, self.config)
         modules = {MODULE_NAME: build_module(CodeContext(workspace, node, self.config))}

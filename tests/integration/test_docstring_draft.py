@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from bundled_agents_support import run_scripted_on_file, write_project
 
-from remora.code.docstring_draft import FIXED_EXAMPLES
+from remora.code.docstring.draft import FIXED_EXAMPLES
 from remora.config import SandboxConfig
 from remora.providers.scripted import CompletionAnswer, ScriptedProvider, tool_turn
 from remora.runner import AgentResult

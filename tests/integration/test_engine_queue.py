@@ -14,7 +14,7 @@ from remora.config import ModelConfig
 from remora.errors import ModelUnavailableError
 from remora.profiles import resolve_profile
 from remora.providers.embedded import EmbeddedProvider
-from remora.providers.engine import Engine, EngineKey, acquire_engine, release_engine
+from remora.providers.llama_engine import Engine, EngineKey, acquire_engine, release_engine
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
 

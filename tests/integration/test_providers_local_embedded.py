@@ -13,7 +13,7 @@ from providers_local_support import QUESTION, SUBMIT, WEATHER
 
 from remora.config import ModelConfig
 from remora.conversation import Message, ModelRequest, ToolResult, ToolSpec
-from remora.providers import engine as engine_module
+from remora.providers import llama_engine as engine_module
 from remora.providers.embedded import EmbeddedProvider
 from remora.providers.factory import create_provider
 from remora.providers.model_store import DEFAULT_MODEL, KNOWN_MODELS, fetch_model

@@ -224,6 +224,9 @@ class SubagentDefinition(_Model):
         min_length=1,
     )
     max_turns: int | None = Field(None, ge=1)
+    # Test code (tests/, test_*.py, conftest.py): "skip" leaves it alone unless the
+    # operation's own `exclude:` is set (docs/agents.md); "run" treats it as any code.
+    test_code: Literal["run", "skip"] = "run"
     # Overrides of the model config section for this agent.
     model: dict[str, Any] | None = None
     # How a run ends: a submit_result call (code agents), or a plain-text answer

@@ -182,10 +182,12 @@ def _script(path: Path, field: str, problems: _Problems) -> Any | None:
     if not path.is_file():
         problems.add(f"{field}: script not found: {path}")
         return None
-    from remora.sandbox import PymLoadError, load_pym  # the sandbox is heavy; load on use
+    # The toolkit and the sandbox are heavy; loaded on use.
+    from remora.code import load_tool_script
+    from remora.sandbox import PymLoadError
 
     try:
-        return load_pym(path)
+        return load_tool_script(path)
     except PymLoadError as exc:
         findings = getattr(exc, "findings", None) or []
         if not findings:

@@ -10,12 +10,12 @@ from typing import Annotated
 
 import typer
 
-from remora.agents import AgentRegistry
+from remora import analysis
+from remora.analysis import AnalysisPlan
 from remora.cli.analyze_view import RichProgress, print_report
 from remora.cli.discover_cmd import parse_types
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json
-from remora.config import LoadedConfig
 from remora.coordinator import (
     AnalyzeReport,
     ChangeBatch,
@@ -23,12 +23,10 @@ from remora.coordinator import (
     NodeIndex,
     NullProgress,
     ProgressSink,
-    parse_operations,
     watch_loop,
 )
-from remora.coordinator.rejections import RetryPlan, retry_plan
-from remora.discovery import DiscoveryResult, discover
-from remora.events import EventEmitter, build_emitter
+from remora.coordinator.rejections import rerun_plan
+from remora.discovery.result import DiscoveryWarning
 from remora.results import ResultsDB
 
 __all__ = ["register"]
@@ -81,41 +79,23 @@ PathsArg = Annotated[
 ]
 
 
-def _emitter(loaded: LoadedConfig) -> EventEmitter:
-    events = loaded.config.events
-    output = events.output
-    if output != "-" and not Path(output).is_absolute():
-        output = str(loaded.project_root / output)
-    return build_emitter(events.enabled, output, events.max_payload_chars)
-
-
-def _prepare(
-    opts: SharedOptions, paths: list[Path] | None, operations: str | None
-) -> tuple[list[Path], LoadedConfig, AgentRegistry, list[str], EventEmitter]:
+def _prepare(opts: SharedOptions, paths: list[Path] | None, operations: str | None) -> AnalysisPlan:
     """What analyze and watch both start from: targets, config, agents, operations, events."""
     targets = list(paths) if paths else [Path.cwd()]
-    loaded = opts.load(targets)
-    registry = AgentRegistry(loaded.config.agents_dir, project_root=loaded.project_root)
-    chosen = parse_operations(operations, loaded.config, registry)
-    return targets, loaded, registry, chosen, _emitter(loaded)
-
-
-def _discover(
-    targets: list[Path], loaded: LoadedConfig, types: str | None, emitter: EventEmitter
-) -> DiscoveryResult:
-    result = discover(
+    return analysis.prepare(
         targets,
-        project_root=loaded.project_root,
-        config=loaded.config.discovery,
-        node_types=parse_types(types),
-        emitter=emitter,
+        operations,
+        config_path=opts.config_path,
+        overrides=opts.to_overrides(),
+        project=opts.project_root(targets),
     )
-    for warning in result.warnings:
-        where = f"{warning.file}:{warning.line}" if warning.line else warning.file
-        err_console.print(
-            f"[yellow]warning:[/] {where}: {warning.message}", markup=True, highlight=False
-        )
-    return result
+
+
+def _print_warning(warning: DiscoveryWarning) -> None:
+    where = f"{warning.file}:{warning.line}" if warning.line else warning.file
+    err_console.print(
+        f"[yellow]warning:[/] {where}: {warning.message}", markup=True, highlight=False
+    )
 
 
 def _running_as_remora() -> bool:
@@ -138,30 +118,6 @@ def _exit(code: int, sandbox_faulted: bool) -> None:
         raise typer.Exit(code)
 
 
-async def _analyze(
-    loaded: LoadedConfig,
-    registry: AgentRegistry,
-    result: DiscoveryResult,
-    operations: list[str],
-    emitter: EventEmitter,
-    progress: ProgressSink,
-    auto_accept: bool,
-    retry: RetryPlan | None = None,
-    force: bool = False,
-) -> tuple[AnalyzeReport, bool]:
-    coordinator = Coordinator(
-        loaded.config, loaded.project_root, registry=registry, emitter=emitter, progress=progress
-    )
-    nodes, only = result.nodes, None
-    if retry is not None:
-        nodes, operations, only = retry.nodes, retry.operations, retry.pairs
-    async with coordinator:
-        report = await coordinator.analyze(
-            nodes, operations, auto_accept=auto_accept, only=only, force=force
-        )
-    return report, coordinator.sandbox_faulted
-
-
 def analyze_command(
     opts: SharedOptions,
     paths: PathsArg = None,
@@ -180,22 +136,27 @@ def analyze_command(
     Exit codes: 0 all good, 1 some operations failed, 2 nothing succeeded or bad
     usage, 3 configuration error, 130 interrupted.
     """
-    targets, loaded, registry, chosen, emitter = _prepare(opts, paths, operations)
+    plan = _prepare(opts, paths, operations)
     try:
-        result = _discover(targets, loaded, node_type, emitter)
-        retry = None
+        result = analysis.find_nodes(plan, parse_types(node_type), _print_warning)
+        rerun = None
         if retry_rejected:
-            with ResultsDB(loaded.project_root) as db:
-                retry = retry_plan(db, result.nodes, chosen if operations else None)
-            if not retry.pairs:
+            with ResultsDB(plan.project_root) as db:
+                rerun = rerun_plan(db, result.nodes, plan.operations if operations else None)
+            if not rerun.pairs:
                 err_console.print("no change rejected with a reason is waiting for a retry")
                 return
         show_bar = output_format is OutputFormat.table and err_console.is_terminal
         progress: ProgressSink = RichProgress(err_console) if show_bar else NullProgress()
         try:
             report, faulted = asyncio.run(
-                _analyze(
-                    loaded, registry, result, chosen, emitter, progress, auto_accept, retry, force
+                analysis.run(
+                    plan,
+                    result,
+                    progress=progress,
+                    auto_accept=auto_accept,
+                    rerun=rerun,
+                    force=force,
                 )
             )
         except KeyboardInterrupt:
@@ -205,7 +166,7 @@ def analyze_command(
             )
             raise typer.Exit(130) from None
     finally:
-        emitter.close()
+        plan.emitter.close()
     if output_format is OutputFormat.json:
         print_json(report.to_dict())
     else:
@@ -215,15 +176,7 @@ def analyze_command(
     _exit(report.exit_code, faulted)
 
 
-async def _watch(
-    loaded: LoadedConfig,
-    registry: AgentRegistry,
-    targets: list[Path],
-    operations: list[str],
-    emitter: EventEmitter,
-    index: NodeIndex,
-    auto_accept: bool,
-) -> None:
+async def _watch(plan: AnalysisPlan, index: NodeIndex, auto_accept: bool) -> None:
     async def show(batch: ChangeBatch, report: AnalyzeReport | None) -> None:
         for skip in batch.skipped:
             err_console.print(
@@ -242,11 +195,20 @@ async def _watch(
         print_report(report, console)
 
     coordinator = Coordinator(
-        loaded.config, loaded.project_root, registry=registry, emitter=emitter, command="watch"
+        plan.loaded.config,
+        plan.project_root,
+        registry=plan.registry,
+        emitter=plan.emitter,
+        command="watch",
     )
     async with coordinator:
         await watch_loop(
-            coordinator, targets, operations, index, on_batch=show, auto_accept=auto_accept
+            coordinator,
+            plan.targets,
+            plan.operations,
+            index,
+            on_batch=show,
+            auto_accept=auto_accept,
         )
 
 
@@ -257,22 +219,22 @@ def watch_command(
     auto_accept: AutoAcceptOpt = False,
 ) -> None:
     """Watch PATHS and re-run the agents on the nodes whose text changed (Ctrl-C stops)."""
-    targets, loaded, registry, chosen, emitter = _prepare(opts, paths, operations)
+    plan = _prepare(opts, paths, operations)
     try:
-        result = _discover(targets, loaded, None, emitter)
+        result = analysis.find_nodes(plan, None, _print_warning)
         index = NodeIndex(result.nodes)
         console.print(
             f"watching {len(index.files)} files ({len(index)} nodes) for "
-            f"{', '.join(chosen)}; Ctrl-C stops",
+            f"{', '.join(plan.operations)}; Ctrl-C stops",
             highlight=False,
         )
         try:
-            asyncio.run(_watch(loaded, registry, targets, chosen, emitter, index, auto_accept))
+            asyncio.run(_watch(plan, index, auto_accept))
         except KeyboardInterrupt:
             err_console.print("stopped watching")
             raise typer.Exit(130) from None
     finally:
-        emitter.close()
+        plan.emitter.close()
 
 
 def register(app: typer.Typer) -> None:

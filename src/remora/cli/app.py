@@ -12,7 +12,6 @@ import warnings
 import typer
 from rich.markup import escape
 
-from remora import __version__
 from remora.cli import (
     agents_cmd,
     analyze_cmd,
@@ -25,8 +24,11 @@ from remora.cli import (
     serve_cmd,
     tool_cmd,
 )
+from remora.cli.fetch_progress import console_progress
 from remora.cli.output import err_console
 from remora.errors import RemoraError
+from remora.providers.model_store import set_fetch_progress
+from remora.version import __version__
 
 __all__ = ["app", "main"]
 
@@ -61,6 +63,8 @@ def _root(
     ),
 ) -> None:
     _state["debug"] = debug or os.environ.get("REMORA_DEBUG", "") not in ("", "0")
+    # A model fetched on first use (the embedded provider) shows its progress on stderr.
+    set_fetch_progress(console_progress)
 
 
 for _module in (

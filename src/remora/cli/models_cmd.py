@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from remora.cli.fetch_progress import console_progress
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json
 from remora.config import ModelConfig, RemoraConfig
@@ -27,7 +28,6 @@ from remora.providers.model_store import (
     KNOWN_MODELS,
     cache_dir,
     cached_path,
-    console_progress,
     fetch_model,
     list_local_models,
     lookup,

@@ -9,13 +9,10 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from remora import review
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json, print_table
-from remora.errors import RemoraError, UsageError, WorkspaceNotFoundError
-from remora.project import STATE_DIR
-from remora.results import ResultsDB
-from remora.results.review import ReviewItem, accept, reject, resolve_ids, review_items
-from remora.workspace import FileChange, WorkspaceStore
+from remora.workspace import FileChange
 from remora.workspace.diff import escape_controls, split_lines
 from remora.workspace.hunks import change_hunks, parse_hunk_numbers
 
@@ -67,23 +64,8 @@ def _root(opts: SharedOptions) -> Path:
     return opts.project_root()
 
 
-def _open(opts: SharedOptions) -> tuple[WorkspaceStore, ResultsDB]:
-    root = _root(opts)
-    if not (root / STATE_DIR).is_dir():
-        # Opening the results database would create .remora/ in any folder.
-        raise WorkspaceNotFoundError(
-            f"no changes to review in {root} (it has no {STATE_DIR}/)",
-            "run `remora analyze` there first, or pass the project with --project",
-        )
-    return WorkspaceStore(root), ResultsDB(root)
-
-
 def _list(opts: SharedOptions, output_format: OutputFormat, include_empty: bool) -> None:
-    items: list[ReviewItem] = []
-    if (_root(opts) / STATE_DIR).is_dir():  # listing never creates .remora/
-        store, db = _open(opts)
-        with db:
-            items = review_items(store, db, include_empty=include_empty)
+    items = review.list_changes(_root(opts), include_empty=include_empty)
     if output_format is OutputFormat.json:
         print_json([item.to_dict() for item in items])
         return
@@ -179,38 +161,11 @@ def show_command(
     output_format: FormatOpt = OutputFormat.table,
 ) -> None:
     """Print the unified diff of one workspace (coloured on a terminal)."""
-    store = WorkspaceStore(_root(_merged(ctx, opts)))
-    with store.open(workspace_id) as ws:
-        changes = ws.changes()
-        diff = ws.diff()
+    view = review.show(workspace_id, project=_root(_merged(ctx, opts)))
     if output_format is OutputFormat.json:
-        print_json(
-            {
-                "id": workspace_id,
-                "files": [
-                    {
-                        "path": c.path,
-                        "status": c.status,
-                        "binary": c.binary,
-                        "additions": c.line_counts()[0],
-                        "deletions": c.line_counts()[1],
-                    }
-                    for c in changes
-                ],
-                "hunks": [
-                    {
-                        "number": h.number,
-                        "path": h.path,
-                        "header": h.header,
-                        "additions": h.additions,
-                        "deletions": h.deletions,
-                    }
-                    for h in change_hunks(changes)
-                ],
-                "diff": diff,
-            }
-        )
+        print_json(view.to_dict())
         return
+    changes, diff = view.files, view.diff
     if not diff:
         console.print(f"{workspace_id}: no changes.")
         return
@@ -235,26 +190,14 @@ def accept_command(
     With --hunks only those hunks of one workspace are written (numbers as
     `remora review show ID` labels them); the other hunks are discarded with it.
     """
-    store, db = _open(_merged(ctx, opts))
     chosen = None if hunks is None else parse_hunk_numbers(hunks)
-    reports = []
-    failures: dict[str, RemoraError] = {}
-    with db:
-        targets = resolve_ids(store, ids or [], all_)
-        if chosen is not None and (all_ or len(targets) != 1):
-            raise UsageError("--hunks needs exactly one workspace id", "e.g. accept ID --hunks 1,3")
-        for workspace_id in targets:
-            try:
-                reports.append(accept(store, db, workspace_id, chosen))
-            except RemoraError as exc:  # one change that cannot be accepted never blocks the rest
-                failures[workspace_id] = exc
+    outcomes = review.accept(ids or [], project=_root(_merged(ctx, opts)), every=all_, hunks=chosen)
+    failures = {o.workspace_id: o.error for o in outcomes if o.error is not None}
+    reports = [o.report for o in outcomes if o.report is not None]
     if output_format is OutputFormat.json:
         print_json(
-            [r.to_dict() for r in reports]
-            + [
-                {"workspace_id": i, "accepted": False, "error": e.to_dict()}
-                for i, e in failures.items()
-            ]
+            [o.to_dict() for o in outcomes if o.report is not None]
+            + [o.to_dict() for o in outcomes if o.error is not None]
         )
     else:
         for workspace_id, failure in failures.items():
@@ -300,11 +243,7 @@ def reject_command(
     With --reason the reason is stored with the node: the next run of its agent
     (`remora analyze`, or `remora analyze --retry-rejected`) is told it.
     """
-    store, db = _open(_merged(ctx, opts))
-    with db:
-        chosen = resolve_ids(store, ids or [], all_)
-        for workspace_id in chosen:
-            reject(store, db, workspace_id, reason)
+    chosen = review.reject(ids or [], project=_root(_merged(ctx, opts)), every=all_, reason=reason)
     if output_format is OutputFormat.json:
         print_json({"rejected": chosen, "reason": (reason or "").strip() or None})
     else:

@@ -137,13 +137,13 @@ def run_command(
     opts: SharedOptions,
 ) -> None:
     """Run one tool script in the sandbox and print its result envelope as JSON."""
-    from remora.sandbox import load_pym
+    from remora.code import load_tool_script
     from remora.workspace import WorkspaceStore
 
     inputs = parse_args(args)
     loaded = opts.load(None)
     config, root = loaded.config, loaded.project_root
-    script = load_pym(script_path)
+    script = load_tool_script(script_path)
     bound = resolve_node(node, root, config) if node else None
     store = WorkspaceStore(root)
     fresh = workspace is None

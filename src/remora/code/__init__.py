@@ -8,9 +8,7 @@ from remora.code import (
     calls,
     completion,
     constructor,
-    docstring_draft,
-    docstring_text,
-    docstrings,
+    docstring,
     fixtures,
     lint,
     lint_examples,
@@ -20,25 +18,32 @@ from remora.code import (
     testing,
 )
 from remora.code.context import CodeContext
-from remora.code.module import MODULE_NAME, build_module, checking_module, module_stubs
+from remora.code.module import (
+    MODULE_NAME,
+    build_module,
+    check_tool_script,
+    load_tool_script,
+    module_stubs,
+    toolkit_stubs,
+)
 
 __all__ = [
     "MODULE_NAME",
     "CodeContext",
     "build_module",
     "calls",
-    "checking_module",
+    "check_tool_script",
     "completion",
     "constructor",
-    "docstring_draft",
-    "docstring_text",
-    "docstrings",
+    "docstring",
     "fixtures",
     "lint",
     "lint_examples",
     "lint_units",
+    "load_tool_script",
     "module_stubs",
     "structure",
     "testcases",
     "testing",
+    "toolkit_stubs",
 ]

@@ -6,8 +6,8 @@ and derives its typed stub from its signature (the context parameter dropped),
 so the stub a script is type-checked against cannot drift from the code that
 runs. :func:`build_module` binds every registered function to one run's context
 and returns the Monty ``ExternalModule`` a script reaches with
-``import remora_code``; :func:`checking_module` carries the stubs alone, for
-``remora agents check`` (nothing runs while a script is checked).
+``import remora_code``. :func:`load_tool_script` loads a tool script checked
+against the module's stubs (the sandbox's loader knows no host module itself).
 
 Functions that start a subprocess (ruff, pytest) are ``async def`` on the host
 and must be awaited in the script; the others are plain calls.
@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic_monty import ExternalModule
+
+from remora.sandbox import Finding, HostModuleStubs, PymScript, check_pym, load_pym
 
 if TYPE_CHECKING:
     from remora.code.context import CodeContext
@@ -30,10 +33,12 @@ __all__ = [
     "MODULE_NAME",
     "HostFunction",
     "build_module",
-    "checking_module",
+    "check_tool_script",
     "host_function",
+    "load_tool_script",
     "module_stubs",
     "registered",
+    "toolkit_stubs",
 ]
 
 MODULE_NAME = "remora_code"
@@ -112,6 +117,16 @@ def build_module(context: CodeContext) -> ExternalModule:
 
 
 @functools.cache
-def checking_module() -> ExternalModule:
-    """The stubs alone: enough for the type checker, which runs nothing."""
-    return ExternalModule({}, stubs=module_stubs())
+def toolkit_stubs() -> HostModuleStubs:
+    """``remora_code`` as the sandbox's checker sees it: the name and the stubs."""
+    return HostModuleStubs(MODULE_NAME, module_stubs())
+
+
+def load_tool_script(path: Path, *, extra_externals: Collection[str] = ()) -> PymScript:
+    """A tool script, checked with ``remora_code`` importable (PymLoadError if broken)."""
+    return load_pym(path, extra_externals=extra_externals, host_modules=[toolkit_stubs()])
+
+
+def check_tool_script(path: Path, *, extra_externals: Collection[str] = ()) -> list[Finding]:
+    """Every problem of one tool script (``remora agents check``), ``remora_code`` importable."""
+    return check_pym(path, extra_externals=extra_externals, host_modules=[toolkit_stubs()])

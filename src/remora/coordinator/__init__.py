@@ -7,8 +7,8 @@
     sys.exit(report.exit_code)
 """
 
+from remora.coordinator.batch import OPERATIONAL_ERRORS, Coordinator
 from remora.coordinator.binding import OptionBoundExecutor, bind_options
-from remora.coordinator.engine import OPERATIONAL_ERRORS, Coordinator
 from remora.coordinator.providers import ProviderFactory, ProviderPool, model_key
 from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
 from remora.coordinator.tasks import (

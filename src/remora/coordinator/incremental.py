@@ -19,15 +19,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from remora import __version__
 from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import Usage
 from remora.coordinator.tasks import OperationPlan, Task
 from remora.providers.catalogue import lookup
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
+from remora.results.review import is_open
 from remora.runner import AgentResult, ResultError
 from remora.runner.result import Status
+from remora.version import __version__
 from remora.workspace import WorkspaceStore
 
 __all__ = ["plan_digest", "result_of", "reusable_result", "task_fingerprint"]
@@ -128,7 +129,7 @@ def reusable_result(
     latest = db.latest(task.node.node_id, task.operation)
     if latest is None or latest.fingerprint != fingerprint or latest.status == "failed":
         return None
-    if latest.review_state in ("pending", "conflict"):
+    if is_open(latest.review_state):
         if latest.workspace_id is None or not store.exists(latest.workspace_id):
             return None
         return latest

@@ -10,27 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from remora.config import ModelConfig
 from remora.discovery.node import CSTNode
 from remora.results import ResultRecord, ResultsDB
 from remora.runner import AgentResult
 from remora.workspace import FileChange
 from remora.workspace.hunks import change_signature
 
-__all__ = [
-    "RetryPlan",
-    "ReviewMemory",
-    "feedback_text",
-    "retry_plan",
-    "review_memory",
-    "transcript_summary",
-]
+__all__ = ["RerunPlan", "ReviewMemory", "feedback_text", "rerun_plan", "review_memory"]
 
 # The rejected diff is shown to small models with a few thousand tokens of context.
 _MAX_DIFF_CHARS = 1500
-_MAX_ARGUMENT_CHARS = 80
 
 
 def feedback_text(record: ResultRecord) -> str:
@@ -90,34 +80,18 @@ def review_memory(db: ResultsDB, node_id: str, operation: str) -> ReviewMemory:
     return ReviewMemory(feedback, rejected)
 
 
-def transcript_summary(
-    log: Sequence[tuple[str, dict[str, Any], dict[str, Any]]], model: ModelConfig | None
-) -> dict[str, Any]:
-    """What the review page shows of a run: the model and each tool called, with its outcome."""
-    tools = []
-    for name, arguments, envelope in log:
-        shown = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
-        if len(shown) > _MAX_ARGUMENT_CHARS:
-            shown = shown[: _MAX_ARGUMENT_CHARS - 1] + "…"
-        tools.append({"name": name, "ok": bool(envelope.get("ok")), "arguments": shown})
-    return {
-        "model": "" if model is None else f"{model.provider}:{model.id}",
-        "tools": tools,
-    }
-
-
 @dataclass(frozen=True, slots=True)
-class RetryPlan:
-    """What ``analyze --retry-rejected`` runs: the nodes, operations and exact pairs."""
+class RerunPlan:
+    """What ``analyze --retry-rejected`` re-runs: the nodes, operations and exact pairs."""
 
     nodes: list[CSTNode]
     operations: list[str]
     pairs: set[tuple[str, str]]
 
 
-def retry_plan(
+def rerun_plan(
     db: ResultsDB, nodes: Sequence[CSTNode], operations: Sequence[str] | None
-) -> RetryPlan:
+) -> RerunPlan:
     """The open rejections (rejected with a reason, not re-run since) among ``nodes``.
 
     ``operations`` narrows them (``-o``); None keeps every rejected operation.
@@ -131,4 +105,4 @@ def retry_plan(
     chosen = [n for n in nodes if any(n.node_id == node_id for node_id, _ in pairs)]
     present = {n.node_id for n in chosen}
     pairs = {(node_id, op) for node_id, op in pairs if node_id in present}
-    return RetryPlan(chosen, sorted({op for _, op in pairs}), pairs)
+    return RerunPlan(chosen, sorted({op for _, op in pairs}), pairs)

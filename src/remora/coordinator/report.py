@@ -2,18 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from remora.config import ModelConfig
 from remora.discovery.node import CSTNode
 from remora.runner import AgentResult
 
-__all__ = ["AnalyzeReport", "NullProgress", "ProgressSink", "TaskOutcome"]
+__all__ = [
+    "AnalyzeReport",
+    "NullProgress",
+    "ProgressSink",
+    "TaskOutcome",
+    "transcript_details",
+]
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
 EXIT_NOTHING_SUCCEEDED = 2
 EXIT_INTERRUPTED = 130
+_MAX_ARGUMENT_CHARS = 80
+
+
+def transcript_details(
+    log: Sequence[tuple[str, dict[str, Any], dict[str, Any]]], model: ModelConfig | None
+) -> dict[str, Any]:
+    """What the review page shows of a run: the model and each tool called, with its outcome."""
+    tools = []
+    for name, arguments, envelope in log:
+        shown = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
+        if len(shown) > _MAX_ARGUMENT_CHARS:
+            shown = shown[: _MAX_ARGUMENT_CHARS - 1] + "…"
+        tools.append({"name": name, "ok": bool(envelope.get("ok")), "arguments": shown})
+    return {
+        "model": "" if model is None else f"{model.provider}:{model.id}",
+        "tools": tools,
+    }
 
 
 @dataclass(frozen=True, slots=True)

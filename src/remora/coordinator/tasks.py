@@ -15,6 +15,7 @@ from remora.discovery.node import CSTNode
 from remora.errors import RemoraError, UsageError
 
 __all__ = [
+    "TEST_CODE_PATTERNS",
     "OperationPlan",
     "Task",
     "file_filter_reason",
@@ -22,6 +23,15 @@ __all__ = [
     "plan_operations",
     "plan_tasks",
 ]
+
+# What an agent with `test_code: skip` leaves alone, unless its operation sets `exclude:`.
+TEST_CODE_PATTERNS: tuple[str, ...] = (
+    "tests/*",
+    "*/tests/*",
+    "test_*.py",
+    "*_test.py",
+    "conftest.py",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,13 +97,16 @@ def plan_operations(
         op = config.operations.get(name)
         options = dict(op.options) if op is not None else {}
         include = tuple(op.include) if op is not None else ()
-        exclude = tuple(op.exclude) if op is not None else ()
         try:
             definition = registry.get(name)
             bound, fixed = bind_options(definition, options)
         except RemoraError as exc:
             plans[name] = OperationPlan(name, None, options=options, error=exc)
             continue
+        if op is not None and "exclude" in op.model_fields_set:
+            exclude = tuple(op.exclude)  # the user's choice, `[]` included
+        else:
+            exclude = TEST_CODE_PATTERNS if definition.test_code == "skip" else ()
         plans[name] = OperationPlan(
             name,
             bound,

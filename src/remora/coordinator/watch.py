@@ -16,7 +16,7 @@ from pathlib import Path
 from watchfiles import Change, awatch
 
 from remora.config import RemoraConfig
-from remora.coordinator.engine import Coordinator
+from remora.coordinator.batch import Coordinator
 from remora.coordinator.report import AnalyzeReport
 from remora.discovery import IgnoreRules, load_query_pack, parse_source
 from remora.discovery.node import CSTNode

@@ -19,10 +19,10 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from remora import __version__
 from remora.lsp.editing import EditCapabilities, OpenText
 from remora.lsp.project import Project, ProjectSet
 from remora.lsp.view import DocumentView
+from remora.version import __version__
 
 __all__ = ["NotPython", "RemoraLanguageServer"]
 

@@ -32,7 +32,8 @@ from remora.profiles import ModelProfile
 from remora.providers.base import Availability
 from remora.providers.call_grammar import COMPACT_JSON, CallGrammar, call_grammar
 from remora.providers.completion_prompt import SAMPLED_TEMPERATURE, chat_messages, raw_prompt
-from remora.providers.engine import (
+from remora.providers.gguf_vocab import prompt_tokens
+from remora.providers.llama_engine import (
     Engine,
     EngineKey,
     acquire_engine,
@@ -40,11 +41,10 @@ from remora.providers.engine import (
     import_xllamacpp,
     release_engine,
 )
-from remora.providers.gguf_vocab import prompt_tokens
 from remora.providers.model_store import (
     KNOWN_MODELS,
     cached_path,
-    console_progress,
+    fetch_progress,
     is_gguf,
     lookup,
     resolve_model_path,
@@ -131,7 +131,7 @@ class EmbeddedProvider:
 
     def _open_engines(self) -> list[Engine]:
         try:
-            with console_progress() as progress:
+            with fetch_progress() as progress:
                 path = resolve_model_path(self.model, progress=progress)
         except ModelUnavailableError as exc:
             raise ModelUnavailableError(

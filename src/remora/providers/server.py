@@ -15,7 +15,7 @@ from types import TracebackType
 from typing import Any
 
 from remora.errors import ModelUnavailableError
-from remora.providers.engine import EngineKey, load_server
+from remora.providers.llama_engine import EngineKey, load_server
 
 __all__ = ["LocalServer"]
 

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from remora.results.db import (
-    OPEN_STATES,
-    SCHEMA_VERSION,
-    ResultRecord,
-    ResultsDB,
-    ReviewState,
-    RunRecord,
-    review_state,
-)
+from remora.results.db import SCHEMA_VERSION, ResultRecord, ResultsDB, RunRecord, review_state
+from remora.results.review import OPEN_STATES, ReviewState
 
 __all__ = [
     "OPEN_STATES",

@@ -15,10 +15,11 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal, cast, get_args
+from typing import Any, cast
 
 from remora.errors import WorkspaceConflictError, WorkspaceNotFoundError
 from remora.project import state_dir
+from remora.results.review import OPEN_STATES, REVIEW_STATES, ReviewState, new_result_state
 
 __all__ = [
     "OPEN_STATES",
@@ -30,10 +31,7 @@ __all__ = [
     "review_state",
 ]
 
-ReviewState = Literal["pending", "accepted", "rejected", "conflict", "none", "superseded"]
-_STATES: tuple[str, ...] = get_args(ReviewState)
-# Waiting for a person: a conflict stays open until the user resolves and retries.
-OPEN_STATES: tuple[ReviewState, ...] = ("pending", "conflict")
+_STATES: tuple[str, ...] = REVIEW_STATES
 
 SCHEMA_VERSION = 3
 # One entry per version: the script that brings version i to i + 1. Each runs in
@@ -225,7 +223,7 @@ class ResultsDB:
         error = result.get("error") or {}
         changed = [str(p) for p in result.get("changed_files") or []]
         workspace_id = result.get("workspace_id") or None
-        state: ReviewState = "pending" if changed and workspace_id else "none"
+        state = new_result_state(changed, workspace_id)
         result_id = uuid.uuid4().hex[:12]
         values = {
             "result_id": result_id,
@@ -258,11 +256,12 @@ class ResultsDB:
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
-                if workspace_id:
+                if workspace_id:  # one open result per workspace: its latest
+                    open_marks = ", ".join("?" for _ in OPEN_STATES)
                     self._conn.execute(
                         "UPDATE results SET review_state='superseded' WHERE workspace_id=? "
-                        "AND review_state IN ('pending', 'conflict')",
-                        (workspace_id,),
+                        f"AND review_state IN ({open_marks})",
+                        (workspace_id, *OPEN_STATES),
                     )
                 self._conn.execute(
                     f"INSERT INTO results({columns}) VALUES ({marks})",

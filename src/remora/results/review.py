@@ -1,28 +1,65 @@
-"""The review queue: workspaces with changes, joined with their recorded results.
+"""The review queue: its states, and the workspaces with changes joined with their results.
 
-Accept and reject go through here so the workspace store and the results
-database always move together, whichever front end (CLI, TUI) drives them.
+Every review state is decided here: which a new result starts in
+(:func:`new_result_state`), which are still open (:func:`is_open`), when a newer
+change supersedes older ones (:func:`supersede`), and accept and reject. They go
+through here so the workspace store and the results database always move
+together, whichever front end (CLI, web app, editor) drives them; the database
+only stores the states.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from remora.errors import UsageError
-from remora.results.db import ResultsDB, ReviewState
-from remora.workspace import AcceptReport, WorkspaceStore, render_diff
+from remora.workspace import AcceptReport, Workspace, WorkspaceStore, render_diff
 from remora.workspace.hunks import change_signature, chosen_contents
 
+if TYPE_CHECKING:  # the database stores these states; it imports them from here
+    from remora.results.db import ResultsDB
+
 __all__ = [
+    "OPEN_STATES",
+    "REVIEW_STATES",
     "ReviewItem",
+    "ReviewState",
     "accept",
     "accepted_in_editor",
+    "is_open",
+    "new_result_state",
     "reject",
     "resolve_ids",
     "review_items",
+    "supersede",
 ]
+
+ReviewState = Literal["pending", "accepted", "rejected", "conflict", "none", "superseded"]
+REVIEW_STATES: tuple[ReviewState, ...] = get_args(ReviewState)
+# Waiting for a person: a conflict stays open until the user resolves and retries.
+OPEN_STATES: tuple[ReviewState, ...] = ("pending", "conflict")
+
+
+def new_result_state(changed_files: Sequence[str], workspace_id: str | None) -> ReviewState:
+    """A result whose changed files wait in a kept workspace is pending; any other has none."""
+    return "pending" if changed_files and workspace_id else "none"
+
+
+def is_open(state: str) -> bool:
+    """Still waiting for a person (pending, or a conflict to resolve and retry)."""
+    return state in OPEN_STATES
+
+
+def supersede(store: WorkspaceStore, db: ResultsDB, workspace: Workspace | str) -> None:
+    """A finished run's change replaces its node's older open changes (never before it ends).
+
+    The store retires their workspaces; their results become ``superseded``.
+    """
+    for old in store.supersede(workspace):
+        if db.get(old) is not None:
+            db.set_review_state(old, "superseded")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +96,7 @@ def review_items(
         if not changes and not accepting and not include_empty:
             continue
         record = db.get(workspace_id)
+        # No record: a workspace whose run was interrupted before its result was stored.
         state = "accepting" if accepting else (record.review_state if record else "pending")
         items.append(
             ReviewItem(

@@ -13,7 +13,7 @@ from remora.runner.loop import AgentRunner, effective_max_turns
 from remora.runner.messages import CONTEXT_PREFIX, Transcript
 from remora.runner.policy import RepeatGuard, RunState, TurnPlan, TurnPolicy
 from remora.runner.result import AgentResult, ResultError, Status
-from remora.runner.retries import RetryRecord
+from remora.runner.run_end import RetryRecord
 from remora.runner.sandbox_executor import SandboxToolExecutor
 
 __all__ = [

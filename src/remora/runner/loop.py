@@ -31,12 +31,11 @@ from remora.providers.base import Provider, ProviderError
 from remora.runner.clock import TurnClock
 from remora.runner.completions import MeteredCompleter
 from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, WorkspaceReporter
-from remora.runner.host_finish import HostFinish
 from remora.runner.host_steps import run_host_steps
 from remora.runner.messages import Transcript
 from remora.runner.policy import RunState, TurnPlan, TurnPolicy
 from remora.runner.result import AgentResult, ResultError
-from remora.runner.retries import RetryRecord, asks_for_a_fix, changed_nothing
+from remora.runner.run_end import RetryRecord, RunEnd
 from remora.runner.summary import established, submission_result
 
 __all__ = ["AgentRunner", "effective_max_turns"]
@@ -78,8 +77,6 @@ class AgentRunner:
         self.definition = definition
         # The completions the run's tools asked for: their tokens are the run's too.
         self.completions = completions
-        # How the model used this agent's retries in the command so far (None: always retry).
-        self.retries = retries
         # A reviewer's word on this node's earlier change, appended to the first message.
         self.review_feedback = review_feedback
         self.provider = provider
@@ -99,7 +96,8 @@ class AgentRunner:
         self.turns = 0
         # Tool calls the host made instead of the model (host steps; the submits in finish).
         self.host_calls = 0
-        self.finish = HostFinish(definition, self.dispatcher, self.policy, executor)
+        # When the run ends for the model: one place (runner/run_end.py).
+        self.finish = RunEnd(definition, self.dispatcher, self.policy, executor, retries)
         # Seconds this run's requests waited for the model before it started on them.
         self._queued_s = 0.0
         self._usage = Usage()
@@ -189,20 +187,16 @@ class AgentRunner:
         if notes:
             first = "\n\n".join([first.rstrip("\n"), *notes])
         transcript = self.transcript = Transcript(system, first)
-        if nothing_left:
-            submitted = await self.finish.submit(transcript, self.turns + 1)
-            if submitted is not None:
-                return submitted
+        finished = await self.finish.after_host_steps(transcript, nothing_left, self.turns + 1)
+        if finished is not None:
+            return finished
         deadline = started + self.config.total_timeout
         invalid_streak = 0
-        retrying = False  # this turn answers a refusal or a finding to fix
         while self.turns < self.max_turns:
             plan = self.policy.plan(self.turns + 1, self.state)
-            if self.finish.only_submit_left(plan):
-                # In the slot of the turn the model would have had.
-                submitted = await self.finish.submit(transcript, self.turns + 1)
-                if submitted is not None:
-                    return submitted
+            finished = await self.finish.before_turn(transcript, plan, self.turns + 1)
+            if finished is not None:
+                return finished
             if plan.instruction:
                 transcript.host_note(plan.instruction)
             # Time spent queued for the model is not the run's own time.
@@ -231,26 +225,11 @@ class AgentRunner:
                 continue
             transcript.assistant(turn.message)
             submission, nothing_left, outcomes = await self._run_calls(calls, transcript)
-            if retrying and self.retries is not None:
-                self.retries.note(self.definition.name, not changed_nothing(calls, outcomes))
-            if submission is not None:
-                return submission_result(submission)
-            if nothing_left:  # a tool's finish_if_empty: submitting is no decision
-                submitted = await self.finish.submit(transcript, self.turns + 1)
-                if submitted is not None:
-                    return submitted
-            # A turn of repeats only: the model would get the same turn again.
-            finished = await self.finish.after_repeats(transcript, self.turns, calls, outcomes)
+            finished = await self.finish.after_turn(
+                transcript, self.turns, calls, outcomes, submission, nothing_left
+            )
             if finished is not None:
                 return finished
-            retrying = asks_for_a_fix(self.definition, calls, outcomes)
-            streak = self.retries.spent(self.definition.name) if self.retries else None
-            if retrying and streak is not None:
-                finished = await self.finish.without_retry(
-                    transcript, self.turns, calls, outcomes, streak
-                )
-                if finished is not None:
-                    return finished
         raise _Stop(
             AGENT_TURN_LIMIT,
             f"turn limit ({self.max_turns}) reached without "

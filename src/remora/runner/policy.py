@@ -110,7 +110,12 @@ class TurnPolicy:
         return self.profile.max_tool_calls_per_turn
 
     def submit_premature(self, state: RunState, turn: int) -> bool:
-        """True when submit_result must wait until another tool has run."""
+        """True when submit_result must wait until another tool has run.
+
+        It holds back agents without host steps (a user's agent; a real model
+        otherwise submits at once: tests/integration/test_agent_all_providers.py).
+        A bundled agent's host steps count as tools run, so it never fires there.
+        """
         return (
             self.rules.no_submit_before_tools
             and bool(self._without_submit)

@@ -65,9 +65,9 @@ class SandboxToolExecutor:
     def _script(self, path: Path) -> PymScript:
         script = self._scripts.get(path)
         if script is None:
-            from remora.sandbox import load_pym  # PymLoadError is a RemoraError
+            from remora.code import load_tool_script  # PymLoadError is a RemoraError
 
-            script = self._scripts[path] = load_pym(path)
+            script = self._scripts[path] = load_tool_script(path)
         return script
 
     def _bound_externals(self) -> dict[str, Callable[..., Any]]:

@@ -8,7 +8,7 @@
         envelope = await runtime.run(script, {"path": "a.py"}, externals)
 """
 
-from remora.sandbox.declarations import ExternalDecl, Finding, PymInput
+from remora.sandbox.declarations import ExternalDecl, Finding, HostModuleStubs, PymInput
 from remora.sandbox.envelope import ERROR_CODES, ExternalRefused, ToolEnvelope, to_jsonable
 from remora.sandbox.externals import build_externals
 from remora.sandbox.limits import PRESETS, LimitPreset, resolve_limits
@@ -31,6 +31,7 @@ __all__ = [
     "ExternalRefused",
     "ExternalSpec",
     "Finding",
+    "HostModuleStubs",
     "LimitPreset",
     "PymInput",
     "PymLoadError",

@@ -24,11 +24,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from importlib.metadata import version
 from pathlib import Path
 
 from pydantic_monty import (
+    ExternalModule,
     Monty,
     MontyCrashedError,
     MontyRuntimeError,
@@ -37,7 +38,7 @@ from pydantic_monty import (
     ResourceLimits,
 )
 
-from remora.sandbox.declarations import ExternalDecl, Finding, PymInput
+from remora.sandbox.declarations import ExternalDecl, Finding, HostModuleStubs, PymInput
 
 __all__ = ["build_stubs", "monty_findings"]
 
@@ -89,17 +90,20 @@ def _parse_findings(pool: Monty, code: str, file: str, script_name: str) -> list
 
 
 def _type_findings(
-    pool: Monty, code: str, stubs: str, file: str, script_name: str
+    pool: Monty,
+    code: str,
+    stubs: str,
+    file: str,
+    script_name: str,
+    host_modules: Sequence[HostModuleStubs],
 ) -> tuple[list[Finding], list[Finding]]:
-    # Imported here: remora.code's context imports from this package.
-    from remora.code.module import MODULE_NAME, checking_module
-
     last_line = code.count("\n") + 1
     feed = f"{code}\n{_SENTINEL}: int = ''\ndel {_SENTINEL}\n"
     with pool.checkout(
         script_name=script_name,
         limits=_CHECK_LIMITS,
-        external_modules={MODULE_NAME: checking_module()},
+        # The stubs alone: enough for the type checker, which runs nothing.
+        external_modules={m.name: ExternalModule({}, stubs=m.stubs) for m in host_modules},
         type_check=True,
         type_check_stubs=stubs,
         type_check_format="json",
@@ -125,28 +129,35 @@ def _type_findings(
     return errors, warnings
 
 
-def _clean_marker(code: str, stubs: str) -> Path:
+def _clean_marker(code: str, stubs: str, host_modules: Sequence[HostModuleStubs]) -> Path:
     """Where a clean check of this code with these stubs is remembered.
 
-    The ``remora_code`` stubs are part of the key: a script that was clean
+    The host modules' stubs are part of the key: a script that was clean
     against one version of the toolkit is checked again against another.
     """
-    from remora.code.module import module_stubs
-
     override = os.environ.get("REMORA_CHECK_CACHE")
     root = Path(override).expanduser() if override else Path.home() / ".cache/remora/pym-checked"
-    key = f"{version('pydantic-monty')}\0{code}\0{stubs}\0{module_stubs()}".encode()
+    hosts = "\0".join(f"{m.name}\0{m.stubs}" for m in host_modules)
+    key = f"{version('pydantic-monty')}\0{code}\0{stubs}\0{hosts}".encode()
     return root / hashlib.sha256(key).hexdigest()
 
 
 def monty_findings(
-    code: str, stubs: str, file: str, script_name: str
+    code: str,
+    stubs: str,
+    file: str,
+    script_name: str,
+    host_modules: Sequence[HostModuleStubs] = (),
 ) -> tuple[list[Finding], list[Finding]]:
-    """(errors, warnings) from Monty's parser and type checker, with the script's lines."""
-    marker = _clean_marker(code, stubs)
+    """(errors, warnings) from Monty's parser and type checker, with the script's lines.
+
+    ``host_modules`` are the modules the script may import; any other import is
+    a type error.
+    """
+    marker = _clean_marker(code, stubs, host_modules)
     if marker.is_file():
         return [], []
-    errors, warnings = _check(code, stubs, file, script_name)
+    errors, warnings = _check(code, stubs, file, script_name, host_modules)
     if not errors and not warnings:
         try:
             marker.parent.mkdir(parents=True, exist_ok=True)
@@ -157,12 +168,14 @@ def monty_findings(
 
 
 def _check(
-    code: str, stubs: str, file: str, script_name: str
+    code: str, stubs: str, file: str, script_name: str, host_modules: Sequence[HostModuleStubs]
 ) -> tuple[list[Finding], list[Finding]]:
     try:
         with Monty(max_processes=1, request_timeout=_CHECK_TIMEOUT_S) as pool:
             errors = _parse_findings(pool, code, file, script_name)
-            type_errors, warnings = _type_findings(pool, code, stubs, file, script_name)
+            type_errors, warnings = _type_findings(
+                pool, code, stubs, file, script_name, host_modules
+            )
     except MontyCrashedError as exc:
         return [Finding(file, 1, "pym-checker", f"the Monty checker failed: {exc}")], []
     # A parse error usually makes the type checker repeat it: keep the parser's.

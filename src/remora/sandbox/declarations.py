@@ -19,7 +19,7 @@ import jsonschema
 from remora.sandbox.schema import UnsupportedAnnotation, annotation_schema
 from remora.sandbox.signatures import ExternalSpec
 
-__all__ = ["Declarations", "ExternalDecl", "Finding", "PymInput", "scan"]
+__all__ = ["Declarations", "ExternalDecl", "Finding", "HostModuleStubs", "PymInput", "scan"]
 
 _PYM_MODULE = "remora.pym"
 
@@ -38,6 +38,19 @@ class Finding:
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "line": self.line, "rule": self.rule, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class HostModuleStubs:
+    """A host module scripts may import (``import remora_code``): its name and ``.pyi`` text.
+
+    The caller that provides the module at run time names it when a script is
+    loaded, so the checker type-checks calls into it; the sandbox itself knows
+    no host module.
+    """
+
+    name: str
+    stubs: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import dataclasses
 import functools
 import hashlib
 import threading
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ import jsonschema
 
 from remora.errors import AgentDefinitionError
 from remora.sandbox.checker import build_stubs, monty_findings
-from remora.sandbox.declarations import ExternalDecl, Finding, PymInput, scan
+from remora.sandbox.declarations import ExternalDecl, Finding, HostModuleStubs, PymInput, scan
 from remora.sandbox.signatures import EXTERNALS, ExternalSpec
 
 __all__ = [
@@ -95,10 +95,10 @@ class _Analysis:
     script: PymScript | None
 
 
-# Checked once per content (sha256) and set of extra externals ...
-_cache: dict[tuple[str, frozenset[str]], _Analysis] = {}
+# Checked once per content (sha256), set of extra externals and host modules ...
+_cache: dict[tuple[str, frozenset[str], tuple[HostModuleStubs, ...]], _Analysis] = {}
 # ... and placed at each path that content was loaded from.
-_located: dict[tuple[str, str, frozenset[str]], _Analysis] = {}
+_located: dict[tuple[str, str, frozenset[str], tuple[HostModuleStubs, ...]], _Analysis] = {}
 _cache_lock = threading.Lock()
 
 
@@ -114,14 +114,20 @@ def _known(extra: Collection[str]) -> dict[str, ExternalSpec | None]:
     return known
 
 
-def _analyse(path: Path, source: str, digest: str, extra: Collection[str]) -> _Analysis:
+def _analyse(
+    path: Path,
+    source: str,
+    digest: str,
+    extra: Collection[str],
+    host_modules: tuple[HostModuleStubs, ...],
+) -> _Analysis:
     file = str(path)
     decls = scan(source, file, _known(extra))
     errors = list(decls.findings)
     warnings: list[Finding] = []
     stubs = build_stubs(decls.inputs, decls.externals)
     if decls.parsed:
-        monty_errors, warnings = monty_findings(decls.code, stubs, file, path.name)
+        monty_errors, warnings = monty_findings(decls.code, stubs, file, path.name, host_modules)
         errors += monty_errors
     errors.sort(key=lambda f: (f.line, f.rule))
     script = None
@@ -154,7 +160,9 @@ def _relocate(analysis: _Analysis, path: Path) -> _Analysis:
     return _Analysis(file, moved(analysis.errors), moved(analysis.warnings), script)
 
 
-def _load(path: Path, extra: Collection[str]) -> _Analysis:
+def _load(
+    path: Path, extra: Collection[str], host_modules: tuple[HostModuleStubs, ...]
+) -> _Analysis:
     file = str(path)
     try:
         raw = path.read_bytes()
@@ -167,15 +175,15 @@ def _load(path: Path, extra: Collection[str]) -> _Analysis:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return _Analysis(file, [Finding(file, line, "pym-read", "not UTF-8 text")], [], None)
-    key = (digest, frozenset(extra))
-    located_key = (file, digest, frozenset(extra))
+    key = (digest, frozenset(extra), host_modules)
+    located_key = (file, digest, frozenset(extra), host_modules)
     with _cache_lock:
         located = _located.get(located_key)
         cached = _cache.get(key)
     if located is not None:
         return located
     if cached is None:
-        cached = _analyse(path, source, digest, extra)
+        cached = _analyse(path, source, digest, extra, host_modules)
     located = _relocate(cached, path)
     with _cache_lock:
         _cache.setdefault(key, cached)
@@ -183,21 +191,33 @@ def _load(path: Path, extra: Collection[str]) -> _Analysis:
     return located
 
 
-def load_pym(path: Path, *, extra_externals: Collection[str] = ()) -> PymScript:
+def load_pym(
+    path: Path,
+    *,
+    extra_externals: Collection[str] = (),
+    host_modules: Sequence[HostModuleStubs] = (),
+) -> PymScript:
     """The checked script, or :class:`PymLoadError` with every finding.
 
     ``extra_externals`` names host functions beyond the standard ones (see
-    :data:`remora.sandbox.signatures.EXTERNALS`) that the caller will provide.
+    :data:`remora.sandbox.signatures.EXTERNALS`) that the caller will provide;
+    ``host_modules`` the modules it will let the script import (the tool
+    scripts' ``remora_code``: :func:`remora.code.load_tool_script`).
     """
-    analysis = _load(Path(path), extra_externals)
+    analysis = _load(Path(path), extra_externals, tuple(host_modules))
     if analysis.script is None:
         raise PymLoadError(Path(path), analysis.errors)
     return analysis.script
 
 
-def check_pym(path: Path, *, extra_externals: Collection[str] = ()) -> list[Finding]:
+def check_pym(
+    path: Path,
+    *,
+    extra_externals: Collection[str] = (),
+    host_modules: Sequence[HostModuleStubs] = (),
+) -> list[Finding]:
     """Every problem of one script (empty when it loads); never raises for script faults."""
-    return list(_load(Path(path), extra_externals).errors)
+    return list(_load(Path(path), extra_externals, tuple(host_modules)).errors)
 
 
 def iter_pym_files(paths: Iterable[Path]) -> Iterator[Path]:

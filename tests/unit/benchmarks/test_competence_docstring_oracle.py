@@ -3,7 +3,7 @@
 Functions and methods are judged against their ``ast`` signature, classes
 against ``inspect.signature`` of the class imported in a subprocess from the
 project copy. The last tests check that what Remora's docstring agent writes
-(``remora.code.docstring_text.compose``) is what the oracle calls exact, in
+(``remora.code.docstring.text.compose``) is what the oracle calls exact, in
 every style.
 """
 
@@ -23,7 +23,7 @@ from competence_lib.checks import check_docstring
 from competence_lib.real_signature import import_root
 from competence_lib.report import docstring_figures
 
-from remora.code.docstring_text import Pieces, compose
+from remora.code.docstring.text import Pieces, compose
 from remora.code.source import NodeRef, locate, parse
 
 CASES = Path(__file__).resolve().parents[1] / "code" / "cases" / "docstring_sections.py"

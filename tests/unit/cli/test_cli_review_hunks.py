@@ -77,7 +77,7 @@ def test_accept_hunks_writes_exactly_those_and_records_them(project: Path) -> No
     [
         (("lint-n1", "--hunks", "4"), "has 3 hunk(s); no hunk 4"),
         (("lint-n1", "--hunks", "one"), "is not a hunk number"),
-        (("--all", "--hunks", "1"), "--hunks needs exactly one workspace id"),
+        (("--all", "--hunks", "1"), "(--hunks) needs exactly one workspace id"),
     ],
 )
 def test_bad_hunks_change_nothing(project: Path, args: tuple[str, ...], message: str) -> None:

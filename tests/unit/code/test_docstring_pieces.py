@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from remora.code.docstring_text import Pieces, check_pieces, compose
+from remora.code.docstring.text import Pieces, check_pieces, compose
 from remora.code.source import NodeRef, SourceNode, locate, parse
 
 SOURCE = '''\

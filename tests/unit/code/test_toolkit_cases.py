@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from remora.code.docstrings import node_docstring, with_docstring
+from remora.code.docstring.edit import node_docstring, with_docstring
 from remora.code.source import NodeRef, SourceNode, locate, parse
 from remora.code.structure import node_raises, node_returns, node_signature, node_span
 

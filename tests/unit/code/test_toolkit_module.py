@@ -7,11 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from remora.code import MODULE_NAME, CodeContext, build_module, module_stubs
+from remora.code import (
+    MODULE_NAME,
+    CodeContext,
+    build_module,
+    check_tool_script,
+    load_tool_script,
+    module_stubs,
+    toolkit_stubs,
+)
 from remora.code.module import registered
 from remora.config import SandboxConfig
 from remora.discovery.node import CSTNode, make_node_id
-from remora.sandbox import check_pym, load_pym, run_one
+from remora.sandbox import check_pym, run_one
 from remora.workspace import WorkspaceStore
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "agents.md"
@@ -34,8 +42,16 @@ def test_every_function_is_documented() -> None:
 def test_agents_check_type_checks_calls_against_the_stubs(tmp_path: Path) -> None:
     script = tmp_path / "bad.pym"
     script.write_text("import remora_code\nremora_code.set_docstring(3)\nremora_code.nope()\n")
-    findings = [(f.line, f.rule) for f in check_pym(script)]
+    findings = [(f.line, f.rule) for f in check_tool_script(script)]
     assert findings == [(2, "invalid-argument-type"), (3, "unresolved-attribute")]
+
+
+def test_the_sandbox_alone_knows_no_host_module(tmp_path: Path) -> None:
+    # The sandbox's loader type-checks only against the host modules its caller names.
+    script = tmp_path / "uses.pym"
+    script.write_text("import remora_code\nremora_code.set_docstring('x')\n")
+    assert [f.rule for f in check_pym(script)] == ["unresolved-import"]
+    assert check_tool_script(script) == []
 
 
 async def test_a_script_calls_the_module_bound_to_its_node(tmp_path: Path) -> None:
@@ -70,7 +86,7 @@ async def test_a_script_calls_the_module_bound_to_its_node(tmp_path: Path) -> No
     config = SandboxConfig(workers=1)
     with WorkspaceStore(root).create("t", node.node_id) as workspace:
         modules = {MODULE_NAME: build_module(CodeContext(workspace, node, config))}
-        envelope = await run_one(config, load_pym(script), {}, {}, modules=modules)
+        envelope = await run_one(config, load_tool_script(script), {}, {}, modules=modules)
         written = workspace.read("m.py")
     assert envelope["ok"], envelope
     assert envelope["result"]["names"] == ["items=None", "op=lambda a, b: a + b"]
@@ -93,10 +109,12 @@ def test_a_host_function_without_annotations_is_refused() -> None:
 def test_a_script_found_clean_is_checked_again_when_the_toolkit_changes(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from remora.code import module
+    from remora.sandbox import HostModuleStubs
     from remora.sandbox.checker import _clean_marker
 
     monkeypatch.setenv("REMORA_CHECK_CACHE", str(tmp_path))
-    before = _clean_marker("import remora_code\n", "")
-    monkeypatch.setattr(module, "module_stubs", lambda: "def other() -> int: ...\n")
-    assert _clean_marker("import remora_code\n", "") != before
+    script = "import remora_code\n"
+    before = _clean_marker(script, "", [toolkit_stubs()])
+    other = HostModuleStubs(MODULE_NAME, "def other() -> int: ...\n")
+    assert _clean_marker(script, "", [other]) != before
+    assert _clean_marker(script, "", [toolkit_stubs()]) == before

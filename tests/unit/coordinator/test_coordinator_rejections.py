@@ -10,7 +10,7 @@ from coordinator_support import provider_factory as factory_for
 from remora.agents import AgentRegistry
 from remora.conversation import ModelRequest, ModelTurn
 from remora.coordinator import AnalyzeReport, Coordinator
-from remora.coordinator.rejections import retry_plan
+from remora.coordinator.rejections import rerun_plan
 from remora.providers.scripted import tool_turn
 from remora.results import ResultsDB
 from remora.results.review import reject
@@ -48,7 +48,7 @@ async def analyze(
         if not retry:
             return await coordinator.analyze(nodes, ["note"])
         assert coordinator.db is not None
-        plan = retry_plan(coordinator.db, nodes, None)
+        plan = rerun_plan(coordinator.db, nodes, None)
         return await coordinator.analyze(plan.nodes, plan.operations, only=plan.pairs)
 
 
@@ -82,7 +82,7 @@ async def test_the_retry_runs_only_the_rejected_node_and_tells_it_the_reason(
     with ResultsDB(root) as db:
         assert db.open_rejections() == []  # answered by the new run
         assert db.get(outcome.result_id or "") is not None
-        plan = retry_plan(db, nodes_of(root), None)
+        plan = rerun_plan(db, nodes_of(root), None)
     assert plan.pairs == set()
 
 

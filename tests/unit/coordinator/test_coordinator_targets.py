@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 
 from remora.agents import AgentRegistry
-from remora.config import TEST_CODE_PATTERNS, RemoraConfig
-from remora.coordinator.tasks import file_filter_reason, plan_operations, plan_tasks
+from remora.config import RemoraConfig
+from remora.coordinator.tasks import (
+    TEST_CODE_PATTERNS,
+    file_filter_reason,
+    plan_operations,
+    plan_tasks,
+)
 from remora.discovery.node import CSTNode, make_node_id
 
 

@@ -160,7 +160,7 @@ def test_usage_reads_cached_tokens() -> None:
 
 
 def test_one_slot_keeps_every_state_in_the_configured_cache(tmp_path: Path) -> None:
-    from remora.providers.engine import EngineKey, build_params
+    from remora.providers.llama_engine import EngineKey, build_params
 
     params = build_params(EngineKey.create(tmp_path / "m.gguf", 1, 4096, 2, prompt_cache_mib=96))
     assert params.cache_ram_mib == 96
@@ -173,7 +173,7 @@ def test_one_slot_keeps_every_state_in_the_configured_cache(tmp_path: Path) -> N
 
 def _libgomp_spin_count(env: dict[str, str]) -> str:
     """GOMP_SPINCOUNT as libgomp itself reports it when xllamacpp loads it."""
-    code = "from remora.providers.engine import import_xllamacpp; import_xllamacpp()"
+    code = "from remora.providers.llama_engine import import_xllamacpp; import_xllamacpp()"
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("GOMP_", "OMP_"))}
     done = subprocess.run(
         [sys.executable, "-c", code],

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from providers_http_doubles import GeminiReplay, load_fixture
 
-from remora.config import ModelConfig, RetryConfig
+from remora.config import ModelConfig, RequestRetryConfig
 from remora.conversation import Message, ModelRequest
 from remora.errors import AGENT_INVALID_OUTPUT, AGENT_MODEL_UNAVAILABLE
 from remora.profiles import resolve_profile
@@ -116,7 +116,7 @@ def _closed_port() -> int:
 
 async def test_unreachable_server_is_retried_then_agent_002() -> None:
     url = f"http://127.0.0.1:{_closed_port()}"
-    provider = _provider(url, retry=RetryConfig(max_attempts=2, backoff_s=0.0))
+    provider = _provider(url, retry=RequestRetryConfig(max_attempts=2, backoff_s=0.0))
     with pytest.raises(ProviderError) as caught:
         await provider.complete(REQUEST)
     assert caught.value.code == AGENT_MODEL_UNAVAILABLE
@@ -129,7 +129,7 @@ async def test_unreachable_server_is_retried_then_agent_002() -> None:
 async def test_a_dropped_connection_is_retried(replay: GeminiReplay) -> None:
     replay.enqueue_drop()
     replay.enqueue("final_text.json")
-    provider = _provider(replay.url, retry=RetryConfig(max_attempts=3, backoff_s=0.0))
+    provider = _provider(replay.url, retry=RequestRetryConfig(max_attempts=3, backoff_s=0.0))
     turn = await provider.complete(REQUEST)
     assert turn.finish == "stop"
     assert len(replay.requests) == 2
@@ -137,7 +137,7 @@ async def test_a_dropped_connection_is_retried(replay: GeminiReplay) -> None:
 
 async def test_a_slow_server_times_out_as_agent_002(replay: GeminiReplay) -> None:
     replay.enqueue("final_text.json", delay_s=1.0)
-    provider = _provider(replay.url, retry=RetryConfig(max_attempts=1))
+    provider = _provider(replay.url, retry=RequestRetryConfig(max_attempts=1))
     request = ModelRequest((Message.user("hello"),), timeout_s=0.1)
     with pytest.raises(ProviderError) as caught:
         await provider.complete(request)
@@ -151,7 +151,7 @@ async def test_http_errors_are_not_retried(replay: GeminiReplay) -> None:
     # marked retryable, after one request.
     replay.enqueue("error_quota.json", status=429)
     replay.enqueue("final_text.json")
-    provider = _provider(replay.url, retry=RetryConfig(max_attempts=3, backoff_s=0.0))
+    provider = _provider(replay.url, retry=RequestRetryConfig(max_attempts=3, backoff_s=0.0))
     with pytest.raises(ProviderError):
         await provider.complete(REQUEST)
     assert len(replay.requests) == 1

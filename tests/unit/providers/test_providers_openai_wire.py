@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from remora.config import ModelConfig, RetryConfig
+from remora.config import ModelConfig, RequestRetryConfig
 from remora.conversation import Message, ModelRequest, ToolCall, ToolResult, ToolSpec
 from remora.errors import AGENT_INVALID_OUTPUT, AGENT_MODEL_UNAVAILABLE
 from remora.profiles import BUILTIN_PROFILES
@@ -279,7 +279,7 @@ async def test_http_error_is_agent_002_with_status_and_body_and_not_retried(
 ) -> None:
     url, script = server
     script.replies["/chat/completions"] = Reply(500, {"error": {"message": "KV cache full"}})
-    provider = _provider(url, retry=RetryConfig(max_attempts=3, backoff_s=0))
+    provider = _provider(url, retry=RequestRetryConfig(max_attempts=3, backoff_s=0))
     with pytest.raises(ProviderError) as info:
         await provider.complete(ModelRequest(HISTORY))
     assert info.value.code == AGENT_MODEL_UNAVAILABLE and not info.value.retryable
@@ -291,7 +291,7 @@ async def test_http_error_is_agent_002_with_status_and_body_and_not_retried(
 async def test_timeouts_are_retried_with_the_configured_budget(server: tuple[str, Script]) -> None:
     url, script = server
     script.replies["/chat/completions"] = Reply(body=_completion({"content": "late"}), delay_s=1.0)
-    provider = _provider(url, retry=RetryConfig(max_attempts=2, backoff_s=0.01))
+    provider = _provider(url, retry=RequestRetryConfig(max_attempts=2, backoff_s=0.01))
     with pytest.raises(ProviderError) as info:
         await provider.complete(ModelRequest(HISTORY, timeout_s=0.2))
     assert info.value.code == AGENT_MODEL_UNAVAILABLE and info.value.retryable
@@ -302,7 +302,8 @@ async def test_timeouts_are_retried_with_the_configured_budget(server: tuple[str
 
 async def test_unreachable_server(unused_tcp_port: int) -> None:
     provider = _provider(
-        f"http://127.0.0.1:{unused_tcp_port}/v1", retry=RetryConfig(max_attempts=2, backoff_s=0)
+        f"http://127.0.0.1:{unused_tcp_port}/v1",
+        retry=RequestRetryConfig(max_attempts=2, backoff_s=0),
     )
     with pytest.raises(ProviderError) as info:
         await provider.complete(ModelRequest(HISTORY))

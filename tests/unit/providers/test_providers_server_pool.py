@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from remora.config import ModelConfig, RetryConfig
+from remora.config import ModelConfig, RequestRetryConfig
 from remora.conversation import Message, ModelRequest, ToolSpec
 from remora.errors import AGENT_MODEL_UNAVAILABLE, ModelUnavailableError
 from remora.profiles import BUILTIN_PROFILES
@@ -109,7 +109,7 @@ def provider(urls: list[str], **model: Any) -> OpenAIProvider:
         provider="openai",
         id=MODEL_ID,
         base_url=urls if len(urls) > 1 else urls[0],
-        retry=RetryConfig(max_attempts=2, backoff_s=0.01),
+        retry=RequestRetryConfig(max_attempts=2, backoff_s=0.01),
         **model,
     )
     return OpenAIProvider.from_config(config, BUILTIN_PROFILES["default"])

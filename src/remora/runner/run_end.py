@@ -1,12 +1,17 @@
-"""The host ends a run for the model when no decision is left to it.
+"""When a run ends, decided in one place: :class:`RunEnd`, asked by the loop at
+three moments (after the host steps, before a turn, after a turn).
 
-No model turn is spent where the host already knows the answer. Three cases:
+A run ends when the model submits (or answers in text), at the turn limit (the
+loop), or when the host ends it for the model because no decision is left to
+it. No model turn is spent where the host already knows the answer:
 
+- a host step or a tool's ``finish_if_empty`` key says nothing is left to do:
+  submitting is no decision, the host calls submit_result;
 - the model's only possible move is submit_result without arguments
-  (:meth:`HostFinish.only_submit_left`): the host calls it;
+  (:meth:`RunEnd.only_submit_left`): the host calls it;
 - the model's turn was made only of calls answered before exactly so (the
   repeat guard's "already done", or the same refusal for the same reason) with
-  no call succeeding since (:meth:`HostFinish.after_repeats`): the run is where
+  no call succeeding since (:meth:`RunEnd.after_repeats`): the run is where
   it was a turn ago, so asking again buys nothing. The host submits for the
   model when submit_result can go without arguments; otherwise, after a
   repeated refusal in a workspace nothing was written to, the run is skipped
@@ -15,14 +20,26 @@ No model turn is spent where the host already knows the answer. Three cases:
   an operational failure. A retry with changed arguments is no repeat: it
   gets a new answer, and the model its next turn;
 - a refusal the model would be asked to fix, when this agent's model spent its
-  last retries repeating itself (:meth:`HostFinish.without_retry`,
-  ``runner/retries.py``): the run ends as the repeat would have ended it.
+  last retries repeating itself (:meth:`RunEnd.without_retry`, with the
+  :class:`RetryRecord`): the run ends as the repeat would have ended it.
+
+Whether a retry is worth a model turn comes from how the model spent its last
+ones. A tool that refuses a call, or leaves something to fix (its ``finish_if_empty``
+key), gives the model another turn to fix it. A small model often spends that
+turn repeating the refused call verbatim (or submitting): the repeat guard
+answers, the host finishes, and the turn changed nothing. A ``RetryRecord``
+(one per model over one command) keeps, per agent, how many retries in a row
+went that way. Past ``runner.policy.max_repeated_retries`` the agent's later
+runs end at the refusal, as the repeat would have ended them, without that
+turn. A retry that changes anything resets the count, so a model that does fix
+its calls keeps every retry.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -37,12 +54,12 @@ from remora.runner.policy import TurnPlan, TurnPolicy, call_key
 from remora.runner.result import AgentResult
 from remora.runner.summary import submission_result
 
-__all__ = ["HostFinish"]
+__all__ = ["RetryRecord", "RunEnd", "asks_for_a_fix", "changed_nothing"]
 
 _MAX_REASON_CHARS = 200
 
 
-class HostFinish:
+class RunEnd:
     """The submit_result calls the host makes instead of the model, for one run."""
 
     def __init__(
@@ -51,11 +68,16 @@ class HostFinish:
         dispatcher: ToolDispatcher,
         policy: TurnPolicy,
         executor: ToolExecutor,
+        retries: RetryRecord | None = None,
     ) -> None:
         self.definition = definition
         self.dispatcher = dispatcher
         self.policy = policy
         self.executor = executor
+        # How the model used this agent's retries in the command so far (None: always retry).
+        self.retries = retries
+        # The last turn's answers asked the model to fix something.
+        self._retrying = False
         # submit_result calls made for the model.
         self.calls = 0
         # One host submit that failed: only_submit_left does not try again.
@@ -64,6 +86,51 @@ class HostFinish:
         params = submit.to_spec().parameters if submit is not None else None
         # The host may submit after repeats when the schema accepts no arguments at all.
         self._empty_submit_valid = params is not None and Draft202012Validator(params).is_valid({})
+
+    async def after_host_steps(
+        self, transcript: Transcript, nothing_left: bool, turn: int
+    ) -> AgentResult | None:
+        """The run's result when a host step left nothing to do; None: the model's turn."""
+        if nothing_left:
+            return await self.submit(transcript, turn)
+        return None
+
+    async def before_turn(
+        self, transcript: Transcript, plan: TurnPlan, turn: int
+    ) -> AgentResult | None:
+        """The run's result when the model's only move in ``turn`` is a bare submit."""
+        if self.only_submit_left(plan):
+            # In the slot of the turn the model would have had.
+            return await self.submit(transcript, turn)
+        return None
+
+    async def after_turn(
+        self,
+        transcript: Transcript,
+        turn: int,
+        calls: Sequence[ToolCall],
+        outcomes: Sequence[CallOutcome],
+        submission: dict[str, Any] | None,
+        nothing_left: bool,
+    ) -> AgentResult | None:
+        """The run's result after the model's ``turn`` of tool calls; None: its next turn."""
+        if self._retrying and self.retries is not None:
+            self.retries.note(self.definition.name, not changed_nothing(calls, outcomes))
+        if submission is not None:
+            return submission_result(submission)
+        if nothing_left:  # a tool's finish_if_empty: submitting is no decision
+            submitted = await self.submit(transcript, turn + 1)
+            if submitted is not None:
+                return submitted
+        # A turn of repeats only: the model would get the same turn again.
+        finished = await self.after_repeats(transcript, turn, calls, outcomes)
+        if finished is not None:
+            return finished
+        self._retrying = asks_for_a_fix(self.definition, calls, outcomes)
+        streak = self.retries.spent(self.definition.name) if self.retries else None
+        if self._retrying and streak is not None:
+            return await self.without_retry(transcript, turn, calls, outcomes, streak)
+        return None
 
     def only_submit_left(self, plan: TurnPlan) -> bool:
         """Whether the model's only possible move is a submit_result without arguments.
@@ -148,7 +215,7 @@ class HostFinish:
         streak: int,
     ) -> AgentResult | None:
         """The run's result at a refusal when the model's retries have stopped paying
-        (``runner/retries.py``): as :meth:`after_repeats` would have ended it one turn
+        (:class:`RetryRecord`): as :meth:`after_repeats` would have ended it one turn
         later; None when the model should still have its turn."""
         if self.definition.submit_tool is None:
             return None
@@ -245,3 +312,49 @@ def _entry(call: ToolCall, reason: str) -> dict[str, Any]:
         reason = reason[: _MAX_REASON_CHARS - 1] + "…"
     arguments = json.dumps(call.arguments, ensure_ascii=False, default=str, sort_keys=True)
     return {"tool": call.name, "arguments": arguments[:_MAX_REASON_CHARS], "reason": reason}
+
+
+@dataclass(slots=True)
+class RetryRecord:
+    """Retries in a row that changed nothing, per agent, for one model; shared by one
+    command's runs of that model."""
+
+    # 0: every refusal gets its retry, whatever the record says.
+    limit: int
+    _streaks: dict[str, int] = field(default_factory=dict)
+
+    def note(self, agent: str, changed: bool) -> None:
+        self._streaks[agent] = 0 if changed else self._streaks.get(agent, 0) + 1
+
+    def spent(self, agent: str) -> int | None:
+        """The streak when it has reached the limit (retries are no longer asked for)."""
+        streak = self._streaks.get(agent, 0)
+        return streak if self.limit and streak >= self.limit else None
+
+
+def asks_for_a_fix(
+    definition: SubagentDefinition, calls: Sequence[ToolCall], outcomes: Sequence[CallOutcome]
+) -> bool:
+    """Whether a turn's answers ask the model to fix something: a refused call (not
+    one the loop did not run), or a result whose ``finish_if_empty`` key still lists
+    something."""
+    for call, outcome in zip(calls, outcomes, strict=True):
+        if outcome.not_run:
+            continue
+        payload = outcome.result.payload
+        if not payload.get("ok"):
+            return True
+        tool = definition.tools_by_name.get(call.name)
+        key = tool.finish_if_empty if tool is not None else None
+        result = payload.get("result")
+        if key and isinstance(result, dict) and result.get(key):
+            return True
+    return False
+
+
+def changed_nothing(calls: Sequence[ToolCall], outcomes: Sequence[CallOutcome]) -> bool:
+    """Whether a retry turn was only repeats (answered as before) and submits."""
+    return all(
+        outcome.repeat is not None or call.name == SUBMIT_RESULT
+        for call, outcome in zip(calls, outcomes, strict=True)
+    )

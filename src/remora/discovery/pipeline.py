@@ -1,4 +1,4 @@
-"""``discover()``: paths in, CSTNodes out."""
+"""``discover()``: the discovery pipeline, paths in (walk, ignore rules), CSTNodes out (parse)."""
 
 from __future__ import annotations
 

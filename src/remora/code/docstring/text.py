@@ -2,13 +2,13 @@
 
 The model may give a summary, a longer description, a description per
 parameter, of the return value and per raised exception. Each piece is checked
-(:func:`check_pieces`, with the prose checks of :mod:`remora.code.docstring_prose`);
+(:func:`check_pieces`, with the prose checks of :mod:`remora.code.docstring.prose`);
 a refused piece comes back with its reason so the model
 can try once more. What is refused or omitted is filled only from what Remora
 can stand behind: the existing docstring (read with ``docstring_parser``, a real
 parser of Google, NumPy and Sphinx docstrings), the parameter's default and the
 exceptions the code itself raises. The parameter section always names exactly
-the parameters (:mod:`remora.code.docstring_sections`) or is left out. A summary
+the parameters (:mod:`remora.code.docstring.sections`) or is left out. A summary
 is never invented: without an acceptable one (the model's or the existing
 docstring's) nothing is written.
 """
@@ -22,9 +22,10 @@ from typing import Any
 import docstring_parser
 
 from remora.code.context import CodeContext
-from remora.code.docstring_draft import file_docstring_summaries, style_summaries
-from remora.code.docstring_prose import code_facts, problem, word_tokens
-from remora.code.docstring_sections import (
+from remora.code.docstring.draft import file_docstring_summaries, style_summaries
+from remora.code.docstring.edit import node_docstring
+from remora.code.docstring.prose import code_facts, problem, word_tokens
+from remora.code.docstring.sections import (
     Entry,
     documented_parameters,
     fact_entries,
@@ -288,8 +289,6 @@ def compose_docstring(
     named in ``kept``). The parameter section names exactly the parameters of
     :func:`docstring_parameters`, or is left out with the reason in ``left_out``.
     """
-    from remora.code.docstrings import node_docstring
-
     node = context.located()
     given = Pieces(summary, description, dict(params), returns, dict(raises))
     neighbours = style_summaries(context)

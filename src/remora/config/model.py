@@ -1,7 +1,8 @@
-"""The ``model:`` section of remora.yaml (re-exported by :mod:`remora.config`)."""
+"""The ``model:`` section of remora.yaml and the base of every section (remora.config)."""
 
 from __future__ import annotations
 
+import typing
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
@@ -11,8 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 __all__ = [
     "DEFAULT_EMBEDDED_MODEL",
     "DEFAULT_PROMPT_CACHE_MIB",
+    "PROVIDER_NAMES",
     "ModelConfig",
-    "RetryConfig",
+    "ProviderName",
+    "RequestRetryConfig",
     "Section",
 ]
 
@@ -36,13 +39,21 @@ class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
-class RetryConfig(Section):
+# The providers a model section may name; providers/factory.py maps each to its
+# adapter, and mypy checks that mapping covers exactly these.
+ProviderName = Literal["embedded", "openai", "llm", "gemini", "scripted"]
+PROVIDER_NAMES: tuple[ProviderName, ...] = typing.get_args(ProviderName)
+
+
+class RequestRetryConfig(Section):
+    """`model.retry`: a model request sent again after a connection error or a timeout."""
+
     max_attempts: int = Field(3, ge=1, description="Attempts on connection errors and timeouts")
     backoff_s: float = Field(0.5, ge=0, description="First backoff; doubles each attempt")
 
 
 class ModelConfig(Section):
-    provider: Literal["embedded", "openai", "llm", "gemini", "scripted"] = "embedded"
+    provider: ProviderName = "embedded"
     id: str = Field(
         DEFAULT_EMBEDDED_MODEL,
         description="Model id as the provider names it (embedded: a name from `remora models`)",
@@ -53,7 +64,7 @@ class ModelConfig(Section):
     )
     api_key_env: str | None = Field(None, description="Environment variable holding the key")
     timeout: float = Field(60.0, gt=0, description="Seconds per model request")
-    retry: RetryConfig = Field(default_factory=RetryConfig)
+    retry: RequestRetryConfig = Field(default_factory=RequestRetryConfig)
     # vLLM batches far more than this; a llama.cpp server takes its -np slots and queues the rest.
     max_in_flight: int = Field(
         16, ge=1, le=4096, description="openai: requests at once per server (default -j: the sum)"

@@ -1,4 +1,4 @@
-"""The coordinator: nodes × operations, concurrently, under one limit.
+"""The coordinator's batch: nodes × operations, concurrently, under one limit.
 
 Workers take tasks from one queue, so at most ``sandbox.max_concurrent_agents``
 (``-j``; by default what the model's servers take, see ``agents_at_once``) agents
@@ -37,8 +37,14 @@ from remora.coordinator.providers import (
     agents_at_once,
     model_key,
 )
-from remora.coordinator.rejections import review_memory, transcript_summary
-from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
+from remora.coordinator.rejections import review_memory
+from remora.coordinator.report import (
+    AnalyzeReport,
+    NullProgress,
+    ProgressSink,
+    TaskOutcome,
+    transcript_details,
+)
 from remora.coordinator.server_states import publish_server_states
 from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
 from remora.discovery.node import CSTNode
@@ -47,6 +53,7 @@ from remora.events import Event, EventEmitter, NullEmitter
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
 from remora.results.review import accept as accept_workspace
+from remora.results.review import is_open, new_result_state, supersede
 from remora.runner import (
     AgentResult,
     AgentRunner,
@@ -56,7 +63,7 @@ from remora.runner import (
     SandboxToolExecutor,
 )
 from remora.sandbox import SandboxRuntime
-from remora.workspace import Workspace, WorkspaceStore
+from remora.workspace import WorkspaceStore
 
 __all__ = ["OPERATIONAL_ERRORS", "Coordinator"]
 
@@ -90,7 +97,7 @@ class Coordinator:
         self.progress: ProgressSink = progress or NullProgress()
         self.command = command
         self.providers = ProviderPool(provider_factory)
-        # Per model: how its retries went, agent by agent (runner/retries.py).
+        # Per model: how its retries went, agent by agent (runner/run_end.py).
         self._retry_records: dict[str, RetryRecord] = {}
         self.store = WorkspaceStore(self.project_root)
         self.db: ResultsDB | None = None
@@ -244,7 +251,7 @@ class Coordinator:
             if record is None:
                 queue.append((task, task_fingerprint(task, digests)))
                 continue
-            open_review = record.review_state in ("pending", "conflict")
+            open_review = is_open(record.review_state)
             outcome = TaskOutcome(
                 task.node,
                 task.operation,
@@ -367,7 +374,7 @@ class Coordinator:
                     summary=message,
                     error=ResultError(code, message),
                 )
-            transcript = transcript_summary(runner.dispatcher.log, plan.model)
+            transcript = transcript_details(runner.dispatcher.log, plan.model)
             result = result.replace(details={**result.details, "transcript": transcript})
             repeated = memory.repeat_of(workspace.changes()) if result.changed_files else None
             if repeated is not None:
@@ -384,15 +391,10 @@ class Coordinator:
             result = result.replace(workspace_id=None)
         outcome = self._record(run_id, task, result, fingerprint)
         if keep and result.status == "success":
-            self._supersede(workspace)
+            assert self.db is not None
+            # The run's own workspace: a lazy one has no database to open again.
+            supersede(self.store, self.db, workspace)
         return outcome
-
-    def _supersede(self, workspace: Workspace) -> None:
-        """A finished run's change replaces the node's older pending ones (never before)."""
-        assert self.db is not None
-        for old in self.store.supersede(workspace):
-            if self.db.get(old) is not None:
-                self.db.set_review_state(old, "superseded")
 
     def _record(
         self, run_id: str, task: Task, result: AgentResult, fingerprint: str | None = None
@@ -401,7 +403,7 @@ class Coordinator:
         result_id = self.db.record_result(
             run_id, task.node, task.operation, result.to_dict(), fingerprint=fingerprint
         )
-        review = "pending" if result.changed_files and result.workspace_id else "none"
+        review = new_result_state(result.changed_files, result.workspace_id)
         return TaskOutcome(task.node, task.operation, result, result_id, review)
 
     def _auto_accept(self, report: AnalyzeReport) -> None:

@@ -1,0 +1,282 @@
+"""Running the agents as a library: ``remora.analyze(paths, operations=..., model=...)``.
+
+``remora analyze`` and ``remora watch`` (the CLI) go through the same steps:
+:func:`prepare` (configuration, agents, operations, event log), :func:`find_nodes`
+(discovery) and :func:`run` (the coordinator). :func:`analyze` strings them
+together for a script or a notebook::
+
+    import remora
+
+    analysis = remora.analyze("src/", operations=["lint", "docstring"])
+    for change in analysis.changes:
+        print(change.node, change.operation, change.summary)
+        print(change.diff)
+
+Nothing in the project changes: the changes wait in the review queue
+(:mod:`remora.review`) until accepted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from remora.agents import AgentRegistry
+from remora.config import LoadedConfig, load_config
+from remora.coordinator import (
+    AnalyzeReport,
+    Coordinator,
+    NullProgress,
+    ProgressSink,
+    TaskOutcome,
+    parse_operations,
+)
+from remora.coordinator.rejections import RerunPlan
+from remora.discovery import DiscoveryResult, discover
+from remora.discovery.node import NodeType
+from remora.discovery.result import DiscoveryWarning
+from remora.events import EventEmitter, build_emitter
+from remora.project import find_project_root
+from remora.workspace import WorkspaceStore
+
+__all__ = ["Analysis", "AnalysisPlan", "Change", "analyze", "find_nodes", "prepare", "run"]
+
+PathLike = str | Path
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisPlan:
+    """What a run starts from: the paths, the resolved configuration, the agents, the operations."""
+
+    targets: list[Path]
+    loaded: LoadedConfig
+    registry: AgentRegistry
+    operations: list[str]
+    emitter: EventEmitter
+
+    @property
+    def project_root(self) -> Path:
+        return self.loaded.project_root
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change waiting for review: which node, which operation, what it says, the diff."""
+
+    workspace_id: str
+    node: str
+    node_id: str
+    file_path: str
+    operation: str
+    summary: str
+    changed_files: list[str]
+    diff: str
+
+
+@dataclass
+class Analysis:
+    """The outcome of :func:`analyze`: every node × operation's result and the changes made."""
+
+    project_root: Path
+    report: AnalyzeReport
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def outcomes(self) -> list[TaskOutcome]:
+        """One per node × operation, with its :class:`remora.runner.AgentResult`."""
+        return self.report.outcomes
+
+    @property
+    def exit_code(self) -> int:
+        """0 all good, 1 some failed, 2 nothing succeeded, 130 interrupted (as the CLI exits)."""
+        return self.report.exit_code
+
+    def counts(self) -> dict[str, int]:
+        """How many runs succeeded, failed, were skipped, and changed something."""
+        return self.report.counts()
+
+
+def _emitter(loaded: LoadedConfig) -> EventEmitter:
+    events = loaded.config.events
+    output = events.output
+    if output != "-" and not Path(output).is_absolute():
+        output = str(loaded.project_root / output)
+    return build_emitter(events.enabled, output, events.max_payload_chars)
+
+
+def prepare(
+    paths: Sequence[Path],
+    operations: str | Sequence[str] | None,
+    *,
+    config_path: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    project: Path | None = None,
+) -> AnalysisPlan:
+    """Resolve the configuration (file < environment < ``overrides``), agents and operations.
+
+    ``project`` is the project root (default: found from the first path). The
+    plan's event emitter must be closed when the run is over.
+    """
+    targets = list(paths) or [Path.cwd()]
+    root = project.resolve() if project is not None else find_project_root(targets[0])
+    loaded = load_config(config_path, overrides, project_root=root)
+    registry = AgentRegistry(loaded.config.agents_dir, project_root=loaded.project_root)
+    chosen = parse_operations(operations, loaded.config, registry)
+    return AnalysisPlan(targets, loaded, registry, chosen, _emitter(loaded))
+
+
+def find_nodes(
+    plan: AnalysisPlan,
+    node_types: Collection[NodeType] | None = None,
+    on_warning: Callable[[DiscoveryWarning], None] | None = None,
+) -> DiscoveryResult:
+    """The nodes under the plan's paths (files, classes, functions, methods).
+
+    Each discovery warning (a file with a syntax error, an unreadable file)
+    goes to ``on_warning`` as well as into the result.
+    """
+    result = discover(
+        plan.targets,
+        project_root=plan.project_root,
+        config=plan.loaded.config.discovery,
+        node_types=node_types,
+        emitter=plan.emitter,
+    )
+    if on_warning is not None:
+        for warning in result.warnings:
+            on_warning(warning)
+    return result
+
+
+async def run(
+    plan: AnalysisPlan,
+    discovered: DiscoveryResult,
+    *,
+    progress: ProgressSink | None = None,
+    auto_accept: bool = False,
+    rerun: RerunPlan | None = None,
+    force: bool = False,
+) -> tuple[AnalyzeReport, bool]:
+    """Run every node × operation of the plan; returns the report and whether a tool faulted.
+
+    ``rerun`` narrows the run to the changes rejected with a reason; ``force``
+    re-runs what the incremental check would keep.
+    """
+    coordinator = Coordinator(
+        plan.loaded.config,
+        plan.project_root,
+        registry=plan.registry,
+        emitter=plan.emitter,
+        progress=progress or NullProgress(),
+    )
+    nodes, operations, only = discovered.nodes, plan.operations, None
+    if rerun is not None:
+        nodes, operations, only = rerun.nodes, rerun.operations, rerun.pairs
+    async with coordinator:
+        report = await coordinator.analyze(
+            nodes, operations, auto_accept=auto_accept, only=only, force=force
+        )
+    return report, coordinator.sandbox_faulted
+
+
+def _changes(project_root: Path, report: AnalyzeReport) -> list[Change]:
+    store = WorkspaceStore(project_root)
+    kept = set(store.ids())
+    changes: list[Change] = []
+    for outcome in report.outcomes:
+        workspace_id = outcome.result.workspace_id
+        if workspace_id is None or workspace_id not in kept:
+            continue  # nothing to review, or accepted already (auto_accept)
+        with store.open(workspace_id) as ws:
+            diff = ws.diff()
+        changes.append(
+            Change(
+                workspace_id=workspace_id,
+                node=outcome.node.full_name,
+                node_id=outcome.node.node_id,
+                file_path=outcome.node.file_path,
+                operation=outcome.operation,
+                summary=outcome.result.summary,
+                changed_files=list(outcome.result.changed_files),
+                diff=diff,
+            )
+        )
+    return changes
+
+
+def _model_overrides(model: str | Mapping[str, Any] | None) -> dict[str, Any]:
+    if model is None:
+        return {}
+    if isinstance(model, str):
+        return {"model": {"id": model}}
+    return {"model": dict(model)}
+
+
+def _run_to_end(work: Callable[[], Analysis]) -> Analysis:
+    """Run ``work`` here, or in a thread when this thread runs an event loop (a notebook)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return work()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(work).result()
+
+
+def analyze(
+    paths: PathLike | Sequence[PathLike] = ".",
+    *,
+    operations: str | Sequence[str] | None = None,
+    model: str | Mapping[str, Any] | None = None,
+    project: PathLike | None = None,
+    config: Mapping[str, Any] | None = None,
+    node_types: Collection[NodeType] | None = None,
+    force: bool = False,
+    auto_accept: bool = False,
+) -> Analysis:
+    """Run the agents on every node under ``paths`` and return their results and changes.
+
+    Args:
+        paths: files and directories to analyse.
+        operations: operation names (``"lint"``, ``["lint", "docstring"]``); default:
+            the enabled ones of the configuration.
+        model: a model id (embedded: a name from ``remora models``), or a mapping of
+            the configuration's ``model:`` keys (``{"provider": "openai", "id": ...,
+            "base_url": ...}``, ``{"path": "model.gguf"}``).
+        project: the project root (default: found from the first path, as the CLI does).
+        config: configuration overrides, nested as in ``remora.yaml``; they win over
+            the file and the environment.
+        node_types: only these node types (``file``, ``class``, ``function``, ``method``).
+        force: run again also what is unchanged since its recorded result.
+        auto_accept: write every successful change into the project right away.
+
+    Returns:
+        An :class:`Analysis`: ``outcomes`` (one per node × operation) and ``changes``
+        (those waiting for review, each with its diff).
+
+    Raises:
+        remora.errors.RemoraError: a configuration, usage or model error, with a hint.
+    """
+    targets = [Path(paths)] if isinstance(paths, str | Path) else [Path(p) for p in paths]
+    overrides = {**(config or {}), **_model_overrides(model)}
+    if model is not None and config and isinstance(config.get("model"), Mapping):
+        overrides["model"] = {**config["model"], **overrides["model"]}
+    plan = prepare(
+        targets,
+        operations,
+        overrides=overrides,
+        project=Path(project) if project is not None else None,
+    )
+
+    def work() -> Analysis:
+        discovered = find_nodes(plan, node_types)
+        report, _ = asyncio.run(run(plan, discovered, auto_accept=auto_accept, force=force))
+        return Analysis(plan.project_root, report, _changes(plan.project_root, report))
+
+    try:
+        return _run_to_end(work)
+    finally:
+        plan.emitter.close()

@@ -1,0 +1,186 @@
+"""The review queue as a library: list, show, accept and reject the agents' changes.
+
+``remora review`` (the CLI) calls these same functions; the web app and the
+language server share the per-workspace steps of :mod:`remora.results.review`.
+Every function takes the project's root directory (the folder holding
+``.remora/``)::
+
+    import remora
+
+    for item in remora.review.list_changes("examples/sample_project"):
+        print(item.id, item.operation, item.node, item.summary)
+    print(remora.review.show(item.id, project="examples/sample_project").diff)
+    remora.review.accept([item.id], project="examples/sample_project")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from remora.errors import RemoraError, UsageError, WorkspaceNotFoundError
+from remora.project import STATE_DIR
+from remora.results import ResultsDB
+from remora.results import review as queue
+from remora.results.review import ReviewItem
+from remora.workspace import AcceptReport, FileChange, WorkspaceStore
+from remora.workspace.hunks import Hunk, change_hunks
+
+__all__ = [
+    "AcceptOutcome",
+    "ChangeView",
+    "ReviewItem",
+    "accept",
+    "list_changes",
+    "reject",
+    "show",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeView:
+    """One workspace's change: its files, its numbered hunks and the unified diff."""
+
+    workspace_id: str
+    files: list[FileChange]
+    hunks: list[Hunk]
+    diff: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.workspace_id,
+            "files": [
+                {
+                    "path": c.path,
+                    "status": c.status,
+                    "binary": c.binary,
+                    "additions": c.line_counts()[0],
+                    "deletions": c.line_counts()[1],
+                }
+                for c in self.files
+            ],
+            "hunks": [
+                {
+                    "number": h.number,
+                    "path": h.path,
+                    "header": h.header,
+                    "additions": h.additions,
+                    "deletions": h.deletions,
+                }
+                for h in self.hunks
+            ],
+            "diff": self.diff,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptOutcome:
+    """What accepting one workspace did: a report, or the error that stopped it."""
+
+    workspace_id: str
+    report: AcceptReport | None = None
+    error: RemoraError | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.report is not None and self.report.accepted
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.report is not None:
+            return self.report.to_dict()
+        error = self.error.to_dict() if self.error is not None else None
+        return {"workspace_id": self.workspace_id, "accepted": False, "error": error}
+
+
+def _root(project: str | Path) -> Path:
+    return Path(project).resolve()
+
+
+def _open(project: str | Path) -> tuple[WorkspaceStore, ResultsDB]:
+    root = _root(project)
+    if not (root / STATE_DIR).is_dir():
+        # Opening the results database would create .remora/ in any folder.
+        raise WorkspaceNotFoundError(
+            f"no changes to review in {root} (it has no {STATE_DIR}/)",
+            "run `remora analyze` there first, or pass the project's root (--project)",
+        )
+    return WorkspaceStore(root), ResultsDB(root)
+
+
+def list_changes(project: str | Path = ".", *, include_empty: bool = False) -> list[ReviewItem]:
+    """The changes waiting for review in ``project``, one :class:`ReviewItem` per workspace.
+
+    A project that was never analysed has none (and no ``.remora/`` is created).
+    ``include_empty`` also lists workspaces without changes.
+    """
+    if not (_root(project) / STATE_DIR).is_dir():
+        return []
+    store, db = _open(project)
+    with db:
+        return queue.review_items(store, db, include_empty=include_empty)
+
+
+def show(workspace_id: str, *, project: str | Path = ".") -> ChangeView:
+    """One workspace's change: files, hunks (numbered as ``accept(hunks=...)`` takes them), diff.
+
+    An unknown id raises ``WorkspaceNotFoundError`` (WORKSPACE_003).
+    """
+    with WorkspaceStore(_root(project)).open(workspace_id) as ws:
+        changes = ws.changes()
+        diff = ws.diff()
+    return ChangeView(workspace_id, changes, change_hunks(changes), diff)
+
+
+def accept(
+    workspace_ids: Sequence[str] = (),
+    *,
+    project: str | Path = ".",
+    every: bool = False,
+    hunks: Sequence[int] | None = None,
+) -> list[AcceptOutcome]:
+    """Write changes into the project, atomically per workspace (conflicts refused per file).
+
+    ``every=True`` accepts every workspace (give no ids then). With ``hunks``
+    only those hunks of one workspace are written; its other hunks are
+    discarded with it. A workspace that cannot be accepted never blocks the
+    others: its outcome carries the error.
+    """
+    store, db = _open(project)
+    outcomes: list[AcceptOutcome] = []
+    with db:
+        targets = queue.resolve_ids(store, workspace_ids, every)
+        if hunks is not None and (every or len(targets) != 1):
+            raise UsageError(
+                "choosing hunks (--hunks) needs exactly one workspace id",
+                "e.g. accept ID --hunks 1,3",
+            )
+        for workspace_id in targets:
+            try:
+                outcomes.append(
+                    AcceptOutcome(workspace_id, report=queue.accept(store, db, workspace_id, hunks))
+                )
+            except RemoraError as exc:
+                outcomes.append(AcceptOutcome(workspace_id, error=exc))
+    return outcomes
+
+
+def reject(
+    workspace_ids: Sequence[str] = (),
+    *,
+    project: str | Path = ".",
+    every: bool = False,
+    reason: str | None = None,
+) -> list[str]:
+    """Discard changes (the project is not touched); returns the ids rejected.
+
+    A ``reason`` is stored with the node: the next run of its agent is told it
+    (``remora analyze --retry-rejected`` re-runs just those).
+    """
+    store, db = _open(project)
+    with db:
+        chosen = queue.resolve_ids(store, workspace_ids, every)
+        for workspace_id in chosen:
+            queue.reject(store, db, workspace_id, reason)
+    return chosen
