@@ -15,6 +15,7 @@ from remora.code import (
     lint,
     lint_units,
     structure,
+    test_search,
     testcases,
     testing,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "lint_units",
     "module_stubs",
     "structure",
+    "test_search",
     "testcases",
     "testing",
 ]

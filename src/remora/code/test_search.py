@@ -1,0 +1,345 @@
+"""Tests found by measuring: candidates run under coverage; the fewest that cover the most kept.
+
+``search_tests`` is the test agent's host step. Round one needs no model: the
+candidates come from what the node branches on (:mod:`remora.code.input_search`),
+its docstring's examples, the literal arguments the project's own calls pass,
+and the derived typical set; all are called in ONE sandboxed process under
+coverage.py (a context per candidate), and a greedy set cover keeps the few
+that reach every line and branch any of them reached. Round two, only while
+something is missed and a model is bound: the model completes
+``assert node(`` under a list of what is still missed, and its calls are run
+the same way; one is kept only if it adds a line or a branch. Expected values
+are the ones observed (marked so, unless the model's own claim was right).
+The kept tests are written and run by pytest (a second process, so each kept
+test has run twice), then measured once more under coverage: a test whose
+outcome differs is dropped, and the coverage before and after is the result.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import time
+from typing import Any
+
+from remora.code.call_text import arguments_from_text, value_from_text
+from remora.code.calls import node_call_target, probe_argument_sets
+from remora.code.completion import complete
+from remora.code.constructor import project_class_lookup
+from remora.code.context import CodeContext
+from remora.code.coverage_probe import (
+    Coverage,
+    Span,
+    context_units,
+    measure_test_file,
+    missed_report,
+    node_span,
+)
+from remora.code.input_search import (
+    Candidate,
+    boundary_values,
+    call_site_arguments,
+    doctest_calls,
+    greedy_cover,
+    label,
+    vary,
+)
+from remora.code.module import host_function
+from remora.code.samples import argument_sets, literal_default
+from remora.code.testcases import (
+    module_names,
+    observed_piece,
+    owner_arguments,
+    parameter_of,
+    snake,
+)
+from remora.code.testing import add_passing_tests, tests_in_file
+from remora.sandbox import search
+
+__all__ = ["search_tests"]
+
+MAX_CANDIDATES = 48
+MAX_MODEL_ASKS = 3
+MAX_PROJECT_FILES = 200
+_BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
+
+
+def _function(context: CodeContext, span: Span) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    node = context.bound_node()
+    for found in ast.walk(ast.parse(context.node_file_text())):
+        if (
+            isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef)
+            and found.name == node.name
+            and node.start_line <= found.lineno <= span.last
+        ):
+            return found
+    return None
+
+
+def _kinds(target: dict[str, Any]) -> dict[str, str]:
+    """The builtin type of each parameter, from its annotation or its literal default."""
+    kinds: dict[str, str] = {}
+    for row in target["parameters"]:
+        annotation = (row.get("annotation") or "").split("|")[0].strip()
+        known, default = literal_default(row.get("default"))
+        if annotation in _BUILTIN_KINDS:
+            kinds[row["name"]] = annotation
+        elif known and default is not None:
+            kinds[row["name"]] = type(default).__name__
+    return kinds
+
+
+@functools.lru_cache(maxsize=512)
+def _calls_in(text: str, name: str) -> tuple[str, ...]:
+    return tuple(call_site_arguments(text, name))
+
+
+def _project_calls(context: CodeContext, name: str) -> list[str]:
+    """Argument texts of the project's own literal calls of ``name`` (test files too)."""
+    found: list[str] = []
+    paths = [p for p in search.search_files(context.workspace, "**/*.py") if "/." not in f"/{p}"]
+    for path in paths[:MAX_PROJECT_FILES]:
+        text = context.read_text(path)
+        if name in text:  # a cheap filter before parsing
+            found += [t for t in _calls_in(text, name) if t not in found]
+    return found
+
+
+def _text_sets(
+    context: CodeContext, target: dict[str, Any], texts: list[str], why: str
+) -> list[Candidate]:
+    params = [parameter_of(p) for p in target["parameters"]]
+    lookup = project_class_lookup(context)
+    out: list[Candidate] = []
+    for text in texts:
+        try:
+            out.append(Candidate(arguments_from_text(text, params, lookup), why))
+        except ValueError:
+            continue  # an example the node's parameters do not take
+    return out
+
+
+def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) -> list[Candidate]:
+    """Round one: the typical set varied at each boundary, doctest examples, call sites."""
+    params = [parameter_of(p) for p in target["parameters"]]
+    sets = argument_sets(params, project_class_lookup(context), 1)
+    base = sets[0]["args"] if sets else {}
+    function = _function(context, span)
+    values = boundary_values(function, _kinds(target)) if function is not None else []
+    docstring = (ast.get_docstring(function) or "") if function is not None else ""
+    candidates = vary(base, values)
+    candidates += _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
+    sites = _project_calls(context, target["name"])
+    candidates += _text_sets(context, target, sites, "as_called")
+    return candidates[:MAX_CANDIDATES]
+
+
+def _ask_prompt(context: CodeContext, target: dict[str, Any], missed: str, index: int) -> str:
+    node = context.bound_node()
+    owner = target["owner"] or target["qualname"]
+    callee = target["qualname"]
+    if target["kind"] == "method" and target["method_kind"] in ("staticmethod", "classmethod"):
+        callee = f"{target['owner']}.{target['name']}"
+    lines = [f"# {node.file_path}", node.text, "", "# Not run by any test yet:"]
+    lines += [f"# {line[3:]}" for line in missed.splitlines() if line.startswith(">> ")]
+    lines += [f"# {line.strip()}" for line in missed.splitlines() if "# never went" in line]
+    lines += ["", f"from {target['module']} import {owner.split('.')[0]}", "", ""]
+    lines += [f"def test_{snake(target['name'])}_case_{index}():", f"    assert {callee}("]
+    return "\n".join(lines)
+
+
+def model_call_texts(completion: str, callee: str) -> tuple[str, str | None] | None:
+    """(argument text, expected text or None) of ``assert callee(<completion>``."""
+    text = f"{callee}({completion.strip()}"
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    call = tree.left if isinstance(tree, ast.Compare) else tree
+    if not isinstance(call, ast.Call):
+        return None
+    parts = [ast.get_source_segment(text, a) for a in [*call.args, *call.keywords]]
+    arguments = ", ".join(p for p in parts if p is not None)
+    expected = None
+    if isinstance(tree, ast.Compare) and isinstance(tree.ops[0], ast.Eq):
+        expected = ast.get_source_segment(text, tree.comparators[0])
+    return arguments, expected
+
+
+async def model_candidates(
+    context: CodeContext, target: dict[str, Any], missed: str
+) -> tuple[list[Candidate], dict[str, str], list[str]]:
+    """Round two: the model's calls aimed at what is missed; (candidates, claims, problems)."""
+    asks = sum(1 for line in missed.splitlines() if line.startswith(">> ") or "# never" in line)
+    candidates: list[Candidate] = []
+    claims: dict[str, str] = {}
+    problems: list[str] = []
+    params = [parameter_of(p) for p in target["parameters"]]
+    lookup = project_class_lookup(context)
+    for index in range(1, min(asks, MAX_MODEL_ASKS) + 1):
+        prompt = _ask_prompt(context, target, missed, index)
+        asked = await complete(context, prompt, stop=["\n"], max_tokens=64)
+        if asked["error"] is not None:
+            problems.append(f"the model did not answer: {asked['error']}")
+            break
+        parsed = model_call_texts(asked["texts"][0], target["qualname"].split(".")[-1])
+        if parsed is None:
+            problems.append(f"not a call: {asked['texts'][0][:120]!r}")
+            continue
+        try:
+            args = arguments_from_text(parsed[0], params, lookup)
+        except ValueError as exc:
+            problems.append(f"arguments {parsed[0][:80]!r}: {exc}")
+            continue
+        words = "_".join(f"{k}_{label(v)}" for k, v in args.items())[:40] or "no_arguments"
+        candidates.append(Candidate(args, f"model_{words}"))
+        if parsed[1] is not None:
+            claims[f"model_{words}"] = parsed[1]
+    return candidates, claims, problems
+
+
+def _usable(row: dict[str, Any]) -> bool:
+    raised = row.get("raised") or {}
+    return bool(row["ok"]) and not row["reason"] and raised.get("type") != "CallTimeout"
+
+
+async def _run_round(
+    context: CodeContext, candidates: list[Candidate], span: Span, prefix: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, frozenset[Any]], Coverage | None]:
+    sets = [{"name": f"{prefix}{i}", "args": c.args} for i, c in enumerate(candidates)]
+    rows, measured = await probe_argument_sets(context, sets, coverage=span.spec())
+    if measured is None:
+        return {}, {}, None
+    usable = {row["name"]: row for row in rows if _usable(row)}
+    gains = {name: frozenset(context_units(measured, name)) for name in usable}
+    return usable, gains, Coverage.of(measured)
+
+
+def _test_name(target: dict[str, Any], row: dict[str, Any], why: str, used: set[str]) -> str:
+    node = snake(target["qualname"])
+    if why.startswith("model_"):
+        what = f"with_{why.removeprefix('model_')}"
+    elif why in ("typical_arguments", "doc", "as_called"):
+        what = {
+            "typical_arguments": "with_typical_arguments",
+            "doc": "docstring_example",
+            "as_called": "as_the_project_calls_it",
+        }[why]
+    else:
+        what = f"when_{why}"
+    raised = row.get("raised")
+    if raised:
+        what = f"raises_{snake(raised['type'])}_{what}"
+    name, number = f"test_{node}_{what}", 2
+    while name in used:
+        name, number = f"test_{node}_{what}_{number}", number + 1
+    used.add(name)
+    return name
+
+
+def _claim_holds(context: CodeContext, row: dict[str, Any], claim: str | None) -> bool:
+    returned = row.get("returned")
+    if claim is None or not returned or not returned["literal"]:
+        return False
+    try:
+        return bool(
+            value_from_text(claim, project_class_lookup(context))
+            == ast.literal_eval(returned["repr"])
+        )
+    except (ValueError, SyntaxError):
+        return False
+
+
+def _restore(context: CodeContext, path: str, original: str | None) -> None:
+    if original is None:
+        context.workspace.delete(path)
+    else:
+        context.write_text(path, original)
+
+
+@host_function
+async def search_tests(
+    context: CodeContext, path: str, max_tests: int = 6, time_budget_s: float = 60.0
+) -> dict[str, Any]:
+    """Find, write and measure the node's tests: ``{kept, coverage_before, coverage_after,
+    missed, tried, model, dropped}``; ``missed`` is the node's source with what no test
+    ran marked (empty when all is covered)."""
+    target = node_call_target(context)
+    if target["reason"]:
+        return {"kept": [], "missed": "", "reason": target["reason"]}
+    started = time.monotonic()
+    span = node_span(context)
+    exists = context.workspace.exists(path)
+    existing = tests_in_file(context.read_text(path), path) if exists else []
+    before_units: set[Any] = set()
+    before: Coverage | None = None
+    if existing:
+        outcomes, measured = await measure_test_file(context, path, span, time_budget_s)
+        if measured is not None:
+            before = Coverage.of(measured)
+            for name in existing:
+                if outcomes.get(name) == "passed":
+                    before.add(context_units(measured, name))
+            before_units = before.units()
+    candidates = {f"h{i}": c for i, c in enumerate(host_candidates(context, target, span))}
+    rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h")
+    if totals is None:
+        return {"kept": [], "missed": "", "reason": "the candidates could not be run"}
+    before = before or totals
+    chosen = greedy_cover(gains, before_units, max_tests)
+    covered = before.copy()
+    for name in chosen:
+        covered.add(gains[name])
+    node = context.bound_node()
+    start = node.start_line
+    source = "\n".join(context.node_file_text().splitlines()[start - 1 : span.last])
+    missed = missed_report(source, start, span, covered)
+    model: dict[str, Any] = {"asked": False, "kept": 0, "problems": []}
+    claims: dict[str, str] = {}
+    if missed and context.completer is not None and time.monotonic() - started < time_budget_s:
+        model["asked"] = True
+        found, claims, model["problems"] = await model_candidates(context, target, missed)
+        named = {f"m{i}": c for i, c in enumerate(found)}
+        model_rows, model_gains, _ = await _run_round(context, list(named.values()), span, "m")
+        extra = greedy_cover(model_gains, covered.units(), max_tests - len(chosen))
+        candidates.update(named)
+        rows.update(model_rows)
+        gains.update(model_gains)
+        for name in extra:
+            covered.add(gains[name])
+        chosen += extra
+        model["kept"] = len(extra)
+        model["dropped"] = len(named) - len(extra)
+    names = module_names(context.node_file_text())
+    owner_args = owner_arguments(context, target)
+    used = set(existing)
+    pieces = []
+    for name in chosen:
+        why = candidates[name].why
+        row = rows[name]
+        holds = _claim_holds(context, row, claims.get(why))
+        test = _test_name(target, row, why, used)
+        pieces.append(observed_piece(target, names, owner_args, row, test, marked=not holds))
+    result: dict[str, Any] = {"kept": [], "tried": len(candidates), "model": model, "dropped": []}
+    original = context.read_text(path) if context.workspace.exists(path) else None
+    if pieces:
+        outcome = await add_passing_tests(context, path, pieces)
+        result["kept"] = outcome["kept"]
+        result["dropped"] = [f"{r['name']}: {r['message']}" for r in outcome["refused"]]
+    after = before.copy()
+    if result["kept"]:
+        outcomes, measured = await measure_test_file(context, path, span, time_budget_s)
+        differs = [n for n in result["kept"] if outcomes.get(n) != "passed"]
+        if differs:  # passed once, not twice: not a test to keep
+            result["dropped"] += [f"{n}: its outcome differed between two runs" for n in differs]
+            steady = [p for p in pieces if p["name"] in result["kept"] and p["name"] not in differs]
+            _restore(context, path, original)
+            rewritten = await add_passing_tests(context, path, steady) if steady else {"kept": []}
+            result["kept"] = rewritten["kept"]
+        for name in [*existing, *result["kept"]]:
+            if outcomes.get(name) == "passed":
+                after.add(context_units(measured, name))
+    result["coverage_before"] = before.summary()
+    result["coverage_after"] = after.summary()
+    result["missed"] = missed_report(source, start, span, after)
+    return result
