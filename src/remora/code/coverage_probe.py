@@ -27,9 +27,10 @@ Unit = tuple[str, int, int]  # ("line", n, 0) or ("arc", from, to)
 
 @dataclass(frozen=True)
 class Span:
-    """The node's file and the lines of its body (after the docstring)."""
+    """The node's file, its first line (decorators included) and its body's lines."""
 
     file: str
+    start: int
     first: int
     last: int
 
@@ -107,8 +108,9 @@ def node_span(context: CodeContext) -> Span:
         ):
             body = found.body
             first = body[1] if len(body) > 1 and _is_docstring(body[0]) else body[0]
-            return Span(node.file_path, first.lineno, found.end_lineno or node.end_line)
-    return Span(node.file_path, node.start_line, node.end_line)
+            last = found.end_lineno or node.end_line
+            return Span(node.file_path, node.start_line, first.lineno, last)
+    return Span(node.file_path, node.start_line, node.start_line, node.end_line)
 
 
 def _is_docstring(statement: ast.stmt) -> bool:

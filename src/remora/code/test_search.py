@@ -53,10 +53,10 @@ from remora.code.testcases import (
     parameter_of,
     snake,
 )
-from remora.code.testing import add_passing_tests, tests_in_file
+from remora.code.testing import add_passing_tests, tests_in_file, with_pieces
 from remora.sandbox import search
 
-__all__ = ["search_tests"]
+__all__ = ["add_covering_tests", "search_tests", "write_measured"]
 
 MAX_CANDIDATES = 48
 MAX_MODEL_ASKS = 3
@@ -261,39 +261,23 @@ def _restore(context: CodeContext, path: str, original: str | None) -> None:
 async def search_tests(
     context: CodeContext, path: str, max_tests: int = 6, time_budget_s: float = 60.0
 ) -> dict[str, Any]:
-    """Find, write and measure the node's tests: ``{kept, coverage_before, coverage_after,
-    missed, tried, model, dropped}``; ``missed`` is the node's source with what no test
-    ran marked (empty when all is covered)."""
+    """Find, write and measure the node's tests: ``{kept, dropped, coverage_before,
+    coverage_after, missed, tried, model}``; ``missed`` is the node's source with what no
+    test ran marked (empty when all is covered)."""
     target = node_call_target(context)
     if target["reason"]:
         return {"kept": [], "missed": "", "reason": target["reason"]}
     started = time.monotonic()
     span = node_span(context)
-    exists = context.workspace.exists(path)
-    existing = tests_in_file(context.read_text(path), path) if exists else []
-    before_units: set[Any] = set()
-    before: Coverage | None = None
-    if existing:
-        outcomes, measured = await measure_test_file(context, path, span, time_budget_s)
-        if measured is not None:
-            before = Coverage.of(measured)
-            for name in existing:
-                if outcomes.get(name) == "passed":
-                    before.add(context_units(measured, name))
-            before_units = before.units()
     candidates = {f"h{i}": c for i, c in enumerate(host_candidates(context, target, span))}
     rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h")
     if totals is None:
         return {"kept": [], "missed": "", "reason": "the candidates could not be run"}
-    before = before or totals
-    chosen = greedy_cover(gains, before_units, max_tests)
-    covered = before.copy()
+    chosen = greedy_cover(gains, (), max_tests)
+    covered = totals.copy()
     for name in chosen:
         covered.add(gains[name])
-    node = context.bound_node()
-    start = node.start_line
-    source = "\n".join(context.node_file_text().splitlines()[start - 1 : span.last])
-    missed = missed_report(source, start, span, covered)
+    missed = missed_report(_span_source(context, span), span.start, span, covered)
     model: dict[str, Any] = {"asked": False, "kept": 0, "problems": []}
     claims: dict[str, str] = {}
     if missed and context.completer is not None and time.monotonic() - started < time_budget_s:
@@ -305,14 +289,12 @@ async def search_tests(
         candidates.update(named)
         rows.update(model_rows)
         gains.update(model_gains)
-        for name in extra:
-            covered.add(gains[name])
         chosen += extra
         model["kept"] = len(extra)
         model["dropped"] = len(named) - len(extra)
     names = module_names(context.node_file_text())
     owner_args = owner_arguments(context, target)
-    used = set(existing)
+    used = set(_tests_of(context, path))
     pieces = []
     for name in chosen:
         why = candidates[name].why
@@ -320,26 +302,76 @@ async def search_tests(
         holds = _claim_holds(context, row, claims.get(why))
         test = _test_name(target, row, why, used)
         pieces.append(observed_piece(target, names, owner_args, row, test, marked=not holds))
-    result: dict[str, Any] = {"kept": [], "tried": len(candidates), "model": model, "dropped": []}
+    result: dict[str, Any] = {"tried": len(candidates), "model": model}
+    result.update(await write_measured(context, path, span, pieces, time_budget_s))
+    return result
+
+
+def _tests_of(context: CodeContext, path: str) -> list[str]:
+    return tests_in_file(context.read_text(path), path) if context.workspace.exists(path) else []
+
+
+def _span_source(context: CodeContext, span: Span) -> str:
+    return "\n".join(context.node_file_text().splitlines()[span.start - 1 : span.last])
+
+
+async def write_measured(
+    context: CodeContext,
+    path: str,
+    span: Span,
+    pieces: list[dict[str, Any]],
+    time_budget_s: float | None = None,
+) -> dict[str, Any]:
+    """Write the pieces that pass, run the file again under coverage, and keep those that
+    passed twice and add a line or a branch to what the file's other tests cover.
+
+    The second run measures the file's other tests too: they are the coverage before.
+    """
+    existing = _tests_of(context, path)
     original = context.read_text(path) if context.workspace.exists(path) else None
+    result: dict[str, Any] = {"kept": [], "dropped": [], "missed": ""}
+    kept: list[str] = []
     if pieces:
         outcome = await add_passing_tests(context, path, pieces)
-        result["kept"] = outcome["kept"]
+        kept = outcome["kept"]
         result["dropped"] = [f"{r['name']}: {r['message']}" for r in outcome["refused"]]
+    if not kept:
+        return result
+    outcomes, measured = await measure_test_file(context, path, span, time_budget_s)
+    if measured is None:  # kept as pytest left them; nothing to say about coverage
+        result["kept"] = kept
+        return result
+    before = Coverage.of(measured)
+    for name, outcome in outcomes.items():  # a parametrized test runs as name[params]
+        if name.split("[", 1)[0] in existing and outcome == "passed":
+            before.add(context_units(measured, name))
     after = before.copy()
-    if result["kept"]:
-        outcomes, measured = await measure_test_file(context, path, span, time_budget_s)
-        differs = [n for n in result["kept"] if outcomes.get(n) != "passed"]
-        if differs:  # passed once, not twice: not a test to keep
-            result["dropped"] += [f"{n}: its outcome differed between two runs" for n in differs]
-            steady = [p for p in pieces if p["name"] in result["kept"] and p["name"] not in differs]
+    differs = [n for n in kept if outcomes.get(n) != "passed"]
+    dropped = [f"{n}: it passed once, then {outcomes.get(n, 'did not run')}" for n in differs]
+    gains = {n: frozenset(context_units(measured, n)) for n in kept if n not in differs}
+    covering = greedy_cover(gains, before.units(), len(gains))
+    dropped += [f"{n}: it adds no line or branch" for n in gains if n not in covering]
+    for name in covering:
+        after.add(gains[name])
+    if len(covering) < len(kept):  # the same pieces that passed twice, the others left out
+        chosen = [p for p in pieces if p["name"] in covering]
+        if chosen:
+            module = node_call_target(context)["module"]
+            context.write_text(path, with_pieces(original or "", path, module, chosen))
+        else:
             _restore(context, path, original)
-            rewritten = await add_passing_tests(context, path, steady) if steady else {"kept": []}
-            result["kept"] = rewritten["kept"]
-        for name in [*existing, *result["kept"]]:
-            if outcomes.get(name) == "passed":
-                after.add(context_units(measured, name))
+    result["kept"] = [p["name"] for p in pieces if p["name"] in covering]
+    result["dropped"] += dropped
     result["coverage_before"] = before.summary()
     result["coverage_after"] = after.summary()
-    result["missed"] = missed_report(source, start, span, after)
+    result["missed"] = missed_report(_span_source(context, span), span.start, span, after)
     return result
+
+
+@host_function
+async def add_covering_tests(
+    context: CodeContext, path: str, pieces: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Add the test pieces that pass twice and add coverage: ``{kept, dropped,
+    coverage_before, coverage_after, missed}`` (``dropped`` says why for each)."""
+    return await write_measured(context, path, node_span(context), pieces)

@@ -11,6 +11,7 @@ statement is its first line, a branch is an arc out of a line with two exits.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import coverage
@@ -47,7 +48,7 @@ def finish_coverage(measured: coverage.Coverage, spec: dict[str, Any]) -> dict[s
     for name in sorted(data.measured_contexts()) if files else []:
         if name == "":
             continue
-        data.set_query_contexts([name])
+        data.set_query_contexts([f"^{re.escape(name)}$"])  # patterns, not names
         lines = sorted(n for n in data.lines(files[0]) or [] if _in_span(n, spec))
         arcs = sorted([a, b] for a, b in data.arcs(files[0]) or [] if (a, b) in taken)
         contexts[name] = {"lines": lines, "arcs": arcs}
