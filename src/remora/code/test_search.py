@@ -20,11 +20,11 @@ from __future__ import annotations
 import ast
 import functools
 import time
+from collections import OrderedDict
 from typing import Any
 
 from remora.code.call_text import arguments_from_text, value_from_text
 from remora.code.calls import node_call_target, probe_argument_sets
-from remora.code.completion import complete
 from remora.code.constructor import project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.coverage_probe import (
@@ -41,24 +41,33 @@ from remora.code.input_search import (
     call_site_arguments,
     doctest_calls,
     greedy_cover,
-    label,
     vary,
 )
+from remora.code.model_cases import model_candidates
 from remora.code.module import host_function
 from remora.code.samples import argument_sets, literal_default
 from remora.code.testcases import (
+    OBSERVED_MARKER,
     module_names,
     observed_piece,
     owner_arguments,
     parameter_of,
     snake,
 )
-from remora.code.testing import add_passing_tests, tests_in_file, with_pieces
+from remora.code.testing import add_passing_tests, overlay_digest, tests_in_file, with_pieces
 from remora.sandbox import search
 
-__all__ = ["add_covering_tests", "search_tests", "write_measured"]
+__all__ = [
+    "add_covering_tests",
+    "run_coverage",
+    "search_tests",
+    "write_measured",
+]
 
 MAX_CANDIDATES = 48
+# Coverage of recent runs by workspace (id, creation time), for the submit's result.
+_RUN_COVERAGE: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
+_MAX_REMEMBERED = 64
 MAX_MODEL_ASKS = 3
 MAX_PROJECT_FILES = 200
 _BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
@@ -134,70 +143,6 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
     return candidates[:MAX_CANDIDATES]
 
 
-def _ask_prompt(context: CodeContext, target: dict[str, Any], missed: str, index: int) -> str:
-    node = context.bound_node()
-    owner = target["owner"] or target["qualname"]
-    callee = target["qualname"]
-    if target["kind"] == "method" and target["method_kind"] in ("staticmethod", "classmethod"):
-        callee = f"{target['owner']}.{target['name']}"
-    lines = [f"# {node.file_path}", node.text, "", "# Not run by any test yet:"]
-    lines += [f"# {line[3:]}" for line in missed.splitlines() if line.startswith(">> ")]
-    lines += [f"# {line.strip()}" for line in missed.splitlines() if "# never went" in line]
-    lines += ["", f"from {target['module']} import {owner.split('.')[0]}", "", ""]
-    lines += [f"def test_{snake(target['name'])}_case_{index}():", f"    assert {callee}("]
-    return "\n".join(lines)
-
-
-def model_call_texts(completion: str, callee: str) -> tuple[str, str | None] | None:
-    """(argument text, expected text or None) of ``assert callee(<completion>``."""
-    text = f"{callee}({completion.strip()}"
-    try:
-        tree = ast.parse(text, mode="eval").body
-    except SyntaxError:
-        return None
-    call = tree.left if isinstance(tree, ast.Compare) else tree
-    if not isinstance(call, ast.Call):
-        return None
-    parts = [ast.get_source_segment(text, a) for a in [*call.args, *call.keywords]]
-    arguments = ", ".join(p for p in parts if p is not None)
-    expected = None
-    if isinstance(tree, ast.Compare) and isinstance(tree.ops[0], ast.Eq):
-        expected = ast.get_source_segment(text, tree.comparators[0])
-    return arguments, expected
-
-
-async def model_candidates(
-    context: CodeContext, target: dict[str, Any], missed: str
-) -> tuple[list[Candidate], dict[str, str], list[str]]:
-    """Round two: the model's calls aimed at what is missed; (candidates, claims, problems)."""
-    asks = sum(1 for line in missed.splitlines() if line.startswith(">> ") or "# never" in line)
-    candidates: list[Candidate] = []
-    claims: dict[str, str] = {}
-    problems: list[str] = []
-    params = [parameter_of(p) for p in target["parameters"]]
-    lookup = project_class_lookup(context)
-    for index in range(1, min(asks, MAX_MODEL_ASKS) + 1):
-        prompt = _ask_prompt(context, target, missed, index)
-        asked = await complete(context, prompt, stop=["\n"], max_tokens=64)
-        if asked["error"] is not None:
-            problems.append(f"the model did not answer: {asked['error']}")
-            break
-        parsed = model_call_texts(asked["texts"][0], target["qualname"].split(".")[-1])
-        if parsed is None:
-            problems.append(f"not a call: {asked['texts'][0][:120]!r}")
-            continue
-        try:
-            args = arguments_from_text(parsed[0], params, lookup)
-        except ValueError as exc:
-            problems.append(f"arguments {parsed[0][:80]!r}: {exc}")
-            continue
-        words = "_".join(f"{k}_{label(v)}" for k, v in args.items())[:40] or "no_arguments"
-        candidates.append(Candidate(args, f"model_{words}"))
-        if parsed[1] is not None:
-            claims[f"model_{words}"] = parsed[1]
-    return candidates, claims, problems
-
-
 def _usable(row: dict[str, Any]) -> bool:
     raised = row.get("raised") or {}
     return bool(row["ok"]) and not row["reason"] and raised.get("type") != "CallTimeout"
@@ -267,12 +212,17 @@ async def search_tests(
     target = node_call_target(context)
     if target["reason"]:
         return {"kept": [], "missed": "", "reason": target["reason"]}
+    remembered = _RUN_COVERAGE.get(_run_key(context))
+    if remembered is not None and remembered["files"] == overlay_digest(context):
+        # Searched already, and nothing changed since: the same arguments find nothing new.
+        return {"kept": [], "dropped": [], "missed": remembered["missed"], "searched": "before"}
     started = time.monotonic()
     span = node_span(context)
     candidates = {f"h{i}": c for i, c in enumerate(host_candidates(context, target, span))}
     rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h")
-    if totals is None:
-        return {"kept": [], "missed": "", "reason": "the candidates could not be run"}
+    if totals is None:  # the model's cases may still run: its turn is not skipped
+        why = "the search could not run the node with derived arguments"
+        return {"kept": [], "dropped": [], "missed": why, "reason": why}
     chosen = greedy_cover(gains, (), max_tests)
     covered = totals.copy()
     for name in chosen:
@@ -304,6 +254,8 @@ async def search_tests(
         pieces.append(observed_piece(target, names, owner_args, row, test, marked=not holds))
     result: dict[str, Any] = {"tried": len(candidates), "model": model}
     result.update(await write_measured(context, path, span, pieces, time_budget_s))
+    if not result["kept"] and "coverage_after" not in result:
+        result["missed"] = missed  # what the search saw; no test of it could be kept
     return result
 
 
@@ -334,7 +286,7 @@ async def write_measured(
     if pieces:
         outcome = await add_passing_tests(context, path, pieces)
         kept = outcome["kept"]
-        result["dropped"] = [f"{r['name']}: {r['message']}" for r in outcome["refused"]]
+        result["dropped"] = [f"{r['name']} failed: {r['message']}" for r in outcome["refused"]]
     if not kept:
         return result
     outcomes, measured = await measure_test_file(context, path, span, time_budget_s)
@@ -342,8 +294,8 @@ async def write_measured(
         result["kept"] = kept
         return result
     before = Coverage.of(measured)
-    for name, outcome in outcomes.items():  # a parametrized test runs as name[params]
-        if name.split("[", 1)[0] in existing and outcome == "passed":
+    for name, state in outcomes.items():  # a parametrized test runs as name[params]
+        if name.split("[", 1)[0] in existing and state == "passed":
             before.add(context_units(measured, name))
     after = before.copy()
     differs = [n for n in kept if outcomes.get(n) != "passed"]
@@ -365,7 +317,47 @@ async def write_measured(
     result["coverage_before"] = before.summary()
     result["coverage_after"] = after.summary()
     result["missed"] = missed_report(_span_source(context, span), span.start, span, after)
+    _remember(context, result)
     return result
+
+
+def _run_key(context: CodeContext) -> tuple[str, float]:
+    return (context.workspace.id, context.workspace.created)
+
+
+def _remember(context: CodeContext, result: dict[str, Any]) -> None:
+    """The run's first coverage before (the project's own tests), its latest after and
+    what that leaves missed, with the files they were measured on."""
+    key = _run_key(context)
+    first = _RUN_COVERAGE.get(key, {}).get("before", result["coverage_before"])
+    _RUN_COVERAGE[key] = {
+        "before": first,
+        "after": result["coverage_after"],
+        "missed": result["missed"],
+        "files": overlay_digest(context),
+    }
+    while len(_RUN_COVERAGE) > _MAX_REMEMBERED:
+        _RUN_COVERAGE.popitem(last=False)
+
+
+@host_function
+async def run_coverage(context: CodeContext, path: str) -> dict[str, Any]:
+    """The node's coverage before this run's tests and now: ``{before, after}`` summaries
+    (``{lines, branches, line_rate, branch_rate}``), measured again only when the files
+    changed since the last measurement; ``before`` is None when this run never measured it."""
+    remembered = _RUN_COVERAGE.get(_run_key(context))
+    if remembered is not None and remembered["files"] == overlay_digest(context):
+        return {"before": remembered["before"], "after": remembered["after"]}
+    span = node_span(context)
+    outcomes, measured = await measure_test_file(context, path, span)
+    if measured is None:
+        return {"before": None, "after": None}
+    after = Coverage.of(measured)
+    for name, outcome in outcomes.items():
+        if outcome == "passed":
+            after.add(context_units(measured, name))
+    before = remembered["before"] if remembered is not None else None
+    return {"before": before, "after": after.summary()}
 
 
 @host_function
@@ -375,3 +367,17 @@ async def add_covering_tests(
     """Add the test pieces that pass twice and add coverage: ``{kept, dropped,
     coverage_before, coverage_after, missed}`` (``dropped`` says why for each)."""
     return await write_measured(context, path, node_span(context), pieces)
+
+
+@host_function
+def observed_in(context: CodeContext, path: str, names: list[str]) -> list[str]:
+    """Those of ``names`` (test functions of ``path``) whose expected values were observed."""
+    text = context.read_text(path)
+    tree = ast.parse(text)
+    return [
+        stmt.name
+        for stmt in tree.body
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+        and stmt.name in names
+        and OBSERVED_MARKER in (ast.get_source_segment(text, stmt) or "")
+    ]

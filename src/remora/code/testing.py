@@ -29,7 +29,7 @@ from remora.code.module import host_function
 from remora.code.sandboxed import run_program, source_roots
 from remora.sandbox import search
 
-__all__ = ["add_to_test_file", "tests_in_file", "with_pieces"]
+__all__ = ["add_to_test_file", "overlay_digest", "tests_in_file", "with_pieces"]
 
 PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--no-header", "--tb=short", "-W", "ignore"]
 # Reports of recent runs by (workspace id, its creation time, arguments, its changed
@@ -187,7 +187,7 @@ async def run_pytest(context: CodeContext, path: str) -> dict[str, Any]:
     collection_errors, output}``; what the tests change is discarded."""
     args = [*PYTEST_ARGS, *(["-o", "pythonpath=src"] if source_roots(context) else []), path]
     workspace = context.workspace
-    key = (workspace.id, workspace.created, tuple(args), _overlay_digest(context))
+    key = (workspace.id, workspace.created, tuple(args), overlay_digest(context))
     recent = _RECENT_RUNS.get(key)
     if recent is not None:
         return copy.deepcopy(recent)
@@ -199,7 +199,7 @@ async def run_pytest(context: CodeContext, path: str) -> dict[str, Any]:
     return report
 
 
-def _overlay_digest(context: CodeContext) -> str:
+def overlay_digest(context: CodeContext) -> str:
     """The workspace's changed files, as one hash (the project's own files are its base)."""
     digest = hashlib.sha256()
     for path, content, deleted in context.workspace.overlay_rows():
