@@ -132,13 +132,9 @@ async def test_the_host_search_covers_every_branch_without_a_model(tmp_path: Pat
             "test_ordinal_raises_value_error_when_n_below_0",
             "test_ordinal_when_n_mod_100_is_11",
         ], found
-        assert (
-            "    with pytest.raises(ValueError):\n        ordinal(n=-1)\n" in text
-        )
+        assert "    with pytest.raises(ValueError):\n        ordinal(n=-1)\n" in text
         assert text.count(OBSERVED) == 3
-        assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_words.py") == [
-            "3 passed"
-        ] * 2
+        assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_words.py") == ["3 passed"] * 2
 
 
 async def test_model_completions_aimed_at_a_missed_branch_are_kept_only_when_they_reach_it(
@@ -154,7 +150,7 @@ async def test_model_completions_aimed_at_a_missed_branch_are_kept_only_when_the
     assert provider.requests == []  # nothing left missed: no tool turn for the model
     asked = [r.prefix for r in provider.completion_requests]
     assert len(asked) == 2 and all(p.endswith("    assert lucky(") for p in asked)
-    assert "#         return \"lucky\"" in asked[0]  # the missed line, shown to the model
+    assert '#         return "lucky"' in asked[0]  # the missed line, shown to the model
     text = (workspace.read("tests/test_luck.py") or b"").decode()
     assert "def test_lucky_with_n_10():" in text
     assert "    result = lucky(n=10)\n    assert result == 'lucky'\n" in text
@@ -204,7 +200,7 @@ async def test_the_models_cases_are_kept_when_they_add_coverage_and_dropped_when
 async def test_max_tests_limits_the_search(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"words.py": ORDINAL})
     provider = ScriptedProvider([tool_turn(("submit_result", {}))])
-    result, workspace = await run_agent(
+    result, _ = await run_agent(
         root, "words.py", "ordinal", provider, options={"max_tests": 1}, with_model=False
     )
     assert result.status == "success", result.to_dict()

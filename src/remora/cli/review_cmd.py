@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -15,6 +16,7 @@ from remora.errors import RemoraError, UsageError, WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.results import ResultsDB
 from remora.results.review import ReviewItem, accept, reject, resolve_ids, review_items
+from remora.results.summary import coverage_line
 from remora.workspace import FileChange, WorkspaceStore
 from remora.workspace.diff import escape_controls, split_lines
 from remora.workspace.hunks import change_hunks, parse_hunk_numbers
@@ -179,14 +181,17 @@ def show_command(
     output_format: FormatOpt = OutputFormat.table,
 ) -> None:
     """Print the unified diff of one workspace (coloured on a terminal)."""
-    store = WorkspaceStore(_root(_merged(ctx, opts)))
+    root = _root(_merged(ctx, opts))
+    store = WorkspaceStore(root)
     with store.open(workspace_id) as ws:
         changes = ws.changes()
         diff = ws.diff()
+    coverage = _coverage(root, workspace_id)
     if output_format is OutputFormat.json:
         print_json(
             {
                 "id": workspace_id,
+                "coverage": coverage,
                 "files": [
                     {
                         "path": c.path,
@@ -218,6 +223,17 @@ def show_command(
         console.print(escape_controls(diff), end="", markup=False, highlight=False)
         return
     console.print(_coloured(changes), end="")
+    if coverage:
+        console.print(f"[bold]coverage of the node[/bold] (before -> after): {escape(coverage)}")
+
+
+def _coverage(root: Path, workspace_id: str) -> str:
+    """The result's coverage line (a test agent's run measures it), else ""."""
+    if not (root / STATE_DIR).is_dir():
+        return ""
+    with ResultsDB(root) as db:
+        record = db.get(workspace_id)
+    return coverage_line(record.details) if record is not None else ""
 
 
 @review_app.command("accept")
