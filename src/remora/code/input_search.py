@@ -28,6 +28,7 @@ __all__ = [
     "doctest_calls",
     "greedy_cover",
     "label",
+    "usage_kinds",
     "vary",
 ]
 
@@ -242,6 +243,47 @@ def boundary_values(
     for name, value, words in found:
         unique.setdefault((name, repr(value)), (name, value, words))
     return list(unique.values())
+
+
+_METHOD_KINDS = {
+    "get": "dict",
+    "items": "dict",
+    "keys": "dict",
+    "values": "dict",
+    "lower": "str",
+    "upper": "str",
+    "strip": "str",
+    "split": "str",
+    "startswith": "str",
+    "endswith": "str",
+    "append": "list",
+}
+_KIND_SAMPLES: dict[str, Any] = {"dict": {}, "str": "a", "list": [], "int": 1}
+
+
+def usage_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Any]:
+    """A sample value for each parameter whose use says its type: ``p.get(...)`` a dict,
+    ``p.lower()`` a string, ``p >> 10`` or ``p & 3`` an integer (first use wins)."""
+    params = {
+        a.arg for a in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+    }
+    kinds: dict[str, str] = {}
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in params
+            and node.func.attr in _METHOD_KINDS
+        ):
+            kinds.setdefault(node.func.value.id, _METHOD_KINDS[node.func.attr])
+        elif isinstance(node, ast.BinOp) and isinstance(
+            node.op, ast.RShift | ast.LShift | ast.BitAnd | ast.BitOr | ast.Mod | ast.FloorDiv
+        ):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.Name) and side.id in params:
+                    kinds.setdefault(side.id, "int")
+    return {name: _KIND_SAMPLES[kind] for name, kind in kinds.items()}
 
 
 def vary(base: Mapping[str, Any], values: Iterable[tuple[str, Any, str]]) -> list[Candidate]:

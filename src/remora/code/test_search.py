@@ -41,6 +41,7 @@ from remora.code.input_search import (
     call_site_arguments,
     doctest_calls,
     greedy_cover,
+    usage_kinds,
     vary,
 )
 from remora.code.model_cases import model_candidates
@@ -134,6 +135,10 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
     sets = argument_sets(params, project_class_lookup(context), 1)
     base = sets[0]["args"] if sets else {}
     function = _function(context, span)
+    if function is not None:  # a value its use says the code wants, where the name misled
+        for name, value in usage_kinds(function).items():
+            if name in base and type(base[name]) is not type(value):
+                base[name] = value
     values = boundary_values(function, _kinds(target)) if function is not None else []
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = vary(base, values)
