@@ -132,7 +132,7 @@ def _text_sets(
 def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) -> list[Candidate]:
     """Round one: the typical set varied at each boundary, doctest examples, call sites."""
     params = [parameter_of(p) for p in target["parameters"]]
-    sets = argument_sets(params, project_class_lookup(context), 1)
+    sets = argument_sets(params, project_class_lookup(context), 4)
     base = sets[0]["args"] if sets else {}
     function = _function(context, span)
     if function is not None:  # a value its use says the code wants, where the name misled
@@ -142,6 +142,12 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
     values = boundary_values(function, _kinds(target)) if function is not None else []
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = vary(base, values)
+    # The other derived sets (defaults, alternative, edge values) vary every parameter at once.
+    words = {"typical": "varied_arguments"}
+    candidates += [
+        Candidate(dict(row["args"]), words.get(row["name"], f"{row['name']}_arguments"))
+        for row in sets[1:]
+    ]
     candidates += _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
     sites = _project_calls(context, target["name"])
     candidates += _text_sets(context, target, sites, "as_called")
@@ -169,12 +175,10 @@ def _test_name(target: dict[str, Any], row: dict[str, Any], why: str, used: set[
     node = snake(target["qualname"])
     if why.startswith("model_"):
         what = f"with_{why.removeprefix('model_')}"
-    elif why in ("typical_arguments", "doc", "as_called"):
-        what = {
-            "typical_arguments": "with_typical_arguments",
-            "doc": "docstring_example",
-            "as_called": "as_the_project_calls_it",
-        }[why]
+    elif why in ("doc", "as_called"):
+        what = {"doc": "docstring_example", "as_called": "as_the_project_calls_it"}[why]
+    elif why.endswith("_arguments"):
+        what = f"with_{why}"
     else:
         what = f"when_{why}"
     raised = row.get("raised")
