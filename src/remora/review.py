@@ -25,6 +25,7 @@ from remora.project import STATE_DIR
 from remora.results import ResultsDB
 from remora.results import review as queue
 from remora.results.review import ReviewItem
+from remora.results.summary import coverage_line
 from remora.workspace import AcceptReport, FileChange, WorkspaceStore
 from remora.workspace.hunks import Hunk, change_hunks
 
@@ -41,16 +42,22 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class ChangeView:
-    """One workspace's change: its files, its numbered hunks and the unified diff."""
+    """One workspace's change: its files, its numbered hunks and the unified diff.
+
+    ``coverage``: for a test agent's change, the node's coverage before and after
+    (``branches 0/2 -> 1/2 · lines 0/4 -> 2/4``); else "".
+    """
 
     workspace_id: str
     files: list[FileChange]
     hunks: list[Hunk]
     diff: str
+    coverage: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.workspace_id,
+            "coverage": self.coverage,
             "files": [
                 {
                     "path": c.path,
@@ -127,10 +134,22 @@ def show(workspace_id: str, *, project: str | Path = ".") -> ChangeView:
 
     An unknown id raises ``WorkspaceNotFoundError`` (WORKSPACE_003).
     """
-    with WorkspaceStore(_root(project)).open(workspace_id) as ws:
+    root = _root(project)
+    with WorkspaceStore(root).open(workspace_id) as ws:
         changes = ws.changes()
         diff = ws.diff()
-    return ChangeView(workspace_id, changes, change_hunks(changes), diff)
+    return ChangeView(
+        workspace_id, changes, change_hunks(changes), diff, _coverage(root, workspace_id)
+    )
+
+
+def _coverage(root: Path, workspace_id: str) -> str:
+    """The result's coverage line (a test agent's run measures it), else ""."""
+    if not (root / STATE_DIR).is_dir():
+        return ""
+    with ResultsDB(root) as db:
+        record = db.get(workspace_id)
+    return coverage_line(record.details) if record is not None else ""
 
 
 def accept(

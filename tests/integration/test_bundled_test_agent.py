@@ -57,15 +57,20 @@ def tool_result(provider: ScriptedProvider, request: int) -> dict[str, Any]:
     return result
 
 
-async def test_a_capable_model_writes_cases_and_tests_and_fixes_the_refused_one(
+async def test_a_capable_model_writes_what_the_search_could_not_and_fixes_the_refused_one(
     tmp_path: Path,
 ) -> None:
     root = copy_sample(tmp_path)
-    node = find_node(root, "inventory/pricing.py", "apply_discount")
+    node = find_node(root, "inventory/models.py", "Warehouse.get")
+    # The search reaches the KeyError; returning an item needs one registered first.
     documented_test = (
-        "def test_apply_discount_half_price():\n"
+        "from inventory.models import Product\n"
+        "\n"
+        "def test_warehouse_get_registered_item():\n"
         '    """The test failed."""\n'
-        "    assert apply_discount(10.0, 50) == 5.0\n"
+        "    warehouse = Warehouse('main')\n"
+        "    item = warehouse.register(Product('A-1', 'Anchor', 2.5), 4)\n"
+        "    assert warehouse.get('A-1') is item\n"
     )
     provider = ScriptedProvider(
         [
@@ -73,71 +78,57 @@ async def test_a_capable_model_writes_cases_and_tests_and_fixes_the_refused_one(
                 (
                     "write_tests",
                     {
-                        "cases": [
-                            {"args": "200.0, percent=25", "expected": "150.0"},
-                            {"args": "price=1.0, percent=120", "raises": "ValueError"},
-                            {"args": "price=9.99, percent=10", "expected": "9.0"},
-                        ],
+                        "cases": [{"args": "sku='nope'", "raises": "IndexError"}],
                         "tests": [
-                            documented_test,
-                            "def test_apply_discount_nothing():\n    assert True\n",
+                            "def test_warehouse_get_nothing():\n    assert True\n",
                         ],
                     },
                 )
             ),
-            tool_turn(
-                (
-                    "write_tests",
-                    {"cases": [{"args": "price=9.99, percent=10", "expected": "8.99"}]},
-                )
-            ),
+            tool_turn(("write_tests", {"tests": [documented_test]})),
             # The last turn is the host's: submit_result without arguments.
         ]
     )
     result, workspace = await run_agent(root, node, provider)
     assert result.status == "success", result.to_dict()
     assert len(provider.requests) == 2
+    searched = provider.requests[0].messages[-1].text
+    assert "never went to" in searched or ">> " in searched
     first = tool_result(provider, 1)
-    assert first["kept"] == [
-        "test_apply_discount_case_1",
-        "test_apply_discount_case_2",
-        "test_apply_discount_half_price",
-    ]
     refused = "\n".join(first["refused"])
-    assert "test_apply_discount_nothing (line 1): it never calls apply_discount" in refused
-    assert "test_apply_discount_case_3 failed: assert 8.99 == 9.0" in refused
-    # The fixed case takes the refused one's place.
-    assert result.details["added"] == [*first["kept"], "test_apply_discount_case_3"]
-    text = (workspace.read("tests/test_pricing.py") or b"").decode()
+    assert "test_warehouse_get_nothing (line 1): it never calls get" in refused
+    assert "test_warehouse_get_case_1 failed: KeyError" in refused
+    assert result.details["added"] == [
+        "test_warehouse_get_raises_key_error_with_typical_arguments",
+        "test_warehouse_get_registered_item",
+    ]
+    text = (workspace.read("tests/test_models.py") or b"").decode()
     assert "The test failed." not in text  # a model's docstring is prose nobody checked
-    assert "expected=9.0" not in text and "test_apply_discount_nothing" not in text
-    assert "    result = apply_discount(price=9.99, percent=10)\n" in text
-    assert (
-        "    with pytest.raises(ValueError):\n        apply_discount(price=1.0, percent=120)"
-        in text
-    )
-    assert OBSERVED not in text  # the model gave tests: nothing observed was added
-    assert result.details["failed"] == 0 and result.details["passed"] == 7 + 4
-    assert result.changed_files == ["tests/test_pricing.py"]
-    assert pytest_on_copy(workspace, tmp_path, "tests/test_pricing.py").startswith("11 passed")
+    assert "from inventory.models import Product, Warehouse\n" in text
+    assert text.count(OBSERVED) == 1  # the search's test; the model's asserts are its own
+    assert result.details["coverage_after"]["branches"] == "2/2"
+    assert result.details["coverage_before"]["branches"] == "0/2"
+    assert result.details["failed"] == 0 and result.details["passed"] == 2
+    assert result.changed_files == ["tests/test_models.py"]
+    assert pytest_on_copy(workspace, tmp_path, "tests/test_models.py").startswith("2 passed")
 
 
-async def test_a_model_that_gives_nothing_gets_observed_tests(tmp_path: Path) -> None:
+async def test_a_model_that_gives_nothing_keeps_the_searchs_tests(tmp_path: Path) -> None:
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/models.py", "Warehouse.get")
     provider = ScriptedProvider([tool_turn(("write_tests", {}))])
     result, workspace = await run_agent(root, node, provider)
     assert result.status == "success", result.to_dict()
-    # Every test passed, none refused: the host submits, no second model turn.
+    # The search ran already on these files: nothing new, nothing to fix, the host submits.
     assert len(provider.requests) == 1 and result.turns == 1
     text = (workspace.read("tests/test_models.py") or b"").decode()
     assert text.startswith(
         '"""Tests for inventory.models."""\n\nimport pytest\n\n'
         "from inventory.models import Warehouse\n"
     )
-    assert text.count(OBSERVED) == 3
+    assert text.count(OBSERVED) == 1
     assert "    warehouse = Warehouse(name='Ada')\n    with pytest.raises(KeyError):\n" in text
-    assert pytest_on_copy(workspace, tmp_path, "tests/test_models.py").startswith("3 passed")
+    assert pytest_on_copy(workspace, tmp_path, "tests/test_models.py").startswith("1 passed")
 
 
 async def test_the_submit_reuses_the_pytest_run_of_the_unchanged_file(
@@ -153,14 +144,16 @@ async def test_the_submit_reuses_the_pytest_run_of_the_unchanged_file(
     monkeypatch.setattr(testing, "_pytest_report", counted)
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/models.py", "Warehouse.get")
-    # write_tests runs the new tests once; the submit's run finds the same files.
-    provider = ScriptedProvider([tool_turn(("write_tests", {}))])
+    # The search runs the new tests once; the submit's run finds the same files.
+    provider = ScriptedProvider([tool_turn(("submit_result", {}))])
     result, _ = await run_agent(root, node, provider)
-    assert result.status == "success" and result.summary.endswith("3 passed, 0 failed")
+    assert result.status == "success", result.to_dict()
+    assert result.summary.startswith("1 test(s) added") and "1 passed, 0 failed" in result.summary
     assert len(runs) == 1
     async with bench(root) as b:
         # Another workspace (the same id: one per operation and node) runs its own.
-        assert (await b.run("test", "submit", node))["passed"] == 3
+        await b.run("test", "search_tests", node)
+        assert (await b.run("test", "submit", node))["passed"] == 1
         assert len(runs) == 2
         # A test file that changed is run again, and pytest's word is the new one.
         workspace = b.workspace("test", node)
@@ -169,35 +162,40 @@ async def test_the_submit_reuses_the_pytest_run_of_the_unchanged_file(
             "tests/test_models.py", (text + "\n\ndef test_no():\n    assert 0\n").encode()
         )
         facts = await b.run("test", "submit", node)
-    assert (facts["passed"], facts["failed"], len(runs)) == (3, 1, 3)
+    assert (facts["passed"], facts["failed"], len(runs)) == (1, 1, 3)
 
 
-async def test_submit_alone_still_leaves_passing_tests(tmp_path: Path) -> None:
+async def test_the_search_without_a_model_leaves_passing_tests(tmp_path: Path) -> None:
     source = (
         "async def shout(text: str, /, times: int = 1) -> str:\n"
         "    return (text.upper() + ' ') * times\n"
         "\n"
         "\n"
         "def ratio(count: int, total: int) -> float:\n"
+        "    if total == 0:\n"
+        "        raise ZeroDivisionError('no total')\n"
         "    return count / total\n"
     )
     root = write_project(tmp_path, {"calc.py": source})
     async with bench(root) as b:
         shout = find_node(root, "calc.py", "shout")
         ratio = find_node(root, "calc.py", "ratio")
+        await b.run("test", "search_tests", shout)
+        await b.run("test", "search_tests", ratio)
         shout_facts = await b.run("test", "submit", shout)
         ratio_facts = await b.run("test", "submit", ratio)
         assert ratio_facts["failed"] == 0
         shout_text = b.text("test", shout, "tests/test_calc.py")
         ratio_text = b.text("test", ratio, "tests/test_calc.py")
-    assert shout_facts["failed"] == 0 and len(shout_facts["added"]) == 3
+    assert shout_facts["failed"] == 0 and len(shout_facts["added"]) == 1
     # Positional-only parameters are passed by position; coroutines are run.
     assert "result = asyncio.run(shout('hello world', times=1))" in shout_text
     assert (
-        "    with pytest.raises(ZeroDivisionError):\n        ratio(count=0, total=0)\n"
+        "    with pytest.raises(ZeroDivisionError):\n        ratio(count=2, total=0)\n"
         in ratio_text
-    )
+    ), ratio_text
     assert "assert result == pytest.approx(" in ratio_text
+    assert ratio_facts["coverage_after"]["branches"] == "2/2"
 
 
 async def test_code_that_cannot_be_called_gets_no_tests(tmp_path: Path) -> None:

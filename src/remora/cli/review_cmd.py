@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -173,6 +174,10 @@ def show_command(
         console.print(escape_controls(diff), end="", markup=False, highlight=False)
         return
     console.print(_coloured(changes), end="")
+    if view.coverage:
+        console.print(
+            f"[bold]coverage of the node[/bold] (before -> after): {escape(view.coverage)}"
+        )
 
 
 @review_app.command("accept")

@@ -14,6 +14,7 @@ from remora.code import (
     lint_examples,
     lint_units,
     structure,
+    test_search,
     testcases,
     testing,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "load_tool_script",
     "module_stubs",
     "structure",
+    "test_search",
     "testcases",
     "testing",
     "toolkit_stubs",

@@ -22,7 +22,13 @@ from remora.code.samples import ClassLookup, argument_sets
 from remora.code.sandboxed import run_program, source_roots
 from remora.code.structure import node_signature
 
-__all__ = ["check_argument_sets", "derived_argument_sets", "module_name", "node_call_target"]
+__all__ = [
+    "check_argument_sets",
+    "derived_argument_sets",
+    "module_name",
+    "node_call_target",
+    "probe_argument_sets",
+]
 
 # Per call, so one endless call cannot use up the whole command's time.
 CALL_TIMEOUT_S = 5.0
@@ -166,6 +172,18 @@ async def check_argument_sets(
     sandbox, never in Remora; a method gets an instance built from its class's
     derived arguments.
     """
+    checked, _ = await probe_argument_sets(context, sets, call)
+    return checked
+
+
+async def probe_argument_sets(
+    context: CodeContext,
+    sets: list[dict[str, Any]],
+    call: bool = True,
+    coverage: dict[str, Any] | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """:func:`check_argument_sets`, and with ``coverage`` (a span, see
+    :func:`remora.code.sandboxed.run_program`) what each set's call covered."""
     target = node_call_target(context)
     checked: list[dict[str, Any]] = []
     runnable: list[dict[str, Any]] = []
@@ -181,7 +199,7 @@ async def check_argument_sets(
         if not row["reason"]:
             runnable.append(row)
     if not runnable:
-        return checked
+        return checked, None
     owner_sets = argument_sets(_parameters(target, "owner_parameters"), lookup, 1)
     request = {
         "module": target["module"],
@@ -195,16 +213,16 @@ async def check_argument_sets(
         "timeout_s": CALL_TIMEOUT_S,
     }
     # Read-only: a probe observes; copying a large project for each one cost far more.
-    run = await run_program(context, "call_probe", request, read_only=True)
+    run = await run_program(context, "call_probe", request, coverage=coverage, read_only=True)
     if run.report is None or "error" in run.report:
         reason = run.report["error"] if run.report else f"the check could not run: {run.problem}"
         for row in runnable:
             row["reason"] = f"{reason}\n{run.output}".strip() if run.report is None else reason
-        return checked
+        return checked, None
     not_called = str(run.report.get("not_called", ""))
     for row, outcome in zip(runnable, run.report["outcomes"], strict=True):
         row["ok"], row["reason"] = _verdict(outcome, not_called)
         for key in ("returned", "raised"):
             if key in outcome:
                 row[key] = outcome[key]
-    return checked
+    return checked, run.coverage

@@ -24,6 +24,7 @@ from remora.sandbox.envelope import ExternalRefused
 __all__ = ["ProgramRun", "run_program", "source_roots"]
 
 MARKER = "REMORA_REPORT "
+COVERAGE_MARKER = "REMORA_COVERAGE "
 PERMISSION = ("python", "-m", "pytest")
 MAX_OUTPUT_TAIL = 1500
 
@@ -35,6 +36,8 @@ class ProgramRun:
     report: dict[str, Any] | None
     problem: str
     output: str
+    # Per context, when the run measured coverage (programs/coverage_support.py).
+    coverage: dict[str, Any] | None = None
 
 
 def source_roots(context: CodeContext) -> list[str]:
@@ -47,41 +50,68 @@ def _allowed(context: CodeContext) -> bool:
     return any(tuple(prefix) == PERMISSION[: len(prefix)] for prefix in context.sandbox.commands)
 
 
+def _program_text(program: str, request: dict[str, Any], coverage: dict[str, Any] | None) -> str:
+    """The program, then the call of its ``main``; with ``coverage`` measured around it.
+
+    A program names its units of work through a module-level ``switch_context``
+    (a no-op of its own); measured, that name is rebound to coverage's before
+    ``main`` runs, and the coverage report is printed even when ``main`` fails.
+    """
+    programs = resources.files("remora.code.programs")
+    text = programs.joinpath(f"{program}.py").read_text("utf-8")
+    request_text = f"json.loads({json.dumps(json.dumps(request))})"
+    if coverage is None:
+        return f"{text}\n\nmain({request_text})\n"
+    support = programs.joinpath("coverage_support.py").read_text("utf-8")
+    support = support.replace("from __future__ import annotations\n", "")
+    spec = f"json.loads({json.dumps(json.dumps(coverage))})"
+    return (
+        f"{text}\n\n{support}\n\n_spec = {spec}\n_measured = start_coverage(_spec)\n"
+        "switch_context = _measured.switch_context\n"
+        f"try:\n    main({request_text})\nfinally:\n"
+        "    print(COVERAGE_MARKER + json.dumps(finish_coverage(_measured, _spec)))\n"
+    )
+
+
 async def run_program(
     context: CodeContext,
     program: str,
     request: dict[str, Any],
     timeout_s: float | None = None,
+    coverage: dict[str, Any] | None = None,
     *,
     read_only: bool = False,
 ) -> ProgramRun:
     """Run ``remora.code.programs.<program>`` with ``request``; never raises for its failures.
 
-    With ``read_only`` the program sees the project read-only while the run has
-    no change (no copy is made; see :func:`remora.sandbox.commands.run_command`).
+    With ``coverage`` (``{file, first, last}``: the node's file and body lines) the
+    run also measures line and branch coverage of that span per unit of work. With
+    ``read_only`` the program sees the project read-only while the run has no change
+    (no copy is made; see :func:`remora.sandbox.commands.run_command`).
     """
     if not _allowed(context):
         raise ExternalRefused(
             "running the project's code needs ['python', '-m', 'pytest'] in sandbox.commands"
         )
-    text = resources.files("remora.code.programs").joinpath(f"{program}.py").read_text("utf-8")
-    call = f"\n\nmain(json.loads({json.dumps(json.dumps(request))}))\n"
     limit = timeout_s if timeout_s is not None else context.sandbox.command_timeout
     result = await run_command(
         context.workspace,
         ["python", "-"],
         min(limit, context.sandbox.command_timeout),
         allow_unsandboxed=context.sandbox.allow_unsandboxed_commands,
-        input_data=(text + call).encode("utf-8"),
+        input_data=_program_text(program, request, coverage).encode("utf-8"),
         absorb=False,
         read_only=read_only,
     )
     output = (result["stdout"] + "\n" + result["stderr"]).strip()[-MAX_OUTPUT_TAIL:]
+    measured = None
     for line in reversed(str(result["stdout"]).splitlines()):
+        if line.startswith(COVERAGE_MARKER) and measured is None:
+            measured = json.loads(line[len(COVERAGE_MARKER) :])
         if line.startswith(MARKER):
-            return ProgramRun(json.loads(line[len(MARKER) :]), "", output)
+            return ProgramRun(json.loads(line[len(MARKER) :]), "", output, measured)
     if result["timed_out"]:
         problem = f"it did not finish within {limit:g}s"
     else:
         problem = f"it stopped with exit status {result['exit_code']} before reporting"
-    return ProgramRun(None, problem, output)
+    return ProgramRun(None, problem, output, measured)

@@ -24,7 +24,16 @@ from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.samples import ClassLookup, argument_sets
 
-__all__ = ["OBSERVED_MARKER", "case_piece", "source_pieces"]
+__all__ = [
+    "OBSERVED_MARKER",
+    "case_piece",
+    "module_names",
+    "observed_piece",
+    "owner_arguments",
+    "parameter_of",
+    "snake",
+    "source_pieces",
+]
 
 OBSERVED_MARKER = "# remora: expected values observed from the code as it is"
 _LINE = 88
@@ -393,9 +402,31 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
         if not row["ok"] or row["reason"] or row.get("raised", {}).get("type") == "CallTimeout":
             skipped.append(f"{row['name']}: {row['reason'] or 'the call did not finish'}")
             continue
-        render = _Render(target, names)
-        call, lines = render.call(row["args"], owner_args)
-        lines = [OBSERVED_MARKER, *lines, *_observed_lines(render, row, call, target["module"])]
         name = _unique(f"test_{_snake(target['qualname'])}_{row['name']}", used)
-        pieces.append(render.piece(name, lines))
+        pieces.append(observed_piece(target, names, owner_args, row, name))
     return {"pieces": pieces, "skipped": skipped}
+
+
+def observed_piece(
+    target: dict[str, Any],
+    module_names: set[str],
+    owner_args: dict[str, Any],
+    row: dict[str, Any],
+    name: str,
+    marked: bool = True,
+) -> dict[str, Any]:
+    """The test that pins what a checked call (``row``: args, returned or raised) gave.
+
+    ``marked``: the expected value came from observation, and the test says so.
+    """
+    render = _Render(target, module_names)
+    call, lines = render.call(row["args"], owner_args)
+    lines = [*lines, *_observed_lines(render, row, call, target["module"])]
+    return render.piece(name, [OBSERVED_MARKER, *lines] if marked else lines)
+
+
+# What other builders of test pieces (remora.code.test_search) share with this module.
+snake = _snake
+module_names = _module_names
+owner_arguments = _owner_args
+parameter_of = _parameter

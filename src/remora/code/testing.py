@@ -29,7 +29,7 @@ from remora.code.module import host_function
 from remora.code.sandboxed import run_program, source_roots
 from remora.sandbox import search
 
-__all__ = ["add_to_test_file", "tests_in_file"]
+__all__ = ["add_to_test_file", "overlay_digest", "tests_in_file", "with_pieces"]
 
 PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--no-header", "--tb=short", "-W", "ignore"]
 # Reports of recent runs by (workspace id, its creation time, arguments, its changed
@@ -187,7 +187,7 @@ async def run_pytest(context: CodeContext, path: str) -> dict[str, Any]:
     collection_errors, output}``; what the tests change is discarded."""
     args = [*PYTEST_ARGS, *(["-o", "pythonpath=src"] if source_roots(context) else []), path]
     workspace = context.workspace
-    key = (workspace.id, workspace.created, tuple(args), _overlay_digest(context))
+    key = (workspace.id, workspace.created, tuple(args), overlay_digest(context))
     recent = _RECENT_RUNS.get(key)
     if recent is not None:
         return copy.deepcopy(recent)
@@ -199,7 +199,7 @@ async def run_pytest(context: CodeContext, path: str) -> dict[str, Any]:
     return report
 
 
-def _overlay_digest(context: CodeContext) -> str:
+def overlay_digest(context: CodeContext) -> str:
     """The workspace's changed files, as one hash (the project's own files are its base)."""
     digest = hashlib.sha256()
     for path, content, deleted in context.workspace.overlay_rows():
@@ -230,7 +230,8 @@ async def _pytest_report(context: CodeContext, args: list[str]) -> dict[str, Any
     }
 
 
-def _with_pieces(original: str, path: str, module: str, pieces: list[dict[str, Any]]) -> str:
+def with_pieces(original: str, path: str, module: str, pieces: list[dict[str, Any]]) -> str:
+    """``original`` (a test file's text) with the pieces' imports and functions added."""
     names = sorted({n for piece in pieces for n in piece.get("imports", [])})
     plain = sorted({m for piece in pieces for m in piece.get("modules", [])})
     functions = [str(piece["source"]) for piece in pieces]
@@ -257,7 +258,7 @@ async def add_passing_tests(
     """
     module = module_name(context.bound_node().file_path)
     original = context.read_text(path) if context.workspace.exists(path) else None
-    updated = _with_pieces(original or "", path, module, pieces)
+    updated = with_pieces(original or "", path, module, pieces)
     context.write_text(path, updated)
     first = await run_pytest(context, path)
     if not first["ran"] or first["collection_errors"]:
@@ -281,7 +282,7 @@ async def add_passing_tests(
         _restore(context, path, original)
         return {"kept": [], "refused": refused, "passed": 0, "failed": 0}
     if refused:
-        context.write_text(path, _with_pieces(original or "", path, module, passing))
+        context.write_text(path, with_pieces(original or "", path, module, passing))
         first = await run_pytest(context, path)
     return {
         "kept": [p["name"] for p in passing],

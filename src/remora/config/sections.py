@@ -76,7 +76,7 @@ def _default_operations() -> dict[str, OperationConfig]:
     return {
         "lint": OperationConfig(),
         "docstring": OperationConfig(options={"style": "google"}),
-        "test": OperationConfig(),
+        "test": OperationConfig(options={"max_tests": 6, "time_budget_s": 60}),
         "sample_data": OperationConfig(),
     }
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from remora.results.db import ResultRecord
 
-__all__ = ["transcript_summary"]
+__all__ = ["coverage_line", "transcript_summary"]
 
 
 def _tests(details: dict[str, Any]) -> dict[str, Any] | None:
@@ -19,7 +19,26 @@ def _tests(details: dict[str, Any]) -> dict[str, Any] | None:
         "passed": passed,
         "failed": failed,
         "file": test_file if isinstance(test_file, str) else "",
+        "coverage": coverage_line(details),
     }
+
+
+def _counts(value: Any, key: str) -> str | None:
+    count = value.get(key) if isinstance(value, dict) else None
+    return count if isinstance(count, str) else None
+
+
+def coverage_line(details: dict[str, Any]) -> str:
+    """``branches 0/4 -> 4/4 · lines 0/5 -> 5/5`` from a test run's coverage, else ""."""
+    before, after = details.get("coverage_before"), details.get("coverage_after")
+    parts = []
+    for key in ("branches", "lines"):
+        now = _counts(after, key)
+        if now is None:
+            continue
+        was = _counts(before, key)
+        parts.append(f"{key} {was} -> {now}" if was is not None else f"{key} {now}")
+    return " · ".join(parts)
 
 
 def transcript_summary(record: ResultRecord | None) -> dict[str, Any]:

@@ -23,12 +23,22 @@ def _message(report: Any) -> tuple[str, str]:
     return message[:MAX_MESSAGE_CHARS], detail[-MAX_DETAIL_CHARS:]
 
 
+def switch_context(name: str) -> None:
+    """Names the coverage context of what runs next; rebound when coverage is measured."""
+
+
 class Collector:
     """A pytest plugin that records each test's outcome and each collection error."""
 
     def __init__(self) -> None:
         self.tests: dict[str, dict[str, Any]] = {}
         self.collection_errors: list[dict[str, str]] = []
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        switch_context(nodeid.split("::", 1)[-1])
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
+        switch_context("")
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         name = report.nodeid.split("::", 1)[-1]

@@ -1,0 +1,385 @@
+"""Arguments worth trying, from what the code branches on; the fewest that cover the most.
+
+Nothing here runs code. :func:`boundary_values` reads the node's own syntax
+tree: a comparison of a parameter (or of an expression of one parameter) with a
+constant gives a value on each side of the boundary (``n < 10`` -> 9, 10, 11),
+``x in ("a", "b")`` each member and one outside, ``s.startswith("-")`` a string
+with that prefix and one without, ``isinstance(x, int)`` a value of that type,
+``if x:`` / ``x is None`` a falsy value. Each value carries the words that say
+what it exercises (``n_below_10``), which name the test that keeps it.
+:func:`doctest_calls` and :func:`call_site_arguments` give whole argument texts
+from docstring examples and the project's own calls. :func:`greedy_cover`
+picks, among candidates whose runs covered known units, the few that cover all.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "Candidate",
+    "boundary_values",
+    "call_site_arguments",
+    "doctest_calls",
+    "greedy_cover",
+    "label",
+    "usage_kinds",
+    "vary",
+]
+
+_WORDS = {
+    "-": "dash",
+    "+": "plus",
+    ".": "dot",
+    " ": "space",
+    "_": "underscore",
+    "/": "slash",
+    "#": "hash",
+    "%": "mod",
+    "*": "times",
+    ",": "comma",
+    ":": "colon",
+    "@": "at",
+}
+_OPERATOR_WORDS = {"%": "mod", "+": "plus", "-": "minus", "*": "times", "/": "div"}
+_TYPE_SAMPLES: dict[str, Any] = {
+    "int": 1,
+    "float": 1.5,
+    "str": "a",
+    "bool": True,
+    "list": [1],
+    "dict": {"a": 1},
+    "NoneType": None,
+}
+_FALSY = {"int": 0, "float": 0.0, "str": "", "list": [], "dict": {}, "bool": False}
+_MAX_LABEL = 40
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An argument set to try and the words that say what it exercises."""
+
+    args: dict[str, Any]
+    why: str
+
+
+def label(value: Any) -> str:
+    """Words for a value in a test name: ``-1`` -> ``minus_1``, ``"-"`` -> ``dash``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int | float):
+        text = ("minus_" if value < 0 else "") + str(abs(value)).replace(".", "_")
+        return text
+    if isinstance(value, str):
+        parts: list[str] = []
+        word = ""
+        for char in value[:16]:
+            if char.isascii() and char.isalnum():
+                word += char.lower()
+                continue
+            if word:
+                parts.append(word)
+                word = ""
+            if char in _WORDS:
+                parts.append(_WORDS[char])
+        parts += [word] if word else []
+        return "_".join(parts)[:20].strip("_") or ("empty" if value == "" else "text")
+    if isinstance(value, list | dict):
+        return "empty" if not value else f"{len(value)}_items"
+    return "value"
+
+
+def _expression_words(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    words = "".join(f"_{_OPERATOR_WORDS[c]}_" if c in _OPERATOR_WORDS else c for c in text)
+    return re.sub(r"[^0-9a-zA-Z]+", "_", words).strip("_").lower()[:_MAX_LABEL]
+
+
+def _constant(node: ast.expr) -> tuple[bool, Any]:
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False, None
+    if isinstance(value, float) and not math.isfinite(value):
+        return False, None
+    return isinstance(value, int | float | str | bool | type(None)), value
+
+
+def _parameter_in(node: ast.expr, params: set[str]) -> str | None:
+    """The one parameter ``node`` is an expression of (``n``, ``n % 100``, ``len(s)``)."""
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in params}
+    return names.pop() if len(names) == 1 else None
+
+
+def _is_len(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+    )
+
+
+def _sides(value: Any, op: ast.cmpop, words: str) -> list[tuple[Any, str]]:
+    """Values on each side of ``<expression> op value``, with words for each."""
+    at = label(value)
+    if value is None:
+        return [(None, f"{words}_is_none")]
+    if isinstance(value, bool):
+        return [(value, f"{words}_is_{at}"), (not value, f"{words}_is_{label(not value)}")]
+    if isinstance(value, str):
+        return [(value, f"{words}_is_{at}"), ("" if value else "x", f"{words}_is_not_{at}")]
+    step: int | float = 1 if isinstance(value, int) else 0.5
+    below, above = value - step, value + step
+    if isinstance(op, ast.Eq | ast.NotEq):
+        return [(value, f"{words}_is_{at}"), (above, f"{words}_is_not_{at}")]
+    return [
+        (below, f"{words}_below_{at}"),
+        (value, f"{words}_is_{at}"),
+        (above, f"{words}_above_{at}"),
+    ]
+
+
+def _compare_values(node: ast.Compare, params: set[str]) -> list[tuple[str, Any, str]]:
+    out: list[tuple[str, Any, str]] = []
+    operands = [node.left, *node.comparators]
+    for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
+        for subject, other in ((left, right), (right, left)):
+            name = _parameter_in(subject, params)
+            known, value = _constant(other)
+            if name is None:
+                continue
+            if isinstance(op, ast.In | ast.NotIn) and subject is left:
+                members = other.elts if isinstance(other, ast.Tuple | ast.List | ast.Set) else []
+                values = [v for ok, v in map(_constant, members) if ok]
+                out += [(name, v, f"{name}_is_{label(v)}") for v in values]
+                if values and all(isinstance(v, str) for v in values):
+                    out.append((name, "zz", f"{name}_is_not_listed"))
+                elif values and all(isinstance(v, int) for v in values):
+                    out.append((name, max(values) + 1, f"{name}_is_not_listed"))
+                continue
+            if isinstance(op, ast.In | ast.NotIn) and known and isinstance(value, str):
+                out.append((name, f"x{value}x", f"{name}_contains_{label(value)}"))
+                out.append((name, "x", f"{name}_lacks_{label(value)}"))
+                continue
+            if not known:
+                continue
+            if _is_len(subject) and isinstance(value, int) and not isinstance(value, bool):
+                lengths = [n for n in (value - 1, value, value + 1) if n >= 0]
+                out += [(name, "a" * n, f"{name}_of_length_{n}") for n in lengths]
+                continue
+            words = _expression_words(subject)
+            out += [(name, v, w) for v, w in _sides(value, op, words)]
+    return out
+
+
+def _call_values(node: ast.Call, params: set[str]) -> list[tuple[str, Any, str]]:
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
+        name = _parameter_in(node.args[0], params)
+        kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        found = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in _TYPE_SAMPLES]
+        if name is not None and isinstance(node.args[0], ast.Name):
+            return [(name, _TYPE_SAMPLES[k], f"{name}_is_{k.lower()}") for k in found]
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr in ("startswith", "endswith")
+        and isinstance(func.value, ast.Name)
+        and func.value.id in params
+        and node.args
+    ):
+        known, value = _constant(node.args[0])
+        name, verb = func.value.id, func.attr.removesuffix("with")
+        if known and isinstance(value, str) and value:
+            made = f"{value}a" if verb == "starts" else f"a{value}"
+            return [
+                (name, made, f"{name}_{verb}_with_{label(value)}"),
+                (name, "a", f"{name}_does_not_{verb.rstrip('s')}_with_{label(value)}"),
+            ]
+    return []
+
+
+def _truth_values(
+    test: ast.expr, params: set[str], kinds: Mapping[str, str]
+) -> list[tuple[str, Any, str]]:
+    inner = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+    if isinstance(inner, ast.Name) and inner.id in params:
+        kind = kinds.get(inner.id, "")
+        falsy = _FALSY.get(kind)
+        return [(inner.id, falsy, f"{inner.id}_is_{label(falsy) if kind else 'none'}")]
+    return []
+
+
+def boundary_values(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, kinds: Mapping[str, str]
+) -> list[tuple[str, Any, str]]:
+    """``(parameter, value, words)`` for each value on a side of a boundary the code tests.
+
+    ``kinds`` maps a parameter to the builtin type its annotation or default
+    says (``int``, ``str``...), for the falsy value of an ``if x:``.
+    """
+    params = {
+        a.arg for a in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+    }
+    found: list[tuple[str, Any, str]] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Compare):
+            found += _compare_values(node, params)
+        elif isinstance(node, ast.Call):
+            found += _call_values(node, params)
+        elif isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
+            found += _truth_values(node.test, params, kinds)
+        elif isinstance(node, ast.BoolOp):
+            for value in node.values:
+                found += _truth_values(value, params, kinds)
+    unique: dict[tuple[str, str], tuple[str, Any, str]] = {}
+    for name, value, words in found:
+        unique.setdefault((name, repr(value)), (name, value, words))
+    return list(unique.values())
+
+
+_METHOD_KINDS = {
+    "get": "dict",
+    "items": "dict",
+    "keys": "dict",
+    "values": "dict",
+    "lower": "str",
+    "upper": "str",
+    "strip": "str",
+    "split": "str",
+    "startswith": "str",
+    "endswith": "str",
+    "append": "list",
+}
+_KIND_SAMPLES: dict[str, Any] = {"dict": {}, "str": "a", "list": [], "int": 1}
+
+
+def usage_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Any]:
+    """A sample value for each parameter whose use says its type: ``p.get(...)`` a dict,
+    ``p.lower()`` a string, ``p >> 10`` or ``p & 3`` an integer (first use wins)."""
+    params = {
+        a.arg for a in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+    }
+    kinds: dict[str, str] = {}
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in params
+            and node.func.attr in _METHOD_KINDS
+        ):
+            kinds.setdefault(node.func.value.id, _METHOD_KINDS[node.func.attr])
+        elif isinstance(node, ast.BinOp) and isinstance(
+            node.op, ast.RShift | ast.LShift | ast.BitAnd | ast.BitOr | ast.Mod | ast.FloorDiv
+        ):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.Name) and side.id in params:
+                    kinds.setdefault(side.id, "int")
+    return {name: _KIND_SAMPLES[kind] for name, kind in kinds.items()}
+
+
+def vary(base: Mapping[str, Any], values: Iterable[tuple[str, Any, str]]) -> list[Candidate]:
+    """The base set once, then the base with one parameter changed per value."""
+    out = [Candidate(dict(base), "typical_arguments")]
+    seen = {repr(sorted(base.items()))}
+    for name, value, words in values:
+        args = {**base, name: value}
+        key = repr(sorted(args.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(Candidate(args, words))
+    return out
+
+
+def _call_arguments_text(call: ast.Call, text: str) -> str | None:
+    parts = [ast.get_source_segment(text, a) for a in [*call.args, *call.keywords]]
+    if any(p is None for p in parts):
+        return None
+    return ", ".join(p for p in parts if p is not None)
+
+
+def _calls_to(tree: ast.AST, name: str) -> Iterable[ast.Call]:
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (isinstance(func, ast.Name) and func.id == name) or (
+            isinstance(func, ast.Attribute) and func.attr == name
+        ):
+            yield node
+
+
+def doctest_calls(docstring: str, name: str) -> list[str]:
+    """Argument texts of ``>>> name(...)`` examples in a docstring."""
+    found: list[str] = []
+    for line in docstring.splitlines():
+        stripped = line.strip()
+        if not stripped.startswith(">>> "):
+            continue
+        source = stripped[4:]
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        found += [t for c in _calls_to(tree, name) if (t := _call_arguments_text(c, source))]
+    return found
+
+
+def call_site_arguments(text: str, name: str, limit: int = 8) -> list[str]:
+    """Argument texts of the calls of ``name`` in a module whose arguments are all literals."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return []
+    found: list[str] = []
+    for call in _calls_to(tree, name):
+        values = [*call.args, *(k.value for k in call.keywords)]
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            continue
+        if values and all(_literal(v) for v in values):
+            arguments = _call_arguments_text(call, text)
+            if arguments is not None and arguments not in found:
+                found.append(arguments)
+        if len(found) >= limit:
+            break
+    return found
+
+
+def _literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def greedy_cover(
+    gains: Mapping[str, frozenset[Hashable]], covered: Iterable[Hashable], limit: int
+) -> list[str]:
+    """Keys whose units, taken greedily (most new units first), cover all that can be.
+
+    A key adding nothing is never taken; ties go to the earlier key; at most ``limit``.
+    """
+    have = set(covered)
+    chosen: list[str] = []
+    while len(chosen) < limit:
+        best, best_gain = "", 0
+        for key, units in gains.items():
+            gain = len(units - have)
+            if gain > best_gain and key not in chosen:
+                best, best_gain = key, gain
+        if best_gain == 0:
+            break
+        chosen.append(best)
+        have |= gains[best]
+    return chosen

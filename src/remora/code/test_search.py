@@ -1,0 +1,392 @@
+"""Tests found by measuring: candidates run under coverage; the fewest that cover the most kept.
+
+``search_tests`` is the test agent's host step. Round one needs no model: the
+candidates come from what the node branches on (:mod:`remora.code.input_search`),
+its docstring's examples, the literal arguments the project's own calls pass,
+and the derived typical set; all are called in ONE sandboxed process under
+coverage.py (a context per candidate), and a greedy set cover keeps the few
+that reach every line and branch any of them reached. Round two, only while
+something is missed and a model is bound: the model completes
+``assert node(`` under a list of what is still missed, and its calls are run
+the same way; one is kept only if it adds a line or a branch. Expected values
+are the ones observed (marked so, unless the model's own claim was right).
+The kept tests are written and run by pytest (a second process, so each kept
+test has run twice), then measured once more under coverage: a test whose
+outcome differs is dropped, and the coverage before and after is the result.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import time
+from collections import OrderedDict
+from typing import Any
+
+from remora.code.call_text import arguments_from_text, value_from_text
+from remora.code.calls import node_call_target, probe_argument_sets
+from remora.code.constructor import project_class_lookup
+from remora.code.context import CodeContext
+from remora.code.coverage_probe import (
+    Coverage,
+    Span,
+    context_units,
+    measure_test_file,
+    missed_report,
+    node_span,
+)
+from remora.code.input_search import (
+    Candidate,
+    boundary_values,
+    call_site_arguments,
+    doctest_calls,
+    greedy_cover,
+    usage_kinds,
+    vary,
+)
+from remora.code.model_cases import model_candidates
+from remora.code.module import host_function
+from remora.code.samples import argument_sets, literal_default
+from remora.code.testcases import (
+    OBSERVED_MARKER,
+    module_names,
+    observed_piece,
+    owner_arguments,
+    parameter_of,
+    snake,
+)
+from remora.code.testing import add_passing_tests, overlay_digest, tests_in_file, with_pieces
+from remora.sandbox import search
+
+__all__ = [
+    "add_covering_tests",
+    "run_coverage",
+    "search_tests",
+    "write_measured",
+]
+
+MAX_CANDIDATES = 48
+# Coverage of recent runs by workspace (id, creation time), for the submit's result.
+_RUN_COVERAGE: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
+_MAX_REMEMBERED = 64
+MAX_MODEL_ASKS = 3
+MAX_PROJECT_FILES = 200
+_BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
+
+
+def _function(context: CodeContext, span: Span) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    node = context.bound_node()
+    for found in ast.walk(ast.parse(context.node_file_text())):
+        if (
+            isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef)
+            and found.name == node.name
+            and node.start_line <= found.lineno <= span.last
+        ):
+            return found
+    return None
+
+
+def _kinds(target: dict[str, Any]) -> dict[str, str]:
+    """The builtin type of each parameter, from its annotation or its literal default."""
+    kinds: dict[str, str] = {}
+    for row in target["parameters"]:
+        annotation = (row.get("annotation") or "").split("|")[0].strip()
+        known, default = literal_default(row.get("default"))
+        if annotation in _BUILTIN_KINDS:
+            kinds[row["name"]] = annotation
+        elif known and default is not None:
+            kinds[row["name"]] = type(default).__name__
+    return kinds
+
+
+@functools.lru_cache(maxsize=512)
+def _calls_in(text: str, name: str) -> tuple[str, ...]:
+    return tuple(call_site_arguments(text, name))
+
+
+def _project_calls(context: CodeContext, name: str) -> list[str]:
+    """Argument texts of the project's own literal calls of ``name`` (test files too)."""
+    found: list[str] = []
+    paths = [p for p in search.search_files(context.workspace, "**/*.py") if "/." not in f"/{p}"]
+    for path in paths[:MAX_PROJECT_FILES]:
+        text = context.read_text(path)
+        if name in text:  # a cheap filter before parsing
+            found += [t for t in _calls_in(text, name) if t not in found]
+    return found
+
+
+def _text_sets(
+    context: CodeContext, target: dict[str, Any], texts: list[str], why: str
+) -> list[Candidate]:
+    params = [parameter_of(p) for p in target["parameters"]]
+    lookup = project_class_lookup(context)
+    out: list[Candidate] = []
+    for text in texts:
+        try:
+            out.append(Candidate(arguments_from_text(text, params, lookup), why))
+        except ValueError:
+            continue  # an example the node's parameters do not take
+    return out
+
+
+def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) -> list[Candidate]:
+    """Round one: the typical set varied at each boundary, doctest examples, call sites."""
+    params = [parameter_of(p) for p in target["parameters"]]
+    sets = argument_sets(params, project_class_lookup(context), 4)
+    base = sets[0]["args"] if sets else {}
+    function = _function(context, span)
+    if function is not None:  # a value its use says the code wants, where the name misled
+        for name, value in usage_kinds(function).items():
+            if name in base and type(base[name]) is not type(value):
+                base[name] = value
+    values = boundary_values(function, _kinds(target)) if function is not None else []
+    docstring = (ast.get_docstring(function) or "") if function is not None else ""
+    candidates = vary(base, values)
+    # The other derived sets (defaults, alternative, edge values) vary every parameter at once.
+    words = {"typical": "varied_arguments"}
+    candidates += [
+        Candidate(dict(row["args"]), words.get(row["name"], f"{row['name']}_arguments"))
+        for row in sets[1:]
+    ]
+    candidates += _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
+    sites = _project_calls(context, target["name"])
+    candidates += _text_sets(context, target, sites, "as_called")
+    return candidates[:MAX_CANDIDATES]
+
+
+def _usable(row: dict[str, Any]) -> bool:
+    raised = row.get("raised") or {}
+    return bool(row["ok"]) and not row["reason"] and raised.get("type") != "CallTimeout"
+
+
+async def _run_round(
+    context: CodeContext, candidates: list[Candidate], span: Span, prefix: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, frozenset[Any]], Coverage | None]:
+    sets = [{"name": f"{prefix}{i}", "args": c.args} for i, c in enumerate(candidates)]
+    rows, measured = await probe_argument_sets(context, sets, coverage=span.spec())
+    if measured is None:
+        return {}, {}, None
+    usable = {row["name"]: row for row in rows if _usable(row)}
+    gains = {name: frozenset(context_units(measured, name)) for name in usable}
+    return usable, gains, Coverage.of(measured)
+
+
+def _test_name(target: dict[str, Any], row: dict[str, Any], why: str, used: set[str]) -> str:
+    node = snake(target["qualname"])
+    if why.startswith("model_"):
+        what = f"with_{why.removeprefix('model_')}"
+    elif why in ("doc", "as_called"):
+        what = {"doc": "docstring_example", "as_called": "as_the_project_calls_it"}[why]
+    elif why.endswith("_arguments"):
+        what = f"with_{why}"
+    else:
+        what = f"when_{why}"
+    raised = row.get("raised")
+    if raised:
+        what = f"raises_{snake(raised['type'])}_{what}"
+    name, number = f"test_{node}_{what}", 2
+    while name in used:
+        name, number = f"test_{node}_{what}_{number}", number + 1
+    used.add(name)
+    return name
+
+
+def _claim_holds(context: CodeContext, row: dict[str, Any], claim: str | None) -> bool:
+    returned = row.get("returned")
+    if claim is None or not returned or not returned["literal"]:
+        return False
+    try:
+        return bool(
+            value_from_text(claim, project_class_lookup(context))
+            == ast.literal_eval(returned["repr"])
+        )
+    except (ValueError, SyntaxError):
+        return False
+
+
+def _restore(context: CodeContext, path: str, original: str | None) -> None:
+    if original is None:
+        context.workspace.delete(path)
+    else:
+        context.write_text(path, original)
+
+
+@host_function
+async def search_tests(
+    context: CodeContext, path: str, max_tests: int = 6, time_budget_s: float = 60.0
+) -> dict[str, Any]:
+    """Find, write and measure the node's tests: ``{kept, dropped, coverage_before,
+    coverage_after, missed, tried, model}``; ``missed`` is the node's source with what no
+    test ran marked (empty when all is covered)."""
+    target = node_call_target(context)
+    if target["reason"]:
+        return {"kept": [], "missed": "", "reason": target["reason"]}
+    remembered = _RUN_COVERAGE.get(_run_key(context))
+    if remembered is not None and remembered["files"] == overlay_digest(context):
+        # Searched already, and nothing changed since: the same arguments find nothing new.
+        return {"kept": [], "dropped": [], "missed": remembered["missed"], "searched": "before"}
+    started = time.monotonic()
+    span = node_span(context)
+    candidates = {f"h{i}": c for i, c in enumerate(host_candidates(context, target, span))}
+    rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h")
+    if totals is None:  # the model's cases may still run: its turn is not skipped
+        why = "the search could not run the node with derived arguments"
+        return {"kept": [], "dropped": [], "missed": why, "reason": why}
+    chosen = greedy_cover(gains, (), max_tests)
+    covered = totals.copy()
+    for name in chosen:
+        covered.add(gains[name])
+    missed = missed_report(_span_source(context, span), span.start, span, covered)
+    model: dict[str, Any] = {"asked": False, "kept": 0, "problems": []}
+    claims: dict[str, str] = {}
+    if missed and context.completer is not None and time.monotonic() - started < time_budget_s:
+        model["asked"] = True
+        found, claims, model["problems"] = await model_candidates(context, target, missed)
+        named = {f"m{i}": c for i, c in enumerate(found)}
+        model_rows, model_gains, _ = await _run_round(context, list(named.values()), span, "m")
+        extra = greedy_cover(model_gains, covered.units(), max_tests - len(chosen))
+        candidates.update(named)
+        rows.update(model_rows)
+        gains.update(model_gains)
+        chosen += extra
+        model["kept"] = len(extra)
+        model["dropped"] = len(named) - len(extra)
+    names = module_names(context.node_file_text())
+    owner_args = owner_arguments(context, target)
+    used = set(_tests_of(context, path))
+    pieces = []
+    for name in chosen:
+        why = candidates[name].why
+        row = rows[name]
+        holds = _claim_holds(context, row, claims.get(why))
+        test = _test_name(target, row, why, used)
+        pieces.append(observed_piece(target, names, owner_args, row, test, marked=not holds))
+    result: dict[str, Any] = {"tried": len(candidates), "model": model}
+    result.update(await write_measured(context, path, span, pieces, time_budget_s))
+    if not result["kept"] and "coverage_after" not in result:
+        result["missed"] = missed  # what the search saw; no test of it could be kept
+    return result
+
+
+def _tests_of(context: CodeContext, path: str) -> list[str]:
+    return tests_in_file(context.read_text(path), path) if context.workspace.exists(path) else []
+
+
+def _span_source(context: CodeContext, span: Span) -> str:
+    return "\n".join(context.node_file_text().splitlines()[span.start - 1 : span.last])
+
+
+async def write_measured(
+    context: CodeContext,
+    path: str,
+    span: Span,
+    pieces: list[dict[str, Any]],
+    time_budget_s: float | None = None,
+) -> dict[str, Any]:
+    """Write the pieces that pass, run the file again under coverage, and keep those that
+    passed twice and add a line or a branch to what the file's other tests cover.
+
+    The second run measures the file's other tests too: they are the coverage before.
+    """
+    existing = _tests_of(context, path)
+    original = context.read_text(path) if context.workspace.exists(path) else None
+    result: dict[str, Any] = {"kept": [], "dropped": [], "missed": ""}
+    kept: list[str] = []
+    if pieces:
+        outcome = await add_passing_tests(context, path, pieces)
+        kept = outcome["kept"]
+        result["dropped"] = [f"{r['name']} failed: {r['message']}" for r in outcome["refused"]]
+    if not kept:
+        return result
+    outcomes, measured = await measure_test_file(context, path, span, time_budget_s)
+    if measured is None:  # kept as pytest left them; nothing to say about coverage
+        result["kept"] = kept
+        return result
+    before = Coverage.of(measured)
+    for name, state in outcomes.items():  # a parametrized test runs as name[params]
+        if name.split("[", 1)[0] in existing and state == "passed":
+            before.add(context_units(measured, name))
+    after = before.copy()
+    differs = [n for n in kept if outcomes.get(n) != "passed"]
+    dropped = [f"{n}: it passed once, then {outcomes.get(n, 'did not run')}" for n in differs]
+    gains = {n: frozenset(context_units(measured, n)) for n in kept if n not in differs}
+    covering = greedy_cover(gains, before.units(), len(gains))
+    dropped += [f"{n}: it adds no line or branch" for n in gains if n not in covering]
+    for name in covering:
+        after.add(gains[name])
+    if len(covering) < len(kept):  # the same pieces that passed twice, the others left out
+        chosen = [p for p in pieces if p["name"] in covering]
+        if chosen:
+            module = node_call_target(context)["module"]
+            context.write_text(path, with_pieces(original or "", path, module, chosen))
+        else:
+            _restore(context, path, original)
+    result["kept"] = [p["name"] for p in pieces if p["name"] in covering]
+    result["dropped"] += dropped
+    result["coverage_before"] = before.summary()
+    result["coverage_after"] = after.summary()
+    result["missed"] = missed_report(_span_source(context, span), span.start, span, after)
+    _remember(context, result)
+    return result
+
+
+def _run_key(context: CodeContext) -> tuple[str, float]:
+    return (context.workspace.id, context.workspace.created)
+
+
+def _remember(context: CodeContext, result: dict[str, Any]) -> None:
+    """The run's first coverage before (the project's own tests), its latest after and
+    what that leaves missed, with the files they were measured on."""
+    key = _run_key(context)
+    first = _RUN_COVERAGE.get(key, {}).get("before", result["coverage_before"])
+    _RUN_COVERAGE[key] = {
+        "before": first,
+        "after": result["coverage_after"],
+        "missed": result["missed"],
+        "files": overlay_digest(context),
+    }
+    while len(_RUN_COVERAGE) > _MAX_REMEMBERED:
+        _RUN_COVERAGE.popitem(last=False)
+
+
+@host_function
+async def run_coverage(context: CodeContext, path: str) -> dict[str, Any]:
+    """The node's coverage before this run's tests and now: ``{before, after}`` summaries
+    (``{lines, branches, line_rate, branch_rate}``), measured again only when the files
+    changed since the last measurement; ``before`` is None when this run never measured it."""
+    remembered = _RUN_COVERAGE.get(_run_key(context))
+    if remembered is not None and remembered["files"] == overlay_digest(context):
+        return {"before": remembered["before"], "after": remembered["after"]}
+    span = node_span(context)
+    outcomes, measured = await measure_test_file(context, path, span)
+    if measured is None:
+        return {"before": None, "after": None}
+    after = Coverage.of(measured)
+    for name, outcome in outcomes.items():
+        if outcome == "passed":
+            after.add(context_units(measured, name))
+    before = remembered["before"] if remembered is not None else None
+    return {"before": before, "after": after.summary()}
+
+
+@host_function
+async def add_covering_tests(
+    context: CodeContext, path: str, pieces: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Add the test pieces that pass twice and add coverage: ``{kept, dropped,
+    coverage_before, coverage_after, missed}`` (``dropped`` says why for each)."""
+    return await write_measured(context, path, node_span(context), pieces)
+
+
+@host_function
+def observed_in(context: CodeContext, path: str, names: list[str]) -> list[str]:
+    """Those of ``names`` (test functions of ``path``) whose expected values were observed."""
+    text = context.read_text(path)
+    tree = ast.parse(text)
+    return [
+        stmt.name
+        for stmt in tree.body
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+        and stmt.name in names
+        and OBSERVED_MARKER in (ast.get_source_segment(text, stmt) or "")
+    ]

@@ -1,0 +1,208 @@
+"""The test agent's coverage loop on real code: the sandbox, coverage.py and pytest all real.
+
+The host's search (search_tests) needs no model: arguments from what the code
+branches on, run under coverage, the fewest that cover the most kept. A scripted
+"capable model" then answers completions (``assert node(``) aimed at what is
+still missed: a call that reaches a missed branch is kept (its expected value
+observed when the model's was wrong), one that reaches nothing new is dropped.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bundled_agents_support import bench, find_node, write_project
+
+from remora.agents import AgentRegistry, node_template_vars
+from remora.config import RunnerConfig, SandboxConfig
+from remora.coordinator.binding import OptionBoundExecutor, bind_options
+from remora.providers.scripted import ScriptedProvider, tool_turn
+from remora.runner import (
+    AgentResult,
+    AgentRunner,
+    MeteredCompleter,
+    SandboxToolExecutor,
+    ToolExecutor,
+)
+from remora.sandbox import SandboxRuntime
+from remora.workspace import Workspace, WorkspaceStore
+from remora.workspace.sync import materialize
+
+pytestmark = pytest.mark.integration
+
+OBSERVED = "# remora: expected values observed from the code as it is"
+
+LUCKY = (
+    "def lucky(n):\n"
+    '    """Whether n is lucky."""\n'
+    "    if (n * 7) % 13 == 5:\n"
+    '        return "lucky"\n'
+    '    return "plain"\n'
+)
+
+ORDINAL = (
+    "def ordinal(n: int) -> str:\n"
+    "    if n < 0:\n"
+    '        raise ValueError("negative")\n'
+    "    if 11 <= n % 100 <= 13:\n"
+    '        return f"{n}th"\n'
+    '    return f"{n}" + {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")\n'
+)
+
+
+async def run_agent(
+    root: Path,
+    rel: str,
+    qualname: str,
+    provider: ScriptedProvider,
+    options: dict[str, Any] | None = None,
+    with_model: bool = True,
+) -> tuple[AgentResult, Workspace]:
+    """A whole run of the test agent: the real runner and sandbox, only the model scripted."""
+    node = find_node(root, rel, qualname)
+    workspace = WorkspaceStore(root).create("test", node.node_id)
+    metered = MeteredCompleter(provider) if with_model else None
+    async with SandboxRuntime(SandboxConfig(workers=1)) as runtime:
+        executor: ToolExecutor = SandboxToolExecutor(
+            runtime, workspace, node, SandboxConfig(), completer=metered
+        )
+        definition, fixed = bind_options(AgentRegistry().get("test"), options or {})
+        if fixed:
+            executor = OptionBoundExecutor(executor, fixed)
+        runner = AgentRunner(
+            definition,
+            provider,
+            RunnerConfig(),
+            executor,
+            template_vars=node_template_vars(node, options=options or {}),
+            completions=metered,
+        )
+        return await runner.run(), workspace
+
+
+def tool_result(provider: ScriptedProvider, request: int) -> dict[str, Any]:
+    """The result of the last tool call the model saw before request ``request``."""
+    tool_messages = [m for m in provider.requests[request].messages if m.role == "tool"]
+    payload = tool_messages[-1].results[0].payload
+    assert payload["ok"], payload
+    result: dict[str, Any] = payload["result"]
+    return result
+
+
+def pytest_twice_on_copy(workspace: Workspace, tmp_path: Path, test_file: str) -> list[str]:
+    """pytest's summary line for ``test_file`` on a copy of the workspace, in two processes."""
+    copy = tmp_path / "copy"
+    materialize(workspace, copy)
+    lines = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test_file],
+            cwd=copy,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        lines.append(done.stdout.strip().splitlines()[-1].split(" in ")[0])
+    return lines
+
+
+async def test_the_host_search_covers_every_branch_without_a_model(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"words.py": ORDINAL})
+    node = find_node(root, "words.py", "ordinal")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        text = b.text("test", node, "tests/test_words.py")
+        workspace = b.workspace("test", node)
+        assert found["coverage_before"] == {
+            "lines": "0/5",
+            "branches": "0/4",
+            "line_rate": 0.0,
+            "branch_rate": 0.0,
+        }
+        assert found["coverage_after"]["branches"] == "4/4", found
+        assert found["coverage_after"]["lines"] == "5/5"
+        assert found["missed"] == ""
+        # Named after the boundary each one sits on; no two cover the same thing.
+        assert found["kept"] == [
+            "test_ordinal_with_typical_arguments",
+            "test_ordinal_raises_value_error_when_n_below_0",
+            "test_ordinal_when_n_mod_100_is_11",
+        ], found
+        assert "    with pytest.raises(ValueError):\n        ordinal(n=-1)\n" in text
+        assert text.count(OBSERVED) == 3
+        assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_words.py") == ["3 passed"] * 2
+
+
+async def test_model_completions_aimed_at_a_missed_branch_are_kept_only_when_they_reach_it(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path, {"luck.py": LUCKY})
+    # One completion per missed spot (the line never run, the branch never taken):
+    # n=10 reaches the missed line (its claimed value is wrong: "lucky" is observed),
+    # n=1 reaches nothing new.
+    provider = ScriptedProvider([], completions=["10) == 'plain'", "1) == 'plain'"])
+    result, workspace = await run_agent(root, "luck.py", "lucky", provider)
+    assert result.status == "success", result.to_dict()
+    assert provider.requests == []  # nothing left missed: no tool turn for the model
+    asked = [r.prefix for r in provider.completion_requests]
+    assert len(asked) == 2 and all(p.endswith("    assert lucky(") for p in asked)
+    assert '#         return "lucky"' in asked[0]  # the missed line, shown to the model
+    text = (workspace.read("tests/test_luck.py") or b"").decode()
+    assert "def test_lucky_with_n_10():" in text
+    assert "    result = lucky(n=10)\n    assert result == 'lucky'\n" in text
+    assert "n=1)" not in text  # it added no line or branch
+    details = result.details
+    assert details["coverage_after"]["branches"] == "2/2"
+    assert details["coverage_before"]["branches"] == "0/2"
+    assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_luck.py") == ["2 passed"] * 2
+
+
+async def test_the_models_cases_are_kept_when_they_add_coverage_and_dropped_when_not(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path, {"luck.py": LUCKY})
+    provider = ScriptedProvider(
+        [
+            tool_turn(
+                (
+                    "write_tests",
+                    {
+                        "cases": [
+                            {"args": "3", "expected": "'plain'"},
+                            {"args": "10", "expected": "'lucky'"},
+                            {"args": "23", "expected": "'plain'"},
+                        ]
+                    },
+                )
+            ),
+            tool_turn(("submit_result", {})),
+        ]
+    )
+    # No model for completions: the host's search leaves the lucky branch missed.
+    result, workspace = await run_agent(root, "luck.py", "lucky", provider, with_model=False)
+    assert result.status == "success", result.to_dict()
+    first = provider.requests[0].messages
+    assert any("never went" in str(m.parts) for m in first), first
+    text = (workspace.read("tests/test_luck.py") or b"").decode()
+    assert "lucky(n=10)" in text and "lucky(n=3)" not in text
+    refused = "\n".join(tool_result(provider, 1)["refused"])
+    assert "test_lucky_case_1: it adds no line or branch" in refused
+    # 23 is lucky too: the claimed value fails and pytest's message comes back.
+    assert "test_lucky_case_3 failed: AssertionError: assert 'lucky' == 'plain'" in refused
+    assert "lucky(n=23)" not in text
+    assert result.details["coverage_after"]["branches"] == "2/2"
+
+
+async def test_max_tests_limits_the_search(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"words.py": ORDINAL})
+    provider = ScriptedProvider([tool_turn(("submit_result", {}))])
+    result, _ = await run_agent(
+        root, "words.py", "ordinal", provider, options={"max_tests": 1}, with_model=False
+    )
+    assert result.status == "success", result.to_dict()
+    assert len(result.details["added"]) == 1
+    assert result.details["coverage_after"]["branches"] != "4/4"

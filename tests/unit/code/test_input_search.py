@@ -1,0 +1,157 @@
+"""Candidate arguments from the node's own syntax tree, and the greedy set cover."""
+
+from __future__ import annotations
+
+import ast
+
+from remora.code.coverage_probe import Coverage, Span, missed_report
+from remora.code.input_search import (
+    Candidate,
+    boundary_values,
+    call_site_arguments,
+    doctest_calls,
+    greedy_cover,
+    label,
+    vary,
+)
+from remora.code.model_cases import model_call_texts
+from remora.results.summary import coverage_line
+
+
+def function(source: str) -> ast.FunctionDef:
+    found = ast.parse(source).body[0]
+    assert isinstance(found, ast.FunctionDef)
+    return found
+
+
+def values(source: str, kinds: dict[str, str] | None = None) -> list[tuple[str, object, str]]:
+    return boundary_values(function(source), kinds or {})
+
+
+def test_a_comparison_gives_a_value_on_each_side_of_the_boundary() -> None:
+    found = values("def f(n):\n    if n < 10:\n        return 1\n    return 2\n")
+    assert found == [("n", 9, "n_below_10"), ("n", 10, "n_is_10"), ("n", 11, "n_above_10")]
+
+
+def test_an_expression_of_one_parameter_is_named_after_the_expression() -> None:
+    found = values("def ordinal(n):\n    if 11 <= n % 100 <= 13:\n        return 'th'\n")
+    assert ("n", 11, "n_mod_100_is_11") in found
+    assert ("n", 14, "n_mod_100_above_13") in found
+    assert ("n", 10, "n_mod_100_below_11") in found
+
+
+def test_equality_membership_and_string_prefixes() -> None:
+    source = (
+        "def f(x, kind, s):\n"
+        "    if x == 0:\n"
+        "        return 0\n"
+        "    if kind in ('a', 'b'):\n"
+        "        return 1\n"
+        "    if s.startswith('-'):\n"
+        "        return 2\n"
+    )
+    found = values(source)
+    assert ("x", 0, "x_is_0") in found and ("x", 1, "x_is_not_0") in found
+    assert ("kind", "a", "kind_is_a") in found and ("kind", "b", "kind_is_b") in found
+    assert ("kind", "zz", "kind_is_not_listed") in found
+    assert ("s", "-a", "s_starts_with_dash") in found
+    assert ("s", "a", "s_does_not_start_with_dash") in found
+
+
+def test_isinstance_truthiness_none_and_length() -> None:
+    source = (
+        "def f(x, items, flag, key):\n"
+        "    if isinstance(x, str):\n"
+        "        return x\n"
+        "    if not items:\n"
+        "        return None\n"
+        "    if key is None or len(items) > 2:\n"
+        "        return flag\n"
+    )
+    found = values(source, {"items": "list"})
+    assert ("x", "a", "x_is_str") in found
+    assert ("items", [], "items_is_empty") in found
+    assert ("key", None, "key_is_none") in found
+    assert ("items", "aaa", "items_of_length_3") in found
+
+
+def test_a_comparison_between_two_parameters_gives_nothing() -> None:
+    assert values("def f(a, b):\n    if a < b:\n        return a\n    return b\n") == []
+
+
+def test_vary_changes_one_parameter_of_the_base_set_at_a_time() -> None:
+    found = vary({"n": 3, "s": "x"}, [("n", 3, "n_is_3"), ("n", 10, "n_is_10")])
+    assert found == [
+        Candidate({"n": 3, "s": "x"}, "typical_arguments"),
+        Candidate({"n": 10, "s": "x"}, "n_is_10"),
+    ]
+
+
+def test_labels_are_words_for_test_names() -> None:
+    assert [label(v) for v in (-1, 1.5, "-", "", "--x", None, True, [])] == [
+        "minus_1",
+        "1_5",
+        "dash",
+        "empty",
+        "dash_dash_x",
+        "none",
+        "true",
+        "empty",
+    ]
+
+
+def test_doctest_examples_and_literal_call_sites() -> None:
+    doc = "Ordinal.\n\n>>> ordinal(3)\n'3rd'\n>>> ordinal(n=11)\n'11th'\n>>> other(2)\n"
+    assert doctest_calls(doc, "ordinal") == ["3", "n=11"]
+    module = "a = ordinal(4)\nb = ordinal(z)\nc = ordinal([1, 2], k='a')\nd = ordinal(*xs)\n"
+    assert call_site_arguments(module, "ordinal") == ["4", "[1, 2], k='a'"]
+
+
+def test_greedy_cover_takes_the_fewest_keys_that_cover_every_unit() -> None:
+    gains = {
+        "a": frozenset({1, 2}),
+        "b": frozenset({2, 3, 4}),
+        "c": frozenset({1}),
+        "d": frozenset({4}),
+    }
+    assert greedy_cover(gains, [], 10) == ["b", "a"]
+    assert greedy_cover(gains, [1, 2, 3, 4], 10) == []  # nothing adds a unit
+    assert greedy_cover(gains, [], 1) == ["b"]
+
+
+def test_the_models_completion_is_parsed_as_a_call_and_a_claim() -> None:
+    assert model_call_texts("10) == 'lucky'", "lucky") == ("10", "'lucky'")
+    assert model_call_texts("n=3, s='x')", "f") == ("n=3, s='x'", None)
+    assert model_call_texts("10) == 'lucky' and", "lucky") is None
+
+
+def test_the_missed_report_marks_lines_never_run_and_branches_never_taken() -> None:
+    source = "def f(n):\n    if n > 0:\n        return 1\n    return 2\n"
+    covered = Coverage([2, 3, 4], [(2, 3), (2, 4)], lines={2, 4}, arcs={(2, 4)})
+    report = missed_report(source, 1, Span("m.py", 1, 2, 4), covered)
+    assert report.splitlines() == [
+        "   def f(n):",
+        "       if n > 0:  # never went to line 3",
+        ">>         return 1",
+        "       return 2",
+    ]
+    assert covered.summary() == {
+        "lines": "2/3",
+        "branches": "1/2",
+        "line_rate": 0.67,
+        "branch_rate": 0.5,
+    }
+    covered.add([("line", 3, 0), ("arc", 2, 3)])
+    assert missed_report(source, 1, Span("m.py", 1, 2, 4), covered) == ""
+
+
+def test_the_coverage_line_of_a_result() -> None:
+    details = {
+        "coverage_before": {"lines": "0/5", "branches": "0/4"},
+        "coverage_after": {"lines": "5/5", "branches": "4/4"},
+    }
+    assert coverage_line(details) == "branches 0/4 -> 4/4 · lines 0/5 -> 5/5"
+    assert coverage_line({"coverage_before": None, "coverage_after": {"lines": "1/1"}}) == (
+        "lines 1/1"
+    )
+    assert coverage_line({}) == ""
