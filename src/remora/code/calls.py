@@ -169,10 +169,12 @@ async def check_argument_sets(
     A set is ok when it binds to the node's real signature and (with ``call``)
     calling the node with it raises no TypeError, and no AttributeError on one of
     the set's own arguments. The node runs in the command
-    sandbox, never in Remora; a method gets an instance built from its class's
-    derived arguments.
+    sandbox, never in Remora, with the project read-only while the run has no
+    change (a check only observes; the test agent and the lint behaviour check,
+    which compare with runs in a copy, use :func:`probe_argument_sets`); a method
+    gets an instance built from its class's derived arguments.
     """
-    checked, _ = await probe_argument_sets(context, sets, call)
+    checked, _ = await probe_argument_sets(context, sets, call, read_only=True)
     return checked
 
 
@@ -181,9 +183,15 @@ async def probe_argument_sets(
     sets: list[dict[str, Any]],
     call: bool = True,
     coverage: dict[str, Any] | None = None,
+    *,
+    read_only: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """:func:`check_argument_sets`, and with ``coverage`` (a span, see
-    :func:`remora.code.sandboxed.run_program`) what each set's call covered."""
+    :func:`remora.code.sandboxed.run_program`) what each set's call covered.
+
+    The code runs in a copy of the workspace, as pytest runs it, unless
+    ``read_only``: then it sees the project itself, read-only (no copy made).
+    """
     target = node_call_target(context)
     checked: list[dict[str, Any]] = []
     runnable: list[dict[str, Any]] = []
@@ -212,8 +220,7 @@ async def probe_argument_sets(
         "call": call,
         "timeout_s": CALL_TIMEOUT_S,
     }
-    # Read-only: a probe observes; copying a large project for each one cost far more.
-    run = await run_program(context, "call_probe", request, coverage=coverage, read_only=True)
+    run = await run_program(context, "call_probe", request, coverage=coverage, read_only=read_only)
     if run.report is None or "error" in run.report:
         reason = run.report["error"] if run.report else f"the check could not run: {run.problem}"
         for row in runnable:

@@ -6,7 +6,8 @@ no call or read is lost) and still change what the code does: E711's
 rewritten ``f'{sep}{2,}'``. For a function or method that can be called from
 outside, the same argument sets (derived from its parameters, as the sample
 data agent derives them) are called in the command sandbox on the file as it
-was and as rewritten (:func:`remora.code.calls.check_argument_sets`); the
+was and as rewritten (:func:`remora.code.calls.probe_argument_sets`, in a copy
+both times: the same as the tests see it); the
 rewrite keeps what the code does only when every call that ran both times
 returned an equal value (its repr, where the repr is a literal; else its type)
 or raised the same exception. A rewrite no call could check is refused too:
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from remora.code.calls import check_argument_sets, derived_argument_sets, node_call_target
+from remora.code.calls import derived_argument_sets, node_call_target, probe_argument_sets
 from remora.code.context import CodeContext
 from remora.sandbox.envelope import ExternalRefused
 
@@ -52,9 +53,9 @@ async def behaviour_change(context: CodeContext, path: str, before: str, after: 
         return ""
     sets = derived_argument_sets(context, SETS)
     try:
-        old = await check_argument_sets(context, sets)
+        old, _ = await probe_argument_sets(context, sets)
         context.write_text(path, after)
-        new = await check_argument_sets(context, sets)
+        new, _ = await probe_argument_sets(context, sets)
     except ExternalRefused as exc:
         context.write_text(path, before)
         return f"whether the rewrite keeps what the code does could not be checked: {exc}"

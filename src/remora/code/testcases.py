@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from remora.code.call_text import arguments_from_text, value_from_text
-from remora.code.calls import check_argument_sets, node_call_target
+from remora.code.calls import node_call_target, probe_argument_sets
 from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.module import host_function
@@ -392,7 +392,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
         return {"pieces": [], "skipped": [target["reason"]]}
     lookup = project_class_lookup(context)
     params = [_parameter(p) for p in target["parameters"]]
-    checked = await check_argument_sets(context, argument_sets(params, lookup, 3))
+    checked, _ = await probe_argument_sets(context, argument_sets(params, lookup, 3))
     names = _module_names(context.node_file_text())
     owner_args = _owner_args(context, target)
     used = set(taken)
