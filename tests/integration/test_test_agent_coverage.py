@@ -137,28 +137,38 @@ async def test_the_host_search_covers_every_branch_without_a_model(tmp_path: Pat
         assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_words.py") == ["3 passed"] * 2
 
 
-async def test_model_completions_aimed_at_a_missed_branch_are_kept_only_when_they_reach_it(
+async def test_a_model_completion_that_reaches_the_missed_branch_is_kept(
     tmp_path: Path,
 ) -> None:
     root = write_project(tmp_path, {"luck.py": LUCKY})
-    # One completion per missed spot (the line never run, the branch never taken):
-    # n=10 reaches the missed line (its claimed value is wrong: "lucky" is observed),
-    # n=1 reaches nothing new.
-    provider = ScriptedProvider([], completions=["10) == 'plain'", "1) == 'plain'"])
+    # One ask per node, aimed at the missed spots: n=10 reaches the missed line
+    # (its claimed value is wrong: "lucky" is observed).
+    provider = ScriptedProvider([], completions=["10) == 'plain'"])
     result, workspace = await run_agent(root, "luck.py", "lucky", provider)
     assert result.status == "success", result.to_dict()
     assert provider.requests == []  # nothing left missed: no tool turn for the model
-    asked = [r.prefix for r in provider.completion_requests]
-    assert len(asked) == 2 and all(p.endswith("    assert lucky(") for p in asked)
-    assert '#         return "lucky"' in asked[0]  # the missed line, shown to the model
+    (asked,) = [r.prefix for r in provider.completion_requests]
+    assert asked.endswith("    assert lucky(")
+    assert '#         return "lucky"' in asked  # the missed line, shown to the model
     text = (workspace.read("tests/test_luck.py") or b"").decode()
     assert "def test_lucky_with_n_10():" in text
     assert "    result = lucky(n=10)\n    assert result == 'lucky'\n" in text
-    assert "n=1)" not in text  # it added no line or branch
     details = result.details
     assert details["coverage_after"]["branches"] == "2/2"
     assert details["coverage_before"]["branches"] == "0/2"
     assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_luck.py") == ["2 passed"] * 2
+
+
+async def test_a_model_completion_that_reaches_nothing_new_is_dropped(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"luck.py": LUCKY})
+    # n=1 runs the line the host's own case already runs: it adds no line or branch.
+    provider = ScriptedProvider([tool_turn(("submit_result", {}))], completions=["1) == 'plain'"])
+    result, workspace = await run_agent(root, "luck.py", "lucky", provider)
+    assert result.status == "success", result.to_dict()
+    assert len(provider.completion_requests) == 1
+    text = (workspace.read("tests/test_luck.py") or b"").decode()
+    assert "n=1)" not in text
+    assert result.details["coverage_after"]["branches"] == "1/2"
 
 
 async def test_the_models_cases_are_kept_when_they_add_coverage_and_dropped_when_not(

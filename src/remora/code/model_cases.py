@@ -22,7 +22,9 @@ from remora.code.testcases import parameter_of, snake
 
 __all__ = ["model_call_texts", "model_candidates"]
 
-MAX_MODEL_ASKS = 3
+# One ask per node: each costs a few seconds of generation on 2 cores, and three asks
+# made the main job 2.2x slower (benchmarks/analyze.py, 302 s against 136 s).
+MAX_MODEL_ASKS = 1
 
 
 def _ask_prompt(context: CodeContext, target: dict[str, Any], missed: str, index: int) -> str:

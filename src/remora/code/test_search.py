@@ -69,7 +69,6 @@ MAX_CANDIDATES = 48
 # Coverage of recent runs by workspace (id, creation time), for the submit's result.
 _RUN_COVERAGE: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
 _MAX_REMEMBERED = 64
-MAX_MODEL_ASKS = 3
 MAX_PROJECT_FILES = 200
 _BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
 
