@@ -55,7 +55,13 @@ from remora.code.testcases import (
     parameter_of,
     snake,
 )
-from remora.code.testing import add_passing_tests, overlay_digest, tests_in_file, with_pieces
+from remora.code.testing import (
+    add_passing_tests,
+    overlay_digest,
+    restore_file,
+    tests_in_file,
+    with_pieces,
+)
 from remora.sandbox import search
 
 __all__ = [
@@ -203,13 +209,6 @@ def _claim_holds(context: CodeContext, row: dict[str, Any], claim: str | None) -
         return False
 
 
-def _restore(context: CodeContext, path: str, original: str | None) -> None:
-    if original is None:
-        context.workspace.delete(path)
-    else:
-        context.write_text(path, original)
-
-
 @host_function
 async def search_tests(
     context: CodeContext, path: str, max_tests: int = 6, time_budget_s: float = 60.0
@@ -319,7 +318,7 @@ async def write_measured(
             module = node_call_target(context)["module"]
             context.write_text(path, with_pieces(original or "", path, module, chosen))
         else:
-            _restore(context, path, original)
+            restore_file(context, path, original)
     result["kept"] = [p["name"] for p in pieces if p["name"] in covering]
     result["dropped"] += dropped
     result["coverage_before"] = before.summary()

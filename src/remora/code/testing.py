@@ -238,7 +238,8 @@ def with_pieces(original: str, path: str, module: str, pieces: list[dict[str, An
     return add_to_test_file(original, path, module, names, plain, functions)
 
 
-def _restore(context: CodeContext, path: str, original: str | None) -> None:
+def restore_file(context: CodeContext, path: str, original: str | None) -> None:
+    """Put ``path`` back as it was in the workspace (``None``: it did not exist)."""
     if original is None:
         context.workspace.delete(path)
     else:
@@ -262,7 +263,7 @@ async def add_passing_tests(
     context.write_text(path, updated)
     first = await run_pytest(context, path)
     if not first["ran"] or first["collection_errors"]:
-        _restore(context, path, original)
+        restore_file(context, path, original)
         reason = first["output"] or "; ".join(e["message"] for e in first["collection_errors"])
         message = f"the test file could not be collected: {reason}"
         refused = [{"name": piece["name"], "message": message, "detail": ""} for piece in pieces]
@@ -279,7 +280,7 @@ async def add_passing_tests(
         if piece not in passing
     ]
     if not passing:
-        _restore(context, path, original)
+        restore_file(context, path, original)
         return {"kept": [], "refused": refused, "passed": 0, "failed": 0}
     if refused:
         context.write_text(path, with_pieces(original or "", path, module, passing))
