@@ -70,3 +70,9 @@ def test_the_example_is_read_once_per_rule() -> None:
     first = asyncio.run(lint_examples._rule_example("SIM108"))
     assert first is not None and first[0] == "if-else-block-instead-of-if-exp"
     assert lint_examples._EXAMPLES["SIM108"] is first
+
+
+def test_a_code_ruff_has_no_rule_for_has_no_example() -> None:
+    from remora.code import lint_examples
+
+    assert asyncio.run(lint_examples._rule_example("NOPE123")) is None

@@ -5,7 +5,8 @@ it does not know what the code means. Shown the rule's example from ruff's own
 documentation (``ruff rule CODE``: the "Example" block and the "Use instead"
 block after it) and then the statement to fix in the same shape, it continues
 the pattern. The documentation is markdown, read with a markdown parser
-(markdown-it-py); the blocks are taken as they are, never edited.
+(markdown-it-py); a one-function example (RET504's) is shown as its body, read
+with ``ast``, the shape of the statements to fix.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def example_pair(explanation: str) -> tuple[str, str] | None:
     return None
 
 
-async def _rule_documentation(code: str) -> dict[str, Any]:
+async def _rule_documentation(code: str) -> dict[str, Any] | None:
+    """``ruff rule CODE`` as JSON; None for a code ruff has no rule for (a syntax error's)."""
     process = await asyncio.create_subprocess_exec(
         resolve_executable("ruff"),
         "rule",
@@ -57,7 +59,9 @@ async def _rule_documentation(code: str) -> dict[str, Any]:
     )
     out, err = await process.communicate()
     if process.returncode != 0:
-        raise ValueError(f"ruff knows no rule {code!r}: {err.decode(errors='replace')[:200]}")
+        if b"invalid value" in err or b"unknown rule" in err.lower():
+            return None
+        raise RuntimeError(f"ruff rule {code} failed: {err.decode(errors='replace')[:300]}")
     document: dict[str, Any] = json.loads(out)
     return document
 
@@ -66,8 +70,9 @@ async def _rule_example(code: str) -> tuple[str, str, str] | None:
     """(rule name, before, after) for ``code``, read once per process."""
     if code not in _EXAMPLES:
         document = await _rule_documentation(code)
-        pair = example_pair(str(document.get("explanation", "")))
-        _EXAMPLES[code] = None if pair is None else (str(document.get("name", code)), *pair)
+        pair = None if document is None else example_pair(str(document.get("explanation", "")))
+        name = code if document is None else str(document.get("name", code))
+        _EXAMPLES[code] = None if pair is None else (name, *pair)
     return _EXAMPLES[code]
 
 
