@@ -27,6 +27,9 @@ MARKER = "REMORA_REPORT "
 COVERAGE_MARKER = "REMORA_COVERAGE "
 PERMISSION = ("python", "-m", "pytest")
 MAX_OUTPUT_TAIL = 1500
+# A program's report is one JSON line: 48 candidate calls with their reprs and
+# per-call coverage came to more than a command's usual 64k characters (inflection).
+REPORT_CHARS = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,7 @@ async def run_program(
         input_data=_program_text(program, request, coverage).encode("utf-8"),
         absorb=False,
         read_only=read_only,
+        stdout_chars=REPORT_CHARS,
     )
     output = (result["stdout"] + "\n" + result["stderr"]).strip()[-MAX_OUTPUT_TAIL:]
     measured = None

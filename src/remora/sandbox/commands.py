@@ -95,23 +95,25 @@ def _env(home: Path, tmp: Path) -> dict[str, str]:
     }
 
 
-def _text(data: bytes, project: Path, dropped: int = 0) -> str:
+def _text(data: bytes, project: Path, dropped: int = 0, limit: int = MAX_OUTPUT_CHARS) -> str:
     text = data.decode("utf-8", errors="replace").replace(str(project) + os.sep, "")
-    if len(text) > MAX_OUTPUT_CHARS:
-        text = f"{text[:MAX_OUTPUT_CHARS]}…[truncated {len(text) - MAX_OUTPUT_CHARS} chars]"
+    if len(text) > limit:
+        text = f"{text[:limit]}…[truncated {len(text) - limit} chars]"
     if dropped:
         text += f"…[{dropped} more bytes of output dropped]"
     return text
 
 
-async def _drain(stream: asyncio.StreamReader | None) -> tuple[bytes, int]:
-    """Everything from ``stream``: the first MAX_OUTPUT_BYTES, and how many bytes followed."""
+async def _drain(
+    stream: asyncio.StreamReader | None, cap: int = MAX_OUTPUT_BYTES
+) -> tuple[bytes, int]:
+    """Everything from ``stream``: the first ``cap`` bytes, and how many bytes followed."""
     kept = bytearray()
     dropped = 0
     if stream is None:
         return b"", 0
     while chunk := await stream.read(1 << 16):
-        room = MAX_OUTPUT_BYTES - len(kept)
+        room = cap - len(kept)
         kept += chunk[:room]
         dropped += max(0, len(chunk) - room)
     return bytes(kept), dropped
@@ -131,10 +133,10 @@ async def _feed(stdin: asyncio.StreamWriter | None, data: bytes | None) -> None:
 
 
 async def _talk(
-    proc: asyncio.subprocess.Process, data: bytes | None
+    proc: asyncio.subprocess.Process, data: bytes | None, out_cap: int
 ) -> tuple[tuple[bytes, int], tuple[bytes, int]]:
     out, err, _ = await asyncio.gather(
-        _drain(proc.stdout), _drain(proc.stderr), _feed(proc.stdin, data)
+        _drain(proc.stdout, out_cap), _drain(proc.stderr), _feed(proc.stdin, data)
     )
     await proc.wait()
     return out, err
@@ -198,8 +200,12 @@ async def run_command(
     input_data: bytes | None = None,
     absorb: bool = True,
     read_only: bool = False,
+    stdout_chars: int = MAX_OUTPUT_CHARS,
 ) -> dict[str, Any]:
     """Run a checked ``argv`` (see :func:`check_command`) in the sandbox; returns its result.
+
+    ``stdout_chars``: the standard output kept (the rest is cut and counted); host
+    programs whose one-line JSON report can be long ask for more.
 
     ``input_data`` is the command's standard input (none when None). With
     ``absorb`` false what the command changed in its copy is discarded: host
@@ -238,7 +244,7 @@ async def run_command(
             start_new_session=True,
         )  # its own group, so a timeout kills bwrap, and with it the sandbox's processes
         timed_out = False
-        talk = asyncio.ensure_future(_talk(proc, input_data))
+        talk = asyncio.ensure_future(_talk(proc, input_data, 4 * stdout_chars))
         try:
             try:
                 await asyncio.wait_for(asyncio.shield(talk), timeout_s)
@@ -260,7 +266,7 @@ async def run_command(
         if not sandboxed:
             err += f"\n{UNSANDBOXED_NOTE}"
         return {
-            "stdout": _text(stdout, project, out_dropped),
+            "stdout": _text(stdout, project, out_dropped, stdout_chars),
             "stderr": err,
             "exit_code": proc.returncode if not timed_out else 124,
             "timed_out": timed_out,

@@ -226,3 +226,14 @@ async def test_a_read_only_command_of_a_changed_workspace_gets_a_copy(
     assert seen["new.txt"] == "written"
     assert result["changed_files"] == [] and ws.changed_files() == ["src/a.py"]
     assert (project / "src" / "a.py").read_text().startswith("import os")
+
+
+async def test_standard_output_is_cut_at_the_limit_the_caller_asks_for(ws: Workspace) -> None:
+    from remora.sandbox.commands import MAX_OUTPUT_CHARS, run_command
+
+    # A host program's one-line report can be longer than a command's usual output.
+    argv = ["python", "-c", "print('x' * 200_000)"]
+    usual = await run_command(ws, argv, 30, absorb=False)
+    assert usual["stdout"].startswith("x" * MAX_OUTPUT_CHARS + "…[truncated")
+    long = await run_command(ws, argv, 30, absorb=False, stdout_chars=1_000_000)
+    assert long["stdout"].strip() == "x" * 200_000
