@@ -203,12 +203,14 @@ def _definitions(file: ParsedFile) -> list[str]:
     return [name for name, _ in file.definitions]
 
 
-def _uses(text: str) -> tuple[Counter[str], Counter[str], Counter[str]]:
+def _uses(text: str) -> tuple[Counter[str], Counter[str], Counter[str], int]:
     """How often ``text`` reads each name, calls each function (``.attr`` for a method)
-    and writes each name."""
+    and writes each name, and how many statements do nothing (``pass``, ``...``: a
+    model copying an example's ``if x is None: pass``)."""
     reads: Counter[str] = Counter()
     calls: Counter[str] = Counter()
     writes: Counter[str] = Counter()
+    placeholders = 0
     for item in ast.walk(ast.parse(text)):
         if isinstance(item, ast.Name):
             (reads if isinstance(item.ctx, ast.Load) else writes)[item.id] += 1
@@ -216,20 +218,13 @@ def _uses(text: str) -> tuple[Counter[str], Counter[str], Counter[str]]:
             func = item.func
             if isinstance(func, ast.Name | ast.Attribute):
                 calls[func.id if isinstance(func, ast.Name) else "." + func.attr] += 1
-    return reads, calls, writes
-
-
-def _placeholders(text: str) -> int:
-    """``pass`` and ``...`` statements: a model copying an example's ``if x is None: pass``."""
-    return sum(
-        isinstance(item, ast.Pass)
-        or (
+        elif isinstance(item, ast.Pass) or (
             isinstance(item, ast.Expr)
             and isinstance(item.value, ast.Constant)
             and item.value.value is Ellipsis
-        )
-        for item in ast.walk(ast.parse(text))
-    )
+        ):
+            placeholders += 1
+    return reads, calls, writes, placeholders
 
 
 def lost_names(before: str, after: str) -> list[str]:
@@ -245,14 +240,14 @@ def lost_names(before: str, after: str) -> list[str]:
     RET504's temporary): then something is written less often too. A name read
     for the first time is allowed (E722's ``except Exception``).
     """
-    reads_before, calls_before, writes_before = _uses(before)
-    reads_after, calls_after, writes_after = _uses(after)
+    reads_before, calls_before, writes_before, placeholders_before = _uses(before)
+    reads_after, calls_after, writes_after, placeholders_after = _uses(after)
     changed = [
         f"{name}() {'dropped' if calls_after[name] < calls_before[name] else 'added'}"
         for name in sorted(set(calls_before) | set(calls_after))
         if calls_after[name] != calls_before[name]
     ]
-    if _placeholders(after) > _placeholders(before):
+    if placeholders_after > placeholders_before:
         changed.append("a statement that does nothing (pass or ...) added")
     dropping = writes_after.total() >= writes_before.total()
     for name in sorted(reads_before):
