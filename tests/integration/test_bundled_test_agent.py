@@ -134,17 +134,19 @@ async def test_a_model_that_gives_nothing_keeps_the_searchs_tests(tmp_path: Path
 async def test_the_submit_reuses_the_pytest_run_of_the_unchanged_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    runs: list[list[str]] = []
-    real = testing._pytest_report
+    runs: list[dict[str, Any]] = []
+    real = testing.run_program
 
-    async def counted(context: Any, args: list[str]) -> dict[str, Any]:
-        runs.append(args)
-        return await real(context, args)
+    async def counted(context: Any, program: str, request: dict[str, Any], **kw: Any) -> Any:
+        if program == "pytest_report":  # plain or under coverage: one pytest process each
+            runs.append(request)
+        return await real(context, program, request, **kw)
 
-    monkeypatch.setattr(testing, "_pytest_report", counted)
+    monkeypatch.setattr(testing, "run_program", counted)
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/models.py", "Warehouse.get")
-    # The search runs the new tests once; the submit's run finds the same files.
+    # The search runs the new tests once, under coverage (the probe ran their calls
+    # before, in another process); the submit's run finds the same files.
     provider = ScriptedProvider([tool_turn(("submit_result", {}))])
     result, _ = await run_agent(root, node, provider)
     assert result.status == "success", result.to_dict()
@@ -246,3 +248,14 @@ async def test_what_the_code_under_test_writes_is_discarded(tmp_path: Path) -> N
         changed = b.workspace("test", node).changed_files()
     assert written["written"] is True and written["observed"] is True
     assert changed == ["tests/test_store.py"]
+
+
+async def test_a_search_that_finds_no_test_says_what_it_missed(tmp_path: Path) -> None:
+    # Every call of register needs a product with a .sku: no derived argument is usable,
+    # so there is no test to write, which is a result, not an error.
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/models.py", "Warehouse.register")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+    assert found["kept"] == [] and found["dropped"] == [], found
+    assert ">> " in found["missed"], found

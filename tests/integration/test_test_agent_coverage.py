@@ -162,10 +162,12 @@ async def test_a_model_completion_that_reaches_the_missed_branch_is_kept(
 async def test_a_model_completion_that_reaches_nothing_new_is_dropped(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"luck.py": LUCKY})
     # n=1 runs the line the host's own case already runs: it adds no line or branch.
-    provider = ScriptedProvider([tool_turn(("submit_result", {}))], completions=["1) == 'plain'"])
+    provider = ScriptedProvider([], completions=["1) == 'plain'"])
     result, workspace = await run_agent(root, "luck.py", "lucky", provider)
     assert result.status == "success", result.to_dict()
     assert len(provider.completion_requests) == 1
+    # Its completed call added nothing: no chat turn of the same model follows.
+    assert provider.requests == []
     text = (workspace.read("tests/test_luck.py") or b"").decode()
     assert "n=1)" not in text
     assert result.details["coverage_after"]["branches"] == "1/2"

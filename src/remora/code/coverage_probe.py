@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.sandboxed import run_program, source_roots
-from remora.code.testing import PYTEST_ARGS
+from remora.code.testing import run_pytest_measured
 
 __all__ = ["Coverage", "Span", "measure_test_file", "missed_report", "node_span"]
 
@@ -123,20 +122,14 @@ def _is_docstring(statement: ast.stmt) -> bool:
 
 async def measure_test_file(
     context: CodeContext, path: str, span: Span, timeout_s: float | None = None
-) -> tuple[dict[str, str], dict[str, Any] | None]:
-    """Run pytest on ``path`` under coverage: (outcome per test name, the coverage report).
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Run pytest on ``path`` under coverage: (the report of
+    :func:`remora.code.testing.run_pytest`, the coverage report).
 
-    The report is None when pytest or coverage could not run; the outcomes are
-    then empty.
+    The coverage is None when pytest or coverage could not run.
     """
-    args = [*PYTEST_ARGS, *(["-o", "pythonpath=src"] if source_roots(context) else []), path]
-    run = await run_program(
-        context, "pytest_report", {"args": args}, timeout_s=timeout_s, coverage=span.spec()
-    )
-    if run.report is None or run.coverage is None:
-        return {}, None
-    outcomes = {str(t["name"]): str(t["outcome"]) for t in run.report["tests"]}
-    return outcomes, run.coverage
+    report, measured = await run_pytest_measured(context, path, span.spec(), timeout_s)
+    return report, measured if not report["collection_errors"] else None
 
 
 def _exit_words(target: int) -> str:

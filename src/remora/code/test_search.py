@@ -24,7 +24,7 @@ from collections import OrderedDict
 from typing import Any
 
 from remora.code.call_text import arguments_from_text, value_from_text
-from remora.code.calls import node_call_target, probe_argument_sets
+from remora.code.calls import module_name, node_call_target, probe_argument_sets
 from remora.code.constructor import project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.coverage_probe import (
@@ -214,22 +214,29 @@ async def search_tests(
     context: CodeContext, path: str, max_tests: int = 6, time_budget_s: float = 60.0
 ) -> dict[str, Any]:
     """Find, write and measure the node's tests: ``{kept, dropped, coverage_before,
-    coverage_after, missed, tried, model}``; ``missed`` is the node's source with what no
-    test ran marked (empty when all is covered)."""
+    coverage_after, missed, tried, model, model_may_add}``; ``missed`` is the node's source
+    with what no test ran marked (empty when all is covered); ``model_may_add`` says whether
+    a model turn aimed at it is worth its cost."""
     target = node_call_target(context)
     if target["reason"]:
         return {"kept": [], "missed": "", "reason": target["reason"]}
     remembered = _RUN_COVERAGE.get(_run_key(context))
     if remembered is not None and remembered["files"] == overlay_digest(context):
         # Searched already, and nothing changed since: the same arguments find nothing new.
-        return {"kept": [], "dropped": [], "missed": remembered["missed"], "searched": "before"}
+        return {
+            "kept": [],
+            "dropped": [],
+            "missed": remembered["missed"],
+            "searched": "before",
+            "model_may_add": False,
+        }
     started = time.monotonic()
     span = node_span(context)
     candidates = {f"h{i}": c for i, c in enumerate(host_candidates(context, target, span))}
     rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h")
     if totals is None:  # the model's cases may still run: its turn is not skipped
         why = "the search could not run the node with derived arguments"
-        return {"kept": [], "dropped": [], "missed": why, "reason": why}
+        return {"kept": [], "dropped": [], "missed": why, "reason": why, "model_may_add": True}
     chosen = greedy_cover(gains, (), max_tests)
     covered = totals.copy()
     for name in chosen:
@@ -259,8 +266,13 @@ async def search_tests(
         holds = _claim_holds(context, row, claims.get(why))
         test = _test_name(target, row, why, used)
         pieces.append(observed_piece(target, names, owner_args, row, test, marked=not holds))
+    # A chat turn only while the model's cases still add coverage: after its completed
+    # calls added nothing, a turn of the same model costs seconds and, measured on the
+    # example project, kept nothing (docs/competence.md). A model that cannot complete
+    # text has only its turn.
     result: dict[str, Any] = {"tried": len(candidates), "model": model}
-    result.update(await write_measured(context, path, span, pieces, time_budget_s))
+    result["model_may_add"] = model["kept"] > 0 if model["asked"] else context.completer is None
+    result.update(await write_measured(context, path, span, pieces, time_budget_s, ran_before=True))
     if not result["kept"] and "coverage_after" not in result:
         result["missed"] = missed  # what the search saw; no test of it could be kept
     return result
@@ -280,33 +292,49 @@ async def write_measured(
     span: Span,
     pieces: list[dict[str, Any]],
     time_budget_s: float | None = None,
+    *,
+    ran_before: bool = False,
 ) -> dict[str, Any]:
     """Write the pieces that pass, run the file again under coverage, and keep those that
     passed twice and add a line or a branch to what the file's other tests cover.
 
-    The second run measures the file's other tests too: they are the coverage before.
+    The measured run measures the file's other tests too: they are the coverage
+    before. ``ran_before``: each piece's call already ran once, in the search's probe
+    process, and gave the value the piece asserts; the measured run is then its second
+    run, in a second process, and no plain pytest run comes first (it would be a third).
     """
     existing = _tests_of(context, path)
     original = context.read_text(path) if context.workspace.exists(path) else None
     result: dict[str, Any] = {"kept": [], "dropped": [], "missed": ""}
-    kept: list[str] = []
-    if pieces:
+    module = module_name(context.bound_node().file_path)
+    if not pieces:
+        return result
+    if ran_before:
+        context.write_text(path, with_pieces(original or "", path, module, pieces))
+        kept = [p["name"] for p in pieces]
+    else:
         outcome = await add_passing_tests(context, path, pieces)
         kept = outcome["kept"]
         result["dropped"] = [f"{r['name']} failed: {r['message']}" for r in outcome["refused"]]
     if not kept:
         return result
-    outcomes, measured = await measure_test_file(context, path, span, time_budget_s)
-    if measured is None:  # kept as pytest left them; nothing to say about coverage
-        result["kept"] = kept
+    report, measured = await measure_test_file(context, path, span, time_budget_s)
+    if measured is None:
+        if not ran_before:  # kept as pytest left them; nothing to say about coverage
+            result["kept"] = kept
+            return result
+        restore_file(context, path, original)  # no pytest run has passed them
+        problems = [e["message"] for e in report["collection_errors"]] or [report["output"]]
+        result["dropped"] = [f"{n}: the test file did not run: {problems[0]}" for n in kept]
         return result
+    tests = {str(t["name"]): t for t in report["tests"]}
     before = Coverage.of(measured)
-    for name, state in outcomes.items():  # a parametrized test runs as name[params]
-        if name.split("[", 1)[0] in existing and state == "passed":
+    for name, test in tests.items():  # a parametrized test runs as name[params]
+        if name.split("[", 1)[0] in existing and test["outcome"] == "passed":
             before.add(context_units(measured, name))
     after = before.copy()
-    differs = [n for n in kept if outcomes.get(n) != "passed"]
-    dropped = [f"{n}: it passed once, then {outcomes.get(n, 'did not run')}" for n in differs]
+    differs = [n for n in kept if tests.get(n, {}).get("outcome") != "passed"]
+    dropped = [f"{n}: it passed once, then {_outcome_words(tests.get(n))}" for n in differs]
     gains = {n: frozenset(context_units(measured, n)) for n in kept if n not in differs}
     covering = greedy_cover(gains, before.units(), len(gains))
     dropped += [f"{n}: it adds no line or branch" for n in gains if n not in covering]
@@ -315,7 +343,6 @@ async def write_measured(
     if len(covering) < len(kept):  # the same pieces that passed twice, the others left out
         chosen = [p for p in pieces if p["name"] in covering]
         if chosen:
-            module = node_call_target(context)["module"]
             context.write_text(path, with_pieces(original or "", path, module, chosen))
         else:
             restore_file(context, path, original)
@@ -326,6 +353,13 @@ async def write_measured(
     result["missed"] = missed_report(_span_source(context, span), span.start, span, after)
     _remember(context, result)
     return result
+
+
+def _outcome_words(test: dict[str, Any] | None) -> str:
+    if test is None:
+        return "did not run"
+    message = str(test.get("message") or "").strip()
+    return f"{test['outcome']}: {message[:200]}" if message else str(test["outcome"])
 
 
 def _run_key(context: CodeContext) -> tuple[str, float]:
@@ -356,13 +390,13 @@ async def run_coverage(context: CodeContext, path: str) -> dict[str, Any]:
     if remembered is not None and remembered["files"] == overlay_digest(context):
         return {"before": remembered["before"], "after": remembered["after"]}
     span = node_span(context)
-    outcomes, measured = await measure_test_file(context, path, span)
+    report, measured = await measure_test_file(context, path, span)
     if measured is None:
         return {"before": None, "after": None}
     after = Coverage.of(measured)
-    for name, outcome in outcomes.items():
-        if outcome == "passed":
-            after.add(context_units(measured, name))
+    for test in report["tests"]:
+        if test["outcome"] == "passed":
+            after.add(context_units(measured, str(test["name"])))
     before = remembered["before"] if remembered is not None else None
     return {"before": before, "after": after.summary()}
 

@@ -26,7 +26,7 @@ from typing import Any
 from remora.code.calls import module_name
 from remora.code.context import CodeContext
 from remora.code.module import host_function
-from remora.code.sandboxed import run_program, source_roots
+from remora.code.sandboxed import ProgramRun, run_program, source_roots
 from remora.sandbox import search
 
 __all__ = ["add_to_test_file", "overlay_digest", "tests_in_file", "with_pieces"]
@@ -181,22 +181,51 @@ def tests_added_by_run(context: CodeContext, path: str) -> list[str]:
     return [name for name in current if name not in before]
 
 
+def _pytest_args(context: CodeContext, path: str) -> list[str]:
+    return [*PYTEST_ARGS, *(["-o", "pythonpath=src"] if source_roots(context) else []), path]
+
+
+def _run_key(context: CodeContext, args: list[str]) -> tuple[str, float, tuple[str, ...], str]:
+    workspace = context.workspace
+    return (workspace.id, workspace.created, tuple(args), overlay_digest(context))
+
+
+def _remember_run(context: CodeContext, args: list[str], report: dict[str, Any]) -> None:
+    if report["ran"]:  # a run that could not start is tried again
+        _RECENT_RUNS[_run_key(context, args)] = copy.deepcopy(report)
+        while len(_RECENT_RUNS) > _MAX_RECENT_RUNS:
+            _RECENT_RUNS.popitem(last=False)
+
+
 @host_function
 async def run_pytest(context: CodeContext, path: str) -> dict[str, Any]:
     """Run pytest on ``path``: ``{ran, passed, failed, tests: [{name, outcome, message}],
     collection_errors, output}``; what the tests change is discarded."""
-    args = [*PYTEST_ARGS, *(["-o", "pythonpath=src"] if source_roots(context) else []), path]
-    workspace = context.workspace
-    key = (workspace.id, workspace.created, tuple(args), overlay_digest(context))
-    recent = _RECENT_RUNS.get(key)
+    args = _pytest_args(context, path)
+    recent = _RECENT_RUNS.get(_run_key(context, args))
     if recent is not None:
         return copy.deepcopy(recent)
-    report = await _pytest_report(context, args)
-    if report["ran"]:  # a run that could not start is tried again
-        _RECENT_RUNS[key] = copy.deepcopy(report)
-        while len(_RECENT_RUNS) > _MAX_RECENT_RUNS:
-            _RECENT_RUNS.popitem(last=False)
+    report = _report(await run_program(context, "pytest_report", {"args": args}))
+    _remember_run(context, args, report)
     return report
+
+
+async def run_pytest_measured(
+    context: CodeContext, path: str, coverage: dict[str, Any], timeout_s: float | None = None
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """``run_pytest`` under coverage (``coverage``: the span spec of
+    :func:`remora.code.sandboxed.run_program`): (the report, the coverage or None).
+
+    The report stands for a plain run of the same files too: a submit that asks
+    for the file's outcomes right after this needs no second process.
+    """
+    args = _pytest_args(context, path)
+    run = await run_program(
+        context, "pytest_report", {"args": args}, timeout_s=timeout_s, coverage=coverage
+    )
+    report = _report(run)
+    _remember_run(context, args, report)
+    return report, run.coverage if report["ran"] else None
 
 
 def overlay_digest(context: CodeContext) -> str:
@@ -208,8 +237,7 @@ def overlay_digest(context: CodeContext) -> str:
     return digest.hexdigest()
 
 
-async def _pytest_report(context: CodeContext, args: list[str]) -> dict[str, Any]:
-    run = await run_program(context, "pytest_report", {"args": args})
+def _report(run: ProgramRun) -> dict[str, Any]:
     if run.report is None:
         return {
             "ran": False,
