@@ -57,6 +57,7 @@ from competence_lib.corpus import (
     choose_targets,
     copy_project,
     fetch,
+    remove_own_tests,
     strip_docstrings,
     write_lint_config,
 )
@@ -291,6 +292,8 @@ def measure_project(
             strip_docstrings(copy, chosen)
         if operation == "lint":
             write_lint_config(copy)
+        if operation == "test":
+            remove_own_tests(copy)
         loaded = load(args, copy)
         progress.label = f"{project.key} ({tag})" if host_only else project.key
         print(f"{progress.label} {operation}: {len(chosen)} runs in {copy}", file=sys.stderr)

@@ -146,6 +146,16 @@ def copy_project(source: Path, dest: Path) -> Path:
     return dest
 
 
+def remove_own_tests(copy: Path) -> Path:
+    """The copy without the project's own tests: its code untested, as for a user who asks
+    for tests (the projects' suites already cover what the test agent would be asked for)."""
+    for folder in ("tests", "test", "testing"):
+        shutil.rmtree(copy / folder, ignore_errors=True)
+    for stray in [*copy.rglob("test_*.py"), *copy.rglob("*_test.py"), *copy.rglob("conftest.py")]:
+        stray.unlink()
+    return copy
+
+
 # -- choosing nodes -----------------------------------------------------------
 
 

@@ -10,12 +10,11 @@ asks for tests.
 from __future__ import annotations
 
 import ast
-import shutil
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from competence_lib.corpus import CORPUS as COMPETENCE_CORPUS
-from competence_lib.corpus import Project, copy_project, fetch
+from competence_lib.corpus import Project, copy_project, fetch, remove_own_tests
 
 EXTRA_PROJECTS: tuple[Project, ...] = (
     Project(
@@ -109,14 +108,7 @@ def public_functions(text: str) -> list[str]:
 
 def untested_copy(module: Module, dest: Path) -> Path:
     """A copy of the module's project (fetched and verified) without its own tests."""
-    copy = copy_project(fetch(PROJECTS[module.project]), dest)
-    for folder in ("tests", "test", "testing"):
-        shutil.rmtree(copy / folder, ignore_errors=True)
-    for stray in copy.rglob("test_*.py"):
-        stray.unlink()
-    for conftest in copy.rglob("conftest.py"):
-        conftest.unlink()
-    return copy
+    return remove_own_tests(copy_project(fetch(PROJECTS[module.project]), dest))
 
 
 __all__ = [
