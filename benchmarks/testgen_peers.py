@@ -7,6 +7,8 @@ same per-module time budget:
 
 - remora: ``remora analyze MODULE -o test`` on a copy (the embedded default
   model; ``--provider/--model/--base-url/--model-path`` are passed through);
+- remora-host: the same with the host alone (no model word), so the model's
+  share is the difference between the two rows;
 - pynguin: Pynguin 0.48.0, DynaMOSA, ``--maximum-search-time BUDGET``, in its
   own venv (``~/.cache/remora/bench/pynguin-venv``, built on first use);
 - ghostwriter: ``hypothesis write MODULE.FUNCTION`` for every public function
@@ -19,7 +21,7 @@ wall and CPU seconds the tool spent generating. Prints a markdown table (or
 JSON) and writes the JSON with ``--json-out``.
 
 Usage: python benchmarks/testgen_peers.py [--budget 60] [--limit N] [--modules K1,K2]
-       [--tools remora,pynguin,ghostwriter] [--provider openai --base-url URL --model ID]
+       [--tools remora,remora-host,pynguin,ghostwriter] [--provider openai --base-url URL --model ID]
        [--format table|json] [--json-out FILE] [--keep]
 """
 
@@ -44,7 +46,14 @@ from process_cpu import become_subreaper
 from testgen_lib.corpus import MODULES, PROJECTS, Module, check_corpus, untested_copy
 from testgen_lib.measure import measure_suite
 from testgen_lib.report import medians, table
-from testgen_lib.tools import TOOLS, Generation, run_ghostwriter, run_pynguin, run_remora
+from testgen_lib.tools import (
+    TOOLS,
+    Generation,
+    host_only_options,
+    run_ghostwriter,
+    run_pynguin,
+    run_remora,
+)
 from testgen_lib.venvs import VenvError, venv_python, versions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,6 +124,9 @@ def generate(
     suite.mkdir()
     if tool == "remora":
         gen = run_remora(module, copy, suite, args.budget, remora_passthrough(args))
+    elif tool == "remora-host":
+        options = host_only_options(work)
+        gen = run_remora(module, copy, suite, args.budget, options, tool)
     elif tool == "pynguin":
         gen = run_pynguin(module, copy, suite, args.budget, pythons["pynguin"])
     else:

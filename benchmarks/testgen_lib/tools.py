@@ -9,6 +9,9 @@ its wall time and its CPU time (every process it started, counted with
   keeps the finished runs. The test files of every change waiting for review
   become the suite, one file per change (each change writes the same test file,
   so accepting them in turn would conflict).
+- remora-host: the same with the host alone: a scripted provider whose every
+  turn is submit_result and which completes no text, so what the model adds is
+  the difference between the two rows.
 - pynguin: DynaMOSA with ``--maximum-search-time`` = the budget; assertion
   generation (mutation analysis) runs after the search, as by default.
 - ghostwriter: ``hypothesis write MODULE.FUNCTION`` for each public function,
@@ -34,7 +37,9 @@ from remora.results import ResultsDB
 from remora.workspace import WorkspaceStore
 from testgen_lib.corpus import Module, public_functions
 
-TOOLS = ("remora", "pynguin", "ghostwriter")
+TOOLS = ("remora", "remora-host", "pynguin", "ghostwriter")
+# More submit turns than a module has functions: the host-alone provider's script.
+HOST_ONLY_TURNS = 2000
 # Past its budget a tool may finish what it holds: Remora its running agents'
 # bookkeeping after SIGINT, Pynguin its assertion generation after the search.
 GRACE_S = 60
@@ -94,10 +99,23 @@ def _tail(log: Path, chars: int = 400) -> str:
     return text.strip()[-chars:]
 
 
+def host_only_options(folder: Path) -> list[str]:
+    """``remora analyze`` options for the host alone (the ``remora-host`` tool)."""
+    script = folder / "host-only-turns.yaml"
+    turn = "- calls: [{name: submit_result, arguments: {}}]\n"
+    script.write_text(turn * HOST_ONLY_TURNS, encoding="utf-8")
+    return ["--provider", "scripted", "--model", "host-only", "--model-path", str(script)]
+
+
 def run_remora(
-    module: Module, copy: Path, suite: Path, budget_s: float, passthrough: list[str]
+    module: Module,
+    copy: Path,
+    suite: Path,
+    budget_s: float,
+    passthrough: list[str],
+    tool: str = "remora",
 ) -> Generation:
-    gen = Generation("remora")
+    gen = Generation(tool)
     argv = [sys.executable, "-c", "import sys; from remora.cli import main; sys.exit(main())"]
     argv += ["analyze", str(copy / module.file_path), "--project", str(copy), "-o", "test"]
     argv += ["--no-events", *passthrough]

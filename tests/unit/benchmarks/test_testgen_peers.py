@@ -17,6 +17,9 @@ from competence_lib.corpus import CorpusError, Project, fetch
 from testgen_lib.corpus import MODULES, PROJECTS, Module, check_corpus, public_functions
 from testgen_lib.measure import code_lines, coverage_figures, junit_outcomes, passing_twice
 from testgen_lib.report import medians, table
+from testgen_lib.tools import HOST_ONLY_TURNS, host_only_options
+
+from remora.providers.scripted import load_turns
 
 COVERAGE_JSON = {
     "meta": {"branch_coverage": True},
@@ -232,3 +235,11 @@ def test_an_empty_suite_covers_nothing_and_runs_nothing(tmp_path: Path) -> None:
     figures = measure_suite(Path(sys.executable), MODULES[0], suite, tmp_path / "work")
     assert (figures.tests, figures.line_coverage, figures.branch_coverage) == (0, 0.0, 0.0)
     assert not (tmp_path / "work").exists()  # no copy made, no process run
+
+
+def test_the_host_alone_submits_at_every_turn(tmp_path: Path) -> None:
+    options = host_only_options(tmp_path)
+    assert options[:4] == ["--provider", "scripted", "--model", "host-only"]
+    turns = load_turns(Path(options[options.index("--model-path") + 1]))
+    assert len(turns) == HOST_ONLY_TURNS
+    assert {call.name for turn, _ in turns for call in turn.message.tool_calls} == {"submit_result"}
