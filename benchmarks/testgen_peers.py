@@ -21,7 +21,8 @@ wall and CPU seconds the tool spent generating. Prints a markdown table (or
 JSON) and writes the JSON with ``--json-out``.
 
 Usage: python benchmarks/testgen_peers.py [--budget 60] [--limit N] [--modules K1,K2]
-       [--tools remora,remora-host,pynguin,ghostwriter] [--provider openai --base-url URL --model ID]
+       [--tools remora,remora-host,pynguin,ghostwriter]
+       [--provider openai --base-url URL --model ID]
        [--format table|json] [--json-out FILE] [--keep]
 """
 
