@@ -125,7 +125,12 @@ class SandboxConfig(_Section):
         ge=1,
         description="Agent runs at once (-j); default: openai servers' max_in_flight, else 4",
     )
-    workers: int = Field(2, ge=1, description="Monty worker processes in the pool")
+    workers: int | None = Field(
+        None,
+        ge=1,
+        description="Monty worker processes at most, started as needed; default: one per agent "
+        "run at once (-j), since a tool script holds its worker while the host works for it",
+    )
     request_timeout: float = Field(30.0, gt=0, description="Seconds before a worker is killed")
     commands: list[list[str]] = Field(
         default_factory=lambda: [["ruff"], ["python", "-m", "pytest"]],

@@ -206,7 +206,7 @@ class Coordinator:
         self.progress.started(len(tasks))
         try:
             if to_run and self._runtime is None:
-                runtime = SandboxRuntime(self.config.sandbox)
+                runtime = SandboxRuntime(self.config.sandbox, workers=limit)
                 await runtime.start()
                 self._runtime = runtime
             async with publish_server_states(self.providers, self.project_root):

@@ -1,9 +1,10 @@
 """Run loaded ``.pym`` scripts on one pool of Monty workers; every outcome is an envelope.
 
-One :class:`SandboxRuntime` per process (an ``AsyncMonty`` pool of
-``config.workers`` processes). Each run checks out a clean session with the
-limits of its preset, binds the inputs as globals, resolves the declared
-externals to host callables and captures print output. Script faults become
+One :class:`SandboxRuntime` per process (an ``AsyncMonty`` pool of up to
+``config.workers`` processes, by default one per agent run at once). Each run
+checks out a clean session with the limits of its preset, binds the inputs as
+globals, resolves the declared externals to host callables and captures print
+output. Script faults become
 error envelopes with the ``.pym`` line; only programming errors raise.
 """
 
@@ -40,6 +41,11 @@ __all__ = ["SandboxRuntime", "run_one", "validate_inputs"]
 # Monty exit pitfall"). Waiting this long after closing lets them finish (0 aborts
 # in 25 runs at 0.1 s, 12 in 25 without the wait).
 _SETTLE_S = 0.25
+# A checked-out worker stays taken while the script awaits a host function (pytest,
+# ruff, the model), so a pool smaller than the runs at once queues the others' tool
+# calls behind those waits (4 runs of a 1-s external: 2.07 s on 2 workers, 1.05 s on
+# 4). Workers start as needed, ~18 MB each.
+DEFAULT_WORKERS = 2
 
 
 def _limit_hit(
@@ -142,8 +148,11 @@ def _adapt(
 class SandboxRuntime:
     """The process's Monty pool; ``async with SandboxRuntime(cfg) as rt: await rt.run(...)``."""
 
-    def __init__(self, config: SandboxConfig) -> None:
+    def __init__(self, config: SandboxConfig, workers: int | None = None) -> None:
+        """``workers``: the pool's size when ``config.workers`` leaves it open (the
+        coordinator passes its agent runs at once); else :data:`DEFAULT_WORKERS`."""
         self.config = config
+        self.workers = config.workers or workers or DEFAULT_WORKERS
         self.default_limits = resolve_limits(config)
         self._pool: AsyncMonty | None = None
         # A time limit, crash or timeout happened: see _SETTLE_S.
@@ -164,7 +173,7 @@ class SandboxRuntime:
     async def start(self) -> None:
         if self._pool is None:
             pool = AsyncMonty(
-                max_processes=self.config.workers, request_timeout=self.config.request_timeout
+                max_processes=self.workers, request_timeout=self.config.request_timeout
             )
             await pool.__aenter__()
             self._pool = pool

@@ -248,3 +248,33 @@ def test_presets_and_overrides() -> None:
     assert monty["max_feed_duration_secs"] == 60.0
     with pytest.raises(ValueError, match="unknown sandbox limit preset"):
         resolve_limits(SandboxConfig(), "huge")
+
+
+@pytest.mark.parametrize(("configured", "given", "size"), [(None, 4, 4), (3, 8, 3), (None, None, 2)])
+async def test_the_pool_has_a_worker_per_run_at_once_unless_configured(
+    tmp_path: Path, configured: int | None, given: int | None, size: int
+) -> None:
+    # A script that awaits a host function keeps its worker meanwhile: with fewer
+    # workers than runs at once, the other runs' scripts wait for one.
+    body = HEADER + "@external\nasync def wait_here() -> None: ...\n\nawait wait_here()\n"
+    script = script_at(tmp_path, body, ("wait_here",))
+    inside = 0
+    most = 0
+    release = asyncio.Event()
+
+    async def wait_here() -> None:
+        nonlocal inside, most
+        inside += 1
+        most = max(most, inside)
+        if inside == size:
+            release.set()  # every worker is taken: let them all go
+        await asyncio.wait_for(release.wait(), 20)
+        inside -= 1
+
+    config = sandbox_config().model_copy(update={"workers": configured})
+    async with SandboxRuntime(config, workers=given) as runtime:
+        envs = await asyncio.gather(
+            *(runtime.run(script, {}, {"wait_here": wait_here}) for _ in range(size + 2))
+        )
+    assert all(env["ok"] for env in envs), envs
+    assert (runtime.workers, most) == (size, size)
