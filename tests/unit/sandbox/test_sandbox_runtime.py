@@ -250,7 +250,9 @@ def test_presets_and_overrides() -> None:
         resolve_limits(SandboxConfig(), "huge")
 
 
-@pytest.mark.parametrize(("configured", "given", "size"), [(None, 4, 4), (3, 8, 3), (None, None, 2)])
+@pytest.mark.parametrize(
+    ("configured", "given", "size"), [(None, 4, 4), (3, 8, 3), (None, None, 2)]
+)
 async def test_the_pool_has_a_worker_per_run_at_once_unless_configured(
     tmp_path: Path, configured: int | None, given: int | None, size: int
 ) -> None:
