@@ -49,24 +49,21 @@ _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 _JINJA = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
 
 
-def node_template_vars(
-    node: CSTNode, *, language: str = "python", options: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """The template variables (docs/agents.md) for one node, plus the operation's options.
+def node_template_vars(node: CSTNode, *, language: str = "python") -> dict[str, Any]:
+    """The template variables (docs/agents.md) for one node.
 
-    Options come first so that a node variable can never be shadowed by one.
+    The operation's options are not among them: an option fills the tool input of
+    its name and nothing else (coordinator/binding.py), so no prompt mentions it.
     """
-    variables: dict[str, Any] = dict(options or {})
-    variables.update(
-        node_text=node.text,
-        node_name=node.name,
-        node_type=node.node_type,
-        full_name=node.full_name,
-        file_path=node.file_path,
-        node_id=node.node_id,
-        language=language,
-    )
-    return variables
+    return {
+        "node_text": node.text,
+        "node_name": node.name,
+        "node_type": node.node_type,
+        "full_name": node.full_name,
+        "file_path": node.file_path,
+        "node_id": node.node_id,
+        "language": language,
+    }
 
 
 def leaves_nothing(envelope: dict[str, Any], key: str | None) -> bool:
