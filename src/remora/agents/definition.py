@@ -83,8 +83,12 @@ class ToolDefinition(_Model):
     description: str = Field(..., min_length=1)
     # The tool script; None only for tools implemented in-process (the assistant).
     pym: Path | None = None
-    # Strict JSON schema of the arguments; derived from the script when omitted.
+    # Strict JSON schema of the arguments; derived from the script's Input
+    # declarations when omitted (agents/schemas.py derive_parameters).
     parameters: dict[str, Any] | None = None
+    # Instead of a whole schema: per input, the words the model is shown and what
+    # an annotation cannot say, laid over the derived schema (docs/agents.md).
+    inputs: dict[str, dict[str, Any]] | None = None
     context_providers: list[Path] = Field(default_factory=list)
     # Called only by a host step, never offered to the model (ruff's safe fixes:
     # the host already made that call, so offering it again only costs turns).
@@ -115,6 +119,15 @@ class ToolDefinition(_Model):
         if problems:
             raise ValueError("; ".join(problems))
         return strict
+
+    @model_validator(mode="after")
+    def _one_source_of_parameters(self) -> ToolDefinition:
+        if self.parameters is not None and self.inputs is not None:
+            raise ValueError(
+                "give 'inputs' (rewording the script's Input declarations) or 'parameters' "
+                "(a whole schema), not both"
+            )
+        return self
 
     @property
     def is_submit(self) -> bool:
