@@ -9,6 +9,7 @@ make every call fail at run time, so it is a load error instead.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -264,8 +265,10 @@ def derive_parameters(
         at = f"{where}.{name}"
         if name not in properties:
             known = ", ".join(properties) or "none"
+            close = difflib.get_close_matches(name, list(properties), n=1)
+            guess = f"; did you mean {close[0]!r}?" if close else ""
             problems.append(
-                f"{at}: the script declares no Input named {name!r} (its inputs: {known})"
+                f"{at}: the script declares no Input named {name!r} (its inputs: {known}){guess}"
             )
         elif not isinstance(over, Mapping):
             problems.append(f"{at}: expected a mapping of schema keywords (description: ...)")

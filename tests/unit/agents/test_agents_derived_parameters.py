@@ -111,7 +111,7 @@ def test_inputs_cannot_name_what_the_script_does_not_declare_nor_retype_it(
     assert any(
         p.endswith(
             "tools[0].inputs.nmae: the script declares no Input named 'nmae' "
-            "(its inputs: name, times, tone, notes)"
+            "(its inputs: name, times, tone, notes); did you mean 'name'?"
         )
         for p in problems
     ), problems
@@ -120,7 +120,7 @@ def test_inputs_cannot_name_what_the_script_does_not_declare_nor_retype_it(
         for p in problems
     ), problems
     # Each names the YAML file and the line of the key.
-    assert all(p.startswith(f"{path}:") for p in problems), problems
+    assert [p.split(": ", 1)[0] for p in problems] == [f"{path}:13", f"{path}:14"], problems
 
 
 def test_inputs_and_a_whole_parameters_schema_are_not_both_given(tmp_path: Path) -> None:
