@@ -13,6 +13,7 @@ configuration error naming the key, the value and what is allowed.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -101,7 +102,9 @@ def check_options(
             tools = [t for t, _ in inputs[name]]
             which = f"tool {tools[0]}" if len(tools) == 1 else f"tools {', '.join(tools)}"
             raise ConfigValueError(
-                f"invalid value for '{dotted}'{at}: {value!r}; it takes {allowed}",
+                # As YAML would write it ("many", true), not as Python would ('many', True).
+                f"invalid value for '{dotted}'{at}: {json.dumps(value, default=str)}; "
+                f"it takes {allowed}",
                 f"the option fills the input {name!r} of the {which}; change the value",
             )
 

@@ -46,7 +46,7 @@ def test_a_value_the_input_does_not_take_fails_once_with_the_allowed_range(proje
     assert out.count("error[") == 1  # once, not per node
     assert (
         f"error[CONFIG_002]: invalid value for 'operations.test.options.max_tests' ({config}:4): "
-        "'many'; it takes an integer from 1 to 50"
+        '"many"; it takes an integer from 1 to 50'
     ) in out
     assert "hint: the option fills the input 'max_tests' of the tools" in out
     assert not (project / STATE_DIR / "remora.db").exists()  # no run was recorded

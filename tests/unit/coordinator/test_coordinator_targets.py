@@ -94,7 +94,7 @@ def test_an_option_the_tool_cannot_take_ends_the_planning_naming_the_key() -> No
     with pytest.raises(ConfigValueError) as info:
         plan_operations(["docstring", "lint"], config, AgentRegistry())
     assert info.value.message == (
-        "invalid value for 'operations.docstring.options.draft': 'maybe'; it takes true or false"
+        "invalid value for 'operations.docstring.options.draft': \"maybe\"; it takes true or false"
     )
     good = RemoraConfig.model_validate({"operations": {"docstring": {"options": {"draft": False}}}})
     assert plan_operations(["docstring"], good, AgentRegistry())["docstring"].error is None
