@@ -33,12 +33,14 @@ from remora.coordinator import (
     NullProgress,
     ProgressSink,
     TaskOutcome,
+    check_options,
     parse_operations,
 )
 from remora.coordinator.rejections import RerunPlan
 from remora.discovery import DiscoveryResult, discover
 from remora.discovery.node import NodeType
 from remora.discovery.result import DiscoveryWarning
+from remora.errors import RemoraError
 from remora.events import EventEmitter, build_emitter
 from remora.project import find_project_root
 from remora.workspace import WorkspaceStore
@@ -108,6 +110,24 @@ def _emitter(loaded: LoadedConfig) -> EventEmitter:
     return build_emitter(events.enabled, output, events.max_payload_chars)
 
 
+def _check_options(loaded: LoadedConfig, registry: AgentRegistry) -> None:
+    """Every operation's options against its agent's tool inputs, before any run.
+
+    All of them, not only those chosen with ``-o``: remora.yaml is checked as a
+    whole, as its keys are. An agent that cannot be loaded is left to the run,
+    which reports it per node.
+    """
+    known = set(registry.names())
+    for name, op in loaded.config.operations.items():
+        if name not in known or not op.options:
+            continue
+        try:
+            definition = registry.get(name)
+        except RemoraError:
+            continue
+        check_options(name, definition, op.options, origin=loaded.origin_of)
+
+
 def prepare(
     paths: Sequence[Path],
     operations: str | Sequence[str] | None,
@@ -126,6 +146,7 @@ def prepare(
     loaded = load_config(config_path, overrides, project_root=root)
     registry = AgentRegistry(loaded.config.agents_dir, project_root=loaded.project_root)
     chosen = parse_operations(operations, loaded.config, registry)
+    _check_options(loaded, registry)
     return AnalysisPlan(targets, loaded, registry, chosen, _emitter(loaded))
 
 

@@ -21,10 +21,19 @@ understand a script, and so that importing one on the host does no harm.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
-__all__ = ["MISSING", "Input", "InputSpec", "external"]
+__all__ = ["CONSTRAINTS", "MISSING", "Input", "InputSpec", "external"]
+
+# Input's constraint arguments and the JSON schema keyword each becomes.
+CONSTRAINTS: Final[dict[str, str]] = {
+    "max_length": "maxLength",
+    "max_items": "maxItems",
+    "max_properties": "maxProperties",
+    "minimum": "minimum",
+    "maximum": "maximum",
+}
 
 
 class _Missing:
@@ -44,21 +53,44 @@ class InputSpec:
     name: str | None
     default: Any
     description: str
+    # JSON schema keywords from the constraint arguments (``max_length=100``: maxLength).
+    constraints: dict[str, int | float] = field(default_factory=dict)
 
     @property
     def required(self) -> bool:
         return self.default is MISSING
 
 
-def Input(name: str | None = None, *, default: Any = MISSING, description: str = "") -> Any:
+def Input(
+    name: str | None = None,
+    *,
+    default: Any = MISSING,
+    description: str = "",
+    max_length: int | None = None,
+    max_items: int | None = None,
+    max_properties: int | None = None,
+    minimum: float | None = None,
+    maximum: float | None = None,
+) -> Any:
     """Declare a tool input; the host binds its value as a global before the script runs.
 
     ``name`` defaults to the variable it is assigned to; when given it must
     equal that variable. An input without ``default`` is required. The variable's
     annotation (``str``, ``int``, ``list[str]``, ``Literal["a", "b"]``, ...) becomes
-    its JSON schema.
+    its JSON schema, and the constraints join it: ``max_length`` (characters of a
+    string), ``max_items`` (of a list), ``max_properties`` (keys of a dict),
+    ``minimum`` and ``maximum`` (of a number). This declaration is the tool's
+    parameter schema; an agent's YAML only rewords it (``inputs:``, docs/agents.md).
     """
-    return InputSpec(name, default, description)
+    given = {
+        "max_length": max_length,
+        "max_items": max_items,
+        "max_properties": max_properties,
+        "minimum": minimum,
+        "maximum": maximum,
+    }
+    constraints = {CONSTRAINTS[k]: v for k, v in given.items() if v is not None}
+    return InputSpec(name, default, description, constraints)
 
 
 def external(func: F) -> F:

@@ -175,7 +175,7 @@ async def run_scripted_on_file(
         provider,
         RunnerConfig(),
         executor,
-        template_vars=node_template_vars(node, options=options or {}),
+        template_vars=node_template_vars(node),
         completions=metered,
     )
     result = await runner.run()

@@ -78,7 +78,7 @@ async def run_agent(
             provider,
             RunnerConfig(),
             executor,
-            template_vars=node_template_vars(node, options=options or {}),
+            template_vars=node_template_vars(node),
             completions=metered,
         )
         return await runner.run(), workspace

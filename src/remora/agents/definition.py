@@ -49,24 +49,21 @@ _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 _JINJA = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
 
 
-def node_template_vars(
-    node: CSTNode, *, language: str = "python", options: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """The template variables (docs/agents.md) for one node, plus the operation's options.
+def node_template_vars(node: CSTNode, *, language: str = "python") -> dict[str, Any]:
+    """The template variables (docs/agents.md) for one node.
 
-    Options come first so that a node variable can never be shadowed by one.
+    The operation's options are not among them: an option fills the tool input of
+    its name and nothing else (coordinator/binding.py), so no prompt mentions it.
     """
-    variables: dict[str, Any] = dict(options or {})
-    variables.update(
-        node_text=node.text,
-        node_name=node.name,
-        node_type=node.node_type,
-        full_name=node.full_name,
-        file_path=node.file_path,
-        node_id=node.node_id,
-        language=language,
-    )
-    return variables
+    return {
+        "node_text": node.text,
+        "node_name": node.name,
+        "node_type": node.node_type,
+        "full_name": node.full_name,
+        "file_path": node.file_path,
+        "node_id": node.node_id,
+        "language": language,
+    }
 
 
 def leaves_nothing(envelope: dict[str, Any], key: str | None) -> bool:
@@ -86,8 +83,12 @@ class ToolDefinition(_Model):
     description: str = Field(..., min_length=1)
     # The tool script; None only for tools implemented in-process (the assistant).
     pym: Path | None = None
-    # Strict JSON schema of the arguments; derived from the script when omitted.
+    # Strict JSON schema of the arguments; derived from the script's Input
+    # declarations when omitted (agents/schemas.py derive_parameters).
     parameters: dict[str, Any] | None = None
+    # Instead of a whole schema: per input, the words the model is shown and what
+    # an annotation cannot say, laid over the derived schema (docs/agents.md).
+    inputs: dict[str, dict[str, Any]] | None = None
     context_providers: list[Path] = Field(default_factory=list)
     # Called only by a host step, never offered to the model (ruff's safe fixes:
     # the host already made that call, so offering it again only costs turns).
@@ -118,6 +119,15 @@ class ToolDefinition(_Model):
         if problems:
             raise ValueError("; ".join(problems))
         return strict
+
+    @model_validator(mode="after")
+    def _one_source_of_parameters(self) -> ToolDefinition:
+        if self.parameters is not None and self.inputs is not None:
+            raise ValueError(
+                "give 'inputs' (rewording the script's Input declarations) or 'parameters' "
+                "(a whole schema), not both"
+            )
+        return self
 
     @property
     def is_submit(self) -> bool:

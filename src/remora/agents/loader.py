@@ -14,7 +14,12 @@ import yaml
 from pydantic import ValidationError
 
 from remora.agents.definition import SubagentDefinition, ToolDefinition
-from remora.agents.schemas import InputSpec, compare_with_inputs, strict_schema
+from remora.agents.schemas import (
+    InputSpec,
+    compare_with_inputs,
+    derive_parameters,
+    strict_schema,
+)
 from remora.errors import AgentDefinitionError
 
 __all__ = ["AgentLoadError", "load_agent"]
@@ -219,20 +224,25 @@ def _resolve_tool(
     pym = base / tool.pym
     script = _script(pym, f"{prefix}.pym", problems)
     parameters = tool.parameters
+    if script is None:
+        return tool
+    inputs = [InputSpec(i.name, i.json_schema, i.required, i.description) for i in script.inputs]
     if parameters is None:
-        if script is None:
-            return tool
-        # Closed recursively, whatever the sandbox derived.
-        parameters, _ = strict_schema(script.parameters_schema(), f"{prefix}.parameters")
-    elif script is not None:
+        # The script's declarations are the source; `inputs:` only rewords them.
+        derived, derive_problems = derive_parameters(inputs, tool.inputs, f"{prefix}.inputs")
+        for message in derive_problems:
+            problems.add(message)
+        # Closed recursively (an open dict[str, Any] becomes closed).
+        parameters, _ = strict_schema(derived, f"{prefix}.parameters")
+    else:
         # Already strict (validated by the model); it must also agree with the script.
-        inputs = [InputSpec(i.name, i.json_schema, i.required) for i in script.inputs]
         for message in compare_with_inputs(parameters, inputs, f"{prefix}.parameters"):
             problems.add(message)
     return tool.model_copy(
         update={
             "pym": pym.resolve(),
             "parameters": parameters,
+            "inputs": None,  # now part of parameters
             "context_providers": [p.resolve() for p in providers],
         }
     )

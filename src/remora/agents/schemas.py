@@ -9,6 +9,7 @@ make every call fail at run time, so it is a load error instead.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -18,6 +19,7 @@ from jsonschema.exceptions import SchemaError
 __all__ = [
     "InputSpec",
     "compare_with_inputs",
+    "derive_parameters",
     "schema_problems",
     "strict_schema",
     "types_of",
@@ -178,12 +180,112 @@ def _fits(given: frozenset[str], declared: frozenset[str]) -> bool:
 class InputSpec:
     """What the loader needs to know about one script input (decoupled from the sandbox)."""
 
-    __slots__ = ("json_schema", "name", "required")
+    __slots__ = ("description", "json_schema", "name", "required")
 
-    def __init__(self, name: str, json_schema: Mapping[str, Any], required: bool) -> None:
+    def __init__(
+        self, name: str, json_schema: Mapping[str, Any], required: bool, description: str = ""
+    ) -> None:
         self.name = name
         self.json_schema = json_schema
         self.required = required
+        self.description = description
+
+
+# The order a derived schema's keys are shown to the model in, whichever of the
+# script or the YAML gave them: what a value is, its limits, the words, then the
+# shape of its items. (The bundled agents' schemas were written in this order.)
+_KEY_ORDER = (
+    "type",
+    "enum",
+    "minimum",
+    "maximum",
+    "maxLength",
+    "maxItems",
+    "maxProperties",
+    "properties",
+    "required",
+    "additionalProperties",
+    "description",
+    "items",
+)
+# What an input is comes from its declaration in the script; the YAML rewords it.
+_FROM_THE_SCRIPT = frozenset({"type", "enum", "anyOf", "default"})
+
+
+def _ordered(schema: Any) -> Any:
+    if isinstance(schema, list):
+        return [_ordered(item) for item in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    keys = [k for k in _KEY_ORDER if k in schema] + [k for k in schema if k not in _KEY_ORDER]
+    out: dict[str, Any] = {}
+    for key in keys:
+        value = schema[key]
+        if key in ("properties", "$defs") and isinstance(value, Mapping):
+            out[key] = {name: _ordered(sub) for name, sub in value.items()}
+        elif key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf"):
+            out[key] = _ordered(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """``base`` with ``over`` laid on it: mappings merge key by key, anything else is replaced."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _merged(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def derive_parameters(
+    inputs: Iterable[InputSpec], wording: Mapping[str, Any] | None, where: str = "inputs"
+) -> tuple[dict[str, Any], list[str]]:
+    """A tool's parameters from its script's inputs, reworded by the YAML's ``inputs:``.
+
+    The script says what each input is (name, type, required, constraints, a short
+    description). ``wording`` maps an input's name to schema keywords laid over
+    that: a ``description`` for the model, and what an annotation cannot say (the
+    fields of a ``list[dict]``'s items, the limits on a list's items or a map's
+    values). Its type, enum and default stay the script's. Returns the schema and
+    the problems (an unknown input, a keyword that belongs to the script).
+    """
+    declared = list(inputs)
+    properties: dict[str, Any] = {}
+    for item in declared:
+        prop = dict(item.json_schema)
+        if item.description:
+            prop["description"] = item.description
+        properties[item.name] = prop
+    problems: list[str] = []
+    for name, over in (wording or {}).items():
+        at = f"{where}.{name}"
+        if name not in properties:
+            known = ", ".join(properties) or "none"
+            close = difflib.get_close_matches(name, list(properties), n=1)
+            guess = f"; did you mean {close[0]!r}?" if close else ""
+            problems.append(
+                f"{at}: the script declares no Input named {name!r} (its inputs: {known}){guess}"
+            )
+        elif not isinstance(over, Mapping):
+            problems.append(f"{at}: expected a mapping of schema keywords (description: ...)")
+        elif fixed := sorted(_FROM_THE_SCRIPT & set(over)):
+            problems.append(
+                f"{at}: {', '.join(fixed)}: what an input is comes from its Input "
+                "declaration in the script; change it there"
+            )
+        else:
+            properties[name] = _merged(properties[name], over)
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    required = [item.name for item in declared if item.required]
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    problems += schema_problems(schema, where)
+    return _ordered(schema), problems
 
 
 def compare_with_inputs(

@@ -41,6 +41,8 @@ class LoadedConfig:
     sources: dict[str, str] = field(default_factory=dict)
     file: Path | None = None
     project_root: Path = field(default_factory=Path.cwd)
+    # dotted key -> its line in ``file``
+    lines: dict[str, int] = field(default_factory=dict)
 
     def source_of(self, dotted: str) -> str:
         while dotted:
@@ -48,6 +50,17 @@ class LoadedConfig:
                 return self.sources[dotted]
             dotted = dotted.rpartition(".")[0]
         return "default"
+
+    def origin_of(self, dotted: str) -> str:
+        """Where a key was set, for an error: ``remora.yaml:4``, an env variable, ``default``."""
+        return _origin(dotted, self.sources, self.lines, self.file)
+
+
+def _origin(dotted: str, sources: dict[str, str], lines: dict[str, int], file: Path | None) -> str:
+    origin = sources.get(dotted, "default")
+    if origin.startswith("file") and file is not None and dotted in lines:
+        origin = f"{file}:{lines[dotted]}"
+    return origin
 
 
 def _yaml_lines(text: str) -> dict[str, int]:
@@ -162,9 +175,7 @@ def _validation_error(
     first = exc.errors()[0]
     loc = tuple(first["loc"])
     dotted = ".".join(str(p) for p in loc)
-    origin = sources.get(dotted, "default")
-    if origin.startswith("file") and file is not None and dotted in lines:
-        origin = f"{file}:{lines[dotted]}"
+    origin = _origin(dotted, sources, lines, file)
     if first["type"] == "extra_forbidden":
         known = _known_keys(loc)
         close = difflib.get_close_matches(str(loc[-1]), known, n=1)
@@ -216,4 +227,4 @@ def load_config(
         raise _validation_error(exc, sources, lines, file) from exc
     for warning in caught:
         warnings.warn(warning.message, UserWarning, stacklevel=2)
-    return LoadedConfig(config=config, sources=sources, file=file, project_root=root)
+    return LoadedConfig(config=config, sources=sources, file=file, project_root=root, lines=lines)

@@ -8,7 +8,7 @@
 """
 
 from remora.coordinator.batch import OPERATIONAL_ERRORS, Coordinator
-from remora.coordinator.binding import OptionBoundExecutor, bind_options
+from remora.coordinator.binding import OptionBoundExecutor, bind_options, check_options
 from remora.coordinator.providers import ProviderFactory, ProviderPool, model_key
 from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
 from remora.coordinator.tasks import (
@@ -44,6 +44,7 @@ __all__ = [
     "TaskOutcome",
     "WatchFilter",
     "bind_options",
+    "check_options",
     "examine_changes",
     "model_key",
     "parse_operations",

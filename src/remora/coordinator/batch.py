@@ -329,9 +329,7 @@ class Coordinator:
             return self._record(run_id, task, failed, fingerprint)
         keep = False
         try:
-            variables = node_template_vars(
-                node, language=self.config.discovery.language, options=plan.options
-            )
+            variables = node_template_vars(node, language=self.config.discovery.language)
             provider = self.providers.get(plan.model, self._profile_name())
             completions = (
                 MeteredCompleter(provider, self.config.runner.per_turn_timeout)

@@ -1,24 +1,112 @@
 """Operation options bound to tool inputs: set by the host, never chosen by the model.
 
 An operation's options (``operations.docstring.options.style: numpy``) fill the
-tool inputs of the same name. Such a property is removed from the schema the
-model sees, so a tiny model cannot pick the wrong style, and the value is added
-to the arguments before the script runs.
+tool inputs of the same name, and nothing else: no prompt mentions them. Such a
+property is removed from the schema the model sees, so a tiny model cannot pick
+the wrong style, and the value is added to the arguments before the script runs.
+
+:func:`check_options` is the one check of the values, before any run starts: a
+value the input does not take, or a key no tool of the agent takes, is one
+configuration error naming the key, the value and what is allowed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
 from remora.agents.definition import SubagentDefinition, ToolDefinition
-from remora.errors import ConfigValueError
+from remora.errors import ConfigValueError, UnknownConfigKeyError
 from remora.runner import ToolExecutor, WorkspaceReporter
 
-__all__ = ["OptionBoundExecutor", "bind_options"]
+__all__ = ["OptionBoundExecutor", "bind_options", "check_options", "describe_schema"]
+
+_TYPE_WORDS = {
+    "integer": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "null",
+}
+
+
+def describe_schema(schema: Mapping[str, Any]) -> str:
+    """What a JSON schema allows, in words: "an integer from 1 to 50", "one of a, b"."""
+    if "enum" in schema:
+        return "one of " + ", ".join(str(v) for v in schema["enum"])
+    if "anyOf" in schema:
+        return " or ".join(describe_schema(s) for s in schema["anyOf"])
+    kind = schema.get("type")
+    words = _TYPE_WORDS.get(kind, "any value") if isinstance(kind, str) else "any value"
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if low is not None and high is not None:
+        words += f" from {low} to {high}"
+    elif low is not None:
+        words += f" of at least {low}"
+    elif high is not None:
+        words += f" of at most {high}"
+    if "maxLength" in schema:
+        words += f" of at most {schema['maxLength']} characters"
+    if "maxItems" in schema:
+        words += f" of at most {schema['maxItems']} items"
+    return words
+
+
+def _inputs(definition: SubagentDefinition) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """Input name -> (tool name, its schema) for every tool of the agent that takes it."""
+    inputs: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for tool in definition.tools:
+        for name, schema in ((tool.parameters or {}).get("properties") or {}).items():
+            inputs.setdefault(name, []).append((tool.name, schema))
+    return inputs
+
+
+def check_options(
+    operation: str,
+    definition: SubagentDefinition,
+    options: Mapping[str, Any],
+    *,
+    origin: Callable[[str], str] | None = None,
+) -> None:
+    """Raise the first option whose value its tool input does not take, or no tool takes.
+
+    ``origin`` says where a key was set (``remora.yaml:4``, ``default``). Without
+    it only values are checked. A key set by Remora's defaults that this agent
+    does not take (an ``agents_dir`` agent replacing a bundled one) is not the
+    user's mistake and is left alone.
+    """
+    inputs = _inputs(definition)
+    for name, value in options.items():
+        dotted = f"operations.{operation}.options.{name}"
+        where = origin(dotted) if origin is not None else None
+        at = f" ({where})" if where else ""
+        if name not in inputs:
+            if where is None or where == "default":
+                continue
+            known = sorted(inputs)
+            close = difflib.get_close_matches(name, known, n=1)
+            takes = f"the {operation} agent's tools take: {', '.join(known) or 'no inputs'}"
+            hint = f"did you mean '{close[0]}'? ({takes})" if close else takes
+            raise UnknownConfigKeyError(f"unknown config key '{dotted}'{at}", hint)
+        for _tool, schema in inputs[name]:
+            if next(iter(Draft202012Validator(schema).iter_errors(value)), None) is None:
+                continue
+            allowed = describe_schema(schema)
+            tools = [t for t, _ in inputs[name]]
+            which = f"tool {tools[0]}" if len(tools) == 1 else f"tools {', '.join(tools)}"
+            raise ConfigValueError(
+                # As YAML would write it ("many", true), not as Python would ('many', True).
+                f"invalid value for '{dotted}'{at}: {json.dumps(value, default=str)}; "
+                f"it takes {allowed}",
+                f"the option fills the input {name!r} of the {which}; change the value",
+            )
 
 
 def _without(schema: dict[str, Any], names: set[str]) -> dict[str, Any]:
@@ -32,28 +120,20 @@ def _without(schema: dict[str, Any], names: set[str]) -> dict[str, Any]:
     return out
 
 
-def _check_option(operation: str, tool: str, name: str, value: Any, schema: dict[str, Any]) -> None:
-    """A bound option must be what the tool's input takes: said once, naming the key,
-    instead of a failed run per node."""
-    error = next(iter(Draft202012Validator(schema).iter_errors(value)), None)
-    if error is not None:
-        raise ConfigValueError(
-            f"operations.{operation}.options.{name}: {error.message}",
-            f"it fills the input {name!r} of the tool {tool}; fix the value in remora.yaml",
-        )
-
-
 def bind_options(
     definition: SubagentDefinition, options: Mapping[str, Any]
 ) -> tuple[SubagentDefinition, dict[str, dict[str, Any]]]:
-    """The definition as the model sees it, and the fixed inputs per tool name."""
+    """The definition as the model sees it, and the fixed inputs per tool name.
+
+    Values are checked (:func:`check_options`) the same way for a caller that did
+    not check them first.
+    """
+    check_options(definition.name, definition, options)
     fixed: dict[str, dict[str, Any]] = {}
     tools: list[ToolDefinition] = []
     for tool in definition.tools:
         properties = (tool.parameters or {}).get("properties") or {}
         bound = {name: options[name] for name in properties if name in options}
-        for name, value in bound.items():
-            _check_option(definition.name, tool.name, name, value, properties[name])
         if not bound or tool.parameters is None:
             tools.append(tool)
             continue

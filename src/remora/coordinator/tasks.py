@@ -99,10 +99,12 @@ def plan_operations(
         include = tuple(op.include) if op is not None else ()
         try:
             definition = registry.get(name)
-            bound, fixed = bind_options(definition, options)
         except RemoraError as exc:
             plans[name] = OperationPlan(name, None, options=options, error=exc)
             continue
+        # A value its input does not take is the configuration's error: it ends the
+        # whole command here, before any run, not one failed result per node.
+        bound, fixed = bind_options(definition, options)
         if op is not None and "exclude" in op.model_fields_set:
             exclude = tuple(op.exclude)  # the user's choice, `[]` included
         else:

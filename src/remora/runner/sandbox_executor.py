@@ -27,7 +27,8 @@ class SandboxToolExecutor:
     """Runs each tool's script (submit_result's too) against one workspace and node.
 
     Context providers get the template variables whose names match their
-    declared inputs (``file_path``, ``node_id``, options such as ``style``).
+    declared inputs (``file_path``, ``node_id``); never an operation option, which fills
+    only the tool input of its name (coordinator/binding.py).
     """
 
     def __init__(

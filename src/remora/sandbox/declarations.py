@@ -16,6 +16,7 @@ from typing import Any
 
 import jsonschema
 
+from remora.pym import CONSTRAINTS
 from remora.sandbox.schema import UnsupportedAnnotation, annotation_schema
 from remora.sandbox.signatures import ExternalSpec
 
@@ -171,6 +172,7 @@ class _Scanner:
         default: Any = None
         required = True
         description = ""
+        constraints: dict[str, int | float] = {}
         for kw in call.keywords:
             if kw.arg == "name":
                 given = kw.value
@@ -194,12 +196,20 @@ class _Scanner:
                         "pym-input",
                         f"Input {name!r}: description must be a string literal",
                     )
+            elif kw.arg in CONSTRAINTS:
+                value = kw.value.value if isinstance(kw.value, ast.Constant) else None
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    constraints[CONSTRAINTS[kw.arg]] = value
+                else:
+                    self.finding(
+                        kw.value, "pym-input", f"Input {name!r}: {kw.arg} must be a number literal"
+                    )
             else:
+                known = ", ".join(["name", "default", "description", *CONSTRAINTS])
                 self.finding(
                     node,
                     "pym-input",
-                    f"Input {name!r}: unknown argument {kw.arg!r} "
-                    "(known: name, default, description)",
+                    f"Input {name!r}: unknown argument {kw.arg!r} (known: {known})",
                 )
         if given is not None and not (isinstance(given, ast.Constant) and given.value == name):
             self.finding(
@@ -212,7 +222,7 @@ class _Scanner:
             self.finding(node, "pym-input", f"input {name!r} is declared twice")
             return
         try:
-            schema = annotation_schema(node.annotation)
+            schema = {**annotation_schema(node.annotation), **constraints}
         except UnsupportedAnnotation as exc:
             self.finding(node.annotation, "pym-input", f"Input {name!r}: {exc}")
             return

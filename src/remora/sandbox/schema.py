@@ -28,6 +28,8 @@ _SIMPLE: dict[str, dict[str, Any]] = {
     "Dict": {"type": "object"},
     "Mapping": {"type": "object"},
 }
+# A Literal whose values share one of these types says so ({"type": "string", "enum": ...}).
+_LITERAL_TYPES: dict[type, str] = {str: "string", int: "integer", bool: "boolean"}
 _ARRAYS = {"list", "List", "Sequence"}
 _OBJECTS = {"dict", "Dict", "Mapping"}
 _SUPPORTED = "str, int, float, bool, None, Any, list[T], dict[str, T], T | None, Literal[...]"
@@ -89,7 +91,9 @@ def annotation_schema(node: ast.expr) -> dict[str, Any]:
                 ):
                     raise UnsupportedAnnotation("Literal[...] takes constants only")
                 values.append(arg.value)
-            return {"enum": values}
+            kinds = {_LITERAL_TYPES.get(type(v)) for v in values}
+            kind = kinds.pop() if len(kinds) == 1 else None
+            return {"type": kind, "enum": values} if kind else {"enum": values}
     raise UnsupportedAnnotation(
         f"type {ast.unparse(node)} has no JSON schema (supported: {_SUPPORTED})"
     )

@@ -251,21 +251,21 @@ def _node() -> CSTNode:
     )
 
 
-def test_node_template_vars_cover_the_design_list_and_options() -> None:
-    variables = node_template_vars(_node(), options={"style": "numpy", "node_name": "x"})
-    assert set(NODE_TEMPLATE_VARIABLES) <= set(variables)
-    assert variables["style"] == "numpy"
-    assert variables["node_name"] == "total"  # an option cannot shadow a node variable
+def test_node_template_vars_are_the_design_list_and_nothing_else() -> None:
+    # Operation options are not template variables: they fill tool inputs only.
+    variables = node_template_vars(_node())
+    assert set(variables) == set(NODE_TEMPLATE_VARIABLES)
+    assert variables["node_name"] == "total"
     assert variables["full_name"] == "Order.total" and variables["language"] == "python"
 
 
 def test_render_uses_all_variables() -> None:
     ctx = InitialContext(
-        system_prompt="Write {{ style }} docstrings.",
+        system_prompt="Write {{ language }} docstrings.",
         node_context="{{ node_type }} {{ full_name }} in {{ file_path }}:\n{{ node_text }}",
     )
-    system, user = ctx.render(node_template_vars(_node(), options={"style": "google"}))
-    assert system == "Write google docstrings."
+    system, user = ctx.render(node_template_vars(_node()))
+    assert system == "Write python docstrings."
     assert user == "method Order.total in shop/orders.py:\ndef total(self): ..."
 
 

@@ -64,11 +64,11 @@ def _descriptions(schema: Any) -> list[str]:
 
 def _model_facing_text(definition: SubagentDefinition) -> tuple[str, str]:
     """(everything the model is shown, the prose parts of it) for one agent."""
-    # The system prompt as rendered (with the operation options it may use); the node
-    # context is the node's own code and is left out on purpose.
+    # The system prompt as rendered; the node context is the node's own code and is
+    # left out on purpose.
     system, _ = InitialContext(
         system_prompt=definition.initial_context.system_prompt, node_context="-"
-    ).render({"style": "google"})
+    ).render({})
     specs = definition.tool_specs
     schemas = json.dumps([spec.parameters for spec in specs])
     prose = [system, *(spec.description for spec in specs)]

@@ -143,11 +143,6 @@ VERB = "start with a verb in the imperative: 'Return …', 'Build …', 'Check �
             f"it ends on a field name and a colon, like the tool's JSON; write plain words; {VERB}",
         ),
         (
-            "Place order in inventory/orders.py (google style).",
-            "it echoes the instructions ('google style') instead of describing this code; "
-            f"write your own words; {VERB}",
-        ),
-        (
             "Place the order recorded in inventory/orders.py.",
             f"it names the file 'inventory/orders.py'; say what the code does; {VERB}",
         ),

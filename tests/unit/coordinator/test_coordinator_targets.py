@@ -13,6 +13,7 @@ from remora.coordinator.tasks import (
     plan_tasks,
 )
 from remora.discovery.node import CSTNode, make_node_id
+from remora.errors import ConfigValueError
 
 
 def function_in(path: str) -> CSTNode:
@@ -86,14 +87,14 @@ def test_an_operations_own_settings_keep_the_default_exclude_unless_they_set_one
     )
 
 
-def test_an_option_the_tool_cannot_take_is_the_operations_error_naming_the_key() -> None:
+def test_an_option_the_tool_cannot_take_ends_the_planning_naming_the_key() -> None:
     config = RemoraConfig.model_validate(
         {"operations": {"docstring": {"options": {"style": "google", "draft": "maybe"}}}}
     )
-    plans = plan_operations(["docstring", "lint"], config, AgentRegistry())
-    error = plans["docstring"].error
-    assert error is not None and plans["docstring"].definition is None
-    assert error.message == "operations.docstring.options.draft: 'maybe' is not of type 'boolean'"
-    assert plans["lint"].error is None
+    with pytest.raises(ConfigValueError) as info:
+        plan_operations(["docstring", "lint"], config, AgentRegistry())
+    assert info.value.message == (
+        "invalid value for 'operations.docstring.options.draft': \"maybe\"; it takes true or false"
+    )
     good = RemoraConfig.model_validate({"operations": {"docstring": {"options": {"draft": False}}}})
     assert plan_operations(["docstring"], good, AgentRegistry())["docstring"].error is None

@@ -58,7 +58,7 @@ async def first_request(operation: str, node: CSTNode) -> ModelRequest:
         FunctionProvider(answer, profile=resolve_profile(None, config.model.id)),
         config.runner,
         executor,
-        template_vars=node_template_vars(node, options=config.operations[operation].options),
+        template_vars=node_template_vars(node),
     )
     await runner.run()
     if not requests:

@@ -41,7 +41,10 @@ def test_good_script_declarations_and_schema(tmp_path: Path) -> None:
         "properties": {
             "path": {"type": "string", "description": "File to read, relative to the project"},
             "limit": {"type": "integer", "default": 100},
-            "mode": {"anyOf": [{"enum": ["a", "b"]}, {"type": "null"}], "default": None},
+            "mode": {
+                "anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}],
+                "default": None,
+            },
             "tags": {"type": "array", "items": {"type": "string"}, "default": []},
         },
         "required": ["path"],

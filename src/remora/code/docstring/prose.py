@@ -31,10 +31,6 @@ _ARTICLES = {"a", "an", "the", "of", "this", "given", "value", "object", "instan
 # Words of the bundled agent's instructions (and of the refusal reasons below)
 # that tiny models copy into summaries ...
 _PROMPT_PHRASES = (
-    # The task line: "Document the method X in inventory/orders.py (google style)".
-    "google style",
-    "numpy style",
-    "sphinx style",
     "one sentence",
     "what the code does",
     "document the",

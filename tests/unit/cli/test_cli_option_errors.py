@@ -1,0 +1,64 @@
+"""A bad operation option in remora.yaml: one error before any run, naming what is allowed.
+
+The real ``remora`` entry point in a subprocess, on a copy of the example project.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from remora.project import STATE_DIR
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples/sample_project"
+
+
+def remora(cwd: Path, *args: str) -> tuple[int, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", "from remora.cli.app import main; main()", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "sample_project"
+    shutil.copytree(EXAMPLE, root)
+    return root
+
+
+def test_a_value_the_input_does_not_take_fails_once_with_the_allowed_range(project: Path) -> None:
+    config = project / "remora.yaml"
+    config.write_text("operations:\n  test:\n    options:\n      max_tests: many\n")
+    code, out = remora(project, "analyze", "inventory")
+    assert code == 3
+    assert out.count("error[") == 1  # once, not per node
+    assert (
+        f"error[CONFIG_002]: invalid value for 'operations.test.options.max_tests' ({config}:4): "
+        '"many"; it takes an integer from 1 to 50'
+    ) in out
+    assert "hint: the option fills the input 'max_tests' of the tools" in out
+    assert not (project / STATE_DIR / "remora.db").exists()  # no run was recorded
+
+
+def test_an_unknown_option_is_named_with_a_suggestion(project: Path) -> None:
+    config = project / "remora.yaml"
+    config.write_text("operations:\n  test:\n    options:\n      max_test: 5\n")
+    # Checked whatever -o chooses: the file is checked as a whole.
+    code, out = remora(project, "analyze", "-o", "lint", "inventory")
+    assert code == 3
+    assert (
+        f"error[CONFIG_003]: unknown config key 'operations.test.options.max_test' ({config}:4)"
+    ) in out
+    assert "hint: did you mean 'max_tests'?" in out
