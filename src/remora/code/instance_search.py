@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from remora.code.constructor import Parameter
-from remora.code.input_search import Candidate, boundary_values, label
+from remora.code.input_search import Candidate, boundary_values
 from remora.code.samples import ClassLookup, literal_default, sample_value
 
 __all__ = [
@@ -234,7 +234,8 @@ def _one_item(
     name = parameter.name
     singular = name[:-1] if name.endswith("s") and len(name) > 3 else name
     key_annotation, item_annotation = _item_annotations(parameter.annotation)
-    mine = next((method_args[k] for k in sorted(use.keys) if k in method_args), None)
+    argument = next((k for k in sorted(use.keys) if k in method_args), "")
+    mine = method_args.get(argument)
     if not isinstance(mine, str | int) or isinstance(mine, bool):
         mine = None
     out: list[tuple[Any, str]] = []
@@ -242,9 +243,9 @@ def _one_item(
         item = sample_value(singular, item_annotation, variant, classes)
         item = use.item if use.item is not None and item_annotation is None else item
         if mine is not None and variant == 0:
-            kind = "key" if is_mapping else "item"
             value = {mine: item} if is_mapping else [mine]
-            out.append((value, f"self_{name}_has_the_{label(mine)}_{kind}"))
+            words = f"has_key_{argument}" if is_mapping else f"holds_{argument}"
+            out.append((value, f"self_{name}_{words}"))
         elif is_sequence:
             out.append(([item], f"self_{name}_has_{words}"))
         else:

@@ -126,7 +126,7 @@ def test_is_none_gives_the_set_side_too() -> None:
 def test_membership_in_a_dict_gives_a_dict_keyed_by_the_methods_argument() -> None:
     found = variants("Shelf", "take", {"sku": "SKU-001"})
     # The item is a number: the method takes 1 from it.
-    assert found["self_stock_has_the_sku_dash_001_key"] == {"stock": {"SKU-001": 10}}
+    assert found["self_stock_has_key_sku"] == {"stock": {"SKU-001": 10}}
 
 
 def test_state_only_other_methods_set_is_left_alone() -> None:
