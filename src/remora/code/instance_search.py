@@ -286,10 +286,11 @@ def owner_variants(
     )
     values: list[tuple[str, Any, str]] = boundary_values(as_function, kinds)
     for name, value, _words in list(values):
-        typical = sample_value(name[5:], attributes[name[5:]].annotation, 1, classes)
+        parameter = attributes[name.removeprefix("self_")]
+        typical = sample_value(parameter.name, parameter.annotation, 1, classes)
         if value is None and typical is not None:  # `is None` has a side that is set
             values.append((name, typical, f"{name}_is_set"))
-    changes: list[tuple[str, Any, str]] = [(n[5:], v, w) for n, v, w in values]
+    changes = [(name.removeprefix("self_"), value, words) for name, value, words in values]
     collections: list[tuple[str, Any, str]] = []
     for attribute, use in _collection_uses(method, self_name, readable).items():
         for value, words in _one_item(attributes[attribute], use, method_args, classes):

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -152,13 +153,31 @@ def keyed_dicts(
     return required, fuller
 
 
+def _snake(name: str) -> str:
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+
+
+def _field_types(names: Sequence[str], classes: ClassLookup) -> dict[str, set[str]]:
+    """``field name -> project classes it is annotated with`` over the classes in ``names``
+    (``OrderLine.product: Product`` -> ``{"product": {"Product"}}``)."""
+    found: dict[str, set[str]] = {}
+    for name in names:
+        for field in classes(name) or []:
+            if field.annotation and classes(field.annotation) is not None:
+                found.setdefault(field.name, set()).add(field.annotation)
+    return found
+
+
 def attribute_classes(
     function: Function, unannotated: Sequence[str], names: Sequence[str], classes: ClassLookup
 ) -> dict[str, Any]:
-    """An instance for each unannotated parameter whose attributes are read (``p.sku``):
-    of the class among ``names`` whose constructor takes them all, the one taking fewest."""
+    """An instance for each unannotated parameter that names a project class (``warehouse``,
+    a ``Warehouse``) or whose attributes are read (``p.sku``): among the classes in ``names``
+    whose constructor takes every attribute read, one the parameter's name says (its own
+    name, or a field of that name annotated with the class), else the one taking fewest."""
     found: dict[str, Any] = {}
     called = {id(n.func) for n in ast.walk(function) if isinstance(n, ast.Call)}
+    field_types = _field_types(names, classes)
     for parameter in unannotated:
         read = {
             node.attr
@@ -169,15 +188,16 @@ def attribute_classes(
             and isinstance(node.ctx, ast.Load)
             and id(node) not in called
         }
-        if not read:
-            continue
-        fitting: list[tuple[int, str]] = []
+        fitting: list[tuple[bool, int, str]] = []
         for name in sorted(names):
             taken = classes(name)
-            if taken is not None and read <= {p.name for p in taken}:
-                fitting.append((len(taken), name))
+            if taken is None or not read <= {p.name for p in taken}:
+                continue
+            named = _snake(name) == parameter or name in field_types.get(parameter, set())
+            if named or read:
+                fitting.append((not named, len(taken), name))
         if fitting:
-            found[parameter] = sample_value(parameter, min(fitting)[1], 0, classes)
+            found[parameter] = sample_value(parameter, min(fitting)[2], 0, classes)
     return found
 
 
@@ -201,8 +221,7 @@ def fitted_arguments(
         if not p.get("annotation")
         or p["annotation"].split("[")[0].split(".")[-1].lower() in _MAPPING_HEADS
     ]
-    plain = [n for n in unannotated if not isinstance(base.get(n), dict | list)]
-    updates = attribute_classes(function, plain, names, classes)
+    updates = attribute_classes(function, unannotated, names, classes)
     required, fuller = keyed_dicts(function, classes)
     updates.update({name: value for name, value in required.items() if name in mappings})
     typical = {**base, **updates}

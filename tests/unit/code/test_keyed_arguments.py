@@ -23,6 +23,22 @@ class Order:
     priority: int = 0
 
 
+@dataclass
+class Shortage:
+    sku: str
+
+
+@dataclass
+class Line:
+    product: Product
+    quantity: int
+
+
+class Shelf:
+    def __init__(self, name):
+        self.name = name
+
+
 def order_from_dict(data, catalogue):
     order = Order(customer=data["customer"])
     for entry in data.get("lines", []):
@@ -103,3 +119,20 @@ def test_a_parameter_annotated_as_something_else_keeps_its_value() -> None:
     )
     assert updates == {}
     assert extra == []
+
+
+def test_a_field_of_that_name_says_which_class_a_parameter_is() -> None:
+    # Shortage takes fewer arguments, but Line.product is a Product.
+    names = ["Line", "Order", "Product", "Shortage"]
+    found = attribute_classes(function("describe"), ["product"], names, class_lookup(MODULE))
+    assert found["product"]["__class__"] == "Product"
+    found = attribute_classes(function("describe"), ["product"], ["Shortage"], class_lookup(MODULE))
+    assert found == {}  # Shortage has no price
+
+
+def test_a_parameter_named_after_a_class_is_one_even_when_only_its_methods_are_called() -> None:
+    source = "def restock(shelf, sku):\n    return shelf.get(sku)\n"
+    tree = ast.parse(source).body[0]
+    assert isinstance(tree, ast.FunctionDef)
+    found = attribute_classes(tree, ["shelf", "sku"], ["Shelf", "Product"], class_lookup(MODULE))
+    assert found == {"shelf": {"__class__": "Shelf", "args": {"name": "Ada"}}}

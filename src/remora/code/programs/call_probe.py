@@ -222,15 +222,18 @@ def _target(request: dict[str, Any], module: types.ModuleType) -> tuple[Any, str
 
 
 def _probe_entry(
-    request: dict[str, Any], module: types.ModuleType, entry: dict[str, Any], problem: str | None
+    request: dict[str, Any],
+    module: types.ModuleType,
+    entry: dict[str, Any],
+    first: tuple[Any, str | None],
 ) -> dict[str, Any]:
-    """One set: a method's instance built for it (from its own ``owner_args`` when given)."""
+    """One set: a method's instance built for it (from its own ``owner_args`` when given),
+    so no set sees what an earlier one changed; ``first`` is the request's own target."""
+    target, problem = first
     own_owner = "owner_args" in entry
     if request["kind"] == "method" and (own_owner or problem is None):
         owner_args = entry["owner_args"] if own_owner else request["owner_args"]
         target, problem = _target({**request, "owner_args": owner_args}, module)
-    else:
-        target, _ = _target(request, module)
     call = bool(request["call"]) and problem is None
     switch_context(str(entry.get("name", "")))
     outcome = _probe_set(target, entry, module, call, float(request["timeout_s"]))
@@ -259,5 +262,6 @@ def main(request: dict[str, Any]) -> None:
             if problem is not None:
                 report["not_called"] = problem
             for entry in request["sets"]:
-                report["outcomes"].append(_probe_entry(request, module, entry, problem))
+                outcome = _probe_entry(request, module, entry, (target, problem))
+                report["outcomes"].append(outcome)
     print(MARKER + json.dumps(report, default=str))
