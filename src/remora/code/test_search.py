@@ -137,7 +137,8 @@ def _text_sets(
 
 
 def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) -> list[Candidate]:
-    """Round one: the typical set varied at each boundary, doctest examples, call sites."""
+    """Round one: the typical set varied at each boundary, a method's owner in each state it
+    branches on, dicts with the keys read, doctest examples, call sites."""
     params = [parameter_of(p) for p in target["parameters"]]
     lookup = project_class_lookup(context)
     sets = argument_sets(params, lookup, 4)
