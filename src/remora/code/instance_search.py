@@ -11,59 +11,38 @@ Nothing here runs code; everything is read from the syntax tree with :mod:`ast`.
   item the constructor rules build. Only attributes a constructor parameter
   sets are varied: state that only other methods set is left alone, never
   written by hand.
-* :func:`changed_attributes` and :func:`state_asserts`: the public attributes a
-  method assigns or mutates, asserted after the call when their value has a
-  literal form (a collection that has none by its length).
 """
 
 from __future__ import annotations
 
 import ast
 import copy
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from remora.code.constructor import Parameter
-from remora.code.input_search import Candidate, boundary_values
+from remora.code.input_search import Candidate, boundary_values, label
+from remora.code.method_state import first_parameter, is_self_attribute
 from remora.code.samples import ClassLookup, literal_default, sample_value
 
 __all__ = [
     "OwnerVariant",
     "attribute_parameters",
-    "changed_attributes",
-    "observed_attributes",
+    "class_strings",
     "owner_candidates",
     "owner_variants",
-    "state_asserts",
 ]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # (the owner's constructor arguments, words for the test name)
 OwnerVariant = tuple[dict[str, Any], str]
 
-_MUTATORS = {"append", "extend", "insert", "add", "update", "setdefault", "pop", "remove"}
-_MUTATORS |= {"clear", "discard", "popitem", "sort", "reverse", "appendleft", "extendleft"}
-# Calls whose value differs from run to run: an attribute set from one is not asserted.
-_UNSTABLE_CALLS = {"now", "utcnow", "today", "time", "time_ns", "monotonic", "perf_counter"}
-_UNSTABLE_CALLS |= {"random", "randint", "uniform", "choice", "uuid1", "uuid4", "getpid", "id"}
 _SEQUENCE_HEADS = {"list", "sequence", "iterable", "collection", "set", "frozenset", "tuple"}
 _MAPPING_HEADS = {"dict", "mapping", "mutablemapping", "defaultdict", "ordereddict"}
 _BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
-MAX_OWNER_VARIANTS = 12
-
-
-def _self_name(function: Function) -> str | None:
-    positional = [*function.args.posonlyargs, *function.args.args]
-    return positional[0].arg if positional else None
-
-
-def _is_self_attribute(node: ast.AST, self_name: str) -> bool:
-    return (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == self_name
-    )
+MAX_OWNER_VARIANTS = 16
 
 
 def _classes_named(tree: ast.Module) -> dict[str, ast.ClassDef]:
@@ -95,7 +74,7 @@ def attribute_parameters(
     init = _init_of(_classes_named(tree), owner.split(".")[-1], set())
     if init is None:
         return dict(by_name)
-    self_name = _self_name(init) or "self"
+    self_name = first_parameter(init) or "self"
     found: dict[str, Parameter] = {}
     for node in ast.walk(init):
         targets = node.targets if isinstance(node, ast.Assign) else []
@@ -103,7 +82,7 @@ def attribute_parameters(
         value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
         if isinstance(value, ast.Name) and value.id in by_name:
             for target in targets:
-                if _is_self_attribute(target, self_name) and isinstance(target, ast.Attribute):
+                if is_self_attribute(target, self_name) and isinstance(target, ast.Attribute):
                     found.setdefault(target.attr, by_name[value.id])
     return found
 
@@ -133,7 +112,7 @@ class _SelfAsNames(ast.NodeTransformer):
         self.attributes = attributes
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        if _is_self_attribute(node, self.self_name) and node.attr in self.attributes:
+        if is_self_attribute(node, self.self_name) and node.attr in self.attributes:
             return ast.copy_location(ast.Name(f"self_{node.attr}", ast.Load()), node)
         return self.generic_visit(node)
 
@@ -155,7 +134,7 @@ def _collection_uses(function: Function, self_name: str, attributes: set[str]) -
 
     def note(node: ast.expr, key: ast.expr | None = None, by_key: bool = False) -> None:
         if (
-            _is_self_attribute(node, self_name)
+            is_self_attribute(node, self_name)
             and isinstance(node, ast.Attribute)
             and node.attr in attributes
         ):
@@ -254,16 +233,53 @@ def _one_item(
     return out
 
 
+def class_strings(module_text: str, owner: str) -> dict[str, list[str]]:
+    """``attribute -> the strings the class compares it with or gives it`` in source order
+    (``self.status == "shipped"``, ``self.status = "placed"``, ``status: str = "open"``):
+    the states it knows, better values for the other side of ``!= "open"`` than ``""``."""
+    cls = _classes_named(ast.parse(module_text)).get(owner.split(".")[-1])
+    found: dict[str, list[str]] = {}
+
+    def note(attribute: str, value: ast.expr) -> None:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            known = found.setdefault(attribute, [])
+            if value.value not in known:
+                known.append(value.value)
+
+    for stmt in cls.body if cls is not None else []:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value:
+            note(stmt.target.id, stmt.value)
+        if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        self_name = first_parameter(stmt) or "self"
+        for node in ast.walk(stmt):
+            pairs: list[tuple[ast.expr, ast.expr]] = []
+            if isinstance(node, ast.Compare):
+                operands = [node.left, *node.comparators]
+                pairs = list(itertools.pairwise(operands))
+                pairs += [(b, a) for a, b in pairs]
+            elif isinstance(node, ast.Assign):
+                pairs = [(target, node.value) for target in node.targets]
+            for subject, value in pairs:
+                if is_self_attribute(subject, self_name) and isinstance(subject, ast.Attribute):
+                    note(subject.attr, value)
+    return found
+
+
 def owner_variants(
     method: Function,
     attributes: dict[str, Parameter],
     owner_args: dict[str, Any],
     method_args: dict[str, Any],
     classes: ClassLookup,
+    states: dict[str, list[str]] | None = None,
 ) -> list[OwnerVariant]:
     """Owners whose state takes the method's branches: each change alone, then each value
-    change with the first one-item collection (a branch inside a loop needs both)."""
-    self_name = _self_name(method)
+    change with the first one-item collection (a branch inside a loop needs both).
+
+    ``states`` (:func:`class_strings`): where the method compares an attribute with a
+    string, each string the class knows for it is tried instead of the boundary's ``""``."""
+    self_name = first_parameter(method)
     if self_name is None:
         return []
     readable = {a for a, p in attributes.items() if p.name in owner_args}
@@ -290,6 +306,16 @@ def owner_variants(
         typical = sample_value(parameter.name, parameter.annotation, 1, classes)
         if value is None and typical is not None:  # `is None` has a side that is set
             values.append((name, typical, f"{name}_is_set"))
+    compared = {name for name, value, _words in values if isinstance(value, str)}
+    class_knows = {
+        name: strings
+        for name in compared
+        # two or more: whatever string it is compared with, one of them is on the other side
+        if len(strings := (states or {}).get(name.removeprefix("self_"), [])) > 1
+    }
+    values = [v for v in values if v[0] not in class_knows or v[1] != ""]  # a state, not ""
+    for name, strings in sorted(class_knows.items()):
+        values += [(name, state, f"{name}_is_{label(state)}") for state in strings]
     changes = [(name.removeprefix("self_"), value, words) for name, value, words in values]
     collections: list[tuple[str, Any, str]] = []
     for attribute, use in _collection_uses(method, self_name, readable).items():
@@ -316,81 +342,6 @@ def owner_variants(
     return found[:MAX_OWNER_VARIANTS]
 
 
-def _unstable(node: ast.AST, names: set[str]) -> bool:
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Name) and inner.id in names:
-            return True
-        if isinstance(inner, ast.Call):
-            callee = inner.func
-            called = callee.id if isinstance(callee, ast.Name) else getattr(callee, "attr", "")
-            if called in _UNSTABLE_CALLS:
-                return True
-    return False
-
-
-def changed_attributes(method: Function) -> list[str]:
-    """The public attributes a method assigns or mutates (``self.x = ...``, ``self.x += ...``,
-    ``self.x[k] = ...``, ``self.x.append(...)``), less those set from a clock or a random
-    source (their value differs from run to run)."""
-    self_name = _self_name(method)
-    if self_name is None:
-        return []
-    unstable_locals = {
-        target.id
-        for node in ast.walk(method)
-        if isinstance(node, ast.Assign) and _unstable(node.value, set())
-        for target in node.targets
-        if isinstance(target, ast.Name)
-    }
-    changed: list[str] = []
-    unstable: set[str] = set()
-
-    def note(target: ast.AST, value: ast.AST | None) -> None:
-        inner = target.value if isinstance(target, ast.Subscript) else target
-        if _is_self_attribute(inner, self_name) and isinstance(inner, ast.Attribute):
-            if inner.attr not in changed:
-                changed.append(inner.attr)
-            if value is not None and _unstable(value, unstable_locals):
-                unstable.add(inner.attr)
-
-    for node in ast.walk(method):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                note(target, node.value)
-        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
-            note(node.target, node.value)
-        elif isinstance(node, ast.Delete):
-            for target in node.targets:
-                note(target, None)
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in _MUTATORS
-        ):
-            note(node.func.value, node)
-    return [name for name in changed if not name.startswith("_") and name not in unstable]
-
-
-def state_asserts(variable: str, state: dict[str, Any], modules: set[str]) -> list[str]:
-    """Asserts of the attributes observed after the call (``state``: attribute ->
-    ``{repr, literal, length?}``); one with neither a literal form nor a length is left out."""
-    lines: list[str] = []
-    for attribute, seen in state.items():
-        where = f"{variable}.{attribute}"
-        if seen["literal"]:
-            value = ast.literal_eval(seen["repr"])
-            if isinstance(value, float):
-                modules.add("pytest")
-                lines.append(f"assert {where} == pytest.approx({seen['repr']})")
-            elif value is None or isinstance(value, bool):
-                lines.append(f"assert {where} is {seen['repr']}")
-            else:
-                lines.append(f"assert {where} == {seen['repr']}")
-        elif isinstance(seen.get("length"), int):
-            lines.append(f"assert len({where}) == {seen['length']}")
-    return lines
-
-
 def _is_instance_method(target: dict[str, Any], method: Function | None) -> bool:
     return method is not None and target["kind"] == "method" and target["method_kind"] == "instance"
 
@@ -411,12 +362,6 @@ def owner_candidates(
         for p in target["owner_parameters"]
     ]
     attributes = attribute_parameters(module_text, target["owner"], parameters)
-    variants = owner_variants(method, attributes, owner_args, method_args, classes)
+    states = class_strings(module_text, target["owner"])
+    variants = owner_variants(method, attributes, owner_args, method_args, classes, states)
     return [Candidate(dict(method_args), words, owner) for owner, words in variants]
-
-
-def observed_attributes(target: dict[str, Any], method: Function | None) -> list[str]:
-    """What to report of an instance method's instance after each call: what it changes."""
-    if method is None or not _is_instance_method(target, method):
-        return []
-    return changed_attributes(method)

@@ -44,8 +44,9 @@ from remora.code.input_search import (
     usage_kinds,
     vary,
 )
-from remora.code.instance_search import observed_attributes, owner_candidates
+from remora.code.instance_search import owner_candidates
 from remora.code.keyed_arguments import fitted_arguments
+from remora.code.method_state import observed_attributes
 from remora.code.model_cases import model_candidates
 from remora.code.module import host_function
 from remora.code.samples import argument_sets, literal_default

@@ -21,7 +21,7 @@ from remora.code.call_text import arguments_from_text, value_from_text
 from remora.code.calls import node_call_target, probe_argument_sets
 from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
-from remora.code.instance_search import state_asserts
+from remora.code.method_state import state_asserts
 from remora.code.module import host_function
 from remora.code.samples import ClassLookup, argument_sets
 

@@ -6,12 +6,8 @@ import ast
 from typing import Any
 
 from remora.code.constructor import Parameter, class_lookup, constructor_of
-from remora.code.instance_search import (
-    attribute_parameters,
-    changed_attributes,
-    owner_variants,
-    state_asserts,
-)
+from remora.code.instance_search import attribute_parameters, class_strings, owner_variants
+from remora.code.method_state import changed_attributes, state_asserts
 from remora.code.samples import argument_sets
 
 ORDERS = """
@@ -75,13 +71,18 @@ def method(class_name: str, name: str) -> ast.FunctionDef:
     raise AssertionError(f"no {class_name}.{name}")
 
 
-def variants(class_name: str, name: str, method_args: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def variants(
+    class_name: str, name: str, method_args: dict[str, Any], states: bool = True
+) -> dict[str, dict[str, Any]]:
     """words -> the owner arguments that differ from the typical owner's."""
     lookup = class_lookup(ORDERS)
     params = constructor_of(ORDERS, class_name).parameters
     owner = argument_sets(list(params), lookup, 1)[0]["args"]
     attributes = attribute_parameters(ORDERS, class_name, params)
-    found = owner_variants(method(class_name, name), attributes, owner, method_args, lookup)
+    strings = class_strings(ORDERS, class_name) if states else {}
+    found = owner_variants(
+        method(class_name, name), attributes, owner, method_args, lookup, strings
+    )
     return {words: {k: v for k, v in args.items() if owner[k] != v} for args, words in found}
 
 
@@ -102,9 +103,16 @@ def test_an_init_parameter_counts_only_where_it_is_assigned_to_an_attribute() ->
 
 
 def test_a_comparison_of_the_state_gives_an_owner_on_each_side() -> None:
-    found = variants("Basket", "add", {"sku": "SKU-001", "quantity": 1})
+    found = variants("Basket", "add", {"sku": "SKU-001", "quantity": 1}, states=False)
     assert found["self_status_is_not_open"] == {"status": ""}
     assert "self_status_is_open" not in found  # the typical owner is open already
+
+
+def test_the_other_side_of_a_string_comparison_is_a_state_the_class_knows() -> None:
+    assert class_strings(ORDERS, "Basket") == {"status": ["open", "closed"]}
+    found = variants("Basket", "add", {"sku": "SKU-001", "quantity": 1})
+    assert found["self_status_is_closed"] == {"status": "closed"}
+    assert not any(args.get("status") == "" for args in found.values())
 
 
 def test_a_loop_over_a_collection_gives_one_item_built_by_the_constructor_rules() -> None:
@@ -115,7 +123,7 @@ def test_a_loop_over_a_collection_gives_one_item_built_by_the_constructor_rules(
     other = found["self_items_has_another_item"]["items"]
     assert other[0]["args"]["sku"] != "SKU-001"  # the loop's other way out
     # A branch inside the loop needs the state change and the item together.
-    assert found["self_status_is_not_open_and_items_has_one_item"]["status"] == ""
+    assert found["self_status_is_closed_and_items_has_one_item"]["status"] == "closed"
 
 
 def test_is_none_gives_the_set_side_too() -> None:
