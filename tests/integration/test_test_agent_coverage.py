@@ -218,3 +218,56 @@ async def test_max_tests_limits_the_search(tmp_path: Path) -> None:
     assert result.status == "success", result.to_dict()
     assert len(result.details["added"]) == 1
     assert result.details["coverage_after"]["branches"] != "4/4"
+
+
+BASKET = (
+    "from dataclasses import dataclass, field\n"
+    "\n"
+    "\n"
+    "@dataclass\n"
+    "class Basket:\n"
+    "    owner: str\n"
+    "    items: list[str] = field(default_factory=list)\n"
+    '    status: str = "open"\n'
+    "\n"
+    "    def add(self, item: str) -> bool:\n"
+    '        if self.status != "open":\n'
+    '            raise RuntimeError("closed")\n'
+    "        if item in self.items:\n"
+    "            return False\n"
+    "        self.items.append(item)\n"
+    "        return True\n"
+)
+
+
+async def test_a_method_gets_owners_that_take_its_branches_on_the_instances_state(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path, {"basket.py": BASKET})
+    node = find_node(root, "basket.py", "Basket.add")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        text = b.text("test", node, "tests/test_basket.py")
+        workspace = b.workspace("test", node)
+    # A closed basket raises and one already holding the item says so: both are state.
+    assert found["coverage_after"]["branches"] == "4/4", found
+    assert found["missed"] == ""
+    assert found["kept"] == [
+        "test_basket_add_with_typical_arguments",
+        "test_basket_add_raises_runtime_error_when_self_status_is_not_open",
+        "test_basket_add_when_self_items_holds_item",
+    ], found
+    # Each test builds its own owner; what the method changed is asserted after the call.
+    assert (
+        "    basket = Basket(owner='sample owner', items=['sample item'], status='open')\n"
+        "    result = basket.add(item='sample item')\n"
+        "    assert result is False\n"
+        "    assert basket.items == ['sample item']\n"
+    ) in text
+    assert (
+        "    with pytest.raises(RuntimeError):\n"
+        "        basket.add(item='sample item')\n"
+        "    assert basket.items == []\n"
+    ) in text
+    assert text.count(OBSERVED) == 3
+    assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_basket.py") == ["3 passed"] * 2

@@ -12,6 +12,7 @@ Python's own message.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from remora.code.call_text import arguments_from_text
@@ -185,9 +186,14 @@ async def probe_argument_sets(
     coverage: dict[str, Any] | None = None,
     *,
     read_only: bool = False,
+    observe: Sequence[str] = (),
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """:func:`check_argument_sets`, and with ``coverage`` (a span, see
     :func:`remora.code.sandboxed.run_program`) what each set's call covered.
+
+    A set of a method may carry ``owner_args``: its instance is built from those
+    (the row keeps them). ``observe``: attributes of the instance reported after
+    each call, in the row's ``state`` (``{attribute: {repr, literal, length?}}``).
 
     The code runs in a copy of the workspace, as pytest runs it, unless
     ``read_only``: then it sees the project itself, read-only (no copy made).
@@ -204,6 +210,8 @@ async def probe_argument_sets(
         except ValueError as exc:
             row["reason"] = row["reason"] or f"args: {exc}"
         checked.append(row)
+        if isinstance(entry, dict) and isinstance(entry.get("owner_args"), dict):
+            row["owner_args"] = entry["owner_args"]
         if not row["reason"]:
             runnable.append(row)
     if not runnable:
@@ -216,8 +224,12 @@ async def probe_argument_sets(
         "owner": target["owner"],
         "owner_args": owner_sets[0]["args"] if owner_sets else {},
         "paths": source_roots(context),
-        "sets": [{"name": row["name"], "args": row["args"]} for row in runnable],
+        "sets": [
+            {key: row[key] for key in ("name", "args", "owner_args") if key in row}
+            for row in runnable
+        ],
         "call": call,
+        "observe": list(observe),
         "timeout_s": CALL_TIMEOUT_S,
     }
     run = await run_program(context, "call_probe", request, coverage=coverage, read_only=read_only)
@@ -228,8 +240,8 @@ async def probe_argument_sets(
         return checked, None
     not_called = str(run.report.get("not_called", ""))
     for row, outcome in zip(runnable, run.report["outcomes"], strict=True):
-        row["ok"], row["reason"] = _verdict(outcome, not_called)
-        for key in ("returned", "raised"):
+        row["ok"], row["reason"] = _verdict(outcome, "" if outcome.get("called") else not_called)
+        for key in ("returned", "raised", "state"):
             if key in outcome:
                 row[key] = outcome[key]
     return checked, run.coverage

@@ -62,10 +62,12 @@ _MAX_LABEL = 40
 
 @dataclass(frozen=True)
 class Candidate:
-    """An argument set to try and the words that say what it exercises."""
+    """An argument set to try and the words that say what it exercises; a method's
+    candidate may build its instance from ``owner_args`` of its own."""
 
     args: dict[str, Any]
     why: str
+    owner_args: dict[str, Any] | None = None
 
 
 def label(value: Any) -> str:

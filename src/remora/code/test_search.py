@@ -44,6 +44,9 @@ from remora.code.input_search import (
     usage_kinds,
     vary,
 )
+from remora.code.instance_search import owner_candidates
+from remora.code.keyed_arguments import fitted_arguments
+from remora.code.method_state import observed_attributes
 from remora.code.model_cases import model_candidates
 from remora.code.module import host_function
 from remora.code.samples import argument_sets, literal_default
@@ -135,18 +138,28 @@ def _text_sets(
 
 
 def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) -> list[Candidate]:
-    """Round one: the typical set varied at each boundary, doctest examples, call sites."""
+    """Round one: the typical set varied at each boundary, a method's owner in each state it
+    branches on, dicts with the keys read, doctest examples, call sites."""
     params = [parameter_of(p) for p in target["parameters"]]
-    sets = argument_sets(params, project_class_lookup(context), 4)
+    lookup = project_class_lookup(context)
+    sets = argument_sets(params, lookup, 4)
     base = sets[0]["args"] if sets else {}
     function = _function(context, span)
+    text = context.node_file_text()
+    fitted: list[Candidate] = []
     if function is not None:  # a value its use says the code wants, where the name misled
         for name, value in usage_kinds(function).items():
             if name in base and type(base[name]) is not type(value):
                 base[name] = value
+        shaped, fitted = fitted_arguments(
+            function, target["parameters"], base, sorted(module_names(text)), lookup
+        )
+        base.update(shaped)
     values = boundary_values(function, _kinds(target)) if function is not None else []
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = vary(base, values)
+    owner = owner_arguments(context, target) if target["kind"] == "method" else {}
+    candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
     # The other derived sets (defaults, alternative, edge values) vary every parameter at once.
     words = {"typical": "varied_arguments"}
     candidates += [
@@ -167,8 +180,13 @@ def _usable(row: dict[str, Any]) -> bool:
 async def _run_round(
     context: CodeContext, candidates: list[Candidate], span: Span, prefix: str
 ) -> tuple[dict[str, dict[str, Any]], dict[str, frozenset[Any]], Coverage | None]:
-    sets = [{"name": f"{prefix}{i}", "args": c.args} for i, c in enumerate(candidates)]
-    rows, measured = await probe_argument_sets(context, sets, coverage=span.spec())
+    sets: list[dict[str, Any]] = [
+        {"name": f"{prefix}{i}", "args": c.args}
+        | ({"owner_args": c.owner_args} if c.owner_args is not None else {})
+        for i, c in enumerate(candidates)
+    ]
+    observe = observed_attributes(node_call_target(context), _function(context, span))
+    rows, measured = await probe_argument_sets(context, sets, coverage=span.spec(), observe=observe)
     if measured is None:
         return {}, {}, None
     usable = {row["name"]: row for row in rows if _usable(row)}

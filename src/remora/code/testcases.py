@@ -21,6 +21,7 @@ from remora.code.call_text import arguments_from_text, value_from_text
 from remora.code.calls import node_call_target, probe_argument_sets
 from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
+from remora.code.method_state import state_asserts
 from remora.code.module import host_function
 from remora.code.samples import ClassLookup, argument_sets
 
@@ -52,6 +53,7 @@ class _Render:
         self.module_names = module_names
         self.imports: set[str] = set()
         self.modules: set[str] = set()
+        self.instance = ""  # the variable holding a method's instance, once built
 
     def value(self, value: Any) -> str:
         if isinstance(value, dict) and set(value) == {"__class__", "args"}:
@@ -92,6 +94,7 @@ class _Render:
         variable = _snake(target["owner"].split(".")[-1])
         variable = f"{variable}_obj" if variable == target["name"] else variable
         build = f"{variable} = {self.value({'__class__': target['owner'], 'args': owner_args})}"
+        self.instance = variable
         return f"{variable}.{target['name']}", [build]
 
     def call(self, args: dict[str, Any], owner_args: dict[str, Any]) -> tuple[str, list[str]]:
@@ -417,11 +420,14 @@ def observed_piece(
 ) -> dict[str, Any]:
     """The test that pins what a checked call (``row``: args, returned or raised) gave.
 
-    ``marked``: the expected value came from observation, and the test says so.
+    ``marked``: the expected value came from observation, and the test says so. A row
+    with ``owner_args`` builds its own instance; one with ``state`` asserts it after the call.
     """
     render = _Render(target, module_names)
-    call, lines = render.call(row["args"], owner_args)
+    call, lines = render.call(row["args"], row.get("owner_args", owner_args))
     lines = [*lines, *_observed_lines(render, row, call, target["module"])]
+    if render.instance and row.get("state"):
+        lines += state_asserts(render.instance, row["state"], render.modules)
     return render.piece(name, [OBSERVED_MARKER, *lines] if marked else lines)
 
 

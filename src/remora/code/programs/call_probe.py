@@ -7,7 +7,10 @@ value ``{"__class__": "Name", "args": {...}}`` is an instance of the module's
 class ``Name`` built from those arguments. Parameters that are positional-only
 are passed by position. Each set is bound to the real ``inspect.signature``
 first; only a set that binds is called (when the request asks for calls), under
-a per-call time limit. Output the code prints goes to stderr, so stdout holds
+a per-call time limit. A method is called on an instance built afresh for each
+set, from the set's own ``owner_args`` when it has them, as a test builds one;
+the instance's attributes the request names in ``observe`` are reported after
+the call (``state``). Output the code prints goes to stderr, so stdout holds
 only the report.
 """
 
@@ -180,6 +183,21 @@ class _Unbound:
         raise RuntimeError("not called: no instance")
 
 
+def _observed(value: Any) -> dict[str, Any]:
+    seen = _returned(value)
+    if not seen["literal"] and isinstance(value, list | tuple | dict | set | frozenset):
+        seen["length"] = len(value)
+    return seen
+
+
+def _state(target: Any, names: list[str]) -> dict[str, Any]:
+    """The named attributes of the method's instance, as they are now."""
+    instance = getattr(target, "__self__", None)
+    if instance is None or isinstance(instance, type | types.ModuleType):
+        return {}
+    return {name: _observed(getattr(instance, name)) for name in names if hasattr(instance, name)}
+
+
 def _target(request: dict[str, Any], module: types.ModuleType) -> tuple[Any, str | None]:
     """(the callable, why it cannot be called, only bound) for the request's kind."""
     if request["kind"] != "method":
@@ -203,6 +221,31 @@ def _target(request: dict[str, Any], module: types.ModuleType) -> tuple[Any, str
     return getattr(instance, name), None
 
 
+def _probe_entry(
+    request: dict[str, Any],
+    module: types.ModuleType,
+    entry: dict[str, Any],
+    first: tuple[Any, str | None],
+) -> dict[str, Any]:
+    """One set: a method's instance built for it (from its own ``owner_args`` when given),
+    so no set sees what an earlier one changed; ``first`` is the request's own target."""
+    target, problem = first
+    own_owner = "owner_args" in entry
+    if request["kind"] == "method" and (own_owner or problem is None):
+        owner_args = entry["owner_args"] if own_owner else request["owner_args"]
+        target, problem = _target({**request, "owner_args": owner_args}, module)
+    call = bool(request["call"]) and problem is None
+    switch_context(str(entry.get("name", "")))
+    outcome = _probe_set(target, entry, module, call, float(request["timeout_s"]))
+    switch_context("")
+    if own_owner and problem is not None:
+        outcome["binds"] = False
+        outcome["bind_error"] = f"the instance could not be built: {problem}"
+    if outcome["called"] and request.get("observe"):
+        outcome["state"] = _state(target, list(request["observe"]))
+    return outcome
+
+
 def main(request: dict[str, Any]) -> None:
     sys.path[:0] = list(request.get("paths", []))
     signal.signal(signal.SIGALRM, _on_alarm)
@@ -218,10 +261,7 @@ def main(request: dict[str, Any]) -> None:
         if target is not None:
             if problem is not None:
                 report["not_called"] = problem
-            call = bool(request["call"]) and problem is None
             for entry in request["sets"]:
-                switch_context(str(entry.get("name", "")))
-                outcome = _probe_set(target, entry, module, call, float(request["timeout_s"]))
-                switch_context("")
+                outcome = _probe_entry(request, module, entry, (target, problem))
                 report["outcomes"].append(outcome)
     print(MARKER + json.dumps(report, default=str))

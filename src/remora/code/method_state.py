@@ -1,0 +1,127 @@
+"""The state a method changes: which of its instance's attributes, and their asserts.
+
+Read with :mod:`ast`; nothing runs here. :func:`changed_attributes` names the
+public attributes a method assigns or mutates (``self.x = ...``, ``self.x +=
+...``, ``self.x[k] = ...``, ``self.x.append(...)``), less those set from a
+clock or a random source; the sandboxed probe reports them after each call and
+:func:`state_asserts` writes the asserts of those whose value has a literal
+form (a collection that has none, by its length).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+__all__ = [
+    "changed_attributes",
+    "first_parameter",
+    "is_self_attribute",
+    "observed_attributes",
+    "state_asserts",
+]
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+_MUTATORS = {"append", "extend", "insert", "add", "update", "setdefault", "pop", "remove"}
+_MUTATORS |= {"clear", "discard", "popitem", "sort", "reverse", "appendleft", "extendleft"}
+# Calls whose value differs from run to run: an attribute set from one is not asserted.
+_UNSTABLE_CALLS = {"now", "utcnow", "today", "time", "time_ns", "monotonic", "perf_counter"}
+_UNSTABLE_CALLS |= {"random", "randint", "uniform", "choice", "uuid1", "uuid4", "getpid", "id"}
+
+
+def first_parameter(function: Function) -> str | None:
+    """The name a method calls its instance (``self``), None when it takes nothing."""
+    positional = [*function.args.posonlyargs, *function.args.args]
+    return positional[0].arg if positional else None
+
+
+def is_self_attribute(node: ast.AST, self_name: str) -> bool:
+    """Whether ``node`` is ``self.NAME``."""
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == self_name
+    )
+
+
+def _unstable(node: ast.AST, names: set[str]) -> bool:
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name) and inner.id in names:
+            return True
+        if isinstance(inner, ast.Call):
+            callee = inner.func
+            called = callee.id if isinstance(callee, ast.Name) else getattr(callee, "attr", "")
+            if called in _UNSTABLE_CALLS:
+                return True
+    return False
+
+
+def changed_attributes(method: Function) -> list[str]:
+    """The public attributes a method assigns or mutates (``self.x = ...``, ``self.x += ...``,
+    ``self.x[k] = ...``, ``self.x.append(...)``), less those set from a clock or a random
+    source (their value differs from run to run)."""
+    self_name = first_parameter(method)
+    if self_name is None:
+        return []
+    unstable_locals = {
+        target.id
+        for node in ast.walk(method)
+        if isinstance(node, ast.Assign) and _unstable(node.value, set())
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    changed: list[str] = []
+    unstable: set[str] = set()
+
+    def note(target: ast.AST, value: ast.AST | None) -> None:
+        inner = target.value if isinstance(target, ast.Subscript) else target
+        if is_self_attribute(inner, self_name) and isinstance(inner, ast.Attribute):
+            if inner.attr not in changed:
+                changed.append(inner.attr)
+            if value is not None and _unstable(value, unstable_locals):
+                unstable.add(inner.attr)
+
+    for node in ast.walk(method):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                note(target, node.value)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            note(node.target, node.value)
+        elif isinstance(node, ast.Delete):
+            for target in node.targets:
+                note(target, None)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _MUTATORS
+        ):
+            note(node.func.value, node)
+    return [name for name in changed if not name.startswith("_") and name not in unstable]
+
+
+def state_asserts(variable: str, state: dict[str, Any], modules: set[str]) -> list[str]:
+    """Asserts of the attributes observed after the call (``state``: attribute ->
+    ``{repr, literal, length?}``); one with neither a literal form nor a length is left out."""
+    lines: list[str] = []
+    for attribute, seen in state.items():
+        where = f"{variable}.{attribute}"
+        if seen["literal"]:
+            value = ast.literal_eval(seen["repr"])
+            if isinstance(value, float):
+                modules.add("pytest")
+                lines.append(f"assert {where} == pytest.approx({seen['repr']})")
+            elif value is None or isinstance(value, bool):
+                lines.append(f"assert {where} is {seen['repr']}")
+            else:
+                lines.append(f"assert {where} == {seen['repr']}")
+        elif isinstance(seen.get("length"), int):
+            lines.append(f"assert len({where}) == {seen['length']}")
+    return lines
+
+
+def observed_attributes(target: dict[str, Any], method: Function | None) -> list[str]:
+    """What to report of an instance method's instance after each call: what it changes."""
+    if method is None or (target["kind"], target["method_kind"]) != ("method", "instance"):
+        return []
+    return changed_attributes(method)
