@@ -144,7 +144,8 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
         for name, value in usage_kinds(function).items():
             if name in base and type(base[name]) is not type(value):
                 base[name] = value
-    values = boundary_values(function, _kinds(target)) if function is not None else []
+    module = ast.parse(context.node_file_text())  # its constants and compiled patterns
+    values = boundary_values(function, _kinds(target), module) if function is not None else []
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = vary(base, values)
     # The other derived sets (defaults, alternative, edge values) vary every parameter at once.
