@@ -216,8 +216,10 @@ def _truth_values(
     if inner.id not in scope.params and not isinstance(scope.derived.get(inner.id), ast.Call):
         return []  # ``x = n - 1; if x:`` is not about a falsy ``n``
     kind = kinds.get(name, "")
-    falsy = _FALSY.get(kind)
-    return [(name, falsy, f"{inner.id}_is_{label(falsy) if kind else 'none'}")]
+    if kind not in _FALSY:  # nothing says the type: the two falsy values most code meets
+        return [(name, None, f"{inner.id}_is_none"), (name, "", f"{inner.id}_is_empty")]
+    falsy = _FALSY[kind]
+    return [(name, falsy, f"{inner.id}_is_{label(falsy)}")]
 
 
 def boundary_values(

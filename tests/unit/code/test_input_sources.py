@@ -155,3 +155,16 @@ def test_arithmetic_arguments_of_examples_are_given_as_their_value() -> None:
     doc = ">>> size(10**28)\n'10 RB'\n>>> size(3 * 10**2, binary=-2**3)\n"
     assert doctest_calls(doc, "size") == ["10000000000000000000000000000", "300, binary=-8"]
     assert call_site_arguments("size(2 ** 10)\nsize(n)\n", "size") == ["1024"]
+
+
+def test_an_untyped_parameter_passed_on_gets_none_and_the_empty_string() -> None:
+    source = (
+        "def normal(text):\n"
+        "    return str(text) if text is not None else 'none'\n"
+        "def path(text):\n"
+        "    text = normal(text)\n"
+        "    if not text:\n"
+        "        return 'empty'\n"
+        "    return 'kept'\n"
+    )
+    assert outcomes(source, "path") == {"empty", "kept"}
