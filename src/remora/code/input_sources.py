@@ -34,6 +34,8 @@ __all__ = [
 ]
 
 _MAX_BITS = 4096
+_MAX_MEMBERS = 6  # of a module's collection: each member costs a call in the probe
+_MAX_EXPRESSION = 400
 _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -176,13 +178,15 @@ class Scope:
         return isinstance(value, int | float | str | bool | type(None)), value
 
     def members(self, node: ast.expr) -> list[Any]:
-        """The constant members of ``(1, 2)`` or of a module constant bound to a tuple."""
+        """The constant members of ``(1, 2)`` or of a module constant bound to a collection
+        (the first few: a word list of hundreds would crowd out every other candidate)."""
         if isinstance(node, ast.Tuple | ast.List | ast.Set):
             return [v for ok, v in map(self.constant, node.elts) if ok]
         known, value = fold_constant(node, self.constants)
         scalar = (int, float, str, bool)
         if known and isinstance(value, tuple | list | set | frozenset):
-            return [v for v in value if isinstance(v, scalar)]
+            ordered = sorted(value, key=repr) if isinstance(value, set | frozenset) else value
+            return [v for v in ordered if isinstance(v, scalar)][:_MAX_MEMBERS]
         return []
 
     def parameter_in(self, node: ast.expr) -> str | None:
@@ -250,6 +254,9 @@ def derived_locals(
         if name in params:
             continue
         expanded = substitute(value, found)
+        if len(ast.unparse(expanded)) > _MAX_EXPRESSION:  # ``y = x + x`` doubles each time
+            refused.add(name)
+            continue
         sources = {n.id for n in ast.walk(expanded) if isinstance(n, ast.Name) and n.id in params}
         if len(sources) != 1 or origin.setdefault(name, next(iter(sources))) not in sources:
             refused.add(name)

@@ -168,3 +168,23 @@ def test_an_untyped_parameter_passed_on_gets_none_and_the_empty_string() -> None
         "    return 'kept'\n"
     )
     assert outcomes(source, "path") == {"empty", "kept"}
+
+
+def test_a_long_module_collection_gives_a_few_members() -> None:
+    source = "WORDS = {" + ", ".join(f"'w{i}'" for i in range(50)) + "}\n"
+    source += "def f(word):\n    return 'listed' if word.lower() in WORDS else 'other'\n"
+    module = ast.parse(source)
+    function = module.body[1]
+    assert isinstance(function, ast.FunctionDef)
+    found = [value for _, value, _ in boundary_values(function, {}, module)]
+    assert 2 <= len(found) <= 8 and "zz" in found
+    assert outcomes(source, "f") == {"listed", "other"}
+
+
+def test_a_local_that_doubles_on_each_line_is_left_out() -> None:
+    lines = ["def f(a):", "    x0 = a"]
+    lines += [f"    x{i} = x{i - 1} + x{i - 1}" for i in range(1, 12)]
+    function = ast.parse("\n".join(lines) + "\n").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    found = derived_locals(function, {"a"})
+    assert "x0" in found and "x11" not in found
