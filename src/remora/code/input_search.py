@@ -28,6 +28,7 @@ from remora.code.input_sources import (
     local_constants,
     module_constants,
     parameter_names,
+    reads_number,
     regex_values,
     substitute,
 )
@@ -171,7 +172,10 @@ def _compare_values(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, str
                 out += [(name, "a" * n, f"{name}_of_length_{n}") for n in lengths]
                 continue
             words = _expression_words(subject)
-            out += [(name, v, w) for v, w in _sides(value, op, words)]
+            sides = _sides(value, op, words)
+            if scope.kinds.get(name) == "str" and reads_number(expanded):
+                sides = [(str(v) if isinstance(v, int | float) else v, w) for v, w in sides]
+            out += [(name, v, w) for v, w in sides]
     return out
 
 
@@ -235,9 +239,9 @@ def boundary_values(
     """
     params = parameter_names(function)
     constants = local_constants(function, module_constants(module)) if module else {}
-    scope = Scope(params, derived_locals(function, params), constants)
     usage = {n: k for n, k in _usage_kind_names(function).items() if k in _FALSY}
     kinds = {**conversion_kinds(function), **usage, **kinds}
+    scope = Scope(params, derived_locals(function, params), constants, kinds)
     found: list[tuple[str, Any, str]] = []
     for node in ast.walk(function):
         if isinstance(node, ast.Compare):

@@ -30,6 +30,7 @@ __all__ = [
     "fold_constant",
     "module_constants",
     "parameter_names",
+    "reads_number",
     "regex_values",
 ]
 
@@ -164,12 +165,14 @@ def local_constants(
 
 @dataclass(frozen=True)
 class Scope:
-    """What a test in the function can be about: its parameters, the locals computed from
-    one of them, and the module constants it does not shadow."""
+    """What a test in the function can be about: its parameters (and their types where
+    known), the locals computed from one of them, and the module constants it does not
+    shadow."""
 
     params: set[str]
     derived: Mapping[str, ast.expr]
     constants: Mapping[str, Any]
+    kinds: Mapping[str, str]  # the builtin type each parameter is known to have
 
     def constant(self, node: ast.expr) -> tuple[bool, Any]:
         known, value = fold_constant(node, self.constants)
@@ -198,6 +201,14 @@ class Scope:
             if isinstance(n, ast.Name) and n.id in self.params
         }
         return names.pop() if len(names) == 1 else None
+
+
+def reads_number(node: ast.expr) -> bool:
+    """``int(...)`` or ``float(...)`` in it: the text parameter is compared as a number."""
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("int", "float")
+        for n in ast.walk(node)
+    )
 
 
 def conversion_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:

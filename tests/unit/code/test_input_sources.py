@@ -188,3 +188,13 @@ def test_a_local_that_doubles_on_each_line_is_left_out() -> None:
     assert isinstance(function, ast.FunctionDef)
     found = derived_locals(function, {"a"})
     assert "x0" in found and "x11" not in found
+
+
+def test_a_text_parameter_compared_as_a_number_gets_number_texts() -> None:
+    source = (
+        "def clip(value: str) -> str:\n"
+        "    value = value.split('%')[0]\n"
+        "    percent = float(value) if '.' in value else int(value)\n"
+        "    return 'low' if percent < 0 else 'high' if percent > 100 else 'in'\n"
+    )
+    assert outcomes(source, "clip", {"value": "str"}) >= {"low", "high", "in"}
