@@ -164,8 +164,9 @@ def _compare_values(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, str
                 out.append((name, f"x{value}x", f"{name}_contains_{label(value)}"))
                 out.append((name, "x", f"{name}_lacks_{label(value)}"))
                 continue
-            if not known:
-                continue
+            direct = any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(subject))
+            if not known or (value is None and not direct):
+                continue  # ``found = p.get(k); if found is None`` is not about a None ``p``
             expanded = substitute(subject, scope.derived)
             if _is_len(expanded) and isinstance(value, int) and not isinstance(value, bool):
                 lengths = [n for n in (value - 1, value, value + 1) if n >= 0]

@@ -198,3 +198,11 @@ def test_a_text_parameter_compared_as_a_number_gets_number_texts() -> None:
         "    return 'low' if percent < 0 else 'high' if percent > 100 else 'in'\n"
     )
     assert outcomes(source, "clip", {"value": "str"}) >= {"low", "high", "in"}
+
+
+def test_a_local_computed_from_the_parameter_compared_with_none_gives_nothing() -> None:
+    function = ast.parse(
+        "def f(key: str):\n    found = TABLE.get(key)\n    if found is None:\n        return 0\n"
+    ).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    assert boundary_values(function, {}) == []
