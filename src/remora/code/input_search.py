@@ -15,11 +15,23 @@ picks, among candidates whose runs covered known units, the few that cover all.
 from __future__ import annotations
 
 import ast
-import math
 import re
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from remora.code.input_sources import (
+    Scope,
+    conversion_kinds,
+    derived_locals,
+    fold_constant,
+    local_constants,
+    module_constants,
+    parameter_names,
+    reads_number,
+    regex_values,
+    substitute,
+)
 
 __all__ = [
     "Candidate",
@@ -104,22 +116,6 @@ def _expression_words(node: ast.expr) -> str:
     return re.sub(r"[^0-9a-zA-Z]+", "_", words).strip("_").lower()[:_MAX_LABEL]
 
 
-def _constant(node: ast.expr) -> tuple[bool, Any]:
-    try:
-        value = ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return False, None
-    if isinstance(value, float) and not math.isfinite(value):
-        return False, None
-    return isinstance(value, int | float | str | bool | type(None)), value
-
-
-def _parameter_in(node: ast.expr, params: set[str]) -> str | None:
-    """The one parameter ``node`` is an expression of (``n``, ``n % 100``, ``len(s)``)."""
-    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in params}
-    return names.pop() if len(names) == 1 else None
-
-
 def _is_len(node: ast.expr) -> bool:
     return (
         isinstance(node, ast.Call)
@@ -149,18 +145,17 @@ def _sides(value: Any, op: ast.cmpop, words: str) -> list[tuple[Any, str]]:
     ]
 
 
-def _compare_values(node: ast.Compare, params: set[str]) -> list[tuple[str, Any, str]]:
+def _compare_values(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, str]]:
     out: list[tuple[str, Any, str]] = []
     operands = [node.left, *node.comparators]
     for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
         for subject, other in ((left, right), (right, left)):
-            name = _parameter_in(subject, params)
-            known, value = _constant(other)
+            name = scope.parameter_in(subject)
+            known, value = scope.constant(other)
             if name is None:
                 continue
-            if isinstance(op, ast.In | ast.NotIn) and subject is left:
-                members = other.elts if isinstance(other, ast.Tuple | ast.List | ast.Set) else []
-                values = [v for ok, v in map(_constant, members) if ok]
+            if isinstance(op, ast.In | ast.NotIn) and subject is left and not known:
+                values = scope.members(other)
                 out += [(name, v, f"{name}_is_{label(v)}") for v in values]
                 if values and all(isinstance(v, str) for v in values):
                     out.append((name, "zz", f"{name}_is_not_listed"))
@@ -171,34 +166,45 @@ def _compare_values(node: ast.Compare, params: set[str]) -> list[tuple[str, Any,
                 out.append((name, f"x{value}x", f"{name}_contains_{label(value)}"))
                 out.append((name, "x", f"{name}_lacks_{label(value)}"))
                 continue
-            if not known:
-                continue
-            if _is_len(subject) and isinstance(value, int) and not isinstance(value, bool):
+            direct = any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(subject))
+            if not known or (value is None and not direct):
+                continue  # ``found = p.get(k); if found is None`` is not about a None ``p``
+            expanded = substitute(subject, scope.derived)
+            if _is_len(expanded) and isinstance(value, int) and not isinstance(value, bool):
                 lengths = [n for n in (value - 1, value, value + 1) if n >= 0]
                 out += [(name, "a" * n, f"{name}_of_length_{n}") for n in lengths]
                 continue
             words = _expression_words(subject)
-            out += [(name, v, w) for v, w in _sides(value, op, words)]
+            sides = _sides(value, op, words)
+            if scope.kinds.get(name) == "str" and reads_number(expanded):
+                sides = [(str(v) if isinstance(v, int | float) else v, w) for v, w in sides]
+            out += [(name, v, w) for v, w in sides]
     return out
 
 
-def _call_values(node: ast.Call, params: set[str]) -> list[tuple[str, Any, str]]:
+def _other_type(name: str, found: list[str]) -> tuple[str, Any, str]:
+    """A value of none of the types ``isinstance`` asks about, for its other side."""
+    other = 1 if "str" in found else "a"
+    return (name, other, f"{name}_is_not_{'_or_'.join(k.lower() for k in found)}")
+
+
+def _call_values(node: ast.Call, scope: Scope) -> list[tuple[str, Any, str]]:
     func = node.func
     if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
-        name = _parameter_in(node.args[0], params)
+        name = scope.parameter_in(node.args[0])
         kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
         found = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in _TYPE_SAMPLES]
-        if name is not None and isinstance(node.args[0], ast.Name):
-            return [(name, _TYPE_SAMPLES[k], f"{name}_is_{k.lower()}") for k in found]
+        if name is not None and isinstance(node.args[0], ast.Name) and found:
+            same = [(name, _TYPE_SAMPLES[k], f"{name}_is_{k.lower()}") for k in found]
+            return [*same, _other_type(name, found)]
     if (
         isinstance(func, ast.Attribute)
         and func.attr in ("startswith", "endswith")
-        and isinstance(func.value, ast.Name)
-        and func.value.id in params
+        and (name := scope.parameter_in(func.value)) is not None
         and node.args
     ):
-        known, value = _constant(node.args[0])
-        name, verb = func.value.id, func.attr.removesuffix("with")
+        known, value = scope.constant(node.args[0])
+        verb = func.attr.removesuffix("with")
         if known and isinstance(value, str) and value:
             made = f"{value}a" if verb == "starts" else f"a{value}"
             return [
@@ -209,38 +215,48 @@ def _call_values(node: ast.Call, params: set[str]) -> list[tuple[str, Any, str]]
 
 
 def _truth_values(
-    test: ast.expr, params: set[str], kinds: Mapping[str, str]
+    test: ast.expr, scope: Scope, kinds: Mapping[str, str]
 ) -> list[tuple[str, Any, str]]:
     inner = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
-    if isinstance(inner, ast.Name) and inner.id in params:
-        kind = kinds.get(inner.id, "")
-        falsy = _FALSY.get(kind)
-        return [(inner.id, falsy, f"{inner.id}_is_{label(falsy) if kind else 'none'}")]
-    return []
+    if not isinstance(inner, ast.Name) or (name := scope.parameter_in(inner)) is None:
+        return []
+    if inner.id not in scope.params and not isinstance(scope.derived.get(inner.id), ast.Call):
+        return []  # ``x = n - 1; if x:`` is not about a falsy ``n``
+    kind = kinds.get(name, "")
+    if kind not in _FALSY:  # nothing says the type: the two falsy values most code meets
+        return [(name, None, f"{inner.id}_is_none"), (name, "", f"{inner.id}_is_empty")]
+    falsy = _FALSY[kind]
+    return [(name, falsy, f"{inner.id}_is_{label(falsy)}")]
 
 
 def boundary_values(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, kinds: Mapping[str, str]
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    kinds: Mapping[str, str],
+    module: ast.Module | None = None,
 ) -> list[tuple[str, Any, str]]:
     """``(parameter, value, words)`` for each value on a side of a boundary the code tests.
 
     ``kinds`` maps a parameter to the builtin type its annotation or default
-    says (``int``, ``str``...), for the falsy value of an ``if x:``.
+    says (``int``, ``str``...), for the falsy value of an ``if x:``. ``module``, the
+    function's module, resolves the constants it compares with and the patterns it uses.
     """
-    params = {
-        a.arg for a in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
-    }
+    params = parameter_names(function)
+    constants = local_constants(function, module_constants(module)) if module else {}
+    usage = {n: k for n, k in _usage_kind_names(function).items() if k in _FALSY}
+    kinds = {**conversion_kinds(function), **usage, **kinds}
+    scope = Scope(params, derived_locals(function, params), constants, kinds)
     found: list[tuple[str, Any, str]] = []
     for node in ast.walk(function):
         if isinstance(node, ast.Compare):
-            found += _compare_values(node, params)
+            found += _compare_values(node, scope)
         elif isinstance(node, ast.Call):
-            found += _call_values(node, params)
+            found += _call_values(node, scope)
         elif isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
-            found += _truth_values(node.test, params, kinds)
+            found += _truth_values(node.test, scope, kinds)
         elif isinstance(node, ast.BoolOp):
             for value in node.values:
-                found += _truth_values(value, params, kinds)
+                found += _truth_values(value, scope, kinds)
+    found += regex_values(function, constants, scope.derived)
     unique: dict[tuple[str, str], tuple[str, Any, str]] = {}
     for name, value, words in found:
         unique.setdefault((name, repr(value)), (name, value, words))
@@ -263,12 +279,8 @@ _METHOD_KINDS = {
 _KIND_SAMPLES: dict[str, Any] = {"dict": {}, "str": "a", "list": [], "int": 1}
 
 
-def usage_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Any]:
-    """A sample value for each parameter whose use says its type: ``p.get(...)`` a dict,
-    ``p.lower()`` a string, ``p >> 10`` or ``p & 3`` an integer (first use wins)."""
-    params = {
-        a.arg for a in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
-    }
+def _usage_kind_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    params = parameter_names(function)
     kinds: dict[str, str] = {}
     for node in ast.walk(function):
         if (
@@ -285,7 +297,13 @@ def usage_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, A
             for side in (node.left, node.right):
                 if isinstance(side, ast.Name) and side.id in params:
                     kinds.setdefault(side.id, "int")
-    return {name: _KIND_SAMPLES[kind] for name, kind in kinds.items()}
+    return kinds
+
+
+def usage_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Any]:
+    """A sample value for each parameter whose use says its type: ``p.get(...)`` a dict,
+    ``p.lower()`` a string, ``p >> 10`` or ``p & 3`` an integer (first use wins)."""
+    return {name: _KIND_SAMPLES[kind] for name, kind in _usage_kind_names(function).items()}
 
 
 def vary(base: Mapping[str, Any], values: Iterable[tuple[str, Any, str]]) -> list[Candidate]:
@@ -302,10 +320,24 @@ def vary(base: Mapping[str, Any], values: Iterable[tuple[str, Any, str]]) -> lis
 
 
 def _call_arguments_text(call: ast.Call, text: str) -> str | None:
-    parts = [ast.get_source_segment(text, a) for a in [*call.args, *call.keywords]]
-    if any(p is None for p in parts):
+    parts = [_argument_text(a, text) for a in call.args]
+    parts += [
+        None if (value := _argument_text(k.value, text)) is None else f"{k.arg}={value}"
+        for k in call.keywords
+        if k.arg is not None
+    ]
+    if any(p is None for p in parts) or any(k.arg is None for k in call.keywords):
         return None
     return ", ".join(p for p in parts if p is not None)
+
+
+def _argument_text(node: ast.expr, text: str) -> str | None:
+    """An argument's source; arithmetic on numbers (``10**34 * 3``) as its value."""
+    if isinstance(node, ast.BinOp | ast.UnaryOp):
+        known, value = fold_constant(node, {})
+        if known and isinstance(value, int | float) and not isinstance(value, bool):
+            return repr(value)
+    return ast.get_source_segment(text, node)
 
 
 def _calls_to(tree: ast.AST, name: str) -> Iterable[ast.Call]:
@@ -348,7 +380,7 @@ def call_site_arguments(text: str, name: str, limit: int = 8) -> list[str]:
             k.arg is None for k in call.keywords
         ):
             continue
-        if values and all(_literal(v) for v in values):
+        if values and all(_literal(v) or fold_constant(v, {})[0] for v in values):
             arguments = _call_arguments_text(call, text)
             if arguments is not None and arguments not in found:
                 found.append(arguments)

@@ -155,7 +155,8 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
             function, target["parameters"], base, sorted(module_names(text)), lookup
         )
         base.update(shaped)
-    values = boundary_values(function, _kinds(target)) if function is not None else []
+    module = ast.parse(text)  # its constants and compiled patterns
+    values = boundary_values(function, _kinds(target), module) if function is not None else []
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = vary(base, values)
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}
@@ -262,7 +263,9 @@ async def search_tests(
     missed = missed_report(_span_source(context, span), span.start, span, covered)
     model: dict[str, Any] = {"asked": False, "kept": 0, "problems": []}
     claims: dict[str, str] = {}
-    if missed and context.completer is not None and time.monotonic() - started < time_budget_s:
+    # The model's completed call varies the arguments only: none, nothing to ask.
+    askable = bool(target["parameters"]) and context.completer is not None
+    if missed and askable and time.monotonic() - started < time_budget_s:
         model["asked"] = True
         found, claims, model["problems"] = await model_candidates(context, target, missed)
         named = {f"m{i}": c for i, c in enumerate(found)}

@@ -49,7 +49,11 @@ def finish_coverage(measured: coverage.Coverage, spec: dict[str, Any]) -> dict[s
         if name == "":
             continue
         data.set_query_contexts([f"^{re.escape(name)}$"])  # patterns, not names
-        lines = sorted(n for n in data.lines(files[0]) or [] if _in_span(n, spec))
-        arcs = sorted([a, b] for a, b in data.arcs(files[0]) or [] if (a, b) in taken)
+        # Measured lines are where the bytecode ran (a multi-line dict runs from its first
+        # key's line); the parser's statements and arcs start at each statement's first line.
+        ran = parser.translate_lines(data.lines(files[0]) or [])
+        lines = sorted(n for n in ran if _in_span(n, spec))
+        went = parser.translate_arcs(data.arcs(files[0]) or [])
+        arcs = sorted([a, b] for a, b in went if (a, b) in taken)
         contexts[name] = {"lines": lines, "arcs": arcs}
     return {"statements": statements, "branches": branches, "contexts": contexts}
