@@ -251,11 +251,12 @@ async def test_what_the_code_under_test_writes_is_discarded(tmp_path: Path) -> N
 
 
 async def test_a_search_that_finds_no_test_says_what_it_missed(tmp_path: Path) -> None:
-    # Every call of register needs a product with a .sku: no derived argument is usable,
-    # so there is no test to write, which is a result, not an error.
-    root = copy_sample(tmp_path)
-    node = find_node(root, "inventory/models.py", "Warehouse.register")
+    # Every call raises TypeError in the code itself: no candidate says anything about
+    # it, so there is no test to write, which is a result, not an error.
+    source = "def broken(text):\n    return len(text) + None\n"
+    root = write_project(tmp_path, {"src/pkg/__init__.py": "", "src/pkg/broken.py": source})
+    node = find_node(root, "src/pkg/broken.py", "broken")
     async with bench(root) as b:
         found = await b.run("test", "search_tests", node)
     assert found["kept"] == [] and found["dropped"] == [], found
-    assert ">> " in found["missed"], found
+    assert found["missed"] != "", found
