@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from bundled_agents_support import bench, copy_sample, find_node, run_bundled_agent, write_project
 
-from remora.code import testing
+from remora.code import pytest_files
 from remora.discovery.node import CSTNode
 from remora.providers.scripted import ScriptedProvider, tool_turn
 from remora.runner import AgentResult
@@ -135,14 +135,14 @@ async def test_the_submit_reuses_the_pytest_run_of_the_unchanged_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     runs: list[dict[str, Any]] = []
-    real = testing.run_program
+    real = pytest_files.run_program
 
     async def counted(context: Any, program: str, request: dict[str, Any], **kw: Any) -> Any:
         if program == "pytest_report":  # plain or under coverage: one pytest process each
             runs.append(request)
         return await real(context, program, request, **kw)
 
-    monkeypatch.setattr(testing, "run_program", counted)
+    monkeypatch.setattr(pytest_files, "run_program", counted)
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/models.py", "Warehouse.get")
     # The search runs the new tests once, under coverage (the probe ran their calls

@@ -13,10 +13,10 @@ from remora.code import (
     lint,
     lint_examples,
     lint_units,
+    pytest_files,
     structure,
     test_search,
-    testcases,
-    testing,
+    written_tests,
 )
 from remora.code.context import CodeContext
 from remora.code.module import (
@@ -43,9 +43,9 @@ __all__ = [
     "lint_units",
     "load_tool_script",
     "module_stubs",
+    "pytest_files",
     "structure",
     "test_search",
-    "testcases",
-    "testing",
     "toolkit_stubs",
+    "written_tests",
 ]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.testing import run_pytest_measured
+from remora.code.pytest_files import run_pytest_measured
 
 __all__ = ["Coverage", "Span", "measure_test_file", "missed_report", "node_span"]
 
@@ -124,7 +124,7 @@ async def measure_test_file(
     context: CodeContext, path: str, span: Span, timeout_s: float | None = None
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Run pytest on ``path`` under coverage: (the report of
-    :func:`remora.code.testing.run_pytest`, the coverage report).
+    :func:`remora.code.pytest_files.run_pytest`, the coverage report).
 
     The coverage is None when pytest or coverage could not run.
     """

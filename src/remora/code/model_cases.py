@@ -18,7 +18,7 @@ from remora.code.completion import complete
 from remora.code.constructor import project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.input_search import Candidate, label
-from remora.code.testcases import parameter_of, snake
+from remora.code.written_tests import parameter_of, snake
 
 __all__ = ["model_call_texts", "model_candidates"]
 

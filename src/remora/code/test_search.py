@@ -49,21 +49,21 @@ from remora.code.keyed_arguments import fitted_arguments
 from remora.code.method_state import observed_attributes
 from remora.code.model_cases import model_candidates
 from remora.code.module import host_function
+from remora.code.pytest_files import (
+    add_passing_tests,
+    overlay_digest,
+    restore_file,
+    tests_in_file,
+    with_pieces,
+)
 from remora.code.samples import argument_sets, literal_default
-from remora.code.testcases import (
+from remora.code.written_tests import (
     OBSERVED_MARKER,
     module_names,
     observed_piece,
     owner_arguments,
     parameter_of,
     snake,
-)
-from remora.code.testing import (
-    add_passing_tests,
-    overlay_digest,
-    restore_file,
-    tests_in_file,
-    with_pieces,
 )
 from remora.sandbox import search
 

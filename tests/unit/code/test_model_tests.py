@@ -1,4 +1,4 @@
-"""Tests from a model's cases and sources (remora.code.testcases), one JSON case per file.
+"""Tests from a model's cases and sources (remora.code.written_tests), one JSON case per file.
 
 Each case names the node it is for (``function``: ``shop.pricing.apply_discount``;
 ``method``: ``shop.models.StockItem.remove``) and gives the model's input and
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from remora.code.constructor import Parameter
-from remora.code.testcases import case_piece, source_pieces
+from remora.code.written_tests import case_piece, source_pieces
 
 CASES = Path(__file__).parent / "model_test_cases"
 MODULE_NAMES = {"apply_discount", "OutOfStock", "StockItem", "Money"}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from remora.code import testing
+from remora.code import pytest_files
 
 CASES = Path(__file__).parent / "test_file_cases"
 
@@ -22,12 +22,14 @@ def _case(name: str) -> dict[str, Any]:
 @pytest.mark.parametrize("name", sorted(p.stem for p in CASES.glob("*.json")))
 def test_adding_tests_gives_the_expected_file(name: str) -> None:
     case = _case(name)
-    got = testing.add_to_test_file(
+    got = pytest_files.add_to_test_file(
         case["text"], "t.py", case["module"], case["names"], case["plain"], case["functions"]
     )
     assert got == case["expected"], case["why"]
     ast.parse(got)  # still Python
-    assert testing.tests_in_file(got)[-1] == testing.tests_in_file(case["functions"][-1])[-1]
+    assert (
+        pytest_files.tests_in_file(got)[-1] == pytest_files.tests_in_file(case["functions"][-1])[-1]
+    )
 
 
 def test_tests_in_file_lists_top_level_test_functions_only() -> None:
@@ -35,9 +37,9 @@ def test_tests_in_file_lists_top_level_test_functions_only() -> None:
         "import pytest\n\n\nasync def test_a():\n    pass\n\n\nclass TestB:\n"
         "    def test_c(self):\n        pass\n\n\ndef helper():\n    pass\n"
     )
-    assert testing.tests_in_file(text) == ["test_a"]
+    assert pytest_files.tests_in_file(text) == ["test_a"]
 
 
 def test_an_unparsable_test_file_is_named_with_its_line() -> None:
     with pytest.raises(ValueError, match=r"tests/test_x.py:2: cannot parse the test file"):
-        testing.tests_in_file("x = 1\ndef (:\n", "tests/test_x.py")
+        pytest_files.tests_in_file("x = 1\ndef (:\n", "tests/test_x.py")

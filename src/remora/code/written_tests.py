@@ -1,7 +1,7 @@
 """Test functions for the run's node: from a model's cases, from a model's source, or observed.
 
 Every function returned here is a *piece* for
-:func:`remora.code.testing.add_passing_tests`: ``{"name", "source", "imports",
+:func:`remora.code.pytest_files.add_passing_tests`: ``{"name", "source", "imports",
 "modules"}``. What a piece claims is what it checks: a case's test asserts the
 value or exception the case gives; a model's test function must call the node
 and assert something, and loses its docstring (prose nobody checked); an
