@@ -271,3 +271,27 @@ async def test_a_method_gets_owners_that_take_its_branches_on_the_instances_stat
     ) in text
     assert text.count(OBSERVED) == 3
     assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_basket.py") == ["3 passed"] * 2
+
+
+VALMAP = '''\
+def valmap(func, d):
+    """Apply func to every value of d."""
+    if not d:
+        return {}
+    return {key: func(value) for key, value in d.items()}
+'''
+
+
+async def test_a_parameter_the_code_calls_is_given_a_builtin(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"dicts.py": VALMAP})
+    node = find_node(root, "dicts.py", "valmap")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        text = b.text("test", node, "tests/test_dicts.py")
+        workspace = b.workspace("test", node)
+        assert found["coverage_after"]["branches"] == "2/2", found
+        assert "valmap(func=str, d=" in text, text
+        assert (
+            pytest_twice_on_copy(workspace, tmp_path, "tests/test_dicts.py")
+            == [f"{len(found['kept'])} passed"] * 2
+        )

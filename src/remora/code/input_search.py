@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from remora.code.input_sources import (
+    CALLABLE_SAMPLE,
     Scope,
+    called_parameters,
     conversion_kinds,
     derived_locals,
     fold_constant,
@@ -105,6 +107,8 @@ def label(value: Any) -> str:
                 parts.append(_WORDS[char])
         parts += [word] if word else []
         return "_".join(parts)[:20].strip("_") or ("empty" if value == "" else "text")
+    if value == CALLABLE_SAMPLE:
+        return str(CALLABLE_SAMPLE["__callable__"])
     if isinstance(value, list | dict):
         return "empty" if not value else f"{len(value)}_items"
     return "value"
@@ -225,8 +229,8 @@ def _truth_values(
     kind = kinds.get(name, "")
     if kind not in _FALSY:  # nothing says the type: the two falsy values most code meets
         return [(name, None, f"{inner.id}_is_none"), (name, "", f"{inner.id}_is_empty")]
-    falsy = _FALSY[kind]
-    return [(name, falsy, f"{inner.id}_is_{label(falsy)}")]
+    falsy, truthy = _FALSY[kind], _TYPE_SAMPLES[kind]  # the derived value may be either
+    return [(name, falsy, f"{inner.id}_is_{label(falsy)}"), (name, truthy, f"{inner.id}_is_set")]
 
 
 def boundary_values(
@@ -276,7 +280,13 @@ _METHOD_KINDS = {
     "endswith": "str",
     "append": "list",
 }
-_KIND_SAMPLES: dict[str, Any] = {"dict": {}, "str": "a", "list": [], "int": 1}
+_KIND_SAMPLES: dict[str, Any] = {
+    "dict": {},
+    "str": "a",
+    "list": [],
+    "int": 1,
+    "callable": CALLABLE_SAMPLE,
+}
 
 
 def _usage_kind_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
@@ -291,6 +301,9 @@ def _usage_kind_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[
             and node.func.attr in _METHOD_KINDS
         ):
             kinds.setdefault(node.func.value.id, _METHOD_KINDS[node.func.attr])
+        elif isinstance(node, ast.Call):
+            for name in called_parameters(node, params):
+                kinds.setdefault(name, "callable")
         elif isinstance(node, ast.BinOp) and isinstance(
             node.op, ast.RShift | ast.LShift | ast.BitAnd | ast.BitOr | ast.Mod | ast.FloorDiv
         ):

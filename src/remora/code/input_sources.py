@@ -5,10 +5,12 @@ parameters; this module widens what counts. :func:`module_constants` resolves
 the module's own constants (``MAX = 5000``, ``PATTERN = re.compile("...")``) so
 ``n > MAX`` is a boundary like ``n > 5000``. :func:`derived_locals` follows
 locals computed from one parameter (``size = abs(value)``), so ``size == 1``
-says ``value`` is worth trying at 1. :func:`regex_values` gives, for a string
-that a regular expression with a known pattern examines, a string that matches
-it and one that does not: samples are built from the pattern's parse tree
-(the ``re`` module's own parser) and checked against the compiled pattern.
+says ``value`` is worth trying at 1. :func:`called_parameters` finds the
+parameters the code calls, which get a builtin (:data:`CALLABLE_SAMPLE`).
+:func:`regex_values` gives, for a string that a regular expression with a
+known pattern examines, a string that matches it and one that does not:
+samples are built from the pattern's parse tree (the ``re`` module's own
+parser) and checked against the compiled pattern.
 Nothing of the project runs here.
 """
 
@@ -24,7 +26,9 @@ from typing import Any
 from remora.code.regex_samples import Pattern, pattern_samples, regex_flags
 
 __all__ = [
+    "CALLABLE_SAMPLE",
     "Scope",
+    "called_parameters",
     "conversion_kinds",
     "derived_locals",
     "fold_constant",
@@ -47,6 +51,10 @@ _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Mod: operator.mod,
 }
 _CONVERSIONS = ("int", "float", "str", "bool", "list", "dict")
+# A parameter the code calls, or hands to map/filter or a key=: a builtin that takes any
+# one argument, sent to the probe as this marker and written in a test as its name.
+CALLABLE_SAMPLE = {"__callable__": "str"}
+_TAKES_A_CALLABLE = frozenset({"map", "filter", "sorted", "min", "max", "reduce"})
 _REGEX_FUNCTIONS = {
     "search": 1,
     "match": 1,
@@ -57,6 +65,17 @@ _REGEX_FUNCTIONS = {
     "sub": 2,
     "subn": 2,
 }
+
+
+def called_parameters(call: ast.Call, params: set[str]) -> list[str]:
+    """Parameters ``call`` calls (``func(x)``) or hands on to be called (``map(func, xs)``,
+    ``sorted(xs, key=func)``)."""
+    if isinstance(call.func, ast.Name) and call.func.id in params:
+        return [call.func.id]
+    name = call.func.id if isinstance(call.func, ast.Name) else ""
+    handed = call.args[:1] if name in _TAKES_A_CALLABLE - {"sorted", "min", "max"} else []
+    handed += [k.value for k in call.keywords if k.arg == "key"]
+    return [a.id for a in handed if isinstance(a, ast.Name) and a.id in params]
 
 
 def parameter_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

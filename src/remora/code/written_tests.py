@@ -56,6 +56,8 @@ class _Render:
         self.instance = ""  # the variable holding a method's instance, once built
 
     def value(self, value: Any) -> str:
+        if isinstance(value, dict) and set(value) == {"__callable__"}:
+            return str(value["__callable__"])  # a builtin, by its name
         if isinstance(value, dict) and set(value) == {"__class__", "args"}:
             name = str(value["__class__"])
             self.imports.add(name.split(".")[0])

@@ -13,8 +13,18 @@ from typing import Any
 
 import pytest
 
-from remora.code.input_search import boundary_values, call_site_arguments, doctest_calls
-from remora.code.input_sources import derived_locals, fold_constant, module_constants
+from remora.code.input_search import (
+    boundary_values,
+    call_site_arguments,
+    doctest_calls,
+    usage_kinds,
+)
+from remora.code.input_sources import (
+    CALLABLE_SAMPLE,
+    derived_locals,
+    fold_constant,
+    module_constants,
+)
 from remora.code.regex_samples import Pattern, pattern_samples
 
 
@@ -206,3 +216,20 @@ def test_a_local_computed_from_the_parameter_compared_with_none_gives_nothing() 
     ).body[0]
     assert isinstance(function, ast.FunctionDef)
     assert boundary_values(function, {}) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "called"),
+    [
+        ("def f(func, d):\n    return {k: func(v) for k, v in d.items()}\n", {"func": "callable"}),
+        ("def f(pred, xs):\n    return list(filter(pred, xs))\n", {"pred": "callable"}),
+        ("def f(xs, key):\n    return sorted(xs, key=key)\n", {"key": "callable"}),
+        # Handed on as data, not to be called: nothing said about it.
+        ("def f(xs, n):\n    return sorted(xs)[:n]\n", {}),
+    ],
+)
+def test_a_parameter_the_code_calls_gets_a_builtin(source: str, called: dict[str, str]) -> None:
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    kinds = usage_kinds(function)
+    assert {name: "callable" for name, v in kinds.items() if v == CALLABLE_SAMPLE} == called

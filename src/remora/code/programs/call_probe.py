@@ -4,7 +4,8 @@ The request names the module, the callable's qualified name, its kind
 (function, method, class), for a method the owner class and the arguments that
 build an instance, and the argument sets: ``{"name": ..., "args": {...}}``. A
 value ``{"__class__": "Name", "args": {...}}`` is an instance of the module's
-class ``Name`` built from those arguments. Parameters that are positional-only
+class ``Name`` built from those arguments; ``{"__callable__": "str"}`` is that
+builtin, for a parameter the code calls. Parameters that are positional-only
 are passed by position. Each set is bound to the real ``inspect.signature``
 first; only a set that binds is called (when the request asks for calls), under
 a per-call time limit. A method is called on an instance built afresh for each
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import builtins
 import contextlib
 import importlib
 import inspect
@@ -31,6 +33,8 @@ from typing import Any
 MARKER = "REMORA_REPORT "
 MAX_REPR_CHARS = 400
 MAX_MESSAGE_CHARS = 300
+# Builtins a set may pass where the code calls a parameter ({"__callable__": "str"}).
+_CALLABLES = frozenset({"str", "bool", "len", "repr", "abs", "int", "sorted"})
 
 
 def switch_context(name: str) -> None:
@@ -57,6 +61,8 @@ def _value(data: Any, module: types.ModuleType) -> Any:
     if isinstance(data, list):
         return [_value(item, module) for item in data]
     if isinstance(data, dict):
+        if set(data) == {"__callable__"} and data["__callable__"] in _CALLABLES:
+            return getattr(builtins, data["__callable__"])
         if set(data) == {"__class__", "args"} and isinstance(data["args"], dict):
             cls = _lookup(module, str(data["__class__"]))
             return cls(**{k: _value(v, module) for k, v in data["args"].items()})
