@@ -295,3 +295,29 @@ async def test_a_parameter_the_code_calls_is_given_a_builtin(tmp_path: Path) -> 
             pytest_twice_on_copy(workspace, tmp_path, "tests/test_dicts.py")
             == [f"{len(found['kept'])} passed"] * 2
         )
+
+
+COLOURS = """\
+from ._definitions import NAMES_TO_HEX
+
+
+def name_to_hex(name: str) -> str:
+    if hex_value := NAMES_TO_HEX.get(name.lower()):
+        return hex_value
+    raise ValueError(f"{name} is not a colour")
+"""
+
+
+async def test_a_name_looked_up_in_a_table_is_tried_with_the_tables_keys(tmp_path: Path) -> None:
+    files = {
+        "src/colours/__init__.py": "",
+        "src/colours/_definitions.py": 'NAMES_TO_HEX = {"aqua": "#00ffff", "navy": "#000080"}\n',
+        "src/colours/convert.py": COLOURS,
+    }
+    root = write_project(tmp_path, files)
+    node = find_node(root, "src/colours/convert.py", "name_to_hex")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        text = b.text("test", node, "tests/test_convert.py")
+    assert found["coverage_after"]["branches"] == "2/2", found
+    assert "name_to_hex(name='aqua')" in text and "pytest.raises(ValueError)" in text, text

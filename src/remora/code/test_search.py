@@ -57,6 +57,7 @@ from remora.code.pytest_files import (
     with_pieces,
 )
 from remora.code.samples import argument_sets, literal_default
+from remora.code.table_seeds import table_values
 from remora.code.written_tests import (
     OBSERVED_MARKER,
     module_names,
@@ -157,6 +158,8 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
         base.update(shaped)
     module = ast.parse(text)  # its constants and compiled patterns
     values = boundary_values(function, _kinds(target), module) if function is not None else []
+    if function is not None:  # a name the module's tables hold, where the code looks one up
+        values += table_values(context, function, module, _kinds(target))
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = vary(base, values)
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}

@@ -1,0 +1,120 @@
+"""Strings worth trying for a parameter the code looks up in a table.
+
+``color_map.get(name.lower())`` takes one branch for a name the table holds and
+another for one it does not; a derived ``"sample name"`` reaches only the
+second. The tables such code reads are most often dict literals at module level,
+in the node's module or in a project module it imports from
+(``from ._definitions import ...``). :func:`table_values` gives, for each
+parameter that appears inside a lookup (``.get(...)``'s key, a subscript, the
+left side of ``in``), the first keys and values of those dicts. Everything is
+read with :mod:`ast`; nothing of the project runs here.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping
+
+from remora.code.context import CodeContext
+from remora.code.input_search import label
+from remora.code.input_sources import parameter_names
+
+__all__ = ["looked_up_parameters", "table_strings", "table_values"]
+
+# Of each dict, the first few keys and values: each one costs a call in the probe.
+_PER_TABLE = 2
+_MAX_STRINGS = 6
+_MAX_IMPORTED_MODULES = 8
+
+
+def looked_up_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Parameters that appear in a lookup's key: ``t.get(p...)``, ``t[p...]``, ``p in t``."""
+    params = parameter_names(function)
+    keys: list[ast.expr] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "get" and node.args:
+                keys.append(node.args[0])
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            keys.append(node.slice)
+        elif isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In | ast.NotIn):
+            keys.append(node.left)
+    return {
+        name.id
+        for key in keys
+        for name in ast.walk(key)
+        if isinstance(name, ast.Name) and name.id in params
+    }
+
+
+def _dict_strings(module: ast.Module) -> list[str]:
+    found: list[str] = []
+    for statement in module.body:
+        value = statement.value if isinstance(statement, ast.Assign | ast.AnnAssign) else None
+        if not isinstance(value, ast.Dict):
+            continue
+        pairs = [(k, v) for k, v in zip(value.keys, value.values, strict=True) if k is not None]
+        for key, item in pairs[:_PER_TABLE]:
+            found += [
+                node.value
+                for node in (key, item)
+                if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            ]
+    return found
+
+
+def _imported_paths(module: ast.Module, file_path: str) -> list[str]:
+    """Project files the module imports from: relative imports, or its own package's."""
+    parts = file_path.removesuffix(".py").split("/")
+    package = parts[:-1]
+    root = package[:-1] if package else []
+    top = package[-1] if package else ""
+    paths: list[str] = []
+    for node in module.body:
+        if not isinstance(node, ast.ImportFrom) or node.module is None:
+            continue
+        if node.level:
+            base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+            target = [*base, *node.module.split(".")]
+        elif top and node.module.split(".")[0] == top:
+            target = [*root, *node.module.split(".")]
+        else:
+            continue
+        paths += ["/".join(target) + ".py", "/".join(target) + "/__init__.py"]
+    return paths[: 2 * _MAX_IMPORTED_MODULES]
+
+
+def table_strings(
+    module: ast.Module, file_path: str, read: Callable[[str], str | None]
+) -> list[str]:
+    """The first keys and values of the module's dict literals, then of those of the
+    project modules it imports from (``read`` gives a project file's text, or None)."""
+    found = _dict_strings(module)
+    for path in _imported_paths(module, file_path):
+        text = read(path)
+        if text is None:
+            continue
+        try:
+            found += _dict_strings(ast.parse(text))
+        except SyntaxError:
+            continue  # a file that does not parse offers no table
+    return list(dict.fromkeys(found))[:_MAX_STRINGS]
+
+
+def table_values(
+    context: CodeContext,
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    module: ast.Module,
+    kinds: Mapping[str, str],
+) -> list[tuple[str, str, str]]:
+    """``(parameter, string, words)`` for each parameter of the run's node looked up in a
+    table that is a string or of no known kind (``kinds``)."""
+    looked_up = looked_up_parameters(function)
+    names = sorted(n for n in looked_up if kinds.get(n, "str") == "str")
+
+    def read(path: str) -> str | None:
+        return context.read_text(path) if context.workspace.exists(path) else None
+
+    file_path = context.bound_node().file_path
+    strings = table_strings(module, file_path, read) if names else []
+    return [(name, text, f"{name}_is_{label(text)}") for name in names for text in strings]
