@@ -321,3 +321,34 @@ async def test_a_name_looked_up_in_a_table_is_tried_with_the_tables_keys(tmp_pat
         text = b.text("test", node, "tests/test_convert.py")
     assert found["coverage_after"]["branches"] == "2/2", found
     assert "name_to_hex(name='aqua')" in text and "pytest.raises(ValueError)" in text, text
+
+
+SPEC_COLOURS = '''\
+from ._definitions import CSS3, NAMES_TO_HEX
+
+
+def name_to_hex(name: str, spec: str = CSS3) -> str:
+    if spec != CSS3:
+        raise ValueError(f"{spec} is not a supported spec")
+    if hex_value := NAMES_TO_HEX.get(name.lower()):
+        return hex_value
+    raise ValueError(f"{name} is not a colour")
+'''
+
+
+async def test_a_default_named_by_an_imported_constant_is_that_constants_value(
+    tmp_path: Path,
+) -> None:
+    definitions = 'CSS3 = "css3"\nNAMES_TO_HEX = {"aqua": "#00ffff", "navy": "#000080"}\n'
+    files = {
+        "src/colours/__init__.py": "",
+        "src/colours/_definitions.py": definitions,
+        "src/colours/convert.py": SPEC_COLOURS,
+    }
+    root = write_project(tmp_path, files)
+    node = find_node(root, "src/colours/convert.py", "name_to_hex")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+    # A made-up spec ("sample spec") raises before the table is read: the found branch
+    # needs the default's own value.
+    assert found["coverage_after"]["branches"] == "4/4", found

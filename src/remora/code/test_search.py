@@ -18,7 +18,6 @@ outcome differs is dropped, and the coverage before and after is the result.
 from __future__ import annotations
 
 import ast
-import functools
 import time
 from collections import OrderedDict
 from typing import Any
@@ -38,7 +37,6 @@ from remora.code.coverage_probe import (
 from remora.code.input_search import (
     Candidate,
     boundary_values,
-    call_site_arguments,
     doctest_calls,
     greedy_cover,
     usage_kinds,
@@ -49,6 +47,7 @@ from remora.code.keyed_arguments import fitted_arguments
 from remora.code.method_state import observed_attributes
 from remora.code.model_cases import model_candidates
 from remora.code.module import host_function
+from remora.code.project_values import named_defaults, project_calls, table_values
 from remora.code.pytest_files import (
     add_passing_tests,
     overlay_digest,
@@ -57,7 +56,6 @@ from remora.code.pytest_files import (
     with_pieces,
 )
 from remora.code.samples import argument_sets, literal_default
-from remora.code.table_seeds import table_values
 from remora.code.written_tests import (
     OBSERVED_MARKER,
     module_names,
@@ -66,7 +64,6 @@ from remora.code.written_tests import (
     parameter_of,
     snake,
 )
-from remora.sandbox import search
 
 __all__ = [
     "add_covering_tests",
@@ -79,7 +76,6 @@ MAX_CANDIDATES = 48
 # Coverage of recent runs by workspace (id, creation time), for the submit's result.
 _RUN_COVERAGE: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
 _MAX_REMEMBERED = 64
-MAX_PROJECT_FILES = 200
 _BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
 
 
@@ -106,22 +102,6 @@ def _kinds(target: dict[str, Any]) -> dict[str, str]:
         elif known and default is not None:
             kinds[row["name"]] = type(default).__name__
     return kinds
-
-
-@functools.lru_cache(maxsize=512)
-def _calls_in(text: str, name: str) -> tuple[str, ...]:
-    return tuple(call_site_arguments(text, name))
-
-
-def _project_calls(context: CodeContext, name: str) -> list[str]:
-    """Argument texts of the project's own literal calls of ``name`` (test files too)."""
-    found: list[str] = []
-    paths = [p for p in search.search_files(context.workspace, "**/*.py") if "/." not in f"/{p}"]
-    for path in paths[:MAX_PROJECT_FILES]:
-        text = context.read_text(path)
-        if name in text:  # a cheap filter before parsing
-            found += [t for t in _calls_in(text, name) if t not in found]
-    return found
 
 
 def _text_sets(
@@ -157,6 +137,7 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
         )
         base.update(shaped)
     module = ast.parse(text)  # its constants and compiled patterns
+    base.update(named_defaults(context, module, target["parameters"]))
     values = boundary_values(function, _kinds(target), module) if function is not None else []
     if function is not None:  # a name the module's tables hold, where the code looks one up
         values += table_values(context, function, module, _kinds(target))
@@ -171,7 +152,7 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
         for row in sets[1:]
     ]
     candidates += _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
-    sites = _project_calls(context, target["name"])
+    sites = project_calls(context, target["name"])
     candidates += _text_sets(context, target, sites, "as_called")
     return candidates[:MAX_CANDIDATES]
 

@@ -1,4 +1,11 @@
-"""Strings worth trying for a parameter the code looks up in a table.
+"""Values the project itself offers for a node's parameters.
+
+:func:`project_calls`: the argument texts of the project's own literal calls of
+the node. :func:`named_defaults`: a default written as a constant's name
+(``spec: str = CSS3``) is that constant's value, from the module or a project
+module it imports from, where the derived typical value would be a made-up
+string the code rejects. :func:`table_values`: strings worth trying for a
+parameter the code looks up in a table.
 
 ``color_map.get(name.lower())`` takes one branch for a name the table holds and
 another for one it does not; a derived ``"sample name"`` reaches only the
@@ -13,13 +20,24 @@ read with :mod:`ast`; nothing of the project runs here.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.input_search import label
-from remora.code.input_sources import parameter_names
+from remora.code.input_search import call_site_arguments, label
+from remora.code.input_sources import module_constants, parameter_names
+from remora.sandbox import search
 
-__all__ = ["looked_up_parameters", "table_strings", "table_values"]
+__all__ = [
+    "looked_up_parameters",
+    "named_defaults",
+    "project_calls",
+    "table_strings",
+    "table_values",
+]
+
+MAX_PROJECT_FILES = 200
 
 # Of each dict, the first few keys and values: each one costs a call in the probe.
 _PER_TABLE = 2
@@ -112,9 +130,54 @@ def table_values(
     looked_up = looked_up_parameters(function)
     names = sorted(n for n in looked_up if kinds.get(n, "str") == "str")
 
-    def read(path: str) -> str | None:
-        return context.read_text(path) if context.workspace.exists(path) else None
-
     file_path = context.bound_node().file_path
-    strings = table_strings(module, file_path, read) if names else []
+    strings = table_strings(module, file_path, _reader(context)) if names else []
     return [(name, text, f"{name}_is_{label(text)}") for name in names for text in strings]
+
+
+@functools.lru_cache(maxsize=512)
+def _calls_in(text: str, name: str) -> tuple[str, ...]:
+    return tuple(call_site_arguments(text, name))
+
+
+def project_calls(context: CodeContext, name: str) -> list[str]:
+    """Argument texts of the project's own literal calls of ``name`` (test files too)."""
+    found: list[str] = []
+    paths = [p for p in search.search_files(context.workspace, "**/*.py") if "/." not in f"/{p}"]
+    for path in paths[:MAX_PROJECT_FILES]:
+        text = context.read_text(path)
+        if name in text:  # a cheap filter before parsing
+            found += [t for t in _calls_in(text, name) if t not in found]
+    return found
+
+
+def _reader(context: CodeContext) -> Callable[[str], str | None]:
+    return lambda path: context.read_text(path) if context.workspace.exists(path) else None
+
+
+def named_defaults(
+    context: CodeContext, module: ast.Module, parameters: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """``{parameter: value}`` for each default that names a constant of the module or of
+    a project module it imports from (``parameters``: rows with ``name`` and ``default``)."""
+    named = {
+        str(p["name"]): str(p["default"])
+        for p in parameters
+        if str(p.get("default")).isidentifier()
+    }
+    if not named:
+        return {}
+    constants = module_constants(module)
+    read = _reader(context)
+    for path in _imported_paths(module, context.bound_node().file_path):
+        text = read(path)
+        if text is not None and set(named.values()) - set(constants):
+            try:
+                constants = {**module_constants(ast.parse(text)), **constants}
+            except SyntaxError:
+                continue  # a file that does not parse offers nothing
+    return {
+        name: constants[default]
+        for name, default in named.items()
+        if default in constants and isinstance(constants[default], str | int | float | bool)
+    }
