@@ -323,7 +323,7 @@ async def test_a_name_looked_up_in_a_table_is_tried_with_the_tables_keys(tmp_pat
     assert "name_to_hex(name='aqua')" in text and "pytest.raises(ValueError)" in text, text
 
 
-SPEC_COLOURS = '''\
+SPEC_COLOURS = """\
 from ._definitions import CSS3, NAMES_TO_HEX
 
 
@@ -333,7 +333,7 @@ def name_to_hex(name: str, spec: str = CSS3) -> str:
     if hex_value := NAMES_TO_HEX.get(name.lower()):
         return hex_value
     raise ValueError(f"{name} is not a colour")
-'''
+"""
 
 
 async def test_a_default_named_by_an_imported_constant_is_that_constants_value(
