@@ -110,6 +110,18 @@ def pytest_twice_on_copy(workspace: Workspace, tmp_path: Path, test_file: str) -
     return lines
 
 
+async def searched(
+    tmp_path: Path, files: dict[str, str], rel: str, qualname: str, test_file: str
+) -> tuple[dict[str, Any], str, Workspace]:
+    """The host's search on one node of a new project: its result, the test file, the
+    workspace."""
+    root = write_project(tmp_path, files)
+    node = find_node(root, rel, qualname)
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        return found, b.text("test", node, test_file), b.workspace("test", node)
+
+
 async def test_the_host_search_covers_every_branch_without_a_model(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"words.py": ORDINAL})
     node = find_node(root, "words.py", "ordinal")
@@ -243,12 +255,10 @@ BASKET = (
 async def test_a_method_gets_owners_that_take_its_branches_on_the_instances_state(
     tmp_path: Path,
 ) -> None:
-    root = write_project(tmp_path, {"basket.py": BASKET})
-    node = find_node(root, "basket.py", "Basket.add")
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        text = b.text("test", node, "tests/test_basket.py")
-        workspace = b.workspace("test", node)
+    files = {"basket.py": BASKET}
+    found, text, workspace = await searched(
+        tmp_path, files, "basket.py", "Basket.add", "tests/test_basket.py"
+    )
     # A closed basket raises and one already holding the item says so: both are state.
     assert found["coverage_after"]["branches"] == "4/4", found
     assert found["missed"] == ""
@@ -283,18 +293,16 @@ def valmap(func, d):
 
 
 async def test_a_parameter_the_code_calls_is_given_a_builtin(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"dicts.py": VALMAP})
-    node = find_node(root, "dicts.py", "valmap")
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        text = b.text("test", node, "tests/test_dicts.py")
-        workspace = b.workspace("test", node)
-        assert found["coverage_after"]["branches"] == "2/2", found
-        assert "valmap(func=str, d=" in text, text
-        assert (
-            pytest_twice_on_copy(workspace, tmp_path, "tests/test_dicts.py")
-            == [f"{len(found['kept'])} passed"] * 2
-        )
+    files = {"dicts.py": VALMAP}
+    found, text, workspace = await searched(
+        tmp_path, files, "dicts.py", "valmap", "tests/test_dicts.py"
+    )
+    assert found["coverage_after"]["branches"] == "2/2", found
+    assert "valmap(func=str, d=" in text, text
+    assert (
+        pytest_twice_on_copy(workspace, tmp_path, "tests/test_dicts.py")
+        == [f"{len(found['kept'])} passed"] * 2
+    )
 
 
 COLOURS = """\
@@ -314,11 +322,9 @@ async def test_a_name_looked_up_in_a_table_is_tried_with_the_tables_keys(tmp_pat
         "src/colours/_definitions.py": 'NAMES_TO_HEX = {"aqua": "#00ffff", "navy": "#000080"}\n',
         "src/colours/convert.py": COLOURS,
     }
-    root = write_project(tmp_path, files)
-    node = find_node(root, "src/colours/convert.py", "name_to_hex")
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        text = b.text("test", node, "tests/test_convert.py")
+    found, text, _ = await searched(
+        tmp_path, files, "src/colours/convert.py", "name_to_hex", "tests/test_convert.py"
+    )
     assert found["coverage_after"]["branches"] == "2/2", found
     assert "name_to_hex(name='aqua')" in text and "pytest.raises(ValueError)" in text, text
 
@@ -345,10 +351,9 @@ async def test_a_default_named_by_an_imported_constant_is_that_constants_value(
         "src/colours/_definitions.py": definitions,
         "src/colours/convert.py": SPEC_COLOURS,
     }
-    root = write_project(tmp_path, files)
-    node = find_node(root, "src/colours/convert.py", "name_to_hex")
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
+    found, _, _ = await searched(
+        tmp_path, files, "src/colours/convert.py", "name_to_hex", "tests/test_convert.py"
+    )
     # A made-up spec ("sample spec") raises before the table is read: the found branch
     # needs the default's own value.
     assert found["coverage_after"]["branches"] == "4/4", found
