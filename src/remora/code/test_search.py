@@ -273,8 +273,7 @@ async def search_tests(
         pieces.append(observed_piece(target, names, owner_args, row, test, marked=not holds))
     # A chat turn only while the model's cases still add coverage: after its completed
     # calls added nothing, a turn of the same model costs seconds and, measured on the
-    # example project, kept nothing (docs/competence.md). A model that cannot complete
-    # text has only its turn.
+    # example project, kept nothing. A model that cannot complete text has only its turn.
     result: dict[str, Any] = {"tried": len(candidates), "model": model}
     result["model_may_add"] = model["kept"] > 0 if model["asked"] else context.completer is None
     result.update(await write_measured(context, path, span, pieces, time_budget_s, ran_before=True))
