@@ -126,21 +126,57 @@ async def bench(root: Path) -> AsyncIterator[Bench]:
         yield Bench(root, runtime, config)
 
 
+def bundled_runner(
+    runtime: SandboxRuntime,
+    workspace: Workspace,
+    node: CSTNode,
+    agent: str,
+    provider: ScriptedProvider,
+    options: dict[str, Any] | None = None,
+    completer: MeteredCompleter | None = None,
+) -> AgentRunner:
+    """The runner `remora analyze` builds for a bundled agent on ``node``: the real
+    sandbox, the options bound to the tools' inputs, only the model scripted."""
+    executor: ToolExecutor = SandboxToolExecutor(
+        runtime, workspace, node, SandboxConfig(), completer=completer
+    )
+    definition, fixed = bind_options(AgentRegistry().get(agent), options or {})
+    if fixed:
+        executor = OptionBoundExecutor(executor, fixed)
+    return AgentRunner(
+        definition,
+        provider,
+        RunnerConfig(),
+        executor,
+        template_vars=node_template_vars(node),
+        completions=completer,
+    )
+
+
 async def run_bundled_agent(
-    agent: str, root: Path, node: CSTNode, provider: ScriptedProvider
+    agent: str,
+    root: Path,
+    node: CSTNode,
+    provider: ScriptedProvider,
+    options: dict[str, Any] | None = None,
+    with_model: bool = False,
 ) -> tuple[AgentResult, Workspace]:
-    """A whole run of a bundled agent on ``node``: the real runner, only the model scripted."""
+    """A whole run of a bundled agent on ``node``; ``with_model``: the tools' completion
+    requests go to ``provider`` too (without it, the run has no model for them)."""
     workspace = WorkspaceStore(root).create(agent, node.node_id)
+    completer = MeteredCompleter(provider) if with_model else None
     async with SandboxRuntime(SandboxConfig(workers=1)) as runtime:
-        executor = SandboxToolExecutor(runtime, workspace, node, SandboxConfig())
-        runner = AgentRunner(
-            AgentRegistry().get(agent),
-            provider,
-            RunnerConfig(),
-            executor,
-            template_vars=node_template_vars(node),
-        )
+        runner = bundled_runner(runtime, workspace, node, agent, provider, options, completer)
         return await runner.run(), workspace
+
+
+def tool_result(provider: ScriptedProvider, request: int) -> dict[str, Any]:
+    """The result of the last tool call the model saw before request ``request``."""
+    tool_messages = [m for m in provider.requests[request].messages if m.role == "tool"]
+    payload = tool_messages[-1].results[0].payload
+    assert payload["ok"], payload
+    result: dict[str, Any] = payload["result"]
+    return result
 
 
 async def run_scripted_on_file(
@@ -163,21 +199,7 @@ async def run_scripted_on_file(
     workspace = WorkspaceStore(root).create(agent, node.node_id)
     provider = ScriptedProvider(turns, completions=completions or ())
     metered = MeteredCompleter(provider) if completions is not None else None
-    executor: ToolExecutor = SandboxToolExecutor(
-        runtime, workspace, node, SandboxConfig(), completer=metered
-    )
-    # Options reach the tools' inputs as in `remora analyze` (the coordinator's binding).
-    definition, fixed = bind_options(AgentRegistry().get(agent), options or {})
-    if fixed:
-        executor = OptionBoundExecutor(executor, fixed)
-    runner = AgentRunner(
-        definition,
-        provider,
-        RunnerConfig(),
-        executor,
-        template_vars=node_template_vars(node),
-        completions=metered,
-    )
+    runner = bundled_runner(runtime, workspace, node, agent, provider, options, metered)
     result = await runner.run()
     written = workspace.read("m.py")
     workspace.close()

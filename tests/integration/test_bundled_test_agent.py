@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bundled_agents_support import bench, copy_sample, find_node, run_bundled_agent, write_project
+from bundled_agents_support import (
+    bench,
+    copy_sample,
+    find_node,
+    run_bundled_agent,
+    tool_result,
+    write_project,
+)
 
 from remora.code import pytest_files
 from remora.discovery.node import CSTNode
@@ -46,15 +53,6 @@ async def run_agent(
     root: Path, node: CSTNode, provider: ScriptedProvider
 ) -> tuple[AgentResult, Workspace]:
     return await run_bundled_agent("test", root, node, provider)
-
-
-def tool_result(provider: ScriptedProvider, request: int) -> dict[str, Any]:
-    """The result of the last tool call the model saw before request ``request``."""
-    tool_messages = [m for m in provider.requests[request].messages if m.role == "tool"]
-    payload = tool_messages[-1].results[0].payload
-    assert payload["ok"], payload
-    result: dict[str, Any] = payload["result"]
-    return result
 
 
 async def test_a_capable_model_writes_what_the_search_could_not_and_fixes_the_refused_one(

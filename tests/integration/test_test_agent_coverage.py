@@ -15,21 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bundled_agents_support import bench, find_node, write_project
+from bundled_agents_support import (
+    bench,
+    find_node,
+    run_bundled_agent,
+    tool_result,
+    write_project,
+)
 
-from remora.agents import AgentRegistry, node_template_vars
-from remora.config import RunnerConfig, SandboxConfig
-from remora.coordinator.binding import OptionBoundExecutor, bind_options
 from remora.providers.scripted import ScriptedProvider, tool_turn
 from remora.runner import (
     AgentResult,
-    AgentRunner,
-    MeteredCompleter,
-    SandboxToolExecutor,
-    ToolExecutor,
 )
-from remora.sandbox import SandboxRuntime
-from remora.workspace import Workspace, WorkspaceStore
+from remora.workspace import Workspace
 from remora.workspace.sync import materialize
 
 pytestmark = pytest.mark.integration
@@ -64,33 +62,7 @@ async def run_agent(
 ) -> tuple[AgentResult, Workspace]:
     """A whole run of the test agent: the real runner and sandbox, only the model scripted."""
     node = find_node(root, rel, qualname)
-    workspace = WorkspaceStore(root).create("test", node.node_id)
-    metered = MeteredCompleter(provider) if with_model else None
-    async with SandboxRuntime(SandboxConfig(workers=1)) as runtime:
-        executor: ToolExecutor = SandboxToolExecutor(
-            runtime, workspace, node, SandboxConfig(), completer=metered
-        )
-        definition, fixed = bind_options(AgentRegistry().get("test"), options or {})
-        if fixed:
-            executor = OptionBoundExecutor(executor, fixed)
-        runner = AgentRunner(
-            definition,
-            provider,
-            RunnerConfig(),
-            executor,
-            template_vars=node_template_vars(node),
-            completions=metered,
-        )
-        return await runner.run(), workspace
-
-
-def tool_result(provider: ScriptedProvider, request: int) -> dict[str, Any]:
-    """The result of the last tool call the model saw before request ``request``."""
-    tool_messages = [m for m in provider.requests[request].messages if m.role == "tool"]
-    payload = tool_messages[-1].results[0].payload
-    assert payload["ok"], payload
-    result: dict[str, Any] = payload["result"]
-    return result
+    return await run_bundled_agent("test", root, node, provider, options, with_model)
 
 
 def pytest_twice_on_copy(workspace: Workspace, tmp_path: Path, test_file: str) -> list[str]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from remora.code.context import CodeContext
@@ -102,20 +102,33 @@ def _imported_paths(module: ast.Module, file_path: str) -> list[str]:
     return paths[: 2 * _MAX_IMPORTED_MODULES]
 
 
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str) -> ast.Module | None:
+    """A project module's tree, parsed once for every node that imports from it."""
+    try:
+        return ast.parse(text)
+    except SyntaxError:
+        return None  # a file that does not parse offers nothing
+
+
+def _imported_modules(
+    module: ast.Module, file_path: str, read: Callable[[str], str | None]
+) -> Iterator[ast.Module]:
+    for path in _imported_paths(module, file_path):
+        text = read(path)
+        tree = _parsed(text) if text is not None else None
+        if tree is not None:
+            yield tree
+
+
 def table_strings(
     module: ast.Module, file_path: str, read: Callable[[str], str | None]
 ) -> list[str]:
     """The first keys and values of the module's dict literals, then of those of the
     project modules it imports from (``read`` gives a project file's text, or None)."""
     found = _dict_strings(module)
-    for path in _imported_paths(module, file_path):
-        text = read(path)
-        if text is None:
-            continue
-        try:
-            found += _dict_strings(ast.parse(text))
-        except SyntaxError:
-            continue  # a file that does not parse offers no table
+    for imported in _imported_modules(module, file_path, read):
+        found += _dict_strings(imported)
     return list(dict.fromkeys(found))[:_MAX_STRINGS]
 
 
@@ -168,14 +181,11 @@ def named_defaults(
     if not named:
         return {}
     constants = module_constants(module)
-    read = _reader(context)
-    for path in _imported_paths(module, context.bound_node().file_path):
-        text = read(path)
-        if text is not None and set(named.values()) - set(constants):
-            try:
-                constants = {**module_constants(ast.parse(text)), **constants}
-            except SyntaxError:
-                continue  # a file that does not parse offers nothing
+    file_path = context.bound_node().file_path
+    for imported in _imported_modules(module, file_path, _reader(context)):
+        if not set(named.values()) - set(constants):
+            break  # every named default is known
+        constants = {**module_constants(imported), **constants}
     return {
         name: constants[default]
         for name, default in named.items()

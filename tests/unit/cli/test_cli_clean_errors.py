@@ -5,31 +5,18 @@ Each case runs the real ``remora`` entry point in a subprocess, as a user would.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_support import REMORA, remora
 
 from remora.cli.app import main
 from remora.project import STATE_DIR
 from remora.workspace import WorkspaceStore
 
 TOOL = Path(__file__).resolve().parents[3] / "src/remora/agents/bundled/lint/tools/submit.pym"
-
-
-def remora(cwd: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-    done = subprocess.run(
-        [sys.executable, "-c", "from remora.cli.app import main; main()", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "COLUMNS": "200", **(env or {})},
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, done.stdout + done.stderr
 
 
 @pytest.fixture
@@ -108,7 +95,7 @@ def test_two_accepts_at_once_report_cleanly_and_lose_nothing(project: Path) -> N
     store = WorkspaceStore(project)
     first = _change_everything(store, "one", "first")
     second = _change_everything(store, "two", "second")
-    command = [sys.executable, "-c", "from remora.cli.app import main; main()", "review"]
+    command = [*REMORA, "review"]
     procs = [
         subprocess.Popen(
             [*command, "accept", workspace_id],

@@ -5,30 +5,15 @@ The real ``remora`` entry point in a subprocess, on a copy of the example projec
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_support import remora
 
 from remora.project import STATE_DIR
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples/sample_project"
-
-
-def remora(cwd: Path, *args: str) -> tuple[int, str]:
-    done = subprocess.run(
-        [sys.executable, "-c", "from remora.cli.app import main; main()", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, done.stdout + done.stderr
 
 
 @pytest.fixture
