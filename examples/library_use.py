@@ -28,7 +28,8 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="remora-example-") as tmp:
         project = Path(tmp) / "sample_project"
-        shutil.copytree(SAMPLE_PROJECT, project)
+        # Not the results of an earlier `remora analyze examples/sample_project`: a fresh start.
+        shutil.copytree(SAMPLE_PROJECT, project, ignore=shutil.ignore_patterns(".remora"))
         paths = [project / p for p in args.paths] or [project]
 
         analysis = remora.analyze(paths, operations=args.operations, project=project)
