@@ -237,6 +237,11 @@ class SubagentDefinition(_Model):
     # Test code (tests/, test_*.py, conftest.py): "skip" leaves it alone unless the
     # operation's own `exclude:` is set (docs/agents.md); "run" treats it as any code.
     test_code: Literal["run", "skip"] = "run"
+    # The status of a run that succeeds but leaves no change for review
+    # (runner/result.settle, the one rule): "skipped" for an agent whose work is a
+    # change (a docstring, tests, a fixture), "success" for one whose work is a
+    # check (lint: nothing left to fix is the check done).
+    without_change: Literal["success", "skipped"] = "success"
     # Overrides of the model config section for this agent.
     model: dict[str, Any] | None = None
     # How a run ends: a submit_result call (code agents), or a plain-text answer

@@ -61,6 +61,7 @@ from remora.runner import (
     ResultError,
     RetryRecord,
     SandboxToolExecutor,
+    settle,
 )
 from remora.sandbox import SandboxRuntime
 from remora.workspace import WorkspaceStore
@@ -376,7 +377,9 @@ class Coordinator:
             result = result.replace(details={**result.details, "transcript": transcript})
             repeated = memory.repeat_of(workspace.changes()) if result.changed_files else None
             if repeated is not None:
-                result = memory.not_proposed(result, repeated)
+                result = settle(
+                    memory.not_proposed(result, repeated), plan.definition.without_change
+                )
             keep = bool(result.changed_files)
             self.store.mark_finished(workspace)
         finally:

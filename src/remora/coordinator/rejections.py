@@ -51,10 +51,10 @@ class ReviewMemory:
         return self.rejected.get(change_signature(changes))
 
     def not_proposed(self, result: AgentResult, repeated: ResultRecord) -> AgentResult:
-        """The result of a run that proposed a rejected change again."""
+        """The result of a run that proposed a rejected change again: the change is
+        dropped; whether the run is then skipped is the runner's one rule (``settle``)."""
         reason = repeated.reject_reason or "no reason given"
         return result.replace(
-            status="skipped",
             changed_files=[],
             workspace_id=None,
             summary=f"proposed the change rejected before ({reason}); not queued again",

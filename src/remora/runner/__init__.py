@@ -12,7 +12,7 @@ from remora.runner.dispatcher import (
 from remora.runner.loop import AgentRunner, effective_max_turns
 from remora.runner.messages import CONTEXT_PREFIX, Transcript
 from remora.runner.policy import RepeatGuard, RunState, TurnPlan, TurnPolicy
-from remora.runner.result import AgentResult, ResultError, Status
+from remora.runner.result import AgentResult, ResultError, Status, settle
 from remora.runner.run_end import RetryRecord
 from remora.runner.sandbox_executor import SandboxToolExecutor
 
@@ -37,4 +37,5 @@ __all__ = [
     "effective_max_turns",
     "envelope_error",
     "envelope_ok",
+    "settle",
 ]

@@ -34,7 +34,7 @@ from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, 
 from remora.runner.host_steps import run_host_steps
 from remora.runner.messages import Transcript
 from remora.runner.policy import RunState, TurnPlan, TurnPolicy
-from remora.runner.result import AgentResult, ResultError
+from remora.runner.result import AgentResult, ResultError, settle
 from remora.runner.run_end import RetryRecord, RunEnd
 from remora.runner.summary import established, submission_result
 
@@ -166,13 +166,16 @@ class AgentRunner:
                 details={**result.details, "completions": self.completions.report()}
             )
         usage = Usage(spent.prompt_tokens, spent.completion_tokens, spent.cached_tokens, self.turns)
-        return result.replace(
+        finished = result.replace(
             workspace_id=workspace_id,
             changed_files=changed,
             turns=self.turns,
             usage=usage,
             duration_s=duration,
         )
+        if not isinstance(self.executor, WorkspaceReporter):
+            return finished  # no workspace: whether the run left a change is unknown
+        return settle(finished, self.definition.without_change)
 
     async def _loop(self, started: float) -> AgentResult:
         steps = await run_host_steps(self.definition, self.dispatcher, self.executor, self._emit)

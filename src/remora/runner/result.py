@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from remora.conversation import Usage
 
-__all__ = ["AgentResult", "ResultError", "Status"]
+__all__ = ["AgentResult", "ResultError", "Status", "settle"]
 
 Status = Literal["success", "failed", "skipped"]
 
@@ -57,3 +57,18 @@ class AgentResult:
             "duration_s": round(self.duration_s, 6),
             "degraded": self.degraded,
         }
+
+
+def settle(result: AgentResult, without_change: Status) -> AgentResult:
+    """The one rule that makes a finished run ``skipped``: it succeeded, left no change
+    for review, and its agent says such a run is skipped (``without_change``). Its
+    summary (the submit's facts) says why. A run whose changed files could not be
+    read stays as it is: whether it left a change is unknown."""
+    if (
+        result.status != "success"
+        or without_change != "skipped"
+        or result.changed_files
+        or "changed_files_error" in result.details
+    ):
+        return result
+    return result.replace(status="skipped")

@@ -51,7 +51,7 @@ from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, 
 from remora.runner.host_steps import agent_label, unreadable_workspace
 from remora.runner.messages import Transcript
 from remora.runner.policy import TurnPlan, TurnPolicy, call_key
-from remora.runner.result import AgentResult
+from remora.runner.result import AgentResult, settle
 from remora.runner.summary import submission_result
 
 __all__ = ["RetryRecord", "RunEnd", "asks_for_a_fix", "changed_nothing"]
@@ -251,7 +251,7 @@ class RunEnd:
             if result is not None:
                 details = {**result.details, "host_finished": record}
                 summary = result.summary
-                if result.status == "skipped" and note:
+                if note and await self._skipped(result):
                     # The agent's summary says what is missing; the refusal itself,
                     # written for the model, stays in details.
                     summary = f"{summary} ({note})"
@@ -284,6 +284,16 @@ class RunEnd:
             if call_key(name, arguments) == key:
                 return _entry(call, _reason(envelope))
         return _entry(call, "")
+
+    async def _skipped(self, result: AgentResult) -> bool:
+        """Whether the run, ending now with ``result``, is one :func:`settle` skips."""
+        try:
+            nothing_written = await self._nothing_written()
+        except RemoraError:
+            return False  # unknown: settle leaves such a run as it is
+        return (
+            nothing_written and settle(result, self.definition.without_change).status == "skipped"
+        )
 
     async def _nothing_written(self) -> bool:
         """True when the run's workspace has no change; False when there is no workspace.

@@ -12,15 +12,16 @@ __all__ = ["KNOWN_SUBMIT_FIELDS", "established", "submission_result"]
 
 # Submission fields that fill AgentResult itself; all others go to details.
 KNOWN_SUBMIT_FIELDS = frozenset({"summary", "status", "details"})
-_SUBMITTABLE_STATUS = frozenset({"success", "skipped"})
 _MAX_FACT_CHARS = 400
 
 
 def submission_result(submission: dict[str, Any]) -> AgentResult:
-    """An accepted submit_result as a success (or skipped) result; nothing is dropped.
+    """An accepted submit_result as a success; nothing is dropped.
 
     ``changed_files`` the model reports stays in details: the result's own
-    list comes from the workspace.
+    list comes from the workspace. A ``status`` it reports stays there too
+    (``reported_status``): whether the run is skipped is the host's rule
+    (:func:`remora.runner.result.settle`), from the workspace, not a claim.
     """
     details: dict[str, Any] = {}
     nested = submission.get("details")
@@ -31,16 +32,14 @@ def submission_result(submission: dict[str, Any]) -> AgentResult:
     for key, value in submission.items():
         if key not in KNOWN_SUBMIT_FIELDS:
             details[key] = value
-    status = submission.get("status", "success")
-    if status not in _SUBMITTABLE_STATUS:
-        details["reported_status"] = status
-        status = "success"
+    if "status" in submission:
+        details["reported_status"] = submission["status"]
     summary = submission.get("summary")
     if not isinstance(summary, str) or not summary.strip():
         if summary is not None:
             details["reported_summary"] = summary
         summary = ", ".join(f"{k}={_short(v, 60)}" for k, v in details.items()) or "submitted"
-    return AgentResult(status, summary=summary.strip(), details=details)
+    return AgentResult("success", summary=summary.strip(), details=details)
 
 
 def _short(value: Any, limit: int = _MAX_FACT_CHARS) -> str:

@@ -41,6 +41,7 @@ name: note
 description: Writes a note file about a node.
 node_types: [function, method]
 max_turns: 3
+without_change: skipped
 initial_context:
   system_prompt: You write notes about code.
   node_context: "Note on {{ node_type }} {{ full_name }}"

@@ -83,7 +83,8 @@ class InProcessExecutor:
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.order: list[str] = []
         self._workspace_id = workspace_id
-        self._changed = changed or []
+        # Kept, not copied: a test may change it as its tools write.
+        self._changed = changed if changed is not None else []
 
     @property
     def workspace_id(self) -> str | None:

@@ -19,6 +19,7 @@ from remora.agents import SubagentDefinition
 from remora.conversation import Usage
 from remora.events import RecordingEmitter
 from remora.providers.scripted import ScriptedProvider, call, text_turn, tool_turn
+from remora.runner import AgentResult
 
 NO_POLICY = {
     "no_submit_before_tools": False,
@@ -298,10 +299,11 @@ async def test_submit_script_failure_is_a_tool_error_and_the_run_goes_on() -> No
     assert result.turns == 3
 
 
-async def test_submission_status_skipped_is_kept_and_failed_goes_to_details() -> None:
-    defn = SubagentDefinition.model_validate(
+def status_agent(without_change: str) -> SubagentDefinition:
+    return SubagentDefinition.model_validate(
         {
             "name": "x",
+            "without_change": without_change,
             "initial_context": {"system_prompt": "s", "node_context": "c"},
             "tools": [
                 {
@@ -315,18 +317,23 @@ async def test_submission_status_skipped_is_kept_and_failed_goes_to_details() ->
             ],
         }
     )
-    skipped = await run(
-        defn,
-        ScriptedProvider(
-            [tool_turn(("submit_result", {"summary": "not python", "status": "skipped"}))]
-        ),
-    )
-    assert skipped.status == "skipped"
-    odd = await run(
-        defn,
-        ScriptedProvider([tool_turn(("submit_result", {"summary": "hmm", "status": "failed"}))]),
-    )
+
+
+async def submitted(defn: SubagentDefinition, status: str) -> AgentResult:
+    turn = tool_turn(("submit_result", {"summary": "not python", "status": status}))
+    return await run(defn, ScriptedProvider([turn]))
+
+
+async def test_a_reported_status_is_a_claim_and_the_agent_rule_decides_skipped() -> None:
+    # A checking agent: a run without a change is a success, whatever the model says.
+    checked = await submitted(status_agent("success"), "skipped")
+    assert checked.status == "success" and checked.details == {"reported_status": "skipped"}
+    odd = await submitted(status_agent("success"), "failed")
     assert odd.status == "success" and odd.details == {"reported_status": "failed"}
+    # An agent whose work is a change: a run without one is skipped, even if the
+    # model calls it a success; its summary says why.
+    skipped = await submitted(status_agent("skipped"), "success")
+    assert skipped.status == "skipped" and skipped.summary == "not python"
 
 
 async def test_usage_is_summed_over_turns() -> None:

@@ -25,13 +25,18 @@ SUBMIT_NO_ARGS: dict[str, Any] = {
 
 
 def agent(
-    writer: dict[str, Any], step: str, max_turns: int, reader: str | None = None
+    writer: dict[str, Any],
+    step: str,
+    max_turns: int,
+    reader: str | None = None,
+    without_change: str = "success",
 ) -> SubagentDefinition:
     tools = [{"name": reader or step, "description": "Read.", "parameters": OBJ}]
     return SubagentDefinition.model_validate(
         {
             "name": "docstring",
             "max_turns": max_turns,
+            "without_change": without_change,
             "initial_context": {"system_prompt": "You write.", "node_context": "{{ node_name }}"},
             "tools": [*tools, writer, SUBMIT_NO_ARGS],
             "host_steps": [{"tool": step}],
@@ -62,7 +67,7 @@ EDIT_NODE: dict[str, Any] = {
 
 
 def docstring_agent(max_turns: int = 3) -> SubagentDefinition:
-    return agent(WRITE_DOCSTRING, "read_docstring", max_turns)
+    return agent(WRITE_DOCSTRING, "read_docstring", max_turns, without_change="skipped")
 
 
 def lint_agent() -> SubagentDefinition:
@@ -74,20 +79,24 @@ class Docstrings:
 
     def __init__(self) -> None:
         self.written: str | None = None
+        # What the workspace reports changed: the file once a docstring is written.
+        self.changed: list[str] = []
 
     def write(self, arguments: dict[str, Any]) -> dict[str, Any]:
         if arguments["summary"].startswith("f"):
             return {"written": False, "reason": "the summary only repeats the name", "refused": []}
         self.written = arguments["summary"]
+        self.changed[:] = ["f.py"]
         return {"written": True, "refused": []}
 
     def submit(self, arguments: dict[str, Any]) -> dict[str, Any]:
         if self.written is None:
-            return {"status": "skipped", "summary": "no docstring written on f"}
+            return {"summary": "no docstring written on f"}
         return {"summary": f"docstring of f: {self.written}"}
 
     def executor(self) -> InProcessExecutor:
-        return InProcessExecutor({"write_docstring": self.write, "submit_result": self.submit})
+        handlers = {"write_docstring": self.write, "submit_result": self.submit}
+        return InProcessExecutor(handlers, changed=self.changed)
 
 
 def names(executor: InProcessExecutor) -> list[str]:

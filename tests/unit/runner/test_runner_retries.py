@@ -28,6 +28,7 @@ AGENT = SubagentDefinition.model_validate(
     {
         "name": "docstring",
         "max_turns": 3,
+        "without_change": "skipped",
         "initial_context": {"system_prompt": "You write.", "node_context": "{{ node_name }}"},
         "tools": [
             {"name": "read_docstring", "description": "Read.", "parameters": OBJ},
@@ -48,7 +49,7 @@ def write(arguments: dict[str, Any]) -> dict[str, Any]:
 
 
 def submit(arguments: dict[str, Any]) -> dict[str, Any]:
-    return {"status": "skipped", "summary": "no docstring written on f"}
+    return {"summary": "no docstring written on f"}
 
 
 async def one_run(
