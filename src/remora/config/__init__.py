@@ -1,7 +1,8 @@
 """RemoraConfig: defaults < remora.yaml < REMORA_* environment < command-line flags.
 
-``sections.py`` holds the sections and their defaults, ``loading.py`` the
-layering, the source of every value and the errors that name file, line and key.
+``model.py`` holds the model section, ``sections.py`` the others and their
+defaults, ``loading.py`` the layering, the source of every value and the errors
+that name file, line and key.
 """
 
 from remora.config.loading import (
@@ -11,19 +12,21 @@ from remora.config.loading import (
     find_config_file,
     load_config,
 )
-from remora.config.sections import (
+from remora.config.model import (
     DEFAULT_EMBEDDED_MODEL,
     DEFAULT_PROMPT_CACHE_MIB,
     PROVIDER_NAMES,
+    ModelConfig,
+    ProviderName,
+    RequestRetryConfig,
+)
+from remora.config.sections import (
     AssistantConfig,
     DiscoveryConfig,
     EventsConfig,
     LspConfig,
-    ModelConfig,
     OperationConfig,
-    ProviderName,
     RemoraConfig,
-    RequestRetryConfig,
     RunnerConfig,
     SandboxConfig,
     SandboxLimitOverrides,

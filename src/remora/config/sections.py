@@ -12,30 +12,17 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from remora.config.model import (
-    DEFAULT_EMBEDDED_MODEL,
-    DEFAULT_PROMPT_CACHE_MIB,
-    PROVIDER_NAMES,
-    ModelConfig,
-    ProviderName,
-    RequestRetryConfig,
-)
+from remora.config.model import ModelConfig
 from remora.config.model import Section as _Section
 from remora.profiles import resolve_profile
 
 __all__ = [
-    "DEFAULT_EMBEDDED_MODEL",
-    "DEFAULT_PROMPT_CACHE_MIB",
-    "PROVIDER_NAMES",
     "AssistantConfig",
     "DiscoveryConfig",
     "EventsConfig",
     "LspConfig",
-    "ModelConfig",
     "OperationConfig",
-    "ProviderName",
     "RemoraConfig",
-    "RequestRetryConfig",
     "RunnerConfig",
     "SandboxConfig",
     "SandboxLimitOverrides",
