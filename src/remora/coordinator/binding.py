@@ -90,11 +90,9 @@ def check_options(
         if name not in inputs:
             if where is None or where == "default":
                 continue
-            known = sorted(inputs)
-            close = difflib.get_close_matches(name, known, n=1)
-            takes = f"the {operation} agent's tools take: {', '.join(known) or 'no inputs'}"
-            hint = f"did you mean '{close[0]}'? ({takes})" if close else takes
-            raise UnknownConfigKeyError(f"unknown config key '{dotted}'{at}", hint)
+            raise UnknownConfigKeyError(
+                f"unknown config key '{dotted}'{at}", _unknown_hint(name, operation, definition)
+            )
         for _tool, schema in inputs[name]:
             if next(iter(Draft202012Validator(schema).iter_errors(value)), None) is None:
                 continue
@@ -107,6 +105,28 @@ def check_options(
                 f"it takes {allowed}",
                 f"the option fills the input {name!r} of the {which}; change the value",
             )
+
+
+def _unknown_hint(name: str, operation: str, definition: SubagentDefinition) -> str:
+    """What the agent takes instead of ``name``: its options first.
+
+    An agent's options are the inputs of its host steps' tools: only the host
+    calls those, so nothing but an option (or the step's own args) fills them.
+    The inputs of the tools the model calls are its own words (a docstring's
+    summary, a test's cases); binding one is possible but rarely meant.
+    """
+    inputs = _inputs(definition)
+    stepped = {step.tool for step in definition.host_steps}
+    offered = sorted(n for n, tools in inputs.items() if any(t in stepped for t, _ in tools))
+    close = difflib.get_close_matches(name, offered, n=1) or difflib.get_close_matches(
+        name, sorted(inputs), n=1
+    )
+    if offered:
+        takes = f"the {operation} agent's options: {', '.join(offered)}"
+    else:
+        model_inputs = ", ".join(sorted(inputs)) or "none"
+        takes = f"the {operation} agent has no options (its tools' inputs: {model_inputs})"
+    return f"did you mean '{close[0]}'? ({takes})" if close else takes
 
 
 def _without(schema: dict[str, Any], names: set[str]) -> dict[str, Any]:

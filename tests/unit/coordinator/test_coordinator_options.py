@@ -60,6 +60,22 @@ def test_an_unknown_key_is_named_with_the_closest_input(tmp_path: Path) -> None:
     assert info.value.hint.startswith("did you mean 'style'?")
 
 
+def test_the_hint_lists_the_agents_options_not_the_models_inputs(tmp_path: Path) -> None:
+    # write_tests also takes `cases` and `tests`: the model's words, not a user's option.
+    loaded = _loaded(tmp_path, "operations:\n  test:\n    options:\n      max_test: 5\n")
+    options = loaded.config.operations["test"].options
+    with pytest.raises(UnknownConfigKeyError) as info:
+        check_options("test", BUNDLED.get("test"), options, origin=loaded.origin_of)
+    assert info.value.hint == (
+        "did you mean 'max_tests'? (the test agent's options: max_tests, time_budget_s)"
+    )
+    with pytest.raises(UnknownConfigKeyError) as info:
+        check_options("lint", BUNDLED.get("lint"), {"fix": True}, origin=lambda _dotted: "flag")
+    assert info.value.hint == (
+        "the lint agent has no options (its tools' inputs: issue_code, replacement)"
+    )
+
+
 def test_a_default_option_another_agent_does_not_take_is_not_the_users_mistake() -> None:
     # The bundled defaults give docstring a `style`; the lint agent takes no such input.
     lint = BUNDLED.get("lint")
