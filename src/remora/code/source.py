@@ -168,7 +168,12 @@ def parse(text: str, path: str = "<text>") -> ParsedFile:
     from remora.code.reparse import reparsed_spans
 
     data = text.encode("utf-8")
-    for base in _BASES.get(path, []):
+    bases = _BASES.get(path, [])
+    for base in bases:
+        if base.data == data:  # evicted from the cache above while kept here: no parse at all
+            _BASES.move_to_end(path)
+            return base
+    for base in bases:
         tree = reparsed_spans(base, data)
         if tree is not None:
             return ParsedFile(
