@@ -66,3 +66,13 @@ def test_examples_leave_out_the_node_at_skip_line_only() -> None:
     assert [e.name for e in file_examples(DOCUMENTED)] == ["first", "second"]
     assert [e.name for e in file_examples(DOCUMENTED, skip_line=9)] == ["first"]
     assert [e.name for e in file_examples(DOCUMENTED, skip_line=4)] == ["second"]
+
+
+def test_a_text_equal_to_a_kept_base_is_that_base_without_a_parse() -> None:
+    text = "def f(a):\n    return a\n\n\nclass C:\n    def m(self):\n        return 1\n"
+    first = parse(text, "kept_base.py")
+    parse.cache_clear()  # as when other texts pushed it out of the small cache
+    again = parse(text, "kept_base.py")
+    assert again is first
+    changed = parse(text.replace("return 1", "return 2"), "kept_base.py")
+    assert changed is not first and changed.derived  # the changed definition alone re-parsed
