@@ -14,6 +14,7 @@ node changed: the replacement is spliced into the node's span and nowhere else).
 from __future__ import annotations
 
 import ast
+import functools
 from collections import Counter
 from typing import Any
 
@@ -203,6 +204,9 @@ def _definitions(file: ParsedFile) -> list[str]:
     return [name for name, _ in file.definitions]
 
 
+# A file's text before a fix is the same for every candidate of every node of the file:
+# counted once (read only: the Counters are shared between calls).
+@functools.lru_cache(maxsize=32)
 def _uses(text: str) -> tuple[Counter[str], Counter[str], Counter[str], int]:
     """How often ``text`` reads each name, calls each function (``.attr`` for a method)
     and writes each name, and how many statements do nothing (``pass``, ``...``: a

@@ -57,8 +57,10 @@ def line_starts(data: bytes) -> list[int]:
     break them; ``str.splitlines`` also breaks at form feeds and other separators)."""
     starts = [0]
     position = 0
+    # Each next break is searched for again only once passed: searching for both from every
+    # line made a file with no CR cost its size once per line (quadratic).
+    lf, cr = data.find(b"\n"), data.find(b"\r")
     while True:
-        lf, cr = data.find(b"\n", position), data.find(b"\r", position)
         if lf < 0 and cr < 0:
             return starts
         if cr >= 0 and (lf < 0 or cr < lf):
@@ -66,6 +68,10 @@ def line_starts(data: bytes) -> list[int]:
         else:
             position = lf + 1
         starts.append(position)
+        if 0 <= lf < position:
+            lf = data.find(b"\n", position)
+        if 0 <= cr < position:
+            cr = data.find(b"\r", position)
 
 
 class _Positions:
@@ -76,9 +82,11 @@ class _Positions:
     def __init__(self, data: bytes, spans: Mapping[cst.CSTNode, CodeSpan]) -> None:
         self._data = data
         self._spans = spans
-        self._starts = line_starts(data)
+        self._starts: list[int] | None = None  # on first use: most parses never ask
 
     def _at(self, offset: int) -> CodePosition:
+        if self._starts is None:
+            self._starts = line_starts(self._data)
         line = bisect.bisect_right(self._starts, offset)
         start = self._starts[line - 1]
         return CodePosition(line, len(self._data[start:offset].decode("utf-8")))
@@ -160,7 +168,12 @@ def parse(text: str, path: str = "<text>") -> ParsedFile:
     from remora.code.reparse import reparsed_spans
 
     data = text.encode("utf-8")
-    for base in _BASES.get(path, []):
+    bases = _BASES.get(path, [])
+    for base in bases:
+        if base.data == data:  # evicted from the cache above while kept here: no parse at all
+            _BASES.move_to_end(path)
+            return base
+    for base in bases:
         tree = reparsed_spans(base, data)
         if tree is not None:
             return ParsedFile(

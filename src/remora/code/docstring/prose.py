@@ -8,6 +8,7 @@ and the words it names (:func:`code_facts`), whether a text parses as Python (``
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -119,7 +120,13 @@ class CodeFacts:
 
 def code_facts(node: SourceNode) -> CodeFacts:
     """The node's :class:`CodeFacts`, read from its LibCST tree."""
-    root: cst.CSTNode = node.definition if node.definition is not None else node.file.module
+    return _facts(node.definition if node.definition is not None else node.file.module)
+
+
+# By tree node (identity): a run checks each drafted summary (completion, then chat) and
+# the written docstring against the same unchanged definition.
+@functools.lru_cache(maxsize=64)
+def _facts(root: cst.CSTNode) -> CodeFacts:
     numbers: set[float] = set()
     words: set[str] = set()
 

@@ -18,7 +18,6 @@ only the report.
 from __future__ import annotations
 
 import ast
-import asyncio
 import builtins
 import contextlib
 import importlib
@@ -116,6 +115,10 @@ def _call(target: Any, positional: list[Any], keywords: dict[str, Any], timeout_
     try:
         result = target(*positional, **keywords)
         if inspect.iscoroutine(result):
+            # Imported only here: asyncio was a third of a probe's start-up, and most
+            # nodes are not coroutines.
+            import asyncio
+
             result = asyncio.run(result)
         return result
     finally:

@@ -1,0 +1,78 @@
+"""What is computed once per file text (line starts, a file's docstring summaries and examples)
+gives what the per-call computation gave, and a caller's copy is its own."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from remora.code.docstring.draft import file_docstring_summaries, file_examples
+from remora.code.source import line_starts, parse
+
+
+def _reference_starts(data: bytes) -> list[int]:
+    """Line starts by walking byte by byte: LF, CR and CRLF each end one line."""
+    starts, index = [0], 0
+    while index < len(data):
+        if data[index : index + 2] == b"\r\n":
+            index += 2
+        elif data[index : index + 1] in (b"\n", b"\r"):
+            index += 1
+        else:
+            index += 1
+            continue
+        starts.append(index)
+    return starts
+
+
+@pytest.mark.parametrize("length", range(7))
+def test_line_starts_match_a_byte_walk_for_every_mix_of_line_endings(length: int) -> None:
+    for parts in itertools.product([b"a", b"\n", b"\r", b"\r\n"], repeat=length):
+        data = b"".join(parts)
+        assert line_starts(data) == _reference_starts(data), data
+
+
+def test_positions_use_the_line_starts_on_demand() -> None:
+    file = parse("x = 1\r\ndef f():\r    return 'é'\n", "crlf.py")
+    (_, definition), *_ = file.definitions
+    position = file.positions[definition]
+    assert (position.start.line, position.start.column) == (2, 0)
+    assert (position.end.line, position.end.column) == (3, 14)
+
+
+DOCUMENTED = '''"""The module."""
+
+
+def first(a):
+    """Add one to a."""
+    return a + 1
+
+
+def second(b):
+    """Double b."""
+    return b * 2
+'''
+
+
+def test_summaries_are_a_new_dict_for_each_caller() -> None:
+    mine = file_docstring_summaries(DOCUMENTED)
+    assert mine == {"the module": "The module.", "first": "Add one to a.", "second": "Double b."}
+    mine.clear()
+    assert file_docstring_summaries(DOCUMENTED)["first"] == "Add one to a."
+
+
+def test_examples_leave_out_the_node_at_skip_line_only() -> None:
+    assert [e.name for e in file_examples(DOCUMENTED)] == ["first", "second"]
+    assert [e.name for e in file_examples(DOCUMENTED, skip_line=9)] == ["first"]
+    assert [e.name for e in file_examples(DOCUMENTED, skip_line=4)] == ["second"]
+
+
+def test_a_text_equal_to_a_kept_base_is_that_base_without_a_parse() -> None:
+    text = "def f(a):\n    return a\n\n\nclass C:\n    def m(self):\n        return 1\n"
+    first = parse(text, "kept_base.py")
+    parse.cache_clear()  # as when other texts pushed it out of the small cache
+    again = parse(text, "kept_base.py")
+    assert again is first
+    changed = parse(text.replace("return 1", "return 2"), "kept_base.py")
+    assert changed is not first and changed.derived  # the changed definition alone re-parsed
