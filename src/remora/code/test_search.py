@@ -70,8 +70,12 @@ _MAX_REMEMBERED = 64
 
 
 def _usable(row: dict[str, Any]) -> bool:
+    """A call that ran: refused sets aside, except one whose TypeError the code raised
+    itself (``raise TypeError(...)``): a branch of the code, worth a ``pytest.raises``."""
     raised = row.get("raised") or {}
-    return bool(row["ok"]) and not row["reason"] and raised.get("type") != "CallTimeout"
+    stated = raised.get("type") == "TypeError" and raised.get("stated", False)
+    ran = bool(row["ok"]) and not row["reason"]
+    return (ran or stated) and raised.get("type") != "CallTimeout"
 
 
 async def _run_round(

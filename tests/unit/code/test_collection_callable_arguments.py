@@ -10,9 +10,11 @@ branch's side was reached: the function returns (or raises) a word per side.
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import math
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -220,3 +222,27 @@ def test_rendered_calls_pass_what_the_probe_passed() -> None:
     )
     seen = eval(f"(lambda func, *dicts, **kwargs: (func(1), dicts, kwargs))({text})")
     assert seen == (False, ({"a": 1},), {"factory": dict, "not-a-name": math.inf})
+
+
+STATED = """
+def check(value):
+    if value == "wrong":
+        raise TypeError(
+            "the code's own refusal"
+        )
+    return len(value)
+"""
+
+
+def test_the_probe_tells_a_stated_type_error_from_an_operation_that_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "stated_sample.py").write_text(STATED, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("stated_sample")
+    check = module.check
+    stated = call_probe._probe_set(check, {"args": {"value": "wrong"}}, module, True, 1.0)
+    failed = call_probe._probe_set(check, {"args": {"value": 5}}, module, True, 1.0)
+    assert stated["raised"]["type"] == failed["raised"]["type"] == "TypeError"
+    assert stated["raised"].get("stated") is True
+    assert "stated" not in failed["raised"]

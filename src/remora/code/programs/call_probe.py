@@ -27,10 +27,13 @@ import builtins
 import contextlib
 import importlib
 import inspect
+import io
 import json
+import linecache
 import math
 import signal
 import sys
+import tokenize
 import types
 from typing import Any
 
@@ -181,9 +184,28 @@ def _probe_set(
         outcome["raised"] = _exception(exc)
     except BaseException as exc:  # the project's code may raise anything, SystemExit too
         outcome["raised"] = _exception(exc)
+        if _stated(exc):
+            outcome["raised"]["stated"] = True
         if isinstance(exc, AttributeError) and _is_argument(exc, [*positional, *keywords.values()]):
             outcome["raised"]["on_argument"] = True
     return outcome
+
+
+def _stated(exc: BaseException) -> bool:
+    """Whether the code raised it with a ``raise`` statement of its own (the innermost
+    frame's line starts with the ``raise`` keyword), not an operation that failed: a
+    ``TypeError`` the code states is one of its branches, not an argument that misfit."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or tb.tb_frame.f_code.co_filename == __file__:
+        return False
+    line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).strip()
+    try:
+        first = next(tokenize.generate_tokens(io.StringIO(line).readline))
+    except (tokenize.TokenError, SyntaxError, StopIteration):
+        return False
+    return first.type == tokenize.NAME and first.string == "raise"
 
 
 def _is_argument(exc: AttributeError, values: list[Any]) -> bool:
