@@ -40,6 +40,7 @@ from remora.code.input_search import (
     greedy_cover,
 )
 from remora.code.method_state import observed_attributes
+from remora.code.model_asks import ask_record
 from remora.code.model_cases import model_candidates
 from remora.code.module import host_function
 from remora.code.pytest_files import (
@@ -165,8 +166,12 @@ async def search_tests(
     claims: dict[str, str] = {}
     # The model's completed call varies the arguments only: none, nothing to ask.
     askable = bool(target["parameters"]) and context.completer is not None
+    record = ask_record(context.completer)
     if missed and askable and time.monotonic() - started < time_budget_s:
-        model["asked"] = True
+        model["asked"] = record.worth_asking()
+        if not model["asked"]:
+            model["not_asked"] = record.why_not()
+    if model["asked"]:
         found, claims, model["problems"] = await model_candidates(context, target, missed)
         named = {f"m{i}": c for i, c in enumerate(found)}
         model_rows, model_gains, _ = await _run_round(context, list(named.values()), span, "m")
@@ -177,6 +182,7 @@ async def search_tests(
         chosen += extra
         model["kept"] = len(extra)
         model["dropped"] = len(named) - len(extra)
+        record.asked(bool(extra))
     names = module_names(context.node_file_text())
     owner_args = owner_arguments(context, target)
     used = set(_tests_of(context, path))
