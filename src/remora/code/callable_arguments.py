@@ -11,7 +11,8 @@ result as a container (``rv = factory(); rv.update(d)``). Here:
   (``{"__returns__": True}``, written ``lambda *args, **kwargs: True``);
 * ``callable(p)`` tested gives a value that is not callable, for the other side;
 * a parameter called with no arguments whose default is a name (``factory=dict``)
-  keeps its default; without one it gets ``dict``.
+  keeps its default; without one it gets ``dict``;
+* a parameter whose ``__name__`` (``__qualname__``...) the code reads is a function.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from remora.code.input_sources import parameter_names
+from remora.code.input_sources import CALLABLE_SAMPLE, parameter_names
 
 __all__ = ["called_parameter_values", "truth_tested"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _CONSTANTS = frozenset({"None", "True", "False"})
+_FUNCTION_ATTRIBUTES = frozenset({"__name__", "__qualname__", "__module__", "__wrapped__"})
 
 
 def _parents(function: Function) -> dict[int, ast.AST]:
@@ -63,6 +65,13 @@ def called_parameter_values(
     base: dict[str, Any] = {}
     values: list[tuple[str, Any, str]] = []
     for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in _FUNCTION_ATTRIBUTES
+            and isinstance(node.value, ast.Name)
+            and node.value.id in params
+        ):
+            base.setdefault(node.value.id, dict(CALLABLE_SAMPLE))  # ``f.__name__``: a function
         if not isinstance(node, ast.Call):
             continue
         name = _called(node, params)

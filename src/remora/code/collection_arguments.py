@@ -220,4 +220,5 @@ def collection_values(
             elif isinstance(value, list) and all(isinstance(v, str) for v in value):
                 found.append((name, [key], f"{name}_is_a_key_of_{dicts[0]}"))
                 found.append((name, [key, _MISSING_KEY], f"{name}_is_two_keys"))
+                found.append((name, [_MISSING_KEY, key], f"{name}_starts_with_a_missing_key"))
     return found

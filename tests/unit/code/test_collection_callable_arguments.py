@@ -246,3 +246,41 @@ def test_the_probe_tells_a_stated_type_error_from_an_operation_that_failed(
     assert stated["raised"]["type"] == failed["raised"]["type"] == "TypeError"
     assert stated["raised"].get("stated") is True
     assert "stated" not in failed["raised"]
+
+
+NAMED = """
+def _get_factory(f, kwargs):
+    factory = kwargs.pop("factory", dict)
+    if kwargs:
+        raise TypeError(f"{f.__name__}() got an unexpected keyword argument")
+    return factory
+"""
+
+
+def test_a_parameter_whose_name_is_read_is_a_function() -> None:
+    _, function, get_factory, module = _load(NAMED, "_get_factory")
+    _, base, _ = called_parameter_values(function, {"f": None, "kwargs": None})
+    assert base == {"f": {"__callable__": "str"}}
+    assert dict_parameters(function) == {"kwargs"}
+    assert _outcome(get_factory, {**base, "kwargs": dict(DICT_SAMPLE)}, module) == "TypeError"
+    assert _outcome(get_factory, {"f": "sample f", "kwargs": dict(DICT_SAMPLE)}, module) == (
+        "AttributeError"
+    )
+
+
+NESTED = """
+def update_in(d, keys):
+    rv = {}
+    rv.update(d)  # what says d is a dict
+    first, *rest = keys
+    if rest and first not in d:
+        return "created"
+    return "found" if first in d else "missing"
+"""
+
+
+def test_a_list_parameter_gets_the_dict_arguments_keys_each_way() -> None:
+    tree, function, update_in, module = _load(NESTED, "update_in")
+    base = {"d": dict(DICT_SAMPLE), "keys": ["alpha"]}
+    values = collection_values(function, base, tree)
+    assert _outcomes(update_in, module, base, values) == {"created", "found", "missing"}
