@@ -8,8 +8,9 @@ and the engine is one queue for every agent: an ask that keeps nothing delays
 every other run. Measured on the peers corpus, the model's asks kept no test
 on 10 modules of 10 once the host search had run. So the asks are counted per
 model (the provider behind the run's completer) for as long as the process
-lives: after :data:`MAX_FRUITLESS_ASKS` asks in a row that added no coverage
-the model is not asked again, except once after every
+lives: after :data:`MAX_FRUITLESS_ASKS` ask in a row that added no coverage (an
+ask still waiting for its answer counts as one, so that nodes searched at once
+do not all ask) the model is not asked again, except once after every
 :data:`RETRY_AFTER_SKIPS` searches left without an ask (the code searched may
 differ by then). An ask that adds coverage resets the count, so a model whose
 cases are kept is always asked.
@@ -23,29 +24,37 @@ from typing import Any
 
 __all__ = ["MAX_FRUITLESS_ASKS", "RETRY_AFTER_SKIPS", "AskRecord", "ask_record"]
 
-MAX_FRUITLESS_ASKS = 2
+MAX_FRUITLESS_ASKS = 1
 RETRY_AFTER_SKIPS = 8
 
 
 @dataclass
 class AskRecord:
-    """One model's asks: fruitless ones in a row, searches left without an ask since."""
+    """One model's asks: fruitless ones in a row, those still waiting for their answer
+    (counted as fruitless until they add something: nodes searched at once must not all
+    ask), and searches left without an ask since the last one."""
 
     fruitless: int = 0
+    in_flight: int = 0
     skipped: int = 0
 
     def worth_asking(self) -> bool:
-        """Whether to ask now (a search that is not asked counts as skipped)."""
-        if self.fruitless < MAX_FRUITLESS_ASKS or self.skipped >= RETRY_AFTER_SKIPS:
+        """Whether to ask now (an ask so allowed must end in :meth:`asked`)."""
+        doubtful = self.fruitless + self.in_flight
+        if doubtful < MAX_FRUITLESS_ASKS or self.skipped >= RETRY_AFTER_SKIPS:
             self.skipped = 0
+            self.in_flight += 1
             return True
         self.skipped += 1
         return False
 
     def asked(self, added: bool) -> None:
+        self.in_flight = max(self.in_flight - 1, 0)
         self.fruitless = 0 if added else self.fruitless + 1
 
     def why_not(self) -> str:
+        if self.in_flight and not self.fruitless:
+            return "not asked: the model's ask for another node is still waiting for its answer"
         return (
             f"not asked: the model's last {self.fruitless} asks added no line or branch "
             f"(asked again after {RETRY_AFTER_SKIPS - self.skipped} more searches)"

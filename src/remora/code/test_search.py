@@ -172,17 +172,20 @@ async def search_tests(
         if not model["asked"]:
             model["not_asked"] = record.why_not()
     if model["asked"]:
-        found, claims, model["problems"] = await model_candidates(context, target, missed)
-        named = {f"m{i}": c for i, c in enumerate(found)}
-        model_rows, model_gains, _ = await _run_round(context, list(named.values()), span, "m")
-        extra = greedy_cover(model_gains, covered.units(), max_tests - len(chosen))
+        extra: list[str] = []
+        try:  # the record hears how the ask ended, a cancelled or failed one too
+            found, claims, model["problems"] = await model_candidates(context, target, missed)
+            named = {f"m{i}": c for i, c in enumerate(found)}
+            model_rows, model_gains, _ = await _run_round(context, list(named.values()), span, "m")
+            extra = greedy_cover(model_gains, covered.units(), max_tests - len(chosen))
+        finally:
+            record.asked(bool(extra))
         candidates.update(named)
         rows.update(model_rows)
         gains.update(model_gains)
         chosen += extra
         model["kept"] = len(extra)
         model["dropped"] = len(named) - len(extra)
-        record.asked(bool(extra))
     names = module_names(context.node_file_text())
     owner_args = owner_arguments(context, target)
     used = set(_tests_of(context, path))

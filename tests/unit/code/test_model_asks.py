@@ -21,7 +21,8 @@ def test_fruitless_asks_in_a_row_stop_the_asking_and_a_kept_case_resets_them() -
         record.asked(added=False)
     assert not record.worth_asking()
     assert "added no line or branch" in record.why_not()
-    record.asked(added=True)  # an ask already under way when the count tripped
+    record.in_flight += 1  # an ask already under way when the count tripped
+    record.asked(added=True)
     assert record.worth_asking()
 
 
@@ -37,3 +38,12 @@ def test_runs_of_one_provider_share_a_record_and_other_providers_do_not() -> Non
     assert ask_record(Wrapper(provider)).fruitless == 1
     assert ask_record(provider).fruitless == 1
     assert ask_record(Wrapper(other)).fruitless == 0
+
+
+def test_an_ask_waiting_for_its_answer_keeps_other_nodes_from_asking() -> None:
+    record = AskRecord()
+    assert record.worth_asking()
+    assert not record.worth_asking()  # searched at the same time: waits for the first
+    assert "still waiting" in record.why_not()
+    record.asked(added=True)
+    assert record.worth_asking()
