@@ -51,20 +51,31 @@ def _value(node: ast.expr, classes: ClassLookup) -> Any:
 
 
 def _keywords(call: ast.Call, params: Sequence[Parameter], classes: ClassLookup) -> dict[str, Any]:
+    """Arguments by parameter name; those past the named positional ones go to a ``*args``
+    parameter as a list, keywords no parameter names to a ``**kwargs`` one as a dict."""
     positional = [p.name for p in params if p.kind in ("positional_only", "positional_or_keyword")]
+    star = next((p.name for p in params if p.kind == "var_positional"), None)
+    double = next((p.name for p in params if p.kind == "var_keyword"), None)
     args: dict[str, Any] = {}
-    if len(call.args) > len(positional):
+    if len(call.args) > len(positional) and star is None:
         raise ValueError(f"{len(call.args)} positional arguments, but only {len(positional)} fit")
-    for name, node in zip(positional, call.args, strict=False):
+    for index, node in enumerate(call.args):
         if isinstance(node, ast.Starred):
             raise ValueError(f"*{ast.unparse(node.value)}: write the arguments out")
-        args[name] = _value(node, classes)
+        if index < len(positional):
+            args[positional[index]] = _value(node, classes)
+        elif star is not None:
+            args.setdefault(star, []).append(_value(node, classes))
+    named = {p.name for p in params if p.kind not in ("var_positional", "var_keyword")}
     for keyword in call.keywords:
         if keyword.arg is None:
             raise ValueError(f"**{ast.unparse(keyword.value)}: write the arguments out")
-        if keyword.arg in args:
+        if keyword.arg in args or keyword.arg in args.get(double or "", {}):
             raise ValueError(f"{keyword.arg} is given twice")
-        args[keyword.arg] = _value(keyword.value, classes)
+        if double is not None and keyword.arg not in named:
+            args.setdefault(double, {})[keyword.arg] = _value(keyword.value, classes)
+        else:
+            args[keyword.arg] = _value(keyword.value, classes)
     return args
 
 

@@ -32,6 +32,7 @@ from remora.sandbox import search
 __all__ = [
     "looked_up_parameters",
     "named_defaults",
+    "near_miss",
     "project_calls",
     "table_strings",
     "table_values",
@@ -145,7 +146,23 @@ def table_values(
 
     file_path = context.bound_node().file_path
     strings = table_strings(module, file_path, _reader(context)) if names else []
-    return [(name, text, f"{name}_is_{label(text)}") for name in names for text in strings]
+    found = [(name, text, f"{name}_is_{label(text)}") for name in names for text in strings]
+    misses = [m for text in strings[:_PER_TABLE] if (m := near_miss(text)) not in strings]
+    return found + [(n, m, f"{n}_is_{label(m)}_not_in_the_table") for n in names for m in misses]
+
+
+def near_miss(text: str) -> str:
+    """``text`` with its last letter or digit changed, in kind: a string of the same shape
+    as a table's entry that the table does not hold (``#00ffff`` -> ``#00fffe``)."""
+    for index in range(len(text) - 1, -1, -1):
+        char = text[index]
+        if char.isdigit():
+            return text[:index] + str((int(char) + 1) % 10) + text[index + 1 :]
+        if char.isascii() and char.isalpha():
+            other = "e" if char.lower() != "e" else "d"
+            other = other.upper() if char.isupper() else other
+            return text[:index] + other + text[index + 1 :]
+    return text + "x"
 
 
 @functools.lru_cache(maxsize=512)

@@ -22,7 +22,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from remora.code.call_text import arguments_from_text, value_from_text
+from remora.code.call_text import value_from_text
 from remora.code.calls import module_name, node_call_target, probe_argument_sets
 from remora.code.constructor import project_class_lookup
 from remora.code.context import CodeContext
@@ -34,20 +34,15 @@ from remora.code.coverage_probe import (
     missed_report,
     node_span,
 )
+from remora.code.host_candidates import host_candidates, node_function
 from remora.code.input_search import (
     Candidate,
-    boundary_values,
-    doctest_calls,
     greedy_cover,
-    usage_kinds,
-    vary,
 )
-from remora.code.instance_search import owner_candidates
-from remora.code.keyed_arguments import fitted_arguments
 from remora.code.method_state import observed_attributes
+from remora.code.model_asks import ask_record
 from remora.code.model_cases import model_candidates
 from remora.code.module import host_function
-from remora.code.project_values import named_defaults, project_calls, table_values
 from remora.code.pytest_files import (
     add_passing_tests,
     overlay_digest,
@@ -55,13 +50,11 @@ from remora.code.pytest_files import (
     tests_in_file,
     with_pieces,
 )
-from remora.code.samples import argument_sets, literal_default
 from remora.code.written_tests import (
     OBSERVED_MARKER,
     module_names,
     observed_piece,
     owner_arguments,
-    parameter_of,
     snake,
 )
 
@@ -72,94 +65,18 @@ __all__ = [
     "write_measured",
 ]
 
-MAX_CANDIDATES = 48
 # Coverage of recent runs by workspace (id, creation time), for the submit's result.
 _RUN_COVERAGE: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
 _MAX_REMEMBERED = 64
-_BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
-
-
-def _function(context: CodeContext, span: Span) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    node = context.bound_node()
-    for found in ast.walk(ast.parse(context.node_file_text())):
-        if (
-            isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef)
-            and found.name == node.name
-            and node.start_line <= found.lineno <= span.last
-        ):
-            return found
-    return None
-
-
-def _kinds(target: dict[str, Any]) -> dict[str, str]:
-    """The builtin type of each parameter, from its annotation or its literal default."""
-    kinds: dict[str, str] = {}
-    for row in target["parameters"]:
-        annotation = (row.get("annotation") or "").split("|")[0].strip()
-        known, default = literal_default(row.get("default"))
-        if annotation in _BUILTIN_KINDS:
-            kinds[row["name"]] = annotation
-        elif known and default is not None:
-            kinds[row["name"]] = type(default).__name__
-    return kinds
-
-
-def _text_sets(
-    context: CodeContext, target: dict[str, Any], texts: list[str], why: str
-) -> list[Candidate]:
-    params = [parameter_of(p) for p in target["parameters"]]
-    lookup = project_class_lookup(context)
-    out: list[Candidate] = []
-    for text in texts:
-        try:
-            out.append(Candidate(arguments_from_text(text, params, lookup), why))
-        except ValueError:
-            continue  # an example the node's parameters do not take
-    return out
-
-
-def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) -> list[Candidate]:
-    """Round one: the typical set varied at each boundary, a method's owner in each state it
-    branches on, dicts with the keys read, doctest examples, call sites."""
-    params = [parameter_of(p) for p in target["parameters"]]
-    lookup = project_class_lookup(context)
-    sets = argument_sets(params, lookup, 4)
-    base = sets[0]["args"] if sets else {}
-    function = _function(context, span)
-    text = context.node_file_text()
-    fitted: list[Candidate] = []
-    if function is not None:  # a value its use says the code wants, where the name misled
-        for name, value in usage_kinds(function).items():
-            if name in base and type(base[name]) is not type(value):
-                base[name] = value
-        shaped, fitted = fitted_arguments(
-            function, target["parameters"], base, sorted(module_names(text)), lookup
-        )
-        base.update(shaped)
-    module = ast.parse(text)  # its constants and compiled patterns
-    base.update(named_defaults(context, module, target["parameters"]))
-    values = boundary_values(function, _kinds(target), module) if function is not None else []
-    if function is not None:  # a name the module's tables hold, where the code looks one up
-        values += table_values(context, function, module, _kinds(target))
-    docstring = (ast.get_docstring(function) or "") if function is not None else ""
-    candidates = vary(base, values)
-    owner = owner_arguments(context, target) if target["kind"] == "method" else {}
-    candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
-    # The other derived sets (defaults, alternative, edge values) vary every parameter at once.
-    words = {"typical": "varied_arguments"}
-    candidates += [
-        Candidate(dict(row["args"]), words.get(row["name"], f"{row['name']}_arguments"))
-        for row in sets[1:]
-    ]
-    candidates += _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
-    sites = project_calls(context, target["name"])
-    candidates += _text_sets(context, target, sites, "as_called")
-    return candidates[:MAX_CANDIDATES]
 
 
 def _usable(row: dict[str, Any]) -> bool:
+    """A call that ran: refused sets aside, except one whose TypeError the code raised
+    itself (``raise TypeError(...)``): a branch of the code, worth a ``pytest.raises``."""
     raised = row.get("raised") or {}
-    return bool(row["ok"]) and not row["reason"] and raised.get("type") != "CallTimeout"
+    stated = raised.get("type") == "TypeError" and raised.get("stated", False)
+    ran = bool(row["ok"]) and not row["reason"]
+    return (ran or stated) and raised.get("type") != "CallTimeout"
 
 
 async def _run_round(
@@ -170,7 +87,7 @@ async def _run_round(
         | ({"owner_args": c.owner_args} if c.owner_args is not None else {})
         for i, c in enumerate(candidates)
     ]
-    observe = observed_attributes(node_call_target(context), _function(context, span))
+    observe = observed_attributes(node_call_target(context), node_function(context, span))
     rows, measured = await probe_argument_sets(context, sets, coverage=span.spec(), observe=observe)
     if measured is None:
         return {}, {}, None
@@ -249,12 +166,20 @@ async def search_tests(
     claims: dict[str, str] = {}
     # The model's completed call varies the arguments only: none, nothing to ask.
     askable = bool(target["parameters"]) and context.completer is not None
+    record = ask_record(context.completer)
     if missed and askable and time.monotonic() - started < time_budget_s:
-        model["asked"] = True
-        found, claims, model["problems"] = await model_candidates(context, target, missed)
-        named = {f"m{i}": c for i, c in enumerate(found)}
-        model_rows, model_gains, _ = await _run_round(context, list(named.values()), span, "m")
-        extra = greedy_cover(model_gains, covered.units(), max_tests - len(chosen))
+        model["asked"] = record.worth_asking()
+        if not model["asked"]:
+            model["not_asked"] = record.why_not()
+    if model["asked"]:
+        extra: list[str] = []
+        try:  # the record hears how the ask ended, a cancelled or failed one too
+            found, claims, model["problems"] = await model_candidates(context, target, missed)
+            named = {f"m{i}": c for i, c in enumerate(found)}
+            model_rows, model_gains, _ = await _run_round(context, list(named.values()), span, "m")
+            extra = greedy_cover(model_gains, covered.units(), max_tests - len(chosen))
+        finally:
+            record.asked(bool(extra))
         candidates.update(named)
         rows.update(model_rows)
         gains.update(model_gains)

@@ -12,11 +12,10 @@ comment. Nothing here runs code; the pieces are run by pytest.
 from __future__ import annotations
 
 import ast
-import builtins
 import json
-import re
 from typing import Any
 
+from remora.code.call_render import CallRender, snake_name
 from remora.code.call_text import arguments_from_text, value_from_text
 from remora.code.calls import node_call_target, probe_argument_sets
 from remora.code.constructor import Parameter, project_class_lookup
@@ -40,99 +39,6 @@ OBSERVED_MARKER = "# remora: expected values observed from the code as it is"
 _LINE = 88
 
 
-def _snake(name: str) -> str:
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name.replace(".", "_"))
-    return re.sub(r"_+", "_", spaced).strip("_").lower() or "value"
-
-
-class _Render:
-    """Python source for one call of the node and the names that source needs."""
-
-    def __init__(self, target: dict[str, Any], module_names: set[str]) -> None:
-        self.target = target
-        self.module_names = module_names
-        self.imports: set[str] = set()
-        self.modules: set[str] = set()
-        self.instance = ""  # the variable holding a method's instance, once built
-
-    def value(self, value: Any) -> str:
-        if isinstance(value, dict) and set(value) == {"__callable__"}:
-            return str(value["__callable__"])  # a builtin, by its name
-        if isinstance(value, dict) and set(value) == {"__class__", "args"}:
-            name = str(value["__class__"])
-            self.imports.add(name.split(".")[0])
-            args = value["args"] if isinstance(value["args"], dict) else {}
-            return f"{name}({', '.join(f'{k}={self.value(v)}' for k, v in args.items())})"
-        if isinstance(value, dict):
-            return (
-                "{" + ", ".join(f"{self.value(k)}: {self.value(v)}" for k, v in value.items()) + "}"
-            )
-        if isinstance(value, list):
-            return "[" + ", ".join(self.value(v) for v in value) + "]"
-        return repr(value)
-
-    def arguments(self, args: dict[str, Any]) -> str:
-        """Positional-only parameters by position, in order; the rest by keyword."""
-        kinds = {p["name"]: p["kind"] for p in self.target["parameters"]}
-        positional = [
-            self.value(args[name])
-            for name in kinds
-            if kinds[name] == "positional_only" and name in args
-        ]
-        keywords = [
-            f"{k}={self.value(v)}" for k, v in args.items() if kinds.get(k) != "positional_only"
-        ]
-        return ", ".join(positional + keywords)
-
-    def setup(self, owner_args: dict[str, Any]) -> tuple[str, list[str]]:
-        """(how the call starts, setup lines) for the node's kind."""
-        target = self.target
-        if target["kind"] != "method":
-            self.imports.add(target["qualname"].split(".")[0])
-            return target["qualname"], []
-        self.imports.add(target["owner"].split(".")[0])
-        if target["method_kind"] in ("staticmethod", "classmethod"):
-            return f"{target['owner']}.{target['name']}", []
-        variable = _snake(target["owner"].split(".")[-1])
-        variable = f"{variable}_obj" if variable == target["name"] else variable
-        build = f"{variable} = {self.value({'__class__': target['owner'], 'args': owner_args})}"
-        self.instance = variable
-        return f"{variable}.{target['name']}", [build]
-
-    def call(self, args: dict[str, Any], owner_args: dict[str, Any]) -> tuple[str, list[str]]:
-        callee, setup = self.setup(owner_args)
-        if self.target["method_kind"] == "property":
-            return callee, setup
-        expression = f"{callee}({self.arguments(args)})"
-        if self.target["is_async"]:
-            self.modules.add("asyncio")
-            expression = f"asyncio.run({expression})"
-        return expression, setup
-
-    def exception(self, name: str) -> str:
-        """The exception class as the test names it; ValueError when it names none we can import."""
-        if isinstance(getattr(builtins, name, None), type) and issubclass(
-            getattr(builtins, name), BaseException
-        ):
-            return name
-        if name in self.module_names:
-            self.imports.add(name)
-            return name
-        raise ValueError(
-            f"raises: {name!r} is neither a builtin exception "
-            "nor a name the module defines or imports"
-        )
-
-    def piece(self, name: str, lines: list[str]) -> dict[str, Any]:
-        body = "\n".join(f"    {line}" for line in lines)
-        return {
-            "name": name,
-            "source": f"def {name}():\n{body}\n",
-            "imports": sorted(self.imports),
-            "modules": sorted(self.modules),
-        }
-
-
 def _module_names(text: str) -> set[str]:
     """Names bound at the top of the module (classes, functions, imports, assignments)."""
     try:
@@ -148,7 +54,7 @@ def _module_names(text: str) -> set[str]:
     return names
 
 
-def _expectation(render: _Render, expected: Any) -> str:
+def _expectation(render: CallRender, expected: Any) -> str:
     if expected is None or isinstance(expected, bool):
         return f"assert result is {expected!r}"
     if isinstance(expected, float):
@@ -185,7 +91,7 @@ def case_piece(
         raise ValueError(
             "give exactly one of 'expected' (the value returned) and 'raises' (an exception name)"
         )
-    render = _Render(target, module_names)
+    render = CallRender(target, module_names)
     call, lines = render.call(_case_arguments(case, target, classes), owner_args)
     if "raises" in case:
         exception = render.exception(str(case["raises"]).strip())
@@ -270,7 +176,7 @@ def source_pieces(source: str, target: dict[str, Any], module: str) -> list[dict
     for function in functions:
         where = f"{function.name} (line {function.lineno})"
         if not function.name.startswith("test_") or node_name.lower() not in function.name.lower():
-            raise ValueError(f"{where}: name it test_{_snake(node_name)}_<what it checks>")
+            raise ValueError(f"{where}: name it test_{snake_name(node_name)}_<what it checks>")
         if not _calls_node(function, node_name):
             raise ValueError(f"{where}: it never calls {node_name}")
         if not _checks(function):
@@ -331,7 +237,7 @@ def model_test_pieces(
     refused: list[dict[str, str]] = []
     owner_args = _owner_args(context, target)
     lookup = project_class_lookup(context)
-    base = f"test_{_snake(target['qualname'])}_case"
+    base = f"test_{snake_name(target['qualname'])}_case"
     for index, case in enumerate(cases, 1):
         try:
             name = _numbered(base, used)
@@ -356,7 +262,9 @@ def model_test_pieces(
     return {"pieces": pieces, "refused": refused}
 
 
-def _observed_lines(render: _Render, outcome: dict[str, Any], call: str, module: str) -> list[str]:
+def _observed_lines(
+    render: CallRender, outcome: dict[str, Any], call: str, module: str
+) -> list[str]:
     raised = outcome.get("raised")
     if raised:
         exception = raised["type"] if raised["module"] in ("builtins", module) else "Exception"
@@ -407,7 +315,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
         if not row["ok"] or row["reason"] or row.get("raised", {}).get("type") == "CallTimeout":
             skipped.append(f"{row['name']}: {row['reason'] or 'the call did not finish'}")
             continue
-        name = _unique(f"test_{_snake(target['qualname'])}_{row['name']}", used)
+        name = _unique(f"test_{snake_name(target['qualname'])}_{row['name']}", used)
         pieces.append(observed_piece(target, names, owner_args, row, name))
     return {"pieces": pieces, "skipped": skipped}
 
@@ -425,7 +333,7 @@ def observed_piece(
     ``marked``: the expected value came from observation, and the test says so. A row
     with ``owner_args`` builds its own instance; one with ``state`` asserts it after the call.
     """
-    render = _Render(target, module_names)
+    render = CallRender(target, module_names)
     call, lines = render.call(row["args"], row.get("owner_args", owner_args))
     lines = [*lines, *_observed_lines(render, row, call, target["module"])]
     if render.instance and row.get("state"):
@@ -434,7 +342,7 @@ def observed_piece(
 
 
 # What other builders of test pieces (remora.code.test_search) share with this module.
-snake = _snake
+snake = snake_name
 module_names = _module_names
 owner_arguments = _owner_args
 parameter_of = _parameter

@@ -1,18 +1,22 @@
 """Bind argument sets to a callable of the project and call it; report what happened.
 
-The request names the module, the callable's qualified name, its kind
-(function, method, class), for a method the owner class and the arguments that
-build an instance, and the argument sets: ``{"name": ..., "args": {...}}``. A
-value ``{"__class__": "Name", "args": {...}}`` is an instance of the module's
-class ``Name`` built from those arguments; ``{"__callable__": "str"}`` is that
-builtin, for a parameter the code calls. Parameters that are positional-only
-are passed by position. Each set is bound to the real ``inspect.signature``
-first; only a set that binds is called (when the request asks for calls), under
-a per-call time limit. A method is called on an instance built afresh for each
-set, from the set's own ``owner_args`` when it has them, as a test builds one;
-the instance's attributes the request names in ``observe`` are reported after
-the call (``state``). Output the code prints goes to stderr, so stdout holds
-only the report.
+The request names the module, the callable's qualified name, its kind (function,
+method, class), for a method the owner class and the arguments that build an
+instance, and the argument sets: ``{"name": ..., "args": {...}}``. A value
+``{"__class__": "Name", "args": {...}}`` is an instance of the module's class
+``Name`` built from those arguments; ``{"__callable__": "str"}`` is that
+builtin, for a parameter the code calls, and ``{"__returns__": VALUE}`` a
+function that takes anything and returns VALUE (``lambda *args, **kwargs:
+VALUE`` in a test). Parameters that are positional-only are passed by position;
+a set that names a ``*args`` parameter passes its list as positional arguments
+(and the parameters before it by position), a ``**kwargs`` one its dict as
+keywords. Each set is bound to the real ``inspect.signature`` first; only a set
+that binds is called (when the request asks for calls), under a per-call time
+limit. A method is called on an instance built afresh for each set, from the
+set's own ``owner_args`` when it has them, as a test builds one; the instance's
+attributes the request names in ``observe`` are reported after the call
+(``state``). Output the code prints goes to stderr, so stdout holds only the
+report.
 """
 
 from __future__ import annotations
@@ -22,10 +26,13 @@ import builtins
 import contextlib
 import importlib
 import inspect
+import io
 import json
+import linecache
 import math
 import signal
 import sys
+import tokenize
 import types
 from typing import Any
 
@@ -33,7 +40,9 @@ MARKER = "REMORA_REPORT "
 MAX_REPR_CHARS = 400
 MAX_MESSAGE_CHARS = 300
 # Builtins a set may pass where the code calls a parameter ({"__callable__": "str"}).
-_CALLABLES = frozenset({"str", "bool", "len", "repr", "abs", "int", "sorted"})
+_CALLABLES = frozenset(
+    {"str", "bool", "len", "repr", "abs", "int", "sorted", "dict", "list", "tuple", "set"}
+)
 
 
 def switch_context(name: str) -> None:
@@ -62,11 +71,20 @@ def _value(data: Any, module: types.ModuleType) -> Any:
     if isinstance(data, dict):
         if set(data) == {"__callable__"} and data["__callable__"] in _CALLABLES:
             return getattr(builtins, data["__callable__"])
+        if set(data) == {"__returns__"}:
+            return _returning(_value(data["__returns__"], module))
         if set(data) == {"__class__", "args"} and isinstance(data["args"], dict):
             cls = _lookup(module, str(data["__class__"]))
             return cls(**{k: _value(v, module) for k, v in data["args"].items()})
         return {k: _value(v, module) for k, v in data.items()}
     return data
+
+
+def _returning(value: Any) -> Any:
+    def returns(*_args: Any, **_kwargs: Any) -> Any:
+        return value
+
+    return returns
 
 
 def _exception(exc: BaseException) -> dict[str, Any]:
@@ -98,15 +116,27 @@ def _returned(value: Any) -> dict[str, Any]:
 
 
 def _split(signature: inspect.Signature, args: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
-    """Positional-only parameters by position (in order), the rest by name."""
+    """Positional-only parameters by position (in order), the rest by name; a ``*args``
+    list spread after the parameters before it (by position), a ``**kwargs`` dict merged."""
     keywords = dict(args)
+    parameters = list(signature.parameters.values())
+    star = next((p for p in parameters if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
+    spread = star is not None and isinstance(keywords.get(star.name), list)
     positional: list[Any] = []
-    for parameter in signature.parameters.values():
-        if parameter.kind is not inspect.Parameter.POSITIONAL_ONLY:
+    for parameter in parameters:
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            positional.extend(keywords.pop(parameter.name) if spread else [])
             break
-        if parameter.name not in keywords:
+        by_position = parameter.kind is inspect.Parameter.POSITIONAL_ONLY or (
+            spread and parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+        )
+        if not by_position or parameter.name not in keywords:
             break
         positional.append(keywords.pop(parameter.name))
+    double = next((p for p in parameters if p.kind is inspect.Parameter.VAR_KEYWORD), None)
+    if double is not None and isinstance(keywords.get(double.name), dict):
+        for key, value in keywords.pop(double.name).items():
+            keywords.setdefault(key, value)  # a named parameter's own value wins
     return positional, keywords
 
 
@@ -157,9 +187,28 @@ def _probe_set(
         outcome["raised"] = _exception(exc)
     except BaseException as exc:  # the project's code may raise anything, SystemExit too
         outcome["raised"] = _exception(exc)
+        if _stated(exc):
+            outcome["raised"]["stated"] = True
         if isinstance(exc, AttributeError) and _is_argument(exc, [*positional, *keywords.values()]):
             outcome["raised"]["on_argument"] = True
     return outcome
+
+
+def _stated(exc: BaseException) -> bool:
+    """Whether the code raised it with a ``raise`` statement of its own (the innermost
+    frame's line starts with the ``raise`` keyword), not an operation that failed: a
+    ``TypeError`` the code states is one of its branches, not an argument that misfit."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or tb.tb_frame.f_code.co_filename == __file__:
+        return False
+    line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).strip()
+    try:
+        first = next(tokenize.generate_tokens(io.StringIO(line).readline))
+    except (tokenize.TokenError, SyntaxError, StopIteration):
+        return False
+    return first.type == tokenize.NAME and first.string == "raise"
 
 
 def _is_argument(exc: AttributeError, values: list[Any]) -> bool:

@@ -1,0 +1,127 @@
+"""Round one of the test search: the argument sets worth trying, with no model.
+
+The typical set (derived from the signature, then fitted to how the code uses
+each parameter) varied one parameter at a time at each boundary the code tests
+(:mod:`remora.code.input_search`), at the values its tables hold
+(:mod:`remora.code.project_values`), for the parameters it calls
+(:mod:`remora.code.callable_arguments`) and those holding several values
+(:mod:`remora.code.collection_arguments`); a method's owner in each state it
+branches on; docstring examples and the project's own calls.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from remora.code.call_text import arguments_from_text
+from remora.code.callable_arguments import called_parameter_values
+from remora.code.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
+from remora.code.constructor import project_class_lookup
+from remora.code.context import CodeContext
+from remora.code.coverage_probe import Span
+from remora.code.float_values import non_finite_values
+from remora.code.input_search import Candidate, boundary_values, doctest_calls, usage_kinds, vary
+from remora.code.input_sources import derived_locals, parameter_names
+from remora.code.instance_search import owner_candidates
+from remora.code.keyed_arguments import fitted_arguments
+from remora.code.project_values import named_defaults, project_calls, table_values
+from remora.code.samples import argument_sets, literal_default
+from remora.code.written_tests import module_names, owner_arguments, parameter_of
+
+__all__ = ["MAX_CANDIDATES", "host_candidates", "node_function"]
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+MAX_CANDIDATES = 48
+_BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
+
+
+def node_function(
+    context: CodeContext, span: Span
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    node = context.bound_node()
+    for found in ast.walk(ast.parse(context.node_file_text())):
+        if (
+            isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef)
+            and found.name == node.name
+            and node.start_line <= found.lineno <= span.last
+        ):
+            return found
+    return None
+
+
+def _kinds(target: dict[str, Any]) -> dict[str, str]:
+    """The builtin type of each parameter, from its annotation or its literal default."""
+    kinds: dict[str, str] = {}
+    for row in target["parameters"]:
+        annotation = (row.get("annotation") or "").split("|")[0].strip()
+        known, default = literal_default(row.get("default"))
+        if annotation in _BUILTIN_KINDS:
+            kinds[row["name"]] = annotation
+        elif known and default is not None:
+            kinds[row["name"]] = type(default).__name__
+    return kinds
+
+
+def _text_sets(
+    context: CodeContext, target: dict[str, Any], texts: list[str], why: str
+) -> list[Candidate]:
+    params = [parameter_of(p) for p in target["parameters"]]
+    lookup = project_class_lookup(context)
+    out: list[Candidate] = []
+    for text in texts:
+        try:
+            out.append(Candidate(arguments_from_text(text, params, lookup), why))
+        except ValueError:
+            continue  # an example the node's parameters do not take
+    return out
+
+
+def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) -> list[Candidate]:
+    """Round one: the typical set varied at each boundary, a method's owner in each state it
+    branches on, dicts with the keys read, doctest examples, call sites."""
+    params = [parameter_of(p) for p in target["parameters"]]
+    lookup = project_class_lookup(context)
+    sets = argument_sets(params, lookup, 4)
+    base = sets[0]["args"] if sets else {}
+    function = node_function(context, span)
+    text = context.node_file_text()
+    fitted: list[Candidate] = []
+    called: list[tuple[str, Any, str]] = []
+    if function is not None:  # a value its use says the code wants, where the name misled
+        for name, value in usage_kinds(function).items():
+            if name in base and type(base[name]) is not type(value):
+                base[name] = value
+        for name in dict_parameters(function) & set(base):
+            if not base[name] or not isinstance(base[name], dict):
+                base[name] = dict(DICT_SAMPLE)  # a loop over it runs, its values go both ways
+        defaults = {str(p["name"]): p.get("default") for p in target["parameters"]}
+        keep_default, callables, called = called_parameter_values(function, defaults)
+        base.update({n: v for n, v in callables.items() if n in base})
+        for name in keep_default:
+            base.pop(name, None)
+        shaped, fitted = fitted_arguments(
+            function, target["parameters"], base, sorted(module_names(text)), lookup
+        )
+        base.update(shaped)
+    module = ast.parse(text)  # its constants and compiled patterns
+    base.update(named_defaults(context, module, target["parameters"]))
+    values = boundary_values(function, _kinds(target), module) if function is not None else []
+    if function is not None:  # a name the module's tables hold, where the code looks one up
+        values += called + collection_values(function, base, module)
+        values += non_finite_values(function, derived_locals(function, parameter_names(function)))
+        values += table_values(context, function, module, _kinds(target))
+    docstring = (ast.get_docstring(function) or "") if function is not None else ""
+    candidates = vary(base, values)
+    owner = owner_arguments(context, target) if target["kind"] == "method" else {}
+    candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
+    # The other derived sets (defaults, alternative, edge values) vary every parameter at once.
+    words = {"typical": "varied_arguments"}
+    candidates += [
+        Candidate(dict(row["args"]), words.get(row["name"], f"{row['name']}_arguments"))
+        for row in sets[1:]
+    ]
+    candidates += _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
+    sites = project_calls(context, target["name"])
+    candidates += _text_sets(context, target, sites, "as_called")
+    return candidates[:MAX_CANDIDATES]
