@@ -24,21 +24,21 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import dis
 import importlib
 import inspect
-import io
 import json
-import linecache
 import math
 import signal
 import sys
-import tokenize
 import types
 from typing import Any
 
 MARKER = "REMORA_REPORT "
 MAX_REPR_CHARS = 400
 MAX_MESSAGE_CHARS = 300
+# The instruction of a `raise` statement (any form: bare, with `from`).
+_RAISE = dis.opmap["RAISE_VARARGS"]
 # Builtins a set may pass where the code calls a parameter ({"__callable__": "str"}).
 _CALLABLES = frozenset(
     {"str", "bool", "len", "repr", "abs", "int", "sorted", "dict", "list", "tuple", "set"}
@@ -195,20 +195,16 @@ def _probe_set(
 
 
 def _stated(exc: BaseException) -> bool:
-    """Whether the code raised it with a ``raise`` statement of its own (the innermost
-    frame's line starts with the ``raise`` keyword), not an operation that failed: a
-    ``TypeError`` the code states is one of its branches, not an argument that misfit."""
+    """Whether the code raised it with a ``raise`` statement of its own, not an operation
+    that failed: a ``TypeError`` the code states is one of its branches, not an argument
+    that misfit. Told by the instruction the innermost frame stopped at (RAISE_VARARGS,
+    whatever lines the statement spans), not by the source text."""
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     if tb is None or tb.tb_frame.f_code.co_filename == __file__:
         return False
-    line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).strip()
-    try:
-        first = next(tokenize.generate_tokens(io.StringIO(line).readline))
-    except (tokenize.TokenError, SyntaxError, StopIteration):
-        return False
-    return first.type == tokenize.NAME and first.string == "raise"
+    return tb.tb_frame.f_code.co_code[tb.tb_lasti] == _RAISE
 
 
 def _is_argument(exc: AttributeError, values: list[Any]) -> bool:
