@@ -28,6 +28,7 @@ __all__ = [
     "derived_argument_sets",
     "module_name",
     "node_call_target",
+    "pins_behaviour",
     "probe_argument_sets",
 ]
 
@@ -156,6 +157,19 @@ def _verdict(outcome: dict[str, Any], not_called: str) -> tuple[bool, str]:
     if not_called:
         return True, f"binds; not called because {not_called}"
     return True, ""
+
+
+def pins_behaviour(row: dict[str, Any]) -> bool:
+    """Whether a test may pin what a probed set did: the call ran (a set the check
+    accepted), or raised a TypeError the code states itself (``raise TypeError``: a
+    branch of the code, worth a ``pytest.raises``). Never a call that did not finish,
+    nor an OSError the code did not raise itself (a missing folder): that is the
+    machine's answer, and a test pinning it passes or fails with where it runs."""
+    raised = row.get("raised") or {}
+    stated = raised.get("type") == "TypeError" and raised.get("stated", False)
+    ran = bool(row["ok"]) and not row["reason"]
+    environment = bool(raised.get("environment", False))
+    return (ran or stated) and not environment and raised.get("type") != "CallTimeout"
 
 
 @host_function

@@ -23,7 +23,12 @@ from collections import OrderedDict
 from typing import Any
 
 from remora.code.call_text import value_from_text
-from remora.code.calls import module_name, node_call_target, probe_argument_sets
+from remora.code.calls import (
+    module_name,
+    node_call_target,
+    pins_behaviour,
+    probe_argument_sets,
+)
 from remora.code.constructor import project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.coverage_probe import (
@@ -70,15 +75,6 @@ _RUN_COVERAGE: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
 _MAX_REMEMBERED = 64
 
 
-def _usable(row: dict[str, Any]) -> bool:
-    """A call that ran: refused sets aside, except one whose TypeError the code raised
-    itself (``raise TypeError(...)``): a branch of the code, worth a ``pytest.raises``."""
-    raised = row.get("raised") or {}
-    stated = raised.get("type") == "TypeError" and raised.get("stated", False)
-    ran = bool(row["ok"]) and not row["reason"]
-    return (ran or stated) and raised.get("type") != "CallTimeout"
-
-
 async def _run_round(
     context: CodeContext, candidates: list[Candidate], span: Span, prefix: str
 ) -> tuple[dict[str, dict[str, Any]], dict[str, frozenset[Any]], Coverage | None]:
@@ -91,7 +87,7 @@ async def _run_round(
     rows, measured = await probe_argument_sets(context, sets, coverage=span.spec(), observe=observe)
     if measured is None:
         return {}, {}, None
-    usable = {row["name"]: row for row in rows if _usable(row)}
+    usable = {row["name"]: row for row in rows if pins_behaviour(row)}
     gains = {name: frozenset(context_units(measured, name)) for name in usable}
     return usable, gains, Coverage.of(measured)
 

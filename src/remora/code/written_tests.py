@@ -17,7 +17,7 @@ from typing import Any
 
 from remora.code.call_render import CallRender, snake_name
 from remora.code.call_text import arguments_from_text, value_from_text
-from remora.code.calls import node_call_target, probe_argument_sets
+from remora.code.calls import node_call_target, pins_behaviour, probe_argument_sets
 from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.method_state import state_asserts
@@ -296,9 +296,10 @@ def _observed_lines(
 async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, Any]:
     """Tests that pin what the node does with derived arguments: ``{pieces, skipped}``.
 
-    Each derived set is run in the sandbox first; a set refused there (it does
-    not bind, the call raises TypeError or an AttributeError on an argument, or it
-    timed out) gives no test.
+    Each derived set is run in the sandbox first; a set whose outcome no test may
+    pin (:func:`~remora.code.calls.pins_behaviour`: it does not bind, the call
+    raises TypeError or an AttributeError on an argument, an OSError of the
+    machine's, or it timed out) gives no test.
     """
     target = node_call_target(context)
     if target["reason"]:
@@ -312,8 +313,9 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
     pieces: list[dict[str, Any]] = []
     skipped: list[str] = []
     for row in checked:
-        if not row["ok"] or row["reason"] or row.get("raised", {}).get("type") == "CallTimeout":
-            skipped.append(f"{row['name']}: {row['reason'] or 'the call did not finish'}")
+        if not pins_behaviour(row):
+            why = row["reason"] or (row.get("raised") or {}).get("message") or "did not finish"
+            skipped.append(f"{row['name']}: {why}")
             continue
         name = _unique(f"test_{snake_name(target['qualname'])}_{row['name']}", used)
         pieces.append(observed_piece(target, names, owner_args, row, name))

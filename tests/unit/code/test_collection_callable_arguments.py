@@ -22,6 +22,7 @@ import pytest
 from remora.code.call_render import CallRender
 from remora.code.call_text import arguments_from_text
 from remora.code.callable_arguments import called_parameter_values
+from remora.code.calls import pins_behaviour
 from remora.code.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
 from remora.code.constructor import Parameter
 from remora.code.float_values import non_finite_values
@@ -284,3 +285,36 @@ def test_a_list_parameter_gets_the_dict_arguments_keys_each_way() -> None:
     base = {"d": dict(DICT_SAMPLE), "keys": ["alpha"]}
     values = collection_values(function, base, tree)
     assert _outcomes(update_in, module, base, values) == {"created", "found", "missing"}
+
+
+WRITER = """
+import os
+def save(folder, reports):
+    for name in reports:
+        with open(os.path.join(folder, name), "w") as handle:
+            handle.write("x")
+    if not reports:
+        raise OSError("nothing to save")
+    return len(reports)
+"""
+
+
+def test_an_os_error_the_machine_gave_is_no_behaviour_a_test_may_pin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "writer_sample.py").write_text(WRITER, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("writer_sample")
+
+    def probed(args: dict[str, Any]) -> dict[str, Any]:
+        outcome = call_probe._probe_set(module.save, {"args": args}, module, True, 1.0)
+        return {"ok": True, "reason": "", **outcome}
+
+    missing = probed({"folder": str(tmp_path / "no-such-folder"), "reports": ["a"]})
+    assert missing["raised"]["type"] == "FileNotFoundError"
+    assert missing["raised"].get("environment") is True and not pins_behaviour(missing)
+    # The code's own raise of an OSError is a branch of the code; a written file is a result.
+    stated = probed({"folder": str(tmp_path), "reports": []})
+    assert stated["raised"]["type"] == "OSError" and "environment" not in stated["raised"]
+    written = probed({"folder": str(tmp_path), "reports": ["a"]})
+    assert written["returned"]["repr"] == "1" and pins_behaviour(written)

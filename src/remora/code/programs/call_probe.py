@@ -189,6 +189,10 @@ def _probe_set(
         outcome["raised"] = _exception(exc)
         if _stated(exc):
             outcome["raised"]["stated"] = True
+        elif isinstance(exc, OSError):
+            # The file system's or the network's answer here, not the code's: another
+            # machine or folder answers otherwise.
+            outcome["raised"]["environment"] = True
         if isinstance(exc, AttributeError) and _is_argument(exc, [*positional, *keywords.values()]):
             outcome["raised"]["on_argument"] = True
     return outcome
