@@ -225,6 +225,15 @@ def test_rendered_calls_pass_what_the_probe_passed() -> None:
     assert seen == (False, ({"a": 1},), {"factory": dict, "not-a-name": math.inf})
 
 
+def sample_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str
+) -> types.ModuleType:
+    """``text`` as an importable module named ``name``, as the probe imports the project's."""
+    (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return importlib.import_module(name)
+
+
 STATED = """
 def check(value):
     if value == "wrong":
@@ -238,9 +247,7 @@ def check(value):
 def test_the_probe_tells_a_stated_type_error_from_an_operation_that_failed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "stated_sample.py").write_text(STATED, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    module = importlib.import_module("stated_sample")
+    module = sample_module(tmp_path, monkeypatch, "stated_sample", STATED)
     check = module.check
     stated = call_probe._probe_set(check, {"args": {"value": "wrong"}}, module, True, 1.0)
     failed = call_probe._probe_set(check, {"args": {"value": 5}}, module, True, 1.0)
@@ -302,9 +309,7 @@ def save(folder, reports):
 def test_an_os_error_the_machine_gave_is_no_behaviour_a_test_may_pin(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "writer_sample.py").write_text(WRITER, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    module = importlib.import_module("writer_sample")
+    module = sample_module(tmp_path, monkeypatch, "writer_sample", WRITER)
 
     def probed(args: dict[str, Any]) -> dict[str, Any]:
         outcome = call_probe._probe_set(module.save, {"args": args}, module, True, 1.0)
