@@ -24,8 +24,13 @@ Runs the real CLI in a subprocess on a fresh copy of examples/sample_project
   node × operation keeps its result (target <= 5 s);
 - load_avg_*: the machine's load average before and after, to judge the figures.
 
+``--queue-out FILE`` writes every queued change (summary and diff), ordered by
+file, node and operation: the same file from two commits (run with
+``PYTHONPATH=WORKTREE/src``) says whether a change left the queue as it was.
+
 Usage: python benchmarks/analyze.py [--operations lint,docstring] [--paths inventory]
        [--provider embedded] [--threads N] [--jobs N] [--slots N] [--engines N] [--keep]
+       [--queue-out FILE]
 """
 
 from __future__ import annotations
@@ -47,6 +52,19 @@ from process_cpu import become_subreaper, machine_busy_s, reap_orphans
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "examples" / "sample_project"
 REMORA = str(Path(sys.executable).with_name("remora"))
+
+
+def queue_text(project: Path) -> str:
+    """Every change waiting for review, ordered by file, node and operation (ids are new
+    in every run, so two runs compare by what was changed where): its summary and diff."""
+    from remora.review import list_changes, show  # the code under measurement
+
+    items = sorted(list_changes(project), key=lambda i: (i.file_path, i.node, i.operation))
+    parts = []
+    for item in items:
+        head = f"=== {item.operation} {item.node} [{item.status}] {item.summary}"
+        parts.append(f"{head}\n{show(item.id, project=project).diff}")
+    return "".join(parts)
 
 
 def union_length(intervals: list[tuple[float, float]]) -> float:
@@ -132,6 +150,12 @@ def main() -> None:
     parser.add_argument("--engines", type=int, default=None, help="embedded: model copies")
     parser.add_argument("--ctx", type=int, default=None, help="embedded: context per slot")
     parser.add_argument("--keep", action="store_true", help="keep the project copy")
+    parser.add_argument(
+        "--queue-out",
+        type=Path,
+        default=None,
+        help="write every queued change's diff here, by operation and node (compare two commits)",
+    )
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="remora-bench-"))
@@ -233,6 +257,8 @@ def main() -> None:
         },
     }
     print(json.dumps(result, indent=2))
+    if args.queue_out is not None:
+        args.queue_out.write_text(queue_text(project), encoding="utf-8")
     if args.keep:
         print(f"project kept at {project}", file=sys.stderr)
     else:
