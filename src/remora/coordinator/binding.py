@@ -91,7 +91,8 @@ def check_options(
             if where is None or where == "default":
                 continue
             raise UnknownConfigKeyError(
-                f"unknown config key '{dotted}'{at}", _unknown_hint(name, operation, definition)
+                f"unknown config key '{dotted}'{at}",
+                _unknown_hint(name, operation, definition, inputs),
             )
         for _tool, schema in inputs[name]:
             if next(iter(Draft202012Validator(schema).iter_errors(value)), None) is None:
@@ -107,7 +108,12 @@ def check_options(
             )
 
 
-def _unknown_hint(name: str, operation: str, definition: SubagentDefinition) -> str:
+def _unknown_hint(
+    name: str,
+    operation: str,
+    definition: SubagentDefinition,
+    inputs: Mapping[str, list[tuple[str, dict[str, Any]]]],
+) -> str:
     """What the agent takes instead of ``name``: its options first.
 
     An agent's options are the inputs of its host steps' tools: only the host
@@ -115,7 +121,6 @@ def _unknown_hint(name: str, operation: str, definition: SubagentDefinition) -> 
     The inputs of the tools the model calls are its own words (a docstring's
     summary, a test's cases); binding one is possible but rarely meant.
     """
-    inputs = _inputs(definition)
     stepped = {step.tool for step in definition.host_steps}
     offered = sorted(n for n, tools in inputs.items() if any(t in stepped for t, _ in tools))
     close = difflib.get_close_matches(name, offered, n=1) or difflib.get_close_matches(
