@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import libcst as cst
-from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper
+from libcst.metadata import CodeSpan
 
-if TYPE_CHECKING:
-    from remora.code.source import Definition, ParsedFile
+from remora.code.source import Definition, ParsedFile, byte_spans
 
 __all__ = ["Reparsed", "changed_region", "reparsed_spans"]
 
@@ -267,12 +266,8 @@ def _replaced(
     path = _path_to(module, definition, old.spans)
     if path is None:
         return None
-    wrapper = MetadataWrapper(snippet, unsafe_skip_copy=True)
     shift = start - len(head)
-    own = {
-        node: CodeSpan(s.start + shift, s.length)
-        for node, s in wrapper.resolve(ByteSpanPositionProvider).items()
-    }
+    own = {node: CodeSpan(s.start + shift, s.length) for node, s in byte_spans(snippet).items()}
     own[replacement] = own[parsed]
     new_end = own[parsed].start + own[parsed].length
     new: cst.CSTNode = replacement

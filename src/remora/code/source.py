@@ -21,19 +21,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import (
-    ByteSpanPositionProvider,
-    CodePosition,
-    CodeRange,
-    CodeSpan,
-    MetadataWrapper,
-)
+from libcst.metadata import ByteSpanPositionProvider, CodePosition, CodeRange, CodeSpan
 
 __all__ = [
     "Definition",
     "NodeRef",
     "ParsedFile",
     "SourceNode",
+    "byte_spans",
     "line_starts",
     "locate",
     "parse",
@@ -50,6 +45,20 @@ class NodeRef:
     node_type: str
     full_name: str
     start_line: int = 1
+
+
+def byte_spans(module: cst.Module) -> dict[cst.CSTNode, CodeSpan]:
+    """Every node's byte span: what ``MetadataWrapper.resolve(ByteSpanPositionProvider)``
+    gives, by the provider's own code-generation pass alone.
+
+    ``resolve`` (libcst 1.x) also runs a batched visit of the whole tree with no
+    visitor in it and copies the result: together as long again as the spans
+    themselves. tests/unit/code/test_byte_spans.py checks the two agree.
+    """
+    provider = ByteSpanPositionProvider()
+    provider._computed = {}
+    provider._gen_impl(module)
+    return provider._computed
 
 
 def line_starts(data: bytes) -> list[int]:
@@ -123,9 +132,8 @@ class ParsedFile:
                     f"{path}:{exc.raw_line}: cannot parse the file ({exc.message}); "
                     "fix the syntax error first"
                 ) from None
-            wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-            self.module = wrapper.module
-            self.spans = wrapper.resolve(ByteSpanPositionProvider)
+            self.module = module
+            self.spans = byte_spans(module)
         self.positions = _Positions(self.data, self.spans)
         self._definitions = definitions if tree is not None else None
 

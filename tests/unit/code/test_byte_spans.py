@@ -1,0 +1,30 @@
+"""source.byte_spans agrees with LibCST's own resolution of ByteSpanPositionProvider."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper
+
+from remora.code.source import byte_spans
+
+SRC = Path(__file__).resolve().parents[3] / "src" / "remora"
+FILES = sorted(SRC.rglob("*.py"))[::7]  # a spread of the project's own files
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(SRC)))
+def test_byte_spans_match_the_metadata_wrapper(path: Path) -> None:
+    module = cst.parse_module(path.read_text("utf-8"))
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ByteSpanPositionProvider)
+    spans = byte_spans(module)
+    assert spans == dict(expected)
+    assert len(spans) > 10
+
+
+def test_byte_spans_count_bytes_not_characters() -> None:
+    module = cst.parse_module("name = 'é'\nother = 1\r\n")
+    spans = byte_spans(module)
+    second = module.body[1]
+    assert spans[second].start == len("name = 'é'\n".encode())
