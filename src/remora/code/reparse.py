@@ -22,7 +22,7 @@ from typing import NamedTuple
 import libcst as cst
 from libcst.metadata import CodeSpan
 
-from remora.code.source import Definition, ParsedFile, byte_spans
+from remora.code.source import Definition, ParsedFile, byte_spans, qualified_definitions
 
 __all__ = ["Reparsed", "changed_region", "reparsed_spans"]
 
@@ -202,8 +202,6 @@ def _definitions(
     """The new tree's definitions from the old list: ``definition`` and the ones inside it
     found again in ``replacement``, its ancestors (``rebuilt``, by the old node's id) the new
     nodes, the others the same. Listing them from the whole tree cost the file's size."""
-    from remora.code.source import qualified_definitions
-
     names = old.definitions
     index = next((i for i, (_, node) in enumerate(names) if node is definition), None)
     if index is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -63,24 +64,12 @@ def byte_spans(module: cst.Module) -> dict[cst.CSTNode, CodeSpan]:
 
 def line_starts(data: bytes) -> list[int]:
     """Byte offset of each line's start, lines broken at LF, CRLF and CR (as LibCST and ruff
-    break them; ``str.splitlines`` also breaks at form feeds and other separators)."""
-    starts = [0]
-    position = 0
-    # Each next break is searched for again only once passed: searching for both from every
-    # line made a file with no CR cost its size once per line (quadratic).
-    lf, cr = data.find(b"\n"), data.find(b"\r")
-    while True:
-        if lf < 0 and cr < 0:
-            return starts
-        if cr >= 0 and (lf < 0 or cr < lf):
-            position = cr + 2 if data[cr + 1 : cr + 2] == b"\n" else cr + 1
-        else:
-            position = lf + 1
-        starts.append(position)
-        if 0 <= lf < position:
-            lf = data.find(b"\n", position)
-        if 0 <= cr < position:
-            cr = data.find(b"\r", position)
+    break them; ``str.splitlines`` also breaks at form feeds and other separators, while
+    ``bytes.splitlines`` breaks at these three only)."""
+    starts = [0, *itertools.accumulate(map(len, data.splitlines(keepends=True)))]
+    if len(starts) > 1 and not data.endswith((b"\n", b"\r")):
+        starts.pop()  # the end of a last line without a line break starts no line
+    return starts
 
 
 class _Positions:
