@@ -57,9 +57,10 @@ def byte_spans(module: cst.Module) -> dict[cst.CSTNode, CodeSpan]:
     themselves. tests/unit/code/test_byte_spans.py checks the two agree.
     """
     provider = ByteSpanPositionProvider()
-    provider._computed = {}
+    spans: dict[cst.CSTNode, CodeSpan] = {}
+    provider._computed = spans  # the provider records each node's span here
     provider._gen_impl(module)
-    return provider._computed
+    return spans
 
 
 def line_starts(data: bytes) -> list[int]:
