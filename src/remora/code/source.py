@@ -20,6 +20,7 @@ import itertools
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import libcst as cst
 from libcst.metadata import ByteSpanPositionProvider, CodePosition, CodeRange, CodeSpan
@@ -57,10 +58,9 @@ def byte_spans(module: cst.Module) -> dict[cst.CSTNode, CodeSpan]:
     themselves. tests/unit/code/test_byte_spans.py checks the two agree.
     """
     provider = ByteSpanPositionProvider()
-    spans: dict[cst.CSTNode, CodeSpan] = {}
-    provider._computed = spans  # the provider records each node's span here
+    provider._computed = {}  # where the provider records each node's span
     provider._gen_impl(module)
-    return spans
+    return cast(dict[cst.CSTNode, CodeSpan], provider._computed)
 
 
 def line_starts(data: bytes) -> list[int]:
