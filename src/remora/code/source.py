@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -154,15 +155,26 @@ class ParsedFile:
         return self.module.default_newline
 
 
-# Whole parses of each file's last texts: a run's new text (one node changed) is made from
-# one of them by parsing only the definition that changed (remora.code.reparse).
+# Whole parses of each file's last texts (changed under _PARSING): a run's new text (one node
+# changed) is made from one of them by parsing only the definition that changed (reparse.py).
 _BASES: OrderedDict[str, list[ParsedFile]] = OrderedDict()
 _BASES_PER_PATH, _BASE_PATHS = 2, 32
 
 
-@functools.lru_cache(maxsize=16)
+# Host functions also run on the sandbox's own threads: two runs asking about the same new
+# text at once parsed it twice (a third of sample_data's whole parses on click). Parsing holds
+# the GIL throughout, so one at a time costs no parallelism; the second finds the first's.
+_PARSING = threading.Lock()
+
+
 def parse(text: str, path: str = "<text>") -> ParsedFile:
     """The parsed file (the last few texts are kept: tools ask several questions of one text)."""
+    with _PARSING:
+        return _parse(text, path)
+
+
+@functools.lru_cache(maxsize=16)
+def _parse(text: str, path: str) -> ParsedFile:
     from remora.code.reparse import reparsed_spans
 
     data = text.encode("utf-8")

@@ -4,9 +4,11 @@ gives what the per-call computation gave, and a caller's copy is its own."""
 from __future__ import annotations
 
 import itertools
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from remora.code import source
 from remora.code.docstring.draft import file_docstring_summaries, file_examples
 from remora.code.source import line_starts, parse
 
@@ -71,8 +73,16 @@ def test_examples_leave_out_the_node_at_skip_line_only() -> None:
 def test_a_text_equal_to_a_kept_base_is_that_base_without_a_parse() -> None:
     text = "def f(a):\n    return a\n\n\nclass C:\n    def m(self):\n        return 1\n"
     first = parse(text, "kept_base.py")
-    parse.cache_clear()  # as when other texts pushed it out of the small cache
+    source._parse.cache_clear()  # as when other texts pushed it out of the small cache
     again = parse(text, "kept_base.py")
     assert again is first
     changed = parse(text.replace("return 1", "return 2"), "kept_base.py")
     assert changed is not first and changed.derived  # the changed definition alone re-parsed
+
+
+def test_threads_asking_for_one_new_text_at_once_share_one_parse() -> None:
+    # Host functions run on the sandbox's threads too: the second waits for the first's parse.
+    text = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(300))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        files = list(pool.map(lambda _: parse(text, "threads.py"), range(8)))
+    assert all(file is files[0] for file in files)
