@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import secrets
@@ -13,6 +12,7 @@ from pathlib import Path
 from remora.errors import WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.workspace.accept import AcceptReport, accept_workspace
+from remora.workspace.listing import FolderIds
 from remora.workspace.lock import project_lock
 from remora.workspace.overlay import Workspace
 
@@ -30,6 +30,7 @@ class WorkspaceStore:
     def __init__(self, project_root: Path) -> None:
         self.project_root = project_root.resolve()
         self.directory = self.project_root / STATE_DIR / "workspaces"
+        self._ids = FolderIds(self.directory, lambda stem: _ID.fullmatch(stem) is not None)
 
     def _db(self, workspace_id: str) -> Path:
         if not _ID.fullmatch(workspace_id) or workspace_id.endswith(".db"):
@@ -44,12 +45,10 @@ class WorkspaceStore:
 
     def ids(self, prefix: str = "") -> list[str]:
         """The workspaces' ids (only those starting with ``prefix``)."""
-        if not self.directory.is_dir():
-            return []
-        # Globbing the prefix, not filtering every id: a run's supersede would else read the
-        # whole folder, once per change (quadratic over a large project's analyze).
-        found = self.directory.glob(f"{glob.escape(prefix)}*.db")
-        return sorted(p.stem for p in found if _ID.fullmatch(p.stem))
+        # With a prefix (a supersede) from the list kept between calls (listing.py): reading the
+        # whole folder once per change was quadratic over a large project's analyze. Without
+        # one (a listing to show) the folder is read now.
+        return self._ids.starting_with(prefix, fresh=not prefix)
 
     def create(self, operation: str, node_id: str) -> Workspace:
         """A fresh workspace with an id of its own.
@@ -70,8 +69,10 @@ class WorkspaceStore:
             try:
                 # O_EXCL claims the id atomically, so concurrent runs never share one.
                 os.close(os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+                self._ids.note(workspace_id, present=True)
                 break
             except FileExistsError:
+                self._ids.note(workspace_id, present=True)
                 workspace_id = f"{operation}-{node_id}-{secrets.token_hex(4)}"
         meta = {
             "operation": operation,
@@ -193,5 +194,6 @@ class WorkspaceStore:
         # The database goes first: its disappearance is what ends an accept.
         db = self._db(workspace_id)
         db.unlink(missing_ok=True)
+        self._ids.note(workspace_id, present=False)
         for suffix in _SIDE_FILES:
             db.with_name(db.name + suffix).unlink(missing_ok=True)
