@@ -13,6 +13,7 @@ run only where ``sandbox.commands`` allows that prefix.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.sandbox.commands import run_command
 from remora.sandbox.envelope import ExternalRefused
+from remora.sandbox.fork_server import run_read_only_python
 
 __all__ = ["ProgramRun", "run_program", "source_roots"]
 
@@ -84,29 +86,47 @@ async def run_program(
     coverage: dict[str, Any] | None = None,
     *,
     read_only: bool = False,
+    preload: tuple[str, Sequence[str]] | None = None,
 ) -> ProgramRun:
     """Run ``remora.code.programs.<program>`` with ``request``; never raises for its failures.
 
     With ``coverage`` (``{file, first, last}``: the node's file and body lines) the
     run also measures line and branch coverage of that span per unit of work. With
     ``read_only`` the program sees the project read-only while the run has no change
-    (no copy is made; see :func:`remora.sandbox.commands.run_command`).
+    (no copy is made; see :func:`remora.sandbox.commands.run_command`), and runs in a
+    child forked by a fork server (:mod:`remora.sandbox.fork_server`) unless it measures
+    coverage. ``preload``: the module the program imports and the ``sys.path`` entries
+    it puts first, which that server imports once for all the programs naming them.
     """
     if not _allowed(context):
         raise ExternalRefused(
             "running the project's code needs ['python', '-m', 'pytest'] in sandbox.commands"
         )
     limit = timeout_s if timeout_s is not None else context.sandbox.command_timeout
-    result = await run_command(
-        context.workspace,
-        ["python", "-"],
-        min(limit, context.sandbox.command_timeout),
-        allow_unsandboxed=context.sandbox.allow_unsandboxed_commands,
-        input_data=_program_text(program, request, coverage).encode("utf-8"),
-        absorb=False,
-        read_only=read_only,
-        stdout_chars=REPORT_CHARS,
-    )
+    text = _program_text(program, request, coverage).encode("utf-8")
+    allow_unsandboxed = context.sandbox.allow_unsandboxed_commands
+    if read_only and coverage is None:
+        module, paths = preload or (None, ())
+        result = await run_read_only_python(
+            context.workspace,
+            text,
+            min(limit, context.sandbox.command_timeout),
+            allow_unsandboxed=allow_unsandboxed,
+            stdout_chars=REPORT_CHARS,
+            module=module,
+            paths=paths,
+        )
+    else:
+        result = await run_command(
+            context.workspace,
+            ["python", "-"],
+            min(limit, context.sandbox.command_timeout),
+            allow_unsandboxed=allow_unsandboxed,
+            input_data=text,
+            absorb=False,
+            read_only=read_only,
+            stdout_chars=REPORT_CHARS,
+        )
     output = (result["stdout"] + "\n" + result["stderr"]).strip()[-MAX_OUTPUT_TAIL:]
     measured = None
     for line in reversed(str(result["stdout"]).splitlines()):

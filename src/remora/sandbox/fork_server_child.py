@@ -1,0 +1,95 @@
+"""What a fork server's forked processes run: a program as ``python -`` would, a zygote's import.
+
+Sent with :mod:`remora.sandbox.fork_server_main` (after it, in the same ``python -c``
+text); standard library only, never imported by Remora.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import types
+
+
+class _ImportTimeout(Exception):
+    pass
+
+
+def _on_alarm(_signum: int, _frame: types.FrameType | None) -> None:
+    raise _ImportTimeout
+
+
+def preload(module: str, paths: list[str], limit: float) -> bool:
+    """Imports ``module`` as a probe would (``paths`` first), within ``limit`` seconds."""
+    import importlib
+
+    sys.path[:0] = paths
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        importlib.import_module(module)
+    except BaseException:  # the module's own failure: each child meets it again itself
+        return False
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    return True
+
+
+def child(program: bytes, out: int, err: int, folder: str) -> None:
+    """Runs ``program`` as ``python -`` would, in this forked process; never returns."""
+    os.setsid()
+    os.dup2(out, 1)
+    os.dup2(err, 2)
+    os.close(out)
+    os.close(err)
+    os.environ["HOME"] = os.path.join(folder, "home")
+    os.environ["TMPDIR"] = os.path.join(folder, "tmp")
+    if "tempfile" in sys.modules:
+        # Cached from the zygote's TMPDIR, if its import asked.
+        sys.modules["tempfile"].tempdir = None  # type: ignore[attr-defined]
+    sys.argv = ["-"]
+    main = types.ModuleType("__main__")
+    main.__dict__.update(__file__="<stdin>", __cached__=None, __loader__=None, __spec__=None)
+    sys.modules["__main__"] = main
+    code = 0
+    try:
+        exec(compile(program, "<stdin>", "exec"), main.__dict__)
+    except SystemExit as exc:
+        code = _exit_status(exc)
+    except BaseException as exc:
+        # As the interpreter reports it, less this function's own frame.
+        exc.__traceback__ = exc.__traceback__.tb_next if exc.__traceback__ else None
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+        code = 1
+    code = _finalize(code)
+    os._exit(code)
+
+
+def _exit_status(exc: SystemExit) -> int:
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code & 0xFF
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
+def _finalize(code: int) -> int:
+    """What the interpreter does at exit: threads joined, atexit functions run, output flushed."""
+    import atexit
+
+    threading = sys.modules.get("threading")
+    try:
+        if threading is not None:
+            threading._shutdown()
+        atexit._run_exitfuncs()
+    except SystemExit as exc:
+        code = _exit_status(exc)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 120
+    return code

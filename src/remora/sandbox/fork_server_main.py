@@ -1,0 +1,402 @@
+"""The fork server's own program: sent as text and run as ``python -c`` inside the sandbox.
+
+Standard library only, never imported by Remora (see :mod:`remora.sandbox.fork_server`).
+It reads requests on standard input and answers on standard output, as frames:
+a 4-byte length, a JSON header, then the byte strings the header's ``sizes`` give.
+
+* ``{"op": "run", "id", "timeout_s", "out_cap", "err_cap", "module", "paths"}`` +
+  the program: a child is forked (its own session, standard output and error on
+  pipes, its own ``HOME`` and ``TMPDIR``) that runs the program as ``python -``
+  would, and the answer is ``{"id", "exit_code", "timed_out", "out_dropped",
+  "err_dropped"}`` + its output; past ``timeout_s`` its process group is killed.
+* ``{"op": "cancel", "id"}``: that child is killed.
+* end of input: every child is killed and the server exits.
+
+With ``module``, the request goes to a zygote: a forked server that imported that
+module (``paths`` first on ``sys.path``) under the request's time limit, and forks
+its probe children from there, so they skip the import. A zygote whose import
+failed, hung or died leaves its requests to this server: their children import
+the module themselves, as a fresh interpreter would. The zygote never runs a
+program itself, so no child sees what another child changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import shutil
+import signal
+import struct
+import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # sent after that module's text (fork_server.server_text): its functions
+    from remora.sandbox.fork_server_child import child, preload
+
+_HEAD = struct.Struct(">I")
+_CHUNK = 1 << 16
+# After a child exits: how long its pipes may stay open (a process it left behind).
+_DRAIN_S = 2.0
+# A zygote's import past its limit is stopped by its own alarm; this kills it otherwise.
+_IMPORT_GRACE_S = 2.0
+_MAX_ZYGOTES = 64
+
+
+def kill(pid: int) -> None:
+    """SIGKILL to ``pid``'s process group (its session), and to it before it made one."""
+    for killer in (os.killpg, os.kill):
+        with contextlib.suppress(ProcessLookupError):
+            killer(pid, signal.SIGKILL)
+
+
+def frame(header: dict[str, Any], *blobs: bytes) -> bytes:
+    """One frame: ``header`` (with the blobs' sizes) and the blobs."""
+    data = json.dumps({**header, "sizes": [len(b) for b in blobs]}).encode()
+    return b"".join([_HEAD.pack(len(data)), data, *blobs])
+
+
+class Inbox:
+    """Frames read from a non-blocking pipe, as they complete."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.data = bytearray()
+        self.closed = False
+        os.set_blocking(fd, False)
+
+    def read(self) -> list[tuple[dict[str, Any], list[bytes]]]:
+        try:
+            chunk = os.read(self.fd, _CHUNK)
+        except BlockingIOError:
+            return []
+        if not chunk:
+            self.closed = True
+        self.data += chunk
+        frames = []
+        while len(self.data) >= _HEAD.size:
+            (size,) = _HEAD.unpack_from(self.data)
+            if len(self.data) < _HEAD.size + size:
+                break
+            header = json.loads(bytes(self.data[_HEAD.size : _HEAD.size + size]))
+            end = _HEAD.size + size + sum(header["sizes"])
+            if len(self.data) < end:
+                break
+            at, blobs = _HEAD.size + size, []
+            for length in header["sizes"]:
+                blobs.append(bytes(self.data[at : at + length]))
+                at += length
+            del self.data[:end]
+            frames.append((header, blobs))
+        return frames
+
+
+class Stream:
+    """A child's output: the first ``cap`` bytes, and how many followed."""
+
+    def __init__(self, cap: int) -> None:
+        self.kept = bytearray()
+        self.dropped = 0
+        self.cap = cap
+
+
+class Run:
+    """A forked child running one program, and what it printed so far."""
+
+    def __init__(self, header: dict[str, Any], pid: int, pipes: tuple[int, int], folder: str):
+        self.header = header
+        self.pid = pid
+        self.pidfd = os.pidfd_open(pid)
+        self.folder = folder
+        self.deadline = time.monotonic() + float(header["timeout_s"])
+        caps = int(header["out_cap"]), int(header["err_cap"])
+        self.streams = {fd: Stream(cap) for fd, cap in zip(pipes, caps, strict=True)}
+        self.order = pipes
+        self.open = set(pipes)  # its pipes not yet at their end (fd numbers are reused)
+        self.exit_code: int | None = None
+        self.timed_out = False
+
+    def take(self, fd: int) -> bool:
+        """Reads from ``fd``; false at its end."""
+        try:
+            chunk = os.read(fd, _CHUNK)
+        except BlockingIOError:
+            return True
+        stream = self.streams[fd]
+        room = max(0, stream.cap - len(stream.kept))
+        stream.kept += chunk[:room]
+        stream.dropped += max(0, len(chunk) - room)
+        return bool(chunk)
+
+    def kill(self) -> None:
+        kill(self.pid)
+
+    def answer(self) -> bytes:
+        out, err = (self.streams[fd] for fd in self.order)
+        header = {
+            "id": self.header["id"],
+            "exit_code": 124 if self.timed_out else self.exit_code,
+            "timed_out": self.timed_out,
+            "out_dropped": out.dropped,
+            "err_dropped": err.dropped,
+        }
+        return frame(header, bytes(out.kept), bytes(err.kept))
+
+
+class Zygote:
+    """A forked server that imported one module: requests for it go there."""
+
+    def __init__(self, pid: int, send: int, inbox: Inbox, deadline: float) -> None:
+        self.pid, self.send, self.inbox, self.deadline = pid, send, inbox, deadline
+        self.ready = False
+        self.waiting: list[tuple[dict[str, Any], bytes, float]] = []  # until it is ready
+        self.forwarded: dict[int, tuple[dict[str, Any], bytes, float]] = {}
+
+
+class Server:
+    """Answers requests from ``inbox`` on ``outbox`` (both pipes), one child per request."""
+
+    def __init__(self, inbox: int, outbox: int, base: str, zygotes: bool) -> None:
+        self.inbox = Inbox(inbox)
+        self.outbox = outbox
+        self.base = base
+        self.zygotes: dict[tuple[str, tuple[str, ...]], Zygote | None] | None = (
+            {} if zygotes else None
+        )
+        self.runs: dict[int, Run] = {}  # by request id
+        self.pending: dict[int, bytearray] = {}  # bytes not yet written, by fd
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(inbox, selectors.EVENT_READ, ("inbox", None))
+        os.set_blocking(outbox, False)
+        self.count = 0
+
+    # -------------------------------------------------------------- writing
+
+    def send(self, fd: int, data: bytes) -> None:
+        """Queues ``data`` for the non-blocking ``fd``: a reader that is itself writing to
+        this server (a zygote's answers) never waits for it, nor it for the reader."""
+        self.pending.setdefault(fd, bytearray()).extend(data)
+        self.flush(fd)
+
+    def flush(self, fd: int) -> None:
+        buffered = self.pending[fd]
+        try:
+            while buffered:
+                del buffered[: os.write(fd, buffered[:_CHUNK])]
+        except BlockingIOError:
+            pass
+        except BrokenPipeError:
+            buffered.clear()
+        watched = self.selector.get_map().get(fd) is not None
+        if buffered and not watched:
+            self.selector.register(fd, selectors.EVENT_WRITE, ("write", fd))
+        elif not buffered and watched:
+            self.selector.unregister(fd)
+
+    # ------------------------------------------------------------- children
+
+    def own_fds(self) -> list[int]:
+        fds = [self.inbox.fd, self.outbox, self.selector.fileno()]
+        for run in self.runs.values():
+            fds += [run.pidfd, *run.open]
+        for zygote in (self.zygotes or {}).values():
+            if zygote is not None:
+                fds += [zygote.send, zygote.inbox.fd]
+        return fds
+
+    def start(self, header: dict[str, Any], program: bytes) -> None:
+        self.count += 1
+        folder = os.path.join(self.base, f"run-{os.getpid()}-{self.count}")
+        for name in ("home", "tmp"):
+            os.makedirs(os.path.join(folder, name))
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for fd in (*self.own_fds(), out_r, err_r):
+                    os.close(fd)
+                child(program, out_w, err_w, folder)
+            finally:
+                os._exit(70)
+        os.close(out_w)
+        os.close(err_w)
+        run = Run(header, pid, (out_r, err_r), folder)
+        self.runs[int(header["id"])] = run
+        self.selector.register(run.pidfd, selectors.EVENT_READ, ("exit", run))
+        for fd in run.order:
+            os.set_blocking(fd, False)
+            self.selector.register(fd, selectors.EVENT_READ, ("output", run))
+
+    def finish(self, run: Run) -> None:
+        if run.exit_code is None or run.open:
+            return
+        del self.runs[int(run.header["id"])]
+        os.close(run.pidfd)
+        shutil.rmtree(run.folder, ignore_errors=True)
+        self.send(self.outbox, run.answer())
+
+    def close_stream(self, run: Run, fd: int) -> None:
+        self.selector.unregister(fd)
+        os.close(fd)
+        run.open.discard(fd)
+        self.finish(run)
+
+    def exited(self, run: Run) -> None:
+        self.selector.unregister(run.pidfd)
+        _, status = os.waitpid(run.pid, 0)
+        run.exit_code = os.waitstatus_to_exitcode(status)
+        run.kill()  # what it left behind in its group
+        run.deadline = time.monotonic() + _DRAIN_S
+        self.finish(run)
+
+    # -------------------------------------------------------------- zygotes
+
+    def route(self, header: dict[str, Any], program: bytes, arrived: float) -> None:
+        module = header.get("module")
+        if self.zygotes is None or not module:
+            self.start(header, program)
+            return
+        key = (str(module), tuple(header.get("paths") or ()))
+        if key not in self.zygotes and len(self.zygotes) < _MAX_ZYGOTES:
+            self.zygotes[key] = self.spawn(key, float(header["timeout_s"]))
+        zygote = self.zygotes.get(key)
+        if zygote is None:
+            self.start(header, program)
+        elif zygote.ready:
+            self.forward(zygote, header, program, arrived)
+        else:
+            zygote.waiting.append((header, program, arrived))
+
+    def forward(
+        self, zygote: Zygote, header: dict[str, Any], program: bytes, arrived: float
+    ) -> None:
+        """To ``zygote``, with the time the request has left."""
+        left = float(header["timeout_s"]) - (time.monotonic() - arrived)
+        zygote.forwarded[int(header["id"])] = (header, program, arrived)
+        self.send(zygote.send, frame({**header, "timeout_s": max(left, 0.001)}, program))
+
+    def spawn(self, key: tuple[str, tuple[str, ...]], limit: float) -> Zygote:
+        down_r, down_w = os.pipe()
+        up_r, up_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for fd in (*self.own_fds(), down_w, up_r):
+                    os.close(fd)
+                os.setsid()
+                ready = preload(key[0], list(key[1]), limit)
+                os.write(up_w, frame({"ready": ready}))
+                if ready:
+                    Server(down_r, up_w, self.base, zygotes=False).serve()
+            finally:
+                os._exit(0)
+        os.close(down_r)
+        os.close(up_w)
+        os.set_blocking(down_w, False)
+        zygote = Zygote(pid, down_w, Inbox(up_r), time.monotonic() + limit + _IMPORT_GRACE_S)
+        self.selector.register(up_r, selectors.EVENT_READ, ("zygote", zygote))
+        return zygote
+
+    def heard(self, zygote: Zygote) -> None:
+        for header, blobs in zygote.inbox.read():
+            if header.get("ready") is False:  # its import failed: it has exited
+                self.drop(zygote)
+                return
+            if header.get("ready"):
+                zygote.ready = True
+                waiting, zygote.waiting = zygote.waiting, []
+                for request in waiting:
+                    self.forward(zygote, *request)
+            else:
+                zygote.forwarded.pop(int(header["id"]), None)
+                self.send(self.outbox, frame(header, *blobs))
+        if zygote.inbox.closed:
+            self.drop(zygote)
+
+    def drop(self, zygote: Zygote) -> None:
+        """A zygote that failed, hung or died: its requests run here, importing for themselves."""
+        assert self.zygotes is not None
+        for key, value in self.zygotes.items():
+            if value is zygote:
+                self.zygotes[key] = None
+        for fd in (zygote.inbox.fd, zygote.send):
+            if self.selector.get_map().get(fd) is not None:
+                self.selector.unregister(fd)
+            self.pending.pop(fd, None)
+            os.close(fd)
+        kill(zygote.pid)
+        os.waitpid(zygote.pid, 0)
+        for header, program, arrived in [*zygote.waiting, *zygote.forwarded.values()]:
+            left = float(header["timeout_s"]) - (time.monotonic() - arrived)
+            self.start({**header, "timeout_s": max(left, 0.001)}, program)
+
+    # ----------------------------------------------------------------- loop
+
+    def request(self, header: dict[str, Any], blobs: list[bytes]) -> None:
+        if header["op"] == "run":
+            self.route(header, blobs[0], time.monotonic())
+            return
+        if header["op"] != "cancel":
+            raise ValueError(f"fork server: unknown request {header['op']!r}")
+        run = self.runs.get(int(header["id"]))
+        if run is not None:
+            run.kill()
+        for zygote in (self.zygotes or {}).values():
+            if zygote is not None and int(header["id"]) in zygote.forwarded:
+                self.send(zygote.send, frame(header))
+
+    def serve(self) -> None:
+        while not self.inbox.closed:
+            now = time.monotonic()
+            deadlines = [run.deadline for run in self.runs.values()]
+            deadlines += [z.deadline for z in (self.zygotes or {}).values() if z and not z.ready]
+            wait = max(0.0, min(deadlines) - now) if deadlines else None
+            for key, mask in self.selector.select(wait):
+                kind, item = key.data
+                if kind == "inbox":
+                    for header, blobs in self.inbox.read():
+                        self.request(header, blobs)
+                elif kind == "write" and mask & selectors.EVENT_WRITE:
+                    self.flush(item)
+                elif kind == "output" and not item.take(key.fd):
+                    self.close_stream(item, key.fd)
+                elif kind == "exit":
+                    self.exited(item)
+                elif kind == "zygote":
+                    self.heard(item)
+            self.expire(time.monotonic())
+        self.shutdown()
+
+    def expire(self, now: float) -> None:
+        for run in list(self.runs.values()):
+            if run.deadline > now:
+                continue
+            if run.exit_code is None:  # past its limit: killed, answered when reaped
+                run.timed_out = True
+                run.kill()
+                run.deadline = now + float("inf")
+            else:  # exited, but something it left holds its pipes
+                for fd in list(run.open):
+                    self.close_stream(run, fd)
+        for zygote in list((self.zygotes or {}).values()):
+            if zygote is not None and not zygote.ready and zygote.deadline <= now:
+                self.drop(zygote)
+
+    def shutdown(self) -> None:
+        for run in self.runs.values():
+            run.kill()
+        for zygote in (self.zygotes or {}).values():
+            if zygote is not None:
+                kill(zygote.pid)
+
+
+def serve(base: str) -> None:
+    """The server: the protocol on copies of standard input and output, which become null."""
+    inbox, outbox = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+    Server(inbox, outbox, base, zygotes=True).serve()
