@@ -64,7 +64,6 @@ from remora.runner import (
     settle,
 )
 from remora.sandbox import SandboxRuntime
-from remora.sandbox.fork_server import close_fork_servers
 from remora.workspace import WorkspaceStore
 
 __all__ = ["OPERATIONAL_ERRORS", "Coordinator"]
@@ -129,12 +128,9 @@ class Coordinator:
             try:
                 await self.providers.aclose()
             finally:
-                try:
-                    await close_fork_servers()
-                finally:
-                    if self.db is not None:
-                        self.db.close()
-                        self.db = None
+                if self.db is not None:
+                    self.db.close()
+                    self.db = None
 
     # ------------------------------------------------------------------ plan
 

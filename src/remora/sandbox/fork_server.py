@@ -19,9 +19,10 @@ monkeypatches, files in its folders) never reaches the next.
 One server per project and event loop serves all the command's runs, many
 requests at once. One that dies is started afresh and the requests it held sent
 again (once; then they take run_command's path). :func:`close_fork_servers` ends
-them when the command ends (the coordinator's ``aclose``): input closed, the
-sandbox gone with its last process, the folder removed; any left at interpreter
-exit are killed. Where no sandbox can be created, or the workspace has changes,
+them when the command ends (``SandboxRuntime.close``, in the coordinator's
+``aclose``), or else when the loop shuts down: input closed, the sandbox gone
+with its last process, the folder removed; any left at interpreter exit are
+killed. Where no sandbox can be created, or the workspace has changes,
 run_command's per-process path is taken, exactly as before.
 """
 
@@ -39,7 +40,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -195,19 +196,20 @@ class ForkServer:
         """Ends the server and its children, and removes its folder."""
         _LIVE.pop(id(self), None)
         proc = self.proc
-        if proc is not None:
-            if proc.stdin is not None:
-                proc.stdin.close()  # the server kills its children and exits
-            try:
-                await asyncio.wait_for(proc.wait(), CLOSE_S)
-            except TimeoutError:
-                _kill(proc.pid)
-                await proc.wait()
-        for task in self.tasks:
-            with contextlib.suppress(ServerGone):
-                await task
-        self.gone = True
-        await asyncio.to_thread(shutil.rmtree, self.base, True)
+        try:
+            if proc is not None:
+                if proc.stdin is not None:
+                    proc.stdin.close()  # the server kills its children and exits
+                try:
+                    await asyncio.wait_for(proc.wait(), CLOSE_S)
+                except TimeoutError:
+                    _kill(proc.pid)
+                    await proc.wait()
+            # Its readers end with it; asyncio.run may have cancelled them already.
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+        finally:
+            self.gone = True
+            await asyncio.to_thread(shutil.rmtree, self.base, True)
 
     def kill_now(self) -> None:
         """At interpreter exit, without an event loop: the sandbox killed, the folder removed."""
@@ -223,6 +225,7 @@ def _kill(pid: int) -> None:
 
 _SERVERS: dict[tuple[asyncio.AbstractEventLoop, Path], ForkServer] = {}
 _LOCKS: dict[tuple[asyncio.AbstractEventLoop, Path], asyncio.Lock] = {}
+_GUARDS: dict[asyncio.AbstractEventLoop, AsyncGenerator[None]] = {}
 _LIVE: dict[int, ForkServer] = {}  # every started server, for the exit hook
 
 
@@ -233,9 +236,23 @@ def _kill_left() -> None:
     _LIVE.clear()
 
 
+async def _loop_guard(loop: asyncio.AbstractEventLoop) -> AsyncGenerator[None]:
+    """Closes the loop's servers when the loop shuts its async generators down (asyncio.run
+    does, before it closes the loop): a caller without a coordinator leaves none running."""
+    try:
+        yield
+    finally:
+        _GUARDS.pop(loop, None)
+        await close_fork_servers()
+
+
 async def _server(ws: Workspace) -> ForkServer:
     """This loop's server for ``ws``'s project, started (again, if it died) when needed."""
-    key = (asyncio.get_running_loop(), ws.project_root)
+    loop = asyncio.get_running_loop()
+    if loop not in _GUARDS:
+        _GUARDS[loop] = guard = _loop_guard(loop)
+        await anext(guard)
+    key = (loop, ws.project_root)
     async with _LOCKS.setdefault(key, asyncio.Lock()):
         server = _SERVERS.get(key)
         if server is not None and server.gone:
