@@ -385,11 +385,25 @@ class Server:
                 self.drop(zygote)
 
     def shutdown(self) -> None:
+        """Every child killed and every zygote ended, and all of them waited for: a process
+        no one waits for is lost to the CPU accounts (getrusage) of those above it."""
         for run in self.runs.values():
             run.kill()
-        for zygote in (self.zygotes or {}).values():
-            if zygote is not None:
+        zygotes = [z for z in (self.zygotes or {}).values() if z is not None]
+        for zygote in zygotes:
+            os.close(zygote.send)  # it ends its own children, waits for them and exits
+            if not zygote.ready:
                 kill(zygote.pid)
+        for run in self.runs.values():
+            os.waitpid(run.pid, 0)
+        deadline = time.monotonic() + _DRAIN_S
+        for zygote in zygotes:
+            while os.waitpid(zygote.pid, os.WNOHANG) == (0, 0):
+                if time.monotonic() > deadline:
+                    kill(zygote.pid)
+                    os.waitpid(zygote.pid, 0)
+                    break
+                time.sleep(0.01)
 
 
 def serve(base: str) -> None:
