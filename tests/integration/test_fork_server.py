@@ -124,6 +124,25 @@ async def test_it_answers_as_run_command_does(ws: Workspace, program: str) -> No
     _same(await _old(ws, program), await _forked(ws, program))
 
 
+@pytest.mark.parametrize(
+    ("prelude", "rest"),
+    [
+        (
+            "from __future__ import annotations\nimport sys\n\n\ndef f(x):\n"
+            "    raise ValueError(x)\n\n\n",
+            "f(sys.argv)\n",
+        ),
+        ("print('prelude ran')\n\n", "f(\n"),  # the rest does not compile: nothing runs
+    ],
+)
+async def test_a_prelude_runs_as_the_start_of_one_text(
+    ws: Workspace, prelude: str, rest: str
+) -> None:
+    new = await _forked(ws, rest, prelude=prelude.encode())
+    _same(await _old(ws, prelude + rest), new)
+    assert "prelude ran" not in new["stdout"]
+
+
 async def test_an_import_failure_is_reported_as_the_probe_reports_it(ws: Workspace) -> None:
     text = _probe_text("broken", "f")
     old = await _old(ws, text)

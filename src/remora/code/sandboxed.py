@@ -12,6 +12,7 @@ run only where ``sandbox.commands`` allows that prefix.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -55,6 +56,13 @@ def _allowed(context: CodeContext) -> bool:
     return any(tuple(prefix) == PERMISSION[: len(prefix)] for prefix in context.sandbox.commands)
 
 
+@functools.cache
+def _prelude(program: str) -> str:
+    """The program's own text, before the call of its ``main``: the same in every run."""
+    text = resources.files("remora.code.programs").joinpath(f"{program}.py").read_text("utf-8")
+    return f"{text}\n\n"
+
+
 def _program_text(program: str, request: dict[str, Any], coverage: dict[str, Any] | None) -> str:
     """The program, then the call of its ``main``; with ``coverage`` measured around it.
 
@@ -63,10 +71,10 @@ def _program_text(program: str, request: dict[str, Any], coverage: dict[str, Any
     ``main`` runs, and the coverage report is printed even when ``main`` fails.
     """
     programs = resources.files("remora.code.programs")
-    text = programs.joinpath(f"{program}.py").read_text("utf-8")
     request_text = f"json.loads({json.dumps(json.dumps(request))})"
     if coverage is None:
-        return f"{text}\n\nmain({request_text})\n"
+        return f"{_prelude(program)}main({request_text})\n"
+    text = programs.joinpath(f"{program}.py").read_text("utf-8")
     support = programs.joinpath("coverage_support.py").read_text("utf-8")
     support = support.replace("from __future__ import annotations\n", "")
     spec = f"json.loads({json.dumps(json.dumps(coverage))})"
@@ -107,14 +115,16 @@ async def run_program(
     allow_unsandboxed = context.sandbox.allow_unsandboxed_commands
     if read_only and coverage is None:
         module, paths = preload or (None, ())
+        prelude = _prelude(program).encode("utf-8")  # compiled once per fork server
         result = await run_read_only_python(
             context.workspace,
-            text,
+            text[len(prelude) :],
             min(limit, context.sandbox.command_timeout),
             allow_unsandboxed=allow_unsandboxed,
             stdout_chars=REPORT_CHARS,
             module=module,
             paths=paths,
+            prelude=prelude,
         )
     else:
         result = await run_command(

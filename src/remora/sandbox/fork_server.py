@@ -157,14 +157,15 @@ class ForkServer:
 
     async def run(
         self,
-        program: bytes,
+        program: tuple[bytes, bytes],
         timeout_s: float,
         caps: tuple[int, int],
         module: str | None = None,
         paths: Sequence[str] = (),
     ) -> Answer:
-        """``program``'s end in a forked child, within ``timeout_s``; ``caps``: the stdout and
-        stderr bytes kept. Raises :class:`ServerGone`, or TimeoutError when the server hangs."""
+        """The end of ``program`` (a prelude the server compiles once, and the rest) in a
+        forked child, within ``timeout_s``; ``caps``: the stdout and stderr bytes kept.
+        Raises :class:`ServerGone`, or TimeoutError when the server hangs."""
         if self.gone or self.proc is None or self.proc.stdin is None:
             raise ServerGone("the fork server ended")
         request_id = next(self.ids)
@@ -180,7 +181,7 @@ class ForkServer:
             "paths": list(paths),
         }
         try:
-            self.proc.stdin.write(frame(header, program))
+            self.proc.stdin.write(frame(header, *program))
             await self.proc.stdin.drain()
             return await asyncio.wait_for(future, timeout_s + GRACE_S)
         except (BrokenPipeError, ConnectionResetError) as exc:
@@ -299,12 +300,17 @@ async def run_read_only_python(
     stdout_chars: int,
     module: str | None = None,
     paths: Sequence[str] = (),
+    prelude: bytes = b"",
 ) -> dict[str, Any]:
-    """``python -`` with ``program`` on its input, seeing the project read-only: run_command's
-    result (``read_only=True``, nothing absorbed), from a fork server where one can serve.
+    """``python -`` with ``prelude + program`` on its input, seeing the project read-only:
+    run_command's result (``read_only=True``, nothing absorbed), from a fork server where
+    one can serve.
 
     ``module`` (with ``paths`` first on ``sys.path``): what the program will import, so
-    a zygote imports it once for every program that names it.
+    a zygote imports it once for every program that names it. ``prelude``: the part many
+    programs share, compiled once by the server (``program`` is compiled on its own,
+    its lines numbered after the prelude's: no ``__future__`` import of the prelude's
+    applies to it).
     """
     if not ws.overlay_rows() and await asyncio.to_thread(sandbox_problem) is None:
         started = time.monotonic()
@@ -312,7 +318,7 @@ async def run_read_only_python(
         for _ in range(2):  # a server that died is started afresh, once
             server = await _server(ws)
             try:
-                answer = await server.run(program, timeout_s, caps, module, paths)
+                answer = await server.run((prelude, program), timeout_s, caps, module, paths)
             except ServerGone:
                 continue
             except TimeoutError:  # no answer long past the limit: the server is stuck
@@ -324,7 +330,7 @@ async def run_read_only_python(
         ["python", "-"],
         timeout_s,
         allow_unsandboxed=allow_unsandboxed,
-        input_data=program,
+        input_data=prelude + program,
         absorb=False,
         read_only=True,
         stdout_chars=stdout_chars,

@@ -37,8 +37,11 @@ def preload(module: str, paths: list[str], limit: float) -> bool:
     return True
 
 
-def child(program: bytes, out: int, err: int, folder: str) -> None:
-    """Runs ``program`` as ``python -`` would, in this forked process; never returns."""
+def child(
+    program: bytes, out: int, err: int, folder: str, prelude: tuple[bytes, types.CodeType | None]
+) -> None:
+    """Runs the prelude's text then ``program`` as ``python -`` would run them as one text,
+    in this forked process (the prelude's code compiled already, or None); never returns."""
     os.setsid()
     os.dup2(out, 1)
     os.dup2(err, 2)
@@ -55,7 +58,13 @@ def child(program: bytes, out: int, err: int, folder: str) -> None:
     sys.modules["__main__"] = main
     code = 0
     try:
-        exec(compile(program, "<stdin>", "exec"), main.__dict__)
+        text, compiled = prelude
+        # Numbered as in the whole text (blank lines in place of the prelude's), and
+        # compiled first: a text that does not compile runs nothing.
+        rest = compile(b"\n" * text.count(b"\n") + program, "<stdin>", "exec")
+        if text:
+            exec(compiled or compile(text, "<stdin>", "exec"), main.__dict__)
+        exec(rest, main.__dict__)
     except SystemExit as exc:
         code = _exit_status(exc)
     except BaseException as exc:

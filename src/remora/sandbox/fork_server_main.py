@@ -5,10 +5,12 @@ It reads requests on standard input and answers on standard output, as frames:
 a 4-byte length, a JSON header, then the byte strings the header's ``sizes`` give.
 
 * ``{"op": "run", "id", "timeout_s", "out_cap", "err_cap", "module", "paths"}`` +
-  the program: a child is forked (its own session, standard output and error on
-  pipes, its own ``HOME`` and ``TMPDIR``) that runs the program as ``python -``
-  would, and the answer is ``{"id", "exit_code", "timed_out", "out_dropped",
-  "err_dropped"}`` + its output; past ``timeout_s`` its process group is killed.
+  a prelude (compiled once per server and text) and the rest of the program
+  (compiled in the child, lines numbered after the prelude's): a child is forked
+  (its own session, standard output and error on pipes, its own ``HOME`` and
+  ``TMPDIR``) that runs the program as ``python -`` would, and the answer is
+  ``{"id", "exit_code", "timed_out", "out_dropped", "err_dropped"}`` + its
+  output; past ``timeout_s`` its process group is killed.
 * ``{"op": "cancel", "id"}``: that child is killed.
 * end of input: every child is killed and the server exits.
 
@@ -30,6 +32,7 @@ import shutil
 import signal
 import struct
 import time
+import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # sent after that module's text (fork_server.server_text): its functions
@@ -144,14 +147,18 @@ class Run:
         return frame(header, bytes(out.kept), bytes(err.kept))
 
 
+# A request as it came: its header, its program's two parts, when it came.
+Request = tuple[dict[str, Any], list[bytes], float]
+
+
 class Zygote:
     """A forked server that imported one module: requests for it go there."""
 
     def __init__(self, pid: int, send: int, inbox: Inbox, deadline: float) -> None:
         self.pid, self.send, self.inbox, self.deadline = pid, send, inbox, deadline
         self.ready = False
-        self.waiting: list[tuple[dict[str, Any], bytes, float]] = []  # until it is ready
-        self.forwarded: dict[int, tuple[dict[str, Any], bytes, float]] = {}
+        self.waiting: list[Request] = []  # until it is ready
+        self.forwarded: dict[int, Request] = {}
 
 
 class Server:
@@ -170,6 +177,7 @@ class Server:
         self.selector.register(inbox, selectors.EVENT_READ, ("inbox", None))
         os.set_blocking(outbox, False)
         self.count = 0
+        self.compiled: dict[bytes, types.CodeType] = {}  # preludes, by their text
 
     # -------------------------------------------------------------- writing
 
@@ -205,7 +213,11 @@ class Server:
                 fds += [zygote.send, zygote.inbox.fd]
         return fds
 
-    def start(self, header: dict[str, Any], program: bytes) -> None:
+    def start(self, header: dict[str, Any], program: list[bytes]) -> None:
+        prelude = self.compiled.get(program[0])
+        if prelude is None and program[0]:
+            with contextlib.suppress(SyntaxError, ValueError):  # the child meets it itself
+                prelude = self.compiled[program[0]] = compile(program[0], "<stdin>", "exec")
         self.count += 1
         folder = os.path.join(self.base, f"run-{os.getpid()}-{self.count}")
         for name in ("home", "tmp"):
@@ -217,7 +229,7 @@ class Server:
             try:
                 for fd in (*self.own_fds(), out_r, err_r):
                     os.close(fd)
-                child(program, out_w, err_w, folder)
+                child(program[1], out_w, err_w, folder, (program[0], prelude))
             finally:
                 os._exit(70)
         os.close(out_w)
@@ -253,7 +265,7 @@ class Server:
 
     # -------------------------------------------------------------- zygotes
 
-    def route(self, header: dict[str, Any], program: bytes, arrived: float) -> None:
+    def route(self, header: dict[str, Any], program: list[bytes], arrived: float) -> None:
         module = header.get("module")
         if self.zygotes is None or not module:
             self.start(header, program)
@@ -270,12 +282,12 @@ class Server:
             zygote.waiting.append((header, program, arrived))
 
     def forward(
-        self, zygote: Zygote, header: dict[str, Any], program: bytes, arrived: float
+        self, zygote: Zygote, header: dict[str, Any], program: list[bytes], arrived: float
     ) -> None:
         """To ``zygote``, with the time the request has left."""
         left = float(header["timeout_s"]) - (time.monotonic() - arrived)
         zygote.forwarded[int(header["id"])] = (header, program, arrived)
-        self.send(zygote.send, frame({**header, "timeout_s": max(left, 0.001)}, program))
+        self.send(zygote.send, frame({**header, "timeout_s": max(left, 0.001)}, *program))
 
     def spawn(self, key: tuple[str, tuple[str, ...]], limit: float) -> Zygote:
         down_r, down_w = os.pipe()
@@ -336,7 +348,7 @@ class Server:
 
     def request(self, header: dict[str, Any], blobs: list[bytes]) -> None:
         if header["op"] == "run":
-            self.route(header, blobs[0], time.monotonic())
+            self.route(header, blobs, time.monotonic())
             return
         if header["op"] != "cancel":
             raise ValueError(f"fork server: unknown request {header['op']!r}")
