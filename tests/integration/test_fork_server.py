@@ -170,6 +170,14 @@ async def test_no_probe_sees_what_an_earlier_one_changed(ws: Workspace) -> None:
     assert {r["outcomes"][0]["returned"]["repr"] for r in again} == {"1"}
 
 
+async def test_a_module_changed_on_disk_is_imported_again(ws: Workspace) -> None:
+    """A long command (``remora watch``) probes the files as they are now, as a fresh
+    interpreter would, not as its zygote imported them."""
+    assert (await _probe(ws, "mod", "add"))["outcomes"][0]["returned"]["repr"] == "1"
+    (ws.project_root / "mod.py").write_text("def add(a):\n    return 'edited'\n")
+    assert (await _probe(ws, "mod", "add"))["outcomes"][0]["returned"]["repr"] == "'edited'"
+
+
 async def test_a_program_past_its_limit_is_killed_as_run_command_kills_it(ws: Workspace) -> None:
     program = "import sys\nprint('started', file=sys.stderr, flush=True)\nwhile True:\n    pass\n"
     new = await _forked(ws, program, timeout_s=1)

@@ -20,8 +20,9 @@ def _on_alarm(_signum: int, _frame: types.FrameType | None) -> None:
     raise _ImportTimeout
 
 
-def preload(module: str, paths: list[str], limit: float) -> bool:
-    """Imports ``module`` as a probe would (``paths`` first), within ``limit`` seconds."""
+def preload(module: str, paths: list[str], limit: float) -> dict[str, list[int]] | None:
+    """Imports ``module`` as a probe would (``paths`` first), within ``limit`` seconds: the
+    project's files it loaded, with their times and sizes (None when it failed)."""
     import importlib
 
     sys.path[:0] = paths
@@ -30,11 +31,32 @@ def preload(module: str, paths: list[str], limit: float) -> bool:
     try:
         importlib.import_module(module)
     except BaseException:  # the module's own failure: each child meets it again itself
-        return False
+        return None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
-    return True
+    return loaded_files()
+
+
+def loaded_files() -> dict[str, list[int]]:
+    """The project's files among the loaded modules' (the project is the working folder)."""
+    project = os.getcwd() + os.sep
+    found = {}
+    for loaded in list(sys.modules.values()):
+        name = getattr(loaded, "__file__", None)
+        path = os.path.abspath(name) if isinstance(name, str) else ""
+        if path.startswith(project) and os.path.isfile(path):
+            found[path] = stamp(path)
+    return found
+
+
+def stamp(path: str) -> list[int]:
+    """What tells a file's change: its time and size (none when it is gone)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return []
+    return [status.st_mtime_ns, status.st_size]
 
 
 def child(

@@ -36,7 +36,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # sent after that module's text (fork_server.server_text): its functions
-    from remora.sandbox.fork_server_child import child, preload
+    from remora.sandbox.fork_server_child import child, preload, stamp
 
 _HEAD = struct.Struct(">I")
 _CHUNK = 1 << 16
@@ -157,6 +157,7 @@ class Zygote:
     def __init__(self, pid: int, send: int, inbox: Inbox, deadline: float) -> None:
         self.pid, self.send, self.inbox, self.deadline = pid, send, inbox, deadline
         self.ready = False
+        self.files: dict[str, list[int]] = {}  # what it imported: path -> (time, size)
         self.waiting: list[Request] = []  # until it is ready
         self.forwarded: dict[int, Request] = {}
 
@@ -271,6 +272,10 @@ class Server:
             self.start(header, program)
             return
         key = (str(module), tuple(header.get("paths") or ()))
+        old = self.zygotes.get(key)
+        if old is not None and old.ready and any(stamp(f) != t for f, t in old.files.items()):
+            self.drop(old)  # what it imported changed: a fresh one imports it as it is now
+            del self.zygotes[key]
         if key not in self.zygotes and len(self.zygotes) < _MAX_ZYGOTES:
             self.zygotes[key] = self.spawn(key, float(header["timeout_s"]))
         zygote = self.zygotes.get(key)
@@ -298,9 +303,9 @@ class Server:
                 for fd in (*self.own_fds(), down_w, up_r):
                     os.close(fd)
                 os.setsid()
-                ready = preload(key[0], list(key[1]), limit)
-                os.write(up_w, frame({"ready": ready}))
-                if ready:
+                files = preload(key[0], list(key[1]), limit)
+                os.write(up_w, frame({"ready": files is not None, "files": files}))
+                if files is not None:
                     Server(down_r, up_w, self.base, zygotes=False).serve()
             finally:
                 os._exit(0)
@@ -318,6 +323,7 @@ class Server:
                 return
             if header.get("ready"):
                 zygote.ready = True
+                zygote.files = header["files"]
                 waiting, zygote.waiting = zygote.waiting, []
                 for request in waiting:
                     self.forward(zygote, *request)
@@ -337,9 +343,8 @@ class Server:
             if self.selector.get_map().get(fd) is not None:
                 self.selector.unregister(fd)
             self.pending.pop(fd, None)
-            os.close(fd)
-        kill(zygote.pid)
-        os.waitpid(zygote.pid, 0)
+        os.close(zygote.inbox.fd)
+        end([zygote])
         for header, program, arrived in [*zygote.waiting, *zygote.forwarded.values()]:
             left = float(header["timeout_s"]) - (time.monotonic() - arrived)
             self.start({**header, "timeout_s": max(left, 0.001)}, program)
@@ -401,21 +406,27 @@ class Server:
         no one waits for is lost to the CPU accounts (getrusage) of those above it."""
         for run in self.runs.values():
             run.kill()
-        zygotes = [z for z in (self.zygotes or {}).values() if z is not None]
-        for zygote in zygotes:
-            os.close(zygote.send)  # it ends its own children, waits for them and exits
-            if not zygote.ready:
-                kill(zygote.pid)
         for run in self.runs.values():
             os.waitpid(run.pid, 0)
-        deadline = time.monotonic() + _DRAIN_S
-        for zygote in zygotes:
-            while os.waitpid(zygote.pid, os.WNOHANG) == (0, 0):
-                if time.monotonic() > deadline:
-                    kill(zygote.pid)
-                    os.waitpid(zygote.pid, 0)
-                    break
-                time.sleep(0.01)
+        end([z for z in (self.zygotes or {}).values() if z is not None])
+
+
+def end(zygotes: list[Zygote]) -> None:
+    """Ends ``zygotes`` and waits for them: one that is serving sees its input end, kills its
+    children and waits for them (killed, it would leave them running); one still importing
+    is killed."""
+    for zygote in zygotes:
+        os.close(zygote.send)
+        if not zygote.ready:
+            kill(zygote.pid)
+    deadline = time.monotonic() + _DRAIN_S
+    for zygote in zygotes:
+        while os.waitpid(zygote.pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                kill(zygote.pid)
+                os.waitpid(zygote.pid, 0)
+                break
+            time.sleep(0.01)
 
 
 def serve(base: str) -> None:
