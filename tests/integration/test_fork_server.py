@@ -178,6 +178,18 @@ async def test_a_module_changed_on_disk_is_imported_again(ws: Workspace) -> None
     assert (await _probe(ws, "mod", "add"))["outcomes"][0]["returned"]["repr"] == "'edited'"
 
 
+async def test_more_modules_than_zygotes_are_all_probed(ws: Workspace) -> None:
+    for index in range(10):
+        (ws.project_root / f"m{index}.py").write_text(f"def add(a):\n    return a + {index}\n")
+    for _ in range(2):
+        for index in range(10):
+            report = await _probe(ws, f"m{index}", "add")
+            assert report["outcomes"][0]["returned"]["repr"] == str(3 + index)
+    (server,) = fork_server._SERVERS.values()
+    # bwrap, its init in the sandbox, the server and at most eight zygotes.
+    assert len(_processes_with(str(server.base))) <= 11
+
+
 async def test_a_program_past_its_limit_is_killed_as_run_command_kills_it(ws: Workspace) -> None:
     program = "import sys\nprint('started', file=sys.stderr, flush=True)\nwhile True:\n    pass\n"
     new = await _forked(ws, program, timeout_s=1)

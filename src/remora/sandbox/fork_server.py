@@ -54,7 +54,7 @@ from remora.sandbox.commands import (
     read_only_mounts,
     run_command,
 )
-from remora.sandbox.fork_server_main import frame
+from remora.sandbox.fork_server_child import frame
 from remora.sandbox.isolation import bwrap_argv, sandbox_problem
 
 if TYPE_CHECKING:

@@ -1,15 +1,71 @@
-"""What a fork server's forked processes run: a program as ``python -`` would, a zygote's import.
+"""The fork server's parts: the frames both ends speak, and what its forked processes run
+(a program as ``python -`` would, a zygote's import).
 
-Sent with :mod:`remora.sandbox.fork_server_main` (after it, in the same ``python -c``
-text); standard library only, never imported by Remora.
+Sent before :mod:`remora.sandbox.fork_server_main` in the same ``python -c`` text;
+standard library only. Remora imports only :func:`frame` from it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
+import struct
 import sys
 import types
+from typing import Any
+
+_HEAD = struct.Struct(">I")
+CHUNK = 1 << 16
+
+
+def kill(pid: int) -> None:
+    """SIGKILL to ``pid``'s process group (its session), and to it before it made one."""
+    for killer in (os.killpg, os.kill):
+        with contextlib.suppress(ProcessLookupError):
+            killer(pid, signal.SIGKILL)
+
+
+def frame(header: dict[str, Any], *blobs: bytes) -> bytes:
+    """One frame: ``header`` (with the blobs' sizes) and the blobs."""
+    data = json.dumps({**header, "sizes": [len(b) for b in blobs]}).encode()
+    return b"".join([_HEAD.pack(len(data)), data, *blobs])
+
+
+class Inbox:
+    """Frames read from a non-blocking pipe, as they complete."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.data = bytearray()
+        self.closed = False
+        os.set_blocking(fd, False)
+
+    def read(self) -> list[tuple[dict[str, Any], list[bytes]]]:
+        try:
+            chunk = os.read(self.fd, CHUNK)
+        except BlockingIOError:
+            return []
+        if not chunk:
+            self.closed = True
+        self.data += chunk
+        frames = []
+        while len(self.data) >= _HEAD.size:
+            (size,) = _HEAD.unpack_from(self.data)
+            if len(self.data) < _HEAD.size + size:
+                break
+            header = json.loads(bytes(self.data[_HEAD.size : _HEAD.size + size]))
+            end = _HEAD.size + size + sum(header["sizes"])
+            if len(self.data) < end:
+                break
+            at, blobs = _HEAD.size + size, []
+            for length in header["sizes"]:
+                blobs.append(bytes(self.data[at : at + length]))
+                at += length
+            del self.data[:end]
+            frames.append((header, blobs))
+        return frames
 
 
 class _ImportTimeout(Exception):

@@ -19,80 +19,39 @@ module (``paths`` first on ``sys.path``) under the request's time limit, and for
 its probe children from there, so they skip the import. A zygote whose import
 failed, hung or died leaves its requests to this server: their children import
 the module themselves, as a fresh interpreter would. The zygote never runs a
-program itself, so no child sees what another child changed.
+program itself, so no child sees what another child changed. One whose project
+files changed on disk since its import is replaced by a fresh import; past
+``_MAX_ZYGOTES`` the least recently used idle one ends.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import selectors
 import shutil
-import signal
-import struct
 import time
 import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # sent after that module's text (fork_server.server_text): its functions
-    from remora.sandbox.fork_server_child import child, preload, stamp
+    from remora.sandbox.fork_server_child import (
+        CHUNK,
+        Inbox,
+        child,
+        frame,
+        kill,
+        preload,
+        stamp,
+    )
 
-_HEAD = struct.Struct(">I")
-_CHUNK = 1 << 16
 # After a child exits: how long its pipes may stay open (a process it left behind).
 _DRAIN_S = 2.0
 # A zygote's import past its limit is stopped by its own alarm; this kills it otherwise.
 _IMPORT_GRACE_S = 2.0
-_MAX_ZYGOTES = 64
-
-
-def kill(pid: int) -> None:
-    """SIGKILL to ``pid``'s process group (its session), and to it before it made one."""
-    for killer in (os.killpg, os.kill):
-        with contextlib.suppress(ProcessLookupError):
-            killer(pid, signal.SIGKILL)
-
-
-def frame(header: dict[str, Any], *blobs: bytes) -> bytes:
-    """One frame: ``header`` (with the blobs' sizes) and the blobs."""
-    data = json.dumps({**header, "sizes": [len(b) for b in blobs]}).encode()
-    return b"".join([_HEAD.pack(len(data)), data, *blobs])
-
-
-class Inbox:
-    """Frames read from a non-blocking pipe, as they complete."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.data = bytearray()
-        self.closed = False
-        os.set_blocking(fd, False)
-
-    def read(self) -> list[tuple[dict[str, Any], list[bytes]]]:
-        try:
-            chunk = os.read(self.fd, _CHUNK)
-        except BlockingIOError:
-            return []
-        if not chunk:
-            self.closed = True
-        self.data += chunk
-        frames = []
-        while len(self.data) >= _HEAD.size:
-            (size,) = _HEAD.unpack_from(self.data)
-            if len(self.data) < _HEAD.size + size:
-                break
-            header = json.loads(bytes(self.data[_HEAD.size : _HEAD.size + size]))
-            end = _HEAD.size + size + sum(header["sizes"])
-            if len(self.data) < end:
-                break
-            at, blobs = _HEAD.size + size, []
-            for length in header["sizes"]:
-                blobs.append(bytes(self.data[at : at + length]))
-                at += length
-            del self.data[:end]
-            frames.append((header, blobs))
-        return frames
+# Zygotes alive at once (each holds its own import of the project's modules): past it
+# the least recently used idle one ends; with none idle, a request imports for itself.
+_MAX_ZYGOTES = 8
 
 
 class Stream:
@@ -123,7 +82,7 @@ class Run:
     def take(self, fd: int) -> bool:
         """Reads from ``fd``; false at its end."""
         try:
-            chunk = os.read(fd, _CHUNK)
+            chunk = os.read(fd, CHUNK)
         except BlockingIOError:
             return True
         stream = self.streams[fd]
@@ -157,6 +116,7 @@ class Zygote:
     def __init__(self, pid: int, send: int, inbox: Inbox, deadline: float) -> None:
         self.pid, self.send, self.inbox, self.deadline = pid, send, inbox, deadline
         self.ready = False
+        self.used = time.monotonic()
         self.files: dict[str, list[int]] = {}  # what it imported: path -> (time, size)
         self.waiting: list[Request] = []  # until it is ready
         self.forwarded: dict[int, Request] = {}
@@ -192,7 +152,7 @@ class Server:
         buffered = self.pending[fd]
         try:
             while buffered:
-                del buffered[: os.write(fd, buffered[:_CHUNK])]
+                del buffered[: os.write(fd, buffered[:CHUNK])]
         except BlockingIOError:
             pass
         except BrokenPipeError:
@@ -276,7 +236,7 @@ class Server:
         if old is not None and old.ready and any(stamp(f) != t for f, t in old.files.items()):
             self.drop(old)  # what it imported changed: a fresh one imports it as it is now
             del self.zygotes[key]
-        if key not in self.zygotes and len(self.zygotes) < _MAX_ZYGOTES:
+        if key not in self.zygotes and self.room():
             self.zygotes[key] = self.spawn(key, float(header["timeout_s"]))
         zygote = self.zygotes.get(key)
         if zygote is None:
@@ -286,10 +246,25 @@ class Server:
         else:
             zygote.waiting.append((header, program, arrived))
 
+    def room(self) -> bool:
+        """Whether a zygote may start: fewer than the most, or an idle one ended for it."""
+        assert self.zygotes is not None
+        alive = [(z.used, k, z) for k, z in self.zygotes.items() if z is not None]
+        if len(alive) < _MAX_ZYGOTES:
+            return True
+        idle = [entry for entry in alive if entry[2].ready and not entry[2].forwarded]
+        if not idle:
+            return False
+        _, key, zygote = min(idle)
+        self.drop(zygote)
+        del self.zygotes[key]  # started again when its module is asked for again
+        return True
+
     def forward(
         self, zygote: Zygote, header: dict[str, Any], program: list[bytes], arrived: float
     ) -> None:
         """To ``zygote``, with the time the request has left."""
+        zygote.used = time.monotonic()
         left = float(header["timeout_s"]) - (time.monotonic() - arrived)
         zygote.forwarded[int(header["id"])] = (header, program, arrived)
         self.send(zygote.send, frame({**header, "timeout_s": max(left, 0.001)}, *program))
