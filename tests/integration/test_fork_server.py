@@ -118,6 +118,7 @@ def _same(old: dict[str, Any], new: dict[str, Any]) -> None:
         "import atexit\natexit.register(print, 'at exit')\nprint('body')\n",
         "import mod\nprint(mod.add(1), __name__, __file__)\n",
         "open('mod.py', 'a').write('# changed')\n",  # the project is read-only
+        "import sys\nprint(sys.argv, sys.orig_argv, sys.path[0] == '')\n",
     ],
 )
 async def test_it_answers_as_run_command_does(ws: Workspace, program: str) -> None:
@@ -149,6 +150,18 @@ async def test_an_import_failure_is_reported_as_the_probe_reports_it(ws: Workspa
     new = await _forked(ws, text, module="broken", paths=[])
     _same(old, new)
     assert "cannot import or find it: RuntimeError: boom at import" in new["stdout"]
+
+
+async def test_a_module_that_starts_a_thread_is_imported_by_each_probe(ws: Workspace) -> None:
+    """Forked from an import that started a thread, a probe would run without it."""
+    (ws.project_root / "threaded.py").write_text(
+        "import threading, time\n\nthreading.Thread(target=time.sleep, args=(30,), daemon=True)"
+        ".start()\n\n\ndef count(a):\n    return threading.active_count()\n"
+    )
+    text = _probe_text("threaded", "count")
+    new = await _forked(ws, text, module="threaded", paths=[])
+    _same(await _old(ws, text), new)
+    assert '"repr": "2"' in new["stdout"]
 
 
 async def test_no_probe_sees_what_an_earlier_one_changed(ws: Workspace) -> None:

@@ -78,7 +78,8 @@ def _on_alarm(_signum: int, _frame: types.FrameType | None) -> None:
 
 def preload(module: str, paths: list[str], limit: float) -> dict[str, list[int]] | None:
     """Imports ``module`` as a probe would (``paths`` first), within ``limit`` seconds: the
-    project's files it loaded, with their times and sizes (None when it failed)."""
+    project's files it loaded, with their times and sizes. None when it failed, or when it
+    started a thread: a forked child would have none of its threads, a probe's import would."""
     import importlib
 
     sys.path[:0] = paths
@@ -91,6 +92,8 @@ def preload(module: str, paths: list[str], limit: float) -> dict[str, list[int]]
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    if len(os.listdir("/proc/self/task")) > 1:
+        return None
     return loaded_files()
 
 
@@ -130,7 +133,6 @@ def child(
     if "tempfile" in sys.modules:
         # Cached from the zygote's TMPDIR, if its import asked.
         sys.modules["tempfile"].tempdir = None  # type: ignore[attr-defined]
-    sys.argv = ["-"]
     main = types.ModuleType("__main__")
     main.__dict__.update(__file__="<stdin>", __cached__=None, __loader__=None, __spec__=None)
     sys.modules["__main__"] = main

@@ -30,6 +30,7 @@ import contextlib
 import os
 import selectors
 import shutil
+import sys
 import time
 import types
 from typing import TYPE_CHECKING, Any
@@ -407,6 +408,8 @@ def end(zygotes: list[Zygote]) -> None:
 def serve(base: str) -> None:
     """The server: the protocol on copies of standard input and output, which become null."""
     inbox, outbox = os.dup(0), os.dup(1)
+    # As ``python -`` has them, for what a module's import reads.
+    sys.argv, sys.orig_argv = ["-"], [sys.orig_argv[0], "-"]
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(null, 1)
