@@ -18,7 +18,7 @@ from remora.config import SandboxConfig
 from remora.sandbox import SandboxRuntime, fork_server
 from remora.sandbox.commands import run_command
 from remora.sandbox.fork_server import close_fork_servers, run_read_only_python
-from remora.sandbox.isolation import sandbox_problem
+from remora.sandbox.isolation import SandboxUnavailable, sandbox_problem
 from remora.workspace import Workspace, WorkspaceStore
 
 pytestmark = pytest.mark.integration
@@ -301,3 +301,21 @@ def test_a_loop_left_without_closing_them_ends_them(tmp_path: Path) -> None:
     workspace.close()
     assert len(bases) == 1 and not bases[0].exists()
     assert _processes_with(str(bases[0])) == [] and not fork_server._SERVERS
+
+
+async def test_without_a_sandbox_it_refuses_or_runs_unsandboxed_as_before(
+    ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    sandbox_problem.cache_clear()
+    try:
+        with pytest.raises(SandboxUnavailable):
+            await _forked(ws, "print('hi')\n")
+        with pytest.warns(RuntimeWarning, match="WITHOUT the OS sandbox"):
+            run = await _forked(ws, "print('hi')\n", allow_unsandboxed=True)
+        assert (run["stdout"], run["sandboxed"]) == ("hi\n", False)
+        assert not fork_server._SERVERS
+    finally:
+        sandbox_problem.cache_clear()
