@@ -81,7 +81,7 @@ async def _old(ws: Workspace, program: str, timeout_s: float = 10) -> dict[str, 
 
 
 def _probe_text(module: str, qualname: str, timeout_s: float = 5) -> str:
-    request = {
+    request: dict[str, Any] = {
         "module": module,
         "qualname": qualname,
         "kind": "function",
