@@ -34,7 +34,12 @@ Per size, one JSON object (a list of them is printed):
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
        [--latency-ms 0] [--jobs N] [--servers 1] [--no-per-operation] [--no-combined] [--no-profile]
        [--profile-clock cpu|wall] [--discovery-only]
-       [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE]
+       [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE] [--queue-out DIR]
+
+``--queue-out DIR`` writes, after each operation alone, every queued change
+(benchmarks/analyze.py's ``queue_text``, by ``--src``'s remora) to
+``DIR/SIZE-OPERATION.txt``: the same files from two commits say whether a change
+left the review queue as it was.
 """
 
 from __future__ import annotations
@@ -297,6 +302,28 @@ def top_functions(profile: Path, sort: str, count: int = 15) -> list[dict[str, A
     return sorted(rows, key=lambda r: -r[key])[:count]
 
 
+_QUEUE = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from analyze import queue_text
+Path(sys.argv[2]).write_text(queue_text(Path.cwd()))
+"""
+
+
+def write_queue(project: Path, src: Path, into: Path) -> None:
+    """The review queue of ``project`` as ``src``'s remora lists it (see analyze.py)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
+    }
+    into.parent.mkdir(parents=True, exist_ok=True)
+    here = str(Path(__file__).resolve().parent)
+    subprocess.run(
+        [sys.executable, "-c", _QUEUE, here, str(into)], cwd=project, env=env, check=True
+    )
+
+
 def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]:
     source = SOURCES[size]
     if args.paths:  # a part of the project, for a quick comparison
@@ -323,6 +350,8 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
             shutil.rmtree(state, ignore_errors=True)
             figures = bench.analyze(project, bench.command(source, operation))
             result["per_operation"][operation] = figures
+            if args.queue_out is not None:
+                write_queue(project, bench.src, args.queue_out / f"{size}-{operation}.txt")
             print(f"{size} {operation}: {json.dumps(figures)}", file=sys.stderr)
     if args.no_combined:
         shutil.rmtree(project.parent, ignore_errors=True)
@@ -367,6 +396,7 @@ def main() -> None:
         "--src", type=Path, default=ROOT / "src", help="remora's sources (another commit's)"
     )
     parser.add_argument("--output", type=Path, default=None, help="also write the JSON here")
+    parser.add_argument("--queue-out", type=Path, default=None, help="the review queues here")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     unknown = [s for s in sizes if s not in SOURCES]

@@ -246,7 +246,10 @@ async def probe_argument_sets(
         "observe": list(observe),
         "timeout_s": CALL_TIMEOUT_S,
     }
-    run = await run_program(context, "call_probe", request, coverage=coverage, read_only=read_only)
+    preload = (str(target["module"]), list(request["paths"]))
+    run = await run_program(
+        context, "call_probe", request, coverage=coverage, read_only=read_only, preload=preload
+    )
     if run.report is None or "error" in run.report:
         reason = run.report["error"] if run.report else f"the check could not run: {run.problem}"
         for row in runnable:

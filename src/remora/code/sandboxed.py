@@ -12,7 +12,9 @@ run only where ``sandbox.commands`` allows that prefix.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -20,6 +22,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.sandbox.commands import run_command
 from remora.sandbox.envelope import ExternalRefused
+from remora.sandbox.fork_server import run_read_only_python
 
 __all__ = ["ProgramRun", "run_program", "source_roots"]
 
@@ -53,6 +56,13 @@ def _allowed(context: CodeContext) -> bool:
     return any(tuple(prefix) == PERMISSION[: len(prefix)] for prefix in context.sandbox.commands)
 
 
+@functools.cache
+def _prelude(program: str) -> str:
+    """The program's own text, before the call of its ``main``: the same in every run."""
+    text = resources.files("remora.code.programs").joinpath(f"{program}.py").read_text("utf-8")
+    return f"{text}\n\n"
+
+
 def _program_text(program: str, request: dict[str, Any], coverage: dict[str, Any] | None) -> str:
     """The program, then the call of its ``main``; with ``coverage`` measured around it.
 
@@ -61,10 +71,10 @@ def _program_text(program: str, request: dict[str, Any], coverage: dict[str, Any
     ``main`` runs, and the coverage report is printed even when ``main`` fails.
     """
     programs = resources.files("remora.code.programs")
-    text = programs.joinpath(f"{program}.py").read_text("utf-8")
     request_text = f"json.loads({json.dumps(json.dumps(request))})"
     if coverage is None:
-        return f"{text}\n\nmain({request_text})\n"
+        return f"{_prelude(program)}main({request_text})\n"
+    text = programs.joinpath(f"{program}.py").read_text("utf-8")
     support = programs.joinpath("coverage_support.py").read_text("utf-8")
     support = support.replace("from __future__ import annotations\n", "")
     spec = f"json.loads({json.dumps(json.dumps(coverage))})"
@@ -84,29 +94,49 @@ async def run_program(
     coverage: dict[str, Any] | None = None,
     *,
     read_only: bool = False,
+    preload: tuple[str, Sequence[str]] | None = None,
 ) -> ProgramRun:
     """Run ``remora.code.programs.<program>`` with ``request``; never raises for its failures.
 
     With ``coverage`` (``{file, first, last}``: the node's file and body lines) the
     run also measures line and branch coverage of that span per unit of work. With
     ``read_only`` the program sees the project read-only while the run has no change
-    (no copy is made; see :func:`remora.sandbox.commands.run_command`).
+    (no copy is made; see :func:`remora.sandbox.commands.run_command`), and runs in a
+    child forked by a fork server (:mod:`remora.sandbox.fork_server`) unless it measures
+    coverage. ``preload``: the module the program imports and the ``sys.path`` entries
+    it puts first, which that server imports once for all the programs naming them.
     """
     if not _allowed(context):
         raise ExternalRefused(
             "running the project's code needs ['python', '-m', 'pytest'] in sandbox.commands"
         )
     limit = timeout_s if timeout_s is not None else context.sandbox.command_timeout
-    result = await run_command(
-        context.workspace,
-        ["python", "-"],
-        min(limit, context.sandbox.command_timeout),
-        allow_unsandboxed=context.sandbox.allow_unsandboxed_commands,
-        input_data=_program_text(program, request, coverage).encode("utf-8"),
-        absorb=False,
-        read_only=read_only,
-        stdout_chars=REPORT_CHARS,
-    )
+    text = _program_text(program, request, coverage).encode("utf-8")
+    allow_unsandboxed = context.sandbox.allow_unsandboxed_commands
+    if read_only and coverage is None:
+        module, paths = preload or (None, ())
+        prelude = _prelude(program).encode("utf-8")  # compiled once per fork server
+        result = await run_read_only_python(
+            context.workspace,
+            text[len(prelude) :],
+            min(limit, context.sandbox.command_timeout),
+            allow_unsandboxed=allow_unsandboxed,
+            stdout_chars=REPORT_CHARS,
+            module=module,
+            paths=paths,
+            prelude=prelude,
+        )
+    else:
+        result = await run_command(
+            context.workspace,
+            ["python", "-"],
+            min(limit, context.sandbox.command_timeout),
+            allow_unsandboxed=allow_unsandboxed,
+            input_data=text,
+            absorb=False,
+            read_only=read_only,
+            stdout_chars=REPORT_CHARS,
+        )
     output = (result["stdout"] + "\n" + result["stderr"]).strip()[-MAX_OUTPUT_TAIL:]
     measured = None
     for line in reversed(str(result["stdout"]).splitlines()):

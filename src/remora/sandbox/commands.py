@@ -38,7 +38,15 @@ from remora.workspace.paths import SKIP_DIRS
 if TYPE_CHECKING:
     from remora.workspace import Workspace
 
-__all__ = ["check_command", "resolve_executable", "run_command"]
+__all__ = [
+    "check_command",
+    "command_env",
+    "command_folder",
+    "output_text",
+    "read_only_mounts",
+    "resolve_executable",
+    "run_command",
+]
 
 MAX_OUTPUT_CHARS = 64_000
 # Bytes kept per stream while reading: a command printing gigabytes must not
@@ -81,7 +89,8 @@ def resolve_executable(cmd: str) -> str:
     return found
 
 
-def _env(home: Path, tmp: Path) -> dict[str, str]:
+def command_env(home: Path, tmp: Path) -> dict[str, str]:
+    """A sandboxed process's whole environment: nothing inherited (no secrets)."""
     bin_dir = str(Path(sys.executable).parent)
     return {
         "PATH": os.pathsep.join([bin_dir, "/usr/local/bin", "/usr/bin", "/bin"]),
@@ -95,7 +104,8 @@ def _env(home: Path, tmp: Path) -> dict[str, str]:
     }
 
 
-def _text(data: bytes, project: Path, dropped: int = 0, limit: int = MAX_OUTPUT_CHARS) -> str:
+def output_text(data: bytes, project: Path, dropped: int = 0, limit: int = MAX_OUTPUT_CHARS) -> str:
+    """A stream as a result shows it: paths made project-relative, cut at ``limit`` chars."""
     text = data.decode("utf-8", errors="replace").replace(str(project) + os.sep, "")
     if len(text) > limit:
         text = f"{text[:limit]}…[truncated {len(text) - limit} chars]"
@@ -153,12 +163,13 @@ UNSANDBOXED_NOTE = (
 )
 
 
-def _command_folder() -> Path:
+def command_folder(prefix: str = "remora-cmd-") -> Path:
+    """A new folder for a sandboxed process: its only writable place."""
     # Resolved: the sandbox mounts this folder at its real path.
-    return Path(os.path.realpath(tempfile.mkdtemp(prefix="remora-cmd-")))
+    return Path(os.path.realpath(tempfile.mkdtemp(prefix=prefix)))
 
 
-def _read_only_mounts(ws: Workspace, project: Path) -> list[str]:
+def read_only_mounts(ws: Workspace, project: Path) -> list[str]:
     """bwrap options showing the live project read-only at ``project``, as a copy shows it."""
     mounts = ["--ro-bind", str(ws.project_root), str(project)]
     for name in sorted(SKIP_DIRS):  # what a copy leaves out, at the top where it matters
@@ -183,7 +194,7 @@ def _launcher(
     problem = sandbox_problem()
     if problem is None:
         bwrap = shutil.which("bwrap") or "bwrap"
-        mounts = [] if read_only_of is None else _read_only_mounts(read_only_of, project)
+        mounts = [] if read_only_of is None else read_only_mounts(read_only_of, project)
         return bwrap_argv(bwrap, base, executable, args, project, mounts), True
     if not allow_unsandboxed:
         raise SandboxUnavailable(problem)
@@ -217,7 +228,7 @@ async def run_command(
     ``allow_unsandboxed`` is false.
     """
     executable = resolve_executable(argv[0])
-    base = _command_folder()
+    base = command_folder()
     project, home, tmp = base / "project", base / "home", base / "tmp"
     # Without changes the merged view is the live project itself: it can be shown as it is.
     shared = ws if read_only and not ws.overlay_rows() else None
@@ -237,7 +248,7 @@ async def run_command(
         proc = await asyncio.create_subprocess_exec(
             *launch,
             cwd=project,
-            env=_env(home, tmp),
+            env=command_env(home, tmp),
             stdin=subprocess.DEVNULL if input_data is None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -260,13 +271,13 @@ async def run_command(
         changed: list[str] = []
         if absorb and not timed_out:
             changed = await asyncio.to_thread(sync.absorb, ws, project)
-        err = _text(stderr, project, err_dropped)
+        err = output_text(stderr, project, err_dropped)
         if timed_out:
             err += f"\n[remora] command killed after {timeout_s:g}s (command timeout)"
         if not sandboxed:
             err += f"\n{UNSANDBOXED_NOTE}"
         return {
-            "stdout": _text(stdout, project, out_dropped, stdout_chars),
+            "stdout": output_text(stdout, project, out_dropped, stdout_chars),
             "stderr": err,
             "exit_code": proc.returncode if not timed_out else 124,
             "timed_out": timed_out,

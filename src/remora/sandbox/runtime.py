@@ -5,7 +5,8 @@ One :class:`SandboxRuntime` per process (an ``AsyncMonty`` pool of up to
 checks out a clean session with the limits of its preset, binds the inputs as
 globals, resolves the declared externals to host callables and captures print
 output. Script faults become
-error envelopes with the ``.pym`` line; only programming errors raise.
+error envelopes with the ``.pym`` line; only programming errors raise. Closing it
+ends the command's fork servers too (:mod:`remora.sandbox.fork_server`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pydantic_monty import (
 
 from remora.config import SandboxConfig
 from remora.sandbox.envelope import MAX_TEXT_CHARS, ExternalRefused, ToolEnvelope
+from remora.sandbox.fork_server import close_fork_servers
 from remora.sandbox.limits import LimitPreset, resolve_limits
 from remora.sandbox.loader import PymScript
 
@@ -180,10 +182,13 @@ class SandboxRuntime:
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None
-        if pool is not None:
-            await pool.__aexit__(None, None, None)
-            if self.faulted:
-                await asyncio.sleep(_SETTLE_S)
+        try:
+            if pool is not None:
+                await pool.__aexit__(None, None, None)
+                if self.faulted:
+                    await asyncio.sleep(_SETTLE_S)
+        finally:
+            await close_fork_servers()  # the command's probe servers (fork_server.py) end with it
 
     async def run(
         self,

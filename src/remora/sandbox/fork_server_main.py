@@ -1,0 +1,417 @@
+"""The fork server's own program: sent as text and run as ``python -c`` inside the sandbox.
+
+Standard library only, never imported by Remora (see :mod:`remora.sandbox.fork_server`).
+It reads requests on standard input and answers on standard output, as frames:
+a 4-byte length, a JSON header, then the byte strings the header's ``sizes`` give.
+
+* ``{"op": "run", "id", "timeout_s", "out_cap", "err_cap", "module", "paths"}`` +
+  a prelude (compiled once per server and text) and the rest of the program
+  (compiled in the child, lines numbered after the prelude's): a child is forked
+  (its own session, standard output and error on pipes, its own ``HOME`` and
+  ``TMPDIR``) that runs the program as ``python -`` would, and the answer is
+  ``{"id", "exit_code", "timed_out", "out_dropped", "err_dropped"}`` + its
+  output; past ``timeout_s`` its process group is killed.
+* ``{"op": "cancel", "id"}``: that child is killed.
+* end of input: every child is killed and the server exits.
+
+With ``module``, the request goes to a zygote: a forked server that imported that
+module (``paths`` first on ``sys.path``) under the request's time limit, and forks
+its probe children from there, so they skip the import. A zygote whose import
+failed, hung or died leaves its requests to this server: their children import
+the module themselves, as a fresh interpreter would. The zygote never runs a
+program itself, so no child sees what another child changed. One whose project
+files changed on disk since its import is replaced by a fresh import; past
+``_MAX_ZYGOTES`` the least recently used idle one ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import shutil
+import sys
+import time
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # sent after that module's text (fork_server.server_text): its functions
+    from remora.sandbox.fork_server_child import (
+        CHUNK,
+        Inbox,
+        child,
+        frame,
+        kill,
+        preload,
+        stamp,
+    )
+
+# After a child exits: how long its pipes may stay open (a process it left behind).
+_DRAIN_S = 2.0
+# A zygote's import past its limit is stopped by its own alarm; this kills it otherwise.
+_IMPORT_GRACE_S = 2.0
+# Zygotes alive at once (each holds its own import of the project's modules): past it
+# the least recently used idle one ends; with none idle, a request imports for itself.
+_MAX_ZYGOTES = 8
+
+
+class Stream:
+    """A child's output: the first ``cap`` bytes, and how many followed."""
+
+    def __init__(self, cap: int) -> None:
+        self.kept = bytearray()
+        self.dropped = 0
+        self.cap = cap
+
+
+class Run:
+    """A forked child running one program, and what it printed so far."""
+
+    def __init__(self, header: dict[str, Any], pid: int, pipes: tuple[int, int], folder: str):
+        self.header = header
+        self.pid = pid
+        self.pidfd = os.pidfd_open(pid)
+        self.folder = folder
+        self.deadline = time.monotonic() + float(header["timeout_s"])
+        caps = int(header["out_cap"]), int(header["err_cap"])
+        self.streams = {fd: Stream(cap) for fd, cap in zip(pipes, caps, strict=True)}
+        self.order = pipes
+        self.open = set(pipes)  # its pipes not yet at their end (fd numbers are reused)
+        self.exit_code: int | None = None
+        self.timed_out = False
+
+    def take(self, fd: int) -> bool:
+        """Reads from ``fd``; false at its end."""
+        try:
+            chunk = os.read(fd, CHUNK)
+        except BlockingIOError:
+            return True
+        stream = self.streams[fd]
+        room = max(0, stream.cap - len(stream.kept))
+        stream.kept += chunk[:room]
+        stream.dropped += max(0, len(chunk) - room)
+        return bool(chunk)
+
+    def kill(self) -> None:
+        kill(self.pid)
+
+    def answer(self) -> bytes:
+        out, err = (self.streams[fd] for fd in self.order)
+        header = {
+            "id": self.header["id"],
+            "exit_code": 124 if self.timed_out else self.exit_code,
+            "timed_out": self.timed_out,
+            "out_dropped": out.dropped,
+            "err_dropped": err.dropped,
+        }
+        return frame(header, bytes(out.kept), bytes(err.kept))
+
+
+# A request as it came: its header, its program's two parts, when it came.
+Request = tuple[dict[str, Any], list[bytes], float]
+
+
+class Zygote:
+    """A forked server that imported one module: requests for it go there."""
+
+    def __init__(self, pid: int, send: int, inbox: Inbox, deadline: float) -> None:
+        self.pid, self.send, self.inbox, self.deadline = pid, send, inbox, deadline
+        self.ready = False
+        self.used = time.monotonic()
+        self.files: dict[str, list[int]] = {}  # what it imported: path -> (time, size)
+        self.waiting: list[Request] = []  # until it is ready
+        self.forwarded: dict[int, Request] = {}
+
+
+class Server:
+    """Answers requests from ``inbox`` on ``outbox`` (both pipes), one child per request."""
+
+    def __init__(self, inbox: int, outbox: int, base: str, zygotes: bool) -> None:
+        self.inbox = Inbox(inbox)
+        self.outbox = outbox
+        self.base = base
+        self.zygotes: dict[tuple[str, tuple[str, ...]], Zygote | None] | None = (
+            {} if zygotes else None
+        )
+        self.runs: dict[int, Run] = {}  # by request id
+        self.pending: dict[int, bytearray] = {}  # bytes not yet written, by fd
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(inbox, selectors.EVENT_READ, ("inbox", None))
+        os.set_blocking(outbox, False)
+        self.count = 0
+        self.compiled: dict[bytes, types.CodeType] = {}  # preludes, by their text
+
+    # -------------------------------------------------------------- writing
+
+    def send(self, fd: int, data: bytes) -> None:
+        """Queues ``data`` for the non-blocking ``fd``: a reader that is itself writing to
+        this server (a zygote's answers) never waits for it, nor it for the reader."""
+        self.pending.setdefault(fd, bytearray()).extend(data)
+        self.flush(fd)
+
+    def flush(self, fd: int) -> None:
+        buffered = self.pending[fd]
+        try:
+            while buffered:
+                del buffered[: os.write(fd, buffered[:CHUNK])]
+        except BlockingIOError:
+            pass
+        except BrokenPipeError:
+            buffered.clear()
+        watched = self.selector.get_map().get(fd) is not None
+        if buffered and not watched:
+            self.selector.register(fd, selectors.EVENT_WRITE, ("write", fd))
+        elif not buffered and watched:
+            self.selector.unregister(fd)
+
+    # ------------------------------------------------------------- children
+
+    def own_fds(self) -> list[int]:
+        fds = [self.inbox.fd, self.outbox, self.selector.fileno()]
+        for run in self.runs.values():
+            fds += [run.pidfd, *run.open]
+        for zygote in (self.zygotes or {}).values():
+            if zygote is not None:
+                fds += [zygote.send, zygote.inbox.fd]
+        return fds
+
+    def start(self, header: dict[str, Any], program: list[bytes]) -> None:
+        prelude = self.compiled.get(program[0])
+        if prelude is None and program[0]:
+            with contextlib.suppress(SyntaxError, ValueError):  # the child meets it itself
+                prelude = self.compiled[program[0]] = compile(program[0], "<stdin>", "exec")
+        self.count += 1
+        folder = os.path.join(self.base, f"run-{os.getpid()}-{self.count}")
+        for name in ("home", "tmp"):
+            os.makedirs(os.path.join(folder, name))
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for fd in (*self.own_fds(), out_r, err_r):
+                    os.close(fd)
+                child(program[1], out_w, err_w, folder, (program[0], prelude))
+            finally:
+                os._exit(70)
+        os.close(out_w)
+        os.close(err_w)
+        run = Run(header, pid, (out_r, err_r), folder)
+        self.runs[int(header["id"])] = run
+        self.selector.register(run.pidfd, selectors.EVENT_READ, ("exit", run))
+        for fd in run.order:
+            os.set_blocking(fd, False)
+            self.selector.register(fd, selectors.EVENT_READ, ("output", run))
+
+    def finish(self, run: Run) -> None:
+        if run.exit_code is None or run.open:
+            return
+        del self.runs[int(run.header["id"])]
+        os.close(run.pidfd)
+        shutil.rmtree(run.folder, ignore_errors=True)
+        self.send(self.outbox, run.answer())
+
+    def close_stream(self, run: Run, fd: int) -> None:
+        self.selector.unregister(fd)
+        os.close(fd)
+        run.open.discard(fd)
+        self.finish(run)
+
+    def exited(self, run: Run) -> None:
+        self.selector.unregister(run.pidfd)
+        _, status = os.waitpid(run.pid, 0)
+        run.exit_code = os.waitstatus_to_exitcode(status)
+        run.kill()  # what it left behind in its group
+        run.deadline = time.monotonic() + _DRAIN_S
+        self.finish(run)
+
+    # -------------------------------------------------------------- zygotes
+
+    def route(self, header: dict[str, Any], program: list[bytes], arrived: float) -> None:
+        module = header.get("module")
+        if self.zygotes is None or not module:
+            self.start(header, program)
+            return
+        key = (str(module), tuple(header.get("paths") or ()))
+        old = self.zygotes.get(key)
+        if old is not None and old.ready and any(stamp(f) != t for f, t in old.files.items()):
+            self.drop(old)  # what it imported changed: a fresh one imports it as it is now
+            del self.zygotes[key]
+        if key not in self.zygotes and self.room():
+            self.zygotes[key] = self.spawn(key, float(header["timeout_s"]))
+        zygote = self.zygotes.get(key)
+        if zygote is None:
+            self.start(header, program)
+        elif zygote.ready:
+            self.forward(zygote, header, program, arrived)
+        else:
+            zygote.waiting.append((header, program, arrived))
+
+    def room(self) -> bool:
+        """Whether a zygote may start: fewer than the most, or an idle one ended for it."""
+        assert self.zygotes is not None
+        alive = [(z.used, k, z) for k, z in self.zygotes.items() if z is not None]
+        if len(alive) < _MAX_ZYGOTES:
+            return True
+        idle = [entry for entry in alive if entry[2].ready and not entry[2].forwarded]
+        if not idle:
+            return False
+        _, key, zygote = min(idle)
+        self.drop(zygote)
+        del self.zygotes[key]  # started again when its module is asked for again
+        return True
+
+    def forward(
+        self, zygote: Zygote, header: dict[str, Any], program: list[bytes], arrived: float
+    ) -> None:
+        """To ``zygote``, with the time the request has left."""
+        zygote.used = time.monotonic()
+        left = float(header["timeout_s"]) - (time.monotonic() - arrived)
+        zygote.forwarded[int(header["id"])] = (header, program, arrived)
+        self.send(zygote.send, frame({**header, "timeout_s": max(left, 0.001)}, *program))
+
+    def spawn(self, key: tuple[str, tuple[str, ...]], limit: float) -> Zygote:
+        down_r, down_w = os.pipe()
+        up_r, up_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for fd in (*self.own_fds(), down_w, up_r):
+                    os.close(fd)
+                os.setsid()
+                files = preload(key[0], list(key[1]), limit)
+                os.write(up_w, frame({"ready": files is not None, "files": files}))
+                if files is not None:
+                    Server(down_r, up_w, self.base, zygotes=False).serve()
+            finally:
+                os._exit(0)
+        os.close(down_r)
+        os.close(up_w)
+        os.set_blocking(down_w, False)
+        zygote = Zygote(pid, down_w, Inbox(up_r), time.monotonic() + limit + _IMPORT_GRACE_S)
+        self.selector.register(up_r, selectors.EVENT_READ, ("zygote", zygote))
+        return zygote
+
+    def heard(self, zygote: Zygote) -> None:
+        for header, blobs in zygote.inbox.read():
+            if header.get("ready") is False:  # its import failed: it has exited
+                self.drop(zygote)
+                return
+            if header.get("ready"):
+                zygote.ready = True
+                zygote.files = header["files"]
+                waiting, zygote.waiting = zygote.waiting, []
+                for request in waiting:
+                    self.forward(zygote, *request)
+            else:
+                zygote.forwarded.pop(int(header["id"]), None)
+                self.send(self.outbox, frame(header, *blobs))
+        if zygote.inbox.closed:
+            self.drop(zygote)
+
+    def drop(self, zygote: Zygote) -> None:
+        """A zygote that failed, hung or died: its requests run here, importing for themselves."""
+        assert self.zygotes is not None
+        for key, value in self.zygotes.items():
+            if value is zygote:
+                self.zygotes[key] = None
+        for fd in (zygote.inbox.fd, zygote.send):
+            if self.selector.get_map().get(fd) is not None:
+                self.selector.unregister(fd)
+            self.pending.pop(fd, None)
+        os.close(zygote.inbox.fd)
+        end([zygote])
+        for header, program, arrived in [*zygote.waiting, *zygote.forwarded.values()]:
+            left = float(header["timeout_s"]) - (time.monotonic() - arrived)
+            self.start({**header, "timeout_s": max(left, 0.001)}, program)
+
+    # ----------------------------------------------------------------- loop
+
+    def request(self, header: dict[str, Any], blobs: list[bytes]) -> None:
+        if header["op"] == "run":
+            self.route(header, blobs, time.monotonic())
+            return
+        if header["op"] != "cancel":
+            raise ValueError(f"fork server: unknown request {header['op']!r}")
+        run = self.runs.get(int(header["id"]))
+        if run is not None:
+            run.kill()
+        for zygote in (self.zygotes or {}).values():
+            if zygote is not None and int(header["id"]) in zygote.forwarded:
+                self.send(zygote.send, frame(header))
+
+    def serve(self) -> None:
+        while not self.inbox.closed:
+            now = time.monotonic()
+            deadlines = [run.deadline for run in self.runs.values()]
+            deadlines += [z.deadline for z in (self.zygotes or {}).values() if z and not z.ready]
+            wait = max(0.0, min(deadlines) - now) if deadlines else None
+            for key, mask in self.selector.select(wait):
+                kind, item = key.data
+                if kind == "inbox":
+                    for header, blobs in self.inbox.read():
+                        self.request(header, blobs)
+                elif kind == "write" and mask & selectors.EVENT_WRITE:
+                    self.flush(item)
+                elif kind == "output" and not item.take(key.fd):
+                    self.close_stream(item, key.fd)
+                elif kind == "exit":
+                    self.exited(item)
+                elif kind == "zygote":
+                    self.heard(item)
+            self.expire(time.monotonic())
+        self.shutdown()
+
+    def expire(self, now: float) -> None:
+        for run in list(self.runs.values()):
+            if run.deadline > now:
+                continue
+            if run.exit_code is None:  # past its limit: killed, answered when reaped
+                run.timed_out = True
+                run.kill()
+                run.deadline = now + float("inf")
+            else:  # exited, but something it left holds its pipes
+                for fd in list(run.open):
+                    self.close_stream(run, fd)
+        for zygote in list((self.zygotes or {}).values()):
+            if zygote is not None and not zygote.ready and zygote.deadline <= now:
+                self.drop(zygote)
+
+    def shutdown(self) -> None:
+        """Every child killed and every zygote ended, and all of them waited for: a process
+        no one waits for is lost to the CPU accounts (getrusage) of those above it."""
+        for run in self.runs.values():
+            run.kill()
+        for run in self.runs.values():
+            os.waitpid(run.pid, 0)
+        end([z for z in (self.zygotes or {}).values() if z is not None])
+
+
+def end(zygotes: list[Zygote]) -> None:
+    """Ends ``zygotes`` and waits for them: one that is serving sees its input end, kills its
+    children and waits for them (killed, it would leave them running); one still importing
+    is killed."""
+    for zygote in zygotes:
+        os.close(zygote.send)
+        if not zygote.ready:
+            kill(zygote.pid)
+    deadline = time.monotonic() + _DRAIN_S
+    for zygote in zygotes:
+        while os.waitpid(zygote.pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                kill(zygote.pid)
+                os.waitpid(zygote.pid, 0)
+                break
+            time.sleep(0.01)
+
+
+def serve(base: str) -> None:
+    """The server: the protocol on copies of standard input and output, which become null."""
+    inbox, outbox = os.dup(0), os.dup(1)
+    # As ``python -`` has them, for what a module's import reads.
+    sys.argv, sys.orig_argv = ["-"], [sys.orig_argv[0], "-"]
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+    Server(inbox, outbox, base, zygotes=True).serve()
