@@ -22,7 +22,9 @@ from remora.sandbox.commands import resolve_executable
 
 __all__ = ["ruff_json"]
 
-_KEPT = 256  # texts whose records are kept; a record list is a few KB
+# Texts whose records are kept, and records in all: a large file with many findings has
+# hundreds of records (~2 KB each as dicts) per text, and every changed run is a new text.
+_KEPT, _KEPT_RECORDS = 256, 20_000
 _SETTINGS = ("pyproject.toml", "ruff.toml", ".ruff.toml")
 
 Key = tuple[str, str, bytes, tuple[int, ...]]
@@ -99,7 +101,8 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
         # shield: one waiter cancelled (its run interrupted) does not stop the others' ruff.
         kept = await asyncio.shield(task)
         _records[key] = kept
-        while len(_records) > _KEPT:
-            _records.popitem(last=False)
+        total = sum(map(len, _records.values()))
+        while len(_records) > 1 and (len(_records) > _KEPT or total > _KEPT_RECORDS):
+            total -= len(_records.popitem(last=False)[1])
     _records.move_to_end(key)
     return list(kept)

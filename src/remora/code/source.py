@@ -157,8 +157,10 @@ class ParsedFile:
 
 # Whole parses of each file's last texts (changed under _PARSING): a run's new text (one node
 # changed) is made from one of them by parsing only the definition that changed (reparse.py).
+# Bounded by their texts' size, not their number: a parsed tree takes ~330 bytes per byte of
+# source (SQLAlchemy's compiler.py, 275 KB: 87 MB), so 32 large files' trees were gigabytes.
 _BASES: OrderedDict[str, list[ParsedFile]] = OrderedDict()
-_BASES_PER_PATH, _BASE_PATHS = 2, 32
+_BASES_PER_PATH, _BASE_BYTES = 2, 1_000_000
 
 
 # Host functions also run on the sandbox's own threads: two runs asking about the same new
@@ -196,8 +198,9 @@ def _parse(text: str, path: str) -> ParsedFile:
     else:  # the file's first text stays: every run's change is made on it
         bases[-1] = file
     _BASES.move_to_end(path)
-    while len(_BASES) > _BASE_PATHS:
-        _BASES.popitem(last=False)
+    kept = sum(len(base.data) for files in _BASES.values() for base in files)
+    while kept > _BASE_BYTES and len(_BASES) > 1:  # the file just parsed always stays
+        kept -= sum(len(base.data) for base in _BASES.popitem(last=False)[1])
     return file
 
 

@@ -86,3 +86,15 @@ def test_threads_asking_for_one_new_text_at_once_share_one_parse() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         files = list(pool.map(lambda _: parse(text, "threads.py"), range(8)))
     assert all(file is files[0] for file in files)
+
+
+def test_kept_whole_parses_are_bounded_by_their_texts_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(source, "_BASES", type(source._BASES)())
+    monkeypatch.setattr(source, "_BASE_BYTES", 4_000)
+    text = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(40))  # 1.3 KB
+    for name in ("a.py", "b.py", "c.py", "d.py"):
+        parse(text, name)
+    assert list(source._BASES) == ["b.py", "c.py", "d.py"]  # the oldest path went first
+    big = text * 4  # alone over the budget: still kept, as the file in use
+    parse(big, "e.py")
+    assert list(source._BASES) == ["e.py"]

@@ -78,3 +78,17 @@ async def test_a_failed_run_is_not_kept(tmp_path: Path, runs: list[str]) -> None
             with pytest.raises(RuntimeError, match=r"ruff failed on pkg/m\.py"):
                 await ruff_json(context, "pkg/m.py", SOURCE)
     assert runs == [SOURCE, SOURCE]
+
+
+async def test_kept_records_are_bounded_by_their_number(
+    tmp_path: Path, runs: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ruff_runs, "_records", type(ruff_runs._records)())
+    monkeypatch.setattr(ruff_runs, "_KEPT_RECORDS", 3)  # two findings per text: one text kept
+    root = project(tmp_path)
+    other = SOURCE.replace("a == None", "a == None  # same findings")
+    with WorkspaceStore(root).create("t", "n") as workspace:
+        context = CodeContext(workspace, None, SandboxConfig())
+        for text in (SOURCE, other, other, SOURCE):
+            assert codes(await ruff_json(context, "pkg/m.py", text)) == ["E711", "F401"]
+    assert runs == [SOURCE, other, SOURCE]  # SOURCE's records went when other's came
