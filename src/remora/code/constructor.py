@@ -16,13 +16,13 @@ Everything rests on :mod:`ast`; nothing is imported or run.
 from __future__ import annotations
 
 import ast
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from remora.code.context import CodeContext
 from remora.code.module import host_function
+from remora.code.text_cache import per_text
 
 __all__ = [
     "Constructor",
@@ -323,7 +323,7 @@ def _init_annotation(annotation: ast.expr, postponed: bool) -> str:
     return ast.unparse(annotation)
 
 
-@functools.lru_cache(maxsize=16)
+@per_text(max_entries=16)
 def _module_of(source: str) -> _Module:
     """The module's classes (the last few texts kept: every class and method node of a file
     asks about the same text, and parsing it is the whole file's cost)."""

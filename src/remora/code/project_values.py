@@ -27,6 +27,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.input_search import call_site_arguments, label
 from remora.code.input_sources import module_constants, parameter_names
+from remora.code.text_cache import ast_tree
 from remora.sandbox import search
 
 __all__ = [
@@ -103,13 +104,10 @@ def _imported_paths(module: ast.Module, file_path: str) -> list[str]:
     return paths[: 2 * _MAX_IMPORTED_MODULES]
 
 
-@functools.lru_cache(maxsize=64)
 def _parsed(text: str) -> ast.Module | None:
-    """A project module's tree, parsed once for every node that imports from it."""
-    try:
-        return ast.parse(text)
-    except SyntaxError:
-        return None  # a file that does not parse offers nothing
+    """A project module's tree, parsed once for every node that imports from it (None: a
+    file that does not parse offers nothing)."""
+    return ast_tree(text)
 
 
 def _imported_modules(
