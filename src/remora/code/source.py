@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -160,11 +161,20 @@ class ParsedFile:
 # one of them by parsing only the definition that changed (remora.code.reparse).
 _BASES: OrderedDict[str, list[ParsedFile]] = OrderedDict()
 _BASES_PER_PATH, _BASE_PATHS = 2, 32
+# Runs of two threads asked for the same file's first text at once and both parsed it whole
+# (6 of 22 first parses on click, core.py's among them): the second now waits and finds it
+# among the bases (the lock also keeps _BASES whole between threads).
+_PARSING = threading.Lock()
 
 
 @functools.lru_cache(maxsize=16)
 def parse(text: str, path: str = "<text>") -> ParsedFile:
     """The parsed file (the last few texts are kept: tools ask several questions of one text)."""
+    with _PARSING:
+        return _parsed(text, path)
+
+
+def _parsed(text: str, path: str) -> ParsedFile:
     from remora.code.reparse import reparsed_spans
 
     data = text.encode("utf-8")
