@@ -76,3 +76,29 @@ def test_a_text_equal_to_a_kept_base_is_that_base_without_a_parse() -> None:
     assert again is first
     changed = parse(text.replace("return 1", "return 2"), "kept_base.py")
     assert changed is not first and changed.derived  # the changed definition alone re-parsed
+
+
+RAISING = '''def check(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise
+    raise KeyError(value)
+'''
+
+
+def test_raises_are_a_new_list_for_each_caller() -> None:
+    from remora.code.source import NodeRef, locate
+    from remora.code.structure import node_raises, node_returns
+
+    node = locate(parse(RAISING, "raising.py"), NodeRef("function", "check", 1))
+    mine = node_raises(node)
+    assert [(r["name"], r["line"], r["reraise"]) for r in mine] == [
+        ("TypeError", 5, True),
+        ("ValueError", 5, True),
+        ("KeyError", 6, False),
+    ]
+    mine[0]["name"] = "changed"
+    mine.pop()
+    assert [r["name"] for r in node_raises(node)] == ["TypeError", "ValueError", "KeyError"]
+    assert node_returns(node) == {"returns_value": True, "is_generator": False, "annotation": None}
