@@ -4,11 +4,15 @@ gives what the per-call computation gave, and a caller's copy is its own."""
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
+import libcst as cst
 import pytest
 
 from remora.code.docstring.draft import file_docstring_summaries, file_examples
 from remora.code.source import line_starts, parse
+
+SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 
 
 def _reference_starts(data: bytes) -> list[int]:
@@ -78,13 +82,13 @@ def test_a_text_equal_to_a_kept_base_is_that_base_without_a_parse() -> None:
     assert changed is not first and changed.derived  # the changed definition alone re-parsed
 
 
-RAISING = '''def check(value):
+RAISING = """def check(value):
     try:
         return int(value)
     except (TypeError, ValueError):
         raise
     raise KeyError(value)
-'''
+"""
 
 
 def test_raises_are_a_new_list_for_each_caller() -> None:
@@ -102,3 +106,43 @@ def test_raises_are_a_new_list_for_each_caller() -> None:
     mine.pop()
     assert [r["name"] for r in node_raises(node)] == ["TypeError", "ValueError", "KeyError"]
     assert node_returns(node) == {"returns_value": True, "is_generator": False, "annotation": None}
+
+
+def _facts_by_visit(root: cst.CSTNode) -> tuple[frozenset[float], frozenset[str]]:
+    """The facts as a LibCST visitor gathers them: every node the visit passes."""
+    from remora.code.docstring.prose import _name_words, word_tokens
+
+    numbers: set[float] = set()
+    words: set[str] = set()
+
+    class Scan(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, cst.Integer | cst.Float):
+                numbers.add(float(node.evaluated_value))
+            elif isinstance(node, cst.Name):
+                words.update(_name_words(node.value))
+            elif isinstance(node, cst.SimpleString):
+                value = node.evaluated_value
+                text = value if isinstance(value, str) else value.decode("latin-1")
+                words.update(word_tokens(text))
+            elif isinstance(node, cst.FormattedStringText | cst.Comment):
+                words.update(word_tokens(node.value))
+            return True
+
+    root.visit(Scan())
+    return frozenset(numbers), frozenset(w for w in words if len(w) >= 3)
+
+
+def test_code_facts_walk_every_node_a_visit_passes() -> None:
+    from remora.code.docstring.prose import _facts
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(SAMPLE.rglob("*.py"))]
+    texts.append('x = f"a {b!r:>{width}} cé" + b"bytes" + 0x1F + 1.5e3 + 2j  # note\n')
+    checked = 0
+    for text in texts:
+        file = parse(text, "facts.py")
+        for root in [file.module, *(d for _, d in file.definitions)]:
+            facts = _facts(root)
+            assert (facts.numbers, facts.words) == _facts_by_visit(root)
+            checked += 1
+    assert checked > 20
