@@ -86,6 +86,11 @@ EDITS = {
         "        def method(self) -> None:\n",
         '        def method(self) -> None:\n            """Doc ü."""\n',
     ),
+    # the class's block starts where its first statement does: here the decorator's line
+    "decorator added to a class's first method": (
+        "        def method(self)",
+        "        @staticmethod\n        def method(self)",
+    ),
     "decorated method renamed": ("def value(self):", "def value_of(self):"),
     "decorator argument": ("@decorator(1)", "@decorator(22)"),
     "trailing comment of the header": ("# trailing", "# trailing, longer"),
@@ -211,19 +216,57 @@ def test_other_head_edits_are_left_to_the_whole_parse(source: str, before: str, 
 
 
 # LibCST gives a block the lines after it up to the last one indented as deep as its body.
-MARGIN = "def f(a):\n    return a\n\n# about g\ndef g():\n    pass\n"
+MARGIN = "def f(a):\n    x = a\n    return x\n\n# about g\ndef g():\n    pass\n"
 
 
 def test_a_comment_at_the_margin_after_a_function_leaves_it_alone() -> None:
     old = ParsedFile(MARGIN)
-    assert_same_as_whole_parse(old, MARGIN.replace("(a):\n", '(a):\n    """Doc."""\n'))
+    assert_same_as_whole_parse(old, MARGIN.replace("(a):", "(a, b=1):"))
 
 
-@pytest.mark.parametrize("after", ["    return a\n    # the block's\n", "    return a\n    \n"])
+@pytest.mark.parametrize("after", ["    return x\n    # the block's\n", "    return x\n    \n"])
 def test_lines_the_block_may_own_leave_the_function_to_the_whole_parse(after: str) -> None:
-    source = MARGIN.replace("    return a\n", after)
-    new = source.replace("(a):\n", '(a):\n    """Doc."""\n').encode("utf-8")
+    source = MARGIN.replace("    return x\n", after)
+    new = source.replace("(a):", "(a, b=1):").encode("utf-8")
     assert reparsed_spans(ParsedFile(source), new) is None
+
+
+BLOCK_EDITS = {
+    "docstring added before the block's comment lines": (
+        "    x = a\n",
+        '    """Doc."""\n    x = a\n',
+    ),
+    "first statement changed": ("    x = a\n", "    x = a + 1  # more\n"),
+    "docstring added above a comment": ("(a):\n", '(a):\n    """Doc\n\n    Long."""\n    # x\n'),
+    "the only statement": ("    pass\n", '    """Doc."""\n    pass\n'),
+    "statements added at the top": ("(a):\n", "(a):\n    y = 1; z = 2\n    w = 3\n"),
+}
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("edit", sorted(BLOCK_EDITS))
+def test_an_edit_of_a_blocks_head_parses_as_the_whole_text(edit: str, newline: str) -> None:
+    before, after = BLOCK_EDITS[edit]
+    source = MARGIN.replace("    return x\n", "    return x\n    # the block's\n    \n")
+    old = ParsedFile((source * 3).replace("\n", newline))
+    new_text = (source * 3).replace(before, after, 1).replace("\n", newline)
+    assert new_text != old.text
+    assert_same_as_whole_parse(old, new_text)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "(a):\n  y = 1\n",  # another indentation than the block's
+        "(a):\n    # a comment only\n",  # whose is up to the next lines
+        "(a):\n    if a:\n        pass\n",  # a compound statement
+    ],
+)
+def test_other_head_edits_of_a_block_are_left_to_other_parses(after: str) -> None:
+    old = ParsedFile(MARGIN)
+    tree = reparsed_spans(old, MARGIN.replace("(a):\n", after, 1).encode("utf-8"))
+    if tree is not None:  # the whole function again, never the head alone
+        assert_same_as_whole_parse(old, MARGIN.replace("(a):\n", after, 1))
 
 
 def test_every_module_of_the_sample_project_given_a_docstring() -> None:
