@@ -134,15 +134,21 @@ def _line_end(data: bytes, offset: int) -> int:
     return end + 2 if data[end : end + 2] == b"\r\n" else end + 1
 
 
-def _comment_follows(data: bytes, offset: int) -> bool:
-    """Whether the first line from ``offset`` on that is not blank is a comment: LibCST gives
-    comment lines after a block's last statement to the block (its footer) when they are
-    indented under it, so the definition's text might go on past its last statement."""
+def _footer_may_follow(data: bytes, offset: int, indent: int) -> bool:
+    """Whether a line from ``offset`` on, before the next line of code, may belong to the
+    definition's block (its footer): LibCST gives the block the blank and comment lines up to
+    the last one that starts with the block's own indentation, which is longer than the
+    ``indent`` bytes of the ``def``/``class`` line; lines no more indented than that belong
+    to what follows (measured on click: 12 of 28 whole parses of a docstring run were a
+    comment at the margin after a function)."""
     while offset < len(data):
         end = _line_end(data, offset)
-        line = data[offset : end if end >= 0 else len(data)].strip()
-        if line:
-            return line.startswith(b"#")
+        line = data[offset : end if end >= 0 else len(data)].rstrip(b"\r\n")
+        code = line.lstrip(b" \t\f")
+        if code and not code.startswith(b"#"):
+            return False
+        if len(line) - len(code) > indent:
+            return True
         if end < 0:
             return False
         offset = end
@@ -186,11 +192,50 @@ def reparsed_spans(old: ParsedFile, new_data: bytes) -> Reparsed | None:
     prefix, suffix = changed_region(data, new_data)
     # Text inserted right before a definition lies in its parent: the smallest that parses
     # back as one definition of the same kind is taken.
-    for definition, old_stop in _holding(old, prefix, len(data) - suffix):
-        tree = _replaced(old, new_data, definition, old_stop)
+    end = len(data) - suffix
+    for definition, old_stop in _holding(old, prefix, end):
+        tree = _block_head(old, new_data, definition, (prefix, end))
+        if tree is None:
+            tree = _replaced(old, new_data, definition, old_stop)
         if tree is not None:
             return tree
-    return None  # outside every definition, or on the file's last line without a line break
+    # outside every definition: the module's head, or else the whole text
+    return _module_head(old, new_data, end)
+
+
+def _module_head(old: ParsedFile, new_data: bytes, end: int) -> Reparsed | None:
+    """The change ends by the line break after the module's first statement, a simple one (a
+    module docstring written or replaced): the new text up to there parsed as a module of its
+    own, its header and statements put before the old other statements. Only simple statements
+    on both sides, so the file's first indented block, where LibCST finds the indentation
+    unit, is in the unchanged rest."""
+    module, data = old.module, old.data
+    if not module.body or not isinstance(module.body[0], cst.SimpleStatementLine):
+        return None
+    last = old.spans[module.body[0].body[-1]]
+    stop = _line_end(data, last.start + last.length)
+    if stop < 0 or end > stop:
+        return None
+    delta = len(new_data) - len(data)
+    head = new_data[: stop + delta]
+    newline = module.default_newline.encode("utf-8")
+    if not head.endswith(newline) or not _one_line_ending(head, newline):
+        return None  # as in _replaced: the whole parse would find another line ending
+    config = cst.PartialParserConfig(
+        default_indent=module.default_indent, default_newline=module.default_newline
+    )
+    try:
+        snippet = cst.parse_module(head.decode("utf-8"), config=config)
+    except cst.ParserSyntaxError:
+        return None
+    simple = all(isinstance(s, cst.SimpleStatementLine) for s in snippet.body)
+    if not snippet.body or not simple or snippet.footer or snippet.encoding != module.encoding:
+        return None  # a comment last (the next statement's, in the whole text), a coding line
+    new = module.with_changes(header=snippet.header, body=(*snippet.body, *module.body[1:]))
+    own = byte_spans(snippet)
+    own[new] = CodeSpan(0, len(new_data))
+    # The first statement was simple: every definition is in the rest, the same nodes.
+    return Reparsed(new, _Spans(old.spans, own, stop, delta), list(old.definitions))
 
 
 def _definitions(
@@ -233,7 +278,8 @@ def _replaced(
     indent = data[indent_start:start]
     if indent.strip():
         return None
-    if _comment_follows(data, old_stop) or _ends_without_code(new_data, start, old_stop + delta):
+    footer = _footer_may_follow(data, old_stop, len(indent))
+    if footer or _ends_without_code(new_data, start, old_stop + delta):
         return None
     module = old.module
     text = new_data[start : old_stop + delta]
@@ -267,8 +313,29 @@ def _replaced(
     shift = start - len(head)
     own = {node: CodeSpan(s.start + shift, s.length) for node, s in byte_spans(snippet).items()}
     own[replacement] = own[parsed]
-    new_end = own[parsed].start + own[parsed].length
-    new: cst.CSTNode = replacement
+    rebuilt = _rebuilt(old, path, replacement, own, (span, own[parsed]), delta)
+    if rebuilt is None:
+        return None
+    new, ancestors = rebuilt
+    definitions = _definitions(old, definition, replacement, ancestors)
+    if definitions is None:
+        return None
+    return Reparsed(new, _Spans(old.spans, own, old_end, delta), definitions)
+
+
+def _rebuilt(
+    old: ParsedFile,
+    path: list[cst.CSTNode],
+    new: cst.CSTNode,
+    own: dict[cst.CSTNode, CodeSpan],
+    replaced: tuple[CodeSpan, CodeSpan],
+    delta: int,
+) -> tuple[cst.Module, dict[int, cst.CSTNode]] | None:
+    """The module with ``path``'s last node replaced by ``new``, each ancestor rebuilt (by the
+    old node's id) and its span put in ``own``; ``replaced``: the old node's span and the new
+    one's, in a text ``delta`` bytes longer."""
+    old_span, new_span = replaced
+    old_end, new_end = old_span.start + old_span.length, new_span.start + new_span.length
     ancestors: dict[int, cst.CSTNode] = {}
     for parent, child in zip(reversed(path[:-1]), reversed(path[1:]), strict=True):
         rebuilt = _with_child(parent, child, new)
@@ -276,17 +343,97 @@ def _replaced(
             return None
         ancestors[id(parent)] = rebuilt
         if isinstance(parent, cst.Module):
-            own[rebuilt] = CodeSpan(0, len(new_data))
+            own[rebuilt] = CodeSpan(0, len(old.data) + delta)
         else:
             # A span ends where its last statement's code ends (a trailing comment is not
-            # in it): an ancestor that ended with the definition ends where the new one does.
+            # in it), a block's starts where its first one's code does: an ancestor that
+            # ended or started with the replaced node ends or starts where the new one does.
             parent_span = old.spans[parent]
             parent_end = parent_span.start + parent_span.length
             end = new_end if parent_end == old_end else parent_end + delta
-            own[rebuilt] = CodeSpan(parent_span.start, end - parent_span.start)
+            start = new_span.start if parent_span.start == old_span.start else parent_span.start
+            own[rebuilt] = CodeSpan(start, end - start)
         new = rebuilt
     assert isinstance(new, cst.Module)
-    definitions = _definitions(old, definition, replacement, ancestors)
-    if definitions is None:
+    return new, ancestors
+
+
+def _block_head(
+    old: ParsedFile, new_data: bytes, definition: Definition, change: tuple[int, int]
+) -> Reparsed | None:
+    """The change lies after the definition's header line and ends by the line break after
+    its first statement, a simple one (its docstring written or replaced): those lines parsed
+    again under an ``if 1:`` line and put before the body's other statements. Parsing the
+    whole definition cost a class's size for its docstring (most of a docstring run's
+    re-parsing on click)."""
+    body = definition.body
+    if not isinstance(body, cst.IndentedBlock) or not isinstance(
+        body.body[0], cst.SimpleStatementLine
+    ):
         return None
-    return Reparsed(new, _Spans(old.spans, own, old_end, delta), definitions)
+    data, module = old.data, old.module
+    prefix, end = change
+    header = old.spans[body.header]
+    begin = header.start + header.length  # one past the header line's line break
+    first = old.spans[body.body[0]]
+    last = old.spans[body.body[0].body[-1]]
+    stop = _line_end(data, last.start + last.length)
+    delta = len(new_data) - len(data)
+    if stop < 0 or prefix < begin or end > stop:
+        return None
+    text = new_data[begin : stop + delta]
+    newline = module.default_newline.encode("utf-8")
+    if not text.endswith(newline) or not _one_line_ending(text, newline):
+        return None
+    head = ("if 1:" + module.default_newline).encode("utf-8")
+    config = cst.PartialParserConfig(
+        default_indent=module.default_indent, default_newline=module.default_newline
+    )
+    try:
+        snippet = cst.parse_module((head + text).decode("utf-8"), config=config)
+    except cst.ParserSyntaxError:
+        return None
+    wrapper = snippet.body[0] if len(snippet.body) == 1 else None
+    if not isinstance(wrapper, cst.If) or wrapper.orelse or snippet.footer:
+        return None
+    block = wrapper.body
+    if not isinstance(block, cst.IndentedBlock) or block.footer:
+        return None  # a comment last: the next statement's or the block's, as the rest says
+    statements = block.body
+    if not all(isinstance(s, cst.SimpleStatementLine) for s in statements):
+        return None
+    shift = begin - len(head)
+    spans = byte_spans(snippet)
+    own = {node: CodeSpan(s.start + shift, s.length) for node, s in spans.items()}
+    # The block's indentation is its first statement's: the rest of the body must find the same.
+    if _indent_at(new_data, own[statements[0]].start) != _indent_at(data, first.start):
+        return None
+    path = _path_to(module, definition, old.spans)
+    if path is None:
+        return None
+    new_block = body.with_changes(body=(*statements, *body.body[1:]))
+    # The block's span runs from its first statement's code to its last one's.
+    start, last_new = own[statements[0]].start, own[statements[-1]]
+    span = old.spans[body]
+    block_end = span.start + span.length
+    if block_end == first.start + first.length:
+        block_end = last_new.start + last_new.length
+    else:
+        block_end += delta
+    own[new_block] = CodeSpan(start, block_end - start)
+    rebuilt = _rebuilt(old, [*path, body], new_block, own, (span, own[new_block]), delta)
+    if rebuilt is None:
+        return None
+    new, ancestors = rebuilt
+    # The first statement was simple: the definitions are the same nodes, or rebuilt ones.
+    definitions = [(name, ancestors.get(id(d), d)) for name, d in old.definitions]
+    if any(not isinstance(d, cst.FunctionDef | cst.ClassDef) for _, d in definitions):
+        return None
+    return Reparsed(new, _Spans(old.spans, own, stop, delta), definitions)  # type: ignore[arg-type]
+
+
+def _indent_at(data: bytes, offset: int) -> bytes:
+    """The whitespace that starts the line holding ``offset``."""
+    start = max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
+    line = data[start:offset]
+    return line[: len(line) - len(line.lstrip(b" \t\f"))]

@@ -9,6 +9,7 @@ a :class:`~remora.code.source.SourceNode` (for tests and other host code); the
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import libcst as cst
@@ -170,6 +171,11 @@ class _OwnBody(cst.CSTVisitor):
         self.yields += 1
 
 
+# By located node (its file and tree node, by identity): checking one summary asks
+# node_raises and node_returns twice each, and a run checks up to three (the completion's,
+# the chat's, the written one) against the same definition; a LibCST visit rebuilds every
+# node it passes, so each walk of a class's body cost as much as the class's size.
+@functools.lru_cache(maxsize=64)
 def _own(node: SourceNode) -> _OwnBody:
     visitor = _OwnBody(node.file)
     for statement in node.body_statements:
@@ -188,7 +194,7 @@ def node_raises(node: SourceNode) -> list[dict[str, Any]]:
     for item in _own(node).raised:
         if item["name"] not in seen:
             seen.add(item["name"])
-            out.append(item)
+            out.append(dict(item))  # the scan is kept for the next question
     return out
 
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import itertools
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import libcst as cst
 import pytest
 
 from remora.code import source
 from remora.code.docstring.draft import file_docstring_summaries, file_examples
 from remora.code.source import line_starts, parse
+
+SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 
 
 def _reference_starts(data: bytes) -> list[int]:
@@ -98,3 +102,69 @@ def test_kept_whole_parses_are_bounded_by_their_texts_size(monkeypatch: pytest.M
     big = text * 4  # alone over the budget: still kept, as the file in use
     parse(big, "e.py")
     assert list(source._BASES) == ["e.py"]
+
+
+RAISING = """def check(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise
+    raise KeyError(value)
+"""
+
+
+def test_raises_are_a_new_list_for_each_caller() -> None:
+    from remora.code.source import NodeRef, locate
+    from remora.code.structure import node_raises, node_returns
+
+    node = locate(parse(RAISING, "raising.py"), NodeRef("function", "check", 1))
+    mine = node_raises(node)
+    assert [(r["name"], r["line"], r["reraise"]) for r in mine] == [
+        ("TypeError", 5, True),
+        ("ValueError", 5, True),
+        ("KeyError", 6, False),
+    ]
+    mine[0]["name"] = "changed"
+    mine.pop()
+    assert [r["name"] for r in node_raises(node)] == ["TypeError", "ValueError", "KeyError"]
+    assert node_returns(node) == {"returns_value": True, "is_generator": False, "annotation": None}
+
+
+def _facts_by_visit(root: cst.CSTNode) -> tuple[frozenset[float], frozenset[str]]:
+    """The facts as a LibCST visitor gathers them: every node the visit passes."""
+    from remora.code.docstring.prose import _name_words, word_tokens
+
+    numbers: set[float] = set()
+    words: set[str] = set()
+
+    class Scan(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, cst.Integer | cst.Float):
+                numbers.add(float(node.evaluated_value))
+            elif isinstance(node, cst.Name):
+                words.update(_name_words(node.value))
+            elif isinstance(node, cst.SimpleString):
+                value = node.evaluated_value
+                text = value if isinstance(value, str) else value.decode("latin-1")
+                words.update(word_tokens(text))
+            elif isinstance(node, cst.FormattedStringText | cst.Comment):
+                words.update(word_tokens(node.value))
+            return True
+
+    root.visit(Scan())
+    return frozenset(numbers), frozenset(w for w in words if len(w) >= 3)
+
+
+def test_code_facts_walk_every_node_a_visit_passes() -> None:
+    from remora.code.docstring.prose import _facts
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(SAMPLE.rglob("*.py"))]
+    texts.append('x = f"a {b!r:>{width}} cé" + b"bytes" + 0x1F + 1.5e3 + 2j  # note\n')
+    checked = 0
+    for text in texts:
+        file = parse(text, "facts.py")
+        for root in [file.module, *(d for _, d in file.definitions)]:
+            facts = _facts(root)
+            assert (facts.numbers, facts.words) == _facts_by_visit(root)
+            checked += 1
+    assert checked > 20

@@ -4,13 +4,18 @@ is parsed."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 import pytest
 
+import remora.code.source as source_module
+from remora.code.docstring.edit import with_docstring
 from remora.code.reparse import changed_region, reparsed_spans
-from remora.code.source import ParsedFile, parse, qualified_definitions
+from remora.code.source import NodeRef, ParsedFile, locate, parse, qualified_definitions
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 
@@ -80,6 +85,11 @@ EDITS = {
     "docstring added to a nested method": (
         "        def method(self) -> None:\n",
         '        def method(self) -> None:\n            """Doc ü."""\n',
+    ),
+    # the class's block starts where its first statement does: here the decorator's line
+    "decorator added to a class's first method": (
+        "        def method(self)",
+        "        @staticmethod\n        def method(self)",
     ),
     "decorated method renamed": ("def value(self):", "def value_of(self):"),
     "decorator argument": ("@decorator(1)", "@decorator(22)"),
@@ -161,3 +171,134 @@ def test_the_files_first_text_stays_a_base_after_other_whole_parses() -> None:
     for value in ("3", "4"):  # changes outside every definition: parsed whole
         assert not parse(SOURCE.replace("top(1, 2)", f"top({value})"), path).derived
     assert parse(SOURCE.replace("def value(self):", "def value_of(self):"), path).derived
+
+
+HEADED = "#!/usr/bin/env python\n# Licence: MIT.\n\n" + SOURCE.split("\n", 1)[1]
+HEAD_EDITS = {
+    "module docstring replaced": (SOURCE, '"""Module."""', '"""Module, longer.\n\nTwo ü."""'),
+    "module docstring added": (SOURCE.split("\n", 1)[1], "import os", '"""Added."""\n\nimport os'),
+    "docstring added under the file's comments": (
+        HEADED,
+        "import os",
+        '"""Added."""\n\nimport os',
+    ),
+    "a statement joins the first line": (SOURCE, '"""Module."""\n', '"""Module."""; import sys\n'),
+    # a text is parsed as text (LibCST's encoding is utf-8 then): a coding line is a comment
+    "coding line added": (SOURCE, '"""Module."""\n', '# -*- coding: latin-1 -*-\n"""Module."""\n'),
+    "statements before the first": (SOURCE, '"""Module."""\n', '"""Module."""\nA = 1\nB = 2\n'),
+}
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("edit", sorted(HEAD_EDITS))
+def test_an_edit_of_the_module_head_parses_as_the_whole_text(edit: str, newline: str) -> None:
+    source, before, after = HEAD_EDITS[edit]
+    old = ParsedFile(source.replace("\n", newline))
+    new_text = source.replace(before, after, 1).replace("\n", newline)
+    assert new_text != old.text
+    assert_same_as_whole_parse(old, new_text)
+
+
+@pytest.mark.parametrize(
+    ("source", "before", "after"),
+    [
+        # the comment is the next statement's in the whole text, the head's footer alone
+        (SOURCE, '"""Module."""\n', '"""Module."""\n# about os\n'),
+        (SOURCE, '"""Module."""\n', '"""Module."""\ndef first():\n    pass\n'),
+        (SOURCE, "import os\n", "import os\r\n"),  # a line ending that is not the file's
+        ("def first():\n    pass\n", "def first", '"""Doc."""\ndef first'),  # compound first
+        (SOURCE, "import os\n\n\n@", "import os\nimport re\n@"),  # past the first statement
+    ],
+)
+def test_other_head_edits_are_left_to_the_whole_parse(source: str, before: str, after: str) -> None:
+    old = ParsedFile(source)
+    assert reparsed_spans(old, source.replace(before, after, 1).encode("utf-8")) is None
+
+
+# LibCST gives a block the lines after it up to the last one indented as deep as its body.
+MARGIN = "def f(a):\n    x = a\n    return x\n\n# about g\ndef g():\n    pass\n"
+
+
+def test_a_comment_at_the_margin_after_a_function_leaves_it_alone() -> None:
+    old = ParsedFile(MARGIN)
+    assert_same_as_whole_parse(old, MARGIN.replace("(a):", "(a, b=1):"))
+
+
+@pytest.mark.parametrize("after", ["    return x\n    # the block's\n", "    return x\n    \n"])
+def test_lines_the_block_may_own_leave_the_function_to_the_whole_parse(after: str) -> None:
+    source = MARGIN.replace("    return x\n", after)
+    new = source.replace("(a):", "(a, b=1):").encode("utf-8")
+    assert reparsed_spans(ParsedFile(source), new) is None
+
+
+BLOCK_EDITS = {
+    "docstring added before the block's comment lines": (
+        "    x = a\n",
+        '    """Doc."""\n    x = a\n',
+    ),
+    "first statement changed": ("    x = a\n", "    x = a + 1  # more\n"),
+    "docstring added above a comment": ("(a):\n", '(a):\n    """Doc\n\n    Long."""\n    # x\n'),
+    "the only statement": ("    pass\n", '    """Doc."""\n    pass\n'),
+    "statements added at the top": ("(a):\n", "(a):\n    y = 1; z = 2\n    w = 3\n"),
+}
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("edit", sorted(BLOCK_EDITS))
+def test_an_edit_of_a_blocks_head_parses_as_the_whole_text(edit: str, newline: str) -> None:
+    before, after = BLOCK_EDITS[edit]
+    source = MARGIN.replace("    return x\n", "    return x\n    # the block's\n    \n")
+    old = ParsedFile((source * 3).replace("\n", newline))
+    new_text = (source * 3).replace(before, after, 1).replace("\n", newline)
+    assert new_text != old.text
+    assert_same_as_whole_parse(old, new_text)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "(a):\n  y = 1\n",  # another indentation than the block's
+        "(a):\n    # a comment only\n",  # whose is up to the next lines
+        "(a):\n    if a:\n        pass\n",  # a compound statement
+    ],
+)
+def test_other_head_edits_of_a_block_are_left_to_other_parses(after: str) -> None:
+    old = ParsedFile(MARGIN)
+    tree = reparsed_spans(old, MARGIN.replace("(a):\n", after, 1).encode("utf-8"))
+    if tree is not None:  # the whole function again, never the head alone
+        assert_same_as_whole_parse(old, MARGIN.replace("(a):\n", after, 1))
+
+
+def test_every_module_of_the_sample_project_given_a_docstring() -> None:
+    for path in sorted(SAMPLE.rglob("*.py")):
+        old = ParsedFile(path.read_text(encoding="utf-8"))
+        node = locate(old, NodeRef("file", str(path)))
+        for words in ("Added.", "Added, at length.\n\nOver three\nlines."):
+            assert_same_as_whole_parse(old, with_docstring(node, words))
+
+
+def test_threads_asking_for_one_new_text_parse_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    whole: list[str] = []
+
+    class Counted(ParsedFile):
+        def __init__(self, text: str, path: str = "<text>", **given: Any) -> None:
+            if given.get("tree") is None:
+                whole.append(path)
+                time.sleep(0.05)  # both threads are past the small cache by now
+            super().__init__(text, path, **given)
+
+    monkeypatch.setattr(source_module, "ParsedFile", Counted)
+    start = threading.Barrier(2)
+    got: list[ParsedFile] = []
+
+    def ask() -> None:
+        start.wait()
+        got.append(parse(SOURCE, "pkg/threads_case.py"))
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert whole == ["pkg/threads_case.py"]
+    assert got[0] is got[1]

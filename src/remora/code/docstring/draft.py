@@ -23,6 +23,7 @@ from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.module import host_function
+from remora.code.text_cache import ast_tree, per_text
 
 __all__ = [
     "FIXED_EXAMPLES",
@@ -74,8 +75,12 @@ def first_sentence(context: CodeContext, text: str) -> str:
     return line
 
 
-def _definitions(tree: ast.Module) -> list[_Defined]:
-    return [n for n in ast.walk(tree) if isinstance(n, _Defined)]
+# Once per text: every run's prompt looks its node up among the file's definitions, a walk
+# of the whole file each time (2.7% of a docstring run on click).
+@per_text()
+def _definitions(text: str) -> tuple[_Defined, ...]:
+    tree = ast_tree(text)
+    return () if tree is None else tuple(n for n in ast.walk(tree) if isinstance(n, _Defined))
 
 
 def _example(text: str, node: _Defined) -> Example | None:
@@ -100,26 +105,14 @@ def _example(text: str, node: _Defined) -> Example | None:
     return Example(node.name, summary, "\n".join(line[outer:] for line in code.splitlines()))
 
 
-@functools.lru_cache(maxsize=64)
-def _tree(text: str) -> ast.Module | None:
-    """``text`` parsed once: a node's draft and its checks read the same files again."""
-    try:
-        return ast.parse(text)
-    except SyntaxError:
-        return None
-
-
 # Every node of a file asks these of the same texts (its own file and up to
 # MAX_SIBLING_FILES others): walked once per text, not once per node (a folder's
 # walks per node were a third of a docstring run's CPU on click).
 @functools.lru_cache(maxsize=64)
 def _documented(text: str) -> tuple[tuple[int, int, Example], ...]:
     """The file's examples in file order, each with its first line and its ``def`` line."""
-    tree = _tree(text)
-    if tree is None:
-        return ()
     found = []
-    for node in sorted(_definitions(tree), key=lambda n: n.lineno):
+    for node in sorted(_definitions(text), key=lambda n: n.lineno):
         start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
         if example := _example(text, node):
             found.append((start, node.lineno, example))
@@ -133,11 +126,11 @@ def file_examples(text: str, *, skip_line: int = 0) -> list[Example]:
 
 @functools.lru_cache(maxsize=64)
 def _summaries(text: str) -> tuple[tuple[str, str], ...]:
-    tree = _tree(text)
+    tree = ast_tree(text)
     if tree is None:
         return ()
     found = {}
-    for node in [tree, *_definitions(tree)]:
+    for node in [tree, *_definitions(text)]:
         doc = ast.get_docstring(node)
         if doc and doc.strip():
             name = "the module" if isinstance(node, ast.Module) else node.name
@@ -190,9 +183,9 @@ def style_summaries(context: CodeContext) -> dict[str, str]:
     return found
 
 
-def _located(tree: ast.Module, full_name: str, line: int) -> _Defined | None:
+def _located(text: str, full_name: str, line: int) -> _Defined | None:
     short = full_name.rsplit(".", 1)[-1]
-    for node in _definitions(tree):
+    for node in _definitions(text):
         start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
         if node.name == short and line in (start, node.lineno):
             return node
@@ -203,7 +196,8 @@ def shape_prompt(
     text: str, node_type: str, full_name: str, start_line: int, examples: list[str]
 ) -> dict[str, Any] | None:
     """The FIM and chat prompts for one node of ``text``; None when it cannot be asked."""
-    tree = _tree(text) or ast.parse(text)  # a file that does not parse: its SyntaxError
+    if ast_tree(text) is None:
+        ast.parse(text)  # a file that does not parse: its SyntaxError, raised
     lines = text.splitlines()
     style = "\n\n\n".join(examples)
     if node_type == "file":
@@ -217,7 +211,7 @@ def shape_prompt(
             ),
             "stop": ['"""', "\n"],
         }
-    node = _located(tree, full_name, start_line)
+    node = _located(text, full_name, start_line)
     if node is None or node.end_lineno is None or node.body[0].lineno == node.lineno:
         return None
     first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
