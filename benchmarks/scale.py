@@ -275,6 +275,16 @@ class Bench:
             "reused": report.get("reused", 0),
             "counts": report["counts"],
             "failures": sorted({(r.get("error") or {}).get("code", "") for r in ran} - {""}),
+            # What failed, so a failure at a size too large to run again can be reproduced.
+            "failed_runs": [
+                {
+                    "node": f"{r['file_path']}::{r['node']}",
+                    "operation": r["operation"],
+                    "error": str((r.get("error") or {}).get("message", ""))[:300],
+                }
+                for r in ran
+                if r.get("status") == "failed"
+            ][:20],
             "wall_s": round(wall, 2),
             "cpu_s": round(cpu, 2),
             "host_cpu_s": round(host["cpu_s"], 2),
