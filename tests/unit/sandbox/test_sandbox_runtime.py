@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.abc
+import importlib.util
 import os
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -280,3 +283,26 @@ async def test_the_pool_has_a_worker_per_run_at_once_unless_configured(
         )
     assert all(env["ok"] for env in envs), envs
     assert (runtime.workers, most) == (size, size)
+
+
+async def test_runs_never_search_the_path_for_opentelemetry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Monty looks for OpenTelemetry on every run and host call; uninstalled, each look was a
+    # search of sys.path (~40 per agent run). Counted by a finder that sees every search.
+    if importlib.util.find_spec("opentelemetry") is not None:
+        pytest.skip("opentelemetry is installed: Monty uses it")
+    searched: list[str] = []
+
+    class Spy(importlib.abc.MetaPathFinder):
+        def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+            searched.append(name)
+
+    monkeypatch.setattr(sys, "meta_path", [Spy(), *sys.meta_path])
+    body = HEADER + declare("read_file") + 'text = await read_file("x.txt")\ntext\n'
+    script = script_at(tmp_path, body)
+    async with SandboxRuntime(sandbox_config()) as runtime:
+        for _ in range(3):
+            env = await runtime.run(script, {}, {"read_file": lambda path: path})
+            assert env["ok"]
+    assert not [name for name in searched if name.startswith("opentelemetry")]
