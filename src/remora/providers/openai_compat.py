@@ -17,6 +17,9 @@ import os
 from typing import Any
 
 import openai
+from openai import RequestOptions
+from openai.types import Completion as TextCompletion
+from openai.types.chat import ChatCompletion as Chat
 
 from remora.config import ModelConfig
 from remora.conversation import (
@@ -138,10 +141,19 @@ class OpenAIProvider:
         """A chat completion (or, with ``text``, a plain ``/completions`` call) on the server
         the router chooses."""
 
+        body = dict(kwargs)
+        extra = body.pop("extra_body", None)
+        path, shape = ("/completions", TextCompletion) if text else ("/chat/completions", Chat)
+        options: RequestOptions = {"timeout": timeout_s}
+        if extra:
+            options["extra_json"] = extra
+
         async def send(server: Server) -> Any:
-            endpoint: Any = server.client.completions if text else server.client.chat.completions
             try:
-                return await endpoint.create(**kwargs, timeout=timeout_s)
+                # The client's post, as the SDK's create() ends in: create() first walked the
+                # whole body (messages, tool schemas) for TypedDict fields ours never have,
+                # 1.8 of its 3.2 CPU ms per request on a small chat.
+                return await server.client.post(path, body=body, cast_to=shape, options=options)
             except openai.APIStatusError as exc:
                 if exc.status_code in RETRIED_STATUSES:
                     raise  # the router's to retry; it raises it when it cannot
