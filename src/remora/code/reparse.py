@@ -27,6 +27,18 @@ from remora.code.source import Definition, ParsedFile, byte_spans, qualified_def
 __all__ = ["Reparsed", "changed_region", "reparsed_spans"]
 
 
+def _snippet(module: cst.Module, source: bytes) -> cst.Module | None:
+    """``source`` parsed as the file's module parses it (its indentation unit and line
+    ending); None when it does not parse."""
+    config = cst.PartialParserConfig(
+        default_indent=module.default_indent, default_newline=module.default_newline
+    )
+    try:
+        return cst.parse_module(source.decode("utf-8"), config=config)
+    except cst.ParserSyntaxError:
+        return None
+
+
 def changed_region(old: bytes, new: bytes) -> tuple[int, int]:
     """(p, q): ``old`` and ``new`` share their first p and last q bytes, p + q <= both lengths."""
     limit = min(len(old), len(new))
@@ -221,12 +233,8 @@ def _module_head(old: ParsedFile, new_data: bytes, end: int) -> Reparsed | None:
     newline = module.default_newline.encode("utf-8")
     if not head.endswith(newline) or not _one_line_ending(head, newline):
         return None  # as in _replaced: the whole parse would find another line ending
-    config = cst.PartialParserConfig(
-        default_indent=module.default_indent, default_newline=module.default_newline
-    )
-    try:
-        snippet = cst.parse_module(head.decode("utf-8"), config=config)
-    except cst.ParserSyntaxError:
+    snippet = _snippet(module, head)
+    if snippet is None:
         return None
     simple = all(isinstance(s, cst.SimpleStatementLine) for s in snippet.body)
     if not snippet.body or not simple or snippet.footer or snippet.encoding != module.encoding:
@@ -290,12 +298,8 @@ def _replaced(
         return None
     head = ("if 1:" + module.default_newline).encode("utf-8") + indent if indent else b""
     source = head + text
-    config = cst.PartialParserConfig(
-        default_indent=module.default_indent, default_newline=module.default_newline
-    )
-    try:
-        snippet = cst.parse_module(source.decode("utf-8"), config=config)
-    except cst.ParserSyntaxError:
+    snippet = _snippet(module, source)
+    if snippet is None:
         return None
     body: Sequence[cst.CSTNode] = snippet.body
     if indent:
@@ -386,12 +390,8 @@ def _block_head(
     if not text.endswith(newline) or not _one_line_ending(text, newline):
         return None
     head = ("if 1:" + module.default_newline).encode("utf-8")
-    config = cst.PartialParserConfig(
-        default_indent=module.default_indent, default_newline=module.default_newline
-    )
-    try:
-        snippet = cst.parse_module((head + text).decode("utf-8"), config=config)
-    except cst.ParserSyntaxError:
+    snippet = _snippet(module, head + text)
+    if snippet is None:
         return None
     wrapper = snippet.body[0] if len(snippet.body) == 1 else None
     if not isinstance(wrapper, cst.If) or wrapper.orelse or snippet.footer:
