@@ -33,7 +33,7 @@ Per size, one JSON object (a list of them is printed):
 
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
        [--latency-ms 0] [--jobs N] [--servers 1] [--no-per-operation] [--no-combined] [--no-profile]
-       [--profile-clock cpu|wall] [--discovery-only]
+       [--profile-clock cpu|wall] [--profile-out FILE] [--discovery-only]
        [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE] [--queue-out DIR]
 
 ``--queue-out DIR`` writes, after each operation alone, every queued change
@@ -384,6 +384,8 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
             "by_own_time": top_functions(profile, "own"),
             "by_cumulative_time": top_functions(profile, "cumulative"),
         }
+        if args.profile_out:  # the whole profile, for pstats or snakeviz
+            shutil.copyfile(profile, args.profile_out.with_suffix(f".{size}.prof"))
     shutil.rmtree(project.parent, ignore_errors=True)
     return result
 
@@ -402,6 +404,7 @@ def main() -> None:
     parser.add_argument("--no-profile", action="store_true")
     parser.add_argument("--discovery-only", action="store_true", help="no analyze runs")
     parser.add_argument("--profile-clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--profile-out", type=Path, default=None, help="keep it: FILE.SIZE.prof")
     parser.add_argument(
         "--src", type=Path, default=ROOT / "src", help="remora's sources (another commit's)"
     )

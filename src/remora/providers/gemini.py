@@ -125,6 +125,9 @@ class GeminiProvider:
                     base_url=self.base_url,
                     api_version=self.api_version,
                     timeout=int(self.timeout_s * 1000),
+                    # httpx even where aiohttp is installed (the openai extra brings it):
+                    # the SDK then raises aiohttp's errors, not the httpx ones read here.
+                    async_client_args={"transport": httpx2.AsyncHTTPTransport()},
                 ),
             )
         return self._client

@@ -41,6 +41,7 @@ __all__ = [
     "Server",
     "ServerRouter",
     "body_summary",
+    "connection_failure",
 ]
 
 T = TypeVar("T")
@@ -64,6 +65,22 @@ def body_summary(exc: openai.APIStatusError) -> str:
         text = exc.response.text
     text = " ".join(text.split())
     return text[:300] + ("…" if len(text) > 300 else "")
+
+
+def connection_failure(exc: openai.APIConnectionError) -> tuple[str, str]:
+    """("timed out" or "unreachable", why) for a request that got no answer.
+
+    The innermost cause decides: the SDK's aiohttp transport reports a refused connection
+    as a connect *timeout* (aiohttp's connection errors all map to httpx's ConnectTimeout),
+    while its cause is the ConnectionRefusedError.
+    """
+    cause: BaseException = exc
+    while cause.__cause__ is not None:
+        cause = cause.__cause__
+    if isinstance(cause, OSError) and not isinstance(cause, TimeoutError):
+        return "unreachable", str(cause).rstrip(".")
+    what = "timed out" if isinstance(exc, openai.APITimeoutError) else "unreachable"
+    return what, str(exc).rstrip(".")
 
 
 def _retry_after_s(exc: openai.APIStatusError) -> float | None:
@@ -290,8 +307,8 @@ class ServerRouter:
                     continue
                 raise
             except openai.APIConnectionError as exc:  # APITimeoutError is a subclass
-                what = "timed out" if isinstance(exc, openai.APITimeoutError) else "unreachable"
-                self._cool_down(server, f"{what}: {str(exc).rstrip('.')}")
+                what, why = connection_failure(exc)
+                self._cool_down(server, f"{what}: {why}")
                 tried.add(server.url)
                 if self._other_in_rotation(tried):
                     continue
@@ -300,7 +317,7 @@ class ServerRouter:
                     where = ", ".join(sorted(tried))
                     raise ModelUnavailableError(
                         f"openai server {where} {what} after {attempts} attempt(s) "
-                        f"({str(exc).rstrip('.')}); check that it runs (e.g. `remora models "
+                        f"({why}); check that it runs (e.g. `remora models "
                         f"serve`) and model.base_url",
                         retryable=True,
                     ) from exc
