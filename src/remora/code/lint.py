@@ -231,6 +231,24 @@ def _uses(text: str) -> tuple[Counter[str], Counter[str], Counter[str], int]:
     return reads, calls, writes, placeholders
 
 
+def _own_texts(node: SourceNode, replaced: SourceNode, span: tuple[int, int]) -> tuple[str, str]:
+    """The node's text before and after a change of ``span`` inside it, each a module of its
+    own (under an ``if 1:`` with its indentation): the rest of the file is the same on both
+    sides, and counting what the whole file reads cost its size per candidate."""
+    lo, hi = span
+    if node.is_file or not node.start_byte() <= lo <= hi <= node.end_byte():
+        return node.file.text, replaced.file.text
+
+    def own(item: SourceNode) -> str:
+        data, start = item.file.data, item.start_byte()
+        line_start = max(data.rfind(b"\n", 0, start), data.rfind(b"\r", 0, start)) + 1
+        indent = data[line_start:start].decode("utf-8")
+        code = data[start : item.end_byte()].decode("utf-8")
+        return f"if 1:\n{indent}{code}\n" if indent else code
+
+    return own(node), own(replaced)
+
+
 def lost_names(before: str, after: str) -> list[str]:
     """What ``after`` does differently from ``before``, beyond a lint fix's rewording:
     calls made less or more often, names read less often while assigned no less,
@@ -309,7 +327,7 @@ async def replace_checked(
         if added:
             reason = f"the replacement adds {', '.join(added)}"
             break
-        if lost := lost_names(node.file.text, new_text):
+        if lost := lost_names(*_own_texts(node, replaced, span)):
             reason = (
                 f"the replacement changes what the code does ({', '.join(lost)}); "
                 "fix the finding and keep every call and read as it is"

@@ -14,6 +14,7 @@ an earlier tool of the same run moved it.
 
 from __future__ import annotations
 
+import ast
 import bisect
 import functools
 import itertools
@@ -154,6 +155,15 @@ class ParsedFile:
     def newline(self) -> str:
         return self.module.default_newline
 
+    @functools.cached_property
+    def python_reads(self) -> bool:
+        """Whether the running interpreter's own parser reads the text (see ``_parse``)."""
+        try:
+            compile(self.text, self.path, "exec", ast.PyCF_ONLY_AST)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            return False
+        return True
+
 
 # Whole parses of each file's last texts (changed under _PARSING): a run's new text (one node
 # changed) is made from one of them by parsing only the definition that changed (reparse.py).
@@ -191,6 +201,8 @@ def _parse(text: str, path: str) -> ParsedFile:
             return ParsedFile(
                 text, path, tree=(tree.module, tree.spans), definitions=tree.definitions
             )
+    if bases and bases[0].python_reads:
+        _python_refuses(text, path)
     file = ParsedFile(text, path)
     bases = _BASES.setdefault(path, [])
     if len(bases) < _BASES_PER_PATH:
@@ -202,6 +214,24 @@ def _parse(text: str, path: str) -> ParsedFile:
     while kept > _BASE_BYTES and len(_BASES) > 1:  # the file just parsed always stays
         kept -= sum(len(base.data) for base in _BASES.popitem(last=False)[1])
     return file
+
+
+# A text that does not parse is refused by the interpreter's own parser first when it read the
+# file's base text: it stops at the error 3-4x sooner than LibCST (click's core.py, an error
+# at line 644: 3.8 vs 12.8 ms), and a model's edit that does not parse is common (the lint
+# stand-in's every one). LibCST reads newer syntax than the interpreter (the module docstring):
+# only a file the interpreter read before the change is refused this way, and only when the
+# interpreter refuses the new text, where the change, not the file, is what it cannot read.
+def _python_refuses(text: str, path: str) -> None:
+    """ValueError as :class:`ParsedFile` raises it when the interpreter cannot parse ``text``."""
+    try:
+        compile(text, path, "exec", ast.PyCF_ONLY_AST)
+    except SyntaxError as exc:
+        raise ValueError(
+            f"{path}:{exc.lineno}: cannot parse the file ({exc.msg}); fix the syntax error first"
+        ) from None
+    except (ValueError, MemoryError, RecursionError):
+        return  # LibCST decides
 
 
 @dataclass(frozen=True)

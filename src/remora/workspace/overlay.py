@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from remora.errors import WorkspaceConflictError
+from remora.workspace import paths
 from remora.workspace.diff import ChangeStatus, FileChange, is_binary, render_diff
 from remora.workspace.paths import SKIP_DIRS, WorkspacePathError, is_skipped, normalise, walk_files
 
@@ -283,7 +284,10 @@ class Workspace:
                         continue
                     child = entry.name if clean == "." else f"{clean}/{entry.name}"
                     try:
-                        self.safe_path(child)  # drops symlinks that leave the project
+                        # A plain entry of the folder safe_path resolved (state folders are
+                        # skipped above) is inside: its name alone is checked (resolving
+                        # each entry was a docstring run's largest host cost on click).
+                        (self.safe_path if entry.is_symlink() else paths.lexical)(child)
                     except WorkspacePathError:
                         continue
                     if entry.is_dir():

@@ -19,6 +19,7 @@ __all__ = [
     "SKIP_DIRS",
     "WorkspacePathError",
     "is_skipped",
+    "lexical",
     "normalise",
     "walk_files",
 ]
@@ -58,7 +59,9 @@ class WorkspacePathError(OutsideProjectError):
         self.reason = reason
 
 
-def _lexical(rel: str) -> str:
+def lexical(rel: str) -> str:
+    """``rel`` as a clean relative posix path, checked on its text alone (no symlink followed;
+    :func:`normalise` does both)."""
     if not isinstance(rel, str):
         raise WorkspacePathError(repr(rel), "a path must be a string")
     if "\0" in rel:
@@ -114,7 +117,7 @@ def normalise(root: Path, rel: str) -> str:
     ``root`` must already be resolved. Symlinks on the way are followed on the
     real disk and must land inside the project, outside ``.git``/``.remora``.
     """
-    clean = _lexical(rel)
+    clean = lexical(rel)
     if clean == ".":
         return clean
     if clean.split("/", 1)[0] in PROTECTED_DIRS:

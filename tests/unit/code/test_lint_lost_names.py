@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from remora.code.lint import lost_names
+from remora.code.lint import _own_texts, lost_names
+from remora.code.source import NodeRef, ParsedFile, locate
 
 PARAMETERIZE = (
     "def f(string, separator):\n"
@@ -56,3 +57,35 @@ def test_a_statement_that_does_nothing_may_not_be_added() -> None:
     after = before.replace("if item == None:\n", "if item is None:\n        pass\n")
     assert lost_names(before, after) == ["a statement that does nothing (pass or ...) added"]
     assert lost_names(before, before.replace("item == None", "item is None")) == []
+
+
+CLASS_FILE = (
+    "import re\n\n\n"
+    "class Cleaner:\n"
+    "    @staticmethod\n"
+    "    def clean(string, separator):\n"
+    "        sep = re.escape(separator)\n"
+    "        string = re.sub(r'%s{2,}' % sep, separator, string)\n"
+    "        return string\n\n\n"
+    "def other(string):\n"
+    "    return re.sub('x', '', string)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("r'%s{2,}' % sep", "rf'{sep}{{2,}}'"),
+        ("r'%s{2,}' % sep, separator, string", "r'%s{2,}', '%.2f'"),
+        ("        sep = re.escape(separator)\n", ""),
+        ("        return string\n", "        return string + re.sub(sep, '', string)\n"),
+    ],
+)
+def test_a_method_is_judged_on_its_own_text_as_on_the_whole_files(old: str, new: str) -> None:
+    after = CLASS_FILE.replace(old, new)
+    ref = NodeRef("method", "Cleaner.clean", 5)
+    node, replaced = locate(ParsedFile(CLASS_FILE), ref), locate(ParsedFile(after), ref)
+    lo = CLASS_FILE.index(old)
+    own_before, own_after = _own_texts(node, replaced, (lo, lo + len(old.rstrip("\n"))))
+    assert own_before.startswith("if 1:\n    @staticmethod\n") and "def other" not in own_before
+    assert lost_names(own_before, own_after) == lost_names(CLASS_FILE, after)

@@ -4,6 +4,7 @@ is parsed."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from pathlib import Path
@@ -302,3 +303,35 @@ def test_threads_asking_for_one_new_text_parse_it_once(monkeypatch: pytest.Monke
         thread.join()
     assert whole == ["pkg/threads_case.py"]
     assert got[0] is got[1]
+
+
+def test_a_text_the_interpreter_refuses_is_refused_without_libcst(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = "pkg/refused_case.py"
+    parse(SOURCE, path)  # the base: the interpreter reads it
+    libcst_parses: list[str] = []
+    real = cst.parse_module
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> cst.Module:
+        libcst_parses.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(cst, "parse_module", counted)
+    broken = SOURCE.replace("X = top(1, 2)", "X = top(1, 2\nY = 3")
+    with pytest.raises(ValueError, match=r"^pkg/refused_case\.py:26: cannot parse the file \("):
+        parse(broken, path)
+    assert libcst_parses == []
+    # a text it reads still gets LibCST's whole parse, and LibCST's verdict
+    assert not parse(SOURCE.replace("top(1, 2)", "top(5)"), path).derived
+    assert len(libcst_parses) == 1
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="PEP 695 is newer syntax on 3.11 only")
+def test_newer_syntax_than_the_interpreters_is_left_to_libcst() -> None:
+    path = "pkg/newer_case.py"
+    generic = "def first[T](items: list[T]) -> T:\n    return items[0]\n\n\nX = 1\n"
+    assert not parse(generic, path).python_reads  # PEP 695, read by LibCST on 3.11
+    assert not parse(generic.replace("X = 1", "X = 2"), path).derived
+    with pytest.raises(ValueError, match=r"newer_case\.py:5: cannot parse"):
+        parse(generic.replace("X = 1", "X = (1"), path)

@@ -93,6 +93,19 @@ def test_good_paths_are_normalised(ws: Workspace) -> None:
     assert ws.read("alias.py") == b"real\n"
 
 
+def test_a_listing_checks_plain_entries_by_name_and_links_on_disk(
+    layout: tuple[Path, Path], ws: Workspace
+) -> None:
+    project = layout[0]
+    (project / "inner" / "bell\x07.py").write_text("x = 1\n")
+    os.symlink(project, project / "inner" / "root_link")
+    os.symlink(layout[1], project / "inner" / "out_link")
+    # a control character in a name is refused as any path naming it would be
+    assert ws.list_dir("inner") == ["real.py", "root_link/"]
+    # through a link to the root, the state folders stay out
+    assert ws.list_dir("inner/root_link") == ["alias.py", "inner/", "ok.py"]
+
+
 def test_walks_leave_outside_links_out(ws: Workspace, tmp_path: Path) -> None:
     listing = ws.list_dir()
     assert "escape_dir/" not in listing and "escape_file" not in listing
