@@ -30,7 +30,6 @@ from remora.providers.catalogue import (
     CatalogueModel,
     lookup,
 )
-from remora.providers.requantize import requantize_q8_0
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -215,6 +214,9 @@ def _requantize(source: Path, dest: Path, known: CatalogueModel, progress: Progr
         raise ValueError(f"{known.name}: weights={known.weights!r}; only Q8_0 is supported")
     if progress:
         progress("requantize", 0, 0)
+    # numpy and gguf cost ~0.15 s to import, once per fetch, not at every command's start
+    from remora.providers.requantize import requantize_q8_0
+
     requantize_q8_0(source, dest)
     if known.derived_sha256 is not None:
         found = sha256_of(dest)
