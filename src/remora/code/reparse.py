@@ -22,6 +22,7 @@ from typing import NamedTuple
 import libcst as cst
 from libcst.metadata import CodeSpan
 
+from remora.code.reparse_spans import NewSpans, SnippetSpans
 from remora.code.source import Definition, ParsedFile, byte_spans, qualified_definitions
 
 __all__ = ["Reparsed", "changed_region", "reparsed_spans"]
@@ -58,34 +59,6 @@ def changed_region(old: bytes, new: bytes) -> tuple[int, int]:
         else:
             hi = mid - 1
     return prefix, lo
-
-
-class _Spans(Mapping[cst.CSTNode, CodeSpan]):
-    """The new tree's byte spans: the re-parsed definition's own, the old ones around it."""
-
-    def __init__(
-        self,
-        old: Mapping[cst.CSTNode, CodeSpan],
-        own: dict[cst.CSTNode, CodeSpan],
-        after: int,
-        delta: int,
-    ) -> None:
-        self._old, self._own, self._after, self._delta = old, own, after, delta
-
-    def __getitem__(self, node: cst.CSTNode) -> CodeSpan:
-        own = self._own.get(node)
-        if own is not None:
-            return own
-        span = self._old[node]
-        if span.start >= self._after:
-            return CodeSpan(span.start + self._delta, span.length)
-        return span
-
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        raise TypeError("the spans of a re-parsed file are looked up, not listed")
-
-    def __len__(self) -> int:
-        raise TypeError("the spans of a re-parsed file are looked up, not listed")
 
 
 def _path_to(
@@ -240,10 +213,10 @@ def _module_head(old: ParsedFile, new_data: bytes, end: int) -> Reparsed | None:
     if not snippet.body or not simple or snippet.footer or snippet.encoding != module.encoding:
         return None  # a comment last (the next statement's, in the whole text), a coding line
     new = module.with_changes(header=snippet.header, body=(*snippet.body, *module.body[1:]))
-    own = byte_spans(snippet)
+    own = SnippetSpans(byte_spans(snippet), 0)
     own[new] = CodeSpan(0, len(new_data))
     # The first statement was simple: every definition is in the rest, the same nodes.
-    return Reparsed(new, _Spans(old.spans, own, stop, delta), list(old.definitions))
+    return Reparsed(new, NewSpans(old.spans, own, stop, delta), list(old.definitions))
 
 
 def _definitions(
@@ -315,7 +288,7 @@ def _replaced(
     if path is None:
         return None
     shift = start - len(head)
-    own = {node: CodeSpan(s.start + shift, s.length) for node, s in byte_spans(snippet).items()}
+    own = SnippetSpans(byte_spans(snippet), shift)
     own[replacement] = own[parsed]
     rebuilt = _rebuilt(old, path, replacement, own, (span, own[parsed]), delta)
     if rebuilt is None:
@@ -324,14 +297,14 @@ def _replaced(
     definitions = _definitions(old, definition, replacement, ancestors)
     if definitions is None:
         return None
-    return Reparsed(new, _Spans(old.spans, own, old_end, delta), definitions)
+    return Reparsed(new, NewSpans(old.spans, own, old_end, delta), definitions)
 
 
 def _rebuilt(
     old: ParsedFile,
     path: list[cst.CSTNode],
     new: cst.CSTNode,
-    own: dict[cst.CSTNode, CodeSpan],
+    own: SnippetSpans,
     replaced: tuple[CodeSpan, CodeSpan],
     delta: int,
 ) -> tuple[cst.Module, dict[int, cst.CSTNode]] | None:
@@ -403,8 +376,7 @@ def _block_head(
     if not all(isinstance(s, cst.SimpleStatementLine) for s in statements):
         return None
     shift = begin - len(head)
-    spans = byte_spans(snippet)
-    own = {node: CodeSpan(s.start + shift, s.length) for node, s in spans.items()}
+    own = SnippetSpans(byte_spans(snippet), shift)
     # The block's indentation is its first statement's: the rest of the body must find the same.
     if _indent_at(new_data, own[statements[0]].start) != _indent_at(data, first.start):
         return None
@@ -429,7 +401,7 @@ def _block_head(
     definitions = [(name, ancestors.get(id(d), d)) for name, d in old.definitions]
     if any(not isinstance(d, cst.FunctionDef | cst.ClassDef) for _, d in definitions):
         return None
-    return Reparsed(new, _Spans(old.spans, own, stop, delta), definitions)  # type: ignore[arg-type]
+    return Reparsed(new, NewSpans(old.spans, own, stop, delta), definitions)  # type: ignore[arg-type]
 
 
 def _indent_at(data: bytes, offset: int) -> bytes:
