@@ -38,11 +38,16 @@ def own_lines(node: SourceNode) -> set[int]:
     lo, hi = node.start_byte(), node.end_byte()
     first, last = file.line_of(lo), file.line_of(max(hi - 1, 0))
     lines = set(range(first, last + 1))
-    for _, item in file.definitions:
-        if item is node.definition:
-            continue
+    # The definitions are in file order: the nested ones follow the node's own entry, up to
+    # the first that starts past its end (looking at all of them cost the file's size).
+    definitions = file.definitions
+    after = next((i + 1 for i, (_, d) in enumerate(definitions) if d is node.definition), 0)
+    for _, item in definitions[after:]:
         start = item.decorators[0] if item.decorators else item
-        if lo <= file.spans[start].start < hi:
+        at = file.spans[start].start
+        if at >= hi:
+            break
+        if at >= lo:
             lines.difference_update(
                 range(file.positions[start].start.line, file.positions[item].end.line + 1)
             )

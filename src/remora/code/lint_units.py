@@ -21,7 +21,7 @@ import libcst as cst
 from remora.code.context import CodeContext
 from remora.code.lint import node_findings, own_lines, replace_checked
 from remora.code.module import host_function
-from remora.code.source import SourceNode
+from remora.code.source import SourceNode, statement_children
 
 __all__ = ["statement_lines", "unit_lines"]
 
@@ -35,24 +35,24 @@ def statement_lines(node: SourceNode, line: int) -> tuple[int, int]:
     positions = node.file.positions
     found: list[tuple[int, int]] = []
 
-    class Units(cst.CSTVisitor):
-        def on_visit(self, item: cst.CSTNode) -> bool:
-            if isinstance(item, cst.FunctionDef | cst.ClassDef):
-                return False  # a node of its own
-            body = getattr(item, "body", None)
-            unit: tuple[int, int] | None = None
-            if isinstance(item, cst.SimpleStatementLine) or isinstance(
-                body, cst.SimpleStatementSuite
-            ):
-                unit = (positions[item].start.line, positions[item].end.line)
-            elif isinstance(body, cst.IndentedBlock):
-                unit = (positions[item].start.line, positions[body.header].start.line)
-            if unit is not None and unit[0] <= line <= unit[1]:
-                found.append(unit)  # visited outside in: the last one is the innermost
-            return True
+    # Statements only, through their fields (a LibCST visit also went through every
+    # expression, rebuilding each node: a class's size per finding).
+    def walk(item: cst.CSTNode) -> None:
+        if isinstance(item, cst.FunctionDef | cst.ClassDef):
+            return  # a node of its own
+        body = getattr(item, "body", None)
+        unit: tuple[int, int] | None = None
+        if isinstance(item, cst.SimpleStatementLine) or isinstance(body, cst.SimpleStatementSuite):
+            unit = (positions[item].start.line, positions[item].end.line)
+        elif isinstance(body, cst.IndentedBlock):
+            unit = (positions[item].start.line, positions[body.header].start.line)
+        if unit is not None and unit[0] <= line <= unit[1]:
+            found.append(unit)  # walked outside in: the last one is the innermost
+        for child in statement_children(item, simple=True):
+            walk(child)
 
     for statement in node.body_statements:
-        statement.visit(Units())
+        walk(statement)
     return found[-1] if found else (line, line)
 
 

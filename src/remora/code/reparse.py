@@ -23,7 +23,13 @@ import libcst as cst
 from libcst.metadata import CodeSpan
 
 from remora.code.reparse_spans import NewSpans, SnippetSpans
-from remora.code.source import Definition, ParsedFile, byte_spans, qualified_definitions
+from remora.code.source import (
+    Definition,
+    ParsedFile,
+    byte_spans,
+    qualified_definitions,
+    statement_children,
+)
 
 __all__ = ["Reparsed", "changed_region", "reparsed_spans"]
 
@@ -70,14 +76,10 @@ def _path_to(
     without a span, whitespace, is searched too): the walk costs the path's
     length times the bodies' breadth, not the whole tree.
     """
-    from remora.code.source import HOLD_NO_DEFINITIONS
-
     if root is target:
         return [root]
     at = spans[target].start
-    for child in root.children:
-        if isinstance(child, HOLD_NO_DEFINITIONS):
-            continue
+    for child in statement_children(root):
         span = spans.get(child)
         if span is not None and not span.start <= at < span.start + max(span.length, 1):
             continue

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
 from collections import OrderedDict
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -32,16 +33,30 @@ _records: OrderedDict[Key, list[dict[str, Any]]] = OrderedDict()
 _running: dict[tuple[int, Key], asyncio.Task[list[dict[str, Any]]]] = {}
 
 
+# A folder's stamp is looked at again after this long: every question about a node's findings
+# asked for it (nine stats for a file two folders down), and a settings file edited while
+# `remora analyze` runs is seen a second later.
+_STAMP_FOR_S = 1.0
+_stamps: dict[tuple[Path, PurePosixPath], tuple[float, tuple[int, ...]]] = {}
+
+
 def _settings_stamp(root: Path, path: str) -> tuple[int, ...]:
     """mtimes (ns; -1 when absent) of the ruff settings files from ``path``'s folder up to root."""
-    stamps: list[int] = []
     folder = PurePosixPath(path).parent
+    now = time.monotonic()
+    known = _stamps.get((root, folder))
+    if known is not None and now - known[0] < _STAMP_FOR_S:
+        return known[1]
+    stamps: list[int] = []
     for part in [folder, *folder.parents]:
         for name in _SETTINGS:
             try:
                 stamps.append((root / part / name).stat().st_mtime_ns)
             except OSError:
                 stamps.append(-1)
+    if len(_stamps) > 4096:  # folders of a very large project: start again
+        _stamps.clear()
+    _stamps[(root, folder)] = (now, tuple(stamps))
     return tuple(stamps)
 
 

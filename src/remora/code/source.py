@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import functools
 import itertools
 import threading
@@ -33,10 +34,12 @@ __all__ = [
     "ParsedFile",
     "SourceNode",
     "byte_spans",
+    "field_names",
     "line_starts",
     "locate",
     "parse",
     "qualified_definitions",
+    "statement_children",
 ]
 
 Definition = cst.FunctionDef | cst.ClassDef
@@ -329,45 +332,61 @@ HOLD_NO_DEFINITIONS = (
 )
 
 
+# What a statement body's definitions can be found under: suites, compound statements and
+# their clauses (a body's own ``else``, ``except``, ``finally``, ``case``).
+_HOLD_STATEMENTS = (
+    cst.BaseSuite,
+    cst.BaseCompoundStatement,
+    cst.Else,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Finally,
+    cst.MatchCase,
+)
+
+
 def qualified_definitions(
     module: cst.CSTNode, outer: Sequence[str] = ()
 ) -> Iterator[tuple[str, Definition]]:
     """Every class and function with its qualified name, in file order (also under if/try).
 
     ``module`` may also be one definition, ``outer`` the names of the definitions around it.
+    Through :func:`statement_children`, not a LibCST visit, which rebuilds every node it passes.
     """
+    found: list[tuple[str, Definition]] = []
+    stack: list[tuple[cst.CSTNode, tuple[str, ...]]] = [(module, tuple(outer))]
+    while stack:
+        node, names = stack.pop()
+        if isinstance(node, cst.FunctionDef | cst.ClassDef):
+            names = (*names, node.name.value)
+            found.append((".".join(names), node))
+        stack.extend((child, names) for child in reversed(statement_children(node)))
+    return iter(found)
 
-    class Collector(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.stack: list[str] = list(outer)
-            self.found: list[tuple[str, Definition]] = []
 
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            # Definitions sit only in statement bodies: expressions, simple statements,
-            # decorators and parameters hold none and are most of a tree's nodes.
-            if isinstance(node, HOLD_NO_DEFINITIONS):
-                return False
-            return super().on_visit(node)
+def statement_children(node: cst.CSTNode, *, simple: bool = False) -> list[cst.CSTNode]:
+    """The children of ``node`` that may hold a class or function (``simple``: and its
+    simple statement lines), in source order.
 
-        def _enter(self, node: Definition) -> None:
-            self.stack.append(node.name.value)
-            self.found.append((".".join(self.stack), node))
+    Definitions sit only in statement bodies: expressions, simple statements, whitespace,
+    decorators and parameters hold none and are most of a tree. Read through the node's
+    fields (in source order for statements: a body before its ``else``/handlers), not LibCST's
+    ``children``, which rebuilds the node to list them.
+    """
+    found: list[cst.CSTNode] = []
+    for name in field_names(type(node)):
+        value = getattr(node, name)
+        for item in value if isinstance(value, tuple | list) else (value,):
+            if (
+                isinstance(item, _HOLD_STATEMENTS) and not isinstance(item, HOLD_NO_DEFINITIONS)
+            ) or (simple and isinstance(item, cst.SimpleStatementLine)):
+                found.append(item)
+    return found
 
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            self._enter(node)
 
-        def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-            self.stack.pop()
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> None:
-            self._enter(node)
-
-        def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-            self.stack.pop()
-
-    collector = Collector()
-    module.visit(collector)
-    return iter(collector.found)
+@functools.cache
+def field_names(kind: type[cst.CSTNode]) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(kind))
 
 
 def locate(file: ParsedFile, ref: NodeRef) -> SourceNode:

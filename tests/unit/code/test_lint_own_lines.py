@@ -1,13 +1,15 @@
-"""own_lines from the file's definitions equals a walk of the node's tree for nested ones."""
+"""own_lines and statement_lines equal the LibCST visits of the node's tree they replaced."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import libcst as cst
+import pytest
 
 from remora.code.lint import own_lines
-from remora.code.source import NodeRef, ParsedFile, SourceNode
+from remora.code.lint_units import statement_lines
+from remora.code.source import NodeRef, ParsedFile, SourceNode, locate
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 
@@ -89,3 +91,41 @@ def test_nested_definitions_are_left_out() -> None:
     mine = own_lines(outer)
     assert {4, 5, 6, 7, 14} <= mine  # decorator, header, body, blank, the return after inner
     assert not mine & set(range(8, 14))  # inner (its decorator too) and what it holds
+
+
+class _Units(cst.CSTVisitor):
+    """statement_lines' former LibCST visit: the reference its walk must equal."""
+
+    def __init__(self, node: SourceNode, line: int) -> None:
+        self.positions, self.line = node.file.positions, line
+        self.found: list[tuple[int, int]] = []
+
+    def on_visit(self, item: cst.CSTNode) -> bool:
+        if isinstance(item, cst.FunctionDef | cst.ClassDef):
+            return False
+        body = getattr(item, "body", None)
+        unit: tuple[int, int] | None = None
+        if isinstance(item, cst.SimpleStatementLine) or isinstance(body, cst.SimpleStatementSuite):
+            unit = (self.positions[item].start.line, self.positions[item].end.line)
+        elif isinstance(body, cst.IndentedBlock):
+            unit = (self.positions[item].start.line, self.positions[body.header].start.line)
+        if unit is not None and unit[0] <= self.line <= unit[1]:
+            self.found.append(unit)
+        return True
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLE.rglob("*.py")), ids=lambda p: p.name)
+def test_statement_lines_by_walk_equal_a_libcst_visit(path: Path) -> None:
+    file = ParsedFile(path.read_text(), str(path))
+    nodes = [locate(file, NodeRef("file", str(path)))] + [
+        SourceNode(file, NodeRef("function", name, 1), definition)
+        for name, definition in file.definitions
+    ]
+    for node in nodes:
+        first, last = node.file.line_of(node.start_byte()), node.file.line_of(node.end_byte())
+        for line in range(first, last + 1):
+            units = _Units(node, line)
+            for statement in node.body_statements:
+                statement.visit(units)
+            expected = units.found[-1] if units.found else (line, line)
+            assert statement_lines(node, line) == expected, (node.ref.full_name, line)

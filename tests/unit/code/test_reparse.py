@@ -335,3 +335,94 @@ def test_newer_syntax_than_the_interpreters_is_left_to_libcst() -> None:
     assert not parse(generic.replace("X = 1", "X = 2"), path).derived
     with pytest.raises(ValueError, match=r"newer_case\.py:5: cannot parse"):
         parse(generic.replace("X = 1", "X = (1"), path)
+
+
+NESTED = """
+import sys
+
+
+@decorator
+async def first():
+    class Local:
+        def method(self): ...
+    return Local
+
+
+if sys.version_info >= (3, 12):
+    def picked(): ...
+elif sys.platform == "win32":
+    def picked(): ...
+else:
+    class picked: ...
+
+try:
+    def attempt(): ...
+except ImportError:
+    def fallback(): ...
+else:
+    def otherwise(): ...
+finally:
+    def cleanup(): ...
+
+for item in range(2):
+    def looped(): ...
+else:
+    def after_loop(): ...
+
+with open(__file__) as handle:
+    def inside_with(): ...
+
+while False:
+    def in_while(): ...
+else:
+    def after_while(): ...
+
+try:
+    pass
+except* ValueError:
+    def star_handler(): ...
+
+match sys.argv:
+    case [_]:
+        def matched(): ...
+    case _:
+        def unmatched(): ...
+
+lambda: None
+"""
+
+
+class _Visited(cst.CSTVisitor):
+    """The LibCST visit qualified_definitions replaced: the reference it must equal."""
+
+    def __init__(self) -> None:
+        self.stack: list[str] = []
+        self.found: list[tuple[str, cst.CSTNode]] = []
+
+    def _enter(self, node: cst.FunctionDef | cst.ClassDef) -> None:
+        self.stack.append(node.name.value)
+        self.found.append((".".join(self.stack), node))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._enter(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.stack.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._enter(node)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.stack.pop()
+
+
+@pytest.mark.parametrize(
+    "path", [None, *sorted(SAMPLE.rglob("*.py"))], ids=lambda p: p.name if p else "nested"
+)
+def test_definitions_by_field_walk_equal_a_libcst_visit(path: Path | None) -> None:
+    module = cst.parse_module(path.read_text() if path else NESTED + SOURCE)
+    visited = _Visited()
+    module.visit(visited)
+    walked = list(qualified_definitions(module))
+    assert [(n, id(d)) for n, d in walked] == [(n, id(d)) for n, d in visited.found]
+    assert path is not None or len(walked) == 23

@@ -53,8 +53,9 @@ async def test_nodes_of_one_file_share_one_ruff_run(tmp_path: Path, runs: list[s
 
 
 async def test_another_text_or_an_edited_setting_runs_ruff_again(
-    tmp_path: Path, runs: list[str]
+    tmp_path: Path, runs: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(ruff_runs, "_STAMP_FOR_S", 0.0)
     root = project(tmp_path)
     fixed = SOURCE.replace("import os\n", "")
     with WorkspaceStore(root).create("t", "n") as workspace:
@@ -67,6 +68,26 @@ async def test_another_text_or_an_edited_setting_runs_ruff_again(
         os.utime(settings, ns=(later, later))  # a new mtime even on a coarse clock
         assert codes(await ruff_json(context, "pkg/m.py", SOURCE)) == ["F401"]
     assert runs == [SOURCE, fixed, SOURCE]
+
+
+async def test_a_setting_edited_within_a_second_is_seen_a_second_later(
+    tmp_path: Path, runs: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = [1000.0]
+    monkeypatch.setattr(ruff_runs.time, "monotonic", lambda: clock[0])
+    root = project(tmp_path)
+    with WorkspaceStore(root).create("t", "n") as workspace:
+        context = CodeContext(workspace, None, SandboxConfig())
+        assert codes(await ruff_json(context, "pkg/m.py", SOURCE)) == ["E711", "F401"]
+        settings = root / "pyproject.toml"
+        settings.write_text('[tool.ruff.lint]\nselect = ["F"]\n')
+        later = settings.stat().st_mtime_ns + 1_000_000_000
+        os.utime(settings, ns=(later, later))
+        clock[0] += 0.5  # the folder's stamp is still the one looked at
+        assert codes(await ruff_json(context, "pkg/m.py", SOURCE)) == ["E711", "F401"]
+        clock[0] += 1.0
+        assert codes(await ruff_json(context, "pkg/m.py", SOURCE)) == ["F401"]
+    assert runs == [SOURCE, SOURCE]
 
 
 async def test_a_failed_run_is_not_kept(tmp_path: Path, runs: list[str]) -> None:

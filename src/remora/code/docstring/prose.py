@@ -8,7 +8,6 @@ and the words it names (:func:`code_facts`), whether a text parses as Python (``
 from __future__ import annotations
 
 import ast
-import dataclasses
 import functools
 import re
 from collections import Counter
@@ -17,7 +16,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from remora.code.source import SourceNode
+from remora.code.source import SourceNode, field_names
 
 __all__ = [
     "MAX_PIECE_CHARS",
@@ -144,11 +143,6 @@ def _facts(root: cst.CSTNode) -> CodeFacts:
     return CodeFacts(frozenset(numbers), frozenset(w for w in words if len(w) >= 3))
 
 
-@functools.cache
-def _field_names(kind: type[cst.CSTNode]) -> tuple[str, ...]:
-    return tuple(field.name for field in dataclasses.fields(kind))
-
-
 def _subtree(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node under ``root`` (itself too), in no particular order: the facts are sets.
     Through the nodes' fields, not a LibCST visit, which rebuilds every node it passes (a
@@ -157,7 +151,7 @@ def _subtree(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         node = stack.pop()
         yield node
-        for name in _field_names(type(node)):
+        for name in field_names(type(node)):
             value = getattr(node, name)
             if isinstance(value, cst.CSTNode):
                 stack.append(value)
