@@ -95,6 +95,7 @@ class Workspace:
             self._conn = connect(db_path)
             self._bases = dict(self._conn.execute("SELECT path, sha FROM bases").fetchall())
             self._meta_values = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
+        self.revision = 0  # changes made through this object: what was read may be kept
         # dest folder -> {path: sha} of what materialize() put there (sync.py)
         self.manifests: dict[str, dict[str, str]] = {}
 
@@ -284,9 +285,7 @@ class Workspace:
                         continue
                     child = entry.name if clean == "." else f"{clean}/{entry.name}"
                     try:
-                        # A plain entry of the folder safe_path resolved (state folders are
-                        # skipped above) is inside: its name alone is checked (resolving
-                        # each entry was a docstring run's largest host cost on click).
+                        # a plain entry of a resolved folder is inside: its name is checked
                         (self.safe_path if entry.is_symlink() else paths.lexical)(child)
                     except WorkspacePathError:
                         continue
@@ -346,6 +345,7 @@ class Workspace:
                     "INSERT OR REPLACE INTO overlay(path, content, deleted) VALUES (?, ?, 0)",
                     (clean, blob),
                 )
+            self.revision += 1
 
     def delete(self, rel: str) -> None:
         """Delete a file from the merged view (a no-op when it is not there)."""
@@ -360,6 +360,7 @@ class Workspace:
                     "INSERT OR REPLACE INTO overlay(path, content, deleted) VALUES (?, NULL, 1)",
                     (clean,),
                 )
+            self.revision += 1
 
     def _forget(self, clean: str) -> None:
         """No overlay row for ``clean`` (a lazy workspace has none to remove)."""

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -143,8 +145,29 @@ def file_docstring_summaries(text: str) -> dict[str, str]:
     return dict(_summaries(text))
 
 
-def _sibling_texts(context: CodeContext, path: str) -> list[str]:
+# The last runs' sibling texts, by (workspace, its revision, path): a docstring run asks for
+# them two or three times (its prompt's examples, each summary's check) and reading them
+# through the workspace each time was ~2 ms of its host work on click.
+_SIBLINGS: OrderedDict[tuple[str, int, str], tuple[str, ...]] = OrderedDict()
+_SIBLINGS_KEPT = 8
+_SIBLINGS_LOCK = threading.Lock()
+
+
+def _sibling_texts(context: CodeContext, path: str) -> tuple[str, ...]:
     """The text of the other Python files of the node's folder (test files left out)."""
+    key = (context.workspace.id, context.workspace.revision, path)
+    with _SIBLINGS_LOCK:
+        if key in _SIBLINGS:
+            return _SIBLINGS[key]
+    texts = tuple(_read_siblings(context, path))
+    with _SIBLINGS_LOCK:
+        _SIBLINGS[key] = texts
+        while len(_SIBLINGS) > _SIBLINGS_KEPT:
+            _SIBLINGS.popitem(last=False)
+    return texts
+
+
+def _read_siblings(context: CodeContext, path: str) -> list[str]:
     folder = str(PurePosixPath(path).parent)
     names = sorted(
         name
