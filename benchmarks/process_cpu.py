@@ -14,9 +14,10 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import threading
 import time
 
-__all__ = ["become_subreaper", "machine_busy_s", "reap_orphans"]
+__all__ = ["TreeRss", "become_subreaper", "machine_busy_s", "reap_orphans"]
 
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -60,3 +61,52 @@ def machine_busy_s() -> float | None:
     # user nice system idle iowait irq softirq steal (guest time is already in user)
     busy = sum(fields[:8]) - fields[3] - fields[4]
     return busy / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as kids:
+            return [int(k) for k in kids.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return cmdline.read()
+    except OSError:
+        return b""
+
+
+class TreeRss:
+    """The peak of the summed RSS of a process and its children whose command line holds
+    ``marker`` (a sharded analyze's host processes), sampled every ``every_s`` (Linux)."""
+
+    def __init__(self, pid: int, marker: bytes, every_s: float = 0.2) -> None:
+        self.peak_kb = 0
+        self._stop = threading.Event()
+
+        def sample() -> None:
+            while not self._stop.wait(every_s):
+                kids = [k for k in _children(pid) if marker in _cmdline(k)]
+                self.peak_kb = max(self.peak_kb, _rss_kb(pid) + sum(map(_rss_kb, kids)))
+
+        self._thread = threading.Thread(target=sample, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak_kb
