@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 
-__all__ = ["TreeRss", "become_subreaper", "machine_busy_s", "reap_orphans"]
+__all__ = ["HostProcesses", "become_subreaper", "machine_busy_s", "reap_orphans"]
 
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -90,23 +90,36 @@ def _cmdline(pid: int) -> bytes:
         return b""
 
 
-class TreeRss:
-    """The peak of the summed RSS of a process and its children whose command line holds
-    ``marker`` (a sharded analyze's host processes), sampled every ``every_s`` (Linux)."""
+def _cpu_s(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
-    def __init__(self, pid: int, marker: bytes, every_s: float = 0.2) -> None:
-        self.peak_kb = 0
+
+class HostProcesses:
+    """A process and its children whose command line holds ``marker`` (a sharded analyze's
+    host processes), sampled every ``every_s`` (Linux): the peak of their RSS summed, and
+    each child's CPU seconds at its last sample (short of its last ``every_s`` at most)."""
+
+    def __init__(self, pid: int, marker: bytes, every_s: float = 0.1) -> None:
+        self.peak_rss_kb = 0
+        self.cpu_s: dict[int, float] = {}
         self._stop = threading.Event()
 
         def sample() -> None:
             while not self._stop.wait(every_s):
                 kids = [k for k in _children(pid) if marker in _cmdline(k)]
-                self.peak_kb = max(self.peak_kb, _rss_kb(pid) + sum(map(_rss_kb, kids)))
+                for kid in kids:
+                    self.cpu_s[kid] = max(self.cpu_s.get(kid, 0.0), _cpu_s(kid))
+                rss = _rss_kb(pid) + sum(map(_rss_kb, kids))
+                self.peak_rss_kb = max(self.peak_rss_kb, rss)
 
         self._thread = threading.Thread(target=sample, daemon=True)
         self._thread.start()
 
-    def stop(self) -> int:
+    def stop(self) -> None:
         self._stop.set()
         self._thread.join()
-        return self.peak_kb

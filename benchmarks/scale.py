@@ -32,8 +32,9 @@ Per size, one JSON object (a list of them is printed):
   per-run figures count; the work in worker threads is not in it) or wall time.
 
 ``--processes N`` is passed to analyze (sandbox.host_processes: N host processes,
-each on a shard of the files); the combined figures then add the peak of their
-RSS summed (``peak_rss_sum_mb``, sampled; the remora process alone is ``peak_rss_mb``).
+each on a shard of the files). The host CPU then counts the shard processes too
+(``shards_cpu_s``, sampled every 0.1 s from /proc), and ``peak_rss_sum_mb`` is the
+peak of the remora processes' RSS summed (sampled; the parent alone: ``peak_rss_mb``).
 
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
        [--latency-ms 0] [--jobs N] [--servers 1] [--processes N] [--no-per-operation]
@@ -69,7 +70,7 @@ from pathlib import Path
 from typing import Any
 
 from analyze import write_queue
-from process_cpu import TreeRss, become_subreaper, reap_orphans
+from process_cpu import HostProcesses, become_subreaper, reap_orphans
 from standin_server import MODEL_ID, StandIn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -266,11 +267,11 @@ class Bench:
             stderr=subprocess.PIPE,
             text=True,
         )
-        rss = TreeRss(process.pid, b"remora.coordinator.shard_child")
+        hosts = HostProcesses(process.pid, b"remora.coordinator.shard_child")
         out, err = process.communicate()
         run = subprocess.CompletedProcess(process.args, process.returncode, out, err)
         wall = time.perf_counter() - started
-        rss_sum_kb = rss.stop()
+        hosts.stop()
         reap_orphans()
         cpu = children_cpu_s() - cpu_before
         try:
@@ -278,6 +279,8 @@ class Bench:
         except ValueError:
             sys.exit(f"analyze exited {run.returncode} without JSON: {run.stderr[-3000:]}")
         host = json.loads(own.read_text())
+        shards_cpu_s = sum(hosts.cpu_s.values())
+        host["cpu_s"] += shards_cpu_s
         ran = [r for r in report["results"] if not r.get("reused")]
         runs = len(ran) or 1
         return {
@@ -303,7 +306,8 @@ class Bench:
             "cpu_ms_per_run": round(cpu * 1000 / runs, 1),
             "host_cpu_ms_per_run": round(host["cpu_s"] * 1000 / runs, 1),
             "peak_rss_mb": round(host["peak_rss_kb"] / 1024, 1),
-            "peak_rss_sum_mb": round(rss_sum_kb / 1024, 1),
+            "shards_cpu_s": round(shards_cpu_s, 2),
+            "peak_rss_sum_mb": round(hosts.peak_rss_kb / 1024, 1),
             "load_avg_before": [round(x, 2) for x in load],
             **self.in_flight(),
         }

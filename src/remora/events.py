@@ -112,7 +112,8 @@ class JsonlSink:
 
     A file gets each line in one ``write`` on an ``O_APPEND`` descriptor, so the
     processes of a sharded ``analyze`` appending to one log never interleave
-    their lines (a buffered text file writes a line past its buffer in pieces).
+    their lines. (CPython's buffered text file also wrote a flushed line in one
+    call, strace shows, but only as a detail of its buffering.)
     """
 
     def __init__(self, target: Path | Literal["-"], max_payload_chars: int = 2000) -> None:
