@@ -123,9 +123,13 @@ def wait_for(condition: Any, run: subprocess.Popen[str], what: str) -> None:
         time.sleep(0.05)
 
 
-def queue(root: Path) -> list[tuple[str, str, str, str]]:
+def queue(root: Path) -> list[tuple[str, str, str, str, str]]:
+    """The review queue as a user reads it: what changed where, its summary and diff."""
     items = sorted(list_changes(root), key=lambda i: (i.file_path, i.node, i.operation))
-    return [(i.file_path, i.node, i.operation, show(root, i.workspace_id).diff) for i in items]
+    return [
+        (i.file_path, i.node, i.operation, i.summary, show(i.id, project=root).diff)
+        for i in items
+    ]
 
 
 def by_task(report: dict[str, Any]) -> dict[tuple[str, str], tuple[Any, ...]]:
@@ -169,8 +173,8 @@ def test_two_processes_give_what_one_gives(tmp_path: Path, standin: list[Standin
 
     again = finished(analyze(two, "--processes", "2"))
     assert server.stats()["answered"] == answered  # nothing asked of the model
-    ran = [r for r in sharded["results"] if r["status"] != "skipped"]
-    assert again["reused"] == len(ran) and again["counts"] == sharded["counts"]
+    assert again["reused"] == len(again["results"]) == len(sharded["results"])
+    assert again["counts"] == sharded["counts"] and queue(two) == queue(one)
 
 
 def test_ctrl_c_stops_every_process(tmp_path: Path, standin: list[Standin]) -> None:
@@ -209,7 +213,7 @@ def test_a_killed_shard_fails_its_unfinished_runs_and_the_other_finishes(
     crashed = [r for r in results if (r["error"] or {}).get("code") == "SHARD_CRASHED"]
     assert crashed and all(f"pid {victim}" in r["summary"] for r in crashed)
     assert "killed by SIGKILL" in crashed[0]["summary"]
-    assert {r["status"] for r in results if r not in crashed} == {"success"}
+    assert "failed" not in {r["status"] for r in results if r not in crashed}
     # Whole files per shard: no file has both crashed and finished runs of the survivor.
     crashed_files = {r["file_path"] for r in crashed}
     assert len(crashed_files) < len(FILES) + 1
