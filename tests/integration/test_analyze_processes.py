@@ -127,8 +127,7 @@ def queue(root: Path) -> list[tuple[str, str, str, str, str]]:
     """The review queue as a user reads it: what changed where, its summary and diff."""
     items = sorted(list_changes(root), key=lambda i: (i.file_path, i.node, i.operation))
     return [
-        (i.file_path, i.node, i.operation, i.summary, show(i.id, project=root).diff)
-        for i in items
+        (i.file_path, i.node, i.operation, i.summary, show(i.id, project=root).diff) for i in items
     ]
 
 
