@@ -107,13 +107,17 @@ class HostProcesses:
     def __init__(self, pid: int, marker: bytes, every_s: float = 0.1) -> None:
         self.peak_rss_kb = 0
         self.cpu_s: dict[int, float] = {}
+        self.seen_s: dict[int, list[float]] = {}  # first and last sample, from the start
         self._stop = threading.Event()
+        started = time.monotonic()
 
         def sample() -> None:
             while not self._stop.wait(every_s):
                 kids = [k for k in _children(pid) if marker in _cmdline(k)]
                 for kid in kids:
                     self.cpu_s[kid] = max(self.cpu_s.get(kid, 0.0), _cpu_s(kid))
+                    now = round(time.monotonic() - started, 1)
+                    self.seen_s.setdefault(kid, [now, now])[1] = now
                 rss = _rss_kb(pid) + sum(map(_rss_kb, kids))
                 self.peak_rss_kb = max(self.peak_rss_kb, rss)
 

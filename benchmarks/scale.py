@@ -307,6 +307,10 @@ class Bench:
             "host_cpu_ms_per_run": round(host["cpu_s"] * 1000 / runs, 1),
             "peak_rss_mb": round(host["peak_rss_kb"] / 1024, 1),
             "shards_cpu_s": round(shards_cpu_s, 2),
+            "shards": [  # each host process: its CPU and when it ran (s from the start)
+                {"cpu_s": round(cpu, 2), "ran_s": hosts.seen_s[pid]}
+                for pid, cpu in hosts.cpu_s.items()
+            ],
             "peak_rss_sum_mb": round(hosts.peak_rss_kb / 1024, 1),
             "load_avg_before": [round(x, 2) for x in load],
             **self.in_flight(),

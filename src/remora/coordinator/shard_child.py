@@ -35,7 +35,7 @@ from remora.config import ModelConfig
 from remora.coordinator.batch import Coordinator
 from remora.coordinator.providers import ProviderFactory
 from remora.coordinator.report import TaskOutcome
-from remora.coordinator.shards import ShardSpec, even_share
+from remora.coordinator.shards import ShardSpec, even_share, jobs_per_process
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import build_emitter
@@ -121,6 +121,8 @@ def _watch_parent() -> None:
 async def _run(spec: ShardSpec, channel: Channel) -> bool:
     config = spec.loaded.config
     config.sandbox.max_concurrent_agents = spec.jobs
+    if config.sandbox.workers is not None:  # a limit on Monty workers holds in total too
+        config.sandbox.workers = jobs_per_process(config.sandbox.workers, spec.count)
     root = spec.loaded.project_root
     emitter = build_emitter(
         config.events.enabled, spec.events_output, config.events.max_payload_chars

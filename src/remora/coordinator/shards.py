@@ -35,6 +35,7 @@ from remora.errors import UsageError
 
 __all__ = [
     "AUTO_MAX_PROCESSES",
+    "LINES_PER_RUN",
     "MIN_RUNS_PER_PROCESS",
     "SHARD_CRASHED",
     "Shard",
@@ -53,6 +54,10 @@ AUTO_MAX_PROCESSES = 8
 # `auto` starts another process only for this many runs more: a process costs
 # ~0.6 s of CPU to start (imports, the sandbox's fork server) against ~40 ms a run.
 MIN_RUNS_PER_PROCESS = 150
+# A run's host work grows with its file: fitted on click's two shards (36.6 and 26.0
+# CPU-s; 897 and 885 runs), ~22 ms plus ~0.01 ms per line of the file, so a run on a
+# file of this many lines weighs twice one on a short file (click's core.py: 3,042).
+LINES_PER_RUN = 2000
 # The error code of a run whose host process ended before the run did.
 SHARD_CRASHED = "SHARD_CRASHED"
 
@@ -61,12 +66,13 @@ ProcessesSetting = int | Literal["auto"]
 
 @dataclass(frozen=True, slots=True)
 class Shard:
-    """One process's part: whole files, its nodes in discovery order, their weight (runs)."""
+    """One process's part: whole files, its nodes in discovery order, their weight (the
+    expected host work: runs weighed by their file's length)."""
 
     index: int
     files: tuple[str, ...]
     nodes: tuple[CSTNode, ...]
-    weight: int
+    weight: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,13 +109,14 @@ class ShardSpec:
 
 
 def partition(
-    nodes: Sequence[CSTNode], count: int, weights: Mapping[str, int] | None = None
+    nodes: Sequence[CSTNode], count: int, weights: Mapping[str, float] | None = None
 ) -> list[Shard]:
-    """At most ``count`` shards of whole files, balanced by weight (runs; default: nodes).
+    """At most ``count`` shards of whole files, balanced by weight (default: nodes).
 
     The heaviest file goes first to the lightest shard (longest processing time
-    first: within 4/3 of the best balance). Files keep their discovery order
-    within a shard; an empty shard (fewer files than ``count``) is left out.
+    first: within 4/3 of the best balance, or the heaviest file alone). Files keep
+    their discovery order within a shard; an empty shard (fewer files than
+    ``count``) is left out.
     """
     if count < 1:
         raise ValueError(f"count must be 1 or more, got {count}")
@@ -118,10 +125,10 @@ def partition(
         by_file.setdefault(node.file_path, []).append(node)
     order = {path: i for i, path in enumerate(by_file)}
 
-    def weight(path: str) -> int:
-        return len(by_file[path]) if weights is None else weights.get(path, 0)
+    def weight(path: str) -> float:
+        return len(by_file[path]) if weights is None else weights.get(path, 0.0)
 
-    loads = [(0, index) for index in range(count)]
+    loads = [(0.0, index) for index in range(count)]
     assigned: list[list[str]] = [[] for _ in range(count)]
     for path in sorted(by_file, key=lambda p: (-weight(p), order[p])):
         load, index = heapq.heappop(loads)
@@ -230,12 +237,16 @@ def plan_shards(
         for name, plan in plans.items()
         if plan.model is not None and any(t.operation == name for t in runnable)
     ]
-    weights: dict[str, int] = {}
+    runs: dict[str, int] = {}
     for task in runnable:
-        weights[task.node.file_path] = weights.get(task.node.file_path, 0) + 1
+        runs[task.node.file_path] = runs.get(task.node.file_path, 0) + 1
+    lines: dict[str, int] = {}  # a file's length: its last node's end (the file node's)
+    for node in nodes:
+        lines[node.file_path] = max(lines.get(node.file_path, 0), node.end_line)
+    weights = {path: n * (1 + lines[path] / LINES_PER_RUN) for path, n in runs.items()}
     total_jobs = agents_at_once(config, (plan.model for plan in plans.values()))
     count = host_processes(
-        setting, models, files=len(weights), runs=len(runnable), jobs=total_jobs, cpus=cpus
+        setting, models, files=len(runs), runs=len(runnable), jobs=total_jobs, cpus=cpus
     )
     if count <= 1:
         return None

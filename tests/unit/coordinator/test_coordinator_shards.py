@@ -17,6 +17,7 @@ from remora.coordinator.server_states import merge_server_states
 from remora.coordinator.shard_child import split_limits
 from remora.coordinator.shards import (
     AUTO_MAX_PROCESSES,
+    LINES_PER_RUN,
     MIN_RUNS_PER_PROCESS,
     even_share,
     host_processes,
@@ -137,8 +138,12 @@ def test_plan_shards_splits_the_batch_as_one_process_would_run_it(tmp_path: Path
     assert [(t.node.node_id, t.operation) for t in plan.tasks] == [
         (t.node.node_id, t.operation) for t in expected
     ]
-    assert [s.files for s in plan.shards] == [("pkg/alpha.py",), ("pkg/beta.py",)]
-    assert [s.weight for s in plan.shards] == [2, 2]  # the runnable tasks: functions, methods
+    # The runnable tasks (functions, methods) of each file, weighed by its lines (5 and 6):
+    # the heavier first.
+    assert [(s.files, s.weight) for s in plan.shards] == [
+        (("pkg/beta.py",), 2 * (1 + 6 / LINES_PER_RUN)),
+        (("pkg/alpha.py",), 2 * (1 + 5 / LINES_PER_RUN)),
+    ]
     assert plan.total_jobs == 5 and plan.jobs == 3  # -j by default: max_in_flight, split
     assert sorted(n.node_id for s in plan.shards for n in s.nodes) == sorted(
         n.node_id for n in nodes
