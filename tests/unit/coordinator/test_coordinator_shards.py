@@ -138,11 +138,11 @@ def test_plan_shards_splits_the_batch_as_one_process_would_run_it(tmp_path: Path
     assert [(t.node.node_id, t.operation) for t in plan.tasks] == [
         (t.node.node_id, t.operation) for t in expected
     ]
-    # The runnable tasks (functions, methods) of each file, weighed by its lines (5 and 6):
+    # The runnable tasks (functions, methods) of each file, weighed by its lines (6 and 7):
     # the heavier first.
     assert [(s.files, s.weight) for s in plan.shards] == [
-        (("pkg/beta.py",), 2 * (1 + 6 / LINES_PER_RUN)),
-        (("pkg/alpha.py",), 2 * (1 + 5 / LINES_PER_RUN)),
+        (("pkg/beta.py",), 2 * (1 + 7 / LINES_PER_RUN)),
+        (("pkg/alpha.py",), 2 * (1 + 6 / LINES_PER_RUN)),
     ]
     assert plan.total_jobs == 5 and plan.jobs == 3  # -j by default: max_in_flight, split
     assert sorted(n.node_id for s in plan.shards for n in s.nodes) == sorted(
