@@ -347,7 +347,7 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
         "paths": list(source.paths),
         "latency_ms": args.latency_ms,
         "servers": args.servers,
-        "processes": args.processes or "1 (default)",
+        "processes": args.processes or "analyze's default (sandbox.host_processes)",
     }
     result["discovery"] = discovery(project, source, bench.src)
     print(f"{size} discovery: {json.dumps(result['discovery'])}", file=sys.stderr)

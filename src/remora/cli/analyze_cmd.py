@@ -76,7 +76,7 @@ ProcessesOpt = Annotated[
     typer.Option(
         "--processes",
         help="Host processes sharing the nodes, file by file: N, or auto (one per CPU, up to "
-        "8, for large runs); openai servers only (default: sandbox.host_processes, 1).",
+        "8, from 150 runs each); openai servers only (default: sandbox.host_processes, auto).",
         show_default=False,
     ),
 ]
