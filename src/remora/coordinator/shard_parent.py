@@ -44,7 +44,7 @@ from remora.results import ResultsDB
 from remora.runner import AgentResult, ResultError
 from remora.workspace import WorkspaceStore
 
-__all__ = ["run_shards"]
+__all__ = ["forward_lines", "run_shards"]
 
 # How long interrupted shards get to discard their unfinished runs before SIGKILL.
 _INTERRUPT_WAIT_S = 60.0
@@ -70,6 +70,18 @@ def _child_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (_SRC, env.get("PYTHONPATH")) if p)
     return env
+
+
+async def forward_lines(stream: asyncio.StreamReader, on_line: Callable[[str], None]) -> None:
+    """A shard's stderr, line by line (a line may come in pieces, or end without a newline),
+    until it closes: nothing is dropped."""
+    pending = b""
+    while chunk := await stream.read(65536):
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            on_line(line.decode(errors="replace"))
+    if pending:
+        on_line(pending.decode(errors="replace"))
 
 
 def _exit_reason(returncode: int | None) -> str:
@@ -162,7 +174,9 @@ class _Shards:
         process = child.process
         assert process is not None and process.stderr is not None
         try:
-            await asyncio.gather(self._read_messages(child, read_fd), self._forward(process.stderr))
+            await asyncio.gather(
+                self._read_messages(child, read_fd), forward_lines(process.stderr, self._on_stderr)
+            )
         finally:
             await process.wait()
             if process.stdin is not None:
@@ -198,16 +212,6 @@ class _Shards:
         elif kind == "error":
             child.error = message
             self._signal(signal.SIGINT)  # as one process stops at the error: the others too
-
-    async def _forward(self, stream: asyncio.StreamReader) -> None:
-        """A shard's stderr, line by line (a line may come in pieces), never dropped."""
-        pending = b""
-        while chunk := await stream.read(65536):
-            *lines, pending = (pending + chunk).split(b"\n")
-            for line in lines:
-                self._on_stderr(line.decode(errors="replace"))
-        if pending:
-            self._on_stderr(pending.decode(errors="replace"))
 
     def _merged_states(self) -> list[dict[str, Any]]:
         return merge_server_states([child.states for child in self.children])

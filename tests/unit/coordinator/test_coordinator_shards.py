@@ -3,6 +3,7 @@ split of -j and of each server's max_in_flight, and the refusal of models not se
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from remora.coordinator import TaskOutcome, plan_operations, plan_tasks
 from remora.coordinator.report import outcome_from_dict
 from remora.coordinator.server_states import merge_server_states
 from remora.coordinator.shard_child import split_limits
+from remora.coordinator.shard_parent import forward_lines
 from remora.coordinator.shards import (
     AUTO_MAX_PROCESSES,
     LINES_PER_RUN,
@@ -205,3 +207,13 @@ def test_an_outcome_sent_by_a_shard_reads_back_the_same() -> None:
     )
     outcome = TaskOutcome(node, "lint", result, "r1", "pending", ("a.py",), reused=True)
     assert outcome_from_dict(outcome.to_dict(), node) == outcome
+
+
+async def test_a_shards_stderr_reaches_the_user_line_by_line() -> None:
+    stream = asyncio.StreamReader()
+    for piece in (b"warning: one\nerr", b"or: two\n", b"\xff tail without newline"):
+        stream.feed_data(piece)
+    stream.feed_eof()
+    lines: list[str] = []
+    await forward_lines(stream, lines.append)
+    assert lines == ["warning: one", "error: two", "\ufffd tail without newline"]
