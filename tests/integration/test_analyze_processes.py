@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -174,6 +175,25 @@ def test_two_processes_give_what_one_gives(tmp_path: Path, standin: list[Standin
     assert server.stats()["answered"] == answered  # nothing asked of the model
     assert again["reused"] == len(again["results"]) == len(sharded["results"])
     assert again["counts"] == sharded["counts"] and queue(two) == queue(one)
+
+    # --force runs everything again, --auto-accept writes the changes into the project in
+    # the order the runs finished: per file the first, the later ones on it conflict.
+    accepted = [
+        finished(analyze(r, "--processes", p, "--force", "--auto-accept"))
+        for r, p in ((one, "1"), (two, "2"))
+    ]
+    assert not any(r["reused"] for r in accepted[1]["results"])
+    assert [reviews_by_file(a) for a in accepted[1:]] == [reviews_by_file(accepted[0])]
+    assert all(states["accepted"] == 1 for states in reviews_by_file(accepted[1]).values())
+    for name in FILES:  # one docstring more in each file
+        assert (two / "calc" / f"{name}.py").read_text().count('"""') == 4
+
+
+def reviews_by_file(report: dict[str, Any]) -> dict[str, Counter[str]]:
+    states: dict[str, Counter[str]] = {}
+    for result in report["results"]:
+        states.setdefault(result["file_path"], Counter())[result["review"]] += 1
+    return states
 
 
 def test_ctrl_c_stops_every_process(tmp_path: Path, standin: list[Standin]) -> None:

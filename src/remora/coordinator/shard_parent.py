@@ -114,6 +114,7 @@ class _Shards:
         self._root = project_root
         self._states_changed = False
         self._supervisors: list[asyncio.Future[None]] = []
+        self.arrived: list[TaskOutcome] = []  # every shard's outcomes, as they came
 
     async def start(self, folder: Path) -> None:
         for child in self.children:
@@ -203,6 +204,7 @@ class _Shards:
             data = message["outcome"]
             outcome = outcome_from_dict(data, self.nodes[data["node_id"]])
             child.outcomes[(outcome.node.node_id, outcome.operation)] = outcome
+            self.arrived.append(outcome)
             self._progress.task_done(outcome)
         elif kind == "servers":
             child.states = message["states"]
@@ -308,17 +310,17 @@ async def run_shards(
             error = next((c.error for c in shards.children if c.error is not None), None)
             if error is not None:
                 _raise_error(error)
+            report.outcomes.extend(shards.arrived)  # the order the runs finished in
             for child in shards.children:
-                report.outcomes.extend(child.outcomes.values())
                 for outcome, message in _crash_outcomes(child, count, db, run_id):
                     report.outcomes.append(outcome)
                     progress.task_done(outcome)
                     emitter.emit(Event("warning", {"shard": child.shard.index, "message": message}))
-            order = {(t.node.node_id, t.operation): i for i, t in enumerate(plan.tasks)}
-            report.outcomes.sort(key=lambda o: order.get((o.node.node_id, o.operation), 0))
-            if auto_accept:
+            if auto_accept:  # as one process: in the order the runs finished, then sorted
                 store = WorkspaceStore(root)
                 accept_changes(store, db, report, lambda k, d: emitter.emit(Event(k, d)))
+            order = {(t.node.node_id, t.operation): i for i, t in enumerate(plan.tasks)}
+            report.outcomes.sort(key=lambda o: order.get((o.node.node_id, o.operation), 0))
         except asyncio.CancelledError:
             report.interrupted = True
             raise
