@@ -240,3 +240,10 @@ def test_a_killed_shard_fails_its_unfinished_runs_and_the_other_finishes(
         recorded = db.list(run_id=report["run_id"])
     assert sorted(r.result_id for r in recorded) == sorted(r["result_id"] for r in results)
     assert session_members(survivor) == [] and session_members(victim) == []
+
+
+def test_a_model_no_shard_can_reach_is_one_error(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "calc", "http://127.0.0.1:9/v1")  # nothing listens
+    out, err = (run := analyze(root, "--processes", "2")).communicate(timeout=120)
+    assert run.returncode == 2 and out == ""
+    assert err.count("error[AGENT_002]: model 'standin'") == 1 and "Traceback" not in err

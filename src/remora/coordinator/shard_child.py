@@ -150,6 +150,12 @@ def _show_warning(message: Any, *args: object, **kwargs: object) -> None:
     print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
+def _ending() -> None:
+    """The shard is done: a SIGINT now (the parent stopping the others at an error) must
+    not cut the last message short."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def main(argv: list[str]) -> NoReturn:
     """Run the shard described by the file ``argv[0]``; exit 0, 130 (interrupted), a
     RemoraError's exit code, or 1 with a traceback on stderr (a bug)."""
@@ -164,11 +170,13 @@ def main(argv: list[str]) -> NoReturn:
         channel = Channel(spec.progress_fd)
         warnings.showwarning = _show_warning
         faulted = asyncio.run(_run(spec, channel))
+        _ending()
         channel.send({"t": "end", "faulted": faulted})
         code = 0
     except KeyboardInterrupt:
         code = 130
     except RemoraError as exc:
+        _ending()
         if channel is not None:
             channel.send({"t": "error", **exc.to_dict()})
         code = exc.exit_code
