@@ -48,6 +48,9 @@ class Channel:
     """JSON lines to the parent on a pipe; a broken pipe (the parent gone) interrupts us."""
 
     def __init__(self, fd: int) -> None:
+        # Not passed on to the programs this process starts (Monty's workers, ruff): the
+        # parent's end must see EOF when this process ends, however it ends.
+        os.set_inheritable(fd, False)
         self._fd: int | None = fd
         self._lock = threading.Lock()
 
