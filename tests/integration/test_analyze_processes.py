@@ -187,6 +187,10 @@ def test_two_processes_give_what_one_gives(tmp_path: Path, standin: list[Standin
     assert all(states["accepted"] == 1 for states in reviews_by_file(accepted[1]).values())
     for name in FILES:  # one docstring more in each file
         assert (two / "calc" / f"{name}.py").read_text().count('"""') == 4
+    # The forced runs' changes superseded the first runs' (each node's workspaces in one
+    # process): what is left is the conflicts, as many as with one process.
+    assert len(WorkspaceStore(two).ids()) == len(WorkspaceStore(one).ids()) == len(queue(two))
+    assert len(queue(one)) == sum(s["conflict"] for s in reviews_by_file(accepted[1]).values())
 
 
 def reviews_by_file(report: dict[str, Any]) -> dict[str, Counter[str]]:
