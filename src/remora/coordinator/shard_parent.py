@@ -51,6 +51,8 @@ _INTERRUPT_WAIT_S = 60.0
 # A progress line carries a whole outcome (its transcript included).
 _LINE_LIMIT = 2**26
 _STATES_EVERY_S = 1.0
+# How long a shard's stderr is read after it ended (its own last lines are already there).
+_DRAIN_S = 5.0
 _SRC = str(Path(__file__).resolve().parents[2])  # the folder `remora` is imported from
 
 
@@ -174,14 +176,28 @@ class _Shards:
     async def _supervise(self, child: _Child, read_fd: int) -> None:
         process = child.process
         assert process is not None and process.stderr is not None
+        messages = asyncio.ensure_future(self._read_messages(child, read_fd))
+        errors = asyncio.ensure_future(forward_lines(process.stderr, self._on_stderr))
         try:
-            await asyncio.gather(
-                self._read_messages(child, read_fd), forward_lines(process.stderr, self._on_stderr)
-            )
-        finally:
             await process.wait()
+            # Its last lines are in the pipes. The messages' pipe is its own (EOF now); its
+            # stderr a program it started (a sandboxed pytest) may hold: not waited for long.
+            await asyncio.wait([messages], timeout=_DRAIN_S * 12)
+            await asyncio.wait([errors], timeout=_DRAIN_S)
+        finally:
+            cut = not errors.done()
+            for reader in (messages, errors):
+                reader.cancel()
+            await asyncio.gather(messages, errors, return_exceptions=True)
             if process.stdin is not None:
                 process.stdin.close()
+        if cut:
+            self._on_stderr(
+                f"(host process {child.shard.index + 1} ended; what the programs "
+                "it started still write to its stderr is not shown)"
+            )
+        if not messages.cancelled():
+            messages.result()  # a bug in reading it propagates
 
     async def _read_messages(self, child: _Child, read_fd: int) -> None:
         loop = asyncio.get_running_loop()
