@@ -67,6 +67,28 @@ def queue_text(project: Path) -> str:
     return "".join(parts)
 
 
+_QUEUE = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from analyze import queue_text
+Path(sys.argv[2]).write_text(queue_text(Path.cwd()))
+"""
+
+
+def write_queue(project: Path, src: Path, into: Path) -> None:
+    """The review queue of ``project`` as ``src``'s remora lists it (see analyze.py)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
+    }
+    into.parent.mkdir(parents=True, exist_ok=True)
+    here = str(Path(__file__).resolve().parent)
+    subprocess.run(
+        [sys.executable, "-c", _QUEUE, here, str(into)], cwd=project, env=env, check=True
+    )
+
+
 def union_length(intervals: list[tuple[float, float]]) -> float:
     total = 0.0
     end = float("-inf")

@@ -14,9 +14,10 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import threading
 import time
 
-__all__ = ["become_subreaper", "machine_busy_s", "reap_orphans"]
+__all__ = ["HostProcesses", "become_subreaper", "machine_busy_s", "reap_orphans"]
 
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -60,3 +61,69 @@ def machine_busy_s() -> float | None:
     # user nice system idle iowait irq softirq steal (guest time is already in user)
     busy = sum(fields[:8]) - fields[3] - fields[4]
     return busy / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as kids:
+            return [int(k) for k in kids.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return cmdline.read()
+    except OSError:
+        return b""
+
+
+def _cpu_s(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+class HostProcesses:
+    """A process and its children whose command line holds ``marker`` (a sharded analyze's
+    host processes), sampled every ``every_s`` (Linux): the peak of their RSS summed, and
+    each child's CPU seconds at its last sample (short of its last ``every_s`` at most)."""
+
+    def __init__(self, pid: int, marker: bytes, every_s: float = 0.1) -> None:
+        self.peak_rss_kb = 0
+        self.cpu_s: dict[int, float] = {}
+        self.seen_s: dict[int, list[float]] = {}  # first and last sample, from the start
+        self._stop = threading.Event()
+        started = time.monotonic()
+
+        def sample() -> None:
+            while not self._stop.wait(every_s):
+                kids = [k for k in _children(pid) if marker in _cmdline(k)]
+                for kid in kids:
+                    self.cpu_s[kid] = max(self.cpu_s.get(kid, 0.0), _cpu_s(kid))
+                    now = round(time.monotonic() - started, 1)
+                    self.seen_s.setdefault(kid, [now, now])[1] = now
+                rss = _rss_kb(pid) + sum(map(_rss_kb, kids))
+                self.peak_rss_kb = max(self.peak_rss_kb, rss)
+
+        self._thread = threading.Thread(target=sample, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()

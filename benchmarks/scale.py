@@ -31,10 +31,16 @@ Per size, one JSON object (a list of them is printed):
   clock is the event loop thread's CPU time (``--profile-clock cpu``, what the
   per-run figures count; the work in worker threads is not in it) or wall time.
 
+``--processes N`` is passed to analyze (sandbox.host_processes: N host processes,
+each on a shard of the files). The host CPU then counts the shard processes too
+(``shards_cpu_s``, sampled every 0.1 s from /proc), and ``peak_rss_sum_mb`` is the
+peak of the remora processes' RSS summed (sampled; the parent alone: ``peak_rss_mb``).
+
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
-       [--latency-ms 0] [--jobs N] [--servers 1] [--no-per-operation] [--no-combined] [--no-profile]
-       [--profile-clock cpu|wall] [--profile-out FILE] [--discovery-only]
-       [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE] [--queue-out DIR]
+       [--latency-ms 0] [--jobs N] [--servers 1] [--processes N] [--no-per-operation]
+       [--no-combined] [--no-profile] [--profile-clock cpu|wall] [--profile-out FILE]
+       [--discovery-only] [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE]
+       [--queue-out DIR]
 
 ``--queue-out DIR`` writes, after each operation alone, every queued change
 (benchmarks/analyze.py's ``queue_text``, by ``--src``'s remora) to
@@ -63,7 +69,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from process_cpu import become_subreaper, reap_orphans
+from analyze import write_queue
+from process_cpu import HostProcesses, become_subreaper, reap_orphans
 from standin_server import MODEL_ID, StandIn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,6 +214,7 @@ class Bench:
     def __init__(
         self, servers: list[StandIn], jobs: int | None, work: Path, src: Path, clock: str = "cpu"
     ) -> None:
+        self.processes: str | None = None
         self.servers = servers
         self.clock = clock
         self.src = src
@@ -219,7 +227,7 @@ class Bench:
         command += ["--provider", "openai", "--base-url", urls, "--model", MODEL_ID]
         if self.jobs:
             command += ["-j", str(self.jobs)]
-        return command
+        return command + (["--processes", self.processes] if self.processes else [])
 
     def in_flight(self) -> dict[str, Any]:
         """The stand-ins' figures: summed (the mean of a sum is the sum of the means: they
@@ -251,14 +259,19 @@ class Bench:
         cpu_before = children_cpu_s()
         load = os.getloadavg()
         started = time.perf_counter()
-        run = subprocess.run(
+        process = subprocess.Popen(
             [sys.executable, "-c", _WRAPPER, "analyze", *arguments],
             cwd=project,
             env=env,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
         )
+        hosts = HostProcesses(process.pid, b"remora.coordinator.shard_child")
+        out, err = process.communicate()
+        run = subprocess.CompletedProcess(process.args, process.returncode, out, err)
         wall = time.perf_counter() - started
+        hosts.stop()
         reap_orphans()
         cpu = children_cpu_s() - cpu_before
         try:
@@ -266,6 +279,8 @@ class Bench:
         except ValueError:
             sys.exit(f"analyze exited {run.returncode} without JSON: {run.stderr[-3000:]}")
         host = json.loads(own.read_text())
+        shards_cpu_s = sum(hosts.cpu_s.values())
+        host["cpu_s"] += shards_cpu_s
         ran = [r for r in report["results"] if not r.get("reused")]
         runs = len(ran) or 1
         return {
@@ -291,6 +306,12 @@ class Bench:
             "cpu_ms_per_run": round(cpu * 1000 / runs, 1),
             "host_cpu_ms_per_run": round(host["cpu_s"] * 1000 / runs, 1),
             "peak_rss_mb": round(host["peak_rss_kb"] / 1024, 1),
+            "shards_cpu_s": round(shards_cpu_s, 2),
+            "shards": [  # each host process: its CPU and when it ran (s from the start)
+                {"cpu_s": round(cpu, 2), "ran_s": hosts.seen_s[pid]}
+                for pid, cpu in hosts.cpu_s.items()
+            ],
+            "peak_rss_sum_mb": round(hosts.peak_rss_kb / 1024, 1),
             "load_avg_before": [round(x, 2) for x in load],
             **self.in_flight(),
         }
@@ -312,28 +333,6 @@ def top_functions(profile: Path, sort: str, count: int = 15) -> list[dict[str, A
     return sorted(rows, key=lambda r: -r[key])[:count]
 
 
-_QUEUE = """
-import sys
-from pathlib import Path
-sys.path.insert(0, sys.argv[1])
-from analyze import queue_text
-Path(sys.argv[2]).write_text(queue_text(Path.cwd()))
-"""
-
-
-def write_queue(project: Path, src: Path, into: Path) -> None:
-    """The review queue of ``project`` as ``src``'s remora lists it (see analyze.py)."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
-    }
-    into.parent.mkdir(parents=True, exist_ok=True)
-    here = str(Path(__file__).resolve().parent)
-    subprocess.run(
-        [sys.executable, "-c", _QUEUE, here, str(into)], cwd=project, env=env, check=True
-    )
-
-
 def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]:
     source = SOURCES[size]
     if args.paths:  # a part of the project, for a quick comparison
@@ -348,6 +347,7 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
         "paths": list(source.paths),
         "latency_ms": args.latency_ms,
         "servers": args.servers,
+        "processes": args.processes or "analyze's default (sandbox.host_processes)",
     }
     result["discovery"] = discovery(project, source, bench.src)
     print(f"{size} discovery: {json.dumps(result['discovery'])}", file=sys.stderr)
@@ -397,6 +397,7 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=0.0, help="the stand-in's latency")
     parser.add_argument("--jobs", type=int, default=None, help="-j (and each server's limit)")
     parser.add_argument("--servers", type=int, default=1, help="stand-ins, one base_url each")
+    parser.add_argument("--processes", default=None, help="analyze --processes (N or auto)")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/remora/bench")
     parser.add_argument("--no-per-operation", action="store_true")
     parser.add_argument("--paths", default="", help="analyse these folders or files instead")
@@ -422,6 +423,7 @@ def main() -> None:
         with contextlib.ExitStack() as stack:
             servers = [stack.enter_context(StandIn(args.latency_ms)) for _ in range(args.servers)]
             bench = Bench(servers, args.jobs, work, args.src.resolve(), args.profile_clock)
+            bench.processes = args.processes
             for size in sizes:
                 results.append(measure(size, args, bench))
     finally:

@@ -37,6 +37,8 @@ from remora.coordinator import (
     parse_operations,
 )
 from remora.coordinator.rejections import RerunPlan
+from remora.coordinator.shard_parent import run_shards
+from remora.coordinator.shards import plan_shards
 from remora.discovery import DiscoveryResult, discover
 from remora.discovery.node import NodeType
 from remora.discovery.result import DiscoveryWarning
@@ -102,12 +104,16 @@ class Analysis:
         return self.report.counts()
 
 
-def _emitter(loaded: LoadedConfig) -> EventEmitter:
-    events = loaded.config.events
-    output = events.output
+def _event_output(loaded: LoadedConfig) -> str:
+    output = loaded.config.events.output
     if output != "-" and not Path(output).is_absolute():
         output = str(loaded.project_root / output)
-    return build_emitter(events.enabled, output, events.max_payload_chars)
+    return output
+
+
+def _emitter(loaded: LoadedConfig) -> EventEmitter:
+    events = loaded.config.events
+    return build_emitter(events.enabled, _event_output(loaded), events.max_payload_chars)
 
 
 def _check_options(loaded: LoadedConfig, registry: AgentRegistry) -> None:
@@ -181,12 +187,35 @@ async def run(
     auto_accept: bool = False,
     rerun: RerunPlan | None = None,
     force: bool = False,
+    on_stderr: Callable[[str], None] | None = None,
 ) -> tuple[AnalyzeReport, bool]:
     """Run every node × operation of the plan; returns the report and whether a tool faulted.
 
     ``rerun`` narrows the run to the changes rejected with a reason; ``force``
-    re-runs what the incremental check would keep.
+    re-runs what the incremental check would keep. With ``sandbox.host_processes``
+    above 1 (server models only) the nodes are sharded by file over that many
+    processes (:mod:`remora.coordinator.shards`); each line they write to stderr
+    goes to ``on_stderr`` (default: this stderr).
     """
+    nodes, operations, only = discovered.nodes, plan.operations, None
+    if rerun is not None:
+        nodes, operations, only = rerun.nodes, rerun.operations, rerun.pairs
+    shards = plan_shards(plan.loaded, plan.registry, nodes, operations, only)
+    if shards is not None:
+        report = await run_shards(
+            shards,
+            plan.loaded,
+            list(operations),
+            len(nodes),
+            progress=progress or NullProgress(),
+            emitter=plan.emitter,
+            events_output=_event_output(plan.loaded),
+            only=only,
+            force=force,
+            auto_accept=auto_accept,
+            on_stderr=on_stderr,
+        )
+        return report, False  # no sandbox ran in this process
     coordinator = Coordinator(
         plan.loaded.config,
         plan.project_root,
@@ -194,9 +223,6 @@ async def run(
         emitter=plan.emitter,
         progress=progress or NullProgress(),
     )
-    nodes, operations, only = discovered.nodes, plan.operations, None
-    if rerun is not None:
-        nodes, operations, only = rerun.nodes, rerun.operations, rerun.pairs
     async with coordinator:
         report = await coordinator.analyze(
             nodes, operations, auto_accept=auto_accept, only=only, force=force

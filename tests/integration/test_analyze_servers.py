@@ -11,46 +11,18 @@ models`` shows each server's state.
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from standin_support import REMORA, Standin, remora_env
 
 pytestmark = pytest.mark.integration
 
-REMORA = str(Path(sys.executable).with_name("remora"))
-STANDIN = Path(__file__).resolve().parents[2] / "benchmarks" / "standin_server.py"
 FUNCTIONS = 24
-
-
-class Standin:
-    """One stand-in process; ``stop()`` kills it (as a crashed server: no goodbye)."""
-
-    def __init__(self, *options: str) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, str(STANDIN), "--port", "0", *options],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        self.base_url: str = json.loads(self.process.stdout.readline())["base_url"]
-
-    def stats(self) -> dict[str, Any]:
-        with urllib.request.urlopen(f"{self.base_url}/stats", timeout=5) as answer:
-            stats: dict[str, Any] = json.loads(answer.read())
-        return stats
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
 
 
 @pytest.fixture
@@ -73,10 +45,6 @@ def project(tmp_path: Path, urls: list[str], extra: str = "") -> Path:
         f"model:\n  provider: openai\n  id: standin\n  base_url:{servers}\n" + extra
     )
     return root
-
-
-def remora_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}
 
 
 def analyze(root: Path, *args: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from remora import analysis
 from remora.analysis import AnalysisPlan
@@ -27,6 +28,7 @@ from remora.coordinator import (
 )
 from remora.coordinator.rejections import rerun_plan
 from remora.discovery.result import DiscoveryWarning
+from remora.errors import UsageError
 from remora.results import ResultsDB
 
 __all__ = ["register"]
@@ -69,6 +71,15 @@ ForceOpt = Annotated[
         "since their recorded result (kept by default).",
     ),
 ]
+ProcessesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--processes",
+        help="Host processes sharing the nodes, file by file: N, or auto (one per CPU, up to "
+        "8, from 150 runs each); openai servers only (default: sandbox.host_processes, auto).",
+        show_default=False,
+    ),
+]
 PathsArg = Annotated[
     list[Path] | None,
     typer.Argument(
@@ -79,16 +90,41 @@ PathsArg = Annotated[
 ]
 
 
-def _prepare(opts: SharedOptions, paths: list[Path] | None, operations: str | None) -> AnalysisPlan:
+def _prepare(
+    opts: SharedOptions,
+    paths: list[Path] | None,
+    operations: str | None,
+    processes: str | None = None,
+) -> AnalysisPlan:
     """What analyze and watch both start from: targets, config, agents, operations, events."""
     targets = list(paths) if paths else [Path.cwd()]
+    overrides = opts.to_overrides()
+    if processes is not None:
+        overrides.setdefault("sandbox", {})["host_processes"] = _processes(processes)
     return analysis.prepare(
         targets,
         operations,
         config_path=opts.config_path,
-        overrides=opts.to_overrides(),
+        overrides=overrides,
         project=opts.project_root(targets),
     )
+
+
+def _processes(value: str) -> int | str:
+    text = value.strip().lower()
+    if text == "auto":
+        return text
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    raise UsageError(
+        f"--processes {value!r} is not a number of processes",
+        "give a number (1: one process, the default) or auto",
+    )
+
+
+def _show_stderr(line: str) -> None:
+    """A shard process's stderr line (an error, a warning), above the progress bar."""
+    err_console.print(Text(line), soft_wrap=True, highlight=False)
 
 
 def _print_warning(warning: DiscoveryWarning) -> None:
@@ -127,16 +163,20 @@ def analyze_command(
     node_type: TypesOpt = None,
     retry_rejected: RetryRejectedOpt = False,
     force: ForceOpt = False,
+    processes: ProcessesOpt = None,
 ) -> None:
     """Run the agents on every node under PATHS; the changes wait in `remora review`.
 
     A node × operation whose inputs (node text, agent, model, options) are unchanged
     since its recorded result keeps that result and is not run again (--force re-runs).
 
+    With model servers (provider openai), --processes N shards the nodes by file
+    over N host processes, so Remora's own work per run takes N cores.
+
     Exit codes: 0 all good, 1 some operations failed, 2 nothing succeeded or bad
     usage, 3 configuration error, 130 interrupted.
     """
-    plan = _prepare(opts, paths, operations)
+    plan = _prepare(opts, paths, operations, processes)
     try:
         result = analysis.find_nodes(plan, parse_types(node_type), _print_warning)
         rerun = None
@@ -157,6 +197,7 @@ def analyze_command(
                     auto_accept=auto_accept,
                     rerun=rerun,
                     force=force,
+                    on_stderr=_show_stderr,
                 )
             )
         except KeyboardInterrupt:

@@ -24,6 +24,7 @@ from typing import Any
 from remora.agents import AgentRegistry, node_template_vars
 from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import TextCompleter
+from remora.coordinator.accepting import auto_accept as accept_changes
 from remora.coordinator.binding import OptionBoundExecutor
 from remora.coordinator.incremental import (
     plan_digest,
@@ -45,14 +46,19 @@ from remora.coordinator.report import (
     TaskOutcome,
     transcript_details,
 )
-from remora.coordinator.server_states import publish_server_states
-from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
+from remora.coordinator.server_states import StatesWriter, publish_server_states
+from remora.coordinator.tasks import (
+    OperationPlan,
+    Task,
+    not_run_result,
+    plan_operations,
+    plan_tasks,
+)
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
-from remora.results.review import accept as accept_workspace
 from remora.results.review import is_open, new_result_state, supersede
 from remora.runner import (
     AgentResult,
@@ -105,6 +111,8 @@ class Coordinator:
         self._runtime: SandboxRuntime | None = None
         # A tool script hit a limit or a worker crashed (docs/architecture.md, Monty exit pitfall).
         self.sandbox_faulted = False
+        # Where the servers' states go (default .remora/servers.json; a shard: its parent).
+        self.publish_states: StatesWriter | None = None
 
     async def __aenter__(self) -> Coordinator:
         self.db = ResultsDB(self.project_root)
@@ -168,6 +176,7 @@ class Coordinator:
         auto_accept: bool = False,
         only: Collection[tuple[str, str]] | None = None,
         force: bool = False,
+        run_id: str | None = None,
     ) -> AnalyzeReport:
         """One batch: every node × operation gets exactly one recorded result.
 
@@ -175,7 +184,8 @@ class Coordinator:
         (``analyze --retry-rejected``); the others are neither run nor recorded.
         A task whose inputs are unchanged since its standing result keeps that
         result instead of running (see :mod:`remora.coordinator.incremental`),
-        unless ``force``.
+        unless ``force``. ``run_id``: a run its caller started and finishes (the
+        parent of sharded host processes); by default the batch is a run of its own.
         """
         if self.db is None:
             raise RuntimeError("Coordinator.analyze() outside `async with Coordinator(...)`")
@@ -188,9 +198,11 @@ class Coordinator:
         to_run = [t for t in tasks if t.runnable and (t.node.node_id, t.operation) not in kept]
         # Nothing to run (an unchanged project): no model check, no sandbox start.
         await self.prepare(to_run)
-        run_id = db.start_run(
-            self.command, {"operations": list(plans), "nodes": len(nodes), "tasks": len(tasks)}
-        )
+        own_run = run_id is None
+        if run_id is None:
+            run_id = db.start_run(
+                self.command, {"operations": list(plans), "nodes": len(nodes), "tasks": len(tasks)}
+            )
         report = AnalyzeReport(run_id, list(plans), len(nodes))
         started = time.monotonic()
         limit = agents_at_once(self.config, (plan.model for plan in plans.values()))
@@ -210,10 +222,13 @@ class Coordinator:
                 runtime = SandboxRuntime(self.config.sandbox, workers=limit)
                 await runtime.start()
                 self._runtime = runtime
-            async with publish_server_states(self.providers, self.project_root):
+            async with publish_server_states(
+                self.providers, self.project_root, self.publish_states
+            ):
                 await self._run_all(tasks, run_id, report, limit, digests, kept)
             if auto_accept:
-                self._auto_accept(report)
+                assert self.db is not None
+                accept_changes(self.store, self.db, report, self._emit)
         except asyncio.CancelledError:
             report.interrupted = True
             raise
@@ -221,7 +236,8 @@ class Coordinator:
             report.duration_s = time.monotonic() - started
             order = {(t.node.node_id, t.operation): i for i, t in enumerate(tasks)}
             report.outcomes.sort(key=lambda o: order.get((o.node.node_id, o.operation), 0))
-            db.finish_run(run_id)
+            if own_run:
+                db.finish_run(run_id)
             self.progress.finished()
             self._emit(
                 "coordinator_end",
@@ -246,7 +262,7 @@ class Coordinator:
         queue: deque[tuple[Task, str]] = deque()
         for task in tasks:
             if not task.runnable:
-                self._done(report, self._record(run_id, task, self._not_run(task)))
+                self._done(report, self._record(run_id, task, not_run_result(task)))
                 continue
             record = kept.get((task.node.node_id, task.operation))
             if record is None:
@@ -306,15 +322,6 @@ class Coordinator:
     def _done(self, report: AnalyzeReport, outcome: TaskOutcome) -> None:
         report.outcomes.append(outcome)
         self.progress.task_done(outcome)
-
-    @staticmethod
-    def _not_run(task: Task) -> AgentResult:
-        if task.plan.error is not None:
-            error = task.plan.error
-            return AgentResult(
-                "failed", summary=error.message, error=ResultError(error.code, error.message)
-            )
-        return AgentResult("skipped", summary=task.skip_reason)
 
     async def _run_one(self, task: Task, run_id: str, fingerprint: str) -> TaskOutcome:
         plan = task.plan
@@ -406,32 +413,6 @@ class Coordinator:
         )
         review = new_result_state(result.changed_files, result.workspace_id)
         return TaskOutcome(task.node, task.operation, result, result_id, review)
-
-    def _auto_accept(self, report: AnalyzeReport) -> None:
-        """Accept each successful change in order; a later one on the same file conflicts."""
-        assert self.db is not None
-        for index, outcome in enumerate(report.outcomes):
-            result = outcome.result
-            if outcome.review != "pending" or result.status != "success" or not result.workspace_id:
-                continue
-            try:
-                accepted = accept_workspace(self.store, self.db, result.workspace_id)
-            except RemoraError as exc:
-                # e.g. another process holds the accept lock: this change stays
-                # pending for `remora review`, and the others are still tried.
-                self._emit(
-                    "warning",
-                    {"workspace_id": result.workspace_id, "auto_accept": "failed", **exc.to_dict()},
-                )
-                continue
-            report.outcomes[index] = TaskOutcome(
-                outcome.node,
-                outcome.operation,
-                result,
-                outcome.result_id,
-                "accepted" if accepted.accepted else "conflict",
-                tuple(c.path for c in accepted.conflicts),
-            )
 
     def _emit(self, kind: Any, data: dict[str, Any]) -> None:
         self.emitter.emit(Event(kind, data))

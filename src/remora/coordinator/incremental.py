@@ -46,7 +46,7 @@ _MODEL_SCHEDULING = {
     "cooldown_s",
 }
 _RUNNER_SCHEDULING = {"per_turn_timeout", "total_timeout"}
-_SANDBOX_SCHEDULING = {"max_concurrent_agents", "workers", "request_timeout"}
+_SANDBOX_SCHEDULING = {"max_concurrent_agents", "host_processes", "workers", "request_timeout"}
 
 
 def _digest(*parts: Any) -> str:

@@ -7,14 +7,16 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from remora.config import ModelConfig
+from remora.conversation import Usage
 from remora.discovery.node import CSTNode
-from remora.runner import AgentResult
+from remora.runner import AgentResult, ResultError
 
 __all__ = [
     "AnalyzeReport",
     "NullProgress",
     "ProgressSink",
     "TaskOutcome",
+    "outcome_from_dict",
     "transcript_details",
 ]
 
@@ -66,6 +68,32 @@ class TaskOutcome:
             "reused": self.reused,
             **self.result.to_dict(),
         }
+
+
+def outcome_from_dict(data: dict[str, Any], node: CSTNode) -> TaskOutcome:
+    """A :meth:`TaskOutcome.to_dict` read back (sent by a shard process), with its node."""
+    error = data.get("error")
+    result = AgentResult(
+        data["status"],
+        workspace_id=data.get("workspace_id"),
+        changed_files=list(data.get("changed_files") or []),
+        summary=data.get("summary") or "",
+        details=data.get("details") or {},
+        error=ResultError(error["code"], error["message"]) if error else None,
+        turns=data.get("turns") or 0,
+        usage=Usage(**(data.get("usage") or {})),
+        duration_s=data.get("duration_s") or 0.0,
+        degraded=bool(data.get("degraded")),
+    )
+    return TaskOutcome(
+        node,
+        data["operation"],
+        result,
+        data.get("result_id"),
+        data.get("review") or "none",
+        tuple(data.get("conflicts") or ()),
+        reused=bool(data.get("reused")),
+    )
 
 
 @dataclass

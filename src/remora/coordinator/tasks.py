@@ -13,12 +13,14 @@ from remora.config import ModelConfig, RemoraConfig
 from remora.coordinator.binding import bind_options
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError, UsageError
+from remora.runner import AgentResult, ResultError
 
 __all__ = [
     "TEST_CODE_PATTERNS",
     "OperationPlan",
     "Task",
     "file_filter_reason",
+    "not_run_result",
     "parse_operations",
     "plan_operations",
     "plan_tasks",
@@ -134,6 +136,16 @@ def plan_tasks(nodes: Sequence[CSTNode], plans: dict[str, OperationPlan]) -> lis
                 skip = reason
             tasks.append(Task(node, name, plan, skip))
     return tasks
+
+
+def not_run_result(task: Task) -> AgentResult:
+    """The result of a task that is not run: its agent failed to load, or it does not apply."""
+    if task.plan.error is not None:
+        error = task.plan.error
+        return AgentResult(
+            "failed", summary=error.message, error=ResultError(error.code, error.message)
+        )
+    return AgentResult("skipped", summary=task.skip_reason)
 
 
 def _matches(path: str, pattern: str) -> bool:

@@ -48,3 +48,18 @@ def test_an_unknown_option_is_named_with_a_suggestion(project: Path) -> None:
         f"error[CONFIG_003]: unknown config key 'operations.test.options.max_test' ({config}:4)"
     ) in out
     assert "hint: did you mean 'max_tests'?" in out
+
+
+def test_processes_with_the_embedded_model_is_refused_before_any_run(project: Path) -> None:
+    code, out = remora(project, "analyze", "-o", "lint", "--processes", "4", "inventory")
+    assert code == 2
+    assert "error[USAGE]: --processes 4 (sandbox.host_processes) shards analyze" in out
+    assert "'lint' uses the embedded model 'qwen2.5-coder-0.5b'" in out
+    assert "hint: use --processes 1" in out and "remora models serve" in out
+    assert not (project / STATE_DIR / "remora.db").exists()  # no run was recorded
+
+
+def test_processes_must_be_a_number_or_auto(project: Path) -> None:
+    code, out = remora(project, "analyze", "--processes", "two", "inventory")
+    assert code == 2
+    assert "error[USAGE]: --processes 'two' is not a number of processes" in out

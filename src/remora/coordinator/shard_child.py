@@ -1,0 +1,199 @@
+"""One host process of a sharded ``remora analyze``.
+
+``python -m remora.coordinator.shard_child SPEC``: SPEC is a pickled
+:class:`~remora.coordinator.shards.ShardSpec` the parent wrote
+(:mod:`remora.coordinator.shard_parent`). The process runs the normal coordinator
+on its nodes with its share of ``-j`` and of each server's ``max_in_flight``, in
+the run the parent started, and tells the parent what happens as JSON lines on
+the pipe ``spec.progress_fd``: ``run`` (a task started), ``done`` (its outcome),
+``servers`` (the servers' states, every second), then ``end`` or ``error`` (a
+RemoraError, such as a model that is not available). Its stderr goes to the
+parent, which shows it; nothing else is printed.
+
+SIGINT (the parent forwarding Ctrl-C) stops it as it stops ``remora analyze``:
+unfinished runs discarded, finished ones recorded; exit 130. When the parent
+goes away (its end of stdin closes, or the pipe breaks) the process interrupts
+itself, so no shard outlives its parent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pickle
+import signal
+import sys
+import threading
+import traceback
+import warnings
+from pathlib import Path
+from typing import Any, NoReturn
+
+from remora.agents import AgentRegistry
+from remora.config import ModelConfig
+from remora.coordinator.batch import Coordinator
+from remora.coordinator.providers import ProviderFactory
+from remora.coordinator.report import TaskOutcome
+from remora.coordinator.shards import ShardSpec, even_share, jobs_per_process
+from remora.discovery.node import CSTNode
+from remora.errors import RemoraError
+from remora.events import build_emitter
+from remora.providers.base import Provider
+
+__all__ = ["Channel", "ChannelProgress", "main", "split_limits"]
+
+
+class Channel:
+    """JSON lines to the parent on a pipe; a broken pipe (the parent gone) interrupts us."""
+
+    def __init__(self, fd: int) -> None:
+        # Not passed on to the programs this process starts (Monty's workers, ruff): the
+        # parent's end must see EOF when this process ends, however it ends.
+        os.set_inheritable(fd, False)
+        self._fd: int | None = fd
+        self._lock = threading.Lock()
+
+    def send(self, message: dict[str, Any]) -> None:
+        data = (json.dumps(message, default=str, separators=(",", ":")) + "\n").encode()
+        with self._lock:
+            if self._fd is None:
+                return
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(self._fd, view) :]
+            except BrokenPipeError:
+                self._fd = None
+                os.kill(os.getpid(), signal.SIGINT)
+
+    def servers(self, states: list[dict[str, Any]], running: bool) -> None:
+        self.send({"t": "servers", "states": states, "running": running})
+
+    def close(self) -> None:
+        with self._lock:
+            fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+
+class ChannelProgress:
+    """The coordinator's progress, sent to the parent (which draws the one bar)."""
+
+    def __init__(self, channel: Channel) -> None:
+        self._channel = channel
+
+    def started(self, total: int) -> None:
+        self._channel.send({"t": "total", "tasks": total})
+
+    def task_started(self, node: CSTNode, operation: str) -> None:
+        self._channel.send({"t": "run", "node": node.node_id, "op": operation})
+
+    def task_done(self, outcome: TaskOutcome) -> None:
+        self._channel.send({"t": "done", "outcome": outcome.to_dict()})
+
+    def finished(self) -> None:
+        return None
+
+
+def split_limits(index: int, count: int) -> ProviderFactory:
+    """A provider factory giving this process its share of each server's ``max_in_flight``."""
+    from remora.providers.factory import create_provider  # adapters import lazily
+
+    def create(model: ModelConfig, profile: str | None) -> Provider:
+        share = even_share(model.max_in_flight, count, index)
+        return create_provider(model.model_copy(update={"max_in_flight": share}), profile)
+
+    return create
+
+
+def _watch_parent() -> None:
+    """Interrupt this process when its parent goes away (stdin, a pipe from it, closes)."""
+
+    def wait() -> None:
+        try:
+            while os.read(0, 4096):
+                pass
+        except OSError:
+            pass
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=wait, name="remora-parent-watch", daemon=True).start()
+
+
+async def _run(spec: ShardSpec, channel: Channel) -> bool:
+    config = spec.loaded.config
+    config.sandbox.max_concurrent_agents = spec.jobs
+    if config.sandbox.workers is not None:  # a limit on Monty workers holds in total too
+        config.sandbox.workers = jobs_per_process(config.sandbox.workers, spec.count)
+    root = spec.loaded.project_root
+    emitter = build_emitter(
+        config.events.enabled, spec.events_output, config.events.max_payload_chars
+    )
+    coordinator = Coordinator(
+        config,
+        root,
+        registry=AgentRegistry(config.agents_dir, project_root=root),
+        emitter=emitter,
+        provider_factory=split_limits(spec.index, spec.count),
+        progress=ChannelProgress(channel),
+    )
+    coordinator.publish_states = channel.servers
+    try:
+        async with coordinator:
+            await coordinator.analyze(
+                spec.nodes, spec.operations, only=spec.only, force=spec.force, run_id=spec.run_id
+            )
+    finally:
+        emitter.close()
+    return coordinator.sandbox_faulted
+
+
+def _show_warning(message: Any, *args: object, **kwargs: object) -> None:
+    print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
+def _ending() -> None:
+    """The shard is done: a SIGINT now (the parent stopping the others at an error) must
+    not cut the last message short."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def main(argv: list[str]) -> NoReturn:
+    """Run the shard described by the file ``argv[0]``; exit 0, 130 (interrupted), a
+    RemoraError's exit code, or 1 with a traceback on stderr (a bug)."""
+    code = 1
+    channel: Channel | None = None
+    try:
+        # The parent forwards Ctrl-C as SIGINT, whatever this process inherited (a shell
+        # starts a background job with SIGINT ignored).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _watch_parent()
+        spec: ShardSpec = pickle.loads(Path(argv[0]).read_bytes())
+        channel = Channel(spec.progress_fd)
+        warnings.showwarning = _show_warning
+        faulted = asyncio.run(_run(spec, channel))
+        _ending()
+        channel.send({"t": "end", "faulted": faulted})
+        code = 0
+    except KeyboardInterrupt:
+        code = 130
+    except RemoraError as exc:
+        _ending()
+        if channel is not None:
+            channel.send({"t": "error", **exc.to_dict()})
+        code = exc.exit_code
+    except BaseException:  # a bug: the parent shows this and fails the shard's runs
+        traceback.print_exc()
+    finally:
+        if channel is not None:
+            channel.close()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    # Not a normal exit: Monty's runtime threads can abort the interpreter's shutdown
+    # after a tool hit a limit (docs/architecture.md); everything is recorded by now.
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

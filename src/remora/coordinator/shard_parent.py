@@ -1,0 +1,351 @@
+"""The parent of a sharded ``remora analyze``: N shard processes, one run, one report, one bar.
+
+The parent has discovered and planned (:func:`remora.coordinator.shards.plan_shards`);
+here it starts the run in the results database, writes each shard's spec to a
+temp file, starts ``python -m remora.coordinator.shard_child SPEC`` per shard (a
+session of its own, so a terminal's Ctrl-C reaches the parent only, which
+forwards it once), and reads each one's pipe: tasks started and their outcomes
+go to the one progress bar and into the report, the servers' states into
+``.remora/servers.json`` (merged), a child's stderr to ``on_stderr`` line by line.
+
+The report is the one a single process would give: every task once, in the
+batch's order; ``--auto-accept`` runs here once every shard is done. A shard
+that ends before its runs did (killed, crashed) leaves its finished runs
+recorded; each of its other tasks becomes a failed result (SHARD_CRASHED) saying
+so, and the other shards go on. A RemoraError in a shard (a model that is not
+available) stops the others and is raised here, as the coordinator raises it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import pickle
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from remora.config.loading import LoadedConfig
+from remora.coordinator.accepting import auto_accept as accept_changes
+from remora.coordinator.report import AnalyzeReport, ProgressSink, TaskOutcome, outcome_from_dict
+from remora.coordinator.server_states import merge_server_states, write_server_states
+from remora.coordinator.shards import SHARD_CRASHED, Shard, ShardPlan, ShardSpec
+from remora.coordinator.tasks import Task, not_run_result
+from remora.errors import RemoraError, error_for
+from remora.events import Event, EventEmitter
+from remora.results import ResultsDB
+from remora.runner import AgentResult, ResultError
+from remora.workspace import WorkspaceStore
+
+__all__ = ["forward_lines", "run_shards"]
+
+# How long interrupted shards get to discard their unfinished runs before SIGKILL.
+_INTERRUPT_WAIT_S = 60.0
+# A progress line carries a whole outcome (its transcript included).
+_LINE_LIMIT = 2**26
+_STATES_EVERY_S = 1.0
+# How long a shard's stderr is read after it ended (its own last lines are already there).
+_DRAIN_S = 5.0
+_SRC = str(Path(__file__).resolve().parents[2])  # the folder `remora` is imported from
+
+
+@dataclass
+class _Child:
+    shard: Shard
+    tasks: list[Task]
+    process: asyncio.subprocess.Process | None = None
+    outcomes: dict[tuple[str, str], TaskOutcome] = field(default_factory=dict)
+    states: list[dict[str, Any]] = field(default_factory=list)
+    ended: bool = False
+    error: dict[str, str] | None = None
+
+
+def _child_env() -> dict[str, str]:
+    """This environment, with the same ``remora`` first on the path (a checkout's src/)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (_SRC, env.get("PYTHONPATH")) if p)
+    return env
+
+
+async def forward_lines(stream: asyncio.StreamReader, on_line: Callable[[str], None]) -> None:
+    """A shard's stderr, line by line (a line may come in pieces, or end without a newline),
+    until it closes: nothing is dropped."""
+    pending = b""
+    while chunk := await stream.read(65536):
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            on_line(line.decode(errors="replace"))
+    if pending:
+        on_line(pending.decode(errors="replace"))
+
+
+def _exit_reason(returncode: int | None) -> str:
+    if returncode is None:
+        return "did not end"
+    if returncode < 0:
+        with contextlib.suppress(ValueError):
+            return f"was killed by {signal.Signals(-returncode).name}"
+        return f"was killed by signal {-returncode}"
+    return f"exited with status {returncode}"
+
+
+class _Shards:
+    def __init__(
+        self,
+        plan: ShardPlan,
+        spec: Callable[[Shard, int], ShardSpec],
+        progress: ProgressSink,
+        on_stderr: Callable[[str], None],
+        project_root: Path,
+    ) -> None:
+        shard_of = {path: s.index for s in plan.shards for path in s.files}
+        self.children = [_Child(shard, []) for shard in plan.shards]
+        for task in plan.tasks:
+            self.children[shard_of[task.node.file_path]].tasks.append(task)
+        self.nodes = {task.node.node_id: task.node for task in plan.tasks}
+        self._spec = spec
+        self._progress = progress
+        self._on_stderr = on_stderr
+        self._root = project_root
+        self._states_changed = False
+        self._supervisors: list[asyncio.Future[None]] = []
+        self.arrived: list[TaskOutcome] = []  # every shard's outcomes, as they came
+
+    async def start(self, folder: Path) -> None:
+        for child in self.children:
+            read_fd, write_fd = os.pipe()
+            path = folder / f"shard-{child.shard.index}.pickle"
+            spec = self._spec(child.shard, write_fd)
+            path.write_bytes(pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL))
+            try:
+                child.process = await asyncio.create_subprocess_exec(
+                    *(sys.executable, "-m", "remora.coordinator.shard_child", str(path)),
+                    stdin=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                    pass_fds=(write_fd,),
+                    start_new_session=True,
+                    env=_child_env(),
+                )
+            except BaseException:
+                os.close(read_fd)
+                raise
+            finally:
+                os.close(write_fd)  # the child's copy is the only writer: EOF when it ends
+            self._supervisors.append(asyncio.ensure_future(self._supervise(child, read_fd)))
+
+    async def run(self, folder: Path) -> None:
+        states = asyncio.ensure_future(self._publish_states())
+        try:
+            await self.start(folder)
+            await asyncio.wait(self._supervisors)
+        except BaseException:  # Ctrl-C (CancelledError), or a shard that could not start
+            await self._interrupt()
+            raise
+        finally:
+            states.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await states
+            if any(child.states for child in self.children):
+                write_server_states(self._root, self._merged_states(), running=False)
+        for supervisor in self._supervisors:
+            supervisor.result()  # a bug in reading a shard propagates
+
+    async def _interrupt(self) -> None:
+        """Ctrl-C: each shard discards its unfinished runs and ends; SIGKILL after a wait."""
+        self._signal(signal.SIGINT)
+        if not self._supervisors:
+            return
+        _, pending = await asyncio.wait(self._supervisors, timeout=_INTERRUPT_WAIT_S)
+        if pending:
+            self._signal(signal.SIGKILL)
+            await asyncio.wait(pending)
+
+    def _signal(self, signum: int) -> None:
+        for child in self.children:
+            if child.process is not None and child.process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    child.process.send_signal(signum)
+
+    async def _supervise(self, child: _Child, read_fd: int) -> None:
+        process = child.process
+        assert process is not None and process.stderr is not None
+        messages = asyncio.ensure_future(self._read_messages(child, read_fd))
+        errors = asyncio.ensure_future(forward_lines(process.stderr, self._on_stderr))
+        try:
+            await process.wait()
+            # Its last lines are in the pipes. The messages' pipe is its own (EOF now); its
+            # stderr a program it started (a sandboxed pytest) may hold: not waited for long.
+            await asyncio.wait([messages], timeout=_DRAIN_S * 12)
+            await asyncio.wait([errors], timeout=_DRAIN_S)
+        finally:
+            cut = not errors.done()
+            for reader in (messages, errors):
+                reader.cancel()
+            await asyncio.gather(messages, errors, return_exceptions=True)
+            if process.stdin is not None:
+                process.stdin.close()
+        if cut:
+            self._on_stderr(
+                f"(host process {child.shard.index + 1} ended; what the programs "
+                "it started still write to its stderr is not shown)"
+            )
+        if not messages.cancelled():
+            messages.result()  # a bug in reading it propagates
+
+    async def _read_messages(self, child: _Child, read_fd: int) -> None:
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=_LINE_LIMIT)
+        transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_fd, "rb", buffering=0)
+        )
+        try:
+            while line := await reader.readline():
+                if line.endswith(b"\n"):  # else cut short by a kill: nothing to read in it
+                    self._handle(child, json.loads(line))
+        finally:
+            transport.close()
+
+    def _handle(self, child: _Child, message: dict[str, Any]) -> None:
+        kind = message["t"]
+        if kind == "run":
+            self._progress.task_started(self.nodes[message["node"]], message["op"])
+        elif kind == "done":
+            data = message["outcome"]
+            outcome = outcome_from_dict(data, self.nodes[data["node_id"]])
+            child.outcomes[(outcome.node.node_id, outcome.operation)] = outcome
+            self.arrived.append(outcome)
+            self._progress.task_done(outcome)
+        elif kind == "servers":
+            child.states = message["states"]
+            self._states_changed = True
+        elif kind == "end":
+            child.ended = True
+        elif kind == "error":
+            child.error = message
+            self._signal(signal.SIGINT)  # as one process stops at the error: the others too
+
+    def _merged_states(self) -> list[dict[str, Any]]:
+        return merge_server_states([child.states for child in self.children])
+
+    async def _publish_states(self) -> None:
+        while True:
+            await asyncio.sleep(_STATES_EVERY_S)
+            if self._states_changed:
+                self._states_changed = False
+                write_server_states(self._root, self._merged_states(), running=True)
+
+
+def _crash_outcomes(
+    child: _Child, count: int, db: ResultsDB, run_id: str
+) -> list[tuple[TaskOutcome, str]]:
+    """The tasks a shard left without a result, recorded as failed (or as not run)."""
+    assert child.process is not None
+    reason = _exit_reason(child.process.returncode)
+    message = (
+        f"host process {child.shard.index + 1} of {count} (pid {child.process.pid}) {reason} "
+        "before this run finished; the runs it finished are recorded, run `remora analyze` "
+        "again for the rest (its stderr, shown above, may say why)"
+    )
+    failed = AgentResult("failed", summary=message, error=ResultError(SHARD_CRASHED, message))
+    outcomes = []
+    for task in child.tasks:
+        if (task.node.node_id, task.operation) in child.outcomes:
+            continue
+        result = failed if task.runnable else not_run_result(task)
+        result_id = db.record_result(run_id, task.node, task.operation, result.to_dict())
+        outcomes.append((TaskOutcome(task.node, task.operation, result, result_id), message))
+    return outcomes
+
+
+def _raise_error(message: dict[str, str]) -> None:
+    code, text, hint = message["code"], message["message"], message.get("hint", "")
+    try:
+        error = error_for(code, text, hint)
+    except ValueError:  # a code no class owns
+        error = RemoraError(code, text, hint)
+    raise error
+
+
+async def run_shards(
+    plan: ShardPlan,
+    loaded: LoadedConfig,
+    operations: list[str],
+    nodes: int,
+    *,
+    progress: ProgressSink,
+    emitter: EventEmitter,
+    events_output: str,
+    only: Collection[tuple[str, str]] | None = None,
+    force: bool = False,
+    auto_accept: bool = False,
+    on_stderr: Callable[[str], None] | None = None,
+) -> AnalyzeReport:
+    """Run ``plan``'s shards, each in a process of its own; the batch's one report.
+
+    ``nodes``: how many nodes the batch has (the report's count). Raises the
+    RemoraError a shard stopped at; KeyboardInterrupt/CancelledError after every
+    shard has ended.
+    """
+    root = loaded.project_root
+    count = len(plan.shards)
+    wanted = None if only is None else frozenset(only)
+    with ResultsDB(root) as db:
+        config = {"operations": list(plan.plans), "nodes": nodes, "tasks": len(plan.tasks)}
+        run_id = db.start_run("analyze", {**config, "host_processes": count})
+
+        def spec(shard: Shard, progress_fd: int) -> ShardSpec:
+            ids = {node.node_id for node in shard.nodes}
+            return ShardSpec(
+                index=shard.index,
+                count=count,
+                run_id=run_id,
+                loaded=loaded,
+                operations=operations,
+                nodes=list(shard.nodes),
+                only=None if wanted is None else frozenset(p for p in wanted if p[0] in ids),
+                force=force,
+                jobs=plan.jobs,
+                events_output=events_output,
+                progress_fd=progress_fd,
+            )
+
+        shards = _Shards(plan, spec, progress, on_stderr or _to_stderr, root)
+        report = AnalyzeReport(run_id, list(plan.plans), nodes)
+        started = time.monotonic()
+        progress.started(len(plan.tasks))
+        try:
+            with tempfile.TemporaryDirectory(prefix="remora-shards-") as folder:
+                await shards.run(Path(folder))
+            error = next((c.error for c in shards.children if c.error is not None), None)
+            if error is not None:
+                _raise_error(error)
+            report.outcomes.extend(shards.arrived)  # the order the runs finished in
+            for child in shards.children:
+                for outcome, message in _crash_outcomes(child, count, db, run_id):
+                    report.outcomes.append(outcome)
+                    progress.task_done(outcome)
+                    emitter.emit(Event("warning", {"shard": child.shard.index, "message": message}))
+            if auto_accept:  # as one process: in the order the runs finished, then sorted
+                store = WorkspaceStore(root)
+                accept_changes(store, db, report, lambda k, d: emitter.emit(Event(k, d)))
+            order = {(t.node.node_id, t.operation): i for i, t in enumerate(plan.tasks)}
+            report.outcomes.sort(key=lambda o: order.get((o.node.node_id, o.operation), 0))
+        except asyncio.CancelledError:
+            report.interrupted = True
+            raise
+        finally:
+            report.duration_s = time.monotonic() - started
+            progress.finished()
+            db.finish_run(run_id)
+    return report
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)

@@ -1,0 +1,255 @@
+"""Host processes for ``remora analyze``: the nodes sharded by file over N processes.
+
+With a model server the model is not the limit: Remora's own work per run is
+(parses, ruff, the sandbox's host calls, workspaces, records, the HTTP client),
+and one process does it on one core. ``sandbox.host_processes`` (``--processes``)
+runs N processes of the coordinator, each on a shard of the files, so the host
+work takes N cores. This module plans that (pure: no process is started here):
+how many processes, which files each takes, each one's share of ``-j`` and of
+every server's ``max_in_flight`` so the limits hold in total. The processes
+themselves are started by :mod:`remora.coordinator.shard_parent`.
+
+Whole files per shard: the per-file caches (the parse of a file, its ruff
+findings) stay in one process, and every workspace of a node is touched by one
+process only (a supersede never races another process). Only models served over
+HTTP (``provider: openai``) are sharded: the embedded model is one model in
+memory (a process each would load it again), and the other providers' clients
+keep their own limits that N processes could not share.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from remora.agents import AgentRegistry
+from remora.config import ModelConfig, RemoraConfig
+from remora.config.loading import LoadedConfig
+from remora.coordinator.providers import agents_at_once
+from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
+from remora.discovery.node import CSTNode
+from remora.errors import UsageError
+
+__all__ = [
+    "AUTO_MAX_PROCESSES",
+    "LINES_PER_RUN",
+    "MIN_RUNS_PER_PROCESS",
+    "SHARD_CRASHED",
+    "Shard",
+    "ShardPlan",
+    "ShardSpec",
+    "even_share",
+    "host_processes",
+    "jobs_per_process",
+    "partition",
+    "plan_shards",
+]
+
+# `auto`: one process per CPU, at most this many (each holds its own copies of the
+# parse caches and sandbox workers: ~150-250 MB of RSS).
+AUTO_MAX_PROCESSES = 8
+# `auto` starts another process only for this many runs more: a process costs
+# ~0.6 s of CPU to start (imports, the sandbox's fork server) against ~40 ms a run.
+MIN_RUNS_PER_PROCESS = 150
+# A run's host work grows with its file: fitted on click's two shards (36.6 and 26.0
+# CPU-s; 897 and 885 runs), ~22 ms plus ~0.01 ms per line of the file, so a run on a
+# file of this many lines weighs twice one on a short file (click's core.py: 3,042).
+LINES_PER_RUN = 2000
+# The error code of a run whose host process ended before the run did.
+SHARD_CRASHED = "SHARD_CRASHED"
+
+ProcessesSetting = int | Literal["auto"]
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """One process's part: whole files, its nodes in discovery order, their weight (the
+    expected host work: runs weighed by their file's length)."""
+
+    index: int
+    files: tuple[str, ...]
+    nodes: tuple[CSTNode, ...]
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class ShardPlan:
+    """What the parent runs: the batch's plans and tasks (single-process order), the shards."""
+
+    plans: dict[str, OperationPlan]
+    tasks: list[Task]
+    shards: list[Shard]
+    total_jobs: int
+
+    @property
+    def jobs(self) -> int:
+        """``-j`` of each process: the total's share, rounded up."""
+        return jobs_per_process(self.total_jobs, len(self.shards))
+
+
+@dataclass(frozen=True, slots=True)
+class ShardSpec:
+    """What a shard process is given, in a temp file (a node list does not fit a command line)."""
+
+    index: int
+    count: int
+    run_id: str
+    loaded: LoadedConfig
+    operations: list[str]
+    nodes: list[CSTNode]
+    only: frozenset[tuple[str, str]] | None
+    force: bool
+    jobs: int
+    events_output: str
+    # The write end of the pipe its progress, results and server states go to.
+    progress_fd: int
+
+
+def partition(
+    nodes: Sequence[CSTNode], count: int, weights: Mapping[str, float] | None = None
+) -> list[Shard]:
+    """At most ``count`` shards of whole files, balanced by weight (default: nodes).
+
+    The heaviest file goes first to the lightest shard (longest processing time
+    first: within 4/3 of the best balance, or the heaviest file alone). Files keep
+    their discovery order within a shard; an empty shard (fewer files than
+    ``count``) is left out.
+    """
+    if count < 1:
+        raise ValueError(f"count must be 1 or more, got {count}")
+    by_file: dict[str, list[CSTNode]] = {}
+    for node in nodes:
+        by_file.setdefault(node.file_path, []).append(node)
+    order = {path: i for i, path in enumerate(by_file)}
+
+    def weight(path: str) -> float:
+        return len(by_file[path]) if weights is None else weights.get(path, 0.0)
+
+    loads = [(0.0, index) for index in range(count)]
+    assigned: list[list[str]] = [[] for _ in range(count)]
+    for path in sorted(by_file, key=lambda p: (-weight(p), order[p])):
+        load, index = heapq.heappop(loads)
+        assigned[index].append(path)
+        heapq.heappush(loads, (load + weight(path), index))
+    shards: list[Shard] = []
+    for files in assigned:
+        if not files:
+            continue
+        files.sort(key=order.__getitem__)
+        shard_nodes = tuple(node for path in files for node in by_file[path])
+        shards.append(Shard(len(shards), tuple(files), shard_nodes, sum(map(weight, files))))
+    return shards
+
+
+def even_share(total: int, count: int, index: int) -> int:
+    """Process ``index``'s share of ``total`` (a server's max_in_flight): the shares add up
+    to ``total``, each at least 1 (then, with fewer than ``count``, to ``count``)."""
+    return max(1, total // count + (1 if index < total % count else 0))
+
+
+def jobs_per_process(total: int, count: int) -> int:
+    return -(-total // count)
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def host_processes(
+    setting: ProcessesSetting,
+    models: Iterable[tuple[str, ModelConfig]],
+    *,
+    files: int,
+    runs: int,
+    jobs: int,
+    cpus: int | None = None,
+) -> int:
+    """How many host processes run the batch (1: the coordinator in this process, as always).
+
+    ``models``: (operation, model) of each operation that runs. A number above 1 with
+    a model that is not served over HTTP is refused (a usage error naming it); ``auto``
+    then stays at 1. Never more processes than files (whole files per shard), agents
+    at once (``jobs``) or, for ``auto``, CPUs and runs / :data:`MIN_RUNS_PER_PROCESS`.
+    """
+    if setting == 1:
+        return 1
+    chosen = list(models)
+    local = [(operation, model) for operation, model in chosen if model.provider != "openai"]
+    if setting == "auto":
+        if not chosen or local:
+            return 1
+        wanted = min(cpus or _usable_cpus(), AUTO_MAX_PROCESSES, runs // MIN_RUNS_PER_PROCESS)
+    else:
+        if local:
+            raise _refusal(setting, *local[0])
+        wanted = setting
+    return max(1, min(wanted, files, jobs))
+
+
+def _refusal(count: int, operation: str, model: ModelConfig) -> UsageError:
+    what = f"operation {operation!r} uses the {model.provider} model {model.id!r}"
+    if model.provider == "embedded":
+        why = "one model in memory, which each process would load again"
+        hint = (
+            "use --processes 1 (sandbox.host_processes: 1) with the embedded model; to "
+            "shard, serve it once (`remora models serve`) and use it as provider openai"
+        )
+    else:
+        why = "its client's limits are per process and would not hold over several"
+        hint = (
+            "use --processes 1 (sandbox.host_processes: 1) with this model; only "
+            "provider openai (a vLLM or llama.cpp server) is sharded"
+        )
+    return UsageError(
+        f"--processes {count} (sandbox.host_processes) shards analyze over {count} host "
+        f"processes, but {what}: {why}",
+        hint,
+    )
+
+
+def plan_shards(
+    loaded: LoadedConfig,
+    registry: AgentRegistry,
+    nodes: Sequence[CSTNode],
+    operations: Sequence[str],
+    only: Collection[tuple[str, str]] | None = None,
+    *,
+    cpus: int | None = None,
+) -> ShardPlan | None:
+    """The shards for ``sandbox.host_processes``, or None when one process runs the batch."""
+    config: RemoraConfig = loaded.config
+    setting = config.sandbox.host_processes
+    if setting == 1:
+        return None  # today's single process exactly: nothing planned twice
+    plans = plan_operations(operations, config, registry)
+    tasks = plan_tasks(nodes, plans)
+    if only is not None:
+        tasks = [t for t in tasks if (t.node.node_id, t.operation) in only]
+    runnable = [t for t in tasks if t.runnable]
+    models = [
+        (name, plan.model)
+        for name, plan in plans.items()
+        if plan.model is not None and any(t.operation == name for t in runnable)
+    ]
+    runs: dict[str, int] = {}
+    for task in runnable:
+        runs[task.node.file_path] = runs.get(task.node.file_path, 0) + 1
+    lines: dict[str, int] = {}  # a file's length: its last node's end (the file node's)
+    for node in nodes:
+        lines[node.file_path] = max(lines.get(node.file_path, 0), node.end_line)
+    weights = {path: n * (1 + lines[path] / LINES_PER_RUN) for path, n in runs.items()}
+    total_jobs = agents_at_once(config, (plan.model for plan in plans.values()))
+    count = host_processes(
+        setting, models, files=len(runs), runs=len(runnable), jobs=total_jobs, cpus=cpus
+    )
+    if count <= 1:
+        return None
+    # Node-major tasks: each node once, in order (by id: hashing a node hashes its text).
+    shard_nodes = list({t.node.node_id: t.node for t in tasks}.values())
+    return ShardPlan(plans, tasks, partition(shard_nodes, count, weights), total_jobs)

@@ -1,0 +1,219 @@
+"""Sharding analyze over host processes (coordinator/shards.py): whole files, balance, the
+split of -j and of each server's max_in_flight, and the refusal of models not served."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from coordinator_support import make_config, make_project, nodes_of
+
+from remora.agents import AgentRegistry
+from remora.config import ModelConfig
+from remora.config.loading import LoadedConfig
+from remora.coordinator import TaskOutcome, plan_operations, plan_tasks
+from remora.coordinator.report import outcome_from_dict
+from remora.coordinator.server_states import merge_server_states
+from remora.coordinator.shard_child import split_limits
+from remora.coordinator.shard_parent import forward_lines
+from remora.coordinator.shards import (
+    AUTO_MAX_PROCESSES,
+    LINES_PER_RUN,
+    MIN_RUNS_PER_PROCESS,
+    even_share,
+    host_processes,
+    jobs_per_process,
+    partition,
+    plan_shards,
+)
+from remora.discovery.node import CSTNode, make_node_id
+from remora.errors import UsageError
+from remora.runner import AgentResult, ResultError
+
+SERVER = ModelConfig(provider="openai", id="served", base_url="http://127.0.0.1:9/v1")
+EMBEDDED = ModelConfig()
+
+
+def _node(path: str, name: str, start: int) -> CSTNode:
+    text = f"def {name}(): pass\n"
+    return CSTNode(
+        make_node_id(path, name, "function"), "function", name, name, path,
+        start, start + len(text), start, start, text,
+    )  # fmt: skip
+
+
+def _files(sizes: dict[str, int]) -> list[CSTNode]:
+    return [_node(path, f"f{i}", i) for path, count in sizes.items() for i in range(count)]
+
+
+def test_partition_keeps_whole_files_and_every_node_in_order() -> None:
+    nodes = _files({"a.py": 5, "b.py": 1, "c.py": 3, "d.py": 4, "e.py": 2})
+    shards = partition(nodes, 3)
+    assert sorted(p for s in shards for p in s.files) == ["a.py", "b.py", "c.py", "d.py", "e.py"]
+    for shard in shards:
+        assert {n.file_path for n in shard.nodes} == set(shard.files)
+        assert list(shard.nodes) == [n for n in nodes if n.file_path in shard.files]
+    assert sum(len(s.nodes) for s in shards) == len(nodes)
+    assert [s.index for s in shards] == [0, 1, 2]
+
+
+def test_partition_balances_by_weight_not_by_order() -> None:
+    # In discovery order, two halves would be 60 + 4 against 4 + 4.
+    nodes = _files({"big1.py": 1, "big2.py": 1, "s1.py": 1, "s2.py": 1, "s3.py": 1, "s4.py": 1})
+    weights = {"big1.py": 30, "big2.py": 30, "s1.py": 2, "s2.py": 2, "s3.py": 2, "s4.py": 2}
+    loads = sorted(s.weight for s in partition(nodes, 2, weights))
+    assert loads == [34, 34]
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 7])
+def test_partition_is_within_a_third_of_the_best(count: int) -> None:
+    sizes = {f"m{i}.py": (i * 37) % 23 + 1 for i in range(40)}
+    shards = partition(_files(sizes), count)
+    best = max(max(sizes.values()), -(-sum(sizes.values()) // count))
+    assert max(s.weight for s in shards) <= best * 4 / 3
+    assert sum(s.weight for s in shards) == sum(sizes.values())
+
+
+def test_partition_leaves_out_empty_shards() -> None:
+    shards = partition(_files({"a.py": 2, "b.py": 1}), 5)
+    assert [s.files for s in shards] == [("a.py",), ("b.py",)]
+
+
+def test_shares_add_up_to_the_limits() -> None:
+    for total in (1, 4, 5, 16, 64):
+        for count in (1, 2, 3, 8):
+            shares = [even_share(total, count, i) for i in range(count)]
+            assert sum(shares) == max(total, count) and max(shares) - min(shares) <= 1
+    assert jobs_per_process(64, 3) == 22 and jobs_per_process(4, 4) == 1
+
+
+def test_one_process_is_today_whatever_the_model() -> None:
+    assert host_processes(1, [("lint", EMBEDDED)], files=50, runs=5000, jobs=4) == 1
+
+
+def test_a_number_is_capped_by_files_and_agents_at_once() -> None:
+    models = [("lint", SERVER), ("docstring", SERVER)]
+    assert host_processes(4, models, files=50, runs=10, jobs=64) == 4
+    assert host_processes(4, models, files=3, runs=10, jobs=64) == 3
+    assert host_processes(4, models, files=50, runs=10, jobs=2) == 2
+
+
+@pytest.mark.parametrize("model", [EMBEDDED, ModelConfig(provider="llm", id="gpt-4o-mini")])
+def test_a_model_not_served_is_refused_by_name(model: ModelConfig) -> None:
+    with pytest.raises(UsageError) as caught:
+        host_processes(4, [("lint", SERVER), ("docstring", model)], files=9, runs=9, jobs=9)
+    message = caught.value.message
+    assert "--processes 4" in message and repr(model.id) in message and "'docstring'" in message
+    assert "--processes 1" in caught.value.hint
+    if model.provider == "embedded":
+        assert "remora models serve" in caught.value.hint
+
+
+def test_auto_shards_only_server_models_and_only_large_runs() -> None:
+    served = [("lint", SERVER)]
+    runs = MIN_RUNS_PER_PROCESS * 100
+    assert host_processes("auto", [("lint", EMBEDDED)], files=99, runs=runs, jobs=99) == 1
+    assert host_processes("auto", [*served, ("x", EMBEDDED)], files=99, runs=runs, jobs=99) == 1
+    assert host_processes("auto", served, files=99, runs=runs, jobs=99, cpus=2) == 2
+    assert host_processes("auto", served, files=99, runs=runs, jobs=99, cpus=64) == (
+        AUTO_MAX_PROCESSES
+    )
+    small = 2 * MIN_RUNS_PER_PROCESS - 1
+    assert host_processes("auto", served, files=99, runs=small, jobs=99, cpus=8) == 1
+
+
+def _loaded(root: Path, **sections: object) -> LoadedConfig:
+    model = {"provider": "openai", "id": "served", "base_url": "http://127.0.0.1:9/v1"}
+    config = make_config(root, model={**model, "max_in_flight": 5}, **sections)
+    return LoadedConfig(config, project_root=root)
+
+
+def test_plan_shards_splits_the_batch_as_one_process_would_run_it(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    loaded = _loaded(root, sandbox={"host_processes": 2})
+    registry = AgentRegistry(loaded.config.agents_dir, project_root=root)
+    nodes = nodes_of(root)
+    plan = plan_shards(loaded, registry, nodes, ["note"])
+    assert plan is not None
+    expected = plan_tasks(nodes, plan_operations(["note"], loaded.config, registry))
+    assert [(t.node.node_id, t.operation) for t in plan.tasks] == [
+        (t.node.node_id, t.operation) for t in expected
+    ]
+    # The runnable tasks (functions, methods) of each file, weighed by its lines (6 and 7):
+    # the heavier first.
+    assert [(s.files, s.weight) for s in plan.shards] == [
+        (("pkg/beta.py",), 2 * (1 + 7 / LINES_PER_RUN)),
+        (("pkg/alpha.py",), 2 * (1 + 6 / LINES_PER_RUN)),
+    ]
+    assert plan.total_jobs == 5 and plan.jobs == 3  # -j by default: max_in_flight, split
+    assert sorted(n.node_id for s in plan.shards for n in s.nodes) == sorted(
+        n.node_id for n in nodes
+    )
+    only = {(t.node.node_id, t.operation) for t in expected if t.node.file_path == "pkg/alpha.py"}
+    assert plan_shards(loaded, registry, nodes, ["note"], only) is None  # one file left
+
+
+def test_plan_shards_refuses_a_local_model_and_skips_one_process(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    loaded = LoadedConfig(make_config(root, sandbox={"host_processes": 2}), project_root=root)
+    registry = AgentRegistry(loaded.config.agents_dir, project_root=root)
+    with pytest.raises(UsageError, match="scripted model 'note-model'"):
+        plan_shards(loaded, registry, nodes_of(root), ["note"])
+    assert plan_shards(_loaded(root), registry, nodes_of(root), ["note"]) is None
+
+
+def test_each_process_gets_its_share_of_each_server() -> None:
+    model = SERVER.model_copy(
+        update={"max_in_flight": 5, "base_url": ["http://a/v1", "http://b/v1"]}
+    )
+    ceilings = [
+        [s.ceiling for s in split_limits(i, 2)(model, None).router.servers]  # type: ignore[attr-defined]
+        for i in range(2)
+    ]
+    assert ceilings == [[3, 3], [2, 2]]
+
+
+def test_server_states_merge_sums_and_keeps_the_worst_state() -> None:
+    def row(url: str, state: str, served: int, limit: int) -> dict[str, object]:
+        return {"model": "m", "url": url, "state": state, "in_flight": 1, "served": served,
+                "failed": 0, "throttled": 0, "limit": limit, "max_in_flight": 8,
+                "back_in_s": 0.0, "last_error": ""}  # fmt: skip
+
+    merged = merge_server_states(
+        [
+            [row("http://a", "in rotation", 10, 8), row("http://b", "in rotation", 4, 8)],
+            [row("http://a", "cooling down", 7, 4)],
+        ]
+    )
+    assert [(r["url"], r["state"], r["served"], r["limit"], r["in_flight"]) for r in merged] == [
+        ("http://a", "cooling down", 17, 12, 2),
+        ("http://b", "in rotation", 4, 8, 1),
+    ]
+
+
+def test_an_outcome_sent_by_a_shard_reads_back_the_same() -> None:
+    node = _node("a.py", "f", 1)
+    result = AgentResult(
+        "failed",
+        workspace_id="lint-x",
+        changed_files=["a.py"],
+        summary="s",
+        details={"transcript": {"tools": [{"name": "t"}]}},
+        error=ResultError("AGENT_003", "turns"),
+        turns=3,
+        duration_s=1.25,
+        degraded=True,
+    )
+    outcome = TaskOutcome(node, "lint", result, "r1", "pending", ("a.py",), reused=True)
+    assert outcome_from_dict(outcome.to_dict(), node) == outcome
+
+
+async def test_a_shards_stderr_reaches_the_user_line_by_line() -> None:
+    stream = asyncio.StreamReader()
+    for piece in (b"warning: one\nerr", b"or: two\n", b"\xff tail without newline"):
+        stream.feed_data(piece)
+    stream.feed_eof()
+    lines: list[str] = []
+    await forward_lines(stream, lines.append)
+    assert lines == ["warning: one", "error: two", "\ufffd tail without newline"]
