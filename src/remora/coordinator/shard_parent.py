@@ -38,7 +38,7 @@ from remora.coordinator.report import AnalyzeReport, ProgressSink, TaskOutcome, 
 from remora.coordinator.server_states import merge_server_states, write_server_states
 from remora.coordinator.shards import SHARD_CRASHED, Shard, ShardPlan, ShardSpec
 from remora.coordinator.tasks import Task, not_run_result
-from remora.errors import RemoraError, error_for
+from remora.errors import error_for
 from remora.events import Event, EventEmitter
 from remora.results import ResultsDB
 from remora.runner import AgentResult, ResultError
@@ -265,12 +265,9 @@ def _crash_outcomes(
 
 
 def _raise_error(message: dict[str, str]) -> None:
-    code, text, hint = message["code"], message["message"], message.get("hint", "")
-    try:
-        error = error_for(code, text, hint)
-    except ValueError:  # a code no class owns
-        error = RemoraError(code, text, hint)
-    raise error
+    # A child sends only its RemoraErrors, whose codes all have a class: a code without one
+    # is a programming error, and error_for's ValueError says so.
+    raise error_for(message["code"], message["message"], message.get("hint", ""))
 
 
 async def run_shards(
