@@ -118,7 +118,7 @@ def _processes(value: str) -> int | str:
         return int(text)
     raise UsageError(
         f"--processes {value!r} is not a number of processes",
-        "give a number (1: one process, the default) or auto",
+        "give a number (1: one process) or auto (the default: one per CPU for server models)",
     )
 
 
