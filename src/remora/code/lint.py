@@ -245,10 +245,9 @@ def _own_texts(node: SourceNode, replaced: SourceNode, span: tuple[int, int]) ->
         return node.file.text, replaced.file.text
 
     def own(item: SourceNode) -> str:
-        data, start = item.file.data, item.start_byte()
-        line_start = max(data.rfind(b"\n", 0, start), data.rfind(b"\r", 0, start)) + 1
-        indent = data[line_start:start].decode("utf-8")
-        code = data[start : item.end_byte()].decode("utf-8")
+        start = item.start_byte()
+        indent = item.line_indent(start)
+        code = item.file.data[start : item.end_byte()].decode("utf-8")
         return f"if 1:\n{indent}{code}\n" if indent else code
 
     return own(node), own(replaced)
