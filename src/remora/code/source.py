@@ -322,18 +322,9 @@ class SourceNode:
         return self.line_indent(self.file.span(self.definition.body.body[0]).start)
 
 
-HOLD_NO_DEFINITIONS = (
-    cst.BaseExpression,
-    cst.SimpleStatementLine,
-    cst.SimpleStatementSuite,
-    cst.Decorator,
-    cst.Parameters,
-    cst.Annotation,
-)
-
-
-# What a statement body's definitions can be found under: suites, compound statements and
-# their clauses (a body's own ``else``, ``except``, ``finally``, ``case``).
+# What a statement body's definitions can be found under: indented suites, compound
+# statements and their clauses (a body's own ``else``, ``except``, ``finally``, ``case``);
+# a one-line suite (``if x: y()``) holds simple statements only.
 _HOLD_STATEMENTS = (
     cst.BaseSuite,
     cst.BaseCompoundStatement,
@@ -378,7 +369,8 @@ def statement_children(node: cst.CSTNode, *, simple: bool = False) -> list[cst.C
         value = getattr(node, name)
         for item in value if isinstance(value, tuple | list) else (value,):
             if (
-                isinstance(item, _HOLD_STATEMENTS) and not isinstance(item, HOLD_NO_DEFINITIONS)
+                isinstance(item, _HOLD_STATEMENTS)
+                and not isinstance(item, cst.SimpleStatementSuite)
             ) or (simple and isinstance(item, cst.SimpleStatementLine)):
                 found.append(item)
     return found
