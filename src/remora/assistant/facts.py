@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from remora import python_ast
 from remora.assistant.executor import CallRecord, CapabilityExecutor
 
 __all__ = ["MAX_SUBJECTS", "QuestionFacts", "gather_facts", "question_subjects"]
@@ -125,7 +126,7 @@ def _parse(word: str) -> ast.expr | None:
         if not text:
             continue
         try:
-            return ast.parse(text, mode="eval").body
+            return python_ast.parse_expression(text)
         except SyntaxError:
             continue
     return None
@@ -234,7 +235,7 @@ def _call_facts(executor: CapabilityExecutor, subject: str) -> str:
 def _subject_facts(executor: CapabilityExecutor, subject: str, value: Any) -> str:
     """One line about ``subject`` from capability calls; ``value`` (the namespace's
     object for a bare name, else None) only decides which calls are worth making."""
-    if isinstance(ast.parse(subject, mode="eval").body, ast.Call):
+    if isinstance(python_ast.parse_expression(subject), ast.Call):
         return _call_facts(executor, subject)
     typed = executor.host_call("get_type", {"expr": subject})
     kind = _result(typed)

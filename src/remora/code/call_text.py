@@ -17,6 +17,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from remora import python_ast
 from remora.code.constructor import Parameter
 from remora.code.samples import ClassLookup
 
@@ -40,7 +41,7 @@ def _value(node: ast.expr, classes: ClassLookup) -> Any:
             out[str(_value(key, classes))] = _value(item, classes)
         return out
     try:
-        value = ast.literal_eval(node)
+        value = python_ast.literal_eval(node)
     except ValueError:
         raise ValueError(
             f"{ast.unparse(node)!r} is not a literal or a call of a class of the module"
@@ -92,7 +93,7 @@ def arguments_from_text(
         if isinstance(data, dict):
             return data
     try:
-        call = ast.parse(f"f({stripped})", mode="eval").body
+        call = python_ast.parse_expression(f"f({stripped})")
     except SyntaxError as exc:
         raise ValueError(
             f"not Python call arguments ({exc.msg}); write them as in a call: a=1, b='x'"
@@ -104,7 +105,7 @@ def arguments_from_text(
 def value_from_text(text: str, classes: ClassLookup) -> Any:
     """A value from a Python literal or a call of a class of the module; ValueError why not."""
     try:
-        tree = ast.parse(text.strip(), mode="eval").body
+        tree = python_ast.parse_expression(text.strip())
     except SyntaxError as exc:
         raise ValueError(f"not a Python value ({exc.msg}): {text.strip()[:60]!r}") from None
     return _value(tree, classes)

@@ -23,6 +23,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
+from remora import python_ast
 from remora.code.input_sources import parameter_names
 
 __all__ = ["DICT_SAMPLE", "collection_values", "dict_parameters"]
@@ -154,7 +155,7 @@ def _default_value(nodes: list[ast.expr]) -> Any:
     if isinstance(node, ast.Name) and node.id in _BUILTIN_DEFAULTS:
         return {"__callable__": node.id}
     try:
-        value = ast.literal_eval(node)
+        value = python_ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return 1
     return value if isinstance(value, int | float | str | bool) else 1

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.text_cache import per_text
@@ -137,7 +138,7 @@ def _annotation_tree(annotation: ast.expr, postponed: bool) -> ast.expr:
     """
     if not postponed and isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         try:
-            return ast.parse(annotation.value, mode="eval").body
+            return python_ast.parse_expression(annotation.value)
         except SyntaxError:
             return annotation
     return annotation
@@ -328,7 +329,7 @@ def _module_of(source: str) -> _Module:
     """The module's classes (the last few texts kept: every class and method node of a file
     asks about the same text, and parsing it is the whole file's cost)."""
     try:
-        return _Module(ast.parse(source))
+        return _Module(python_ast.parse(source))
     except SyntaxError as exc:
         raise ValueError(
             f"line {exc.lineno}: this Python cannot parse the module ({exc.msg})"

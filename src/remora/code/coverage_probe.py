@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.pytest_files import run_pytest_measured
 
@@ -96,7 +97,7 @@ def node_span(context: CodeContext) -> Span:
     node = context.bound_node()
     text = context.node_file_text()
     try:
-        tree = ast.parse(text)
+        tree = python_ast.parse(text)
     except SyntaxError as exc:
         raise ValueError(f"{node.file_path}:{exc.lineno}: cannot parse ({exc.msg})") from None
     for found in ast.walk(tree):

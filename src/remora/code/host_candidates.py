@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from remora import python_ast
 from remora.code.call_text import arguments_from_text
 from remora.code.callable_arguments import called_parameter_values
 from remora.code.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
@@ -40,7 +41,7 @@ def node_function(
     context: CodeContext, span: Span
 ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     node = context.bound_node()
-    for found in ast.walk(ast.parse(context.node_file_text())):
+    for found in ast.walk(python_ast.parse(context.node_file_text())):
         if (
             isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef)
             and found.name == node.name
@@ -104,7 +105,7 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
             function, target["parameters"], base, sorted(module_names(text)), lookup
         )
         base.update(shaped)
-    module = ast.parse(text)  # its constants and compiled patterns
+    module = python_ast.parse(text)  # its constants and compiled patterns
     base.update(named_defaults(context, module, target["parameters"]))
     values = boundary_values(function, _kinds(target), module) if function is not None else []
     if function is not None:  # a name the module's tables hold, where the code looks one up

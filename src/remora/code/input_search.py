@@ -20,6 +20,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from remora import python_ast
 from remora.code.input_sources import (
     CALLABLE_SAMPLE,
     Scope,
@@ -373,7 +374,7 @@ def doctest_calls(docstring: str, name: str) -> list[str]:
             continue
         source = stripped[4:]
         try:
-            tree = ast.parse(source)
+            tree = python_ast.parse(source)
         except SyntaxError:
             continue
         found += [t for c in _calls_to(tree, name) if (t := _call_arguments_text(c, source))]
@@ -383,7 +384,7 @@ def doctest_calls(docstring: str, name: str) -> list[str]:
 def call_site_arguments(text: str, name: str, limit: int = 8) -> list[str]:
     """Argument texts of the calls of ``name`` in a module whose arguments are all literals."""
     try:
-        tree = ast.parse(text)
+        tree = python_ast.parse(text)
     except SyntaxError:
         return []
     found: list[str] = []
@@ -404,7 +405,7 @@ def call_site_arguments(text: str, name: str, limit: int = 8) -> list[str]:
 
 def _literal(node: ast.expr) -> bool:
     try:
-        ast.literal_eval(node)
+        python_ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False
     return True

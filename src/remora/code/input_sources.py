@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from remora import python_ast
 from remora.code.regex_samples import Pattern, pattern_samples, regex_flags
 
 __all__ = [
@@ -114,7 +115,7 @@ def fold_constant(node: ast.expr, constants: Mapping[str, Any]) -> tuple[bool, A
     if isinstance(node, ast.BinOp):
         return _fold_arithmetic(node, constants)
     try:
-        value = ast.literal_eval(node)
+        value = python_ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False, None
     return True, value
@@ -307,7 +308,7 @@ def substitute(node: ast.expr, expressions: Mapping[str, ast.expr]) -> ast.expr:
     """``node`` with each name of ``expressions`` replaced by its expression (a copy)."""
     if not expressions:
         return node
-    copied = ast.parse(ast.unparse(node), mode="eval").body
+    copied = python_ast.parse_expression(ast.unparse(node))
     result = _Substitute(expressions).visit(copied)
     return result if isinstance(result, ast.expr) else node
 

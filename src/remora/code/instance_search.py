@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from remora import python_ast
 from remora.code.constructor import Parameter
 from remora.code.input_search import Candidate, boundary_values, label
 from remora.code.method_state import first_parameter, is_self_attribute
@@ -69,7 +70,7 @@ def attribute_parameters(
 ) -> dict[str, Parameter]:
     """``attribute -> constructor parameter that sets it``: ``self.ATTR = param`` in an
     ``__init__``, else (a dataclass, a NamedTuple) each parameter is its own attribute."""
-    tree = ast.parse(module_text)
+    tree = python_ast.parse(module_text)
     by_name = {p.name: p for p in parameters if p.kind not in ("var_positional", "var_keyword")}
     init = _init_of(_classes_named(tree), owner.split(".")[-1], set())
     if init is None:
@@ -91,7 +92,7 @@ def _head(annotation: str | None) -> str:
     if not annotation:
         return ""
     try:
-        tree = ast.parse(annotation, mode="eval").body
+        tree = python_ast.parse_expression(annotation)
     except SyntaxError:
         return ""
     parts = [tree.left, tree.right] if isinstance(tree, ast.BinOp) else [tree]
@@ -179,7 +180,7 @@ def _item_annotations(annotation: str | None) -> tuple[str | None, str | None]:
     if not annotation:
         return None, None
     try:
-        tree = ast.parse(annotation, mode="eval").body
+        tree = python_ast.parse_expression(annotation)
     except SyntaxError:
         return None, None
     if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
@@ -237,7 +238,7 @@ def class_strings(module_text: str, owner: str) -> dict[str, list[str]]:
     """``attribute -> the strings the class compares it with or gives it`` in source order
     (``self.status == "shipped"``, ``self.status = "placed"``, ``status: str = "open"``):
     the states it knows, better values for the other side of ``!= "open"`` than ``""``."""
-    cls = _classes_named(ast.parse(module_text)).get(owner.split(".")[-1])
+    cls = _classes_named(python_ast.parse(module_text)).get(owner.split(".")[-1])
     found: dict[str, list[str]] = {}
 
     def note(attribute: str, value: ast.expr) -> None:

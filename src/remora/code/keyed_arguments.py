@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from remora import python_ast
 from remora.code.input_search import Candidate, label
 from remora.code.samples import ClassLookup, sample_value
 
@@ -124,7 +125,7 @@ def _constant(node: ast.expr | None) -> tuple[bool, Any]:
     if node is None:
         return False, None
     try:
-        return True, ast.literal_eval(node)
+        return True, python_ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False, None
 

@@ -18,6 +18,7 @@ import functools
 from collections import Counter
 from typing import Any
 
+from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.lint_behaviour import behaviour_change
 from remora.code.module import host_function
@@ -220,7 +221,7 @@ def _uses(text: str) -> tuple[Counter[str], Counter[str], Counter[str], int]:
     calls: Counter[str] = Counter()
     writes: Counter[str] = Counter()
     placeholders = 0
-    for item in ast.walk(ast.parse(text)):
+    for item in ast.walk(python_ast.parse(text)):
         if isinstance(item, ast.Name):
             (reads if isinstance(item.ctx, ast.Load) else writes)[item.id] += 1
         elif isinstance(item, ast.Call):

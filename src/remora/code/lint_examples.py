@@ -19,6 +19,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.sandbox.commands import resolve_executable
@@ -79,7 +80,7 @@ async def _rule_example(code: str) -> tuple[str, str, str] | None:
 def _statements(example: str) -> str:
     """A one-function example as its body's statements: the shape of the unit to fix."""
     try:
-        body = ast.parse(example).body
+        body = python_ast.parse(example).body
     except SyntaxError:
         return example
     if len(body) != 1 or not isinstance(body[0], ast.FunctionDef | ast.AsyncFunctionDef):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from remora import python_ast
+
 __all__ = [
     "changed_attributes",
     "first_parameter",
@@ -107,7 +109,7 @@ def state_asserts(variable: str, state: dict[str, Any], modules: set[str]) -> li
     for attribute, seen in state.items():
         where = f"{variable}.{attribute}"
         if seen["literal"]:
-            value = ast.literal_eval(seen["repr"])
+            value = python_ast.literal_eval(seen["repr"])
             if isinstance(value, float):
                 modules.add("pytest")
                 lines.append(f"assert {where} == pytest.approx({seen['repr']})")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from remora import python_ast
 from remora.code.call_text import arguments_from_text
 from remora.code.completion import complete
 from remora.code.constructor import project_class_lookup
@@ -45,7 +46,7 @@ def model_call_texts(completion: str, callee: str) -> tuple[str, str | None] | N
     """(argument text, expected text or None) of ``assert callee(<completion>``."""
     text = f"{callee}({completion.strip()}"
     try:
-        tree = ast.parse(text, mode="eval").body
+        tree = python_ast.parse_expression(text)
     except SyntaxError:
         return None
     call = tree.left if isinstance(tree, ast.Compare) else tree

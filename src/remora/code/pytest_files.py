@@ -23,6 +23,7 @@ import hashlib
 from collections import OrderedDict
 from typing import Any
 
+from remora import python_ast
 from remora.code.calls import module_name
 from remora.code.context import CodeContext
 from remora.code.module import host_function
@@ -40,7 +41,7 @@ _MAX_RECENT_RUNS = 32
 
 def _parse(text: str, path: str) -> ast.Module:
     try:
-        return ast.parse(text)
+        return python_ast.parse(text)
     except SyntaxError as exc:
         raise ValueError(f"{path}:{exc.lineno}: cannot parse the test file ({exc.msg})") from None
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from remora import python_ast
 from remora.code.constructor import Parameter
 
 __all__ = ["PLANS", "argument_sets", "literal_default", "sample_value"]
@@ -104,7 +105,7 @@ def literal_default(source: str | None) -> tuple[bool, Any]:
     if source == "dict()":
         return True, {}
     try:
-        value = ast.literal_eval(source)
+        value = python_ast.literal_eval(source)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False, None
     if isinstance(value, tuple | set | frozenset):
@@ -151,7 +152,7 @@ def _parse(annotation: str | None) -> ast.expr | None:
     if not annotation:
         return None
     try:
-        tree = ast.parse(annotation, mode="eval").body
+        tree = python_ast.parse_expression(annotation)
     except SyntaxError:
         return None
     if isinstance(tree, ast.Constant) and isinstance(tree.value, str):

@@ -14,7 +14,6 @@ an earlier tool of the same run moved it.
 
 from __future__ import annotations
 
-import ast
 import bisect
 import dataclasses
 import functools
@@ -27,6 +26,8 @@ from typing import cast
 
 import libcst as cst
 from libcst.metadata import ByteSpanPositionProvider, CodePosition, CodeRange, CodeSpan
+
+from remora import python_ast
 
 __all__ = [
     "Definition",
@@ -162,7 +163,7 @@ class ParsedFile:
     def python_reads(self) -> bool:
         """Whether the running interpreter's own parser reads the text (see ``_parse``)."""
         try:
-            compile(self.text, self.path, "exec", ast.PyCF_ONLY_AST)
+            python_ast.parse(self.text, self.path)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             return False
         return True
@@ -228,7 +229,7 @@ def _parse(text: str, path: str) -> ParsedFile:
 def _python_refuses(text: str, path: str) -> None:
     """ValueError as :class:`ParsedFile` raises it when the interpreter cannot parse ``text``."""
     try:
-        compile(text, path, "exec", ast.PyCF_ONLY_AST)
+        python_ast.parse(text, path)
     except SyntaxError as exc:
         raise ValueError(
             f"{path}:{exc.lineno}: cannot parse the file ({exc.msg}); fix the syntax error first"

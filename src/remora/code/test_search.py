@@ -22,6 +22,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from remora import python_ast
 from remora.code.call_text import value_from_text
 from remora.code.calls import (
     module_name,
@@ -119,7 +120,7 @@ def _claim_holds(context: CodeContext, row: dict[str, Any], claim: str | None) -
     try:
         return bool(
             value_from_text(claim, project_class_lookup(context))
-            == ast.literal_eval(returned["repr"])
+            == python_ast.literal_eval(returned["repr"])
         )
     except (ValueError, SyntaxError):
         return False
@@ -339,7 +340,7 @@ async def add_covering_tests(
 def observed_in(context: CodeContext, path: str, names: list[str]) -> list[str]:
     """Those of ``names`` (test functions of ``path``) whose expected values were observed."""
     text = context.read_text(path)
-    tree = ast.parse(text)
+    tree = python_ast.parse(text)
     return [
         stmt.name
         for stmt in tree.body

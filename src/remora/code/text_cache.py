@@ -18,6 +18,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Concatenate, Generic, ParamSpec, TypeVar
 
+from remora import python_ast
+
 __all__ = ["TextCached", "ast_tree", "per_text"]
 
 P = ParamSpec("P")
@@ -80,6 +82,6 @@ def ast_tree(text: str) -> ast.Module | None:
     reader (the docstring drafts, the project's values, the constructors). Shared: read it,
     never change it."""
     try:
-        return ast.parse(text)
+        return python_ast.parse(text)
     except SyntaxError:
         return None

@@ -15,6 +15,7 @@ import ast
 import json
 from typing import Any
 
+from remora import python_ast
 from remora.code.call_render import CallRender, snake_name
 from remora.code.call_text import arguments_from_text, value_from_text
 from remora.code.calls import node_call_target, pins_behaviour, probe_argument_sets
@@ -42,7 +43,7 @@ _LINE = 88
 def _module_names(text: str) -> set[str]:
     """Names bound at the top of the module (classes, functions, imports, assignments)."""
     try:
-        tree = ast.parse(text)
+        tree = python_ast.parse(text)
     except SyntaxError:
         return set()
     names: set[str] = set()
@@ -149,7 +150,7 @@ def _without_docstring(
 def source_pieces(source: str, target: dict[str, Any], module: str) -> list[dict[str, Any]]:
     """Pieces from a model's test source; ValueError names the first thing that is wrong."""
     try:
-        tree = ast.parse(source)
+        tree = python_ast.parse(source)
     except SyntaxError as exc:
         raise ValueError(f"line {exc.lineno}: {exc.msg}") from None
     lines = source.splitlines()
@@ -275,7 +276,7 @@ def _observed_lines(
     returned = outcome["returned"]
     lines = [f"result = {call}"]
     if returned["literal"]:
-        value = ast.literal_eval(returned["repr"])
+        value = python_ast.literal_eval(returned["repr"])
         if isinstance(value, float):
             render.modules.add("pytest")
             return [*lines, f"assert result == pytest.approx({returned['repr']})"]

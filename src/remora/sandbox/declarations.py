@@ -16,6 +16,7 @@ from typing import Any
 
 import jsonschema
 
+from remora import python_ast
 from remora.pym import CONSTRAINTS
 from remora.sandbox.schema import UnsupportedAnnotation, annotation_schema
 from remora.sandbox.signatures import ExternalSpec
@@ -85,10 +86,7 @@ class Declarations:
 
 def _parse(source: str, file: str) -> ast.Module:
     # Tool scripts await externals at the top level.
-    flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-    tree = compile(source, file, "exec", flags=flags, dont_inherit=True)
-    assert isinstance(tree, ast.Module)
-    return tree
+    return python_ast.parse(source, file, top_level_await=True)
 
 
 class _Scanner:
@@ -178,7 +176,7 @@ class _Scanner:
                 given = kw.value
             elif kw.arg == "default":
                 try:
-                    default = ast.literal_eval(kw.value)
+                    default = python_ast.literal_eval(kw.value)
                     required = False
                 except ValueError:
                     self.finding(

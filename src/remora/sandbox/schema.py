@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from remora import python_ast
+
 __all__ = ["UnsupportedAnnotation", "annotation_schema"]
 
 
@@ -60,7 +62,7 @@ def annotation_schema(node: ast.expr) -> dict[str, Any]:
             return {"type": "null"}
         if isinstance(node.value, str):  # a quoted annotation
             try:
-                inner = ast.parse(node.value, mode="eval").body
+                inner = python_ast.parse_expression(node.value)
             except SyntaxError:
                 raise UnsupportedAnnotation(f"cannot parse annotation {node.value!r}") from None
             return annotation_schema(inner)

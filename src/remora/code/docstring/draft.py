@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.text_cache import ast_tree, per_text
@@ -220,7 +221,7 @@ def shape_prompt(
 ) -> dict[str, Any] | None:
     """The FIM and chat prompts for one node of ``text``; None when it cannot be asked."""
     if ast_tree(text) is None:
-        ast.parse(text)  # a file that does not parse: its SyntaxError, raised
+        python_ast.parse(text)  # a file that does not parse: its SyntaxError, raised
     lines = text.splitlines()
     style = "\n\n\n".join(examples)
     if node_type == "file":

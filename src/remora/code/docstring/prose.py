@@ -7,7 +7,6 @@ and the words it names (:func:`code_facts`), whether a text parses as Python (``
 
 from __future__ import annotations
 
-import ast
 import functools
 import re
 from collections import Counter
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from remora import python_ast
 from remora.code.source import SourceNode, field_names
 
 __all__ = [
@@ -280,7 +280,7 @@ def _is_code(text: str) -> bool:
     if "```" in text:
         return True
     try:
-        ast.parse(text.strip())
+        python_ast.parse(text.strip())
     except (SyntaxError, ValueError):
         return False
     return True

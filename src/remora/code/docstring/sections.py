@@ -23,6 +23,7 @@ from typing import Any
 
 import docstring_parser
 
+from remora import python_ast
 from remora.code.constructor import constructor_of
 from remora.code.source import SourceNode
 from remora.code.structure import node_signature
@@ -66,7 +67,7 @@ def one_line(expression: str | None) -> str:
     if "\n" not in expression and "\r" not in expression:
         return expression
     try:
-        return ast.unparse(ast.parse(expression.strip(), mode="eval"))
+        return ast.unparse(python_ast.parse_expression(expression.strip()))
     except SyntaxError:
         return ""
 
