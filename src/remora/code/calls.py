@@ -16,7 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from remora.code.call_text import arguments_from_text
-from remora.code.constructor import Parameter, class_lookup, constructor_of, project_class_lookup
+from remora.code.constructor import (
+    Parameter,
+    class_lookup,
+    constructor_of,
+    project_class_lookup,
+    reachable_class,
+)
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.samples import ClassLookup, argument_sets
@@ -80,6 +86,9 @@ def node_call_target(context: CodeContext) -> dict[str, Any]:
         "owner_parameters": [],
         "reason": "",
     }
+    if node.node_type == "class" and not reachable_class(text, node.full_name):
+        target["reason"] = "a class defined in a function cannot be reached from outside it"
+        return target
     if node.node_type == "class":
         target["parameters"] = [
             p.to_dict() for p in constructor_of(text, node.full_name).parameters

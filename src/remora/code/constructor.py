@@ -32,6 +32,7 @@ __all__ = [
     "constructor_of",
     "function_parameters",
     "project_class_lookup",
+    "reachable_class",
 ]
 
 Kind = Literal[
@@ -173,6 +174,13 @@ def _field_spec(value: ast.expr | None) -> tuple[bool, str | None, bool | None]:
     return True, ast.unparse(value), None
 
 
+def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists a compound statement holds (``if``/``else``, ``try``, ``with``...)."""
+    lists = [getattr(stmt, name, None) for name in ("body", "orelse", "finalbody")]
+    inner = [*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())]
+    return [block for block in lists if isinstance(block, list)] + [part.body for part in inner]
+
+
 class _Module:
     """The classes of one module, by qualified name, and the rules that read them."""
 
@@ -188,10 +196,15 @@ class _Module:
         self._collect(tree.body, "")
 
     def _collect(self, body: list[ast.stmt], prefix: str) -> None:
+        """The classes reached through classes and blocks (``if``, ``try``), not functions:
+        one in a function exists only while the function runs."""
         for stmt in body:
             if isinstance(stmt, ast.ClassDef):
                 self.classes[prefix + stmt.name] = stmt
                 self._collect(stmt.body, f"{prefix}{stmt.name}.")
+            elif not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                for block in _blocks(stmt):
+                    self._collect(block, prefix)
 
     def base_class(self, base: ast.expr) -> ast.ClassDef | None:
         return self.classes.get(_dotted(base))
@@ -347,6 +360,11 @@ def constructor_of(source: str, class_name: str) -> Constructor:
         known = ", ".join(sorted(module.classes)) or "none"
         raise ValueError(f"no class {class_name!r} in the module (classes: {known})")
     return module.constructor(cls)
+
+
+def reachable_class(source: str, class_name: str) -> bool:
+    """Whether ``class_name`` is not defined in a function; ValueError: the text does not parse."""
+    return class_name in _module_of(source).classes
 
 
 def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:

@@ -9,7 +9,7 @@ a ``PermissionError`` it may catch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from remora.errors import RemoraError
@@ -34,6 +34,15 @@ class CodeContext:
     sandbox: SandboxConfig
     # The run's model for plain completions (``remora_code.complete``); None in a bare tool run.
     completer: TextCompleter | None = None
+    # What was read, kept until the run writes (the workspace's revision changes): the tools of
+    # one turn read the node's file and locate the node again and again (~9 times a docstring
+    # run), and each read of a project file resolves the path, queries the overlay and decodes.
+    _texts: dict[str, tuple[int, str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _located: list[tuple[int, SourceNode]] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
 
     def bound_node(self) -> CSTNode:
         """The run's node; refused when the run has none (a context provider, a bare tool run)."""
@@ -46,6 +55,15 @@ class CodeContext:
 
     def read_text(self, path: str) -> str:
         """The file's text in the workspace, line endings kept as they are on disk."""
+        revision = self.workspace.revision
+        kept = self._texts.get(path)
+        if kept is not None and kept[0] == revision:
+            return kept[1]
+        text = self._read_text(path)
+        self._texts[path] = (revision, text)
+        return text
+
+    def _read_text(self, path: str) -> str:
         try:
             data = self.workspace.read(path)
         except RemoraError as exc:
@@ -72,9 +90,14 @@ class CodeContext:
         """The run's node, found again in the current text of its file."""
         from remora.code.source import NodeRef, locate, parse
 
+        revision = self.workspace.revision
+        if self._located and self._located[0][0] == revision:
+            return self._located[0][1]
         node = self.bound_node()
         file = parse(self.read_text(node.file_path), node.file_path)
         try:
-            return locate(file, NodeRef(node.node_type, node.full_name, node.start_line))
+            found = locate(file, NodeRef(node.node_type, node.full_name, node.start_line))
         except LookupError as exc:
             raise ValueError(str(exc)) from None
+        self._located[:] = [(revision, found)]
+        return found

@@ -13,7 +13,12 @@ from typing import Any
 
 import pytest
 
-from remora.code.constructor import constructor_of
+from remora.code.calls import node_call_target
+from remora.code.constructor import constructor_of, reachable_class
+from remora.code.context import CodeContext
+from remora.config import SandboxConfig
+from remora.discovery import CSTNode, make_node_id
+from remora.workspace import WorkspaceStore
 
 CASES = Path(__file__).parent / "constructor_cases"
 # TypedDict's runtime signature is dict's own: the real one cannot be compared.
@@ -81,3 +86,44 @@ def test_the_kw_only_case_builds_an_order_from_its_keys() -> None:
 def test_an_unknown_class_names_the_known_ones() -> None:
     with pytest.raises(ValueError, match=r"no class 'Missing' in the module \(classes: A, A.B\)"):
         constructor_of("class A:\n    class B: ...\n", "Missing")
+
+
+BLOCKS = """\
+import sys
+if sys.version_info >= (3, 11):
+    class New:
+        def __init__(self, a: int) -> None: ...
+else:
+    class New:
+        def __init__(self, b: int) -> None: ...
+try:
+    import json
+except ImportError:
+    class Fallback:
+        def __init__(self, text: str) -> None: ...
+def make():
+    class Local:
+        def __init__(self, c: int) -> None: ...
+    return Local
+"""
+
+
+def test_classes_under_blocks_are_found_and_those_in_functions_are_not_reachable() -> None:
+    assert [p.name for p in constructor_of(BLOCKS, "Fallback").parameters] == ["text"]
+    assert reachable_class(BLOCKS, "New") and reachable_class(BLOCKS, "Fallback")
+    assert not reachable_class(BLOCKS, "make.Local")
+    with pytest.raises(ValueError, match=r"no class 'make\.Local'"):
+        constructor_of(BLOCKS, "make.Local")
+
+
+def test_a_class_in_a_function_is_a_call_target_with_a_reason(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(BLOCKS)
+    start = BLOCKS.index("    class Local")
+    node = CSTNode(
+        make_node_id("m.py", "make.Local", "class"), "class", "Local", "make.Local", "m.py",
+        start, start + 60, 14, 15, BLOCKS[start : start + 60],
+    )  # fmt: skip
+    with WorkspaceStore(tmp_path).create("lint", node.node_id) as workspace:
+        target = node_call_target(CodeContext(workspace, node, SandboxConfig()))
+    assert target["reason"] == "a class defined in a function cannot be reached from outside it"
+    assert target["parameters"] == []

@@ -426,3 +426,126 @@ def test_definitions_by_field_walk_equal_a_libcst_visit(path: Path | None) -> No
     walked = list(qualified_definitions(module))
     assert [(n, id(d)) for n, d in walked] == [(n, id(d)) for n, d in visited.found]
     assert path is not None or len(walked) == 23
+
+
+STATEMENTS = '''"""Module."""
+import os
+import re  # for patterns
+from typing import (
+    Any,
+    cast,
+)
+
+# constants
+A = 1
+B: int = 2
+
+
+class C:
+    """C."""
+
+    x = 1
+    # about y
+    y = [
+        1,
+        2,
+    ]
+    z: int
+
+    def m(self):
+        return self.x
+
+    w = 3
+'''
+STATEMENT_EDITS = {
+    "unused import removed": ("import re  # for patterns\n", ""),
+    "import changed": ("import os\n", "import os.path\n"),
+    "multi-line import shortened": ("    Any,\n    cast,\n", "    Any,\n"),
+    "constant changed": ("A = 1\n", "A = 10\n"),
+    "constant added": ("A = 1\n", "A = 1\nA2 = 11; A3 = 12\n"),
+    "comment before a constant": ("# constants\n", "# constants, two\n\n"),
+    "class attribute changed": ("    x = 1\n", "    x = 2  # two\n"),
+    "attribute joined on one line": ("    y = [\n        1,\n        2,\n    ]\n", "    y = [1, 2]\n"),
+    "attribute removed": ("    z: int\n", ""),
+    "class docstring replaced": ('    """C."""\n', '    """C, longer ü."""\n'),
+}
+
+
+def snippet_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The size of each snippet parsed from now on."""
+    import remora.code.reparse as reparse
+    import remora.code.reparse_statements as statements
+
+    sizes: list[int] = []
+    real = reparse.parse_snippet
+
+    def counted(module: cst.Module, source: bytes) -> cst.Module:
+        sizes.append(len(source))
+        return real(module, source)
+
+    monkeypatch.setattr(reparse, "parse_snippet", counted)
+    monkeypatch.setattr(statements, "parse_snippet", counted)
+    return sizes
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("edit", sorted(STATEMENT_EDITS))
+def test_an_edit_of_simple_statements_parses_them_alone(
+    edit: str, newline: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before, after = STATEMENT_EDITS[edit]
+    old = ParsedFile(STATEMENTS.replace("\n", newline))
+    new_text = STATEMENTS.replace(before, after, 1).replace("\n", newline)
+    sizes = snippet_sizes(monkeypatch)
+    assert_same_as_whole_parse(old, new_text)
+    assert len(sizes) == 1
+    assert sizes[0] < 80 * len(newline)  # the statements' lines, never the class or the file
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("    w = 3\n", "    w = 4\n"),  # after a method: its block may own lines before it
+        ("    z: int\n", "    z: int\n  # z\n"),  # a comment last: the next statement's
+        ("    x = 1\n", "    def x(self):\n        pass\n"),  # a definition added
+        ("    x = 1\n", "      x = 1\n"),  # another indentation than the block's
+        ("A = 1\n", "if A:\n    A = 1\n"),  # a compound statement
+    ],
+)
+def test_other_statement_edits_are_left_to_larger_parses(
+    before: str, after: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = ParsedFile(STATEMENTS)
+    sizes = snippet_sizes(monkeypatch)
+    new_text = STATEMENTS.replace(before, after, 1)
+    if reparsed_spans(old, new_text.encode("utf-8")) is not None:
+        assert max(sizes) >= len(STATEMENTS) - STATEMENTS.index("class C")  # the class again
+        assert_same_as_whole_parse(old, new_text)
+
+
+def test_a_snippet_that_does_not_parse_stops_the_partial_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    old = ParsedFile(SOURCE)
+    sizes = snippet_sizes(monkeypatch)
+    broken = SOURCE.replace("return self.x\n", "return self.x +\n", 1)
+    assert reparsed_spans(old, broken.encode("utf-8")) is None
+    assert len(sizes) == 1  # the method's lines; the class around them is not tried
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLE.rglob("*.py")), ids=lambda p: p.name)
+def test_every_simple_statement_of_the_sample_project_edited(path: Path) -> None:
+    old = ParsedFile(path.read_text(encoding="utf-8"))
+    owners: list[Any] = [old.module, *(d for _, d in old.definitions)]
+    edited = 0
+    for owner in owners:
+        block = owner.body if isinstance(owner, cst.Module) else owner.body.body
+        for statement in block:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            span = old.spans[statement.body[-1]]
+            at = span.start + span.length
+            new = old.data[:at] + b"  # edited" + old.data[at:]
+            assert_same_as_whole_parse(old, new.decode("utf-8"))
+            edited += 1
+    assert edited > 3

@@ -1,0 +1,157 @@
+"""A change inside a run of simple statements parsed again alone (reparse.py's middle way).
+
+A docstring, a class's attribute, a module's import: the lines of the statements the change
+touches are parsed again, not the definition or file around them, and put in place of the
+old statements; the spans are the snippet's and the old ones around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+import libcst as cst
+from libcst.metadata import CodeSpan
+
+from remora.code.reparse_spans import NewSpans, SnippetSpans
+from remora.code.reparse_tree import (
+    Reparsed,
+    indent_at,
+    line_end,
+    one_line_ending,
+    parse_snippet,
+    path_to,
+    rebuild_path,
+)
+from remora.code.source import Definition, ParsedFile, byte_spans
+
+__all__ = ["statements_reparsed"]
+
+
+def statements_reparsed(
+    old: ParsedFile, new_data: bytes, owner: Definition | cst.Module, change: tuple[int, int]
+) -> Reparsed | None:
+    """The change lies in a run of simple statements of ``owner``'s block (a docstring, a
+    class's attributes, a module's imports), after the block's header or a simple statement:
+    those lines parsed again (under an ``if 1:`` line in a definition) and put in place of
+    the old ones. Parsing the whole definition cost a class's size for its docstring or one
+    attribute, and a module-level fix (an import) the whole file's. Simple statements only,
+    on both sides: no definition comes or goes, and no compound statement, whose block may
+    own the comment lines after it, is at either edge."""
+    prefix, end = change
+    if isinstance(owner, cst.Module):
+        statements: Sequence[cst.BaseStatement] = owner.body
+        begin = -1  # the module's first statement is _module_head's
+    elif isinstance(owner.body, cst.IndentedBlock):
+        statements = owner.body.body
+        header = old.spans[owner.body.header]
+        begin = header.start + header.length  # one past the header line's line break
+    else:
+        return None
+    if prefix < begin:
+        return None
+    run: list[int] = []
+    for index, statement in enumerate(statements):
+        if not isinstance(statement, cst.SimpleStatementLine):
+            if run:
+                return None
+            begin = -1  # the next statement's lines may be this one's block's
+            continue
+        last = old.spans[statement.body[-1]]
+        stop = line_end(old.data, last.start + last.length)
+        if stop < 0:
+            return None
+        if stop < prefix:  # text inserted at a line's end joins that line's statement
+            begin = stop
+            continue
+        if begin < 0:
+            return None
+        run.append(index)
+        if end <= stop:
+            break
+    else:
+        return None
+    delta = len(new_data) - len(old.data)
+    text = new_data[begin : stop + delta]
+    newline = old.module.default_newline.encode("utf-8")
+    if text and (not text.endswith(newline) or not one_line_ending(text, newline)):
+        return None
+    if not text and len(run) == len(statements):
+        return None  # a block is never empty
+    return _put_statements(old, new_data, owner, (run[0], run[-1] + 1), (begin, stop))
+
+
+def _parsed(
+    module: cst.Module, text: bytes, indented: bool, begin: int
+) -> tuple[Sequence[cst.BaseStatement], SnippetSpans] | None:
+    """The statements ``text`` (from byte ``begin`` of the new text) holds, simple ones only,
+    and their spans; None: anything else."""
+    head = ("if 1:" + module.default_newline).encode("utf-8") if indented else b""
+    snippet = parse_snippet(module, head + text)
+    if snippet.footer or snippet.encoding != module.encoding:
+        return None  # a comment last (the next statement's, in the whole text), a coding line
+    own = SnippetSpans(byte_spans(snippet), begin - len(head))
+    statements: Sequence[cst.BaseStatement] = ()
+    if indented:
+        wrapper = snippet.body[0] if len(snippet.body) == 1 else None
+        block = wrapper.body if isinstance(wrapper, cst.If) and not wrapper.orelse else None
+        if not isinstance(block, cst.IndentedBlock) or block.footer:
+            return None
+        statements = block.body
+    elif snippet.body:  # the lines before the first statement: its own, not a header
+        first = snippet.body[0]
+        moved = first.with_changes(leading_lines=(*snippet.header, *first.leading_lines))
+        own[moved] = own[first]
+        statements = (moved, *snippet.body[1:])
+    if not statements or not all(isinstance(s, cst.SimpleStatementLine) for s in statements):
+        return None
+    return statements, own
+
+
+def _put_statements(
+    old: ParsedFile,
+    new_data: bytes,
+    owner: Definition | cst.Module,
+    replaced: tuple[int, int],
+    lines: tuple[int, int],
+) -> Reparsed | None:
+    """``owner``'s statements ``replaced`` (first, past the last), whose lines were
+    ``lines`` in the old text, in place of what those lines hold in the new one."""
+    module, (begin, stop), (first, past) = old.module, lines, replaced
+    delta = len(new_data) - len(old.data)
+    block = None if isinstance(owner, cst.Module) else owner.body
+    body = module.body if block is None else cast(cst.IndentedBlock, block).body
+    text = new_data[begin : stop + delta]
+    parsed = _parsed(module, text, block is not None, begin) if text else ((), SnippetSpans({}, 0))
+    if parsed is None:
+        return None
+    statements, own = parsed
+    if statements and indent_at(new_data, own[statements[0]].start) != indent_at(
+        old.data, old.spans[body[first]].start
+    ):
+        return None  # a block's indentation is its first statement's: all must share it
+    statements = (*body[:first], *statements, *body[past:])
+    spans = NewSpans(old.spans, own, stop, delta)
+    ancestors: dict[int, cst.CSTNode]
+    if block is None:
+        new = module.with_changes(body=statements)
+        own[new] = CodeSpan(0, len(new_data))
+        ancestors = {id(module): new}
+    else:
+        path = path_to(module, owner, old.spans)
+        if path is None:
+            return None
+        new_block = block.with_changes(body=statements)
+        # A block's span runs from its first statement's code to its last one's.
+        start, last = spans[statements[0]].start, spans[statements[-1]]
+        own[new_block] = CodeSpan(start, last.start + last.length - start)
+        replacing = (old.spans[block], own[new_block])
+        rebuilt = rebuild_path(old, [*path, block], new_block, own, replacing, delta)
+        if rebuilt is None:
+            return None
+        new, ancestors = rebuilt
+    # Simple statements only: the definitions are the same nodes, or rebuilt ones.
+    definitions = [(name, ancestors.get(id(d), d)) for name, d in old.definitions]
+    if any(not isinstance(d, cst.FunctionDef | cst.ClassDef) for _, d in definitions):
+        return None
+    return Reparsed(new, spans, definitions)  # type: ignore[arg-type]
