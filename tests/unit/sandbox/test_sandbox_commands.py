@@ -40,7 +40,8 @@ def private_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def leftovers() -> set[str]:
-    return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith("remora-cmd-")}
+    folders = ("remora-cmd-", "remora-edits-")
+    return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith(folders)}
 
 
 @pytest.mark.parametrize(
@@ -213,19 +214,41 @@ async def test_a_read_only_command_sees_the_live_project_without_a_copy(
     assert leftovers() == set()
 
 
-async def test_a_read_only_command_of_a_changed_workspace_gets_a_copy(
+async def test_a_read_only_command_sees_the_edited_files_over_the_live_project(
+    ws: Workspace, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from remora.sandbox.commands import run_command
+    from remora.workspace import sync
+
+    def no_copy(*_: object) -> None:
+        raise AssertionError("the project was copied")
+
+    monkeypatch.setattr(sync, "materialize", no_copy)
+    ws.write("src/a.py", b"CHANGED = 1\n")
+    result = await run_command(ws, ["python", "-c", _OBSERVE], 30, read_only=True)
+    assert result["exit_code"] == 0 and result["sandboxed"], result
+    seen = json.loads(result["stdout"])
+    assert seen["a"] == "CHANGED = 1\n"  # the overlay's content, over the live file
+    assert seen["new.txt"] == seen["src/a.py"] == "Read-only file system"
+    assert result["changed_files"] == [] and ws.changed_files() == ["src/a.py"]
+    assert (project / "src" / "a.py").read_text().startswith("import os")
+    assert leftovers() == set()
+
+
+async def test_a_read_only_command_of_a_workspace_that_deletes_gets_a_copy(
     ws: Workspace, project: Path
 ) -> None:
     from remora.sandbox.commands import run_command
 
     ws.write("src/a.py", b"CHANGED = 1\n")
+    ws.delete("notes.txt")
     result = await run_command(ws, ["python", "-c", _OBSERVE], 30, read_only=True)
     assert result["exit_code"] == 0, result
     seen = json.loads(result["stdout"])
-    assert seen["a"] == "CHANGED = 1\n"  # the overlay, which only a copy can show
-    assert seen["new.txt"] == "written"
-    assert result["changed_files"] == [] and ws.changed_files() == ["src/a.py"]
-    assert (project / "src" / "a.py").read_text().startswith("import os")
+    assert seen["a"] == "CHANGED = 1\n" and "notes.txt" not in seen["files"]
+    assert seen["new.txt"] == "written"  # a copy, which nothing reads back
+    assert result["changed_files"] == [] and sorted(ws.changed_files()) == ["notes.txt", "src/a.py"]
+    assert (project / "notes.txt").exists()
 
 
 async def test_standard_output_is_cut_at_the_limit_the_caller_asks_for(ws: Workspace) -> None:
