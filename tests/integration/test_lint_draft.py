@@ -118,3 +118,22 @@ async def test_a_draft_is_cut_to_the_length_of_its_unit(
     )
     assert result.status == "success", result.to_dict()
     assert written.decode() == SOURCE.replace("x == None", "x is None")
+
+
+async def test_a_rewrite_of_code_that_writes_into_the_project_is_not_taken_on_trust(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # The check calls the code on the project read-only: a call that writes into it
+    # raises there before and after alike, which compares nothing; the draft is refused
+    # (in a copy of the project it was kept: the same file written, the same answer).
+    source = (
+        "def save(x):\n    if x == None:\n        x = ''\n"
+        "    with open('saved.txt', 'w') as out:\n        out.write(x)\n    return x\n"
+    )
+    root = write_project(tmp_path, {**FILES, "m.py": source})
+    _, provider, written = await run_scripted_on_file(
+        runtime, root, "lint", "save", [], completions=["    if x is None:\n"] * 3
+    )
+    assert written == source.encode()
+    assert not (root / "saved.txt").exists()
+    assert len(provider.completion_requests) == 3  # every shape asked, each refused

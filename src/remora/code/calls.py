@@ -194,8 +194,8 @@ async def check_argument_sets(
     calling the node with it raises no TypeError, and no AttributeError on one of
     the set's own arguments. The node runs in the command
     sandbox, never in Remora, with the project read-only while the run has no
-    change (a check only observes; the test agent and the lint behaviour check,
-    which compare with runs in a copy, use :func:`probe_argument_sets`); a method
+    change (a check only observes; the test agent, which compares with runs in a
+    copy, uses :func:`probe_argument_sets`); a method
     gets an instance built from its class's derived arguments.
     """
     checked, _ = await probe_argument_sets(context, sets, call, read_only=True)

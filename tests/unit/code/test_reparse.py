@@ -465,7 +465,10 @@ STATEMENT_EDITS = {
     "constant added": ("A = 1\n", "A = 1\nA2 = 11; A3 = 12\n"),
     "comment before a constant": ("# constants\n", "# constants, two\n\n"),
     "class attribute changed": ("    x = 1\n", "    x = 2  # two\n"),
-    "attribute joined on one line": ("    y = [\n        1,\n        2,\n    ]\n", "    y = [1, 2]\n"),
+    "attribute joined on one line": (
+        "    y = [\n        1,\n        2,\n    ]\n",
+        "    y = [1, 2]\n",
+    ),
     "attribute removed": ("    z: int\n", ""),
     "class docstring replaced": ('    """C."""\n', '    """C, longer ü."""\n'),
 }
