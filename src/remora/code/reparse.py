@@ -8,9 +8,11 @@ is parsed again (its text under an ``if 1:`` line that gives it its
 indentation, with the file's indentation unit and line ending), put in place of
 the old one along the path of its ancestors (the other subtrees are the same
 objects), and the byte spans are the new definition's own, the old ones before
-it, and the old ones shifted by the change in length after it. Whenever any of
-that does not hold (the change crosses a definition's edges, the new text is
-not one definition of the same kind), None: the caller parses the whole text.
+it, and the old ones shifted by the change in length after it. A change in a
+run of simple statements (a docstring, a class's attributes, a module's imports)
+parses those lines alone (reparse_statements.py). Whenever none of that holds
+(the change crosses a definition's edges, the new text is not one definition of
+the same kind, a snippet does not parse), None: the caller parses the whole text.
 """
 
 from __future__ import annotations
