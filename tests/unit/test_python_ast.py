@@ -108,12 +108,16 @@ def test_the_parses_match_the_ast_modules() -> None:
 
 
 def _own_parses(path: Path) -> list[str]:
-    """``file:line`` of each ``ast.parse``/``ast.literal_eval``/``compile(..., PyCF_ONLY_AST)``."""
+    """``file:line`` of each ``ast.parse``/``ast.literal_eval``/``compile(..., PyCF_ONLY_AST)``
+    and of each use of LibCST's ``evaluated_value`` (which calls ``ast.literal_eval``)."""
     text = path.read_text(encoding="utf-8")
-    if not any(word in text for word in ("ast.parse", "ast.literal_eval", "PyCF_ONLY_AST")):
+    words = ("ast.parse", "ast.literal_eval", "PyCF_ONLY_AST", "evaluated_value")
+    if not any(word in text for word in words):
         return []  # nothing to find: the walk below is most of the test's time
     found = []
     for call in ast.walk(python_ast.parse(text, str(path))):
+        if isinstance(call, ast.Attribute) and call.attr == "evaluated_value":
+            found.append(f"{path.relative_to(SRC)}:{call.lineno}")  # LibCST's literal_eval
         if not isinstance(call, ast.Call):
             continue
         function = call.func
@@ -147,3 +151,17 @@ def test_no_module_but_python_ast_parses() -> None:
     assert len(modules) > 100
     found = [hit for path in modules for hit in _own_parses(path)]
     assert found == [], f"parse with remora.python_ast instead: {found}"
+
+
+@pytest.mark.parametrize(
+    "literal",
+    ["'a'", 'b"x"', '"""doc\n  more"""', "'a' 'b'", "b'a' b'b'", "f'{x}' 'a'",
+     "1_000", "0x1F", "1.5e3", "2j"],
+)  # fmt: skip
+def test_literal_value_is_libcsts_evaluated_value(literal: str) -> None:
+    import libcst as cst
+
+    from remora.code.source import literal_value
+
+    node = cst.parse_expression(literal)
+    assert literal_value(node) == node.evaluated_value  # type: ignore[attr-defined]

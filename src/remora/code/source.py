@@ -37,6 +37,7 @@ __all__ = [
     "byte_spans",
     "field_names",
     "line_starts",
+    "literal_value",
     "locate",
     "parse",
     "qualified_definitions",
@@ -400,3 +401,18 @@ def locate(file: ParsedFile, ref: NodeRef) -> SourceNode:
         return abs(file.positions[first].start.line - ref.start_line)
 
     return SourceNode(file, ref, min(candidates, key=distance))
+
+
+def literal_value(node: cst.BaseExpression) -> object:
+    """LibCST's ``evaluated_value`` of a string or number literal (None for an f-string or
+    a mix of str and bytes), read by :mod:`remora.python_ast`: LibCST's own calls
+    ``ast.literal_eval``, outside the lock CPython 3.11's parser needs across threads."""
+    if isinstance(node, cst.ConcatenatedString):
+        left, right = literal_value(node.left), literal_value(node.right)
+        same = isinstance(left, str) and isinstance(right, str)
+        if same or (isinstance(left, bytes) and isinstance(right, bytes)):
+            return left + right  # type: ignore[operator]
+        return None
+    if isinstance(node, cst.SimpleString | cst.Integer | cst.Float | cst.Imaginary):
+        return python_ast.literal_eval(node.value)
+    return None

@@ -16,7 +16,7 @@ import libcst as cst
 
 from remora.code.context import CodeContext
 from remora.code.module import host_function
-from remora.code.source import NodeRef, SourceNode, locate, parse
+from remora.code.source import NodeRef, SourceNode, literal_value, locate, parse
 
 __all__ = ["docstring_literal", "node_docstring", "with_docstring"]
 
@@ -35,7 +35,7 @@ def _docstring_expr(node: SourceNode) -> cst.SimpleString | cst.ConcatenatedStri
     if (
         isinstance(first, cst.Expr)
         and isinstance(first.value, cst.SimpleString | cst.ConcatenatedString)
-        and isinstance(first.value.evaluated_value, str)
+        and isinstance(literal_value(first.value), str)
     ):
         return first.value
     return None
@@ -57,7 +57,7 @@ def node_docstring(node: SourceNode) -> dict[str, Any]:
     if expr is None:
         return {"present": False, "value": None, "literal": None}
     span = node.file.span(expr)
-    value = expr.evaluated_value
+    value = literal_value(expr)
     return {
         "present": True,
         "value": inspect.cleandoc(value) if isinstance(value, str) else None,
@@ -137,7 +137,7 @@ def with_docstring(node: SourceNode, text: str) -> str:
     data = file.data[:start] + literal.encode("utf-8") + file.data[end:]
     new_text = data.decode("utf-8")
     written = _docstring_expr(locate(parse(new_text, file.path), node.ref))
-    value = written.evaluated_value if written is not None else None
+    value = literal_value(written) if written is not None else None
     if not isinstance(value, str) or inspect.cleandoc(value) != text:
         raise ValueError(
             "this text would not read back unchanged as a docstring (tabs, leading or "

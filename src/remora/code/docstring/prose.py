@@ -132,11 +132,11 @@ def _facts(root: cst.CSTNode) -> CodeFacts:
     words: set[str] = set()
     for node in _subtree(root):
         if isinstance(node, cst.Integer | cst.Float):
-            numbers.add(float(node.evaluated_value))
+            numbers.add(float(python_ast.literal_eval(node.value)))
         elif isinstance(node, cst.Name):
             words.update(_name_words(node.value))
         elif isinstance(node, cst.SimpleString):
-            value = node.evaluated_value
+            value = python_ast.literal_eval(node.value)
             words.update(word_tokens(value if isinstance(value, str) else value.decode("latin-1")))
         elif isinstance(node, cst.FormattedStringText | cst.Comment):
             words.update(word_tokens(node.value))
