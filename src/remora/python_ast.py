@@ -9,8 +9,9 @@ thread and on the sandbox's host-function threads at once, so an analysis of a
 big project met it in about one run of a thousand. One lock around the
 parser, re-entrant for a finaliser that parses on the same thread, closes it;
 parsing holds the GIL throughout anyway, so nothing runs slower for it.
-``tests/test_python_ast.py`` fails when any other module calls ``ast.parse``,
-``ast.literal_eval`` or ``compile(..., PyCF_ONLY_AST)`` itself.
+``tests/unit/test_python_ast.py`` fails when any other module calls
+``ast.parse``, ``ast.literal_eval`` or ``compile(..., PyCF_ONLY_AST)`` itself,
+or LibCST's ``evaluated_value`` (which calls ``ast.literal_eval``).
 """
 
 from __future__ import annotations
