@@ -9,8 +9,9 @@ a ``PermissionError`` it may catch.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from remora.errors import RemoraError
 from remora.sandbox.envelope import ExternalRefused
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CodeContext"]
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True)
 class CodeContext:
@@ -34,15 +37,23 @@ class CodeContext:
     sandbox: SandboxConfig
     # The run's model for plain completions (``remora_code.complete``); None in a bare tool run.
     completer: TextCompleter | None = None
-    # What was read, kept until the run writes (the workspace's revision changes): the tools of
-    # one turn read the node's file and locate the node again and again (~9 times a docstring
-    # run), and each read of a project file resolves the path, queries the overlay and decodes.
-    _texts: dict[str, tuple[int, str]] = field(
+    # What the run's tools read or worked out, kept until the run writes (the workspace's
+    # revision changes): the tools of one turn read the node's file and locate the node again
+    # and again (~9 times a docstring run), and each read of a project file resolves the
+    # path, queries the overlay and decodes.
+    _kept: dict[Hashable, tuple[int, Any]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
-    _located: list[tuple[int, SourceNode]] = field(
-        default_factory=list, init=False, repr=False, compare=False
-    )
+
+    def kept(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, kept under ``key`` until the workspace changes."""
+        revision = self.workspace.revision
+        found = self._kept.get(key)
+        if found is not None and found[0] == revision:
+            return found[1]  # type: ignore[no-any-return]
+        value = make()
+        self._kept[key] = (revision, value)
+        return value
 
     def bound_node(self) -> CSTNode:
         """The run's node; refused when the run has none (a context provider, a bare tool run)."""
@@ -55,13 +66,7 @@ class CodeContext:
 
     def read_text(self, path: str) -> str:
         """The file's text in the workspace, line endings kept as they are on disk."""
-        revision = self.workspace.revision
-        kept = self._texts.get(path)
-        if kept is not None and kept[0] == revision:
-            return kept[1]
-        text = self._read_text(path)
-        self._texts[path] = (revision, text)
-        return text
+        return self.kept(("text", path), lambda: self._read_text(path))
 
     def _read_text(self, path: str) -> str:
         try:
@@ -88,16 +93,14 @@ class CodeContext:
 
     def located(self) -> SourceNode:
         """The run's node, found again in the current text of its file."""
+        return self.kept("located", self._locate)
+
+    def _locate(self) -> SourceNode:
         from remora.code.source import NodeRef, locate, parse
 
-        revision = self.workspace.revision
-        if self._located and self._located[0][0] == revision:
-            return self._located[0][1]
         node = self.bound_node()
         file = parse(self.read_text(node.file_path), node.file_path)
         try:
-            found = locate(file, NodeRef(node.node_type, node.full_name, node.start_line))
+            return locate(file, NodeRef(node.node_type, node.full_name, node.start_line))
         except LookupError as exc:
             raise ValueError(str(exc)) from None
-        self._located[:] = [(revision, found)]
-        return found

@@ -4,7 +4,6 @@ its replacement."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -12,7 +11,7 @@ import libcst as cst
 from libcst.metadata import CodeSpan
 
 from remora.code.reparse_spans import SnippetSpans
-from remora.code.source import Definition, ParsedFile, statement_children
+from remora.code.source import Definition, ParsedFile, field_names, statement_children
 
 __all__ = [
     "Reparsed",
@@ -92,16 +91,16 @@ def path_to(
 
 def _with_child(parent: cst.CSTNode, old: cst.CSTNode, new: cst.CSTNode) -> cst.CSTNode | None:
     """``parent`` with its direct child ``old`` (a field, or an item of one) replaced by ``new``."""
-    for field in dataclasses.fields(parent):
-        value = getattr(parent, field.name)
+    for name in field_names(type(parent)):
+        value = getattr(parent, name)
         if value is old:
-            return parent.with_changes(**{field.name: new})
+            return parent.with_changes(**{name: new})
         if isinstance(value, Sequence) and not isinstance(value, str | bytes):
             for index, item in enumerate(value):
                 if item is old:
                     items = [*value[:index], new, *value[index + 1 :]]
                     fresh = tuple(items) if isinstance(value, tuple) else items
-                    return parent.with_changes(**{field.name: fresh})
+                    return parent.with_changes(**{name: fresh})
     return None
 
 
