@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import libcst as cst
-from libcst.metadata import CodeSpan
 
 from remora.code.reparse_spans import NewSpans, SnippetSpans
 from remora.code.reparse_statements import statements_reparsed
@@ -102,40 +101,10 @@ def reparsed_spans(old: ParsedFile, new_data: bytes) -> Reparsed | None:
                 tree = _replaced(old, new_data, definition, old_stop)
             if tree is not None:
                 return tree
-        # outside every definition: the module's statements, its head, or the whole text
-        tree = statements_reparsed(old, new_data, old.module, (prefix, end))
-        return tree if tree is not None else _module_head(old, new_data, end)
+        # outside every definition: the module's statements, or the whole text
+        return statements_reparsed(old, new_data, old.module, (prefix, end))
     except Unreadable:
         return None
-
-
-def _module_head(old: ParsedFile, new_data: bytes, end: int) -> Reparsed | None:
-    """The change ends by the line break after the module's first statement, a simple one (a
-    module docstring written or replaced): the new text up to there parsed as a module of its
-    own, its header and statements put before the old other statements. Only simple statements
-    on both sides, so the file's first indented block, where LibCST finds the indentation
-    unit, is in the unchanged rest."""
-    module, data = old.module, old.data
-    if not module.body or not isinstance(module.body[0], cst.SimpleStatementLine):
-        return None
-    last = old.spans[module.body[0].body[-1]]
-    stop = line_end(data, last.start + last.length)
-    if stop < 0 or end > stop:
-        return None
-    delta = len(new_data) - len(data)
-    head = new_data[: stop + delta]
-    newline = module.default_newline.encode("utf-8")
-    if not head.endswith(newline) or not one_line_ending(head, newline):
-        return None  # as in _replaced: the whole parse would find another line ending
-    snippet = parse_snippet(module, head)
-    simple = all(isinstance(s, cst.SimpleStatementLine) for s in snippet.body)
-    if not snippet.body or not simple or snippet.footer or snippet.encoding != module.encoding:
-        return None  # a comment last (the next statement's, in the whole text), a coding line
-    new = module.with_changes(header=snippet.header, body=(*snippet.body, *module.body[1:]))
-    own = SnippetSpans(byte_spans(snippet), 0)
-    own[new] = CodeSpan(0, len(new_data))
-    # The first statement was simple: every definition is in the rest, the same nodes.
-    return Reparsed(new, NewSpans(old.spans, own, stop, delta), list(old.definitions))
 
 
 def _definitions(

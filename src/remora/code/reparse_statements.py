@@ -33,15 +33,16 @@ def statements_reparsed(
 ) -> Reparsed | None:
     """The change lies in a run of simple statements of ``owner``'s block (a docstring, a
     class's attributes, a module's imports), after the block's header or a simple statement:
-    those lines parsed again (under an ``if 1:`` line in a definition) and put in place of
-    the old ones. Parsing the whole definition cost a class's size for its docstring or one
-    attribute, and a module-level fix (an import) the whole file's. Simple statements only,
+    those lines parsed again (under an ``if 1:`` line in a definition; with the module's
+    header lines for its first statement) and put in place of the old ones. Parsing the whole
+    definition cost a class's size for its docstring or one attribute, and a module-level fix
+    (an import, the module's docstring) the whole file's. Simple statements only,
     on both sides: no definition comes or goes, and no compound statement, whose block may
     own the comment lines after it, is at either edge."""
     prefix, end = change
     if isinstance(owner, cst.Module):
         statements: Sequence[cst.BaseStatement] = owner.body
-        begin = -1  # the module's first statement is _module_head's
+        begin = 0  # the file's first lines: the module's header, then its first statement
     elif isinstance(owner.body, cst.IndentedBlock):
         statements = owner.body.body
         header = old.spans[owner.body.header]
@@ -83,21 +84,24 @@ def statements_reparsed(
 
 def _parsed(
     module: cst.Module, text: bytes, indented: bool, begin: int
-) -> tuple[Sequence[cst.BaseStatement], SnippetSpans] | None:
+) -> tuple[Sequence[cst.BaseStatement], SnippetSpans, Sequence[cst.EmptyLine] | None] | None:
     """The statements ``text`` (from byte ``begin`` of the new text) holds, simple ones only,
-    and their spans; None: anything else."""
+    their spans, and the module's header when ``text`` starts the file; None: anything else."""
     head = ("if 1:" + module.default_newline).encode("utf-8") if indented else b""
     snippet = parse_snippet(module, head + text)
     if snippet.footer or snippet.encoding != module.encoding:
         return None  # a comment last (the next statement's, in the whole text), a coding line
     own = SnippetSpans(byte_spans(snippet), begin - len(head))
     statements: Sequence[cst.BaseStatement] = ()
+    header = None
     if indented:
         wrapper = snippet.body[0] if len(snippet.body) == 1 else None
         block = wrapper.body if isinstance(wrapper, cst.If) and not wrapper.orelse else None
         if not isinstance(block, cst.IndentedBlock) or block.footer:
             return None
         statements = block.body
+    elif begin == 0:  # the file's first lines: its header
+        statements, header = snippet.body, snippet.header
     elif snippet.body:  # the lines before the first statement: its own, not a header
         first = snippet.body[0]
         moved = first.with_changes(leading_lines=(*snippet.header, *first.leading_lines))
@@ -105,7 +109,7 @@ def _parsed(
         statements = (moved, *snippet.body[1:])
     if not statements or not all(isinstance(s, cst.SimpleStatementLine) for s in statements):
         return None
-    return statements, own
+    return statements, own, header
 
 
 def _put_statements(
@@ -122,10 +126,13 @@ def _put_statements(
     block = None if isinstance(owner, cst.Module) else owner.body
     body = module.body if block is None else cast(cst.IndentedBlock, block).body
     text = new_data[begin : stop + delta]
-    parsed = _parsed(module, text, block is not None, begin) if text else ((), SnippetSpans({}, 0))
+    if not text and begin == 0:
+        return None  # the file's first statements gone: whose are the header lines is open
+    empty: tuple[Sequence[cst.BaseStatement], SnippetSpans, None] = ((), SnippetSpans({}, 0), None)
+    parsed = _parsed(module, text, block is not None, begin) if text else empty
     if parsed is None:
         return None
-    statements, own = parsed
+    statements, own, header = parsed
     if statements and indent_at(new_data, own[statements[0]].start) != indent_at(
         old.data, old.spans[body[first]].start
     ):
@@ -134,7 +141,9 @@ def _put_statements(
     spans = NewSpans(old.spans, own, stop, delta)
     ancestors: dict[int, cst.CSTNode]
     if block is None:
-        new = module.with_changes(body=statements)
+        new = module.with_changes(
+            body=statements, header=module.header if header is None else header
+        )
         own[new] = CodeSpan(0, len(new_data))
         ancestors = {id(module): new}
     else:

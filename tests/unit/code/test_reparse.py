@@ -187,6 +187,7 @@ HEAD_EDITS = {
     # a text is parsed as text (LibCST's encoding is utf-8 then): a coding line is a comment
     "coding line added": (SOURCE, '"""Module."""\n', '# -*- coding: latin-1 -*-\n"""Module."""\n'),
     "statements before the first": (SOURCE, '"""Module."""\n', '"""Module."""\nA = 1\nB = 2\n'),
+    "the file's comments removed": (HEADED, "#!/usr/bin/env python\n# Licence: MIT.\n\n", ""),
 }
 
 
