@@ -9,6 +9,7 @@ called with the real code, in a subprocess on a copy of the workspace.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -75,12 +76,14 @@ print("called", len(json.load(open(sys.argv[1]))["samples"]))
 """
 
 
-def call_every_set(workspace: Workspace, tmp_path: Path, fixture: str) -> str:
+def call_every_set(workspace: Workspace, tmp_path: Path, fixture: str, root: str = "") -> str:
+    """``root``: the folder the fixture's module imports from (its import root)."""
     copy = tmp_path / "copy"
     materialize(workspace, copy)
     done = subprocess.run(
         [sys.executable, "-c", CALL_EVERY_SET, fixture],
         cwd=copy,
+        env={**os.environ, "PYTHONPATH": str(copy / root)},
         capture_output=True,
         text=True,
         check=False,
@@ -239,6 +242,49 @@ async def test_a_class_imported_from_another_project_file_is_built_too(tmp_path:
     # Derived: Product comes from inventory/models.py, read there (required fields only).
     assert set(data["samples"][1]["args"]["product"]["args"]) == {"sku", "name", "unit_price"}
     assert call_every_set(workspace, tmp_path, written["path"]) == "called 4"
+
+
+# A `lib/` layout whose modules import their own package by name: named from the
+# project's folder (`lib.shop.orders`) the module imports `shop` a second time and fails.
+LIB_LAYOUT = {
+    "lib/shop/__init__.py": "",
+    "lib/shop/money.py": (
+        "class Price:\n    def __init__(self, cents: int) -> None:\n        self.cents = cents\n"
+    ),
+    "lib/shop/orders.py": (
+        "import shop.money\nfrom shop.money import Price\n\n\n"
+        "def total(price: Price, quantity: int) -> int:\n"
+        "    assert isinstance(price, shop.money.Price)\n"
+        "    return price.cents * quantity\n"
+    ),
+}
+
+
+async def test_a_lib_layout_imports_from_its_own_root(tmp_path: Path) -> None:
+    root = write_project(tmp_path, LIB_LAYOUT)
+    node = find_node(root, "lib/shop/orders.py", "total")
+    async with bench(root) as b:
+        written = await b.run("sample_data", "write_fixture", node)
+        workspace = b.workspace("sample_data", node)
+        data = json.loads(b.text("sample_data", node, written["path"]))
+    assert written["refused"] == [] and written["accepted"] == len(data["samples"]) > 1, written
+    assert data["target"] == "shop.orders:total"
+    # Price is read from lib/shop/money.py, beside the node's package.
+    assert data["samples"][0]["args"]["price"]["__class__"] == "Price"
+    called = call_every_set(workspace, tmp_path, written["path"], root="lib")
+    assert called == f"called {len(data['samples'])}"
+
+
+async def test_a_module_that_does_not_import_is_the_runs_reason(tmp_path: Path) -> None:
+    source = "import not_installed_anywhere\n\n\ndef double(x: int) -> int:\n    return 2 * x\n"
+    root = write_project(tmp_path, {"calc.py": source})
+    node = find_node(root, "calc.py", "double")
+    async with bench(root) as b:
+        facts = await b.run("sample_data", "submit", node)
+    assert facts["summary"] == (
+        "no argument set for double passed the check: cannot import or find it: "
+        "ModuleNotFoundError: No module named 'not_installed_anywhere'"
+    ), facts["summary"]
 
 
 async def test_submit_alone_writes_checked_derived_sets_and_keeps_a_persons_file(

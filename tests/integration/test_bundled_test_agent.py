@@ -260,3 +260,21 @@ async def test_a_search_that_finds_no_test_says_what_it_missed(tmp_path: Path) -
         found = await b.run("test", "search_tests", node)
     assert found["kept"] == [] and found["dropped"] == [], found
     assert found["missed"] != "", found
+
+
+async def test_tests_of_a_lib_layout_import_the_package_by_its_own_name(tmp_path: Path) -> None:
+    # The module imports its own package by name: only `shop.orders`, found from `lib`,
+    # imports; pytest runs the written file with `lib` on its path.
+    source = (
+        "import shop\n\n\ndef total(cents: int, quantity: int) -> int:\n"
+        "    return cents * quantity * shop.UNIT\n"
+    )
+    files = {"lib/shop/__init__.py": "UNIT = 1\n", "lib/shop/orders.py": source}
+    root = write_project(tmp_path, files)
+    node = find_node(root, "lib/shop/orders.py", "total")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        facts = await b.run("test", "submit", node)
+        text = b.text("test", node, "tests/test_orders.py")
+    assert found["kept"] and facts["failed"] == 0, (found, facts)
+    assert "from shop.orders import total" in text, text

@@ -24,15 +24,15 @@ from remora.code.constructor import (
     reachable_class,
 )
 from remora.code.context import CodeContext
+from remora.code.import_paths import module_name, root_paths
 from remora.code.module import host_function
 from remora.code.samples import ClassLookup, argument_sets
-from remora.code.sandboxed import run_program, source_roots
+from remora.code.sandboxed import run_program
 from remora.code.structure import node_signature
 
 __all__ = [
     "check_argument_sets",
     "derived_argument_sets",
-    "module_name",
     "node_call_target",
     "pins_behaviour",
     "probe_argument_sets",
@@ -42,12 +42,6 @@ __all__ = [
 CALL_TIMEOUT_S = 5.0
 _TEST_FILE_PREFIXES = ("test_",)
 _TEST_FILE_SUFFIXES = ("_test.py",)
-
-
-def module_name(file_path: str) -> str:
-    """``src/pkg/mod.py`` -> ``pkg.mod``; a package's ``__init__.py`` is the package."""
-    path = file_path.removeprefix("src/").removesuffix(".py")
-    return path.removesuffix("/__init__").replace("/", ".")
 
 
 def is_test_file(file_path: str) -> bool:
@@ -75,7 +69,7 @@ def node_call_target(context: CodeContext) -> dict[str, Any]:
     parts = node.full_name.split(".")
     text = context.node_file_text()
     target: dict[str, Any] = {
-        "module": module_name(node.file_path),
+        "module": module_name(context, node.file_path),
         "qualname": node.full_name,
         "name": node.name,
         "kind": node.node_type,
@@ -246,7 +240,7 @@ async def probe_argument_sets(
         "kind": target["kind"],
         "owner": target["owner"],
         "owner_args": owner_sets[0]["args"] if owner_sets else {},
-        "paths": source_roots(context),
+        "paths": root_paths(context),
         "sets": [
             {key: row[key] for key in ("name", "args", "owner_args") if key in row}
             for row in runnable

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.import_paths import module_files, package_of
 from remora.code.module import host_function
 from remora.code.text_cache import per_text
 
@@ -384,9 +385,9 @@ def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
     return lookup
 
 
-def _imported_names(tree: ast.Module, file_path: str) -> dict[str, tuple[str, str]]:
-    """``name -> (module, name there)`` for the module's ``from X import Y`` (relative ones too)."""
-    package = file_path.removeprefix("src/").split("/")[:-1]
+def _imported_names(tree: ast.Module, package: list[str]) -> dict[str, tuple[str, str]]:
+    """``name -> (module, name there)`` for the ``from X import Y`` of a module of ``package``
+    (relative ones too)."""
     found: dict[str, tuple[str, str]] = {}
     for stmt in tree.body:
         if not isinstance(stmt, ast.ImportFrom):
@@ -410,7 +411,7 @@ def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter
     text = context.node_file_text()
     local = class_lookup(text)
     try:
-        imported = _imported_names(_module_of(text).tree, node.file_path)
+        imported = _imported_names(_module_of(text).tree, package_of(context, node.file_path))
     except ValueError:
         imported = {}
 
@@ -419,13 +420,7 @@ def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter
         if found is not None or name not in imported:
             return found
         module, original = imported[name]
-        stem = module.replace(".", "/")
-        for path in (
-            f"{stem}.py",
-            f"{stem}/__init__.py",
-            f"src/{stem}.py",
-            f"src/{stem}/__init__.py",
-        ):
+        for path in module_files(context, module):
             if context.workspace.exists(path):
                 return class_lookup(context.read_text(path))(original)
         return None

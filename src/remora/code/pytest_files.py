@@ -24,10 +24,10 @@ from collections import OrderedDict
 from typing import Any
 
 from remora import python_ast
-from remora.code.calls import module_name
 from remora.code.context import CodeContext
+from remora.code.import_paths import module_name, root_paths
 from remora.code.module import host_function
-from remora.code.sandboxed import ProgramRun, run_program, source_roots
+from remora.code.sandboxed import ProgramRun, run_program
 from remora.sandbox import search
 
 __all__ = ["add_to_test_file", "overlay_digest", "tests_in_file", "with_pieces"]
@@ -183,7 +183,8 @@ def tests_added_by_run(context: CodeContext, path: str) -> list[str]:
 
 
 def _pytest_args(context: CodeContext, path: str) -> list[str]:
-    return [*PYTEST_ARGS, *(["-o", "pythonpath=src"] if source_roots(context) else []), path]
+    roots = root_paths(context)
+    return [*PYTEST_ARGS, *(["-o", f"pythonpath={roots[0]}"] if roots else []), path]
 
 
 def _run_key(context: CodeContext, args: list[str]) -> tuple[str, float, tuple[str, ...], str]:
@@ -286,7 +287,7 @@ async def add_passing_tests(
     detail}], passed, failed}``: a refused test is not left in the file, and
     pytest's message says why; the file is rewritten with the passing ones only.
     """
-    module = module_name(context.bound_node().file_path)
+    module = module_name(context, context.bound_node().file_path)
     original = context.read_text(path) if context.workspace.exists(path) else None
     updated = with_pieces(original or "", path, module, pieces)
     context.write_text(path, updated)

@@ -24,7 +24,7 @@ from remora.sandbox.commands import run_command
 from remora.sandbox.envelope import ExternalRefused
 from remora.sandbox.fork_server import run_read_only_python
 
-__all__ = ["ProgramRun", "run_program", "source_roots"]
+__all__ = ["ProgramRun", "run_program"]
 
 MARKER = "REMORA_REPORT "
 COVERAGE_MARKER = "REMORA_COVERAGE "
@@ -44,12 +44,6 @@ class ProgramRun:
     output: str
     # Per context, when the run measured coverage (programs/coverage_support.py).
     coverage: dict[str, Any] | None = None
-
-
-def source_roots(context: CodeContext) -> list[str]:
-    """Folders to put on ``sys.path`` so the node's module imports (``src`` for a src layout)."""
-    file_path = context.bound_node().file_path
-    return ["src"] if file_path.startswith("src/") else []
 
 
 def _allowed(context: CodeContext) -> bool:

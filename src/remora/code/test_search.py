@@ -25,7 +25,6 @@ from typing import Any
 from remora import python_ast
 from remora.code.call_text import value_from_text
 from remora.code.calls import (
-    module_name,
     node_call_target,
     pins_behaviour,
     probe_argument_sets,
@@ -41,6 +40,7 @@ from remora.code.coverage_probe import (
     node_span,
 )
 from remora.code.host_candidates import host_candidates, node_function
+from remora.code.import_paths import module_name
 from remora.code.input_search import (
     Candidate,
     greedy_cover,
@@ -232,7 +232,7 @@ async def write_measured(
     existing = _tests_of(context, path)
     original = context.read_text(path) if context.workspace.exists(path) else None
     result: dict[str, Any] = {"kept": [], "dropped": [], "missed": ""}
-    module = module_name(context.bound_node().file_path)
+    module = module_name(context, context.bound_node().file_path)
     if not pieces:
         return result
     if ran_before:
