@@ -16,7 +16,7 @@ from remora.analysis import AnalysisPlan
 from remora.cli.analyze_view import RichProgress, print_report
 from remora.cli.discover_cmd import parse_types
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
-from remora.cli.output import console, err_console, print_json
+from remora.cli.output import console, err_console, print_json_items
 from remora.coordinator import (
     AnalyzeReport,
     ChangeBatch,
@@ -209,7 +209,7 @@ def analyze_command(
     finally:
         plan.emitter.close()
     if output_format is OutputFormat.json:
-        print_json(report.to_dict())
+        print_json_items(report.header(), "results", (o.to_dict() for o in report.outcomes))
     else:
         if not result.nodes:
             err_console.print("no Python files or nodes found under the given paths")

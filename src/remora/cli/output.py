@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
+import textwrap
+from collections.abc import Iterable
 from typing import Any
 
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
-__all__ = ["console", "err_console", "print_json", "print_table"]
+__all__ = ["console", "err_console", "print_json", "print_json_items", "print_table"]
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -39,6 +42,26 @@ def print_table(table: Table, target: Console | None = None) -> None:
     out.print(table, width=max(out.width, needed), crop=False)
 
 
+def _dumps(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str)
+
+
 def print_json(data: Any) -> None:
     """Plain JSON on stdout (no colour codes, so it pipes into jq)."""
-    print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    print(_dumps(data))
+
+
+def print_json_items(head: dict[str, Any], key: str, items: Iterable[Any]) -> None:
+    """What ``print_json({**head, key: list(items)})`` prints, each item written as it is
+    serialised: the whole document of a 20,000-node analysis as one string (and its
+    dicts) took hundreds of MB."""
+    opening = _dumps({**head, key: []})
+    cut = opening.rindex("[]")  # the last key's empty list: the items go in there
+    write = sys.stdout.write
+    write(opening[: cut + 1])
+    first = True
+    for item in items:
+        write(("\n" if first else ",\n") + textwrap.indent(_dumps(item), "    "))
+        first = False
+    write(opening[cut + 1 :] if first else "\n  " + opening[cut + 1 :])
+    write("\n")

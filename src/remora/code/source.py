@@ -172,10 +172,15 @@ class ParsedFile:
 
 # Whole parses of each file's last texts (changed under _PARSING): a run's new text (one node
 # changed) is made from one of them by parsing only the definition that changed (reparse.py).
-# Bounded by their texts' size, not their number: a parsed tree takes ~330 bytes per byte of
-# source (SQLAlchemy's compiler.py, 275 KB: 87 MB), so 32 large files' trees were gigabytes.
+# Bounded by their texts' size, not their number: a parsed tree takes ~300 bytes per byte of
+# source (SQLAlchemy's compiler.py, 275 KB: ~85 MB), so 32 large files' trees were gigabytes.
 _BASES: OrderedDict[str, list[ParsedFile]] = OrderedDict()
 _BASES_PER_PATH, _BASE_BYTES = 2, 1_000_000
+# The last texts parsed, whole or from a base. A file made from a base holds that base's tree
+# (its spans are looked up there): an entry outlives no base of its path, or the bound on the
+# bases would bound nothing (16 files of compiler.py kept 16 evicted trees alive).
+_PARSED: OrderedDict[tuple[str, str], ParsedFile] = OrderedDict()
+_PARSED_ENTRIES = 16
 
 
 # Host functions also run on the sandbox's own threads: two runs asking about the same new
@@ -187,17 +192,24 @@ _PARSING = threading.Lock()
 def parse(text: str, path: str = "<text>") -> ParsedFile:
     """The parsed file (the last few texts are kept: tools ask several questions of one text)."""
     with _PARSING:
-        return _parse(text, path)
+        key = (text, path)
+        file = _PARSED.get(key)
+        if file is None:
+            file = _parse(text, path)
+            _PARSED[key] = file
+            if len(_PARSED) > _PARSED_ENTRIES:
+                _PARSED.popitem(last=False)
+        _PARSED.move_to_end(key)
+        return file
 
 
-@functools.lru_cache(maxsize=16)
 def _parse(text: str, path: str) -> ParsedFile:
     from remora.code.reparse import reparsed_spans
 
     data = text.encode("utf-8")
     bases = _BASES.get(path, [])
     for base in bases:
-        if base.data == data:  # evicted from the cache above while kept here: no parse at all
+        if base.data == data:  # evicted from _PARSED while kept here: no parse at all
             _BASES.move_to_end(path)
             return base
     for base in bases:
@@ -213,12 +225,21 @@ def _parse(text: str, path: str) -> ParsedFile:
     if len(bases) < _BASES_PER_PATH:
         bases.append(file)
     else:  # the file's first text stays: every run's change is made on it
+        _forget(path, keep=bases[0])
         bases[-1] = file
     _BASES.move_to_end(path)
     kept = sum(len(base.data) for files in _BASES.values() for base in files)
     while kept > _BASE_BYTES and len(_BASES) > 1:  # the file just parsed always stays
-        kept -= sum(len(base.data) for base in _BASES.popitem(last=False)[1])
+        gone, files = _BASES.popitem(last=False)
+        kept -= sum(len(base.data) for base in files)
+        _forget(gone)
     return file
+
+
+def _forget(path: str, keep: ParsedFile | None = None) -> None:
+    """Drop ``path``'s parsed texts, but for ``keep``, when a base of it goes."""
+    for key in [k for k, file in _PARSED.items() if k[1] == path and file is not keep]:
+        del _PARSED[key]
 
 
 # A text that does not parse is refused by the interpreter's own parser first when it read the

@@ -9,7 +9,6 @@ a :class:`~remora.code.source.SourceNode` (for tests and other host code); the
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import libcst as cst
@@ -17,6 +16,7 @@ import libcst as cst
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.source import SourceNode
+from remora.code.text_cache import per_node
 
 __all__ = ["node_raises", "node_returns", "node_signature", "node_span"]
 
@@ -171,11 +171,11 @@ class _OwnBody(cst.CSTVisitor):
         self.yields += 1
 
 
-# By located node (its file and tree node, by identity): checking one summary asks
-# node_raises and node_returns twice each, and a run checks up to three (the completion's,
-# the chat's, the written one) against the same definition; a LibCST visit rebuilds every
-# node it passes, so each walk of a class's body cost as much as the class's size.
-@functools.lru_cache(maxsize=64)
+# By located node: checking one summary asks node_raises and node_returns twice each, and a
+# run checks up to three (the completion's, the chat's, the written one) against the same
+# definition; a LibCST visit rebuilds every node it passes, so each walk of a class's body
+# cost as much as the class's size.
+@per_node
 def _own(node: SourceNode) -> _OwnBody:
     visitor = _OwnBody(node.file)
     for statement in node.body_statements:

@@ -14,13 +14,14 @@ from __future__ import annotations
 import ast
 import functools
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Concatenate, Generic, ParamSpec, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 from remora import python_ast
 
-__all__ = ["TextCached", "ast_tree", "per_text"]
+__all__ = ["TextCached", "ast_tree", "per_node", "per_text"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -74,6 +75,33 @@ def per_text(
         return TextCached(function, max_chars, max_entries)
 
     return wrap
+
+
+K = TypeVar("K")
+
+
+def per_node(function: Callable[[K], R]) -> Callable[[K], R]:
+    """Decorator: ``function``'s result kept while its argument (a located node) lives: a run
+    keeps its node until it writes, and a cache of a bounded number of them held as many
+    files' trees alive (a located node holds its file)."""
+    kept: weakref.WeakKeyDictionary[Any, R] = weakref.WeakKeyDictionary()
+    lock = threading.Lock()
+
+    @functools.wraps(function)
+    def cached(node: K) -> R:
+        with lock:
+            found = kept.get(node, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
+        value = function(node)
+        with lock:
+            kept[node] = value
+        return value
+
+    return cached
+
+
+_MISSING = object()
 
 
 @per_text()

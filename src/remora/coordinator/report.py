@@ -124,6 +124,10 @@ class AnalyzeReport:
         return EXIT_SOME_FAILED if counts["success"] > 0 else EXIT_NOTHING_SUCCEEDED
 
     def to_dict(self) -> dict[str, Any]:
+        return {**self.header(), "results": [o.to_dict() for o in self.outcomes]}
+
+    def header(self) -> dict[str, Any]:
+        """:meth:`to_dict` without its ``results`` (the last key)."""
         return {
             "run_id": self.run_id,
             "operations": self.operations,
@@ -133,7 +137,6 @@ class AnalyzeReport:
             "interrupted": self.interrupted,
             "duration_s": round(self.duration_s, 3),
             "exit_code": self.exit_code,
-            "results": [o.to_dict() for o in self.outcomes],
         }
 
 

@@ -3,7 +3,9 @@ gives what the per-call computation gave, and a caller's copy is its own."""
 
 from __future__ import annotations
 
+import gc
 import itertools
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -77,7 +79,7 @@ def test_examples_leave_out_the_node_at_skip_line_only() -> None:
 def test_a_text_equal_to_a_kept_base_is_that_base_without_a_parse() -> None:
     text = "def f(a):\n    return a\n\n\nclass C:\n    def m(self):\n        return 1\n"
     first = parse(text, "kept_base.py")
-    source._parse.cache_clear()  # as when other texts pushed it out of the small cache
+    source._PARSED.clear()  # as when other texts pushed it out of the small cache
     again = parse(text, "kept_base.py")
     assert again is first
     changed = parse(text.replace("return 1", "return 2"), "kept_base.py")
@@ -102,6 +104,24 @@ def test_kept_whole_parses_are_bounded_by_their_texts_size(monkeypatch: pytest.M
     big = text * 4  # alone over the budget: still kept, as the file in use
     parse(big, "e.py")
     assert list(source._BASES) == ["e.py"]
+
+
+def test_no_tree_outlives_its_files_bases(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A file made from a base holds the base's tree: kept after the base went, the bound on
+    # the bases bounded nothing.
+    monkeypatch.setattr(source, "_BASES", type(source._BASES)())
+    monkeypatch.setattr(source, "_PARSED", type(source._PARSED)())
+    monkeypatch.setattr(source, "_BASE_BYTES", 2_000)
+    text = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(40))  # 1.3 KB
+    base = parse(text, "a.py")
+    derived = parse(text.replace("a + 39\n", "a + 40\n"), "a.py")
+    assert derived.derived
+    gone = weakref.ref(base)
+    del base, derived
+    parse(text, "b.py")  # a.py's base goes over the budget, and what was made from it
+    gc.collect()
+    assert gone() is None
+    assert [path for _, path in source._PARSED] == ["b.py"]
 
 
 RAISING = """def check(value):

@@ -7,7 +7,6 @@ and the words it names (:func:`code_facts`), whether a text parses as Python (``
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ import libcst as cst
 
 from remora import python_ast
 from remora.code.source import SourceNode, field_names
+from remora.code.text_cache import per_node
 
 __all__ = [
     "MAX_PIECE_CHARS",
@@ -119,27 +119,27 @@ class CodeFacts:
     words: frozenset[str]
 
 
+# A run checks each drafted summary (completion, then chat) and the written docstring
+# against the same unchanged definition.
+@per_node
 def code_facts(node: SourceNode) -> CodeFacts:
     """The node's :class:`CodeFacts`, read from its LibCST tree."""
     return _facts(node.definition if node.definition is not None else node.file.module)
 
 
-# By tree node (identity): a run checks each drafted summary (completion, then chat) and
-# the written docstring against the same unchanged definition.
-@functools.lru_cache(maxsize=64)
 def _facts(root: cst.CSTNode) -> CodeFacts:
     numbers: set[float] = set()
     words: set[str] = set()
-    for node in _subtree(root):
-        if isinstance(node, cst.Integer | cst.Float):
-            numbers.add(float(python_ast.literal_eval(node.value)))
-        elif isinstance(node, cst.Name):
-            words.update(_name_words(node.value))
-        elif isinstance(node, cst.SimpleString):
-            value = python_ast.literal_eval(node.value)
+    for item in _subtree(root):
+        if isinstance(item, cst.Integer | cst.Float):
+            numbers.add(float(python_ast.literal_eval(item.value)))
+        elif isinstance(item, cst.Name):
+            words.update(_name_words(item.value))
+        elif isinstance(item, cst.SimpleString):
+            value = python_ast.literal_eval(item.value)
             words.update(word_tokens(value if isinstance(value, str) else value.decode("latin-1")))
-        elif isinstance(node, cst.FormattedStringText | cst.Comment):
-            words.update(word_tokens(node.value))
+        elif isinstance(item, cst.FormattedStringText | cst.Comment):
+            words.update(word_tokens(item.value))
     return CodeFacts(frozenset(numbers), frozenset(w for w in words if len(w) >= 3))
 
 
