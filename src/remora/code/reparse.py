@@ -159,7 +159,7 @@ def _replaced(
         return None
     head = ("if 1:" + module.default_newline).encode("utf-8") + indent if indent else b""
     source = head + text
-    snippet = parse_snippet(module, source)
+    snippet = parse_snippet(module, source, python_first=old.python_reads)
     body: Sequence[cst.CSTNode] = snippet.body
     if indent:
         if len(body) != 1 or not isinstance(body[0], cst.If):

@@ -10,6 +10,7 @@ from typing import NamedTuple
 import libcst as cst
 from libcst.metadata import CodeSpan
 
+from remora import python_ast
 from remora.code.reparse_spans import SnippetSpans
 from remora.code.source import Definition, ParsedFile, field_names, statement_children
 
@@ -34,9 +35,22 @@ class Unreadable(Exception):
     PGDialect, 75 KB, parsed again for every broken edit of one of its methods)."""
 
 
-def parse_snippet(module: cst.Module, source: bytes) -> cst.Module:
+def parse_snippet(module: cst.Module, source: bytes, *, python_first: bool = False) -> cst.Module:
     """``source`` parsed as the file's module parses it (its indentation unit and line
-    ending); :class:`Unreadable` when it does not parse."""
+    ending); :class:`Unreadable` when it does not parse.
+
+    ``python_first`` (the file's old text is one the interpreter reads): the interpreter's
+    parser, ~30x faster than LibCST's, refuses a snippet that does not parse before LibCST
+    tries; on SQLAlchemy's SQLCompiler (200 KB) a broken edit of its own lines took LibCST
+    240 ms to refuse, 130 times in one lint pass of the file.
+    """
+    if python_first:
+        try:
+            python_ast.parse(source)
+        except SyntaxError:
+            raise Unreadable from None
+        except (ValueError, MemoryError, RecursionError):
+            pass  # LibCST decides
     config = cst.PartialParserConfig(
         default_indent=module.default_indent, default_newline=module.default_newline
     )

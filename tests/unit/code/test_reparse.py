@@ -475,6 +475,26 @@ STATEMENT_EDITS = {
 }
 
 
+def test_a_broken_definition_is_refused_by_the_interpreter_before_libcst(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = "pkg/python_first.py"
+    parse(SOURCE, path)  # the base: the interpreter reads it
+    libcst_parses: list[str] = []
+    real = cst.parse_module
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> cst.Module:
+        libcst_parses.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(cst, "parse_module", counted)
+    # In a compound statement of a function: its definition is the snippet tried.
+    broken = SOURCE.replace("    if a:\n", "    if a\n")
+    with pytest.raises(ValueError, match=r"^pkg/python_first\.py:7: cannot parse the file"):
+        parse(broken, path)
+    assert libcst_parses == []
+
+
 def snippet_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The size of each snippet parsed from now on."""
     import remora.code.reparse as reparse
@@ -483,9 +503,9 @@ def snippet_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     sizes: list[int] = []
     real = reparse.parse_snippet
 
-    def counted(module: cst.Module, source: bytes) -> cst.Module:
+    def counted(module: cst.Module, source: bytes, *, python_first: bool = False) -> cst.Module:
         sizes.append(len(source))
-        return real(module, source)
+        return real(module, source, python_first=python_first)
 
     monkeypatch.setattr(reparse, "parse_snippet", counted)
     monkeypatch.setattr(statements, "parse_snippet", counted)
