@@ -104,13 +104,18 @@ class AnalyzeReport:
     outcomes: list[TaskOutcome] = field(default_factory=list)
     interrupted: bool = False
     duration_s: float = 0.0
+    # The counts of the outcomes not kept in ``outcomes`` (see :meth:`count_only`).
+    uncounted: dict[str, int] = field(default_factory=dict)
+
+    def count_only(self, outcome: TaskOutcome) -> None:
+        """Count ``outcome`` without keeping it (a shard's, sent to its parent as it ended)."""
+        for key, value in _tally([outcome]).items():
+            self.uncounted[key] = self.uncounted.get(key, 0) + value
 
     def counts(self) -> dict[str, int]:
-        counts = {"success": 0, "failed": 0, "skipped": 0, "changed": 0}
-        for outcome in self.outcomes:
-            counts[outcome.result.status] += 1
-            if outcome.result.changed_files:
-                counts["changed"] += 1
+        counts = _tally(self.outcomes)
+        for key, value in self.uncounted.items():
+            counts[key] += value
         return counts
 
     @property
@@ -138,6 +143,15 @@ class AnalyzeReport:
             "duration_s": round(self.duration_s, 3),
             "exit_code": self.exit_code,
         }
+
+
+def _tally(outcomes: Sequence[TaskOutcome]) -> dict[str, int]:
+    counts = {"success": 0, "failed": 0, "skipped": 0, "changed": 0}
+    for outcome in outcomes:
+        counts[outcome.result.status] += 1
+        if outcome.result.changed_files:
+            counts["changed"] += 1
+    return counts
 
 
 class ProgressSink(Protocol):

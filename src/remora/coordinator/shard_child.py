@@ -139,6 +139,7 @@ async def _run(spec: ShardSpec, channel: Channel) -> bool:
         progress=ChannelProgress(channel),
     )
     coordinator.publish_states = channel.servers
+    coordinator.keep_outcomes = False  # each went to the parent as it ended
     try:
         async with coordinator:
             await coordinator.analyze(

@@ -316,3 +316,26 @@ async def test_auto_accept_writes_changes_and_reports_conflicts(tmp_path: Path) 
     with ResultsDB(root) as db:
         states = sorted(r.review_state for r in db.list() if r.status == "success")
     assert states == ["accepted", "conflict", "conflict", "conflict"]
+
+
+async def test_outcomes_not_kept_are_still_counted_and_recorded(tmp_path: Path) -> None:
+    # A shard sends each outcome to its parent as it ends: it keeps none, counts them all.
+    root = make_project(tmp_path)
+    nodes = nodes_of(root)
+    emitter = RecordingEmitter()
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=registry(root),
+        emitter=emitter,
+        provider_factory=provider_factory(note_model()),
+    ) as coordinator:
+        coordinator.keep_outcomes = False
+        report = await coordinator.analyze(nodes, ["note"])
+    assert report.outcomes == []
+    counts = report.counts()
+    assert counts["success"] + counts["skipped"] == len(nodes) and counts["changed"] > 0, counts
+    (end,) = [e for e in emitter.events if e.kind == "coordinator_end"]
+    assert end.data["counts"] == counts
+    with ResultsDB(root) as db:
+        assert len(db.list(run_id=report.run_id)) == len(nodes)
