@@ -306,19 +306,25 @@ def test_threads_asking_for_one_new_text_parse_it_once(monkeypatch: pytest.Monke
     assert got[0] is got[1]
 
 
+def libcst_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts LibCST parses from now on."""
+    texts: list[str] = []
+    real = cst.parse_module
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> cst.Module:
+        texts.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(cst, "parse_module", counted)
+    return texts
+
+
 def test_a_text_the_interpreter_refuses_is_refused_without_libcst(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     path = "pkg/refused_case.py"
     parse(SOURCE, path)  # the base: the interpreter reads it
-    libcst_parses: list[str] = []
-    real = cst.parse_module
-
-    def counted(text: str, *args: Any, **kwargs: Any) -> cst.Module:
-        libcst_parses.append(text)
-        return real(text, *args, **kwargs)
-
-    monkeypatch.setattr(cst, "parse_module", counted)
+    libcst_parses = libcst_texts(monkeypatch)
     broken = SOURCE.replace("X = top(1, 2)", "X = top(1, 2\nY = 3")
     with pytest.raises(ValueError, match=r"^pkg/refused_case\.py:26: cannot parse the file \("):
         parse(broken, path)
@@ -480,14 +486,7 @@ def test_a_broken_definition_is_refused_by_the_interpreter_before_libcst(
 ) -> None:
     path = "pkg/python_first.py"
     parse(SOURCE, path)  # the base: the interpreter reads it
-    libcst_parses: list[str] = []
-    real = cst.parse_module
-
-    def counted(text: str, *args: Any, **kwargs: Any) -> cst.Module:
-        libcst_parses.append(text)
-        return real(text, *args, **kwargs)
-
-    monkeypatch.setattr(cst, "parse_module", counted)
+    libcst_parses = libcst_texts(monkeypatch)
     # In a compound statement of a function: its definition is the snippet tried.
     broken = SOURCE.replace("    if a:\n", "    if a\n")
     with pytest.raises(ValueError, match=r"^pkg/python_first\.py:7: cannot parse the file"):
