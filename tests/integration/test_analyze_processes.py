@@ -17,6 +17,7 @@ import subprocess
 import time
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -148,10 +149,13 @@ def test_two_processes_give_what_one_gives(tmp_path: Path, standin: list[Standin
     before = server.stats()["answered"]
     run = analyze(two, "--processes", "2")
     seen: set[int] = set()
-    while run.poll() is None:
-        seen.update(shard_pids(run.pid))
-        time.sleep(0.02)
-    sharded = finished(run)
+    # Its output is read meanwhile: past a pipe's 64 KB an unread report blocks the writer.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        report = pool.submit(finished, run)
+        while run.poll() is None:
+            seen.update(shard_pids(run.pid))
+            time.sleep(0.02)
+        sharded = report.result()
     assert len(seen) == 2  # two host processes ran it
     assert sharded["counts"] == single["counts"] and single["counts"]["changed"] >= 20
     assert sharded.keys() == single.keys()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
 from collections.abc import Iterable
 from typing import Any
 
@@ -61,7 +60,9 @@ def print_json_items(head: dict[str, Any], key: str, items: Iterable[Any]) -> No
     write(opening[: cut + 1])
     first = True
     for item in items:
-        write(("\n" if first else ",\n") + textwrap.indent(_dumps(item), "    "))
+        # By "\n" alone: a string may hold U+2028 or U+0085, where str.splitlines cuts too.
+        lines = _dumps(item).split("\n")
+        write(("\n" if first else ",\n") + "\n".join("    " + line for line in lines))
         first = False
     write(opening[cut + 1 :] if first else "\n  " + opening[cut + 1 :])
     write("\n")

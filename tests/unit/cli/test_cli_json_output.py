@@ -12,6 +12,7 @@ HEAD = {"run_id": "r1", "counts": {"success": 2, "failed": 0}, "interrupted": Fa
 ITEMS: list[Any] = [
     {"node": "f", "details": {"tools": [{"name": "submit", "ok": True}], "empty": []}},
     {"node": "Straße.é", "summary": 'a "quoted"\nline', "error": None, "nested": [[1, 2], {}]},
+    {"summary": "line separators kept as they are: \u2028 \u2029 \x85 \x0c"},
     3.5,
 ]
 
