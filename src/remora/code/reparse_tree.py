@@ -10,9 +10,14 @@ from typing import NamedTuple
 import libcst as cst
 from libcst.metadata import CodeSpan
 
-from remora import python_ast
 from remora.code.reparse_spans import SnippetSpans
-from remora.code.source import Definition, ParsedFile, field_names, statement_children
+from remora.code.source import (
+    Definition,
+    ParsedFile,
+    field_names,
+    python_syntax_error,
+    statement_children,
+)
 
 __all__ = [
     "Reparsed",
@@ -44,13 +49,8 @@ def parse_snippet(module: cst.Module, source: bytes, *, python_first: bool = Fal
     tries; on SQLAlchemy's SQLCompiler (200 KB) a broken edit of its own lines took LibCST
     240 ms to refuse, 130 times in one lint pass of the file.
     """
-    if python_first:
-        try:
-            python_ast.parse(source)
-        except SyntaxError:
-            raise Unreadable from None
-        except (ValueError, MemoryError, RecursionError):
-            pass  # LibCST decides
+    if python_first and python_syntax_error(source) is not None:
+        raise Unreadable
     config = cst.PartialParserConfig(
         default_indent=module.default_indent, default_newline=module.default_newline
     )

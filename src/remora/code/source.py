@@ -40,6 +40,7 @@ __all__ = [
     "literal_value",
     "locate",
     "parse",
+    "python_syntax_error",
     "qualified_definitions",
     "statement_children",
 ]
@@ -250,14 +251,23 @@ def _forget(path: str, keep: ParsedFile | None = None) -> None:
 # interpreter refuses the new text, where the change, not the file, is what it cannot read.
 def _python_refuses(text: str, path: str) -> None:
     """ValueError as :class:`ParsedFile` raises it when the interpreter cannot parse ``text``."""
+    why = python_syntax_error(text, path)
+    if why is not None:
+        raise ValueError(
+            f"{path}:{why.lineno}: cannot parse the file ({why.msg}); fix the syntax error first"
+        )
+
+
+def python_syntax_error(text: str | bytes, path: str = "<text>") -> SyntaxError | None:
+    """Why the interpreter's parser refuses ``text``; None when it reads it, or cannot say
+    (a null byte, nesting too deep): then LibCST decides."""
     try:
         python_ast.parse(text, path)
     except SyntaxError as exc:
-        raise ValueError(
-            f"{path}:{exc.lineno}: cannot parse the file ({exc.msg}); fix the syntax error first"
-        ) from None
+        return exc
     except (ValueError, MemoryError, RecursionError):
-        return  # LibCST decides
+        return None
+    return None
 
 
 @dataclass(frozen=True)
