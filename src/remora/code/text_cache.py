@@ -78,6 +78,7 @@ def per_text(
 
 
 K = TypeVar("K")
+_MISSING = object()
 
 
 def per_node(function: Callable[[K], R]) -> Callable[[K], R]:
@@ -99,9 +100,6 @@ def per_node(function: Callable[[K], R]) -> Callable[[K], R]:
         return value
 
     return cached
-
-
-_MISSING = object()
 
 
 @per_text()

@@ -105,16 +105,16 @@ class AnalyzeReport:
     interrupted: bool = False
     duration_s: float = 0.0
     # The counts of the outcomes not kept in ``outcomes`` (see :meth:`count_only`).
-    uncounted: dict[str, int] = field(default_factory=dict)
+    not_kept: dict[str, int] = field(default_factory=dict)
 
     def count_only(self, outcome: TaskOutcome) -> None:
         """Count ``outcome`` without keeping it (a shard's, sent to its parent as it ended)."""
         for key, value in _tally([outcome]).items():
-            self.uncounted[key] = self.uncounted.get(key, 0) + value
+            self.not_kept[key] = self.not_kept.get(key, 0) + value
 
     def counts(self) -> dict[str, int]:
         counts = _tally(self.outcomes)
-        for key, value in self.uncounted.items():
+        for key, value in self.not_kept.items():
             counts[key] += value
         return counts
 
