@@ -137,3 +137,34 @@ async def test_a_rewrite_of_code_that_writes_into_the_project_is_not_taken_on_tr
     assert written == source.encode()
     assert not (root / "saved.txt").exists()
     assert len(provider.completion_requests) == 3  # every shape asked, each refused
+
+
+F841_SOURCE = "def count(items):\n    unused = 1\n    return len(items)\n"
+
+
+async def test_an_empty_draft_deletes_nothing(tmp_path: Path, runtime: SandboxRuntime) -> None:
+    # A model that writes nothing has not proposed deleting the statement: taken as the
+    # statement's new text, an empty draft removed `unused = 1` (the finding gone, nothing
+    # called, an assignment dropped with its reads) and left its indentation behind.
+    files = {"m.py": F841_SOURCE, "ruff.toml": '[lint]\nselect = ["F"]\n'}
+    root = write_project(tmp_path, files)
+    _, provider, written = await run_scripted_on_file(
+        runtime, root, "lint", "count", [], completions=["", "\n", "  \n"]
+    )
+    assert written == F841_SOURCE.encode()
+    assert len(provider.completion_requests) == 3  # every shape asked, none taken
+
+
+async def test_an_edit_that_deletes_the_statement_removes_its_lines(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # The model's own edit may delete the statement (F841's unused variable): its lines
+    # go, not its text alone, which left a line of spaces behind.
+    files = {"m.py": F841_SOURCE, "ruff.toml": '[lint]\nselect = ["F"]\n'}
+    root = write_project(tmp_path, files)
+    turns = [tool_turn(("edit_node", {"issue_code": "F841", "replacement": ""}))]
+    result, _, written = await run_scripted_on_file(
+        runtime, root, "lint", "count", turns, completions=[""] * 3
+    )
+    assert result.status == "success", result.to_dict()
+    assert written.decode() == "def count(items):\n    return len(items)\n"

@@ -70,8 +70,9 @@ def unit_lines(node: SourceNode, finding: dict[str, Any]) -> tuple[int, int]:
     return first, last
 
 
-def _line_span(node: SourceNode, first: int, last: int) -> tuple[int, int]:
-    """Bytes of lines ``first``..``last``, from the first one's indentation to the last's end."""
+def _line_span(node: SourceNode, first: int, last: int, *, whole: bool = False) -> tuple[int, int]:
+    """Bytes of lines ``first``..``last``, from the first one's indentation to the last's end
+    (``whole``: from the first one's start through the last one's line break)."""
     data = node.file.data
     starts = [0]
     position = data.find(b"\n")
@@ -79,6 +80,8 @@ def _line_span(node: SourceNode, first: int, last: int) -> tuple[int, int]:
         starts.append(position + 1)
         position = data.find(b"\n", position + 1)
     lo = starts[first - 1]
+    if whole:
+        return lo, starts[last] if last < len(starts) else len(data)
     hi = starts[last] - 1 if last < len(starts) else len(data)
     if hi > lo and data[hi - 1 : hi] == b"\r":
         hi -= 1
@@ -147,8 +150,12 @@ async def lint_replace_statement(
             "end_line": 0,
         }
     first, last = unit_lines(node, target)
+    # An empty replacement deletes the statement: its lines go, or a line of its
+    # indentation alone was left behind.
+    deleted = not replacement.strip()
+    span = _line_span(node, first, last, whole=deleted)
     outcome = await replace_checked(
-        context, node, _line_span(node, first, last), code, replacement, keep_definitions=True
+        context, node, span, code, "" if deleted else replacement, keep_definitions=True
     )
     return {**outcome, "start_line": first, "end_line": last}
 
