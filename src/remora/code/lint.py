@@ -127,12 +127,13 @@ def _inside(node: SourceNode, start: int, end: int, content: bytes) -> bool:
 
 def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[int, int, bytes]]:
     data = node.file.data
-    starts = line_starts(data)
+    starts: list[int] = []  # found on the first safe fix: most nodes have none
     chosen: list[tuple[int, int, bytes]] = []
     for record in records:
         fix = record.get("fix") or {}
         if fix.get("applicability") != "safe":
             continue
+        starts = starts or line_starts(data)
         edits = [
             (
                 _byte_offset(data, starts, e["location"]["row"], e["location"]["column"]),

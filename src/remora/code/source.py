@@ -427,6 +427,9 @@ def locate(file: ParsedFile, ref: NodeRef) -> SourceNode:
     if not candidates:
         raise LookupError(f"{file.path}: no {ref.node_type} {ref.full_name!r} in the current text")
 
+    if len(candidates) == 1:  # the usual case: no line asked (a new text's first costs its size)
+        return SourceNode(file, ref, candidates[0])
+
     def distance(node: Definition) -> int:
         first: cst.CSTNode = node.decorators[0] if node.decorators else node
         return abs(file.positions[first].start.line - ref.start_line)
