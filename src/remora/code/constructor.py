@@ -24,7 +24,7 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.import_paths import module_files, package_of
 from remora.code.module import host_function
-from remora.code.text_cache import per_text
+from remora.code.text_cache import ast_tree, per_text
 
 __all__ = [
     "Constructor",
@@ -341,13 +341,18 @@ def _init_annotation(annotation: ast.expr, postponed: bool) -> str:
 @per_text(max_entries=16)
 def _module_of(source: str) -> _Module:
     """The module's classes (the last few texts kept: every class and method node of a file
-    asks about the same text, and parsing it is the whole file's cost)."""
-    try:
-        return _Module(python_ast.parse(source))
-    except SyntaxError as exc:
-        raise ValueError(
-            f"line {exc.lineno}: this Python cannot parse the module ({exc.msg})"
-        ) from None
+    asks about the same text, and parsing it is the whole file's cost). On the tree every
+    reader shares (:func:`ast_tree`): a tree of its own was another copy of each file's."""
+    tree = ast_tree(source)
+    if tree is None:
+        try:
+            python_ast.parse(source)  # again, for the error's place and words
+        except SyntaxError as exc:
+            raise ValueError(
+                f"line {exc.lineno}: this Python cannot parse the module ({exc.msg})"
+            ) from None
+        raise AssertionError("ast_tree found no tree of a text the parser reads")
+    return _Module(tree)
 
 
 def constructor_of(source: str, class_name: str) -> Constructor:
