@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from remora.code.line_breaks import line_start_at
 from remora.code.reparse_spans import NewSpans, SnippetSpans
 from remora.code.reparse_statements import statements_reparsed
 from remora.code.reparse_tree import (
@@ -79,6 +80,8 @@ def _holding(file: ParsedFile, start: int, end: int) -> list[tuple[Definition, i
     for _, definition in file.definitions:
         first = definition.decorators[0] if definition.decorators else definition
         lo = file.spans[first].start
+        if lo > start:
+            break  # in file order: the later ones start later still
         span = file.spans[definition]
         hi = line_end(file.data, span.start + span.length)
         if hi >= 0 and lo <= start and end <= hi:
@@ -143,7 +146,7 @@ def _replaced(
     delta = len(new_data) - len(data)
     span = old.spans[definition]
     old_end = span.start + span.length
-    indent_start = max(data.rfind(b"\n", 0, start), data.rfind(b"\r", 0, start)) + 1
+    indent_start = line_start_at(data, start)
     indent = data[indent_start:start]
     if indent.strip():
         return None

@@ -10,6 +10,7 @@ from typing import NamedTuple
 import libcst as cst
 from libcst.metadata import CodeSpan
 
+from remora.code.line_breaks import line_break_at, line_start_at
 from remora.code.reparse_spans import SnippetSpans
 from remora.code.source import (
     Definition,
@@ -128,10 +129,9 @@ def one_line_ending(text: bytes, newline: bytes) -> bool:
 
 def line_end(data: bytes, offset: int) -> int:
     """One past the line break that ends the line holding ``offset`` (-1 on the last line)."""
-    ends = [i for i in (data.find(b"\n", offset), data.find(b"\r", offset)) if i >= 0]
-    if not ends:
+    end = line_break_at(data, offset)
+    if end == len(data):
         return -1
-    end = min(ends)
     return end + 2 if data[end : end + 2] == b"\r\n" else end + 1
 
 
@@ -180,6 +180,5 @@ def rebuild_path(
 
 def indent_at(data: bytes, offset: int) -> bytes:
     """The whitespace that starts the line holding ``offset``."""
-    start = max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
-    line = data[start:offset]
+    line = data[line_start_at(data, offset) : offset]
     return line[: len(line) - len(line.lstrip(b" \t\f"))]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
-import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
@@ -28,6 +27,7 @@ import libcst as cst
 from libcst.metadata import ByteSpanPositionProvider, CodePosition, CodeRange, CodeSpan
 
 from remora import python_ast
+from remora.code.line_breaks import line_break_at, line_start_at, line_starts
 
 __all__ = [
     "Definition",
@@ -36,7 +36,6 @@ __all__ = [
     "SourceNode",
     "byte_spans",
     "field_names",
-    "line_starts",
     "literal_value",
     "locate",
     "parse",
@@ -69,16 +68,6 @@ def byte_spans(module: cst.Module) -> dict[cst.CSTNode, CodeSpan]:
     provider._computed = {}  # where the provider records each node's span
     provider._gen_impl(module)
     return cast(dict[cst.CSTNode, CodeSpan], provider._computed)
-
-
-def line_starts(data: bytes) -> list[int]:
-    """Byte offset of each line's start, lines broken at LF, CRLF and CR (as LibCST and ruff
-    break them; ``str.splitlines`` also breaks at form feeds and other separators, while
-    ``bytes.splitlines`` breaks at these three only)."""
-    starts = [0, *itertools.accumulate(map(len, data.splitlines(keepends=True)))]
-    if len(starts) > 1 and not data.endswith((b"\n", b"\r")):
-        starts.pop()  # the end of a last line without a line break starts no line
-    return starts
 
 
 class _Positions:
@@ -309,11 +298,7 @@ class SourceNode:
         span = self.file.span(self.definition)
         end = span.start + span.length
         data = self.file.data
-        line_end = min(
-            (i for i in (data.find(b"\n", end), data.find(b"\r", end)) if i >= 0),
-            default=len(data),
-        )
-        rest = data[end:line_end]
+        rest = data[end : line_break_at(data, end)]
         if rest.strip() and not rest.lstrip().startswith(b"#"):
             raise AssertionError(f"{self.file.path}: unexpected text after a definition")
         return end + len(rest.rstrip())
@@ -338,8 +323,7 @@ class SourceNode:
     def line_indent(self, byte_offset: int) -> str:
         """The whitespace that starts the line holding ``byte_offset``."""
         data = self.file.data
-        line_start = max(data.rfind(b"\n", 0, byte_offset), data.rfind(b"\r", 0, byte_offset)) + 1
-        line = data[line_start:byte_offset].decode("utf-8")
+        line = data[line_start_at(data, byte_offset) : byte_offset].decode("utf-8")
         return line[: len(line) - len(line.lstrip(" \t"))]
 
     def body_indent(self) -> str:

@@ -14,7 +14,8 @@ import pytest
 
 from remora.code import source
 from remora.code.docstring.draft import file_docstring_summaries, file_examples
-from remora.code.source import line_starts, parse
+from remora.code.line_breaks import line_starts
+from remora.code.source import parse
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 
