@@ -9,11 +9,7 @@ from remora.code.line_breaks import line_break_at, line_start_at, line_starts
 
 
 def _texts() -> list[bytes]:
-    return [
-        bytes(chars)
-        for size in range(8)
-        for chars in itertools.product(b"a\n\r", repeat=size)
-    ]
+    return [bytes(chars) for size in range(8) for chars in itertools.product(b"a\n\r", repeat=size)]
 
 
 def test_line_break_at_is_the_nearest_lf_or_cr() -> None:
