@@ -84,7 +84,7 @@ def _holding(file: ParsedFile, start: int, end: int) -> list[tuple[Definition, i
             break  # in file order: the later ones start later still
         span = file.spans[definition]
         hi = line_end(file.data, span.start + span.length)
-        if hi >= 0 and lo <= start and end <= hi:
+        if hi >= 0 and end <= hi:
             found.append((hi - lo, definition, hi))
     found.sort(key=lambda item: item[0])
     return [(definition, hi) for _, definition, hi in found]

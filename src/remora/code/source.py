@@ -411,7 +411,7 @@ def locate(file: ParsedFile, ref: NodeRef) -> SourceNode:
     if not candidates:
         raise LookupError(f"{file.path}: no {ref.node_type} {ref.full_name!r} in the current text")
 
-    if len(candidates) == 1:  # the usual case: no line asked (a new text's first costs its size)
+    if len(candidates) == 1:  # no line needed: a new text's first line lookup reads all of it
         return SourceNode(file, ref, candidates[0])
 
     def distance(node: Definition) -> int:
