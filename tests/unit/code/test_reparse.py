@@ -4,6 +4,7 @@ is parsed."""
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -319,16 +320,25 @@ def libcst_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return texts
 
 
+def refused_without_libcst(
+    monkeypatch: pytest.MonkeyPatch, path: str, broken: str, line: int
+) -> list[str]:
+    """``broken`` (a change of SOURCE, kept as ``path``'s base) refused at ``line`` with no
+    LibCST parse; the texts LibCST parses from now on."""
+    parse(SOURCE, path)  # the base: the interpreter reads it
+    libcst_parses = libcst_texts(monkeypatch)
+    with pytest.raises(ValueError, match=rf"^{re.escape(path)}:{line}: cannot parse the file \("):
+        parse(broken, path)
+    assert libcst_parses == []
+    return libcst_parses
+
+
 def test_a_text_the_interpreter_refuses_is_refused_without_libcst(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     path = "pkg/refused_case.py"
-    parse(SOURCE, path)  # the base: the interpreter reads it
-    libcst_parses = libcst_texts(monkeypatch)
     broken = SOURCE.replace("X = top(1, 2)", "X = top(1, 2\nY = 3")
-    with pytest.raises(ValueError, match=r"^pkg/refused_case\.py:26: cannot parse the file \("):
-        parse(broken, path)
-    assert libcst_parses == []
+    libcst_parses = refused_without_libcst(monkeypatch, path, broken, 26)
     # a text it reads still gets LibCST's whole parse, and LibCST's verdict
     assert not parse(SOURCE.replace("top(1, 2)", "top(5)"), path).derived
     assert len(libcst_parses) == 1
@@ -345,6 +355,7 @@ def test_newer_syntax_than_the_interpreters_is_left_to_libcst() -> None:
 
 
 NESTED = """
+import re
 import sys
 
 
@@ -484,14 +495,9 @@ STATEMENT_EDITS = {
 def test_a_broken_definition_is_refused_by_the_interpreter_before_libcst(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    path = "pkg/python_first.py"
-    parse(SOURCE, path)  # the base: the interpreter reads it
-    libcst_parses = libcst_texts(monkeypatch)
     # In a compound statement of a function: its definition is the snippet tried.
     broken = SOURCE.replace("    if a:\n", "    if a\n")
-    with pytest.raises(ValueError, match=r"^pkg/python_first\.py:7: cannot parse the file"):
-        parse(broken, path)
-    assert libcst_parses == []
+    refused_without_libcst(monkeypatch, "pkg/python_first.py", broken, 7)
 
 
 def snippet_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
