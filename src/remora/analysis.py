@@ -188,6 +188,7 @@ async def run(
     rerun: RerunPlan | None = None,
     force: bool = False,
     on_stderr: Callable[[str], None] | None = None,
+    details: bool = True,
 ) -> tuple[AnalyzeReport, bool]:
     """Run every node × operation of the plan; returns the report and whether a tool faulted.
 
@@ -195,7 +196,9 @@ async def run(
     re-runs what the incremental check would keep. With ``sandbox.host_processes``
     above 1 (server models only) the nodes are sharded by file over that many
     processes (:mod:`remora.coordinator.shards`); each line they write to stderr
-    goes to ``on_stderr`` (default: this stderr).
+    goes to ``on_stderr`` (default: this stderr). ``details=False`` keeps each outcome
+    without its result's details (a front end that shows none saves their memory: ~130 MB at
+    56,000 runs); the results database records them either way.
     """
     nodes, operations, only = discovered.nodes, plan.operations, None
     if rerun is not None:
@@ -214,6 +217,7 @@ async def run(
             force=force,
             auto_accept=auto_accept,
             on_stderr=on_stderr,
+            details=details,
         )
         return report, False  # no sandbox ran in this process
     coordinator = Coordinator(
@@ -223,6 +227,7 @@ async def run(
         emitter=plan.emitter,
         progress=progress or NullProgress(),
     )
+    coordinator.keep_details = details
     async with coordinator:
         report = await coordinator.analyze(
             nodes, operations, auto_accept=auto_accept, only=only, force=force

@@ -164,6 +164,10 @@ def test_two_processes_give_what_one_gives(tmp_path: Path, standin: list[Standin
         (r["node"], r["operation"]) for r in single["results"]
     ]
     assert by_task(sharded) == by_task(single)
+    # --format json shows each run's details (the tools called) from either.
+    tools = [called(r) for r in sharded["results"]]
+    assert tools == [called(r) for r in single["results"]]
+    assert sum(1 for called in tools if called) >= single["counts"]["changed"]
     assert queue(two) == queue(one) and len(queue(two)) == single["counts"]["changed"]
     with ResultsDB(two) as db:
         (record,) = db.runs()
@@ -195,6 +199,11 @@ def test_two_processes_give_what_one_gives(tmp_path: Path, standin: list[Standin
     # process): what is left is the conflicts, as many as with one process.
     assert len(WorkspaceStore(two).ids()) == len(WorkspaceStore(one).ids()) == len(queue(two))
     assert len(queue(one)) == sum(s["conflict"] for s in reviews_by_file(accepted[1]).values())
+
+
+def called(result: dict[str, Any]) -> list[str]:
+    """The tools a run called, from its details."""
+    return [t["name"] for t in result["details"].get("transcript", {}).get("tools", [])]
 
 
 def reviews_by_file(report: dict[str, Any]) -> dict[str, Counter[str]]:

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from remora import analysis
 from remora.analysis import AnalysisPlan
-from remora.cli.analyze_view import RichProgress, print_report
+from remora.cli.analyze_view import RichProgress, print_report, result_items
 from remora.cli.discover_cmd import parse_types
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json_items
@@ -198,6 +198,7 @@ def analyze_command(
                     rerun=rerun,
                     force=force,
                     on_stderr=_show_stderr,
+                    details=False,  # a table shows none; JSON reads them back (result_items)
                 )
             )
         except KeyboardInterrupt:
@@ -209,7 +210,8 @@ def analyze_command(
     finally:
         plan.emitter.close()
     if output_format is OutputFormat.json:
-        print_json_items(report.header(), "results", (o.to_dict() for o in report.outcomes))
+        with ResultsDB(plan.project_root) as db:
+            print_json_items(report.header(), "results", result_items(report, db))
     else:
         if not result.nodes:
             err_console.print("no Python files or nodes found under the given paths")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -18,8 +21,11 @@ from rich.text import Text
 from remora.cli.output import print_table
 from remora.coordinator import AnalyzeReport, TaskOutcome
 from remora.discovery.node import CSTNode
+from remora.results import ResultsDB
 
-__all__ = ["RichProgress", "outcome_cell", "print_report", "report_line"]
+__all__ = ["RichProgress", "outcome_cell", "print_report", "report_line", "result_items"]
+
+_DETAILS_PER_READ = 500
 
 
 class RichProgress:
@@ -146,3 +152,17 @@ def print_report(report: AnalyzeReport, console: Console) -> None:
         console.print(f"{pending} change(s) to review: [bold]remora review[/]", markup=True)
     if report.interrupted:
         console.print("[yellow]interrupted[/]: unfinished runs were discarded", markup=True)
+
+
+def result_items(report: AnalyzeReport, db: ResultsDB) -> Iterator[dict[str, Any]]:
+    """Each outcome as ``--format json`` shows it, with the details it was kept without
+    (read back from the results database, a few hundred at a time)."""
+    outcomes = report.outcomes
+    for start in range(0, len(outcomes), _DETAILS_PER_READ):
+        chunk = outcomes[start : start + _DETAILS_PER_READ]
+        details = db.details(o.result_id for o in chunk if o.result_id and not o.result.details)
+        for outcome in chunk:
+            item = outcome.to_dict()
+            if outcome.result_id in details:
+                item["details"] = details[outcome.result_id]
+            yield item

@@ -26,6 +26,7 @@ from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import TextCompleter
 from remora.coordinator.accepting import auto_accept as accept_changes
 from remora.coordinator.binding import OptionBoundExecutor
+from remora.coordinator.heap import HeapTrimmer
 from remora.coordinator.incremental import (
     plan_digest,
     result_of,
@@ -116,6 +117,9 @@ class Coordinator:
         # False: the report's outcomes are not kept (a shard sends each to its parent as it
         # ends; kept, 28,000 outcomes with their details grew a shard by ~100 MB at 20,000 nodes).
         self.keep_outcomes = True
+        # False: kept outcomes drop their details (the tools called; a table needs none).
+        self.keep_details = True
+        self._heap = HeapTrimmer()
 
     async def __aenter__(self) -> Coordinator:
         self.db = ResultsDB(self.project_root)
@@ -323,11 +327,14 @@ class Coordinator:
         return kept
 
     def _done(self, report: AnalyzeReport, outcome: TaskOutcome) -> None:
-        if self.keep_outcomes:
+        if not self.keep_outcomes:
+            report.count_only(outcome)
+        elif self.keep_details:
             report.outcomes.append(outcome)
         else:
-            report.count_only(outcome)
+            report.outcomes.append(outcome.without_details())
         self.progress.task_done(outcome)
+        self._heap.ran()
 
     async def _run_one(self, task: Task, run_id: str, fingerprint: str) -> TaskOutcome:
         plan = task.plan

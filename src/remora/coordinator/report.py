@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -54,6 +55,13 @@ class TaskOutcome:
     conflicts: tuple[str, ...] = ()
     # Kept from an earlier run: its inputs have not changed since (not run again).
     reused: bool = False
+
+    def without_details(self) -> TaskOutcome:
+        """This outcome less its result's details (the tools called, the transcript): what a
+        front end that shows only statuses and summaries keeps of each of 50,000 runs."""
+        if not self.result.details:
+            return self
+        return dataclasses.replace(self, result=self.result.replace(details={}))
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -80,8 +80,9 @@ class Channel:
 class ChannelProgress:
     """The coordinator's progress, sent to the parent (which draws the one bar)."""
 
-    def __init__(self, channel: Channel) -> None:
+    def __init__(self, channel: Channel, details: bool = True) -> None:
         self._channel = channel
+        self._details = details
 
     def started(self, total: int) -> None:
         self._channel.send({"t": "total", "tasks": total})
@@ -90,7 +91,8 @@ class ChannelProgress:
         self._channel.send({"t": "run", "node": node.node_id, "op": operation})
 
     def task_done(self, outcome: TaskOutcome) -> None:
-        self._channel.send({"t": "done", "outcome": outcome.to_dict()})
+        sent = outcome if self._details else outcome.without_details()
+        self._channel.send({"t": "done", "outcome": sent.to_dict()})
 
     def finished(self) -> None:
         return None
@@ -136,7 +138,7 @@ async def _run(spec: ShardSpec, channel: Channel) -> bool:
         registry=AgentRegistry(config.agents_dir, project_root=root),
         emitter=emitter,
         provider_factory=split_limits(spec.index, spec.count),
-        progress=ChannelProgress(channel),
+        progress=ChannelProgress(channel, spec.details),
     )
     coordinator.publish_states = channel.servers
     coordinator.keep_outcomes = False  # each went to the parent as it ended

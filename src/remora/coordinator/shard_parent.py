@@ -283,6 +283,7 @@ async def run_shards(
     force: bool = False,
     auto_accept: bool = False,
     on_stderr: Callable[[str], None] | None = None,
+    details: bool = True,
 ) -> AnalyzeReport:
     """Run ``plan``'s shards, each in a process of its own; the batch's one report.
 
@@ -310,6 +311,7 @@ async def run_shards(
                 force=force,
                 jobs=plan.jobs,
                 events_output=events_output,
+                details=details,
                 progress_fd=progress_fd,
             )
 

@@ -104,6 +104,8 @@ class ShardSpec:
     force: bool
     jobs: int
     events_output: str
+    # False: each outcome goes to the parent without its details (a table shows none).
+    details: bool
     # The write end of the pipe its progress, results and server states go to.
     progress_fd: int
 

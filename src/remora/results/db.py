@@ -32,6 +32,8 @@ __all__ = [
 ]
 
 _STATES: tuple[str, ...] = REVIEW_STATES
+# Well under SQLite's limit on a statement's parameters (999 before 3.32).
+_IDS_PER_QUERY = 500
 
 SCHEMA_VERSION = 3
 # One entry per version: the script that brings version i to i + 1. Each runs in
@@ -291,6 +293,20 @@ class ResultsDB:
         with self._lock:
             rows = self._conn.execute(query + " ORDER BY created, rowid", params).fetchall()
         return [_row_to_result(r) for r in rows]
+
+    def details(self, result_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The recorded details of these results, by id (an unknown id is left out)."""
+        wanted = builtins.list(result_ids)
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(wanted), _IDS_PER_QUERY):
+            chunk = wanted[start : start + _IDS_PER_QUERY]
+            marks = ", ".join("?" for _ in chunk)
+            with self._lock:
+                rows = self._conn.execute(
+                    f"SELECT result_id, details FROM results WHERE result_id IN ({marks})", chunk
+                ).fetchall()
+            found.update((row[0], json.loads(row[1])) for row in rows)
+        return found
 
     def pending(self) -> builtins.list[ResultRecord]:
         """Results waiting for a review decision (pending or in conflict)."""

@@ -339,3 +339,29 @@ async def test_outcomes_not_kept_are_still_counted_and_recorded(tmp_path: Path) 
     assert end.data["counts"] == counts
     with ResultsDB(root) as db:
         assert len(db.list(run_id=report.run_id)) == len(nodes)
+
+
+async def test_outcomes_kept_without_details_are_recorded_with_them(tmp_path: Path) -> None:
+    # A table shows no details: `remora analyze` keeps each outcome without them, the results
+    # database (what `review` and `--format json` of a later read show) keeps them whole.
+    root = make_project(tmp_path)
+    nodes = nodes_of(root)
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=registry(root),
+        provider_factory=provider_factory(note_model()),
+    ) as coordinator:
+        coordinator.keep_details = False
+        report = await coordinator.analyze(nodes, ["note"])
+    succeeded = [o for o in report.outcomes if o.result.status == "success"]
+    assert len(report.outcomes) == len(nodes) and succeeded
+    assert all(o.result.details == {} for o in report.outcomes)
+    assert all(o.result.summary.startswith("noted ") for o in succeeded)
+    with ResultsDB(root) as db:
+        recorded = {r.result_id: r for r in db.list(run_id=report.run_id)}
+    for outcome in succeeded:
+        assert outcome.result_id is not None
+        transcript = recorded[outcome.result_id].details["transcript"]
+        tools = [t["name"] for t in transcript["tools"]]
+        assert tools == ["write_note", "submit_result"]

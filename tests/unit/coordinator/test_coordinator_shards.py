@@ -4,6 +4,8 @@ split of -j and of each server's max_in_flight, and the refusal of models not se
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ from remora.config.loading import LoadedConfig
 from remora.coordinator import TaskOutcome, plan_operations, plan_tasks
 from remora.coordinator.report import outcome_from_dict
 from remora.coordinator.server_states import merge_server_states
-from remora.coordinator.shard_child import split_limits
+from remora.coordinator.shard_child import Channel, ChannelProgress, split_limits
 from remora.coordinator.shard_parent import forward_lines
 from remora.coordinator.shards import (
     AUTO_MAX_PROCESSES,
@@ -207,6 +209,26 @@ def test_an_outcome_sent_by_a_shard_reads_back_the_same() -> None:
     )
     outcome = TaskOutcome(node, "lint", result, "r1", "pending", ("a.py",), reused=True)
     assert outcome_from_dict(outcome.to_dict(), node) == outcome
+
+
+@pytest.mark.parametrize("details", [True, False])
+def test_a_shard_sends_details_only_when_asked(details: bool) -> None:
+    # Through a real pipe, as the parent reads it: `remora analyze` in a table wants none.
+    node = _node("a.py", "f", 1)
+    result = AgentResult("success", summary="s", details={"tools": [{"name": "t", "ok": True}]})
+    outcome = TaskOutcome(node, "lint", result, "r1")
+    read_fd, write_fd = os.pipe()
+    channel = Channel(write_fd)
+    ChannelProgress(channel, details).task_done(outcome)
+    channel.close()
+    with os.fdopen(read_fd, "rb") as pipe:
+        (line,) = pipe.read().splitlines()
+    message = json.loads(line)
+    assert message["t"] == "done"
+    sent = outcome_from_dict(message["outcome"], node)
+    assert sent == (outcome if details else outcome.without_details())
+    assert sent.result.details == (result.details if details else {})
+    assert sent.result.summary == "s" and sent.result_id == "r1"
 
 
 async def test_a_shards_stderr_reaches_the_user_line_by_line() -> None:

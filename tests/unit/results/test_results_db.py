@@ -11,6 +11,7 @@ import pytest
 from remora.discovery.node import CSTNode, make_node_id
 from remora.errors import WORKSPACE_NOT_FOUND, RemoraError
 from remora.results import SCHEMA_VERSION, ResultsDB
+from remora.results import db as db_module
 
 
 def node(name: str = "Outer.method") -> CSTNode:
@@ -68,6 +69,20 @@ def test_run_and_result_round_trip(tmp_path: Path) -> None:
     assert record.error_code is None
     assert again.get("lint-1") == record  # by workspace id too
     assert [r.result_id for r in again.pending()] == [rid]
+
+
+def test_details_are_read_back_by_id_a_chunk_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(db_module, "_IDS_PER_QUERY", 2)  # five ids: three queries
+    with ResultsDB(tmp_path) as db:
+        run_id = db.start_run("analyze")
+        ids = [
+            db.record_result(run_id, node(f"f{i}"), "lint", result(details={"index": i}))
+            for i in range(5)
+        ]
+        found = db.details([*ids, "no-such-result"])
+    assert found == {rid: {"index": i} for i, rid in enumerate(ids)}
 
 
 def test_failures_and_unchanged_results_need_no_review(tmp_path: Path) -> None:
