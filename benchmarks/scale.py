@@ -31,13 +31,18 @@ Per size, one JSON object (a list of them is printed):
   clock is the event loop thread's CPU time (``--profile-clock cpu``, what the
   per-run figures count; the work in worker threads is not in it) or wall time.
 
+``--server-limit N`` sets each stand-in's ``model.max_in_flight`` and leaves ``-j`` to
+analyze's default (what the servers take, with headroom): whether the agents keep the
+servers' slots full.
+
 ``--processes N`` is passed to analyze (sandbox.host_processes: N host processes,
 each on a shard of the files). The host CPU then counts the shard processes too
 (``shards_cpu_s``, sampled every 0.1 s from /proc), and ``peak_rss_sum_mb`` is the
 peak of the remora processes' RSS summed (sampled; the parent alone: ``peak_rss_mb``).
 
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
-       [--latency-ms 0] [--jobs N] [--servers 1] [--processes N] [--no-per-operation]
+       [--latency-ms 0] [--jobs N | --server-limit N] [--servers 1] [--processes N]
+       [--no-per-operation]
        [--no-combined] [--no-profile] [--profile-clock cpu|wall] [--profile-out FILE]
        [--discovery-only] [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE]
        [--queue-out DIR]
@@ -215,6 +220,7 @@ class Bench:
         self, servers: list[StandIn], jobs: int | None, work: Path, src: Path, clock: str = "cpu"
     ) -> None:
         self.processes: str | None = None
+        self.server_limit: int | None = None  # each server's max_in_flight, -j left to analyze
         self.servers = servers
         self.clock = clock
         self.src = src
@@ -254,6 +260,8 @@ class Bench:
             env["REMORA_BENCH_PROFILE_CLOCK"] = self.clock
         if self.jobs:  # each server takes all of -j: the agents are the limit measured
             env["REMORA_MODEL__MAX_IN_FLIGHT"] = str(self.jobs)
+        if self.server_limit:
+            env["REMORA_MODEL__MAX_IN_FLIGHT"] = str(self.server_limit)
         for server in self.servers:
             server.in_flight.reset()
         cpu_before = children_cpu_s()
@@ -397,6 +405,9 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=0.0, help="the stand-in's latency")
     parser.add_argument("--jobs", type=int, default=None, help="-j (and each server's limit)")
     parser.add_argument("--servers", type=int, default=1, help="stand-ins, one base_url each")
+    parser.add_argument(
+        "--server-limit", type=int, default=None, help="each server's max_in_flight (no -j)"
+    )
     parser.add_argument("--processes", default=None, help="analyze --processes (N or auto)")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/remora/bench")
     parser.add_argument("--no-per-operation", action="store_true")
@@ -424,6 +435,7 @@ def main() -> None:
             servers = [stack.enter_context(StandIn(args.latency_ms)) for _ in range(args.servers)]
             bench = Bench(servers, args.jobs, work, args.src.resolve(), args.profile_clock)
             bench.processes = args.processes
+            bench.server_limit = args.server_limit
             for size in sizes:
                 results.append(measure(size, args, bench))
     finally:

@@ -87,7 +87,7 @@ def test_two_servers_each_get_a_fair_share(tmp_path: Path, standins: list[Standi
     )
     assert models.returncode == 0, models.stderr
     (configured,) = json.loads(models.stdout)["configured"]
-    assert configured["agents_at_once"] == 8  # -j by default: 4 in flight × 2 servers
+    assert configured["agents_at_once"] == 12  # -j by default: 1.5 × 4 in flight × 2 servers
     rows = {row["url"]: row for row in configured["servers"]}
     for server, count in zip(standins, served, strict=True):
         assert rows[server.base_url]["state"] == "in rotation"

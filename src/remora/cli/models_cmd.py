@@ -120,7 +120,7 @@ def describe_models(config: RemoraConfig, project_root: Path | None = None) -> d
                 "available": availability.ok,
                 "reason": availability.reason,
                 "hint": availability.hint,
-                # -j when not given: what this model's servers take (see agents_at_once).
+                # -j when not given: 1.5 × what this model's servers take (see agents_at_once).
                 "agents_at_once": agents_at_once(config, [model]),
                 "servers": servers,
             }

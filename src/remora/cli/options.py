@@ -136,7 +136,7 @@ _SHARED_PARAMS: dict[str, tuple[Any, Any]] = {
         _opt(
             "--max-concurrent-agents",
             "-j",
-            help="Agents run at once (default: what the openai servers take, else 4).",
+            help="Agents run at once (default: 1.5 × what the openai servers take, else 4).",
         ),
     ),
     "sandbox_limits": (str | None, _opt("--sandbox-limits", help="strict|default|permissive.")),

@@ -67,7 +67,10 @@ class ModelConfig(Section):
     retry: RequestRetryConfig = Field(default_factory=RequestRetryConfig)
     # vLLM batches far more than this; a llama.cpp server takes its -np slots and queues the rest.
     max_in_flight: int = Field(
-        16, ge=1, le=4096, description="openai: requests at once per server (default -j: the sum)"
+        16,
+        ge=1,
+        le=4096,
+        description="openai: requests at once per server (default -j: 1.5 × the sum)",
     )
     cooldown_s: float = Field(
         30.0, gt=0, description="openai: seconds a server that stopped answering is left out"

@@ -110,7 +110,7 @@ class SandboxConfig(_Section):
     max_concurrent_agents: int | None = Field(
         None,
         ge=1,
-        description="Agent runs at once (-j); default: openai servers' max_in_flight, else 4",
+        description="Agent runs at once (-j); default: 1.5 × openai servers' max_in_flight, else 4",
     )
     # remora analyze with server models: the host work (tools, parses, ruff, records) of
     # one process saturates one core at ~25 runs/s; N processes, each on a shard of the

@@ -9,6 +9,7 @@ AGENT_002 error instead of a failed result per node.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -17,6 +18,7 @@ from remora.errors import ModelUnavailableError
 from remora.providers.base import Provider
 
 __all__ = [
+    "AGENTS_PER_SERVER_SLOT",
     "DEFAULT_AGENTS_AT_ONCE",
     "ProviderFactory",
     "ProviderPool",
@@ -27,6 +29,11 @@ __all__ = [
 # -j for models served in this process (embedded, scripted) or by a provider's own client (llm,
 # gemini): the embedded engine queues requests for its slots, so more agents only wait longer.
 DEFAULT_AGENTS_AT_ONCE = 4
+# -j for servers, per slot (max_in_flight) they take: an agent spends part of each run on host
+# work with no request out (tools, sandbox, records), so as many agents as slots leave slots
+# idle: on 16 cores, SQLAlchemy at 200 ms a request, 64 agents kept 41 of 64 slots busy. Half
+# again as many agents keep them full; the extra ones wait for a slot in the server router.
+AGENTS_PER_SERVER_SLOT = 1.5
 
 ProviderFactory = Callable[[ModelConfig, "str | None"], Provider]
 
@@ -37,8 +44,8 @@ def model_key(model: ModelConfig, profile: str | None) -> str:
 
 def agents_at_once(config: RemoraConfig, models: Iterable[ModelConfig | None]) -> int:
     """How many agents run at once: ``-j`` (sandbox.max_concurrent_agents) when given, else
-    what the openai servers take (max_in_flight per server, summed over distinct servers),
-    else :data:`DEFAULT_AGENTS_AT_ONCE`."""
+    :data:`AGENTS_PER_SERVER_SLOT` per slot the openai servers take (max_in_flight per server,
+    summed over distinct servers), else :data:`DEFAULT_AGENTS_AT_ONCE`."""
     chosen = config.sandbox.max_concurrent_agents
     if chosen is not None:
         return chosen
@@ -47,7 +54,8 @@ def agents_at_once(config: RemoraConfig, models: Iterable[ModelConfig | None]) -
         if model is not None and model.provider == "openai":
             for url in model.server_urls() or [""]:
                 capacity[url] = max(capacity.get(url, 0), model.max_in_flight)
-    return sum(capacity.values()) or DEFAULT_AGENTS_AT_ONCE
+    slots = sum(capacity.values())
+    return math.ceil(slots * AGENTS_PER_SERVER_SLOT) if slots else DEFAULT_AGENTS_AT_ONCE
 
 
 def _default_factory(model: ModelConfig, profile: str | None) -> Provider:

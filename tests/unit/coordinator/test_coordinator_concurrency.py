@@ -1,4 +1,5 @@
-"""How many agents run at once (-j) when none is given: what the model's servers take."""
+"""How many agents run at once (-j) when none is given: half again as many as the model's
+servers take, so their slots stay full while agents do host work."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ def openai(base_url: str | list[str], max_in_flight: int = 16) -> ModelConfig:
 def test_servers_set_the_default_and_an_explicit_j_wins() -> None:
     config = RemoraConfig()
     assert agents_at_once(config, [ModelConfig()]) == DEFAULT_AGENTS_AT_ONCE == 4
-    assert agents_at_once(config, [openai(A)]) == 16
-    assert agents_at_once(config, [openai([A, B], 64)]) == 128
+    assert agents_at_once(config, [openai(A)]) == 24
+    assert agents_at_once(config, [openai([A, B], 64)]) == 192
+    assert agents_at_once(config, [openai(A, 1)]) == 2  # rounded up: never fewer than slots
     # Two operations on the same server share it; another server adds its own.
-    assert agents_at_once(config, [openai(A, 8), openai(A, 12), openai(B, 4), None]) == 16
+    assert agents_at_once(config, [openai(A, 8), openai(A, 12), openai(B, 4), None]) == 24
     chosen = RemoraConfig.model_validate({"sandbox": {"max_concurrent_agents": 3}})
     assert agents_at_once(chosen, [openai([A, B], 64)]) == 3
 

@@ -148,7 +148,7 @@ def test_plan_shards_splits_the_batch_as_one_process_would_run_it(tmp_path: Path
         (("pkg/beta.py",), 2 * (1 + 7 / LINES_PER_RUN)),
         (("pkg/alpha.py",), 2 * (1 + 6 / LINES_PER_RUN)),
     ]
-    assert plan.total_jobs == 5 and plan.jobs == 3  # -j by default: max_in_flight, split
+    assert plan.total_jobs == 8 and plan.jobs == 4  # -j by default: 1.5 × max_in_flight, split
     assert sorted(n.node_id for s in plan.shards for n in s.nodes) == sorted(
         n.node_id for n in nodes
     )
