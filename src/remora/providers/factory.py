@@ -46,7 +46,7 @@ PROVIDER_CLASSES: dict[str, str] = {name: _adapter(name) for name in PROVIDER_NA
 
 # provider name -> (the extra that installs its SDK, the SDK's top-level modules)
 PROVIDER_EXTRAS: dict[str, tuple[str, frozenset[str]]] = {
-    "openai": ("openai", frozenset({"openai"})),
+    "openai": ("openai", frozenset({"aiohttp"})),  # its own HTTP client (openai_http)
     "llm": ("llm", frozenset({"llm", "openai", "httpx"})),
     "gemini": ("gemini", frozenset({"google"})),
 }

@@ -3,7 +3,8 @@
 Credentials and the base URL live here; the dialect lives in ``openai_wire``
 (native tools) and ``schema_calls`` (prompted tools with a JSON-schema
 constraint, for profiles whose models have no native tool format).
-Requests go through a :class:`~remora.providers.server_pool.ServerRouter` over the
+Requests are JSON over aiohttp (``openai_http``: the SDK's client cost four times the
+CPU per request) through a :class:`~remora.providers.server_pool.ServerRouter` over the
 servers ``model.base_url`` lists (one or more): it retries connection errors,
 timeouts and HTTP 500/502/504 on another server (or, with none, after
 ``model.retry``'s backoff) and waits out back-pressure (HTTP 429/503); any other
@@ -12,14 +13,8 @@ HTTP error answer is not retried: it will not change.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
-
-import openai
-from openai import RequestOptions
-from openai.types import Completion as TextCompletion
-from openai.types.chat import ChatCompletion as Chat
 
 from remora.config import ModelConfig
 from remora.conversation import (
@@ -35,6 +30,14 @@ from remora.profiles import ModelProfile
 from remora.providers.base import Availability
 from remora.providers.completion_prompt import SAMPLED_TEMPERATURE, chat_messages, raw_prompt
 from remora.providers.gguf_vocab import PromptTokens
+from remora.providers.openai_http import (
+    MalformedAnswer,
+    NoAnswer,
+    ServerAnswered,
+    ServerClient,
+    body_summary,
+    connection_failure,
+)
 from remora.providers.openai_wire import (
     native_messages,
     native_tool_params,
@@ -53,8 +56,6 @@ from remora.providers.server_pool import (
     SERVER_TROUBLE_STATUSES,
     Server,
     ServerRouter,
-    body_summary,
-    connection_failure,
 )
 
 __all__ = ["NO_KEY", "OpenAIProvider"]
@@ -64,19 +65,8 @@ _CHECK_TIMEOUT_S = 10.0
 RETRIED_STATUSES = BACK_PRESSURE_STATUSES | SERVER_TROUBLE_STATUSES
 
 
-def _http_client() -> openai.DefaultAsyncHttpxClient:
-    """The SDK's aiohttp transport when ``aiohttp`` is installed (the ``openai`` extra
-    installs it), else its httpx one. httpx's pool probes every kept connection's socket on
-    each request: with 16 connections 1.6 vs 0.9 CPU ms per request against the stand-in,
-    with 64 2.4 vs 1.1 (``benchmarks/scale.py``'s server; client and server together)."""
-    try:
-        return openai.DefaultAioHttpClient()
-    except RuntimeError:  # the SDK's "install the aiohttp extra"
-        return openai.DefaultAsyncHttpxClient()
-
-
 class OpenAIProvider:
-    """Chat completions through ``AsyncOpenAI`` (SDK retries off: ours are typed)."""
+    """Chat and text completions over HTTP, spread and retried by the server router."""
 
     name = "openai"
 
@@ -90,9 +80,9 @@ class OpenAIProvider:
             if not api_key:
                 self._key_error = f"environment variable {model.api_key_env} is not set"
                 api_key = NO_KEY
-        urls: list[str | None] = [*model.server_urls()] or [None]  # None: the SDK's default
-        clients = [self._client(url, api_key) for url in urls]
-        servers = [Server(str(c.base_url).rstrip("/"), c, model.max_in_flight) for c in clients]
+        urls: list[str | None] = [*model.server_urls()] or [None]  # None: OPENAI_BASE_URL's
+        clients = [ServerClient(url, api_key) for url in urls]
+        servers = [Server(c.base_url, c, model.max_in_flight) for c in clients]
         self.router = ServerRouter(
             servers,
             cooldown_s=model.cooldown_s,
@@ -100,16 +90,7 @@ class OpenAIProvider:
             backoff_s=model.retry.backoff_s,
             back_pressure_budget_s=model.timeout,
         )
-        self.client = servers[0].client
-
-    def _client(self, url: str | None, api_key: str) -> openai.AsyncOpenAI:
-        return openai.AsyncOpenAI(
-            base_url=url,
-            api_key=api_key,
-            max_retries=0,
-            timeout=self.model.timeout,
-            http_client=_http_client(),
-        )
+        self.client: ServerClient = servers[0].client
 
     @classmethod
     def from_config(cls, model: ModelConfig, profile: ModelProfile) -> OpenAIProvider:
@@ -117,7 +98,7 @@ class OpenAIProvider:
 
     @property
     def base_url(self) -> str:
-        return str(self.client.base_url).rstrip("/")
+        return self.client.base_url
 
     def build_request(self, request: ModelRequest) -> tuple[dict[str, Any], Any]:
         """Keyword arguments for ``chat.completions.create`` and the call plan (or None)."""
@@ -155,38 +136,28 @@ class OpenAIProvider:
     ) -> Any:
         """A chat completion (or, with ``text``, a plain ``/completions`` call) on the server
         the router chooses."""
-
         body = dict(kwargs)
-        extra = body.pop("extra_body", None)
-        path, shape = ("/completions", TextCompletion) if text else ("/chat/completions", Chat)
-        options: RequestOptions = {"timeout": timeout_s}
-        if extra:
-            options["extra_json"] = extra
+        body.update(body.pop("extra_body", None) or {})  # top-level fields, as the SDK sent them
+        path = "/completions" if text else "/chat/completions"
 
         async def send(server: Server) -> Any:
             try:
-                # The client's post, as the SDK's create() ends in: create() first walked the
-                # whole body (messages, tool schemas) for TypedDict fields ours never have,
-                # 1.8 of its 3.2 CPU ms per request on a small chat.
-                return await server.client.post(path, body=body, cast_to=shape, options=options)
-            except openai.APIStatusError as exc:
-                if exc.status_code in RETRIED_STATUSES:
+                return await server.client.post(path, body, timeout_s)
+            except ServerAnswered as exc:
+                if exc.status in RETRIED_STATUSES:
                     raise  # the router's to retry; it raises it when it cannot
-                raise self._http_error(server.url, exc) from exc
-            except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
-                # The SDK lets a body that is not JSON escape as a bare JSONDecodeError.
+                raise self._http_error(exc) from exc
+            except MalformedAnswer as exc:
                 raise self._malformed(str(exc), server.url) from exc
 
         try:
             return await self.router.call(send, clock)
-        except openai.APIStatusError as exc:  # server trouble with no other server to try
-            asked = str(exc.request.url)
-            url = next((s.url for s in self.router.servers if asked.startswith(s.url)), asked)
-            raise self._http_error(url, exc) from exc
+        except ServerAnswered as exc:  # server trouble with no other server to try
+            raise self._http_error(exc) from exc
 
-    def _http_error(self, url: str, exc: openai.APIStatusError) -> ModelUnavailableError:
+    def _http_error(self, exc: ServerAnswered) -> ModelUnavailableError:
         return ModelUnavailableError(
-            f"openai server {url} answered HTTP {exc.status_code} for model "
+            f"openai server {exc.url} answered HTTP {exc.status} for model "
             f"{self.model.id!r}: {body_summary(exc)}",
         )
 
@@ -203,7 +174,7 @@ class OpenAIProvider:
         response = await self._create(
             kwargs, request.timeout_s or self.model.timeout, clock=request.clock
         )
-        if not hasattr(response, "choices"):  # e.g. an HTML page sent as text
+        if response.choices is None:  # JSON, but no completion (e.g. an error object)
             raise self._malformed(f"expected a chat completion, got {str(response)[:120]!r}")
         if plan is None:
             return native_turn(response)
@@ -253,7 +224,8 @@ class OpenAIProvider:
                     {**kwargs, "prompt": prompt}, limit_s, text=True, clock=request.clock
                 )
             except ModelUnavailableError as exc:
-                if not isinstance(exc.__cause__, openai.NotFoundError):
+                cause = exc.__cause__
+                if not (isinstance(cause, ServerAnswered) and cause.status == 404):
                     raise
             else:
                 choices = getattr(response, "choices", None) or []
@@ -296,32 +268,31 @@ class OpenAIProvider:
         if self._key_error:
             return down(self._key_error, f"export {self.model.api_key_env}=<your key>")
         try:
-            page = await server.client.models.list(
-                timeout=min(self.model.timeout, _CHECK_TIMEOUT_S)
-            )
-        except openai.APIConnectionError as exc:
+            page = await server.client.get("/models", min(self.model.timeout, _CHECK_TIMEOUT_S))
+        except NoAnswer as exc:
             return down(
                 f"cannot reach {server.url} ({connection_failure(exc)[1]})",
                 "start the server (e.g. `remora models serve`) or fix model.base_url",
             )
-        except openai.APIStatusError as exc:
-            if exc.status_code in (401, 403):
+        except ServerAnswered as exc:
+            if exc.status in (401, 403):
                 return down(
-                    f"{server.url} refused the API key (HTTP {exc.status_code})",
+                    f"{server.url} refused the API key (HTTP {exc.status})",
                     "set model.api_key_env to the variable that holds a valid key",
                 )
-            if exc.status_code == 404:  # some servers have no /models; requests may still work
+            if exc.status == 404:  # some servers have no /models; requests may still work
                 return Availability(True, model, self.name, f"{server.url} does not list models")
             return down(
-                f"{server.url}/models answered HTTP {exc.status_code}: {body_summary(exc)}",
+                f"{server.url}/models answered HTTP {exc.status}: {body_summary(exc)}",
                 "check the server's logs",
             )
-        except openai.APIResponseValidationError as exc:
+        except MalformedAnswer as exc:
             return down(
                 f"{server.url}/models sent a malformed response: {exc}",
                 "is model.base_url an OpenAI-compatible endpoint (often ending in /v1)?",
             )
-        served = [m.id for m in (page.data or [])]
+        listed = page.data if isinstance(page.data, list) else []
+        served = [str(m["id"]) for m in listed if isinstance(m, dict) and m.get("id")]
         if served and model not in served and f"{model}:latest" not in served:
             return down(
                 f"{server.url} does not serve model {model!r} "

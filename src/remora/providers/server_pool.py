@@ -22,80 +22,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import email.utils
-import json
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import openai
-
 from remora.conversation import WorkClock
 from remora.errors import ModelUnavailableError
+from remora.providers.openai_http import (
+    NoAnswer,
+    ServerAnswered,
+    body_summary,
+    connection_failure,
+    retry_after_s,
+)
 
 __all__ = [
     "BACK_PRESSURE_STATUSES",
     "SERVER_TROUBLE_STATUSES",
     "Server",
     "ServerRouter",
-    "body_summary",
-    "connection_failure",
 ]
 
 T = TypeVar("T")
 
 BACK_PRESSURE_STATUSES = frozenset({429, 503})
 SERVER_TROUBLE_STATUSES = frozenset({500, 502, 504})
-# A Retry-After longer than this is treated as this (a misconfigured proxy must not stall a run).
-_MAX_RETRY_AFTER_S = 60.0
 _MAX_BACKOFF_S = 5.0
-
-
-def body_summary(exc: openai.APIStatusError) -> str:
-    """The error text of an HTTP error answer, on one line, at most 300 characters."""
-    body = exc.body
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        text = error.get("message", json.dumps(error)) if isinstance(error, dict) else str(error)
-    elif body is not None:
-        text = str(body)
-    else:
-        text = exc.response.text
-    text = " ".join(text.split())
-    return text[:300] + ("…" if len(text) > 300 else "")
-
-
-def connection_failure(exc: openai.APIConnectionError) -> tuple[str, str]:
-    """("timed out" or "unreachable", why) for a request that got no answer.
-
-    The innermost cause decides: the SDK's aiohttp transport reports a refused connection
-    as a connect *timeout* (aiohttp's connection errors all map to httpx's ConnectTimeout),
-    while its cause is the ConnectionRefusedError.
-    """
-    cause: BaseException = exc
-    while cause.__cause__ is not None:
-        cause = cause.__cause__
-    if isinstance(cause, OSError) and not isinstance(cause, TimeoutError):
-        return "unreachable", str(cause).rstrip(".")
-    what = "timed out" if isinstance(exc, openai.APITimeoutError) else "unreachable"
-    return what, str(exc).rstrip(".")
-
-
-def _retry_after_s(exc: openai.APIStatusError) -> float | None:
-    """The answer's Retry-After (seconds or an HTTP date), capped; None if absent or unreadable."""
-    value = exc.response.headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value.strip() else None
-        if parsed is None:
-            return None
-        seconds = parsed.timestamp() - time.time()
-    return min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)
 
 
 @dataclass(eq=False)
@@ -103,7 +57,7 @@ class Server:
     """One server: its client, its limit and what it has done so far."""
 
     url: str
-    client: Any  # openai.AsyncOpenAI; Any so the tests can pass a stand-in of its shape
+    client: Any  # openai_http.ServerClient; Any so the tests can pass a stand-in of its shape
     ceiling: int  # model.max_in_flight
     limit: float = 0.0  # the adaptive limit, 1..ceiling
     in_flight: int = 0
@@ -281,15 +235,15 @@ class ServerRouter:
             timing.started()
             try:
                 result = await send(server)
-            except openai.APIStatusError as exc:
-                if exc.status_code in BACK_PRESSURE_STATUSES:
-                    retry_after = _retry_after_s(exc)
+            except ServerAnswered as exc:
+                if exc.status in BACK_PRESSURE_STATUSES:
+                    retry_after = retry_after_s(exc)
                     self._back_off(server, window, retry_after)
                     now = self._now()
                     pressed_since = now if pressed_since is None else pressed_since
                     if now - pressed_since > self.back_pressure_budget_s:
                         raise ModelUnavailableError(
-                            f"openai server {server.url} kept answering HTTP {exc.status_code} "
+                            f"openai server {server.url} kept answering HTTP {exc.status} "
                             f"(busy) for {now - pressed_since:.0f} s: {body_summary(exc)}",
                             "lower model.max_in_flight or -j, or add servers to model.base_url",
                             retryable=True,
@@ -299,14 +253,14 @@ class ServerRouter:
                         await asyncio.sleep(min(self.backoff_s * 2**pressed, _MAX_BACKOFF_S))
                     pressed += 1
                     continue
-                if exc.status_code not in SERVER_TROUBLE_STATUSES:
+                if exc.status not in SERVER_TROUBLE_STATUSES:
                     raise
-                self._cool_down(server, f"HTTP {exc.status_code}: {body_summary(exc)}")
+                self._cool_down(server, f"HTTP {exc.status}: {body_summary(exc)}")
                 tried.add(server.url)
                 if self._other_in_rotation(tried):
                     continue
                 raise
-            except openai.APIConnectionError as exc:  # APITimeoutError is a subclass
+            except NoAnswer as exc:
                 what, why = connection_failure(exc)
                 self._cool_down(server, f"{what}: {why}")
                 tried.add(server.url)

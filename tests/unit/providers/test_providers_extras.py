@@ -56,7 +56,7 @@ def project(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("provider", "blocked", "package", "extra"),
     [
-        ("openai", "openai", "openai", "openai"),
+        ("openai", "aiohttp", "aiohttp", "openai"),
         ("llm", "llm", "llm", "llm"),
         ("gemini", "google", "google", "gemini"),
     ],
