@@ -139,8 +139,19 @@ class ParsedFile:
         return self.data[span.start : span.start + span.length].decode("utf-8")
 
     def line_of(self, byte_offset: int) -> int:
-        """1-based line holding ``byte_offset``."""
-        return self.data.count(b"\n", 0, byte_offset) + 1
+        """1-based line holding ``byte_offset``, lines broken at LF, CRLF and CR (as LibCST's
+        positions: a CR-only file's lines were all line 1 when LFs alone were counted)."""
+        if not self._has_cr:
+            return self.data.count(b"\n", 0, byte_offset) + 1
+        return bisect.bisect_right(self._line_starts, byte_offset)
+
+    @functools.cached_property
+    def _has_cr(self) -> bool:
+        return b"\r" in self.data
+
+    @functools.cached_property
+    def _line_starts(self) -> list[int]:
+        return line_starts(self.data)
 
     def code(self, node: cst.CSTNode) -> str:
         """Source of an expression or annotation, exactly as written (parentheses included)."""

@@ -318,18 +318,22 @@ async def test_auto_accept_writes_changes_and_reports_conflicts(tmp_path: Path) 
     assert states == ["accepted", "conflict", "conflict", "conflict"]
 
 
-async def test_outcomes_not_kept_are_still_counted_and_recorded(tmp_path: Path) -> None:
-    # A shard sends each outcome to its parent as it ends: it keeps none, counts them all.
-    root = make_project(tmp_path)
-    nodes = nodes_of(root)
-    emitter = RecordingEmitter()
-    async with Coordinator(
+def note_coordinator(root: Path, emitter: RecordingEmitter | None = None) -> Coordinator:
+    return Coordinator(
         make_config(root),
         root,
         registry=registry(root),
         emitter=emitter,
         provider_factory=provider_factory(note_model()),
-    ) as coordinator:
+    )
+
+
+async def test_outcomes_not_kept_are_still_counted_and_recorded(tmp_path: Path) -> None:
+    # A shard sends each outcome to its parent as it ends: it keeps none, counts them all.
+    root = make_project(tmp_path)
+    nodes = nodes_of(root)
+    emitter = RecordingEmitter()
+    async with note_coordinator(root, emitter) as coordinator:
         coordinator.keep_outcomes = False
         report = await coordinator.analyze(nodes, ["note"])
     assert report.outcomes == []
@@ -346,12 +350,7 @@ async def test_outcomes_kept_without_details_are_recorded_with_them(tmp_path: Pa
     # database (what `review` and `--format json` of a later read show) keeps them whole.
     root = make_project(tmp_path)
     nodes = nodes_of(root)
-    async with Coordinator(
-        make_config(root),
-        root,
-        registry=registry(root),
-        provider_factory=provider_factory(note_model()),
-    ) as coordinator:
+    async with note_coordinator(root) as coordinator:
         coordinator.keep_details = False
         report = await coordinator.analyze(nodes, ["note"])
     succeeded = [o for o in report.outcomes if o.result.status == "success"]
