@@ -41,7 +41,7 @@ __all__ = ["describe_models", "register"]
 # without importing heavy SDKs.
 _PROVIDER_SDK = {
     "embedded": "xllamacpp",
-    "openai": "openai",
+    "openai": "aiohttp",  # its own HTTP client (providers/openai_http.py)
     "llm": "llm",
     "gemini": "google.genai",
     "scripted": None,
@@ -107,7 +107,7 @@ def describe_models(config: RemoraConfig, project_root: Path | None = None) -> d
         profile_name = config.runner.model_profile or model.profile
         availability = asyncio.run(check_availability(model, profile_name))
         servers: list[dict[str, Any]] = []
-        if model.provider == "openai" and _sdk_installed("openai"):
+        if model.provider == "openai" and _sdk_installed(_PROVIDER_SDK["openai"]):
             servers = asyncio.run(_server_states(model, profile_name, last))
         configured.append(
             {

@@ -101,7 +101,7 @@ class OpenAIProvider:
         return self.client.base_url
 
     def build_request(self, request: ModelRequest) -> tuple[dict[str, Any], Any]:
-        """Keyword arguments for ``chat.completions.create`` and the call plan (or None)."""
+        """The request's JSON body for ``/chat/completions`` and the call plan (or None)."""
         kwargs: dict[str, Any] = {
             "model": self.model.id,
             "max_tokens": request.max_tokens,
