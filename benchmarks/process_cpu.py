@@ -64,10 +64,20 @@ def machine_busy_s() -> float | None:
 
 
 def _rss_kb(pid: int) -> int:
+    return _proc_kb(f"/proc/{pid}/status", "VmRSS:")
+
+
+def _pss_kb(pid: int) -> int:
+    """Its proportional set size: each shared page (the interpreter, the extension modules
+    every host process maps) counted once over the processes sharing it, not once each."""
+    return _proc_kb(f"/proc/{pid}/smaps_rollup", "Pss:")
+
+
+def _proc_kb(path: str, key: str) -> int:
     try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
+        with open(path) as lines:
+            for line in lines:
+                if line.startswith(key):
                     return int(line.split()[1])
     except (OSError, ValueError):
         pass
@@ -102,16 +112,22 @@ def _cpu_s(pid: int) -> float:
 class HostProcesses:
     """A process and its children whose command line holds ``marker`` (a sharded analyze's
     host processes), sampled every ``every_s`` (Linux): the peak of their RSS summed, and
-    each child's CPU seconds at its last sample (short of its last ``every_s`` at most)."""
+    each child's CPU seconds at its last sample (short of its last ``every_s`` at most).
+    Their PSS summed (what they take of the machine's memory together, shared pages once)
+    is sampled every ``PSS_EVERY`` samples: the kernel walks each process's pages for it."""
+
+    PSS_EVERY = 10
 
     def __init__(self, pid: int, marker: bytes, every_s: float = 0.1) -> None:
         self.peak_rss_kb = 0
+        self.peak_pss_kb = 0
         self.cpu_s: dict[int, float] = {}
         self.seen_s: dict[int, list[float]] = {}  # first and last sample, from the start
         self._stop = threading.Event()
         started = time.monotonic()
 
         def sample() -> None:
+            samples = 0
             while not self._stop.wait(every_s):
                 kids = [k for k in _children(pid) if marker in _cmdline(k)]
                 for kid in kids:
@@ -120,6 +136,10 @@ class HostProcesses:
                     self.seen_s.setdefault(kid, [now, now])[1] = now
                 rss = _rss_kb(pid) + sum(map(_rss_kb, kids))
                 self.peak_rss_kb = max(self.peak_rss_kb, rss)
+                if samples % self.PSS_EVERY == 0:
+                    pss = _pss_kb(pid) + sum(map(_pss_kb, kids))
+                    self.peak_pss_kb = max(self.peak_pss_kb, pss)
+                samples += 1
 
         self._thread = threading.Thread(target=sample, daemon=True)
         self._thread.start()

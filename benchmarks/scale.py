@@ -38,7 +38,10 @@ servers' slots full.
 ``--processes N`` is passed to analyze (sandbox.host_processes: N host processes,
 each on a shard of the files). The host CPU then counts the shard processes too
 (``shards_cpu_s``, sampled every 0.1 s from /proc), and ``peak_rss_sum_mb`` is the
-peak of the remora processes' RSS summed (sampled; the parent alone: ``peak_rss_mb``).
+peak of the remora processes' RSS summed (sampled; the parent alone: ``peak_rss_mb``);
+``peak_pss_sum_mb`` the peak of their PSS summed, sampled every second: the shared pages
+(the interpreter, the extension modules each process maps) counted once, not once per
+process — what they take of the machine's memory together.
 
 Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,docstring,sample_data]
        [--latency-ms 0] [--jobs N | --server-limit N] [--servers 1] [--processes N]
@@ -320,6 +323,7 @@ class Bench:
                 for pid, cpu in hosts.cpu_s.items()
             ],
             "peak_rss_sum_mb": round(hosts.peak_rss_kb / 1024, 1),
+            "peak_pss_sum_mb": round(hosts.peak_pss_kb / 1024, 1),
             "load_avg_before": [round(x, 2) for x in load],
             **self.in_flight(),
         }

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -59,3 +61,30 @@ def test_without_it_the_orphan_is_not_counted() -> None:
     assert missed["subreaper"] is False
     assert missed["reaped"] == 0
     assert missed["cpu_s"] < 0.2
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_host_processes_sum_rss_and_pss_of_the_marked_children() -> None:
+    sys.path.insert(0, str(BENCHMARKS))
+    from process_cpu import HostProcesses
+
+    # Two children with 40 MB each of their own and the interpreter's shared pages.
+    hold = "import sys, time\nblock = bytearray(40 << 20)\nsys.stdout.write('ready\\n')\n"
+    hold += "sys.stdout.flush()\ntime.sleep(5)"
+    kids = [
+        subprocess.Popen([sys.executable, "-c", hold, "remora-test-marker"], stdout=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    try:
+        for kid in kids:
+            assert kid.stdout is not None and kid.stdout.readline() == b"ready\n"
+        hosts = HostProcesses(os.getpid(), b"remora-test-marker", every_s=0.05)
+        time.sleep(0.3)
+        hosts.stop()
+    finally:
+        for kid in kids:
+            kid.kill()
+            kid.wait()
+    assert hosts.peak_rss_kb >= 80 << 10  # this process and both children
+    assert 80 << 10 <= hosts.peak_pss_kb < hosts.peak_rss_kb  # shared pages once
+    assert set(hosts.cpu_s) == {kid.pid for kid in kids}
