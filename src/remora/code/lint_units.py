@@ -19,7 +19,6 @@ from typing import Any
 import libcst as cst
 
 from remora.code.context import CodeContext
-from remora.code.line_breaks import line_starts
 from remora.code.lint import node_findings, own_lines, replace_checked
 from remora.code.module import host_function
 from remora.code.source import SourceNode, statement_children
@@ -75,7 +74,7 @@ def _line_span(node: SourceNode, first: int, last: int, *, whole: bool = False) 
     """Bytes of lines ``first``..``last``, from the first one's indentation to the last's end
     (``whole``: from the first one's start through the last one's line break)."""
     data = node.file.data
-    starts = line_starts(data)
+    starts = node.file.line_starts
     lo = starts[first - 1]
     if whole:
         return lo, starts[last] if last < len(starts) else len(data)

@@ -78,13 +78,15 @@ class _Positions:
     def __init__(self, data: bytes, spans: Mapping[cst.CSTNode, CodeSpan]) -> None:
         self._data = data
         self._spans = spans
-        self._starts: list[int] | None = None  # on first use: most parses never ask
+
+    @functools.cached_property
+    def line_starts(self) -> list[int]:
+        """The file's line starts, on first use (most parses never ask); the file's one table."""
+        return line_starts(self._data)
 
     def _at(self, offset: int) -> CodePosition:
-        if self._starts is None:
-            self._starts = line_starts(self._data)
-        line = bisect.bisect_right(self._starts, offset)
-        start = self._starts[line - 1]
+        line = bisect.bisect_right(self.line_starts, offset)
+        start = self.line_starts[line - 1]
         return CodePosition(line, len(self._data[start:offset].decode("utf-8")))
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
@@ -143,15 +145,16 @@ class ParsedFile:
         positions: a CR-only file's lines were all line 1 when LFs alone were counted)."""
         if not self._has_cr:
             return self.data.count(b"\n", 0, byte_offset) + 1
-        return bisect.bisect_right(self._line_starts, byte_offset)
+        return bisect.bisect_right(self.line_starts, byte_offset)
+
+    @property
+    def line_starts(self) -> list[int]:
+        """Byte offset of each line's start (LF, CRLF and CR), computed once per text."""
+        return self.positions.line_starts
 
     @functools.cached_property
     def _has_cr(self) -> bool:
         return b"\r" in self.data
-
-    @functools.cached_property
-    def _line_starts(self) -> list[int]:
-        return line_starts(self.data)
 
     def code(self, node: cst.CSTNode) -> str:
         """Source of an expression or annotation, exactly as written (parentheses included)."""
