@@ -9,6 +9,7 @@ by position, with a stack, instead of walking parents node by node.
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from remora.discovery.result import DiscoveryWarning
 __all__ = ["FileResult", "parse_bytes", "parse_file", "parse_source"]
 
 _local = threading.local()
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
 def _parser(language: str) -> tree_sitter.Parser:
@@ -98,7 +100,11 @@ def parse_bytes(
         )
     if pack is None:
         pack = load_query_pack()
-    tree = _parser(pack.language).parse(source)
+    # tree-sitter's Python grammar reads a lone CR as blanks, not as the line break that
+    # Python, LibCST and ruff read, so a CR-only file parsed as one broken line. An LF in
+    # place of each lone CR keeps every byte offset, and the rows count lines as they do.
+    parsed = _LONE_CR.sub(b"\n", source) if b"\r" in source else source
+    tree = _parser(pack.language).parse(parsed)
     root = tree.root_node
     warnings: list[DiscoveryWarning] = []
     if root.has_error:
@@ -109,7 +115,7 @@ def parse_bytes(
             )
         )
     wanted = None if node_types is None else frozenset(node_types)
-    return FileResult(_nodes(root, source, text, rel_path, pack, wanted), warnings)
+    return FileResult(_nodes(root, source, parsed, text, rel_path, pack, wanted), warnings)
 
 
 def _skip(rel_path: str, line: int | None, why: str) -> FileResult:
@@ -155,6 +161,7 @@ def _sort_key(d: _Def) -> tuple[int, int]:
 def _nodes(
     root: tree_sitter.Node,
     source: bytes,
+    parsed: bytes,
     text: str,
     rel_path: str,
     pack: QueryPack,
@@ -188,7 +195,7 @@ def _nodes(
 
     nodes: list[CSTNode] = []
     if has_file and (wanted is None or "file" in wanted):
-        nodes.append(_file_node(source, text, rel_path))
+        nodes.append(_file_node(source, parsed, text, rel_path))
     occurrences: dict[tuple[str, str], int] = {}
     # (end byte, kind, qualified name) of the definitions enclosing the current one
     stack: list[tuple[int, str, str]] = []
@@ -219,7 +226,7 @@ def _nodes(
         decorators: tuple[str, ...] = ()
         if outer.type == "decorated_definition":
             decorators = tuple(
-                (c.text or b"").decode()[1:].strip()
+                source[c.start_byte : c.end_byte].decode()[1:].strip()
                 for c in outer.children
                 if c.type == "decorator"
             )
@@ -243,8 +250,8 @@ def _nodes(
     return nodes
 
 
-def _file_node(source: bytes, text: str, rel_path: str) -> CSTNode:
-    lines = source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
+def _file_node(source: bytes, parsed: bytes, text: str, rel_path: str) -> CSTNode:
+    lines = parsed.count(b"\n") + (0 if parsed.endswith(b"\n") else 1)
     return CSTNode(
         node_id=make_node_id(rel_path, rel_path, "file"),
         node_type="file",

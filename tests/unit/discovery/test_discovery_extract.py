@@ -254,6 +254,26 @@ def test_crlf_line_endings() -> None:
     assert found["w.py"].end_line == 3
 
 
+def test_cr_only_and_mixed_line_breaks_number_lines_as_python_does() -> None:
+    # tree-sitter's grammar reads a lone CR as blanks; Python, LibCST and ruff break lines there.
+    lines = [b"import os", b"", b"@deco(", b"    1)", b"def f(x):", b"    return x", b""]
+    lines += [b"class C:", b"    def m(self):", b"        pass"]
+    lf = b"\n".join(lines) + b"\n"
+    breaks = (b"\r", b"\r\n", b"\n")
+    mixed = b"".join(line + breaks[i % 3] for i, line in enumerate(lines))
+    expected = {n.full_name: (n.start_line, n.end_line) for n in parse_source(lf, "w.py")[0]}
+    assert expected == {"w.py": (1, 10), "f": (3, 6), "C": (8, 10), "C.m": (9, 10)}
+    for source in (lf.replace(b"\n", b"\r"), mixed):
+        found, warnings = parse_source(source, "w.py")
+        assert warnings == []
+        assert {n.full_name: (n.start_line, n.end_line) for n in found} == expected
+        for node in found:
+            assert node.text == source[node.start_byte : node.end_byte].decode()
+        (decorator,) = by_name(found)["f"].decorators
+        assert decorator.startswith("deco(") and decorator.endswith("1)")
+        assert decorator[5:-2].strip(" ") in ("\r", "\r\n", "\n")
+
+
 def test_warning_names_the_innermost_error_line() -> None:
     # tree-sitter-python mis-reads a line dedented inside brackets (valid Python,
     # from the stdlib's test_compile.py); the error can wrap the whole file, so
