@@ -205,7 +205,7 @@ async def run(
         nodes, operations, only = rerun.nodes, rerun.operations, rerun.pairs
     shards = plan_shards(plan.loaded, plan.registry, nodes, operations, only)
     if shards is not None:
-        report = await run_shards(
+        return await run_shards(
             shards,
             plan.loaded,
             list(operations),
@@ -219,7 +219,6 @@ async def run(
             on_stderr=on_stderr,
             details=details,
         )
-        return report, False  # no sandbox ran in this process
     coordinator = Coordinator(
         plan.loaded.config,
         plan.project_root,

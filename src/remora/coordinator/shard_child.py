@@ -5,7 +5,8 @@
 (:mod:`remora.coordinator.shard_parent`). The process runs the normal coordinator
 on its nodes with its share of ``-j`` and of each server's ``max_in_flight``, in
 the run the parent started, and tells the parent what happens as JSON lines on
-the pipe ``spec.progress_fd``: ``run`` (a task started), ``done`` (its outcome),
+the pipe ``spec.progress_fd``: ``ready`` (a SIGINT now stops it cleanly; before, the
+interpreter would print a traceback), ``run`` (a task started), ``done`` (its outcome),
 ``servers`` (the servers' states, every second), then ``end`` or ``error`` (a
 RemoraError, such as a model that is not available). Its stderr goes to the
 parent, which shows it; nothing else is printed.
@@ -32,16 +33,17 @@ from typing import Any, NoReturn
 
 from remora.agents import AgentRegistry
 from remora.config import ModelConfig
+from remora.config.loading import LoadedConfig
 from remora.coordinator.batch import Coordinator
 from remora.coordinator.providers import ProviderFactory
-from remora.coordinator.report import TaskOutcome
+from remora.coordinator.report import ProgressSink, TaskOutcome
 from remora.coordinator.shards import ShardSpec, even_share, jobs_per_process
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
-from remora.events import build_emitter
+from remora.events import EventEmitter, build_emitter
 from remora.providers.base import Provider
 
-__all__ = ["Channel", "ChannelProgress", "main", "split_limits"]
+__all__ = ["Channel", "ChannelProgress", "main", "shard_coordinator", "split_limits"]
 
 
 class Channel:
@@ -123,25 +125,39 @@ def _watch_parent() -> None:
     threading.Thread(target=wait, name="remora-parent-watch", daemon=True).start()
 
 
-async def _run(spec: ShardSpec, channel: Channel) -> bool:
-    config = spec.loaded.config
+def shard_coordinator(
+    loaded: LoadedConfig,
+    spec: ShardSpec,
+    emitter: EventEmitter,
+    progress: ProgressSink,
+) -> Coordinator:
+    """The coordinator of ``spec``'s shard: its share of ``-j``, of the sandbox's workers and of
+    each server's ``max_in_flight``. ``loaded.config`` is changed: give it a copy."""
+    config = loaded.config
     config.sandbox.max_concurrent_agents = spec.jobs
     if config.sandbox.workers is not None:  # a limit on Monty workers holds in total too
         config.sandbox.workers = jobs_per_process(config.sandbox.workers, spec.count)
-    root = spec.loaded.project_root
-    emitter = build_emitter(
-        config.events.enabled, spec.events_output, config.events.max_payload_chars
-    )
+    root = loaded.project_root
     coordinator = Coordinator(
         config,
         root,
         registry=AgentRegistry(config.agents_dir, project_root=root),
         emitter=emitter,
         provider_factory=split_limits(spec.index, spec.count),
-        progress=ChannelProgress(channel, spec.details),
+        progress=progress,
     )
-    coordinator.publish_states = channel.servers
     coordinator.keep_outcomes = False  # each went to the parent as it ended
+    return coordinator
+
+
+async def _run(spec: ShardSpec, channel: Channel) -> bool:
+    config = spec.loaded.config
+    emitter = build_emitter(
+        config.events.enabled, spec.events_output, config.events.max_payload_chars
+    )
+    progress = ChannelProgress(channel, spec.details)
+    coordinator = shard_coordinator(spec.loaded, spec, emitter, progress)
+    coordinator.publish_states = channel.servers
     try:
         async with coordinator:
             await coordinator.analyze(
@@ -174,6 +190,7 @@ def main(argv: list[str]) -> NoReturn:
         _watch_parent()
         spec: ShardSpec = pickle.loads(Path(argv[0]).read_bytes())
         channel = Channel(spec.progress_fd)
+        channel.send({"t": "ready"})  # a SIGINT from now on stops it cleanly
         warnings.showwarning = _show_warning
         faulted = asyncio.run(_run(spec, channel))
         _ending()

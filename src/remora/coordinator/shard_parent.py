@@ -1,12 +1,15 @@
-"""The parent of a sharded ``remora analyze``: N shard processes, one run, one report, one bar.
+"""The parent of a sharded ``remora analyze``: N shards, one run, one report, one bar.
 
 The parent has discovered and planned (:func:`remora.coordinator.shards.plan_shards`);
-here it starts the run in the results database, writes each shard's spec to a
-temp file, starts ``python -m remora.coordinator.shard_child SPEC`` per shard (a
+here it starts the run in the results database, writes each other shard's spec to a
+temp file, starts ``python -m remora.coordinator.shard_child SPEC`` for it (a
 session of its own, so a terminal's Ctrl-C reaches the parent only, which
-forwards it once), and reads each one's pipe: tasks started and their outcomes
-go to the one progress bar and into the report, the servers' states into
-``.remora/servers.json`` (merged), a child's stderr to ``on_stderr`` line by line.
+forwards it once), runs the first shard itself, and reads each child's pipe: tasks
+started and their outcomes go to the one progress bar and into the report, the
+servers' states into ``.remora/servers.json`` (merged), a child's stderr to
+``on_stderr`` line by line. The first shard runs here rather than in a child of its
+own: N processes do host work, not N + 1 with one of them waiting, and there is one
+interpreter fewer (its imports and its libraries' pages, ~100 MB).
 
 The report is the one a single process would give: every task once, in the
 batch's order; ``--auto-accept`` runs here once every shard is done. A shard
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import pickle
@@ -36,9 +40,11 @@ from remora.config.loading import LoadedConfig
 from remora.coordinator.accepting import auto_accept as accept_changes
 from remora.coordinator.report import AnalyzeReport, ProgressSink, TaskOutcome, outcome_from_dict
 from remora.coordinator.server_states import merge_server_states, write_server_states
+from remora.coordinator.shard_child import shard_coordinator
 from remora.coordinator.shards import SHARD_CRASHED, Shard, ShardPlan, ShardSpec
 from remora.coordinator.tasks import Task, not_run_result
-from remora.errors import error_for
+from remora.discovery.node import CSTNode
+from remora.errors import RemoraError, error_for
 from remora.events import Event, EventEmitter
 from remora.results import ResultsDB
 from remora.runner import AgentResult, ResultError
@@ -60,9 +66,11 @@ _SRC = str(Path(__file__).resolve().parents[2])  # the folder `remora` is import
 class _Child:
     shard: Shard
     tasks: list[Task]
-    process: asyncio.subprocess.Process | None = None
+    process: asyncio.subprocess.Process | None = None  # None: the shard run in this process
     outcomes: dict[tuple[str, str], TaskOutcome] = field(default_factory=dict)
     states: list[dict[str, Any]] = field(default_factory=list)
+    ready: bool = False  # its SIGINT handler is set: it stops cleanly at a SIGINT
+    interrupt_when_ready: bool = False
     ended: bool = False
     error: dict[str, str] | None = None
 
@@ -104,6 +112,7 @@ class _Shards:
         progress: ProgressSink,
         on_stderr: Callable[[str], None],
         project_root: Path,
+        emitter: EventEmitter,
     ) -> None:
         shard_of = {path: s.index for s in plan.shards for path in s.files}
         self.children = [_Child(shard, []) for shard in plan.shards]
@@ -114,12 +123,16 @@ class _Shards:
         self._progress = progress
         self._on_stderr = on_stderr
         self._root = project_root
+        self._emitter = emitter
         self._states_changed = False
         self._supervisors: list[asyncio.Future[None]] = []
+        self._here: asyncio.Future[None] | None = None
         self.arrived: list[TaskOutcome] = []  # every shard's outcomes, as they came
+        self.faulted = False  # a tool script of the shard run here hit a limit
 
     async def start(self, folder: Path) -> None:
-        for child in self.children:
+        here, *others = self.children
+        for child in others:
             read_fd, write_fd = os.pipe()
             path = folder / f"shard-{child.shard.index}.pickle"
             spec = self._spec(child.shard, write_fd)
@@ -139,6 +152,34 @@ class _Shards:
             finally:
                 os.close(write_fd)  # the child's copy is the only writer: EOF when it ends
             self._supervisors.append(asyncio.ensure_future(self._supervise(child, read_fd)))
+        self._here = asyncio.ensure_future(self._run_here(here))
+        self._supervisors.append(self._here)
+
+    async def _run_here(self, child: _Child) -> None:
+        """The first shard, run by a coordinator in this process as a child runs its own."""
+        spec = self._spec(child.shard, -1)
+        copy = spec.loaded.config.model_copy(deep=True)  # the shard's shares are set in it
+        loaded = dataclasses.replace(spec.loaded, config=copy)
+        coordinator = shard_coordinator(loaded, spec, self._emitter, _Here(self, child, spec))
+        coordinator.publish_states = lambda states, running: self._got_states(child, states)
+        try:
+            async with coordinator:
+                await coordinator.analyze(
+                    spec.nodes,
+                    spec.operations,
+                    only=spec.only,
+                    force=spec.force,
+                    run_id=spec.run_id,
+                )
+        except RemoraError as exc:  # as a child's: the others stop, then it is raised
+            child.error = exc.to_dict()
+            self._stop(signal.SIGINT)
+        except Exception:  # a bug: the others stop, then it propagates
+            self._stop(signal.SIGINT)
+            raise
+        finally:
+            child.ended = True
+            self.faulted = coordinator.sandbox_faulted
 
     async def run(self, folder: Path) -> None:
         states = asyncio.ensure_future(self._publish_states())
@@ -155,23 +196,36 @@ class _Shards:
             if any(child.states for child in self.children):
                 write_server_states(self._root, self._merged_states(), running=False)
         for supervisor in self._supervisors:
-            supervisor.result()  # a bug in reading a shard propagates
+            if not supervisor.cancelled():  # the shard here, stopped by another's error
+                supervisor.result()  # a bug in reading a shard, or in the shard here, propagates
 
     async def _interrupt(self) -> None:
         """Ctrl-C: each shard discards its unfinished runs and ends; SIGKILL after a wait."""
-        self._signal(signal.SIGINT)
+        self._stop(signal.SIGINT)
         if not self._supervisors:
             return
         _, pending = await asyncio.wait(self._supervisors, timeout=_INTERRUPT_WAIT_S)
         if pending:
-            self._signal(signal.SIGKILL)
+            self._stop(signal.SIGKILL)
             await asyncio.wait(pending)
 
-    def _signal(self, signum: int) -> None:
+    def _stop(self, signum: int) -> None:
+        """``signum`` to each child; the shard here is cancelled (it discards its unfinished
+        runs as a child does at SIGINT). A child still importing gets its SIGINT once it
+        says it is ready: before that, Python's own handler would print a traceback."""
+        if self._here is not None and asyncio.current_task() is not self._here:
+            self._here.cancel()
         for child in self.children:
-            if child.process is not None and child.process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    child.process.send_signal(signum)
+            if signum == signal.SIGINT and not child.ready:
+                child.interrupt_when_ready = True
+            else:
+                self._send(child, signum)
+
+    @staticmethod
+    def _send(child: _Child, signum: int) -> None:
+        if child.process is not None and child.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                child.process.send_signal(signum)
 
     async def _supervise(self, child: _Child, read_fd: int) -> None:
         process = child.process
@@ -214,22 +268,34 @@ class _Shards:
 
     def _handle(self, child: _Child, message: dict[str, Any]) -> None:
         kind = message["t"]
-        if kind == "run":
+        if kind == "ready":
+            child.ready = True
+            if child.interrupt_when_ready:
+                self._send(child, signal.SIGINT)
+        elif kind == "run":
             self._progress.task_started(self.nodes[message["node"]], message["op"])
         elif kind == "done":
             data = message["outcome"]
-            outcome = outcome_from_dict(data, self.nodes[data["node_id"]])
-            child.outcomes[(outcome.node.node_id, outcome.operation)] = outcome
-            self.arrived.append(outcome)
-            self._progress.task_done(outcome)
+            self.arrive(child, outcome_from_dict(data, self.nodes[data["node_id"]]))
         elif kind == "servers":
-            child.states = message["states"]
-            self._states_changed = True
+            self._got_states(child, message["states"])
         elif kind == "end":
             child.ended = True
         elif kind == "error":
             child.error = message
-            self._signal(signal.SIGINT)  # as one process stops at the error: the others too
+            self._stop(signal.SIGINT)  # as one process stops at the error: the others too
+
+    def arrive(self, child: _Child, outcome: TaskOutcome) -> None:
+        child.outcomes[(outcome.node.node_id, outcome.operation)] = outcome
+        self.arrived.append(outcome)
+        self._progress.task_done(outcome)
+
+    def task_started(self, node: CSTNode, operation: str) -> None:
+        self._progress.task_started(node, operation)
+
+    def _got_states(self, child: _Child, states: list[dict[str, Any]]) -> None:
+        child.states = states
+        self._states_changed = True
 
     def _merged_states(self) -> list[dict[str, Any]]:
         return merge_server_states([child.states for child in self.children])
@@ -242,11 +308,33 @@ class _Shards:
                 write_server_states(self._root, self._merged_states(), running=True)
 
 
+class _Here:
+    """The progress of the shard run here: into the report and the one bar, as a child's."""
+
+    def __init__(self, shards: _Shards, child: _Child, spec: ShardSpec) -> None:
+        self._shards = shards
+        self._child = child
+        self._details = spec.details
+
+    def started(self, total: int) -> None:
+        return None
+
+    def task_started(self, node: CSTNode, operation: str) -> None:
+        self._shards.task_started(node, operation)
+
+    def task_done(self, outcome: TaskOutcome) -> None:
+        self._shards.arrive(self._child, outcome if self._details else outcome.without_details())
+
+    def finished(self) -> None:
+        return None
+
+
 def _crash_outcomes(
     child: _Child, count: int, db: ResultsDB, run_id: str
 ) -> list[tuple[TaskOutcome, str]]:
     """The tasks a shard left without a result, recorded as failed (or as not run)."""
-    assert child.process is not None
+    if child.process is None:  # the shard here: its coordinator gave every task or raised
+        return []
     reason = _exit_reason(child.process.returncode)
     message = (
         f"host process {child.shard.index + 1} of {count} (pid {child.process.pid}) {reason} "
@@ -284,8 +372,10 @@ async def run_shards(
     auto_accept: bool = False,
     on_stderr: Callable[[str], None] | None = None,
     details: bool = True,
-) -> AnalyzeReport:
-    """Run ``plan``'s shards, each in a process of its own; the batch's one report.
+) -> tuple[AnalyzeReport, bool]:
+    """Run ``plan``'s shards, the first here and each other in a process of its own; the
+    batch's one report, and whether a tool script of the shard run here faulted (the
+    sandbox's exit pitfall: see :class:`~remora.coordinator.batch.Coordinator`).
 
     ``nodes``: how many nodes the batch has (the report's count). Raises the
     RemoraError a shard stopped at; KeyboardInterrupt/CancelledError after every
@@ -315,7 +405,7 @@ async def run_shards(
                 progress_fd=progress_fd,
             )
 
-        shards = _Shards(plan, spec, progress, on_stderr or _to_stderr, root)
+        shards = _Shards(plan, spec, progress, on_stderr or _to_stderr, root, emitter)
         report = AnalyzeReport(run_id, list(plan.plans), nodes)
         started = time.monotonic()
         progress.started(len(plan.tasks))
@@ -343,7 +433,7 @@ async def run_shards(
             report.duration_s = time.monotonic() - started
             progress.finished()
             db.finish_run(run_id)
-    return report
+    return report, shards.faulted
 
 
 def _to_stderr(line: str) -> None:
