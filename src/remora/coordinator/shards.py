@@ -6,8 +6,9 @@ and one process does it on one core. ``sandbox.host_processes`` (``--processes``
 runs N processes of the coordinator, each on a shard of the files, so the host
 work takes N cores. This module plans that (pure: no process is started here):
 how many processes, which files each takes, each one's share of ``-j`` and of
-every server's ``max_in_flight`` so the limits hold in total. The processes
-themselves are started by :mod:`remora.coordinator.shard_parent`.
+every server's ``max_in_flight`` so the limits hold in total. The shards are run by
+:mod:`remora.coordinator.shard_parent`: the first in the command's own process, each
+other in a child process.
 
 Whole files per shard: the per-file caches (the parse of a file, its ruff
 findings) stay in one process, and every workspace of a node is touched by one
