@@ -36,8 +36,9 @@ analyze's default (what the servers take, with headroom): whether the agents kee
 servers' slots full.
 
 ``--processes N`` is passed to analyze (sandbox.host_processes: N host processes,
-each on a shard of the files). The host CPU then counts the shard processes too
-(``shards_cpu_s``, sampled every 0.1 s from /proc), and ``peak_rss_sum_mb`` is the
+each on a shard of the files: the command's own runs the first, N − 1 children the
+others). The host CPU then counts the children too (``shards_cpu_s``, sampled every
+0.1 s from /proc; ``shards`` lists each child), and ``peak_rss_sum_mb`` is the
 peak of the remora processes' RSS summed (sampled; the parent alone: ``peak_rss_mb``);
 ``peak_pss_sum_mb`` the peak of their PSS summed, sampled every second: the shared pages
 (the interpreter, the extension modules each process maps) counted once, not once per
@@ -318,7 +319,7 @@ class Bench:
             "host_cpu_ms_per_run": round(host["cpu_s"] * 1000 / runs, 1),
             "peak_rss_mb": round(host["peak_rss_kb"] / 1024, 1),
             "shards_cpu_s": round(shards_cpu_s, 2),
-            "shards": [  # each host process: its CPU and when it ran (s from the start)
+            "shards": [  # each child process: its CPU and when it ran (s from the start)
                 {"cpu_s": round(cpu, 2), "ran_s": hosts.seen_s[pid]}
                 for pid, cpu in hosts.cpu_s.items()
             ],
