@@ -94,6 +94,13 @@ _ENVIRONMENT_ERRNOS = frozenset(
 )
 
 
+def _environment_hint(exc: OSError | sqlite3.OperationalError) -> str:
+    code = getattr(exc, "sqlite_errorcode", None)  # None on one raised by hand
+    if code is not None and code & 0xFF == sqlite3.SQLITE_BUSY:
+        return "another process held the database past the wait: let it finish, then run it again"
+    return "free disk space or fix the folder's permissions, then run it again"
+
+
 def main() -> None:
     """Console-script entry point: errors become one line, a hint and an exit code."""
     warnings.showwarning = _show_warning
@@ -128,9 +135,7 @@ def main() -> None:
         where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         err_console.print(f"error: {reason}{where}", markup=False)
-        err_console.print(
-            "  hint: free disk space or fix the folder's permissions, then run it again"
-        )
+        err_console.print(f"  hint: {_environment_hint(exc)}", markup=False)
         sys.exit(2)
     except Exception as exc:
         # Usage errors from typer's vendored click: shown as click shows them.

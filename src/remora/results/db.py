@@ -139,6 +139,29 @@ def _row_to_result(row: sqlite3.Row) -> ResultRecord:
     return ResultRecord(**data)
 
 
+_BUSY_TIMEOUT_S = 30.0
+
+
+def _wal_mode(conn: sqlite3.Connection, wait_s: float) -> None:
+    """Switch ``conn``'s database to WAL, waiting up to ``wait_s`` for other processes.
+
+    Two processes opening a new database at once (two ``remora review accept``, shards) both
+    read it, then ask to write its header: SQLite refuses one at once ("database is
+    locked") instead of calling the busy handler, since waiting could deadlock. One of
+    them has switched it a moment later, and the other's next try finds WAL already.
+    """
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
+            if not busy or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
+
+
 class ResultsDB:
     """Runs and results of one project; safe across threads and processes."""
 
@@ -146,10 +169,10 @@ class ResultsDB:
         self.path = state_dir(project_root.resolve()) / "remora.db"
         self._lock = threading.RLock()
         self._conn = sqlite3.connect(
-            self.path, check_same_thread=False, isolation_level=None, timeout=30
+            self.path, check_same_thread=False, isolation_level=None, timeout=_BUSY_TIMEOUT_S
         )
         self._conn.row_factory = sqlite3.Row
-        self._conn.execute("PRAGMA journal_mode=WAL")
+        _wal_mode(self._conn, _BUSY_TIMEOUT_S)
         self._migrate()
 
     def _migrate(self) -> None:

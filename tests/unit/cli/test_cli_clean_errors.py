@@ -5,6 +5,7 @@ Each case runs the real ``remora`` entry point in a subprocess, as a user would.
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -154,3 +155,26 @@ def test_a_full_disk_is_one_line_and_exit_2(
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and ("No space left" in err or "disk is full" in err)
+    assert "free disk space" in err
+
+
+def test_a_database_held_past_the_wait_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    holder = sqlite3.connect(tmp_path / "held.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    waiter = sqlite3.connect(tmp_path / "held.db", isolation_level=None, timeout=0)
+    with pytest.raises(sqlite3.OperationalError) as held:
+        waiter.execute("BEGIN IMMEDIATE")
+    cli_app = sys.modules[main.__module__]
+
+    def locked(**_: object) -> None:
+        raise held.value
+
+    monkeypatch.setattr(cli_app, "app", locked)
+    with pytest.raises(SystemExit) as exited:
+        cli_app.main()
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "database is locked" in err and "another process held the database" in err
+    assert "free disk space" not in err

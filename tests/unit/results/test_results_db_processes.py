@@ -60,3 +60,35 @@ def test_concurrent_writers_record_everything_and_lines_stay_whole(tmp_path: Pat
     events = [json.loads(line) for line in lines]  # a torn line would not parse
     assert len(events) == PROCESSES * RESULTS
     assert all(e["pad"] == str(e["writer"]) * 20000 for e in events)
+
+
+# Each process opens a database nobody has created yet at the same moment (two `remora
+# review accept` in a fresh project did): switching a new file to WAL is refused at once,
+# not waited for, to the one that loses the race ("database is locked", exit 2).
+OPENER = """
+import sys, time
+from pathlib import Path
+from remora.results import ResultsDB
+root, start = Path(sys.argv[1]), float(sys.argv[2])
+while time.time() < start:
+    pass
+with ResultsDB(root) as db:
+    db.runs()
+"""
+
+
+def test_processes_opening_a_new_database_at_once_all_open_it(tmp_path: Path) -> None:
+    rounds, openers = 12, 6  # before the wait: a round in three failed on 2 cores
+    for round_ in range(rounds):
+        root = tmp_path / str(round_)
+        (root / ".remora").mkdir(parents=True)
+        start = repr(time.time() + 0.8)  # after every interpreter has started
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", OPENER, str(root), start], stderr=subprocess.PIPE, text=True
+            )
+            for _ in range(openers)
+        ]
+        for proc in procs:
+            _, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err
