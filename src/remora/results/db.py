@@ -145,10 +145,11 @@ _BUSY_TIMEOUT_S = 30.0
 def _wal_mode(conn: sqlite3.Connection, wait_s: float) -> None:
     """Switch ``conn``'s database to WAL, waiting up to ``wait_s`` for other processes.
 
-    Two processes opening a new database at once (two ``remora review accept``, shards) both
-    read it, then ask to write its header: SQLite refuses one at once ("database is
-    locked") instead of calling the busy handler, since waiting could deadlock. One of
-    them has switched it a moment later, and the other's next try finds WAL already.
+    Two processes opening a new database at once (two commands started together in a
+    fresh project, such as two ``remora review accept``) both read it, then ask to write
+    its header: SQLite refuses one at once ("database is locked") instead of calling the
+    busy handler, since waiting could deadlock. The other has switched it a moment later,
+    and the next try finds WAL already.
     """
     deadline = time.monotonic() + wait_s
     while True:
