@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import libcst as cst
+from libcst.metadata import CodeSpan
 
 from remora.code.line_breaks import line_start_at
 from remora.code.reparse_spans import NewSpans, SnippetSpans
@@ -38,6 +39,7 @@ from remora.code.source import (
     Definition,
     ParsedFile,
     byte_spans,
+    field_names,
     qualified_definitions,
 )
 
@@ -101,6 +103,8 @@ def reparsed_spans(old: ParsedFile, new_data: bytes) -> Reparsed | None:
         for definition, old_stop in _holding(old, prefix, end):
             tree = statements_reparsed(old, new_data, definition, (prefix, end))
             if tree is None:
+                tree = _header_replaced(old, new_data, definition, (prefix, end))
+            if tree is None:
                 tree = _replaced(old, new_data, definition, old_stop)
             if tree is not None:
                 return tree
@@ -153,37 +157,104 @@ def _replaced(
     footer = _footer_may_follow(data, old_stop, len(indent))
     if footer or _ends_without_code(new_data, start, old_stop + delta):
         return None
-    module = old.module
     text = new_data[start : old_stop + delta]
-    newline = module.default_newline.encode("utf-8")
+    newline = old.module.default_newline.encode("utf-8")
     if not text.endswith(newline) or not one_line_ending(text, newline):
         # The next line joined the definition's last one, or a line ending other than the
         # file's own (LibCST would write the file's): the whole text is parsed.
         return None
+    parsed = _definition_parsed(old, text, indent, type(definition))
+    if parsed is None:
+        return None
+    snippet, head, node = parsed
+    replacement = node.with_changes(leading_lines=definition.leading_lines)
+    own = SnippetSpans(byte_spans(snippet), start - len(head))
+    own[replacement] = own[node]
+    return _put(old, definition, replacement, own, own[node], (old_end, delta))
+
+
+# What a function's header holds: its fields but the lines, decorators and block around it.
+_HEADER_FIELDS = tuple(
+    name
+    for name in field_names(cst.FunctionDef)
+    if name not in ("body", "decorators", "leading_lines", "lines_after_decorators")
+)
+
+
+def _header_replaced(
+    old: ParsedFile, new_data: bytes, definition: Definition, change: tuple[int, int]
+) -> Reparsed | None:
+    """A change inside a function's header (``def`` up to its colon: the name, parameters,
+    annotations) parsed alone over a ``...`` body, its fields put on the old node, whose block
+    and decorators stay. A signature's typing upgrade (``Optional[X]`` to ``X | None``) parsed
+    the whole function again: 1,082 of lint's 2,689 runs on SQLAlchemy's orm, 5 ms each."""
+    if not isinstance(definition, cst.FunctionDef) or not isinstance(
+        definition.body, cst.IndentedBlock
+    ):
+        return None
+    data, (prefix, end) = old.data, change
+    span = old.spans[definition]  # from ``async``/``def``, the decorators left out
+    colon_end = old.spans[definition.body.header].start  # the header line's rest after ``:``
+    if prefix < span.start or end >= colon_end:
+        return None
+    delta = len(new_data) - len(data)
+    text = new_data[span.start : colon_end + delta]
+    indent = data[line_start_at(data, span.start) : span.start]
+    newline = old.module.default_newline.encode("utf-8")
+    if indent.strip() or not text.endswith(b":") or not one_line_ending(text, newline):
+        return None
+    parsed = _definition_parsed(old, text + b" ..." + newline, indent, cst.FunctionDef)
+    if parsed is None:
+        return None
+    snippet, head, node = parsed
+    if node.decorators or node.leading_lines:  # text put before the ``def``: not the header's
+        return None
+    replacement = definition.with_changes(**{name: getattr(node, name) for name in _HEADER_FIELDS})
+    own = SnippetSpans(byte_spans(snippet), span.start - len(head))
+    new_span = CodeSpan(span.start, span.length + delta)
+    own[replacement] = new_span
+    return _put(old, definition, replacement, own, new_span, (colon_end, delta))
+
+
+def _definition_parsed(
+    old: ParsedFile, text: bytes, indent: bytes, kind: type[Definition]
+) -> tuple[cst.Module, bytes, Definition] | None:
+    """``text``, one definition of ``kind`` at ``indent``, parsed as the file parses it (under
+    an ``if 1:`` line when indented): the snippet, that line, the definition."""
+    module = old.module
     head = ("if 1:" + module.default_newline).encode("utf-8") + indent if indent else b""
-    source = head + text
-    snippet = parse_snippet(module, source, python_first=old.python_reads)
+    snippet = parse_snippet(module, head + text, python_first=old.python_reads)
     body: Sequence[cst.CSTNode] = snippet.body
     if indent:
         if len(body) != 1 or not isinstance(body[0], cst.If):
             return None
         body = body[0].body.body
-    if len(body) != 1 or type(body[0]) is not type(definition) or snippet.footer:
+    if len(body) != 1 or type(body[0]) is not kind or snippet.footer:
         return None
-    parsed = body[0]
-    assert isinstance(parsed, cst.FunctionDef | cst.ClassDef)
-    replacement = parsed.with_changes(leading_lines=definition.leading_lines)
-    path = path_to(module, definition, old.spans)
+    node = body[0]
+    assert isinstance(node, cst.FunctionDef | cst.ClassDef)
+    return snippet, head, node
+
+
+def _put(
+    old: ParsedFile,
+    definition: Definition,
+    replacement: Definition,
+    own: SnippetSpans,
+    new_span: CodeSpan,
+    shifted: tuple[int, int],
+) -> Reparsed | None:
+    """The new tree with ``replacement`` in ``definition``'s place, the ancestors rebuilt; the
+    old spans from ``shifted``'s offset on moved by its change in length."""
+    after, delta = shifted
+    path = path_to(old.module, definition, old.spans)
     if path is None:
         return None
-    shift = start - len(head)
-    own = SnippetSpans(byte_spans(snippet), shift)
-    own[replacement] = own[parsed]
-    rebuilt = rebuild_path(old, path, replacement, own, (span, own[parsed]), delta)
+    rebuilt = rebuild_path(old, path, replacement, own, (old.spans[definition], new_span), delta)
     if rebuilt is None:
         return None
     new, ancestors = rebuilt
     definitions = _definitions(old, definition, replacement, ancestors)
     if definitions is None:
         return None
-    return Reparsed(new, NewSpans(old.spans, own, old_end, delta), definitions)
+    return Reparsed(new, NewSpans(old.spans, own, after, delta), definitions)

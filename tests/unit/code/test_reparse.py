@@ -13,6 +13,7 @@ from typing import Any
 
 import libcst as cst
 import pytest
+from reparse_support import assert_same_as_whole_parse, snippet_sizes
 
 import remora.code.source as source_module
 from remora.code.docstring.edit import with_docstring
@@ -48,37 +49,6 @@ class Outer:
 
 X = top(1, 2)
 '''
-
-
-def nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
-    found = [node]
-    for child in node.children:
-        found.extend(nodes(child))
-    return found
-
-
-def assert_same_as_whole_parse(old: ParsedFile, new_text: str) -> None:
-    tree = reparsed_spans(old, new_text.encode("utf-8"))
-    assert tree is not None, "expected a partial parse"
-    derived = ParsedFile(new_text, tree=(tree.module, tree.spans), definitions=tree.definitions)
-    whole = ParsedFile(new_text)
-    assert derived.module.code == new_text
-    assert [n for n, _ in derived.definitions] == [n for n, _ in whole.definitions]
-    # The definitions made from the old list are the new tree's own nodes.
-    found = qualified_definitions(derived.module)
-    assert [(n, id(d)) for n, d in derived.definitions] == [(n, id(d)) for n, d in found]
-    pairs = list(zip(nodes(whole.module), nodes(derived.module), strict=True))
-    compared = 0
-    for expected, got in pairs:
-        assert type(expected) is type(got)
-        try:
-            span = whole.spans[expected]
-        except KeyError:  # LibCST gives whitespace and tokens no span
-            continue
-        assert derived.spans[got] == span, type(expected).__name__
-        assert derived.positions[got] == whole.positions[expected]
-        compared += 1
-    assert compared > 50
 
 
 EDITS = {
@@ -230,8 +200,11 @@ def test_a_comment_at_the_margin_after_a_function_leaves_it_alone() -> None:
 @pytest.mark.parametrize("after", ["    return x\n    # the block's\n", "    return x\n    \n"])
 def test_lines_the_block_may_own_leave_the_function_to_the_whole_parse(after: str) -> None:
     source = MARGIN.replace("    return x\n", after)
-    new = source.replace("(a):", "(a, b=1):").encode("utf-8")
+    # its block changed: which of the lines after it the block owns, only the whole text says
+    new = source.replace("    x = a\n", "    for x in a:\n        pass\n").encode("utf-8")
     assert reparsed_spans(ParsedFile(source), new) is None
+    # its header alone: the block, and the lines after it, stay as they are
+    assert_same_as_whole_parse(ParsedFile(source), source.replace("(a):", "(a, b=1):"))
 
 
 BLOCK_EDITS = {
@@ -498,23 +471,6 @@ def test_a_broken_definition_is_refused_by_the_interpreter_before_libcst(
     # In a compound statement of a function: its definition is the snippet tried.
     broken = SOURCE.replace("    if a:\n", "    if a\n")
     refused_without_libcst(monkeypatch, "pkg/python_first.py", broken, 7)
-
-
-def snippet_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The size of each snippet parsed from now on."""
-    import remora.code.reparse as reparse
-    import remora.code.reparse_statements as statements
-
-    sizes: list[int] = []
-    real = reparse.parse_snippet
-
-    def counted(module: cst.Module, source: bytes, *, python_first: bool = False) -> cst.Module:
-        sizes.append(len(source))
-        return real(module, source, python_first=python_first)
-
-    monkeypatch.setattr(reparse, "parse_snippet", counted)
-    monkeypatch.setattr(statements, "parse_snippet", counted)
-    return sizes
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])

@@ -1,0 +1,58 @@
+"""What the partial-parse tests share: a partial parse compared with the whole parse, node by
+node, and the sizes of the snippets parsed."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from remora.code.reparse import reparsed_spans
+from remora.code.source import ParsedFile, qualified_definitions
+
+
+def nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found = [node]
+    for child in node.children:
+        found.extend(nodes(child))
+    return found
+
+
+def assert_same_as_whole_parse(old: ParsedFile, new_text: str) -> None:
+    tree = reparsed_spans(old, new_text.encode("utf-8"))
+    assert tree is not None, "expected a partial parse"
+    derived = ParsedFile(new_text, tree=(tree.module, tree.spans), definitions=tree.definitions)
+    whole = ParsedFile(new_text)
+    assert derived.module.code == new_text
+    assert [n for n, _ in derived.definitions] == [n for n, _ in whole.definitions]
+    # The definitions made from the old list are the new tree's own nodes.
+    found = qualified_definitions(derived.module)
+    assert [(n, id(d)) for n, d in derived.definitions] == [(n, id(d)) for n, d in found]
+    pairs = list(zip(nodes(whole.module), nodes(derived.module), strict=True))
+    compared = 0
+    for expected, got in pairs:
+        assert type(expected) is type(got)
+        try:
+            span = whole.spans[expected]
+        except KeyError:  # LibCST gives whitespace and tokens no span
+            continue
+        assert derived.spans[got] == span, type(expected).__name__
+        assert derived.positions[got] == whole.positions[expected]
+        compared += 1
+    assert compared > 50
+
+
+def snippet_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The size of each snippet parsed from now on."""
+    import remora.code.reparse as reparse
+    import remora.code.reparse_statements as statements
+
+    sizes: list[int] = []
+    real = reparse.parse_snippet
+
+    def counted(module: cst.Module, source: bytes, *, python_first: bool = False) -> cst.Module:
+        sizes.append(len(source))
+        return real(module, source, python_first=python_first)
+
+    monkeypatch.setattr(reparse, "parse_snippet", counted)
+    monkeypatch.setattr(statements, "parse_snippet", counted)
+    return sizes
