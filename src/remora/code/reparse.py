@@ -10,7 +10,8 @@ the old one along the path of its ancestors (the other subtrees are the same
 objects), and the byte spans are the new definition's own, the old ones before
 it, and the old ones shifted by the change in length after it. A change in a
 run of simple statements (a docstring, a class's attributes, a module's imports)
-parses those lines alone (reparse_statements.py). Whenever none of that holds
+parses those lines alone (reparse_statements.py), and one inside a function's header (its
+signature) the header alone, over the old block. Whenever none of that holds
 (the change crosses a definition's edges, the new text is not one definition of
 the same kind, a snippet does not parse), None: the caller parses the whole text.
 """
