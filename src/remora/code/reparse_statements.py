@@ -13,6 +13,7 @@ from typing import cast
 import libcst as cst
 from libcst.metadata import CodeSpan
 
+from remora.code.line_breaks import line_start_at
 from remora.code.reparse_spans import NewSpans, SnippetSpans
 from remora.code.reparse_tree import (
     Reparsed,
@@ -38,7 +39,9 @@ def statements_reparsed(
     definition cost a class's size for its docstring or one attribute, and a module-level fix
     (an import, the module's docstring) the whole file's. Simple statements only,
     on both sides: no definition comes or goes, and no compound statement, whose block may
-    own the comment lines after it, is at either edge."""
+    own the comment lines after it, is at either edge. In a definition's block a run may
+    follow a compound statement (a class's attributes after a method) when the change
+    leaves the lines before the run's first statement alone: it keeps its old leading lines."""
     prefix, end = change
     if isinstance(owner, cst.Module):
         statements: Sequence[cst.BaseStatement] = owner.body
@@ -52,6 +55,7 @@ def statements_reparsed(
     if prefix < begin:
         return None
     run: list[int] = []
+    kept: Sequence[cst.EmptyLine] | None = None
     for index, statement in enumerate(statements):
         if not isinstance(statement, cst.SimpleStatementLine):
             if run:
@@ -66,7 +70,16 @@ def statements_reparsed(
             begin = stop
             continue
         if begin < 0:
-            return None
+            if isinstance(owner, cst.Module):
+                return None  # the whole text, where the interpreter refuses broken edits first
+            # After a compound statement: the lines between its block and this statement's
+            # code are the block's or this statement's, which only the lines themselves and
+            # this line's indentation decide. Unchanged, they stay whose they were: parsed
+            # from this statement's own line on, it keeps its old leading lines.
+            begin = line_start_at(old.data, old.spans[statement].start)
+            if prefix < begin:
+                return None
+            kept = statement.leading_lines
         run.append(index)
         if end <= stop:
             break
@@ -79,7 +92,7 @@ def statements_reparsed(
         return None
     if not text and len(run) == len(statements):
         return None  # a block is never empty
-    return _put_statements(old, new_data, owner, (run[0], run[-1] + 1), (begin, stop))
+    return _put_statements(old, new_data, owner, (run[0], run[-1] + 1), (begin, stop), kept)
 
 
 def _parsed(
@@ -118,9 +131,11 @@ def _put_statements(
     owner: Definition | cst.Module,
     replaced: tuple[int, int],
     lines: tuple[int, int],
+    leading: Sequence[cst.EmptyLine] | None,
 ) -> Reparsed | None:
     """``owner``'s statements ``replaced`` (first, past the last), whose lines were
-    ``lines`` in the old text, in place of what those lines hold in the new one."""
+    ``lines`` in the old text, in place of what those lines hold in the new one; the first
+    one given ``leading`` lines (the old ones the lines parsed did not hold)."""
     module, (begin, stop), (first, past) = old.module, lines, replaced
     delta = len(new_data) - len(old.data)
     block = None if isinstance(owner, cst.Module) else owner.body
@@ -133,6 +148,13 @@ def _put_statements(
     if parsed is None:
         return None
     statements, own, header = parsed
+    if leading is not None:
+        opening = statements[0] if statements else None
+        if not isinstance(opening, cst.SimpleStatementLine) or opening.leading_lines:
+            return None  # lines put before the statement, or it gone: the whole text says
+        kept = opening.with_changes(leading_lines=leading)
+        own[kept] = own[opening]
+        statements = (kept, *statements[1:])
     if statements and indent_at(new_data, own[statements[0]].start) != indent_at(
         old.data, old.spans[body[first]].start
     ):

@@ -462,7 +462,33 @@ STATEMENT_EDITS = {
     ),
     "attribute removed": ("    z: int\n", ""),
     "class docstring replaced": ('    """C."""\n', '    """C, longer ü."""\n'),
+    # after a method: the lines between its block and the attribute stay whose they were
+    "attribute after a method changed": ("    w = 3\n", "    w = 4\n"),
+    "attribute after a method annotated": ("    w = 3\n", "    w: int = 3  # w\n"),
+    "attribute added after a method's": (
+        "    w = 3\n",
+        "    w = 3\n    v = [\n        4,\n    ]\n",
+    ),
 }
+
+
+@pytest.mark.parametrize(
+    "lines",
+    ["\n", "    # w\n", "\n\n", "        # the method's\n\n", "    \n  # odd\n", "", "    \n"],
+)
+@pytest.mark.parametrize(
+    "attribute", ["    w = 4\n", "    \n    w = 4\n", "    w = 3\n    v = 5\n", ""]
+)
+def test_lines_between_a_method_and_an_attribute_edited(lines: str, attribute: str) -> None:
+    old = ParsedFile(STATEMENTS)
+    new_text = STATEMENTS.replace(
+        "return self.x\n\n    w = 3\n", "return self.x\n" + lines + attribute
+    )
+    tree = reparsed_spans(old, new_text.encode("utf-8"))
+    if lines == "\n" and attribute == "    w = 4\n":  # the lines between as they were
+        assert tree is not None
+    if tree is not None:
+        assert_same_as_whole_parse(old, new_text)
 
 
 def test_a_broken_definition_is_refused_by_the_interpreter_before_libcst(
@@ -490,7 +516,6 @@ def test_an_edit_of_simple_statements_parses_them_alone(
 @pytest.mark.parametrize(
     ("before", "after"),
     [
-        ("    w = 3\n", "    w = 4\n"),  # after a method: its block may own lines before it
         ("    z: int\n", "    z: int\n  # z\n"),  # a comment last: the next statement's
         ("    x = 1\n", "    def x(self):\n        pass\n"),  # a definition added
         ("    x = 1\n", "      x = 1\n"),  # another indentation than the block's
