@@ -1,5 +1,5 @@
 """What the partial-parse tests share: a partial parse compared with the whole parse, node by
-node, and the sizes of the snippets parsed."""
+node, and the snippets parsed."""
 
 from __future__ import annotations
 
@@ -41,18 +41,18 @@ def assert_same_as_whole_parse(old: ParsedFile, new_text: str) -> None:
     assert compared > 50
 
 
-def snippet_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The size of each snippet parsed from now on."""
+def snippet_sources(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The source of each snippet parsed from now on (whole definitions, headers, statements)."""
     import remora.code.reparse as reparse
     import remora.code.reparse_statements as statements
 
-    sizes: list[int] = []
+    sources: list[bytes] = []
     real = reparse.parse_snippet
 
-    def counted(module: cst.Module, source: bytes, *, python_first: bool = False) -> cst.Module:
-        sizes.append(len(source))
+    def kept(module: cst.Module, source: bytes, *, python_first: bool = False) -> cst.Module:
+        sources.append(source)
         return real(module, source, python_first=python_first)
 
-    monkeypatch.setattr(reparse, "parse_snippet", counted)
-    monkeypatch.setattr(statements, "parse_snippet", counted)
-    return sizes
+    monkeypatch.setattr(reparse, "parse_snippet", kept)
+    monkeypatch.setattr(statements, "parse_snippet", kept)
+    return sources

@@ -13,7 +13,7 @@ from typing import Any
 
 import libcst as cst
 import pytest
-from reparse_support import assert_same_as_whole_parse, snippet_sizes
+from reparse_support import assert_same_as_whole_parse, snippet_sources
 
 import remora.code.source as source_module
 from remora.code.docstring.edit import with_docstring
@@ -507,10 +507,10 @@ def test_an_edit_of_simple_statements_parses_them_alone(
     before, after = STATEMENT_EDITS[edit]
     old = ParsedFile(STATEMENTS.replace("\n", newline))
     new_text = STATEMENTS.replace(before, after, 1).replace("\n", newline)
-    sizes = snippet_sizes(monkeypatch)
+    sources = snippet_sources(monkeypatch)
     assert_same_as_whole_parse(old, new_text)
-    assert len(sizes) == 1
-    assert sizes[0] < 80 * len(newline)  # the statements' lines, never the class or the file
+    assert len(sources) == 1
+    assert len(sources[0]) < 80 * len(newline)  # the statements' lines, never the class or the file
 
 
 @pytest.mark.parametrize(
@@ -526,10 +526,11 @@ def test_other_statement_edits_are_left_to_larger_parses(
     before: str, after: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     old = ParsedFile(STATEMENTS)
-    sizes = snippet_sizes(monkeypatch)
+    sources = snippet_sources(monkeypatch)
     new_text = STATEMENTS.replace(before, after, 1)
     if reparsed_spans(old, new_text.encode("utf-8")) is not None:
-        assert max(sizes) >= len(STATEMENTS) - STATEMENTS.index("class C")  # the class again
+        class_c = len(STATEMENTS) - STATEMENTS.index("class C")
+        assert max(map(len, sources)) >= class_c  # the class again
         assert_same_as_whole_parse(old, new_text)
 
 
@@ -537,10 +538,10 @@ def test_a_snippet_that_does_not_parse_stops_the_partial_parse(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     old = ParsedFile(SOURCE)
-    sizes = snippet_sizes(monkeypatch)
+    sources = snippet_sources(monkeypatch)
     broken = SOURCE.replace("return self.x\n", "return self.x +\n", 1)
     assert reparsed_spans(old, broken.encode("utf-8")) is None
-    assert len(sizes) == 1  # the method's lines; the class around them is not tried
+    assert len(sources) == 1  # the method's lines; the class around them is not tried
 
 
 @pytest.mark.parametrize("path", sorted(SAMPLE.rglob("*.py")), ids=lambda p: p.name)

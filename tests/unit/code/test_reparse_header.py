@@ -7,7 +7,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from reparse_support import assert_same_as_whole_parse
+from reparse_support import assert_same_as_whole_parse, snippet_sources
 
 from remora.code.reparse import reparsed_spans
 from remora.code.source import ParsedFile
@@ -63,21 +63,6 @@ HEADER_EDITS = {
 }
 
 
-def _sources(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """The source of each snippet parsed from now on."""
-    import remora.code.reparse as reparse
-
-    seen: list[bytes] = []
-    real = reparse.parse_snippet
-
-    def kept(module: cst.Module, source: bytes, *, python_first: bool = False) -> cst.Module:
-        seen.append(source)
-        return real(module, source, python_first=python_first)
-
-    monkeypatch.setattr(reparse, "parse_snippet", kept)
-    return seen
-
-
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 @pytest.mark.parametrize("edit", sorted(HEADER_EDITS))
 def test_an_edit_of_a_header_parses_the_header_alone(
@@ -87,7 +72,7 @@ def test_an_edit_of_a_header_parses_the_header_alone(
     old = ParsedFile(SOURCE.replace("\n", newline))
     new_text = SOURCE.replace(before, after, 1).replace("\n", newline)
     assert new_text != old.text
-    sources = _sources(monkeypatch)
+    sources = snippet_sources(monkeypatch)
     assert_same_as_whole_parse(old, new_text)
     assert len(sources) == 1
     assert sources[0].endswith(b" ..." + newline.encode())  # the header alone, not its block
@@ -127,6 +112,6 @@ def test_every_function_of_the_sample_project_renamed(
         name = old.spans[definition.name]
         at = name.start + name.length
         new_text = (old.data[:at] + b"_renamed" + old.data[at:]).decode("utf-8")
-        sources = _sources(monkeypatch)
+        sources = snippet_sources(monkeypatch)
         assert_same_as_whole_parse(old, new_text)
         assert sources[0].endswith(b" ...\n")  # the header alone
