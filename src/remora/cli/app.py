@@ -28,6 +28,7 @@ from remora.cli.fetch_progress import console_progress
 from remora.cli.output import err_console
 from remora.errors import RemoraError
 from remora.providers.model_store import set_fetch_progress
+from remora.results import is_busy
 from remora.version import __version__
 
 __all__ = ["app", "main"]
@@ -95,8 +96,7 @@ _ENVIRONMENT_ERRNOS = frozenset(
 
 
 def _environment_hint(exc: OSError | sqlite3.OperationalError) -> str:
-    code = getattr(exc, "sqlite_errorcode", None)  # None on one raised by hand
-    if code is not None and code & 0xFF == sqlite3.SQLITE_BUSY:
+    if isinstance(exc, sqlite3.OperationalError) and is_busy(exc):
         return "another process held the database past the wait: let it finish, then run it again"
     return "free disk space or fix the folder's permissions, then run it again"
 

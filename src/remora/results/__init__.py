@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from remora.results.db import SCHEMA_VERSION, ResultRecord, ResultsDB, RunRecord, review_state
+from remora.results.db import (
+    SCHEMA_VERSION,
+    ResultRecord,
+    ResultsDB,
+    RunRecord,
+    is_busy,
+    review_state,
+)
 from remora.results.review import OPEN_STATES, ReviewState
 
 __all__ = [
@@ -12,5 +19,6 @@ __all__ = [
     "ResultsDB",
     "ReviewState",
     "RunRecord",
+    "is_busy",
     "review_state",
 ]

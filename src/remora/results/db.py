@@ -142,6 +142,13 @@ def _row_to_result(row: sqlite3.Row) -> ResultRecord:
 _BUSY_TIMEOUT_S = 30.0
 
 
+def is_busy(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` is SQLite's "database is locked" (another connection holds it); False
+    for an error raised by hand, which has no SQLite code."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+
+
 def _wal_mode(conn: sqlite3.Connection, wait_s: float) -> None:
     """Switch ``conn``'s database to WAL, waiting up to ``wait_s`` for other processes.
 
@@ -157,8 +164,7 @@ def _wal_mode(conn: sqlite3.Connection, wait_s: float) -> None:
             conn.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as exc:
-            busy = exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
-            if not busy or time.monotonic() >= deadline:
+            if not is_busy(exc) or time.monotonic() >= deadline:
                 raise
             time.sleep(0.01)
 
