@@ -160,7 +160,8 @@ class _Shards:
         spec = self._spec(child.shard, -1)
         copy = spec.loaded.config.model_copy(deep=True)  # the shard's shares are set in it
         loaded = dataclasses.replace(spec.loaded, config=copy)
-        coordinator = shard_coordinator(loaded, spec, self._emitter, _Here(self, child, spec))
+        here = _Here(self, child, self._progress, spec.details)
+        coordinator = shard_coordinator(loaded, spec, self._emitter, here)
         coordinator.publish_states = lambda states, running: self._got_states(child, states)
         try:
             async with coordinator:
@@ -290,9 +291,6 @@ class _Shards:
         self.arrived.append(outcome)
         self._progress.task_done(outcome)
 
-    def task_started(self, node: CSTNode, operation: str) -> None:
-        self._progress.task_started(node, operation)
-
     def _got_states(self, child: _Child, states: list[dict[str, Any]]) -> None:
         child.states = states
         self._states_changed = True
@@ -311,16 +309,19 @@ class _Shards:
 class _Here:
     """The progress of the shard run here: into the report and the one bar, as a child's."""
 
-    def __init__(self, shards: _Shards, child: _Child, spec: ShardSpec) -> None:
+    def __init__(
+        self, shards: _Shards, child: _Child, progress: ProgressSink, details: bool
+    ) -> None:
         self._shards = shards
         self._child = child
-        self._details = spec.details
+        self._progress = progress
+        self._details = details
 
     def started(self, total: int) -> None:
         return None
 
     def task_started(self, node: CSTNode, operation: str) -> None:
-        self._shards.task_started(node, operation)
+        self._progress.task_started(node, operation)
 
     def task_done(self, outcome: TaskOutcome) -> None:
         self._shards.arrive(self._child, outcome if self._details else outcome.without_details())
