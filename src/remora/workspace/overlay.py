@@ -8,6 +8,8 @@ accept compares the live file with it to find files the user changed meanwhile.
 A fresh workspace (``meta`` given) is lazy: its metadata and bases stay in
 memory and the sqlite database is only created by the first change, in one
 transaction. Most runs change nothing, and for them no database is written.
+A run's own workspace (``buffered``) builds that database in memory and writes
+it whole when closed (database.py).
 """
 
 from __future__ import annotations
@@ -21,48 +23,15 @@ from pathlib import Path
 
 from remora.errors import WorkspaceConflictError
 from remora.workspace import paths
+from remora.workspace.database import connect, in_memory, save
 from remora.workspace.diff import ChangeStatus, FileChange, is_binary, render_diff
 from remora.workspace.paths import SKIP_DIRS, WorkspacePathError, is_skipped, normalise, walk_files
 
-__all__ = ["SCHEMA_VERSION", "Workspace", "sha256"]
-
-SCHEMA_VERSION = 1
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
--- content NULL and deleted 1: the agent deleted a project file
-CREATE TABLE IF NOT EXISTS overlay(
-    path TEXT PRIMARY KEY, content BLOB, deleted INTEGER NOT NULL DEFAULT 0);
--- sha NULL: the file did not exist in the project when first touched
-CREATE TABLE IF NOT EXISTS bases(path TEXT PRIMARY KEY, sha TEXT);
--- the accept journal: present rows mean an accept is under way (see accept.py)
-CREATE TABLE IF NOT EXISTS accept_plan(
-    seq INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, action TEXT NOT NULL, mode INTEGER);
-"""
+__all__ = ["Workspace", "sha256"]
 
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def connect(db_path: Path) -> sqlite3.Connection:
-    """A connection usable from worker threads (callers serialise with a lock)."""
-    conn = sqlite3.connect(db_path, check_same_thread=False, isolation_level=None, timeout=30)
-    conn.execute("PRAGMA journal_mode=WAL")
-    # NORMAL in WAL mode survives a killed process; accept raises it to FULL
-    # before it journals, where a power loss must not lose the plan either.
-    conn.execute("PRAGMA synchronous=NORMAL")
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
-        conn.close()
-        raise WorkspaceConflictError(
-            f"workspace {db_path.name} was written by a newer Remora "
-            f"(schema {version} > {SCHEMA_VERSION})",
-            "upgrade Remora, or reject the workspace",
-        )
-    if version < SCHEMA_VERSION:
-        conn.executescript(_SCHEMA)
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    return conn
 
 
 class Workspace:
@@ -73,6 +42,8 @@ class Workspace:
 
     With ``meta`` the workspace is new and lazy (nothing is read from or written
     to ``db_path`` until the first change); without, the database is opened.
+    A ``buffered`` lazy workspace keeps its changes in memory until
+    :meth:`close` (or :meth:`connection`) writes them to ``db_path`` at once.
     """
 
     def __init__(
@@ -82,12 +53,15 @@ class Workspace:
         db_path: Path,
         *,
         meta: Mapping[str, str] | None = None,
+        buffered: bool = False,
     ) -> None:
         self.id = workspace_id
         self.project_root = project_root.resolve()
         self.db_path = db_path
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
+        self._buffered = buffered and meta is not None
+        self._unsaved = False  # _conn is the in-memory database, not db_path's yet
         self._bases: dict[str, str | None] = {}
         # Read once: the metadata only changes through set_meta, which keeps this current.
         self._meta_values: dict[str, str] = dict(meta or {})
@@ -119,13 +93,13 @@ class Workspace:
 
     @property
     def written(self) -> bool:
-        """Whether the database exists: false for a lazy workspace that never changed."""
+        """Whether there is a database (a buffered one in memory): not for a lazy one unchanged."""
         return self._conn is not None
 
     def _database(self) -> sqlite3.Connection:
         """The connection; a lazy workspace's database is created now, with what it kept."""
         if self._conn is None:
-            conn = connect(self.db_path)
+            conn = in_memory() if self._buffered else connect(self.db_path)
             try:
                 conn.execute("BEGIN")
                 conn.executemany(
@@ -141,7 +115,16 @@ class Workspace:
                 conn.close()
                 raise
             self._conn = conn
+            self._unsaved = self._buffered
         return self._conn
+
+    def _save(self) -> None:
+        """Write the in-memory database to ``db_path``, which holds it from then on."""
+        if self._conn is not None and self._unsaved:
+            save(self._conn, self.db_path)
+            self._conn.close()
+            self._conn = connect(self.db_path)
+            self._unsaved = False
 
     @property
     def operation(self) -> str:
@@ -430,13 +413,28 @@ class Workspace:
     # -- lifecycle ----------------------------------------------------------
 
     def connection(self) -> tuple[sqlite3.Connection, threading.RLock]:
-        """The connection and its lock, for the accept journal (accept.py)."""
+        """The file's connection and its lock, for the accept journal (accept.py).
+
+        The journal must be on disk before any project file is written, so a
+        buffered workspace is saved first.
+        """
         with self._lock:
-            return self._database(), self._lock
+            self._database()
+            self._save()
+            assert self._conn is not None
+            return self._conn, self._lock
 
     def close(self) -> None:
+        """Close the database; a buffered workspace's changes are written now."""
         with self._lock:
-            if self._conn is not None:
+            if self._conn is None:
+                return
+            try:
+                if self._unsaved:
+                    save(self._conn, self.db_path)
+            finally:
+                # Closed either way: a failed save is raised, not tried again.
+                self._unsaved = False
                 self._conn.close()
 
     def __enter__(self) -> Workspace:

@@ -59,8 +59,9 @@ class WorkspaceStore:
         change waiting for review. :meth:`supersede` retires them once the new
         run has a change.
 
-        The id is claimed by an empty file; the database in it is only written
-        by the run's first change (a lazy :class:`Workspace`).
+        The id is claimed by an empty file; the database is only made by the
+        run's first change (a lazy :class:`Workspace`), in memory, and written
+        into the file whole when the workspace is closed (``buffered``).
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         workspace_id = f"{operation}-{node_id}"
@@ -80,7 +81,7 @@ class WorkspaceStore:
             "created": repr(time.time()),
             "run": _RUNNING,
         }
-        return Workspace(workspace_id, self.project_root, db, meta=meta)
+        return Workspace(workspace_id, self.project_root, db, meta=meta, buffered=True)
 
     @staticmethod
     def mark_finished(ws: Workspace) -> None:
@@ -122,9 +123,9 @@ class WorkspaceStore:
     def open(self, workspace_id: str) -> Workspace:
         """The workspace; one whose run has not changed anything yet is opened empty.
 
-        An empty file is an id claimed by a running (or killed) run before its
-        first change: it is read as a lazy workspace with no metadata, so a
-        reader never writes a database into another run's claim.
+        An empty file is an id claimed by a run that has not ended (or was
+        killed): it is read as a lazy workspace with no metadata, so a reader
+        never writes a database into another run's claim.
         """
         db = self._db(workspace_id)
         try:

@@ -1,0 +1,91 @@
+"""A workspace's sqlite file: its schema, opening it, and writing one built in memory.
+
+A run's workspace is built in memory and written once, whole, when the run
+ends (:func:`save`): a file database in WAL mode cost ~2 ms of CPU per changed
+run to create, journal and checkpoint (three files made and two removed),
+about a tenth of a docstring run's own work on a large project. The file
+appears complete or not at all, so another process never reads a half-built
+workspace; a run killed before its end leaves only its empty claim, which it
+never offered for review anyway.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from remora.errors import WorkspaceConflictError
+
+__all__ = ["SCHEMA_VERSION", "connect", "in_memory", "save"]
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- content NULL and deleted 1: the agent deleted a project file
+CREATE TABLE IF NOT EXISTS overlay(
+    path TEXT PRIMARY KEY, content BLOB, deleted INTEGER NOT NULL DEFAULT 0);
+-- sha NULL: the file did not exist in the project when first touched
+CREATE TABLE IF NOT EXISTS bases(path TEXT PRIMARY KEY, sha TEXT);
+-- the accept journal: present rows mean an accept is under way (see accept.py)
+CREATE TABLE IF NOT EXISTS accept_plan(
+    seq INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, action TEXT NOT NULL, mode INTEGER);
+"""
+# The database header's "file format write/read version" bytes: 2 is WAL mode
+# (sqlite.org/fileformat.html, section 1.3.4), what connect() would set on open.
+_FORMAT_VERSIONS = slice(18, 20)
+_WAL = b"\x02\x02"
+
+
+def connect(db_path: Path) -> sqlite3.Connection:
+    """A connection usable from worker threads (callers serialise with a lock)."""
+    conn = sqlite3.connect(db_path, check_same_thread=False, isolation_level=None, timeout=30)
+    conn.execute("PRAGMA journal_mode=WAL")
+    # NORMAL in WAL mode survives a killed process; accept raises it to FULL
+    # before it journals, where a power loss must not lose the plan either.
+    conn.execute("PRAGMA synchronous=NORMAL")
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise WorkspaceConflictError(
+            f"workspace {db_path.name} was written by a newer Remora "
+            f"(schema {version} > {SCHEMA_VERSION})",
+            "upgrade Remora, or reject the workspace",
+        )
+    if version < SCHEMA_VERSION:
+        _create_schema(conn)
+    return conn
+
+
+def in_memory() -> sqlite3.Connection:
+    """An empty workspace database in memory, for :func:`save` to write."""
+    conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    _create_schema(conn)
+    return conn
+
+
+def _create_schema(conn: sqlite3.Connection) -> None:
+    conn.executescript(_SCHEMA)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def save(conn: sqlite3.Connection, db_path: Path) -> None:
+    """Write the in-memory database ``conn`` to ``db_path`` at once, replacing what is there.
+
+    The image goes to a temporary file beside it, fsynced (as a WAL checkpoint
+    would), then replaces ``db_path``: a reader sees the old file or the whole
+    new one. It is marked as a WAL database, so opening it later writes nothing.
+    """
+    image = bytearray(conn.serialize())
+    image[_FORMAT_VERSIONS] = _WAL
+    # Not a *.db name: the store's listing never takes it for a workspace.
+    part = db_path.with_name(f".{db_path.name}.{os.getpid()}.part")
+    try:
+        with open(part, "wb") as out:
+            out.write(image)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(part, db_path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
