@@ -403,7 +403,7 @@ class Coordinator:
             keep = bool(result.changed_files)
             self.store.mark_finished(workspace)
         finally:
-            workspace.close()
+            workspace.close(save=keep)
             if not keep:
                 # Nothing to review (or the run did not finish): no workspace is left behind.
                 with contextlib.suppress(RemoraError, OSError):

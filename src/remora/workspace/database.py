@@ -1,7 +1,7 @@
 """A workspace's sqlite file: its schema, opening it, and writing one built in memory.
 
 A run's workspace is built in memory and written once, whole, when the run
-ends (:func:`save`): a file database in WAL mode cost ~2 ms of CPU per changed
+ends (:func:`save_image`): a file database in WAL mode cost ~2 ms of CPU per changed
 run to create, journal and checkpoint (three files made and two removed),
 about a tenth of a docstring run's own work on a large project. The file
 appears complete or not at all, so another process never reads a half-built
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from remora.errors import WorkspaceConflictError
 
-__all__ = ["SCHEMA_VERSION", "connect", "in_memory", "save"]
+__all__ = ["SCHEMA_VERSION", "connect", "in_memory", "save_image"]
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -58,7 +58,7 @@ def connect(db_path: Path) -> sqlite3.Connection:
 
 
 def in_memory() -> sqlite3.Connection:
-    """An empty workspace database in memory, for :func:`save` to write."""
+    """An empty workspace database in memory, for :func:`save_image` to write."""
     conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
     _create_schema(conn)
     return conn
@@ -69,7 +69,7 @@ def _create_schema(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
-def save(conn: sqlite3.Connection, db_path: Path) -> None:
+def save_image(conn: sqlite3.Connection, db_path: Path) -> None:
     """Write the in-memory database ``conn`` to ``db_path`` at once, replacing what is there.
 
     The image goes to a temporary file beside it, fsynced (as a WAL checkpoint

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from remora.errors import WorkspaceConflictError
 from remora.workspace import paths
-from remora.workspace.database import connect, in_memory, save
+from remora.workspace.database import connect, in_memory, save_image
 from remora.workspace.diff import ChangeStatus, FileChange, is_binary, render_diff
 from remora.workspace.paths import SKIP_DIRS, WorkspacePathError, is_skipped, normalise, walk_files
 
@@ -118,10 +118,10 @@ class Workspace:
             self._unsaved = self._buffered
         return self._conn
 
-    def _save(self) -> None:
+    def _to_disk(self) -> None:
         """Write the in-memory database to ``db_path``, which holds it from then on."""
         if self._conn is not None and self._unsaved:
-            save(self._conn, self.db_path)
+            save_image(self._conn, self.db_path)
             self._conn.close()
             self._conn = connect(self.db_path)
             self._unsaved = False
@@ -420,18 +420,19 @@ class Workspace:
         """
         with self._lock:
             self._database()
-            self._save()
+            self._to_disk()
             assert self._conn is not None
             return self._conn, self._lock
 
-    def close(self) -> None:
-        """Close the database; a buffered workspace's changes are written now."""
+    def close(self, *, save: bool = True) -> None:
+        """Close the database; a buffered workspace's changes are written now (``save``),
+        or dropped: a run that leaves nothing for review has its claim discarded next."""
         with self._lock:
             if self._conn is None:
                 return
             try:
-                if self._unsaved:
-                    save(self._conn, self.db_path)
+                if self._unsaved and save:
+                    save_image(self._conn, self.db_path)
             finally:
                 # Closed either way: a failed save is raised, not tried again.
                 self._unsaved = False

@@ -108,3 +108,13 @@ def test_a_failed_save_leaves_the_claim_and_no_part_file(
     monkeypatch.setattr(database_module.os, "fsync", os.fsync)
     ws.close()  # closed already: nothing more is written
     assert (store.directory / "lint-n1.db").stat().st_size == 0
+
+
+def test_a_run_that_keeps_nothing_writes_nothing(project: Path) -> None:
+    store = WorkspaceStore(project)
+    ws = store.create("lint", "n1")
+    ws.write("README.md", b"# changed\n")
+    ws.close(save=False)
+    assert (store.directory / "lint-n1.db").stat().st_size == 0
+    store.discard(ws.id)
+    assert _files(store.directory) == []
