@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from remora.code.context import CodeContext
-from remora.code.docstring.draft import _sibling_texts
+from remora.code.docstring.siblings import sibling_texts
 from remora.config import SandboxConfig
 from remora.discovery import CSTNode, make_node_id
 from remora.workspace import Workspace, WorkspaceStore
@@ -36,14 +36,15 @@ def test_sibling_texts_are_read_again_only_after_the_workspace_changed(
     reads = counted_reads(monkeypatch)
     with WorkspaceStore(tmp_path).create("docstring", "n") as workspace:
         context = CodeContext(workspace, None, SandboxConfig())
-        first = _sibling_texts(context, "pkg/a.py")
+        first = sibling_texts(context, "pkg/a.py")
         assert first == ('"""b.py."""\n', '"""c.py."""\n')  # the node's own and tests left out
-        assert reads == ["pkg/b.py", "pkg/c.py"]
-        assert _sibling_texts(context, "pkg/a.py") is first
-        assert len(reads) == 2
+        # The node's own file too: the folder's read serves its other files' runs.
+        assert reads == ["pkg/a.py", "pkg/b.py", "pkg/c.py"]
+        assert sibling_texts(context, "pkg/a.py") is first
+        assert len(reads) == 3
         workspace.write("pkg/c.py", b'"""Changed."""\n')
-        assert _sibling_texts(context, "pkg/a.py") == ('"""b.py."""\n', '"""Changed."""\n')
-        assert len(reads) == 4
+        assert sibling_texts(context, "pkg/a.py") == ('"""b.py."""\n', '"""Changed."""\n')
+        assert len(reads) == 6
 
 
 def test_reads_and_the_located_node_are_kept_until_the_workspace_changes(

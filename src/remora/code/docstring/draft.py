@@ -18,11 +18,11 @@ from __future__ import annotations
 import ast
 import functools
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.docstring.siblings import sibling_texts
 from remora.code.module import host_function
 from remora.code.text_cache import ast_tree, per_text
 
@@ -38,7 +38,6 @@ __all__ = [
 MAX_EXAMPLES = 3
 MAX_EXAMPLE_LINES = 6
 MAX_BODY_LINES = 24
-MAX_SIBLING_FILES = 8
 
 # Style for a project with no documented function: code from no project Remora is
 # measured on, one-line summaries that say what the code does.
@@ -107,7 +106,7 @@ def _example(text: str, node: _Defined) -> Example | None:
 
 
 # Every node of a file asks these of the same texts (its own file and up to
-# MAX_SIBLING_FILES others): walked once per text, not once per node (a folder's
+# siblings.MAX_SIBLING_FILES others): walked once per text, not once per node (a folder's
 # walks per node were a third of a docstring run's CPU on click).
 @functools.lru_cache(maxsize=64)
 def _documented(text: str) -> tuple[tuple[int, int, Example], ...]:
@@ -144,36 +143,11 @@ def file_docstring_summaries(text: str) -> dict[str, str]:
     return dict(_summaries(text))
 
 
-def _sibling_texts(context: CodeContext, path: str) -> tuple[str, ...]:
-    """The text of the other Python files of the node's folder (test files left out), once
-    per change of the run's workspace: a docstring run asks for them two or three times (its
-    prompt's examples, each summary's check), and listing the folder each time cost ~2 ms."""
-    return context.kept(("siblings", path), lambda: tuple(_read_siblings(context, path)))
-
-
-def _read_siblings(context: CodeContext, path: str) -> list[str]:
-    folder = str(PurePosixPath(path).parent)
-    names = sorted(
-        name
-        for name in context.workspace.list_dir(folder)
-        if name.endswith(".py") and not name.startswith("test")
-    )
-    texts = []
-    for name in names[:MAX_SIBLING_FILES]:
-        other = name if folder == "." else f"{folder}/{name}"
-        if other != path:
-            try:
-                texts.append(context.read_text(other))
-            except (FileNotFoundError, ValueError):
-                continue
-    return texts
-
-
 def _project_examples(context: CodeContext, path: str, text: str, skip_line: int) -> list[str]:
     """Up to MAX_EXAMPLES: the file's own, then its folder's, then the fixed ones."""
     examples = [e.code for e in file_examples(text, skip_line=skip_line)[:MAX_EXAMPLES]]
     if len(examples) < MAX_EXAMPLES:
-        for sibling in _sibling_texts(context, path):
+        for sibling in sibling_texts(context, path):
             examples += [e.code for e in file_examples(sibling)[: MAX_EXAMPLES - len(examples)]]
             if len(examples) >= MAX_EXAMPLES:
                 break
@@ -184,7 +158,7 @@ def style_summaries(context: CodeContext) -> dict[str, str]:
     """Docstring summaries a completion for the node may have been shown, by name: the
     folder's other files and the fixed examples (the node's own file is read apart)."""
     found: dict[str, str] = {}
-    for text in [*FIXED_EXAMPLES, *_sibling_texts(context, context.bound_node().file_path)]:
+    for text in [*FIXED_EXAMPLES, *sibling_texts(context, context.bound_node().file_path)]:
         found.update(file_docstring_summaries(text))
     found.pop("the module", None)
     return found

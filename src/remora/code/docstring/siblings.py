@@ -1,0 +1,123 @@
+"""The other Python files of a node's folder, read once per process while none of them changes.
+
+Every docstring run shows, and checks its summary against, its folder's
+documented code (draft.py). Read through the run's workspace that was a folder
+listing and up to eight path resolutions, reads, hashes and decodes per run
+(~2.5 ms of a docstring run's ~26 on SQLAlchemy's ``orm``), the same files for
+every node of the folder. So what was read is kept per process with the stat of
+the folder and of each file it came from, and read again when any differs (a
+file edited, or one added, removed or renamed: the folder's mtime changes with
+its listing). As git does with its index, files changed within the last few
+seconds are not trusted to show a later change in their mtime (its clock ticks
+coarsely): such a read is not kept. A run whose own workspace changed a file of
+the folder reads through it, to see its own change.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from remora.code.context import CodeContext
+
+__all__ = ["MAX_SIBLING_FILES", "sibling_texts"]
+
+MAX_SIBLING_FILES = 8
+_KEPT_FOLDERS = 32
+_RACY_NS = 3_000_000_000
+# (inode, size, mtime) of the folder and of each file; None for a file gone
+_Stat = tuple[int, int, int] | None
+
+
+@dataclass(frozen=True)
+class _Folder:
+    names: tuple[str, ...]  # the first MAX_SIBLING_FILES Python files, sorted
+    stats: tuple[_Stat, ...]  # the folder's, then each name's
+    texts: dict[str, str]  # by name; a file that is not UTF-8 text is left out
+
+
+_kept: OrderedDict[tuple[str, str], _Folder] = OrderedDict()
+_lock = threading.Lock()  # host functions run in worker threads
+
+
+def sibling_texts(context: CodeContext, path: str) -> tuple[str, ...]:
+    """The text of the other Python files of ``path``'s folder (test files left out), in
+    name order, once per change of the run's workspace: a docstring run asks two or three
+    times (its prompt's examples, each summary's check)."""
+    return context.kept(("siblings", path), lambda: _sibling_texts(context, path))
+
+
+def _sibling_texts(context: CodeContext, path: str) -> tuple[str, ...]:
+    folder = str(PurePosixPath(path).parent)
+    workspace = context.workspace
+    own = [
+        changed
+        for changed, _, _ in workspace.overlay_rows()
+        if changed != path and str(PurePosixPath(changed).parent) == folder
+    ]
+    read = None if own else _kept_read(context, folder)
+    if read is None:
+        read = _read(context, folder)
+        if not own and not _racy(read.stats):
+            with _lock:
+                _kept[(str(workspace.project_root), folder)] = read
+                while len(_kept) > _KEPT_FOLDERS:
+                    _kept.popitem(last=False)
+    return tuple(
+        read.texts[name]
+        for name in read.names
+        if name in read.texts and (name if folder == "." else f"{folder}/{name}") != path
+    )
+
+
+def _kept_read(context: CodeContext, folder: str) -> _Folder | None:
+    """The folder's kept read if its files are all as they were then."""
+    root = context.workspace.project_root
+    with _lock:
+        read = _kept.get((str(root), folder))
+        if read is not None:
+            _kept.move_to_end((str(root), folder))
+    if read is None or _stats(root / folder, read.names) != read.stats:
+        return None
+    return read
+
+
+def _read(context: CodeContext, folder: str) -> _Folder:
+    """The folder's files read through the run's workspace; stats taken first, so a file
+    changed during the read does not match them afterwards."""
+    directory = context.workspace.project_root / folder
+    before = _stat(directory)
+    names = sorted(
+        name
+        for name in context.workspace.list_dir(folder)
+        if name.endswith(".py") and not name.startswith("test")
+    )[:MAX_SIBLING_FILES]
+    stats = (before, *(_stat(directory / name) for name in names))
+    texts = {}
+    for name in names:
+        try:
+            texts[name] = context.read_text(name if folder == "." else f"{folder}/{name}")
+        except (FileNotFoundError, ValueError):
+            continue
+    return _Folder(tuple(names), stats, texts)
+
+
+def _stats(directory: os.PathLike[str], names: tuple[str, ...]) -> tuple[_Stat, ...]:
+    return (_stat(directory), *(_stat(os.path.join(directory, name)) for name in names))
+
+
+def _stat(path: os.PathLike[str] | str) -> _Stat:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_ino, found.st_size, found.st_mtime_ns
+
+
+def _racy(stats: tuple[_Stat, ...]) -> bool:
+    recent = time.time_ns() - _RACY_NS
+    return any(stat is None or stat[2] >= recent for stat in stats)
