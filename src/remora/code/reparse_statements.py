@@ -41,7 +41,9 @@ def statements_reparsed(
     on both sides: no definition comes or goes, and no compound statement, whose block may
     own the comment lines after it, is at either edge. In a definition's block a run may
     follow a compound statement (a class's attributes after a method) when the change
-    leaves the lines before the run's first statement alone: it keeps its old leading lines."""
+    leaves the lines before the run's first statement alone: it keeps its old leading lines.
+    Lines put first in a block that opens with a compound statement (a class's docstring
+    before its first method) are parsed alone too."""
     prefix, end = change
     if isinstance(owner, cst.Module):
         statements: Sequence[cst.BaseStatement] = owner.body
@@ -54,6 +56,14 @@ def statements_reparsed(
         return None
     if prefix < begin:
         return None
+    if (
+        not isinstance(owner, cst.Module)
+        and not isinstance(statements[0], cst.SimpleStatementLine)
+        and _inserted_at(old.data, new_data, begin)
+    ):
+        # Lines put first in a block that opens with a compound statement (a docstring
+        # before an ``if``): parsed alone and put before it, which keeps its leading lines.
+        return _put_statements(old, new_data, owner, (0, 0), (begin, begin), None)
     run: list[int] = []
     kept: Sequence[cst.EmptyLine] | None = None
     for index, statement in enumerate(statements):
@@ -85,14 +95,18 @@ def statements_reparsed(
             break
     else:
         return None
-    delta = len(new_data) - len(old.data)
-    text = new_data[begin : stop + delta]
-    newline = old.module.default_newline.encode("utf-8")
-    if text and (not text.endswith(newline) or not one_line_ending(text, newline)):
-        return None
-    if not text and len(run) == len(statements):
+    if begin == stop + len(new_data) - len(old.data) and len(run) == len(statements):
         return None  # a block is never empty
     return _put_statements(old, new_data, owner, (run[0], run[-1] + 1), (begin, stop), kept)
+
+
+def _inserted_at(old: bytes, new: bytes, at: int) -> bool:
+    """Whether ``new`` is ``old`` with bytes put at byte ``at``, and nothing else changed."""
+    delta = len(new) - len(old)
+    if delta <= 0:
+        return False
+    before, after = memoryview(old), memoryview(new)
+    return before[:at] == after[:at] and before[at:] == after[at + delta :]
 
 
 def _parsed(
@@ -141,6 +155,9 @@ def _put_statements(
     block = None if isinstance(owner, cst.Module) else owner.body
     body = module.body if block is None else cast(cst.IndentedBlock, block).body
     text = new_data[begin : stop + delta]
+    newline = module.default_newline.encode("utf-8")
+    if text and (not text.endswith(newline) or not one_line_ending(text, newline)):
+        return None  # whole lines only, in the file's one line ending
     if not text and begin == 0:
         return None  # the file's first statements gone: whose are the header lines is open
     empty: tuple[Sequence[cst.BaseStatement], SnippetSpans, None] = ((), SnippetSpans({}, 0), None)
