@@ -11,6 +11,7 @@ never offered for review anyway.
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 from pathlib import Path
@@ -60,8 +61,19 @@ def connect(db_path: Path) -> sqlite3.Connection:
 def in_memory() -> sqlite3.Connection:
     """An empty workspace database in memory, for :func:`save_image` to write."""
     conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-    _create_schema(conn)
+    conn.deserialize(_empty_image())
     return conn
+
+
+@functools.cache
+def _empty_image() -> bytes:
+    """The schema made once per process: copying its image in is ~3x cheaper than making it."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        _create_schema(conn)
+        return conn.serialize()
+    finally:
+        conn.close()
 
 
 def _create_schema(conn: sqlite3.Connection) -> None:
