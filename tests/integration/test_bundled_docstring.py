@@ -9,6 +9,8 @@ import pytest
 from ast_definitions import definition_named
 from bundled_agents_support import bench, copy_sample, find_node, write_project
 
+from remora.workspace.diff import change_stats
+
 pytestmark = pytest.mark.integration
 
 SOURCE = '''\
@@ -231,7 +233,7 @@ async def test_read_docstring_and_submit_report_facts(tmp_path: Path) -> None:
     assert after["has_docstring"] is True
     assert after["docstring"].startswith("Tax owed on an amount in a category.")
     assert ws.changed_files() == ["inventory/pricing.py"]
-    assert ws.stats()["deletions"] == 0
+    assert change_stats(ws.changes())["deletions"] == 0
 
 
 async def test_a_docstring_kept_as_it_was_is_no_success(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from remora.errors import UsageError
 from remora.workspace import AcceptReport, Workspace, WorkspaceStore, render_diff
+from remora.workspace.diff import change_stats
 from remora.workspace.hunks import change_signature, chosen_contents
 
 if TYPE_CHECKING:  # the database stores these states; it imports them from here
@@ -91,7 +92,7 @@ def review_items(
         with store.open(workspace_id) as ws:
             accepting = ws.accepting
             changes = ws.changes()
-            stats = ws.stats()
+            stats = change_stats(changes)
             operation, node_id = ws.operation, ws.node_id
         if not changes and not accepting and not include_empty:
             continue

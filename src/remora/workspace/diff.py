@@ -11,7 +11,9 @@ from typing import Literal
 __all__ = [
     "ChangeStatus",
     "FileChange",
+    "change_stats",
     "escape_controls",
+    "file_change",
     "is_binary",
     "render_diff",
     "render_file_diff",
@@ -130,6 +132,29 @@ def render_file_diff(change: FileChange) -> str:
     if not body:  # e.g. an empty file added: git shows just the header
         return "".join(header)
     return "".join([*header, f"--- {old_name}\n", f"+++ {new_name}\n", *body])
+
+
+def file_change(
+    path: str, live: bytes | None, new: bytes | None, deleted: bool, mode: int | None
+) -> FileChange | None:
+    """What accepting a workspace's row for ``path`` does to the ``live`` file; None: nothing."""
+    if deleted:
+        binary = is_binary(live)
+        return None if live is None else FileChange(path, "deleted", live, None, binary, mode)
+    if live == new:
+        return None
+    status: ChangeStatus = "added" if live is None else "modified"
+    return FileChange(path, status, live, new, is_binary(live) or is_binary(new), mode)
+
+
+def change_stats(changes: list[FileChange]) -> dict[str, int]:
+    """Files changed and lines added and deleted, over ``changes``."""
+    counts = [change.line_counts() for change in changes]
+    return {
+        "files": len(changes),
+        "additions": sum(added for added, _ in counts),
+        "deletions": sum(deleted for _, deleted in counts),
+    }
 
 
 def render_diff(changes: Iterable[FileChange]) -> str:

@@ -8,8 +8,6 @@ accept compares the live file with it to find files the user changed meanwhile.
 A fresh workspace (``meta`` given) is lazy: its metadata and bases stay in
 memory and the sqlite database is only created by the first change, in one
 transaction. Most runs change nothing, and for them no database is written.
-A run's own workspace (``buffered``) builds that database in memory and writes
-it whole when closed (database.py).
 """
 
 from __future__ import annotations
@@ -24,10 +22,15 @@ from pathlib import Path
 from remora.errors import WorkspaceConflictError
 from remora.workspace import paths
 from remora.workspace.database import connect, in_memory, save_image
-from remora.workspace.diff import ChangeStatus, FileChange, is_binary, render_diff
+from remora.workspace.diff import FileChange, file_change, render_diff
+from remora.workspace.filestat import Signature, settled, signature
 from remora.workspace.paths import SKIP_DIRS, WorkspacePathError, is_skipped, normalise, walk_files
 
 __all__ = ["Workspace", "sha256"]
+
+
+# A workspace's revision and the stat of each file its database changes.
+_Stats = tuple[int, tuple[Signature, ...]]
 
 
 def sha256(data: bytes) -> str:
@@ -42,8 +45,8 @@ class Workspace:
 
     With ``meta`` the workspace is new and lazy (nothing is read from or written
     to ``db_path`` until the first change); without, the database is opened.
-    A ``buffered`` lazy workspace keeps its changes in memory until
-    :meth:`close` (or :meth:`connection`) writes them to ``db_path`` at once.
+    A ``buffered`` lazy workspace (a run's own) keeps its changes in memory until
+    :meth:`close` (or :meth:`connection`) writes them to ``db_path`` at once (database.py).
     """
 
     def __init__(
@@ -62,6 +65,7 @@ class Workspace:
         self._conn: sqlite3.Connection | None = None
         self._buffered = buffered and meta is not None
         self._unsaved = False  # _conn is the in-memory database, not db_path's yet
+        self._kept_changes: tuple[_Stats, tuple[str, ...], list[FileChange]] | None = None
         self._bases: dict[str, str | None] = {}
         # Read once: the metadata only changes through set_meta, which keeps this current.
         self._meta_values: dict[str, str] = dict(meta or {})
@@ -75,13 +79,10 @@ class Workspace:
 
     # -- metadata ---------------------------------------------------------
 
-    def _meta(self, key: str) -> str | None:
-        with self._lock:
-            return self._meta_values.get(key)
-
     def meta(self, key: str) -> str | None:
         """One metadata value (operation, node_id, created, run, ...); None when unset."""
-        return self._meta(key)
+        with self._lock:
+            return self._meta_values.get(key)
 
     def set_meta(self, **values: str) -> None:
         with self._lock:
@@ -128,15 +129,15 @@ class Workspace:
 
     @property
     def operation(self) -> str:
-        return self._meta("operation") or ""
+        return self.meta("operation") or ""
 
     @property
     def node_id(self) -> str:
-        return self._meta("node_id") or ""
+        return self.meta("node_id") or ""
 
     @property
     def created(self) -> float:
-        return float(self._meta("created") or 0.0)
+        return float(self.meta("created") or 0.0)
 
     @property
     def accepting(self) -> bool:
@@ -376,23 +377,32 @@ class Workspace:
             return self._base_sha(clean)
 
     def changes(self) -> list[FileChange]:
-        """What accepting would do, against the project as it is now."""
-        out: list[FileChange] = []
-        for path, new, deleted in self.overlay_rows():
-            try:
-                live = self._live(self.safe_path(path))
-            except WorkspacePathError:
-                live = None  # a symlink now leads outside: never read through it
-            mode = self.live_mode(path) if live is not None else None
-            if deleted:
-                if live is not None:
-                    out.append(FileChange(path, "deleted", live, None, is_binary(live), mode))
-                continue
-            if live == new:
-                continue
-            status: ChangeStatus = "added" if live is None else "modified"
-            out.append(FileChange(path, status, live, new, is_binary(live) or is_binary(new), mode))
-        return out
+        """What accepting would do, against the project as it is now.
+
+        Kept while the database is this object's own, in memory (only its writes change
+        it), and the project files it changed keep their stat: a run asks ~5 times.
+        """
+        with self._lock:
+            kept = self._kept_changes
+            if kept is not None and self._unsaved and kept[0] == self._stats(kept[1]):
+                return list(kept[2])
+            rows = self.overlay_rows()
+            paths = tuple(path for path, _, _ in rows)
+            stats = self._stats(paths)  # before the reads: a file changed meanwhile differs
+            out = []
+            for path, new, deleted in rows:
+                try:
+                    live = self._live(self.safe_path(path))
+                except WorkspacePathError:
+                    live = None  # a symlink now leads outside: never read through it
+                mode = None if live is None else self.live_mode(path)
+                if change := file_change(path, live, new, deleted, mode):
+                    out.append(change)
+            self._kept_changes = (stats, paths, out) if settled(stats[1]) else None
+            return list(out)
+
+    def _stats(self, paths: tuple[str, ...]) -> _Stats:
+        return self.revision, tuple(signature(self.project_root / path) for path in paths)
 
     def changed_files(self) -> list[str]:
         return [change.path for change in self.changes()]
@@ -400,15 +410,6 @@ class Workspace:
     def diff(self) -> str:
         """Unified diff (git-style headers) of every change; "" when nothing changed."""
         return render_diff(self.changes())
-
-    def stats(self) -> dict[str, int]:
-        additions = deletions = 0
-        changes = self.changes()
-        for change in changes:
-            added, deleted = change.line_counts()
-            additions += added
-            deletions += deleted
-        return {"files": len(changes), "additions": additions, "deletions": deletions}
 
     # -- lifecycle ----------------------------------------------------------
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
 from remora.errors import WorkspaceConflictError
-from remora.workspace import WorkspaceStore
+from remora.workspace import Workspace, WorkspaceStore
 from remora.workspace import database as database_module
 
 
@@ -118,3 +119,61 @@ def test_a_run_that_keeps_nothing_writes_nothing(project: Path) -> None:
     assert (store.directory / "lint-n1.db").stat().st_size == 0
     store.discard(ws.id)
     assert _files(store.directory) == []
+
+
+def _settle(path: Path, text: str, age_s: float = 3600) -> None:
+    path.write_text(text)
+    then = time.time() - age_s
+    os.utime(path, (then, then))
+
+
+@pytest.fixture
+def live_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    found: list[str] = []
+    real = Workspace._live
+
+    def counted(self: Workspace, clean: str) -> bytes | None:
+        found.append(clean)
+        return real(self, clean)
+
+    monkeypatch.setattr(Workspace, "_live", counted)
+    return found
+
+
+def test_a_runs_changes_are_kept_while_nothing_they_rest_on_changes(
+    project: Path, live_reads: list[str]
+) -> None:
+    _settle(project / "README.md", "# proj\n")
+    store = WorkspaceStore(project)
+    ws = store.create("lint", "n1")
+    ws.write("README.md", b"# changed\n")
+    live_reads.clear()
+    first = ws.changes()
+    assert ws.changes() == first and ws.changed_files() == ["README.md"]
+    assert live_reads == ["README.md"]
+    ws.write("pkg/mod.py", b"x = 1\n")  # a write of its own
+    assert [c.path for c in ws.changes()] == ["README.md", "pkg/mod.py"]
+    assert live_reads[1:] == ["pkg/mod.py", "README.md", "pkg/mod.py"]  # its base, then both
+    # The project file changed on disk (same size): its stat tells.
+    _settle(project / "README.md", "# PROJ\n", age_s=60)
+    assert ws.changes()[0].old == b"# PROJ\n"
+    ws.close()
+
+
+def test_changes_of_a_file_changed_just_now_or_of_an_opened_workspace_are_not_kept(
+    project: Path, live_reads: list[str]
+) -> None:
+    store = WorkspaceStore(project)
+    ws = store.create("lint", "n1")
+    ws.write("README.md", b"# changed\n")  # README.md was written by the fixture just now
+    live_reads.clear()
+    ws.changes()
+    ws.changes()
+    assert live_reads == ["README.md", "README.md"]
+    ws.close()
+    _settle(project / "README.md", "# proj\n")
+    with store.open(ws.id) as again:  # its database may change under it (another process)
+        live_reads.clear()
+        again.changes()
+        again.changes()
+        assert live_reads == ["README.md", "README.md"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from remora.workspace import FileChange, WorkspaceStore, is_binary, render_diff
+from remora.workspace.diff import change_stats
 
 
 def test_git_style_headers_and_counts(tmp_path: Path) -> None:
@@ -41,7 +42,7 @@ def test_git_style_headers_and_counts(tmp_path: Path) -> None:
         "@@ -0,0 +1 @@\n"
         "+hello\n"
     )
-    assert ws.stats() == {"files": 3, "additions": 3, "deletions": 2}
+    assert change_stats(ws.changes()) == {"files": 3, "additions": 3, "deletions": 2}
 
 
 def test_missing_final_newline_is_marked() -> None:

@@ -13,6 +13,7 @@ from workspace_kit import snapshot
 
 from remora.errors import WORKSPACE_CONFLICT, WORKSPACE_NOT_FOUND, RemoraError
 from remora.workspace import Workspace, WorkspaceStore
+from remora.workspace.diff import change_stats
 
 
 @pytest.fixture
@@ -88,7 +89,7 @@ def test_same_content_as_base_is_not_a_change(ws: Workspace) -> None:
     ws.write("pkg/mod.py", original)
     assert ws.changed_files() == []
     assert ws.diff() == ""
-    assert ws.stats() == {"files": 0, "additions": 0, "deletions": 0}
+    assert change_stats(ws.changes()) == {"files": 0, "additions": 0, "deletions": 0}
     # created then deleted by the agent: nothing left
     ws.write("tmp.txt", b"x")
     ws.delete("tmp.txt")

@@ -7,36 +7,31 @@ listing and up to eight path resolutions, reads, hashes and decodes per run
 every node of the folder. So what was read is kept per process with the stat of
 the folder and of each file it came from, and read again when any differs (a
 file edited, or one added, removed or renamed: the folder's mtime changes with
-its listing). As git does with its index, files changed within the last few
-seconds are not trusted to show a later change in their mtime (its clock ticks
-coarsely): such a read is not kept. A run whose own workspace changed a file of
-the folder reads through it, to see its own change.
+its listing); a read of files changed within the last few seconds is not kept
+(workspace/filestat.py). A run whose own workspace changed a file of the folder
+reads through it, to see its own change.
 """
 
 from __future__ import annotations
 
-import os
 import threading
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from remora.code.context import CodeContext
+from remora.workspace.filestat import Signature, settled, signature
 
 __all__ = ["MAX_SIBLING_FILES", "sibling_texts"]
 
 MAX_SIBLING_FILES = 8
 _KEPT_FOLDERS = 32
-_RACY_NS = 3_000_000_000
-# (inode, size, mtime) of the folder and of each file; None for a file gone
-_Stat = tuple[int, int, int] | None
 
 
 @dataclass(frozen=True)
 class _Folder:
     names: tuple[str, ...]  # the first MAX_SIBLING_FILES Python files, sorted
-    stats: tuple[_Stat, ...]  # the folder's, then each name's
+    stats: tuple[Signature, ...]  # the folder's, then each name's
     texts: dict[str, str]  # by name; a file that is not UTF-8 text is left out
 
 
@@ -62,7 +57,7 @@ def _sibling_texts(context: CodeContext, path: str) -> tuple[str, ...]:
     read = None if own else _kept_read(context, folder)
     if read is None:
         read = _read(context, folder)
-        if not own and not _racy(read.stats):
+        if not own and settled(read.stats):
             with _lock:
                 _kept[(str(workspace.project_root), folder)] = read
                 while len(_kept) > _KEPT_FOLDERS:
@@ -90,13 +85,13 @@ def _read(context: CodeContext, folder: str) -> _Folder:
     """The folder's files read through the run's workspace; stats taken first, so a file
     changed during the read does not match them afterwards."""
     directory = context.workspace.project_root / folder
-    before = _stat(directory)
+    before = signature(directory)
     names = sorted(
         name
         for name in context.workspace.list_dir(folder)
         if name.endswith(".py") and not name.startswith("test")
     )[:MAX_SIBLING_FILES]
-    stats = (before, *(_stat(directory / name) for name in names))
+    stats = (before, *(signature(directory / name) for name in names))
     texts = {}
     for name in names:
         try:
@@ -106,18 +101,5 @@ def _read(context: CodeContext, folder: str) -> _Folder:
     return _Folder(tuple(names), stats, texts)
 
 
-def _stats(directory: os.PathLike[str], names: tuple[str, ...]) -> tuple[_Stat, ...]:
-    return (_stat(directory), *(_stat(os.path.join(directory, name)) for name in names))
-
-
-def _stat(path: os.PathLike[str] | str) -> _Stat:
-    try:
-        found = os.stat(path)
-    except OSError:
-        return None
-    return found.st_ino, found.st_size, found.st_mtime_ns
-
-
-def _racy(stats: tuple[_Stat, ...]) -> bool:
-    recent = time.time_ns() - _RACY_NS
-    return any(stat is None or stat[2] >= recent for stat in stats)
+def _stats(directory: Path, names: tuple[str, ...]) -> tuple[Signature, ...]:
+    return (signature(directory), *(signature(directory / name) for name in names))
