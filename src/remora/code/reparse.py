@@ -18,6 +18,7 @@ the same kind, a snippet does not parse), None: the caller parses the whole text
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 
 import libcst as cst
@@ -25,7 +26,7 @@ from libcst.metadata import CodeSpan
 
 from remora.code.line_breaks import line_start_at
 from remora.code.reparse_spans import NewSpans, SnippetSpans
-from remora.code.reparse_statements import statements_reparsed
+from remora.code.reparse_statements import inserted_at, statements_reparsed
 from remora.code.reparse_tree import (
     Reparsed,
     Unreadable,
@@ -98,10 +99,19 @@ def reparsed_spans(old: ParsedFile, new_data: bytes) -> Reparsed | None:
     data = old.data
     prefix, suffix = changed_region(data, new_data)
     end = len(data) - suffix
+    holding = _holding(old, prefix, end)
+    if len(holding) > 1 and _put_before(old, new_data, holding[0][0]):
+        # Lines of their own put right before a definition: its parent's statements (a
+        # class's docstring before its first method), parsed alone, or else its decorators,
+        # which those lines alone do not parse as (then the definition is tried first).
+        with contextlib.suppress(Unreadable):
+            tree = statements_reparsed(old, new_data, holding[1][0], (prefix, end))
+            if tree is not None:
+                return tree
     try:
         # Text inserted right before a definition lies in its parent: the smallest that
         # parses back as one definition of the same kind is taken.
-        for definition, old_stop in _holding(old, prefix, end):
+        for definition, old_stop in holding:
             tree = statements_reparsed(old, new_data, definition, (prefix, end))
             if tree is None:
                 tree = _header_replaced(old, new_data, definition, (prefix, end))
@@ -113,6 +123,13 @@ def reparsed_spans(old: ParsedFile, new_data: bytes) -> Reparsed | None:
         return statements_reparsed(old, new_data, old.module, (prefix, end))
     except Unreadable:
         return None
+
+
+def _put_before(old: ParsedFile, new_data: bytes, definition: Definition) -> bool:
+    """Whether ``new_data`` is the old text with bytes put at the start of the line where
+    ``definition`` (its first decorator) starts, and nothing else changed."""
+    first = definition.decorators[0] if definition.decorators else definition
+    return inserted_at(old.data, new_data, line_start_at(old.data, old.spans[first].start))
 
 
 def _definitions(

@@ -26,7 +26,7 @@ from remora.code.reparse_tree import (
 )
 from remora.code.source import Definition, ParsedFile, byte_spans
 
-__all__ = ["statements_reparsed"]
+__all__ = ["inserted_at", "statements_reparsed"]
 
 
 def statements_reparsed(
@@ -59,7 +59,7 @@ def statements_reparsed(
     if (
         not isinstance(owner, cst.Module)
         and not isinstance(statements[0], cst.SimpleStatementLine)
-        and _inserted_at(old.data, new_data, begin)
+        and inserted_at(old.data, new_data, begin)
     ):
         # Lines put first in a block that opens with a compound statement (a docstring
         # before an ``if``): parsed alone and put before it, which keeps its leading lines.
@@ -100,7 +100,7 @@ def statements_reparsed(
     return _put_statements(old, new_data, owner, (run[0], run[-1] + 1), (begin, stop), kept)
 
 
-def _inserted_at(old: bytes, new: bytes, at: int) -> bool:
+def inserted_at(old: bytes, new: bytes, at: int) -> bool:
     """Whether ``new`` is ``old`` with bytes put at byte ``at``, and nothing else changed."""
     delta = len(new) - len(old)
     if delta <= 0:

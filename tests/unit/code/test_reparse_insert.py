@@ -70,10 +70,19 @@ def test_lines_put_before_a_compound_statement_are_parsed_alone(
     new_text = SOURCE.replace(header, header + lines, 1).replace("\n", newline)
     sources = snippet_sources(monkeypatch)
     assert_same_as_whole_parse(old, new_text)
-    # Lines right before a method may be its own (a decorator): it is tried first, alone.
-    before_a_method = name.startswith("a class's") or name.startswith(("two", "a comment"))
-    assert len(sources) == (3 if before_a_method else 1)
-    assert sources[-1] == ("if 1:\n" + lines).replace("\n", newline).encode("utf-8")
+    assert sources == [("if 1:\n" + lines).replace("\n", newline).encode("utf-8")]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_decorator_put_before_a_first_method_is_the_methods(
+    newline: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = ParsedFile(SOURCE.replace("\n", newline))
+    new_text = SOURCE.replace("class Holder:\n", "class Holder:\n    @staticmethod\n", 1)
+    sources = snippet_sources(monkeypatch)
+    assert_same_as_whole_parse(old, new_text.replace("\n", newline))
+    # Tried as the class's statements first (they do not parse), then as the method's lines.
+    assert sources[0] == "if 1:\n    @staticmethod\n".replace("\n", newline).encode("utf-8")
     assert all(len(source) < 120 for source in sources)  # never the class or the file
 
 
