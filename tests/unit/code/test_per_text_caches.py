@@ -15,7 +15,7 @@ import pytest
 from remora.code import source
 from remora.code.docstring.draft import file_docstring_summaries, file_examples
 from remora.code.line_breaks import line_starts
-from remora.code.source import parse
+from remora.code.source import NodeRef, locate, parse
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 
@@ -135,7 +135,6 @@ RAISING = """def check(value):
 
 
 def test_raises_are_a_new_list_for_each_caller() -> None:
-    from remora.code.source import NodeRef, locate
     from remora.code.structure import node_raises, node_returns
 
     node = locate(parse(RAISING, "raising.py"), NodeRef("function", "check", 1))
@@ -153,7 +152,7 @@ def test_raises_are_a_new_list_for_each_caller() -> None:
 
 def _facts_by_visit(root: cst.CSTNode) -> tuple[frozenset[float], frozenset[str]]:
     """The facts as a LibCST visitor gathers them: every node the visit passes."""
-    from remora.code.docstring.prose import _name_words, word_tokens
+    from remora.code.docstring.facts import name_words, word_tokens
 
     numbers: set[float] = set()
     words: set[str] = set()
@@ -163,7 +162,7 @@ def _facts_by_visit(root: cst.CSTNode) -> tuple[frozenset[float], frozenset[str]
             if isinstance(node, cst.Integer | cst.Float):
                 numbers.add(float(node.evaluated_value))
             elif isinstance(node, cst.Name):
-                words.update(_name_words(node.value))
+                words.update(name_words(node.value))
             elif isinstance(node, cst.SimpleString):
                 value = node.evaluated_value
                 text = value if isinstance(value, str) else value.decode("latin-1")
@@ -176,16 +175,47 @@ def _facts_by_visit(root: cst.CSTNode) -> tuple[frozenset[float], frozenset[str]
     return frozenset(numbers), frozenset(w for w in words if len(w) >= 3)
 
 
-def test_code_facts_walk_every_node_a_visit_passes() -> None:
-    from remora.code.docstring.prose import _facts
+NESTED = '''
+@decorate(7)  # the decorator's line is the function's
+def outer(a=1):
+    # leading words
+    class Inner:
+        size = 2.5
+
+        def deep(self):
+            return "deep text"
+
+    return Inner, 3
+
+
+class Later:
+    """Later words."""
+'''
+
+
+def test_code_facts_of_every_definition_are_what_a_visit_of_it_finds() -> None:
+    """One walk of the file gives each definition the facts of its own subtree."""
+    from remora.code.docstring.facts import code_facts, file_facts
 
     texts = [p.read_text(encoding="utf-8") for p in sorted(SAMPLE.rglob("*.py"))]
     texts.append('x = f"a {b!r:>{width}} cé" + b"bytes" + 0x1F + 1.5e3 + 2j  # note\n')
+    texts.append(NESTED)
     checked = 0
     for text in texts:
         file = parse(text, "facts.py")
-        for root in [file.module, *(d for _, d in file.definitions)]:
-            facts = _facts(root)
+        by_start = file_facts(file)
+        assert len(by_start) == len(file.definitions) + 1
+        roots = [(-1, file.module), *((file.spans[d].start, d) for _, d in file.definitions)]
+        for at, root in roots:
+            facts = by_start[at]
             assert (facts.numbers, facts.words) == _facts_by_visit(root)
             checked += 1
+        for name, definition in file.definitions:
+            kind = "class" if isinstance(definition, cst.ClassDef) else "function"
+            node = locate(file, NodeRef(kind, name, file.positions[definition].start.line))
+            assert code_facts(node) == by_start[file.spans[definition].start]
     assert checked > 20
+    outer = file_facts(parse(NESTED, "nested.py"))[NESTED.index("def outer")]
+    assert outer.numbers == {7.0, 1.0, 2.5, 3.0}  # the decorator's and the nested class's too
+    assert {"decorate", "leading", "deep", "text", "inner"} <= outer.words
+    assert "later" not in outer.words

@@ -2,30 +2,18 @@
 
 Each check looks at the words only where no parser can help (prose is not
 code); facts about the code come from LibCST and ``ast``: its numeric literals
-and the words it names (:func:`code_facts`), whether a text parses as Python (``_is_code``).
+and the words it names (facts.py), whether a text parses as Python (``_is_code``).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
-
-import libcst as cst
 
 from remora import python_ast
-from remora.code.source import SourceNode, field_names
-from remora.code.text_cache import per_node
+from remora.code.docstring.facts import CodeFacts, name_words, word_tokens
 
-__all__ = [
-    "MAX_PIECE_CHARS",
-    "MAX_SUMMARY_CHARS",
-    "CodeFacts",
-    "code_facts",
-    "problem",
-    "word_tokens",
-]
+__all__ = ["MAX_PIECE_CHARS", "MAX_SUMMARY_CHARS", "problem"]
 
 MAX_SUMMARY_CHARS = 120
 MAX_PIECE_CHARS = 400
@@ -82,16 +70,6 @@ _PROMPT_WORDS = ("document", "json", "schema", "prompt", "tool")
 _PLACEHOLDERS = ("…", "...")
 
 
-def word_tokens(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.lower())
-
-
-def _name_words(name: str) -> set[str]:
-    """``total_revenue`` and ``totalRevenue`` -> {total, revenue}."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ")
-    return set(word_tokens(spaced))
-
-
 def _how_to_start(kind: str) -> str:
     """How a summary of a node of ``kind`` reads (PEP 257: a function's says what it does,
     as a command; Google style: a class's says what an instance is)."""
@@ -107,56 +85,6 @@ def _repeated(tokens: list[str]) -> str:
     counts = Counter(w for w in tokens if w not in _ARTICLES)
     top = [(w, n) for w, n in counts.most_common(3) if n > 1]
     return ", ".join(f"{w!r} {n} times" for w, n in top)
-
-
-@dataclass(frozen=True, slots=True)
-class CodeFacts:
-    """What prose about a node may rest on: the values of its numeric literals, and
-    the words its code names (identifiers split at ``_`` and case, strings and
-    comments; three letters or more). For a file, the whole file's."""
-
-    numbers: frozenset[float]
-    words: frozenset[str]
-
-
-# A run checks each drafted summary (completion, then chat) and the written docstring
-# against the same unchanged definition.
-@per_node
-def code_facts(node: SourceNode) -> CodeFacts:
-    """The node's :class:`CodeFacts`, read from its LibCST tree."""
-    return _facts(node.definition if node.definition is not None else node.file.module)
-
-
-def _facts(root: cst.CSTNode) -> CodeFacts:
-    numbers: set[float] = set()
-    words: set[str] = set()
-    for item in _subtree(root):
-        if isinstance(item, cst.Integer | cst.Float):
-            numbers.add(float(python_ast.literal_eval(item.value)))
-        elif isinstance(item, cst.Name):
-            words.update(_name_words(item.value))
-        elif isinstance(item, cst.SimpleString):
-            value = python_ast.literal_eval(item.value)
-            words.update(word_tokens(value if isinstance(value, str) else value.decode("latin-1")))
-        elif isinstance(item, cst.FormattedStringText | cst.Comment):
-            words.update(word_tokens(item.value))
-    return CodeFacts(frozenset(numbers), frozenset(w for w in words if len(w) >= 3))
-
-
-def _subtree(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Every node under ``root`` (itself too), in no particular order: the facts are sets.
-    Through the nodes' fields, not a LibCST visit, which rebuilds every node it passes (a
-    class's or a module's facts cost several times the walk)."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        for name in field_names(type(node)):
-            value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                stack.append(value)
-            elif isinstance(value, tuple | list):
-                stack.extend(item for item in value if isinstance(item, cst.CSTNode))
 
 
 def _about_the_prompt(tokens: list[str], words: frozenset[str]) -> list[str]:
@@ -209,7 +137,7 @@ def problem(
     if summary and (placeholder := next((m for m in _PLACEHOLDERS if m in clean), "")):
         return f"it keeps the placeholder {placeholder!r} of an example; write what it stands for"
     tokens = word_tokens(clean)
-    if set(tokens) <= _ARTICLES | _name_words(name) | {"returns", "return", "is", "if", "true"}:
+    if set(tokens) <= _ARTICLES | name_words(name) | {"returns", "return", "is", "if", "true"}:
         return f"it only repeats the name {name!r}; say what it does or holds" + start
     if len(tokens) >= 4 and len(set(tokens)) < 0.6 * len(tokens):
         return f"it repeats itself ({_repeated(tokens)}); say each thing once"

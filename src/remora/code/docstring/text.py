@@ -24,7 +24,8 @@ import docstring_parser
 from remora.code.context import CodeContext
 from remora.code.docstring.draft import file_docstring_summaries, style_summaries
 from remora.code.docstring.edit import node_docstring
-from remora.code.docstring.prose import code_facts, problem, word_tokens
+from remora.code.docstring.facts import code_facts, word_tokens
+from remora.code.docstring.prose import problem
 from remora.code.docstring.sections import (
     Entry,
     documented_parameters,
