@@ -26,7 +26,7 @@ from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import TextCompleter
 from remora.coordinator.accepting import auto_accept as accept_changes
 from remora.coordinator.binding import OptionBoundExecutor
-from remora.coordinator.heap import HeapTrimmer
+from remora.coordinator.heap import HeapTrimmer, fewer_collections
 from remora.coordinator.incremental import (
     plan_digest,
     result_of,
@@ -232,7 +232,8 @@ class Coordinator:
             async with publish_server_states(
                 self.providers, self.project_root, self.publish_states
             ):
-                await self._run_all(tasks, run_id, report, limit, digests, kept)
+                with fewer_collections():
+                    await self._run_all(tasks, run_id, report, limit, digests, kept)
             if auto_accept:
                 assert self.db is not None
                 accept_changes(self.store, self.db, report, self._emit)

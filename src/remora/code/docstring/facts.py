@@ -61,9 +61,7 @@ def code_facts(node: SourceNode) -> CodeFacts:
 
 # Kept while the parsed file lives (the runs of one text share it; a run's changed text is
 # another): a cache of its own would keep files' trees alive.
-_by_file: weakref.WeakKeyDictionary[ParsedFile, dict[int, CodeFacts]] = (
-    weakref.WeakKeyDictionary()
-)
+_by_file: weakref.WeakKeyDictionary[ParsedFile, dict[int, CodeFacts]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()  # host functions run on worker threads
 
 
