@@ -8,11 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
+from workspace_calls import recorded_paths
 
 from remora.code.context import CodeContext
 from remora.code.docstring.siblings import MAX_SIBLING_FILES, sibling_texts
 from remora.config import SandboxConfig
-from remora.workspace import Workspace, WorkspaceStore
+from remora.workspace import WorkspaceStore
 
 _HOUR_AGO = time.time() - 3600
 
@@ -35,15 +36,7 @@ def folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    found: list[str] = []
-    real = Workspace.read
-
-    def counted(self: Workspace, rel: str) -> bytes | None:
-        found.append(rel)
-        return real(self, rel)
-
-    monkeypatch.setattr(Workspace, "read", counted)
-    return found
+    return recorded_paths(monkeypatch, "read")
 
 
 def _siblings(root: Path, path: str) -> tuple[str, ...]:

@@ -6,25 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from workspace_calls import recorded_paths
 
 from remora.code.context import CodeContext
 from remora.code.docstring.siblings import sibling_texts
 from remora.config import SandboxConfig
 from remora.discovery import CSTNode, make_node_id
-from remora.workspace import Workspace, WorkspaceStore
-
-
-def counted_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The paths read through any workspace from now on."""
-    reads: list[str] = []
-    real = Workspace.read
-
-    def counted(self: Workspace, rel: str) -> bytes | None:
-        reads.append(rel)
-        return real(self, rel)
-
-    monkeypatch.setattr(Workspace, "read", counted)
-    return reads
+from remora.workspace import WorkspaceStore
 
 
 def test_sibling_texts_are_read_again_only_after_the_workspace_changed(
@@ -33,7 +21,7 @@ def test_sibling_texts_are_read_again_only_after_the_workspace_changed(
     (tmp_path / "pkg").mkdir()
     for name in ("a.py", "b.py", "c.py", "test_d.py"):
         (tmp_path / "pkg" / name).write_text(f'"""{name}."""\n')
-    reads = counted_reads(monkeypatch)
+    reads = recorded_paths(monkeypatch, "read")
     with WorkspaceStore(tmp_path).create("docstring", "n") as workspace:
         context = CodeContext(workspace, None, SandboxConfig())
         first = sibling_texts(context, "pkg/a.py")
@@ -51,7 +39,7 @@ def test_reads_and_the_located_node_are_kept_until_the_workspace_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "m.py").write_text("def f():\n    return 1\n")
-    reads = counted_reads(monkeypatch)
+    reads = recorded_paths(monkeypatch, "read")
     text = "def f():\n    return 1\n"
     node = CSTNode(
         make_node_id("m.py", "f", "function"), "function", "f", "f", "m.py", 0, 22, 1, 2, text

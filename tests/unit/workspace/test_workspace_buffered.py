@@ -8,19 +8,17 @@ import time
 from pathlib import Path
 
 import pytest
+from workspace_calls import recorded_paths
+from workspace_kit import small_project
 
 from remora.errors import WorkspaceConflictError
-from remora.workspace import Workspace, WorkspaceStore
+from remora.workspace import WorkspaceStore
 from remora.workspace import database as database_module
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "mod.py").write_text("def f():\n    return 1\n")
-    (root / "README.md").write_text("# proj\n")
-    return root
+    return small_project(tmp_path)
 
 
 def _files(folder: Path) -> list[str]:
@@ -129,15 +127,7 @@ def _settle(path: Path, text: str, age_s: float = 3600) -> None:
 
 @pytest.fixture
 def live_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    found: list[str] = []
-    real = Workspace._live
-
-    def counted(self: Workspace, clean: str) -> bytes | None:
-        found.append(clean)
-        return real(self, clean)
-
-    monkeypatch.setattr(Workspace, "_live", counted)
-    return found
+    return recorded_paths(monkeypatch, "_live")
 
 
 def test_a_runs_changes_are_kept_while_nothing_they_rest_on_changes(

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from workspace_kit import snapshot
+from workspace_kit import small_project, snapshot
 
 from remora.workspace import Workspace, WorkspaceStore
 from remora.workspace import overlay as overlay_module
@@ -14,11 +14,7 @@ from remora.workspace import overlay as overlay_module
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "mod.py").write_text("def f():\n    return 1\n")
-    (root / "README.md").write_text("# proj\n")
-    return root
+    return small_project(tmp_path)
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["snapshot"]
+__all__ = ["small_project", "snapshot"]
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -15,3 +15,12 @@ def snapshot(root: Path) -> dict[str, bytes]:
         if path.is_file() and not rel.startswith(".remora"):
             out[rel] = path.read_bytes()
     return out
+
+
+def small_project(tmp_path: Path) -> Path:
+    """``proj/`` with ``pkg/mod.py`` (a function) and ``README.md``."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "mod.py").write_text("def f():\n    return 1\n")
+    (root / "README.md").write_text("# proj\n")
+    return root
