@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from remora.errors import UsageError
+from remora.errors import UsageError, WorkspaceConflictError
 from remora.workspace import AcceptReport, Workspace, WorkspaceStore, render_diff
 from remora.workspace.diff import change_stats
 from remora.workspace.hunks import change_signature, chosen_contents
@@ -129,7 +129,7 @@ def resolve_ids(store: WorkspaceStore, ids: Iterable[str], all_: bool) -> list[s
     if not chosen:
         raise UsageError("no workspace given", "pass one or more ids, or --all")
     for workspace_id in chosen:
-        store.open(workspace_id).close()  # raises WORKSPACE_003 for an unknown id
+        store.require(workspace_id)  # WORKSPACE_003 for an unknown id; its file is not read
     return chosen
 
 
@@ -182,8 +182,11 @@ def reject(
     The next run of the node's agent is told the reason and the rejected diff,
     and a run that proposes the same change again is not queued.
     """
-    with store.open(workspace_id) as ws:
-        changes = ws.changes()
+    try:
+        with store.open(workspace_id) as ws:
+            changes = ws.changes()
+    except WorkspaceConflictError:  # unreadable (damaged, a newer Remora's): nothing to keep
+        changes = []
     store.reject(workspace_id)
     _set_state(
         db,

@@ -41,11 +41,21 @@ _WAL = b"\x02\x02"
 def connect(db_path: Path) -> sqlite3.Connection:
     """A connection usable from worker threads (callers serialise with a lock)."""
     conn = sqlite3.connect(db_path, check_same_thread=False, isolation_level=None, timeout=30)
-    conn.execute("PRAGMA journal_mode=WAL")
-    # NORMAL in WAL mode survives a killed process; accept raises it to FULL
-    # before it journals, where a power loss must not lose the plan either.
-    conn.execute("PRAGMA synchronous=NORMAL")
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode survives a killed process; accept raises it to FULL
+        # before it journals, where a power loss must not lose the plan either.
+        conn.execute("PRAGMA synchronous=NORMAL")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.OperationalError:  # locked by another process, ...: not the file's fault
+        conn.close()
+        raise
+    except sqlite3.DatabaseError as exc:  # not a database, or a damaged one
+        conn.close()
+        raise WorkspaceConflictError(
+            f"workspace {db_path} cannot be read: {exc}",
+            f"reject it: `remora review reject {db_path.stem}`",
+        ) from None
     if version > SCHEMA_VERSION:
         conn.close()
         raise WorkspaceConflictError(

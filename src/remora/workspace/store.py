@@ -127,17 +127,25 @@ class WorkspaceStore:
         killed): it is read as a lazy workspace with no metadata, so a reader
         never writes a database into another run's claim.
         """
-        db = self._db(workspace_id)
+        db = self.require(workspace_id)
         try:
             claimed_only = db.stat().st_size == 0
-        except (FileNotFoundError, NotADirectoryError):
-            claimed_only = None
-        if claimed_only is None or not db.is_file():
-            raise WorkspaceNotFoundError(
-                f"no workspace {workspace_id!r}",
-                "run `remora review` to list the workspaces",
-            )
+        except (FileNotFoundError, NotADirectoryError):  # removed meanwhile
+            raise self._missing(workspace_id) from None
         return Workspace(workspace_id, self.project_root, db, meta={} if claimed_only else None)
+
+    def require(self, workspace_id: str) -> Path:
+        """The workspace's file, not read; WORKSPACE_003 when there is none."""
+        db = self._db(workspace_id)
+        if not db.is_file():
+            raise self._missing(workspace_id)
+        return db
+
+    @staticmethod
+    def _missing(workspace_id: str) -> WorkspaceNotFoundError:
+        return WorkspaceNotFoundError(
+            f"no workspace {workspace_id!r}", "run `remora review` to list the workspaces"
+        )
 
     def interrupted(self) -> list[str]:
         """Ids of workspaces whose accept was started and not finished."""
@@ -171,10 +179,11 @@ class WorkspaceStore:
 
         A workspace whose accept was interrupted may be rejected too: the files
         already written stay as they are, the rest is discarded, so a stuck
-        accept can always be ended one way or the other.
+        accept can always be ended one way or the other. So may one that cannot
+        be read (damaged, or written by a newer Remora).
         """
         with project_lock(self.project_root):
-            self.open(workspace_id).close()  # WORKSPACE_003 for an unknown id
+            self.require(workspace_id)
             self._remove(workspace_id)
 
     def retire(self, workspace_id: str) -> None:
