@@ -36,6 +36,7 @@ from remora.code.reparse_tree import (
     parse_snippet,
     path_to,
     rebuild_path,
+    whole_lines,
 )
 from remora.code.source import (
     Definition,
@@ -176,10 +177,7 @@ def _replaced(
     if footer or _ends_without_code(new_data, start, old_stop + delta):
         return None
     text = new_data[start : old_stop + delta]
-    newline = old.module.default_newline.encode("utf-8")
-    if not text.endswith(newline) or not one_line_ending(text, newline):
-        # The next line joined the definition's last one, or a line ending other than the
-        # file's own (LibCST would write the file's): the whole text is parsed.
+    if not whole_lines(text, old.module):  # the next line joined the definition's last one
         return None
     parsed = _definition_parsed(old, text, indent, type(definition))
     if parsed is None:

@@ -19,10 +19,10 @@ from remora.code.reparse_tree import (
     Reparsed,
     indent_at,
     line_end,
-    one_line_ending,
     parse_snippet,
     path_to,
     rebuild_path,
+    whole_lines,
 )
 from remora.code.source import Definition, ParsedFile, byte_spans
 
@@ -155,9 +155,8 @@ def _put_statements(
     block = None if isinstance(owner, cst.Module) else owner.body
     body = module.body if block is None else cast(cst.IndentedBlock, block).body
     text = new_data[begin : stop + delta]
-    newline = module.default_newline.encode("utf-8")
-    if text and (not text.endswith(newline) or not one_line_ending(text, newline)):
-        return None  # whole lines only, in the file's one line ending
+    if text and not whole_lines(text, module):
+        return None
     if not text and begin == 0:
         return None  # the file's first statements gone: whose are the header lines is open
     empty: tuple[Sequence[cst.BaseStatement], SnippetSpans, None] = ((), SnippetSpans({}, 0), None)

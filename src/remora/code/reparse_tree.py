@@ -30,6 +30,7 @@ __all__ = [
     "parse_snippet",
     "path_to",
     "rebuild_path",
+    "whole_lines",
 ]
 
 
@@ -125,6 +126,13 @@ def one_line_ending(text: bytes, newline: bytes) -> bool:
     if newline == b"\r\n":
         return lf == cr == text.count(b"\r\n")
     return cr == 0 if newline == b"\n" else lf == 0
+
+
+def whole_lines(text: bytes, module: cst.Module) -> bool:
+    """Whether ``text`` ends with a line break and breaks lines with the file's own only
+    (LibCST writes the file's line ending, so a snippet with another would differ)."""
+    newline = module.default_newline.encode("utf-8")
+    return text.endswith(newline) and one_line_ending(text, newline)
 
 
 def line_end(data: bytes, offset: int) -> int:

@@ -139,8 +139,9 @@ def file_change(
 ) -> FileChange | None:
     """What accepting a workspace's row for ``path`` does to the ``live`` file; None: nothing."""
     if deleted:
-        binary = is_binary(live)
-        return None if live is None else FileChange(path, "deleted", live, None, binary, mode)
+        if live is None:
+            return None
+        return FileChange(path, "deleted", live, None, is_binary(live), mode)
     if live == new:
         return None
     status: ChangeStatus = "added" if live is None else "modified"

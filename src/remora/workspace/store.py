@@ -193,7 +193,7 @@ class WorkspaceStore:
         file when the user saves; the workspace then goes as an accepted one does.
         """
         with project_lock(self.project_root):
-            self.open(workspace_id).close()  # WORKSPACE_003 for an unknown id
+            self.require(workspace_id)
             self._remove(workspace_id)
 
     def discard(self, workspace_id: str) -> None:

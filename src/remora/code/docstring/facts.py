@@ -19,7 +19,6 @@ import libcst as cst
 
 from remora import python_ast
 from remora.code.source import ParsedFile, SourceNode, field_names
-from remora.code.text_cache import per_node
 
 __all__ = ["CodeFacts", "code_facts", "file_facts", "name_words", "word_tokens"]
 
@@ -44,9 +43,6 @@ class CodeFacts:
     words: frozenset[str]
 
 
-# A run checks each drafted summary (completion, then chat) and the written docstring
-# against the same unchanged definition.
-@per_node
 def code_facts(node: SourceNode) -> CodeFacts:
     """The node's :class:`CodeFacts`: its definition's (decorators and nested ones too)."""
     file = node.file

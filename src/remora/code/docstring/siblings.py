@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -51,7 +52,7 @@ def _sibling_texts(context: CodeContext, path: str) -> tuple[str, ...]:
     workspace = context.workspace
     own = [
         changed
-        for changed, _, _ in workspace.overlay_rows()
+        for changed in workspace.changed_files()
         if changed != path and str(PurePosixPath(changed).parent) == folder
     ]
     read = None if own else _kept_read(context, folder)
@@ -65,7 +66,7 @@ def _sibling_texts(context: CodeContext, path: str) -> tuple[str, ...]:
     return tuple(
         read.texts[name]
         for name in read.names
-        if name in read.texts and (name if folder == "." else f"{folder}/{name}") != path
+        if name in read.texts and _joined(folder, name) != path
     )
 
 
@@ -76,7 +77,8 @@ def _kept_read(context: CodeContext, folder: str) -> _Folder | None:
         read = _kept.get((str(root), folder))
         if read is not None:
             _kept.move_to_end((str(root), folder))
-    if read is None or _stats(root / folder, read.names) != read.stats:
+    directory = root / folder
+    if read is None or (signature(directory), *_file_stats(directory, read.names)) != read.stats:
         return None
     return read
 
@@ -91,15 +93,20 @@ def _read(context: CodeContext, folder: str) -> _Folder:
         for name in context.workspace.list_dir(folder)
         if name.endswith(".py") and not name.startswith("test")
     )[:MAX_SIBLING_FILES]
-    stats = (before, *(signature(directory / name) for name in names))
+    stats = (before, *_file_stats(directory, names))
     texts = {}
     for name in names:
         try:
-            texts[name] = context.read_text(name if folder == "." else f"{folder}/{name}")
+            texts[name] = context.read_text(_joined(folder, name))
         except (FileNotFoundError, ValueError):
             continue
     return _Folder(tuple(names), stats, texts)
 
 
-def _stats(directory: Path, names: tuple[str, ...]) -> tuple[Signature, ...]:
-    return (signature(directory), *(signature(directory / name) for name in names))
+def _file_stats(directory: Path, names: Sequence[str]) -> tuple[Signature, ...]:
+    return tuple(signature(directory / name) for name in names)
+
+
+def _joined(folder: str, name: str) -> str:
+    """The project path of ``name`` in ``folder`` ("." for the project's root)."""
+    return name if folder == "." else f"{folder}/{name}"
