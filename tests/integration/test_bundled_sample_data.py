@@ -24,6 +24,7 @@ from bundled_agents_support import (
     write_project,
 )
 
+from remora.code import calls
 from remora.providers.scripted import ScriptedProvider, tool_turn
 from remora.workspace import Workspace
 from remora.workspace.sync import materialize
@@ -322,3 +323,28 @@ async def test_code_that_cannot_be_called_gets_no_fixture(tmp_path: Path) -> Non
     # Strings for `data` and `catalogue` make the call fail: no set is kept, and it says why.
     assert derived["samples"] == 0 and derived["fixture"] == ""
     assert "calling it raised TypeError: string indices must be integers" in derived["refused"][0]
+
+
+async def test_the_submit_after_a_refused_write_does_not_check_the_same_sets_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = copy_sample(tmp_path)
+    node = find_node(root, "inventory/orders.py", "order_from_dict")
+    probed: list[list[dict[str, Any]]] = []
+    real_probe = calls.probe_argument_sets
+
+    async def counted(context: Any, sets: list[dict[str, Any]], *args: Any, **kw: Any) -> Any:
+        probed.append(sets)
+        return await real_probe(context, sets, *args, **kw)
+
+    monkeypatch.setattr(calls, "probe_argument_sets", counted)
+    provider = ScriptedProvider(
+        [tool_turn(("write_fixture", {"sets": []})), tool_turn(("submit_result", {}))]
+    )
+    result, workspace = await run_bundled_agent("sample_data", root, node, provider)
+    # write_fixture checked the derived sets and refused them all; submit checks the same
+    # sets in the same (unchanged) workspace and gets the kept answer.
+    assert result.status == "skipped", result.to_dict()
+    assert workspace.changed_files() == []
+    assert result.summary == "no argument set for order_from_dict passed the check"
+    assert len(probed) == 1 and len(probed[0]) > 1

@@ -12,6 +12,8 @@ Python's own message.
 
 from __future__ import annotations
 
+import copy
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -191,9 +193,19 @@ async def check_argument_sets(
     change (a check only observes; the test agent, which compares with runs in a
     copy, uses :func:`probe_argument_sets`); a method
     gets an instance built from its class's derived arguments.
+
+    The same sets checked again while the run has written nothing get the answer
+    kept from the first check (the sample_data agent's submit checks the sets its
+    write_fixture found wanting): the code is the same, and a set whose call
+    waits for input would spend its time limit again.
     """
-    checked, _ = await probe_argument_sets(context, sets, call, read_only=True)
-    return checked
+
+    async def check() -> list[dict[str, Any]]:
+        checked, _ = await probe_argument_sets(context, sets, call, read_only=True)
+        return checked
+
+    key = ("checked sets", json.dumps([sets, call], sort_keys=True, default=repr))
+    return copy.deepcopy(await context.kept_async(key, check))
 
 
 async def probe_argument_sets(

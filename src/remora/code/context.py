@@ -9,7 +9,7 @@ a ``PermissionError`` it may catch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -52,6 +52,16 @@ class CodeContext:
         if found is not None and found[0] == revision:
             return found[1]  # type: ignore[no-any-return]
         value = make()
+        self._kept[key] = (revision, value)
+        return value
+
+    async def kept_async(self, key: Hashable, make: Callable[[], Awaitable[T]]) -> T:
+        """:meth:`kept` for work that is awaited (a program run in the sandbox)."""
+        revision = self.workspace.revision
+        found = self._kept.get(key)
+        if found is not None and found[0] == revision:
+            return found[1]  # type: ignore[no-any-return]
+        value = await make()
         self._kept[key] = (revision, value)
         return value
 

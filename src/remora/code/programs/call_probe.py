@@ -15,8 +15,8 @@ that binds is called (when the request asks for calls), under a per-call time
 limit. A method is called on an instance built afresh for each set, from the
 set's own ``owner_args`` when it has them, as a test builds one; the instance's
 attributes the request names in ``observe`` are reported after the call
-(``state``). Output the code prints goes to stderr, so stdout holds only the
-report.
+(``state``). Output the code prints goes to stderr, its programs' too (descriptor
+1 is stderr's while it runs), so stdout holds only the report.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import importlib
 import inspect
 import json
 import math
+import os
 import signal
 import sys
 import types
@@ -308,6 +309,21 @@ def main(request: dict[str, Any]) -> None:
     sys.path[:0] = list(request.get("paths", []))
     signal.signal(signal.SIGALRM, _on_alarm)
     report: dict[str, Any] = {"outcomes": []}
+    # Descriptor 1 too goes to stderr while the code runs: a program it starts (an editor, a
+    # pager) writes there, and a line it leaves open would hide the report's line.
+    sys.stdout.flush()
+    report_fd = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        _probe_all(request, report)
+    finally:
+        sys.stdout.flush()
+        os.dup2(report_fd, 1)
+        os.close(report_fd)
+    print(MARKER + json.dumps(report, default=str))
+
+
+def _probe_all(request: dict[str, Any], report: dict[str, Any]) -> None:
     with contextlib.redirect_stdout(sys.stderr):
         try:
             module = importlib.import_module(request["module"])
@@ -322,4 +338,3 @@ def main(request: dict[str, Any]) -> None:
             for entry in request["sets"]:
                 outcome = _probe_entry(request, module, entry, (target, problem))
                 report["outcomes"].append(outcome)
-    print(MARKER + json.dumps(report, default=str))
