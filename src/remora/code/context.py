@@ -48,22 +48,18 @@ class CodeContext:
     def kept(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()``, kept under ``key`` until the workspace changes."""
         revision = self.workspace.revision
-        found = self._kept.get(key)
-        if found is not None and found[0] == revision:
-            return found[1]  # type: ignore[no-any-return]
-        value = make()
-        self._kept[key] = (revision, value)
-        return value
+        hit = self._kept.get(key)
+        if hit is None or hit[0] != revision:
+            hit = self._kept[key] = (revision, make())
+        return hit[1]
 
     async def kept_async(self, key: Hashable, make: Callable[[], Awaitable[T]]) -> T:
         """:meth:`kept` for work that is awaited (a program run in the sandbox)."""
         revision = self.workspace.revision
-        found = self._kept.get(key)
-        if found is not None and found[0] == revision:
-            return found[1]  # type: ignore[no-any-return]
-        value = await make()
-        self._kept[key] = (revision, value)
-        return value
+        hit = self._kept.get(key)
+        if hit is None or hit[0] != revision:
+            hit = self._kept[key] = (revision, await make())
+        return hit[1]
 
     def bound_node(self) -> CSTNode:
         """The run's node; refused when the run has none (a context provider, a bare tool run)."""
