@@ -49,7 +49,11 @@ Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,do
        [--no-per-operation]
        [--no-combined] [--no-profile] [--profile-clock cpu|wall] [--profile-out FILE]
        [--discovery-only] [--paths SOME,FILES] [--src OTHER_CHECKOUT/src] [--output FILE]
-       [--queue-out DIR]
+       [--queue-out DIR] [--agent-time]
+
+``--agent-time`` logs the combined command's events and adds ``agent_time``
+(benchmarks/agent_time.py): how full the agents' slots were kept, each run's share
+with a request out, and per operation where the rest of a run's time went.
 
 ``--queue-out DIR`` writes, after each operation alone, every queued change
 (benchmarks/analyze.py's ``queue_text``, by ``--src``'s remora) to
@@ -78,6 +82,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent_time import agent_time, read_events
 from analyze import write_queue
 from process_cpu import HostProcesses, become_subreaper, reap_orphans
 from standin_server import MODEL_ID, StandIn
@@ -380,7 +385,11 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
         shutil.rmtree(project.parent, ignore_errors=True)
         return result
     shutil.rmtree(state, ignore_errors=True)
-    combined = bench.analyze(project, bench.command(source, args.operations))
+    events = bench.work / f"events-{size}.jsonl"
+    logged = ["--events-file", str(events)] if args.agent_time else []
+    combined = bench.analyze(project, bench.command(source, args.operations) + logged)
+    if args.agent_time:
+        combined["agent_time"] = agent_time(read_events(events))
     combined["remora_dir_mb"] = round(tree_bytes(state) / 2**20, 1)
     second = bench.analyze(project, bench.command(source, args.operations))
     combined["second_run_wall_s"] = second["wall_s"]
@@ -427,6 +436,9 @@ def main() -> None:
     )
     parser.add_argument("--output", type=Path, default=None, help="also write the JSON here")
     parser.add_argument("--queue-out", type=Path, default=None, help="the review queues here")
+    parser.add_argument(
+        "--agent-time", action="store_true", help="where the agents' time went (agent_time.py)"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     unknown = [s for s in sizes if s not in SOURCES]

@@ -76,6 +76,8 @@ async def test_a_fim_draft_that_passes_is_written_without_a_model_turn(
     assert asked.prefix.endswith('def average(values):\n    """')
     assert asked.suffix.startswith('"""\n    if not values:')
     assert result.details["completions"]["requests"] == 1
+    # The time the run waited for its completion: part of the run's, never more.
+    assert 0 <= result.details["completions"]["waited_s"] <= result.duration_s
 
 
 async def test_a_refused_draft_is_asked_again_as_a_chat(

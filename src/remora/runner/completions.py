@@ -2,12 +2,14 @@
 
 Tools ask for completions through ``remora_code.complete``; their tokens are the
 run's as much as its turns' are, so the runner adds them to the result's usage
-and says how many were asked for and in which shape.
+and says how many were asked for, in which shape, and how long the run waited
+for them (``waited_s``: the tool's time with a request out, not its own work).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import Any
 
 from remora.conversation import Completion, CompletionRequest, TextCompleter, Usage
@@ -24,11 +26,16 @@ class MeteredCompleter:
         self.usage = Usage()
         self.shapes: dict[str, int] = {}
         self.seconds: dict[str, float] = {}
+        self.waited_s = 0.0
 
     async def complete_text(self, request: CompletionRequest) -> Completion:
         if request.timeout_s is None and self.timeout_s is not None:
             request = dataclasses.replace(request, timeout_s=self.timeout_s)
-        completion = await self.inner.complete_text(request)
+        began = time.perf_counter()
+        try:
+            completion = await self.inner.complete_text(request)
+        finally:
+            self.waited_s += time.perf_counter() - began
         self.usage = self.usage + completion.usage
         self.shapes[completion.shape] = self.shapes.get(completion.shape, 0) + 1
         for phase, seconds in completion.timings.items():
@@ -37,4 +44,9 @@ class MeteredCompleter:
 
     def report(self) -> dict[str, Any]:
         """What the result's details say about this run's completions."""
-        return {"requests": self.usage.requests, "shapes": dict(self.shapes), **self.seconds}
+        return {
+            "requests": self.usage.requests,
+            "shapes": dict(self.shapes),
+            "waited_s": round(self.waited_s, 4),
+            **self.seconds,
+        }

@@ -133,6 +133,7 @@ class AgentRunner:
                     "failed", summary=exc.message, error=ResultError(exc.code, exc.message)
                 )
         result = await self._finish(result, time.monotonic() - started)
+        completions = result.details.get("completions")
         self._emit(
             "run_end",
             {
@@ -143,6 +144,7 @@ class AgentRunner:
                 "error": result.error.to_dict() if result.error else None,
                 "usage": result.usage.to_dict(),
                 "host_calls": self.host_calls + self.finish.calls,
+                **({"completions": completions} if completions else {}),
             },
         )
         return result
