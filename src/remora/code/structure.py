@@ -9,6 +9,8 @@ a :class:`~remora.code.source.SourceNode` (for tests and other host code); the
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
 from typing import Any
 
 import libcst as cst
@@ -124,8 +126,42 @@ def node_signature(node: SourceNode) -> dict[str, Any]:
     return result
 
 
-class _OwnBody(cst.CSTVisitor):
-    """Visits the node's own statements: never into a nested def, class or lambda."""
+# Fields that hold only layout (whitespace, parentheses, separators): no statement or
+# expression the scan looks for is ever inside one.
+_LAYOUT = (
+    "whitespace",
+    "lpar",
+    "rpar",
+    "leading_lines",
+    "lines_after",
+    "comma",
+    "semicolon",
+    "trailing_whitespace",
+    "header",
+    "footer",
+    "newline",
+)
+_CHILD_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
+
+
+def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The node's children, in field order, layout left out; read from the fields, where a
+    LibCST visit would build each node it passes anew (a fourth of the time here)."""
+    names = _CHILD_FIELDS.get(type(node))
+    if names is None:
+        fields = dataclasses.fields(node)
+        names = tuple(f.name for f in fields if not f.name.startswith(_LAYOUT))
+        _CHILD_FIELDS[type(node)] = names
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, list | tuple):
+            yield from (item for item in value if isinstance(item, cst.CSTNode))
+
+
+class _OwnBody:
+    """The node's own statements scanned: never into a nested def, class or lambda."""
 
     def __init__(self, file: Any) -> None:
         self.file = file
@@ -134,25 +170,34 @@ class _OwnBody(cst.CSTVisitor):
         self.value_returns = 0
         self.yields = 0
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
+    def scan(self, node: cst.CSTNode) -> None:
         if isinstance(node, _NESTED):
-            return False
-        return super().on_visit(node)
+            return
+        handler = isinstance(node, cst.ExceptHandler)
+        if isinstance(node, cst.ExceptHandler):
+            self.handlers.append(self._caught(node))
+        elif isinstance(node, cst.Raise):
+            self._raise(node)
+        elif isinstance(node, cst.Return):
+            value = node.value
+            if value is not None and not (isinstance(value, cst.Name) and value.value == "None"):
+                self.value_returns += 1
+        elif isinstance(node, cst.Yield):
+            self.yields += 1
+        for child in _children(node):
+            self.scan(child)
+        if handler:
+            self.handlers.pop()
 
-    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+    def _caught(self, node: cst.ExceptHandler) -> list[str]:
         caught = node.type
         if caught is None:
-            names = ["BaseException"]
-        elif isinstance(caught, cst.Tuple):
-            names = [self.file.code(e.value) for e in caught.elements]
-        else:
-            names = [self.file.code(caught)]
-        self.handlers.append(names)
+            return ["BaseException"]
+        if isinstance(caught, cst.Tuple):
+            return [self.file.code(e.value) for e in caught.elements]
+        return [self.file.code(caught)]
 
-    def leave_ExceptHandler(self, original_node: cst.ExceptHandler) -> None:
-        self.handlers.pop()
-
-    def visit_Raise(self, node: cst.Raise) -> None:
+    def _raise(self, node: cst.Raise) -> None:
         line = self.file.positions[node].start.line
         exc = node.exc
         if exc is None:
@@ -162,14 +207,6 @@ class _OwnBody(cst.CSTVisitor):
             names = [self.file.code(target)]
         self.raised += [{"name": name, "line": line, "reraise": exc is None} for name in names]
 
-    def visit_Return(self, node: cst.Return) -> None:
-        value = node.value
-        if value is not None and not (isinstance(value, cst.Name) and value.value == "None"):
-            self.value_returns += 1
-
-    def visit_Yield(self, node: cst.Yield) -> None:
-        self.yields += 1
-
 
 # By located node: checking one summary asks node_raises and node_returns twice each, and a
 # run checks up to three (the completion's, the chat's, the written one) against the same
@@ -177,10 +214,10 @@ class _OwnBody(cst.CSTVisitor):
 # cost as much as the class's size.
 @per_node
 def _own(node: SourceNode) -> _OwnBody:
-    visitor = _OwnBody(node.file)
+    scan = _OwnBody(node.file)
     for statement in node.body_statements:
-        statement.visit(visitor)
-    return visitor
+        scan.scan(statement)
+    return scan
 
 
 def node_raises(node: SourceNode) -> list[dict[str, Any]]:

@@ -2,8 +2,9 @@
 
 Tools ask for completions through ``remora_code.complete``; their tokens are the
 run's as much as its turns' are, so the runner adds them to the result's usage
-and says how many were asked for, in which shape, and how long the run waited
-for them (``waited_s``: the tool's time with a request out, not its own work).
+and says how many were asked for, in which shape, and how long they were out
+(``waited_s``, summed over the requests: a tool's time with a request out, not its
+own work).
 """
 
 from __future__ import annotations
