@@ -132,14 +132,26 @@ def agent_time(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    """The log's events; ValueError naming the line that is not one."""
+    events = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if line.strip():
+            try:
+                events.append(json.loads(line))
+            except ValueError as exc:
+                raise ValueError(f"{path}:{number}: not a JSON event ({exc})") from None
+    return events
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("events", type=Path, help="the JSONL log of analyze --events-file")
     args = parser.parse_args()
-    print(json.dumps(agent_time(read_events(args.events)), indent=2))
+    try:
+        events = read_events(args.events)
+    except (OSError, ValueError) as exc:
+        parser.error(f"{exc}; give the file `remora analyze --events-file FILE` wrote")
+    print(json.dumps(agent_time(events), indent=2))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import remora
 
 BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
@@ -68,3 +70,10 @@ def test_a_real_analyze_log_is_read(tmp_path: Path) -> None:
     figures = agent_time(read_events(log))
     assert figures["runs"] == 2 and set(figures["per_operation"]) == {"lint"}
     assert json.loads(json.dumps(figures)) == figures
+
+
+def test_a_line_that_is_not_an_event_is_named(tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    log.write_text('{"ts": 1, "kind": "run_start", "run_id": "lint-a-1"}\n\nnot json\n')
+    with pytest.raises(ValueError, match=r"events.jsonl:3: not a JSON event"):
+        read_events(log)
