@@ -35,6 +35,7 @@ __all__ = [
     "ParsedFile",
     "SourceNode",
     "byte_spans",
+    "child_nodes",
     "field_names",
     "literal_value",
     "locate",
@@ -369,7 +370,6 @@ def qualified_definitions(
     """Every class and function with its qualified name, in file order (also under if/try).
 
     ``module`` may also be one definition, ``outer`` the names of the definitions around it.
-    Through :func:`statement_children`, not a LibCST visit, which rebuilds every node it passes.
     """
     found: list[tuple[str, Definition]] = []
     stack: list[tuple[cst.CSTNode, tuple[str, ...]]] = [(module, tuple(outer))]
@@ -384,23 +384,25 @@ def qualified_definitions(
 
 def statement_children(node: cst.CSTNode, *, simple: bool = False) -> list[cst.CSTNode]:
     """The children of ``node`` that may hold a class or function (``simple``: and its
-    simple statement lines), in source order.
+    simple statement lines), in source order (a body before its ``else``/handlers):
+    expressions, simple statements, whitespace, decorators and parameters hold none."""
+    return [
+        item
+        for item in child_nodes(node)
+        if (isinstance(item, _HOLD_STATEMENTS) and not isinstance(item, cst.SimpleStatementSuite))
+        or (simple and isinstance(item, cst.SimpleStatementLine))
+    ]
 
-    Definitions sit only in statement bodies: expressions, simple statements, whitespace,
-    decorators and parameters hold none and are most of a tree. Read through the node's
-    fields (in source order for statements: a body before its ``else``/handlers), not LibCST's
-    ``children``, which rebuilds the node to list them.
-    """
-    found: list[cst.CSTNode] = []
-    for name in field_names(type(node)):
+
+def child_nodes(node: cst.CSTNode, names: Sequence[str] | None = None) -> Iterator[cst.CSTNode]:
+    """The nodes in ``node``'s fields (``names``: in these only), in field order: read from
+    the fields, where LibCST's ``children`` and visits build every node they pass anew."""
+    for name in field_names(type(node)) if names is None else names:
         value = getattr(node, name)
-        for item in value if isinstance(value, tuple | list) else (value,):
-            if (
-                isinstance(item, _HOLD_STATEMENTS)
-                and not isinstance(item, cst.SimpleStatementSuite)
-            ) or (simple and isinstance(item, cst.SimpleStatementLine)):
-                found.append(item)
-    return found
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, tuple | list):
+            yield from (item for item in value if isinstance(item, cst.CSTNode))
 
 
 @functools.cache

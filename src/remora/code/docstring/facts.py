@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from remora import python_ast
-from remora.code.source import ParsedFile, SourceNode, field_names
+from remora.code.source import ParsedFile, SourceNode, child_nodes
 
 __all__ = ["CodeFacts", "code_facts", "file_facts", "name_words", "word_tokens"]
 
@@ -80,12 +80,7 @@ def file_facts(file: ParsedFile) -> dict[int, CodeFacts]:
             open_sets.append((set(), set()))
             stack.append((node, True))
         _add(node, *open_sets[-1])
-        for name in field_names(type(node)):
-            value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                stack.append((value, False))
-            elif isinstance(value, tuple | list):
-                stack.extend((item, False) for item in value if isinstance(item, cst.CSTNode))
+        stack.extend((child, False) for child in child_nodes(node))
     found[-1] = _facts(*open_sets[0])
     return found
 
