@@ -213,6 +213,22 @@ async def test_a_program_past_its_limit_is_killed_as_run_command_kills_it(ws: Wo
     assert spun["timed_out"] and spun["exit_code"] == 124
 
 
+async def test_a_program_past_its_limit_leaves_the_server_and_its_zygote_serving(
+    ws: Workspace,
+) -> None:
+    # A killed child used to leave an infinite wait that select() refused: the server
+    # died, and the program ran twice more (a fresh server, then run_command's path).
+    await _probe(ws, "mod", "add")
+    (server,) = fork_server._SERVERS.values()
+    processes = set(_processes_with(str(server.base)))
+    spun = await _forked(ws, _probe_text("mod", "spin", 60), timeout_s=1, module="mod", paths=[])
+    looped = await _forked(ws, "while True:\n    pass\n", timeout_s=1)
+    assert spun["timed_out"] and looped["timed_out"]
+    assert list(fork_server._SERVERS.values()) == [server] and not server.gone
+    assert set(_processes_with(str(server.base))) == processes  # the same zygote too
+    assert (await _probe(ws, "mod", "add"))["outcomes"][0]["returned"]["repr"] == "1"
+
+
 async def test_a_hanging_import_leaves_the_probe_timed_out(ws: Workspace) -> None:
     (ws.project_root / "slow.py").write_text("import time\ntime.sleep(30)\n")
     run = await _forked(ws, _probe_text("slow", "f"), timeout_s=1, module="slow", paths=[])

@@ -369,7 +369,9 @@ class Server:
             if run.exit_code is None:  # past its limit: killed, answered when reaped
                 run.timed_out = True
                 run.kill()
-                run.deadline = now + float("inf")
+                # A finite wait: an infinite one is a timeout select() refuses (the
+                # server died with every timed-out child); killed again if not reaped.
+                run.deadline = now + _DRAIN_S
             else:  # exited, but something it left holds its pipes
                 for fd in list(run.open):
                     self.close_stream(run, fd)
