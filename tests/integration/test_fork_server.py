@@ -229,6 +229,18 @@ async def test_a_program_past_its_limit_leaves_the_server_and_its_zygote_serving
     assert (await _probe(ws, "mod", "add"))["outcomes"][0]["returned"]["repr"] == "1"
 
 
+async def test_an_editor_the_code_starts_returns_at_once(ws: Workspace) -> None:
+    # click.edit runs $VISUAL, $EDITOR or vi; vi (installed here) waited for input past any
+    # time limit: with stdin at its end it reads from stderr, a pipe that never has any.
+    program = (
+        "import os, subprocess\n"
+        "editor = os.environ.get('VISUAL') or os.environ.get('EDITOR') or 'vi'\n"
+        "print(subprocess.run([editor, 'notes.txt']).returncode)\n"
+    )
+    for result in (await _forked(ws, program, timeout_s=5), await _old(ws, program, 5)):
+        assert (result["timed_out"], result["exit_code"], result["stdout"]) == (False, 0, "0\n")
+
+
 async def test_a_hanging_import_leaves_the_probe_timed_out(ws: Workspace) -> None:
     (ws.project_root / "slow.py").write_text("import time\ntime.sleep(30)\n")
     run = await _forked(ws, _probe_text("slow", "f"), timeout_s=1, module="slow", paths=[])

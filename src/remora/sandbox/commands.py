@@ -101,6 +101,11 @@ def command_env(home: Path, tmp: Path) -> dict[str, str]:
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONNOUSERSITE": "1",
         "NO_COLOR": "1",
+        # No terminal and nobody to type: an editor the code starts (click.edit, git commit)
+        # waited for input to the time limit (vim, its input ended, reads it from stderr, a
+        # pipe). `true` leaves the file as it was, as a person closing the editor would.
+        "VISUAL": "true",
+        "EDITOR": "true",
     }
 
 
