@@ -16,7 +16,8 @@ import contextlib
 import time
 import uuid
 from collections import deque
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -29,8 +30,8 @@ from remora.coordinator.binding import OptionBoundExecutor
 from remora.coordinator.heap import HeapTrimmer, fewer_collections
 from remora.coordinator.incremental import (
     plan_digest,
-    result_of,
-    reusable_result,
+    reused_outcome,
+    standing_results,
     task_fingerprint,
 )
 from remora.coordinator.providers import (
@@ -55,12 +56,13 @@ from remora.coordinator.tasks import (
     plan_operations,
     plan_tasks,
 )
+from remora.coordinator.workers import run_workers
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
-from remora.results.review import is_open, new_result_state, supersede
+from remora.results.review import new_result_state, supersede
 from remora.runner import (
     AgentResult,
     AgentRunner,
@@ -73,11 +75,36 @@ from remora.runner import (
 from remora.sandbox import SandboxRuntime
 from remora.workspace import WorkspaceStore
 
-__all__ = ["OPERATIONAL_ERRORS", "Coordinator"]
+__all__ = ["OPERATIONAL_ERRORS", "Coordinator", "MoreNodes"]
+
+# Nodes to add to a running batch; an empty list: there are no more.
+MoreNodes = Callable[[], Awaitable[list[CSTNode]]]
 
 # Failures of the world, not of Remora's code: they become failed results. A RemoraError
 # (a model error included) keeps its code; the others are reported by their class name.
 OPERATIONAL_ERRORS: tuple[type[BaseException], ...] = (RemoraError, TimeoutError, OSError)
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """What plans a batch's tasks, the first ones and those added as it runs."""
+
+    plans: dict[str, OperationPlan]
+    digests: dict[str, str]  # each operation's plan_digest
+    only: Collection[tuple[str, str]] | None
+    force: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    tasks: list[Task]
+    kept: dict[tuple[str, str], ResultRecord]  # the standing results that stand for some
+
+    @property
+    def to_run(self) -> list[Task]:
+        return [
+            t for t in self.tasks if t.runnable and (t.node.node_id, t.operation) not in self.kept
+        ]
 
 
 class Coordinator:
@@ -119,6 +146,9 @@ class Coordinator:
         self.keep_outcomes = True
         # False: kept outcomes drop their details (the tools called; a table needs none).
         self.keep_details = True
+        # Where more nodes come from once the batch's queue runs dry (a shard asks its
+        # parent for another file); None: the nodes given are the whole batch.
+        self.more: MoreNodes | None = None
         self._heap = HeapTrimmer()
 
     async def __aenter__(self) -> Coordinator:
@@ -148,12 +178,6 @@ class Coordinator:
                     self.db = None
 
     # ------------------------------------------------------------------ plan
-
-    def plan(
-        self, nodes: Sequence[CSTNode], operations: Sequence[str]
-    ) -> tuple[dict[str, OperationPlan], list[Task]]:
-        plans = plan_operations(operations, self.config, self.registry)
-        return plans, plan_tasks(nodes, plans)
 
     async def prepare(self, tasks: Sequence[Task]) -> None:
         """Create the providers the runnable tasks need and check every model first."""
@@ -197,12 +221,11 @@ class Coordinator:
         if self.db is None:
             raise RuntimeError("Coordinator.analyze() outside `async with Coordinator(...)`")
         db = self.db
-        plans, tasks = self.plan(nodes, operations)
-        if only is not None:
-            tasks = [t for t in tasks if (t.node.node_id, t.operation) in only]
+        plans = plan_operations(operations, self.config, self.registry)
         digests = {name: plan_digest(plan, self.config) for name, plan in plans.items()}
-        kept = {} if force else self._standing_results(tasks, digests)
-        to_run = [t for t in tasks if t.runnable and (t.node.node_id, t.operation) not in kept]
+        batch = _Batch(plans, digests, only, force)
+        first = self._planned(batch, nodes)
+        tasks, to_run = first.tasks, first.to_run
         # Nothing to run (an unchanged project): no model check, no sandbox start.
         await self.prepare(to_run)
         own_run = run_id is None
@@ -225,15 +248,12 @@ class Coordinator:
         )
         self.progress.started(len(tasks))
         try:
-            if to_run and self._runtime is None:
-                runtime = SandboxRuntime(self.config.sandbox, workers=limit)
-                await runtime.start()
-                self._runtime = runtime
+            await self._start_sandbox(to_run, limit)
             async with publish_server_states(
                 self.providers, self.project_root, self.publish_states
             ):
                 with fewer_collections():
-                    await self._run_all(tasks, run_id, report, limit, digests, kept)
+                    await self._run_all(batch, first, run_id, report, limit)
             if auto_accept:
                 assert self.db is not None
                 accept_changes(self.store, self.db, report, self._emit)
@@ -258,74 +278,65 @@ class Coordinator:
             )
         return report
 
+    def _planned(self, batch: _Batch, nodes: Sequence[CSTNode]) -> _Planned:
+        """The batch's tasks on ``nodes``, and the standing results that stand for some."""
+        tasks = plan_tasks(nodes, batch.plans)
+        if batch.only is not None:
+            tasks = [t for t in tasks if (t.node.node_id, t.operation) in batch.only]
+        if batch.force:
+            return _Planned(tasks, {})
+        return _Planned(tasks, standing_results(self.db, self.store, tasks, batch.digests))
+
+    async def _start_sandbox(self, to_run: Sequence[Task], limit: int) -> None:
+        if to_run and self._runtime is None:
+            runtime = SandboxRuntime(self.config.sandbox, workers=limit)
+            await runtime.start()
+            self._runtime = runtime
+
     async def _run_all(
-        self,
-        tasks: Sequence[Task],
-        run_id: str,
-        report: AnalyzeReport,
-        limit: int,
-        digests: dict[str, str],
-        kept: dict[tuple[str, str], ResultRecord],
+        self, batch: _Batch, first: _Planned, run_id: str, report: AnalyzeReport, limit: int
     ) -> None:
         queue: deque[tuple[Task, str]] = deque()
-        for task in tasks:
-            if not task.runnable:
-                self._done(report, self._record(run_id, task, not_run_result(task)))
-                continue
-            record = kept.get((task.node.node_id, task.operation))
-            if record is None:
-                queue.append((task, task_fingerprint(task, digests)))
-                continue
-            open_review = is_open(record.review_state)
-            outcome = TaskOutcome(
-                task.node,
-                task.operation,
-                result_of(record),
-                record.result_id,
-                record.review_state if open_review else "none",
-                reused=True,
-            )
-            self._done(report, outcome)
 
-        async def worker() -> None:
-            while queue:
-                task, fingerprint = queue.popleft()
-                self.progress.task_started(task.node, task.operation)
-                self._done(report, await self._run_one(task, run_id, fingerprint))
+        def enqueue(planned: _Planned) -> None:
+            for task in planned.tasks:
+                if not task.runnable:
+                    self._done(report, self._record(run_id, task, not_run_result(task)))
+                    continue
+                record = planned.kept.get((task.node.node_id, task.operation))
+                if record is None:
+                    queue.append((task, task_fingerprint(task, batch.digests)))
+                else:
+                    self._done(report, reused_outcome(task, record))
 
-        workers = [
-            asyncio.create_task(worker(), name=f"remora-worker-{i}")
-            for i in range(min(limit, len(queue)))
-        ]
-        if not workers:
-            return
-        try:
-            done, pending = await asyncio.wait(workers, return_when=asyncio.FIRST_EXCEPTION)
-        except asyncio.CancelledError:
-            await _cancel(workers)
-            raise
-        if pending:
-            # One worker raised (a bug): stop the others, then let the error out.
-            await _cancel(list(pending))
-        for finished in done:
-            error = finished.exception()
-            if error is not None:
-                raise error
+        asking = asyncio.Lock()
+        more = self.more
 
-    def _standing_results(
-        self, tasks: Sequence[Task], digests: dict[str, str]
-    ) -> dict[tuple[str, str], ResultRecord]:
-        """The recorded results that stand for tasks whose inputs are unchanged."""
-        assert self.db is not None
-        kept: dict[tuple[str, str], ResultRecord] = {}
-        for task in tasks:
-            if not task.runnable:
-                continue
-            fingerprint = task_fingerprint(task, digests)
-            record = reusable_result(self.db, self.store, task, fingerprint)
-            if record is not None:
-                kept[(task.node.node_id, task.operation)] = record
-        return kept
+        async def refill() -> bool:
+            """More tasks queued from ``self.more``; false when it has none left."""
+            nonlocal more
+            async with asking:  # one asks; the others find the queue it filled
+                while not queue and more is not None:
+                    nodes = await more()
+                    if not nodes:
+                        more = None  # no more: never asked again
+                        break
+                    planned = self._planned(batch, nodes)
+                    profile = self._profile_name()
+                    models = [t.plan.model for t in planned.to_run if t.plan.model is not None]
+                    if any((model, profile) not in self.providers for model in models):
+                        await self.prepare(planned.to_run)  # a model first needed now is checked
+                    await self._start_sandbox(planned.to_run, limit)
+                    enqueue(planned)
+                return bool(queue)
+
+        async def run(item: tuple[Task, str]) -> None:
+            task, fingerprint = item
+            self.progress.task_started(task.node, task.operation)
+            self._done(report, await self._run_one(task, run_id, fingerprint))
+
+        enqueue(first)
+        await run_workers(queue, limit, run, refill if more is not None else None)
 
     def _done(self, report: AnalyzeReport, outcome: TaskOutcome) -> None:
         if not self.keep_outcomes:
@@ -437,9 +448,3 @@ def _code_and_message(exc: BaseException) -> tuple[str, str]:
     if isinstance(exc, RemoraError):
         return exc.code, exc.message
     return type(exc).__name__, str(exc) or type(exc).__name__
-
-
-async def _cancel(tasks: Sequence[asyncio.Task[None]]) -> None:
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)

@@ -15,12 +15,14 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import Usage
+from remora.coordinator.report import TaskOutcome
 from remora.coordinator.tasks import OperationPlan, Task
 from remora.providers.catalogue import lookup
 from remora.results import ResultsDB
@@ -31,7 +33,14 @@ from remora.runner.result import Status
 from remora.version import __version__
 from remora.workspace import WorkspaceStore
 
-__all__ = ["plan_digest", "result_of", "reusable_result", "task_fingerprint"]
+__all__ = [
+    "plan_digest",
+    "result_of",
+    "reusable_result",
+    "reused_outcome",
+    "standing_results",
+    "task_fingerprint",
+]
 
 # Settings that change how long a run may take or how it is scheduled, not what it
 # produces: changing them keeps earlier results.
@@ -109,7 +118,7 @@ def plan_digest(plan: OperationPlan, config: RemoraConfig) -> str:
     )
 
 
-def task_fingerprint(task: Task, plan_digests: dict[str, str]) -> str:
+def task_fingerprint(task: Task, plan_digests: Mapping[str, str]) -> str:
     """The fingerprint of one node × operation: its node plus its operation's digest."""
     node = task.node
     return _digest(
@@ -159,3 +168,25 @@ def result_of(record: ResultRecord) -> AgentResult:
         duration_s=record.duration_s,
         degraded=record.degraded,
     )
+
+
+def standing_results(
+    db: ResultsDB | None, store: WorkspaceStore, tasks: Sequence[Task], digests: Mapping[str, str]
+) -> dict[tuple[str, str], ResultRecord]:
+    """The recorded results that stand for tasks whose inputs are unchanged."""
+    assert db is not None
+    kept: dict[tuple[str, str], ResultRecord] = {}
+    for task in tasks:
+        if not task.runnable:
+            continue
+        record = reusable_result(db, store, task, task_fingerprint(task, digests))
+        if record is not None:
+            kept[(task.node.node_id, task.operation)] = record
+    return kept
+
+
+def reused_outcome(task: Task, record: ResultRecord) -> TaskOutcome:
+    """The outcome of a task whose standing result stands: not run again."""
+    review = record.review_state if is_open(record.review_state) else "none"
+    result = result_of(record)
+    return TaskOutcome(task.node, task.operation, result, record.result_id, review, reused=True)

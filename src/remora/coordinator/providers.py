@@ -83,6 +83,10 @@ class ProviderPool:
     def __len__(self) -> int:
         return len(self._providers)
 
+    def __contains__(self, item: tuple[ModelConfig, str | None]) -> bool:
+        """Whether the provider of (model, profile) was made already."""
+        return model_key(*item) in self._providers
+
     async def check_all(self) -> None:
         """Raise AGENT_002 naming the model, the provider and what to do, for the first
         model that is not available."""

@@ -7,9 +7,10 @@ on its nodes with its share of ``-j`` and of each server's ``max_in_flight``, in
 the run the parent started, and tells the parent what happens as JSON lines on
 the pipe ``spec.progress_fd``: ``ready`` (a SIGINT now stops it cleanly; before, the
 interpreter would print a traceback), ``run`` (a task started), ``done`` (its outcome),
-``servers`` (the servers' states, every second), then ``end`` or ``error`` (a
-RemoraError, such as a model that is not available). Its stderr goes to the
-parent, which shows it; nothing else is printed.
+``servers`` (the servers' states, every second), ``more`` (its queue ran dry: the parent
+answers on stdin with the next file of ``spec.pool_nodes`` to run, or none), then
+``end`` or ``error`` (a RemoraError, such as a model that is not available). Its stderr
+goes to the parent, which shows it; nothing else is printed.
 
 SIGINT (the parent forwarding Ctrl-C) stops it as it stops ``remora analyze``:
 unfinished runs discarded, finished ones recorded; exit 130. When the parent
@@ -43,7 +44,7 @@ from remora.errors import RemoraError
 from remora.events import EventEmitter, build_emitter
 from remora.providers.base import Provider
 
-__all__ = ["Channel", "ChannelProgress", "main", "shard_coordinator", "split_limits"]
+__all__ = ["Channel", "ChannelProgress", "Parent", "main", "shard_coordinator", "split_limits"]
 
 
 class Channel:
@@ -111,18 +112,49 @@ def split_limits(index: int, count: int) -> ProviderFactory:
     return create
 
 
-def _watch_parent() -> None:
-    """Interrupt this process when its parent goes away (stdin, a pipe from it, closes)."""
+class Parent:
+    """The parent's side of stdin (a pipe from it): the files it hands this process, a JSON
+    line each (``{"files": [...]}``, none left when empty), asked for with ``more`` on the
+    channel. When it closes (the parent went away) this process interrupts itself."""
 
-    def wait() -> None:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: tuple[asyncio.AbstractEventLoop, asyncio.Future[list[str]]] | None = None
+
+    def watch(self) -> None:
+        threading.Thread(target=self._read, name="remora-parent-watch", daemon=True).start()
+
+    def _read(self) -> None:
+        pending = b""
         try:
-            while os.read(0, 4096):
-                pass
+            while chunk := os.read(0, 65536):
+                *lines, pending = (pending + chunk).split(b"\n")
+                for line in lines:
+                    self._answer(json.loads(line)["files"])
         except OSError:
             pass
         os.kill(os.getpid(), signal.SIGINT)
 
-    threading.Thread(target=wait, name="remora-parent-watch", daemon=True).start()
+    def _answer(self, files: list[str]) -> None:
+        with self._lock:
+            waiting, self._waiting = self._waiting, None
+        if waiting is not None:  # a reply is only sent to a question: one is waiting
+            loop, future = waiting
+            loop.call_soon_threadsafe(_settle, future, files)
+
+    async def files(self, channel: Channel) -> list[str]:
+        """The next files the parent hands this process; none: there are no more."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[list[str]] = loop.create_future()
+        with self._lock:
+            self._waiting = (loop, future)
+        channel.send({"t": "more"})
+        return await future
+
+
+def _settle(future: asyncio.Future[list[str]], files: list[str]) -> None:
+    if not future.done():  # not cancelled meanwhile (an interrupt)
+        future.set_result(files)
 
 
 def shard_coordinator(
@@ -150,7 +182,7 @@ def shard_coordinator(
     return coordinator
 
 
-async def _run(spec: ShardSpec, channel: Channel) -> bool:
+async def _run(spec: ShardSpec, channel: Channel, parent: Parent) -> bool:
     config = spec.loaded.config
     emitter = build_emitter(
         config.events.enabled, spec.events_output, config.events.max_payload_chars
@@ -158,6 +190,14 @@ async def _run(spec: ShardSpec, channel: Channel) -> bool:
     progress = ChannelProgress(channel, spec.details)
     coordinator = shard_coordinator(spec.loaded, spec, emitter, progress)
     coordinator.publish_states = channel.servers
+    pool: dict[str, list[CSTNode]] = {}
+    for node in spec.pool_nodes:
+        pool.setdefault(node.file_path, []).append(node)
+
+    async def more() -> list[CSTNode]:
+        return [node for path in await parent.files(channel) for node in pool[path]]
+
+    coordinator.more = more
     try:
         async with coordinator:
             await coordinator.analyze(
@@ -187,12 +227,13 @@ def main(argv: list[str]) -> NoReturn:
         # The parent forwards Ctrl-C as SIGINT, whatever this process inherited (a shell
         # starts a background job with SIGINT ignored).
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        _watch_parent()
+        parent = Parent()
+        parent.watch()
         spec: ShardSpec = pickle.loads(Path(argv[0]).read_bytes())
         channel = Channel(spec.progress_fd)
         channel.send({"t": "ready"})  # a SIGINT from now on stops it cleanly
         warnings.showwarning = _show_warning
-        faulted = asyncio.run(_run(spec, channel))
+        faulted = asyncio.run(_run(spec, channel, parent))
         _ending()
         channel.send({"t": "end", "faulted": faulted})
         code = 0

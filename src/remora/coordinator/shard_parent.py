@@ -7,9 +7,12 @@ session of its own, so a terminal's Ctrl-C reaches the parent only, which
 forwards it once), runs the first shard itself, and reads each child's pipe: tasks
 started and their outcomes go to the one progress bar and into the report, the
 servers' states into ``.remora/servers.json`` (merged), a child's stderr to
-``on_stderr`` line by line. The first shard runs here rather than in a child of its
-own: N processes do host work, not N + 1 with one of them waiting, and there is one
-interpreter fewer (its imports and its libraries' pages, ~100 MB).
+``on_stderr`` line by line. The files of the plan's pool are handed out one at a
+time to the shard whose queue ran dry first (a child asks on its pipe and is
+answered on its stdin), so the shards end together. The first shard runs here
+rather than in a child of its own: N processes do host work, not N + 1 with one of
+them waiting, and there is one interpreter fewer (its imports and its libraries'
+pages, ~100 MB).
 
 The report is the one a single process would give: every task once, in the
 batch's order; ``--auto-accept`` runs here once every shard is done. A shard
@@ -41,13 +44,13 @@ from remora.coordinator.accepting import auto_accept as accept_changes
 from remora.coordinator.report import AnalyzeReport, ProgressSink, TaskOutcome, outcome_from_dict
 from remora.coordinator.server_states import merge_server_states, write_server_states
 from remora.coordinator.shard_child import shard_coordinator
-from remora.coordinator.shards import SHARD_CRASHED, Shard, ShardPlan, ShardSpec
-from remora.coordinator.tasks import Task, not_run_result
+from remora.coordinator.shard_crash import crash_outcomes
+from remora.coordinator.shards import FilePool, Shard, ShardPlan, ShardSpec
+from remora.coordinator.tasks import Task
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError, error_for
 from remora.events import Event, EventEmitter
 from remora.results import ResultsDB
-from remora.runner import AgentResult, ResultError
 from remora.workspace import WorkspaceStore
 
 __all__ = ["forward_lines", "run_shards"]
@@ -94,16 +97,6 @@ async def forward_lines(stream: asyncio.StreamReader, on_line: Callable[[str], N
         on_line(pending.decode(errors="replace"))
 
 
-def _exit_reason(returncode: int | None) -> str:
-    if returncode is None:
-        return "did not end"
-    if returncode < 0:
-        with contextlib.suppress(ValueError):
-            return f"was killed by {signal.Signals(-returncode).name}"
-        return f"was killed by signal {-returncode}"
-    return f"exited with status {returncode}"
-
-
 class _Shards:
     def __init__(
         self,
@@ -116,8 +109,10 @@ class _Shards:
     ) -> None:
         shard_of = {path: s.index for s in plan.shards for path in s.files}
         self.children = [_Child(shard, []) for shard in plan.shards]
+        self.pool = FilePool(plan)
         for task in plan.tasks:
-            self.children[shard_of[task.node.file_path]].tasks.append(task)
+            if task.node.file_path in shard_of:
+                self.children[shard_of[task.node.file_path]].tasks.append(task)
         self.nodes = {task.node.node_id: task.node for task in plan.tasks}
         self._spec = spec
         self._progress = progress
@@ -163,6 +158,11 @@ class _Shards:
         here = _Here(self, child, self._progress, spec.details)
         coordinator = shard_coordinator(loaded, spec, self._emitter, here)
         coordinator.publish_states = lambda states, running: self._got_states(child, states)
+
+        async def more() -> list[CSTNode]:
+            return self.pool.nodes(self.pool.hand_out(child.tasks))
+
+        coordinator.more = more
         try:
             async with coordinator:
                 await coordinator.analyze(
@@ -280,11 +280,18 @@ class _Shards:
             self.arrive(child, outcome_from_dict(data, self.nodes[data["node_id"]]))
         elif kind == "servers":
             self._got_states(child, message["states"])
+        elif kind == "more":
+            self._answer_more(child)
         elif kind == "end":
             child.ended = True
         elif kind == "error":
             child.error = message
             self._stop(signal.SIGINT)  # as one process stops at the error: the others too
+
+    def _answer_more(self, child: _Child) -> None:
+        stdin = child.process.stdin if child.process is not None else None
+        if stdin is not None and not stdin.is_closing():
+            stdin.write(json.dumps({"files": self.pool.hand_out(child.tasks)}).encode() + b"\n")
 
     def arrive(self, child: _Child, outcome: TaskOutcome) -> None:
         child.outcomes[(outcome.node.node_id, outcome.operation)] = outcome
@@ -330,29 +337,6 @@ class _Here:
         return None
 
 
-def _crash_outcomes(
-    child: _Child, count: int, db: ResultsDB, run_id: str
-) -> list[tuple[TaskOutcome, str]]:
-    """The tasks a shard left without a result, recorded as failed (or as not run)."""
-    if child.process is None:  # the shard here: its coordinator gave every task or raised
-        return []
-    reason = _exit_reason(child.process.returncode)
-    message = (
-        f"host process {child.shard.index + 1} of {count} (pid {child.process.pid}) {reason} "
-        "before this run finished; the runs it finished are recorded, run `remora analyze` "
-        "again for the rest (its stderr, shown above, may say why)"
-    )
-    failed = AgentResult("failed", summary=message, error=ResultError(SHARD_CRASHED, message))
-    outcomes = []
-    for task in child.tasks:
-        if (task.node.node_id, task.operation) in child.outcomes:
-            continue
-        result = failed if task.runnable else not_run_result(task)
-        result_id = db.record_result(run_id, task.node, task.operation, result.to_dict())
-        outcomes.append((TaskOutcome(task.node, task.operation, result, result_id), message))
-    return outcomes
-
-
 def _raise_error(message: dict[str, str]) -> None:
     # A child sends only its RemoraErrors, whose codes all have a class: a code without one
     # is a programming error, and error_for's ValueError says so.
@@ -390,7 +374,7 @@ async def run_shards(
         run_id = db.start_run("analyze", {**config, "host_processes": count})
 
         def spec(shard: Shard, progress_fd: int) -> ShardSpec:
-            ids = {node.node_id for node in shard.nodes}
+            ids = {node.node_id for node in (*shard.nodes, *plan.pool_nodes)}
             return ShardSpec(
                 index=shard.index,
                 count=count,
@@ -404,6 +388,7 @@ async def run_shards(
                 events_output=events_output,
                 details=details,
                 progress_fd=progress_fd,
+                pool_nodes=list(plan.pool_nodes),
             )
 
         shards = _Shards(plan, spec, progress, on_stderr or _to_stderr, root, emitter)
@@ -418,7 +403,7 @@ async def run_shards(
                 _raise_error(error)
             report.outcomes.extend(shards.arrived)  # the order the runs finished in
             for child in shards.children:
-                for outcome, message in _crash_outcomes(child, count, db, run_id):
+                for outcome, message in crash_outcomes(child, count, db, run_id):
                     report.outcomes.append(outcome)
                     progress.task_done(outcome)
                     emitter.emit(Event("warning", {"shard": child.shard.index, "message": message}))

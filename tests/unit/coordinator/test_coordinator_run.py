@@ -19,6 +19,7 @@ from coordinator_support import (
 from remora.agents import AgentRegistry
 from remora.conversation import ModelRequest
 from remora.coordinator import Coordinator
+from remora.discovery.node import CSTNode
 from remora.errors import ModelUnavailableError, RemoraError
 from remora.events import RecordingEmitter
 from remora.providers.base import Availability, Provider
@@ -364,3 +365,36 @@ async def test_outcomes_kept_without_details_are_recorded_with_them(tmp_path: Pa
         transcript = recorded[outcome.result_id].details["transcript"]
         tools = [t["name"] for t in transcript["tools"]]
         assert tools == ["write_note", "submit_result"]
+
+
+async def test_nodes_from_more_join_the_batch_as_its_queue_runs_dry(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    nodes = nodes_of(root)
+    first = [n for n in nodes if n.file_path == "pkg/alpha.py"]
+    rest = [n for n in nodes if n.file_path != "pkg/alpha.py"]
+    handed: list[list[str]] = [[n.full_name for n in rest], []]
+    asked = 0
+
+    async def more() -> list[CSTNode]:
+        nonlocal asked
+        asked += 1
+        names = handed.pop(0) if handed else []
+        return [n for n in rest if n.full_name in names]
+
+    async with Coordinator(
+        make_config(root, sandbox={"max_concurrent_agents": 3}),
+        root,
+        registry=registry(root),
+        provider_factory=provider_factory(note_model()),
+    ) as coordinator:
+        coordinator.more = more
+        report = await coordinator.analyze(first, ["note"])
+    # Every node once; the three idle workers asked in turn, not at once: once for the
+    # nodes, once to hear there are no more.
+    assert sorted(o.node.node_id for o in report.outcomes) == sorted(n.node_id for n in nodes)
+    assert asked == 2
+    statuses = {o.node.full_name: o.result.status for o in report.outcomes}
+    assert statuses["three"] == statuses["Box.open"] == "success"
+    assert statuses["pkg/beta.py"] == "skipped"
+    with ResultsDB(root) as db:
+        assert len(db.list(run_id=report.run_id)) == len(nodes)

@@ -23,12 +23,16 @@ from remora.coordinator.shards import (
     AUTO_MAX_PROCESSES,
     LINES_PER_RUN,
     MIN_RUNS_PER_PROCESS,
+    FilePool,
+    ShardPlan,
     even_share,
+    hold_back,
     host_processes,
     jobs_per_process,
     partition,
     plan_shards,
 )
+from remora.coordinator.tasks import OperationPlan, Task
 from remora.discovery.node import CSTNode, make_node_id
 from remora.errors import UsageError
 from remora.runner import AgentResult, ResultError
@@ -80,6 +84,32 @@ def test_partition_is_within_a_third_of_the_best(count: int) -> None:
 def test_partition_leaves_out_empty_shards() -> None:
     shards = partition(_files({"a.py": 2, "b.py": 1}), 5)
     assert [s.files for s in shards] == [("a.py",), ("b.py",)]
+
+
+def test_the_lightest_files_are_held_back_for_whoever_runs_dry_heaviest_first() -> None:
+    sizes = {"a.py": 9, "b.py": 1, "c.py": 6, "d.py": 2, "e.py": 3, "f.py": 1}
+    nodes = _files(sizes)
+    weights = {path: float(count) for path, count in sizes.items()}
+    planned, pool = hold_back(nodes, 2, weights, share=0.3)
+    # 30% of 22 is 6.6: the lightest files while they fit (1 + 1 + 2 + 3 would be 7).
+    assert pool == ("d.py", "f.py", "b.py")
+    assert [n.file_path for n in planned] == [
+        n.file_path for n in nodes if n.file_path in ("a.py", "c.py", "e.py")
+    ]
+    assert hold_back(nodes, 5, weights)[1] == ("b.py",)  # five files stay to be partitioned
+    assert hold_back(nodes, 2, weights, share=0.0) == (nodes, ())
+
+
+def test_the_pool_hands_each_file_out_once_with_its_tasks() -> None:
+    nodes = _files({"a.py": 2, "b.py": 1, "c.py": 3})
+    note = OperationPlan("note", None)
+    tasks = [Task(n, "note", note) for n in nodes]
+    plan = ShardPlan({}, tasks, [], 4, pool=("c.py", "b.py"), pool_nodes=tuple(nodes[2:]))
+    pool, held = FilePool(plan), [tasks[0]]
+    assert pool.hand_out(held) == ["c.py"] and pool.nodes(["c.py"]) == nodes[3:]
+    assert held == [tasks[0], *tasks[3:]]
+    assert pool.hand_out(held) == ["b.py"] and held[-1] is tasks[2]
+    assert pool.hand_out(held) == [] and len(held) == 5
 
 
 def test_shares_add_up_to_the_limits() -> None:
@@ -149,6 +179,7 @@ def test_plan_shards_splits_the_batch_as_one_process_would_run_it(tmp_path: Path
         (("pkg/alpha.py",), 2 * (1 + 6 / LINES_PER_RUN)),
     ]
     assert plan.total_jobs == 8 and plan.jobs == 4  # -j by default: 1.5 × max_in_flight, split
+    assert plan.pool == ()  # two files for two processes: none held back
     assert sorted(n.node_id for s in plan.shards for n in s.nodes) == sorted(
         n.node_id for n in nodes
     )
