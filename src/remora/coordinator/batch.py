@@ -102,9 +102,8 @@ class _Planned:
 
     @property
     def to_run(self) -> list[Task]:
-        return [
-            t for t in self.tasks if t.runnable and (t.node.node_id, t.operation) not in self.kept
-        ]
+        kept = self.kept
+        return [t for t in self.tasks if t.runnable and (t.node.node_id, t.operation) not in kept]
 
 
 class Coordinator:
@@ -285,6 +284,7 @@ class Coordinator:
             tasks = [t for t in tasks if (t.node.node_id, t.operation) in batch.only]
         if batch.force:
             return _Planned(tasks, {})
+        assert self.db is not None
         return _Planned(tasks, standing_results(self.db, self.store, tasks, batch.digests))
 
     async def _start_sandbox(self, to_run: Sequence[Task], limit: int) -> None:

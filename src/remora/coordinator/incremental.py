@@ -171,10 +171,9 @@ def result_of(record: ResultRecord) -> AgentResult:
 
 
 def standing_results(
-    db: ResultsDB | None, store: WorkspaceStore, tasks: Sequence[Task], digests: Mapping[str, str]
+    db: ResultsDB, store: WorkspaceStore, tasks: Sequence[Task], digests: Mapping[str, str]
 ) -> dict[tuple[str, str], ResultRecord]:
     """The recorded results that stand for tasks whose inputs are unchanged."""
-    assert db is not None
     kept: dict[tuple[str, str], ResultRecord] = {}
     for task in tasks:
         if not task.runnable:
