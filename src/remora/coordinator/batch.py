@@ -322,11 +322,11 @@ class Coordinator:
                         more = None  # no more: never asked again
                         break
                     planned = self._planned(batch, nodes)
-                    profile = self._profile_name()
-                    models = [t.plan.model for t in planned.to_run if t.plan.model is not None]
+                    to_run, profile = planned.to_run, self._profile_name()
+                    models = [t.plan.model for t in to_run if t.plan.model is not None]
                     if any((model, profile) not in self.providers for model in models):
-                        await self.prepare(planned.to_run)  # a model first needed now is checked
-                    await self._start_sandbox(planned.to_run, limit)
+                        await self.prepare(to_run)  # a model first needed now is checked
+                    await self._start_sandbox(to_run, limit)
                     enqueue(planned)
                 return bool(queue)
 
