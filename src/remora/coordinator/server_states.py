@@ -69,7 +69,16 @@ def merge_server_states(per_process: Sequence[Sequence[dict[str, Any]]]) -> list
                 into["state"] = row["state"]
             into["back_in_s"] = max(into.get("back_in_s", 0.0), row.get("back_in_s", 0.0))
             into["last_error"] = into.get("last_error") or row.get("last_error")
+    for row in merged.values():
+        if row.get("shared"):  # every process may take all the slots, together no more
+            ceiling = max(r["max_in_flight"] for rows in per_process for r in rows if _same(r, row))
+            row["max_in_flight"] = ceiling
+            row["limit"] = min(row["limit"], ceiling)
     return list(merged.values())
+
+
+def _same(row: dict[str, Any], other: dict[str, Any]) -> bool:
+    return (row.get("model"), row.get("url")) == (other.get("model"), other.get("url"))
 
 
 def _rank(state: Any) -> int:

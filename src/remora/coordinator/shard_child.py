@@ -2,9 +2,9 @@
 
 ``python -m remora.coordinator.shard_child SPEC``: SPEC is a pickled
 :class:`~remora.coordinator.shards.ShardSpec` the parent wrote
-(:mod:`remora.coordinator.shard_parent`). The process runs the normal coordinator
-on its nodes with its share of ``-j`` and of each server's ``max_in_flight``, in
-the run the parent started, and tells the parent what happens as JSON lines on
+(:mod:`remora.coordinator.shard_parent`). The process runs the normal coordinator on its
+nodes with its share of ``-j``, taking each server's slots from those all the processes
+share, in the run the parent started, and tells the parent what happens as JSON lines on
 the pipe ``spec.progress_fd``: ``ready`` (a SIGINT now stops it cleanly; before, the
 interpreter would print a traceback), ``run`` (a task started), ``done`` (its outcome),
 ``servers`` (the servers' states, every second), ``more`` (its queue ran dry: the parent
@@ -38,13 +38,14 @@ from remora.config.loading import LoadedConfig
 from remora.coordinator.batch import Coordinator
 from remora.coordinator.providers import ProviderFactory
 from remora.coordinator.report import ProgressSink, TaskOutcome
-from remora.coordinator.shards import ShardSpec, even_share, jobs_per_process
+from remora.coordinator.shards import ShardSpec, jobs_per_process
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import EventEmitter, build_emitter
 from remora.providers.base import Provider
+from remora.providers.shared_slots import SharedSlots, join_slots, slot_keys
 
-__all__ = ["Channel", "ChannelProgress", "Parent", "main", "shard_coordinator", "split_limits"]
+__all__ = ["Channel", "ChannelProgress", "Parent", "main", "shard_coordinator", "shared_limits"]
 
 
 class Channel:
@@ -101,13 +102,18 @@ class ChannelProgress:
         return None
 
 
-def split_limits(index: int, count: int) -> ProviderFactory:
-    """A provider factory giving this process its share of each server's ``max_in_flight``."""
+def shared_limits(slots: dict[str, SharedSlots]) -> ProviderFactory:
+    """A provider factory whose servers take their slots from ``slots``, which this process
+    shares with the others of the run: each server's ``max_in_flight`` holds in total."""
     from remora.providers.factory import create_provider  # adapters import lazily
+    from remora.providers.openai_compat import OpenAIProvider
 
     def create(model: ModelConfig, profile: str | None) -> Provider:
-        share = even_share(model.max_in_flight, count, index)
-        return create_provider(model.model_copy(update={"max_in_flight": share}), profile)
+        provider = create_provider(model, profile)
+        if isinstance(provider, OpenAIProvider):
+            for server, key in zip(provider.router.servers, slot_keys(model), strict=True):
+                server.slots = slots[key]
+        return provider
 
     return create
 
@@ -163,8 +169,9 @@ def shard_coordinator(
     emitter: EventEmitter,
     progress: ProgressSink,
 ) -> Coordinator:
-    """The coordinator of ``spec``'s shard: its share of ``-j``, of the sandbox's workers and of
-    each server's ``max_in_flight``. ``loaded.config`` is changed: give it a copy."""
+    """The coordinator of ``spec``'s shard: its share of ``-j`` and of the sandbox's workers,
+    each server's slots shared with the other processes. ``loaded.config`` is changed: give
+    it a copy."""
     config = loaded.config
     config.sandbox.max_concurrent_agents = spec.jobs
     if config.sandbox.workers is not None:  # a limit on Monty workers holds in total too
@@ -175,7 +182,9 @@ def shard_coordinator(
         root,
         registry=AgentRegistry(config.agents_dir, project_root=root),
         emitter=emitter,
-        provider_factory=split_limits(spec.index, spec.count),
+        provider_factory=shared_limits(
+            {} if spec.slots is None else join_slots(spec.slots, spec.index)
+        ),
         progress=progress,
     )
     coordinator.keep_outcomes = False  # each went to the parent as it ended

@@ -50,6 +50,7 @@ from remora.coordinator.tasks import Task
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError, error_for
 from remora.events import Event, EventEmitter
+from remora.providers.shared_slots import SlotPools, SlotsSpec
 from remora.results import ResultsDB
 from remora.workspace import WorkspaceStore
 
@@ -101,13 +102,14 @@ class _Shards:
     def __init__(
         self,
         plan: ShardPlan,
-        spec: Callable[[Shard, int], ShardSpec],
+        spec: Callable[[Shard, int, SlotsSpec], ShardSpec],
         progress: ProgressSink,
         on_stderr: Callable[[str], None],
         project_root: Path,
         emitter: EventEmitter,
     ) -> None:
         shard_of = {path: s.index for s in plan.shards for path in s.files}
+        self.plan = plan
         self.children = [_Child(shard, []) for shard in plan.shards]
         self.pool = FilePool(plan)
         for task in plan.tasks:
@@ -122,22 +124,23 @@ class _Shards:
         self._states_changed = False
         self._supervisors: list[asyncio.Future[None]] = []
         self._here: asyncio.Future[None] | None = None
+        self._slots: SlotPools | None = None  # made in run()'s folder
         self.arrived: list[TaskOutcome] = []  # every shard's outcomes, as they came
         self.faulted = False  # a tool script of the shard run here hit a limit
 
-    async def start(self, folder: Path) -> None:
+    async def start(self, folder: Path, slots: SlotPools) -> None:
         here, *others = self.children
         for child in others:
             read_fd, write_fd = os.pipe()
             path = folder / f"shard-{child.shard.index}.pickle"
-            spec = self._spec(child.shard, write_fd)
+            spec = self._spec(child.shard, write_fd, slots.spec)
             path.write_bytes(pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL))
             try:
                 child.process = await asyncio.create_subprocess_exec(
                     *(sys.executable, "-m", "remora.coordinator.shard_child", str(path)),
                     stdin=asyncio.subprocess.PIPE,
                     stderr=asyncio.subprocess.PIPE,
-                    pass_fds=(write_fd,),
+                    pass_fds=(write_fd, *slots.spec.pass_fds()),
                     start_new_session=True,
                     env=_child_env(),
                 )
@@ -147,12 +150,12 @@ class _Shards:
             finally:
                 os.close(write_fd)  # the child's copy is the only writer: EOF when it ends
             self._supervisors.append(asyncio.ensure_future(self._supervise(child, read_fd)))
-        self._here = asyncio.ensure_future(self._run_here(here))
+        self._here = asyncio.ensure_future(self._run_here(here, slots))
         self._supervisors.append(self._here)
 
-    async def _run_here(self, child: _Child) -> None:
+    async def _run_here(self, child: _Child, slots: SlotPools) -> None:
         """The first shard, run by a coordinator in this process as a child runs its own."""
-        spec = self._spec(child.shard, -1)
+        spec = self._spec(child.shard, -1, slots.spec)
         copy = spec.loaded.config.model_copy(deep=True)  # the shard's shares are set in it
         loaded = dataclasses.replace(spec.loaded, config=copy)
         here = _Here(self, child, self._progress, spec.details)
@@ -183,14 +186,17 @@ class _Shards:
             self.faulted = coordinator.sandbox_faulted
 
     async def run(self, folder: Path) -> None:
+        models = (plan.model for plan in self.plan.plans.values() if plan.model is not None)
+        self._slots = slots = SlotPools.for_models(models, len(self.children), folder)
         states = asyncio.ensure_future(self._publish_states())
         try:
-            await self.start(folder)
+            await self.start(folder, slots)
             await asyncio.wait(self._supervisors)
         except BaseException:  # Ctrl-C (CancelledError), or a shard that could not start
             await self._interrupt()
             raise
         finally:
+            slots.close()
             states.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await states
@@ -235,6 +241,8 @@ class _Shards:
         errors = asyncio.ensure_future(forward_lines(process.stderr, self._on_stderr))
         try:
             await process.wait()
+            assert self._slots is not None
+            self._slots.put_back(child.shard.index)  # what it held when it ended, if killed
             # Its last lines are in the pipes. The messages' pipe is its own (EOF now); its
             # stderr a program it started (a sandboxed pytest) may hold: not waited for long.
             await asyncio.wait([messages], timeout=_DRAIN_S * 12)
@@ -373,7 +381,7 @@ async def run_shards(
         config = {"operations": list(plan.plans), "nodes": nodes, "tasks": len(plan.tasks)}
         run_id = db.start_run("analyze", {**config, "host_processes": count})
 
-        def spec(shard: Shard, progress_fd: int) -> ShardSpec:
+        def spec(shard: Shard, progress_fd: int, slots: SlotsSpec) -> ShardSpec:
             ids = {node.node_id for node in (*shard.nodes, *plan.pool_nodes)}
             return ShardSpec(
                 index=shard.index,
@@ -389,6 +397,7 @@ async def run_shards(
                 details=details,
                 progress_fd=progress_fd,
                 pool_nodes=list(plan.pool_nodes),
+                slots=slots,
             )
 
         shards = _Shards(plan, spec, progress, on_stderr or _to_stderr, root, emitter)

@@ -5,8 +5,9 @@ With a model server the model is not the limit: Remora's own work per run is
 and one process does it on one core. ``sandbox.host_processes`` (``--processes``)
 runs N processes of the coordinator, each on a shard of the files, so the host
 work takes N cores. This module plans that (pure: no process is started here):
-how many processes, which files each takes, each one's share of ``-j`` and of
-every server's ``max_in_flight`` so the limits hold in total. The shards are run by
+how many processes, which files each takes, each one's share of ``-j``. Every
+server's ``max_in_flight`` holds in total: the processes share its slots
+(:mod:`remora.providers.shared_slots`). The shards are run by
 :mod:`remora.coordinator.shard_parent`: the first in the command's own process, each
 other in a child process.
 
@@ -34,6 +35,7 @@ from remora.coordinator.providers import agents_at_once
 from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
 from remora.discovery.node import CSTNode
 from remora.errors import UsageError
+from remora.providers.shared_slots import SlotsSpec
 
 __all__ = [
     "AUTO_MAX_PROCESSES",
@@ -45,7 +47,6 @@ __all__ = [
     "Shard",
     "ShardPlan",
     "ShardSpec",
-    "even_share",
     "hold_back",
     "host_processes",
     "jobs_per_process",
@@ -147,6 +148,8 @@ class ShardSpec:
     progress_fd: int
     # The nodes of the files it may be handed when it asks for more (ShardPlan.pool).
     pool_nodes: list[CSTNode]
+    # The servers' slots, shared by all the processes (None: no openai model runs).
+    slots: SlotsSpec | None = None
 
 
 def partition(
@@ -204,12 +207,6 @@ def hold_back(
         pool.append(path)
     pooled = set(pool)
     return [node for node in nodes if node.file_path not in pooled], tuple(reversed(pool))
-
-
-def even_share(total: int, count: int, index: int) -> int:
-    """Process ``index``'s share of ``total`` (a server's max_in_flight): the shares add up
-    to ``total``, each at least 1 (then, with fewer than ``count``, to ``count``)."""
-    return max(1, total // count + (1 if index < total % count else 0))
 
 
 def jobs_per_process(total: int, count: int) -> int:

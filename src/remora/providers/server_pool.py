@@ -16,6 +16,8 @@ not the model's time).
   is sent again; each success grows the limit back by 1/limit, up to
   ``model.max_in_flight``. A request gives up only when back-pressure has held
   it for longer than ``model.timeout``.
+- Sharded over host processes, each process's router also needs one of the
+  server's slots that all processes share (:mod:`remora.providers.shared_slots`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from remora.providers.openai_http import (
     connection_failure,
     retry_after_s,
 )
+from remora.providers.shared_slots import SharedSlots
 
 __all__ = [
     "BACK_PRESSURE_STATUSES",
@@ -69,6 +72,9 @@ class Server:
     probing: bool = False  # back from a cool-down: one request first
     window: int = 0  # bumped on each cut: one cut per window of requests
     last_error: str = ""
+    # Sharded runs: the server's slots shared with the other processes (shared_slots.py);
+    # a request needs room here and one of those.
+    slots: SharedSlots | None = None
 
     def __post_init__(self) -> None:
         self.limit = self.limit or float(self.ceiling)
@@ -99,6 +105,7 @@ class Server:
             if self.state(now) in ("cooling down", "paused")
             else 0.0,
             "last_error": self.last_error,
+            **({"shared": True} if self.slots is not None else {}),
         }
 
 
@@ -132,6 +139,10 @@ class ServerRouter:
         """The server with room and the fewest in flight, skipping ``exclude`` (urls);
         when every server is out of rotation, the one back soonest (a single server
         must still be tried after a blip)."""
+        return next(iter(self._candidates(exclude)), None)
+
+    def _candidates(self, exclude: frozenset[str]) -> list[Server]:
+        """The servers a request may go to, best first (see :meth:`choose`)."""
         now = self._now()
         candidates = [s for s in self.servers if s.url not in exclude]
         ready = [s for s in candidates if s.room(now) > 0]
@@ -141,14 +152,14 @@ class ServerRouter:
             self._turn += 1
             start = self._turn % len(ready)
             ready = ready[start:] + ready[:start]
-            return min(ready, key=lambda s: (s.in_flight / max(s.limit, 1.0), s.in_flight))
+            return sorted(ready, key=lambda s: (s.in_flight / max(s.limit, 1.0), s.in_flight))
         if any(s.state(now) != "cooling down" for s in self.servers):
-            return None  # some server is in rotation but full (or paused): wait for it
+            return []  # some server is in rotation but full (or paused): wait for it
         # Everything cools down: the one back soonest, if it has room for a probe.
         soonest = min(candidates, key=lambda s: s.out_until, default=None)
         if soonest is not None and soonest.in_flight < max(1, int(soonest.limit)):
-            return soonest
-        return None
+            return [soonest]
+        return []
 
     def _next_change_s(self) -> float | None:
         now = self._now()
@@ -157,10 +168,14 @@ class ServerRouter:
 
     async def _acquire(self, exclude: frozenset[str], clock: _Clock) -> Server:
         while True:
-            server = self.choose(exclude)
+            candidates = self._candidates(exclude)
+            server = next((s for s in candidates if s.slots is None or s.slots.take()), None)
             if server is not None:
                 server.in_flight += 1
                 return server
+            for other in candidates:  # room here, none of the shared slots: wait for one
+                assert other.slots is not None
+                other.slots.watch(self._wake)
             clock.queued()
             waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._waiters.append(waiter)
@@ -177,9 +192,15 @@ class ServerRouter:
                     waiter.cancel()
                 with contextlib.suppress(ValueError):
                     self._waiters.remove(waiter)
+                if not self._waiters:  # nobody left to wake
+                    for each in self.servers:
+                        if each.slots is not None:
+                            each.slots.unwatch()
 
     def _release(self, server: Server) -> None:
         server.in_flight -= 1
+        if server.slots is not None:
+            server.slots.give()
         self._wake()
 
     def _wake(self) -> None:

@@ -17,7 +17,7 @@ from remora.config.loading import LoadedConfig
 from remora.coordinator import TaskOutcome, plan_operations, plan_tasks
 from remora.coordinator.report import outcome_from_dict
 from remora.coordinator.server_states import merge_server_states
-from remora.coordinator.shard_child import Channel, ChannelProgress, split_limits
+from remora.coordinator.shard_child import Channel, ChannelProgress, shared_limits
 from remora.coordinator.shard_parent import forward_lines
 from remora.coordinator.shards import (
     AUTO_MAX_PROCESSES,
@@ -25,7 +25,6 @@ from remora.coordinator.shards import (
     MIN_RUNS_PER_PROCESS,
     FilePool,
     ShardPlan,
-    even_share,
     hold_back,
     host_processes,
     jobs_per_process,
@@ -35,6 +34,7 @@ from remora.coordinator.shards import (
 from remora.coordinator.tasks import OperationPlan, Task
 from remora.discovery.node import CSTNode, make_node_id
 from remora.errors import UsageError
+from remora.providers.shared_slots import SlotPools, join_slots
 from remora.runner import AgentResult, ResultError
 
 SERVER = ModelConfig(provider="openai", id="served", base_url="http://127.0.0.1:9/v1")
@@ -112,11 +112,7 @@ def test_the_pool_hands_each_file_out_once_with_its_tasks() -> None:
     assert pool.hand_out(held) == [] and len(held) == 5
 
 
-def test_shares_add_up_to_the_limits() -> None:
-    for total in (1, 4, 5, 16, 64):
-        for count in (1, 2, 3, 8):
-            shares = [even_share(total, count, i) for i in range(count)]
-            assert sum(shares) == max(total, count) and max(shares) - min(shares) <= 1
+def test_agents_are_shared_out_rounding_up() -> None:
     assert jobs_per_process(64, 3) == 22 and jobs_per_process(4, 4) == 1
 
 
@@ -196,15 +192,21 @@ def test_plan_shards_refuses_a_local_model_and_skips_one_process(tmp_path: Path)
     assert plan_shards(_loaded(root), registry, nodes_of(root), ["note"]) is None
 
 
-def test_each_process_gets_its_share_of_each_server() -> None:
+def test_each_process_takes_each_servers_slots_from_one_pool(tmp_path: Path) -> None:
     model = SERVER.model_copy(
         update={"max_in_flight": 5, "base_url": ["http://a/v1", "http://b/v1"]}
     )
-    ceilings = [
-        [s.ceiling for s in split_limits(i, 2)(model, None).router.servers]  # type: ignore[attr-defined]
+    pools = SlotPools.for_models([model], 2, tmp_path)
+    servers = [
+        shared_limits(join_slots(pools.spec, i))(model, None).router.servers  # type: ignore[attr-defined]
         for i in range(2)
     ]
-    assert ceilings == [[3, 3], [2, 2]]
+    assert [[s.ceiling for s in each] for each in servers] == [[5, 5], [5, 5]]
+    first, second = (each[1].slots for each in servers)  # server b as each process sees it
+    assert [first.take() for _ in range(3)] + [second.take() for _ in range(3)] == [True] * 5 + [
+        False
+    ]
+    pools.close()
 
 
 def test_server_states_merge_sums_and_keeps_the_worst_state() -> None:
@@ -223,6 +225,16 @@ def test_server_states_merge_sums_and_keeps_the_worst_state() -> None:
         ("http://a", "cooling down", 17, 12, 2),
         ("http://b", "in rotation", 4, 8, 1),
     ]
+
+
+def test_server_states_merge_shows_shared_slots_once() -> None:
+    def row(in_flight: int, limit: int) -> dict[str, object]:
+        return {"model": "m", "url": "http://a", "state": "in rotation", "in_flight": in_flight,
+                "served": 1, "failed": 0, "throttled": 0, "limit": limit, "max_in_flight": 8,
+                "back_in_s": 0.0, "last_error": "", "shared": True}  # fmt: skip
+
+    (merged,) = merge_server_states([[row(3, 8)], [row(5, 8)], [row(0, 4)]])
+    assert (merged["in_flight"], merged["limit"], merged["max_in_flight"]) == (8, 8, 8)
 
 
 def test_an_outcome_sent_by_a_shard_reads_back_the_same() -> None:
