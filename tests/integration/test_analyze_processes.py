@@ -24,6 +24,10 @@ from typing import Any
 import pytest
 from standin_support import REMORA, Standin, remora_env
 
+from remora.agents import AgentRegistry
+from remora.config.loading import load_config
+from remora.coordinator.shards import plan_shards
+from remora.discovery import discover
 from remora.results import ResultsDB
 from remora.review import list_changes, show
 from remora.workspace import WorkspaceStore
@@ -177,7 +181,8 @@ def test_two_processes_give_what_one_gives(tmp_path: Path, standin: list[Standin
     states = json.loads((two / ".remora/servers.json").read_text())
     (row,) = states["servers"]
     answered = server.stats()["answered"]
-    assert row["served"] == answered - before and row["max_in_flight"] == 4  # 2 + 2, merged
+    # Both processes took the server's 4 slots from one pool: its limit is shown once.
+    assert row["served"] == answered - before and row["max_in_flight"] == 4
 
     again = finished(analyze(two, "--processes", "2"))
     assert server.stats()["answered"] == answered  # nothing asked of the model
@@ -199,6 +204,31 @@ def test_two_processes_give_what_one_gives(tmp_path: Path, standin: list[Standin
     # process): what is left is the conflicts, as many as with one process.
     assert len(WorkspaceStore(two).ids()) == len(WorkspaceStore(one).ids()) == len(queue(two))
     assert len(queue(one)) == sum(s["conflict"] for s in reviews_by_file(accepted[1]).values())
+
+
+def test_a_file_too_heavy_for_one_process_is_cut_between_them(
+    tmp_path: Path, standin: list[Standin]
+) -> None:
+    standin.append(Standin("--latency-ms", "20"))
+    (server,) = standin
+    roots = [make_project(tmp_path / name, server.base_url) for name in ("one", "two")]
+    for root in roots:  # one module of 16 functions beside the package's empty __init__.py
+        for name in FILES:
+            (root / "calc" / f"{name}.py").unlink()
+        body = "".join(f"def f_{i}(x):\n    return x * {i}\n\n\n" for i in range(16))
+        (root / "calc" / "core.py").write_text('"""core."""\n\n\n' + body.rstrip() + "\n")
+    loaded = load_config(overrides={"sandbox": {"host_processes": 2}}, project_root=roots[1])
+    registry = AgentRegistry(loaded.config.agents_dir, project_root=roots[1])
+    nodes = discover([roots[1] / "calc"], project_root=roots[1]).nodes
+    plan = plan_shards(loaded, registry, nodes, ["docstring", "lint"])
+    assert plan is not None and [s.files for s in plan.shards] == [
+        ("calc/__init__.py", "calc/core.py"),
+        ("calc/core.py",),
+    ]
+    single = finished(analyze(roots[0], "--processes", "1"))
+    sharded = finished(analyze(roots[1], "--processes", "2"))
+    assert by_task(sharded) == by_task(single) and single["counts"]["changed"] >= 16
+    assert queue(roots[1]) == queue(roots[0])
 
 
 def called(result: dict[str, Any]) -> list[str]:

@@ -108,13 +108,13 @@ class _Shards:
         project_root: Path,
         emitter: EventEmitter,
     ) -> None:
-        shard_of = {path: s.index for s in plan.shards for path in s.files}
+        shard_of = {node.node_id: s.index for s in plan.shards for node in s.nodes}
         self.plan = plan
         self.children = [_Child(shard, []) for shard in plan.shards]
         self.pool = FilePool(plan)
         for task in plan.tasks:
-            if task.node.file_path in shard_of:
-                self.children[shard_of[task.node.file_path]].tasks.append(task)
+            if task.node.node_id in shard_of:
+                self.children[shard_of[task.node.node_id]].tasks.append(task)
         self.nodes = {task.node.node_id: task.node for task in plan.tasks}
         self._spec = spec
         self._progress = progress

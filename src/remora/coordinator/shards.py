@@ -11,9 +11,11 @@ server's ``max_in_flight`` holds in total: the processes share its slots
 :mod:`remora.coordinator.shard_parent`: the first in the command's own process, each
 other in a child process.
 
-Whole files per shard: the per-file caches (the parse of a file, its ruff
-findings) stay in one process, and every workspace of a node is touched by one
-process only (a supersede never races another process). Only models served over
+Whole files per shard where they fit: the per-file caches (the parse of a file,
+its ruff findings) stay in one process. A file heavier than a process's share is
+cut into runs of its nodes (each process that has some parses it). Every node
+is run by one process, so its workspaces are touched by that process only (a
+supersede never races another). Only models served over
 HTTP (``provider: openai``) are sharded: the embedded model is one model in
 memory (a process each would load it again), and the other providers' clients
 keep their own limits that N processes could not share.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import collections
 import heapq
+import math
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -76,8 +79,9 @@ ProcessesSetting = int | Literal["auto"]
 
 @dataclass(frozen=True, slots=True)
 class Shard:
-    """One process's part: whole files, its nodes in discovery order, their weight (the
-    expected host work: runs weighed by their file's length)."""
+    """One process's part: whole files (or runs of a heavy file's nodes), its nodes in
+    discovery order, their weight (the expected host work: runs weighed by their file's
+    length)."""
 
     index: int
     files: tuple[str, ...]
@@ -158,33 +162,49 @@ def partition(
     """At most ``count`` shards of whole files, balanced by weight (default: nodes).
 
     The heaviest file goes first to the lightest shard (longest processing time
-    first: within 4/3 of the best balance, or the heaviest file alone). Files keep
-    their discovery order within a shard; an empty shard (fewer files than
-    ``count``) is left out.
+    first: within 4/3 of the best balance). A file half again heavier than a
+    shard's fair share (the total over ``count``) would leave its process running
+    alone long after the others ended, so it is cut into runs of consecutive nodes
+    of at most half that share each, shared out as files are (SQLAlchemy's ``compiler.py`` is
+    a tenth of its ``sql``, ``orm`` and ``engine``). The lightest shard comes first:
+    the parent runs it beside reading every other shard's results. Nodes keep their
+    discovery order within a shard; an empty shard (fewer nodes than ``count``) is
+    left out.
     """
     if count < 1:
         raise ValueError(f"count must be 1 or more, got {count}")
     by_file: dict[str, list[CSTNode]] = {}
     for node in nodes:
         by_file.setdefault(node.file_path, []).append(node)
-    order = {path: i for i, path in enumerate(by_file)}
 
     def weight(path: str) -> float:
         return len(by_file[path]) if weights is None else weights.get(path, 0.0)
 
+    fair = sum(map(weight, by_file)) / count
+    pieces: list[tuple[float, list[CSTNode]]] = []  # (weight, nodes), in discovery order
+    for path, file_nodes in by_file.items():
+        whole = weight(path)
+        cuts = 1
+        if whole > 1.5 * fair > 0:  # a little over is the pool's to even out
+            cuts = min(count, len(file_nodes), math.ceil(2 * whole / fair))
+        size = -(-len(file_nodes) // cuts)
+        for start in range(0, len(file_nodes), size):
+            part = file_nodes[start : start + size]
+            pieces.append((whole * len(part) / len(file_nodes), part))
     loads = [(0.0, index) for index in range(count)]
-    assigned: list[list[str]] = [[] for _ in range(count)]
-    for path in sorted(by_file, key=lambda p: (-weight(p), order[p])):
+    assigned: list[list[int]] = [[] for _ in range(count)]
+    for piece in sorted(range(len(pieces)), key=lambda i: (-pieces[i][0], i)):
         load, index = heapq.heappop(loads)
-        assigned[index].append(path)
-        heapq.heappush(loads, (load + weight(path), index))
+        assigned[index].append(piece)
+        heapq.heappush(loads, (load + pieces[piece][0], index))
+    filled = sorted(
+        (sum(pieces[i][0] for i in chosen), sorted(chosen)) for chosen in assigned if chosen
+    )
     shards: list[Shard] = []
-    for files in assigned:
-        if not files:
-            continue
-        files.sort(key=order.__getitem__)
-        shard_nodes = tuple(node for path in files for node in by_file[path])
-        shards.append(Shard(len(shards), tuple(files), shard_nodes, sum(map(weight, files))))
+    for load, chosen in filled:
+        shard_nodes = tuple(node for i in chosen for node in pieces[i][1])
+        files = tuple(dict.fromkeys(node.file_path for node in shard_nodes))
+        shards.append(Shard(len(shards), files, shard_nodes, load))
     return shards
 
 

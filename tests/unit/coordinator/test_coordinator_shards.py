@@ -53,7 +53,7 @@ def _files(sizes: dict[str, int]) -> list[CSTNode]:
     return [_node(path, f"f{i}", i) for path, count in sizes.items() for i in range(count)]
 
 
-def test_partition_keeps_whole_files_and_every_node_in_order() -> None:
+def test_partition_keeps_whole_files_that_fit_and_every_node_in_order() -> None:
     nodes = _files({"a.py": 5, "b.py": 1, "c.py": 3, "d.py": 4, "e.py": 2})
     shards = partition(nodes, 3)
     assert sorted(p for s in shards for p in s.files) == ["a.py", "b.py", "c.py", "d.py", "e.py"]
@@ -82,8 +82,22 @@ def test_partition_is_within_a_third_of_the_best(count: int) -> None:
 
 
 def test_partition_leaves_out_empty_shards() -> None:
-    shards = partition(_files({"a.py": 2, "b.py": 1}), 5)
-    assert [s.files for s in shards] == [("a.py",), ("b.py",)]
+    shards = partition(_files({"a.py": 1, "b.py": 1}), 5)
+    assert sorted(s.files for s in shards) == [("a.py",), ("b.py",)]
+
+
+def test_a_file_heavier_than_a_process_share_is_cut_and_the_lightest_shard_comes_first() -> None:
+    nodes = _files({"core.py": 12, "a.py": 3, "b.py": 3, "c.py": 2})  # core.py: 12 of 20
+    shards = partition(nodes, 4)  # a share is 5: core.py (12) in four runs of 3 nodes
+    cut = [[n.name for n in s.nodes if n.file_path == "core.py"] for s in shards]
+    assert sorted(name for names in cut for name in names) == sorted(f"f{i}" for i in range(12))
+    assert sorted(map(len, cut)) == [3, 3, 3, 3]
+    assert sum(len(s.nodes) for s in shards) == len(nodes)
+    for shard in shards:
+        assert list(shard.nodes) == [n for n in nodes if n in shard.nodes]  # discovery order
+    weights = [s.weight for s in shards]
+    assert weights == sorted(weights) and max(weights) - min(weights) <= 3
+    assert [s.index for s in shards] == [0, 1, 2, 3]
 
 
 def test_the_lightest_files_are_held_back_for_whoever_runs_dry_heaviest_first() -> None:
@@ -169,10 +183,10 @@ def test_plan_shards_splits_the_batch_as_one_process_would_run_it(tmp_path: Path
         (t.node.node_id, t.operation) for t in expected
     ]
     # The runnable tasks (functions, methods) of each file, weighed by its lines (6 and 7):
-    # the heavier first.
+    # the lighter first (the parent runs it).
     assert [(s.files, s.weight) for s in plan.shards] == [
-        (("pkg/beta.py",), 2 * (1 + 7 / LINES_PER_RUN)),
         (("pkg/alpha.py",), 2 * (1 + 6 / LINES_PER_RUN)),
+        (("pkg/beta.py",), 2 * (1 + 7 / LINES_PER_RUN)),
     ]
     assert plan.total_jobs == 8 and plan.jobs == 4  # -j by default: 1.5 × max_in_flight, split
     assert plan.pool == ()  # two files for two processes: none held back
