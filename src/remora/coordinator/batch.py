@@ -12,7 +12,6 @@ committed transaction, so the results database stays consistent.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 import uuid
 from collections import deque
@@ -48,6 +47,7 @@ from remora.coordinator.report import (
     TaskOutcome,
     transcript_details,
 )
+from remora.coordinator.run_end import close_workspace
 from remora.coordinator.server_states import StatesWriter, publish_server_states
 from remora.coordinator.tasks import (
     OperationPlan,
@@ -151,7 +151,7 @@ class Coordinator:
         self._heap = HeapTrimmer()
 
     async def __aenter__(self) -> Coordinator:
-        self.db = ResultsDB(self.project_root)
+        self.db = ResultsDB(self.project_root, durable=False)
         return self
 
     async def __aexit__(
@@ -415,11 +415,7 @@ class Coordinator:
             keep = bool(result.changed_files)
             self.store.mark_finished(workspace)
         finally:
-            workspace.close(save=keep)
-            if not keep:
-                # Nothing to review (or the run did not finish): no workspace is left behind.
-                with contextlib.suppress(RemoraError, OSError):
-                    self.store.discard(workspace.id)
+            await close_workspace(self.store, workspace, keep)
         if not keep and result.workspace_id is not None:
             result = result.replace(workspace_id=None)
         outcome = self._record(run_id, task, result, fingerprint)

@@ -172,7 +172,13 @@ def _wal_mode(conn: sqlite3.Connection, wait_s: float) -> None:
 class ResultsDB:
     """Runs and results of one project; safe across threads and processes."""
 
-    def __init__(self, project_root: Path) -> None:
+    def __init__(self, project_root: Path, *, durable: bool = True) -> None:
+        """``durable=False`` (an analyze's recording): a commit does not wait for the disk.
+        WAL keeps the database whole whatever happens; a power cut (not a crash) can lose
+        the last results, which the next analyze runs again. A flush on a real disk takes
+        1-5 ms, on the event loop that serves every agent: 24 agents in one process (click at
+        200 ms) kept 11.5-12.0 requests in flight with a 2 ms flush per commit, 13.8-14.2
+        with this, 14.5-14.8 with no flush at all."""
         self.path = state_dir(project_root.resolve()) / "remora.db"
         self._lock = threading.RLock()
         self._conn = sqlite3.connect(
@@ -180,6 +186,8 @@ class ResultsDB:
         )
         self._conn.row_factory = sqlite3.Row
         _wal_mode(self._conn, _BUSY_TIMEOUT_S)
+        if not durable:
+            self._conn.execute("PRAGMA synchronous=NORMAL")
         self._migrate()
 
     def _migrate(self) -> None:

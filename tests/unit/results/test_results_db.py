@@ -182,3 +182,14 @@ def test_latest_result_of_a_node_operation_carries_its_fingerprint(tmp_path: Pat
         assert latest is not None and latest.result_id == newer
         assert latest.fingerprint is None
         assert [r.fingerprint for r in db.history(node().node_id, "lint")] == [None, "f1"]
+
+
+def test_an_analyze_commits_without_waiting_for_the_disk_and_review_does(tmp_path: Path) -> None:
+    with ResultsDB(tmp_path, durable=False) as recording, ResultsDB(tmp_path) as reviewing:
+        levels = [
+            db._conn.execute("PRAGMA synchronous").fetchone()[0] for db in (recording, reviewing)
+        ]
+        assert levels == [1, 2]  # NORMAL (WAL keeps it whole), FULL for a person's decisions
+        run = recording.start_run("analyze")
+        result_id = recording.record_result(run, node(), "lint", result())
+        assert reviewing.get(result_id) is not None  # committed: seen by another connection
