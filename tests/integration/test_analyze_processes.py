@@ -181,8 +181,10 @@ def test_two_processes_give_what_one_gives(tmp_path: Path, standin: list[Standin
     states = json.loads((two / ".remora/servers.json").read_text())
     (row,) = states["servers"]
     answered = server.stats()["answered"]
-    # Both processes took the server's 4 slots from one pool: its limit is shown once.
+    # Both processes took the server's 4 slots from one pool: its limit is shown once, and
+    # held in total (6 agents asked).
     assert row["served"] == answered - before and row["max_in_flight"] == 4
+    assert server.stats()["in_flight_max"] == 4
 
     again = finished(analyze(two, "--processes", "2"))
     assert server.stats()["answered"] == answered  # nothing asked of the model
