@@ -15,10 +15,10 @@ async def close_workspace(store: WorkspaceStore, workspace: Workspace, keep: boo
     """Close a run's workspace: with a change to keep, its image is written and flushed on a
     thread, since a flush takes 1-5 ms on a real disk and the event loop serves every other
     agent meanwhile (24 agents in one process, click at 200 ms, a 2 ms flush, alternated
-    twice: 14.2 and 13.8 requests in flight with the write on the loop, 14.7 and 15.0 on
-    a thread); without one, its claim is discarded. Cancelled
-    while it is written (Ctrl-C), the write is waited for and then discarded with the rest
-    of the run, which did not finish."""
+    twice: 14.2 and 13.8 requests in flight with the write on the loop, 14.7 and 15.0 on a
+    thread); without one, its claim is discarded. Cancelled while it is written (Ctrl-C),
+    the write is waited for and then discarded with the rest of the run, which did not
+    finish."""
     if keep:
         saving = asyncio.ensure_future(asyncio.to_thread(workspace.close))
         try:

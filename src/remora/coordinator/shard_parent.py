@@ -124,7 +124,6 @@ class _Shards:
         self._states_changed = False
         self._supervisors: list[asyncio.Future[None]] = []
         self._here: asyncio.Future[None] | None = None
-        self._slots: SlotPools | None = None  # made in run()'s folder
         self.arrived: list[TaskOutcome] = []  # every shard's outcomes, as they came
         self.faulted = False  # a tool script of the shard run here hit a limit
 
@@ -149,7 +148,8 @@ class _Shards:
                 raise
             finally:
                 os.close(write_fd)  # the child's copy is the only writer: EOF when it ends
-            self._supervisors.append(asyncio.ensure_future(self._supervise(child, read_fd)))
+            supervising = self._supervise(child, read_fd, slots)
+            self._supervisors.append(asyncio.ensure_future(supervising))
         self._here = asyncio.ensure_future(self._run_here(here, slots))
         self._supervisors.append(self._here)
 
@@ -187,7 +187,7 @@ class _Shards:
 
     async def run(self, folder: Path) -> None:
         models = (plan.model for plan in self.plan.plans.values() if plan.model is not None)
-        self._slots = slots = SlotPools.for_models(models, len(self.children), folder)
+        slots = SlotPools.for_models(models, len(self.children), folder)
         states = asyncio.ensure_future(self._publish_states())
         try:
             await self.start(folder, slots)
@@ -234,15 +234,14 @@ class _Shards:
             with contextlib.suppress(ProcessLookupError):
                 child.process.send_signal(signum)
 
-    async def _supervise(self, child: _Child, read_fd: int) -> None:
+    async def _supervise(self, child: _Child, read_fd: int, slots: SlotPools) -> None:
         process = child.process
         assert process is not None and process.stderr is not None
         messages = asyncio.ensure_future(self._read_messages(child, read_fd))
         errors = asyncio.ensure_future(forward_lines(process.stderr, self._on_stderr))
         try:
             await process.wait()
-            assert self._slots is not None
-            self._slots.put_back(child.shard.index)  # what it held when it ended, if killed
+            slots.put_back(child.shard.index)  # what it held when it ended, if killed
             # Its last lines are in the pipes. The messages' pipe is its own (EOF now); its
             # stderr a program it started (a sandboxed pytest) may hold: not waited for long.
             await asyncio.wait([messages], timeout=_DRAIN_S * 12)

@@ -162,12 +162,12 @@ def partition(
     """At most ``count`` shards of whole files, balanced by weight (default: nodes).
 
     The heaviest file goes first to the lightest shard (longest processing time
-    first: within 4/3 of the best balance). A file half again heavier than a
-    shard's fair share (the total over ``count``) would leave its process running
-    alone long after the others ended, so it is cut into runs of consecutive nodes
-    of at most half that share each, shared out as files are (SQLAlchemy's ``compiler.py`` is
-    a tenth of its ``sql``, ``orm`` and ``engine``). The lightest shard comes first:
-    the parent runs it beside reading every other shard's results. Nodes keep their
+    first: within 4/3 of the best balance). A file half again heavier than a shard's
+    fair share (the total over ``count``) would leave its process running alone long
+    after the others ended, so it is cut into runs of consecutive nodes of at most
+    half that share each, shared out as files are (SQLAlchemy's ``compiler.py`` is a
+    tenth of its ``sql``, ``orm`` and ``engine``). The lightest shard comes first: the
+    parent runs it beside reading every other shard's results. Nodes keep their
     discovery order within a shard; an empty shard (fewer nodes than ``count``) is
     left out.
     """
