@@ -192,6 +192,9 @@ def shard_coordinator(
 
 
 async def _run(spec: ShardSpec, channel: Channel, parent: Parent) -> bool:
+    # A SIGINT from now on stops it cleanly: asyncio.run's handler cancels this task. One
+    # while asyncio.run was still making its loop left a traceback on stderr.
+    channel.send({"t": "ready"})
     config = spec.loaded.config
     emitter = build_emitter(
         config.events.enabled, spec.events_output, config.events.max_payload_chars
@@ -240,7 +243,6 @@ def main(argv: list[str]) -> NoReturn:
         parent.watch()
         spec: ShardSpec = pickle.loads(Path(argv[0]).read_bytes())
         channel = Channel(spec.progress_fd)
-        channel.send({"t": "ready"})  # a SIGINT from now on stops it cleanly
         warnings.showwarning = _show_warning
         faulted = asyncio.run(_run(spec, channel, parent))
         _ending()
