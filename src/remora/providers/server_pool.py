@@ -204,8 +204,14 @@ class ServerRouter:
         self._wake()
 
     def _wake(self) -> None:
-        """Wake as many waiters as there is room now; each chooses again."""
-        room = sum(max(0, s.room(self._now())) for s in self.servers) or 1
+        """Wake as many waiters as there is room now (here and among the shared slots: every
+        process watching them is told when one is given back); each chooses again."""
+        now = self._now()
+        room = sum(
+            max(0, s.room(now) if s.slots is None else min(s.room(now), s.slots.free()))
+            for s in self.servers
+        )
+        room = room or 1
         while room and self._waiters:
             waiter = self._waiters.popleft()
             if not waiter.done():

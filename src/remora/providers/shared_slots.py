@@ -19,9 +19,12 @@ gives one slot too many back, never one too few.
 
 from __future__ import annotations
 
+import array
 import asyncio
+import fcntl
 import mmap
 import os
+import termios
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,6 +74,12 @@ class SharedSlots:
             self._held[self._cell] -= 1
             return False
         return True
+
+    def free(self) -> int:
+        """How many slots are free now (another process may take them first)."""
+        count = array.array("i", [0])
+        fcntl.ioctl(self._read_fd, termios.FIONREAD, count, True)
+        return count[0]
 
     def give(self) -> None:
         os.write(self._write_fd, b".")

@@ -17,6 +17,13 @@ MODEL = ModelConfig(
 )
 
 
+def _router(slots: SharedSlots, ceiling: int) -> ServerRouter:
+    """One process's router for one server whose slots are shared."""
+    server = Server("http://a/v1", None, ceiling, slots=slots)
+    return ServerRouter([server], cooldown_s=1, max_attempts=1, backoff_s=0,
+                        back_pressure_budget_s=1)  # fmt: skip
+
+
 def _sides(tmp_path: Path, processes: int = 2) -> tuple[SlotPools, list[dict[str, SharedSlots]]]:
     pools = SlotPools.for_models([MODEL], processes, tmp_path)
     return pools, [join_slots(pools.spec, i) for i in range(processes)]
@@ -56,11 +63,7 @@ async def test_routers_of_two_processes_keep_the_limit_in_total_and_wake_each_ot
     one = MODEL.model_copy(update={"base_url": "http://a/v1", "max_in_flight": 2})
     pools = SlotPools.for_models([one], 2, tmp_path)
     key = slot_keys(one)[0]
-    routers = []
-    for index in range(2):
-        server = Server("http://a/v1", None, 2, slots=join_slots(pools.spec, index)[key])
-        routers.append(ServerRouter([server], cooldown_s=1, max_attempts=1, backoff_s=0,
-                                    back_pressure_budget_s=1))  # fmt: skip
+    routers = [_router(join_slots(pools.spec, index)[key], 2) for index in range(2)]
     in_flight, most = 0, 0
 
     async def send(server: Server) -> int:
@@ -88,8 +91,7 @@ async def test_a_cancelled_wait_leaves_no_watch_behind(tmp_path: Path) -> None:
     held = join_slots(pools.spec, 1)[key]
     assert held.take()  # another process holds the only slot
     slots = join_slots(pools.spec, 0)[key]
-    router = ServerRouter([Server("http://a/v1", None, 1, slots=slots)], cooldown_s=1,
-                          max_attempts=1, backoff_s=0, back_pressure_budget_s=1)  # fmt: skip
+    router = _router(slots, 1)
     waiting = asyncio.ensure_future(router.call(lambda server: asyncio.sleep(0)))
     await asyncio.sleep(0.05)
     assert slots.watching
@@ -97,4 +99,38 @@ async def test_a_cancelled_wait_leaves_no_watch_behind(tmp_path: Path) -> None:
     await asyncio.gather(waiting, return_exceptions=True)
     assert not slots.watching
     held.give()
+    pools.close()
+
+
+async def test_a_slot_given_back_wakes_one_waiter_not_all(tmp_path: Path) -> None:
+    one = MODEL.model_copy(update={"base_url": "http://a/v1", "max_in_flight": 1})
+    pools = SlotPools.for_models([one], 2, tmp_path)
+    key = slot_keys(one)[0]
+    sides = [join_slots(pools.spec, index)[key] for index in range(2)]
+    routers = [_router(side, 4) for side in sides]
+    refused = 0
+    take = sides[1].take
+
+    def counted() -> bool:
+        nonlocal refused
+        taken = take()
+        refused += not taken
+        return taken
+
+    sides[1].take = counted  # type: ignore[method-assignment]
+    answer = asyncio.Event()
+
+    async def held(server: Server) -> int:
+        await answer.wait()
+        return 1
+
+    first = asyncio.ensure_future(routers[0].call(held))  # holds the only slot
+    await asyncio.sleep(0.01)
+    waiting = [asyncio.ensure_future(routers[1].call(lambda server: asyncio.sleep(0, 1)))
+               for _ in range(4)]  # fmt: skip
+    await asyncio.sleep(0.05)
+    assert sides[1].free() == 0 and refused == 4  # each tried once, then waited
+    answer.set()
+    assert await asyncio.wait_for(asyncio.gather(first, *waiting), 5) == [1] * 5
+    assert refused == 4  # each slot given back woke one waiter, which got it
     pools.close()
