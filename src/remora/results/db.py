@@ -17,9 +17,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from remora.errors import WorkspaceConflictError, WorkspaceNotFoundError
+from remora.errors import WorkspaceNotFoundError
 from remora.project import state_dir
 from remora.results.review import OPEN_STATES, REVIEW_STATES, ReviewState, new_result_state
+from remora.results.schema import SCHEMA_VERSION, is_busy, open_results
 
 __all__ = [
     "OPEN_STATES",
@@ -28,50 +29,13 @@ __all__ = [
     "ResultsDB",
     "ReviewState",
     "RunRecord",
+    "is_busy",
     "review_state",
 ]
 
 _STATES: tuple[str, ...] = REVIEW_STATES
 # Well under SQLite's limit on a statement's parameters (999 before 3.32).
 _IDS_PER_QUERY = 500
-
-SCHEMA_VERSION = 3
-# One entry per version: the script that brings version i to i + 1. Each runs in
-# a write transaction that first re-reads the version, so two processes opening
-# an old database at once apply it once.
-_MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE IF NOT EXISTS runs(
-        run_id TEXT PRIMARY KEY, started REAL NOT NULL, finished REAL,
-        command TEXT NOT NULL, config TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS results(
-        result_id TEXT PRIMARY KEY, run_id TEXT NOT NULL REFERENCES runs(run_id),
-        node_id TEXT NOT NULL, node_name TEXT NOT NULL, file_path TEXT NOT NULL,
-        operation TEXT NOT NULL, status TEXT NOT NULL, workspace_id TEXT,
-        summary TEXT NOT NULL, details TEXT NOT NULL, error_code TEXT, error_message TEXT,
-        turns INTEGER NOT NULL, usage TEXT NOT NULL, duration_s REAL NOT NULL,
-        degraded INTEGER NOT NULL, changed_files TEXT NOT NULL,
-        review_state TEXT NOT NULL, created REAL NOT NULL);
-    CREATE INDEX IF NOT EXISTS results_workspace ON results(workspace_id, created);
-    CREATE INDEX IF NOT EXISTS results_state ON results(review_state);
-    """,
-    # 2: review decisions that teach: why a change was rejected, what it was
-    # (diff and signature, so the same change is not proposed again), and
-    # which hunks an accept took.
-    """
-    ALTER TABLE results ADD COLUMN reject_reason TEXT;
-    ALTER TABLE results ADD COLUMN rejected_diff TEXT;
-    ALTER TABLE results ADD COLUMN change_signature TEXT;
-    ALTER TABLE results ADD COLUMN accepted_hunks TEXT;
-    CREATE INDEX IF NOT EXISTS results_node_operation ON results(node_id, operation, created);
-    """,
-    # 3: the digest of everything that went into a run (node text, agent files,
-    # model, options), so an unchanged node × operation is not run again.
-    """
-    ALTER TABLE results ADD COLUMN fingerprint TEXT;
-    """,
-)
-assert len(_MIGRATIONS) == SCHEMA_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,80 +103,14 @@ def _row_to_result(row: sqlite3.Row) -> ResultRecord:
     return ResultRecord(**data)
 
 
-_BUSY_TIMEOUT_S = 30.0
-
-
-def is_busy(exc: sqlite3.Error) -> bool:
-    """Whether ``exc`` is SQLite's "database is locked" (another connection holds it); False
-    for an error raised by hand, which has no SQLite code."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
-
-
-def _wal_mode(conn: sqlite3.Connection, wait_s: float) -> None:
-    """Switch ``conn``'s database to WAL, waiting up to ``wait_s`` for other processes.
-
-    Two processes opening a new database at once (two commands started together in a
-    fresh project, such as two ``remora review accept``) both read it, then ask to write
-    its header: SQLite refuses one at once ("database is locked") instead of calling the
-    busy handler, since waiting could deadlock. The other has switched it a moment later,
-    and the next try finds WAL already.
-    """
-    deadline = time.monotonic() + wait_s
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if not is_busy(exc) or time.monotonic() >= deadline:
-                raise
-            time.sleep(0.01)
-
-
 class ResultsDB:
     """Runs and results of one project; safe across threads and processes."""
 
     def __init__(self, project_root: Path, *, durable: bool = True) -> None:
-        """``durable=False`` (an analyze's recording): a commit does not wait for the disk.
-        WAL keeps the database whole whatever happens; a power cut (not a crash) can lose
-        the last results, which the next analyze runs again. A flush on a real disk takes
-        1-5 ms, on the event loop that serves every agent: 24 agents in one process (click at
-        200 ms) kept 11.5-12.0 requests in flight with a 2 ms flush per commit, 13.8-14.2
-        with this, 14.5-14.8 with no flush at all."""
+        """``durable=False``: an analyze's recording (see :func:`open_results`)."""
         self.path = state_dir(project_root.resolve()) / "remora.db"
         self._lock = threading.RLock()
-        self._conn = sqlite3.connect(
-            self.path, check_same_thread=False, isolation_level=None, timeout=_BUSY_TIMEOUT_S
-        )
-        self._conn.row_factory = sqlite3.Row
-        _wal_mode(self._conn, _BUSY_TIMEOUT_S)
-        if not durable:
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._migrate()
-
-    def _migrate(self) -> None:
-        with self._lock:
-            version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
-            if version > SCHEMA_VERSION:
-                self._conn.close()
-                raise WorkspaceConflictError(
-                    f"{self.path} was written by a newer Remora "
-                    f"(schema {version} > {SCHEMA_VERSION})",
-                    "upgrade Remora, or move the database aside",
-                )
-            for index in range(version, SCHEMA_VERSION):
-                self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    current = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
-                    if current == index:  # else another process has just done it
-                        for statement in _MIGRATIONS[index].split(";"):
-                            if statement.strip():
-                                self._conn.execute(statement)
-                        self._conn.execute(f"PRAGMA user_version = {index + 1}")
-                except BaseException:
-                    self._conn.execute("ROLLBACK")
-                    raise
-                self._conn.execute("COMMIT")
+        self._conn = open_results(self.path, durable=durable)
 
     # -- runs -----------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from remora.results import SCHEMA_VERSION, ResultsDB
-from remora.results.db import _MIGRATIONS
+from remora.results.schema import _MIGRATIONS
 
 NODE = {"node_id": "n1", "full_name": "f", "file_path": "m.py"}
 CHANGED = {"status": "success", "workspace_id": "lint-n1", "changed_files": ["m.py"]}
