@@ -195,7 +195,7 @@ class ServerRouter:
                 if not self._waiters:  # nobody left to wake
                     for each in self.servers:
                         if each.slots is not None:
-                            each.slots.unwatch()
+                            each.slots.unwatch(self._wake)
 
     def _release(self, server: Server) -> None:
         server.in_flight -= 1

@@ -63,7 +63,9 @@ class SharedSlots:
         self._write_fd = write_fd
         self._held = held
         self._cell = cell
-        self._watching: asyncio.AbstractEventLoop | None = None
+        # Who to tell when the pipe is readable (each process's routers of this server).
+        self._watchers: list[Callable[[], None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def take(self) -> bool:
         """A slot, if one is free now (never waits)."""
@@ -87,22 +89,31 @@ class SharedSlots:
 
     @property
     def watching(self) -> bool:
-        return self._watching is not None
+        return bool(self._watchers)
 
     def watch(self, on_free: Callable[[], None]) -> None:
         """Call ``on_free`` once when a slot may be free (another process gave one back)."""
-        if self._watching is not None:
+        if on_free in self._watchers:
             return
-        loop = self._watching = asyncio.get_running_loop()
+        self._watchers.append(on_free)
+        if len(self._watchers) == 1:
+            self._loop = asyncio.get_running_loop()
+            self._loop.add_reader(self._read_fd, self._fired)
 
-        def fired() -> None:
-            self.unwatch()
+    def unwatch(self, on_free: Callable[[], None]) -> None:
+        if on_free in self._watchers:
+            self._watchers.remove(on_free)
+            if not self._watchers:
+                self._stop_reading()
+
+    def _fired(self) -> None:
+        watchers, self._watchers = self._watchers, []
+        self._stop_reading()
+        for on_free in watchers:
             on_free()
 
-        loop.add_reader(self._read_fd, fired)
-
-    def unwatch(self) -> None:
-        loop, self._watching = self._watching, None
+    def _stop_reading(self) -> None:
+        loop, self._loop = self._loop, None
         if loop is not None and not loop.is_closed():
             loop.remove_reader(self._read_fd)
 

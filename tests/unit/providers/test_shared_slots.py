@@ -134,3 +134,21 @@ async def test_a_slot_given_back_wakes_one_waiter_not_all(tmp_path: Path) -> Non
     assert await asyncio.wait_for(asyncio.gather(first, *waiting), 5) == [1] * 5
     assert refused == 4  # each slot given back woke one waiter, which got it
     pools.close()
+
+
+async def test_two_routers_of_one_process_on_the_same_slots_are_both_woken(
+    tmp_path: Path,
+) -> None:
+    one = MODEL.model_copy(update={"base_url": "http://a/v1", "max_in_flight": 1})
+    pools = SlotPools.for_models([one], 2, tmp_path)
+    key = slot_keys(one)[0]
+    other = join_slots(pools.spec, 1)[key]
+    assert other.take()  # another process holds the only slot
+    mine = join_slots(pools.spec, 0)[key]
+    routers = [_router(mine, 1), _router(mine, 1)]  # two providers of one model, say
+    calls = [asyncio.ensure_future(r.call(lambda server: asyncio.sleep(0.01, 1))) for r in routers]
+    await asyncio.sleep(0.05)
+    other.give()  # each router's waiter is told, one after the other
+    assert await asyncio.wait_for(asyncio.gather(*calls), 5) == [1, 1]
+    assert not mine.watching
+    pools.close()
