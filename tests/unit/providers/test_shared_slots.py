@@ -17,6 +17,12 @@ MODEL = ModelConfig(
 )
 
 
+def _one_server(tmp_path: Path, limit: int) -> tuple[SlotPools, str]:
+    """The pools of a model with one server of ``limit`` slots, for two processes; its key."""
+    one = MODEL.model_copy(update={"base_url": "http://a/v1", "max_in_flight": limit})
+    return SlotPools.for_models([one], 2, tmp_path), slot_keys(one)[0]
+
+
 def _router(slots: SharedSlots, ceiling: int) -> ServerRouter:
     """One process's router for one server whose slots are shared."""
     server = Server("http://a/v1", None, ceiling, slots=slots)
@@ -60,9 +66,7 @@ def test_two_models_on_one_server_keep_their_own_slots() -> None:
 async def test_routers_of_two_processes_keep_the_limit_in_total_and_wake_each_other(
     tmp_path: Path,
 ) -> None:
-    one = MODEL.model_copy(update={"base_url": "http://a/v1", "max_in_flight": 2})
-    pools = SlotPools.for_models([one], 2, tmp_path)
-    key = slot_keys(one)[0]
+    pools, key = _one_server(tmp_path, 2)
     routers = [_router(join_slots(pools.spec, index)[key], 2) for index in range(2)]
     in_flight, most = 0, 0
 
@@ -85,9 +89,7 @@ async def test_routers_of_two_processes_keep_the_limit_in_total_and_wake_each_ot
 
 
 async def test_a_cancelled_wait_leaves_no_watch_behind(tmp_path: Path) -> None:
-    one = MODEL.model_copy(update={"base_url": "http://a/v1", "max_in_flight": 1})
-    pools = SlotPools.for_models([one], 2, tmp_path)
-    key = slot_keys(one)[0]
+    pools, key = _one_server(tmp_path, 1)
     held = join_slots(pools.spec, 1)[key]
     assert held.take()  # another process holds the only slot
     slots = join_slots(pools.spec, 0)[key]
@@ -103,9 +105,7 @@ async def test_a_cancelled_wait_leaves_no_watch_behind(tmp_path: Path) -> None:
 
 
 async def test_a_slot_given_back_wakes_one_waiter_not_all(tmp_path: Path) -> None:
-    one = MODEL.model_copy(update={"base_url": "http://a/v1", "max_in_flight": 1})
-    pools = SlotPools.for_models([one], 2, tmp_path)
-    key = slot_keys(one)[0]
+    pools, key = _one_server(tmp_path, 1)
     sides = [join_slots(pools.spec, index)[key] for index in range(2)]
     routers = [_router(side, 4) for side in sides]
     refused = 0
@@ -139,9 +139,7 @@ async def test_a_slot_given_back_wakes_one_waiter_not_all(tmp_path: Path) -> Non
 async def test_two_routers_of_one_process_on_the_same_slots_are_both_woken(
     tmp_path: Path,
 ) -> None:
-    one = MODEL.model_copy(update={"base_url": "http://a/v1", "max_in_flight": 1})
-    pools = SlotPools.for_models([one], 2, tmp_path)
-    key = slot_keys(one)[0]
+    pools, key = _one_server(tmp_path, 1)
     other = join_slots(pools.spec, 1)[key]
     assert other.take()  # another process holds the only slot
     mine = join_slots(pools.spec, 0)[key]
