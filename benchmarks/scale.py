@@ -25,7 +25,9 @@ Per size, one JSON object (a list of them is printed):
 - combined: all the operations in one command: the same figures plus peak RSS of
   the remora process, the size of ``.remora/``, requests in flight at the
   stand-ins (max, and mean while requests came; with ``--servers N`` each server's
-  too) and the unchanged second run's wall;
+  too; ``in_flight_timeline``: [second, mean in flight] in at most 40 steps, where
+  the start's ramp and the end's tail show apart from the steady state) and the
+  unchanged second run's wall;
 - profile (unless ``--no-profile``): the combined command again under cProfile on
   a fresh ``.remora/``, the top functions by own time and by cumulative time; the
   clock is the event loop thread's CPU time (``--profile-clock cpu``, what the
@@ -79,6 +81,7 @@ import tarfile
 import tempfile
 import time
 from dataclasses import dataclass
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +185,13 @@ def discovery(project: Path, source: Source, src: Path) -> dict[str, Any]:
     return figures
 
 
+def _steps(seconds: list[float], most: int = 40) -> list[list[float]]:
+    """[second it starts, mean in flight] for at most ``most`` equal steps of a run."""
+    width = max(1, -(-len(seconds) // most))
+    chunks = [(start, seconds[start : start + width]) for start in range(0, len(seconds), width)]
+    return [[float(start), round(sum(chunk) / len(chunk), 1)] for start, chunk in chunks]
+
+
 def fetch(source: Source, cache: Path) -> Path:
     """The sdist in ``cache`` (downloaded when missing), its sha256 checked."""
     cache.mkdir(parents=True, exist_ok=True)
@@ -248,10 +258,13 @@ class Bench:
         """The stand-ins' figures: summed (the mean of a sum is the sum of the means: they
         count over nearly the same span), and each server's share when there are several."""
         each = [server.in_flight.summary() for server in self.servers]
+        by_second = [e.pop("in_flight_by_second") for e in each]  # summed over servers
+        seconds = [sum(column) for column in zip_longest(*by_second, fillvalue=0.0)]
         total = {
             "requests": sum(e["requests"] for e in each),
             "in_flight_max": sum(e["in_flight_max"] for e in each),
             "in_flight_mean": round(sum(e["in_flight_mean"] for e in each), 2),
+            "in_flight_timeline": _steps(seconds),
         }
         if len(each) > 1:
             total["per_server"] = each

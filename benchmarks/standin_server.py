@@ -100,12 +100,14 @@ def tool_call_for(body: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
 
 @dataclass
 class InFlight:
-    """Requests being answered: now, the most at once, and the time-weighted mean."""
+    """Requests being answered: now, the most at once, the time-weighted mean, and that mean
+    second by second (where a run's ramp, its tail and its steady state show apart)."""
 
     now: int = 0
     most: int = 0
     requests: int = 0
     _area: float = 0.0
+    _seconds: list[float] = field(default_factory=list)  # the area in each second
     _since: float = 0.0
     _first: float | None = None
     _last: float = 0.0
@@ -117,7 +119,11 @@ class InFlight:
             if self._first is None:
                 self._first = at
             else:
-                self._area += self.now * (at - self._since)
+                area = self.now * (at - self._since)
+                self._area += area
+                second = int(self._since - self._first)  # steps are ms apart: the start's
+                self._seconds += [0.0] * (second + 1 - len(self._seconds))
+                self._seconds[second] += area
             self._since = at
             self.now += step
             self.most = max(self.most, self.now)
@@ -133,16 +139,21 @@ class InFlight:
     def summary(self) -> dict[str, Any]:
         with self._lock:
             span = self._last - self._first if self._first is not None else 0.0
+            by_second = list(self._seconds)
+            ran = span - (len(by_second) - 1)  # of the last second
+            if by_second and ran > 0:
+                by_second[-1] /= min(ran, 1.0)
             return {
                 "requests": self.requests,
                 "in_flight_max": self.most,
                 "in_flight_mean": round(self._area / span, 2) if span else 0.0,
+                "in_flight_by_second": [round(a, 2) for a in by_second],
             }
 
     def reset(self) -> None:
         with self._lock:
             self.now = self.most = self.requests = 0
-            self._area, self._first = 0.0, None
+            self._area, self._first, self._seconds = 0.0, None, []
 
 
 @dataclass(frozen=True)

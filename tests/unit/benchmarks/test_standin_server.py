@@ -81,3 +81,8 @@ async def test_answers_the_openai_client_and_counts_requests_in_flight() -> None
     summary = server.in_flight.summary()
     assert summary["requests"] == 4 and summary["in_flight_max"] == 4
     assert summary["in_flight_mean"] == pytest.approx(4, abs=1.0)
+    # Second by second: 0.2 s of four in flight fall in the first second (a part second).
+    (first,) = summary["in_flight_by_second"]
+    assert first == pytest.approx(summary["in_flight_mean"], abs=0.05)
+    server.in_flight.reset()  # an unchanged second run sends none
+    assert server.in_flight.summary()["in_flight_by_second"] == []
