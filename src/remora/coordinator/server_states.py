@@ -62,23 +62,20 @@ def merge_server_states(per_process: Sequence[Sequence[dict[str, Any]]]) -> list
             if into is None:
                 merged[key] = dict(row)
                 continue
+            # Shared slots: each process may take every one of them, together no more, so
+            # the server's max_in_flight is each process's, not their sum.
+            shared = ("max_in_flight",) if row.get("shared") else ()
             for name in _SUMMED:
-                if name in row:
+                if name in row and name not in shared:
                     into[name] = into.get(name, 0) + row[name]
             if _rank(row.get("state")) > _rank(into.get("state")):
                 into["state"] = row["state"]
             into["back_in_s"] = max(into.get("back_in_s", 0.0), row.get("back_in_s", 0.0))
             into["last_error"] = into.get("last_error") or row.get("last_error")
     for row in merged.values():
-        if row.get("shared"):  # every process may take all the slots, together no more
-            ceiling = max(r["max_in_flight"] for rows in per_process for r in rows if _same(r, row))
-            row["max_in_flight"] = ceiling
-            row["limit"] = min(row["limit"], ceiling)
+        if row.get("shared"):
+            row["limit"] = min(row["limit"], row["max_in_flight"])
     return list(merged.values())
-
-
-def _same(row: dict[str, Any], other: dict[str, Any]) -> bool:
-    return (row.get("model"), row.get("url")) == (other.get("model"), other.get("url"))
 
 
 def _rank(state: Any) -> int:

@@ -38,7 +38,7 @@ from remora.config.loading import LoadedConfig
 from remora.coordinator.batch import Coordinator
 from remora.coordinator.providers import ProviderFactory
 from remora.coordinator.report import ProgressSink, TaskOutcome
-from remora.coordinator.shards import ShardSpec, jobs_per_process
+from remora.coordinator.shards import ShardSpec, jobs_per_process, nodes_by_file
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import EventEmitter, build_emitter
@@ -182,9 +182,7 @@ def shard_coordinator(
         root,
         registry=AgentRegistry(config.agents_dir, project_root=root),
         emitter=emitter,
-        provider_factory=shared_limits(
-            {} if spec.slots is None else join_slots(spec.slots, spec.index)
-        ),
+        provider_factory=shared_limits(join_slots(spec.slots, spec.index)),
         progress=progress,
     )
     coordinator.keep_outcomes = False  # each went to the parent as it ended
@@ -202,9 +200,7 @@ async def _run(spec: ShardSpec, channel: Channel, parent: Parent) -> bool:
     progress = ChannelProgress(channel, spec.details)
     coordinator = shard_coordinator(spec.loaded, spec, emitter, progress)
     coordinator.publish_states = channel.servers
-    pool: dict[str, list[CSTNode]] = {}
-    for node in spec.pool_nodes:
-        pool.setdefault(node.file_path, []).append(node)
+    pool = nodes_by_file(spec.pool_nodes)
 
     async def more() -> list[CSTNode]:
         return [node for path in await parent.files(channel) for node in pool[path]]

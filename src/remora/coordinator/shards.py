@@ -53,6 +53,7 @@ __all__ = [
     "hold_back",
     "host_processes",
     "jobs_per_process",
+    "nodes_by_file",
     "partition",
     "plan_shards",
 ]
@@ -116,9 +117,7 @@ class FilePool:
         for task in plan.tasks:
             if task.node.file_path in self._tasks:
                 self._tasks[task.node.file_path].append(task)
-        self._nodes: dict[str, list[CSTNode]] = {path: [] for path in plan.pool}
-        for node in plan.pool_nodes:
-            self._nodes[node.file_path].append(node)
+        self._nodes = nodes_by_file(plan.pool_nodes)
 
     def hand_out(self, tasks: list[Task]) -> list[str]:
         """The next file (none when the pool is empty); its tasks are added to ``tasks``."""
@@ -152,8 +151,8 @@ class ShardSpec:
     progress_fd: int
     # The nodes of the files it may be handed when it asks for more (ShardPlan.pool).
     pool_nodes: list[CSTNode]
-    # The servers' slots, shared by all the processes (None: no openai model runs).
-    slots: SlotsSpec | None = None
+    # The servers' slots, shared by all the processes.
+    slots: SlotsSpec
 
 
 def partition(
@@ -173,9 +172,7 @@ def partition(
     """
     if count < 1:
         raise ValueError(f"count must be 1 or more, got {count}")
-    by_file: dict[str, list[CSTNode]] = {}
-    for node in nodes:
-        by_file.setdefault(node.file_path, []).append(node)
+    by_file = nodes_by_file(nodes)
 
     def weight(path: str) -> float:
         return len(by_file[path]) if weights is None else weights.get(path, 0.0)
@@ -206,6 +203,14 @@ def partition(
         files = tuple(dict.fromkeys(node.file_path for node in shard_nodes))
         shards.append(Shard(len(shards), files, shard_nodes, load))
     return shards
+
+
+def nodes_by_file(nodes: Iterable[CSTNode]) -> dict[str, list[CSTNode]]:
+    """Each file's nodes, in their order; the files in the order their first node came."""
+    by_file: dict[str, list[CSTNode]] = {}
+    for node in nodes:
+        by_file.setdefault(node.file_path, []).append(node)
+    return by_file
 
 
 def hold_back(

@@ -49,10 +49,13 @@ class SlotsSpec:
 
     fds: dict[str, tuple[int, int]]  # slot key -> (read end, write end) of its pipe
     table: str  # the held-counts file
-    processes: int
 
     def pass_fds(self) -> tuple[int, ...]:
         return tuple(fd for pair in self.fds.values() for fd in pair)
+
+    def cell(self, index: int, column: int) -> int:
+        """Where the table counts what process ``index`` holds of the ``column``-th server."""
+        return index * len(self.fds) + column
 
 
 class SharedSlots:
@@ -133,7 +136,7 @@ def join_slots(spec: SlotsSpec, index: int) -> dict[str, SharedSlots]:
     for column, (key, (read_fd, write_fd)) in enumerate(spec.fds.items()):
         os.set_inheritable(read_fd, False)
         os.set_inheritable(write_fd, False)
-        joined[key] = SharedSlots(read_fd, write_fd, counts, index * len(spec.fds) + column)
+        joined[key] = SharedSlots(read_fd, write_fd, counts, spec.cell(index, column))
     return joined
 
 
@@ -143,14 +146,14 @@ class SlotPools:
 
     def __init__(self, limits: dict[str, int], processes: int, folder: Path) -> None:
         table = folder / "slots.table"
-        table.write_bytes(bytes(_CELL * processes * len(limits)))
+        table.write_bytes(bytes(_CELL * max(1, processes * len(limits))))  # mmap wants a byte
         fds: dict[str, tuple[int, int]] = {}
         for key, limit in limits.items():
             read_fd, write_fd = os.pipe()
             os.set_blocking(read_fd, False)  # the open file: non-blocking in every process
             os.write(write_fd, b"." * limit)  # max_in_flight <= 4096: within a pipe's buffer
             fds[key] = (read_fd, write_fd)
-        self.spec = SlotsSpec(fds, str(table), processes)
+        self.spec = SlotsSpec(fds, str(table))
         self._table, self._counts = _map(str(table))
 
     @classmethod
@@ -165,9 +168,8 @@ class SlotPools:
 
     def put_back(self, index: int) -> None:
         """Process ``index`` ended: the slots it still held are free again."""
-        width = len(self.spec.fds)
         for column, (_, write_fd) in enumerate(self.spec.fds.values()):
-            cell = index * width + column
+            cell = self.spec.cell(index, column)
             held, self._counts[cell] = self._counts[cell], 0
             if held:
                 os.write(write_fd, b"." * held)
