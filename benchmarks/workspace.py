@@ -51,6 +51,7 @@ def _per_call_us(fn: Callable[[int], Any], count: int) -> dict[str, float]:
 def workspace_figures(tmp: Path, files: int = FILES) -> dict[str, Any]:
     """Time the workspace operations on a generated ``files``-file project under ``tmp``."""
     from remora.workspace import WorkspaceStore
+    from remora.workspace.diff import change_stats
     from remora.workspace.sync import absorb, materialize
 
     root = tmp / "ws_bench_project"
@@ -76,7 +77,7 @@ def workspace_figures(tmp: Path, files: int = FILES) -> dict[str, Any]:
     diff = ws.diff()
     diff_ms = _ms(start)
     start = time.perf_counter()
-    stats = ws.stats()
+    stats = change_stats(ws.changes())
     stats_ms = _ms(start)
 
     dest = tmp / "ws_bench_copy"

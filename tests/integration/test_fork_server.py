@@ -191,6 +191,79 @@ async def test_a_module_changed_on_disk_is_imported_again(ws: Workspace) -> None
     assert (await _probe(ws, "mod", "add"))["outcomes"][0]["returned"]["repr"] == "'edited'"
 
 
+# A probe's process, its parent (the module's zygote) and each process above it: pids.
+LINEAGE = """\
+import os
+
+
+def lineage(a):
+    pid, found = os.getpid(), []
+    while pid > 1 and len(found) < 6:
+        found.append(pid)
+        pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+    return found
+"""
+
+
+def _package(root: Path) -> None:
+    """``pkg`` (whose import counts itself in ``pkg.IMPORTS``), ``pkg.a``, ``pkg.b`` and
+    ``pkg.sub.deep``, each with ``lineage()``."""
+    (root / "pkg" / "sub").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("IMPORTS = []\nIMPORTS.append(1)\n")
+    (root / "pkg" / "sub" / "__init__.py").write_text("")
+    for name in ("a.py", "b.py", "sub/deep.py"):
+        (root / "pkg" / name).write_text(LINEAGE)
+
+
+async def _lineage(ws: Workspace, module: str) -> list[int]:
+    report = await _forked(ws, _probe_text(module, "lineage"), module=module, paths=[])
+    line = next(x for x in report["stdout"].splitlines() if x.startswith(MARKER))
+    found = json.loads(line[len(MARKER) :])["outcomes"][0]["returned"]["repr"]
+    return [int(pid) for pid in found.strip("[]").split(", ")]
+
+
+async def test_modules_of_one_package_share_its_import(ws: Workspace) -> None:
+    """The zygotes form a tree by the dotted name: ``pkg.a`` and ``pkg.b`` are forked from
+    the one zygote that imported ``pkg``; ``pkg.sub.deep`` from the one below it for
+    ``pkg.sub``. Each probe still answers as a fresh interpreter's would."""
+    _package(ws.project_root)
+    a, b, deep = [await _lineage(ws, m) for m in ("pkg.a", "pkg.b", "pkg.sub.deep")]
+    # probe, its module's zygote, the package's zygote, the server
+    assert a[1] != b[1] and a[2:] == b[2:]
+    assert len(deep) == len(a) + 1 and deep[2] != a[2] and deep[3:] == a[2:]
+    again = await _lineage(ws, "pkg.a")
+    assert again[0] != a[0] and again[1:] == a[1:]
+    counted = "import pkg.b, pkg\nprint(pkg.IMPORTS, pkg.b.__name__)\n"
+    new = await _forked(ws, counted, module="pkg.b", paths=[])
+    _same(await _old(ws, counted), new)
+    assert new["stdout"] == "[1] pkg.b\n"
+
+
+async def test_a_package_that_fails_to_import_fails_each_of_its_probes_as_before(
+    ws: Workspace,
+) -> None:
+    _package(ws.project_root)
+    (ws.project_root / "pkg" / "sub" / "__init__.py").write_text("raise ImportError('no sub')\n")
+    text = _probe_text("pkg.sub.deep", "lineage")
+    for _ in range(2):
+        new = await _forked(ws, text, module="pkg.sub.deep", paths=[])
+        _same(await _old(ws, text), new)
+        assert "cannot import or find it: ImportError: no sub" in new["stdout"]
+    assert len(await _lineage(ws, "pkg.a")) >= 3  # the package's other modules are served
+
+
+async def test_a_package_changed_on_disk_is_imported_again_with_its_modules(
+    ws: Workspace,
+) -> None:
+    _package(ws.project_root)
+    look = "import pkg.a, pkg\nprint(pkg.IMPORTS)\n"
+    assert (await _forked(ws, look, module="pkg.a", paths=[]))["stdout"] == "[1]\n"
+    (ws.project_root / "pkg" / "__init__.py").write_text("IMPORTS = ['edited']\n")
+    assert (await _forked(ws, look, module="pkg.a", paths=[]))["stdout"] == "['edited']\n"
+    (ws.project_root / "pkg" / "a.py").write_text("import pkg\npkg.IMPORTS.append('a')\n")
+    assert (await _forked(ws, look, module="pkg.a", paths=[]))["stdout"] == "['edited', 'a']\n"
+
+
 async def test_more_modules_than_zygotes_are_all_probed(ws: Workspace) -> None:
     for index in range(10):
         (ws.project_root / f"m{index}.py").write_text(f"def add(a):\n    return a + {index}\n")

@@ -11,8 +11,9 @@ its own PID namespace, the same minimal environment). Per request it forks a
 child that runs the program as ``python -`` would, in a session of its own with
 its own ``HOME`` and ``TMPDIR``; past its time limit the child's process group is
 killed and the answer is run_command's timed-out result (exit status 124, the
-same note). A request naming a module goes to that module's zygote, a child of
-the server that imported it once, so its probes skip the import. No program runs
+same note). A request naming a module goes to that module's zygote, a process
+that imported it once (forked from the zygote of its package, which imported the
+package once for all its modules), so its probes skip the import. No program runs
 in a process another program ran in: what one probe changes (module globals,
 monkeypatches, files in its folders) never reaches the next.
 

@@ -78,11 +78,14 @@ def _on_alarm(_signum: int, _frame: types.FrameType | None) -> None:
 
 def preload(module: str, paths: list[str], limit: float) -> dict[str, list[int]] | None:
     """Imports ``module`` as a probe would (``paths`` first), within ``limit`` seconds: the
-    project's files it loaded, with their times and sizes. None when it failed, or when it
-    started a thread: a forked child would have none of its threads, a probe's import would."""
+    project's files this import loaded (not those loaded before it, in a zygote above),
+    with their times and sizes. None when it failed, or when it started a thread: a forked
+    child would have none of its threads, a probe's import would."""
     import importlib
 
-    sys.path[:0] = paths
+    if sys.path[: len(paths)] != paths:  # a zygote above put them there already
+        sys.path[:0] = paths
+    before = set(sys.modules)
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
@@ -94,14 +97,14 @@ def preload(module: str, paths: list[str], limit: float) -> dict[str, list[int]]
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
     if len(os.listdir("/proc/self/task")) > 1:
         return None
-    return loaded_files()
+    return loaded_files(set(sys.modules) - before)
 
 
-def loaded_files() -> dict[str, list[int]]:
-    """The project's files among the loaded modules' (the project is the working folder)."""
+def loaded_files(names: set[str]) -> dict[str, list[int]]:
+    """The project's files among the modules ``names`` (the project is the working folder)."""
     project = os.getcwd() + os.sep
     found = {}
-    for loaded in list(sys.modules.values()):
+    for loaded in [sys.modules[name] for name in names if name in sys.modules]:
         name = getattr(loaded, "__file__", None)
         path = os.path.abspath(name) if isinstance(name, str) else ""
         if path.startswith(project) and os.path.isfile(path):
