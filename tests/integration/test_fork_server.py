@@ -225,7 +225,8 @@ async def _lineage(ws: Workspace, module: str) -> list[int]:
 async def test_modules_of_one_package_share_its_import(ws: Workspace) -> None:
     """The zygotes form a tree by the dotted name: ``pkg.a`` and ``pkg.b`` are forked from
     the one zygote that imported ``pkg``; ``pkg.sub.deep`` from the one below it for
-    ``pkg.sub``. Each probe still answers as a fresh interpreter's would."""
+    ``pkg.sub``; a module ``pkg`` imports itself, from ``pkg``'s zygote. Each probe still
+    answers as a fresh interpreter's would."""
     _package(ws.project_root)
     a, b, deep = [await _lineage(ws, m) for m in ("pkg.a", "pkg.b", "pkg.sub.deep")]
     # probe, its module's zygote, the package's zygote, the server
@@ -233,6 +234,10 @@ async def test_modules_of_one_package_share_its_import(ws: Workspace) -> None:
     assert len(deep) == len(a) + 1 and deep[2] != a[2] and deep[3:] == a[2:]
     again = await _lineage(ws, "pkg.a")
     assert again[0] != a[0] and again[1:] == a[1:]
+    # A module its package imports itself is probed from the package's zygote.
+    (ws.project_root / "pkg" / "__init__.py").write_text("IMPORTS = [1]\nfrom . import b\n")
+    b = await _lineage(ws, "pkg.b")
+    assert len(b) == len(a) - 1 and b[1] != a[2] and b[2:] == a[3:]  # a new ``pkg`` zygote
     counted = "import pkg.b, pkg\nprint(pkg.IMPORTS, pkg.b.__name__)\n"
     new = await _forked(ws, counted, module="pkg.b", paths=[])
     _same(await _old(ws, counted), new)

@@ -19,7 +19,8 @@ module (``paths`` first on ``sys.path``) under the request's time limit, and for
 its probe children from there, so they skip the import. Zygotes form a tree by the
 module's dotted name: the server's zygote for ``pkg`` imported ``pkg``, and forks the
 zygote for ``pkg.sub`` (which then imports only ``pkg.sub``), which forks the one for
-``pkg.sub.mod`` -- the order in which a fresh ``import pkg.sub.mod`` runs them. A
+``pkg.sub.mod`` -- the order in which a fresh ``import pkg.sub.mod`` runs them; a
+module its package imported itself is probed from the package's zygote. A
 package's modules share its import: SQLAlchemy's costs ~0.45 s, each of its modules
 after it 0-0.26 s, where each module's zygote importing all of it took 0.5-0.8 s. A
 zygote whose import failed, hung or died leaves its requests to the server (or
@@ -116,6 +117,11 @@ class Run:
 Request = tuple[dict[str, Any], list[bytes], float]
 
 
+def _imported(module: str) -> bool:
+    """Whether ``module`` is imported in this process (None marks a failed import)."""
+    return sys.modules.get(module) is not None
+
+
 class Zygote:
     """A forked server that imported one module: requests for it and the modules below it
     go there."""
@@ -133,18 +139,16 @@ class Zygote:
 class Server:
     """Answers requests from ``inbox`` on ``outbox`` (both pipes), one child per request.
 
-    ``depth``: the parts of the dotted module name this server imported (0: none, the
-    top server); None: no zygotes at all (the zygotes' own imports failed here before).
+    ``top``: the server itself, whose interpreter's own modules are not the project's;
+    else a zygote.
     """
 
-    def __init__(self, inbox: int, outbox: int, base: str, depth: int | None) -> None:
+    def __init__(self, inbox: int, outbox: int, base: str, top: bool) -> None:
         self.inbox = Inbox(inbox)
         self.outbox = outbox
         self.base = base
-        self.depth = depth
-        self.zygotes: dict[tuple[str, tuple[str, ...]], Zygote | None] | None = (
-            None if depth is None else {}
-        )
+        self.top = top
+        self.zygotes: dict[tuple[str, tuple[str, ...]], Zygote | None] = {}
         self.runs: dict[int, Run] = {}  # by request id
         self.pending: dict[int, bytearray] = {}  # bytes not yet written, by fd
         self.selector = selectors.DefaultSelector()
@@ -182,7 +186,7 @@ class Server:
         fds = [self.inbox.fd, self.outbox, self.selector.fileno()]
         for run in self.runs.values():
             fds += [run.pidfd, *run.open]
-        for zygote in (self.zygotes or {}).values():
+        for zygote in self.zygotes.values():
             if zygote is not None:
                 fds += [zygote.send, zygote.inbox.fd]
         return fds
@@ -241,10 +245,16 @@ class Server:
 
     def route(self, header: dict[str, Any], program: list[bytes], arrived: float) -> None:
         parts = str(header.get("module") or "").split(".")
-        if self.zygotes is None or self.depth is None or len(parts) <= self.depth:
-            self.start(header, program)  # no module, or this zygote's own: a child of it
+        # The zygote below imports the first part of the name not yet imported here (the
+        # top server imports none): a package that imported its module itself forks that
+        # module's probes, as a fresh import of it would find it imported by the package.
+        known = 0  # the leading parts imported here
+        while not self.top and known < len(parts) and _imported(".".join(parts[: known + 1])):
+            known += 1
+        if not parts[0] or known >= len(parts):
+            self.start(header, program)  # no module, or this zygote has it: a child of it
             return
-        key = (".".join(parts[: self.depth + 1]), tuple(header.get("paths") or ()))
+        key = (".".join(parts[: known + 1]), tuple(header.get("paths") or ()))
         old = self.zygotes.get(key)
         if old is not None and old.ready and any(stamp(f) != t for f, t in old.files.items()):
             self.drop(old)  # what it imported changed: a fresh one imports it as it is now
@@ -261,7 +271,6 @@ class Server:
 
     def room(self) -> bool:
         """Whether a zygote may start: fewer than the most, or an idle one ended for it."""
-        assert self.zygotes is not None
         alive = [(z.used, k, z) for k, z in self.zygotes.items() if z is not None]
         if len(alive) < _MAX_ZYGOTES:
             return True
@@ -294,8 +303,7 @@ class Server:
                 files = preload(key[0], list(key[1]), limit)
                 os.write(up_w, frame({"ready": files is not None, "files": files}))
                 if files is not None:
-                    assert self.depth is not None
-                    Server(down_r, up_w, self.base, depth=self.depth + 1).serve()
+                    Server(down_r, up_w, self.base, top=False).serve()
             finally:
                 os._exit(0)
         os.close(down_r)
@@ -324,7 +332,6 @@ class Server:
 
     def drop(self, zygote: Zygote) -> None:
         """A zygote that failed, hung or died: its requests run here, importing for themselves."""
-        assert self.zygotes is not None
         for key, value in self.zygotes.items():
             if value is zygote:
                 self.zygotes[key] = None
@@ -349,7 +356,7 @@ class Server:
         run = self.runs.get(int(header["id"]))
         if run is not None:
             run.kill()
-        for zygote in (self.zygotes or {}).values():
+        for zygote in self.zygotes.values():
             if zygote is not None and int(header["id"]) in zygote.forwarded:
                 self.send(zygote.send, frame(header))
 
@@ -357,7 +364,7 @@ class Server:
         while not self.inbox.closed:
             now = time.monotonic()
             deadlines = [run.deadline for run in self.runs.values()]
-            deadlines += [z.deadline for z in (self.zygotes or {}).values() if z and not z.ready]
+            deadlines += [z.deadline for z in self.zygotes.values() if z and not z.ready]
             wait = max(0.0, min(deadlines) - now) if deadlines else None
             for key, mask in self.selector.select(wait):
                 kind, item = key.data
@@ -388,7 +395,7 @@ class Server:
             else:  # exited, but something it left holds its pipes
                 for fd in list(run.open):
                     self.close_stream(run, fd)
-        for zygote in list((self.zygotes or {}).values()):
+        for zygote in list(self.zygotes.values()):
             if zygote is not None and not zygote.ready and zygote.deadline <= now:
                 self.drop(zygote)
 
@@ -399,7 +406,7 @@ class Server:
             run.kill()
         for run in self.runs.values():
             os.waitpid(run.pid, 0)
-        end([z for z in (self.zygotes or {}).values() if z is not None])
+        end([z for z in self.zygotes.values() if z is not None])
 
 
 def end(zygotes: list[Zygote]) -> None:
@@ -429,4 +436,4 @@ def serve(base: str) -> None:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
-    Server(inbox, outbox, base, depth=0).serve()
+    Server(inbox, outbox, base, top=True).serve()
