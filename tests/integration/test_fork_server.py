@@ -119,6 +119,11 @@ def _same(old: dict[str, Any], new: dict[str, Any]) -> None:
         "import mod\nprint(mod.add(1), __name__, __file__)\n",
         "open('mod.py', 'a').write('# changed')\n",  # the project is read-only
         "import sys\nprint(sys.argv, sys.orig_argv, sys.path[0] == '')\n",
+        # Its exit status comes on a pipe before it exits; unless the program took that
+        # descriptor away, or left without Python's exit: then its exit tells.
+        "import os\nos.closerange(3, 4096)\nprint('closed')\n",
+        "import os, sys\nprint('out')\nsys.stdout.flush()\nos._exit(5)\n",
+        "import os\nos.dup2(os.open(os.devnull, os.O_WRONLY), 1)\nprint('gone')\n",
     ],
 )
 async def test_it_answers_as_run_command_does(ws: Workspace, program: str) -> None:

@@ -23,7 +23,7 @@ from remora.code.context import CodeContext
 from remora.code.line_breaks import line_starts
 from remora.code.lint_behaviour import behaviour_change
 from remora.code.module import host_function
-from remora.code.ruff_runs import ruff_json
+from remora.code.ruff_runs import ruff_json, start_ruff
 from remora.code.source import ParsedFile, SourceNode, locate, parse
 
 __all__ = ["node_findings", "own_lines", "replace_checked", "ruff_json"]
@@ -180,6 +180,7 @@ async def lint_fix(context: CodeContext, code: str = "") -> dict[str, Any]:
     if not edits:
         return {"applied": [], "remaining": findings}
     new_text = _apply(node.file.data, edits).decode("utf-8")
+    start_ruff(context, node.file.path, new_text)  # checked below: it runs while this parses
     try:
         fixed = locate(parse(new_text, node.file.path), node.ref)
     except (ValueError, LookupError):

@@ -21,7 +21,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.sandbox.commands import resolve_executable
 
-__all__ = ["ruff_json"]
+__all__ = ["ruff_json", "start_ruff"]
 
 # Texts whose records are kept, and records in all: a large file with many findings has
 # hundreds of records (~2 KB each as dicts) per text, and every changed run is a new text.
@@ -29,8 +29,9 @@ _KEPT, _KEPT_RECORDS = 256, 20_000
 _SETTINGS = ("pyproject.toml", "ruff.toml", ".ruff.toml")
 
 Key = tuple[str, str, bytes, tuple[int, ...]]
+RuffTask = asyncio.Task[list[dict[str, Any]]]
 _records: OrderedDict[Key, list[dict[str, Any]]] = OrderedDict()
-_running: dict[tuple[int, Key], asyncio.Task[list[dict[str, Any]]]] = {}
+_running: dict[tuple[int, Key], RuffTask] = {}
 
 
 # A folder's stamp is looked at again after this long: every question about a node's findings
@@ -89,10 +90,35 @@ async def _run_ruff(context: CodeContext, path: str, text: str) -> list[dict[str
     return records
 
 
-def _finished(running_key: tuple[int, Key], task: asyncio.Task[list[dict[str, Any]]]) -> None:
+def _finished(running_key: tuple[int, Key], task: RuffTask) -> None:
     _running.pop(running_key, None)
     if not task.cancelled():
         task.exception()  # retrieved: every waiter got it; none left means no one to tell
+
+
+def _key(context: CodeContext, path: str, text: str) -> Key:
+    root = Path(context.workspace.project_root)
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+    return (str(root), path, digest, _settings_stamp(root, path))
+
+
+def _running_task(context: CodeContext, path: str, text: str, key: Key) -> RuffTask:
+    """The ruff run for ``key`` under way on this loop, started now if none is."""
+    running_key = (id(asyncio.get_running_loop()), key)
+    task = _running.get(running_key)
+    if task is None:
+        task = asyncio.ensure_future(_run_ruff(context, path, text))
+        _running[running_key] = task
+        task.add_done_callback(lambda done: _finished(running_key, done))
+    return task
+
+
+def start_ruff(context: CodeContext, path: str, text: str) -> None:
+    """Start ruff on ``text`` now, for a :func:`ruff_json` of it that comes later: ruff runs
+    in its own process while the caller works (lint's fix parses the text it checks)."""
+    key = _key(context, path, text)
+    if key not in _records:
+        _running_task(context, path, text, key)
 
 
 async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
@@ -102,17 +128,10 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
     the project's settings and per-file rules). The records are shared with
     other callers asking about the same text: read them, never change them.
     """
-    root = Path(context.workspace.project_root)
-    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
-    key: Key = (str(root), path, digest, _settings_stamp(root, path))
+    key = _key(context, path, text)
     kept = _records.get(key)
     if kept is None:
-        running_key = (id(asyncio.get_running_loop()), key)
-        task = _running.get(running_key)
-        if task is None:
-            task = asyncio.ensure_future(_run_ruff(context, path, text))
-            _running[running_key] = task
-            task.add_done_callback(lambda done: _finished(running_key, done))
+        task = _running_task(context, path, text, key)
         # shield: one waiter cancelled (its run interrupted) does not stop the others' ruff.
         kept = await asyncio.shield(task)
         _records[key] = kept

@@ -88,9 +88,12 @@ class Answer:
 def server_text() -> str:
     """The server's program: the child's part first (it holds ``__future__``), then the loop."""
     here = resources.files("remora.sandbox")
-    child = here.joinpath("fork_server_child.py").read_text("utf-8")
-    loop = here.joinpath("fork_server_main.py").read_text("utf-8")
-    return f"{child}\n{loop.replace('from __future__ import annotations', '')}\n"
+    child, *rest = (
+        here.joinpath(f"fork_server_{part}.py").read_text("utf-8")
+        for part in ("child", "runs", "main")
+    )
+    later = (text.replace("from __future__ import annotations", "") for text in rest)
+    return "\n".join([child, *later]) + "\n"
 
 
 class ForkServer:

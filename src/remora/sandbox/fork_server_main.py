@@ -10,7 +10,10 @@ a 4-byte length, a JSON header, then the byte strings the header's ``sizes`` giv
   (its own session, standard output and error on pipes, its own ``HOME`` and
   ``TMPDIR``) that runs the program as ``python -`` would, and the answer is
   ``{"id", "exit_code", "timed_out", "out_dropped", "err_dropped"}`` + its
-  output; past ``timeout_s`` its process group is killed.
+  output, sent once its output pipes end and its exit status is known: the child
+  writes it on a status pipe just before it exits, so the answer does not wait for
+  the process's teardown (waited for after); past ``timeout_s`` its process group
+  is killed.
 * ``{"op": "cancel", "id"}``: that child is killed.
 * end of input: every child is killed and the server exits.
 
@@ -41,7 +44,7 @@ import time
 import types
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # sent after that module's text (fork_server.server_text): its functions
+if TYPE_CHECKING:  # sent after these modules' texts (fork_server.server_text)
     from remora.sandbox.fork_server_child import (
         CHUNK,
         Inbox,
@@ -51,66 +54,13 @@ if TYPE_CHECKING:  # sent after that module's text (fork_server.server_text): it
         preload,
         stamp,
     )
+    from remora.sandbox.fork_server_runs import DRAIN_S, Run
 
-# After a child exits: how long its pipes may stay open (a process it left behind).
-_DRAIN_S = 2.0
 # A zygote's import past its limit is stopped by its own alarm; this kills it otherwise.
 _IMPORT_GRACE_S = 2.0
 # Zygotes alive at once (each holds its own import of the project's modules): past it
 # the least recently used idle one ends; with none idle, a request imports for itself.
 _MAX_ZYGOTES = 8
-
-
-class Stream:
-    """A child's output: the first ``cap`` bytes, and how many followed."""
-
-    def __init__(self, cap: int) -> None:
-        self.kept = bytearray()
-        self.dropped = 0
-        self.cap = cap
-
-
-class Run:
-    """A forked child running one program, and what it printed so far."""
-
-    def __init__(self, header: dict[str, Any], pid: int, pipes: tuple[int, int], folder: str):
-        self.header = header
-        self.pid = pid
-        self.pidfd = os.pidfd_open(pid)
-        self.folder = folder
-        self.deadline = time.monotonic() + float(header["timeout_s"])
-        caps = int(header["out_cap"]), int(header["err_cap"])
-        self.streams = {fd: Stream(cap) for fd, cap in zip(pipes, caps, strict=True)}
-        self.order = pipes
-        self.open = set(pipes)  # its pipes not yet at their end (fd numbers are reused)
-        self.exit_code: int | None = None
-        self.timed_out = False
-
-    def take(self, fd: int) -> bool:
-        """Reads from ``fd``; false at its end."""
-        try:
-            chunk = os.read(fd, CHUNK)
-        except BlockingIOError:
-            return True
-        stream = self.streams[fd]
-        room = max(0, stream.cap - len(stream.kept))
-        stream.kept += chunk[:room]
-        stream.dropped += max(0, len(chunk) - room)
-        return bool(chunk)
-
-    def kill(self) -> None:
-        kill(self.pid)
-
-    def answer(self) -> bytes:
-        out, err = (self.streams[fd] for fd in self.order)
-        header = {
-            "id": self.header["id"],
-            "exit_code": 124 if self.timed_out else self.exit_code,
-            "timed_out": self.timed_out,
-            "out_dropped": out.dropped,
-            "err_dropped": err.dropped,
-        }
-        return frame(header, bytes(out.kept), bytes(err.kept))
 
 
 # A request as it came: its header, its program's two parts, when it came.
@@ -185,7 +135,7 @@ class Server:
     def own_fds(self) -> list[int]:
         fds = [self.inbox.fd, self.outbox, self.selector.fileno()]
         for run in self.runs.values():
-            fds += [run.pidfd, *run.open]
+            fds += [run.pidfd, *run.open, *([] if run.status is None else [run.status])]
         for zygote in self.zygotes.values():
             if zygote is not None:
                 fds += [zygote.send, zygote.inbox.fd]
@@ -202,30 +152,52 @@ class Server:
             os.makedirs(os.path.join(folder, name))
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
+        status_r, status_w = os.pipe()
         pid = os.fork()
         if pid == 0:
             try:
-                for fd in (*self.own_fds(), out_r, err_r):
+                for fd in (*self.own_fds(), out_r, err_r, status_r):
                     os.close(fd)
-                child(program[1], out_w, err_w, folder, (program[0], prelude))
+                child(program[1], (out_w, err_w, status_w), folder, (program[0], prelude))
             finally:
                 os._exit(70)
-        os.close(out_w)
-        os.close(err_w)
-        run = Run(header, pid, (out_r, err_r), folder)
+        for fd in (out_w, err_w, status_w):
+            os.close(fd)
+        run = Run(header, pid, (out_r, err_r), status_r, folder)
         self.runs[int(header["id"])] = run
         self.selector.register(run.pidfd, selectors.EVENT_READ, ("exit", run))
+        self.selector.register(status_r, selectors.EVENT_READ, ("status", run))
         for fd in run.order:
             os.set_blocking(fd, False)
             self.selector.register(fd, selectors.EVENT_READ, ("output", run))
 
     def finish(self, run: Run) -> None:
-        if run.exit_code is None or run.open:
+        """Answers ``run`` once it can be, and forgets it once it is also waited for."""
+        known = run.exit_code is not None or run.reported is not None
+        if not run.answered and known and not run.open:
+            run.answered = True
+            self.send(self.outbox, run.answer())
+        if run.answered and run.exit_code is not None:
+            del self.runs[int(run.header["id"])]
+            os.close(run.pidfd)
+            self.close_status(run)
+            shutil.rmtree(run.folder, ignore_errors=True)
+
+    def close_status(self, run: Run) -> None:
+        if run.status is not None:
+            self.selector.unregister(run.status)
+            os.close(run.status)
+            run.status = None
+
+    def read_status(self, run: Run) -> None:
+        """The exit status the child wrote before exiting (nothing: it died first)."""
+        if run.status is None:  # forgotten earlier in the same wake-up, its exit seen first
             return
-        del self.runs[int(run.header["id"])]
-        os.close(run.pidfd)
-        shutil.rmtree(run.folder, ignore_errors=True)
-        self.send(self.outbox, run.answer())
+        written = os.read(run.status, 1)
+        self.close_status(run)
+        if written and not run.timed_out:
+            run.reported = written[0]
+            self.finish(run)
 
     def close_stream(self, run: Run, fd: int) -> None:
         self.selector.unregister(fd)
@@ -238,7 +210,7 @@ class Server:
         _, status = os.waitpid(run.pid, 0)
         run.exit_code = os.waitstatus_to_exitcode(status)
         run.kill()  # what it left behind in its group
-        run.deadline = time.monotonic() + _DRAIN_S
+        run.deadline = time.monotonic() + DRAIN_S
         self.finish(run)
 
     # -------------------------------------------------------------- zygotes
@@ -375,6 +347,8 @@ class Server:
                     self.flush(item)
                 elif kind == "output" and not item.take(key.fd):
                     self.close_stream(item, key.fd)
+                elif kind == "status":
+                    self.read_status(item)
                 elif kind == "exit":
                     self.exited(item)
                 elif kind == "zygote":
@@ -387,11 +361,11 @@ class Server:
             if run.deadline > now:
                 continue
             if run.exit_code is None:  # past its limit: killed, answered when reaped
-                run.timed_out = True
+                run.timed_out = not run.answered
                 run.kill()
                 # A finite wait: an infinite one is a timeout select() refuses (the
                 # server died with every timed-out child); killed again if not reaped.
-                run.deadline = now + _DRAIN_S
+                run.deadline = now + DRAIN_S
             else:  # exited, but something it left holds its pipes
                 for fd in list(run.open):
                     self.close_stream(run, fd)
@@ -417,7 +391,7 @@ def end(zygotes: list[Zygote]) -> None:
         os.close(zygote.send)
         if not zygote.ready:
             kill(zygote.pid)
-    deadline = time.monotonic() + _DRAIN_S
+    deadline = time.monotonic() + DRAIN_S
     for zygote in zygotes:
         while os.waitpid(zygote.pid, os.WNOHANG) == (0, 0):
             if time.monotonic() > deadline:

@@ -113,3 +113,24 @@ async def test_kept_records_are_bounded_by_their_number(
         for text in (SOURCE, other, other, SOURCE):
             assert codes(await ruff_json(context, "pkg/m.py", text)) == ["E711", "F401"]
     assert runs == [SOURCE, other, SOURCE]  # SOURCE's records went when other's came
+
+
+async def test_a_run_started_early_is_the_one_a_later_question_gets(
+    tmp_path: Path, runs: list[str]
+) -> None:
+    """lint_fix starts ruff on its new text before parsing it: the check that follows joins
+    that run instead of starting another."""
+    root = project(tmp_path)
+    fixed = SOURCE.replace("import os\n", "")
+    with WorkspaceStore(root).create("t", "n") as workspace:
+        context = CodeContext(workspace, None, SandboxConfig())
+        ruff_runs.start_ruff(context, "pkg/m.py", fixed)
+        await asyncio.sleep(0)
+        started = list(runs)  # under way before anyone waits for it
+        found = await ruff_json(context, "pkg/m.py", fixed)
+        ruff_runs.start_ruff(context, "pkg/m.py", fixed)  # kept: nothing runs again
+        await asyncio.sleep(0)
+    # Asserted once ruff is done: a task cancelled while it starts its process hangs the
+    # loop's shutdown on Python 3.11 (CPython gh-103847).
+    assert started == [fixed] and runs == [fixed]
+    assert codes(found) == ["E711"]
