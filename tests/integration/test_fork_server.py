@@ -274,6 +274,26 @@ async def test_a_package_changed_on_disk_is_imported_again_with_its_modules(
     assert (await _forked(ws, look, module="pkg.a", paths=[]))["stdout"] == "['edited', 'a']\n"
 
 
+async def test_zygotes_unused_for_a_while_end_and_come_back_when_asked(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the modules in use keep a zygote: a large project's packages would otherwise
+    keep one process per module they ever probed."""
+    monkeypatch.setattr(fork_server, "ZYGOTE_IDLE_S", 0.5)
+    _package(ws.project_root)
+    first = [await _lineage(ws, m) for m in ("pkg.a", "pkg.b", "pkg.sub.deep")]
+    (server,) = fork_server._SERVERS.values()
+    assert len(_processes_with(str(server.base))) >= 3 + 5  # bwrap, init, server; 5 zygotes
+    await asyncio.sleep(1.5)
+    for _ in range(40):  # each ends from its parent's loop, level by level
+        if len(_processes_with(str(server.base))) == 3:
+            break
+        await asyncio.sleep(0.1)
+    assert len(_processes_with(str(server.base))) == 3
+    again = await _lineage(ws, "pkg.a")
+    assert len(again) == len(first[0]) and again[1] != first[0][1]  # a new one, as deep
+
+
 async def test_more_modules_than_zygotes_are_all_probed(ws: Workspace) -> None:
     for index in range(10):
         (ws.project_root / f"m{index}.py").write_text(f"def add(a):\n    return a + {index}\n")

@@ -68,6 +68,9 @@ GRACE_S = 10.0
 # How long a closing server may take to end its children and exit.
 CLOSE_S = 5.0
 _KEEP_ERRORS = 4096
+# A zygote that served no probe for this long ends (its module's next probe imports it
+# again): a large project's packages would otherwise keep one per module they ever probed.
+ZYGOTE_IDLE_S = 30.0
 _NONE_DROPPED = {"out_dropped": 0, "err_dropped": 0}
 
 
@@ -115,7 +118,7 @@ class ForkServer:
         for folder in (home, tmp, self.project):  # the project's: a mount point
             folder.mkdir()
         bwrap = shutil.which("bwrap") or "bwrap"
-        code = f"{server_text()}\nserve({str(self.base)!r})\n"
+        code = f"{server_text()}\nserve({str(self.base)!r}, {ZYGOTE_IDLE_S!r})\n"
         argv = bwrap_argv(
             bwrap, self.base, sys.executable, ["-c", code], self.project, self._mounts
         )

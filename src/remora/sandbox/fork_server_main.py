@@ -90,14 +90,16 @@ class Server:
     """Answers requests from ``inbox`` on ``outbox`` (both pipes), one child per request.
 
     ``top``: the server itself, whose interpreter's own modules are not the project's;
-    else a zygote.
+    else a zygote. ``idle_s``: a zygote below it that served nothing for that long ends
+    (a new one imports its module again when asked): only the modules in use keep one.
     """
 
-    def __init__(self, inbox: int, outbox: int, base: str, top: bool) -> None:
+    def __init__(self, inbox: int, outbox: int, base: str, top: bool, idle_s: float) -> None:
         self.inbox = Inbox(inbox)
         self.outbox = outbox
         self.base = base
         self.top = top
+        self.idle_s = idle_s
         self.zygotes: dict[tuple[str, tuple[str, ...]], Zygote | None] = {}
         self.runs: dict[int, Run] = {}  # by request id
         self.pending: dict[int, bytearray] = {}  # bytes not yet written, by fd
@@ -250,9 +252,20 @@ class Server:
         if not idle:
             return False
         _, key, zygote = min(idle)
-        self.drop(zygote)
-        del self.zygotes[key]  # started again when its module is asked for again
+        self.retire(key, zygote)
         return True
+
+    def retire(self, key: tuple[str, tuple[str, ...]], zygote: Zygote) -> None:
+        """Ends an idle zygote; its module gets a new one when it is asked for again."""
+        self.drop(zygote)
+        del self.zygotes[key]
+
+    def ends(self, zygote: Zygote) -> float | None:
+        """When ``zygote`` ends unless something happens first: its import's deadline, or
+        its time unused; None while it serves a request."""
+        if not zygote.ready:
+            return zygote.deadline
+        return None if zygote.forwarded else zygote.used + self.idle_s
 
     def forward(
         self, zygote: Zygote, header: dict[str, Any], program: list[bytes], arrived: float
@@ -275,7 +288,7 @@ class Server:
                 files = preload(key[0], list(key[1]), limit)
                 os.write(up_w, frame({"ready": files is not None, "files": files}))
                 if files is not None:
-                    Server(down_r, up_w, self.base, top=False).serve()
+                    Server(down_r, up_w, self.base, top=False, idle_s=self.idle_s).serve()
             finally:
                 os._exit(0)
         os.close(down_r)
@@ -336,7 +349,8 @@ class Server:
         while not self.inbox.closed:
             now = time.monotonic()
             deadlines = [run.deadline for run in self.runs.values()]
-            deadlines += [z.deadline for z in self.zygotes.values() if z and not z.ready]
+            ends = [self.ends(z) for z in self.zygotes.values() if z is not None]
+            deadlines += [t for t in ends if t is not None]
             wait = max(0.0, min(deadlines) - now) if deadlines else None
             for key, mask in self.selector.select(wait):
                 kind, item = key.data
@@ -369,8 +383,13 @@ class Server:
             else:  # exited, but something it left holds its pipes
                 for fd in list(run.open):
                     self.close_stream(run, fd)
-        for zygote in list(self.zygotes.values()):
-            if zygote is not None and not zygote.ready and zygote.deadline <= now:
+        for key, zygote in list(self.zygotes.items()):
+            ends = None if zygote is None else self.ends(zygote)
+            if zygote is None or ends is None or ends > now:
+                continue
+            if zygote.ready:
+                self.retire(key, zygote)
+            else:  # its import hung past its limit
                 self.drop(zygote)
 
     def shutdown(self) -> None:
@@ -401,7 +420,7 @@ def end(zygotes: list[Zygote]) -> None:
             time.sleep(0.01)
 
 
-def serve(base: str) -> None:
+def serve(base: str, idle_s: float) -> None:
     """The server: the protocol on copies of standard input and output, which become null."""
     inbox, outbox = os.dup(0), os.dup(1)
     # As ``python -`` has them, for what a module's import reads.
@@ -410,4 +429,4 @@ def serve(base: str) -> None:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
-    Server(inbox, outbox, base, top=True).serve()
+    Server(inbox, outbox, base, top=True, idle_s=idle_s).serve()
