@@ -91,8 +91,7 @@ def _probe_timed(run: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _install() -> None:
-    import remora.code  # registers every host function
-    from remora.code import module as toolkit
+    from remora.code import module as toolkit  # the package's import registers them all
     from remora.sandbox import fork_server
 
     for name, entry in list(toolkit._registry.items()):
@@ -102,7 +101,6 @@ def _install() -> None:
     _wrap("remora.sandbox.runtime", "SandboxRuntime.run", "sandbox tool run")
     _wrap("remora.runner.loop", "AgentRunner.run", "agent run")
     fork_server.ForkServer.run = _probe_timed(fork_server.ForkServer.run)  # type: ignore[method-assign]
-    del remora.code
 
 
 def _write() -> None:
