@@ -31,6 +31,7 @@ from remora.code.reparse_tree import (
     Reparsed,
     Unreadable,
     changed_region,
+    footer_may_follow,
     line_end,
     one_line_ending,
     parse_snippet,
@@ -47,27 +48,6 @@ from remora.code.source import (
 )
 
 __all__ = ["Reparsed", "changed_region", "reparsed_spans"]
-
-
-def _footer_may_follow(data: bytes, offset: int, indent: int) -> bool:
-    """Whether a line from ``offset`` on, before the next line of code, may belong to the
-    definition's block (its footer): LibCST gives the block the blank and comment lines up to
-    the last one that starts with the block's own indentation, which is longer than the
-    ``indent`` bytes of the ``def``/``class`` line; lines no more indented than that belong
-    to what follows (measured on click: 12 of 28 whole parses of a docstring run were a
-    comment at the margin after a function)."""
-    while offset < len(data):
-        end = line_end(data, offset)
-        line = data[offset : end if end >= 0 else len(data)].rstrip(b"\r\n")
-        code = line.lstrip(b" \t\f")
-        if code and not code.startswith(b"#"):
-            return False
-        if len(line) - len(code) > indent:
-            return True
-        if end < 0:
-            return False
-        offset = end
-    return False
 
 
 def _ends_without_code(data: bytes, start: int, stop: int) -> bool:
@@ -173,7 +153,7 @@ def _replaced(
     indent = data[indent_start:start]
     if indent.strip():
         return None
-    footer = _footer_may_follow(data, old_stop, len(indent))
+    footer = footer_may_follow(data, old_stop, len(indent))
     if footer or _ends_without_code(new_data, start, old_stop + delta):
         return None
     text = new_data[start : old_stop + delta]

@@ -17,6 +17,7 @@ from remora.code.line_breaks import line_start_at
 from remora.code.reparse_spans import NewSpans, SnippetSpans
 from remora.code.reparse_tree import (
     Reparsed,
+    footer_may_follow,
     indent_at,
     line_end,
     parse_snippet,
@@ -24,7 +25,7 @@ from remora.code.reparse_tree import (
     rebuild_path,
     whole_lines,
 )
-from remora.code.source import Definition, ParsedFile, byte_spans
+from remora.code.source import Definition, ParsedFile, byte_spans, qualified_definitions
 
 __all__ = ["inserted_at", "statements_reparsed"]
 
@@ -67,17 +68,23 @@ def statements_reparsed(
     run: list[int] = []
     kept: Sequence[cst.EmptyLine] | None = None
     for index, statement in enumerate(statements):
-        if not isinstance(statement, cst.SimpleStatementLine):
+        simple = isinstance(statement, cst.SimpleStatementLine)
+        if isinstance(statement, cst.SimpleStatementLine):
+            last = old.spans[statement.body[-1]]
+        elif isinstance(owner, cst.Module) and _without_definitions(statement):
+            last = old.spans[statement]  # a module's block of imports: see _without_definitions
+        else:
             if run:
                 return None
             begin = -1  # the next statement's lines may be this one's block's
             continue
-        last = old.spans[statement.body[-1]]
         stop = line_end(old.data, last.start + last.length)
         if stop < 0:
             return None
         if stop < prefix:  # text inserted at a line's end joins that line's statement
-            begin = stop
+            # After a block, the lines up to the next statement are that one's unless one is a
+            # comment indented into the block.
+            begin = stop if simple or not footer_may_follow(old.data, stop, 0) else -1
             continue
         if begin < 0:
             if isinstance(owner, cst.Module):
@@ -87,11 +94,13 @@ def statements_reparsed(
             # this line's indentation decide. Unchanged, they stay whose they were: parsed
             # from this statement's own line on, it keeps its old leading lines.
             begin = line_start_at(old.data, old.spans[statement].start)
-            if prefix < begin:
+            if prefix < begin or not isinstance(statement, cst.SimpleStatementLine):
                 return None
             kept = statement.leading_lines
         run.append(index)
         if end <= stop:
+            if not simple and footer_may_follow(old.data, stop, 0):
+                return None  # the lines after its block may be the block's
             break
     else:
         return None
@@ -134,9 +143,22 @@ def _parsed(
         moved = first.with_changes(leading_lines=(*snippet.header, *first.leading_lines))
         own[moved] = own[first]
         statements = (moved, *snippet.body[1:])
-    if not statements or not all(isinstance(s, cst.SimpleStatementLine) for s in statements):
+    if not statements or not all(
+        isinstance(s, cst.SimpleStatementLine) or (not indented and _without_definitions(s))
+        for s in statements
+    ):
         return None
     return statements, own, header
+
+
+def _without_definitions(statement: cst.BaseStatement) -> bool:
+    """Whether ``statement`` is a compound statement (an ``if``, a ``try``) holding no class or
+    function: a module's imports under ``if TYPE_CHECKING:`` or ``try``, which a module-level
+    fix (ruff's import sorting) changes together with the imports around them; a definition
+    there would make the file's list of definitions change."""
+    if isinstance(statement, cst.SimpleStatementLine | cst.FunctionDef | cst.ClassDef):
+        return False
+    return next(qualified_definitions(statement), None) is None
 
 
 def _put_statements(

@@ -7,7 +7,9 @@ the project and Remora's own state are refused in one place.
 
 from __future__ import annotations
 
+import functools
 import os
+import stat
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
@@ -64,6 +66,12 @@ def lexical(rel: str) -> str:
     :func:`normalise` does both)."""
     if not isinstance(rel, str):
         raise WorkspacePathError(repr(rel), "a path must be a string")
+    return _lexical(rel)
+
+
+# The text alone decides: a run asks about the same few paths again and again.
+@functools.lru_cache(maxsize=4096)
+def _lexical(rel: str) -> str:
     if "\0" in rel:
         raise WorkspacePathError(rel, "contains a NUL byte")
     text = rel.replace("\\", "/") if os.sep == "\\" else rel
@@ -122,14 +130,36 @@ def normalise(root: Path, rel: str) -> str:
         return clean
     if clean.split("/", 1)[0] in PROTECTED_DIRS:
         raise WorkspacePathError(rel, "Remora's and git's state are off limits")
-    real = os.path.realpath(root / clean)
     root_text = str(root)
+    if not _link_under(root_text, clean):
+        return clean  # nothing to follow: the clean path is where it lands
+    real = os.path.realpath(root / clean)
     if real != root_text and not real.startswith(root_text.rstrip(os.sep) + os.sep):
         raise WorkspacePathError(rel, "a symlink on the way points outside the project")
     inner = os.path.relpath(real, root_text).replace(os.sep, "/")
     if inner.split("/", 1)[0] in PROTECTED_DIRS:
         raise WorkspacePathError(rel, "a symlink on the way points into .git or .remora")
     return clean
+
+
+def _link_under(root_text: str, clean: str) -> bool:
+    """Whether a component of ``clean`` below ``root_text`` is a symlink on disk.
+
+    Without one, ``realpath`` of the joined path is the path itself: an ``lstat`` per
+    component under the resolved root instead of ``realpath``'s walk from ``/`` in Python
+    (6% of a run's host samples on SQLAlchemy: every read, write and existence check of a
+    workspace asks).
+    """
+    path = root_text
+    for part in clean.split("/"):
+        path = os.path.join(path, part)
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:  # as realpath (not strict): nothing there or below it to follow
+            return False
+        if stat.S_ISLNK(mode):
+            return True
+    return False
 
 
 def is_skipped(rel: str) -> bool:

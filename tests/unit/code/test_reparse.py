@@ -519,7 +519,7 @@ def test_an_edit_of_simple_statements_parses_them_alone(
         ("    z: int\n", "    z: int\n  # z\n"),  # a comment last: the next statement's
         ("    x = 1\n", "    def x(self):\n        pass\n"),  # a definition added
         ("    x = 1\n", "      x = 1\n"),  # another indentation than the block's
-        ("A = 1\n", "if A:\n    A = 1\n"),  # a compound statement
+        ("    x = 1\n", "    if x:\n        x = 1\n"),  # a compound statement in a class
     ],
 )
 def test_other_statement_edits_are_left_to_larger_parses(

@@ -1,0 +1,164 @@
+"""A module-level change that spans compound statements holding no definition (imports under
+``if TYPE_CHECKING:`` or ``try``, as ruff's import sorting changes them) parses those
+statements alone, and equals the whole parse node by node; with a definition in them, or
+lines after the last block that the block may own, a larger parse is left to do it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from reparse_support import assert_same_as_whole_parse, snippet_sources
+
+from remora.code.reparse import reparsed_spans
+from remora.code.source import ParsedFile
+from remora.sandbox.commands import resolve_executable
+
+MODULE = '''"""Module."""
+from __future__ import annotations
+
+import typing
+from typing import Any
+from typing import Optional
+
+if typing.TYPE_CHECKING:
+    from .base import Connection
+    from .base import Engine
+
+try:
+    import ujson as json
+except ImportError:  # pragma: no cover
+    import json
+
+VERSION = 1
+
+
+class Big:
+    """A class after the imports, whose size a partial parse never pays."""
+
+    def one(self) -> int:
+        return 1
+
+    def two(self) -> int:
+        return 2
+
+    def three(self) -> int:
+        return 3
+'''
+
+BLOCK_EDITS = {
+    "imports joined across a block": (
+        "from typing import Any\nfrom typing import Optional\n\nif typing.TYPE_CHECKING:\n"
+        "    from .base import Connection\n    from .base import Engine\n",
+        "from typing import Any, Optional\n\n"
+        "if typing.TYPE_CHECKING:\n    from .base import Connection, Engine\n",
+    ),
+    "an import inside the block removed": ("    from .base import Engine\n", ""),
+    "a block's import changed": ("    import ujson as json\n", "    import orjson as json\n"),
+    "an import put before a block": (
+        "if typing.TYPE_CHECKING:\n",
+        "import weakref\n\nif typing.TYPE_CHECKING:\n",
+    ),
+    "a block and the constant after it": (
+        "except ImportError:  # pragma: no cover\n    import json\n\nVERSION = 1\n",
+        "except ImportError:\n    import json\n\nVERSION = 2\n",
+    ),
+    "a block made": ("VERSION = 1\n", "if typing.TYPE_CHECKING:\n    VERSION = 1\n"),
+    # the lines after a block are the next statement's when none is indented into the block
+    "a comment put after a block": ("\nVERSION = 1\n", "\n# the version\nVERSION = 1\n"),
+}
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("edit", sorted(BLOCK_EDITS))
+def test_a_change_across_blocks_of_imports_parses_them_alone(
+    edit: str, newline: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before, after = BLOCK_EDITS[edit]
+    assert before in MODULE
+    old = ParsedFile(MODULE.replace("\n", newline))
+    sources = snippet_sources(monkeypatch)
+    assert_same_as_whole_parse(old, MODULE.replace(before, after, 1).replace("\n", newline))
+    assert len(sources) == 1
+    assert len(sources[0]) < MODULE.index("class Big")  # never the class after them
+
+
+OWNED = MODULE.replace("    import json\n", "    import json\n    # the stdlib's\n", 1)
+
+
+@pytest.mark.parametrize(
+    ("base", "before", "after"),
+    [
+        # a function put in a block: the file's definitions change
+        (MODULE, "    from .base import Engine\n", "    def engine() -> None: ...\n"),
+        # a comment the last block may own follows the change
+        (MODULE, "    import json\n\nVERSION", "    import json\n    # the stdlib's\nVERSION"),
+        # the block before the change may own the lines before its first statement
+        (OWNED, "VERSION = 1\n", "VERSION = 2\n"),
+        # the block changed may own the lines after it
+        (OWNED, "    import ujson as json\n", "    import orjson as json\n"),
+    ],
+)
+def test_other_changes_around_blocks_are_left_to_the_whole_parse(
+    base: str, before: str, after: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = ParsedFile(base)
+    sources = snippet_sources(monkeypatch)
+    new_text = base.replace(before, after, 1)
+    assert new_text != base
+    if reparsed_spans(old, new_text.encode("utf-8")) is not None:
+        assert max(map(len, sources)) >= len(base) - base.index("class Big")
+        assert_same_as_whole_parse(old, new_text)
+
+
+def _sorted_by_ruff(text: str, path: Path) -> str:
+    """``text`` with ruff's safe fixes of import sorting and unused imports applied."""
+    fixed = subprocess.run(
+        [
+            *(resolve_executable("ruff"), "check", "--isolated", "--select", "I,F401", "--fix"),
+            *("--exit-zero", "--quiet", "--stdin-filename", str(path), "-"),
+        ],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return fixed.stdout
+
+
+STDLIB = Path(sys.modules["subprocess"].__file__ or "").parent
+# Modules with imports under module-level `if`/`try` blocks (on 3.11 ruff's fixes of the first
+# seven parse partially, the others as a whole).
+REAL = ["subprocess", "shutil", "inspect", "platform", "locale", "mimetypes", "socket"]
+REAL += ["tempfile", "ssl", "uuid"]
+
+
+def _fixed(name: str) -> tuple[ParsedFile, str] | None:
+    path = STDLIB / f"{name}.py"
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8")
+    new_text = _sorted_by_ruff(text, path)
+    return (ParsedFile(text), new_text) if new_text != text else None
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_ruffs_import_fixes_of_real_modules_equal_the_whole_parse(name: str) -> None:
+    fixed = _fixed(name)
+    if fixed is None:
+        pytest.skip(f"ruff leaves {name}'s imports as they are, or it is not a file here")
+    old, new_text = fixed
+    if reparsed_spans(old, new_text.encode("utf-8")) is not None:
+        assert_same_as_whole_parse(old, new_text)
+
+
+def test_ruffs_import_fixes_of_real_modules_are_parsed_partially() -> None:
+    partial = [
+        name
+        for name in REAL
+        if (fixed := _fixed(name)) is not None
+        and reparsed_spans(fixed[0], fixed[1].encode("utf-8")) is not None
+    ]
+    assert partial  # else the test above compares nothing
