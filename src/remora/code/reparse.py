@@ -163,6 +163,11 @@ def _replaced(
     if parsed is None:
         return None
     snippet, head, node = parsed
+    if node.leading_lines or snippet.header:
+        # Lines put before the definition's first line (ruff's blank line after the imports,
+        # before a class; a snippet at the margin holds them as its header): which are its
+        # leading lines only the text before says.
+        return None
     replacement = node.with_changes(leading_lines=definition.leading_lines)
     own = SnippetSpans(byte_spans(snippet), start - len(head))
     own[replacement] = own[node]

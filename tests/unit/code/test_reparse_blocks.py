@@ -99,6 +99,9 @@ OWNED = MODULE.replace("    import json\n", "    import json\n    # the stdlib's
         (OWNED, "VERSION = 1\n", "VERSION = 2\n"),
         # the block changed may own the lines after it
         (OWNED, "    import ujson as json\n", "    import orjson as json\n"),
+        # a blank line put right before a class (ruff's two after the imports): its leading
+        # lines, which a parse from its first line on lost (copy.py of the stdlib)
+        (MODULE, "\nclass Big:", "\n\nclass Big:"),
     ],
 )
 def test_other_changes_around_blocks_are_left_to_the_whole_parse(
