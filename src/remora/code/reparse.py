@@ -26,13 +26,14 @@ from libcst.metadata import CodeSpan
 
 from remora.code.line_breaks import line_start_at
 from remora.code.reparse_spans import NewSpans, SnippetSpans
-from remora.code.reparse_statements import inserted_at, statements_reparsed
+from remora.code.reparse_statements import blocks_holding, inserted_at, statements_reparsed
 from remora.code.reparse_tree import (
     Reparsed,
     Unreadable,
     changed_region,
     footer_may_follow,
     line_end,
+    line_start_of_insertion,
     one_line_ending,
     parse_snippet,
     path_to,
@@ -90,12 +91,23 @@ def reparsed_spans(old: ParsedFile, new_data: bytes) -> Reparsed | None:
             if tree is not None:
                 return tree
     try:
+        # Lines inserted are, for a block's statements, put at a line's start rather than in
+        # its indentation (the block may end right before that line).
+        at = line_start_of_insertion(data, new_data, prefix) if prefix == end else None
+        in_blocks = (prefix, end) if at is None else (at, at)
         # Text inserted right before a definition lies in its parent: the smallest that
-        # parses back as one definition of the same kind is taken.
+        # parses back as one definition of the same kind is taken. In each, the innermost
+        # block of statements first (an ``if``'s in a method), then the definition's own,
+        # its header, the whole definition.
         for definition, old_stop in holding:
+            for owner in reversed(blocks_holding(old, definition, in_blocks)):
+                tree = statements_reparsed(old, new_data, owner, in_blocks)
+                if tree is not None:
+                    return tree
             tree = statements_reparsed(old, new_data, definition, (prefix, end))
-            if tree is None:
-                tree = _header_replaced(old, new_data, definition, (prefix, end))
+            if tree is not None:
+                return tree
+            tree = _header_replaced(old, new_data, definition, (prefix, end))
             if tree is None:
                 tree = _replaced(old, new_data, definition, old_stop)
             if tree is not None:
@@ -163,10 +175,9 @@ def _replaced(
     if parsed is None:
         return None
     snippet, head, node = parsed
-    if node.leading_lines or snippet.header:
+    if node.leading_lines:
         # Lines put before the definition's first line (ruff's blank line after the imports,
-        # before a class; a snippet at the margin holds them as its header): which are its
-        # leading lines only the text before says.
+        # before a class): which are its leading lines only the text before says.
         return None
     replacement = node.with_changes(leading_lines=definition.leading_lines)
     own = SnippetSpans(byte_spans(snippet), start - len(head))
@@ -230,8 +241,8 @@ def _definition_parsed(
         if len(body) != 1 or not isinstance(body[0], cst.If):
             return None
         body = body[0].body.body
-    if len(body) != 1 or type(body[0]) is not kind or snippet.footer:
-        return None
+    if len(body) != 1 or type(body[0]) is not kind or snippet.footer or snippet.header:
+        return None  # lines before it, at the margin, are the snippet's header: see _replaced
     node = body[0]
     assert isinstance(node, cst.FunctionDef | cst.ClassDef)
     return snippet, head, node

@@ -27,6 +27,7 @@ __all__ = [
     "footer_may_follow",
     "indent_at",
     "line_end",
+    "line_start_of_insertion",
     "one_line_ending",
     "parse_snippet",
     "path_to",
@@ -82,6 +83,20 @@ def changed_region(old: bytes, new: bytes) -> tuple[int, int]:
         else:
             hi = mid - 1
     return prefix, lo
+
+
+def line_start_of_insertion(old: bytes, new: bytes, at: int) -> int:
+    """Where bytes inserted at ``at`` may as well have been put: the start of ``at``'s line,
+    when ``at`` is inside that line's indentation and the inserted bytes end with it. A line
+    added at the end of a block before a dedented one (``value = 0`` then ``finally:``) shares
+    the next line's indentation with it, so the common prefix ends inside that indentation,
+    outside the block the line was added to."""
+    start = line_start_at(old, at)
+    indent = old[start:at]
+    delta = len(new) - len(old)
+    if start == at or indent.strip() or not new[at : at + delta].endswith(indent):
+        return at
+    return start
 
 
 def path_to(

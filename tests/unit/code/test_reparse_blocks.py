@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import libcst as cst
 import pytest
 from reparse_support import assert_same_as_whole_parse, snippet_sources
 
@@ -85,6 +86,7 @@ def test_a_change_across_blocks_of_imports_parses_them_alone(
     assert len(sources[0]) < MODULE.index("class Big")  # never the class after them
 
 
+FUNCTION = MODULE.replace("VERSION = 1\n", "def version() -> int:\n    return 1\n")
 OWNED = MODULE.replace("    import json\n", "    import json\n    # the stdlib's\n", 1)
 
 
@@ -102,6 +104,7 @@ OWNED = MODULE.replace("    import json\n", "    import json\n    # the stdlib's
         # a blank line put right before a class (ruff's two after the imports): its leading
         # lines, which a parse from its first line on lost (copy.py of the stdlib)
         (MODULE, "\nclass Big:", "\n\nclass Big:"),
+        (FUNCTION, "\ndef version", "\n\ndef version"),  # its header parsed alone lost it too
     ],
 )
 def test_other_changes_around_blocks_are_left_to_the_whole_parse(
@@ -165,3 +168,108 @@ def test_ruffs_import_fixes_of_real_modules_are_parsed_partially() -> None:
         and reparsed_spans(fixed[0], fixed[1].encode("utf-8")) is not None
     ]
     assert partial  # else the test above compares nothing
+
+
+METHODS = (
+    '''class Worker:
+    def run(self, items, retries=3):
+        """Run each item."""
+        total = 0
+        for item in items:
+            if item is None:
+                continue
+            elif item < 0:
+                total -= item
+            else:
+                total += item  # the usual case
+        while retries:
+            retries -= 1
+        else:
+            retries = 0
+        with open("log") as log:
+            log.write(str(total))
+        try:
+            value = int(total)
+        except ValueError:
+            value = 0
+        finally:
+            self.done = True
+        return value
+'''
+    + "\n\n# the rest of the file, never parsed again\n"
+    + "X = 1\n" * 40
+)
+
+NESTED_EDITS = {
+    "in an if in a for": ("                continue\n", "                pass\n"),
+    "in an elif": ("                total -= item\n", "                total = total - item\n"),
+    "in an else, its comment": ("  # the usual case\n", "  # most items\n"),
+    "in a while's else": ("            retries = 0\n", "            retries = -1\n"),
+    "in a with": ("            log.write(str(total))\n", "            log.write(f'{total}')\n"),
+    "in a try": ("            value = int(total)\n", "            value = int(total, 10)\n"),
+    "in a handler, a line added": (
+        "            value = 0\n",
+        "            value = 0\n            self.failed = True\n",
+    ),
+    "in a finally": ("            self.done = True\n", "            self.done = 1\n"),
+}
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("edit", sorted(NESTED_EDITS))
+def test_a_change_in_a_nested_block_parses_that_blocks_statements_alone(
+    edit: str, newline: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before, after = NESTED_EDITS[edit]
+    assert before in METHODS
+    old = ParsedFile(METHODS.replace("\n", newline))
+    sources = snippet_sources(monkeypatch)
+    assert_same_as_whole_parse(old, METHODS.replace(before, after, 1).replace("\n", newline))
+    assert len(sources) == 1
+    assert len(sources[0]) < 80 * len(newline)  # the block's lines, never the method's
+
+
+SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLE.rglob("*.py")), ids=lambda p: p.name)
+def test_every_statement_in_a_nested_block_of_the_sample_project_edited(path: Path) -> None:
+    old = ParsedFile(path.read_text(encoding="utf-8"))
+    nested = [
+        statement
+        for _, definition in old.definitions
+        for clause in _all_clauses(definition)
+        if isinstance(clause.body, cst.IndentedBlock)
+        for statement in clause.body.body
+        if isinstance(statement, cst.SimpleStatementLine)
+    ]
+    for statement in nested:
+        span = old.spans[statement.body[-1]]
+        at = span.start + span.length
+        new = old.data[:at] + b"  # edited" + old.data[at:]
+        assert reparsed_spans(old, new) is not None
+        assert_same_as_whole_parse(old, new.decode("utf-8"))
+
+
+def _all_clauses(definition: cst.CSTNode) -> list[cst.CSTNode]:
+    """The parts with a block of the compound statements directly in ``definition``'s block."""
+    kinds = (
+        cst.If,
+        cst.Else,
+        cst.For,
+        cst.While,
+        cst.With,
+        cst.Try,
+        cst.ExceptHandler,
+        cst.Finally,
+    )
+    found: list[cst.CSTNode] = []
+    body = getattr(definition, "body", None)
+    for statement in body.body if isinstance(body, cst.IndentedBlock) else []:
+        stack = [statement]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, kinds):
+                found.append(node)
+                stack.extend(c for c in node.children if isinstance(c, kinds))
+    return found
