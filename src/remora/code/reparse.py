@@ -27,6 +27,7 @@ from libcst.metadata import CodeSpan
 from remora.code.line_breaks import line_start_at
 from remora.code.reparse_spans import NewSpans, SnippetSpans
 from remora.code.reparse_statements import blocks_holding, inserted_at, statements_reparsed
+from remora.code.reparse_steps import edits_of, reparsed_in_steps
 from remora.code.reparse_tree import (
     Reparsed,
     Unreadable,
@@ -77,7 +78,46 @@ def _holding(file: ParsedFile, start: int, end: int) -> list[tuple[Definition, i
 
 
 def reparsed_spans(old: ParsedFile, new_data: bytes) -> Reparsed | None:
-    """The new text's module and byte spans made from ``old``; None: parse the whole text."""
+    """The new text's module and byte spans made from ``old``; None: parse the whole text.
+
+    What a small part parsed again takes first; then a change of separate edits edit by edit
+    (reparse_steps.py); then the whole definition that holds the change."""
+    try:
+        tree = _reparsed(old, new_data, whole_definitions=False)
+        if tree is not None:
+            return tree
+        prefix, suffix = changed_region(old.data, new_data)
+        end = len(old.data) - suffix
+        edits = edits_of(old.data, new_data, (prefix, end), _header_ends(old, prefix, end))
+        if edits:
+            tree = reparsed_in_steps(old, edits, _in_parts)
+            if tree is not None:
+                return tree
+        return _reparsed(old, new_data, whole_definitions=True)
+    except Unreadable:
+        return None
+
+
+def _header_ends(old: ParsedFile, prefix: int, end: int) -> list[int]:
+    """Where the header of each function holding bytes ``prefix``..``end`` ends (one past its
+    line break): a change there and in the body is two edits."""
+    found: list[int] = []
+    for definition, _ in _holding(old, prefix, end):
+        block = definition.body
+        if isinstance(block, cst.IndentedBlock):
+            header = old.spans[block.header]
+            found.append(header.start + header.length)
+    return found
+
+
+def _in_parts(old: ParsedFile, new_data: bytes) -> Reparsed | None:
+    return _reparsed(old, new_data, whole_definitions=False)
+
+
+def _reparsed(old: ParsedFile, new_data: bytes, *, whole_definitions: bool) -> Reparsed | None:
+    """``reparsed_spans`` of one change; ``whole_definitions``: a definition that holds it may
+    be parsed again whole. :class:`Unreadable` when a snippet of the new text does not
+    parse."""
     data = old.data
     prefix, suffix = changed_region(data, new_data)
     end = len(data) - suffix
@@ -90,32 +130,31 @@ def reparsed_spans(old: ParsedFile, new_data: bytes) -> Reparsed | None:
             tree = statements_reparsed(old, new_data, holding[1][0], (prefix, end))
             if tree is not None:
                 return tree
-    try:
-        # Lines inserted are, for a block's statements, put at a line's start rather than in
-        # its indentation (the block may end right before that line).
-        at = line_start_of_insertion(data, new_data, prefix) if prefix == end else None
-        in_blocks = (prefix, end) if at is None else (at, at)
-        # Text inserted right before a definition lies in its parent: the smallest that
-        # parses back as one definition of the same kind is taken. In each, the innermost
-        # block of statements first (an ``if``'s in a method), then the definition's own,
-        # its header, the whole definition.
-        for definition, old_stop in holding:
-            for owner in reversed(blocks_holding(old, definition, in_blocks)):
-                tree = statements_reparsed(old, new_data, owner, in_blocks)
-                if tree is not None:
-                    return tree
-            tree = statements_reparsed(old, new_data, definition, (prefix, end))
+    # Lines inserted are, for a block's statements, put at a line's start rather than in
+    # its indentation (the block may end right before that line).
+    at = line_start_of_insertion(data, new_data, prefix) if prefix == end else None
+    in_blocks = (prefix, end) if at is None else (at, at)
+    # Text inserted right before a definition lies in its parent: the smallest that
+    # parses back as one definition of the same kind is taken. In each, the innermost
+    # block of statements first (an ``if``'s in a method), then the definition's own,
+    # its header, the whole definition. Without ``whole_definitions``, the innermost alone.
+    for definition, old_stop in holding if whole_definitions else holding[:1]:
+        for owner in reversed(blocks_holding(old, definition, in_blocks)):
+            tree = statements_reparsed(old, new_data, owner, in_blocks)
             if tree is not None:
                 return tree
-            tree = _header_replaced(old, new_data, definition, (prefix, end))
-            if tree is None:
-                tree = _replaced(old, new_data, definition, old_stop)
-            if tree is not None:
-                return tree
-        # outside every definition: the module's statements, or the whole text
-        return statements_reparsed(old, new_data, old.module, (prefix, end))
-    except Unreadable:
+        tree = statements_reparsed(old, new_data, definition, (prefix, end))
+        if tree is not None:
+            return tree
+        tree = _header_replaced(old, new_data, definition, (prefix, end))
+        if tree is None and whole_definitions:
+            tree = _replaced(old, new_data, definition, old_stop)
+        if tree is not None:
+            return tree
+    if holding and not whole_definitions:
         return None
+    # outside every definition: the module's statements, or the whole text
+    return statements_reparsed(old, new_data, old.module, (prefix, end))
 
 
 def _put_before(old: ParsedFile, new_data: bytes, definition: Definition) -> bool:

@@ -14,6 +14,8 @@ import pytest
 from reparse_support import assert_same_as_whole_parse, snippet_sources
 
 from remora.code.reparse import reparsed_spans
+from remora.code.reparse_steps import edits_of, reparsed_in_steps
+from remora.code.reparse_tree import Unreadable
 from remora.code.source import ParsedFile
 from remora.sandbox.commands import resolve_executable
 
@@ -273,3 +275,69 @@ def _all_clauses(definition: cst.CSTNode) -> list[cst.CSTNode]:
                 found.append(node)
                 stack.extend(c for c in node.children if isinstance(c, kinds))
     return found
+
+
+TYPED = (
+    '''from typing import Optional
+
+
+def convert(value: Optional[int], *, base: int = 10) -> Optional[str]:
+    """Convert."""
+    result: Optional[str] = None
+    if value is not None:
+        result = str(value)
+    return result
+'''
+    + "\n\n# the rest of the file, never parsed again\n"
+    + "X = 1\n" * 40
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize(
+    "source",
+    [TYPED, TYPED.replace('    """Convert."""\n', "")],  # the header's line and the body's next
+    ids=["apart", "adjacent"],
+)
+def test_separate_edits_of_a_header_and_a_body_parse_one_at_a_time(
+    source: str, newline: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ruff's typing upgrade: the signature and an annotation in the body at once
+    new_text = source.replace("Optional[int]", "int | None").replace("Optional[str]", "str | None")
+    old = ParsedFile(source.replace("\n", newline))
+    sources = snippet_sources(monkeypatch)
+    assert_same_as_whole_parse(old, new_text.replace("\n", newline))
+    assert len(sources) == 2  # the header, then the body's statement: never the function
+    assert all(len(source) < 80 * len(newline) for source in sources)
+
+
+def test_a_step_whose_text_alone_does_not_parse_ends_the_steps() -> None:
+    # (An edit that opens a bracket another closes: that step's text is no verdict on the
+    # whole change, which is then parsed as one.)
+    old = ParsedFile(TYPED)
+    edits = [(0, 4, b"from"), (5, 11, b"typing")]
+    asked: list[bytes] = []
+
+    def unreadable(_old: ParsedFile, data: bytes) -> None:
+        asked.append(data)
+        raise Unreadable
+
+    assert reparsed_in_steps(old, edits, unreadable) is None
+    assert asked == [old.data]  # the first step's text, then no other
+
+
+def test_edits_of_one_change_are_its_separate_lines() -> None:
+    old = TYPED.encode()
+    new = (
+        TYPED.replace("Optional[int]", "int | None").replace("    return", "    return  ").encode()
+    )
+    prefix = old.index(b"def convert")
+    edits = edits_of(old, new, (prefix, old.index(b"    return") + 10))
+    assert [old[start:stop] for start, stop, _ in edits] == [
+        b"def convert(value: Optional[int], *, base: int = 10) -> Optional[str]:\n",
+        b"    return result\n",
+    ]
+    assert [content for _, _, content in edits] == [
+        b"def convert(value: int | None, *, base: int = 10) -> Optional[str]:\n",
+        b"    return   result\n",
+    ]
