@@ -79,13 +79,21 @@ BLOCK_EDITS = {
 def test_a_change_across_blocks_of_imports_parses_them_alone(
     edit: str, newline: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    before, after = BLOCK_EDITS[edit]
-    assert before in MODULE
-    old = ParsedFile(MODULE.replace("\n", newline))
+    snippet = _the_one_snippet(MODULE, BLOCK_EDITS[edit], newline, monkeypatch)
+    assert len(snippet) < MODULE.index("class Big")  # never the class after them
+
+
+def _the_one_snippet(
+    source: str, edit: tuple[str, str], newline: str, monkeypatch: pytest.MonkeyPatch
+) -> bytes:
+    """The one snippet parsed for ``edit`` of ``source``, whose tree equals the whole parse."""
+    before, after = edit
+    assert before in source
+    old = ParsedFile(source.replace("\n", newline))
     sources = snippet_sources(monkeypatch)
-    assert_same_as_whole_parse(old, MODULE.replace(before, after, 1).replace("\n", newline))
+    assert_same_as_whole_parse(old, source.replace(before, after, 1).replace("\n", newline))
     assert len(sources) == 1
-    assert len(sources[0]) < MODULE.index("class Big")  # never the class after them
+    return sources[0]
 
 
 FUNCTION = MODULE.replace("VERSION = 1\n", "def version() -> int:\n    return 1\n")
@@ -222,13 +230,8 @@ NESTED_EDITS = {
 def test_a_change_in_a_nested_block_parses_that_blocks_statements_alone(
     edit: str, newline: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    before, after = NESTED_EDITS[edit]
-    assert before in METHODS
-    old = ParsedFile(METHODS.replace("\n", newline))
-    sources = snippet_sources(monkeypatch)
-    assert_same_as_whole_parse(old, METHODS.replace(before, after, 1).replace("\n", newline))
-    assert len(sources) == 1
-    assert len(sources[0]) < 80 * len(newline)  # the block's lines, never the method's
+    snippet = _the_one_snippet(METHODS, NESTED_EDITS[edit], newline, monkeypatch)
+    assert len(snippet) < 80 * len(newline)  # the block's lines, never the method's
 
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
