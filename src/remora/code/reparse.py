@@ -9,11 +9,13 @@ indentation, with the file's indentation unit and line ending), put in place of
 the old one along the path of its ancestors (the other subtrees are the same
 objects), and the byte spans are the new definition's own, the old ones before
 it, and the old ones shifted by the change in length after it. A change in a
-run of simple statements (a docstring, a class's attributes, a module's imports)
-parses those lines alone (reparse_statements.py), and one inside a function's header (its
-signature) the header alone, over the old block. Whenever none of that holds
-(the change crosses a definition's edges, the new text is not one definition of
-the same kind, a snippet does not parse), None: the caller parses the whole text.
+run of simple statements (a docstring, a class's attributes, a module's imports, the
+statements of an ``if`` or ``try`` block in a function) parses those lines alone
+(reparse_statements.py), one inside a function's header (its signature) the header alone,
+over the old block, and a change of separate edits each edit so (reparse_steps.py).
+Whenever none of that holds (the change crosses a definition's edges, the new text is not
+one definition of the same kind, a snippet does not parse), None: the caller parses the
+whole text.
 """
 
 from __future__ import annotations

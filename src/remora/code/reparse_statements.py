@@ -157,12 +157,10 @@ def blocks_holding(old: ParsedFile, owner: Definition, change: tuple[int, int]) 
 def _clauses(statement: cst.BaseStatement) -> list[Clause]:
     """Each part of a compound statement that has a block of its own, in source order."""
     if isinstance(statement, cst.If):
-        chain: list[Clause] = [statement]
         orelse = statement.orelse
-        return [
-            *chain,
-            *(_clauses(orelse) if isinstance(orelse, cst.If) else [orelse] if orelse else []),
-        ]
+        if isinstance(orelse, cst.If):  # an ``elif``
+            return [statement, *_clauses(orelse)]
+        return [statement, *([orelse] if orelse else [])]
     if isinstance(statement, cst.For | cst.While):
         return [statement, *([statement.orelse] if statement.orelse else [])]
     if isinstance(statement, cst.Try | cst.TryStar):

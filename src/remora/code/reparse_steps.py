@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from remora.code.reparse_tree import Reparsed, Unreadable
 from remora.code.source import ParsedFile
 
-__all__ = ["MAX_LINES", "edits_of", "reparsed_in_steps"]
+__all__ = ["edits_of", "reparsed_in_steps"]
 
 # Lines of the changed region diffed into edits, at most: beyond, the diff costs more than it
 # saves, and so many edits are one change anyway.
-MAX_LINES = 400
+_MAX_LINES = 400
 _MAX_EDITS = 8
 
 # An edit: old bytes [start, stop) replaced by new bytes.
@@ -45,7 +45,7 @@ def edits_of(
     delta = len(new) - len(old)
     old_lines = old[start:stop].splitlines(keepends=True)
     new_lines = new[start : stop + delta].splitlines(keepends=True)
-    if max(len(old_lines), len(new_lines)) > MAX_LINES:
+    if max(len(old_lines), len(new_lines)) > _MAX_LINES:
         return []
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     offsets = _offsets(old_lines, start)
