@@ -147,8 +147,7 @@ def _link_under(root_text: str, clean: str) -> bool:
 
     Without one, ``realpath`` of the joined path is the path itself: an ``lstat`` per
     component under the resolved root instead of ``realpath``'s walk from ``/`` in Python
-    (6% of a run's host samples on SQLAlchemy: every read, write and existence check of a
-    workspace asks).
+    (13 instead of 37 µs a call; every read, write and existence check of a workspace asks).
     """
     path = root_text
     for part in clean.split("/"):
