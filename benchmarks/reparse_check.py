@@ -96,8 +96,8 @@ def check(root: Path, select: str, edits: int) -> dict[str, Any]:
         try:
             text = path.read_text(encoding="utf-8")
             old = ParsedFile(text)
-        except (UnicodeDecodeError, ValueError, OSError):
-            continue  # not UTF-8, or LibCST does not read it
+        except (UnicodeDecodeError, ValueError, OSError, RecursionError):
+            continue  # not UTF-8, or LibCST does not read it (or nests too deep for it)
         figures["files"] += 1
         fixed = _ruff_fixed(path, text, select)
         news = ([fixed] if fixed != text else []) + [
