@@ -84,18 +84,18 @@ def reparsed_spans(old: ParsedFile, new_data: bytes) -> Reparsed | None:
 
     What a small part parsed again takes first; then a change of separate edits edit by edit
     (reparse_steps.py); then the whole definition that holds the change."""
+    prefix, suffix = changed_region(old.data, new_data)
+    change = (prefix, len(old.data) - suffix)
     try:
-        tree = _reparsed(old, new_data, whole_definitions=False)
+        tree = _reparsed(old, new_data, change, whole_definitions=False)
         if tree is not None:
             return tree
-        prefix, suffix = changed_region(old.data, new_data)
-        end = len(old.data) - suffix
-        edits = edits_of(old.data, new_data, (prefix, end), _header_ends(old, prefix, end))
+        edits = edits_of(old.data, new_data, change, _header_ends(old, *change))
         if edits:
             tree = reparsed_in_steps(old, edits, _in_parts)
             if tree is not None:
                 return tree
-        return _reparsed(old, new_data, whole_definitions=True)
+        return _reparsed(old, new_data, change, whole_definitions=True)
     except Unreadable:
         return None
 
@@ -113,16 +113,19 @@ def _header_ends(old: ParsedFile, prefix: int, end: int) -> list[int]:
 
 
 def _in_parts(old: ParsedFile, new_data: bytes) -> Reparsed | None:
-    return _reparsed(old, new_data, whole_definitions=False)
+    prefix, suffix = changed_region(old.data, new_data)
+    change = (prefix, len(old.data) - suffix)
+    return _reparsed(old, new_data, change, whole_definitions=False)
 
 
-def _reparsed(old: ParsedFile, new_data: bytes, *, whole_definitions: bool) -> Reparsed | None:
-    """``reparsed_spans`` of one change; ``whole_definitions``: a definition that holds it may
-    be parsed again whole. :class:`Unreadable` when a snippet of the new text does not
-    parse."""
+def _reparsed(
+    old: ParsedFile, new_data: bytes, change: tuple[int, int], *, whole_definitions: bool
+) -> Reparsed | None:
+    """``reparsed_spans`` of one change (``change``: the old text's first and one past its
+    last changed byte); ``whole_definitions``: a definition that holds it may be parsed again
+    whole. :class:`Unreadable` when a snippet of the new text does not parse."""
     data = old.data
-    prefix, suffix = changed_region(data, new_data)
-    end = len(data) - suffix
+    prefix, end = change
     holding = _holding(old, prefix, end)
     if len(holding) > 1 and _put_before(old, new_data, holding[0][0]):
         # Lines of their own put right before a definition: its parent's statements (a
