@@ -118,6 +118,8 @@ def main() -> None:
     parser.add_argument("--select", default="I,F401,UP", help="ruff's rules whose fixes to try")
     parser.add_argument("--edits", type=int, default=3, help="nested statements edited per file")
     args = parser.parse_args()
+    if not args.path.is_dir():
+        parser.error(f"{args.path} is not a folder: give one that holds .py files")
     print(json.dumps(check(args.path, args.select, args.edits), indent=1))
 
 
