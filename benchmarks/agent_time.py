@@ -12,8 +12,11 @@ Printed (one JSON object):
   summed over the span: how full the agents' slots were kept);
 - request_share: the runs' time with a request out (a turn or a completion), of their
   whole time;
-- per_operation: per run on average, wall_ms, model_ms (turns), completions_ms and each
-  tool's ms (completions included);
+- per_operation: per run on average, wall_ms, model_ms (turns), completions_ms, each
+  tool's ms (completions included), and the host's time at the run's two ends, where no
+  turn is out: before_first_request_ms (from run_start to the first model_request) and
+  after_last_response_ms (from the last model_response to run_end); without_request:
+  the runs that asked the model nothing (no turn, no completion: host work only);
 - timeline: runs active on average in (at most 40) equal steps of the span: a tail of
   a few slow runs shows as a drop at its end;
 - longest: the five longest runs (run id, wall) with their slowest tool.
@@ -45,11 +48,25 @@ class _Run:
     end: float | None = None
     model_s: float = 0.0
     completions_s: float = 0.0
+    first_request: float | None = None
+    last_response: float | None = None
     tools_s: dict[str, float] = field(default_factory=lambda: collections.defaultdict(float))
 
     @property
     def wall_s(self) -> float:
         return (self.end or self.start) - self.start
+
+    @property
+    def before_first_request_s(self) -> float:
+        """From the start to the first turn out (the whole run when it asked none)."""
+        end = self.end if self.end is not None else self.start
+        return (self.first_request if self.first_request is not None else end) - self.start
+
+    @property
+    def after_last_response_s(self) -> float:
+        """From the last turn's answer to the end (none when it asked none)."""
+        end = self.end if self.end is not None else self.start
+        return end - (self.last_response if self.last_response is not None else end)
 
 
 def _runs(events: Iterable[dict[str, Any]]) -> list[_Run]:
@@ -67,11 +84,19 @@ def _runs(events: Iterable[dict[str, Any]]) -> list[_Run]:
         if kind == "run_end":
             run.end = event["ts"]
             run.completions_s = float((event.get("completions") or {}).get("waited_s", 0.0))
+        elif kind == "model_request":
+            if run.first_request is None:
+                run.first_request = event["ts"]
         elif kind == "model_response":
             run.model_s += float(event.get("duration_s", 0.0))
+            run.last_response = event["ts"]
         elif kind == "tool_result":
             run.tools_s[event["name"]] += float(event.get("duration_s", 0.0))
     return [run for run in runs.values() if run.end is not None]
+
+
+def _mean_ms(seconds: list[float]) -> float:
+    return round(1000 * sum(seconds) / len(seconds), 1)
 
 
 def _timeline(runs: list[_Run], first: float, span: float) -> list[list[float]]:
@@ -107,6 +132,11 @@ def agent_time(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
             "wall_ms": round(1000 * sum(run.wall_s for run in mine) / len(mine), 1),
             "model_ms": round(1000 * sum(run.model_s for run in mine) / len(mine), 1),
             "completions_ms": round(1000 * sum(run.completions_s for run in mine) / len(mine), 1),
+            "without_request": sum(
+                1 for run in mine if run.first_request is None and not run.completions_s
+            ),
+            "before_first_request_ms": _mean_ms([run.before_first_request_s for run in mine]),
+            "after_last_response_ms": _mean_ms([run.after_last_response_s for run in mine]),
             "tools_ms": {
                 name: round(1000 * seconds / len(mine), 1)
                 for name, seconds in sorted(tools.items(), key=lambda item: -item[1])

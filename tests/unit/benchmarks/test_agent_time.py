@@ -44,8 +44,14 @@ def test_two_slots_a_turn_a_drafting_tool_and_a_tail() -> None:
         "wall_ms": 2000.0,
         "model_ms": 1000.0,
         "completions_ms": 0.0,
+        "without_request": 0,
+        "before_first_request_ms": 0.0,
+        "after_last_response_ms": 1000.0,  # the fix after the answer
         "tools_ms": {"fix_safe": 1000.0},
     }
+    # The docstring run asked no turn: all of it is before a first request.
+    assert figures["per_operation"]["docstring"]["before_first_request_ms"] == 8000.0
+    assert figures["per_operation"]["docstring"]["after_last_response_ms"] == 0.0
     assert figures["per_operation"]["docstring"]["completions_ms"] == 3000.0
     # Two runs active for the first 2 s, then the docstring run alone: the tail.
     timeline = figures["timeline"]
