@@ -56,7 +56,7 @@ from remora.sandbox.commands import (
     run_command,
 )
 from remora.sandbox.fork_server_child import frame
-from remora.sandbox.isolation import bwrap_argv, sandbox_problem
+from remora.sandbox.isolation import bwrap_argv, find_sandbox_problem
 
 if TYPE_CHECKING:
     from remora.workspace import Workspace
@@ -319,7 +319,7 @@ async def run_read_only_python(
     its lines numbered after the prelude's: no ``__future__`` import of the prelude's
     applies to it).
     """
-    if not ws.overlay_rows() and await asyncio.to_thread(sandbox_problem) is None:
+    if not ws.overlay_rows() and await find_sandbox_problem() is None:
         started = time.monotonic()
         caps = (4 * stdout_chars, MAX_OUTPUT_BYTES)  # as run_command keeps them
         for _ in range(2):  # a server that died is started afresh, once

@@ -20,6 +20,7 @@ home directories, ``/etc/passwd`` and other users' files are not mounted.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 import shutil
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from remora.errors import ScriptRuntimeError
 
-__all__ = ["SandboxUnavailable", "bwrap_argv", "sandbox_problem"]
+__all__ = ["SandboxUnavailable", "bwrap_argv", "find_sandbox_problem", "sandbox_problem"]
 
 # The unprivileged user the command runs as inside its user namespace; the
 # caller's own uid (root included) is mapped onto it.
@@ -157,3 +158,12 @@ def sandbox_problem() -> str | None:
             "user.max_user_namespaces) or restricted by AppArmor"
         )
     return None
+
+
+async def find_sandbox_problem() -> str | None:
+    """:func:`sandbox_problem` from the event loop: the first call probes in a thread (it
+    starts bubblewrap), the later ones read the kept answer without a thread's round trip
+    (each probe of a run asks; a thread hop waits for the GIL behind the other agents)."""
+    if sandbox_problem.cache_info().currsize:
+        return sandbox_problem()
+    return await asyncio.to_thread(sandbox_problem)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,12 @@ import pytest
 from remora.config import SandboxConfig
 from remora.sandbox import ExternalRefused, build_externals
 from remora.sandbox.commands import run_command
-from remora.sandbox.isolation import SandboxUnavailable, bwrap_argv, sandbox_problem
+from remora.sandbox.isolation import (
+    SandboxUnavailable,
+    bwrap_argv,
+    find_sandbox_problem,
+    sandbox_problem,
+)
 from remora.workspace import Workspace, WorkspaceStore
 
 
@@ -50,6 +56,22 @@ def test_the_command_line_mounts_only_the_copy_writable(tmp_path: Path) -> None:
 
 def test_missing_bwrap_is_named(no_bwrap: None) -> None:
     assert sandbox_problem() == "bubblewrap (bwrap) is not installed"
+
+
+async def test_the_loop_asks_a_thread_only_until_the_answer_is_known(
+    no_bwrap: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hops: list[object] = []
+    real = asyncio.to_thread
+
+    async def counted(function: Callable[[], object]) -> object:
+        hops.append(function)
+        return await real(function)
+
+    monkeypatch.setattr(asyncio, "to_thread", counted)
+    answers = [await find_sandbox_problem() for _ in range(3)]
+    assert answers == ["bubblewrap (bwrap) is not installed"] * 3
+    assert hops == [sandbox_problem]  # the first probe's thread; then the kept answer
 
 
 async def test_commands_are_refused_without_a_sandbox(no_bwrap: None, ws: Workspace) -> None:
