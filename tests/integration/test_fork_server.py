@@ -64,6 +64,22 @@ def _processes_with(marker: str) -> list[int]:
     return found
 
 
+def _standing(marker: str) -> list[int]:
+    """:func:`_processes_with`, less the leaves: the children a zygote forked ahead for its
+    next probe (bwrap, its init, the server and each zygote have a child)."""
+    found = _processes_with(marker)
+    parents = {_parent_of(pid) for pid in found}
+    return [pid for pid in found if pid in parents]
+
+
+def _parent_of(pid: int) -> int:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
 async def _forked(ws: Workspace, program: str, timeout_s: float = 10, **kw: Any) -> Any:
     return await run_read_only_python(ws, program.encode(), timeout_s, stdout_chars=1000, **kw)
 
@@ -188,6 +204,35 @@ async def test_no_probe_sees_what_an_earlier_one_changed(ws: Workspace) -> None:
     assert {r["outcomes"][0]["returned"]["repr"] for r in again} == {"1"}
 
 
+async def test_a_zygote_forks_the_child_of_its_next_probe_before_it_comes(
+    ws: Workspace,
+) -> None:
+    """The fork is off a probe's path: the child that runs it was forked, set up and left
+    waiting when the zygote handed out the previous one; it runs that one program."""
+    whoami = "import os, mod\nprint(os.getpid(), os.getppid(), os.environ['HOME'])\n"
+    first = (await _forked(ws, whoami, module="mod", paths=[]))["stdout"].split()
+    (server,) = fork_server._SERVERS.values()
+
+    def waiting(*ran: str) -> list[int]:  # the zygote's children, as the sandbox numbers
+        found = {_sandbox_pid(p): p for p in _processes_with(str(server.base))}  # them
+        zygote = found[int(first[1])]
+        children = [_sandbox_pid(p) for p in found.values() if _parent_of(p) == zygote]
+        return [p for p in children if str(p) not in ran]  # a probe's may still be exiting
+
+    (ahead,) = waiting(first[0])
+    second = (await _forked(ws, whoami, module="mod", paths=[]))["stdout"].split()
+    assert int(second[0]) == ahead and second[1] == first[1]
+    assert second[2] != first[2]  # a HOME of its own
+    (after,) = waiting(first[0], second[0])
+    assert after not in (ahead, int(first[0]))  # the next one, forked in its turn
+
+
+def _sandbox_pid(pid: int) -> int:
+    """``pid`` as the sandbox's own PID namespace numbers it."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(x for x in status.splitlines() if x.startswith("NSpid:")).split()[-1])
+
+
 async def test_a_module_changed_on_disk_is_imported_again(ws: Workspace) -> None:
     """A long command (``remora watch``) probes the files as they are now, as a fresh
     interpreter would, not as its zygote imported them."""
@@ -302,8 +347,10 @@ async def test_more_modules_than_zygotes_are_all_probed(ws: Workspace) -> None:
             report = await _probe(ws, f"m{index}", "add")
             assert report["outcomes"][0]["returned"]["repr"] == str(3 + index)
     (server,) = fork_server._SERVERS.values()
-    # bwrap, its init in the sandbox, the server and at most eight zygotes.
-    assert len(_processes_with(str(server.base))) <= 11
+    # bwrap, its init in the sandbox, the server and at most eight zygotes, each with the
+    # child it forked ahead for its next probe.
+    assert len(_standing(str(server.base))) <= 11
+    assert len(_processes_with(str(server.base))) <= 11 + 8
 
 
 async def test_a_program_past_its_limit_is_killed_as_run_command_kills_it(ws: Workspace) -> None:
@@ -323,12 +370,12 @@ async def test_a_program_past_its_limit_leaves_the_server_and_its_zygote_serving
     # died, and the program ran twice more (a fresh server, then run_command's path).
     await _probe(ws, "mod", "add")
     (server,) = fork_server._SERVERS.values()
-    processes = set(_processes_with(str(server.base)))
+    processes = set(_standing(str(server.base)))
     spun = await _forked(ws, _probe_text("mod", "spin", 60), timeout_s=1, module="mod", paths=[])
     looped = await _forked(ws, "while True:\n    pass\n", timeout_s=1)
     assert spun["timed_out"] and looped["timed_out"]
     assert list(fork_server._SERVERS.values()) == [server] and not server.gone
-    assert set(_processes_with(str(server.base))) == processes  # the same zygote too
+    assert set(_standing(str(server.base))) == processes  # the same zygote too
     assert (await _probe(ws, "mod", "add"))["outcomes"][0]["returned"]["repr"] == "1"
 
 
@@ -377,6 +424,10 @@ async def test_nothing_is_left_after_close(ws: Workspace) -> None:
     assert _processes_with(marker) and _processes_with(str(server.base))
     await close_fork_servers()
     assert not fork_server._SERVERS
+    for _ in range(20):  # the kernel ends the sandbox's processes as its namespace ends
+        if not _processes_with(marker) and not _processes_with(str(server.base)):
+            break
+        await asyncio.sleep(0.1)
     assert _processes_with(marker) == [] and _processes_with(str(server.base)) == []
     assert not server.base.exists()
 

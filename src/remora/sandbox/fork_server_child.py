@@ -133,6 +133,32 @@ def child(
     ``pipes``: its standard output, standard error and a status pipe, where its exit status
     goes once its output is flushed, before the process is torn down (~2 ms for a zygote
     that imported SQLAlchemy), so the server answers without waiting for that."""
+    status = _prepare(pipes, folder)
+    _run(program, status, prelude)
+
+
+def waiting(
+    go: int,
+    pipes: tuple[int, int, int],
+    folder: str,
+    compiled: dict[bytes, types.CodeType],
+) -> None:
+    """A child forked before its request came (the fork is off the request's path): set
+    up as :func:`child`, it waits for one frame on ``go`` (the prelude and the program)
+    and runs it; never returns. At the end of ``go`` without one (the server ended, or
+    dropped it), it exits."""
+    status = _prepare(pipes, folder)
+    inbox = Inbox(go)
+    os.set_blocking(go, True)
+    while not inbox.closed:
+        for _, (text, program) in inbox.read():
+            _run(program, status, (text, compiled.get(text)))
+    os._exit(0)
+
+
+def _prepare(pipes: tuple[int, int, int], folder: str) -> tuple[int, int]:
+    """This process as a program's: its own session, output on the pipes, ``HOME`` and
+    ``TMPDIR`` in ``folder``, a fresh ``__main__``; the status pipe and its inode."""
     out, err, status = pipes
     status_inode = os.fstat(status).st_ino
     os.setsid()
@@ -148,6 +174,13 @@ def child(
     main = types.ModuleType("__main__")
     main.__dict__.update(__file__="<stdin>", __cached__=None, __loader__=None, __spec__=None)
     sys.modules["__main__"] = main
+    return status, status_inode
+
+
+def _run(
+    program: bytes, status: tuple[int, int], prelude: tuple[bytes, types.CodeType | None]
+) -> None:
+    main = sys.modules["__main__"]
     code = 0
     try:
         text, compiled = prelude
@@ -165,7 +198,7 @@ def child(
         sys.excepthook(type(exc), exc, exc.__traceback__)
         code = 1
     code = _finalize(code)
-    _report(status, status_inode, code)
+    _report(*status, code)
     os._exit(code)
 
 

@@ -19,7 +19,9 @@ a 4-byte length, a JSON header, then the byte strings the header's ``sizes`` giv
 
 With ``module``, the request goes to a zygote: a forked server that imported that
 module (``paths`` first on ``sys.path``) under the request's time limit, and forks
-its probe children from there, so they skip the import. Zygotes form a tree by the
+its probe children from there, so they skip the import. A zygote forks the child for
+its next request as soon as it hands one out (``Server.spare``: set up, waiting on a pipe
+for its program), so that fork is off the request's path. Zygotes form a tree by the
 module's dotted name: the server's zygote for ``pkg`` imported ``pkg``, and forks the
 zygote for ``pkg.sub`` (which then imports only ``pkg.sub``), which forks the one for
 ``pkg.sub.mod`` -- the order in which a fresh ``import pkg.sub.mod`` runs them; a
@@ -42,6 +44,7 @@ import shutil
 import sys
 import time
 import types
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # sent after these modules' texts (fork_server.server_text)
@@ -50,11 +53,11 @@ if TYPE_CHECKING:  # sent after these modules' texts (fork_server.server_text)
         Inbox,
         child,
         frame,
-        kill,
         preload,
         stamp,
+        waiting,
     )
-    from remora.sandbox.fork_server_runs import DRAIN_S, Run
+    from remora.sandbox.fork_server_runs import DRAIN_S, Forked, Run, Zygote, end
 
 # A zygote's import past its limit is stopped by its own alarm; this kills it otherwise.
 _IMPORT_GRACE_S = 2.0
@@ -63,27 +66,9 @@ _IMPORT_GRACE_S = 2.0
 _MAX_ZYGOTES = 8
 
 
-# A request as it came: its header, its program's two parts, when it came.
-Request = tuple[dict[str, Any], list[bytes], float]
-
-
 def _imported(module: str) -> bool:
     """Whether ``module`` is imported in this process (None marks a failed import)."""
     return sys.modules.get(module) is not None
-
-
-class Zygote:
-    """A forked server that imported one module: requests for it and the modules below it
-    go there."""
-
-    def __init__(self, pid: int, send: int, inbox: Inbox, deadline: float) -> None:
-        self.pid, self.send, self.inbox, self.deadline = pid, send, inbox, deadline
-        self.ready = False
-        self.used = time.monotonic()
-        # What its own import loaded (past what its parent had): path -> (time, size).
-        self.files: dict[str, list[int]] = {}
-        self.waiting: list[Request] = []  # until it is ready
-        self.forwarded: dict[int, Request] = {}
 
 
 class Server:
@@ -108,6 +93,7 @@ class Server:
         os.set_blocking(outbox, False)
         self.count = 0
         self.compiled: dict[bytes, types.CodeType] = {}  # preludes, by their text
+        self.spare: Forked | None = None  # a zygote's child forked ahead of its request
 
     # -------------------------------------------------------------- writing
 
@@ -141,6 +127,8 @@ class Server:
         for zygote in self.zygotes.values():
             if zygote is not None:
                 fds += [zygote.send, zygote.inbox.fd]
+        if self.spare is not None:
+            fds += self.spare.fds()
         return fds
 
     def start(self, header: dict[str, Any], program: list[bytes]) -> None:
@@ -148,6 +136,32 @@ class Server:
         if prelude is None and program[0]:
             with contextlib.suppress(SyntaxError, ValueError):  # the child meets it itself
                 prelude = self.compiled[program[0]] = compile(program[0], "<stdin>", "exec")
+        forked, self.spare = self.spare, None
+        if forked is None or not forked.send(frame({}, *program)):
+            forked = self.fork(
+                lambda pipes, folder: child(program[1], pipes, folder, (program[0], prelude))
+            )
+        run = Run(header, forked.pid, forked.pipes, forked.status, forked.folder)
+        self.runs[int(header["id"])] = run
+        self.selector.register(run.pidfd, selectors.EVENT_READ, ("exit", run))
+        self.selector.register(forked.status, selectors.EVENT_READ, ("status", run))
+        for fd in run.order:
+            os.set_blocking(fd, False)
+            self.selector.register(fd, selectors.EVENT_READ, ("output", run))
+        if not self.top:  # a zygote's next request finds its child forked already
+            self.spare = self.fork_spare()
+
+    def fork_spare(self) -> Forked:
+        go, send = os.pipe()
+        compiled = self.compiled
+        spare = self.fork(lambda pipes, folder: waiting(go, pipes, folder, compiled), send)
+        os.close(go)
+        spare.go = send
+        return spare
+
+    def fork(self, then: Callable[[tuple[int, int, int], str], None], *keep: int) -> Forked:
+        """A child with its own folder and pipes (output, error, status) that runs ``then``;
+        ``keep``: descriptors of this process the child closes too."""
         self.count += 1
         folder = os.path.join(self.base, f"run-{os.getpid()}-{self.count}")
         for name in ("home", "tmp"):
@@ -158,20 +172,14 @@ class Server:
         pid = os.fork()
         if pid == 0:
             try:
-                for fd in (*self.own_fds(), out_r, err_r, status_r):
+                for fd in (*self.own_fds(), out_r, err_r, status_r, *keep):
                     os.close(fd)
-                child(program[1], (out_w, err_w, status_w), folder, (program[0], prelude))
+                then((out_w, err_w, status_w), folder)
             finally:
                 os._exit(70)
         for fd in (out_w, err_w, status_w):
             os.close(fd)
-        run = Run(header, pid, (out_r, err_r), status_r, folder)
-        self.runs[int(header["id"])] = run
-        self.selector.register(run.pidfd, selectors.EVENT_READ, ("exit", run))
-        self.selector.register(status_r, selectors.EVENT_READ, ("status", run))
-        for fd in run.order:
-            os.set_blocking(fd, False)
-            self.selector.register(fd, selectors.EVENT_READ, ("output", run))
+        return Forked(pid, (out_r, err_r), status_r, folder)
 
     def finish(self, run: Run) -> None:
         """Answers ``run`` once it can be, and forgets it once it is also waited for."""
@@ -399,25 +407,9 @@ class Server:
             run.kill()
         for run in self.runs.values():
             os.waitpid(run.pid, 0)
+        if self.spare is not None:
+            self.spare.end()
         end([z for z in self.zygotes.values() if z is not None])
-
-
-def end(zygotes: list[Zygote]) -> None:
-    """Ends ``zygotes`` and waits for them: one that is serving sees its input end, kills its
-    children and waits for them (killed, it would leave them running); one still importing
-    is killed."""
-    for zygote in zygotes:
-        os.close(zygote.send)
-        if not zygote.ready:
-            kill(zygote.pid)
-    deadline = time.monotonic() + DRAIN_S
-    for zygote in zygotes:
-        while os.waitpid(zygote.pid, os.WNOHANG) == (0, 0):
-            if time.monotonic() > deadline:
-                kill(zygote.pid)
-                os.waitpid(zygote.pid, 0)
-                break
-            time.sleep(0.01)
 
 
 def serve(base: str, idle_s: float) -> None:

@@ -1,4 +1,5 @@
-"""The fork server's forked children as it sees them: their output, exit status and limits.
+"""The fork server's forked children as it sees them: a program's (its output, exit status
+and limits; one forked ahead of its request), and a zygote's.
 
 Sent between :mod:`remora.sandbox.fork_server_child` and
 :mod:`remora.sandbox.fork_server_main` in the server's ``python -c`` text; standard
@@ -8,11 +9,12 @@ library only.
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # sent after that module's text (fork_server.server_text)
-    from remora.sandbox.fork_server_child import CHUNK, frame, kill
+    from remora.sandbox.fork_server_child import CHUNK, Inbox, frame, kill
 
 # After a child exits: how long its pipes may stay open (a process it left behind).
 DRAIN_S = 2.0
@@ -25,6 +27,41 @@ class Stream:
         self.kept = bytearray()
         self.dropped = 0
         self.cap = cap
+
+
+class Forked:
+    """A forked child before it is a :class:`Run`: its pid, output and status pipes and
+    folder; ``go``, its program's pipe, while it waits for one (forked ahead of its
+    request: ``fork_server_child.waiting``)."""
+
+    def __init__(self, pid: int, pipes: tuple[int, int], status: int, folder: str) -> None:
+        self.pid, self.pipes, self.status, self.folder = pid, pipes, status, folder
+        self.go: int | None = None
+
+    def fds(self) -> list[int]:
+        return [*self.pipes, self.status, *([] if self.go is None else [self.go])]
+
+    def send(self, program: bytes) -> bool:
+        """Hands it ``program`` (a frame); false when it is gone (then it is ended)."""
+        assert self.go is not None
+        try:
+            while program:
+                program = program[os.write(self.go, program) :]
+        except BrokenPipeError:
+            self.end()
+            return False
+        os.close(self.go)
+        self.go = None
+        return True
+
+    def end(self) -> None:
+        """Killed and waited for, its pipes closed and its folder removed."""
+        kill(self.pid)
+        os.waitpid(self.pid, 0)
+        for fd in self.fds():
+            os.close(fd)
+        self.go = None
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class Run:
@@ -79,3 +116,39 @@ class Run:
             "err_dropped": err.dropped,
         }
         return frame(header, bytes(out.kept), bytes(err.kept))
+
+
+# A request as it came: its header, its program's two parts, when it came.
+Request = tuple[dict[str, Any], list[bytes], float]
+
+
+class Zygote:
+    """A forked server that imported one module: requests for it and the modules below it
+    go there."""
+
+    def __init__(self, pid: int, send: int, inbox: Inbox, deadline: float) -> None:
+        self.pid, self.send, self.inbox, self.deadline = pid, send, inbox, deadline
+        self.ready = False
+        self.used = time.monotonic()
+        # What its own import loaded (past what its parent had): path -> (time, size).
+        self.files: dict[str, list[int]] = {}
+        self.waiting: list[Request] = []  # until it is ready
+        self.forwarded: dict[int, Request] = {}
+
+
+def end(zygotes: list[Zygote]) -> None:
+    """Ends ``zygotes`` and waits for them: one that is serving sees its input end, kills its
+    children and waits for them (killed, it would leave them running); one still importing
+    is killed."""
+    for zygote in zygotes:
+        os.close(zygote.send)
+        if not zygote.ready:
+            kill(zygote.pid)
+    deadline = time.monotonic() + DRAIN_S
+    for zygote in zygotes:
+        while os.waitpid(zygote.pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                kill(zygote.pid)
+                os.waitpid(zygote.pid, 0)
+                break
+            time.sleep(0.01)
