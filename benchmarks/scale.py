@@ -55,7 +55,10 @@ Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,do
 
 ``--agent-time`` logs the combined command's events and adds ``agent_time``
 (benchmarks/agent_time.py): how full the agents' slots were kept, each run's share
-with a request out, and per operation where the rest of a run's time went.
+with a request out, and per operation where the rest of a run's time went; and
+``in_flight_mean_until_last_start``: the mean in flight while runs remain to be
+started (from the first request to the last run's start; the drain after it, when
+fewer runs are left than agents, is left out).
 
 ``--queue-out DIR`` writes, after each operation alone, every queued change
 (benchmarks/analyze.py's ``queue_text``, by ``--src``'s remora) to
@@ -192,6 +195,14 @@ def _steps(seconds: list[float], most: int = 40) -> list[list[float]]:
     return [[float(start), round(sum(chunk) / len(chunk), 1)] for start, chunk in chunks]
 
 
+def in_flight_until(seconds: list[float], first_request_at: float | None, until: float) -> float:
+    """The mean in flight from the first request to ``until`` (a wall time, in whole seconds):
+    with ``until`` the last run's start, the mean while runs remain to be started, the drain
+    after it (fewer runs left than agents) left out. 0.0 when that is under a second."""
+    whole = int(until - first_request_at) if first_request_at is not None else 0
+    return round(sum(seconds[:whole]) / whole, 2) if whole >= 1 else 0.0
+
+
 def fetch(source: Source, cache: Path) -> Path:
     """The sdist in ``cache`` (downloaded when missing), its sha256 checked."""
     cache.mkdir(parents=True, exist_ok=True)
@@ -245,6 +256,8 @@ class Bench:
         self.src = src
         self.jobs = jobs
         self.work = work
+        self.seconds: list[float] = []  # the last command's in flight, second by second
+        self.first_request_at: float | None = None
 
     def command(self, source: Source, operations: str) -> list[str]:
         command = [*source.paths, "--format", "json", "-o", operations]
@@ -260,6 +273,9 @@ class Bench:
         each = [server.in_flight.summary() for server in self.servers]
         by_second = [e.pop("in_flight_by_second") for e in each]  # summed over servers
         seconds = [sum(column) for column in zip_longest(*by_second, fillvalue=0.0)]
+        firsts = [e.pop("first_request_at") for e in each]
+        self.seconds = seconds  # for in_flight_until, once the events are read
+        self.first_request_at = min((t for t in firsts if t is not None), default=None)
         total = {
             "requests": sum(e["requests"] for e in each),
             "in_flight_max": sum(e["in_flight_max"] for e in each),
@@ -402,7 +418,12 @@ def measure(size: int, args: argparse.Namespace, bench: Bench) -> dict[str, Any]
     logged = ["--events-file", str(events)] if args.agent_time else []
     combined = bench.analyze(project, bench.command(source, args.operations) + logged)
     if args.agent_time:
-        combined["agent_time"] = agent_time(read_events(events))
+        logged_events = read_events(events)
+        combined["agent_time"] = agent_time(logged_events)
+        last_start = max(e["ts"] for e in logged_events if e["kind"] == "run_start")
+        combined["in_flight_mean_until_last_start"] = in_flight_until(
+            bench.seconds, bench.first_request_at, last_start
+        )
     combined["remora_dir_mb"] = round(tree_bytes(state) / 2**20, 1)
     second = bench.analyze(project, bench.command(source, args.operations))
     combined["second_run_wall_s"] = second["wall_s"]

@@ -110,6 +110,7 @@ class InFlight:
     _seconds: list[float] = field(default_factory=list)  # the area in each second
     _since: float = 0.0
     _first: float | None = None
+    _first_wall: float | None = None  # the first request's wall time (events' clock)
     _last: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -117,7 +118,7 @@ class InFlight:
         with self._lock:
             at = time.monotonic()
             if self._first is None:
-                self._first = at
+                self._first, self._first_wall = at, time.time()
             else:
                 area = self.now * (at - self._since)
                 self._area += area
@@ -148,12 +149,14 @@ class InFlight:
                 "in_flight_max": self.most,
                 "in_flight_mean": round(self._area / span, 2) if span else 0.0,
                 "in_flight_by_second": [round(a, 2) for a in by_second],
+                "first_request_at": self._first_wall,
             }
 
     def reset(self) -> None:
         with self._lock:
             self.now = self.most = self.requests = 0
             self._area, self._first, self._seconds = 0.0, None, []
+            self._first_wall = None
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 from agent_time import agent_time, read_events  # noqa: E402  (a script folder, not a package)
+from scale import in_flight_until  # noqa: E402
 
 
 def _event(ts: float, kind: str, run_id: str | None, **data: Any) -> dict[str, Any]:
@@ -83,3 +84,12 @@ def test_a_line_that_is_not_an_event_is_named(tmp_path: Path) -> None:
     log.write_text('{"ts": 1, "kind": "run_start", "run_id": "lint-a-1"}\n\nnot json\n')
     with pytest.raises(ValueError, match=r"events.jsonl:3: not a JSON event"):
         read_events(log)
+
+
+def test_in_flight_while_runs_remain_to_be_started_leaves_the_drain_out() -> None:
+    # 60 in flight for 3 s, then the last runs draining: 20, then 4.
+    seconds = [60.0, 60.0, 60.0, 20.0, 4.0]
+    assert in_flight_until(seconds, 1000.0, 1003.5) == 60.0  # the last run started at 3.5 s
+    assert in_flight_until(seconds, 1000.0, 1005.0) == 40.8  # all of it
+    assert in_flight_until(seconds, 1000.0, 1000.5) == 0.0  # under a second: no figure
+    assert in_flight_until(seconds, None, 1003.0) == 0.0  # no request came

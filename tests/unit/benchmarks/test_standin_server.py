@@ -61,7 +61,7 @@ async def test_answers_the_openai_client_and_counts_requests_in_flight() -> None
         client = openai.AsyncOpenAI(base_url=server.base_url, api_key="none", max_retries=0)
         models = await client.models.list()
         assert [m.id for m in models.data] == [MODEL_ID]
-        started = time.monotonic()
+        started, sent_at = time.monotonic(), time.time()
         answers = await asyncio.gather(
             *(
                 client.chat.completions.create(
@@ -84,5 +84,8 @@ async def test_answers_the_openai_client_and_counts_requests_in_flight() -> None
     # Second by second: 0.2 s of four in flight fall in the first second (a part second).
     (first,) = summary["in_flight_by_second"]
     assert first == pytest.approx(summary["in_flight_mean"], abs=0.05)
+    # On the events' clock (time.time), to set beside a run's start.
+    assert summary["first_request_at"] == pytest.approx(sent_at, abs=0.2)
     server.in_flight.reset()  # an unchanged second run sends none
     assert server.in_flight.summary()["in_flight_by_second"] == []
+    assert server.in_flight.summary()["first_request_at"] is None
