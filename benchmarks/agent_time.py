@@ -53,20 +53,22 @@ class _Run:
     tools_s: dict[str, float] = field(default_factory=lambda: collections.defaultdict(float))
 
     @property
+    def _end(self) -> float:
+        return self.end if self.end is not None else self.start
+
+    @property
     def wall_s(self) -> float:
-        return (self.end or self.start) - self.start
+        return self._end - self.start
 
     @property
     def before_first_request_s(self) -> float:
         """From the start to the first turn out (the whole run when it asked none)."""
-        end = self.end if self.end is not None else self.start
-        return (self.first_request if self.first_request is not None else end) - self.start
+        return (self.first_request if self.first_request is not None else self._end) - self.start
 
     @property
     def after_last_response_s(self) -> float:
         """From the last turn's answer to the end (none when it asked none)."""
-        end = self.end if self.end is not None else self.start
-        return end - (self.last_response if self.last_response is not None else end)
+        return self._end - (self.last_response if self.last_response is not None else self._end)
 
 
 def _runs(events: Iterable[dict[str, Any]]) -> list[_Run]:
@@ -96,6 +98,7 @@ def _runs(events: Iterable[dict[str, Any]]) -> list[_Run]:
 
 
 def _mean_ms(seconds: list[float]) -> float:
+    """Their mean in milliseconds, to a tenth."""
     return round(1000 * sum(seconds) / len(seconds), 1)
 
 
@@ -129,9 +132,9 @@ def agent_time(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
             tools.update(run.tools_s)
         per_operation[operation] = {
             "runs": len(mine),
-            "wall_ms": round(1000 * sum(run.wall_s for run in mine) / len(mine), 1),
-            "model_ms": round(1000 * sum(run.model_s for run in mine) / len(mine), 1),
-            "completions_ms": round(1000 * sum(run.completions_s for run in mine) / len(mine), 1),
+            "wall_ms": _mean_ms([run.wall_s for run in mine]),
+            "model_ms": _mean_ms([run.model_s for run in mine]),
+            "completions_ms": _mean_ms([run.completions_s for run in mine]),
             "without_request": sum(
                 1 for run in mine if run.first_request is None and not run.completions_s
             ),
