@@ -1,6 +1,7 @@
 """Where the agents' time goes in a `remora analyze`, from its event log (``--events-file``).
 
-An agent run holds one of the ``-j`` slots from its ``run_start`` to its ``run_end``.
+An agent run goes from its ``run_start`` to its ``run_end``, and holds one of the ``-j``
+places while it talks to the model (its ``run_end``'s ``place``: ``remora.runner.place``).
 Within it, a model turn is out from ``model_request`` to ``model_response``, the
 completions its tools ask for (draft_docstring's, draft_fix's) for the ``waited_s`` its
 ``run_end`` reports, and a tool runs for its ``tool_result``'s ``duration_s`` (its
@@ -9,20 +10,23 @@ completions inside). The rest of a run is the loop's own work between events.
 Printed (one JSON object):
 
 - runs, span_s (first run_start to last run_end) and runs_active_mean (the runs' wall
-  summed over the span: how full the agents' slots were kept);
+  summed over the span: the ``-j`` places plus the runs beside them doing host work);
 - request_share: the runs' time with a request out (a turn or a completion), of their
   whole time;
+- places_held_mean (the places' held time summed over the span: how full the ``-j``
+  places were kept) and request_share_of_places (the time with a request out, of it);
 - per_operation: per run on average, wall_ms, model_ms (turns), completions_ms, each
   tool's ms (completions included), and the host's time at the run's two ends, where no
   turn is out: before_first_request_ms (from run_start to the first model_request) and
   after_last_response_ms (from the last model_response to run_end); without_request:
   the runs that asked the model nothing (no turn, no completion: host work only);
+  place_held_ms and place_waited_ms (a run that took no place counts 0);
 - timeline: runs active on average in (at most 40) equal steps of the span: a tail of
   a few slow runs shows as a drop at its end;
 - longest: the five longest runs (run id, wall) with their slowest tool.
 
-Where the cores are enough (the host's work never waits for a core), ``-j`` agents keep
-about request_share × ``-j`` requests out.
+Where the cores are enough (the host's work never waits for a core), the runs keep
+about places_held_mean × request_share_of_places requests out.
 
 Usage: python benchmarks/agent_time.py EVENTS.jsonl
 """
@@ -48,6 +52,9 @@ class _Run:
     end: float | None = None
     model_s: float = 0.0
     completions_s: float = 0.0
+    # Its place among the -j talking to the model (run_end's "place"; 0: it took none).
+    place_held_s: float = 0.0
+    place_waited_s: float = 0.0
     first_request: float | None = None
     last_response: float | None = None
     tools_s: dict[str, float] = field(default_factory=lambda: collections.defaultdict(float))
@@ -86,6 +93,9 @@ def _runs(events: Iterable[dict[str, Any]]) -> list[_Run]:
         if kind == "run_end":
             run.end = event["ts"]
             run.completions_s = float((event.get("completions") or {}).get("waited_s", 0.0))
+            place = event.get("place") or {}
+            run.place_held_s = float(place.get("held_s", 0.0))
+            run.place_waited_s = float(place.get("waited_s", 0.0))
         elif kind == "model_request":
             if run.first_request is None:
                 run.first_request = event["ts"]
@@ -124,6 +134,7 @@ def agent_time(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
     span = max(run.end or run.start for run in runs) - first
     wall = sum(run.wall_s for run in runs)
     out = sum(run.model_s + run.completions_s for run in runs)
+    held = sum(run.place_held_s for run in runs)
     per_operation: dict[str, Any] = {}
     for operation in sorted({run.operation for run in runs}):
         mine = [run for run in runs if run.operation == operation]
@@ -140,6 +151,8 @@ def agent_time(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
             ),
             "before_first_request_ms": _mean_ms([run.before_first_request_s for run in mine]),
             "after_last_response_ms": _mean_ms([run.after_last_response_s for run in mine]),
+            "place_held_ms": _mean_ms([run.place_held_s for run in mine]),
+            "place_waited_ms": _mean_ms([run.place_waited_s for run in mine]),
             "tools_ms": {
                 name: round(1000 * seconds / len(mine), 1)
                 for name, seconds in sorted(tools.items(), key=lambda item: -item[1])
@@ -151,6 +164,8 @@ def agent_time(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "span_s": round(span, 2),
         "runs_active_mean": round(wall / span, 2) if span else 0.0,
         "request_share": round(out / wall, 3) if wall else 0.0,
+        "places_held_mean": round(held / span, 2) if span else 0.0,
+        "request_share_of_places": round(out / held, 3) if held else 0.0,
         "per_operation": per_operation,
         "timeline": _timeline(runs, first, span) if span else [],
         "longest": [

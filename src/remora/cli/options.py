@@ -136,7 +136,8 @@ _SHARED_PARAMS: dict[str, tuple[Any, Any]] = {
         _opt(
             "--max-concurrent-agents",
             "-j",
-            help="Agents run at once (default: 1.5 × what the openai servers take, else 4).",
+            help="Agent runs talking to the model at once; a few more do host work beside "
+            "them (default: 1.5 × what the openai servers take, else 4).",
         ),
     ),
     "sandbox_limits": (str | None, _opt("--sandbox-limits", help="strict|default|permissive.")),

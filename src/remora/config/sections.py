@@ -110,7 +110,8 @@ class SandboxConfig(_Section):
     max_concurrent_agents: int | None = Field(
         None,
         ge=1,
-        description="Agent runs at once (-j); default: 1.5 × openai servers' max_in_flight, else 4",
+        description="Agent runs talking to the model at once (-j; a few more do host work "
+        "beside them); default: 1.5 × openai servers' max_in_flight, else 4",
     )
     # remora analyze with server models: the host work (tools, parses, ruff, records) of
     # one process saturates one core at ~25 runs/s; N processes, each on a shard of the
@@ -127,7 +128,8 @@ class SandboxConfig(_Section):
         None,
         ge=1,
         description="Monty worker processes at most, started as needed; default: one per agent "
-        "run at once (-j), since a tool script holds its worker while the host works for it",
+        "run at once (-j and the runs beside), since a tool script holds its worker while the "
+        "host works for it",
     )
     request_timeout: float = Field(30.0, gt=0, description="Seconds before a worker is killed")
     commands: list[list[str]] = Field(

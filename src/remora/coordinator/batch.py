@@ -2,7 +2,9 @@
 
 Workers take tasks from one queue, so at most ``sandbox.max_concurrent_agents``
 (``-j``; by default what the model's servers take, see ``agents_at_once``) agents
-run at once whatever the mix of nodes and operations. Each run gets its
+talk to the model at once whatever the mix of nodes and operations: a run takes
+its place at its first request (:mod:`remora.runner.place`), and a few runs more
+(``runs_beside``) do the host work before and after theirs. Each run gets its
 own workspace; a failure is a result and never stops the others, while a
 programming error (TypeError, KeyError, ...) propagates. Cancelling (Ctrl-C)
 discards the workspaces of unfinished runs; every recorded result is one
@@ -16,7 +18,6 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -28,9 +29,10 @@ from remora.coordinator.accepting import auto_accept as accept_changes
 from remora.coordinator.binding import OptionBoundExecutor
 from remora.coordinator.heap import HeapTrimmer, fewer_collections
 from remora.coordinator.incremental import (
+    BatchPlan,
+    PlannedTasks,
     plan_digest,
     reused_outcome,
-    standing_results,
     task_fingerprint,
 )
 from remora.coordinator.providers import (
@@ -38,6 +40,7 @@ from remora.coordinator.providers import (
     ProviderPool,
     agents_at_once,
     model_key,
+    runs_beside,
 )
 from remora.coordinator.rejections import review_memory
 from remora.coordinator.report import (
@@ -50,23 +53,21 @@ from remora.coordinator.report import (
 from remora.coordinator.run_end import close_workspace
 from remora.coordinator.server_states import StatesWriter, publish_server_states
 from remora.coordinator.tasks import (
-    OperationPlan,
     Task,
     not_run_result,
     plan_operations,
-    plan_tasks,
 )
 from remora.coordinator.workers import run_workers
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.results import ResultsDB
-from remora.results.db import ResultRecord
 from remora.results.review import new_result_state, supersede
 from remora.runner import (
     AgentResult,
     AgentRunner,
     MeteredCompleter,
+    ModelPlace,
     ResultError,
     RetryRecord,
     SandboxToolExecutor,
@@ -83,27 +84,6 @@ MoreNodes = Callable[[], Awaitable[list[CSTNode]]]
 # Failures of the world, not of Remora's code: they become failed results. A RemoraError
 # (a model error included) keeps its code; the others are reported by their class name.
 OPERATIONAL_ERRORS: tuple[type[BaseException], ...] = (RemoraError, TimeoutError, OSError)
-
-
-@dataclass(frozen=True, slots=True)
-class _Batch:
-    """What plans a batch's tasks, the first ones and those added as it runs."""
-
-    plans: dict[str, OperationPlan]
-    digests: dict[str, str]  # each operation's plan_digest
-    only: Collection[tuple[str, str]] | None
-    force: bool
-
-
-@dataclass(frozen=True, slots=True)
-class _Planned:
-    tasks: list[Task]
-    kept: dict[tuple[str, str], ResultRecord]  # the standing results that stand for some
-
-    @property
-    def to_run(self) -> list[Task]:
-        kept = self.kept
-        return [t for t in self.tasks if t.runnable and (t.node.node_id, t.operation) not in kept]
 
 
 class Coordinator:
@@ -222,8 +202,8 @@ class Coordinator:
         db = self.db
         plans = plan_operations(operations, self.config, self.registry)
         digests = {name: plan_digest(plan, self.config) for name, plan in plans.items()}
-        batch = _Batch(plans, digests, only, force)
-        first = self._planned(batch, nodes)
+        batch = BatchPlan(plans, digests, only, force)
+        first = batch.tasks_on(db, self.store, nodes)
         tasks, to_run = first.tasks, first.to_run
         # Nothing to run (an unchanged project): no model check, no sandbox start.
         await self.prepare(to_run)
@@ -235,6 +215,7 @@ class Coordinator:
         report = AnalyzeReport(run_id, list(plans), len(nodes))
         started = time.monotonic()
         limit = agents_at_once(self.config, (plan.model for plan in plans.values()))
+        runs = limit + runs_beside(limit, self.config.sandbox.workers)
         self._emit(
             "coordinator_start",
             {
@@ -243,16 +224,17 @@ class Coordinator:
                 "operations": list(plans),
                 "tasks": len(tasks),
                 "max_concurrent_agents": limit,
+                "runs_at_once": runs,
             },
         )
         self.progress.started(len(tasks))
         try:
-            await self._start_sandbox(to_run, limit)
+            await self._start_sandbox(to_run, runs)
             async with publish_server_states(
                 self.providers, self.project_root, self.publish_states
             ):
                 with fewer_collections():
-                    await self._run_all(batch, first, run_id, report, limit)
+                    await self._run_all(batch, first, run_id, report, (limit, runs))
             if auto_accept:
                 assert self.db is not None
                 accept_changes(self.store, self.db, report, self._emit)
@@ -277,28 +259,26 @@ class Coordinator:
             )
         return report
 
-    def _planned(self, batch: _Batch, nodes: Sequence[CSTNode]) -> _Planned:
-        """The batch's tasks on ``nodes``, and the standing results that stand for some."""
-        tasks = plan_tasks(nodes, batch.plans)
-        if batch.only is not None:
-            tasks = [t for t in tasks if (t.node.node_id, t.operation) in batch.only]
-        if batch.force:
-            return _Planned(tasks, {})
-        assert self.db is not None
-        return _Planned(tasks, standing_results(self.db, self.store, tasks, batch.digests))
-
-    async def _start_sandbox(self, to_run: Sequence[Task], limit: int) -> None:
+    async def _start_sandbox(self, to_run: Sequence[Task], runs: int) -> None:
         if to_run and self._runtime is None:
-            runtime = SandboxRuntime(self.config.sandbox, workers=limit)
+            runtime = SandboxRuntime(self.config.sandbox, workers=runs)
             await runtime.start()
             self._runtime = runtime
 
     async def _run_all(
-        self, batch: _Batch, first: _Planned, run_id: str, report: AnalyzeReport, limit: int
+        self,
+        batch: BatchPlan,
+        first: PlannedTasks,
+        run_id: str,
+        report: AnalyzeReport,
+        limits: tuple[int, int],
     ) -> None:
+        """Run the batch: ``limits`` = (runs talking to the model at once, runs at once)."""
+        talking, runs = limits
+        places = asyncio.Semaphore(talking)
         queue: deque[tuple[Task, str]] = deque()
 
-        def enqueue(planned: _Planned) -> None:
+        def enqueue(planned: PlannedTasks) -> None:
             for task in planned.tasks:
                 if not task.runnable:
                     self._done(report, self._record(run_id, task, not_run_result(task)))
@@ -321,22 +301,24 @@ class Coordinator:
                     if not nodes:
                         more = None  # no more: never asked again
                         break
-                    planned = self._planned(batch, nodes)
+                    assert self.db is not None
+                    planned = batch.tasks_on(self.db, self.store, nodes)
                     to_run, profile = planned.to_run, self._profile_name()
                     models = [t.plan.model for t in to_run if t.plan.model is not None]
                     if any((model, profile) not in self.providers for model in models):
                         await self.prepare(to_run)  # a model first needed now is checked
-                    await self._start_sandbox(to_run, limit)
+                    await self._start_sandbox(to_run, runs)
                     enqueue(planned)
                 return bool(queue)
 
         async def run(item: tuple[Task, str]) -> None:
             task, fingerprint = item
             self.progress.task_started(task.node, task.operation)
-            self._done(report, await self._run_one(task, run_id, fingerprint))
+            place = ModelPlace(places)
+            self._done(report, await self._run_one(task, run_id, fingerprint, place))
 
         enqueue(first)
-        await run_workers(queue, limit, run, refill if more is not None else None)
+        await run_workers(queue, runs, run, refill if more is not None else None)
 
     def _done(self, report: AnalyzeReport, outcome: TaskOutcome) -> None:
         if not self.keep_outcomes:
@@ -348,7 +330,9 @@ class Coordinator:
         self.progress.task_done(outcome)
         self._heap.ran()
 
-    async def _run_one(self, task: Task, run_id: str, fingerprint: str) -> TaskOutcome:
+    async def _run_one(
+        self, task: Task, run_id: str, fingerprint: str, place: ModelPlace
+    ) -> TaskOutcome:
         plan = task.plan
         assert plan.definition is not None and plan.model is not None and self._runtime
         node = task.node
@@ -365,7 +349,7 @@ class Coordinator:
             variables = node_template_vars(node, language=self.config.discovery.language)
             provider = self.providers.get(plan.model, self._profile_name())
             completions = (
-                MeteredCompleter(provider, self.config.runner.per_turn_timeout)
+                MeteredCompleter(provider, self.config.runner.per_turn_timeout, place)
                 if isinstance(provider, TextCompleter)
                 else None
             )
@@ -394,6 +378,7 @@ class Coordinator:
                 review_feedback=memory.feedback,
                 retries=self._retries(plan.model),
                 completions=completions,
+                place=place,
             )
             try:
                 result = await runner.run()
@@ -415,6 +400,7 @@ class Coordinator:
             keep = bool(result.changed_files)
             self.store.mark_finished(workspace)
         finally:
+            place.close()  # given back by the runner, unless a bug stopped it
             await close_workspace(self.store, workspace, keep)
         if not keep and result.workspace_id is not None:
             result = result.replace(workspace_id=None)

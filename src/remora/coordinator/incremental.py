@@ -15,7 +15,8 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,8 @@ from typing import Any
 from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import Usage
 from remora.coordinator.report import TaskOutcome
-from remora.coordinator.tasks import OperationPlan, Task
+from remora.coordinator.tasks import OperationPlan, Task, plan_tasks
+from remora.discovery.node import CSTNode
 from remora.providers.catalogue import lookup
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
@@ -34,6 +36,8 @@ from remora.version import __version__
 from remora.workspace import WorkspaceStore
 
 __all__ = [
+    "BatchPlan",
+    "PlannedTasks",
     "plan_digest",
     "result_of",
     "reusable_result",
@@ -189,3 +193,35 @@ def reused_outcome(task: Task, record: ResultRecord) -> TaskOutcome:
     review = record.review_state if is_open(record.review_state) else "none"
     result = result_of(record)
     return TaskOutcome(task.node, task.operation, result, record.result_id, review, reused=True)
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedTasks:
+    tasks: list[Task]
+    kept: dict[tuple[str, str], ResultRecord]  # the standing results that stand for some
+
+    @property
+    def to_run(self) -> list[Task]:
+        kept = self.kept
+        return [t for t in self.tasks if t.runnable and (t.node.node_id, t.operation) not in kept]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchPlan:
+    """What plans a batch's tasks, the first ones and those added as it runs."""
+
+    plans: dict[str, OperationPlan]
+    digests: dict[str, str]  # each operation's plan_digest
+    only: Collection[tuple[str, str]] | None
+    force: bool
+
+    def tasks_on(
+        self, db: ResultsDB, store: WorkspaceStore, nodes: Sequence[CSTNode]
+    ) -> PlannedTasks:
+        """The batch's tasks on ``nodes``, and the standing results that stand for some."""
+        tasks = plan_tasks(nodes, self.plans)
+        if self.only is not None:
+            tasks = [t for t in tasks if (t.node.node_id, t.operation) in self.only]
+        if self.force:
+            return PlannedTasks(tasks, {})
+        return PlannedTasks(tasks, standing_results(db, store, tasks, self.digests))

@@ -24,16 +24,24 @@ __all__ = [
     "ProviderPool",
     "agents_at_once",
     "model_key",
+    "runs_beside",
 ]
 
 # -j for models served in this process (embedded, scripted) or by a provider's own client (llm,
 # gemini): the embedded engine queues requests for its slots, so more agents only wait longer.
 DEFAULT_AGENTS_AT_ONCE = 4
-# -j for servers, per slot (max_in_flight) they take: an agent spends part of each run on host
-# work with no request out (tools, sandbox, records), so as many agents as slots leave slots
-# idle: on 16 cores, SQLAlchemy at 200 ms a request, 64 agents kept 41 of 64 slots busy. Half
-# again as many agents keep them full; the extra ones wait for a slot in the server router.
+# -j for servers, per slot (max_in_flight) they take: a conversation spends part of its time on
+# tools between its turns with no request out, so as many places as slots leave slots idle
+# (before places, on 16 cores at 200 ms a request, 64 agents kept 41 of 64 slots busy). Half
+# again as many keep them full; the extra requests wait for a slot in the server router. With
+# places, on 2 cores at 200 ms and 4 slots: -j 4 kept 3.83-3.86 requests out, the default 3.91.
 AGENTS_PER_SERVER_SLOT = 1.5
+
+# Runs beside the -j that talk to the model, per place: they do the host work before a run's
+# first request and after its conversation (runner/place.py), so a place given back is taken
+# again at once by a run that is ready to ask, and a run that asks nothing takes none.
+RUNS_BESIDE_PER_PLACE = 0.5
+RUNS_BESIDE_AT_LEAST = 2
 
 ProviderFactory = Callable[[ModelConfig, "str | None"], Provider]
 
@@ -56,6 +64,17 @@ def agents_at_once(config: RemoraConfig, models: Iterable[ModelConfig | None]) -
                 capacity[url] = max(capacity.get(url, 0), model.max_in_flight)
     slots = sum(capacity.values())
     return math.ceil(slots * AGENTS_PER_SERVER_SLOT) if slots else DEFAULT_AGENTS_AT_ONCE
+
+
+def runs_beside(places: int, monty_workers: int | None) -> int:
+    """How many runs go on beside the ``places`` (-j) that talk to the model.
+
+    A run waiting for its place inside a tool holds a Monty worker: with the pool's size
+    set (``sandbox.workers``), fewer runs than workers wait, so a run with a place always
+    finds one.
+    """
+    beside = max(RUNS_BESIDE_AT_LEAST, math.ceil(places * RUNS_BESIDE_PER_PLACE))
+    return beside if monty_workers is None else max(0, min(beside, monty_workers - 1))
 
 
 def _default_factory(model: ModelConfig, profile: str | None) -> Provider:

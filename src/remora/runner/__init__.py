@@ -11,6 +11,7 @@ from remora.runner.dispatcher import (
 )
 from remora.runner.loop import AgentRunner, effective_max_turns
 from remora.runner.messages import CONTEXT_PREFIX, Transcript
+from remora.runner.place import ModelPlace
 from remora.runner.policy import RepeatGuard, RunState, TurnPlan, TurnPolicy
 from remora.runner.result import AgentResult, ResultError, Status, settle
 from remora.runner.run_end import RetryRecord
@@ -22,6 +23,7 @@ __all__ = [
     "AgentRunner",
     "CallOutcome",
     "MeteredCompleter",
+    "ModelPlace",
     "RepeatGuard",
     "ResultError",
     "RetryRecord",

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from remora.conversation import Completion, CompletionRequest, TextCompleter, Usage
+from remora.runner.place import ModelPlace
 
 __all__ = ["MeteredCompleter"]
 
@@ -21,9 +22,16 @@ __all__ = ["MeteredCompleter"]
 class MeteredCompleter:
     """Passes requests to ``inner`` with the run's time limit; sums what they cost."""
 
-    def __init__(self, inner: TextCompleter, timeout_s: float | None = None) -> None:
+    def __init__(
+        self,
+        inner: TextCompleter,
+        timeout_s: float | None = None,
+        place: ModelPlace | None = None,
+    ) -> None:
         self.inner = inner
         self.timeout_s = timeout_s
+        # The run's place among those talking to the model (runner/place.py).
+        self.place = place or ModelPlace()
         self.usage = Usage()
         self.shapes: dict[str, int] = {}
         self.seconds: dict[str, float] = {}
@@ -32,11 +40,12 @@ class MeteredCompleter:
     async def complete_text(self, request: CompletionRequest) -> Completion:
         if request.timeout_s is None and self.timeout_s is not None:
             request = dataclasses.replace(request, timeout_s=self.timeout_s)
-        began = time.perf_counter()
-        try:
-            completion = await self.inner.complete_text(request)
-        finally:
-            self.waited_s += time.perf_counter() - began
+        async with self.place.held():
+            began = time.perf_counter()
+            try:
+                completion = await self.inner.complete_text(request)
+            finally:
+                self.waited_s += time.perf_counter() - began
         self.usage = self.usage + completion.usage
         self.shapes[completion.shape] = self.shapes.get(completion.shape, 0) + 1
         for phase, seconds in completion.timings.items():

@@ -9,7 +9,6 @@ programming errors propagate.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 import uuid
 from typing import Any
@@ -33,10 +32,11 @@ from remora.runner.completions import MeteredCompleter
 from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, WorkspaceReporter
 from remora.runner.host_steps import run_host_steps
 from remora.runner.messages import Transcript
+from remora.runner.place import ModelPlace
 from remora.runner.policy import RunState, TurnPlan, TurnPolicy
 from remora.runner.result import AgentResult, ResultError, settle
 from remora.runner.run_end import RetryRecord, RunEnd
-from remora.runner.summary import established, submission_result
+from remora.runner.summary import established, json_object_in, submission_result
 
 __all__ = ["AgentRunner", "effective_max_turns"]
 
@@ -73,8 +73,12 @@ class AgentRunner:
         review_feedback: str | None = None,
         retries: RetryRecord | None = None,
         completions: MeteredCompleter | None = None,
+        place: ModelPlace | None = None,
     ) -> None:
         self.definition = definition
+        # Held while the run talks to the model (runner/place.py).
+        self.place = place or ModelPlace()
+        self._talking = False
         # The completions the run's tools asked for: their tokens are the run's too.
         self.completions = completions
         # A reviewer's word on this node's earlier change, appended to the first message.
@@ -132,8 +136,11 @@ class AgentRunner:
                 result = AgentResult(
                     "failed", summary=exc.message, error=ResultError(exc.code, exc.message)
                 )
+        finally:
+            self._stop_talking()  # what is left is the host's
         result = await self._finish(result, time.monotonic() - started)
         completions = result.details.get("completions")
+        place = self.place.report()
         self._emit(
             "run_end",
             {
@@ -145,6 +152,7 @@ class AgentRunner:
                 "usage": result.usage.to_dict(),
                 "host_calls": self.host_calls + self.finish.calls,
                 **({"completions": completions} if completions else {}),
+                **({"place": place} if place else {}),
             },
         )
         return result
@@ -204,8 +212,12 @@ class AgentRunner:
                 return finished
             if plan.instruction:
                 transcript.host_note(plan.instruction)
-            # Time spent queued for the model is not the run's own time.
-            turn, problem = await self._ask(plan, transcript, deadline + self._queued_s)
+            if not self._talking:
+                await self.place.take()
+                self._talking = True
+            # Time spent queued for the model (or for a place) is not the run's own time.
+            waited = self._queued_s + self.place.waited_s
+            turn, problem = await self._ask(plan, transcript, deadline + waited)
             if problem is not None:
                 invalid_streak += 1
                 if invalid_streak > self.config.invalid_response_retries:
@@ -222,6 +234,8 @@ class AgentRunner:
             invalid_streak = 0
             assert turn is not None
             calls = turn.message.tool_calls
+            if self._likely_last(calls):
+                self._stop_talking()  # a next turn waits for a place again
             if not calls:
                 transcript.assistant(turn.message)
                 result = await self._text_answer(turn.message.text, transcript)
@@ -242,6 +256,21 @@ class AgentRunner:
         )
 
     # ---------------------------------------------------------------- model
+
+    def _likely_last(self, calls: list[ToolCall]) -> bool:
+        """Whether the model's answer likely ends the run: a text answer, or a call of a tool
+        that ends it when it succeeds (submit_result, a ``finish_if_empty`` tool)."""
+        tools = self.definition.tools_by_name
+        return not calls or any(
+            (tool := tools.get(call.name)) is not None
+            and (tool.is_submit or tool.finish_if_empty is not None)
+            for call in calls
+        )
+
+    def _stop_talking(self) -> None:
+        if self._talking:
+            self._talking = False
+            self.place.give_back()
 
     def _tools_required(self) -> bool:
         return self.profile.requires_tool_calls and self.definition.final_answer != "text"
@@ -393,7 +422,7 @@ class AgentRunner:
         """A turn without calls; None when the loop should go on."""
         if self.definition.final_answer == "text" or self._submit_validator is None:
             return AgentResult("success", summary=text.strip(), details={"answer": text})
-        parsed = _json_object(text)
+        parsed = json_object_in(text)
         if parsed is not None and self._submit_validator.is_valid(parsed):
             call = ToolCall(id=f"text-{self.turns}", name=SUBMIT_RESULT, arguments=parsed)
             outcome = await self.dispatcher.dispatch(call, self.turns)
@@ -416,17 +445,3 @@ class AgentRunner:
             error=ResultError(code, message),
             degraded=True,
         )
-
-
-def _json_object(text: str) -> dict[str, Any] | None:
-    """A JSON object in ``text`` (optionally in a ``` fence), or None."""
-    body = text.strip()
-    if body.startswith("```"):
-        body = body.strip("`").strip()
-        if body.startswith("json"):
-            body = body[4:]
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None

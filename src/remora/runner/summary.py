@@ -8,7 +8,7 @@ from typing import Any
 
 from remora.runner.result import AgentResult
 
-__all__ = ["KNOWN_SUBMIT_FIELDS", "established", "submission_result"]
+__all__ = ["KNOWN_SUBMIT_FIELDS", "established", "json_object_in", "submission_result"]
 
 # Submission fields that fill AgentResult itself; all others go to details.
 KNOWN_SUBMIT_FIELDS = frozenset({"summary", "status", "details"})
@@ -82,3 +82,17 @@ def established(
     if failures:
         text += f" ({failures} call(s) failed)"
     return text + ".", facts
+
+
+def json_object_in(text: str) -> dict[str, Any] | None:
+    """A JSON object in ``text`` (optionally in a ``` fence), or None."""
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.strip("`").strip()
+        if body.startswith("json"):
+            body = body[4:]
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None

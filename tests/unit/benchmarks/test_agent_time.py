@@ -31,15 +31,23 @@ def test_two_slots_a_turn_a_drafting_tool_and_a_tail() -> None:
         _event(0.0, "model_request", lint),
         _event(1.0, "model_response", lint, duration_s=1.0),
         _event(2.0, "tool_result", lint, name="fix_safe", duration_s=1.0),
-        _event(2.0, "run_end", lint),
+        _event(2.0, "run_end", lint, place={"waited_s": 0.0, "held_s": 1.0}),
         # The drafting tool waited 3 of its 4 s for its completions; the run ends last.
         _event(4.0, "tool_result", doc, name="draft_docstring", duration_s=4.0),
-        _event(8.0, "run_end", doc, completions={"requests": 2, "waited_s": 3.0}),
+        _event(
+            8.0,
+            "run_end",
+            doc,
+            completions={"requests": 2, "waited_s": 3.0},
+            place={"waited_s": 0.5, "held_s": 3.0},  # held for its completions only
+        ),
     ]
     figures = agent_time(events)
     assert figures["runs"] == 2 and figures["span_s"] == 8.0
     assert figures["runs_active_mean"] == 1.25  # 2 + 8 s of runs over 8 s
     assert figures["request_share"] == 0.4  # 1 s of a turn + 3 s of completions of 10 s
+    assert figures["places_held_mean"] == 0.5  # 1 + 3 s held over 8 s
+    assert figures["request_share_of_places"] == 1.0
     assert figures["per_operation"]["lint"] == {
         "runs": 1,
         "wall_ms": 2000.0,
@@ -48,12 +56,15 @@ def test_two_slots_a_turn_a_drafting_tool_and_a_tail() -> None:
         "without_request": 0,
         "before_first_request_ms": 0.0,
         "after_last_response_ms": 1000.0,  # the fix after the answer
+        "place_held_ms": 1000.0,  # the fix may end the run: it ran without the place
+        "place_waited_ms": 0.0,
         "tools_ms": {"fix_safe": 1000.0},
     }
     # The docstring run asked no turn: all of it is before a first request.
     assert figures["per_operation"]["docstring"]["before_first_request_ms"] == 8000.0
     assert figures["per_operation"]["docstring"]["after_last_response_ms"] == 0.0
     assert figures["per_operation"]["docstring"]["completions_ms"] == 3000.0
+    assert figures["per_operation"]["docstring"]["place_waited_ms"] == 500.0
     # Two runs active for the first 2 s, then the docstring run alone: the tail.
     timeline = figures["timeline"]
     assert len(timeline) == 40 and timeline[0] == [0.0, 2.0] and timeline[-1] == [7.8, 1.0]
