@@ -1,11 +1,12 @@
-"""How many agents run at once (-j) when none is given: half again as many as the model's
-servers take, so their slots stay full while agents do host work."""
+"""How many agents talk to the model at once (-j) when none is given: half again as many as the
+servers take, so their slots stay full while agents run tools between turns; and how many runs
+do host work beside them."""
 
 from __future__ import annotations
 
 from remora.config import ModelConfig, RemoraConfig
 from remora.coordinator.incremental import _model_inputs
-from remora.coordinator.providers import DEFAULT_AGENTS_AT_ONCE, agents_at_once
+from remora.coordinator.providers import DEFAULT_AGENTS_AT_ONCE, agents_at_once, runs_beside
 
 A, B = "http://a:8000/v1", "http://b:8000/v1"
 
@@ -31,3 +32,10 @@ def test_server_limits_do_not_invalidate_earlier_results() -> None:
         openai(A, 64).model_copy(update={"cooldown_s": 5.0})
     )
     assert _model_inputs(openai(A)) != _model_inputs(openai(B))
+
+
+def test_runs_beside_the_places_leave_a_monty_worker_to_the_runs_talking() -> None:
+    assert runs_beside(1, None) == runs_beside(4, None) == 2
+    assert runs_beside(64, None) == 32
+    # A run waiting for its place inside a tool holds its worker: fewer wait than there are.
+    assert runs_beside(64, 5) == 4 and runs_beside(4, 1) == 0
