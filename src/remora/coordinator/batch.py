@@ -2,9 +2,9 @@
 
 Workers take tasks from one queue, so at most ``sandbox.max_concurrent_agents``
 (``-j``; by default what the model's servers take, see ``agents_at_once``) agents
-talk to the model at once whatever the mix of nodes and operations: a run takes
-its place at its first request (:mod:`remora.runner.place`), and a few runs more
-(``runs_beside``) do the host work before and after theirs. Each run gets its
+talk to the model at once whatever the mix of nodes and operations: a run holds
+a place only while it talks (:mod:`remora.runner.place`), and a few runs more
+(``runs_beside``) do the host work before and after the conversations. Each run gets its
 own workspace; a failure is a result and never stops the others, while a
 programming error (TypeError, KeyError, ...) propagates. Cancelling (Ctrl-C)
 discards the workspaces of unfinished runs; every recorded result is one
