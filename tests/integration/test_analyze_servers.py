@@ -134,3 +134,27 @@ def test_a_busy_server_slows_the_pool_and_no_run_fails(
     assert stats["busy"] > 0 and stats["in_flight_max"] <= 3
     (state,) = json.loads((root / ".remora/servers.json").read_text())["servers"]
     assert state["throttled"] == stats["busy"] and state["limit"] < 12 and state["failed"] == 0
+
+
+def test_j_counts_the_runs_talking_to_the_model(tmp_path: Path, standins: list[Standin]) -> None:
+    """-j 2: never more than 2 requests out, while more runs than 2 are under way (the host
+    work before and after the conversations: runner/place.py)."""
+    standins.append(Standin("--latency-ms", "100"))
+    (server,) = standins
+    root = project(tmp_path, [server.base_url], "  max_in_flight: 16\n")
+    events = tmp_path / "events.jsonl"
+    args = ("-j", "2", "--processes", "1", "--events-file", str(events))
+    report = analyze(root, *args)
+    assert docstrings_written(report) == FUNCTIONS
+    stats = server.stats()
+    assert stats["in_flight_max"] == 2 and stats["answered"] >= FUNCTIONS
+    logged = [json.loads(line) for line in events.read_text().splitlines()]
+    (start,) = [e for e in logged if e["kind"] == "coordinator_start"]
+    assert start["max_concurrent_agents"] == 2 and start["runs_at_once"] == 4
+    under_way = most = 0
+    for event in logged:
+        under_way += {"run_start": 1, "run_end": -1}.get(event["kind"], 0)
+        most = max(most, under_way)
+    assert most > 2
+    places = [e["place"] for e in logged if e["kind"] == "run_end" and "place" in e]
+    assert len(places) >= FUNCTIONS and all(p["held_s"] > 0 for p in places)
