@@ -234,7 +234,7 @@ class Coordinator:
                 self.providers, self.project_root, self.publish_states
             ):
                 with fewer_collections():
-                    await self._run_all(batch, first, run_id, report, (limit, runs))
+                    await self._run_all(batch, first, run_id, report, limit, runs)
             if auto_accept:
                 assert self.db is not None
                 accept_changes(self.store, self.db, report, self._emit)
@@ -271,10 +271,10 @@ class Coordinator:
         first: PlannedTasks,
         run_id: str,
         report: AnalyzeReport,
-        limits: tuple[int, int],
+        talking: int,
+        runs: int,
     ) -> None:
-        """Run the batch: ``limits`` = (runs talking to the model at once, runs at once)."""
-        talking, runs = limits
+        """Run the batch: at most ``talking`` runs talk to the model at once, ``runs`` in all."""
         places = asyncio.Semaphore(talking)
         queue: deque[tuple[Task, str]] = deque()
 

@@ -100,15 +100,19 @@ async def test_runs_beside_the_places_start_while_one_run_talks_to_the_model(
     """-j 1: one run has a request out, and the next runs start their host work meanwhile."""
     root = make_project(tmp_path)
     emitter = RecordingEmitter()
-    started_meanwhile: list[int] = []
+    under_way_meanwhile: list[int] = []
+
+    def under_way() -> int:
+        kinds = emitter.kinds()
+        return kinds.count("run_start") - kinds.count("run_end")
 
     async def wait_for_others(request: ModelRequest) -> None:
         if node_name_of(request) == "one":
             for _ in range(500):  # bounded: one run at a time fails the test, never hangs it
-                if emitter.kinds().count("run_start") >= 3:
+                if under_way() >= 3:
                     break
                 await asyncio.sleep(0.01)
-            started_meanwhile.append(emitter.kinds().count("run_start"))
+            under_way_meanwhile.append(under_way())
 
     gate = ConcurrencyGate(1)
 
@@ -128,7 +132,7 @@ async def test_runs_beside_the_places_start_while_one_run_talks_to_the_model(
     assert report.counts()["success"] == 4
     (start,) = [e for e in emitter.events if e.kind == "coordinator_start"]
     assert start.data["max_concurrent_agents"] == 1 and start.data["runs_at_once"] == 3
-    assert started_meanwhile[0] == 3 and gate.peak == 1  # three runs, one talking
+    assert under_way_meanwhile[0] == 3 and gate.peak == 1  # three runs, one talking
 
 
 async def test_one_provider_per_model_shared_by_all_runs(tmp_path: Path) -> None:
@@ -329,8 +333,8 @@ async def test_cancelling_discards_unfinished_workspaces_and_keeps_the_db_consis
     with ResultsDB(root) as db:
         records = db.list()
         finished = {r.node_name for r in records}
-        # Runs beside the one place may finish in any order; the held ones never do.
-        assert "one" in finished and not finished & {"Box.open", "three"}
+        # Runs beside the one place finish in any order (or not yet); the held ones never do.
+        assert not finished & {"Box.open", "three"}
         assert db.runs()[-1].finished is not None
         assert sorted(store.ids()) == sorted(r.workspace_id for r in records if r.workspace_id)
 
