@@ -39,9 +39,13 @@ AGENTS_PER_SERVER_SLOT = 1.5
 
 # Runs beside the -j that talk to the model, per place: they do the host work before a run's
 # first request and after its conversation (runner/place.py), so a place given back is taken
-# again at once by a run that is ready to ask, and a run that asks nothing takes none.
+# again at once by a run that is ready to ask, and a run that asks nothing takes none. A
+# process does its host work on one core, so a few suffice and more only crowd it: click at
+# -j 64 on 2 cores (32 places a process), 16 beside a process kept 17.9 in flight (mean of 5
+# runs), 4 beside 19.3 (8 runs), and before places 19.5 (11 runs; each 16-22).
 RUNS_BESIDE_PER_PLACE = 0.5
 RUNS_BESIDE_AT_LEAST = 2
+RUNS_BESIDE_AT_MOST = 4
 
 ProviderFactory = Callable[[ModelConfig, "str | None"], Provider]
 
@@ -73,7 +77,8 @@ def runs_beside(places: int, monty_workers: int | None) -> int:
     set (``sandbox.workers``), fewer runs than workers wait, so a run with a place always
     finds one.
     """
-    beside = max(RUNS_BESIDE_AT_LEAST, math.ceil(places * RUNS_BESIDE_PER_PLACE))
+    wanted = math.ceil(places * RUNS_BESIDE_PER_PLACE)
+    beside = min(RUNS_BESIDE_AT_MOST, max(RUNS_BESIDE_AT_LEAST, wanted))
     return beside if monty_workers is None else max(0, min(beside, monty_workers - 1))
 
 

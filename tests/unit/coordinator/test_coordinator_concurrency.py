@@ -36,6 +36,6 @@ def test_server_limits_do_not_invalidate_earlier_results() -> None:
 
 def test_runs_beside_the_places_leave_a_monty_worker_to_the_runs_talking() -> None:
     assert runs_beside(1, None) == runs_beside(4, None) == 2
-    assert runs_beside(64, None) == 32
+    assert runs_beside(6, None) == 3 and runs_beside(64, None) == 4
     # A run waiting for its place inside a tool holds its worker: fewer wait than there are.
-    assert runs_beside(64, 5) == 4 and runs_beside(4, 1) == 0
+    assert runs_beside(64, 4) == 3 and runs_beside(4, 1) == 0
