@@ -131,7 +131,7 @@ def agent_time(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
     if not runs:
         return {"runs": 0}
     first = min(run.start for run in runs)
-    span = max(run.end or run.start for run in runs) - first
+    span = max(run._end for run in runs) - first
     wall = sum(run.wall_s for run in runs)
     out = sum(run.model_s + run.completions_s for run in runs)
     held = sum(run.place_held_s for run in runs)

@@ -54,7 +54,7 @@ Usage: python benchmarks/scale.py [--sizes 500,5000,20000] [--operations lint,do
        [--queue-out DIR] [--agent-time]
 
 ``--agent-time`` logs the combined command's events and adds ``agent_time``
-(benchmarks/agent_time.py): how full the agents' slots were kept, each run's share
+(benchmarks/agent_time.py): how full the ``-j`` places were kept, each run's share
 with a request out, and per operation where the rest of a run's time went; and
 ``in_flight_mean_until_last_start``: the mean in flight while runs remain to be
 started (from the first request to the last run's start; the drain after it, when
