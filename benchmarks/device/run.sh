@@ -15,6 +15,10 @@ out=${OUT:-/tmp/remora-device}
 mkdir -p "$out"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
   --target /tmp/site "$bundle"/wheels/*.whl || exit 1
+# Compiled once, on every core, as an install would: otherwise the shards' interpreters,
+# all starting at once, each compile what they import and the start is measured slower.
+python3 -m compileall -q -j 0 /tmp/site "$root/src" > /dev/null \
+  || echo "compileall: some files did not compile; their imports will"
 export PYTHONPATH=/tmp/site:$root/src PATH=/tmp/site/bin:$PATH PYTHONUNBUFFERED=1
 if ! bwrap --version > /dev/null 2>&1; then
   mkdir -p /tmp/bwrap
