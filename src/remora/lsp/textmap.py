@@ -2,9 +2,9 @@
 
 A change was computed against the file the agent read (its *base*). The editor's
 buffer may differ from it by unsaved edits. ``LineMap`` aligns the base's lines
-with the buffer's (difflib, the same line split as the diffs), so a change's
-lines can be found in the buffer when the edits were elsewhere, and a change
-whose own lines were edited is known to be a conflict.
+with the buffer's (difflib between their common ends, the same line split as the
+diffs), so a change's lines can be found in the buffer when the edits were
+elsewhere, and a change whose own lines were edited is known to be a conflict.
 
 LSP positions count code units of the agreed encoding (UTF-16 unless the client
 asks for another) within a line; ``Lines`` converts.
@@ -12,13 +12,12 @@ asks for another) within a line; ``Lines`` converts.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lsprotocol import types
 
-from remora.workspace.diff import split_lines
+from remora.workspace.diff import line_opcodes, split_lines
 
 __all__ = ["LineMap", "Lines", "PositionError", "lines_of"]
 
@@ -118,8 +117,9 @@ class LineMap:
     def build(cls, base: Sequence[str], buffer: Sequence[str]) -> LineMap:
         if list(base) == list(buffer):
             return cls(((0, 0, len(base)),), len(base), len(buffer))
-        matcher = difflib.SequenceMatcher(None, list(base), list(buffer), autojunk=False)
-        blocks = tuple((a, b, size) for a, b, size in matcher.get_matching_blocks() if size)
+        # The common ends first: a whole-file match of a 3,400-line buffer took ~90 ms.
+        opcodes = line_opcodes(base, buffer, autojunk=False)
+        blocks = tuple((i1, j1, i2 - i1) for tag, i1, i2, j1, _ in opcodes if tag == "equal")
         return cls(blocks, len(base), len(buffer))
 
     def shift_of_span(self, start: int, end: int) -> int | None:

@@ -1,7 +1,8 @@
 """A change's hunks: numbered, shown, and applied one by one.
 
 The hunks are exactly those of the unified diff that ``remora review show``
-prints: difflib's grouped opcodes with three lines of context, numbered from 1
+prints: difflib's grouped opcodes with three lines of context (diff.py's
+:func:`~remora.workspace.diff.grouped_opcodes`), numbered from 1
 across the change's files in path order. Applying a subset replaces the old
 lines of each chosen hunk with its new lines and keeps the old lines of every
 other hunk, so the bytes written are the project's bytes plus exactly the
@@ -10,7 +11,6 @@ chosen edits. An added, deleted or binary file is one hunk: all or nothing.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from remora.errors import UsageError
-from remora.workspace.diff import FileChange, split_lines
+from remora.workspace.diff import FileChange, Opcode, grouped_opcodes, split_lines, unified_range
 from remora.workspace.overlay import Workspace
 
 __all__ = [
@@ -31,9 +31,7 @@ __all__ = [
     "parse_hunk_numbers",
 ]
 
-_CONTEXT = 3  # the same context difflib.unified_diff uses for `remora review show`
 LineKind = Literal["context", "removed", "added"]
-_Opcode = tuple[str, int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +50,7 @@ class Hunk:
     header: str  # "@@ -12,7 +12,9 @@", or a note for a whole-file hunk
     lines: tuple[HunkLine, ...]
     whole_file: bool  # added, deleted or binary: taken all or nothing
-    opcodes: tuple[_Opcode, ...] = ()
+    opcodes: tuple[Opcode, ...] = ()
 
     @property
     def additions(self) -> int:
@@ -76,17 +74,7 @@ def _strip(line: str) -> tuple[str, bool]:
     return stripped, stripped != line
 
 
-def _range(start: int, length: int) -> str:
-    """difflib's unified range: 1-based start, ``start,length`` unless length is 1."""
-    beginning = start + 1
-    if length == 1:
-        return f"{beginning}"
-    if not length:
-        beginning -= 1  # an empty range starts before the first line
-    return f"{beginning},{length}"
-
-
-def _group_lines(old: list[str], new: list[str], group: list[_Opcode]) -> list[HunkLine]:
+def _group_lines(old: list[str], new: list[str], group: list[Opcode]) -> list[HunkLine]:
     out: list[HunkLine] = []
     for tag, i1, i2, j1, j2 in group:
         if tag == "equal":
@@ -108,7 +96,7 @@ def _file_hunks(change: FileChange, first_number: int) -> list[Hunk]:
         note = f"binary file {change.status}"
         return [Hunk(first_number, change.path, note, (), whole_file=True)]
     old, new = _lines(change.old), _lines(change.new)
-    groups = list(difflib.SequenceMatcher(None, old, new).get_grouped_opcodes(_CONTEXT))
+    groups = grouped_opcodes(old, new)
     whole = change.status != "modified"
     if whole:
         lines = [line for group in groups for line in _group_lines(old, new, group)]
@@ -118,7 +106,8 @@ def _file_hunks(change: FileChange, first_number: int) -> list[Hunk]:
     for offset, group in enumerate(groups):
         first, last = group[0], group[-1]
         header = (
-            f"@@ -{_range(first[1], last[2] - first[1])} +{_range(first[3], last[4] - first[3])} @@"
+            f"@@ -{unified_range(first[1], last[2] - first[1])} "
+            f"+{unified_range(first[3], last[4] - first[3])} @@"
         )
         hunks.append(
             Hunk(

@@ -49,6 +49,17 @@ def test_line_map_shifts_kept_lines_and_refuses_edited_ones() -> None:
     assert edited.shift_of_span(3, 3) == 0  # an insertion point between kept lines
 
 
+def test_line_map_of_a_long_file_keeps_its_frequent_lines_as_anchors() -> None:
+    # 2,000 lines, a third blank: an unsaved line early on shifts every kept line after it.
+    base = [line for i in range(700) for line in (f"def f{i}():\n", "    pass\n", "\n")][:2000]
+    buffer = [*base[:10], "# note\n", *base[10:1500], *base[1501:]]
+    line_map = LineMap.build(base, buffer)
+    assert line_map.shift_of_span(0, 10) == 0
+    assert line_map.shift_of_span(11, 1499) == 1
+    assert line_map.shift_of_span(1499, 1502) is None  # the line deleted in the buffer
+    assert line_map.shift_of_span(1501, 2000) == 0
+
+
 def test_positions_past_the_end_are_refused_with_the_document_size() -> None:
     lines = Lines.of("ab\ncd\n")
     lines.check(types.Position(2, 0), "hover")  # the empty line after the final newline

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from remora.workspace import FileChange, WorkspaceStore, is_binary, render_diff
-from remora.workspace.diff import change_stats
+from remora.workspace.diff import change_stats, grouped_opcodes, split_lines
 
 
 def test_git_style_headers_and_counts(tmp_path: Path) -> None:
@@ -51,6 +51,35 @@ def test_missing_final_newline_is_marked() -> None:
         "-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"
     )
     assert change.line_counts() == (1, 1)
+
+
+def _module(docstring: str) -> bytes:
+    """260 lines: blank and ``return y`` lines are frequent enough for difflib's autojunk."""
+    functions = [f"def f{i}(x):\n    y = x + {i}\n    return y\n\n" for i in range(64)]
+    return "".join([*functions[:32], docstring, *functions[32:]]).encode()
+
+
+def test_an_edit_in_a_long_file_is_diffed_line_for_line() -> None:
+    # Whole-file difflib took the blank line inside the docstring for junk past 200 lines
+    # and showed the two edited lines as a three-line replacement (+3 -3).
+    before = _module('def g(x):\n    """Add one.\n\n    Returns x plus one.\n    """\n')
+    after = _module('def g(x):\n    """Add one to x.\n\n    Returns the sum.\n    """\n')
+    change = FileChange("m.py", "modified", before, after, False)
+    assert change.line_counts() == (2, 2)
+    assert '\n-    """Add one.\n+    """Add one to x.\n \n-    Returns' in change.diff()
+    (hunk,) = grouped_opcodes(split_lines(before.decode()), split_lines(after.decode()))
+    assert [tag for tag, *_ in hunk] == ["equal", "replace", "equal", "replace", "equal"]
+
+
+def test_lines_that_look_like_diff_headers_are_counted() -> None:
+    # "++x" added prints as "+++x", which the counts once skipped as a file header.
+    assert FileChange("x.py", "modified", b"--a\n", b"++x\n", False).line_counts() == (1, 1)
+
+
+def test_identical_and_empty_texts_have_no_hunks() -> None:
+    assert grouped_opcodes([], []) == []
+    assert grouped_opcodes(["a\n", "b\n"], ["a\n", "b\n"]) == []
+    assert grouped_opcodes([], ["a\n"]) == [[("insert", 0, 0, 0, 1)]]
 
 
 def test_binary_detection() -> None:
