@@ -58,7 +58,7 @@ for key in ("runs", "wall_s", "in_flight_mean", "in_flight_mean_until_last_start
 figures["failed"] = combined["counts"]["failed"]
 for key in ("places_held_mean", "request_share_of_places", "runs_active_mean"):
     figures[key] = agents[key]
-figures["first_seconds"] = [round(v, 1) for _, v in combined["in_flight_timeline"][:4]]
+figures["timeline_head"] = combined["in_flight_timeline"][:4]  # [second, in flight]
 print(json.dumps(figures))
 EOF
 done

@@ -7,7 +7,7 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 __all__ = [
     "CONTEXT",
@@ -37,6 +37,7 @@ _NO_NEWLINE = "\\ No newline at end of file\n"
 CONTEXT = 3  # lines of context around each hunk, as git and difflib.unified_diff show
 Opcode = tuple[str, int, int, int, int]  # difflib's (tag, i1, i2, j1, j2)
 _Code = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
+_Item = TypeVar("_Item")
 
 
 class _EndsTrimmed(difflib.SequenceMatcher[str]):
@@ -57,8 +58,8 @@ class _EndsTrimmed(difflib.SequenceMatcher[str]):
     def get_opcodes(self) -> list[_Code]:
         # A fresh list each call: get_grouped_opcodes edits the one it is given.
         old, new = self._old, self._new
-        head = _common_run(old, new, min(len(old), len(new)))
-        tail = _common_run(old[head:][::-1], new[head:][::-1], min(len(old), len(new)) - head)
+        head = _common_length(old, new, min(len(old), len(new)))
+        tail = _common_length(old, new, min(len(old), len(new)) - head, from_end=True)
         middle = difflib.SequenceMatcher(
             None, old[head : len(old) - tail], new[head : len(new) - tail], self._junk
         )
@@ -68,16 +69,6 @@ class _EndsTrimmed(difflib.SequenceMatcher[str]):
         if tail:
             codes.append(("equal", len(old) - tail, len(old), len(new) - tail, len(new)))
         return codes
-
-
-def _common_run(old: Sequence[str], new: Sequence[str], limit: int) -> int:
-    """How many lines ``old`` and ``new`` begin with in common, at most ``limit``."""
-    run, step = 0, 64  # compared a slice at a time first: ~9x faster than line by line
-    while run + step <= limit and old[run : run + step] == new[run : run + step]:
-        run += step
-    while run < limit and old[run] == new[run]:
-        run += 1
-    return run
 
 
 def line_opcodes(old: Sequence[str], new: Sequence[str], *, autojunk: bool = True) -> list[Opcode]:
@@ -139,7 +130,11 @@ class FileChange:
         if self.binary:
             return 0, 0
         added = deleted = 0
-        for tag, i1, i2, j1, j2 in line_opcodes(_lines(self.old), _lines(self.new)):
+        # Only the lines between the texts' common ends are split and matched: what the
+        # whole lines would give (their common ends are equal), for a fraction of the work
+        # when a listing counts thousands of changes to large files.
+        old, new = _middle(self.old or b"", self.new or b"")
+        for tag, i1, i2, j1, j2 in line_opcodes(_lines(old), _lines(new)):
             if tag != "equal":
                 deleted += i2 - i1
                 added += j2 - j1
@@ -157,6 +152,52 @@ def split_lines(text: str) -> list[str]:
     it as the ``\\x0d`` it is (see :func:`escape_controls`).
     """
     return list(io.StringIO(text, newline="\n"))  # no translation, split at \n alone
+
+
+def _common_length(
+    old: Sequence[_Item], new: Sequence[_Item], limit: int, *, from_end: bool = False
+) -> int:
+    """How many items (bytes, lines) ``old`` and ``new`` begin (``from_end``: end) with in
+    common, at most ``limit``: slices compared, their sizes doubled then halved (~40
+    compares in C for a large file, where an item at a time in Python took ~150 us)."""
+
+    def same(start: int, stop: int) -> bool:
+        if from_end:
+            return (
+                old[len(old) - stop : len(old) - start] == new[len(new) - stop : len(new) - start]
+            )
+        return old[start:stop] == new[start:stop]
+
+    run, step = 0, 64
+    while run + step <= limit and same(run, run + step):
+        run += step
+        step *= 2
+    high = min(run + step, limit)  # run is common; past high is not (or is past the limit)
+    while run < high:
+        middle = (run + high + 1) // 2
+        if same(run, middle):
+            run = middle
+        else:
+            high = middle - 1
+    return run
+
+
+def _middle(old: bytes, new: bytes) -> tuple[bytes, bytes]:
+    """``old`` and ``new`` without the whole lines both begin and end with."""
+    shortest = min(len(old), len(new))
+    head = _common_length(old, new, shortest)
+    head = old.rfind(b"\n", 0, head) + 1  # back to a line start (0 when none ended)
+    tail = _common_length(old, new, shortest - head, from_end=True)
+    old_end, new_end = len(old) - tail, len(new) - tail
+    if not (old_end == head or old[old_end - 1] == 10) or not (
+        new_end == head or new[new_end - 1] == 10
+    ):
+        # The common end starts inside a line: the whole lines after its first line end.
+        ends = old.find(b"\n", old_end)
+        if ends < 0:
+            return old[head:], new[head:]
+        old_end, new_end = ends + 1, ends + 1 + len(new) - len(old)
+    return old[head:old_end], new[head:new_end]
 
 
 def _lines(data: bytes | None) -> list[str]:

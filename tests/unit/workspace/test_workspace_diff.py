@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from remora.workspace import FileChange, WorkspaceStore, is_binary, render_diff
 from remora.workspace.diff import change_stats, grouped_opcodes, split_lines
+from remora.workspace.hunks import change_hunks
 
 
 def test_git_style_headers_and_counts(tmp_path: Path) -> None:
@@ -74,6 +76,24 @@ def test_an_edit_in_a_long_file_is_diffed_line_for_line() -> None:
 def test_lines_that_look_like_diff_headers_are_counted() -> None:
     # "++x" added prints as "+++x", which the counts once skipped as a file header.
     assert FileChange("x.py", "modified", b"--a\n", b"++x\n", False).line_counts() == (1, 1)
+
+
+def test_counts_are_the_printed_hunks_counts_over_random_edits() -> None:
+    # line_counts matches only what lies between the common ends, cut at line starts from
+    # the bytes; the hunks match the whole lines. Both must count the same.
+    rng = random.Random(7)
+    pieces = ["a\n", "b\n", "\n", "é\n", "x", "\r\n", "  return y\n", "ab"]
+    for _ in range(400):
+        size = rng.choice((12, 400))  # past the first compared slices (64 bytes, doubled)
+        old = "".join(rng.choice(pieces) for _ in range(rng.randint(0, size)))
+        new = list(old)
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randint(0, len(new))
+            new[at : at + rng.randint(0, 3)] = rng.choice(pieces)
+        change = FileChange("m.py", "modified", old.encode(), "".join(new).encode(), False)
+        hunks = change_hunks([change])
+        expected = (sum(h.additions for h in hunks), sum(h.deletions for h in hunks))
+        assert change.line_counts() == expected, (old, "".join(new))
 
 
 def test_identical_and_empty_texts_have_no_hunks() -> None:
