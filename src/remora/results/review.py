@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from remora.errors import UsageError, WorkspaceConflictError
 from remora.workspace import AcceptReport, Workspace, WorkspaceStore, render_diff
-from remora.workspace.diff import change_stats
 from remora.workspace.hunks import change_signature, chosen_contents
 
 if TYPE_CHECKING:  # the database stores these states; it imports them from here
@@ -88,32 +87,27 @@ def review_items(
 ) -> list[ReviewItem]:
     """One item per workspace that has changes (or an interrupted accept)."""
     items: list[ReviewItem] = []
-    for workspace_id in store.ids():
-        with store.open(workspace_id) as ws:
-            accepting = ws.accepting
-            changes = ws.changes()
-            stats = change_stats(changes)
-            operation, node_id = ws.operation, ws.node_id
-        if not changes and not accepting and not include_empty:
+    for workspace_id, found in store.summaries():
+        if not found.changed_files and not found.accepting and not include_empty:
             continue
         record = db.get(workspace_id)
         # No record: a workspace whose run was interrupted before its result was stored.
-        state = "accepting" if accepting else (record.review_state if record else "pending")
+        state = "accepting" if found.accepting else (record.review_state if record else "pending")
         items.append(
             ReviewItem(
                 id=workspace_id,
-                operation=record.operation if record else operation,
-                node_id=record.node_id if record else node_id,
-                node=record.node_name if record else node_id,
+                operation=record.operation if record else found.operation,
+                node_id=record.node_id if record else found.node_id,
+                node=record.node_name if record else found.node_id,
                 file_path=record.file_path if record else "",
                 summary=record.summary if record else "",
                 status=record.status if record else "",
                 state=state,
                 result_id=record.result_id if record else None,
-                files=stats["files"],
-                additions=stats["additions"],
-                deletions=stats["deletions"],
-                changed_files=[c.path for c in changes],
+                files=len(found.changed_files),
+                additions=found.additions,
+                deletions=found.deletions,
+                changed_files=list(found.changed_files),
             )
         )
     return items

@@ -28,7 +28,8 @@ def signature(path: str | os.PathLike[str]) -> Signature:
     return found.st_ino, found.st_size, found.st_mtime_ns, found.st_mode
 
 
-def settled(signatures: tuple[Signature, ...]) -> bool:
-    """Whether every file is there and none changed within the last few seconds."""
+def settled(signatures: tuple[Signature, ...], *, missing_ok: bool = False) -> bool:
+    """Whether every file is there (``missing_ok``: or not there, which a file made
+    later changes) and none changed within the last few seconds."""
     recent = time.time_ns() - _RACY_NS
-    return all(found is not None and found[2] < recent for found in signatures)
+    return all(found[2] < recent if found is not None else missing_ok for found in signatures)

@@ -278,7 +278,7 @@ class Workspace:
                     elif entry.is_file():
                         entries.add(entry.name)
             prefix = "" if clean == "." else clean + "/"
-            rows = self._overlay_listing(prefix)
+            rows = self.overlay_listing(prefix)
             for path, deleted in rows:
                 rest = path[len(prefix) :]
                 if "/" in rest:
@@ -296,21 +296,22 @@ class Workspace:
             files = {
                 rel for rel, _ in walk_files(self.project_root, follow_inside=self.project_root)
             }
-            for path, deleted in self._overlay_listing(""):
+            for path, deleted in self.overlay_listing(""):
                 if deleted:
                     files.discard(path)
                 elif not is_skipped(path):
                     files.add(path)
         return iter(sorted(files))
 
-    def _overlay_listing(self, prefix: str) -> list[tuple[str, int]]:
+    def overlay_listing(self, prefix: str) -> list[tuple[str, int]]:
         """(path, deleted) of the overlay rows under the folder ``prefix`` ("" for all)."""
-        if self._conn is None:
-            return []
-        return self._conn.execute(
-            "SELECT path, deleted FROM overlay WHERE path > ? AND path < ?",
-            (prefix, prefix[:-1] + "0" if prefix else "\U0010ffff"),
-        ).fetchall()
+        with self._lock:
+            if self._conn is None:
+                return []
+            return self._conn.execute(
+                "SELECT path, deleted FROM overlay WHERE path > ? AND path < ?",
+                (prefix, prefix[:-1] + "0" if prefix else "\U0010ffff"),
+            ).fetchall()
 
     # -- writing ------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
@@ -15,6 +16,7 @@ from remora.workspace.accept import AcceptReport, accept_workspace
 from remora.workspace.listing import FolderIds
 from remora.workspace.lock import project_lock
 from remora.workspace.overlay import Workspace
+from remora.workspace.summaries import Summaries, WorkspaceSummary
 
 __all__ = ["WorkspaceStore"]
 
@@ -31,6 +33,7 @@ class WorkspaceStore:
         self.project_root = project_root.resolve()
         self.directory = self.project_root / STATE_DIR / "workspaces"
         self._ids = FolderIds(self.directory, lambda stem: _ID.fullmatch(stem) is not None)
+        self._summaries = Summaries()
 
     def _db(self, workspace_id: str) -> Path:
         if not _ID.fullmatch(workspace_id) or workspace_id.endswith(".db"):
@@ -49,6 +52,37 @@ class WorkspaceStore:
         # whole folder once per change was quadratic over a large project's analyze. Without
         # one (a listing to show) the folder is read now.
         return self._ids.starting_with(prefix, fresh=not prefix)
+
+    def summaries(self) -> list[tuple[str, WorkspaceSummary]]:
+        """(id, summary) of each workspace, as a listing shows it; one removed meanwhile
+        (superseded by a run, accepted elsewhere) is left out. Kept between calls while
+        a workspace and the project files it touches are unchanged (summaries.py)."""
+        ids = self.ids()
+        dbs = [self._db(workspace_id) for workspace_id in ids]
+        self._summaries.keep_only(dbs)
+        found = []
+        for workspace_id, db in zip(ids, dbs, strict=True):
+            try:
+                summary = self._summaries.get(db, functools.partial(self._summary, workspace_id))
+            except WorkspaceNotFoundError:
+                continue
+            found.append((workspace_id, summary))
+        return found
+
+    def _summary(self, workspace_id: str) -> tuple[WorkspaceSummary, tuple[Path, ...]]:
+        with self.open(workspace_id) as ws:
+            changes = ws.changes()
+            counts = [change.line_counts() for change in changes]
+            touched = tuple(self.project_root / path for path, _ in ws.overlay_listing(""))
+            summary = WorkspaceSummary(
+                ws.operation,
+                ws.node_id,
+                ws.accepting,
+                tuple(change.path for change in changes),
+                sum(added for added, _ in counts),
+                sum(deleted for _, deleted in counts),
+            )
+        return summary, touched
 
     def create(self, operation: str, node_id: str) -> Workspace:
         """A fresh workspace with an id of its own.
