@@ -13,6 +13,7 @@ from pathlib import Path
 from remora.errors import WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.workspace.accept import AcceptReport, accept_workspace
+from remora.workspace.diff import change_stats
 from remora.workspace.listing import FolderIds
 from remora.workspace.lock import project_lock
 from remora.workspace.overlay import Workspace
@@ -72,15 +73,16 @@ class WorkspaceStore:
     def _summary(self, workspace_id: str) -> tuple[WorkspaceSummary, tuple[Path, ...]]:
         with self.open(workspace_id) as ws:
             changes = ws.changes()
-            counts = [change.line_counts() for change in changes]
+            counts = change_stats(changes)
             touched = tuple(self.project_root / path for path, _ in ws.overlay_listing(""))
+            paths = tuple(change.path for change in changes)
             summary = WorkspaceSummary(
                 ws.operation,
                 ws.node_id,
                 ws.accepting,
-                tuple(change.path for change in changes),
-                sum(added for added, _ in counts),
-                sum(deleted for _, deleted in counts),
+                paths,
+                counts["additions"],
+                counts["deletions"],
             )
         return summary, touched
 
