@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 from three_hunks import NEW, OLD
 
 from remora.results import ResultsDB
-from remora.web import Credentials
+from remora.web import Credentials, pages
 from remora.workspace import WorkspaceStore
 
 
@@ -24,6 +25,21 @@ def test_queue_lists_open_changes_with_counts_and_filters(client: TestClient) ->
     by_file = client.get("/?file=n.py")
     assert "row-docstring-n2" in by_file.text and "row-lint-n1" not in by_file.text
     assert "Nothing here" in client.get("/?state=rejected").text
+
+
+def test_a_long_queue_is_shown_a_page_at_a_time_keeping_the_filters(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pages, "PAGE_ROWS", 1)
+    first = client.get("/?state=open")
+    assert "row-docstring-n2" in first.text and "row-lint-n1" not in first.text
+    assert "1–1 of 2 shown" in first.text and "page 1 of 2" in first.text
+    assert 'href="/?state=open&amp;page=2"' in first.text and 'rel="prev"' not in first.text
+    second = client.get("/?state=open&page=2")
+    assert "row-lint-n1" in second.text and "row-docstring-n2" not in second.text
+    assert 'href="/?state=open&amp;page=1"' in second.text and 'rel="next"' not in second.text
+    assert "row-lint-n1" in client.get("/?page=99").text  # past the end: the last page
+    assert "row-docstring-n2" in client.get("/?page=x").text  # not a number: the first
 
 
 def test_change_page_shows_numbered_highlighted_hunks_and_the_agent(client: TestClient) -> None:
