@@ -34,7 +34,7 @@ class WorkspaceStore:
         self.project_root = project_root.resolve()
         self.directory = self.project_root / STATE_DIR / "workspaces"
         self._ids = FolderIds(self.directory, lambda stem: _ID.fullmatch(stem) is not None)
-        self._summaries = Summaries()
+        self._summaries = Summaries(self.project_root / STATE_DIR / "summaries.db")
 
     def _db(self, workspace_id: str) -> Path:
         if not _ID.fullmatch(workspace_id) or workspace_id.endswith(".db"):
@@ -60,6 +60,7 @@ class WorkspaceStore:
         a workspace and the project files it touches are unchanged (summaries.py)."""
         ids = self.ids()
         dbs = [self._db(workspace_id) for workspace_id in ids]
+        self._summaries.load(dbs)
         self._summaries.keep_only(dbs)
         found = []
         for workspace_id, db in zip(ids, dbs, strict=True):
@@ -68,6 +69,7 @@ class WorkspaceStore:
             except WorkspaceNotFoundError:
                 continue
             found.append((workspace_id, summary))
+        self._summaries.save(dbs)
         return found
 
     def _summary(self, workspace_id: str) -> tuple[WorkspaceSummary, tuple[Path, ...]]:

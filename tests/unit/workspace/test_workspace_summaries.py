@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from remora.workspace import WorkspaceStore
+from remora.workspace.summary_file import read_entries
 
 HOUR_AGO = time.time() - 3600
 
@@ -97,3 +98,40 @@ def test_a_workspace_removed_meanwhile_is_left_out(project: Path) -> None:
     store.ids = lambda prefix="": listed  # type: ignore[method-assign]  # listed before it went
     (store.directory / f"{gone}.db").unlink()
     assert [workspace_id for workspace_id, _ in store.summaries()] == [kept]
+
+
+def test_the_next_process_reads_only_what_changed(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = WorkspaceStore(project)
+    kept = _change(first, "a", "mod.py", "def f():\n    return 2\n")
+    edited = _change(first, "b", "other.py", "x = 2\n")
+    listed = dict(first.summaries())
+    (project / "other.py").write_text("x = 3\n")
+    _age(project / "other.py", at=HOUR_AGO + 60)
+    later = WorkspaceStore(project)  # as a new `remora review list` would
+    opened = _opened(later, monkeypatch)
+    again = dict(later.summaries())
+    assert opened == [edited]
+    assert again[kept] == listed[kept]
+    assert again[edited].additions == again[edited].deletions == 1
+
+
+def test_a_damaged_summaries_file_is_read_as_empty_and_made_anew(project: Path) -> None:
+    store = WorkspaceStore(project)
+    workspace_id = _change(store, "a", "mod.py", "def f():\n    return 2\n")
+    cache = project / ".remora" / "summaries.db"
+    cache.write_bytes(b"not a database at all" * 100)
+    assert [i for i, _ in WorkspaceStore(project).summaries()] == [workspace_id]
+    assert read_entries(cache).keys() == {str(store.directory / f"{workspace_id}.db")}
+
+
+def test_a_removed_workspace_leaves_the_summaries_file(project: Path) -> None:
+    store = WorkspaceStore(project)
+    kept = _change(store, "a", "mod.py", "def f():\n    return 2\n")
+    gone = _change(store, "b", "other.py", "x = 2\n")
+    store.summaries()
+    store.reject(gone)
+    store.summaries()
+    cache = read_entries(project / ".remora" / "summaries.db")
+    assert cache.keys() == {str(store.directory / f"{kept}.db")}
