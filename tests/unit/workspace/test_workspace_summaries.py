@@ -28,6 +28,14 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _two_changes(store: WorkspaceStore) -> tuple[str, str]:
+    """A lint change to mod.py (+1 -1) and one to other.py (+2 -1)."""
+    return (
+        _change(store, "a", "mod.py", "def f():\n    return 2\n"),
+        _change(store, "b", "other.py", "x = 2\ny = 3\n"),
+    )
+
+
 def _change(store: WorkspaceStore, node_id: str, path: str, text: str) -> str:
     ws = store.create("lint", node_id)
     ws.write(path, text.encode())
@@ -53,8 +61,7 @@ def test_an_unchanged_workspace_is_not_opened_again(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = WorkspaceStore(project)
-    first = _change(store, "a", "mod.py", "def f():\n    return 2\n")
-    second = _change(store, "b", "other.py", "x = 2\ny = 3\n")
+    first, second = _two_changes(store)
     opened = _opened(store, monkeypatch)
     listed = dict(store.summaries())
     assert sorted(opened) == sorted([first, second])
@@ -92,8 +99,7 @@ def test_a_file_written_in_the_last_seconds_is_not_trusted(
 
 def test_a_workspace_removed_meanwhile_is_left_out(project: Path) -> None:
     store = WorkspaceStore(project)
-    kept = _change(store, "a", "mod.py", "def f():\n    return 2\n")
-    gone = _change(store, "b", "other.py", "x = 2\n")
+    kept, gone = _two_changes(store)
     listed = store.ids()
     store.ids = lambda prefix="": listed  # type: ignore[method-assign]  # listed before it went
     (store.directory / f"{gone}.db").unlink()
@@ -104,17 +110,16 @@ def test_the_next_process_reads_only_what_changed(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = WorkspaceStore(project)
-    kept = _change(first, "a", "mod.py", "def f():\n    return 2\n")
-    edited = _change(first, "b", "other.py", "x = 2\n")
+    kept, edited = _two_changes(first)
     listed = dict(first.summaries())
-    (project / "other.py").write_text("x = 3\n")
+    (project / "other.py").write_text("x = 2\n")
     _age(project / "other.py", at=HOUR_AGO + 60)
     later = WorkspaceStore(project)  # as a new `remora review list` would
     opened = _opened(later, monkeypatch)
     again = dict(later.summaries())
     assert opened == [edited]
     assert again[kept] == listed[kept]
-    assert again[edited].additions == again[edited].deletions == 1
+    assert (again[edited].additions, again[edited].deletions) == (1, 0)  # only y = 3 left
 
 
 def test_a_damaged_summaries_file_is_read_as_empty_and_made_anew(project: Path) -> None:
@@ -128,8 +133,7 @@ def test_a_damaged_summaries_file_is_read_as_empty_and_made_anew(project: Path) 
 
 def test_a_removed_workspace_leaves_the_summaries_file(project: Path) -> None:
     store = WorkspaceStore(project)
-    kept = _change(store, "a", "mod.py", "def f():\n    return 2\n")
-    gone = _change(store, "b", "other.py", "x = 2\n")
+    kept, gone = _two_changes(store)
     store.summaries()
     store.reject(gone)
     store.summaries()
