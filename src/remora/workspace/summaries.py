@@ -62,7 +62,10 @@ class Summaries:
         with self._lock:
             if self._file is None or all(db in self._kept for db in dbs):
                 return
-        found = {Path(db): _from_json(entry) for db, entry in read_entries(self._file).items()}
+        try:
+            found = {Path(db): _from_json(data) for db, data in read_entries(self._file).items()}
+        except (KeyError, TypeError, ValueError):  # another shape (an older Remora): not used
+            found = {}
         with self._lock:
             for db, entry in found.items():
                 self._kept.setdefault(db, entry)

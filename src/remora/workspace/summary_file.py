@@ -28,7 +28,8 @@ def read_entries(path: Path) -> dict[str, dict[str, Any]]:
     if not path.is_file():
         return {}
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+        uri = f"{path.resolve().as_uri()}?mode=ro"  # as_uri escapes a ? or # in the path
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
             rows = conn.execute("SELECT db, entry FROM summaries").fetchall()
         return {db: json.loads(entry) for db, entry in rows}
     except (sqlite3.Error, ValueError):  # damaged, or not this schema: rebuilt by the writer

@@ -4,6 +4,7 @@ touches are unchanged, read again as soon as either changes."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from pathlib import Path
 
@@ -139,3 +140,15 @@ def test_a_removed_workspace_leaves_the_summaries_file(project: Path) -> None:
     store.summaries()
     cache = read_entries(project / ".remora" / "summaries.db")
     assert cache.keys() == {str(store.directory / f"{kept}.db")}
+
+
+def test_rows_of_another_shape_are_not_used(project: Path) -> None:
+    store = WorkspaceStore(project)
+    workspace_id, _ = _two_changes(store)
+    store.summaries()
+    cache = project / ".remora" / "summaries.db"
+    with sqlite3.connect(cache) as conn:
+        conn.execute("UPDATE summaries SET entry = '{\"summary\": {}}'")
+    conn.close()
+    listed = dict(WorkspaceStore(project).summaries())
+    assert listed[workspace_id].changed_files == ("mod.py",)
