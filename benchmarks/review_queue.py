@@ -52,12 +52,16 @@ print(json.dumps({"rows": rows, "seconds": seconds}))
 """
 
 
+def _with(src: Path) -> dict[str, str]:
+    """The environment of a process that imports ``src``'s remora."""
+    return {**os.environ, "PYTHONPATH": str(src)}
+
+
 def _remora(src: Path, project: Path, *args: str) -> tuple[float, str]:
     """Seconds and standard output of ``remora ARGS`` run with ``src``'s package."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
     command = [sys.executable, "-c", "from remora.cli.app import main; main()", *args]
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=project, env=_with(src), capture_output=True, text=True)
     if done.returncode:
         sys.exit(f"remora {' '.join(args)} exited {done.returncode}: {done.stderr[-2000:]}")
     return time.perf_counter() - started, done.stdout
@@ -82,9 +86,8 @@ def measure(project: Path, src: Path) -> dict[str, Any]:
     items = json.loads(listed)
     figures["changes"] = len(items)
     figures["review_list_s"] = round(seconds, 2)
-    env = {**os.environ, "PYTHONPATH": str(src)}
     queue = subprocess.run(
-        [sys.executable, "-c", _QUEUE, str(project)], env=env, capture_output=True, text=True
+        [sys.executable, "-c", _QUEUE, str(project)], env=_with(src), capture_output=True, text=True
     )
     if queue.returncode:
         sys.exit(f"the queue's data: {queue.stderr[-2000:]}")

@@ -94,7 +94,7 @@ class Summaries:
             return kept[2]
         before = _stats(db, ())  # the database's own, before it is read
         summary, touched = read()
-        stats = (*before, *_stats(db, touched)[2:])
+        stats = (*before, *(signature(path) for path in touched))
         with self._lock:
             if _trusted(stats):
                 self._kept[db] = (stats, touched, summary)
