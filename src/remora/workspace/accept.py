@@ -34,6 +34,7 @@ from typing import Literal
 from remora.workspace.hunks import narrow_workspace
 from remora.workspace.overlay import Workspace, sha256
 from remora.workspace.paths import WorkspacePathError
+from remora.workspace.rebase import conflict_of, rebase_onto_project
 
 __all__ = ["AcceptReport", "Conflict", "accept_workspace", "find_conflicts"]
 
@@ -122,12 +123,11 @@ def find_conflicts(ws: Workspace) -> list[Conflict]:
             continue
         if live == new:
             continue  # the project already has exactly this content
-        if base is None:
-            conflicts.append(Conflict(path, "created in the project since the agent started"))
-        elif live is None:
+        if live is None:
             conflicts.append(Conflict(path, "deleted from the project since the agent read it"))
-        else:
-            conflicts.append(Conflict(path, "changed in the project since the agent read it"))
+            continue
+        why = conflict_of(ws, path, live, new or b"")
+        conflicts.append(Conflict(path, why or "changed in the project since the agent read it"))
     return conflicts
 
 
@@ -326,6 +326,7 @@ def accept_workspace(
     steps = _journaled(ws)
     resumed = steps is not None
     if steps is None:
+        rebase_onto_project(ws)  # changes to files that moved on since, merged into them
         conflicts = find_conflicts(ws)
         if conflicts:
             return AcceptReport(ws.id, accepted=False, conflicts=conflicts)

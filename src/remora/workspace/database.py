@@ -20,7 +20,7 @@ from remora.errors import WorkspaceConflictError
 
 __all__ = ["SCHEMA_VERSION", "connect", "in_memory", "save_image"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 -- content NULL and deleted 1: the agent deleted a project file
@@ -28,6 +28,8 @@ CREATE TABLE IF NOT EXISTS overlay(
     path TEXT PRIMARY KEY, content BLOB, deleted INTEGER NOT NULL DEFAULT 0);
 -- sha NULL: the file did not exist in the project when first touched
 CREATE TABLE IF NOT EXISTS bases(path TEXT PRIMARY KEY, sha TEXT);
+-- the base's bytes of each file the overlay changes, for merging into a later file (merge.py)
+CREATE TABLE IF NOT EXISTS base_texts(path TEXT PRIMARY KEY, content BLOB NOT NULL);
 -- the accept journal: present rows mean an accept is under way (see accept.py)
 CREATE TABLE IF NOT EXISTS accept_plan(
     seq INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, action TEXT NOT NULL, mode INTEGER);

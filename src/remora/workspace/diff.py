@@ -124,6 +124,10 @@ class FileChange:
     binary: bool
     # permission bits of the project file (None for an added file)
     mode: int | None = None
+    # why accepting it now would conflict ("lines 4-6: changed both here and by this change"):
+    # the file moved on since the agent read it and the change does not merge; then ``old`` is
+    # the file as the agent read it, so the diff shows what the agent did (rebase.py)
+    conflict: str = ""
 
     def line_counts(self) -> tuple[int, int]:
         """(added lines, deleted lines); binary files count as 0/0."""

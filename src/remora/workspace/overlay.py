@@ -22,9 +22,10 @@ from pathlib import Path
 from remora.errors import WorkspaceConflictError
 from remora.workspace import paths
 from remora.workspace.database import connect, in_memory, save_image
-from remora.workspace.diff import FileChange, file_change, render_diff
+from remora.workspace.diff import FileChange, render_diff
 from remora.workspace.filestat import Signature, settled, signature
 from remora.workspace.paths import SKIP_DIRS, WorkspacePathError, is_skipped, normalise, walk_files
+from remora.workspace.rebase import current_change
 
 __all__ = ["Workspace", "sha256"]
 
@@ -67,6 +68,7 @@ class Workspace:
         self._unsaved = False  # _conn is the in-memory database, not db_path's yet
         self._kept_changes: tuple[_Stats, tuple[str, ...], list[FileChange]] | None = None
         self._bases: dict[str, str | None] = {}
+        self._base_texts_kept: set[str] = set()  # paths whose base bytes are in base_texts
         # Read once: the metadata only changes through set_meta, which keeps this current.
         self._meta_values: dict[str, str] = dict(meta or {})
         if meta is None:
@@ -323,13 +325,25 @@ class Workspace:
         clean = self._file_path(rel)
         with self._lock:
             self._guard_writable(clean)
-            if sha256(blob) == self._base_sha(clean):
+            first_touch = clean not in self._bases
+            live = self._live(clean) if first_touch else None
+            base = self._base_sha(clean, live, known=first_touch)
+            if sha256(blob) == base:
                 self._forget(clean)
             else:
-                self._database().execute(
+                conn = self._database()
+                conn.execute(
                     "INSERT OR REPLACE INTO overlay(path, content, deleted) VALUES (?, ?, 0)",
                     (clean, blob),
                 )
+                if base is not None and clean not in self._base_texts_kept:
+                    live = self._live(clean) if live is None else live
+                    if live is not None and sha256(live) == base:  # for merging (rebase.py)
+                        conn.execute(
+                            "INSERT OR IGNORE INTO base_texts(path, content) VALUES (?, ?)",
+                            (clean, live),
+                        )
+                        self._base_texts_kept.add(clean)
             self.revision += 1
 
     def delete(self, rel: str) -> None:
@@ -377,8 +391,34 @@ class Workspace:
         with self._lock:
             return self._base_sha(clean)
 
+    def base_text(self, clean: str) -> bytes | None:
+        """The file as the agent read it (b"" where there was none); None when not kept."""
+        with self._lock:
+            if self._base_sha(clean) is None:
+                return b""
+            row = None
+            if self._conn is not None:
+                row = self._conn.execute(
+                    "SELECT content FROM base_texts WHERE path=?", (clean,)
+                ).fetchone()
+            return None if row is None else bytes(row[0])
+
+    def rebase(self, clean: str, live: bytes, merged: bytes) -> None:
+        """Make ``live`` the file's base and ``merged`` (the change merged into it) its content."""
+        with self._lock:
+            self._guard_writable(clean)
+            conn = self._database()
+            self._bases[clean] = sha256(live)
+            conn.execute(
+                "INSERT OR REPLACE INTO bases(path, sha) VALUES (?, ?)", (clean, sha256(live))
+            )
+            conn.execute(
+                "INSERT OR REPLACE INTO base_texts(path, content) VALUES (?, ?)", (clean, live)
+            )
+            self.write(clean, merged)
+
     def changes(self) -> list[FileChange]:
-        """What accepting would do, against the project as it is now.
+        """What accepting would do, against the project as it is now (rebase.py).
 
         Kept while the database is this object's own, in memory (only its writes change
         it), and the project files it changed keep their stat: a run asks ~5 times.
@@ -397,7 +437,7 @@ class Workspace:
                 except WorkspacePathError:
                     live = None  # a symlink now leads outside: never read through it
                 mode = None if live is None else self.live_mode(path)
-                if change := file_change(path, live, new, deleted, mode):
+                if change := current_change(self, path, live, new, deleted, mode):
                     out.append(change)
             self._kept_changes = (stats, paths, out) if settled(stats[1]) else None
             return list(out)

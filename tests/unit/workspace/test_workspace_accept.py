@@ -52,9 +52,9 @@ def test_accept_writes_changes_and_removes_the_workspace(project: Path) -> None:
 @pytest.mark.parametrize(
     "user_action, reason",
     [
-        ("edit", "changed in the project since the agent read it"),
+        ("edit", "line 1 changed in the project since the agent read it, and by this change"),
         ("remove", "deleted from the project since the agent read it"),
-        ("create", "created in the project since the agent started"),
+        ("create", "line 1 created in the project since the agent started"),
         ("edit_deleted", "changed in the project since the agent read it"),
     ],
 )
@@ -64,13 +64,13 @@ def test_a_conflict_writes_nothing(project: Path, user_action: str, reason: str)
     for i in range(2, 10):  # non-conflicting changes that must not be written either
         ws.write(f"src/m{i:02}.py", b"CHANGED = True\n")
     ws.write("src/m00.py", b"VALUE = 'agent'\n")
-    ws.write("added.py", b"AGENT = 1\n")
+    ws.write("added.txt", b"AGENT = 1\n")  # not Python: two creations are not joined
     ws.delete("src/m01.py")
     ws.close()
     target = {
         "edit": "src/m00.py",
         "remove": "src/m00.py",
-        "create": "added.py",
+        "create": "added.txt",
         "edit_deleted": "src/m01.py",
     }[user_action]
     if user_action == "remove":

@@ -146,7 +146,8 @@ def test_a_runs_changes_are_kept_while_nothing_they_rest_on_changes(
     assert live_reads[1:] == ["pkg/mod.py", "README.md", "pkg/mod.py"]  # its base, then both
     # The project file changed on disk (same size): its stat tells.
     _settle(project / "README.md", "# PROJ\n", age_s=60)
-    assert ws.changes()[0].old == b"# PROJ\n"
+    # ... and the change, on the line the project changed too, is now a conflict
+    assert ws.changes()[0].conflict.startswith("line 1 changed in the project")
     ws.close()
 
 

@@ -1,0 +1,202 @@
+"""What a three-way merge of a Python module brought in, tidied by meaning (LibCST).
+
+When both sides of a merge added to the same place (two changes each adding tests
+to one test file, each with the imports its tests need), the text merge keeps
+both additions one after the other. That parses, but reads as two files glued
+together. Here the top-level statements the merge brought in from the change
+(those the project's file did not have) are put where a maintainer would put
+them:
+
+- an import from the change's own import block joins the project's imports: a
+  ``from m import x`` adds its names to the project's ``from m import ...``
+  statement, an import already there is dropped, any other moves to the end
+  of the import block;
+- a function or class already there, identical, is dropped (two changes that
+  add the same fixture add it once), and so is a second module docstring;
+- a function or class that takes the name of a different one already there is
+  a conflict, named by its line in the project's file.
+
+Only what came from the change moves; the project's own statements stay as
+they are, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+__all__ = ["Tidied", "tidy_merged_module"]
+
+_Span = tuple[int, int]
+_ImportKey = tuple[int, str]  # relative level, module
+
+
+@dataclass(frozen=True, slots=True)
+class Tidied:
+    """The tidied module text, or None with the project's lines that clash."""
+
+    text: str | None
+    lines: tuple[_Span, ...] = ()
+    reason: str = ""
+
+
+def _key(module: cst.Module, stmt: cst.BaseStatement) -> str:
+    """A statement's code without the blank lines and comments above it."""
+    return module.code_for_node(stmt.with_changes(leading_lines=())).strip()
+
+
+def _only_import(stmt: cst.BaseStatement) -> cst.Import | cst.ImportFrom | None:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        small = stmt.body[0]
+        if isinstance(small, cst.Import | cst.ImportFrom):
+            return small
+    return None
+
+
+def _is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    )
+
+
+def _defined_name(stmt: cst.BaseStatement) -> str | None:
+    if isinstance(stmt, cst.FunctionDef | cst.ClassDef):
+        return stmt.name.value
+    return None
+
+
+def _from_key(node: cst.ImportFrom) -> _ImportKey | None:
+    """(level, module) of a ``from`` import that names its names (no ``*``)."""
+    if isinstance(node.names, cst.ImportStar):
+        return None
+    module = "" if node.module is None else cst.Module([]).code_for_node(node.module)
+    return len(node.relative), module
+
+
+def _alias_key(alias: cst.ImportAlias) -> tuple[str, str | None]:
+    name = cst.Module([]).code_for_node(alias.name)
+    asname = alias.asname
+    as_name = None if asname is None else cst.Module([]).code_for_node(asname.name)
+    return name, as_name
+
+
+def _join_names(
+    line: cst.BaseStatement, incoming: cst.Import | cst.ImportFrom
+) -> cst.BaseStatement:
+    """The project's ``from m import ...`` line with the names ``incoming`` adds."""
+    assert isinstance(line, cst.SimpleStatementLine) and isinstance(incoming, cst.ImportFrom)
+    target = line.body[0]
+    assert isinstance(target, cst.ImportFrom)
+    assert not isinstance(target.names, cst.ImportStar)
+    assert not isinstance(incoming.names, cst.ImportStar)
+    have = {_alias_key(alias) for alias in target.names}
+    extra = [alias for alias in incoming.names if _alias_key(alias) not in have]
+    if not extra:
+        return line
+    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    names = [*target.names[:-1], target.names[-1].with_changes(comma=comma)]
+    added = [alias.with_changes(comma=comma) for alias in extra]
+    added[-1] = added[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return line.with_changes(body=[target.with_changes(names=[*names, *added])])
+
+
+def _leading_imports(module: cst.Module) -> set[str]:
+    """The statements of a module's import block: before its first other statement."""
+    keys: set[str] = set()
+    for index, stmt in enumerate(module.body):
+        if index == 0 and _is_docstring(stmt):
+            continue
+        if _only_import(stmt) is None:
+            break
+        keys.add(_key(module, stmt))
+    return keys
+
+
+def _block_end(body: list[cst.BaseStatement]) -> int:
+    """Where an import goes: after the import block at the module's start."""
+    end = 1 if body and _is_docstring(body[0]) else 0
+    for index in range(end, len(body)):
+        if _only_import(body[index]) is None:
+            break
+        end = index + 1
+    return end
+
+
+def _def_lines(module: cst.Module) -> dict[str, _Span]:
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    spans: dict[str, _Span] = {}
+    for stmt in wrapper.module.body:
+        name = _defined_name(stmt)
+        if name is not None:
+            where = positions[stmt]
+            spans.setdefault(name, (where.start.line, where.end.line))
+    return spans
+
+
+def tidy_merged_module(merged: str, ours: str, theirs: str) -> Tidied:
+    """``merged`` with what it took from ``theirs`` placed by meaning (module docstring)."""
+    try:
+        module = cst.parse_module(merged)
+    except cst.ParserSyntaxError as exc:
+        return Tidied(None, ((exc.raw_line, exc.raw_line),), "would not parse once merged")
+    try:
+        our_module, their_module = cst.parse_module(ours), cst.parse_module(theirs)
+    except cst.ParserSyntaxError:
+        return Tidied(merged)  # a side that does not parse: the text merge stands as it is
+    our_counts = Counter(_key(our_module, stmt) for stmt in our_module.body)
+    our_keys = set(our_counts)
+    our_defs = _def_lines(our_module)
+    their_imports = _leading_imports(their_module)
+    first = their_module.body[0] if their_module.body else None
+    their_docstring = _key(their_module, first) if first and _is_docstring(first) else None
+    our_docstring = bool(our_module.body) and _is_docstring(our_module.body[0])
+
+    body: list[cst.BaseStatement] = []
+    from_targets: dict[_ImportKey, int] = {}  # -> index in body of the project's statement
+    hoisted: list[cst.BaseStatement] = []
+    clashes: list[_Span] = []
+    for stmt in module.body:
+        key = _key(module, stmt)
+        if our_counts[key] > 0:  # the project's own statement
+            our_counts[key] -= 1
+            node = _only_import(stmt)
+            if isinstance(node, cst.ImportFrom) and (from_key := _from_key(node)) is not None:
+                from_targets.setdefault(from_key, len(body))
+            body.append(stmt)
+            continue
+        node = _only_import(stmt)
+        if node is not None and key in their_imports:
+            if key in our_keys:
+                continue
+            from_key = _from_key(node) if isinstance(node, cst.ImportFrom) else None
+            if from_key is not None and from_key in from_targets:
+                index = from_targets[from_key]
+                body[index] = _join_names(body[index], node)
+                continue
+            hoisted.append(stmt.with_changes(leading_lines=()))
+            continue
+        name = _defined_name(stmt)
+        if name is not None and key in our_keys:
+            continue  # the same definition, already there
+        if name is not None and name in our_defs:
+            clashes.append(our_defs[name])
+        if our_docstring and _is_docstring(stmt) and key == their_docstring:
+            continue  # the change's module docstring, where the project has its own
+        body.append(stmt)
+    if clashes:
+        return Tidied(None, tuple(clashes), "define a name this change defines differently")
+    at = _block_end(body)
+    body[at:at] = hoisted
+    text = module.with_changes(body=body).code
+    try:
+        cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:  # pragma: no cover - LibCST writes what it parsed
+        return Tidied(None, ((exc.raw_line, exc.raw_line),), "would not parse once merged")
+    return Tidied(text)
