@@ -29,6 +29,7 @@ __all__ = [
     "CONFIG_UNKNOWN_KEY",
     "DISC_PATH_NOT_FOUND",
     "DISC_QUERY",
+    "GIT",
     "SANDBOX_LOAD",
     "SANDBOX_RUNTIME",
     "USAGE",
@@ -43,6 +44,7 @@ __all__ = [
     "ConfigYamlError",
     "DiscoveryError",
     "DiscoveryPathError",
+    "GitError",
     "InvalidModelOutputError",
     "ModelError",
     "ModelUnavailableError",
@@ -78,6 +80,7 @@ WORKSPACE_CONFLICT = "WORKSPACE_001"
 WORKSPACE_OUTSIDE_PROJECT = "WORKSPACE_002"
 WORKSPACE_NOT_FOUND = "WORKSPACE_003"
 USAGE = "USAGE"
+GIT = "GIT_001"
 
 # 2 nothing succeeded or bad usage, 3 configuration error (the README's exit codes).
 _EXIT_BY_FAMILY = {"CONFIG": 3}
@@ -235,6 +238,12 @@ class UsageError(_CodedError):
     CODE = USAGE
 
 
+class GitError(_CodedError):
+    """Git is missing, or the repository, a ref or its state is not what a command needs."""
+
+    CODE = GIT
+
+
 _CLASS_BY_CODE: dict[str, type[_CodedError]] = {
     cls.CODE: cls
     for cls in (
@@ -254,6 +263,7 @@ _CLASS_BY_CODE: dict[str, type[_CodedError]] = {
         OutsideProjectError,
         WorkspaceNotFoundError,
         UsageError,
+        GitError,
     )
 }
 

@@ -25,13 +25,14 @@ def test_every_code_has_one_class_in_its_family() -> None:
         "SANDBOX": errors.SandboxError,
         "WORKSPACE": errors.WorkspaceError,
         "USAGE": errors.UsageError,
+        "GIT": errors.GitError,
     }
     codes = [
         value
         for name, value in vars(errors).items()
         if name.isupper() and isinstance(value, str) and not name.startswith("_")
     ]
-    assert len(codes) == 16
+    assert len(codes) == 17
     for code in codes:
         err = errors.error_for(code, "message", "hint")
         assert err.code == code

@@ -14,6 +14,7 @@ from rich.text import Text
 from remora import analysis
 from remora.analysis import AnalysisPlan
 from remora.cli.analyze_view import RichProgress, print_report, result_items
+from remora.cli.changed_opts import BaseOpt, ChangedOpt, StagedOpt, print_picked, wants_changed
 from remora.cli.discover_cmd import parse_types
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json_items
@@ -27,7 +28,8 @@ from remora.coordinator import (
     watch_loop,
 )
 from remora.coordinator.rejections import rerun_plan
-from remora.discovery.result import DiscoveryWarning
+from remora.discovery.changed import discover_changed
+from remora.discovery.result import DiscoveryResult, DiscoveryWarning
 from remora.errors import UsageError
 from remora.results import ResultsDB
 
@@ -154,6 +156,27 @@ def _exit(code: int, sandbox_faulted: bool) -> None:
         raise typer.Exit(code)
 
 
+def _find_nodes(
+    plan: AnalysisPlan, node_type: str | None, changed: bool, base: str | None, staged: bool
+) -> DiscoveryResult:
+    """Every node under the paths, or with --changed those whose lines differ (listed)."""
+    if not wants_changed(changed, base, staged):
+        return analysis.find_nodes(plan, parse_types(node_type), _print_warning)
+    found = discover_changed(
+        plan.targets,
+        project_root=plan.project_root,
+        config=plan.loaded.config.discovery,
+        base=base,
+        staged=staged,
+        node_types=parse_types(node_type),
+        emitter=plan.emitter,
+    )
+    for warning in found.result.warnings:
+        _print_warning(warning)
+    print_picked(found, err_console)
+    return found.result
+
+
 def analyze_command(
     opts: SharedOptions,
     paths: PathsArg = None,
@@ -164,11 +187,17 @@ def analyze_command(
     retry_rejected: RetryRejectedOpt = False,
     force: ForceOpt = False,
     processes: ProcessesOpt = None,
+    changed: ChangedOpt = False,
+    base: BaseOpt = None,
+    staged: StagedOpt = False,
 ) -> None:
     """Run the agents on every node under PATHS; the changes wait in `remora review`.
 
     A node × operation whose inputs (node text, agent, model, options) are unchanged
     since its recorded result keeps that result and is not run again (--force re-runs).
+
+    With --changed only the nodes whose lines differ from a git base are run
+    (--base REF; default the merge base with the default branch), listed first.
 
     With model servers (provider openai), --processes N shards the nodes by file
     over N host processes, so Remora's own work per run takes N cores.
@@ -178,7 +207,7 @@ def analyze_command(
     """
     plan = _prepare(opts, paths, operations, processes)
     try:
-        result = analysis.find_nodes(plan, parse_types(node_type), _print_warning)
+        result = _find_nodes(plan, node_type, changed, base, staged)
         rerun = None
         if retry_rejected:
             with ResultsDB(plan.project_root) as db:
@@ -213,7 +242,7 @@ def analyze_command(
         with ResultsDB(plan.project_root) as db:
             print_json_items(report.header(), "results", result_items(report, db))
     else:
-        if not result.nodes:
+        if not result.nodes and not wants_changed(changed, base, staged):
             err_console.print("no Python files or nodes found under the given paths")
         print_report(report, console)
     _exit(report.exit_code, faulted)

@@ -8,9 +8,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from remora.cli.changed_opts import BaseOpt, ChangedOpt, StagedOpt, print_picked, wants_changed
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import err_console, print_json, print_table
 from remora.discovery import NODE_TYPES, DiscoveryResult, NodeType, discover
+from remora.discovery.changed import discover_changed
 from remora.events import build_emitter
 
 __all__ = ["parse_types", "register"]
@@ -81,8 +83,11 @@ def register(app: typer.Typer) -> None:
                 help="Parse processes (default: discovery.workers, else the CPU count).",
             ),
         ] = None,
+        changed: ChangedOpt = False,
+        base: BaseOpt = None,
+        staged: StagedOpt = False,
     ) -> None:
-        """List the files, classes, functions and methods under PATHS."""
+        """List the files, classes, functions and methods under PATHS (--changed: git's)."""
         targets = list(paths) if paths else [Path.cwd()]
         types = parse_types(node_type)
         loaded = opts.load(targets)
@@ -95,13 +100,26 @@ def register(app: typer.Typer) -> None:
             output = str(loaded.project_root / output)
         emitter = build_emitter(events.enabled, output, events.max_payload_chars)
         try:
-            result = discover(
-                targets,
-                project_root=loaded.project_root,
-                config=config,
-                node_types=types,
-                emitter=emitter,
-            )
+            if wants_changed(changed, base, staged):
+                found = discover_changed(
+                    targets,
+                    project_root=loaded.project_root,
+                    config=config,
+                    base=base,
+                    staged=staged,
+                    node_types=types,
+                    emitter=emitter,
+                )
+                print_picked(found, err_console, each=False)
+                result = found.result
+            else:
+                result = discover(
+                    targets,
+                    project_root=loaded.project_root,
+                    config=config,
+                    node_types=types,
+                    emitter=emitter,
+                )
         finally:
             emitter.close()
         for warning in result.warnings:

@@ -1,0 +1,58 @@
+"""``--changed``, ``--base``, ``--staged``: the options that narrow a command to changed nodes."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from remora.discovery.changed import ChangedNodes
+
+__all__ = ["BaseOpt", "ChangedOpt", "StagedOpt", "print_picked", "wants_changed"]
+
+ChangedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--changed",
+        help="Only the nodes whose lines differ from the base (git): new and untracked "
+        "files included, deleted nodes left out.",
+    ),
+]
+BaseOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--base",
+        help="The git ref --changed compares with (default: the merge base of HEAD and the "
+        "default branch, origin/HEAD else main or master; HEAD with --staged). Implies --changed.",
+        show_default=False,
+    ),
+]
+StagedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--staged",
+        help="Compare the index (what the next commit holds) instead of the work tree. "
+        "Implies --changed.",
+    ),
+]
+
+
+def wants_changed(changed: bool, base: str | None, staged: bool) -> bool:
+    return changed or base is not None or staged
+
+
+def print_picked(found: ChangedNodes, console: Console, *, each: bool = True) -> None:
+    """The base, then (``each``) each picked node on its own line, then the deleted ones."""
+    nodes = found.result.nodes
+    console.print(
+        f"changed: {len(nodes)} nodes in {len(found.changed_files)} Python files, "
+        f"{found.describe()}",
+        markup=False,
+        highlight=False,
+    )
+    for node in nodes if each else []:
+        where = f"{node.file_path}:{node.start_line}-{node.end_line}"
+        console.print(f"  {node.node_type} {node.full_name} ({where})", markup=False)
+    if found.deleted:
+        console.print(f"  deleted, left out: {', '.join(found.deleted)}", markup=False)

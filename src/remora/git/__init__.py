@@ -1,0 +1,20 @@
+"""Git, through the ``git`` command: changed lines, bases, commits of exactly some paths."""
+
+from remora.git.command import GitFailed, git, git_text
+from remora.git.diffs import ChangedFile, changed_files, file_at, lines_in_diff
+from remora.git.repo import Base, current_branch, head_commit, repo_top, resolve_base
+
+__all__ = [
+    "Base",
+    "ChangedFile",
+    "GitFailed",
+    "changed_files",
+    "current_branch",
+    "file_at",
+    "git",
+    "git_text",
+    "head_commit",
+    "lines_in_diff",
+    "repo_top",
+    "resolve_base",
+]
