@@ -65,13 +65,31 @@ def _method_kind(decorators: list[str]) -> str:
     return "instance"
 
 
-def node_call_target(context: CodeContext) -> dict[str, Any]:
+def node_call_target(context: CodeContext, *, special: bool = False) -> dict[str, Any]:
     """How to reach and call the node, and why it cannot be when it cannot (``reason``).
 
     Kept until the run writes: a sample_data run's three scripts ask for it four or five
     times (~0.9 ms each on click). Read it, never change it: callers share it.
+
+    ``special``: a special method (``__str__``, ``__eq__``: not a name-mangled one, not a
+    setter) counts as callable on an instance. Tests and fixtures leave them to the code
+    that calls them; the lint agent's behaviour check calls them to compare a rewrite.
     """
-    return context.kept("call target", lambda: _call_target(context))
+    target = context.kept("call target", lambda: _call_target(context))
+    if special and target["reason"] and _special_method(context, target):
+        return {**target, "reason": ""}
+    return target
+
+
+def _special_method(context: CodeContext, target: dict[str, Any]) -> bool:
+    """Whether only its special name keeps the node from being called on an instance."""
+    name = str(target["name"])
+    if not (name.startswith("__") and name.endswith("__") and len(name) > 4):
+        return False
+    parts = str(target["qualname"]).split(".")
+    plain = [*parts[:-1], "special"]
+    file_path = context.bound_node().file_path
+    return not _unreachable(file_path, target["kind"], plain, target["method_kind"])
 
 
 def _call_target(context: CodeContext) -> dict[str, Any]:
@@ -224,6 +242,7 @@ async def probe_argument_sets(
     *,
     read_only: bool = False,
     observe: Sequence[str] = (),
+    special: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """:func:`check_argument_sets`, and with ``coverage`` (a span, see
     :func:`remora.code.sandboxed.run_program`) what each set's call covered.
@@ -234,8 +253,9 @@ async def probe_argument_sets(
 
     The code runs in a copy of the workspace, as pytest runs it, unless
     ``read_only``: then it sees the project itself, read-only (no copy made).
+    ``special``: a special method is called too (:func:`node_call_target`).
     """
-    target = node_call_target(context)
+    target = node_call_target(context, special=special)
     checked: list[dict[str, Any]] = []
     runnable: list[dict[str, Any]] = []
     lookup = project_class_lookup(context)

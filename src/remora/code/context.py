@@ -45,6 +45,20 @@ class CodeContext:
         default_factory=dict, init=False, repr=False, compare=False
     )
 
+    # What the run's tools noted for its result, whatever the workspace's revision: the lint
+    # agent's refused rewrites and why, which its submit reports (``notes``).
+    _notes: dict[str, list[Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def note(self, kind: str, item: Any) -> None:
+        """Keep ``item`` under ``kind`` for the rest of the run."""
+        self._notes.setdefault(kind, []).append(item)
+
+    def notes(self, kind: str) -> list[Any]:
+        """What was noted under ``kind`` in this run, oldest first."""
+        return list(self._notes.get(kind, []))
+
     def kept(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()``, kept under ``key`` until the workspace changes."""
         revision = self.workspace.revision

@@ -22,6 +22,7 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.line_breaks import line_starts
 from remora.code.lint_behaviour import behaviour_change
+from remora.code.lint_caused import apply_edits, byte_offset, fix_caused
 from remora.code.module import host_function
 from remora.code.ruff_runs import ruff_json, start_ruff
 from remora.code.source import ParsedFile, SourceNode, locate, parse
@@ -92,18 +93,6 @@ async def node_findings(
     return own, [_finding(r) for r in own]
 
 
-def _byte_offset(data: bytes, starts: list[int], row: int, column: int) -> int:
-    """Byte offset of ruff's 1-based (row, character column).
-
-    A fix that removes a file's last line ends at (last row + 1, 1): one past the last byte.
-    """
-    if row > len(starts):
-        return len(data)
-    line_start = starts[row - 1]
-    line = data[line_start : starts[row] if row < len(starts) else len(data)]
-    return line_start + len(line.decode("utf-8")[: column - 1].encode("utf-8"))
-
-
 def _inside(node: SourceNode, start: int, end: int, content: bytes) -> bool:
     """Whether an edit of bytes ``start``..``end`` changes only the node.
 
@@ -137,8 +126,8 @@ def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[i
         starts = starts or line_starts(data)
         edits = [
             (
-                _byte_offset(data, starts, e["location"]["row"], e["location"]["column"]),
-                _byte_offset(data, starts, e["end_location"]["row"], e["end_location"]["column"]),
+                byte_offset(data, starts, e["location"]["row"], e["location"]["column"]),
+                byte_offset(data, starts, e["end_location"]["row"], e["end_location"]["column"]),
                 str(e.get("content") or "").encode("utf-8"),
             )
             for e in fix.get("edits", [])
@@ -149,12 +138,6 @@ def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[i
             continue  # overlaps a fix already taken; ruff reports it again next time
         chosen += edits
     return sorted(chosen)
-
-
-def _apply(data: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
-    for start, end, content in reversed(edits):
-        data = data[:start] + content + data[end:]
-    return data
 
 
 @host_function
@@ -179,7 +162,7 @@ async def lint_fix(context: CodeContext, code: str = "") -> dict[str, Any]:
     edits = _safe_edits(node, wanted)
     if not edits:
         return {"applied": [], "remaining": findings}
-    new_text = _apply(node.file.data, edits).decode("utf-8")
+    new_text = apply_edits(node.file.data, edits).decode("utf-8")
     start_ruff(context, node.file.path, new_text)  # checked below: it runs while this parses
     try:
         fixed = locate(parse(new_text, node.file.path), node.ref)
@@ -188,6 +171,15 @@ async def lint_fix(context: CodeContext, code: str = "") -> dict[str, Any]:
     _, after = await node_findings(context, fixed)
     if len(after) >= len(findings):
         return {"applied": [], "remaining": findings}
+    # A finding the fix caused elsewhere in the file (an import it left unused) goes in the
+    # same change, by ruff's own fix, or the fix is not made.
+    caused, left = await fix_caused(context, node.file.path, node.file.text, new_text)
+    if left:
+        _refused(context, code or "safe fixes", f"the fix adds {', '.join(left)}")
+        return {"applied": [], "remaining": findings}
+    if caused != new_text:
+        new_text = caused
+        _, after = await node_findings(context, locate(parse(new_text, node.file.path), node.ref))
     context.write_text(node.file.path, new_text)
     gone = Counter(f["code"] for f in findings) - Counter(f["code"] for f in after)
     return {"applied": sorted(gone.elements()), "remaining": after}
@@ -331,10 +323,16 @@ async def replace_checked(
             reason = "the replacement adds or removes a class or function"
             continue
         records = await ruff_json(context, path, new_text)
-        added = sorted((Counter(_finding(r)["code"] for r in records) - whole_before).elements())
-        if added:
-            reason = f"the replacement adds {', '.join(added)}"
-            break
+        if Counter(_finding(r)["code"] for r in records) - whole_before:
+            # What the rewrite caused (an import it left unused) goes by ruff's own fix.
+            first = node.file.line_of(lo)
+            written = (first, first + len(candidate.splitlines()) - 1)
+            new_text, added = await fix_caused(context, path, node.file.text, new_text, written)
+            if added:
+                reason = f"the replacement adds {', '.join(added)}"
+                break
+            replaced = locate(parse(new_text, path), node.ref)
+            records = await ruff_json(context, path, new_text)
         if lost := lost_names(*_own_texts(node, replaced, span)):
             reason = (
                 f"the replacement changes what the code does ({', '.join(lost)}); "
@@ -346,11 +344,26 @@ async def replace_checked(
         if sum(f["code"] == code for f in after) >= sum(f["code"] == code for f in before):
             reason = f"{code} is still reported"
             break
-        if changed := await behaviour_change(context, path, node.file.text, new_text):
+        lines = (node.file.line_of(lo), node.file.line_of(max(hi - 1, lo)))
+        if changed := await behaviour_change(context, path, node.file.text, new_text, lines):
             reason = changed
             break
         return {"ok": True, "reason": "", "remaining": after}
+    _refused(context, code, reason, node.file.line_of(lo))
     return {"ok": False, "reason": reason, "remaining": before}
+
+
+def _refused(context: CodeContext, code: str, reason: str, line: int = 0) -> None:
+    """Note a refused fix for the run's result (``lint_refusals``)."""
+    context.note("lint refused", {"code": code, "line": line, "reason": reason})
+
+
+@host_function
+def lint_refusals(context: CodeContext) -> list[dict[str, Any]]:
+    """The fixes this run refused, oldest first: ``[{code, line, reason}]`` (line 0: none
+    given). A drafted rewrite refused because no call ran the lines it replaces is here
+    with that reason, whatever the tests would say."""
+    return context.notes("lint refused")
 
 
 @host_function

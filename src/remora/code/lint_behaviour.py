@@ -1,19 +1,32 @@
-"""Whether a rewrite keeps what the code does: the node called before and after, the same answers.
+"""Whether a rewrite keeps what the code does: the node called before and after, the same answers,
+and those calls measured to have run every line and both sides of every branch it replaces.
 
 A model's rewrite can pass every static check (it parses, the finding is gone,
 no call or read is lost) and still change what the code does: E711's
 ``if x == None`` rewritten ``if x is not None``, UP031's ``'%s{2,}' % sep``
 rewritten ``f'{sep}{2,}'``. For a function or method that can be called from
-outside, the same argument sets (derived from its parameters, as the sample
-data agent derives them) are called in the command sandbox on the file as it
-was and as rewritten (:func:`remora.code.calls.probe_argument_sets`, the project
-read-only with the workspace's edited files over it: a copy of the whole project
-per check was most of a lint run's host time on SQLAlchemy; a call that writes
-into the project raises there, and is not compared); the
-rewrite keeps what the code does only when every call that ran both times
-returned an equal value (its repr, where the repr is a literal; else its type)
-or raised the same exception. A rewrite no call could check is refused too:
-leaving a finding for the reviewer costs less than a wrong fix.
+outside (a special method such as ``__str__`` on an instance), argument sets are
+called in the command sandbox on the file as it was and as rewritten
+(:func:`remora.code.calls.probe_argument_sets`, the project read-only with the
+workspace's edited files over it: a copy of the whole project per check was most
+of a lint run's host time on SQLAlchemy; a call that writes into the project
+raises there, and is not compared). The sets are the derived ones and the test
+search's round one (:func:`remora.code.host_candidates.host_candidates`: each
+boundary the code tests, a method's owner in each state it branches on), a
+method's on owners built from each of its class's derived sets too. The rewrite
+keeps what the code does only when every call that ran both times returned an
+equal value (its repr, where the repr is a literal; else its type), raised the
+same exception and left the instance's changed attributes equal.
+
+Equal answers prove nothing about code no call ran: a ``__str__`` appending two
+optional parts under their own ``if`` was rewritten as one f-string of the first
+three, and a ``__repr__`` lost ``%r``'s quotes, because the one derived instance
+reached neither ``if`` and held no string (issue 57). So the old code runs under
+coverage.py in branch mode (:mod:`remora.code.programs.coverage_support`), and
+the rewrite is kept only when the compared calls ran every statement of the
+replaced lines and took both sides of every branch there. A rewrite no call
+could check (a file, a class body, a nested function) is refused too: leaving a
+finding for the reviewer costs less than a wrong fix.
 """
 
 from __future__ import annotations
@@ -21,12 +34,21 @@ from __future__ import annotations
 from typing import Any
 
 from remora.code.calls import derived_argument_sets, node_call_target, probe_argument_sets
+from remora.code.constructor import project_class_lookup
 from remora.code.context import CodeContext
+from remora.code.coverage_probe import Span, context_units, node_span
+from remora.code.host_candidates import host_candidates, node_function
+from remora.code.method_state import observed_attributes
+from remora.code.samples import argument_sets
+from remora.code.written_tests import parameter_of
 from remora.sandbox.envelope import ExternalRefused
 
-__all__ = ["behaviour_change"]
+__all__ = ["behaviour_change", "unmeasured"]
 
 SETS = 4
+# Calls per check, old and new each: the derived sets, round one of the test search and the
+# owner variants. One sandboxed process each way, under the per-call time limit.
+MAX_CALLS = 64
 
 
 def _answer(row: dict[str, Any]) -> tuple[str, ...] | None:
@@ -45,43 +67,130 @@ def _answer(row: dict[str, Any]) -> tuple[str, ...] | None:
     return ("returned", returned["type_module"], returned["type"], shown)
 
 
-async def behaviour_change(context: CodeContext, path: str, before: str, after: str) -> str:
-    """Why ``after`` does not keep what the node does in ``before`` ('' when it does).
+def _state(row: dict[str, Any]) -> dict[str, str]:
+    """The instance's changed attributes after the call, as far as they compare."""
+    return {
+        name: seen["repr"] if seen["literal"] else f"length {seen.get('length', '?')}"
+        for name, seen in (row.get("state") or {}).items()
+    }
 
-    The workspace holds ``before`` when called and ``after`` when this returns ''; on
-    any other answer it holds ``before`` again. A node that cannot be called from
-    outside (a file, a class, a nested function, test code) is not checked: ''.
+
+def _call_sets(context: CodeContext, target: dict[str, Any], span: Span) -> list[dict[str, Any]]:
+    """The argument sets called before and after, each named (its coverage context)."""
+    found: list[dict[str, Any]] = []
+    seen: set[str] = set()
+
+    def add(args: dict[str, Any], owner_args: dict[str, Any] | None) -> None:
+        key = repr((args, owner_args))
+        if key in seen or len(found) >= MAX_CALLS:
+            return
+        seen.add(key)
+        entry: dict[str, Any] = {"name": f"call_{len(found)}", "args": args}
+        if owner_args is not None:
+            entry["owner_args"] = owner_args
+        found.append(entry)
+
+    derived = derived_argument_sets(context, SETS)
+    for row in derived:
+        add(row["args"], None)
+    if target["kind"] == "method" and target["method_kind"] == "instance":
+        # The instance in each derived shape: a string where the class takes one, an
+        # optional part given, not only the defaults.
+        owners = argument_sets(
+            [parameter_of(p) for p in target["owner_parameters"]], project_class_lookup(context)
+        )
+        for owner in owners:
+            for row in derived[:2]:
+                add(row["args"], owner["args"])
+    for candidate in host_candidates(context, target, span):
+        add(candidate.args, candidate.owner_args)
+    return found
+
+
+def unmeasured(measured: dict[str, Any] | None, compared: list[str]) -> list[str]:
+    """What of the measured span the ``compared`` calls never ran: ``line N`` for a
+    statement, ``line A -> B`` (``-> exit``) for a side of a branch never taken."""
+    if measured is None:
+        return ["the coverage of the calls could not be measured"]
+    lines: set[int] = set()
+    arcs: set[tuple[int, int]] = set()
+    for name in compared:
+        for kind, a, b in context_units(measured, name):
+            if kind == "line":
+                lines.add(a)
+            else:
+                arcs.add((a, b))
+    missed = [f"line {n}" for n in measured["statements"] if int(n) not in lines]
+    for a, b in measured["branches"]:
+        if (int(a), int(b)) not in arcs and int(a) in lines:
+            missed.append(f"line {a} -> {'exit' if int(b) < 0 else f'line {b}'}")
+    return missed
+
+
+async def behaviour_change(
+    context: CodeContext, path: str, before: str, after: str, lines: tuple[int, int]
+) -> str:
+    """Why ``after`` cannot be kept for what the node does in ``before`` ('' when it can).
+
+    ``lines``: the first and last line of ``before`` the rewrite replaces. The
+    workspace holds ``before`` when called and ``after`` when this returns ''; on
+    any other answer it holds ``before`` again.
     """
-    if node_call_target(context)["reason"]:
-        context.write_text(path, after)
-        return ""
-    sets = derived_argument_sets(context, SETS)
+    target = node_call_target(context, special=True)
+    if why := target["reason"]:
+        return f"no call of the code can check that the rewrite keeps what it does: {why}"
+    body = node_span(context)
+    first, last = max(lines[0], body.first), min(lines[1], body.last)
+    if first > last:  # the header (a parameter's default): what every line of the body reads
+        first, last = body.first, body.last
+    span = Span(body.file, body.start, first, last)
+    sets = _call_sets(context, target, body)
+    observe = observed_attributes(target, node_function(context, body))
     try:
-        old, _ = await probe_argument_sets(context, sets, read_only=True)
+        old, measured = await probe_argument_sets(
+            context, sets, coverage=span.spec(), read_only=True, observe=observe, special=True
+        )
         context.write_text(path, after)
-        new, _ = await probe_argument_sets(context, sets, read_only=True)
+        new, _ = await probe_argument_sets(
+            context, sets, read_only=True, observe=observe, special=True
+        )
     except ExternalRefused as exc:
         context.write_text(path, before)
         return f"whether the rewrite keeps what the code does could not be checked: {exc}"
-    compared = 0
+    compared: list[str] = []
     for was, now in zip(old, new, strict=True):
         then, later = _answer(was), _answer(now)
         if then is None or later is None:
             continue
-        if then != later:
+        if then != later or _state(was) != _state(now):
             context.write_text(path, before)
+            said = (_said(then), _said(later))
+            if then == later:
+                said = (f"left {_state(was)}", f"left {_state(now)}")
             return (
-                f"the rewrite changes what the code does: called with {was['args']} it "
-                f"{_said(then)} before and {_said(later)} after"
+                f"the rewrite changes what the code does: called with {_shown(was)} it "
+                f"{said[0]} before and {said[1]} after"
             )
-        compared += 1
-    if compared == 0:
+        compared.append(str(was["name"]))
+    if not compared:
         context.write_text(path, before)
         return (
             "no call of the code could check that the rewrite keeps what it does "
-            "(no derived argument set ran both times)"
+            "(no argument set ran both times)"
+        )
+    if missed := unmeasured(measured, compared):
+        context.write_text(path, before)
+        shown = ", ".join(missed[:6]) + (f" and {len(missed) - 6} more" if len(missed) > 6 else "")
+        return (
+            f"the calls that compared the code before and after never ran {shown} of the "
+            f"replaced lines {first}-{last}: a rewrite of code no call ran is not kept"
         )
     return ""
+
+
+def _shown(row: dict[str, Any]) -> str:
+    owner = row.get("owner_args")
+    return f"{row['args']} on an instance of {owner}" if owner is not None else str(row["args"])
 
 
 def _said(answer: tuple[str, ...]) -> str:

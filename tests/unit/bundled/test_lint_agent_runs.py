@@ -124,15 +124,21 @@ async def test_a_file_node_shows_the_findings_statement_not_the_file(
     body = "".join(f"def g{i}(a):\n    return a + {i}\n\n\n" for i in range(30))
     source = "import os\n\nX = 1\nif X == None:\n    X = 2\n\n\n" + body
     root = project(tmp_path, source)
-    turns = [tool_turn(("edit_node", {"issue_code": "E711", "replacement": "if X is None:"}))]
+    turns = [
+        tool_turn(("edit_node", {"issue_code": "E711", "replacement": "if X is None:"})),
+        tool_turn(("submit_result", {})),
+    ]
     result, provider, text, _ = await lint(runtime, root, None, turns)
     assert result.status == "success", result.to_dict()
-    assert result.turns == 1
+    assert result.turns == 2
     first = provider.requests[0].messages[1].text
     assert "def g29" not in first and "E711 at line 3:" in first
     assert "lines 3-3:\n```python\nif X == None:\n```" in first
     assert "2 | X = 1\n3 | if X == None:\n4 |     X = 2" in first
-    assert text == "\nX = 1\nif X is None:\n    X = 2\n\n\n" + body
+    # The rewrite is right, but no call runs a module's statements: refused, with the reason.
+    assert text == "\nX = 1\nif X == None:\n    X = 2\n\n\n" + body
+    assert [r["code"] for r in result.details["refused"]] == ["E711"]
+    assert "a file is not called" in result.details["refused"][0]["reason"]
 
 
 async def test_a_failing_host_step_is_the_runs_failed_result(

@@ -1,0 +1,130 @@
+"""The findings a lint fix caused, removed by ruff's own safe fixes in the same change.
+
+A fix can leave a finding behind it that was not there before: UP006 turns
+``List[int]`` into ``list[int]`` inside a function, and the file's ``from typing
+import List`` is then unused (F401), a finding on the file, outside the
+function's own lines. Issue 57's reviewers found four such imports left behind.
+Ruff is run on the whole file after the change (the records are shared with the
+check that asks whether the change added a finding: no extra run when it added
+none); each finding it did not report before gets ruff's safe fix, wherever it
+lies in the file, and ruff is asked again, a few rounds at most. What is still
+added after that is for the caller to refuse. Nothing here reads the Python text
+but ruff and the parser.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from remora import python_ast
+from remora.code.context import CodeContext
+from remora.code.line_breaks import line_starts
+from remora.code.ruff_runs import ruff_json
+
+__all__ = ["apply_edits", "byte_offset", "fix_caused", "new_records"]
+
+ROUNDS = 3
+Edit = tuple[int, int, bytes]
+
+
+def byte_offset(data: bytes, starts: list[int], row: int, column: int) -> int:
+    """Byte offset of ruff's 1-based (row, character column).
+
+    A fix that removes a file's last line ends at (last row + 1, 1): one past the last byte.
+    """
+    if row > len(starts):
+        return len(data)
+    line_start = starts[row - 1]
+    line = data[line_start : starts[row] if row < len(starts) else len(data)]
+    return line_start + len(line.decode("utf-8")[: column - 1].encode("utf-8"))
+
+
+def apply_edits(data: bytes, edits: list[Edit]) -> bytes:
+    """``data`` with each (start, end, content) edit made; the edits do not overlap."""
+    for start, end, content in sorted(edits, reverse=True):
+        data = data[:start] + content + data[end:]
+    return data
+
+
+def fix_edits(data: bytes, record: dict[str, Any]) -> list[Edit]:
+    """The byte edits of the record's fix ([] when it has none)."""
+    fix = record.get("fix") or {}
+    starts = line_starts(data)
+    return [
+        (
+            byte_offset(data, starts, e["location"]["row"], e["location"]["column"]),
+            byte_offset(data, starts, e["end_location"]["row"], e["end_location"]["column"]),
+            str(e.get("content") or "").encode("utf-8"),
+        )
+        for e in fix.get("edits") or []
+    ]
+
+
+def _code(record: dict[str, Any]) -> str:
+    return str(record.get("code") or "syntax-error")
+
+
+def new_records(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records of ``after`` beyond ``before``'s: per code, those whose message ``before``
+    did not have as often (F401 names the import), else the last ones of the code."""
+    added = Counter(_code(r) for r in after) - Counter(_code(r) for r in before)
+    if not added:
+        return []
+    known = Counter((_code(r), r.get("message")) for r in before)
+    out: list[dict[str, Any]] = []
+    for code, count in added.items():
+        rows = [r for r in after if _code(r) == code]
+        unmatched = []
+        for row in rows:
+            key = (code, row.get("message"))
+            if known[key] > 0:
+                known[key] -= 1
+            else:
+                unmatched.append(row)
+        out += (unmatched or rows)[-count:]
+    return out
+
+
+async def fix_caused(
+    context: CodeContext,
+    path: str,
+    before: str,
+    after: str,
+    written: tuple[int, int] | None = None,
+) -> tuple[str, list[str]]:
+    """``after`` with ruff's safe fixes of the findings it has that ``before`` had not,
+    and the codes of those still added (empty when none is).
+
+    ``written``: the lines of ``after`` a model wrote. A finding on them is the model's
+    own (an ``import`` it added and never used) and is left for the caller to refuse, so
+    the model hears it; only what its change caused elsewhere is fixed.
+    """
+    old = await ruff_json(context, path, before)
+    text = after
+    for _ in range(ROUNDS):
+        added = new_records(old, await ruff_json(context, path, text))
+        if not added:
+            return text, []
+        data = text.encode("utf-8")
+        chosen: list[Edit] = []
+        for record in added:
+            if (record.get("fix") or {}).get("applicability") != "safe":
+                continue
+            row = int(record["location"]["row"])
+            if written is not None and written[0] <= row <= written[1]:
+                continue
+            edits = fix_edits(data, record)
+            if any(s < e2 and s2 < e for s, e, _ in edits for s2, e2, _ in chosen):
+                continue  # overlaps one taken: ruff reports it again next round
+            chosen += edits
+        if not chosen:
+            break
+        fixed = apply_edits(data, chosen).decode("utf-8")
+        try:
+            python_ast.parse(fixed)
+        except SyntaxError:
+            break
+        text = fixed
+    left = new_records(old, await ruff_json(context, path, text))
+    return text, sorted(_code(r) for r in left)

@@ -1,0 +1,156 @@
+"""A model's lint rewrite is kept only when the calls that compared it ran all it replaces.
+
+Issue 57's reviewers rejected two rewrites that passed every check: a ``__str__``
+formatting three numbers and then appending two optional parts, each under its
+own ``if``, rewritten as one f-string of the three numbers, and a ``__repr__``
+that lost ``%r``'s quotes: the one derived instance reached neither ``if`` and
+held no string. Everything here is real but the model (ruff, the ``.pym`` tools,
+Monty, the workspace, the sandboxed calls under coverage.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from bundled_agents_support import run_scripted_on_file, write_project
+
+from remora.config import SandboxConfig
+from remora.providers.scripted import tool_turn
+from remora.sandbox import SandboxRuntime
+
+pytestmark = pytest.mark.integration
+
+RUFF = 'line-length = 120\n[lint]\nselect = ["E", "F", "UP"]\n'
+
+VERSION = """\
+class Version:
+    def __init__(self, major: int, minor: int, patch: int, pre: str | None = None,
+                 build: str | None = None):
+        self.major = major
+        self.minor = minor
+        self.patch = patch
+        self.pre = pre
+        self.build = build
+
+    def __str__(self):
+        text = "%d.%d.%d" % (self.major, self.minor, self.patch)
+        if self.pre:
+            text += "-" + self.pre
+        if self.build:
+            text += "+" + self.build
+        return text
+
+    def __repr__(self):
+        return "Version(%r, %r, %r, %r, %r)" % (
+            self.major, self.minor, self.patch, self.pre, self.build
+        )
+"""
+
+
+@pytest.fixture
+async def runtime() -> AsyncIterator[SandboxRuntime]:
+    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
+        yield rt
+
+
+async def _edit(
+    runtime: SandboxRuntime, tmp_path: Path, source: str, qualname: str, replacement: str
+) -> tuple[str, str]:
+    """(the file after the run, the reason edit_node gave) for the model's one rewrite."""
+    root = write_project(tmp_path, {"m.py": source, "ruff.toml": RUFF})
+    turns = [
+        tool_turn(("edit_node", {"issue_code": "UP031", "replacement": replacement})),
+        tool_turn(("submit_result", {})),
+    ]
+    result, provider, written = await run_scripted_on_file(
+        runtime, root, "lint", qualname, turns, completions=["", "", ""]
+    )
+    assert result.status == "success", result.to_dict()
+    payloads = [
+        m.results[0].payload["result"]
+        for r in provider.requests
+        for m in r.messages
+        if m.role == "tool" and isinstance(m.results[0].payload.get("result"), dict)
+    ]
+    edits = [p for p in payloads if "written" in p and "next" in p]
+    return written.decode(), str(edits[-1]["reason"]) if edits else ""
+
+
+async def test_a_str_that_drops_its_optional_parts_is_refused(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    wrong = '    def __str__(self):\n        return f"{self.major}.{self.minor}.{self.patch}"\n'
+    written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__str__", wrong)
+    assert written == VERSION
+    assert reason.startswith("the rewrite changes what the code does"), reason
+
+
+async def test_a_repr_that_loses_its_quotes_is_refused(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    wrong = (
+        '        return f"Version({self.major}, {self.minor}, {self.patch}, '
+        '{self.pre}, {self.build})"'
+    )
+    written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__repr__", wrong)
+    assert written == VERSION
+    assert reason.startswith("the rewrite changes what the code does"), reason
+    assert "'" in reason  # the quoted string the old code returned
+
+
+async def test_a_correct_rewrite_of_code_every_call_ran_is_kept(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    right = (
+        '        return f"Version({self.major!r}, {self.minor!r}, {self.patch!r}, '
+        '{self.pre!r}, {self.build!r})"'
+    )
+    written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__repr__", right)
+    assert reason == ""
+    assert 'return f"Version({self.major!r}' in written
+
+
+# The calls cannot reach the second `if`: `_cache` is filled only by another method, so
+# every instance the check builds has it empty. The rewrite is right, and still refused:
+# nothing ran the lines it replaces.
+CACHED = """\
+class Names:
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        self._cache = {}
+
+    def remember(self, key, value):
+        self._cache[key] = value
+
+    def show(self, key):
+        found = self._cache.get(key)
+        if found is None:
+            return "%s: none" % self.prefix
+        return "%s: %s" % (self.prefix, found)
+"""
+
+
+async def test_a_right_rewrite_of_lines_no_call_ran_is_refused(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": CACHED, "ruff.toml": RUFF})
+    turns = [tool_turn(("submit_result", {}))]
+    # The first UP031 (line 12, reached) drafted right and kept; the second (line 13, never
+    # reached) drafted right and refused for it, in every shape asked.
+    drafts = ['return f"{self.prefix}: none"\n'] + ['return f"{self.prefix}: {found}"\n'] * 3
+    result, _, written = await run_scripted_on_file(
+        runtime, root, "lint", "Names.show", turns, completions=drafts
+    )
+    assert result.status == "success", result.to_dict()
+    text = written.decode()
+    assert 'return f"{self.prefix}: none"' in text
+    assert 'return "%s: %s" % (self.prefix, found)' in text
+    refused = result.details["refused"]
+    # Drafted after ruff's example and as a code block: both refused (the function's shape
+    # got a body left of its indentation: no proposal).
+    assert [r["line"] for r in refused] == [13, 13], refused
+    assert {r["code"] for r in refused} == {"UP031"}
+    never_ran = "never ran line 13 of the replaced lines 13-13: a rewrite of code no call ran"
+    assert never_ran in refused[0]["reason"], refused
