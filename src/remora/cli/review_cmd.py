@@ -11,8 +11,10 @@ from rich.table import Table
 from rich.text import Text
 
 from remora import review
+from remora.cli.delivery_view import print_commits
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json, print_table
+from remora.delivery.commits import accept_as_commits
 from remora.workspace import FileChange
 from remora.workspace.diff import escape_controls, split_lines
 from remora.workspace.hunks import change_hunks, parse_hunk_numbers
@@ -40,6 +42,17 @@ HunksOpt = Annotated[
 ReasonOpt = Annotated[
     str | None,
     typer.Option("--reason", help="Why: stored with the node and told to its agent's next run."),
+]
+CommitOpt = Annotated[
+    bool,
+    typer.Option(
+        "--commit",
+        help="Commit each accepted change's files, and nothing else staged (git), with a "
+        "message naming the operation, the node and what was checked.",
+    ),
+]
+SquashOpt = Annotated[
+    bool, typer.Option("--squash", help="With --commit: one commit for all the changes.")
 ]
 IncludeEmptyOpt = Annotated[
     bool, typer.Option("--include-empty", help="Also list workspaces without changes.")
@@ -170,6 +183,14 @@ def show_command(
     if not diff:
         console.print(f"{workspace_id}: no changes.")
         return
+    for change in changes:  # on stderr: a piped diff stays one `git apply` reads
+        if change.conflict:
+            where = escape_controls(change.path)
+            err_console.print(
+                f"[red]conflict[/] {escape(where)}: {escape(change.conflict)} (the diff shows "
+                "the change as the agent made it; `remora analyze` runs the node again)",
+                markup=True,
+            )
     if not console.is_terminal:  # piped: the plain diff, as `git apply` reads it
         console.print(escape_controls(diff), end="", markup=False, highlight=False)
         return
@@ -189,13 +210,24 @@ def accept_command(
     all_: AllOpt = False,
     hunks: HunksOpt = None,
     output_format: FormatOpt = OutputFormat.table,
+    commit: CommitOpt = False,
+    squash: SquashOpt = False,
 ) -> None:
     """Write workspaces' changes into the project (refused per file on conflicts).
 
     With --hunks only those hunks of one workspace are written (numbers as
     `remora review show ID` labels them); the other hunks are discarded with it.
+    With --commit each change becomes a git commit of exactly its files
+    (--squash: one commit); a file with edits of your own is refused, named.
     """
     chosen = None if hunks is None else parse_hunk_numbers(hunks)
+    if commit or squash:
+        root = _root(_merged(ctx, opts))
+        commits = accept_as_commits(
+            ids or [], project=root, every=all_, squash=squash, hunks=chosen
+        )
+        print_commits(commits, output_format)
+        return
     outcomes = review.accept(ids or [], project=_root(_merged(ctx, opts)), every=all_, hunks=chosen)
     failures = {o.workspace_id: o.error for o in outcomes if o.error is not None}
     reports = [o.report for o in outcomes if o.report is not None]

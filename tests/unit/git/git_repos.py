@@ -41,7 +41,7 @@ class Repo:
             check=False,
         )
         assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-        return done.stdout.strip()
+        return done.stdout.rstrip()
 
     def write(self, rel: str, text: str) -> Path:
         path = self.root / rel

@@ -1,0 +1,1 @@
+"""Remora's changes where the code lives: git commits, pull-request reviews, patches, SARIF."""
