@@ -119,7 +119,7 @@ def register_features(server: RemoraLanguageServer) -> None:
         ls.publish(uri)
         try:
             project, rel, path = ls.locate(uri)
-        except NotPython:
+        except (NotPython, RemoraError):  # a damaged remora.db: publish has said so
             return
         if path.is_file():
             _seed_index(ls, project, rel, path.read_bytes())
@@ -134,7 +134,7 @@ def register_features(server: RemoraLanguageServer) -> None:
         ls.publish(uri)
         try:
             project, _rel, path = ls.locate(uri)
-        except NotPython:
+        except (NotPython, RemoraError):  # a damaged remora.db: publish has said so
             return
         try:
             await _run_on_save(ls, project, str(path))

@@ -19,8 +19,10 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
+from remora.errors import RemoraError
 from remora.lsp.editing import EditCapabilities, OpenText
 from remora.lsp.project import Project, ProjectSet
+from remora.lsp.protocol import RemoraProtocol
 from remora.lsp.view import DocumentView
 from remora.version import __version__
 
@@ -37,11 +39,15 @@ class NotPython(ValueError):
 class RemoraLanguageServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(
-            "remora", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
+            "remora",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=RemoraProtocol,
         )
         self.projects = ProjectSet()
         self.run_lock = asyncio.Lock()
         self._poller: asyncio.Task[None] | None = None
+        self._told: set[str] = set()
 
     # -- documents and projects ------------------------------------------------
 
@@ -74,12 +80,15 @@ class RemoraLanguageServer(LanguageServer):
         return project, rel, path
 
     def view(self, uri: str) -> tuple[Project, DocumentView] | None:
-        """The open document's view; None for a document Remora has nothing for."""
+        """The open document's view; None for a document Remora has nothing for, or one the
+        client never opened (its text is the buffer's, which the server does not have)."""
+        document = self.workspace.text_documents.get(uri)
+        if document is None:
+            return None
         try:
             project, rel, _path = self.locate(uri)
         except NotPython:
             return None
-        document = self.workspace.get_text_document(uri)
         return project, DocumentView.build(project.queue, rel, document.source, self.encoding)
 
     def open_text(self, project: Project) -> OpenText:
@@ -95,9 +104,14 @@ class RemoraLanguageServer(LanguageServer):
         return opened.get
 
     def publish(self, uri: str) -> None:
-        found = self.view(uri)
+        document = self.workspace.text_documents.get(uri)
+        try:
+            found = self.view(uri)
+        except RemoraError as exc:  # a damaged remora.db (results/health.py): said once
+            found = None
+            self.tell_once(f"remora: {exc.message} (hint: {exc.hint})", types.MessageType.Error)
         diagnostics = found[1].diagnostics() if found is not None else []
-        version = self.workspace.get_text_document(uri).version
+        version = document.version if document is not None else None
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
@@ -178,6 +192,12 @@ class RemoraLanguageServer(LanguageServer):
 
     def cancel_future(self, token: str) -> Future[Any] | None:
         return self.work_done_progress.tokens.get(token)
+
+    def tell_once(self, message: str, kind: types.MessageType) -> None:
+        """``tell``, unless this message was told already (a publish runs on every edit)."""
+        if message not in self._told:
+            self._told.add(message)
+            self.tell(message, kind)
 
     def tell(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_show_message(types.ShowMessageParams(type=kind, message=message))

@@ -7,18 +7,20 @@ It knows nothing of the agent loop: a result is recorded from a plain dict.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import json
 import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from remora.errors import WorkspaceNotFoundError
 from remora.project import state_dir
+from remora.results.health import translated
 from remora.results.review import OPEN_STATES, REVIEW_STATES, ReviewState, new_result_state
 from remora.results.schema import SCHEMA_VERSION, is_busy, open_results
 
@@ -112,11 +114,17 @@ class ResultsDB:
         self._lock = threading.RLock()
         self._conn = open_results(self.path, durable=durable)
 
+    @contextlib.contextmanager
+    def _using(self) -> Iterator[None]:
+        """The connection's lock, with SQLite's errors about the file as one clear error."""
+        with self._lock, translated(self.path):
+            yield
+
     # -- runs -----------------------------------------------------------------
 
     def start_run(self, command: str, config: Mapping[str, Any] | None = None) -> str:
         run_id = f"{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
-        with self._lock:
+        with self._using():
             self._conn.execute(
                 "INSERT INTO runs(run_id, started, finished, command, config) "
                 "VALUES (?, ?, NULL, ?, ?)",
@@ -125,11 +133,11 @@ class ResultsDB:
         return run_id
 
     def finish_run(self, run_id: str) -> None:
-        with self._lock:
+        with self._using():
             self._conn.execute("UPDATE runs SET finished=? WHERE run_id=?", (time.time(), run_id))
 
     def runs(self) -> list[RunRecord]:
-        with self._lock:
+        with self._using():
             rows = self._conn.execute("SELECT * FROM runs ORDER BY started").fetchall()
         return [
             RunRecord(
@@ -191,7 +199,7 @@ class ResultsDB:
         }
         columns = ", ".join(_RESULT_COLUMNS)
         marks = ", ".join("?" for _ in _RESULT_COLUMNS)
-        with self._lock:
+        with self._using():
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 if workspace_id:  # one open result per workspace: its latest
@@ -226,7 +234,7 @@ class ResultsDB:
         if run_id is not None:
             query += " AND run_id=?"
             params.append(run_id)
-        with self._lock:
+        with self._using():
             rows = self._conn.execute(query + " ORDER BY created, rowid", params).fetchall()
         return [_row_to_result(r) for r in rows]
 
@@ -237,7 +245,7 @@ class ResultsDB:
         for start in range(0, len(wanted), _IDS_PER_QUERY):
             chunk = wanted[start : start + _IDS_PER_QUERY]
             marks = ", ".join("?" for _ in chunk)
-            with self._lock:
+            with self._using():
                 rows = self._conn.execute(
                     f"SELECT result_id, details FROM results WHERE result_id IN ({marks})", chunk
                 ).fetchall()
@@ -250,7 +258,7 @@ class ResultsDB:
 
     def get(self, key: str) -> ResultRecord | None:
         """A result by its id, else the latest result of the workspace ``key``."""
-        with self._lock:
+        with self._using():
             row = self._conn.execute("SELECT * FROM results WHERE result_id=?", (key,)).fetchone()
             if row is None:
                 row = self._conn.execute(
@@ -284,7 +292,7 @@ class ResultsDB:
         assignments = (
             "review_state=?, reject_reason=?, rejected_diff=?, change_signature=?, accepted_hunks=?"
         )
-        with self._lock:
+        with self._using():
             cursor = self._conn.execute(
                 f"UPDATE results SET {assignments} WHERE result_id=?", (*values, key)
             )
@@ -305,7 +313,7 @@ class ResultsDB:
 
     def history(self, node_id: str, operation: str) -> builtins.list[ResultRecord]:
         """Every result of one node × operation, newest first."""
-        with self._lock:
+        with self._using():
             rows = self._conn.execute(
                 "SELECT * FROM results WHERE node_id=? AND operation=? "
                 "ORDER BY created DESC, rowid DESC",
@@ -315,7 +323,7 @@ class ResultsDB:
 
     def latest(self, node_id: str, operation: str) -> ResultRecord | None:
         """The newest result of one node × operation, or None."""
-        with self._lock:
+        with self._using():
             row = self._conn.execute(
                 "SELECT * FROM results WHERE node_id=? AND operation=? "
                 "ORDER BY created DESC, rowid DESC LIMIT 1",
@@ -325,7 +333,7 @@ class ResultsDB:
 
     def open_rejections(self) -> builtins.list[ResultRecord]:
         """Rejections with a reason that no later run of their node × operation answered."""
-        with self._lock:
+        with self._using():
             rows = self._conn.execute(
                 "SELECT r.* FROM results r WHERE r.review_state='rejected' "
                 "AND r.reject_reason IS NOT NULL AND NOT EXISTS (SELECT 1 FROM results n "
@@ -336,7 +344,7 @@ class ResultsDB:
         return [_row_to_result(r) for r in rows]
 
     def close(self) -> None:
-        with self._lock:
+        with self._using():
             self._conn.close()
 
     def __enter__(self) -> ResultsDB:

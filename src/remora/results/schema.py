@@ -7,6 +7,13 @@ import time
 from pathlib import Path
 
 from remora.errors import WorkspaceConflictError
+from remora.results.health import (
+    check_file,
+    check_not_foreign,
+    check_opened,
+    mark_made,
+    translated,
+)
 
 __all__ = ["SCHEMA_VERSION", "is_busy", "open_results"]
 
@@ -89,15 +96,20 @@ def open_results(path: Path, *, durable: bool = True) -> sqlite3.Connection:
     11.5-12.0 requests in flight with a 2 ms flush per commit, 13.8-14.2 without it,
     14.5-14.8 with no flush anywhere. A person's review decisions keep ``durable``.
     """
+    check_file(path)
     conn = sqlite3.connect(
         path, check_same_thread=False, isolation_level=None, timeout=_BUSY_TIMEOUT_S
     )
     conn.row_factory = sqlite3.Row
     try:
-        _wal_mode(conn, _BUSY_TIMEOUT_S)
-        if not durable:
-            conn.execute("PRAGMA synchronous=NORMAL")
-        _migrate(conn, path)
+        with translated(path):
+            _wal_mode(conn, _BUSY_TIMEOUT_S)
+            if not durable:
+                conn.execute("PRAGMA synchronous=NORMAL")
+            check_not_foreign(conn, path)
+            _migrate(conn, path)
+            check_opened(conn, path)
+        mark_made(path)
     except BaseException:
         conn.close()
         raise

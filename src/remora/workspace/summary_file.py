@@ -16,6 +16,8 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
+from remora.workspace.summary_rows import valid_row
+
 __all__ = ["read_entries", "write_entries"]
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS summaries(db TEXT PRIMARY KEY, entry TEXT NOT NULL)"
@@ -24,16 +26,19 @@ _DAMAGED = {"SQLITE_NOTADB", "SQLITE_CORRUPT"}
 
 
 def read_entries(path: Path) -> dict[str, dict[str, Any]]:
-    """Every kept entry by database path; empty when there is no file or it cannot be read."""
+    """Every kept entry by database path that passes summary_rows' checks; empty when there
+    is no file or it cannot be read."""
     if not path.is_file():
         return {}
     try:
         uri = f"{path.resolve().as_uri()}?mode=ro"  # as_uri escapes a ? or # in the path
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
             rows = conn.execute("SELECT db, entry FROM summaries").fetchall()
-        return {db: json.loads(entry) for db, entry in rows}
-    except (sqlite3.Error, ValueError):  # damaged, or not this schema: rebuilt by the writer
+        entries = {db: json.loads(entry) for db, entry in rows}
+    except (sqlite3.Error, ValueError, TypeError):  # damaged, or not this schema: rebuilt
         return {}
+    # A row that disagrees with itself or its workspace is dropped, never shown (summary_rows).
+    return {db: data for db, data in entries.items() if valid_row(db, data, path.parent)}
 
 
 def write_entries(path: Path, entries: Mapping[str, dict[str, Any]], keep: Collection[str]) -> bool:
