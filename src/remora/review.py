@@ -65,6 +65,7 @@ class ChangeView:
                     "binary": c.binary,
                     "additions": c.line_counts()[0],
                     "deletions": c.line_counts()[1],
+                    "conflict": c.conflict,
                 }
                 for c in self.files
             ],
@@ -159,9 +160,13 @@ def accept(
     every: bool = False,
     hunks: Sequence[int] | None = None,
 ) -> list[AcceptOutcome]:
-    """Write changes into the project, atomically per workspace (conflicts refused per file).
+    """Write changes into the project, atomically per workspace.
 
-    ``every=True`` accepts every workspace (give no ids then). With ``hunks``
+    A change to a file that moved on since its agent read it (another change accepted
+    before it, an edit of yours) is merged into the file as it is now; only one whose
+    lines were changed there too is refused, as a conflict naming the lines, and the
+    other changes still waiting are marked as in conflict when an accept moved their
+    lines. ``every=True`` accepts every workspace (give no ids then). With ``hunks``
     only those hunks of one workspace are written; its other hunks are
     discarded with it. A workspace that cannot be accepted never blocks the
     others: its outcome carries the error.
@@ -182,6 +187,8 @@ def accept(
                 )
             except RemoraError as exc:
                 outcomes.append(AcceptOutcome(workspace_id, error=exc))
+        if any(outcome.accepted for outcome in outcomes):
+            queue.settle_conflicts(store, db)
     return outcomes
 
 

@@ -13,6 +13,7 @@ from remora.coordinator.report import AnalyzeReport, TaskOutcome
 from remora.errors import RemoraError
 from remora.results import ResultsDB
 from remora.results.review import accept as accept_workspace
+from remora.results.review import settle_conflicts
 from remora.workspace import WorkspaceStore
 
 __all__ = ["auto_accept"]
@@ -24,7 +25,8 @@ def auto_accept(
     report: AnalyzeReport,
     emit: Callable[[Any, dict[str, Any]], None],
 ) -> None:
-    """Accept each successful change in order; a later one on the same file conflicts."""
+    """Accept each successful change in order; a later one to the same file is merged into
+    it (a conflict only where both changed the same lines)."""
     for index, outcome in enumerate(report.outcomes):
         result = outcome.result
         if outcome.review != "pending" or result.status != "success" or not result.workspace_id:
@@ -47,3 +49,4 @@ def auto_accept(
             "accepted" if accepted.accepted else "conflict",
             tuple(c.path for c in accepted.conflicts),
         )
+    settle_conflicts(store, db)

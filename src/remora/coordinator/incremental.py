@@ -136,12 +136,14 @@ def reusable_result(
     """The recorded result that still stands for ``task``, or None when it must run.
 
     Failed results run again (a timeout or a crash says nothing about the
-    inputs); accepted, rejected and superseded ones too, and a pending change
-    whose workspace is gone.
+    inputs); accepted, rejected and superseded ones too, a pending change
+    whose workspace is gone, and one in conflict with the file as it is now.
     """
     latest = db.latest(task.node.node_id, task.operation)
     if latest is None or latest.fingerprint != fingerprint or latest.status == "failed":
         return None
+    if latest.review_state == "conflict":
+        return None  # its change no longer merges into the file: run the node again
     if is_open(latest.review_state):
         if latest.workspace_id is None or not store.exists(latest.workspace_id):
             return None

@@ -170,7 +170,12 @@ def _load(store: WorkspaceStore, workspace_id: str, record: ResultRecord) -> Pen
         if ws.accepting:  # an interrupted accept: `remora review accept` resumes it
             return None
         changes = ws.changes()
-        bases = {c.path: ws.base_sha(c.path) for c in changes}
+        # A change is shown against the file as it is now (merged into it when the file moved
+        # on since the agent read it): that is its base here, unless it no longer merges.
+        bases = {
+            c.path: sha256(c.old) if c.old is not None and not c.conflict else ws.base_sha(c.path)
+            for c in changes
+        }
     hunks = change_hunks(changes)
     files = tuple(
         ChangeFile(

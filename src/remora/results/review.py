@@ -33,6 +33,7 @@ __all__ = [
     "reject",
     "resolve_ids",
     "review_items",
+    "settle_conflicts",
     "supersede",
 ]
 
@@ -77,6 +78,8 @@ class ReviewItem:
     additions: int
     deletions: int
     changed_files: list[str] = field(default_factory=list)
+    # the changed files whose change no longer merges into the project's file
+    conflicted_files: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -93,6 +96,8 @@ def review_items(
         record = db.get(workspace_id)
         # No record: a workspace whose run was interrupted before its result was stored.
         state = "accepting" if found.accepting else (record.review_state if record else "pending")
+        if state == "pending" and found.conflicted_files:
+            state = "conflict"  # another change accepted since touched the same lines
         items.append(
             ReviewItem(
                 id=workspace_id,
@@ -108,9 +113,31 @@ def review_items(
                 additions=found.additions,
                 deletions=found.deletions,
                 changed_files=list(found.changed_files),
+                conflicted_files=list(found.conflicted_files),
             )
         )
     return items
+
+
+def settle_conflicts(store: WorkspaceStore, db: ResultsDB) -> list[str]:
+    """Record which open changes conflict now (after an accept moved their files on).
+
+    A pending change whose lines another accept changed becomes ``conflict`` (its node is
+    run again by the next ``remora analyze``: the result no longer stands); a conflict
+    that merges again (the lines were put back) is ``pending`` again. Returns the ids
+    now in conflict.
+    """
+    conflicted: list[str] = []
+    for workspace_id, found in store.summaries():
+        record = db.get(workspace_id)
+        if record is None or not is_open(record.review_state) or found.accepting:
+            continue
+        state: ReviewState = "conflict" if found.conflicted_files else "pending"
+        if state == "conflict":
+            conflicted.append(workspace_id)
+        if record.review_state != state:
+            db.set_review_state(workspace_id, state)
+    return conflicted
 
 
 def resolve_ids(store: WorkspaceStore, ids: Iterable[str], all_: bool) -> list[str]:

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from remora.errors import RemoraError
-from remora.results.review import accept, reject
+from remora.results.review import accept, reject, settle_conflicts
 from remora.web.pages import page, render_change
 from remora.web.runs import start_retry_rejected
 from remora.web.security import CSRF_FIELD, CSRF_HEADER, csrf_matches
@@ -66,7 +66,10 @@ async def accept_action(request: Request) -> Response:
 
     def decide() -> AcceptReport:
         with site.decisions, site.db() as db:
-            return accept(site.store, db, key, hunks)
+            report = accept(site.store, db, key, hunks)
+            if report.accepted:
+                settle_conflicts(site.store, db)  # the changes its lines now conflict with
+            return report
 
     try:
         report = await run_in_threadpool(decide)

@@ -129,7 +129,10 @@ def render_change(
         summary=transcript_summary(record),
         previous=previous,
         following=following,
-        conflicts=list(conflicts),
+        # a failed accept's conflicts, else those the file has now (another accept moved it on)
+        conflicts=list(conflicts)
+        or [{"path": c.path, "reason": c.conflict} for c in changes if c.conflict],
+        accept_failed=bool(conflicts),
     )
 
 

@@ -12,7 +12,7 @@ them:
   statement, an import already there is dropped, any other moves to the end
   of the import block;
 - a function or class already there, identical, is dropped (two changes that
-  add the same fixture add it once), and so is a second module docstring;
+  add the same fixture add it once);
 - a function or class that takes the name of a different one already there is
   a conflict, named by its line in the project's file.
 
@@ -118,14 +118,27 @@ def _leading_imports(module: cst.Module) -> set[str]:
     return keys
 
 
-def _block_end(body: list[cst.BaseStatement]) -> int:
-    """Where an import goes: after the import block at the module's start."""
-    end = 1 if body and _is_docstring(body[0]) else 0
-    for index in range(end, len(body)):
-        if _only_import(body[index]) is None:
+def _import_place(body: list[cst.BaseStatement], *, plain: bool) -> int:
+    """Where an import joins the import block at the module's start: an ``import x`` after
+    the block's last ``import``, else before its first import that is not ``__future__``;
+    a ``from`` import at the block's end."""
+    start = 1 if body and _is_docstring(body[0]) else 0
+    end, last_plain, first_ordinary = start, None, None
+    for index in range(start, len(body)):
+        node = _only_import(body[index])
+        if node is None:
             break
         end = index + 1
-    return end
+        if isinstance(node, cst.Import):
+            last_plain = index + 1
+        future = isinstance(node, cst.ImportFrom) and _from_key(node) == (0, "__future__")
+        if first_ordinary is None and not future:
+            first_ordinary = index
+    if not plain:
+        return end
+    if last_plain is not None:
+        return last_plain
+    return first_ordinary if first_ordinary is not None else end
 
 
 def _def_lines(module: cst.Module) -> dict[str, _Span]:
@@ -154,14 +167,10 @@ def tidy_merged_module(merged: str, ours: str, theirs: str) -> Tidied:
     our_keys = set(our_counts)
     our_defs = _def_lines(our_module)
     their_imports = _leading_imports(their_module)
-    first = their_module.body[0] if their_module.body else None
-    their_docstring = _key(their_module, first) if first and _is_docstring(first) else None
-    our_docstring = bool(our_module.body) and _is_docstring(our_module.body[0])
 
     body: list[cst.BaseStatement] = []
     from_targets: dict[_ImportKey, int] = {}  # -> index in body of the project's statement
     hoisted: list[cst.BaseStatement] = []
-    clashes: list[_Span] = []
     for stmt in module.body:
         key = _key(module, stmt)
         if our_counts[key] > 0:  # the project's own statement
@@ -182,18 +191,22 @@ def tidy_merged_module(merged: str, ours: str, theirs: str) -> Tidied:
                 continue
             hoisted.append(stmt.with_changes(leading_lines=()))
             continue
-        name = _defined_name(stmt)
-        if name is not None and key in our_keys:
+        if _defined_name(stmt) is not None and key in our_keys:
             continue  # the same definition, already there
-        if name is not None and name in our_defs:
-            clashes.append(our_defs[name])
-        if our_docstring and _is_docstring(stmt) and key == their_docstring:
-            continue  # the change's module docstring, where the project has its own
         body.append(stmt)
+    # A name defined more often than in the project's file: both sides defined it, differently.
+    ours_named = Counter(_defined_name(stmt) for stmt in our_module.body)
+    merged_named = Counter(_defined_name(stmt) for stmt in body)
+    clashes = [
+        our_defs[name]
+        for name, count in merged_named.items()
+        if name is not None and name in our_defs and count > ours_named[name]
+    ]
     if clashes:
         return Tidied(None, tuple(clashes), "define a name this change defines differently")
-    at = _block_end(body)
-    body[at:at] = hoisted
+    for line in hoisted:
+        at = _import_place(body, plain=isinstance(_only_import(line), cst.Import))
+        body.insert(at, line)
     text = module.with_changes(body=body).code
     try:
         cst.parse_module(text)

@@ -85,6 +85,7 @@ class WorkspaceStore:
                 paths,
                 counts["additions"],
                 counts["deletions"],
+                tuple(change.path for change in changes if change.conflict),
             )
         return summary, touched
 

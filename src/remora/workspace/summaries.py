@@ -34,6 +34,8 @@ class WorkspaceSummary:
     changed_files: tuple[str, ...]  # what accepting would change, against the project now
     additions: int
     deletions: int
+    # of those, the files whose change no longer merges into the project's (rebase.py)
+    conflicted_files: tuple[str, ...]
 
 
 # What a summary was read from: the database, its log, each touched project file.
@@ -128,13 +130,18 @@ def _to_json(entry: _Entry) -> dict[str, Any]:
     return {
         "stats": [None if found is None else list(found) for found in stats],
         "touched": [str(path) for path in touched],
-        "summary": {**asdict(summary), "changed_files": list(summary.changed_files)},
+        "summary": {
+            **asdict(summary),
+            "changed_files": list(summary.changed_files),
+            "conflicted_files": list(summary.conflicted_files),
+        },
     }
 
 
 def _from_json(data: dict[str, Any]) -> _Entry:
     kept = data["summary"]
-    summary = WorkspaceSummary(**{**kept, "changed_files": tuple(kept["changed_files"])})
+    files = {key: tuple(kept[key]) for key in ("changed_files", "conflicted_files")}
+    summary = WorkspaceSummary(**{**kept, **files})
     stats = tuple(None if found is None else _signature(found) for found in data["stats"])
     return stats, tuple(Path(path) for path in data["touched"]), summary
 

@@ -103,12 +103,15 @@ def test_accept_writes_and_records(project: Path) -> None:
 
 
 def test_accept_conflict_prints_per_file_and_exits_1(project: Path) -> None:
-    (project / "pkg" / "b.py").write_text("B = 'user'\n")
+    user = '"""Bees."""\nB = 1\n'  # a docstring of the user's, where the agent put its own
+    (project / "pkg" / "b.py").write_text(user)
     code, out, err = review(project, "accept", "docstring-n2", "lint-n1")
     assert code == 1
-    assert "pkg/b.py: changed in the project since the agent read it" in err
+    assert (
+        "pkg/b.py: line 1 changed in the project since the agent read it, and by this change" in err
+    )
     assert "accepted lint-n1" in out
-    assert (project / "pkg" / "b.py").read_text() == "B = 'user'\n"
+    assert (project / "pkg" / "b.py").read_text() == user
     assert states(project) == {"docstring-n2": "conflict", "lint-n1": "accepted"}
     code, out, _ = review(project, "--format", "json")
     assert [item["state"] for item in json.loads(out)] == ["conflict"]

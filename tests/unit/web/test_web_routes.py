@@ -95,14 +95,30 @@ def test_reject_with_a_reason_stores_it_and_shows_the_decided_change(
 
 def test_a_conflict_writes_nothing_and_says_which_file(client: TestClient, project: Path) -> None:
     credentials: Credentials = client.app.state.site.credentials  # type: ignore[attr-defined]
-    (project / "m.py").write_text(OLD + "# edited by the user\n")
+    edited = OLD.replace("x1 = 1\n", "x1 = -1\n")  # a line the change replaces too
+    (project / "m.py").write_text(edited)
+    page = client.get("/change/lint-n1").text
+    assert "Conflict with the file as it is now" in page and "line 2 changed" in page
     response = client.post(
         "/change/lint-n1/accept", data={"csrf_token": credentials.csrf_token, "mode": "all"}
     )
     assert response.status_code == 409
     assert "Conflict: nothing was written" in response.text and "m.py" in response.text
-    assert (project / "m.py").read_text() == OLD + "# edited by the user\n"
+    assert "line 2 changed in the project since the agent read it" in response.text
+    assert (project / "m.py").read_text() == edited
     assert WorkspaceStore(project).exists("lint-n1")
+
+
+def test_an_edit_on_other_lines_is_kept_by_the_accept(client: TestClient, project: Path) -> None:
+    credentials: Credentials = client.app.state.site.credentials  # type: ignore[attr-defined]
+    (project / "m.py").write_text("# edited by the user\n" + OLD)
+    response = client.post(
+        "/change/lint-n1/accept",
+        data={"csrf_token": credentials.csrf_token, "mode": "all"},
+        follow_redirects=False,
+    )
+    assert response.status_code == 303
+    assert (project / "m.py").read_text() == "# edited by the user\n" + NEW
 
 
 def test_bad_hunk_choices_are_clear_errors(client: TestClient, project: Path) -> None:
