@@ -125,7 +125,7 @@ async def test_a_model_that_gives_nothing_keeps_the_searchs_tests(tmp_path: Path
         "from inventory.models import Warehouse\n"
     )
     assert text.count(OBSERVED) == 1
-    assert "    warehouse = Warehouse(name='Ada')\n    with pytest.raises(KeyError):\n" in text
+    assert "    warehouse = Warehouse(name='Alice')\n    with pytest.raises(KeyError):\n" in text
     assert pytest_on_copy(workspace, tmp_path, "tests/test_models.py").startswith("1 passed")
 
 

@@ -63,14 +63,17 @@ def function(name: str) -> ast.FunctionDef:
 def test_a_subscripted_parameter_gets_the_keys_it_is_read_with() -> None:
     required, fuller = keyed_dicts(function("order_from_dict"), class_lookup(MODULE))
     # The value of "customer" is what Order's constructor takes for customer (a str).
-    assert required == {"data": {"customer": "Ada"}}
+    assert required == {"data": {"customer": "sample customer"}}
     # .get keys are tried besides: a loop over one gives one item with the loop's keys,
     # and catalogue, looked up with the item's "sku", holds that key.
     assert fuller == [
         (
             {
-                "data": {"customer": "Ada", "lines": [{"sku": "SKU-001", "quantity": 3}]},
-                "catalogue": {"SKU-001": "sample catalogue"},
+                "data": {
+                    "customer": "sample customer",
+                    "lines": [{"sku": "sample sku", "quantity": 4}],
+                },
+                "catalogue": {"sample sku": "sample catalogue"},
             },
             "data_has_customer_lines",
         )
@@ -88,7 +91,9 @@ def test_an_unannotated_parameter_whose_attributes_are_read_gets_a_class_that_ha
         function("describe"), ["product", "note"], ["Order", "Product"], class_lookup(MODULE)
     )
     # note.upper() is a call, not an attribute read: nothing says note is a project class.
-    assert found == {"product": {"__class__": "Product", "args": {"sku": "SKU-001", "price": 9.99}}}
+    assert found == {
+        "product": {"__class__": "Product", "args": {"sku": "sample sku", "price": 19.0}}
+    }
 
 
 def test_no_class_is_chosen_when_none_takes_every_attribute_read() -> None:
@@ -107,9 +112,9 @@ def test_fitted_arguments_change_the_typical_set_and_add_the_fuller_dict() -> No
     updates, extra = fitted_arguments(
         function("order_from_dict"), parameters, base, ["Order", "Product"], class_lookup(MODULE)
     )
-    assert updates == {"data": {"customer": "Ada"}}
+    assert updates == {"data": {"customer": "sample customer"}}
     assert [c.why for c in extra] == ["data_has_customer_lines"]
-    assert extra[0].args["catalogue"] == {"SKU-001": "sample catalogue"}
+    assert extra[0].args["catalogue"] == {"sample sku": "sample catalogue"}
 
 
 def test_a_parameter_annotated_as_something_else_keeps_its_value() -> None:
@@ -135,4 +140,4 @@ def test_a_parameter_named_after_a_class_is_one_even_when_only_its_methods_are_c
     tree = ast.parse(source).body[0]
     assert isinstance(tree, ast.FunctionDef)
     found = attribute_classes(tree, ["shelf", "sku"], ["Shelf", "Product"], class_lookup(MODULE))
-    assert found == {"shelf": {"__class__": "Shelf", "args": {"name": "Ada"}}}
+    assert found == {"shelf": {"__class__": "Shelf", "args": {"name": "Alice"}}}

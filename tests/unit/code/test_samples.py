@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,10 @@ from typing import Any
 import pytest
 
 from remora.code.constructor import Parameter
-from remora.code.samples import argument_sets, literal_default
+from remora.code.samples import _NAMED_NUMBERS as NAMED_NUMBERS
+from remora.code.samples import _NAMED_STRINGS as NAMED_STRINGS
+from remora.code.samples import _words as samples_words
+from remora.code.samples import argument_sets, literal_default, sample_value
 
 CASES = Path(__file__).parent / "sample_cases"
 
@@ -40,3 +44,58 @@ def test_derived_sets_are_the_expected_ones(name: str) -> None:
 )
 def test_literal_defaults(source: str | None, expected: tuple[bool, Any]) -> None:
     assert literal_default(source) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "annotation", "expected"),
+    [
+        # Whole words only: a word's tail is no word (issue 57).
+        ("filename", "str", "sample filename"),
+        ("message", None, "hello"),
+        ("page", "int", 1),
+        ("syntax", "float", 1.5),
+        ("stage", "int", 1),
+        # snake_case and camelCase words; the last one the table has decides.
+        ("unit_price", "float", 19.0),
+        ("taxRate", "float", 0.25),
+        ("user_email", None, "alice@example.com"),
+        ("userIDs", "int", 1),
+        ("item_count", None, 2),
+    ],
+)
+def test_names_match_the_tables_by_whole_words(
+    name: str, annotation: str | None, expected: Any
+) -> None:
+    assert sample_value(name, annotation, 0, lambda _: None) == expected
+
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
+
+
+def _example_words_and_literals() -> tuple[set[str], set[object]]:
+    words: set[str] = set()
+    literals: set[object] = set()
+    for path in EXAMPLE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Name | ast.arg | ast.Attribute | ast.keyword):
+                name = getattr(node, "id", None) or getattr(node, "arg", None)
+                name = name or getattr(node, "attr", None)
+                words.update(samples_words(name) if name else [])
+            elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+                words.update(samples_words(node.name))
+            elif isinstance(node, ast.Constant) and not isinstance(node.value, bool):
+                literals.add(node.value)
+    return words, literals
+
+
+def test_the_tables_hold_nothing_taken_from_the_bundled_example() -> None:
+    # A name of the example's code with one of the example's values is tuning to the code
+    # Remora is shown on: `sku` "SKU-001", `category` "general"/"food", tax 0.2, level 5.
+    words, literals = _example_words_and_literals()
+    assert {"sku", "category", "tax", "level", "customer"} <= words  # the walk reads the example
+    for table in (NAMED_STRINGS, NAMED_NUMBERS):
+        for key, values in table.items():
+            if key in words or f"{key}s" in words:
+                assert not set(values) & literals, (key, values)
+    shared = {v for values in NAMED_STRINGS.values() for v in values} & literals
+    assert shared == set()
