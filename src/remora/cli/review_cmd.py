@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from remora import review
+from remora.cli import export_cmd
 from remora.cli.delivery_view import print_commits
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json, print_table
@@ -290,4 +291,5 @@ def reject_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``remora review`` and its subcommands to the root app."""
+    export_cmd.register(review_app)
     app.add_typer(review_app, name="review")

@@ -136,16 +136,22 @@ def _merge_base(top: Path, ref: str, sha: str) -> str:
     )
 
 
-def resolve_base(top: Path, ref: str | None, *, staged: bool = False) -> Base:
+def resolve_base(
+    top: Path, ref: str | None, *, staged: bool = False, merge_base: bool = False
+) -> Base:
     """The commit changes are measured against.
 
-    ``ref`` given: that commit itself. Otherwise the index is compared with HEAD
-    (``staged``: what the next commit adds), and the work tree with the merge
-    base of HEAD and the default branch (what a pull request of this branch would
-    show). A repository without a commit compares with the empty tree.
+    ``ref`` given: that commit itself, or with ``merge_base`` the merge base of
+    HEAD and it (a pull request's diff). Otherwise the index is compared with
+    HEAD (``staged``: what the next commit adds), and the work tree with the
+    merge base of HEAD and the default branch (what a pull request of this
+    branch would show). A repository without a commit compares with the empty tree.
     """
     if ref is not None:
-        return Base(resolve_commit(top, ref), ref)
+        sha = resolve_commit(top, ref)
+        if merge_base:
+            return Base(_merge_base(top, ref, sha), f"{ref} (merge base)")
+        return Base(sha, ref)
     head = head_commit(top)
     if head is None:
         return Base(EMPTY_TREE, "the empty tree (no commit yet)")

@@ -23,6 +23,7 @@ class Order:
 """
 UTIL = "def helper(value):\n    return value * 2\n"
 MODEL = "qwen2.5-coder-0.5b"
+DOC = '):\n    """Twice the value."""\n'
 TESTS = "from pkg.util import helper\n\n\ndef test_helper():\n    assert helper(2) == 4\n"
 
 
@@ -53,17 +54,19 @@ def _record(root: Path, op: str, node_id: str, node: str, changed: list[str], **
         )
 
 
+def _now(root: Path, rel: str) -> str:
+    return (root / rel).read_text()
+
+
 def add_changes(root: Path) -> dict[str, str]:
     """Three pending changes: a lint fix, a docstring, new tests. Their ids by operation."""
     store = WorkspaceStore(root)
     with store.create("lint", "n1") as ws:
-        ws.write("pkg/shop.py", SHOP.replace("import os\n\n\n", "").encode())
+        ws.write("pkg/shop.py", _now(root, "pkg/shop.py").replace("import os\n\n\n", "").encode())
     _record(root, "lint", "n1", "pkg/shop.py", ["pkg/shop.py"], summary="removed an unused import",
             remaining=[], refused=[])  # fmt: skip
     with store.create("docstring", "n2") as ws:
-        ws.write(
-            "pkg/util.py", UTIL.replace("):\n", '):\n    """Twice the value."""\n', 1).encode()
-        )
+        ws.write("pkg/util.py", _now(root, "pkg/util.py").replace("):\n", DOC, 1).encode())
     _record(root, "docstring", "n2", "helper", ["pkg/util.py"], summary="documented helper")
     with store.create("test", "n3") as ws:
         ws.write("tests/test_util.py", TESTS.encode())
