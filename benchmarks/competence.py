@@ -18,8 +18,12 @@ workspaces and measures each run with an oracle that needs no judgement:
 - every operation: runs finished, failed (by error code), degraded, turns and
   tokens per run, wall time, and the per-change checks (benchmarks/competence_lib/checks.py).
 
+The corpus has a development part and a held-out part (``--part dev|heldout|all``,
+competence_lib/corpus.py): each part's figures are reported on their own.
+
 Usage: python benchmarks/competence.py [--limit N] [--operations docstring,test]
-       [--projects inflection,toolz] [--provider openai --base-url URL --model ID]
+       [--projects inflection,toolz] [--part dev|heldout|all]
+       [--provider openai --base-url URL --model ID]
        [--config remora.yaml] [--format table|json] [--json-out FILE] [-j N]
 """
 
@@ -51,6 +55,7 @@ from competence_lib.corpus import (
     CORPUS,
     DEFAULT_COUNTS,
     OPERATIONS,
+    PARTS,
     CorpusError,
     Project,
     Target,
@@ -323,6 +328,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, help="at most N nodes per operation and project")
     parser.add_argument("--operations", default=",".join(OPERATIONS), help="comma-separated")
     parser.add_argument("--projects", default=",".join(p.name for p in CORPUS))
+    parser.add_argument(
+        "--part",
+        choices=[*PARTS, "all"],
+        default="all",
+        help="the development part, the held-out part (only measured), or both",
+    )
     parser.add_argument("--config", type=Path, help="a remora.yaml (model, operations, ...)")
     parser.add_argument("--provider", help="embedded (default), openai, llm, gemini")
     parser.add_argument("--model", help="model id as the provider names it")
@@ -355,7 +366,11 @@ def main(argv: list[str] | None = None) -> int:
     started, load_before = time.time(), os.getloadavg()
     operations = args.operations.split(",")
     counts = {op: min(n, args.limit or n) for op, n in DEFAULT_COUNTS.items()}
-    projects = [p for p in CORPUS if p.name in args.projects.split(",")]
+    projects = [
+        p for p in CORPUS if p.name in args.projects.split(",") and args.part in ("all", p.part)
+    ]
+    if not projects:
+        raise CorpusError(f"no project of {args.projects!r} is in the {args.part} part")
     plan: list[tuple[Project, dict[str, list[Target]]]] = []
     corpus: list[dict[str, Any]] = []
     for project in projects:
@@ -366,6 +381,7 @@ def main(argv: list[str] | None = None) -> int:
         corpus.append(
             {
                 "project": project.key,
+                "part": project.part,
                 "sha256": project.sha256,
                 "files": list(project.sources),
                 "nodes": {
@@ -416,6 +432,13 @@ def main(argv: list[str] | None = None) -> int:
         "per_project": {
             p.key: figures([r for r in runs if r["project"] == p.key], {}) for p in projects
         },
+        # Each part on its own: the held-out part is never averaged into what the toolkit
+        # was developed against.
+        "per_part": {
+            part: figures([r for r in runs if r["project"] in keys], {})
+            for part in PARTS
+            if (keys := {p.key for p in projects if p.part == part})
+        },
         "runs": runs,
     }
     if args.host_only:
@@ -431,13 +454,23 @@ def main(argv: list[str] | None = None) -> int:
             host = report["host_only"]["operations"]
             shares = "\nThe model's share (host alone: every turn submits at once):\n\n"
             shares += share_table(per_operation, host) + "\n"
-        print(table(per_operation) + "\n" + shares + corpus_listing(corpus), flush=True)
+        by_part = "".join(
+            f"\n{PART_TITLES[part]}:\n\n{table(figures_of)}\n"
+            for part, figures_of in report["per_part"].items()
+        )
+        print(table(per_operation) + "\n" + by_part + shares + corpus_listing(corpus), flush=True)
     sys.stderr.flush()
     if faulted:
         # A tool hit a sandbox time limit: Monty's runtime threads can abort the
         # interpreter's shutdown (exit 134); everything is printed, end here.
         os._exit(0)
     return 0
+
+
+PART_TITLES = {
+    "dev": "Development part (the toolkit may be developed against it)",
+    "heldout": "Held-out part (only measured)",
+}
 
 
 def entry() -> int:

@@ -42,7 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from competence_lib.corpus import CorpusError
+from competence_lib.corpus import PARTS, CorpusError
 from process_cpu import become_subreaper
 from testgen_lib.corpus import MODULES, PROJECTS, Module, check_corpus, untested_copy
 from testgen_lib.measure import measure_suite
@@ -69,6 +69,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--modules", help="comma-separated module keys or names, e.g. roman,humanize.filesize"
     )
     parser.add_argument("--tools", default=",".join(TOOLS), help="comma-separated")
+    parser.add_argument(
+        "--part",
+        choices=[*PARTS, "all"],
+        default="all",
+        help="the development part, the held-out part (only measured), or both",
+    )
     parser.add_argument("--provider", help="Remora's provider: embedded (default), openai, ...")
     parser.add_argument("--model", help="Remora's model id")
     parser.add_argument("--base-url", help="Remora's server URL for openai / gemini")
@@ -104,6 +110,7 @@ def chosen_modules(args: argparse.Namespace) -> list[Module]:
         modules = [known[k] for k in args.modules.split(",")]
     else:
         modules = list(MODULES)
+    modules = [m for m in modules if args.part in ("all", m.part)]
     return modules[: args.limit] if args.limit else modules
 
 
@@ -235,10 +242,21 @@ def main(argv: list[str] | None = None) -> int:
         "tool_versions": {name: versions(python) for name, python in pythons.items()},
         "reused_from": str(args.reuse) if args.reuse else None,
         "corpus": [
-            {"module": m.key, "file": m.file_path, "sha256": PROJECTS[m.project].sha256}
+            {
+                "module": m.key,
+                "part": m.part,
+                "file": m.file_path,
+                "sha256": PROJECTS[m.project].sha256,
+            }
             for m in modules
         ],
         "medians": {tool: medians(rows, tool) for tool in tools},
+        # Each part on its own: the held-out modules are only measured, never developed against.
+        "medians_by_part": {
+            part: {tool: medians(of_part, tool) for tool in tools}
+            for part in PARTS
+            if (of_part := rows_of_part(rows, modules, part))
+        },
         "runs": rows,
     }
     text = json.dumps(report, indent=2, ensure_ascii=False)
@@ -248,7 +266,24 @@ def main(argv: list[str] | None = None) -> int:
         print(text, flush=True)
     else:
         print(table(rows, tools), flush=True)
+        for part in report["medians_by_part"]:
+            print(f"\n{PART_TITLES[part]}:\n", flush=True)
+            print(table(rows_of_part(rows, modules, part), tools), flush=True)
     return 0
+
+
+PART_TITLES = {
+    "dev": "Development part (the toolkit may be developed against it)",
+    "heldout": "Held-out part (only measured)",
+}
+
+
+def rows_of_part(
+    rows: list[dict[str, Any]], modules: list[Module], part: str
+) -> list[dict[str, Any]]:
+    """The rows of the modules of ``part``."""
+    keys = {m.key for m in modules if m.part == part}
+    return [r for r in rows if r["module"] in keys]
 
 
 def entry() -> int:

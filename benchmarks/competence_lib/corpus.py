@@ -4,6 +4,12 @@ Each sdist is fetched once with pip into ``~/.cache/remora/competence`` (never
 into the repository), its sha256 checked on every use, and unpacked there.
 The nodes are chosen from the project's own code by fixed rules (below), spread
 evenly over the files, so the same corpus gives the same nodes on every run.
+
+Each project belongs to a part (issue 57, "No tuning to measured code"): the
+development part (``dev``) is the code the toolkit may be developed against
+(read its runs, find what fails, change the toolkit); the held-out part
+(``heldout``) is only measured. No code or comment of the toolkit cites a
+held-out module, and its figures are reported apart from the development part's.
 """
 
 from __future__ import annotations
@@ -47,6 +53,8 @@ class Project:
     version: str
     sha256: str
     sources: tuple[str, ...]
+    # "dev": the toolkit may be developed against it; "heldout": only measured.
+    part: str = "dev"
 
     @property
     def key(self) -> str:
@@ -77,7 +85,16 @@ CORPUS: tuple[Project, ...] = (
             "src/humanize/lists.py",
         ),
     ),
+    # Held out: added when the corpus was split (2026-11-29), never measured before it.
+    Project(
+        "boltons",
+        "26.2.0",
+        "d39cfd15c1a1c3bd4d705c82252fa9edb8e4f5e8cc039f8e39afac7b1b47e92c",
+        ("boltons/strutils.py", "boltons/mathutils.py", "boltons/timeutils.py"),
+        part="heldout",
+    ),
 )
+PARTS = ("dev", "heldout")
 
 # Nodes per operation and project; --limit lowers them for a quick pass.
 DEFAULT_COUNTS = {"docstring": 8, "test": 4, "sample_data": 4, "lint": 4}
@@ -283,6 +300,7 @@ __all__ = [
     "CORPUS",
     "DEFAULT_COUNTS",
     "OPERATIONS",
+    "PARTS",
     "CorpusError",
     "Project",
     "Target",

@@ -211,7 +211,8 @@ def corpus_listing(corpus: list[dict[str, Any]]) -> str:
     lines = []
     for entry in corpus:
         lines.append(
-            f"- {entry['project']} (sha256 {entry['sha256'][:16]}…): {', '.join(entry['files'])}"
+            f"- {entry['project']} ({entry.get('part', 'dev')} part, sha256 "
+            f"{entry['sha256'][:16]}…): {', '.join(entry['files'])}"
         )
         for operation, nodes in entry["nodes"].items():
             names = ", ".join(node.split("::", 1)[1] for node in nodes) or "none"

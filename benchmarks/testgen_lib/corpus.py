@@ -1,10 +1,15 @@
-"""The held-out modules: the competence corpus' small modules and three more PyPI projects.
+"""The modules measured: the competence corpus' small modules and more PyPI projects.
 
 Every sdist is pinned by version and sha256 and fetched into the cache by
 ``competence_lib.corpus.fetch`` (never into the repository). None of these
 projects is used by any test of the agents. A generator gets a copy of the
 project with its own tests removed: the module is untested, as for a user who
 asks for tests.
+
+A module's part is its project's (``Project.part``): the ten modules the test
+agent's search was developed against are the development part; toposort and
+boltons' mathutils, added when the corpus was split, are held out: only
+measured, reported apart, never cited by the toolkit.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from competence_lib.corpus import CORPUS as COMPETENCE_CORPUS
-from competence_lib.corpus import Project, copy_project, fetch, remove_own_tests
+from competence_lib.corpus import PARTS, Project, copy_project, fetch, remove_own_tests
 
 EXTRA_PROJECTS: tuple[Project, ...] = (
     Project(
@@ -34,6 +39,13 @@ EXTRA_PROJECTS: tuple[Project, ...] = (
         "25.10.0",
         "62abae86504f66d0f6364c2a8520de4a0c47b80c03fc3a5f1815fedbef7c19bf",
         ("src/webcolors/_conversion.py", "src/webcolors/_normalization.py"),
+    ),
+    Project(
+        "toposort",
+        "1.10",
+        "bfbb479c53d0a696ea7402601f4e693c97b0367837c8898bc6471adfca37a6bd",
+        ("src/toposort.py",),
+        part="heldout",
     ),
 )
 
@@ -66,6 +78,11 @@ class Module:
     def key(self) -> str:
         return f"{PROJECTS[self.project].key}:{self.name}"
 
+    @property
+    def part(self) -> str:
+        """``dev`` or ``heldout``: its project's part."""
+        return PROJECTS[self.project].part
+
 
 # In the order --limit takes them: small modules first, the new projects among them.
 MODULES: tuple[Module, ...] = (
@@ -79,6 +96,9 @@ MODULES: tuple[Module, ...] = (
     Module("webcolors", "src/webcolors/_conversion.py"),
     Module("toolz", "toolz/recipes.py"),
     Module("humanize", "src/humanize/number.py"),
+    # Held out (only measured):
+    Module("toposort", "src/toposort.py"),
+    Module("boltons", "boltons/mathutils.py"),
 )
 
 
@@ -93,6 +113,8 @@ def check_corpus() -> list[str]:
             problems.append(f"{module.file_path}: unknown project {module.project!r}")
         elif module.file_path not in PROJECTS[module.project].sources:
             problems.append(f"{module.key}: {module.file_path} is not among the project's sources")
+        elif module.part not in PARTS:
+            problems.append(f"{module.key}: part {module.part!r} is not one of {PARTS}")
     return problems
 
 

@@ -1,0 +1,66 @@
+"""The competence and test-generation corpora: a development part and a held-out part.
+
+Issue 57 ("No tuning to measured code"): the toolkit may be developed against
+the development part; the held-out part is only measured, reported apart, and
+no code or comment of the toolkit (``src/``) names one of its projects.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
+
+import competence
+import testgen_peers
+from competence_lib.corpus import CORPUS, PARTS
+from testgen_lib.corpus import MODULES, check_corpus
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_every_project_and_module_is_in_a_part_and_each_part_has_some() -> None:
+    assert {p.part for p in CORPUS} == set(PARTS)
+    assert {m.part for m in MODULES} == set(PARTS)
+    assert check_corpus() == []
+
+
+def test_the_toolkit_cites_no_held_out_project() -> None:
+    held_out = {p.name for p in CORPUS if p.part == "heldout"}
+    held_out |= {m.project for m in MODULES if m.part == "heldout"}
+    held_out |= {m.name.split(".")[-1] for m in MODULES if m.part == "heldout"}
+    cited = [
+        (str(path.relative_to(ROOT)), name)
+        for path in (ROOT / "src").rglob("*")
+        if path.is_file() and path.suffix in {".py", ".pym", ".yaml", ".scm", ".md"}
+        for name in held_out
+        if name.lower() in path.read_text(encoding="utf-8").lower()
+    ]
+    assert cited == []
+
+
+def test_held_out_modules_are_neither_dev_projects_nor_shared_with_them() -> None:
+    dev = {m.project for m in MODULES if m.part == "dev"}
+    held_out = {m.project for m in MODULES if m.part == "heldout"}
+    assert not dev & held_out
+
+
+@pytest.mark.parametrize("part", [*PARTS, "all"])
+def test_testgen_peers_measures_the_part_asked_for(part: str) -> None:
+    chosen = testgen_peers.chosen_modules(testgen_peers.parse_args(["--part", part]))
+    assert chosen and all(part in ("all", m.part) for m in chosen)
+
+
+def test_the_parts_are_reported_apart() -> None:
+    rows = [
+        {"module": m.key, "tool": "remora", "line_coverage": 1.0, "branch_coverage": 1.0}
+        | {"tests": 1, "passed_twice": 1, "test_lines": 3, "wall_s": 1.0, "cpu_s": 1.0}
+        for m in MODULES
+    ]
+    held_out = testgen_peers.rows_of_part(rows, list(MODULES), "heldout")
+    assert {r["module"] for r in held_out} == {m.key for m in MODULES if m.part == "heldout"}
+    args = competence.parse_args(["--part", "heldout"])
+    assert args.part == "heldout"
