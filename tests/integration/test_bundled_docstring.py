@@ -69,7 +69,7 @@ async def write(
     root: Path,
     qualname: str | None,
     style: str,
-    summary: str = "Compute the total price.",
+    summary: str = "Compute the total of the items with tax.",
     **pieces: object,
 ) -> tuple[dict[str, object], str]:
     node = find_node(root, "m.py", qualname)
@@ -83,8 +83,16 @@ async def write(
         return result, b.text("docstring", node, "m.py")
 
 
+# Issue 57: every parameter described, or no section (a bare "*args:" or "Defaults to
+# ``0.1``." only repeats the signature).
 TOTAL_PIECES: dict[str, object] = {
-    "params": {"items": "Prices to add up.", "rounded": "Round the result to cents."},
+    "params": {
+        "items": "Prices to add up.",
+        "tax": "Rate added on top.",
+        "*args": "Further values.",
+        "rounded": "Round the result to cents.",
+        "**kw": "Further options.",
+    },
     "returns": "The price with tax.",
     "raises": {"ValueError": "If tax is negative."},
 }
@@ -96,17 +104,17 @@ async def test_google_style_for_a_function(tmp_path: Path) -> None:
     assert result["written"] is True and result["refused"] == []
     doc = docstring_of(text, "total")
     assert doc == (
-        "Compute the total price.\n\n"
+        "Compute the total of the items with tax.\n\n"
         "Args:\n"
         "    items (list[float]): Prices to add up.\n"
-        "    tax (float): Defaults to ``0.1``.\n"
-        "    *args:\n"  # undescribed: named, nothing invented
+        "    tax (float): Rate added on top.\n"
+        "    *args: Further values.\n"
         "    rounded (bool): Round the result to cents.\n"
-        "    **kw:\n\n"
+        "    **kw: Further options.\n\n"
         "Returns:\n"
         "    float: The price with tax.\n\n"
         "Raises:\n"
-        "    ValueError: If tax is negative."
+        "    ValueError: If ``tax < 0``."  # the condition of its raise, read from the code
     )
     start = text.index('    """Compute')
     end = text.index('"""\n', start + 8) + 4
@@ -120,20 +128,20 @@ async def test_numpy_style_for_a_function(tmp_path: Path) -> None:
     assert doc is not None
     assert "Parameters\n----------\nitems : list[float]\n    Prices to add up." in doc
     assert "Returns\n-------\nfloat\n    The price with tax." in doc
-    assert "Raises\n------\nValueError\n    If tax is negative." in doc
+    assert "Raises\n------\nValueError\n    If ``tax < 0``." in doc
 
 
 async def test_sphinx_style_for_a_one_line_function(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     _, text = await write(
-        root, "inline", "sphinx", "Return x unchanged.", params={"x": "Any value."}
+        root, "inline", "sphinx", "Return x unchanged.", params={"x": "What to give back."}
     )
     # The docstring becomes the first statement of the same line: no other byte moves.
     assert (
-        'def inline(x): """Return x unchanged.\n\n    :param x: Any value.\n    """; return x\n'
-        in text
+        'def inline(x): """Return x unchanged.\n\n    :param x: What to give back.\n    """; '
+        "return x\n" in text
     )
-    assert docstring_of(text, "inline") == "Return x unchanged.\n\n:param x: Any value."
+    assert docstring_of(text, "inline") == "Return x unchanged.\n\n:param x: What to give back."
 
 
 async def test_existing_docstring_keeps_what_it_said_when_the_model_says_less(
@@ -141,13 +149,20 @@ async def test_existing_docstring_keeps_what_it_said_when_the_model_says_less(
 ) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     result, text = await write(root, "Cart.add", "numpy", "Put an item in the cart.")
+    # Issue 57: ``qty`` has nothing to say but its default, so the section cannot be
+    # completed; the author's entry for ``item`` is not dropped either: kept as it is.
+    assert result["written"] is False and "params.item" in str(result["reason"])
+    assert text == SOURCE
+    result, text = await write(
+        root, "Cart.add", "numpy", "Put an item in the cart.", params={"qty": "How many."}
+    )
     assert "params.item" in result["filled"]
     assert "summary kept from the existing docstring" in result["filled"]
     assert docstring_of(text, "Cart.add") == (
         "Add an item.\n\n"
         "Parameters\n----------\n"
         "item : str\n    The thing to add.\n"
-        "qty : int\n    Defaults to ``1``."
+        "qty : int\n    How many."
     )
 
 
@@ -162,9 +177,8 @@ async def test_multiline_signature_method_gets_a_docstring_at_body_indent(tmp_pa
     root = write_project(tmp_path, {"m.py": SOURCE})
     _, text = await write(root, "Cart.fetch", "google", "Fetch the url.", returns="The url.")
     assert '        url: str,  # the url\n    ):\n        """Fetch the url.\n' in text
-    assert docstring_of(text, "Cart.fetch") == (
-        "Fetch the url.\n\nArgs:\n    url (str):\n\nReturns:\n    The url."
-    )
+    # Issue 57: no bare "url (str):" entry; a section only when every parameter says something.
+    assert docstring_of(text, "Cart.fetch") == "Fetch the url.\n\nReturns:\n    The url."
 
 
 async def test_module_docstring_goes_after_the_header_comments(tmp_path: Path) -> None:
@@ -249,5 +263,6 @@ async def test_a_docstring_kept_as_it_was_is_no_success(tmp_path: Path) -> None:
         "docstring of Order kept as it was: "
         "A customer's order; lines can change until it is placed."
     )
-    # The run added the parameter section (the summary stays): a change, a success.
-    assert "status" not in written and "Args:" in written["docstring"]
+    # Issue 57: no parameter section of bare types and defaults is added: nothing changes.
+    assert "status" not in written and "Args:" not in written["docstring"]
+    assert written["summary"].startswith("docstring of Order kept as it was")

@@ -68,7 +68,11 @@ async def test_docstring_pieces_are_checked_refused_and_retried(
 ) -> None:
     root = write_project(tmp_path, {"m.py": PRICES})
     pieces = {
-        "params": {"prices": "Net prices to add up.", "discount": "Not a parameter."},
+        "params": {
+            "prices": "Net prices to add up.",
+            "tax": "Rate added on top.",
+            "discount": "Not a parameter.",
+        },
         "returns": "The gross total.",
         "raises": {"ValueError": "If tax is negative.", "KeyError": "Never."},
     }
@@ -98,11 +102,11 @@ async def test_docstring_pieces_are_checked_refused_and_retried(
         "Add up prices and apply tax.\n\n"
         "Args:\n"
         "    prices (list[float]): Net prices to add up.\n"
-        "    tax (float): Defaults to ``0.1``.\n\n"
+        "    tax (float): Rate added on top.\n\n"  # issue 57: not "Defaults to ``0.1``."
         "Returns:\n"
         "    float: The gross total.\n\n"
         "Raises:\n"
-        "    ValueError: If tax is negative."
+        "    ValueError: If ``tax < 0``."  # the condition of its raise
     )
     text = written.decode()
     function = ast.parse(text).body[1]

@@ -81,7 +81,14 @@ async def test_a_dataclass_documents_what_its_constructor_takes(
     tmp_path: Path, runtime: SandboxRuntime
 ) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
-    pieces = {"summary": "An order of one customer.", "params": {"total": "Sum of the lines."}}
+    pieces = {
+        "summary": "An order of one customer.",
+        "params": {
+            "total": "Sum of the lines.",
+            "customer": "Who placed it.",
+            "lines": "What was ordered, one entry a line.",
+        },
+    }
     result, provider, text = await drive(
         runtime,
         root,
@@ -92,12 +99,13 @@ async def test_a_dataclass_documents_what_its_constructor_takes(
     assert result.status == "success", result.to_dict()
     assert len(provider.requests) == 1
     # total is field(init=False): no caller passes it, so the section cannot name it
-    # (the refused description is left out).
+    # (the refused description is left out). Issue 57: every entry says something; a
+    # bare "customer (str):" or "Defaults to ``list()``." was noise.
     order = ast.parse(text).body[1]
     assert isinstance(order, ast.ClassDef)
     assert ast.get_docstring(order) == (
         "An order of one customer.\n\n"
         "Args:\n"
-        "    customer (str):\n"
-        "    lines (list[str]): Defaults to ``list()``."  # a fresh one per call
+        "    customer (str): Who placed it.\n"
+        "    lines (list[str]): What was ordered, one entry a line."
     )

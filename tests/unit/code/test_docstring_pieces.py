@@ -57,8 +57,9 @@ def method(name: str) -> SourceNode:
         ),
         (Pieces(summary="Hash the SKU with sha256"), "summary", ""),
         # A colon in prose is no field list.
-        (Pieces(summary="Look up a SKU: its stock, or the default"), "summary", ""),
-        (Pieces(summary="Return stock per key: sku, depot"), "summary", ""),
+        # (The code names no stock or depot: the words here are its own.)
+        (Pieces(summary="Look up a SKU: its value, or the default"), "summary", ""),
+        (Pieces(summary="Return the default per key: sku, default"), "summary", ""),
         (
             Pieces(summary="Return, description, params {name: description}."),
             "summary",
@@ -230,32 +231,44 @@ def test_no_summary_no_docstring() -> None:
 
 
 def test_what_is_missing_is_filled_from_facts_only() -> None:
+    # Issue 57: a default or a type alone ("default (int): Defaults to ``0``.", a bare
+    # "KeyError:") repeats the signature; the section is written only when every parameter
+    # says something, and an exception says when it is raised, from its raise's condition.
     given = Pieces(summary="look up a SKU", params={"sku": "Stock keeping unit to find."})
+    plan = compose(method("get"), given, "google", None)
+    assert plan["text"] == "Look up a SKU.\n\nRaises:\n    KeyError: If ``not sku``."
+    assert plan["filled"] == ["raises.KeyError from the condition of its raise"]
+    assert plan["left_out"] == ["params: not every parameter has a description"]
+    given.params["default"] = "What to return when the SKU is empty."
     plan = compose(method("get"), given, "google", None)
     assert plan["text"] == (
         "Look up a SKU.\n\n"
         "Args:\n"
         "    sku (str): Stock keeping unit to find.\n"
-        "    default (int): Defaults to ``0``.\n\n"
+        "    default (int): What to return when the SKU is empty.\n\n"
         "Raises:\n"
-        "    KeyError:"  # the colon makes it a Google field docstring_parser reads
+        "    KeyError: If ``not sku``."
     )
-    assert plan["filled"] == ["params.default from its default"]
 
 
 def test_an_existing_docstring_fills_what_the_model_left_out() -> None:
     current = (
         "Find a SKU.\n\nArgs:\n    sku: Code printed on the label.\n\nReturns:\n    The count."
     )
-    plan = compose(method("get"), Pieces(summary="Total: 10.000"), "numpy", current)
+    given = Pieces(summary="Total: 10.000", params={"default": "Count for an empty SKU."})
+    plan = compose(method("get"), given, "numpy", current)
     assert plan["refused"][0]["field"] == "summary"
     assert plan["text"] == (
         "Find a SKU.\n\n"
         "Parameters\n----------\nsku : str\n    Code printed on the label.\n"
-        "default : int\n    Defaults to ``0``.\n\n"
+        "default : int\n    Count for an empty SKU.\n\n"
         "Returns\n-------\nint\n    The count.\n\n"
-        "Raises\n------\nKeyError"
+        "Raises\n------\nKeyError\n    If ``not sku``."
     )
+    # Issue 57: without a description of ``default`` the section cannot be completed, and
+    # the author's entry is not dropped either: the docstring is kept as it is.
+    plan = compose(method("get"), Pieces(), "numpy", current)
+    assert plan["text"] is None and plan["kept"] == "entries ['params.sku'] Remora cannot complete"
 
 
 def test_sections_that_are_not_rebuilt_keep_the_docstring_as_it_is() -> None:
@@ -266,14 +279,18 @@ def test_sections_that_are_not_rebuilt_keep_the_docstring_as_it_is() -> None:
 
 
 def test_sphinx_style() -> None:
-    given = Pieces(summary="Look up a SKU.", returns="The count found.")
+    given = Pieces(
+        summary="Look up a SKU.",
+        returns="The count found.",
+        params={"sku": "Code printed on the label.", "default": "Count for an empty SKU."},
+    )
     plan = compose(method("get"), given, "sphinx", None)
     assert plan["text"] == (
         "Look up a SKU.\n\n"
-        ":param sku:\n:type sku: str\n"  # undescribed, still named: the section is exact
-        ":param default: Defaults to ``0``.\n:type default: int\n"
+        ":param sku: Code printed on the label.\n:type sku: str\n"
+        ":param default: Count for an empty SKU.\n:type default: int\n"
         ":returns: The count found.\n:rtype: int\n"
-        ":raises KeyError:"
+        ":raises KeyError: If ``not sku``."
     )
 
 

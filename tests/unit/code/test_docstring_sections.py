@@ -24,6 +24,20 @@ from remora.code.source import NodeRef, SourceNode, locate, parse
 CASE = Path(__file__).parent / "cases" / "docstring_sections.py"
 STYLES = ("google", "numpy", "sphinx")
 SUMMARY = Pieces(summary="Move parcels between depots.")
+# What each parameter means: a section is written only when every parameter says something.
+MEANINGS = [
+    "Where they go.",
+    "Who takes them.",
+    "What else goes with them.",
+    "How fast they go.",
+    "What is written on them.",
+    "Marks put on them.",
+]
+
+
+def described(names: list[str]) -> Pieces:
+    return Pieces(SUMMARY.summary, params=dict(zip(names, MEANINGS, strict=False)))
+
 
 # (node type, qualified name, line, the names the section must have, with * prefixes).
 NODES = [
@@ -74,13 +88,15 @@ def test_the_section_names_exactly_the_parameters(
     node_type: str, name: str, line: int, names: list[str], style: str
 ) -> None:
     assert python_says(name) == names
-    plan = compose(node(node_type, name, line), SUMMARY, style, None)
-    assert plan["text"] is not None and plan["left_out"] == []
+    plan = compose(node(node_type, name, line), described(names), style, None)
+    assert plan["text"] is not None and plan["left_out"] == [], plan
     parsed = docstring_parser.parse(plan["text"], PARSER_STYLES[style])
     assert [p.arg_name for p in parsed.params] == names
     assert parsed.short_description == "Move parcels between depots."
 
 
+# Issue 57: entries with only a type or "Defaults to …" repeat the signature; they were
+# written before ("orders (list[str]):", "express (bool): Defaults to ``False``.").
 @pytest.mark.parametrize(
     ("name", "pieces", "expected"),
     [
@@ -90,37 +106,24 @@ def test_the_section_names_exactly_the_parameters(
                 summary="Ship the orders.",
                 params={"carrier": "Who takes the parcels.", "orders": "The orders."},
             ),
-            "Ship the orders.\n\n"
-            "Args:\n"
-            "    orders (list[str]):\n"  # "The orders." only repeats the name: refused
-            "    carrier: Who takes the parcels.\n"
-            "    *extra (str):\n"
-            "    express (bool): Defaults to ``False``.\n"
-            "    note: Defaults to ``None``.\n"
-            "    **labels (str):\n\n"
-            "Raises:\n"
-            "    ValueError:",
+            # "The orders." only repeats the name; the others say nothing: no section.
+            "Ship the orders.\n\nRaises:\n    ValueError: If ``not orders``.",
         ),
         (
             "pack",
-            Pieces(summary="Pack the items.", params={"**sizes": "Box size per label."}),
-            "Pack the items.\n\nArgs:\n    items:\n    sizes (dict[str, int]): Box size per label.",
+            Pieces(
+                summary="Pack the items.",
+                params={"items": "What to pack.", "**sizes": "Box size per label."},
+            ),
+            "Pack the items.\n\n"
+            "Args:\n    items: What to pack.\n    sizes (dict[str, int]): Box size per label.",
         ),
         (
             "Parcel",
-            Pieces(summary="A parcel to ship.", params={"seal": "Seal number."}),
-            "A parcel to ship.\n\n"
-            "Args:\n"
-            "    weight (float):\n"
-            "    seal (str): Seal number.\n"
-            "    fragile (bool): Defaults to ``False``.",
+            Pieces(summary="A parcel to move.", params={"seal": "Seal number."}),
+            "A parcel to move.",
         ),
-        (
-            "Depot",
-            Pieces(summary="A depot that stores parcels."),
-            "A depot that stores parcels.\n\n"
-            "Args:\n    name (str):\n    capacity (int): Defaults to ``10``.",
-        ),
+        ("Depot", Pieces(summary="A depot that stores parcels."), "A depot that stores parcels."),
     ],
 )
 def test_google_text(name: str, pieces: Pieces, expected: str) -> None:
@@ -129,9 +132,9 @@ def test_google_text(name: str, pieces: Pieces, expected: str) -> None:
     assert plan["text"] == expected
 
 
-def test_a_multi_line_default_is_written_on_one_line() -> None:
-    plan = compose(node("function", "pack", 13), SUMMARY, "numpy", None)
-    assert "sizes : dict[str, int]\n    Defaults to ``{'s': 1, 'm': 2}``." in plan["text"]
+def test_a_multi_line_annotation_is_written_on_one_line() -> None:
+    plan = compose(node("function", "pack", 13), described(["items", "sizes"]), "numpy", None)
+    assert "sizes : dict[str, int]\n    Who takes them." in plan["text"]
     assert one_line("(\n    1,\n    2,\n)") == "(1, 2)"
     assert one_line(None) == ""
 
@@ -160,11 +163,11 @@ def test_no_summary_writes_nothing_even_when_sections_could_be_built() -> None:
 def test_a_description_the_parser_reads_as_a_section_is_left_out() -> None:
     given = Pieces(summary="Pack the items.", description="Raises:\n\nKeyError: Never.")
     plan = compose(node("function", "pack", 13), given, "google", None)
-    assert plan["text"] == (
-        "Pack the items.\n\n"
-        "Args:\n    items:\n    sizes (dict[str, int]): Defaults to ``{'s': 1, 'm': 2}``."
-    )
-    assert plan["left_out"] == ["description: not read back exactly"]
+    assert plan["text"] == "Pack the items."
+    assert plan["left_out"] == [
+        "params: not every parameter has a description",
+        "description: not read back exactly",
+    ]
 
 
 @pytest.mark.parametrize("style", STYLES)
@@ -173,10 +176,17 @@ def test_bare_parameter_names_alone_leave_the_section_out(style: str) -> None:
     add = locate(parse("def add(a, b):\n    return a + b\n", "m.py"), NodeRef("function", "add", 1))
     plan = compose(add, Pieces(summary="Add two numbers."), style, None)
     assert plan["text"] == "Add two numbers."
-    assert plan["left_out"] == ["params: nothing known to say about them"]
-    # One described parameter keeps the section, naming both.
+    assert plan["left_out"] == ["params: not every parameter has a description"]
+    # Issue 57: one described parameter no longer keeps the section with a bare ``a``.
     plan = compose(
         add, Pieces(summary="Add two numbers.", params={"b": "What to add."}), style, None
+    )
+    assert plan["text"] == "Add two numbers."
+    plan = compose(
+        add,
+        Pieces(summary="Add two numbers.", params={"a": "The start.", "b": "What to add."}),
+        style,
+        None,
     )
     parsed = docstring_parser.parse(plan["text"], PARSER_STYLES[style])
     assert [p.arg_name for p in parsed.params] == ["a", "b"]

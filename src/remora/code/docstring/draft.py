@@ -22,9 +22,17 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.docstring.claims import comparison_summary
+from remora.code.docstring.definitions import (
+    Defined,
+    definitions,
+    file_docstring_summaries,
+    located_definition,
+)
+from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.siblings import sibling_texts
 from remora.code.module import host_function
-from remora.code.text_cache import ast_tree, per_text
+from remora.code.text_cache import ast_tree
 
 __all__ = [
     "FIXED_EXAMPLES",
@@ -51,8 +59,6 @@ FIXED_EXAMPLES = (
     "    def __init__(self):\n        self.items = []",
 )
 
-_Defined = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-
 
 @dataclass(frozen=True)
 class Example:
@@ -75,15 +81,7 @@ def first_sentence(context: CodeContext, text: str) -> str:
     return line
 
 
-# Once per text: every run's prompt looks its node up among the file's definitions, a walk
-# of the whole file each time (2.7% of a docstring run on click).
-@per_text()
-def _definitions(text: str) -> tuple[_Defined, ...]:
-    tree = ast_tree(text)
-    return () if tree is None else tuple(n for n in ast.walk(tree) if isinstance(n, _Defined))
-
-
-def _example(text: str, node: _Defined) -> Example | None:
+def _example(text: str, node: Defined) -> Example | None:
     """The node's code with its docstring reduced to the summary line; None if unsuited."""
     doc = ast.get_docstring(node)
     if not doc or node.end_lineno is None or len(node.body) < 2:
@@ -112,7 +110,7 @@ def _example(text: str, node: _Defined) -> Example | None:
 def _documented(text: str) -> tuple[tuple[int, int, Example], ...]:
     """The file's examples in file order, each with its first line and its ``def`` line."""
     found = []
-    for node in sorted(_definitions(text), key=lambda n: n.lineno):
+    for node in sorted(definitions(text), key=lambda n: n.lineno):
         start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
         if example := _example(text, node):
             found.append((start, node.lineno, example))
@@ -124,33 +122,13 @@ def file_examples(text: str, *, skip_line: int = 0) -> list[Example]:
     return [e for start, line, e in _documented(text) if skip_line not in (start, line)]
 
 
-@functools.lru_cache(maxsize=64)
-def _summaries(text: str) -> tuple[tuple[str, str], ...]:
-    tree = ast_tree(text)
-    if tree is None:
-        return ()
-    found = {}
-    for node in [tree, *_definitions(text)]:
-        doc = ast.get_docstring(node)
-        if doc and doc.strip():
-            name = "the module" if isinstance(node, ast.Module) else node.name
-            found[name] = doc.strip().splitlines()[0].strip()
-    return tuple(found.items())
+def _own_examples(text: str, skip_line: int) -> list[str]:
+    """Up to MAX_EXAMPLES of the node's own module, else the fixed ones.
 
-
-def file_docstring_summaries(text: str) -> dict[str, str]:
-    """Every definition's docstring summary in ``text``, by name (the file's own too)."""
-    return dict(_summaries(text))
-
-
-def _project_examples(context: CodeContext, path: str, text: str, skip_line: int) -> list[str]:
-    """Up to MAX_EXAMPLES: the file's own, then its folder's, then the fixed ones."""
+    Not its folder's other files: a small model copies the nouns of what it is shown
+    as style, and a neighbour's nouns are not this code's ("Label the order." on a
+    product's method, the order from the next file's docstring; issue 57)."""
     examples = [e.code for e in file_examples(text, skip_line=skip_line)[:MAX_EXAMPLES]]
-    if len(examples) < MAX_EXAMPLES:
-        for sibling in sibling_texts(context, path):
-            examples += [e.code for e in file_examples(sibling)[: MAX_EXAMPLES - len(examples)]]
-            if len(examples) >= MAX_EXAMPLES:
-                break
     return examples or list(FIXED_EXAMPLES)
 
 
@@ -162,15 +140,6 @@ def style_summaries(context: CodeContext) -> dict[str, str]:
         found.update(file_docstring_summaries(text))
     found.pop("the module", None)
     return found
-
-
-def _located(text: str, full_name: str, line: int) -> _Defined | None:
-    short = full_name.rsplit(".", 1)[-1]
-    for node in _definitions(text):
-        start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-        if node.name == short and line in (start, node.lineno):
-            return node
-    return None
 
 
 def shape_prompt(
@@ -192,7 +161,7 @@ def shape_prompt(
             ),
             "stop": ['"""', "\n"],
         }
-    node = _located(text, full_name, start_line)
+    node = located_definition(text, full_name, start_line)
     if node is None or node.end_lineno is None or node.body[0].lineno == node.lineno:
         return None
     first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
@@ -224,13 +193,23 @@ def docstring_prompt(context: CodeContext) -> dict[str, Any]:
     fill-in-the-middle and ``{chat_prefix, instruction}`` for a prefilled chat reply.
 
     ``available`` is False (with ``reason``) for a node that cannot be asked this way
-    (a one-line definition). The style comes from the nearest documented code of the
-    project, else from fixed examples.
+    (a one-line definition); ``leave`` says why a node's docstring must be left alone
+    (left_alone.py: a property setter, a docstring the program reads), and ``summary``
+    is the one its facts give (a comparison dunder: claims.py), for which no model is
+    asked. The style comes from the documented code of the node's own module, else
+    from fixed examples.
     """
+    located = context.located()
+    if leave := left_alone(located):
+        return {"available": False, "reason": leave, "leave": leave, "summary": ""}
+    if summary := comparison_summary(located):
+        known = "the summary is known"
+        return {"available": False, "reason": known, "leave": "", "summary": summary}
     node = context.bound_node()
     text = context.node_file_text()
-    examples = _project_examples(context, node.file_path, text, node.start_line)
+    examples = _own_examples(text, node.start_line)
     prompt = shape_prompt(text, node.node_type, node.full_name, node.start_line, examples)
     if prompt is None:
-        return {"available": False, "reason": "its body shares the header's line"}
-    return {"available": True, "reason": "", **prompt}
+        reason = "its body shares the header's line"
+        return {"available": False, "reason": reason, "leave": "", "summary": ""}
+    return {"available": True, "reason": "", "leave": "", "summary": "", **prompt}

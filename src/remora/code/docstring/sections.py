@@ -93,23 +93,18 @@ def documented_parameters(node: SourceNode) -> Known:
     return Known([p.to_dict() for p in constructor.parameters])
 
 
-def fact_entries(
-    parameters: list[dict[str, Any]], texts: dict[str, str]
-) -> tuple[list[Entry], list[str]]:
-    """Entries for ``parameters``: the given text, else the default's; (entries, filled)."""
-    entries: list[Entry] = []
-    filled: list[str] = []
-    for param in parameters:
-        name = param["name"]
-        text = texts.get(name, "")
-        default = one_line(param["default"])
-        if not text and default:
-            text = f"Defaults to ``{default}``."
-            filled.append(f"params.{name} from its default")
-        entries.append(
-            Entry(_STARS.get(param["kind"], "") + name, one_line(param["annotation"]), text)
+def fact_entries(parameters: list[dict[str, Any]], texts: dict[str, str]) -> list[Entry]:
+    """Entries for ``parameters``: the name as the docstring writes it (``*args``), the
+    annotation in the style's type slot, the given text ('' when there is none: a default
+    or a type alone says nothing the signature does not, so no text is made up from them)."""
+    return [
+        Entry(
+            _STARS.get(p["kind"], "") + p["name"],
+            one_line(p["annotation"]),
+            texts.get(p["name"], ""),
         )
-    return entries, filled
+        for p in parameters
+    ]
 
 
 def reads_back(text: str, style: str, params: list[Entry], raises: list[Entry]) -> bool:

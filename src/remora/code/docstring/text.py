@@ -22,9 +22,12 @@ from typing import Any
 import docstring_parser
 
 from remora.code.context import CodeContext
-from remora.code.docstring.draft import file_docstring_summaries, style_summaries
+from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.claims import contradiction
+from remora.code.docstring.draft import style_summaries
 from remora.code.docstring.edit import node_docstring
-from remora.code.docstring.facts import code_facts, word_tokens
+from remora.code.docstring.facts import code_facts, name_words, word_tokens
+from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.prose import problem
 from remora.code.docstring.sections import (
     Entry,
@@ -106,7 +109,7 @@ def check_pieces(
 
     accepted.summary = judge("summary", given.summary, name, summary=True)
     if accepted.summary and (
-        reason := _contradiction(node, name, accepted.summary, neighbours or {})
+        reason := contradiction(node, name, accepted.summary, neighbours or {})
     ):
         refused.append({"field": "summary", "reason": reason})
         accepted.summary = ""
@@ -120,10 +123,16 @@ def check_pieces(
             reason = f"no such parameter ({known}); describe only these"
             refused.append({"field": f"params.{param}", "reason": reason})
         elif described := judge(f"params.{param}", text, param):
-            accepted.params[param.lstrip("*")] = described
+            if empty := _says_nothing(described, _row(real.parameters, param)):
+                refused.append({"field": f"params.{param}", "reason": empty})
+            else:
+                accepted.params[param.lstrip("*")] = described
     returns = node_returns(node) if node.definition is not None else {"returns_value": False}
     if given.returns.strip() and not (returns["returns_value"] or returns.get("is_generator")):
         reason = "the code returns no value; leave returns out"
+        refused.append({"field": "returns", "reason": reason})
+    elif given.returns.strip() and _only_self(node, given.returns):
+        reason = "it returns the instance itself (`return self`); say so, or leave returns out"
         refused.append({"field": "returns", "reason": reason})
     else:
         accepted.returns = judge("returns", given.returns, name)
@@ -132,35 +141,48 @@ def check_pieces(
             listed = ", ".join(sorted(raised)) or "nothing"
             reason = f"{exc} is not raised by this code (it raises {listed})"
             refused.append({"field": f"raises.{exc}", "reason": reason})
+        elif name_words(text) <= _EMPTY_WORDS | name_words(exc):
+            reason = f"it does not say when {exc} is raised; say when, or leave it out"
+            refused.append({"field": f"raises.{exc}", "reason": reason})
         elif described := judge(f"raises.{exc}", text, exc):
             accepted.raises[exc] = described
     return accepted, refused
 
 
-_RETURNING_VERBS = frozenset({"return", "returns", "get", "gets", "compute", "computes"})
+# Words that say nothing about a parameter or an exception beyond the signature: articles,
+# type names, "optional", "defaults to", "raised if an error".
+_EMPTY_WORDS = frozenset(
+    str.split(
+        """a an the of to is if when it this that be by value object instance optional default
+    defaults none true false str string int integer float number bool boolean list dict
+    dictionary tuple set bytes any type raised raise raises thrown error exception"""
+    )
+)
 
 
-def _contradiction(node: SourceNode, name: str, summary: str, neighbours: dict[str, str]) -> str:
-    """Why ``summary`` cannot be about this node ('' when it can be).
+def _row(parameters: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    return next(p for p in parameters if p["name"] == name.lstrip("*"))
 
-    It says the code returns something it never returns, or it is word for word
-    another docstring of the file or of the style examples (a completion that
-    repeated its prompt instead of describing this code).
-    """
-    tokens = word_tokens(summary)
-    kind = node.ref.node_type
-    if tokens and tokens[0] in _RETURNING_VERBS:
-        if kind in ("class", "file"):
-            return f"it says the {kind} returns something; say what it holds or is for"
-        facts = node_returns(node)
-        if not (facts["returns_value"] or facts["is_generator"]):
-            return f"it says the code returns something, but {name} returns no value"
-    others = {**neighbours, **file_docstring_summaries(node.file.text)}
-    own = node.definition.name.value if node.definition is not None else "the module"
-    for other, text in others.items():
-        if other != own and word_tokens(text) == tokens:
-            return f"it copies the docstring of {other}; say what this code does"
+
+def _says_nothing(text: str, parameter: dict[str, Any]) -> str:
+    """Why a parameter's description only repeats the signature ('' when it says more)."""
+    known = name_words(parameter["name"]) | _EMPTY_WORDS
+    for written in (parameter["annotation"], parameter["default"]):
+        known |= set(word_tokens(written or ""))
+    tokens = name_words(text)
+    if tokens and tokens <= known | {t for t in tokens if t.isdigit()}:
+        return (
+            "it gives only the name, type or default, which the signature shows; "
+            "say what the parameter means, or leave it out"
+        )
     return ""
+
+
+def _only_self(node: SourceNode, text: str) -> bool:
+    """A builder's returns text that does not say it is the instance."""
+    facts = body_facts(node) if node.ref.node_type in ("function", "method") else None
+    instance = {"self", "instance", "itself", "object"}
+    return facts is not None and facts.builder and not set(word_tokens(text)) & instance
 
 
 def existing_pieces(value: str | None) -> tuple[Pieces, list[str]]:
@@ -205,6 +227,8 @@ def compose(
     accepted, refused = check_pieces(node, given, neighbours)
     old, other = existing_pieces(current)
     nothing: dict[str, Any] = {"text": None, "refused": refused, "filled": [], "kept": ""}
+    if leave := left_alone(node):
+        return {**nothing, "kept": leave, "left_out": []}
     if other:
         return {**nothing, "kept": f"sections {other}", "left_out": []}
     filled: list[str] = []
@@ -237,11 +261,11 @@ def compose(
             )
             for p in known.parameters
         }
-        params, from_defaults = fact_entries(known.parameters, texts)
-        filled += from_defaults
-        if params and not any(entry.text or entry.kind for entry in params):
-            # Bare names repeat the signature: a section to fill in, not to accept.
-            left_out.append("params: nothing known to say about them")
+        params = fact_entries(known.parameters, texts)
+        if any(not entry.text for entry in params):
+            # A name with only its type or default repeats the signature: the section is
+            # written when every parameter has something to say, never in part.
+            left_out.append("params: not every parameter has a description")
             params = []
     facts: dict[str, Any] = {"returns_value": False, "is_generator": False, "annotation": None}
     if node.definition is not None:
@@ -250,11 +274,7 @@ def compose(
     if facts["returns_value"] or facts["is_generator"]:
         text = pick("returns", accepted.returns, old.returns)
         returns = Entry("", one_line(facts["annotation"]), text) if text else None
-    raised = [item["name"] for item in node_raises(node)] if node.definition is not None else []
-    raises = [
-        Entry(exc, "", pick(f"raises.{exc}", accepted.raises.get(exc, ""), old.raises.get(exc, "")))
-        for exc in dict.fromkeys(raised)
-    ]
+    raises = _raises_entries(node, accepted, old, filled, left_out)
     # What docstring_parser does not read back exactly is left out, the description first.
     present = {"description": bool(description), "params": bool(params), "raises": bool(raises)}
     tries: list[tuple[list[str], str, list[Entry], list[Entry]]] = [
@@ -266,10 +286,45 @@ def compose(
     for dropped, words, rows, errors in tries:
         text = render(style, summary, words, rows, returns, errors, facts["is_generator"])
         if reads_back(text, style, rows, errors):
+            if lost := _lost_entries(old, rows, errors, returns):
+                return {**nothing, "kept": f"entries {lost} Remora cannot complete", "left_out": []}
             left_out += [f"{part}: not read back exactly" for part in dropped if present[part]]
             done = {"text": text, "refused": refused, "filled": filled, "kept": ""}
             return {**done, "left_out": left_out}
     return {**nothing, "left_out": [f"everything: not read back as {style} style"]}
+
+
+def _raises_entries(
+    node: SourceNode, accepted: Pieces, old: Pieces, filled: list[str], left_out: list[str]
+) -> list[Entry]:
+    """An entry per exception the code raises that has something to say: the existing
+    docstring's text, else the condition guarding its ``raise`` ("If ``amount <= 0``."),
+    else the model's checked text; an exception with none of them is left out."""
+    if node.definition is None:
+        return []
+    conditions = body_facts(node).raise_conditions
+    entries = []
+    for exc in dict.fromkeys(item["name"] for item in node_raises(node)):
+        guards = conditions.get(exc, [])
+        guarded = guards and all(guards)
+        said = ", or if ".join(f"``{g}``" for g in guards if g) if guarded else ""
+        text = old.raises.get(exc, "") or (f"If {said}." if said else accepted.raises.get(exc, ""))
+        if text and not accepted.raises.get(exc) and not old.raises.get(exc):
+            filled.append(f"raises.{exc} from the condition of its raise")
+        if text:
+            entries.append(Entry(exc, "", text))
+        else:
+            left_out.append(f"raises.{exc}: nothing known about when it is raised")
+    return entries
+
+
+def _lost_entries(
+    old: Pieces, params: list[Entry], raises: list[Entry], returns: Entry | None
+) -> list[str]:
+    """The existing docstring's entries the new text would drop (it is then kept as it is)."""
+    lost = [f"params.{p}" for p in old.params if p not in {e.name.lstrip("*") for e in params}]
+    lost += [f"raises.{e}" for e in old.raises if e not in {r.name for r in raises}]
+    return lost + (["returns"] if old.returns and returns is None else [])
 
 
 @host_function

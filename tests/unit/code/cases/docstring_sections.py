@@ -1,4 +1,5 @@
-"""Nodes whose docstring parameter sections are built from the code (test_docstring_sections)."""
+"""Parcels moved between depots: nodes whose docstring parameter sections are built from the code
+(test_docstring_sections)."""
 
 from dataclasses import KW_ONLY, InitVar, dataclass, field
 from typing import ClassVar, NamedTuple

@@ -1,0 +1,186 @@
+"""What a node's own code does, read once from its ``ast``: the facts a summary's verb rests on.
+
+A summary is a claim about the code. "Return …" needs a value returned, "Print …"
+a call that prints, "Raise …" a ``raise``; a method whose every value return is
+``return self`` is a builder (it sets something and hands back the instance); a
+predicate that returns ``a <= b`` is true when ``a`` is at most ``b``. These are
+read here, once per located node, from the node's own statements (never from a
+nested function, class or lambda, which are their own nodes), and judged by
+:mod:`remora.code.docstring.claims`. The condition guarding each ``raise`` is
+read too: it is what a Raises entry says ("If ``amount <= 0``.").
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from remora.code.docstring.definitions import located_definition
+from remora.code.source import SourceNode
+from remora.code.text_cache import ast_tree, per_node
+
+__all__ = ["BodyFacts", "body_facts"]
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_STREAMS = ("stdout", "stderr")
+_CALLED_BY_NAME = ("run", "execute", "invoke", "call", "start", "spawn", "submit", "exec", "eval")
+_STORING_CALLS = ("append", "add", "insert", "extend", "update", "setdefault", "appendleft")
+
+
+@dataclass(frozen=True)
+class BodyFacts:
+    """The node's own code, as the claims of a summary need it (see the module's docstring)."""
+
+    readable: bool = False  # False: the text does not parse with this Python; nothing is known
+    parameters: tuple[str, ...] = ()
+    value_returns: int = 0
+    self_returns: int = 0  # ``return self``
+    calls: frozenset[str] = frozenset()  # the last name of each called expression
+    prints: bool = False  # print(), pprint(), echo(), or a write on stdout/stderr
+    writes: bool = False  # write*/dump*/save*/commit/flush calls, or print(..., file=...)
+    stores: bool = False  # an item stored into a container: d[k] = v, .append(), .add(), ...
+    runs: bool = False  # a parameter is called, or run()/execute()/start()/... is
+    raises: bool = False  # a raise statement of its own
+    # The expressions returned with a value, as written (``ast.unparse``).
+    returned: tuple[ast.expr, ...] = ()
+    # Per exception name, the condition of each raise of it (None: no condition known).
+    raise_conditions: dict[str, list[str | None]] = field(default_factory=dict)
+
+    @property
+    def builder(self) -> bool:
+        """Every value it returns is the instance itself (``return self``)."""
+        return self.self_returns > 0 and self.self_returns == self.value_returns
+
+
+def _dotted(node: ast.expr) -> str:
+    """``sys.stdout.write`` -> "sys.stdout.write"; '' for anything but names and attributes."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value)
+        return f"{inner}.{node.attr}" if inner else ""
+    return ""
+
+
+def _own_nodes(statements: list[ast.stmt]) -> list[ast.AST]:
+    """Every node of the statements, not descending into nested definitions or lambdas."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(reversed(statements))
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if not isinstance(node, _NESTED):
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return found
+
+
+def _parameters(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    args = definition.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    every += [a for a in (args.vararg, args.kwarg) if a is not None]
+    return tuple(a.arg for a in every)
+
+
+class _Scan:
+    def __init__(self, parameters: tuple[str, ...]) -> None:
+        self.parameters = parameters
+        self.calls: set[str] = set()
+        self.prints = self.writes = self.stores = self.runs = self.raises = False
+
+    def call(self, node: ast.Call) -> None:
+        dotted = _dotted(node.func)
+        name = dotted.rsplit(".", 1)[-1] if dotted else ""
+        if not name:
+            return
+        self.calls.add(name)
+        receiver = dotted.rsplit(".", 1)[0] if "." in dotted else ""
+        if name in ("print", "pprint", "echo", "secho") or (
+            name == "write" and receiver.endswith(_STREAMS)
+        ):
+            self.prints = True
+        if name.startswith(("write", "dump", "save")) or name in ("commit", "flush"):
+            self.writes = self.writes or not receiver.endswith(_STREAMS)
+        if name == "print" and any(k.arg == "file" for k in node.keywords):
+            self.writes = True
+        if name in _STORING_CALLS or name.startswith("register"):
+            self.stores = True
+        if dotted in self.parameters or name in _CALLED_BY_NAME or dotted.startswith("subprocess."):
+            self.runs = True
+
+
+def _guard(
+    parents: dict[ast.AST, ast.AST], raise_node: ast.Raise, top: ast.AST, local: set[str]
+) -> str | None:
+    """The condition under which ``raise_node`` runs, as written; None when it is not one
+    ``if`` test the raise sits directly in the body of (an ``else``, an ``elif``, a loop, a
+    ``try`` or ``with`` between them, or no ``if`` at all), or when the test reads a local
+    variable (a caller cannot tell when ``item is None`` holds): no condition Remora states."""
+    parent = parents.get(raise_node)
+    if not isinstance(parent, ast.If) or raise_node not in parent.body:
+        return None
+    above = parents.get(parent)
+    if isinstance(above, ast.If) and parent in above.orelse:
+        return None  # an elif: its condition holds only when the ones before it did not
+    if above is not top:
+        return None  # inside a loop, try, with or another if: more than this test decides
+    if any(isinstance(n, ast.Name) and n.id in local for n in ast.walk(parent.test)):
+        return None
+    return ast.unparse(parent.test)
+
+
+@per_node
+def body_facts(node: SourceNode) -> BodyFacts:
+    """The :class:`BodyFacts` of a located function or method (empty for a class or file)."""
+    if node.definition is None or node.ref.node_type == "class":
+        return BodyFacts(readable=True)
+    line = node.file.positions[node.definition].start.line
+    tree = ast_tree(node.file.text)
+    definition = located_definition(node.file.text, node.ref.full_name, line) if tree else None
+    if not isinstance(definition, ast.FunctionDef | ast.AsyncFunctionDef):
+        return BodyFacts()
+    parameters = _parameters(definition)
+    scan = _Scan(parameters)
+    parents: dict[ast.AST, ast.AST] = {}
+    returned: list[ast.expr] = []
+    self_returns = 0
+    conditions: dict[str, list[str | None]] = {}
+    own = _own_nodes(definition.body)
+    for item in own:
+        if not isinstance(item, _NESTED):
+            for child in ast.iter_child_nodes(item):
+                parents[child] = item
+    for statement in definition.body:
+        parents[statement] = definition
+    local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    local |= {n.name for n in own if isinstance(n, ast.ExceptHandler) and n.name}
+    local -= set(parameters)
+    for item in own:
+        if isinstance(item, ast.Call):
+            scan.call(item)
+        elif isinstance(item, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+            scan.stores = scan.stores or any(isinstance(t, ast.Subscript) for t in targets)
+        elif isinstance(item, ast.Return) and item.value is not None:
+            if not (isinstance(item.value, ast.Constant) and item.value.value is None):
+                returned.append(item.value)
+                self_returns += isinstance(item.value, ast.Name) and item.value.id == "self"
+        elif isinstance(item, ast.Raise):
+            scan.raises = True
+            if item.exc is not None:
+                exc = _dotted(item.exc.func if isinstance(item.exc, ast.Call) else item.exc)
+                if exc:
+                    conditions.setdefault(exc, []).append(_guard(parents, item, definition, local))
+    return BodyFacts(
+        readable=True,
+        parameters=parameters,
+        value_returns=len(returned),
+        self_returns=self_returns,
+        calls=frozenset(scan.calls),
+        prints=scan.prints,
+        writes=scan.writes,
+        stores=scan.stores,
+        runs=scan.runs,
+        raises=scan.raises,
+        returned=tuple(returned),
+        raise_conditions=conditions,
+    )

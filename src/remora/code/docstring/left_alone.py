@@ -1,0 +1,88 @@
+"""Docstrings Remora leaves alone: those Python never shows, and those the program reads.
+
+A property's setter and deleter share the getter's name: ``help()`` and the
+property's ``__doc__`` show the getter's docstring, never theirs, and an
+``@overload`` stub is replaced by the implementation. A docstring the program
+reads at run time is part of its behaviour: a module that hands ``__doc__`` to
+``argparse`` (``description=__doc__``) or docopt prints it as its ``--help``, a
+class whose code reads ``self.__doc__`` or a function whose ``NAME.__doc__`` is
+read does the same, and a click or typer command's docstring is its help text.
+A new or changed docstring there changes what the program does. Each is read
+from the module's ``ast``, never from the text.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from remora.code.docstring.definitions import located_definition
+from remora.code.source import SourceNode
+from remora.code.text_cache import ast_tree, per_node, per_text
+
+__all__ = ["left_alone"]
+
+# Decorators whose function's docstring becomes a command's help text (click's and typer's
+# ``@command``/``@group``, as ``@click.command()`` or ``@app.command()``).
+_HELP_DECORATORS = ("command", "group")
+
+
+def _decorator_name(decorator: ast.expr) -> str:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else ""
+
+
+@per_text()
+def _doc_reads(text: str) -> tuple[bool, frozenset[str]]:
+    """(the module reads its own ``__doc__``, the names whose ``NAME.__doc__`` is read,
+    with ``self``/``cls`` standing for the class they are read in); once per text."""
+    tree = ast_tree(text)
+    if tree is None:
+        return False, frozenset()
+    module = False
+    names: set[str] = set()
+    every = list(ast.walk(tree))
+    classes = [
+        (n, n.lineno, n.end_lineno or n.lineno) for n in every if isinstance(n, ast.ClassDef)
+    ]
+    for item in every:
+        if isinstance(item, ast.Name) and item.id == "__doc__":
+            module = True
+        elif isinstance(item, ast.Attribute) and item.attr == "__doc__":
+            owner = item.value
+            if isinstance(owner, ast.Call) and _decorator_name(owner) == "type" and owner.args:
+                owner = owner.args[0]  # type(self).__doc__
+            if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                inside = [c for c, start, end in classes if start <= item.lineno <= end]
+                names |= {inside[-1].name} if inside else set()
+            elif isinstance(owner, ast.Name):
+                names.add(owner.id)
+        elif isinstance(item, ast.Call) and _decorator_name(item) == "getdoc" and item.args:
+            names |= {item.args[0].id} if isinstance(item.args[0], ast.Name) else set()
+    return module, frozenset(names)
+
+
+@per_node
+def left_alone(node: SourceNode) -> str:
+    """Why the node's docstring must not be written or changed ('' when it may be)."""
+    module_reads, read_names = _doc_reads(node.file.text)
+    if node.definition is None:
+        if module_reads:
+            return "the module reads its own __doc__ at run time (a help text): leave it"
+        return ""
+    line = node.file.positions[node.definition].start.line
+    definition = located_definition(node.file.text, node.ref.full_name, line)
+    if definition is None:
+        return ""
+    if definition.name in read_names:
+        return f"the code reads {definition.name}.__doc__ at run time: leave it"
+    for decorator in definition.decorator_list:
+        name = _decorator_name(decorator)
+        if name in ("setter", "deleter"):
+            return f"Python shows the property getter's docstring, never a {name}'s"
+        if name == "overload":
+            return "Python shows the implementation's docstring, never an @overload's"
+        if name in _HELP_DECORATORS and isinstance(decorator, ast.Call | ast.Attribute):
+            return f"its docstring is the help text of a command (@{name}): leave it"
+    return ""

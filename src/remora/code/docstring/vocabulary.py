@@ -1,0 +1,171 @@
+"""The words prose about a node may use: its own, its class's and its module's.
+
+A summary's subject and objects are the node's own: its name, its parameters,
+the attributes it reads and writes, the names it calls, what its class is and
+holds, and its module. A small model shown documented code as the style copies
+that code's nouns ("Calculate the total value of the order." on a method of a
+class that holds no order, the order coming from a neighbour's docstring), so a
+summary word that is none of these, and no general word of English or of
+programming, is refused by :mod:`remora.code.docstring.claims`. Words are
+compared by a light stem ("warehouses" is "warehouse", "reordered" is
+"reorder"), never by a prefix ("order" is not "reorder").
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import PurePosixPath
+
+from remora.code.docstring.facts import code_facts, name_words, word_tokens
+from remora.code.source import SourceNode
+from remora.code.text_cache import ast_tree, per_node
+
+__all__ = ["foreign_words", "own_stems", "stem"]
+
+
+def _listed(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Words that carry no subject: articles, pronouns, prepositions, conjunctions, auxiliaries.
+_FUNCTION_WORDS = _listed(
+    """a an the this that these those each every all any some no none not its it itself
+    their they them one two three four five first second last next other another both either
+    neither such same own of to in on at by for from with without into onto over under about
+    above below between within across through after before during until upon via per than then
+    and or but nor so if else when whenever where whether while unless because as is are was
+    were be been being has have had do does did can could may might must shall should will
+    would there here which who whom whose what how why also only just even more most less least
+    many much few several very too again already still yet up down out off away back true false
+    whose otherwise instead went gone got made done taken kept held found left lost sent put
+    came become became"""
+)
+# General words of programming and of plain English that name no particular subject.
+_GENERAL_WORDS = _listed(
+    """value values result number numbers count list lists dict dictionary dictionaries mapping
+    set sets tuple tuples sequence string strings text name names key keys object objects
+    instance instances class type types copy default defaults data index length size element
+    elements entry entries pair pairs field fields attribute attributes argument arguments
+    parameter parameters option options flag error errors exception exceptions message file
+    files path paths line lines character characters word words format representation part
+    parts total sum kind way case time given new current existing empty single multiple optional
+    specified provided possible valid invalid boolean positive negative zero equal greater smaller
+    larger lower higher whole entire different original unique available
+    return get set add remove update create build make check compute calculate find look read
+    load store keep convert format parse compare sort filter join split apply call use hold
+    contain raise give take pass initialize initialise construct describe represent print write
+    save run register start stop open close clear reset exceed fewer reach differ match
+    identical distinct helper utility function method tool module package constant mean median
+    average maximum minimum largest smallest"""
+)
+
+
+_SUFFIXES = (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""))
+
+
+def stem(word: str) -> str:
+    """A light stem: plural, past and -ing endings and a final ``e`` or doubled consonant
+    removed, the same on both sides of a comparison ("placed" and "place" are "plac")."""
+    out = word.lower()
+    for _ in range(2):  # "exceeds" -> "exceed" -> "exce", as "exceed" -> "exce"
+        for suffix, replacement in _SUFFIXES:
+            if out.endswith(suffix) and len(out) - len(suffix) >= 3:
+                out = out[: len(out) - len(suffix)] + replacement
+                break
+    if len(out) > 3 and out.endswith("e"):
+        out = out[:-1]
+    if len(out) > 3 and out[-1] == out[-2] and out[-1] not in "aeiouls":
+        out = out[:-1]
+    return out
+
+
+_GENERAL_STEMS = frozenset(stem(w) for w in _GENERAL_WORDS | _FUNCTION_WORDS)
+
+
+def _names_of_class(definition: ast.ClassDef) -> set[str]:
+    """A class's own words: its name, bases, docstring, and the names it defines and holds
+    (methods, class attributes and fields, ``self.X`` attributes its methods assign)."""
+    words = name_words(definition.name)
+    words |= set(word_tokens(ast.get_docstring(definition) or ""))
+    for base in definition.bases:
+        words |= {w for part in ast.unparse(base).split(".") for w in name_words(part)}
+    for item in ast.walk(definition):
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            words |= name_words(item.name)
+        elif isinstance(item, ast.AnnAssign | ast.Assign) and item in definition.body:
+            targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+            words |= {w for t in targets if isinstance(t, ast.Name) for w in name_words(t.id)}
+        elif (
+            isinstance(item, ast.Attribute)
+            and isinstance(item.ctx, ast.Store)
+            and isinstance(item.value, ast.Name)
+            and item.value.id == "self"
+        ):
+            words |= name_words(item.attr)
+    return words
+
+
+def _enclosing_classes(tree: ast.Module, full_name: str, line: int) -> list[ast.ClassDef]:
+    """The classes around the definition at ``line`` named by ``full_name``'s outer parts."""
+    outer = full_name.split(".")[:-1]
+    found: list[ast.ClassDef] = []
+    body: list[ast.stmt] = tree.body
+    for name in outer:
+        match = next(
+            (
+                n
+                for n in body
+                if isinstance(n, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                and n.name == name
+                and n.lineno <= line <= (n.end_lineno or n.lineno)
+            ),
+            None,
+        )
+        if match is None:
+            break
+        if isinstance(match, ast.ClassDef):
+            found.append(match)
+        body = match.body
+    return found
+
+
+def _module_words(node: SourceNode, tree: ast.Module | None) -> set[str]:
+    """The module's path (folders and file name) and its docstring."""
+    path = PurePosixPath(node.file.path)
+    words = {w for part in [*path.parent.parts, path.stem] for w in name_words(part)}
+    if tree is not None:
+        words |= set(word_tokens(ast.get_docstring(tree) or ""))
+    return words
+
+
+@per_node
+def own_stems(node: SourceNode) -> frozenset[str]:
+    """The stems of every word the node may be described with (see the module's docstring)."""
+    words = set(code_facts(node).words)
+    tree = ast_tree(node.file.text)
+    words |= _module_words(node, tree)
+    if node.definition is not None and tree is not None:
+        line = node.file.positions[node.definition].start.line
+        for outer in _enclosing_classes(tree, node.ref.full_name, line):
+            words |= _names_of_class(outer)
+    return frozenset(stem(w) for w in words)
+
+
+def foreign_words(text: str, node: SourceNode, *, skip_first: bool) -> list[str]:
+    """The words of ``text`` that name something the node's code, class and module do not.
+
+    ``skip_first``: the first word is the summary's verb, judged on its own. Words
+    ending in -ing, -ed or -ly are verb forms and adverbs, not subjects.
+    """
+    own = own_stems(node)
+    tokens = [t for t in word_tokens(text) if t.isalpha()]
+    if skip_first:
+        tokens = tokens[1:]
+    foreign = []
+    for token in tokens:
+        if len(token) < 3 or token.endswith(("ing", "ed", "ly")):
+            continue
+        stemmed = stem(token)
+        if stemmed not in own and stemmed not in _GENERAL_STEMS and token not in foreign:
+            foreign.append(token)
+    return foreign

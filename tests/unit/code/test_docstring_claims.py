@@ -1,0 +1,243 @@
+"""A summary's claims checked against the code (issue 57): its nouns are the node's own, its
+verb rests on what the body does, a predicate keeps its sense, a comparison dunder says which
+comparison; parameter and exception entries say something; docstrings Python never shows or
+the program reads are left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.claims import comparison_summary
+from remora.code.docstring.left_alone import left_alone
+from remora.code.docstring.text import Pieces, check_pieces, compose
+from remora.code.source import NodeRef, SourceNode, locate, parse
+
+# Two modules of one made-up package: a garden's beds, and the seeds sown in them.
+BEDS = '''\
+"""Garden beds and what grows in them."""
+
+
+class Bed:
+    def __init__(self, width, soil):
+        self.width = width
+        self.soil = soil
+        self._rows = []
+
+    def area(self):
+        return self.width * len(self._rows)
+
+    def dry(self):
+        return self.soil.moisture < self.soil.wilting_point
+
+    def named(self, label):
+        self.label = label
+        return self
+
+    def show(self):
+        return "\\n".join(str(row) for row in self._rows)
+
+    def dump(self, stream):
+        stream.write(self.show())
+
+    def on_rain(self, callback):
+        self._rows.append(callback)
+        return callback
+
+    def sow(self, row):
+        if row < 0:
+            raise IndexError(row)
+        self._rows.append(row)
+
+    def __lt__(self, other):
+        return self.width < other.width
+
+    def __ge__(self, other):
+        return self.width >= other.width
+
+    @property
+    def label(self):
+        return self._label
+
+    @label.setter
+    def label(self, value):
+        self._label = value
+'''
+
+
+def node(name: str, source: str = BEDS, kind: str = "method") -> SourceNode:
+    tree = parse(source, "garden/beds.py")
+    line = next(
+        i
+        for i, text in enumerate(source.splitlines(), 1)
+        if f"def {name.rsplit('.', 1)[-1]}(" in text or f"class {name}" in text
+    )
+    return locate(tree, NodeRef(kind, name, line))
+
+
+def refusal(name: str, summary: str, source: str = BEDS, kind: str = "method") -> str:
+    _, refused = check_pieces(node(name, source, kind), Pieces(summary=summary))
+    return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "reason"),
+    [
+        # Nouns from elsewhere: nothing of Bed.area holds a greenhouse or its plants.
+        ("Bed.area", "Calculate the total area of the greenhouse.", "it speaks of 'greenhouse'"),
+        ("Bed.area", "Return the area of the plants.", "it speaks of 'plants'"),
+        ("Bed.__init__", "Store the seeds of all greenhouses.", "it speaks of 'seeds'"),
+        # Its own words: the method's, its class's (rows, width), its module's (garden, beds).
+        ("Bed.area", "Return the area of the rows of this garden bed.", ""),
+        ("Bed.__init__", "Set up a bed of the given width and soil.", ""),
+        # A word is its own whole: "row" does not lend "grow" or "arrow".
+        ("Bed.area", "Return the arrow of the bed.", "it speaks of 'arrow'"),
+    ],
+)
+def test_a_summary_speaks_only_of_the_nodes_own_things(
+    name: str, summary: str, reason: str
+) -> None:
+    found = refusal(name, summary)
+    assert found.startswith(reason) if reason else found == "", found
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "reason"),
+    [
+        # `return self`: a builder, not a getter of what it sets.
+        ("Bed.named", "Return the label.", "it returns only the instance itself"),
+        ("Bed.named", "Set the label and return the instance.", ""),
+        # No value returned: never "Return …".
+        ("Bed.sow", "Return the row sown.", "it says the code returns something"),
+        # It returns the text: nothing prints.
+        ("Bed.show", "Print the rows of the bed.", "it says the code does 'print'"),
+        ("Bed.show", "Return the rows of the bed as text.", ""),
+        ("Bed.dump", "Write the rows of the bed to the stream.", ""),
+        # It stores the callback: it never runs it.
+        ("Bed.on_rain", "Run the callback.", "it says the code does 'run'"),
+        ("Bed.on_rain", "Register the callback and return it.", ""),
+        ("Bed.area", "Raise the width of the bed.", "it says the code does 'raise'"),
+        ("Bed.sow", "Add a row to the bed, or raise an error.", ""),
+        # A predicate keeps its sense: moisture < wilting point is dry, not above it.
+        (
+            "Bed.dry",
+            "Check whether the moisture is above the wilting point.",
+            "it says the opposite",
+        ),
+        ("Bed.dry", "Check whether the moisture is below the wilting point.", ""),
+        ("Bed.dry", "Check whether the moisture is not below the wilting point.", "it says the op"),
+        ("Bed.dry", "Check whether the wilting point exceeds the moisture.", ""),
+        # A comparison dunder says which comparison, from the table.
+        ("Bed.__lt__", "Compare the widths of two beds.", "it does not say which comparison"),
+        ("Bed.__ge__", "Return whether this bed is greater than the other.", "it says 'greater th"),
+        ("Bed.__ge__", "Return whether its width is at least the other width.", ""),
+    ],
+)
+def test_the_verb_rests_on_what_the_body_does(name: str, summary: str, reason: str) -> None:
+    found = refusal(name, summary)
+    assert found.startswith(reason) if reason else found == "", found
+
+
+def test_a_comparison_dunders_summary_comes_from_the_table() -> None:
+    assert comparison_summary(node("Bed.__lt__")) == (
+        "Return whether this instance is less than ``other``."
+    )
+    assert comparison_summary(node("Bed.__ge__")) == (
+        "Return whether this instance is greater than or equal to ``other``."
+    )
+    assert comparison_summary(node("Bed.area")) == ""
+    for name in ("Bed.__lt__", "Bed.__ge__"):
+        summary = comparison_summary(node(name))
+        assert refusal(name, summary) == ""
+
+
+def test_the_raise_and_its_condition_are_read_once_from_the_body() -> None:
+    facts = body_facts(node("Bed.sow"))
+    assert facts.raises and facts.raise_conditions == {"IndexError": ["row < 0"]}
+    assert body_facts(node("Bed.named")).builder
+    assert not body_facts(node("Bed.area")).builder
+
+
+def test_an_exception_entry_says_when_it_is_raised_or_is_left_out() -> None:
+    plan = compose(node("Bed.sow"), Pieces(summary="Add a row to the bed."), "google", None)
+    assert plan["text"] == "Add a row to the bed.\n\nRaises:\n    IndexError: If ``row < 0``."
+    source = (
+        "def check(size):\n    for part in size:\n        if part:\n            raise KeyError()"
+    )
+    plan = compose(
+        node("check", source + "\n", "function"), Pieces(summary="Check each size."), "google", None
+    )
+    # Raised from inside a loop: no condition Remora can state, so no entry.
+    assert plan["text"] == "Check each size."
+    assert "raises.KeyError: nothing known about when it is raised" in plan["left_out"]
+    _, refused = check_pieces(node("Bed.sow"), Pieces(raises={"IndexError": "An IndexError."}))
+    assert refused[0]["reason"].startswith("it does not say when IndexError is raised")
+
+
+def test_a_parameter_entry_with_only_its_type_or_default_is_refused() -> None:
+    source = (
+        "def pour(litres: float = 1.5, warm: bool = False):\n    return litres if warm else 0\n"
+    )
+    pour = node("pour", source, "function")
+    _, refused = check_pieces(
+        pour, Pieces(params={"litres": "A float.", "warm": "Defaults to False."})
+    )
+    assert [r["field"] for r in refused] == ["params.litres", "params.warm"]
+    assert all(r["reason"].startswith("it gives only the name, type or default") for r in refused)
+    plan = compose(
+        pour, Pieces(summary="Pour the litres.", params={"litres": "How much."}), "google", None
+    )
+    assert plan["text"] == "Pour the litres."  # warm says nothing: no section at all
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "kind", "why"),
+    [
+        (
+            BEDS,
+            "Bed.label",
+            "method",
+            "Python shows the property getter's docstring, never a setter's",
+        ),
+        (
+            '"""Water the beds."""\nimport argparse\n\n'
+            "parser = argparse.ArgumentParser(description=__doc__)\n",
+            "garden/water.py",
+            "file",
+            "the module reads its own __doc__",
+        ),
+        (
+            "class Tool:\n    def help(self):\n        return self.__doc__\n",
+            "Tool",
+            "class",
+            "the code reads Tool.__doc__",
+        ),
+        (
+            "import click\n\n\n@click.command()\ndef water():\n    pass\n",
+            "water",
+            "function",
+            "its docstring is the help text of a command",
+        ),
+    ],
+)
+def test_docstrings_python_never_shows_or_the_program_reads_are_left_alone(
+    source: str, name: str, kind: str, why: str
+) -> None:
+    if kind == "file":
+        located = locate(parse(source, name), NodeRef("file", name, 1))
+    elif name == "Bed.label":
+        tree = parse(source, "garden/beds.py")
+        line = source.splitlines().index("    @label.setter") + 1
+        located = locate(tree, NodeRef(kind, name, line))
+    else:
+        located = node(name, source, kind)
+    assert left_alone(located).startswith(why)
+    plan = compose(located, Pieces(summary="Water the beds."), "google", None)
+    assert plan["text"] is None and plan["kept"].startswith(why)
+
+
+def test_the_getter_and_plain_code_are_not_left_alone() -> None:
+    tree = parse(BEDS, "garden/beds.py")
+    line = BEDS.splitlines().index("    @property") + 1
+    assert left_alone(locate(tree, NodeRef("method", "Bed.label", line))) == ""
+    assert left_alone(node("Bed.area")) == ""
