@@ -1,10 +1,13 @@
 """Docstrings, one package: read and write a node's docstring (``edit``), draft its
-summary with the model (``draft``), check the words (``prose``), build the sections
-from the code (``sections``) and compose the whole text in a style (``text``).
+summary with the model (``draft``), check the words (``prose``) and what they claim
+about the code (``claims``, on the facts of ``behaviour`` and ``vocabulary``), leave
+alone what Python never shows or the program reads (``left_alone``), build the sections
+from the code (``sections``), compose the whole text in a style (``text``), and show a
+node too long for the model's context shortened (``view``).
 
 Importing the package registers its ``remora_code`` functions.
 """
 
-from remora.code.docstring import draft, edit, prose, sections, text
+from remora.code.docstring import draft, edit, prose, sections, text, view
 
-__all__ = ["draft", "edit", "prose", "sections", "text"]
+__all__ = ["draft", "edit", "prose", "sections", "text", "view"]
