@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from remora import analysis
+from remora import analysis, review
 from remora.analysis import AnalysisPlan
 from remora.cli.analyze_view import RichProgress, print_report, result_items
 from remora.cli.changed_opts import BaseOpt, ChangedOpt, StagedOpt, print_picked, wants_changed
@@ -80,6 +80,13 @@ ProcessesOpt = Annotated[
         help="Host processes sharing the nodes, file by file: N, or auto (one per CPU, up to "
         "8, from 150 runs each); openai servers only (default: sandbox.host_processes, auto).",
         show_default=False,
+    ),
+]
+FailOnPendingOpt = Annotated[
+    bool,
+    typer.Option(
+        "--fail-on-pending",
+        help="Exit 1 while changes to the nodes run wait for review (a pre-commit hook, CI).",
     ),
 ]
 PathsArg = Annotated[
@@ -190,6 +197,7 @@ def analyze_command(
     changed: ChangedOpt = False,
     base: BaseOpt = None,
     staged: StagedOpt = False,
+    fail_on_pending: FailOnPendingOpt = False,
 ) -> None:
     """Run the agents on every node under PATHS; the changes wait in `remora review`.
 
@@ -245,7 +253,31 @@ def analyze_command(
         if not result.nodes and not wants_changed(changed, base, staged):
             err_console.print("no Python files or nodes found under the given paths")
         print_report(report, console)
-    _exit(report.exit_code, faulted)
+    code = report.exit_code
+    if fail_on_pending and not code and _pending(plan, {n.node_id for n in result.nodes}):
+        code = 1
+    _exit(code, faulted)
+
+
+def _pending(plan: AnalysisPlan, node_ids: set[str]) -> bool:
+    """Print the changes to these nodes that wait for review; True when there are any."""
+    waiting = [
+        item
+        for item in review.list_changes(plan.project_root)
+        if item.node_id in node_ids and item.state == "pending"
+    ]
+    for item in waiting:
+        err_console.print(
+            f"waits for review: {item.id} {item.operation} {item.node} ({item.summary})",
+            markup=False,
+            highlight=False,
+        )
+    if waiting:
+        err_console.print(
+            "review them (`remora review show ID`, then accept or reject) and commit again",
+            markup=False,
+        )
+    return bool(waiting)
 
 
 async def _watch(plan: AnalysisPlan, index: NodeIndex, auto_accept: bool) -> None:
