@@ -11,7 +11,14 @@ from remora.delivery.forge_reviews import PullRequest, github_review, gitlab_rev
 from remora.delivery.pending import PendingChange, merged_files, pending_changes
 from remora.delivery.sarif import sarif_log
 from remora.errors import GitError, UsageError
-from remora.git import file_at, head_commit, lines_in_diff, repo_top, resolve_base
+from remora.git import (
+    file_at,
+    head_commit,
+    lines_in_diff,
+    pull_request_files,
+    repo_top,
+    resolve_base,
+)
 from remora.version import __version__
 from remora.workspace.diff import FileChange, render_diff
 
@@ -59,6 +66,7 @@ def pull_request(root: Path, base: str | None, *, merge_base: bool = True) -> Pu
         shown=lines_in_diff(top, chosen.sha, head),
         head_file=lambda path: file_at(top, head, path),
         prefix=_prefix(root, top),
+        files=pull_request_files(top, chosen.sha, head),
     )
 
 

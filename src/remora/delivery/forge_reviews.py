@@ -14,7 +14,7 @@ is the file the agent read; otherwise its line numbers would not hold.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from remora.delivery.pending import PendingChange
@@ -26,6 +26,7 @@ from remora.delivery.suggestions import (
     suggestion_for,
     within,
 )
+from remora.git import ChangedFile
 
 __all__ = ["PullRequest", "github_review", "gitlab_review"]
 
@@ -42,6 +43,7 @@ class PullRequest:
     shown: Mapping[str, Sequence[tuple[int, int]]]  # repository path -> new-side line ranges
     head_file: Callable[[str], bytes | None]  # repository path -> bytes at the head
     prefix: str = ""  # the project's folder inside the repository, "" or "sub/"
+    files: Mapping[str, ChangedFile] = field(default_factory=dict)  # the diff, no context
 
 
 def _placed(change: PendingChange, pull: PullRequest) -> tuple[Suggestion | None, str]:
@@ -117,19 +119,20 @@ def gitlab_review(changes: Sequence[PendingChange], pull: PullRequest) -> dict[s
         path = pull.prefix + suggestion.path
         below = suggestion.end_line - suggestion.start_line
         block = fence(suggestion.text, f"suggestion:-0+{below}")
-        discussions.append(
-            {
-                "body": change_note(change) + "\n\n" + block,
-                "position": {
-                    "position_type": "text",
-                    "base_sha": pull.base_sha,
-                    "start_sha": pull.base_sha,
-                    "head_sha": pull.head_sha,
-                    "old_path": path,
-                    "new_path": path,
-                    "new_line": suggestion.start_line,
-                },
-            }
-        )
+        position: dict[str, Any] = {
+            "position_type": "text",
+            "base_sha": pull.base_sha,
+            "start_sha": pull.base_sha,
+            "head_sha": pull.head_sha,
+            "old_path": path,
+            "new_path": path,
+            "new_line": suggestion.start_line,
+        }
+        # An unchanged line of the diff is named on both sides; an added one on the new only.
+        changed = pull.files.get(path)
+        old_line = changed.old_line(suggestion.start_line) if changed is not None else None
+        if changed is not None and old_line is not None:
+            position["old_path"], position["old_line"] = changed.old_path or path, old_line
+        discussions.append({"body": change_note(change) + "\n\n" + block, "position": position})
     note = _summary(len(changes), len(discussions), sections, "merge request")
     return {"discussions": discussions, "note": {"body": note}}

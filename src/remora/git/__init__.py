@@ -1,7 +1,13 @@
 """Git, through the ``git`` command: changed lines, bases, commits of exactly some paths."""
 
 from remora.git.command import GitFailed, git, git_text
-from remora.git.diffs import ChangedFile, changed_files, file_at, lines_in_diff
+from remora.git.diffs import (
+    ChangedFile,
+    changed_files,
+    file_at,
+    lines_in_diff,
+    pull_request_files,
+)
 from remora.git.repo import Base, current_branch, head_commit, repo_top, resolve_base
 
 __all__ = [
@@ -15,6 +21,7 @@ __all__ = [
     "git_text",
     "head_commit",
     "lines_in_diff",
+    "pull_request_files",
     "repo_top",
     "resolve_base",
 ]

@@ -9,7 +9,14 @@ from typing import Literal
 
 from remora.git.command import GitFailed, git
 
-__all__ = ["ChangedFile", "changed_files", "file_at", "lines_in_diff", "unquote_path"]
+__all__ = [
+    "ChangedFile",
+    "changed_files",
+    "file_at",
+    "lines_in_diff",
+    "pull_request_files",
+    "unquote_path",
+]
 
 FileStatus = Literal["added", "modified", "renamed", "deleted", "untracked"]
 
@@ -32,6 +39,22 @@ class ChangedFile:
     old_path: str | None = None
     added: list[tuple[int, int]] = field(default_factory=list)
     removed: list[tuple[int, int]] = field(default_factory=list)
+    # Each hunk's header: (old start, old length, new start, new length).
+    hunks: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+    def old_line(self, line: int) -> int | None:
+        """The base's number of the new side's ``line``, or None where the diff changed it.
+
+        Read from a diff without context (``--unified=0``), where every hunk is changed
+        lines: a line outside them moved by what the hunks before it added or removed.
+        """
+        shift = 0
+        for _old_start, old_len, new_start, new_len in self.hunks:
+            if new_len and new_start <= line < new_start + new_len:
+                return None
+            if (new_start + new_len - 1 if new_len else new_start) < line:
+                shift += new_len - old_len
+        return line - shift
 
 
 def unquote_path(raw: bytes) -> str:
@@ -98,6 +121,7 @@ def _parse(patch: bytes) -> list[ChangedFile]:
         elif match := _HUNK.match(line):
             old_start, old_len = int(match[1]), int(match[2] or b"1")
             new_start, new_len = int(match[3]), int(match[4] or b"1")
+            current.hunks.append((old_start, old_len, new_start, new_len))
             if old_len:
                 current.removed.append((old_start, old_start + old_len - 1))
             if new_len:
@@ -137,6 +161,12 @@ def changed_files(top: Path, base: str, *, staged: bool = False) -> list[Changed
                 name = raw.decode("utf-8", "surrogateescape")
                 found.append(ChangedFile(path=name, status="untracked"))
     return found
+
+
+def pull_request_files(top: Path, base: str, head: str) -> dict[str, ChangedFile]:
+    """The files of the ``base..head`` diff without context, by new path (renames followed)."""
+    args = _diff_args(base, False, 0)
+    return {f.path: f for f in _parse(git(top, *args[:-1], head, "--")) if f.status != "deleted"}
 
 
 def lines_in_diff(top: Path, base: str, head: str) -> dict[str, list[tuple[int, int]]]:

@@ -10,6 +10,7 @@ from git_repos import Repo, remora, use_plain_git
 
 from remora.discovery.changed import discover_changed
 from remora.errors import GitError
+from remora.git import pull_request_files
 
 SHOP = """import os
 
@@ -238,3 +239,18 @@ def test_analyze_changed_runs_only_the_changed_nodes(repo: Repo) -> None:
     assert "changed: 2 nodes in 1 Python files, the work tree against main (merge base)" in out
     results = json.loads(out[out.index("{") : out.rindex("}") + 1])["results"]
     assert sorted(r["node"] for r in results) == ["b", "pkg/b.py"]
+
+
+def test_old_line_numbers_follow_the_hunks_before_them(repo: Repo) -> None:
+    base = repo.git("rev-parse", "HEAD")
+    old = repo.read("pkg/shop.py").splitlines()
+    new = ["# header", *old[:3], *old[5:], "# footer"]  # one added, two removed, one added
+    repo.write("pkg/shop.py", "\n".join(new) + "\n")
+    repo.commit("edit")
+    changed = pull_request_files(repo.root, base, repo.git("rev-parse", "HEAD"))["pkg/shop.py"]
+    for number, line in enumerate(new, 1):
+        was = changed.old_line(number)
+        if line.startswith("# "):
+            assert was is None
+        else:
+            assert old[was - 1] == line, (number, was)

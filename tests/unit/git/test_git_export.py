@@ -94,6 +94,7 @@ def test_gitlab_discussions_use_its_suggestion_syntax(repo: Repo) -> None:
     position = discussion["position"]
     assert position["position_type"] == "text" and position["new_path"] == "pkg/util.py"
     assert position["new_line"] == 1
+    assert position["old_line"] == 1  # an unchanged line of the diff: named on both sides
     assert position["head_sha"] == repo.git("rev-parse", "HEAD")
     assert position["base_sha"] == repo.git("merge-base", "HEAD", "main")
     assert "```suggestion:-0+0\ndef helper(value):\n" in discussion["body"]
