@@ -1,0 +1,267 @@
+"""The review corpus: pinned PyPI projects, their split, and the files analysed in each.
+
+Each sdist is fetched and verified by ``competence_lib.corpus.fetch`` (the same
+code the competence and test-generation benchmarks use) into
+``~/.cache/remora/review`` (never into the repository); its sha256 is checked on
+every use. None of these projects is used by any other benchmark or test here.
+
+The split (docs/competence.md, "Review benchmark"): the development part's
+labels may be studied to find rules; the held-out part is labelled only to
+measure, after the rules are in, and no toolkit code or comment may cite it.
+
+The files of a project are chosen by one fixed rule, the same for every project:
+every ``.py`` file under its import package (a folder, or a single module),
+sorted by path, except test code (``tests``/``test``/``testing`` folders,
+``test_*.py``, ``*_test.py``, ``conftest.py``), ``__main__.py``, and files that
+define no function or class (re-exports, version strings, type aliases); the
+files are taken whole in that order while their functions, methods and classes
+add up to at most ``MAX_DEFINITIONS`` (the first file always), which keeps the
+whole corpus within minutes on two cores with the embedded model.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import stat
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from competence_lib.corpus import PARTS, Project, copy_project, fetch, remove_own_tests
+
+from review_lib.strip import StripError, strip_docstrings
+
+CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "remora" / "review"
+_TEST_FOLDERS = {"tests", "test", "testing"}
+# The file rule's limit (--max-definitions; 0: every file of the package).
+MAX_DEFINITIONS = 25
+
+
+class ReviewCorpusError(Exception):
+    """A project of the review corpus cannot be prepared; the message says what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewProject:
+    """One pinned sdist (its ``part`` says which side of the split) and its import package."""
+
+    pin: Project
+    # The import package inside the unpacked sdist: a folder, or one module file.
+    package: str
+
+    @property
+    def part(self) -> str:
+        return self.pin.part
+
+    @property
+    def name(self) -> str:
+        return self.pin.name
+
+    @property
+    def key(self) -> str:
+        return self.pin.key
+
+
+CORPUS: tuple[ReviewProject, ...] = (
+    ReviewProject(
+        Project(
+            "isodate",
+            "0.7.2",
+            "4cd1aa0f43ca76f4a6c6c0292a85f40b35ec2e43e315b59f06e6d32171a953e6",
+            (),
+            part="dev",
+        ),
+        "src/isodate",
+    ),
+    ReviewProject(
+        Project(
+            "itsdangerous",
+            "2.2.0",
+            "e0050c0b7da1eea53ffaf149c0cfbb5c6e2e2b69c4bef22c81fa6eb73e5f6173",
+            (),
+            part="dev",
+        ),
+        "src/itsdangerous",
+    ),
+    ReviewProject(
+        Project(
+            "tomli",
+            "2.2.1",
+            "cd45e1dc79c835ce60f7404ec8119f2eb06d38b1deba146f07ced3bbc44505ff",
+            (),
+            part="heldout",
+        ),
+        "src/tomli",
+    ),
+)
+
+PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
+
+
+def chosen(names: list[str] | None, part: str) -> list[ReviewProject]:
+    """The projects named (all when None) that belong to ``part`` (dev, heldout or all)."""
+    unknown = sorted(set(names or ()) - set(PROJECTS))
+    if unknown:
+        raise ReviewCorpusError(
+            f"unknown project(s) {', '.join(unknown)}; the corpus has {', '.join(PROJECTS)}"
+        )
+    picked = [PROJECTS[n] for n in names] if names else list(CORPUS)
+    return [p for p in picked if part == "all" or p.part == part]
+
+
+def _is_test_code(rel: PurePosixPath) -> bool:
+    name = rel.name
+    return (
+        any(part in _TEST_FOLDERS for part in rel.parts[:-1])
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+    )
+
+
+def _definitions(text: str) -> int:
+    """Functions, methods and classes defined in ``text`` (nested ones too: each is a node)."""
+    return sum(
+        isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        for node in ast.walk(ast.parse(text))
+    )
+
+
+def select_files(
+    project: ReviewProject, root: Path, max_definitions: int = MAX_DEFINITIONS
+) -> list[str]:
+    """The files analysed: the fixed rule of the module docstring, applied under ``root``.
+
+    Files are taken whole, in path order, while their definitions add up to at
+    most ``max_definitions`` (the first file always; 0: no limit).
+    """
+    package = root / project.package
+    if package.is_file():
+        candidates = [package]
+    elif package.is_dir():
+        candidates = sorted(package.rglob("*.py"))
+    else:
+        raise ReviewCorpusError(
+            f"{project.key}: {project.package} is not in the sdist; fix the package in "
+            "benchmarks/review_lib/corpus.py"
+        )
+    out: list[str] = []
+    total = 0
+    for path in candidates:
+        rel = PurePosixPath(path.relative_to(root).as_posix())
+        if _is_test_code(rel) or rel.name == "__main__.py":
+            continue
+        count = _definitions(path.read_text(encoding="utf-8"))
+        if not count:
+            continue
+        if out and max_definitions and total + count > max_definitions:
+            break
+        out.append(str(rel))
+        total += count
+    return out
+
+
+def _git(repo: Path, *args: str) -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "review benchmark",
+        "GIT_AUTHOR_EMAIL": "review@localhost",
+        "GIT_COMMITTER_NAME": "review benchmark",
+        "GIT_COMMITTER_EMAIL": "review@localhost",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+    }
+    run = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise ReviewCorpusError(f"{repo}: git {' '.join(args)} failed: {run.stderr.strip()}")
+
+
+def remove_tree(path: Path) -> None:
+    """Remove ``path``, read-only copies included (project-before is made read-only)."""
+    if not path.exists():
+        return
+    for folder, dirs, files in os.walk(path):
+        for name in [*dirs, *files]:
+            child = Path(folder) / name
+            if not child.is_symlink():
+                child.chmod(child.stat().st_mode | stat.S_IWUSR)
+    path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    shutil.rmtree(path)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    """The project's files and bytes, without git's, Remora's or Python's caches."""
+    skip = {".git", ".remora", "__pycache__"}
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and not skip & set(path.relative_to(root).parts)
+    }
+
+
+def prepare(
+    project: ReviewProject, dest: Path, max_definitions: int = MAX_DEFINITIONS, cache: Path = CACHE
+) -> list[str]:
+    """The sdist at ``dest``: own tests out, every docstring stripped, one git commit.
+
+    Returns the files to analyse. Every Python file of the import package loses
+    its docstrings (not only the analysed ones), so no documented neighbour lends
+    the agents its words; files outside it (``setup.py``, examples whose usage
+    text is their docstring) are left as they are. A ``dest`` already prepared
+    with the same bytes is kept with its ``.remora``, so ``remora analyze`` keeps
+    the results of a run whose inputs are unchanged (an interrupted run resumes).
+    """
+    source = fetch(project.pin, cache)
+    fresh = dest.parent / f".{dest.name}.new"
+    remove_tree(fresh)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    remove_own_tests(copy_project(source, fresh))
+    package = fresh / project.package
+    for path in [package] if package.is_file() else sorted(package.rglob("*.py")):
+        rel = path.relative_to(fresh).as_posix()
+        text = path.read_text(encoding="utf-8")
+        try:
+            path.write_text(strip_docstrings(text, f"{project.key}/{rel}"), encoding="utf-8")
+        except StripError as error:
+            raise ReviewCorpusError(str(error)) from error
+    files = select_files(project, fresh, max_definitions)
+    if not files:
+        raise ReviewCorpusError(f"{project.key}: the file rule selected nothing")
+    if (dest / ".git").is_dir() and _tree(dest) == _tree(fresh):
+        remove_tree(fresh)
+        return files
+    remove_tree(dest)
+    fresh.rename(dest)
+    _git(dest, "init", "-q", "-b", "main")
+    _git(dest, "add", "-A")
+    _git(dest, "commit", "-q", "-m", f"{project.key}, docstrings stripped, own tests left out")
+    return files
+
+
+def read_only_copy(repo: Path, dest: Path) -> None:
+    """``repo`` as it was before the analysis, without git or Remora state, made read-only."""
+    remove_tree(dest)
+    shutil.copytree(repo, dest, ignore=shutil.ignore_patterns(".git", ".remora", "__pycache__"))
+    for folder, dirs, files in os.walk(dest):
+        for name in files:
+            (Path(folder) / name).chmod(0o444)
+        for name in dirs:
+            (Path(folder) / name).chmod(0o555)
+    dest.chmod(0o555)
+
+
+__all__ = [
+    "CACHE",
+    "CORPUS",
+    "MAX_DEFINITIONS",
+    "PARTS",
+    "PROJECTS",
+    "ReviewCorpusError",
+    "ReviewProject",
+    "chosen",
+    "prepare",
+    "read_only_copy",
+    "remove_tree",
+    "select_files",
+]
