@@ -44,7 +44,7 @@ from remora.discovery.node import NodeType
 from remora.discovery.result import DiscoveryWarning
 from remora.errors import RemoraError
 from remora.events import EventEmitter, build_emitter
-from remora.project import find_project_root
+from remora.project import check_state_place, find_project_root
 from remora.workspace import WorkspaceStore
 
 __all__ = ["Analysis", "AnalysisPlan", "Change", "analyze", "find_nodes", "prepare", "run"]
@@ -149,6 +149,7 @@ def prepare(
     """
     targets = list(paths) or [Path.cwd()]
     root = project.resolve() if project is not None else find_project_root(targets[0])
+    check_state_place(root, targets)  # before the event log or anything else is written
     loaded = load_config(config_path, overrides, project_root=root)
     registry = AgentRegistry(loaded.config.agents_dir, project_root=loaded.project_root)
     chosen = parse_operations(operations, loaded.config, registry)
