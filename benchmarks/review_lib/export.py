@@ -224,8 +224,8 @@ def write_meta(out: Path, done: ProjectExport, model: ModelArgs, commit: str) ->
 
 def model_label(model: ModelArgs) -> str:
     """How the model is named in labels and tables: what was asked, else the default."""
-    if model.model:
-        return f"{model.provider}:{model.model}" if model.provider else model.model
+    if model.model or model.provider:
+        return ":".join(v for v in (model.provider, model.model) if v)
     if model.config is not None:
         return f"config:{model.config.name}"
     return "default (embedded qwen2.5-coder-0.5b)"

@@ -64,19 +64,13 @@ def _spans(tree: ast.Module) -> list[_Span]:
     return sorted(found, key=lambda s: (s.first, s.start_col), reverse=True)
 
 
-class _WithoutDocstrings(ast.NodeTransformer):
-    """The tree the stripped text must parse to."""
-
-    def _strip(self, scope: _Scope) -> _Scope:
-        self.generic_visit(scope)
-        if _docstring(scope) is not None:
+def _without_docstrings(tree: ast.Module) -> ast.Module:
+    """The tree the stripped text must parse to: no docstring, ``pass`` for an emptied body."""
+    clone = copy.deepcopy(tree)
+    for scope in ast.walk(clone):
+        if isinstance(scope, _Scope) and _docstring(scope) is not None:
             scope.body = scope.body[1:] or [ast.Pass()]
-        return scope
-
-    visit_Module = _strip
-    visit_ClassDef = _strip
-    visit_FunctionDef = _strip
-    visit_AsyncFunctionDef = _strip
+    return clone
 
 
 def _remove(lines: list[bytes], span: _Span) -> None:
@@ -110,7 +104,7 @@ def strip_docstrings(text: str, path: str = "<text>") -> str:
     for span in _spans(tree):
         _remove(lines, span)
     stripped = b"".join(lines).decode("utf-8")
-    expected = _WithoutDocstrings().visit(copy.deepcopy(tree))
+    expected = _without_docstrings(tree)
     try:
         got = ast.parse(stripped)
     except SyntaxError as error:
