@@ -30,9 +30,9 @@ from remora.delivery.export import EXPORT_FORMATS, export_queue
 from remora.delivery.github_api import post_review
 from remora.discovery.changed import discover_changed
 from remora.errors import UsageError
-from remora.git import repo_top, resolve_base
+from remora.git import head_commit, repo_top, resolve_base
 
-__all__ = ["ci_base_ref", "pull_number", "register"]
+__all__ = ["check_head", "ci_base_ref", "pull_number", "register"]
 
 _SUFFIX = {"github": "json", "gitlab": "json", "patch": "patch", "sarif": "sarif"}
 
@@ -47,16 +47,40 @@ def ci_base_ref(env: dict[str, str]) -> str | None:
 
 def pull_number(env: dict[str, str]) -> int | None:
     """The pull request's number from GitHub Actions' event file or ref, else None."""
-    event_path = env.get("GITHUB_EVENT_PATH")
-    if event_path and Path(event_path).is_file():
-        event = json.loads(Path(event_path).read_text(encoding="utf-8"))
-        number = (event.get("pull_request") or {}).get("number") or event.get("number")
-        if isinstance(number, int):
-            return number
+    event = _event(env)
+    pull = event.get("pull_request")
+    number = pull.get("number") if isinstance(pull, dict) else event.get("number")
+    if isinstance(number, int):
+        return number
     parts = env.get("GITHUB_REF", "").split("/")  # refs/pull/N/merge
     if len(parts) == 4 and parts[1] == "pull" and parts[2].isdigit():
         return int(parts[2])
     return None
+
+
+def _event(env: dict[str, str]) -> dict[str, object]:
+    event_path = env.get("GITHUB_EVENT_PATH")
+    if event_path and Path(event_path).is_file():
+        data = json.loads(Path(event_path).read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    return {}
+
+
+def check_head(env: dict[str, str], head: str | None) -> None:
+    """HEAD must be the pull request's head: suggestions name its lines and its commit.
+
+    GitHub Actions checks out a merge of the pull request into its base by default,
+    a commit GitHub does not take review comments on.
+    """
+    pull = _event(env).get("pull_request")
+    wanted = pull.get("head", {}).get("sha") if isinstance(pull, dict) else None
+    if isinstance(wanted, str) and head is not None and wanted != head:
+        raise UsageError(
+            f"HEAD ({head[:10]}) is not the pull request's head ({wanted[:10]}): GitHub "
+            "takes review comments on the head's lines only",
+            "check out the head: actions/checkout with "
+            "`ref: ${{ github.event.pull_request.head.sha }}` (docs/ci.md)",
+        )
 
 
 def _post(text: str, api_url: str | None, repository: str | None, number: int | None) -> None:
@@ -133,6 +157,7 @@ def register(app: typer.Typer) -> None:
         )
         try:
             root = plan.project_root
+            check_head(dict(os.environ), head_commit(repo_top(root)))
             chosen = resolve_base(
                 repo_top(root), base or ci_base_ref(dict(os.environ)), merge_base=True
             )

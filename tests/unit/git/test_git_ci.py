@@ -18,7 +18,8 @@ from githubkit_schemas.latest.models import (
 )
 from pending_changes import shop_repo
 
-from remora.cli.ci_cmd import ci_base_ref, pull_number
+from remora.cli.ci_cmd import check_head, ci_base_ref, pull_number
+from remora.errors import UsageError
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 RESPONSE = (FIXTURES / "github" / "create_review_response.json").read_bytes()
@@ -153,3 +154,14 @@ def test_the_pull_request_is_read_from_the_ci_variables(tmp_path: Path) -> None:
     assert pull_number({"GITHUB_EVENT_PATH": str(event)}) == 7
     assert pull_number({"GITHUB_REF": "refs/pull/31/merge"}) == 31
     assert pull_number({"GITHUB_REF": "refs/heads/main"}) is None
+
+
+def test_a_merge_commit_checked_out_instead_of_the_head_is_refused(tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"number": 3, "head": {"sha": "a" * 40}}}))
+    env = {"GITHUB_EVENT_PATH": str(event)}
+    check_head(env, "a" * 40)
+    check_head({}, "b" * 40)  # not in GitHub Actions: nothing to compare with
+    with pytest.raises(UsageError, match="is not the pull request's head") as caught:
+        check_head(env, "b" * 40)
+    assert "github.event.pull_request.head.sha" in caught.value.hint
