@@ -34,7 +34,7 @@ from typing import Literal
 from remora.workspace.hunks import narrow_workspace
 from remora.workspace.overlay import Workspace, sha256
 from remora.workspace.paths import WorkspacePathError
-from remora.workspace.rebase import conflict_of, rebase_onto_project
+from remora.workspace.rebase import conflict_of, project_bytes, rebase_onto_project
 
 __all__ = ["AcceptReport", "Conflict", "accept_workspace", "find_conflicts"]
 
@@ -80,11 +80,6 @@ class _Step:
     mode: int | None
 
 
-def _live(ws: Workspace, path: str) -> bytes | None:
-    target = ws.project_root / path
-    return target.read_bytes() if target.is_file() else None
-
-
 def _file_in_the_way(ws: Workspace, path: str) -> str | None:
     """The first parent of ``path`` that exists in the project as a non-directory."""
     parts = path.split("/")[:-1]
@@ -112,7 +107,7 @@ def find_conflicts(ws: Workspace) -> list[Conflict]:
         if blocker is not None and not deleted:
             conflicts.append(Conflict(path, f"{blocker} is now a file, not a directory"))
             continue
-        live = _live(ws, path)
+        live = project_bytes(ws, path)
         live_sha = None if live is None else sha256(live)
         base = ws.base_sha(path)
         if live_sha == base:
@@ -134,7 +129,7 @@ def find_conflicts(ws: Workspace) -> list[Conflict]:
 def _plan(ws: Workspace) -> list[_Step]:
     steps: list[_Step] = []
     for path, new, deleted in ws.overlay_rows():
-        live = _live(ws, path)
+        live = project_bytes(ws, path)
         if deleted:
             if live is not None:
                 steps.append(_Step(path, "delete", None))

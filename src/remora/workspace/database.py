@@ -14,11 +14,19 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
 
 from remora.errors import WorkspaceConflictError
 
-__all__ = ["SCHEMA_VERSION", "connect", "in_memory", "save_image"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "connect",
+    "create",
+    "in_memory",
+    "keep_base_text",
+    "save_image",
+]
 
 SCHEMA_VERSION = 2
 _SCHEMA = """
@@ -77,6 +85,23 @@ def in_memory() -> sqlite3.Connection:
     return conn
 
 
+def create(
+    db_path: Path | None, meta: Mapping[str, str], bases: Mapping[str, str | None]
+) -> sqlite3.Connection:
+    """A workspace's database with its metadata and the bases recorded so far: in memory
+    for ``db_path`` None (written whole later, :func:`save_image`), else that file."""
+    conn = in_memory() if db_path is None else connect(db_path)
+    try:
+        conn.execute("BEGIN")
+        conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
+        conn.executemany("INSERT OR IGNORE INTO bases(path, sha) VALUES (?, ?)", bases.items())
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 @functools.cache
 def _empty_image() -> bytes:
     """The schema made once per process: copying its image in is ~3x cheaper than making it."""
@@ -91,6 +116,14 @@ def _empty_image() -> bytes:
 def _create_schema(conn: sqlite3.Connection) -> None:
     conn.executescript(_SCHEMA)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def keep_base_text(
+    conn: sqlite3.Connection, path: str, text: bytes, *, replace: bool = False
+) -> None:
+    """Keep the bytes of ``path``'s base (replacing those kept, with ``replace``)."""
+    verb = "REPLACE" if replace else "IGNORE"
+    conn.execute(f"INSERT OR {verb} INTO base_texts(path, content) VALUES (?, ?)", (path, text))
 
 
 def save_image(conn: sqlite3.Connection, db_path: Path) -> None:

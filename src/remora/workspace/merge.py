@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import merge3
 
 from remora.workspace.diff import is_binary, split_lines
-from remora.workspace.merge_python import tidy_merged_module
+from remora.workspace.merge_python import join_additions, tidy_merged_module
 
 __all__ = ["Merged", "merge_file"]
 
@@ -150,10 +150,17 @@ def _resolve(base: list[str], ours: list[str], theirs: list[str]) -> list[str] |
                 return None
     out: list[str] = []
     at = 0
-    for start, end, lines, _ in edits:
+    index = 0
+    while index < len(edits):
+        start, end, lines, _ = edits[index]
+        following = edits[index + 1] if index + 1 < len(edits) else None
+        if following and following[3] != edits[index][3] and _same_point(edits[index], following):
+            lines = join_additions(lines, following[2])  # the project's side is the first
+            index += 1
         out += base[at:start]
         out += lines
         at = max(at, end)
+        index += 1
     out += base[at:]
     return out
 

@@ -22,13 +22,14 @@ they are, byte for byte.
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 from dataclasses import dataclass
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-__all__ = ["Tidied", "tidy_merged_module"]
+__all__ = ["Tidied", "join_additions", "tidy_merged_module"]
 
 _Span = tuple[int, int]
 _ImportKey = tuple[int, str]  # relative level, module
@@ -99,11 +100,12 @@ def _join_names(
     extra = [alias for alias in incoming.names if _alias_key(alias) not in have]
     if not extra:
         return line
+    # Sorted, as the test agent writes them, so the order of accepts does not show.
     comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    names = [*target.names[:-1], target.names[-1].with_changes(comma=comma)]
-    added = [alias.with_changes(comma=comma) for alias in extra]
-    added[-1] = added[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return line.with_changes(body=[target.with_changes(names=[*names, *added])])
+    names = sorted([*target.names, *extra], key=lambda alias: str(_alias_key(alias)))
+    names = [alias.with_changes(comma=comma) for alias in names]
+    names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return line.with_changes(body=[target.with_changes(names=names)])
 
 
 def _leading_imports(module: cst.Module) -> set[str]:
@@ -151,6 +153,40 @@ def _def_lines(module: cst.Module) -> dict[str, _Span]:
             where = positions[stmt]
             spans.setdefault(name, (where.start.line, where.end.line))
     return spans
+
+
+_Chunk = tuple[list[str], bool]  # a statement's lines (with those above it), a definition?
+
+
+def _chunks(lines: list[str]) -> list[_Chunk]:
+    """Whole top-level statements, each with the blank lines and comments above it (lines
+    after the last one stay with it), and whether it defines a function or class."""
+    body = ast.parse("".join(lines)).body
+    ends = [stmt.end_lineno or stmt.lineno for stmt in body[:-1]]
+    cuts = list(zip([0, *ends], [*ends, len(lines)], strict=True))
+    definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return [
+        (lines[start:end], isinstance(stmt, definitions))
+        for (start, end), stmt in zip(cuts, body, strict=True)
+    ]
+
+
+def join_additions(ours: list[str], theirs: list[str]) -> list[str]:
+    """Whole statements both sides added at one place, kept both: the project's in their
+    order, each function or class of the change's before the first of the project's that
+    sorts after it, its other statements after the project's other statements. Changes
+    that add tests at one place thus give the same file in whichever order they are
+    accepted."""
+    out = _chunks(ours)
+    for lines, defines in _chunks(theirs):
+        text = "".join(lines).strip()
+        if defines:
+            later = (i for i, (o, d) in enumerate(out) if d and "".join(o).strip() > text)
+            at = next(later, len(out))
+        else:
+            at = max((i + 1 for i, (_, d) in enumerate(out) if not d), default=0)
+        out.insert(at, (lines, defines))
+    return [line for lines, _ in out for line in lines]
 
 
 def tidy_merged_module(merged: str, ours: str, theirs: str) -> Tidied:

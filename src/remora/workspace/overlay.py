@@ -20,12 +20,16 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from remora.errors import WorkspaceConflictError
-from remora.workspace import paths
-from remora.workspace.database import connect, in_memory, save_image
+from remora.workspace.database import connect, create, keep_base_text, save_image
 from remora.workspace.diff import FileChange, render_diff
 from remora.workspace.filestat import Signature, settled, signature
-from remora.workspace.paths import SKIP_DIRS, WorkspacePathError, is_skipped, normalise, walk_files
-from remora.workspace.rebase import current_change
+from remora.workspace.paths import (
+    is_skipped,
+    normalise,
+    project_entries,
+    walk_files,
+)
+from remora.workspace.rebase import current_changes
 
 __all__ = ["Workspace", "sha256"]
 
@@ -76,8 +80,7 @@ class Workspace:
             self._bases = dict(self._conn.execute("SELECT path, sha FROM bases").fetchall())
             self._meta_values = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
         self.revision = 0  # changes made through this object: what was read may be kept
-        # dest folder -> {path: sha} of what materialize() put there (sync.py)
-        self.manifests: dict[str, dict[str, str]] = {}
+        self.manifests: dict[str, dict[str, str]] = {}  # folder -> {path: sha} sync.py put
 
     # -- metadata ---------------------------------------------------------
 
@@ -102,22 +105,8 @@ class Workspace:
     def _database(self) -> sqlite3.Connection:
         """The connection; a lazy workspace's database is created now, with what it kept."""
         if self._conn is None:
-            conn = in_memory() if self._buffered else connect(self.db_path)
-            try:
-                conn.execute("BEGIN")
-                conn.executemany(
-                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                    list(self._meta_values.items()),
-                )
-                conn.executemany(
-                    "INSERT OR IGNORE INTO bases(path, sha) VALUES (?, ?)",
-                    list(self._bases.items()),
-                )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.close()
-                raise
-            self._conn = conn
+            path = None if self._buffered else self.db_path
+            self._conn = create(path, self._meta_values, self._bases)
             self._unsaved = self._buffered
         return self._conn
 
@@ -161,7 +150,8 @@ class Workspace:
             raise IsADirectoryError(f"{rel!r} is the project root, not a file")
         return clean
 
-    def _live(self, clean: str) -> bytes | None:
+    def live(self, clean: str) -> bytes | None:
+        """The project's own file at ``clean`` (a path from :meth:`safe_path`); None: none."""
         path = self.project_root / clean
         try:
             return path.read_bytes() if path.is_file() else None
@@ -191,7 +181,7 @@ class Workspace:
         if clean in self._bases:
             return self._bases[clean]
         if not known:
-            live = self._live(clean)
+            live = self.live(clean)
         sha = None if live is None else sha256(live)
         if self._conn is not None:
             self._conn.execute("INSERT OR IGNORE INTO bases(path, sha) VALUES (?, ?)", (clean, sha))
@@ -223,7 +213,7 @@ class Workspace:
             row = self._row(clean)
             if row is not None:
                 return None if row[1] else row[0]
-            live = self._live(clean)
+            live = self.live(clean)
             self._base_sha(clean, live, known=True)
             return live
 
@@ -263,22 +253,7 @@ class Workspace:
                 if self._exists_file(clean):
                     raise NotADirectoryError(f"{rel!r} is a file")
                 raise FileNotFoundError(f"no directory {rel!r}")
-            entries: set[str] = set()
-            base = self.project_root if clean == "." else self.project_root / clean
-            if base.is_dir():
-                for entry in os.scandir(base):
-                    if entry.name in SKIP_DIRS or is_skipped(entry.name):
-                        continue
-                    child = entry.name if clean == "." else f"{clean}/{entry.name}"
-                    try:
-                        # a plain entry of a resolved folder is inside: its name is checked
-                        (self.safe_path if entry.is_symlink() else paths.lexical)(child)
-                    except WorkspacePathError:
-                        continue
-                    if entry.is_dir():
-                        entries.add(entry.name + "/")
-                    elif entry.is_file():
-                        entries.add(entry.name)
+            entries = project_entries(self.project_root, clean, self.safe_path)
             prefix = "" if clean == "." else clean + "/"
             rows = self.overlay_listing(prefix)
             for path, deleted in rows:
@@ -326,7 +301,7 @@ class Workspace:
         with self._lock:
             self._guard_writable(clean)
             first_touch = clean not in self._bases
-            live = self._live(clean) if first_touch else None
+            live = self.live(clean) if first_touch else None
             base = self._base_sha(clean, live, known=first_touch)
             if sha256(blob) == base:
                 self._forget(clean)
@@ -336,14 +311,11 @@ class Workspace:
                     "INSERT OR REPLACE INTO overlay(path, content, deleted) VALUES (?, ?, 0)",
                     (clean, blob),
                 )
-                if base is not None and clean not in self._base_texts_kept:
-                    live = self._live(clean) if live is None else live
-                    if live is not None and sha256(live) == base:  # for merging (rebase.py)
-                        conn.execute(
-                            "INSERT OR IGNORE INTO base_texts(path, content) VALUES (?, ?)",
-                            (clean, live),
-                        )
-                        self._base_texts_kept.add(clean)
+                if live is None and base is not None and clean not in self._base_texts_kept:
+                    live = self.live(clean)
+                if live is not None and sha256(live) == base:  # for merging (rebase.py)
+                    keep_base_text(conn, clean, live)
+                    self._base_texts_kept.add(clean)
             self.revision += 1
 
     def delete(self, rel: str) -> None:
@@ -408,13 +380,9 @@ class Workspace:
         with self._lock:
             self._guard_writable(clean)
             conn = self._database()
-            self._bases[clean] = sha256(live)
-            conn.execute(
-                "INSERT OR REPLACE INTO bases(path, sha) VALUES (?, ?)", (clean, sha256(live))
-            )
-            conn.execute(
-                "INSERT OR REPLACE INTO base_texts(path, content) VALUES (?, ?)", (clean, live)
-            )
+            self._bases[clean] = sha = sha256(live)
+            conn.execute("INSERT OR REPLACE INTO bases(path, sha) VALUES (?, ?)", (clean, sha))
+            keep_base_text(conn, clean, live, replace=True)
             self.write(clean, merged)
 
     def changes(self) -> list[FileChange]:
@@ -430,15 +398,7 @@ class Workspace:
             rows = self.overlay_rows()
             paths = tuple(path for path, _, _ in rows)
             stats = self._stats(paths)  # before the reads: a file changed meanwhile differs
-            out = []
-            for path, new, deleted in rows:
-                try:
-                    live = self._live(self.safe_path(path))
-                except WorkspacePathError:
-                    live = None  # a symlink now leads outside: never read through it
-                mode = None if live is None else self.live_mode(path)
-                if change := current_change(self, path, live, new, deleted, mode):
-                    out.append(change)
+            out = current_changes(self, rows)
             self._kept_changes = (stats, paths, out) if settled(stats[1]) else None
             return list(out)
 

@@ -11,7 +11,7 @@ import functools
 import os
 import stat
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 
 from remora.errors import OutsideProjectError
@@ -23,6 +23,7 @@ __all__ = [
     "is_skipped",
     "lexical",
     "normalise",
+    "project_entries",
     "walk_files",
 ]
 
@@ -199,3 +200,27 @@ def walk_files(base: Path, *, follow_inside: Path | None = None) -> Iterator[tup
             elif not os.path.isfile(full):
                 continue
             yield prefix + name, Path(full)
+
+
+def project_entries(root: Path, clean: str, safe_path: Callable[[str], str]) -> set[str]:
+    """The entries of the project folder ``clean`` a workspace shows ("name/" for folders):
+    Remora's state, environments and caches left out, and a link that leads outside
+    the project (``safe_path`` refuses it)."""
+    entries: set[str] = set()
+    folder = root if clean == "." else root / clean
+    if not folder.is_dir():
+        return entries
+    for entry in os.scandir(folder):
+        if entry.name in SKIP_DIRS or is_skipped(entry.name):
+            continue
+        child = entry.name if clean == "." else f"{clean}/{entry.name}"
+        try:
+            # a plain entry of a resolved folder is inside: its name is checked
+            (safe_path if entry.is_symlink() else lexical)(child)
+        except WorkspacePathError:
+            continue
+        if entry.is_dir():
+            entries.add(entry.name + "/")
+        elif entry.is_file():
+            entries.add(entry.name)
+    return entries

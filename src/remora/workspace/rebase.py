@@ -25,7 +25,7 @@ from remora.workspace.paths import WorkspacePathError
 if TYPE_CHECKING:
     from remora.workspace.overlay import Workspace
 
-__all__ = ["conflict_of", "current_change", "rebase_onto_project"]
+__all__ = ["conflict_of", "current_changes", "project_bytes", "rebase_onto_project"]
 
 _CREATED = "created in the project since the agent started"
 _GONE = "deleted from the project since the agent read it"
@@ -46,6 +46,17 @@ def _merged(ws: Workspace, path: str, live: bytes | None, new: bytes) -> Merged 
     if base_sha is None and merged.content is None:
         return Merged(None, merged.conflicts, _CREATED)
     return merged
+
+
+def current_changes(ws: Workspace, rows: list[tuple[str, bytes | None, bool]]) -> list[FileChange]:
+    """What accepting the overlay ``rows`` (path, content, deleted) would do now."""
+    out = []
+    for path, new, deleted in rows:
+        live = project_bytes(ws, path)  # None also where a symlink now leads outside: never read
+        mode = None if live is None else ws.live_mode(path)
+        if change := current_change(ws, path, live, new, deleted, mode):
+            out.append(change)
+    return out
 
 
 def current_change(
@@ -75,13 +86,12 @@ def conflict_of(ws: Workspace, path: str, live: bytes | None, new: bytes) -> str
     return "" if merged is None else merged.describe()
 
 
-def _live(ws: Workspace, path: str) -> bytes | None:
+def project_bytes(ws: Workspace, path: str) -> bytes | None:
     """The project's file now; None when missing or no longer a safe path (accept says why)."""
     try:
-        target = ws.project_root / ws.safe_path(path)
+        return ws.live(ws.safe_path(path))
     except WorkspacePathError:
         return None
-    return target.read_bytes() if target.is_file() else None
 
 
 def rebase_onto_project(ws: Workspace) -> None:
@@ -93,7 +103,7 @@ def rebase_onto_project(ws: Workspace) -> None:
     for path, new, deleted in ws.overlay_rows():
         if deleted or new is None:
             continue
-        live = _live(ws, path)
+        live = project_bytes(ws, path)
         merged = _merged(ws, path, live, new)
         if merged is not None and merged.content is not None and live is not None:
             ws.rebase(path, live, merged.content)

@@ -127,7 +127,7 @@ def _settle(path: Path, text: str, age_s: float = 3600) -> None:
 
 @pytest.fixture
 def live_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    return recorded_paths(monkeypatch, "_live")
+    return recorded_paths(monkeypatch, "live")
 
 
 def test_a_runs_changes_are_kept_while_nothing_they_rest_on_changes(

@@ -144,8 +144,34 @@ def test_imports_both_sides_edited_merge_into_one_statement_per_module() -> None
     tree = ast.parse(merged)
     imports = [ast.unparse(s) for s in tree.body if isinstance(s, ast.Import | ast.ImportFrom)]
     assert imports == ["import math", "from shapes import Shape, circle_area, perimeter"]
+
     tests = [s.name for s in tree.body if isinstance(s, ast.FunctionDef)]
     assert tests == ["test_a", "test_b", "test_c"]
+
+
+_TESTS_BASE = "from shapes import Shape\n\n\ndef test_shape():\n    assert Shape(1)\n"
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
+def test_tests_added_at_one_place_give_one_file_whatever_the_order(order: tuple[int, ...]) -> None:
+    added = [
+        ("area", "def test_area():\n    assert Shape(2).area() == 4\n"),
+        ("circle_area", "def test_circle_area():\n    assert circle_area(0) == 0\n"),
+        ("perimeter", "def test_perimeter():\n    assert perimeter(Shape(1)) == 4\n"),
+    ]
+    changes = [
+        _TESTS_BASE.replace("import Shape", f"import Shape, {name}") + "\n\n" + test
+        for name, test in added
+    ]
+    text = _TESTS_BASE
+    for index in order:
+        merged = _merge("tests/test_shapes.py", _TESTS_BASE, text, changes[index])
+        assert merged is not None
+        text = merged
+    assert text == (
+        "from shapes import Shape, area, circle_area, perimeter\n\n\n"
+        "def test_shape():\n    assert Shape(1)\n\n\n" + "\n\n".join(test for _, test in added)
+    )
 
 
 def test_the_same_import_and_fixture_added_by_two_changes_appear_once() -> None:
