@@ -2,7 +2,7 @@
 
 The review corpus is analysed as an undocumented project: the module's, every
 class's and every function's docstring (nested ones too) goes. A docstring that
-stands alone on its lines is removed with its lines (and one blank line right
+stands alone on its lines is removed with its lines (and the blank lines right
 after it, as an undocumented project would be written); one that is the whole
 body becomes ``pass``; one that shares its line with other statements goes with
 the ``;`` after it. The result is checked: its tree must equal the original's with
@@ -89,8 +89,8 @@ def _remove(lines: list[bytes], span: _Span) -> None:
         lines[span.first - 1 : span.last] = [head + b"pass" + tail]
         return
     end = span.last
-    if end < len(lines) and not lines[end].strip():
-        end += 1  # the blank line that separated the docstring from the code
+    while end < len(lines) and not lines[end].strip():
+        end += 1  # the blank lines that separated the docstring from the code
     del lines[span.first - 1 : end]
 
 

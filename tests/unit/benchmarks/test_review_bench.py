@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import ast
+import hashlib
+import io
+import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -11,7 +15,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 
 from competence_lib.corpus import Project
-from review_lib.corpus import CORPUS, ReviewProject, chosen, select_files
+from review_lib.corpus import (
+    CORPUS,
+    ReviewProject,
+    chosen,
+    prepare,
+    read_only_copy,
+    remove_tree,
+    select_files,
+)
 from review_lib.export import IndexEntry
 from review_lib.labels import (
     LabelError,
@@ -288,3 +300,49 @@ def _private():
     pass
 '''
     assert undocumented_public(text) == ["Box.open", "Box.size", "run"]
+
+
+def _sdist_in_cache(tmp_path: Path) -> tuple[Path, Project]:
+    """A made-up sdist, as pip download leaves it, in a cache ``fetch`` reads offline."""
+    files = {
+        "setup.py": '"""Setup script: its docstring stays (outside the package)."""\n',
+        "src/pkg/__init__.py": '"""The package."""\n\nfrom pkg.core import run\n',
+        "src/pkg/core.py": '"""Core."""\n\n\ndef run(x):\n    """Run."""\n    return x\n',
+        "tests/test_core.py": "def test_run():\n    assert True\n",
+    }
+    cache = tmp_path / "cache"
+    (cache / "sdists").mkdir(parents=True)
+    archive = cache / "sdists" / "pkg-1.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for rel, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(f"pkg-1.0/{rel}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    return cache, Project("pkg", "1.0", digest, ())
+
+
+def test_prepare_strips_the_package_leaves_out_tests_and_commits_once(tmp_path: Path) -> None:
+    cache, pin = _sdist_in_cache(tmp_path)
+    project = ReviewProject(pin, "src/pkg")
+    repo = tmp_path / "work" / "pkg"
+    assert prepare(project, repo, cache=cache) == ["src/pkg/core.py"]
+    assert (repo / "src/pkg/core.py").read_text() == "def run(x):\n    return x\n"
+    assert (repo / "src/pkg/__init__.py").read_text() == "from pkg.core import run\n"
+    assert (repo / "setup.py").read_text().startswith('"""Setup script')
+    assert not (repo / "tests").exists()
+    log = subprocess.run(
+        ["git", "log", "--format=%s"], cwd=repo, capture_output=True, text=True, check=True
+    )
+    assert log.stdout.splitlines() == ["pkg-1.0, docstrings stripped, own tests left out"]
+    # Prepared again with the same bytes: the repository and its Remora state are kept.
+    (repo / ".remora").mkdir()
+    prepare(project, repo, cache=cache)
+    assert (repo / ".remora").is_dir()
+    before = tmp_path / "export" / "project-before"
+    read_only_copy(repo, before)
+    assert not (before / ".git").exists() and not (before / ".remora").exists()
+    assert not (before / "src/pkg/core.py").stat().st_mode & 0o222
+    remove_tree(before)
+    assert not before.exists()
