@@ -87,7 +87,13 @@ def report(out: Path, projects: list[ReviewProject], json_out: Path | None) -> N
     """Join the export at ``out`` with the committed labels and print the tables."""
     joined: list[Joined] = []
     coverage: list[Coverage] = []
+    exported = [p for p in projects if (out / "_meta" / f"{p.name}.json").is_file()]
     for project in projects:
+        if project not in exported:
+            print(f"{project.key}: not in {out}, left out of the report", file=sys.stderr)
+    if not exported:
+        raise ExportError(f"{out}: no project of those asked is exported; run `review.py run`")
+    for project in exported:
         meta = _meta(out, project.name)
         index = read_index(out, project.name)
         labels = load_labels(project.name)
