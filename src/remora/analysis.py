@@ -23,10 +23,18 @@ import concurrent.futures
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from remora.agents import AgentRegistry
 from remora.config import LoadedConfig, load_config
+from remora.config.arguments import (
+    check_bool,
+    check_mapping,
+    check_model,
+    check_names,
+    check_path,
+    check_paths,
+)
 from remora.coordinator import (
     AnalyzeReport,
     Coordinator,
@@ -285,7 +293,7 @@ def analyze(
     model: str | Mapping[str, Any] | None = None,
     project: PathLike | None = None,
     config: Mapping[str, Any] | None = None,
-    node_types: Collection[NodeType] | None = None,
+    node_types: str | Collection[NodeType] | None = None,
     force: bool = False,
     auto_accept: bool = False,
 ) -> Analysis:
@@ -301,7 +309,8 @@ def analyze(
         project: the project root (default: found from the first path, as the CLI does).
         config: configuration overrides, nested as in ``remora.yaml``; they win over
             the file and the environment.
-        node_types: only these node types (``file``, ``class``, ``function``, ``method``).
+        node_types: only these node types (``file``, ``class``, ``function``, ``method``):
+            a list, or one string of comma-separated names (``"function,method"``).
         force: run again also what is unchanged since its recorded result.
         auto_accept: write every successful change into the project right away.
 
@@ -310,9 +319,19 @@ def analyze(
         (those waiting for review, each with its diff).
 
     Raises:
-        remora.errors.RemoraError: a configuration, usage or model error, with a hint.
+        remora.errors.RemoraError: a configuration, usage or model error, with a hint; an
+            argument of the wrong type (``auto_accept="no"``, ``paths=123``) is a
+            ``UsageError`` naming it, before anything runs.
     """
-    targets = [Path(paths)] if isinstance(paths, str | Path) else [Path(p) for p in paths]
+    # The arguments checked strictly, each error naming its argument (config/arguments.py).
+    targets = check_paths("paths", paths)
+    operations = check_names("operations", operations)
+    model = check_model("model", model)
+    project = None if project is None else check_path("project", project)
+    config = check_mapping("config", config)
+    node_types = cast("list[NodeType] | None", check_names("node_types", node_types))
+    force = check_bool("force", force)
+    auto_accept = check_bool("auto_accept", auto_accept)
     overrides = {**(config or {}), **_model_overrides(model)}
     if model is not None and config and isinstance(config.get("model"), Mapping):
         overrides["model"] = {**config["model"], **overrides["model"]}

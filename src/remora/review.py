@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from remora.config.arguments import check_bool, check_ids, check_int_list, check_path, check_text
 from remora.errors import RemoraError, UsageError, WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.results import ResultsDB
@@ -123,6 +124,8 @@ def list_changes(project: str | Path = ".", *, include_empty: bool = False) -> l
     A project that was never analysed has none (and no ``.remora/`` is created).
     ``include_empty`` also lists workspaces without changes.
     """
+    project = check_path("project", project)
+    include_empty = check_bool("include_empty", include_empty)
     if not (_root(project) / STATE_DIR).is_dir():
         return []
     store, db = _open(project)
@@ -135,7 +138,8 @@ def show(workspace_id: str, *, project: str | Path = ".") -> ChangeView:
 
     An unknown id raises ``WorkspaceNotFoundError`` (WORKSPACE_003).
     """
-    root = _root(project)
+    workspace_id = check_text("workspace_id", workspace_id)
+    root = _root(check_path("project", project))
     with WorkspaceStore(root).open(workspace_id) as ws:
         changes = ws.changes()
         diff = ws.diff()
@@ -154,7 +158,7 @@ def _coverage(root: Path, workspace_id: str) -> str:
 
 
 def accept(
-    workspace_ids: Sequence[str] = (),
+    workspace_ids: str | Sequence[str] = (),
     *,
     project: str | Path = ".",
     every: bool = False,
@@ -169,9 +173,12 @@ def accept(
     lines. ``every=True`` accepts every workspace (give no ids then). With ``hunks``
     only those hunks of one workspace are written; its other hunks are
     discarded with it. A workspace that cannot be accepted never blocks the
-    others: its outcome carries the error.
+    others: its outcome carries the error. One id may be given as a ``str``.
     """
-    store, db = _open(project)
+    workspace_ids = check_ids("workspace_ids", workspace_ids)
+    every = check_bool("every", every)
+    hunks = check_int_list("hunks", hunks)
+    store, db = _open(check_path("project", project))
     outcomes: list[AcceptOutcome] = []
     with db:
         targets = queue.resolve_ids(store, workspace_ids, every)
@@ -193,7 +200,7 @@ def accept(
 
 
 def reject(
-    workspace_ids: Sequence[str] = (),
+    workspace_ids: str | Sequence[str] = (),
     *,
     project: str | Path = ".",
     every: bool = False,
@@ -202,9 +209,13 @@ def reject(
     """Discard changes (the project is not touched); returns the ids rejected.
 
     A ``reason`` is stored with the node: the next run of its agent is told it
-    (``remora analyze --retry-rejected`` re-runs just those).
+    (``remora analyze --retry-rejected`` re-runs just those). One id may be given as a
+    ``str``.
     """
-    store, db = _open(project)
+    workspace_ids = check_ids("workspace_ids", workspace_ids)
+    every = check_bool("every", every)
+    reason = check_text("reason", reason, optional=True) or None
+    store, db = _open(check_path("project", project))
     with db:
         chosen = queue.resolve_ids(store, workspace_ids, every)
         for workspace_id in chosen:

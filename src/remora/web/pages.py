@@ -74,8 +74,19 @@ def queue_page(request: Request) -> Response:
     )
 
 
+# No queue has more pages; a longer number is not parsed (int() refuses over 4,300 digits).
+_MAX_PAGE_DIGITS = 9
+
+
 def _int(text: str) -> int:
-    return int(text) if text.isdigit() else 1
+    """A page number from the query, 1 when it is not a number ("²" and "①" pass
+    str.isdigit() but not int()) or has more than ``_MAX_PAGE_DIGITS`` digits."""
+    if len(text) > _MAX_PAGE_DIGITS:
+        return 1
+    try:
+        return int(text)
+    except ValueError:
+        return 1
 
 
 def _neighbours(request: Request, current: str) -> tuple[str | None, str | None]:
