@@ -27,6 +27,7 @@ from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import TextCompleter
 from remora.coordinator.accepting import auto_accept as accept_changes
 from remora.coordinator.binding import OptionBoundExecutor
+from remora.coordinator.distinct import DistinctProposals
 from remora.coordinator.heap import HeapTrimmer, fewer_collections
 from remora.coordinator.incremental import (
     BatchPlan,
@@ -129,6 +130,8 @@ class Coordinator:
         # parent for another file); None: the nodes given are the whole batch.
         self.more: MoreNodes | None = None
         self._heap = HeapTrimmer()
+        # Words each owner's nodes were proposed in this batch (distinct.py).
+        self.distinct = DistinctProposals()
 
     async def __aenter__(self) -> Coordinator:
         self.db = ResultsDB(self.project_root, durable=False)
@@ -200,6 +203,7 @@ class Coordinator:
         if self.db is None:
             raise RuntimeError("Coordinator.analyze() outside `async with Coordinator(...)`")
         db = self.db
+        self.distinct = DistinctProposals()
         plans = plan_operations(operations, self.config, self.registry)
         digests = {name: plan_digest(plan, self.config) for name, plan in plans.items()}
         batch = BatchPlan(plans, digests, only, force)
@@ -397,6 +401,8 @@ class Coordinator:
                 result = settle(
                     memory.not_proposed(result, repeated), plan.definition.without_change
                 )
+            elif (again := self.distinct.repeat(task.operation, task.node, result)) is not None:
+                result = settle(again, plan.definition.without_change)
             keep = bool(result.changed_files)
             self.store.mark_finished(workspace)
         finally:
