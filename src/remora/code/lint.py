@@ -9,6 +9,9 @@ when every edit lies inside the node and the fix is marked safe) or from the
 model (the node's whole replacement text, accepted only when the file still
 parses, the finding is gone, no other finding appeared, and nothing outside the
 node changed: the replacement is spliced into the node's span and nowhere else).
+The one exception either way: a finding the change caused elsewhere in the file
+(an import it left unused) is removed by ruff's own safe fix in the same change
+(:mod:`remora.code.lint_caused`), or the change is not made.
 """
 
 from __future__ import annotations
@@ -294,10 +297,13 @@ async def replace_checked(
 
     Written only when the file still parses, the node is still there, ``code`` is
     reported less on the node's own lines, no finding is added anywhere in the
-    file, no call is dropped or added and no name read less or more often beyond
+    file (one the change caused outside the lines it wrote gets ruff's safe fix),
+    no call is dropped or added and no name read less or more often beyond
     a removed assignment (:func:`lost_names`), with ``keep_definitions`` no class or function
-    was added or removed, and calls of the node give what they gave before
-    (:func:`remora.code.lint_behaviour.behaviour_change`). ``{"ok", "reason", "remaining"}``.
+    was added or removed, and calls of the node give what they gave before, having run
+    every line and both sides of every branch ``span`` replaces
+    (:func:`remora.code.lint_behaviour.behaviour_change`). A refusal is noted for the
+    run's result (:func:`lint_refusals`). ``{"ok", "reason", "remaining"}``.
     """
     path = node.file.path
     _, before = await node_findings(context, node)
