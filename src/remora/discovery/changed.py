@@ -20,6 +20,7 @@ from remora.discovery.extract import parse_source
 from remora.discovery.ignore import IgnoreRules
 from remora.discovery.node import CSTNode, NodeType
 from remora.discovery.pipeline import discover
+from remora.discovery.queries import QueryPack, load_query_pack
 from remora.discovery.result import DiscoveryResult
 from remora.discovery.walk import SOURCE_SUFFIXES
 from remora.events import EventEmitter
@@ -133,6 +134,7 @@ def discover_changed(
     targets = [(p if p.is_absolute() else Path.cwd() / p).resolve() for p in paths] or [root]
     rules = IgnoreRules.build(config.ignore)
     files: dict[str, ChangedFile] = {}
+    gone: list[tuple[str, ChangedFile]] = []
     deleted: list[str] = []
     for changed in changed_files(top, chosen.sha, staged=staged):
         absolute = top / changed.path
@@ -144,7 +146,7 @@ def discover_changed(
         if _ignored(rules, rel):
             continue
         if changed.status == "deleted":
-            deleted += _deleted_names(top, chosen.sha, changed, rel)
+            gone.append((rel, changed))
         elif absolute.is_file():
             files[rel] = changed
     # discover() of no paths would walk the whole project.
@@ -157,14 +159,21 @@ def discover_changed(
     by_file: dict[str, list[CSTNode]] = {}
     for node in found.nodes:
         by_file.setdefault(node.file_path, []).append(node)
+    query_dir = config.query_dir
+    if query_dir is not None and not query_dir.is_absolute():
+        query_dir = root / query_dir
+    pack = load_query_pack(config.language, config.query_pack, query_dir)  # as discover()'s
     for rel, changed in files.items():
         nodes = by_file.get(rel, [])
         if staged:  # the lines are the index's: place them in its parse, then match by id
-            nodes = _parsed(file_at(top, "", changed.path), rel) or []
-        base_nodes = _base_nodes(top, chosen.sha, changed, rel)
-        ids, gone = pick_nodes(nodes, base_nodes, changed)
+            nodes = _parsed(file_at(top, "", changed.path), rel, pack) or []
+        base_nodes = _base_nodes(top, chosen.sha, changed, rel, pack)
+        ids, removed = pick_nodes(nodes, base_nodes, changed)
         picked |= ids
-        deleted += [f"{rel}::{n.full_name}" for n in gone]
+        deleted += [f"{rel}::{n.full_name}" for n in removed]
+    for rel, changed in gone:
+        old = file_at(top, chosen.sha, changed.old_path or changed.path)
+        deleted += [f"{rel}::{n.full_name}" for n in _parsed(old, rel, pack) or []]
     types = set(node_types) if node_types else None
     found.nodes = [
         n for n in found.nodes if n.node_id in picked and (types is None or n.node_type in types)
@@ -172,21 +181,18 @@ def discover_changed(
     return ChangedNodes(chosen, staged, found, sorted(files), sorted(set(deleted)))
 
 
-def _parsed(source: bytes | None, rel: str) -> list[CSTNode] | None:
+def _parsed(source: bytes | None, rel: str, pack: QueryPack) -> list[CSTNode] | None:
     if source is None:
         return None
-    nodes, _warnings = parse_source(source, rel)
+    nodes, _warnings = parse_source(source, rel, pack=pack)
     return nodes
 
 
-def _base_nodes(top: Path, base: str, changed: ChangedFile, rel: str) -> list[CSTNode] | None:
+def _base_nodes(
+    top: Path, base: str, changed: ChangedFile, rel: str, pack: QueryPack
+) -> list[CSTNode] | None:
     if changed.status in ("added", "untracked") or changed.old_path is None:
         return None
     if not changed.removed:
         return []  # nothing removed: the base's parse is not needed
-    return _parsed(file_at(top, base, changed.old_path), rel)
-
-
-def _deleted_names(top: Path, base: str, changed: ChangedFile, rel: str) -> list[str]:
-    nodes = _parsed(file_at(top, base, changed.old_path or changed.path), rel) or []
-    return [f"{rel}::{n.full_name}" for n in nodes]
+    return _parsed(file_at(top, base, changed.old_path), rel, pack)

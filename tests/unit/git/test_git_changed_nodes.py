@@ -64,6 +64,7 @@ def test_a_branch_picks_edited_new_and_untracked_nodes_and_leaves_deleted_ones_o
     text = text.replace("    rate = 0.2\n", "")  # a line only removed: tax still changed
     text = text.replace("    def cancel(self):\n        return False\n", "")
     repo.write("pkg/shop.py", text)
+    repo.git("rm", "-q", "pkg/util.py")
     repo.commit("edit")
     repo.write("pkg/new.py", "def fresh():\n    return 2\n")
     repo.commit("new file")
@@ -80,7 +81,11 @@ def test_a_branch_picks_edited_new_and_untracked_nodes_and_leaves_deleted_ones_o
         "pkg/loose.py::pkg/loose.py",
         "pkg/loose.py::Loose",
     }
-    assert found.deleted == ["pkg/shop.py::Order.cancel"]
+    assert found.deleted == [
+        "pkg/shop.py::Order.cancel",
+        "pkg/util.py::helper",
+        "pkg/util.py::pkg/util.py",
+    ]
     assert found.base.label == "main (merge base)"
     assert found.base.sha == repo.git("rev-parse", "main")
 
