@@ -52,9 +52,14 @@ NODES = [
 ]
 
 
+# The module's name is what its summaries may speak of (issue 57: a summary's nouns are the
+# node's own, its class's or its module's).
+MODULE_PATH = "parcels/move_between_depots.py"
+
+
 def node(node_type: str, name: str, line: int) -> SourceNode:
     return locate(
-        parse(CASE.read_text(encoding="utf-8"), CASE.name), NodeRef(node_type, name, line)
+        parse(CASE.read_text(encoding="utf-8"), MODULE_PATH), NodeRef(node_type, name, line)
     )
 
 

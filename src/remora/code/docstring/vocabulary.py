@@ -129,13 +129,12 @@ def _enclosing_classes(tree: ast.Module, full_name: str, line: int) -> list[ast.
     return found
 
 
-def _module_words(node: SourceNode, tree: ast.Module | None) -> set[str]:
-    """The module's path (folders and file name) and its docstring."""
+def _module_words(node: SourceNode) -> set[str]:
+    """The module's name: its folders and file name. Not its docstring, which speaks of the
+    whole module ("Products and the stock kept of them." lent "products" to a method that
+    returns stock items)."""
     path = PurePosixPath(node.file.path)
-    words = {w for part in [*path.parent.parts, path.stem] for w in name_words(part)}
-    if tree is not None:
-        words |= set(word_tokens(ast.get_docstring(tree) or ""))
-    return words
+    return {w for part in [*path.parent.parts, path.stem] for w in name_words(part)}
 
 
 @per_node
@@ -143,7 +142,7 @@ def own_stems(node: SourceNode) -> frozenset[str]:
     """The stems of every word the node may be described with (see the module's docstring)."""
     words = set(code_facts(node).words)
     tree = ast_tree(node.file.text)
-    words |= _module_words(node, tree)
+    words |= _module_words(node)
     if node.definition is not None and tree is not None:
         line = node.file.positions[node.definition].start.line
         for outer in _enclosing_classes(tree, node.ref.full_name, line):

@@ -1,5 +1,4 @@
-"""Parcels moved between depots: nodes whose docstring parameter sections are built from the code
-(test_docstring_sections)."""
+"""Nodes whose docstring parameter sections are built from the code (test_docstring_sections)."""
 
 from dataclasses import KW_ONLY, InitVar, dataclass, field
 from typing import ClassVar, NamedTuple
