@@ -128,7 +128,15 @@ def run(args: argparse.Namespace) -> None:
     for project in projects:
         print(f"{project.key} ({project.part}): load {load_average()}", file=sys.stderr)
         started = time.monotonic()
-        done = export_project(project, out, CACHE / "work", operations, model, args.max_definitions)
+        done = export_project(
+            project,
+            out,
+            CACHE / "work",
+            operations,
+            model,
+            args.max_definitions,
+            analyze=not args.export_only,
+        )
         write_meta(out, done, model, commit)
         counts: dict[str, int] = {}
         for entry in done.entries:
@@ -189,6 +197,11 @@ def _parser() -> argparse.ArgumentParser:
                 type=int,
                 default=MAX_DEFINITIONS,
                 help="the file rule's limit of definitions per project (0: every file)",
+            )
+            cmd.add_argument(
+                "--export-only",
+                action="store_true",
+                help="no analysis: export the queue a kept (e.g. interrupted) run left",
             )
     labels = sub.add_parser("import-labels", help="merge a reviewer's verdicts into the labels")
     labels.add_argument("--project", required=True)

@@ -172,11 +172,13 @@ def export_project(
     operations: list[str],
     model: ModelArgs,
     max_definitions: int = MAX_DEFINITIONS,
+    analyze: bool = True,
 ) -> ProjectExport:
     """Prepare ``project`` in ``work``, analyse it and write its export under ``out``.
 
     Only the changes of the files chosen are exported: a repository kept from an
-    earlier run with a larger file limit may hold others.
+    earlier run with a larger file limit may hold others. ``analyze=False``
+    exports the queue of a repository kept from an interrupted run as it stands.
     """
     repo = work / project.name
     files = prepare(project, repo, max_definitions)
@@ -187,7 +189,10 @@ def export_project(
     result = ProjectExport(project.name, project.key, project.part, files)
     result.load_before = load_average()
     started = time.monotonic()
-    result.exit_code, result.report = _analyze(repo, files, operations, model)
+    if analyze:
+        result.exit_code, result.report = _analyze(repo, files, operations, model)
+    else:
+        result.exit_code, result.report = -1, {"analyze": "not run: the queue as it stood"}
     result.wall_s = round(time.monotonic() - started, 1)
     result.load_after = load_average()
     types = _node_types(repo, files)
