@@ -16,9 +16,10 @@ from __future__ import annotations
 import ast
 from pathlib import PurePosixPath
 
+from remora.code.docstring.definitions import definitions
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.source import SourceNode
-from remora.code.text_cache import ast_tree, per_node
+from remora.code.text_cache import ast_tree, per_node, per_text
 
 __all__ = ["foreign_words", "own_stems", "stem"]
 
@@ -141,13 +142,20 @@ def _module_words(node: SourceNode) -> set[str]:
 def own_stems(node: SourceNode) -> frozenset[str]:
     """The stems of every word the node may be described with (see the module's docstring)."""
     words = set(code_facts(node).words)
-    tree = ast_tree(node.file.text)
     words |= _module_words(node)
+    tree = ast_tree(node.file.text)
     if node.definition is not None and tree is not None:
         line = node.file.positions[node.definition].start.line
         for outer in _enclosing_classes(tree, node.ref.full_name, line):
-            words |= _names_of_class(outer)
+            words |= _class_words(node.file.text, outer.lineno)
     return frozenset(stem(w) for w in words)
+
+
+# Once per text and class: each method of a large class would walk the whole class.
+@per_text()
+def _class_words(text: str, line: int) -> frozenset[str]:
+    found = next(d for d in definitions(text) if isinstance(d, ast.ClassDef) and d.lineno == line)
+    return frozenset(_names_of_class(found))
 
 
 def foreign_words(text: str, node: SourceNode, *, skip_first: bool) -> list[str]:
