@@ -110,3 +110,14 @@ async def test_a_pending_change_whose_workspace_is_gone_runs_again(tmp_path: Pat
     WorkspaceStore(root).discard(gone)
     second, asked = await analyze(root)
     assert asked == 2 and kept(second) == {"one", "two", "Box.open"}
+
+
+async def test_a_change_in_conflict_with_the_file_as_it_is_now_runs_again(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    first, _ = await analyze(root)
+    clash = next(o for o in first.outcomes if o.node.full_name == "two").result.workspace_id
+    assert clash is not None
+    with ResultsDB(root) as db:
+        db.set_review_state(clash, "conflict")  # as settle_conflicts records it after an accept
+    second, asked = await analyze(root)
+    assert asked == 2 and "two" not in kept(second)
