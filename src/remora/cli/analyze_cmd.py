@@ -28,6 +28,7 @@ from remora.coordinator import (
     watch_loop,
 )
 from remora.coordinator.rejections import rerun_plan
+from remora.discovery import CSTNode
 from remora.discovery.changed import discover_changed
 from remora.discovery.result import DiscoveryResult, DiscoveryWarning
 from remora.errors import UsageError
@@ -280,7 +281,9 @@ def _pending(plan: AnalysisPlan, node_ids: set[str]) -> bool:
     return bool(waiting)
 
 
-async def _watch(plan: AnalysisPlan, index: NodeIndex, auto_accept: bool) -> None:
+async def _watch(
+    plan: AnalysisPlan, index: NodeIndex, auto_accept: bool, first: list[CSTNode]
+) -> None:
     async def show(batch: ChangeBatch, report: AnalyzeReport | None) -> None:
         for skip in batch.skipped:
             err_console.print(
@@ -306,6 +309,9 @@ async def _watch(plan: AnalysisPlan, index: NodeIndex, auto_accept: bool) -> Non
         command="watch",
     )
     async with coordinator:
+        if first:  # --changed: what the branch changed, before the first save
+            report = await coordinator.analyze(first, plan.operations, auto_accept=auto_accept)
+            print_report(report, console)
         await watch_loop(
             coordinator,
             plan.targets,
@@ -321,19 +327,30 @@ def watch_command(
     paths: PathsArg = None,
     operations: OperationsOpt = None,
     auto_accept: AutoAcceptOpt = False,
+    changed: ChangedOpt = False,
+    base: BaseOpt = None,
+    staged: StagedOpt = False,
 ) -> None:
-    """Watch PATHS and re-run the agents on the nodes whose text changed (Ctrl-C stops)."""
+    """Watch PATHS and re-run the agents on the nodes whose text changed (Ctrl-C stops).
+
+    With --changed the nodes that differ from the git base are run first.
+    """
     plan = _prepare(opts, paths, operations)
     try:
         result = analysis.find_nodes(plan, None, _print_warning)
         index = NodeIndex(result.nodes)
+        first = (
+            _find_nodes(plan, None, changed, base, staged).nodes
+            if wants_changed(changed, base, staged)
+            else []
+        )
         console.print(
             f"watching {len(index.files)} files ({len(index)} nodes) for "
             f"{', '.join(plan.operations)}; Ctrl-C stops",
             highlight=False,
         )
         try:
-            asyncio.run(_watch(plan, index, auto_accept))
+            asyncio.run(_watch(plan, index, auto_accept, first))
         except KeyboardInterrupt:
             err_console.print("stopped watching")
             raise typer.Exit(130) from None

@@ -259,3 +259,44 @@ def test_old_line_numbers_follow_the_hunks_before_them(repo: Repo) -> None:
             assert was is None
         else:
             assert old[was - 1] == line, (number, was)
+
+
+def test_watch_changed_runs_the_changed_nodes_first(repo: Repo) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from git_repos import GIT_ENV
+
+    repo.write("turns.yaml", "[]\n")
+    repo.write(
+        "remora.yaml",
+        f"model:\n  provider: scripted\n  id: scripted\n  path: {repo.root / 'turns.yaml'}\n",
+    )
+    repo.write(".gitignore", ".remora/\n")
+    repo.commit("set-up")
+    repo.git("branch", "-f", "main", "HEAD")
+    repo.write("pkg/b.py", "import sys\n\n\ndef b():\n    return 1\n")
+    watch = subprocess.Popen(
+        [sys.executable, "-c", "from remora.cli.app import main; main()", "watch", "--changed",
+         "-o", "lint"],
+        cwd=repo.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, **GIT_ENV, "COLUMNS": "200"},
+    )  # fmt: skip
+    seen: list[str] = []
+    try:
+        assert watch.stdout is not None
+        for line in watch.stdout:
+            seen.append(line)
+            if "results for" in line:
+                break
+    finally:
+        watch.send_signal(signal.SIGINT)
+        watch.wait(timeout=60)
+    out = "".join(seen)
+    assert "changed: 2 nodes in 1 Python files" in out
+    assert "2 results for 2 nodes × 1 operations" in out, out
