@@ -36,7 +36,7 @@ from review_lib.strip import StripError, strip_docstrings
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "remora" / "review"
 _TEST_FOLDERS = {"tests", "test", "testing"}
 # The file rule's limit (--max-definitions; 0: every file of the package).
-MAX_DEFINITIONS = 25
+MAX_DEFINITIONS = 15
 
 
 class ReviewCorpusError(Exception):
