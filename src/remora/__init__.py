@@ -15,6 +15,22 @@ for every module below it.
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+
+# Ctrl-C while the `remora` command loads its modules (a second or more on a busy machine)
+# ends it at once with the interrupt's exit code, not an import traceback: nothing has
+# started. Only in the console script, never in a process that imports the library;
+# remora.cli puts Python's own handler back once the modules are loaded.
+if sys.argv and os.path.basename(sys.argv[0]) == "remora":
+
+    def _interrupted_while_starting(signum: int, frame: object) -> None:
+        os.write(2, b"interrupted\n")
+        os._exit(130)
+
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
 import importlib
 from typing import TYPE_CHECKING, Any
 

@@ -33,6 +33,7 @@ class ModelPlace:
         self._places = places
         self._taking = asyncio.Lock()
         self._holders = 0
+        self._closed = False
         self._taken_at = 0.0
         # Seconds waited for the place, and held, over the run (a run may take it again).
         self.waited_s = 0.0
@@ -41,6 +42,8 @@ class ModelPlace:
     async def take(self) -> None:
         """Hold the place, waiting for one when the run holds none."""
         async with self._taking:  # completions side by side: one of them waits
+            if self._closed:
+                return  # the run is over (interrupted): a late completion takes no place
             if self._holders == 0:
                 began = time.monotonic()
                 if self._places is not None:
@@ -50,7 +53,13 @@ class ModelPlace:
             self._holders += 1
 
     def give_back(self) -> None:
-        """One holder is done; the last one's place goes to the next run."""
+        """One holder is done; the last one's place goes to the next run.
+
+        After :meth:`close` (the run ended while a completion still held the place, as an
+        interrupt ends it) the place has gone back already: nothing to give.
+        """
+        if self._closed:
+            return
         if self._holders == 0:
             raise RuntimeError("a run gave back a place it did not hold")
         self._holders -= 1
@@ -59,6 +68,7 @@ class ModelPlace:
 
     def close(self) -> None:
         """The run is over: its place, if held, goes back whoever held it."""
+        self._closed = True
         if self._holders:
             self._holders = 0
             self._release()

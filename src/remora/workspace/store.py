@@ -13,6 +13,7 @@ from pathlib import Path
 from remora.errors import WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.workspace.accept import AcceptReport, accept_workspace
+from remora.workspace.claims import hold_claims
 from remora.workspace.diff import change_stats
 from remora.workspace.listing import FolderIds
 from remora.workspace.lock import project_lock
@@ -103,6 +104,8 @@ class WorkspaceStore:
         into the file whole when the workspace is closed (``buffered``).
         """
         self.directory.mkdir(parents=True, exist_ok=True)
+        # Before this process's first claim: a killed run's leftovers go (claims.py).
+        hold_claims(self.directory, self._remove_leftover)
         workspace_id = f"{operation}-{node_id}"
         while True:
             db = self._db(workspace_id)
@@ -238,6 +241,11 @@ class WorkspaceStore:
     def discard(self, workspace_id: str) -> None:
         """Remove a run's own workspace that was never offered for review (no lock needed)."""
         self._remove(workspace_id)
+
+    def _remove_leftover(self, workspace_id: str) -> None:
+        """Remove the empty claim of a killed run (claims.py); a name no workspace has stays."""
+        if _ID.fullmatch(workspace_id):
+            self._remove(workspace_id)
 
     def _remove(self, workspace_id: str) -> None:
         # The database goes first: its disappearance is what ends an accept.
