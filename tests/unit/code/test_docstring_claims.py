@@ -17,6 +17,13 @@ from remora.code.source import NodeRef, SourceNode, locate, parse
 BEDS = '''\
 """Garden beds and what grows in them."""
 
+from garden.plants import Plant, Seed
+
+
+class Greenhouse:
+    def __init__(self, beds):
+        self.beds = beds
+
 
 class Bed:
     def __init__(self, width, soil):
@@ -83,22 +90,34 @@ def refusal(name: str, summary: str, source: str = BEDS, kind: str = "method") -
 @pytest.mark.parametrize(
     ("name", "summary", "reason"),
     [
-        # Nouns from elsewhere: nothing of Bed.area holds a greenhouse or its plants.
+        # Another class's nouns (defined or imported in the module): nothing of Bed.area
+        # holds a greenhouse, its plants or seeds.
         ("Bed.area", "Calculate the total area of the greenhouse.", "it speaks of 'greenhouse'"),
         ("Bed.area", "Return the area of the plants.", "it speaks of 'plants'"),
         ("Bed.__init__", "Store the seeds of all greenhouses.", "it speaks of 'seeds'"),
-        # Its own words: the method's, its class's (rows, width), its module's (garden, beds).
-        ("Bed.area", "Return the area of the rows of this garden bed.", ""),
+        # The fixed style examples' class is a Stack: not this code's.
+        ("Bed.area", "Return the area of the stack.", "it speaks of 'stack'"),
+        # Its own words: the method's, its class's (rows, width), its module's (garden, beds);
+        # and words that name nothing in sight are the model's description, not borrowed.
+        ("Bed.area", "Return the area of the rows of this garden bed, in square units.", ""),
         ("Bed.__init__", "Set up a bed of the given width and soil.", ""),
-        # A word is its own whole: "row" does not lend "grow" or "arrow".
-        ("Bed.area", "Return the arrow of the bed.", "it speaks of 'arrow'"),
+        ("Greenhouse.__init__", "Keep the beds of this greenhouse.", ""),
     ],
 )
-def test_a_summary_speaks_only_of_the_nodes_own_things(
-    name: str, summary: str, reason: str
-) -> None:
+def test_a_summary_borrows_no_other_classs_nouns(name: str, summary: str, reason: str) -> None:
     found = refusal(name, summary)
     assert found.startswith(reason) if reason else found == "", found
+
+
+def test_the_nouns_of_a_neighbouring_file_are_not_borrowed() -> None:
+    neighbour = "class Order:\n    pass\n\n\nclass OrderLine:\n    pass\n"
+    pieces = Pieces(summary="Return the area of the order.")
+    _, refused = check_pieces(node("Bed.area"), pieces, (neighbour,))
+    assert refused[0]["reason"].startswith("it speaks of 'order', another class's")
+    # Where the module is about orders, the word is its own.
+    tree = parse(BEDS, "shop/orders.py")
+    area = locate(tree, NodeRef("method", "Bed.area", node("Bed.area").ref.start_line))
+    assert check_pieces(area, pieces, (neighbour,))[1] == []
 
 
 @pytest.mark.parametrize(

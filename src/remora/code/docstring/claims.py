@@ -14,12 +14,12 @@ wrong, so the model can try again.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from remora.code.docstring.behaviour import BodyFacts, body_facts
 from remora.code.docstring.definitions import file_docstring_summaries
 from remora.code.docstring.facts import name_words, word_tokens
-from remora.code.docstring.vocabulary import foreign_words, stem
+from remora.code.docstring.vocabulary import class_nouns, foreign_words, stem
 from remora.code.source import SourceNode
 from remora.code.structure import node_returns
 
@@ -203,11 +203,13 @@ def _builder(facts: BodyFacts, tokens: list[str]) -> str:
     return ""
 
 
-def contradiction(node: SourceNode, name: str, summary: str, neighbours: dict[str, str]) -> str:
+def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[str]) -> str:
     """Why ``summary`` cannot be about this node ('' when it can be).
 
-    ``neighbours``: docstring summaries of other code by name, which it must not
-    copy; the node's own file's always count.
+    ``others``: the texts of other code the completion may have been shown or the
+    project holds beside it (the folder's other files, the fixed examples), whose
+    docstrings it must not copy and whose classes' nouns it must not borrow; the
+    node's own file always counts.
     """
     tokens = _tokens(summary)
     kind = node.ref.node_type
@@ -229,15 +231,20 @@ def contradiction(node: SourceNode, name: str, summary: str, neighbours: dict[st
         ):
             if check:
                 return check
-    others = {**neighbours, **file_docstring_summaries(node.file.text)}
+    summaries: dict[str, str] = {}
+    for text in others:
+        summaries.update(file_docstring_summaries(text))
+    summaries.pop("the module", None)
+    summaries.update(file_docstring_summaries(node.file.text))
     own = node.definition.name.value if node.definition is not None else "the module"
-    for other, text in others.items():
+    for other, text in summaries.items():
         if other != own and word_tokens(text) == word_tokens(summary):
             return f"it copies the docstring of {other}; say what this code does"
-    if foreign := foreign_words(summary, node, skip_first=callable_kind):
+    nouns = frozenset().union(*(class_nouns(text) for text in (node.file.text, *others)))
+    if foreign := foreign_words(summary, node, nouns, skip_first=callable_kind):
         listed = ", ".join(repr(w) for w in foreign[:3])
         return (
-            f"it speaks of {listed}, which neither {name} nor its class or module names; "
-            "say what this code does with its own names"
+            f"it speaks of {listed}, another class's, which neither {name} nor its class or "
+            "module names; say what this code does with its own names"
         )
     return ""

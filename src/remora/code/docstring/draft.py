@@ -30,7 +30,6 @@ from remora.code.docstring.definitions import (
     located_definition,
 )
 from remora.code.docstring.left_alone import left_alone
-from remora.code.docstring.siblings import sibling_texts
 from remora.code.module import host_function
 from remora.code.text_cache import ast_tree
 
@@ -38,9 +37,9 @@ __all__ = [
     "FIXED_EXAMPLES",
     "Example",
     "file_docstring_summaries",
+    "file_examples",
     "first_sentence",
     "shape_prompt",
-    "style_summaries",
 ]
 
 MAX_EXAMPLES = 3
@@ -130,16 +129,6 @@ def _own_examples(text: str, skip_line: int) -> list[str]:
     product's method, the order from the next file's docstring; issue 57)."""
     examples = [e.code for e in file_examples(text, skip_line=skip_line)[:MAX_EXAMPLES]]
     return examples or list(FIXED_EXAMPLES)
-
-
-def style_summaries(context: CodeContext) -> dict[str, str]:
-    """Docstring summaries a completion for the node may have been shown, by name: the
-    folder's other files and the fixed examples (the node's own file is read apart)."""
-    found: dict[str, str] = {}
-    for text in [*FIXED_EXAMPLES, *sibling_texts(context, context.bound_node().file_path)]:
-        found.update(file_docstring_summaries(text))
-    found.pop("the module", None)
-    return found
 
 
 def shape_prompt(

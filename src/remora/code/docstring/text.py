@@ -16,6 +16,7 @@ docstring's) nothing is written.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,7 @@ import docstring_parser
 from remora.code.context import CodeContext
 from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.claims import contradiction
-from remora.code.docstring.draft import style_summaries
+from remora.code.docstring.draft import FIXED_EXAMPLES, file_examples
 from remora.code.docstring.edit import node_docstring
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.docstring.left_alone import left_alone
@@ -37,6 +38,7 @@ from remora.code.docstring.sections import (
     reads_back,
     render,
 )
+from remora.code.docstring.siblings import sibling_texts
 from remora.code.module import host_function
 from remora.code.source import SourceNode
 from remora.code.structure import node_raises, node_returns
@@ -69,12 +71,13 @@ def _sentence(text: str, *, paragraphs: bool = False) -> str:
 
 
 def check_pieces(
-    node: SourceNode, given: Pieces, neighbours: dict[str, str] | None = None
+    node: SourceNode, given: Pieces, others: Sequence[str] = FIXED_EXAMPLES
 ) -> tuple[Pieces, list[dict[str, str]]]:
     """(the pieces that pass, ``[{"field", "reason"}]`` for each refused one).
 
-    ``neighbours``: docstring summaries of other code by name (the style examples a
-    completion was shown), which a summary must not copy; the file's own always count.
+    ``others``: texts of other code (the folder's other files, the fixed examples)
+    whose docstrings a summary must not copy and whose classes' nouns it must not
+    borrow; the node's own file always counts.
     """
     name = node.definition.name.value if node.definition is not None else node.ref.full_name
     real = documented_parameters(node)
@@ -108,9 +111,7 @@ def check_pieces(
         return _sentence(text, paragraphs=where == "description")
 
     accepted.summary = judge("summary", given.summary, name, summary=True)
-    if accepted.summary and (
-        reason := contradiction(node, name, accepted.summary, neighbours or {})
-    ):
+    if accepted.summary and (reason := contradiction(node, name, accepted.summary, others)):
         refused.append({"field": "summary", "reason": reason})
         accepted.summary = ""
     accepted.description = judge("description", given.description, name)
@@ -214,7 +215,7 @@ def compose(
     given: Pieces,
     style: str,
     current: str | None,
-    neighbours: dict[str, str] | None = None,
+    others: Sequence[str] = FIXED_EXAMPLES,
 ) -> dict[str, Any]:
     """``{"text", "refused", "filled", "kept", "left_out"}``; ``text`` None: nothing to write.
 
@@ -224,7 +225,7 @@ def compose(
     """
     if style not in STYLES:
         raise ValueError(f"unknown docstring style {style!r}; use one of {', '.join(STYLES)}")
-    accepted, refused = check_pieces(node, given, neighbours)
+    accepted, refused = check_pieces(node, given, others)
     old, other = existing_pieces(current)
     nothing: dict[str, Any] = {"text": None, "refused": refused, "filled": [], "kept": ""}
     if leave := left_alone(node):
@@ -347,8 +348,12 @@ def compose_docstring(
     """
     node = context.located()
     given = Pieces(summary, description, dict(params), returns, dict(raises))
-    neighbours = style_summaries(context)
-    return compose(node, given, style, node_docstring(node)["value"], neighbours)
+    bound = context.bound_node()
+    # The fixed examples count only where the prompt showed them: a module without
+    # documented definitions of its own (draft.py).
+    shown = () if file_examples(node.file.text, skip_line=bound.start_line) else FIXED_EXAMPLES
+    others = (*shown, *sibling_texts(context, bound.file_path))
+    return compose(node, given, style, node_docstring(node)["value"], others)
 
 
 @host_function

@@ -1,19 +1,25 @@
-"""The words prose about a node may use: its own, its class's and its module's.
+"""The words prose about a node may use, and the nouns it may not borrow.
 
 A summary's subject and objects are the node's own: its name, its parameters,
 the attributes it reads and writes, the names it calls, what its class is and
-holds, and its module. A small model shown documented code as the style copies
-that code's nouns ("Calculate the total value of the order." on a method of a
-class that holds no order, the order coming from a neighbour's docstring), so a
-summary word that is none of these, and no general word of English or of
-programming, is refused by :mod:`remora.code.docstring.claims`. Words are
-compared by a light stem ("warehouses" is "warehouse", "reordered" is
-"reorder"), never by a prefix ("order" is not "reorder").
+holds, and its module's name. A small model shown documented code as the style
+copies that code's nouns ("Calculate the total value of the order." on a method
+of a class that holds no order, the order coming from a neighbour's docstring;
+"the stack" from the fixed examples' class). The nouns a project names are its
+classes: a summary word that is a word of a class named in the node's module,
+its folder's other files or the style examples (defined or imported there),
+and none of the node's own words (nor a general word of English or of
+programming), is borrowed and refused by :mod:`remora.code.docstring.claims`.
+A word that names nothing in sight ("variance", "shell") is the model's
+description, not a borrowed noun, and stays. Words are compared by a light stem
+("warehouses" is "warehouse", "reordered" is "reorder"), never by a prefix
+("order" is not "reorder").
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import PurePosixPath
 
 from remora.code.docstring.definitions import definitions
@@ -21,7 +27,7 @@ from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.source import SourceNode
 from remora.code.text_cache import ast_tree, per_node, per_text
 
-__all__ = ["foreign_words", "own_stems", "stem"]
+__all__ = ["class_nouns", "foreign_words", "own_stems", "stem"]
 
 
 def _listed(words: str) -> frozenset[str]:
@@ -158,8 +164,35 @@ def _class_words(text: str, line: int) -> frozenset[str]:
     return frozenset(_names_of_class(found))
 
 
-def foreign_words(text: str, node: SourceNode, *, skip_first: bool) -> list[str]:
-    """The words of ``text`` that name something the node's code, class and module do not.
+@per_text()
+def class_nouns(text: str) -> frozenset[str]:
+    """The stems of the nouns of the classes ``text`` defines or imports by name (``from
+    models import Warehouse``: a capitalised name), general words left out. A class's noun
+    is the last word of its name: an ``OrderLine`` is a line, an ``IllegalMonthError`` an
+    error; the words before it only say which."""
+    tree = ast_tree(text)
+    if tree is None:
+        return frozenset()
+    names = [d.name for d in definitions(text) if isinstance(d, ast.ClassDef)]
+    for item in ast.walk(tree):
+        if isinstance(item, ast.ImportFrom):
+            names += [a.asname or a.name for a in item.names if a.name[:1].isupper()]
+    stems = {stem(_head(name)) for name in names if _head(name)}
+    return frozenset(stems - _GENERAL_STEMS)
+
+
+def _head(name: str) -> str:
+    """The last word of a class's name: ``OrderLine`` -> "line", ``HTTPServer`` -> "server"."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", name).replace("_", " ")
+    words = word_tokens(spaced)
+    return words[-1] if words else ""
+
+
+def foreign_words(
+    text: str, node: SourceNode, borrowable: frozenset[str], *, skip_first: bool
+) -> list[str]:
+    """The words of ``text`` that are nouns of other code (``borrowable``: class nouns,
+    :func:`class_nouns`) and none of the node's own words.
 
     ``skip_first``: the first word is the summary's verb, judged on its own. Words
     ending in -ing, -ed or -ly are verb forms and adverbs, not subjects.
@@ -173,6 +206,6 @@ def foreign_words(text: str, node: SourceNode, *, skip_first: bool) -> list[str]
         if len(token) < 3 or token.endswith(("ing", "ed", "ly")):
             continue
         stemmed = stem(token)
-        if stemmed not in own and stemmed not in _GENERAL_STEMS and token not in foreign:
+        if stemmed in borrowable and stemmed not in own and token not in foreign:
             foreign.append(token)
     return foreign
