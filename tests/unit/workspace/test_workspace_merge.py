@@ -356,3 +356,19 @@ def test_a_merged_accept_killed_half_way_resumes_without_losing_either_change(
     text = (project / _PATH).read_text()
     assert "A square of a given size." in text and "The square of the size." in text
     assert not any(".remora-" in path for path in snapshot(project))
+
+
+def test_hunks_of_a_change_to_a_file_moved_on_are_taken_from_the_merged_change(
+    project: Path,
+) -> None:
+    store = WorkspaceStore(project)
+    first = _change(store, "init", _PATH, _DOC_INIT)
+    two_hunks = _with(_DOC_AREA, "def circle_area(radius):", '    """Circle."""')
+    second = _change(store, "area", _PATH, two_hunks)
+    assert store.accept(first).accepted
+    with ResultsDB(project) as db:
+        report = queue.accept(store, db, second, hunks=[2])
+    assert report.accepted
+    assert (project / _PATH).read_text() == _with(
+        _DOC_INIT, "def circle_area(radius):", '    """Circle."""'
+    )
