@@ -239,7 +239,12 @@ def model_label(model: ModelArgs) -> str:
 def write_manifest(out: Path, model: ModelArgs, commit: str, projects: list[str]) -> None:
     """``OUT/manifest.json``: the model and commit every change of the export was made at."""
     manifest = {"model": model_label(model), "remora_commit": commit, "projects": projects}
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    path = out / "manifest.json"
+    if path.is_file():  # another run of the same model and commit into this export: both listed
+        old = json.loads(path.read_text(encoding="utf-8"))
+        if (old.get("model"), old.get("remora_commit")) == (manifest["model"], commit):
+            manifest["projects"] = sorted({*old.get("projects", []), *projects})
+    path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
 
 
 def read_manifest(out: Path) -> dict[str, Any]:
