@@ -88,13 +88,13 @@ def _words(name: str) -> list[str]:
 
 
 def _by_name(name: str, table: dict[str, tuple[Any, Any]], variant: int) -> tuple[bool, Any]:
-    """The table's values for the last whole word of ``name`` it has (a plural's singular
-    too): ``unit_price`` is a price, ``tax_rate`` a rate. Never a part of a word: a
-    ``filename`` is no ``name``, a ``message`` or a ``page`` no ``age``, ``syntax`` no tax."""
+    """The table's values for the last whole word of ``name`` it has: ``unit_price`` is a
+    price, ``tax_rate`` a rate. Never a part of a word: a ``filename`` is no ``name``, a
+    ``message`` or a ``page`` no ``age``, ``syntax`` no tax. A plural (``prices``) is not
+    its singular's value: the caller makes it a list of them."""
     for word in reversed(_words(name)):
-        for form in (word, word[:-1] if word.endswith("s") and len(word) > 2 else ""):
-            if form in table:
-                return True, table[form][variant % 2]
+        if word in table:
+            return True, table[word][variant % 2]
     return False, None
 
 

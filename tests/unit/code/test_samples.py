@@ -59,7 +59,8 @@ def test_literal_defaults(source: str | None, expected: tuple[bool, Any]) -> Non
         ("unit_price", "float", 19.0),
         ("taxRate", "float", 0.25),
         ("user_email", None, "alice@example.com"),
-        ("userIDs", "int", 1),
+        ("maxSize", "int", 10),
+        ("prices", None, [19.0]),
         ("item_count", None, 2),
     ],
 )
