@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-from remora.workspace.summary_rows import valid_row
+from remora.workspace.summary_rows import row_check
 
 __all__ = ["read_entries", "write_entries"]
 
@@ -38,7 +38,8 @@ def read_entries(path: Path) -> dict[str, dict[str, Any]]:
     except (sqlite3.Error, ValueError, TypeError):  # damaged, or not this schema: rebuilt
         return {}
     # A row that disagrees with itself or its workspace is dropped, never shown (summary_rows).
-    return {db: data for db, data in entries.items() if valid_row(db, data, path.parent)}
+    valid = row_check(path.parent)
+    return {db: data for db, data in entries.items() if valid(db, data)}
 
 
 def write_entries(path: Path, entries: Mapping[str, dict[str, Any]], keep: Collection[str]) -> bool:
