@@ -110,15 +110,23 @@ async def test_the_host_search_covers_every_branch_without_a_model(tmp_path: Pat
         assert found["coverage_after"]["branches"] == "4/4", found
         assert found["coverage_after"]["lines"] == "5/5"
         assert found["missed"] == ""
-        # Named after the boundary each one sits on; no two cover the same thing.
+        # Named for the boundary each one sits on and what it gives; the one beside the
+        # first boundary covers nothing new but kills a mutant (`<` for `<=`).
         assert found["kept"] == [
-            "test_ordinal_with_typical_arguments",
-            "test_ordinal_raises_value_error_when_n_below_0",
-            "test_ordinal_when_n_mod_100_is_11",
+            "test_ordinal_returns_1st",
+            "test_ordinal_when_n_below_0_raises_value_error",
+            "test_ordinal_when_n_mod_100_is_11_returns_11th",
+            "test_ordinal_when_n_is_0_returns_0th",
         ], found
-        assert "    with pytest.raises(ValueError):\n        ordinal(n=-1)\n" in text
-        assert text.count(OBSERVED) == 3
-        assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_words.py") == ["3 passed"] * 2
+        assert (
+            "    with pytest.raises(ValueError) as excinfo:\n        ordinal(n=-1)\n"
+            '    assert str(excinfo.value) == "negative"\n'
+        ) in text
+        # Observed, and the result says so; the test carries no comment about it.
+        assert found["observed"] == found["kept"] and OBSERVED not in text
+        assert found["mutation_before"]["killed"] == 0
+        assert found["mutation_after"]["killed"] > 0
+        assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_words.py") == ["4 passed"] * 2
 
 
 async def test_a_model_completion_that_reaches_the_missed_branch_is_kept(
@@ -135,8 +143,8 @@ async def test_a_model_completion_that_reaches_the_missed_branch_is_kept(
     assert asked.endswith("    assert lucky(")
     assert '#         return "lucky"' in asked  # the missed line, shown to the model
     text = (workspace.read("tests/test_luck.py") or b"").decode()
-    assert "def test_lucky_with_n_10():" in text
-    assert "    result = lucky(n=10)\n    assert result == 'lucky'\n" in text
+    assert "def test_lucky_with_n_10_returns_lucky():" in text
+    assert '    result = lucky(n=10)\n    assert result == "lucky"\n' in text
     details = result.details
     assert details["coverage_after"]["branches"] == "2/2"
     assert details["coverage_before"]["branches"] == "0/2"
@@ -186,7 +194,7 @@ async def test_the_models_cases_are_kept_when_they_add_coverage_and_dropped_when
     text = (workspace.read("tests/test_luck.py") or b"").decode()
     assert "lucky(n=10)" in text and "lucky(n=3)" not in text
     refused = "\n".join(tool_result(provider, 1)["refused"])
-    assert "test_lucky_case_1: it adds no line or branch" in refused
+    assert "test_lucky_case_1: it adds no line, branch or killed mutant" in refused
     # 23 is lucky too: the claimed value fails and pytest's message comes back.
     assert "test_lucky_case_3 failed: AssertionError: assert 'lucky' == 'plain'" in refused
     assert "lucky(n=23)" not in text
@@ -235,23 +243,24 @@ async def test_a_method_gets_owners_that_take_its_branches_on_the_instances_stat
     assert found["coverage_after"]["branches"] == "4/4", found
     assert found["missed"] == ""
     assert found["kept"] == [
-        "test_basket_add_with_typical_arguments",
-        "test_basket_add_raises_runtime_error_when_self_status_is_not_open",
-        "test_basket_add_when_self_items_holds_item",
+        "test_add_changes_items",
+        "test_add_when_self_status_is_not_open_raises_runtime_error",
+        "test_add_when_self_items_holds_item_returns_false",
     ], found
     # Each test builds its own owner; what the method changed is asserted after the call.
     assert (
-        "    basket = Basket(owner='sample owner', items=['sample item'], status='open')\n"
-        "    result = basket.add(item='sample item')\n"
+        '    basket = Basket(owner="sample owner", items=["sample item"], status="open")\n'
+        '    result = basket.add(item="sample item")\n'
         "    assert result is False\n"
-        "    assert basket.items == ['sample item']\n"
+        '    assert basket.items == ["sample item"]\n'
     ) in text
     assert (
-        "    with pytest.raises(RuntimeError):\n"
-        "        basket.add(item='sample item')\n"
+        "    with pytest.raises(RuntimeError) as excinfo:\n"
+        '        basket.add(item="sample item")\n'
+        '    assert str(excinfo.value) == "closed"\n'
         "    assert basket.items == []\n"
     ) in text
-    assert text.count(OBSERVED) == 3
+    assert OBSERVED not in text
     assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_basket.py") == ["3 passed"] * 2
 
 
@@ -298,7 +307,7 @@ async def test_a_name_looked_up_in_a_table_is_tried_with_the_tables_keys(tmp_pat
         tmp_path, files, "src/colours/convert.py", "name_to_hex", "tests/test_convert.py"
     )
     assert found["coverage_after"]["branches"] == "2/2", found
-    assert "name_to_hex(name='aqua')" in text and "pytest.raises(ValueError)" in text, text
+    assert 'name_to_hex(name="aqua")' in text and "pytest.raises(ValueError)" in text, text
 
 
 SPEC_COLOURS = """\

@@ -30,7 +30,13 @@ from remora.code.module import host_function
 from remora.code.sandboxed import ProgramRun, run_program
 from remora.sandbox import search
 
-__all__ = ["add_to_test_file", "overlay_digest", "tests_in_file", "with_pieces"]
+__all__ = [
+    "add_to_test_file",
+    "overlay_digest",
+    "pytest_args",
+    "tests_in_file",
+    "with_pieces",
+]
 
 PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--no-header", "--tb=short", "-W", "ignore"]
 # Reports of recent runs by (workspace id, its creation time, arguments, its changed
@@ -182,7 +188,8 @@ def tests_added_by_run(context: CodeContext, path: str) -> list[str]:
     return [name for name in current if name not in before]
 
 
-def _pytest_args(context: CodeContext, path: str) -> list[str]:
+def pytest_args(context: CodeContext, path: str) -> list[str]:
+    """pytest's arguments for ``path`` in the sandbox: quiet, no cache, the import root."""
     roots = root_paths(context)
     return [*PYTEST_ARGS, *(["-o", f"pythonpath={roots[0]}"] if roots else []), path]
 
@@ -203,7 +210,7 @@ def _remember_run(context: CodeContext, args: list[str], report: dict[str, Any])
 async def run_pytest(context: CodeContext, path: str) -> dict[str, Any]:
     """Run pytest on ``path``: ``{ran, passed, failed, tests: [{name, outcome, message}],
     collection_errors, output}``; what the tests change is discarded."""
-    args = _pytest_args(context, path)
+    args = pytest_args(context, path)
     recent = _RECENT_RUNS.get(_run_key(context, args))
     if recent is not None:
         return copy.deepcopy(recent)
@@ -221,7 +228,7 @@ async def run_pytest_measured(
     The report stands for a plain run of the same files too: a submit that asks
     for the file's outcomes right after this needs no second process.
     """
-    args = _pytest_args(context, path)
+    args = pytest_args(context, path)
     run = await run_program(
         context, "pytest_report", {"args": args}, timeout_s=timeout_s, coverage=coverage
     )

@@ -5,8 +5,10 @@ Every function returned here is a *piece* for
 "modules"}``. What a piece claims is what it checks: a case's test asserts the
 value or exception the case gives; a model's test function must call the node
 and assert something, and loses its docstring (prose nobody checked); an
-observed test pins what the code did with derived arguments and says so in a
-comment. Nothing here runs code; the pieces are run by pytest.
+observed test pins what the code did with derived arguments (its behaviour:
+:mod:`remora.code.observed_asserts`), and the piece says it was observed
+(``observed``), for the run's summary, not in a comment. Nothing here runs
+code; the pieces are run by pytest.
 """
 
 from __future__ import annotations
@@ -21,12 +23,11 @@ from remora.code.call_text import arguments_from_text, value_from_text
 from remora.code.calls import node_call_target, pins_behaviour, probe_argument_sets
 from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
-from remora.code.method_state import state_asserts
 from remora.code.module import host_function
+from remora.code.observed_asserts import is_procedure, observed_lines, pins_something
 from remora.code.samples import ClassLookup, argument_sets
 
 __all__ = [
-    "OBSERVED_MARKER",
     "case_piece",
     "module_names",
     "observed_piece",
@@ -35,9 +36,6 @@ __all__ = [
     "snake",
     "source_pieces",
 ]
-
-OBSERVED_MARKER = "# remora: expected values observed from the code as it is"
-_LINE = 88
 
 
 def _module_names(text: str) -> set[str]:
@@ -263,36 +261,6 @@ def model_test_pieces(
     return {"pieces": pieces, "refused": refused}
 
 
-def _observed_lines(
-    render: CallRender, outcome: dict[str, Any], call: str, module: str
-) -> list[str]:
-    raised = outcome.get("raised")
-    if raised:
-        exception = raised["type"] if raised["module"] in ("builtins", module) else "Exception"
-        if raised["module"] == module:
-            render.imports.add(exception)
-        render.modules.add("pytest")
-        return [f"with pytest.raises({exception}):", f"    {call}"]
-    returned = outcome["returned"]
-    lines = [f"result = {call}"]
-    if returned["literal"]:
-        value = python_ast.literal_eval(returned["repr"])
-        if isinstance(value, float):
-            render.modules.add("pytest")
-            return [*lines, f"assert result == pytest.approx({returned['repr']})"]
-        if value is None or isinstance(value, bool):
-            return [*lines, f"assert result is {returned['repr']}"]
-        return [*lines, f"assert result == {returned['repr']}"]
-    kind = returned["type"]
-    if returned["type_module"] == "builtins" or (
-        returned["type_module"] == module and "." not in kind
-    ):
-        if returned["type_module"] == module:
-            render.imports.add(kind)
-        return [*lines, f"assert isinstance(result, {kind})"]
-    return [*lines, f"assert type(result).__name__ == {kind!r}"]
-
-
 @host_function
 async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, Any]:
     """Tests that pin what the node does with derived arguments: ``{pieces, skipped}``.
@@ -300,7 +268,8 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
     Each derived set is run in the sandbox first; a set whose outcome no test may
     pin (:func:`~remora.code.calls.pins_behaviour`: it does not bind, the call
     raises TypeError or an AttributeError on an argument, an OSError of the
-    machine's, or it timed out) gives no test.
+    machine's, or it timed out) gives no test, nor one that would pin nothing
+    (:func:`~remora.code.observed_asserts.pins_something`).
     """
     target = node_call_target(context)
     if target["reason"]:
@@ -313,13 +282,17 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
     used = set(taken)
     pieces: list[dict[str, Any]] = []
     skipped: list[str] = []
+    procedure = is_procedure(context)
     for row in checked:
         if not pins_behaviour(row):
             why = row["reason"] or (row.get("raised") or {}).get("message") or "did not finish"
             skipped.append(f"{row['name']}: {why}")
             continue
+        if not pins_something(row, procedure):
+            skipped.append(f"{row['name']}: its test would assert nothing the call did")
+            continue
         name = _unique(f"test_{snake_name(target['qualname'])}_{row['name']}", used)
-        pieces.append(observed_piece(target, names, owner_args, row, name))
+        pieces.append(observed_piece(target, names, owner_args, row, name, procedure=procedure))
     return {"pieces": pieces, "skipped": skipped}
 
 
@@ -330,18 +303,21 @@ def observed_piece(
     row: dict[str, Any],
     name: str,
     marked: bool = True,
+    *,
+    procedure: bool = False,
 ) -> dict[str, Any]:
     """The test that pins what a checked call (``row``: args, returned or raised) gave.
 
-    ``marked``: the expected value came from observation, and the test says so. A row
-    with ``owner_args`` builds its own instance; one with ``state`` asserts it after the call.
+    ``marked``: the expected value came from observation (the piece's ``observed``; the
+    run's summary says so, the test does not). A row with ``owner_args`` builds its own
+    instance; one with ``state`` asserts it after the call. ``procedure``: the node
+    returns no value anywhere, so only the state it changed is asserted
+    (:mod:`remora.code.observed_asserts`).
     """
     render = CallRender(target, module_names)
     call, lines = render.call(row["args"], row.get("owner_args", owner_args))
-    lines = [*lines, *_observed_lines(render, row, call, target["module"])]
-    if render.instance and row.get("state"):
-        lines += state_asserts(render.instance, row["state"], render.modules)
-    return render.piece(name, [OBSERVED_MARKER, *lines] if marked else lines)
+    lines = [*lines, *observed_lines(render, row, call, target["module"], procedure)]
+    return {**render.piece(name, lines), "observed": marked}
 
 
 # What other builders of test pieces (remora.code.test_search) share with this module.

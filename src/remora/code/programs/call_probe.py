@@ -15,7 +15,10 @@ that binds is called (when the request asks for calls), under a per-call time
 limit. A method is called on an instance built afresh for each set, from the
 set's own ``owner_args`` when it has them, as a test builds one; the instance's
 attributes the request names in ``observe`` are reported after the call
-(``state``). Output the code prints goes to stderr, its programs' too (descriptor
+(``state``). A returned value that is the method's own instance says so
+(``is_instance``: a builder's ``return self``); one with no literal form
+carries its own public attributes (``attributes``), which a test can assert
+instead of its type. Output the code prints goes to stderr, its programs' too (descriptor
 1 is stderr's while it runs), so stdout holds only the report.
 """
 
@@ -38,6 +41,7 @@ from typing import Any
 MARKER = "REMORA_REPORT "
 MAX_REPR_CHARS = 400
 MAX_MESSAGE_CHARS = 300
+MAX_ATTRIBUTES = 8
 # The instruction of a `raise` statement (any form: bare, with `from`).
 _RAISE = dis.opmap["RAISE_VARARGS"]
 # Builtins a set may pass where the code calls a parameter ({"__callable__": "str"}).
@@ -182,7 +186,12 @@ def _probe_set(
         return outcome
     outcome["called"] = True
     try:
-        outcome["returned"] = _returned(_call(target, positional, keywords, timeout_s))
+        value = _call(target, positional, keywords, timeout_s)
+        outcome["returned"] = _observed(value)
+        if value is not None and value is getattr(target, "__self__", None):
+            outcome["returned"]["is_instance"] = True  # a builder's `return self`
+        elif not outcome["returned"]["literal"]:
+            outcome["returned"]["attributes"] = _attributes(value)
     except CallTimeout as exc:
         outcome["timed_out"] = True
         outcome["raised"] = _exception(exc)
@@ -247,6 +256,19 @@ def _observed(value: Any) -> dict[str, Any]:
     if not seen["literal"] and isinstance(value, list | tuple | dict | set | frozenset):
         seen["length"] = len(value)
     return seen
+
+
+def _attributes(value: Any) -> dict[str, Any]:
+    """A returned object's own public attributes (its ``__dict__``: no property runs), each
+    as :func:`_observed` reports it; at most ``MAX_ATTRIBUTES``."""
+    if isinstance(value, type | types.ModuleType | types.FunctionType | types.MethodType):
+        return {}
+    try:
+        own = vars(value)
+    except TypeError:
+        return {}
+    public = [name for name in own if isinstance(name, str) and not name.startswith("_")]
+    return {name: _observed(own[name]) for name in public[:MAX_ATTRIBUTES]}
 
 
 def _state(target: Any, names: list[str]) -> dict[str, Any]:

@@ -1,0 +1,273 @@
+"""Mutants of one function: its own source changed in one place each, to test its tests.
+
+A test that passes on the code and on every mutant would not notice the code
+being wrong there (Pynguin's mutation score, mutmut, cosmic-ray). The changes
+are the usual ones: a comparison or arithmetic operator swapped (``<`` for
+``<=``, ``+`` for ``-``), ``and`` for ``or``, a ``not`` dropped, a condition
+negated, a constant changed (``n + 1``, a string with ``XX`` around it,
+``True`` for ``False``), a returned value replaced by ``None``, a call's
+statement or a ``raise`` removed, and an attribute set to ``None`` instead of
+its value.
+
+Everything is read with :mod:`ast` from the function's own body (nested
+functions and classes, its docstring, annotations and f-strings left alone).
+Each mutant is the whole file with one expression or statement replaced at
+its exact span by the mutated node's :func:`ast.unparse`, padded with line
+breaks so every line keeps its number (coverage lines and the function's
+first line match the original's); a mutant that does not parse, or parses to
+the original, is left out.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from remora import python_ast
+
+__all__ = ["MAX_MUTANTS", "Mutant", "node_mutants"]
+
+MAX_MUTANTS = 40
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+_COMPARE: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+}
+_ARITHMETIC: dict[type[ast.operator], type[ast.operator]] = {
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Div,
+    ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Mult,
+    ast.Mod: ast.FloorDiv,
+    ast.Pow: ast.Mult,
+    ast.LShift: ast.RShift,
+    ast.RShift: ast.LShift,
+    ast.BitAnd: ast.BitOr,
+    ast.BitOr: ast.BitAnd,
+    ast.BitXor: ast.BitAnd,
+}
+_SYMBOLS: dict[type[ast.AST], str] = {
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.And: "and",
+    ast.Or: "or",
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One change of the function: where (the statement's first line, as coverage.py
+    counts lines), what kind, in words, and the whole file as it reads with it."""
+
+    id: str
+    line: int
+    kind: str
+    description: str
+    source: str
+
+
+@dataclass(frozen=True)
+class _Edit:
+    original: ast.expr | ast.stmt  # what is replaced, for its span
+    replacement: ast.AST
+    line: int
+    kind: str
+    words: str
+    statement: bool
+
+
+def _short(node: ast.AST, limit: int = 40) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _own_nodes(function: Function) -> Iterator[tuple[ast.AST, ast.stmt]]:
+    """Every node of the function's own body with its innermost statement; nested
+    definitions, lambdas, f-strings, annotations and the docstring left out."""
+    body = function.body
+    if body and _is_docstring(body[0]):
+        body = body[1:]
+    stack: list[tuple[ast.AST, ast.stmt]] = [(stmt, stmt) for stmt in reversed(body)]
+    while stack:
+        node, statement = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.JoinedStr):
+            continue  # inner positions of an f-string are not reliable before 3.12
+        yield node, statement
+        children = []
+        for name, value in ast.iter_fields(node):
+            if name in ("annotation", "returns", "type_comment"):
+                continue
+            items = value if isinstance(value, list) else [value]
+            children += [item for item in items if isinstance(item, ast.AST)]
+        for child in reversed(children):
+            stack.append((child, child if isinstance(child, ast.stmt) else statement))
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+def _constant_edit(node: ast.Constant) -> tuple[bool | int | float | str, str] | None:
+    value = node.value
+    if isinstance(value, bool):
+        return (not value), f"{value} -> {not value}"
+    if isinstance(value, int | float):
+        return value + 1, f"{value!r} -> {value + 1!r}"
+    if isinstance(value, str):
+        return f"XX{value}XX", f"{value[:20]!r} -> {'XX' + value[:20] + 'XX'!r}"
+    return None
+
+
+def _edits(node: ast.AST, statement: ast.stmt) -> Iterator[_Edit]:
+    line = statement.lineno
+    if isinstance(node, ast.Compare):
+        for index, op in enumerate(node.ops):
+            swapped = _COMPARE.get(type(op))
+            if swapped is None:
+                continue
+            mutated = copy.deepcopy(node)
+            mutated.ops[index] = swapped()
+            words = f"`{_SYMBOLS[type(op)]}` -> `{_SYMBOLS[swapped]}` in `{_short(node)}`"
+            yield _Edit(node, mutated, line, "comparison", words, False)
+    elif isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        swapped_op = _ARITHMETIC[type(node.op)]
+        mutated_bin = ast.BinOp(node.left, swapped_op(), node.right)
+        words = f"`{_SYMBOLS[type(node.op)]}` -> `{_SYMBOLS[swapped_op]}` in `{_short(node)}`"
+        yield _Edit(node, mutated_bin, line, "arithmetic", words, False)
+    elif isinstance(node, ast.AugAssign) and type(node.op) in _ARITHMETIC:
+        swapped_op = _ARITHMETIC[type(node.op)]
+        mutated_aug = ast.AugAssign(node.target, swapped_op(), node.value)
+        words = f"`{_SYMBOLS[type(node.op)]}=` -> `{_SYMBOLS[swapped_op]}=` in `{_short(node)}`"
+        yield _Edit(node, mutated_aug, line, "arithmetic", words, True)
+    elif isinstance(node, ast.BoolOp):
+        other = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        words = f"`{_SYMBOLS[type(node.op)]}` -> `{_SYMBOLS[type(other)]}` in `{_short(node)}`"
+        yield _Edit(node, ast.BoolOp(other, node.values), line, "boolean", words, False)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        words = f"`not` dropped in `{_short(node)}`"
+        yield _Edit(node, node.operand, line, "condition", words, False)
+    elif isinstance(node, ast.Constant) and not (
+        isinstance(statement, ast.Expr) and statement.value is node
+    ):
+        changed = _constant_edit(node)
+        if changed is not None:
+            yield _Edit(node, ast.Constant(changed[0]), line, "constant", changed[1], False)
+    yield from _statement_edits(node, line)
+
+
+def _statement_edits(node: ast.AST, line: int) -> Iterator[_Edit]:
+    if isinstance(node, ast.If | ast.While) and not isinstance(
+        node.test, ast.Compare | ast.BoolOp | ast.UnaryOp
+    ):
+        words = f"condition `{_short(node.test)}` negated"
+        negated = ast.UnaryOp(ast.Not(), node.test)
+        yield _Edit(node.test, negated, line, "condition", words, False)
+    elif isinstance(node, ast.Return) and node.value is not None:
+        if not (isinstance(node.value, ast.Constant) and node.value.value is None):
+            words = f"`{_short(node)}` -> `return None`"
+            yield _Edit(node, ast.Return(ast.Constant(None)), line, "return", words, True)
+    elif isinstance(node, ast.Raise) or (
+        isinstance(node, ast.Expr) and isinstance(node.value, ast.Call | ast.Await)
+    ):
+        yield _Edit(node, ast.Pass(), line, "statement", f"`{_short(node)}` removed", True)
+    elif (
+        isinstance(node, ast.Assign)
+        and all(isinstance(t, ast.Attribute) for t in node.targets)
+        and not (isinstance(node.value, ast.Constant) and node.value.value is None)
+    ):
+        mutated = ast.Assign(node.targets, ast.Constant(None), type_comment=None)
+        words = f"`{_short(node)}` -> `= None`"
+        yield _Edit(node, mutated, line, "attribute", words, True)
+
+
+def _line_starts(data: bytes) -> list[int]:
+    starts = [0]
+    for index, byte in enumerate(data):
+        if byte == 0x0A:
+            starts.append(index + 1)
+    return starts
+
+
+def _apply(data: bytes, starts: list[int], edit: _Edit) -> str | None:
+    node = edit.original
+    end_line, end_col = node.end_lineno, node.end_col_offset
+    if end_line is None or end_col is None:
+        return None
+    begin = starts[node.lineno - 1] + node.col_offset
+    end = starts[end_line - 1] + end_col
+    breaks = "\n" * (end_line - node.lineno)
+    replacement_node = edit.replacement
+    if isinstance(replacement_node, ast.stmt) and not hasattr(replacement_node, "lineno"):
+        ast.copy_location(replacement_node, node)  # unparse reads a statement's line
+    text = ast.unparse(replacement_node)
+    replacement = f"{text}{breaks}" if edit.statement else f"({text}{breaks})"
+    try:
+        return (data[:begin] + replacement.encode("utf-8") + data[end:]).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def node_mutants(text: str, function: Function, limit: int = MAX_MUTANTS) -> list[Mutant]:
+    """The mutants of ``function`` (a definition in ``text``, the file's source), at most
+    ``limit``, spread over its body when it has more; each parses and differs from ``text``."""
+    data = text.encode("utf-8")
+    starts = _line_starts(data)
+    original = ast.dump(python_ast.parse(text))
+    found: list[Mutant] = []
+    seen: set[str] = set()
+    for node, statement in _own_nodes(function):
+        for edit in _edits(node, statement):
+            source = _apply(data, starts, edit)
+            if source is None or source in seen:
+                continue
+            try:
+                if ast.dump(python_ast.parse(source)) == original:
+                    continue
+            except SyntaxError:
+                continue
+            seen.add(source)
+            words = f"line {edit.line}: {edit.words}"
+            found.append(Mutant(f"m{len(found)}", edit.line, edit.kind, words, source))
+    if len(found) <= limit:
+        return found
+    step = len(found) / limit
+    return [found[int(index * step)] for index in range(limit)]

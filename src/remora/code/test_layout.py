@@ -1,0 +1,71 @@
+"""A written test file laid out by the project's formatter: ruff format, on the lines written.
+
+The tests a run writes are formatted as the project formats its code: ``ruff
+format`` with the project's own settings (its ``pyproject.toml`` or
+``ruff.toml``, found from the test file's path; ruff's default line length, 88,
+without one), never wrapped by hand. Only the lines the run wrote or changed
+(its imports and its functions, found by comparing the lines with the file it
+started from) are formatted, with ruff's ``--range``, so a maintainer's own
+tests in the same file keep every byte. Where ruff cannot run the text is
+left as it was written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+
+from remora.code.context import CodeContext
+from remora.sandbox.commands import resolve_executable
+
+__all__ = ["formatted_test_file", "written_ranges"]
+
+_FORMAT_TIMEOUT_S = 20.0
+
+
+def written_ranges(original: str, text: str) -> list[tuple[int, int]]:
+    """The 1-based line ranges (first, last) of ``text`` that ``original`` lacks, in order."""
+    before, after = original.splitlines(), text.splitlines()
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    return [
+        (j1 + 1, j2)
+        for tag, _i1, _i2, j1, j2 in matcher.get_opcodes()
+        if tag in ("replace", "insert") and j2 > j1
+    ]
+
+
+async def _ruff_format(context: CodeContext, path: str, text: str, lines: tuple[int, int]) -> str:
+    try:
+        process = await asyncio.create_subprocess_exec(
+            resolve_executable("ruff"),
+            "format",
+            "--no-cache",
+            "--stdin-filename",
+            path,
+            f"--range={lines[0]}:{lines[1]}",
+            "-",
+            cwd=context.workspace.project_root,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+    except OSError:
+        return text
+    try:
+        out, _ = await asyncio.wait_for(process.communicate(text.encode()), _FORMAT_TIMEOUT_S)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        return text
+    return out.decode("utf-8") if process.returncode == 0 and out else text
+
+
+async def formatted_test_file(context: CodeContext, path: str, original: str, text: str) -> str:
+    """``text`` (``original`` with the run's tests added) with the lines the run wrote
+    formatted by ruff under the project's settings; the other lines unchanged."""
+    if not original.strip():
+        return await _ruff_format(context, path, text, (1, max(len(text.splitlines()), 1)))
+    # The last range first: formatting it leaves the earlier ranges' line numbers as they are.
+    for lines in reversed(written_ranges(original, text)):
+        text = await _ruff_format(context, path, text, lines)
+    return text

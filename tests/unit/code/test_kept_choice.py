@@ -1,0 +1,92 @@
+"""Which tests stay: the fewest that keep the coverage and the killed mutants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remora.code.coverage_probe import Coverage
+from remora.code.kept_tests import choose_kept, mutation_summaries
+from remora.code.mutants import Mutant
+from remora.code.mutation_check import MutationOutcome
+
+
+def _mutants(count: int) -> list[Mutant]:
+    return [
+        Mutant(f"m{i}", i + 1, "constant", f"line {i + 1}: change {i}", "") for i in range(count)
+    ]
+
+
+def _units(*lines: int) -> frozenset[Any]:
+    return frozenset(("line", n, 0) for n in lines)
+
+
+def test_a_test_no_mutant_fails_is_dropped_whatever_it_covers() -> None:
+    outcome = MutationOutcome(_mutants(2), killed_by={"m0": {"test_a"}, "m1": set()})
+    gains = {"test_a": _units(1), "test_runs_only": _units(1, 2)}
+    kept, dropped = choose_kept(gains, {}, Coverage([1, 2], []), outcome)
+    assert kept == ["test_a"]
+    assert dropped == ["test_runs_only: no mutant of the node fails it"]
+
+
+def test_a_test_that_covers_nothing_new_stays_when_it_kills_a_mutant_the_others_do_not() -> None:
+    outcome = MutationOutcome(
+        _mutants(3), killed_by={"m0": {"test_a", "test_b"}, "m1": {"test_b"}, "m2": {"test_c"}}
+    )
+    gains = {"test_a": _units(1, 2), "test_b": _units(1), "test_c": _units(1)}
+    kept, dropped = choose_kept(gains, {}, Coverage([1, 2], []), outcome)
+    assert sorted(kept) == ["test_a", "test_b", "test_c"]
+    assert dropped == []
+
+
+def test_a_test_whose_kills_and_lines_others_keep_is_dropped() -> None:
+    outcome = MutationOutcome(_mutants(2), killed_by={"m0": {"test_a", "test_b"}, "m1": {"test_a"}})
+    gains = {"test_a": _units(1, 2), "test_b": _units(1)}
+    kept, dropped = choose_kept(gains, {}, Coverage([1, 2], []), outcome)
+    assert kept == ["test_a"]
+    assert dropped == ["test_b: it adds no line, branch or killed mutant to the others'"]
+
+
+def test_what_the_file_s_own_tests_kill_and_cover_counts_as_kept_already() -> None:
+    outcome = MutationOutcome(_mutants(1), killed_by={"m0": {"test_theirs", "test_new"}})
+    before = Coverage([1], [])
+    before.add(_units(1))
+    theirs = {"test_theirs": _units(1)}
+    kept, dropped = choose_kept({"test_new": _units(1)}, theirs, before, outcome)
+    assert kept == []
+    assert dropped == ["test_new: it adds no line, branch or killed mutant to the others'"]
+
+
+def test_without_a_matrix_coverage_alone_decides() -> None:
+    outcome = MutationOutcome([], problem="")  # a node with nothing to mutate
+    gains = {"test_a": _units(1), "test_b": _units(1)}
+    kept, dropped = choose_kept(gains, {}, Coverage([1], []), outcome)
+    assert kept == ["test_a"]
+    assert dropped == ["test_b: it adds no line or branch"]
+    assert mutation_summaries(outcome, set(), {"test_a"}) == {
+        "mutation_note": "the node has nothing to mutate"
+    }
+
+
+def test_the_score_before_and_after_counts_the_mutants_run_and_names_the_survivors() -> None:
+    outcome = MutationOutcome(
+        _mutants(4),
+        killed_by={"m0": {"test_theirs"}, "m1": {"test_new"}, "m2": set()},
+        not_run={"m3"},
+    )
+    summaries = mutation_summaries(outcome, {"test_theirs"}, {"test_new"})
+    assert summaries["mutation_before"] == {
+        "killed": 1,
+        "total": 3,
+        "score": 0.33,
+        "not_run": 1,
+        "survived": ["line 2: change 1", "line 3: change 2"],
+    }
+    assert summaries["mutation_after"]["killed"] == 2
+    assert summaries["mutation_after"]["survived"] == ["line 3: change 2"]
+
+
+def test_a_check_that_could_not_run_says_why_and_gives_no_score() -> None:
+    outcome = MutationOutcome(_mutants(1), problem="the mutants could not run: timed out")
+    assert mutation_summaries(outcome, set(), set()) == {
+        "mutation_note": "the mutants could not run: timed out"
+    }

@@ -1,0 +1,94 @@
+"""Mutants of one function: one change each, every line kept at its number."""
+
+from __future__ import annotations
+
+import ast
+
+from remora.code.mutants import node_mutants
+
+SOURCE = '''import math
+
+
+class Box:
+    def fill(self, amount, label=f"{1}"):
+        """Put amount in the box."""
+        if amount <= 0:
+            raise ValueError("amount must be positive")
+        self.level = self.level + amount
+        self.log.append(
+            amount,
+        )
+
+        def inner():
+            return 99
+
+        if self.open:
+            return not self.full and self.level > 3
+        return f"{amount} {self.level}"
+'''
+
+
+def _fill(source: str = SOURCE) -> ast.FunctionDef:
+    tree = ast.parse(source)
+    box = tree.body[1]
+    assert isinstance(box, ast.ClassDef)
+    method = box.body[0]
+    assert isinstance(method, ast.FunctionDef)
+    return method
+
+
+def test_each_kind_of_change_is_made_once_where_the_code_has_it() -> None:
+    words = [m.description for m in node_mutants(SOURCE, _fill())]
+    assert words == [
+        "line 7: `<=` -> `<` in `amount <= 0`",
+        "line 7: 0 -> 1",
+        "line 8: `raise ValueError('amount must be posi...` removed",
+        "line 8: 'amount must be posit' -> 'XXamount must be positXX'",
+        "line 9: `self.level = self.level + amount` -> `= None`",
+        "line 9: `+` -> `-` in `self.level + amount`",
+        "line 10: `self.log.append(amount)` removed",
+        "line 17: condition `self.open` negated",
+        "line 18: `return not self.full and self.level > 3` -> `return None`",
+        "line 18: `and` -> `or` in `not self.full and self.level > 3`",
+        "line 18: `not` dropped in `not self.full`",
+        "line 18: `>` -> `>=` in `self.level > 3`",
+        "line 18: 3 -> 4",
+        "line 19: `return f'{amount} {self.level}'` -> `return None`",
+    ]
+
+
+def test_every_mutant_parses_keeps_its_line_numbers_and_differs_from_the_code() -> None:
+    for mutant in node_mutants(SOURCE, _fill()):
+        assert len(mutant.source.splitlines()) == len(SOURCE.splitlines()), mutant.description
+        assert ast.dump(ast.parse(mutant.source)) != ast.dump(ast.parse(SOURCE))
+        # Everything outside the function is left as it was.
+        assert mutant.source.splitlines()[:5] == SOURCE.splitlines()[:5]
+
+
+def test_a_multi_line_statement_removed_leaves_blank_lines_in_its_place() -> None:
+    removed = next(m for m in node_mutants(SOURCE, _fill()) if "append" in m.description)
+    lines = removed.source.splitlines()
+    assert [line.strip() for line in lines[9:12]] == ["pass", "", ""]
+    assert removed.line == 10
+    assert removed.kind == "statement"
+
+
+def test_nested_definitions_the_docstring_and_f_strings_are_left_alone() -> None:
+    sources = [m.source for m in node_mutants(SOURCE, _fill())]
+    assert all("return 99" in s and "Put amount in the box." in s for s in sources)
+    assert all('return f"{amount} {self.level}"' in s or "return None" in s for s in sources)
+
+
+def test_more_mutants_than_the_limit_are_spread_over_the_body() -> None:
+    every = node_mutants(SOURCE, _fill())
+    some = node_mutants(SOURCE, _fill(), limit=4)
+    assert len(some) == 4
+    assert [m.line for m in some] == sorted(m.line for m in some)
+    assert some[0].line == every[0].line and some[-1].line > some[0].line
+
+
+def test_a_function_with_nothing_to_change_has_no_mutant() -> None:
+    source = "def nothing(x):\n    pass\n"
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    assert node_mutants(source, function) == []

@@ -1,0 +1,98 @@
+"""What an observed test asserts: the behaviour of the call, never its type alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remora.code.call_render import CallRender
+from remora.code.observed_asserts import observed_lines, pins_something
+
+METHOD = {
+    "module": "shop",
+    "qualname": "Query.limit",
+    "name": "limit",
+    "kind": "method",
+    "owner": "Query",
+    "method_kind": "instance",
+    "is_async": False,
+    "parameters": [{"name": "n", "kind": "positional_or_keyword"}],
+}
+FUNCTION = {**METHOD, "qualname": "parse", "name": "parse", "kind": "function", "owner": ""}
+
+
+def _seen(repr_: str, literal: bool = True, **more: Any) -> dict[str, Any]:
+    return {"repr": repr_, "literal": literal, "type": "x", "type_module": "shop", **more}
+
+
+def _lines(target: dict[str, Any], row: dict[str, Any], procedure: bool = False) -> list[str]:
+    render = CallRender(target, {"Query", "parse"})
+    call, setup = render.call(row["args"], {"table": "t"})
+    return [*setup, *observed_lines(render, row, call, "shop", procedure)]
+
+
+def test_a_builder_asserts_the_attribute_it_set_and_that_it_returns_its_instance() -> None:
+    row = {
+        "args": {"n": 10},
+        "returned": _seen("<Query>", literal=False, is_instance=True),
+        "state": {"limit_value": _seen("10")},
+    }
+    assert _lines(METHOD, row) == [
+        "query = Query(table='t')",
+        "result = query.limit(n=10)",
+        "assert result is query",
+        "assert query.limit_value == 10",
+    ]
+    assert pins_something(row, procedure=False)
+
+
+def test_an_exception_is_asserted_with_its_whole_message() -> None:
+    row = {
+        "args": {"n": -1},
+        "raised": {"type": "ValueError", "module": "builtins", "message": "n (-1) is negative"},
+        "state": {"limit_value": _seen("None")},
+    }
+    assert _lines(METHOD, row)[1:] == [
+        "with pytest.raises(ValueError) as excinfo:",
+        "    query.limit(n=-1)",
+        "assert str(excinfo.value) == 'n (-1) is negative'",
+        "assert query.limit_value is None",
+    ]
+
+
+def test_a_procedure_asserts_the_state_it_changed_and_no_result() -> None:
+    row = {"args": {"n": 3}, "returned": _seen("None"), "state": {"items": _seen("[3]")}}
+    assert _lines(METHOD, row, procedure=True)[1:] == [
+        "query.limit(n=3)",
+        "assert query.items == [3]",
+    ]
+    assert pins_something(row, procedure=True)
+
+
+def test_a_procedure_that_changed_nothing_readable_pins_nothing() -> None:
+    row = {"args": {"n": 3}, "returned": _seen("None"), "state": {}}
+    assert not pins_something(row, procedure=True)
+    # A function that returns values elsewhere: its None here is a result worth pinning.
+    assert pins_something(row, procedure=False)
+
+
+def test_an_object_without_a_literal_form_is_asserted_by_its_attributes_not_its_type() -> None:
+    row = {
+        "args": {"n": 1},
+        "returned": _seen(
+            "<Order>",
+            literal=False,
+            attributes={"status": _seen("'open'"), "lines": _seen("<...>", False, length=2)},
+        ),
+    }
+    lines = _lines(FUNCTION, row)
+    assert lines == [
+        "result = parse(n=1)",
+        "assert result.status == 'open'",
+        "assert len(result.lines) == 2",
+    ]
+    assert not any("isinstance" in line for line in lines)
+
+
+def test_an_object_with_nothing_readable_pins_nothing() -> None:
+    row = {"args": {"n": 1}, "returned": _seen("<Thing>", literal=False, attributes={})}
+    assert not pins_something(row, procedure=False)
