@@ -26,7 +26,7 @@ from remora.project import STATE_DIR
 from remora.results import ResultsDB
 from remora.results import review as queue
 from remora.results.review import ReviewItem
-from remora.results.summary import coverage_line
+from remora.results.summary import coverage_line, mutation_line
 from remora.workspace import AcceptReport, FileChange, WorkspaceStore
 from remora.workspace.hunks import Hunk, change_hunks
 
@@ -46,7 +46,8 @@ class ChangeView:
     """One workspace's change: its files, its numbered hunks and the unified diff.
 
     ``coverage``: for a test agent's change, the node's coverage before and after
-    (``branches 0/2 -> 1/2 · lines 0/4 -> 2/4``); else "".
+    (``branches 0/2 -> 1/2 · lines 0/4 -> 2/4``); else "". ``mutation``: its mutants
+    killed by the node's tests before and after (``mutants killed 0/7 -> 5/7``); else "".
     """
 
     workspace_id: str
@@ -54,11 +55,13 @@ class ChangeView:
     hunks: list[Hunk]
     diff: str
     coverage: str = ""
+    mutation: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.workspace_id,
             "coverage": self.coverage,
+            "mutation": self.mutation,
             "files": [
                 {
                     "path": c.path,
@@ -143,18 +146,19 @@ def show(workspace_id: str, *, project: str | Path = ".") -> ChangeView:
     with WorkspaceStore(root).open(workspace_id) as ws:
         changes = ws.changes()
         diff = ws.diff()
-    return ChangeView(
-        workspace_id, changes, change_hunks(changes), diff, _coverage(root, workspace_id)
-    )
+    coverage, mutation = _checked(root, workspace_id)
+    return ChangeView(workspace_id, changes, change_hunks(changes), diff, coverage, mutation)
 
 
-def _coverage(root: Path, workspace_id: str) -> str:
-    """The result's coverage line (a test agent's run measures it), else ""."""
+def _checked(root: Path, workspace_id: str) -> tuple[str, str]:
+    """The result's coverage line and mutation line (a test agent's run measures them)."""
     if not (root / STATE_DIR).is_dir():
-        return ""
+        return "", ""
     with ResultsDB(root) as db:
         record = db.get(workspace_id)
-    return coverage_line(record.details) if record is not None else ""
+    if record is None:
+        return "", ""
+    return coverage_line(record.details), mutation_line(record.details)
 
 
 def accept(

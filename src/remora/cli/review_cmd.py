@@ -200,6 +200,10 @@ def show_command(
         console.print(
             f"[bold]coverage of the node[/bold] (before -> after): {escape(view.coverage)}"
         )
+    if view.mutation:
+        console.print(
+            f"[bold]mutation score of the node[/bold] (before -> after): {escape(view.mutation)}"
+        )
 
 
 @review_app.command("accept")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from remora.results.db import ResultRecord
-from remora.results.summary import coverage_line
+from remora.results.summary import coverage_line, mutation_line
 
 __all__ = ["REMORA_EMAIL", "checked_line", "commit_message", "model_of", "subject"]
 
@@ -47,6 +47,9 @@ def checked_line(record: ResultRecord) -> str:
     coverage = coverage_line(details)
     if coverage:
         parts.append(coverage.replace(" · ", ", "))
+    mutation = mutation_line(details)
+    if mutation:
+        parts.append(mutation)
     remaining = _count(details.get("remaining"))
     if record.operation == "lint" and remaining is not None:
         parts.append("no ruff finding left" if remaining == 0 else f"{remaining} findings left")

@@ -35,6 +35,10 @@ def _facts(mark: Mark) -> list[str]:
     if tests:
         where = f" ({tests['file']})" if tests.get("file") else ""
         facts.append(f"- tests run: {tests['passed']} passed, {tests['failed']} failed{where}")
+        if tests.get("coverage"):
+            facts.append(f"- coverage of the node (before -> after): {tests['coverage']}")
+        if tests.get("mutation"):
+            facts.append(f"- mutation score (before -> after): {tests['mutation']}")
     else:
         facts.append("- tests run: none")
     outcome = str(summary.get("status", ""))

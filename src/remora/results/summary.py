@@ -6,7 +6,7 @@ from typing import Any
 
 from remora.results.db import ResultRecord
 
-__all__ = ["coverage_line", "transcript_summary"]
+__all__ = ["coverage_line", "mutation_line", "transcript_summary"]
 
 
 def _tests(details: dict[str, Any]) -> dict[str, Any] | None:
@@ -20,6 +20,7 @@ def _tests(details: dict[str, Any]) -> dict[str, Any] | None:
         "failed": failed,
         "file": test_file if isinstance(test_file, str) else "",
         "coverage": coverage_line(details),
+        "mutation": mutation_line(details),
     }
 
 
@@ -39,6 +40,25 @@ def coverage_line(details: dict[str, Any]) -> str:
         was = _counts(before, key)
         parts.append(f"{key} {was} -> {now}" if was is not None else f"{key} {now}")
     return " · ".join(parts)
+
+
+def _killed(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return None
+    killed, total = value.get("killed"), value.get("total")
+    if not isinstance(killed, int) or not isinstance(total, int):
+        return None
+    return f"{killed}/{total}"
+
+
+def mutation_line(details: dict[str, Any]) -> str:
+    """``mutants killed 0/7 -> 5/7`` from a test run's mutation check, else "" (the
+    score is killed/total: mutants of the node some test fails, of those it has)."""
+    now = _killed(details.get("mutation_after"))
+    if now is None:
+        return ""
+    was = _killed(details.get("mutation_before"))
+    return f"mutants killed {was} -> {now}" if was is not None else f"mutants killed {now}"
 
 
 def transcript_summary(record: ResultRecord | None) -> dict[str, Any]:
