@@ -61,6 +61,8 @@ DEFAULT_MUTATION_BUDGET_S = 20.0
 # Coverage of recent runs by workspace (id, creation time), for the submit's result.
 _RUN_COVERAGE: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
 _MAX_REMEMBERED = 64
+# The dropped tests a result names, with why (the latest, when a run drops more).
+_MAX_DROPPED = 20
 
 
 def _tests_of(context: CodeContext, path: str) -> list[str]:
@@ -230,6 +232,7 @@ def _remember(context: CodeContext, result: dict[str, Any]) -> None:
         "mutation_after": result.get("mutation_after"),
         "mutation_note": result.get("mutation_note", ""),
         "observed": sorted(set(earlier.get("observed", [])) | set(result["observed"])),
+        "dropped": [*earlier.get("dropped", []), *result["dropped"]][-_MAX_DROPPED:],
         "missed": result["missed"],
         "files": overlay_digest(context),
     }
@@ -240,20 +243,22 @@ def _remember(context: CodeContext, result: dict[str, Any]) -> None:
 @host_function
 async def run_coverage(context: CodeContext, path: str) -> dict[str, Any]:
     """The node's coverage and mutation score before this run's tests and now: ``{before,
-    after, mutation_before, mutation_after, mutation_note}`` (coverage summaries ``{lines,
+    after, mutation_before, mutation_after, mutation_note, dropped}`` (``dropped``: the
+    tests this run wrote and took back, each with why; coverage summaries ``{lines,
     branches, line_rate, branch_rate}``; scores ``{killed, total, score, not_run,
     survived}``), measured again only when the files changed since the last measurement
     (then without the mutants); ``before`` is None when this run never measured it."""
     remembered = remembered_search(context)
     if remembered is not None:
         keys = ("before", "after", "mutation_before", "mutation_after", "mutation_note")
-        return {key: remembered[key] for key in keys}
+        return {**{key: remembered[key] for key in keys}, "dropped": remembered["dropped"]}
     earlier = _RUN_COVERAGE.get(_run_key(context))
     span = node_span(context)
     report, measured = await measure_test_file(context, path, span)
-    none = {"mutation_before": None, "mutation_after": None, "mutation_note": ""}
+    none: dict[str, Any] = {"mutation_before": None, "mutation_after": None}
+    none["dropped"] = earlier["dropped"] if earlier is not None else []
     if measured is None:
-        return {"before": None, "after": None, **none}
+        return {"before": None, "after": None, **none, "mutation_note": ""}
     after = Coverage.of(measured)
     for test in report["tests"]:
         if test["outcome"] == "passed":
