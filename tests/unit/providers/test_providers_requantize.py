@@ -123,7 +123,12 @@ def test_fetch_re_encodes_the_checked_member(
 
     assert path == cache / "tiny.Q8_0.gguf"
     assert {t.tensor_type for t in gguf.GGUFReader(path).tensors} == {Kind.Q8_0, Kind.F32}
-    assert sorted(p.name for p in cache.iterdir()) == [".tiny.Q8_0.gguf.lock", "tiny.Q8_0.gguf"]
+    # Beside the model: its lock and the note of the hash checked at the fetch.
+    assert sorted(p.name for p in cache.iterdir()) == [
+        ".tiny.Q8_0.gguf.lock",
+        ".verified.json",
+        "tiny.Q8_0.gguf",
+    ]
 
 
 def test_a_member_extracted_by_an_earlier_remora_is_re_encoded_without_a_download(
