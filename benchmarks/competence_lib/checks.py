@@ -387,8 +387,10 @@ def allowed_path(operation: str, path: str, node_file: str) -> bool:
         return path == node_file
     if operation == "test":
         return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
-    if operation == "sample_data":
-        return name.endswith(".json") and "fixtures" in PurePosixPath(path).parts
+    if operation == "sample_data":  # fixtures in a conftest, the tests reading them, the export
+        tests = name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
+        exported = name.endswith(".json") and "fixtures" in PurePosixPath(path).parts
+        return (name.endswith(".py") and tests) or exported
     return True
 
 

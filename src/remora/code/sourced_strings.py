@@ -1,0 +1,120 @@
+"""Strings with a source in the project: its literals, annotations, docs and tests.
+
+Sample data a maintainer merges holds no placeholder (``"sample part"``, a
+string the code has never seen and often rejects: issue 51). A string value is
+offered only when the project itself has it: a string constant of one of its
+Python files (code, tests, ``Literal[...]`` annotations and docstrings alike),
+or a string in an example of its docs (a ``>>>`` line of a docstring, a
+Markdown or reStructuredText file, or a fenced ``python`` block of Markdown).
+Every example is read with :mod:`ast`; nothing is scanned by hand. The empty
+string needs a source too: an instance whose every field is ``""`` tells a
+reader nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from typing import Any
+
+from remora import python_ast
+from remora.code.context import CodeContext
+from remora.sandbox import search
+
+__all__ = ["doc_strings", "literal_strings", "project_strings", "unsourced"]
+
+MAX_FILES = 200
+_DOC_PATTERNS = ("**/*.md", "**/*.rst", "**/*.txt")
+_FENCES = ("```python", "```py", "```pycon")
+
+
+def _constants(tree: ast.AST) -> set[str]:
+    return {
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
+
+
+def _examples(text: str) -> Iterable[str]:
+    """Python sources of a text's examples: each ``>>>`` line, each fenced Python block."""
+    block: list[str] | None = None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if block is not None:
+            if stripped.startswith("```"):
+                yield "\n".join(block)
+                block = None
+            else:
+                block.append(line)
+            continue
+        if stripped.startswith(_FENCES):
+            block = []
+        elif stripped.startswith(">>> "):
+            yield stripped[4:]
+
+
+def doc_strings(text: str) -> set[str]:
+    """The string constants of the examples in a document or a docstring."""
+    found: set[str] = set()
+    for source in _examples(text):
+        try:
+            found |= _constants(python_ast.parse(source))
+        except SyntaxError:
+            continue  # an example that is not Python (a shell line, a fragment)
+    return found
+
+
+def literal_strings(text: str) -> set[str]:
+    """A Python file's string constants, and those of its docstrings' examples."""
+    try:
+        tree = python_ast.parse(text)
+    except SyntaxError:
+        return set()
+    found = _constants(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            docstring = ast.get_docstring(node)
+            if docstring and ">>>" in docstring:
+                found |= doc_strings(docstring)
+    return found
+
+
+def _project_files(context: CodeContext, pattern: str) -> list[str]:
+    found = search.search_files(context.workspace, pattern)
+    return [p for p in found if "/." not in f"/{p}" and "site-packages" not in p][:MAX_FILES]
+
+
+def project_strings(context: CodeContext) -> frozenset[str]:
+    """Every string the project's files hold (kept until the run writes)."""
+
+    def collect() -> frozenset[str]:
+        found: set[str] = set()
+        for path in _project_files(context, "**/*.py"):
+            found |= literal_strings(context.read_text(path))
+        for pattern in _DOC_PATTERNS:
+            for path in _project_files(context, pattern):
+                found |= doc_strings(context.read_text(path))
+        return frozenset(found)
+
+    return context.kept("project strings", collect)
+
+
+def unsourced(value: Any, strings: frozenset[str] | set[str]) -> str | None:
+    """The first string of ``value`` (a JSON value of a set: lists, dicts, instances as
+    ``{"__class__", "args"}``) the project does not hold; None when all have a source."""
+    if isinstance(value, str):
+        return None if value in strings else value
+    if isinstance(value, list):
+        items: list[Any] = value
+    elif isinstance(value, dict) and set(value) == {"__class__", "args"}:
+        items = list(value["args"].values()) if isinstance(value["args"], dict) else []
+    elif isinstance(value, dict) and set(value) <= {"__callable__", "__returns__"}:
+        items = [value.get("__returns__")]
+    elif isinstance(value, dict):
+        items = [*value.keys(), *value.values()]
+    else:
+        return None
+    for item in items:
+        missing = unsourced(item, strings)
+        if missing is not None:
+            return missing
+    return None
