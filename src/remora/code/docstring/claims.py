@@ -203,6 +203,20 @@ def _builder(facts: BodyFacts, tokens: list[str]) -> str:
     return ""
 
 
+# Words in a row shared with another docstring that make a copy, not a coincidence ("lines
+# can change until it is placed" from a class's docstring on its method).
+_COPIED_RUN = 6
+
+
+def _shared_run(words: list[str], other: list[str]) -> str:
+    """The first run of _COPIED_RUN words of ``words`` that ``other`` holds too ('' if none)."""
+    runs = {tuple(other[i : i + _COPIED_RUN]) for i in range(len(other) - _COPIED_RUN + 1)}
+    for i in range(len(words) - _COPIED_RUN + 1):
+        if tuple(words[i : i + _COPIED_RUN]) in runs:
+            return " ".join(words[i : i + _COPIED_RUN])
+    return ""
+
+
 def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[str]) -> str:
     """Why ``summary`` cannot be about this node ('' when it can be).
 
@@ -237,9 +251,14 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
     summaries.pop("the module", None)
     summaries.update(file_docstring_summaries(node.file.text))
     own = node.definition.name.value if node.definition is not None else "the module"
+    said = word_tokens(summary)
     for other, text in summaries.items():
-        if other != own and word_tokens(text) == word_tokens(summary):
+        if other == own:
+            continue
+        if word_tokens(text) == said:
             return f"it copies the docstring of {other}; say what this code does"
+        if copied := _shared_run(said, word_tokens(text)):
+            return f"it repeats {copied!r} from the docstring of {other}; say what this code does"
     nouns = frozenset().union(*(class_nouns(text) for text in (node.file.text, *others)))
     if foreign := foreign_words(summary, node, nouns, skip_first=callable_kind):
         listed = ", ".join(repr(w) for w in foreign[:3])
