@@ -37,8 +37,15 @@ def test_one_string_is_one_node_type_and_one_change_id(project: Path) -> None:
         model={**SCRIPTED, "path": str(project / "turns.json")},
     )
     assert {outcome.node.node_type for outcome in analysis.outcomes} == {"function"}
-    [outcome] = review.reject(CHANGE_ID, project=project)  # not the ids l, i, n, t, ...
-    assert outcome == CHANGE_ID
+    [shown] = [item.id for item in review.list_changes(project)]
+    [outcome] = review.accept(shown, project=project)  # not the ids l, i, n, t, ...
+    assert outcome.accepted and outcome.workspace_id == shown
+    assert (project / "pricing.py").read_text() != PRICING
+
+
+def test_one_string_is_one_id_to_reject(project: Path) -> None:
+    assert review.reject(CHANGE_ID, project=project) == [CHANGE_ID]
+    assert (project / "pricing.py").read_text() == PRICING
 
 
 WRONG: dict[str, tuple[str, Callable[[Path], Any]]] = {
