@@ -162,7 +162,7 @@ class SampleCode:
             call = self._call(callee, fixture)
             test = f"test_{base}_samples" if kind == "returns" else f"test_{base}_rejected_samples"
             if kind == "returns":
-                body = [*setup, f'assert {call} == {fixture}["returns"]']
+                body = [*setup, *self._equal(call, f'{fixture}["returns"]')]
             else:
                 self.test_render.modules.add("pytest")
                 body = [*setup, f'with pytest.raises({fixture}["raises"]):', f"    {call}"]
@@ -189,8 +189,15 @@ class SampleCode:
         body = [f'observed = {sample}["observed"]']
         for member in selection.members:
             read = f"{base}.{member}" if member in members else f"{base}.{member}()"
-            body.append(f'assert {read} == observed["{member}"]')
+            body += self._equal(read, f'observed["{member}"]')
         self._test(f"test_{base}_samples", f"{base}, {sample}", body)
+
+    def _equal(self, left: str, right: str) -> list[str]:
+        """``assert left == right``, split as a formatter splits it when too long."""
+        line = f"assert {left} == {right}"
+        if len(line) + 4 <= self.line_length:
+            return [line]
+        return ["assert (", f"    {left}", f"    == {right}", ")"]
 
     def _test(self, name: str, fixtures: str, body: list[str]) -> None:
         self.test_names.append(name)

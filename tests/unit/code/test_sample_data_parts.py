@@ -223,3 +223,14 @@ def test_a_failing_case_is_found_by_its_id_and_its_set_taken_out() -> None:
     assert failed_ids(report, ["test_part_of_samples", "test_gone"])[1] is True
     kept = [KeptSet("part_is_body:0", {"part": "body"}), KeptSet("part_is_body:1", {"part": "x"})]
     assert without_ids(kept, {"part_is_body_2"}) == kept[:1]
+
+
+def test_a_long_assert_is_split_as_a_formatter_splits_it() -> None:
+    long_name = {**FUNCTION, "qualname": "revenue_by_customer", "name": "revenue_by_customer"}
+    code = sample_code(long_name, set(), Selection([KeptSet("edge:0", {"part": []}, returns={})]))
+    assert code.tests[0].splitlines()[1:] == [
+        "    assert (",
+        '        revenue_by_customer(**revenue_by_customer_sample["args"])',
+        '        == revenue_by_customer_sample["returns"]',
+        "    )",
+    ]
