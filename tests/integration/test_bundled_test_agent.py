@@ -95,7 +95,7 @@ async def test_a_capable_model_writes_what_the_search_could_not_and_fixes_the_re
     first = tool_result(provider, 1)
     refused = "\n".join(first["refused"])
     assert "test_warehouse_get_nothing (line 1): it never calls get" in refused
-    assert "test_warehouse_get_case_1 failed: KeyError" in refused
+    assert "test_get_raises_index_error failed: KeyError" in refused
     assert result.details["added"] == [
         "test_get_raises_key_error",
         "test_warehouse_get_registered_item",

@@ -194,9 +194,9 @@ async def test_the_models_cases_are_kept_when_they_add_coverage_and_dropped_when
     text = (workspace.read("tests/test_luck.py") or b"").decode()
     assert "lucky(n=10)" in text and "lucky(n=3)" not in text
     refused = "\n".join(tool_result(provider, 1)["refused"])
-    assert "test_lucky_case_1: it adds no line, branch or killed mutant" in refused
+    assert "test_lucky_returns_plain: it adds no line, branch or killed mutant" in refused
     # 23 is lucky too: the claimed value fails and pytest's message comes back.
-    assert "test_lucky_case_3 failed: AssertionError: assert 'lucky' == 'plain'" in refused
+    assert "test_lucky_returns_plain_2 failed: AssertionError: assert 'lucky' == 'plain'" in refused
     assert "lucky(n=23)" not in text
     assert result.details["coverage_after"]["branches"] == "2/2"
 

@@ -20,7 +20,7 @@ from remora.code.call_render import snake_name
 from remora.code.input_search import label
 from remora.code.method_state import first_parameter, is_self_attribute
 
-__all__ = ["assigned_attributes", "behaviour_name", "node_words"]
+__all__ = ["assigned_attributes", "behaviour_name", "case_words", "node_words"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # The arguments' reasons that say nothing about a condition (derived, not chosen).
@@ -150,3 +150,19 @@ def behaviour_name(
         name, number = f"{base}_{number}", number + 1
     used.add(name)
     return name
+
+
+def case_words(case: Any) -> str:
+    """What a model's case claims, as a test name's words (``raises_value_error``,
+    ``returns_11th``); ``returns_expected_value`` for a value without a literal form."""
+    if not isinstance(case, dict):
+        return "case"
+    if "raises" in case:
+        return f"raises_{snake_name(str(case['raises']).strip())}"
+    expected = case.get("expected")
+    try:
+        value = python_ast.literal_eval(expected) if isinstance(expected, str) else expected
+        python_ast.literal_eval(repr(value))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return "returns_expected_value"
+    return _outcome({"returned": {"repr": repr(value), "literal": True}}, set(), {})

@@ -26,6 +26,7 @@ from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.observed_asserts import is_procedure, observed_lines, pins_something
 from remora.code.samples import ClassLookup, argument_sets
+from remora.code.test_names import case_words, node_words
 
 __all__ = [
     "case_piece",
@@ -193,15 +194,6 @@ def source_pieces(source: str, target: dict[str, Any], module: str) -> list[dict
     return pieces
 
 
-def _numbered(base: str, taken: set[str]) -> str:
-    """``base_1``, ``base_2``, ...: the first one not taken (and now taken)."""
-    number = 1
-    while f"{base}_{number}" in taken:
-        number += 1
-    taken.add(f"{base}_{number}")
-    return f"{base}_{number}"
-
-
 def _unique(name: str, taken: set[str]) -> str:
     candidate, number = name, 2
     while candidate in taken:
@@ -226,8 +218,9 @@ def model_test_pieces(
 ) -> dict[str, Any]:
     """Pieces from a model's cases and test sources: ``{pieces, refused: [{what, reason}]}``.
 
-    ``taken`` are test names the file has already; case tests are named
-    ``test_<node>_case_<n>``. A refused item says what to change.
+    ``taken`` are test names the file has already; a case's test is named for what
+    it claims (``test_<node>_returns_11th``, ``test_<node>_raises_value_error``). A
+    refused item says what to change.
     """
     target = node_call_target(context)
     names = _module_names(context.node_file_text())
@@ -236,10 +229,10 @@ def model_test_pieces(
     refused: list[dict[str, str]] = []
     owner_args = _owner_args(context, target)
     lookup = project_class_lookup(context)
-    base = f"test_{snake_name(target['qualname'])}_case"
+    node = node_words(target, context.node_file_text())
     for index, case in enumerate(cases, 1):
         try:
-            name = _numbered(base, used)
+            name = _unique(f"test_{node}_{case_words(case)}", used)
             pieces.append(case_piece(target, names, owner_args, case, name, lookup))
         except ValueError as exc:
             refused.append({"what": f"case {index}: {json.dumps(case)[:200]}", "reason": str(exc)})

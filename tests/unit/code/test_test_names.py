@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from remora.code.test_names import assigned_attributes, behaviour_name, node_words
+from remora.code.test_names import assigned_attributes, behaviour_name, case_words, node_words
 
 MODULE = """class Query:
     def limit(self, n):
@@ -101,3 +101,10 @@ def test_an_attribute_still_holding_what_the_instance_was_built_with_is_no_chang
     )
     grown = {**row, "state": {"items": _seen("['a', 'b']")}}
     assert behaviour_name("add", grown, "typical", set(), set()) == "test_add_changes_items"
+
+
+def test_a_model_s_case_is_named_for_what_it_claims() -> None:
+    assert case_words({"args": "n=-1", "raises": "ValueError"}) == "raises_value_error"
+    assert case_words({"args": "n=11", "expected": "'11th'"}) == "returns_11th"
+    assert case_words({"args": "n=1", "expected": "True"}) == "returns_true"
+    assert case_words({"args": "", "expected": "Order(customer='a')"}) == ("returns_expected_value")
