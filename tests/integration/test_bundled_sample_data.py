@@ -34,6 +34,13 @@ def place(part: str, width: int = 10) -> int:
     return 2 * width
 
 
+def settle(interval: int) -> int:
+    if interval == 0:
+        while True:
+            pass
+    return 2 * interval
+
+
 def greet(name: str = "world") -> str:
     return "hello " + name
 
@@ -106,6 +113,16 @@ async def test_nothing_to_vary_and_the_defaults_alone_leave_no_change(tmp_path: 
     assert reasons["greet"] == "no argument set has a source in the project"
     assert reasons["Counter.negative"] == "it takes no arguments: nothing to vary"
     assert reasons["Counter.following"] == "it takes no arguments: nothing to vary"
+
+
+async def test_a_call_that_does_not_finish_is_never_offered(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"pages.py": PAGES})
+    node = find_node(root, "pages.py", "settle")
+    async with bench(root) as b:
+        written = await b.run("sample_data", "write_fixture", node)
+        conftest = b.text("sample_data", node, "tests/conftest.py")
+    assert written["written"] is True, written
+    assert '"interval": 0' not in conftest and '"interval": ' in conftest
 
 
 async def test_a_class_gets_its_instances_and_a_test_of_its_members(tmp_path: Path) -> None:

@@ -243,6 +243,7 @@ async def probe_argument_sets(
     read_only: bool = False,
     observe: Sequence[str] = (),
     special: bool = False,
+    timeout_s: float = CALL_TIMEOUT_S,
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """:func:`check_argument_sets`, and with ``coverage`` (a span, see
     :func:`remora.code.sandboxed.run_program`) what each set's call covered.
@@ -254,6 +255,7 @@ async def probe_argument_sets(
     The code runs in a copy of the workspace, as pytest runs it, unless
     ``read_only``: then it sees the project itself, read-only (no copy made).
     ``special``: a special method is called too (:func:`node_call_target`).
+    ``timeout_s``: each call's time limit (a call past it raised ``CallTimeout``).
     """
     target = node_call_target(context, special=special)
     checked: list[dict[str, Any]] = []
@@ -287,7 +289,7 @@ async def probe_argument_sets(
         ],
         "call": call,
         "observe": list(observe),
-        "timeout_s": CALL_TIMEOUT_S,
+        "timeout_s": timeout_s,
     }
     preload = (str(target["module"]), list(request["paths"]))
     run = await run_program(

@@ -5,8 +5,8 @@ the project's own calls and doctests, the constants the code compares against,
 annotations and constructor rules), the project's own usage tried first. A set
 is kept only when
 
-- it binds to the real signature and its call finishes within the probe's time
-  limit, returning a value a test can write, or raising an exception with the
+- it binds to the real signature and its call finishes within two seconds
+  (``SAMPLE_CALL_TIMEOUT_S``), returning a value a test can write, or raising an exception with the
   code's own ``raise`` (a branch of the code, not an error the set caused: a
   ``KeyError`` from a dict the set left short, a ``TypeError`` of a misfit);
 - every string in it has a source in the project (:mod:`remora.code.sourced_strings`);
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from remora import python_ast
-from remora.code.calls import CALL_TIMEOUT_S, probe_argument_sets
+from remora.code.calls import probe_argument_sets
 from remora.code.constructor import project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.coverage_probe import Span, context_units, node_span
@@ -53,6 +53,8 @@ __all__ = [
 ]
 
 MAX_SETS = 6
+# A set whose call takes longer has no place in a test suite (issue 51: a 7-second delay).
+SAMPLE_CALL_TIMEOUT_S = 2.0
 MAX_MEMBERS = 4
 # Usage the project shows first: its own calls, its docstrings' examples.
 _USAGE_FIRST = ("as_called", "doc")
@@ -204,7 +206,9 @@ async def select_sets(
     if not sets:
         selection.reason = "no argument set has a source in the project"
         return selection
-    rows, measured = await probe_argument_sets(context, sets, coverage=span.spec())
+    rows, measured = await probe_argument_sets(
+        context, sets, coverage=span.spec(), timeout_s=SAMPLE_CALL_TIMEOUT_S
+    )
     gains: dict[str, frozenset[Any]] = {}
     usable: dict[str, KeptSet] = {}
     for row in rows:
@@ -266,7 +270,7 @@ async def _member_rows(
         "sets": [{"name": s["name"], "args": {}, "owner_args": s["args"]} for s in sets],
         "call": True,
         "observe": [],
-        "timeout_s": CALL_TIMEOUT_S,
+        "timeout_s": SAMPLE_CALL_TIMEOUT_S,
     }
     run = await run_program(context, "call_probe", request, coverage=span.spec())
     if run.report is None or "error" in run.report:
