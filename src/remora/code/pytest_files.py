@@ -143,7 +143,9 @@ def _after_docstring(
 def add_to_test_file(
     text: str, path: str, module: str, names: list[str], plain: list[str], functions: list[str]
 ) -> str:
-    """``text`` with the imports present and each function appended after two blank lines."""
+    """``text`` with the imports present and each function appended after two blank lines,
+    in name order (workspace/merge_python.py keeps that order when changes that add tests to
+    one file are accepted, so the file is the same whichever is accepted first)."""
     newline = _newline(text) if text else "\n"
     if not text:
         text = f'"""Tests for {module}."""{newline}'
@@ -151,7 +153,7 @@ def add_to_test_file(
     body = "".join(lines)
     if not body.endswith(("\n", "\r")):
         body += newline
-    for function in functions:
+    for function in sorted(functions, key=str.strip):
         body += newline + newline + function.rstrip().replace("\n", newline) + newline
     return body
 

@@ -113,29 +113,6 @@ def _same_point(first: _Edit, second: _Edit) -> bool:
     return first[0] == first[1] == second[0] == second[1]
 
 
-def _joinable(first: _Edit, second: _Edit) -> bool:
-    return _whole_statements(first[2]) and _whole_statements(second[2])
-
-
-def _whole_statements(lines: list[str]) -> bool:
-    """Whether ``lines`` are whole top-level statements, none of them a bare string.
-
-    Two sides that added lines at one place keep both only then (two tests appended to
-    a test file, two imports); added lines inside a block, or a docstring, are the same
-    place taken twice: a conflict.
-    """
-    try:
-        tree = ast.parse("".join(lines))
-    except SyntaxError:
-        return False
-    return not any(
-        isinstance(stmt, ast.Expr)
-        and isinstance(stmt.value, ast.Constant)
-        and isinstance(stmt.value.value, str)
-        for stmt in tree.body
-    )
-
-
 def _resolve(base: list[str], ours: list[str], theirs: list[str]) -> list[str] | None:
     """One conflicting region merged edit by edit, or None when edits share base lines."""
     edits = sorted(
@@ -144,9 +121,7 @@ def _resolve(base: list[str], ours: list[str], theirs: list[str]) -> list[str] |
     )
     for index, edit in enumerate(edits):
         for later in edits[index + 1 :]:
-            if later[3] == edit[3]:
-                continue
-            if _overlap(edit, later) or (_same_point(edit, later) and not _joinable(edit, later)):
+            if later[3] != edit[3] and _overlap(edit, later):
                 return None
     out: list[str] = []
     at = 0
@@ -155,7 +130,10 @@ def _resolve(base: list[str], ours: list[str], theirs: list[str]) -> list[str] |
         start, end, lines, _ = edits[index]
         following = edits[index + 1] if index + 1 < len(edits) else None
         if following and following[3] != edits[index][3] and _same_point(edits[index], following):
-            lines = join_additions(lines, following[2])  # the project's side is the first
+            joined = join_additions(lines, following[2])  # the project's side is the first
+            if joined is None:
+                return None
+            lines = joined
             index += 1
         out += base[at:start]
         out += lines

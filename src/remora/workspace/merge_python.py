@@ -155,30 +155,56 @@ def _def_lines(module: cst.Module) -> dict[str, _Span]:
     return spans
 
 
-_Chunk = tuple[list[str], bool]  # a statement's lines (with those above it), a definition?
+# A statement's lines (with the blank lines and comments above it), whether it defines a
+# function or class, whether it is a bare string (a docstring's place).
+_Chunk = tuple[list[str], bool, bool]
 
 
 def _chunks(lines: list[str]) -> list[_Chunk]:
-    """Whole top-level statements, each with the blank lines and comments above it (lines
-    after the last one stay with it), and whether it defines a function or class."""
+    """Whole top-level statements (SyntaxError when they are not); lines after the last
+    one stay with it."""
     body = ast.parse("".join(lines)).body
+    if not body:  # blank lines and comments only
+        return [(lines, False, False)] if lines else []
     ends = [stmt.end_lineno or stmt.lineno for stmt in body[:-1]]
     cuts = list(zip([0, *ends], [*ends, len(lines)], strict=True))
     definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     return [
-        (lines[start:end], isinstance(stmt, definitions))
+        (lines[start:end], isinstance(stmt, definitions), _bare_string(stmt))
         for (start, end), stmt in zip(cuts, body, strict=True)
     ]
 
 
-def join_additions(ours: list[str], theirs: list[str]) -> list[str]:
-    """Whole statements both sides added at one place, kept both: the project's in their
-    order, each function or class of the change's before the first of the project's that
-    sorts after it, its other statements after the project's other statements. Changes
-    that add tests at one place thus give the same file in whichever order they are
-    accepted."""
-    out = _chunks(ours)
-    for lines, defines in _chunks(theirs):
+def _bare_string(stmt: ast.stmt) -> bool:
+    value = stmt.value if isinstance(stmt, ast.Expr) else None
+    return isinstance(value, ast.Constant) and isinstance(value.value, str)
+
+
+def join_additions(ours: list[str], theirs: list[str]) -> list[str] | None:
+    """Lines both sides added at one place, kept both; None where that would be wrong.
+
+    Both must be whole top-level statements (lines added inside a block are the same
+    place taken twice). The statements both begin with are kept once (two changes that
+    each created the same test file begin it with the same docstring and imports); of
+    the rest none may be a bare string (two docstrings for one place). Then the
+    project's statements stay in their order, each function or class of the change's
+    goes before the first of the project's that sorts after it, and its other statements
+    after the project's other statements: changes that add tests at one place give the
+    same file in whichever order they are accepted.
+    """
+    try:
+        our_chunks, their_chunks = _chunks(ours), _chunks(theirs)
+    except SyntaxError:
+        return None
+    common = 0
+    for (mine, _, _), (other, _, _) in zip(our_chunks, their_chunks, strict=False):
+        if "".join(mine).strip() != "".join(other).strip():
+            break
+        common += 1
+    out = [(lines, defines) for lines, defines, _ in our_chunks]
+    for lines, defines, bare in their_chunks[common:]:
+        if bare or any(chunk[2] for chunk in our_chunks[common:]):
+            return None
         text = "".join(lines).strip()
         if defines:
             later = (i for i, (o, d) in enumerate(out) if d and "".join(o).strip() > text)

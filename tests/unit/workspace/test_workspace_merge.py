@@ -129,6 +129,15 @@ def test_two_changes_creating_one_test_file_keep_both_tests_with_one_import_bloc
     )
 
 
+def test_two_new_test_files_with_the_same_docstring_keep_it_once() -> None:
+    header = '"""Tests for shapes."""\n\n'
+    merged = _merge("tests/test_shapes.py", "", header + _TESTS_A, header + _TESTS_B)
+    assert merged is not None
+    assert merged.startswith(header) and merged.count("Tests for shapes") == 1
+    assert "from shapes import Shape, circle_area" in merged
+    assert merged.index("def test_area") < merged.index("def test_circle")
+
+
 def test_imports_both_sides_edited_merge_into_one_statement_per_module() -> None:
     base = "from shapes import Shape\n\n\ndef test_a():\n    assert Shape(1)\n"
     ours = base.replace("import Shape", "import Shape, circle_area") + (
