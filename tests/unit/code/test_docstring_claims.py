@@ -135,6 +135,11 @@ def test_the_nouns_of_a_neighbouring_file_are_not_borrowed() -> None:
         ("Bed.show", "Print the rows of the bed.", "it says the code does 'print'"),
         ("Bed.show", "Return the rows of the bed as text.", ""),
         ("Bed.dump", "Write the rows of the bed to the stream.", ""),
+        # Where an effect lands is named by the code: the stream, never a database.
+        ("Bed.dump", "Write the rows to the database.", "it says the code puts something in"),
+        ("Bed.on_rain", "Register the callback in the registry.", "it says the code puts"),
+        # A parameter without a default is not optional.
+        ("Bed.__init__", "Set up a bed; the soil is optional.", "it says soil is optional"),
         # It stores the callback: it never runs it.
         ("Bed.on_rain", "Run the callback.", "it says the code does 'run'"),
         ("Bed.on_rain", "Register the callback and return it.", ""),

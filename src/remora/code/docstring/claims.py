@@ -19,7 +19,14 @@ from collections.abc import Callable, Sequence
 from remora.code.docstring.behaviour import BodyFacts, body_facts
 from remora.code.docstring.definitions import file_docstring_summaries
 from remora.code.docstring.facts import name_words, word_tokens
-from remora.code.docstring.vocabulary import class_nouns, foreign_words, stem
+from remora.code.docstring.sections import documented_parameters
+from remora.code.docstring.vocabulary import (
+    GENERAL_STEMS,
+    class_nouns,
+    foreign_words,
+    own_stems,
+    stem,
+)
 from remora.code.source import SourceNode
 from remora.code.structure import node_returns
 
@@ -50,6 +57,7 @@ _EVIDENCE: dict[str, tuple[str, Callable[[BodyFacts], bool]]] = {
     "execut": ("a call of what it runs", lambda f: f.runs),
     "invok": ("a call of what it runs", lambda f: f.runs),
 }
+_ARTICLES = frozenset({"the", "this", "that", "its", "their", "each", "all", "every", "some"})
 _INSTANCE_WORDS = frozenset({"self", "instance", "itself", "object", "builder", "chain"})
 _NEGATIONS = frozenset({"not", "no", "never", "isn", "aren", "doesn", "don", "nothing"})
 _LESS = frozenset({"below", "less", "fewer", "under", "lower", "smaller", "beneath"})
@@ -203,6 +211,49 @@ def _builder(facts: BodyFacts, tokens: list[str]) -> str:
     return ""
 
 
+_EFFECT_STEMS = frozenset({"print", "writ", "sav", "dump", "register", "stor", "send", "add"})
+_TO = frozenset({"to", "into", "onto", "in"})
+
+
+def _unfounded_target(node: SourceNode, tokens: list[str]) -> str:
+    """Where an effect lands ("write … to the database") must be named by the code: the
+    first word after to/into/onto/in that follows an effect verb, held to the node's own
+    words (a made-up destination is a false claim, whatever noun it is)."""
+    verbs = _verbs(tokens)
+    if not any(stem(v) in _EFFECT_STEMS for v in verbs):
+        return ""
+    start = next(i for i, t in enumerate(tokens) if t in verbs and stem(t) in _EFFECT_STEMS)
+    after = [i for i in range(start + 1, len(tokens)) if tokens[i] in _TO]
+    if not after:
+        return ""
+    words = tokens[after[0] + 1 :]
+    target = next((t for t in words if t.isalpha() and len(t) >= 3 and t not in _ARTICLES), "")
+    if target.endswith(("ing", "ly")):
+        return ""  # "to the beginning of", "in place": where in, not a destination
+    if not target or stem(target) in own_stems(node) | GENERAL_STEMS:
+        return ""
+    return f"it says the code puts something in {target!r}, which it never names; say where"
+
+
+def _not_optional(node: SourceNode, tokens: list[str]) -> str:
+    """Why the summary calls a parameter optional that has no default ('' when it does not)."""
+    if "optional" not in tokens:
+        return ""
+    known = documented_parameters(node).parameters or []
+    required = [
+        p["name"]
+        for p in known
+        if p["default"] is None and p["kind"] not in ("var_positional", "var_keyword")
+    ]
+    at = tokens.index("optional")
+    # "the soil is optional", "an optional soil": the name right before or after the word.
+    near = set(tokens[max(0, at - 3) : at]) | set(tokens[at + 1 : at + 2])
+    for name in required:
+        if name_words(name) <= near:
+            return f"it says {name} is optional, but it has no default"
+    return ""
+
+
 # Words in a row shared with another docstring that make a copy, not a coincidence ("lines
 # can change until it is placed" from a class's docstring on its method).
 _COPIED_RUN = 6
@@ -242,9 +293,12 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
             _builder(facts, tokens),
             _unsupported_verb(facts, tokens, name),
             _inverted(facts, tokens),
+            _unfounded_target(node, tokens),
         ):
             if check:
                 return check
+    if optional := _not_optional(node, tokens):
+        return optional
     summaries: dict[str, str] = {}
     for text in others:
         summaries.update(file_docstring_summaries(text))

@@ -27,7 +27,7 @@ from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.source import SourceNode
 from remora.code.text_cache import ast_tree, per_node, per_text
 
-__all__ = ["class_nouns", "foreign_words", "own_stems", "stem"]
+__all__ = ["GENERAL_STEMS", "class_nouns", "foreign_words", "own_stems", "stem"]
 
 
 def _listed(words: str) -> frozenset[str]:
@@ -86,7 +86,7 @@ def stem(word: str) -> str:
     return out
 
 
-_GENERAL_STEMS = frozenset(stem(w) for w in _GENERAL_WORDS | _FUNCTION_WORDS)
+GENERAL_STEMS = frozenset(stem(w) for w in _GENERAL_WORDS | _FUNCTION_WORDS)
 
 
 def _names_of_class(definition: ast.ClassDef) -> set[str]:
@@ -178,7 +178,7 @@ def class_nouns(text: str) -> frozenset[str]:
         if isinstance(item, ast.ImportFrom):
             names += [a.asname or a.name for a in item.names if a.name[:1].isupper()]
     stems = {stem(_head(name)) for name in names if _head(name)}
-    return frozenset(stems - _GENERAL_STEMS)
+    return frozenset(stems - GENERAL_STEMS)
 
 
 def _head(name: str) -> str:
