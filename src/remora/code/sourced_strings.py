@@ -19,6 +19,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.text_cache import ast_tree, per_text
 from remora.sandbox import search
 
 __all__ = ["doc_strings", "literal_strings", "project_strings", "unsourced"]
@@ -52,30 +53,33 @@ def _examples(text: str) -> Iterable[str]:
             yield stripped[4:]
 
 
-def doc_strings(text: str) -> set[str]:
-    """The string constants of the examples in a document or a docstring."""
+@per_text(max_entries=MAX_FILES)
+def doc_strings(text: str) -> frozenset[str]:
+    """The string constants of the examples in a document or a docstring (kept per text:
+    every node's run reads the project's files again)."""
     found: set[str] = set()
     for source in _examples(text):
         try:
             found |= _constants(python_ast.parse(source))
         except SyntaxError:
             continue  # an example that is not Python (a shell line, a fragment)
-    return found
+    return frozenset(found)
 
 
-def literal_strings(text: str) -> set[str]:
-    """A Python file's string constants, and those of its docstrings' examples."""
-    try:
-        tree = python_ast.parse(text)
-    except SyntaxError:
-        return set()
-    found = _constants(tree)
+@per_text(max_entries=MAX_FILES)
+def literal_strings(text: str) -> frozenset[str]:
+    """A Python file's string constants, and those of its docstrings' examples (kept per
+    text, as :func:`doc_strings`)."""
+    tree = ast_tree(text)
+    if tree is None:
+        return frozenset()
+    found = set(_constants(tree))
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             docstring = ast.get_docstring(node)
             if docstring and ">>>" in docstring:
                 found |= doc_strings(docstring)
-    return found
+    return frozenset(found)
 
 
 def _project_files(context: CodeContext, pattern: str) -> list[str]:
