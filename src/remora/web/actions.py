@@ -14,6 +14,7 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
+from remora.delivery.commits import CommitOutcome, accept_as_commits
 from remora.errors import RemoraError
 from remora.results.review import accept, reject, settle_conflicts
 from remora.web.pages import page, render_change
@@ -64,6 +65,9 @@ async def accept_action(request: Request) -> Response:
                 hint="Tick the hunks to accept, or use Accept all.",
             )
 
+    if form.get("commit") == "yes":
+        return await _accept_as_commit(request, key, hunks)
+
     def decide() -> AcceptReport:
         with site.decisions, site.db() as db:
             report = accept(site.store, db, key, hunks)
@@ -80,6 +84,27 @@ async def accept_action(request: Request) -> Response:
         return render_change(request, conflicts, status_code=409)
     chosen = "all" if hunks is None else ",".join(map(str, hunks))
     return _to_queue(done="accepted", id=key, hunks=chosen)
+
+
+async def _accept_as_commit(request: Request, key: str, hunks: list[int] | None) -> Response:
+    """Accept and commit exactly the change's files, as `review accept --commit` does."""
+    site = site_of(request)
+
+    def decide() -> CommitOutcome:
+        with site.decisions:
+            [outcome] = accept_as_commits([key], project=site.project_root, hunks=hunks)
+            return outcome
+
+    try:
+        outcome = await run_in_threadpool(decide)
+    except RemoraError as exc:  # no repository, a detached HEAD, no commit yet
+        return _error(request, exc)
+    if outcome.error is not None:
+        return page(
+            request, "error.html", 409, message=outcome.error.message, hint=outcome.error.hint
+        )
+    chosen = "all" if hunks is None else ",".join(map(str, hunks))
+    return _to_queue(done="committed", id=key, hunks=chosen, commit=(outcome.commit or "")[:12])
 
 
 async def reject_action(request: Request) -> Response:
