@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -417,3 +418,41 @@ async def test_cancelling_the_progress_stops_the_run_and_records_nothing(
     with ResultsDB(root) as db:
         assert [r.operation for r in db.list()] == []
     assert WorkspaceStore(root).ids() == []
+
+
+def _git(root: Path, *args: str) -> str:
+    identity = ["-c", "user.email=dev@example.invalid", "-c", "user.name=Dev"]
+    done = subprocess.run(
+        ["git", *identity, *args], cwd=root, capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+async def test_accept_as_a_git_commit_writes_and_commits_exactly_the_changes_files(
+    editor: Editor, project: tuple[Path, dict[str, str]]
+) -> None:
+    root, ids = project
+    (root / ".gitignore").write_text(".remora/\n")
+    for args in (("init", "-q", "-b", "main"), ("add", "-A"), ("commit", "-q", "-m", "start")):
+        _git(root, *args)
+    uri, _found = await _opened(editor, root)
+    actions = await editor.client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri),
+            types.Range(types.Position(15, 4), types.Position(15, 4)),
+            types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    titles = [a.title for a in actions or [] if isinstance(a, types.CodeAction)]
+    assert "Remora: accept the docstring change to total as a git commit" in titles
+    editor.type_text(uri, 0, "# unsaved\n")  # the file is written on disk: unsaved edits first
+    refused = await editor.command("remora.acceptAsCommit", change_id=ids["docstring"])
+    assert refused["applied"] is False and "unsaved edits" in refused["conflicts"][0]
+    editor.save(uri)
+    _git(root, "commit", "-q", "-am", "a note of mine")
+    committed = await editor.command("remora.acceptAsCommit", change_id=ids["docstring"])
+    assert committed["applied"] is True, committed
+    assert (root / "pkg" / "shop.py").read_text() == "# unsaved\n" + TOTAL_NEW
+    assert _git(root, "show", "--name-only", "--format=", "HEAD").split() == ["pkg/shop.py"]
+    assert "Co-authored-by: Remora" in _git(root, "log", "-1", "--format=%B")
+    assert _git(root, "status", "--porcelain") == ""

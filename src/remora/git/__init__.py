@@ -8,7 +8,14 @@ from remora.git.diffs import (
     lines_in_diff,
     pull_request_files,
 )
-from remora.git.repo import Base, current_branch, head_commit, repo_top, resolve_base
+from remora.git.repo import (
+    Base,
+    current_branch,
+    head_commit,
+    on_a_branch,
+    repo_top,
+    resolve_base,
+)
 
 __all__ = [
     "Base",
@@ -21,6 +28,7 @@ __all__ = [
     "git_text",
     "head_commit",
     "lines_in_diff",
+    "on_a_branch",
     "pull_request_files",
     "repo_top",
     "resolve_base",

@@ -72,6 +72,15 @@ def current_branch(top: Path) -> str | None:
         return None
 
 
+def on_a_branch(path: Path) -> bool:
+    """Whether ``path`` is in a git work tree whose HEAD is on a branch (a commit can go
+    there); False outside one, or with git missing."""
+    try:
+        return current_branch(repo_top(path)) is not None
+    except GitError:
+        return False
+
+
 def _fetch_hint(top: Path, ref: str) -> str:
     remotes = set(git_text(top, "remote").split())
     remote, _, branch = ref.partition("/")

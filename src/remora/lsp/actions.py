@@ -17,6 +17,7 @@ from remora.lsp.view import DocumentView, Mark
 
 __all__ = [
     "ACCEPT",
+    "ACCEPT_AS_COMMIT",
     "COMMANDS",
     "REFRESH",
     "REJECT",
@@ -30,7 +31,8 @@ REJECT = "remora.reject"
 SHOW_DIFF = "remora.showDiff"
 RUN_AGENT = "remora.runAgent"
 REFRESH = "remora.refresh"
-COMMANDS = (ACCEPT, REJECT, SHOW_DIFF, RUN_AGENT, REFRESH)
+ACCEPT_AS_COMMIT = "remora.acceptAsCommit"
+COMMANDS = (ACCEPT, REJECT, SHOW_DIFF, RUN_AGENT, REFRESH, ACCEPT_AS_COMMIT)
 
 _KIND = types.CodeActionKind.QuickFix
 
@@ -46,7 +48,9 @@ def _action(
     )
 
 
-def _change_actions(marks: Sequence[Mark], view: DocumentView, uri: str) -> list[types.CodeAction]:
+def _change_actions(
+    marks: Sequence[Mark], view: DocumentView, commits: bool
+) -> list[types.CodeAction]:
     actions: list[types.CodeAction] = []
     seen: set[str] = set()
     diagnostics = {id(m): d for m, d in zip(view.marks, view.diagnostics(), strict=True)}
@@ -59,6 +63,9 @@ def _change_actions(marks: Sequence[Mark], view: DocumentView, uri: str) -> list
             actions.append(
                 _action(f"Remora: accept the {what}", ACCEPT, {"change_id": change.id}, own)
             )
+            if commits:
+                title = f"Remora: accept the {what} as a git commit"
+                actions.append(_action(title, ACCEPT_AS_COMMIT, {"change_id": change.id}, own))
         if mark.place is not None and not mark.conflict and total > 1:
             number = mark.place.hunk.number
             actions.append(
@@ -89,9 +96,12 @@ def code_actions(
     start_line: int,
     end_line: int,
     operations_for: Callable[[CSTNode], list[str]],
+    *,
+    commits: bool = False,
 ) -> list[types.CodeAction]:
-    """The actions for the changes under ``[start_line, end_line]`` and the node around it."""
-    actions = _change_actions(view.marks_at(start_line, end_line), view, uri)
+    """The actions for the changes under ``[start_line, end_line]`` and the node around it;
+    ``commits``: the project is in a git work tree on a branch (accept as a commit too)."""
+    actions = _change_actions(view.marks_at(start_line, end_line), view, commits)
     node = view.node_at(start_line)
     if node is not None:
         for operation in operations_for(node):

@@ -1,4 +1,5 @@
-"""``workspace/executeCommand``: accept (whole or one hunk), reject, show the diff, run an agent.
+"""``workspace/executeCommand``: accept (whole, one hunk, or as a git commit), reject, show the
+diff, run an agent.
 
 Arguments are one JSON object (``{"change_id": ..., "hunk": 2}``), as the code
 actions send them; an editor's own key binding may pass the same object.
@@ -6,6 +7,7 @@ actions send them; an editor's own key binding may pass the same object.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,9 +15,10 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.uris import from_fs_path
 
+from remora.delivery.commits import accept_as_commits
 from remora.discovery import load_query_pack, parse_source
 from remora.errors import WorkspaceNotFoundError
-from remora.lsp.actions import ACCEPT, REFRESH, REJECT, RUN_AGENT, SHOW_DIFF
+from remora.lsp.actions import ACCEPT, ACCEPT_AS_COMMIT, REFRESH, REJECT, RUN_AGENT, SHOW_DIFF
 from remora.lsp.editing import AcceptConflict, plan_accept
 from remora.lsp.features import as_lsp_errors, operations_for
 from remora.lsp.project import Project
@@ -102,6 +105,32 @@ async def _accept(ls: RemoraLanguageServer, arguments: dict[str, Any]) -> dict[s
         accepted_in_editor(project.queue.store, db, change_id, plan.hunks)
     ls.reload(project)
     return {"applied": True, "change_id": change_id, "hunks": plan.hunks}
+
+
+async def _accept_as_commit(ls: RemoraLanguageServer, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Write the change into its files and commit exactly them, as `review accept --commit`.
+
+    The files are written on disk, not in the editor's buffers: one open with unsaved
+    edits is refused (save it, or accept into the buffer with remora.accept).
+    """
+    change_id = _text(arguments, "change_id", ACCEPT_AS_COMMIT)
+    project, change = _find_change(ls, change_id)
+    opened = ls.open_text(project)
+    unsaved = []
+    for file in change.files:
+        buffer, disk = opened(file.path), project.root / file.path
+        if buffer is not None and (not disk.is_file() or buffer[0] != disk.read_text("utf-8")):
+            unsaved.append(f"{file.path} has unsaved edits: save it first")
+    if unsaved:
+        ls.tell("; ".join(unsaved), types.MessageType.Warning)
+        return {"applied": False, "change_id": change_id, "conflicts": unsaved}
+    [outcome] = await asyncio.to_thread(accept_as_commits, [change_id], project=project.root)
+    ls.reload(project)
+    if outcome.error is not None:
+        ls.tell(outcome.error.message, types.MessageType.Warning)
+        return {"applied": False, "change_id": change_id, "conflicts": [outcome.error.message]}
+    ls.tell(f"remora: committed {change.operation} change to {change.node} as {outcome.commit}")
+    return {"applied": True, "change_id": change_id, "commit": outcome.commit}
 
 
 async def _reason(ls: RemoraLanguageServer, change: PendingChange) -> str | None:
@@ -192,6 +221,11 @@ def register_commands(server: RemoraLanguageServer) -> None:
     @as_lsp_errors
     async def accept_command(ls: RemoraLanguageServer, *args: Any) -> dict[str, Any]:
         return await _accept(ls, _arguments(args, ACCEPT))
+
+    @server.command(ACCEPT_AS_COMMIT)
+    @as_lsp_errors
+    async def accept_as_commit_command(ls: RemoraLanguageServer, *args: Any) -> dict[str, Any]:
+        return await _accept_as_commit(ls, _arguments(args, ACCEPT_AS_COMMIT))
 
     @server.command(REJECT)
     @as_lsp_errors

@@ -13,6 +13,7 @@ from watchfiles import Change
 from remora.coordinator import WatchFilter, examine_changes, parse_operations
 from remora.discovery import CSTNode, load_query_pack, parse_source
 from remora.errors import RemoraError
+from remora.git import on_a_branch
 from remora.lsp.actions import code_actions
 from remora.lsp.hover import hover_markdown
 from remora.lsp.project import Project
@@ -184,4 +185,5 @@ def register_features(server: RemoraLanguageServer) -> None:
             params.range.start.line,
             params.range.end.line,
             functools.partial(operations_for, project),
+            commits=on_a_branch(project.root),
         )

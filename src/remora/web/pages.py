@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -11,8 +10,7 @@ from pygments.formatters import HtmlFormatter
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from remora.errors import GitError
-from remora.git import current_branch, repo_top
+from remora.git import on_a_branch
 from remora.results.summary import transcript_summary
 from remora.web.diffview import file_views
 from remora.web.queue import STATE_FILTERS, QueueFilter, load_queue
@@ -147,16 +145,8 @@ def render_change(
         conflicts=list(conflicts)
         or [{"path": c.path, "reason": c.conflict} for c in changes if c.conflict],
         accept_failed=bool(conflicts),
-        in_git=_in_git(site.project_root),
+        in_git=on_a_branch(site.project_root),
     )
-
-
-def _in_git(root: Path) -> bool:
-    """Whether the project is in a git work tree on a branch (accept can then commit)."""
-    try:
-        return current_branch(repo_top(root)) is not None
-    except GitError:
-        return False
 
 
 def runs_page(request: Request) -> Response:
