@@ -154,3 +154,26 @@ async def test_a_right_rewrite_of_lines_no_call_ran_is_refused(
     assert {r["code"] for r in refused} == {"UP031"}
     never_ran = "never ran line 13 of the replaced lines 13-13: a rewrite of code no call ran"
     assert never_ran in refused[0]["reason"], refused
+
+
+async def test_a_format_that_stops_converting_is_refused(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # What the 0.5B model drafted for the __str__ above (kept before the check called it
+    # with numbers that have a fraction): `%d` and `{}` agree on whole numbers only.
+    wrong = '        text = f"{self.major}.{self.minor}.{self.patch}"'
+    written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__str__", wrong)
+    assert written == VERSION
+    assert reason.startswith("the rewrite changes what the code does"), reason
+    assert "'1.1.1' before and returned '1.5.1.5.1.5' after" in reason, reason
+
+
+async def test_no_f_string_does_what_percent_d_does_so_none_is_kept(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # Ruff's own (unsafe) UP031 fix keeps the conversion as `:d`, which raises for a float
+    # where `%d` truncated it: that is why ruff calls it unsafe, and it is refused too.
+    ruffs = '        text = f"{self.major:d}.{self.minor:d}.{self.patch:d}"'
+    written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__str__", ruffs)
+    assert written == VERSION
+    assert "raised ValueError: Unknown format code 'd'" in reason, reason

@@ -13,7 +13,9 @@ of a lint run's host time on SQLAlchemy; a call that writes into the project
 raises there, and is not compared). The sets are the derived ones and the test
 search's round one (:func:`remora.code.host_candidates.host_candidates`: each
 boundary the code tests, a method's owner in each state it branches on), a
-method's on owners built from each of its class's derived sets too. The rewrite
+method's on owners built from each of its class's derived sets too, and the
+derived ones again with every whole number given a fraction (the 0.5B model wrote
+``"%d.%d" % (a, b)`` as ``f"{a}.{b}"``: the same text for whole numbers only). The rewrite
 keeps what the code does only when every call that ran both times returned an
 equal value (its repr, where the repr is a literal; else its type), raised the
 same exception and left the instance's changed attributes equal.
@@ -102,9 +104,28 @@ def _call_sets(context: CodeContext, target: dict[str, Any], span: Span) -> list
         for owner in owners:
             for row in derived[:2]:
                 add(row["args"], owner["args"])
+        for owner in owners[:2]:
+            add(_fractional(derived[0]["args"]) if derived else {}, _fractional(owner["args"]))
+    for row in derived[:2]:
+        add(_fractional(row["args"]), None)
     for candidate in host_candidates(context, target, span):
         add(candidate.args, candidate.owner_args)
     return found
+
+
+def _fractional(value: Any) -> Any:
+    """``value`` with every whole number given a fraction (7 -> 7.5): a format that
+    converts (``%d``) and one that does not (``{}``) agree on whole numbers only, and
+    the code takes the number as it comes, whatever its annotation says."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value + 0.5
+    if isinstance(value, list):
+        return [_fractional(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _fractional(item) for key, item in value.items()}
+    return value
 
 
 def unmeasured(measured: dict[str, Any] | None, compared: list[str]) -> list[str]:
