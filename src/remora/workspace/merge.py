@@ -130,7 +130,8 @@ def _resolve(base: list[str], ours: list[str], theirs: list[str]) -> list[str] |
         start, end, lines, _ = edits[index]
         following = edits[index + 1] if index + 1 < len(edits) else None
         if following and following[3] != edits[index][3] and _same_point(edits[index], following):
-            joined = join_additions(lines, following[2])  # the project's side is the first
+            # the project's side is the first
+            joined = join_additions(lines, following[2], at_start=start == 0)
             if joined is None:
                 return None
             lines = joined

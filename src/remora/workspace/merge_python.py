@@ -180,13 +180,17 @@ def _bare_string(stmt: ast.stmt) -> bool:
     return isinstance(value, ast.Constant) and isinstance(value.value, str)
 
 
-def join_additions(ours: list[str], theirs: list[str]) -> list[str] | None:
+def join_additions(
+    ours: list[str], theirs: list[str], *, at_start: bool = False
+) -> list[str] | None:
     """Lines both sides added at one place, kept both; None where that would be wrong.
 
     Both must be whole top-level statements (lines added inside a block are the same
     place taken twice). The statements both begin with are kept once (two changes that
     each created the same test file begin it with the same docstring and imports); of
-    the rest none may be a bare string (two docstrings for one place). Then the
+    the change's other statements none may be a bare string (a docstring for a place the
+    project's lines take first), except its module docstring where both added at the start
+    of the module and the project's lines have none. Then the
     project's statements stay in their order, each function or class of the change's
     goes before the first of the project's that sorts after it, and its other statements
     after the project's other statements: changes that add tests at one place give the
@@ -202,8 +206,14 @@ def join_additions(ours: list[str], theirs: list[str]) -> list[str] | None:
             break
         common += 1
     out = [(lines, defines) for lines, defines, _ in our_chunks]
-    for lines, defines, bare in their_chunks[common:]:
-        if bare or any(chunk[2] for chunk in our_chunks[common:]):
+    rest = their_chunks[common:]
+    first_ours_bare = bool(our_chunks) and our_chunks[0][2]
+    if at_start and rest and rest[0][2] and not first_ours_bare and not common:
+        docstring = rest[0][0]  # the change's module docstring, at the top, a blank line after
+        out.insert(0, (docstring if docstring[-1].strip() == "" else [*docstring, "\n"], False))
+        rest = rest[1:]
+    for lines, defines, bare in rest:
+        if bare:  # a docstring of the change's where the project's lines come first
             return None
         text = "".join(lines).strip()
         if defines:

@@ -138,6 +138,13 @@ def test_two_new_test_files_with_the_same_docstring_keep_it_once() -> None:
     assert merged.index("def test_area") < merged.index("def test_circle")
 
 
+def test_a_new_test_file_with_a_docstring_and_one_without_merge() -> None:
+    header = '"""Tests for shapes."""\n\n'
+    merged = _merge("tests/test_shapes.py", "", header + _TESTS_A, _TESTS_B)
+    assert merged is not None and merged.startswith(header)
+    assert _merge("tests/test_shapes.py", "", _TESTS_B, header + _TESTS_A) == merged
+
+
 def test_imports_both_sides_edited_merge_into_one_statement_per_module() -> None:
     base = "from shapes import Shape\n\n\ndef test_a():\n    assert Shape(1)\n"
     ours = base.replace("import Shape", "import Shape, circle_area") + (
