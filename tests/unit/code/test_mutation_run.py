@@ -16,7 +16,7 @@ from typing import Any
 
 from remora.code.mutants import node_mutants
 
-MODULE = '''class Counter:
+MODULE = """class Counter:
     def __init__(self, start):
         self.value = start
 
@@ -35,7 +35,7 @@ def countdown(n):
     while n > 0:
         n -= 1
     return n
-'''
+"""
 
 TESTS = """from counter import Counter, countdown
 

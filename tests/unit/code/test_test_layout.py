@@ -9,7 +9,7 @@ from remora.code.test_layout import formatted_test_file, written_ranges
 from remora.config import SandboxConfig
 from remora.workspace import WorkspaceStore
 
-THEIRS = 'from shop import total\n\n\ndef test_theirs( ):\n    assert total( [1] )==1\n'
+THEIRS = "from shop import total\n\n\ndef test_theirs( ):\n    assert total( [1] )==1\n"
 OURS = (
     "\n\ndef test_total_of_two_prices_returns_3():\n"
     "    result = total(prices=[1, 2], currency_symbol='EUR', rounding_mode='half_even')\n"
