@@ -6,8 +6,8 @@ are the usual ones: a comparison or arithmetic operator swapped (``<`` for
 ``<=``, ``+`` for ``-``), ``and`` for ``or``, a ``not`` dropped, a condition
 negated, a constant changed (``n + 1``, a string with ``XX`` around it,
 ``True`` for ``False``), a returned value replaced by ``None``, a call's
-statement or a ``raise`` removed, and an attribute set to ``None`` instead of
-its value.
+statement, a ``raise`` or an item's assignment (``d[k] = v``) removed, and an
+attribute set to ``None`` instead of its value.
 
 Everything is read with :mod:`ast` from the function's own body (nested
 functions and classes, its docstring, annotations and f-strings left alone).
@@ -205,9 +205,7 @@ def _statement_edits(node: ast.AST, line: int) -> Iterator[_Edit]:
         if not (isinstance(node.value, ast.Constant) and node.value.value is None):
             words = f"`{_short(node)}` -> `return None`"
             yield _Edit(node, ast.Return(ast.Constant(None)), line, "return", words, True)
-    elif isinstance(node, ast.Raise) or (
-        isinstance(node, ast.Expr) and isinstance(node.value, ast.Call | ast.Await)
-    ):
+    elif isinstance(node, ast.stmt) and _removable(node):
         yield _Edit(node, ast.Pass(), line, "statement", f"`{_short(node)}` removed", True)
     elif (
         isinstance(node, ast.Assign)
@@ -217,6 +215,15 @@ def _statement_edits(node: ast.AST, line: int) -> Iterator[_Edit]:
         mutated = ast.Assign(node.targets, ast.Constant(None), type_comment=None)
         words = f"`{_short(node)}` -> `= None`"
         yield _Edit(node, mutated, line, "attribute", words, True)
+
+
+def _removable(node: ast.stmt) -> bool:
+    """A ``raise``, a call's statement, or an item's assignment (``d[k] = v``)."""
+    if isinstance(node, ast.Raise):
+        return True
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, ast.Call | ast.Await)
+    return isinstance(node, ast.Assign) and all(isinstance(t, ast.Subscript) for t in node.targets)
 
 
 def _line_starts(data: bytes) -> list[int]:

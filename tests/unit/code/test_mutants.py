@@ -15,6 +15,7 @@ class Box:
         if amount <= 0:
             raise ValueError("amount must be positive")
         self.level = self.level + amount
+        self.seen[amount] = True
         self.log.append(
             amount,
         )
@@ -46,14 +47,16 @@ def test_each_kind_of_change_is_made_once_where_the_code_has_it() -> None:
         "line 8: 'amount must be posit' -> 'XXamount must be positXX'",
         "line 9: `self.level = self.level + amount` -> `= None`",
         "line 9: `+` -> `-` in `self.level + amount`",
-        "line 10: `self.log.append(amount)` removed",
-        "line 17: condition `self.open` negated",
-        "line 18: `return not self.full and self.level > 3` -> `return None`",
-        "line 18: `and` -> `or` in `not self.full and self.level > 3`",
-        "line 18: `not` dropped in `not self.full`",
-        "line 18: `>` -> `>=` in `self.level > 3`",
-        "line 18: 3 -> 4",
-        "line 19: `return f'{amount} {self.level}'` -> `return None`",
+        "line 10: `self.seen[amount] = True` removed",
+        "line 10: True -> False",
+        "line 11: `self.log.append(amount)` removed",
+        "line 18: condition `self.open` negated",
+        "line 19: `return not self.full and self.level > 3` -> `return None`",
+        "line 19: `and` -> `or` in `not self.full and self.level > 3`",
+        "line 19: `not` dropped in `not self.full`",
+        "line 19: `>` -> `>=` in `self.level > 3`",
+        "line 19: 3 -> 4",
+        "line 20: `return f'{amount} {self.level}'` -> `return None`",
     ]
 
 
@@ -68,8 +71,8 @@ def test_every_mutant_parses_keeps_its_line_numbers_and_differs_from_the_code() 
 def test_a_multi_line_statement_removed_leaves_blank_lines_in_its_place() -> None:
     removed = next(m for m in node_mutants(SOURCE, _fill()) if "append" in m.description)
     lines = removed.source.splitlines()
-    assert [line.strip() for line in lines[9:12]] == ["pass", "", ""]
-    assert removed.line == 10
+    assert [line.strip() for line in lines[10:13]] == ["pass", "", ""]
+    assert removed.line == 11
     assert removed.kind == "statement"
 
 
