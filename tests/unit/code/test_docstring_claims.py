@@ -135,6 +135,8 @@ def test_the_nouns_of_a_neighbouring_file_are_not_borrowed() -> None:
         ("Bed.show", "Print the rows of the bed.", "it says the code does 'print'"),
         ("Bed.show", "Return the rows of the bed as text.", ""),
         ("Bed.dump", "Write the rows of the bed to the stream.", ""),
+        # It writes: nothing is read.
+        ("Bed.dump", "Read the rows of the bed from the stream.", "it says the code does 'read'"),
         # Where an effect lands is named by the code: the stream, never a database.
         ("Bed.dump", "Write the rows to the database.", "it says the code puts something in"),
         ("Bed.on_rain", "Register the callback in the registry.", "it says the code puts"),

@@ -40,6 +40,7 @@ class BodyFacts:
     writes: bool = False  # write*/dump*/save*/commit/flush calls, or print(..., file=...)
     stores: bool = False  # an item stored into a container: d[k] = v, .append(), .add(), ...
     runs: bool = False  # a parameter is called, or run()/execute()/start()/... is
+    reads: bool = False  # read*/load*/open/recv*/fetch* calls
     raises: bool = False  # a raise statement of its own
     # The expressions returned with a value, as written (``ast.unparse``).
     returned: tuple[ast.expr, ...] = ()
@@ -86,6 +87,7 @@ class _Scan:
         self.parameters = parameters
         self.calls: set[str] = set()
         self.prints = self.writes = self.stores = self.runs = self.raises = False
+        self.reads = False
 
     def call(self, node: ast.Call) -> None:
         dotted = _dotted(node.func)
@@ -102,6 +104,8 @@ class _Scan:
             self.writes = self.writes or not receiver.endswith(_STREAMS)
         if name == "print" and any(k.arg == "file" for k in node.keywords):
             self.writes = True
+        if name.startswith(("read", "load", "recv", "fetch")) or name == "open":
+            self.reads = True
         if name in _STORING_CALLS or name.startswith("register"):
             self.stores = True
         if dotted in self.parameters or name in _CALLED_BY_NAME or dotted.startswith("subprocess."):
@@ -180,6 +184,7 @@ def body_facts(node: SourceNode) -> BodyFacts:
         writes=scan.writes,
         stores=scan.stores,
         runs=scan.runs,
+        reads=scan.reads,
         raises=scan.raises,
         returned=tuple(returned),
         raise_conditions=conditions,

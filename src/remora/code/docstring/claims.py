@@ -50,6 +50,8 @@ _EVIDENCE: dict[str, tuple[str, Callable[[BodyFacts], bool]]] = {
     "writ": ("a call that writes", lambda f: f.writes),
     "sav": ("a call that writes or saves", lambda f: f.writes),
     "dump": ("a call that writes", lambda f: f.writes),
+    "read": ("a call that reads", lambda f: f.reads),
+    "load": ("a call that reads", lambda f: f.reads),
     "rais": ("a raise statement", lambda f: f.raises),
     "throw": ("a raise statement", lambda f: f.raises),
     "register": ("an item it stores", lambda f: f.stores),
