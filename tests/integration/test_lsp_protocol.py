@@ -47,6 +47,18 @@ def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return root, make_project(root)
 
 
+async def _code_actions(
+    editor: Editor, uri: str, at: types.Position
+) -> list[types.Command | types.CodeAction] | None:
+    return await editor.client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri),
+            types.Range(at, at),
+            types.CodeActionContext(diagnostics=[]),
+        )
+    )
+
+
 def _remora(diagnostics: list[types.Diagnostic]) -> list[types.Diagnostic]:
     return [d for d in diagnostics if d.source == "remora"]
 
@@ -81,13 +93,7 @@ async def test_code_actions_then_accept_one_hunk_goes_through_apply_edit_and_the
 ) -> None:
     root, ids = project
     uri, _found = await _opened(editor, root)
-    actions = await editor.client.text_document_code_action_async(
-        types.CodeActionParams(
-            types.TextDocumentIdentifier(uri),
-            types.Range(types.Position(15, 4), types.Position(15, 4)),
-            types.CodeActionContext(diagnostics=[]),
-        )
-    )
+    actions = await _code_actions(editor, uri, types.Position(15, 4))
     titles = [a.title for a in actions or [] if isinstance(a, types.CodeAction)]
     assert titles == [
         "Remora: accept the docstring change to total",
@@ -436,13 +442,7 @@ async def test_accept_as_a_git_commit_writes_and_commits_exactly_the_changes_fil
     for args in (("init", "-q", "-b", "main"), ("add", "-A"), ("commit", "-q", "-m", "start")):
         _git(root, *args)
     uri, _found = await _opened(editor, root)
-    actions = await editor.client.text_document_code_action_async(
-        types.CodeActionParams(
-            types.TextDocumentIdentifier(uri),
-            types.Range(types.Position(15, 4), types.Position(15, 4)),
-            types.CodeActionContext(diagnostics=[]),
-        )
-    )
+    actions = await _code_actions(editor, uri, types.Position(15, 4))
     titles = [a.title for a in actions or [] if isinstance(a, types.CodeAction)]
     assert "Remora: accept the docstring change to total as a git commit" in titles
     editor.type_text(uri, 0, "# unsaved\n")  # the file is written on disk: unsaved edits first
