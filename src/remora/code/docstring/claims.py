@@ -46,18 +46,18 @@ COMPARISONS = {
 
 # A verb that claims an effect, by stem, and the fact of the body that shows it.
 _EVIDENCE: dict[str, tuple[str, Callable[[BodyFacts], bool]]] = {
-    "print": ("a call that prints", lambda f: f.prints),
-    "writ": ("a call that writes", lambda f: f.writes),
-    "sav": ("a call that writes or saves", lambda f: f.writes),
-    "dump": ("a call that writes", lambda f: f.writes),
-    "read": ("a call that reads", lambda f: f.reads),
-    "load": ("a call that reads", lambda f: f.reads),
-    "rais": ("a raise statement", lambda f: f.raises),
-    "throw": ("a raise statement", lambda f: f.raises),
-    "register": ("an item it stores", lambda f: f.stores),
-    "run": ("a call of what it runs", lambda f: f.runs),
-    "execut": ("a call of what it runs", lambda f: f.runs),
-    "invok": ("a call of what it runs", lambda f: f.runs),
+    "print": ("call that prints", lambda f: f.prints),
+    "writ": ("call that writes", lambda f: f.writes),
+    "sav": ("call that writes or saves", lambda f: f.writes),
+    "dump": ("call that writes", lambda f: f.writes),
+    "read": ("call that reads", lambda f: f.reads),
+    "load": ("call that reads", lambda f: f.reads),
+    "rais": ("raise statement", lambda f: f.raises),
+    "throw": ("raise statement", lambda f: f.raises),
+    "register": ("item it stores", lambda f: f.stores),
+    "run": ("call of what it runs", lambda f: f.runs),
+    "execut": ("call of what it runs", lambda f: f.runs),
+    "invok": ("call of what it runs", lambda f: f.runs),
 }
 _ARTICLES = frozenset({"the", "this", "that", "its", "their", "each", "all", "every", "some"})
 _INSTANCE_WORDS = frozenset({"self", "instance", "itself", "object", "builder", "chain"})
