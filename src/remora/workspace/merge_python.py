@@ -243,28 +243,33 @@ def tidy_merged_module(merged: str, ours: str, theirs: str) -> Tidied:
     body: list[cst.BaseStatement] = []
     from_targets: dict[_ImportKey, int] = {}  # -> index in body of the project's statement
     hoisted: list[cst.BaseStatement] = []
+    our_from_modules = {
+        _from_key(node)
+        for stmt in our_module.body
+        if isinstance(node := _only_import(stmt), cst.ImportFrom)
+    }
+    in_block = True  # still in the import block at the module's start
     for stmt in module.body:
         key = _key(module, stmt)
+        node = _only_import(stmt)
+        from_key = _from_key(node) if isinstance(node, cst.ImportFrom) else None
         if our_counts[key] > 0:  # the project's own statement
             our_counts[key] -= 1
-            node = _only_import(stmt)
-            if isinstance(node, cst.ImportFrom) and (from_key := _from_key(node)) is not None:
-                from_targets.setdefault(from_key, len(body))
-            body.append(stmt)
-            continue
-        node = _only_import(stmt)
-        if node is not None and key in their_imports:
+        elif node is not None and key in their_imports:
             if key in our_keys:
                 continue
-            from_key = _from_key(node) if isinstance(node, cst.ImportFrom) else None
             if from_key is not None and from_key in from_targets:
                 index = from_targets[from_key]
                 body[index] = _join_names(body[index], node)
                 continue
-            hoisted.append(stmt.with_changes(leading_lines=()))
-            continue
-        if _defined_name(stmt) is not None and key in our_keys:
+            if not (in_block and from_key in our_from_modules):  # not one of ours, edited
+                hoisted.append(stmt.with_changes(leading_lines=()))
+                continue
+        elif _defined_name(stmt) is not None and key in our_keys:
             continue  # the same definition, already there
+        if from_key is not None:
+            from_targets.setdefault(from_key, len(body))
+        in_block = in_block and (node is not None or (not body and _is_docstring(stmt)))
         body.append(stmt)
     # A name defined more often than in the project's file: both sides defined it, differently.
     ours_named = Counter(_defined_name(stmt) for stmt in our_module.body)
@@ -277,8 +282,18 @@ def tidy_merged_module(merged: str, ours: str, theirs: str) -> Tidied:
     if clashes:
         return Tidied(None, tuple(clashes), "define a name this change defines differently")
     for line in hoisted:
-        at = _import_place(body, plain=isinstance(_only_import(line), cst.Import))
-        body.insert(at, line)
+        plain = isinstance(_only_import(line), cst.Import)
+        at = _import_place(body, plain=plain)
+        after_docstring = at > 0 and _is_docstring(body[at - 1])
+        body.insert(at, line.with_changes(leading_lines=[cst.EmptyLine()] * after_docstring))
+        following = body[at + 1] if at + 1 < len(body) else None
+        if (
+            plain
+            and isinstance(following, cst.SimpleStatementLine)
+            and isinstance(_only_import(following), cst.ImportFrom)
+            and not following.leading_lines
+        ):  # a blank line between the `import x` group and the `from` imports
+            body[at + 1] = following.with_changes(leading_lines=[cst.EmptyLine()])
     text = module.with_changes(body=body).code
     try:
         cst.parse_module(text)

@@ -145,6 +145,20 @@ def test_a_new_test_file_with_a_docstring_and_one_without_merge() -> None:
     assert _merge("tests/test_shapes.py", "", _TESTS_B, header + _TESTS_A) == merged
 
 
+def test_an_import_line_one_change_edited_stays_in_place_with_its_blank_lines() -> None:
+    base = "import pytest\n\nfrom shapes import Shape\n\n\ndef test_a():\n    assert Shape(1)\n"
+    grown = base + "\n\ndef test_b():\n    assert Shape(2)\n"
+    edited = base.replace("import Shape", "import Shape, area") + (
+        "\n\ndef test_c():\n    assert area(Shape(1)) == 1\n"
+    )
+    one_way = _merge("tests/test_shapes.py", base, grown, edited)
+    other_way = _merge("tests/test_shapes.py", base, edited, grown)
+    assert one_way == other_way
+    assert one_way is not None and one_way.startswith(
+        "import pytest\n\nfrom shapes import Shape, area\n\n\ndef test_a"
+    )
+
+
 def test_imports_both_sides_edited_merge_into_one_statement_per_module() -> None:
     base = "from shapes import Shape\n\n\ndef test_a():\n    assert Shape(1)\n"
     ours = base.replace("import Shape", "import Shape, circle_area") + (
