@@ -66,6 +66,7 @@ async def _run_ruff(context: CodeContext, path: str, text: str) -> list[dict[str
         resolve_executable("ruff"),
         "check",
         "--output-format=json",
+        "--no-fix",  # a project's `fix = true` would print the fixed source instead of JSON
         "--no-cache",
         "--exit-zero",
         "--stdin-filename",

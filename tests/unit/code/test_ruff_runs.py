@@ -134,3 +134,14 @@ async def test_a_run_started_early_is_the_one_a_later_question_gets(
     # loop's shutdown on Python 3.11 (CPython gh-103847).
     assert started == [fixed] and runs == [fixed]
     assert codes(found) == ["E711"]
+
+
+async def test_a_project_that_sets_fix_true_still_gets_its_findings(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    (root / "pyproject.toml").write_text(
+        '[tool.ruff]\nfix = true\n[tool.ruff.lint]\nselect = ["E", "F"]\n'
+    )
+    with WorkspaceStore(root).create("t", "n") as workspace:
+        context = CodeContext(workspace, None, SandboxConfig())
+        found = await ruff_json(context, "pkg/m.py", SOURCE)
+    assert codes(found) == ["E711", "F401"]
