@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import merge3
 
+from remora import python_ast
 from remora.workspace.diff import is_binary, split_lines
 from remora.workspace.merge_python import join_additions, tidy_merged_module
 
@@ -149,7 +150,7 @@ def _imports_only(lines: list[str]) -> bool:
     if not any(line.strip() for line in lines):
         return True
     try:
-        tree = ast.parse("".join(lines))
+        tree = python_ast.parse("".join(lines))
     except SyntaxError:
         return False
     return all(isinstance(stmt, ast.Import | ast.ImportFrom) for stmt in tree.body)

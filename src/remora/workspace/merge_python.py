@@ -29,6 +29,8 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from remora import python_ast
+
 __all__ = ["Tidied", "join_additions", "tidy_merged_module"]
 
 _Span = tuple[int, int]
@@ -163,7 +165,7 @@ _Chunk = tuple[list[str], bool, bool]
 def _chunks(lines: list[str]) -> list[_Chunk]:
     """Whole top-level statements (SyntaxError when they are not); lines after the last
     one stay with it."""
-    body = ast.parse("".join(lines)).body
+    body = python_ast.parse("".join(lines)).body
     if not body:  # blank lines and comments only
         return [(lines, False, False)] if lines else []
     ends = [stmt.end_lineno or stmt.lineno for stmt in body[:-1]]
