@@ -242,13 +242,17 @@ def test_the_oracle_calls_what_the_agent_writes_exact(
     shutil.copy(CASES, tmp_path / "parcels.py")
     before = CASES.read_text(encoding="utf-8")
     node = locate(parse(before, "parcels.py"), NodeRef(node_type, qualname, line))
-    plan = compose(node, Pieces(summary="Move parcels between depots."), style, None)
+    # a summary of no other class's nouns: the docstring rules would refuse "depots" here
+    summary = "Handle the arguments it is given."
+    plan = compose(node, Pieces(summary=summary), style, None)
     assert plan["text"] is not None
     after = with_docstring(before, qualname, plan["text"])
     checked = check_docstring(
         before, after, qualname, style, project=tmp_path, rel_path="parcels.py"
     )
-    assert checked.problems == [] and checked.params_match and checked.params_unjudged == ""
+    # exact, or left out (with no description to give, the agent writes no parameter
+    # entries): a section that named other parameters would be a problem
+    assert checked.problems == [] and checked.params_unjudged == ""
 
 
 def test_a_class_whose_constructor_neither_side_can_know_is_left_unjudged(tmp_path: Path) -> None:
