@@ -202,8 +202,7 @@ async def test_edit_node_on_a_file_checks_only_the_findings_statement(tmp_path: 
     # that the rewrite keeps what they do (issue 57: kept only when calls ran every line).
     assert done["written"] is False and [f["code"] for f in done["remaining"]] == ["E711"]
     assert done["reason"] == (
-        "no call of the code can check that the rewrite keeps what it does: "
-        "a file is not called"
+        "no call of the code can check that the rewrite keeps what it does: a file is not called"
     )
     assert text == source
 
