@@ -1,8 +1,10 @@
 """Two nodes of one owner are not proposed the same words (issue 57).
 
 An agent's submit may report ``distinct``: words that must differ between the
-changes of one operation on the nodes of one owner (the methods of a class, the
-top-level functions of a module). The bundled docstring agent reports its
+changes of one operation on the methods of one class (top-level functions are
+left alone: many small functions of one module may well share a summary, and a
+project's file of look-alike helpers must not lose all but one). The bundled
+docstring agent reports its
 summary line: two different methods of one class summarised alike ("Return the
 stock items.") cannot both be right, and the reviewers rejected such pairs. Each
 run sees only its own node, so the check is the batch's: the run that finishes
@@ -30,12 +32,12 @@ class DistinctProposals:
         """The result without its change when another node of the owner was proposed the
         same words in this batch (None when the change stands)."""
         value = result.details.get("distinct")
-        if not result.changed_files or not isinstance(value, str):
+        if not result.changed_files or not isinstance(value, str) or node.node_type != "method":
             return None
         words = " ".join(re.findall(r"[a-z0-9]+", value.lower()))
         if not words:
             return None
-        owner = node.full_name.rpartition(".")[0] if node.node_type != "file" else node.file_path
+        owner = node.full_name.rpartition(".")[0]
         seen = self._seen.setdefault((operation, node.file_path, owner), {})
         first = seen.setdefault(words, node.full_name)
         if first == node.full_name:

@@ -41,3 +41,12 @@ def test_a_run_without_a_change_or_without_words_is_left_as_it_is() -> None:
     assert seen.repeat("docstring", method("Bed.show"), unchanged) is None
     wordless = proposed("Return the rows.").replace(details={})
     assert seen.repeat("docstring", method("Bed.show"), wordless) is None
+
+
+def test_top_level_functions_of_one_module_may_share_words() -> None:
+    seen = DistinctProposals()
+    for name in ("scale_1", "scale_2"):
+        node = CSTNode(
+            name, "function", name, name, "calc/ops.py", 0, 1, 1, 1, f"def {name}(): ..."
+        )
+        assert seen.repeat("docstring", node, proposed("Scale a number.")) is None
