@@ -138,13 +138,17 @@ def check_file(path: Path) -> None:
 def check_not_foreign(conn: sqlite3.Connection, path: Path) -> None:
     """Refuse a database of another program before migrating it: Remora sets the schema
     version in the transaction that makes its tables, so version 0 with tables is not ours."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    tables = [
-        row[0]
-        for row in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
-        )
-    ]
+    conn.execute("BEGIN")  # one snapshot: another process may be making the tables now
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        tables = [
+            row[0]
+            for row in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+    finally:
+        conn.execute("COMMIT")
     if version == 0 and tables:
         raise _error(
             path, f"was not written by Remora (another schema: tables {', '.join(tables[:5])})"
