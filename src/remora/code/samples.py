@@ -28,9 +28,8 @@ PLANS: tuple[tuple[str, int, bool], ...] = (
 )
 
 # A word of the parameter's name -> two typical values. Generic values only: nothing here
-# comes from code Remora is measured or demonstrated on (issue 57: the bundled example's
-# `sku`, "Ada"/"Grace", `category` "general"/"food", tax 0.2 and level 5 were here, and a
-# table tuned to the example makes its results look better than they are elsewhere).
+# comes from code Remora is measured or demonstrated on (a table tuned to that code makes
+# its results look better than they are elsewhere).
 _NAMED_STRINGS: dict[str, tuple[str, str]] = {
     "email": ("alice@example.com", "bob@example.org"),
     "url": ("https://example.com/item/1", "https://example.org"),
