@@ -84,7 +84,8 @@ def find_definition(text: str, qualname: str) -> Definition:
     return found
 
 
-def docstring_stmt(node: DefNode) -> ast.Expr | None:
+def docstring_stmt(node: DefNode | ast.Module) -> ast.Expr | None:
+    """The string statement that opens ``node``'s body (its docstring), or None."""
     first = node.body[0] if node.body else None
     if (
         isinstance(first, ast.Expr)

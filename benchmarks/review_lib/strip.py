@@ -15,6 +15,8 @@ import ast
 import copy
 from dataclasses import dataclass
 
+from competence_lib.checks import docstring_stmt
+
 _Scope = ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
 
 
@@ -33,23 +35,12 @@ class _Span:
     whole_body: bool
 
 
-def _docstring(scope: _Scope) -> ast.Expr | None:
-    first = scope.body[0] if scope.body else None
-    if (
-        isinstance(first, ast.Expr)
-        and isinstance(first.value, ast.Constant)
-        and isinstance(first.value.value, str)
-    ):
-        return first
-    return None
-
-
 def _spans(tree: ast.Module) -> list[_Span]:
     found: list[_Span] = []
     for scope in ast.walk(tree):
         if not isinstance(scope, _Scope):
             continue
-        stmt = _docstring(scope)
+        stmt = docstring_stmt(scope)
         if stmt is None:
             continue
         found.append(
@@ -68,7 +59,7 @@ def _without_docstrings(tree: ast.Module) -> ast.Module:
     """The tree the stripped text must parse to: no docstring, ``pass`` for an emptied body."""
     clone = copy.deepcopy(tree)
     for scope in ast.walk(clone):
-        if isinstance(scope, _Scope) and _docstring(scope) is not None:
+        if isinstance(scope, _Scope) and docstring_stmt(scope) is not None:
             scope.body = scope.body[1:] or [ast.Pass()]
     return clone
 
