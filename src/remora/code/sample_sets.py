@@ -38,6 +38,7 @@ from remora.code.host_candidates import host_candidates
 from remora.code.import_paths import root_paths
 from remora.code.input_search import Candidate, greedy_cover
 from remora.code.instance_search import owner_candidates
+from remora.code.own_raises import raise_is_behaviour
 from remora.code.samples import literal_default
 from remora.code.sandboxed import run_program
 from remora.code.sourced_strings import project_strings, unsourced
@@ -213,7 +214,7 @@ async def select_sets(
     usable: dict[str, KeptSet] = {}
     for row in rows:
         pinned, returns, raises = pinned_outcome(row, target["module"])
-        if not pinned:
+        if not pinned or not raise_is_behaviour(context, target, row):
             selection.drop("a call that fails or returns nothing a test can write")
             continue
         units = context_units(measured, row["name"]) | {("outcome", *outcome_key(row))}

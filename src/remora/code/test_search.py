@@ -11,7 +11,9 @@ something is missed and a model is bound: the model completes
 the same way; one is kept only if it adds a line or a branch. Expected values
 are the ones observed (marked so, unless the model's own claim was right).
 A call whose test would assert nothing it did (a procedure that changed no
-state a test can read) is no candidate. The kept tests are named for the
+state a test can read) is no candidate, nor one that raised what the node's own
+code does not (:mod:`remora.code.own_raises`: an empty registry's ``KeyError`` is
+the set-up failing). The kept tests are named for the
 behaviour they check (:mod:`remora.code.test_names`), written and run by pytest
 (a second process, so each kept test has run twice), measured once more under
 coverage and run against the node's mutants (:mod:`remora.code.kept_tests`): a
@@ -56,6 +58,7 @@ from remora.code.model_asks import ask_record
 from remora.code.model_cases import model_candidates
 from remora.code.module import host_function
 from remora.code.observed_asserts import is_procedure, pins_something
+from remora.code.own_raises import raise_is_behaviour
 from remora.code.pytest_files import tests_in_file
 from remora.code.test_names import assigned_attributes, behaviour_name, node_words
 from remora.code.written_tests import (
@@ -80,8 +83,13 @@ async def _run_round(
     if measured is None:
         return {}, {}, None
     procedure = is_procedure(context)
+    target = node_call_target(context)
     usable = {
-        row["name"]: row for row in rows if pins_behaviour(row) and pins_something(row, procedure)
+        row["name"]: row
+        for row in rows
+        if pins_behaviour(row)
+        and pins_something(row, procedure)
+        and raise_is_behaviour(context, target, row)
     }
     gains = {name: frozenset(context_units(measured, name)) for name in usable}
     return usable, gains, Coverage.of(measured)

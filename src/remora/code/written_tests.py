@@ -25,6 +25,7 @@ from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.observed_asserts import is_procedure, observed_lines, pins_something
+from remora.code.own_raises import raise_is_behaviour, setup_failure
 from remora.code.samples import ClassLookup, argument_sets
 from remora.code.test_names import case_words, node_words
 
@@ -280,6 +281,9 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
         if not pins_behaviour(row):
             why = row["reason"] or (row.get("raised") or {}).get("message") or "did not finish"
             skipped.append(f"{row['name']}: {why}")
+            continue
+        if not raise_is_behaviour(context, target, row):
+            skipped.append(f"{row['name']}: {setup_failure(row)}")
             continue
         if not pins_something(row, procedure):
             skipped.append(f"{row['name']}: its test would assert nothing the call did")

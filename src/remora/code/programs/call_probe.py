@@ -197,6 +197,9 @@ def _probe_set(
         outcome["raised"] = _exception(exc)
     except BaseException as exc:  # the project's code may raise anything, SystemExit too
         outcome["raised"] = _exception(exc)
+        where = _raised_in(exc)
+        if where is not None:
+            outcome["raised"]["frame"] = where
         if _stated(exc):
             outcome["raised"]["stated"] = True
         elif isinstance(exc, OSError):
@@ -208,15 +211,36 @@ def _probe_set(
     return outcome
 
 
+def _innermost(exc: BaseException) -> types.TracebackType | None:
+    """The traceback entry of the frame the exception was raised in; None when that is
+    this program's own frame (the call never reached the project's code)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or tb.tb_frame.f_code.co_filename == __file__:
+        return None
+    return tb
+
+
+def _raised_in(exc: BaseException) -> dict[str, Any] | None:
+    """The innermost Python frame the exception left: ``{file, function, line}``
+    (``function``: the code's qualified name), so the host can tell the node's own
+    ``raise`` from one in code its set-up called (an empty registry's lookup)."""
+    tb = _innermost(exc)
+    if tb is None:
+        return None
+    code = tb.tb_frame.f_code
+    name = getattr(code, "co_qualname", code.co_name)  # 3.11+; the bare name before
+    return {"file": code.co_filename, "function": name, "line": tb.tb_lineno}
+
+
 def _stated(exc: BaseException) -> bool:
     """Whether the code raised it with a ``raise`` statement of its own, not an operation
     that failed: a ``TypeError`` the code states is one of its branches, not an argument
     that misfit. Told by the instruction the innermost frame stopped at (RAISE_VARARGS,
     whatever lines the statement spans), not by the source text."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None or tb.tb_frame.f_code.co_filename == __file__:
+    tb = _innermost(exc)
+    if tb is None:
         return False
     return tb.tb_frame.f_code.co_code[tb.tb_lasti] == _RAISE
 
