@@ -9,6 +9,10 @@ The library entry points (docs/library.md)::
         print(change.diff)
     remora.review.accept([analysis.changes[0].workspace_id], project=analysis.project_root)
 
+``await remora.analyze_async(...)`` is the same run in a running event loop. The
+package is typed (``py.typed``): what the functions take and return is exported
+here (``remora.ModelConfig``, ``remora.Analysis``, ``remora.TaskOutcome``, ...).
+
 They are imported on first use, so ``import remora`` stays cheap for the CLI and
 for every module below it.
 """
@@ -36,18 +40,50 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from remora import review
-    from remora.analysis import Analysis, Change, analyze
+    from remora.analysis import Analysis, Change, analyze, analyze_async
+    from remora.config import ModelConfig, RemoraConfig
+    from remora.coordinator import AnalyzeReport, TaskOutcome
+    from remora.discovery import CSTNode
+    from remora.errors import RemoraError
+    from remora.runner import AgentResult
 
 from remora.version import __version__
 
-__all__ = ["Analysis", "Change", "__version__", "analyze", "review"]
+__all__ = [
+    "AgentResult",
+    "Analysis",
+    "AnalyzeReport",
+    "CSTNode",
+    "Change",
+    "ModelConfig",
+    "RemoraConfig",
+    "RemoraError",
+    "TaskOutcome",
+    "__version__",
+    "analyze",
+    "analyze_async",
+    "review",
+]
 
-_FROM_ANALYSIS = {"Analysis", "Change", "analyze"}
+# name -> the module it comes from: the functions, what they take, what they return.
+_LAZY = {
+    "Analysis": "remora.analysis",
+    "Change": "remora.analysis",
+    "analyze": "remora.analysis",
+    "analyze_async": "remora.analysis",
+    "ModelConfig": "remora.config",
+    "RemoraConfig": "remora.config",
+    "AnalyzeReport": "remora.coordinator",
+    "TaskOutcome": "remora.coordinator",
+    "CSTNode": "remora.discovery",
+    "RemoraError": "remora.errors",
+    "AgentResult": "remora.runner",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name == "review":
         return importlib.import_module("remora.review")
-    if name in _FROM_ANALYSIS:
-        return getattr(importlib.import_module("remora.analysis"), name)
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'remora' has no attribute {name!r}")

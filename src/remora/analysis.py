@@ -3,7 +3,8 @@
 ``remora analyze`` and ``remora watch`` (the CLI) go through the same steps:
 :func:`prepare` (configuration, agents, operations, event log), :func:`find_nodes`
 (discovery) and :func:`run` (the coordinator). :func:`analyze` strings them
-together for a script or a notebook::
+together for a script or a notebook, and :func:`analyze_async` for a running event
+loop::
 
     import remora
 
@@ -26,10 +27,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from remora.agents import AgentRegistry
-from remora.config import LoadedConfig, load_config
+from remora.config import LoadedConfig, ModelConfig, RemoraConfig, load_config
 from remora.config.arguments import (
     check_bool,
-    check_mapping,
+    check_config,
     check_model,
     check_names,
     check_path,
@@ -55,7 +56,16 @@ from remora.events import EventEmitter, build_emitter
 from remora.project import check_state_place, find_project_root
 from remora.workspace import WorkspaceStore
 
-__all__ = ["Analysis", "AnalysisPlan", "Change", "analyze", "find_nodes", "prepare", "run"]
+__all__ = [
+    "Analysis",
+    "AnalysisPlan",
+    "Change",
+    "analyze",
+    "analyze_async",
+    "find_nodes",
+    "prepare",
+    "run",
+]
 
 PathLike = str | Path
 
@@ -286,13 +296,52 @@ def _run_to_end(work: Callable[[], Analysis]) -> Analysis:
         return pool.submit(work).result()
 
 
+async def analyze_async(
+    paths: PathLike | Sequence[PathLike] = ".",
+    *,
+    operations: str | Sequence[str] | None = None,
+    model: str | ModelConfig | Mapping[str, Any] | None = None,
+    project: PathLike | None = None,
+    config: RemoraConfig | Mapping[str, Any] | None = None,
+    node_types: str | Collection[NodeType] | None = None,
+    force: bool = False,
+    auto_accept: bool = False,
+) -> Analysis:
+    """:func:`analyze` to await in a running event loop: the same arguments and result.
+
+    The configuration, the agents and the discovery of the nodes are read in a worker
+    thread, so the loop goes on serving other work meanwhile.
+    """
+    # The arguments checked strictly, each error naming its argument (config/arguments.py).
+    targets = check_paths("paths", paths)
+    operations = check_names("operations", operations)
+    model = check_model("model", model)
+    project = None if project is None else check_path("project", project)
+    config = check_config("config", config)
+    node_types = cast("list[NodeType] | None", check_names("node_types", node_types))
+    force = check_bool("force", force)
+    auto_accept = check_bool("auto_accept", auto_accept)
+    overrides = {**(config or {}), **_model_overrides(model)}
+    if model is not None and config and isinstance(config.get("model"), Mapping):
+        overrides["model"] = {**config["model"], **overrides["model"]}
+    root = Path(project) if project is not None else None
+    plan = await asyncio.to_thread(prepare, targets, operations, overrides=overrides, project=root)
+    try:
+        discovered = await asyncio.to_thread(find_nodes, plan, node_types)
+        report, _ = await run(plan, discovered, auto_accept=auto_accept, force=force)
+        changes = await asyncio.to_thread(_changes, plan.project_root, report)
+        return Analysis(plan.project_root, report, changes)
+    finally:
+        plan.emitter.close()
+
+
 def analyze(
     paths: PathLike | Sequence[PathLike] = ".",
     *,
     operations: str | Sequence[str] | None = None,
-    model: str | Mapping[str, Any] | None = None,
+    model: str | ModelConfig | Mapping[str, Any] | None = None,
     project: PathLike | None = None,
-    config: Mapping[str, Any] | None = None,
+    config: RemoraConfig | Mapping[str, Any] | None = None,
     node_types: str | Collection[NodeType] | None = None,
     force: bool = False,
     auto_accept: bool = False,
@@ -303,12 +352,13 @@ def analyze(
         paths: files and directories to analyse.
         operations: operation names (``"lint"``, ``["lint", "docstring"]``); default:
             the enabled ones of the configuration.
-        model: a model id (embedded: a name from ``remora models``), or a mapping of
-            the configuration's ``model:`` keys (``{"provider": "openai", "id": ...,
-            "base_url": ...}``, ``{"path": "model.gguf"}``).
+        model: a model id (embedded: a name from ``remora models``), a
+            :class:`remora.ModelConfig`, or a mapping of its keys (``{"provider":
+            "openai", "id": ..., "base_url": ...}``, ``{"path": "model.gguf"}``).
         project: the project root (default: found from the first path, as the CLI does).
-        config: configuration overrides, nested as in ``remora.yaml``; they win over
-            the file and the environment.
+        config: configuration overrides: a :class:`remora.RemoraConfig`, or a mapping
+            nested as in ``remora.yaml``; they win over the file and the environment.
+            Of a typed object only the fields it was given count.
         node_types: only these node types (``file``, ``class``, ``function``, ``method``):
             a list, or one string of comma-separated names (``"function,method"``).
         force: run again also what is unchanged since its recorded result.
@@ -323,31 +373,14 @@ def analyze(
             argument of the wrong type (``auto_accept="no"``, ``paths=123``) is a
             ``UsageError`` naming it, before anything runs.
     """
-    # The arguments checked strictly, each error naming its argument (config/arguments.py).
-    targets = check_paths("paths", paths)
-    operations = check_names("operations", operations)
-    model = check_model("model", model)
-    project = None if project is None else check_path("project", project)
-    config = check_mapping("config", config)
-    node_types = cast("list[NodeType] | None", check_names("node_types", node_types))
-    force = check_bool("force", force)
-    auto_accept = check_bool("auto_accept", auto_accept)
-    overrides = {**(config or {}), **_model_overrides(model)}
-    if model is not None and config and isinstance(config.get("model"), Mapping):
-        overrides["model"] = {**config["model"], **overrides["model"]}
-    plan = prepare(
-        targets,
-        operations,
-        overrides=overrides,
-        project=Path(project) if project is not None else None,
+    run_async = analyze_async(
+        paths,
+        operations=operations,
+        model=model,
+        project=project,
+        config=config,
+        node_types=node_types,
+        force=force,
+        auto_accept=auto_accept,
     )
-
-    def work() -> Analysis:
-        discovered = find_nodes(plan, node_types)
-        report, _ = asyncio.run(run(plan, discovered, auto_accept=auto_accept, force=force))
-        return Analysis(plan.project_root, report, _changes(plan.project_root, report))
-
-    try:
-        return _run_to_end(work)
-    finally:
-        plan.emitter.close()
+    return _run_to_end(lambda: asyncio.run(run_async))

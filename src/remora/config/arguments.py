@@ -10,6 +10,9 @@ a :class:`UsageError` naming the argument, what it takes and what it got.
 Documented conveniences: a path is a ``str`` or an ``os.PathLike``; where a list of
 names is taken, one ``str`` is a comma-separated list (``"lint,docstring"``, as the
 CLI's ``-o`` and ``--type``); where a list of ids is taken, one ``str`` is one id.
+Where a section of the configuration is taken, the typed object of this package
+(``ModelConfig``, ``RemoraConfig``) stands for the fields it was given, and a mapping
+for its keys: either is an override layered over remora.yaml and the environment.
 """
 
 from __future__ import annotations
@@ -19,10 +22,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
+from remora.config.model import ModelConfig
+from remora.config.sections import RemoraConfig
 from remora.errors import UsageError
 
 __all__ = [
     "check_bool",
+    "check_config",
     "check_ids",
     "check_int_list",
     "check_mapping",
@@ -124,10 +132,27 @@ def check_mapping(name: str, value: object) -> Mapping[str, Any] | None:
     raise _wrong(name, "a dict with str keys", value)
 
 
+def _given(section: BaseModel) -> dict[str, Any]:
+    """The fields a typed section was given (nested ones too), not its defaults: the
+    rest comes from remora.yaml and the environment, as with a mapping."""
+    return section.model_dump(exclude_unset=True)
+
+
 def check_model(name: str, value: object) -> str | Mapping[str, Any] | None:
-    """``None``, a model id (``str``) or the model section as a mapping."""
+    """``None``, a model id (``str``), a ``ModelConfig`` or the model section as a mapping."""
     if value is None or (isinstance(value, str) and value):
         return value
+    if isinstance(value, ModelConfig):
+        return _given(value)
     if isinstance(value, Mapping):
         return check_mapping(name, value)
-    raise _wrong(name, "a model id (str) or a dict of the model section", value)
+    raise _wrong(name, "a model id (str), a remora.ModelConfig or a dict of its keys", value)
+
+
+def check_config(name: str, value: object) -> Mapping[str, Any] | None:
+    """``None``, a ``RemoraConfig`` or a mapping nested as remora.yaml is."""
+    if isinstance(value, RemoraConfig):
+        return _given(value)
+    if value is None or isinstance(value, Mapping):
+        return check_mapping(name, value)
+    raise _wrong(name, "a remora.RemoraConfig or a dict nested as remora.yaml", value)

@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from remora.config.provider_plugins import PROVIDER_ENTRY_POINT_GROUP, provider_entry_points
+
 __all__ = [
     "DEFAULT_EMBEDDED_MODEL",
     "DEFAULT_PROMPT_CACHE_MIB",
@@ -39,8 +41,9 @@ class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
-# The providers a model section may name; providers/factory.py maps each to its
-# adapter, and mypy checks that mapping covers exactly these.
+# The built-in providers; providers/factory.py maps each to its adapter, and mypy checks
+# that mapping covers exactly these. A model section may also name a plugin's provider
+# (config/provider_plugins.py).
 ProviderName = Literal["embedded", "openai", "llm", "gemini", "scripted"]
 PROVIDER_NAMES: tuple[ProviderName, ...] = typing.get_args(ProviderName)
 
@@ -53,7 +56,10 @@ class RequestRetryConfig(Section):
 
 
 class ModelConfig(Section):
-    provider: ProviderName = "embedded"
+    provider: str = Field(
+        "embedded",
+        description="A built-in provider (embedded, openai, llm, gemini, scripted) or a plugin's",
+    )
     id: str = Field(
         DEFAULT_EMBEDDED_MODEL,
         description="Model id as the provider names it (embedded: a name from `remora models`)",
@@ -103,6 +109,20 @@ class ModelConfig(Section):
         le=16,
         description="Embedded: model copies sharing the slots, each with its own threads",
     )
+
+    @field_validator("provider")
+    @classmethod
+    def _provider_known(cls, value: str) -> str:
+        if value in PROVIDER_NAMES:
+            return value
+        plugins = sorted(set(provider_entry_points()) - set(PROVIDER_NAMES))
+        if value in plugins:
+            return value
+        installed = ", ".join(plugins) or "none"
+        raise ValueError(
+            f"unknown provider {value!r}: the built-in ones are {', '.join(PROVIDER_NAMES)}; "
+            f"installed plugins (entry points {PROVIDER_ENTRY_POINT_GROUP!r}): {installed}"
+        )
 
     @field_validator("base_url")
     @classmethod

@@ -4,7 +4,8 @@ Adapters are imported lazily by name, so a missing optional SDK only matters
 when its provider is chosen, and each adapter lives in its own module. The
 embedded and scripted providers need nothing beyond Remora's own dependencies;
 the others need an extra (``pip install 'remora[openai]'``), and choosing one
-without it is an error that names the extra.
+without it is an error that names the extra. A provider name that is not built in is
+an installed package's, found through its entry point (:mod:`remora.providers.plugins`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from remora.config import PROVIDER_NAMES, ModelConfig, ProviderName
 from remora.errors import ModelUnavailableError, RemoraError
 from remora.profiles import ModelProfile, resolve_profile
 from remora.providers.base import Availability, Provider
+from remora.providers.plugins import plugin_provider
 
 __all__ = ["PROVIDER_CLASSES", "PROVIDER_EXTRAS", "check_availability", "create_provider"]
 
@@ -63,10 +65,7 @@ def create_provider(model: ModelConfig, profile_name: str | None = None) -> Prov
     profile: ModelProfile = resolve_profile(profile_name or model.profile, name)
     target = PROVIDER_CLASSES.get(model.provider)
     if target is None:
-        raise ModelUnavailableError(
-            f"unknown provider {model.provider!r}",
-            f"use one of: {', '.join(PROVIDER_CLASSES)}",
-        )
+        return plugin_provider(model, profile)
     module_name, _, class_name = target.partition(":")
     try:
         module = importlib.import_module(module_name)
