@@ -24,8 +24,8 @@ from typing import Any
 
 import libcst as cst
 
-from remora.code.reparse import reparsed_spans
-from remora.code.source import ParsedFile
+from remora.code.parsing import ParsedFile
+from remora.code.parsing.reparse import reparsed_spans
 from remora.sandbox.commands import resolve_executable
 
 _BLOCKS = (cst.If, cst.Else, cst.For, cst.While, cst.With, cst.Try, cst.ExceptHandler, cst.Finally)

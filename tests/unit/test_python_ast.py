@@ -161,7 +161,7 @@ def test_no_module_but_python_ast_parses() -> None:
 def test_literal_value_is_libcsts_evaluated_value(literal: str) -> None:
     import libcst as cst
 
-    from remora.code.source import literal_value
+    from remora.code.parsing import literal_value
 
     node = cst.parse_expression(literal)
     assert literal_value(node) == node.evaluated_value  # type: ignore[attr-defined]

@@ -28,9 +28,9 @@ from remora.code.constructor import (
 from remora.code.context import CodeContext
 from remora.code.import_paths import module_name, root_paths
 from remora.code.module import host_function
+from remora.code.parsing import node_signature
 from remora.code.samples import ClassLookup, argument_sets
 from remora.code.sandboxed import run_program
-from remora.code.structure import node_signature
 
 __all__ = [
     "check_argument_sets",

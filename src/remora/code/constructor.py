@@ -24,7 +24,7 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.import_paths import module_files, package_of
 from remora.code.module import host_function
-from remora.code.text_cache import ast_tree, per_text
+from remora.code.parsing import ast_tree, per_text
 
 __all__ = [
     "Constructor",

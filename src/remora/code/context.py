@@ -17,7 +17,7 @@ from remora.errors import RemoraError
 from remora.sandbox.envelope import ExternalRefused
 
 if TYPE_CHECKING:
-    from remora.code.source import SourceNode
+    from remora.code.parsing import SourceNode
     from remora.config import SandboxConfig
     from remora.conversation import TextCompleter
     from remora.discovery import CSTNode
@@ -116,7 +116,7 @@ class CodeContext:
         return self.kept("located", self._locate)
 
     def _locate(self) -> SourceNode:
-        from remora.code.source import NodeRef, locate, parse
+        from remora.code.parsing import NodeRef, locate, parse
 
         node = self.bound_node()
         file = parse(self.read_text(node.file_path), node.file_path)

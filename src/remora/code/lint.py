@@ -23,12 +23,11 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.line_breaks import line_starts
 from remora.code.lint_behaviour import behaviour_change
 from remora.code.lint_caused import apply_edits, byte_offset, fix_caused
 from remora.code.module import host_function
+from remora.code.parsing import ParsedFile, SourceNode, line_starts, locate, parse
 from remora.code.ruff_runs import ruff_json, start_ruff
-from remora.code.source import ParsedFile, SourceNode, locate, parse
 
 __all__ = ["node_findings", "own_lines", "replace_checked", "ruff_json"]
 

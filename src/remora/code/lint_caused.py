@@ -19,7 +19,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.line_breaks import line_starts
+from remora.code.parsing import line_starts
 from remora.code.ruff_runs import ruff_json
 
 __all__ = ["apply_edits", "byte_offset", "fix_caused", "new_records"]

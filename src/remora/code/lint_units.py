@@ -21,7 +21,7 @@ import libcst as cst
 from remora.code.context import CodeContext
 from remora.code.lint import node_findings, own_lines, replace_checked
 from remora.code.module import host_function
-from remora.code.source import SourceNode, statement_children
+from remora.code.parsing import SourceNode, statement_children
 
 __all__ = ["statement_lines", "unit_lines"]
 

@@ -27,7 +27,7 @@ from remora import python_ast
 from remora.code.call_render import CallRender
 from remora.code.context import CodeContext
 from remora.code.method_state import state_asserts
-from remora.code.structure import node_returns
+from remora.code.parsing import node_returns
 
 __all__ = ["is_procedure", "observed_lines", "pins_something"]
 

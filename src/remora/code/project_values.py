@@ -27,7 +27,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.input_search import call_site_arguments, label
 from remora.code.input_sources import module_constants, parameter_names
-from remora.code.text_cache import ast_tree
+from remora.code.parsing import ast_tree
 from remora.sandbox import search
 
 __all__ = [

@@ -19,7 +19,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.text_cache import ast_tree, per_text
+from remora.code.parsing import ast_tree, per_text
 from remora.sandbox import search
 
 __all__ = ["doc_strings", "literal_strings", "project_strings", "unsourced"]

@@ -13,8 +13,8 @@ sys.path.insert(0, str(BENCHMARKS))
 
 from reparse_check import check, same_as_whole  # noqa: E402  (a script folder, not a package)
 
-import remora.code.reparse as reparse  # noqa: E402
-from remora.code.source import ParsedFile  # noqa: E402
+import remora.code.parsing.reparse as reparse  # noqa: E402
+from remora.code.parsing import ParsedFile  # noqa: E402
 
 SOURCE = """from typing import Optional
 import os

@@ -6,8 +6,8 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from remora.code.reparse import reparsed_spans
-from remora.code.source import ParsedFile, qualified_definitions
+from remora.code.parsing import ParsedFile, qualified_definitions
+from remora.code.parsing.reparse import reparsed_spans
 
 
 def nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
@@ -43,8 +43,8 @@ def assert_same_as_whole_parse(old: ParsedFile, new_text: str) -> None:
 
 def snippet_sources(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     """The source of each snippet parsed from now on (whole definitions, headers, statements)."""
-    import remora.code.reparse as reparse
-    import remora.code.reparse_statements as statements
+    import remora.code.parsing.reparse as reparse
+    import remora.code.parsing.reparse_statements as statements
 
     sources: list[bytes] = []
     real = reparse.parse_snippet

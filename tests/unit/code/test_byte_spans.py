@@ -8,7 +8,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper
 
-from remora.code.source import byte_spans
+from remora.code.parsing.source import byte_spans
 
 SRC = Path(__file__).resolve().parents[3] / "src" / "remora"
 # A spread of the project's own files, each large enough to hold more than a docstring.

@@ -11,7 +11,7 @@ from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.claims import comparison_summary
 from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.text import Pieces, check_pieces, compose
-from remora.code.source import NodeRef, SourceNode, locate, parse
+from remora.code.parsing import NodeRef, SourceNode, locate, parse
 
 # Two modules of one made-up package: a garden's beds, and the seeds sown in them.
 BEDS = '''\

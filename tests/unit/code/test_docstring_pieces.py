@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from remora.code.docstring.text import Pieces, check_pieces, compose
-from remora.code.source import NodeRef, SourceNode, locate, parse
+from remora.code.parsing import NodeRef, SourceNode, locate, parse
 
 SOURCE = '''\
 class Warehouse:

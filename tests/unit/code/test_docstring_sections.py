@@ -19,7 +19,7 @@ import pytest
 
 from remora.code.docstring.sections import PARSER_STYLES, documented_parameters, one_line
 from remora.code.docstring.text import Pieces, compose
-from remora.code.source import NodeRef, SourceNode, locate, parse
+from remora.code.parsing import NodeRef, SourceNode, locate, parse
 
 CASE = Path(__file__).parent / "cases" / "docstring_sections.py"
 STYLES = ("google", "numpy", "sphinx")

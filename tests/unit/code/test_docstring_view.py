@@ -4,7 +4,7 @@ class failed its docstring run with a context overflow)."""
 from __future__ import annotations
 
 from remora.code.docstring.view import VIEW_CHARS, view_of
-from remora.code.source import NodeRef, locate, parse
+from remora.code.parsing import NodeRef, locate, parse
 from remora.config.model import ModelConfig
 
 

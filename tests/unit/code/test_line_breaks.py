@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import itertools
 
-from remora.code.line_breaks import line_break_at, line_start_at, line_starts
+from remora.code.parsing import line_starts
+from remora.code.parsing.line_breaks import line_break_at, line_start_at
 
 
 def _texts() -> list[bytes]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from remora.code.lint import _own_texts, lost_names
-from remora.code.source import NodeRef, ParsedFile, locate
+from remora.code.parsing import NodeRef, ParsedFile, locate
 
 PARAMETERIZE = (
     "def f(string, separator):\n"

@@ -9,7 +9,7 @@ import pytest
 
 from remora.code.lint import own_lines
 from remora.code.lint_units import statement_lines
-from remora.code.source import NodeRef, ParsedFile, SourceNode, locate
+from remora.code.parsing import NodeRef, ParsedFile, SourceNode, locate
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 

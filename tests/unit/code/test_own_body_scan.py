@@ -12,8 +12,7 @@ from typing import Any
 
 import libcst as cst
 
-from remora.code.source import NodeRef, ParsedFile, locate, parse
-from remora.code.structure import node_raises, node_returns
+from remora.code.parsing import NodeRef, ParsedFile, locate, node_raises, node_returns, parse
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 

@@ -12,10 +12,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from remora.code import source
 from remora.code.docstring.draft import file_docstring_summaries, file_examples
-from remora.code.line_breaks import line_starts
-from remora.code.source import NodeRef, locate, parse
+from remora.code.parsing import NodeRef, line_starts, locate, parse, parse_cache
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 
@@ -80,7 +78,7 @@ def test_examples_leave_out_the_node_at_skip_line_only() -> None:
 def test_a_text_equal_to_a_kept_base_is_that_base_without_a_parse() -> None:
     text = "def f(a):\n    return a\n\n\nclass C:\n    def m(self):\n        return 1\n"
     first = parse(text, "kept_base.py")
-    source._PARSED.clear()  # as when other texts pushed it out of the small cache
+    parse_cache._PARSED.clear()  # as when other texts pushed it out of the small cache
     again = parse(text, "kept_base.py")
     assert again is first
     changed = parse(text.replace("return 1", "return 2"), "kept_base.py")
@@ -96,23 +94,23 @@ def test_threads_asking_for_one_new_text_at_once_share_one_parse() -> None:
 
 
 def test_kept_whole_parses_are_bounded_by_their_texts_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(source, "_BASES", type(source._BASES)())
-    monkeypatch.setattr(source, "_BASE_BYTES", 4_000)
+    monkeypatch.setattr(parse_cache, "_BASES", type(parse_cache._BASES)())
+    monkeypatch.setattr(parse_cache, "_BASE_BYTES", 4_000)
     text = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(40))  # 1.3 KB
     for name in ("a.py", "b.py", "c.py", "d.py"):
         parse(text, name)
-    assert list(source._BASES) == ["b.py", "c.py", "d.py"]  # the oldest path went first
+    assert list(parse_cache._BASES) == ["b.py", "c.py", "d.py"]  # the oldest path went first
     big = text * 4  # alone over the budget: still kept, as the file in use
     parse(big, "e.py")
-    assert list(source._BASES) == ["e.py"]
+    assert list(parse_cache._BASES) == ["e.py"]
 
 
 def test_no_tree_outlives_its_files_bases(monkeypatch: pytest.MonkeyPatch) -> None:
     # A file made from a base holds the base's tree: kept after the base went, the bound on
     # the bases bounded nothing.
-    monkeypatch.setattr(source, "_BASES", type(source._BASES)())
-    monkeypatch.setattr(source, "_PARSED", type(source._PARSED)())
-    monkeypatch.setattr(source, "_BASE_BYTES", 2_000)
+    monkeypatch.setattr(parse_cache, "_BASES", type(parse_cache._BASES)())
+    monkeypatch.setattr(parse_cache, "_PARSED", type(parse_cache._PARSED)())
+    monkeypatch.setattr(parse_cache, "_BASE_BYTES", 2_000)
     text = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(40))  # 1.3 KB
     base = parse(text, "a.py")
     derived = parse(text.replace("a + 39\n", "a + 40\n"), "a.py")
@@ -122,7 +120,7 @@ def test_no_tree_outlives_its_files_bases(monkeypatch: pytest.MonkeyPatch) -> No
     parse(text, "b.py")  # a.py's base goes over the budget, and what was made from it
     gc.collect()
     assert gone() is None
-    assert [path for _, path in source._PARSED] == ["b.py"]
+    assert [path for _, path in parse_cache._PARSED] == ["b.py"]
 
 
 RAISING = """def check(value):
@@ -135,7 +133,7 @@ RAISING = """def check(value):
 
 
 def test_raises_are_a_new_list_for_each_caller() -> None:
-    from remora.code.structure import node_raises, node_returns
+    from remora.code.parsing import node_raises, node_returns
 
     node = locate(parse(RAISING, "raising.py"), NodeRef("function", "check", 1))
     mine = node_raises(node)

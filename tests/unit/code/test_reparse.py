@@ -15,10 +15,10 @@ import libcst as cst
 import pytest
 from reparse_support import assert_same_as_whole_parse, snippet_sources
 
-import remora.code.source as source_module
+import remora.code.parsing.parse_cache as parse_cache
 from remora.code.docstring.edit import with_docstring
-from remora.code.reparse import changed_region, reparsed_spans
-from remora.code.source import NodeRef, ParsedFile, locate, parse, qualified_definitions
+from remora.code.parsing import NodeRef, ParsedFile, locate, parse, qualified_definitions
+from remora.code.parsing.reparse import changed_region, reparsed_spans
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 
@@ -263,7 +263,7 @@ def test_threads_asking_for_one_new_text_parse_it_once(monkeypatch: pytest.Monke
                 time.sleep(0.05)  # both threads are past the small cache by now
             super().__init__(text, path, **given)
 
-    monkeypatch.setattr(source_module, "ParsedFile", Counted)
+    monkeypatch.setattr(parse_cache, "ParsedFile", Counted)
     start = threading.Barrier(2)
     got: list[ParsedFile] = []
 

@@ -13,10 +13,10 @@ import libcst as cst
 import pytest
 from reparse_support import assert_same_as_whole_parse, snippet_sources
 
-from remora.code.reparse import reparsed_spans
-from remora.code.reparse_steps import edits_of, reparsed_in_steps
-from remora.code.reparse_tree import Unreadable
-from remora.code.source import ParsedFile
+from remora.code.parsing import ParsedFile
+from remora.code.parsing.reparse import reparsed_spans
+from remora.code.parsing.reparse_steps import edits_of, reparsed_in_steps
+from remora.code.parsing.reparse_tree import Unreadable
 from remora.sandbox.commands import resolve_executable
 
 MODULE = '''"""Module."""

@@ -9,8 +9,8 @@ import libcst as cst
 import pytest
 from reparse_support import assert_same_as_whole_parse, snippet_sources
 
-from remora.code.reparse import reparsed_spans
-from remora.code.source import ParsedFile
+from remora.code.parsing import ParsedFile
+from remora.code.parsing.reparse import reparsed_spans
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 

@@ -7,7 +7,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from remora.code.source import parse
+from remora.code.parsing import parse
 
 SOURCE = "import os\n\n\ndef a():\n    return 1\n\n\nclass B:\n    def c(self):\n        pass\n"
 

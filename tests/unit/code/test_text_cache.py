@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from remora.code.text_cache import ast_tree, per_text
+from remora.code.parsing import ast_tree, per_text
 
 
 def _counted(max_chars: int, max_entries: int = 64) -> tuple[list[str], object]:

@@ -17,8 +17,16 @@ from typing import Any
 import pytest
 
 from remora.code.docstring.edit import node_docstring, with_docstring
-from remora.code.source import NodeRef, SourceNode, locate, parse
-from remora.code.structure import node_raises, node_returns, node_signature, node_span
+from remora.code.parsing import (
+    NodeRef,
+    SourceNode,
+    locate,
+    node_raises,
+    node_returns,
+    node_signature,
+    node_span,
+    parse,
+)
 
 CASES = Path(__file__).parent / "cases"
 NAMES = sorted(p.stem for p in CASES.glob("*.json"))

@@ -16,8 +16,7 @@ import ast
 from dataclasses import dataclass, field
 
 from remora.code.docstring.definitions import located_definition
-from remora.code.source import SourceNode
-from remora.code.text_cache import ast_tree, per_node
+from remora.code.parsing import SourceNode, ast_tree, per_node
 
 __all__ = ["BodyFacts", "body_facts"]
 

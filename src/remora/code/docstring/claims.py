@@ -27,8 +27,7 @@ from remora.code.docstring.vocabulary import (
     own_stems,
     stem,
 )
-from remora.code.source import SourceNode
-from remora.code.structure import node_returns
+from remora.code.parsing import SourceNode, node_returns
 
 __all__ = ["COMPARISONS", "comparison_summary", "contradiction"]
 

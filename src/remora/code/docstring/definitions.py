@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import functools
 
-from remora.code.text_cache import ast_tree, per_text
+from remora.code.parsing import ast_tree, per_text
 
 __all__ = ["Defined", "definitions", "file_docstring_summaries", "located_definition"]
 

@@ -31,7 +31,7 @@ from remora.code.docstring.definitions import (
 )
 from remora.code.docstring.left_alone import left_alone
 from remora.code.module import host_function
-from remora.code.text_cache import ast_tree
+from remora.code.parsing import ast_tree
 
 __all__ = [
     "FIXED_EXAMPLES",

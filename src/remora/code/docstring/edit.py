@@ -16,7 +16,7 @@ import libcst as cst
 
 from remora.code.context import CodeContext
 from remora.code.module import host_function
-from remora.code.source import NodeRef, SourceNode, literal_value, locate, parse
+from remora.code.parsing import NodeRef, SourceNode, literal_value, locate, parse
 
 __all__ = ["docstring_literal", "node_docstring", "with_docstring"]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from remora import python_ast
-from remora.code.source import ParsedFile, SourceNode, child_nodes
+from remora.code.parsing import ParsedFile, SourceNode, child_nodes
 
 __all__ = ["CodeFacts", "code_facts", "file_facts", "name_words", "word_tokens"]
 

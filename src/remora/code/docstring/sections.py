@@ -25,8 +25,7 @@ import docstring_parser
 
 from remora import python_ast
 from remora.code.constructor import constructor_of
-from remora.code.source import SourceNode
-from remora.code.structure import node_signature
+from remora.code.parsing import SourceNode, node_signature
 
 __all__ = ["Entry", "Known", "documented_parameters", "one_line", "reads_back", "render"]
 

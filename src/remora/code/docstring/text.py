@@ -40,8 +40,7 @@ from remora.code.docstring.sections import (
 )
 from remora.code.docstring.siblings import sibling_texts
 from remora.code.module import host_function
-from remora.code.source import SourceNode
-from remora.code.structure import node_raises, node_returns
+from remora.code.parsing import SourceNode, node_raises, node_returns
 
 __all__ = ["Pieces", "check_pieces", "compose", "render"]
 

@@ -17,8 +17,7 @@ from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.module import host_function
-from remora.code.source import SourceNode
-from remora.code.text_cache import ast_tree
+from remora.code.parsing import SourceNode, ast_tree
 from remora.config.model import ModelConfig
 
 __all__ = ["VIEW_CHARS", "shortened", "view_of"]

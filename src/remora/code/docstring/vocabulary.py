@@ -24,8 +24,7 @@ from pathlib import PurePosixPath
 
 from remora.code.docstring.definitions import definitions
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
-from remora.code.source import SourceNode
-from remora.code.text_cache import ast_tree, per_node, per_text
+from remora.code.parsing import SourceNode, ast_tree, per_node, per_text
 
 __all__ = ["GENERAL_STEMS", "class_nouns", "foreign_words", "own_stems", "stem"]
 

@@ -1,10 +1,10 @@
 """What a node is: its span and header, signature, the exceptions it raises, whether it returns.
 
 Each question is answered from the LibCST tree of the current text (see
-:mod:`remora.code.source`): a ``raise`` in a comment, a string or a nested
-function is not the node's own, by construction. The ``node_*`` functions take
-a :class:`~remora.code.source.SourceNode` (for tests and other host code); the
-``remora_code`` functions below them answer for the run's node.
+:mod:`remora.code.parsing.source`): a ``raise`` in a comment, a string or a nested
+function is not the node's own, by construction. Each function takes a
+:class:`~remora.code.parsing.source.SourceNode`; :mod:`remora.code.node_structure`
+answers the same questions for a run's node (``remora_code.span`` ...).
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from typing import Any
 
 import libcst as cst
 
-from remora.code.context import CodeContext
-from remora.code.module import host_function
-from remora.code.source import SourceNode, child_nodes, field_names
-from remora.code.text_cache import per_node
+from remora.code.parsing.source import SourceNode
+from remora.code.parsing.text_cache import per_node
+from remora.code.parsing.tree_walk import child_nodes, field_names
 
 __all__ = ["node_raises", "node_returns", "node_signature", "node_span"]
 
@@ -234,27 +233,3 @@ def node_returns(node: SourceNode) -> dict[str, Any]:
         "is_generator": own.yields > 0,
         "annotation": annotation,
     }
-
-
-@host_function
-def span(context: CodeContext) -> dict[str, Any]:
-    """The node's exact place in its file (lines, bytes, decorators included), header and text."""
-    return node_span(context.located())
-
-
-@host_function
-def signature(context: CodeContext) -> dict[str, Any]:
-    """The node's signature: parameters of every kind with annotation and default as written."""
-    return node_signature(context.located())
-
-
-@host_function
-def raises(context: CodeContext) -> list[dict[str, Any]]:
-    """Exceptions the node's own code raises: ``[{"name", "line", "reraise"}]``."""
-    return node_raises(context.located())
-
-
-@host_function
-def returns(context: CodeContext) -> dict[str, Any]:
-    """``{"returns_value", "is_generator", "annotation"}`` for the node's own code."""
-    return node_returns(context.located())

@@ -15,8 +15,8 @@ import difflib
 import itertools
 from collections.abc import Callable, Sequence
 
-from remora.code.reparse_tree import Reparsed, Unreadable
-from remora.code.source import ParsedFile
+from remora.code.parsing.reparse_tree import Reparsed, Unreadable
+from remora.code.parsing.source import ParsedFile
 
 __all__ = ["edits_of", "reparsed_in_steps"]
 

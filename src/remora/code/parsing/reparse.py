@@ -26,11 +26,11 @@ from collections.abc import Sequence
 import libcst as cst
 from libcst.metadata import CodeSpan
 
-from remora.code.line_breaks import line_start_at
-from remora.code.reparse_spans import NewSpans, SnippetSpans
-from remora.code.reparse_statements import blocks_holding, inserted_at, statements_reparsed
-from remora.code.reparse_steps import edits_of, reparsed_in_steps
-from remora.code.reparse_tree import (
+from remora.code.parsing.line_breaks import line_start_at
+from remora.code.parsing.reparse_spans import NewSpans, SnippetSpans
+from remora.code.parsing.reparse_statements import blocks_holding, inserted_at, statements_reparsed
+from remora.code.parsing.reparse_steps import edits_of, reparsed_in_steps
+from remora.code.parsing.reparse_tree import (
     Reparsed,
     Unreadable,
     changed_region,
@@ -43,13 +43,8 @@ from remora.code.reparse_tree import (
     rebuild_path,
     whole_lines,
 )
-from remora.code.source import (
-    Definition,
-    ParsedFile,
-    byte_spans,
-    field_names,
-    qualified_definitions,
-)
+from remora.code.parsing.source import ParsedFile, byte_spans
+from remora.code.parsing.tree_walk import Definition, field_names, qualified_definitions
 
 __all__ = ["Reparsed", "changed_region", "reparsed_spans"]
 

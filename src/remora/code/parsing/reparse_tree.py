@@ -10,15 +10,10 @@ from typing import NamedTuple
 import libcst as cst
 from libcst.metadata import CodeSpan
 
-from remora.code.line_breaks import line_break_at, line_start_at
-from remora.code.reparse_spans import SnippetSpans
-from remora.code.source import (
-    Definition,
-    ParsedFile,
-    field_names,
-    python_syntax_error,
-    statement_children,
-)
+from remora.code.parsing.line_breaks import line_break_at, line_start_at
+from remora.code.parsing.reparse_spans import SnippetSpans
+from remora.code.parsing.source import ParsedFile, python_syntax_error
+from remora.code.parsing.tree_walk import Definition, field_names, statement_children
 
 __all__ = [
     "Reparsed",

@@ -13,9 +13,9 @@ from typing import cast
 import libcst as cst
 from libcst.metadata import CodeSpan
 
-from remora.code.line_breaks import line_start_at
-from remora.code.reparse_spans import NewSpans, SnippetSpans
-from remora.code.reparse_tree import (
+from remora.code.parsing.line_breaks import line_start_at
+from remora.code.parsing.reparse_spans import NewSpans, SnippetSpans
+from remora.code.parsing.reparse_tree import (
     Reparsed,
     footer_may_follow,
     indent_at,
@@ -25,7 +25,8 @@ from remora.code.reparse_tree import (
     rebuild_path,
     whole_lines,
 )
-from remora.code.source import Definition, ParsedFile, byte_spans, qualified_definitions
+from remora.code.parsing.source import ParsedFile, byte_spans
+from remora.code.parsing.tree_walk import Definition, qualified_definitions
 
 __all__ = ["BlockOwner", "blocks_holding", "inserted_at", "statements_reparsed"]
 

@@ -15,11 +15,8 @@ an earlier tool of the same run moved it.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import functools
-import threading
-from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -27,25 +24,18 @@ import libcst as cst
 from libcst.metadata import ByteSpanPositionProvider, CodePosition, CodeRange, CodeSpan
 
 from remora import python_ast
-from remora.code.line_breaks import line_break_at, line_start_at, line_starts
+from remora.code.parsing.line_breaks import line_break_at, line_start_at, line_starts
+from remora.code.parsing.tree_walk import Definition, qualified_definitions
 
 __all__ = [
-    "Definition",
     "NodeRef",
     "ParsedFile",
     "SourceNode",
     "byte_spans",
-    "child_nodes",
-    "field_names",
     "literal_value",
     "locate",
-    "parse",
     "python_syntax_error",
-    "qualified_definitions",
-    "statement_children",
 ]
-
-Definition = cst.FunctionDef | cst.ClassDef
 
 
 @dataclass(frozen=True)
@@ -163,99 +153,13 @@ class ParsedFile:
 
     @functools.cached_property
     def python_reads(self) -> bool:
-        """Whether the running interpreter's own parser reads the text (see ``_parse``)."""
+        """Whether the running interpreter's own parser reads the text (a text it read before
+        a change is refused by it first: :mod:`remora.code.parsing.parse_cache`)."""
         try:
             python_ast.parse(self.text, self.path)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             return False
         return True
-
-
-# Whole parses of each file's last texts (changed under _PARSING): a run's new text (one node
-# changed) is made from one of them by parsing only the definition that changed (reparse.py).
-# Bounded by their texts' size, not their number: a parsed tree takes ~300 bytes per byte of
-# source (SQLAlchemy's compiler.py, 275 KB: ~85 MB), so 32 large files' trees were gigabytes.
-_BASES: OrderedDict[str, list[ParsedFile]] = OrderedDict()
-_BASES_PER_PATH, _BASE_BYTES = 2, 1_000_000
-# The last texts parsed, whole or from a base. A file made from a base holds that base's tree
-# (its spans are looked up there): an entry outlives no base of its path, or the bound on the
-# bases would bound nothing (16 files of compiler.py kept 16 evicted trees alive).
-_PARSED: OrderedDict[tuple[str, str], ParsedFile] = OrderedDict()
-_PARSED_ENTRIES = 16
-
-
-# Host functions also run on the sandbox's own threads: two runs asking about the same new
-# text at once parsed it twice (a third of sample_data's whole parses on click). Parsing holds
-# the GIL throughout, so one at a time costs no parallelism; the second finds the first's.
-_PARSING = threading.Lock()
-
-
-def parse(text: str, path: str = "<text>") -> ParsedFile:
-    """The parsed file (the last few texts are kept: tools ask several questions of one text)."""
-    with _PARSING:
-        key = (text, path)
-        file = _PARSED.get(key)
-        if file is None:
-            file = _parse(text, path)
-            _PARSED[key] = file
-            if len(_PARSED) > _PARSED_ENTRIES:
-                _PARSED.popitem(last=False)
-        _PARSED.move_to_end(key)
-        return file
-
-
-def _parse(text: str, path: str) -> ParsedFile:
-    from remora.code.reparse import reparsed_spans
-
-    data = text.encode("utf-8")
-    bases = _BASES.get(path, [])
-    for base in bases:
-        if base.data == data:  # evicted from _PARSED while kept here: no parse at all
-            _BASES.move_to_end(path)
-            return base
-    for base in bases:
-        tree = reparsed_spans(base, data)
-        if tree is not None:
-            return ParsedFile(
-                text, path, tree=(tree.module, tree.spans), definitions=tree.definitions
-            )
-    if bases and bases[0].python_reads:
-        _python_refuses(text, path)
-    file = ParsedFile(text, path)
-    bases = _BASES.setdefault(path, [])
-    if len(bases) < _BASES_PER_PATH:
-        bases.append(file)
-    else:  # the file's first text stays: every run's change is made on it
-        _forget(path, keep=bases[0])
-        bases[-1] = file
-    _BASES.move_to_end(path)
-    kept = sum(len(base.data) for files in _BASES.values() for base in files)
-    while kept > _BASE_BYTES and len(_BASES) > 1:  # the file just parsed always stays
-        gone, files = _BASES.popitem(last=False)
-        kept -= sum(len(base.data) for base in files)
-        _forget(gone)
-    return file
-
-
-def _forget(path: str, keep: ParsedFile | None = None) -> None:
-    """Drop ``path``'s parsed texts, but for ``keep``, when a base of it goes."""
-    for key in [k for k, file in _PARSED.items() if k[1] == path and file is not keep]:
-        del _PARSED[key]
-
-
-# A text that does not parse is refused by the interpreter's own parser first when it read the
-# file's base text: it stops at the error 3-4x sooner than LibCST (click's core.py, an error
-# at line 644: 3.8 vs 12.8 ms), and a model's edit that does not parse is common (the lint
-# stand-in's every one). LibCST reads newer syntax than the interpreter (the module docstring):
-# only a file the interpreter read before the change is refused this way, and only when the
-# interpreter refuses the new text, where the change, not the file, is what it cannot read.
-def _python_refuses(text: str, path: str) -> None:
-    """ValueError as :class:`ParsedFile` raises it when the interpreter cannot parse ``text``."""
-    why = python_syntax_error(text, path)
-    if why is not None:
-        raise ValueError(
-            f"{path}:{why.lineno}: cannot parse the file ({why.msg}); fix the syntax error first"
-        )
 
 
 def python_syntax_error(text: str | bytes, path: str = "<text>") -> SyntaxError | None:
@@ -348,66 +252,6 @@ class SourceNode:
         if not isinstance(self.definition.body, cst.IndentedBlock):
             return self.line_indent(self.header_start_byte()) + self.file.module.default_indent
         return self.line_indent(self.file.span(self.definition.body.body[0]).start)
-
-
-# What a statement body's definitions can be found under: indented suites, compound
-# statements and their clauses (a body's own ``else``, ``except``, ``finally``, ``case``);
-# a one-line suite (``if x: y()``) holds simple statements only.
-_HOLD_STATEMENTS = (
-    cst.BaseSuite,
-    cst.BaseCompoundStatement,
-    cst.Else,
-    cst.ExceptHandler,
-    cst.ExceptStarHandler,
-    cst.Finally,
-    cst.MatchCase,
-)
-
-
-def qualified_definitions(
-    module: cst.CSTNode, outer: Sequence[str] = ()
-) -> Iterator[tuple[str, Definition]]:
-    """Every class and function with its qualified name, in file order (also under if/try).
-
-    ``module`` may also be one definition, ``outer`` the names of the definitions around it.
-    """
-    found: list[tuple[str, Definition]] = []
-    stack: list[tuple[cst.CSTNode, tuple[str, ...]]] = [(module, tuple(outer))]
-    while stack:
-        node, names = stack.pop()
-        if isinstance(node, cst.FunctionDef | cst.ClassDef):
-            names = (*names, node.name.value)
-            found.append((".".join(names), node))
-        stack.extend((child, names) for child in reversed(statement_children(node)))
-    return iter(found)
-
-
-def statement_children(node: cst.CSTNode, *, simple: bool = False) -> list[cst.CSTNode]:
-    """The children of ``node`` that may hold a class or function (``simple``: and its
-    simple statement lines), in source order (a body before its ``else``/handlers):
-    expressions, simple statements, whitespace, decorators and parameters hold none."""
-    return [
-        item
-        for item in child_nodes(node)
-        if (isinstance(item, _HOLD_STATEMENTS) and not isinstance(item, cst.SimpleStatementSuite))
-        or (simple and isinstance(item, cst.SimpleStatementLine))
-    ]
-
-
-def child_nodes(node: cst.CSTNode, names: Sequence[str] | None = None) -> Iterator[cst.CSTNode]:
-    """The nodes in ``node``'s fields (``names``: in these only), in field order: read from
-    the fields, where LibCST's ``children`` and visits build every node they pass anew."""
-    for name in field_names(type(node)) if names is None else names:
-        value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif isinstance(value, tuple | list):
-            yield from (item for item in value if isinstance(item, cst.CSTNode))
-
-
-@functools.cache
-def field_names(kind: type[cst.CSTNode]) -> tuple[str, ...]:
-    return tuple(field.name for field in dataclasses.fields(kind))
 
 
 def locate(file: ParsedFile, ref: NodeRef) -> SourceNode:

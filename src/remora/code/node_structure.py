@@ -1,0 +1,39 @@
+"""``remora_code`` functions that say what the run's node is: span, signature, raises, returns.
+
+Each answers for the run's node, found again in the current text of its file, with
+the function of :mod:`remora.code.parsing.structure` of the same question.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remora.code.context import CodeContext
+from remora.code.module import host_function
+from remora.code.parsing import node_raises, node_returns, node_signature, node_span
+
+__all__ = ["raises", "returns", "signature", "span"]
+
+
+@host_function
+def span(context: CodeContext) -> dict[str, Any]:
+    """The node's exact place in its file (lines, bytes, decorators included), header and text."""
+    return node_span(context.located())
+
+
+@host_function
+def signature(context: CodeContext) -> dict[str, Any]:
+    """The node's signature: parameters of every kind with annotation and default as written."""
+    return node_signature(context.located())
+
+
+@host_function
+def raises(context: CodeContext) -> list[dict[str, Any]]:
+    """Exceptions the node's own code raises: ``[{"name", "line", "reraise"}]``."""
+    return node_raises(context.located())
+
+
+@host_function
+def returns(context: CodeContext) -> dict[str, Any]:
+    """``{"returns_value", "is_generator", "annotation"}`` for the node's own code."""
+    return node_returns(context.located())

@@ -1,0 +1,55 @@
+"""The parsing core: a file's text parsed with LibCST, its nodes found and read, kept per text.
+
+- :mod:`.source`: a parsed text (:class:`ParsedFile`: its tree, every node's byte span
+  and line) and one node of it (:class:`SourceNode`, found by :func:`locate`);
+- :mod:`.tree_walk`: the classes and functions of a tree, by qualified name;
+- :mod:`.parse_cache`: :func:`parse`, the last texts parsed, a new text of a file made
+  from an earlier parse by :mod:`.reparse` (which parses only the definition that changed:
+  :mod:`.reparse_statements`, :mod:`.reparse_steps`, on :mod:`.reparse_tree` and
+  :mod:`.reparse_spans`);
+- :mod:`.structure`: what a node is (span, signature, raises, returns);
+- :mod:`.text_cache`: work done once per text (the ``ast`` tree); :mod:`.line_breaks`.
+
+It imports nothing else of :mod:`remora.code` (a contract of ``lint-imports``).
+"""
+
+from remora.code.parsing.line_breaks import line_starts
+from remora.code.parsing.parse_cache import parse
+from remora.code.parsing.source import (
+    NodeRef,
+    ParsedFile,
+    SourceNode,
+    literal_value,
+    locate,
+    python_syntax_error,
+)
+from remora.code.parsing.structure import node_raises, node_returns, node_signature, node_span
+from remora.code.parsing.text_cache import ast_tree, per_node, per_text
+from remora.code.parsing.tree_walk import (
+    Definition,
+    child_nodes,
+    qualified_definitions,
+    statement_children,
+)
+
+__all__ = [
+    "Definition",
+    "NodeRef",
+    "ParsedFile",
+    "SourceNode",
+    "ast_tree",
+    "child_nodes",
+    "line_starts",
+    "literal_value",
+    "locate",
+    "node_raises",
+    "node_returns",
+    "node_signature",
+    "node_span",
+    "parse",
+    "per_node",
+    "per_text",
+    "python_syntax_error",
+    "qualified_definitions",
+    "statement_children",
+]
