@@ -36,7 +36,13 @@ DEFAULT_PROMPT_CACHE_MIB = 128
 
 
 class Section(BaseModel):
-    """A section of the configuration: unknown keys are errors, assignments validated."""
+    """A section of the configuration: unknown keys are errors, assignments validated.
+
+    Defaults are written ``Field(default=...)``, by keyword: type checkers read a
+    section's constructor from that (PEP 681), so ``remora.ModelConfig(...)`` in a
+    user's script is checked without pydantic's mypy plugin
+    (tests/unit/library/test_library_types.py).
+    """
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
@@ -51,60 +57,68 @@ PROVIDER_NAMES: tuple[ProviderName, ...] = typing.get_args(ProviderName)
 class RequestRetryConfig(Section):
     """`model.retry`: a model request sent again after a connection error or a timeout."""
 
-    max_attempts: int = Field(3, ge=1, description="Attempts on connection errors and timeouts")
-    backoff_s: float = Field(0.5, ge=0, description="First backoff; doubles each attempt")
+    max_attempts: int = Field(
+        default=3, ge=1, description="Attempts on connection errors and timeouts"
+    )
+    backoff_s: float = Field(default=0.5, ge=0, description="First backoff; doubles each attempt")
 
 
 class ModelConfig(Section):
     provider: str = Field(
-        "embedded",
+        default="embedded",
         description="A built-in provider (embedded, openai, llm, gemini, scripted) or a plugin's",
     )
     id: str = Field(
-        DEFAULT_EMBEDDED_MODEL,
+        default=DEFAULT_EMBEDDED_MODEL,
         description="Model id as the provider names it (embedded: a name from `remora models`)",
     )
-    path: Path | None = Field(None, description="A GGUF file for the embedded provider")
+    path: Path | None = Field(default=None, description="A GGUF file for the embedded provider")
     base_url: str | list[str] | None = Field(
-        None, description="The server's URL; openai: a list spreads requests over servers"
+        default=None, description="The server's URL; openai: a list spreads requests over servers"
     )
-    api_key_env: str | None = Field(None, description="Environment variable holding the key")
-    timeout: float = Field(60.0, gt=0, description="Seconds per model request")
+    api_key_env: str | None = Field(
+        default=None, description="Environment variable holding the key"
+    )
+    timeout: float = Field(default=60.0, gt=0, description="Seconds per model request")
     retry: RequestRetryConfig = Field(default_factory=RequestRetryConfig)
     # vLLM batches far more than this; a llama.cpp server takes its -np slots and queues the rest.
     max_in_flight: int = Field(
-        16,
+        default=16,
         ge=1,
         le=4096,
         description="openai: requests at once per server (default -j: 1.5 × the sum)",
     )
     cooldown_s: float = Field(
-        30.0, gt=0, description="openai: seconds a server that stopped answering is left out"
+        default=30.0,
+        gt=0,
+        description="openai: seconds a server that stopped answering is left out",
     )
-    profile: str | None = Field(None, description="Model profile; default: from the model id")
+    profile: str | None = Field(
+        default=None, description="Model profile; default: from the model id"
+    )
     # One slot: the engine reads one prompt at a time at full speed, the other agents
     # wait in the queue (not counted against them) or run their tools, and the KV
     # cache is half of two slots' (~95 MB less). `benchmarks/analyze.py` on the
     # sample project, with the 128 MiB prompt cache: 1 slot 180-204 s, peak RSS 530
     # MB; 2 slots 214-215 s, 640 MB (64 MiB cache).
-    n_parallel: int = Field(1, ge=1, le=256, description="Embedded: parallel slots")
+    n_parallel: int = Field(default=1, ge=1, le=256, description="Embedded: parallel slots")
     n_ctx_per_slot: int = Field(
-        4096, ge=256, le=1_048_576, description="Embedded: context per slot"
+        default=4096, ge=256, le=1_048_576, description="Embedded: context per slot"
     )
-    threads: int | None = Field(None, ge=1, le=1024, description="Embedded: CPU threads")
+    threads: int | None = Field(default=None, ge=1, le=1024, description="Embedded: CPU threads")
     # f16 reads prompts ~1.7x faster than q8_0 on AVX2 (SmolLM2-135M, one thread:
     # 110 -> 190 tokens/s) for ~23 KB instead of ~12 KB per token of context.
     kv_cache: Literal["f16", "q8_0"] = Field(
-        "f16", description="Embedded: KV cache type (q8_0 halves its memory, reads slower)"
+        default="f16", description="Embedded: KV cache type (q8_0 halves its memory, reads slower)"
     )
     prompt_cache_mib: int = Field(
-        DEFAULT_PROMPT_CACHE_MIB,
+        default=DEFAULT_PROMPT_CACHE_MIB,
         ge=0,
         le=1_048_576,
         description="Embedded: RAM (MiB) per engine keeping prompt states between requests",
     )
     engines: int = Field(
-        1,
+        default=1,
         ge=1,
         le=16,
         description="Embedded: model copies sharing the slots, each with its own threads",

@@ -34,15 +34,17 @@ __all__ = [
 class DiscoveryConfig(_Section):
     language: Literal["python"] = "python"
     query_pack: str = "remora_core"
-    query_dir: Path | None = Field(None, description="Extra query packs, searched first")
+    query_dir: Path | None = Field(default=None, description="Extra query packs, searched first")
     ignore: list[str] = Field(default_factory=list, description="Extra gitignore-style patterns")
     use_gitignore: bool = True
-    workers: int | None = Field(None, ge=1, description="Parse processes; default: CPU count")
+    workers: int | None = Field(
+        default=None, ge=1, description="Parse processes; default: CPU count"
+    )
 
 
 class OperationConfig(_Section):
     enabled: bool = True
-    model: dict[str, Any] | None = Field(None, description="Overrides of the model section")
+    model: dict[str, Any] | None = Field(default=None, description="Overrides of the model section")
     options: dict[str, Any] = Field(default_factory=dict)
     # File patterns (fnmatch on the project-relative path, `*` crosses `/`; a
     # pattern without `/` also matches the file name alone). An empty include
@@ -74,18 +76,18 @@ class TurnPolicyConfig(_Section):
     final_turn_submit_only: bool = True
     # Retries in a row (per agent and model, one command) that only repeated the
     # refused call, after which that agent's refusals end its runs; 0: always retry.
-    max_repeated_retries: int = Field(3, ge=0)
+    max_repeated_retries: int = Field(default=3, ge=0)
 
 
 class RunnerConfig(_Section):
-    max_turns: int = Field(8, ge=1)
-    max_tokens: int = Field(512, ge=1)
-    temperature: float = Field(0.0, ge=0.0, le=2.0)
+    max_turns: int = Field(default=8, ge=1)
+    max_tokens: int = Field(default=512, ge=1)
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     tool_choice: str = "auto"
     model_profile: str | None = None
-    per_turn_timeout: float = Field(60.0, gt=0)
-    total_timeout: float = Field(300.0, gt=0)
-    invalid_response_retries: int = Field(1, ge=0)
+    per_turn_timeout: float = Field(default=60.0, gt=0)
+    total_timeout: float = Field(default=300.0, gt=0)
+    invalid_response_retries: int = Field(default=1, ge=0)
     policy: TurnPolicyConfig = Field(default_factory=TurnPolicyConfig)
 
     @field_validator("tool_choice")
@@ -98,17 +100,17 @@ class RunnerConfig(_Section):
 
 
 class SandboxLimitOverrides(_Section):
-    max_duration_s: float | None = Field(None, gt=0)
-    max_memory_mb: int | None = Field(None, gt=0)
-    max_recursion_depth: int | None = Field(None, gt=0)
-    max_suspensions: int | None = Field(None, gt=0)
+    max_duration_s: float | None = Field(default=None, gt=0)
+    max_memory_mb: int | None = Field(default=None, gt=0)
+    max_recursion_depth: int | None = Field(default=None, gt=0)
+    max_suspensions: int | None = Field(default=None, gt=0)
 
 
 class SandboxConfig(_Section):
     limits: Literal["strict", "default", "permissive"] = "default"
     overrides: SandboxLimitOverrides = Field(default_factory=SandboxLimitOverrides)
     max_concurrent_agents: int | None = Field(
-        None,
+        default=None,
         ge=1,
         description="Agent runs talking to the model at once (-j; a few more do host work "
         "beside them); default: 1.5 × openai servers' max_in_flight, else 4",
@@ -120,25 +122,27 @@ class SandboxConfig(_Section):
     # instead of 4.75-5.7, the same CPU per run, +180 MB of RSS; only openai models, and
     # only from 300 runs (an embedded or small run stays in one process, as before).
     host_processes: int | Literal["auto"] = Field(
-        "auto",
+        default="auto",
         description="analyze: processes sharing the nodes, file by file (openai models only); "
         "auto: one per CPU, up to 8, from 150 runs each (else one); 1: one process",
     )
     workers: int | None = Field(
-        None,
+        default=None,
         ge=1,
         description="Monty worker processes at most, started as needed; default: one per agent "
         "run at once (-j and the runs beside), since a tool script holds its worker while the "
         "host works for it",
     )
-    request_timeout: float = Field(30.0, gt=0, description="Seconds before a worker is killed")
+    request_timeout: float = Field(
+        default=30.0, gt=0, description="Seconds before a worker is killed"
+    )
     commands: list[list[str]] = Field(
         default_factory=lambda: [["ruff"], ["python", "-m", "pytest"]],
         description="Allowed command prefixes for run_command",
     )
-    command_timeout: float = Field(60.0, gt=0)
+    command_timeout: float = Field(default=60.0, gt=0)
     allow_unsandboxed_commands: bool = Field(
-        False,
+        default=False,
         description="Run commands without the bubblewrap sandbox when none can be created "
         "(unsafe: a command such as pytest then runs the project's code as you)",
     )
@@ -153,12 +157,12 @@ class SandboxConfig(_Section):
 
 class EventsConfig(_Section):
     enabled: bool = False
-    output: str = Field(".remora/events.jsonl", description="A file path, or - for stdout")
-    max_payload_chars: int = Field(2000, ge=10)
+    output: str = Field(default=".remora/events.jsonl", description="A file path, or - for stdout")
+    max_payload_chars: int = Field(default=2000, ge=10)
 
 
 class WatchConfig(_Section):
-    debounce_ms: int = Field(500, ge=0)
+    debounce_ms: int = Field(default=500, ge=0)
     ignore: list[str] = Field(default_factory=list)
 
 
@@ -171,13 +175,13 @@ class LspConfig(_Section):
 class AssistantConfig(_Section):
     """The live-Python assistant: its own limits, not the code agents'."""
 
-    max_steps: int = Field(6, ge=1, description="Model steps per question")
+    max_steps: int = Field(default=6, ge=1, description="Model steps per question")
     # For the default model (Qwen2.5-Coder-0.5B: a step with the facts is 3-5 s on 2 cores).
-    step_timeout: float = Field(15.0, gt=0, description="Seconds per model step")
-    total_timeout: float = Field(45.0, gt=0, description="Seconds per question")
-    invalid_response_retries: int = Field(1, ge=0)
+    step_timeout: float = Field(default=15.0, gt=0, description="Seconds per model step")
+    total_timeout: float = Field(default=45.0, gt=0, description="Seconds per question")
+    invalid_response_retries: int = Field(default=1, ge=0)
     history_file: Path | None = Field(
-        None, description="REPL history; default .remora/repl_history"
+        default=None, description="REPL history; default .remora/repl_history"
     )
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import remora
-from remora.errors import UsageError, WorkspaceNotFoundError
+from remora.config import SandboxConfig
+from remora.errors import ConfigValueError, UsageError, WorkspaceNotFoundError
 
 SHOP = (
     '"""Shop helpers."""\n\nimport os\nimport sys\n\n\ndef total(prices):\n    return sum(prices)\n'
@@ -41,6 +42,11 @@ def analyze(root: Path) -> remora.Analysis:
         project=root,
         config={"sandbox": {"max_concurrent_agents": 1}},
     )
+
+
+def models_of(analysis: remora.Analysis) -> list[str]:
+    """``provider:id`` of the model each run used (its transcript's)."""
+    return [str(o.result.details["transcript"]["model"]) for o in analysis.outcomes]
 
 
 def test_analyze_returns_outcomes_and_changes_and_leaves_the_project(tmp_path: Path) -> None:
@@ -110,3 +116,57 @@ def test_unknown_operation_is_a_usage_error(tmp_path: Path) -> None:
     root = project(tmp_path)
     with pytest.raises(UsageError, match="unknown operation 'lnt'"):
         remora.analyze(root, operations=["lnt"], model=scripted(root), project=root)
+
+
+def test_typed_model_and_config_objects_run_as_their_mappings(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    analysis = remora.analyze(
+        root / "pkg",
+        operations="lint",
+        model=remora.ModelConfig(provider="scripted", id="scripted", path=root / "turns.yaml"),
+        project=root,
+        config=remora.RemoraConfig(sandbox=SandboxConfig(max_concurrent_agents=1)),
+    )
+    assert analysis.counts() == {"success": 3, "failed": 0, "skipped": 0, "changed": 1}
+    assert models_of(analysis) == ["scripted:scripted"] * 3
+    [change] = analysis.changes
+    assert "-import os\n-import sys\n" in change.diff
+
+
+def test_of_a_typed_object_only_the_fields_given_override_the_file(tmp_path: Path) -> None:
+    # Its defaults (provider "embedded", no path) must not replace remora.yaml's model.
+    root = project(tmp_path)
+    (root / "remora.yaml").write_text(
+        f"model:\n  provider: scripted\n  path: {root / 'turns.yaml'}\n  id: from-file\n"
+    )
+    analysis = remora.analyze(
+        root / "pkg", operations="lint", model=remora.ModelConfig(id="given"), project=root
+    )
+    assert analysis.exit_code == 0
+    assert models_of(analysis) == ["scripted:given"] * 3
+
+
+def test_analyze_async_is_analyze_awaited(tmp_path: Path) -> None:
+    root = project(tmp_path)
+
+    async def in_a_service() -> remora.Analysis:
+        return await remora.analyze_async(
+            root / "pkg", operations="lint", model=scripted(root), project=root
+        )
+
+    analysis = asyncio.run(in_a_service())
+    assert analysis.counts() == {"success": 3, "failed": 0, "skipped": 0, "changed": 1}
+    [change] = analysis.changes
+    assert [item.id for item in remora.review.list_changes(root)] == [change.workspace_id]
+
+
+def test_bad_fields_and_arguments_are_named(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    bad_timeout = {**scripted(root), "timeout": -1}
+    with pytest.raises(ConfigValueError, match=r"'model\.timeout' \(flag\): Input should be"):
+        remora.analyze(root, model=bad_timeout, project=root)
+    with pytest.raises(UsageError, match=r"model: expected a model id \(str\), a remora\."):
+        remora.analyze(root, model=42, project=root)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"config: expected a remora\.RemoraConfig or a dict"):
+        asyncio.run(remora.analyze_async(root, config=["sandbox"], project=root))  # type: ignore[arg-type]
+    assert not (root / ".remora").exists()
