@@ -78,7 +78,7 @@ from competence_lib.report import corpus_listing, figures, share_table, table
 
 from remora.config import LoadedConfig, load_config
 from remora.coordinator import Coordinator, TaskOutcome
-from remora.coordinator.providers import ProviderFactory
+from remora.coordinator.provider_pool import ProviderFactory
 from remora.discovery import discover
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError

@@ -44,6 +44,7 @@ from remora.coordinator import (
     TaskOutcome,
     check_options,
     parse_operations,
+    plan_operations,
 )
 from remora.coordinator.rejections import RerunPlan
 from remora.coordinator.shard_parent import run_shards
@@ -222,7 +223,8 @@ async def run(
     nodes, operations, only = discovered.nodes, plan.operations, None
     if rerun is not None:
         nodes, operations, only = rerun.nodes, rerun.operations, rerun.pairs
-    shards = plan_shards(plan.loaded, plan.registry, nodes, operations, only)
+    plans = plan_operations(operations, plan.loaded.config, plan.registry)  # once
+    shards = plan_shards(plan.loaded, plans, nodes, only)
     if shards is not None:
         return await run_shards(
             shards,
@@ -248,7 +250,7 @@ async def run(
     coordinator.keep_details = details
     async with coordinator:
         report = await coordinator.analyze(
-            nodes, operations, auto_accept=auto_accept, only=only, force=force
+            nodes, plans, auto_accept=auto_accept, only=only, force=force
         )
     return report, coordinator.sandbox_faulted
 

@@ -12,7 +12,7 @@
     text = await read_file(path)
     {"lines": len(text.splitlines())}
 
-The loader (:mod:`remora.sandbox.loader`) reads these declarations with ``ast``
+The loader (:mod:`remora.sandbox.script_loader`) reads these declarations with ``ast``
 and blanks their lines before the script runs in Monty, so neither function is
 ever called inside the sandbox. They exist so that editors and type checkers
 understand a script, and so that importing one on the host does no harm.

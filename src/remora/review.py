@@ -1,7 +1,7 @@
 """The review queue as a library: list, show, accept and reject the agents' changes.
 
 ``remora review`` (the CLI) calls these same functions; the web app and the
-language server share the per-workspace steps of :mod:`remora.results.review`.
+language server share the per-workspace steps of :mod:`remora.results.review_queue`.
 Every function takes the project's root directory (the folder holding
 ``.remora/``)::
 
@@ -24,8 +24,8 @@ from remora.config.arguments import check_bool, check_ids, check_int_list, check
 from remora.errors import RemoraError, UsageError, WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.results import ResultsDB
-from remora.results import review as queue
-from remora.results.review import ReviewItem
+from remora.results import review_queue as queue
+from remora.results.review_queue import ReviewItem
 from remora.results.summary import coverage_line, mutation_line
 from remora.workspace import AcceptReport, FileChange, WorkspaceStore
 from remora.workspace.hunks import Hunk, change_hunks

@@ -76,10 +76,6 @@ def find_node(root: Path, rel: str, full_name: str | None = None) -> CSTNode:
     raise AssertionError(f"no node {full_name!r} in {rel}: {[n.full_name for n in nodes]}")
 
 
-# The test agent lives in testgen/ so test tooling does not take product code for tests.
-AGENT_FOLDERS = {"test": "testgen"}
-
-
 class Bench:
     """Runs bundled tool scripts against one project, one workspace per (operation, node)."""
 
@@ -99,7 +95,7 @@ class Bench:
     async def envelope(
         self, agent: str, script: str, node: CSTNode, args: dict[str, Any] | None = None
     ) -> dict[str, Any]:
-        loaded = load_tool_script(BUNDLED / AGENT_FOLDERS.get(agent, agent) / script)
+        loaded = load_tool_script(BUNDLED / agent / script)
         workspace = self.workspace(agent, node)
         externals = build_externals(workspace, node, self.config)
         modules = {MODULE_NAME: build_module(CodeContext(workspace, node, self.config))}

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from remora.providers.llama_server import LocalServer
 from remora.providers.model_store import DEFAULT_MODEL, ensure_model
-from remora.providers.server import LocalServer
 
 # The model name the server lists at /v1/models; use it as model.id with the server.
 LLAMA_SERVER_MODEL = DEFAULT_MODEL

@@ -27,6 +27,7 @@ from standin_support import REMORA, Standin, remora_env
 
 from remora.agents import AgentRegistry
 from remora.config.loading import load_config
+from remora.coordinator import plan_operations
 from remora.coordinator.shards import plan_shards
 from remora.discovery import discover
 from remora.results import ResultsDB
@@ -224,7 +225,9 @@ def test_a_file_too_heavy_for_one_process_is_cut_between_them(
     loaded = load_config(overrides={"sandbox": {"host_processes": 2}}, project_root=roots[1])
     registry = AgentRegistry(loaded.config.agents_dir, project_root=roots[1])
     nodes = discover([roots[1] / "calc"], project_root=roots[1]).nodes
-    plan = plan_shards(loaded, registry, nodes, ["docstring", "lint"])
+    plan = plan_shards(
+        loaded, plan_operations(["docstring", "lint"], loaded.config, registry), nodes
+    )
     assert plan is not None and [s.files for s in plan.shards] == [
         ("calc/__init__.py", "calc/core.py"),
         ("calc/core.py",),

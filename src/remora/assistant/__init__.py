@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from remora.assistant.capabilities import Capabilities
-from remora.assistant.envelope import CapabilityError
+from remora.assistant.capability_result import CapabilityError
 from remora.assistant.executor import CallRecord, CapabilityExecutor
 from remora.assistant.session import (
     SYSTEM_PROMPT,

@@ -20,7 +20,7 @@ from typing import Any
 
 import jsonschema
 
-from remora.assistant.envelope import (
+from remora.assistant.capability_result import (
     INTERNAL,
     INVALID_ARGS,
     UNKNOWN_FUNCTION,

@@ -19,8 +19,8 @@ from remora.agents.definition import InitialContext, SubagentDefinition, ToolDef
 from remora.assistant.answering import answer_from_facts, said_not_found
 from remora.assistant.capabilities import Capabilities
 from remora.assistant.executor import CallRecord, CapabilityExecutor
-from remora.assistant.facts import QuestionFacts, gather_facts
 from remora.assistant.grounding import NOT_FOUND, check_answer, source_texts
+from remora.assistant.question_facts import QuestionFacts, gather_facts
 from remora.assistant.specs import CAPABILITY_SPECS
 from remora.config import AssistantConfig, RunnerConfig, TurnPolicyConfig
 from remora.conversation import ModelRequest, ModelTurn, Usage

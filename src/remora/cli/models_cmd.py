@@ -18,7 +18,7 @@ from remora.cli.fetch_progress import console_progress
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import console, err_console, print_json
 from remora.config import ModelConfig, RemoraConfig
-from remora.coordinator.providers import agents_at_once
+from remora.coordinator.concurrency import agents_at_once
 from remora.coordinator.server_states import read_server_states
 from remora.errors import ModelUnavailableError
 from remora.profiles import resolve_profile
@@ -266,7 +266,7 @@ def _servers_table(configured: list[dict[str, Any]]) -> Table | None:
 
 
 def _serve(model_path: Path, name: str, port: int, model: ModelConfig) -> None:
-    from remora.providers.server import LocalServer
+    from remora.providers.llama_server import LocalServer
 
     try:
         server = LocalServer(

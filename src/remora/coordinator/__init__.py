@@ -9,7 +9,7 @@
 
 from remora.coordinator.batch import OPERATIONAL_ERRORS, Coordinator
 from remora.coordinator.binding import OptionBoundExecutor, bind_options, check_options
-from remora.coordinator.providers import ProviderFactory, ProviderPool, model_key
+from remora.coordinator.provider_pool import ProviderFactory, ProviderPool, model_key
 from remora.coordinator.report import AnalyzeReport, NullProgress, ProgressSink, TaskOutcome
 from remora.coordinator.tasks import (
     OperationPlan,

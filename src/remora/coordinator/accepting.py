@@ -12,8 +12,8 @@ from typing import Any
 from remora.coordinator.report import AnalyzeReport, TaskOutcome
 from remora.errors import RemoraError
 from remora.results import ResultsDB
-from remora.results.review import accept as accept_workspace
-from remora.results.review import settle_conflicts
+from remora.results.review_queue import accept as accept_workspace
+from remora.results.review_queue import settle_conflicts
 from remora.workspace import WorkspaceStore
 
 __all__ = ["auto_accept"]

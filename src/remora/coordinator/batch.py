@@ -17,7 +17,7 @@ import asyncio
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -27,6 +27,7 @@ from remora.config import ModelConfig, RemoraConfig
 from remora.conversation import TextCompleter
 from remora.coordinator.accepting import auto_accept as accept_changes
 from remora.coordinator.binding import OptionBoundExecutor
+from remora.coordinator.concurrency import agents_at_once, runs_beside
 from remora.coordinator.distinct import DistinctProposals
 from remora.coordinator.heap import HeapTrimmer, fewer_collections
 from remora.coordinator.incremental import (
@@ -36,14 +37,8 @@ from remora.coordinator.incremental import (
     reused_outcome,
     task_fingerprint,
 )
-from remora.coordinator.providers import (
-    ProviderFactory,
-    ProviderPool,
-    agents_at_once,
-    model_key,
-    runs_beside,
-)
-from remora.coordinator.rejections import review_memory
+from remora.coordinator.provider_pool import ProviderFactory, ProviderPool, model_key
+from remora.coordinator.rejections import ReviewMemory, review_memory
 from remora.coordinator.report import (
     AnalyzeReport,
     NullProgress,
@@ -51,19 +46,20 @@ from remora.coordinator.report import (
     TaskOutcome,
     transcript_details,
 )
-from remora.coordinator.run_end import close_workspace
 from remora.coordinator.server_states import StatesWriter, publish_server_states
 from remora.coordinator.tasks import (
+    OperationPlan,
     Task,
     not_run_result,
     plan_operations,
 )
 from remora.coordinator.workers import run_workers
+from remora.coordinator.workspace_close import close_workspace
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.results import ResultsDB
-from remora.results.review import new_result_state, supersede
+from remora.results.review_queue import new_result_state, supersede
 from remora.runner import (
     AgentResult,
     AgentRunner,
@@ -75,7 +71,7 @@ from remora.runner import (
     settle,
 )
 from remora.sandbox import SandboxRuntime
-from remora.workspace import WorkspaceStore
+from remora.workspace import Workspace, WorkspaceStore
 
 __all__ = ["OPERATIONAL_ERRORS", "Coordinator", "MoreNodes"]
 
@@ -161,7 +157,7 @@ class Coordinator:
 
     # ------------------------------------------------------------------ plan
 
-    async def prepare(self, tasks: Sequence[Task]) -> None:
+    async def check_models(self, tasks: Sequence[Task]) -> None:
         """Create the providers the runnable tasks need and check every model first."""
         for task in tasks:
             if task.runnable and task.plan.model is not None:
@@ -184,7 +180,7 @@ class Coordinator:
     async def analyze(
         self,
         nodes: Sequence[CSTNode],
-        operations: Sequence[str],
+        operations: Sequence[str] | Mapping[str, OperationPlan],
         *,
         auto_accept: bool = False,
         only: Collection[tuple[str, str]] | None = None,
@@ -199,18 +195,25 @@ class Coordinator:
         result instead of running (see :mod:`remora.coordinator.incremental`),
         unless ``force``. ``run_id``: a run its caller started and finishes (the
         parent of sharded host processes); by default the batch is a run of its own.
+        ``operations``: their names, or their plans when the caller made them already
+        (:func:`~remora.coordinator.tasks.plan_operations`: the library plans once for
+        the shard planner and this batch).
         """
         if self.db is None:
             raise RuntimeError("Coordinator.analyze() outside `async with Coordinator(...)`")
         db = self.db
         self.distinct = DistinctProposals()
-        plans = plan_operations(operations, self.config, self.registry)
+        plans = (
+            dict(operations)
+            if isinstance(operations, Mapping)
+            else plan_operations(operations, self.config, self.registry)
+        )
         digests = {name: plan_digest(plan, self.config) for name, plan in plans.items()}
         batch = BatchPlan(plans, digests, only, force)
         first = batch.tasks_on(db, self.store, nodes)
         tasks, to_run = first.tasks, first.to_run
         # Nothing to run (an unchanged project): no model check, no sandbox start.
-        await self.prepare(to_run)
+        await self.check_models(to_run)
         own_run = run_id is None
         if run_id is None:
             run_id = db.start_run(
@@ -310,7 +313,7 @@ class Coordinator:
                     to_run, profile = planned.to_run, self._profile_name()
                     models = [t.plan.model for t in to_run if t.plan.model is not None]
                     if any((model, profile) not in self.providers for model in models):
-                        await self.prepare(to_run)  # a model first needed now is checked
+                        await self.check_models(to_run)  # a model first needed now
                     await self._start_sandbox(to_run, runs)
                     enqueue(planned)
                 return bool(queue)
@@ -396,13 +399,9 @@ class Coordinator:
                 )
             transcript = transcript_details(runner.dispatcher.log, plan.model)
             result = result.replace(details={**result.details, "transcript": transcript})
-            repeated = memory.repeat_of(workspace.changes()) if result.changed_files else None
-            if repeated is not None:
-                result = settle(
-                    memory.not_proposed(result, repeated), plan.definition.without_change
-                )
-            elif (again := self.distinct.repeat(task.operation, task.node, result)) is not None:
-                result = settle(again, plan.definition.without_change)
+            dropped = self._change_dropped(task, memory, workspace, result)
+            if dropped is not None:  # the runner settled it with a change; settled again without
+                result = settle(dropped, plan.definition.without_change)
             keep = bool(result.changed_files)
             self.store.mark_finished(workspace)
         finally:
@@ -416,6 +415,16 @@ class Coordinator:
             # The run's own workspace: a lazy one has no database to open again.
             supersede(self.store, self.db, workspace)
         return outcome
+
+    def _change_dropped(
+        self, task: Task, memory: ReviewMemory, workspace: Workspace, result: AgentResult
+    ) -> AgentResult | None:
+        """The result without its change when the change repeats one the user rejected, or
+        the words another method of the owner was proposed in this batch; None when it stands."""
+        repeated = memory.repeat_of(workspace.changes()) if result.changed_files else None
+        if repeated is not None:
+            return memory.not_proposed(result, repeated)
+        return self.distinct.repeat(task.operation, task.node, result)
 
     def _record(
         self, run_id: str, task: Task, result: AgentResult, fingerprint: str | None = None

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from remora.coordinator.providers import ProviderPool
+from remora.coordinator.provider_pool import ProviderPool
 from remora.project import STATE_DIR
 
 __all__ = [

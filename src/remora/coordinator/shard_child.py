@@ -36,7 +36,7 @@ from remora.agents import AgentRegistry
 from remora.config import ModelConfig
 from remora.config.loading import LoadedConfig
 from remora.coordinator.batch import Coordinator
-from remora.coordinator.providers import ProviderFactory
+from remora.coordinator.provider_pool import ProviderFactory
 from remora.coordinator.report import ProgressSink, TaskOutcome
 from remora.coordinator.shards import ShardSpec, jobs_per_process, nodes_by_file
 from remora.discovery.node import CSTNode

@@ -31,11 +31,10 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from remora.agents import AgentRegistry
 from remora.config import ModelConfig, RemoraConfig
 from remora.config.loading import LoadedConfig
-from remora.coordinator.providers import agents_at_once
-from remora.coordinator.tasks import OperationPlan, Task, plan_operations, plan_tasks
+from remora.coordinator.concurrency import agents_at_once
+from remora.coordinator.tasks import OperationPlan, Task, plan_tasks
 from remora.discovery.node import CSTNode
 from remora.errors import UsageError
 from remora.providers.shared_slots import SlotsSpec
@@ -299,20 +298,22 @@ def _refusal(count: int, operation: str, model: ModelConfig) -> UsageError:
 
 def plan_shards(
     loaded: LoadedConfig,
-    registry: AgentRegistry,
+    plans: Mapping[str, OperationPlan],
     nodes: Sequence[CSTNode],
-    operations: Sequence[str],
     only: Collection[tuple[str, str]] | None = None,
     *,
     cpus: int | None = None,
 ) -> ShardPlan | None:
-    """The shards for ``sandbox.host_processes``, or None when one process runs the batch."""
+    """The shards for ``sandbox.host_processes``, or None when one process runs the batch.
+
+    ``plans``: the batch's operations as :func:`~remora.coordinator.tasks.plan_operations`
+    made them, once, for this and for the coordinator that runs the batch.
+    """
     config: RemoraConfig = loaded.config
     setting = config.sandbox.host_processes
     if setting == 1:
-        return None  # today's single process exactly: nothing planned twice
-    plans = plan_operations(operations, config, registry)
-    tasks = plan_tasks(nodes, plans)
+        return None  # one process: no task is planned here, the coordinator plans them
+    tasks = plan_tasks(nodes, dict(plans))
     if only is not None:
         tasks = [t for t in tasks if (t.node.node_id, t.operation) in only]
     runnable = [t for t in tasks if t.runnable]
@@ -340,4 +341,4 @@ def plan_shards(
     pooled = set(pool)
     pool_nodes = tuple(node for node in shard_nodes if node.file_path in pooled)
     shards = partition(planned, count, weights)
-    return ShardPlan(plans, tasks, shards, total_jobs, pool, pool_nodes)
+    return ShardPlan(dict(plans), tasks, shards, total_jobs, pool, pool_nodes)

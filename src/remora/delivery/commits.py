@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from remora import review
-from remora.delivery.messages import commit_message
+from remora.delivery.commit_message import commit_message
 from remora.errors import GitError, RemoraError, UsageError, WorkspaceConflictError
 from remora.git import GitFailed, current_branch, git, git_text, head_commit, repo_top
 from remora.results import ResultsDB

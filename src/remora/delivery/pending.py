@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from remora import review
-from remora.delivery.messages import checked_line, model_of, subject
+from remora.delivery.commit_message import checked_line, model_of, subject
 from remora.results import ResultsDB
 from remora.workspace.diff import FileChange, line_opcodes, split_lines
 

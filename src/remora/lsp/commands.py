@@ -27,7 +27,7 @@ from remora.lsp.runs import run_agents
 from remora.lsp.server import RemoraLanguageServer
 from remora.project import STATE_DIR, state_dir
 from remora.results import ResultsDB
-from remora.results.review import accepted_in_editor, reject
+from remora.results.review_queue import accepted_in_editor, reject
 
 __all__ = ["REJECT_CHOICES", "register_commands"]
 

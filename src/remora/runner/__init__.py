@@ -1,5 +1,6 @@
 """The agent loop (docs/architecture.md): runner, turn policy, tool dispatch, results."""
 
+from remora.runner.agent_result import AgentResult, ResultError, Status, settle
 from remora.runner.completions import MeteredCompleter
 from remora.runner.dispatcher import (
     CallOutcome,
@@ -13,7 +14,6 @@ from remora.runner.loop import AgentRunner, effective_max_turns
 from remora.runner.messages import CONTEXT_PREFIX, Transcript
 from remora.runner.place import ModelPlace
 from remora.runner.policy import RepeatGuard, RunState, TurnPlan, TurnPolicy
-from remora.runner.result import AgentResult, ResultError, Status, settle
 from remora.runner.run_end import RetryRecord
 from remora.runner.sandbox_executor import SandboxToolExecutor
 

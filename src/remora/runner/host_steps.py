@@ -19,9 +19,9 @@ from typing import Any
 from remora.agents.definition import HostStep, SubagentDefinition
 from remora.conversation import ToolCall
 from remora.errors import AGENT_DEFINITION, RemoraError
+from remora.runner.agent_result import AgentResult, ResultError
 from remora.runner.dispatcher import ToolDispatcher, ToolExecutor, WorkspaceReporter
 from remora.runner.messages import CONTEXT_PREFIX
-from remora.runner.result import AgentResult, ResultError
 
 __all__ = ["HostStepsOutcome", "agent_label", "run_host_steps", "unreadable_workspace"]
 

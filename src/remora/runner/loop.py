@@ -27,6 +27,7 @@ from remora.errors import (
 )
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.providers.base import Provider, ProviderError
+from remora.runner.agent_result import AgentResult, ResultError, settle
 from remora.runner.clock import TurnClock
 from remora.runner.completions import MeteredCompleter
 from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, WorkspaceReporter
@@ -34,9 +35,8 @@ from remora.runner.host_steps import run_host_steps
 from remora.runner.messages import Transcript
 from remora.runner.place import ModelPlace
 from remora.runner.policy import RunState, TurnPlan, TurnPolicy
-from remora.runner.result import AgentResult, ResultError, settle
 from remora.runner.run_end import RetryRecord, RunEnd
-from remora.runner.summary import established, json_object_in, submission_result
+from remora.runner.submission import established, json_object_in, submission_result
 
 __all__ = ["AgentRunner", "effective_max_turns"]
 

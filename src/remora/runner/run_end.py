@@ -47,12 +47,12 @@ from jsonschema import Draft202012Validator
 from remora.agents.definition import SUBMIT_RESULT, SubagentDefinition
 from remora.conversation import ToolCall
 from remora.errors import RemoraError
+from remora.runner.agent_result import AgentResult, settle
 from remora.runner.dispatcher import CallOutcome, ToolDispatcher, ToolExecutor, WorkspaceReporter
 from remora.runner.host_steps import agent_label, unreadable_workspace
 from remora.runner.messages import Transcript
 from remora.runner.policy import TurnPlan, TurnPolicy, call_key
-from remora.runner.result import AgentResult, settle
-from remora.runner.summary import submission_result
+from remora.runner.submission import submission_result
 
 __all__ = ["RetryRecord", "RunEnd", "asks_for_a_fix", "changed_nothing"]
 

@@ -12,7 +12,8 @@ from remora.sandbox.declarations import ExternalDecl, Finding, HostModuleStubs, 
 from remora.sandbox.envelope import ERROR_CODES, ExternalRefused, ToolEnvelope, to_jsonable
 from remora.sandbox.externals import build_externals
 from remora.sandbox.limits import PRESETS, LimitPreset, resolve_limits
-from remora.sandbox.loader import (
+from remora.sandbox.runtime import SandboxRuntime, run_one, validate_inputs
+from remora.sandbox.script_loader import (
     PymLoadError,
     PymScript,
     check_pym,
@@ -20,7 +21,6 @@ from remora.sandbox.loader import (
     iter_pym_files,
     load_pym,
 )
-from remora.sandbox.runtime import SandboxRuntime, run_one, validate_inputs
 from remora.sandbox.signatures import EXTERNALS, ExternalSpec
 
 __all__ = [

@@ -18,7 +18,7 @@ import jsonschema
 
 from remora import python_ast
 from remora.pym import CONSTRAINTS
-from remora.sandbox.schema import UnsupportedAnnotation, annotation_schema
+from remora.sandbox.input_schema import UnsupportedAnnotation, annotation_schema
 from remora.sandbox.signatures import ExternalSpec
 
 __all__ = ["Declarations", "ExternalDecl", "Finding", "HostModuleStubs", "PymInput", "scan"]

@@ -34,7 +34,7 @@ from remora.config import SandboxConfig
 from remora.sandbox.envelope import MAX_TEXT_CHARS, ExternalRefused, ToolEnvelope
 from remora.sandbox.fork_server import close_fork_servers
 from remora.sandbox.limits import LimitPreset, resolve_limits
-from remora.sandbox.loader import PymScript
+from remora.sandbox.script_loader import PymScript
 
 __all__ = ["SandboxRuntime", "run_one", "validate_inputs"]
 

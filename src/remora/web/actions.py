@@ -16,7 +16,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from remora.delivery.commits import CommitOutcome, accept_as_commits
 from remora.errors import RemoraError
-from remora.results.review import accept, reject, settle_conflicts
+from remora.results.review_queue import accept, reject, settle_conflicts
 from remora.web.pages import page, render_change
 from remora.web.runs import start_retry_rejected
 from remora.web.security import CSRF_FIELD, CSRF_HEADER, csrf_matches

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from remora.results import ResultsDB
-from remora.results.review import review_items
+from remora.results.review_queue import review_items
 from remora.workspace import WorkspaceStore
 
 __all__ = ["STATE_FILTERS", "Queue", "QueueFilter", "QueueRow", "load_queue"]

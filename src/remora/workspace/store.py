@@ -13,11 +13,11 @@ from pathlib import Path
 from remora.errors import WorkspaceNotFoundError
 from remora.project import STATE_DIR
 from remora.workspace.accept import AcceptReport, accept_workspace
-from remora.workspace.claims import hold_claims
 from remora.workspace.diff import change_stats
 from remora.workspace.listing import FolderIds
 from remora.workspace.lock import project_lock
 from remora.workspace.overlay import Workspace
+from remora.workspace.run_claims import hold_claims
 from remora.workspace.summaries import Summaries, WorkspaceSummary
 
 __all__ = ["WorkspaceStore"]
@@ -96,7 +96,7 @@ class WorkspaceStore:
         The id is ``<operation>-<node_id>`` when that is free, else that plus a
         random suffix. Earlier workspaces of the same node and operation are
         left alone: a run that is interrupted or fails must not destroy a
-        change waiting for review. :meth:`supersede` retires them once the new
+        change waiting for review. :meth:`retire_older` retires them once the new
         run has a change.
 
         The id is claimed by an empty file; the database is only made by the
@@ -130,7 +130,7 @@ class WorkspaceStore:
         """The run writing ``ws`` is over: a later run's change may now supersede it."""
         ws.set_meta(run=_FINISHED)
 
-    def supersede(self, workspace: Workspace | str) -> list[str]:
+    def retire_older(self, workspace: Workspace | str) -> list[str]:
         """Remove the older workspaces of ``workspace``'s node and operation.
 
         Called when a new run finished with a change, which replaces theirs.
@@ -141,7 +141,7 @@ class WorkspaceStore:
         """
         if isinstance(workspace, str):
             with self.open(workspace) as ws:
-                return self.supersede(ws)
+                return self.retire_older(ws)
         workspace_id = workspace.id
         operation, node_id, created = workspace.operation, workspace.node_id, workspace.created
         removed: list[str] = []

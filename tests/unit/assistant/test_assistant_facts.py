@@ -10,7 +10,7 @@ import pytest
 
 from remora.assistant.capabilities import Capabilities
 from remora.assistant.executor import CapabilityExecutor
-from remora.assistant.facts import MAX_SUBJECTS, gather_facts, question_subjects
+from remora.assistant.question_facts import MAX_SUBJECTS, gather_facts, question_subjects
 
 SCRIPT = """\
 class Point:

@@ -19,8 +19,7 @@ def test_the_registry_lists_the_four_bundled_agents() -> None:
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_bundled_agent_loads_with_every_script_checked(name: str) -> None:
-    folder = "testgen" if name == "test" else name
-    definition = load_agent(BUNDLED_AGENTS_DIR / folder / "agent.yaml")
+    definition = load_agent(BUNDLED_AGENTS_DIR / name / "agent.yaml")
     assert definition.name == name
     assert definition.tools[-1].name == "submit_result"
     for tool in definition.tools:
@@ -51,8 +50,7 @@ STEP_RESULTS = {
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_prompts_render_with_the_node_variables(name: str) -> None:
-    folder = "testgen" if name == "test" else name
-    definition = load_agent(BUNDLED_AGENTS_DIR / folder / "agent.yaml")
+    definition = load_agent(BUNDLED_AGENTS_DIR / name / "agent.yaml")
     variables = {
         "node_text": "def f():\n    pass\n",
         "node_name": "f",

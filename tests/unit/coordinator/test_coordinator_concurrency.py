@@ -5,8 +5,8 @@ do host work beside them."""
 from __future__ import annotations
 
 from remora.config import ModelConfig, RemoraConfig
+from remora.coordinator.concurrency import DEFAULT_AGENTS_AT_ONCE, agents_at_once, runs_beside
 from remora.coordinator.incremental import _model_inputs
-from remora.coordinator.providers import DEFAULT_AGENTS_AT_ONCE, agents_at_once, runs_beside
 
 A, B = "http://a:8000/v1", "http://b:8000/v1"
 

@@ -13,7 +13,7 @@ from remora.coordinator import AnalyzeReport, Coordinator
 from remora.coordinator.rejections import rerun_plan
 from remora.providers.scripted import tool_turn
 from remora.results import ResultsDB
-from remora.results.review import reject
+from remora.results.review_queue import reject
 from remora.workspace import WorkspaceStore
 
 REASON = "say what it returns"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from remora.coordinator.run_end import close_workspace
+from remora.coordinator.workspace_close import close_workspace
 from remora.workspace import Workspace, WorkspaceStore
 
 

@@ -176,7 +176,7 @@ def test_plan_shards_splits_the_batch_as_one_process_would_run_it(tmp_path: Path
     loaded = _loaded(root, sandbox={"host_processes": 2})
     registry = AgentRegistry(loaded.config.agents_dir, project_root=root)
     nodes = nodes_of(root)
-    plan = plan_shards(loaded, registry, nodes, ["note"])
+    plan = plan_shards(loaded, plan_operations(["note"], loaded.config, registry), nodes)
     assert plan is not None
     expected = plan_tasks(nodes, plan_operations(["note"], loaded.config, registry))
     assert [(t.node.node_id, t.operation) for t in plan.tasks] == [
@@ -194,7 +194,9 @@ def test_plan_shards_splits_the_batch_as_one_process_would_run_it(tmp_path: Path
         n.node_id for n in nodes
     )
     only = {(t.node.node_id, t.operation) for t in expected if t.node.file_path == "pkg/alpha.py"}
-    assert plan_shards(loaded, registry, nodes, ["note"], only) is None  # one file left
+    assert (
+        plan_shards(loaded, plan_operations(["note"], loaded.config, registry), nodes, only) is None
+    )  # one file left
 
 
 def test_plan_shards_refuses_a_local_model_and_skips_one_process(tmp_path: Path) -> None:
@@ -202,8 +204,9 @@ def test_plan_shards_refuses_a_local_model_and_skips_one_process(tmp_path: Path)
     loaded = LoadedConfig(make_config(root, sandbox={"host_processes": 2}), project_root=root)
     registry = AgentRegistry(loaded.config.agents_dir, project_root=root)
     with pytest.raises(UsageError, match="scripted model 'note-model'"):
-        plan_shards(loaded, registry, nodes_of(root), ["note"])
-    assert plan_shards(_loaded(root), registry, nodes_of(root), ["note"]) is None
+        plan_shards(loaded, plan_operations(["note"], loaded.config, registry), nodes_of(root))
+    one = _loaded(root)
+    assert plan_shards(one, plan_operations(["note"], one.config, registry), nodes_of(root)) is None
 
 
 def test_each_process_takes_each_servers_slots_from_one_pool(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from remora.lsp.placing import place_hunks
 from remora.lsp.queue import ReviewQueue
 from remora.lsp.textmap import LineMap, Lines, PositionError
 from remora.results import ResultsDB
-from remora.results.review import accepted_in_editor
+from remora.results.review_queue import accepted_in_editor
 from remora.workspace import WorkspaceStore
 
 OLD = "import os\n\n\ndef f(x):\n    y = x\n    return y\n\n\ndef g():\n    return 1\n"

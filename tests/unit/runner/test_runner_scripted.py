@@ -23,7 +23,7 @@ from remora.providers.scripted import (
     turn_from_dict,
 )
 from remora.runner.messages import Transcript, format_context
-from remora.runner.summary import established, submission_result
+from remora.runner.submission import established, submission_result
 
 REQUEST = ModelRequest(messages=(Message.user("hi"),))
 

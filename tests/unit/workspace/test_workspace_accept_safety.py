@@ -233,9 +233,9 @@ def test_concurrent_runs_get_distinct_workspaces(project: Path) -> None:
     first.write("src/m00.py", b"VALUE = 'first'\n")
     time.sleep(0.01)
     second.write("src/m00.py", b"VALUE = 'second'\n")
-    assert store.supersede(second.id) == []  # the first run is still going
+    assert store.retire_older(second.id) == []  # the first run is still going
     store.mark_finished(first)
     first.close()
     second.close()
-    assert store.supersede(second.id) == [first.id]
+    assert store.retire_older(second.id) == [first.id]
     assert store.ids() == [second.id]

@@ -132,5 +132,5 @@ def test_supersede_from_the_closed_run_workspace(project: Path) -> None:
     store.mark_finished(second)
     second.close()
     assert isinstance(second, Workspace)
-    assert store.supersede(second) == [first.id]
+    assert store.retire_older(second) == [first.id]
     assert store.ids() == [second.id]

@@ -32,7 +32,7 @@ def test_own_creates_and_removes_show_at_once(store: WorkspaceStore) -> None:
     second = _change(store, "lint", "a" * 16)
     other = _change(store, "docstring", "a" * 16)
     assert store.ids("lint-" + "a" * 16) == sorted([first, second])
-    assert store.supersede(second) == [first]
+    assert store.retire_older(second) == [first]
     assert store.ids() == sorted([second, other])
     store.discard(other)
     assert store.ids() == [second]
@@ -62,5 +62,5 @@ def test_an_id_taken_by_an_earlier_run_is_known_without_a_listing(
     assert fresh.ids() == [earlier]
     later = _change(fresh, "lint", "d" * 16)
     assert later != earlier
-    assert fresh.supersede(later) == [earlier]
+    assert fresh.retire_older(later) == [earlier]
     assert fresh.ids() == [later]

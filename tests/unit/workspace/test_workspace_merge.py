@@ -20,7 +20,7 @@ import pytest
 from workspace_kit import snapshot
 
 from remora.results import ResultsDB
-from remora.results import review as queue
+from remora.results import review_queue as queue
 from remora.workspace import WorkspaceStore
 from remora.workspace.merge import merge_file
 

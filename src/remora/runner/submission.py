@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from remora.runner.result import AgentResult
+from remora.runner.agent_result import AgentResult
 
 __all__ = ["KNOWN_SUBMIT_FIELDS", "established", "json_object_in", "submission_result"]
 
@@ -21,7 +21,7 @@ def submission_result(submission: dict[str, Any]) -> AgentResult:
     ``changed_files`` the model reports stays in details: the result's own
     list comes from the workspace. A ``status`` it reports stays there too
     (``reported_status``): whether the run is skipped is the host's rule
-    (:func:`remora.runner.result.settle`), from the workspace, not a claim.
+    (:func:`remora.runner.agent_result.settle`), from the workspace, not a claim.
     """
     details: dict[str, Any] = {}
     nested = submission.get("details")

@@ -58,7 +58,7 @@ def supersede(store: WorkspaceStore, db: ResultsDB, workspace: Workspace | str) 
 
     The store retires their workspaces; their results become ``superseded``.
     """
-    for old in store.supersede(workspace):
+    for old in store.retire_older(workspace):
         if db.get(old) is not None:
             db.set_review_state(old, "superseded")
 
