@@ -96,7 +96,7 @@ def _install() -> None:
 
     for name, entry in list(toolkit._registry.items()):
         toolkit._registry[name] = dataclasses.replace(entry, impl=_timed(f"hf.{name}", entry.impl))
-    _wrap("remora.code.ruff_runs", "_run_ruff", "ruff run")
+    _wrap("remora.code.lint.ruff_runs", "_run_ruff", "ruff run")
     _wrap("remora.code.parsing.parse_cache", "_parse", "parse (whole or from a base)")
     _wrap("remora.sandbox.runtime", "SandboxRuntime.run", "sandbox tool run")
     _wrap("remora.runner.loop", "AgentRunner.run", "agent run")

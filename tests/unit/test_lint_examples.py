@@ -6,7 +6,7 @@ import asyncio
 import json
 import subprocess
 
-from remora.code.lint_examples import example_pair
+from remora.code.lint.rule_examples import example_pair
 from remora.sandbox.commands import resolve_executable
 
 DOC = """## What it does
@@ -64,7 +64,7 @@ def test_ruffs_own_documentation_gives_an_example_for_ret504() -> None:
 
 
 def test_the_example_is_read_once_per_rule() -> None:
-    from remora.code import lint_examples
+    from remora.code.lint import rule_examples as lint_examples
 
     lint_examples._EXAMPLES.pop("SIM108", None)
     first = asyncio.run(lint_examples._rule_example("SIM108"))
@@ -73,6 +73,6 @@ def test_the_example_is_read_once_per_rule() -> None:
 
 
 def test_a_code_ruff_has_no_rule_for_has_no_example() -> None:
-    from remora.code import lint_examples
+    from remora.code.lint import rule_examples as lint_examples
 
     assert asyncio.run(lint_examples._rule_example("NOPE123")) is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from remora.code.lint import _own_texts, lost_names
+from remora.code.lint.fixes import _own_texts, lost_names
 from remora.code.parsing import NodeRef, ParsedFile, locate
 
 PARAMETERIZE = (

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from remora.code.lint_behaviour import unmeasured
-from remora.code.lint_caused import apply_edits, new_records
+from remora.code.lint.caused_findings import apply_edits, new_records
+from remora.code.lint.same_behaviour import unmeasured
 
 MEASURED: dict[str, Any] = {
     "statements": [10, 11, 12, 13],

@@ -7,8 +7,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from remora.code.lint import own_lines
-from remora.code.lint_units import statement_lines
+from remora.code.lint.fixes import own_lines
+from remora.code.lint.statement_units import statement_lines
 from remora.code.parsing import NodeRef, ParsedFile, SourceNode, locate
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from remora.code import CodeContext, ruff_runs
-from remora.code.ruff_runs import ruff_json
+from remora.code import CodeContext
+from remora.code.lint import ruff_runs
+from remora.code.lint.ruff_runs import ruff_json
 from remora.config import SandboxConfig
 from remora.workspace import WorkspaceStore
 

@@ -2,7 +2,7 @@
 
 Ruff reads the workspace's current text on stdin (``--stdin-filename`` keeps the
 project's ruff settings and per-file rules), from the project root, once per
-text (:mod:`remora.code.ruff_runs`): the nodes of a file share its run. A node's own
+text (:mod:`remora.code.lint.ruff_runs`): the nodes of a file share its run. A node's own
 lines are its span minus the classes and functions nested in it, which are
 nodes of their own. Edits come from ruff's JSON (a fix's edits, applied only
 when every edit lies inside the node and the fix is marked safe) or from the
@@ -11,7 +11,7 @@ parses, the finding is gone, no other finding appeared, and nothing outside the
 node changed: the replacement is spliced into the node's span and nowhere else).
 The one exception either way: a finding the change caused elsewhere in the file
 (an import it left unused) is removed by ruff's own safe fix in the same change
-(:mod:`remora.code.lint_caused`), or the change is not made.
+(:mod:`remora.code.lint.caused_findings`), or the change is not made.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.lint_behaviour import behaviour_change
-from remora.code.lint_caused import apply_edits, byte_offset, fix_caused
+from remora.code.lint.caused_findings import apply_edits, byte_offset, fix_caused
+from remora.code.lint.ruff_runs import ruff_json, start_ruff
+from remora.code.lint.same_behaviour import behaviour_change
 from remora.code.module import host_function
 from remora.code.parsing import ParsedFile, SourceNode, line_starts, locate, parse
-from remora.code.ruff_runs import ruff_json, start_ruff
 
 __all__ = ["node_findings", "own_lines", "replace_checked", "ruff_json"]
 
@@ -301,7 +301,7 @@ async def replace_checked(
     a removed assignment (:func:`lost_names`), with ``keep_definitions`` no class or function
     was added or removed, and calls of the node give what they gave before, having run
     every line and both sides of every branch ``span`` replaces
-    (:func:`remora.code.lint_behaviour.behaviour_change`). A refusal is noted for the
+    (:func:`remora.code.lint.same_behaviour.behaviour_change`). A refusal is noted for the
     run's result (:func:`lint_refusals`). ``{"ok", "reason", "remaining"}``.
     """
     path = node.file.path

@@ -19,8 +19,8 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.lint.ruff_runs import ruff_json
 from remora.code.parsing import line_starts
-from remora.code.ruff_runs import ruff_json
 
 __all__ = ["apply_edits", "byte_offset", "fix_caused", "new_records"]
 
