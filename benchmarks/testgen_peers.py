@@ -17,7 +17,10 @@ same per-module time budget:
 Then every suite is measured with the same coverage.py command in fresh
 processes (testgen_lib/measure.py): the module's line and branch coverage,
 tests, tests passing in two separate runs, lines of test code; beside the
-wall and CPU seconds the tool spent generating. Prints a markdown table (or
+wall and CPU seconds the tool spent generating. And its mutation score
+(testgen_lib/mutation.py): the same mutants of the module (Remora's mutation
+operators over every function and method) run against every suite by the
+same runner, killed / counted. Prints a markdown table (or
 JSON) and writes the JSON with ``--json-out``.
 
 Usage: python benchmarks/testgen_peers.py [--budget 60] [--limit N] [--modules K1,K2]
@@ -162,7 +165,8 @@ def one_run(
     )
     print(
         f"  {figures.tests} tests ({figures.passed_twice} pass twice), line "
-        f"{figures.line_coverage}, branch {figures.branch_coverage}, {gen.wall_s:.0f} s wall, "
+        f"{figures.line_coverage}, branch {figures.branch_coverage}, mutants killed "
+        f"{figures.mutants_killed}/{figures.mutants}, {gen.wall_s:.0f} s wall, "
         f"{gen.cpu_s:.0f} s CPU",
         file=sys.stderr,
         flush=True,

@@ -10,6 +10,7 @@ COLUMNS = (
     "tool",
     "line cov",
     "branch cov",
+    "mutation",
     "tests",
     "pass twice",
     "test lines",
@@ -37,8 +38,8 @@ def _median(values: list[Any]) -> float | None:
 def medians(rows: list[dict[str, Any]], tool: str) -> dict[str, float | None]:
     """Each figure's median over the modules ``tool`` ran on (branch cov: modules with branches)."""
     mine = [r for r in rows if r["tool"] == tool]
-    keys = ("line_coverage", "branch_coverage", "tests", "passed_twice", "test_lines")
-    out = {key: _median([r[key] for r in mine]) for key in keys}
+    keys = ("line_coverage", "branch_coverage", "mutation_score", "tests", "passed_twice")
+    out = {key: _median([r.get(key) for r in mine]) for key in (*keys, "test_lines")}
     out["wall_s"] = _median([r["wall_s"] for r in mine])
     out["cpu_s"] = _median([r["cpu_s"] for r in mine])
     return out
@@ -46,7 +47,8 @@ def medians(rows: list[dict[str, Any]], tool: str) -> dict[str, float | None]:
 
 def _row(label: str, tool: str, figures: dict[str, Any]) -> str:
     cells = [label, tool]
-    cells += [_cell(figures[key], share=True) for key in ("line_coverage", "branch_coverage")]
+    shares = ("line_coverage", "branch_coverage", "mutation_score")
+    cells += [_cell(figures.get(key), share=True) for key in shares]
     cells += [_cell(figures[key]) for key in ("tests", "passed_twice", "test_lines")]
     cells += [_cell(figures["wall_s"]), _cell(figures["cpu_s"])]
     return "| " + " | ".join(cells) + " |"

@@ -150,6 +150,7 @@ ROWS = [
         "tool": "remora",
         "line_coverage": 0.5,
         "branch_coverage": 0.25,
+        "mutation_score": 0.4,
         "tests": 3,
         "passed_twice": 3,
         "test_lines": 20,
@@ -172,6 +173,7 @@ ROWS = [
         "tool": "remora",
         "line_coverage": 0.7,
         "branch_coverage": 0.75,
+        "mutation_score": 0.8,
         "tests": 4,
         "passed_twice": 4,
         "test_lines": 30,
@@ -189,11 +191,12 @@ def test_medians_skip_modules_without_branches() -> None:
 
 def test_table_groups_tools_per_module_in_the_order_asked_then_medians() -> None:
     text = table(ROWS, ["remora", "pynguin", "ghostwriter"]).splitlines()
-    assert text[0].startswith("| module | tool | line cov | branch cov |")
-    assert text[2] == "| m1 | remora | 0.50 | 0.25 | 3 | 3 | 20 | 62 | 30 |"
-    assert text[3] == "| m1 | pynguin | 0.90 | – | 12 | 11 | 140 | 130 | 70 |"
-    assert text[4].startswith("| m2 | remora | 0.70 | 0.75 |")
-    assert text[5] == "| **median** | remora | 0.60 | 0.50 | 3.5 | 3.5 | 25 | 61 | 35 |"
+    assert text[0].startswith("| module | tool | line cov | branch cov | mutation |")
+    assert text[2] == "| m1 | remora | 0.50 | 0.25 | 0.40 | 3 | 3 | 20 | 62 | 30 |"
+    # A row without a mutation score (an earlier report's, reused) shows none.
+    assert text[3] == "| m1 | pynguin | 0.90 | – | – | 12 | 11 | 140 | 130 | 70 |"
+    assert text[4].startswith("| m2 | remora | 0.70 | 0.75 | 0.80 |")
+    assert text[5] == "| **median** | remora | 0.60 | 0.50 | 0.60 | 3.5 | 3.5 | 25 | 61 | 35 |"
     assert text[6].startswith("| **median** | pynguin |")
     assert len(text) == 7  # no ghostwriter rows: it did not run
 
