@@ -11,8 +11,9 @@ workspaces and measures each run with an oracle that needs no judgement:
   docstring changed; the file parses.
 - test: share of the new tests that pass; coverage.py branch-mode coverage of
   the node's body by them.
-- sample_data: share of argument sets that bind to the signature and call
-  without TypeError (each call in a subprocess).
+- sample_data: the fixtures the run added to a conftest, their argument sets,
+  the sets a new test reads, those tests' cases passing in two pytest runs, and
+  the node's lines and branches their calls reach (competence_lib/sample_oracle.py).
 - lint: share of runs whose change equals ruff's own safe fix for the findings
   on the node's lines.
 - every operation: runs finished, failed (by error code), degraded, turns and
@@ -69,12 +70,12 @@ from competence_lib.corpus import (
 from competence_lib.host_only import host_only_factory
 from competence_lib.oracles import (
     changes_of,
-    measure_samples,
     measure_tests,
     name_summary,
     rouge_l,
 )
 from competence_lib.report import corpus_listing, figures, share_table, table
+from competence_lib.sample_oracle import SAMPLE_FIGURES, measure_samples
 
 from remora.config import LoadedConfig, load_config
 from remora.coordinator import Coordinator, TaskOutcome
@@ -213,7 +214,7 @@ def evaluate(
             run["oracle_problems"] = outcome.problems if outcome else []
         elif operation == "sample_data":
             samples = measure_samples(ws, copy, target) if ws is not None else None
-            for key in ("sets", "bound", "no_type_error", "no_exception"):
+            for key in SAMPLE_FIGURES:
                 run[key] = getattr(samples, key) if samples else 0
             run["oracle_problems"] = samples.problems if samples else []
         elif operation == "lint":

@@ -3,7 +3,7 @@
 docstring: ROUGE-L F1 of the written summary against the author's first line
 (``rouge-score``), beside a summary made from the name alone. test: the new
 tests run with pytest under coverage.py (branch mode) in a copy of the
-workspace. sample_data: each argument set bound and called in a subprocess.
+workspace. sample_data: competence_lib/sample_oracle.py (the same runs).
 """
 
 from __future__ import annotations
@@ -19,16 +19,14 @@ import tempfile
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Protocol
 
 from competence_lib.checks import allowed_path, find_definition
 from competence_lib.corpus import Target
 from remora.workspace import Workspace
 from remora.workspace.sync import materialize
 
-CALL_SCRIPT = Path(__file__).with_name("call_sample.py")
 TEST_TIMEOUT_S = 300
-CALL_TIMEOUT_S = 20
 
 
 def rouge_l(candidate: str, reference: str) -> float:
@@ -149,44 +147,69 @@ def measure_tests(ws: Workspace, project: Path, target: Target) -> TestOutcome:
         work = Path(scratch)
         copy = work / "project"
         materialize(ws, copy)
-        rc = work / "coveragerc"
-        rc.write_text(f"[run]\nbranch = True\nrelative_files = True\ndata_file = {work}/cov\n")
-        junit = work / "junit.xml"
-        pytest = ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header"]
-        if target.file_path.startswith("src/"):
-            pytest += ["-o", "pythonpath=src"]
-        argv = [sys.executable, "-m", "coverage", "run", f"--rcfile={rc}", *pytest]
-        argv += [f"--junitxml={junit}", *ids]
-        # Plain pytest: plugins installed beside Remora (pytest-asyncio, ...) are no part of
-        # the project and break under a project's filterwarnings = error.
-        env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-        try:
-            run = subprocess.run(
-                argv, cwd=copy, env=env, capture_output=True, text=True, timeout=TEST_TIMEOUT_S
-            )
-        except subprocess.TimeoutExpired:
-            outcome.problems.append(f"tests ran over {TEST_TIMEOUT_S} s")
+        run = covered_run(copy, work, target, ids, 1)
+        if run.junit is None:
+            outcome.problems.append(run.problem)
             return outcome
-        if junit.is_file():
-            passes = _junit_passes(junit)
-            outcome.passed = sum(1 for i in ids if passes.get(i.split("::", 1)[1], False))
-        else:
-            tail = (run.stdout + run.stderr).strip()[-400:]
-            outcome.problems.append(f"pytest wrote no report (exit {run.returncode}): {tail}")
-        report = work / "cov.json"
-        subprocess.run(
-            [sys.executable, "-m", "coverage", "json", f"--rcfile={rc}", "-o", str(report)],
-            cwd=copy,
-            capture_output=True,
-            timeout=120,
-        )
-        if report.is_file():
-            _node_coverage(outcome, json.loads(report.read_text()), project, target)
+        passes = _junit_passes(run.junit)
+        outcome.passed = sum(1 for i in ids if passes.get(i.split("::", 1)[1], False))
+        if run.coverage is not None:
+            node_coverage(outcome, run.coverage, project, target)
     return outcome
 
 
-def _node_coverage(
-    outcome: TestOutcome, report: dict[str, Any], project: Path, target: Target
+@dataclass(frozen=True, slots=True)
+class CoveredRun:
+    """One pytest run's JUnit report and ``coverage json`` report (None when not written)."""
+
+    junit: Path | None
+    coverage: dict[str, Any] | None
+    problem: str = ""
+
+
+def covered_run(copy: Path, work: Path, target: Target, ids: list[str], number: int) -> CoveredRun:
+    """Run the tests ``ids`` with pytest under coverage.py (branch mode) in ``copy``."""
+    rc = work / f"coveragerc{number}"
+    rc.write_text(f"[run]\nbranch = True\nrelative_files = True\ndata_file = {work}/cov{number}\n")
+    junit = work / f"junit{number}.xml"
+    pytest = ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header"]
+    if target.file_path.startswith("src/"):
+        pytest += ["-o", "pythonpath=src"]
+    argv = [sys.executable, "-m", "coverage", "run", f"--rcfile={rc}", *pytest]
+    argv += [f"--junitxml={junit}", *ids]
+    # Plain pytest: plugins installed beside Remora (pytest-asyncio, ...) are no part of
+    # the project and break under a project's filterwarnings = error.
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    try:
+        run = subprocess.run(
+            argv, cwd=copy, env=env, capture_output=True, text=True, timeout=TEST_TIMEOUT_S
+        )
+    except subprocess.TimeoutExpired:
+        return CoveredRun(None, None, f"tests ran over {TEST_TIMEOUT_S} s")
+    if not junit.is_file():
+        tail = (run.stdout + run.stderr).strip()[-400:]
+        return CoveredRun(None, None, f"pytest wrote no report (exit {run.returncode}): {tail}")
+    report = work / f"cov{number}.json"
+    subprocess.run(
+        [sys.executable, "-m", "coverage", "json", f"--rcfile={rc}", "-o", str(report)],
+        cwd=copy,
+        capture_output=True,
+        timeout=120,
+    )
+    data = json.loads(report.read_text()) if report.is_file() else None
+    return CoveredRun(junit, data)
+
+
+class NodeCoverage(Protocol):
+    """An outcome that keeps the node's coverage."""
+
+    coverage: float
+    branches: int
+    branches_covered: int
+
+
+def node_coverage(
+    outcome: NodeCoverage, report: dict[str, Any], project: Path, target: Target
 ) -> None:
     data = report.get("files", {}).get(target.file_path)
     if data is None or target.qualname is None:
@@ -206,76 +229,3 @@ def _node_coverage(
     total = run_lines + missed_lines + run_arcs + missed_arcs
     outcome.coverage = (run_lines + run_arcs) / total if total else 0.0
     outcome.branches, outcome.branches_covered = run_arcs + missed_arcs, run_arcs
-
-
-# -- sample_data ---------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class SampleOutcome:
-    sets: int = 0
-    bound: int = 0
-    no_type_error: int = 0
-    no_exception: int = 0
-    problems: list[str] = field(default_factory=list)
-
-
-def argument_sets(text: str) -> list[dict[str, Any]]:
-    """The ``args`` of each entry of the fixture's ``samples`` list."""
-    document = json.loads(text)
-    samples = document.get("samples") if isinstance(document, dict) else None
-    if not isinstance(samples, list):
-        raise ValueError("no 'samples' list")
-    return [
-        s["args"] if isinstance(s, dict) and isinstance(s.get("args"), dict) else {}
-        for s in samples
-    ]
-
-
-def measure_samples(ws: Workspace, project: Path, target: Target) -> SampleOutcome:
-    """Bind and call every argument set the run wrote, each in its own subprocess."""
-    outcome = SampleOutcome()
-    paths = [str(project), str(project / "src")]
-    for path, (_before, after) in changes_of(ws, project).items():
-        if not allowed_path("sample_data", path, target.file_path) or after is None:
-            continue
-        try:
-            sets = argument_sets(after)
-        except ValueError as exc:
-            outcome.problems.append(f"{path}: {exc}")
-            continue
-        for args in sets:
-            outcome.sets += 1
-            request = {
-                "paths": paths,
-                "module": module_name(target.file_path),
-                "qualname": target.full_name,
-                "args": args,
-            }
-            answer = _call(request)
-            outcome.bound += int(bool(answer.get("bound")))
-            outcome.no_type_error += int(answer.get("outcome") in ("ok", "other"))
-            outcome.no_exception += int(answer.get("outcome") == "ok")
-            if answer.get("outcome") == "import":
-                outcome.problems.append(f"cannot import the target: {answer.get('error')}")
-    return outcome
-
-
-def _call(request: dict[str, Any]) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="remora-competence-call-") as scratch:
-        try:
-            run = subprocess.run(
-                [sys.executable, str(CALL_SCRIPT)],
-                input=json.dumps(request),
-                cwd=scratch,
-                capture_output=True,
-                text=True,
-                timeout=CALL_TIMEOUT_S,
-            )
-        except subprocess.TimeoutExpired:
-            return {"bound": True, "outcome": "timeout"}
-    lines = run.stdout.strip().splitlines()
-    if run.returncode != 0 or not lines:
-        return {"bound": False, "outcome": "crash", "error": run.stderr[-300:]}
-    answer: dict[str, Any] = json.loads(lines[-1])
-    return answer

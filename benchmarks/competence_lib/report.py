@@ -76,12 +76,17 @@ def test_figures(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def sample_figures(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    sets = sum(r["sets"] for r in runs)
+    sets, cases = sum(r["sets"] for r in runs), sum(r["cases"] for r in runs)
     return {
+        "fixtures": sum(r["fixtures"] for r in runs),
         "argument_sets": sets,
-        "bind_share": _share(sum(r["bound"] for r in runs), sets),
-        "call_without_type_error_share": _share(sum(r["no_type_error"] for r in runs), sets),
-        "call_without_exception_share": _share(sum(r["no_exception"] for r in runs), sets),
+        "read_share": _share(sum(r["sets_read"] for r in runs), sets),
+        "cases": cases,
+        "cases_passed_twice_share": _share(sum(r["cases_passed"] for r in runs), cases),
+        "node_coverage_mean": _mean([r["coverage"] for r in runs if r["cases"]]),
+        "branch_share": _share(
+            sum(r["branches_covered"] for r in runs), sum(r["branches"] for r in runs)
+        ),
         "runs_without_sets": sum(1 for r in runs if not r["sets"]),
     }
 
@@ -142,9 +147,10 @@ def _headline(operation: str, f: dict[str, Any]) -> str:
         )
     if operation == "sample_data":
         return (
-            f"{f['argument_sets']} sets; bind {_fmt(f['bind_share'])}; call without TypeError "
-            f"{_fmt(f['call_without_type_error_share'])} (without any exception "
-            f"{_fmt(f['call_without_exception_share'])})"
+            f"{f['argument_sets']} sets in {f['fixtures']} fixtures; read by a new test "
+            f"{_fmt(f['read_share'])}; {f['cases']} cases, pass twice "
+            f"{_fmt(f['cases_passed_twice_share'])}; node coverage "
+            f"{_fmt(f['node_coverage_mean'])}; branches {_fmt(f['branch_share'])}"
         )
     return (
         f"equals ruff's safe fix {_fmt(f['equals_ruff_fix_share'])}; "
@@ -157,7 +163,7 @@ def _headline(operation: str, f: dict[str, Any]) -> str:
 SHARE_FIGURES = {
     "docstring": [("written_share", "summaries written"), ("rouge_l", "ROUGE-L")],
     "test": [("tests_passed", "passing tests"), ("node_coverage_mean", "node coverage")],
-    "sample_data": [("argument_sets", "argument sets"), ("bind_share", "bind")],
+    "sample_data": [("argument_sets", "argument sets"), ("node_coverage_mean", "node coverage")],
     "lint": [
         ("equals_ruff_fix_share", "equals ruff's safe fix"),
         ("findings_fixed_beyond_ruff", "findings fixed past ruff"),
