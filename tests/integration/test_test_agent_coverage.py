@@ -151,6 +151,20 @@ async def test_a_model_completion_that_reaches_the_missed_branch_is_kept(
     assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_luck.py") == ["2 passed"] * 2
 
 
+async def test_without_the_models_cases_the_model_is_asked_nothing(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"luck.py": LUCKY})
+    # The same model as above, whose completion would reach the missed line.
+    provider = ScriptedProvider([], completions=["10) == 'plain'"])
+    options = {"model_cases": False}
+    result, workspace = await run_agent(root, "luck.py", "lucky", provider, options)
+    assert result.status == "success", result.to_dict()
+    # No completion asked and no tool turn: the host's candidates alone.
+    assert provider.completion_requests == [] and provider.requests == []
+    text = (workspace.read("tests/test_luck.py") or b"").decode()
+    assert "n=10" not in text
+    assert result.details["coverage_after"]["branches"] == "1/2"
+
+
 async def test_a_model_completion_that_reaches_nothing_new_is_dropped(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"luck.py": LUCKY})
     # n=1 runs the line the host's own case already runs: it adds no line or branch.

@@ -68,7 +68,7 @@ def test_the_hint_lists_the_agents_options_not_the_models_inputs(tmp_path: Path)
         check_options("test", BUNDLED.get("test"), options, origin=loaded.origin_of)
     assert info.value.hint == (
         "did you mean 'max_tests'? "
-        "(the test agent's options: max_tests, mutation_budget_s, time_budget_s)"
+        "(the test agent's options: max_tests, model_cases, mutation_budget_s, time_budget_s)"
     )
     with pytest.raises(UnknownConfigKeyError) as info:
         check_options("lint", BUNDLED.get("lint"), {"fix": True}, origin=lambda _dotted: "flag")
