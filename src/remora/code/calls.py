@@ -29,6 +29,7 @@ from remora.code.context import CodeContext
 from remora.code.import_paths import module_name, root_paths
 from remora.code.module import host_function
 from remora.code.parsing import node_signature
+from remora.code.project_values import owner_arguments
 from remora.code.samples import ClassLookup, argument_sets
 from remora.code.sandboxed import run_program
 
@@ -275,13 +276,12 @@ async def probe_argument_sets(
             runnable.append(row)
     if not runnable:
         return checked, None
-    owner_sets = argument_sets(_parameters(target, "owner_parameters"), lookup, 1)
     request = {
         "module": target["module"],
         "qualname": target["qualname"],
         "kind": target["kind"],
         "owner": target["owner"],
-        "owner_args": owner_sets[0]["args"] if owner_sets else {},
+        "owner_args": owner_arguments(context, target) if target["kind"] == "method" else {},
         "paths": root_paths(context),
         "sets": [
             {key: row[key] for key in ("name", "args", "owner_args") if key in row}

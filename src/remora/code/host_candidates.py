@@ -15,6 +15,7 @@ import ast
 from typing import Any
 
 from remora import python_ast
+from remora.code.call_sites import doctest_calls
 from remora.code.call_text import arguments_from_text
 from remora.code.callable_arguments import called_parameter_values
 from remora.code.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
@@ -22,13 +23,18 @@ from remora.code.constructor import project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.coverage_probe import Span
 from remora.code.float_values import non_finite_values
-from remora.code.input_search import Candidate, boundary_values, doctest_calls, usage_kinds, vary
+from remora.code.input_search import Candidate, boundary_values, usage_kinds, vary
 from remora.code.input_sources import derived_locals, parameter_names
 from remora.code.instance_search import owner_candidates
 from remora.code.keyed_arguments import fitted_arguments
-from remora.code.project_values import named_defaults, project_calls, table_values
+from remora.code.project_values import (
+    named_defaults,
+    owner_arguments,
+    project_calls,
+    table_values,
+)
 from remora.code.samples import argument_sets, literal_default
-from remora.code.written_tests import module_names, owner_arguments, parameter_of
+from remora.code.written_tests import module_names, parameter_of
 
 __all__ = ["MAX_CANDIDATES", "host_candidates", "node_function"]
 

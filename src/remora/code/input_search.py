@@ -7,8 +7,8 @@ constant gives a value on each side of the boundary (``n < 10`` -> 9, 10, 11),
 with that prefix and one without, ``isinstance(x, int)`` a value of that type,
 ``if x:`` / ``x is None`` a falsy value. Each value carries the words that say
 what it exercises (``n_below_10``), which name the test that keeps it.
-:func:`doctest_calls` and :func:`call_site_arguments` give whole argument texts
-from docstring examples and the project's own calls. :func:`greedy_cover`
+:mod:`remora.code.call_sites` gives whole argument texts from docstring examples
+and the project's own calls. :func:`greedy_cover`
 picks, among candidates whose runs covered known units, the few that cover all.
 """
 
@@ -20,14 +20,12 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from remora import python_ast
 from remora.code.input_sources import (
     CALLABLE_SAMPLE,
     Scope,
     called_parameters,
     conversion_kinds,
     derived_locals,
-    fold_constant,
     local_constants,
     module_constants,
     parameter_names,
@@ -39,8 +37,6 @@ from remora.code.input_sources import (
 __all__ = [
     "Candidate",
     "boundary_values",
-    "call_site_arguments",
-    "doctest_calls",
     "greedy_cover",
     "label",
     "usage_kinds",
@@ -331,84 +327,6 @@ def vary(base: Mapping[str, Any], values: Iterable[tuple[str, Any, str]]) -> lis
             seen.add(key)
             out.append(Candidate(args, words))
     return out
-
-
-def _call_arguments_text(call: ast.Call, text: str) -> str | None:
-    parts = [_argument_text(a, text) for a in call.args]
-    parts += [
-        None if (value := _argument_text(k.value, text)) is None else f"{k.arg}={value}"
-        for k in call.keywords
-        if k.arg is not None
-    ]
-    if any(p is None for p in parts) or any(k.arg is None for k in call.keywords):
-        return None
-    return ", ".join(p for p in parts if p is not None)
-
-
-def _argument_text(node: ast.expr, text: str) -> str | None:
-    """An argument's source; arithmetic on numbers (``10**34 * 3``) as its value."""
-    if isinstance(node, ast.BinOp | ast.UnaryOp):
-        known, value = fold_constant(node, {})
-        if known and isinstance(value, int | float) and not isinstance(value, bool):
-            return repr(value)
-    return ast.get_source_segment(text, node)
-
-
-def _calls_to(tree: ast.AST, name: str) -> Iterable[ast.Call]:
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        if (isinstance(func, ast.Name) and func.id == name) or (
-            isinstance(func, ast.Attribute) and func.attr == name
-        ):
-            yield node
-
-
-def doctest_calls(docstring: str, name: str) -> list[str]:
-    """Argument texts of ``>>> name(...)`` examples in a docstring."""
-    found: list[str] = []
-    for line in docstring.splitlines():
-        stripped = line.strip()
-        if not stripped.startswith(">>> "):
-            continue
-        source = stripped[4:]
-        try:
-            tree = python_ast.parse(source)
-        except SyntaxError:
-            continue
-        found += [t for c in _calls_to(tree, name) if (t := _call_arguments_text(c, source))]
-    return found
-
-
-def call_site_arguments(text: str, name: str, limit: int = 8) -> list[str]:
-    """Argument texts of the calls of ``name`` in a module whose arguments are all literals."""
-    try:
-        tree = python_ast.parse(text)
-    except SyntaxError:
-        return []
-    found: list[str] = []
-    for call in _calls_to(tree, name):
-        values = [*call.args, *(k.value for k in call.keywords)]
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(
-            k.arg is None for k in call.keywords
-        ):
-            continue
-        if values and all(_literal(v) or fold_constant(v, {})[0] for v in values):
-            arguments = _call_arguments_text(call, text)
-            if arguments is not None and arguments not in found:
-                found.append(arguments)
-        if len(found) >= limit:
-            break
-    return found
-
-
-def _literal(node: ast.expr) -> bool:
-    try:
-        python_ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return False
-    return True
 
 
 def greedy_cover(

@@ -24,17 +24,27 @@ import functools
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from remora.code.call_sites import call_site_arguments
+from remora.code.call_text import arguments_from_text
+from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
-from remora.code.input_search import call_site_arguments, label
+from remora.code.docstring.definitions import located_definition
+from remora.code.input_search import label
 from remora.code.input_sources import module_constants, parameter_names
+from remora.code.instance_search import attribute_parameters
+from remora.code.method_state import first_parameter, is_self_attribute
 from remora.code.parsing import ast_tree
+from remora.code.samples import ClassLookup, argument_sets, literal_default, sample_value
+from remora.code.sourced_strings import DOC_PATTERNS, examples, project_files
 from remora.sandbox import search
 
 __all__ = [
     "looked_up_parameters",
     "named_defaults",
     "near_miss",
+    "owner_arguments",
     "project_calls",
+    "project_instances",
     "table_strings",
     "table_values",
 ]
@@ -168,14 +178,43 @@ def _calls_in(text: str, name: str) -> tuple[str, ...]:
     return tuple(call_site_arguments(text, name))
 
 
+@functools.lru_cache(maxsize=512)
+def _example_calls_in(text: str, name: str, python: bool) -> tuple[str, ...]:
+    """The calls of ``name`` in a text's examples: a Python file's docstrings' ``>>>`` lines,
+    a document's ``>>>`` lines and fenced Python blocks."""
+    docs = [text]
+    if python:
+        tree = ast_tree(text)
+        docs = [] if tree is None else [d for n in ast.walk(tree) if (d := _docstring(n))]
+    found: list[str] = []
+    for doc in docs:
+        for source in examples(doc):
+            found += [t for t in call_site_arguments(source, name) if t not in found]
+    return tuple(found)
+
+
+def _docstring(node: ast.AST) -> str:
+    if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+        text = ast.get_docstring(node) or ""
+        return text if ">>>" in text else ""
+    return ""
+
+
 def project_calls(context: CodeContext, name: str) -> list[str]:
-    """Argument texts of the project's own literal calls of ``name`` (test files too)."""
+    """Argument texts of the project's own literal calls of ``name``: its code and tests,
+    their docstrings' examples, and the examples of its docs (Markdown, reST, text)."""
     found: list[str] = []
     paths = [p for p in search.search_files(context.workspace, "**/*.py") if "/." not in f"/{p}"]
     for path in paths[:MAX_PROJECT_FILES]:
         text = context.read_text(path)
         if name in text:  # a cheap filter before parsing
             found += [t for t in _calls_in(text, name) if t not in found]
+            found += [t for t in _example_calls_in(text, name, True) if t not in found]
+    for pattern in DOC_PATTERNS:
+        for path in project_files(context, pattern):
+            text = context.read_text(path)
+            if name in text:
+                found += [t for t in _example_calls_in(text, name, False) if t not in found]
     return found
 
 
@@ -206,3 +245,61 @@ def named_defaults(
         for name, default in named.items()
         if default in constants and isinstance(constants[default], str | int | float | bool)
     }
+
+
+def project_instances(
+    context: CodeContext, class_name: str, parameters: list[Parameter], classes: ClassLookup
+) -> list[dict[str, Any]]:
+    """The constructor arguments of ``class_name`` as the project's own code, tests and
+    docs build it (:func:`project_calls` of the class, each bound to ``parameters``)."""
+    found: list[dict[str, Any]] = []
+    for text in project_calls(context, class_name.split(".")[-1]):
+        try:
+            args = arguments_from_text(text, parameters, classes)
+        except ValueError:
+            continue  # a call of another class of that name, or arguments it does not take
+        if args not in found:
+            found.append(args)
+    return found
+
+
+def _read_attributes(context: CodeContext) -> set[str]:
+    """The attributes of its instance the run's method reads or changes."""
+    node = context.bound_node()
+    method = located_definition(context.node_file_text(), node.full_name, node.start_line)
+    if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+        return set()
+    self_name = first_parameter(method) or "self"
+    return {
+        n.attr
+        for n in ast.walk(method)
+        if isinstance(n, ast.Attribute) and is_self_attribute(n, self_name)
+    }
+
+
+def owner_arguments(context: CodeContext, target: dict[str, Any]) -> dict[str, Any]:
+    """The arguments a method's instance is built with, as the project builds it: its own
+    first literal construction (code, tests, docs), else the derived defaults, where a
+    number the method reads is not left at a zero default (an empty stock is the set-up's
+    edge, not the method's typical case: its boundaries are tried apart)."""
+    params = [
+        Parameter(p["name"], p["kind"], p.get("annotation"), p.get("default"))
+        for p in target["owner_parameters"]
+    ]
+    lookup = project_class_lookup(context)
+    if target["owner"] and (built := project_instances(context, target["owner"], params, lookup)):
+        return built[0]
+    sets = argument_sets(params, lookup, 1)
+    args: dict[str, Any] = dict(sets[0]["args"]) if sets else {}
+    if target["kind"] != "method" or not args:
+        return args
+    attributes = attribute_parameters(context.node_file_text(), target["owner"], params)
+    for attribute in _read_attributes(context) & set(attributes):
+        parameter = attributes[attribute]
+        known, default = literal_default(parameter.default)
+        if known and default == 0 and not isinstance(default, bool) and parameter.name in args:
+            kind = type(default).__name__
+            args[parameter.name] = sample_value(
+                parameter.name, parameter.annotation or kind, 1, lookup
+            )
+    return args

@@ -39,10 +39,10 @@ from remora.code.import_paths import root_paths
 from remora.code.input_search import Candidate, greedy_cover
 from remora.code.instance_search import owner_candidates
 from remora.code.own_raises import raise_is_behaviour
+from remora.code.project_values import owner_arguments
 from remora.code.samples import literal_default
 from remora.code.sandboxed import run_program
 from remora.code.sourced_strings import project_strings, unsourced
-from remora.code.written_tests import owner_arguments
 
 __all__ = [
     "KeptSet",

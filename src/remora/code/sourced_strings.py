@@ -22,10 +22,18 @@ from remora.code.context import CodeContext
 from remora.code.parsing import ast_tree, per_text
 from remora.sandbox import search
 
-__all__ = ["doc_strings", "literal_strings", "project_strings", "unsourced"]
+__all__ = [
+    "DOC_PATTERNS",
+    "doc_strings",
+    "examples",
+    "literal_strings",
+    "project_files",
+    "project_strings",
+    "unsourced",
+]
 
 MAX_FILES = 200
-_DOC_PATTERNS = ("**/*.md", "**/*.rst", "**/*.txt")
+DOC_PATTERNS = ("**/*.md", "**/*.rst", "**/*.txt")
 _FENCES = ("```python", "```py", "```pycon")
 
 
@@ -35,7 +43,7 @@ def _constants(tree: ast.AST) -> set[str]:
     }
 
 
-def _examples(text: str) -> Iterable[str]:
+def examples(text: str) -> Iterable[str]:
     """Python sources of a text's examples: each ``>>>`` line, each fenced Python block."""
     block: list[str] | None = None
     for line in text.splitlines():
@@ -58,7 +66,7 @@ def doc_strings(text: str) -> frozenset[str]:
     """The string constants of the examples in a document or a docstring (kept per text:
     every node's run reads the project's files again)."""
     found: set[str] = set()
-    for source in _examples(text):
+    for source in examples(text):
         try:
             found |= _constants(python_ast.parse(source))
         except SyntaxError:
@@ -82,7 +90,7 @@ def literal_strings(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _project_files(context: CodeContext, pattern: str) -> list[str]:
+def project_files(context: CodeContext, pattern: str) -> list[str]:
     found = search.search_files(context.workspace, pattern)
     return [p for p in found if "/." not in f"/{p}" and "site-packages" not in p][:MAX_FILES]
 
@@ -92,10 +100,10 @@ def project_strings(context: CodeContext) -> frozenset[str]:
 
     def collect() -> frozenset[str]:
         found: set[str] = set()
-        for path in _project_files(context, "**/*.py"):
+        for path in project_files(context, "**/*.py"):
             found |= literal_strings(context.read_text(path))
-        for pattern in _DOC_PATTERNS:
-            for path in _project_files(context, pattern):
+        for pattern in DOC_PATTERNS:
+            for path in project_files(context, pattern):
                 found |= doc_strings(context.read_text(path))
         return frozenset(found)
 

@@ -59,12 +59,12 @@ from remora.code.model_cases import model_candidates
 from remora.code.module import host_function
 from remora.code.observed_asserts import is_procedure, pins_something
 from remora.code.own_raises import raise_is_behaviour
+from remora.code.project_values import owner_arguments
 from remora.code.pytest_files import tests_in_file
 from remora.code.test_names import assigned_attributes, behaviour_name, node_words
 from remora.code.written_tests import (
     module_names,
     observed_piece,
-    owner_arguments,
 )
 
 __all__ = ["search_tests"]
@@ -115,13 +115,11 @@ async def search_tests(
     max_tests: int = 6,
     time_budget_s: float = 60.0,
     mutation_budget_s: float = DEFAULT_MUTATION_BUDGET_S,
-    model_cases: bool = True,
 ) -> dict[str, Any]:
     """Find, write and measure the node's tests: ``{kept, dropped, coverage_before,
     coverage_after, missed, tried, model, model_may_add}``; ``missed`` is the node's source
     with what no test ran marked (empty when all is covered); ``model_may_add`` says whether
-    a model turn aimed at it is worth its cost. Without ``model_cases`` the model is asked
-    for nothing: neither completed calls nor a turn (the host's candidates alone)."""
+    a model turn aimed at it is worth its cost."""
     target = node_call_target(context)
     if target["reason"]:
         return {"kept": [], "missed": "", "reason": target["reason"]}
@@ -141,13 +139,7 @@ async def search_tests(
     rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h")
     if totals is None:  # the model's cases may still run: its turn is not skipped
         why = "the search could not run the node with derived arguments"
-        return {
-            "kept": [],
-            "dropped": [],
-            "missed": why,
-            "reason": why,
-            "model_may_add": model_cases,
-        }
+        return {"kept": [], "dropped": [], "missed": why, "reason": why, "model_may_add": True}
     chosen = greedy_cover(gains, (), max_tests)
     covered = totals.copy()
     for name in chosen:
@@ -156,7 +148,7 @@ async def search_tests(
     model: dict[str, Any] = {"asked": False, "kept": 0, "problems": []}
     claims: dict[str, str] = {}
     # The model's completed call varies the arguments only: none, nothing to ask.
-    askable = model_cases and bool(target["parameters"]) and context.completer is not None
+    askable = bool(target["parameters"]) and context.completer is not None
     record = ask_record(context.completer)
     if missed and askable and time.monotonic() - started < time_budget_s:
         model["asked"] = record.worth_asking()
@@ -202,10 +194,7 @@ async def search_tests(
     # calls added nothing, a turn of the same model costs seconds and, measured on the
     # example project, kept nothing. A model that cannot complete text has only its turn.
     result: dict[str, Any] = {"tried": len(candidates), "model": model}
-    if not model_cases:
-        model["not_asked"] = "the model's cases are off (model_cases: false)"
-    may_add = model["kept"] > 0 if model["asked"] else context.completer is None
-    result["model_may_add"] = model_cases and may_add
+    result["model_may_add"] = model["kept"] > 0 if model["asked"] else context.completer is None
     measured = await write_measured(
         context,
         path,

@@ -26,6 +26,7 @@ from remora.code.context import CodeContext
 from remora.code.module import host_function
 from remora.code.observed_asserts import is_procedure, observed_lines, pins_something
 from remora.code.own_raises import raise_is_behaviour, setup_failure
+from remora.code.project_values import owner_arguments
 from remora.code.samples import ClassLookup, argument_sets
 from remora.code.test_names import case_words, node_words
 
@@ -33,7 +34,6 @@ __all__ = [
     "case_piece",
     "module_names",
     "observed_piece",
-    "owner_arguments",
     "parameter_of",
     "snake",
     "source_pieces",
@@ -207,12 +207,6 @@ def _parameter(row: dict[str, Any]) -> Parameter:
     return Parameter(row["name"], row["kind"], row.get("annotation"), row.get("default"))
 
 
-def _owner_args(context: CodeContext, target: dict[str, Any]) -> dict[str, Any]:
-    params = [_parameter(p) for p in target["owner_parameters"]]
-    sets = argument_sets(params, project_class_lookup(context), 1)
-    return sets[0]["args"] if sets else {}
-
-
 @host_function
 def model_test_pieces(
     context: CodeContext, cases: list[Any], sources: list[str], taken: list[str]
@@ -228,7 +222,7 @@ def model_test_pieces(
     used = set(taken)
     pieces: list[dict[str, Any]] = []
     refused: list[dict[str, str]] = []
-    owner_args = _owner_args(context, target)
+    owner_args = owner_arguments(context, target)
     lookup = project_class_lookup(context)
     node = node_words(target, context.node_file_text())
     for index, case in enumerate(cases, 1):
@@ -272,7 +266,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
     params = [_parameter(p) for p in target["parameters"]]
     checked, _ = await probe_argument_sets(context, argument_sets(params, lookup, 3))
     names = _module_names(context.node_file_text())
-    owner_args = _owner_args(context, target)
+    owner_args = owner_arguments(context, target)
     used = set(taken)
     pieces: list[dict[str, Any]] = []
     skipped: list[str] = []
@@ -320,5 +314,4 @@ def observed_piece(
 # What other builders of test pieces (remora.code.test_search) share with this module.
 snake = snake_name
 module_names = _module_names
-owner_arguments = _owner_args
 parameter_of = _parameter

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import ast
 
+from remora.code.call_sites import call_site_arguments, doctest_calls
 from remora.code.coverage_probe import Coverage, Span, missed_report
 from remora.code.input_search import (
     Candidate,
     boundary_values,
-    call_site_arguments,
-    doctest_calls,
     greedy_cover,
     label,
     vary,

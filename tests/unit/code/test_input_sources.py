@@ -13,12 +13,8 @@ from typing import Any
 
 import pytest
 
-from remora.code.input_search import (
-    boundary_values,
-    call_site_arguments,
-    doctest_calls,
-    usage_kinds,
-)
+from remora.code.call_sites import call_site_arguments, doctest_calls
+from remora.code.input_search import boundary_values, usage_kinds
 from remora.code.input_sources import (
     CALLABLE_SAMPLE,
     derived_locals,
