@@ -9,6 +9,9 @@ same per-module time budget:
   model; ``--provider/--model/--base-url/--model-path`` are passed through);
 - remora-host: the same with the host alone (no model word), so the model's
   share is the difference between the two rows;
+- remora-no-model-cases: remora's model with the test operation's option
+  ``model_cases: false``: what the model's cases add (tests kept, coverage,
+  mutants killed) is the difference, printed as its own table;
 - pynguin: Pynguin 0.48.0, DynaMOSA, ``--maximum-search-time BUDGET``, in its
   own venv (``~/.cache/remora/bench/pynguin-venv``, built on first use);
 - ghostwriter: ``hypothesis write MODULE.FUNCTION`` for every public function
@@ -49,11 +52,12 @@ from competence_lib.corpus import PARTS, CorpusError
 from process_cpu import become_subreaper
 from testgen_lib.corpus import MODULES, PROJECTS, Module, check_corpus, untested_copy
 from testgen_lib.measure import measure_suite
-from testgen_lib.report import medians, table
+from testgen_lib.report import medians, model_cases_added, model_cases_table, table
 from testgen_lib.tools import (
     TOOLS,
     Generation,
     host_only_options,
+    no_model_cases_options,
     run_ghostwriter,
     run_pynguin,
     run_remora,
@@ -135,6 +139,9 @@ def generate(
     suite.mkdir()
     if tool == "remora":
         gen = run_remora(module, copy, suite, args.budget, remora_passthrough(args))
+    elif tool == "remora-no-model-cases":
+        options = [*remora_passthrough(args), *no_model_cases_options(work)]
+        gen = run_remora(module, copy, suite, args.budget, options, tool)
     elif tool == "remora-host":
         options = host_only_options(work)
         gen = run_remora(module, copy, suite, args.budget, options, tool)
@@ -261,6 +268,10 @@ def main(argv: list[str] | None = None) -> int:
             for part in PARTS
             if (of_part := rows_of_part(rows, modules, part))
         },
+        # What the model's cases add (remora minus remora-no-model-cases), per part.
+        "model_cases_added": {
+            part: model_cases_added(rows_of_part(rows, modules, part)) for part in PARTS
+        },
         "runs": rows,
     }
     text = json.dumps(report, indent=2, ensure_ascii=False)
@@ -273,6 +284,10 @@ def main(argv: list[str] | None = None) -> int:
         for part in report["medians_by_part"]:
             print(f"\n{PART_TITLES[part]}:\n", flush=True)
             print(table(rows_of_part(rows, modules, part), tools), flush=True)
+            added = report["model_cases_added"][part]
+            if added["modules"]:
+                print("\nWhat the model's cases add (remora minus remora-no-model-cases):\n")
+                print(model_cases_table(added), flush=True)
     return 0
 
 

@@ -69,4 +69,58 @@ def table(rows: list[dict[str, Any]], tools: list[str]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["COLUMNS", "medians", "table"]
+# What the model's cases add: the figures of remora's row minus remora-no-model-cases'.
+ADDED = ("passed_twice", "branch_coverage", "mutants_killed", "mutation_score")
+
+
+def model_cases_added(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per module run by both remora and remora-no-model-cases: each of ``ADDED`` with the
+    model's cases, without, and the difference; then the differences' medians."""
+    by_tool = {(r["module"], r["tool"]): r for r in rows}
+    modules = []
+    for module in dict.fromkeys(r["module"] for r in rows):
+        with_, without = (
+            by_tool.get((module, "remora")),
+            by_tool.get((module, "remora-no-model-cases")),
+        )
+        if with_ is None or without is None:
+            continue
+        entry: dict[str, Any] = {"module": module}
+        for key in ADDED:
+            a, b = with_.get(key), without.get(key)
+            gain = round(a - b, 3) if a is not None and b is not None else None
+            entry[key] = {"with": a, "without": b, "added": gain}
+        modules.append(entry)
+    median_gain = {key: _median([m[key]["added"] for m in modules]) for key in ADDED}
+    return {"modules": modules, "median_added": median_gain}
+
+
+def model_cases_table(added: dict[str, Any]) -> str:
+    """Markdown: per module, each figure as ``with / without (+added)``; then the medians."""
+    head = ["module", "tests passing twice", "branch cov", "mutants killed", "mutation"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for entry in added["modules"]:
+        cells = [entry["module"]]
+        for key in ADDED:
+            share = key in ("branch_coverage", "mutation_score")
+            f = entry[key]
+            cells.append(
+                f"{_cell(f['with'], share)} / {_cell(f['without'], share)} "
+                f"({_signed(f['added'], share)})"
+            )
+        lines.append("| " + " | ".join(cells) + " |")
+    medians_row = ["**median added**"]
+    for key in ADDED:
+        medians_row.append(_signed(added["median_added"][key], key.endswith(("coverage", "score"))))
+    lines.append("| " + " | ".join(medians_row) + " |")
+    return "\n".join(lines)
+
+
+def _signed(value: float | None, share: bool) -> str:
+    if value is None:
+        return "–"
+    text = _cell(abs(value), share)
+    return ("+" if value >= 0 else "-") + text
+
+
+__all__ = ["ADDED", "COLUMNS", "medians", "model_cases_added", "model_cases_table", "table"]

@@ -12,6 +12,9 @@ its wall time and its CPU time (every process it started, counted with
 - remora-host: the same with the host alone: a scripted provider whose every
   turn is submit_result and which completes no text, so what the model adds is
   the difference between the two rows.
+- remora-no-model-cases: the same model as remora, the test operation's option
+  ``model_cases: false`` (the model is asked for no case: no completed call, no
+  write_tests turn), so what the model's cases add is the difference.
 - pynguin: DynaMOSA with ``--maximum-search-time`` = the budget; assertion
   generation (mutation analysis) runs after the search, as by default.
 - ghostwriter: ``hypothesis write MODULE.FUNCTION`` for each public function,
@@ -37,7 +40,7 @@ from remora.results import ResultsDB
 from remora.workspace import WorkspaceStore
 from testgen_lib.corpus import Module, public_functions
 
-TOOLS = ("remora", "remora-host", "pynguin", "ghostwriter")
+TOOLS = ("remora", "remora-no-model-cases", "remora-host", "pynguin", "ghostwriter")
 # More submit turns than a module has functions: the host-alone provider's script.
 HOST_ONLY_TURNS = 2000
 # Past its budget a tool may finish what it holds: Remora its running agents'
@@ -105,6 +108,14 @@ def host_only_options(folder: Path) -> list[str]:
     turn = "- calls: [{name: submit_result, arguments: {}}]\n"
     script.write_text(turn * HOST_ONLY_TURNS, encoding="utf-8")
     return ["--provider", "scripted", "--model", "host-only", "--model-path", str(script)]
+
+
+def no_model_cases_options(folder: Path) -> list[str]:
+    """``remora analyze`` options for the ``remora-no-model-cases`` tool: a configuration
+    that turns the test operation's ``model_cases`` off."""
+    config = folder / "no-model-cases.yaml"
+    config.write_text("operations:\n  test:\n    options:\n      model_cases: false\n")
+    return ["--config", str(config)]
 
 
 def run_remora(
@@ -206,4 +217,12 @@ def run_ghostwriter(
     return gen
 
 
-__all__ = ["TOOLS", "Generation", "run_ghostwriter", "run_pynguin", "run_remora", "run_timed"]
+__all__ = [
+    "TOOLS",
+    "Generation",
+    "no_model_cases_options",
+    "run_ghostwriter",
+    "run_pynguin",
+    "run_remora",
+    "run_timed",
+]

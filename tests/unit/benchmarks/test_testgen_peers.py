@@ -16,9 +16,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 from competence_lib.corpus import CorpusError, Project, fetch
 from testgen_lib.corpus import MODULES, PROJECTS, Module, check_corpus, public_functions
 from testgen_lib.measure import code_lines, coverage_figures, junit_outcomes, passing_twice
-from testgen_lib.report import medians, table
-from testgen_lib.tools import HOST_ONLY_TURNS, host_only_options
+from testgen_lib.report import medians, model_cases_added, model_cases_table, table
+from testgen_lib.tools import HOST_ONLY_TURNS, host_only_options, no_model_cases_options
 
+from remora.agents import AgentRegistry
+from remora.config import load_config
+from remora.coordinator import check_options
 from remora.providers.scripted import load_turns
 
 COVERAGE_JSON = {
@@ -246,3 +249,43 @@ def test_the_host_alone_submits_at_every_turn(tmp_path: Path) -> None:
     turns = load_turns(Path(options[options.index("--model-path") + 1]))
     assert len(turns) == HOST_ONLY_TURNS
     assert {call.name for turn, _ in turns for call in turn.message.tool_calls} == {"submit_result"}
+
+
+def test_the_no_model_cases_config_turns_the_test_operations_option_off(tmp_path: Path) -> None:
+    options = no_model_cases_options(tmp_path)
+    assert options[0] == "--config"
+    loaded = load_config(Path(options[1]), project_root=tmp_path)
+    test_options = loaded.config.operations["test"].options
+    assert test_options == {"model_cases": False}
+    # A value the test agent's tools take: `remora analyze` would start with it.
+    check_options("test", AgentRegistry().get("test"), test_options)
+
+
+def _figures(passed: int, branch: float, killed: int, score: float) -> dict[str, float]:
+    keys = ("passed_twice", "branch_coverage", "mutants_killed", "mutation_score")
+    return dict(zip(keys, (passed, branch, killed, score), strict=True))
+
+
+def test_what_the_model_cases_add_is_remora_minus_the_run_without_them() -> None:
+    rows = [
+        {"module": "m1", "tool": "remora", **_figures(5, 0.9, 12, 0.6)},
+        {"module": "m1", "tool": "remora-no-model-cases", **_figures(4, 0.8, 10, 0.5)},
+        {"module": "m2", "tool": "remora", **_figures(3, 0.5, 4, 0.4)},
+        {"module": "m2", "tool": "remora-no-model-cases", **_figures(3, 0.5, 4, 0.4)},
+        # Only one of the two ran on m3: no difference to take.
+        {"module": "m3", "tool": "remora", **_figures(9, 1.0, 9, 0.9)},
+    ]
+    added = model_cases_added(rows)
+    assert [m["module"] for m in added["modules"]] == ["m1", "m2"]
+    assert added["modules"][0]["mutants_killed"] == {"with": 12, "without": 10, "added": 2}
+    assert added["median_added"] == {
+        "passed_twice": 0.5,
+        "branch_coverage": 0.05,
+        "mutants_killed": 1.0,
+        "mutation_score": 0.05,
+    }
+    text = model_cases_table(added).splitlines()
+    assert text[2] == (
+        "| m1 | 5 / 4 (+1) | 0.90 / 0.80 (+0.10) | 12 / 10 (+2) | 0.60 / 0.50 (+0.10) |"
+    )
+    assert text[-1] == "| **median added** | +0.5 | +0.05 | +1 | +0.05 |"
