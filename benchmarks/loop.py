@@ -9,7 +9,7 @@ then submit_result) on an agent with four tools; the per-turn figure is the
 run's loop time divided by its turns; runs repeat ``--runs`` times and the
 median and p90 are reported, with events off (NullEmitter) and on (recorded
 in memory, and written to a JSONL file as `--events` does).
-Target: <= 2 ms per turn (README, "Measured").
+Target: <= 2 ms per turn (docs/performance.md, "The latest figures").
 
     .venv/bin/python benchmarks/loop.py [--runs 200] [--turns 8]
 """

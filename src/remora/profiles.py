@@ -1,6 +1,6 @@
 """Model-family profiles: what a model can do, so the loop never hard-codes it.
 
-Resolution (docs/architecture.md, "Model profiles"): an explicit profile name, else the first
+Resolution (docs/providers.md, "Model profiles"): an explicit profile name, else the first
 built-in whose match pattern occurs in the model name, else ``default``.
 
 Profiles are data that both the configuration (which checks ``runner.tool_choice``

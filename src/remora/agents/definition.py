@@ -110,7 +110,7 @@ class ToolDefinition(_Model):
     @field_validator("parameters")
     @classmethod
     def _parameters_strict(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        """A valid object schema, closed recursively (docs/architecture.md, "Strict schemas")."""
+        """A valid object schema, closed recursively (docs/agents.md, "Strict schemas")."""
         if value is None:
             return None
         problems = schema_problems(value, "")

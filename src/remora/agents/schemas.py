@@ -1,7 +1,7 @@
 """Tool parameter schemas: strictness and agreement with a script's inputs.
 
 Tiny models only stay on the rails when the schema leaves no room
-(docs/architecture.md, "Strict schemas"), so every object schema is closed. A
+(docs/agents.md, "Strict schemas"), so every object schema is closed. A
 schema written in the YAML
 must describe the same inputs the `.pym` script declares; a mismatch would
 make every call fail at run time, so it is a load error instead.

@@ -117,7 +117,7 @@ class SandboxConfig(_Section):
     )
     # remora analyze with server models: the host work (tools, parses, ruff, records) of
     # one process saturates one core at ~25 runs/s; N processes, each on a shard of the
-    # files, take N cores (coordinator/shards.py; docs/architecture.md, "Host processes").
+    # files, take N cores (coordinator/shards.py; docs/performance.md, "Host processes").
     # auto by default: on 2 cores, click at 200 ms and -j 64, 8.8-9.4 requests in flight
     # instead of 4.75-5.7, the same CPU per run, +180 MB of RSS; only openai models, and
     # only from 300 runs (an embedded or small run stays in one process, as before).

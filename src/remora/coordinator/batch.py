@@ -113,7 +113,7 @@ class Coordinator:
         self.store = WorkspaceStore(self.project_root)
         self.db: ResultsDB | None = None
         self._runtime: SandboxRuntime | None = None
-        # A tool script hit a limit or a worker crashed (docs/architecture.md, Monty exit pitfall).
+        # A tool script hit a limit or a worker crashed (docs/agents.md, "The Monty exit pitfall").
         self.sandbox_faulted = False
         # Where the servers' states go (default .remora/servers.json; a shard: its parent).
         self.publish_states: StatesWriter | None = None

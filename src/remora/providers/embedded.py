@@ -1,4 +1,4 @@
-"""The default provider: llama.cpp in-process through xllamacpp (docs/architecture.md).
+"""The default provider: llama.cpp in-process through xllamacpp (docs/providers.md).
 
 Every tool turn is constrained by a JSON schema (the union over the tools allowed
 this turn) and the tool schemas travel in the system prompt, whatever the model:

@@ -1,5 +1,5 @@
 """Tool calls for models without native tools: schemas in the prompt, output
-constrained by a JSON schema, parsed back into ToolCalls (docs/architecture.md, "Strict schemas").
+constrained by a JSON schema, parsed back into ToolCalls (docs/agents.md, "Strict schemas").
 
 Each turn the output must match the union over the tools allowed this turn,
 ``oneOf [{name: const, arguments: <tool schema>}, ...]``. The system prompt lists

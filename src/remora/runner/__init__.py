@@ -1,4 +1,4 @@
-"""The agent loop (docs/architecture.md): runner, turn policy, tool dispatch, results."""
+"""The agent loop (docs/agents.md): runner, turn policy, tool dispatch, results."""
 
 from remora.runner.agent_result import AgentResult, ResultError, Status, settle
 from remora.runner.completions import MeteredCompleter

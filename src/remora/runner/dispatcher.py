@@ -1,4 +1,4 @@
-"""Tool dispatch: one call in, one result envelope out (docs/architecture.md, "The agent loop").
+"""Tool dispatch: one call in, one result envelope out (docs/agents.md, "The agent loop").
 
 Every failure the model could react to is an envelope it sees; only
 programming errors escape. The dispatcher knows nothing of how a tool runs:

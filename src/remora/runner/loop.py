@@ -1,4 +1,4 @@
-"""AgentRunner: the agent loop (docs/architecture.md), shared by code agents and the assistant.
+"""AgentRunner: the agent loop (docs/agents.md), shared by code agents and the assistant.
 
 Step, limit check, generate, execute, record; the ending is always defined:
 a submission, a text answer, or a limit that yields a degraded result.

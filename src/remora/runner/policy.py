@@ -1,4 +1,4 @@
-"""The host-side turn policy (docs/architecture.md): what the model may do this turn.
+"""The host-side turn policy (docs/agents.md): what the model may do this turn.
 
 Small models need the host's help: they submit before doing anything, repeat
 the same call, and run out of turns without submitting. Each rule can be

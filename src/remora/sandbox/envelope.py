@@ -1,4 +1,4 @@
-"""The tool result envelope (docs/architecture.md) and the values that may go in it.
+"""The tool result envelope (docs/agents.md) and the values that may go in it.
 
 Every tool run ends in one JSON-able dict: ``{"ok": true, "result": ..., "prints": "..."}``
 or ``{"ok": false, "error": {"code", "message", "details"}}``. The model sees it as

@@ -1,7 +1,7 @@
 """Resource limits for tool runs: three presets, overridable from the config.
 
 Monty's defaults have no time or memory limit, so every checkout gets all four
-limits from here (docs/architecture.md, "Why Monty").
+limits from here (docs/agents.md, "Why Monty").
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ if importlib.util.find_spec("opentelemetry") is None:
 # After a time limit or a dead worker, the pool's runtime threads still deliver
 # late completions into the event loop for a short while after the pool is
 # closed; if the interpreter is finalising by then, such a thread is killed
-# inside Rust frames and the process aborts (exit 134; docs/architecture.md, "The
+# inside Rust frames and the process aborts (exit 134; docs/agents.md, "The
 # Monty exit pitfall"). Waiting this long after closing lets them finish (0 aborts
 # in 25 runs at 0.1 s, 12 in 25 without the wait).
 _SETTLE_S = 0.25

@@ -1,4 +1,4 @@
-"""Limits, invalid responses and error handling (docs/architecture.md, "The agent loop")."""
+"""Limits, invalid responses and error handling (docs/agents.md, "The agent loop")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The loop's core semantics (docs/architecture.md, "The agent loop")."""
+"""The loop's core semantics (docs/agents.md, "The agent loop")."""
 
 from __future__ import annotations
 

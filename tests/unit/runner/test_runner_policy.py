@@ -1,4 +1,4 @@
-"""The small-model turn policy (docs/architecture.md) and per-call guards of the dispatcher."""
+"""The small-model turn policy (docs/agents.md) and per-call guards of the dispatcher."""
 
 from __future__ import annotations
 
