@@ -27,6 +27,7 @@ from remora.code.input_search import Candidate, boundary_values, usage_kinds, va
 from remora.code.input_sources import derived_locals, parameter_names
 from remora.code.instance_search import owner_candidates
 from remora.code.keyed_arguments import fitted_arguments
+from remora.code.parsing import located_definition
 from remora.code.project_values import (
     named_defaults,
     owner_arguments,
@@ -43,18 +44,12 @@ MAX_CANDIDATES = 48
 _BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
 
 
-def node_function(
-    context: CodeContext, span: Span
-) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+def node_function(context: CodeContext) -> Function | None:
+    """The run's function as ``ast`` sees it (None for a class or file, or a text that
+    does not parse)."""
     node = context.bound_node()
-    for found in ast.walk(python_ast.parse(context.node_file_text())):
-        if (
-            isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef)
-            and found.name == node.name
-            and node.start_line <= found.lineno <= span.last
-        ):
-            return found
-    return None
+    found = located_definition(context.node_file_text(), node.full_name, node.start_line)
+    return found if isinstance(found, Function) else None
 
 
 def _kinds(target: dict[str, Any]) -> dict[str, str]:
@@ -91,7 +86,7 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
     lookup = project_class_lookup(context)
     sets = argument_sets(params, lookup, 4)
     base = sets[0]["args"] if sets else {}
-    function = node_function(context, span)
+    function = node_function(context)
     text = context.node_file_text()
     fitted: list[Candidate] = []
     called: list[tuple[str, Any, str]] = []

@@ -81,7 +81,7 @@ async def mutation_outcome(
     """Run ``path``'s tests named in ``lines_by_test`` (each with the lines of the node
     it ran) against the node's mutants; a mutant is run only with the tests that ran
     its line. ``budget_s`` 0 runs nothing (``problem`` says so)."""
-    function = node_function(context, span)
+    function = node_function(context)
     if function is None:
         return MutationOutcome([], problem="the node's definition was not found")
     mutants = node_mutants(context.node_file_text(), function, MAX_MUTANTS)

@@ -19,7 +19,7 @@ import ast
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.docstring.definitions import located_definition
+from remora.code.parsing import located_definition
 
 __all__ = ["documented_exceptions", "is_node_behaviour", "raise_is_behaviour", "setup_failure"]
 

@@ -28,12 +28,11 @@ from remora.code.call_sites import call_site_arguments
 from remora.code.call_text import arguments_from_text
 from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
-from remora.code.docstring.definitions import located_definition
 from remora.code.input_search import label
 from remora.code.input_sources import module_constants, parameter_names
 from remora.code.instance_search import attribute_parameters
 from remora.code.method_state import first_parameter, is_self_attribute
-from remora.code.parsing import ast_tree
+from remora.code.parsing import ast_tree, located_definition
 from remora.code.samples import ClassLookup, argument_sets, literal_default, sample_value
 from remora.code.sourced_strings import DOC_PATTERNS, examples, project_files
 from remora.sandbox import search

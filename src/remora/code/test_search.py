@@ -78,7 +78,7 @@ async def _run_round(
         | ({"owner_args": c.owner_args} if c.owner_args is not None else {})
         for i, c in enumerate(candidates)
     ]
-    observe = observed_attributes(node_call_target(context), node_function(context, span))
+    observe = observed_attributes(node_call_target(context), node_function(context))
     rows, measured = await probe_argument_sets(context, sets, coverage=span.spec(), observe=observe)
     if measured is None:
         return {}, {}, None
@@ -173,7 +173,7 @@ async def search_tests(
     names, node = module_names(text), node_words(target, text)
     owner_args = owner_arguments(context, target)
     used = set(_tests_of(context, path))
-    assigned = assigned_attributes(node_function(context, span))
+    assigned = assigned_attributes(node_function(context))
     procedure = is_procedure(context)
     pieces = []
     # Beside the covering few, other candidates of the first round up to ``max_tests``: a

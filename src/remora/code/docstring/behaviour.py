@@ -15,8 +15,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from remora.code.docstring.definitions import located_definition
-from remora.code.parsing import SourceNode, ast_tree, per_node
+from remora.code.parsing import SourceNode, ast_tree, located_definition, per_node
 
 __all__ = ["BodyFacts", "body_facts"]
 

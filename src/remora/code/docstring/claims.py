@@ -17,9 +17,9 @@ import ast
 from collections.abc import Callable, Sequence
 
 from remora.code.docstring.behaviour import BodyFacts, body_facts
-from remora.code.docstring.definitions import file_docstring_summaries
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.docstring.sections import documented_parameters
+from remora.code.docstring.summaries import file_docstring_summaries
 from remora.code.docstring.vocabulary import (
     GENERAL_STEMS,
     class_nouns,

@@ -23,15 +23,10 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.docstring.claims import comparison_summary
-from remora.code.docstring.definitions import (
-    Defined,
-    definitions,
-    file_docstring_summaries,
-    located_definition,
-)
 from remora.code.docstring.left_alone import left_alone
+from remora.code.docstring.summaries import file_docstring_summaries
 from remora.code.module import host_function
-from remora.code.parsing import ast_tree
+from remora.code.parsing import Defined, ast_definitions, ast_tree, located_definition
 
 __all__ = [
     "FIXED_EXAMPLES",
@@ -109,7 +104,7 @@ def _example(text: str, node: Defined) -> Example | None:
 def _documented(text: str) -> tuple[tuple[int, int, Example], ...]:
     """The file's examples in file order, each with its first line and its ``def`` line."""
     found = []
-    for node in sorted(definitions(text), key=lambda n: n.lineno):
+    for node in sorted(ast_definitions(text), key=lambda n: n.lineno):
         start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
         if example := _example(text, node):
             found.append((start, node.lineno, example))

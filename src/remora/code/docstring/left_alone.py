@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.docstring.definitions import located_definition
-from remora.code.parsing import SourceNode, ast_tree, per_node, per_text
+from remora.code.parsing import SourceNode, ast_tree, located_definition, per_node, per_text
 
 __all__ = ["left_alone"]
 

@@ -22,9 +22,8 @@ import ast
 import re
 from pathlib import PurePosixPath
 
-from remora.code.docstring.definitions import definitions
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
-from remora.code.parsing import SourceNode, ast_tree, per_node, per_text
+from remora.code.parsing import SourceNode, ast_definitions, ast_tree, per_node, per_text
 
 __all__ = ["GENERAL_STEMS", "class_nouns", "foreign_words", "own_stems", "stem"]
 
@@ -159,7 +158,9 @@ def own_stems(node: SourceNode) -> frozenset[str]:
 # Once per text and class: each method of a large class would walk the whole class.
 @per_text()
 def _class_words(text: str, line: int) -> frozenset[str]:
-    found = next(d for d in definitions(text) if isinstance(d, ast.ClassDef) and d.lineno == line)
+    found = next(
+        d for d in ast_definitions(text) if isinstance(d, ast.ClassDef) and d.lineno == line
+    )
     return frozenset(_names_of_class(found))
 
 
@@ -172,7 +173,7 @@ def class_nouns(text: str) -> frozenset[str]:
     tree = ast_tree(text)
     if tree is None:
         return frozenset()
-    names = [d.name for d in definitions(text) if isinstance(d, ast.ClassDef)]
+    names = [d.name for d in ast_definitions(text) if isinstance(d, ast.ClassDef)]
     for item in ast.walk(tree):
         if isinstance(item, ast.ImportFrom):
             names += [a.asname or a.name for a in item.names if a.name[:1].isupper()]

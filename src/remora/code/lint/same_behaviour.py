@@ -166,7 +166,7 @@ async def behaviour_change(
         first, last = body.first, body.last
     span = Span(body.file, body.start, first, last)
     sets = _call_sets(context, target, body)
-    observe = observed_attributes(target, node_function(context, body))
+    observe = observed_attributes(target, node_function(context))
     try:
         old, measured = await probe_argument_sets(
             context, sets, coverage=span.spec(), read_only=True, observe=observe, special=True

@@ -8,11 +8,13 @@
   :mod:`.reparse_statements`, :mod:`.reparse_steps`, on :mod:`.reparse_tree` and
   :mod:`.reparse_spans`);
 - :mod:`.structure`: what a node is (span, signature, raises, returns);
-- :mod:`.text_cache`: work done once per text (the ``ast`` tree); :mod:`.line_breaks`.
+- :mod:`.text_cache`: work done once per text (the ``ast`` tree); :mod:`.ast_definitions`:
+  the ``ast`` definitions of a text and the one a node names; :mod:`.line_breaks`.
 
 It imports nothing else of :mod:`remora.code` (a contract of ``lint-imports``).
 """
 
+from remora.code.parsing.ast_definitions import Defined, ast_definitions, located_definition
 from remora.code.parsing.line_breaks import line_starts
 from remora.code.parsing.parse_cache import parse
 from remora.code.parsing.source import (
@@ -33,15 +35,18 @@ from remora.code.parsing.tree_walk import (
 )
 
 __all__ = [
+    "Defined",
     "Definition",
     "NodeRef",
     "ParsedFile",
     "SourceNode",
+    "ast_definitions",
     "ast_tree",
     "child_nodes",
     "line_starts",
     "literal_value",
     "locate",
+    "located_definition",
     "node_raises",
     "node_returns",
     "node_signature",
