@@ -4,7 +4,7 @@ For every ``.py`` file under PATH, two kinds of new text are made: ruff's safe f
 whole file (``--select``, default ``I,F401,UP``: imports sorted across blocks, typing
 upgrades of signatures and bodies), and edits of statements nested in blocks (a comment
 put after one, a statement joined to it, a line added after it). Each new text that
-``remora.code.reparse.reparsed_spans`` takes partially is compared with the whole parse:
+``remora.code.parsing.reparse.reparsed_spans`` takes partially is compared with the whole parse:
 the same code, definitions, node types and byte spans. It found the lines lost before a
 definition's first line (the standard library's ``copy.py`` and ``curses/textpad.py``).
 
