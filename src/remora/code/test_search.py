@@ -115,11 +115,13 @@ async def search_tests(
     max_tests: int = 6,
     time_budget_s: float = 60.0,
     mutation_budget_s: float = DEFAULT_MUTATION_BUDGET_S,
+    model_cases: bool = True,
 ) -> dict[str, Any]:
     """Find, write and measure the node's tests: ``{kept, dropped, coverage_before,
     coverage_after, missed, tried, model, model_may_add}``; ``missed`` is the node's source
     with what no test ran marked (empty when all is covered); ``model_may_add`` says whether
-    a model turn aimed at it is worth its cost."""
+    a model turn aimed at it is worth its cost. Without ``model_cases`` the model is asked
+    for nothing: neither completed calls nor a turn (the host's candidates alone)."""
     target = node_call_target(context)
     if target["reason"]:
         return {"kept": [], "missed": "", "reason": target["reason"]}
@@ -139,7 +141,13 @@ async def search_tests(
     rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h")
     if totals is None:  # the model's cases may still run: its turn is not skipped
         why = "the search could not run the node with derived arguments"
-        return {"kept": [], "dropped": [], "missed": why, "reason": why, "model_may_add": True}
+        return {
+            "kept": [],
+            "dropped": [],
+            "missed": why,
+            "reason": why,
+            "model_may_add": model_cases,
+        }
     chosen = greedy_cover(gains, (), max_tests)
     covered = totals.copy()
     for name in chosen:
@@ -148,7 +156,7 @@ async def search_tests(
     model: dict[str, Any] = {"asked": False, "kept": 0, "problems": []}
     claims: dict[str, str] = {}
     # The model's completed call varies the arguments only: none, nothing to ask.
-    askable = bool(target["parameters"]) and context.completer is not None
+    askable = model_cases and bool(target["parameters"]) and context.completer is not None
     record = ask_record(context.completer)
     if missed and askable and time.monotonic() - started < time_budget_s:
         model["asked"] = record.worth_asking()
@@ -194,7 +202,10 @@ async def search_tests(
     # calls added nothing, a turn of the same model costs seconds and, measured on the
     # example project, kept nothing. A model that cannot complete text has only its turn.
     result: dict[str, Any] = {"tried": len(candidates), "model": model}
-    result["model_may_add"] = model["kept"] > 0 if model["asked"] else context.completer is None
+    if not model_cases:
+        model["not_asked"] = "the model's cases are off (model_cases: false)"
+    may_add = model["kept"] > 0 if model["asked"] else context.completer is None
+    result["model_may_add"] = model_cases and may_add
     measured = await write_measured(
         context,
         path,
