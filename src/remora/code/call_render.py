@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import math
 import re
+import sys
 from keyword import iskeyword
 from typing import Any
 
@@ -40,7 +41,13 @@ class CallRender:
             return f"lambda *args, **kwargs: {self.value(value['__returns__'])}"
         if isinstance(value, dict) and set(value) == {"__class__", "args"}:
             name = str(value["__class__"])
-            self.imports.add(name.split(".")[0])
+            head = name.split(".")[0]
+            if "." in name and head in sys.stdlib_module_names:
+                # A standard library class (datetime.date): `import datetime`, whatever
+                # the project's module imported under that name.
+                self.modules.add(head)
+            else:
+                self.imports.add(head)
             args = value["args"] if isinstance(value["args"], dict) else {}
             return f"{name}({', '.join(f'{k}={self.value(v)}' for k, v in args.items())})"
         if isinstance(value, dict):

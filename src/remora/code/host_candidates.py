@@ -15,6 +15,7 @@ import ast
 from typing import Any
 
 from remora import python_ast
+from remora.code.argument_fit import excluded_value
 from remora.code.call_sites import doctest_calls
 from remora.code.call_text import arguments_from_text
 from remora.code.callable_arguments import called_parameter_values
@@ -126,4 +127,6 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
     candidates += _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
     sites = project_calls(context, target["name"])
     candidates += _text_sets(context, target, sites, "as_called")
-    return candidates[:MAX_CANDIDATES]
+    # No value of a kind the node's annotations or uses exclude (a str for a datetime).
+    fits = [c for c in candidates if excluded_value(function, params, c.args, lookup) is None]
+    return fits[:MAX_CANDIDATES]

@@ -207,9 +207,7 @@ def _value_for(
     if head in {"str", "path", "purepath"}:
         return _string(name, variant)
     if head in {"datetime", "date"}:
-        values = ("2024-01-31T12:00:00", "2023-12-01T08:30:00", "1970-01-01T00:00:00")
-        chosen_value = values[min(variant, 2)]
-        return chosen_value if head == "datetime" else chosen_value[:10]
+        return _moment(head, variant)
     if chosen is None or head in {"any", "object"}:
         return _untyped(name, singular, variant, classes, depth)
     if chosen is not None and depth < 2:
@@ -217,6 +215,20 @@ def _value_for(
         if params is not None:
             return _instance(ast.unparse(chosen), params, variant, classes, depth)
     return None
+
+
+# (year, month, day, hour, minute) of the typical, the other and the edge moment.
+_MOMENTS = ((2024, 1, 31, 12, 0), (2023, 12, 1, 8, 30), (1970, 1, 1, 0, 0))
+
+
+def _moment(head: str, variant: int) -> dict[str, Any]:
+    """A ``datetime`` or ``date`` built as one (``datetime.date(2024, 1, 31)`` in a test),
+    never its ISO text: code annotated for a date calls its methods and compares it."""
+    year, month, day, hour, minute = _MOMENTS[min(variant, 2)]
+    args: dict[str, Any] = {"year": year, "month": month, "day": day}
+    if head == "datetime":
+        args |= {"hour": hour, "minute": minute}
+    return {"__class__": f"datetime.{head}", "args": args}
 
 
 def _number(name: str, integer: bool, variant: int) -> int | float:

@@ -63,9 +63,19 @@ def _on_alarm(_signum: int, _frame: types.FrameType | None) -> None:
 
 
 def _lookup(module: types.ModuleType, dotted: str) -> Any:
+    """A name of the module (``Order``, ``Outer.Inner``), else a standard library class
+    by its module's path (``datetime.datetime``, whatever the module imported)."""
     found: Any = module
-    for part in dotted.split("."):
-        found = getattr(found, part)
+    try:
+        for part in dotted.split("."):
+            found = getattr(found, part)
+    except AttributeError:
+        head, _, rest = dotted.partition(".")
+        if not rest or head not in sys.stdlib_module_names:
+            raise
+        found = importlib.import_module(head)
+        for part in rest.split("."):
+            found = getattr(found, part)
     return found
 
 
