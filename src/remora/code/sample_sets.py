@@ -39,6 +39,7 @@ from remora.code.import_paths import root_paths
 from remora.code.input_search import Candidate, greedy_cover
 from remora.code.instance_search import owner_candidates
 from remora.code.own_raises import raise_is_behaviour
+from remora.code.private_helpers import public_caller
 from remora.code.project_values import owner_arguments
 from remora.code.samples import literal_default
 from remora.code.sandboxed import run_program
@@ -191,8 +192,11 @@ async def select_sets(
     """The sets to offer for the run's node (a function, a method or a class); ``extra``
     (the model's) are tried after the project's own and the derived ones."""
     selection = Selection([])
+    caller = public_caller(context.node_file_text(), str(target["qualname"]))
     if target["reason"]:
         selection.reason = target["reason"]
+    elif caller is not None:
+        selection.reason = f"a private helper: {caller}, the public code that calls it, is sampled"
     elif not [p for p in target["parameters"] if not p["kind"].startswith("var_")]:
         selection.reason = "it takes no arguments: nothing to vary"
     elif _plain(target):

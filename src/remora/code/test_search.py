@@ -59,6 +59,7 @@ from remora.code.model_cases import model_candidates
 from remora.code.module import host_function
 from remora.code.observed_asserts import is_procedure, pins_something
 from remora.code.own_raises import raise_is_behaviour
+from remora.code.private_helpers import public_caller
 from remora.code.project_values import owner_arguments
 from remora.code.pytest_files import tests_in_file
 from remora.code.test_names import assigned_attributes, behaviour_name, node_words
@@ -123,6 +124,10 @@ async def search_tests(
     a model turn aimed at it is worth its cost. Without ``model_cases`` the model is asked
     for nothing: neither completed calls nor a turn (the host's candidates alone)."""
     target = node_call_target(context)
+    caller = public_caller(context.node_file_text(), target["qualname"])
+    if caller is not None:
+        why = f"a private helper: its tests go through {caller}, the public code that calls it"
+        return {"kept": [], "missed": "", "reason": why, "model_may_add": False}
     if target["reason"]:
         return {"kept": [], "missed": "", "reason": target["reason"]}
     remembered = remembered_search(context)

@@ -1,0 +1,82 @@
+"""A private helper is tested through the public code that calls it (issue 56 item 4).
+
+A test that calls ``_parse_offset`` directly pins an implementation detail: the
+helper may be renamed, merged or given other arguments without the module's
+behaviour changing, and its arguments are whatever a test invented, not what the
+public code passes (an ISO string where the callers give a ``datetime``). So a
+private function or method (one leading underscore, not a special name) that a
+public function or method of its module reaches, directly or through other
+private helpers, gets no test or sample set of its own: its callers' tests cover
+it. One nothing public reaches is tested as any other node. Read with :mod:`ast`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from remora.code.parsing import ast_tree
+
+__all__ = ["is_private", "public_caller"]
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def is_private(name: str) -> bool:
+    """``_name`` and ``__name`` (mangled), not ``__special__``."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _functions(tree: ast.Module) -> dict[str, Function]:
+    """The module's functions and its classes' methods by qualified name (nested classes
+    too; functions inside functions are their function's own)."""
+    found: dict[str, Function] = {}
+    stack: list[tuple[str, list[ast.stmt]]] = [("", tree.body)]
+    while stack:
+        prefix, body = stack.pop()
+        for stmt in body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                found[prefix + stmt.name] = stmt
+            elif isinstance(stmt, ast.ClassDef):
+                stack.append((f"{prefix}{stmt.name}.", stmt.body))
+    return found
+
+
+def _called_names(function: Function) -> set[str]:
+    """Names the function calls: ``helper(...)``, ``self._helper(...)``, ``Cls._helper(...)``."""
+    names: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name):
+                names.add(node.func.id)
+            elif isinstance(node.func, ast.Attribute):
+                names.add(node.func.attr)
+    return names
+
+
+def public_caller(module_text: str, qualname: str) -> str | None:
+    """The public function or method of the module whose calls reach the private node
+    ``qualname`` (through private helpers too); None when the node is public, nothing
+    public reaches it, or the text does not parse."""
+    name = qualname.rsplit(".", 1)[-1]
+    tree = ast_tree(module_text)
+    if not is_private(name) or tree is None:
+        return None
+    functions = _functions(tree)
+    calls = {q: _called_names(f) for q, f in functions.items()}
+    # Which public function reaches each name, growing through the private ones reached.
+    reached: dict[str, str] = {}
+    for caller, names in calls.items():
+        if not is_private(caller.rsplit(".", 1)[-1]):
+            for called in names:
+                reached.setdefault(called, caller)
+    changed = True
+    while changed:
+        changed = False
+        for caller, names in calls.items():
+            short = caller.rsplit(".", 1)[-1]
+            if caller == qualname or short not in reached:
+                continue
+            for called in names - reached.keys():
+                reached[called] = reached[short]
+                changed = True
+    return reached.get(name)
