@@ -32,6 +32,7 @@ from remora.code.parsing import node_signature
 from remora.code.project_values import owner_arguments
 from remora.code.samples import ClassLookup, argument_sets
 from remora.code.sandboxed import run_program
+from remora.test_code import is_test_code
 
 __all__ = [
     "check_argument_sets",
@@ -43,18 +44,6 @@ __all__ = [
 
 # Per call, so one endless call cannot use up the whole command's time.
 CALL_TIMEOUT_S = 5.0
-_TEST_FILE_PREFIXES = ("test_",)
-_TEST_FILE_SUFFIXES = ("_test.py",)
-
-
-def is_test_file(file_path: str) -> bool:
-    name = file_path.rsplit("/", 1)[-1]
-    return (
-        name.startswith(_TEST_FILE_PREFIXES)
-        or name.endswith(_TEST_FILE_SUFFIXES)
-        or name == "conftest.py"
-        or file_path.startswith("tests/")
-    )
 
 
 def _method_kind(decorators: list[str]) -> str:
@@ -135,7 +124,7 @@ def _call_target(context: CodeContext) -> dict[str, Any]:
 def _unreachable(file_path: str, node_type: str, parts: list[str], method_kind: str) -> str:
     if node_type not in ("function", "method", "class"):
         return f"a {node_type} is not called"
-    if is_test_file(file_path):
+    if is_test_code(file_path):
         return "this is test code"
     if node_type == "function" and len(parts) > 1:
         return "a nested function cannot be reached from outside its function"

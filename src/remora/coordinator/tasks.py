@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import fnmatch
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,9 +13,9 @@ from remora.coordinator.binding import bind_options
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError, UsageError
 from remora.runner import AgentResult, ResultError
+from remora.test_code import TEST_CODE_PATTERNS, path_matches
 
 __all__ = [
-    "TEST_CODE_PATTERNS",
     "OperationPlan",
     "Task",
     "file_filter_reason",
@@ -25,15 +24,6 @@ __all__ = [
     "plan_operations",
     "plan_tasks",
 ]
-
-# What an agent with `test_code: skip` leaves alone, unless its operation sets `exclude:`.
-TEST_CODE_PATTERNS: tuple[str, ...] = (
-    "tests/*",
-    "*/tests/*",
-    "test_*.py",
-    "*_test.py",
-    "conftest.py",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,21 +138,13 @@ def not_run_result(task: Task) -> AgentResult:
     return AgentResult("skipped", summary=task.skip_reason)
 
 
-def _matches(path: str, pattern: str) -> bool:
-    """fnmatch on the project-relative path; a pattern without ``/`` also on the file name."""
-    name = path.rsplit("/", 1)[-1]
-    return fnmatch.fnmatchcase(path, pattern) or (
-        "/" not in pattern and fnmatch.fnmatchcase(name, pattern)
-    )
-
-
 def file_filter_reason(
     path: str, operation: str, include: Sequence[str], exclude: Sequence[str]
 ) -> str:
     """Why ``operations.<operation>.include/exclude`` keep it off ``path`` ('' if not)."""
-    if include and not any(_matches(path, p) for p in include):
+    if include and not any(path_matches(path, p) for p in include):
         return f"{path} matches none of operations.{operation}.include"
     for pattern in exclude:
-        if _matches(path, pattern):
+        if path_matches(path, pattern):
             return f"{path} matches operations.{operation}.exclude {pattern!r}"
     return ""

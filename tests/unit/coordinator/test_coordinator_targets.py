@@ -6,14 +6,10 @@ import pytest
 
 from remora.agents import AgentRegistry
 from remora.config import RemoraConfig
-from remora.coordinator.tasks import (
-    TEST_CODE_PATTERNS,
-    file_filter_reason,
-    plan_operations,
-    plan_tasks,
-)
+from remora.coordinator.tasks import file_filter_reason, plan_operations, plan_tasks
 from remora.discovery.node import CSTNode, make_node_id
 from remora.errors import ConfigValueError
+from remora.test_code import TEST_CODE_PATTERNS
 
 
 def function_in(path: str) -> CSTNode:
