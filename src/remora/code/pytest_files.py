@@ -10,8 +10,8 @@ run; each process costs ~0.5 CPU-s). ``add_passing_tests`` is the whole loop a
 test agent needs: write the new test functions, run them, take back every one
 that does not pass and say why, so only passing tests are left for review.
 
-Test files are read and edited through :mod:`ast` line spans: imports merge
-into an existing ``from module import`` statement, new functions go at the
+Test files are read through :mod:`ast`; imports join the file's import block
+by the one rule of :mod:`remora.workspace.import_block`, new functions go at the
 end.
 """
 
@@ -29,6 +29,7 @@ from remora.code.import_paths import module_name, root_paths
 from remora.code.module import host_function
 from remora.code.sandboxed import ProgramRun, run_program
 from remora.sandbox import search
+from remora.workspace.import_block import with_imports
 
 __all__ = [
     "add_to_test_file",
@@ -66,80 +67,6 @@ def _newline(text: str) -> str:
     return "\r\n" if "\r\n" in text else "\n"
 
 
-def _merge_imports(
-    text: str, path: str, module: str, names: list[str], plain: list[str]
-) -> list[str]:
-    """The file's lines with ``import X`` and ``from module import names`` present."""
-    lines = text.splitlines(keepends=True)
-    newline = _newline(text)
-    tree = _parse(text, path)
-    imported_plain = {
-        alias.name for stmt in tree.body if isinstance(stmt, ast.Import) for alias in stmt.names
-    }
-    from_module = [
-        stmt
-        for stmt in tree.body
-        if isinstance(stmt, ast.ImportFrom) and stmt.module == module and stmt.level == 0
-    ]
-    have = {alias.asname or alias.name for stmt in from_module for alias in stmt.names}
-    missing = sorted({n for n in names if n not in have})
-    imports = [s for s in tree.body if isinstance(s, ast.Import | ast.ImportFrom)]
-    from_lines: list[str] = []
-    # Merged only into a one-line statement that is alone on its line (no comment to lose).
-    one_line = [
-        s
-        for s in from_module
-        if s.lineno == s.end_lineno
-        and all(not a.asname for a in s.names)
-        and lines[s.lineno - 1].strip() == ast.get_source_segment(text, s)
-    ]
-    if missing and one_line:
-        stmt = one_line[0]
-        merged = sorted({alias.name for alias in stmt.names} | set(missing))
-        indent = lines[stmt.lineno - 1][: stmt.col_offset]
-        lines[stmt.lineno - 1] = f"{indent}from {module} import {', '.join(merged)}{newline}"
-    elif missing:
-        from_lines.append(f"from {module} import {', '.join(missing)}{newline}")
-    plain_lines = [f"import {lib}{newline}" for lib in plain if lib not in imported_plain]
-    if not imports:
-        if plain_lines and from_lines:
-            plain_lines.append(newline)  # standard imports, a blank line, the project's
-        return _after_docstring(tree, lines, newline, plain_lines + from_lines)
-    # Standard imports after the file's last `import x`, else before its first import;
-    # the project's after its last import.
-    last = max(s.end_lineno or s.lineno for s in imports)
-    lines[last:last] = from_lines
-    plain_statements = [s for s in imports if isinstance(s, ast.Import)]
-    if plain_statements:
-        at = max(s.end_lineno or s.lineno for s in plain_statements)
-    else:  # before the first import that is not `from __future__` (those must stay first)
-        ordinary = [
-            s for s in imports if not (isinstance(s, ast.ImportFrom) and s.module == "__future__")
-        ]
-        if ordinary:
-            at = min(s.lineno for s in ordinary) - 1
-            plain_lines += [newline] if plain_lines else []
-        else:
-            at = last
-    lines[at:at] = plain_lines
-    return lines
-
-
-def _after_docstring(
-    tree: ast.Module, lines: list[str], newline: str, new_lines: list[str]
-) -> list[str]:
-    """``new_lines`` after the module docstring (if any), a blank line before the code."""
-    if not new_lines:
-        return lines
-    docstring_end = 0
-    first = tree.body[0] if tree.body else None
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-        docstring_end = first.end_lineno or 0
-    head = [*lines[:docstring_end], *([newline] if docstring_end else [])]
-    rest = lines[docstring_end:]
-    return [*head, *new_lines, *([newline] if rest else []), *rest]
-
-
 def add_to_test_file(
     text: str, path: str, module: str, names: list[str], plain: list[str], functions: list[str]
 ) -> str:
@@ -149,8 +76,8 @@ def add_to_test_file(
     newline = _newline(text) if text else "\n"
     if not text:
         text = f'"""Tests for {module}."""{newline}'
-    lines = _merge_imports(text, path, module, names, plain)
-    body = "".join(lines)
+    _parse(text, path)  # a file that does not parse is named with its line
+    body = with_imports(text, module, names, plain)
     if not body.endswith(("\n", "\r")):
         body += newline
     for function in sorted(functions, key=str.strip):

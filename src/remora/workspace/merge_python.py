@@ -9,8 +9,8 @@ them:
 
 - an import from the change's own import block joins the project's imports: a
   ``from m import x`` adds its names to the project's ``from m import ...``
-  statement, an import already there is dropped, any other moves to the end
-  of the import block;
+  statement, an import already there is dropped, any other goes where
+  :mod:`remora.workspace.import_block` puts an import;
 - a function or class already there, identical, is dropped (two changes that
   add the same fixture add it once);
 - a function or class that takes the name of a different one already there is
@@ -30,11 +30,18 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from remora import python_ast
+from remora.workspace.import_block import (
+    ImportKey,
+    from_key,
+    insert_import,
+    is_docstring,
+    join_names,
+    only_import,
+)
 
 __all__ = ["Tidied", "join_additions", "tidy_merged_module"]
 
 _Span = tuple[int, int]
-_ImportKey = tuple[int, str]  # relative level, module
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,42 +58,10 @@ def _key(module: cst.Module, stmt: cst.BaseStatement) -> str:
     return module.code_for_node(stmt.with_changes(leading_lines=())).strip()
 
 
-def _only_import(stmt: cst.BaseStatement) -> cst.Import | cst.ImportFrom | None:
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-        small = stmt.body[0]
-        if isinstance(small, cst.Import | cst.ImportFrom):
-            return small
-    return None
-
-
-def _is_docstring(stmt: cst.BaseStatement) -> bool:
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, cst.SimpleString | cst.ConcatenatedString)
-    )
-
-
 def _defined_name(stmt: cst.BaseStatement) -> str | None:
     if isinstance(stmt, cst.FunctionDef | cst.ClassDef):
         return stmt.name.value
     return None
-
-
-def _from_key(node: cst.ImportFrom) -> _ImportKey | None:
-    """(level, module) of a ``from`` import that names its names (no ``*``)."""
-    if isinstance(node.names, cst.ImportStar):
-        return None
-    module = "" if node.module is None else cst.Module([]).code_for_node(node.module)
-    return len(node.relative), module
-
-
-def _alias_key(alias: cst.ImportAlias) -> tuple[str, str | None]:
-    name = cst.Module([]).code_for_node(alias.name)
-    asname = alias.asname
-    as_name = None if asname is None else cst.Module([]).code_for_node(asname.name)
-    return name, as_name
 
 
 def _join_names(
@@ -95,54 +70,21 @@ def _join_names(
     """The project's ``from m import ...`` line with the names ``incoming`` adds."""
     assert isinstance(line, cst.SimpleStatementLine) and isinstance(incoming, cst.ImportFrom)
     target = line.body[0]
-    assert isinstance(target, cst.ImportFrom)
-    assert not isinstance(target.names, cst.ImportStar)
-    assert not isinstance(incoming.names, cst.ImportStar)
-    have = {_alias_key(alias) for alias in target.names}
-    extra = [alias for alias in incoming.names if _alias_key(alias) not in have]
-    if not extra:
-        return line
-    # Sorted, as the test agent writes them, so the order of accepts does not show.
-    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    names = sorted([*target.names, *extra], key=lambda alias: str(_alias_key(alias)))
-    names = [alias.with_changes(comma=comma) for alias in names]
-    names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return line.with_changes(body=[target.with_changes(names=names)])
+    assert isinstance(target, cst.ImportFrom) and not isinstance(incoming.names, cst.ImportStar)
+    joined = join_names(target, incoming.names)
+    return line if joined is target else line.with_changes(body=[joined])
 
 
 def _leading_imports(module: cst.Module) -> set[str]:
     """The statements of a module's import block: before its first other statement."""
     keys: set[str] = set()
     for index, stmt in enumerate(module.body):
-        if index == 0 and _is_docstring(stmt):
+        if index == 0 and is_docstring(stmt):
             continue
-        if _only_import(stmt) is None:
+        if only_import(stmt) is None:
             break
         keys.add(_key(module, stmt))
     return keys
-
-
-def _import_place(body: list[cst.BaseStatement], *, plain: bool) -> int:
-    """Where an import joins the import block at the module's start: an ``import x`` after
-    the block's last ``import``, else before its first import that is not ``__future__``;
-    a ``from`` import at the block's end."""
-    start = 1 if body and _is_docstring(body[0]) else 0
-    end, last_plain, first_ordinary = start, None, None
-    for index in range(start, len(body)):
-        node = _only_import(body[index])
-        if node is None:
-            break
-        end = index + 1
-        if isinstance(node, cst.Import):
-            last_plain = index + 1
-        future = isinstance(node, cst.ImportFrom) and _from_key(node) == (0, "__future__")
-        if first_ordinary is None and not future:
-            first_ordinary = index
-    if not plain:
-        return end
-    if last_plain is not None:
-        return last_plain
-    return first_ordinary if first_ordinary is not None else end
 
 
 def _def_lines(module: cst.Module) -> dict[str, _Span]:
@@ -243,35 +185,35 @@ def tidy_merged_module(merged: str, ours: str, theirs: str) -> Tidied:
     their_imports = _leading_imports(their_module)
 
     body: list[cst.BaseStatement] = []
-    from_targets: dict[_ImportKey, int] = {}  # -> index in body of the project's statement
+    from_targets: dict[ImportKey, int] = {}  # -> index in body of the project's statement
     hoisted: list[cst.BaseStatement] = []
     our_from_modules = {
-        _from_key(node)
+        from_key(node)
         for stmt in our_module.body
-        if isinstance(node := _only_import(stmt), cst.ImportFrom)
+        if isinstance(node := only_import(stmt), cst.ImportFrom)
     }
     in_block = True  # still in the import block at the module's start
     for stmt in module.body:
         key = _key(module, stmt)
-        node = _only_import(stmt)
-        from_key = _from_key(node) if isinstance(node, cst.ImportFrom) else None
+        node = only_import(stmt)
+        module_key = from_key(node) if isinstance(node, cst.ImportFrom) else None
         if our_counts[key] > 0:  # the project's own statement
             our_counts[key] -= 1
         elif node is not None and key in their_imports:
             if key in our_keys:
                 continue
-            if from_key is not None and from_key in from_targets:
-                index = from_targets[from_key]
+            if module_key is not None and module_key in from_targets:
+                index = from_targets[module_key]
                 body[index] = _join_names(body[index], node)
                 continue
-            if not (in_block and from_key in our_from_modules):  # not one of ours, edited
+            if not (in_block and module_key in our_from_modules):  # not one of ours, edited
                 hoisted.append(stmt.with_changes(leading_lines=()))
                 continue
         elif _defined_name(stmt) is not None and key in our_keys:
             continue  # the same definition, already there
-        if from_key is not None:
-            from_targets.setdefault(from_key, len(body))
-        in_block = in_block and (node is not None or (not body and _is_docstring(stmt)))
+        if module_key is not None:
+            from_targets.setdefault(module_key, len(body))
+        in_block = in_block and (node is not None or (not body and is_docstring(stmt)))
         body.append(stmt)
     # A name defined more often than in the project's file: both sides defined it, differently.
     ours_named = Counter(_defined_name(stmt) for stmt in our_module.body)
@@ -284,18 +226,8 @@ def tidy_merged_module(merged: str, ours: str, theirs: str) -> Tidied:
     if clashes:
         return Tidied(None, tuple(clashes), "define a name this change defines differently")
     for line in hoisted:
-        plain = isinstance(_only_import(line), cst.Import)
-        at = _import_place(body, plain=plain)
-        after_docstring = at > 0 and _is_docstring(body[at - 1])
-        body.insert(at, line.with_changes(leading_lines=[cst.EmptyLine()] * after_docstring))
-        following = body[at + 1] if at + 1 < len(body) else None
-        if (
-            plain
-            and isinstance(following, cst.SimpleStatementLine)
-            and isinstance(_only_import(following), cst.ImportFrom)
-            and not following.leading_lines
-        ):  # a blank line between the `import x` group and the `from` imports
-            body[at + 1] = following.with_changes(leading_lines=[cst.EmptyLine()])
+        assert isinstance(line, cst.SimpleStatementLine)
+        insert_import(body, line)
     text = module.with_changes(body=body).code
     try:
         cst.parse_module(text)
