@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from remora.code.lint.fixes import _own_texts, lost_names
+from remora.code.lint.code_uses import lost_names, own_texts
 from remora.code.parsing import NodeRef, ParsedFile, locate
 
 PARAMETERIZE = (
@@ -86,6 +86,6 @@ def test_a_method_is_judged_on_its_own_text_as_on_the_whole_files(old: str, new:
     ref = NodeRef("method", "Cleaner.clean", 5)
     node, replaced = locate(ParsedFile(CLASS_FILE), ref), locate(ParsedFile(after), ref)
     lo = CLASS_FILE.index(old)
-    own_before, own_after = _own_texts(node, replaced, (lo, lo + len(old.rstrip("\n"))))
+    own_before, own_after = own_texts(node, replaced, (lo, lo + len(old.rstrip("\n"))))
     assert own_before.startswith("if 1:\n    @staticmethod\n") and "def other" not in own_before
     assert lost_names(own_before, own_after) == lost_names(CLASS_FILE, after)

@@ -7,7 +7,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from remora.code.lint.fixes import own_lines
+from remora.code.lint.own_findings import own_lines
 from remora.code.lint.statement_units import statement_lines
 from remora.code.parsing import NodeRef, ParsedFile, SourceNode, locate
 

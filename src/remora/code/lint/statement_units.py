@@ -7,7 +7,7 @@ it. The unit is found with LibCST: the innermost simple statement holding the
 finding's line, or the header of a compound statement or clause (``if ...:``,
 ``except:``) when the finding is on it; nested classes and functions are nodes
 of their own and never a unit here. Replacing a unit goes through the same
-checks as replacing a whole node (:func:`remora.code.lint.fixes.replace_checked`),
+checks as replacing a whole node (:func:`remora.code.lint.node_rewrite.replace_checked`),
 and a unit's replacement may not add or remove a class or function.
 """
 
@@ -19,7 +19,8 @@ from typing import Any
 import libcst as cst
 
 from remora.code.context import CodeContext
-from remora.code.lint.fixes import node_findings, own_lines, replace_checked
+from remora.code.lint.node_rewrite import replace_checked
+from remora.code.lint.own_findings import node_findings, own_lines
 from remora.code.module import host_function
 from remora.code.parsing import SourceNode, statement_children
 

@@ -1,0 +1,138 @@
+"""A model's rewrite of the node (or of a span of it), checked before it is written.
+
+The replacement is spliced into the span and nowhere else, and accepted only when
+the file still parses, the finding is gone, no other finding appeared, the code
+does what it did (:mod:`remora.code.lint.code_uses`,
+:mod:`remora.code.lint.same_behaviour`). The one exception: a finding the change
+caused elsewhere in the file (an import it left unused) is removed by ruff's own
+safe fix in the same change (:mod:`remora.code.lint.caused_findings`), or the change
+is not made.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from remora.code.context import CodeContext
+from remora.code.lint.caused_findings import fix_caused
+from remora.code.lint.code_uses import lost_names, own_texts
+from remora.code.lint.own_findings import finding, node_findings, own_lines
+from remora.code.lint.refusals import refuse
+from remora.code.lint.ruff_runs import ruff_json
+from remora.code.lint.same_behaviour import behaviour_change
+from remora.code.module import host_function
+from remora.code.parsing import ParsedFile, SourceNode, locate, parse
+
+__all__ = ["lint_replace_node", "replace_checked"]
+
+
+def _candidates(node: SourceNode, replacement: str, start: int) -> list[str]:
+    """The replacement as given, and with the indentation of ``start``'s line put back on
+    lines 2..."""
+    newline = node.file.newline
+    text = replacement.replace("\r\n", "\n").strip("\n").replace("\n", newline)
+    line_start = node.file.data.rfind(b"\n", 0, start) + 1
+    indent = node.file.data[line_start:start].decode("utf-8")
+    if indent and text.startswith(indent):
+        text = text[len(indent) :]
+    lines = text.split(newline)
+    out = [text]
+    if indent:
+        out.append(newline.join([lines[0], *[indent + line if line else "" for line in lines[1:]]]))
+    return out
+
+
+def _definitions(file: ParsedFile) -> list[str]:
+    return [name for name, _ in file.definitions]
+
+
+async def replace_checked(
+    context: CodeContext,
+    node: SourceNode,
+    span: tuple[int, int],
+    code: str,
+    replacement: str,
+    *,
+    keep_definitions: bool = False,
+) -> dict[str, Any]:
+    """Put ``replacement`` in place of the bytes ``span`` of the node's file to remove ``code``.
+
+    Written only when the file still parses, the node is still there, ``code`` is
+    reported less on the node's own lines, no finding is added anywhere in the
+    file (one the change caused outside the lines it wrote gets ruff's safe fix),
+    no call is dropped or added and no name read less or more often beyond
+    a removed assignment (:func:`lost_names`), with ``keep_definitions`` no class or function
+    was added or removed, and calls of the node give what they gave before, having run
+    every line and both sides of every branch ``span`` replaces
+    (:func:`remora.code.lint.same_behaviour.behaviour_change`). A refusal is noted for the
+    run's result (:func:`lint_refusals`). ``{"ok", "reason", "remaining"}``.
+    """
+    path = node.file.path
+    _, before = await node_findings(context, node)
+    if not any(f["code"] == code for f in before):
+        return {"ok": False, "reason": f"{code} is not reported on this node", "remaining": before}
+    whole_before = Counter(
+        finding(r)["code"] for r in await ruff_json(context, path, node.file.text)
+    )
+    reason = "the replacement does not parse in place of the node"
+    data = node.file.data
+    lo, hi = span
+    for candidate in _candidates(node, replacement, lo):
+        new_text = (data[:lo] + candidate.encode("utf-8") + data[hi:]).decode("utf-8")
+        try:
+            replaced = locate(parse(new_text, path), node.ref)
+        except ValueError as exc:
+            reason = f"the replacement does not parse: {exc}"
+            continue
+        except LookupError:
+            reason = f"the replacement no longer defines {node.ref.full_name}"
+            continue
+        if keep_definitions and _definitions(replaced.file) != _definitions(node.file):
+            reason = "the replacement adds or removes a class or function"
+            continue
+        records = await ruff_json(context, path, new_text)
+        if Counter(finding(r)["code"] for r in records) - whole_before:
+            # What the rewrite caused (an import it left unused) goes by ruff's own fix.
+            first = node.file.line_of(lo)
+            written = (first, first + len(candidate.splitlines()) - 1)
+            new_text, added = await fix_caused(context, path, node.file.text, new_text, written)
+            if added:
+                reason = f"the replacement adds {', '.join(added)}"
+                break
+            replaced = locate(parse(new_text, path), node.ref)
+            records = await ruff_json(context, path, new_text)
+        if lost := lost_names(*own_texts(node, replaced, span)):
+            reason = (
+                f"the replacement changes what the code does ({', '.join(lost)}); "
+                "fix the finding and keep every call and read as it is"
+            )
+            break
+        mine = own_lines(replaced)
+        after = [finding(r) for r in records if r["location"]["row"] in mine]
+        if sum(f["code"] == code for f in after) >= sum(f["code"] == code for f in before):
+            reason = f"{code} is still reported"
+            break
+        lines = (node.file.line_of(lo), node.file.line_of(max(hi - 1, lo)))
+        if changed := await behaviour_change(context, path, node.file.text, new_text, lines):
+            reason = changed
+            break
+        return {"ok": True, "reason": "", "remaining": after}
+    refuse(context, code, reason, node.file.line_of(lo))
+    return {"ok": False, "reason": reason, "remaining": before}
+
+
+@host_function
+async def lint_replace_node(context: CodeContext, code: str, replacement: str) -> dict[str, Any]:
+    """Replace the node's text to remove ruff finding ``code``; refused with a reason otherwise.
+
+    ``replacement`` is the node's whole new text (decorators to the end of its
+    body) as in the file. Accepted only when the file still parses, the node is
+    still there, there are fewer ``code`` findings on it and no new finding
+    anywhere in the file. Returns ``{"ok", "reason", "remaining"}``; only an
+    accepted text is written.
+    """
+    node = context.located()
+    return await replace_checked(
+        context, node, (node.start_byte(), node.end_byte()), code, replacement
+    )
