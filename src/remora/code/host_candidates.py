@@ -26,7 +26,7 @@ from remora.code.coverage_probe import Span
 from remora.code.float_values import non_finite_values
 from remora.code.input_search import Candidate, boundary_values, usage_kinds, vary
 from remora.code.input_sources import derived_locals, parameter_names
-from remora.code.instance_search import owner_candidates
+from remora.code.instance_search import owner_candidates, state_boundaries
 from remora.code.keyed_arguments import fitted_arguments
 from remora.code.parsing import located_definition
 from remora.code.project_values import (
@@ -110,13 +110,15 @@ def host_candidates(context: CodeContext, target: dict[str, Any], span: Span) ->
     module = python_ast.parse(text)  # its constants and compiled patterns
     base.update(named_defaults(context, module, target["parameters"]))
     values = boundary_values(function, _kinds(target), module) if function is not None else []
+    owner = owner_arguments(context, target) if target["kind"] == "method" else {}
+    if function is not None:  # against the numbers of the instance the test builds
+        values += state_boundaries(function, text, target, owner, _kinds(target))
     if function is not None:  # a name the module's tables hold, where the code looks one up
         values += called + collection_values(function, base, module)
         values += non_finite_values(function, derived_locals(function, parameter_names(function)))
         values += table_values(context, function, module, _kinds(target))
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = vary(base, values)
-    owner = owner_arguments(context, target) if target["kind"] == "method" else {}
     candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
     # The other derived sets (defaults, alternative, edge values) vary every parameter at once.
     words = {"typical": "varied_arguments"}

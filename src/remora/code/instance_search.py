@@ -34,6 +34,7 @@ __all__ = [
     "class_strings",
     "owner_candidates",
     "owner_variants",
+    "state_boundaries",
 ]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -341,6 +342,50 @@ def owner_variants(
                     f"{words}_and_{item_words.removeprefix('self_')}",
                 )
     return found[:MAX_OWNER_VARIANTS]
+
+
+class _SelfAsConstants(ast.NodeTransformer):
+    """``self.ATTR`` read -> the instance's number for it, so ``amount > self.quantity``
+    reads as a comparison with a constant."""
+
+    def __init__(self, self_name: str, numbers: dict[str, int | float]) -> None:
+        self.self_name = self_name
+        self.numbers = numbers
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if is_self_attribute(node, self.self_name) and node.attr in self.numbers:
+            return ast.copy_location(ast.Constant(self.numbers[node.attr]), node)
+        return self.generic_visit(node)
+
+
+def state_boundaries(
+    method: Function,
+    module_text: str,
+    target: dict[str, Any],
+    owner_args: dict[str, Any],
+    kinds: dict[str, str],
+) -> list[tuple[str, Any, str]]:
+    """The boundaries of the method's parameters against its instance's numbers:
+    ``amount > self.quantity`` on an instance built with ``quantity=12`` gives ``amount``
+    12 and 13, the state the test's instance has, not a made-up edge of its own."""
+    self_name = first_parameter(method)
+    if self_name is None or not _is_instance_method(target, method):
+        return []
+    parameters = [
+        Parameter(p["name"], p["kind"], p.get("annotation"), p.get("default"))
+        for p in target["owner_parameters"]
+    ]
+    numbers: dict[str, int | float] = {}
+    for attribute, parameter in attribute_parameters(
+        module_text, target["owner"], parameters
+    ).items():
+        value = owner_args.get(parameter.name)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            numbers[attribute] = value
+    if not numbers:
+        return []
+    as_constants = _SelfAsConstants(self_name, numbers).visit(copy.deepcopy(method))
+    return boundary_values(as_constants, kinds)
 
 
 def _is_instance_method(target: dict[str, Any], method: Function | None) -> bool:

@@ -6,7 +6,12 @@ import ast
 from typing import Any
 
 from remora.code.constructor import Parameter, class_lookup, constructor_of
-from remora.code.instance_search import attribute_parameters, class_strings, owner_variants
+from remora.code.instance_search import (
+    attribute_parameters,
+    class_strings,
+    owner_variants,
+    state_boundaries,
+)
 from remora.code.method_state import changed_attributes, state_asserts
 from remora.code.samples import argument_sets
 
@@ -189,3 +194,39 @@ def test_a_method_of_a_class_without_a_readable_constructor_gets_no_variants() -
     assert attribute_parameters(ORDERS, "Missing", [Parameter("x", "positional_or_keyword")]) == {
         "x": Parameter("x", "positional_or_keyword")
     }
+
+
+STOCK = """\
+class Bin:
+    def __init__(self, count: int = 0, label: str = "a"):
+        self.count = count
+        self.label = label
+
+    def take(self, n):
+        if n > self.count:
+            raise ValueError("not enough")
+        self.count -= n
+"""
+
+
+def test_a_parameter_compared_with_the_instances_number_gets_that_numbers_boundary() -> None:
+    method = next(
+        f for f in ast.walk(ast.parse(STOCK)) if isinstance(f, ast.FunctionDef) and f.name == "take"
+    )
+    target = {
+        "kind": "method",
+        "method_kind": "instance",
+        "owner": "Bin",
+        "owner_parameters": [
+            {"name": "count", "kind": "positional_or_keyword", "annotation": "int", "default": "0"},
+            {
+                "name": "label",
+                "kind": "positional_or_keyword",
+                "annotation": "str",
+                "default": "'a'",
+            },
+        ],
+    }
+    found = {value for name, value, _ in state_boundaries(method, STOCK, target, {"count": 12}, {})}
+    assert {12, 13} <= found  # both sides of `n > self.count` on the instance the test builds
+    assert state_boundaries(method, STOCK, target, {"label": "b"}, {}) == []
