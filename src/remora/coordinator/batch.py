@@ -410,8 +410,11 @@ class Coordinator:
         if not keep and result.workspace_id is not None:
             result = result.replace(workspace_id=None)
         outcome = self._record(run_id, task, result, fingerprint)
-        if keep and result.status == "success":
+        if result.status != "failed":
             assert self.db is not None
+            # The latest finished run speaks for its node: its change replaces the older
+            # ones, and a run that now proposes nothing retires them (they were made from
+            # other inputs: older code, another model or toolkit). A failure says nothing.
             # The run's own workspace: a lazy one has no database to open again.
             supersede(self.store, self.db, workspace)
         return outcome

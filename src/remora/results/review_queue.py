@@ -54,7 +54,8 @@ def is_open(state: str) -> bool:
 
 
 def supersede(store: WorkspaceStore, db: ResultsDB, workspace: Workspace | str) -> None:
-    """A finished run's change replaces its node's older open changes (never before it ends).
+    """A finished run replaces its node's older open changes (never before it ends): with
+    its own change, or with none when it proposes nothing now.
 
     The store retires their workspaces; their results become ``superseded``.
     """

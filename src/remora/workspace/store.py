@@ -133,7 +133,7 @@ class WorkspaceStore:
     def retire_older(self, workspace: Workspace | str) -> list[str]:
         """Remove the older workspaces of ``workspace``'s node and operation.
 
-        Called when a new run finished with a change, which replaces theirs.
+        Called when a new run finished (with a change, or proposing none now).
         One whose accept was interrupted is kept (it must be resumed or
         rejected by the user), and so is one whose run is still going or
         started later. Returns the ids removed. ``workspace`` is the run's own

@@ -10,8 +10,10 @@ from coordinator_support import make_config, make_project, node_name_of, nodes_o
 from coordinator_support import provider_factory as factory_for
 
 from remora.agents import AgentRegistry
-from remora.conversation import ModelRequest
+from remora.conversation import ModelRequest, ModelTurn
 from remora.coordinator import Coordinator
+from remora.errors import ModelUnavailableError
+from remora.providers.scripted import tool_turn
 from remora.results import ResultsDB
 from remora.workspace import WorkspaceStore
 
@@ -95,3 +97,46 @@ async def test_auto_accept_skips_a_change_it_cannot_take_and_goes_on(
             report = await coordinator.analyze(nodes, ["note"], auto_accept=True)
     assert [o.review for o in report.outcomes] == ["pending", "pending"]
     assert not (root / "notes").exists()
+
+
+async def test_a_rerun_that_proposes_nothing_retires_the_older_change(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    first = await _analyze(root)
+    assert first is not None
+
+    async def nothing(request: ModelRequest) -> ModelTurn:  # the new run writes no note
+        return tool_turn(("submit_result", {"summary": "nothing to note"}))
+
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=AgentRegistry(root / "agents"),
+        provider_factory=factory_for(nothing),
+    ) as coordinator:
+        report = await coordinator.analyze(_one(root), ["note"], force=True)
+    assert report.outcomes[0].result.status != "failed"
+    assert report.outcomes[0].result.workspace_id is None
+    assert WorkspaceStore(root).ids() == []
+    with ResultsDB(root) as db:
+        assert db.get(first).review_state == "superseded"  # type: ignore[union-attr]
+
+
+async def test_a_failed_rerun_keeps_the_older_change(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    first = await _analyze(root)
+    assert first is not None
+
+    async def broken(request: ModelRequest) -> ModelTurn:
+        raise ModelUnavailableError("the server went away")
+
+    async with Coordinator(
+        make_config(root),
+        root,
+        registry=AgentRegistry(root / "agents"),
+        provider_factory=factory_for(broken),
+    ) as coordinator:
+        report = await coordinator.analyze(_one(root), ["note"], force=True)
+    assert report.outcomes[0].result.status == "failed"
+    assert WorkspaceStore(root).ids() == [first]
+    with ResultsDB(root) as db:
+        assert db.get(first).review_state == "pending"  # type: ignore[union-attr]
