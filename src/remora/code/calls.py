@@ -26,8 +26,8 @@ from remora.code.constructor import (
     reachable_class,
 )
 from remora.code.context import CodeContext
+from remora.code.host_function import host_function
 from remora.code.import_paths import module_name, root_paths
-from remora.code.module import host_function
 from remora.code.parsing import node_signature
 from remora.code.project_values import owner_arguments
 from remora.code.samples import ClassLookup, argument_sets

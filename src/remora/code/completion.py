@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.module import host_function
+from remora.code.host_function import host_function
 from remora.conversation import CompletionRequest
 from remora.errors import ModelError
 

@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.host_function import host_function
 from remora.code.import_paths import module_files, package_of
-from remora.code.module import host_function
 from remora.code.parsing import ast_tree, per_text
 
 __all__ = [

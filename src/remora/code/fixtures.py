@@ -14,7 +14,7 @@ from typing import Any
 
 from remora.code.calls import node_call_target
 from remora.code.context import CodeContext
-from remora.code.module import host_function
+from remora.code.host_function import host_function
 
 __all__ = ["fixture_document", "fixture_path"]
 

@@ -32,9 +32,9 @@ from remora.code.coverage_probe import (
     missed_report,
     node_span,
 )
+from remora.code.host_function import host_function
 from remora.code.import_paths import module_name
 from remora.code.input_search import greedy_cover
-from remora.code.module import host_function
 from remora.code.mutation_check import MutationOutcome, mutation_outcome
 from remora.code.pytest_files import (
     add_passing_tests,

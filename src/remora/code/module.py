@@ -1,11 +1,10 @@
-"""The ``remora_code`` external module: host functions registered once, bound per run.
+"""The ``remora_code`` external module: the toolkit's functions, bound per run.
 
-A toolkit function is a plain Python function whose first parameter is the
-:class:`~remora.code.context.CodeContext`; :func:`host_function` registers it
-and derives its typed stub from its signature (the context parameter dropped),
-so the stub a script is type-checked against cannot drift from the code that
-runs. :func:`build_module` binds every registered function to one run's context
-and returns the Monty ``ExternalModule`` a script reaches with
+The module's functions are those :mod:`remora.code.toolkit` lists, each with the
+typed stub :func:`remora.code.host_function.describe` derives from its signature
+(the context parameter dropped), so the stub a script is type-checked against
+cannot drift from the code that runs. :func:`build_module` binds every function to
+one run's context and returns the Monty ``ExternalModule`` a script reaches with
 ``import remora_code``. :func:`load_tool_script` loads a tool script checked
 against the module's stubs (the sandbox's loader knows no host module itself).
 
@@ -16,14 +15,13 @@ and must be awaited in the script; the others are plain calls.
 from __future__ import annotations
 
 import functools
-import inspect
-from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from collections.abc import Collection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 from pydantic_monty import ExternalModule
 
+from remora.code.toolkit import toolkit_functions
 from remora.sandbox import Finding, HostModuleStubs, PymScript, check_pym, load_pym
 
 if TYPE_CHECKING:
@@ -31,13 +29,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MODULE_NAME",
-    "HostFunction",
     "build_module",
     "check_tool_script",
-    "host_function",
     "load_tool_script",
     "module_stubs",
-    "registered",
     "toolkit_stubs",
 ]
 
@@ -45,74 +40,15 @@ MODULE_NAME = "remora_code"
 
 _STUB_HEADER = "from typing import Any, Literal\n"
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-@dataclass(frozen=True)
-class HostFunction:
-    """One function of the module: its host implementation and the stub scripts see."""
-
-    name: str
-    impl: Callable[..., Any]
-    stub: str
-    summary: str
-
-    @property
-    def is_async(self) -> bool:
-        return inspect.iscoroutinefunction(self.impl)
-
-
-_registry: dict[str, HostFunction] = {}
-
-
-def _render_stub(name: str, impl: Callable[..., Any]) -> str:
-    signature = inspect.signature(impl)
-    params = list(signature.parameters.values())
-    if not params or params[0].name != "context":
-        raise TypeError(f"host function {name}: the first parameter must be `context`")
-    parts: list[str] = []
-    keyword_only_marked = False
-    for param in params[1:]:
-        if param.annotation is inspect.Parameter.empty:
-            raise TypeError(f"host function {name}: parameter {param.name!r} needs an annotation")
-        if param.kind is inspect.Parameter.KEYWORD_ONLY and not keyword_only_marked:
-            parts.append("*")
-            keyword_only_marked = True
-        text = f"{param.name}: {param.annotation}"
-        if param.default is not inspect.Parameter.empty:
-            text += f" = {param.default!r}"
-        parts.append(text)
-    if signature.return_annotation is inspect.Signature.empty:
-        raise TypeError(f"host function {name}: the return type needs an annotation")
-    prefix = "async def" if inspect.iscoroutinefunction(impl) else "def"
-    return f"{prefix} {name}({', '.join(parts)}) -> {signature.return_annotation}: ..."
-
-
-def host_function(impl: F) -> F:
-    """Register ``impl`` (``def name(context: CodeContext, ...) -> T``) in ``remora_code``."""
-    name = impl.__name__
-    if name in _registry and _registry[name].impl is not impl:
-        raise ValueError(f"remora_code already has a function {name!r}")
-    summary = (inspect.getdoc(impl) or "").split("\n\n", 1)[0].replace("\n", " ")
-    _registry[name] = HostFunction(name, impl, _render_stub(name, impl), summary)
-    return impl
-
-
-def registered() -> list[HostFunction]:
-    """Every toolkit function, by name (importing the package registers them all)."""
-    import remora.code  # noqa: F401  (the package imports each toolkit module)
-
-    return [_registry[name] for name in sorted(_registry)]
-
 
 def module_stubs() -> str:
     """The module's ``.pyi`` text: what scripts are type-checked against."""
-    return _STUB_HEADER + "\n" + "\n".join(f.stub for f in registered()) + "\n"
+    return _STUB_HEADER + "\n" + "\n".join(f.stub for f in toolkit_functions()) + "\n"
 
 
 def build_module(context: CodeContext) -> ExternalModule:
     """``remora_code`` with every function bound to ``context``."""
-    attrs = {f.name: functools.partial(f.impl, context) for f in registered()}
+    attrs = {f.name: functools.partial(f.impl, context) for f in toolkit_functions()}
     return ExternalModule(attrs, stubs=module_stubs())
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.module import host_function
+from remora.code.host_function import host_function
 from remora.code.parsing import node_raises, node_returns, node_signature, node_span
 
 __all__ = ["raises", "returns", "signature", "span"]

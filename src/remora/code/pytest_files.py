@@ -25,8 +25,8 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.host_function import host_function
 from remora.code.import_paths import module_name, root_paths
-from remora.code.module import host_function
 from remora.code.sandboxed import ProgramRun, run_program
 from remora.sandbox import search
 from remora.workspace.import_block import with_imports

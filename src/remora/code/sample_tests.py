@@ -23,8 +23,8 @@ from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
 from remora.code.coverage_probe import node_span
 from remora.code.fixtures import add_to_sample_fixture
+from remora.code.host_function import host_function
 from remora.code.input_search import Candidate
-from remora.code.module import host_function
 from remora.code.pytest_files import (
     module_test_file,
     restore_file,

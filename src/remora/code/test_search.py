@@ -43,6 +43,7 @@ from remora.code.coverage_probe import (
     node_span,
 )
 from remora.code.host_candidates import host_candidates, node_function
+from remora.code.host_function import host_function
 from remora.code.input_search import (
     Candidate,
     greedy_cover,
@@ -56,7 +57,6 @@ from remora.code.kept_tests import (
 from remora.code.method_state import observed_attributes
 from remora.code.model_asks import ask_record
 from remora.code.model_cases import model_candidates
-from remora.code.module import host_function
 from remora.code.observed_asserts import is_procedure, pins_something
 from remora.code.own_raises import raise_is_behaviour
 from remora.code.private_helpers import public_caller

@@ -23,7 +23,7 @@ from remora.code.call_text import arguments_from_text, value_from_text
 from remora.code.calls import node_call_target, pins_behaviour, probe_argument_sets
 from remora.code.constructor import Parameter, project_class_lookup
 from remora.code.context import CodeContext
-from remora.code.module import host_function
+from remora.code.host_function import host_function
 from remora.code.observed_asserts import is_procedure, observed_lines, pins_something
 from remora.code.own_raises import raise_is_behaviour, setup_failure
 from remora.code.project_values import owner_arguments

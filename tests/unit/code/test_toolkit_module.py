@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -16,13 +15,11 @@ from remora.code import (
     module_stubs,
     toolkit_stubs,
 )
-from remora.code.module import registered
 from remora.config import SandboxConfig
 from remora.discovery.node import CSTNode, make_node_id
 from remora.sandbox import check_pym, run_one
 from remora.workspace import WorkspaceStore
 
-DOCS = Path(__file__).resolve().parents[3] / "docs" / "agents.md"
 SOURCE = "def fold(items, op=lambda a, b: a + b):\n    return items\n"
 
 
@@ -31,12 +28,6 @@ def test_stubs_are_the_functions_signatures_without_the_context() -> None:
     assert "def set_docstring(text: str) -> dict[str, Any]: ..." in stubs
     assert "async def lint_fix(code: str = '') -> dict[str, Any]: ..." in stubs
     assert "context" not in stubs
-
-
-def test_every_function_is_documented() -> None:
-    documented = set(re.findall(r"remora_code\.(\w+)\(", DOCS.read_text(encoding="utf-8")))
-    missing = [f.name for f in registered() if f.name not in documented]
-    assert missing == [], f"document these in docs/agents.md: {missing}"
 
 
 def test_agents_check_type_checks_calls_against_the_stubs(tmp_path: Path) -> None:
@@ -97,7 +88,7 @@ async def test_a_script_calls_the_module_bound_to_its_node(tmp_path: Path) -> No
 
 
 def test_a_host_function_without_annotations_is_refused() -> None:
-    from remora.code.module import host_function
+    from remora.code.host_function import host_function
 
     def untyped(context: CodeContext, value):  # type: ignore[no-untyped-def]
         return value

@@ -25,7 +25,7 @@ from remora.code.context import CodeContext
 from remora.code.docstring.claims import comparison_summary
 from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.summaries import file_docstring_summaries
-from remora.code.module import host_function
+from remora.code.host_function import host_function
 from remora.code.parsing import Defined, ast_definitions, ast_tree, located_definition
 
 __all__ = [

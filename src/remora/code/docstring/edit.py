@@ -15,7 +15,7 @@ from typing import Any
 import libcst as cst
 
 from remora.code.context import CodeContext
-from remora.code.module import host_function
+from remora.code.host_function import host_function
 from remora.code.parsing import NodeRef, SourceNode, literal_value, locate, parse
 
 __all__ = ["docstring_literal", "node_docstring", "with_docstring"]

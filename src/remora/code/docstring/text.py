@@ -39,7 +39,7 @@ from remora.code.docstring.sections import (
     render,
 )
 from remora.code.docstring.siblings import sibling_texts
-from remora.code.module import host_function
+from remora.code.host_function import host_function
 from remora.code.parsing import SourceNode, node_raises, node_returns
 
 __all__ = ["Pieces", "check_pieces", "compose", "render"]

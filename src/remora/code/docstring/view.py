@@ -16,7 +16,7 @@ import ast
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.module import host_function
+from remora.code.host_function import host_function
 from remora.code.parsing import SourceNode, ast_tree
 from remora.config.model import ModelConfig
 

@@ -15,13 +15,13 @@ from collections import Counter
 from typing import Any
 
 from remora.code.context import CodeContext
+from remora.code.host_function import host_function
 from remora.code.lint.caused_findings import fix_caused
 from remora.code.lint.code_uses import lost_names, own_texts
 from remora.code.lint.own_findings import finding, node_findings, own_lines
 from remora.code.lint.refusals import refuse
 from remora.code.lint.ruff_runs import ruff_json
 from remora.code.lint.same_behaviour import behaviour_change
-from remora.code.module import host_function
 from remora.code.parsing import ParsedFile, SourceNode, locate, parse
 
 __all__ = ["lint_replace_node", "replace_checked"]

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from remora.code.context import CodeContext
+from remora.code.host_function import host_function
 from remora.code.lint.ruff_runs import ruff_json
-from remora.code.module import host_function
 from remora.code.parsing import SourceNode
 
 __all__ = ["finding", "lint_findings", "node_findings", "own_lines"]

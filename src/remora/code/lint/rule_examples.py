@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.module import host_function
+from remora.code.host_function import host_function
 from remora.sandbox.commands import resolve_executable
 
 __all__ = ["example_pair"]

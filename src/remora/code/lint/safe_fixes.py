@@ -12,11 +12,11 @@ from collections import Counter
 from typing import Any
 
 from remora.code.context import CodeContext
+from remora.code.host_function import host_function
 from remora.code.lint.caused_findings import apply_edits, byte_offset, fix_caused
 from remora.code.lint.own_findings import node_findings
 from remora.code.lint.refusals import refuse
 from remora.code.lint.ruff_runs import start_ruff
-from remora.code.module import host_function
 from remora.code.parsing import SourceNode, line_starts, locate, parse
 
 __all__ = ["lint_fix"]

@@ -19,9 +19,9 @@ from typing import Any
 import libcst as cst
 
 from remora.code.context import CodeContext
+from remora.code.host_function import host_function
 from remora.code.lint.node_rewrite import replace_checked
 from remora.code.lint.own_findings import node_findings, own_lines
-from remora.code.module import host_function
 from remora.code.parsing import SourceNode, statement_children
 
 __all__ = ["statement_lines", "unit_lines"]
