@@ -44,15 +44,5 @@ def wants_changed(changed: bool, base: str | None, staged: bool) -> bool:
 
 def print_picked(found: ChangedNodes, console: Console, *, each: bool = True) -> None:
     """The base, then (``each``) each picked node on its own line, then the deleted ones."""
-    nodes = found.result.nodes
-    console.print(
-        f"changed: {len(nodes)} nodes in {len(found.changed_files)} Python files, "
-        f"{found.describe()}",
-        markup=False,
-        highlight=False,
-    )
-    for node in nodes if each else []:
-        where = f"{node.file_path}:{node.start_line}-{node.end_line}"
-        console.print(f"  {node.node_type} {node.full_name} ({where})", markup=False)
-    if found.deleted:
-        console.print(f"  deleted, left out: {', '.join(found.deleted)}", markup=False)
+    for line in found.listing(each=each):
+        console.print(line, markup=False, highlight=False)

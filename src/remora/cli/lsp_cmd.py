@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from remora.cli.changed_opts import BaseOpt, ChangedOpt, StagedOpt, wants_changed
 from remora.errors import UsageError
 
 __all__ = ["lsp_command", "register"]
@@ -23,19 +24,31 @@ LogOpt = Annotated[
 ]
 
 
-def lsp_command(tcp: TcpOpt = False, port: PortOpt = 2087, log_file: LogOpt = None) -> None:
+def lsp_command(
+    tcp: TcpOpt = False,
+    port: PortOpt = 2087,
+    log_file: LogOpt = None,
+    changed: ChangedOpt = False,
+    base: BaseOpt = None,
+    staged: StagedOpt = False,
+) -> None:
     """Serve the review queue to an editor over the Language Server Protocol (stdio).
 
     Pending changes show as diagnostics; code actions accept, reject, show the
     diff or run an agent. The project is the one the editor opened.
+
+    With --changed, once the editor is connected, the enabled operations run on
+    the nodes that differ from the git base (as `analyze --changed` picks them)
+    and their changes show as diagnostics, in the changed files open or not.
     """
     if port != 2087 and not tcp:
         raise UsageError("--port needs --tcp", "stdio is the default; add --tcp to listen")
     if log_file is not None:
         logging.basicConfig(filename=log_file, level=logging.DEBUG)
-    from remora.lsp import create_server  # pygls only for this command
+    from remora.lsp import ChangedRequest, create_server  # pygls only for this command
 
-    server = create_server()
+    request = ChangedRequest(base, staged) if wants_changed(changed, base, staged) else None
+    server = create_server(request)
     if tcp:
         server.start_tcp("127.0.0.1", port)
     else:

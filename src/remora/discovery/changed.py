@@ -46,6 +46,20 @@ class ChangedNodes:
         what = "the index" if self.staged else "the work tree"
         return f"{what} against {self.base.label} ({self.base.short})"
 
+    def listing(self, *, each: bool = True) -> list[str]:
+        """What was picked, as lines: the count and base, (``each``) each node, the deleted."""
+        nodes = self.result.nodes
+        lines = [
+            f"changed: {len(nodes)} nodes in {len(self.changed_files)} Python files, "
+            f"{self.describe()}"
+        ]
+        for node in nodes if each else []:
+            where = f"{node.file_path}:{node.start_line}-{node.end_line}"
+            lines.append(f"  {node.node_type} {node.full_name} ({where})")
+        if self.deleted:
+            lines.append(f"  deleted, left out: {', '.join(self.deleted)}")
+        return lines
+
 
 def _depth(node: CSTNode) -> tuple[int, int, bool]:
     # A file of one function spans the same lines as the function: the function is inner.

@@ -7,17 +7,18 @@ run an agent; hover shows the diff and what the agent did. See docs/editors.md.
 
 from __future__ import annotations
 
+from remora.lsp.changed import ChangedRequest
 from remora.lsp.server import RemoraLanguageServer
 
-__all__ = ["RemoraLanguageServer", "create_server"]
+__all__ = ["ChangedRequest", "RemoraLanguageServer", "create_server"]
 
 
-def create_server() -> RemoraLanguageServer:
-    """A server with every feature and command registered."""
+def create_server(changed: ChangedRequest | None = None) -> RemoraLanguageServer:
+    """A server with every feature and command registered; ``changed``: ``lsp --changed``."""
     from remora.lsp.commands import register_commands
     from remora.lsp.features import register_features
 
     server = RemoraLanguageServer()
-    register_features(server)
+    register_features(server, changed)
     register_commands(server)
     return server

@@ -15,6 +15,7 @@ from remora.discovery import CSTNode, load_query_pack, parse_source
 from remora.errors import RemoraError
 from remora.git import on_a_branch
 from remora.lsp.actions import code_actions
+from remora.lsp.changed import ChangedRequest, run_changed
 from remora.lsp.hover import hover_markdown
 from remora.lsp.project import Project
 from remora.lsp.runs import run_agents
@@ -101,7 +102,9 @@ async def _run_on_save(ls: RemoraLanguageServer, project: Project, path_text: st
         ls.tell(f"remora: {names}: {counts['changed']} change(s) to review")
 
 
-def register_features(server: RemoraLanguageServer) -> None:
+def register_features(server: RemoraLanguageServer, changed: ChangedRequest | None = None) -> None:
+    """The document features; with ``changed`` (lsp --changed) the branch's nodes run at start."""
+
     @server.feature(types.INITIALIZE)
     def initialize(ls: RemoraLanguageServer, params: types.InitializeParams) -> None:
         ls.set_folders(params)
@@ -109,6 +112,8 @@ def register_features(server: RemoraLanguageServer) -> None:
     @server.feature(types.INITIALIZED)
     def initialized(ls: RemoraLanguageServer, params: types.InitializedParams) -> None:
         ls.start_polling()
+        if changed is not None:
+            ls.in_background(run_changed(ls, changed), "the run of the changed nodes")
 
     @server.feature(types.SHUTDOWN)
     async def shutdown(ls: RemoraLanguageServer, params: None) -> None:
@@ -144,8 +149,12 @@ def register_features(server: RemoraLanguageServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: RemoraLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if uri in ls.on_disk:  # a changed file (lsp --changed): shown as saved, open or not
+            ls.publish(uri)
+            return
         ls.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
         )
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)

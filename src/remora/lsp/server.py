@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,14 @@ __all__ = ["NotPython", "RemoraLanguageServer"]
 
 logger = logging.getLogger(__name__)
 POLL_SECONDS = 0.25
+_ERROR = types.MessageType.Error
+_LEVELS = {
+    types.MessageType.Error: logging.ERROR,
+    types.MessageType.Warning: logging.WARNING,
+    types.MessageType.Info: logging.INFO,
+    types.MessageType.Log: logging.DEBUG,
+    types.MessageType.Debug: logging.DEBUG,
+}
 
 
 class NotPython(ValueError):
@@ -47,7 +56,10 @@ class RemoraLanguageServer(LanguageServer):
         self.projects = ProjectSet()
         self.run_lock = asyncio.Lock()
         self._poller: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
         self._told: set[str] = set()
+        # Files whose diagnostics are published from the disk while not open (lsp --changed).
+        self.on_disk: set[str] = set()
 
     # -- documents and projects ------------------------------------------------
 
@@ -79,17 +91,25 @@ class RemoraLanguageServer(LanguageServer):
             raise NotPython(f"{path} is outside the project {project.root}")
         return project, rel, path
 
-    def view(self, uri: str) -> tuple[Project, DocumentView] | None:
+    def view(self, uri: str, *, from_disk: bool = False) -> tuple[Project, DocumentView] | None:
         """The open document's view; None for a document Remora has nothing for, or one the
-        client never opened (its text is the buffer's, which the server does not have)."""
+        client never opened (its text is the buffer's, which the server does not have) unless
+        ``from_disk``: then the file as saved stands for it."""
         document = self.workspace.text_documents.get(uri)
-        if document is None:
+        if document is None and not from_disk:
             return None
         try:
-            project, rel, _path = self.locate(uri)
+            project, rel, path = self.locate(uri)
         except NotPython:
             return None
-        return project, DocumentView.build(project.queue, rel, document.source, self.encoding)
+        if document is not None:
+            text = document.source
+        else:
+            try:
+                text = path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):  # gone or not text since: nothing to show
+                return None
+        return project, DocumentView.build(project.queue, rel, text, self.encoding)
 
     def open_text(self, project: Project) -> OpenText:
         """rel path -> (buffer text, version) for the project's open documents."""
@@ -106,7 +126,7 @@ class RemoraLanguageServer(LanguageServer):
     def publish(self, uri: str) -> None:
         document = self.workspace.text_documents.get(uri)
         try:
-            found = self.view(uri)
+            found = self.view(uri, from_disk=uri in self.on_disk)
         except RemoraError as exc:  # a damaged remora.db (results/health.py): said once
             found = None
             self.tell_once(f"remora: {exc.message} (hint: {exc.hint})", types.MessageType.Error)
@@ -117,8 +137,8 @@ class RemoraLanguageServer(LanguageServer):
         )
 
     def republish(self, project: Project | None = None) -> None:
-        for uri in list(self.workspace.text_documents):
-            found = self.view(uri)
+        for uri in dict.fromkeys([*self.workspace.text_documents, *sorted(self.on_disk)]):
+            found = self.view(uri, from_disk=uri in self.on_disk)
             if found is not None and (project is None or found[0] is project):
                 self.publish(uri)
 
@@ -158,11 +178,28 @@ class RemoraLanguageServer(LanguageServer):
                     logger.exception("re-reading the review queue of %s", project.root)
 
     async def stop_polling(self) -> None:
+        """Stop the poller and any background work (a --changed run) before the exit."""
         poller, self._poller = self._poller, None
-        if poller is not None:
-            poller.cancel()
+        tasks = [poller] if poller is not None else []
+        tasks += list(self._background)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await poller
+                await task
+
+    def in_background(self, work: Coroutine[object, object, None], what: str) -> None:
+        """Run ``work`` on the loop; a failure that escapes it is logged and told, not lost."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._background.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                logger.error("%s failed", what, exc_info=task.exception())
+                self.tell(f"remora: {what} failed; the server's log has why", _ERROR)
+
+        task.add_done_callback(done)
 
     # -- client capabilities and progress (runs.ProgressClient) ---------------------
 
@@ -201,3 +238,8 @@ class RemoraLanguageServer(LanguageServer):
 
     def tell(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        """A line of the client's log of this server (window/logMessage) and of its own log."""
+        logger.log(_LEVELS[kind], "%s", message)
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
