@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from remora.cli.changed_opts import BaseOpt, ChangedOpt, StagedOpt, wants_changed
+from remora.cli.changed_opts import BaseOpt, StagedOpt, wants_changed
 from remora.errors import UsageError
 
 __all__ = ["lsp_command", "register"]
@@ -17,6 +17,15 @@ TcpOpt = Annotated[
 ]
 PortOpt = Annotated[
     int, typer.Option("--port", help="Port for --tcp.", min=1, max=65535, show_default=True)
+]
+ChangedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--changed",
+        help="Once the editor is connected, run the enabled operations on the nodes whose "
+        "lines differ from the git base (the nodes `analyze --changed` picks) and show their "
+        "changes.",
+    ),
 ]
 LogOpt = Annotated[
     str | None,
