@@ -270,3 +270,16 @@ def test_the_getter_and_plain_code_are_not_left_alone() -> None:
     line = BEDS.splitlines().index("    @property") + 1
     assert left_alone(locate(tree, NodeRef("method", "Bed.label", line))) == ""
     assert left_alone(node("Bed.area")) == ""
+
+
+def test_special_methods_and_modules_are_asked_only_when_the_options_say_so() -> None:
+    init, area = node("Bed.__init__"), node("Bed.area")
+    module = locate(parse(BEDS, "garden/beds.py"), NodeRef("file", "garden/beds.py", 1))
+    assert left_alone(init).startswith("a special method means what Python's data model says")
+    assert left_alone(module).startswith("a module's docstring is written only on request")
+    assert left_alone(init, special_methods=True) == ""
+    assert left_alone(module, modules=True) == ""
+    assert left_alone(area) == ""  # a plain method is asked whatever the options
+    # Asked for, a special method's docstring is written like any other.
+    plan = compose(init, Pieces(summary="Make a bed of the width and soil."), "google", None)
+    assert plan["text"] == "Make a bed of the width and soil."

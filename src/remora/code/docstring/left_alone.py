@@ -1,4 +1,5 @@
-"""Docstrings Remora leaves alone: those Python never shows, and those the program reads.
+"""Docstrings Remora leaves alone: those Python never shows, those the program reads,
+and those a model's words add least to unless the user asks for them.
 
 A property's setter and deleter share the getter's name: ``help()`` and the
 property's ``__doc__`` show the getter's docstring, never theirs, and an
@@ -9,6 +10,14 @@ class whose code reads ``self.__doc__`` or a function whose ``NAME.__doc__`` is
 read does the same, and a click or typer command's docstring is its help text.
 A new or changed docstring there changes what the program does. Each is read
 from the module's ``ast``, never from the text.
+
+Special methods (``__eq__``, ``__add__``, ``__init__``) mean what Python's data
+model says they mean; the checks projects most often turn off are pydocstyle's
+D105 and D107, and reviewers read a drafted "Add two durations" as noise at best
+and, where the method also takes other types, as false. A module's docstring
+sums up everything it holds, which a summary drafted from its first lines does
+not. Both are asked only when the operation's options say so
+(``special_methods``, ``modules``).
 """
 
 from __future__ import annotations
@@ -17,7 +26,7 @@ import ast
 
 from remora.code.parsing import SourceNode, ast_tree, located_definition, per_node, per_text
 
-__all__ = ["left_alone"]
+__all__ = ["left_alone", "never_shown_or_read"]
 
 # Decorators whose function's docstring becomes a command's help text (click's and typer's
 # ``@command``/``@group``, as ``@click.command()`` or ``@app.command()``).
@@ -61,9 +70,26 @@ def _doc_reads(text: str) -> tuple[bool, frozenset[str]]:
     return module, frozenset(names)
 
 
+def _special(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def left_alone(node: SourceNode, *, special_methods: bool = False, modules: bool = False) -> str:
+    """Why the node's docstring must not be written or changed ('' when it may be);
+    ``special_methods`` and ``modules`` (the operation's options) ask for those too."""
+    why = never_shown_or_read(node)
+    if why or node.definition is None:
+        if not why and not modules:
+            return "a module's docstring is written only on request (option modules: true)"
+        return why
+    if not special_methods and _special(node.ref.full_name.rsplit(".", 1)[-1]):
+        return "a special method means what Python's data model says (option special_methods: true)"
+    return ""
+
+
 @per_node
-def left_alone(node: SourceNode) -> str:
-    """Why the node's docstring must not be written or changed ('' when it may be)."""
+def never_shown_or_read(node: SourceNode) -> str:
+    """Why Python never shows the node's docstring or the program reads it ('' when not)."""
     module_reads, read_names = _doc_reads(node.file.text)
     if node.definition is None:
         if module_reads:

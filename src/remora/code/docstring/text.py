@@ -28,7 +28,7 @@ from remora.code.docstring.claims import contradiction
 from remora.code.docstring.draft import FIXED_EXAMPLES, file_examples
 from remora.code.docstring.edit import node_docstring
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
-from remora.code.docstring.left_alone import left_alone
+from remora.code.docstring.left_alone import never_shown_or_read
 from remora.code.docstring.prose import problem
 from remora.code.docstring.sections import (
     Entry,
@@ -227,7 +227,7 @@ def compose(
     accepted, refused = check_pieces(node, given, others)
     old, other = existing_pieces(current)
     nothing: dict[str, Any] = {"text": None, "refused": refused, "filled": [], "kept": ""}
-    if leave := left_alone(node):
+    if leave := never_shown_or_read(node):
         return {**nothing, "kept": leave, "left_out": []}
     if other:
         return {**nothing, "kept": f"sections {other}", "left_out": []}
