@@ -38,6 +38,8 @@ def settle(interval: int) -> int:
     if interval == 0:
         while True:
             pass
+    if interval < 0:
+        return 0
     return 2 * interval
 
 
@@ -168,3 +170,15 @@ async def test_on_the_example_a_function_of_tiers_gets_one_set_per_tier(tmp_path
         assert f'"returns": {tier}}}' in conftest, conftest
     # The project's own tests and the new one, run twice.
     assert run_tests_twice(workspace, tmp_path).endswith("passed")
+
+
+async def test_a_single_set_is_not_offered(tmp_path: Path) -> None:
+    # One outcome to reach: a fixture of one case would vary nothing.
+    root = write_project(
+        tmp_path, {"pages.py": "def double(count: int) -> int:\n    return 2 * count\n"}
+    )
+    node = find_node(root, "pages.py", "double")
+    async with bench(root) as b:
+        written = await b.run("sample_data", "write_fixture", node)
+    assert written["written"] is False, written
+    assert "one set alone" in json.dumps(written), written

@@ -3,10 +3,11 @@
 A call given a string where the code wants a ``datetime`` may still finish: it
 reaches an early return, or stores the string, and its test passes for another
 reason than its name says (issue 56). So a derived value is left out before any
-call when the node's own code says it cannot be one: the parameter is annotated
-with classes only (a project class, ``datetime``) and the value is a builtin
-one, or the code reads an attribute on the parameter (``when.isoformat()``,
-``product.sku``) that the value's type does not have. A parameter the code
+call when the node's own code says it cannot be one: the parameter's annotation
+names builtin types and classes only (``str | bytes``, a project class,
+``datetime``) and the value is of none of its builtin types, or the code reads
+an attribute on the parameter (``when.isoformat()``, ``product.sku``) that the
+value's type does not have. A parameter the code
 rebinds or tests with ``isinstance`` takes several kinds: no rule for it. Read
 with :mod:`ast`; nothing runs here.
 """
@@ -33,9 +34,13 @@ _BUILTIN_TYPES: dict[str, type] = {
     "bool": bool,
     "list": list,
     "dict": dict,
+    "bytes": bytes,
+    "complex": complex,
     "tuple": list,  # JSON has no tuple: a sequence is sent as a list
     "none": type(None),
 }
+# What a builtin annotation takes besides its own type (PEP 484's numeric tower).
+_ALSO_TAKES: dict[type, tuple[type, ...]] = {float: (int,), complex: (int, float)}
 _STDLIB_CLASSES = {"datetime", "date", "time", "timedelta", "decimal"}
 
 
@@ -104,19 +109,17 @@ def _heads(annotation: str | None) -> list[str]:
 
 
 def _annotation_excludes(annotation: str | None, value: Any, classes: ClassLookup) -> bool:
-    """Whether every alternative of the annotation is a builtin type or a class, at least
-    one a class, and the builtin value is none of the builtin ones."""
+    """Whether every alternative of the annotation is a builtin type or a class and the
+    builtin value is of none of the builtin ones (``1`` for ``str | bytes``)."""
     heads = _heads(annotation)
     allowed: list[type] = []
-    some_class = False
     for head in heads:
         if head.lower() in _BUILTIN_TYPES:
-            allowed.append(_BUILTIN_TYPES[head.lower()])
-        elif head in _STDLIB_CLASSES or classes(head) is not None:
-            some_class = True
-        else:
-            return False  # Sequence, Path, a protocol: not read here
-    return some_class and not isinstance(value, tuple(allowed))
+            kind = _BUILTIN_TYPES[head.lower()]
+            allowed += [kind, *_ALSO_TAKES.get(kind, ())]
+        elif head not in _STDLIB_CLASSES and classes(head) is None:
+            return False  # Sequence, Path, Any, a protocol: not read here
+    return bool(heads) and not isinstance(value, tuple(allowed))
 
 
 def _builtin(value: Any) -> bool:

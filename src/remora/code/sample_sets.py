@@ -14,7 +14,7 @@ is kept only when
   left out of the set; one left empty carries nothing);
 - and it reaches a line, a branch or an outcome no other kept set reaches,
   measured with coverage.py (:mod:`remora.code.coverage_probe`) and chosen by
-  greedy set cover.
+  greedy set cover; a single set is not offered.
 
 A callable without parameters has nothing to vary: no set. A class's sets are
 its constructor's arguments, each kept for what its parameterless methods and
@@ -206,7 +206,7 @@ async def select_sets(
     span = node_span(context)
     candidates = [*host_candidates(context, target, span), *extra]
     if target["kind"] == "class":
-        return await _select_instances(context, target, candidates, span, selection)
+        return _enough(await _select_instances(context, target, candidates, span, selection))
     sets = _sound_candidates(context, target, candidates, selection)
     if not sets:
         selection.reason = "no argument set has a source in the project"
@@ -229,6 +229,15 @@ async def select_sets(
     selection.kept = [usable[name] for name in chosen]
     if not selection.kept:
         selection.reason = "no set could be called and pinned"
+    return _enough(selection)
+
+
+def _enough(selection: Selection) -> Selection:
+    """No sample data of one set: a fixture with a single case varies nothing, and a
+    test says the same more plainly (blind reviewers rejected every such fixture)."""
+    if len(selection.kept) == 1:
+        selection.kept = []
+        selection.reason = "one set alone: a fixture of one case varies nothing (a test says it)"
     return selection
 
 

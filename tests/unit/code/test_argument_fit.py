@@ -53,6 +53,12 @@ def shipped(product: Product | None = None):
 
 def year_of(when: datetime):
     return when.year
+
+
+def as_bytes(data: str | bytes, scale: float = 1.0):
+    if isinstance(data, str):
+        data = data.encode()
+    return data * int(scale)
 """
 
 
@@ -82,6 +88,10 @@ def _params(name: str) -> list[Parameter]:
         ("label", {"item": {"sku": "A-1"}}, "item: a dict has no attribute 'sku'"),
         # A project class (or None) is wanted: a string is neither.
         ("shipped", {"product": "A-1"}, "product: annotated Product | None"),
+        # Builtin types only: an int is neither str nor bytes, even where isinstance
+        # branches on the parameter (the annotation is the contract).
+        ("as_bytes", {"data": 1}, "data: annotated str | bytes, not a int"),
+        ("as_bytes", {"data": "ab", "scale": "2"}, "scale: annotated float, not a str"),
     ],
 )
 def test_a_value_the_code_excludes_is_named(name: str, args: dict[str, Any], why: str) -> None:
@@ -97,6 +107,7 @@ def test_a_value_the_code_excludes_is_named(name: str, args: dict[str, Any], why
         ("either", {"value": "text"}),  # isinstance says it takes several kinds
         ("stamp", {"when": {"__class__": "datetime.datetime", "args": {"year": 2024}}}),
         ("stamp", {"note": "x".upper()}),  # a str has `.upper`
+        ("as_bytes", {"data": "ab", "scale": 2}),  # an int is a float (PEP 484)
     ],
 )
 def test_a_value_the_code_accepts_is_kept(name: str, args: dict[str, Any]) -> None:
