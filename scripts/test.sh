@@ -19,4 +19,8 @@ fi
 .venv/bin/ruff format --check src tests benchmarks scripts
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache  # the layers contract in pyproject.toml
-.venv/bin/pytest -q -p no:cacheprovider "$@"
+# Two processes (pytest-xdist): one runs the tests that use the model, one after another
+# (the scheduler of tests/model_worker.py, chosen by --dist loadgroup), the other the rest.
+# Arguments come after and win: `bash scripts/test.sh -n 0 tests/unit/test_errors.py` runs
+# in this process, one test at a time.
+.venv/bin/pytest -q -p no:cacheprovider -n 2 --dist loadgroup "$@"

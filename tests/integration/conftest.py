@@ -6,6 +6,9 @@ sha256-checked) and reuses the cache after;
 a failed fetch is a test error, never a skip. ``llama_server_url`` starts the
 OpenAI-compatible llama.cpp HTTP server on a free 127.0.0.1 port with that model
 and yields its base URL (``http://127.0.0.1:PORT/v1``).
+
+Under pytest-xdist (``scripts/test.sh``) one worker runs every test that uses either
+fixture, one after another (tests/model_worker.py), so the server starts once per run.
 """
 
 from __future__ import annotations
@@ -14,12 +17,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from model_worker import model_modules_problems
 
 from remora.providers.llama_server import LocalServer
 from remora.providers.model_store import DEFAULT_MODEL, ensure_model
 
 # The model name the server lists at /v1/models; use it as model.id with the server.
 LLAMA_SERVER_MODEL = DEFAULT_MODEL
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Refuses to run a test using the model from a module the xdist scheduler does not
+    send to the model's worker."""
+    problems = model_modules_problems(items)
+    if problems:
+        raise pytest.UsageError("\n".join(problems))
 
 
 @pytest.fixture(scope="session")
