@@ -1,6 +1,6 @@
 """The sample_data oracle: the fixtures a run added and the tests that read them, run.
 
-What the operation writes (src/remora/code/sample_fixtures.py): parametrized
+What the operation writes (src/remora/code/samples/sample_fixtures.py): parametrized
 pytest fixtures in a ``conftest.py``, one ``pytest.param`` per argument set,
 and in the module's test file the tests that read them. Measured on the run's
 workspace, copied:

@@ -1,6 +1,6 @@
 """One mutation score for every suite: the same mutants of the module, run against each suite.
 
-The mutants are Remora's (:func:`remora.code.mutants.node_mutants`) for every
+The mutants are Remora's (:func:`remora.code.testgen.mutants.node_mutants`) for every
 function and method of the module (module level and in classes, nested
 classes too; functions nested in functions are part of their outer one): a
 comparison, arithmetic or boolean operator swapped, a condition negated, a
@@ -9,7 +9,7 @@ constant changed, a returned value replaced by ``None``, a call statement or
 They depend on the module's text alone, so every suite of a module meets the
 same ones, whoever wrote it.
 
-They run with Remora's runner, ``remora/code/programs/mutation_run.py`` (its
+They run with Remora's runner, ``remora/code/probes/programs/mutation_run.py`` (its
 text, then a call of its ``main``), in the measure venv, the way the suite's
 tests are measured (testgen_lib/measure.py): one pytest process per test file
 and function, each test first on the code as it is (only a test passing there
@@ -34,7 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from remora.code.mutants import MAX_MUTANTS, Mutant, node_mutants
+from remora.code.testgen.mutants import MAX_MUTANTS, Mutant, node_mutants
 
 MARKER = "REMORA_REPORT "
 # Seconds of mutants per function and test file; the process gets a minute more to start.
@@ -133,13 +133,21 @@ def _runs(lines: frozenset[int], line: int) -> bool:
 
 
 def _program(request: dict[str, Any]) -> str:
-    text = resources.files("remora.code.programs").joinpath("mutation_run.py").read_text("utf-8")
+    text = (
+        resources.files("remora.code.probes.programs")
+        .joinpath("mutation_run.py")
+        .read_text("utf-8")
+    )
     return f"{text}\n\nmain(json.loads({json.dumps(json.dumps(request))}))\n"
 
 
 def _missing_functions_program(module: str, qualnames: list[str]) -> str:
     """The runner's own lookup, asked which functions it cannot find in the module."""
-    text = resources.files("remora.code.programs").joinpath("mutation_run.py").read_text("utf-8")
+    text = (
+        resources.files("remora.code.probes.programs")
+        .joinpath("mutation_run.py")
+        .read_text("utf-8")
+    )
     return (
         f"{text}\n\n_module = importlib.import_module({module!r})\n"
         f"print(MARKER + json.dumps([q for q in {qualnames!r} "

@@ -23,7 +23,7 @@ from bundled_agents_support import (
     write_project,
 )
 
-from remora.code import pytest_files
+from remora.code.probes import pytest_files
 from remora.discovery.node import CSTNode
 from remora.providers.scripted import ScriptedProvider, tool_turn
 from remora.runner import AgentResult

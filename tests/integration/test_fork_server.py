@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from remora.code.sandboxed import MARKER, _program_text
+from remora.code.probes.sandboxed import MARKER, _program_text
 from remora.config import SandboxConfig
 from remora.sandbox import SandboxRuntime, fork_server
 from remora.sandbox.commands import run_command

@@ -142,7 +142,7 @@ def _own_parses(path: Path) -> list[str]:
 
 
 def test_no_module_but_python_ast_parses() -> None:
-    # code/programs/ are sandboxed programs run in processes of their own, one thread each.
+    # code/probes/programs/ are sandboxed programs run in processes of their own, one thread each.
     modules = [
         p
         for p in SRC.rglob("*.py")

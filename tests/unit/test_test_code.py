@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from remora.code.calls import node_call_target
 from remora.code.context import CodeContext
+from remora.code.probes.calls import node_call_target
 from remora.config import SandboxConfig
 from remora.coordinator.tasks import file_filter_reason
 from remora.discovery import CSTNode, make_node_id

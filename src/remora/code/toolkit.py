@@ -12,18 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from remora.code import (
-    calls,
-    completion,
-    constructor,
-    fixtures,
-    kept_tests,
-    node_structure,
-    pytest_files,
-    sample_tests,
-    test_search,
-    written_tests,
-)
+from remora.code import completion, node_structure
 from remora.code.docstring import draft, edit, text, view
 from remora.code.host_function import HostFunction, describe
 from remora.code.lint import (
@@ -34,6 +23,10 @@ from remora.code.lint import (
     safe_fixes,
     statement_units,
 )
+from remora.code.probes import calls, pytest_files
+from remora.code.samples import fixtures, sample_tests
+from remora.code.testgen import kept_tests, test_search, written_tests
+from remora.code.values import constructor
 
 __all__ = ["TOOLKIT", "toolkit_functions"]
 
@@ -69,7 +62,7 @@ TOOLKIT: dict[str, tuple[Callable[..., Any], ...]] = {
         edit.docstring_before_run,
         edit.set_docstring,
     ),
-    # The test agent: the module's test file, the search for tests, pytest and coverage.
+    # code/testgen and code/probes: the module's test file, the search for tests, pytest, coverage.
     "test": (
         pytest_files.module_test_file,
         pytest_files.tests_added_by_run,
@@ -82,14 +75,14 @@ TOOLKIT: dict[str, tuple[Callable[..., Any], ...]] = {
         kept_tests.add_covering_tests,
         kept_tests.observed_in,
     ),
-    # Calling the node, for tests and sample data: how, with which arguments, checked.
+    # code/probes and code/values: calling the node, with which arguments, checked.
     "calls": (
         calls.call_target,
         calls.derived_argument_sets,
         calls.check_argument_sets,
         constructor.constructor_parameters,
     ),
-    # The sample_data agent: fixtures the tests read, and the tests that read them.
+    # code/samples: fixtures the tests read, and the tests that read them.
     "sample_data": (
         fixtures.sample_fixture,
         fixtures.add_to_sample_fixture,

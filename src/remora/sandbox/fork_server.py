@@ -3,7 +3,7 @@
 Each probe of the project's code (``call_probe``) used to start bubblewrap and a
 fresh interpreter, which then imported the project's module: about 95 of the 125
 CPU ms of a ``sample_data`` run on click. While a workspace has no change, a
-program that only observes (:func:`remora.code.sandboxed.run_program` with
+program that only observes (:func:`remora.code.probes.sandboxed.run_program` with
 ``read_only``) now goes to a long-lived server instead: ``python -c`` with
 :mod:`remora.sandbox.fork_server_main` in the same sandbox as run_command's
 read-only mode (the live project read-only, its own writable folder, no network,

@@ -2,7 +2,7 @@
 
 The one rule for where an import goes, used by both writers of imports: merging two
 changes to one file (:mod:`remora.workspace.merge_python`) and adding a test's imports
-to a test file (``remora.code.pytest_files``):
+to a test file (``remora.code.probes.pytest_files``):
 
 - names from ``m`` join the module's ``from m import ...`` statement, sorted, so the
   order in which they came does not show;

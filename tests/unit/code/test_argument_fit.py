@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 
-from remora.code.argument_fit import excluded_value, read_attributes
-from remora.code.call_render import CallRender
-from remora.code.constructor import Parameter, class_lookup
-from remora.code.samples import sample_value
-from remora.code.sandboxed import MARKER, _program_text
+from remora.code.probes.sandboxed import MARKER, _program_text
+from remora.code.values.argument_fit import excluded_value, read_attributes
+from remora.code.values.call_render import CallRender
+from remora.code.values.class_lookup import class_lookup
+from remora.code.values.derived_sets import sample_value
+from remora.code.values.parameters import Parameter
 
 MODULE = """\
 from datetime import datetime

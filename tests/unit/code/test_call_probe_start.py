@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from remora.code.sandboxed import MARKER, _program_text
+from remora.code.probes.sandboxed import MARKER, _program_text
 
 MODULE = """\
 import os

@@ -1,7 +1,7 @@
 """The sources for called, variadic, dict and float parameters reach both sides of a branch.
 
 Each test builds the values a source gives the way the probe does
-(:mod:`remora.code.programs.call_probe`: ``{"__returns__": V}`` as a function,
+(:mod:`remora.code.probes.programs.call_probe`: ``{"__returns__": V}`` as a function,
 a ``*args`` list spread, a ``**kwargs`` dict as keywords), calls the function
 with the typical set varied one parameter at a time, and checks that every
 branch's side was reached: the function returns (or raises) a word per side.
@@ -19,16 +19,16 @@ from typing import Any
 
 import pytest
 
-from remora.code.call_render import CallRender
-from remora.code.call_text import arguments_from_text
-from remora.code.callable_arguments import called_parameter_values
-from remora.code.calls import pins_behaviour
-from remora.code.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
-from remora.code.constructor import Parameter
-from remora.code.float_values import non_finite_values
-from remora.code.input_sources import derived_locals, parameter_names
-from remora.code.programs import call_probe
-from remora.code.project_values import near_miss
+from remora.code.probes.calls import pins_behaviour
+from remora.code.probes.programs import call_probe
+from remora.code.values.call_render import CallRender
+from remora.code.values.call_text import arguments_from_text
+from remora.code.values.callable_arguments import called_parameter_values
+from remora.code.values.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
+from remora.code.values.float_values import non_finite_values
+from remora.code.values.input_sources import derived_locals, parameter_names
+from remora.code.values.parameters import Parameter
+from remora.code.values.project_values import near_miss
 
 
 def _load(source: str, name: str) -> tuple[ast.Module, ast.FunctionDef, Any, types.ModuleType]:

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from remora.code.calls import node_call_target
-from remora.code.constructor import constructor_of, reachable_class
 from remora.code.context import CodeContext
+from remora.code.probes.calls import node_call_target
+from remora.code.values.constructor import constructor_of, reachable_class
 from remora.config import SandboxConfig
 from remora.discovery import CSTNode, make_node_id
 from remora.workspace import WorkspaceStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from remora.code.programs.coverage_support import finish_coverage, start_coverage
+from remora.code.probes.programs.coverage_support import finish_coverage, start_coverage
 
 SOURCE = """def ordinal(number):
     if number % 100 in (11, 12, 13):

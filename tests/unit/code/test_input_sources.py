@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-from remora.code.call_sites import call_site_arguments, doctest_calls
-from remora.code.input_search import boundary_values, usage_kinds
-from remora.code.input_sources import (
+from remora.code.values.call_sites import call_site_arguments, doctest_calls
+from remora.code.values.input_search import boundary_values, usage_kinds
+from remora.code.values.input_sources import (
     CALLABLE_SAMPLE,
     derived_locals,
     fold_constant,
     module_constants,
 )
-from remora.code.regex_samples import Pattern, pattern_samples
+from remora.code.values.regex_samples import Pattern, pattern_samples
 
 
 def outcomes(source: str, name: str, kinds: dict[str, str] | None = None) -> set[str]:

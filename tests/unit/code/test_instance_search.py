@@ -5,15 +5,17 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from remora.code.constructor import Parameter, class_lookup, constructor_of
-from remora.code.instance_search import (
+from remora.code.values.class_lookup import class_lookup
+from remora.code.values.constructor import constructor_of
+from remora.code.values.derived_sets import argument_sets
+from remora.code.values.instance_search import (
     attribute_parameters,
     class_strings,
     owner_variants,
     state_boundaries,
 )
-from remora.code.method_state import changed_attributes, state_asserts
-from remora.code.samples import argument_sets
+from remora.code.values.method_state import changed_attributes, state_asserts
+from remora.code.values.parameters import Parameter
 
 ORDERS = """
 from dataclasses import dataclass, field

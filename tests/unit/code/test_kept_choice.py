@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from remora.code.coverage_probe import Coverage
-from remora.code.kept_tests import choose_kept, mutation_summaries
-from remora.code.mutants import Mutant
-from remora.code.mutation_check import MutationOutcome
+from remora.code.probes.coverage_probe import Coverage
+from remora.code.testgen.kept_tests import choose_kept, mutation_summaries
+from remora.code.testgen.mutants import Mutant
+from remora.code.testgen.mutation_check import MutationOutcome
 
 
 def _mutants(count: int) -> list[Mutant]:

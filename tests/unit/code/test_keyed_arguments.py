@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.constructor import class_lookup
-from remora.code.keyed_arguments import attribute_classes, fitted_arguments, keyed_dicts
+from remora.code.values.class_lookup import class_lookup
+from remora.code.values.keyed_arguments import attribute_classes, fitted_arguments, keyed_dicts
 
 MODULE = """
 from dataclasses import dataclass

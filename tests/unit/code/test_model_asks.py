@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from remora.code.model_asks import MAX_FRUITLESS_ASKS, RETRY_AFTER_SKIPS, AskRecord, ask_record
+from remora.code.testgen.model_asks import (
+    MAX_FRUITLESS_ASKS,
+    RETRY_AFTER_SKIPS,
+    AskRecord,
+    ask_record,
+)
 
 
 class Provider:

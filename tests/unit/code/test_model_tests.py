@@ -1,4 +1,4 @@
-"""Tests from a model's cases and sources (remora.code.written_tests), one JSON case per file.
+"""Tests from a model's cases and sources (code.testgen.written_tests), one JSON case per file.
 
 Each case names the node it is for (``function``: ``shop.pricing.apply_discount``;
 ``method``: ``shop.models.StockItem.remove``) and gives the model's input and
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from remora.code.constructor import Parameter
-from remora.code.written_tests import case_piece, source_pieces
+from remora.code.testgen.written_tests import case_piece, source_pieces
+from remora.code.values.parameters import Parameter
 
 CASES = Path(__file__).parent / "model_test_cases"
 MODULE_NAMES = {"apply_discount", "OutOfStock", "StockItem", "Money"}

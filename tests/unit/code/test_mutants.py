@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.mutants import node_mutants
+from remora.code.testgen.mutants import node_mutants
 
 SOURCE = '''import math
 

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from remora.code.mutants import node_mutants
+from remora.code.testgen.mutants import node_mutants
 
 MODULE = """class Counter:
     def __init__(self, start):
@@ -75,7 +75,7 @@ def _run(tmp_path: Path, qualname: str, tests: list[str]) -> tuple[dict[str, Any
         "budget_s": 60.0,
         "first_limit_s": 10.0,
     }
-    program = resources.files("remora.code.programs").joinpath("mutation_run.py").read_text()
+    program = resources.files("remora.code.probes.programs").joinpath("mutation_run.py").read_text()
     text = f"{program}\n\nmain(json.loads({json.dumps(json.dumps(request))}))\n"
     done = subprocess.run(
         [sys.executable, "-"],

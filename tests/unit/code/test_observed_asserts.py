@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from remora.code.call_render import CallRender
-from remora.code.observed_asserts import observed_lines, pins_something
+from remora.code.testgen.observed_asserts import observed_lines, pins_something
+from remora.code.values.call_render import CallRender
 
 METHOD = {
     "module": "shop",

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from remora.code.own_raises import documented_exceptions, is_node_behaviour, setup_failure
-from remora.code.sandboxed import MARKER, _program_text
+from remora.code.probes.own_raises import documented_exceptions, is_node_behaviour, setup_failure
+from remora.code.probes.sandboxed import MARKER, _program_text
 
 REGISTRY = """\
 class Registry:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from remora.code.call_sites import call_site_arguments
-from remora.code.calls import node_call_target
 from remora.code.context import CodeContext
-from remora.code.project_values import owner_arguments, project_calls
+from remora.code.probes.calls import node_call_target
+from remora.code.values.call_sites import call_site_arguments
+from remora.code.values.project_values import owner_arguments, project_calls
 from remora.config import SandboxConfig
 from remora.discovery import CSTNode, make_node_id
 from remora.workspace import WorkspaceStore

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from remora.code.private_helpers import is_private, public_caller
+from remora.code.values.private_helpers import is_private, public_caller
 
 MODULE = """\
 def parse(text):

@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from remora.code.project_values import looked_up_parameters, table_strings
+from remora.code.values.project_values import looked_up_parameters, table_strings
 
 DEFINITIONS = """\
 _SHORT = {"aqua": "#00ffff", "black": "#000000", "blue": "#0000ff"}

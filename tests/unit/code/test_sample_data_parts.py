@@ -7,16 +7,21 @@ from typing import Any
 
 import pytest
 
-from remora.code.sample_fixtures import conftest_path, sample_code, top_level_names, with_code
-from remora.code.sample_sets import (
+from remora.code.samples.sample_fixtures import (
+    conftest_path,
+    sample_code,
+    top_level_names,
+    with_code,
+)
+from remora.code.samples.sample_sets import (
     KeptSet,
     Selection,
     instance_members,
     outcome_key,
     pinned_outcome,
 )
-from remora.code.sample_tests import failed_ids, without_ids
-from remora.code.sourced_strings import doc_strings, literal_strings, unsourced
+from remora.code.samples.sample_tests import failed_ids, without_ids
+from remora.code.values.sourced_strings import doc_strings, literal_strings, unsourced
 
 MODULE = '''\
 """Parts of a page."""

@@ -1,4 +1,4 @@
-"""Derived argument sets (remora.code.samples), one JSON case per file."""
+"""Derived argument sets (remora.code.values.derived_sets), one JSON case per file."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from remora.code.constructor import Parameter
-from remora.code.samples import _NAMED_NUMBERS as NAMED_NUMBERS
-from remora.code.samples import _NAMED_STRINGS as NAMED_STRINGS
-from remora.code.samples import _words as samples_words
-from remora.code.samples import argument_sets, literal_default, sample_value
+from remora.code.values.derived_sets import _NAMED_NUMBERS as NAMED_NUMBERS
+from remora.code.values.derived_sets import _NAMED_STRINGS as NAMED_STRINGS
+from remora.code.values.derived_sets import _words as samples_words
+from remora.code.values.derived_sets import argument_sets, literal_default, sample_value
+from remora.code.values.parameters import Parameter
 
 CASES = Path(__file__).parent / "sample_cases"
 

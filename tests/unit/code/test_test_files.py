@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from remora.code import pytest_files
+from remora.code.probes import pytest_files
 
 CASES = Path(__file__).parent / "test_file_cases"
 

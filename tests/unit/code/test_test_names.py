@@ -5,7 +5,12 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from remora.code.test_names import assigned_attributes, behaviour_name, case_words, node_words
+from remora.code.testgen.test_names import (
+    assigned_attributes,
+    behaviour_name,
+    case_words,
+    node_words,
+)
 
 MODULE = """class Query:
     def limit(self, n):

@@ -2,7 +2,7 @@
 
 The parameter section names exactly what a caller passes, in the order the
 code declares it: a function's or method's signature (``self``/``cls`` left
-out) or, for a class, what calling it takes (:mod:`remora.code.constructor`:
+out) or, for a class, what calling it takes (:mod:`remora.code.values.constructor`:
 an explicit ``__init__``, a dataclass's fields, a NamedTuple's). Each entry's
 text is a description that passed the checks, or else only what the code says:
 its annotation in the style's type slot and its default. When the parameters
@@ -24,8 +24,8 @@ from typing import Any
 import docstring_parser
 
 from remora import python_ast
-from remora.code.constructor import constructor_of
 from remora.code.parsing import SourceNode, node_signature
+from remora.code.values import constructor_of
 
 __all__ = ["Entry", "Known", "documented_parameters", "one_line", "reads_back", "render"]
 

@@ -7,11 +7,11 @@ no call or read is lost) and still change what the code does: E711's
 rewritten ``f'{sep}{2,}'``. For a function or method that can be called from
 outside (a special method such as ``__str__`` on an instance), argument sets are
 called in the command sandbox on the file as it was and as rewritten
-(:func:`remora.code.calls.probe_argument_sets`, the project read-only with the
+(:func:`remora.code.probes.calls.probe_argument_sets`, the project read-only with the
 workspace's edited files over it: a copy of the whole project per check was most
 of a lint run's host time on SQLAlchemy; a call that writes into the project
 raises there, and is not compared). The sets are the derived ones and the test
-search's round one (:func:`remora.code.host_candidates.host_candidates`: each
+search's round one (:func:`remora.code.values.host_candidates.host_candidates`: each
 boundary the code tests, a method's owner in each state it branches on), a
 method's on owners built from each of its class's derived sets too, and the
 derived ones again with every whole number given a fraction (the 0.5B model wrote
@@ -24,7 +24,7 @@ Equal answers prove nothing about code no call ran: a ``__str__`` appending two
 optional parts under their own ``if`` was rewritten as one f-string of the first
 three, and a ``__repr__`` lost ``%r``'s quotes, because the one derived instance
 reached neither ``if`` and held no string (issue 57). So the old code runs under
-coverage.py in branch mode (:mod:`remora.code.programs.coverage_support`), and
+coverage.py in branch mode (:mod:`remora.code.probes.programs.coverage_support`), and
 the rewrite is kept only when the compared calls ran every statement of the
 replaced lines and took both sides of every branch there. A rewrite no call
 could check (a file, a class body, a nested function) is refused too: leaving a
@@ -35,14 +35,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from remora.code.calls import derived_argument_sets, node_call_target, probe_argument_sets
-from remora.code.constructor import project_class_lookup
 from remora.code.context import CodeContext
-from remora.code.coverage_probe import Span, context_units, node_span
-from remora.code.host_candidates import host_candidates, node_function
-from remora.code.method_state import observed_attributes
-from remora.code.samples import argument_sets
-from remora.code.written_tests import parameter_of
+from remora.code.probes import (
+    Span,
+    context_units,
+    derived_argument_sets,
+    node_call_target,
+    node_span,
+    probe_argument_sets,
+)
+from remora.code.values import (
+    argument_sets,
+    host_candidates,
+    node_function,
+    observed_attributes,
+    parameter_of,
+    project_class_lookup,
+)
 from remora.sandbox.envelope import ExternalRefused
 
 __all__ = ["behaviour_change", "unmeasured"]
@@ -108,7 +117,7 @@ def _call_sets(context: CodeContext, target: dict[str, Any], span: Span) -> list
             add(_fractional(derived[0]["args"]) if derived else {}, _fractional(owner["args"]))
     for row in derived[:2]:
         add(_fractional(row["args"]), None)
-    for candidate in host_candidates(context, target, span):
+    for candidate in host_candidates(context, target):
         add(candidate.args, candidate.owner_args)
     return found
 

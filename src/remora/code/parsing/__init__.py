@@ -14,7 +14,12 @@
 It imports nothing else of :mod:`remora.code` (a contract of ``lint-imports``).
 """
 
-from remora.code.parsing.ast_definitions import Defined, ast_definitions, located_definition
+from remora.code.parsing.ast_definitions import (
+    Defined,
+    ast_definitions,
+    located_definition,
+    module_names,
+)
 from remora.code.parsing.line_breaks import line_starts
 from remora.code.parsing.parse_cache import parse
 from remora.code.parsing.source import (
@@ -47,6 +52,7 @@ __all__ = [
     "literal_value",
     "locate",
     "located_definition",
+    "module_names",
     "node_raises",
     "node_returns",
     "node_signature",

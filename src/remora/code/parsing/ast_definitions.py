@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import ast
 
+from remora import python_ast
 from remora.code.parsing.text_cache import ast_tree, per_text
 
-__all__ = ["Defined", "ast_definitions", "located_definition"]
+__all__ = ["Defined", "ast_definitions", "located_definition", "module_names"]
 
 Defined = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
@@ -32,3 +33,19 @@ def located_definition(text: str, full_name: str, line: int) -> Defined | None:
         if node.name == short and line in (start, node.lineno):
             return node
     return None
+
+
+def module_names(text: str) -> set[str]:
+    """Names bound at the top of the module: its classes, functions and imports (none for a
+    text that does not parse)."""
+    try:
+        tree = python_ast.parse(text)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(stmt.name)
+        elif isinstance(stmt, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+    return names

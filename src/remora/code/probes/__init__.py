@@ -1,0 +1,70 @@
+"""What runs the project's own code: in the command sandbox, never in Remora's process.
+
+- :mod:`.sandboxed`: one of :mod:`.programs` run on the workspace's copy of the project;
+- :mod:`.calls`: how a caller reaches the node, and argument sets bound and called
+  (``call_target``, ``derived_argument_sets``, ``check_argument_sets``);
+- :mod:`.coverage_probe`: the node's line and branch coverage, reported as its source;
+- :mod:`.pytest_files`: where a module's tests live, pytest run on one, tests that pass added;
+- :mod:`.own_raises`: whether an exception a probed call raised is the node's behaviour.
+
+It may read the value search (:mod:`remora.code.values`); the agents' packages above it
+(``testgen``, ``samples``, ``lint``) use it.
+"""
+
+from remora.code.probes import calls, pytest_files
+from remora.code.probes.calls import (
+    derived_argument_sets,
+    node_call_target,
+    pins_behaviour,
+    probe_argument_sets,
+)
+from remora.code.probes.coverage_probe import (
+    Coverage,
+    Span,
+    context_units,
+    measure_test_file,
+    missed_report,
+    node_span,
+)
+from remora.code.probes.own_raises import raise_is_behaviour, setup_failure
+from remora.code.probes.pytest_files import (
+    add_passing_tests,
+    add_to_test_file,
+    module_test_file,
+    overlay_digest,
+    pytest_args,
+    restore_file,
+    run_pytest,
+    run_pytest_measured,
+    tests_in_file,
+    with_pieces,
+)
+from remora.code.probes.sandboxed import run_program
+
+__all__ = [
+    "Coverage",
+    "Span",
+    "add_passing_tests",
+    "add_to_test_file",
+    "calls",
+    "context_units",
+    "derived_argument_sets",
+    "measure_test_file",
+    "missed_report",
+    "module_test_file",
+    "node_call_target",
+    "node_span",
+    "overlay_digest",
+    "pins_behaviour",
+    "probe_argument_sets",
+    "pytest_args",
+    "pytest_files",
+    "raise_is_behaviour",
+    "restore_file",
+    "run_program",
+    "run_pytest",
+    "run_pytest_measured",
+    "setup_failure",
+    "tests_in_file",
+    "with_pieces",
+]

@@ -1,0 +1,81 @@
+"""Whether an exception a probed call raised is the node's behaviour or its set-up's failure.
+
+A test that pins an exception says the node raises it. That holds when the node's
+own code states it: a ``raise`` in the node (or in a function nested in it, a
+method of a class node, a private helper of the node's module, which only the
+module's own code reaches), stopped at by the probe
+(:mod:`remora.code.probes.programs.call_probe` reports the frame an exception left and
+whether a ``raise`` statement raised it). It does not hold for an exception raised
+in other public code the call reached: a lookup on the empty registry the test
+built, a ``KeyError`` of a container the set left empty is the fixture failing,
+not a behaviour of the node (issue 56). Nor for one no ``raise`` states (an index
+out of range, a division by zero): the set caused it. Unless the node's docstring
+names it: documented behaviour is pinned whichever code raises it.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from remora.code.context import CodeContext
+from remora.code.parsing import located_definition
+
+__all__ = ["documented_exceptions", "is_node_behaviour", "raise_is_behaviour", "setup_failure"]
+
+
+def documented_exceptions(docstring: str) -> frozenset[str]:
+    """The words of a docstring that name an exception class (``KeyError``, ``OutOfStock``
+    as an identifier of its own: ``Raises:`` sections and prose alike)."""
+    spaced = "".join(c if c.isalnum() or c == "_" else " " for c in docstring)
+    return frozenset(w for w in spaced.split() if w.isidentifier() and w[0].isupper())
+
+
+def is_node_behaviour(
+    raised: dict[str, Any], qualname: str, file_path: str, documented: frozenset[str]
+) -> bool:
+    """Whether ``raised`` (a probe row's ``raised``) is the node's: named by its docstring
+    (``documented``), or stated by a ``raise`` in the node's file, in the node itself, in
+    code nested in it, or in a private helper of that file."""
+    if str(raised.get("type", "")) in documented:
+        return True
+    frame = raised.get("frame")
+    if not raised.get("stated") or not isinstance(frame, dict):
+        return False
+    where = str(frame.get("file", "")).replace("\\", "/")
+    if not (where == file_path or where.endswith("/" + file_path)):
+        return False
+    function = str(frame.get("function", ""))
+    if function == qualname or function.startswith(qualname + "."):
+        return True
+    outer = function.split(".<locals>.")[0].split(".")[-1]
+    return outer.startswith("_") and not outer.endswith("__")
+
+
+def _documented(context: CodeContext) -> frozenset[str]:
+    node = context.bound_node()
+    found = located_definition(context.node_file_text(), node.full_name, node.start_line)
+    return documented_exceptions((ast.get_docstring(found) or "") if found is not None else "")
+
+
+def raise_is_behaviour(context: CodeContext, target: dict[str, Any], row: dict[str, Any]) -> bool:
+    """True for a row that raised nothing or raised what the node itself raises
+    (:func:`is_node_behaviour`); False for a failure of the call's own set-up."""
+    raised = row.get("raised")
+    if not raised:
+        return True
+    documented = context.kept("documented exceptions", lambda: _documented(context))
+    file_path = context.bound_node().file_path
+    return is_node_behaviour(raised, str(target["qualname"]), file_path, documented)
+
+
+def setup_failure(row: dict[str, Any]) -> str:
+    """Why a row's exception is no behaviour of the node, in words for a skip list."""
+    raised = row.get("raised") or {}
+    frame = raised.get("frame") or {}
+    where = f" in {frame['function']}" if frame.get("function") else ""
+    how = "raised" if raised.get("stated") else "raised without a `raise` of the code"
+    return (
+        f"{how} {raised.get('type', 'an exception')}{where}: the failure of the call's own "
+        "set-up, not the node's documented behaviour"
+    )

@@ -1,0 +1,148 @@
+"""Run one of :mod:`remora.code.probes.programs` on the project's code, in the command sandbox.
+
+The program's text and its request go to ``python -`` on standard input
+through :func:`remora.sandbox.commands.run_command`: the workspace copy is the
+only place it sees, bubblewrap contains it, and what it changes there is
+discarded (an observation leaves no side effects in the run's changes). The
+project's code is only ever run this way, never in Remora's process.
+
+Running the project's code is what ``python -m pytest`` does, so these programs
+run only where ``sandbox.commands`` allows that prefix.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from remora.code.context import CodeContext
+from remora.sandbox.commands import run_command
+from remora.sandbox.envelope import ExternalRefused
+from remora.sandbox.fork_server import run_read_only_python
+
+__all__ = ["ProgramRun", "run_program"]
+
+MARKER = "REMORA_REPORT "
+COVERAGE_MARKER = "REMORA_COVERAGE "
+PERMISSION = ("python", "-m", "pytest")
+MAX_OUTPUT_TAIL = 1500
+# A program's report is one JSON line: 48 candidate calls with their reprs and
+# per-call coverage came to more than a command's usual 64k characters (inflection).
+REPORT_CHARS = 4_000_000
+
+
+@dataclass(frozen=True)
+class ProgramRun:
+    """The program's report (None when it printed none) and why, from its own output."""
+
+    report: dict[str, Any] | None
+    problem: str
+    output: str
+    # Per context, when the run measured coverage (programs/coverage_support.py).
+    coverage: dict[str, Any] | None = None
+
+
+def _allowed(context: CodeContext) -> bool:
+    return any(tuple(prefix) == PERMISSION[: len(prefix)] for prefix in context.sandbox.commands)
+
+
+@functools.cache
+def _prelude(program: str) -> str:
+    """The program's own text, before the call of its ``main``: the same in every run."""
+    text = (
+        resources.files("remora.code.probes.programs").joinpath(f"{program}.py").read_text("utf-8")
+    )
+    return f"{text}\n\n"
+
+
+def _program_text(program: str, request: dict[str, Any], coverage: dict[str, Any] | None) -> str:
+    """The program, then the call of its ``main``; with ``coverage`` measured around it.
+
+    A program names its units of work through a module-level ``switch_context``
+    (a no-op of its own); measured, that name is rebound to coverage's before
+    ``main`` runs, and the coverage report is printed even when ``main`` fails.
+    """
+    programs = resources.files("remora.code.probes.programs")
+    request_text = f"json.loads({json.dumps(json.dumps(request))})"
+    if coverage is None:
+        return f"{_prelude(program)}main({request_text})\n"
+    text = programs.joinpath(f"{program}.py").read_text("utf-8")
+    support = programs.joinpath("coverage_support.py").read_text("utf-8")
+    support = support.replace("from __future__ import annotations\n", "")
+    spec = f"json.loads({json.dumps(json.dumps(coverage))})"
+    return (
+        f"{text}\n\n{support}\n\n_spec = {spec}\n_measured = start_coverage(_spec)\n"
+        "switch_context = _measured.switch_context\n"
+        f"try:\n    main({request_text})\nfinally:\n"
+        "    print(COVERAGE_MARKER + json.dumps(finish_coverage(_measured, _spec)))\n"
+    )
+
+
+async def run_program(
+    context: CodeContext,
+    program: str,
+    request: dict[str, Any],
+    timeout_s: float | None = None,
+    coverage: dict[str, Any] | None = None,
+    *,
+    read_only: bool = False,
+    preload: tuple[str, Sequence[str]] | None = None,
+) -> ProgramRun:
+    """Run ``remora.code.probes.programs.<program>`` with ``request``; never raises for its
+    failures.
+
+    With ``coverage`` (``{file, first, last}``: the node's file and body lines) the
+    run also measures line and branch coverage of that span per unit of work. With
+    ``read_only`` the program sees the project read-only while the run has no change
+    (no copy is made; see :func:`remora.sandbox.commands.run_command`), and runs in a
+    child forked by a fork server (:mod:`remora.sandbox.fork_server`) unless it measures
+    coverage. ``preload``: the module the program imports and the ``sys.path`` entries
+    it puts first, which that server imports once for all the programs naming them.
+    """
+    if not _allowed(context):
+        raise ExternalRefused(
+            "running the project's code needs ['python', '-m', 'pytest'] in sandbox.commands"
+        )
+    limit = timeout_s if timeout_s is not None else context.sandbox.command_timeout
+    text = _program_text(program, request, coverage).encode("utf-8")
+    allow_unsandboxed = context.sandbox.allow_unsandboxed_commands
+    if read_only and coverage is None:
+        module, paths = preload or (None, ())
+        prelude = _prelude(program).encode("utf-8")  # compiled once per fork server
+        result = await run_read_only_python(
+            context.workspace,
+            text[len(prelude) :],
+            min(limit, context.sandbox.command_timeout),
+            allow_unsandboxed=allow_unsandboxed,
+            stdout_chars=REPORT_CHARS,
+            module=module,
+            paths=paths,
+            prelude=prelude,
+        )
+    else:
+        result = await run_command(
+            context.workspace,
+            ["python", "-"],
+            min(limit, context.sandbox.command_timeout),
+            allow_unsandboxed=allow_unsandboxed,
+            input_data=text,
+            absorb=False,
+            read_only=read_only,
+            stdout_chars=REPORT_CHARS,
+        )
+    output = (result["stdout"] + "\n" + result["stderr"]).strip()[-MAX_OUTPUT_TAIL:]
+    measured = None
+    for line in reversed(str(result["stdout"]).splitlines()):
+        if line.startswith(COVERAGE_MARKER) and measured is None:
+            measured = json.loads(line[len(COVERAGE_MARKER) :])
+        if line.startswith(MARKER):
+            return ProgramRun(json.loads(line[len(MARKER) :]), "", output, measured)
+    if result["timed_out"]:
+        problem = f"it did not finish within {limit:g}s"
+    else:
+        problem = f"it stopped with exit status {result['exit_code']} before reporting"
+    return ProgramRun(None, problem, output, measured)

@@ -1,0 +1,239 @@
+"""Sample data the tests read: pytest fixtures in the conftest, and the tests that read them.
+
+The sets of :mod:`remora.code.samples.sample_sets` become one parametrized fixture per
+node in the ``conftest.py`` of the folder where the test agent keeps the
+module's tests (:func:`remora.code.probes.pytest_files.module_test_file`), each
+``pytest.param`` holding the arguments and what the call did
+(``{"args", "returns"}``; ``{"args", "raises"}`` in a ``..._rejected_sample``
+fixture; a method's ``owner`` arguments too), and, in the module's test file,
+the test that reads it: the node called with each set, its outcome asserted. A
+class gets a fixture of its constructor's arguments with what its
+parameterless members gave (``observed``), a fixture building the instance
+from them, and a test asserting each member on it. No fixture is offered that
+no test reads: both files change together, and the change stands only when
+its tests pass in two pytest runs (:func:`remora.code.probes.pytest_files.run_pytest`).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from typing import Any
+
+from remora import python_ast
+from remora.code.probes import add_to_test_file
+from remora.code.samples.sample_sets import KeptSet, Selection
+from remora.code.values import CallRender, snake_name
+
+__all__ = ["SampleCode", "conftest_path", "sample_code", "top_level_names", "with_code"]
+
+
+# The line length ruff formats to by default: a longer param goes one argument a line.
+DEFAULT_LINE_LENGTH = 88
+
+
+class _Code(str):
+    """Python source written as it is (an exception class's name)."""
+
+
+class _Render(CallRender):
+    """Values as a formatter leaves them: strings in double quotes."""
+
+    def value(self, value: Any) -> str:
+        if isinstance(value, _Code):
+            return str(value)
+        if isinstance(value, str):
+            return json.dumps(value, ensure_ascii=False)
+        return super().value(value)
+
+
+def conftest_path(test_path: str) -> str:
+    """The ``conftest.py`` beside the module's test file."""
+    folder = test_path.rsplit("/", 1)[0] if "/" in test_path else ""
+    return f"{folder}/conftest.py" if folder else "conftest.py"
+
+
+def top_level_names(text: str) -> set[str]:
+    """Functions and classes a test file or conftest defines at its top (names taken)."""
+    try:
+        tree = python_ast.parse(text)
+    except SyntaxError:
+        return set()
+    kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    return {s.name for s in tree.body if isinstance(s, kinds)}
+
+
+class SampleCode:
+    """The fixtures and tests of one node, and the names each file must import."""
+
+    def __init__(self, target: dict[str, Any], module_names: set[str], line_length: int) -> None:
+        self.target = target
+        self.line_length = line_length
+        self.fixture_render = _Render(target, module_names)
+        self.test_render = _Render(target, module_names)
+        self.fixtures: list[str] = []
+        self.tests: list[str] = []
+        self.fixture_names: list[str] = []
+        self.test_names: list[str] = []
+
+    def _param_list(self, entries: list[tuple[dict[str, Any], str]]) -> str:
+        used: set[str] = set()
+        lines = []
+        for value, words in entries:
+            label, number = words, 2
+            while label in used:
+                label, number = f"{words}_{number}", number + 1
+            used.add(label)
+            mapping, words_id = self._mapping(value), json.dumps(label)
+            line = f"        pytest.param({mapping}, id={words_id}),"
+            if len(line) > self.line_length:  # as a formatter wraps it: one argument a line
+                inner = f"            {mapping},\n            id={words_id},\n"
+                line = f"        pytest.param(\n{inner}        ),"
+            lines.append(line)
+        return "\n".join(lines)
+
+    def _mapping(self, value: dict[str, Any]) -> str:
+        render = self.fixture_render
+        return (
+            "{" + ", ".join(f"{json.dumps(k)}: {render.value(v)}" for k, v in value.items()) + "}"
+        )
+
+    def _fixture(self, name: str, doc: str, entries: list[tuple[dict[str, Any], str]]) -> None:
+        self.fixture_names.append(name)
+        self.fixtures.append(
+            "@pytest.fixture(\n    params=[\n"
+            f"{self._param_list(entries)}\n    ]\n)\n"
+            f"def {name}(request):\n"
+            f'    """{doc}"""\n'
+            "    return request.param\n"
+        )
+
+    def _exception(self, kind: str, module: str) -> _Code:
+        if module != "builtins":
+            self.fixture_render.imports.add(kind.split(".")[0])
+        return _Code(kind)
+
+    def _callee(self, sample: str) -> tuple[str, list[str]]:
+        target = self.target
+        if target["kind"] != "method":
+            self.test_render.imports.add(target["qualname"].split(".")[0])
+            return target["qualname"], []
+        owner = target["owner"]
+        self.test_render.imports.add(owner.split(".")[0])
+        if target["method_kind"] in ("staticmethod", "classmethod"):
+            return f"{owner}.{target['name']}", []
+        variable = snake_name(owner.split(".")[-1])
+        variable = f"{variable}_obj" if variable == target["name"] else variable
+        return f"{variable}.{target['name']}", [f'{variable} = {owner}(**{sample}["owner"])']
+
+    def _call(self, callee: str, sample: str) -> str:
+        call = f'{callee}(**{sample}["args"])'
+        if self.target["is_async"]:
+            self.test_render.modules.add("asyncio")
+            return f"asyncio.run({call})"
+        return call
+
+    def add_calls(self, kept: list[KeptSet]) -> None:
+        """A function's or a method's fixtures and tests: returned values, then raises."""
+        base = snake_name(self.target["qualname"])
+        qualified = f"{self.target['module']}.{self.target['qualname']}"
+        method = self.target["kind"] == "method" and self.target["method_kind"] == "instance"
+        returning = [k for k in kept if k.raises is None]
+        raising = [k for k in kept if k.raises is not None]
+        for group, kind in ((returning, "returns"), (raising, "raises")):
+            if not group:
+                continue
+            fixture = f"{base}_sample" if kind == "returns" else f"{base}_rejected_sample"
+            entries = []
+            for entry in group:
+                value: dict[str, Any] = {"args": entry.args}
+                if method:
+                    value["owner"] = entry.owner_args or {}
+                if entry.raises is None:
+                    value["returns"] = entry.returns
+                else:
+                    value["raises"] = self._exception(*entry.raises)
+                entries.append((value, entry.name.split(":")[0]))
+            doc = f"Arguments of {qualified}, each with what the call returns."
+            if kind == "raises":
+                doc = f"Arguments {qualified} refuses, each with the exception it raises."
+            self._fixture(fixture, doc, entries)
+            callee, setup = self._callee(fixture)
+            call = self._call(callee, fixture)
+            test = f"test_{base}_samples" if kind == "returns" else f"test_{base}_rejected_samples"
+            if kind == "returns":
+                body = [*setup, *self._equal(call, f'{fixture}["returns"]')]
+            else:
+                self.test_render.modules.add("pytest")
+                body = [*setup, f'with pytest.raises({fixture}["raises"]):', f"    {call}"]
+            self._test(test, fixture, body)
+
+    def add_instances(self, selection: Selection) -> None:
+        """A class's fixtures (its arguments and what its members gave; the instance) and
+        the test that asserts each member on the instance."""
+        qualname = self.target["qualname"]
+        base = snake_name(qualname)
+        entries = [
+            ({"args": k.args, "observed": k.observed}, k.name.split(":")[0]) for k in selection.kept
+        ]
+        sample = f"{base}_sample"
+        self._fixture(sample, f"Arguments of {qualname}, each with what its members give.", entries)
+        self.fixture_names.append(base)
+        self.fixture_render.imports.add(qualname.split(".")[0])
+        self.fixtures.append(
+            f"@pytest.fixture\ndef {base}({sample}):\n"
+            f'    """{qualname} built from each sample\'s arguments."""\n'
+            f'    return {qualname}(**{sample}["args"])\n'
+        )
+        members = selection.properties
+        body = [f'observed = {sample}["observed"]']
+        for member in selection.members:
+            read = f"{base}.{member}" if member in members else f"{base}.{member}()"
+            body += self._equal(read, f'observed["{member}"]')
+        self._test(f"test_{base}_samples", f"{base}, {sample}", body)
+
+    def _equal(self, left: str, right: str) -> list[str]:
+        """``assert left == right``, split as a formatter splits it when too long."""
+        line = f"assert {left} == {right}"
+        if len(line) + 4 <= self.line_length:
+            return [line]
+        return ["assert (", f"    {left}", f"    == {right}", ")"]
+
+    def _test(self, name: str, fixtures: str, body: list[str]) -> None:
+        self.test_names.append(name)
+        lines = "\n".join(f"    {line}" for line in body)
+        self.tests.append(f"def {name}({fixtures}):\n{lines}\n")
+
+
+def sample_code(
+    target: dict[str, Any],
+    module_names: set[str],
+    selection: Selection,
+    line_length: int = DEFAULT_LINE_LENGTH,
+) -> SampleCode:
+    """The fixtures and tests for a node's kept sets (params wrapped past ``line_length``)."""
+    code = SampleCode(target, module_names, line_length)
+    if target["kind"] == "class":
+        code.add_instances(selection)
+    else:
+        code.add_calls(selection.kept)
+    code.fixture_render.modules.add("pytest")
+    return code
+
+
+def with_code(
+    original: str, path: str, module: str, render: CallRender, functions: list[str]
+) -> str:
+    """``original`` with the imports ``render`` gathered and ``functions`` appended; a new
+    file starts with its imports (no docstring: several changes may create the same file,
+    and a merge joins their imports, never two docstrings)."""
+    seed = original
+    if not seed.strip() and not render.imports and not render.modules:
+        return "\n\n".join(function.rstrip() + "\n" for function in functions)
+    if not seed.strip():
+        names = ", ".join(sorted(render.imports))
+        plain = "".join(f"import {m}\n" for m in sorted(render.modules))
+        seed = f"from {module} import {names}\n" if names else plain
+    return add_to_test_file(
+        seed, path, module, sorted(render.imports), sorted(render.modules), functions
+    )

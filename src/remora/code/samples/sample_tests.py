@@ -1,0 +1,245 @@
+"""The sample_data agent's change: fixtures in the tests' conftest and the tests that read them.
+
+:func:`write_sample_fixtures` selects the node's sets (:mod:`remora.code.samples.sample_sets`),
+writes them as fixtures beside the module's test file with the parametrized
+tests that read them (:mod:`remora.code.samples.sample_fixtures`), and runs that test
+file with pytest twice in the command sandbox (:func:`run_pytest`). A set whose
+case fails either run is taken out and the rest run twice again; when none is
+left both files are put back as they were, so no fixture is offered that no
+passing test reads. The JSON file of argument sets
+(:func:`remora.code.samples.fixtures.add_to_sample_fixture`) is written too only when
+``export_json`` asks for it: an export for other tools, not the change a
+maintainer reviews.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+from remora.code.context import CodeContext
+from remora.code.host_function import host_function
+from remora.code.parsing import module_names
+from remora.code.probes import (
+    module_test_file,
+    node_call_target,
+    node_span,
+    restore_file,
+    run_pytest,
+    run_pytest_measured,
+    tests_in_file,
+)
+from remora.code.samples.fixtures import add_to_sample_fixture
+from remora.code.samples.sample_fixtures import (
+    DEFAULT_LINE_LENGTH,
+    conftest_path,
+    sample_code,
+    top_level_names,
+    with_code,
+)
+from remora.code.samples.sample_sets import KeptSet, Selection, select_sets
+from remora.code.values import Candidate, Parameter, arguments_from_text, project_class_lookup
+
+__all__ = [
+    "failed_ids",
+    "model_candidates",
+    "project_line_length",
+    "without_ids",
+    "write_sample_fixtures",
+]
+
+_REASON = "sample data: why none was written"
+
+
+def model_candidates(
+    context: CodeContext, target: dict[str, Any], sets: list[dict[str, Any]]
+) -> tuple[list[Candidate], list[str]]:
+    """The model's sets (``{name, args}``, args as call text) as candidates, and the
+    reasons of those that are not call arguments of the node."""
+    params = [
+        Parameter(p["name"], p["kind"], p.get("annotation"), p.get("default"))
+        for p in target["parameters"]
+    ]
+    lookup = project_class_lookup(context)
+    found: list[Candidate] = []
+    refused: list[str] = []
+    for index, entry in enumerate(sets, 1):
+        name = str(entry.get("name") or f"set_{index}") if isinstance(entry, dict) else ""
+        args = entry.get("args") if isinstance(entry, dict) else None
+        try:
+            if isinstance(args, str):
+                found.append(Candidate(arguments_from_text(args, params, lookup), "proposed"))
+            elif isinstance(args, dict):
+                found.append(Candidate(dict(args), "proposed"))
+            else:
+                raise ValueError("'args' are call arguments as text (a=1, b='x')")
+        except ValueError as exc:
+            refused.append(f"{name}: {exc}")
+    return found, refused
+
+
+def project_line_length(context: CodeContext) -> int:
+    """The line length the project's formatter keeps (ruff's settings, then black's)."""
+    for path, keys in (
+        ("ruff.toml", ("line-length",)),
+        (".ruff.toml", ("line-length",)),
+        ("pyproject.toml", ("tool", "ruff", "line-length")),
+        ("pyproject.toml", ("tool", "black", "line-length")),
+    ):
+        if not context.workspace.exists(path):
+            continue
+        try:
+            found: Any = tomllib.loads(context.read_text(path))
+        except tomllib.TOMLDecodeError:
+            continue
+        for key in keys:
+            found = found.get(key) if isinstance(found, dict) else None
+        if isinstance(found, int) and not isinstance(found, bool) and found > 0:
+            return found
+    return DEFAULT_LINE_LENGTH
+
+
+def failed_ids(report: dict[str, Any], tests: list[str]) -> tuple[set[str], bool]:
+    """(the ids of the parametrized cases of ``tests`` that did not pass, whether any of
+    ``tests`` did not run at all)."""
+    failed: set[str] = set()
+    seen = {name: False for name in tests}
+    for row in report["tests"]:
+        function, _, case = str(row["name"]).partition("[")
+        if function not in seen:
+            continue
+        seen[function] = True
+        if row["outcome"] != "passed":
+            failed.add(case.rstrip("]"))
+    return failed, not all(seen.values()) or not report["ran"] or bool(report["collection_errors"])
+
+
+def without_ids(kept: list[KeptSet], ids: set[str]) -> list[KeptSet]:
+    """The sets whose case id (their words, numbered as the fixture numbers repeats) is
+    not among ``ids``."""
+    out: list[KeptSet] = []
+    used: set[str] = set()
+    for entry in kept:
+        words = entry.name.split(":")[0]
+        label, number = words, 2
+        while label in used:
+            label, number = f"{words}_{number}", number + 1
+        used.add(label)
+        if label not in ids:
+            out.append(entry)
+    return out
+
+
+async def _write_and_run(
+    context: CodeContext, target: dict[str, Any], selection: Selection, paths: tuple[str, str]
+) -> dict[str, Any]:
+    """Write the fixtures and tests, run them twice; fewer sets after a failure, once."""
+    test_path, fixture_path = paths
+    originals = {
+        path: context.read_text(path) if context.workspace.exists(path) else None for path in paths
+    }
+    names = module_names(context.node_file_text())
+    span = node_span(context)
+    line_length = project_line_length(context)
+    for _attempt in range(2):
+        code = sample_code(target, names, selection, line_length)
+        taken = top_level_names(originals[fixture_path] or "")
+        taken |= top_level_names(originals[test_path] or "")
+        clash = sorted(taken & {*code.fixture_names, *code.test_names})
+        if clash:
+            return {"written": False, "reason": f"the tests already define {', '.join(clash)}"}
+        module = str(target["module"])
+        conftest = with_code(
+            originals[fixture_path] or "", fixture_path, module, code.fixture_render, code.fixtures
+        )
+        tests = with_code(
+            originals[test_path] or "", test_path, module, code.test_render, code.tests
+        )
+        context.write_text(fixture_path, conftest)
+        context.write_text(test_path, tests)
+        first = await run_pytest(context, test_path)
+        second, _ = await run_pytest_measured(context, test_path, span.spec())
+        failed: set[str] = set()
+        broken = False
+        for report in (first, second):
+            ids, missing = failed_ids(report, code.test_names)
+            failed |= ids
+            broken = broken or missing
+        if not failed and not broken:
+            return {
+                "written": True,
+                "fixtures": code.fixture_names,
+                "tests": code.test_names,
+                "passed": second["passed"],
+            }
+        for path, text in originals.items():
+            restore_file(context, path, text)
+        selection.kept = without_ids(selection.kept, failed)
+        if broken or not selection.kept:
+            break
+    return {"written": False, "reason": "its tests did not pass twice"}
+
+
+@host_function
+async def write_sample_fixtures(
+    context: CodeContext, sets: list[dict[str, Any]], export_json: bool = False
+) -> dict[str, Any]:
+    """Select, write and run the node's sample data: ``{written, conftest, test_file,
+    fixtures, tests, sets, dropped, refused, reason}``.
+
+    ``sets``: the model's argument sets (``{name, args}``), tried after the project's
+    own usage and the derived ones, under the same checks. ``export_json``: also add
+    the kept sets to ``tests/fixtures/<module>/<name>_samples.json``.
+    """
+    target = node_call_target(context)
+    extra, refused = model_candidates(context, target, sets) if not target["reason"] else ([], [])
+    selection = await select_sets(context, target, extra)
+    found = module_test_file(context)
+    paths = (str(found["path"]), conftest_path(str(found["path"])))
+    result: dict[str, Any] = {
+        "written": False,
+        "test_file": paths[0],
+        "conftest": paths[1],
+        "sets": 0,
+        "dropped": selection.dropped,
+        "refused": refused,
+    }
+    if not selection.kept:
+        result["reason"] = selection.reason or "no set was kept"
+    else:
+        result.update(await _write_and_run(context, target, selection, paths))
+    if not result["written"]:
+        # For the submit, which asks at the same workspace revision (nothing was written).
+        reason = str(result["reason"])
+        context.kept(_REASON, lambda: reason)
+        return result
+    result["sets"] = len(selection.kept)
+    if export_json and target["kind"] != "class":
+        add_to_sample_fixture(
+            context, [{"name": k.name.split(":")[0], "args": k.args} for k in selection.kept]
+        )
+    return result
+
+
+@host_function
+def sample_tests_written(context: CodeContext) -> dict[str, Any]:
+    """What the run wrote: ``{conftest, test_file, fixtures, tests, reason}`` (the functions
+    each file has that the project's does not; empty when the run wrote none, and then
+    ``reason`` says why)."""
+    found = module_test_file(context)
+    paths = {"test_file": str(found["path"]), "conftest": conftest_path(str(found["path"]))}
+    facts: dict[str, Any] = {**paths, "fixtures": [], "tests": []}
+    facts["reason"] = context.kept(_REASON, lambda: "")
+    changes = {c.path: c for c in context.workspace.changes()}
+    for key, path in paths.items():
+        change = changes.get(path)
+        if change is None or not context.workspace.exists(path):
+            continue
+        before = top_level_names(change.old.decode("utf-8")) if change.old is not None else set()
+        now = context.read_text(path)
+        added = sorted(top_level_names(now) - before)
+        if key == "conftest":
+            facts["fixtures"] = added
+        else:
+            facts["tests"] = [n for n in tests_in_file(now, path) if n in added]
+    return facts

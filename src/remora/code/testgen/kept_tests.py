@@ -1,0 +1,290 @@
+"""Which written tests stay: they passed twice, and each keeps a line, a branch or a killed mutant.
+
+A test's pieces (from the host's search or the model's cases) are written to
+the module's test file, laid out by the project's formatter
+(:mod:`remora.code.testgen.test_layout`), and run by pytest under coverage (each piece's
+call ran once already, in the search's probe, or in a plain pytest run first).
+A test whose outcome differs is dropped. The mutation check
+(:mod:`remora.code.testgen.mutation_check`) then runs the rest, and the file's tests that
+reach the node, against the node's mutants: a test no mutant fails is dropped
+(it would pass whatever the code did there), and the kept set is the smallest
+that keeps every line and branch and every killed mutant the candidates reach
+(a greedy set cover over both). Without a matrix to decide by (a node without
+mutants, the check off or failed), coverage alone decides, and the result says so.
+
+The result gives the coverage and the mutation score (killed/total) of the
+file's other tests, before, and with the kept ones, after; the run remembers
+them (and which tests' expected values were observed rather than claimed) for
+its submit, which reports them in the result's details.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from remora.code.context import CodeContext
+from remora.code.host_function import host_function
+from remora.code.import_paths import module_name
+from remora.code.probes import (
+    Coverage,
+    Span,
+    add_passing_tests,
+    context_units,
+    measure_test_file,
+    missed_report,
+    node_span,
+    overlay_digest,
+    restore_file,
+    tests_in_file,
+    with_pieces,
+)
+from remora.code.testgen.mutation_check import MutationOutcome, mutation_outcome
+from remora.code.testgen.test_layout import formatted_test_file
+from remora.code.values import greedy_cover
+
+__all__ = [
+    "DEFAULT_MUTATION_BUDGET_S",
+    "add_covering_tests",
+    "choose_kept",
+    "mutation_summaries",
+    "observed_in",
+    "remembered_search",
+    "run_coverage",
+    "span_source",
+    "write_measured",
+]
+
+DEFAULT_MUTATION_BUDGET_S = 20.0
+# Coverage of recent runs by workspace (id, creation time), for the submit's result.
+_RUN_COVERAGE: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
+_MAX_REMEMBERED = 64
+# The dropped tests a result names, with why (the latest, when a run drops more).
+_MAX_DROPPED = 20
+
+
+def _tests_of(context: CodeContext, path: str) -> list[str]:
+    return tests_in_file(context.read_text(path), path) if context.workspace.exists(path) else []
+
+
+def span_source(context: CodeContext, span: Span) -> str:
+    """The node's lines (decorators included) as the file has them now."""
+    return "\n".join(context.node_file_text().splitlines()[span.start - 1 : span.last])
+
+
+async def _write(
+    context: CodeContext, path: str, original: str | None, pieces: list[dict[str, Any]]
+) -> None:
+    module = module_name(context, context.bound_node().file_path)
+    text = with_pieces(original or "", path, module, pieces)
+    context.write_text(path, await formatted_test_file(context, path, original or "", text))
+
+
+def _lines(units: frozenset[Any] | set[Any]) -> set[int]:
+    return {a for kind, a, _ in units if kind == "line"}
+
+
+async def write_measured(
+    context: CodeContext,
+    path: str,
+    span: Span,
+    pieces: list[dict[str, Any]],
+    time_budget_s: float | None = None,
+    *,
+    ran_before: bool = False,
+    mutation_budget_s: float = DEFAULT_MUTATION_BUDGET_S,
+) -> dict[str, Any]:
+    """Write the pieces that pass, run the file again under coverage and against the
+    node's mutants, and keep the fewest that keep the coverage and the killed mutants.
+
+    ``ran_before``: each piece's call already ran once, in the search's probe
+    process, and gave the value the piece asserts; the measured run is then its second
+    run, in a second process, and no plain pytest run comes first (it would be a third).
+    A piece with ``observed`` true asserts values observed from the code, not claimed.
+    """
+    existing = _tests_of(context, path)
+    original = context.read_text(path) if context.workspace.exists(path) else None
+    result: dict[str, Any] = {"kept": [], "dropped": [], "missed": "", "observed": []}
+    if not pieces:
+        return result
+    if ran_before:
+        kept = [p["name"] for p in pieces]
+    else:
+        outcome = await add_passing_tests(context, path, pieces)
+        kept = outcome["kept"]
+        result["dropped"] = [f"{r['name']} failed: {r['message']}" for r in outcome["refused"]]
+    if not kept:
+        return result
+    pieces = [p for p in pieces if p["name"] in kept]
+    await _write(context, path, original, pieces)  # laid out as the project formats
+    report, measured = await measure_test_file(context, path, span, time_budget_s)
+    if measured is None:
+        if not ran_before:  # kept as pytest left them; nothing to say about coverage
+            result["kept"] = kept
+            return result
+        restore_file(context, path, original)  # no pytest run has passed them
+        problems = [e["message"] for e in report["collection_errors"]] or [report["output"]]
+        result["dropped"] = [f"{n}: the test file did not run: {problems[0]}" for n in kept]
+        return result
+    tests = {str(t["name"]): t for t in report["tests"]}
+    before = Coverage.of(measured)
+    others: dict[str, frozenset[Any]] = {}
+    for name, test in tests.items():  # a parametrized test runs as name[params]
+        if name.split("[", 1)[0] in existing and test["outcome"] == "passed":
+            others[name] = frozenset(context_units(measured, name))
+            before.add(others[name])
+    differs = [n for n in kept if tests.get(n, {}).get("outcome") != "passed"]
+    dropped = [f"{n}: it passed once, then {_outcome_words(tests.get(n))}" for n in differs]
+    gains = {n: frozenset(context_units(measured, n)) for n in kept if n not in differs}
+    lines_by_test = {n: _lines(units) for n, units in {**others, **gains}.items() if units}
+    mutation = await mutation_outcome(context, path, span, lines_by_test, mutation_budget_s)
+    covering, more = choose_kept(gains, others, before, mutation)
+    dropped += more
+    after = before.copy()
+    for name in covering:
+        after.add(gains[name])
+    if len(covering) < len(kept):  # the same pieces that passed twice, the others left out
+        chosen = [p for p in pieces if p["name"] in covering]
+        if chosen:
+            await _write(context, path, original, chosen)
+        else:
+            restore_file(context, path, original)
+    result["kept"] = [p["name"] for p in pieces if p["name"] in covering]
+    result["observed"] = [p["name"] for p in pieces if p["name"] in covering and p.get("observed")]
+    result["dropped"] += dropped
+    result["coverage_before"] = before.summary()
+    result["coverage_after"] = after.summary()
+    result.update(mutation_summaries(mutation, set(others), set(covering)))
+    result["missed"] = missed_report(span_source(context, span), span.start, span, after)
+    _remember(context, result)
+    return result
+
+
+def choose_kept(
+    gains: dict[str, frozenset[Any]],
+    others: dict[str, frozenset[Any]],
+    before: Coverage,
+    mutation: MutationOutcome,
+) -> tuple[list[str], list[str]]:
+    """(the tests kept, why each other one is dropped): with a kill matrix, only tests
+    that kill a mutant, the fewest keeping every line, branch and killed mutant."""
+    if not mutation.measured:
+        covering = greedy_cover(gains, before.units(), len(gains))
+        return covering, [f"{n}: it adds no line or branch" for n in gains if n not in covering]
+    dropped = [f"{n}: no mutant of the node fails it" for n in gains if not mutation.kills(n)]
+    killing = {n: units | mutation.kills(n) for n, units in gains.items() if mutation.kills(n)}
+    have: set[Any] = set(before.units())
+    for name in others:
+        have |= mutation.kills(name)
+    covering = greedy_cover(killing, have, len(killing))
+    dropped += [
+        f"{n}: it adds no line, branch or killed mutant to the others'"
+        for n in killing
+        if n not in covering
+    ]
+    return covering, dropped
+
+
+def mutation_summaries(
+    mutation: MutationOutcome, others: set[str], kept: set[str]
+) -> dict[str, Any]:
+    if not mutation.mutants:
+        return {"mutation_note": mutation.problem or "the node has nothing to mutate"}
+    if mutation.problem:
+        return {"mutation_note": mutation.problem}
+    return {
+        "mutation_before": mutation.summary(others),
+        "mutation_after": mutation.summary(others | kept),
+    }
+
+
+def _outcome_words(test: dict[str, Any] | None) -> str:
+    if test is None:
+        return "did not run"
+    message = str(test.get("message") or "").strip()
+    return f"{test['outcome']}: {message[:200]}" if message else str(test["outcome"])
+
+
+def _run_key(context: CodeContext) -> tuple[str, float]:
+    return (context.workspace.id, context.workspace.created)
+
+
+def remembered_search(context: CodeContext) -> dict[str, Any] | None:
+    """What this run last measured, while the workspace's files are still those it
+    measured: ``{before, after, missed, ...}``; None otherwise."""
+    remembered = _RUN_COVERAGE.get(_run_key(context))
+    if remembered is not None and remembered["files"] == overlay_digest(context):
+        return remembered
+    return None
+
+
+def _remember(context: CodeContext, result: dict[str, Any]) -> None:
+    """The run's first coverage and mutation score before (the project's own tests), its
+    latest after and what that leaves missed, with the files they were measured on."""
+    key = _run_key(context)
+    earlier = _RUN_COVERAGE.get(key, {})
+    _RUN_COVERAGE[key] = {
+        "before": earlier.get("before", result["coverage_before"]),
+        "after": result["coverage_after"],
+        "mutation_before": earlier.get("mutation_before", result.get("mutation_before")),
+        "mutation_after": result.get("mutation_after"),
+        "mutation_note": result.get("mutation_note", ""),
+        "observed": sorted(set(earlier.get("observed", [])) | set(result["observed"])),
+        "dropped": [*earlier.get("dropped", []), *result["dropped"]][-_MAX_DROPPED:],
+        "missed": result["missed"],
+        "files": overlay_digest(context),
+    }
+    while len(_RUN_COVERAGE) > _MAX_REMEMBERED:
+        _RUN_COVERAGE.popitem(last=False)
+
+
+@host_function
+async def run_coverage(context: CodeContext, path: str) -> dict[str, Any]:
+    """The node's coverage and mutation score before this run's tests and now: ``{before,
+    after, mutation_before, mutation_after, mutation_note, dropped}`` (``dropped``: the
+    tests this run wrote and took back, each with why; coverage summaries ``{lines,
+    branches, line_rate, branch_rate}``; scores ``{killed, total, score, not_run,
+    survived}``), measured again only when the files changed since the last measurement
+    (then without the mutants); ``before`` is None when this run never measured it."""
+    remembered = remembered_search(context)
+    if remembered is not None:
+        keys = ("before", "after", "mutation_before", "mutation_after", "mutation_note")
+        return {**{key: remembered[key] for key in keys}, "dropped": remembered["dropped"]}
+    earlier = _RUN_COVERAGE.get(_run_key(context))
+    span = node_span(context)
+    report, measured = await measure_test_file(context, path, span)
+    none: dict[str, Any] = {"mutation_before": None, "mutation_after": None}
+    none["dropped"] = earlier["dropped"] if earlier is not None else []
+    if measured is None:
+        return {"before": None, "after": None, **none, "mutation_note": ""}
+    after = Coverage.of(measured)
+    for test in report["tests"]:
+        if test["outcome"] == "passed":
+            after.add(context_units(measured, str(test["name"])))
+    before = earlier["before"] if earlier is not None else None
+    note = "the test file changed after the mutation check: not measured again"
+    return {"before": before, "after": after.summary(), **none, "mutation_note": note}
+
+
+@host_function
+async def add_covering_tests(
+    context: CodeContext,
+    path: str,
+    pieces: list[dict[str, Any]],
+    mutation_budget_s: float = DEFAULT_MUTATION_BUDGET_S,
+) -> dict[str, Any]:
+    """Add the test pieces that pass twice, add coverage and kill a mutant of the node:
+    ``{kept, dropped, coverage_before, coverage_after, mutation_before, mutation_after,
+    missed}`` (``dropped`` says why for each)."""
+    return await write_measured(
+        context, path, node_span(context), pieces, mutation_budget_s=mutation_budget_s
+    )
+
+
+@host_function
+def observed_in(context: CodeContext, path: str, names: list[str]) -> list[str]:
+    """Those of ``names`` (test functions of ``path``) whose expected values this run
+    observed from the code rather than took from a claim (the review says so)."""
+    remembered = _RUN_COVERAGE.get(_run_key(context), {})
+    present = set(_tests_of(context, path))
+    return [n for n in names if n in present and n in remembered.get("observed", [])]

@@ -1,0 +1,120 @@
+"""What a test asserts after a call it observed: behaviour, never the type alone.
+
+A probed call (:mod:`remora.code.probes.programs.call_probe`) returned a value, raised,
+and for a method left its instance's attributes as they are now. The asserts:
+
+- an exception: ``pytest.raises`` and its message, compared whole (``match=``
+  searches: a message with words added would pass), not the class alone;
+- a value with a literal form: ``assert result == value`` (``pytest.approx`` for
+  a float, ``is`` for None and the booleans);
+- a builder's ``return self``: ``assert result is instance``, beside the attributes
+  it set;
+- an object without a literal form: its own public attributes that have one (or
+  a length), never ``isinstance`` alone;
+- a procedure (code that returns no value anywhere): no ``result`` at all, only the
+  state the call changed (``assert q.limit_value == 10``).
+
+A call whose test would assert none of these (a procedure that changed nothing
+a test can read, an object with no readable attribute) pins nothing: the test
+search leaves it out (:func:`pins_something`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remora import python_ast
+from remora.code.context import CodeContext
+from remora.code.parsing import node_returns
+from remora.code.values import CallRender, state_asserts
+
+__all__ = ["is_procedure", "observed_lines", "pins_something"]
+
+# The probe cuts an exception's message at this many characters (call_probe.py).
+_MAX_MESSAGE_CHARS = 300
+
+
+def is_procedure(context: CodeContext) -> bool:
+    """Whether the node's own code returns no value anywhere and yields nothing (a
+    ``-> None`` annotation says so too)."""
+    facts = node_returns(context.located())
+    return not (facts["returns_value"] or facts["is_generator"])
+
+
+def _readable(seen: dict[str, Any]) -> bool:
+    return bool(seen.get("literal")) or isinstance(seen.get("length"), int)
+
+
+def pins_something(row: dict[str, Any], procedure: bool) -> bool:
+    """Whether the test of a probed call would assert a behaviour, not only that it ran."""
+    if row.get("raised"):
+        return True
+    returned = row.get("returned") or {}
+    state = [seen for seen in (row.get("state") or {}).values() if _readable(seen)]
+    if procedure:
+        return bool(state)
+    if returned.get("literal") or returned.get("is_instance") or state:
+        return True
+    attributes = returned.get("attributes") or {}
+    return isinstance(returned.get("length"), int) or any(
+        _readable(seen) for seen in attributes.values()
+    )
+
+
+def _value_assert(where: str, seen: dict[str, Any], modules: set[str]) -> str | None:
+    if seen.get("literal"):
+        value = python_ast.literal_eval(seen["repr"])
+        if isinstance(value, float):
+            modules.add("pytest")
+            return f"assert {where} == pytest.approx({seen['repr']})"
+        if value is None or isinstance(value, bool):
+            return f"assert {where} is {seen['repr']}"
+        return f"assert {where} == {seen['repr']}"
+    if isinstance(seen.get("length"), int):
+        return f"assert len({where}) == {seen['length']}"
+    return None
+
+
+def _raises(render: CallRender, raised: dict[str, Any], call: str, module: str) -> list[str]:
+    exception = raised["type"] if raised["module"] in ("builtins", module) else "Exception"
+    if raised["module"] == module:
+        render.imports.add(exception)
+    render.modules.add("pytest")
+    message = str(raised.get("message") or "")
+    if not message or len(message) >= _MAX_MESSAGE_CHARS:  # none, or cut by the probe
+        return [f"with pytest.raises({exception}):", f"    {call}"]
+    # Compared whole: `match=` searches, so a message with words added would still match.
+    return [
+        f"with pytest.raises({exception}) as excinfo:",
+        f"    {call}",
+        f"assert str(excinfo.value) == {message!r}",
+    ]
+
+
+def observed_lines(
+    render: CallRender,
+    row: dict[str, Any],
+    call: str,
+    module: str,
+    procedure: bool,
+) -> list[str]:
+    """The call and its asserts (after ``render.call``'s set-up lines), the instance's
+    changed attributes included."""
+    raised = row.get("raised")
+    state = row.get("state") or {}
+    after = state_asserts(render.instance, state, render.modules) if render.instance else []
+    if raised:
+        return [*_raises(render, raised, call, module), *after]
+    returned = row["returned"]
+    if procedure:
+        return [call, *after]
+    lines = [f"result = {call}"]
+    if returned.get("is_instance") and render.instance:
+        return [*lines, f"assert result is {render.instance}", *after]
+    own = _value_assert("result", returned, render.modules)
+    if own is not None:
+        return [*lines, own, *after]
+    for attribute, seen in (returned.get("attributes") or {}).items():
+        line = _value_assert(f"result.{attribute}", seen, render.modules)
+        lines += [line] if line is not None else []
+    return [*lines, *after]

@@ -1,0 +1,227 @@
+"""Tests found by measuring: candidates run under coverage; the fewest that cover the most kept.
+
+``search_tests`` is the test agent's host step. Round one needs no model: the
+candidates come from what the node branches on (:mod:`remora.code.values.input_search`),
+its docstring's examples, the literal arguments the project's own calls pass,
+and the derived typical set; all are called in ONE sandboxed process under
+coverage.py (a context per candidate), and a greedy set cover keeps the few
+that reach every line and branch any of them reached. Round two, only while
+something is missed and a model is bound: the model completes
+``assert node(`` under a list of what is still missed, and its calls are run
+the same way; one is kept only if it adds a line or a branch. Expected values
+are the ones observed (marked so, unless the model's own claim was right).
+A call whose test would assert nothing it did (a procedure that changed no
+state a test can read) is no candidate, nor one that raised what the node's own
+code does not (:mod:`remora.code.probes.own_raises`: an empty registry's ``KeyError`` is
+the set-up failing). The kept tests are named for the
+behaviour they check (:mod:`remora.code.testgen.test_names`), written and run by pytest
+(a second process, so each kept test has run twice), measured once more under
+coverage and run against the node's mutants (:mod:`remora.code.testgen.kept_tests`): a
+test whose outcome differs, or that no mutant fails, is dropped, and the
+coverage and mutation score before and after are the result.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from remora import python_ast
+from remora.code.context import CodeContext
+from remora.code.host_function import host_function
+from remora.code.parsing import module_names
+from remora.code.probes import (
+    Coverage,
+    Span,
+    context_units,
+    missed_report,
+    node_call_target,
+    node_span,
+    pins_behaviour,
+    probe_argument_sets,
+    raise_is_behaviour,
+    tests_in_file,
+)
+from remora.code.testgen.kept_tests import (
+    DEFAULT_MUTATION_BUDGET_S,
+    remembered_search,
+    span_source,
+    write_measured,
+)
+from remora.code.testgen.model_asks import ask_record
+from remora.code.testgen.model_cases import model_candidates
+from remora.code.testgen.observed_asserts import is_procedure, pins_something
+from remora.code.testgen.test_names import assigned_attributes, behaviour_name, node_words
+from remora.code.testgen.written_tests import observed_piece
+from remora.code.values import (
+    Candidate,
+    greedy_cover,
+    host_candidates,
+    node_function,
+    observed_attributes,
+    owner_arguments,
+    project_class_lookup,
+    public_caller,
+    value_from_text,
+)
+
+__all__ = ["search_tests"]
+
+
+async def _run_round(
+    context: CodeContext, candidates: list[Candidate], span: Span, prefix: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, frozenset[Any]], Coverage | None]:
+    sets: list[dict[str, Any]] = [
+        {"name": f"{prefix}{i}", "args": c.args}
+        | ({"owner_args": c.owner_args} if c.owner_args is not None else {})
+        for i, c in enumerate(candidates)
+    ]
+    observe = observed_attributes(node_call_target(context), node_function(context))
+    rows, measured = await probe_argument_sets(context, sets, coverage=span.spec(), observe=observe)
+    if measured is None:
+        return {}, {}, None
+    procedure = is_procedure(context)
+    target = node_call_target(context)
+    usable = {
+        row["name"]: row
+        for row in rows
+        if pins_behaviour(row)
+        and pins_something(row, procedure)
+        and raise_is_behaviour(context, target, row)
+    }
+    gains = {name: frozenset(context_units(measured, name)) for name in usable}
+    return usable, gains, Coverage.of(measured)
+
+
+def _claim_holds(context: CodeContext, row: dict[str, Any], claim: str | None) -> bool:
+    returned = row.get("returned")
+    if claim is None or not returned or not returned["literal"]:
+        return False
+    try:
+        return bool(
+            value_from_text(claim, project_class_lookup(context))
+            == python_ast.literal_eval(returned["repr"])
+        )
+    except (ValueError, SyntaxError):
+        return False
+
+
+@host_function
+async def search_tests(
+    context: CodeContext,
+    path: str,
+    max_tests: int = 6,
+    time_budget_s: float = 60.0,
+    mutation_budget_s: float = DEFAULT_MUTATION_BUDGET_S,
+    model_cases: bool = True,
+) -> dict[str, Any]:
+    """Find, write and measure the node's tests: ``{kept, dropped, coverage_before,
+    coverage_after, missed, tried, model, model_may_add}``; ``missed`` is the node's source
+    with what no test ran marked (empty when all is covered); ``model_may_add`` says whether
+    a model turn aimed at it is worth its cost. Without ``model_cases`` the model is asked
+    for nothing: neither completed calls nor a turn (the host's candidates alone)."""
+    target = node_call_target(context)
+    caller = public_caller(context.node_file_text(), target["qualname"])
+    if caller is not None:
+        why = f"a private helper: its tests go through {caller}, the public code that calls it"
+        return {"kept": [], "missed": "", "reason": why, "model_may_add": False}
+    if target["reason"]:
+        return {"kept": [], "missed": "", "reason": target["reason"]}
+    remembered = remembered_search(context)
+    if remembered is not None:
+        # Searched already, and nothing changed since: the same arguments find nothing new.
+        return {
+            "kept": [],
+            "dropped": [],
+            "missed": remembered["missed"],
+            "searched": "before",
+            "model_may_add": False,
+        }
+    started = time.monotonic()
+    span = node_span(context)
+    candidates = {f"h{i}": c for i, c in enumerate(host_candidates(context, target))}
+    rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h")
+    if totals is None:  # the model's cases may still run: its turn is not skipped
+        why = "the search could not run the node with derived arguments"
+        return {
+            "kept": [],
+            "dropped": [],
+            "missed": why,
+            "reason": why,
+            "model_may_add": model_cases,
+        }
+    chosen = greedy_cover(gains, (), max_tests)
+    covered = totals.copy()
+    for name in chosen:
+        covered.add(gains[name])
+    missed = missed_report(span_source(context, span), span.start, span, covered)
+    model: dict[str, Any] = {"asked": False, "kept": 0, "problems": []}
+    claims: dict[str, str] = {}
+    # The model's completed call varies the arguments only: none, nothing to ask.
+    askable = model_cases and bool(target["parameters"]) and context.completer is not None
+    record = ask_record(context.completer)
+    if missed and askable and time.monotonic() - started < time_budget_s:
+        model["asked"] = record.worth_asking()
+        if not model["asked"]:
+            model["not_asked"] = record.why_not()
+    if model["asked"]:
+        extra: list[str] = []
+        try:  # the record hears how the ask ended, a cancelled or failed one too
+            found, claims, model["problems"] = await model_candidates(context, target, missed)
+            named = {f"m{i}": c for i, c in enumerate(found)}
+            model_rows, model_gains, _ = await _run_round(context, list(named.values()), span, "m")
+            extra = greedy_cover(model_gains, covered.units(), max_tests - len(chosen))
+        finally:
+            record.asked(bool(extra))
+        candidates.update(named)
+        rows.update(model_rows)
+        gains.update(model_gains)
+        chosen += extra
+        model["kept"] = len(extra)
+        model["dropped"] = len(named) - len(extra)
+    text = context.node_file_text()
+    names, node = module_names(text), node_words(target, text)
+    owner_args = owner_arguments(context, target)
+    used = set(_tests_of(context, path))
+    assigned = assigned_attributes(node_function(context))
+    procedure = is_procedure(context)
+    pieces = []
+    # Beside the covering few, other candidates of the first round up to ``max_tests``: a
+    # call on the other side of a boundary covers nothing new but may kill a mutant
+    # (``<`` for ``<=``); the mutation check keeps it only then (kept_tests).
+    chosen += [n for n in rows if n not in chosen and n.startswith("h")][
+        : max(max_tests - len(chosen), 0)
+    ]
+    for name in chosen:
+        row = rows[name]
+        holds = _claim_holds(context, row, claims.get(candidates[name].why))
+        test = behaviour_name(node, row, candidates[name].why, used, assigned, owner_args)
+        piece = observed_piece(
+            target, names, owner_args, row, test, marked=not holds, procedure=procedure
+        )
+        pieces.append(piece)
+    # A chat turn only while the model's cases still add coverage: after its completed
+    # calls added nothing, a turn of the same model costs seconds and, measured on the
+    # example project, kept nothing. A model that cannot complete text has only its turn.
+    result: dict[str, Any] = {"tried": len(candidates), "model": model}
+    if not model_cases:
+        model["not_asked"] = "the model's cases are off (model_cases: false)"
+    may_add = model["kept"] > 0 if model["asked"] else context.completer is None
+    result["model_may_add"] = model_cases and may_add
+    measured = await write_measured(
+        context,
+        path,
+        span,
+        pieces,
+        time_budget_s,
+        ran_before=True,
+        mutation_budget_s=mutation_budget_s,
+    )
+    result.update(measured)
+    if not result["kept"] and "coverage_after" not in result:
+        result["missed"] = missed  # what the search saw; no test of it could be kept
+    return result
+
+
+def _tests_of(context: CodeContext, path: str) -> list[str]:
+    return tests_in_file(context.read_text(path), path) if context.workspace.exists(path) else []

@@ -1,0 +1,71 @@
+"""The value search the test and sample_data agents share: arguments worth trying, with no run.
+
+Everything here reads the project's source (``ast``, the parsing core); nothing calls its
+code (that is :mod:`remora.code.probes`).
+
+- :mod:`.host_candidates`: round one of the search, every source below put together;
+- :mod:`.derived_sets`: argument sets derived from names, annotations and defaults;
+- :mod:`.constructor`: what ``ClassName(...)`` accepts, by Python's rules;
+- :mod:`.input_search`: boundaries the code branches on, and the fewest sets that cover
+  the most; :mod:`.input_sources`: the constants, locals and patterns behind them
+  (:mod:`.regex_samples`: strings a pattern matches);
+- :mod:`.instance_search`: the instances a method's reads of its own state ask for;
+  :mod:`.method_state`: the state a method changes;
+- :mod:`.keyed_arguments`, :mod:`.collection_arguments`, :mod:`.callable_arguments`,
+  :mod:`.float_values`: values the code's reads, loops, calls and checks ask for;
+- :mod:`.argument_fit`: values a parameter's annotation or uses exclude;
+- :mod:`.project_values`, :mod:`.call_sites`, :mod:`.sourced_strings`: values the project
+  itself offers (its calls, doctests, tables and strings);
+- :mod:`.call_text`: arguments a model writes as Python text; :mod:`.call_render`: a call
+  written back as the Python a test holds;
+- :mod:`.private_helpers`: a private helper is searched through its public caller.
+"""
+
+from remora.code.values.call_render import CallRender, snake_name
+from remora.code.values.call_text import arguments_from_text, value_from_text
+from remora.code.values.class_lookup import class_lookup, project_class_lookup
+from remora.code.values.constructor import constructor_of, reachable_class
+from remora.code.values.derived_sets import ClassLookup, argument_sets, literal_default
+from remora.code.values.host_candidates import host_candidates, node_function
+from remora.code.values.input_search import Candidate, greedy_cover, label
+from remora.code.values.instance_search import owner_candidates
+from remora.code.values.method_state import (
+    first_parameter,
+    is_self_attribute,
+    observed_attributes,
+    state_asserts,
+)
+from remora.code.values.parameters import Parameter, parameter_of
+from remora.code.values.private_helpers import public_caller
+from remora.code.values.project_values import owner_arguments
+from remora.code.values.sourced_strings import project_strings, unsourced
+
+__all__ = [
+    "CallRender",
+    "Candidate",
+    "ClassLookup",
+    "Parameter",
+    "argument_sets",
+    "arguments_from_text",
+    "class_lookup",
+    "constructor_of",
+    "first_parameter",
+    "greedy_cover",
+    "host_candidates",
+    "is_self_attribute",
+    "label",
+    "literal_default",
+    "node_function",
+    "observed_attributes",
+    "owner_arguments",
+    "owner_candidates",
+    "parameter_of",
+    "project_class_lookup",
+    "project_strings",
+    "public_caller",
+    "reachable_class",
+    "snake_name",
+    "state_asserts",
+    "unsourced",
+    "value_from_text",
+]

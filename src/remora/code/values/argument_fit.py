@@ -1,0 +1,150 @@
+"""Values a parameter's annotation or its uses exclude: no string where the code reads ``.year``.
+
+A call given a string where the code wants a ``datetime`` may still finish: it
+reaches an early return, or stores the string, and its test passes for another
+reason than its name says (issue 56). So a derived value is left out before any
+call when the node's own code says it cannot be one: the parameter's annotation
+names builtin types and classes only (``str | bytes``, a project class,
+``datetime``) and the value is of none of its builtin types, or the code reads
+an attribute on the parameter (``when.isoformat()``, ``product.sku``) that the
+value's type does not have. A parameter the code
+rebinds or tests with ``isinstance`` takes several kinds: no rule for it. Read
+with :mod:`ast`; nothing runs here.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from remora import python_ast
+from remora.code.values.derived_sets import ClassLookup
+from remora.code.values.input_sources import parameter_names
+from remora.code.values.parameters import Parameter
+
+__all__ = ["excluded_value", "read_attributes"]
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+_BUILTIN_TYPES: dict[str, type] = {
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "list": list,
+    "dict": dict,
+    "bytes": bytes,
+    "complex": complex,
+    "tuple": list,  # JSON has no tuple: a sequence is sent as a list
+    "none": type(None),
+}
+# What a builtin annotation takes besides its own type (PEP 484's numeric tower).
+_ALSO_TAKES: dict[type, tuple[type, ...]] = {float: (int,), complex: (int, float)}
+_STDLIB_CLASSES = {"datetime", "date", "time", "timedelta", "decimal"}
+
+
+def _several_kinds(function: Function) -> set[str]:
+    """Parameters the function rebinds or asks ``isinstance`` about."""
+    params = parameter_names(function)
+    found: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in params:
+            found.add(node.id)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("isinstance", "hasattr", "type", "getattr")
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+        ):
+            found.add(node.args[0].id)
+    return found & params
+
+
+def read_attributes(function: Function) -> dict[str, set[str]]:
+    """``parameter -> attributes the function reads on it`` (``x.year``, ``x.isoformat()``),
+    for the parameters of one kind (:func:`_several_kinds` left out)."""
+    params = parameter_names(function) - _several_kinds(function)
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Load)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in params
+        ):
+            found.setdefault(node.value.id, set()).add(node.attr)
+    return found
+
+
+def _heads(annotation: str | None) -> list[str]:
+    """The last names of an annotation's alternatives (``date | None`` -> date, none);
+    empty when it cannot be read."""
+    if not annotation:
+        return []
+    try:
+        tree = python_ast.parse_expression(annotation)
+    except SyntaxError:
+        return []
+    if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
+        return _heads(tree.value)
+    parts: list[ast.expr] = []
+    stack: list[ast.expr] = [tree]
+    while stack:
+        part = stack.pop()
+        if isinstance(part, ast.BinOp) and isinstance(part.op, ast.BitOr):
+            stack += [part.left, part.right]
+        else:
+            parts.append(part.value if isinstance(part, ast.Subscript) else part)
+    heads = []
+    for part in parts:
+        if isinstance(part, ast.Constant) and part.value is None:
+            heads.append("none")
+        elif isinstance(part, ast.Name | ast.Attribute):
+            heads.append(part.id if isinstance(part, ast.Name) else part.attr)
+        else:
+            return []
+    return heads
+
+
+def _annotation_excludes(annotation: str | None, value: Any, classes: ClassLookup) -> bool:
+    """Whether every alternative of the annotation is a builtin type or a class and the
+    builtin value is of none of the builtin ones (``1`` for ``str | bytes``)."""
+    heads = _heads(annotation)
+    allowed: list[type] = []
+    for head in heads:
+        if head.lower() in _BUILTIN_TYPES:
+            kind = _BUILTIN_TYPES[head.lower()]
+            allowed += [kind, *_ALSO_TAKES.get(kind, ())]
+        elif head not in _STDLIB_CLASSES and classes(head) is None:
+            return False  # Sequence, Path, Any, a protocol: not read here
+    return bool(heads) and not isinstance(value, tuple(allowed))
+
+
+def _builtin(value: Any) -> bool:
+    if isinstance(value, dict):
+        return not ({"__class__", "__callable__", "__returns__"} & set(value))
+    return isinstance(value, str | int | float | bool | list)
+
+
+def excluded_value(
+    function: Function | None,
+    parameters: Sequence[Parameter],
+    args: Mapping[str, Any],
+    classes: ClassLookup,
+) -> str | None:
+    """Why the node's code excludes one of ``args`` (``"when: a str has no attribute
+    'isoformat'"``), or None when it excludes none."""
+    reads = read_attributes(function) if function is not None else {}
+    annotations = {p.name: p.annotation for p in parameters}
+    for name, value in args.items():
+        if not _builtin(value):
+            continue
+        kind = type(value).__name__
+        if _annotation_excludes(annotations.get(name), value, classes):
+            return f"{name}: annotated {annotations[name]}, not a {kind}"
+        for attribute in sorted(reads.get(name, ())):
+            if not hasattr(type(value), attribute):
+                return f"{name}: a {kind} has no attribute {attribute!r} the code reads"
+    return None

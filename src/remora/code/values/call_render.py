@@ -1,0 +1,145 @@
+"""One call of a run's node as Python source: its arguments as a test writes them.
+
+A value sent to the probe as JSON (:mod:`remora.code.probes.programs.call_probe`) is
+written back as the Python that builds it: a project class's instance as its
+constructor call, ``{"__callable__": "str"}`` as the builtin's name,
+``{"__returns__": V}`` as ``lambda *args, **kwargs: V``; a ``*args`` list spread
+as positional arguments and a ``**kwargs`` dict as keywords, as the probe passed them.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import re
+import sys
+from keyword import iskeyword
+from typing import Any
+
+__all__ = ["CallRender", "snake_name"]
+
+
+def snake_name(name: str) -> str:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name.replace(".", "_"))
+    return re.sub(r"_+", "_", spaced).strip("_").lower() or "value"
+
+
+class CallRender:
+    """Python source for one call of the node and the names that source needs."""
+
+    def __init__(self, target: dict[str, Any], module_names: set[str]) -> None:
+        self.target = target
+        self.module_names = module_names
+        self.imports: set[str] = set()
+        self.modules: set[str] = set()
+        self.instance = ""  # the variable holding a method's instance, once built
+
+    def value(self, value: Any) -> str:
+        if isinstance(value, dict) and set(value) == {"__callable__"}:
+            return str(value["__callable__"])  # a builtin, by its name
+        if isinstance(value, dict) and set(value) == {"__returns__"}:
+            return f"lambda *args, **kwargs: {self.value(value['__returns__'])}"
+        if isinstance(value, dict) and set(value) == {"__class__", "args"}:
+            name = str(value["__class__"])
+            head = name.split(".")[0]
+            if "." in name and head in sys.stdlib_module_names:
+                # A standard library class (datetime.date): `import datetime`, whatever
+                # the project's module imported under that name.
+                self.modules.add(head)
+            else:
+                self.imports.add(head)
+            args = value["args"] if isinstance(value["args"], dict) else {}
+            return f"{name}({', '.join(f'{k}={self.value(v)}' for k, v in args.items())})"
+        if isinstance(value, dict):
+            return (
+                "{" + ", ".join(f"{self.value(k)}: {self.value(v)}" for k, v in value.items()) + "}"
+            )
+        if isinstance(value, list):
+            return "[" + ", ".join(self.value(v) for v in value) + "]"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"float({str(value)!r})"  # float('nan'), float('-inf'): no literal
+        return repr(value)
+
+    def arguments(self, args: dict[str, Any]) -> str:
+        """Positional-only parameters by position, in order; the rest by keyword. A
+        ``*args`` list is spread after the parameters before it, written by position; a
+        ``**kwargs`` dict is written as keywords (``**{...}`` for keys that are no names)."""
+        kinds = {p["name"]: p["kind"] for p in self.target["parameters"]}
+        spread = any(
+            k == "var_positional" and isinstance(args.get(n), list) for n, k in kinds.items()
+        )
+        positional: list[str] = []
+        placed: set[str] = set()
+        for name, kind in kinds.items():
+            if kind == "var_positional":
+                if spread:
+                    positional += [self.value(v) for v in args[name]]
+                    placed.add(name)
+                break
+            by_position = kind == "positional_only" or (spread and kind == "positional_or_keyword")
+            if not by_position or name not in args:
+                break
+            positional.append(self.value(args[name]))
+            placed.add(name)
+        keywords: list[str] = []
+        for key, value in args.items():
+            if key in placed:
+                continue
+            if kinds.get(key) == "var_keyword" and isinstance(value, dict):
+                named = all(str(k).isidentifier() and not iskeyword(str(k)) for k in value)
+                keywords += (
+                    [f"{k}={self.value(v)}" for k, v in value.items()]
+                    if named
+                    else [f"**{self.value(value)}"]
+                )
+                continue
+            keywords.append(f"{key}={self.value(value)}")
+        return ", ".join(positional + keywords)
+
+    def setup(self, owner_args: dict[str, Any]) -> tuple[str, list[str]]:
+        """(how the call starts, setup lines) for the node's kind."""
+        target = self.target
+        if target["kind"] != "method":
+            self.imports.add(target["qualname"].split(".")[0])
+            return target["qualname"], []
+        self.imports.add(target["owner"].split(".")[0])
+        if target["method_kind"] in ("staticmethod", "classmethod"):
+            return f"{target['owner']}.{target['name']}", []
+        variable = snake_name(target["owner"].split(".")[-1])
+        variable = f"{variable}_obj" if variable == target["name"] else variable
+        build = f"{variable} = {self.value({'__class__': target['owner'], 'args': owner_args})}"
+        self.instance = variable
+        return f"{variable}.{target['name']}", [build]
+
+    def call(self, args: dict[str, Any], owner_args: dict[str, Any]) -> tuple[str, list[str]]:
+        callee, setup = self.setup(owner_args)
+        if self.target["method_kind"] == "property":
+            return callee, setup
+        expression = f"{callee}({self.arguments(args)})"
+        if self.target["is_async"]:
+            self.modules.add("asyncio")
+            expression = f"asyncio.run({expression})"
+        return expression, setup
+
+    def exception(self, name: str) -> str:
+        """The exception class as the test names it; ValueError when it names none we can import."""
+        if isinstance(getattr(builtins, name, None), type) and issubclass(
+            getattr(builtins, name), BaseException
+        ):
+            return name
+        if name in self.module_names:
+            self.imports.add(name)
+            return name
+        raise ValueError(
+            f"raises: {name!r} is neither a builtin exception "
+            "nor a name the module defines or imports"
+        )
+
+    def piece(self, name: str, lines: list[str]) -> dict[str, Any]:
+        body = "\n".join(f"    {line}" for line in lines)
+        return {
+            "name": name,
+            "source": f"def {name}():\n{body}\n",
+            "imports": sorted(self.imports),
+            "modules": sorted(self.modules),
+        }

@@ -1,0 +1,122 @@
+"""The project's own calls of a name, as argument texts: how its code, tests and examples
+call a function or build a class.
+
+:func:`call_site_arguments` reads a module's calls whose arguments are all literals,
+arithmetic on literals, or constructions of classes from such values (how the project
+builds an argument); :func:`doctest_calls` the ``>>>`` examples of a docstring. Read
+with :mod:`ast`; the texts are read back against the node's parameters by
+:func:`remora.code.values.call_text.arguments_from_text`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from remora import python_ast
+from remora.code.values.input_sources import fold_constant
+
+__all__ = ["call_site_arguments", "doctest_calls"]
+
+
+def _call_arguments_text(call: ast.Call, text: str) -> str | None:
+    parts = [_argument_text(a, text) for a in call.args]
+    parts += [
+        None if (value := _argument_text(k.value, text)) is None else f"{k.arg}={value}"
+        for k in call.keywords
+        if k.arg is not None
+    ]
+    if any(p is None for p in parts) or any(k.arg is None for k in call.keywords):
+        return None
+    return ", ".join(p for p in parts if p is not None)
+
+
+def _argument_text(node: ast.expr, text: str) -> str | None:
+    """An argument's source; arithmetic on numbers (``10**34 * 3``) as its value."""
+    if isinstance(node, ast.BinOp | ast.UnaryOp):
+        known, value = fold_constant(node, {})
+        if known and isinstance(value, int | float) and not isinstance(value, bool):
+            return repr(value)
+    return ast.get_source_segment(text, node)
+
+
+def _calls_to(tree: ast.AST, name: str) -> Iterable[ast.Call]:
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (isinstance(func, ast.Name) and func.id == name) or (
+            isinstance(func, ast.Attribute) and func.attr == name
+        ):
+            yield node
+
+
+def doctest_calls(docstring: str, name: str) -> list[str]:
+    """Argument texts of ``>>> name(...)`` examples in a docstring."""
+    found: list[str] = []
+    for line in docstring.splitlines():
+        stripped = line.strip()
+        if not stripped.startswith(">>> "):
+            continue
+        source = stripped[4:]
+        try:
+            tree = python_ast.parse(source)
+        except SyntaxError:
+            continue
+        found += [t for c in _calls_to(tree, name) if (t := _call_arguments_text(c, source))]
+    return found
+
+
+def call_site_arguments(text: str, name: str, limit: int = 8) -> list[str]:
+    """Argument texts of the calls of ``name`` in a module whose arguments are all literals
+    or constructions of classes from literals (:func:`_buildable`)."""
+    try:
+        tree = python_ast.parse(text)
+    except SyntaxError:
+        return []
+    found: list[str] = []
+    for call in _calls_to(tree, name):
+        values = [*call.args, *(k.value for k in call.keywords)]
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            continue
+        if values and all(_buildable(v) for v in values):
+            arguments = _call_arguments_text(call, text)
+            if arguments is not None and arguments not in found:
+                found.append(arguments)
+        if len(found) >= limit:
+            break
+    return found
+
+
+def _buildable(node: ast.expr) -> bool:
+    """A literal, arithmetic on literals, or a class's construction from such values
+    (``Item("a", 2)``, ``[Item("a", 2)]``): how the project builds an argument. Whether
+    the class is one of the project's is decided where the text is read back
+    (:func:`remora.code.values.call_text.arguments_from_text`)."""
+    if _literal(node) or fold_constant(node, {})[0]:
+        return True
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return all(_buildable(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _buildable(k) for k in node.keys) and all(
+            _buildable(v) for v in node.values
+        )
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute):
+        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        return (
+            name[:1].isupper()
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+            and all(k.arg is not None for k in node.keywords)
+            and all(_buildable(v) for v in [*node.args, *(k.value for k in node.keywords)])
+        )
+    return False
+
+
+def _literal(node: ast.expr) -> bool:
+    try:
+        python_ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return True

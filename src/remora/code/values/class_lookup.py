@@ -1,0 +1,76 @@
+"""A class's constructor parameters by its name: of the node's module, or of a project
+module it imports the class from (``from shop.models import Product``), read the same way
+(:mod:`remora.code.values.constructor`); nothing is imported or run.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from remora.code.context import CodeContext
+from remora.code.import_paths import module_files, package_of
+from remora.code.values.constructor import parsed_classes
+from remora.code.values.parameters import Parameter
+
+__all__ = ["class_lookup", "project_class_lookup"]
+
+
+def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
+    """``name -> constructor parameters`` for the classes of ``source`` (None: not one of them).
+
+    A module ast cannot parse (newer syntax than this Python reads) has no classes to offer.
+    """
+    try:
+        module = parsed_classes(source)
+    except ValueError:
+        return lambda _name: None
+
+    def lookup(name: str) -> list[Parameter] | None:
+        cls = module.classes.get(name)
+        return list(module.constructor(cls).parameters) if cls is not None else None
+
+    return lookup
+
+
+def _imported_names(tree: ast.Module, package: list[str]) -> dict[str, tuple[str, str]]:
+    """``name -> (module, name there)`` for the ``from X import Y`` of a module of ``package``
+    (relative ones too)."""
+    found: dict[str, tuple[str, str]] = {}
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.ImportFrom):
+            continue
+        if stmt.level:
+            base = (
+                package[: len(package) - (stmt.level - 1)] if stmt.level - 1 <= len(package) else []
+            )
+            module = ".".join([*base, *([stmt.module] if stmt.module else [])])
+        else:
+            module = stmt.module or ""
+        for alias in stmt.names:
+            found[alias.asname or alias.name] = (module, alias.name)
+    return found
+
+
+def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter] | None]:
+    """Like :func:`class_lookup` for the node's file, and also for classes it imports from
+    other files of the project (``from shop.models import Product``), read the same way."""
+    node = context.bound_node()
+    text = context.node_file_text()
+    local = class_lookup(text)
+    try:
+        imported = _imported_names(parsed_classes(text).tree, package_of(context, node.file_path))
+    except ValueError:
+        imported = {}
+
+    def lookup(name: str) -> list[Parameter] | None:
+        found = local(name)
+        if found is not None or name not in imported:
+            return found
+        module, original = imported[name]
+        for path in module_files(context, module):
+            if context.workspace.exists(path):
+                return class_lookup(context.read_text(path))(original)
+        return None
+
+    return lookup

@@ -1,0 +1,311 @@
+"""Example argument sets derived from parameters: names, annotations (read with ast), defaults.
+
+A set is ``{"name": "typical", "args": {parameter: JSON value}}``; an instance
+of a class of the same module is ``{"__class__": "Name", "args": {...}}``, built
+from that class's constructor parameters (:mod:`remora.code.values.constructor`).
+Nothing here runs the project's code: whether a set binds and calls without a
+TypeError is checked separately (:mod:`remora.code.probes.calls`).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from remora import python_ast
+from remora.code.values.parameters import Parameter
+
+__all__ = ["PLANS", "argument_sets", "literal_default", "sample_value"]
+
+# (name, variant, use literal defaults): typical values, another typical one, an edge case.
+PLANS: tuple[tuple[str, int, bool], ...] = (
+    ("defaults", 0, True),
+    ("typical", 1, False),
+    ("alternative", 0, False),
+    ("edge", 2, False),
+)
+
+# A word of the parameter's name -> two typical values. Generic values only: nothing here
+# comes from code Remora is measured or demonstrated on (a table tuned to that code makes
+# its results look better than they are elsewhere).
+_NAMED_STRINGS: dict[str, tuple[str, str]] = {
+    "email": ("alice@example.com", "bob@example.org"),
+    "url": ("https://example.com/item/1", "https://example.org"),
+    "path": ("data/example.txt", "data/other.csv"),
+    "file": ("data/example.txt", "data/other.csv"),
+    "dir": ("data", "output"),
+    "directory": ("data", "output"),
+    "date": ("2024-01-31", "2023-12-01"),
+    "time": ("2024-01-31T12:00:00", "2023-12-01T08:30:00"),
+    "phone": ("+1-555-0100", "+44 20 7946 0000"),
+    "code": ("A1", "B2"),
+    "name": ("Alice", "Bob"),
+    "city": ("Lisbon", "Oslo"),
+    "country": ("PT", "NO"),
+    "currency": ("EUR", "USD"),
+    "status": ("active", "inactive"),
+    "description": ("A short description.", "Another one."),
+    "message": ("hello", "goodbye"),
+    "text": ("hello world", "lorem ipsum"),
+    "key": ("alpha", "beta"),
+}
+_NAMED_NUMBERS: dict[str, tuple[float, float]] = {
+    "price": (19.0, 250.0),
+    "cost": (4.5, 75.0),
+    "amount": (35.0, 1000.0),
+    "total": (80.0, 12.5),
+    "balance": (250.0, 0.5),
+    "rate": (0.25, 0.6),
+    "discount": (40.0, 2.5),
+    "percent": (30.0, 75.0),
+    "ratio": (0.5, 0.75),
+    "weight": (1.5, 12.0),
+    "quantity": (4, 12),
+    "qty": (4, 12),
+    "count": (2, 5),
+    "size": (10, 3),
+    "limit": (10, 100),
+    "age": (30, 45),
+    "year": (2024, 1999),
+    "id": (1, 42),
+    "index": (0, 2),
+}
+_SEQUENCES = {"list", "sequence", "iterable", "collection", "set", "frozenset", "tuple"}
+_SEQUENCES |= {"abstractset", "mutablesequence", "iterator"}
+_MAPPINGS = {"dict", "mapping", "mutablemapping", "defaultdict", "ordereddict"}
+
+# How a class of the module is constructed: its parameters, or None when unknown.
+ClassLookup = Callable[[str], "Sequence[Parameter] | None"]
+
+
+def _words(name: str) -> list[str]:
+    """The words of an identifier: snake_case and camelCase (``HTTPServer``: http, server)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])|([A-Z])([A-Z][a-z])", r"\1\3_\2\4", name)
+    return [w.lower() for w in spaced.split("_") if w]
+
+
+def _by_name(name: str, table: dict[str, tuple[Any, Any]], variant: int) -> tuple[bool, Any]:
+    """The table's values for the last whole word of ``name`` it has: ``unit_price`` is a
+    price, ``tax_rate`` a rate. Never a part of a word: a ``filename`` is no ``name``, a
+    ``message`` or a ``page`` no ``age``, ``syntax`` no tax. A plural (``prices``) is not
+    its singular's value: the caller makes it a list of them."""
+    for word in reversed(_words(name)):
+        if word in table:
+            return True, table[word][variant % 2]
+    return False, None
+
+
+def literal_default(source: str | None) -> tuple[bool, Any]:
+    """(True, value) when a default's source is a JSON-able literal, else (False, None)."""
+    if source is None:
+        return False, None
+    if source in {"list()", "tuple()", "set()", "frozenset()"}:
+        return True, []
+    if source == "dict()":
+        return True, {}
+    try:
+        value = python_ast.literal_eval(source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False, None
+    if isinstance(value, tuple | set | frozenset):
+        value = list(value)
+    if value is None or isinstance(value, bool | int | float | str | list | dict):
+        return True, value
+    return False, None
+
+
+def _union_parts(tree: ast.expr) -> list[ast.expr]:
+    """The alternatives of ``A | B``, ``Optional[A]`` and ``Union[A, B]``."""
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.BitOr):
+        return _union_parts(tree.left) + _union_parts(tree.right)
+    if isinstance(tree, ast.Subscript):
+        head = _head(tree.value)
+        if head == "optional":
+            return [*_union_parts(tree.slice), ast.Constant(None)]
+        if head == "union":
+            items = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
+            return [part for item in items for part in _union_parts(item)]
+    return [tree]
+
+
+def _head(tree: ast.expr) -> str:
+    """The last name of ``typing.List``/``List``/``list``, lower case."""
+    if isinstance(tree, ast.Subscript):
+        return _head(tree.value)
+    if isinstance(tree, ast.Name):
+        return tree.id.lower()
+    if isinstance(tree, ast.Attribute):
+        return tree.attr.lower()
+    if isinstance(tree, ast.Constant) and tree.value is None:
+        return "none"
+    return ""
+
+
+def _type_args(tree: ast.expr) -> list[ast.expr]:
+    if not isinstance(tree, ast.Subscript):
+        return []
+    return list(tree.slice.elts) if isinstance(tree.slice, ast.Tuple) else [tree.slice]
+
+
+def _parse(annotation: str | None) -> ast.expr | None:
+    if not annotation:
+        return None
+    try:
+        tree = python_ast.parse_expression(annotation)
+    except SyntaxError:
+        return None
+    if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
+        return _parse(tree.value)  # a quoted annotation
+    return tree
+
+
+def sample_value(
+    name: str, annotation: str | None, variant: int, classes: ClassLookup, depth: int = 0
+) -> Any:
+    """An example value for a parameter: variants 0 and 1 typical, 2 an edge case."""
+    tree = _parse(annotation)
+    return _value_for(name, tree, variant, classes, depth)
+
+
+def _value_for(
+    name: str, tree: ast.expr | None, variant: int, classes: ClassLookup, depth: int
+) -> Any:
+    edge = variant >= 2
+    parts = _union_parts(tree) if tree is not None else []
+    if edge and any(_head(p) == "none" for p in parts):
+        return None
+    real = [p for p in parts if _head(p) != "none"]
+    chosen = real[0] if real else None
+    head = _head(chosen) if chosen is not None else ""
+    inner = _type_args(chosen) if chosen is not None else []
+    singular = name[:-1] if name.endswith("s") and len(name) > 3 else name
+    if head in _SEQUENCES:
+        if edge:
+            return []
+        item = inner[0] if inner and not isinstance(inner[0], ast.Constant) else None
+        return [
+            _value_for(singular, item, variant, classes, depth + 1),
+            _value_for(singular, item, variant + 1, classes, depth + 1),
+        ]
+    if head in _MAPPINGS:
+        if edge:
+            return {}
+        value_type = inner[1] if len(inner) > 1 else None
+        return {
+            "alpha": _value_for("value", value_type, variant, classes, depth + 1),
+            "beta": _value_for("value", value_type, variant + 1, classes, depth + 1),
+        }
+    if head == "literal":
+        options = [item.value for item in inner if isinstance(item, ast.Constant)]
+        return options[variant % len(options)] if options else None
+    if head == "bool":
+        return variant == 0
+    if head in {"int", "float", "decimal"}:
+        return _number(name, head == "int", variant)
+    if head in {"str", "path", "purepath"}:
+        return _string(name, variant)
+    if head in {"datetime", "date"}:
+        return _moment(head, variant)
+    if chosen is None or head in {"any", "object"}:
+        return _untyped(name, singular, variant, classes, depth)
+    if chosen is not None and depth < 2:
+        params = classes(ast.unparse(chosen.value if isinstance(chosen, ast.Subscript) else chosen))
+        if params is not None:
+            return _instance(ast.unparse(chosen), params, variant, classes, depth)
+    return None
+
+
+# (year, month, day, hour, minute) of the typical, the other and the edge moment.
+_MOMENTS = ((2024, 1, 31, 12, 0), (2023, 12, 1, 8, 30), (1970, 1, 1, 0, 0))
+
+
+def _moment(head: str, variant: int) -> dict[str, Any]:
+    """A ``datetime`` or ``date`` built as one (``datetime.date(2024, 1, 31)`` in a test),
+    never its ISO text: code annotated for a date calls its methods and compares it."""
+    year, month, day, hour, minute = _MOMENTS[min(variant, 2)]
+    args: dict[str, Any] = {"year": year, "month": month, "day": day}
+    if head == "datetime":
+        args |= {"hour": hour, "minute": minute}
+    return {"__class__": f"datetime.{head}", "args": args}
+
+
+def _number(name: str, integer: bool, variant: int) -> int | float:
+    if variant >= 2:
+        return 0 if integer else 0.0
+    found, value = _by_name(name, _NAMED_NUMBERS, variant)
+    if not found:
+        value = (1, 7)[variant % 2] if integer else (1.5, 42.0)[variant % 2]
+    return int(value) if integer else float(value)
+
+
+def _string(name: str, variant: int) -> str:
+    if variant >= 2:
+        return ""
+    found, value = _by_name(name, _NAMED_STRINGS, variant)
+    if found:
+        return str(value)
+    return ("sample " if variant % 2 == 0 else "other ") + " ".join(_words(name) or ["value"])
+
+
+def _untyped(name: str, singular: str, variant: int, classes: ClassLookup, depth: int) -> Any:
+    """A value guessed from the name alone: a number, a string, or a list of either."""
+    found, number = _by_name(name, _NAMED_NUMBERS, variant)
+    if found:
+        return _number(name, isinstance(number, int), variant)
+    found, _text = _by_name(name, _NAMED_STRINGS, variant)
+    if found:
+        return _string(name, variant)
+    if singular != name:
+        if variant >= 2:
+            return []
+        return [_untyped(singular, singular, variant, classes, depth + 1)]
+    return None if variant >= 2 else _string(name, variant)
+
+
+def _instance(
+    class_name: str, params: Sequence[Parameter], variant: int, classes: ClassLookup, depth: int
+) -> dict[str, Any]:
+    return {
+        "__class__": class_name,
+        "args": _arguments(params, variant % 2, variant == 0, classes, depth + 1),
+    }
+
+
+def _arguments(
+    params: Sequence[Parameter], variant: int, use_defaults: bool, classes: ClassLookup, depth: int
+) -> dict[str, Any]:
+    args: dict[str, Any] = {}
+    for param in params:
+        if param.kind in ("var_positional", "var_keyword"):
+            continue
+        if param.default is not None and depth > 0:
+            continue  # a nested instance keeps its defaults: fewer ways to break
+        has_literal, default = literal_default(param.default)
+        if use_defaults and has_literal:
+            args[param.name] = default
+        else:
+            args[param.name] = sample_value(param.name, param.annotation, variant, classes, depth)
+    return args
+
+
+def argument_sets(
+    params: Sequence[Parameter], classes: ClassLookup, count: int = 4
+) -> list[dict[str, Any]]:
+    """Up to ``count`` distinct sets: defaults, typical, alternative, edge (duplicates dropped).
+
+    The first set is named ``defaults`` only when a parameter has a literal
+    default it uses, else ``example``: a set's name (and a test named after it)
+    says nothing that is not so.
+    """
+    plans = list(PLANS) if count >= 4 else [PLANS[0], PLANS[1], PLANS[3]][: max(count, 1)]
+    uses_a_default = any(literal_default(p.default)[0] for p in params)
+    sets: list[dict[str, Any]] = []
+    for name, variant, use_defaults in plans:
+        args = _arguments(params, variant, use_defaults, classes, 0)
+        if use_defaults and not uses_a_default:
+            name = "example"
+        if all(args != existing["args"] for existing in sets):
+            sets.append({"name": name, "args": args})
+    return sets

@@ -1,0 +1,133 @@
+"""Round one of the test search: the argument sets worth trying, with no model.
+
+The typical set (derived from the signature, then fitted to how the code uses
+each parameter) varied one parameter at a time at each boundary the code tests
+(:mod:`remora.code.values.input_search`), at the values its tables hold
+(:mod:`remora.code.values.project_values`), for the parameters it calls
+(:mod:`remora.code.values.callable_arguments`) and those holding several values
+(:mod:`remora.code.values.collection_arguments`); a method's owner in each state it
+branches on; docstring examples and the project's own calls.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from remora import python_ast
+from remora.code.context import CodeContext
+from remora.code.parsing import located_definition, module_names
+from remora.code.values.argument_fit import excluded_value
+from remora.code.values.call_sites import doctest_calls
+from remora.code.values.call_text import arguments_from_text
+from remora.code.values.callable_arguments import called_parameter_values
+from remora.code.values.class_lookup import project_class_lookup
+from remora.code.values.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
+from remora.code.values.derived_sets import argument_sets, literal_default
+from remora.code.values.float_values import non_finite_values
+from remora.code.values.input_search import Candidate, boundary_values, usage_kinds, vary
+from remora.code.values.input_sources import derived_locals, parameter_names
+from remora.code.values.instance_search import owner_candidates, state_boundaries
+from remora.code.values.keyed_arguments import fitted_arguments
+from remora.code.values.parameters import parameter_of
+from remora.code.values.project_values import (
+    named_defaults,
+    owner_arguments,
+    project_calls,
+    table_values,
+)
+
+__all__ = ["MAX_CANDIDATES", "host_candidates", "node_function"]
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+MAX_CANDIDATES = 48
+_BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
+
+
+def node_function(context: CodeContext) -> Function | None:
+    """The run's function as ``ast`` sees it (None for a class or file, or a text that
+    does not parse)."""
+    node = context.bound_node()
+    found = located_definition(context.node_file_text(), node.full_name, node.start_line)
+    return found if isinstance(found, Function) else None
+
+
+def _kinds(target: dict[str, Any]) -> dict[str, str]:
+    """The builtin type of each parameter, from its annotation or its literal default."""
+    kinds: dict[str, str] = {}
+    for row in target["parameters"]:
+        annotation = (row.get("annotation") or "").split("|")[0].strip()
+        known, default = literal_default(row.get("default"))
+        if annotation in _BUILTIN_KINDS:
+            kinds[row["name"]] = annotation
+        elif known and default is not None:
+            kinds[row["name"]] = type(default).__name__
+    return kinds
+
+
+def _text_sets(
+    context: CodeContext, target: dict[str, Any], texts: list[str], why: str
+) -> list[Candidate]:
+    params = [parameter_of(p) for p in target["parameters"]]
+    lookup = project_class_lookup(context)
+    out: list[Candidate] = []
+    for text in texts:
+        try:
+            out.append(Candidate(arguments_from_text(text, params, lookup), why))
+        except ValueError:
+            continue  # an example the node's parameters do not take
+    return out
+
+
+def host_candidates(context: CodeContext, target: dict[str, Any]) -> list[Candidate]:
+    """Round one: the typical set varied at each boundary, a method's owner in each state it
+    branches on, dicts with the keys read, doctest examples, call sites."""
+    params = [parameter_of(p) for p in target["parameters"]]
+    lookup = project_class_lookup(context)
+    sets = argument_sets(params, lookup, 4)
+    base = sets[0]["args"] if sets else {}
+    function = node_function(context)
+    text = context.node_file_text()
+    fitted: list[Candidate] = []
+    called: list[tuple[str, Any, str]] = []
+    if function is not None:  # a value its use says the code wants, where the name misled
+        for name, value in usage_kinds(function).items():
+            if name in base and type(base[name]) is not type(value):
+                base[name] = value
+        for name in dict_parameters(function) & set(base):
+            if not base[name] or not isinstance(base[name], dict):
+                base[name] = dict(DICT_SAMPLE)  # a loop over it runs, its values go both ways
+        defaults = {str(p["name"]): p.get("default") for p in target["parameters"]}
+        keep_default, callables, called = called_parameter_values(function, defaults)
+        base.update({n: v for n, v in callables.items() if n in base})
+        for name in keep_default:
+            base.pop(name, None)
+        shaped, fitted = fitted_arguments(
+            function, target["parameters"], base, sorted(module_names(text)), lookup
+        )
+        base.update(shaped)
+    module = python_ast.parse(text)  # its constants and compiled patterns
+    base.update(named_defaults(context, module, target["parameters"]))
+    values = boundary_values(function, _kinds(target), module) if function is not None else []
+    owner = owner_arguments(context, target) if target["kind"] == "method" else {}
+    if function is not None:  # against the numbers of the instance the test builds
+        values += state_boundaries(function, text, target, owner, _kinds(target))
+    if function is not None:  # a name the module's tables hold, where the code looks one up
+        values += called + collection_values(function, base, module)
+        values += non_finite_values(function, derived_locals(function, parameter_names(function)))
+        values += table_values(context, function, module, _kinds(target))
+    docstring = (ast.get_docstring(function) or "") if function is not None else ""
+    candidates = vary(base, values)
+    candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
+    # The other derived sets (defaults, alternative, edge values) vary every parameter at once.
+    words = {"typical": "varied_arguments"}
+    candidates += [
+        Candidate(dict(row["args"]), words.get(row["name"], f"{row['name']}_arguments"))
+        for row in sets[1:]
+    ]
+    candidates += _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
+    sites = project_calls(context, target["name"])
+    candidates += _text_sets(context, target, sites, "as_called")
+    # No value of a kind the node's annotations or uses exclude (a str for a datetime).
+    fits = [c for c in candidates if excluded_value(function, params, c.args, lookup) is None]
+    return fits[:MAX_CANDIDATES]

@@ -1,0 +1,351 @@
+"""Arguments worth trying, from what the code branches on; the fewest that cover the most.
+
+Nothing here runs code. :func:`boundary_values` reads the node's own syntax
+tree: a comparison of a parameter (or of an expression of one parameter) with a
+constant gives a value on each side of the boundary (``n < 10`` -> 9, 10, 11),
+``x in ("a", "b")`` each member and one outside, ``s.startswith("-")`` a string
+with that prefix and one without, ``isinstance(x, int)`` a value of that type,
+``if x:`` / ``x is None`` a falsy value. Each value carries the words that say
+what it exercises (``n_below_10``), which name the test that keeps it.
+:mod:`remora.code.values.call_sites` gives whole argument texts from docstring examples
+and the project's own calls. :func:`greedy_cover`
+picks, among candidates whose runs covered known units, the few that cover all.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from remora.code.values.input_sources import (
+    CALLABLE_SAMPLE,
+    Scope,
+    called_parameters,
+    conversion_kinds,
+    derived_locals,
+    local_constants,
+    module_constants,
+    parameter_names,
+    reads_number,
+    regex_values,
+    substitute,
+)
+
+__all__ = [
+    "Candidate",
+    "boundary_values",
+    "greedy_cover",
+    "label",
+    "usage_kinds",
+    "vary",
+]
+
+_WORDS = {
+    "-": "dash",
+    "+": "plus",
+    ".": "dot",
+    " ": "space",
+    "_": "underscore",
+    "/": "slash",
+    "#": "hash",
+    "%": "mod",
+    "*": "times",
+    ",": "comma",
+    ":": "colon",
+    "@": "at",
+}
+_OPERATOR_WORDS = {"%": "mod", "+": "plus", "-": "minus", "*": "times", "/": "div"}
+_TYPE_SAMPLES: dict[str, Any] = {
+    "int": 1,
+    "float": 1.5,
+    "str": "a",
+    "bool": True,
+    "list": [1],
+    "dict": {"a": 1},
+    "NoneType": None,
+}
+_FALSY = {"int": 0, "float": 0.0, "str": "", "list": [], "dict": {}, "bool": False}
+_MAX_LABEL = 40
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An argument set to try and the words that say what it exercises; a method's
+    candidate may build its instance from ``owner_args`` of its own."""
+
+    args: dict[str, Any]
+    why: str
+    owner_args: dict[str, Any] | None = None
+
+
+def label(value: Any) -> str:
+    """Words for a value in a test name: ``-1`` -> ``minus_1``, ``"-"`` -> ``dash``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int | float):
+        text = ("minus_" if value < 0 else "") + str(abs(value)).replace(".", "_")
+        return text
+    if isinstance(value, str):
+        parts: list[str] = []
+        word = ""
+        for char in value[:16]:
+            if char.isascii() and char.isalnum():
+                word += char.lower()
+                continue
+            if word:
+                parts.append(word)
+                word = ""
+            if char in _WORDS:
+                parts.append(_WORDS[char])
+        parts += [word] if word else []
+        return "_".join(parts)[:20].strip("_") or ("empty" if value == "" else "text")
+    if value == CALLABLE_SAMPLE:
+        return str(CALLABLE_SAMPLE["__callable__"])
+    if isinstance(value, list | dict):
+        return "empty" if not value else f"{len(value)}_items"
+    return "value"
+
+
+def _expression_words(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    words = "".join(f"_{_OPERATOR_WORDS[c]}_" if c in _OPERATOR_WORDS else c for c in text)
+    return re.sub(r"[^0-9a-zA-Z]+", "_", words).strip("_").lower()[:_MAX_LABEL]
+
+
+def _is_len(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+    )
+
+
+def _sides(value: Any, op: ast.cmpop, words: str) -> list[tuple[Any, str]]:
+    """Values on each side of ``<expression> op value``, with words for each."""
+    at = label(value)
+    if value is None:
+        return [(None, f"{words}_is_none")]
+    if isinstance(value, bool):
+        return [(value, f"{words}_is_{at}"), (not value, f"{words}_is_{label(not value)}")]
+    if isinstance(value, str):
+        return [(value, f"{words}_is_{at}"), ("" if value else "x", f"{words}_is_not_{at}")]
+    step: int | float = 1 if isinstance(value, int) else 0.5
+    below, above = value - step, value + step
+    if isinstance(op, ast.Eq | ast.NotEq):
+        return [(value, f"{words}_is_{at}"), (above, f"{words}_is_not_{at}")]
+    return [
+        (below, f"{words}_below_{at}"),
+        (value, f"{words}_is_{at}"),
+        (above, f"{words}_above_{at}"),
+    ]
+
+
+def _compare_values(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, str]]:
+    out: list[tuple[str, Any, str]] = []
+    operands = [node.left, *node.comparators]
+    for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
+        for subject, other in ((left, right), (right, left)):
+            name = scope.parameter_in(subject)
+            known, value = scope.constant(other)
+            if name is None:
+                continue
+            if isinstance(op, ast.In | ast.NotIn) and subject is left and not known:
+                values = scope.members(other)
+                out += [(name, v, f"{name}_is_{label(v)}") for v in values]
+                if values and all(isinstance(v, str) for v in values):
+                    out.append((name, "zz", f"{name}_is_not_listed"))
+                elif values and all(isinstance(v, int) for v in values):
+                    out.append((name, max(values) + 1, f"{name}_is_not_listed"))
+                continue
+            if isinstance(op, ast.In | ast.NotIn) and known and isinstance(value, str):
+                out.append((name, f"x{value}x", f"{name}_contains_{label(value)}"))
+                out.append((name, "x", f"{name}_lacks_{label(value)}"))
+                continue
+            direct = any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(subject))
+            if not known or (value is None and not direct):
+                continue  # ``found = p.get(k); if found is None`` is not about a None ``p``
+            expanded = substitute(subject, scope.derived)
+            if _is_len(expanded) and isinstance(value, int) and not isinstance(value, bool):
+                lengths = [n for n in (value - 1, value, value + 1) if n >= 0]
+                out += [(name, "a" * n, f"{name}_of_length_{n}") for n in lengths]
+                continue
+            words = _expression_words(subject)
+            sides = _sides(value, op, words)
+            if scope.kinds.get(name) == "str" and reads_number(expanded):
+                sides = [(str(v) if isinstance(v, int | float) else v, w) for v, w in sides]
+            out += [(name, v, w) for v, w in sides]
+    return out
+
+
+def _other_type(name: str, found: list[str]) -> tuple[str, Any, str]:
+    """A value of none of the types ``isinstance`` asks about, for its other side."""
+    other = 1 if "str" in found else "a"
+    return (name, other, f"{name}_is_not_{'_or_'.join(k.lower() for k in found)}")
+
+
+def _call_values(node: ast.Call, scope: Scope) -> list[tuple[str, Any, str]]:
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
+        name = scope.parameter_in(node.args[0])
+        kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        found = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in _TYPE_SAMPLES]
+        if name is not None and isinstance(node.args[0], ast.Name) and found:
+            same = [(name, _TYPE_SAMPLES[k], f"{name}_is_{k.lower()}") for k in found]
+            return [*same, _other_type(name, found)]
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr in ("startswith", "endswith")
+        and (name := scope.parameter_in(func.value)) is not None
+        and node.args
+    ):
+        known, value = scope.constant(node.args[0])
+        verb = func.attr.removesuffix("with")
+        if known and isinstance(value, str) and value:
+            made = f"{value}a" if verb == "starts" else f"a{value}"
+            return [
+                (name, made, f"{name}_{verb}_with_{label(value)}"),
+                (name, "a", f"{name}_does_not_{verb.rstrip('s')}_with_{label(value)}"),
+            ]
+    return []
+
+
+def _truth_values(
+    test: ast.expr, scope: Scope, kinds: Mapping[str, str]
+) -> list[tuple[str, Any, str]]:
+    inner = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+    if not isinstance(inner, ast.Name) or (name := scope.parameter_in(inner)) is None:
+        return []
+    if inner.id not in scope.params and not isinstance(scope.derived.get(inner.id), ast.Call):
+        return []  # ``x = n - 1; if x:`` is not about a falsy ``n``
+    kind = kinds.get(name, "")
+    if kind not in _FALSY:  # nothing says the type: the two falsy values most code meets
+        return [(name, None, f"{inner.id}_is_none"), (name, "", f"{inner.id}_is_empty")]
+    falsy, truthy = _FALSY[kind], _TYPE_SAMPLES[kind]  # the derived value may be either
+    return [(name, falsy, f"{inner.id}_is_{label(falsy)}"), (name, truthy, f"{inner.id}_is_set")]
+
+
+def boundary_values(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    kinds: Mapping[str, str],
+    module: ast.Module | None = None,
+) -> list[tuple[str, Any, str]]:
+    """``(parameter, value, words)`` for each value on a side of a boundary the code tests.
+
+    ``kinds`` maps a parameter to the builtin type its annotation or default
+    says (``int``, ``str``...), for the falsy value of an ``if x:``. ``module``, the
+    function's module, resolves the constants it compares with and the patterns it uses.
+    """
+    params = parameter_names(function)
+    constants = local_constants(function, module_constants(module)) if module else {}
+    usage = {n: k for n, k in _usage_kind_names(function).items() if k in _FALSY}
+    kinds = {**conversion_kinds(function), **usage, **kinds}
+    scope = Scope(params, derived_locals(function, params), constants, kinds)
+    found: list[tuple[str, Any, str]] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Compare):
+            found += _compare_values(node, scope)
+        elif isinstance(node, ast.Call):
+            found += _call_values(node, scope)
+        elif isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
+            found += _truth_values(node.test, scope, kinds)
+        elif isinstance(node, ast.BoolOp):
+            for value in node.values:
+                found += _truth_values(value, scope, kinds)
+    found += regex_values(function, constants, scope.derived)
+    unique: dict[tuple[str, str], tuple[str, Any, str]] = {}
+    for name, value, words in found:
+        unique.setdefault((name, repr(value)), (name, value, words))
+    return list(unique.values())
+
+
+_METHOD_KINDS = {
+    "get": "dict",
+    "items": "dict",
+    "keys": "dict",
+    "values": "dict",
+    "lower": "str",
+    "upper": "str",
+    "strip": "str",
+    "split": "str",
+    "startswith": "str",
+    "endswith": "str",
+    "append": "list",
+}
+_KIND_SAMPLES: dict[str, Any] = {
+    "dict": {},
+    "str": "a",
+    "list": [],
+    "int": 1,
+    "callable": CALLABLE_SAMPLE,
+}
+
+
+def _usage_kind_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    params = parameter_names(function)
+    kinds: dict[str, str] = {}
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in params
+            and node.func.attr in _METHOD_KINDS
+        ):
+            kinds.setdefault(node.func.value.id, _METHOD_KINDS[node.func.attr])
+        elif isinstance(node, ast.Call):
+            for name in called_parameters(node, params):
+                kinds.setdefault(name, "callable")
+        elif isinstance(node, ast.BinOp) and isinstance(
+            node.op, ast.RShift | ast.LShift | ast.BitAnd | ast.BitOr | ast.Mod | ast.FloorDiv
+        ):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.Name) and side.id in params:
+                    kinds.setdefault(side.id, "int")
+    return kinds
+
+
+def usage_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Any]:
+    """A sample value for each parameter whose use says its type: ``p.get(...)`` a dict,
+    ``p.lower()`` a string, ``p >> 10`` or ``p & 3`` an integer (first use wins)."""
+    return {name: _KIND_SAMPLES[kind] for name, kind in _usage_kind_names(function).items()}
+
+
+def vary(base: Mapping[str, Any], values: Iterable[tuple[str, Any, str]]) -> list[Candidate]:
+    """The base set once, then the base with one parameter changed per value."""
+    out = [Candidate(dict(base), "typical_arguments")]
+    seen = {repr(sorted(base.items()))}
+    for name, value, words in values:
+        args = {**base, name: value}
+        key = repr(sorted(args.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(Candidate(args, words))
+    return out
+
+
+def greedy_cover(
+    gains: Mapping[str, frozenset[Hashable]], covered: Iterable[Hashable], limit: int
+) -> list[str]:
+    """Keys whose units, taken greedily (most new units first), cover all that can be.
+
+    A key adding nothing is never taken; ties go to the earlier key; at most ``limit``.
+    """
+    have = set(covered)
+    chosen: list[str] = []
+    while len(chosen) < limit:
+        best, best_gain = "", 0
+        for key, units in gains.items():
+            gain = len(units - have)
+            if gain > best_gain and key not in chosen:
+                best, best_gain = key, gain
+        if best_gain == 0:
+            break
+        chosen.append(best)
+        have |= gains[best]
+    return chosen

@@ -1,0 +1,413 @@
+"""Instances a method's reads of its own state ask for, and the state a method changes.
+
+Nothing here runs code; everything is read from the syntax tree with :mod:`ast`.
+
+* :func:`owner_variants`: a method that branches on its instance's state
+  (``self.status != "open"``, ``self.placed_at is None``, ``for line in
+  self.lines``, ``self.items[sku]``) gets owners built with constructor
+  arguments on each side of that boundary (the boundaries of
+  :func:`remora.code.values.input_search.boundary_values`, read on the method with
+  ``self.ATTR`` standing for a parameter) and with one-item collections whose
+  item the constructor rules build. Only attributes a constructor parameter
+  sets are varied: state that only other methods set is left alone, never
+  written by hand.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from remora import python_ast
+from remora.code.values.derived_sets import ClassLookup, literal_default, sample_value
+from remora.code.values.input_search import Candidate, boundary_values, label
+from remora.code.values.method_state import first_parameter, is_self_attribute
+from remora.code.values.parameters import Parameter
+
+__all__ = [
+    "OwnerVariant",
+    "attribute_parameters",
+    "class_strings",
+    "owner_candidates",
+    "owner_variants",
+    "state_boundaries",
+]
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+# (the owner's constructor arguments, words for the test name)
+OwnerVariant = tuple[dict[str, Any], str]
+
+_SEQUENCE_HEADS = {"list", "sequence", "iterable", "collection", "set", "frozenset", "tuple"}
+_MAPPING_HEADS = {"dict", "mapping", "mutablemapping", "defaultdict", "ordereddict"}
+_BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
+MAX_OWNER_VARIANTS = 16
+
+
+def _classes_named(tree: ast.Module) -> dict[str, ast.ClassDef]:
+    return {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+
+
+def _init_of(classes: dict[str, ast.ClassDef], name: str, seen: set[str]) -> Function | None:
+    """The ``__init__`` the class runs: its own, else the first local base's."""
+    cls = classes.get(name)
+    if cls is None or name in seen:
+        return None
+    seen.add(name)
+    for stmt in cls.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == "__init__":
+            return stmt
+    for base in cls.bases:
+        if isinstance(base, ast.Name) and (found := _init_of(classes, base.id, seen)):
+            return found
+    return None
+
+
+def attribute_parameters(
+    module_text: str, owner: str, parameters: Sequence[Parameter]
+) -> dict[str, Parameter]:
+    """``attribute -> constructor parameter that sets it``: ``self.ATTR = param`` in an
+    ``__init__``, else (a dataclass, a NamedTuple) each parameter is its own attribute."""
+    tree = python_ast.parse(module_text)
+    by_name = {p.name: p for p in parameters if p.kind not in ("var_positional", "var_keyword")}
+    init = _init_of(_classes_named(tree), owner.split(".")[-1], set())
+    if init is None:
+        return dict(by_name)
+    self_name = first_parameter(init) or "self"
+    found: dict[str, Parameter] = {}
+    for node in ast.walk(init):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        targets += [node.target] if isinstance(node, ast.AnnAssign) and node.value else []
+        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+        if isinstance(value, ast.Name) and value.id in by_name:
+            for target in targets:
+                if is_self_attribute(target, self_name) and isinstance(target, ast.Attribute):
+                    found.setdefault(target.attr, by_name[value.id])
+    return found
+
+
+def _head(annotation: str | None) -> str:
+    if not annotation:
+        return ""
+    try:
+        tree = python_ast.parse_expression(annotation)
+    except SyntaxError:
+        return ""
+    parts = [tree.left, tree.right] if isinstance(tree, ast.BinOp) else [tree]
+    for part in parts:
+        node = part.value if isinstance(part, ast.Subscript) else part
+        name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")
+        if name and name != "None":
+            return str(name).lower()
+    return ""
+
+
+class _SelfAsNames(ast.NodeTransformer):
+    """``self.ATTR`` read -> the name ``self_ATTR``, so a method's tests of its state read
+    as tests of parameters."""
+
+    def __init__(self, self_name: str, attributes: set[str]) -> None:
+        self.self_name = self_name
+        self.attributes = attributes
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if is_self_attribute(node, self.self_name) and node.attr in self.attributes:
+            return ast.copy_location(ast.Name(f"self_{node.attr}", ast.Load()), node)
+        return self.generic_visit(node)
+
+
+@dataclass
+class _Use:
+    """How a method uses one collection attribute of its instance."""
+
+    keys: set[str] = field(default_factory=set)  # method parameters used as keys/members
+    by_key: bool = False  # indexed, .get, .items...: a mapping when the annotation is silent
+    item: Any = None  # an item value its use says (``self.x[k] += 1``: a number)
+
+
+def _collection_uses(function: Function, self_name: str, attributes: set[str]) -> dict[str, _Use]:
+    """The use of each attribute the method iterates, indexes, tests membership in or
+    takes the length of."""
+    params = {a.arg for a in [*function.args.args, *function.args.kwonlyargs]} - {self_name}
+    uses: dict[str, _Use] = {}
+
+    def note(node: ast.expr, key: ast.expr | None = None, by_key: bool = False) -> None:
+        if (
+            is_self_attribute(node, self_name)
+            and isinstance(node, ast.Attribute)
+            and node.attr in attributes
+        ):
+            use = uses.setdefault(node.attr, _Use())
+            use.by_key = use.by_key or by_key
+            if isinstance(key, ast.Name) and key.id in params:
+                use.keys.add(key.id)
+
+    for node in ast.walk(function):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+            note(node.iter)
+        elif isinstance(node, ast.Subscript):
+            note(node.value, node.slice, by_key=True)
+        elif isinstance(node, ast.Compare):
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                if isinstance(op, ast.In | ast.NotIn):
+                    note(right, node.left)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("len", "any", "all", "sum", "sorted") and node.args:
+                note(node.args[0])
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("items", "keys", "values"):
+                note(node.func.value, by_key=True)
+            elif node.func.attr == "get" and node.args:
+                note(node.func.value, node.args[0], by_key=True)
+    for node in ast.walk(function):  # an item changed by a number is a number
+        if (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.target, ast.Subscript)
+            and isinstance(node.target.value, ast.Attribute)
+            and node.target.value.attr in uses
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, int | float)
+        ):
+            uses[node.target.value.attr].item = type(node.value.value)(10)
+    return uses
+
+
+def _item_annotations(annotation: str | None) -> tuple[str | None, str | None]:
+    """(key, item) annotations of a collection's: ``dict[str, Item]`` -> (str, Item),
+    ``list[Item] | None`` -> (None, Item); None where it does not say."""
+    if not annotation:
+        return None, None
+    try:
+        tree = python_ast.parse_expression(annotation)
+    except SyntaxError:
+        return None, None
+    if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
+        return _item_annotations(tree.value)
+    if isinstance(tree, ast.BinOp):  # X | None: the part that is not None
+        parts = [tree.left, tree.right]
+        tree = next(
+            (p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)), tree.left
+        )
+    if not isinstance(tree, ast.Subscript):
+        return None, None
+    inner = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
+    texts = [ast.unparse(part) for part in inner]
+    return (texts[0], texts[1]) if len(texts) == 2 else (None, texts[0])
+
+
+def _one_item(
+    parameter: Parameter, use: _Use, method_args: dict[str, Any], classes: ClassLookup
+) -> list[tuple[Any, str]]:
+    """One-item values of a collection attribute, with words: an item the constructor rules
+    build for the item type (two variants), or one keyed by (or holding) the method's own
+    argument. Without an annotation or a collection default, the use says which kind."""
+    head = _head(parameter.annotation)
+    known, default = literal_default(parameter.default)
+    is_mapping = head in _MAPPING_HEADS or (known and isinstance(default, dict))
+    is_sequence = head in _SEQUENCE_HEADS or (known and isinstance(default, list))
+    if not (is_mapping or is_sequence or head):
+        is_mapping, is_sequence = use.by_key, not use.by_key
+    if not (is_mapping or is_sequence):
+        return []
+    name = parameter.name
+    singular = name[:-1] if name.endswith("s") and len(name) > 3 else name
+    key_annotation, item_annotation = _item_annotations(parameter.annotation)
+    argument = next((k for k in sorted(use.keys) if k in method_args), "")
+    mine = method_args.get(argument)
+    if not isinstance(mine, str | int) or isinstance(mine, bool):
+        mine = None
+    out: list[tuple[Any, str]] = []
+    for variant, words in ((0, "one_item"), (1, "another_item")):
+        item = sample_value(singular, item_annotation, variant, classes)
+        item = use.item if use.item is not None and item_annotation is None else item
+        if mine is not None and variant == 0:
+            value = {mine: item} if is_mapping else [mine]
+            words = f"has_key_{argument}" if is_mapping else f"holds_{argument}"
+            out.append((value, f"self_{name}_{words}"))
+        elif is_sequence:
+            out.append(([item], f"self_{name}_has_{words}"))
+        else:
+            made = sample_value("key", key_annotation or "str", variant, classes)
+            out.append(({made: item}, f"self_{name}_has_{words}"))
+    return out
+
+
+def class_strings(module_text: str, owner: str) -> dict[str, list[str]]:
+    """``attribute -> the strings the class compares it with or gives it`` in source order
+    (``self.status == "shipped"``, ``self.status = "placed"``, ``status: str = "open"``):
+    the states it knows, better values for the other side of ``!= "open"`` than ``""``."""
+    cls = _classes_named(python_ast.parse(module_text)).get(owner.split(".")[-1])
+    found: dict[str, list[str]] = {}
+
+    def note(attribute: str, value: ast.expr) -> None:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            known = found.setdefault(attribute, [])
+            if value.value not in known:
+                known.append(value.value)
+
+    for stmt in cls.body if cls is not None else []:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value:
+            note(stmt.target.id, stmt.value)
+        if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        self_name = first_parameter(stmt) or "self"
+        for node in ast.walk(stmt):
+            pairs: list[tuple[ast.expr, ast.expr]] = []
+            if isinstance(node, ast.Compare):
+                operands = [node.left, *node.comparators]
+                pairs = list(itertools.pairwise(operands))
+                pairs += [(b, a) for a, b in pairs]
+            elif isinstance(node, ast.Assign):
+                pairs = [(target, node.value) for target in node.targets]
+            for subject, value in pairs:
+                if is_self_attribute(subject, self_name) and isinstance(subject, ast.Attribute):
+                    note(subject.attr, value)
+    return found
+
+
+def owner_variants(
+    method: Function,
+    attributes: dict[str, Parameter],
+    owner_args: dict[str, Any],
+    method_args: dict[str, Any],
+    classes: ClassLookup,
+    states: dict[str, list[str]] | None = None,
+) -> list[OwnerVariant]:
+    """Owners whose state takes the method's branches: each change alone, then each value
+    change with the first one-item collection (a branch inside a loop needs both).
+
+    ``states`` (:func:`class_strings`): where the method compares an attribute with a
+    string, each string the class knows for it is tried instead of the boundary's ``""``."""
+    self_name = first_parameter(method)
+    if self_name is None:
+        return []
+    readable = {a for a, p in attributes.items() if p.name in owner_args}
+    kinds: dict[str, str] = {}
+    for attribute in readable:
+        head = _head(attributes[attribute].annotation)
+        known, default = literal_default(attributes[attribute].default)
+        if head in _BUILTIN_KINDS:
+            kinds[f"self_{attribute}"] = head
+        elif known and default is not None:
+            kinds[f"self_{attribute}"] = type(default).__name__
+    as_function = copy.deepcopy(method)
+    as_function = _SelfAsNames(self_name, readable).visit(as_function)
+    as_function.args = ast.arguments(
+        posonlyargs=[],
+        args=[ast.arg(f"self_{a}") for a in sorted(readable)],
+        kwonlyargs=[],
+        kw_defaults=[],
+        defaults=[],
+    )
+    values: list[tuple[str, Any, str]] = boundary_values(as_function, kinds)
+    for name, value, _words in list(values):
+        parameter = attributes[name.removeprefix("self_")]
+        typical = sample_value(parameter.name, parameter.annotation, 1, classes)
+        if value is None and typical is not None:  # `is None` has a side that is set
+            values.append((name, typical, f"{name}_is_set"))
+    compared = {name for name, value, _words in values if isinstance(value, str)}
+    class_knows = {
+        name: strings
+        for name in compared
+        # two or more: whatever string it is compared with, one of them is on the other side
+        if len(strings := (states or {}).get(name.removeprefix("self_"), [])) > 1
+    }
+    values = [v for v in values if v[0] not in class_knows or v[1] != ""]  # a state, not ""
+    for name, strings in sorted(class_knows.items()):
+        values += [(name, state, f"{name}_is_{label(state)}") for state in strings]
+    changes = [(name.removeprefix("self_"), value, words) for name, value, words in values]
+    collections: list[tuple[str, Any, str]] = []
+    for attribute, use in _collection_uses(method, self_name, readable).items():
+        for value, words in _one_item(attributes[attribute], use, method_args, classes):
+            collections.append((attribute, value, words))
+    found: list[OwnerVariant] = []
+    seen = [owner_args]
+
+    def add(changed: dict[str, Any], words: str) -> None:
+        args = {**owner_args, **{attributes[a].name: v for a, v in changed.items()}}
+        if args not in seen:
+            seen.append(args)
+            found.append((args, words))
+
+    for attribute, value, words in [*changes, *collections]:
+        add({attribute: value}, words)
+    for attribute, value, words in changes:
+        for other, items, item_words in collections[:1]:
+            if other != attribute:
+                add(
+                    {attribute: value, other: items},
+                    f"{words}_and_{item_words.removeprefix('self_')}",
+                )
+    return found[:MAX_OWNER_VARIANTS]
+
+
+class _SelfAsConstants(ast.NodeTransformer):
+    """``self.ATTR`` read -> the instance's number for it, so ``amount > self.quantity``
+    reads as a comparison with a constant."""
+
+    def __init__(self, self_name: str, numbers: dict[str, int | float]) -> None:
+        self.self_name = self_name
+        self.numbers = numbers
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if is_self_attribute(node, self.self_name) and node.attr in self.numbers:
+            return ast.copy_location(ast.Constant(self.numbers[node.attr]), node)
+        return self.generic_visit(node)
+
+
+def state_boundaries(
+    method: Function,
+    module_text: str,
+    target: dict[str, Any],
+    owner_args: dict[str, Any],
+    kinds: dict[str, str],
+) -> list[tuple[str, Any, str]]:
+    """The boundaries of the method's parameters against its instance's numbers:
+    ``amount > self.quantity`` on an instance built with ``quantity=12`` gives ``amount``
+    12 and 13, the state the test's instance has, not a made-up edge of its own."""
+    self_name = first_parameter(method)
+    if self_name is None or not _is_instance_method(target, method):
+        return []
+    parameters = [
+        Parameter(p["name"], p["kind"], p.get("annotation"), p.get("default"))
+        for p in target["owner_parameters"]
+    ]
+    numbers: dict[str, int | float] = {}
+    for attribute, parameter in attribute_parameters(
+        module_text, target["owner"], parameters
+    ).items():
+        value = owner_args.get(parameter.name)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            numbers[attribute] = value
+    if not numbers:
+        return []
+    as_constants = _SelfAsConstants(self_name, numbers).visit(copy.deepcopy(method))
+    return boundary_values(as_constants, kinds)
+
+
+def _is_instance_method(target: dict[str, Any], method: Function | None) -> bool:
+    return method is not None and target["kind"] == "method" and target["method_kind"] == "instance"
+
+
+def owner_candidates(
+    target: dict[str, Any],
+    method: Function | None,
+    module_text: str,
+    method_args: dict[str, Any],
+    owner_args: dict[str, Any],
+    classes: ClassLookup,
+) -> list[Candidate]:
+    """The method's typical arguments on each owner of :func:`owner_variants`."""
+    if method is None or not _is_instance_method(target, method):
+        return []
+    parameters = [
+        Parameter(p["name"], p["kind"], p.get("annotation"), p.get("default"))
+        for p in target["owner_parameters"]
+    ]
+    attributes = attribute_parameters(module_text, target["owner"], parameters)
+    states = class_strings(module_text, target["owner"])
+    variants = owner_variants(method, attributes, owner_args, method_args, classes, states)
+    return [Candidate(dict(method_args), words, owner) for owner, words in variants]

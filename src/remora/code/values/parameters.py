@@ -1,0 +1,71 @@
+"""A parameter as a caller sees it: its name, kind, annotation and default's source text.
+
+Read from a ``def``'s ``ast`` arguments (:func:`function_parameters`), or from a row of a
+call target (:func:`parameter_of`); the value search, the probes and the agents' tests
+all speak of parameters this way.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = ["Kind", "Parameter", "function_parameters", "parameter_of"]
+
+Kind = Literal[
+    "positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword"
+]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter as a caller sees it; ``default`` is the default's source text."""
+
+    name: str
+    kind: Kind
+    annotation: str | None = None
+    default: str | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is None and self.kind not in ("var_positional", "var_keyword")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "annotation": self.annotation,
+            "default": self.default,
+            "required": self.required,
+        }
+
+
+def parameter_of(row: dict[str, Any]) -> Parameter:
+    """A parameter from its row of a call target (``{name, kind, annotation, default}``)."""
+    return Parameter(row["name"], row["kind"], row.get("annotation"), row.get("default"))
+
+
+def function_parameters(args: ast.arguments, *, drop_first: bool = False) -> list[Parameter]:
+    """The parameters of a ``def`` in order; ``drop_first`` leaves out ``self``/``cls``."""
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+    defaults += list(args.defaults)
+    found: list[Parameter] = []
+    for index, (arg, default) in enumerate(zip(positional, defaults, strict=True)):
+        kind: Kind = "positional_only" if index < len(args.posonlyargs) else "positional_or_keyword"
+        found.append(_parameter(arg, kind, default))
+    if args.vararg is not None:
+        found.append(_parameter(args.vararg, "var_positional", None))
+    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        found.append(_parameter(arg, "keyword_only", kw_default))
+    if args.kwarg is not None:
+        found.append(_parameter(args.kwarg, "var_keyword", None))
+    if drop_first and positional:
+        found.pop(0)
+    return found
+
+
+def _parameter(arg: ast.arg, kind: Kind, default: ast.expr | None) -> Parameter:
+    annotation = ast.unparse(arg.annotation) if arg.annotation is not None else None
+    return Parameter(arg.arg, kind, annotation, ast.unparse(default) if default else None)

@@ -1,0 +1,310 @@
+"""Values the project itself offers for a node's parameters.
+
+:func:`project_calls`: the argument texts of the project's own literal calls of
+the node. :func:`named_defaults`: a default written as a constant's name
+(``spec: str = CSS3``) is that constant's value, from the module or a project
+module it imports from, where the derived typical value would be a made-up
+string the code rejects. :func:`table_values`: strings worth trying for a
+parameter the code looks up in a table.
+
+``color_map.get(name.lower())`` takes one branch for a name the table holds and
+another for one it does not; a derived ``"sample name"`` reaches only the
+second. The tables such code reads are most often dict literals at module level,
+in the node's module or in a project module it imports from
+(``from ._definitions import ...``). :func:`table_values` gives, for each
+parameter that appears inside a lookup (``.get(...)``'s key, a subscript, the
+left side of ``in``), the first keys and values of those dicts. Everything is
+read with :mod:`ast`; nothing of the project runs here.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from remora.code.context import CodeContext
+from remora.code.parsing import ast_tree, located_definition
+from remora.code.values.call_sites import call_site_arguments
+from remora.code.values.call_text import arguments_from_text
+from remora.code.values.class_lookup import project_class_lookup
+from remora.code.values.derived_sets import (
+    ClassLookup,
+    argument_sets,
+    literal_default,
+    sample_value,
+)
+from remora.code.values.input_search import label
+from remora.code.values.input_sources import module_constants, parameter_names
+from remora.code.values.instance_search import attribute_parameters
+from remora.code.values.method_state import first_parameter, is_self_attribute
+from remora.code.values.parameters import Parameter
+from remora.code.values.sourced_strings import DOC_PATTERNS, examples, project_files
+from remora.sandbox import search
+
+__all__ = [
+    "looked_up_parameters",
+    "named_defaults",
+    "near_miss",
+    "owner_arguments",
+    "project_calls",
+    "project_instances",
+    "table_strings",
+    "table_values",
+]
+
+MAX_PROJECT_FILES = 200
+
+# Of each dict, the first few keys and values: each one costs a call in the probe.
+_PER_TABLE = 2
+_MAX_STRINGS = 6
+_MAX_IMPORTED_MODULES = 8
+
+
+def looked_up_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Parameters that appear in a lookup's key: ``t.get(p...)``, ``t[p...]``, ``p in t``."""
+    params = parameter_names(function)
+    keys: list[ast.expr] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "get" and node.args:
+                keys.append(node.args[0])
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            keys.append(node.slice)
+        elif isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In | ast.NotIn):
+            keys.append(node.left)
+    return {
+        name.id
+        for key in keys
+        for name in ast.walk(key)
+        if isinstance(name, ast.Name) and name.id in params
+    }
+
+
+def _dict_strings(module: ast.Module) -> list[str]:
+    found: list[str] = []
+    for statement in module.body:
+        value = statement.value if isinstance(statement, ast.Assign | ast.AnnAssign) else None
+        if not isinstance(value, ast.Dict):
+            continue
+        pairs = [(k, v) for k, v in zip(value.keys, value.values, strict=True) if k is not None]
+        for key, item in pairs[:_PER_TABLE]:
+            found += [
+                node.value
+                for node in (key, item)
+                if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            ]
+    return found
+
+
+def _imported_paths(module: ast.Module, file_path: str) -> list[str]:
+    """Project files the module imports from: relative imports, or its own package's."""
+    parts = file_path.removesuffix(".py").split("/")
+    package = parts[:-1]
+    root = package[:-1] if package else []
+    top = package[-1] if package else ""
+    paths: list[str] = []
+    for node in module.body:
+        if not isinstance(node, ast.ImportFrom) or node.module is None:
+            continue
+        if node.level:
+            base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+            target = [*base, *node.module.split(".")]
+        elif top and node.module.split(".")[0] == top:
+            target = [*root, *node.module.split(".")]
+        else:
+            continue
+        paths += ["/".join(target) + ".py", "/".join(target) + "/__init__.py"]
+    return paths[: 2 * _MAX_IMPORTED_MODULES]
+
+
+def _parsed(text: str) -> ast.Module | None:
+    """A project module's tree, parsed once for every node that imports from it (None: a
+    file that does not parse offers nothing)."""
+    return ast_tree(text)
+
+
+def _imported_modules(
+    module: ast.Module, file_path: str, read: Callable[[str], str | None]
+) -> Iterator[ast.Module]:
+    for path in _imported_paths(module, file_path):
+        text = read(path)
+        tree = _parsed(text) if text is not None else None
+        if tree is not None:
+            yield tree
+
+
+def table_strings(
+    module: ast.Module, file_path: str, read: Callable[[str], str | None]
+) -> list[str]:
+    """The first keys and values of the module's dict literals, then of those of the
+    project modules it imports from (``read`` gives a project file's text, or None)."""
+    found = _dict_strings(module)
+    for imported in _imported_modules(module, file_path, read):
+        found += _dict_strings(imported)
+    return list(dict.fromkeys(found))[:_MAX_STRINGS]
+
+
+def table_values(
+    context: CodeContext,
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    module: ast.Module,
+    kinds: Mapping[str, str],
+) -> list[tuple[str, str, str]]:
+    """``(parameter, string, words)`` for each parameter of the run's node looked up in a
+    table that is a string or of no known kind (``kinds``)."""
+    looked_up = looked_up_parameters(function)
+    names = sorted(n for n in looked_up if kinds.get(n, "str") == "str")
+
+    file_path = context.bound_node().file_path
+    strings = table_strings(module, file_path, _reader(context)) if names else []
+    found = [(name, text, f"{name}_is_{label(text)}") for name in names for text in strings]
+    misses = [m for text in strings[:_PER_TABLE] if (m := near_miss(text)) not in strings]
+    return found + [(n, m, f"{n}_is_{label(m)}_not_in_the_table") for n in names for m in misses]
+
+
+def near_miss(text: str) -> str:
+    """``text`` with its last letter or digit changed, in kind: a string of the same shape
+    as a table's entry that the table does not hold (``#00ffff`` -> ``#00fffe``)."""
+    for index in range(len(text) - 1, -1, -1):
+        char = text[index]
+        if char.isdigit():
+            return text[:index] + str((int(char) + 1) % 10) + text[index + 1 :]
+        if char.isascii() and char.isalpha():
+            other = "e" if char.lower() != "e" else "d"
+            other = other.upper() if char.isupper() else other
+            return text[:index] + other + text[index + 1 :]
+    return text + "x"
+
+
+@functools.lru_cache(maxsize=512)
+def _calls_in(text: str, name: str) -> tuple[str, ...]:
+    return tuple(call_site_arguments(text, name))
+
+
+@functools.lru_cache(maxsize=512)
+def _example_calls_in(text: str, name: str, python: bool) -> tuple[str, ...]:
+    """The calls of ``name`` in a text's examples: a Python file's docstrings' ``>>>`` lines,
+    a document's ``>>>`` lines and fenced Python blocks."""
+    docs = [text]
+    if python:
+        tree = ast_tree(text)
+        docs = [] if tree is None else [d for n in ast.walk(tree) if (d := _docstring(n))]
+    found: list[str] = []
+    for doc in docs:
+        for source in examples(doc):
+            found += [t for t in call_site_arguments(source, name) if t not in found]
+    return tuple(found)
+
+
+def _docstring(node: ast.AST) -> str:
+    if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+        text = ast.get_docstring(node) or ""
+        return text if ">>>" in text else ""
+    return ""
+
+
+def project_calls(context: CodeContext, name: str) -> list[str]:
+    """Argument texts of the project's own literal calls of ``name``: its code and tests,
+    their docstrings' examples, and the examples of its docs (Markdown, reST, text)."""
+    found: list[str] = []
+    paths = [p for p in search.search_files(context.workspace, "**/*.py") if "/." not in f"/{p}"]
+    for path in paths[:MAX_PROJECT_FILES]:
+        text = context.read_text(path)
+        if name in text:  # a cheap filter before parsing
+            found += [t for t in _calls_in(text, name) if t not in found]
+            found += [t for t in _example_calls_in(text, name, True) if t not in found]
+    for pattern in DOC_PATTERNS:
+        for path in project_files(context, pattern):
+            text = context.read_text(path)
+            if name in text:
+                found += [t for t in _example_calls_in(text, name, False) if t not in found]
+    return found
+
+
+def _reader(context: CodeContext) -> Callable[[str], str | None]:
+    return lambda path: context.read_text(path) if context.workspace.exists(path) else None
+
+
+def named_defaults(
+    context: CodeContext, module: ast.Module, parameters: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """``{parameter: value}`` for each default that names a constant of the module or of
+    a project module it imports from (``parameters``: rows with ``name`` and ``default``)."""
+    named = {
+        str(p["name"]): str(p["default"])
+        for p in parameters
+        if str(p.get("default")).isidentifier()
+    }
+    if not named:
+        return {}
+    constants = module_constants(module)
+    file_path = context.bound_node().file_path
+    for imported in _imported_modules(module, file_path, _reader(context)):
+        if not set(named.values()) - set(constants):
+            break  # every named default is known
+        constants = {**module_constants(imported), **constants}
+    return {
+        name: constants[default]
+        for name, default in named.items()
+        if default in constants and isinstance(constants[default], str | int | float | bool)
+    }
+
+
+def project_instances(
+    context: CodeContext, class_name: str, parameters: list[Parameter], classes: ClassLookup
+) -> list[dict[str, Any]]:
+    """The constructor arguments of ``class_name`` as the project's own code, tests and
+    docs build it (:func:`project_calls` of the class, each bound to ``parameters``)."""
+    found: list[dict[str, Any]] = []
+    for text in project_calls(context, class_name.split(".")[-1]):
+        try:
+            args = arguments_from_text(text, parameters, classes)
+        except ValueError:
+            continue  # a call of another class of that name, or arguments it does not take
+        if args not in found:
+            found.append(args)
+    return found
+
+
+def _read_attributes(context: CodeContext) -> set[str]:
+    """The attributes of its instance the run's method reads or changes."""
+    node = context.bound_node()
+    method = located_definition(context.node_file_text(), node.full_name, node.start_line)
+    if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+        return set()
+    self_name = first_parameter(method) or "self"
+    return {
+        n.attr
+        for n in ast.walk(method)
+        if isinstance(n, ast.Attribute) and is_self_attribute(n, self_name)
+    }
+
+
+def owner_arguments(context: CodeContext, target: dict[str, Any]) -> dict[str, Any]:
+    """The arguments a method's instance is built with, as the project builds it: its own
+    first literal construction (code, tests, docs), else the derived defaults, where a
+    number the method reads is not left at a zero default (an empty stock is the set-up's
+    edge, not the method's typical case: its boundaries are tried apart)."""
+    params = [
+        Parameter(p["name"], p["kind"], p.get("annotation"), p.get("default"))
+        for p in target["owner_parameters"]
+    ]
+    lookup = project_class_lookup(context)
+    if target["owner"] and (built := project_instances(context, target["owner"], params, lookup)):
+        return built[0]
+    sets = argument_sets(params, lookup, 1)
+    args: dict[str, Any] = dict(sets[0]["args"]) if sets else {}
+    if target["kind"] != "method" or not args:
+        return args
+    attributes = attribute_parameters(context.node_file_text(), target["owner"], params)
+    for attribute in _read_attributes(context) & set(attributes):
+        parameter = attributes[attribute]
+        known, default = literal_default(parameter.default)
+        if known and default == 0 and not isinstance(default, bool) and parameter.name in args:
+            kind = type(default).__name__
+            args[parameter.name] = sample_value(
+                parameter.name, parameter.annotation or kind, 1, lookup
+            )
+    return args
