@@ -18,7 +18,7 @@ import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from remora import python_ast
+from remora.code.values.annotations import head_name, parsed_annotation
 from remora.code.values.derived_sets import ClassLookup
 from remora.code.values.input_sources import parameter_names
 from remora.code.values.parameters import Parameter
@@ -79,16 +79,11 @@ def read_attributes(function: Function) -> dict[str, set[str]]:
 
 
 def _heads(annotation: str | None) -> list[str]:
-    """The last names of an annotation's alternatives (``date | None`` -> date, none);
+    """The last names of an annotation's alternatives (``date | None`` -> date, None);
     empty when it cannot be read."""
-    if not annotation:
+    tree = parsed_annotation(annotation)
+    if tree is None:
         return []
-    try:
-        tree = python_ast.parse_expression(annotation)
-    except SyntaxError:
-        return []
-    if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
-        return _heads(tree.value)
     parts: list[ast.expr] = []
     stack: list[ast.expr] = [tree]
     while stack:
@@ -96,16 +91,9 @@ def _heads(annotation: str | None) -> list[str]:
         if isinstance(part, ast.BinOp) and isinstance(part.op, ast.BitOr):
             stack += [part.left, part.right]
         else:
-            parts.append(part.value if isinstance(part, ast.Subscript) else part)
-    heads = []
-    for part in parts:
-        if isinstance(part, ast.Constant) and part.value is None:
-            heads.append("none")
-        elif isinstance(part, ast.Name | ast.Attribute):
-            heads.append(part.id if isinstance(part, ast.Name) else part.attr)
-        else:
-            return []
-    return heads
+            parts.append(part)
+    heads = [head_name(part) for part in parts]
+    return heads if all(heads) else []
 
 
 def _annotation_excludes(annotation: str | None, value: Any, classes: ClassLookup) -> bool:

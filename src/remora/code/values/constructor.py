@@ -23,6 +23,7 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.parsing import ast_tree, per_text
+from remora.code.values.annotations import annotation_head, dotted_name
 from remora.code.values.parameters import Kind, Parameter, function_parameters
 
 __all__ = [
@@ -54,18 +55,6 @@ class Constructor:
         }
 
 
-def _dotted(node: ast.expr) -> str:
-    """``a.b.c`` for a name or attribute chain, the call's function for a call, else ""."""
-    if isinstance(node, ast.Call):
-        return _dotted(node.func)
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = _dotted(node.value)
-        return f"{inner}.{node.attr}" if inner else ""
-    return ""
-
-
 def _keyword_flag(call: ast.expr, name: str) -> bool | None:
     """The literal value of keyword ``name`` in a call (``kw_only=True``); None when absent."""
     if not isinstance(call, ast.Call):
@@ -92,8 +81,7 @@ def _annotation_tree(annotation: ast.expr, postponed: bool) -> ast.expr:
 
 
 def _annotation_head(annotation: ast.expr, postponed: bool) -> str:
-    tree = _annotation_tree(annotation, postponed)
-    return _dotted(tree.value if isinstance(tree, ast.Subscript) else tree)
+    return annotation_head(_annotation_tree(annotation, postponed))
 
 
 @dataclass
@@ -108,7 +96,7 @@ def _field_spec(value: ast.expr | None) -> tuple[bool, str | None, bool | None]:
     """(in __init__, default source, kw_only override) of a dataclass field's right side."""
     if value is None:
         return True, None, None
-    if isinstance(value, ast.Call) and _dotted(value.func) in {"field", "dataclasses.field"}:
+    if isinstance(value, ast.Call) and dotted_name(value.func) in {"field", "dataclasses.field"}:
         init = _keyword_flag(value, "init")
         default: str | None = None
         for keyword in value.keywords:
@@ -153,7 +141,7 @@ class ModuleClasses:
                     self._collect(block, prefix)
 
     def base_class(self, base: ast.expr) -> ast.ClassDef | None:
-        return self.classes.get(_dotted(base))
+        return self.classes.get(dotted_name(base))
 
     def constructor(self, cls: ast.ClassDef, seen: frozenset[str] = frozenset()) -> Constructor:
         if cls.name in seen:  # a cycle of names cannot be a real hierarchy
@@ -177,7 +165,7 @@ class ModuleClasses:
             and _keyword_flag(dataclass_decorator, "init") is not False
         ):
             return self._dataclass(cls, seen)
-        base_names = {_dotted(base) for base in cls.bases}
+        base_names = {dotted_name(base) for base in cls.bases}
         if base_names & _NAMEDTUPLE_NAMES:
             fields = self._annotated_fields(cls, keyword_only=False)
             return Constructor(tuple(fields), f"NamedTuple {cls.name}", True)
@@ -188,13 +176,13 @@ class ModuleClasses:
             local = self.base_class(base)
             if local is not None:
                 return self.constructor(local, seen)
-            if _dotted(base) not in {"object", "Generic", "typing.Generic", "Protocol"}:
+            if dotted_name(base) not in {"object", "Generic", "typing.Generic", "Protocol"}:
                 return Constructor((), f"base {ast.unparse(base)} of another module", False)
         return Constructor((), "object", True)
 
     def _dataclass_decorator(self, cls: ast.ClassDef) -> ast.expr | None:
         for decorator in cls.decorator_list:
-            if _dotted(decorator) in _DATACLASS_NAMES:
+            if dotted_name(decorator) in _DATACLASS_NAMES:
                 return decorator
         return None
 
@@ -209,7 +197,7 @@ class ModuleClasses:
         for base in reversed(cls.bases):
             local = self.base_class(base)
             if local is None:
-                exact = exact and _dotted(base) in {"object", "Generic", "typing.Generic"}
+                exact = exact and dotted_name(base) in {"object", "Generic", "typing.Generic"}
                 continue
             if local.name in seen or self._dataclass_decorator(local) is None:
                 continue
@@ -275,7 +263,7 @@ class ModuleClasses:
 def _init_annotation(annotation: ast.expr, postponed: bool) -> str:
     """The type a caller passes: ``InitVar[int]`` is given as an ``int``."""
     tree = _annotation_tree(annotation, postponed)
-    if isinstance(tree, ast.Subscript) and _dotted(tree.value) in {
+    if isinstance(tree, ast.Subscript) and dotted_name(tree.value) in {
         "InitVar",
         "dataclasses.InitVar",
     }:

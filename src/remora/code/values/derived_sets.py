@@ -15,6 +15,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from remora import python_ast
+from remora.code.values.annotations import (
+    MAPPING_HEADS,
+    SEQUENCE_HEADS,
+    head_name,
+    parsed_annotation,
+)
 from remora.code.values.parameters import Parameter
 
 __all__ = ["PLANS", "argument_sets", "literal_default", "sample_value"]
@@ -72,9 +78,6 @@ _NAMED_NUMBERS: dict[str, tuple[float, float]] = {
     "id": (1, 42),
     "index": (0, 2),
 }
-_SEQUENCES = {"list", "sequence", "iterable", "collection", "set", "frozenset", "tuple"}
-_SEQUENCES |= {"abstractset", "mutablesequence", "iterator"}
-_MAPPINGS = {"dict", "mapping", "mutablemapping", "defaultdict", "ordereddict"}
 
 # How a class of the module is constructed: its parameters, or None when unknown.
 ClassLookup = Callable[[str], "Sequence[Parameter] | None"]
@@ -132,15 +135,7 @@ def _union_parts(tree: ast.expr) -> list[ast.expr]:
 
 def _head(tree: ast.expr) -> str:
     """The last name of ``typing.List``/``List``/``list``, lower case."""
-    if isinstance(tree, ast.Subscript):
-        return _head(tree.value)
-    if isinstance(tree, ast.Name):
-        return tree.id.lower()
-    if isinstance(tree, ast.Attribute):
-        return tree.attr.lower()
-    if isinstance(tree, ast.Constant) and tree.value is None:
-        return "none"
-    return ""
+    return head_name(tree).lower()
 
 
 def _type_args(tree: ast.expr) -> list[ast.expr]:
@@ -149,23 +144,11 @@ def _type_args(tree: ast.expr) -> list[ast.expr]:
     return list(tree.slice.elts) if isinstance(tree.slice, ast.Tuple) else [tree.slice]
 
 
-def _parse(annotation: str | None) -> ast.expr | None:
-    if not annotation:
-        return None
-    try:
-        tree = python_ast.parse_expression(annotation)
-    except SyntaxError:
-        return None
-    if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
-        return _parse(tree.value)  # a quoted annotation
-    return tree
-
-
 def sample_value(
     name: str, annotation: str | None, variant: int, classes: ClassLookup, depth: int = 0
 ) -> Any:
     """An example value for a parameter: variants 0 and 1 typical, 2 an edge case."""
-    tree = _parse(annotation)
+    tree = parsed_annotation(annotation)
     return _value_for(name, tree, variant, classes, depth)
 
 
@@ -181,7 +164,7 @@ def _value_for(
     head = _head(chosen) if chosen is not None else ""
     inner = _type_args(chosen) if chosen is not None else []
     singular = name[:-1] if name.endswith("s") and len(name) > 3 else name
-    if head in _SEQUENCES:
+    if head in SEQUENCE_HEADS:
         if edge:
             return []
         item = inner[0] if inner and not isinstance(inner[0], ast.Constant) else None
@@ -189,7 +172,7 @@ def _value_for(
             _value_for(singular, item, variant, classes, depth + 1),
             _value_for(singular, item, variant + 1, classes, depth + 1),
         ]
-    if head in _MAPPINGS:
+    if head in MAPPING_HEADS:
         if edge:
             return {}
         value_type = inner[1] if len(inner) > 1 else None

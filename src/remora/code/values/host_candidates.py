@@ -17,6 +17,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import located_definition, module_names
+from remora.code.values.annotations import BUILTIN_KINDS
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.call_sites import doctest_calls
 from remora.code.values.call_text import arguments_from_text
@@ -41,7 +42,6 @@ __all__ = ["MAX_CANDIDATES", "host_candidates", "node_function"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 MAX_CANDIDATES = 48
-_BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
 
 
 def node_function(context: CodeContext) -> Function | None:
@@ -58,7 +58,7 @@ def _kinds(target: dict[str, Any]) -> dict[str, str]:
     for row in target["parameters"]:
         annotation = (row.get("annotation") or "").split("|")[0].strip()
         known, default = literal_default(row.get("default"))
-        if annotation in _BUILTIN_KINDS:
+        if annotation in BUILTIN_KINDS:
             kinds[row["name"]] = annotation
         elif known and default is not None:
             kinds[row["name"]] = type(default).__name__

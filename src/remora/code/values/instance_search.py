@@ -23,6 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from remora import python_ast
+from remora.code.values.annotations import (
+    BUILTIN_KINDS,
+    MAPPING_HEADS,
+    SEQUENCE_HEADS,
+    head_name,
+    parsed_annotation,
+)
 from remora.code.values.derived_sets import ClassLookup, literal_default, sample_value
 from remora.code.values.input_search import Candidate, boundary_values, label
 from remora.code.values.method_state import first_parameter, is_self_attribute
@@ -41,9 +48,6 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 # (the owner's constructor arguments, words for the test name)
 OwnerVariant = tuple[dict[str, Any], str]
 
-_SEQUENCE_HEADS = {"list", "sequence", "iterable", "collection", "set", "frozenset", "tuple"}
-_MAPPING_HEADS = {"dict", "mapping", "mutablemapping", "defaultdict", "ordereddict"}
-_BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
 MAX_OWNER_VARIANTS = 16
 
 
@@ -90,18 +94,15 @@ def attribute_parameters(
 
 
 def _head(annotation: str | None) -> str:
-    if not annotation:
-        return ""
-    try:
-        tree = python_ast.parse_expression(annotation)
-    except SyntaxError:
+    """The lower-case head of the annotation's first alternative that is not None."""
+    tree = parsed_annotation(annotation)
+    if tree is None:
         return ""
     parts = [tree.left, tree.right] if isinstance(tree, ast.BinOp) else [tree]
     for part in parts:
-        node = part.value if isinstance(part, ast.Subscript) else part
-        name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")
+        name = head_name(part)
         if name and name != "None":
-            return str(name).lower()
+            return name.lower()
     return ""
 
 
@@ -206,8 +207,8 @@ def _one_item(
     argument. Without an annotation or a collection default, the use says which kind."""
     head = _head(parameter.annotation)
     known, default = literal_default(parameter.default)
-    is_mapping = head in _MAPPING_HEADS or (known and isinstance(default, dict))
-    is_sequence = head in _SEQUENCE_HEADS or (known and isinstance(default, list))
+    is_mapping = head in MAPPING_HEADS or (known and isinstance(default, dict))
+    is_sequence = head in SEQUENCE_HEADS or (known and isinstance(default, list))
     if not (is_mapping or is_sequence or head):
         is_mapping, is_sequence = use.by_key, not use.by_key
     if not (is_mapping or is_sequence):
@@ -289,7 +290,7 @@ def owner_variants(
     for attribute in readable:
         head = _head(attributes[attribute].annotation)
         known, default = literal_default(attributes[attribute].default)
-        if head in _BUILTIN_KINDS:
+        if head in BUILTIN_KINDS:
             kinds[f"self_{attribute}"] = head
         elif known and default is not None:
             kinds[f"self_{attribute}"] = type(default).__name__
