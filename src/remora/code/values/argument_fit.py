@@ -20,8 +20,7 @@ from typing import Any
 
 from remora.code.values.annotations import head_name, parsed_annotation
 from remora.code.values.derived_sets import ClassLookup
-from remora.code.values.input_sources import parameter_names
-from remora.code.values.parameters import Parameter
+from remora.code.values.parameters import Parameter, parameter_names
 
 __all__ = ["excluded_value", "read_attributes"]
 

@@ -21,7 +21,8 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from remora.code.values.input_sources import CALLABLE_SAMPLE, parameter_names
+from remora.code.values.input_sources import CALLABLE_SAMPLE
+from remora.code.values.parameters import parameter_names
 
 __all__ = ["called_parameter_values", "truth_tested"]
 

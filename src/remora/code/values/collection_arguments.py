@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from remora import python_ast
-from remora.code.values.input_sources import parameter_names
+from remora.code.values.parameters import parameter_names
 
 __all__ = ["DICT_SAMPLE", "collection_values", "dict_parameters"]
 

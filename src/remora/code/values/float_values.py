@@ -16,7 +16,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from remora.code.values.input_sources import parameter_names, substitute
+from remora.code.values.input_sources import substitute
+from remora.code.values.parameters import parameter_names
 
 __all__ = ["non_finite_values"]
 

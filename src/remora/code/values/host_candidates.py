@@ -27,10 +27,10 @@ from remora.code.values.collection_arguments import DICT_SAMPLE, collection_valu
 from remora.code.values.derived_sets import argument_sets, literal_default
 from remora.code.values.float_values import non_finite_values
 from remora.code.values.input_search import Candidate, boundary_values, usage_kinds, vary
-from remora.code.values.input_sources import derived_locals, parameter_names
+from remora.code.values.input_sources import derived_locals
 from remora.code.values.instance_search import owner_candidates, state_boundaries
 from remora.code.values.keyed_arguments import fitted_arguments
-from remora.code.values.parameters import parameter_of
+from remora.code.values.parameters import parameter_names, parameter_of
 from remora.code.values.project_values import (
     named_defaults,
     owner_arguments,

@@ -28,11 +28,11 @@ from remora.code.values.input_sources import (
     derived_locals,
     local_constants,
     module_constants,
-    parameter_names,
     reads_number,
     regex_values,
     substitute,
 )
+from remora.code.values.parameters import parameter_names
 
 __all__ = [
     "Candidate",

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from remora import python_ast
+from remora.code.values.parameters import parameter_names
 from remora.code.values.regex_samples import Pattern, pattern_samples, regex_flags
 
 __all__ = [
@@ -34,7 +35,6 @@ __all__ = [
     "derived_locals",
     "fold_constant",
     "module_constants",
-    "parameter_names",
     "reads_number",
     "regex_values",
 ]
@@ -77,11 +77,6 @@ def called_parameters(call: ast.Call, params: set[str]) -> list[str]:
     handed = call.args[:1] if name in _TAKES_A_CALLABLE - {"sorted", "min", "max"} else []
     handed += [k.value for k in call.keywords if k.arg == "key"]
     return [a.id for a in handed if isinstance(a, ast.Name) and a.id in params]
-
-
-def parameter_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    arguments = function.args
-    return {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
 
 
 def _compiled(node: ast.expr, constants: Mapping[str, Any]) -> Pattern | None:

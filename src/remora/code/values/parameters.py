@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["Kind", "Parameter", "function_parameters", "parameter_of"]
+__all__ = ["Kind", "Parameter", "function_parameters", "parameter_names", "parameter_of"]
 
 Kind = Literal[
     "positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword"
@@ -69,3 +69,10 @@ def function_parameters(args: ast.arguments, *, drop_first: bool = False) -> lis
 def _parameter(arg: ast.arg, kind: Kind, default: ast.expr | None) -> Parameter:
     annotation = ast.unparse(arg.annotation) if arg.annotation is not None else None
     return Parameter(arg.arg, kind, annotation, ast.unparse(default) if default else None)
+
+
+def parameter_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names of a ``def``'s parameters a caller names one value for (no ``*args``,
+    no ``**kwargs``)."""
+    stars = ("var_positional", "var_keyword")
+    return {p.name for p in function_parameters(function.args) if p.kind not in stars}

@@ -36,10 +36,10 @@ from remora.code.values.derived_sets import (
     sample_value,
 )
 from remora.code.values.input_search import label
-from remora.code.values.input_sources import module_constants, parameter_names
+from remora.code.values.input_sources import module_constants
 from remora.code.values.instance_search import attribute_parameters
 from remora.code.values.method_state import first_parameter, is_self_attribute
-from remora.code.values.parameters import Parameter
+from remora.code.values.parameters import Parameter, parameter_names
 from remora.code.values.sourced_strings import DOC_PATTERNS, examples, project_files
 from remora.sandbox import search
 
