@@ -5,12 +5,16 @@ code (that is :mod:`remora.code.probes`).
 
 - :mod:`.host_candidates`: round one of the search, every source below put together;
 - :mod:`.derived_sets`: argument sets derived from names, annotations and defaults;
-- :mod:`.constructor`: what ``ClassName(...)`` accepts, by Python's rules;
+- :mod:`.constructor`: what ``ClassName(...)`` accepts, by Python's rules, looked up by
+  name in the node's module or one it imports from (:mod:`.class_lookup`);
+- :mod:`.parameters`: a parameter as a caller sees it; :mod:`.annotations`: an
+  annotation's head, read one way;
 - :mod:`.input_search`: boundaries the code branches on, and the fewest sets that cover
   the most; :mod:`.input_sources`: the constants, locals and patterns behind them
   (:mod:`.regex_samples`: strings a pattern matches);
-- :mod:`.instance_search`: the instances a method's reads of its own state ask for;
-  :mod:`.method_state`: the state a method changes;
+- :mod:`.instance_search`: the instances a method's reads of its own state ask for (with
+  one-item collections: :mod:`.collection_items`); :mod:`.method_state`: the state a
+  method changes;
 - :mod:`.keyed_arguments`, :mod:`.collection_arguments`, :mod:`.callable_arguments`,
   :mod:`.float_values`: values the code's reads, loops, calls and checks ask for;
 - :mod:`.argument_fit`: values a parameter's annotation or uses exclude;

@@ -16,6 +16,7 @@ __all__ = [
     "SEQUENCE_HEADS",
     "annotation_head",
     "dotted_name",
+    "first_head",
     "head_name",
     "parsed_annotation",
 ]
@@ -67,3 +68,16 @@ def parsed_annotation(annotation: str | None) -> ast.expr | None:
     if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
         return parsed_annotation(tree.value)  # a quoted annotation
     return tree
+
+
+def first_head(annotation: str | None) -> str:
+    """The lower-case head of the annotation's first alternative that is not None."""
+    tree = parsed_annotation(annotation)
+    if tree is None:
+        return ""
+    parts = [tree.left, tree.right] if isinstance(tree, ast.BinOp) else [tree]
+    for part in parts:
+        name = head_name(part)
+        if name and name != "None":
+            return name.lower()
+    return ""

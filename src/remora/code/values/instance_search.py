@@ -19,17 +19,14 @@ import ast
 import copy
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from remora import python_ast
 from remora.code.values.annotations import (
     BUILTIN_KINDS,
-    MAPPING_HEADS,
-    SEQUENCE_HEADS,
-    head_name,
-    parsed_annotation,
+    first_head,
 )
+from remora.code.values.collection_items import collection_uses, one_item_values
 from remora.code.values.derived_sets import ClassLookup, literal_default, sample_value
 from remora.code.values.input_search import Candidate, boundary_values, label
 from remora.code.values.method_state import first_parameter, is_self_attribute
@@ -93,19 +90,6 @@ def attribute_parameters(
     return found
 
 
-def _head(annotation: str | None) -> str:
-    """The lower-case head of the annotation's first alternative that is not None."""
-    tree = parsed_annotation(annotation)
-    if tree is None:
-        return ""
-    parts = [tree.left, tree.right] if isinstance(tree, ast.BinOp) else [tree]
-    for part in parts:
-        name = head_name(part)
-        if name and name != "None":
-            return name.lower()
-    return ""
-
-
 class _SelfAsNames(ast.NodeTransformer):
     """``self.ATTR`` read -> the name ``self_ATTR``, so a method's tests of its state read
     as tests of parameters."""
@@ -118,122 +102,6 @@ class _SelfAsNames(ast.NodeTransformer):
         if is_self_attribute(node, self.self_name) and node.attr in self.attributes:
             return ast.copy_location(ast.Name(f"self_{node.attr}", ast.Load()), node)
         return self.generic_visit(node)
-
-
-@dataclass
-class _Use:
-    """How a method uses one collection attribute of its instance."""
-
-    keys: set[str] = field(default_factory=set)  # method parameters used as keys/members
-    by_key: bool = False  # indexed, .get, .items...: a mapping when the annotation is silent
-    item: Any = None  # an item value its use says (``self.x[k] += 1``: a number)
-
-
-def _collection_uses(function: Function, self_name: str, attributes: set[str]) -> dict[str, _Use]:
-    """The use of each attribute the method iterates, indexes, tests membership in or
-    takes the length of."""
-    params = {a.arg for a in [*function.args.args, *function.args.kwonlyargs]} - {self_name}
-    uses: dict[str, _Use] = {}
-
-    def note(node: ast.expr, key: ast.expr | None = None, by_key: bool = False) -> None:
-        if (
-            is_self_attribute(node, self_name)
-            and isinstance(node, ast.Attribute)
-            and node.attr in attributes
-        ):
-            use = uses.setdefault(node.attr, _Use())
-            use.by_key = use.by_key or by_key
-            if isinstance(key, ast.Name) and key.id in params:
-                use.keys.add(key.id)
-
-    for node in ast.walk(function):
-        if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-            note(node.iter)
-        elif isinstance(node, ast.Subscript):
-            note(node.value, node.slice, by_key=True)
-        elif isinstance(node, ast.Compare):
-            for op, right in zip(node.ops, node.comparators, strict=True):
-                if isinstance(op, ast.In | ast.NotIn):
-                    note(right, node.left)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("len", "any", "all", "sum", "sorted") and node.args:
-                note(node.args[0])
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr in ("items", "keys", "values"):
-                note(node.func.value, by_key=True)
-            elif node.func.attr == "get" and node.args:
-                note(node.func.value, node.args[0], by_key=True)
-    for node in ast.walk(function):  # an item changed by a number is a number
-        if (
-            isinstance(node, ast.AugAssign)
-            and isinstance(node.target, ast.Subscript)
-            and isinstance(node.target.value, ast.Attribute)
-            and node.target.value.attr in uses
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, int | float)
-        ):
-            uses[node.target.value.attr].item = type(node.value.value)(10)
-    return uses
-
-
-def _item_annotations(annotation: str | None) -> tuple[str | None, str | None]:
-    """(key, item) annotations of a collection's: ``dict[str, Item]`` -> (str, Item),
-    ``list[Item] | None`` -> (None, Item); None where it does not say."""
-    if not annotation:
-        return None, None
-    try:
-        tree = python_ast.parse_expression(annotation)
-    except SyntaxError:
-        return None, None
-    if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
-        return _item_annotations(tree.value)
-    if isinstance(tree, ast.BinOp):  # X | None: the part that is not None
-        parts = [tree.left, tree.right]
-        tree = next(
-            (p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)), tree.left
-        )
-    if not isinstance(tree, ast.Subscript):
-        return None, None
-    inner = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
-    texts = [ast.unparse(part) for part in inner]
-    return (texts[0], texts[1]) if len(texts) == 2 else (None, texts[0])
-
-
-def _one_item(
-    parameter: Parameter, use: _Use, method_args: dict[str, Any], classes: ClassLookup
-) -> list[tuple[Any, str]]:
-    """One-item values of a collection attribute, with words: an item the constructor rules
-    build for the item type (two variants), or one keyed by (or holding) the method's own
-    argument. Without an annotation or a collection default, the use says which kind."""
-    head = _head(parameter.annotation)
-    known, default = literal_default(parameter.default)
-    is_mapping = head in MAPPING_HEADS or (known and isinstance(default, dict))
-    is_sequence = head in SEQUENCE_HEADS or (known and isinstance(default, list))
-    if not (is_mapping or is_sequence or head):
-        is_mapping, is_sequence = use.by_key, not use.by_key
-    if not (is_mapping or is_sequence):
-        return []
-    name = parameter.name
-    singular = name[:-1] if name.endswith("s") and len(name) > 3 else name
-    key_annotation, item_annotation = _item_annotations(parameter.annotation)
-    argument = next((k for k in sorted(use.keys) if k in method_args), "")
-    mine = method_args.get(argument)
-    if not isinstance(mine, str | int) or isinstance(mine, bool):
-        mine = None
-    out: list[tuple[Any, str]] = []
-    for variant, words in ((0, "one_item"), (1, "another_item")):
-        item = sample_value(singular, item_annotation, variant, classes)
-        item = use.item if use.item is not None and item_annotation is None else item
-        if mine is not None and variant == 0:
-            value = {mine: item} if is_mapping else [mine]
-            words = f"has_key_{argument}" if is_mapping else f"holds_{argument}"
-            out.append((value, f"self_{name}_{words}"))
-        elif is_sequence:
-            out.append(([item], f"self_{name}_has_{words}"))
-        else:
-            made = sample_value("key", key_annotation or "str", variant, classes)
-            out.append(({made: item}, f"self_{name}_has_{words}"))
-    return out
 
 
 def class_strings(module_text: str, owner: str) -> dict[str, list[str]]:
@@ -288,7 +156,7 @@ def owner_variants(
     readable = {a for a, p in attributes.items() if p.name in owner_args}
     kinds: dict[str, str] = {}
     for attribute in readable:
-        head = _head(attributes[attribute].annotation)
+        head = first_head(attributes[attribute].annotation)
         known, default = literal_default(attributes[attribute].default)
         if head in BUILTIN_KINDS:
             kinds[f"self_{attribute}"] = head
@@ -321,8 +189,8 @@ def owner_variants(
         values += [(name, state, f"{name}_is_{label(state)}") for state in strings]
     changes = [(name.removeprefix("self_"), value, words) for name, value, words in values]
     collections: list[tuple[str, Any, str]] = []
-    for attribute, use in _collection_uses(method, self_name, readable).items():
-        for value, words in _one_item(attributes[attribute], use, method_args, classes):
+    for attribute, use in collection_uses(method, self_name, readable).items():
+        for value, words in one_item_values(attributes[attribute], use, method_args, classes):
             collections.append((attribute, value, words))
     found: list[OwnerVariant] = []
     seen = [owner_args]
