@@ -10,8 +10,9 @@ code (that is :mod:`remora.code.probes`).
 - :mod:`.parameters`: a parameter as a caller sees it; :mod:`.annotations`: an
   annotation's head, read one way;
 - :mod:`.input_search`: boundaries the code branches on, and the fewest sets that cover
-  the most; :mod:`.input_sources`: the constants, locals and patterns behind them
-  (:mod:`.regex_samples`: strings a pattern matches);
+  the most; :mod:`.input_sources`: the constants and locals behind them;
+  :mod:`.usage_kinds`: what a parameter's use says it is; :mod:`.regex_arguments`:
+  strings a pattern examines (:mod:`.regex_samples`: strings a pattern matches);
 - :mod:`.instance_search`: the instances a method's reads of its own state ask for (with
   one-item collections: :mod:`.collection_items`); :mod:`.method_state`: the state a
   method changes;

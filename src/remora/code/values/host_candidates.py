@@ -26,7 +26,7 @@ from remora.code.values.class_lookup import project_class_lookup
 from remora.code.values.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
 from remora.code.values.derived_sets import argument_sets, literal_default
 from remora.code.values.float_values import non_finite_values
-from remora.code.values.input_search import Candidate, boundary_values, usage_kinds, vary
+from remora.code.values.input_search import Candidate, boundary_values, vary
 from remora.code.values.input_sources import derived_locals
 from remora.code.values.instance_search import owner_candidates, state_boundaries
 from remora.code.values.keyed_arguments import fitted_arguments
@@ -37,6 +37,7 @@ from remora.code.values.project_values import (
     project_calls,
     table_values,
 )
+from remora.code.values.usage_kinds import usage_kinds
 
 __all__ = ["MAX_CANDIDATES", "host_candidates", "node_function"]
 

@@ -21,25 +21,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from remora.code.values.input_sources import (
-    CALLABLE_SAMPLE,
     Scope,
-    called_parameters,
     conversion_kinds,
     derived_locals,
     local_constants,
     module_constants,
     reads_number,
-    regex_values,
     substitute,
 )
 from remora.code.values.parameters import parameter_names
+from remora.code.values.regex_arguments import regex_values
+from remora.code.values.usage_kinds import CALLABLE_SAMPLE, usage_kind_names
 
 __all__ = [
     "Candidate",
     "boundary_values",
     "greedy_cover",
     "label",
-    "usage_kinds",
     "vary",
 ]
 
@@ -243,7 +241,7 @@ def boundary_values(
     """
     params = parameter_names(function)
     constants = local_constants(function, module_constants(module)) if module else {}
-    usage = {n: k for n, k in _usage_kind_names(function).items() if k in _FALSY}
+    usage = {n: k for n, k in usage_kind_names(function).items() if k in _FALSY}
     kinds = {**conversion_kinds(function), **usage, **kinds}
     scope = Scope(params, derived_locals(function, params), constants, kinds)
     found: list[tuple[str, Any, str]] = []
@@ -262,58 +260,6 @@ def boundary_values(
     for name, value, words in found:
         unique.setdefault((name, repr(value)), (name, value, words))
     return list(unique.values())
-
-
-_METHOD_KINDS = {
-    "get": "dict",
-    "items": "dict",
-    "keys": "dict",
-    "values": "dict",
-    "lower": "str",
-    "upper": "str",
-    "strip": "str",
-    "split": "str",
-    "startswith": "str",
-    "endswith": "str",
-    "append": "list",
-}
-_KIND_SAMPLES: dict[str, Any] = {
-    "dict": {},
-    "str": "a",
-    "list": [],
-    "int": 1,
-    "callable": CALLABLE_SAMPLE,
-}
-
-
-def _usage_kind_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
-    params = parameter_names(function)
-    kinds: dict[str, str] = {}
-    for node in ast.walk(function):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name)
-            and node.func.value.id in params
-            and node.func.attr in _METHOD_KINDS
-        ):
-            kinds.setdefault(node.func.value.id, _METHOD_KINDS[node.func.attr])
-        elif isinstance(node, ast.Call):
-            for name in called_parameters(node, params):
-                kinds.setdefault(name, "callable")
-        elif isinstance(node, ast.BinOp) and isinstance(
-            node.op, ast.RShift | ast.LShift | ast.BitAnd | ast.BitOr | ast.Mod | ast.FloorDiv
-        ):
-            for side in (node.left, node.right):
-                if isinstance(side, ast.Name) and side.id in params:
-                    kinds.setdefault(side.id, "int")
-    return kinds
-
-
-def usage_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Any]:
-    """A sample value for each parameter whose use says its type: ``p.get(...)`` a dict,
-    ``p.lower()`` a string, ``p >> 10`` or ``p & 3`` an integer (first use wins)."""
-    return {name: _KIND_SAMPLES[kind] for name, kind in _usage_kind_names(function).items()}
 
 
 def vary(base: Mapping[str, Any], values: Iterable[tuple[str, Any, str]]) -> list[Candidate]:

@@ -5,12 +5,7 @@ parameters; this module widens what counts. :func:`module_constants` resolves
 the module's own constants (``MAX = 5000``, ``PATTERN = re.compile("...")``) so
 ``n > MAX`` is a boundary like ``n > 5000``. :func:`derived_locals` follows
 locals computed from one parameter (``size = abs(value)``), so ``size == 1``
-says ``value`` is worth trying at 1. :func:`called_parameters` finds the
-parameters the code calls, which get a builtin (:data:`CALLABLE_SAMPLE`).
-:func:`regex_values` gives, for a string that a regular expression with a
-known pattern examines, a string that matches it and one that does not:
-samples are built from the pattern's parse tree (the ``re`` module's own
-parser) and checked against the compiled pattern.
+says ``value`` is worth trying at 1.
 Nothing of the project runs here.
 """
 
@@ -25,18 +20,15 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.values.parameters import parameter_names
-from remora.code.values.regex_samples import Pattern, pattern_samples, regex_flags
+from remora.code.values.regex_samples import Pattern, regex_flags
 
 __all__ = [
-    "CALLABLE_SAMPLE",
     "Scope",
-    "called_parameters",
     "conversion_kinds",
     "derived_locals",
     "fold_constant",
     "module_constants",
     "reads_number",
-    "regex_values",
 ]
 
 _MAX_BITS = 4096
@@ -52,31 +44,6 @@ _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Mod: operator.mod,
 }
 _CONVERSIONS = ("int", "float", "str", "bool", "list", "dict")
-# A parameter the code calls, or hands to map/filter or a key=: a builtin that takes any
-# one argument, sent to the probe as this marker and written in a test as its name.
-CALLABLE_SAMPLE = {"__callable__": "str"}
-_TAKES_A_CALLABLE = frozenset({"map", "filter", "sorted", "min", "max", "reduce"})
-_REGEX_FUNCTIONS = {
-    "search": 1,
-    "match": 1,
-    "fullmatch": 1,
-    "split": 1,
-    "findall": 1,
-    "finditer": 1,
-    "sub": 2,
-    "subn": 2,
-}
-
-
-def called_parameters(call: ast.Call, params: set[str]) -> list[str]:
-    """Parameters ``call`` calls (``func(x)``) or hands on to be called (``map(func, xs)``,
-    ``sorted(xs, key=func)``)."""
-    if isinstance(call.func, ast.Name) and call.func.id in params:
-        return [call.func.id]
-    name = call.func.id if isinstance(call.func, ast.Name) else ""
-    handed = call.args[:1] if name in _TAKES_A_CALLABLE - {"sorted", "min", "max"} else []
-    handed += [k.value for k in call.keywords if k.arg == "key"]
-    return [a.id for a in handed if isinstance(a, ast.Name) and a.id in params]
 
 
 def _compiled(node: ast.expr, constants: Mapping[str, Any]) -> Pattern | None:
@@ -306,71 +273,3 @@ def substitute(node: ast.expr, expressions: Mapping[str, ast.expr]) -> ast.expr:
     copied = python_ast.parse_expression(ast.unparse(node))
     result = _Substitute(expressions).visit(copied)
     return result if isinstance(result, ast.expr) else node
-
-
-def _regex_call(
-    call: ast.Call, constants: Mapping[str, Any]
-) -> tuple[Pattern, ast.expr, str] | None:
-    """The pattern, the subject and the function of ``re.search(P, s)`` or ``P.search(s)``."""
-    func = call.func
-    if not isinstance(func, ast.Attribute) or func.attr not in _REGEX_FUNCTIONS:
-        return None
-    if isinstance(func.value, ast.Name) and func.value.id == "re":
-        at = _REGEX_FUNCTIONS[func.attr]
-        if len(call.args) <= at:
-            return None
-        known, text = fold_constant(call.args[0], constants)
-        flags_at = at + (3 if func.attr in ("sub", "subn") else 1)
-        flags_node = call.args[flags_at] if len(call.args) > flags_at else None
-        flags_node = next((k.value for k in call.keywords if k.arg == "flags"), flags_node)
-        flags = 0 if flags_node is None else regex_flags(flags_node)
-        if not (known and isinstance(text, str) and flags is not None):
-            return None
-        return Pattern(text, flags), call.args[at], func.attr
-    known, compiled = fold_constant(func.value, constants)
-    at = _REGEX_FUNCTIONS[func.attr] - 1
-    if known and isinstance(compiled, Pattern) and len(call.args) > at:
-        return compiled, call.args[at], func.attr
-    return None
-
-
-def regex_values(
-    function: ast.FunctionDef | ast.AsyncFunctionDef,
-    constants: Mapping[str, Any],
-    derived: Mapping[str, ast.expr],
-) -> list[tuple[str, Any, str]]:
-    """For each string of one parameter a regular expression examines, a string matching
-    the pattern and one that does not: ``(parameter, value, words)``."""
-    params = parameter_names(function)
-    found: list[tuple[str, Any, str]] = []
-    for node in ast.walk(function):
-        if not isinstance(node, ast.Call) or (call := _regex_call(node, constants)) is None:
-            continue
-        pattern, subject, how = call
-        names = {
-            n.id
-            for n in ast.walk(substitute(subject, derived))
-            if isinstance(n, ast.Name) and n.id in params
-        }
-        if len(names) != 1:
-            continue
-        name = names.pop()
-        matching, unmatched = pattern_samples(pattern, how)
-        what = _pattern_words(node)
-        found += [(name, text, f"{name}_matching_{what}") for text in matching]
-        if unmatched is not None:
-            found.append((name, unmatched, f"{name}_not_matching_{what}"))
-    return found
-
-
-def _pattern_words(call: ast.Call) -> str:
-    """``ROMAN_PATTERN.search(s)`` -> ``roman_pattern``; ``re.sub(...)`` -> ``pattern``."""
-    func = call.func
-    if (
-        isinstance(func, ast.Attribute)
-        and isinstance(func.value, ast.Name)
-        and func.value.id != "re"
-    ):
-        name = func.value.id
-        return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).strip("_")
-    return "pattern"
