@@ -7,18 +7,13 @@ from typing import Any
 
 import pytest
 
+from remora.code.samples.instance_sets import instance_members
+from remora.code.samples.kept_sets import KeptSet, Selection, outcome_key, pinned_outcome
 from remora.code.samples.sample_fixtures import (
     conftest_path,
     sample_code,
     top_level_names,
     with_code,
-)
-from remora.code.samples.sample_sets import (
-    KeptSet,
-    Selection,
-    instance_members,
-    outcome_key,
-    pinned_outcome,
 )
 from remora.code.samples.sample_tests import failed_ids, without_ids
 from remora.code.values.sourced_strings import doc_strings, literal_strings, unsourced

@@ -2,7 +2,9 @@
 
 - :mod:`.sample_sets`: the sets worth offering (sound, sourced, each reaching its own case),
   from the value search of :mod:`remora.code.values` called through
-  :mod:`remora.code.probes`;
+  :mod:`remora.code.probes`; what a kept set is and which candidates are sound
+  (:mod:`.kept_sets`); a class's sets, kept for what its members return
+  (:mod:`.instance_sets`);
 - :mod:`.sample_fixtures`: those sets as pytest fixtures in the tests' conftest, and the
   parametrized tests that read them;
 - :mod:`.sample_tests`: the agent's change written and run (``write_sample_fixtures``);

@@ -22,7 +22,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.probes import add_to_test_file
-from remora.code.samples.sample_sets import KeptSet, Selection
+from remora.code.samples.kept_sets import KeptSet, Selection
 from remora.code.values import CallRender, snake_name
 
 __all__ = ["SampleCode", "conftest_path", "sample_code", "top_level_names", "with_code"]

@@ -30,6 +30,7 @@ from remora.code.probes import (
     tests_in_file,
 )
 from remora.code.samples.fixtures import add_to_sample_fixture
+from remora.code.samples.kept_sets import KeptSet, Selection
 from remora.code.samples.sample_fixtures import (
     DEFAULT_LINE_LENGTH,
     conftest_path,
@@ -37,7 +38,7 @@ from remora.code.samples.sample_fixtures import (
     top_level_names,
     with_code,
 )
-from remora.code.samples.sample_sets import KeptSet, Selection, select_sets
+from remora.code.samples.sample_sets import select_sets
 from remora.code.values import Candidate, Parameter, arguments_from_text, project_class_lookup
 
 __all__ = [

@@ -1,0 +1,157 @@
+"""A sample set kept, why others were not, and the candidates made into sound probe sets.
+
+:func:`sound_candidates` turns the value search's candidates into sets to probe: every
+string with a source in the project (:mod:`remora.code.values.sourced_strings`), the
+defaults left out (a set of defaults alone carries nothing), the project's own usage first,
+each set once. :func:`pinned_outcome` says whether a probed call's outcome is one a test
+can write; :func:`outcome_key` groups outcomes coarsely enough that two sets with one
+behaviour share one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from remora import python_ast
+from remora.code.context import CodeContext
+from remora.code.values import (
+    Candidate,
+    literal_default,
+    owner_arguments,
+    project_strings,
+    unsourced,
+)
+
+__all__ = [
+    "MAX_SETS",
+    "SAMPLE_CALL_TIMEOUT_S",
+    "KeptSet",
+    "Selection",
+    "outcome_key",
+    "pinned_outcome",
+    "sound_candidates",
+]
+
+MAX_SETS = 6
+# A set whose call takes longer has no place in a test suite (issue 51: a 7-second delay).
+SAMPLE_CALL_TIMEOUT_S = 2.0
+# Usage the project shows first: its own calls, its docstrings' examples.
+_USAGE_FIRST = ("as_called", "doc")
+
+
+@dataclass
+class KeptSet:
+    """A set kept: its arguments (defaults left out), a method's owner arguments, and
+    what the call did: ``returns`` (a literal value) or ``raises`` (an exception's name
+    and module); a class's set carries ``observed``: each member's literal value."""
+
+    name: str
+    args: dict[str, Any]
+    owner_args: dict[str, Any] | None = None
+    returns: Any = None
+    raises: tuple[str, str] | None = None
+    observed: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Selection:
+    """The kept sets, the members a class's test asserts, and why sets were left out."""
+
+    kept: list[KeptSet]
+    members: list[str] = field(default_factory=list)
+    properties: list[str] = field(default_factory=list)
+    dropped: dict[str, int] = field(default_factory=dict)
+    reason: str = ""
+
+    def drop(self, why: str) -> None:
+        self.dropped[why] = self.dropped.get(why, 0) + 1
+
+
+def outcome_key(row: dict[str, Any]) -> tuple[str, ...]:
+    """What kind of outcome a call had, coarse enough that two sets with one behaviour
+    share it: the exception's type, or the returned type (a bool or None by value, a
+    container or string by whether it is empty)."""
+    raised = row.get("raised")
+    if raised:
+        return ("raises", str(raised["type"]))
+    returned = row.get("returned") or {}
+    kind = str(returned.get("type", ""))
+    if kind in ("bool", "NoneType"):
+        return ("returns", str(returned.get("repr")))
+    if returned.get("literal") and kind in ("str", "list", "tuple", "dict", "set"):
+        empty = returned.get("repr") in ("''", '""', "[]", "()", "{}", "set()")
+        return ("returns", kind, "empty" if empty else "some")
+    return ("returns", kind)
+
+
+def pinned_outcome(row: dict[str, Any], module: str) -> tuple[bool, Any, tuple[str, str] | None]:
+    """(whether a test can pin it, the literal returned, the exception raised)."""
+    if not row.get("ok") or row.get("reason"):
+        return False, None, None  # it did not bind, or raised TypeError on a misfit
+    raised = row.get("raised")
+    if raised:
+        ours = raised["module"] in ("builtins", module)
+        if raised.get("stated") and ours and not raised.get("environment"):
+            return True, None, (str(raised["type"]), str(raised["module"]))
+        return False, None, None  # the set caused it, the machine did, or time ran out
+    returned = row.get("returned") or {}
+    if not returned.get("literal") or returned.get("is_instance"):
+        return False, None, None
+    return True, python_ast.literal_eval(str(returned["repr"])), None
+
+
+def _defaults(parameters: list[dict[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for p in parameters:
+        known, value = literal_default(p.get("default"))
+        if known:
+            found[str(p["name"])] = value
+    return found
+
+
+def _trimmed(args: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in args.items() if k not in defaults or defaults[k] != v}
+
+
+def _usage_first(candidates: list[Candidate]) -> list[Candidate]:
+    first = [c for c in candidates if c.why in _USAGE_FIRST]
+    return first + [c for c in candidates if c.why not in _USAGE_FIRST]
+
+
+def sound_candidates(
+    context: CodeContext, target: dict[str, Any], candidates: list[Candidate], selection: Selection
+) -> list[dict[str, Any]]:
+    """The candidates as probe sets: sourced, not the defaults alone, each once."""
+    strings = project_strings(context)
+    defaults = _defaults(target["parameters"])
+    owner_defaults = _defaults(target.get("owner_parameters", []))
+    var_keyword = {p["name"] for p in target["parameters"] if p["kind"] == "var_keyword"}
+    sets: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    # A method's set names the instance it is called on: the probe's, unless its own.
+    instance = target["kind"] == "method" and target["method_kind"] == "instance"
+    derived_owner = owner_arguments(context, target) if instance else None
+    for candidate in _usage_first(candidates):
+        args = _trimmed(candidate.args, defaults)
+        owner = candidate.owner_args if candidate.owner_args is not None else derived_owner
+        if var_keyword & set(args):
+            selection.drop("passes **kwargs as a parameter")
+            continue
+        if not args:
+            selection.drop("the defaults alone")
+            continue
+        values = [*args.values(), *((owner or {}).values())]
+        if any(unsourced(v, strings) is not None for v in values):
+            selection.drop("a string the project never uses")
+            continue
+        key = json.dumps([args, owner], sort_keys=True, default=repr)
+        if key in seen:
+            continue
+        seen.add(key)
+        row: dict[str, Any] = {"name": f"{candidate.why}:{len(sets)}", "args": args}
+        if owner is not None:
+            row["owner_args"] = _trimmed(owner, owner_defaults)
+        sets.append(row)
+    return sets
