@@ -23,7 +23,8 @@ from competence_lib.checks import check_docstring
 from competence_lib.real_signature import import_root
 from competence_lib.report import docstring_figures
 
-from remora.code.docstring.text import Pieces, compose
+from remora.code.docstring.pieces import Pieces
+from remora.code.docstring.text import compose
 from remora.code.parsing import NodeRef, locate, parse
 
 CASES = Path(__file__).resolve().parents[1] / "code" / "cases" / "docstring_sections.py"

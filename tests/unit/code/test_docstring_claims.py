@@ -10,7 +10,8 @@ import pytest
 from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.claims import comparison_summary
 from remora.code.docstring.left_alone import left_alone
-from remora.code.docstring.text import Pieces, check_pieces, compose
+from remora.code.docstring.pieces import Pieces, check_pieces
+from remora.code.docstring.text import compose
 from remora.code.parsing import NodeRef, SourceNode, locate, parse
 
 # Two modules of one made-up package: a garden's beds, and the seeds sown in them.

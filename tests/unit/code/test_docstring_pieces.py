@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from remora.code.docstring.text import Pieces, check_pieces, compose
+from remora.code.docstring.pieces import Pieces, check_pieces
+from remora.code.docstring.text import compose
 from remora.code.parsing import NodeRef, SourceNode, locate, parse
 
 SOURCE = '''\

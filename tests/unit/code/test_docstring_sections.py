@@ -17,8 +17,9 @@ from typing import Any
 import docstring_parser
 import pytest
 
+from remora.code.docstring.pieces import Pieces
 from remora.code.docstring.sections import PARSER_STYLES, documented_parameters, one_line
-from remora.code.docstring.text import Pieces, compose
+from remora.code.docstring.text import compose
 from remora.code.parsing import NodeRef, SourceNode, locate, parse
 
 CASE = Path(__file__).parent / "cases" / "docstring_sections.py"

@@ -2,7 +2,8 @@
 summary with the model (``draft``), check the words (``prose``) and what they claim
 about the code (``claims``, on the facts of ``behaviour`` and ``vocabulary``), leave
 alone what Python never shows or the program reads (``left_alone``), build the sections
-from the code (``sections``), compose the whole text in a style (``text``), and show a
+from the code (``sections``), judge the model's pieces (``pieces``), compose the whole
+text in a style (``text``), and show a
 node too long for the model's context shortened (``view``).
 
 Importing the package registers its ``remora_code`` functions.
