@@ -1,4 +1,6 @@
-"""One sandboxed tool call against one Python subprocess per tool (docs/performance.md, "The latest figures").
+"""One sandboxed tool call against one Python subprocess per tool.
+
+Figures: docs/performance.md, "The latest figures".
 
 The tool reads a file through the ``read_file`` external (bound to a real
 workspace over a temp project) and returns its line count. Each call is a full
