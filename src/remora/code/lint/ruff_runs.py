@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from remora.code.context import CodeContext
+from remora.code.lint.project_rules import not_the_projects
 from remora.sandbox.commands import resolve_executable
 
 __all__ = ["ruff_json", "start_ruff"]
@@ -128,6 +129,8 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
     Ruff reads the text on stdin from the project root (``--stdin-filename`` keeps
     the project's settings and per-file rules). The records are shared with
     other callers asking about the same text: read them, never change them.
+    Records of checks the project leaves to other tools are left out
+    (:mod:`remora.code.lint.project_rules`).
     """
     key = _key(context, path, text)
     kept = _records.get(key)
@@ -140,4 +143,5 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
         while len(_records) > 1 and (len(_records) > _KEPT or total > _KEPT_RECORDS):
             total -= len(_records.popitem(last=False)[1])
     _records.move_to_end(key)
-    return list(kept)
+    root = Path(context.workspace.project_root)
+    return [r for r in kept if not not_the_projects(r, root)]

@@ -1,0 +1,85 @@
+"""Which of ruff's findings are the project's to fix, and which are ruff's view of other tools.
+
+Ruff reads the project's settings, but a project that keeps its lint in other tools
+(flake8 with its plugins, isort) meets ruff's defaults where its own tools decide:
+
+- ``RUF100`` calls a ``# noqa: C901`` unused when ruff does not enable ``C901``
+  ("non-enabled") or does not know the code ("unknown"); flake8's complexity
+  check still needs it, and removing it brings the warning back. Only a code
+  ruff checks and finds nothing for is unused.
+- ``I001`` sorts imports by ruff's isort rules; a project that configures isort
+  itself (``[tool.isort]``, ``.isort.cfg``, ``[isort]`` in ``setup.cfg`` or
+  ``tox.ini``) and not ruff's isort has other rules (``force_sort_within_sections``),
+  and isort would undo the change.
+
+The settings are read with ``tomllib`` and ``configparser``, once per project root
+and settings files' modification times.
+"""
+
+from __future__ import annotations
+
+import configparser
+import functools
+import tomllib
+from pathlib import Path
+from typing import Any
+
+__all__ = ["not_the_projects"]
+
+# RUF100's message names why each code is unused: "(non-enabled: `C901`)".
+_NOT_CHECKED = ("non-enabled", "unknown")
+_FILES = ("pyproject.toml", "ruff.toml", ".ruff.toml", ".isort.cfg", "setup.cfg", "tox.ini")
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def _ini_sections(path: Path) -> set[str]:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, configparser.Error):
+        return set()
+    return set(parser.sections())
+
+
+def _stamp(root: Path) -> tuple[int, ...]:
+    stamps = []
+    for name in _FILES:
+        try:
+            stamps.append((root / name).stat().st_mtime_ns)
+        except OSError:
+            stamps.append(-1)
+    return tuple(stamps)
+
+
+@functools.lru_cache(maxsize=64)
+def _isort_elsewhere(root: Path, stamp: tuple[int, ...]) -> bool:
+    """Whether the project configures isort itself and not ruff's isort rules."""
+    pyproject = _toml(root / "pyproject.toml")
+    tool = pyproject.get("tool", {})
+    ruff = tool.get("ruff", {})
+    ruff_toml = _toml(root / "ruff.toml") or _toml(root / ".ruff.toml")
+    ruff_isort = any(
+        "isort" in section
+        for section in (ruff, ruff.get("lint", {}), ruff_toml, ruff_toml.get("lint", {}))
+    )
+    own = "isort" in tool or (root / ".isort.cfg").is_file()
+    own = own or any(
+        {"isort", "tool:isort"} & _ini_sections(root / name) for name in ("setup.cfg", "tox.ini")
+    )
+    return own and not ruff_isort
+
+
+def not_the_projects(record: dict[str, Any], root: Path) -> bool:
+    """Whether a ruff record is ruff's view of a check the project leaves to another tool."""
+    code, message = record.get("code"), str(record.get("message", ""))
+    if code == "RUF100":
+        return any(word in message for word in _NOT_CHECKED)
+    if code == "I001":
+        return _isort_elsewhere(root, _stamp(root))
+    return False

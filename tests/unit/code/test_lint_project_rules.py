@@ -1,0 +1,90 @@
+"""Ruff's findings on checks a project leaves to other tools are not the lint agent's to fix.
+
+Real ruff on made-up projects: a flake8 ``# noqa: C901`` that ruff does not check,
+and imports a project sorts with its own isort settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from remora.code import CodeContext
+from remora.code.lint.project_rules import not_the_projects
+from remora.code.lint.ruff_runs import ruff_json
+from remora.config import SandboxConfig
+from remora.workspace import WorkspaceStore
+
+# Unsorted imports (by ruff's isort: `from` after `import`, whatever the module), a noqa
+# for a code ruff does not enable by default here, and one for a code ruff checks and
+# finds nothing for.
+SOURCE = (
+    "from collections.abc import Iterable\n"
+    "import string\n"
+    "\n"
+    "\n"
+    "def f(x: Iterable[str]) -> str:  # noqa: C901\n"
+    "    return string.ascii_letters + str(x)  # noqa: F401\n"
+)
+
+
+async def _codes(root: Path, settings: dict[str, str]) -> list[str]:
+    for name, text in settings.items():
+        (root / name).write_text(text)
+    (root / "pkg").mkdir()
+    (root / "pkg/m.py").write_text(SOURCE)
+    with WorkspaceStore(root).create("t", "n") as workspace:
+        context = CodeContext(workspace, None, SandboxConfig())
+        records = await ruff_json(context, "pkg/m.py", SOURCE)
+    return sorted(r["code"] for r in records)
+
+
+RUFF_RULES = '[tool.ruff.lint]\nselect = ["I", "RUF100", "F"]\n'
+
+
+async def test_a_noqa_ruff_does_not_check_stays_and_an_unused_one_is_found(
+    tmp_path: Path,
+) -> None:
+    codes = await _codes(tmp_path, {"pyproject.toml": RUFF_RULES})
+    # C901 is not enabled: its noqa is flake8's, not unused. F401's is unused.
+    assert codes.count("RUF100") == 1, codes
+    assert "I001" in codes  # no isort settings of the project's own: ruff's isort decides
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"pyproject.toml": RUFF_RULES + "\n[tool.isort]\nforce_sort_within_sections = true\n"},
+        {"pyproject.toml": RUFF_RULES, "setup.cfg": "[isort]\nprofile = black\n"},
+        {"pyproject.toml": RUFF_RULES, "tox.ini": "[tool:isort]\nline_length = 88\n"},
+        {"pyproject.toml": RUFF_RULES, ".isort.cfg": "[settings]\nprofile = black\n"},
+    ],
+)
+async def test_imports_a_project_sorts_with_its_own_isort_are_left_to_it(
+    tmp_path: Path, settings: dict[str, str]
+) -> None:
+    assert "I001" not in await _codes(tmp_path, settings)
+
+
+async def test_ruffs_isort_configured_by_the_project_is_the_projects(tmp_path: Path) -> None:
+    both = RUFF_RULES + "\n[tool.ruff.lint.isort]\ncombine-as-imports = true\n"
+    both += "\n[tool.isort]\nprofile = 'black'\n"
+    assert "I001" in await _codes(tmp_path, {"pyproject.toml": both})
+
+
+@pytest.mark.parametrize(
+    ("message", "left_out"),
+    [
+        ("Unused `noqa` directive (non-enabled: `C901`)", True),
+        ("Unused `noqa` directive (unknown: `XYZ1`)", True),
+        ("Unused `noqa` directive (unused: `F401`; non-enabled: `A003`)", True),
+        ("Unused `noqa` directive (unused: `F401`)", False),
+    ],
+)
+def test_a_noqa_is_unused_only_for_codes_ruff_checks(
+    tmp_path: Path, message: str, left_out: bool
+) -> None:
+    record: dict[str, Any] = {"code": "RUF100", "message": message}
+    assert not_the_projects(record, tmp_path) is left_out
