@@ -91,9 +91,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.2.1",
             "cd45e1dc79c835ce60f7404ec8119f2eb06d38b1deba146f07ced3bbc44505ff",
             (),
-            part="heldout",
+            # Held out until its labels at 4fe5bf0; a lint rule was then built from them.
+            part="dev",
         ),
         "src/tomli",
+    ),
+    ReviewProject(
+        Project(
+            "semver",
+            "3.1.1",
+            "149b26cabada6f63212f97e94505d21578cb1d280cf714827f328d5e70765fea",
+            (),
+            part="heldout",
+        ),
+        "src/semver",
     ),
 )
 
