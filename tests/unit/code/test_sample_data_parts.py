@@ -15,6 +15,7 @@ from remora.code.samples.sample_fixtures import (
     top_level_names,
     with_code,
 )
+from remora.code.samples.sample_sets import _enough
 from remora.code.samples.sample_tests import failed_ids, without_ids
 from remora.code.values.sourced_strings import doc_strings, literal_strings, unsourced
 
@@ -234,3 +235,20 @@ def test_a_long_assert_is_split_as_a_formatter_splits_it() -> None:
         '        == revenue_by_customer_sample["returns"]',
         "    )",
     ]
+
+
+def test_a_fixture_of_one_case_is_not_offered() -> None:
+    def kept(*outcomes: str) -> list[KeptSet]:
+        return [
+            KeptSet(f"s{i}", {"n": i}, raises=("ValueError", "builtins") if o == "raises" else None)
+            for i, o in enumerate(outcomes)
+        ]
+
+    # Two that return make a fixture; the one that raises would be a fixture of its own: out.
+    assert [k.name for k in _enough(Selection(kept("returns", "raises", "returns"))).kept] == [
+        "s0",
+        "s2",
+    ]
+    alone = _enough(Selection(kept("returns", "raises")))
+    assert alone.kept == [] and alone.reason.startswith("one set alone")
+    assert len(_enough(Selection(kept("raises", "raises"))).kept) == 2

@@ -103,9 +103,13 @@ async def select_sets(
 
 
 def _enough(selection: Selection) -> Selection:
-    """No sample data of one set: a fixture with a single case varies nothing, and a
-    test says the same more plainly (blind reviewers rejected every such fixture)."""
-    if len(selection.kept) == 1:
-        selection.kept = []
+    """No fixture of one set: the sets that return and those that raise become fixtures of
+    their own (sample_fixtures), and one with a single case varies nothing; a test says the
+    same more plainly (blind reviewers rejected every such fixture)."""
+    returning = [k for k in selection.kept if k.raises is None]
+    raising = [k for k in selection.kept if k.raises is not None]
+    kept = [k for group in (returning, raising) if len(group) > 1 for k in group]
+    if selection.kept and not kept:
         selection.reason = "one set alone: a fixture of one case varies nothing (a test says it)"
+    selection.kept = kept
     return selection
