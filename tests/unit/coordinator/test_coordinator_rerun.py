@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from coordinator_support import make_config, make_project, node_name_of, nodes_of, note_model
@@ -15,6 +17,7 @@ from remora.coordinator import Coordinator
 from remora.errors import ModelUnavailableError
 from remora.providers.scripted import tool_turn
 from remora.results import ResultsDB
+from remora.runner import AgentResult
 from remora.workspace import WorkspaceStore
 
 
@@ -22,8 +25,8 @@ def _one(root: Path) -> list:  # type: ignore[type-arg]
     return [n for n in nodes_of(root) if n.full_name == "one"]
 
 
-async def _analyze(root: Path, model: object = None) -> str | None:
-    fn = note_model(model) if model is not None else note_model()  # type: ignore[arg-type]
+async def _run(root: Path, fn: Callable[[ModelRequest], Any]) -> AgentResult:
+    """Node ``one``'s note operation, run again whatever was recorded, with model ``fn``."""
     async with Coordinator(
         make_config(root),
         root,
@@ -32,7 +35,12 @@ async def _analyze(root: Path, model: object = None) -> str | None:
     ) as coordinator:
         # force: these tests are about re-runs of an unchanged node
         report = await coordinator.analyze(_one(root), ["note"], force=True)
-    return report.outcomes[0].result.workspace_id
+    return report.outcomes[0].result
+
+
+async def _analyze(root: Path, model: object = None) -> str | None:
+    fn = note_model(model) if model is not None else note_model()  # type: ignore[arg-type]
+    return (await _run(root, fn)).workspace_id
 
 
 async def test_an_interrupted_rerun_keeps_the_pending_change_a_finished_one_replaces_it(
@@ -107,15 +115,9 @@ async def test_a_rerun_that_proposes_nothing_retires_the_older_change(tmp_path: 
     async def nothing(request: ModelRequest) -> ModelTurn:  # the new run writes no note
         return tool_turn(("submit_result", {"summary": "nothing to note"}))
 
-    async with Coordinator(
-        make_config(root),
-        root,
-        registry=AgentRegistry(root / "agents"),
-        provider_factory=factory_for(nothing),
-    ) as coordinator:
-        report = await coordinator.analyze(_one(root), ["note"], force=True)
-    assert report.outcomes[0].result.status != "failed"
-    assert report.outcomes[0].result.workspace_id is None
+    result = await _run(root, nothing)
+    assert result.status != "failed"
+    assert result.workspace_id is None
     assert WorkspaceStore(root).ids() == []
     with ResultsDB(root) as db:
         assert db.get(first).review_state == "superseded"  # type: ignore[union-attr]
@@ -129,14 +131,7 @@ async def test_a_failed_rerun_keeps_the_older_change(tmp_path: Path) -> None:
     async def broken(request: ModelRequest) -> ModelTurn:
         raise ModelUnavailableError("the server went away")
 
-    async with Coordinator(
-        make_config(root),
-        root,
-        registry=AgentRegistry(root / "agents"),
-        provider_factory=factory_for(broken),
-    ) as coordinator:
-        report = await coordinator.analyze(_one(root), ["note"], force=True)
-    assert report.outcomes[0].result.status == "failed"
+    assert (await _run(root, broken)).status == "failed"
     assert WorkspaceStore(root).ids() == [first]
     with ResultsDB(root) as db:
         assert db.get(first).review_state == "pending"  # type: ignore[union-attr]
