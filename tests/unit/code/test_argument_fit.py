@@ -8,15 +8,14 @@ rendered test line is run.
 from __future__ import annotations
 
 import ast
-import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from probe_support import probe_outcome
 
-from remora.code.probes.sandboxed import MARKER, _program_text
 from remora.code.values.argument_fit import excluded_value, read_attributes
 from remora.code.values.call_render import CallRender
 from remora.code.values.class_lookup import class_lookup
@@ -127,28 +126,7 @@ def test_a_datetime_parameter_gets_a_datetime_the_probe_builds_and_a_test_writes
     value = sample_value("when", "datetime", 1, class_lookup(MODULE))
     assert value["__class__"] == "datetime.datetime"
     (tmp_path / "stamped.py").write_text(MODULE)
-    request = {
-        "module": "stamped",
-        "qualname": "year_of",
-        "kind": "function",
-        "owner": None,
-        "owner_args": {},
-        "paths": ["."],
-        "sets": [{"name": "one", "args": {"when": value}}],
-        "call": True,
-        "observe": [],
-        "timeout_s": 10,
-    }
-    run = subprocess.run(
-        [sys.executable, "-"],
-        input=_program_text("call_probe", request, None),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    line = next(x for x in run.stdout.splitlines() if x.startswith(MARKER))
-    outcome = json.loads(line[len(MARKER) :])["outcomes"][0]
+    outcome = probe_outcome(tmp_path, "stamped", "year_of", {"when": value})
     assert outcome["returned"]["repr"] == "2023"  # built as a datetime, though the module
     # imported the class itself (`from datetime import datetime`)
     parameter = {"name": "when", "kind": "positional_or_keyword"}

@@ -8,16 +8,13 @@ behaviour, and an exception no ``raise`` states is the set's doing.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from probe_support import probe_outcome
 
 from remora.code.probes.own_raises import documented_exceptions, is_node_behaviour, setup_failure
-from remora.code.probes.sandboxed import MARKER, _program_text
 
 REGISTRY = """\
 class Registry:
@@ -69,28 +66,10 @@ def _probe(tmp_path: Path, qualname: str, owner_args: dict[str, Any], args: dict
     (package / "__init__.py").write_text("")
     (package / "registry.py").write_text(REGISTRY)
     (package / "orders.py").write_text(ORDERS)
-    request = {
-        "module": "shop.orders",
-        "qualname": qualname,
-        "kind": "method",
-        "owner": "Order",
-        "owner_args": owner_args,
-        "paths": ["."],
-        "sets": [{"name": "one", "args": args}],
-        "call": True,
-        "observe": [],
-        "timeout_s": 10,
-    }
-    run = subprocess.run(
-        [sys.executable, "-"],
-        input=_program_text("call_probe", request, None),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=True,
+    outcome = probe_outcome(
+        tmp_path, "shop.orders", qualname, args, owner="Order", owner_args=owner_args
     )
-    line = next(x for x in run.stdout.splitlines() if x.startswith(MARKER))
-    return json.loads(line[len(MARKER) :])["outcomes"][0]["raised"]
+    return outcome["raised"]
 
 
 EMPTY = {"__class__": "Registry", "args": {"name": "main"}}

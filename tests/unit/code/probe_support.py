@@ -1,0 +1,47 @@
+"""The call probe run as the sandbox runs it: its program text on a Python subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from remora.code.probes.sandboxed import MARKER, _program_text
+
+
+def probe_outcome(
+    cwd: Path,
+    module: str,
+    qualname: str,
+    args: dict[str, Any],
+    *,
+    owner: str | None = None,
+    owner_args: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The outcome of one call of ``module.qualname`` with ``args`` (a method's instance
+    built from ``owner_args``), as the probe reports it."""
+    request = {
+        "module": module,
+        "qualname": qualname,
+        "kind": "function" if owner is None else "method",
+        "owner": owner,
+        "owner_args": owner_args or {},
+        "paths": ["."],
+        "sets": [{"name": "one", "args": args}],
+        "call": True,
+        "observe": [],
+        "timeout_s": 10,
+    }
+    run = subprocess.run(
+        [sys.executable, "-"],
+        input=_program_text("call_probe", request, None),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    line = next(x for x in run.stdout.splitlines() if x.startswith(MARKER))
+    outcome: dict[str, Any] = json.loads(line[len(MARKER) :])["outcomes"][0]
+    return outcome
