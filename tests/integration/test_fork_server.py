@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,14 @@ def _standing(marker: str) -> list[int]:
     found = _processes_with(marker)
     parents = {_parent_of(pid) for pid in found}
     return [pid for pid in found if pid in parents]
+
+
+async def _wait_until(holds: Callable[[], bool], seconds: float) -> None:
+    """Look every 0.05 s until ``holds()`` or ``seconds`` have passed; the caller asserts."""
+    for _ in range(round(seconds / 0.05)):
+        if holds():
+            return
+        await asyncio.sleep(0.05)
 
 
 def _parent_of(pid: int) -> int:
@@ -330,10 +338,8 @@ async def test_zygotes_unused_for_a_while_end_and_come_back_when_asked(
     (server,) = fork_server._SERVERS.values()
     assert len(_processes_with(str(server.base))) >= 3 + 5  # bwrap, init, server; 5 zygotes
     await asyncio.sleep(1.5)
-    for _ in range(40):  # each ends from its parent's loop, level by level
-        if len(_processes_with(str(server.base))) == 3:
-            break
-        await asyncio.sleep(0.1)
+    # each ends from its parent's loop, level by level
+    await _wait_until(lambda: len(_processes_with(str(server.base))) == 3, 4)
     assert len(_processes_with(str(server.base))) == 3
     again = await _lineage(ws, "pkg.a")
     assert len(again) == len(first[0]) and again[1] != first[0][1]  # a new one, as deep
@@ -350,10 +356,7 @@ async def test_more_modules_than_zygotes_are_all_probed(ws: Workspace) -> None:
     # bwrap, its init in the sandbox, the server and at most eight zygotes, each with the
     # child it forked ahead for its next probe. The last probe's process has answered but
     # may still be exiting: a leak never settles, an exit does.
-    for _ in range(50):
-        if len(_processes_with(str(server.base))) <= 11 + 8:
-            break
-        await asyncio.sleep(0.1)
+    await _wait_until(lambda: len(_processes_with(str(server.base))) <= 11 + 8, 5)
     assert len(_standing(str(server.base))) <= 11
     assert len(_processes_with(str(server.base))) <= 11 + 8
 
@@ -429,10 +432,10 @@ async def test_nothing_is_left_after_close(ws: Workspace) -> None:
     assert _processes_with(marker) and _processes_with(str(server.base))
     await close_fork_servers()
     assert not fork_server._SERVERS
-    for _ in range(20):  # the kernel ends the sandbox's processes as its namespace ends
-        if not _processes_with(marker) and not _processes_with(str(server.base)):
-            break
-        await asyncio.sleep(0.1)
+    # the kernel ends the sandbox's processes as its namespace ends
+    await _wait_until(
+        lambda: not _processes_with(marker) and not _processes_with(str(server.base)), 2
+    )
     assert _processes_with(marker) == [] and _processes_with(str(server.base)) == []
     assert not server.base.exists()
 
@@ -445,18 +448,12 @@ async def test_a_cancelled_run_kills_its_child(ws: Workspace) -> None:
         "time.sleep(60)\n"
     )
     running = asyncio.ensure_future(_forked(ws, program, timeout_s=60))
-    for _ in range(100):
-        await asyncio.sleep(0.05)
-        if _processes_with(marker):
-            break
+    await _wait_until(lambda: bool(_processes_with(marker)), 5)
     assert _processes_with(marker)
     running.cancel()
     with pytest.raises(asyncio.CancelledError):
         await running
-    for _ in range(40):
-        await asyncio.sleep(0.05)
-        if not _processes_with(marker):
-            break
+    await _wait_until(lambda: not _processes_with(marker), 2)
     assert _processes_with(marker) == []
 
 
