@@ -168,7 +168,9 @@ def remove_own_tests(copy: Path) -> Path:
     for tests (the projects' suites already cover what the test agent would be asked for)."""
     for folder in ("tests", "test", "testing"):
         shutil.rmtree(copy / folder, ignore_errors=True)
-    for stray in [*copy.rglob("test_*.py"), *copy.rglob("*_test.py"), *copy.rglob("conftest.py")]:
+    strays = [*copy.rglob("test_*.py"), *copy.rglob("*_test.py"), *copy.rglob("conftest.py")]
+    # A single-module project's suite beside it (``tests.py`` at the sdist's root).
+    for stray in [*strays, *copy.glob("tests.py")]:
         stray.unlink()
     return copy
 
