@@ -7,9 +7,9 @@ project with its own tests removed: the module is untested, as for a user who
 asks for tests.
 
 A module's part is its project's (``Project.part``): the ten modules the test
-agent's search was developed against are the development part; toposort and
-boltons' mathutils, added when the corpus was split, are held out: only
-measured, reported apart, never cited by the toolkit.
+agent's search was developed against, and toposort (held out until its figures
+at d0aa2ea), are the development part; boltons' mathutils and funcy's colls
+are held out: only measured, reported apart, never cited by the toolkit.
 """
 
 from __future__ import annotations
@@ -45,6 +45,15 @@ EXTRA_PROJECTS: tuple[Project, ...] = (
         "1.10",
         "bfbb479c53d0a696ea7402601f4e693c97b0367837c8898bc6471adfca37a6bd",
         ("src/toposort.py",),
+        # Held out until its figures at d0aa2ea (no test: a dict of sets is not built);
+        # that failure was then studied, so it is development now.
+        part="dev",
+    ),
+    Project(
+        "funcy",
+        "2.1",
+        "8979feb3de7120afd1d00e5a8eae810c1942e4bfbc91697151e9ee1e49f79284",
+        ("funcy/colls.py",),
         part="heldout",
     ),
 )
@@ -96,9 +105,10 @@ MODULES: tuple[Module, ...] = (
     Module("webcolors", "src/webcolors/_conversion.py"),
     Module("toolz", "toolz/recipes.py"),
     Module("humanize", "src/humanize/number.py"),
-    # Held out (only measured):
     Module("toposort", "src/toposort.py"),
+    # Held out (only measured):
     Module("boltons", "boltons/mathutils.py"),
+    Module("funcy", "funcy/colls.py"),
 )
 
 
