@@ -59,7 +59,8 @@ from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import Event, EventEmitter, NullEmitter
 from remora.results import ResultsDB
-from remora.results.review_queue import new_result_state, supersede
+from remora.results.review_queue import supersede
+from remora.results.review_states import new_result_state
 from remora.runner import (
     AgentResult,
     AgentRunner,

@@ -29,7 +29,7 @@ from remora.discovery.node import CSTNode
 from remora.providers.catalogue import lookup
 from remora.results import ResultsDB
 from remora.results.db import ResultRecord
-from remora.results.review_queue import is_open
+from remora.results.review_states import is_open
 from remora.runner import AgentResult, ResultError
 from remora.runner.agent_result import Status
 from remora.version import __version__

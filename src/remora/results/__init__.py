@@ -10,7 +10,7 @@ from remora.results.db import (
     is_busy,
     review_state,
 )
-from remora.results.review_queue import OPEN_STATES, ReviewState
+from remora.results.review_states import OPEN_STATES, ReviewState
 
 __all__ = [
     "OPEN_STATES",

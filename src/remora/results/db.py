@@ -21,7 +21,7 @@ from typing import Any, cast
 from remora.errors import WorkspaceNotFoundError
 from remora.project import state_dir
 from remora.results.health import translated
-from remora.results.review_queue import OPEN_STATES, REVIEW_STATES, ReviewState, new_result_state
+from remora.results.review_states import OPEN_STATES, REVIEW_STATES, ReviewState, new_result_state
 from remora.results.schema import SCHEMA_VERSION, is_busy, open_results
 
 __all__ = [

@@ -1,7 +1,7 @@
-"""The review queue: its states, and the workspaces with changes joined with their results.
+"""The review queue: the workspaces with changes joined with their results, and their states.
 
-Every review state is decided here: which a new result starts in
-(:func:`new_result_state`), which are still open (:func:`is_open`), when a newer
+Every move between review states (:mod:`remora.results.review_states`: the names,
+which a new result starts in, which are still open) is decided here: when a newer
 change supersedes older ones (:func:`supersede`), and accept and reject. They go
 through here so the workspace store and the results database always move
 together, whichever front end (CLI, web app, editor) drives them; the database
@@ -12,45 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import Any
 
 from remora.errors import UsageError, WorkspaceConflictError
+from remora.results.db import ResultsDB
+from remora.results.review_states import ReviewState, is_open
 from remora.workspace import AcceptReport, Workspace, WorkspaceStore, render_diff
 from remora.workspace.hunks import change_signature, chosen_contents
 
-if TYPE_CHECKING:  # the database stores these states; it imports them from here
-    from remora.results.db import ResultsDB
-
 __all__ = [
-    "OPEN_STATES",
-    "REVIEW_STATES",
     "ReviewItem",
-    "ReviewState",
     "accept",
     "accepted_in_editor",
-    "is_open",
-    "new_result_state",
     "reject",
     "resolve_ids",
     "review_items",
     "settle_conflicts",
     "supersede",
 ]
-
-ReviewState = Literal["pending", "accepted", "rejected", "conflict", "none", "superseded"]
-REVIEW_STATES: tuple[ReviewState, ...] = get_args(ReviewState)
-# Waiting for a person: a conflict stays open until the user resolves and retries.
-OPEN_STATES: tuple[ReviewState, ...] = ("pending", "conflict")
-
-
-def new_result_state(changed_files: Sequence[str], workspace_id: str | None) -> ReviewState:
-    """A result whose changed files wait in a kept workspace is pending; any other has none."""
-    return "pending" if changed_files and workspace_id else "none"
-
-
-def is_open(state: str) -> bool:
-    """Still waiting for a person (pending, or a conflict to resolve and retry)."""
-    return state in OPEN_STATES
 
 
 def supersede(store: WorkspaceStore, db: ResultsDB, workspace: Workspace | str) -> None:
