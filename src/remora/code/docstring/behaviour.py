@@ -16,6 +16,7 @@ import ast
 from dataclasses import dataclass, field
 
 from remora.code.parsing import SourceNode, ast_tree, located_definition, per_node
+from remora.code.values.annotations import dotted_name
 
 __all__ = ["BodyFacts", "body_facts"]
 
@@ -52,13 +53,9 @@ class BodyFacts:
 
 
 def _dotted(node: ast.expr) -> str:
-    """``sys.stdout.write`` -> "sys.stdout.write"; '' for anything but names and attributes."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = _dotted(node.value)
-        return f"{inner}.{node.attr}" if inner else ""
-    return ""
+    """``sys.stdout.write`` -> "sys.stdout.write"; '' for anything but names and attributes:
+    a chain through a call (``open(path).read``) names no callee a claim can rest on."""
+    return "" if any(isinstance(n, ast.Call) for n in ast.walk(node)) else dotted_name(node)
 
 
 def _own_nodes(statements: list[ast.stmt]) -> list[ast.AST]:
