@@ -58,9 +58,8 @@ from remora.coordinator.workspace_close import close_workspace
 from remora.discovery.node import CSTNode
 from remora.errors import RemoraError
 from remora.events import Event, EventEmitter, NullEmitter
-from remora.results import ResultsDB
+from remora.results import ResultsDB, new_result_state
 from remora.results.review_queue import supersede
-from remora.results.review_states import new_result_state
 from remora.runner import (
     AgentResult,
     AgentRunner,

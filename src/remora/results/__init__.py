@@ -10,7 +10,7 @@ from remora.results.db import (
     is_busy,
     review_state,
 )
-from remora.results.review_states import OPEN_STATES, ReviewState
+from remora.results.review_states import OPEN_STATES, ReviewState, new_result_state
 
 __all__ = [
     "OPEN_STATES",
@@ -20,5 +20,6 @@ __all__ = [
     "ReviewState",
     "RunRecord",
     "is_busy",
+    "new_result_state",
     "review_state",
 ]
