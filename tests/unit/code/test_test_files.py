@@ -32,12 +32,14 @@ def test_adding_tests_gives_the_expected_file(name: str) -> None:
     )
 
 
-def test_tests_in_file_lists_top_level_test_functions_only() -> None:
+def test_tests_in_file_lists_tests_as_pytest_names_them() -> None:
     text = (
         "import pytest\n\n\nasync def test_a():\n    pass\n\n\nclass TestB:\n"
-        "    def test_c(self):\n        pass\n\n\ndef helper():\n    pass\n"
+        "    def test_c(self):\n        pass\n\n    def helper(self):\n        pass\n\n\n"
+        "class Other(unittest.TestCase):\n    def test_d(self):\n        pass\n\n\n"
+        "def helper():\n    pass\n"
     )
-    assert pytest_files.tests_in_file(text) == ["test_a"]
+    assert pytest_files.tests_in_file(text) == ["test_a", "TestB::test_c", "Other::test_d"]
 
 
 def test_an_unparsable_test_file_is_named_with_its_line() -> None:

@@ -4,7 +4,8 @@
 - :mod:`.calls`: how a caller reaches the node, and argument sets bound and called
   (``call_target``, ``derived_argument_sets``, ``check_argument_sets``);
 - :mod:`.coverage_probe`: the node's line and branch coverage, reported as its source;
-- :mod:`.pytest_files`: where a module's tests live, pytest run on one, tests that pass added;
+- :mod:`.pytest_files`: where a module's tests live, pytest run on one, tests that pass added
+  (as :mod:`.unittest_methods` where :mod:`.test_runner` says the project's are unittest's);
 - :mod:`.own_raises`: whether an exception a probed call raised is the node's behaviour.
 
 It may read the value search (:mod:`remora.code.values`); the agents' packages above it
@@ -33,11 +34,14 @@ from remora.code.probes.pytest_files import (
     module_test_file,
     overlay_digest,
     pytest_args,
+    reported_name,
     restore_file,
     run_pytest,
     run_pytest_measured,
+    taken_names,
     tests_in_file,
     with_pieces,
+    written_class,
 )
 from remora.code.probes.sandboxed import run_program
 
@@ -60,11 +64,14 @@ __all__ = [
     "pytest_args",
     "pytest_files",
     "raise_is_behaviour",
+    "reported_name",
     "restore_file",
     "run_program",
     "run_pytest",
     "run_pytest_measured",
     "setup_failure",
+    "taken_names",
     "tests_in_file",
     "with_pieces",
+    "written_class",
 ]

@@ -28,6 +28,8 @@ from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.import_paths import module_name, root_paths
 from remora.code.probes.sandboxed import ProgramRun, run_program
+from remora.code.probes.test_runner import project_test_style
+from remora.code.probes.unittest_methods import case_class_name, method_source, with_methods
 from remora.sandbox import search
 from remora.workspace.import_block import with_imports
 
@@ -35,8 +37,11 @@ __all__ = [
     "add_to_test_file",
     "overlay_digest",
     "pytest_args",
+    "reported_name",
+    "taken_names",
     "tests_in_file",
     "with_pieces",
+    "written_class",
 ]
 
 PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--no-header", "--tb=short", "-W", "ignore"]
@@ -53,14 +58,49 @@ def _parse(text: str, path: str) -> ast.Module:
         raise ValueError(f"{path}:{exc.lineno}: cannot parse the test file ({exc.msg})") from None
 
 
-def tests_in_file(text: str, path: str = "<test file>") -> list[str]:
-    """Top-level ``test_*`` functions of a test file, in order."""
+def _test_functions(body: list[ast.stmt]) -> list[str]:
     return [
         stmt.name
-        for stmt in _parse(text, path).body
+        for stmt in body
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
         and stmt.name.startswith("test_")
     ]
+
+
+def _test_class(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.ClassDef) and (
+        stmt.name.startswith("Test") or any(ast.unparse(b).endswith("TestCase") for b in stmt.bases)
+    )
+
+
+def tests_in_file(text: str, path: str = "<test file>") -> list[str]:
+    """The tests of a test file as pytest names them, in order: a top-level ``test_*``
+    function by its name, a method of a test class (``Test*``, a ``TestCase``) as
+    ``Class::method``."""
+    names: list[str] = []
+    for stmt in _parse(text, path).body:
+        names += _test_functions([stmt])
+        if isinstance(stmt, ast.ClassDef) and _test_class(stmt):
+            names += [f"{stmt.name}::{name}" for name in _test_functions(stmt.body)]
+    return names
+
+
+def reported_name(test_class: str, name: str) -> str:
+    """A written test's name in pytest's report: ``name``, or ``Class::name`` in a class."""
+    return f"{test_class}::{name}" if test_class else name
+
+
+def taken_names(tests: list[str]) -> set[str]:
+    """The function or method names ``tests`` (pytest's names) take: a new test needs another."""
+    return {test.rsplit("::", 1)[-1] for test in tests}
+
+
+def written_class(context: CodeContext) -> str:
+    """The ``TestCase`` class the run's tests go in (the project's tests are unittest's),
+    or '' (pytest functions)."""
+    if not project_test_style(context).classes:
+        return ""
+    return case_class_name(str(context.bound_node().full_name))
 
 
 def _newline(text: str) -> str:
@@ -68,19 +108,33 @@ def _newline(text: str) -> str:
 
 
 def add_to_test_file(
-    text: str, path: str, module: str, names: list[str], plain: list[str], functions: list[str]
+    text: str,
+    path: str,
+    module: str,
+    names: list[str],
+    plain: list[str],
+    functions: list[str],
+    test_class: str = "",
 ) -> str:
     """``text`` with the imports present and each function appended after two blank lines,
     in name order (workspace/merge_python.py keeps that order when changes that add tests to
-    one file are accepted, so the file is the same whichever is accepted first)."""
+    one file are accepted, so the file is the same whichever is accepted first).
+
+    ``test_class``: the functions are ``unittest.TestCase`` methods of that class
+    (:mod:`.unittest_methods`), added at its end when the file has it, else in a new one."""
     newline = _newline(text) if text else "\n"
     if not text:
         text = f'"""Tests for {module}."""{newline}'
     _parse(text, path)  # a file that does not parse is named with its line
+    if test_class:
+        plain = sorted({*plain, "unittest"} - {"pytest"})
     body = with_imports(text, module, names, plain)
     if not body.endswith(("\n", "\r")):
         body += newline
-    for function in sorted(functions, key=str.strip):
+    ordered = sorted(functions, key=str.strip)
+    if test_class:
+        return with_methods(body, test_class, ordered, newline)
+    for function in ordered:
         body += newline + newline + function.rstrip().replace("\n", newline) + newline
     return body
 
@@ -196,12 +250,26 @@ def _report(run: ProgramRun) -> dict[str, Any]:
     }
 
 
-def with_pieces(original: str, path: str, module: str, pieces: list[dict[str, Any]]) -> str:
-    """``original`` (a test file's text) with the pieces' imports and functions added."""
+def with_pieces(
+    original: str, path: str, module: str, pieces: list[dict[str, Any]], test_class: str = ""
+) -> str:
+    """``original`` (a test file's text) with the pieces' imports and functions added
+    (methods of ``test_class``, when one is named)."""
     names = sorted({n for piece in pieces for n in piece.get("imports", [])})
     plain = sorted({m for piece in pieces for m in piece.get("modules", [])})
     functions = [str(piece["source"]) for piece in pieces]
-    return add_to_test_file(original, path, module, names, plain, functions)
+    return add_to_test_file(original, path, module, names, plain, functions, test_class)
+
+
+def _unwritable(pieces: list[dict[str, Any]], test_class: str) -> dict[str, str]:
+    """Why each piece that has no form in ``test_class`` (it needs pytest) cannot be written."""
+    why: dict[str, str] = {}
+    for piece in pieces if test_class else []:
+        try:
+            method_source(str(piece["source"]))
+        except (ValueError, SyntaxError) as exc:
+            why[str(piece["name"])] = f"the project's tests are unittest's: {exc}"
+    return why
 
 
 def restore_file(context: CodeContext, path: str, original: str | None) -> None:
@@ -225,22 +293,29 @@ async def add_passing_tests(
     """
     module = module_name(context, context.bound_node().file_path)
     original = context.read_text(path) if context.workspace.exists(path) else None
-    updated = with_pieces(original or "", path, module, pieces)
+    test_class = written_class(context)
+    unwritable = _unwritable(pieces, test_class)
+    refused = [{"name": n, "message": m, "detail": ""} for n, m in unwritable.items()]
+    pieces = [p for p in pieces if p["name"] not in unwritable]
+    if not pieces:
+        return {"kept": [], "refused": refused, "passed": 0, "failed": 0}
+    updated = with_pieces(original or "", path, module, pieces, test_class)
     context.write_text(path, updated)
     first = await run_pytest(context, path)
     if not first["ran"] or first["collection_errors"]:
         restore_file(context, path, original)
         reason = first["output"] or "; ".join(e["message"] for e in first["collection_errors"])
         message = f"the test file could not be collected: {reason}"
-        refused = [{"name": piece["name"], "message": message, "detail": ""} for piece in pieces]
+        refused += [{"name": piece["name"], "message": message, "detail": ""} for piece in pieces]
         return {"kept": [], "refused": refused, "passed": 0, "failed": 0}
     outcomes = {t["name"]: t for t in first["tests"]}
-    passing = [p for p in pieces if outcomes.get(p["name"], {}).get("outcome") == "passed"]
-    refused = [
+    ids = {p["name"]: reported_name(test_class, p["name"]) for p in pieces}
+    passing = [p for p in pieces if outcomes.get(ids[p["name"]], {}).get("outcome") == "passed"]
+    refused += [
         {
             "name": piece["name"],
-            "message": outcomes.get(piece["name"], {}).get("message", "it was not run"),
-            "detail": outcomes.get(piece["name"], {}).get("detail", ""),
+            "message": outcomes.get(ids[piece["name"]], {}).get("message", "it was not run"),
+            "detail": outcomes.get(ids[piece["name"]], {}).get("detail", ""),
         }
         for piece in pieces
         if piece not in passing
@@ -249,7 +324,7 @@ async def add_passing_tests(
         restore_file(context, path, original)
         return {"kept": [], "refused": refused, "passed": 0, "failed": 0}
     if refused:
-        context.write_text(path, with_pieces(original or "", path, module, passing))
+        context.write_text(path, with_pieces(original or "", path, module, passing, test_class))
         first = await run_pytest(context, path)
     return {
         "kept": [p["name"] for p in passing],

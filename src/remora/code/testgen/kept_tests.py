@@ -35,9 +35,11 @@ from remora.code.probes import (
     missed_report,
     node_span,
     overlay_digest,
+    reported_name,
     restore_file,
     tests_in_file,
     with_pieces,
+    written_class,
 )
 from remora.code.testgen.mutation_check import MutationOutcome, mutation_outcome
 from remora.code.testgen.test_layout import formatted_test_file
@@ -76,7 +78,7 @@ async def _write(
     context: CodeContext, path: str, original: str | None, pieces: list[dict[str, Any]]
 ) -> None:
     module = module_name(context, context.bound_node().file_path)
-    text = with_pieces(original or "", path, module, pieces)
+    text = with_pieces(original or "", path, module, pieces, written_class(context))
     context.write_text(path, await formatted_test_file(context, path, original or "", text))
 
 
@@ -115,12 +117,17 @@ async def write_measured(
         result["dropped"] = [f"{r['name']} failed: {r['message']}" for r in outcome["refused"]]
     if not kept:
         return result
-    pieces = [p for p in pieces if p["name"] in kept]
+    # Each test by the name pytest reports it under (``Class::name`` in a TestCase class).
+    test_class = written_class(context)
+    pieces = [
+        {**p, "id": reported_name(test_class, p["name"])} for p in pieces if p["name"] in kept
+    ]
+    kept = [p["id"] for p in pieces]
     await _write(context, path, original, pieces)  # laid out as the project formats
     report, measured = await measure_test_file(context, path, span, time_budget_s)
     if measured is None:
         if not ran_before:  # kept as pytest left them; nothing to say about coverage
-            result["kept"] = kept
+            result["kept"] = [p["name"] for p in pieces]
             return result
         restore_file(context, path, original)  # no pytest run has passed them
         problems = [e["message"] for e in report["collection_errors"]] or [report["output"]]
@@ -144,13 +151,13 @@ async def write_measured(
     for name in covering:
         after.add(gains[name])
     if len(covering) < len(kept):  # the same pieces that passed twice, the others left out
-        chosen = [p for p in pieces if p["name"] in covering]
+        chosen = [p for p in pieces if p["id"] in covering]
         if chosen:
             await _write(context, path, original, chosen)
         else:
             restore_file(context, path, original)
-    result["kept"] = [p["name"] for p in pieces if p["name"] in covering]
-    result["observed"] = [p["name"] for p in pieces if p["name"] in covering and p.get("observed")]
+    result["kept"] = [p["id"] for p in pieces if p["id"] in covering]
+    result["observed"] = [p["id"] for p in pieces if p["id"] in covering and p.get("observed")]
     result["dropped"] += dropped
     result["coverage_before"] = before.summary()
     result["coverage_after"] = after.summary()

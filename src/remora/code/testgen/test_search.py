@@ -40,6 +40,7 @@ from remora.code.probes import (
     pins_behaviour,
     probe_argument_sets,
     raise_is_behaviour,
+    taken_names,
     tests_in_file,
 )
 from remora.code.testgen.kept_tests import (
@@ -182,20 +183,21 @@ async def search_tests(
     text = context.node_file_text()
     names, node = module_names(text), node_words(target, text)
     owner_args = owner_arguments(context, target)
-    used = set(_tests_of(context, path))
-    assigned = assigned_attributes(node_function(context))
+    used = taken_names(_tests_of(context, path))
+    function = node_function(context)
+    assigned = assigned_attributes(function)
     procedure = is_procedure(context)
     pieces = []
-    # Beside the covering few, other candidates of the first round up to ``max_tests``: a
-    # call on the other side of a boundary covers nothing new but may kill a mutant
-    # (``<`` for ``<=``); the mutation check keeps it only then (kept_tests).
-    chosen += [n for n in rows if n not in chosen and n.startswith("h")][
-        : max(max_tests - len(chosen), 0)
-    ]
+    # Beside the covering few, up to ``max_tests`` other candidates of the first round (each
+    # boundary's value at it first, input_search): a call on the other side of a boundary
+    # covers nothing new but may kill a mutant (``<`` for ``<=``); the mutation check keeps
+    # it only then (kept_tests).
+    chosen += [n for n in rows if n not in chosen and n.startswith("h")][:max_tests]
     for name in chosen:
         row = rows[name]
         holds = _claim_holds(context, row, claims.get(candidates[name].why))
-        test = behaviour_name(node, row, candidates[name].why, used, assigned, owner_args)
+        why = candidates[name].why
+        test = behaviour_name(node, row, why, used, assigned, owner_args, function)
         piece = observed_piece(
             target, names, owner_args, row, test, marked=not holds, procedure=procedure
         )

@@ -27,6 +27,7 @@ from remora.code.probes import (
     probe_argument_sets,
     raise_is_behaviour,
     setup_failure,
+    taken_names,
 )
 from remora.code.testgen.observed_asserts import is_procedure, observed_lines, pins_something
 from remora.code.testgen.test_names import case_words, node_words
@@ -209,7 +210,7 @@ def model_test_pieces(
     """
     target = node_call_target(context)
     names = module_names(context.node_file_text())
-    used = set(taken)
+    used = taken_names(taken)
     pieces: list[dict[str, Any]] = []
     refused: list[dict[str, str]] = []
     owner_args = owner_arguments(context, target)
@@ -257,7 +258,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
     checked, _ = await probe_argument_sets(context, argument_sets(params, lookup, 3))
     names = module_names(context.node_file_text())
     owner_args = owner_arguments(context, target)
-    used = set(taken)
+    used = taken_names(taken)
     pieces: list[dict[str, Any]] = []
     skipped: list[str] = []
     procedure = is_procedure(context)
