@@ -1,7 +1,8 @@
 """A test's name says the one behaviour it checks: ``test_add_when_amount_below_0_raises``.
 
 The name is the code's name, the condition the arguments were chosen for (a
-boundary the code tests: ``when_amount_below_0``; none for the typical
+boundary the code tests: ``when_amount_below_0``, or the value itself where the node
+tests that subject elsewhere too: :mod:`.claimed_ranges`; none for the typical
 arguments), and what the test asserts: ``raises_value_error``,
 ``sets_limit_value`` (the attributes a method assigns; ``changes_items`` for
 one it mutates in place), ``returns_true``, ``returns_11th``, ``returns_text``
@@ -16,6 +17,7 @@ import ast
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen.claimed_ranges import honest_condition
 from remora.code.values import first_parameter, is_self_attribute, label, snake_name
 
 __all__ = ["assigned_attributes", "behaviour_name", "case_words", "node_words"]
@@ -69,12 +71,13 @@ def assigned_attributes(function: Function | None) -> set[str]:
     return names
 
 
-def _condition(why: str) -> str:
+def _condition(why: str, row: dict[str, Any], function: Function | None) -> str:
     if why.startswith("model_"):
         return f"with_{why.removeprefix('model_')}"
     if why in _PLAIN_REASONS or why.endswith("_arguments"):
         return ""
-    return f"when_{why}"
+    honest = honest_condition(why, row, function)
+    return f"when_{honest}" if honest else ""
 
 
 def _unchanged(seen: dict[str, Any], before: Any) -> bool:
@@ -129,12 +132,16 @@ def behaviour_name(
     used: set[str],
     assigned: set[str],
     owner_args: dict[str, Any] | None = None,
+    function: Function | None = None,
 ) -> str:
     """``test_<node>[_<condition>]_<outcome>`` for a probed call (``row``), unique in
     ``used`` (and added to it); ``assigned``: the attributes the method sets outright;
     ``owner_args``: what its instance is built with, unless the row says (an attribute
-    still holding its value there is no change to name)."""
-    condition = _condition(why)
+    still holding its value there is no change to name); ``function``: the node's ``def``,
+    whose tests of the subject say whether a range the condition claims holds
+    (:mod:`.claimed_ranges`)."""
+    built = {**row, "owner_args": row.get("owner_args", owner_args or {})}
+    condition = _condition(why, built, function)
     outcome = _outcome(row, assigned, owner_args or {})
     parts = [part for part in (f"test_{node}", condition, outcome) if part]
     name = "_".join(parts)
