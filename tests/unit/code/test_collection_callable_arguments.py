@@ -1,7 +1,7 @@
 """The sources for called, variadic, dict and float parameters reach both sides of a branch.
 
 Each test builds the values a source gives the way the probe does
-(:mod:`remora.code.probes.programs.call_probe`: ``{"__returns__": V}`` as a function,
+(:mod:`remora.code.probes.programs.call_arguments`: ``{"__returns__": V}`` as a function,
 a ``*args`` list spread, a ``**kwargs`` dict as keywords), calls the function
 with the typical set varied one parameter at a time, and checks that every
 branch's side was reached: the function returns (or raises) a word per side.
@@ -21,6 +21,7 @@ import pytest
 
 from remora.code.probes.calls import pins_behaviour
 from remora.code.probes.programs import call_probe
+from remora.code.probes.programs.call_arguments import built_value, split_arguments
 from remora.code.values.call_render import CallRender
 from remora.code.values.call_text import arguments_from_text
 from remora.code.values.callable_arguments import called_parameter_values
@@ -41,8 +42,8 @@ def _load(source: str, name: str) -> tuple[ast.Module, ast.FunctionDef, Any, typ
 
 def _outcome(target: Any, args: dict[str, Any], module: types.ModuleType) -> str:
     """What one call gave, built and passed exactly as the probe passes a set."""
-    values = call_probe._value(args, module)
-    positional, keywords = call_probe._split(inspect.signature(target), values)
+    values = built_value(args, module)
+    positional, keywords = split_arguments(inspect.signature(target), values)
     try:
         return str(target(*positional, **keywords))
     except Exception as error:  # an exception is one side of a branch too

@@ -12,6 +12,7 @@ run only where ``sandbox.commands`` allows that prefix.
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 from collections.abc import Sequence
@@ -20,11 +21,12 @@ from importlib import resources
 from typing import Any
 
 from remora.code.context import CodeContext
+from remora.python_ast import parse
 from remora.sandbox.commands import run_command
 from remora.sandbox.envelope import ExternalRefused
 from remora.sandbox.fork_server import run_read_only_python
 
-__all__ = ["ProgramRun", "run_program"]
+__all__ = ["PROGRAM_PARTS", "ProgramRun", "program_source", "run_program"]
 
 MARKER = "REMORA_REPORT "
 COVERAGE_MARKER = "REMORA_COVERAGE "
@@ -33,6 +35,11 @@ MAX_OUTPUT_TAIL = 1500
 # A program's report is one JSON line: 48 candidate calls with their reprs and
 # per-call coverage came to more than a command's usual 64k characters (inflection).
 REPORT_CHARS = 4_000_000
+
+# A program sent as more than one module of programs/, in this order (else its own module
+# alone): one idea a module, one text for ``python -``.
+PROGRAM_PARTS: dict[str, tuple[str, ...]] = {"call_probe": ("call_arguments", "call_probe")}
+_PACKAGE = "remora.code.probes.programs"
 
 
 @dataclass(frozen=True)
@@ -50,13 +57,33 @@ def _allowed(context: CodeContext) -> bool:
     return any(tuple(prefix) == PERMISSION[: len(prefix)] for prefix in context.sandbox.commands)
 
 
+def _part_text(part: str, *, first: bool) -> str:
+    """The module's text, less its imports of the other parts (the parts are one text in
+    the sandbox, where Remora cannot be imported) and, after the first part, its
+    ``from __future__`` import (allowed only at a text's start; the first part's applies
+    to the whole text)."""
+    text = resources.files(_PACKAGE).joinpath(f"{part}.py").read_text("utf-8")
+    dropped: set[int] = set()
+    for statement in parse(text).body:
+        if isinstance(statement, ast.ImportFrom) and (
+            (statement.module or "").startswith(f"{_PACKAGE}.")
+            or (statement.module == "__future__" and not first)
+        ):
+            dropped.update(range(statement.lineno, (statement.end_lineno or 0) + 1))
+    lines = text.splitlines(keepends=True)
+    return "".join(line for number, line in enumerate(lines, 1) if number not in dropped)
+
+
+@functools.cache
+def program_source(parts: tuple[str, ...]) -> str:
+    """The modules of programs/ named by ``parts``, as one program's text, in order."""
+    return "\n\n".join(_part_text(part, first=index == 0) for index, part in enumerate(parts))
+
+
 @functools.cache
 def _prelude(program: str) -> str:
     """The program's own text, before the call of its ``main``: the same in every run."""
-    text = (
-        resources.files("remora.code.probes.programs").joinpath(f"{program}.py").read_text("utf-8")
-    )
-    return f"{text}\n\n"
+    return f"{program_source(PROGRAM_PARTS.get(program, (program,)))}\n\n"
 
 
 def _program_text(program: str, request: dict[str, Any], coverage: dict[str, Any] | None) -> str:
@@ -66,16 +93,13 @@ def _program_text(program: str, request: dict[str, Any], coverage: dict[str, Any
     (a no-op of its own); measured, that name is rebound to coverage's before
     ``main`` runs, and the coverage report is printed even when ``main`` fails.
     """
-    programs = resources.files("remora.code.probes.programs")
     request_text = f"json.loads({json.dumps(json.dumps(request))})"
     if coverage is None:
         return f"{_prelude(program)}main({request_text})\n"
-    text = programs.joinpath(f"{program}.py").read_text("utf-8")
-    support = programs.joinpath("coverage_support.py").read_text("utf-8")
-    support = support.replace("from __future__ import annotations\n", "")
+    text = program_source((*PROGRAM_PARTS.get(program, (program,)), "coverage_support"))
     spec = f"json.loads({json.dumps(json.dumps(coverage))})"
     return (
-        f"{text}\n\n{support}\n\n_spec = {spec}\n_measured = start_coverage(_spec)\n"
+        f"{text}\n\n_spec = {spec}\n_measured = start_coverage(_spec)\n"
         "switch_context = _measured.switch_context\n"
         f"try:\n    main({request_text})\nfinally:\n"
         "    print(COVERAGE_MARKER + json.dumps(finish_coverage(_measured, _spec)))\n"

@@ -1,16 +1,12 @@
-"""Bind argument sets to a callable of the project and call it; report what happened.
+"""Call a callable of the project with argument sets; report what each call did.
 
 The request names the module, the callable's qualified name, its kind (function,
 method, class), for a method the owner class and the arguments that build an
-instance, and the argument sets: ``{"name": ..., "args": {...}}``. A value
-``{"__class__": "Name", "args": {...}}`` is an instance of the module's class
-``Name`` built from those arguments; ``{"__callable__": "str"}`` is that
-builtin, for a parameter the code calls, and ``{"__returns__": VALUE}`` a
-function that takes anything and returns VALUE (``lambda *args, **kwargs:
-VALUE`` in a test). Parameters that are positional-only are passed by position;
-a set that names a ``*args`` parameter passes its list as positional arguments
-(and the parameters before it by position), a ``**kwargs`` one its dict as
-keywords. Each set is bound to the real ``inspect.signature`` first; only a set
+instance, and the argument sets: ``{"name": ..., "args": {...}}``, their values
+built and spread over the signature as :mod:`remora.code.probes.programs.call_arguments`
+does (sent ahead of this program, in one text: the import of it below is only for
+reading and type-checking; :data:`remora.code.probes.sandboxed.PROGRAM_PARTS`).
+Each set is bound to the real ``inspect.signature`` first; only a set
 that binds is called (when the request asks for calls), under a per-call time
 limit. A method is called on an instance built afresh for each set, from the
 set's own ``owner_args`` when it has them, as a test builds one; the instance's
@@ -25,7 +21,6 @@ instead of its type. Output the code prints goes to stderr, its programs' too (d
 from __future__ import annotations
 
 import ast
-import builtins
 import contextlib
 import dis
 import importlib
@@ -38,16 +33,19 @@ import sys
 import types
 from typing import Any
 
+from remora.code.probes.programs.call_arguments import (
+    Unbound,
+    built_value,
+    lookup,
+    split_arguments,
+)
+
 MARKER = "REMORA_REPORT "
 MAX_REPR_CHARS = 400
 MAX_MESSAGE_CHARS = 300
 MAX_ATTRIBUTES = 8
 # The instruction of a `raise` statement (any form: bare, with `from`).
 _RAISE = dis.opmap["RAISE_VARARGS"]
-# Builtins a set may pass where the code calls a parameter ({"__callable__": "str"}).
-_CALLABLES = frozenset(
-    {"str", "bool", "len", "repr", "abs", "int", "sorted", "dict", "list", "tuple", "set"}
-)
 
 
 def switch_context(name: str) -> None:
@@ -60,46 +58,6 @@ class CallTimeout(Exception):
 
 def _on_alarm(_signum: int, _frame: types.FrameType | None) -> None:
     raise CallTimeout("the call did not finish in time")
-
-
-def _lookup(module: types.ModuleType, dotted: str) -> Any:
-    """A name of the module (``Order``, ``Outer.Inner``), else a standard library class
-    by its module's path (``datetime.datetime``, whatever the module imported)."""
-    found: Any = module
-    try:
-        for part in dotted.split("."):
-            found = getattr(found, part)
-    except AttributeError:
-        head, _, rest = dotted.partition(".")
-        if not rest or head not in sys.stdlib_module_names:
-            raise
-        found = importlib.import_module(head)
-        for part in rest.split("."):
-            found = getattr(found, part)
-    return found
-
-
-def _value(data: Any, module: types.ModuleType) -> Any:
-    """A JSON value with ``{"__class__", "args"}`` objects built as instances."""
-    if isinstance(data, list):
-        return [_value(item, module) for item in data]
-    if isinstance(data, dict):
-        if set(data) == {"__callable__"} and data["__callable__"] in _CALLABLES:
-            return getattr(builtins, data["__callable__"])
-        if set(data) == {"__returns__"}:
-            return _returning(_value(data["__returns__"], module))
-        if set(data) == {"__class__", "args"} and isinstance(data["args"], dict):
-            cls = _lookup(module, str(data["__class__"]))
-            return cls(**{k: _value(v, module) for k, v in data["args"].items()})
-        return {k: _value(v, module) for k, v in data.items()}
-    return data
-
-
-def _returning(value: Any) -> Any:
-    def returns(*_args: Any, **_kwargs: Any) -> Any:
-        return value
-
-    return returns
 
 
 def _exception(exc: BaseException) -> dict[str, Any]:
@@ -130,31 +88,6 @@ def _returned(value: Any) -> dict[str, Any]:
     }
 
 
-def _split(signature: inspect.Signature, args: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
-    """Positional-only parameters by position (in order), the rest by name; a ``*args``
-    list spread after the parameters before it (by position), a ``**kwargs`` dict merged."""
-    keywords = dict(args)
-    parameters = list(signature.parameters.values())
-    star = next((p for p in parameters if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
-    spread = star is not None and isinstance(keywords.get(star.name), list)
-    positional: list[Any] = []
-    for parameter in parameters:
-        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
-            positional.extend(keywords.pop(parameter.name) if spread else [])
-            break
-        by_position = parameter.kind is inspect.Parameter.POSITIONAL_ONLY or (
-            spread and parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
-        )
-        if not by_position or parameter.name not in keywords:
-            break
-        positional.append(keywords.pop(parameter.name))
-    double = next((p for p in parameters if p.kind is inspect.Parameter.VAR_KEYWORD), None)
-    if double is not None and isinstance(keywords.get(double.name), dict):
-        for key, value in keywords.pop(double.name).items():
-            keywords.setdefault(key, value)  # a named parameter's own value wins
-    return positional, keywords
-
-
 def _call(target: Any, positional: list[Any], keywords: dict[str, Any], timeout_s: float) -> Any:
     signal.setitimer(signal.ITIMER_REAL, timeout_s)
     try:
@@ -180,12 +113,12 @@ def _probe_set(
         outcome["bind_error"] = f"no signature to bind to: {exc}"
         return outcome
     try:
-        args = _value(entry.get("args") or {}, module)
+        args = built_value(entry.get("args") or {}, module)
     except Exception as exc:
         outcome["bind_error"] = "an argument could not be built: " + _exception(exc)["message"]
         outcome["build_error"] = _exception(exc)
         return outcome
-    positional, keywords = _split(signature, args)
+    positional, keywords = split_arguments(signature, args)
     try:
         signature.bind(*positional, **keywords)
     except TypeError as exc:
@@ -275,16 +208,6 @@ def _is_argument(exc: AttributeError, values: list[Any]) -> bool:
     return False
 
 
-class _Unbound:
-    """Stands for a method whose instance could not be built: binds, never runs."""
-
-    def __init__(self, signature: inspect.Signature) -> None:
-        self.__signature__ = signature
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("not called: no instance")
-
-
 def _observed(value: Any) -> dict[str, Any]:
     seen = _returned(value)
     if not seen["literal"] and isinstance(value, list | tuple | dict | set | frozenset):
@@ -316,20 +239,22 @@ def _state(target: Any, names: list[str]) -> dict[str, Any]:
 def _target(request: dict[str, Any], module: types.ModuleType) -> tuple[Any, str | None]:
     """(the callable, why it cannot be called, only bound) for the request's kind."""
     if request["kind"] != "method":
-        return _lookup(module, request["qualname"]), None
-    owner = _lookup(module, request["owner"])
+        return lookup(module, request["qualname"]), None
+    owner = lookup(module, request["owner"])
     name = request["qualname"].rsplit(".", 1)[-1]
     raw = inspect.getattr_static(owner, name)
     if isinstance(raw, staticmethod | classmethod):
         return getattr(owner, name), None
     try:
-        instance = _value({"__class__": request["owner"], "args": request["owner_args"]}, module)
+        instance = built_value(
+            {"__class__": request["owner"], "args": request["owner_args"]}, module
+        )
     except Exception as exc:
         # Without an instance the sets can still be bound: to the function, less `self`.
         info = _exception(exc)
         function: Any = raw.fget if isinstance(raw, property) else raw
         signature = inspect.signature(function)
-        unbound = _Unbound(signature.replace(parameters=list(signature.parameters.values())[1:]))
+        unbound = Unbound(signature.replace(parameters=list(signature.parameters.values())[1:]))
         return unbound, f"{request['owner']}(...) raised {info['type']}: {info['message']}"
     if isinstance(raw, property):
         return (lambda: getattr(instance, name)), None

@@ -1,0 +1,103 @@
+"""The call probe's arguments: a request's JSON values built, and a set spread over a signature.
+
+Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
+(:data:`remora.code.probes.sandboxed.PROGRAM_PARTS`). A value ``{"__class__":
+"Name", "args": {...}}`` is an instance of the module's class ``Name`` built from
+those arguments; ``{"__callable__": "str"}`` is that builtin, for a parameter the
+code calls, and ``{"__returns__": VALUE}`` a function that takes anything and
+returns VALUE (``lambda *args, **kwargs: VALUE`` in a test). Parameters that are
+positional-only are passed by position; a set that names a ``*args`` parameter
+passes its list as positional arguments (and the parameters before it by
+position), a ``**kwargs`` one its dict as keywords.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import inspect
+import sys
+import types
+from typing import Any
+
+# Builtins a set may pass where the code calls a parameter ({"__callable__": "str"}).
+_CALLABLES = frozenset(
+    {"str", "bool", "len", "repr", "abs", "int", "sorted", "dict", "list", "tuple", "set"}
+)
+
+
+def lookup(module: types.ModuleType, dotted: str) -> Any:
+    """A name of the module (``Order``, ``Outer.Inner``), else a standard library class
+    by its module's path (``datetime.datetime``, whatever the module imported)."""
+    found: Any = module
+    try:
+        for part in dotted.split("."):
+            found = getattr(found, part)
+    except AttributeError:
+        head, _, rest = dotted.partition(".")
+        if not rest or head not in sys.stdlib_module_names:
+            raise
+        found = importlib.import_module(head)
+        for part in rest.split("."):
+            found = getattr(found, part)
+    return found
+
+
+def built_value(data: Any, module: types.ModuleType) -> Any:
+    """A JSON value with ``{"__class__", "args"}`` objects built as instances."""
+    if isinstance(data, list):
+        return [built_value(item, module) for item in data]
+    if isinstance(data, dict):
+        if set(data) == {"__callable__"} and data["__callable__"] in _CALLABLES:
+            return getattr(builtins, data["__callable__"])
+        if set(data) == {"__returns__"}:
+            return _returning(built_value(data["__returns__"], module))
+        if set(data) == {"__class__", "args"} and isinstance(data["args"], dict):
+            cls = lookup(module, str(data["__class__"]))
+            return cls(**{k: built_value(v, module) for k, v in data["args"].items()})
+        return {k: built_value(v, module) for k, v in data.items()}
+    return data
+
+
+def _returning(value: Any) -> Any:
+    def returns(*_args: Any, **_kwargs: Any) -> Any:
+        return value
+
+    return returns
+
+
+def split_arguments(
+    signature: inspect.Signature, args: dict[str, Any]
+) -> tuple[list[Any], dict[str, Any]]:
+    """Positional-only parameters by position (in order), the rest by name; a ``*args``
+    list spread after the parameters before it (by position), a ``**kwargs`` dict merged."""
+    keywords = dict(args)
+    parameters = list(signature.parameters.values())
+    star = next((p for p in parameters if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
+    spread = star is not None and isinstance(keywords.get(star.name), list)
+    positional: list[Any] = []
+    for parameter in parameters:
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            positional.extend(keywords.pop(parameter.name) if spread else [])
+            break
+        by_position = parameter.kind is inspect.Parameter.POSITIONAL_ONLY or (
+            spread and parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+        )
+        if not by_position or parameter.name not in keywords:
+            break
+        positional.append(keywords.pop(parameter.name))
+    double = next((p for p in parameters if p.kind is inspect.Parameter.VAR_KEYWORD), None)
+    if double is not None and isinstance(keywords.get(double.name), dict):
+        for key, value in keywords.pop(double.name).items():
+            keywords.setdefault(key, value)  # a named parameter's own value wins
+    return positional, keywords
+
+
+class Unbound:
+    """Stands for a method whose instance could not be built: binds, never runs."""
+
+    def __init__(self, signature: inspect.Signature) -> None:
+        self.__signature__ = signature
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("not called: no instance")
