@@ -14,6 +14,7 @@ from typing import Any
 
 import libcst as cst
 
+from remora.code.parsing.positional_only import conventional_positional_only
 from remora.code.parsing.source import SourceNode
 from remora.code.parsing.text_cache import per_node
 from remora.code.parsing.tree_walk import child_nodes, field_names
@@ -107,9 +108,15 @@ def node_signature(node: SourceNode) -> dict[str, Any]:
     params = definition.params
     implicit_first = node.ref.node_type == "method" and not _is_staticmethod(definition)
     rows: list[dict[str, Any]] = []
+    named = [p.name.value for p in params.params]
+    by_name = (
+        0
+        if params.posonly_params
+        else conventional_positional_only(named, skip_first=implicit_first)
+    )
     for kind, group in (
-        ("positional_only", params.posonly_params),
-        ("positional_or_keyword", params.params),
+        ("positional_only", [*params.posonly_params, *params.params[:by_name]]),
+        ("positional_or_keyword", params.params[by_name:]),
     ):
         for param in group:
             rows.append(_parameter(node, param, kind, implicit=implicit_first and not rows))

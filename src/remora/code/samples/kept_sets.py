@@ -18,10 +18,10 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.values import (
     Candidate,
-    literal_default,
     owner_arguments,
     project_strings,
     unsourced,
+    without_defaults,
 )
 
 __all__ = [
@@ -102,19 +102,6 @@ def pinned_outcome(row: dict[str, Any], module: str) -> tuple[bool, Any, tuple[s
     return True, python_ast.literal_eval(str(returned["repr"])), None
 
 
-def _defaults(parameters: list[dict[str, Any]]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for p in parameters:
-        known, value = literal_default(p.get("default"))
-        if known:
-            found[str(p["name"])] = value
-    return found
-
-
-def _trimmed(args: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in args.items() if k not in defaults or defaults[k] != v}
-
-
 def _usage_first(candidates: list[Candidate]) -> list[Candidate]:
     first = [c for c in candidates if c.why in _USAGE_FIRST]
     return first + [c for c in candidates if c.why not in _USAGE_FIRST]
@@ -125,8 +112,6 @@ def sound_candidates(
 ) -> list[dict[str, Any]]:
     """The candidates as probe sets: sourced, not the defaults alone, each once."""
     strings = project_strings(context)
-    defaults = _defaults(target["parameters"])
-    owner_defaults = _defaults(target.get("owner_parameters", []))
     var_keyword = {p["name"] for p in target["parameters"] if p["kind"] == "var_keyword"}
     sets: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -134,7 +119,7 @@ def sound_candidates(
     instance = target["kind"] == "method" and target["method_kind"] == "instance"
     derived_owner = owner_arguments(context, target) if instance else None
     for candidate in _usage_first(candidates):
-        args = _trimmed(candidate.args, defaults)
+        args = without_defaults(candidate.args, target["parameters"])
         owner = candidate.owner_args if candidate.owner_args is not None else derived_owner
         if var_keyword & set(args):
             selection.drop("passes **kwargs as a parameter")
@@ -152,6 +137,6 @@ def sound_candidates(
         seen.add(key)
         row: dict[str, Any] = {"name": f"{candidate.why}:{len(sets)}", "args": args}
         if owner is not None:
-            row["owner_args"] = _trimmed(owner, owner_defaults)
+            row["owner_args"] = without_defaults(owner, target.get("owner_parameters", []))
         sets.append(row)
     return sets

@@ -41,6 +41,7 @@ from remora.code.values import (
     project_class_lookup,
     snake_name,
     value_from_text,
+    without_defaults,
 )
 
 __all__ = [
@@ -88,7 +89,8 @@ def case_piece(
             "give exactly one of 'expected' (the value returned) and 'raises' (an exception name)"
         )
     render = CallRender(target, module_names)
-    call, lines = render.call(_case_arguments(case, target, classes), owner_args)
+    args = without_defaults(_case_arguments(case, target, classes), target["parameters"])
+    call, lines = render.call(args, owner_args)
     if "raises" in case:
         exception = render.exception(str(case["raises"]).strip())
         render.modules.add("pytest")
@@ -297,6 +299,7 @@ def observed_piece(
     (:mod:`remora.code.testgen.observed_asserts`).
     """
     render = CallRender(target, module_names)
-    call, lines = render.call(row["args"], row.get("owner_args", owner_args))
+    args = without_defaults(row["args"], target["parameters"])
+    call, lines = render.call(args, row.get("owner_args", owner_args))
     lines = [*lines, *observed_lines(render, row, call, target["module"], procedure)]
     return {**render.piece(name, lines), "observed": marked}

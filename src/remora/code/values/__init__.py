@@ -30,6 +30,7 @@ from remora.code.values.call_render import CallRender, snake_name
 from remora.code.values.call_text import arguments_from_text, value_from_text
 from remora.code.values.class_lookup import class_lookup, project_class_lookup
 from remora.code.values.constructor import constructor_of, reachable_class
+from remora.code.values.default_arguments import without_defaults
 from remora.code.values.derived_sets import ClassLookup, argument_sets, literal_default
 from remora.code.values.host_candidates import host_candidates, node_function
 from remora.code.values.input_search import Candidate, greedy_cover, label
@@ -73,4 +74,5 @@ __all__ = [
     "state_asserts",
     "unsourced",
     "value_from_text",
+    "without_defaults",
 ]

@@ -11,6 +11,8 @@ import ast
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from remora.code.parsing.positional_only import conventional_positional_only
+
 __all__ = ["Kind", "Parameter", "function_parameters", "parameter_names", "parameter_of"]
 
 Kind = Literal[
@@ -51,9 +53,12 @@ def function_parameters(args: ast.arguments, *, drop_first: bool = False) -> lis
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
     defaults += list(args.defaults)
+    names = [arg.arg for arg in args.args]
+    by_name = 0 if args.posonlyargs else conventional_positional_only(names, skip_first=drop_first)
     found: list[Parameter] = []
     for index, (arg, default) in enumerate(zip(positional, defaults, strict=True)):
-        kind: Kind = "positional_only" if index < len(args.posonlyargs) else "positional_or_keyword"
+        only = index < len(args.posonlyargs) + by_name
+        kind: Kind = "positional_only" if only else "positional_or_keyword"
         found.append(_parameter(arg, kind, default))
     if args.vararg is not None:
         found.append(_parameter(args.vararg, "var_positional", None))
