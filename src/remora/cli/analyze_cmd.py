@@ -29,7 +29,7 @@ from remora.coordinator import (
 )
 from remora.coordinator.rejections import rerun_plan
 from remora.discovery import CSTNode
-from remora.discovery.changed import discover_changed
+from remora.discovery.changed_nodes import discover_changed
 from remora.discovery.result import DiscoveryResult, DiscoveryWarning
 from remora.errors import UsageError
 from remora.results import ResultsDB

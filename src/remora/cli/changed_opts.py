@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from remora.discovery.changed import ChangedNodes
+from remora.discovery.changed_nodes import ChangedNodes
 
 __all__ = ["BaseOpt", "ChangedOpt", "StagedOpt", "print_picked", "wants_changed"]
 

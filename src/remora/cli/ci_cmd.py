@@ -28,7 +28,7 @@ from remora.cli.output import console, err_console
 from remora.coordinator import NullProgress
 from remora.delivery.export import EXPORT_FORMATS, export_queue
 from remora.delivery.github_api import post_review
-from remora.discovery.changed import discover_changed
+from remora.discovery.changed_nodes import discover_changed
 from remora.errors import UsageError
 from remora.git import head_commit, repo_top, resolve_base
 

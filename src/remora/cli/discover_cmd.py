@@ -12,7 +12,7 @@ from remora.cli.changed_opts import BaseOpt, ChangedOpt, StagedOpt, print_picked
 from remora.cli.options import FormatOpt, OutputFormat, SharedOptions, shared_options
 from remora.cli.output import err_console, print_json, print_table
 from remora.discovery import NODE_TYPES, DiscoveryResult, NodeType, discover
-from remora.discovery.changed import discover_changed
+from remora.discovery.changed_nodes import discover_changed
 from remora.events import build_emitter
 
 __all__ = ["parse_types", "register"]

@@ -7,7 +7,7 @@ run an agent; hover shows the diff and what the agent did. See docs/editors.md.
 
 from __future__ import annotations
 
-from remora.lsp.changed import ChangedRequest
+from remora.lsp.branch_changes import ChangedRequest
 from remora.lsp.server import RemoraLanguageServer
 
 __all__ = ["ChangedRequest", "RemoraLanguageServer", "create_server"]

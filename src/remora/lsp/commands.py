@@ -19,11 +19,11 @@ from remora.delivery.commits import accept_as_commits
 from remora.discovery import load_query_pack, parse_source
 from remora.errors import WorkspaceNotFoundError
 from remora.lsp.actions import ACCEPT, ACCEPT_AS_COMMIT, REFRESH, REJECT, RUN_AGENT, SHOW_DIFF
+from remora.lsp.agent_runs import run_agents
 from remora.lsp.editing import AcceptConflict, plan_accept
 from remora.lsp.features import as_lsp_errors, operations_for
 from remora.lsp.project import Project
 from remora.lsp.queue import PendingChange, find_node
-from remora.lsp.runs import run_agents
 from remora.lsp.server import RemoraLanguageServer
 from remora.project import STATE_DIR, state_dir
 from remora.results import ResultsDB

@@ -15,10 +15,10 @@ from remora.discovery import CSTNode, load_query_pack, parse_source
 from remora.errors import RemoraError
 from remora.git import on_a_branch
 from remora.lsp.actions import code_actions
-from remora.lsp.changed import ChangedRequest, run_changed
+from remora.lsp.agent_runs import run_agents
+from remora.lsp.branch_changes import ChangedRequest, run_changed
 from remora.lsp.hover import hover_markdown
 from remora.lsp.project import Project
-from remora.lsp.runs import run_agents
 from remora.lsp.server import NotPython, RemoraLanguageServer
 from remora.lsp.textmap import PositionError
 

@@ -18,7 +18,7 @@ from remora.delivery.commits import CommitOutcome, accept_as_commits
 from remora.errors import RemoraError
 from remora.results.review_queue import accept, reject, settle_conflicts
 from remora.web.pages import page, render_change
-from remora.web.runs import start_retry_rejected
+from remora.web.run_views import start_retry_rejected
 from remora.web.security import CSRF_FIELD, CSRF_HEADER, csrf_matches
 from remora.web.site import site_of
 from remora.workspace import AcceptReport

@@ -14,7 +14,7 @@ from remora.git import on_a_branch
 from remora.results.summary import transcript_summary
 from remora.web.diffview import file_views
 from remora.web.queue import STATE_FILTERS, QueueFilter, load_queue
-from remora.web.runs import load_runs
+from remora.web.run_views import load_runs
 from remora.web.site import site_of
 
 __all__ = [

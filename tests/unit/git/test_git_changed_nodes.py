@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from git_repos import Repo, remora, use_plain_git
 
-from remora.discovery.changed import discover_changed
+from remora.discovery.changed_nodes import discover_changed
 from remora.errors import GitError
 from remora.git import pull_request_files
 

@@ -2,9 +2,9 @@
 
 After ``initialized`` the server picks, in each workspace folder's project, the
 nodes whose lines differ from the git base exactly as ``remora analyze --changed``
-does (:func:`remora.discovery.changed.discover_changed`: the same base, the same
+does (:func:`remora.discovery.changed_nodes.discover_changed`: the same base, the same
 errors), runs the enabled operations of remora.yaml on them as "run agent X now"
-runs (:func:`remora.lsp.runs.run_agents`: work-done progress the user can cancel,
+runs (:func:`remora.lsp.agent_runs.run_agents`: work-done progress the user can cancel,
 one run at a time) and publishes what they leave for review: diagnostics on the
 open documents and on each changed file not open (from the file as saved).
 
@@ -23,10 +23,10 @@ from lsprotocol import types
 
 from remora.agents import AgentRegistry
 from remora.coordinator import parse_operations
-from remora.discovery.changed import ChangedNodes, discover_changed
+from remora.discovery.changed_nodes import ChangedNodes, discover_changed
 from remora.errors import RemoraError
+from remora.lsp.agent_runs import run_agents
 from remora.lsp.project import Project
-from remora.lsp.runs import run_agents
 from remora.lsp.server import RemoraLanguageServer
 
 __all__ = ["ChangedRequest", "run_changed"]
