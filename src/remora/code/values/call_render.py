@@ -3,7 +3,8 @@
 A value sent to the probe as JSON (:mod:`remora.code.probes.programs.call_probe`) is
 written back as the Python that builds it: a project class's instance as its
 constructor call, ``{"__callable__": "str"}`` as the builtin's name,
-``{"__returns__": V}`` as ``lambda *args, **kwargs: V``; a ``*args`` list spread
+``{"__returns__": V}`` as ``lambda *args, **kwargs: V``, ``{"__set__": [items]}`` as a
+set (``{'a', 'b'}``, ``set()``); a ``*args`` list spread
 as positional arguments and a ``**kwargs`` dict as keywords, as the probe passed them.
 """
 
@@ -16,7 +17,10 @@ import sys
 from keyword import iskeyword
 from typing import Any
 
-__all__ = ["CallRender", "snake_name"]
+__all__ = ["SET_MARKER", "CallRender", "snake_name"]
+
+# A set has no JSON form: the probe builds ``{"__set__": [items]}`` as one.
+SET_MARKER = "__set__"
 
 
 def snake_name(name: str) -> str:
@@ -39,6 +43,9 @@ class CallRender:
             return str(value["__callable__"])  # a builtin, by its name
         if isinstance(value, dict) and set(value) == {"__returns__"}:
             return f"lambda *args, **kwargs: {self.value(value['__returns__'])}"
+        if isinstance(value, dict) and set(value) == {SET_MARKER}:
+            items = [self.value(v) for v in value[SET_MARKER]]
+            return "{" + ", ".join(items) + "}" if items else "set()"
         if isinstance(value, dict) and set(value) == {"__class__", "args"}:
             name = str(value["__class__"])
             head = name.split(".")[0]

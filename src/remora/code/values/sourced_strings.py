@@ -20,6 +20,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import ast_tree, per_text
+from remora.code.values.call_render import SET_MARKER
 from remora.sandbox import search
 
 __all__ = [
@@ -112,7 +113,8 @@ def project_strings(context: CodeContext) -> frozenset[str]:
 
 def unsourced(value: Any, strings: frozenset[str] | set[str]) -> str | None:
     """The first string of ``value`` (a JSON value of a set: lists, dicts, instances as
-    ``{"__class__", "args"}``) the project does not hold; None when all have a source."""
+    ``{"__class__", "args"}``, sets as ``{"__set__": [...]}``) the project does not hold; None
+    when all have a source."""
     if isinstance(value, str):
         return None if value in strings else value
     if isinstance(value, list):
@@ -121,6 +123,8 @@ def unsourced(value: Any, strings: frozenset[str] | set[str]) -> str | None:
         items = list(value["args"].values()) if isinstance(value["args"], dict) else []
     elif isinstance(value, dict) and set(value) <= {"__callable__", "__returns__"}:
         items = [value.get("__returns__")]
+    elif isinstance(value, dict) and set(value) == {SET_MARKER}:
+        items = list(value[SET_MARKER])
     elif isinstance(value, dict):
         items = [*value.keys(), *value.values()]
     else:

@@ -4,11 +4,12 @@ Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
 (:data:`remora.code.probes.sandboxed.PROGRAM_PARTS`). A value ``{"__class__":
 "Name", "args": {...}}`` is an instance of the module's class ``Name`` built from
 those arguments; ``{"__callable__": "str"}`` is that builtin, for a parameter the
-code calls, and ``{"__returns__": VALUE}`` a function that takes anything and
-returns VALUE (``lambda *args, **kwargs: VALUE`` in a test). Parameters that are
-positional-only are passed by position; a set that names a ``*args`` parameter
-passes its list as positional arguments (and the parameters before it by
-position), a ``**kwargs`` one its dict as keywords.
+code calls, ``{"__returns__": VALUE}`` a function that takes anything and
+returns VALUE (``lambda *args, **kwargs: VALUE`` in a test), and ``{"__set__":
+[items]}`` a set of those items (JSON has none). Parameters that are positional-only
+are passed by position; a set that names a ``*args`` parameter passes its list as
+positional arguments (and the parameters before it by position), a ``**kwargs`` one
+its dict as keywords.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def built_value(data: Any, module: types.ModuleType) -> Any:
             return getattr(builtins, data["__callable__"])
         if set(data) == {"__returns__"}:
             return _returning(built_value(data["__returns__"], module))
+        if set(data) == {"__set__"} and isinstance(data["__set__"], list):
+            return {built_value(item, module) for item in data["__set__"]}
         if set(data) == {"__class__", "args"} and isinstance(data["args"], dict):
             cls = lookup(module, str(data["__class__"]))
             return cls(**{k: built_value(v, module) for k, v in data["args"].items()})
