@@ -23,7 +23,8 @@ def values(source: str, kinds: dict[str, str] | None = None) -> list[tuple[str, 
 
 def test_a_comparison_gives_a_value_on_each_side_of_the_boundary() -> None:
     found = values("def f(n):\n    if n < 10:\n        return 1\n    return 2\n")
-    assert found == [("n", 9, "n_below_10"), ("n", 10, "n_is_10"), ("n", 11, "n_above_10")]
+    # At the boundary first, then the side that tells ``<=`` and ``n < 9`` apart, then 11.
+    assert found == [("n", 10, "n_is_10"), ("n", 9, "n_below_10"), ("n", 11, "n_above_10")]
 
 
 def test_an_expression_of_one_parameter_is_named_after_the_expression() -> None:

@@ -13,8 +13,9 @@ is kept only when
 - it is not the defaults alone (arguments equal to their literal defaults are
   left out of the set; one left empty carries nothing);
 - and it reaches a line, a branch or an outcome no other kept set reaches,
-  measured with coverage.py (:mod:`remora.code.probes.coverage_probe`) and chosen by
-  greedy set cover; a single set is not offered.
+  measured with coverage.py (:mod:`remora.code.probes.coverage_probe`), or sits at a
+  constant the code compares with or just outside it (``code <= 0x3FF``: 1023 and
+  1024), chosen by greedy set cover; a single set is not offered.
 
 A callable without parameters has nothing to vary: no set. A class's sets are
 its constructor's arguments, each kept for what its parameterless methods and
@@ -84,6 +85,7 @@ async def select_sets(
     rows, measured = await probe_argument_sets(
         context, sets, coverage=span.spec(), timeout_s=SAMPLE_CALL_TIMEOUT_S
     )
+    edges = {c.why for c in candidates if c.edge}
     gains: dict[str, frozenset[Any]] = {}
     usable: dict[str, KeptSet] = {}
     for row in rows:
@@ -92,6 +94,8 @@ async def select_sets(
             selection.drop("a call that fails or returns nothing a test can write")
             continue
         units = context_units(measured, row["name"]) | {("outcome", *outcome_key(row))}
+        why = str(row["name"]).rsplit(":", 1)[0]
+        units |= {("boundary", why)} if why in edges else set()  # 0x3FF and 0x400 both
         gains[row["name"]] = frozenset(units)
         owner = row.get("owner_args")
         usable[row["name"]] = KeptSet(row["name"], row["args"], owner, returns, raises)

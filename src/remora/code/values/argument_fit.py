@@ -19,8 +19,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from remora.code.values.annotations import head_name, parsed_annotation
+from remora.code.values.compared_kinds import compared_kinds
 from remora.code.values.derived_sets import ClassLookup
 from remora.code.values.parameters import Parameter, parameter_names
+from remora.code.values.type_aliases import admits_none
 
 __all__ = ["excluded_value", "read_attributes"]
 
@@ -120,15 +122,33 @@ def excluded_value(
     parameters: Sequence[Parameter],
     args: Mapping[str, Any],
     classes: ClassLookup,
+    module: ast.Module | None = None,
+    aliases: Mapping[str, str] | None = None,
 ) -> str | None:
     """Why the node's code excludes one of ``args`` (``"when: a str has no attribute
-    'isoformat'"``), or None when it excludes none."""
+    'isoformat'"``), or None when it excludes none. With ``aliases`` (the module's, see
+    :func:`remora.code.values.type_aliases.project_aliases`) a None is excluded where the
+    annotation takes none; an unannotated parameter the code compares only with numbers
+    takes no string, one compared only with strings no number (``module`` resolves the
+    constants compared with)."""
     reads = read_attributes(function) if function is not None else {}
     annotations = {p.name: p.annotation for p in parameters}
+    defaults = {p.name: p.default for p in parameters}
+    compared = compared_kinds(function, module) if function is not None else {}
     for name, value in args.items():
+        takes_none = aliases is None or name not in annotations
+        if (
+            value is None
+            and not takes_none
+            and not admits_none(annotations[name], defaults[name], aliases or {})
+        ):
+            return f"{name}: annotated {annotations[name]}, which takes no None"
         if not _builtin(value):
             continue
         kind = type(value).__name__
+        wanted = compared.get(name, ("", None))[0] if annotations.get(name) is None else ""
+        if wanted and wanted != ("str" if isinstance(value, str) else "number"):
+            return f"{name}: compared with {wanted} constants only, not a {kind}"
         if _annotation_excludes(annotations.get(name), value, classes):
             return f"{name}: annotated {annotations[name]}, not a {kind}"
         for attribute in sorted(reads.get(name, ())):

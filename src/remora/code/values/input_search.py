@@ -20,6 +20,8 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from remora.code.values.boundary_ranks import ranked_sides
+from remora.code.values.compared_kinds import listed_members, outside_member
 from remora.code.values.input_sources import (
     Scope,
     conversion_kinds,
@@ -31,10 +33,12 @@ from remora.code.values.input_sources import (
 )
 from remora.code.values.parameters import parameter_names
 from remora.code.values.regex_arguments import regex_values
+from remora.code.values.solved_values import Solver, anchor_of, is_arithmetic
 from remora.code.values.usage_kinds import CALLABLE_SAMPLE, usage_kind_names
 
 __all__ = [
     "Candidate",
+    "boundary_search",
     "boundary_values",
     "greedy_cover",
     "label",
@@ -77,6 +81,7 @@ class Candidate:
     args: dict[str, Any]
     why: str
     owner_args: dict[str, Any] | None = None
+    edge: bool = False  # at a constant the code compares with, or just outside it
 
 
 def label(value: Any) -> str:
@@ -144,8 +149,11 @@ def _sides(value: Any, op: ast.cmpop, words: str) -> list[tuple[Any, str]]:
     ]
 
 
-def _compare_values(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, str]]:
-    out: list[tuple[str, Any, str]] = []
+def _compare_values(
+    node: ast.Compare, scope: Scope, solver: Solver, listed: Mapping[str, set[Any]]
+) -> list[tuple[int, str, Any, str]]:
+    """``(rank, parameter, value, words)`` for each side of each comparison of ``node``."""
+    out: list[tuple[int, str, Any, str]] = []
     operands = [node.left, *node.comparators]
     for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
         for subject, other in ((left, right), (right, left)):
@@ -155,15 +163,24 @@ def _compare_values(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, str
                 continue
             if isinstance(op, ast.In | ast.NotIn) and subject is left and not known:
                 values = scope.members(other)
-                out += [(name, v, f"{name}_is_{label(v)}") for v in values]
+                out += [
+                    (2 if i else 0, name, v, f"{name}_is_{label(v)}") for i, v in enumerate(values)
+                ]
                 if values and all(isinstance(v, str) for v in values):
-                    out.append((name, "zz", f"{name}_is_not_listed"))
+                    out.append((0, name, "zz", f"{name}_is_not_listed"))
                 elif values and all(isinstance(v, int) for v in values):
-                    out.append((name, max(values) + 1, f"{name}_is_not_listed"))
+                    out.append(
+                        (
+                            0,
+                            name,
+                            outside_member(values, listed.get(name, set())),
+                            f"{name}_is_not_listed",
+                        )
+                    )
                 continue
             if isinstance(op, ast.In | ast.NotIn) and known and isinstance(value, str):
-                out.append((name, f"x{value}x", f"{name}_contains_{label(value)}"))
-                out.append((name, "x", f"{name}_lacks_{label(value)}"))
+                out.append((0, name, f"x{value}x", f"{name}_contains_{label(value)}"))
+                out.append((1, name, "x", f"{name}_lacks_{label(value)}"))
                 continue
             direct = any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(subject))
             if not known or (value is None and not direct):
@@ -171,13 +188,17 @@ def _compare_values(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, str
             expanded = substitute(subject, scope.derived)
             if _is_len(expanded) and isinstance(value, int) and not isinstance(value, bool):
                 lengths = [n for n in (value - 1, value, value + 1) if n >= 0]
-                out += [(name, "a" * n, f"{name}_of_length_{n}") for n in lengths]
+                out += [(0, name, "a" * n, f"{name}_of_length_{n}") for n in lengths]
                 continue
-            words = _expression_words(subject)
-            sides = _sides(value, op, words)
+            ranked = ranked_sides(
+                _sides(value, op, _expression_words(subject)), op, subject is left
+            )
+            if is_arithmetic(expanded, name):  # ``year % 400 == 0``: a year giving it 0
+                solved = [(r, solver.solve(expanded, name, v), w) for r, v, w in ranked]
+                ranked = [(r, v, w) for r, v, w in solved if v is not None]
             if scope.kinds.get(name) == "str" and reads_number(expanded):
-                sides = [(str(v) if isinstance(v, int | float) else v, w) for v, w in sides]
-            out += [(name, v, w) for v, w in sides]
+                ranked = [(r, str(v) if isinstance(v, int | float) else v, w) for r, v, w in ranked]
+            out += [(r, name, v, w) for r, v, w in ranked]
     return out
 
 
@@ -239,15 +260,33 @@ def boundary_values(
     says (``int``, ``str``...), for the falsy value of an ``if x:``. ``module``, the
     function's module, resolves the constants it compares with and the patterns it uses.
     """
+    return boundary_search(function, kinds, module)[0]
+
+
+def boundary_search(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    kinds: Mapping[str, str],
+    module: ast.Module | None = None,
+) -> tuple[list[tuple[str, Any, str]], set[str]]:
+    """:func:`boundary_values`, and the words of those at a compared constant or just
+    outside it (a sample set there shows a boundary: ``code_is_1023``, ``code_above_1023``)."""
     params = parameter_names(function)
     constants = local_constants(function, module_constants(module)) if module else {}
     usage = {n: k for n, k in usage_kind_names(function).items() if k in _FALSY}
     kinds = {**conversion_kinds(function), **usage, **kinds}
     scope = Scope(params, derived_locals(function, params), constants, kinds)
+    anchors = {name: anchor_of(name, kinds.get(name)) for name in params}
+    solver = Solver.of(function, scope, anchors)
+    listed = listed_members(function, scope)
     found: list[tuple[str, Any, str]] = []
+    later: list[tuple[int, str, Any, str]] = []  # the other sides, after every boundary's first
+    edges: set[str] = set()
     for node in ast.walk(function):
         if isinstance(node, ast.Compare):
-            found += _compare_values(node, scope)
+            ranked = _compare_values(node, scope, solver, listed)
+            found += [(n, v, w) for rank, n, v, w in ranked if rank == 0]
+            edges |= {w for rank, _n, _v, w in ranked if rank <= 1}
+            later += [item for item in ranked if item[0] > 0]
         elif isinstance(node, ast.Call):
             found += _call_values(node, scope)
         elif isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
@@ -255,11 +294,12 @@ def boundary_values(
         elif isinstance(node, ast.BoolOp):
             for value in node.values:
                 found += _truth_values(value, scope, kinds)
+    found += [(n, v, w) for _rank, n, v, w in sorted(later, key=lambda item: item[0])]
     found += regex_values(function, constants, scope.derived)
     unique: dict[tuple[str, str], tuple[str, Any, str]] = {}
     for name, value, words in found:
         unique.setdefault((name, repr(value)), (name, value, words))
-    return list(unique.values())
+    return list(unique.values()), edges
 
 
 def vary(base: Mapping[str, Any], values: Iterable[tuple[str, Any, str]]) -> list[Candidate]:

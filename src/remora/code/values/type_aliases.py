@@ -1,0 +1,147 @@
+"""Whether a parameter's annotation takes None, its aliases read through the module's assignments.
+
+``key: Key`` with ``Key = Tuple[str, ...]`` (in the module, or in the project module it
+imports ``Key`` from) takes no None, nor does ``parse_float: ParseFloat`` with
+``ParseFloat = Callable[[str], Any]``: a test calling ``is_(key=None)`` pins what the
+code does with an argument its own signature rules out (blind reviewers asked for
+such tests to be taken out). An annotation takes None when it has no annotation, its
+default is ``None``, or it is (once its aliases are put in) ``None``, ``Optional``, a
+union with ``None``, ``Any``, ``object``, ``Hashable``, a ``Literal`` holding ``None``, or a
+name bound to a call (``T = TypeVar("T")``). Read with :mod:`ast`; nothing is imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from remora import python_ast
+from remora.code.context import CodeContext
+from remora.code.import_paths import module_files, package_of
+from remora.code.values.annotations import head_name, parsed_annotation
+from remora.code.values.class_lookup import _imported_names
+from remora.code.values.parameters import Parameter
+
+__all__ = [
+    "admits_none",
+    "module_aliases",
+    "project_aliases",
+    "resolved_annotation",
+    "resolved_parameters",
+]
+
+_TAKES_NONE = {"Any", "object", "Hashable", "Optional", "None", "NoneType"}
+_MAX_DEPTH = 4  # an alias of an alias ...; a cycle stops here
+
+
+def module_aliases(tree: ast.Module) -> dict[str, str]:
+    """``name -> the annotation text it stands for`` for each name the module binds once,
+    at its top level (``Key = Tuple[str, ...]``, ``Pos: TypeAlias = int``)."""
+    bound: dict[str, int] = {}
+    found: dict[str, str] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target, value = statement.target, statement.value
+        else:
+            continue
+        if isinstance(target, ast.Name):
+            bound[target.id] = bound.get(target.id, 0) + 1
+            found[target.id] = ast.unparse(value)
+    return {name: text for name, text in found.items() if bound[name] == 1}
+
+
+def project_aliases(context: CodeContext) -> dict[str, str]:
+    """The aliases of the node's module and those it imports from the project's modules."""
+    text = context.node_file_text()
+    try:
+        tree = python_ast.parse(text)
+    except SyntaxError:
+        return {}
+    found: dict[str, str] = {}
+    try:
+        imported = _imported_names(tree, package_of(context, context.bound_node().file_path))
+    except ValueError:
+        imported = {}
+    for name, (module, original) in imported.items():
+        for path in module_files(context, module):
+            if not context.workspace.exists(path):
+                continue
+            try:
+                theirs = module_aliases(python_ast.parse(context.read_text(path)))
+            except SyntaxError:
+                break
+            if original in theirs:
+                found[name] = theirs[original]
+            break
+    return {**found, **module_aliases(tree)}
+
+
+class _PutAliases(ast.NodeTransformer):
+    def __init__(self, aliases: Mapping[str, str]) -> None:
+        self.aliases = aliases
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        text = self.aliases.get(node.id)
+        if text is None:
+            return node
+        try:
+            return python_ast.parse_expression(text)
+        except SyntaxError:
+            return node
+
+
+def resolved_annotation(annotation: str | None, aliases: Mapping[str, str]) -> str | None:
+    """The annotation with each alias replaced by what it stands for (``Key`` ->
+    ``Tuple[str, ...]``); the annotation itself where nothing is replaced."""
+    tree = parsed_annotation(annotation)
+    if tree is None or not aliases:
+        return annotation
+    for _ in range(_MAX_DEPTH):
+        changed = _PutAliases(aliases).visit(python_ast.parse_expression(ast.unparse(tree)))
+        if not isinstance(changed, ast.expr) or ast.dump(changed) == ast.dump(tree):
+            break
+        tree = changed
+    text = ast.unparse(tree)
+    return annotation if text == annotation else text
+
+
+def _parts(tree: ast.expr) -> list[ast.expr]:
+    """The alternatives of ``A | B`` and ``Union[A, B]`` (an ``Optional`` is kept whole)."""
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.BitOr):
+        return _parts(tree.left) + _parts(tree.right)
+    if isinstance(tree, ast.Subscript) and head_name(tree.value) == "Union":
+        items = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
+        return [part for item in items for part in _parts(item)]
+    return [tree]
+
+
+def _takes_none(part: ast.expr) -> bool:
+    if isinstance(part, ast.Constant):
+        return part.value is None or isinstance(part.value, str)  # a forward reference
+    if isinstance(part, ast.Call):
+        return True  # ``TypeVar("T")``, ``NewType(...)``: not read here
+    head = head_name(part)
+    if head == "Literal" and isinstance(part, ast.Subscript):
+        items = part.slice.elts if isinstance(part.slice, ast.Tuple) else [part.slice]
+        return any(isinstance(i, ast.Constant) and i.value is None for i in items)
+    return not head or head in _TAKES_NONE
+
+
+def admits_none(annotation: str | None, default: str | None, aliases: Mapping[str, str]) -> bool:
+    """Whether the parameter may be given None: no annotation, a ``None`` default, or an
+    annotation (its aliases put in) one of whose alternatives takes None."""
+    if default == "None":
+        return True
+    tree = parsed_annotation(resolved_annotation(annotation, aliases))
+    return tree is None or any(_takes_none(part) for part in _parts(tree))
+
+
+def resolved_parameters(
+    parameters: Sequence[Parameter], aliases: Mapping[str, str]
+) -> list[Parameter]:
+    """The parameters with their annotations' aliases put in, so a value derived for
+    ``key: Key`` is a tuple of strings, not the None of a name nothing here knows."""
+    return [replace(p, annotation=resolved_annotation(p.annotation, aliases)) for p in parameters]
