@@ -18,6 +18,8 @@ code (that is :mod:`remora.code.probes`).
   method changes;
 - :mod:`.keyed_arguments`, :mod:`.collection_arguments`, :mod:`.callable_arguments`,
   :mod:`.float_values`: values the code's reads, loops, calls and checks ask for;
+  :mod:`.mapping_shapes`: a mapping whose values are of the kind their uses say (a dict
+  of sets for a graph);
 - :mod:`.argument_fit`: values a parameter's annotation or uses exclude;
 - :mod:`.project_values`, :mod:`.call_sites`, :mod:`.sourced_strings`: values the project
   itself offers (its calls, doctests, tables and strings);

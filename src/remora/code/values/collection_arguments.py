@@ -26,7 +26,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.values.parameters import parameter_names
 
-__all__ = ["DICT_SAMPLE", "collection_values", "dict_parameters"]
+__all__ = ["DICT_SAMPLE", "collection_values", "dict_parameters", "helpers_given"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 DICT_SAMPLE: dict[str, Any] = {"a": 1, "b": 0}
@@ -38,8 +38,17 @@ _BUILTIN_DEFAULTS = frozenset({"dict", "list", "tuple", "set", "str", "int", "bo
 
 
 def _used_as_dict(function: ast.AST, name: str) -> bool:
-    """``name.items()``-like calls, or ``x.update(name)``."""
+    """``name.items()``-like calls, ``x.update(name)``, or ``name[k]`` in a loop over it."""
+    keys = set(_loop_names(function, name))
     for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+            and isinstance(node.slice, ast.Name)
+            and node.slice.id in keys
+        ):
+            return True
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
             continue
         on = node.func.value
@@ -52,12 +61,20 @@ def _used_as_dict(function: ast.AST, name: str) -> bool:
     return False
 
 
-def dict_parameters(function: Function) -> set[str]:
-    """Parameters (``*args`` and ``**kwargs`` aside) the function uses as dicts."""
-    return {name for name in parameter_names(function) if _used_as_dict(function, name)}
+def dict_parameters(function: Function, module: ast.Module | None = None) -> set[str]:
+    """Parameters (``*args`` and ``**kwargs`` aside) the function uses as dicts, or hands to
+    a function of ``module`` that does (``flatten(data)`` calling ``walk(data)``)."""
+    return {name for name in parameter_names(function) if _dict_in(function, name, module, 2)}
 
 
-def _loop_names(function: Function, name: str) -> list[str]:
+def _dict_in(function: Function, name: str, module: ast.Module | None, depth: int) -> bool:
+    if _used_as_dict(function, name):
+        return True
+    handed = helpers_given(function, name, module) if depth else []
+    return any(_dict_in(helper, taken, module, depth - 1) for helper, taken in handed)
+
+
+def _loop_names(function: ast.AST, name: str) -> list[str]:
     """The names ``for x in name`` binds."""
     return [
         node.target.id
@@ -161,7 +178,7 @@ def _default_value(nodes: list[ast.expr]) -> Any:
     return value if isinstance(value, int | float | str | bool) else 1
 
 
-def _helpers_given(
+def helpers_given(
     function: Function, name: str, module: ast.Module | None
 ) -> list[tuple[ast.FunctionDef, str]]:
     """The module's functions ``function`` hands ``name`` to, as the parameter they take
@@ -187,7 +204,7 @@ def _kwargs_values(
     function: Function, name: str, module: ast.Module | None
 ) -> list[tuple[Any, str]]:
     reads = _keyword_reads(function, name)
-    for helper, parameter in _helpers_given(function, name, module):
+    for helper, parameter in helpers_given(function, name, module):
         for key, value in _keyword_reads(helper, parameter).items():
             reads.setdefault(key, value)
     taken = parameter_names(function)
@@ -209,7 +226,7 @@ def collection_values(
     if arguments.kwarg is not None:
         double = arguments.kwarg.arg
         found += [(double, v, w) for v, w in _kwargs_values(function, double, module)]
-    dicts = [n for n in sorted(dict_parameters(function)) if isinstance(base.get(n), dict)]
+    dicts = [n for n in sorted(dict_parameters(function, module)) if isinstance(base.get(n), dict)]
     found += [(n, {}, f"{n}_is_empty") for n in dicts if base[n]]
     if dicts:
         key = _keys_of({n: base[n] for n in dicts})[0]

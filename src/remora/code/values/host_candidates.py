@@ -5,7 +5,8 @@ each parameter) varied one parameter at a time at each boundary the code tests
 (:mod:`remora.code.values.input_search`), at the values its tables hold
 (:mod:`remora.code.values.project_values`), for the parameters it calls
 (:mod:`remora.code.values.callable_arguments`) and those holding several values
-(:mod:`remora.code.values.collection_arguments`); a method's owner in each state it
+(:mod:`remora.code.values.collection_arguments`; a mapping's values of the kind their
+uses say: :mod:`remora.code.values.mapping_shapes`); a method's owner in each state it
 branches on; docstring examples and the project's own calls.
 """
 
@@ -30,6 +31,7 @@ from remora.code.values.input_search import Candidate, boundary_values, vary
 from remora.code.values.input_sources import derived_locals
 from remora.code.values.instance_search import owner_candidates, state_boundaries
 from remora.code.values.keyed_arguments import fitted_arguments
+from remora.code.values.mapping_shapes import mapping_samples
 from remora.code.values.parameters import parameter_names, parameter_of
 from remora.code.values.project_values import (
     named_defaults,
@@ -91,13 +93,19 @@ def host_candidates(context: CodeContext, target: dict[str, Any]) -> list[Candid
     text = context.node_file_text()
     fitted: list[Candidate] = []
     called: list[tuple[str, Any, str]] = []
+    module = python_ast.parse(text)  # its constants, patterns and the helpers it calls
+    mappings: dict[str, list[tuple[Any, str]]] = {}
     if function is not None:  # a value its use says the code wants, where the name misled
         for name, value in usage_kinds(function).items():
             if name in base and type(base[name]) is not type(value):
                 base[name] = value
-        for name in dict_parameters(function) & set(base):
+        for name in dict_parameters(function, module) & set(base):
             if not base[name] or not isinstance(base[name], dict):
                 base[name] = dict(DICT_SAMPLE)  # a loop over it runs, its values go both ways
+        # Values of the kind their uses say (a dict of sets), where no instance was chosen.
+        shapes = mapping_samples(function, module).items()
+        mappings = {n: s for n, s in shapes if n in base and "__class__" not in base[n]}
+        base.update({name: samples[0][0] for name, samples in mappings.items()})
         defaults = {str(p["name"]): p.get("default") for p in target["parameters"]}
         keep_default, callables, called = called_parameter_values(function, defaults)
         base.update({n: v for n, v in callables.items() if n in base})
@@ -107,7 +115,6 @@ def host_candidates(context: CodeContext, target: dict[str, Any]) -> list[Candid
             function, target["parameters"], base, sorted(module_names(text)), lookup
         )
         base.update(shaped)
-    module = python_ast.parse(text)  # its constants and compiled patterns
     base.update(named_defaults(context, module, target["parameters"]))
     values = boundary_values(function, _kinds(target), module) if function is not None else []
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}
@@ -115,6 +122,7 @@ def host_candidates(context: CodeContext, target: dict[str, Any]) -> list[Candid
         values += state_boundaries(function, text, target, owner, _kinds(target))
     if function is not None:  # a name the module's tables hold, where the code looks one up
         values += called + collection_values(function, base, module)
+        values += [(n, v, w) for n, samples in mappings.items() for v, w in samples[1:]]
         values += non_finite_values(function, derived_locals(function, parameter_names(function)))
         values += table_values(context, function, module, _kinds(target))
     docstring = (ast.get_docstring(function) or "") if function is not None else ""

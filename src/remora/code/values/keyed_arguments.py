@@ -20,12 +20,12 @@ from remora import python_ast
 from remora.code.values.derived_sets import ClassLookup, sample_value
 from remora.code.values.input_search import Candidate, label
 
-__all__ = ["attribute_classes", "fitted_arguments", "keyed_dicts"]
+__all__ = ["attribute_classes", "fitted_arguments", "keyed_dicts", "reads_of_keys"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def _reads_of_keys(function: Function, name: str) -> tuple[list[ast.Subscript], list[ast.Call]]:
+def reads_of_keys(function: Function, name: str) -> tuple[list[ast.Subscript], list[ast.Call]]:
     """``name["k"]`` reads and ``name.get("k", ...)`` calls with a constant string key."""
     subscripts: list[ast.Subscript] = []
     gets: list[ast.Call] = []
@@ -67,7 +67,7 @@ class _KeyedValues:
                 self.parents[id(child)] = parent
 
     def keyed(self, name: str, with_optional: bool, depth: int = 0) -> dict[str, Any]:
-        subscripts, gets = _reads_of_keys(self.function, name)
+        subscripts, gets = reads_of_keys(self.function, name)
         out: dict[str, Any] = {}
         for node in subscripts:
             key = node.slice.value if isinstance(node.slice, ast.Constant) else ""
@@ -142,7 +142,7 @@ def keyed_dicts(
     required: dict[str, dict[str, Any]] = {}
     fuller: list[tuple[dict[str, Any], str]] = []
     for name in params:
-        subscripts, gets = _reads_of_keys(function, name)
+        subscripts, gets = reads_of_keys(function, name)
         if subscripts:
             required[name] = values.keyed(name, False)
         if gets:

@@ -9,7 +9,13 @@ from typing import Any
 
 from remora.code.values.parameters import parameter_names
 
-__all__ = ["CALLABLE_SAMPLE", "called_parameters", "usage_kind_names", "usage_kinds"]
+__all__ = [
+    "CALLABLE_SAMPLE",
+    "called_parameters",
+    "method_kind",
+    "usage_kind_names",
+    "usage_kinds",
+]
 
 # A parameter the code calls, or hands to map/filter or a key=: a builtin that takes any
 # one argument, sent to the probe as this marker and written in a test as its name.
@@ -40,6 +46,17 @@ _METHOD_KINDS = {
     "startswith": "str",
     "endswith": "str",
     "append": "list",
+    "extend": "list",
+    "insert": "list",
+    "add": "set",
+    "discard": "set",
+    "difference": "set",
+    "intersection": "set",
+    "union": "set",
+    "issubset": "set",
+    "issuperset": "set",
+    "isdisjoint": "set",
+    "symmetric_difference": "set",
 }
 _KIND_SAMPLES: dict[str, Any] = {
     "dict": {},
@@ -50,9 +67,15 @@ _KIND_SAMPLES: dict[str, Any] = {
 }
 
 
+def method_kind(method: str) -> str | None:
+    """The kind a call of ``method`` on a value says it is: ``lower`` a str, ``items`` a
+    dict, ``append`` a list, ``discard`` a set; None for a method several kinds have."""
+    return _METHOD_KINDS.get(method)
+
+
 def usage_kind_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
-    """The kind (``dict``, ``str``, ``list``, ``int``, ``callable``) each parameter's first
-    telling use says."""
+    """The kind (``dict``, ``str``, ``list``, ``set``, ``int``, ``callable``) each parameter's
+    first telling use says."""
     params = parameter_names(function)
     kinds: dict[str, str] = {}
     for node in ast.walk(function):
@@ -78,5 +101,7 @@ def usage_kind_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[s
 
 def usage_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Any]:
     """A sample value for each parameter whose use says its type: ``p.get(...)`` a dict,
-    ``p.lower()`` a string, ``p >> 10`` or ``p & 3`` an integer (first use wins)."""
-    return {name: _KIND_SAMPLES[kind] for name, kind in usage_kind_names(function).items()}
+    ``p.lower()`` a string, ``p >> 10`` or ``p & 3`` an integer (first use wins). A set has
+    no sample here: ``p.add(x)`` is as often a project object's method."""
+    kinds = usage_kind_names(function).items()
+    return {name: _KIND_SAMPLES[kind] for name, kind in kinds if kind in _KIND_SAMPLES}
