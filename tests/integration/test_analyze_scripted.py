@@ -121,7 +121,7 @@ def test_docstring_style_comes_from_the_operation_options(tmp_path: Path) -> Non
     turns = [
         step(
             "write_docstring",
-            summary="add up the prices",
+            summary="add up the prices and return the sum",
             params={"prices": "Numbers to add."},
             returns="Their sum.",
         ),
@@ -138,7 +138,8 @@ def test_docstring_style_comes_from_the_operation_options(tmp_path: Path) -> Non
         text = (ws.read("pkg/shop.py") or b"").decode()
     assert text == SHOP.replace(
         "def total(prices):\n",
-        'def total(prices):\n    """Add up the prices.\n\n    Parameters\n    ----------\n'
+        'def total(prices):\n    """Add up the prices and return the sum.\n\n    Parameters\n'
+        "    ----------\n"
         "    prices\n        Numbers to add.\n\n    Returns\n    -------\n    object\n"
         '        Their sum.\n    """\n',
     )

@@ -154,7 +154,7 @@ async def test_existing_docstring_keeps_what_it_said_when_the_model_says_less(
     assert result["written"] is False and "params.item" in str(result["reason"])
     assert text == SOURCE
     result, text = await write(
-        root, "Cart.add", "numpy", "Put an item in the cart.", params={"qty": "How many."}
+        root, "Cart.add", "numpy", "Put qty of an item in the cart.", params={"qty": "How many."}
     )
     assert "params.item" in result["filled"]
     assert "summary kept from the existing docstring" in result["filled"]
@@ -175,10 +175,11 @@ async def test_class_docstring_with_sections_it_does_not_rebuild_is_kept(tmp_pat
 
 async def test_multiline_signature_method_gets_a_docstring_at_body_indent(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
-    _, text = await write(root, "Cart.fetch", "google", "Fetch the url.", returns="The url.")
-    assert '        url: str,  # the url\n    ):\n        """Fetch the url.\n' in text
+    summary = "Fetch the url and return it."
+    _, text = await write(root, "Cart.fetch", "google", summary, returns="The url.")
+    assert f'        url: str,  # the url\n    ):\n        """{summary}\n' in text
     # Issue 57: no bare "url (str):" entry; a section only when every parameter says something.
-    assert docstring_of(text, "Cart.fetch") == "Fetch the url.\n\nReturns:\n    The url."
+    assert docstring_of(text, "Cart.fetch") == f"{summary}\n\nReturns:\n    The url."
 
 
 async def test_module_docstring_goes_after_the_header_comments(tmp_path: Path) -> None:

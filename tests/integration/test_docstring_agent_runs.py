@@ -82,7 +82,7 @@ async def test_a_dataclass_documents_what_its_constructor_takes(
 ) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     pieces = {
-        "summary": "An order of one customer.",
+        "summary": "An order of one customer and its lines.",
         "params": {
             "total": "Sum of the lines.",
             "customer": "Who placed it.",
@@ -104,7 +104,7 @@ async def test_a_dataclass_documents_what_its_constructor_takes(
     order = ast.parse(text).body[1]
     assert isinstance(order, ast.ClassDef)
     assert ast.get_docstring(order) == (
-        "An order of one customer.\n\n"
+        "An order of one customer and its lines.\n\n"
         "Args:\n"
         "    customer (str): Who placed it.\n"
         "    lines (list[str]): What was ordered, one entry a line."

@@ -117,12 +117,35 @@ async def test_drafts_that_copy_a_neighbour_leave_the_words_to_the_model(
     assert "it copies the docstring of total" in first
 
 
+async def test_a_draft_that_restates_the_name_leaves_the_words_to_the_model(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    result, provider, text = await drive(
+        runtime,
+        root,
+        "log",
+        ["Log the message.", "Log a message."],
+        [tool_turn(("write_docstring", {"summary": "Log the given message."}))],
+    )
+    # The model's turn sees why both drafts were refused.
+    first = provider.requests[0].messages[1].text
+    assert "it restates the name 'log'; say what it returns or changes" in first
+    # Its own summary restates the name too: no docstring is proposed.
+    assert result.status != "success", result.to_dict()
+    assert text == SOURCE
+
+
 async def test_a_model_that_cannot_answer_gets_its_turn(
     tmp_path: Path, runtime: SandboxRuntime
 ) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     result, provider, _ = await drive(
-        runtime, root, "log", [], [tool_turn(("write_docstring", {"summary": "Keep a message."}))]
+        runtime,
+        root,
+        "log",
+        [],
+        [tool_turn(("write_docstring", {"summary": "Keep a message in the sink."}))],
     )
     assert result.status == "success", result.to_dict()
     assert "the model did not answer" in provider.requests[0].messages[1].text

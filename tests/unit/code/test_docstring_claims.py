@@ -195,10 +195,13 @@ def test_an_exception_entry_says_when_it_is_raised_or_is_left_out() -> None:
         "def check(size):\n    for part in size:\n        if part:\n            raise KeyError()"
     )
     plan = compose(
-        node("check", source + "\n", "function"), Pieces(summary="Check each size."), "google", None
+        node("check", source + "\n", "function"),
+        Pieces(summary="Check each size for a truthy part."),
+        "google",
+        None,
     )
     # Raised from inside a loop: no condition Remora can state, so no entry.
-    assert plan["text"] == "Check each size."
+    assert plan["text"] == "Check each size for a truthy part."
     assert "raises.KeyError: nothing known about when it is raised" in plan["left_out"]
     _, refused = check_pieces(node("Bed.sow"), Pieces(raises={"IndexError": "An IndexError."}))
     assert refused[0]["reason"].startswith("it does not say when IndexError is raised")
@@ -215,9 +218,12 @@ def test_a_parameter_entry_with_only_its_type_or_default_is_refused() -> None:
     assert [r["field"] for r in refused] == ["params.litres", "params.warm"]
     assert all(r["reason"].startswith("it gives only the name, type or default") for r in refused)
     plan = compose(
-        pour, Pieces(summary="Pour the litres.", params={"litres": "How much."}), "google", None
+        pour,
+        Pieces(summary="Pour the litres when warm.", params={"litres": "How much."}),
+        "google",
+        None,
     )
-    assert plan["text"] == "Pour the litres."  # warm says nothing: no section at all
+    assert plan["text"] == "Pour the litres when warm."  # warm says nothing: no section at all
 
 
 @pytest.mark.parametrize(

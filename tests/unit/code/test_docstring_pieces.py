@@ -47,7 +47,7 @@ def method(name: str) -> SourceNode:
         (Pieces(summary="return default"), "summary", "it is Python code, not words"),
         (Pieces(summary="Say what the code does."), "summary", "it echoes the instructions"),
         (Pieces(summary="The get method looks up a SKU."), "summary", "it names Warehouse.get"),
-        (Pieces(summary="Find it"), "summary", ""),
+        (Pieces(summary="Find stock"), "summary", ""),
         # 0 is the default in the code: a number the code holds may be stated.
         (Pieces(summary="Look up a SKU, else 0"), "summary", ""),
         (Pieces(params={"default": "Stock to report, 0 unless given."}), "params.default", ""),
@@ -235,15 +235,15 @@ def test_what_is_missing_is_filled_from_facts_only() -> None:
     # Issue 57: a default or a type alone ("default (int): Defaults to ``0``.", a bare
     # "KeyError:") repeats the signature; the section is written only when every parameter
     # says something, and an exception says when it is raised, from its raise's condition.
-    given = Pieces(summary="look up a SKU", params={"sku": "Stock keeping unit to find."})
+    given = Pieces(summary="look up a SKU in stock", params={"sku": "Stock keeping unit to find."})
     plan = compose(method("get"), given, "google", None)
-    assert plan["text"] == "Look up a SKU.\n\nRaises:\n    KeyError: If ``not sku``."
+    assert plan["text"] == "Look up a SKU in stock.\n\nRaises:\n    KeyError: If ``not sku``."
     assert plan["filled"] == ["raises.KeyError from the condition of its raise"]
     assert plan["left_out"] == ["params: not every parameter has a description"]
     given.params["default"] = "What to return when the SKU is empty."
     plan = compose(method("get"), given, "google", None)
     assert plan["text"] == (
-        "Look up a SKU.\n\n"
+        "Look up a SKU in stock.\n\n"
         "Args:\n"
         "    sku (str): Stock keeping unit to find.\n"
         "    default (int): What to return when the SKU is empty.\n\n"
@@ -281,13 +281,13 @@ def test_sections_that_are_not_rebuilt_keep_the_docstring_as_it_is() -> None:
 
 def test_sphinx_style() -> None:
     given = Pieces(
-        summary="Look up a SKU.",
+        summary="Look up a SKU in stock.",
         returns="The count found.",
         params={"sku": "Code printed on the label.", "default": "Count for an empty SKU."},
     )
     plan = compose(method("get"), given, "sphinx", None)
     assert plan["text"] == (
-        "Look up a SKU.\n\n"
+        "Look up a SKU in stock.\n\n"
         ":param sku: Code printed on the label.\n:type sku: str\n"
         ":param default: Count for an empty SKU.\n:type default: int\n"
         ":returns: The count found.\n:rtype: int\n"

@@ -59,7 +59,7 @@ _GENERAL_WORDS = _listed(
     return get set add remove update create build make check compute calculate find look read
     load store keep convert format parse compare sort filter join split apply call use hold
     contain raise give take pass initialize initialise construct describe represent print write
-    save run register start stop open close clear reset exceed fewer reach differ match
+    save run register start stop open close clear reset exceed fewer reach differ match mark
     identical distinct helper utility function method tool module package constant mean median
     average maximum minimum largest smallest"""
 )

@@ -1,0 +1,134 @@
+"""A summary that only restates the node's name, refused: it tells a reader nothing.
+
+"Parse a basic string." on ``parse_basic_str``, "Finalize pending flags." on
+``Flags.finalize_pending``, "Bump the major version of the given version number." on
+``bump_major(version)``: every word is the name's, its owner's (the class or function
+it is defined in), a parameter's, or a general word (vocabulary.py's: articles,
+prepositions, "given", "number", the verbs every program uses). A maintainer rejects
+such a docstring as noise; what the name hides is what a summary is for: what it
+returns, what it changes, when it raises, what a term means.
+
+A summary word matches a name word by its stem ("flags" is "flag"), as an abbreviation
+spelled out ("str" is "string", "ws" "whitespace", "pos" "position": the name word's
+letters in order, from the same first letter), or as a part of a compound name word
+("line" of ``multiline``). Saying that the node returns a value ("Return …") is
+something the name does not say, unless the name itself is a returning verb
+(``get_…``). The reason says what to write instead, from the body's facts (what it
+returns, what it raises), so the model's one retry can fix it. (prose.py refuses any
+piece made of its subject's name words alone before this; this is the summary's check,
+which knows the node.)
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import PurePosixPath
+
+from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.claims import RETURNING_VERBS
+from remora.code.docstring.facts import name_words, word_tokens
+from remora.code.docstring.sections import documented_parameters
+from remora.code.docstring.vocabulary import GENERAL_STEMS, stem
+from remora.code.parsing import SourceNode, node_returns
+
+__all__ = ["restating"]
+
+# The verbs by which a summary says what a node hands back, by stem: a name made of
+# nouns ("max_days_in_month") does not say it.
+_RETURNING = frozenset(stem(w) for w in RETURNING_VERBS)
+# The longest returned expression a reason quotes.
+_QUOTED = 40
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """``short`` is ``word`` shortened: its letters in order, from the same first letter."""
+    if len(short) < 2 or len(short) >= len(word) or short[0] != word[0]:
+        return False
+    rest = iter(word)
+    return all(letter in rest for letter in short)
+
+
+def _matches(known: str, word: str) -> bool:
+    """A summary ``word`` says no more than the name word ``known``."""
+    root = stem(known)
+    if root == stem(word) or (len(root) >= 4 and word.startswith(root)):  # "parsing"
+        return True
+    if root in GENERAL_STEMS:  # "in", "is", "set": too short or general to expand
+        return False
+    return _abbreviates(known, word) or (len(word) >= 3 and word in known)
+
+
+def _words(name: str) -> set[str]:
+    """A name's words, digits dropped (``ver1``: "ver")."""
+    return {re.sub(r"\d+", "", w) for w in name_words(name)} - {""}
+
+
+def _names(node: SourceNode) -> tuple[set[str], set[str], list[set[str]]]:
+    """The words of the node's own name, of its owners' (the class or function it is
+    defined in) and of each of its parameters."""
+    *owners, own = node.ref.full_name.split(".")
+    if node.ref.node_type == "file":
+        owners, own = [], PurePosixPath(node.ref.full_name).stem
+    parameters = documented_parameters(node).parameters or []
+    return (
+        _words(own),
+        {w for owner in owners for w in _words(owner)},
+        [_words(p["name"]) for p in parameters],
+    )
+
+
+def _returns(node: SourceNode) -> bool:
+    if node.ref.node_type not in ("function", "method") or node.definition is None:
+        return False
+    returned = node_returns(node)
+    return bool(returned["returns_value"] or returned["is_generator"])
+
+
+def _what_to_say(node: SourceNode) -> str:
+    """What the reason asks for instead, with the body's facts where there are any."""
+    kind = node.ref.node_type
+    if kind == "class":
+        return "say what one instance holds or is for that its name does not say"
+    if kind == "file":
+        return "say what the module provides that its name does not say"
+    facts = body_facts(node)
+    seen = dict.fromkeys(ast.unparse(e) for e in facts.returned)
+    shown = [f"`{code}`" for code in seen if len(code) <= _QUOTED][:2]
+    found = []
+    if shown:
+        found.append("it returns " + " or ".join(shown))
+    if facts.raise_conditions:
+        found.append("it raises " + ", ".join(sorted(facts.raise_conditions)[:2]))
+    ask = "say what it returns or changes, or when it raises"
+    return f"{ask}, from the body: {'; '.join(found)}" if found else ask
+
+
+def restating(node: SourceNode, summary: str) -> str:
+    """Why ``summary`` says nothing beyond the node's name ('' when it says more).
+
+    It says more with a word of its own; by leaving out a word of the name and saying
+    it in other words ("Convert …" on ``want_bytes``); by saying that it returns a
+    value where the name does not; or by naming two of the parameters, which says how
+    the arguments go together ("from the string starting at the given position").
+    """
+    own, owners, parameters = _names(node)
+    tokens = word_tokens(summary)
+    if any(stem(w) not in GENERAL_STEMS and not any(_matches(w, t) for t in tokens) for w in own):
+        return ""
+    says_return = _returns(node) and not any(stem(w) in _RETURNING for w in own | owners)
+    arguments = set()
+    for word in tokens:
+        if says_return and stem(word) in _RETURNING:
+            return ""
+        if any(_matches(k, word) for k in own | owners):
+            continue
+        if any(_matches(k, word) for words in parameters for k in words):
+            arguments.add(word)
+        elif stem(word) not in GENERAL_STEMS:
+            return ""
+    if len(arguments) >= 2:
+        return ""
+    file = node.ref.node_type == "file"
+    name = PurePosixPath(node.ref.full_name).stem if file else node.ref.full_name.split(".")[-1]
+    return f"it restates the name {name!r}; {_what_to_say(node)}"

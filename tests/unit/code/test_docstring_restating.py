@@ -1,0 +1,214 @@
+"""A summary that only restates the node's name is refused, with what to write instead.
+
+The cases are the review corpus's development part (tomli 2.0.1, semver 3.0.2,
+itsdangerous 2.2.0, isodate 0.7.2): small excerpts of the functions, and the summaries
+blind reviewers rejected as noise ("it only restates the name") or accepted.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from remora.code.docstring.pieces import Pieces, check_pieces
+from remora.code.docstring.text import compose
+from remora.code.parsing import NodeRef, SourceNode, locate, parse
+
+TOMLI = """\
+class Flags:
+    FROZEN = 0
+
+    def __init__(self) -> None:
+        self._flags: dict[str, dict] = {}
+        self._pending_flags: set[tuple[Key, int]] = set()
+
+    def finalize_pending(self) -> None:
+        for key, flag in self._pending_flags:
+            self.set(key, flag, recursive=False)
+        self._pending_flags.clear()
+
+    def unset_all(self, key: Key) -> None:
+        cont = self._flags
+        for k in key[:-1]:
+            if k not in cont:
+                return
+            cont = cont[k]["nested"]
+        cont.pop(key[-1], None)
+
+
+def skip_comment(src: str, pos: Pos) -> Pos:
+    try:
+        char: str | None = src[pos]
+    except IndexError:
+        char = None
+    if char == "#":
+        return skip_until(src, pos + 1, "\\n", error_on=ILLEGAL_COMMENT_CHARS, error_on_eof=False)
+    return pos
+
+
+def skip_comments_and_array_ws(src: str, pos: Pos) -> Pos:
+    while True:
+        pos_before_skip = pos
+        pos = skip_chars(src, pos, TOML_WS_AND_NEWLINE)
+        pos = skip_comment(src, pos)
+        if pos == pos_before_skip:
+            return pos
+
+
+def parse_key_value_pair(
+    src: str, pos: Pos, parse_float: ParseFloat, nest_lvl: int
+) -> tuple[Pos, Key, Any]:
+    pos, key = parse_key(src, pos)
+    if src[pos] != "=":
+        raise TOMLDecodeError("Expected '=' after a key in a key/value pair", src, pos)
+    pos, value = parse_value(src, pos + 1, parse_float, nest_lvl)
+    return pos, key, value
+
+
+def parse_basic_str(src: str, pos: Pos, *, multiline: bool) -> tuple[Pos, str]:
+    result = ""
+    start_pos = pos
+    while True:
+        char = src[pos]
+        if char == '"':
+            return pos + 1, result + src[start_pos:pos]
+        pos += 1
+
+
+def parse_array(src: str, pos: Pos, parse_float: ParseFloat, nest_lvl: int) -> tuple[Pos, list]:
+    pos += 1
+    array: list = []
+    pos = skip_comments_and_array_ws(src, pos)
+    if src.startswith("]", pos):
+        return pos + 1, array
+    return pos, array
+"""
+
+SEMVER = """\
+def deprecated(func=None, *, replace=None, version=None, remove=None, category=DeprecationWarning):
+    if func is None:
+        return partial(deprecated, replace=replace, version=version, remove=remove)
+    return wrapper
+
+
+def parse(version):
+    return Version.parse(version).to_dict()
+
+
+def bump_major(version):
+    return str(Version.parse(version).bump_major())
+
+
+def finalize_version(version):
+    verinfo = Version.parse(version)
+    return str(verinfo.finalize_version())
+"""
+
+ITSDANGEROUS = """\
+def want_bytes(s: str | bytes, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+    if isinstance(s, str):
+        s = s.encode(encoding, errors)
+    return s
+"""
+
+ISODATE = """\
+def max_days_in_month(year: int, month: int) -> int:
+    if month in (1, 3, 5, 7, 8, 10, 12):
+        return 31
+    if month in (4, 6, 9, 11):
+        return 30
+    return 29 if year % 4 == 0 else 28
+"""
+
+
+def located(source: str, name: str, kind: str = "function") -> SourceNode:
+    return locate(parse(source, "pkg/module.py"), NodeRef(kind, name, 0))
+
+
+def summary_refusal(source: str, name: str, summary: str, kind: str = "function") -> str:
+    _, refused = check_pieces(located(source, name, kind), Pieces(summary=summary))
+    return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "kind", "summary"),
+    [
+        # The owner class's name ("flags") and the method's (tomli, 0.5B and 1.5B).
+        (TOMLI, "Flags.finalize_pending", "method", "Finalize pending flags."),
+        (TOMLI, "Flags.finalize_pending", "method", "Finalize any pending flags."),
+        # Abbreviations spelled out: "str" is "string", "ws" "whitespace".
+        (TOMLI, "parse_basic_str", "function", "Parse a basic string."),
+        (TOMLI, "skip_comments_and_array_ws", "function", "Skip comments and array whitespace."),
+        # A general word ("line") says nothing of its own.
+        (TOMLI, "skip_comment", "function", "Skip a line comment."),
+        # One parameter named ("src" as "source") adds nothing either.
+        (TOMLI, "parse_key_value_pair", "function", "Parse a key-value pair from a source string."),
+        # semver: the parameter's name and general words.
+        (SEMVER, "bump_major", "function", "Bump the major version of the given version number."),
+        (SEMVER, "finalize_version", "function", "Finalize the version number"),
+        (SEMVER, "deprecated", "function", "Mark a function as deprecated"),
+    ],
+)
+def test_a_summary_that_restates_the_name_is_refused(
+    source: str, name: str, kind: str, summary: str
+) -> None:
+    short = name.rsplit(".", 1)[-1]
+    reason = summary_refusal(source, name, summary, kind)
+    assert reason.startswith(f"it restates the name {short!r}; say what it returns or changes")
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "kind", "summary"),
+    [
+        # A word of its own ("nested").
+        (TOMLI, "Flags.unset_all", "method", "Unset all nested flags for the given key."),
+        # That it returns a value, which the name does not say.
+        (ISODATE, "max_days_in_month", "function", "Return the number of days in the given month."),
+        (
+            SEMVER,
+            "parse",
+            "function",
+            "Parse a version string and return its dictionary representation.",
+        ),
+        # The name's own verb said in other words ("want" is "convert").
+        (ITSDANGEROUS, "want_bytes", "function", "Convert a string or bytes object to bytes."),
+        # Two parameters named: how the arguments go together.
+        (
+            TOMLI,
+            "parse_array",
+            "function",
+            "Parse an array from the source string starting at the given position.",
+        ),
+    ],
+)
+def test_a_summary_that_says_more_than_the_name_passes(
+    source: str, name: str, kind: str, summary: str
+) -> None:
+    assert summary_refusal(source, name, summary, kind) == ""
+
+
+def test_the_reason_says_what_the_body_returns_and_raises() -> None:
+    summary = "Parse a key-value pair from a source string."
+    reason = summary_refusal(TOMLI, "parse_key_value_pair", summary)
+    assert reason == (
+        "it restates the name 'parse_key_value_pair'; say what it returns or changes, or when "
+        "it raises, from the body: it returns `(pos, key, value)`; it raises TOMLDecodeError"
+    )
+    reason = summary_refusal(TOMLI, "Flags.finalize_pending", "Finalize pending flags.", "method")
+    assert reason.endswith("say what it returns or changes, or when it raises")
+
+
+def test_a_class_and_a_module_are_asked_what_they_hold_or_provide() -> None:
+    source = "class Output:\n    def __init__(self, data):\n        self.data = data\n"
+    reason = summary_refusal(source, "Output", "The output data.", "class")
+    assert reason.endswith("say what one instance holds or is for that its name does not say")
+    module = locate(parse("X = 1\n", "pkg/version.py"), NodeRef("file", "pkg/version.py", 1))
+    _, refused = check_pieces(module, Pieces(summary="The version of the package."))
+    assert refused[0]["reason"].startswith("it restates the name 'version'; say what the module")
+
+
+def test_without_another_summary_nothing_is_written() -> None:
+    plan = compose(
+        located(SEMVER, "bump_major"), Pieces(summary="Bump the major version."), "google", None
+    )
+    assert plan["text"] is None
+    assert plan["refused"][0]["reason"].startswith("it restates the name 'bump_major'")
