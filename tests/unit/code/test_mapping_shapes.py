@@ -98,6 +98,15 @@ def looped(tags):
 def discarded(index, word):
     for key in index:
         index[key].discard(word)
+
+def depth(tree, path):
+    seen = {}
+    seen.update(tree)
+    for step in path:
+        if step not in tree:
+            return 0
+        tree = tree[step]
+    return len(tree)
 """
 
 
@@ -110,6 +119,7 @@ def test_the_values_kind_follows_loops_reads_and_calls_on_them() -> None:
         "counted": ("number", False),
         "looped": ("collection", False),
         "discarded": ("set", False),
+        "depth": ("dict", False),  # read as the mapping is: nested mappings
     }
     samples = {name: mapping_samples(f, tree) for name, f in functions.items()}
     assert samples["counted"] == {}  # a number: the dict sample with 1 and 0 stays

@@ -225,6 +225,8 @@ def value_shape(function: Function, name: str) -> tuple[str, bool]:
         for node in ast.walk(function)
         if isinstance(node, ast.expr) and _is_value(node, flow)
     }
+    if flow.values & flow.mappings:  # ``d = d[k]``: a value read as the mapping is, nested
+        kinds.add("dict")
     kind = next((k for k in _PRECEDENCE if k in kinds), "")
     collection = kind in ("set", "list", "collection")
     return kind, collection and _refers(function, flow)
