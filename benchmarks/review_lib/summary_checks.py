@@ -1,0 +1,143 @@
+"""The docstring checks of the current tree, applied offline to labelled changes' summaries.
+
+An export (``OUT/<project>/index.json``, ``changes/``, ``project-before/``) holds the
+summary each docstring change proposed; the labels say what a blind reviewer made of
+it. :func:`checked_changes` runs today's summary checks (``check_pieces``, the same
+checks a run applies before it writes) on each labelled change's summary against the
+node in ``project-before/``, and :func:`table` counts, per verdict and category, how
+many the checks refuse, and how many of those as restating the name. So a new check
+is measured on the reviewers' verdicts before any model runs again.
+
+The folder's other files are read as the run reads them (up to eight, test files left
+out); a change that keeps an existing summary (it only adds sections) has none to check.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from remora.code.docstring.draft import FIXED_EXAMPLES, file_examples
+from remora.code.docstring.pieces import Pieces, check_pieces
+from remora.code.docstring.siblings import MAX_SIBLING_FILES
+from remora.code.parsing import NodeRef, locate, parse
+from review_lib.export import read_index
+from review_lib.labels import LABELS_DIR, change_key, load_labels
+
+# The opening words of the reason the restating check gives (claims.py).
+RESTATING = "it restates the name"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedChange:
+    """One labelled docstring change: its proposed summary and what today's checks say."""
+
+    project: str
+    node: str
+    summary: str
+    verdict: str
+    category: str
+    model: str
+    refusal: str  # '' when every check passes
+
+
+def proposed_summary(diff: str) -> str:
+    """The summary line a docstring change adds ('' when it adds no new docstring)."""
+    added = [
+        line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("++")
+    ]
+    if not added:
+        return ""
+    first = added[0].strip()
+    for quote in ('"""', "'''"):
+        if first.startswith((quote, "r" + quote)):
+            text = first.split(quote, 1)[1]
+            return text.split(quote, 1)[0].strip()
+    return ""
+
+
+def _siblings(root: Path, file: str) -> tuple[str, ...]:
+    own = root / file
+    names = sorted(p for p in own.parent.glob("*.py") if not p.name.startswith("test"))
+    return tuple(p.read_text("utf-8") for p in names[:MAX_SIBLING_FILES] if p != own)
+
+
+def _start_line(text: str, full_name: str) -> int:
+    """The first line (decorators included) of the definition ``full_name`` names."""
+    body = ast.parse(text).body
+    found: ast.stmt | None = None
+    for part in full_name.split("."):
+        found = next(
+            (
+                n
+                for n in body
+                if isinstance(n, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                and n.name == part
+            ),
+            None,
+        )
+        if found is None:
+            return 0
+        body = found.body
+    assert isinstance(found, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+    return found.decorator_list[0].lineno if found.decorator_list else found.lineno
+
+
+def refusal(root: Path, file: str, node_type: str, full_name: str, summary: str) -> str:
+    """Why today's checks refuse ``summary`` on the node of ``root/file`` ('' if none)."""
+    text = (root / file).read_text("utf-8")
+    line = 1 if node_type == "file" else _start_line(text, full_name)
+    node = locate(parse(text, file), NodeRef(node_type, full_name, line))
+    shown = () if file_examples(text, skip_line=line) else FIXED_EXAMPLES
+    _, refused = check_pieces(node, Pieces(summary=summary), (*shown, *_siblings(root, file)))
+    return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+
+
+def checked_changes(out: Path, project: str, labels_dir: Path = LABELS_DIR) -> list[CheckedChange]:
+    """Each labelled docstring change of the export ``out/project`` that proposes a summary."""
+    labels = load_labels(project, labels_dir)
+    found = []
+    for entry in read_index(out, project):
+        label = labels.get(change_key(entry.operation, entry.file, entry.node, entry.diff_sha256))
+        if entry.operation != "docstring" or label is None:
+            continue
+        diff = (out / project / "changes" / f"{entry.id}.diff").read_text("utf-8")
+        if not (summary := proposed_summary(diff)):
+            continue
+        root = out / project / "project-before"
+        why = refusal(root, entry.file, entry.node_type, entry.node, summary)
+        found.append(
+            CheckedChange(
+                project, entry.node, summary, label.verdict, label.category, label.model, why
+            )
+        )
+    return found
+
+
+def table(changes: list[CheckedChange]) -> dict[str, Any]:
+    """Per verdict/category: the changes, how many any check refuses, how many as restating;
+    and the refused changes a reviewer accepted, quoted."""
+    total: Counter[str] = Counter()
+    refused: Counter[str] = Counter()
+    restating: Counter[str] = Counter()
+    for change in changes:
+        key = f"{change.verdict}/{change.category}"
+        total[key] += 1
+        refused[key] += bool(change.refusal)
+        restating[key] += change.refusal.startswith(RESTATING)
+    rows = {
+        key: {"changes": total[key], "refused": refused[key], "restating": restating[key]}
+        for key in sorted(total)
+    }
+    accepted = [
+        {"project": c.project, "node": c.node, "summary": c.summary, "refusal": c.refusal}
+        for c in changes
+        if c.verdict == "accept" and c.refusal
+    ]
+    return {"rows": rows, "refused_but_accepted": accepted}
+
+
+__all__ = ["RESTATING", "CheckedChange", "checked_changes", "proposed_summary", "table"]

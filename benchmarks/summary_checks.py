@@ -1,0 +1,45 @@
+"""Today's docstring summary checks on the summaries blind reviewers labelled, offline.
+
+For each export given (``OUT:PROJECT``; the export's ``index.json``, ``changes/`` and
+``project-before/``), every labelled docstring change's proposed summary is checked
+as a run would check it (``review_lib/summary_checks.py``), and a JSON table printed:
+per verdict/category, the changes, how many the checks refuse and how many of those as
+restating the name, and the refused changes a reviewer accepted.
+
+Usage:
+  python benchmarks/summary_checks.py OUT:PROJECT [OUT:PROJECT ...] [--changes]
+  e.g. python benchmarks/summary_checks.py /tmp/review_dev:isodate /tmp/review_semver:semver
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from review_lib.summary_checks import checked_changes, table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("exports", nargs="+", help="OUT:PROJECT, an export and its project")
+    parser.add_argument("--changes", action="store_true", help="list every checked change too")
+    args = parser.parse_args(argv)
+    changes = []
+    for given in args.exports:
+        out, _, project = given.rpartition(":")
+        if not out or not project:
+            parser.error(f"{given!r}: expected OUT:PROJECT")
+        changes += checked_changes(Path(out), project)
+    report = table(changes)
+    if args.changes:
+        report["changes"] = [asdict(c) for c in changes]
+    json.dump(report, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
