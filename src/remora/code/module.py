@@ -2,11 +2,12 @@
 
 The module's functions are those :mod:`remora.code.toolkit` lists, each with the
 typed stub :func:`remora.code.host_function.describe` derives from its signature
-(the context parameter dropped), so the stub a script is type-checked against
-cannot drift from the code that runs. :func:`build_module` binds every function to
-one run's context and returns the Monty ``ExternalModule`` a script reaches with
-``import remora_code``. :func:`load_tool_script` loads a tool script checked
-against the module's stubs (the sandbox's loader knows no host module itself).
+(the context parameter dropped; the TypedDicts it names defined beside it), so the
+stub a script is type-checked against cannot drift from the code that runs.
+:func:`build_module` binds every function to one run's context and returns the Monty
+``ExternalModule`` a script reaches with ``import remora_code``. :func:`load_tool_script`
+loads a tool script checked against the module's stubs (the sandbox's loader knows no
+host module itself).
 
 Functions that start a subprocess (ruff, pytest) are ``async def`` on the host
 and must be awaited in the script; the others are plain calls.
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from pydantic_monty import ExternalModule
 
+from remora.code.host_function import module_stub
 from remora.code.toolkit import toolkit_functions
 from remora.sandbox import Finding, HostModuleStubs, PymScript, check_pym, load_pym
 
@@ -38,12 +40,10 @@ __all__ = [
 
 MODULE_NAME = "remora_code"
 
-_STUB_HEADER = "from typing import Any, Literal\n"
-
 
 def module_stubs() -> str:
     """The module's ``.pyi`` text: what scripts are type-checked against."""
-    return _STUB_HEADER + "\n" + "\n".join(f.stub for f in toolkit_functions()) + "\n"
+    return module_stub(toolkit_functions())
 
 
 def build_module(context: CodeContext) -> ExternalModule:
