@@ -13,6 +13,7 @@ branches on; docstring examples and the project's own calls.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Any
 
 from remora import python_ast
@@ -25,9 +26,10 @@ from remora.code.values.call_text import arguments_from_text
 from remora.code.values.callable_arguments import called_parameter_values
 from remora.code.values.class_lookup import project_class_lookup
 from remora.code.values.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
+from remora.code.values.compared_kinds import compared_base
 from remora.code.values.derived_sets import argument_sets, literal_default
 from remora.code.values.float_values import non_finite_values
-from remora.code.values.input_search import Candidate, boundary_values, vary
+from remora.code.values.input_search import Candidate, boundary_search, vary
 from remora.code.values.input_sources import derived_locals
 from remora.code.values.instance_search import owner_candidates, state_boundaries
 from remora.code.values.keyed_arguments import fitted_arguments
@@ -39,6 +41,7 @@ from remora.code.values.project_values import (
     project_calls,
     table_values,
 )
+from remora.code.values.type_aliases import project_aliases, resolved_parameters
 from remora.code.values.usage_kinds import usage_kinds
 
 __all__ = ["MAX_CANDIDATES", "host_candidates", "node_function"]
@@ -85,7 +88,8 @@ def _text_sets(
 def host_candidates(context: CodeContext, target: dict[str, Any]) -> list[Candidate]:
     """Round one: the typical set varied at each boundary, a method's owner in each state it
     branches on, dicts with the keys read, doctest examples, call sites."""
-    params = [parameter_of(p) for p in target["parameters"]]
+    aliases = project_aliases(context)  # ``key: Key`` with ``Key = Tuple[str, ...]``
+    params = resolved_parameters([parameter_of(p) for p in target["parameters"]], aliases)
     lookup = project_class_lookup(context)
     sets = argument_sets(params, lookup, 4)
     base = sets[0]["args"] if sets else {}
@@ -99,6 +103,7 @@ def host_candidates(context: CodeContext, target: dict[str, Any]) -> list[Candid
         for name, value in usage_kinds(function).items():
             if name in base and type(base[name]) is not type(value):
                 base[name] = value
+        base.update(compared_base(function, module, params, base))  # month=2, not "sample month"
         for name in dict_parameters(function, module) & set(base):
             if not base[name] or not isinstance(base[name], dict):
                 base[name] = dict(DICT_SAMPLE)  # a loop over it runs, its values go both ways
@@ -116,7 +121,8 @@ def host_candidates(context: CodeContext, target: dict[str, Any]) -> list[Candid
         )
         base.update(shaped)
     base.update(named_defaults(context, module, target["parameters"]))
-    values = boundary_values(function, _kinds(target), module) if function is not None else []
+    found = boundary_search(function, _kinds(target), module) if function else ([], set())
+    values, edges = found
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}
     if function is not None:  # against the numbers of the instance the test builds
         values += state_boundaries(function, text, target, owner, _kinds(target))
@@ -126,7 +132,7 @@ def host_candidates(context: CodeContext, target: dict[str, Any]) -> list[Candid
         values += non_finite_values(function, derived_locals(function, parameter_names(function)))
         values += table_values(context, function, module, _kinds(target))
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
-    candidates = vary(base, values)
+    candidates = [replace(c, edge=c.why in edges) for c in vary(base, values)]
     candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
     # The other derived sets (defaults, alternative, edge values) vary every parameter at once.
     words = {"typical": "varied_arguments"}
@@ -138,5 +144,9 @@ def host_candidates(context: CodeContext, target: dict[str, Any]) -> list[Candid
     sites = project_calls(context, target["name"])
     candidates += _text_sets(context, target, sites, "as_called")
     # No value of a kind the node's annotations or uses exclude (a str for a datetime).
-    fits = [c for c in candidates if excluded_value(function, params, c.args, lookup) is None]
+    fits = [
+        c
+        for c in candidates
+        if excluded_value(function, params, c.args, lookup, module, aliases) is None
+    ]
     return fits[:MAX_CANDIDATES]
