@@ -30,7 +30,18 @@ from remora.code.parsing.source import (
     locate,
     python_syntax_error,
 )
-from remora.code.parsing.structure import node_raises, node_returns, node_signature, node_span
+from remora.code.parsing.structure import (
+    NodeReturns,
+    NodeSignature,
+    NodeSpan,
+    RaisedException,
+    SignatureParameter,
+    TypeParameter,
+    node_raises,
+    node_returns,
+    node_signature,
+    node_span,
+)
 from remora.code.parsing.text_cache import ast_tree, per_node, per_text
 from remora.code.parsing.tree_walk import (
     Definition,
@@ -43,8 +54,14 @@ __all__ = [
     "Defined",
     "Definition",
     "NodeRef",
+    "NodeReturns",
+    "NodeSignature",
+    "NodeSpan",
     "ParsedFile",
+    "RaisedException",
+    "SignatureParameter",
     "SourceNode",
+    "TypeParameter",
     "ast_definitions",
     "ast_tree",
     "child_nodes",

@@ -10,7 +10,7 @@ answers the same questions for a run's node (``remora_code.span`` ...).
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import libcst as cst
 
@@ -19,12 +19,40 @@ from remora.code.parsing.source import SourceNode
 from remora.code.parsing.text_cache import per_node
 from remora.code.parsing.tree_walk import child_nodes, field_names
 
-__all__ = ["node_raises", "node_returns", "node_signature", "node_span"]
+__all__ = [
+    "NodeReturns",
+    "NodeSignature",
+    "NodeSpan",
+    "RaisedException",
+    "SignatureParameter",
+    "TypeParameter",
+    "node_raises",
+    "node_returns",
+    "node_signature",
+    "node_span",
+]
 
 _NESTED = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 
-def node_span(node: SourceNode) -> dict[str, Any]:
+class NodeSpan(TypedDict):
+    """Where a node is in its file: lines and bytes (decorators included), its header."""
+
+    file_path: str
+    node_type: str
+    full_name: str
+    start_line: int
+    end_line: int
+    start_byte: int
+    end_byte: int
+    header: str  # ``def ...:`` / ``class ...:`` exactly as written
+    header_line: int
+    header_end_line: int
+    body_indent: str
+    text: str
+
+
+def node_span(node: SourceNode) -> NodeSpan:
     """Exact place of the node (decorators included) and its header."""
     start, end = node.start_byte(), node.end_byte()
     header_start = node.header_start_byte()
@@ -46,9 +74,42 @@ def node_span(node: SourceNode) -> dict[str, Any]:
     }
 
 
+class SignatureParameter(TypedDict):
+    """One parameter as written; ``kind``: positional_only, positional_or_keyword,
+    var_positional, keyword_only or var_keyword; ``implicit``: a method's ``self``/``cls``."""
+
+    name: str
+    kind: str
+    annotation: str | None
+    default: str | None
+    implicit: bool
+
+
+class TypeParameter(TypedDict):
+    """A PEP 695 type parameter; ``kind``: TypeVar, TypeVarTuple or ParamSpec."""
+
+    name: str
+    kind: str
+    bound: str | None
+    default: str | None
+
+
+class NodeSignature(TypedDict):
+    """A class's or function's signature; ``kind``: class or function."""
+
+    name: str
+    kind: str
+    is_async: bool
+    decorators: list[str]
+    type_params: list[TypeParameter]
+    parameters: list[SignatureParameter]
+    returns: str | None
+    bases: list[str]
+
+
 def _parameter(
     node: SourceNode, param: cst.Param, kind: str, implicit: bool = False
-) -> dict[str, Any]:
+) -> SignatureParameter:
     code = node.file.code
     return {
         "name": param.name.value,
@@ -59,7 +120,7 @@ def _parameter(
     }
 
 
-def _type_parameter(node: SourceNode, item: cst.TypeParam) -> dict[str, Any]:
+def _type_parameter(node: SourceNode, item: cst.TypeParam) -> TypeParameter:
     inner = item.param
     kinds = {cst.TypeVar: "TypeVar", cst.TypeVarTuple: "TypeVarTuple", cst.ParamSpec: "ParamSpec"}
     bound = inner.bound if isinstance(inner, cst.TypeVar) else None
@@ -78,6 +139,9 @@ def _is_staticmethod(definition: cst.FunctionDef) -> bool:
     )
 
 
+# docstring/ reads node_signature's and node_returns' rows as dict[str, Any] (sections.py,
+# text.py): they return that view of the TypedDict they build (the same dict) until it takes
+# the TypedDicts; remora_code.signature and .returns give them typed.
 def node_signature(node: SourceNode) -> dict[str, Any]:
     """Name, decorators, PEP 695 type parameters, parameters of every kind, return annotation.
 
@@ -89,7 +153,7 @@ def node_signature(node: SourceNode) -> dict[str, Any]:
     if definition is None:
         raise ValueError("a file has no signature; bind a class, function or method")
     code = node.file.code
-    result: dict[str, Any] = {
+    result: NodeSignature = {
         "name": definition.name.value,
         "kind": "class" if isinstance(definition, cst.ClassDef) else "function",
         "is_async": isinstance(definition, cst.FunctionDef) and definition.asynchronous is not None,
@@ -104,10 +168,10 @@ def node_signature(node: SourceNode) -> dict[str, Any]:
     }
     if isinstance(definition, cst.ClassDef):
         result["bases"] = [code(arg) for arg in [*definition.bases, *definition.keywords]]
-        return result
+        return cast("dict[str, Any]", result)
     params = definition.params
     implicit_first = node.ref.node_type == "method" and not _is_staticmethod(definition)
-    rows: list[dict[str, Any]] = []
+    rows: list[SignatureParameter] = []
     named = [p.name.value for p in params.params]
     by_name = (
         0
@@ -128,7 +192,23 @@ def node_signature(node: SourceNode) -> dict[str, Any]:
     result["parameters"] = rows
     if definition.returns is not None:
         result["returns"] = code(definition.returns.annotation)
-    return result
+    return cast("dict[str, Any]", result)
+
+
+class RaisedException(TypedDict):
+    """An exception the node's own code raises; ``reraise``: a bare ``raise``."""
+
+    name: str
+    line: int
+    reraise: bool
+
+
+class NodeReturns(TypedDict):
+    """Whether the node's own code returns a value or yields, and its return annotation."""
+
+    returns_value: bool
+    is_generator: bool
+    annotation: str | None
 
 
 # Fields that hold only layout (whitespace, parentheses, separators): no statement or
@@ -159,7 +239,7 @@ class _OwnBody:
     def __init__(self, file: Any) -> None:
         self.file = file
         self.handlers: list[list[str]] = []
-        self.raised: list[dict[str, Any]] = []
+        self.raised: list[RaisedException] = []
         self.value_returns = 0
         self.yields = 0
 
@@ -212,18 +292,18 @@ def _own(node: SourceNode) -> _OwnBody:
     return scan
 
 
-def node_raises(node: SourceNode) -> list[dict[str, Any]]:
+def node_raises(node: SourceNode) -> list[RaisedException]:
     """Exceptions the node's own code raises, first occurrence of each name, in order.
 
     A bare ``raise`` re-raises what its ``except`` caught. A function that catches
     an exception and returns instead raises nothing.
     """
     seen: set[str] = set()
-    out: list[dict[str, Any]] = []
+    out: list[RaisedException] = []
     for item in _own(node).raised:
         if item["name"] not in seen:
             seen.add(item["name"])
-            out.append(dict(item))  # the scan is kept for the next question
+            out.append(item.copy())  # the scan is kept for the next question
     return out
 
 
@@ -235,8 +315,9 @@ def node_returns(node: SourceNode) -> dict[str, Any]:
     if isinstance(definition, cst.FunctionDef) and definition.returns is not None:
         annotation = node.file.code(definition.returns.annotation)
     returns_value = own.value_returns > 0 and annotation not in ("None", "NoReturn", "Never")
-    return {
+    facts: NodeReturns = {
         "returns_value": returns_value,
         "is_generator": own.yields > 0,
         "annotation": annotation,
     }
+    return cast("dict[str, Any]", facts)
