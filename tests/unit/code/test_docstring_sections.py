@@ -109,19 +109,19 @@ def test_the_section_names_exactly_the_parameters(
         (
             "ship",
             Pieces(
-                summary="Ship the orders.",
+                summary="Ship the orders with the carrier.",
                 params={"carrier": "Who takes the parcels.", "orders": "The orders."},
             ),
             # "The orders." only repeats the name; the others say nothing: no section.
-            "Ship the orders.\n\nRaises:\n    ValueError: If ``not orders``.",
+            "Ship the orders with the carrier.\n\nRaises:\n    ValueError: If ``not orders``.",
         ),
         (
             "pack",
             Pieces(
-                summary="Pack the items.",
+                summary="Pack the items into boxes.",
                 params={"items": "What to pack.", "**sizes": "Box size per label."},
             ),
-            "Pack the items.\n\n"
+            "Pack the items into boxes.\n\n"
             "Args:\n    items: What to pack.\n    sizes (dict[str, int]): Box size per label.",
         ),
         (
@@ -167,9 +167,9 @@ def test_no_summary_writes_nothing_even_when_sections_could_be_built() -> None:
 
 
 def test_a_description_the_parser_reads_as_a_section_is_left_out() -> None:
-    given = Pieces(summary="Pack the items.", description="Raises:\n\nKeyError: Never.")
+    given = Pieces(summary="Pack the items into boxes.", description="Raises:\n\nKeyError: Never.")
     plan = compose(node("function", "pack", 13), given, "google", None)
-    assert plan["text"] == "Pack the items."
+    assert plan["text"] == "Pack the items into boxes."
     assert plan["left_out"] == [
         "params: not every parameter has a description",
         "description: not read back exactly",
@@ -180,17 +180,19 @@ def test_a_description_the_parser_reads_as_a_section_is_left_out() -> None:
 def test_bare_parameter_names_alone_leave_the_section_out(style: str) -> None:
     # Names without a type, a default or a description only repeat the signature.
     add = locate(parse("def add(a, b):\n    return a + b\n", "m.py"), NodeRef("function", "add", 1))
-    plan = compose(add, Pieces(summary="Add two numbers."), style, None)
-    assert plan["text"] == "Add two numbers."
+    plan = compose(add, Pieces(summary="Return the sum of a and b."), style, None)
+    assert plan["text"] == "Return the sum of a and b."
     assert plan["left_out"] == ["params: not every parameter has a description"]
     # Issue 57: one described parameter no longer keeps the section with a bare ``a``.
     plan = compose(
-        add, Pieces(summary="Add two numbers.", params={"b": "What to add."}), style, None
+        add, Pieces(summary="Return the sum of a and b.", params={"b": "What to add."}), style, None
     )
-    assert plan["text"] == "Add two numbers."
+    assert plan["text"] == "Return the sum of a and b."
     plan = compose(
         add,
-        Pieces(summary="Add two numbers.", params={"a": "The start.", "b": "What to add."}),
+        Pieces(
+            summary="Return the sum of a and b.", params={"a": "The start.", "b": "What to add."}
+        ),
         style,
         None,
     )
