@@ -9,17 +9,26 @@ script reads (``error``), never an exception it has to guess at.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.conversation import CompletionRequest
 from remora.errors import ModelError
 
-__all__ = ["MAX_CANDIDATES", "MAX_COMPLETION_TOKENS"]
+__all__ = ["MAX_CANDIDATES", "MAX_COMPLETION_TOKENS", "CompletionReply"]
 
 MAX_COMPLETION_TOKENS = 512
 MAX_CANDIDATES = 4
+
+
+class CompletionReply(TypedDict):
+    """The model's texts, one per candidate; ``shape``: fim, chat or prefix ('' with an
+    ``error``, which says why ``texts`` is empty)."""
+
+    texts: list[str]
+    shape: str
+    error: str | None
 
 
 @host_function
@@ -31,7 +40,7 @@ async def complete(
     stop: list[str] | None = None,
     max_tokens: int = 64,
     n: int = 1,
-) -> dict[str, Any]:
+) -> CompletionReply:
     """Ask the run's model to continue ``prefix`` (to fill up to ``suffix``, or to reply
     to ``instruction`` starting with ``prefix``).
 
