@@ -12,19 +12,28 @@ is not made.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TypedDict
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.lint.caused_findings import fix_caused
 from remora.code.lint.code_uses import lost_names, own_texts
-from remora.code.lint.own_findings import finding, node_findings, own_lines
+from remora.code.lint.own_findings import LintFinding, finding, node_findings, own_lines
 from remora.code.lint.refusals import refuse
 from remora.code.lint.ruff_runs import ruff_json
 from remora.code.lint.same_behaviour import behaviour_change
 from remora.code.parsing import ParsedFile, SourceNode, locate, parse
 
-__all__ = ["lint_replace_node", "replace_checked"]
+__all__ = ["LintRewrite", "lint_replace_node", "replace_checked"]
+
+
+class LintRewrite(TypedDict):
+    """Whether a rewrite was written (``ok``), why not (``reason``; '' when written), and
+    the node's findings after it (before it, when refused)."""
+
+    ok: bool
+    reason: str
+    remaining: list[LintFinding]
 
 
 def _candidates(node: SourceNode, replacement: str, start: int) -> list[str]:
@@ -55,7 +64,7 @@ async def replace_checked(
     replacement: str,
     *,
     keep_definitions: bool = False,
-) -> dict[str, Any]:
+) -> LintRewrite:
     """Put ``replacement`` in place of the bytes ``span`` of the node's file to remove ``code``.
 
     Written only when the file still parses, the node is still there, ``code`` is
@@ -123,7 +132,7 @@ async def replace_checked(
 
 
 @host_function
-async def lint_replace_node(context: CodeContext, code: str, replacement: str) -> dict[str, Any]:
+async def lint_replace_node(context: CodeContext, code: str, replacement: str) -> LintRewrite:
     """Replace the node's text to remove ruff finding ``code``; refused with a reason otherwise.
 
     ``replacement`` is the node's whole new text (decorators to the end of its

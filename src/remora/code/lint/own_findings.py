@@ -9,14 +9,14 @@ nodes of their own.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.lint.ruff_runs import ruff_json
 from remora.code.parsing import SourceNode
 
-__all__ = ["finding", "lint_findings", "node_findings", "own_lines"]
+__all__ = ["LintFinding", "finding", "lint_findings", "node_findings", "own_lines"]
 
 
 def own_lines(node: SourceNode) -> set[int]:
@@ -59,7 +59,19 @@ def _fix_lines(fix: dict[str, Any]) -> list[int]:
     return [min(rows), max(rows)] if rows else []
 
 
-def finding(record: dict[str, Any]) -> dict[str, Any]:
+class LintFinding(TypedDict):
+    """A ruff finding on the node: ``fixable`` means a safe fix; ``fix_lines``: [first, last]
+    line any fix of it (safe or not) edits, [] without one."""
+
+    code: str
+    message: str
+    line: int
+    column: int
+    fixable: bool
+    fix_lines: list[int]
+
+
+def finding(record: dict[str, Any]) -> LintFinding:
     """A ruff record as the lint tools give it: code, message, place, whether safely fixable."""
     fix = record.get("fix") or {}
     return {
@@ -75,7 +87,7 @@ def finding(record: dict[str, Any]) -> dict[str, Any]:
 
 async def node_findings(
     context: CodeContext, node: SourceNode
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[dict[str, Any]], list[LintFinding]]:
     """(ruff records on the node's own lines, their summaries)."""
     mine = own_lines(node)
     records = await ruff_json(context, node.file.path, node.file.text)
@@ -84,9 +96,10 @@ async def node_findings(
 
 
 @host_function
-async def lint_findings(context: CodeContext) -> list[dict[str, Any]]:
+async def lint_findings(context: CodeContext) -> list[LintFinding]:
     """Ruff's findings on the node's own lines.
 
-    ``[{"code", "message", "line", "column", "fixable"}]``; ``fixable`` means a safe fix.
+    ``[{"code", "message", "line", "column", "fixable", "fix_lines"}]``; ``fixable`` means a
+    safe fix.
     """
     return (await node_findings(context, context.located()))[1]

@@ -9,17 +9,25 @@ or the fix is not made.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, TypedDict
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.lint.caused_findings import apply_edits, byte_offset, fix_caused
-from remora.code.lint.own_findings import node_findings
+from remora.code.lint.own_findings import LintFinding, node_findings
 from remora.code.lint.refusals import refuse
 from remora.code.lint.ruff_runs import start_ruff
 from remora.code.parsing import SourceNode, line_starts, locate, parse
 
-__all__ = ["lint_fix"]
+__all__ = ["LintFix", "lint_fix"]
+
+
+class LintFix(TypedDict):
+    """The rules whose findings ruff's safe fixes removed (one code per finding), and the
+    node's findings after them."""
+
+    applied: list[str]
+    remaining: list[LintFinding]
 
 
 def _inside(node: SourceNode, start: int, end: int, content: bytes) -> bool:
@@ -70,7 +78,7 @@ def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[i
 
 
 @host_function
-async def lint_fix(context: CodeContext, code: str = "") -> dict[str, Any]:
+async def lint_fix(context: CodeContext, code: str = "") -> LintFix:
     """Apply ruff's safe fixes on the node's own lines (only rule ``code`` when given).
 
     Returns ``{"applied": [codes], "remaining": [findings]}``; the file is written

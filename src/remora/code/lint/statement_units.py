@@ -14,17 +14,35 @@ and a unit's replacement may not add or remove a class or function.
 from __future__ import annotations
 
 import textwrap
-from typing import Any
 
 import libcst as cst
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
-from remora.code.lint.node_rewrite import replace_checked
-from remora.code.lint.own_findings import node_findings, own_lines
+from remora.code.lint.node_rewrite import LintRewrite, replace_checked
+from remora.code.lint.own_findings import LintFinding, node_findings, own_lines
 from remora.code.parsing import SourceNode, statement_children
 
-__all__ = ["statement_lines", "unit_lines"]
+__all__ = ["LintUnit", "StatementRewrite", "statement_lines", "unit_lines"]
+
+
+class LintUnit(LintFinding):
+    """A finding with the statement that holds it: lines ``start_line``..``end_line``,
+    ``text`` as in the file, ``excerpt`` numbered with lines around; the later findings in
+    the same statement under ``also`` (``"CODE message"`` each)."""
+
+    start_line: int
+    end_line: int
+    text: str
+    excerpt: str
+    also: list[str]
+
+
+class StatementRewrite(LintRewrite):
+    """A statement's rewrite, with the lines it replaced (0, 0 when no finding was there)."""
+
+    start_line: int
+    end_line: int
 
 
 def statement_lines(node: SourceNode, line: int) -> tuple[int, int]:
@@ -57,7 +75,7 @@ def statement_lines(node: SourceNode, line: int) -> tuple[int, int]:
     return found[-1] if found else (line, line)
 
 
-def unit_lines(node: SourceNode, finding: dict[str, Any]) -> tuple[int, int]:
+def unit_lines(node: SourceNode, finding: LintFinding) -> tuple[int, int]:
     """(first, last) line of the statements a finding and its fix (safe or not) are on.
 
     Mostly one statement; RET504's fix removes the assignment before the return,
@@ -88,8 +106,8 @@ def _line_span(node: SourceNode, first: int, last: int, *, whole: bool = False) 
 
 @host_function
 def lint_units(
-    context: CodeContext, findings: list[dict[str, Any]], around: int = 2
-) -> list[dict[str, Any]]:
+    context: CodeContext, findings: list[LintFinding], around: int = 2
+) -> list[LintUnit]:
     """Each finding (from ``lint_findings``) with the statement that holds it, for the prompt.
 
     Adds ``start_line``/``end_line`` (the unit ``lint_replace_statement``
@@ -99,7 +117,7 @@ def lint_units(
     """
     node = context.located()
     lines = node.file.text.splitlines()
-    units: list[dict[str, Any]] = []
+    units: list[LintUnit] = []
     for finding in findings:
         first, last = unit_lines(node, finding)
         same = [u for u in units if (u["start_line"], u["end_line"]) == (first, last)]
@@ -125,7 +143,7 @@ def lint_units(
 @host_function
 async def lint_replace_statement(
     context: CodeContext, code: str, replacement: str
-) -> dict[str, Any]:
+) -> StatementRewrite:
     """Rewrite the statement holding the node's first ``code`` finding; refused with a reason.
 
     ``replacement`` is the new text of that statement's lines (``lint_units``'s
@@ -174,7 +192,7 @@ def _defines_the_node(node: SourceNode, replacement: str) -> bool:
 
 
 @host_function
-async def lint_edit(context: CodeContext, code: str, replacement: str) -> dict[str, Any]:
+async def lint_edit(context: CodeContext, code: str, replacement: str) -> LintRewrite:
     """The model's fix of finding ``code``: the node's whole text, or the statement's.
 
     A replacement that is one definition of the node's own name (``def f(...): ...``)
@@ -187,5 +205,4 @@ async def lint_edit(context: CodeContext, code: str, replacement: str) -> dict[s
         return await replace_checked(
             context, node, (node.start_byte(), node.end_byte()), code, replacement
         )
-    outcome: dict[str, Any] = await lint_replace_statement(context, code, replacement)
-    return outcome
+    return await lint_replace_statement(context, code, replacement)
