@@ -54,6 +54,10 @@ def shifted(n: int) -> int:
     return 0
 
 
+def scaled(n):
+    return n * 1000 + 1 > 50001
+
+
 def mode_of(flag):
     if flag == "on":
         return 1
@@ -117,6 +121,8 @@ def test_an_expression_is_solved_for_its_parameter() -> None:
     assert found["n_minus_3_is_20"] == 23
     assert found["n_minus_3_below_20"] == 22
     assert "n_times_2_is_7" not in found  # no integer n gives 7
+    # a line is solved from two points: of 50000, 50001, 50002 only 50001 has an integer n
+    assert _values("scaled") == [("n", 50, "n_times_1000_plus_1_is_50001")]
 
 
 def test_a_number_outside_every_literal_falls_in_a_gap_of_the_members() -> None:

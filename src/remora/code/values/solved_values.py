@@ -4,9 +4,10 @@
 a comparison for the compared expression: ``year % 400 == 0`` wants ``year % 400`` at
 0 and at 1. The argument is a value of the parameter that gives the expression that
 value. For arithmetic of one parameter (``+ - * / // % **``, numbers, module constants)
-:class:`Solver` tries integers near the parameter's typical value (``year``: 2024) and
-near the wanted value, each folded with :func:`remora.code.values.input_sources.fold_constant`
-(the parameter bound to the integer tried; nothing runs). Among the integers that
+folded with :func:`remora.code.values.input_sources.fold_constant` (the parameter bound
+to an integer; nothing runs): a line (``n - 3``, no ``%``, ``//`` or ``**``) is solved
+from two of its points; otherwise :class:`Solver` tries integers near the parameter's
+typical value (``year``: 2024) and near the wanted value. Among the integers that
 give the wanted value, the one meeting the fewest of the function's other equalities on
 the same parameter is taken: for ``year % 100 == 0`` beside ``year % 400 == 0`` a year
 like 2100, not 2000, which the other comparison has already; each nested rule is reached.
@@ -15,6 +16,7 @@ like 2100, not 2000, which the other comparison has already; each nested rule is
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +27,10 @@ from remora.code.values.input_sources import Scope, fold_constant, substitute
 __all__ = ["Solver", "anchor_of", "is_arithmetic"]
 
 _NEAR = 64  # how far from the wanted value a plain shift (``n + 1``) is looked for
-_MAX_WINDOW = 4096  # how far from the typical value a residue is looked for
+_MAX_WINDOW = 1024  # how far from the typical value a residue is looked for
+# Operators whose value steps or wraps: the search tries integers one by one; arithmetic
+# without them is a line (``n - 3``), solved from two points.
+_STEPPED = (ast.Mod, ast.FloorDiv, ast.Pow)
 
 
 def anchor_of(name: str, kind: str | None) -> int:
@@ -107,6 +112,8 @@ class Solver:
         found near the typical value or the wanted one)."""
         if not _number(wanted):
             return None
+        if not any(isinstance(n, _STEPPED) for n in ast.walk(expression)):
+            return self._solve_linear(expression, name, wanted)
         anchor = self.anchors.get(name, 1)
         window = min(2 * _largest_constant(expression, self.scope.constants) + 1, _MAX_WINDOW)
         others = [
@@ -129,3 +136,15 @@ class Solver:
                 if best is not None and best[0] == 0:
                     return best[2]  # the nearest meeting no other rule
         return best[2] if best is not None else None
+
+    def _solve_linear(self, expression: ast.expr, name: str, wanted: Any) -> int | None:
+        """``n - 3``, ``2 * n + 1``: the integer read off the line through two points,
+        kept when it gives ``wanted`` exactly (``n * 2 == 7``: none)."""
+        start, step = self._value(expression, name, 0), self._value(expression, name, 1)
+        if not (_number(start) and _number(step)) or step == start:
+            return None
+        guess = (wanted - start) / (step - start)
+        if not math.isfinite(guess) or abs(guess) > 2**62:
+            return None
+        x = round(guess)
+        return x if self._value(expression, name, x) == wanted else None
