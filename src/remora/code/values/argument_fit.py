@@ -129,8 +129,7 @@ def excluded_value(
     'isoformat'"``), or None when it excludes none. With ``aliases`` (the module's, see
     :func:`remora.code.values.type_aliases.project_aliases`) a None is excluded where the
     annotation takes none; an unannotated parameter the code compares only with numbers
-    takes no string, one compared only with strings no number (``module`` resolves the
-    constants compared with)."""
+    takes no string (``module`` resolves the constants compared with)."""
     reads = read_attributes(function) if function is not None else {}
     annotations = {p.name: p.annotation for p in parameters}
     defaults = {p.name: p.default for p in parameters}
@@ -146,9 +145,11 @@ def excluded_value(
         if not _builtin(value):
             continue
         kind = type(value).__name__
+        # Not the other way: a string compared with (``"auto"``) is often a sentinel beside
+        # numbers; a number compared with is never a string's.
         wanted = compared.get(name, ("", None))[0] if annotations.get(name) is None else ""
-        if wanted and wanted != ("str" if isinstance(value, str) else "number"):
-            return f"{name}: compared with {wanted} constants only, not a {kind}"
+        if wanted == "number" and isinstance(value, str):
+            return f"{name}: compared with number constants only, not a {kind}"
         if _annotation_excludes(annotations.get(name), value, classes):
             return f"{name}: annotated {annotations[name]}, not a {kind}"
         for attribute in sorted(reads.get(name, ())):
