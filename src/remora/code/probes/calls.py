@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
@@ -36,6 +36,8 @@ from remora.code.values import (
 from remora.test_code import is_test_code
 
 __all__ = [
+    "CallParameter",
+    "CallTarget",
     "check_argument_sets",
     "derived_argument_sets",
     "node_call_target",
@@ -45,6 +47,35 @@ __all__ = [
 
 # Per call, so one endless call cannot use up the whole command's time.
 CALL_TIMEOUT_S = 5.0
+
+
+class CallParameter(TypedDict):
+    """A parameter a call passes: ``annotation`` and ``default`` as written; ``implicit``
+    (a function's or method's only) is false here: ``self``/``cls`` are left out."""
+
+    name: str
+    kind: str
+    annotation: str | None
+    default: str | None
+    required: bool
+    implicit: NotRequired[bool]
+
+
+class CallTarget(TypedDict):
+    """How a caller reaches the node: ``kind`` its node type, ``owner`` a method's class,
+    ``method_kind`` instance, staticmethod, classmethod, property or setter; ``reason``
+    non-empty when it cannot be called."""
+
+    module: str
+    qualname: str
+    name: str
+    kind: str
+    owner: str
+    method_kind: str
+    is_async: bool
+    parameters: list[CallParameter]
+    owner_parameters: list[CallParameter]
+    reason: str
 
 
 def _method_kind(decorators: list[str]) -> str:
@@ -139,10 +170,13 @@ def _parameters(target: dict[str, Any], key: str) -> list[Parameter]:
 
 
 @host_function
-def call_target(context: CodeContext) -> dict[str, Any]:
+def call_target(context: CodeContext) -> CallTarget:
     """How a test reaches the node: ``{module, qualname, kind, owner, method_kind, is_async,
     parameters, owner_parameters, reason}``; ``reason`` is non-empty when it cannot be called."""
-    return node_call_target(context)
+    # _call_target's dict, which values/, testgen/ and samples/ read as dict[str, Any]; its
+    # keys are CallTarget's (the parameters' rows: Parameter.to_dict, or node_signature's
+    # with ``required``).
+    return cast(CallTarget, node_call_target(context))
 
 
 @host_function

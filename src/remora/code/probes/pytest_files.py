@@ -21,12 +21,19 @@ import ast
 import copy
 import hashlib
 from collections import OrderedDict
-from typing import Any
+from typing import Any, cast
 
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.import_paths import module_name, root_paths
+from remora.code.probes.pytest_results import (
+    ModuleTestFile,
+    PassingTests,
+    PytestReport,
+    PytestTest,
+    RefusedTest,
+)
 from remora.code.probes.sandboxed import ProgramRun, run_program
 from remora.code.probes.test_runner import project_test_style
 from remora.code.probes.unittest_methods import case_class_name, method_source, with_methods
@@ -47,7 +54,7 @@ __all__ = [
 PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--no-header", "--tb=short", "-W", "ignore"]
 # Reports of recent runs by (workspace id, its creation time, arguments, its changed
 # files): ids repeat across commands (one per operation and node), creation times do not.
-_RECENT_RUNS: OrderedDict[tuple[str, float, tuple[str, ...], str], dict[str, Any]] = OrderedDict()
+_RECENT_RUNS: OrderedDict[tuple[str, float, tuple[str, ...], str], PytestReport] = OrderedDict()
 _MAX_RECENT_RUNS = 32
 
 
@@ -140,7 +147,7 @@ def add_to_test_file(
 
 
 @host_function
-def module_test_file(context: CodeContext) -> dict[str, Any]:
+def module_test_file(context: CodeContext) -> ModuleTestFile:
     """The node module's test file: ``{path, exists, tests}`` (tests/ first, else a new one)."""
     node = context.bound_node()
     stem = node.file_path.rsplit("/", 1)[-1].removesuffix(".py")
@@ -182,7 +189,7 @@ def _run_key(context: CodeContext, args: list[str]) -> tuple[str, float, tuple[s
     return (workspace.id, workspace.created, tuple(args), overlay_digest(context))
 
 
-def _remember_run(context: CodeContext, args: list[str], report: dict[str, Any]) -> None:
+def _remember_run(context: CodeContext, args: list[str], report: PytestReport) -> None:
     if report["ran"]:  # a run that could not start is tried again
         _RECENT_RUNS[_run_key(context, args)] = copy.deepcopy(report)
         while len(_RECENT_RUNS) > _MAX_RECENT_RUNS:
@@ -193,13 +200,15 @@ def _remember_run(context: CodeContext, args: list[str], report: dict[str, Any])
 async def run_pytest(context: CodeContext, path: str) -> dict[str, Any]:
     """Run pytest on ``path``: ``{ran, passed, failed, tests: [{name, outcome, message}],
     collection_errors, output}``; what the tests change is discarded."""
+    # A PytestReport, given as dict[str, Any] (the same dict): samples/ reads it so
+    # (sample_tests.failed_ids) until it takes PytestReport; then the stub says it too.
     args = pytest_args(context, path)
     recent = _RECENT_RUNS.get(_run_key(context, args))
     if recent is not None:
-        return copy.deepcopy(recent)
+        return cast("dict[str, Any]", copy.deepcopy(recent))
     report = _report(await run_program(context, "pytest_report", {"args": args}))
     _remember_run(context, args, report)
-    return report
+    return cast("dict[str, Any]", report)
 
 
 async def run_pytest_measured(
@@ -217,7 +226,8 @@ async def run_pytest_measured(
     )
     report = _report(run)
     _remember_run(context, args, report)
-    return report, run.coverage if report["ran"] else None
+    # As run_pytest's: a PytestReport given as dict[str, Any] for samples/.
+    return cast("dict[str, Any]", report), run.coverage if report["ran"] else None
 
 
 def overlay_digest(context: CodeContext) -> str:
@@ -229,7 +239,7 @@ def overlay_digest(context: CodeContext) -> str:
     return digest.hexdigest()
 
 
-def _report(run: ProgramRun) -> dict[str, Any]:
+def _report(run: ProgramRun) -> PytestReport:
     if run.report is None:
         return {
             "ran": False,
@@ -239,7 +249,7 @@ def _report(run: ProgramRun) -> dict[str, Any]:
             "collection_errors": [],
             "output": f"pytest could not run: {run.problem}\n{run.output}",
         }
-    tests: list[dict[str, Any]] = run.report["tests"]
+    tests: list[PytestTest] = run.report["tests"]
     return {
         "ran": True,
         "passed": sum(t["outcome"] == "passed" for t in tests),
@@ -283,7 +293,7 @@ def restore_file(context: CodeContext, path: str, original: str | None) -> None:
 @host_function
 async def add_passing_tests(
     context: CodeContext, path: str, pieces: list[dict[str, Any]]
-) -> dict[str, Any]:
+) -> PassingTests:
     """Add test functions to ``path``, run the file, and keep only those that pass.
 
     Each piece: ``{"name", "source", "imports": [names from the node's module],
@@ -295,7 +305,9 @@ async def add_passing_tests(
     original = context.read_text(path) if context.workspace.exists(path) else None
     test_class = written_class(context)
     unwritable = _unwritable(pieces, test_class)
-    refused = [{"name": n, "message": m, "detail": ""} for n, m in unwritable.items()]
+    refused: list[RefusedTest] = [
+        {"name": n, "message": m, "detail": ""} for n, m in unwritable.items()
+    ]
     pieces = [p for p in pieces if p["name"] not in unwritable]
     if not pieces:
         return {"kept": [], "refused": refused, "passed": 0, "failed": 0}

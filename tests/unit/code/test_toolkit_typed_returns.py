@@ -1,0 +1,77 @@
+"""The toolkit's TypedDicts say what its functions give: the keys of real results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from remora.code import CodeContext
+from remora.code.completion import CompletionReply, complete
+from remora.code.node_structure import raises, returns, signature, span
+from remora.code.parsing import (
+    NodeReturns,
+    NodeSignature,
+    NodeSpan,
+    RaisedException,
+    SignatureParameter,
+)
+from remora.code.probes.calls import CallParameter, CallTarget, call_target
+from remora.code.probes.pytest_files import module_test_file
+from remora.code.probes.pytest_results import ModuleTestFile
+from remora.config import SandboxConfig
+from remora.discovery.node import CSTNode, make_node_id
+from remora.workspace import WorkspaceStore
+
+SOURCE = (
+    "class Box:\n"
+    "    def put(self, item: int, *, force: bool = False) -> int:\n"
+    "        if item < 0:\n"
+    "            raise ValueError(item)\n"
+    "        return item\n"
+)
+
+
+def _keys(typed: Any) -> set[str]:
+    return set(typed.__annotations__)
+
+
+def _node(name: str, kind: str, start: int, end: int) -> CSTNode:
+    text = "\n".join(SOURCE.splitlines()[start - 1 : end]) + "\n"
+    first = sum(len(line) + 1 for line in SOURCE.splitlines()[: start - 1])
+    return CSTNode(
+        node_id=make_node_id("m.py", name, kind),
+        node_type=kind,
+        name=name.split(".")[-1],
+        full_name=name,
+        file_path="m.py",
+        start_byte=first,
+        end_byte=first + len(text) - 1,
+        start_line=start,
+        end_line=end,
+        text=text,
+    )
+
+
+async def test_the_results_have_the_typeddicts_keys(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(SOURCE)
+    method = _node("Box.put", "method", 2, 5)
+    with WorkspaceStore(tmp_path).create("t", method.node_id) as workspace:
+        context = CodeContext(workspace, method, SandboxConfig(workers=1))
+        assert set(span(context)) == _keys(NodeSpan)
+        found = signature(context)
+        assert set(found) == _keys(NodeSignature)
+        assert all(set(p) == _keys(SignatureParameter) for p in found["parameters"])
+        assert [set(r) for r in raises(context)] == [_keys(RaisedException)]
+        assert set(returns(context)) == _keys(NodeReturns)
+        target = call_target(context)
+        assert set(target) == _keys(CallTarget)
+        assert [set(p) for p in target["parameters"]] == [_keys(CallParameter)] * 2
+        assert set(module_test_file(context)) == _keys(ModuleTestFile)
+        assert set(await complete(context, "x")) == _keys(CompletionReply)
+    owner = _node("Box", "class", 1, 5)
+    with WorkspaceStore(tmp_path).create("c", owner.node_id) as workspace:
+        context = CodeContext(workspace, owner, SandboxConfig(workers=1))
+        target = call_target(context)
+        assert set(target) == _keys(CallTarget)
+        # A class's parameters come from its constructor: no ``implicit`` (NotRequired).
+        assert all(set(p) == _keys(CallParameter) - {"implicit"} for p in target["parameters"])
