@@ -99,6 +99,12 @@ def discarded(index, word):
     for key in index:
         index[key].discard(word)
 
+def spread(prices, low, high):
+    for name in prices:
+        if prices[name] < 0:
+            return None
+    return prices[high] - prices[low]
+
 def depth(tree, path):
     seen = {}
     seen.update(tree)
@@ -119,6 +125,7 @@ def test_the_values_kind_follows_loops_reads_and_calls_on_them() -> None:
         "counted": ("number", False),
         "looped": ("collection", False),
         "discarded": ("set", False),
+        "spread": ("number", False),  # one value less another: no set operation
         "depth": ("dict", False),  # read as the mapping is: nested mappings
     }
     samples = {name: mapping_samples(f, tree) for name, f in functions.items()}

@@ -153,8 +153,8 @@ def _use_kind(node: ast.expr, parent: ast.AST | None, flow: _Flow) -> str:
         other = right if left is node else left
         if _constant_kind(other):
             return _constant_kind(other)
-        set_like = _is_set(other, flow.sets) or _is_value(other, flow)
-        return "set" if isinstance(parent.op, _SET_OPERATORS) and set_like else ""
+        # ``deps - done`` with ``done`` a set; ``prices[a] - prices[b]`` says nothing
+        return "set" if isinstance(parent.op, _SET_OPERATORS) and _is_set(other, flow.sets) else ""
     if isinstance(parent, ast.Attribute) and parent.value is node:
         return method_kind(parent.attr) or ""
     if isinstance(parent, ast.For | ast.AsyncFor | ast.comprehension) and parent.iter is node:
