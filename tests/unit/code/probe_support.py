@@ -19,9 +19,10 @@ def probe_outcome(
     *,
     owner: str | None = None,
     owner_args: dict[str, Any] | None = None,
+    drain: bool = False,
 ) -> dict[str, Any]:
     """The outcome of one call of ``module.qualname`` with ``args`` (a method's instance
-    built from ``owner_args``), as the probe reports it."""
+    built from ``owner_args``; a generator drained with ``drain``), as the probe reports it."""
     request = {
         "module": module,
         "qualname": qualname,
@@ -33,6 +34,7 @@ def probe_outcome(
         "call": True,
         "observe": [],
         "timeout_s": 10,
+        "drain": drain,
     }
     run = subprocess.run(
         [sys.executable, "-"],

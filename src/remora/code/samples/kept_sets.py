@@ -97,8 +97,8 @@ def pinned_outcome(row: dict[str, Any], module: str) -> tuple[bool, Any, tuple[s
             return True, None, (str(raised["type"]), str(raised["module"]))
         return False, None, None  # the set caused it, the machine did, or time ran out
     returned = row.get("returned") or {}
-    if not returned.get("literal") or returned.get("is_instance"):
-        return False, None, None
+    if not returned.get("literal") or returned.get("is_instance") or returned.get("capped"):
+        return False, None, None  # a capped generator's items are not its whole value
     return True, python_ast.literal_eval(str(returned["repr"])), None
 
 

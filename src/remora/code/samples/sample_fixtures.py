@@ -131,7 +131,7 @@ class SampleCode:
         if self.target["is_async"]:
             self.test_render.modules.add("asyncio")
             return f"asyncio.run({call})"
-        return call
+        return self.test_render.drained(call)  # a generator's items (never a capped one's)
 
     def add_calls(self, kept: list[KeptSet]) -> None:
         """A function's or a method's fixtures and tests: returned values, then raises."""

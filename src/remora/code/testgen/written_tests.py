@@ -300,6 +300,7 @@ def observed_piece(
     """
     render = CallRender(target, module_names)
     args = without_defaults(row["args"], target["parameters"])
-    call, lines = render.call(args, row.get("owner_args", owner_args))
+    capped = int((row.get("returned") or {}).get("capped", 0))
+    call, lines = render.call(args, row.get("owner_args", owner_args), capped)
     lines = [*lines, *observed_lines(render, row, call, target["module"], procedure)]
     return {**render.piece(name, lines), "observed": marked}

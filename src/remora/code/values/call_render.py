@@ -6,6 +6,7 @@ constructor call, ``{"__callable__": "str"}`` as the builtin's name,
 ``{"__returns__": V}`` as ``lambda *args, **kwargs: V``, ``{"__set__": [items]}`` as a
 set (``{'a', 'b'}``, ``set()``); a ``*args`` list spread
 as positional arguments and a ``**kwargs`` dict as keywords, as the probe passed them.
+A generator function's call is drained into a list, as the probe drained it.
 """
 
 from __future__ import annotations
@@ -118,15 +119,29 @@ class CallRender:
         self.instance = variable
         return f"{variable}.{target['name']}", [build]
 
-    def call(self, args: dict[str, Any], owner_args: dict[str, Any]) -> tuple[str, list[str]]:
+    def call(
+        self, args: dict[str, Any], owner_args: dict[str, Any], capped: int = 0
+    ) -> tuple[str, list[str]]:
+        """(the call expression, its set-up lines). A generator function's call is drained
+        as the probe drained it: ``list(...)``, or its first ``capped`` items
+        (``list(itertools.islice(..., capped))``) when it did not end."""
         callee, setup = self.setup(owner_args)
         if self.target["method_kind"] == "property":
-            return callee, setup
+            return self.drained(callee, capped), setup
         expression = f"{callee}({self.arguments(args)})"
         if self.target["is_async"]:
             self.modules.add("asyncio")
             expression = f"asyncio.run({expression})"
-        return expression, setup
+        return self.drained(expression, capped), setup
+
+    def drained(self, expression: str, capped: int = 0) -> str:
+        """``expression`` as a list of its items when the node is a generator function."""
+        if not self.target.get("is_generator"):
+            return expression
+        if not capped:
+            return f"list({expression})"
+        self.modules.add("itertools")
+        return f"list(itertools.islice({expression}, {capped}))"
 
     def exception(self, name: str) -> str:
         """The exception class as the test names it; ValueError when it names none we can import."""

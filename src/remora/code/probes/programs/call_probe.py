@@ -14,8 +14,11 @@ attributes the request names in ``observe`` are reported after the call
 (``state``). A returned value that is the method's own instance says so
 (``is_instance``: a builder's ``return self``); one with no literal form
 carries its own public attributes (``attributes``), which a test can assert
-instead of its type. Output the code prints goes to stderr, its programs' too (descriptor
-1 is stderr's while it runs), so stdout holds only the report.
+instead of its type. A generator function's generator is drained when the request says
+so (``drain``: :mod:`remora.code.probes.programs.generator_items`), its items reported
+as a list (``capped``: the first items of an endless one). Output the code prints goes
+to stderr, its programs' too (descriptor 1 is stderr's while it runs), so stdout holds
+only the report.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from remora.code.probes.programs.call_arguments import (
     lookup,
     split_arguments,
 )
+from remora.code.probes.programs.generator_items import generator_items
 
 MARKER = "REMORA_REPORT "
 MAX_REPR_CHARS = 400
@@ -88,7 +92,11 @@ def _returned(value: Any) -> dict[str, Any]:
     }
 
 
-def _call(target: Any, positional: list[Any], keywords: dict[str, Any], timeout_s: float) -> Any:
+def _call(
+    target: Any, positional: list[Any], keywords: dict[str, Any], timeout_s: float, drain: bool
+) -> tuple[Any, int]:
+    """(what the call gave, a generator's items when ``drain``; the items a capped one's
+    test takes, else 0), all within one time limit."""
     signal.setitimer(signal.ITIMER_REAL, timeout_s)
     try:
         result = target(*positional, **keywords)
@@ -98,14 +106,21 @@ def _call(target: Any, positional: list[Any], keywords: dict[str, Any], timeout_
             import asyncio
 
             result = asyncio.run(result)
-        return result
+        return generator_items(result) if drain else (result, 0)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _probe_set(
-    target: Any, entry: dict[str, Any], module: types.ModuleType, call: bool, timeout_s: float
+    target: Any,
+    entry: dict[str, Any],
+    module: types.ModuleType,
+    call: bool,
+    timeout_s: float,
+    drain: bool = False,
 ) -> dict[str, Any]:
+    """One set bound and called, within ``timeout_s``; ``drain``: the node is a generator
+    function, whose generator is drained."""
     outcome: dict[str, Any] = {"name": entry.get("name", ""), "binds": False, "called": False}
     try:
         signature = inspect.signature(target)
@@ -129,9 +144,11 @@ def _probe_set(
         return outcome
     outcome["called"] = True
     try:
-        value = _call(target, positional, keywords, timeout_s)
+        value, capped = _call(target, positional, keywords, timeout_s, drain)
         outcome["returned"] = _observed(value)
-        if value is not None and value is getattr(target, "__self__", None):
+        if capped:
+            outcome["returned"]["capped"] = capped  # the first items of an endless one
+        elif value is not None and value is getattr(target, "__self__", None):
             outcome["returned"]["is_instance"] = True  # a builder's `return self`
         elif not outcome["returned"]["literal"]:
             outcome["returned"]["attributes"] = _attributes(value)
@@ -276,7 +293,8 @@ def _probe_entry(
         target, problem = _target({**request, "owner_args": owner_args}, module)
     call = bool(request["call"]) and problem is None
     switch_context(str(entry.get("name", "")))
-    outcome = _probe_set(target, entry, module, call, float(request["timeout_s"]))
+    timeout_s, drain = float(request["timeout_s"]), bool(request.get("drain"))
+    outcome = _probe_set(target, entry, module, call, timeout_s, drain)
     switch_context("")
     if own_owner and problem is not None:
         outcome["binds"] = False
