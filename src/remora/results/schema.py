@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from remora.errors import WorkspaceConflictError
@@ -96,24 +100,45 @@ def open_results(path: Path, *, durable: bool = True) -> sqlite3.Connection:
     11.5-12.0 requests in flight with a 2 ms flush per commit, 13.8-14.2 without it,
     14.5-14.8 with no flush anywhere. A person's review decisions keep ``durable``.
     """
-    check_file(path)
-    conn = sqlite3.connect(
-        path, check_same_thread=False, isolation_level=None, timeout=_BUSY_TIMEOUT_S
-    )
-    conn.row_factory = sqlite3.Row
-    try:
-        with translated(path):
-            _wal_mode(conn, _BUSY_TIMEOUT_S)
-            if not durable:
-                conn.execute("PRAGMA synchronous=NORMAL")
-            check_not_foreign(conn, path)
-            _migrate(conn, path)
-            check_opened(conn, path)
-        mark_made(path)
-    except BaseException:
-        conn.close()
-        raise
+    with _making(path):
+        check_file(path)
+        conn = sqlite3.connect(
+            path, check_same_thread=False, isolation_level=None, timeout=_BUSY_TIMEOUT_S
+        )
+        conn.row_factory = sqlite3.Row
+        try:
+            with translated(path):
+                _wal_mode(conn, _BUSY_TIMEOUT_S)
+                if not durable:
+                    conn.execute("PRAGMA synchronous=NORMAL")
+                check_not_foreign(conn, path)
+                _migrate(conn, path)
+                check_opened(conn, path)
+            mark_made(path)
+        except BaseException:
+            conn.close()
+            raise
     return conn
+
+
+@contextlib.contextmanager
+def _making(path: Path) -> Iterator[None]:
+    """While ``path`` is missing or empty, one process at a time opens it (an exclusive
+    ``flock`` on its folder): another process's check would see the write-ahead log of
+    a database being made and take it for one that was lost."""
+    try:
+        whole = os.stat(path).st_size > 0
+    except FileNotFoundError:
+        whole = False
+    if whole:
+        yield
+        return
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(folder)  # closing the last descriptor releases the lock
 
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:
