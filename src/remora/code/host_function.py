@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ForwardRef, TypeVar, is_typeddict
 
+from remora import python_ast
+
 __all__ = ["STUB_IMPORTS", "HostFunction", "describe", "host_function", "module_stub"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -74,7 +76,7 @@ class _StubTypes:
                 "write `from __future__ import annotations` in its module"
             )
         try:
-            tree = ast.parse(annotation, mode="eval")
+            tree = python_ast.parse_expression(annotation)
         except SyntaxError as exc:
             raise TypeError(f"{self.where}: annotation {annotation!r} does not parse") from exc
         for item in ast.walk(tree):
