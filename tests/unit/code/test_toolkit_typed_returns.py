@@ -15,9 +15,11 @@ from remora.code.parsing import (
     RaisedException,
     SignatureParameter,
 )
-from remora.code.probes.calls import CallParameter, CallTarget, call_target
+from remora.code.probes.calls import call_target, derived_argument_sets
 from remora.code.probes.pytest_files import module_test_file
 from remora.code.probes.pytest_results import ModuleTestFile
+from remora.code.values import ArgumentSet, CallParameter, CallTarget, ConstructorParameters
+from remora.code.values.constructor import constructor_parameters
 from remora.config import SandboxConfig
 from remora.discovery.node import CSTNode, make_node_id
 from remora.workspace import WorkspaceStore
@@ -67,6 +69,11 @@ async def test_the_results_have_the_typeddicts_keys(tmp_path: Path) -> None:
         assert set(target) == _keys(CallTarget)
         assert [set(p) for p in target["parameters"]] == [_keys(CallParameter)] * 2
         assert set(module_test_file(context)) == _keys(ModuleTestFile)
+        found_sets = derived_argument_sets(context)
+        assert found_sets and all(set(s) == _keys(ArgumentSet) for s in found_sets)
+        built = constructor_parameters(context)
+        assert set(built) == _keys(ConstructorParameters)
+        assert all(set(p) == _keys(CallParameter) - {"implicit"} for p in built["parameters"])
         assert set(await complete(context, "x")) == _keys(CompletionReply)
     owner = _node("Box", "class", 1, 5)
     with WorkspaceStore(tmp_path).create("c", owner.node_id) as workspace:

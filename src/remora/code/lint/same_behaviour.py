@@ -45,6 +45,7 @@ from remora.code.probes import (
     probe_argument_sets,
 )
 from remora.code.values import (
+    CallTarget,
     argument_sets,
     host_candidates,
     node_function,
@@ -86,7 +87,7 @@ def _state(row: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def _call_sets(context: CodeContext, target: dict[str, Any], span: Span) -> list[dict[str, Any]]:
+def _call_sets(context: CodeContext, target: CallTarget, span: Span) -> list[dict[str, Any]]:
     """The argument sets called before and after, each named (its coverage context)."""
     found: list[dict[str, Any]] = []
     seen: set[str] = set()

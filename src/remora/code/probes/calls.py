@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Sequence
-from typing import Any, NotRequired, TypedDict, cast
+from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
@@ -23,6 +23,8 @@ from remora.code.import_paths import module_name, root_paths
 from remora.code.parsing import node_returns, node_signature
 from remora.code.probes.sandboxed import run_program
 from remora.code.values import (
+    ArgumentSet,
+    CallTarget,
     ClassLookup,
     Parameter,
     argument_sets,
@@ -30,14 +32,13 @@ from remora.code.values import (
     class_lookup,
     constructor_of,
     owner_arguments,
+    parameter_of,
     project_class_lookup,
     reachable_class,
 )
 from remora.test_code import is_test_code
 
 __all__ = [
-    "CallParameter",
-    "CallTarget",
     "check_argument_sets",
     "derived_argument_sets",
     "node_call_target",
@@ -49,37 +50,6 @@ __all__ = [
 CALL_TIMEOUT_S = 5.0
 
 
-class CallParameter(TypedDict):
-    """A parameter a call passes: ``annotation`` and ``default`` as written; ``implicit``
-    (a function's or method's only) is false here: ``self``/``cls`` are left out."""
-
-    name: str
-    kind: str
-    annotation: str | None
-    default: str | None
-    required: bool
-    implicit: NotRequired[bool]
-
-
-class CallTarget(TypedDict):
-    """How a caller reaches the node: ``kind`` its node type, ``owner`` a method's class,
-    ``method_kind`` instance, staticmethod, classmethod, property or setter;
-    ``is_generator`` a ``def`` whose own body yields (a call runs none of it: the probe and
-    the tests drain it into a list); ``reason`` non-empty when it cannot be called."""
-
-    module: str
-    qualname: str
-    name: str
-    kind: str
-    owner: str
-    method_kind: str
-    is_async: bool
-    is_generator: bool
-    parameters: list[CallParameter]
-    owner_parameters: list[CallParameter]
-    reason: str
-
-
 def _method_kind(decorators: list[str]) -> str:
     for decorator in decorators:
         if decorator in ("staticmethod", "classmethod", "property"):
@@ -89,7 +59,7 @@ def _method_kind(decorators: list[str]) -> str:
     return "instance"
 
 
-def node_call_target(context: CodeContext, *, special: bool = False) -> dict[str, Any]:
+def node_call_target(context: CodeContext, *, special: bool = False) -> CallTarget:
     """How to reach and call the node, and why it cannot be when it cannot (``reason``).
 
     Kept until the run writes: a sample_data run's three scripts ask for it four or five
@@ -105,7 +75,7 @@ def node_call_target(context: CodeContext, *, special: bool = False) -> dict[str
     return target
 
 
-def _special_method(context: CodeContext, target: dict[str, Any]) -> bool:
+def _special_method(context: CodeContext, target: CallTarget) -> bool:
     """Whether only its special name keeps the node from being called on an instance."""
     name = str(target["name"])
     if not (name.startswith("__") and name.endswith("__") and len(name) > 4):
@@ -116,11 +86,11 @@ def _special_method(context: CodeContext, target: dict[str, Any]) -> bool:
     return not _unreachable(file_path, target["kind"], plain, target["method_kind"])
 
 
-def _call_target(context: CodeContext) -> dict[str, Any]:
+def _call_target(context: CodeContext) -> CallTarget:
     node = context.bound_node()
     parts = node.full_name.split(".")
     text = context.node_file_text()
-    target: dict[str, Any] = {
+    target: CallTarget = {
         "module": module_name(context, node.file_path),
         "qualname": node.full_name,
         "name": node.name,
@@ -137,9 +107,7 @@ def _call_target(context: CodeContext) -> dict[str, Any]:
         target["reason"] = "a class defined in a function cannot be reached from outside it"
         return target
     if node.node_type == "class":
-        target["parameters"] = [
-            p.to_dict() for p in constructor_of(text, node.full_name).parameters
-        ]
+        target["parameters"] = [p.row() for p in constructor_of(text, node.full_name).parameters]
     elif node.node_type in ("function", "method"):
         signature = node_signature(context.located())
         target["is_async"] = signature["is_async"]
@@ -147,14 +115,21 @@ def _call_target(context: CodeContext) -> dict[str, Any]:
         yields = bool(node_returns(context.located())["is_generator"])
         target["is_generator"] = yields and not signature["is_async"]
         target["parameters"] = [
-            {**p, "required": p["default"] is None and not p["kind"].startswith("var_")}
+            {
+                "name": p["name"],
+                "kind": p["kind"],
+                "annotation": p["annotation"],
+                "default": p["default"],
+                "required": p["default"] is None and not p["kind"].startswith("var_"),
+                "implicit": p["implicit"],
+            }
             for p in signature["parameters"]
             if not p["implicit"]
         ]
         if node.node_type == "method":
             target["method_kind"] = _method_kind(signature["decorators"])
             owner = class_lookup(text)(target["owner"])
-            target["owner_parameters"] = [p.to_dict() for p in owner or []]
+            target["owner_parameters"] = [p.row() for p in owner or []]
     target["reason"] = _unreachable(node.file_path, node.node_type, parts, target["method_kind"])
     return target
 
@@ -171,8 +146,8 @@ def _unreachable(file_path: str, node_type: str, parts: list[str], method_kind: 
     return ""
 
 
-def _parameters(target: dict[str, Any], key: str) -> list[Parameter]:
-    return [Parameter(p["name"], p["kind"], p["annotation"], p["default"]) for p in target[key]]
+def _parameters(target: CallTarget) -> list[Parameter]:
+    return [parameter_of(p) for p in target["parameters"]]
 
 
 @host_function
@@ -180,21 +155,18 @@ def call_target(context: CodeContext) -> CallTarget:
     """How a test reaches the node: ``{module, qualname, kind, owner, method_kind, is_async,
     is_generator, parameters, owner_parameters, reason}``; ``reason`` is non-empty when it
     cannot be called."""
-    # _call_target's dict, which values/, testgen/ and samples/ read as dict[str, Any]; its
-    # keys are CallTarget's (the parameters' rows: Parameter.to_dict, or node_signature's
-    # with ``required``).
-    return cast(CallTarget, node_call_target(context))
+    return node_call_target(context)
 
 
 @host_function
-def derived_argument_sets(context: CodeContext, count: int = 4) -> list[dict[str, Any]]:
+def derived_argument_sets(context: CodeContext, count: int = 4) -> list[ArgumentSet]:
     """Example argument sets for the node from its parameters' names, annotations, defaults."""
     target = node_call_target(context)
     lookup = project_class_lookup(context)
-    return argument_sets(_parameters(target, "parameters"), lookup, count)
+    return argument_sets(_parameters(target), lookup, count)
 
 
-def _set_arguments(entry: Any, target: dict[str, Any], classes: ClassLookup) -> dict[str, Any]:
+def _set_arguments(entry: Any, target: CallTarget, classes: ClassLookup) -> dict[str, Any]:
     """The set's arguments by name; ValueError says what is wrong with the set."""
     if not isinstance(entry, dict):
         raise ValueError(f"an argument set is an object {{name, args}}, not {type(entry).__name__}")
@@ -202,7 +174,7 @@ def _set_arguments(entry: Any, target: dict[str, Any], classes: ClassLookup) -> 
         raise ValueError("'name' must be a string")
     args = entry.get("args")
     if isinstance(args, str):
-        return arguments_from_text(args, _parameters(target, "parameters"), classes)
+        return arguments_from_text(args, _parameters(target), classes)
     if not isinstance(args, dict):
         raise ValueError("'args' are call arguments as text (a=1, b='x') or an object of them")
     return args
@@ -237,7 +209,7 @@ def pins_behaviour(row: dict[str, Any]) -> bool:
 
 @host_function
 async def check_argument_sets(
-    context: CodeContext, sets: list[dict[str, Any]], call: bool = True
+    context: CodeContext, sets: list[ArgumentSet] | list[dict[str, Any]], call: bool = True
 ) -> list[dict[str, Any]]:
     """Each set ``{name, args}`` checked: ``{name, args, ok, reason, returned?, raised?}``.
 
@@ -268,7 +240,7 @@ async def check_argument_sets(
 
 async def probe_argument_sets(
     context: CodeContext,
-    sets: list[dict[str, Any]],
+    sets: list[ArgumentSet] | list[dict[str, Any]],
     call: bool = True,
     coverage: dict[str, Any] | None = None,
     *,
@@ -293,7 +265,9 @@ async def probe_argument_sets(
     checked: list[dict[str, Any]] = []
     runnable: list[dict[str, Any]] = []
     lookup = project_class_lookup(context)
-    for index, entry in enumerate(sets):
+    # Each entry is read as JSON a model may have written (any shape: _set_arguments checks).
+    entries: list[Any] = list(sets)
+    for index, entry in enumerate(entries):
         name = str(entry.get("name") or f"set_{index + 1}") if isinstance(entry, dict) else ""
         row: dict[str, Any] = {"name": name, "args": None, "ok": False, "reason": target["reason"]}
         try:
@@ -307,7 +281,7 @@ async def probe_argument_sets(
             runnable.append(row)
     if not runnable:
         return checked, None
-    request = {
+    request: dict[str, Any] = {
         "module": target["module"],
         "qualname": target["qualname"],
         "kind": target["kind"],

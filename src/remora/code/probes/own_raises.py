@@ -20,6 +20,7 @@ from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.parsing import located_definition
+from remora.code.values import CallTarget
 
 __all__ = ["documented_exceptions", "is_node_behaviour", "raise_is_behaviour", "setup_failure"]
 
@@ -58,7 +59,7 @@ def _documented(context: CodeContext) -> frozenset[str]:
     return documented_exceptions((ast.get_docstring(found) or "") if found is not None else "")
 
 
-def raise_is_behaviour(context: CodeContext, target: dict[str, Any], row: dict[str, Any]) -> bool:
+def raise_is_behaviour(context: CodeContext, target: CallTarget, row: dict[str, Any]) -> bool:
     """True for a row that raised nothing or raised what the node itself raises
     (:func:`is_node_behaviour`); False for a failure of the call's own set-up."""
     raised = row.get("raised")

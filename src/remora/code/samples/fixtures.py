@@ -15,6 +15,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.probes import node_call_target
+from remora.code.values import CallParameter, CallTarget
 
 __all__ = ["fixture_document", "fixture_path"]
 
@@ -26,7 +27,7 @@ def fixture_path(file_path: str, full_name: str) -> str:
     return f"tests/fixtures/{stem}/{full_name}_samples.json"
 
 
-def _described(parameter: dict[str, Any]) -> dict[str, Any]:
+def _described(parameter: CallParameter) -> dict[str, Any]:
     stars = {"var_positional": "*", "var_keyword": "**"}.get(parameter["kind"], "")
     return {
         "name": stars + parameter["name"],
@@ -36,7 +37,7 @@ def _described(parameter: dict[str, Any]) -> dict[str, Any]:
 
 
 def fixture_document(
-    existing: dict[str, Any], target: dict[str, Any], file_path: str, sets: list[dict[str, Any]]
+    existing: dict[str, Any], target: CallTarget, file_path: str, sets: list[dict[str, Any]]
 ) -> tuple[dict[str, Any], int]:
     """(the document with the new sets added, how many were new)."""
     document = dict(existing)

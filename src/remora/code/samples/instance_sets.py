@@ -25,7 +25,13 @@ from remora.code.samples.kept_sets import (
     pinned_outcome,
     sound_candidates,
 )
-from remora.code.values import Candidate, greedy_cover, owner_candidates, project_class_lookup
+from remora.code.values import (
+    CallTarget,
+    Candidate,
+    greedy_cover,
+    owner_candidates,
+    project_class_lookup,
+)
 
 __all__ = ["MAX_MEMBERS", "instance_members", "select_instances"]
 
@@ -59,7 +65,7 @@ def instance_members(module_text: str, qualname: str) -> list[ast.FunctionDef]:
 
 async def _member_rows(
     context: CodeContext,
-    target: dict[str, Any],
+    target: CallTarget,
     member: str,
     sets: list[dict[str, Any]],
     span: Span,
@@ -89,7 +95,7 @@ async def _member_rows(
 
 async def select_instances(
     context: CodeContext,
-    target: dict[str, Any],
+    target: CallTarget,
     candidates: list[Candidate],
     span: Span,
     selection: Selection,
@@ -101,8 +107,13 @@ async def select_instances(
         return selection
     base = next((c.args for c in candidates), {})
     lookup = project_class_lookup(context)
-    as_owner = {**target, "kind": "method", "method_kind": "instance"}
-    as_owner |= {"owner": target["qualname"], "owner_parameters": target["parameters"]}
+    as_owner: CallTarget = {
+        **target,
+        "kind": "method",
+        "method_kind": "instance",
+        "owner": target["qualname"],
+        "owner_parameters": target["parameters"],
+    }
     for member in members:  # the instance in each state a member branches on
         candidates += owner_candidates(as_owner, member, text, {}, base, lookup)
     instances = [Candidate(c.owner_args or c.args, c.why) for c in candidates]

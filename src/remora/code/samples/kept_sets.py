@@ -17,6 +17,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.values import (
+    CallTarget,
     Candidate,
     owner_arguments,
     project_strings,
@@ -108,7 +109,7 @@ def _usage_first(candidates: list[Candidate]) -> list[Candidate]:
 
 
 def sound_candidates(
-    context: CodeContext, target: dict[str, Any], candidates: list[Candidate], selection: Selection
+    context: CodeContext, target: CallTarget, candidates: list[Candidate], selection: Selection
 ) -> list[dict[str, Any]]:
     """The candidates as probe sets: sourced, not the defaults alone, each once."""
     strings = project_strings(context)

@@ -23,7 +23,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.probes import add_to_test_file
 from remora.code.samples.kept_sets import KeptSet, Selection
-from remora.code.values import CallRender, snake_name
+from remora.code.values import CallRender, CallTarget, snake_name
 
 __all__ = ["SampleCode", "conftest_path", "sample_code", "top_level_names", "with_code"]
 
@@ -66,7 +66,7 @@ def top_level_names(text: str) -> set[str]:
 class SampleCode:
     """The fixtures and tests of one node, and the names each file must import."""
 
-    def __init__(self, target: dict[str, Any], module_names: set[str], line_length: int) -> None:
+    def __init__(self, target: CallTarget, module_names: set[str], line_length: int) -> None:
         self.target = target
         self.line_length = line_length
         self.fixture_render = _Render(target, module_names)
@@ -206,7 +206,7 @@ class SampleCode:
 
 
 def sample_code(
-    target: dict[str, Any],
+    target: CallTarget,
     module_names: set[str],
     selection: Selection,
     line_length: int = DEFAULT_LINE_LENGTH,

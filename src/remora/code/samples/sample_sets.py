@@ -44,12 +44,12 @@ from remora.code.samples.kept_sets import (
     pinned_outcome,
     sound_candidates,
 )
-from remora.code.values import Candidate, greedy_cover, host_candidates, public_caller
+from remora.code.values import CallTarget, Candidate, greedy_cover, host_candidates, public_caller
 
 __all__ = ["select_sets"]
 
 
-def _plain(target: dict[str, Any]) -> str:
+def _plain(target: CallTarget) -> str:
     """Why sets of this signature cannot be passed as ``**arguments``, or ''."""
     kinds = {p["kind"] for p in target["parameters"]}
     if "positional_only" in kinds or "var_positional" in kinds:
@@ -58,7 +58,7 @@ def _plain(target: dict[str, Any]) -> str:
 
 
 async def select_sets(
-    context: CodeContext, target: dict[str, Any], extra: Sequence[Candidate] = ()
+    context: CodeContext, target: CallTarget, extra: Sequence[Candidate] = ()
 ) -> Selection:
     """The sets to offer for the run's node (a function, a method or a class); ``extra``
     (the model's) are tried after the project's own and the derived ones."""

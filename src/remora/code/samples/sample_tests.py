@@ -39,7 +39,13 @@ from remora.code.samples.sample_fixtures import (
     with_code,
 )
 from remora.code.samples.sample_sets import select_sets
-from remora.code.values import Candidate, Parameter, arguments_from_text, project_class_lookup
+from remora.code.values import (
+    CallTarget,
+    Candidate,
+    arguments_from_text,
+    parameter_of,
+    project_class_lookup,
+)
 
 __all__ = [
     "failed_ids",
@@ -53,14 +59,11 @@ _REASON = "sample data: why none was written"
 
 
 def model_candidates(
-    context: CodeContext, target: dict[str, Any], sets: list[dict[str, Any]]
+    context: CodeContext, target: CallTarget, sets: list[dict[str, Any]]
 ) -> tuple[list[Candidate], list[str]]:
     """The model's sets (``{name, args}``, args as call text) as candidates, and the
     reasons of those that are not call arguments of the node."""
-    params = [
-        Parameter(p["name"], p["kind"], p.get("annotation"), p.get("default"))
-        for p in target["parameters"]
-    ]
+    params = [parameter_of(p) for p in target["parameters"]]
     lookup = project_class_lookup(context)
     found: list[Candidate] = []
     refused: list[str] = []
@@ -132,7 +135,7 @@ def without_ids(kept: list[KeptSet], ids: set[str]) -> list[KeptSet]:
 
 
 async def _write_and_run(
-    context: CodeContext, target: dict[str, Any], selection: Selection, paths: tuple[str, str]
+    context: CodeContext, target: CallTarget, selection: Selection, paths: tuple[str, str]
 ) -> dict[str, Any]:
     """Write the fixtures and tests, run them twice; fewer sets after a failure, once."""
     test_path, fixture_path = paths

@@ -11,12 +11,12 @@ unmarked only when the run agrees.
 from __future__ import annotations
 
 import ast
-from typing import Any
 
 from remora import python_ast
 from remora.code.completion import complete
 from remora.code.context import CodeContext
 from remora.code.values import (
+    CallTarget,
     Candidate,
     arguments_from_text,
     label,
@@ -32,7 +32,7 @@ __all__ = ["model_call_texts", "model_candidates"]
 MAX_MODEL_ASKS = 1
 
 
-def _ask_prompt(context: CodeContext, target: dict[str, Any], missed: str, index: int) -> str:
+def _ask_prompt(context: CodeContext, target: CallTarget, missed: str, index: int) -> str:
     node = context.bound_node()
     owner = target["owner"] or target["qualname"]
     callee = target["qualname"]
@@ -65,7 +65,7 @@ def model_call_texts(completion: str, callee: str) -> tuple[str, str | None] | N
 
 
 async def model_candidates(
-    context: CodeContext, target: dict[str, Any], missed: str
+    context: CodeContext, target: CallTarget, missed: str
 ) -> tuple[list[Candidate], dict[str, str], list[str]]:
     """Round two: the model's calls aimed at what is missed; (candidates, claims, problems)."""
     asks = sum(1 for line in missed.splitlines() if line.startswith(">> ") or "# never" in line)

@@ -18,7 +18,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.testgen.claimed_ranges import honest_condition
-from remora.code.values import first_parameter, is_self_attribute, label, snake_name
+from remora.code.values import CallTarget, first_parameter, is_self_attribute, label, snake_name
 
 __all__ = ["assigned_attributes", "behaviour_name", "case_words", "node_words"]
 
@@ -30,7 +30,7 @@ _MAX_NAME = 72
 _MAX_WORD = 16
 
 
-def node_words(target: dict[str, Any], module_text: str) -> str:
+def node_words(target: CallTarget, module_text: str) -> str:
     """The code's name in a test name: a method alone unless its name is ambiguous."""
     if target["kind"] != "method":
         return snake_name(target["qualname"])

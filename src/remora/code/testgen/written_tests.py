@@ -33,6 +33,7 @@ from remora.code.testgen.observed_asserts import is_procedure, observed_lines, p
 from remora.code.testgen.test_names import case_words, node_words
 from remora.code.values import (
     CallRender,
+    CallTarget,
     ClassLookup,
     argument_sets,
     arguments_from_text,
@@ -60,7 +61,7 @@ def _expectation(render: CallRender, expected: Any) -> str:
     return f"assert result == {render.value(expected)}"
 
 
-def _case_arguments(case: dict[str, Any], target: dict[str, Any], classes: ClassLookup) -> Any:
+def _case_arguments(case: dict[str, Any], target: CallTarget, classes: ClassLookup) -> Any:
     args = case.get("args", {})
     if isinstance(args, str):
         params = [parameter_of(p) for p in target["parameters"]]
@@ -71,7 +72,7 @@ def _case_arguments(case: dict[str, Any], target: dict[str, Any], classes: Class
 
 
 def case_piece(
-    target: dict[str, Any],
+    target: CallTarget,
     module_names: set[str],
     owner_args: dict[str, Any],
     case: Any,
@@ -144,7 +145,7 @@ def _without_docstring(
     return [line for number, line in enumerate(lines, start) if not first.lineno <= number <= end]
 
 
-def source_pieces(source: str, target: dict[str, Any], module: str) -> list[dict[str, Any]]:
+def source_pieces(source: str, target: CallTarget, module: str) -> list[dict[str, Any]]:
     """Pieces from a model's test source; ValueError names the first thing that is wrong."""
     try:
         tree = python_ast.parse(source)
@@ -281,7 +282,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, An
 
 
 def observed_piece(
-    target: dict[str, Any],
+    target: CallTarget,
     module_names: set[str],
     owner_args: dict[str, Any],
     row: dict[str, Any],

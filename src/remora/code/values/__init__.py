@@ -7,7 +7,8 @@ code (that is :mod:`remora.code.probes`).
 - :mod:`.derived_sets`: argument sets derived from names, annotations and defaults;
 - :mod:`.constructor`: what ``ClassName(...)`` accepts, by Python's rules, looked up by
   name in the node's module or one it imports from (:mod:`.class_lookup`);
-- :mod:`.parameters`: a parameter as a caller sees it; :mod:`.annotations`: an
+- :mod:`.parameters`: a parameter as a caller sees it; :mod:`.call_target`: how a caller
+  reaches the node; :mod:`.annotations`: an
   annotation's head, read one way;
 - :mod:`.input_search`: boundaries the code branches on, and the fewest sets that cover
   the most; :mod:`.input_sources`: the constants and locals behind them;
@@ -29,11 +30,21 @@ code (that is :mod:`remora.code.probes`).
 """
 
 from remora.code.values.call_render import CallRender, snake_name
+from remora.code.values.call_target import CallTarget
 from remora.code.values.call_text import arguments_from_text, value_from_text
 from remora.code.values.class_lookup import class_lookup, project_class_lookup
-from remora.code.values.constructor import constructor_of, reachable_class
+from remora.code.values.constructor import (
+    ConstructorParameters,
+    constructor_of,
+    reachable_class,
+)
 from remora.code.values.default_arguments import without_defaults
-from remora.code.values.derived_sets import ClassLookup, argument_sets, literal_default
+from remora.code.values.derived_sets import (
+    ArgumentSet,
+    ClassLookup,
+    argument_sets,
+    literal_default,
+)
 from remora.code.values.host_candidates import host_candidates, node_function
 from remora.code.values.input_search import Candidate, greedy_cover, label
 from remora.code.values.instance_search import owner_candidates
@@ -43,15 +54,19 @@ from remora.code.values.method_state import (
     observed_attributes,
     state_asserts,
 )
-from remora.code.values.parameters import Parameter, parameter_of
+from remora.code.values.parameters import CallParameter, Parameter, parameter_of
 from remora.code.values.private_helpers import public_caller
 from remora.code.values.project_values import owner_arguments
 from remora.code.values.sourced_strings import project_strings, unsourced
 
 __all__ = [
+    "ArgumentSet",
+    "CallParameter",
     "CallRender",
+    "CallTarget",
     "Candidate",
     "ClassLookup",
+    "ConstructorParameters",
     "Parameter",
     "argument_sets",
     "arguments_from_text",

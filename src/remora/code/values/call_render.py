@@ -18,6 +18,8 @@ import sys
 from keyword import iskeyword
 from typing import Any
 
+from remora.code.values.call_target import CallTarget
+
 __all__ = ["SET_MARKER", "CallRender", "snake_name"]
 
 # A set has no JSON form: the probe builds ``{"__set__": [items]}`` as one.
@@ -32,7 +34,7 @@ def snake_name(name: str) -> str:
 class CallRender:
     """Python source for one call of the node and the names that source needs."""
 
-    def __init__(self, target: dict[str, Any], module_names: set[str]) -> None:
+    def __init__(self, target: CallTarget, module_names: set[str]) -> None:
         self.target = target
         self.module_names = module_names
         self.imports: set[str] = set()

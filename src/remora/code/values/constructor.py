@@ -17,17 +17,18 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.parsing import ast_tree, per_text
 from remora.code.values.annotations import annotation_head, dotted_name
-from remora.code.values.parameters import Kind, Parameter, function_parameters
+from remora.code.values.parameters import CallParameter, Kind, Parameter, function_parameters
 
 __all__ = [
     "Constructor",
+    "ConstructorParameters",
     "ModuleClasses",
     "constructor_of",
     "parsed_classes",
@@ -39,6 +40,15 @@ _NAMEDTUPLE_NAMES = {"NamedTuple", "typing.NamedTuple"}
 _TYPEDDICT_NAMES = {"TypedDict", "typing.TypedDict", "typing_extensions.TypedDict"}
 
 
+class ConstructorParameters(TypedDict):
+    """What calling a class takes (:meth:`Constructor.to_dict`): ``origin`` where that was
+    read, ``exact`` false when it is a guess (a base class outside the file)."""
+
+    parameters: list[CallParameter]
+    origin: str
+    exact: bool
+
+
 @dataclass(frozen=True)
 class Constructor:
     """What calling the class takes, where that came from, and whether it is certain."""
@@ -47,9 +57,9 @@ class Constructor:
     origin: str
     exact: bool
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ConstructorParameters:
         return {
-            "parameters": [p.to_dict() for p in self.parameters],
+            "parameters": [p.row() for p in self.parameters],
             "origin": self.origin,
             "exact": self.exact,
         }
@@ -307,7 +317,7 @@ def reachable_class(source: str, class_name: str) -> bool:
 
 
 @host_function
-def constructor_parameters(context: CodeContext, class_name: str = "") -> dict[str, Any]:
+def constructor_parameters(context: CodeContext, class_name: str = "") -> ConstructorParameters:
     """What calling a class of the node's file takes: ``{parameters, origin, exact}``.
 
     ``class_name`` defaults to the node itself (a class) or the class owning the

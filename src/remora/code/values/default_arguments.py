@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from remora.code.values.derived_sets import literal_default
+from remora.code.values.parameters import CallParameter
 
 __all__ = ["without_defaults"]
 
@@ -25,7 +26,7 @@ def _is_default(value: Any, source: str | None) -> bool:
     return known and type(default) is type(value) and default == value
 
 
-def without_defaults(args: dict[str, Any], parameters: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def without_defaults(args: dict[str, Any], parameters: Sequence[CallParameter]) -> dict[str, Any]:
     """``args`` less those equal to their parameter's default (``parameters``: a call
     target's rows, ``{name, kind, default}``)."""
     left_out: set[str] = set()

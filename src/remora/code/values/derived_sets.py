@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from remora import python_ast
 from remora.code.values.annotations import (
@@ -23,7 +23,15 @@ from remora.code.values.annotations import (
 )
 from remora.code.values.parameters import Parameter
 
-__all__ = ["PLANS", "argument_sets", "literal_default", "sample_value"]
+__all__ = ["PLANS", "ArgumentSet", "argument_sets", "literal_default", "sample_value"]
+
+
+class ArgumentSet(TypedDict):
+    """An argument set: its name (``defaults``, ``typical``, ...), the arguments by name."""
+
+    name: str
+    args: dict[str, Any]
+
 
 # (name, variant, use literal defaults): typical values, another typical one, an edge case.
 PLANS: tuple[tuple[str, int, bool], ...] = (
@@ -275,7 +283,7 @@ def _arguments(
 
 def argument_sets(
     params: Sequence[Parameter], classes: ClassLookup, count: int = 4
-) -> list[dict[str, Any]]:
+) -> list[ArgumentSet]:
     """Up to ``count`` distinct sets: defaults, typical, alternative, edge (duplicates dropped).
 
     The first set is named ``defaults`` only when a parameter has a literal
@@ -284,7 +292,7 @@ def argument_sets(
     """
     plans = list(PLANS) if count >= 4 else [PLANS[0], PLANS[1], PLANS[3]][: max(count, 1)]
     uses_a_default = any(literal_default(p.default)[0] for p in params)
-    sets: list[dict[str, Any]] = []
+    sets: list[ArgumentSet] = []
     for name, variant, use_defaults in plans:
         args = _arguments(params, variant, use_defaults, classes, 0)
         if use_defaults and not uses_a_default:

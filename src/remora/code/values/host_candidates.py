@@ -22,6 +22,7 @@ from remora.code.parsing import located_definition, module_names
 from remora.code.values.annotations import BUILTIN_KINDS
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.call_sites import doctest_calls
+from remora.code.values.call_target import CallTarget
 from remora.code.values.call_text import arguments_from_text
 from remora.code.values.callable_arguments import called_parameter_values
 from remora.code.values.class_lookup import project_class_lookup
@@ -58,7 +59,7 @@ def node_function(context: CodeContext) -> Function | None:
     return found if isinstance(found, Function) else None
 
 
-def _kinds(target: dict[str, Any]) -> dict[str, str]:
+def _kinds(target: CallTarget) -> dict[str, str]:
     """The builtin type of each parameter, from its annotation or its literal default."""
     kinds: dict[str, str] = {}
     for row in target["parameters"]:
@@ -72,7 +73,7 @@ def _kinds(target: dict[str, Any]) -> dict[str, str]:
 
 
 def _text_sets(
-    context: CodeContext, target: dict[str, Any], texts: list[str], why: str
+    context: CodeContext, target: CallTarget, texts: list[str], why: str
 ) -> list[Candidate]:
     params = [parameter_of(p) for p in target["parameters"]]
     lookup = project_class_lookup(context)
@@ -85,7 +86,7 @@ def _text_sets(
     return out
 
 
-def host_candidates(context: CodeContext, target: dict[str, Any]) -> list[Candidate]:
+def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]:
     """Round one: the typical set varied at each boundary, a method's owner in each state it
     branches on, dicts with the keys read, doctest examples, call sites."""
     aliases = project_aliases(context)  # ``key: Key`` with ``Key = Tuple[str, ...]``

@@ -26,11 +26,12 @@ from remora.code.values.annotations import (
     BUILTIN_KINDS,
     first_head,
 )
+from remora.code.values.call_target import CallTarget
 from remora.code.values.collection_items import collection_uses, one_item_values
 from remora.code.values.derived_sets import ClassLookup, literal_default, sample_value
 from remora.code.values.input_search import Candidate, boundary_values, label
 from remora.code.values.method_state import first_parameter, is_self_attribute
-from remora.code.values.parameters import Parameter
+from remora.code.values.parameters import Parameter, parameter_of
 
 __all__ = [
     "OwnerVariant",
@@ -230,7 +231,7 @@ class _SelfAsConstants(ast.NodeTransformer):
 def state_boundaries(
     method: Function,
     module_text: str,
-    target: dict[str, Any],
+    target: CallTarget,
     owner_args: dict[str, Any],
     kinds: dict[str, str],
 ) -> list[tuple[str, Any, str]]:
@@ -240,10 +241,7 @@ def state_boundaries(
     self_name = first_parameter(method)
     if self_name is None or not _is_instance_method(target, method):
         return []
-    parameters = [
-        Parameter(p["name"], p["kind"], p.get("annotation"), p.get("default"))
-        for p in target["owner_parameters"]
-    ]
+    parameters = [parameter_of(p) for p in target["owner_parameters"]]
     numbers: dict[str, int | float] = {}
     for attribute, parameter in attribute_parameters(
         module_text, target["owner"], parameters
@@ -257,12 +255,12 @@ def state_boundaries(
     return boundary_values(as_constants, kinds)
 
 
-def _is_instance_method(target: dict[str, Any], method: Function | None) -> bool:
+def _is_instance_method(target: CallTarget, method: Function | None) -> bool:
     return method is not None and target["kind"] == "method" and target["method_kind"] == "instance"
 
 
 def owner_candidates(
-    target: dict[str, Any],
+    target: CallTarget,
     method: Function | None,
     module_text: str,
     method_args: dict[str, Any],
@@ -272,10 +270,7 @@ def owner_candidates(
     """The method's typical arguments on each owner of :func:`owner_variants`."""
     if method is None or not _is_instance_method(target, method):
         return []
-    parameters = [
-        Parameter(p["name"], p["kind"], p.get("annotation"), p.get("default"))
-        for p in target["owner_parameters"]
-    ]
+    parameters = [parameter_of(p) for p in target["owner_parameters"]]
     attributes = attribute_parameters(module_text, target["owner"], parameters)
     states = class_strings(module_text, target["owner"])
     variants = owner_variants(method, attributes, owner_args, method_args, classes, states)

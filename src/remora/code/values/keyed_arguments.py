@@ -19,6 +19,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.values.derived_sets import ClassLookup, sample_value
 from remora.code.values.input_search import Candidate, label
+from remora.code.values.parameters import CallParameter
 
 __all__ = ["attribute_classes", "fitted_arguments", "keyed_dicts", "reads_of_keys"]
 
@@ -207,7 +208,7 @@ _MAPPING_HEADS = ("dict", "mapping", "mutablemapping", "typeddict")
 
 def fitted_arguments(
     function: Function,
-    parameters: Sequence[dict[str, Any]],
+    parameters: Sequence[CallParameter],
     base: dict[str, Any],
     names: Sequence[str],
     classes: ClassLookup,
@@ -220,7 +221,7 @@ def fitted_arguments(
         p["name"]
         for p in parameters
         if not p.get("annotation")
-        or p["annotation"].split("[")[0].split(".")[-1].lower() in _MAPPING_HEADS
+        or (p["annotation"] or "").split("[")[0].split(".")[-1].lower() in _MAPPING_HEADS
     ]
     updates = attribute_classes(function, unannotated, names, classes)
     required, fuller = keyed_dicts(function, classes)

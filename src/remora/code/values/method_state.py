@@ -14,6 +14,7 @@ import ast
 from typing import Any
 
 from remora import python_ast
+from remora.code.values.call_target import CallTarget
 
 __all__ = [
     "changed_attributes",
@@ -122,7 +123,7 @@ def state_asserts(variable: str, state: dict[str, Any], modules: set[str]) -> li
     return lines
 
 
-def observed_attributes(target: dict[str, Any], method: Function | None) -> list[str]:
+def observed_attributes(target: CallTarget, method: Function | None) -> list[str]:
     """What to report of an instance method's instance after each call: what it changes."""
     if method is None or (target["kind"], target["method_kind"]) != ("method", "instance"):
         return []

@@ -9,15 +9,36 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from remora.code.parsing.positional_only import conventional_positional_only
 
-__all__ = ["Kind", "Parameter", "function_parameters", "parameter_names", "parameter_of"]
+__all__ = [
+    "CallParameter",
+    "Kind",
+    "Parameter",
+    "function_parameters",
+    "parameter_names",
+    "parameter_of",
+]
 
 Kind = Literal[
     "positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword"
 ]
+
+
+class CallParameter(TypedDict):
+    """A parameter a call passes (:meth:`Parameter.row`, or a signature's row with
+    ``required``): ``kind`` a :data:`Kind`; ``annotation`` and ``default`` as written;
+    ``implicit`` (a function's or method's only) is false here: ``self``/``cls`` are left
+    out."""
+
+    name: str
+    kind: str
+    annotation: str | None
+    default: str | None
+    required: bool
+    implicit: NotRequired[bool]
 
 
 @dataclass(frozen=True)
@@ -33,7 +54,7 @@ class Parameter:
     def required(self) -> bool:
         return self.default is None and self.kind not in ("var_positional", "var_keyword")
 
-    def to_dict(self) -> dict[str, Any]:
+    def row(self) -> CallParameter:
         return {
             "name": self.name,
             "kind": self.kind,
@@ -42,10 +63,16 @@ class Parameter:
             "required": self.required,
         }
 
+    def to_dict(self) -> dict[str, Any]:
+        """:meth:`row` as docstring/ reads it (sections.py), until it takes the TypedDict."""
+        return cast("dict[str, Any]", self.row())
 
-def parameter_of(row: dict[str, Any]) -> Parameter:
+
+def parameter_of(row: CallParameter) -> Parameter:
     """A parameter from its row of a call target (``{name, kind, annotation, default}``)."""
-    return Parameter(row["name"], row["kind"], row.get("annotation"), row.get("default"))
+    # Every row's kind is a Kind: written from a Parameter or a signature's parameter.
+    kind = cast("Kind", row["kind"])
+    return Parameter(row["name"], kind, row.get("annotation"), row.get("default"))
 
 
 def function_parameters(args: ast.arguments, *, drop_first: bool = False) -> list[Parameter]:

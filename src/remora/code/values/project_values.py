@@ -27,6 +27,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.parsing import ast_tree, located_definition
 from remora.code.values.call_sites import call_site_arguments
+from remora.code.values.call_target import CallTarget
 from remora.code.values.call_text import arguments_from_text
 from remora.code.values.class_lookup import project_class_lookup
 from remora.code.values.derived_sets import (
@@ -39,7 +40,7 @@ from remora.code.values.input_search import label
 from remora.code.values.input_sources import module_constants
 from remora.code.values.instance_search import attribute_parameters
 from remora.code.values.method_state import first_parameter, is_self_attribute
-from remora.code.values.parameters import Parameter, parameter_names
+from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
 from remora.code.values.sourced_strings import DOC_PATTERNS, examples, project_files
 from remora.sandbox import search
 
@@ -228,7 +229,7 @@ def _reader(context: CodeContext) -> Callable[[str], str | None]:
 
 
 def named_defaults(
-    context: CodeContext, module: ast.Module, parameters: list[dict[str, Any]]
+    context: CodeContext, module: ast.Module, parameters: list[CallParameter]
 ) -> dict[str, Any]:
     """``{parameter: value}`` for each default that names a constant of the module or of
     a project module it imports from (``parameters``: rows with ``name`` and ``default``)."""
@@ -282,15 +283,12 @@ def _read_attributes(context: CodeContext) -> set[str]:
     }
 
 
-def owner_arguments(context: CodeContext, target: dict[str, Any]) -> dict[str, Any]:
+def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
     """The arguments a method's instance is built with, as the project builds it: its own
     first literal construction (code, tests, docs), else the derived defaults, where a
     number the method reads is not left at a zero default (an empty stock is the set-up's
     edge, not the method's typical case: its boundaries are tried apart)."""
-    params = [
-        Parameter(p["name"], p["kind"], p.get("annotation"), p.get("default"))
-        for p in target["owner_parameters"]
-    ]
+    params = [parameter_of(p) for p in target["owner_parameters"]]
     lookup = project_class_lookup(context)
     if target["owner"] and (built := project_instances(context, target["owner"], params, lookup)):
         return built[0]
