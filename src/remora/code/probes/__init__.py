@@ -43,10 +43,13 @@ from remora.code.probes.pytest_files import (
     with_pieces,
     written_class,
 )
+from remora.code.probes.pytest_results import PytestReport, PytestTest
 from remora.code.probes.sandboxed import run_program
 
 __all__ = [
     "Coverage",
+    "PytestReport",
+    "PytestTest",
     "Span",
     "add_passing_tests",
     "add_to_test_file",

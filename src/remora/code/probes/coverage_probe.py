@@ -19,6 +19,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.probes.pytest_files import run_pytest_measured
+from remora.code.probes.pytest_results import PytestReport
 
 __all__ = ["Coverage", "Span", "measure_test_file", "missed_report", "node_span"]
 
@@ -123,7 +124,7 @@ def _is_docstring(statement: ast.stmt) -> bool:
 
 async def measure_test_file(
     context: CodeContext, path: str, span: Span, timeout_s: float | None = None
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+) -> tuple[PytestReport, dict[str, Any] | None]:
     """Run pytest on ``path`` under coverage: (the report of
     :func:`remora.code.probes.pytest_files.run_pytest`, the coverage report).
 

@@ -21,7 +21,8 @@ import ast
 import copy
 import hashlib
 from collections import OrderedDict
-from typing import Any, cast
+from collections.abc import Mapping
+from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
@@ -197,23 +198,21 @@ def _remember_run(context: CodeContext, args: list[str], report: PytestReport) -
 
 
 @host_function
-async def run_pytest(context: CodeContext, path: str) -> dict[str, Any]:
+async def run_pytest(context: CodeContext, path: str) -> PytestReport:
     """Run pytest on ``path``: ``{ran, passed, failed, tests: [{name, outcome, message}],
     collection_errors, output}``; what the tests change is discarded."""
-    # A PytestReport, given as dict[str, Any] (the same dict): samples/ reads it so
-    # (sample_tests.failed_ids) until it takes PytestReport; then the stub says it too.
     args = pytest_args(context, path)
     recent = _RECENT_RUNS.get(_run_key(context, args))
     if recent is not None:
-        return cast("dict[str, Any]", copy.deepcopy(recent))
+        return copy.deepcopy(recent)
     report = _report(await run_program(context, "pytest_report", {"args": args}))
     _remember_run(context, args, report)
-    return cast("dict[str, Any]", report)
+    return report
 
 
 async def run_pytest_measured(
     context: CodeContext, path: str, coverage: dict[str, Any], timeout_s: float | None = None
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+) -> tuple[PytestReport, dict[str, Any] | None]:
     """``run_pytest`` under coverage (``coverage``: the span spec of
     :func:`remora.code.probes.sandboxed.run_program`): (the report, the coverage or None).
 
@@ -226,8 +225,7 @@ async def run_pytest_measured(
     )
     report = _report(run)
     _remember_run(context, args, report)
-    # As run_pytest's: a PytestReport given as dict[str, Any] for samples/.
-    return cast("dict[str, Any]", report), run.coverage if report["ran"] else None
+    return report, run.coverage if report["ran"] else None
 
 
 def overlay_digest(context: CodeContext) -> str:
@@ -320,7 +318,7 @@ async def add_passing_tests(
         message = f"the test file could not be collected: {reason}"
         refused += [{"name": piece["name"], "message": message, "detail": ""} for piece in pieces]
         return {"kept": [], "refused": refused, "passed": 0, "failed": 0}
-    outcomes = {t["name"]: t for t in first["tests"]}
+    outcomes: dict[str, Mapping[str, Any]] = {t["name"]: t for t in first["tests"]}
     ids = {p["name"]: reported_name(test_class, p["name"]) for p in pieces}
     passing = [p for p in pieces if outcomes.get(ids[p["name"]], {}).get("outcome") == "passed"]
     refused += [

@@ -21,6 +21,7 @@ from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.parsing import module_names
 from remora.code.probes import (
+    PytestReport,
     module_test_file,
     node_call_target,
     node_span,
@@ -103,7 +104,7 @@ def project_line_length(context: CodeContext) -> int:
     return DEFAULT_LINE_LENGTH
 
 
-def failed_ids(report: dict[str, Any], tests: list[str]) -> tuple[set[str], bool]:
+def failed_ids(report: PytestReport, tests: list[str]) -> tuple[set[str], bool]:
     """(the ids of the parametrized cases of ``tests`` that did not pass, whether any of
     ``tests`` did not run at all)."""
     failed: set[str] = set()

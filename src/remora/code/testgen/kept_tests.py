@@ -21,6 +21,7 @@ its submit, which reports them in the result's details.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import Any
 
 from remora.code.context import CodeContext
@@ -133,7 +134,7 @@ async def write_measured(
         problems = [e["message"] for e in report["collection_errors"]] or [report["output"]]
         result["dropped"] = [f"{n}: the test file did not run: {problems[0]}" for n in kept]
         return result
-    tests = {str(t["name"]): t for t in report["tests"]}
+    tests: dict[str, Mapping[str, Any]] = {t["name"]: t for t in report["tests"]}
     before = Coverage.of(measured)
     others: dict[str, frozenset[Any]] = {}
     for name, test in tests.items():  # a parametrized test runs as name[params]
@@ -205,7 +206,7 @@ def mutation_summaries(
     }
 
 
-def _outcome_words(test: dict[str, Any] | None) -> str:
+def _outcome_words(test: Mapping[str, Any] | None) -> str:
     if test is None:
         return "did not run"
     message = str(test.get("message") or "").strip()
