@@ -21,6 +21,7 @@ from remora.code.probes.calls import (
 )
 from remora.code.probes.coverage_probe import (
     Coverage,
+    CoverageSummary,
     Span,
     context_units,
     measure_test_file,
@@ -48,6 +49,7 @@ from remora.code.probes.sandboxed import run_program
 
 __all__ = [
     "Coverage",
+    "CoverageSummary",
     "PytestReport",
     "PytestTest",
     "Span",

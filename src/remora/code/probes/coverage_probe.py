@@ -14,14 +14,25 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.probes.pytest_files import run_pytest_measured
 from remora.code.probes.pytest_results import PytestReport
 
-__all__ = ["Coverage", "Span", "measure_test_file", "missed_report", "node_span"]
+__all__ = ["Coverage", "CoverageSummary", "Span", "measure_test_file", "missed_report", "node_span"]
+
+
+class CoverageSummary(TypedDict):
+    """The node's coverage (:meth:`Coverage.summary`): ``lines`` and ``branches`` as
+    "covered/total", the rates as shares (1.0 when there is none to cover)."""
+
+    lines: str
+    branches: str
+    line_rate: float
+    branch_rate: float
+
 
 Unit = tuple[str, int, int]  # ("line", n, 0) or ("arc", from, to)
 
@@ -68,7 +79,7 @@ class Coverage:
     def copy(self) -> Coverage:
         return Coverage(self.statements, self.branches, set(self.lines), set(self.arcs))
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> CoverageSummary:
         """``{lines, branches, line_rate, branch_rate}``: "covered/total" and the shares."""
         covered_lines = len(self.lines & set(self.statements))
         covered_arcs = len(self.arcs & set(self.branches))

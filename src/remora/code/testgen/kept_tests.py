@@ -44,6 +44,7 @@ from remora.code.probes import (
 )
 from remora.code.testgen.mutation_check import MutationOutcome, mutation_outcome
 from remora.code.testgen.test_layout import formatted_test_file
+from remora.code.testgen.test_results import MeasuredTests, RunCoverage, TestScores
 from remora.code.values import greedy_cover
 
 __all__ = [
@@ -59,6 +60,8 @@ __all__ = [
 ]
 
 DEFAULT_MUTATION_BUDGET_S = 20.0
+
+
 # Coverage of recent runs by workspace (id, creation time), for the submit's result.
 _RUN_COVERAGE: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
 _MAX_REMEMBERED = 64
@@ -96,7 +99,7 @@ async def write_measured(
     *,
     ran_before: bool = False,
     mutation_budget_s: float = DEFAULT_MUTATION_BUDGET_S,
-) -> dict[str, Any]:
+) -> MeasuredTests:
     """Write the pieces that pass, run the file again under coverage and against the
     node's mutants, and keep the fewest that keep the coverage and the killed mutants.
 
@@ -107,7 +110,7 @@ async def write_measured(
     """
     existing = _tests_of(context, path)
     original = context.read_text(path) if context.workspace.exists(path) else None
-    result: dict[str, Any] = {"kept": [], "dropped": [], "missed": "", "observed": []}
+    result: MeasuredTests = {"kept": [], "dropped": [], "missed": "", "observed": []}
     if not pieces:
         return result
     if ran_before:
@@ -162,7 +165,12 @@ async def write_measured(
     result["dropped"] += dropped
     result["coverage_before"] = before.summary()
     result["coverage_after"] = after.summary()
-    result.update(mutation_summaries(mutation, set(others), set(covering)))
+    scores = mutation_summaries(mutation, set(others), set(covering))
+    if "mutation_note" in scores:
+        result["mutation_note"] = scores["mutation_note"]
+    if "mutation_before" in scores and "mutation_after" in scores:
+        result["mutation_before"] = scores["mutation_before"]
+        result["mutation_after"] = scores["mutation_after"]
     result["missed"] = missed_report(span_source(context, span), span.start, span, after)
     _remember(context, result)
     return result
@@ -193,9 +201,7 @@ def choose_kept(
     return covering, dropped
 
 
-def mutation_summaries(
-    mutation: MutationOutcome, others: set[str], kept: set[str]
-) -> dict[str, Any]:
+def mutation_summaries(mutation: MutationOutcome, others: set[str], kept: set[str]) -> TestScores:
     if not mutation.mutants:
         return {"mutation_note": mutation.problem or "the node has nothing to mutate"}
     if mutation.problem:
@@ -226,7 +232,7 @@ def remembered_search(context: CodeContext) -> dict[str, Any] | None:
     return None
 
 
-def _remember(context: CodeContext, result: dict[str, Any]) -> None:
+def _remember(context: CodeContext, result: MeasuredTests) -> None:
     """The run's first coverage and mutation score before (the project's own tests), its
     latest after and what that leaves missed, with the files they were measured on."""
     key = _run_key(context)
@@ -247,7 +253,7 @@ def _remember(context: CodeContext, result: dict[str, Any]) -> None:
 
 
 @host_function
-async def run_coverage(context: CodeContext, path: str) -> dict[str, Any]:
+async def run_coverage(context: CodeContext, path: str) -> RunCoverage:
     """The node's coverage and mutation score before this run's tests and now: ``{before,
     after, mutation_before, mutation_after, mutation_note, dropped}`` (``dropped``: the
     tests this run wrote and took back, each with why; coverage summaries ``{lines,
@@ -256,22 +262,41 @@ async def run_coverage(context: CodeContext, path: str) -> dict[str, Any]:
     (then without the mutants); ``before`` is None when this run never measured it."""
     remembered = remembered_search(context)
     if remembered is not None:
-        keys = ("before", "after", "mutation_before", "mutation_after", "mutation_note")
-        return {**{key: remembered[key] for key in keys}, "dropped": remembered["dropped"]}
+        return {
+            "before": remembered["before"],
+            "after": remembered["after"],
+            "mutation_before": remembered["mutation_before"],
+            "mutation_after": remembered["mutation_after"],
+            "mutation_note": remembered["mutation_note"],
+            "dropped": remembered["dropped"],
+        }
     earlier = _RUN_COVERAGE.get(_run_key(context))
     span = node_span(context)
     report, measured = await measure_test_file(context, path, span)
-    none: dict[str, Any] = {"mutation_before": None, "mutation_after": None}
-    none["dropped"] = earlier["dropped"] if earlier is not None else []
+    dropped: list[str] = earlier["dropped"] if earlier is not None else []
     if measured is None:
-        return {"before": None, "after": None, **none, "mutation_note": ""}
+        return {
+            "before": None,
+            "after": None,
+            "mutation_before": None,
+            "mutation_after": None,
+            "dropped": dropped,
+            "mutation_note": "",
+        }
     after = Coverage.of(measured)
     for test in report["tests"]:
         if test["outcome"] == "passed":
             after.add(context_units(measured, str(test["name"])))
     before = earlier["before"] if earlier is not None else None
     note = "the test file changed after the mutation check: not measured again"
-    return {"before": before, "after": after.summary(), **none, "mutation_note": note}
+    return {
+        "before": before,
+        "after": after.summary(),
+        "mutation_before": None,
+        "mutation_after": None,
+        "dropped": dropped,
+        "mutation_note": note,
+    }
 
 
 @host_function
@@ -280,7 +305,7 @@ async def add_covering_tests(
     path: str,
     pieces: list[dict[str, Any]],
     mutation_budget_s: float = DEFAULT_MUTATION_BUDGET_S,
-) -> dict[str, Any]:
+) -> MeasuredTests:
     """Add the test pieces that pass twice, add coverage and kill a mutant of the node:
     ``{kept, dropped, coverage_before, coverage_after, mutation_before, mutation_after,
     missed}`` (``dropped`` says why for each)."""

@@ -14,7 +14,7 @@ test reaches survives; one left when the time box was spent is counted apart
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from remora.code.context import CodeContext
 from remora.code.import_paths import module_name
@@ -22,7 +22,19 @@ from remora.code.probes import Span, pytest_args, run_program
 from remora.code.testgen.mutants import MAX_MUTANTS, Mutant, node_mutants
 from remora.code.values import node_function
 
-__all__ = ["MutationOutcome", "mutation_outcome", "score"]
+__all__ = ["MutationOutcome", "MutationScore", "mutation_outcome", "score"]
+
+
+class MutationScore(TypedDict):
+    """Mutants the tests fail (:meth:`MutationOutcome.summary`): ``score`` killed/total
+    (1.0 with none), ``not_run`` those the time box left, ``survived`` up to five in words."""
+
+    killed: int
+    total: int
+    score: float
+    not_run: int
+    survived: list[str]
+
 
 # The program's own start (Python, pytest, the project's import), beyond the time box.
 _START_S = 15.0
@@ -50,7 +62,7 @@ class MutationOutcome:
             ("mutant", mutant_id, 0) for mutant_id, tests in self.killed_by.items() if test in tests
         )
 
-    def summary(self, tests: set[str]) -> dict[str, Any]:
+    def summary(self, tests: set[str]) -> MutationScore:
         """``{killed, total, score, not_run, survived}`` for the tests ``tests`` together;
         ``survived`` names (in words) up to five mutants none of them fails."""
         counted = [m for m in self.mutants if m.id not in self.not_run]

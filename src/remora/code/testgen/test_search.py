@@ -53,6 +53,7 @@ from remora.code.testgen.model_asks import ask_record
 from remora.code.testgen.model_cases import model_candidates
 from remora.code.testgen.observed_asserts import is_procedure, pins_something
 from remora.code.testgen.test_names import assigned_attributes, behaviour_name, node_words
+from remora.code.testgen.test_results import ModelAsk, TestSearch
 from remora.code.testgen.written_tests import observed_piece
 from remora.code.values import (
     Candidate,
@@ -115,7 +116,7 @@ async def search_tests(
     time_budget_s: float = 60.0,
     mutation_budget_s: float = DEFAULT_MUTATION_BUDGET_S,
     model_cases: bool = True,
-) -> dict[str, Any]:
+) -> TestSearch:
     """Find, write and measure the node's tests: ``{kept, dropped, coverage_before,
     coverage_after, missed, tried, model, model_may_add}``; ``missed`` is the node's source
     with what no test ran marked (empty when all is covered); ``model_may_add`` says whether
@@ -156,7 +157,7 @@ async def search_tests(
     for name in chosen:
         covered.add(gains[name])
     missed = missed_report(span_source(context, span), span.start, span, covered)
-    model: dict[str, Any] = {"asked": False, "kept": 0, "problems": []}
+    model: ModelAsk = {"asked": False, "kept": 0, "problems": []}
     claims: dict[str, str] = {}
     # The model's completed call varies the arguments only: none, nothing to ask.
     askable = model_cases and bool(target["parameters"]) and context.completer is not None
@@ -205,11 +206,9 @@ async def search_tests(
     # A chat turn only while the model's cases still add coverage: after its completed
     # calls added nothing, a turn of the same model costs seconds and, measured on the
     # example project, kept nothing. A model that cannot complete text has only its turn.
-    result: dict[str, Any] = {"tried": len(candidates), "model": model}
     if not model_cases:
         model["not_asked"] = "the model's cases are off (model_cases: false)"
     may_add = model["kept"] > 0 if model["asked"] else context.completer is None
-    result["model_may_add"] = model_cases and may_add
     measured = await write_measured(
         context,
         path,
@@ -219,7 +218,14 @@ async def search_tests(
         ran_before=True,
         mutation_budget_s=mutation_budget_s,
     )
-    result.update(measured)
+    # mypy's extra checks want TestSearch's own optional keys (reason, searched) in some
+    # ** item; they are left out on purpose: a search that wrote tests has neither.
+    result: TestSearch = {
+        "tried": len(candidates),
+        "model": model,
+        "model_may_add": model_cases and may_add,
+        **measured,  # type: ignore[typeddict-item]
+    }
     if not result["kept"] and "coverage_after" not in result:
         result["missed"] = missed  # what the search saw; no test of it could be kept
     return result

@@ -31,6 +31,7 @@ from remora.code.probes import (
 )
 from remora.code.testgen.observed_asserts import is_procedure, observed_lines, pins_something
 from remora.code.testgen.test_names import case_words, node_words
+from remora.code.testgen.test_results import ObservedTests, RefusedPiece, TestPieces
 from remora.code.values import (
     CallRender,
     CallTarget,
@@ -204,7 +205,7 @@ def _unique(name: str, taken: set[str]) -> str:
 @host_function
 def model_test_pieces(
     context: CodeContext, cases: list[Any], sources: list[str], taken: list[str]
-) -> dict[str, Any]:
+) -> TestPieces:
     """Pieces from a model's cases and test sources: ``{pieces, refused: [{what, reason}]}``.
 
     ``taken`` are test names the file has already; a case's test is named for what
@@ -215,7 +216,7 @@ def model_test_pieces(
     names = module_names(context.node_file_text())
     used = taken_names(taken)
     pieces: list[dict[str, Any]] = []
-    refused: list[dict[str, str]] = []
+    refused: list[RefusedPiece] = []
     owner_args = owner_arguments(context, target)
     lookup = project_class_lookup(context)
     node = node_words(target, context.node_file_text())
@@ -244,7 +245,7 @@ def model_test_pieces(
 
 
 @host_function
-async def observed_tests(context: CodeContext, taken: list[str]) -> dict[str, Any]:
+async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTests:
     """Tests that pin what the node does with derived arguments: ``{pieces, skipped}``.
 
     Each derived set is run in the sandbox first; a set whose outcome no test may
