@@ -18,7 +18,7 @@ from remora.code.parsing import (
 from remora.code.probes.calls import call_target, derived_argument_sets
 from remora.code.probes.pytest_files import module_test_file
 from remora.code.probes.pytest_results import ModuleTestFile
-from remora.code.testgen.test_results import RefusedPiece, TestPieces
+from remora.code.testgen import test_results
 from remora.code.testgen.written_tests import model_test_pieces
 from remora.code.values import ArgumentSet, CallParameter, CallTarget, ConstructorParameters
 from remora.code.values.constructor import constructor_parameters
@@ -74,8 +74,8 @@ async def test_the_results_have_the_typeddicts_keys(tmp_path: Path) -> None:
         found_sets = derived_argument_sets(context)
         assert found_sets and all(set(s) == _keys(ArgumentSet) for s in found_sets)
         planned = model_test_pieces(context, [{"args": "item=1", "expected": "1"}], ["x ="], [])
-        assert set(planned) == _keys(TestPieces)
-        assert [set(r) for r in planned["refused"]] == [_keys(RefusedPiece)]
+        assert set(planned) == _keys(test_results.TestPieces)
+        assert [set(r) for r in planned["refused"]] == [_keys(test_results.RefusedPiece)]
         built = constructor_parameters(context)
         assert set(built) == _keys(ConstructorParameters)
         assert all(set(p) == _keys(CallParameter) - {"implicit"} for p in built["parameters"])
