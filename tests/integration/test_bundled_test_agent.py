@@ -265,6 +265,18 @@ async def test_what_the_code_under_test_writes_is_discarded(tmp_path: Path) -> N
     assert changed == ["tests/test_store.py"]
 
 
+async def test_a_private_helper_gets_no_tests_of_its_own(tmp_path: Path) -> None:
+    source = "def total(xs):\n    return _summed(xs)\n\n\ndef _summed(xs):\n    return sum(xs)\n"
+    root = write_project(tmp_path, {"calc.py": source})
+    node = find_node(root, "calc.py", "_summed")
+    async with bench(root) as b:
+        written = await b.run("test", "write_tests", node)
+        changed = b.workspace("test", node).changed_files()
+    # The search's answer for a private helper carries every key the script reads.
+    assert written["written"] is False and changed == [], written
+    assert "through total" in written["reason"], written
+
+
 async def test_a_search_that_finds_no_test_says_what_it_missed(tmp_path: Path) -> None:
     # Every call raises TypeError in the code itself: no candidate says anything about
     # it, so there is no test to write, which is a result, not an error.

@@ -102,7 +102,7 @@ class TestSearch(TestScores):
 
     kept: list[str]
     missed: str
-    dropped: NotRequired[list[str]]
+    dropped: list[str]
     observed: NotRequired[list[str]]
     reason: NotRequired[str]
     searched: NotRequired[str]

@@ -126,9 +126,9 @@ async def search_tests(
     caller = public_caller(context.node_file_text(), target["qualname"])
     if caller is not None:
         why = f"a private helper: its tests go through {caller}, the public code that calls it"
-        return {"kept": [], "missed": "", "reason": why, "model_may_add": False}
+        return {"kept": [], "dropped": [], "missed": "", "reason": why, "model_may_add": False}
     if target["reason"]:
-        return {"kept": [], "missed": "", "reason": target["reason"]}
+        return {"kept": [], "dropped": [], "missed": "", "reason": target["reason"]}
     remembered = remembered_search(context)
     if remembered is not None:
         # Searched already, and nothing changed since: the same arguments find nothing new.
