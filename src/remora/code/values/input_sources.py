@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -108,10 +109,10 @@ def _fold_arithmetic(node: ast.BinOp, constants: Mapping[str, Any]) -> tuple[boo
     return True, value
 
 
-def module_constants(module: ast.Module) -> dict[str, Any]:
-    """Names the module binds once, at its top level, to a constant or a compiled pattern."""
-    bound: dict[str, int] = {}
-    found: dict[str, Any] = {}
+def top_level_bindings(module: ast.Module) -> list[tuple[str, ast.expr]]:
+    """``(name, value)`` of each assignment of one name at the module's top level, in order
+    (``X = …``, ``X: T = …``); a name bound twice appears twice."""
+    bindings: list[tuple[str, ast.expr]] = []
     for statement in module.body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target, value = statement.targets[0], statement.value
@@ -119,13 +120,21 @@ def module_constants(module: ast.Module) -> dict[str, Any]:
             target, value = statement.target, statement.value
         else:
             continue
-        if not isinstance(target, ast.Name):
-            continue
-        bound[target.id] = bound.get(target.id, 0) + 1
+        if isinstance(target, ast.Name):
+            bindings.append((target.id, value))
+    return bindings
+
+
+def module_constants(module: ast.Module) -> dict[str, Any]:
+    """Names the module binds once, at its top level, to a constant or a compiled pattern."""
+    bindings = top_level_bindings(module)
+    bound = Counter(name for name, _ in bindings)
+    found: dict[str, Any] = {}
+    for name, value in bindings:
         pattern = _compiled(value, found)
         known, constant = (True, pattern) if pattern else fold_constant(value, found)
         if known:
-            found[target.id] = constant
+            found[name] = constant
     return {name: value for name, value in found.items() if bound[name] == 1}
 
 

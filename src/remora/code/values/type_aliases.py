@@ -13,6 +13,7 @@ name bound to a call (``T = TypeVar("T")``). Read with :mod:`ast`; nothing is im
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -21,6 +22,7 @@ from remora.code.context import CodeContext
 from remora.code.import_paths import module_files, package_of
 from remora.code.values.annotations import head_name, parsed_annotation
 from remora.code.values.class_lookup import _imported_names
+from remora.code.values.input_sources import top_level_bindings
 from remora.code.values.parameters import Parameter
 
 __all__ = [
@@ -38,19 +40,9 @@ _MAX_DEPTH = 4  # an alias of an alias ...; a cycle stops here
 def module_aliases(tree: ast.Module) -> dict[str, str]:
     """``name -> the annotation text it stands for`` for each name the module binds once,
     at its top level (``Key = Tuple[str, ...]``, ``Pos: TypeAlias = int``)."""
-    bound: dict[str, int] = {}
-    found: dict[str, str] = {}
-    for statement in tree.body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target, value = statement.targets[0], statement.value
-        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-            target, value = statement.target, statement.value
-        else:
-            continue
-        if isinstance(target, ast.Name):
-            bound[target.id] = bound.get(target.id, 0) + 1
-            found[target.id] = ast.unparse(value)
-    return {name: text for name, text in found.items() if bound[name] == 1}
+    bindings = top_level_bindings(tree)
+    bound = Counter(name for name, _ in bindings)
+    return {name: ast.unparse(value) for name, value in bindings if bound[name] == 1}
 
 
 def project_aliases(context: CodeContext) -> dict[str, str]:
