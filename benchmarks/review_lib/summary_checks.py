@@ -42,6 +42,8 @@ class CheckedChange:
     category: str
     model: str
     refusal: str  # '' when every check passes
+    file: str = ""  # the node's file, relative to project-before/
+    node_type: str = ""
 
 
 def proposed_summary(diff: str) -> str:
@@ -65,7 +67,7 @@ def _siblings(root: Path, file: str) -> tuple[str, ...]:
     return tuple(p.read_text("utf-8") for p in names[:MAX_SIBLING_FILES] if p != own)
 
 
-def _start_line(text: str, full_name: str) -> int:
+def start_line(text: str, full_name: str) -> int:
     """The first line (decorators included) of the definition ``full_name`` names."""
     body = ast.parse(text).body
     found: ast.stmt | None = None
@@ -89,7 +91,7 @@ def _start_line(text: str, full_name: str) -> int:
 def refusal(root: Path, file: str, node_type: str, full_name: str, summary: str) -> str:
     """Why today's checks refuse ``summary`` on the node of ``root/file`` ('' if none)."""
     text = (root / file).read_text("utf-8")
-    line = 1 if node_type == "file" else _start_line(text, full_name)
+    line = 1 if node_type == "file" else start_line(text, full_name)
     node = locate(parse(text, file), NodeRef(node_type, full_name, line))
     shown = () if file_examples(text, skip_line=line) else FIXED_EXAMPLES
     _, refused = check_pieces(node, Pieces(summary=summary), (*shown, *_siblings(root, file)))
@@ -111,7 +113,15 @@ def checked_changes(out: Path, project: str, labels_dir: Path = LABELS_DIR) -> l
         why = refusal(root, entry.file, entry.node_type, entry.node, summary)
         found.append(
             CheckedChange(
-                project, entry.node, summary, label.verdict, label.category, label.model, why
+                project,
+                entry.node,
+                summary,
+                label.verdict,
+                label.category,
+                label.model,
+                why,
+                entry.file,
+                entry.node_type,
             )
         )
     return found
@@ -140,4 +150,11 @@ def table(changes: list[CheckedChange]) -> dict[str, Any]:
     return {"rows": rows, "refused_but_accepted": accepted}
 
 
-__all__ = ["RESTATING", "CheckedChange", "checked_changes", "proposed_summary", "table"]
+__all__ = [
+    "RESTATING",
+    "CheckedChange",
+    "checked_changes",
+    "proposed_summary",
+    "start_line",
+    "table",
+]
