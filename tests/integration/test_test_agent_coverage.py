@@ -34,10 +34,12 @@ pytestmark = pytest.mark.integration
 
 OBSERVED = "# remora: expected values observed from the code as it is"
 
+# The host's search solves arithmetic against a constant (values/solved_values.py); the
+# lucky residue is a call's value, which it does not fold: only a model's case reaches it.
 LUCKY = (
-    "def lucky(n):\n"
+    "def lucky(n: int):\n"
     '    """Whether n is lucky."""\n'
-    "    if (n * 7) % 13 == 5:\n"
+    '    if (n * 7) % 13 == len("lucky"):\n'
     '        return "lucky"\n'
     '    return "plain"\n'
 )
@@ -110,13 +112,14 @@ async def test_the_host_search_covers_every_branch_without_a_model(tmp_path: Pat
         assert found["coverage_after"]["branches"] == "4/4", found
         assert found["coverage_after"]["lines"] == "5/5"
         assert found["missed"] == ""
-        # Named for the boundary each one sits on and what it gives; the one beside the
-        # first boundary covers nothing new but kills a mutant (`<` for `<=`).
+        # Named for the boundary each one sits on and what it gives; the ones beside the
+        # boundaries cover nothing new but kill a mutant (`<` for `<=`, 13 for 11..13's end).
         assert found["kept"] == [
             "test_ordinal_returns_1st",
-            "test_ordinal_when_n_below_0_raises_value_error",
             "test_ordinal_when_n_mod_100_is_11_returns_11th",
+            "test_ordinal_when_n_is_minus_1_raises_value_error",
             "test_ordinal_when_n_is_0_returns_0th",
+            "test_ordinal_when_n_mod_100_is_13_returns_13th",
         ], found
         assert (
             "    with pytest.raises(ValueError) as excinfo:\n        ordinal(n=-1)\n"
@@ -126,7 +129,7 @@ async def test_the_host_search_covers_every_branch_without_a_model(tmp_path: Pat
         assert found["observed"] == found["kept"] and OBSERVED not in text
         assert found["mutation_before"]["killed"] == 0
         assert found["mutation_after"]["killed"] > 0
-        assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_words.py") == ["4 passed"] * 2
+        assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_words.py") == ["5 passed"] * 2
 
 
 async def test_a_model_completion_that_reaches_the_missed_branch_is_kept(
@@ -167,15 +170,15 @@ async def test_without_the_models_cases_the_model_is_asked_nothing(tmp_path: Pat
 
 async def test_a_model_completion_that_reaches_nothing_new_is_dropped(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"luck.py": LUCKY})
-    # n=1 runs the line the host's own case already runs: it adds no line or branch.
-    provider = ScriptedProvider([], completions=["1) == 'plain'"])
+    # n=2 runs the line the host's own case already runs: it adds no line or branch.
+    provider = ScriptedProvider([], completions=["2) == 'plain'"])
     result, workspace = await run_agent(root, "luck.py", "lucky", provider)
     assert result.status == "success", result.to_dict()
     assert len(provider.completion_requests) == 1
     # Its completed call added nothing: no chat turn of the same model follows.
     assert provider.requests == []
     text = (workspace.read("tests/test_luck.py") or b"").decode()
-    assert "n=1)" not in text
+    assert "n=2)" not in text
     assert result.details["coverage_after"]["branches"] == "1/2"
 
 
@@ -208,9 +211,10 @@ async def test_the_models_cases_are_kept_when_they_add_coverage_and_dropped_when
     text = (workspace.read("tests/test_luck.py") or b"").decode()
     assert "lucky(n=10)" in text and "lucky(n=3)" not in text
     refused = "\n".join(tool_result(provider, 1)["refused"])
-    assert "test_lucky_returns_plain: it adds no line, branch or killed mutant" in refused
+    # 3 is plain like the host's own case: it adds nothing.
+    assert "it adds no line, branch or killed mutant" in refused
     # 23 is lucky too: the claimed value fails and pytest's message comes back.
-    assert "test_lucky_returns_plain_2 failed: AssertionError: assert 'lucky' == 'plain'" in refused
+    assert "failed: AssertionError: assert 'lucky' == 'plain'" in refused
     assert "lucky(n=23)" not in text
     assert result.details["coverage_after"]["branches"] == "2/2"
 

@@ -189,11 +189,12 @@ async def search_tests(
     assigned = assigned_attributes(function)
     procedure = is_procedure(context)
     pieces = []
-    # Beside the covering few, up to ``max_tests`` other candidates of the first round (each
-    # boundary's value at it first, input_search): a call on the other side of a boundary
-    # covers nothing new but may kill a mutant (``<`` for ``<=``); the mutation check keeps
-    # it only then (kept_tests).
-    chosen += [n for n in rows if n not in chosen and n.startswith("h")][:max_tests]
+    # Beside the covering few, other candidates of the first round, up to ``max_tests`` in
+    # all (each boundary's value at it first, input_search): a call on the other side of a
+    # boundary covers nothing new but may kill a mutant (``<`` for ``<=``); the mutation
+    # check keeps it only then (kept_tests).
+    room = max(0, max_tests - len(chosen))
+    chosen += [n for n in rows if n not in chosen and n.startswith("h")][:room]
     for name in chosen:
         row = rows[name]
         holds = _claim_holds(context, row, claims.get(candidates[name].why))
