@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import remora.review
-from remora.config.model import DEFAULT_EMBEDDED_MODEL, EMBEDDED_OPERATION_MODELS
 from review_lib.corpus import MAX_DEFINITIONS, ReviewProject, prepare, read_only_copy, remove_tree
 from review_lib.labels import diff_sha256
 
@@ -234,9 +233,7 @@ def model_label(model: ModelArgs) -> str:
         return ":".join(v for v in (model.provider, model.model) if v)
     if model.config is not None:
         return f"config:{model.config.name}"
-    # The default as the measured Remora defines it (the snapshot's src on the path).
-    own = ", ".join(f"{op}s {name}" for op, name in sorted(EMBEDDED_OPERATION_MODELS.items()))
-    return f"default (embedded {DEFAULT_EMBEDDED_MODEL}{', ' + own if own else ''})"
+    return "default (embedded qwen2.5-coder-0.5b)"
 
 
 def write_manifest(out: Path, model: ModelArgs, commit: str, projects: list[str]) -> None:

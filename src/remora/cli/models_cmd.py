@@ -58,12 +58,11 @@ def _sdk_installed(module: str | None) -> bool:
 
 
 def _configured_models(config: RemoraConfig) -> list[tuple[str, ModelConfig]]:
-    """The default model and each operation's own, where it differs."""
+    """The default model and each operation's distinct override."""
     models = [("default", config.model)]
-    for name in config.operations:
-        model = config.model_for(name)
-        if model != config.model:
-            models.append((f"operation {name}", model))
+    for name, op in config.operations.items():
+        if op.model:
+            models.append((f"operation {name}", config.model_for(name)))
     return models
 
 

@@ -14,7 +14,6 @@ from remora.config.provider_plugins import PROVIDER_ENTRY_POINT_GROUP, provider_
 __all__ = [
     "DEFAULT_EMBEDDED_MODEL",
     "DEFAULT_PROMPT_CACHE_MIB",
-    "EMBEDDED_OPERATION_MODELS",
     "PROVIDER_NAMES",
     "ModelConfig",
     "ProviderName",
@@ -24,13 +23,6 @@ __all__ = [
 
 # The catalogue's default (providers/catalogue.py DEFAULT_MODEL; a test keeps them equal).
 DEFAULT_EMBEDDED_MODEL = "qwen2.5-coder-0.5b"
-# The catalogue model an operation uses instead when the model is the embedded default
-# the user did not choose (no `model.id`, `model.path` or `--model`): the docstring
-# operation writes prose, where blind reviewers merged the 1.5B's summaries as they
-# are far more often than the 0.5B's on the review corpus' development part
-# (docs/competence.md, "The model where words matter"); on the bundled example it
-# costs about 20 s more (docs/performance.md).
-EMBEDDED_OPERATION_MODELS: dict[str, str] = {"docstring": "qwen2.5-coder-1.5b"}
 # Host RAM (MiB) where llama.cpp keeps the states of slots given to another
 # request (its own default, 8 GiB, would let a long run grow far past our memory
 # budget). A state costs ~23 KB per token with SmolLM2-135M (f16 KV), so a

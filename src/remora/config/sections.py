@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from remora.config.model import EMBEDDED_OPERATION_MODELS, ModelConfig
+from remora.config.model import ModelConfig
 from remora.config.model import Section as _Section
 from remora.profiles import resolve_profile
 
@@ -220,19 +220,12 @@ class RemoraConfig(_Section):
         """The model a run uses: this ``model:`` < the agent's ``model:`` < the operation's.
 
         ``agent_model`` is the agent definition's own ``model:`` overrides. The
-        user's per-operation choice wins over the agent author's default. Where
-        nothing chose a model, the embedded default gives way to the operation's
-        own catalogue model (``EMBEDDED_OPERATION_MODELS``).
+        user's per-operation choice wins over the agent author's default.
         """
         op = self.operations.get(operation or "")
         op_model = op.model if op is not None else None
-        base = self.model
-        own = EMBEDDED_OPERATION_MODELS.get(operation or "")
-        chosen = {"id", "path"} & base.model_fields_set
-        if own is not None and base.provider == "embedded" and not chosen:
-            base = base.model_copy(update={"id": own})
         if not agent_model and not op_model:
-            return base
+            return self.model
         return ModelConfig.model_validate(
-            {**base.model_dump(), **(agent_model or {}), **(op_model or {})}
+            {**self.model.model_dump(), **(agent_model or {}), **(op_model or {})}
         )

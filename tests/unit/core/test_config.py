@@ -123,40 +123,6 @@ def test_operation_model_override(tmp_path: Path) -> None:
     assert config.model_for("docstring").provider == "embedded"
 
 
-def test_the_docstring_operation_writes_with_the_larger_embedded_model_by_default(
-    tmp_path: Path,
-) -> None:
-    config = load_config(project_root=tmp_path, environ={}).config
-    assert config.model_for("docstring").id == "qwen2.5-coder-1.5b"
-    assert config.model_for("docstring").provider == "embedded"
-    assert config.model_for("lint") == config.model
-    assert config.model_for("test").id == "qwen2.5-coder-0.5b"
-
-
-@pytest.mark.parametrize(
-    ("yaml", "environ"),
-    [
-        ("model: {id: qwen2.5-coder-0.5b}\n", {}),
-        ("model: {path: /models/own.gguf}\n", {}),
-        ("", {"REMORA_MODEL__PATH": "/models/own.gguf"}),
-        ("model: {provider: openai, id: served, base_url: 'http://x/v1'}\n", {}),
-        ("operations:\n  docstring:\n    model: {id: qwen2.5-coder-0.5b}\n", {}),
-    ],
-)
-def test_a_chosen_model_writes_the_docstrings_too(
-    tmp_path: Path, yaml: str, environ: dict[str, str]
-) -> None:
-    write(tmp_path / "remora.yaml", yaml)
-    config = load_config(project_root=tmp_path, environ=environ).config
-    assert config.model_for("docstring").id == config.model.id
-
-
-def test_an_operations_own_settings_keep_its_default_model(tmp_path: Path) -> None:
-    write(tmp_path / "remora.yaml", "operations:\n  docstring:\n    model: {timeout: 90}\n")
-    docstring = load_config(project_root=tmp_path, environ={}).config.model_for("docstring")
-    assert (docstring.id, docstring.timeout) == ("qwen2.5-coder-1.5b", 90)
-
-
 def test_operation_model_override_rejects_unknown_keys(tmp_path: Path) -> None:
     write(tmp_path / "remora.yaml", "operations:\n  lint:\n    model: {providr: openai}\n")
     with pytest.raises(RemoraError):
