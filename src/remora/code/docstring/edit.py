@@ -113,9 +113,15 @@ def _insertion(node: SourceNode, literal_for: Any) -> tuple[int, int, str]:
         return at, at, literal_for(node.body_indent()) + "; "
     assert isinstance(body, cst.IndentedBlock)
     after_header = file.span(body.header)  # the colon's comment and newline
-    header_line_end = after_header.start + after_header.length
+    at = after_header.start + after_header.length
+    leading = body.body[0].leading_lines if body.body else ()
+    if leading and leading[0].comment and leading[0].comment.value.startswith("# type:"):
+        # A function's type comment (PEP 484) is the body's first line: the docstring
+        # goes after it, or type checkers no longer read it (nor does ast's type_comments).
+        comment = file.span(leading[0])
+        at = comment.start + comment.length
     indent = node.body_indent()
-    return header_line_end, header_line_end, indent + literal_for(indent) + newline
+    return at, at, indent + literal_for(indent) + newline
 
 
 def with_docstring(node: SourceNode, text: str) -> str:
