@@ -114,7 +114,12 @@ def _insertion(node: SourceNode, literal_for: Any) -> tuple[int, int, str]:
     assert isinstance(body, cst.IndentedBlock)
     after_header = file.span(body.header)  # the colon's comment and newline
     at = after_header.start + after_header.length
-    leading = body.body[0].leading_lines if body.body else ()
+    first = body.body[0] if body.body else None
+    leading = (
+        first.leading_lines
+        if isinstance(first, cst.SimpleStatementLine | cst.BaseCompoundStatement)
+        else ()
+    )
     if leading and leading[0].comment and leading[0].comment.value.startswith("# type:"):
         # A function's type comment (PEP 484) is the body's first line: the docstring
         # goes after it, or type checkers no longer read it (nor does ast's type_comments).
