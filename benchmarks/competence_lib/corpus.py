@@ -169,8 +169,8 @@ def remove_own_tests(copy: Path) -> Path:
     for folder in ("tests", "test", "testing"):
         shutil.rmtree(copy / folder, ignore_errors=True)
     strays = [*copy.rglob("test_*.py"), *copy.rglob("*_test.py"), *copy.rglob("conftest.py")]
-    # A single-module project's suite beside it (``tests.py`` at the sdist's root).
-    for stray in [*strays, *copy.glob("tests.py")]:
+    # A single-module project's suite beside it (``tests.py``, ``test.py`` at the root).
+    for stray in [*strays, *copy.glob("tests.py"), *copy.glob("test.py")]:
         stray.unlink()
     return copy
 

@@ -114,7 +114,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "3.12",
             "7a3dcc11b64053eaa9c549e85e413f8d40a075215f793a331bed9182a14251ae",
             (),
-            part="heldout",
+            # Held out until its labels at 698bdad/3fbd2cf; studied since.
+            part="dev",
         ),
         "jsonpointer.py",
     ),
@@ -124,9 +125,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.2.2",
             "300fb92a7e98f15b05cf9a856c1415b3bc4f2e132be07daa326da6414c23ee09",
             (),
-            part="heldout",
+            # Held out until its labels at 698bdad/3fbd2cf; studied since.
+            part="dev",
         ),
         "expiringdict",
+    ),
+    ReviewProject(
+        Project(
+            "pylru",
+            "1.3.3",
+            "c540c0f3aea3e03493b520807fbf2d67e95f4f97532a919989960707e2fabb2d",
+            (),
+            part="heldout",
+        ),
+        "pylru.py",
     ),
 )
 
