@@ -33,7 +33,7 @@ def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
     return lookup
 
 
-def _imported_names(tree: ast.Module, package: list[str]) -> dict[str, tuple[str, str]]:
+def imported_names(tree: ast.Module, package: list[str]) -> dict[str, tuple[str, str]]:
     """``name -> (module, name there)`` for the ``from X import Y`` of a module of ``package``
     (relative ones too)."""
     found: dict[str, tuple[str, str]] = {}
@@ -59,7 +59,7 @@ def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter
     text = context.node_file_text()
     local = class_lookup(text)
     try:
-        imported = _imported_names(parsed_classes(text).tree, package_of(context, node.file_path))
+        imported = imported_names(parsed_classes(text).tree, package_of(context, node.file_path))
     except ValueError:
         imported = {}
 
@@ -68,9 +68,16 @@ def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter
         if found is not None or name not in imported:
             return found
         module, original = imported[name]
-        for path in module_files(context, module):
-            if context.workspace.exists(path):
-                return class_lookup(context.read_text(path))(original)
-        return None
+        their_text = project_module_text(context, module)
+        return class_lookup(their_text)(original) if their_text is not None else None
 
     return lookup
+
+
+def project_module_text(context: CodeContext, module: str) -> str | None:
+    """The text of the project's file of the dotted ``module`` (the first of its candidate
+    paths that exists), or None when the project has none."""
+    for path in module_files(context, module):
+        if context.workspace.exists(path):
+            return context.read_text(path)
+    return None

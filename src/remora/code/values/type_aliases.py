@@ -19,9 +19,9 @@ from dataclasses import replace
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.import_paths import module_files, package_of
+from remora.code.import_paths import package_of
 from remora.code.values.annotations import head_name, parsed_annotation
-from remora.code.values.class_lookup import _imported_names
+from remora.code.values.class_lookup import imported_names, project_module_text
 from remora.code.values.input_sources import top_level_bindings
 from remora.code.values.parameters import Parameter
 
@@ -54,20 +54,21 @@ def project_aliases(context: CodeContext) -> dict[str, str]:
         return {}
     found: dict[str, str] = {}
     try:
-        imported = _imported_names(tree, package_of(context, context.bound_node().file_path))
+        imported = imported_names(tree, package_of(context, context.bound_node().file_path))
     except ValueError:
         imported = {}
+    per_module: dict[str, dict[str, str]] = {}  # each imported module read once
     for name, (module, original) in imported.items():
-        for path in module_files(context, module):
-            if not context.workspace.exists(path):
-                continue
+        if module not in per_module:
+            their_text = project_module_text(context, module)
             try:
-                theirs = module_aliases(python_ast.parse(context.read_text(path)))
+                per_module[module] = (
+                    module_aliases(python_ast.parse(their_text)) if their_text is not None else {}
+                )
             except SyntaxError:
-                break
-            if original in theirs:
-                found[name] = theirs[original]
-            break
+                per_module[module] = {}
+        if original in per_module[module]:
+            found[name] = per_module[module][original]
     return {**found, **module_aliases(tree)}
 
 
