@@ -103,15 +103,20 @@ def compared_kinds(
     params = parameter_names(function)
     constants = local_constants(function, read_module_constants(module)) if module else {}
     scope = Scope(params, derived_locals(function, params), constants, dict(kinds or {}))
+    pairs = [
+        pair
+        for node in ast.walk(function)
+        if isinstance(node, ast.Compare)
+        for pair in _compared(node, scope)
+    ]
     seen: dict[str, set[str]] = {}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Compare):
-            for name, value in _compared(node, scope):
-                seen.setdefault(name, set()).add(_kind(value))
+    for name, value in pairs:
+        seen.setdefault(name, set()).add(_kind(value))
     listed = listed_members(function, scope)
+    several = _asked_about(function)
     found: dict[str, tuple[str, Any]] = {}
     for name, found_kinds in seen.items():
-        if len(found_kinds) != 1 or name in _asked_about(function):
+        if len(found_kinds) != 1 or name in several:
             continue
         kind = next(iter(found_kinds))
         numbers = [v for v in listed.get(name, set()) if isinstance(v, int)]
@@ -122,19 +127,8 @@ def compared_kinds(
                 anchor_of(name, (kinds or {}).get(name)) if typical is None else typical,
             )
         elif kind == "str":
-            strings = [v for n, v in _first_strings(function, scope) if n == name]
-            found[name] = ("str", strings[0])
+            found[name] = ("str", next(v for n, v in pairs if n == name and isinstance(v, str)))
     return found
-
-
-def _first_strings(function: Function, scope: Scope) -> list[tuple[str, Any]]:
-    return [
-        (name, value)
-        for node in ast.walk(function)
-        if isinstance(node, ast.Compare)
-        for name, value in _compared(node, scope)
-        if isinstance(value, str)
-    ]
 
 
 def compared_base(
