@@ -356,3 +356,27 @@ async def test_a_default_named_by_an_imported_constant_is_that_constants_value(
     # A made-up spec ("sample spec") raises before the table is read: the found branch
     # needs the default's own value.
     assert found["coverage_after"]["branches"] == "4/4", found
+
+
+async def test_a_unittest_project_gets_a_test_package_its_discovery_finds(
+    tmp_path: Path,
+) -> None:
+    files = {"words.py": ORDINAL, "Makefile": "test:\n\tpython -m unittest\n"}
+    found, text, workspace = await searched(
+        tmp_path, files, "words.py", "ordinal", "tests/test_words.py"
+    )
+    assert "(unittest.TestCase):" in text and found["kept"], found
+    copy = tmp_path / "copy"
+    materialize(workspace, copy)
+    assert (copy / "tests" / "__init__.py").read_text() == ""
+    # Without tests/__init__.py, `python -m unittest` discovers nothing (Ran 0 tests).
+    assert f"Ran {len(found['kept'])} tests" in unittest_on(copy)
+
+
+def unittest_on(copy: Path) -> str:
+    """``python -m unittest``'s report in ``copy``, which it must pass."""
+    done = subprocess.run(
+        [sys.executable, "-m", "unittest"], cwd=copy, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stderr

@@ -43,7 +43,11 @@ from remora.code.probes import (
     written_class,
 )
 from remora.code.testgen.mutation_check import MutationOutcome, mutation_outcome
-from remora.code.testgen.test_layout import formatted_test_file
+from remora.code.testgen.test_layout import (
+    add_package_marker,
+    formatted_test_file,
+    new_test_folder,
+)
 from remora.code.testgen.test_results import MeasuredTests, RunCoverage, TestScores
 from remora.code.values import greedy_cover
 
@@ -110,6 +114,8 @@ async def write_measured(
     """
     existing = _tests_of(context, path)
     original = context.read_text(path) if context.workspace.exists(path) else None
+    # unittest's discovery needs a new test folder to be a package.
+    new_folder = new_test_folder(context, path) if written_class(context) else ""
     result: MeasuredTests = {"kept": [], "dropped": [], "missed": "", "observed": []}
     if not pieces:
         return result
@@ -132,6 +138,8 @@ async def write_measured(
     if measured is None:
         if not ran_before:  # kept as pytest left them; nothing to say about coverage
             result["kept"] = [p["name"] for p in pieces]
+            if new_folder:
+                add_package_marker(context, new_folder)
             return result
         restore_file(context, path, original)  # no pytest run has passed them
         problems = [e["message"] for e in report["collection_errors"]] or [report["output"]]
@@ -161,6 +169,8 @@ async def write_measured(
         else:
             restore_file(context, path, original)
     result["kept"] = [p["id"] for p in pieces if p["id"] in covering]
+    if new_folder and result["kept"]:
+        add_package_marker(context, new_folder)
     result["observed"] = [p["id"] for p in pieces if p["id"] in covering and p.get("observed")]
     result["dropped"] += dropped
     result["coverage_before"] = before.summary()

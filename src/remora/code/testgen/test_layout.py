@@ -8,6 +8,10 @@ without one), never wrapped by hand. Only the lines the run wrote or changed
 started from) are formatted, with ruff's ``--range``, so a maintainer's own
 tests in the same file keep every byte. Where ruff cannot run the text is
 left as it was written.
+
+A project whose tests run with ``python -m unittest`` finds a test folder only
+as a package: a run that creates the folder also writes its empty
+``__init__.py`` (:func:`new_test_folder`, :func:`add_package_marker`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import difflib
 from remora.code.context import CodeContext
 from remora.sandbox.commands import resolve_executable
 
-__all__ = ["formatted_test_file", "written_ranges"]
+__all__ = ["add_package_marker", "formatted_test_file", "new_test_folder", "written_ranges"]
 
 _FORMAT_TIMEOUT_S = 20.0
 
@@ -69,3 +73,18 @@ async def formatted_test_file(context: CodeContext, path: str, original: str, te
     for lines in reversed(written_ranges(original, text)):
         text = await _ruff_format(context, path, text, lines)
     return text
+
+
+def new_test_folder(context: CodeContext, path: str) -> str:
+    """The folder of the test file ``path`` when the workspace has no such folder yet
+    (writing the file creates it), else '' (the project's root included)."""
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    return "" if not folder or context.workspace.exists(folder) else folder
+
+
+def add_package_marker(context: CodeContext, folder: str) -> None:
+    """An empty ``__init__.py`` in ``folder`` unless it has one: ``python -m unittest``
+    discovers tests only in folders it can import as packages."""
+    marker = f"{folder}/__init__.py"
+    if not context.workspace.exists(marker):
+        context.write_text(marker, "")
