@@ -55,6 +55,23 @@ def year_of(when: datetime):
     return when.year
 
 
+def depths(graph):
+    if len(graph) == 0:
+        return {}
+    graph = {node: set(after) for node, after in graph.items()}
+    return {node: len(after) for node, after in graph.items()}
+
+
+def weights(table):
+    return sum(table[key] for key in table)
+
+
+def keys_or_text(table):
+    if isinstance(table, str):
+        return table
+    return list(table.keys())
+
+
 def as_bytes(data: str | bytes, scale: float = 1.0):
     if isinstance(data, str):
         data = data.encode()
@@ -92,6 +109,11 @@ def _params(name: str) -> list[Parameter]:
         # branches on the parameter (the annotation is the contract).
         ("as_bytes", {"data": 1}, "data: annotated str | bytes, not a int"),
         ("as_bytes", {"data": "ab", "scale": "2"}, "scale: annotated float, not a str"),
+        # Used as a mapping (`.items()`, or subscripted with its own keys): no string, even
+        # an empty one that `len(graph) == 0` would let return early, nor where the
+        # parameter is rebound from its own items.
+        ("depths", {"graph": ""}, "graph: used as a mapping, not a str"),
+        ("weights", {"table": "ab"}, "table: used as a mapping, not a str"),
     ],
 )
 def test_a_value_the_code_excludes_is_named(name: str, args: dict[str, Any], why: str) -> None:
@@ -108,6 +130,8 @@ def test_a_value_the_code_excludes_is_named(name: str, args: dict[str, Any], why
         ("stamp", {"when": {"__class__": "datetime.datetime", "args": {"year": 2024}}}),
         ("stamp", {"note": "x".upper()}),  # a str has `.upper`
         ("as_bytes", {"data": "ab", "scale": 2}),  # an int is a float (PEP 484)
+        ("depths", {"graph": {}}),
+        ("keys_or_text", {"table": "ab"}),  # isinstance says a str is one of its kinds
     ],
 )
 def test_a_value_the_code_accepts_is_kept(name: str, args: dict[str, Any]) -> None:

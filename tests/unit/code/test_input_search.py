@@ -66,7 +66,21 @@ def test_isinstance_truthiness_none_and_length() -> None:
     assert ("x", "a", "x_is_str") in found
     assert ("items", [], "items_is_empty") in found
     assert ("key", None, "key_is_none") in found
-    assert ("items", "aaa", "items_of_length_3") in found
+    # A list's length is a list's, not a string's.
+    assert ("items", ["a", "a", "a"], "items_of_length_3") in found
+    assert not [v for n, v, _w in found if n == "items" and isinstance(v, str)]
+
+
+def test_a_mapping_s_length_boundary_gives_the_empty_mapping_and_no_string() -> None:
+    source = (
+        "def total(table):\n"
+        "    if len(table) == 0:\n"
+        "        return 0\n"
+        "    return sum(v for k, v in table.items())\n"
+    )
+    found = values(source)
+    assert ("table", {}, "table_of_length_0") in found
+    assert not [v for n, v, _w in found if n == "table" and isinstance(v, str)]
 
 
 def test_a_comparison_between_two_parameters_gives_nothing() -> None:

@@ -7,9 +7,13 @@ call when the node's own code says it cannot be one: the parameter's annotation
 names builtin types and classes only (``str | bytes``, a project class,
 ``datetime``) and the value is of none of its builtin types, or the code reads
 an attribute on the parameter (``when.isoformat()``, ``product.sku``) that the
-value's type does not have. A parameter the code
-rebinds or tests with ``isinstance`` takes several kinds: no rule for it. Read
-with :mod:`ast`; nothing runs here.
+value's type does not have, or uses the parameter as a mapping
+(``data.items()``, ``data[key]`` over its keys, handed to a helper that does:
+:func:`~remora.code.values.collection_arguments.dict_parameters`), where no
+string fits, not even an empty one. A parameter the code rebinds or tests with
+``isinstance`` takes several kinds: no rule for it (a mapping's is kept over a
+rebinding, ``data = {k: ... for k, v in data.items()}``, whose first read is the
+argument's). Read with :mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from remora.code.values.annotations import head_name, parsed_annotation
+from remora.code.values.collection_arguments import dict_parameters
 from remora.code.values.compared_kinds import compared_kinds
 from remora.code.values.derived_sets import ClassLookup
 from remora.code.values.parameters import Parameter, parameter_names
@@ -45,13 +50,13 @@ _ALSO_TAKES: dict[type, tuple[type, ...]] = {float: (int,), complex: (int, float
 _STDLIB_CLASSES = {"datetime", "date", "time", "timedelta", "decimal"}
 
 
-def _several_kinds(function: Function) -> set[str]:
-    """Parameters the function rebinds or asks ``isinstance`` about."""
+def _several_kinds(function: Function, *, rebound: bool = True) -> set[str]:
+    """Parameters the function asks ``isinstance`` about, or (``rebound``) rebinds."""
     params = parameter_names(function)
     found: set[str] = set()
     for node in ast.walk(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in params:
-            found.add(node.id)
+            found |= {node.id} if rebound else set()
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -134,6 +139,11 @@ def excluded_value(
     annotations = {p.name: p.annotation for p in parameters}
     defaults = {p.name: p.default for p in parameters}
     compared = compared_kinds(function, module) if function is not None else {}
+    mappings = (
+        dict_parameters(function, module) - _several_kinds(function, rebound=False)
+        if function is not None
+        else set()
+    )
     for name, value in args.items():
         takes_none = aliases is None or name not in annotations
         if (
@@ -150,6 +160,8 @@ def excluded_value(
         wanted = compared.get(name, ("", None))[0] if annotations.get(name) is None else ""
         if wanted == "number" and isinstance(value, str):
             return f"{name}: compared with number constants only, not a {kind}"
+        if name in mappings and annotations.get(name) is None and isinstance(value, str):
+            return f"{name}: used as a mapping, not a {kind}"
         if _annotation_excludes(annotations.get(name), value, classes):
             return f"{name}: annotated {annotations[name]}, not a {kind}"
         for attribute in sorted(reads.get(name, ())):

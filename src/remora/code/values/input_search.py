@@ -149,6 +149,16 @@ def _sides(value: Any, op: ast.cmpop, words: str) -> list[tuple[Any, str]]:
     ]
 
 
+def _of_length(kind: str | None, n: int) -> Any:
+    """A value of ``n`` items of the kind the parameter's uses say (a string where they
+    say none); a dict only empty (its items' shape is the mapping search's)."""
+    if kind == "list":
+        return ["a"] * n
+    if kind == "dict":
+        return {} if n == 0 else None
+    return "a" * n
+
+
 def _compare_values(
     node: ast.Compare, scope: Scope, solver: Solver, listed: Mapping[str, set[Any]]
 ) -> list[tuple[int, str, Any, str]]:
@@ -188,7 +198,8 @@ def _compare_values(
             expanded = substitute(subject, scope.derived)
             if _is_len(expanded) and isinstance(value, int) and not isinstance(value, bool):
                 lengths = [n for n in (value - 1, value, value + 1) if n >= 0]
-                out += [(0, name, "a" * n, f"{name}_of_length_{n}") for n in lengths]
+                sized = [(n, _of_length(scope.kinds.get(name), n)) for n in lengths]
+                out += [(0, name, v, f"{name}_of_length_{n}") for n, v in sized if v is not None]
                 continue
             ranked = ranked_sides(
                 _sides(value, op, _expression_words(subject)), op, subject is left
