@@ -380,3 +380,26 @@ def unittest_on(copy: Path) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stderr
+
+
+WITHIN = (
+    "def within(value: int, low: int, high: int) -> bool:\n"
+    "    if value < low:\n"
+    "        return False\n"
+    "    if value > high:\n"
+    "        return False\n"
+    "    return True\n"
+)
+
+
+async def test_a_comparison_of_two_parameters_is_tried_beside_the_other_s_value(
+    tmp_path: Path,
+) -> None:
+    found, text, _workspace = await searched(
+        tmp_path, {"ranges.py": WITHIN}, "ranges.py", "within", "tests/test_ranges.py"
+    )
+    # The bounds apart (not within(1, 1, 1)), and each bound's own value tried: only
+    # `value == low` tells `<` from `<=`, only `value == high` `>` from `>=`.
+    assert "within(value=0, low=0, high=10)" in text and "value=10, low=0" in text, text
+    assert found["coverage_after"]["branches"] == "4/4", found
+    assert found["mutation_after"]["killed"] == found["mutation_after"]["total"], found

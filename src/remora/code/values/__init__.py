@@ -12,6 +12,7 @@ code (that is :mod:`remora.code.probes`).
   annotation's head, read one way;
 - :mod:`.input_search`: boundaries the code branches on, and the fewest sets that cover
   the most; :mod:`.input_sources`: the constants and locals behind them;
+  :mod:`.paired_boundaries`: boundaries between two parameters (``value < low``);
   :mod:`.usage_kinds`: what a parameter's use says it is; :mod:`.regex_arguments`:
   strings a pattern examines (:mod:`.regex_samples`: strings a pattern matches);
 - :mod:`.instance_search`: the instances a method's reads of its own state ask for (with

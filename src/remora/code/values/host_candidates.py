@@ -35,6 +35,7 @@ from remora.code.values.input_sources import derived_locals
 from remora.code.values.instance_search import owner_candidates, state_boundaries
 from remora.code.values.keyed_arguments import fitted_arguments
 from remora.code.values.mapping_shapes import mapping_samples
+from remora.code.values.paired_boundaries import paired_boundaries, spread_base
 from remora.code.values.parameters import parameter_names, parameter_of
 from remora.code.values.project_values import (
     named_defaults,
@@ -124,6 +125,10 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     base.update(named_defaults(context, module, target["parameters"]))
     found = boundary_search(function, _kinds(target), module) if function else ([], set())
     values, edges = found
+    if function is not None:  # ``value < low``: beside the other parameter's value in ``base``
+        base.update(spread_base(function, base))  # clamp(5, 0, 10), not clamp(1, 1, 1)
+        paired, paired_edges = paired_boundaries(function, base)
+        values, edges = [*values, *paired], edges | paired_edges
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}
     if function is not None:  # against the numbers of the instance the test builds
         values += state_boundaries(function, text, target, owner, _kinds(target))

@@ -39,6 +39,7 @@ from remora.code.values.usage_kinds import CALLABLE_SAMPLE, usage_kind_names
 __all__ = [
     "Candidate",
     "boundary_search",
+    "boundary_sides",
     "boundary_values",
     "greedy_cover",
     "label",
@@ -129,9 +130,10 @@ def _is_len(node: ast.expr) -> bool:
     )
 
 
-def _sides(value: Any, op: ast.cmpop, words: str) -> list[tuple[Any, str]]:
-    """Values on each side of ``<expression> op value``, with words for each."""
-    at = label(value)
+def boundary_sides(value: Any, op: ast.cmpop, words: str, at: str = "") -> list[tuple[Any, str]]:
+    """Values on each side of ``<expression> op value``, with words for each (``at``: the
+    boundary's own words, the value's label without)."""
+    at = at or label(value)
     if value is None:
         return [(None, f"{words}_is_none")]
     if isinstance(value, bool):
@@ -202,7 +204,7 @@ def _compare_values(
                 out += [(0, name, v, f"{name}_of_length_{n}") for n, v in sized if v is not None]
                 continue
             ranked = ranked_sides(
-                _sides(value, op, _expression_words(subject)), op, subject is left
+                boundary_sides(value, op, _expression_words(subject)), op, subject is left
             )
             if is_arithmetic(expanded, name):  # ``year % 400 == 0``: a year giving it 0
                 solved = [(r, solver.solve(expanded, name, v), w) for r, v, w in ranked]
