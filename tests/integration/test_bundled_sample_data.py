@@ -40,6 +40,8 @@ def settle(interval: int) -> int:
             pass
     if interval < 0:
         return 0
+    if interval > 60:
+        return 120
     return 2 * interval
 
 
@@ -59,6 +61,10 @@ class Counter:
     def following(self) -> int:
         return self.start + self.step
 """
+
+
+# A function's table is asked for (the test agent's tests reach its cases otherwise).
+TABLES = {"argument_tables": True}
 
 
 def run_tests_twice(workspace: Workspace, tmp_path: Path) -> str:
@@ -86,7 +92,9 @@ async def test_the_values_the_code_compares_against_become_a_fixture_a_test_read
     root = write_project(tmp_path, {"pages.py": PAGES})
     node = find_node(root, "pages.py", "place")
     # No model turn: the host's search writes the change and the run ends.
-    result, workspace = await run_bundled_agent("sample_data", root, node, ScriptedProvider([]))
+    result, workspace = await run_bundled_agent(
+        "sample_data", root, node, ScriptedProvider([]), TABLES
+    )
     assert result.status == "success", result.to_dict()
     assert sorted(result.changed_files) == ["tests/conftest.py", "tests/test_pages.py"]
     conftest = (workspace.read("tests/conftest.py") or b"").decode()
@@ -107,7 +115,7 @@ async def test_nothing_to_vary_and_the_defaults_alone_leave_no_change(tmp_path: 
         reasons = {}
         for name in ("greet", "Counter.negative", "Counter.following"):
             node = find_node(root, "pages.py", name)
-            written = await b.run("sample_data", "write_fixture", node)
+            written = await b.run("sample_data", "write_fixture", node, TABLES)
             assert written["written"] is False, written
             assert b.workspace("sample_data", node).changed_files() == []
             reasons[name] = written["reason"]
@@ -121,7 +129,7 @@ async def test_a_call_that_does_not_finish_is_never_offered(tmp_path: Path) -> N
     root = write_project(tmp_path, {"pages.py": PAGES})
     node = find_node(root, "pages.py", "settle")
     async with bench(root) as b:
-        written = await b.run("sample_data", "write_fixture", node)
+        written = await b.run("sample_data", "write_fixture", node, TABLES)
         conftest = b.text("sample_data", node, "tests/conftest.py")
     assert written["written"] is True, written
     assert '"interval": 0' not in conftest and '"interval": ' in conftest
@@ -149,7 +157,7 @@ async def test_a_models_placeholder_is_never_offered_and_json_is_only_an_export(
     sets = [{"name": "made_up", "args": "part='sample part'"}, {"name": "ok", "args": "'tail', 3"}]
     async with bench(root) as b:
         written = await b.run(
-            "sample_data", "write_fixture", node, {"sets": sets, "export_json": True}
+            "sample_data", "write_fixture", node, {"sets": sets, "export_json": True, **TABLES}
         )
         conftest = b.text("sample_data", node, "tests/conftest.py")
         exported = json.loads(
@@ -163,7 +171,9 @@ async def test_a_models_placeholder_is_never_offered_and_json_is_only_an_export(
 async def test_on_the_example_a_function_of_tiers_gets_one_set_per_tier(tmp_path: Path) -> None:
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/pricing.py", "bulk_discount")
-    result, workspace = await run_bundled_agent("sample_data", root, node, ScriptedProvider([]))
+    result, workspace = await run_bundled_agent(
+        "sample_data", root, node, ScriptedProvider([]), TABLES
+    )
     assert result.status == "success", result.to_dict()
     conftest = (workspace.read("tests/conftest.py") or b"").decode()
     for tier in (0, 5, 10, 15):
@@ -172,13 +182,21 @@ async def test_on_the_example_a_function_of_tiers_gets_one_set_per_tier(tmp_path
     assert run_tests_twice(workspace, tmp_path).endswith("passed")
 
 
-async def test_a_single_set_is_not_offered(tmp_path: Path) -> None:
-    # One outcome to reach: a fixture of one case would vary nothing.
-    root = write_project(
-        tmp_path, {"pages.py": "def double(count: int) -> int:\n    return 2 * count\n"}
-    )
-    node = find_node(root, "pages.py", "double")
+async def test_a_table_of_fewer_than_three_rows_is_not_offered(tmp_path: Path) -> None:
+    # Two outcomes to reach: a table of two rows says nothing two asserts would not.
+    source = "def sign(count: int) -> int:\n    return 1 if count > 0 else -1\n"
+    root = write_project(tmp_path, {"pages.py": source})
+    node = find_node(root, "pages.py", "sign")
     async with bench(root) as b:
-        written = await b.run("sample_data", "write_fixture", node)
+        written = await b.run("sample_data", "write_fixture", node, TABLES)
     assert written["written"] is False, written
-    assert "one set alone" in json.dumps(written), written
+    assert written["reason"].startswith("fewer than 3 sets"), written
+
+
+async def test_a_functions_cases_are_left_to_the_test_agent_unless_asked(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"pages.py": PAGES})
+    node = find_node(root, "pages.py", "place")
+    result, workspace = await run_bundled_agent("sample_data", root, node, ScriptedProvider([]))
+    assert result.status == "skipped", result.to_dict()
+    assert workspace.changed_files() == []
+    assert "test operation" in result.summary and "argument_tables" in result.summary

@@ -237,18 +237,24 @@ def test_a_long_assert_is_split_as_a_formatter_splits_it() -> None:
     ]
 
 
-def test_a_fixture_of_one_case_is_not_offered() -> None:
+def test_a_table_of_fewer_than_its_least_rows_is_not_offered() -> None:
     def kept(*outcomes: str) -> list[KeptSet]:
         return [
             KeptSet(f"s{i}", {"n": i}, raises=("ValueError", "builtins") if o == "raises" else None)
             for i, o in enumerate(outcomes)
         ]
 
-    # Two that return make a fixture; the one that raises would be a fixture of its own: out.
-    assert [k.name for k in _enough(Selection(kept("returns", "raises", "returns"))).kept] == [
+    # Two that return make a class's fixture of instances; the one that raises would be a
+    # fixture of its own: out.
+    assert [k.name for k in _enough(Selection(kept("returns", "raises", "returns")), 2).kept] == [
         "s0",
         "s2",
     ]
-    alone = _enough(Selection(kept("returns", "raises")))
-    assert alone.kept == [] and alone.reason.startswith("one set alone")
-    assert len(_enough(Selection(kept("raises", "raises"))).kept) == 2
+    alone = _enough(Selection(kept("returns", "raises")), 2)
+    assert alone.kept == [] and alone.reason.startswith("fewer than 2 sets")
+    assert len(_enough(Selection(kept("raises", "raises")), 2).kept) == 2
+    # A function's table needs three rows of one kind of outcome: two and two are none.
+    pairs = _enough(Selection(kept("returns", "raises", "returns", "raises")), 3)
+    assert pairs.kept == [] and pairs.reason.startswith("fewer than 3 sets")
+    rows = _enough(Selection(kept("returns", "returns", "raises", "returns")), 3)
+    assert [k.name for k in rows.kept] == ["s0", "s1", "s3"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from remora.code import CodeContext
 from remora.code.completion import CompletionReply, complete
 from remora.code.node_structure import raises, returns, signature, span
@@ -18,6 +20,9 @@ from remora.code.parsing import (
 from remora.code.probes.calls import call_target, derived_argument_sets
 from remora.code.probes.pytest_files import module_test_file
 from remora.code.probes.pytest_results import ModuleTestFile
+from remora.code.samples import sample_results
+from remora.code.samples.fixtures import add_to_sample_fixture, sample_fixture
+from remora.code.samples.sample_tests import sample_tests_written, write_sample_fixtures
 from remora.code.testgen import test_results
 from remora.code.testgen.written_tests import model_test_pieces
 from remora.code.values import ArgumentSet, CallParameter, CallTarget, ConstructorParameters
@@ -87,3 +92,24 @@ async def test_the_results_have_the_typeddicts_keys(tmp_path: Path) -> None:
         assert set(target) == _keys(CallTarget)
         # A class's parameters come from its constructor: no ``implicit`` (NotRequired).
         assert all(set(p) == _keys(CallParameter) - {"implicit"} for p in target["parameters"])
+
+
+async def test_the_sample_data_results_have_the_typeddicts_keys(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(SOURCE)
+    method = _node("Box.put", "method", 2, 5)
+    with WorkspaceStore(tmp_path).create("s", method.node_id) as workspace:
+        context = CodeContext(workspace, method, SandboxConfig(workers=1))
+        assert set(sample_fixture(context)) == _keys(sample_results.SampleFixture)
+        added = add_to_sample_fixture(context, [{"name": "one", "args": {"item": 1}}])
+        assert set(added) == _keys(sample_results.AddedSamples) and added["added"] == 1
+        assert sample_fixture(context)["samples"] == [{"name": "one", "args": {"item": 1}}]
+        # A method's cases are the test agent's unless tables are asked for: nothing probed.
+        written = await write_sample_fixtures(context, [])
+        assert set(written) == _keys(sample_results.SampleWrite)
+        assert written["written"] is False and "test operation" in written["reason"]
+        facts = sample_tests_written(context)
+        assert set(facts) == _keys(sample_results.SampleTests)
+        assert facts["reason"] == written["reason"] and facts["fixtures"] == []
+        workspace.write(added["path"], b'{"samples": "none"}')
+        with pytest.raises(ValueError, match="'samples' is a list of sets"):
+            sample_fixture(context)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
@@ -39,6 +39,7 @@ from remora.code.values import (
 from remora.test_code import is_test_code
 
 __all__ = [
+    "CheckedSet",
     "check_argument_sets",
     "derived_argument_sets",
     "node_call_target",
@@ -48,6 +49,20 @@ __all__ = [
 
 # Per call, so one endless call cannot use up the whole command's time.
 CALL_TIMEOUT_S = 5.0
+
+
+class CheckedSet(TypedDict):
+    """A set checked: its ``args`` by name (None when they could not be read), whether it is
+    ``ok`` and why not (``reason``); a method's ``owner_args`` when the set named them; what
+    the call ``returned`` or ``raised`` as the call probe reports it."""
+
+    name: str
+    args: dict[str, Any] | None
+    ok: bool
+    reason: str
+    owner_args: NotRequired[dict[str, Any]]
+    returned: NotRequired[dict[str, Any]]
+    raised: NotRequired[dict[str, Any]]
 
 
 def _method_kind(decorators: list[str]) -> str:
@@ -210,8 +225,8 @@ def pins_behaviour(row: dict[str, Any]) -> bool:
 @host_function
 async def check_argument_sets(
     context: CodeContext, sets: list[ArgumentSet] | list[dict[str, Any]], call: bool = True
-) -> list[dict[str, Any]]:
-    """Each set ``{name, args}`` checked: ``{name, args, ok, reason, returned?, raised?}``.
+) -> list[CheckedSet]:
+    """Each set ``{name, args}`` checked (:class:`CheckedSet`).
 
     ``args`` is call-argument text (``price=9.99, items=[Item(sku='A')]``) or an
     object of values; the result's ``args`` are always the object.
@@ -230,12 +245,29 @@ async def check_argument_sets(
     waits for input would spend its time limit again.
     """
 
-    async def check() -> list[dict[str, Any]]:
+    async def check() -> list[CheckedSet]:
         checked, _ = await probe_argument_sets(context, sets, call, read_only=True)
-        return checked
+        return [_checked(row) for row in checked]
 
     key = ("checked sets", json.dumps([sets, call], sort_keys=True, default=repr))
     return copy.deepcopy(await context.kept_async(key, check))
+
+
+def _checked(row: dict[str, Any]) -> CheckedSet:
+    """A probed row as a check reports it (the probe's ``state`` is for the test agent)."""
+    found: CheckedSet = {
+        "name": row["name"],
+        "args": row["args"],
+        "ok": row["ok"],
+        "reason": row["reason"],
+    }
+    if "owner_args" in row:
+        found["owner_args"] = row["owner_args"]
+    if "returned" in row:
+        found["returned"] = row["returned"]
+    if "raised" in row:
+        found["raised"] = row["raised"]
+    return found
 
 
 async def probe_argument_sets(

@@ -15,6 +15,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.probes import node_call_target
+from remora.code.samples.sample_results import AddedSamples, SampleFixture
 from remora.code.values import CallParameter, CallTarget
 
 __all__ = ["fixture_document", "fixture_path"]
@@ -57,14 +58,16 @@ def fixture_document(
 
 
 @host_function
-def sample_fixture(context: CodeContext) -> dict[str, Any]:
+def sample_fixture(context: CodeContext) -> SampleFixture:
     """The node's fixture file: ``{path, exists, samples}`` (samples as stored, [] when none)."""
     node = context.bound_node()
     path = fixture_path(node.file_path, node.full_name)
     if not context.workspace.exists(path):
         return {"path": path, "exists": False, "samples": []}
-    document = _read(context, path)
-    return {"path": path, "exists": True, "samples": document.get("samples", [])}
+    samples = _read(context, path).get("samples", [])
+    if not isinstance(samples, list):
+        raise ValueError(f"{path}: 'samples' is a list of sets; fix or delete the file")
+    return {"path": path, "exists": True, "samples": samples}
 
 
 def _read(context: CodeContext, path: str) -> dict[str, Any]:
@@ -78,7 +81,7 @@ def _read(context: CodeContext, path: str) -> dict[str, Any]:
 
 
 @host_function
-def add_to_sample_fixture(context: CodeContext, sets: list[dict[str, Any]]) -> dict[str, Any]:
+def add_to_sample_fixture(context: CodeContext, sets: list[dict[str, Any]]) -> AddedSamples:
     """Add argument sets (``{name, args}``, checked beforehand) to the node's fixture file.
 
     Returns ``{path, added, samples}``: how many sets were new and how many the file holds.

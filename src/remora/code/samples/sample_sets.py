@@ -19,7 +19,14 @@ is kept only when
 
 A callable without parameters has nothing to vary: no set. A class's sets are
 its constructor's arguments, each kept for what its parameterless methods and
-properties then do (its instance is what varies them).
+properties then do (its instance is what varies them); two instances at least.
+
+A function's or a method's sets are a table of its cases, offered only when asked
+(``tables``: the operation's ``argument_tables`` option) and only of three rows or
+more. The test agent searches the same values for the same node with the same
+cover, so its tests reach the cases such a table would: beside them a table only
+repeats them (blind reviewers rejected every function table offered beside the
+test agent's tests, and every table of one or two rows, as heavier than the test).
 """
 
 from __future__ import annotations
@@ -46,7 +53,15 @@ from remora.code.samples.kept_sets import (
 )
 from remora.code.values import CallTarget, Candidate, greedy_cover, host_candidates, public_caller
 
-__all__ = ["select_sets"]
+__all__ = ["MIN_INSTANCES", "MIN_TABLE_ROWS", "TABLES_OFF", "select_sets"]
+
+# A class's instances and a function's table: fewer vary nothing a test would not say.
+MIN_INSTANCES = 2
+MIN_TABLE_ROWS = 3
+TABLES_OFF = (
+    "its cases are the test operation's: its tests reach them from the same value search "
+    "(operations.sample_data.options.argument_tables: true writes them as a table)"
+)
 
 
 def _plain(target: CallTarget) -> str:
@@ -58,14 +73,21 @@ def _plain(target: CallTarget) -> str:
 
 
 async def select_sets(
-    context: CodeContext, target: CallTarget, extra: Sequence[Candidate] = ()
+    context: CodeContext,
+    target: CallTarget,
+    extra: Sequence[Candidate] = (),
+    *,
+    tables: bool = False,
 ) -> Selection:
-    """The sets to offer for the run's node (a function, a method or a class); ``extra``
-    (the model's) are tried after the project's own and the derived ones."""
+    """The sets to offer for the run's node (a class; a function or a method only with
+    ``tables``); ``extra`` (the model's) are tried after the project's own and the
+    derived ones."""
     selection = Selection([])
     caller = public_caller(context.node_file_text(), str(target["qualname"]))
     if target["reason"]:
         selection.reason = target["reason"]
+    elif target["kind"] != "class" and not tables:
+        selection.reason = TABLES_OFF
     elif caller is not None:
         selection.reason = f"a private helper: {caller}, the public code that calls it, is sampled"
     elif not [p for p in target["parameters"] if not p["kind"].startswith("var_")]:
@@ -77,7 +99,8 @@ async def select_sets(
     span = node_span(context)
     candidates = [*host_candidates(context, target), *extra]
     if target["kind"] == "class":
-        return _enough(await select_instances(context, target, candidates, span, selection))
+        instances = await select_instances(context, target, candidates, span, selection)
+        return _enough(instances, MIN_INSTANCES)
     sets = sound_candidates(context, target, candidates, selection)
     if not sets:
         selection.reason = "no argument set has a source in the project"
@@ -103,17 +126,21 @@ async def select_sets(
     selection.kept = [usable[name] for name in chosen]
     if not selection.kept:
         selection.reason = "no set could be called and pinned"
-    return _enough(selection)
+    return _enough(selection, MIN_TABLE_ROWS)
 
 
-def _enough(selection: Selection) -> Selection:
-    """No fixture of one set: the sets that return and those that raise become fixtures of
-    their own (sample_fixtures), and one with a single case varies nothing; a test says the
-    same more plainly (blind reviewers rejected every such fixture)."""
+def _enough(selection: Selection, least: int) -> Selection:
+    """No fixture of fewer than ``least`` sets: the sets that return and those that raise
+    become fixtures of their own (sample_fixtures), and one with fewer cases varies too
+    little; a test says the same more plainly (blind reviewers rejected every such
+    fixture)."""
     returning = [k for k in selection.kept if k.raises is None]
     raising = [k for k in selection.kept if k.raises is not None]
-    kept = [k for group in (returning, raising) if len(group) > 1 for k in group]
+    kept = [k for group in (returning, raising) if len(group) >= least for k in group]
     if selection.kept and not kept:
-        selection.reason = "one set alone: a fixture of one case varies nothing (a test says it)"
+        selection.reason = (
+            f"fewer than {least} sets of one kind of outcome: a fixture of so few cases "
+            "varies nothing a test would not say"
+        )
     selection.kept = kept
     return selection

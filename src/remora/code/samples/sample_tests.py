@@ -39,6 +39,7 @@ from remora.code.samples.sample_fixtures import (
     top_level_names,
     with_code,
 )
+from remora.code.samples.sample_results import SampleTests, SampleWrite
 from remora.code.samples.sample_sets import select_sets
 from remora.code.values import (
     CallTarget,
@@ -136,9 +137,11 @@ def without_ids(kept: list[KeptSet], ids: set[str]) -> list[KeptSet]:
 
 
 async def _write_and_run(
-    context: CodeContext, target: CallTarget, selection: Selection, paths: tuple[str, str]
-) -> dict[str, Any]:
-    """Write the fixtures and tests, run them twice; fewer sets after a failure, once."""
+    context: CodeContext, target: CallTarget, selection: Selection, result: SampleWrite
+) -> None:
+    """Write the fixtures and tests into ``result``'s files and run them twice (fewer sets
+    after a failure, once); ``result`` says what was written, or why nothing was."""
+    paths = (result["test_file"], result["conftest"])
     test_path, fixture_path = paths
     originals = {
         path: context.read_text(path) if context.workspace.exists(path) else None for path in paths
@@ -152,7 +155,8 @@ async def _write_and_run(
         taken |= top_level_names(originals[test_path] or "")
         clash = sorted(taken & {*code.fixture_names, *code.test_names})
         if clash:
-            return {"written": False, "reason": f"the tests already define {', '.join(clash)}"}
+            result["reason"] = f"the tests already define {', '.join(clash)}"
+            return
         module = str(target["module"])
         conftest = with_code(
             originals[fixture_path] or "", fixture_path, module, code.fixture_render, code.fixtures
@@ -171,54 +175,57 @@ async def _write_and_run(
             failed |= ids
             broken = broken or missing
         if not failed and not broken:
-            return {
-                "written": True,
-                "fixtures": code.fixture_names,
-                "tests": code.test_names,
-                "passed": second["passed"],
-            }
+            result["written"] = True
+            result["fixtures"], result["tests"] = code.fixture_names, code.test_names
+            result["sets"] = len(selection.kept)
+            return
         for path, text in originals.items():
             restore_file(context, path, text)
         selection.kept = without_ids(selection.kept, failed)
         if broken or not selection.kept:
             break
-    return {"written": False, "reason": "its tests did not pass twice"}
+    result["reason"] = "its tests did not pass twice"
 
 
 @host_function
 async def write_sample_fixtures(
-    context: CodeContext, sets: list[dict[str, Any]], export_json: bool = False
-) -> dict[str, Any]:
-    """Select, write and run the node's sample data: ``{written, conftest, test_file,
-    fixtures, tests, sets, dropped, refused, reason}``.
+    context: CodeContext,
+    sets: list[dict[str, Any]],
+    export_json: bool = False,
+    argument_tables: bool = False,
+) -> SampleWrite:
+    """Select, write and run the node's sample data (``reason`` '' when it was written).
 
     ``sets``: the model's argument sets (``{name, args}``), tried after the project's
     own usage and the derived ones, under the same checks. ``export_json``: also add
     the kept sets to ``tests/fixtures/<module>/<name>_samples.json``.
+    ``argument_tables``: a function's or a method's cases too, as a table (else only
+    a class's instances: the test agent's tests reach a function's cases).
     """
     target = node_call_target(context)
     extra, refused = model_candidates(context, target, sets) if not target["reason"] else ([], [])
-    selection = await select_sets(context, target, extra)
+    selection = await select_sets(context, target, extra, tables=argument_tables)
     found = module_test_file(context)
-    paths = (str(found["path"]), conftest_path(str(found["path"])))
-    result: dict[str, Any] = {
+    result: SampleWrite = {
         "written": False,
-        "test_file": paths[0],
-        "conftest": paths[1],
+        "test_file": str(found["path"]),
+        "conftest": conftest_path(str(found["path"])),
+        "fixtures": [],
+        "tests": [],
         "sets": 0,
         "dropped": selection.dropped,
         "refused": refused,
+        "reason": "",
     }
     if not selection.kept:
         result["reason"] = selection.reason or "no set was kept"
     else:
-        result.update(await _write_and_run(context, target, selection, paths))
+        await _write_and_run(context, target, selection, result)
     if not result["written"]:
         # For the submit, which asks at the same workspace revision (nothing was written).
-        reason = str(result["reason"])
+        reason = result["reason"]
         context.kept(_REASON, lambda: reason)
         return result
-    result["sets"] = len(selection.kept)
     if export_json and target["kind"] != "class":
         add_to_sample_fixture(
             context, [{"name": k.name.split(":")[0], "args": k.args} for k in selection.kept]
@@ -227,23 +234,26 @@ async def write_sample_fixtures(
 
 
 @host_function
-def sample_tests_written(context: CodeContext) -> dict[str, Any]:
-    """What the run wrote: ``{conftest, test_file, fixtures, tests, reason}`` (the functions
-    each file has that the project's does not; empty when the run wrote none, and then
-    ``reason`` says why)."""
-    found = module_test_file(context)
-    paths = {"test_file": str(found["path"]), "conftest": conftest_path(str(found["path"]))}
-    facts: dict[str, Any] = {**paths, "fixtures": [], "tests": []}
-    facts["reason"] = context.kept(_REASON, lambda: "")
+def sample_tests_written(context: CodeContext) -> SampleTests:
+    """What the run wrote: the functions each file has that the project's does not (empty
+    when the run wrote none, and then ``reason`` says why)."""
+    test_file = str(module_test_file(context)["path"])
+    facts: SampleTests = {
+        "conftest": conftest_path(test_file),
+        "test_file": test_file,
+        "fixtures": [],
+        "tests": [],
+        "reason": context.kept(_REASON, lambda: ""),
+    }
     changes = {c.path: c for c in context.workspace.changes()}
-    for key, path in paths.items():
+    for path in (facts["conftest"], test_file):
         change = changes.get(path)
         if change is None or not context.workspace.exists(path):
             continue
         before = top_level_names(change.old.decode("utf-8")) if change.old is not None else set()
         now = context.read_text(path)
         added = sorted(top_level_names(now) - before)
-        if key == "conftest":
+        if path == facts["conftest"]:
             facts["fixtures"] = added
         else:
             facts["tests"] = [n for n in tests_in_file(now, path) if n in added]
