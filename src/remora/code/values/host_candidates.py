@@ -31,7 +31,7 @@ from remora.code.values.compared_kinds import compared_base
 from remora.code.values.derived_sets import argument_sets, literal_default
 from remora.code.values.float_values import non_finite_values
 from remora.code.values.input_search import Candidate, boundary_search, vary
-from remora.code.values.input_sources import derived_locals
+from remora.code.values.input_sources import derived_locals, local_constants, module_constants
 from remora.code.values.instance_search import owner_candidates, state_boundaries
 from remora.code.values.keyed_arguments import fitted_arguments
 from remora.code.values.mapping_shapes import mapping_samples
@@ -43,6 +43,7 @@ from remora.code.values.project_values import (
     project_calls,
     table_values,
 )
+from remora.code.values.sought_strings import sought_strings
 from remora.code.values.type_aliases import project_aliases, resolved_parameters
 from remora.code.values.usage_kinds import usage_kinds
 
@@ -129,6 +130,8 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         base.update(spread_base(function, base))  # clamp(5, 0, 10), not clamp(1, 1, 1)
         paired, paired_edges = paired_boundaries(function, base)
         values, edges = [*values, *paired], edges | paired_edges
+        constants = local_constants(function, module_constants(module))
+        values += sought_strings(function, constants)  # "a~b" where s.replace("~", ...)
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}
     if function is not None:  # against the numbers of the instance the test builds
         values += state_boundaries(function, text, target, owner, _kinds(target))
