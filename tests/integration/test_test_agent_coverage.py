@@ -403,3 +403,32 @@ async def test_a_comparison_of_two_parameters_is_tried_beside_the_other_s_value(
     assert "within(value=0, low=0, high=10)" in text and "value=10, low=0" in text, text
     assert found["coverage_after"]["branches"] == "4/4", found
     assert found["mutation_after"]["killed"] == found["mutation_after"]["total"], found
+    print(found["kept"], found["dropped"], text)
+
+
+ESCAPE = 'def escape(text: str) -> str:\n    return text.replace("~", "~0").replace("/", "~1")\n'
+
+
+async def test_a_string_method_s_constant_is_in_the_text_and_a_no_op_call_is_no_test(
+    tmp_path: Path,
+) -> None:
+    found, text, _workspace = await searched(
+        tmp_path, {"pointer.py": ESCAPE}, "pointer.py", "escape", "tests/test_pointer.py"
+    )
+    # The text holds what each replace looks for, and the test shows both replaced.
+    assert 'escape(text="a~b/c")' in text and '== "a~0b~1c"' in text, text
+    assert found["mutation_after"]["killed"] == found["mutation_after"]["total"], found
+
+
+TIDY = 'def tidy(text: str) -> str:\n    return " ".join(text.split())\n'
+
+
+async def test_a_call_that_returns_its_own_input_is_no_test(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"words.py": TIDY})
+    node = find_node(root, "words.py", "tidy")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        written = b.workspace("test", node).read("tests/test_words.py")
+    # tidy("sample text") == "sample text": an identity passes it too, though it fails
+    # the mutant returning None. Nothing else is tried, so nothing is proposed.
+    assert found["kept"] == [] and written is None, found

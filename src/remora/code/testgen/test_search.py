@@ -51,6 +51,7 @@ from remora.code.testgen.kept_tests import (
 )
 from remora.code.testgen.model_asks import ask_record
 from remora.code.testgen.model_cases import model_candidates
+from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
 from remora.code.testgen.observed_asserts import is_procedure, pins_something
 from remora.code.testgen.test_names import assigned_attributes, behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
@@ -84,12 +85,17 @@ async def _run_round(
         return {}, {}, None
     procedure = is_procedure(context)
     target = node_call_target(context)
+    function = node_function(context)
+    # ``escape("sample s") == "sample s"``: an identity would pass it too (no_op_calls).
+    hands_on = function is None or hands_on_an_input(function)
+    owner = owner_arguments(context, target) if target["kind"] == "method" else None
     usable = {
         row["name"]: row
         for row in rows
         if pins_behaviour(row)
         and pins_something(row, procedure)
         and raise_is_behaviour(context, target, row)
+        and (hands_on or not returns_an_input(row, owner))
     }
     gains = {name: frozenset(context_units(measured, name)) for name in usable}
     return usable, gains, Coverage.of(measured)

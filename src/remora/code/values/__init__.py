@@ -55,7 +55,7 @@ from remora.code.values.method_state import (
     observed_attributes,
     state_asserts,
 )
-from remora.code.values.parameters import CallParameter, Parameter, parameter_of
+from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
 from remora.code.values.private_helpers import public_caller
 from remora.code.values.project_values import owner_arguments
 from remora.code.values.sourced_strings import project_strings, unsourced
@@ -83,6 +83,7 @@ __all__ = [
     "observed_attributes",
     "owner_arguments",
     "owner_candidates",
+    "parameter_names",
     "parameter_of",
     "project_class_lookup",
     "project_strings",

@@ -1,0 +1,84 @@
+"""A probed call whose value is its own input, where the node computes its value, pins nothing."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import pytest
+
+from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
+
+MODULE = """\
+def slugify(text):
+    return text.replace(" ", "-").lower()
+
+
+def first_line(text):
+    line = text.split("\\n")[0]
+    return line
+
+
+def clamp(value, low, high):
+    return low if value < low else high if value > high else value
+
+
+class Tag:
+    def __init__(self, name):
+        self.name = name
+
+    def label(self):
+        return self.name
+
+    def spaced(self):
+        return " ".join(self.name)
+
+
+def each(items):
+    yield from items
+"""
+
+
+def _function(name: str) -> ast.FunctionDef:
+    tree = ast.parse(MODULE)
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name]
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "hands_on"),
+    [
+        ("slugify", False),  # a computed value
+        ("first_line", False),  # a local, not the argument
+        ("clamp", True),  # a branch returns the parameter itself
+        ("label", True),  # a getter: an attribute of self as it is
+        ("spaced", False),
+        ("each", True),  # a generator's items are its input's
+    ],
+)
+def test_which_nodes_can_return_an_input_as_it_is(name: str, hands_on: bool) -> None:
+    assert hands_on_an_input(_function(name)) is hands_on
+
+
+def _row(returned: Any, args: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return {"args": args, "returned": {"literal": True, "repr": repr(returned)}, **more}
+
+
+def test_a_value_equal_to_an_argument_or_the_instance_s_is_its_input() -> None:
+    # slugify("sample") == "sample": no space, no capital, nothing slugify changes.
+    assert returns_an_input(_row("sample", {"text": "sample"}), None)
+    assert not returns_an_input(_row("a-b", {"text": "a b"}), None)
+    # Tag(name="ab").spaced() == "a b" computes; Tag(name="a").spaced() == "a" does not.
+    assert returns_an_input(_row("a", {}), {"name": "a"})
+    assert not returns_an_input(_row("a b", {}), {"name": "ab"})
+    # The row's own instance, where its set built one.
+    assert not returns_an_input(_row("a", {}, owner_args={"name": "b"}), {"name": "a"})
+    assert returns_an_input(_row(["x"], {"items": ["x"]}), None)
+
+
+def test_numbers_booleans_raises_and_other_types_are_not_judged() -> None:
+    assert not returns_an_input(_row(0, {"n": 0}), None)  # double(0) == 0: a coincidence
+    assert not returns_an_input(_row(True, {"flag": True}), None)
+    assert not returns_an_input(_row("1", {"n": 1}), None)  # the same value, another type
+    raised = {"args": {"text": "a"}, "raised": {"type": "ValueError"}, "returned": None}
+    assert not returns_an_input(raised, None)
