@@ -6,8 +6,9 @@ a call that prints, "Raise …" a ``raise``, "Register …" an item stored, "Run
 call of what it was given; a builder, whose value returns are all ``return
 self``, returns the instance, not what it sets), a predicate's sense (``a <= b``
 is not "above"), a comparison dunder's comparison (from a fixed table), its
-subject and objects (the node's own words: vocabulary.py), and a copy of
-another docstring the completion may have been shown. Each reason says what was
+subject and objects (the node's own words: vocabulary.py; no file or database
+the code never touches), the type it says is returned (returned_kind.py), and a
+copy of another docstring or of a comment (copied.py). Each reason says what was
 wrong, so the model can try again.
 """
 
@@ -17,15 +18,17 @@ import ast
 from collections.abc import Callable, Sequence
 
 from remora.code.docstring.behaviour import BodyFacts, body_facts
+from remora.code.docstring.copied import copied_text
 from remora.code.docstring.facts import name_words, word_tokens
+from remora.code.docstring.returned_kind import unshown_kind
 from remora.code.docstring.sections import documented_parameters
-from remora.code.docstring.summaries import file_docstring_summaries
 from remora.code.docstring.vocabulary import (
     GENERAL_STEMS,
     class_nouns,
     foreign_words,
     own_stems,
     stem,
+    unfounded_places,
 )
 from remora.code.parsing import SourceNode, node_returns
 
@@ -255,20 +258,6 @@ def _not_optional(node: SourceNode, tokens: list[str]) -> str:
     return ""
 
 
-# Words in a row shared with another docstring that make a copy, not a coincidence ("lines
-# can change until it is placed" from a class's docstring on its method).
-_COPIED_RUN = 6
-
-
-def _shared_run(words: list[str], other: list[str]) -> str:
-    """The first run of _COPIED_RUN words of ``words`` that ``other`` holds too ('' if none)."""
-    runs = {tuple(other[i : i + _COPIED_RUN]) for i in range(len(other) - _COPIED_RUN + 1)}
-    for i in range(len(words) - _COPIED_RUN + 1):
-        if tuple(words[i : i + _COPIED_RUN]) in runs:
-            return " ".join(words[i : i + _COPIED_RUN])
-    return ""
-
-
 def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[str]) -> str:
     """Why ``summary`` cannot be about this node ('' when it can be).
 
@@ -300,20 +289,10 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
                 return check
     if optional := _not_optional(node, tokens):
         return optional
-    summaries: dict[str, str] = {}
-    for text in others:
-        summaries.update(file_docstring_summaries(text))
-    summaries.pop("the module", None)
-    summaries.update(file_docstring_summaries(node.file.text))
-    own = node.definition.name.value if node.definition is not None else "the module"
-    said = word_tokens(summary)
-    for other, text in summaries.items():
-        if other == own:
-            continue
-        if word_tokens(text) == said:
-            return f"it copies the docstring of {other}; say what this code does"
-        if copied := _shared_run(said, word_tokens(text)):
-            return f"it repeats {copied!r} from the docstring of {other}; say what this code does"
+    if kind_claim := unshown_kind(node, summary):
+        return kind_claim
+    if copy := copied_text(node, summary, others):
+        return copy
     nouns = frozenset().union(*(class_nouns(text) for text in (node.file.text, *others)))
     if foreign := foreign_words(summary, node, nouns, skip_first=callable_kind):
         listed = ", ".join(repr(w) for w in foreign[:3])
@@ -321,4 +300,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
             f"it speaks of {listed}, another class's, which neither {name} nor its class or "
             "module names; say what this code does with its own names"
         )
+    if places := unfounded_places(summary, node):
+        listed = ", ".join(repr(w) for w in places[:3])
+        return f"it speaks of {listed}, which {name} never touches or names; say what it does"
     return ""

@@ -173,21 +173,26 @@ def shape_prompt(
 
 @host_function
 def docstring_prompt(
-    context: CodeContext, special_methods: bool = False, modules: bool = False
+    context: CodeContext,
+    special_methods: bool = False,
+    modules: bool = False,
+    private: bool = False,
 ) -> dict[str, Any]:
     """The node as code for ``remora_code.complete``: ``{prefix, suffix, stop}`` for
     fill-in-the-middle and ``{chat_prefix, instruction}`` for a prefilled chat reply.
 
     ``available`` is False (with ``reason``) for a node that cannot be asked this way
     (a one-line definition); ``leave`` says why a node's docstring must be left alone
-    (left_alone.py: a property setter, a docstring the program reads, a special method
-    or a module unless ``special_methods``/``modules`` ask for them), and ``summary``
+    (left_alone.py: a property setter, a docstring the program reads, a stub, a special
+    method, a module or a private definition unless ``special_methods``/``modules``/
+    ``private`` ask for them), and ``summary``
     is the one its facts give (a comparison dunder: claims.py), for which no model is
     asked. The style comes from the documented code of the node's own module, else
     from fixed examples.
     """
     located = context.located()
-    if leave := left_alone(located, special_methods=special_methods, modules=modules):
+    asked = {"special_methods": special_methods, "modules": modules, "private": private}
+    if leave := left_alone(located, **asked):
         return {"available": False, "reason": leave, "leave": leave, "summary": ""}
     if summary := comparison_summary(located):
         known = "the summary is known"

@@ -18,15 +18,33 @@ and, where the method also takes other types, as false. A module's docstring
 sums up everything it holds, which a summary drafted from its first lines does
 not. Both are asked only when the operation's options say so
 (``special_methods``, ``modules``).
+
+What is not public is left alone too unless the option ``private`` asks: a name with a
+leading underscore (``_helper``, a name-mangled ``__helper``, or any name inside a class
+so named) and a function or class defined inside a function, which pydocstyle's D1
+checks never ask to document either. A private helper's body is its documentation, and
+blind reviewers rejected the drafts on them as noise (the body reworded) or as false.
+A stub is left alone whatever the options: a function whose body (a docstring aside) is
+only ``pass``, ``...`` or ``raise NotImplementedError``, or a class whose body is only
+``pass`` or ``...``, holds nothing for a summary to rest on but its name, and the drafts
+there described what the name suggested ("Iterate over the items" on a method that
+only raises).
 """
 
 from __future__ import annotations
 
 import ast
 
-from remora.code.parsing import SourceNode, ast_tree, located_definition, per_node, per_text
+from remora.code.parsing import (
+    SourceNode,
+    ast_definitions,
+    ast_tree,
+    located_definition,
+    per_node,
+    per_text,
+)
 
-__all__ = ["left_alone", "never_shown_or_read"]
+__all__ = ["left_alone", "never_shown_or_read", "not_public", "stub"]
 
 # Decorators whose function's docstring becomes a command's help text (click's and typer's
 # ``@command``/``@group``, as ``@click.command()`` or ``@app.command()``).
@@ -74,9 +92,12 @@ def _special(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
-def left_alone(node: SourceNode, *, special_methods: bool = False, modules: bool = False) -> str:
+def left_alone(
+    node: SourceNode, *, special_methods: bool = False, modules: bool = False, private: bool = False
+) -> str:
     """Why the node's docstring must not be written or changed ('' when it may be);
-    ``special_methods`` and ``modules`` (the operation's options) ask for those too."""
+    ``special_methods``, ``modules`` and ``private`` (the operation's options) ask for
+    those too."""
     why = never_shown_or_read(node)
     if why or node.definition is None:
         if not why and not modules:
@@ -84,7 +105,62 @@ def left_alone(node: SourceNode, *, special_methods: bool = False, modules: bool
         return why
     if not special_methods and _special(node.ref.full_name.rsplit(".", 1)[-1]):
         return "a special method means what Python's data model says (option special_methods: true)"
+    definition = _definition(node)
+    if definition is None:
+        return ""
+    if not private and (hidden := not_public(node.file.text, node.ref.full_name, definition)):
+        return f"{hidden}: documented only on request (option private: true)"
+    if stub(definition):
+        return "a stub: its body says nothing a summary could rest on but its name"
     return ""
+
+
+def _definition(node: SourceNode) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | None:
+    if node.definition is None:
+        return None
+    line = node.file.positions[node.definition].start.line
+    return located_definition(node.file.text, node.ref.full_name, line)
+
+
+def not_public(
+    text: str, full_name: str, definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+) -> str:
+    """Why the definition is not public ('' when it is): a part of its name starts with an
+    underscore (special names aside), or a function encloses it."""
+    hidden = [p for p in full_name.split(".") if p.startswith("_") and not _special(p)]
+    if hidden:
+        return f"{hidden[0]!r} is private (a leading underscore)"
+    end = definition.end_lineno or definition.lineno
+    for outer in ast_definitions(text):
+        inside = outer.lineno < definition.lineno and end <= (outer.end_lineno or outer.lineno)
+        if inside and isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef):
+            return f"it is defined inside the function {outer.name!r}"
+    return ""
+
+
+def _nothing(statement: ast.stmt) -> bool:
+    """``pass`` or ``...``."""
+    if isinstance(statement, ast.Pass):
+        return True
+    value = statement.value if isinstance(statement, ast.Expr) else None
+    return isinstance(value, ast.Constant) and value.value is Ellipsis
+
+
+def _not_implemented(statement: ast.stmt) -> bool:
+    """``raise NotImplementedError`` (called or not, with a message or not)."""
+    if not isinstance(statement, ast.Raise) or statement.exc is None:
+        return False
+    raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+
+
+def stub(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+    """A body of nothing but ``pass``/``...`` (and, for a function, ``raise
+    NotImplementedError``), its docstring aside."""
+    body = definition.body[1:] if ast.get_docstring(definition) is not None else definition.body
+    if isinstance(definition, ast.ClassDef):
+        return bool(body) and all(_nothing(s) for s in body)
+    return bool(body) and all(_nothing(s) or _not_implemented(s) for s in body)
 
 
 @per_node

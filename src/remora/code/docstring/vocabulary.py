@@ -14,6 +14,13 @@ A word that names nothing in sight ("variance", "shell") is the model's
 description, not a borrowed noun, and stays. Words are compared by a light stem
 ("warehouses" is "warehouse", "reordered" is "reorder"), never by a prefix
 ("order" is not "reorder").
+
+A word for where data lives outside the program (a file, a directory, a database, the
+network, a configuration) is a claim about what the code touches:
+"Return the path of the file." on a property that joins a pointer's parts invents a
+file. Such a word is kept only when the node's own words name it, or, for a file or a
+directory, when the body reads or writes (``open``, ``read*``, ``write*`` calls); else it
+is refused by :mod:`remora.code.docstring.claims` like a borrowed noun.
 """
 
 from __future__ import annotations
@@ -22,10 +29,11 @@ import ast
 import re
 from pathlib import PurePosixPath
 
+from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.parsing import SourceNode, ast_definitions, ast_tree, per_node, per_text
 
-__all__ = ["GENERAL_STEMS", "class_nouns", "foreign_words", "own_stems", "stem"]
+__all__ = ["GENERAL_STEMS", "class_nouns", "foreign_words", "own_stems", "stem", "unfounded_places"]
 
 
 def _listed(words: str) -> frozenset[str]:
@@ -209,3 +217,37 @@ def foreign_words(
         if stemmed in borrowable and stemmed not in own and token not in foreign:
             foreign.append(token)
     return foreign
+
+
+# Words for where data lives outside the program; True: a read or a write shows it too.
+_PLACES = {
+    "file": True,
+    "directory": True,
+    "folder": True,
+    "disk": True,
+    "database": False,
+    "network": False,
+    "server": False,
+    "socket": False,
+    "url": False,
+    "configuration": False,
+    "config": False,
+    "environment": False,
+}
+_PLACE_STEMS = {stem(word): io for word, io in _PLACES.items()}
+
+
+def unfounded_places(text: str, node: SourceNode) -> list[str]:
+    """The words of ``text`` for a place outside the program (a file, a database, a
+    configuration) that neither the node's own words name nor, for a file or a directory, a
+    read or write of its body shows."""
+    own = own_stems(node)
+    facts = body_facts(node)
+    touches = facts.reads or facts.writes
+    found: list[str] = []
+    for token in word_tokens(text):
+        stemmed = stem(token)
+        shown_by_io = _PLACE_STEMS.get(stemmed, False) and touches
+        if stemmed in _PLACE_STEMS and stemmed not in own | {stem(f) for f in found}:
+            found += [] if shown_by_io else [token]
+    return found

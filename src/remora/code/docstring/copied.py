@@ -1,0 +1,75 @@
+"""A summary copied from text already in sight: another definition's docstring, or a comment.
+
+A small model that fills in a docstring continues what it was shown: a neighbour's
+docstring ("lines can change until it is placed" from a class's docstring on its
+method), or the comment that opens the body below the gap ("The default `float`
+callable never returns illegal types." on the function whose first comment it is). A
+copy describes the other code, or one line of this code's implementation, not what this
+code does; blind reviewers rejected both kinds. Six words in a row shared with such a
+text make a copy, not a coincidence. Comments are read with :mod:`tokenize`, never by
+scanning the text.
+"""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from collections.abc import Sequence
+
+from remora.code.docstring.facts import word_tokens
+from remora.code.docstring.summaries import file_docstring_summaries
+from remora.code.parsing import SourceNode, per_text
+
+__all__ = ["copied_text"]
+
+# Words in a row shared with another text that make a copy, not a coincidence.
+_COPIED_RUN = 6
+
+
+def _shared_run(words: list[str], other: list[str]) -> str:
+    """The first run of _COPIED_RUN words of ``words`` that ``other`` holds too ('' if none)."""
+    runs = {tuple(other[i : i + _COPIED_RUN]) for i in range(len(other) - _COPIED_RUN + 1)}
+    for i in range(len(words) - _COPIED_RUN + 1):
+        if tuple(words[i : i + _COPIED_RUN]) in runs:
+            return " ".join(words[i : i + _COPIED_RUN])
+    return ""
+
+
+@per_text()
+def file_comments(text: str) -> tuple[str, ...]:
+    """The text of each comment of ``text`` ('#' dropped); none when it does not tokenize."""
+    found = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                found.append(token.string.lstrip("#").strip())
+    except (tokenize.TokenError, SyntaxError):
+        return ()  # a text the parser refused has no comments Remora can read
+    return tuple(found)
+
+
+def copied_text(node: SourceNode, summary: str, others: Sequence[str]) -> str:
+    """Why ``summary`` is a copy of another docstring or of a comment ('' when it is not).
+
+    ``others``: texts of other code the completion may have been shown (the folder's
+    other files, the fixed examples); the node's own file always counts, and its
+    comments too.
+    """
+    summaries: dict[str, str] = {}
+    for text in others:
+        summaries.update(file_docstring_summaries(text))
+    summaries.pop("the module", None)
+    summaries.update(file_docstring_summaries(node.file.text))
+    own = node.definition.name.value if node.definition is not None else "the module"
+    said = word_tokens(summary)
+    for other, text in summaries.items():
+        if other == own:
+            continue
+        if word_tokens(text) == said:
+            return f"it copies the docstring of {other}; say what this code does"
+        if copied := _shared_run(said, word_tokens(text)):
+            return f"it repeats {copied!r} from the docstring of {other}; say what this code does"
+    for comment in file_comments(node.file.text):
+        if copied := _shared_run(said, word_tokens(comment)):
+            return f"it repeats {copied!r} from a comment of the code; say what this code does"
+    return ""

@@ -1,0 +1,104 @@
+"""The kind of value a summary says is returned ("Return a list of …"), held to the code.
+
+"Return a list of pairs from the iterable." on a function that returns
+``itertools.pairwise(iterable)`` tells a caller they may index the result; it is an
+iterator. A summary that names the returned value's type (a list, a dictionary, a
+tuple, an integer, a float, a boolean) is kept only when the code shows that type: the
+return annotation names it, or a returned expression is one (a display or
+comprehension, a literal, a comparison, a call whose name says it: ``list(…)``,
+``to_dict()``, ``OrderedDict()``, ``len(…)``), directly or through the local name it
+was assigned to. A call of anything else, a parameter or an attribute shows nothing;
+such a claim is refused, and the model is asked to say what it returns.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.facts import name_words, word_tokens
+from remora.code.parsing import SourceNode, located_definition
+
+__all__ = ["unshown_kind"]
+
+# A summary's word for a type, and the type's name as code spells it.
+_KIND_WORDS = {
+    "list": "list",
+    "lists": "list",
+    "dictionary": "dict",
+    "dictionaries": "dict",
+    "dict": "dict",
+    "tuple": "tuple",
+    "tuples": "tuple",
+    "integer": "int",
+    "int": "int",
+    "float": "float",
+    "boolean": "bool",
+    "bool": "bool",
+}
+_RETURNING = frozenset({"return", "returns", "get", "gets"})
+_BEFORE_KIND = frozenset({"a", "an", "the", "new", "its", "their"})
+_DISPLAYS: dict[type[ast.expr], str] = {
+    ast.List: "list",
+    ast.ListComp: "list",
+    ast.Dict: "dict",
+    ast.DictComp: "dict",
+    ast.Tuple: "tuple",
+    ast.Compare: "bool",
+}
+# Builtins whose result is of a kind their name does not spell.
+_CALL_KINDS = {"len": "int", "sorted": "list", "isinstance": "bool", "hasattr": "bool"}
+
+
+def _claimed(summary: str) -> str:
+    """The type the summary says is returned ('' when it names none): the first word after
+    a returning verb that opens the summary, articles aside."""
+    tokens = word_tokens(summary)
+    if not tokens or tokens[0] not in _RETURNING:
+        return ""
+    rest = [t for t in tokens[1:4] if t not in _BEFORE_KIND]
+    return _KIND_WORDS.get(rest[0], "") if rest else ""
+
+
+def _kinds(expression: ast.expr, local: dict[str, list[ast.expr]], depth: int = 0) -> set[str]:
+    """The kinds ``expression`` shows (several through a local name assigned more than once)."""
+    if type(expression) in _DISPLAYS:
+        return {_DISPLAYS[type(expression)]}
+    if isinstance(expression, ast.Constant) and not isinstance(expression.value, str | bytes):
+        return {type(expression.value).__name__}
+    if isinstance(expression, ast.UnaryOp) and isinstance(expression.op, ast.Not):
+        return {"bool"}
+    if isinstance(expression, ast.Call):
+        called = expression.func
+        name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+        return name_words(name) | ({_CALL_KINDS[name]} if name in _CALL_KINDS else set())
+    if isinstance(expression, ast.Name) and depth == 0:
+        return {k for value in local.get(expression.id, []) for k in _kinds(value, {}, 1)}
+    return set()
+
+
+def unshown_kind(node: SourceNode, summary: str) -> str:
+    """Why the type ``summary`` says the node returns is not shown by its code ('' when it
+    is, or when the summary names no type)."""
+    kind = _claimed(summary)
+    if not kind or node.ref.node_type not in ("function", "method") or node.definition is None:
+        return ""
+    line = node.file.positions[node.definition].start.line
+    definition = located_definition(node.file.text, node.ref.full_name, line)
+    if not isinstance(definition, ast.FunctionDef | ast.AsyncFunctionDef):
+        return ""
+    if definition.returns is not None and kind in name_words(ast.unparse(definition.returns)):
+        return ""
+    local: dict[str, list[ast.expr]] = {}
+    for item in ast.walk(definition):
+        if isinstance(item, ast.Assign) and isinstance(target := item.targets[0], ast.Name):
+            local.setdefault(target.id, []).append(item.value)
+    returned = body_facts(node).returned
+    if any(kind in _kinds(expression, local) for expression in returned):
+        return ""
+    shown = f" (`{ast.unparse(returned[0])}`)" if returned else ""
+    word = {"dict": "dictionary", "int": "integer", "bool": "boolean"}.get(kind, kind)
+    return (
+        f"it says the code returns a {word}, but nothing it returns shows one{shown}; "
+        "say what it returns"
+    )

@@ -1,0 +1,175 @@
+"""Rules that keep a docstring proposal out of the queue (issue 57, precision over recall):
+what is not public and stubs are left alone; a summary that copies a comment, names a
+returned type the code does not show, or a file or database the code never touches is
+refused."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from remora.code.docstring.left_alone import left_alone
+from remora.code.docstring.pieces import Pieces, check_pieces
+from remora.code.parsing import NodeRef, SourceNode, locate, parse
+
+KENNEL = '''\
+import itertools
+
+
+class Kennel:
+    def __init__(self, dogs):
+        self.dogs = dogs
+
+    def walk(self):
+        return [dog.walk() for dog in self.dogs]
+
+    def _tidy(self):
+        self.dogs = [d for d in self.dogs if d]
+
+    def __count_paws(self):
+        return 4 * len(self.dogs)
+
+    def feed(self):
+        raise NotImplementedError("subclasses feed their dogs")
+
+    def groom(self):
+        ...
+
+    def bark(self) -> None:
+        """Make noise."""
+        pass
+
+    def couples(self):
+        return itertools.combinations(self.dogs, 2)
+
+    def leashes(self):
+        found = []
+        for dog in self.dogs:
+            found.append(dog.leash)
+        return found
+
+    def names(self) -> list[str]:
+        return sorted_names(self.dogs)
+
+    def by_name(self):
+        return self.index.to_dict()
+
+    def register(self, dog):
+        # Every dog gets a tag before it is let into the yard.
+        self.dogs.append(dog.tagged())
+
+    def load(self, path):
+        with open(path) as stream:
+            self.dogs = stream.read().split()
+
+    def label(self):
+        return "/".join(self.dogs)
+
+
+class _Yard:
+    def gate(self):
+        return self
+
+
+class KennelError(Exception):
+    pass
+
+
+def make_whistle(pitch):
+    def whistle():
+        return pitch * 2
+
+    return whistle
+'''
+
+
+def node(name: str, kind: str = "method") -> SourceNode:
+    """The node ``name`` of KENNEL, found by its ``ast`` position."""
+    short = name.rsplit(".", 1)[-1]
+    line = next(
+        d.lineno
+        for d in ast.walk(ast.parse(KENNEL))
+        if isinstance(d, ast.FunctionDef | ast.ClassDef) and d.name == short
+    )
+    return locate(parse(KENNEL, "yard/kennel.py"), NodeRef(kind, name, line))
+
+
+def summary_refusal(name: str, summary: str) -> str:
+    _, refused = check_pieces(node(name), Pieces(summary=summary), ())
+    return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "why"),
+    [
+        ("Kennel._tidy", "method", "'_tidy' is private (a leading underscore)"),
+        ("Kennel.__count_paws", "method", "'__count_paws' is private (a leading underscore)"),
+        ("_Yard.gate", "method", "'_Yard' is private (a leading underscore)"),
+        ("_Yard", "class", "'_Yard' is private (a leading underscore)"),
+        ("make_whistle.whistle", "function", "it is defined inside the function 'make_whistle'"),
+    ],
+)
+def test_what_is_not_public_is_left_alone_unless_asked(name: str, kind: str, why: str) -> None:
+    located = node(name, kind)
+    assert left_alone(located) == f"{why}: documented only on request (option private: true)"
+    assert left_alone(located, private=True) == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Kennel.feed", "method"),  # raise NotImplementedError(...)
+        ("Kennel.groom", "method"),  # ...
+        ("Kennel.bark", "method"),  # a docstring and pass
+        ("KennelError", "class"),  # pass
+    ],
+)
+def test_a_stub_is_left_alone_whatever_the_options(name: str, kind: str) -> None:
+    why = "a stub: its body says nothing a summary could rest on but its name"
+    assert left_alone(node(name, kind), private=True, special_methods=True) == why
+
+
+def test_public_code_with_a_body_is_asked() -> None:
+    for name, kind in [
+        ("Kennel", "class"),
+        ("Kennel.walk", "method"),
+        ("make_whistle", "function"),
+    ]:
+        assert left_alone(node(name, kind)) == ""
+    # A special method keeps its own reason (and option), private as its name looks.
+    assert left_alone(node("Kennel.__init__")).startswith("a special method")
+
+
+def test_a_summary_copied_from_a_comment_is_refused() -> None:
+    copied = "Every dog gets a tag before it is let into the yard."
+    assert "from a comment of the code" in summary_refusal("Kennel.register", copied)
+    # Five words in a row with the comment are a coincidence, not a copy.
+    assert (
+        summary_refusal("Kennel.register", "Add the dog, which gets a tag before entering.") == ""
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "refused"),
+    [
+        ("Kennel.couples", "Return a list of the pairs of dogs.", True),  # an iterator
+        ("Kennel.couples", "Return the pairs of dogs.", False),  # no type said
+        ("Kennel.walk", "Return a list of what each dog's walk gives.", False),  # a display
+        ("Kennel.leashes", "Return a list of the dogs' leashes.", False),  # through a name
+        ("Kennel.names", "Return a list of the dogs' names.", False),  # the annotation
+        ("Kennel.by_name", "Return a dictionary of the index.", False),  # to_dict()
+        ("Kennel.by_name", "Return a tuple of the index.", True),
+    ],
+)
+def test_a_returned_type_needs_the_code_to_show_it(name: str, summary: str, refused: bool) -> None:
+    reason = summary_refusal(name, summary)
+    assert reason.startswith("it says the code returns a") == refused, reason
+
+
+def test_a_file_or_database_needs_the_code_to_touch_it() -> None:
+    reason = summary_refusal("Kennel.label", "Return the dogs joined as the path of a file.")
+    assert reason.startswith("it speaks of 'file', which label never touches or names")
+    assert "database" in summary_refusal("Kennel.label", "Return the dogs' names in the database.")
+    # A body that opens and reads shows the file.
+    assert summary_refusal("Kennel.load", "Read the dogs' names from a file.") == ""
