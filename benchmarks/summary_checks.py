@@ -6,8 +6,12 @@ as a run would check it (``review_lib/summary_checks.py``), and a JSON table pri
 per verdict/category, the changes, how many the checks refuse and how many of those as
 restating the name, and the refused changes a reviewer accepted.
 
+With ``--sections`` the whole proposed docstring is given back to today's composition
+(``review_lib/section_checks.py``): for edit labels whose reason is about a section, how
+many come out without the part the reason names; for accepted changes, how many change.
+
 Usage:
-  python benchmarks/summary_checks.py OUT:PROJECT [OUT:PROJECT ...] [--changes]
+  python benchmarks/summary_checks.py OUT:PROJECT [OUT:PROJECT ...] [--changes] [--sections]
   e.g. python benchmarks/summary_checks.py /tmp/review_dev:isodate /tmp/review_semver:semver
 """
 
@@ -19,6 +23,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+from review_lib.section_checks import section_changes, section_table
 from review_lib.summary_checks import checked_changes, table
 
 
@@ -26,13 +31,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("exports", nargs="+", help="OUT:PROJECT, an export and its project")
     parser.add_argument("--changes", action="store_true", help="list every checked change too")
+    parser.add_argument(
+        "--sections", action="store_true", help="recompose whole docstrings (their sections)"
+    )
     args = parser.parse_args(argv)
-    changes = []
+    exports = []
     for given in args.exports:
         out, _, project = given.rpartition(":")
         if not out or not project:
             parser.error(f"{given!r}: expected OUT:PROJECT")
-        changes += checked_changes(Path(out), project)
+        exports.append((Path(out), project))
+    if args.sections:
+        recomposed = section_changes(exports)
+        report = section_table(recomposed)
+        if args.changes:
+            report["changes_list"] = [asdict(c) for c in recomposed]
+        json.dump(report, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    changes = [c for out, project in exports for c in checked_changes(out, project)]
     report = table(changes)
     if args.changes:
         report["changes"] = [asdict(c) for c in changes]

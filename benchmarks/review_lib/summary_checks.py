@@ -61,7 +61,8 @@ def proposed_summary(diff: str) -> str:
     return ""
 
 
-def _siblings(root: Path, file: str) -> tuple[str, ...]:
+def siblings(root: Path, file: str) -> tuple[str, ...]:
+    """The texts of the folder's other files a run reads beside ``file``."""
     own = root / file
     names = sorted(p for p in own.parent.glob("*.py") if not p.name.startswith("test"))
     return tuple(p.read_text("utf-8") for p in names[:MAX_SIBLING_FILES] if p != own)
@@ -94,7 +95,7 @@ def refusal(root: Path, file: str, node_type: str, full_name: str, summary: str)
     line = 1 if node_type == "file" else start_line(text, full_name)
     node = locate(parse(text, file), NodeRef(node_type, full_name, line))
     shown = () if file_examples(text, skip_line=line) else FIXED_EXAMPLES
-    _, refused = check_pieces(node, Pieces(summary=summary), (*shown, *_siblings(root, file)))
+    _, refused = check_pieces(node, Pieces(summary=summary), (*shown, *siblings(root, file)))
     return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
 
 
@@ -155,6 +156,7 @@ __all__ = [
     "CheckedChange",
     "checked_changes",
     "proposed_summary",
+    "siblings",
     "start_line",
     "table",
 ]

@@ -197,7 +197,7 @@ async def test_module_docstring_goes_after_the_header_comments(tmp_path: Path) -
         ("def total(): return 1", "it is Python code, not words about what the code does"),
         ("One sentence saying what the code does.", "it echoes the instructions"),
         ("Total: 10.000.000.000.000", "it is mostly digits or punctuation"),
-        ("The total.", "it only repeats the name 'total'"),
+        ("The total.", "it restates the name 'total'; say what it returns"),
         ("Add prices. Then apply tax.", "it runs past one sentence"),
     ],
 )

@@ -37,7 +37,8 @@ def method(name: str) -> SourceNode:
     ("pieces", "field", "reason"),
     [
         (Pieces(summary="Total: 10.000.000.000"), "summary", "it is mostly digits or punctuation"),
-        (Pieces(summary="The get."), "summary", "it only repeats the name 'get'"),
+        # Told as restating.py tells it, with what the body returns and raises.
+        (Pieces(summary="The get."), "summary", "it restates the name 'get'; say what it returns"),
         (
             Pieces(summary="Count stock, count stock, count stock again"),
             "summary",
@@ -118,7 +119,11 @@ VERB = "start with a verb in the imperative: 'Return …', 'Build …', 'Check �
             "A queue of ... that holds orders",
             "it keeps the placeholder '...' of an example; write what it stands for",
         ),
-        ("The get.", f"it only repeats the name 'get'; say what it does or holds; {VERB}"),
+        (
+            "The get.",
+            "it restates the name 'get'; say what it returns or changes, or when it raises, "
+            "from the body: it returns `default`; it raises KeyError",
+        ),
         (
             "Count stock, count stock, count stock again",
             "it repeats itself ('count' 3 times, 'stock' 3 times); say each thing once",

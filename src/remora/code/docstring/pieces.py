@@ -21,7 +21,7 @@ from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.claims import contradiction
 from remora.code.docstring.draft import FIXED_EXAMPLES
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
-from remora.code.docstring.prose import problem
+from remora.code.docstring.prose import REPEATS, problem
 from remora.code.docstring.restating import restating
 from remora.code.docstring.sections import documented_parameters
 from remora.code.parsing import SourceNode, node_raises, node_returns
@@ -93,7 +93,10 @@ def check_pieces(
         return _sentence(text, paragraphs=where == "description")
 
     accepted.summary = judge("summary", given.summary, name, summary=True)
-    if accepted.summary and (
+    if refused and refused[-1]["field"] == "summary" and refused[-1]["reason"].startswith(REPEATS):
+        # The same finding as restating's, which says what to write from the body.
+        refused[-1]["reason"] = restating(node, given.summary) or refused[-1]["reason"]
+    elif accepted.summary and (
         reason := contradiction(node, name, accepted.summary, others)
         or restating(node, accepted.summary)
     ):

@@ -11,13 +11,21 @@ import re
 from collections import Counter
 
 from remora import python_ast
-from remora.code.docstring.facts import CodeFacts, name_words, word_tokens
+from remora.code.docstring.facts import CodeFacts, word_tokens
+from remora.code.docstring.restating import repeats_name
+from remora.code.docstring.vocabulary import stem
 
-__all__ = ["MAX_PIECE_CHARS", "MAX_SUMMARY_CHARS", "problem"]
+__all__ = ["MAX_PIECE_CHARS", "MAX_SUMMARY_CHARS", "REPEATS", "problem"]
 
 MAX_SUMMARY_CHARS = 120
 MAX_PIECE_CHARS = 400
 _ARTICLES = {"a", "an", "the", "of", "this", "given", "value", "object", "instance"}
+# A piece made of its subject's name words and these says nothing (restating.py matches
+# the name words); the general words beyond them ("check", "less than") are judged only
+# for a summary, by restating.py, which knows the node.
+_FILLER = frozenset(stem(w) for w in _ARTICLES | {"returns", "return", "is", "if", "true"})
+# How the reason for such a piece begins.
+REPEATS = "it only repeats the name"
 # Words of the bundled agent's instructions (and of the refusal reasons below)
 # that tiny models copy into summaries ...
 _PROMPT_PHRASES = (
@@ -137,8 +145,8 @@ def problem(
     if summary and (placeholder := next((m for m in _PLACEHOLDERS if m in clean), "")):
         return f"it keeps the placeholder {placeholder!r} of an example; write what it stands for"
     tokens = word_tokens(clean)
-    if set(tokens) <= _ARTICLES | name_words(name) | {"returns", "return", "is", "if", "true"}:
-        return f"it only repeats the name {name!r}; say what it does or holds" + start
+    if repeats_name(clean, name, _FILLER):
+        return f"{REPEATS} {name!r}; say what it does or holds" + start
     if len(tokens) >= 4 and len(set(tokens)) < 0.6 * len(tokens):
         return f"it repeats itself ({_repeated(tokens)}); say each thing once"
     low = clean.lower()

@@ -14,9 +14,9 @@ letters in order, from the same first letter), or as a part of a compound name w
 ("line" of ``multiline``). Saying that the node returns a value ("Return …") is
 something the name does not say, unless the name itself is a returning verb
 (``get_…``). The reason says what to write instead, from the body's facts (what it
-returns, what it raises), so the model's one retry can fix it. (prose.py refuses any
-piece made of its subject's name words alone before this; this is the summary's check,
-which knows the node.)
+returns, what it raises), so the model's one retry can fix it. :func:`repeats_name` is
+the same matching for any piece and its one subject (a parameter's text and its name):
+prose.py refuses such a piece before this, the summary's check, which knows the node.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from remora.code.docstring.sections import documented_parameters
 from remora.code.docstring.vocabulary import GENERAL_STEMS, stem
 from remora.code.parsing import SourceNode, node_returns
 
-__all__ = ["restating"]
+__all__ = ["repeats_name", "restating"]
 
 # The verbs by which a summary says what a node hands back, by stem: a name made of
 # nouns ("max_days_in_month") does not say it.
@@ -62,6 +62,14 @@ def _matches(known: str, word: str) -> bool:
 def _words(name: str) -> set[str]:
     """A name's words, digits dropped (``ver1``: "ver")."""
     return {re.sub(r"\d+", "", w) for w in name_words(name)} - {""}
+
+
+def repeats_name(text: str, name: str, filler: frozenset[str]) -> bool:
+    """Whether every word of ``text`` is a word of ``name`` (matched as a summary's words
+    are) or has its stem in ``filler``: a piece that says nothing of its subject ("The
+    skip whitespace." on ``skip_ws``)."""
+    words = _words(name)
+    return all(stem(t) in filler or any(_matches(k, t) for k in words) for t in word_tokens(text))
 
 
 def _names(node: SourceNode) -> tuple[set[str], set[str], list[set[str]]]:
