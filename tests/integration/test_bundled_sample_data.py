@@ -1,9 +1,10 @@
-"""The sample_data agent on real files: fixtures in the tests' conftest, read by tests that pass.
+"""The sample_data agent on real files: a class's fixtures in the tests' conftest, read by tests
+that pass; a function's table (asked for) as a parametrized test.
 
 The host's value search runs the code in the command sandbox under coverage; what
 it keeps becomes a parametrized fixture in ``tests/conftest.py`` and the test
-that reads it in the module's test file. Each change is materialized here and
-its tests run with pytest, twice, in a subprocess.
+that reads it in the module's test file (a class), or a parametrized test (a function).
+Each change is materialized here and its tests run with pytest, twice, in a subprocess.
 """
 
 from __future__ import annotations
@@ -96,16 +97,16 @@ async def test_the_values_the_code_compares_against_become_a_fixture_a_test_read
         "sample_data", root, node, ScriptedProvider([]), TABLES
     )
     assert result.status == "success", result.to_dict()
-    assert sorted(result.changed_files) == ["tests/conftest.py", "tests/test_pages.py"]
-    conftest = (workspace.read("tests/conftest.py") or b"").decode()
+    # A function's table is its test's parameters: no conftest fixture for one test.
+    assert result.changed_files == ["tests/test_pages.py"]
     tests = (workspace.read("tests/test_pages.py") or b"").decode()
     # Each branch once, by the strings the code names; nothing made up, no default alone.
     for part in ("head", "body", "tail"):
-        assert f'"part": "{part}"' in conftest
-    assert '"sample' not in conftest and '"zz"' not in conftest and '": ""' not in conftest
-    assert "def place_sample(request):" in conftest
-    assert "def test_place_samples(place_sample):" in tests
-    assert result.details["fixtures"] == ["place_sample"]
+        assert f'pytest.param("{part}", ' in tests
+    assert '"sample' not in tests and '"zz"' not in tests and '("", ' not in tests
+    assert "def test_place_samples(part, expected):" in tests
+    assert result.details["fixtures"] == [] and result.details["tests"] == ["test_place_samples"]
+    assert "a parametrized table of its cases" in result.summary
     assert run_tests_twice(workspace, tmp_path) == "3 passed"
 
 
@@ -130,9 +131,9 @@ async def test_a_call_that_does_not_finish_is_never_offered(tmp_path: Path) -> N
     node = find_node(root, "pages.py", "settle")
     async with bench(root) as b:
         written = await b.run("sample_data", "write_fixture", node, TABLES)
-        conftest = b.text("sample_data", node, "tests/conftest.py")
+        tests = b.text("sample_data", node, "tests/test_pages.py")
     assert written["written"] is True, written
-    assert '"interval": 0' not in conftest and '"interval": ' in conftest
+    assert "pytest.param(0, " not in tests and "def test_settle_samples(interval" in tests
 
 
 async def test_a_class_gets_its_instances_and_a_test_of_its_members(tmp_path: Path) -> None:
@@ -159,12 +160,12 @@ async def test_a_models_placeholder_is_never_offered_and_json_is_only_an_export(
         written = await b.run(
             "sample_data", "write_fixture", node, {"sets": sets, "export_json": True, **TABLES}
         )
-        conftest = b.text("sample_data", node, "tests/conftest.py")
+        tests = b.text("sample_data", node, "tests/test_pages.py")
         exported = json.loads(
             b.text("sample_data", node, "tests/fixtures/pages/place_samples.json")
         )
     assert written["written"] is True and written["dropped"]["a string the project never uses"] >= 1
-    assert "sample part" not in conftest
+    assert "sample part" not in tests
     assert len(exported["samples"]) == written["sets"]
 
 
@@ -175,9 +176,9 @@ async def test_on_the_example_a_function_of_tiers_gets_one_set_per_tier(tmp_path
         "sample_data", root, node, ScriptedProvider([]), TABLES
     )
     assert result.status == "success", result.to_dict()
-    conftest = (workspace.read("tests/conftest.py") or b"").decode()
+    tests = (workspace.read("tests/test_pricing.py") or b"").decode()
     for tier in (0, 5, 10, 15):
-        assert f'"returns": {tier}}}' in conftest, conftest
+        assert f", {tier}, id=" in tests, tests
     # The project's own tests and the new one, run twice.
     assert run_tests_twice(workspace, tmp_path).endswith("passed")
 

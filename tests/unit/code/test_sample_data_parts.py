@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from remora.code.samples.instance_sets import instance_members
+from remora.code.samples.instance_sets import instance_labels, instance_members
 from remora.code.samples.kept_sets import KeptSet, Selection, outcome_key, pinned_outcome
 from remora.code.samples.sample_fixtures import (
     conftest_path,
@@ -134,38 +134,36 @@ FUNCTION = {
 }
 
 
-def test_a_functions_sets_become_a_fixture_and_the_test_that_reads_it() -> None:
+def test_a_functions_sets_become_parametrized_tests_and_no_fixture() -> None:
     kept = [
         KeptSet("part_is_body:0", {"part": "body"}, returns=1),
         KeptSet("part_is_head:1", {"part": "head"}, returns=0),
         KeptSet("part_is_not_listed:2", {"part": "zz"}, raises=("ValueError", "builtins")),
+        KeptSet("part_is_unknown:3", {"part": "yy"}, raises=("PageError", "pages")),
     ]
-    code = sample_code(FUNCTION, {"part_of", "PARTS"}, Selection(kept))
-    assert code.fixture_names == ["part_of_sample", "part_of_rejected_sample"]
+    code = sample_code(FUNCTION, {"part_of", "PARTS", "PageError"}, Selection(kept))
+    # The table is the test's own parameters: a conftest fixture for one test is heavier.
+    assert code.fixture_names == [] and code.fixtures == []
     assert code.test_names == ["test_part_of_samples", "test_part_of_rejected_samples"]
-    conftest = with_code("", "tests/conftest.py", "pages", code.fixture_render, code.fixtures)
     tests = with_code("", "tests/test_pages.py", "pages", code.test_render, code.tests)
-    assert conftest.startswith("import pytest\n\n\n@pytest.fixture(\n")
-    assert '        pytest.param({"args": {"part": "body"}, "returns": 1}, id="part_is_body"),' in (
-        conftest
+    assert tests.startswith("import pytest\n\nfrom pages import PageError, part_of\n")
+    assert '        pytest.param("body", 1, id="part_is_body"),' in tests
+    assert '        pytest.param("yy", PageError, id="part_is_unknown"),' in tests
+    assert (
+        "def test_part_of_samples(part, expected):\n    assert part_of(part) == expected" in tests
     )
-    assert '{"args": {"part": "zz"}, "raises": ValueError}' in conftest
-    assert tests.startswith("import pytest\n\nfrom pages import part_of\n")  # no docstring
-    assert 'assert part_of(**part_of_sample["args"]) == part_of_sample["returns"]' in tests
-    assert 'with pytest.raises(part_of_rejected_sample["raises"]):' in tests
-    for text in (conftest, tests):
-        ast.parse(text)
-    assert top_level_names(conftest) == {"part_of_sample", "part_of_rejected_sample"}
+    assert "    with pytest.raises(error):\n        part_of(part)\n" in tests
+    ast.parse(tests)
 
 
 def test_a_long_param_is_written_one_argument_a_line() -> None:
     kept = [KeptSet("typical:0", {"part": "head " * 20}, returns=0)]
     code = sample_code(FUNCTION, set(), Selection(kept), line_length=60)
-    assert '        pytest.param(\n            {"args":' in code.fixtures[0]
-    assert '            id="typical",\n        ),' in code.fixtures[0]
+    assert '        pytest.param(\n            "head head' in code.tests[0]
+    assert '            0,\n            id="typical",\n        ),' in code.tests[0]
 
 
-def test_a_methods_sample_carries_its_owner_and_a_class_its_instance_fixture() -> None:
+def test_a_methods_instance_is_built_once_or_is_a_column_and_a_class_gets_fixtures() -> None:
     method = {
         **FUNCTION,
         "qualname": "Page.part",
@@ -174,14 +172,27 @@ def test_a_methods_sample_carries_its_owner_and_a_class_its_instance_fixture() -
         "owner": "Page",
         "method_kind": "instance",
     }
-    kept = [KeptSet("typical:0", {"part": "body"}, {"title": "head"}, returns=1)]
+    kept = [
+        KeptSet("typical:0", {"part": "body"}, {"title": "head"}, returns=1),
+        KeptSet("other:1", {"part": "tail"}, {"title": "head"}, returns=2),
+    ]
+    code = sample_code(method, {"Page"}, Selection(kept))
+    assert code.tests[0].splitlines()[-3:] == [
+        "def test_page_part_samples(part, expected):",
+        '    page = Page(title="head")',
+        "    assert page.part(part) == expected",
+    ]
+    # Instances that differ are a column; sets of other arguments one mapping.
+    kept[1] = KeptSet("other:1", {}, {"title": "body"}, returns=2)
     code = sample_code(method, {"Page"}, Selection(kept))
     assert (
-        '{"args": {"part": "body"}, "owner": {"title": "head"}, "returns": 1}' in (code.fixtures[0])
+        '        pytest.param({"part": "body"}, {"title": "head"}, 1, id="typical"),'
+        in (code.tests[0])
     )
-    assert code.tests[0].splitlines()[1:] == [
-        '    page = Page(**page_part_sample["owner"])',
-        '    assert page.part(**page_part_sample["args"]) == page_part_sample["returns"]',
+    assert code.tests[0].splitlines()[-3:] == [
+        "def test_page_part_samples(args, owner, expected):",
+        "    page = Page(**owner)",
+        "    assert page.part(**args) == expected",
     ]
     cls = {**FUNCTION, "qualname": "Page", "name": "Page", "kind": "class"}
     selection = Selection(
@@ -192,6 +203,9 @@ def test_a_methods_sample_carries_its_owner_and_a_class_its_instance_fixture() -
     code = sample_code(cls, {"Page"}, selection)
     assert code.fixture_names == ["page_sample", "page"]
     assert 'return Page(**page_sample["args"])' in code.fixtures[1]
+    conftest = with_code("", "tests/conftest.py", "pages", code.fixture_render, code.fixtures)
+    assert conftest.startswith("import pytest\n\nfrom pages import Page\n")
+    assert top_level_names(conftest) == {"page_sample", "page"}
     assert code.tests[0].splitlines() == [
         "def test_page_samples(page, page_sample):",
         '    observed = page_sample["observed"]',
@@ -202,6 +216,25 @@ def test_a_methods_sample_carries_its_owner_and_a_class_its_instance_fixture() -
     assert with_code("", "tests/test_pages.py", "pages", code.test_render, code.tests).startswith(
         "def test_page_samples("
     )
+
+
+def test_a_column_never_shadows_a_name_the_test_uses() -> None:
+    method = {
+        **FUNCTION,
+        "qualname": "Page.put",
+        "name": "put",
+        "kind": "method",
+        "owner": "Page",
+        "method_kind": "instance",
+        "parameters": [
+            {"name": "page", "kind": "positional_or_keyword"},
+            {"name": "expected", "kind": "keyword_only"},
+        ],
+    }
+    kept = [KeptSet("t:0", {"page": 1, "expected": 2}, {}, returns=3)]
+    test = sample_code(method, {"Page"}, Selection(kept)).tests[0]
+    assert "def test_page_put_samples(page, expected, expected_value):" in test
+    assert "    page_obj = Page()\n    assert page_obj.put(page, expected=expected) ==" in test
 
 
 def test_the_conftest_is_beside_the_modules_test_file() -> None:
@@ -228,11 +261,12 @@ def test_a_failing_case_is_found_by_its_id_and_its_set_taken_out() -> None:
 
 def test_a_long_assert_is_split_as_a_formatter_splits_it() -> None:
     long_name = {**FUNCTION, "qualname": "revenue_by_customer", "name": "revenue_by_customer"}
-    code = sample_code(long_name, set(), Selection([KeptSet("edge:0", {"part": []}, returns={})]))
-    assert code.tests[0].splitlines()[1:] == [
+    kept = [KeptSet("edge:0", {"part": []}, returns={})]
+    code = sample_code(long_name, set(), Selection(kept), line_length=40)
+    assert code.tests[0].splitlines()[-4:] == [
         "    assert (",
-        '        revenue_by_customer(**revenue_by_customer_sample["args"])',
-        '        == revenue_by_customer_sample["returns"]',
+        "        revenue_by_customer(part)",
+        "        == expected",
         "    )",
     ]
 
@@ -258,3 +292,23 @@ def test_a_table_of_fewer_than_its_least_rows_is_not_offered() -> None:
     assert pairs.kept == [] and pairs.reason.startswith("fewer than 3 sets")
     rows = _enough(Selection(kept("returns", "returns", "raises", "returns")), 3)
     assert [k.name for k in rows.kept] == ["s0", "s1", "s3"]
+
+
+def test_an_instance_is_named_by_the_member_value_that_tells_it_apart() -> None:
+    # A flag first, then a short string, then a number; the first that differs everywhere.
+    flags = {"a:0": {"size": 1, "empty": False}, "b:1": {"size": 0, "empty": True}}
+    assert instance_labels(flags) == {"a:0": "not_empty", "b:1": "empty"}
+    kinds = {
+        "a:0": {"area": 6, "kind": "oblong", "square": False},
+        "b:1": {"area": 16, "kind": "square", "square": True},
+        "c:2": {"area": 0, "kind": "", "square": True},
+    }
+    assert instance_labels(kinds) == {
+        "a:0": "kind_oblong",
+        "b:1": "kind_square",
+        "c:2": "kind_empty",
+    }
+    numbers = {"a:0": {"total": -2, "name": "x"}, "b:1": {"total": 3, "name": "x"}}
+    assert instance_labels(numbers) == {"a:0": "total_minus_2", "b:1": "total_3"}
+    # Nothing tells them all apart: the search's own words stay.
+    assert instance_labels({"a:0": {"n": 1}, "b:1": {"n": 1}}) == {}

@@ -10,6 +10,7 @@ write for every member asserted, are kept.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from remora import python_ast
@@ -33,7 +34,7 @@ from remora.code.values import (
     project_class_lookup,
 )
 
-__all__ = ["MAX_MEMBERS", "instance_members", "select_instances"]
+__all__ = ["MAX_MEMBERS", "instance_labels", "instance_members", "select_instances"]
 
 MAX_MEMBERS = 4
 
@@ -61,6 +62,30 @@ def instance_members(module_text: str, qualname: str) -> list[ast.FunctionDef]:
         ):
             members.append(statement)
     return members[:MAX_MEMBERS]
+
+
+def _slug(value: Any) -> str:
+    text = str(value)
+    sign = "minus_" if isinstance(value, int | float) and value < 0 else ""
+    return sign + ("_".join(re.findall(r"[0-9A-Za-z]+", text)).lower() or "empty")
+
+
+def instance_labels(observed: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """Each instance's id by the member value that tells it from the others: a flag's
+    ``negative``/``not_negative``, else ``kind_square`` (a short string, then a number),
+    the first member whose values all differ; {} when no member tells them all apart
+    (the search's words stay)."""
+    members = next(iter(observed.values()), {})
+    rank = {bool: 0, str: 1, int: 2}
+    shown = [m for m in members if type(members[m]) in rank and len(repr(members[m])) <= 24]
+    for member in sorted(shown, key=lambda m: rank[type(members[m])]):
+        values = [row.get(member) for row in observed.values()]
+        if len({repr(v) for v in values}) < len(values) or len({type(v) for v in values}) > 1:
+            continue
+        if isinstance(values[0], bool):
+            return {n: member if row[member] else f"not_{member}" for n, row in observed.items()}
+        return {n: f"{member}_{_slug(row[member])}" for n, row in observed.items()}
+    return {}
 
 
 async def _member_rows(
@@ -155,9 +180,14 @@ async def select_instances(
             gains[name].add(("outcome", asserted, *outcome_key(row)))
     chosen = greedy_cover({k: frozenset(v) for k, v in gains.items()}, (), MAX_SETS)
     by_name = {s["name"]: s for s in sets}
+    observed = {
+        name: {a: pinned_outcome(outcomes[a][name], target["module"])[1] for a in assertable}
+        for name in chosen
+    }
+    labels = instance_labels(observed)
     for name in chosen:
-        observed = {a: pinned_outcome(outcomes[a][name], target["module"])[1] for a in assertable}
-        selection.kept.append(KeptSet(name, by_name[name]["args"], observed=observed))
+        label = f"{labels[name]}:{name.rsplit(':', 1)[-1]}" if labels else name
+        selection.kept.append(KeptSet(label, by_name[name]["args"], observed=observed[name]))
     selection.members = [m.name for m in members if m.name in assertable]
     selection.properties = [m.name for m in members if m.decorator_list]
     return selection

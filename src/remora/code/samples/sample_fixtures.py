@@ -1,17 +1,16 @@
-"""Sample data the tests read: pytest fixtures in the conftest, and the tests that read them.
+"""Sample data the tests read: a class's fixtures in the conftest, a function's table in its test.
 
-The sets of :mod:`remora.code.samples.sample_sets` become one parametrized fixture per
-node in the ``conftest.py`` of the folder where the test agent keeps the
-module's tests (:func:`remora.code.probes.pytest_files.module_test_file`), each
-``pytest.param`` holding the arguments and what the call did
-(``{"args", "returns"}``; ``{"args", "raises"}`` in a ``..._rejected_sample``
-fixture; a method's ``owner`` arguments too), and, in the module's test file,
-the test that reads it: the node called with each set, its outcome asserted. A
-class gets a fixture of its constructor's arguments with what its
-parameterless members gave (``observed``), a fixture building the instance
-from them, and a test asserting each member on it. No fixture is offered that
-no test reads: both files change together, and the change stands only when
-its tests pass in two pytest runs (:func:`remora.code.probes.pytest_files.run_pytest`).
+The sets of :mod:`remora.code.samples.sample_sets` become, for a function or a method,
+one ``@pytest.mark.parametrize`` test in the module's test file
+(:func:`remora.code.probes.pytest_files.module_test_file`) for the sets that return
+(``test_<name>_samples``: each row its arguments and the value returned) and one for those
+that raise (``test_<name>_rejected_samples``: the exception): blind reviewers found a
+conftest fixture read by one test heavier than the parameters of the test itself. A
+class gets a fixture of its constructor's arguments with what its parameterless members
+gave (``observed``) in the ``conftest.py`` beside that file, a fixture building the
+instance from them, and a test asserting each member on it. No fixture is offered that
+no test reads: both files change together, and the change stands only when its tests
+pass in two pytest runs (:func:`remora.code.probes.pytest_files.run_pytest`).
 """
 
 from __future__ import annotations
@@ -110,63 +109,87 @@ class SampleCode:
 
     def _exception(self, kind: str, module: str) -> _Code:
         if module != "builtins":
-            self.fixture_render.imports.add(kind.split(".")[0])
+            self.test_render.imports.add(kind.split(".")[0])
         return _Code(kind)
 
-    def _callee(self, sample: str) -> tuple[str, list[str]]:
+    def _owner(self, kept: list[KeptSet], column: str) -> tuple[str, list[str], bool]:
+        """(how the test reaches the node, the lines building its instance, whether the
+        instance's arguments are a column of the table: they differ from row to row)."""
         target = self.target
         if target["kind"] != "method":
             self.test_render.imports.add(target["qualname"].split(".")[0])
-            return target["qualname"], []
+            return target["qualname"], [], False
         owner = target["owner"]
         self.test_render.imports.add(owner.split(".")[0])
         if target["method_kind"] in ("staticmethod", "classmethod"):
-            return f"{owner}.{target['name']}", []
+            return f"{owner}.{target['name']}", [], False
         variable = snake_name(owner.split(".")[-1])
-        variable = f"{variable}_obj" if variable == target["name"] else variable
-        return f"{variable}.{target['name']}", [f'{variable} = {owner}(**{sample}["owner"])']
+        names = {target["name"], *(p["name"] for p in target["parameters"])}
+        variable = f"{variable}_obj" if variable in names else variable
+        owners = {json.dumps(k.owner_args or {}, sort_keys=True, default=repr) for k in kept}
+        if len(owners) > 1:
+            return f"{variable}.{target['name']}", [f"{variable} = {owner}(**{column})"], True
+        fixed = kept[0].owner_args or {}
+        arguments = ", ".join(f"{k}={self.test_render.value(v)}" for k, v in fixed.items())
+        return f"{variable}.{target['name']}", [f"{variable} = {owner}({arguments})"], False
 
-    def _call(self, callee: str, sample: str) -> str:
-        call = f'{callee}(**{sample}["args"])'
+    def _columns(self, columns: list[str]) -> str:
+        """The columns as a call's arguments: by position while they are the signature's
+        first positional-or-keyword parameters in order (``f(part)``), then by keyword."""
+        order = [p for p in self.target["parameters"] if p["name"] in columns]
+        leading = 0
+        for index, parameter in enumerate(self.target["parameters"]):
+            plain = parameter["kind"] == "positional_or_keyword"
+            if index >= len(order) or not plain or parameter["name"] != order[index]["name"]:
+                break
+            leading += 1
+        named = [p["name"] for p in order]
+        return ", ".join([*named[:leading], *(f"{n}={n}" for n in named[leading:])])
+
+    def _call(self, callee: str, arguments: str) -> str:
+        call = f"{callee}({arguments})"
         if self.target["is_async"]:
             self.test_render.modules.add("asyncio")
             return f"asyncio.run({call})"
         return self.test_render.drained(call)  # a generator's items (never a capped one's)
 
     def add_calls(self, kept: list[KeptSet]) -> None:
-        """A function's or a method's fixtures and tests: returned values, then raises."""
+        """A function's or a method's table: a parametrized test of the sets that return,
+        one of those that raise; each set's arguments a column of their own when every set
+        names the same ones (else one ``args`` mapping), a method's instance built once
+        (a column when the sets build it differently)."""
         base = snake_name(self.target["qualname"])
-        qualified = f"{self.target['module']}.{self.target['qualname']}"
-        method = self.target["kind"] == "method" and self.target["method_kind"] == "instance"
         returning = [k for k in kept if k.raises is None]
         raising = [k for k in kept if k.raises is not None]
         for group, kind in ((returning, "returns"), (raising, "raises")):
             if not group:
                 continue
-            fixture = f"{base}_sample" if kind == "returns" else f"{base}_rejected_sample"
-            entries = []
+            names = [str(p["name"]) for p in self.target["parameters"]]
+            shapes = {tuple(k.args) for k in group}
+            columns = [n for n in names if n in group[0].args] if len(shapes) == 1 else []
+            taken = set(names)
+            mapping = "" if columns else _free("args", taken)
+            owner_column = _free("owner", taken | {mapping})
+            callee, setup, owned = self._owner(group, owner_column)
+            outcome = _free("expected" if kind == "returns" else "error", taken)
+            heads = [*columns, *([mapping] if mapping else []), *([owner_column] if owned else [])]
+            rows: list[tuple[list[Any], str]] = []
             for entry in group:
-                value: dict[str, Any] = {"args": entry.args}
-                if method:
-                    value["owner"] = entry.owner_args or {}
-                if entry.raises is None:
-                    value["returns"] = entry.returns
-                else:
-                    value["raises"] = self._exception(*entry.raises)
-                entries.append((value, entry.name.split(":")[0]))
-            doc = f"Arguments of {qualified}, each with what the call returns."
-            if kind == "raises":
-                doc = f"Arguments {qualified} refuses, each with the exception it raises."
-            self._fixture(fixture, doc, entries)
-            callee, setup = self._callee(fixture)
-            call = self._call(callee, fixture)
-            test = f"test_{base}_samples" if kind == "returns" else f"test_{base}_rejected_samples"
+                cells: list[Any] = [entry.args[c] for c in columns]
+                cells += [entry.args] if mapping else []
+                cells += [entry.owner_args or {}] if owned else []
+                cells.append(
+                    entry.returns if entry.raises is None else self._exception(*entry.raises)
+                )
+                rows.append((cells, entry.name.split(":")[0]))
+            arguments = f"**{mapping}" if mapping else self._columns(columns)
+            call = self._call(callee, arguments)
             if kind == "returns":
-                body = [*setup, *self._equal(call, f'{fixture}["returns"]')]
+                test, body = f"test_{base}_samples", [*setup, *self._equal(call, outcome)]
             else:
-                self.test_render.modules.add("pytest")
-                body = [*setup, f'with pytest.raises({fixture}["raises"]):', f"    {call}"]
-            self._test(test, fixture, body)
+                test = f"test_{base}_rejected_samples"
+                body = [*setup, f"with pytest.raises({outcome}):", f"    {call}"]
+            self._table(test, [*heads, outcome], rows, body)
 
     def add_instances(self, selection: Selection) -> None:
         """A class's fixtures (its arguments and what its members gave; the instance) and
@@ -199,10 +222,47 @@ class SampleCode:
             return [line]
         return ["assert (", f"    {left}", f"    == {right}", ")"]
 
+    def _table(
+        self, name: str, heads: list[str], rows: list[tuple[list[Any], str]], body: list[str]
+    ) -> None:
+        """A test parametrized by ``rows`` (their cells under ``heads``, each with its id)."""
+        self.test_render.modules.add("pytest")
+        used: set[str] = set()
+        params = []
+        for cells, words in rows:
+            label, number = words, 2
+            while label in used:
+                label, number = f"{words}_{number}", number + 1
+            used.add(label)
+            values = [self.test_render.value(c) for c in cells]
+            line = f"        pytest.param({', '.join(values)}, id={json.dumps(label)}),"
+            if len(line) > self.line_length:  # as a formatter wraps it: one argument a line
+                inner = "".join(f"            {v},\n" for v in values)
+                line = (
+                    f"        pytest.param(\n{inner}            id={json.dumps(label)},\n        ),"
+                )
+            params.append(line)
+        names = ", ".join(json.dumps(h) for h in heads)
+        names = f"({names},)" if len(heads) == 1 else f"({names})"
+        lines = "\n".join(f"    {line}" for line in body)
+        self.test_names.append(name)
+        self.tests.append(
+            f"@pytest.mark.parametrize(\n    {names},\n    [\n"
+            + "\n".join(params)
+            + f"\n    ],\n)\ndef {name}({', '.join(heads)}):\n{lines}\n"
+        )
+
     def _test(self, name: str, fixtures: str, body: list[str]) -> None:
         self.test_names.append(name)
         lines = "\n".join(f"    {line}" for line in body)
         self.tests.append(f"def {name}({fixtures}):\n{lines}\n")
+
+
+def _free(name: str, taken: set[str]) -> str:
+    """``name``, or ``name`` with ``_value`` added while a parameter has it."""
+    while name in taken:
+        name = f"{name}_value"
+    return name
 
 
 def sample_code(

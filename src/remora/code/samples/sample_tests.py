@@ -1,8 +1,10 @@
-"""The sample_data agent's change: fixtures in the tests' conftest and the tests that read them.
+"""The sample_data agent's change: a class's fixtures in the tests' conftest and the test that
+reads them; a function's table as a parametrized test.
 
 :func:`write_sample_fixtures` selects the node's sets (:mod:`remora.code.samples.sample_sets`),
 writes them as fixtures beside the module's test file with the parametrized
-tests that read them (:mod:`remora.code.samples.sample_fixtures`), and runs that test
+tests that read them, or as a parametrized test alone
+(:mod:`remora.code.samples.sample_fixtures`), and runs that test
 file with pytest twice in the command sandbox (:func:`run_pytest`). A set whose
 case fails either run is taken out and the rest run twice again; when none is
 left both files are put back as they were, so no fixture is offered that no
@@ -158,13 +160,18 @@ async def _write_and_run(
             result["reason"] = f"the tests already define {', '.join(clash)}"
             return
         module = str(target["module"])
-        conftest = with_code(
-            originals[fixture_path] or "", fixture_path, module, code.fixture_render, code.fixtures
-        )
+        if code.fixtures:  # a class's; a function's table is its test's parameters
+            conftest = with_code(
+                originals[fixture_path] or "",
+                fixture_path,
+                module,
+                code.fixture_render,
+                code.fixtures,
+            )
+            context.write_text(fixture_path, conftest)
         tests = with_code(
             originals[test_path] or "", test_path, module, code.test_render, code.tests
         )
-        context.write_text(fixture_path, conftest)
         context.write_text(test_path, tests)
         first = await run_pytest(context, test_path)
         second, _ = await run_pytest_measured(context, test_path, span.spec())
