@@ -15,9 +15,14 @@ from remora.code.samples.sample_fixtures import (
     top_level_names,
     with_code,
 )
-from remora.code.samples.sample_sets import _enough
+from remora.code.samples.sample_sets import _enough, _in_order
 from remora.code.samples.sample_tests import failed_ids, without_ids
-from remora.code.values.sourced_strings import doc_strings, literal_strings, unsourced
+from remora.code.values.sourced_strings import (
+    doc_strings,
+    examples,
+    literal_strings,
+    unsourced,
+)
 
 MODULE = '''\
 """Parts of a page."""
@@ -42,6 +47,24 @@ def test_a_files_strings_are_its_constants_and_its_doctests() -> None:
     assert {"head", "body", "tail"} <= found
     assert "str" not in found  # an annotation's name is no string the code uses
     assert doc_strings('text\n>>> f("x")\n\n```python\ng(key="y")\n```\n$ run "z"\n') == {"x", "y"}
+
+
+def test_a_rest_code_block_is_an_example_and_its_options_and_prose_are_not() -> None:
+    rest = (
+        "Signing\n=======\n\n"
+        ".. code-block:: python\n    :caption: sign\n\n"
+        '    s = Signer("secret-key")\n\n    s.sign("my string")\n'
+        'Prose after it, "not code".\n\n'
+        "  .. code:: py\n\n"
+        '      f(tag="inner")\n'
+        ".. code-block:: shell\n\n"
+        '    run "z"\n'
+    )
+    assert list(examples(rest)) == [
+        's = Signer("secret-key")\n\ns.sign("my string")',
+        'f(tag="inner")',
+    ]
+    assert doc_strings(rest) == {"secret-key", "my string", "inner"}
 
 
 @pytest.mark.parametrize(
@@ -312,3 +335,12 @@ def test_an_instance_is_named_by_the_member_value_that_tells_it_apart() -> None:
     assert instance_labels(numbers) == {"a:0": "total_minus_2", "b:1": "total_3"}
     # Nothing tells them all apart: the search's own words stay.
     assert instance_labels({"a:0": {"n": 1}, "b:1": {"n": 1}}) == {}
+
+
+def test_a_tables_rows_go_by_their_arguments_when_those_compare() -> None:
+    target = {**FUNCTION, "parameters": [{"name": "n"}, {"name": "tag"}]}
+    kept = [KeptSet(f"s{n}", {"n": n, "tag": "x"}) for n in (100, 9, 20, 10)]
+    assert [k.args["n"] for k in _in_order(kept, target)] == [9, 10, 20, 100]
+    # A set without ``n`` beside sets with one: nothing to compare, the cover's order stays.
+    mixed = [*kept, KeptSet("s", {"tag": "y"})]
+    assert _in_order(mixed, target) == mixed

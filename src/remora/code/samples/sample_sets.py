@@ -123,10 +123,20 @@ async def select_sets(
         owner = row.get("owner_args")
         usable[row["name"]] = KeptSet(row["name"], row["args"], owner, returns, raises)
     chosen = greedy_cover(gains, (), MAX_SETS)
-    selection.kept = [usable[name] for name in chosen]
+    selection.kept = _in_order([usable[name] for name in chosen], target)
     if not selection.kept:
         selection.reason = "no set could be called and pinned"
     return _enough(selection, MIN_TABLE_ROWS)
+
+
+def _in_order(kept: list[KeptSet], target: CallTarget) -> list[KeptSet]:
+    """The sets by their arguments' values (9, 10, 19, 20: a table a reader scans), as the
+    cover chose them when those do not compare (a number beside a string or a missing one)."""
+    names = [p["name"] for p in target["parameters"]]
+    try:
+        return sorted(kept, key=lambda k: [k.args.get(n) for n in names])
+    except TypeError:
+        return kept
 
 
 def _enough(selection: Selection, least: int) -> Selection:

@@ -5,7 +5,8 @@ string the code has never seen and often rejects: issue 51). A string value is
 offered only when the project itself has it: a string constant of one of its
 Python files (code, tests, ``Literal[...]`` annotations and docstrings alike),
 or a string in an example of its docs (a ``>>>`` line of a docstring, a
-Markdown or reStructuredText file, or a fenced ``python`` block of Markdown).
+Markdown or reStructuredText file, a fenced ``python`` block of Markdown, a
+``.. code-block:: python`` block of reStructuredText).
 Every example is read with :mod:`ast`; nothing is scanned by hand. The empty
 string needs a source too: an instance whose every field is ``""`` tells a
 reader nothing.
@@ -14,6 +15,8 @@ reader nothing.
 from __future__ import annotations
 
 import ast
+import re
+import textwrap
 from collections.abc import Iterable
 from typing import Any
 
@@ -36,6 +39,9 @@ __all__ = [
 MAX_FILES = 200
 DOC_PATTERNS = ("**/*.md", "**/*.rst", "**/*.txt")
 _FENCES = ("```python", "```py", "```pycon")
+# reST: ``.. code-block:: python`` (Sphinx), ``.. code:: python``, ``.. sourcecode:: py``.
+_REST = re.compile(r"^\.\. (code-block|code|sourcecode)::")
+_REST_PYTHON = ("python", "py", "python3")
 
 
 def _constants(tree: ast.AST) -> set[str]:
@@ -45,10 +51,22 @@ def _constants(tree: ast.AST) -> set[str]:
 
 
 def examples(text: str) -> Iterable[str]:
-    """Python sources of a text's examples: each ``>>>`` line, each fenced Python block."""
+    """Python sources of a text's examples: each ``>>>`` line, each fenced Python block,
+    each reStructuredText ``code-block``/``code``/``sourcecode`` directive's Python block
+    (its lines indented past the directive, options and blank lines before them left out)."""
     block: list[str] | None = None
+    directive: int | None = None  # the indentation of the reST directive being read
     for line in text.splitlines():
         stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if directive is not None:
+            if not stripped or (indent > directive and (block or not stripped.startswith(":"))):
+                block = [*(block or []), line]
+                continue
+            if indent > directive:  # a directive's option (``:linenos:``)
+                continue
+            yield textwrap.dedent("\n".join(block or [])).strip("\n")
+            block, directive = None, None
         if block is not None:
             if stripped.startswith("```"):
                 yield "\n".join(block)
@@ -58,8 +76,12 @@ def examples(text: str) -> Iterable[str]:
             continue
         if stripped.startswith(_FENCES):
             block = []
+        elif stripped.split("::")[-1].strip() in _REST_PYTHON and _REST.match(stripped):
+            directive = indent
         elif stripped.startswith(">>> "):
             yield stripped[4:]
+    if directive is not None and block:
+        yield textwrap.dedent("\n".join(block)).strip("\n")
 
 
 @per_text(max_entries=MAX_FILES)
