@@ -325,7 +325,8 @@ async def test_a_name_looked_up_in_a_table_is_tried_with_the_tables_keys(tmp_pat
         tmp_path, files, "src/colours/convert.py", "name_to_hex", "tests/test_convert.py"
     )
     assert found["coverage_after"]["branches"] == "2/2", found
-    assert 'name_to_hex(name="aqua")' in text and "pytest.raises(ValueError)" in text, text
+    assert 'name_to_hex(name="aqua")' in text, text
+    assert 'pytest.raises(ValueError, match="is not a colour")' in text, text
 
 
 SPEC_COLOURS = """\
@@ -432,3 +433,22 @@ async def test_a_call_that_returns_its_own_input_is_no_test(tmp_path: Path) -> N
     # tidy("sample text") == "sample text": an identity passes it too, though it fails
     # the mutant returning None. Nothing else is tried, so nothing is proposed.
     assert found["kept"] == [] and written is None, found
+
+
+PICK = (
+    "def pick(items: list, index: int):\n"
+    "    if index >= len(items):\n"
+    '        raise IndexError(f"index {index} is past the end of {len(items)} items")\n'
+    "    return items[index]\n"
+)
+
+
+async def test_a_formatted_message_is_matched_on_the_raise_s_own_words(tmp_path: Path) -> None:
+    found, text, workspace = await searched(
+        tmp_path, {"lists.py": PICK}, "lists.py", "pick", "tests/test_lists.py"
+    )
+    # Not the whole text with the call's values in it: the words the raise states.
+    assert 'with pytest.raises(IndexError, match="is past the end of"):' in text, text
+    assert "excinfo" not in text
+    passed = [f"{len(found['kept'])} passed"] * 2
+    assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_lists.py") == passed

@@ -4,7 +4,10 @@ A probed call (:mod:`remora.code.probes.programs.call_probe`) returned a value, 
 and for a method left its instance's attributes as they are now. The asserts:
 
 - an exception: ``pytest.raises`` and its message, compared whole (``match=``
-  searches: a message with words added would pass), not the class alone;
+  searches: a message with words added would pass), not the class alone; a
+  message the code formats from the call's values is matched on its fixed words
+  instead (``match="does not support indexing"``:
+  :mod:`remora.code.testgen.message_words`);
 - a value with a literal form: ``assert result == value`` (``pytest.approx`` for
   a float, ``is`` for None and the booleans);
 - a builder's ``return self``: ``assert result is instance``, beside the attributes
@@ -26,6 +29,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import node_returns
+from remora.code.testgen.message_words import match_pattern
 from remora.code.values import CallRender, state_asserts
 
 __all__ = ["is_procedure", "observed_lines", "pins_something"]
@@ -80,6 +84,11 @@ def _raises(render: CallRender, raised: dict[str, Any], call: str, module: str) 
     if raised["module"] == module:
         render.imports.add(exception)
     render.modules.add("pytest")
+    if raised.get("match"):  # the raise's own words, where the rest is the call's values
+        return [
+            f"with pytest.raises({exception}, match={match_pattern(raised['match'])}):",
+            f"    {call}",
+        ]
     message = str(raised.get("message") or "")
     if not message or len(message) >= _MAX_MESSAGE_CHARS:  # none, or cut by the probe
         return [f"with pytest.raises({exception}):", f"    {call}"]

@@ -49,6 +49,7 @@ from remora.code.testgen.kept_tests import (
     span_source,
     write_measured,
 )
+from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.model_asks import ask_record
 from remora.code.testgen.model_cases import model_candidates
 from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
@@ -202,7 +203,7 @@ async def search_tests(
     room = max(0, max_tests - len(chosen))
     chosen += [n for n in rows if n not in chosen and n.startswith("h")][:room]
     for name in chosen:
-        row = rows[name]
+        row = with_fixed_words(rows[name], text, context.bound_node().file_path)
         holds = _claim_holds(context, row, claims.get(candidates[name].why))
         why = candidates[name].why
         test = behaviour_name(node, row, why, used, assigned, owner_args, function)

@@ -29,6 +29,7 @@ from remora.code.probes import (
     setup_failure,
     taken_names,
 )
+from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.observed_asserts import is_procedure, observed_lines, pins_something
 from remora.code.testgen.test_names import case_words, node_words
 from remora.code.testgen.test_results import ObservedTests, RefusedPiece, TestPieces
@@ -278,6 +279,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
             skipped.append(f"{row['name']}: its test would assert nothing the call did")
             continue
         name = _unique(f"test_{snake_name(target['qualname'])}_{row['name']}", used)
+        row = with_fixed_words(row, context.node_file_text(), context.bound_node().file_path)
         pieces.append(observed_piece(target, names, owner_args, row, name, procedure=procedure))
     return {"pieces": pieces, "skipped": skipped}
 

@@ -1,0 +1,86 @@
+"""The fixed words of a raised message: what ``pytest.raises(..., match=...)`` looks for.
+
+A message the code formats from its inputs (``"Cannot apply token %r to %s" % (part,
+type(doc))``) compared whole breaks on a harmless rewording or another Python's
+``repr``; blind reviewers edit such tests to match "a key fragment" (issue 56). The
+``raise`` statement the probe stopped at (its frame's line, in the node's file)
+says which words are the code's own: its string constants, split at their format
+fields (``%s``, ``{}``, an f-string's values). The longest such fragment the
+message holds, cut at its first clause break, is the one matched. A message that is
+one constant as a whole (``raise ValueError("negative")``) is still compared whole:
+nothing in it comes from the call. Read with :mod:`ast`; nothing runs here.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from remora import python_ast
+
+__all__ = ["fixed_words", "match_pattern", "with_fixed_words"]
+
+# printf-style fields and str.format fields, where a formatted value goes.
+_FIELDS = re.compile(r"%[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[sdrifgGxXoeEca%]|\{[^{}]*\}")
+_CLAUSE = re.compile(r"[,;:.]\s")
+_ENDS = " '\"`:,.;"
+_MIN_CHARS = 6
+_SPECIAL = frozenset(".^$*+?{}[]\\|()")
+
+
+def _raise_at(tree: ast.AST, line: int) -> ast.Raise | None:
+    for node in ast.walk(tree):
+        inside = isinstance(node, ast.Raise) and node.lineno <= line <= (node.end_lineno or 0)
+        if inside and isinstance(node, ast.Raise) and node.exc is not None:
+            return node
+    return None
+
+
+def _fragments(raised: ast.Raise) -> list[str]:
+    found: list[str] = []
+    for node in ast.walk(raised):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found += [part.strip(_ENDS) for part in _FIELDS.split(node.value)]
+    return [part for part in found if len(part) >= _MIN_CHARS]
+
+
+def fixed_words(source: str, line: int, message: str) -> str:
+    """The longest fragment of the ``raise`` at ``line`` of ``source`` that ``message``
+    holds, cut at its first clause break; '' where the message is one constant whole, or
+    no fragment is in it (nothing fixed to match)."""
+    try:
+        raised = _raise_at(python_ast.parse(source), line)
+    except SyntaxError:
+        return ""
+    if raised is None:
+        return ""
+    fragments = [f for f in _fragments(raised) if f in message]
+    if not fragments or message.strip(_ENDS) in fragments:
+        return ""
+    longest = max(fragments, key=len)
+    first = _CLAUSE.split(longest)[0].strip(_ENDS)
+    return first if len(first) >= _MIN_CHARS and len(first.split()) >= 2 else longest
+
+
+def with_fixed_words(row: dict[str, Any], source: str, file_path: str) -> dict[str, Any]:
+    """``row`` with its raised message's fixed words (``raised["match"]``) where a ``raise``
+    of ``source`` (the file at ``file_path``) stated it; else ``row`` as it is."""
+    raised = row.get("raised")
+    frame = (raised or {}).get("frame")
+    if not raised or not raised.get("stated") or not isinstance(frame, dict):
+        return row
+    where = str(frame.get("file", "")).replace("\\", "/")
+    if not (where == file_path or where.endswith("/" + file_path)):
+        return row
+    words = fixed_words(source, int(frame.get("line") or 0), str(raised.get("message") or ""))
+    return {**row, "raised": {**raised, "match": words}} if words else row
+
+
+def match_pattern(words: str) -> str:
+    """``words`` as the Python literal of a regular expression that finds them: only the
+    characters special to ``re`` escaped (a raw string then), spaces left readable."""
+    escaped = "".join(f"\\{c}" if c in _SPECIAL else c for c in words)
+    if "\\" in escaped and '"' not in escaped:
+        return f'r"{escaped}"'
+    return repr(escaped)

@@ -1,0 +1,64 @@
+"""The fixed words of a raised message: the raise's own constants, not the call's values."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from remora.code.testgen.message_words import fixed_words, match_pattern, with_fixed_words
+
+SOURCE = """\
+def fetch(table, key):
+    if not isinstance(table, dict):
+        raise TypeError("Table %r cannot be read by key, it needs a mapping" % (table,))
+    if key not in table:
+        raise KeyError(f"no row {key!r} in a table of {len(table)} rows")
+    if key == "":
+        raise ValueError("empty key")
+    raise LookupError(
+        "key {} is reserved (see docs)".format(key)
+    )
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "words"),
+    [
+        # printf fields split the constant; the first clause of the longest piece.
+        (3, "Table 1 cannot be read by key, it needs a mapping", "cannot be read by key"),
+        # An f-string's constants between its values.
+        (5, "no row 'a' in a table of 0 rows", "in a table of"),
+        # One constant, whole: nothing in it is the call's, so compared whole.
+        (7, "empty key", ""),
+        # A raise over several lines, its frame's line any of them; str.format fields.
+        (9, "key x is reserved (see docs)", "is reserved (see docs)"),
+        # No raise at the line.
+        (1, "anything", ""),
+    ],
+)
+def test_the_longest_constant_piece_the_message_holds(line: int, message: str, words: str) -> None:
+    assert fixed_words(SOURCE, line, message) == words
+
+
+def test_a_pattern_finds_its_words_and_stays_readable() -> None:
+    assert match_pattern("in a table of") == "'in a table of'"
+    pattern = match_pattern("is reserved (see docs)")
+    assert pattern == r'r"is reserved \(see docs\)"'
+    assert re.search(eval(pattern), "key x is reserved (see docs)")
+
+
+def test_only_a_raise_stated_in_the_node_s_file_is_read() -> None:
+    raised = {
+        "type": "TypeError",
+        "message": "Table 1 cannot be read by key, it needs a mapping",
+        "stated": True,
+        "frame": {"file": "/sandbox/project/pkg/rows.py", "function": "fetch", "line": 3},
+    }
+    row = {"args": {"table": 1}, "raised": raised}
+    assert with_fixed_words(row, SOURCE, "pkg/rows.py")["raised"]["match"] == (
+        "cannot be read by key"
+    )
+    assert "match" not in with_fixed_words(row, SOURCE, "pkg/other.py")["raised"]
+    unstated = {"args": {}, "raised": {**raised, "stated": False}}
+    assert with_fixed_words(unstated, SOURCE, "pkg/rows.py") is unstated
