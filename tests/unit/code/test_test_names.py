@@ -74,6 +74,10 @@ def test_a_returned_value_is_named_by_its_words_or_its_kind() -> None:
     )
     sentence = {"returned": _seen("'SKU   Product\\n---'")}
     assert behaviour_name("table", sentence, "typical", used, set()) == "test_table_returns_text"
+    # Where a condition says what the test is about, no vacuous "returns_text" after it.
+    assert behaviour_name("table", sentence, "rows_has_tilde", used, set()) == (
+        "test_table_when_rows_has_tilde"
+    )
     assert behaviour_name("ok", {"returned": _seen("True")}, "doc", used, set()) == (
         "test_ok_returns_true"
     )

@@ -6,7 +6,8 @@ tests that subject elsewhere too: :mod:`.claimed_ranges`; none for the typical
 arguments), and what the test asserts: ``raises_value_error``,
 ``sets_limit_value`` (the attributes a method assigns; ``changes_items`` for
 one it mutates in place), ``returns_true``, ``returns_11th``, ``returns_text``
-(a string that is not one word), ``returns_stock_item``. A method is named
+(a string that is not one word; left out where a condition says more:
+``test_quote_when_text_has_number_sign``), ``returns_stock_item``. A method is named
 alone (``test_limit_...``) unless another class of its module has a method of
 the same name (``test_stock_item_add_...``). Read with :mod:`ast`; nothing runs here.
 """
@@ -28,6 +29,9 @@ _PLAIN_REASONS = {"typical", "varied_arguments", "doc", "as_called"}
 _MAX_NAME = 72
 # A returned string longer than this is not spelled out in the name.
 _MAX_WORD = 16
+# Outcomes that name no behaviour (reviewers: "'returns_text' says nothing"): left out of
+# a name that has a condition to say instead.
+_VACUOUS = frozenset({"returns_text", "returns_its_value"})
 
 
 def node_words(target: CallTarget, module_text: str) -> str:
@@ -143,6 +147,8 @@ def behaviour_name(
     built = {**row, "owner_args": row.get("owner_args", owner_args or {})}
     condition = _condition(why, built, function)
     outcome = _outcome(row, assigned, owner_args or {})
+    if condition and outcome in _VACUOUS:  # the condition says more than "returns_text"
+        outcome = ""
     parts = [part for part in (f"test_{node}", condition, outcome) if part]
     name = "_".join(parts)
     if len(name) > _MAX_NAME and condition:  # the condition gives way first
