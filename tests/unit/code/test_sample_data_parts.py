@@ -344,3 +344,10 @@ def test_a_tables_rows_go_by_their_arguments_when_those_compare() -> None:
     # A set without ``n`` beside sets with one: nothing to compare, the cover's order stays.
     mixed = [*kept, KeptSet("s", {"tag": "y"})]
     assert _in_order(mixed, target) == mixed
+
+
+def test_a_parameter_named_as_its_function_is_passed_in_one_mapping() -> None:
+    target = {**FUNCTION, "qualname": "part", "name": "part"}
+    kept = [KeptSet("a:0", {"part": "head"}, returns=0), KeptSet("b:1", {"part": "x"}, returns=1)]
+    test = sample_code(target, set(), Selection(kept)).tests[0]
+    assert "def test_part_samples(args, expected):\n    assert part(**args) == expected" in test
