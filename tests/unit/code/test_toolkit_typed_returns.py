@@ -17,7 +17,8 @@ from remora.code.parsing import (
     RaisedException,
     SignatureParameter,
 )
-from remora.code.probes.calls import call_target, derived_argument_sets
+from remora.code.probes.calls import call_target, check_argument_sets, derived_argument_sets
+from remora.code.probes.checked_sets import CheckedSet
 from remora.code.probes.pytest_files import module_test_file
 from remora.code.probes.pytest_results import ModuleTestFile
 from remora.code.samples import sample_results
@@ -100,6 +101,9 @@ async def test_the_sample_data_results_have_the_typeddicts_keys(tmp_path: Path) 
     with WorkspaceStore(tmp_path).create("s", method.node_id) as workspace:
         context = CodeContext(workspace, method, SandboxConfig(workers=1))
         assert set(sample_fixture(context)) == _keys(sample_results.SampleFixture)
+        checked = await check_argument_sets(context, [{"name": "one", "args": "item=-1"}])
+        assert [set(c) for c in checked] == [_keys(CheckedSet) - {"owner_args", "returned"}]
+        assert checked[0]["ok"] and checked[0]["raised"]["type"] == "ValueError"
         added = add_to_sample_fixture(context, [{"name": "one", "args": {"item": 1}}])
         assert set(added) == _keys(sample_results.AddedSamples) and added["added"] == 1
         assert sample_fixture(context)["samples"] == [{"name": "one", "args": {"item": 1}}]

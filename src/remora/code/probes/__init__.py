@@ -2,7 +2,7 @@
 
 - :mod:`.sandboxed`: one of :mod:`.programs` run on the workspace's copy of the project;
 - :mod:`.calls`: how a caller reaches the node, and argument sets bound and called
-  (``call_target``, ``derived_argument_sets``, ``check_argument_sets``);
+  (``call_target``, ``derived_argument_sets``, ``check_argument_sets``: :mod:`.checked_sets`);
 - :mod:`.coverage_probe`: the node's line and branch coverage, reported as its source;
 - :mod:`.pytest_files`: where a module's tests live, pytest run on one, tests that pass added
   (as :mod:`.unittest_methods` where :mod:`.test_runner` says the project's are unittest's);

@@ -15,12 +15,13 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Sequence
-from typing import Any, NotRequired, TypedDict
+from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.import_paths import module_name, root_paths
 from remora.code.parsing import node_returns, node_signature
+from remora.code.probes.checked_sets import CheckedSet, checked_set
 from remora.code.probes.sandboxed import run_program
 from remora.code.values import (
     ArgumentSet,
@@ -39,7 +40,6 @@ from remora.code.values import (
 from remora.test_code import is_test_code
 
 __all__ = [
-    "CheckedSet",
     "check_argument_sets",
     "derived_argument_sets",
     "node_call_target",
@@ -49,20 +49,6 @@ __all__ = [
 
 # Per call, so one endless call cannot use up the whole command's time.
 CALL_TIMEOUT_S = 5.0
-
-
-class CheckedSet(TypedDict):
-    """A set checked: its ``args`` by name (None when they could not be read), whether it is
-    ``ok`` and why not (``reason``); a method's ``owner_args`` when the set named them; what
-    the call ``returned`` or ``raised`` as the call probe reports it."""
-
-    name: str
-    args: dict[str, Any] | None
-    ok: bool
-    reason: str
-    owner_args: NotRequired[dict[str, Any]]
-    returned: NotRequired[dict[str, Any]]
-    raised: NotRequired[dict[str, Any]]
 
 
 def _method_kind(decorators: list[str]) -> str:
@@ -247,27 +233,10 @@ async def check_argument_sets(
 
     async def check() -> list[CheckedSet]:
         checked, _ = await probe_argument_sets(context, sets, call, read_only=True)
-        return [_checked(row) for row in checked]
+        return [checked_set(row) for row in checked]
 
     key = ("checked sets", json.dumps([sets, call], sort_keys=True, default=repr))
     return copy.deepcopy(await context.kept_async(key, check))
-
-
-def _checked(row: dict[str, Any]) -> CheckedSet:
-    """A probed row as a check reports it (the probe's ``state`` is for the test agent)."""
-    found: CheckedSet = {
-        "name": row["name"],
-        "args": row["args"],
-        "ok": row["ok"],
-        "reason": row["reason"],
-    }
-    if "owner_args" in row:
-        found["owner_args"] = row["owner_args"]
-    if "returned" in row:
-        found["returned"] = row["returned"]
-    if "raised" in row:
-        found["raised"] = row["raised"]
-    return found
 
 
 async def probe_argument_sets(
