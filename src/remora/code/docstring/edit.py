@@ -126,7 +126,14 @@ def _insertion(node: SourceNode, literal_for: Any) -> tuple[int, int, str]:
         comment = file.span(leading[0])
         at = comment.start + comment.length
     indent = node.body_indent()
-    return at, at, indent + literal_for(indent) + newline
+    # PEP 257 (and black, ruff format): a blank line after a class's docstring, and between
+    # a function's and a definition in it, unless the first statement has one above it.
+    spaced = bool(leading) and leading[0].comment is None
+    blank = first is not None and not spaced and at == after_header.start + after_header.length
+    blank = blank and (
+        node.ref.node_type == "class" or isinstance(first, cst.FunctionDef | cst.ClassDef)
+    )
+    return at, at, indent + literal_for(indent) + newline + (newline if blank else "")
 
 
 def with_docstring(node: SourceNode, text: str) -> str:

@@ -4,6 +4,7 @@ from dataclasses import KW_ONLY, dataclass, field
 @dataclass
 class Order:
     """An order of one customer."""
+
     customer: str
     _: KW_ONLY
     quantity: int = 1

@@ -1,5 +1,6 @@
 def make_handler(prefix):
     """Print the prefix."""
+
     def handler(message):
         raise NotImplementedError
         return prefix + message
