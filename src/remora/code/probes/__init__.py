@@ -5,7 +5,8 @@
   (``call_target``, ``derived_argument_sets``, ``check_argument_sets``: :mod:`.checked_sets`);
 - :mod:`.coverage_probe`: the node's line and branch coverage, reported as its source;
 - :mod:`.pytest_files`: where a module's tests live, pytest run on one, tests that pass added
-  (as :mod:`.unittest_methods` where :mod:`.test_runner` says the project's are unittest's);
+  (as :mod:`.unittest_methods` where :mod:`.test_runner` says the project's are unittest's),
+  with only the installed pytest plugins the project declares (:mod:`.pytest_plugins`);
 - :mod:`.own_raises`: whether an exception a probed call raised is the node's behaviour.
 
 It may read the value search (:mod:`remora.code.values`); the agents' packages above it

@@ -28,6 +28,7 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.import_paths import module_name, root_paths
+from remora.code.probes.pytest_plugins import plugin_args
 from remora.code.probes.pytest_results import (
     ModuleTestFile,
     PassingTests,
@@ -180,9 +181,11 @@ def tests_added_by_run(context: CodeContext, path: str) -> list[str]:
 
 
 def pytest_args(context: CodeContext, path: str) -> list[str]:
-    """pytest's arguments for ``path`` in the sandbox: quiet, no cache, the import root."""
+    """pytest's arguments for ``path`` in the sandbox: quiet, no cache, the plugins the
+    project declares (:mod:`remora.code.probes.pytest_plugins`), the import root."""
     roots = root_paths(context)
-    return [*PYTEST_ARGS, *(["-o", f"pythonpath={roots[0]}"] if roots else []), path]
+    pythonpath = ["-o", f"pythonpath={roots[0]}"] if roots else []
+    return [*PYTEST_ARGS, *plugin_args(context), *pythonpath, path]
 
 
 def _run_key(context: CodeContext, args: list[str]) -> tuple[str, float, tuple[str, ...], str]:

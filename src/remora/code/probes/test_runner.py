@@ -29,7 +29,7 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.sandbox import search
 
-__all__ = ["TestStyle", "project_test_style", "style_of_files"]
+__all__ = ["TestStyle", "project_test_style", "requirement_name", "style_of_files", "toml_strings"]
 
 Runner = Literal["pytest", "unittest"]
 # Test files read with ast for the style; enough to see how a project writes them.
@@ -77,16 +77,16 @@ def _command_runners(lines: Iterable[str]) -> Iterator[Runner]:
             yield runner
 
 
-def _strings(value: Any) -> Iterator[str]:
+def toml_strings(value: Any) -> Iterator[str]:
     """Every string in a TOML value, nested lists and tables included."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, list):
         for item in value:
-            yield from _strings(item)
+            yield from toml_strings(item)
     elif isinstance(value, dict):
         for item in value.values():
-            yield from _strings(item)
+            yield from toml_strings(item)
 
 
 def _pyproject_evidence(text: str) -> list[tuple[Runner, str]]:
@@ -105,8 +105,8 @@ def _pyproject_evidence(text: str) -> list[tuple[Runner, str]]:
             found.append((runner, f"pyproject.toml tox command: {' '.join(command)}"))
     project = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
     wanted = [project.get("optional-dependencies", {}), data.get("dependency-groups", {})]
-    requirements = [s for group in wanted for s in _strings(group)]
-    if any(_requirement_name(r) == "pytest" for r in requirements):
+    requirements = [s for group in wanted for s in toml_strings(group)]
+    if any(requirement_name(r) == "pytest" for r in requirements):
         found.append(("pytest", "pyproject.toml lists pytest among its dependencies"))
     return found
 
@@ -124,7 +124,8 @@ def _tox_commands(tox: Any) -> Iterator[list[str]]:
                 yield command.split()
 
 
-def _requirement_name(requirement: str) -> str:
+def requirement_name(requirement: str) -> str:
+    """The distribution a requirement names, lower-cased (``Pytest-Cov>=4``: ``pytest-cov``)."""
     name = requirement.strip()
     for stop in "<>=!~;[( ":
         name = name.split(stop, 1)[0]
@@ -145,7 +146,7 @@ def _ini_evidence(text: str, path: str) -> list[tuple[Runner, str]]:
             lines = parser.get(section, "commands", fallback="").splitlines()
             found += [(r, f"{path} [{section}] commands") for r in _command_runners(lines)]
             deps = parser.get(section, "deps", fallback="").splitlines()
-            if any(_requirement_name(d) == "pytest" for d in deps):
+            if any(requirement_name(d) == "pytest" for d in deps):
                 found.append(("pytest", f"{path} [{section}] installs pytest"))
     return found
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import os
 import signal
 import sys
 import time
@@ -162,6 +163,8 @@ class MutationLoop:
 
 
 def main(request: dict[str, Any]) -> None:
+    # Only the plugins the args name (-p: those the project declares; probes/pytest_plugins.py).
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     signal.signal(signal.SIGALRM, _on_alarm)
     plugin = MutationLoop(request)
     stdout = sys.stdout

@@ -1,0 +1,88 @@
+"""The pytest plugins a sandboxed run loads: the installed ones the project declares."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from remora.code.probes.pytest_plugins import declared_requirements, installed_plugins
+from remora.code.probes.sandboxed import MARKER, _program_text
+
+_PYPROJECT = """
+[project]
+name = "lilparser"
+dependencies = ["Requests>=2; python_version > '3.8'"]
+[project.optional-dependencies]
+test = ["pytest_asyncio>=0.24", "coverage[toml]"]
+[dependency-groups]
+dev = ["ruff", {include-group = "test"}]
+[tool.poetry.group.lint.dependencies]
+"Mypy.Ext" = "^1"
+"""
+_SETUP_CFG = """
+[options]
+install_requires =
+    attrs>=22
+[options.extras_require]
+docs = sphinx
+[testenv]
+deps =
+    pytest-xdist
+"""
+
+
+def test_each_kind_of_file_names_its_requirements_by_their_pep_503_names() -> None:
+    requirements = "# pinned\n-r base.txt\nHypothesis==6.0  # the property tests\n-e .\n"
+    files = {
+        "pyproject.toml": _PYPROJECT,
+        "setup.cfg": _SETUP_CFG,
+        "requirements.txt": requirements,
+    }
+    assert declared_requirements(files) == {
+        "requests",
+        "pytest-asyncio",
+        "coverage",
+        "ruff",
+        "test",  # an include-group's name reads as one; no distribution is called that
+        "mypy-ext",
+        "attrs",
+        "sphinx",
+        "pytest-xdist",
+        "hypothesis",
+    }
+    assert declared_requirements({"pyproject.toml": "[broken"}) == set()
+
+
+def _loaded_modules(project: Path, args: list[str]) -> list[str]:
+    """The modules of installed pytest plugins loaded when the project's test ran."""
+    modules = [module for _, module in installed_plugins()]
+    test = (
+        "import json, sys\n\n\ndef test_report():\n"
+        f"    print('LOADED', json.dumps([m for m in {modules!r} if m in sys.modules]))\n"
+    )
+    (project / "test_it.py").write_text(test)
+    request = {"args": ["-q", "-s", "-p", "no:cacheprovider", *args, "test_it.py"]}
+    run = subprocess.run(
+        [sys.executable, "-"],
+        input=_program_text("pytest_report", request, None),
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    line = next(x for x in run.stdout.splitlines() if x.startswith(MARKER))
+    assert json.loads(line[len(MARKER) :])["tests"][0]["outcome"] == "passed"
+    loaded = next(x for x in run.stderr.splitlines() if x.startswith("LOADED"))
+    return list(json.loads(loaded.removeprefix("LOADED ")))
+
+
+def test_only_the_plugins_the_args_name_are_loaded(tmp_path: Path) -> None:
+    if not installed_plugins():
+        pytest.skip("no pytest plugin is installed to leave out")
+    assert _loaded_modules(tmp_path, []) == []
+    module = installed_plugins()[0][1]
+    assert _loaded_modules(tmp_path, ["-p", module]) == [module]
