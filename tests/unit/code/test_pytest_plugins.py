@@ -57,7 +57,7 @@ def test_each_kind_of_file_names_its_requirements_by_their_pep_503_names() -> No
     assert declared_requirements({"pyproject.toml": "[broken"}) == set()
 
 
-def _loaded_modules(project: Path, args: list[str]) -> list[str]:
+def _loaded_modules(project: Path, args: list[str], *, autoload: bool = False) -> list[str]:
     """The modules of installed pytest plugins loaded when the project's test ran."""
     modules = [module for _, module in installed_plugins()]
     test = (
@@ -65,7 +65,8 @@ def _loaded_modules(project: Path, args: list[str]) -> list[str]:
         f"    print('LOADED', json.dumps([m for m in {modules!r} if m in sys.modules]))\n"
     )
     (project / "test_it.py").write_text(test)
-    request = {"args": ["-q", "-s", "-p", "no:cacheprovider", *args, "test_it.py"]}
+    args = ["-q", "-s", "-p", "no:cacheprovider", *args, "test_it.py"]
+    request = {"args": args, "autoload_plugins": autoload}
     run = subprocess.run(
         [sys.executable, "-"],
         input=_program_text("pytest_report", request, None),
@@ -86,3 +87,6 @@ def test_only_the_plugins_the_args_name_are_loaded(tmp_path: Path) -> None:
     assert _loaded_modules(tmp_path, []) == []
     module = installed_plugins()[0][1]
     assert _loaded_modules(tmp_path, ["-p", module]) == [module]
+    # A request that does not turn the loading off (benchmarks/testgen_lib's) loads them all.
+    everything = sorted({m for _, m in installed_plugins()})
+    assert sorted(_loaded_modules(tmp_path, [], autoload=True)) == everything

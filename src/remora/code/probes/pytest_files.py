@@ -208,7 +208,8 @@ async def run_pytest(context: CodeContext, path: str) -> PytestReport:
     recent = _RECENT_RUNS.get(_run_key(context, args))
     if recent is not None:
         return copy.deepcopy(recent)
-    report = _report(await run_program(context, "pytest_report", {"args": args}))
+    request = {"args": args, "autoload_plugins": False}
+    report = _report(await run_program(context, "pytest_report", request))
     _remember_run(context, args, report)
     return report
 
@@ -223,9 +224,8 @@ async def run_pytest_measured(
     for the file's outcomes right after this needs no second process.
     """
     args = pytest_args(context, path)
-    run = await run_program(
-        context, "pytest_report", {"args": args}, timeout_s=timeout_s, coverage=coverage
-    )
+    request = {"args": args, "autoload_plugins": False}
+    run = await run_program(context, "pytest_report", request, timeout_s, coverage)
     report = _report(run)
     _remember_run(context, args, report)
     return report, run.coverage if report["ran"] else None

@@ -112,6 +112,7 @@ async def mutation_outcome(
         return outcome
     request = {
         "args": [*pytest_args(context, path)[:-1], *(f"{path}::{t}" for t in reached)],
+        "autoload_plugins": False,  # the plugins pytest_args names, as the file's other runs
         "module": module_name(context, context.bound_node().file_path),
         "qualname": context.bound_node().full_name,
         "mutants": [row for row in plan if row["tests"]],

@@ -163,8 +163,8 @@ class MutationLoop:
 
 
 def main(request: dict[str, Any]) -> None:
-    # Only the plugins the args name (-p: those the project declares; probes/pytest_plugins.py).
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    if not request.get("autoload_plugins", True):  # only those -p names (probes/pytest_plugins.py)
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     signal.signal(signal.SIGALRM, _on_alarm)
     plugin = MutationLoop(request)
     stdout = sys.stdout

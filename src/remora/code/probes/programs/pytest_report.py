@@ -61,8 +61,8 @@ class Collector:
 
 
 def main(request: dict[str, Any]) -> None:
-    # Only the plugins the args name (-p: those the project declares; probes/pytest_plugins.py).
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    if not request.get("autoload_plugins", True):  # only those -p names (probes/pytest_plugins.py)
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     collector = Collector()
     stdout = sys.stdout
     sys.stdout = sys.stderr  # pytest's own output is not the report
