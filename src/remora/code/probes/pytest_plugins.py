@@ -4,9 +4,10 @@ The sandbox runs the project's tests with Remora's own interpreter, so pytest wo
 every plugin of Remora's environment by its entry point (``pytest11``): anyio's and
 platformdirs' on a plain install, pytest-asyncio's, xdist's and more with Remora's
 development tools; none of them the project's, each imported again by every pytest
-process (on Remora's development environment ~1.1 of a run's ~1.4 CPU-s). The programs
-that run pytest (:mod:`.programs.pytest_report`, :mod:`.programs.mutation_run`) turn the
-automatic loading off (``PYTEST_DISABLE_PLUGIN_AUTOLOAD``), and :func:`plugin_args` names
+process (on Remora's development environment ~1.1 of a run's ~1.4 CPU-s). Remora's runs
+of the programs that run pytest (:mod:`.programs.pytest_report`, :mod:`.programs.mutation_run`)
+ask them to turn the automatic loading off (``autoload_plugins: false``, then
+``PYTEST_DISABLE_PLUGIN_AUTOLOAD``), and :func:`plugin_args` names
 with ``-p`` each installed plugin whose distribution the project lists among its
 requirements: ``pyproject.toml``'s dependencies, optional dependencies and dependency
 groups (Poetry's dependency tables too), ``setup.cfg``'s ``install_requires``,
