@@ -225,7 +225,9 @@ async def run_pytest_measured(
     """
     args = pytest_args(context, path)
     request = {"args": args, "autoload_plugins": False}
-    run = await run_program(context, "pytest_report", request, timeout_s, coverage)
+    run = await run_program(
+        context, "pytest_report", request, timeout_s=timeout_s, coverage=coverage
+    )
     report = _report(run)
     _remember_run(context, args, report)
     return report, run.coverage if report["ran"] else None
