@@ -17,9 +17,13 @@ when a test using the model lives in a module missing from it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import pytest
 from xdist.scheduler import LoadGroupScheduling
+
+if TYPE_CHECKING:
+    from xdist.workermanage import WorkerController
 
 MODEL_FIXTURES = frozenset({"embedded_model_path", "llama_server_url"})
 MODEL_GROUP = "model"
@@ -53,6 +57,16 @@ class ModelGroupScheduling(LoadGroupScheduling):
         if module_of(nodeid) in MODEL_MODULES:
             return MODEL_GROUP
         return str(super()._split_scope(nodeid))
+
+    def _assign_work_unit(self, node: WorkerController) -> None:
+        """The model's group first: it is the longest unit (minutes of generation, one test
+        after another), so the other worker's units fill the time beside it and neither
+        waits long for the other at the end. ``--loadscope-reorder`` (pytest-xdist's
+        default) puts it first too, as the only unit of more than one test; this keeps it
+        first without that option."""
+        if MODEL_GROUP in self.workqueue:
+            self.workqueue.move_to_end(MODEL_GROUP, last=False)
+        super()._assign_work_unit(node)
 
 
 def model_modules_problems(items: Iterable[pytest.Item]) -> list[str]:
