@@ -36,6 +36,13 @@ class Tag:
 
 def each(items):
     yield from items
+
+
+def spelled(number):
+    try:
+        return f"{int(number):,}"
+    except ValueError:
+        return str(number)
 """
 
 
@@ -54,6 +61,7 @@ def _function(name: str) -> ast.FunctionDef:
         ("label", True),  # a getter: an attribute of self as it is
         ("spaced", False),
         ("each", True),  # a generator's items are its input's
+        ("spelled", True),  # what it cannot read it gives back, as a str
     ],
 )
 def test_which_nodes_can_return_an_input_as_it_is(name: str, hands_on: bool) -> None:

@@ -8,10 +8,11 @@ no candidate when the text, bytes or collection it returned equals (same type,
 same value) one of its arguments or of its instance's constructor arguments,
 while no ``return`` of the node hands a parameter or an attribute on as it is
 (``return value`` in a clamp, ``return self.name`` in a getter, either branch of
-``a if c else b``): where every return computes its value, a call whose value is
-its input shows nothing of the computation. A number or a boolean equal to an input
-is as often a coincidence (``0``, ``1``, ``True``) and is left to the mutation
-check. Read with :mod:`ast`; nothing runs here.
+``a if c else b``, ``return str(value)`` for what a formatter cannot read): where
+every return computes its value, a call whose value is its input shows nothing of
+the computation. A number or a boolean equal to an input is as often a coincidence
+(``0``, ``1``, ``True``) and is left to the mutation check. Read with :mod:`ast`;
+nothing runs here.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = ["hands_on_an_input", "returns_an_input"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _COMPUTED_KINDS = (str, bytes, list, tuple, dict, set, frozenset)
+_CONVERSIONS = frozenset({"str", "bytes", "list", "tuple", "dict", "set", "frozenset"})
 
 
 def _returned_as_is(value: ast.expr, names: set[str]) -> bool:
@@ -35,6 +37,13 @@ def _returned_as_is(value: ast.expr, names: set[str]) -> bool:
         return _returned_as_is(value.body, names) or _returned_as_is(value.orelse, names)
     if isinstance(value, ast.BoolOp):
         return any(_returned_as_is(v, names) for v in value.values)
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in _CONVERSIONS
+        and len(value.args) == 1
+    ):
+        value = value.args[0]  # ``str(value)``: the input as it is, in another type
     while isinstance(value, ast.Attribute):
         value = value.value
     return isinstance(value, ast.Name) and value.id in names
