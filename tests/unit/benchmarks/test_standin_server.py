@@ -77,15 +77,15 @@ async def test_answers_the_openai_client_and_counts_requests_in_flight() -> None
     calls = [a.choices[0].message.tool_calls[0] for a in answers]  # type: ignore[index]
     assert {c.function.name for c in calls} == {"write_docstring"}  # type: ignore[union-attr]
     assert json.loads(calls[0].function.arguments)["style"] == "google"  # type: ignore[union-attr]
-    assert 0.2 <= elapsed < 2.0  # answered together, not one after another
+    assert elapsed >= 0.2  # each answer waits its latency; together: in_flight_max below
     summary = server.in_flight.summary()
     assert summary["requests"] == 4 and summary["in_flight_max"] == 4
     assert summary["in_flight_mean"] == pytest.approx(4, abs=1.0)
-    # Second by second: 0.2 s of four in flight fall in the first second (a part second).
-    (first,) = summary["in_flight_by_second"]
-    assert first == pytest.approx(summary["in_flight_mean"], abs=0.05)
-    # On the events' clock (time.time), to set beside a run's start.
-    assert summary["first_request_at"] == pytest.approx(sent_at, abs=0.2)
+    # Second by second, from the first request's second: never more than the four sent.
+    by_second = summary["in_flight_by_second"]
+    assert by_second and by_second[0] > 0 and max(by_second) <= 4
+    # On the events' clock (time.time), to set beside a run's start: within the gather.
+    assert sent_at <= summary["first_request_at"] <= sent_at + elapsed
     server.in_flight.reset()  # an unchanged second run sends none
     assert server.in_flight.summary()["in_flight_by_second"] == []
     assert server.in_flight.summary()["first_request_at"] is None
