@@ -24,7 +24,7 @@ def _target() -> dict[str, object]:
         "owner": "",
         "method_kind": "",
         "is_async": False,
-        "parameters": [p.to_dict() for p in function_parameters(function.args)],
+        "parameters": [p.row() for p in function_parameters(function.args)],
     }
 
 

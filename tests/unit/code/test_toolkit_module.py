@@ -25,7 +25,7 @@ SOURCE = "def fold(items, op=lambda a, b: a + b):\n    return items\n"
 
 def test_stubs_are_the_functions_signatures_without_the_context() -> None:
     stubs = module_stubs()
-    assert "def set_docstring(text: str) -> dict[str, Any]: ..." in stubs
+    assert "def set_docstring(text: str) -> DocstringWrite: ..." in stubs
     assert "async def lint_fix(code: str = '') -> LintFix: ..." in stubs
     lint_fix = "class LintFix(TypedDict):\n    applied: list[str]\n    remaining: list[LintFinding]"
     assert lint_fix in stubs

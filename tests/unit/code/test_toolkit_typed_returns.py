@@ -9,6 +9,11 @@ import pytest
 
 from remora.code import CodeContext
 from remora.code.completion import CompletionReply, complete
+from remora.code.docstring import docstring_results as doc_results
+from remora.code.docstring.draft import docstring_prompt
+from remora.code.docstring.edit import docstring, set_docstring
+from remora.code.docstring.text import compose_docstring, docstring_parameters
+from remora.code.docstring.view import node_view
 from remora.code.node_structure import raises, returns, signature, span
 from remora.code.parsing import (
     NodeReturns,
@@ -26,6 +31,7 @@ from remora.code.samples.fixtures import add_to_sample_fixture, sample_fixture
 from remora.code.samples.sample_tests import sample_tests_written, write_sample_fixtures
 from remora.code.testgen import test_results
 from remora.code.testgen.written_tests import model_test_pieces
+from remora.code.toolkit import toolkit_functions
 from remora.code.values import ArgumentSet, CallParameter, CallTarget, ConstructorParameters
 from remora.code.values.constructor import constructor_parameters
 from remora.config import SandboxConfig
@@ -117,3 +123,53 @@ async def test_the_sample_data_results_have_the_typeddicts_keys(tmp_path: Path) 
         workspace.write(added["path"], b'{"samples": "none"}')
         with pytest.raises(ValueError, match="'samples' is a list of sets"):
             sample_fixture(context)
+
+
+async def test_the_docstring_results_have_the_typeddicts_keys(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(SOURCE)
+    method = _node("Box.put", "method", 2, 5)
+    with WorkspaceStore(tmp_path).create("d", method.node_id) as workspace:
+        context = CodeContext(workspace, method, SandboxConfig(workers=1))
+        assert set(node_view(context)) == _keys(doc_results.NodeView)
+        # Without a docstring, no literal: no quote and no span (NotRequired).
+        assert set(docstring(context)) == {"present", "value", "literal"}
+        prompt = docstring_prompt(context)
+        assert prompt["available"] and set(prompt) == _keys(doc_results.DocstringPrompt)
+        known = docstring_parameters(context)
+        assert set(known) == _keys(doc_results.DocumentedParameters)
+        assert [set(p) for p in known["parameters"]] == [_keys(doc_results.DocumentedParameter)] * 2
+        refused = compose_docstring(context, "google", "10.000.000")
+        assert set(refused) == _keys(doc_results.ComposedDocstring) and refused["text"] is None
+        assert refused["refused"]
+        assert all(set(r) == _keys(doc_results.RefusedDocstringPiece) for r in refused["refused"])
+        composed = compose_docstring(context, "google", "Return the item unless it is negative.")
+        assert set(composed) == _keys(doc_results.ComposedDocstring)
+        assert composed["text"] is not None, composed
+        written = set_docstring(context, composed["text"])
+        assert set(written) == _keys(doc_results.DocstringWrite) and written["changed"]
+        assert set(docstring(context)) == _keys(doc_results.NodeDocstring)
+    module = CSTNode(
+        node_id=make_node_id("m.py", "m.py", "file"),
+        node_type="file",
+        name="m.py",
+        full_name="m.py",
+        file_path="m.py",
+        start_byte=0,
+        end_byte=len(SOURCE),
+        start_line=1,
+        end_line=5,
+        text=SOURCE,
+    )
+    with WorkspaceStore(tmp_path).create("f", module.node_id) as workspace:
+        context = CodeContext(workspace, module, SandboxConfig(workers=1))
+        # A module's docstring is left alone unless asked for: no prompt's text then.
+        left = docstring_prompt(context)
+        assert not left["available"] and left["leave"]
+        asked = _keys(doc_results.DocstringPrompt) - _keys(doc_results.PromptText)
+        assert set(left) == asked
+
+
+def test_no_listed_function_returns_an_untyped_mapping() -> None:
+    """A result's keys are a TypedDict's, so a script reading a missing one fails the check."""
+    untyped = [f.name for f in toolkit_functions() if "Any" in f.stub.rsplit(" -> ", 1)[1]]
+    assert untyped == []

@@ -18,11 +18,11 @@ from __future__ import annotations
 import ast
 import functools
 from dataclasses import dataclass
-from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.docstring.claims import comparison_summary
+from remora.code.docstring.docstring_results import DocstringPrompt, PromptText
 from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.summaries import file_docstring_summaries
 from remora.code.host_function import host_function
@@ -128,7 +128,7 @@ def _own_examples(text: str, skip_line: int) -> list[str]:
 
 def shape_prompt(
     text: str, node_type: str, full_name: str, start_line: int, examples: list[str]
-) -> dict[str, Any] | None:
+) -> PromptText | None:
     """The FIM and chat prompts for one node of ``text``; None when it cannot be asked."""
     if ast_tree(text) is None:
         python_ast.parse(text)  # a file that does not parse: its SyntaxError, raised
@@ -177,7 +177,7 @@ def docstring_prompt(
     special_methods: bool = False,
     modules: bool = False,
     private: bool = False,
-) -> dict[str, Any]:
+) -> DocstringPrompt:
     """The node as code for ``remora_code.complete``: ``{prefix, suffix, stop}`` for
     fill-in-the-middle and ``{chat_prefix, instruction}`` for a prefilled chat reply.
 

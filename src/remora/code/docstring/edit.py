@@ -15,6 +15,7 @@ from typing import Any
 import libcst as cst
 
 from remora.code.context import CodeContext
+from remora.code.docstring.docstring_results import DocstringWrite, NodeDocstring
 from remora.code.host_function import host_function
 from remora.code.parsing import NodeRef, SourceNode, literal_value, locate, parse
 
@@ -47,8 +48,9 @@ def _quote_and_prefix(literal: cst.BaseExpression) -> tuple[str, str]:
     return '"""', ""
 
 
-def node_docstring(node: SourceNode) -> dict[str, Any]:
-    """``{"present", "value", "literal", "start_line", "end_line", "start_byte", "end_byte"}``.
+def node_docstring(node: SourceNode) -> NodeDocstring:
+    """``{"present", "value", "literal", "quote", "start_line", "end_line", "start_byte",
+    "end_byte"}`` (:class:`NodeDocstring`; only the first three without a docstring).
 
     ``value`` is the cleaned docstring (what ``ast.get_docstring`` returns);
     ``literal`` the string literal exactly as written.
@@ -165,7 +167,7 @@ def with_docstring(node: SourceNode, text: str) -> str:
 
 
 @host_function
-def docstring(context: CodeContext) -> dict[str, Any]:
+def docstring(context: CodeContext) -> NodeDocstring:
     """The node's current docstring: cleaned value, literal as written and its exact span."""
     return node_docstring(context.located())
 
@@ -177,7 +179,7 @@ def docstring_before_run(context: CodeContext) -> str | None:
     node = context.bound_node()
     change = next((c for c in context.workspace.changes() if c.path == node.file_path), None)
     if change is None:
-        return node_docstring(context.located())["value"]  # type: ignore[no-any-return]
+        return node_docstring(context.located())["value"]
     if change.old is None:
         return None
     try:
@@ -185,11 +187,11 @@ def docstring_before_run(context: CodeContext) -> str | None:
         found = locate(earlier, NodeRef(node.node_type, node.full_name, node.start_line))
     except (LookupError, ValueError):
         return None
-    return node_docstring(found)["value"]  # type: ignore[no-any-return]
+    return node_docstring(found)["value"]
 
 
 @host_function
-def set_docstring(context: CodeContext, text: str) -> dict[str, Any]:
+def set_docstring(context: CodeContext, text: str) -> DocstringWrite:
     """Make ``text`` the node's docstring; no other byte of the file changes.
 
     Returns ``{"changed", "start_line", "end_line"}``; a text that cannot be a
@@ -197,12 +199,12 @@ def set_docstring(context: CodeContext, text: str) -> dict[str, Any]:
     """
     node = context.located()
     new_text = with_docstring(node, text)
-    if new_text == node.file.text:
-        return {"changed": False, **_lines(node, new_text)}
-    context.write_text(node.file.path, new_text)
-    return {"changed": True, **_lines(node, new_text)}
-
-
-def _lines(node: SourceNode, text: str) -> dict[str, int]:
-    written = node_docstring(locate(parse(text, node.file.path), node.ref))
-    return {"start_line": written["start_line"], "end_line": written["end_line"]}
+    changed = new_text != node.file.text
+    if changed:
+        context.write_text(node.file.path, new_text)
+    written = node_docstring(locate(parse(new_text, node.file.path), node.ref))
+    return {
+        "changed": changed,
+        "start_line": written["start_line"],
+        "end_line": written["end_line"],
+    }

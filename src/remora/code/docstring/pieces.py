@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import docstring_parser
 
 from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.claims import contradiction
+from remora.code.docstring.docstring_results import DocumentedParameter, RefusedDocstringPiece
 from remora.code.docstring.draft import FIXED_EXAMPLES
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.docstring.prose import REPEATS, problem
@@ -54,7 +54,7 @@ def _sentence(text: str, *, paragraphs: bool = False) -> str:
 
 def check_pieces(
     node: SourceNode, given: Pieces, others: Sequence[str] = FIXED_EXAMPLES
-) -> tuple[Pieces, list[dict[str, str]]]:
+) -> tuple[Pieces, list[RefusedDocstringPiece]]:
     """(the pieces that pass, ``[{"field", "reason"}]`` for each refused one).
 
     ``others``: texts of other code (the folder's other files, the fixed examples)
@@ -65,7 +65,7 @@ def check_pieces(
     real = documented_parameters(node)
     raised = {item["name"] for item in node_raises(node)} if node.definition else set()
     accepted = Pieces()
-    refused: list[dict[str, str]] = []
+    refused: list[RefusedDocstringPiece] = []
 
     said: dict[tuple[str, ...], str] = {}
     facts = code_facts(node)
@@ -149,11 +149,11 @@ _EMPTY_WORDS = frozenset(
 )
 
 
-def _row(parameters: list[dict[str, Any]], name: str) -> dict[str, Any]:
+def _row(parameters: list[DocumentedParameter], name: str) -> DocumentedParameter:
     return next(p for p in parameters if p["name"] == name.lstrip("*"))
 
 
-def _says_nothing(text: str, parameter: dict[str, Any]) -> str:
+def _says_nothing(text: str, parameter: DocumentedParameter) -> str:
     """Why a parameter's description only repeats the signature ('' when it says more)."""
     known = name_words(parameter["name"]) | _EMPTY_WORDS
     for written in (parameter["annotation"], parameter["default"]):

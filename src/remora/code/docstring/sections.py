@@ -19,11 +19,11 @@ from __future__ import annotations
 import ast
 import textwrap
 from dataclasses import dataclass
-from typing import Any
 
 import docstring_parser
 
 from remora import python_ast
+from remora.code.docstring.docstring_results import DocumentedParameter
 from remora.code.parsing import SourceNode, node_signature
 from remora.code.values import constructor_of
 
@@ -51,7 +51,7 @@ class Entry:
 class Known:
     """The parameters a docstring must name (None when they cannot be known, and why)."""
 
-    parameters: list[dict[str, Any]] | None
+    parameters: list[DocumentedParameter] | None
     reason: str = ""
 
 
@@ -89,10 +89,10 @@ def documented_parameters(node: SourceNode) -> Known:
         return Known(None, f"the constructor cannot be read: {exc}")
     if not constructor.exact:
         return Known(None, f"the constructor cannot be read exactly here ({constructor.origin})")
-    return Known([p.to_dict() for p in constructor.parameters])
+    return Known([p.row() for p in constructor.parameters])
 
 
-def fact_entries(parameters: list[dict[str, Any]], texts: dict[str, str]) -> list[Entry]:
+def fact_entries(parameters: list[DocumentedParameter], texts: dict[str, str]) -> list[Entry]:
     """Entries for ``parameters``: the name as the docstring writes it (``*args``), the
     annotation in the style's type slot, the given text ('' when there is none: a default
     or a type alone says nothing the signature does not, so no text is made up from them)."""

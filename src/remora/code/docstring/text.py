@@ -21,6 +21,11 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.docstring_results import (
+    ComposedDocstring,
+    DocumentedParameter,
+    DocumentedParameters,
+)
 from remora.code.docstring.draft import FIXED_EXAMPLES, file_examples
 from remora.code.docstring.edit import node_docstring
 from remora.code.docstring.facts import word_tokens
@@ -49,7 +54,7 @@ def compose(
     style: str,
     current: str | None,
     others: Sequence[str] = FIXED_EXAMPLES,
-) -> dict[str, Any]:
+) -> ComposedDocstring:
     """``{"text", "refused", "filled", "kept", "left_out"}``; ``text`` None: nothing to write.
 
     The parameter section names exactly the documented parameters or is left
@@ -60,11 +65,17 @@ def compose(
         raise ValueError(f"unknown docstring style {style!r}; use one of {', '.join(STYLES)}")
     accepted, refused = check_pieces(node, given, others)
     old, other = existing_pieces(current)
-    nothing: dict[str, Any] = {"text": None, "refused": refused, "filled": [], "kept": ""}
+    nothing: ComposedDocstring = {
+        "text": None,
+        "refused": refused,
+        "filled": [],
+        "kept": "",
+        "left_out": [],
+    }
     if leave := never_shown_or_read(node):
-        return {**nothing, "kept": leave, "left_out": []}
+        return {**nothing, "kept": leave}
     if other:
-        return {**nothing, "kept": f"sections {other}", "left_out": []}
+        return {**nothing, "kept": f"sections {other}"}
     filled: list[str] = []
     left_out: list[str] = []
 
@@ -121,10 +132,9 @@ def compose(
         text = render(style, summary, words, rows, returns, errors, facts["is_generator"])
         if reads_back(text, style, rows, errors):
             if lost := _lost_entries(old, rows, errors, returns):
-                return {**nothing, "kept": f"entries {lost} Remora cannot complete", "left_out": []}
+                return {**nothing, "kept": f"entries {lost} Remora cannot complete"}
             left_out += [f"{part}: not read back exactly" for part in dropped if present[part]]
-            done = {"text": text, "refused": refused, "filled": filled, "kept": ""}
-            return {**done, "left_out": left_out}
+            return {**nothing, "text": text, "filled": filled, "left_out": left_out}
     return {**nothing, "left_out": [f"everything: not read back as {style} style"]}
 
 
@@ -183,7 +193,7 @@ def compose_docstring(
     params: dict[str, str] = {},  # noqa: B006  (rendered into the stub; never mutated)
     returns: str = "",
     raises: dict[str, str] = {},  # noqa: B006
-) -> dict[str, Any]:
+) -> ComposedDocstring:
     """Check the model's pieces and build the node's docstring text in ``style``.
 
     Returns ``{"text", "refused": [{"field", "reason"}], "filled": [...], "kept",
@@ -203,7 +213,7 @@ def compose_docstring(
 
 
 @host_function
-def docstring_parameters(context: CodeContext) -> dict[str, Any]:
+def docstring_parameters(context: CodeContext) -> DocumentedParameters:
     """The parameters the node's docstring documents: ``{known, reason, parameters}``.
 
     A function's or method's signature without ``self``/``cls``; a class's
@@ -212,8 +222,14 @@ def docstring_parameters(context: CodeContext) -> dict[str, Any]:
     ``known`` is False (with the ``reason``) when they cannot be read exactly.
     """
     known = documented_parameters(context.located())
-    rows = [
-        {key: p[key] for key in ("name", "kind", "annotation", "default")}
+    # Only these four keys: a signature's row also says ``implicit``, a constructor's ``required``.
+    rows: list[DocumentedParameter] = [
+        {
+            "name": p["name"],
+            "kind": p["kind"],
+            "annotation": p["annotation"],
+            "default": p["default"],
+        }
         for p in known.parameters or []
     ]
     return {"known": known.parameters is not None, "reason": known.reason, "parameters": rows}

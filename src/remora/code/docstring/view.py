@@ -13,9 +13,9 @@ and then as much of the rest as fits; every run of lines left out is one line
 from __future__ import annotations
 
 import ast
-from typing import Any
 
 from remora.code.context import CodeContext
+from remora.code.docstring.docstring_results import NodeView
 from remora.code.host_function import host_function
 from remora.code.parsing import SourceNode, ast_tree
 from remora.config.model import ModelConfig
@@ -99,7 +99,7 @@ def _render(numbered: list[tuple[int, str]], kept: set[int]) -> str:
     return "\n".join(out)
 
 
-def view_of(node: SourceNode, max_chars: int = VIEW_CHARS) -> dict[str, Any]:
+def view_of(node: SourceNode, max_chars: int = VIEW_CHARS) -> NodeView:
     """``{"text", "shortened", "lines"}``: the node's text (decorators to its last line),
     or its shortened view when longer than ``max_chars``; ``lines`` counts the whole."""
     text = node.file.text
@@ -128,7 +128,7 @@ def view_of(node: SourceNode, max_chars: int = VIEW_CHARS) -> dict[str, Any]:
 
 
 @host_function
-def node_view(context: CodeContext, max_chars: int = VIEW_CHARS) -> dict[str, Any]:
+def node_view(context: CodeContext, max_chars: int = VIEW_CHARS) -> NodeView:
     """The run's node as a model is shown it: ``{"text", "shortened", "lines"}``; the whole
     text when it fits ``max_chars``, else its header, signature, attributes and the
     definitions' headers, then as much of its body as fits (each gap one ``...`` line)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from typing import Literal, NotRequired, TypedDict, cast
 
 from remora.code.parsing.positional_only import conventional_positional_only
 
@@ -62,10 +62,6 @@ class Parameter:
             "default": self.default,
             "required": self.required,
         }
-
-    def to_dict(self) -> dict[str, Any]:
-        """:meth:`row` as docstring/ reads it (sections.py), until it takes the TypedDict."""
-        return cast("dict[str, Any]", self.row())
 
 
 def parameter_of(row: CallParameter) -> Parameter:
