@@ -166,6 +166,10 @@ VERB = "start with a verb in the imperative: 'Return …', 'Build …', 'Check �
             "Look up the SKU, and the current line is.",
             "it stops mid-sentence (ends with 'is'); finish the sentence",
         ),
+        (
+            "Yield each pair of the mapping, excluding.",
+            "it stops mid-sentence (ends with 'excluding'); finish the sentence",
+        ),
         # What SmolLM2 wrote on toolz's thread_last and unique (competence corpus).
         (
             "Return, summary: description, returns: description, raises: {}, next:.",

@@ -60,6 +60,10 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 # Words a finished sentence does not end on: "..., and the current line is."
 _DANGLING = {"a", "an", "the", "is", "are", "was", "be", "of", "to", "and", "or", "with"}
 _DANGLING |= {"for", "in", "on", "by", "from", "that", "which", "its", "their", "this"}
+# ... nor on a preposition or a conjunction that opens a clause: a line the model wrapped,
+# cut at the completion's newline stop ("Count the rows of the table, excluding.").
+_DANGLING |= {"excluding", "including", "except", "without", "than", "as", "at", "into"}
+_DANGLING |= {"but", "if", "when", "whether", "until", "unless", "because", "via"}
 # Talk about the code instead of its job: "The function X is a function that ...".
 _ABOUT_THE_CODE = (
     "the code",
