@@ -88,3 +88,28 @@ def test_a_noqa_is_unused_only_for_codes_ruff_checks(
 ) -> None:
     record: dict[str, Any] = {"code": "RUF100", "message": message}
     assert not_the_projects(record, tmp_path) is left_out
+
+
+SLOTS = "class Node:\n    __slots__ = ('value', 'next', 'prev')\n"
+
+
+@pytest.mark.parametrize(
+    ("settings", "reported"),
+    [
+        ({}, False),  # no ruff settings: ruff's defaults sort it, the project never asked
+        ({"pyproject.toml": "[project]\nname = 'p'\n"}, False),
+        ({"pyproject.toml": '[tool.ruff.lint]\nextend-select = ["RUF023"]\n'}, True),
+        ({"ruff.toml": '[lint]\nselect = ["RUF"]\n'}, True),
+    ],
+)
+async def test_sorting_slots_is_the_projects_only_where_it_configures_ruff(
+    tmp_path: Path, settings: dict[str, str], reported: bool
+) -> None:
+    for name, text in settings.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/m.py").write_text(SLOTS)
+    with WorkspaceStore(tmp_path).create("t", "n") as workspace:
+        context = CodeContext(workspace, None, SandboxConfig())
+        records = await ruff_json(context, "pkg/m.py", SLOTS)
+    assert ("RUF023" in [r["code"] for r in records]) is reported, records

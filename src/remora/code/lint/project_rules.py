@@ -11,6 +11,11 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
   itself (``[tool.isort]``, ``.isort.cfg``, ``[isort]`` in ``setup.cfg`` or
   ``tox.ini``) and not ruff's isort has other rules (``force_sort_within_sections``),
   and isort would undo the change.
+- ``RUF022`` and ``RUF023`` sort ``__all__`` and ``__slots__``, which ruff's defaults
+  enable; a project that has no ruff settings of its own chose neither, and its order
+  (the attributes as the class uses them, the names grouped by kind) is its own: a
+  maintainer reads the sorted list as churn. A project that configures ruff keeps them
+  when its selection enables them.
 
 The settings are read with ``tomllib`` and ``configparser``, once per project root
 and settings files' modification times.
@@ -28,6 +33,8 @@ __all__ = ["not_the_projects"]
 
 # RUF100's message names why each code is unused: "(non-enabled: `C901`)".
 _NOT_CHECKED = ("non-enabled", "unknown")
+# Rules whose only fix is an order nobody in a project without ruff settings asked for.
+_ORDER_ONLY = frozenset({"RUF022", "RUF023"})
 _FILES = ("pyproject.toml", "ruff.toml", ".ruff.toml", ".isort.cfg", "setup.cfg", "tox.ini")
 
 
@@ -58,6 +65,14 @@ def _stamp(root: Path) -> tuple[int, ...]:
 
 
 @functools.lru_cache(maxsize=64)
+def _configures_ruff(root: Path, stamp: tuple[int, ...]) -> bool:
+    """Whether the project has ruff settings of its own (``[tool.ruff]``, a ruff.toml)."""
+    if "ruff" in _toml(root / "pyproject.toml").get("tool", {}):
+        return True
+    return (root / "ruff.toml").is_file() or (root / ".ruff.toml").is_file()
+
+
+@functools.lru_cache(maxsize=64)
 def _isort_elsewhere(root: Path, stamp: tuple[int, ...]) -> bool:
     """Whether the project configures isort itself and not ruff's isort rules."""
     pyproject = _toml(root / "pyproject.toml")
@@ -82,4 +97,6 @@ def not_the_projects(record: dict[str, Any], root: Path) -> bool:
         return any(word in message for word in _NOT_CHECKED)
     if code == "I001":
         return _isort_elsewhere(root, _stamp(root))
+    if code in _ORDER_ONLY:
+        return not _configures_ruff(root, _stamp(root))
     return False
