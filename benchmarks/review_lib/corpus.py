@@ -136,9 +136,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.3.3",
             "c540c0f3aea3e03493b520807fbf2d67e95f4f97532a919989960707e2fabb2d",
             (),
-            part="heldout",
+            # Held out until its labels at e188474; studied since.
+            part="dev",
         ),
         "pylru.py",
+    ),
+    ReviewProject(
+        Project(
+            "ordered-set",
+            "4.1.0",
+            "694a8e44c87657c59292ede72891eb91d34131f6531463aab3009191c77364a8",
+            (),
+            part="heldout",
+        ),
+        "ordered_set",
     ),
 )
 
