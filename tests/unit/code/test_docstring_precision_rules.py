@@ -66,6 +66,21 @@ class Kennel:
     def label(self):
         return "/".join(self.dogs)
 
+    def places(self):
+        return self.room
+
+    def dog_count(self):
+        return len(self.dogs)
+
+    def legs(self):
+        return 4
+
+    def fed(self):
+        total = 0
+        for dog in self.dogs:
+            total += dog.meals
+        return total
+
 
 class _Yard:
     def gate(self):
@@ -160,6 +175,12 @@ def test_a_summary_copied_from_a_comment_is_refused() -> None:
         ("Kennel.names", "Return a list of the dogs' names.", False),  # the annotation
         ("Kennel.by_name", "Return a dictionary of the index.", False),  # to_dict()
         ("Kennel.by_name", "Return a tuple of the index.", True),
+        # A count: len(), a name that counts; an attribute of another meaning is none.
+        ("Kennel.places", "Return the number of dogs in the kennel.", True),
+        ("Kennel.dog_count", "Return the number of dogs in the kennel.", False),
+        ("Kennel.fed", "Return the number of meals the dogs had.", False),
+        ("Kennel.legs", "Return the number of legs of a dog.", False),  # an int literal
+        ("Kennel.places", "Return the places of the kennel.", False),
     ],
 )
 def test_a_returned_type_needs_the_code_to_show_it(name: str, summary: str, refused: bool) -> None:

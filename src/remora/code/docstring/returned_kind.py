@@ -35,6 +35,9 @@ _KIND_WORDS = {
     "float": "float",
     "boolean": "bool",
     "bool": "bool",
+    # "the number of items" claims a count, which a capacity or a limit is not.
+    "number": "count",
+    "count": "count",
 }
 _RETURNING = frozenset({"return", "returns", "get", "gets"})
 _BEFORE_KIND = frozenset({"a", "an", "the", "new", "its", "their"})
@@ -48,6 +51,9 @@ _DISPLAYS: dict[type[ast.expr], str] = {
 }
 # Builtins whose result is of a kind their name does not spell.
 _CALL_KINDS = {"len": "int", "sorted": "list", "isinstance": "bool", "hasattr": "bool"}
+# What counts: a call (len(...), .count(...), sum(...)) or a value so named (self.count,
+# n_items); "size" is not among them, as it is as often a capacity as a count.
+_COUNTING = frozenset({"len", "length", "count", "sum", "num", "total"})
 
 
 def _claimed(summary: str) -> str:
@@ -65,16 +71,26 @@ def _kinds(expression: ast.expr, local: dict[str, list[ast.expr]], depth: int = 
     if type(expression) in _DISPLAYS:
         return {_DISPLAYS[type(expression)]}
     if isinstance(expression, ast.Constant) and not isinstance(expression.value, str | bytes):
-        return {type(expression.value).__name__}
+        kind = type(expression.value).__name__
+        return {kind, "count"} if kind == "int" else {kind}  # 31 days: a number of them
     if isinstance(expression, ast.UnaryOp) and isinstance(expression.op, ast.Not):
         return {"bool"}
     if isinstance(expression, ast.Call):
         called = expression.func
         name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
-        return name_words(name) | ({_CALL_KINDS[name]} if name in _CALL_KINDS else set())
+        kinds = name_words(name) | ({_CALL_KINDS[name]} if name in _CALL_KINDS else set())
+        return kinds | ({"count"} if kinds & _COUNTING else set())
+    named = {"count"} if _names_a_count(expression) else set()
     if isinstance(expression, ast.Name) and depth == 0:
-        return {k for value in local.get(expression.id, []) for k in _kinds(value, {}, 1)}
-    return set()
+        return named | {k for value in local.get(expression.id, []) for k in _kinds(value, {}, 1)}
+    return named
+
+
+def _names_a_count(expression: ast.expr) -> bool:
+    """A name or an attribute whose words say it counts (``self.count``, ``total_len``)."""
+    name = expression.attr if isinstance(expression, ast.Attribute) else ""
+    name = expression.id if isinstance(expression, ast.Name) else name
+    return bool(name_words(name) & _COUNTING)
 
 
 def unshown_kind(node: SourceNode, summary: str) -> str:
@@ -97,6 +113,11 @@ def unshown_kind(node: SourceNode, summary: str) -> str:
     if any(kind in _kinds(expression, local) for expression in returned):
         return ""
     shown = f" (`{ast.unparse(returned[0])}`)" if returned else ""
+    if kind == "count":
+        return (
+            f"it says the code returns a number of things, but nothing it returns counts"
+            f"{shown}; say what it returns"
+        )
     word = {"dict": "dictionary", "int": "integer", "bool": "boolean"}.get(kind, kind)
     return (
         f"it says the code returns a {word}, but nothing it returns shows one{shown}; "
