@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from remora.code.values.attribute_uses import attribute_parameters
 from remora.code.values.class_lookup import class_lookup
 from remora.code.values.constructor import constructor_of
 from remora.code.values.derived_sets import argument_sets
 from remora.code.values.instance_search import (
-    attribute_parameters,
     class_strings,
     owner_variants,
     state_boundaries,

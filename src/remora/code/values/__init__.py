@@ -17,7 +17,8 @@ code (that is :mod:`remora.code.probes`).
   strings a pattern examines (:mod:`.regex_samples`: strings a pattern matches);
 - :mod:`.instance_search`: the instances a method's reads of its own state ask for (with
   one-item collections: :mod:`.collection_items`); :mod:`.method_state`: the state a
-  method changes;
+  method changes; :mod:`.attribute_uses`: the attributes a constructor stores from its
+  parameters and the kind the class's uses of each say (a mapping, a callable);
 - :mod:`.keyed_arguments`, :mod:`.collection_arguments`, :mod:`.callable_arguments`,
   :mod:`.float_values`: values the code's reads, loops, calls and checks ask for;
   :mod:`.mapping_shapes`: a mapping whose values are of the kind their uses say (a dict

@@ -38,8 +38,10 @@ _BUILTIN_DEFAULTS = frozenset({"dict", "list", "tuple", "set", "str", "int", "bo
 
 
 def _used_as_dict(function: ast.AST, name: str) -> bool:
-    """``name.items()``-like calls, ``x.update(name)``, or ``name[k]`` in a loop over it."""
-    keys = set(_loop_names(function, name))
+    """``name.items()``-like calls, ``x.update(name)``, or ``name[k]`` with ``k`` one of its
+    keys: a loop's over it, or one tested ``k in name`` (a list's ``in`` tests items, its
+    ``[k]`` positions: code doing both with one ``k`` holds a mapping)."""
+    keys = set(_loop_names(function, name)) | _tested_in(function, name)
     for node in ast.walk(function):
         if (
             isinstance(node, ast.Subscript)
@@ -72,6 +74,19 @@ def _dict_in(function: Function, name: str, module: ast.Module | None, depth: in
         return True
     handed = helpers_given(function, name, module) if depth else []
     return any(_dict_in(helper, taken, module, depth - 1) for helper, taken in handed)
+
+
+def _tested_in(function: ast.AST, name: str) -> set[str]:
+    """The names tested for membership in ``name``: ``k in name``, ``k not in name``."""
+    return {
+        node.left.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Compare)
+        and isinstance(node.left, ast.Name)
+        and isinstance(node.ops[0], ast.In | ast.NotIn)
+        and isinstance(node.comparators[0], ast.Name)
+        and node.comparators[0].id == name
+    }
 
 
 def _loop_names(function: ast.AST, name: str) -> list[str]:

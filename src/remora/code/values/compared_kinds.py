@@ -22,7 +22,13 @@ from remora.code.values.input_sources import module_constants as read_module_con
 from remora.code.values.parameters import Parameter, parameter_names
 from remora.code.values.solved_values import anchor_of, is_arithmetic
 
-__all__ = ["compared_base", "compared_kinds", "listed_members", "outside_member"]
+__all__ = [
+    "asked_about",
+    "compared_base",
+    "compared_kinds",
+    "listed_members",
+    "outside_member",
+]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -81,7 +87,7 @@ def _compared(node: ast.Compare, scope: Scope) -> list[tuple[str, Any]]:
     return found
 
 
-def _asked_about(function: Function) -> set[str]:
+def asked_about(function: Function) -> set[str]:
     """Parameters given to ``isinstance``/``type``/``hasattr``: they take several kinds."""
     return {
         node.args[0].id
@@ -113,7 +119,7 @@ def compared_kinds(
     for name, value in pairs:
         seen.setdefault(name, set()).add(_kind(value))
     listed = listed_members(function, scope)
-    several = _asked_about(function)
+    several = asked_about(function)
     found: dict[str, tuple[str, Any]] = {}
     for name, found_kinds in seen.items():
         if len(found_kinds) != 1 or name in several:

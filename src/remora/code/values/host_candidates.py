@@ -7,7 +7,9 @@ each parameter) varied one parameter at a time at each boundary the code tests
 (:mod:`remora.code.values.callable_arguments`) and those holding several values
 (:mod:`remora.code.values.collection_arguments`; a mapping's values of the kind their
 uses say: :mod:`remora.code.values.mapping_shapes`); a method's owner in each state it
-branches on; docstring examples and the project's own calls.
+branches on; docstring examples and the project's own calls. A class's constructor
+parameter stored as an attribute its methods use as a mapping or call is one
+(:mod:`remora.code.values.attribute_uses`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from remora.code.context import CodeContext
 from remora.code.parsing import located_definition, module_names
 from remora.code.values.annotations import BUILTIN_KINDS
 from remora.code.values.argument_fit import excluded_value
+from remora.code.values.attribute_uses import fitted_values, stored_kinds, unfit_value
 from remora.code.values.call_sites import doctest_calls
 from remora.code.values.call_target import CallTarget
 from remora.code.values.call_text import arguments_from_text
@@ -124,8 +127,12 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         )
         base.update(shaped)
     base.update(named_defaults(context, module, target["parameters"]))
+    # A parameter the class's methods read as a mapping (or call) is one; a mapping empty too.
+    stored = stored_kinds(text, target["qualname"], params) if target["kind"] == "class" else {}
+    base.update(fitted_values(base, stored))
     found = boundary_search(function, _kinds(target), module) if function else ([], set())
     values, edges = found
+    values += [(n, {}, f"{n}_is_empty") for n, k in stored.items() if k == "dict" and n in base]
     if function is not None:  # ``value < low``: beside the other parameter's value in ``base``
         base.update(spread_base(function, base))  # clamp(5, 0, 10), not clamp(1, 1, 1)
         paired, paired_edges = paired_boundaries(function, base)
@@ -157,5 +164,6 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         c
         for c in candidates
         if excluded_value(function, params, c.args, lookup, module, aliases) is None
+        and unfit_value(c.args, stored) is None
     ]
     return fits[:MAX_CANDIDATES]

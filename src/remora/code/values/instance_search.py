@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from remora import python_ast
@@ -26,16 +26,25 @@ from remora.code.values.annotations import (
     BUILTIN_KINDS,
     first_head,
 )
+from remora.code.values.attribute_uses import (
+    attribute_parameters,
+    classes_named,
+    stored_kinds,
+    unfit_value,
+)
 from remora.code.values.call_target import CallTarget
 from remora.code.values.collection_items import collection_uses, one_item_values
 from remora.code.values.derived_sets import ClassLookup, literal_default, sample_value
 from remora.code.values.input_search import Candidate, boundary_values, label
-from remora.code.values.method_state import first_parameter, is_self_attribute
+from remora.code.values.method_state import (
+    first_parameter,
+    is_self_attribute,
+    read_as_parameters,
+)
 from remora.code.values.parameters import Parameter, parameter_of
 
 __all__ = [
     "OwnerVariant",
-    "attribute_parameters",
     "class_strings",
     "owner_candidates",
     "owner_variants",
@@ -49,67 +58,11 @@ OwnerVariant = tuple[dict[str, Any], str]
 MAX_OWNER_VARIANTS = 16
 
 
-def _classes_named(tree: ast.Module) -> dict[str, ast.ClassDef]:
-    return {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
-
-
-def _init_of(classes: dict[str, ast.ClassDef], name: str, seen: set[str]) -> Function | None:
-    """The ``__init__`` the class runs: its own, else the first local base's."""
-    cls = classes.get(name)
-    if cls is None or name in seen:
-        return None
-    seen.add(name)
-    for stmt in cls.body:
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == "__init__":
-            return stmt
-    for base in cls.bases:
-        if isinstance(base, ast.Name) and (found := _init_of(classes, base.id, seen)):
-            return found
-    return None
-
-
-def attribute_parameters(
-    module_text: str, owner: str, parameters: Sequence[Parameter]
-) -> dict[str, Parameter]:
-    """``attribute -> constructor parameter that sets it``: ``self.ATTR = param`` in an
-    ``__init__``, else (a dataclass, a NamedTuple) each parameter is its own attribute."""
-    tree = python_ast.parse(module_text)
-    by_name = {p.name: p for p in parameters if p.kind not in ("var_positional", "var_keyword")}
-    init = _init_of(_classes_named(tree), owner.split(".")[-1], set())
-    if init is None:
-        return dict(by_name)
-    self_name = first_parameter(init) or "self"
-    found: dict[str, Parameter] = {}
-    for node in ast.walk(init):
-        targets = node.targets if isinstance(node, ast.Assign) else []
-        targets += [node.target] if isinstance(node, ast.AnnAssign) and node.value else []
-        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
-        if isinstance(value, ast.Name) and value.id in by_name:
-            for target in targets:
-                if is_self_attribute(target, self_name) and isinstance(target, ast.Attribute):
-                    found.setdefault(target.attr, by_name[value.id])
-    return found
-
-
-class _SelfAsNames(ast.NodeTransformer):
-    """``self.ATTR`` read -> the name ``self_ATTR``, so a method's tests of its state read
-    as tests of parameters."""
-
-    def __init__(self, self_name: str, attributes: set[str]) -> None:
-        self.self_name = self_name
-        self.attributes = attributes
-
-    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        if is_self_attribute(node, self.self_name) and node.attr in self.attributes:
-            return ast.copy_location(ast.Name(f"self_{node.attr}", ast.Load()), node)
-        return self.generic_visit(node)
-
-
 def class_strings(module_text: str, owner: str) -> dict[str, list[str]]:
     """``attribute -> the strings the class compares it with or gives it`` in source order
     (``self.status == "shipped"``, ``self.status = "placed"``, ``status: str = "open"``):
     the states it knows, better values for the other side of ``!= "open"`` than ``""``."""
-    cls = _classes_named(python_ast.parse(module_text)).get(owner.split(".")[-1])
+    cls = classes_named(python_ast.parse(module_text)).get(owner.split(".")[-1])
     found: dict[str, list[str]] = {}
 
     def note(attribute: str, value: ast.expr) -> None:
@@ -145,12 +98,17 @@ def owner_variants(
     method_args: dict[str, Any],
     classes: ClassLookup,
     states: dict[str, list[str]] | None = None,
+    uses: Mapping[str, str] | None = None,
 ) -> list[OwnerVariant]:
     """Owners whose state takes the method's branches: each change alone, then each value
     change with the first one-item collection (a branch inside a loop needs both).
 
     ``states`` (:func:`class_strings`): where the method compares an attribute with a
-    string, each string the class knows for it is tried instead of the boundary's ``""``."""
+    string, each string the class knows for it is tried instead of the boundary's ``""``.
+    ``uses`` (:func:`~remora.code.values.attribute_uses.stored_kinds`): a parameter the
+    class uses as a mapping is one in the method's boundaries, empty where the method reads
+    it, and never a value of a kind the class's uses exclude."""
+    uses = uses or {}
     self_name = first_parameter(method)
     if self_name is None:
         return []
@@ -163,15 +121,10 @@ def owner_variants(
             kinds[f"self_{attribute}"] = head
         elif known and default is not None:
             kinds[f"self_{attribute}"] = type(default).__name__
-    as_function = copy.deepcopy(method)
-    as_function = _SelfAsNames(self_name, readable).visit(as_function)
-    as_function.args = ast.arguments(
-        posonlyargs=[],
-        args=[ast.arg(f"self_{a}") for a in sorted(readable)],
-        kwonlyargs=[],
-        kw_defaults=[],
-        defaults=[],
-    )
+        elif uses.get(attributes[attribute].name) == "dict":
+            kinds[f"self_{attribute}"] = "dict"
+    as_function = read_as_parameters(method, self_name, readable)
+    read = {n.id for n in ast.walk(as_function) if isinstance(n, ast.Name)}
     values: list[tuple[str, Any, str]] = boundary_values(as_function, kinds)
     for name, value, _words in list(values):
         parameter = attributes[name.removeprefix("self_")]
@@ -189,6 +142,11 @@ def owner_variants(
     for name, strings in sorted(class_knows.items()):
         values += [(name, state, f"{name}_is_{label(state)}") for state in strings]
     changes = [(name.removeprefix("self_"), value, words) for name, value, words in values]
+    changes += [
+        (a, {}, f"self_{a}_is_empty")
+        for a in sorted(readable)
+        if uses.get(attributes[a].name) == "dict" and f"self_{a}" in read
+    ]
     collections: list[tuple[str, Any, str]] = []
     for attribute, use in collection_uses(method, self_name, readable).items():
         for value, words in one_item_values(attributes[attribute], use, method_args, classes):
@@ -198,7 +156,7 @@ def owner_variants(
 
     def add(changed: dict[str, Any], words: str) -> None:
         args = {**owner_args, **{attributes[a].name: v for a, v in changed.items()}}
-        if args not in seen:
+        if args not in seen and unfit_value(args, uses) is None:
             seen.append(args)
             found.append((args, words))
 
@@ -273,5 +231,6 @@ def owner_candidates(
     parameters = [parameter_of(p) for p in target["owner_parameters"]]
     attributes = attribute_parameters(module_text, target["owner"], parameters)
     states = class_strings(module_text, target["owner"])
-    variants = owner_variants(method, attributes, owner_args, method_args, classes, states)
+    uses = stored_kinds(module_text, target["owner"], parameters)
+    variants = owner_variants(method, attributes, owner_args, method_args, classes, states, uses)
     return [Candidate(dict(method_args), words, owner) for owner, words in variants]

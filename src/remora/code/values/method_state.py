@@ -11,6 +11,7 @@ form (a collection that has none, by its length).
 from __future__ import annotations
 
 import ast
+import copy
 from typing import Any
 
 from remora import python_ast
@@ -21,6 +22,7 @@ __all__ = [
     "first_parameter",
     "is_self_attribute",
     "observed_attributes",
+    "read_as_parameters",
     "state_asserts",
 ]
 
@@ -46,6 +48,35 @@ def is_self_attribute(node: ast.AST, self_name: str) -> bool:
         and isinstance(node.value, ast.Name)
         and node.value.id == self_name
     )
+
+
+class _SelfAsNames(ast.NodeTransformer):
+    """``self.ATTR`` -> the name ``self_ATTR``."""
+
+    def __init__(self, self_name: str, attributes: set[str]) -> None:
+        self.self_name = self_name
+        self.attributes = attributes
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if is_self_attribute(node, self.self_name) and node.attr in self.attributes:
+            return ast.copy_location(ast.Name(f"self_{node.attr}", ast.Load()), node)
+        return self.generic_visit(node)
+
+
+def read_as_parameters(method: Function, self_name: str, attributes: set[str]) -> Function:
+    """A copy of ``method`` whose parameters are ``self_ATTR`` for each of ``attributes``,
+    its ``self.ATTR`` read as them: the rules that read a function's parameters then read
+    its instance's state."""
+    as_function = copy.deepcopy(method)
+    _SelfAsNames(self_name, attributes).visit(as_function)  # in place: a def stays one
+    as_function.args = ast.arguments(
+        posonlyargs=[],
+        args=[ast.arg(f"self_{a}") for a in sorted(attributes)],
+        kwonlyargs=[],
+        kw_defaults=[],
+        defaults=[],
+    )
+    return as_function
 
 
 def _unstable(node: ast.AST, names: set[str]) -> bool:

@@ -26,6 +26,11 @@ from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.parsing import ast_tree, located_definition
+from remora.code.values.attribute_uses import (
+    attribute_parameters,
+    fitted_values,
+    stored_kinds,
+)
 from remora.code.values.call_sites import call_site_arguments
 from remora.code.values.call_target import CallTarget
 from remora.code.values.call_text import arguments_from_text
@@ -38,7 +43,6 @@ from remora.code.values.derived_sets import (
 )
 from remora.code.values.input_search import label
 from remora.code.values.input_sources import module_constants
-from remora.code.values.instance_search import attribute_parameters
 from remora.code.values.method_state import first_parameter, is_self_attribute
 from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
 from remora.code.values.sourced_strings import DOC_PATTERNS, examples, project_files
@@ -287,7 +291,9 @@ def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
     """The arguments a method's instance is built with, as the project builds it: its own
     first literal construction (code, tests, docs), else the derived defaults, where a
     number the method reads is not left at a zero default (an empty stock is the set-up's
-    edge, not the method's typical case: its boundaries are tried apart)."""
+    edge, not the method's typical case: its boundaries are tried apart), and a parameter
+    stored as an attribute the class uses as a mapping or calls is one
+    (:func:`~remora.code.values.attribute_uses.stored_kinds`), not a made-up string."""
     params = [parameter_of(p) for p in target["owner_parameters"]]
     lookup = project_class_lookup(context)
     if target["owner"] and (built := project_instances(context, target["owner"], params, lookup)):
@@ -296,7 +302,9 @@ def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
     args: dict[str, Any] = dict(sets[0]["args"]) if sets else {}
     if target["kind"] != "method" or not args:
         return args
-    attributes = attribute_parameters(context.node_file_text(), target["owner"], params)
+    text = context.node_file_text()  # what its class reads as a mapping is a dict
+    args = fitted_values(args, stored_kinds(text, target["owner"], params))
+    attributes = attribute_parameters(text, target["owner"], params)
     for attribute in _read_attributes(context) & set(attributes):
         parameter = attributes[attribute]
         known, default = literal_default(parameter.default)
