@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
+from review_lib.export import export_and_project
 from review_lib.precision import outcomes, precision_table
 
 
@@ -26,12 +26,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("exports", nargs="+", help="OUT:PROJECT, an export and its project")
     args = parser.parse_args(argv)
-    exports = []
-    for given in args.exports:
-        out, _, project = given.rpartition(":")
-        if not out or not project:
-            parser.error(f"{given!r}: expected OUT:PROJECT")
-        exports.append((Path(out), project))
+    try:
+        exports = [export_and_project(given) for given in args.exports]
+    except ValueError as error:
+        parser.error(str(error))
     changes, decided = outcomes(exports)
     json.dump(precision_table(changes, decided), sys.stdout, indent=1)
     sys.stdout.write("\n")

@@ -21,8 +21,8 @@ import argparse
 import json
 import sys
 from dataclasses import asdict
-from pathlib import Path
 
+from review_lib.export import export_and_project
 from review_lib.section_checks import section_changes, section_table
 from review_lib.summary_checks import checked_changes, table
 
@@ -35,12 +35,10 @@ def main(argv: list[str] | None = None) -> int:
         "--sections", action="store_true", help="recompose whole docstrings (their sections)"
     )
     args = parser.parse_args(argv)
-    exports = []
-    for given in args.exports:
-        out, _, project = given.rpartition(":")
-        if not out or not project:
-            parser.error(f"{given!r}: expected OUT:PROJECT")
-        exports.append((Path(out), project))
+    try:
+        exports = [export_and_project(given) for given in args.exports]
+    except ValueError as error:
+        parser.error(str(error))
     if args.sections:
         recomposed = section_changes(exports)
         report = section_table(recomposed)

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from review_lib.export import export_and_project
 from review_lib.summary_checks import CheckedChange, checked_changes
 from review_lib.verifier import (
     FRAMINGS,
@@ -50,8 +51,8 @@ TOP = 20
 def _changes(exports: list[str]) -> list[tuple[Path, CheckedChange]]:
     found = []
     for given in exports:
-        out, _, project = given.rpartition(":")
-        found += [(Path(out), c) for c in checked_changes(Path(out), project)]
+        out, project = export_and_project(given)
+        found += [(out, c) for c in checked_changes(out, project)]
     return found
 
 

@@ -265,12 +265,22 @@ def read_index(out: Path, project: str) -> list[IndexEntry]:
     return [IndexEntry(**row) for row in json.loads(path.read_text(encoding="utf-8"))]
 
 
+def export_and_project(given: str) -> tuple[Path, str]:
+    """``OUT:PROJECT`` (an export folder and one project of it, as the offline checks of
+    the labels take them) as (OUT, PROJECT); ValueError naming the argument otherwise."""
+    out, _, project = given.rpartition(":")
+    if not out or not project:
+        raise ValueError(f"{given!r}: expected OUT:PROJECT, an export folder and its project")
+    return Path(out), project
+
+
 __all__ = [
     "OPERATIONS",
     "ExportError",
     "IndexEntry",
     "ModelArgs",
     "ProjectExport",
+    "export_and_project",
     "export_project",
     "load_average",
     "model_label",

@@ -29,7 +29,7 @@ from importlib import metadata
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.probes.test_runner import requirement_name, toml_strings
+from remora.code.probes.test_runner import read_texts, requirement_name, toml_strings
 
 __all__ = ["declared_requirements", "installed_plugins", "plugin_args"]
 
@@ -126,14 +126,7 @@ def declared_requirements(files: dict[str, str]) -> set[str]:
 
 def _project_files(context: CodeContext) -> dict[str, str]:
     workspace = context.workspace
-    paths = [p for p in (*_FILES, *_REQUIREMENT_FILES) if workspace.exists(p)]
-    files: dict[str, str] = {}
-    for path in paths:
-        try:
-            files[path] = context.read_text(path)
-        except (OSError, UnicodeDecodeError):
-            continue
-    return files
+    return read_texts(context, [p for p in (*_FILES, *_REQUIREMENT_FILES) if workspace.exists(p)])
 
 
 def plugin_args(context: CodeContext) -> list[str]:

@@ -29,7 +29,14 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.sandbox import search
 
-__all__ = ["TestStyle", "project_test_style", "requirement_name", "style_of_files", "toml_strings"]
+__all__ = [
+    "TestStyle",
+    "project_test_style",
+    "read_texts",
+    "requirement_name",
+    "style_of_files",
+    "toml_strings",
+]
 
 Runner = Literal["pytest", "unittest"]
 # Test files read with ast for the style; enough to see how a project writes them.
@@ -230,7 +237,12 @@ def _project_files(context: CodeContext) -> dict[str, str]:
             if "/." not in f"/{p}" and "site-packages" not in p
         }
     )
-    paths += tests[:_MAX_TEST_FILES]
+    return read_texts(context, [*paths, *tests[:_MAX_TEST_FILES]])
+
+
+def read_texts(context: CodeContext, paths: Iterable[str]) -> dict[str, str]:
+    """The text of each of the project's ``paths`` that reads as text (settings and test
+    files looked at for evidence: one that cannot be read gives none)."""
     files: dict[str, str] = {}
     for path in paths:
         try:
