@@ -162,6 +162,29 @@ def _kill_group(proc: asyncio.subprocess.Process) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
+# How long a cancelled command's end is waited for once its group is killed.
+_END_WAIT_S = 5.0
+
+
+async def _end(proc: asyncio.subprocess.Process) -> None:
+    """Kill a cancelled command's group, close its input and wait for it to end, at most
+    ``_END_WAIT_S``: asyncio reports the end only once every pipe is closed, and a
+    sandboxed process that outlived bwrap (killed as it started its child) can keep them
+    open; a cancelled run must end whatever that process does."""
+    _kill_group(proc)
+    if proc.stdin is not None:
+        proc.stdin.close()
+    try:
+        await asyncio.wait_for(proc.wait(), _END_WAIT_S)
+    except TimeoutError:
+        warnings.warn(
+            f"a cancelled command (pid {proc.pid}) still held its pipes {_END_WAIT_S:g}s "
+            "after its process group was killed; left to the system",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+
+
 UNSANDBOXED_NOTE = (
     "[remora] WARNING: this command ran WITHOUT the OS sandbox "
     "(sandbox.allow_unsandboxed_commands is on): it could read and change anything you can"
@@ -302,15 +325,25 @@ async def run_command(
         else:
             await asyncio.to_thread(sync.materialize, ws, project)
         started = time.monotonic()
-        proc = await asyncio.create_subprocess_exec(
-            *launch,
-            cwd=project,
-            env=command_env(home, tmp),
-            stdin=subprocess.DEVNULL if input_data is None else subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )  # its own group, so a timeout kills bwrap, and with it the sandbox's processes
+        spawn = asyncio.ensure_future(
+            asyncio.create_subprocess_exec(
+                *launch,
+                cwd=project,
+                env=command_env(home, tmp),
+                stdin=subprocess.DEVNULL if input_data is None else subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )  # its own group, so a timeout kills bwrap, and with it the sandbox's processes
+        )
+        try:
+            proc = await asyncio.shield(spawn)
+        except asyncio.CancelledError:
+            # Cancelled while it started (Ctrl-C): the start ends first, then the group.
+            # asyncio's own clean-up of a cancelled start kills bwrap alone and waits for
+            # pipes that a sandbox living on holds open: the loop's close hung forever.
+            await _end(await spawn)
+            raise
         timed_out = False
         talk = asyncio.ensure_future(_talk(proc, input_data, 4 * stdout_chars))
         try:
@@ -322,9 +355,8 @@ async def run_command(
             (stdout, out_dropped), (stderr, err_dropped) = await talk
         finally:
             if proc.returncode is None:  # cancelled from outside
-                _kill_group(proc)
                 talk.cancel()
-                await proc.wait()
+                await _end(proc)
         changed: list[str] = []
         if absorb and not timed_out:
             changed = await asyncio.to_thread(sync.absorb, ws, project)

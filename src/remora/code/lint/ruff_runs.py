@@ -11,6 +11,7 @@ and the project root, so an edited setting (``remora watch``) runs ruff again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import time
@@ -86,6 +87,13 @@ async def _run_ruff(context: CodeContext, path: str, text: str) -> list[dict[str
         process.kill()
         await process.wait()
         raise TimeoutError(f"ruff took longer than {context.sandbox.command_timeout} s") from None
+    except asyncio.CancelledError:
+        # Ctrl-C: ruff ends with the run; left running, its transport outlived the loop
+        # ("Exception ignored in BaseSubprocessTransport.__del__" after exit 130).
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
+        raise
     if process.returncode != 0:
         raise RuntimeError(f"ruff failed on {path}: {err.decode(errors='replace')[:400]}")
     records: list[dict[str, Any]] = json.loads(out or b"[]")
