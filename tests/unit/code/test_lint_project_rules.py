@@ -30,14 +30,14 @@ SOURCE = (
 )
 
 
-async def _codes(root: Path, settings: dict[str, str]) -> list[str]:
+async def _codes(root: Path, settings: dict[str, str], source: str = SOURCE) -> list[str]:
     for name, text in settings.items():
         (root / name).write_text(text)
     (root / "pkg").mkdir()
-    (root / "pkg/m.py").write_text(SOURCE)
+    (root / "pkg/m.py").write_text(source)
     with WorkspaceStore(root).create("t", "n") as workspace:
         context = CodeContext(workspace, None, SandboxConfig())
-        records = await ruff_json(context, "pkg/m.py", SOURCE)
+        records = await ruff_json(context, "pkg/m.py", source)
     return sorted(r["code"] for r in records)
 
 
@@ -105,11 +105,5 @@ SLOTS = "class Node:\n    __slots__ = ('value', 'next', 'prev')\n"
 async def test_sorting_slots_is_the_projects_only_where_it_configures_ruff(
     tmp_path: Path, settings: dict[str, str], reported: bool
 ) -> None:
-    for name, text in settings.items():
-        (tmp_path / name).write_text(text)
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg/m.py").write_text(SLOTS)
-    with WorkspaceStore(tmp_path).create("t", "n") as workspace:
-        context = CodeContext(workspace, None, SandboxConfig())
-        records = await ruff_json(context, "pkg/m.py", SLOTS)
-    assert ("RUF023" in [r["code"] for r in records]) is reported, records
+    codes = await _codes(tmp_path, settings, SLOTS)
+    assert ("RUF023" in codes) is reported, codes
