@@ -76,20 +76,26 @@ class SampleCode:
         self.test_names: list[str] = []
 
     def _param_list(self, entries: list[tuple[dict[str, Any], str]]) -> str:
+        return "\n".join(self._params([([self._mapping(v)], words) for v, words in entries]))
+
+    def _params(self, rows: list[tuple[list[str], str]]) -> list[str]:
+        """A ``pytest.param(...)`` line per row (its rendered values and the words of its id,
+        numbered when they repeat), wrapped one argument a line as a formatter would."""
         used: set[str] = set()
         lines = []
-        for value, words in entries:
+        for values, words in rows:
             label, number = words, 2
             while label in used:
                 label, number = f"{words}_{number}", number + 1
             used.add(label)
-            mapping, words_id = self._mapping(value), json.dumps(label)
-            line = f"        pytest.param({mapping}, id={words_id}),"
-            if len(line) > self.line_length:  # as a formatter wraps it: one argument a line
-                inner = f"            {mapping},\n            id={words_id},\n"
-                line = f"        pytest.param(\n{inner}        ),"
+            line = f"        pytest.param({', '.join(values)}, id={json.dumps(label)}),"
+            if len(line) > self.line_length:
+                inner = "".join(f"            {v},\n" for v in values)
+                line = (
+                    f"        pytest.param(\n{inner}            id={json.dumps(label)},\n        ),"
+                )
             lines.append(line)
-        return "\n".join(lines)
+        return lines
 
     def _mapping(self, value: dict[str, Any]) -> str:
         render = self.fixture_render
@@ -229,21 +235,9 @@ class SampleCode:
     ) -> None:
         """A test parametrized by ``rows`` (their cells under ``heads``, each with its id)."""
         self.test_render.modules.add("pytest")
-        used: set[str] = set()
-        params = []
-        for cells, words in rows:
-            label, number = words, 2
-            while label in used:
-                label, number = f"{words}_{number}", number + 1
-            used.add(label)
-            values = [self.test_render.value(c) for c in cells]
-            line = f"        pytest.param({', '.join(values)}, id={json.dumps(label)}),"
-            if len(line) > self.line_length:  # as a formatter wraps it: one argument a line
-                inner = "".join(f"            {v},\n" for v in values)
-                line = (
-                    f"        pytest.param(\n{inner}            id={json.dumps(label)},\n        ),"
-                )
-            params.append(line)
+        params = self._params(
+            [([self.test_render.value(c) for c in cells], w) for cells, w in rows]
+        )
         names = ", ".join(json.dumps(h) for h in heads)
         names = f"({names},)" if len(heads) == 1 else f"({names})"
         lines = "\n".join(f"    {line}" for line in body)
