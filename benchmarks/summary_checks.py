@@ -44,13 +44,11 @@ def main(argv: list[str] | None = None) -> int:
         report = section_table(recomposed)
         if args.changes:
             report["changes_list"] = [asdict(c) for c in recomposed]
-        json.dump(report, sys.stdout, indent=1)
-        sys.stdout.write("\n")
-        return 0
-    changes = [c for out, project in exports for c in checked_changes(out, project)]
-    report = table(changes)
-    if args.changes:
-        report["changes"] = [asdict(c) for c in changes]
+    else:
+        changes = [c for out, project in exports for c in checked_changes(out, project)]
+        report = table(changes)
+        if args.changes:
+            report["changes"] = [asdict(c) for c in changes]
     json.dump(report, sys.stdout, indent=1)
     sys.stdout.write("\n")
     return 0
