@@ -2,8 +2,11 @@
 
 The trace is the doc's fenced ``trace`` block: one ``module:qualname`` a line (a tool
 script is named by its module alone), indented under the step that calls it. Each step
-must exist (found with ``ast``) and be referenced by its caller's body, or by the body of
-a private helper (``_name``) of the caller's module that the caller reaches.
+must exist (found with ``ast``) and be called by name (``name(...)`` or ``x.name(...)``)
+in its caller's body, or in the body of a private helper (``_name``) of the caller's
+module that the caller reaches. Naming it is not enough: ``dispatch`` has a parameter
+called ``call``, and would still "name" ``SandboxToolExecutor.call`` without calling it.
+A method is matched by its own name, not its class's.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "architecture.md"
 MAX_STEPS = 20
+MAX_WORDS = 3000  # issue 53: a doc a newcomer reads through; figures go to performance.md
 INDENT = 4
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -89,8 +93,21 @@ def _names(node: ast.AST) -> set[str]:
     return names
 
 
-def references(tree: ast.Module, body: ast.AST) -> set[str]:
-    """Names ``body`` uses, with those of the module's private helpers it reaches."""
+def _called(node: ast.AST) -> set[str]:
+    """The names ``node`` calls: ``f`` of ``f(...)``, ``m`` of ``x.m(...)``."""
+    called: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            if isinstance(sub.func, ast.Name):
+                called.add(sub.func.id)
+            elif isinstance(sub.func, ast.Attribute):
+                called.add(sub.func.attr)
+    return called
+
+
+def calls(tree: ast.Module, body: ast.AST) -> set[str]:
+    """Names ``body`` calls, with those called by the module's private helpers it reaches
+    (a helper is reached when named at all: it may be handed to ``gather`` or a task)."""
     private: dict[str, list[Function]] = {}
     for qualname, function in _definitions(tree).items():
         leaf = qualname.rpartition(".")[2]
@@ -98,6 +115,7 @@ def references(tree: ast.Module, body: ast.AST) -> set[str]:
             private.setdefault(leaf, []).append(function)
     seen: set[str] = set()
     names = _names(body)
+    called = _called(body)
     todo = [name for name in names if name in private]
     while todo:
         name = todo.pop()
@@ -108,7 +126,8 @@ def references(tree: ast.Module, body: ast.AST) -> set[str]:
             more = _names(helper)
             todo.extend(n for n in more - names if n in private)
             names |= more
-    return names
+            called |= _called(helper)
+    return called
 
 
 def check_trace(steps: list[Step], src: Path) -> list[str]:
@@ -134,7 +153,7 @@ def check_trace(steps: list[Step], src: Path) -> list[str]:
             problems.append(f"line {step.line}: indented with no step above to call it")
         if caller is None or body is None or (found := bodies[caller]) is None:
             continue
-        if step.name not in references(*found):
+        if step.name not in calls(*found):
             problems.append(f"line {step.line}: {steps[caller].target} does not call {step.name}")
     return problems
 
@@ -154,6 +173,10 @@ def test_a_trace_step_gone_or_no_longer_called_is_reported(tmp_path: Path) -> No
     (package / "second.py").write_text(
         "class Runner:\n    def middle(self):\n        return 1\n\n\ndef end():\n    pass\n"
     )
+    # Names the next step without calling it: a parameter, an attribute read, a reference.
+    (package / "third.py").write_text(
+        "def dispatch(call, runner):\n    log(call.name, runner.middle, end)\n"
+    )
     doc = """```trace
 pkg.first:start
     pkg.second:Runner.middle   # through first._helper
@@ -164,12 +187,25 @@ pkg.first:start
     pkg.second:end
     pkg.second:gone
 pkg.missing:thing
+pkg.third:dispatch
+    pkg.second:Runner.middle
+    pkg.second:end
 ```"""
     assert check_trace(trace_steps(broken), tmp_path) == [
         "line 3: pkg.first:start does not call end",
         "line 4: no gone in second.py",
         "line 5: module pkg.missing not found under " + str(tmp_path),
+        "line 7: pkg.third:dispatch does not call middle",
+        "line 8: pkg.third:dispatch does not call end",
     ]
+
+
+def test_the_doc_is_short_and_opens_with_the_layers_then_the_trace() -> None:
+    text = DOC.read_text()
+    words = len(text.split())  # as ``wc -w`` counts them
+    assert words < MAX_WORDS, f"docs/architecture.md has {words} words; move detail out"
+    sections = [line for line in text.splitlines() if line.startswith("## ")]
+    assert sections[:2] == ["## Layers and data flow", "## One docstring run, in twenty steps"]
 
 
 @pytest.mark.parametrize("fence", ["```text", "```"])
