@@ -133,7 +133,7 @@ def child(
     ``pipes``: its standard output, standard error and a status pipe, where its exit status
     goes once its output is flushed, before the process is torn down (~2 ms for a zygote
     that imported SQLAlchemy), so the server answers without waiting for that."""
-    status = _prepare(pipes, folder)
+    status = _become_program(pipes, folder)
     _run(program, status, prelude)
 
 
@@ -147,7 +147,7 @@ def waiting(
     up as :func:`child`, it waits for one frame on ``go`` (the prelude and the program)
     and runs it; never returns. At the end of ``go`` without one (the server ended, or
     dropped it), it exits."""
-    status = _prepare(pipes, folder)
+    status = _become_program(pipes, folder)
     inbox = Inbox(go)
     os.set_blocking(go, True)
     while not inbox.closed:
@@ -156,7 +156,7 @@ def waiting(
     os._exit(0)
 
 
-def _prepare(pipes: tuple[int, int, int], folder: str) -> tuple[int, int]:
+def _become_program(pipes: tuple[int, int, int], folder: str) -> tuple[int, int]:
     """This process as a program's: its own session, output on the pipes, ``HOME`` and
     ``TMPDIR`` in ``folder``, a fresh ``__main__``; the status pipe and its inode."""
     out, err, status = pipes
