@@ -305,3 +305,34 @@ async def test_tests_of_a_lib_layout_import_the_package_by_its_own_name(tmp_path
         text = b.text("test", node, "tests/test_orders.py")
     assert found["kept"] and facts["failed"] == 0, (found, facts)
     assert "from shop.orders import total" in text, text
+
+
+async def test_the_projects_coverage_settings_do_not_hide_what_the_tests_run(
+    tmp_path: Path,
+) -> None:
+    # Written when the package was one module, the project's `.coveragerc` names that
+    # module as its `source`, which coverage.py puts before the include of the node's file:
+    # read, every test would seem to run none of the node's lines and none would be kept.
+    source = (
+        "class Tally:\n"
+        "    def __init__(self) -> None:\n"
+        "        self.counts: dict[str, int] = {}\n"
+        "\n"
+        "    def bump(self, word: str) -> int:\n"
+        "        if word not in self.counts:\n"
+        "            self.counts[word] = 0\n"
+        "        self.counts[word] += 1\n"
+        "        return self.counts[word]\n"
+    )
+    files = {"tally/__init__.py": source, ".coveragerc": "[run]\nsource = tally.py\n"}
+    root = write_project(tmp_path, files)
+    node = find_node(root, "tally/__init__.py", "Tally.bump")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        facts = await b.run("test", "submit", node)
+        workspace = b.workspace("test", node)
+    assert found["kept"] and found["coverage_after"]["lines"] == "4/4", found
+    assert found["mutation_after"]["killed"] > 0, found
+    assert facts["failed"] == 0 and facts["added"] == found["kept"], facts
+    passed = f"{len(found['kept'])} passed"
+    assert pytest_on_copy(workspace, tmp_path, "tests/test_tally.py").startswith(passed)

@@ -6,6 +6,14 @@ in the workspace), and the program names a context per unit of work (a test, an
 argument set) through its ``switch_context``. The report keeps only the lines
 and branches inside the span (the node's body), in coverage.py's own terms: a
 statement is its first line, a branch is an arc out of a line with two exits.
+
+The project's own coverage settings are not read (``config_file=False``): a
+``.coveragerc``, ``setup.cfg``, ``tox.ini`` or ``pyproject.toml`` section is written
+for the project's whole suite, and its ``source`` overrides the ``include`` here
+(coverage.py then warns "--include is ignored because --source is set"), so a
+``source`` naming another module (one since made a package) left every context
+empty and every test seemed to run none of the node's lines; an ``omit`` that
+matches the node's file does the same.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ COVERAGE_MARKER = "REMORA_COVERAGE "
 
 def start_coverage(spec: dict[str, Any]) -> coverage.Coverage:
     measured = coverage.Coverage(
-        branch=True, data_file=None, include=[os.path.abspath(spec["file"])]
+        branch=True, data_file=None, include=[os.path.abspath(spec["file"])], config_file=False
     )
     measured.start()
     return measured
