@@ -20,7 +20,7 @@ from remora.agents import AgentRegistry
 from remora.config import LoadedConfig
 from remora.coordinator import AnalyzeReport, Coordinator, TaskOutcome
 from remora.discovery import CSTNode
-from remora.lsp.project import Project
+from remora.lsp.open_projects import Project
 
 __all__ = ["ProgressClient", "RunProgress", "run_agents"]
 

@@ -26,7 +26,7 @@ from remora.coordinator import parse_operations
 from remora.discovery.changed_nodes import ChangedNodes, discover_changed
 from remora.errors import RemoraError
 from remora.lsp.agent_runs import run_agents
-from remora.lsp.project import Project
+from remora.lsp.open_projects import Project
 from remora.lsp.server import RemoraLanguageServer
 
 __all__ = ["ChangedRequest", "run_changed"]

@@ -22,7 +22,7 @@ from remora.lsp.actions import ACCEPT, ACCEPT_AS_COMMIT, REFRESH, REJECT, RUN_AG
 from remora.lsp.agent_runs import run_agents
 from remora.lsp.editing import AcceptConflict, plan_accept
 from remora.lsp.features import as_lsp_errors, operations_for
-from remora.lsp.project import Project
+from remora.lsp.open_projects import Project
 from remora.lsp.queue import PendingChange, find_node
 from remora.lsp.server import RemoraLanguageServer
 from remora.project import STATE_DIR, state_dir

@@ -18,7 +18,7 @@ from remora.lsp.actions import code_actions
 from remora.lsp.agent_runs import run_agents
 from remora.lsp.branch_changes import ChangedRequest, run_changed
 from remora.lsp.hover import hover_markdown
-from remora.lsp.project import Project
+from remora.lsp.open_projects import Project
 from remora.lsp.server import NotPython, RemoraLanguageServer
 from remora.lsp.textmap import PositionError
 

@@ -22,7 +22,7 @@ from pygls.uris import to_fs_path
 
 from remora.errors import RemoraError
 from remora.lsp.editing import EditCapabilities, OpenText
-from remora.lsp.project import Project, ProjectSet
+from remora.lsp.open_projects import Project, ProjectSet
 from remora.lsp.protocol import RemoraProtocol
 from remora.lsp.view import DocumentView
 from remora.version import __version__
