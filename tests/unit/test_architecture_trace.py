@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "architecture.md"
@@ -162,6 +163,22 @@ def test_the_trace_names_existing_functions_each_called_by_the_step_above() -> N
     steps = trace_steps(DOC.read_text())
     assert 10 <= len(steps) <= MAX_STEPS, [s.target for s in steps]
     assert check_trace(steps, ROOT / "src") == []
+
+
+def test_the_traced_tool_script_is_the_agents_first_host_step() -> None:
+    """The trace's second root (a bundled tool script) is reached through configuration,
+    not a call: ``run_host_steps`` runs the agent's ``host_steps`` in order."""
+    roots = [step for step in trace_steps(DOC.read_text()) if step.depth == 0]
+    scripts = [step for step in roots if ".agents.bundled." in step.module]
+    assert scripts, [step.target for step in roots]
+    for step in scripts:
+        agent, _, script = step.module.partition(".agents.bundled.")[2].partition(".tools.")
+        definition = yaml.safe_load(
+            (ROOT / "src/remora/agents/bundled" / agent / "agent.yaml").read_text()
+        )
+        first = definition["host_steps"][0]["tool"]
+        pym = {tool["name"]: tool["pym"] for tool in definition["tools"]}[first]
+        assert pym == f"tools/{script}.pym", (step.target, first, pym)
 
 
 def test_a_trace_step_gone_or_no_longer_called_is_reported(tmp_path: Path) -> None:
