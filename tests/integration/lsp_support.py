@@ -226,7 +226,12 @@ class Editor:
             if predicate(found):
                 return found
             if loop.time() > deadline:
-                raise AssertionError(f"diagnostics of {uri} never matched; last: {found}")
+                told = [m.message for m in self.client.messages]
+                logged = [m.message for m in self.client.log_messages]
+                raise AssertionError(
+                    f"diagnostics of {uri} never matched; last: {found}; "
+                    f"the server told: {told}; it logged: {logged}"
+                )
             await asyncio.sleep(0.05)
 
     def progress_of(self, kind: type) -> bool:

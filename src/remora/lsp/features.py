@@ -73,6 +73,15 @@ def _seed_index(ls: RemoraLanguageServer, project: Project, rel: str, source: by
     project.index.apply(rel, nodes)
 
 
+def _seed_from_disk(ls: RemoraLanguageServer, uri: str) -> None:
+    try:
+        project, rel, path = ls.locate(uri)
+    except (NotPython, RemoraError):  # a damaged remora.db: the publish says so
+        return
+    if path.is_file():
+        _seed_index(ls, project, rel, path.read_bytes())
+
+
 async def _run_on_save(ls: RemoraLanguageServer, project: Project, path_text: str) -> None:
     loaded = project.config()
     config = loaded.config
@@ -122,13 +131,10 @@ def register_features(server: RemoraLanguageServer, changed: ChangedRequest | No
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: RemoraLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
         uri = params.text_document.uri
+        # The file as saved is read before the diagnostics go out: a client that saves as
+        # soon as it sees them (a test does) must not have its save taken for the seed.
+        _seed_from_disk(ls, uri)
         ls.publish(uri)
-        try:
-            project, rel, path = ls.locate(uri)
-        except (NotPython, RemoraError):  # a damaged remora.db: publish has said so
-            return
-        if path.is_file():
-            _seed_index(ls, project, rel, path.read_bytes())
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: RemoraLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
