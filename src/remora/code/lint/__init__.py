@@ -10,6 +10,8 @@
   (``lint_units``, ``lint_replace_statement``, ``lint_edit``);
 - :mod:`.caused_findings`: what a fix caused elsewhere, fixed in the same change;
 - :mod:`.same_behaviour`: whether a rewrite keeps what the code does, called before and after;
+- :mod:`.annotation_meaning`, :mod:`.type_checks`: a fix that changes what an annotation
+  means, kept only when the project's type checker finds no new error;
 - :mod:`.rule_examples`: a ruff rule's own example, before and after (``lint_example_prompt``).
 """
 

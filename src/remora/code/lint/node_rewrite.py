@@ -3,10 +3,11 @@
 The replacement is spliced into the span and nowhere else, and accepted only when
 the file still parses, the finding is gone, no other finding appeared, the code
 does what it did (:mod:`remora.code.lint.code_uses`,
-:mod:`remora.code.lint.same_behaviour`). The one exception: a finding the change
-caused elsewhere in the file (an import it left unused) is removed by ruff's own
-safe fix in the same change (:mod:`remora.code.lint.caused_findings`), or the change
-is not made.
+:mod:`remora.code.lint.same_behaviour`), and the project's type checker accepts what an
+annotation it changed now says (:mod:`remora.code.lint.type_checks`). The one
+exception: a finding the change caused elsewhere in the file (an import it left
+unused) is removed by ruff's own safe fix in the same change
+(:mod:`remora.code.lint.caused_findings`), or the change is not made.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from remora.code.lint.own_findings import LintFinding, finding, node_findings, o
 from remora.code.lint.refusals import refuse
 from remora.code.lint.ruff_runs import ruff_json
 from remora.code.lint.same_behaviour import behaviour_change
+from remora.code.lint.type_checks import type_check_refusal
 from remora.code.parsing import ParsedFile, SourceNode, locate, parse
 
 __all__ = ["LintRewrite", "lint_replace_node", "replace_checked"]
@@ -74,7 +76,9 @@ async def replace_checked(
     a removed assignment (:func:`lost_names`), with ``keep_definitions`` no class or function
     was added or removed, and calls of the node give what they gave before, having run
     every line and both sides of every branch ``span`` replaces
-    (:func:`remora.code.lint.same_behaviour.behaviour_change`). A refusal is noted for the
+    (:func:`remora.code.lint.same_behaviour.behaviour_change`), and an annotation whose
+    meaning changed passes the project's type checker
+    (:func:`remora.code.lint.type_checks.type_check_refusal`). A refusal is noted for the
     run's result (:func:`lint_refusals`). ``{"ok", "reason", "remaining"}``.
     """
     path = node.file.path
@@ -125,6 +129,9 @@ async def replace_checked(
         lines = (node.file.line_of(lo), node.file.line_of(max(hi - 1, lo)))
         if changed := await behaviour_change(context, path, node.file.text, new_text, lines):
             reason = changed
+            break
+        if typed := await type_check_refusal(context, path, node.file.text, new_text):
+            reason = typed
             break
         return {"ok": True, "reason": "", "remaining": after}
     refuse(context, code, reason, node.file.line_of(lo))

@@ -3,7 +3,10 @@
 A fix is kept only when the file still parses and has fewer findings on the node;
 a finding it caused elsewhere in the file (an import it left unused) is removed by
 ruff's own safe fix in the same change (:mod:`remora.code.lint.caused_findings`),
-or the fix is not made.
+or the fix is not made. A fix that changes what an annotation means (PYI032's ``Any``
+→ ``object``) is made only when the project's type checker, where it has one, finds no
+new error in the changed file (:mod:`remora.code.lint.type_checks`); the node's other
+fixes are made without it.
 """
 
 from __future__ import annotations
@@ -13,10 +16,12 @@ from typing import Any, TypedDict
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
+from remora.code.lint.annotation_meaning import changed_annotations
 from remora.code.lint.caused_findings import apply_edits, byte_offset, fix_caused
 from remora.code.lint.own_findings import LintFinding, node_findings
-from remora.code.lint.refusals import refuse
+from remora.code.lint.refusals import lint_refusals, refuse
 from remora.code.lint.ruff_runs import start_ruff
+from remora.code.lint.type_checks import type_check_refusal
 from remora.code.parsing import SourceNode, line_starts, locate, parse
 
 __all__ = ["LintFix", "lint_fix"]
@@ -52,10 +57,18 @@ def _inside(node: SourceNode, start: int, end: int, content: bytes) -> bool:
     )
 
 
-def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[int, int, bytes]]:
+Edit = tuple[int, int, bytes]
+
+
+def _taken(
+    node: SourceNode, records: list[dict[str, Any]]
+) -> list[tuple[dict[str, Any], list[Edit]]]:
+    """The records whose safe fix is made, each with its byte edits: those whose every edit
+    lies inside the node, less any that overlaps one taken before it."""
     data = node.file.data
     starts: list[int] = []  # found on the first safe fix: most nodes have none
-    chosen: list[tuple[int, int, bytes]] = []
+    taken: list[tuple[dict[str, Any], list[Edit]]] = []
+    chosen: list[Edit] = []
     for record in records:
         fix = record.get("fix") or {}
         if fix.get("applicability") != "safe":
@@ -74,7 +87,64 @@ def _safe_edits(node: SourceNode, records: list[dict[str, Any]]) -> list[tuple[i
         if any(s < e2 and s2 < e for s, e, _ in edits for s2, e2, _ in chosen):
             continue  # overlaps a fix already taken; ruff reports it again next time
         chosen += edits
-    return sorted(chosen)
+        taken.append((record, edits))
+    return taken
+
+
+async def _fixed_text(
+    context: CodeContext, node: SourceNode, records: list[dict[str, Any]], code: str
+) -> str | None:
+    """The file with the records' safe fixes inside the node, and ruff's fixes of what they
+    caused elsewhere; None when there is none to make, or when the file would not parse,
+    would not have fewer findings on the node, or keeps a finding the fixes caused."""
+    edits = sorted(edit for _, taken in _taken(node, records) for edit in taken)
+    if not edits:
+        return None
+    new_text = apply_edits(node.file.data, edits).decode("utf-8")
+    start_ruff(context, node.file.path, new_text)  # checked below: it runs while this parses
+    try:
+        fixed = locate(parse(new_text, node.file.path), node.ref)
+    except (ValueError, LookupError):
+        return None
+    _, findings = await node_findings(context, node)
+    _, after = await node_findings(context, fixed)
+    if len(after) >= len(findings):
+        return None
+    # A finding the fix caused elsewhere in the file (an import it left unused) goes in the
+    # same change, by ruff's own fix, or the fix is not made.
+    caused, left = await fix_caused(context, node.file.path, node.file.text, new_text)
+    if left:
+        refuse(context, code or "safe fixes", f"the fix adds {', '.join(left)}")
+        return None
+    return caused
+
+
+async def _type_refused(
+    context: CodeContext, node: SourceNode, records: list[dict[str, Any]], new_text: str
+) -> list[dict[str, Any]]:
+    """The records whose fixes change what the project's type checker accepts and are refused
+    for it (:mod:`remora.code.lint.type_checks`), each noted with the reason; [] when none."""
+    reason = await type_check_refusal(context, node.file.path, node.file.text, new_text)
+    if not reason:
+        return []
+    taken = _taken(node, records)
+    refused = []
+    for record, edits in taken:  # which of them: each fix alone
+        try:
+            alone = apply_edits(node.file.data, edits).decode("utf-8")
+            changes = bool(changed_annotations(node.file.text, alone))
+        except SyntaxError:
+            changes = True
+        if changes:
+            refused.append(record)
+    refused = refused or [record for record, _ in taken]  # only together: all of them
+    # fix_safe asks again after its other fixes (their lines may have moved the finding's):
+    # a refusal noted by an earlier call is not noted again.
+    noted = {(r["code"], r["reason"]) for r in lint_refusals(context)}
+    for record in refused:
+        if (code := str(record.get("code"))) and (code, reason) not in noted:
+            refuse(context, code, reason, int(record["location"]["row"]))
+    return refused
 
 
 @host_function
@@ -82,32 +152,20 @@ async def lint_fix(context: CodeContext, code: str = "") -> LintFix:
     """Apply ruff's safe fixes on the node's own lines (only rule ``code`` when given).
 
     Returns ``{"applied": [codes], "remaining": [findings]}``; the file is written
-    only when it still parses and has fewer findings.
+    only when it still parses and has fewer findings. A fix that changes what an
+    annotation means is made only when the project's type checker, if it has one,
+    finds no new error in the changed file.
     """
     node = context.located()
     records, findings = await node_findings(context, node)
     wanted = [r for r in records if not code or r.get("code") == code]
-    edits = _safe_edits(node, wanted)
-    if not edits:
+    new_text = await _fixed_text(context, node, wanted, code)
+    if new_text is not None and (refused := await _type_refused(context, node, wanted, new_text)):
+        wanted = [r for r in wanted if all(r is not other for other in refused)]
+        new_text = await _fixed_text(context, node, wanted, code)
+    if new_text is None:
         return {"applied": [], "remaining": findings}
-    new_text = apply_edits(node.file.data, edits).decode("utf-8")
-    start_ruff(context, node.file.path, new_text)  # checked below: it runs while this parses
-    try:
-        fixed = locate(parse(new_text, node.file.path), node.ref)
-    except (ValueError, LookupError):
-        return {"applied": [], "remaining": findings}
-    _, after = await node_findings(context, fixed)
-    if len(after) >= len(findings):
-        return {"applied": [], "remaining": findings}
-    # A finding the fix caused elsewhere in the file (an import it left unused) goes in the
-    # same change, by ruff's own fix, or the fix is not made.
-    caused, left = await fix_caused(context, node.file.path, node.file.text, new_text)
-    if left:
-        refuse(context, code or "safe fixes", f"the fix adds {', '.join(left)}")
-        return {"applied": [], "remaining": findings}
-    if caused != new_text:
-        new_text = caused
-        _, after = await node_findings(context, locate(parse(new_text, node.file.path), node.ref))
     context.write_text(node.file.path, new_text)
+    _, after = await node_findings(context, locate(parse(new_text, node.file.path), node.ref))
     gone = Counter(f["code"] for f in findings) - Counter(f["code"] for f in after)
     return {"applied": sorted(gone.elements()), "remaining": after}

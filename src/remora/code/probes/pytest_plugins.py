@@ -31,7 +31,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.probes.test_runner import read_texts, requirement_name, toml_strings
 
-__all__ = ["declared_requirements", "installed_plugins", "plugin_args"]
+__all__ = ["declared_requirements", "installed_plugins", "plugin_args", "project_requirements"]
 
 # Read where they exist, by name: a glob would walk the project's files on every write.
 _FILES = ("pyproject.toml", "setup.cfg", "tox.ini")
@@ -129,12 +129,22 @@ def _project_files(context: CodeContext) -> dict[str, str]:
     return read_texts(context, [p for p in (*_FILES, *_REQUIREMENT_FILES) if workspace.exists(p)])
 
 
+def project_requirements(context: CodeContext) -> frozenset[str]:
+    """The distributions the project lists among its requirements (PEP 503 names), read
+    once per run's workspace: its pytest plugins here, its type checker for the lint
+    agent (:mod:`remora.code.lint.type_checks`)."""
+    return context.kept(
+        "project requirements",
+        lambda: frozenset(declared_requirements(_project_files(context))),
+    )
+
+
 def plugin_args(context: CodeContext) -> list[str]:
     """``-p MODULE`` for each installed pytest plugin the project declares, read once per
     run's workspace."""
 
     def args() -> list[str]:
-        declared = declared_requirements(_project_files(context))
+        declared = project_requirements(context)
         modules = [module for dist, module in installed_plugins() if dist in declared]
         return [arg for module in modules for arg in ("-p", module)]
 
