@@ -8,11 +8,20 @@ such tests to be taken out). An annotation takes None when it has no annotation,
 default is ``None``, or it is (once its aliases are put in) ``None``, ``Optional``, a
 union with ``None``, ``Any``, ``object``, ``Hashable``, a ``Literal`` holding ``None``, or a
 name bound to a call (``T = TypeVar("T")``). Read with :mod:`ast`; nothing is imported.
+
+A generic alias given its type arguments (``pairs: Many[str]`` with ``Many =
+Union[Set[T], Sequence[T]]``) stands for its text with each type variable, in the
+order they first appear, replaced by the argument in its place (``Union[Set[str],
+Sequence[str]]``), as ``typing`` substitutes them; a type variable itself stands for its
+``bound``, its constraints as a union, or ``Any`` (what it may be given). Put in as plain
+names instead, ``Many[T]`` read as ``Union[...][TypeVar('T')]``, which no value fits: the
+search tried the parameter with None alone.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -72,18 +81,78 @@ def project_aliases(context: CodeContext) -> dict[str, str]:
     return {**found, **module_aliases(tree)}
 
 
+def _type_variable(tree: ast.expr) -> bool:
+    return isinstance(tree, ast.Call) and head_name(tree.func) == "TypeVar"
+
+
+def _type_variable_meaning(call: ast.Call) -> ast.expr:
+    """What a ``TypeVar(...)`` may be given: its bound, its constraints' union, or Any."""
+    bound = next((k.value for k in call.keywords if k.arg == "bound"), None)
+    if isinstance(bound, ast.Constant) and isinstance(bound.value, str):  # bound="Node"
+        return parsed_annotation(bound.value) or ast.Name("Any", ast.Load())
+    if bound is not None:
+        return bound
+    constraints = call.args[1:]
+    if constraints:
+        items = constraints[0] if len(constraints) == 1 else ast.Tuple(constraints, ast.Load())
+        return ast.Subscript(ast.Name("Union", ast.Load()), items, ast.Load())
+    return ast.Name("Any", ast.Load())
+
+
+def _position(node: ast.expr) -> tuple[int, int]:
+    return (node.lineno, node.col_offset)
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, replacements: Mapping[str, ast.expr]) -> None:
+        self.replacements = replacements
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return copy.deepcopy(self.replacements.get(node.id, node))
+
+
 class _PutAliases(ast.NodeTransformer):
     def __init__(self, aliases: Mapping[str, str]) -> None:
         self.aliases = aliases
 
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        text = self.aliases.get(node.id)
+    def _parsed(self, name: str) -> ast.expr | None:
+        text = self.aliases.get(name)
         if text is None:
-            return node
+            return None
         try:
             return python_ast.parse_expression(text)
         except SyntaxError:
+            return None
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        tree = self._parsed(node.id)
+        if tree is None:
             return node
+        if isinstance(tree, ast.Call) and _type_variable(tree):
+            return _type_variable_meaning(tree)
+        return tree
+
+    def _variables(self, tree: ast.expr) -> list[str]:
+        """The type variables of an alias's text, in the order they first appear."""
+        # ast.walk goes breadth first; typing orders them as they are written.
+        written = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)), key=_position)
+        names = [n.id for n in written]
+        found = [n for n in names if (meaning := self._parsed(n)) and _type_variable(meaning)]
+        return list(dict.fromkeys(found))
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        """``Alias[A, B]``: the alias's text with its type variables replaced by A, B."""
+        tree = self._parsed(node.value.id) if isinstance(node.value, ast.Name) else None
+        ordered = self._variables(tree) if tree is not None else []
+        if tree is None or not ordered:  # ``Vector[int]`` with ``Vector = list``: kept
+            visited = self.generic_visit(node)
+            return visited if isinstance(visited, ast.expr) else node
+        given = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(given) != len(ordered):  # not read as typing would: the alias's text alone
+            return tree
+        arguments = [self.visit(argument) for argument in given]
+        substituted = _Substitute(dict(zip(ordered, arguments, strict=True))).visit(tree)
+        return substituted if isinstance(substituted, ast.expr) else tree
 
 
 def resolved_annotation(annotation: str | None, aliases: Mapping[str, str]) -> str | None:
