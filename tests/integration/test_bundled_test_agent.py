@@ -336,3 +336,30 @@ async def test_the_projects_coverage_settings_do_not_hide_what_the_tests_run(
     assert facts["failed"] == 0 and facts["added"] == found["kept"], facts
     passed = f"{len(found['kept'])} passed"
     assert pytest_on_copy(workspace, tmp_path, "tests/test_tally.py").startswith(passed)
+
+
+async def test_a_procedure_that_changes_its_state_through_a_helper_gets_tests(
+    tmp_path: Path,
+) -> None:
+    # drop() returns nothing and assigns nothing itself: _replace() does. Its tests assert
+    # the instance's state after the call, which the probe reports only when it knows
+    # which attributes the call changes (values/method_state.py).
+    source = (
+        "class Roster:\n"
+        "    def __init__(self, names: list[str]) -> None:\n"
+        "        self._replace(list(names))\n"
+        "\n"
+        "    def _replace(self, names: list[str]) -> None:\n"
+        "        self.names = names\n"
+        "        self.index = {name: i for i, name in enumerate(names)}\n"
+        "\n"
+        "    def drop(self, name: str) -> None:\n"
+        "        self._replace([n for n in self.names if n != name])\n"
+    )
+    root = write_project(tmp_path, {"roster.py": source})
+    node = find_node(root, "roster.py", "Roster.drop")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        text = b.text("test", node, "tests/test_roster.py")
+    assert found["kept"] and found["mutation_after"]["killed"] > 0, found
+    assert "assert roster.names == " in text and "assert roster.index == " in text, text

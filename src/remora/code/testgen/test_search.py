@@ -80,7 +80,8 @@ async def _run_round(
         | ({"owner_args": c.owner_args} if c.owner_args is not None else {})
         for i, c in enumerate(candidates)
     ]
-    observe = observed_attributes(node_call_target(context), node_function(context))
+    text = context.node_file_text()  # a helper's changes are the method's (method_state)
+    observe = observed_attributes(node_call_target(context), node_function(context), text)
     rows, measured = await probe_argument_sets(context, sets, coverage=span.spec(), observe=observe)
     if measured is None:
         return {}, {}, None

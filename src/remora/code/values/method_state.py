@@ -2,7 +2,8 @@
 
 Read with :mod:`ast`; nothing runs here. :func:`changed_attributes` names the
 public attributes a method assigns or mutates (``self.x = ...``, ``self.x +=
-...``, ``self.x[k] = ...``, ``self.x.append(...)``), less those set from a
+...``, ``self.x[k] = ...``, ``self.x.append(...)``), itself or through the methods of
+its class it calls on its instance (``self._replace(kept)``), less those set from a
 clock or a random source; the sandboxed probe reports them after each call and
 :func:`state_asserts` writes the asserts of those whose value has a literal
 form (a collection that has none, by its length).
@@ -12,13 +13,16 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 from remora import python_ast
+from remora.code.parsing import ast_definitions
 from remora.code.values.call_target import CallTarget
 
 __all__ = [
     "changed_attributes",
+    "class_methods",
     "first_parameter",
     "is_self_attribute",
     "observed_attributes",
@@ -91,10 +95,55 @@ def _unstable(node: ast.AST, names: set[str]) -> bool:
     return False
 
 
-def changed_attributes(method: Function) -> list[str]:
+def class_methods(text: str, method: Function) -> dict[str, Function]:
+    """The methods of the class whose body defines ``method`` in ``text``, by name (the last
+    of an ``@overload``ed name: its implementation); empty for a module's function."""
+    for defined in ast_definitions(text):
+        if isinstance(defined, ast.ClassDef) and any(
+            isinstance(item, Function) and (item.name, item.lineno) == (method.name, method.lineno)
+            for item in defined.body
+        ):
+            return {item.name: item for item in defined.body if isinstance(item, Function)}
+    return {}
+
+
+def _called_on_self(method: Function, self_name: str) -> list[str]:
+    """The names of the methods ``method`` calls on its instance (``self._store(...)``)."""
+    return [
+        node.func.attr
+        for node in ast.walk(method)
+        if isinstance(node, ast.Call)
+        and is_self_attribute(node.func, self_name)
+        and isinstance(node.func, ast.Attribute)
+    ]
+
+
+def changed_attributes(
+    method: Function, siblings: Mapping[str, Function] | None = None
+) -> list[str]:
     """The public attributes a method assigns or mutates (``self.x = ...``, ``self.x += ...``,
     ``self.x[k] = ...``, ``self.x.append(...)``), less those set from a clock or a random
-    source (their value differs from run to run)."""
+    source (their value differs from run to run).
+
+    With ``siblings`` (its class's methods by name, :func:`class_methods`), also those the
+    methods it calls on its instance change, and theirs in turn: a method that hands its
+    new state to a helper (``self._replace(kept)``) changes what the helper assigns."""
+    changed: list[str] = []
+    seen: set[str] = set()
+    waiting = [method]
+    while waiting:
+        current = waiting.pop(0)
+        changed += [name for name in _own_changes(current) if name not in changed]
+        self_name = first_parameter(current)
+        for name in _called_on_self(current, self_name) if self_name else []:
+            if siblings and name in siblings and name not in seen and name != method.name:
+                seen.add(name)
+                waiting.append(siblings[name])
+    return changed
+
+
+def _own_changes(method: Function) -> list[str]:
+    """:func:`changed_attributes` of ``method``'s own body."""
     self_name = first_parameter(method)
     if self_name is None:
         return []
@@ -154,8 +203,9 @@ def state_asserts(variable: str, state: dict[str, Any], modules: set[str]) -> li
     return lines
 
 
-def observed_attributes(target: CallTarget, method: Function | None) -> list[str]:
-    """What to report of an instance method's instance after each call: what it changes."""
+def observed_attributes(target: CallTarget, method: Function | None, text: str = "") -> list[str]:
+    """What to report of an instance method's instance after each call: what it changes,
+    through the methods of its class it calls too when ``text`` (its file's) is given."""
     if method is None or (target["kind"], target["method_kind"]) != ("method", "instance"):
         return []
-    return changed_attributes(method)
+    return changed_attributes(method, class_methods(text, method) if text else None)

@@ -1,0 +1,75 @@
+"""What a method changes includes what the methods of its class it calls on its instance
+change (values/method_state.py): a procedure that hands its new state to a helper is
+observed through the attributes the helper assigns."""
+
+from __future__ import annotations
+
+import ast
+
+from remora.code.values.method_state import changed_attributes, class_methods
+
+ROSTER = """
+from typing import overload
+
+
+class Roster:
+    def __init__(self, names):
+        self._replace(list(names))
+
+    def _replace(self, names):
+        self.names = names
+        self.index = {name: i for i, name in enumerate(names)}
+
+    def drop(self, name):
+        self._replace([n for n in self.names if n != name])
+
+    def swap(self, old, new):
+        self.drop(old)
+        self.names.append(new)
+        self._log = (old, new)
+
+    def again(self, times):
+        if times:
+            self.again(times - 1)
+
+    @overload
+    def find(self, name: str) -> int: ...
+    @overload
+    def find(self, name: int) -> str: ...
+    def find(self, name):
+        return self.index[name]
+
+
+def drop(roster, name):
+    roster.drop(name)
+"""
+
+
+def definition(name: str, inside: str = "Roster") -> ast.FunctionDef:
+    tree = ast.parse(ROSTER)
+    scopes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == inside] or [tree]
+    found = [n for n in scopes[0].body if isinstance(n, ast.FunctionDef) and n.name == name]
+    return found[-1]
+
+
+def test_a_method_that_hands_its_state_to_a_helper_changes_what_the_helper_assigns() -> None:
+    siblings = class_methods(ROSTER, definition("drop"))
+    assert changed_attributes(definition("drop")) == []  # its own body assigns nothing
+    assert changed_attributes(definition("drop"), siblings) == ["names", "index"]
+
+
+def test_the_helpers_calls_are_followed_in_turn_and_a_private_attribute_left_out() -> None:
+    siblings = class_methods(ROSTER, definition("swap"))
+    assert changed_attributes(definition("swap"), siblings) == ["names", "index"]
+
+
+def test_a_method_that_calls_itself_is_read_once() -> None:
+    siblings = class_methods(ROSTER, definition("again"))
+    assert changed_attributes(definition("again"), siblings) == []
+
+
+def test_the_class_methods_are_those_of_the_methods_own_class() -> None:
+    methods = class_methods(ROSTER, definition("drop"))
+    assert sorted(methods) == ["__init__", "_replace", "again", "drop", "find", "swap"]
+    assert methods["find"].decorator_list == []  # an overloaded name: its implementation
+    assert class_methods(ROSTER, definition("drop", inside="")) == {}  # a module's function
