@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remora.code.docstring import claims, copied, left_alone
+from remora.code.docstring import claims, copied, left_alone, restating
 from remora.code.parsing import NodeRef, locate, parse
 from review_lib.export import read_index
 from review_lib.labels import LABELS_DIR, change_key, load_labels
@@ -35,6 +35,11 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "copied comment": (copied, "file_comments", lambda *_: ()),
     "returned type": (claims, "unshown_kind", lambda *_: ""),
     "outside place": (claims, "unfounded_places", lambda *_: []),
+    "noun phrase": (claims, "names_a_thing", lambda *_: ""),
+    "unpicked position": (claims, "unpicked_position", lambda *_: ""),
+    "uncounted repeats": (claims, "uncounted_repeats", lambda *_: ""),
+    "removal source": (claims, "unfounded_source", lambda *_: []),
+    "vacuous words": (restating, "vacuous", lambda *_: False),
 }
 RULES = tuple(_OFF)
 

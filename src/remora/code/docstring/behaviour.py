@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from remora.code.parsing import SourceNode, ast_tree, located_definition, per_node
 from remora.code.values.annotations import dotted_name
 
-__all__ = ["BodyFacts", "body_facts"]
+__all__ = ["BodyFacts", "body_facts", "own_nodes"]
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _STREAMS = ("stdout", "stderr")
@@ -58,7 +58,7 @@ def _dotted(node: ast.expr) -> str:
     return "" if any(isinstance(n, ast.Call) for n in ast.walk(node)) else dotted_name(node)
 
 
-def _own_nodes(statements: list[ast.stmt]) -> list[ast.AST]:
+def own_nodes(statements: list[ast.stmt]) -> list[ast.AST]:
     """Every node of the statements, not descending into nested definitions or lambdas."""
     found: list[ast.AST] = []
     stack: list[ast.AST] = list(reversed(statements))
@@ -143,7 +143,7 @@ def body_facts(node: SourceNode) -> BodyFacts:
     returned: list[ast.expr] = []
     self_returns = 0
     conditions: dict[str, list[str | None]] = {}
-    own = _own_nodes(definition.body)
+    own = own_nodes(definition.body)
     for item in own:
         if not isinstance(item, _NESTED):
             for child in ast.iter_child_nodes(item):

@@ -7,9 +7,11 @@ call of what it was given; a builder, whose value returns are all ``return
 self``, returns the instance, not what it sets), a predicate's sense (``a <= b``
 is not "above"), a comparison dunder's comparison (from a fixed table), its
 subject and objects (the node's own words: vocabulary.py; no file or database
-the code never touches), the type it says is returned (returned_kind.py), and a
-copy of another docstring or of a comment (copied.py). Each reason says what was
-wrong, so the model can try again.
+the code never touches, nor a place it removes from), the type it says is returned
+(returned_kind.py), the position and the count it speaks of (extent.py), its form (a
+function's summary says what a call does, not what a thing is) and a copy of another
+docstring or of a comment (copied.py). Each reason says what was wrong, so the model can
+try again.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Callable, Sequence
 
 from remora.code.docstring.behaviour import BodyFacts, body_facts
 from remora.code.docstring.copied import copied_text
+from remora.code.docstring.extent import uncounted_repeats, unpicked_position
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.docstring.returned_kind import unshown_kind
 from remora.code.docstring.sections import documented_parameters
@@ -239,6 +242,49 @@ def _unfounded_target(node: SourceNode, tokens: list[str]) -> str:
     return f"it says the code puts something in {target!r}, which it never names; say where"
 
 
+# Words that end a noun phrase: "from the queue that ...", "from the cache and ...".
+_PHRASE_ENDS = frozenset(
+    str.split(
+        "that which who whose with and or but if when where while by in of to for at on as so"
+    )
+)
+_REMOVING_STEMS = frozenset(
+    stem(w) for w in ("remove", "delete", "drop", "discard", "evict", "erase", "purge", "pop")
+)
+
+
+def _compound_own(word: str, own: frozenset[str]) -> bool:
+    """``word`` is one of the node's own words, by stem or as a part of a compound name
+    ("bowl" of a class ``Fishbowl``)."""
+    root = stem(word)
+    return root in own or (len(root) >= 4 and any(root in o for o in own))
+
+
+def unfounded_source(node: SourceNode, tokens: list[str]) -> list[str]:
+    """The words of what a removal takes from ("remove … from the sorted index") that the
+    code never names: where it removes from is a claim about the code, as where it writes
+    to is (``_unfounded_target``). The phrase after "from" is read up to the word that ends
+    it (that, with, and, ...); general words ("the set", "the list") pass."""
+    at = next((i for i, t in enumerate(tokens) if stem(t) in _REMOVING_STEMS), -1)
+    if at < 0 or "from" not in tokens[at:]:
+        return []
+    phrase: list[str] = []
+    for token in tokens[tokens.index("from", at) + 1 :]:
+        if token in _PHRASE_ENDS:
+            break
+        if token not in _ARTICLES:
+            phrase.append(token)
+    own = own_stems(node)
+    return [
+        t
+        for t in phrase
+        if t.isalpha()
+        and len(t) >= 3
+        and stem(t) not in GENERAL_STEMS
+        and not _compound_own(t, own)
+    ]
+
+
 def _not_optional(node: SourceNode, tokens: list[str]) -> str:
     """Why the summary calls a parameter optional that has no default ('' when it does not)."""
     if "optional" not in tokens:
@@ -255,6 +301,42 @@ def _not_optional(node: SourceNode, tokens: list[str]) -> str:
     for name in required:
         if name_words(name) <= near:
             return f"it says {name} is optional, but it has no default"
+    return ""
+
+
+# How a phrase that names a thing begins: an article or a possessive ("The cache of ..."), an
+# acronym ("HTTP client for ..."), a participle before a noun ("Cached copy of ..."). A
+# function's summary says what a call does, as a command (PEP 257); a noun phrase names
+# what it returns ("A validator that ..." on a factory, a property's "The path to ..."),
+# or, where it returns nothing, other code: its class or its module. A participle before a
+# preposition says when the call happens ("Called when ..."), and imperative verbs that end
+# in -ed are no participles.
+_THING_OPENERS = frozenset({"a", "an", "the", "this", "these", "those", "its", "their"})
+_AFTER_CLAUSE = frozenset(
+    str.split("when whenever by if after before on once for from to with as in at upon while")
+)
+_VERBS_IN_ED = frozenset(
+    str.split(
+        """embed exceed proceed succeed feed seed need speed shed bleed breed shred heed weed"""
+    )
+)
+
+
+def names_a_thing(summary: str) -> str:
+    """The first word of ``summary`` when it opens a noun phrase ('' when it may be a verb):
+    an article or a possessive, an acronym in capitals, a participle in -ed."""
+    words = [w.strip(".,;:!?`'\"()") for w in summary.split()[:2]] + ["", ""]
+    first, low, after = words[0], words[0].lower(), words[1].lower()
+    if low in _THING_OPENERS or (len(first) >= 2 and first.isalpha() and first.isupper()):
+        return first
+    if (
+        low.isalpha()
+        and len(low) > 4
+        and low.endswith("ed")
+        and low not in _VERBS_IN_ED
+        and after not in _AFTER_CLAUSE
+    ):
+        return first
     return ""
 
 
@@ -275,6 +357,13 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         returned = node_returns(node)
         if not (returned["returns_value"] or returned["is_generator"]):
             return f"it says the code returns something, but {name} returns no value"
+    if callable_kind and (opener := names_a_thing(summary)):
+        returned = node_returns(node)
+        if not (returned["returns_value"] or returned["is_generator"]):
+            return (
+                f"it names a thing ({opener!r} …), but {name} returns nothing: it describes "
+                "other code; say what a call does, starting with a verb: 'Move …', 'Clear …'"
+            )
     if callable_kind:
         facts = body_facts(node)
         if name in COMPARISONS and kind == "method" and (wrong := _wrong_comparison(name, tokens)):
@@ -284,9 +373,17 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
             _unsupported_verb(facts, tokens, name),
             _inverted(facts, tokens),
             _unfounded_target(node, tokens),
+            unpicked_position(node, summary),
+            uncounted_repeats(node, summary),
         ):
             if check:
                 return check
+        if source := unfounded_source(node, tokens):
+            listed = ", ".join(repr(w) for w in source[:3])
+            return (
+                f"it says the code removes something from {listed}, which it never names; "
+                "say what it removes and from where"
+            )
     if optional := _not_optional(node, tokens):
         return optional
     if kind_claim := unshown_kind(node, summary):

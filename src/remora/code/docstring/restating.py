@@ -14,7 +14,10 @@ letters in order, from the same first letter), or as a part of a compound name w
 ("line" of ``multiline``). Saying that the node returns a value ("Return …") is
 something the name does not say, unless the name itself is a returning verb
 (``get_…``). The reason says what to write instead, from the body's facts (what it
-returns, what it raises), so the model's one retry can fix it. :func:`repeats_name` is
+returns, what it raises), so the model's one retry can fix it. Words of no subject
+("Refresh the state of the object with the given positional and keyword arguments." on
+``refresh(self, *values, **options)``: "state", and ``*values``/``**options`` by the names
+prose gives them or by their own) add nothing either (:func:`vacuous`). :func:`repeats_name` is
 the same matching for any piece and its one subject (a parameter's text and its name):
 prose.py refuses such a piece before this, the summary's check, which knows the node.
 """
@@ -32,13 +35,24 @@ from remora.code.docstring.sections import documented_parameters
 from remora.code.docstring.vocabulary import GENERAL_STEMS, stem
 from remora.code.parsing import SourceNode, node_returns
 
-__all__ = ["repeats_name", "restating"]
+__all__ = ["repeats_name", "restating", "vacuous"]
 
 # The verbs by which a summary says what a node hands back, by stem: a name made of
 # nouns ("max_days_in_month") does not say it.
 _RETURNING = frozenset(stem(w) for w in RETURNING_VERBS)
 # The longest returned expression a reason quotes.
 _QUOTED = 40
+# Words that say nothing of any particular code: every method changes "the state of the
+# object"; "the behaviour", "the information" name no subject either.
+_VACUOUS = frozenset(
+    stem(w) for w in ("state", "behaviour", "behavior", "information", "functionality")
+)
+# How prose names ``*args`` and ``**kwargs``, whatever they are called: naming them says
+# nothing of what they hold, nor how the arguments go together.
+_VARIADIC = {
+    "var_positional": frozenset({"positional", "argument", "arg"}),
+    "var_keyword": frozenset({"keyword", "argument", "arg", "option"}),
+}
 
 
 def _abbreviates(short: str, word: str) -> bool:
@@ -86,6 +100,21 @@ def _names(node: SourceNode) -> tuple[set[str], set[str], list[set[str]]]:
     )
 
 
+def vacuous(node: SourceNode, word: str) -> bool:
+    """Whether a summary ``word`` says nothing of ``node``: a word of no subject ("state"),
+    or a name for its ``*args`` or ``**kwargs`` ("keyword arguments")."""
+    if stem(word) in _VACUOUS:
+        return True
+    for parameter in documented_parameters(node).parameters or []:
+        spoken = _VARIADIC.get(parameter["kind"], frozenset())
+        if spoken and (
+            stem(word) in {stem(s) for s in spoken}
+            or any(_matches(k, word) for k in _words(parameter["name"]))
+        ):
+            return True
+    return False
+
+
 def _returns(node: SourceNode) -> bool:
     if node.ref.node_type not in ("function", "method") or node.definition is None:
         return False
@@ -129,7 +158,7 @@ def restating(node: SourceNode, summary: str) -> str:
     for word in tokens:
         if says_return and stem(word) in _RETURNING:
             return ""
-        if any(_matches(k, word) for k in own | owners):
+        if any(_matches(k, word) for k in own | owners) or vacuous(node, word):
             continue
         if any(_matches(k, word) for words in parameters for k in words):
             arguments.add(word)
