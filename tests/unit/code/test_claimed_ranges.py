@@ -30,7 +30,9 @@ _FALSE = {"returned": {"repr": "False", "literal": True}}
 
 def _name(node: str, args: dict[str, object], why: str) -> str:
     row = {**_FALSE, "args": args}
-    return behaviour_name(node, row, why, set(), set(), None, _FUNCTIONS[node])
+    name = behaviour_name(node, row, why, set(), set(), None, _FUNCTIONS[node])
+    assert name is not None
+    return name
 
 
 def test_a_range_the_code_tests_again_is_named_by_the_value() -> None:

@@ -85,18 +85,63 @@ def test_a_returned_value_is_named_by_its_words_or_its_kind() -> None:
     assert behaviour_name("get", found, "typical", used, set()) == "test_get_returns_stock_item"
 
 
-def test_names_stay_unique_and_a_long_condition_is_cut_at_a_word() -> None:
-    used = {"test_ok_returns_true"}
-    assert behaviour_name("ok", {"returned": _seen("True")}, "typical", used, set()) == (
-        "test_ok_returns_true_2"
+def test_a_taken_name_is_told_apart_by_the_call_s_arguments_never_by_a_number() -> None:
+    used: set[str] = set()
+    named: dict[str, dict[str, Any]] = {}
+    one = {"returned": _seen("True"), "args": {"items": ["a"], "strict": True}}
+    assert behaviour_name("ok", one, "typical", used, set(), named=named) == (
+        "test_ok_returns_true"
     )
+    # What differs from the test that took the name says which this one is.
+    two = {**one, "args": {"items": ["a", "b"], "strict": True}}
+    assert behaviour_name("ok", two, "typical", used, set(), named=named) == (
+        "test_ok_when_items_has_2_items_returns_true"
+    )
+    loose = {**one, "args": {"items": ["a"], "strict": False}}
+    assert behaviour_name("ok", loose, "typical", used, set(), named=named) == (
+        "test_ok_when_strict_is_false_returns_true"
+    )
+    # Nothing a name can say tells it apart: no test rather than "test_ok_returns_true_2".
+    again = {**one, "args": {"items": ["c"], "strict": True}}
+    assert behaviour_name("ok", again, "typical", used, set(), named=named) is None
+    assert not any(name[-1].isdigit() for name in used)
+
+
+def test_a_long_condition_keeps_whole_clauses_and_never_ends_on_a_cut_word() -> None:
     long_why = "self_status_is_placed_and_lines_has_one_item_and_more_words_here"
-    name = behaviour_name("cancel", {"raised": {"type": "KeyError"}}, long_why, used, set())
-    assert name.startswith("test_cancel_when_self_status_is_placed_and_lines")
-    assert name.endswith("_raises_key_error")
-    assert len(name) <= 72
-    condition = name.removeprefix("test_cancel_").removesuffix("_raises_key_error")
-    assert long_why.startswith(condition.removeprefix("when_") + "_")
+    name = behaviour_name("cancel", {"raised": {"type": "KeyError"}}, long_why, set(), set())
+    assert name == "test_cancel_when_self_status_is_placed_raises_key_error"
+    # One clause too long for 72 characters is kept whole (a def line still fits in 100),
+    # not cut to "when_self_shelf_has".
+    row = {"returned": _seen("[('oak', 1)]")}
+    name = behaviour_name("read_through_shelf_names", row, "self_shelf_has_key_oak", set(), set())
+    assert name == "test_read_through_shelf_names_when_self_shelf_has_key_oak_returns_one_item"
+    assert len(name) > 72
+    # Longer still: no condition rather than a cut one.
+    far = "self_shelf_has_key_oak_beside_its_pending_one_of_the_same_key"
+    name = behaviour_name("read_through_shelf_names", row, far, set(), set())
+    assert name == "test_read_through_shelf_names_returns_one_item"
+
+
+def test_a_call_that_left_the_state_as_it_found_it_changes_nothing_by_its_name() -> None:
+    empty = {"labels": _seen("[]"), "slots": _seen("{}")}
+    row = {"returned": _seen("None"), "state": empty, "state_before": empty, "args": {"key": "k"}}
+    # Before the probe saw the state before the call: "changes_labels_and_slots".
+    assert behaviour_name("take", row, "typical", set(), set()) == (
+        "test_take_when_self_is_empty_leaves_labels_and_slots_unchanged"
+    )
+    held = {"labels": _seen("['k']"), "slots": _seen("{'k': 0}")}
+    absent = {**row, "state": held, "state_before": held}
+    # On an instance holding something, "take leaves labels unchanged" would say it never
+    # changes them: no name, no test.
+    assert behaviour_name("take", absent, "typical", set(), set()) is None
+    assert behaviour_name("take", absent, "self_lacks_key", set(), set()) == (
+        "test_take_when_self_lacks_key_leaves_labels_and_slots_unchanged"
+    )
+    removed = {**absent, "state": empty}
+    assert behaviour_name("take", removed, "self_holds_key", set(), set()) == (
+        "test_take_when_self_holds_key_changes_labels_and_slots"
+    )
 
 
 def test_an_attribute_still_holding_what_the_instance_was_built_with_is_no_change() -> None:

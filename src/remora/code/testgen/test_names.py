@@ -5,11 +5,15 @@ boundary the code tests: ``when_amount_below_0``, or the value itself where the 
 tests that subject elsewhere too: :mod:`.claimed_ranges`; none for the typical
 arguments), and what the test asserts: ``raises_value_error``,
 ``sets_limit_value`` (the attributes a method assigns; ``changes_items`` for
-one it mutates in place), ``returns_true``, ``returns_11th``, ``returns_text``
-(a string that is not one word; left out where a condition says more:
-``test_quote_when_text_has_number_sign``), ``returns_stock_item``. A method is named
-alone (``test_limit_...``) unless another class of its module has a method of
-the same name (``test_stock_item_add_...``). Read with :mod:`ast`; nothing runs here.
+one it mutates in place, only where it reads otherwise than before the call;
+``when_self_is_empty_leaves_items_unchanged`` where it found nothing to do),
+``returns_true``, ``returns_11th``, ``returns_text`` (a string that is not one word;
+left out where a condition says more: ``test_quote_when_text_has_number_sign``),
+``returns_stock_item``. A method is named alone (``test_limit_...``) unless another
+class of its module has a method of the same name (``test_stock_item_add_...``). A
+name already taken is told apart by the arguments that differ, never by a number; a
+long condition loses whole clauses, never half of one. Read with :mod:`ast`; nothing
+runs here.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 # The arguments' reasons that say nothing about a condition (derived, not chosen).
 _PLAIN_REASONS = {"typical", "varied_arguments", "doc", "as_called"}
 _MAX_NAME = 72
+# A name whose one condition does not fit in _MAX_NAME may run to this (a def line of 100).
+_MAX_WHOLE = 92
 # A returned string longer than this is not spelled out in the name.
 _MAX_WORD = 16
 # Outcomes that name no behaviour (reviewers: "'returns_text' says nothing"): left out of
@@ -94,15 +100,48 @@ def _unchanged(seen: dict[str, Any], before: Any) -> bool:
         return False
 
 
+def _readable(seen: dict[str, Any]) -> bool:
+    return bool(seen.get("literal")) or isinstance(seen.get("length"), int)
+
+
+def _same(seen: dict[str, Any], before: dict[str, Any] | None) -> bool:
+    """Whether an attribute reads after the call as it read before it (the probe's
+    ``state_before``): a test may not say the call changed it."""
+    if not before:
+        return False
+    keys = ("repr", "literal", "length")
+    return all(seen.get(k) == before.get(k) for k in keys) and _readable(seen)
+
+
+def _all_empty(before: dict[str, Any]) -> bool:
+    """Whether every attribute observed before the call was an empty collection."""
+    for seen in before.values():
+        if seen.get("length") == 0:
+            continue
+        try:
+            value = python_ast.literal_eval(seen["repr"]) if seen.get("literal") else None
+        except (ValueError, SyntaxError):
+            return False
+        if not isinstance(value, list | tuple | dict | set | str) or value:
+            return False
+    return bool(before)
+
+
 def _state_words(row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any]) -> str:
     built = row.get("owner_args", owner_args)
-    changed = [
-        name
-        for name, seen in (row.get("state") or {}).items()
-        if (seen.get("literal") or isinstance(seen.get("length"), int))
-        and not (name in built and _unchanged(seen, built[name]))
-    ][:2]
+    state = {name: seen for name, seen in (row.get("state") or {}).items() if _readable(seen)}
+    before = row.get("state_before")
+    if isinstance(before, dict):  # seen before the call: a change is what differs from it
+        changed = [name for name, seen in state.items() if not _same(seen, before.get(name))]
+    else:
+        changed = [
+            n for n, seen in state.items() if not (n in built and _unchanged(seen, built[n]))
+        ]
+    changed = changed[:2]
     if not changed:
+        if state and isinstance(before, dict) and (row.get("returned") or {}).get("repr") == "None":
+            # a procedure that found nothing to do: the test pins that it left the state be
+            return f"leaves_{'_and_'.join(snake_name(n) for n in list(state)[:2])}_unchanged"
         return ""
     verb = "sets" if all(name in assigned for name in changed) else "changes"
     return f"{verb}_{'_and_'.join(snake_name(name) for name in changed)}"
@@ -129,6 +168,29 @@ def _outcome(row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any]
     return f"returns_{snake_name(str(returned.get('type') or 'value'))}"
 
 
+def _fitted(node: str, condition: str, outcome: str) -> str | None:
+    """The name with as many of the condition's clauses (``a_and_b``) as fit, whole; None
+    where not even the first fits: a clause cut short (``when_self_shelf_has``) says
+    nothing a reader can follow."""
+    clauses = condition.removeprefix("when_").split("_and_")
+    for count in range(len(clauses), 0, -1):
+        kept = "_and_".join(clauses[:count])
+        words = f"when_{kept}" if condition.startswith("when_") else kept
+        name = "_".join(p for p in (f"test_{node}", words, outcome) if p)
+        if len(name) <= _MAX_NAME or (count == 1 and len(name) <= _MAX_WHOLE):
+            return name
+    return None
+
+
+def _argument_words(name: str, value: Any) -> str:
+    """A call's argument as a condition: ``key_is_b``, ``items_is_empty``, ``items_has_2_items``;
+    "" for a value whose words say nothing (an object, a long text)."""
+    if isinstance(value, list | tuple | set | frozenset | dict):
+        return f"{name}_is_empty" if not value else f"{name}_has_{label(list(value))}"
+    words = label(value)
+    return "" if words in ("value", "text") else f"{snake_name(name)}_is_{words}"
+
+
 def behaviour_name(
     node: str,
     row: dict[str, Any],
@@ -137,29 +199,49 @@ def behaviour_name(
     assigned: set[str],
     owner_args: dict[str, Any] | None = None,
     function: Function | None = None,
-) -> str:
+    named: dict[str, dict[str, Any]] | None = None,
+) -> str | None:
     """``test_<node>[_<condition>]_<outcome>`` for a probed call (``row``), unique in
     ``used`` (and added to it); ``assigned``: the attributes the method sets outright;
     ``owner_args``: what its instance is built with, unless the row says (an attribute
     still holding its value there is no change to name); ``function``: the node's ``def``,
     whose tests of the subject say whether a range the condition claims holds
-    (:mod:`.claimed_ranges`)."""
+    (:mod:`.claimed_ranges`). A name already taken is told apart by the call's arguments
+    (``when_key_is_b``), never by a number: those whose words differ from the arguments of
+    the test that took it (``named``: name -> its arguments, filled here; any argument for
+    a name the test file had). None where nothing tells it apart: the test would repeat,
+    by its name, one already there."""
     built = {**row, "owner_args": row.get("owner_args", owner_args or {})}
     condition = _condition(why, built, function)
     outcome = _outcome(row, assigned, owner_args or {})
     if condition and outcome in _VACUOUS:  # the condition says more than "returns_text"
         outcome = ""
-    parts = [part for part in (f"test_{node}", condition, outcome) if part]
-    name = "_".join(parts)
-    if len(name) > _MAX_NAME and condition:  # the condition gives way first
-        room = max(_MAX_NAME - len(f"test_{node}__{outcome}"), 8)
-        cut = condition[: room + 1]
-        cut = cut.rsplit("_", 1)[0] if len(cut) > room else cut  # whole words only
-        name = f"test_{node}_{cut}_{outcome}"
-    base, number = name, 2
-    while name in used:
-        name, number = f"{base}_{number}", number + 1
+    if outcome.startswith("leaves_") and not condition:  # unchanged, but under what?
+        if not _all_empty(row.get("state_before") or {}):
+            return None  # "drop leaves items unchanged" would say drop never changes them
+        condition = "when_self_is_empty"
+    name = _fitted(node, condition, outcome) if condition else f"test_{node}_{outcome}"
+    if name is None:
+        name = f"test_{node}_{outcome}"
+    args = row.get("args") or {}
+    named = {} if named is None else named
+    other = named.get(name)
+    told = [
+        words
+        for n, v in args.items()
+        if (words := _argument_words(n, v))
+        and (other is None or n not in other or words != _argument_words(n, other[n]))
+    ]
+    current = condition
+    for extra in told:
+        if name not in used:
+            break
+        current = f"{current}_and_{extra}" if current else f"when_{extra}"
+        name = _fitted(node, current, outcome) or name
+    if name in used:
+        return None
     used.add(name)
+    named[name] = dict(args)
     return name
 
 

@@ -59,6 +59,7 @@ from remora.code.testgen.test_results import ModelAsk, TestSearch
 from remora.code.testgen.written_tests import observed_piece
 from remora.code.values import (
     Candidate,
+    empty_variadic_call,
     greedy_cover,
     host_candidates,
     node_function,
@@ -193,6 +194,7 @@ async def search_tests(
     names, node = module_names(text), node_words(target, text)
     owner_args = owner_arguments(context, target)
     used = taken_names(_tests_of(context, path))
+    given: dict[str, dict[str, Any]] = {}  # each name given here, and its call's arguments
     function = node_function(context)
     assigned = assigned_attributes(function)
     procedure = is_procedure(context)
@@ -207,7 +209,11 @@ async def search_tests(
         row = with_fixed_words(rows[name], text, context.bound_node().file_path)
         holds = _claim_holds(context, row, claims.get(candidates[name].why))
         why = candidates[name].why
-        test = behaviour_name(node, row, why, used, assigned, owner_args, function)
+        if empty_variadic_call(target, row.get("args") or {}):
+            continue  # ``union()``: a method whose point is its arguments, given none
+        test = behaviour_name(node, row, why, used, assigned, owner_args, function, given)
+        if test is None:
+            continue  # told apart from a test already there by nothing it could name
         piece = observed_piece(
             target, names, owner_args, row, test, marked=not holds, procedure=procedure
         )

@@ -17,8 +17,10 @@ code (that is :mod:`remora.code.probes`).
   strings a pattern examines (:mod:`.regex_samples`: strings a pattern matches);
 - :mod:`.instance_search`: the instances a method's reads of its own state ask for (with
   one-item collections: :mod:`.collection_items`); :mod:`.method_state`: the state a
-  method changes; :mod:`.attribute_uses`: the attributes a constructor stores from its
-  parameters and the kind the class's uses of each say (a mapping, a callable);
+  method changes; :mod:`.instance_members`: an instance holding elements for a method that
+  looks its argument up in it or compares a collection with it; :mod:`.attribute_uses`:
+  the attributes a constructor stores from its parameters and the kind the class's uses
+  of each say (a mapping, a callable);
 - :mod:`.keyed_arguments`, :mod:`.collection_arguments`, :mod:`.callable_arguments`,
   :mod:`.float_values`: values the code's reads, loops, calls and checks ask for;
   :mod:`.mapping_shapes`: a mapping whose values are of the kind their uses say (a dict
@@ -49,6 +51,7 @@ from remora.code.values.derived_sets import (
 )
 from remora.code.values.host_candidates import host_candidates, node_function
 from remora.code.values.input_search import Candidate, greedy_cover, label
+from remora.code.values.instance_members import empty_variadic_call
 from remora.code.values.instance_search import owner_candidates
 from remora.code.values.method_state import (
     first_parameter,
@@ -74,6 +77,7 @@ __all__ = [
     "arguments_from_text",
     "class_lookup",
     "constructor_of",
+    "empty_variadic_call",
     "first_parameter",
     "greedy_cover",
     "host_candidates",

@@ -40,6 +40,7 @@ __all__ = [
     "attribute_parameters",
     "classes_named",
     "fitted_values",
+    "init_of",
     "stored_kinds",
     "unfit_value",
 ]
@@ -56,7 +57,7 @@ def classes_named(tree: ast.Module) -> dict[str, ast.ClassDef]:
     return {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
 
 
-def _init_of(classes: dict[str, ast.ClassDef], name: str, seen: set[str]) -> Function | None:
+def init_of(classes: dict[str, ast.ClassDef], name: str, seen: set[str]) -> Function | None:
     """The ``__init__`` the class runs: its own, else the first local base's."""
     cls = classes.get(name)
     if cls is None or name in seen:
@@ -66,7 +67,7 @@ def _init_of(classes: dict[str, ast.ClassDef], name: str, seen: set[str]) -> Fun
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == "__init__":
             return stmt
     for base in cls.bases:
-        if isinstance(base, ast.Name) and (found := _init_of(classes, base.id, seen)):
+        if isinstance(base, ast.Name) and (found := init_of(classes, base.id, seen)):
             return found
     return None
 
@@ -78,7 +79,7 @@ def attribute_parameters(
     ``__init__``, else (a dataclass, a NamedTuple) each parameter is its own attribute."""
     tree = python_ast.parse(module_text)
     by_name = {p.name: p for p in parameters if p.kind not in ("var_positional", "var_keyword")}
-    init = _init_of(classes_named(tree), owner.split(".")[-1], set())
+    init = init_of(classes_named(tree), owner.split(".")[-1], set())
     if init is None:
         return dict(by_name)
     self_name = first_parameter(init) or "self"

@@ -7,9 +7,10 @@ each parameter) varied one parameter at a time at each boundary the code tests
 (:mod:`remora.code.values.callable_arguments`) and those holding several values
 (:mod:`remora.code.values.collection_arguments`; a mapping's values of the kind their
 uses say: :mod:`remora.code.values.mapping_shapes`); a method's owner in each state it
-branches on; docstring examples and the project's own calls. A class's constructor
-parameter stored as an attribute its methods use as a mapping or call is one
-(:mod:`remora.code.values.attribute_uses`).
+branches on, and holding elements where the method looks its argument up in it
+(:mod:`remora.code.values.instance_members`); docstring examples and the project's own
+calls. A class's constructor parameter stored as an attribute its methods use as a
+mapping or call is one (:mod:`remora.code.values.attribute_uses`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from remora.code.values.derived_sets import argument_sets, literal_default
 from remora.code.values.float_values import non_finite_values
 from remora.code.values.input_search import Candidate, boundary_search, vary
 from remora.code.values.input_sources import derived_locals, local_constants, module_constants
+from remora.code.values.instance_members import empty_variadic_call, member_candidates
 from remora.code.values.instance_search import owner_candidates, state_boundaries
 from remora.code.values.keyed_arguments import fitted_arguments
 from remora.code.values.mapping_shapes import mapping_samples
@@ -150,6 +152,9 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = [replace(c, edge=c.why in edges) for c in vary(base, values)]
     candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
+    # An instance holding elements, for a parameter looked up in it or holding such elements.
+    members, of_elements = member_candidates(target, function, text, base, owner, lookup)
+    candidates += members
     # The other derived sets (defaults, alternative, edge values) vary every parameter at once.
     words = {"typical": "varied_arguments"}
     candidates += [
@@ -165,5 +170,8 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         for c in candidates
         if excluded_value(function, params, c.args, lookup, module, aliases) is None
         and unfit_value(c.args, stored) is None
+        and not empty_variadic_call(target, c.args)
+        # a value of elements from no source but the instance's own is a placeholder
+        and (c in members or c.why in ("doc", "as_called") or not set(of_elements) & set(c.args))
     ]
     return fits[:MAX_CANDIDATES]

@@ -111,7 +111,7 @@ def label(value: Any) -> str:
     if value == CALLABLE_SAMPLE:
         return str(CALLABLE_SAMPLE["__callable__"])
     if isinstance(value, list | dict):
-        return "empty" if not value else f"{len(value)}_items"
+        return {0: "empty", 1: "one_item"}.get(len(value), f"{len(value)}_items")
     return "value"
 
 

@@ -292,6 +292,8 @@ def _probe_entry(
         owner_args = entry["owner_args"] if own_owner else request["owner_args"]
         target, problem = _target({**request, "owner_args": owner_args}, module)
     call = bool(request["call"]) and problem is None
+    # What the instance held before the call: a test may say "changes" only of what differs.
+    before = _state(target, list(request.get("observe") or [])) if call else {}
     switch_context(str(entry.get("name", "")))
     timeout_s, drain = float(request["timeout_s"]), bool(request.get("drain"))
     outcome = _probe_set(target, entry, module, call, timeout_s, drain)
@@ -301,6 +303,7 @@ def _probe_entry(
         outcome["bind_error"] = f"the instance could not be built: {problem}"
     if outcome["called"] and request.get("observe"):
         outcome["state"] = _state(target, list(request["observe"]))
+        outcome["state_before"] = before
     return outcome
 
 

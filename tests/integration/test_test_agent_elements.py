@@ -1,0 +1,97 @@
+"""The test search on a class of elements: real probes in the sandbox, no model.
+
+Made-up project: a ``Shelf`` filled from its constructor's ``labels``. ``take`` does its
+work only for a label the shelf holds; ``within`` and ``minus`` compare another
+collection's labels with its own, ``merge`` puts them in. Before: ``take`` was tried on an
+empty shelf only and its test named "changes order and where" though nothing changed;
+``within`` got the string "sample other", ``merge`` a string read letter by letter, and
+``minus()`` a test of its call with nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bundled_agents_support import bench, find_node, write_project
+
+pytestmark = pytest.mark.integration
+
+SHELF = """\
+class Shelf:
+    def __init__(self, labels=None):
+        self.order = []
+        self.where = {}
+        if labels is not None:
+            for label in labels:
+                self.put(label)
+
+    def __iter__(self):
+        return iter(self.order)
+
+    def __contains__(self, label):
+        return label in self.where
+
+    def put(self, label):
+        if label not in self.where:
+            self.where[label] = len(self.order)
+            self.order.append(label)
+
+    def take(self, label):
+        if label in self:
+            del self.order[self.where.pop(label)]
+            self.where = {kept: at for at, kept in enumerate(self.order)}
+
+    def within(self, other):
+        return all(label in other for label in self)
+
+    def minus(self, *groups):
+        if groups:
+            gone = set().union(*map(set, groups))
+            return [label for label in self if label not in gone]
+        return list(self)
+
+    def merge(self, more):
+        for label in more:
+            self.put(label)
+"""
+
+
+async def _search(root: Path, qualname: str) -> tuple[dict[str, Any], str]:
+    node = find_node(root, "shelf.py", qualname)
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        path = "tests/test_shelf.py"
+        text = b.text("test", node, path) if found["kept"] else ""
+        return found, text
+
+
+async def test_a_looked_up_argument_is_one_the_shelf_holds_and_no_name_claims_a_change(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path, {"shelf.py": SHELF})
+    found, text = await _search(root, "Shelf.take")
+    assert "test_take_when_self_holds_label_changes_order_and_where" in found["kept"], found
+    assert "shelf = Shelf(labels=[" in text
+    # The call that found nothing to take says so, and under what condition.
+    for name in found["kept"]:
+        assert "changes" in name or "unchanged" in name, name
+        assert not re.search(r"_\d+$", name), name
+    assert "test_take_changes" not in text
+
+
+async def test_a_collection_of_elements_is_drawn_from_the_shelf_s_and_never_a_string(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path, {"shelf.py": SHELF})
+    within, within_text = await _search(root, "Shelf.within")
+    assert within["kept"], within
+    assert "sample other" not in within_text and "other=[" in within_text
+    minus, minus_text = await _search(root, "Shelf.minus")
+    assert minus["kept"], minus
+    assert "shelf.minus()" not in minus_text and "shelf.minus([" in minus_text, minus_text
+    merge, merge_text = await _search(root, "Shelf.merge")
+    assert merge["kept"], merge
+    assert 'more="' not in merge_text and "more=[" in merge_text
