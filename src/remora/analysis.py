@@ -46,6 +46,7 @@ from remora.coordinator import (
     parse_operations,
     plan_operations,
 )
+from remora.coordinator.main_loop import run_main
 from remora.coordinator.rejections import RerunPlan
 from remora.coordinator.shard_parent import run_shards
 from remora.coordinator.shards import plan_shards
@@ -385,4 +386,4 @@ def analyze(
         force=force,
         auto_accept=auto_accept,
     )
-    return _run_to_end(lambda: asyncio.run(run_async))
+    return _run_to_end(lambda: run_main(run_async))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ from remora.coordinator import (
     ProgressSink,
     watch_loop,
 )
+from remora.coordinator.main_loop import run_main
 from remora.coordinator.rejections import rerun_plan
 from remora.discovery import CSTNode
 from remora.discovery.changed_nodes import discover_changed
@@ -227,7 +227,7 @@ def analyze_command(
         show_bar = output_format is OutputFormat.table and err_console.is_terminal
         progress: ProgressSink = RichProgress(err_console) if show_bar else NullProgress()
         try:
-            report, faulted = asyncio.run(
+            report, faulted = run_main(
                 analysis.run(
                     plan,
                     result,
@@ -350,7 +350,7 @@ def watch_command(
             highlight=False,
         )
         try:
-            asyncio.run(_watch(plan, index, auto_accept, first))
+            run_main(_watch(plan, index, auto_accept, first))
         except KeyboardInterrupt:
             err_console.print("stopped watching")
             raise typer.Exit(130) from None

@@ -10,7 +10,6 @@ to ``--api-url`` (``GITHUB_API_URL``, default https://api.github.com).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from pathlib import Path
@@ -26,6 +25,7 @@ from remora.cli.export_cmd import ExportFormatOpt, write_export
 from remora.cli.options import SharedOptions, shared_options
 from remora.cli.output import console, err_console
 from remora.coordinator import NullProgress
+from remora.coordinator.main_loop import run_main
 from remora.delivery.export import EXPORT_FORMATS, export_queue
 from remora.delivery.github_api import post_review
 from remora.discovery.changed_nodes import discover_changed
@@ -171,7 +171,7 @@ def register(app: typer.Typer) -> None:
             for warning in found.result.warnings:
                 _print_warning(warning)
             print_picked(found, err_console)
-            report, faulted = asyncio.run(
+            report, faulted = run_main(
                 analysis.run(plan, found.result, progress=NullProgress(), details=False)
             )
         finally:

@@ -8,7 +8,6 @@ error envelope.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
@@ -138,6 +137,7 @@ def run_command(
 ) -> None:
     """Run one tool script in the sandbox and print its result envelope as JSON."""
     from remora.code import load_tool_script
+    from remora.coordinator.main_loop import run_main
     from remora.workspace import WorkspaceStore
 
     inputs = parse_args(args)
@@ -149,7 +149,7 @@ def run_command(
     fresh = workspace is None
     ws = store.create("tool", _workspace_id(script)) if workspace is None else store.open(workspace)
     try:
-        envelope, faulted = asyncio.run(_run(script, inputs, ws, bound, config))
+        envelope, faulted = run_main(_run(script, inputs, ws, bound, config))
         changed = ws.changed_files()
     finally:
         ws.close()

@@ -36,6 +36,7 @@ from remora.agents import AgentRegistry
 from remora.config import ModelConfig
 from remora.config.loading import LoadedConfig
 from remora.coordinator.batch import Coordinator
+from remora.coordinator.main_loop import run_main
 from remora.coordinator.provider_pool import ProviderFactory
 from remora.coordinator.report import ProgressSink, TaskOutcome
 from remora.coordinator.shards import ShardSpec, jobs_per_process, nodes_by_file
@@ -240,7 +241,7 @@ def main(argv: list[str]) -> NoReturn:
         spec: ShardSpec = pickle.loads(Path(argv[0]).read_bytes())
         channel = Channel(spec.progress_fd)
         warnings.showwarning = _show_warning
-        faulted = asyncio.run(_run(spec, channel, parent))
+        faulted = run_main(_run(spec, channel, parent))
         _ending()
         channel.send({"t": "end", "faulted": faulted})
         code = 0

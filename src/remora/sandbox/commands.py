@@ -17,10 +17,8 @@ costs far more than the command. Writing there fails (a read-only file system).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -30,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from remora.sandbox.ending import end_process, end_sandbox, start_in_group
 from remora.sandbox.envelope import ExternalRefused
 from remora.sandbox.isolation import SandboxUnavailable, bwrap_argv, sandbox_problem
 from remora.workspace import sync
@@ -155,34 +154,6 @@ async def _talk(
     )
     await proc.wait()
     return out, err
-
-
-def _kill_group(proc: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-
-
-# How long a cancelled command's end is waited for once its group is killed.
-_END_WAIT_S = 5.0
-
-
-async def _end(proc: asyncio.subprocess.Process) -> None:
-    """Kill a cancelled command's group, close its input and wait for it to end, at most
-    ``_END_WAIT_S``: asyncio reports the end only once every pipe is closed, and a
-    sandboxed process that outlived bwrap (killed as it started its child) can keep them
-    open; a cancelled run must end whatever that process does."""
-    _kill_group(proc)
-    if proc.stdin is not None:
-        proc.stdin.close()
-    try:
-        await asyncio.wait_for(proc.wait(), _END_WAIT_S)
-    except TimeoutError:
-        warnings.warn(
-            f"a cancelled command (pid {proc.pid}) still held its pipes {_END_WAIT_S:g}s "
-            "after its process group was killed; left to the system",
-            RuntimeWarning,
-            stacklevel=2,
-        )
 
 
 UNSANDBOXED_NOTE = (
@@ -318,6 +289,7 @@ async def run_command(
         launch, sandboxed = await asyncio.to_thread(
             _launcher, executable, argv[1:], base, project, allow_unsandboxed, shared
         )
+        bwrap_folder = base if sandboxed else None  # named by its bwrap's arguments
         home.mkdir()
         tmp.mkdir()
         if shared is not None and sandboxed:
@@ -325,25 +297,13 @@ async def run_command(
         else:
             await asyncio.to_thread(sync.materialize, ws, project)
         started = time.monotonic()
-        spawn = asyncio.ensure_future(
-            asyncio.create_subprocess_exec(
-                *launch,
-                cwd=project,
-                env=command_env(home, tmp),
-                stdin=subprocess.DEVNULL if input_data is None else subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )  # its own group, so a timeout kills bwrap, and with it the sandbox's processes
+        proc = await start_in_group(
+            launch,
+            bwrap_folder,
+            cwd=project,
+            env=command_env(home, tmp),
+            stdin=subprocess.DEVNULL if input_data is None else subprocess.PIPE,
         )
-        try:
-            proc = await asyncio.shield(spawn)
-        except asyncio.CancelledError:
-            # Cancelled while it started (Ctrl-C): the start ends first, then the group.
-            # asyncio's own clean-up of a cancelled start kills bwrap alone and waits for
-            # pipes that a sandbox living on holds open: the loop's close hung forever.
-            await _end(await spawn)
-            raise
         timed_out = False
         talk = asyncio.ensure_future(_talk(proc, input_data, 4 * stdout_chars))
         try:
@@ -351,12 +311,13 @@ async def run_command(
                 await asyncio.wait_for(asyncio.shield(talk), timeout_s)
             except TimeoutError:
                 timed_out = True
-                _kill_group(proc)  # the pipes close as the sandbox's processes die
+                end_sandbox(proc.pid, bwrap_folder)  # the pipes close with it
             (stdout, out_dropped), (stderr, err_dropped) = await talk
         finally:
-            if proc.returncode is None:  # cancelled from outside
+            if not talk.done():  # cancelled from outside
                 talk.cancel()
-                await _end(proc)
+                await asyncio.wait([talk])  # its reads end before end_process reads the rest
+                await end_process(proc, bwrap_folder)
         changed: list[str] = []
         if absorb and not timed_out:
             changed = await asyncio.to_thread(sync.absorb, ws, project)

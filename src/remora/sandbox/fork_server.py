@@ -31,13 +31,10 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import contextlib
 import functools
 import itertools
 import json
-import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -55,6 +52,7 @@ from remora.sandbox.commands import (
     read_only_mounts,
     run_command,
 )
+from remora.sandbox.ending import end_sandbox, start_in_group, wait_ended
 from remora.sandbox.fork_server_child import frame
 from remora.sandbox.isolation import bwrap_argv, find_sandbox_problem
 
@@ -123,15 +121,9 @@ class ForkServer:
             bwrap, self.base, sys.executable, ["-c", code], self.project, self._mounts
         )
         _LIVE[id(self)] = self
-        self.proc = await asyncio.create_subprocess_exec(
-            *argv,
-            cwd=self.project,
-            env=command_env(home, tmp),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )  # its own group: killing it kills bwrap, and the sandbox with it
+        self.proc = await start_in_group(
+            argv, self.base, cwd=self.project, env=command_env(home, tmp), stdin=subprocess.PIPE
+        )
         self.tasks = [asyncio.create_task(self._answers()), asyncio.create_task(self._errors())]
         return self
 
@@ -202,33 +194,27 @@ class ForkServer:
 
     async def close(self) -> None:
         """Ends the server and its children, and removes its folder."""
-        _LIVE.pop(id(self), None)
         proc = self.proc
         try:
             if proc is not None:
                 if proc.stdin is not None:
                     proc.stdin.close()  # the server kills its children and exits
-                try:
-                    await asyncio.wait_for(proc.wait(), CLOSE_S)
-                except TimeoutError:
-                    _kill(proc.pid)
-                    await proc.wait()
+                if not await wait_ended(proc, CLOSE_S):
+                    end_sandbox(proc.pid, self.base)
+                    await wait_ended(proc, CLOSE_S)
             # Its readers end with it; asyncio.run may have cancelled them already.
             await asyncio.gather(*self.tasks, return_exceptions=True)
         finally:
+            if proc is None or proc.returncode is not None:  # else the exit hook kills it
+                _LIVE.pop(id(self), None)
             self.gone = True
             await asyncio.to_thread(shutil.rmtree, self.base, True)
 
     def kill_now(self) -> None:
         """At interpreter exit, without an event loop: the sandbox killed, the folder removed."""
         if self.proc is not None and self.proc.returncode is None:
-            _kill(self.proc.pid)
+            end_sandbox(self.proc.pid, self.base)
         shutil.rmtree(self.base, ignore_errors=True)
-
-
-def _kill(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGKILL)
 
 
 _SERVERS: dict[tuple[asyncio.AbstractEventLoop, Path], ForkServer] = {}

@@ -11,7 +11,6 @@ and the project root, so an edited setting (``remora watch``) runs ruff again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import time
@@ -22,6 +21,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.lint.project_rules import not_the_projects
 from remora.sandbox.commands import resolve_executable
+from remora.sandbox.ending import end_process, start_in_group
 
 __all__ = ["ruff_json", "start_ruff"]
 
@@ -64,35 +64,22 @@ def _settings_stamp(root: Path, path: str) -> tuple[int, ...]:
 
 
 async def _run_ruff(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
-    process = await asyncio.create_subprocess_exec(
-        resolve_executable("ruff"),
-        "check",
-        "--output-format=json",
-        "--no-fix",  # a project's `fix = true` would print the fixed source instead of JSON
-        "--no-cache",
-        "--exit-zero",
-        "--stdin-filename",
-        path,
-        "-",
-        cwd=context.workspace.project_root,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    argv = [resolve_executable("ruff"), "check", "--output-format=json"]
+    # --no-fix: a project's `fix = true` would print the fixed source instead of JSON
+    argv += ["--no-fix", "--no-cache", "--exit-zero", "--stdin-filename", path, "-"]
+    root = context.workspace.project_root
+    process = await start_in_group(argv, None, cwd=root, stdin=asyncio.subprocess.PIPE)
     try:
         out, err = await asyncio.wait_for(
             process.communicate(text.encode("utf-8")), context.sandbox.command_timeout
         )
     except TimeoutError:
-        process.kill()
-        await process.wait()
+        await end_process(process, None)
         raise TimeoutError(f"ruff took longer than {context.sandbox.command_timeout} s") from None
     except asyncio.CancelledError:
         # Ctrl-C: ruff ends with the run; left running, its transport outlived the loop
         # ("Exception ignored in BaseSubprocessTransport.__del__" after exit 130).
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
-        await process.wait()
+        await end_process(process, None)
         raise
     if process.returncode != 0:
         raise RuntimeError(f"ruff failed on {path}: {err.decode(errors='replace')[:400]}")
