@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from remora.code.docstring.behaviour import body_facts
-from remora.code.docstring.claims import comparison_summary
+from remora.code.docstring.comparisons import comparison_summary
 from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.pieces import Pieces, check_pieces
 from remora.code.docstring.text import compose

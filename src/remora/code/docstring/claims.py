@@ -5,7 +5,7 @@ judges the words alone): its verb ("Return …" needs a value returned, "Print �
 a call that prints, "Raise …" a ``raise``, "Register …" an item stored, "Run …" a
 call of what it was given; a builder, whose value returns are all ``return
 self``, returns the instance, not what it sets), a predicate's sense (``a <= b``
-is not "above"), a comparison dunder's comparison (from a fixed table), its
+is not "above") and a comparison dunder's comparison (comparisons.py), its
 subject and objects (the node's own words: vocabulary.py; no file or database
 the code never touches, nor a place it removes from), the type it says is returned
 (returned_kind.py), the position and the count it speaks of (extent.py), its form (a
@@ -16,10 +16,10 @@ try again.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Sequence
 
 from remora.code.docstring.behaviour import BodyFacts, body_facts
+from remora.code.docstring.comparisons import COMPARISONS, inverted, wrong_comparison
 from remora.code.docstring.copied import copied_text
 from remora.code.docstring.extent import uncounted_repeats, unpicked_position
 from remora.code.docstring.facts import name_words, word_tokens
@@ -35,19 +35,9 @@ from remora.code.docstring.vocabulary import (
 )
 from remora.code.parsing import SourceNode, node_returns
 
-__all__ = ["COMPARISONS", "comparison_summary", "contradiction"]
+__all__ = ["contradiction"]
 
 RETURNING_VERBS = frozenset({"return", "returns", "get", "gets", "compute", "computes"})
-
-# What each comparison dunder computes (the data model's "rich comparison" methods).
-COMPARISONS = {
-    "__lt__": "less than",
-    "__le__": "less than or equal to",
-    "__gt__": "greater than",
-    "__ge__": "greater than or equal to",
-    "__eq__": "equal to",
-    "__ne__": "not equal to",
-}
 
 # A verb that claims an effect, by stem, and the fact of the body that shows it.
 _EVIDENCE: dict[str, tuple[str, Callable[[BodyFacts], bool]]] = {
@@ -66,24 +56,6 @@ _EVIDENCE: dict[str, tuple[str, Callable[[BodyFacts], bool]]] = {
 }
 _ARTICLES = frozenset({"the", "this", "that", "its", "their", "each", "all", "every", "some"})
 _INSTANCE_WORDS = frozenset({"self", "instance", "itself", "object", "builder", "chain"})
-_NEGATIONS = frozenset({"not", "no", "never", "isn", "aren", "doesn", "don", "nothing"})
-_LESS = frozenset({"below", "less", "fewer", "under", "lower", "smaller", "beneath"})
-_GREATER = frozenset({"above", "greater", "more", "over", "exceed", "exceeds", "higher", "larger"})
-_SAME = frozenset({"equal", "equals", "same", "match", "matches", "identical"})
-_DIFFER = frozenset({"differ", "differs", "different", "unequal", "distinct"})
-_OPS: dict[type[ast.cmpop], str] = {
-    ast.Lt: "less",
-    ast.LtE: "less",
-    ast.Gt: "greater",
-    ast.GtE: "greater",
-    ast.Eq: "same",
-    ast.Is: "same",
-    ast.In: "same",
-    ast.NotEq: "differ",
-    ast.IsNot: "differ",
-    ast.NotIn: "differ",
-}
-_OPPOSITE = {"less": "greater", "greater": "less", "same": "differ", "differ": "same"}
 
 
 def _tokens(text: str) -> list[str]:
@@ -105,103 +77,6 @@ def _unsupported_verb(facts: BodyFacts, tokens: list[str], name: str) -> str:
         if found is not None and not (facts.readable and found[1](facts)):
             return f"it says the code does {verb!r}, but {name} has no {found[0]}; say what it does"
     return ""
-
-
-def _stated_comparison(tokens: list[str]) -> str:
-    """The comparison dunder a summary's words state ('' when none)."""
-    words = set(tokens)
-    negated = bool(words & _NEGATIONS)
-    if "equal" in words and words & _LESS:
-        return "__le__"
-    if "equal" in words and words & _GREATER:
-        return "__ge__"
-    if words & _LESS or "before" in words:
-        return "__lt__"
-    if words & _GREATER or "after" in words:
-        return "__gt__"
-    if words & _DIFFER or (words & _SAME and negated):
-        return "__ne__"
-    if words & _SAME:
-        return "__eq__"
-    return ""
-
-
-def comparison_summary(node: SourceNode) -> str:
-    """The summary of a comparison dunder from the table ('' for any other node)."""
-    name = node.ref.full_name.rsplit(".", 1)[-1]
-    if node.ref.node_type != "method" or name not in COMPARISONS:
-        return ""
-    parameters = body_facts(node).parameters
-    if len(parameters) != 2:
-        return ""
-    return f"Return whether this instance is {COMPARISONS[name]} ``{parameters[1]}``."
-
-
-def _wrong_comparison(name: str, tokens: list[str]) -> str:
-    stated = _stated_comparison(tokens)
-    if stated == name:
-        return ""
-    wanted = COMPARISONS[name]
-    if not stated:
-        return f"it does not say which comparison {name} is; it is '{wanted}'"
-    return f"it says '{COMPARISONS[stated]}', but {name} is '{wanted}'"
-
-
-def _sides(comparison: ast.Compare) -> tuple[set[str], set[str]]:
-    def words(expression: ast.expr) -> set[str]:
-        found = set()
-        for item in ast.walk(expression):
-            if isinstance(item, ast.Name) and item.id != "self":
-                found |= name_words(item.id)
-            elif isinstance(item, ast.Attribute):
-                found |= name_words(item.attr)
-        return {stem(w) for w in found}
-
-    left, right = words(comparison.left), words(comparison.comparators[0])
-    return left - right, right - left
-
-
-def _inverted(facts: BodyFacts, tokens: list[str]) -> str:
-    """Why the summary says the opposite of the one comparison the predicate returns."""
-    if len(facts.returned) != 1:
-        return ""
-    returned = facts.returned[0]
-    negated = isinstance(returned, ast.UnaryOp) and isinstance(returned.op, ast.Not)
-    compared = returned.operand if isinstance(returned, ast.UnaryOp) and negated else returned
-    if not isinstance(compared, ast.Compare) or len(compared.ops) != 1:
-        return ""
-    sense = _OPS.get(type(compared.ops[0]), "")
-    if negated and sense:
-        sense = _OPPOSITE[sense]
-    words = set(tokens)
-    stemmed = [stem(t) for t in tokens]
-    if sense in ("less", "greater"):
-        said = [s for s, group in (("less", _LESS), ("greater", _GREATER)) if words & group]
-        if len(said) != 1:
-            return ""
-        stated = said[0]
-        left, right = _sides(compared)
-        at_left = [i for i, s in enumerate(stemmed) if s in left]
-        at_right = [i for i, s in enumerate(stemmed) if s in right]
-        if not at_left or not at_right:
-            return ""
-        if at_right[0] < at_left[0]:
-            stated = _OPPOSITE[stated]  # "the level exceeds the quantity"
-    elif sense in ("same", "differ"):
-        if words & _SAME:
-            stated = "same"
-        elif words & _DIFFER:
-            stated = "differ"
-        else:
-            return ""
-    else:
-        return ""
-    if len(words & _NEGATIONS) % 2:
-        stated = _OPPOSITE[stated]
-    if stated == sense:
-        return ""
-    code = ast.unparse(returned)
-    return f"it says the opposite of what it returns ({code}); say it the right way round"
 
 
 def _builder(facts: BodyFacts, tokens: list[str]) -> str:
@@ -366,12 +241,12 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
             )
     if callable_kind:
         facts = body_facts(node)
-        if name in COMPARISONS and kind == "method" and (wrong := _wrong_comparison(name, tokens)):
+        if name in COMPARISONS and kind == "method" and (wrong := wrong_comparison(name, tokens)):
             return wrong
         for check in (
             _builder(facts, tokens),
             _unsupported_verb(facts, tokens, name),
-            _inverted(facts, tokens),
+            inverted(facts, tokens),
             _unfounded_target(node, tokens),
             unpicked_position(node, summary),
             uncounted_repeats(node, summary),

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.docstring.claims import comparison_summary
+from remora.code.docstring.comparisons import comparison_summary
 from remora.code.docstring.docstring_results import DocstringPrompt, PromptText
 from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.summaries import file_docstring_summaries
