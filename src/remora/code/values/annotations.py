@@ -1,5 +1,6 @@
 """An annotation's head, read one way for the whole value search: ``typing.List`` of
-``typing.List[int]``, and the kinds of collection a head names.
+``typing.List[int]``, the alternatives of a union (:func:`union_parts`), and the kinds of
+collection a head names.
 
 Read with :mod:`ast` from the annotation's text; nothing is imported or evaluated.
 """
@@ -15,16 +16,19 @@ __all__ = [
     "MAPPING_HEADS",
     "SEQUENCE_HEADS",
     "annotation_head",
+    "builtin_kind",
     "dotted_name",
     "first_head",
     "head_name",
+    "item_annotations",
     "parsed_annotation",
+    "union_parts",
 ]
 
 # Heads (lower case) of annotations that hold several values, and of those keyed by name.
 SEQUENCE_HEADS = {"list", "sequence", "iterable", "collection", "set", "frozenset", "tuple"}
 SEQUENCE_HEADS |= {"abstractset", "mutablesequence", "iterator"}
-MAPPING_HEADS = {"dict", "mapping", "mutablemapping", "defaultdict", "ordereddict"}
+MAPPING_HEADS = {"dict", "mapping", "mutablemapping", "defaultdict", "ordereddict", "typeddict"}
 # The builtin kinds a parameter's boundaries are read for (input_search's kinds).
 BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
 
@@ -70,14 +74,52 @@ def parsed_annotation(annotation: str | None) -> ast.expr | None:
     return tree
 
 
+def union_parts(tree: ast.expr) -> list[ast.expr]:
+    """The alternatives of ``A | B``, ``Union[A, B]`` and ``Optional[A]`` (its None an
+    ``ast.Constant``), nested ones flattened; ``[tree]`` for any other annotation."""
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.BitOr):
+        return union_parts(tree.left) + union_parts(tree.right)
+    if isinstance(tree, ast.Subscript):
+        head = head_name(tree.value)
+        if head == "Optional":
+            return [*union_parts(tree.slice), ast.Constant(None)]
+        if head == "Union":
+            items = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
+            return [part for item in items for part in union_parts(item)]
+    return [tree]
+
+
 def first_head(annotation: str | None) -> str:
-    """The lower-case head of the annotation's first alternative that is not None."""
+    """The lower-case head of the annotation's first alternative that is not None
+    (``list`` for ``Optional[typing.List[int]]``); "" when there is none."""
     tree = parsed_annotation(annotation)
     if tree is None:
         return ""
-    parts = [tree.left, tree.right] if isinstance(tree, ast.BinOp) else [tree]
-    for part in parts:
+    for part in union_parts(tree):
         name = head_name(part)
         if name and name != "None":
             return name.lower()
     return ""
+
+
+def builtin_kind(annotation: str | None) -> str:
+    """The one of :data:`BUILTIN_KINDS` the annotation's first alternative names (``int``
+    for ``int | None``, ``list`` for ``List[str]``), else ""."""
+    head = first_head(annotation)
+    return head if head in BUILTIN_KINDS else ""
+
+
+def item_annotations(annotation: str | None) -> tuple[str | None, str | None]:
+    """(key, item) annotations of a collection's: ``dict[str, Item]`` -> (str, Item),
+    ``Optional[list[Item]]`` -> (None, Item); two type arguments are read as (key, item),
+    another count as (None, the first); None where it does not say."""
+    tree = parsed_annotation(annotation)
+    if tree is None:
+        return None, None
+    # ``X | None``, ``Optional[X]``: the first alternative that is not None (first_head's)
+    tree = next((part for part in union_parts(tree) if head_name(part) != "None"), tree)
+    if not isinstance(tree, ast.Subscript):
+        return None, None
+    inner = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
+    texts = [ast.unparse(part) for part in inner]
+    return (texts[0], texts[1]) if len(texts) == 2 else (None, texts[0])

@@ -22,7 +22,7 @@ import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from remora.code.values.annotations import head_name, parsed_annotation
+from remora.code.values.annotations import head_name, parsed_annotation, union_parts
 from remora.code.values.collection_arguments import dict_parameters
 from remora.code.values.compared_kinds import compared_kinds
 from remora.code.values.derived_sets import ClassLookup
@@ -85,20 +85,10 @@ def read_attributes(function: Function) -> dict[str, set[str]]:
 
 
 def _heads(annotation: str | None) -> list[str]:
-    """The last names of an annotation's alternatives (``date | None`` -> date, None);
-    empty when it cannot be read."""
+    """The last names of an annotation's alternatives (``date | None``, ``Optional[date]``
+    -> date, None); empty when it cannot be read."""
     tree = parsed_annotation(annotation)
-    if tree is None:
-        return []
-    parts: list[ast.expr] = []
-    stack: list[ast.expr] = [tree]
-    while stack:
-        part = stack.pop()
-        if isinstance(part, ast.BinOp) and isinstance(part.op, ast.BitOr):
-            stack += [part.left, part.right]
-        else:
-            parts.append(part)
-    heads = [head_name(part) for part in parts]
+    heads = [head_name(part) for part in union_parts(tree)] if tree is not None else []
     return heads if all(heads) else []
 
 

@@ -17,7 +17,7 @@ from remora.code.values.annotations import (
     MAPPING_HEADS,
     SEQUENCE_HEADS,
     first_head,
-    parsed_annotation,
+    item_annotations,
 )
 from remora.code.values.derived_sets import ClassLookup, literal_default, sample_value
 from remora.code.values.method_state import is_self_attribute
@@ -86,24 +86,6 @@ def collection_uses(
     return uses
 
 
-def _item_annotations(annotation: str | None) -> tuple[str | None, str | None]:
-    """(key, item) annotations of a collection's: ``dict[str, Item]`` -> (str, Item),
-    ``list[Item] | None`` -> (None, Item); None where it does not say."""
-    tree = parsed_annotation(annotation)
-    if tree is None:
-        return None, None
-    if isinstance(tree, ast.BinOp):  # X | None: the part that is not None
-        parts = [tree.left, tree.right]
-        tree = next(
-            (p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)), tree.left
-        )
-    if not isinstance(tree, ast.Subscript):
-        return None, None
-    inner = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
-    texts = [ast.unparse(part) for part in inner]
-    return (texts[0], texts[1]) if len(texts) == 2 else (None, texts[0])
-
-
 def one_item_values(
     parameter: Parameter, use: CollectionUse, method_args: dict[str, Any], classes: ClassLookup
 ) -> list[tuple[Any, str]]:
@@ -120,7 +102,7 @@ def one_item_values(
         return []
     name = parameter.name
     singular = name[:-1] if name.endswith("s") and len(name) > 3 else name
-    key_annotation, item_annotation = _item_annotations(parameter.annotation)
+    key_annotation, item_annotation = item_annotations(parameter.annotation)
     argument = next((k for k in sorted(use.keys) if k in method_args), "")
     mine = method_args.get(argument)
     if not isinstance(mine, str | int) or isinstance(mine, bool):

@@ -20,6 +20,7 @@ from remora.code.values.annotations import (
     SEQUENCE_HEADS,
     head_name,
     parsed_annotation,
+    union_parts,
 )
 from remora.code.values.parameters import Parameter
 
@@ -127,20 +128,6 @@ def literal_default(source: str | None) -> tuple[bool, Any]:
     return False, None
 
 
-def _union_parts(tree: ast.expr) -> list[ast.expr]:
-    """The alternatives of ``A | B``, ``Optional[A]`` and ``Union[A, B]``."""
-    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.BitOr):
-        return _union_parts(tree.left) + _union_parts(tree.right)
-    if isinstance(tree, ast.Subscript):
-        head = _head(tree.value)
-        if head == "optional":
-            return [*_union_parts(tree.slice), ast.Constant(None)]
-        if head == "union":
-            items = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
-            return [part for item in items for part in _union_parts(item)]
-    return [tree]
-
-
 def _head(tree: ast.expr) -> str:
     """The last name of ``typing.List``/``List``/``list``, lower case."""
     return head_name(tree).lower()
@@ -164,7 +151,7 @@ def _value_for(
     name: str, tree: ast.expr | None, variant: int, classes: ClassLookup, depth: int
 ) -> Any:
     edge = variant >= 2
-    parts = _union_parts(tree) if tree is not None else []
+    parts = union_parts(tree) if tree is not None else []
     if edge and any(_head(p) == "none" for p in parts):
         return None
     real = [p for p in parts if _head(p) != "none"]

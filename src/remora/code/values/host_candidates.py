@@ -22,7 +22,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import located_definition, module_names
-from remora.code.values.annotations import BUILTIN_KINDS
+from remora.code.values.annotations import builtin_kind
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.attribute_uses import fitted_values, stored_kinds, unfit_value
 from remora.code.values.call_sites import doctest_calls
@@ -70,10 +70,10 @@ def _kinds(target: CallTarget) -> dict[str, str]:
     """The builtin type of each parameter, from its annotation or its literal default."""
     kinds: dict[str, str] = {}
     for row in target["parameters"]:
-        annotation = (row.get("annotation") or "").split("|")[0].strip()
+        kind = builtin_kind(row.get("annotation"))
         known, default = literal_default(row.get("default"))
-        if annotation in BUILTIN_KINDS:
-            kinds[row["name"]] = annotation
+        if kind:
+            kinds[row["name"]] = kind
         elif known and default is not None:
             kinds[row["name"]] = type(default).__name__
     return kinds

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from remora import python_ast
-from remora.code.values.annotations import first_head, parsed_annotation
+from remora.code.values.annotations import first_head, item_annotations
 from remora.code.values.attribute_uses import classes_named, init_of
 from remora.code.values.call_target import CallTarget
 from remora.code.values.derived_sets import ClassLookup, sample_value
@@ -192,15 +192,6 @@ def empty_variadic_call(target: CallTarget, args: Mapping[str, Any]) -> bool:
     return variadic and not any(args.get(str(p["name"])) for p in target["parameters"])
 
 
-def _item_annotation(annotation: str | None) -> str | None:
-    """``str`` for ``list[str]`` or ``dict[str, int]`` (a mapping's key): its items."""
-    tree = parsed_annotation(annotation)
-    if not isinstance(tree, ast.Subscript):
-        return None
-    inner = tree.slice.elts[0] if isinstance(tree.slice, ast.Tuple) else tree.slice
-    return ast.unparse(inner)
-
-
 def _type_variables(tree: ast.Module) -> set[str]:
     """The names the module binds to a ``TypeVar(...)``: an element of any type."""
     found: set[str] = set()
@@ -219,7 +210,8 @@ def _elements(
     """Three distinct elements: the instance's two, then one it lacks (``"new tag"``)."""
     singular = parameter.name[:-1] if parameter.name.endswith("s") else parameter.name
     singular = singular or "item"
-    annotation = _item_annotation(parameter.annotation)
+    key, item = item_annotations(parameter.annotation)  # a mapping's key, else its items
+    annotation = key or item
     annotation = None if annotation in type_variables else annotation
     found = [first] if first is not None else []
     for variant in range(2):

@@ -22,10 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from remora import python_ast
-from remora.code.values.annotations import (
-    BUILTIN_KINDS,
-    first_head,
-)
+from remora.code.values.annotations import builtin_kind
 from remora.code.values.attribute_uses import (
     attribute_parameters,
     classes_named,
@@ -115,10 +112,10 @@ def owner_variants(
     readable = {a for a, p in attributes.items() if p.name in owner_args}
     kinds: dict[str, str] = {}
     for attribute in readable:
-        head = first_head(attributes[attribute].annotation)
+        kind = builtin_kind(attributes[attribute].annotation)
         known, default = literal_default(attributes[attribute].default)
-        if head in BUILTIN_KINDS:
-            kinds[f"self_{attribute}"] = head
+        if kind:
+            kinds[f"self_{attribute}"] = kind
         elif known and default is not None:
             kinds[f"self_{attribute}"] = type(default).__name__
         elif uses.get(attributes[attribute].name) == "dict":

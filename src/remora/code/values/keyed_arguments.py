@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from remora import python_ast
+from remora.code.values.annotations import MAPPING_HEADS, first_head
 from remora.code.values.derived_sets import ClassLookup, sample_value
 from remora.code.values.input_search import Candidate, label
 from remora.code.values.parameters import CallParameter
@@ -203,9 +204,6 @@ def attribute_classes(
     return found
 
 
-_MAPPING_HEADS = ("dict", "mapping", "mutablemapping", "typeddict")
-
-
 def fitted_arguments(
     function: Function,
     parameters: Sequence[CallParameter],
@@ -220,8 +218,7 @@ def fitted_arguments(
     mappings = [
         p["name"]
         for p in parameters
-        if not p.get("annotation")
-        or (p["annotation"] or "").split("[")[0].split(".")[-1].lower() in _MAPPING_HEADS
+        if not p.get("annotation") or first_head(p["annotation"]) in MAPPING_HEADS
     ]
     updates = attribute_classes(function, unannotated, names, classes)
     required, fuller = keyed_dicts(function, classes)

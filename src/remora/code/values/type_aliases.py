@@ -29,7 +29,7 @@ from dataclasses import replace
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.import_paths import package_of
-from remora.code.values.annotations import head_name, parsed_annotation
+from remora.code.values.annotations import head_name, parsed_annotation, union_parts
 from remora.code.values.class_lookup import imported_names, project_module_text
 from remora.code.values.input_sources import top_level_bindings
 from remora.code.values.parameters import Parameter
@@ -170,16 +170,6 @@ def resolved_annotation(annotation: str | None, aliases: Mapping[str, str]) -> s
     return annotation if text == annotation else text
 
 
-def _parts(tree: ast.expr) -> list[ast.expr]:
-    """The alternatives of ``A | B`` and ``Union[A, B]`` (an ``Optional`` is kept whole)."""
-    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.BitOr):
-        return _parts(tree.left) + _parts(tree.right)
-    if isinstance(tree, ast.Subscript) and head_name(tree.value) == "Union":
-        items = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
-        return [part for item in items for part in _parts(item)]
-    return [tree]
-
-
 def _takes_none(part: ast.expr) -> bool:
     if isinstance(part, ast.Constant):
         return part.value is None or isinstance(part.value, str)  # a forward reference
@@ -198,7 +188,7 @@ def admits_none(annotation: str | None, default: str | None, aliases: Mapping[st
     if default == "None":
         return True
     tree = parsed_annotation(resolved_annotation(annotation, aliases))
-    return tree is None or any(_takes_none(part) for part in _parts(tree))
+    return tree is None or any(_takes_none(part) for part in union_parts(tree))
 
 
 def resolved_parameters(
