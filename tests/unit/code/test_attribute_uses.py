@@ -26,9 +26,9 @@ from remora.code.values.class_lookup import class_lookup
 from remora.code.values.constructor import constructor_of
 from remora.code.values.derived_sets import argument_sets
 from remora.code.values.instance_search import owner_variants
+from remora.code.values.kind_samples import CALLABLE_SAMPLE
 from remora.code.values.parameters import function_parameters
 from remora.code.values.project_values import owner_arguments
-from remora.code.values.usage_kinds import CALLABLE_SAMPLE
 from remora.config import SandboxConfig
 from remora.discovery import CSTNode, make_node_id
 from remora.workspace import WorkspaceStore

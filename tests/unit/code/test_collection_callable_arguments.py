@@ -25,9 +25,10 @@ from remora.code.probes.programs.call_arguments import built_value, split_argume
 from remora.code.values.call_render import CallRender
 from remora.code.values.call_text import arguments_from_text
 from remora.code.values.callable_arguments import called_parameter_values
-from remora.code.values.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
+from remora.code.values.collection_arguments import collection_values, dict_parameters
 from remora.code.values.float_values import non_finite_values
 from remora.code.values.input_sources import derived_locals
+from remora.code.values.kind_samples import DICT_SAMPLE
 from remora.code.values.parameters import Parameter, parameter_names
 from remora.code.values.project_values import near_miss
 

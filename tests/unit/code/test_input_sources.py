@@ -16,8 +16,9 @@ import pytest
 from remora.code.values.call_sites import call_site_arguments, doctest_calls
 from remora.code.values.input_search import boundary_values
 from remora.code.values.input_sources import derived_locals, fold_constant, module_constants
+from remora.code.values.kind_samples import CALLABLE_SAMPLE
 from remora.code.values.regex_samples import Pattern, pattern_samples
-from remora.code.values.usage_kinds import CALLABLE_SAMPLE, usage_kinds
+from remora.code.values.usage_kinds import usage_kinds
 
 
 def outcomes(source: str, name: str, kinds: dict[str, str] | None = None) -> set[str]:

@@ -9,7 +9,7 @@ code (that is :mod:`remora.code.probes`).
   name in the node's module or one it imports from (:mod:`.class_lookup`);
 - :mod:`.parameters`: a parameter as a caller sees it; :mod:`.call_target`: how a caller
   reaches the node; :mod:`.annotations`: an annotation's head, alternatives and item
-  types, read one way;
+  types, read one way; :mod:`.kind_samples`: one typical and one empty value per kind;
 - :mod:`.input_search`: boundaries the code branches on, and the fewest sets that cover
   the most; :mod:`.input_sources`: the constants and locals behind them;
   :mod:`.paired_boundaries`: boundaries between two parameters (``value < low``);

@@ -24,16 +24,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from remora import python_ast
-from remora.code.values.collection_arguments import DICT_SAMPLE, dict_parameters
+from remora.code.values.collection_arguments import dict_parameters
 from remora.code.values.compared_kinds import asked_about
 from remora.code.values.derived_sets import literal_default
+from remora.code.values.kind_samples import sample
 from remora.code.values.method_state import (
     first_parameter,
     is_self_attribute,
     read_as_parameters,
 )
 from remora.code.values.parameters import Parameter
-from remora.code.values.usage_kinds import CALLABLE_SAMPLE, usage_kind_names
+from remora.code.values.usage_kinds import usage_kind_names
 
 __all__ = [
     "attribute_kinds",
@@ -46,8 +47,7 @@ __all__ = [
 ]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
-# The value a parameter stored as an attribute of each kind gets, and what it is called.
-_SAMPLES: dict[str, Any] = {"dict": DICT_SAMPLE, "callable": CALLABLE_SAMPLE}
+# The kinds read here, and what each is called (a value of one: kind_samples.sample).
 _WORDS = {"dict": "a mapping", "callable": "a callable"}
 _MARKERS = frozenset({"__class__", "__callable__", "__returns__"})
 
@@ -125,7 +125,7 @@ def attribute_kinds(
     return {
         name.removeprefix("self_"): kind
         for name, kinds in seen.items()
-        if len(kinds) == 1 and (kind := next(iter(kinds))) in _SAMPLES
+        if len(kinds) == 1 and (kind := next(iter(kinds))) in _WORDS
     }
 
 
@@ -176,5 +176,5 @@ def fitted_values(args: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str
     fitted = dict(args)
     for name, kind in kinds.items():
         if name in args and not _fits(args[name], kind):
-            fitted[name] = dict(_SAMPLES[kind])
+            fitted[name] = sample(kind)
     return fitted

@@ -1,7 +1,7 @@
 """Arguments for the parameters a function calls, read from its syntax tree (nothing runs).
 
 A parameter the code calls gets the builtin ``str`` by default
-(:data:`remora.code.values.usage_kinds.CALLABLE_SAMPLE`). That reaches one side of a
+(:data:`remora.code.values.kind_samples.CALLABLE_SAMPLE`). That reaches one side of a
 branch at most when the code branches on what the call returns (``if
 predicate(v):``), and none when the code calls it with no argument and uses the
 result as a container (``rv = factory(); rv.update(d)``). Here:
@@ -21,8 +21,8 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
+from remora.code.values.kind_samples import sample
 from remora.code.values.parameters import parameter_names
-from remora.code.values.usage_kinds import CALLABLE_SAMPLE
 
 __all__ = ["called_parameter_values", "truth_tested"]
 
@@ -72,7 +72,7 @@ def called_parameter_values(
             and isinstance(node.value, ast.Name)
             and node.value.id in params
         ):
-            base.setdefault(node.value.id, dict(CALLABLE_SAMPLE))  # ``f.__name__``: a function
+            base.setdefault(node.value.id, sample("callable"))  # ``f.__name__``: a function
         if not isinstance(node, ast.Call):
             continue
         name = _called(node, params)

@@ -24,12 +24,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from remora import python_ast
+from remora.code.values.kind_samples import DICT_SAMPLE
 from remora.code.values.parameters import parameter_names
 
-__all__ = ["DICT_SAMPLE", "collection_values", "dict_parameters", "helpers_given"]
+__all__ = ["collection_values", "dict_parameters", "helpers_given"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
-DICT_SAMPLE: dict[str, Any] = {"a": 1, "b": 0}
 _OTHER_DICT: dict[str, Any] = {"a": 2, "c": 3}
 _MISSING_KEY = "zz"
 _DICT_METHODS = frozenset({"items", "keys", "values", "get", "update", "pop", "setdefault"})

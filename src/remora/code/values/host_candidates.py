@@ -30,7 +30,7 @@ from remora.code.values.call_target import CallTarget
 from remora.code.values.call_text import arguments_from_text
 from remora.code.values.callable_arguments import called_parameter_values
 from remora.code.values.class_lookup import project_class_lookup
-from remora.code.values.collection_arguments import DICT_SAMPLE, collection_values, dict_parameters
+from remora.code.values.collection_arguments import collection_values, dict_parameters
 from remora.code.values.compared_kinds import compared_base
 from remora.code.values.derived_sets import argument_sets, literal_default
 from remora.code.values.float_values import non_finite_values
@@ -39,6 +39,7 @@ from remora.code.values.input_sources import derived_locals, local_constants, mo
 from remora.code.values.instance_members import empty_variadic_call, member_candidates
 from remora.code.values.instance_search import owner_candidates, state_boundaries
 from remora.code.values.keyed_arguments import fitted_arguments
+from remora.code.values.kind_samples import sample
 from remora.code.values.mapping_shapes import mapping_samples
 from remora.code.values.paired_boundaries import paired_boundaries, spread_base
 from remora.code.values.parameters import parameter_names, parameter_of
@@ -114,7 +115,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         base.update(compared_base(function, module, params, base))  # month=2, not "sample month"
         for name in dict_parameters(function, module) & set(base):
             if not base[name] or not isinstance(base[name], dict):
-                base[name] = dict(DICT_SAMPLE)  # a loop over it runs, its values go both ways
+                base[name] = sample("dict")  # a loop over it runs, its values go both ways
         # Values of the kind their uses say (a dict of sets), where no instance was chosen.
         shapes = mapping_samples(function, module).items()
         mappings = {n: s for n, s in shapes if n in base and "__class__" not in base[n]}

@@ -31,10 +31,11 @@ from remora.code.values.input_sources import (
     reads_number,
     substitute,
 )
+from remora.code.values.kind_samples import CALLABLE_SAMPLE, EMPTY, TYPICAL, sample
 from remora.code.values.parameters import parameter_names
 from remora.code.values.regex_arguments import regex_values
 from remora.code.values.solved_values import Solver, anchor_of, is_arithmetic
-from remora.code.values.usage_kinds import CALLABLE_SAMPLE, usage_kind_names
+from remora.code.values.usage_kinds import usage_kind_names
 
 __all__ = [
     "Candidate",
@@ -61,16 +62,6 @@ _WORDS = {
     "@": "at",
 }
 _OPERATOR_WORDS = {"%": "mod", "+": "plus", "-": "minus", "*": "times", "/": "div"}
-_TYPE_SAMPLES: dict[str, Any] = {
-    "int": 1,
-    "float": 1.5,
-    "str": "a",
-    "bool": True,
-    "list": [1],
-    "dict": {"a": 1},
-    "NoneType": None,
-}
-_FALSY = {"int": 0, "float": 0.0, "str": "", "list": [], "dict": {}, "bool": False}
 _MAX_LABEL = 40
 
 
@@ -226,9 +217,9 @@ def _call_values(node: ast.Call, scope: Scope) -> list[tuple[str, Any, str]]:
     if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
         name = scope.parameter_in(node.args[0])
         kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
-        found = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in _TYPE_SAMPLES]
+        found = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in TYPICAL]
         if name is not None and isinstance(node.args[0], ast.Name) and found:
-            same = [(name, _TYPE_SAMPLES[k], f"{name}_is_{k.lower()}") for k in found]
+            same = [(name, sample(k), f"{name}_is_{k.lower()}") for k in found]
             return [*same, _other_type(name, found)]
     if (
         isinstance(func, ast.Attribute)
@@ -256,9 +247,9 @@ def _truth_values(
     if inner.id not in scope.params and not isinstance(scope.derived.get(inner.id), ast.Call):
         return []  # ``x = n - 1; if x:`` is not about a falsy ``n``
     kind = kinds.get(name, "")
-    if kind not in _FALSY:  # nothing says the type: the two falsy values most code meets
+    if kind not in EMPTY:  # nothing says the type: the two falsy values most code meets
         return [(name, None, f"{inner.id}_is_none"), (name, "", f"{inner.id}_is_empty")]
-    falsy, truthy = _FALSY[kind], _TYPE_SAMPLES[kind]  # the derived value may be either
+    falsy, truthy = sample(kind, empty=True), sample(kind)  # the derived value may be either
     return [(name, falsy, f"{inner.id}_is_{label(falsy)}"), (name, truthy, f"{inner.id}_is_set")]
 
 
@@ -285,7 +276,7 @@ def boundary_search(
     outside it (a sample set there shows a boundary: ``code_is_1023``, ``code_above_1023``)."""
     params = parameter_names(function)
     constants = local_constants(function, module_constants(module)) if module else {}
-    usage = {n: k for n, k in usage_kind_names(function).items() if k in _FALSY}
+    usage = {n: k for n, k in usage_kind_names(function).items() if k in EMPTY}
     kinds = {**conversion_kinds(function), **usage, **kinds}
     scope = Scope(params, derived_locals(function, params), constants, kinds)
     anchors = {name: anchor_of(name, kinds.get(name)) for name in params}

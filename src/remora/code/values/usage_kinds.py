@@ -7,19 +7,16 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from remora.code.values.kind_samples import TYPICAL, used_sample
 from remora.code.values.parameters import parameter_names
 
 __all__ = [
-    "CALLABLE_SAMPLE",
     "called_parameters",
     "method_kind",
     "usage_kind_names",
     "usage_kinds",
 ]
 
-# A parameter the code calls, or hands to map/filter or a key=: a builtin that takes any
-# one argument, sent to the probe as this marker and written in a test as its name.
-CALLABLE_SAMPLE = {"__callable__": "str"}
 _TAKES_A_CALLABLE = frozenset({"map", "filter", "sorted", "min", "max", "reduce"})
 
 
@@ -57,13 +54,6 @@ _METHOD_KINDS = {
     "issuperset": "set",
     "isdisjoint": "set",
     "symmetric_difference": "set",
-}
-_KIND_SAMPLES: dict[str, Any] = {
-    "dict": {},
-    "str": "a",
-    "list": [],
-    "int": 1,
-    "callable": CALLABLE_SAMPLE,
 }
 
 
@@ -104,4 +94,4 @@ def usage_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, A
     ``p.lower()`` a string, ``p >> 10`` or ``p & 3`` an integer (first use wins). A set has
     no sample here: ``p.add(x)`` is as often a project object's method."""
     kinds = usage_kind_names(function).items()
-    return {name: _KIND_SAMPLES[kind] for name, kind in kinds if kind in _KIND_SAMPLES}
+    return {name: used_sample(kind) for name, kind in kinds if kind in TYPICAL}
