@@ -7,7 +7,9 @@ call ran once already, in the search's probe, or in a plain pytest run first).
 A test whose outcome differs is dropped. The mutation check
 (:mod:`remora.code.testgen.mutation_check`) then runs the rest, and the file's tests that
 reach the node, against the node's mutants: a test no mutant fails is dropped
-(it would pass whatever the code did there), and the kept set is the smallest
+(it would pass whatever the code did there; one that asserts only that the call returned
+its instance is dropped before it is written: :mod:`remora.code.testgen.identity_asserts`),
+and the kept set is the smallest
 that keeps every line and branch and every killed mutant the candidates reach
 (a greedy set cover over both). Without a matrix to decide by (a node without
 mutants, the check off or failed), coverage alone decides, and the result says so.
@@ -42,6 +44,7 @@ from remora.code.probes import (
     with_pieces,
     written_class,
 )
+from remora.code.testgen.identity_asserts import without_identity_only
 from remora.code.testgen.mutation_check import MutationOutcome, mutation_outcome
 from remora.code.testgen.test_layout import (
     add_package_marker,
@@ -116,7 +119,8 @@ async def write_measured(
     original = context.read_text(path) if context.workspace.exists(path) else None
     # unittest's discovery needs a new test folder to be a package.
     new_folder = new_test_folder(context, path) if written_class(context) else ""
-    result: MeasuredTests = {"kept": [], "dropped": [], "missed": "", "observed": []}
+    pieces, identity_only = without_identity_only(pieces)  # `assert result is obj` alone
+    result: MeasuredTests = {"kept": [], "dropped": identity_only, "missed": "", "observed": []}
     if not pieces:
         return result
     if ran_before:
@@ -124,7 +128,7 @@ async def write_measured(
     else:
         outcome = await add_passing_tests(context, path, pieces)
         kept = outcome["kept"]
-        result["dropped"] = [f"{r['name']} failed: {r['message']}" for r in outcome["refused"]]
+        result["dropped"] += [f"{r['name']} failed: {r['message']}" for r in outcome["refused"]]
     if not kept:
         return result
     # Each test by the name pytest reports it under (``Class::name`` in a TestCase class).

@@ -11,7 +11,8 @@ and for a method left its instance's attributes as they are now. The asserts:
 - a value with a literal form: ``assert result == value`` (``pytest.approx`` for
   a float, ``is`` for None and the booleans);
 - a builder's ``return self``: ``assert result is instance``, beside the attributes
-  it set;
+  it set (or the public properties that read the private ones it set); without
+  them the identity alone pins nothing a maintainer wants kept;
 - an object without a literal form: its own public attributes that have one (or
   a length), never ``isinstance`` alone;
 - a procedure (code that returns no value anywhere): no ``result`` at all, only the
@@ -57,8 +58,10 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
     state = [seen for seen in (row.get("state") or {}).values() if _readable(seen)]
     if procedure:
         return bool(state)
-    if returned.get("literal") or returned.get("is_instance") or state:
+    if returned.get("literal") or state:
         return True
+    if returned.get("is_instance"):  # `return self` alone: an identity every builder has
+        return False
     attributes = returned.get("attributes") or {}
     return isinstance(returned.get("length"), int) or any(
         _readable(seen) for seen in attributes.values()

@@ -143,7 +143,8 @@ def _state_words(row: dict[str, Any], assigned: set[str], owner_args: dict[str, 
             # a procedure that found nothing to do: the test pins that it left the state be
             return f"leaves_{'_and_'.join(snake_name(n) for n in list(state)[:2])}_unchanged"
         return ""
-    verb = "sets" if all(name in assigned for name in changed) else "changes"
+    # A property read for a private attribute the method assigns (``_title``) says ``sets``.
+    verb = "sets" if all({name, f"_{name}"} & assigned for name in changed) else "changes"
     return f"{verb}_{'_and_'.join(snake_name(name) for name in changed)}"
 
 

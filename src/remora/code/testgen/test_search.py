@@ -13,7 +13,9 @@ are the ones observed (marked so, unless the model's own claim was right).
 A call whose test would assert nothing it did (a procedure that changed no
 state a test can read) is no candidate, nor one that raised what the node's own
 code does not (:mod:`remora.code.probes.own_raises`: an empty registry's ``KeyError`` is
-the set-up failing). The kept tests are named for the
+the set-up failing), nor one whose value the builtin the node shadows returns too, and a
+node defined under ``try/except ImportError`` gets none
+(:mod:`remora.code.testgen.shadowed_builtins`). The kept tests are named for the
 behaviour they check (:mod:`remora.code.testgen.test_names`), written and run by pytest
 (a second process, so each kept test has run twice), measured once more under
 coverage and run against the node's mutants (:mod:`remora.code.testgen.kept_tests`): a
@@ -54,6 +56,7 @@ from remora.code.testgen.model_asks import ask_record
 from remora.code.testgen.model_cases import model_candidates
 from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
 from remora.code.testgen.observed_asserts import is_procedure, pins_something
+from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
 from remora.code.testgen.test_names import assigned_attributes, behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
 from remora.code.testgen.written_tests import observed_piece
@@ -99,6 +102,7 @@ async def _run_round(
         and pins_something(row, procedure)
         and raise_is_behaviour(context, target, row)
         and (hands_on or not returns_an_input(row, owner))
+        and not same_as_builtin(target, row)  # `len("abc") == 3`: the builtin's value too
     }
     gains = {name: frozenset(context_units(measured, name)) for name in usable}
     return usable, gains, Coverage.of(measured)
@@ -136,8 +140,14 @@ async def search_tests(
     if caller is not None:
         why = f"a private helper: its tests go through {caller}, the public code that calls it"
         return {"kept": [], "dropped": [], "missed": "", "reason": why, "model_may_add": False}
-    if target["reason"]:
-        return {"kept": [], "dropped": [], "missed": "", "reason": target["reason"]}
+    optional = optional_import_reason(context.node_file_text(), context.bound_node().start_line)
+    if target["reason"] or optional:
+        return {
+            "kept": [],
+            "dropped": [],
+            "missed": "",
+            "reason": target["reason"] or str(optional),
+        }
     remembered = remembered_search(context)
     if remembered is not None:
         # Searched already, and nothing changed since: the same arguments find nothing new.

@@ -31,6 +31,7 @@ from remora.code.probes import (
 )
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.observed_asserts import is_procedure, observed_lines, pins_something
+from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
 from remora.code.testgen.test_names import case_words, node_words
 from remora.code.testgen.test_results import ObservedTests, RefusedPiece, TestPieces
 from remora.code.values import (
@@ -256,8 +257,9 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
     (:func:`~remora.code.testgen.observed_asserts.pins_something`).
     """
     target = node_call_target(context)
-    if target["reason"]:
-        return {"pieces": [], "skipped": [target["reason"]]}
+    optional = optional_import_reason(context.node_file_text(), context.bound_node().start_line)
+    if target["reason"] or optional:
+        return {"pieces": [], "skipped": [target["reason"] or str(optional)]}
     lookup = project_class_lookup(context)
     params = [parameter_of(p) for p in target["parameters"]]
     checked, _ = await probe_argument_sets(context, argument_sets(params, lookup, 3))
@@ -275,7 +277,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
         if not raise_is_behaviour(context, target, row):
             skipped.append(f"{row['name']}: {setup_failure(row)}")
             continue
-        if not pins_something(row, procedure):
+        if not pins_something(row, procedure) or same_as_builtin(target, row):
             skipped.append(f"{row['name']}: its test would assert nothing the call did")
             continue
         name = _unique(f"test_{snake_name(target['qualname'])}_{row['name']}", used)

@@ -10,7 +10,8 @@ uses say: :mod:`remora.code.values.mapping_shapes`); a method's owner in each st
 branches on, and holding elements where the method looks its argument up in it
 (:mod:`remora.code.values.instance_members`); docstring examples and the project's own
 calls. A class's constructor parameter stored as an attribute its methods use as a
-mapping or call is one (:mod:`remora.code.values.attribute_uses`).
+mapping or call is one (:mod:`remora.code.values.attribute_uses`); a method's parameter
+its class uses as a list of values or a bit flag is one (:mod:`remora.code.values.stored_shapes`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from remora.code.values.project_values import (
     table_values,
 )
 from remora.code.values.sought_strings import sought_strings
+from remora.code.values.stored_shapes import stored_shapes, unfit_shape
 from remora.code.values.type_aliases import project_aliases, resolved_parameters
 from remora.code.values.usage_kinds import usage_kinds
 
@@ -108,10 +110,15 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     called: list[tuple[str, Any, str]] = []
     module = python_ast.parse(text)  # its constants, patterns and the helpers it calls
     mappings: dict[str, list[tuple[Any, str]]] = {}
+    as_stored = stored_shapes(function, module) if function is not None else {}
     if function is not None:  # a value its use says the code wants, where the name misled
         for name, value in usage_kinds(function).items():
             if name in base and type(base[name]) is not type(value):
                 base[name] = value
+        # A list of per-item values, a bit flag of the class's constants: as its class uses it.
+        for name, shape in as_stored.items():
+            if name in base and (isinstance(shape, int) or not isinstance(base[name], list)):
+                base[name] = shape
         base.update(compared_base(function, module, params, base))  # month=2, not "sample month"
         for name in dict_parameters(function, module) & set(base):
             if not base[name] or not isinstance(base[name], dict):
@@ -171,6 +178,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         for c in candidates
         if excluded_value(function, params, c.args, lookup, module, aliases) is None
         and unfit_value(c.args, stored) is None
+        and unfit_shape(c.args, as_stored) is None
         and not empty_variadic_call(target, c.args)
         # a value of elements from no source but the instance's own is a placeholder
         and (c in members or c.why in ("doc", "as_called") or not set(of_elements) & set(c.args))

@@ -6,7 +6,9 @@ public attributes a method assigns or mutates (``self.x = ...``, ``self.x +=
 its class it calls on its instance (``self._replace(kept)``), less those set from a
 clock or a random source; the sandboxed probe reports them after each call and
 :func:`state_asserts` writes the asserts of those whose value has a literal
-form (a collection that has none, by its length).
+form (a collection that has none, by its length). A private attribute it changes
+(``self._title = title``) is reported through the public properties of its class that
+read it (:func:`property_readers`), where there are any.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ __all__ = [
     "first_parameter",
     "is_self_attribute",
     "observed_attributes",
+    "property_readers",
     "read_as_parameters",
     "state_asserts",
 ]
@@ -119,7 +122,7 @@ def _called_on_self(method: Function, self_name: str) -> list[str]:
 
 
 def changed_attributes(
-    method: Function, siblings: Mapping[str, Function] | None = None
+    method: Function, siblings: Mapping[str, Function] | None = None, *, private: bool = False
 ) -> list[str]:
     """The public attributes a method assigns or mutates (``self.x = ...``, ``self.x += ...``,
     ``self.x[k] = ...``, ``self.x.append(...)``), less those set from a clock or a random
@@ -127,13 +130,14 @@ def changed_attributes(
 
     With ``siblings`` (its class's methods by name, :func:`class_methods`), also those the
     methods it calls on its instance change, and theirs in turn: a method that hands its
-    new state to a helper (``self._replace(kept)``) changes what the helper assigns."""
+    new state to a helper (``self._replace(kept)``) changes what the helper assigns.
+    ``private``: the private ones (``self._x``) too."""
     changed: list[str] = []
     seen: set[str] = set()
     waiting = [method]
     while waiting:
         current = waiting.pop(0)
-        changed += [name for name in _own_changes(current) if name not in changed]
+        changed += [name for name in _own_changes(current, private) if name not in changed]
         self_name = first_parameter(current)
         for name in _called_on_self(current, self_name) if self_name else []:
             if siblings and name in siblings and name not in seen and name != method.name:
@@ -142,7 +146,7 @@ def changed_attributes(
     return changed
 
 
-def _own_changes(method: Function) -> list[str]:
+def _own_changes(method: Function, private: bool = False) -> list[str]:
     """:func:`changed_attributes` of ``method``'s own body."""
     self_name = first_parameter(method)
     if self_name is None:
@@ -180,7 +184,7 @@ def _own_changes(method: Function) -> list[str]:
             and node.func.attr in _MUTATORS
         ):
             note(node.func.value, node)
-    return [name for name in changed if not name.startswith("_") and name not in unstable]
+    return [n for n in changed if (private or not n.startswith("_")) and n not in unstable]
 
 
 def state_asserts(variable: str, state: dict[str, Any], modules: set[str]) -> list[str]:
@@ -208,4 +212,40 @@ def observed_attributes(target: CallTarget, method: Function | None, text: str =
     through the methods of its class it calls too when ``text`` (its file's) is given."""
     if method is None or (target["kind"], target["method_kind"]) != ("method", "instance"):
         return []
-    return changed_attributes(method, class_methods(text, method) if text else None)
+    siblings = class_methods(text, method) if text else None
+    public = changed_attributes(method, siblings)
+    hidden = [n for n in changed_attributes(method, siblings, private=True) if n.startswith("_")]
+    readers = property_readers(text, method, set(hidden)) if text and hidden else []
+    return public + [name for name in readers if name not in public]
+
+
+def property_readers(text: str, method: Function, attributes: set[str]) -> list[str]:
+    """The public properties of ``method``'s class (in ``text``) whose getter reads one of
+    ``attributes`` (``return self._title``): a private attribute a test can read through
+    them. A ``cached_property`` is none: read before the call, it would keep that value."""
+    readers: list[str] = []
+    for defined in ast_definitions(text):
+        if not isinstance(defined, ast.ClassDef) or not any(
+            isinstance(item, Function) and (item.name, item.lineno) == (method.name, method.lineno)
+            for item in defined.body
+        ):
+            continue
+        getters = [
+            item
+            for item in defined.body
+            if isinstance(item, Function)
+            and not item.name.startswith("_")
+            and any(isinstance(d, ast.Name) and d.id == "property" for d in item.decorator_list)
+        ]
+        for getter in getters:
+            self_name = first_parameter(getter)
+            reads = {
+                node.attr
+                for node in ast.walk(getter)
+                if isinstance(node, ast.Attribute)
+                and self_name
+                and is_self_attribute(node, self_name)
+            }
+            if reads & attributes and getter.name not in readers:
+                readers.append(getter.name)
+    return readers

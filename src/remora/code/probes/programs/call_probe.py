@@ -246,11 +246,18 @@ def _attributes(value: Any) -> dict[str, Any]:
 
 
 def _state(target: Any, names: list[str]) -> dict[str, Any]:
-    """The named attributes of the method's instance, as they are now."""
+    """The named attributes (or properties) of the method's instance, as they are now; one
+    that cannot be read is left out."""
     instance = getattr(target, "__self__", None)
     if instance is None or isinstance(instance, type | types.ModuleType):
         return {}
-    return {name: _observed(getattr(instance, name)) for name in names if hasattr(instance, name)}
+    found: dict[str, Any] = {}
+    for name in names:
+        try:  # a property that reads the state may raise on the state it finds
+            found[name] = _observed(getattr(instance, name))
+        except Exception:
+            continue
+    return found
 
 
 def _target(request: dict[str, Any], module: types.ModuleType) -> tuple[Any, str | None]:

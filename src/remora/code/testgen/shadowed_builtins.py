@@ -1,0 +1,77 @@
+"""Tests that cannot tell the node from something else: a shadowed builtin, an optional import.
+
+A module's ``len(iterable)`` that counts display columns, called with an ASCII string,
+returns what the builtin ``len`` returns: its test (``assert len("abc") == 3``) passes
+against the builtin too, and pins nothing of what the function is for (the wide
+characters it exists for). :func:`same_as_builtin` says so of a probed call, for a module
+function named as a pure builtin, by calling the builtin with the same arguments on the
+host (only builtins without side effects, :data:`_PURE`).
+
+A function defined under ``try: import wcwidth`` / ``except ImportError:`` has two
+definitions, and which one runs depends on whether an optional package is installed:
+a value observed from one is accidental to the machine. :func:`optional_import_reason`
+says why such a node gets no test. Read with :mod:`ast`; only the builtins run here.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Any
+
+from remora import python_ast
+from remora.code.values import CallTarget
+
+__all__ = ["optional_import_reason", "same_as_builtin"]
+
+# Builtins that compute a value from their arguments and do nothing else.
+_PURE = frozenset(
+    {"abs", "all", "any", "ascii", "bin", "bool", "chr", "divmod", "float", "format", "hex"}
+    | {"int", "len", "max", "min", "oct", "ord", "pow", "repr", "round", "sorted", "str", "sum"}
+)
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+
+
+def same_as_builtin(target: CallTarget, row: dict[str, Any]) -> bool:
+    """Whether the node is a module function named as a pure builtin and the call's
+    returned literal is what the builtin returns for the same arguments (in order)."""
+    name = target["qualname"]
+    returned = row.get("returned") or {}
+    if target["kind"] != "function" or name not in _PURE or not returned.get("literal"):
+        return False
+    args = row.get("args") or {}
+    order = [str(p["name"]) for p in target["parameters"]]
+    if set(args) - set(order):
+        return False
+    positional = [args[n] for n in order if n in args]
+    try:
+        expected = python_ast.literal_eval(str(returned["repr"]))
+        return bool(getattr(builtins, name)(*positional) == expected)
+    except Exception:  # the builtin does not take them: it tells the node apart
+        return False
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any(getattr(n, "id", getattr(n, "attr", "")) in _IMPORT_ERRORS for n in names)
+
+
+def optional_import_reason(module_text: str, line: int) -> str | None:
+    """Why the definition starting at ``line`` gets no test: it lies in a ``try`` whose
+    ``except`` catches ImportError (its definition depends on an optional package)."""
+    try:
+        tree = python_ast.parse(module_text)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try) or not any(
+            _catches_import_error(h) for h in node.handlers
+        ):
+            continue
+        if node.lineno <= line <= (node.end_lineno or node.lineno):
+            return (
+                "defined under a try/except ImportError: which definition runs depends "
+                "on whether an optional package is installed"
+            )
+    return None
