@@ -179,12 +179,13 @@ async def run_scripted_on_file(
     runtime: SandboxRuntime,
     root: Path,
     agent: str,
-    qualname: str,
+    qualname: str | None,
     turns: list[Any],
     options: dict[str, Any] | None = None,
     completions: list[CompletionAnswer] | None = None,
 ) -> tuple[AgentResult, ScriptedProvider, bytes]:
-    """A bundled agent's whole run on ``qualname`` in ``m.py`` with scripted turns.
+    """A bundled agent's whole run on ``qualname`` in ``m.py`` (None: the file node), with
+    scripted turns.
 
     ``completions``: the scripted answers to the tools' completion requests (None:
     the run has no model for them, as in a bare tool run). Returns the result, the

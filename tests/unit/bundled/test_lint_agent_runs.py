@@ -72,7 +72,7 @@ async def test_safe_fixes_alone_need_no_model_turn_and_are_the_change(
     assert result.status == "success", result.to_dict()
     assert result.turns == 0 and provider.requests == []
     assert result.changed_files == ["m.py"]
-    assert text == "\n\ndef f(x):\n    return x\n"
+    assert text == "def f(x):\n    return x\n"  # no blank lines left at the file's start
     assert result.summary == "no ruff findings left on m.py outside its functions and classes"
     # The host's calls are recorded like the model's, with turn 0, and counted.
     calls = [(e.data["turn"], e.data["name"]) for e in emitter.events if e.kind == "tool_call"]
@@ -132,11 +132,12 @@ async def test_a_file_node_shows_the_findings_statement_not_the_file(
     assert result.status == "success", result.to_dict()
     assert result.turns == 2
     first = provider.requests[0].messages[1].text
-    assert "def g29" not in first and "E711 at line 3:" in first
-    assert "lines 3-3:\n```python\nif X == None:\n```" in first
-    assert "2 | X = 1\n3 | if X == None:\n4 |     X = 2" in first
+    # F401's fix took `import os` and the blank line after it: the statement is on line 2.
+    assert "def g29" not in first and "E711 at line 2:" in first
+    assert "lines 2-2:\n```python\nif X == None:\n```" in first
+    assert "1 | X = 1\n2 | if X == None:\n3 |     X = 2" in first
     # The rewrite is right, but no call runs a module's statements: refused, with the reason.
-    assert text == "\nX = 1\nif X == None:\n    X = 2\n\n\n" + body
+    assert text == "X = 1\nif X == None:\n    X = 2\n\n\n" + body
     assert [r["code"] for r in result.details["refused"]] == ["E711"]
     assert "a file is not called" in result.details["refused"][0]["reason"]
 

@@ -24,9 +24,11 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = ruff_runs._run_ruff
 
-    async def counted(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
+    async def counted(
+        context: CodeContext, path: str, text: str, target: tuple[str, ...]
+    ) -> list[dict[str, Any]]:
         seen.append(text)
-        return await real(context, path, text)
+        return await real(context, path, text, target)
 
     monkeypatch.setattr(ruff_runs, "_run_ruff", counted)
     return seen

@@ -19,6 +19,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.lint.removed_lines import tidied
 from remora.code.lint.ruff_runs import ruff_json
 from remora.code.parsing import line_starts
 
@@ -41,10 +42,9 @@ def byte_offset(data: bytes, starts: list[int], row: int, column: int) -> int:
 
 
 def apply_edits(data: bytes, edits: list[Edit]) -> bytes:
-    """``data`` with each (start, end, content) edit made; the edits do not overlap."""
-    for start, end, content in sorted(edits, reverse=True):
-        data = data[:start] + content + data[end:]
-    return data
+    """``data`` with each (start, end, content) edit made; the edits do not overlap. Lines
+    removed whole take the blank lines they would double (:mod:`.removed_lines`)."""
+    return tidied(data, edits)
 
 
 def fix_edits(data: bytes, record: dict[str, Any]) -> list[Edit]:

@@ -5,7 +5,9 @@ it, before any fix), so a file of N nodes would cost N ruff runs over the whole
 file, quadratic in the file's size. The records of the last texts are kept in
 the process, and runs for the same key at the same time share one ruff process.
 A key holds the modification times of the ruff settings files between the file
-and the project root, so an edited setting (``remora watch``) runs ruff again.
+and the project root, so an edited setting (``remora watch``) runs ruff again, and the
+``--target-version`` the project's oldest Python asks for
+(:mod:`remora.code.lint.oldest_python`).
 """
 
 from __future__ import annotations
@@ -19,18 +21,20 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from remora.code.context import CodeContext
+from remora.code.lint.oldest_python import Floor, assumes_newer, documented_rules, project_floor
 from remora.code.lint.project_rules import not_the_projects
 from remora.sandbox.commands import resolve_executable
 from remora.sandbox.ending import end_process, start_in_group
 
-__all__ = ["ruff_json", "start_ruff"]
+__all__ = ["held_back", "ruff_json", "start_ruff"]
 
 # Texts whose records are kept, and records in all: a large file with many findings has
 # hundreds of records (~2 KB each as dicts) per text, and every changed run is a new text.
 _KEPT, _KEPT_RECORDS = 256, 20_000
-_SETTINGS = ("pyproject.toml", "ruff.toml", ".ruff.toml")
+# Ruff's settings, and the files the project's oldest Python is read from.
+_SETTINGS = ("pyproject.toml", "ruff.toml", ".ruff.toml", "setup.py", "setup.cfg", "tox.ini")
 
-Key = tuple[str, str, bytes, tuple[int, ...]]
+Key = tuple[str, str, bytes, tuple[int, ...], tuple[str, ...]]
 RuffTask = asyncio.Task[list[dict[str, Any]]]
 _records: OrderedDict[Key, list[dict[str, Any]]] = OrderedDict()
 _running: dict[tuple[int, Key], RuffTask] = {}
@@ -63,8 +67,10 @@ def _settings_stamp(root: Path, path: str) -> tuple[int, ...]:
     return tuple(stamps)
 
 
-async def _run_ruff(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
-    argv = [resolve_executable("ruff"), "check", "--output-format=json"]
+async def _run_ruff(
+    context: CodeContext, path: str, text: str, target: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    argv = [resolve_executable("ruff"), "check", "--output-format=json", *target]
     # --no-fix: a project's `fix = true` would print the fixed source instead of JSON
     argv += ["--no-fix", "--no-cache", "--exit-zero", "--stdin-filename", path, "-"]
     root = context.workspace.project_root
@@ -93,10 +99,16 @@ def _finished(running_key: tuple[int, Key], task: RuffTask) -> None:
         task.exception()  # retrieved: every waiter got it; none left means no one to tell
 
 
+def _floor(context: CodeContext, path: str) -> Floor:
+    root = Path(context.workspace.project_root)
+    return project_floor(root, PurePosixPath(path).parent, _settings_stamp(root, path))
+
+
 def _key(context: CodeContext, path: str, text: str) -> Key:
     root = Path(context.workspace.project_root)
     digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
-    return (str(root), path, digest, _settings_stamp(root, path))
+    target = tuple(_floor(context, path).ruff_args())
+    return (str(root), path, digest, _settings_stamp(root, path), target)
 
 
 def _running_task(context: CodeContext, path: str, text: str, key: Key) -> RuffTask:
@@ -104,7 +116,7 @@ def _running_task(context: CodeContext, path: str, text: str, key: Key) -> RuffT
     running_key = (id(asyncio.get_running_loop()), key)
     task = _running.get(running_key)
     if task is None:
-        task = asyncio.ensure_future(_run_ruff(context, path, text))
+        task = asyncio.ensure_future(_run_ruff(context, path, text, key[4]))
         _running[running_key] = task
         task.add_done_callback(lambda done: _finished(running_key, done))
     return task
@@ -118,15 +130,7 @@ def start_ruff(context: CodeContext, path: str, text: str) -> None:
         _running_task(context, path, text, key)
 
 
-async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
-    """Ruff's findings for ``text`` as the file ``path`` of the project (JSON records).
-
-    Ruff reads the text on stdin from the project root (``--stdin-filename`` keeps
-    the project's settings and per-file rules). The records are shared with
-    other callers asking about the same text: read them, never change them.
-    Records of checks the project leaves to other tools are left out
-    (:mod:`remora.code.lint.project_rules`).
-    """
+async def _all_records(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
     key = _key(context, path, text)
     kept = _records.get(key)
     if kept is None:
@@ -138,5 +142,44 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
         while len(_records) > 1 and (len(_records) > _KEPT or total > _KEPT_RECORDS):
             total -= len(_records.popitem(last=False)[1])
     _records.move_to_end(key)
+    return kept
+
+
+async def _older_python(context: CodeContext, path: str) -> tuple[Floor, frozenset[str]]:
+    """The project's oldest Python, and the rules documented as judging for a target
+    (asked of ruff only for a project older than ruff's oldest target)."""
+    floor = _floor(context, path)
+    if not floor.below_ruff:
+        return floor, frozenset()
+    return floor, await documented_rules(context.sandbox.command_timeout)
+
+
+async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str, Any]]:
+    """Ruff's findings for ``text`` as the file ``path`` of the project (JSON records).
+
+    Ruff reads the text on stdin from the project root (``--stdin-filename`` keeps
+    the project's settings and per-file rules). The records are shared with
+    other callers asking about the same text: read them, never change them.
+    Records of checks the project leaves to other tools are left out
+    (:mod:`remora.code.lint.project_rules`), and so are those of rules that judge for a
+    newer Python than the oldest the project supports (:func:`held_back`).
+    """
+    kept = await _all_records(context, path, text)
     root = Path(context.workspace.project_root)
-    return [r for r in kept if not not_the_projects(r, root)]
+    floor, documented = await _older_python(context, path)
+    return [
+        r
+        for r in kept
+        if not not_the_projects(r, root)
+        and not (floor.below_ruff and assumes_newer(r.get("code"), documented))
+    ]
+
+
+async def held_back(context: CodeContext, path: str, text: str) -> list[tuple[dict[str, Any], str]]:
+    """The records :func:`ruff_json` leaves out because the project supports a Python older
+    than ruff's oldest target, each with the reason ([] for any other project)."""
+    floor, documented = await _older_python(context, path)
+    if not floor.below_ruff:
+        return []
+    kept = await _all_records(context, path, text)
+    return [(r, floor.reason()) for r in kept if assumes_newer(r.get("code"), documented)]

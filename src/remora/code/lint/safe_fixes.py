@@ -18,9 +18,9 @@ from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.lint.annotation_meaning import changed_annotations
 from remora.code.lint.caused_findings import apply_edits, byte_offset, fix_caused
-from remora.code.lint.own_findings import LintFinding, node_findings
+from remora.code.lint.own_findings import LintFinding, node_findings, own_lines
 from remora.code.lint.refusals import lint_refusals, refuse
-from remora.code.lint.ruff_runs import start_ruff
+from remora.code.lint.ruff_runs import held_back, start_ruff
 from remora.code.lint.type_checks import type_check_refusal
 from remora.code.parsing import SourceNode, line_starts, locate, parse
 
@@ -147,6 +147,21 @@ async def _type_refused(
     return refused
 
 
+async def _note_held_back(context: CodeContext, node: SourceNode) -> None:
+    """Note, once per rule, the node's findings held back because the project supports a
+    Python older than ruff's oldest target (:mod:`remora.code.lint.oldest_python`)."""
+    held = await held_back(context, node.file.path, node.file.text)
+    if not held:
+        return
+    mine = own_lines(node)
+    noted = {(r["code"], r["reason"]) for r in lint_refusals(context)}
+    for record, reason in held:
+        code, line = str(record.get("code")), int(record["location"]["row"])
+        if line in mine and (code, reason) not in noted:
+            refuse(context, code, reason, line)
+            noted.add((code, reason))
+
+
 @host_function
 async def lint_fix(context: CodeContext, code: str = "") -> LintFix:
     """Apply ruff's safe fixes on the node's own lines (only rule ``code`` when given).
@@ -158,6 +173,7 @@ async def lint_fix(context: CodeContext, code: str = "") -> LintFix:
     """
     node = context.located()
     records, findings = await node_findings(context, node)
+    await _note_held_back(context, node)
     wanted = [r for r in records if not code or r.get("code") == code]
     new_text = await _fixed_text(context, node, wanted, code)
     if new_text is not None and (refused := await _type_refused(context, node, wanted, new_text)):
