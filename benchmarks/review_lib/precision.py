@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remora.code.docstring import claims, copied, left_alone, restating
+from remora.code.docstring import claims, copied, left_alone, pieces, restating
 from remora.code.parsing import NodeRef, locate, parse
 from review_lib.export import read_index
 from review_lib.labels import LABELS_DIR, change_key, load_labels
-from review_lib.summary_checks import proposed_summary, refusal, start_line
+from review_lib.summary_checks import added_line, proposed_summary, refusal, start_line
 
 _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "not public": (left_alone, "not_public", lambda *_: ""),
@@ -40,6 +40,9 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "uncounted repeats": (claims, "uncounted_repeats", lambda *_: ""),
     "removal source": (claims, "unfounded_source", lambda *_: []),
     "vacuous words": (restating, "vacuous", lambda *_: False),
+    "feedback echo": (pieces, "echoed", lambda *_: ""),
+    "builtin meaning": (claims, "builtin_meaning", lambda *_: ""),
+    "new from builder": (claims, "_new_from_builder", lambda *_: ""),
 }
 RULES = tuple(_OFF)
 
@@ -71,18 +74,19 @@ class Change:
     category: str
     labelled_once: bool  # the first export that holds this label
     public: bool  # a public function, method or class
+    near: int = 0  # the line the change adds at, for a name defined twice (under try/except)
 
 
 def _decision(root: Path, change: Change) -> str:
     """Why the change is kept out ('' when it is still proposed)."""
     text = (root / change.file).read_text("utf-8")
-    line = 1 if change.node_type == "file" else start_line(text, change.node)
+    line = 1 if change.node_type == "file" else start_line(text, change.node, change.near)
     node = locate(parse(text, change.file), NodeRef(change.node_type, change.node, line))
     if why := left_alone.left_alone(node):
         return "left alone: " + why
     if not change.summary:
         return ""
-    return refusal(root, change.file, change.node_type, change.node, change.summary)
+    return refusal(root, change.file, change.node_type, change.node, change.summary, change.near)
 
 
 def _changes(exports: list[tuple[Path, str]], labels_dir: Path) -> list[Change]:
@@ -107,8 +111,13 @@ def _changes(exports: list[tuple[Path, str]], labels_dir: Path) -> list[Change]:
                     label.category if label else "",
                     label is not None and key not in seen,
                     _public(
-                        out / project / "project-before", entry.file, entry.node_type, entry.node
+                        out / project / "project-before",
+                        entry.file,
+                        entry.node_type,
+                        entry.node,
+                        added_line(diff),
                     ),
+                    added_line(diff),
                 )
             )
             seen.add(key)
@@ -132,13 +141,13 @@ def outcomes(
     return changes, decided
 
 
-def _public(root: Path, file: str, node_type: str, full_name: str) -> bool:
+def _public(root: Path, file: str, node_type: str, full_name: str, near: int) -> bool:
     """A public function, method or class (pydocstyle's public: no underscore name, not in
     a function), special methods aside."""
     if node_type == "file" or full_name.rsplit(".", 1)[-1].startswith("__"):
         return False
     text = (root / file).read_text("utf-8")
-    line = start_line(text, full_name)
+    line = start_line(text, full_name, near)
     definition = next(
         d
         for d in ast.walk(ast.parse(text))

@@ -68,31 +68,58 @@ def siblings(root: Path, file: str) -> tuple[str, ...]:
     return tuple(p.read_text("utf-8") for p in names[:MAX_SIBLING_FILES] if p != own)
 
 
-def start_line(text: str, full_name: str) -> int:
-    """The first line (decorators included) of the definition ``full_name`` names."""
-    body = ast.parse(text).body
-    found: ast.stmt | None = None
+def added_line(diff: str) -> int:
+    """The line of the file before a change where its first added line goes (0: none)."""
+    line = 0
+    for row in diff.splitlines():
+        if row.startswith("@@"):
+            line = int(row.split()[1].lstrip("-").split(",")[0])
+        elif row.startswith("+") and not row.startswith("+++"):
+            return line
+        elif line and not row.startswith(("-", "\\")):
+            line += 1
+    return 0
+
+
+_DEFINITION = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _named(
+    body: list[ast.stmt], name: str
+) -> list[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The definitions called ``name`` in ``body``, those under ``try``/``if``/``with`` too (a
+    function defined one way or another, by what imports)."""
+    found: list[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef] = []
+    for statement in body:
+        if isinstance(statement, _DEFINITION):
+            found += [statement] if statement.name == name else []
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(statement, field, [])
+                found += _named([s for s in inner if isinstance(s, ast.stmt)], name)
+    return found
+
+
+def start_line(text: str, full_name: str, near: int = 0) -> int:
+    """The first line (decorators included) of the definition ``full_name`` names; of several
+    (one under ``try:``, one under ``except``), the last that starts before line ``near``."""
+    bodies = [ast.parse(text).body]
+    found: list[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef] = []
     for part in full_name.split("."):
-        found = next(
-            (
-                n
-                for n in body
-                if isinstance(n, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-                and n.name == part
-            ),
-            None,
-        )
-        if found is None:
-            return 0
-        body = found.body
-    assert isinstance(found, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-    return found.decorator_list[0].lineno if found.decorator_list else found.lineno
+        found = [d for body in bodies for d in _named(body, part)]
+        bodies = [d.body for d in found]
+    firsts = [d.decorator_list[0].lineno if d.decorator_list else d.lineno for d in found]
+    before = [line for line in firsts if line <= near]
+    return max(before) if before else (firsts[0] if firsts else 0)
 
 
-def refusal(root: Path, file: str, node_type: str, full_name: str, summary: str) -> str:
-    """Why today's checks refuse ``summary`` on the node of ``root/file`` ('' if none)."""
+def refusal(
+    root: Path, file: str, node_type: str, full_name: str, summary: str, near: int = 0
+) -> str:
+    """Why today's checks refuse ``summary`` on the node of ``root/file`` ('' if none);
+    ``near``: the line the change adds at (:func:`added_line`), for a name defined twice."""
     text = (root / file).read_text("utf-8")
-    line = 1 if node_type == "file" else start_line(text, full_name)
+    line = 1 if node_type == "file" else start_line(text, full_name, near)
     node = locate(parse(text, file), NodeRef(node_type, full_name, line))
     shown = () if file_examples(text, skip_line=line) else FIXED_EXAMPLES
     _, refused = check_pieces(node, Pieces(summary=summary), (*shown, *siblings(root, file)))
@@ -111,7 +138,8 @@ def checked_changes(out: Path, project: str, labels_dir: Path = LABELS_DIR) -> l
         if not (summary := proposed_summary(diff)):
             continue
         root = out / project / "project-before"
-        why = refusal(root, entry.file, entry.node_type, entry.node, summary)
+        near = added_line(diff)
+        why = refusal(root, entry.file, entry.node_type, entry.node, summary, near)
         found.append(
             CheckedChange(
                 project,

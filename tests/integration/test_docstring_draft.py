@@ -195,3 +195,82 @@ async def test_with_drafting_off_the_words_are_the_models(
     assert result.status == "success", result.to_dict()
     assert '"""Append the message to the sink."""' in written.decode()
     assert provider.completion_requests == []
+
+
+def _tool_answer(provider: ScriptedProvider, turn: int) -> str:
+    """What the last tool answered, as the model's ``turn`` sees it."""
+    (part,) = provider.requests[turn].messages[-1].parts
+    return str(getattr(part, "payload", part))
+
+
+BUILDER = '''\
+def total(prices):
+    """Add up the prices of a basket."""
+    return sum(prices)
+
+
+class Lamp:
+    def set_glow(self, glow):
+        self._glow = glow
+        return self
+'''
+
+
+async def test_a_summary_that_parrots_the_feedback_is_refused_and_asked_again(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": BUILDER})
+    parrot = (
+        "Restates the name 'set_glow'; says what it returns or changes, or when it raises, "
+        "from the body: it."
+    )
+    result, provider, text = await drive(
+        runtime,
+        root,
+        "Lamp.set_glow",
+        ["Set the glow.", "Set glow."],
+        [
+            tool_turn(
+                (
+                    "write_docstring",
+                    {
+                        "summary": parrot,
+                        "description": "The glow is a function that takes a lamp and "
+                        "returns a new lamp.",
+                    },
+                )
+            ),
+            tool_turn(("write_docstring", {"summary": "Store glow and return the lamp itself."})),
+        ],
+    )
+    assert result.status == "success", result.to_dict()
+    assert '"""Store glow and return the lamp itself."""' in text
+    assert "set_glow'" not in text and "new lamp" not in text
+    # The second turn is told why the first was refused: the feedback repeated, the
+    # description's false claim.
+    told = _tool_answer(provider, 1)
+    assert "repeats Remora's feedback" in told or "quotes the name 'set_glow'" in told
+    assert "a new object is returned" in told
+
+
+async def test_a_summary_that_repeats_a_reason_given_in_the_run_is_refused(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    echo = "Append the message to the sink, as log has no call that prints."
+    result, provider, text = await drive(
+        runtime,
+        root,
+        "log",
+        ["Print the message.", "Print a message."],
+        [
+            tool_turn(("write_docstring", {"summary": echo})),
+            tool_turn(("write_docstring", {"summary": "Append the message to the sink."})),
+        ],
+    )
+    assert result.status == "success", result.to_dict()
+    assert '"""Append the message to the sink.' in text
+    # The drafts' reason ("... but log has no call that prints; ...") came back in the
+    # summary: refused, though the same words pass where no reason said them.
+    told = _tool_answer(provider, 1)
+    assert "repeats Remora's feedback (the words 'log has no call that prints')" in told

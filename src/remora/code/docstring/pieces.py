@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 import docstring_parser
 
 from remora.code.docstring.behaviour import body_facts
-from remora.code.docstring.claims import contradiction
+from remora.code.docstring.claims import contradiction, description_claim
 from remora.code.docstring.docstring_results import DocumentedParameter, RefusedDocstringPiece
 from remora.code.docstring.draft import FIXED_EXAMPLES
+from remora.code.docstring.echoes import echoed
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.docstring.prose import REPEATS, problem
 from remora.code.docstring.restating import restating
@@ -53,13 +54,17 @@ def _sentence(text: str, *, paragraphs: bool = False) -> str:
 
 
 def check_pieces(
-    node: SourceNode, given: Pieces, others: Sequence[str] = FIXED_EXAMPLES
+    node: SourceNode,
+    given: Pieces,
+    others: Sequence[str] = FIXED_EXAMPLES,
+    feedback: Sequence[str] = (),
 ) -> tuple[Pieces, list[RefusedDocstringPiece]]:
     """(the pieces that pass, ``[{"field", "reason"}]`` for each refused one).
 
     ``others``: texts of other code (the folder's other files, the fixed examples)
     whose docstrings a summary must not copy and whose classes' nouns it must not
-    borrow; the node's own file always counts.
+    borrow; the node's own file always counts. ``feedback``: the reasons the run gave
+    the model so far, which no piece may repeat (echoes.py).
     """
     name = node.definition.name.value if node.definition is not None else node.ref.full_name
     real = documented_parameters(node)
@@ -82,7 +87,7 @@ def check_pieces(
             kind=node.ref.node_type,
             facts=facts,
             names=names,
-        )
+        ) or echoed(node, text, feedback)
         tokens = tuple(word_tokens(text))
         if not reason and tokens in said:
             reason = f"it repeats {said[tokens]}"
@@ -103,6 +108,9 @@ def check_pieces(
         refused.append({"field": "summary", "reason": reason})
         accepted.summary = ""
     accepted.description = judge("description", given.description, name)
+    if accepted.description and (reason := description_claim(node, name, accepted.description)):
+        refused.append({"field": "description", "reason": reason})
+        accepted.description = ""
     for param, text in given.params.items():
         if real.parameters is None:
             reason = f"{real.reason}; leave params out: the section is not written"

@@ -35,7 +35,7 @@ from remora.code.docstring.sections import documented_parameters
 from remora.code.docstring.vocabulary import GENERAL_STEMS, stem
 from remora.code.parsing import SourceNode, node_returns
 
-__all__ = ["repeats_name", "restating", "vacuous"]
+__all__ = ["name_reason", "repeats_name", "restating", "vacuous"]
 
 # The verbs by which a summary says what a node hands back, by stem: a name made of
 # nouns ("max_days_in_month") does not say it.
@@ -166,6 +166,11 @@ def restating(node: SourceNode, summary: str) -> str:
             return ""
     if len(arguments) >= 2:
         return ""
+    return name_reason(node)
+
+
+def name_reason(node: SourceNode) -> str:
+    """The reason a summary that restates ``node``'s name gets: what to write instead."""
     file = node.ref.node_type == "file"
     name = PurePosixPath(node.ref.full_name).stem if file else node.ref.full_name.split(".")[-1]
     return f"it restates the name {name!r}; {_what_to_say(node)}"

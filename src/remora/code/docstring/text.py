@@ -46,6 +46,7 @@ from remora.code.parsing import SourceNode, node_raises, node_returns
 __all__ = ["compose", "render"]
 
 STYLES = ("google", "numpy", "sphinx")
+_FEEDBACK = "docstring feedback"
 
 
 def compose(
@@ -54,6 +55,7 @@ def compose(
     style: str,
     current: str | None,
     others: Sequence[str] = FIXED_EXAMPLES,
+    feedback: Sequence[str] = (),
 ) -> ComposedDocstring:
     """``{"text", "refused", "filled", "kept", "left_out"}``; ``text`` None: nothing to write.
 
@@ -63,7 +65,7 @@ def compose(
     """
     if style not in STYLES:
         raise ValueError(f"unknown docstring style {style!r}; use one of {', '.join(STYLES)}")
-    accepted, refused = check_pieces(node, given, others)
+    accepted, refused = check_pieces(node, given, others, feedback)
     old, other = existing_pieces(current)
     nothing: ComposedDocstring = {
         "text": None,
@@ -200,7 +202,8 @@ def compose_docstring(
     "left_out": [...]}``; ``text`` is None when there is no summary Remora can
     stand behind (or the existing docstring has sections it does not rebuild,
     named in ``kept``). The parameter section names exactly the parameters of
-    :func:`docstring_parameters`, or is left out with the reason in ``left_out``.
+    :func:`docstring_parameters`, or is left out with the reason in ``left_out``. A piece
+    that repeats a reason an earlier call of this run gave is refused (echoes.py).
     """
     node = context.located()
     given = Pieces(summary, description, dict(params), returns, dict(raises))
@@ -209,7 +212,12 @@ def compose_docstring(
     # documented definitions of its own (draft.py).
     shown = () if file_examples(node.file.text, skip_line=bound.start_line) else FIXED_EXAMPLES
     others = (*shown, *sibling_texts(context, bound.file_path))
-    return compose(node, given, style, node_docstring(node)["value"], others)
+    # Every reason this run gave the model: a later piece that repeats one is refused.
+    given_before = context.notes(_FEEDBACK)
+    composed = compose(node, given, style, node_docstring(node)["value"], others, given_before)
+    for item in composed["refused"]:
+        context.note(_FEEDBACK, item["reason"])
+    return composed
 
 
 @host_function
