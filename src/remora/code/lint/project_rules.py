@@ -29,7 +29,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-__all__ = ["not_the_projects"]
+__all__ = ["configures_import_order", "not_the_projects"]
 
 # RUF100's message names why each code is unused: "(non-enabled: `C901`)".
 _NOT_CHECKED = ("non-enabled", "unknown")
@@ -83,11 +83,23 @@ def _isort_elsewhere(root: Path, stamp: tuple[int, ...]) -> bool:
         "isort" in section
         for section in (ruff, ruff.get("lint", {}), ruff_toml, ruff_toml.get("lint", {}))
     )
+    return _isort_own(root, stamp) and not ruff_isort
+
+
+def configures_import_order(root: Path) -> bool:
+    """Whether the project's settings choose an import order: ruff's, or isort's own."""
+    stamp = _stamp(root)
+    return _configures_ruff(root, stamp) or _isort_own(root, stamp)
+
+
+@functools.lru_cache(maxsize=64)
+def _isort_own(root: Path, stamp: tuple[int, ...]) -> bool:
+    """Whether the project configures isort itself (``[tool.isort]``, ``.isort.cfg``, …)."""
+    tool = _toml(root / "pyproject.toml").get("tool", {})
     own = "isort" in tool or (root / ".isort.cfg").is_file()
-    own = own or any(
+    return own or any(
         {"isort", "tool:isort"} & _ini_sections(root / name) for name in ("setup.cfg", "tox.ini")
     )
-    return own and not ruff_isort
 
 
 def not_the_projects(record: dict[str, Any], root: Path) -> bool:

@@ -21,8 +21,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from remora.code.context import CodeContext
+from remora.code.lint.import_order import keeps_import_order
 from remora.code.lint.oldest_python import Floor, assumes_newer, documented_rules, project_floor
-from remora.code.lint.project_rules import not_the_projects
+from remora.code.lint.project_rules import configures_import_order, not_the_projects
 from remora.sandbox.commands import resolve_executable
 from remora.sandbox.ending import end_process, start_in_group
 
@@ -161,18 +162,25 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
     the project's settings and per-file rules). The records are shared with
     other callers asking about the same text: read them, never change them.
     Records of checks the project leaves to other tools are left out
-    (:mod:`remora.code.lint.project_rules`), and so are those of rules that judge for a
+    (:mod:`remora.code.lint.project_rules`; ``I001`` where nothing configures an import
+    order and the project's other files do not keep ruff's: :mod:`.import_order`), and so
+    are those of rules that judge for a
     newer Python than the oldest the project supports (:func:`held_back`).
     """
     kept = await _all_records(context, path, text)
     root = Path(context.workspace.project_root)
     floor, documented = await _older_python(context, path)
-    return [
+    found = [
         r
         for r in kept
         if not not_the_projects(r, root)
         and not (floor.below_ruff and assumes_newer(r.get("code"), documented))
     ]
+    if any(r.get("code") == "I001" for r in found) and not configures_import_order(root):
+        timeout = context.sandbox.command_timeout
+        if not await keeps_import_order(root, path, timeout):
+            found = [r for r in found if r.get("code") != "I001"]
+    return found
 
 
 async def held_back(context: CodeContext, path: str, text: str) -> list[tuple[dict[str, Any], str]]:
