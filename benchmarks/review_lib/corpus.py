@@ -169,9 +169,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "3.2.1",
             "f3f7e8baeb7dd75b9f7a6d33cf3ec10025984a8e66e3016d537e52130c73cfe2",
             (),
-            part="heldout",
+            # Held out until its labels at d377c4f; studied since.
+            part="dev",
         ),
         "intervaltree",
+    ),
+    ReviewProject(
+        Project(
+            "schedule",
+            "1.2.2",
+            "15fe9c75fe5fd9b9627f3f19cc0ef1420508f9f9a46f45cd0769ef75ede5f0b7",
+            (),
+            part="heldout",
+        ),
+        "schedule",
     ),
 )
 
