@@ -176,13 +176,23 @@ CORPUS: tuple[ReviewProject, ...] = (
     ),
     ReviewProject(
         Project(
-            "schedule",
-            "1.2.2",
-            "15fe9c75fe5fd9b9627f3f19cc0ef1420508f9f9a46f45cd0769ef75ede5f0b7",
+            "addict",
+            "2.4.0",
+            "b3b2210e0e067a281f5646c8c5db92e99b7231ea8b0eb5f74dbdf9e259d4e494",
             (),
             part="heldout",
         ),
-        "schedule",
+        "addict",
+    ),
+    ReviewProject(
+        Project(
+            "hashids",
+            "1.3.1",
+            "6c3dc775e65efc2ce2c157a65acb776d634cb814598f406469abef00ae3f635c",
+            (),
+            part="heldout",
+        ),
+        "hashids.py",
     ),
 )
 
