@@ -1,11 +1,12 @@
 """A class's constructor parameters, read from the module's syntax tree with Python's rules.
 
 What ``ClassName(...)`` accepts is decided by, in this order: an ``__init__``
-the class defines itself; the ``__init__`` a dataclass generates (fields in
-base-first order, ``ClassVar`` left out, ``InitVar`` kept, ``field(init=False)``
-left out, ``KW_ONLY`` and ``kw_only=True`` making fields keyword-only and
+the class defines itself, else its own ``__new__``; the ``__init__`` a dataclass
+generates (fields in base-first order, ``ClassVar`` left out, ``InitVar`` kept,
+``field(init=False)`` left out, ``KW_ONLY`` and ``kw_only=True`` making fields keyword-only and
 moving them after the others); a ``NamedTuple``'s fields; a ``TypedDict``'s
-keys; otherwise the first base class of the same module that decides, and a
+keys; otherwise the first base class of the same module that decides, or a
+``namedtuple(...)`` call's fields (:mod:`.namedtuple_fields`), and a
 class with no base of its own module takes ``object()``'s empty signature.
 A base from another module (``Exception``, a library class) cannot be read
 from this file: the result then says ``exact: False``.
@@ -24,6 +25,7 @@ from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.parsing import ast_tree, per_text
 from remora.code.values.annotations import annotation_head, dotted_name
+from remora.code.values.namedtuple_fields import namedtuple_fields
 from remora.code.values.parameters import CallParameter, Kind, Parameter, function_parameters
 
 __all__ = [
@@ -157,18 +159,19 @@ class ModuleClasses:
         if cls.name in seen:  # a cycle of names cannot be a real hierarchy
             return Constructor((), f"unresolved base of {cls.name}", False)
         seen = seen | {cls.name}
-        own_init = next(
-            (
-                stmt
-                for stmt in cls.body
-                if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
-                and stmt.name == "__init__"
-            ),
-            None,
-        )
-        if own_init is not None:
-            params = function_parameters(own_init.args, drop_first=True)
-            return Constructor(tuple(params), f"{cls.name}.__init__", True)
+        for special in ("__init__", "__new__"):  # an own __init__ is the more telling one
+            own = next(
+                (
+                    stmt
+                    for stmt in cls.body
+                    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+                    and stmt.name == special
+                ),
+                None,
+            )
+            if own is not None:
+                params = function_parameters(own.args, drop_first=True)
+                return Constructor(tuple(params), f"{cls.name}.{special}", True)
         dataclass_decorator = self._dataclass_decorator(cls)
         if (
             dataclass_decorator is not None
@@ -186,6 +189,8 @@ class ModuleClasses:
             local = self.base_class(base)
             if local is not None:
                 return self.constructor(local, seen)
+            if (generated := namedtuple_fields(base)) is not None:
+                return Constructor(generated[0], f"namedtuple base of {cls.name}", generated[1])
             if dotted_name(base) not in {"object", "Generic", "typing.Generic", "Protocol"}:
                 return Constructor((), f"base {ast.unparse(base)} of another module", False)
         return Constructor((), "object", True)
