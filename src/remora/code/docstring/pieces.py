@@ -21,6 +21,7 @@ from remora.code.docstring.claims import contradiction, description_claim
 from remora.code.docstring.docstring_results import DocumentedParameter, RefusedDocstringPiece
 from remora.code.docstring.draft import FIXED_EXAMPLES
 from remora.code.docstring.echoes import echoed
+from remora.code.docstring.entries import repeats_summary
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.docstring.prose import REPEATS, problem
 from remora.code.docstring.restating import restating
@@ -88,6 +89,9 @@ def check_pieces(
             facts=facts,
             names=names,
         ) or echoed(node, text, feedback)
+        if not reason and where.startswith(("returns", "raises.")):
+            # A Returns or Raises entry made of the summary's words says nothing new.
+            reason = repeats_summary(text, given.summary)
         tokens = tuple(word_tokens(text))
         if not reason and tokens in said:
             reason = f"it repeats {said[tokens]}"
