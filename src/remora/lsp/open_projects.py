@@ -13,7 +13,7 @@ from pathlib import Path
 
 from remora.config import LoadedConfig, load_config
 from remora.coordinator import NodeIndex
-from remora.lsp.queue import ReviewQueue
+from remora.lsp.queue import ReviewQueue, file_stamp
 from remora.project import STATE_DIR, find_project_root
 
 __all__ = ["Project", "ProjectSet"]
@@ -45,7 +45,7 @@ class Project:
         `remora analyze` run at the project's root, so the server works from there.
         """
         os.chdir(self.root)
-        stamp = _file_stamp(self.root / "remora.yaml")
+        stamp = file_stamp(self.root / "remora.yaml")
         if self._loaded is None or stamp != self._config_stamp:
             self._loaded = load_config(None, {}, project_root=self.root)
             self._config_stamp = stamp
@@ -69,14 +69,6 @@ class Project:
                 continue
             out.append((stat.st_mtime_ns, stat.st_size, stat.st_ino))
         return tuple(out)
-
-
-def _file_stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_mtime_ns, stat.st_size
 
 
 @dataclass

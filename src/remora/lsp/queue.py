@@ -21,7 +21,7 @@ from remora.workspace import FileChange, WorkspaceStore, render_diff
 from remora.workspace.hunks import Hunk, change_hunks
 from remora.workspace.overlay import sha256
 
-__all__ = ["ChangeFile", "PendingChange", "ReviewQueue", "find_node"]
+__all__ = ["ChangeFile", "PendingChange", "ReviewQueue", "file_stamp", "find_node"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +144,7 @@ class ReviewQueue:
         except (FileNotFoundError, ValueError):
             return None
         # The change's "old" side is the project's file as it is now: its stat counts too.
-        files = tuple(_file_stamp(self.root / rel) for rel in record.changed_files)
+        files = tuple(file_stamp(self.root / rel) for rel in record.changed_files)
         stamp = (record.result_id, record.review_state, stat.st_mtime_ns, stat.st_size, files)
         cached = self._cache.get(workspace_id)
         if cached is not None and cached.stamp == stamp:
@@ -155,7 +155,8 @@ class ReviewQueue:
         return change
 
 
-def _file_stamp(path: Path) -> tuple[int, int] | None:
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    """(modification time, size) of a file, None when it is gone: a cheap 'changed?'."""
     try:
         stat = path.stat()
     except OSError:
