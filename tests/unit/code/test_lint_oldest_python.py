@@ -72,6 +72,34 @@ def _floor(root: Path, files: dict[str, str]) -> Floor:
             (3, 10),
             ["--target-version", "py310"],
         ),
+        # flit's own metadata table, and an sdist's PKG-INFO (core metadata headers)
+        (
+            {"pyproject.toml": '[tool.flit.metadata]\nmodule = "t"\nrequires-python = ">=2.7"\n'},
+            (2, 7),
+            ["--target-version", "py37"],
+        ),
+        (
+            {
+                "pyproject.toml": "[tool.flit.metadata]\nclassifiers = [\n"
+                '  "Programming Language :: Python :: 3.6",\n]\n'
+            },
+            (3, 6),
+            ["--target-version", "py37"],
+        ),
+        (
+            {"PKG-INFO": "Metadata-Version: 2.1\nName: t\nRequires-Python: >=3.5\n"},
+            (3, 5),
+            ["--target-version", "py37"],
+        ),
+        (
+            {
+                "PKG-INFO": "Metadata-Version: 2.1\nName: t\n"
+                "Classifier: Programming Language :: Python :: 2.7\n"
+                "Classifier: Programming Language :: Python :: 3.8\n"
+            },
+            (2, 7),
+            ["--target-version", "py37"],
+        ),
         # ruff reads requires-python itself (from 3.7 on) and its own target-version: no flag.
         ({"pyproject.toml": REQUIRES_38, "setup.py": SETUP_27}, (3, 8), []),
         ({"ruff.toml": 'target-version = "py311"\n', "setup.py": SETUP_27}, (3, 11), []),

@@ -11,9 +11,10 @@ read, in order, from:
    path: the project chose, it is left alone;
 2. ``requires-python`` in pyproject.toml (ruff reads it itself when it is 3.7 or later);
 3. ``python_requires`` in setup.cfg's ``[options]`` or in setup.py's ``setup(...)`` call
-   (a literal keyword, read with ``ast``);
+   (a literal keyword, read with ``ast``), flit's ``[tool.flit.metadata]``
+   ``requires-python``, an sdist's PKG-INFO ``Requires-Python``;
 4. the ``Programming Language :: Python :: X.Y`` classifiers (setup.cfg, setup.py,
-   pyproject.toml), the oldest of them;
+   pyproject.toml's ``[project]`` or flit's metadata, PKG-INFO), the oldest of them;
 5. tox.ini's envlist (``py27``, ``py36-django``, ``{py27,py35}-x``).
 
 Ruff's oldest target is Python 3.7. For a project that supports an older one, ruff runs
@@ -28,6 +29,8 @@ import ast
 import asyncio
 import configparser
 import contextlib
+import email.message
+import email.parser
 import functools
 import itertools
 import json
@@ -138,6 +141,15 @@ def _setup_call(root: Path) -> dict[str, Any]:
     return {}
 
 
+def _package_info(root: Path) -> email.message.Message:
+    """An sdist's PKG-INFO (core metadata, an email-style header block); empty when none."""
+    try:
+        text = (root / "PKG-INFO").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    return email.parser.HeaderParser().parsestr(text)
+
+
 def _expand(envlist: str) -> list[str]:
     """tox's envlist as names: commas and lines split it, ``{a,b}`` gives one name each."""
     names = []
@@ -196,9 +208,14 @@ def project_floor(root: Path, folder: PurePosixPath, stamp: tuple[int, ...]) -> 
         return Floor(version, f"requires-python {requires!r}", version >= RUFF_OLDEST)
     setup = _setup_call(root)
     setup_cfg = _ini(root / "setup.cfg")
+    pyproject = _toml(root / "pyproject.toml")
+    flit = pyproject.get("tool", {}).get("flit", {}).get("metadata", {})
+    metadata = _package_info(root)
     for source, value in (
         ("setup.cfg python_requires", setup_cfg.get("options", "python_requires", fallback="")),
         ("setup.py python_requires", setup.get("python_requires")),
+        ("flit's requires-python", flit.get("requires-python")),
+        ("PKG-INFO's Requires-Python", metadata.get("Requires-Python")),
     ):
         if isinstance(value, str) and (version := _specifier_floor(value)) is not None:
             return Floor(version, f"{source} {value!r}", False)
@@ -207,8 +224,9 @@ def project_floor(root: Path, folder: PurePosixPath, stamp: tuple[int, ...]) -> 
     classifiers += (
         [c for c in listed if isinstance(c, str)] if isinstance(listed, list | tuple) else []
     )
-    project = _toml(root / "pyproject.toml").get("project", {})
-    classifiers += [c for c in project.get("classifiers", []) if isinstance(c, str)]
+    for table in (pyproject.get("project", {}), flit):
+        classifiers += [c for c in table.get("classifiers", []) if isinstance(c, str)]
+    classifiers += metadata.get_all("Classifier") or []
     if (version := _classifiers_floor(classifiers)) is not None:
         return Floor(version, "its Programming Language classifiers", False)
     if (version := _tox_floor(root)) is not None:

@@ -33,7 +33,15 @@ __all__ = ["held_back", "ruff_json", "start_ruff"]
 # hundreds of records (~2 KB each as dicts) per text, and every changed run is a new text.
 _KEPT, _KEPT_RECORDS = 256, 20_000
 # Ruff's settings, and the files the project's oldest Python is read from.
-_SETTINGS = ("pyproject.toml", "ruff.toml", ".ruff.toml", "setup.py", "setup.cfg", "tox.ini")
+_SETTINGS = (
+    "pyproject.toml",
+    "ruff.toml",
+    ".ruff.toml",
+    "setup.py",
+    "setup.cfg",
+    "tox.ini",
+    "PKG-INFO",
+)
 
 Key = tuple[str, str, bytes, tuple[int, ...], tuple[str, ...]]
 RuffTask = asyncio.Task[list[dict[str, Any]]]
