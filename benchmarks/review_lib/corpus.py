@@ -180,7 +180,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.4.0",
             "b3b2210e0e067a281f5646c8c5db92e99b7231ea8b0eb5f74dbdf9e259d4e494",
             (),
-            part="heldout",
+            # Held out until its labels at e497fa0; studied since.
+            part="dev",
         ),
         "addict",
     ),
@@ -190,9 +191,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.3.1",
             "6c3dc775e65efc2ce2c157a65acb776d634cb814598f406469abef00ae3f635c",
             (),
-            part="heldout",
+            # Held out until its labels at e497fa0; studied since.
+            part="dev",
         ),
         "hashids.py",
+    ),
+    ReviewProject(
+        Project(
+            "tinydb",
+            "4.9.0",
+            "6928b1fa785186bda7952a0ba05aaeedc883ede565ca9c7d608de44e5e75de70",
+            (),
+            part="heldout",
+        ),
+        "tinydb",
     ),
 )
 
