@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+import pytest
+
 from remora.code.testgen.test_names import (
     assigned_attributes,
     behaviour_name,
@@ -162,3 +164,13 @@ def test_a_model_s_case_is_named_for_what_it_claims() -> None:
     assert case_words({"args": "n=11", "expected": "'11th'"}) == "returns_11th"
     assert case_words({"args": "n=1", "expected": "True"}) == "returns_true"
     assert case_words({"args": "", "expected": "Order(customer='a')"}) == ("returns_expected_value")
+
+
+@pytest.mark.parametrize(
+    ("returned", "words"),
+    [("''", "string"), ("()", "tuple"), ("[]", "list"), ("{}", "dict"), ("b''", "bytes")],
+)
+def test_an_empty_result_is_named_empty(returned: str, words: str) -> None:
+    row = {"returned": {"repr": returned, "literal": True}, "args": {"code": "zz"}}
+    name = behaviour_name("decode", row, "typical", set(), set())
+    assert name == f"test_decode_returns_empty_{words}"

@@ -38,6 +38,10 @@ _MAX_WORD = 16
 # Outcomes that name no behaviour (reviewers: "'returns_text' says nothing"): left out of
 # a name that has a condition to say instead.
 _VACUOUS = frozenset({"returns_text", "returns_its_value"})
+# An empty result is named as such: a reviewer read "returns_its_value" on `assert result
+# == ()` as the opposite of what it checks, and "returns_text" on `== ""` as some text.
+_EMPTY_KINDS: dict[type, str] = {str: "string", bytes: "bytes", tuple: "tuple", list: "list"}
+_EMPTY_KINDS[dict] = "dict"
 
 
 def node_words(target: CallTarget, module_text: str) -> str:
@@ -162,6 +166,8 @@ def _outcome(row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any]
         return state
     if returned.get("literal"):
         value = python_ast.literal_eval(returned["repr"])
+        if type(value) in _EMPTY_KINDS and not value:  # "returns_its_value" read as the input
+            return f"returns_empty_{_EMPTY_KINDS[type(value)]}"
         if isinstance(value, str) and not _one_word(value):
             return "returns_text"  # its words would make a sentence of punctuation names
         words = label(value)
