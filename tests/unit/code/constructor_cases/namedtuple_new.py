@@ -5,7 +5,7 @@ class Segment(namedtuple("SegmentBase", ["start", "stop", "label"])):
     __slots__ = ()
 
     def __new__(cls, start, stop, label=None):
-        return super(Segment, cls).__new__(cls, start, stop, label)
+        return super().__new__(cls, start, stop, label)
 
     def width(self):
         return self.stop - self.start
