@@ -121,8 +121,9 @@ def test_ci_posts_one_review_with_the_suggestion(
     strict(ReposOwnerRepoPullsPullNumberReviewsPostBody, body)
     assert body == json.loads((repo.root / "remora-review.json").read_text())
     [comment] = body["comments"]
-    assert (comment["path"], comment["line"]) == ("pkg/util.py", 1)
-    assert "```suggestion\n```" in comment["body"]  # the unused import's line, removed
+    # the unused import's line and the blank lines after it, at the top of the file: removed
+    assert (comment["path"], comment.get("start_line"), comment["line"]) == ("pkg/util.py", 1, 3)
+    assert "```suggestion\n```" in comment["body"]
     assert "posted review 80 to https://github.com/octocat/Hello-World/pull/12" in out
 
 
