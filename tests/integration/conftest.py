@@ -9,18 +9,23 @@ and yields its base URL (``http://127.0.0.1:PORT/v1``).
 
 Under pytest-xdist (``scripts/test.sh``) one worker runs every test that uses either
 fixture, one after another (tests/model_worker.py), so the server starts once per run.
+
+``runtime`` is a real sandbox runtime (one Monty worker) for the tests that run an agent
+or a tool script in process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 from model_worker import model_modules_problems
 
+from remora.config import SandboxConfig
 from remora.providers.llama_server import LocalServer
 from remora.providers.model_store import DEFAULT_MODEL, ensure_model
+from remora.sandbox import SandboxRuntime
 
 # The model name the server lists at /v1/models; use it as model.id with the server.
 LLAMA_SERVER_MODEL = DEFAULT_MODEL
@@ -50,3 +55,10 @@ def llama_server_url(embedded_model_path: Path) -> Iterator[str]:
         yield server.base_url
     finally:
         server.stop()
+
+
+@pytest.fixture
+async def runtime() -> AsyncIterator[SandboxRuntime]:
+    """A real sandbox runtime with one Monty worker, closed after the test."""
+    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
+        yield rt

@@ -12,7 +12,7 @@ wording is not ours to test.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -119,12 +119,6 @@ def agent_yaml(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_text(text)
     return folder / "agent.yaml"
-
-
-@pytest.fixture
-async def runtime() -> AsyncIterator[SandboxRuntime]:
-    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
-        yield rt
 
 
 @pytest.fixture

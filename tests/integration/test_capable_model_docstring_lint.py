@@ -9,14 +9,12 @@ change that is checked byte for byte.
 from __future__ import annotations
 
 import ast
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bundled_agents_support import run_scripted_on_file, write_project
 
-from remora.config import SandboxConfig
 from remora.providers.scripted import ScriptedProvider, tool_turn
 from remora.sandbox import SandboxRuntime
 
@@ -40,12 +38,6 @@ def pick(items, fallback=None):
         return fallback
     return items[0]
 """
-
-
-@pytest.fixture
-async def runtime() -> AsyncIterator[SandboxRuntime]:
-    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
-        yield rt
 
 
 async def drive(

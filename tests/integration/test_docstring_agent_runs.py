@@ -9,14 +9,12 @@ parameters its constructor takes.
 from __future__ import annotations
 
 import ast
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bundled_agents_support import run_scripted_on_file, write_project
 
-from remora.config import SandboxConfig
 from remora.providers.scripted import ScriptedProvider, tool_turn
 from remora.runner import AgentResult
 from remora.sandbox import SandboxRuntime
@@ -37,12 +35,6 @@ class Order:
         self.lines.append(sku)
         return count
 """
-
-
-@pytest.fixture
-async def runtime() -> AsyncIterator[SandboxRuntime]:
-    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
-        yield rt
 
 
 async def drive(

@@ -7,7 +7,6 @@ the tools asked for is read back from the provider.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,6 @@ import pytest
 from bundled_agents_support import run_scripted_on_file, write_project
 
 from remora.code.docstring.draft import FIXED_EXAMPLES
-from remora.config import SandboxConfig
 from remora.providers.scripted import CompletionAnswer, ScriptedProvider, tool_turn
 from remora.runner import AgentResult
 from remora.sandbox import SandboxRuntime
@@ -37,12 +35,6 @@ def average(values):
         raise ValueError("no values")
     return sum(values) / len(values)
 '''
-
-
-@pytest.fixture
-async def runtime() -> AsyncIterator[SandboxRuntime]:
-    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
-        yield rt
 
 
 async def drive(

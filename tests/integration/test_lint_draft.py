@@ -6,13 +6,11 @@ the completions and turns are scripted.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from bundled_agents_support import run_scripted_on_file, write_project
 
-from remora.config import SandboxConfig
 from remora.providers.scripted import tool_turn
 from remora.sandbox import SandboxRuntime
 
@@ -21,12 +19,6 @@ pytestmark = pytest.mark.integration
 SOURCE = "def check(x):\n    if x == None:\n        return 0\n    return x\n"
 # E711 is not among ruff's default rules.
 FILES = {"m.py": SOURCE, "ruff.toml": '[lint]\nselect = ["E", "F"]\n'}
-
-
-@pytest.fixture
-async def runtime() -> AsyncIterator[SandboxRuntime]:
-    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
-        yield rt
 
 
 async def test_a_drafted_fix_that_passes_the_checks_needs_no_model_turn(

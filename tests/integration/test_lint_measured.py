@@ -10,13 +10,11 @@ Monty, the workspace, the sandboxed calls under coverage.py).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from bundled_agents_support import run_scripted_on_file, write_project
 
-from remora.config import SandboxConfig
 from remora.providers.scripted import tool_turn
 from remora.sandbox import SandboxRuntime
 
@@ -47,12 +45,6 @@ class Version:
             self.major, self.minor, self.patch, self.pre, self.build
         )
 """
-
-
-@pytest.fixture
-async def runtime() -> AsyncIterator[SandboxRuntime]:
-    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
-        yield rt
 
 
 async def _edit(

@@ -10,14 +10,12 @@ is real: ruff, the ``.pym`` tools, Monty and the workspace; only the model is sc
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bundled_agents_support import run_scripted_on_file, write_project
 
-from remora.config import SandboxConfig
 from remora.providers.scripted import tool_turn
 from remora.sandbox import SandboxRuntime
 
@@ -31,12 +29,6 @@ SOURCE = (
     "def ratio(a, b):\n    return os.sep and a / b\n"
 )
 SETUP_27 = "from setuptools import setup\n\nsetup(name='ratios', python_requires='>=2.7')\n"
-
-
-@pytest.fixture
-async def runtime() -> AsyncIterator[SandboxRuntime]:
-    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
-        yield rt
 
 
 async def _file_run(runtime: SandboxRuntime, root: Path) -> tuple[str, dict[str, Any]]:

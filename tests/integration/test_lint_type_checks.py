@@ -9,14 +9,12 @@ tools, Monty and the workspace.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bundled_agents_support import run_scripted_on_file, write_project
 
-from remora.config import SandboxConfig
 from remora.providers.scripted import tool_turn
 from remora.sandbox import SandboxRuntime
 
@@ -33,12 +31,6 @@ NARROWS = (
     "        return isinstance(other, Tally) and self.counts == other.counts\n"
 )
 LISTS = "\n\ndef first(values: List[int]) -> int:\n    return values[0]\n"
-
-
-@pytest.fixture
-async def runtime() -> AsyncIterator[SandboxRuntime]:
-    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
-        yield rt
 
 
 def project(tmp_path: Path, source: str, settings: str) -> Path:

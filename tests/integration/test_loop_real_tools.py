@@ -5,7 +5,6 @@ Only the model is scripted; everything the calls touch is real.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -95,12 +94,6 @@ async def read_file(path: str) -> str: ...
 "style: " + (await read_file("STYLE.txt")).strip()
 """,
 }
-
-
-@pytest.fixture
-async def runtime() -> AsyncIterator[SandboxRuntime]:
-    async with SandboxRuntime(SandboxConfig(workers=1)) as rt:
-        yield rt
 
 
 def _project(tmp_path: Path) -> tuple[Path, CSTNode]:
