@@ -48,6 +48,7 @@ from remora.code.values import (
     CallTarget,
     argument_sets,
     host_candidates,
+    is_instance_method,
     node_function,
     observed_attributes,
     parameter_of,
@@ -105,7 +106,7 @@ def _call_sets(context: CodeContext, target: CallTarget, span: Span) -> list[dic
     derived = derived_argument_sets(context, SETS)
     for row in derived:
         add(row["args"], None)
-    if target["kind"] == "method" and target["method_kind"] == "instance":
+    if is_instance_method(target):
         # The instance in each derived shape: a string where the class takes one, an
         # optional part given, not only the defaults.
         owners = argument_sets(

@@ -19,6 +19,7 @@ from remora.code.context import CodeContext
 from remora.code.values import (
     CallTarget,
     Candidate,
+    is_instance_method,
     owner_arguments,
     project_strings,
     unsourced,
@@ -117,7 +118,7 @@ def sound_candidates(
     sets: list[dict[str, Any]] = []
     seen: set[str] = set()
     # A method's set names the instance it is called on: the probe's, unless its own.
-    instance = target["kind"] == "method" and target["method_kind"] == "instance"
+    instance = is_instance_method(target)
     derived_owner = owner_arguments(context, target) if instance else None
     for candidate in _usage_first(candidates):
         args = without_defaults(candidate.args, target["parameters"])

@@ -34,7 +34,7 @@ code (that is :mod:`remora.code.probes`).
 """
 
 from remora.code.values.call_render import CallRender, snake_name
-from remora.code.values.call_target import CallTarget
+from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.call_text import arguments_from_text, value_from_text
 from remora.code.values.class_lookup import class_lookup, project_class_lookup
 from remora.code.values.constructor import (
@@ -81,6 +81,7 @@ __all__ = [
     "first_parameter",
     "greedy_cover",
     "host_candidates",
+    "is_instance_method",
     "is_self_attribute",
     "label",
     "literal_default",

@@ -11,7 +11,7 @@ from typing import TypedDict
 
 from remora.code.values.parameters import CallParameter
 
-__all__ = ["CallTarget"]
+__all__ = ["CallTarget", "is_instance_method"]
 
 
 class CallTarget(TypedDict):
@@ -31,3 +31,8 @@ class CallTarget(TypedDict):
     parameters: list[CallParameter]
     owner_parameters: list[CallParameter]
     reason: str
+
+
+def is_instance_method(target: CallTarget) -> bool:
+    """Whether the target is a method called on an instance (not a class or static one)."""
+    return target["kind"] == "method" and target["method_kind"] == "instance"

@@ -29,7 +29,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.values.annotations import first_head, item_annotations
 from remora.code.values.attribute_uses import classes_named, init_of
-from remora.code.values.call_target import CallTarget
+from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.derived_sets import ClassLookup, sample_value
 from remora.code.values.input_search import Candidate
 from remora.code.values.method_state import first_parameter, is_self_attribute
@@ -234,8 +234,7 @@ def member_candidates(
 ) -> tuple[list[Candidate], list[str]]:
     """The candidates on an instance holding elements, and the parameters of elements (a
     candidate of another source passing one is none: its value is a placeholder)."""
-    is_instance = target["kind"] == "method" and target["method_kind"] == "instance"
-    if method is None or not is_instance:
+    if method is None or not is_instance_method(target):
         return [], []
     members, of_elements = member_parameters(method), element_parameters(method)
     if not (members or of_elements):

@@ -29,7 +29,7 @@ from remora.code.values.attribute_uses import (
     stored_kinds,
     unfit_value,
 )
-from remora.code.values.call_target import CallTarget
+from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.collection_items import collection_uses, one_item_values
 from remora.code.values.derived_sets import ClassLookup, literal_default, sample_value
 from remora.code.values.input_search import Candidate, boundary_values, label
@@ -194,7 +194,7 @@ def state_boundaries(
     ``amount > self.quantity`` on an instance built with ``quantity=12`` gives ``amount``
     12 and 13, the state the test's instance has, not a made-up edge of its own."""
     self_name = first_parameter(method)
-    if self_name is None or not _is_instance_method(target, method):
+    if self_name is None or not is_instance_method(target):
         return []
     parameters = [parameter_of(p) for p in target["owner_parameters"]]
     numbers: dict[str, int | float] = {}
@@ -210,10 +210,6 @@ def state_boundaries(
     return boundary_values(as_constants, kinds)
 
 
-def _is_instance_method(target: CallTarget, method: Function | None) -> bool:
-    return method is not None and target["kind"] == "method" and target["method_kind"] == "instance"
-
-
 def owner_candidates(
     target: CallTarget,
     method: Function | None,
@@ -223,7 +219,7 @@ def owner_candidates(
     classes: ClassLookup,
 ) -> list[Candidate]:
     """The method's typical arguments on each owner of :func:`owner_variants`."""
-    if method is None or not _is_instance_method(target, method):
+    if method is None or not is_instance_method(target):
         return []
     parameters = [parameter_of(p) for p in target["owner_parameters"]]
     attributes = attribute_parameters(module_text, target["owner"], parameters)
