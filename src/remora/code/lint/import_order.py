@@ -6,7 +6,14 @@ still keep ruff's order, or may not: a maintainer whose other modules are not so
 reads a sorted block in one file as churn (a blind review rejected exactly that). The
 project's other files say which: :func:`keeps_import_order` runs ruff's ``I001`` on them
 (at most ``_MOST_FILES``, the file at hand left out) and is true when none is unsorted,
-or when there is no other file to tell. Once per project root and file.
+or when there is no other file to tell.
+
+The answer is kept per project root and file with the other files' stats
+(``workspace/filestat.py``): a later question costs a walk that stops at ``_MOST_FILES``
+files and a stat of each, and ruff runs again only when one of them changed, appeared or
+went (``remora watch`` and ``remora lsp`` live while a project sorts its imports, or
+unsorts them). An answer about files changed in the last few seconds is not kept
+(:func:`~remora.workspace.filestat.settled`).
 """
 
 from __future__ import annotations
@@ -17,36 +24,47 @@ from pathlib import Path
 
 from remora.sandbox.commands import resolve_executable
 from remora.sandbox.ending import end_process, start_in_group
-from remora.workspace.paths import is_skipped
+from remora.workspace.filestat import Signature, settled, signature
+from remora.workspace.paths import walk_files
 
 __all__ = ["keeps_import_order"]
 
 _MOST_FILES = 50
-_known: dict[tuple[Path, str], bool] = {}
+# (root, file at hand) -> the other files as last looked at, their stats, and the answer
+_known: dict[tuple[Path, str], tuple[tuple[str, ...], tuple[Signature, ...], bool]] = {}
 
 
 async def keeps_import_order(root: Path, path: str, timeout_s: float) -> bool:
     """Whether the project's other Python files (``path`` aside) are all in ruff's import
     order; True when there is none to tell, False when ruff cannot say in time."""
     key = (root, path)
-    if key not in _known:
-        _known[key] = await _others_sorted(root, path, timeout_s)
-    return _known[key]
+    others, stamps = await asyncio.to_thread(_other_files, root, path)
+    known = _known.get(key)
+    if known is not None and known[:2] == (others, stamps):
+        return known[2]
+    answer = await _others_sorted(root, others, timeout_s)
+    if settled(stamps):
+        _known[key] = (others, stamps, answer)
+    else:
+        _known.pop(key, None)
+    return answer
 
 
-def _other_files(root: Path, path: str) -> list[str]:
-    found = []
-    for file in sorted(root.rglob("*.py")):
-        rel = file.relative_to(root).as_posix()
-        if rel != path and not is_skipped(rel) and not rel.startswith("."):
+def _other_files(root: Path, path: str) -> tuple[tuple[str, ...], tuple[Signature, ...]]:
+    """The first ``_MOST_FILES`` Python files of the walk (``path`` and hidden folders at the
+    root left out), with their stats."""
+    found: list[str] = []
+    stamps: list[Signature] = []
+    for rel, full in walk_files(root):
+        if rel.endswith(".py") and rel != path and not rel.startswith("."):
             found.append(rel)
+            stamps.append(signature(full))
         if len(found) == _MOST_FILES:
             break
-    return found
+    return tuple(found), tuple(stamps)
 
 
-async def _others_sorted(root: Path, path: str, timeout_s: float) -> bool:
-    others = await asyncio.to_thread(_other_files, root, path)
+async def _others_sorted(root: Path, others: tuple[str, ...], timeout_s: float) -> bool:
     if not others:
         return True
     argv = [resolve_executable("ruff"), "check", "--select", "I001", "--output-format=json"]
