@@ -1,11 +1,11 @@
 """The test search on a class of elements: real probes in the sandbox, no model.
 
-Made-up project: a ``Shelf`` filled from its constructor's ``labels``. ``take`` does its
-work only for a label the shelf holds; ``within`` and ``minus`` compare another
-collection's labels with its own, ``merge`` puts them in. Before: ``take`` was tried on an
-empty shelf only and its test named "changes order and where" though nothing changed;
-``within`` got the string "sample other", ``merge`` a string read letter by letter, and
-``minus()`` a test of its call with nothing.
+Made-up project: tests/shelf_source.py's ``Shelf``, filled from its constructor's
+``labels``. ``take`` does its work only for a label the shelf holds; ``within`` and
+``minus`` compare another collection's labels with its own, ``merge`` puts them in.
+Before: ``take`` was tried on an empty shelf only and its test named "changes order and
+where" though nothing changed; ``within`` got the string "sample other", ``merge`` a
+string read letter by letter, and ``minus()`` a test of its call with nothing.
 """
 
 from __future__ import annotations
@@ -16,47 +16,9 @@ from typing import Any
 
 import pytest
 from bundled_agents_support import bench, find_node, write_project
+from shelf_source import SHELF
 
 pytestmark = pytest.mark.integration
-
-SHELF = """\
-class Shelf:
-    def __init__(self, labels=None):
-        self.order = []
-        self.where = {}
-        if labels is not None:
-            for label in labels:
-                self.put(label)
-
-    def __iter__(self):
-        return iter(self.order)
-
-    def __contains__(self, label):
-        return label in self.where
-
-    def put(self, label):
-        if label not in self.where:
-            self.where[label] = len(self.order)
-            self.order.append(label)
-
-    def take(self, label):
-        if label in self:
-            del self.order[self.where.pop(label)]
-            self.where = {kept: at for at, kept in enumerate(self.order)}
-
-    def within(self, other):
-        return all(label in other for label in self)
-
-    def minus(self, *groups):
-        if groups:
-            gone = set().union(*map(set, groups))
-            return [label for label in self if label not in gone]
-        return list(self)
-
-    def merge(self, more):
-        for label in more:
-            self.put(label)
-"""
 
 
 async def _search(root: Path, qualname: str) -> tuple[dict[str, Any], str]:

@@ -1,16 +1,18 @@
 """A method that looks its argument up in its instance, or takes a collection of the
 instance's kind of elements, is tried on an instance that holds elements.
 
-Made-up project: a ``Shelf`` of labels filled from its constructor's ``labels`` (``for
-label in labels: self.put(label)``), whose ``take`` does its work only for a label it
-holds, and whose ``within``, ``minus`` and ``merge`` compare or put another collection's
-items with its own. Real ``ast``; nothing runs.
+Made-up project: tests/shelf_source.py's ``Shelf`` of labels filled from its constructor's
+``labels`` (``for label in labels: self.put(label)``), whose ``take`` does its work only for
+a label it holds, and whose ``within``, ``minus`` and ``merge`` compare or put another
+collection's items with its own. Real ``ast``; nothing runs.
 """
 
 from __future__ import annotations
 
 import ast
 from typing import Any, cast
+
+from shelf_source import SHELF
 
 from remora.code.values.attribute_uses import classes_named, init_of
 from remora.code.values.call_target import CallTarget
@@ -23,57 +25,6 @@ from remora.code.values.instance_members import (
     member_candidates,
     member_parameters,
 )
-
-SHELF = """\
-class Shelf:
-    def __init__(self, labels=None, width=3):
-        self.order = []
-        self.where = {}
-        self.width = width
-        if labels is not None:
-            for label in labels:
-                self.put(label)
-
-    def __iter__(self):
-        return iter(self.order)
-
-    def __contains__(self, label):
-        return label in self.where
-
-    def put(self, label):
-        self.where[label] = len(self.order)
-        self.order.append(label)
-
-    def take(self, label):
-        if label in self:
-            del self.order[self.where[label]]
-            del self.where[label]
-
-    def slot(self, label):
-        return self.where[label]
-
-    def within(self, other):
-        return all(label in other for label in self)
-
-    def minus(self, *groups):
-        gone = set().union(*map(set, groups))
-        return [label for label in self if label not in gone]
-
-    def merge(self, more):
-        for label in more:
-            self.put(label)
-
-    def resize(self, width):
-        self.width = width
-
-
-class Loose:
-    def __init__(self, first):
-        self.first = first
-
-    def has(self, key):
-        return key in self.first
-"""
 
 _TREE = ast.parse(SHELF)
 _CLASSES = classes_named(_TREE)
