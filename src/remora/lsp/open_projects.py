@@ -13,8 +13,9 @@ from pathlib import Path
 
 from remora.config import LoadedConfig, load_config
 from remora.coordinator import NodeIndex
-from remora.lsp.queue import ReviewQueue, file_stamp
+from remora.lsp.queue import ReviewQueue
 from remora.project import STATE_DIR, find_project_root
+from remora.workspace.filestat import Signature, signature
 
 __all__ = ["Project", "ProjectSet"]
 
@@ -29,7 +30,7 @@ class Project:
     index: NodeIndex = field(default_factory=NodeIndex)
     stamp: tuple[object, ...] = ()
     _loaded: LoadedConfig | None = None
-    _config_stamp: tuple[int, int] | None = None  # remora.yaml when it was loaded
+    _config_stamp: Signature = None  # remora.yaml when it was loaded
 
     @classmethod
     def at(cls, root: Path) -> Project:
@@ -45,7 +46,7 @@ class Project:
         `remora analyze` run at the project's root, so the server works from there.
         """
         os.chdir(self.root)
-        stamp = file_stamp(self.root / "remora.yaml")
+        stamp = signature(self.root / "remora.yaml")
         if self._loaded is None or stamp != self._config_stamp:
             self._loaded = load_config(None, {}, project_root=self.root)
             self._config_stamp = stamp

@@ -18,10 +18,11 @@ from remora.discovery import CSTNode, load_query_pack, parse_source
 from remora.project import STATE_DIR
 from remora.results import OPEN_STATES, ResultRecord, ResultsDB
 from remora.workspace import FileChange, WorkspaceStore, render_diff
+from remora.workspace.filestat import signature
 from remora.workspace.hunks import Hunk, change_hunks
 from remora.workspace.overlay import sha256
 
-__all__ = ["ChangeFile", "PendingChange", "ReviewQueue", "file_stamp", "find_node"]
+__all__ = ["ChangeFile", "PendingChange", "ReviewQueue", "find_node"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +145,7 @@ class ReviewQueue:
         except (FileNotFoundError, ValueError):
             return None
         # The change's "old" side is the project's file as it is now: its stat counts too.
-        files = tuple(file_stamp(self.root / rel) for rel in record.changed_files)
+        files = tuple(signature(self.root / rel) for rel in record.changed_files)
         stamp = (record.result_id, record.review_state, stat.st_mtime_ns, stat.st_size, files)
         cached = self._cache.get(workspace_id)
         if cached is not None and cached.stamp == stamp:
@@ -153,15 +154,6 @@ class ReviewQueue:
         if change is not None:
             self._cache[workspace_id] = _Cached(stamp, change)
         return change
-
-
-def file_stamp(path: Path) -> tuple[int, int] | None:
-    """(modification time, size) of a file, None when it is gone: a cheap 'changed?'."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_mtime_ns, stat.st_size
 
 
 def _load(store: WorkspaceStore, workspace_id: str, record: ResultRecord) -> PendingChange | None:
