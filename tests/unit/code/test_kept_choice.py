@@ -56,6 +56,27 @@ def test_what_the_file_s_own_tests_kill_and_cover_counts_as_kept_already() -> No
     assert dropped == ["test_new: it adds no line, branch or killed mutant to the others'"]
 
 
+def test_a_test_that_passes_were_the_node_to_hand_back_its_instance_is_dropped() -> None:
+    # m0 hands back the instance unchanged; `assert result == {...}` of a copy passes on it.
+    identity = Mutant("m0", 1, "identity", "line 1: the body -> `return self`", "")
+    outcome = MutationOutcome(
+        [identity, *_mutants(2)[1:]],
+        killed_by={"m0": {"test_apart"}, "m1": {"test_equal", "test_apart"}},
+    )
+    gains = {"test_equal": _units(1, 2), "test_apart": _units(1)}
+    kept, dropped = choose_kept(gains, {}, Coverage([1, 2], []), outcome)
+    assert kept == ["test_apart"]
+    assert dropped == [
+        "test_equal: it would pass were the node to hand back its instance or argument unchanged"
+    ]
+    # Not run (the time box was spent): it tells nothing, the test stays.
+    outcome.not_run.add("m0")
+    assert sorted(choose_kept(gains, {}, Coverage([1, 2], []), outcome)[0]) == [
+        "test_apart",
+        "test_equal",
+    ]
+
+
 def test_without_a_matrix_coverage_alone_decides() -> None:
     outcome = MutationOutcome([], problem="")  # a node with nothing to mutate
     gains = {"test_a": _units(1), "test_b": _units(1)}

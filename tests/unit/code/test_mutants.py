@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.testgen.mutants import node_mutants
+from remora.code.testgen.mutants import identity_parameter, node_mutants
 
 SOURCE = '''import math
 
@@ -41,6 +41,7 @@ def _fill(source: str = SOURCE) -> ast.FunctionDef:
 def test_each_kind_of_change_is_made_once_where_the_code_has_it() -> None:
     words = [m.description for m in node_mutants(SOURCE, _fill())]
     assert words == [
+        "line 7: the body -> `return self` (`self` handed back unchanged)",
         "line 7: `<=` -> `<` in `amount <= 0`",
         "line 7: 0 -> 1",
         "line 8: `raise ValueError('amount must be posi...` removed",
@@ -77,7 +78,7 @@ def test_a_multi_line_statement_removed_leaves_blank_lines_in_its_place() -> Non
 
 
 def test_nested_definitions_the_docstring_and_f_strings_are_left_alone() -> None:
-    sources = [m.source for m in node_mutants(SOURCE, _fill())]
+    sources = [m.source for m in node_mutants(SOURCE, _fill()) if m.kind != "identity"]
     assert all("return 99" in s and "Put amount in the box." in s for s in sources)
     assert all('return f"{amount} {self.level}"' in s or "return None" in s for s in sources)
 
@@ -95,3 +96,36 @@ def test_a_function_with_nothing_to_change_has_no_mutant() -> None:
     function = ast.parse(source).body[0]
     assert isinstance(function, ast.FunctionDef)
     assert node_mutants(source, function) == []
+
+
+def test_the_identity_mutant_hands_back_the_instance_in_place_of_the_whole_body() -> None:
+    identity = node_mutants(SOURCE, _fill())[0]
+    lines = identity.source.splitlines()
+    assert (identity.kind, identity.line) == ("identity", 7)
+    assert lines[6].strip() == "return self" and not "".join(lines[7:20]).strip()
+    assert '"""Put amount in the box."""' in lines[5]
+    assert len(lines) == len(SOURCE.splitlines())
+
+
+def _first(source: str) -> ast.FunctionDef:
+    return next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef))
+
+
+def test_the_identity_mutant_returns_the_first_argument_and_skips_cls() -> None:
+    function = "def trimmed(text, chars=None):\n    return text.strip(chars)\n"
+    assert identity_parameter(_first(function)) == "text"
+    made = "class T:\n    @classmethod\n    def made(cls, rows):\n        return cls(rows)\n"
+    assert identity_parameter(_first(made)) == "rows"
+    assert "return rows" in node_mutants(made, _first(made))[0].source
+
+
+def test_no_identity_mutant_where_the_node_returns_nothing_yields_or_takes_nothing() -> None:
+    procedure = "def store(self, x):\n    self.x = x\n    return\n"
+    generator = "def items(self):\n    yield self\n    return 1\n"
+    bare = "def now():\n    return 1\n"
+    for source in (procedure, generator, bare):
+        assert identity_parameter(_first(source)) is None
+        assert all(m.kind != "identity" for m in node_mutants(source, _first(source)))
+    # A body that already hands back its instance has no identity mutant to add.
+    fluent = "def done(self):\n    return self\n"
+    assert [m.kind for m in node_mutants(fluent, _first(fluent))] == ["return"]

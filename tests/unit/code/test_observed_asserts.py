@@ -96,3 +96,65 @@ def test_an_object_without_a_literal_form_is_asserted_by_its_attributes_not_its_
 def test_an_object_with_nothing_readable_pins_nothing() -> None:
     row = {"args": {"n": 1}, "returned": _seen("<Thing>", literal=False, attributes={})}
     assert not pins_something(row, procedure=False)
+
+
+def _copy(twin: dict[str, Any], kind: str = "Query", module: str = "shop") -> dict[str, Any]:
+    returned = _seen("{'rows': [1]}", type=kind, type_module=module, twin=twin)
+    return {"args": {"n": 1}, "returned": returned}
+
+
+def test_a_shallow_copy_asserts_it_is_another_object_sharing_the_nested_one() -> None:
+    # `==` alone would pass were the method to return its instance unchanged.
+    twin = {"of": "instance", "type_differs": False, "nested": [{"path": ["rows"], "same": True}]}
+    assert _lines(METHOD, _copy(twin))[1:] == [
+        "result = query.limit(n=1)",
+        "assert result == {'rows': [1]}",
+        "assert result is not query",
+        "assert result['rows'] is query['rows']",
+    ]
+
+
+def test_a_deep_copy_asserts_its_nested_objects_are_not_the_instance_s() -> None:
+    nested = [{"path": ["rows"], "same": False}, {"path": ["rows", 0], "same": False}]
+    twin = {"of": "instance", "type_differs": False, "nested": nested}
+    assert _lines(METHOD, _copy(twin))[3:] == [
+        "assert result is not query",
+        "assert result['rows'] is not query['rows']",
+    ]
+
+
+def test_a_conversion_asserts_its_type_and_its_nested_objects_types() -> None:
+    nested = [
+        {"path": ["rows"], "same": False},
+        {"path": ["rows", 0], "same": False, "type": "dict", "type_module": "builtins"},
+        {"path": ["rows", 0, "a"], "same": False, "type": "dict", "type_module": "builtins"},
+    ]
+    twin = {"of": "instance", "type_differs": True, "nested": nested}
+    assert _lines(METHOD, _copy(twin, "dict", "builtins"))[3:] == [
+        "assert type(result) is dict",
+        "assert type(result['rows'][0]) is dict",
+    ]
+
+
+def test_a_copy_of_an_argument_is_told_apart_by_its_type_alone() -> None:
+    # The argument is written in the call: no name to compare identities with.
+    twin = {"of": "argument", "type_differs": True, "nested": [{"path": ["rows"], "same": True}]}
+    render = CallRender(FUNCTION, {"parse"})
+    call, _ = render.call({"n": 1}, {})
+    lines = observed_lines(render, _copy(twin, "Query"), call, "shop", False)
+    assert lines == [
+        "result = parse(n=1)",
+        "assert result == {'rows': [1]}",
+        "assert type(result) is Query",
+    ]
+    assert "Query" in render.imports
+    # A type the test cannot name (another module's) is left out.
+    other = CallRender(FUNCTION, {"parse"})
+    assert observed_lines(other, _copy(twin, "Table", "db"), call, "shop", False)[2:] == []
+
+
+def test_an_instance_named_as_a_builtin_gets_another_name() -> None:
+    # `dict = Dict()` would hide the `dict` of `type(result) is dict`.
+    owner = {**METHOD, "owner": "Dict", "qualname": "Dict.limit"}
+    render = CallRender(owner, {"Dict"})
+    assert render.call({"n": 1}, {})[1] == ["dict_obj = Dict()"]

@@ -9,6 +9,8 @@ A test whose outcome differs is dropped. The mutation check
 reach the node, against the node's mutants: a test no mutant fails is dropped
 (it would pass whatever the code did there; one that asserts only that the call returned
 its instance is dropped before it is written: :mod:`remora.code.testgen.identity_asserts`),
+as is one the identity mutant (the node handing back its instance or argument unchanged)
+reaches and does not fail: a copy's ``assert result == {...}`` alone,
 and the kept set is the smallest
 that keeps every line and branch and every killed mutant the candidates reach
 (a greedy set cover over both). Without a matrix to decide by (a node without
@@ -197,12 +199,14 @@ def choose_kept(
     mutation: MutationOutcome,
 ) -> tuple[list[str], list[str]]:
     """(the tests kept, why each other one is dropped): with a kill matrix, only tests
-    that kill a mutant, the fewest keeping every line, branch and killed mutant."""
+    that pin something of the node (:meth:`MutationOutcome.pinning_nothing`), the fewest
+    keeping every line, branch and killed mutant."""
     if not mutation.measured:
         covering = greedy_cover(gains, before.units(), len(gains))
         return covering, [f"{n}: it adds no line or branch" for n in gains if n not in covering]
-    dropped = [f"{n}: no mutant of the node fails it" for n in gains if not mutation.kills(n)]
-    killing = {n: units | mutation.kills(n) for n, units in gains.items() if mutation.kills(n)}
+    why = mutation.pinning_nothing({n: _lines(units) for n, units in gains.items()})
+    dropped = [f"{n}: {why[n]}" for n in gains if n in why]
+    killing = {n: units | mutation.kills(n) for n, units in gains.items() if n not in why}
     have: set[Any] = set(before.units())
     for name in others:
         have |= mutation.kills(name)

@@ -9,6 +9,13 @@ negated, a constant changed (``n + 1``, a string with ``XX`` around it,
 statement, a ``raise`` or an item's assignment (``d[k] = v``) removed, and an
 attribute set to ``None`` instead of its value.
 
+One more, first, for a function that returns a value: its whole body replaced by
+``return`` of its first parameter (a method's ``self``; a classmethod's first after
+``cls``): the node doing nothing and handing back the instance or argument it was
+given. A test that passes on it (``assert result == {...}`` of a copy, which equals
+its instance) pins nothing of what the node does; the test search drops it
+(:func:`remora.code.testgen.kept_tests.choose_kept`).
+
 Everything is read with :mod:`ast` from the function's own body (nested
 functions and classes, its docstring, annotations and f-strings left alone).
 Each mutant is the whole file with one expression or statement replaced at
@@ -27,7 +34,7 @@ from dataclasses import dataclass
 
 from remora import python_ast
 
-__all__ = ["MAX_MUTANTS", "Mutant", "node_mutants"]
+__all__ = ["MAX_MUTANTS", "Mutant", "identity_parameter", "node_mutants"]
 
 MAX_MUTANTS = 40
 
@@ -107,6 +114,7 @@ class _Edit:
     kind: str
     words: str
     statement: bool
+    through: ast.stmt | None = None  # the last statement replaced, when more than one
 
 
 def _short(node: ast.AST, limit: int = 40) -> str:
@@ -236,7 +244,8 @@ def _line_starts(data: bytes) -> list[int]:
 
 def _apply(data: bytes, starts: list[int], edit: _Edit) -> str | None:
     node = edit.original
-    end_line, end_col = node.end_lineno, node.end_col_offset
+    last = edit.through or node
+    end_line, end_col = last.end_lineno, last.end_col_offset
     if end_line is None or end_col is None:
         return None
     begin = starts[node.lineno - 1] + node.col_offset
@@ -253,27 +262,61 @@ def _apply(data: bytes, starts: list[int], edit: _Edit) -> str | None:
         return None
 
 
+def identity_parameter(function: Function) -> str | None:
+    """The parameter the identity mutant returns: the first positional one (a method's
+    ``self``), the one after ``cls`` for a classmethod; None for a function that
+    returns no value anywhere, yields, or has no such parameter."""
+    own = [node for node, _ in _own_nodes(function)]
+    if any(isinstance(node, ast.Yield | ast.YieldFrom) for node in own):
+        return None
+    if not any(isinstance(node, ast.Return) and node.value is not None for node in own):
+        return None
+    positional = [*function.args.posonlyargs, *function.args.args]
+    decorators = {getattr(d, "id", "") for d in function.decorator_list}
+    skipped = positional[1:] if "classmethod" in decorators else positional
+    return skipped[0].arg if skipped else None
+
+
+def _identity_edit(function: Function) -> _Edit | None:
+    """The whole body (its docstring left) replaced by ``return <first parameter>``."""
+    name = identity_parameter(function)
+    body = function.body[1:] if _is_docstring(function.body[0]) else function.body
+    if name is None or not body:
+        return None
+    words = f"the body -> `return {name}` (`{name}` handed back unchanged)"
+    returned = ast.Return(ast.Name(name, ast.Load()))
+    return _Edit(body[0], returned, body[0].lineno, "identity", words, True, through=body[-1])
+
+
+def _all_edits(function: Function) -> Iterator[_Edit]:
+    identity = _identity_edit(function)
+    if identity is not None:
+        yield identity
+    for node, statement in _own_nodes(function):
+        yield from _edits(node, statement)
+
+
 def node_mutants(text: str, function: Function, limit: int = MAX_MUTANTS) -> list[Mutant]:
     """The mutants of ``function`` (a definition in ``text``, the file's source), at most
-    ``limit``, spread over its body when it has more; each parses and differs from ``text``."""
+    ``limit``, spread over its body when it has more (the identity mutant, first, always
+    kept); each parses and differs from ``text``."""
     data = text.encode("utf-8")
     starts = _line_starts(data)
     original = ast.dump(python_ast.parse(text))
     found: list[Mutant] = []
     seen: set[str] = set()
-    for node, statement in _own_nodes(function):
-        for edit in _edits(node, statement):
-            source = _apply(data, starts, edit)
-            if source is None or source in seen:
+    for edit in _all_edits(function):
+        source = _apply(data, starts, edit)
+        if source is None or source in seen:
+            continue
+        try:
+            if ast.dump(python_ast.parse(source)) == original:
                 continue
-            try:
-                if ast.dump(python_ast.parse(source)) == original:
-                    continue
-            except SyntaxError:
-                continue
-            seen.add(source)
-            words = f"line {edit.line}: {edit.words}"
-            found.append(Mutant(f"m{len(found)}", edit.line, edit.kind, words, source))
+        except SyntaxError:
+            continue
+        seen.add(source)
+        words = f"line {edit.line}: {edit.words}"
+        found.append(Mutant(f"m{len(found)}", edit.line, edit.kind, words, source))
     if len(found) <= limit:
         return found
     step = len(found) / limit

@@ -36,6 +36,7 @@ class MutationScore(TypedDict):
     survived: list[str]
 
 
+_UNCHANGED = "it would pass were the node to hand back its instance or argument unchanged"
 # The program's own start (Python, pytest, the project's import), beyond the time box.
 _START_S = 15.0
 # A test's first run, on the code as it is, before its time on the mutants is known.
@@ -61,6 +62,20 @@ class MutationOutcome:
         return frozenset(
             ("mutant", mutant_id, 0) for mutant_id, tests in self.killed_by.items() if test in tests
         )
+
+    def pinning_nothing(self, lines_by_test: dict[str, set[int]]) -> dict[str, str]:
+        """Of ``lines_by_test`` (each test with the node's lines it ran), those that pin
+        nothing of the node, each with why: no mutant fails it, or the identity mutant
+        (the node handing back its instance or argument unchanged) ran with it and it
+        passed, as a copy's ``assert result == {...}`` alone does."""
+        why = {t: "no mutant of the node fails it" for t in lines_by_test if not self.kills(t)}
+        for mutant in self.mutants:
+            if mutant.kind != "identity" or mutant.id in self.not_run:
+                continue
+            for test, lines in lines_by_test.items():
+                if mutant.line in lines and test not in self.killed_by.get(mutant.id, set()):
+                    why.setdefault(test, _UNCHANGED)
+        return why
 
     def summary(self, tests: set[str]) -> MutationScore:
         """``{killed, total, score, not_run, survived}`` for the tests ``tests`` together;

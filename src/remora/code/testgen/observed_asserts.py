@@ -15,6 +15,12 @@ and for a method left its instance's attributes as they are now. The asserts:
   them the identity alone pins nothing a maintainer wants kept;
 - an object without a literal form: its own public attributes that have one (or
   a length), never ``isinstance`` alone;
+- a value equal to the instance (or an argument) but another object, a copy or a
+  conversion: what tells it apart, since ``==`` alone would pass were the node to
+  return the instance unchanged (:func:`twin_lines`): its type where that differs
+  (``type(result) is dict``, a conversion), else ``result is not obj`` and whether
+  its first nested object is the instance's own (a shallow copy) or not (a deep
+  one); and the type of the shallowest nested one whose type differs;
 - a procedure (code that returns no value anywhere): no ``result`` at all, only the
   state the call changed (``assert q.limit_value == 10``).
 
@@ -33,7 +39,7 @@ from remora.code.parsing import node_returns
 from remora.code.testgen.message_words import match_pattern
 from remora.code.values import CallRender, state_asserts
 
-__all__ = ["is_procedure", "observed_lines", "pins_something"]
+__all__ = ["is_procedure", "observed_lines", "pins_something", "twin_lines"]
 
 # The probe cuts an exception's message at this many characters (call_probe.py).
 _MAX_MESSAGE_CHARS = 300
@@ -82,6 +88,49 @@ def _value_assert(where: str, seen: dict[str, Any], modules: set[str]) -> str | 
     return None
 
 
+def _type_name(seen: dict[str, Any], render: CallRender, module: str) -> str | None:
+    """A type as the test names it: a builtin, or a class of the node's module (imported);
+    None for any other."""
+    name = str(seen.get("type") or "")
+    if seen.get("type_module") == "builtins" and name.isidentifier():
+        return name
+    if seen.get("type_module") == module and name:
+        render.imports.add(name.split(".")[0])
+        return name
+    return None
+
+
+def _subscripts(path: list[str | int]) -> str:
+    return "".join(f"[{key!r}]" for key in path)
+
+
+def twin_lines(render: CallRender, returned: dict[str, Any], module: str) -> list[str]:
+    """The asserts that tell a returned copy or conversion from the instance or argument
+    it equals (the probe's ``twin``); an argument written in the call has no name, so
+    only types tell the result from it."""
+    twin = returned.get("twin")
+    if not twin:
+        return []
+    receiver = render.instance if twin["of"] == "instance" else ""
+    lines: list[str] = []
+    own_type = _type_name(returned, render, module) if twin["type_differs"] else None
+    if own_type is not None:
+        lines.append(f"assert type(result) is {own_type}")
+    elif receiver:
+        lines.append(f"assert result is not {receiver}")
+    nested: list[dict[str, Any]] = twin.get("nested") or []
+    first = next((n for n in nested if len(n["path"]) == 1), None)
+    if receiver and first is not None and not twin["type_differs"]:  # a copy: deep or not
+        where = _subscripts(first["path"])
+        lines.append(f"assert result{where} is {'' if first['same'] else 'not '}{receiver}{where}")
+    for seen in nested:  # the shallowest nested object whose type differs, when nameable
+        name = _type_name(seen, render, module) if seen.get("type") else None
+        if name is not None:
+            lines.append(f"assert type(result{_subscripts(seen['path'])}) is {name}")
+            break
+    return lines
+
+
 def _raises(render: CallRender, raised: dict[str, Any], call: str, module: str) -> list[str]:
     exception = raised["type"] if raised["module"] in ("builtins", module) else "Exception"
     if raised["module"] == module:
@@ -123,10 +172,11 @@ def observed_lines(
     lines = [f"result = {call}"]
     if returned.get("is_instance") and render.instance:
         return [*lines, f"assert result is {render.instance}", *after]
+    twin = twin_lines(render, returned, module)
     own = _value_assert("result", returned, render.modules)
     if own is not None:
-        return [*lines, own, *after]
+        return [*lines, own, *twin, *after]
     for attribute, seen in (returned.get("attributes") or {}).items():
         line = _value_assert(f"result.{attribute}", seen, render.modules)
         lines += [line] if line is not None else []
-    return [*lines, *after]
+    return [*lines, *twin, *after]

@@ -116,7 +116,10 @@ class CallRender:
         if target["method_kind"] in ("staticmethod", "classmethod"):
             return f"{target['owner']}.{target['name']}", []
         variable = snake_name(target["owner"].split(".")[-1])
-        variable = f"{variable}_obj" if variable == target["name"] else variable
+        # Not the method's name, a keyword, nor a builtin's: `dict = Dict()` hides the
+        # `dict` an assert may name (`type(result) is dict`).
+        shadows = variable == target["name"] or iskeyword(variable) or hasattr(builtins, variable)
+        variable = f"{variable}_obj" if shadows else variable
         build = f"{variable} = {self.value({'__class__': target['owner'], 'args': owner_args})}"
         self.instance = variable
         return f"{variable}.{target['name']}", [build]

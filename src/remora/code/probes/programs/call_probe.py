@@ -14,22 +14,22 @@ attributes the request names in ``observe`` are reported after the call
 (``state``). A returned value that is the method's own instance says so
 (``is_instance``: a builder's ``return self``); one with no literal form
 carries its own public attributes (``attributes``), which a test can assert
-instead of its type. A generator function's generator is drained when the request says
-so (``drain``: :mod:`remora.code.probes.programs.generator_items`), its items reported
-as a list (``capped``: the first items of an endless one). Output the code prints goes
+instead of its type; one equal to the instance or an argument but another object
+says what tells them apart (``twin``): :mod:`remora.code.probes.programs.returned_values`.
+A generator function's generator is drained when the request says so (``drain``:
+:mod:`remora.code.probes.programs.generator_items`), its items reported as a list
+(``capped``: the first items of an endless one). Output the code prints goes
 to stderr, its programs' too (descriptor 1 is stderr's while it runs), so stdout holds
 only the report.
 """
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import dis
 import importlib
 import inspect
 import json
-import math
 import os
 import signal
 import sys
@@ -43,11 +43,14 @@ from remora.code.probes.programs.call_arguments import (
     split_arguments,
 )
 from remora.code.probes.programs.generator_items import generator_items
+from remora.code.probes.programs.returned_values import (
+    observed_value,
+    own_attributes,
+    returned_twin,
+)
 
 MARKER = "REMORA_REPORT "
-MAX_REPR_CHARS = 400
 MAX_MESSAGE_CHARS = 300
-MAX_ATTRIBUTES = 8
 # The instruction of a `raise` statement (any form: bare, with `from`).
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
@@ -70,25 +73,6 @@ def _exception(exc: BaseException) -> dict[str, Any]:
         "type": kind.__qualname__,
         "module": kind.__module__,
         "message": str(exc)[:MAX_MESSAGE_CHARS],
-    }
-
-
-def _returned(value: Any) -> dict[str, Any]:
-    text = repr(value)
-    literal = False
-    if len(text) <= MAX_REPR_CHARS:
-        try:
-            literal = bool(ast.literal_eval(text) == value)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            literal = False
-    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        literal = False
-    kind = type(value)
-    return {
-        "repr": text[:MAX_REPR_CHARS],
-        "literal": literal,
-        "type": kind.__qualname__,
-        "type_module": kind.__module__,
     }
 
 
@@ -145,13 +129,17 @@ def _probe_set(
     outcome["called"] = True
     try:
         value, capped = _call(target, positional, keywords, timeout_s, drain)
-        outcome["returned"] = _observed(value)
+        outcome["returned"] = observed_value(value)
+        receiver = getattr(target, "__self__", None)
         if capped:
             outcome["returned"]["capped"] = capped  # the first items of an endless one
-        elif value is not None and value is getattr(target, "__self__", None):
+        elif value is not None and value is receiver:
             outcome["returned"]["is_instance"] = True  # a builder's `return self`
         elif not outcome["returned"]["literal"]:
-            outcome["returned"]["attributes"] = _attributes(value)
+            outcome["returned"]["attributes"] = own_attributes(value)
+        twin = returned_twin(value, receiver, [*positional, *keywords.values()])
+        if twin is not None:
+            outcome["returned"]["twin"] = twin
     except CallTimeout as exc:
         outcome["timed_out"] = True
         outcome["raised"] = _exception(exc)
@@ -225,26 +213,6 @@ def _is_argument(exc: AttributeError, values: list[Any]) -> bool:
     return False
 
 
-def _observed(value: Any) -> dict[str, Any]:
-    seen = _returned(value)
-    if not seen["literal"] and isinstance(value, list | tuple | dict | set | frozenset):
-        seen["length"] = len(value)
-    return seen
-
-
-def _attributes(value: Any) -> dict[str, Any]:
-    """A returned object's own public attributes (its ``__dict__``: no property runs), each
-    as :func:`_observed` reports it; at most ``MAX_ATTRIBUTES``."""
-    if isinstance(value, type | types.ModuleType | types.FunctionType | types.MethodType):
-        return {}
-    try:
-        own = vars(value)
-    except TypeError:
-        return {}
-    public = [name for name in own if isinstance(name, str) and not name.startswith("_")]
-    return {name: _observed(own[name]) for name in public[:MAX_ATTRIBUTES]}
-
-
 def _state(target: Any, names: list[str]) -> dict[str, Any]:
     """The named attributes (or properties) of the method's instance, as they are now; one
     that cannot be read is left out."""
@@ -254,7 +222,7 @@ def _state(target: Any, names: list[str]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for name in names:
         try:  # a property that reads the state may raise on the state it finds
-            found[name] = _observed(getattr(instance, name))
+            found[name] = observed_value(getattr(instance, name))
         except Exception:
             continue
     return found

@@ -1,0 +1,135 @@
+"""What the call probe reports of a value a call returned, and what tells it from its input.
+
+Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
+(:data:`remora.code.probes.sandboxed.PROGRAM_PARTS`). A value: its repr, whether that is
+its literal form, its type, a collection's length, an object's own public attributes.
+
+A method that returns a copy of its instance (``copy``, ``deepcopy``) or a conversion
+of it (``to_dict``) gives a value ``==`` to the instance, so a test asserting ``==``
+alone passes were the method to return the instance unchanged. :func:`returned_twin`
+reports what tells them apart, as the host writes it
+(:func:`remora.code.testgen.observed_asserts.twin_lines`): whether the type differs, and
+for the mutable objects nested in it (breadth first, bounded) whether each is the
+instance's own at the same place (a shallow copy) and its type where that differs.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import types
+from typing import Any
+
+MAX_REPR_CHARS = 400
+MAX_ATTRIBUTES = 8
+# How far a returned copy's nested objects are compared with the original's.
+MAX_NESTED = 6
+MAX_DEPTH = 3
+# Values whose identity is no behaviour: an equal one may or may not be the same object.
+_IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), tuple, frozenset, range)
+
+
+def _returned(value: Any) -> dict[str, Any]:
+    text = repr(value)
+    literal = False
+    if len(text) <= MAX_REPR_CHARS:
+        try:
+            literal = bool(ast.literal_eval(text) == value)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            literal = False
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        literal = False
+    kind = type(value)
+    return {
+        "repr": text[:MAX_REPR_CHARS],
+        "literal": literal,
+        "type": kind.__qualname__,
+        "type_module": kind.__module__,
+    }
+
+
+def observed_value(value: Any) -> dict[str, Any]:
+    """``{repr, literal, type, type_module}``, and ``length`` for a collection without a
+    literal form."""
+    seen = _returned(value)
+    if not seen["literal"] and isinstance(value, list | tuple | dict | set | frozenset):
+        seen["length"] = len(value)
+    return seen
+
+
+def own_attributes(value: Any) -> dict[str, Any]:
+    """A returned object's own public attributes (its ``__dict__``: no property runs), each
+    as :func:`observed_value` reports it; at most ``MAX_ATTRIBUTES``."""
+    if isinstance(value, type | types.ModuleType | types.FunctionType | types.MethodType):
+        return {}
+    try:
+        own = vars(value)
+    except TypeError:
+        return {}
+    public = [name for name in own if isinstance(name, str) and not name.startswith("_")]
+    return {name: observed_value(own[name]) for name in public[:MAX_ATTRIBUTES]}
+
+
+def _equals(one: Any, other: Any) -> bool:
+    try:  # an `==` that raises or gives no truth value (an array's) tells nothing
+        return bool(one == other)
+    except Exception:
+        return False
+
+
+def _keyed_parts(value: Any) -> list[tuple[str | int, Any]]:
+    """A dict's items under str or int keys (a test writes them), a list's or tuple's by index."""
+    if isinstance(value, dict):
+        return [(k, v) for k, v in value.items() if type(k) in (str, int)]
+    return list(enumerate(value)) if isinstance(value, list | tuple) else []
+
+
+def _nested_objects(value: Any, other: Any) -> list[dict[str, Any]]:
+    """The mutable objects nested in ``value`` (breadth first, at most ``MAX_NESTED``, down
+    to ``MAX_DEPTH``), each with its path, whether it is ``other``'s at the same path, and
+    its type where that differs from ``other``'s."""
+    found: list[dict[str, Any]] = []
+    queue: list[tuple[list[str | int], Any, Any]] = [([], value, other)]
+    while queue and len(found) < MAX_NESTED:
+        path, mine, theirs = queue.pop(0)
+        if len(path) >= MAX_DEPTH or not isinstance(theirs, dict | list | tuple):
+            continue
+        theirs_by_key = dict(_keyed_parts(theirs))  # no lookup: a `__missing__` may add the key
+        for key, item in _keyed_parts(mine):
+            if key not in theirs_by_key:  # equal by `==` only, not part by part
+                continue
+            their = theirs_by_key[key]
+            if not isinstance(item, _IMMUTABLE):
+                found.append(
+                    {"path": [*path, key], "same": item is their, **_type_apart(item, their)}
+                )
+            queue.append(([*path, key], item, their))
+    return found[:MAX_NESTED]
+
+
+def _type_apart(value: Any, other: Any) -> dict[str, Any]:
+    """``{type, type_module}`` of ``value`` where its type is not ``other``'s; else empty."""
+    kind = type(value)
+    return (
+        {} if kind is type(other) else {"type": kind.__qualname__, "type_module": kind.__module__}
+    )
+
+
+def returned_twin(value: Any, receiver: Any, arguments: list[Any]) -> dict[str, Any] | None:
+    """What tells a returned value from the instance or argument it equals while being
+    another object (a copy, a conversion): ``{of, type_differs, nested}`` (``of``:
+    ``instance`` or ``argument``). A test asserting ``==`` alone would pass were the
+    node to return that instance or argument unchanged. None when it equals neither, or
+    is an immutable value (its identity is no behaviour) of the same type."""
+    if isinstance(receiver, type | types.ModuleType):
+        receiver = None  # a classmethod's class
+    candidates = [("instance", receiver)] if receiver is not None else []
+    candidates += [("argument", argument) for argument in arguments]
+    for of, other in candidates:
+        if other is value or not _equals(value, other):
+            continue
+        differs = type(value) is not type(other)
+        if isinstance(value, _IMMUTABLE) and not differs:
+            continue
+        return {"of": of, "type_differs": differs, "nested": _nested_objects(value, other)}
+    return None

@@ -1,0 +1,136 @@
+"""A returned copy or conversion is told apart from what it equals, by the probe and the tests.
+
+Made-up module: a list subclass whose methods return a shallow copy, a deep copy and a
+plain-list conversion of the instance, and a function that converts its argument. Each
+result equals what the call was given, so ``assert result == [...]`` alone would pass
+were the node to hand back its instance (or argument) unchanged. The probe runs as the
+sandbox runs it (its program text on a Python subprocess); the tests written from its
+outcomes pass under pytest on the module, and fail on the identity mutant
+(:func:`remora.code.testgen.mutants.node_mutants`) and on a deep copy made shallow.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from probe_support import probe_outcome
+
+from remora.code.testgen.mutants import node_mutants
+from remora.code.testgen.written_tests import observed_piece
+
+SHELVES = """\
+import copy
+
+
+class Shelf(list):
+    def __init__(self, boxes):
+        super().__init__(boxes)
+
+    def shallow(self):
+        return Shelf(self)
+
+    def deep(self):
+        return copy.deepcopy(self)
+
+    def plain(self):
+        return [list(box) for box in self]
+
+
+def unwrapped(shelf):
+    return list(shelf)
+"""
+BOXES = {"boxes": [[1, 2], [3]]}
+
+
+def _target(name: str) -> dict[str, Any]:
+    method = name != "unwrapped"
+    parameters = [] if method else [{"name": "shelf", "kind": "positional_or_keyword"}]
+    return {
+        "module": "shelves",
+        "qualname": f"Shelf.{name}" if method else name,
+        "name": name,
+        "kind": "method" if method else "function",
+        "owner": "Shelf" if method else "",
+        "method_kind": "instance",
+        "is_async": False,
+        "is_generator": False,
+        "parameters": parameters,
+    }
+
+
+def _written(tmp_path: Path, name: str, args: dict[str, Any]) -> str:
+    target = _target(name)
+    owner = "Shelf" if target["kind"] == "method" else None
+    outcome = probe_outcome(
+        tmp_path, "shelves", target["qualname"], args, owner=owner, owner_args=BOXES
+    )
+    row = {"args": args, "ok": True, "reason": "", **outcome}
+    piece = observed_piece(target, {"Shelf", "unwrapped"}, BOXES, row, f"test_{name}")
+    return f"from shelves import {', '.join(piece['imports'])}\n\n\n{piece['source']}"
+
+
+def _failed(folder: Path, module: str, tests: dict[str, str]) -> set[str]:
+    """The tests that fail with ``module`` as ``shelves.py``."""
+    folder.mkdir()
+    (folder / "shelves.py").write_text(module)
+    for name, text in tests.items():
+        (folder / f"test_{name}_copy.py").write_text(text)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rf",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
+    return {name for name in tests if f"test_{name}_copy.py::test_{name} " in run.stdout}
+
+
+def _identity(name: str) -> str:
+    """The module with ``name``'s identity mutant (its body: ``return`` its first parameter)."""
+    function = next(
+        n for n in ast.walk(ast.parse(SHELVES)) if isinstance(n, ast.FunctionDef) and n.name == name
+    )
+    return next(m.source for m in node_mutants(SHELVES, function) if m.kind == "identity")
+
+
+def test_the_written_tests_tell_copies_and_conversions_from_what_they_equal(tmp_path: Path) -> None:
+    (tmp_path / "shelves.py").write_text(SHELVES)
+    tests = {name: _written(tmp_path, name, {}) for name in ("shallow", "deep", "plain")}
+    tests["unwrapped"] = _written(
+        tmp_path, "unwrapped", {"shelf": {"__class__": "Shelf", "args": BOXES}}
+    )
+    asserts = {n: [x.strip() for x in t.splitlines() if "assert" in x] for n, t in tests.items()}
+    assert asserts == {
+        "shallow": [
+            "assert result == [[1, 2], [3]]",
+            "assert result is not shelf",
+            "assert result[0] is shelf[0]",
+        ],
+        "deep": [
+            "assert result == [[1, 2], [3]]",
+            "assert result is not shelf",
+            "assert result[0] is not shelf[0]",
+        ],
+        "plain": ["assert result == [[1, 2], [3]]", "assert type(result) is list"],
+        "unwrapped": ["assert result == [[1, 2], [3]]", "assert type(result) is list"],
+    }
+    assert _failed(tmp_path / "code", SHELVES, tests) == set()
+    # Each fails were its node to hand back its instance or argument unchanged ...
+    for name in tests:
+        assert _failed(tmp_path / f"identity_{name}", _identity(name), tests) == {name}
+    # ... and the deep copy's fails were it shallow.
+    shallow_deep = SHELVES.replace("copy.deepcopy(self)", "Shelf(self)")
+    assert _failed(tmp_path / "shallow_deep", shallow_deep, tests) == {"deep"}
