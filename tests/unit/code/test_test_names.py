@@ -69,22 +69,102 @@ def test_the_name_says_the_condition_and_the_outcome() -> None:
     )
 
 
-def test_a_returned_value_is_named_by_its_words_or_its_kind() -> None:
+def test_a_returned_value_is_named_by_its_kind_never_spelled_out() -> None:
     used: set[str] = set()
+    # "returns_11th", "returns_nvb", "returns_15": the pinned value says no behaviour.
     assert behaviour_name("ordinal", {"returned": _seen("'11th'")}, "n_is_11", used, set()) == (
-        "test_ordinal_when_n_is_11_returns_11th"
+        "test_ordinal_when_n_is_11_returns_string"
     )
     sentence = {"returned": _seen("'SKU   Product\\n---'")}
-    assert behaviour_name("table", sentence, "typical", used, set()) == "test_table_returns_text"
-    # Where a condition says what the test is about, no vacuous "returns_text" after it.
+    assert behaviour_name("table", sentence, "typical", used, set()) == "test_table_returns_string"
     assert behaviour_name("table", sentence, "rows_has_tilde", used, set()) == (
-        "test_table_when_rows_has_tilde"
+        "test_table_when_rows_has_tilde_returns_string"
     )
     assert behaviour_name("ok", {"returned": _seen("True")}, "doc", used, set()) == (
         "test_ok_returns_true"
     )
+    # The text "None" is no None: "returns_none" on `== "None"` says the opposite.
+    assert behaviour_name("show", {"returned": _seen("'None'")}, "doc", used, set()) == (
+        "test_show_returns_string"
+    )
+    assert behaviour_name("find", {"returned": _seen("None")}, "doc", used, set()) == (
+        "test_find_returns_none"
+    )
+    # A dict subclass's literal is named a dict, not "returns_one_item".
+    copied = {"returned": {"repr": "{'a': 1}", "literal": True, "type": "Dict"}}
+    assert behaviour_name("copy", copied, "typical", used, set()) == "test_copy_returns_dict"
+    assert behaviour_name("size", {"returned": _seen("15")}, "typical", used, set()) == (
+        "test_size_returns_int"
+    )
     found = {"returned": {"repr": "<StockItem>", "literal": False, "type": "StockItem"}}
     assert behaviour_name("get", found, "typical", used, set()) == "test_get_returns_stock_item"
+
+
+def test_a_result_equal_to_one_argument_is_named_for_that_argument() -> None:
+    row = {"returned": _seen("'fallback'"), "args": {"key": "k", "default": "fallback"}}
+    assert behaviour_name("setdefault", row, "typical", set(), set()) == (
+        "test_setdefault_returns_default"
+    )
+    # Two arguments equal to it, or a number that may equal one by chance: its kind.
+    both = {"returned": _seen("'a'"), "args": {"key": "a", "default": "a"}}
+    assert behaviour_name("pick", both, "typical", set(), set()) == "test_pick_returns_string"
+    number = {"returned": _seen("2"), "args": {"n": 2}}
+    assert behaviour_name("half", number, "typical", set(), set()) == "test_half_returns_int"
+
+
+def test_a_placeholder_argument_tells_no_name_apart() -> None:
+    used: set[str] = set()
+    named: dict[str, dict[str, Any]] = {}
+    first = {"returned": _seen("()"), "args": {"hashid": "sample hashid"}}
+    assert behaviour_name("decode", first, "typical", used, set(), named=named) == (
+        "test_decode_returns_empty_tuple"
+    )
+    # Not "test_decode_when_hashid_is_other_space_hashid_returns_empty_tuple".
+    other = {**first, "args": {"hashid": "other hashid"}}
+    assert behaviour_name("decode", other, "varied_arguments", used, set(), named=named) is None
+    word = {**first, "args": {"hashid": "xoz"}}
+    assert behaviour_name("decode", word, "as_called", used, set(), named=named) == (
+        "test_decode_when_hashid_is_xoz_returns_empty_tuple"
+    )
+
+
+def test_a_star_parameter_is_worded_by_how_many_arguments_it_was_given() -> None:
+    function = ast.parse("def update(self, *args, **kwargs):\n    return None\n").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    raised = {"raised": {"type": "TypeError"}, "args": {"args": ["a", "zz"]}}
+    # Not "when_args_has_two_items": the items are placeholders, their count is the point.
+    assert behaviour_name(
+        "update", raised, "args_has_two_items", set(), set(), function=function
+    ) == ("test_update_when_given_2_positional_arguments_raises_type_error")
+    used: set[str] = set()
+    one = {"returned": _seen("'x'"), "args": {"args": [1]}}
+    assert behaviour_name("update", one, "as_called", used, set(), function=function) == (
+        "test_update_returns_string"
+    )
+    three = {**one, "args": {"args": [1, 2, 3]}}
+    assert behaviour_name("update", three, "as_called", used, set(), function=function) == (
+        "test_update_when_given_3_positional_arguments_returns_string"
+    )
+
+
+def test_a_plain_call_is_named_for_the_branch_it_left_by() -> None:
+    source = (
+        "def decode(self, hashid):\n"  # 1
+        "    try:\n"  # 2
+        "        return parse(hashid)\n"  # 3
+        "    except ValueError:\n"  # 4
+        "        return ()\n"  # 5
+    )
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    row = {"returned": _seen("()"), "args": {"hashid": "sample hashid"}}
+    assert behaviour_name(
+        "decode", row, "typical", set(), set(), function=function, lines={2, 3, 4, 5}
+    ) == ("test_decode_when_hashid_is_invalid_returns_empty_tuple")
+    # A reason of its own (a boundary the search chose) is kept as it is.
+    assert behaviour_name(
+        "decode", row, "hashid_is_xoz", set(), set(), function=function, lines={2, 3, 4, 5}
+    ) == ("test_decode_when_hashid_is_xoz_returns_empty_tuple")
 
 
 def test_a_taken_name_is_told_apart_by_the_call_s_arguments_never_by_a_number() -> None:
@@ -116,13 +196,15 @@ def test_a_long_condition_keeps_whole_clauses_and_never_ends_on_a_cut_word() -> 
     # One clause too long for 72 characters is kept whole (a def line still fits in 100),
     # not cut to "when_self_shelf_has".
     row = {"returned": _seen("[('oak', 1)]")}
-    name = behaviour_name("read_through_shelf_names", row, "self_shelf_has_key_oak", set(), set())
-    assert name == "test_read_through_shelf_names_when_self_shelf_has_key_oak_returns_one_item"
+    name = behaviour_name(
+        "read_through_shelf_names_first", row, "self_shelf_has_key_oak", set(), set()
+    )
+    assert name == "test_read_through_shelf_names_first_when_self_shelf_has_key_oak_returns_list"
     assert len(name) > 72
     # Longer still: no condition rather than a cut one.
     far = "self_shelf_has_key_oak_beside_its_pending_one_of_the_same_key"
-    name = behaviour_name("read_through_shelf_names", row, far, set(), set())
-    assert name == "test_read_through_shelf_names_returns_one_item"
+    name = behaviour_name("read_through_shelf_names_first", row, far, set(), set())
+    assert name == "test_read_through_shelf_names_first_returns_list"
 
 
 def test_a_call_that_left_the_state_as_it_found_it_changes_nothing_by_its_name() -> None:
@@ -161,7 +243,7 @@ def test_an_attribute_still_holding_what_the_instance_was_built_with_is_no_chang
 
 def test_a_model_s_case_is_named_for_what_it_claims() -> None:
     assert case_words({"args": "n=-1", "raises": "ValueError"}) == "raises_value_error"
-    assert case_words({"args": "n=11", "expected": "'11th'"}) == "returns_11th"
+    assert case_words({"args": "n=11", "expected": "'11th'"}) == "returns_string"
     assert case_words({"args": "n=1", "expected": "True"}) == "returns_true"
     assert case_words({"args": "", "expected": "Order(customer='a')"}) == ("returns_expected_value")
 

@@ -2,18 +2,23 @@
 
 The name is the code's name, the condition the arguments were chosen for (a
 boundary the code tests: ``when_amount_below_0``, or the value itself where the node
-tests that subject elsewhere too: :mod:`.claimed_ranges`; none for the typical
-arguments), and what the test asserts: ``raises_value_error``,
+tests that subject elsewhere too: :mod:`.claimed_ranges`), or, for arguments chosen for
+nothing in particular, the branch the call left the code by (:mod:`.taken_branch`:
+``when_hashid_is_invalid``, ``when_rows_is_empty``, ``when_key_is_missing``; none for a
+call that ran the plain path), and what the test asserts: ``raises_value_error``,
 ``sets_limit_value`` (the attributes a method assigns; ``changes_items`` for
 one it mutates in place, only where it reads otherwise than before the call;
 ``when_self_is_empty_leaves_items_unchanged`` where it found nothing to do),
-``returns_true``, ``returns_11th``, ``returns_text`` (a string that is not one word;
-left out where a condition says more: ``test_quote_when_text_has_number_sign``),
-``returns_stock_item``. A method is named alone (``test_limit_...``) unless another
-class of its module has a method of the same name (``test_stock_item_add_...``). A
-name already taken is told apart by the arguments that differ, never by a number; a
-long condition loses whole clauses, never half of one. Read with :mod:`ast`; nothing
-runs here.
+``returns_true``, ``returns_none``, ``returns_empty_tuple``, ``returns_default`` (the
+argument it hands back), else the result's kind: ``returns_string``, ``returns_dict``,
+``returns_stock_item``. A value the call returned is never spelled in the name
+(reviewers: "'returns_nvb', 'returns_15' say nothing"; ``returns_none`` on ``== "None"``
+says the opposite), nor a placeholder argument (``when_hashid_is_other_space_hashid``);
+a ``*args`` parameter is worded by its count (``when_given_2_positional_arguments``). A
+method is named alone (``test_limit_...``) unless another class of its module has a
+method of the same name (``test_stock_item_add_...``). A name already taken is told
+apart by the arguments that differ, never by a number; a long condition loses whole
+clauses, never half of one. Read with :mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.testgen.claimed_ranges import honest_condition
+from remora.code.testgen.taken_branch import branch_words, given_words
 from remora.code.values import CallTarget, first_parameter, is_self_attribute, label, snake_name
 
 __all__ = ["assigned_attributes", "behaviour_name", "case_words", "node_words"]
@@ -33,11 +39,9 @@ _PLAIN_REASONS = {"typical", "varied_arguments", "doc", "as_called"}
 _MAX_NAME = 72
 # A name whose one condition does not fit in _MAX_NAME may run to this (a def line of 100).
 _MAX_WHOLE = 92
-# A returned string longer than this is not spelled out in the name.
-_MAX_WORD = 16
-# Outcomes that name no behaviour (reviewers: "'returns_text' says nothing"): left out of
-# a name that has a condition to say instead.
-_VACUOUS = frozenset({"returns_text", "returns_its_value"})
+# An argument's text longer than this, or of more than one word, is a placeholder
+# ("sample hashid"), not a condition: it is not spelled out in the name.
+_MAX_WORD = 12
 # An empty result is named as such: a reviewer read "returns_its_value" on `assert result
 # == ()` as the opposite of what it checks, and "returns_text" on `== ""` as some text.
 _EMPTY_KINDS: dict[type, str] = {str: "string", bytes: "bytes", tuple: "tuple", list: "list"}
@@ -85,11 +89,21 @@ def assigned_attributes(function: Function | None) -> set[str]:
     return names
 
 
-def _condition(why: str, row: dict[str, Any], function: Function | None) -> str:
+def _vararg(function: Function | None) -> str | None:
+    return function.args.vararg.arg if function is not None and function.args.vararg else None
+
+
+def _condition(why: str, row: dict[str, Any], function: Function | None, lines: set[int]) -> str:
     if why.startswith("model_"):
         return f"with_{why.removeprefix('model_')}"
-    if why in _PLAIN_REASONS or why.endswith("_arguments"):
-        return ""
+    star = _vararg(function)
+    # A ``*args`` item's words (``values_has_a``) name a placeholder, not a condition.
+    starred = star is not None and why.startswith(f"{star}_")
+    if starred or why in _PLAIN_REASONS or why.endswith("_arguments"):
+        words = branch_words(function, lines, row)
+        if not words and starred:
+            words = given_words(len((row.get("args") or {}).get(star) or ()))
+        return f"when_{words}" if words else ""
     honest = honest_condition(why, row, function)
     return f"when_{honest}" if honest else ""
 
@@ -153,10 +167,26 @@ def _state_words(row: dict[str, Any], assigned: set[str], owner_args: dict[str, 
 
 
 def _one_word(text: str) -> bool:
-    return 0 < len(text) <= _MAX_WORD and text.replace("_", "").isalnum() and text.isascii()
+    return 0 < len(text) <= _MAX_WORD and text.isalnum() and text.isascii()
+
+
+def _kind(type_name: str) -> str:
+    """A result's kind in a name: ``string`` for ``str`` (as ``returns_empty_string``)."""
+    return "string" if type_name == "str" else snake_name(type_name)
+
+
+def _handed_back(value: Any, args: dict[str, Any]) -> str | None:
+    """The one argument a result equals (``setdefault`` returning ``default``), where that
+    cannot be chance: a text or a collection, not a number, a flag or ``None``."""
+    if not isinstance(value, str | bytes | list | tuple | dict | set) or not value:
+        return None
+    same = [name for name, given in args.items() if type(given) is type(value) and given == value]
+    return same[0] if len(same) == 1 else None
 
 
 def _outcome(row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any]) -> str:
+    """What the test asserts, in words that never spell the value it pins (``returns_nvb``
+    says nothing; ``returns_none`` for the text ``"None"`` says the opposite)."""
     raised = row.get("raised")
     if raised:
         return f"raises_{snake_name(raised['type'])}"
@@ -166,13 +196,15 @@ def _outcome(row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any]
         return state
     if returned.get("literal"):
         value = python_ast.literal_eval(returned["repr"])
+        if value is None or isinstance(value, bool):
+            return f"returns_{label(value)}"
         if type(value) in _EMPTY_KINDS and not value:  # "returns_its_value" read as the input
             return f"returns_empty_{_EMPTY_KINDS[type(value)]}"
-        if isinstance(value, str) and not _one_word(value):
-            return "returns_text"  # its words would make a sentence of punctuation names
-        words = label(value)
-        return f"returns_{words}" if words and words != "value" else "returns_its_value"
-    return f"returns_{snake_name(str(returned.get('type') or 'value'))}"
+        argument = _handed_back(value, row.get("args") or {})
+        if argument is not None:
+            return f"returns_{snake_name(argument)}"
+        return f"returns_{_kind(type(value).__name__)}"  # a dict subclass's too: a dict
+    return f"returns_{_kind(str(returned.get('type') or 'value'))}"
 
 
 def _fitted(node: str, condition: str, outcome: str) -> str | None:
@@ -189,11 +221,16 @@ def _fitted(node: str, condition: str, outcome: str) -> str | None:
     return None
 
 
-def _argument_words(name: str, value: Any) -> str:
-    """A call's argument as a condition: ``key_is_b``, ``items_is_empty``, ``items_has_2_items``;
-    "" for a value whose words say nothing (an object, a long text)."""
+def _argument_words(name: str, value: Any, star: str | None) -> str:
+    """A call's argument as a condition: ``key_is_b``, ``items_is_empty``, ``items_has_2_items``,
+    ``given_2_positional_arguments`` (``*args``); "" for a value whose words say nothing
+    (an object, a placeholder text of several words)."""
+    if name == star and isinstance(value, list | tuple):
+        return given_words(len(value))
     if isinstance(value, list | tuple | set | frozenset | dict):
         return f"{name}_is_empty" if not value else f"{name}_has_{label(list(value))}"
+    if isinstance(value, str) and value and not _one_word(value):
+        return ""
     words = label(value)
     return "" if words in ("value", "text") else f"{snake_name(name)}_is_{words}"
 
@@ -207,6 +244,7 @@ def behaviour_name(
     owner_args: dict[str, Any] | None = None,
     function: Function | None = None,
     named: dict[str, dict[str, Any]] | None = None,
+    lines: set[int] | None = None,
 ) -> str | None:
     """``test_<node>[_<condition>]_<outcome>`` for a probed call (``row``), unique in
     ``used`` (and added to it); ``assigned``: the attributes the method sets outright;
@@ -216,13 +254,11 @@ def behaviour_name(
     (:mod:`.claimed_ranges`). A name already taken is told apart by the call's arguments
     (``when_key_is_b``), never by a number: those whose words differ from the arguments of
     the test that took it (``named``: name -> its arguments, filled here; any argument for
-    a name the test file had). None where nothing tells it apart: the test would repeat,
-    by its name, one already there."""
+    a name the test file had); ``lines``: those the call ran (:mod:`.taken_branch`). None
+    where nothing tells it apart: the test would repeat, by its name, one already there."""
     built = {**row, "owner_args": row.get("owner_args", owner_args or {})}
-    condition = _condition(why, built, function)
+    condition = _condition(why, built, function, lines or set())
     outcome = _outcome(row, assigned, owner_args or {})
-    if condition and outcome in _VACUOUS:  # the condition says more than "returns_text"
-        outcome = ""
     if outcome.startswith("leaves_") and not condition:  # unchanged, but under what?
         if not _all_empty(row.get("state_before") or {}):
             return None  # "drop leaves items unchanged" would say drop never changes them
@@ -230,14 +266,18 @@ def behaviour_name(
     name = _fitted(node, condition, outcome) if condition else f"test_{node}_{outcome}"
     if name is None:
         name = f"test_{node}_{outcome}"
-    args = row.get("args") or {}
+    args, star = row.get("args") or {}, _vararg(function)
     named = {} if named is None else named
     other = named.get(name)
+    # A parameter the condition already words (``key_is_missing``) tells nothing more.
+    clauses = condition.removeprefix("when_").split("_and_")
+    worded = {n for n in args if any(clause.startswith(f"{n}_") for clause in clauses)}
     told = [
         words
         for n, v in args.items()
-        if (words := _argument_words(n, v))
-        and (other is None or n not in other or words != _argument_words(n, other[n]))
+        if n not in worded
+        and (words := _argument_words(n, v, star))
+        and (other is None or n not in other or words != _argument_words(n, other[n], star))
     ]
     current = condition
     for extra in told:

@@ -1,0 +1,218 @@
+"""The branch a call left its node by, as a test name's condition: ``hashid_is_invalid``.
+
+Where the value search's reason for a call says nothing (typical arguments, a call the
+project makes), the lines the call ran still do: the ``return``/``raise`` it left by, and
+the ``if`` (or ``except``) around that statement. The ``if``'s test, taken the way the
+call took it, names the condition: ``if not self._rows: return`` -> ``rows_is_empty``,
+``if key in self: ... else: return default`` -> ``key_is_missing``, ``if x is None:
+raise`` -> ``x_is_none``, ``if amount > self.quantity: raise`` -> ``amount_above_quantity``
+(a strict side only), ``if len(args) > 1: raise`` -> ``given_2_positional_arguments``.
+A test of one parameter that the name cannot word, taken to a rejection (a raise, or an
+empty or ``None`` result), says the value was not one the code accepts:
+``width_is_invalid``, as does an ``except`` handler the call returned from. Anything
+else says nothing (""). Read with :mod:`ast`; nothing runs here.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from remora import python_ast
+from remora.code.values import first_parameter, is_self_attribute, label, snake_name
+
+__all__ = ["branch_words", "given_words", "is_rejection"]
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+# Where an exit statement sits: the innermost ``if``'s test and the side of it, or a handler.
+Branch = tuple[ast.expr, bool] | ast.ExceptHandler | None
+_EXIT = ast.Return | ast.Raise
+_SCOPES = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
+
+
+def is_rejection(row: dict[str, Any]) -> bool:
+    """Whether the call raised, or returned ``None`` or an empty value."""
+    if row.get("raised"):
+        return True
+    returned = row.get("returned") or {}
+    if not returned.get("literal"):
+        return False
+    try:
+        value = python_ast.literal_eval(returned["repr"])
+    except (ValueError, SyntaxError):
+        return False
+    return value is None or (isinstance(value, str | bytes | tuple | list | dict) and not value)
+
+
+def given_words(count: int) -> str:
+    """How many positional arguments a ``*args`` parameter was given, as words."""
+    if count == 1:
+        return "given_one_positional_argument"
+    return f"given_{'no' if count == 0 else count}_positional_arguments"
+
+
+def _exits(body: list[ast.stmt], around: Branch, out: list[tuple[ast.stmt, Branch]]) -> None:
+    for statement in body:
+        if isinstance(statement, _EXIT):
+            out.append((statement, around))
+        elif isinstance(statement, ast.If):
+            _exits(statement.body, (statement.test, True), out)
+            _exits(statement.orelse, (statement.test, False), out)
+        elif isinstance(statement, ast.Try | ast.TryStar):
+            _exits(statement.body, around, out)
+            for handler in statement.handlers:
+                _exits(handler.body, handler, out)
+            _exits(statement.orelse + statement.finalbody, around, out)
+        elif not isinstance(statement, _SCOPES):
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list):
+                    _exits([s for s in inner if isinstance(s, ast.stmt)], around, out)
+            for case in getattr(statement, "cases", []):
+                _exits(case.body, around, out)
+
+
+def _empty_literal(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value is None or node.value in ("", b"")
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    return isinstance(node, ast.Tuple | ast.List) and not node.elts
+
+
+def _taken(function: Function, lines: set[int], rejected: bool) -> Branch:
+    """The branch around the exit the call ran; a handler's where a caught raise ran too;
+    for ``return x if test else ()``, the side of the empty value the call returned."""
+    found: list[tuple[ast.stmt, Branch]] = []
+    _exits(function.body, None, found)
+    ran = [(statement, branch) for statement, branch in found if statement.lineno in lines]
+    handled = [(s, b) for s, b in ran if isinstance(b, ast.ExceptHandler)]
+    exit_ = ran[0] if len(ran) == 1 else handled[0] if len(handled) == 1 else None
+    if exit_ is None:
+        return None
+    statement, branch = exit_
+    if rejected and isinstance(statement, ast.Return) and isinstance(statement.value, ast.IfExp):
+        sides = [_empty_literal(statement.value.body), _empty_literal(statement.value.orelse)]
+        if sides.count(True) == 1:
+            return (statement.value.test, sides[0])
+    return branch
+
+
+class _Words:
+    """The words for one call's branch: its arguments, its instance's name, its ``*args``."""
+
+    def __init__(self, function: Function, row: dict[str, Any]) -> None:
+        self.args: dict[str, Any] = row.get("args") or {}
+        first = first_parameter(function)
+        self.self_name = first if first is not None and first not in self.args else None
+        self.vararg = function.args.vararg.arg if function.args.vararg else None
+        self.rejected = is_rejection(row)
+
+    def subject(self, node: ast.AST) -> str | None:
+        """A given parameter's name, or an instance attribute's words."""
+        if isinstance(node, ast.Name) and node.id in self.args:
+            return node.id
+        if (
+            self.self_name is not None
+            and isinstance(node, ast.Attribute)
+            and is_self_attribute(node, self.self_name)
+        ):
+            return snake_name(node.attr)
+        return None
+
+    def falsy(self, name: str) -> str:
+        if name in self.args and self.args[name] is None:
+            return f"{name}_is_none"
+        if name == self.vararg:
+            return given_words(0)
+        return f"{name}_is_empty"
+
+    def _counted(self, test: ast.expr) -> str:
+        """``len(args) > 1`` taken: how many ``*args`` the call gave."""
+        for node in ast.walk(test):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "len"
+                and len(node.args) == 1
+                and isinstance(node.args[0], ast.Name)
+                and node.args[0].id == self.vararg
+            ):
+                return given_words(len(self.args.get(self.vararg) or ()))
+        return ""
+
+    def of_test(self, test: ast.expr, truth: bool) -> str:
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.of_test(test.operand, not truth)
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) == truth:
+            parts = [self.of_test(value, truth) for value in test.values]
+            return _joined(parts) if all(parts) else ""
+        subject = self.subject(test)
+        if subject is not None:
+            return "" if truth else self.falsy(subject)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            subject, op, right = self.subject(test.left), test.ops[0], test.comparators[0]
+            none = isinstance(right, ast.Constant) and right.value is None
+            if subject is not None and none and isinstance(op, ast.Is | ast.IsNot):
+                return f"{subject}_is_none" if isinstance(op, ast.Is) == truth else ""
+            if subject in self.args and isinstance(op, ast.In | ast.NotIn):
+                return f"{subject}_is_missing" if isinstance(op, ast.NotIn) == truth else ""
+            if counted := self._counted(test):
+                return counted
+            return self._ordered(subject, op, right, truth)
+        return ""
+
+    def _ordered(self, subject: str | None, op: ast.cmpop, right: ast.expr, truth: bool) -> str:
+        """``amount > self.quantity`` taken: ``amount_above_quantity``; only a strict side
+        (``x <= 0`` taken says nothing of whether ``x`` was 0 or below)."""
+        if subject not in self.args:
+            return ""
+        strict = {(ast.Gt, True): "above", (ast.LtE, False): "above"}
+        strict |= {(ast.Lt, True): "below", (ast.GtE, False): "below"}
+        side = strict.get((type(op), truth))
+        number = isinstance(right, ast.Constant) and type(right.value) in (int, float)
+        other = label(right.value) if isinstance(right, ast.Constant) else self.subject(right)
+        if side is None or other is None or (isinstance(right, ast.Constant) and not number):
+            return ""
+        return f"{subject}_{side}_{other}"
+
+    def of_rejection(self, test: ast.expr | None) -> str:
+        """A rejected call's one argument, where the code tested it (or caught its error)."""
+        tested = (
+            set(self.args)
+            if test is None
+            else {n.id for n in ast.walk(test) if isinstance(n, ast.Name) and n.id in self.args}
+        )
+        if not self.rejected or len(tested) != 1:
+            return ""
+        (name,) = tested
+        if test is not None and (counted := self._counted(test)):
+            return counted
+        value = self.args[name]
+        if value is None:
+            return f"{name}_is_none"
+        if isinstance(value, str | bytes | list | tuple | dict) and not value:
+            return f"{name}_is_empty"
+        return f"{name}_are_invalid" if name == self.vararg else f"{name}_is_invalid"
+
+
+def _joined(parts: list[str]) -> str:
+    """``["a_is_empty", "b_is_empty"]`` -> ``a_and_b_are_empty``; others joined by _and_."""
+    suffix = "_is_empty"
+    if len(parts) > 1 and all(p.endswith(suffix) for p in parts):
+        return f"{'_and_'.join(p.removesuffix(suffix) for p in parts)}_are_empty"
+    return "_and_".join(dict.fromkeys(parts))
+
+
+def branch_words(function: Function | None, lines: set[int], row: dict[str, Any]) -> str:
+    """The condition the call's exit branch says (module docstring), "" where none."""
+    if function is None or not lines:
+        return ""
+    words = _Words(function, row)
+    branch = _taken(function, lines, words.rejected)
+    if branch is None:
+        return ""
+    if isinstance(branch, ast.ExceptHandler):
+        return words.of_rejection(None)
+    test, truth = branch
+    return words.of_test(test, truth) or words.of_rejection(test)

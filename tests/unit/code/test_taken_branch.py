@@ -1,0 +1,179 @@
+"""The branch a call left its node by says the condition a test name states."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import pytest
+
+from remora.code.testgen.taken_branch import branch_words, given_words, is_rejection
+
+
+def _function(source: str) -> ast.FunctionDef:
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    return function
+
+
+def _returned(repr_: str) -> dict[str, Any]:
+    return {"repr": repr_, "literal": True}
+
+
+def _ran(function: ast.FunctionDef, *exits: int) -> set[int]:
+    """Every line of the ``def`` but those of the other exits (``return``/``raise``)."""
+    others = {
+        n.lineno
+        for n in ast.walk(function)
+        if isinstance(n, ast.Return | ast.Raise) and n.lineno not in exits
+    }
+    return {n.lineno for n in ast.walk(function) if isinstance(n, ast.stmt)} - others
+
+
+DRAW = """def draw(self):
+    if not self._header and not self._rows:
+        return
+    return render(self._rows)
+"""
+
+SETDEFAULT = """def setdefault(self, key, default=None):
+    if key in self:
+        return self[key]
+    else:
+        self[key] = default
+        return default
+"""
+
+DECODE = """def decode(self, hashid):
+    try:
+        numbers = parse(hashid)
+        return numbers if hashid == self.encode(*numbers) else ()
+    except ValueError:
+        return ()
+"""
+
+UPDATE = """def update(self, *args, **kwargs):
+    if len(args) > 1:
+        raise TypeError("at most one")
+    return None
+"""
+
+PRECISION = """def set_precision(self, width):
+    if not isinstance(width, int) or width < 0:
+        raise ValueError("width must be an integer")
+    self._precision = width
+"""
+
+PAIR = """def pair(a, b):
+    if a % b == 1:
+        raise ValueError("out of step")
+    return (a, b)
+"""
+
+SIZE = """def size(x):
+    if x % 2:
+        return "odd"
+    return "even"
+"""
+
+
+def test_a_guard_on_the_instance_taken_says_what_was_empty() -> None:
+    function = _function(DRAW)
+    row = {"returned": _returned("None"), "args": {}}
+    assert branch_words(function, _ran(function, 3), row) == "header_and_rows_are_empty"
+
+
+def test_the_else_of_a_membership_test_says_the_key_is_missing() -> None:
+    function = _function(SETDEFAULT)
+    row = {"returned": _returned("'d'"), "args": {"key": "beta", "default": "d"}}
+    assert branch_words(function, _ran(function, 6), row) == "key_is_missing"
+    # Its other side (the key is there) says nothing a name can state.
+    assert branch_words(function, _ran(function, 3), row) == ""
+
+
+def test_a_caught_error_or_a_rejected_value_says_the_argument_is_invalid() -> None:
+    function = _function(DECODE)
+    row = {"returned": _returned("()"), "args": {"hashid": "sample hashid"}}
+    # A raise caught by the handler: the handler's return is the exit.
+    assert branch_words(function, _ran(function, 6), row) == "hashid_is_invalid"
+    # ``return numbers if ... else ()``: the empty side, taken on a failed test.
+    assert branch_words(function, _ran(function, 4), row) == "hashid_is_invalid"
+    none = {"returned": _returned("()"), "args": {"hashid": None}}
+    assert branch_words(function, _ran(function, 6), none) == "hashid_is_none"
+
+
+def test_a_guard_s_raise_on_one_argument_says_it_is_invalid() -> None:
+    function = _function(PRECISION)
+    row = {"raised": {"type": "ValueError"}, "args": {"width": "sample width"}}
+    assert branch_words(function, _ran(function, 3), row) == "width_is_invalid"
+
+
+def test_a_length_test_of_star_args_says_how_many_were_given() -> None:
+    function = _function(UPDATE)
+    row = {"raised": {"type": "TypeError"}, "args": {"args": ["a", "zz"]}}
+    assert branch_words(function, _ran(function, 3), row) == "given_2_positional_arguments"
+    assert given_words(1) == "given_one_positional_argument"
+    assert given_words(0) == "given_no_positional_arguments"
+
+
+REMOVE = """def remove(self, amount):
+    if amount > self.quantity:
+        raise OutOfStock(amount)
+    if amount <= 0:
+        raise ValueError(amount)
+    self.quantity -= amount
+"""
+
+
+def test_a_strict_comparison_taken_says_which_side_the_argument_was_on() -> None:
+    function = _function(REMOVE)
+    over = {"raised": {"type": "OutOfStock"}, "args": {"amount": 35}}
+    assert branch_words(function, _ran(function, 3), over) == "amount_above_quantity"
+    # ``amount <= 0`` taken: 0 or below, so "below_0" would claim too much.
+    zero = {"raised": {"type": "ValueError"}, "args": {"amount": 0}}
+    assert branch_words(function, _ran(function, 5), zero) == "amount_is_invalid"
+    below = _function("def f(n):\n    if n < 3:\n        return 'small'\n    return 'big'\n")
+    small = {"returned": _returned("'small'"), "args": {"n": 1}}
+    assert branch_words(below, _ran(below, 3), small) == "n_below_3"
+
+
+@pytest.mark.parametrize(
+    ("source", "exit_line", "row"),
+    [
+        # Two arguments tested: which one the code refused is not known.
+        (PAIR, 3, {"raised": {"type": "ValueError"}, "args": {"a": 2, "b": 1}}),
+        # A result that is no rejection, through a test no words state.
+        (SIZE, 3, {"returned": _returned("'odd'"), "args": {"x": 5}}),
+        # The plain path, outside any branch.
+        (SIZE, 4, {"returned": _returned("'even'"), "args": {"x": 2}}),
+    ],
+)
+def test_a_branch_no_words_state_names_no_condition(
+    source: str, exit_line: int, row: dict[str, Any]
+) -> None:
+    function = _function(source)
+    assert branch_words(function, _ran(function, exit_line), row) == ""
+
+
+def test_without_the_lines_it_ran_a_call_names_no_branch() -> None:
+    row = {"returned": _returned("None"), "args": {}}
+    assert branch_words(_function(DRAW), set(), row) == ""
+    assert branch_words(None, {2, 3}, row) == ""
+
+
+@pytest.mark.parametrize(
+    ("row", "rejected"),
+    [
+        ({"raised": {"type": "KeyError"}}, True),
+        ({"returned": _returned("None")}, True),
+        ({"returned": _returned("''")}, True),
+        ({"returned": _returned("()")}, True),
+        ({"returned": _returned("0")}, False),
+        ({"returned": _returned("'x'")}, False),
+        ({"returned": {"repr": "<Order>", "literal": False}}, False),
+    ],
+)
+def test_a_rejection_is_a_raise_or_an_empty_or_none_result(
+    row: dict[str, Any], rejected: bool
+) -> None:
+    assert is_rejection(row) is rejected
