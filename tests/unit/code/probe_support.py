@@ -20,9 +20,11 @@ def probe_outcome(
     owner: str | None = None,
     owner_args: dict[str, Any] | None = None,
     drain: bool = False,
+    contents: str | None = None,
 ) -> dict[str, Any]:
     """The outcome of one call of ``module.qualname`` with ``args`` (a method's instance
-    built from ``owner_args``; a generator drained with ``drain``), as the probe reports it."""
+    built from ``owner_args``; a generator drained with ``drain``; its instance's changed
+    items reported as ``contents`` asks: ``items``, ``keys``), as the probe reports it."""
     request = {
         "module": module,
         "qualname": qualname,
@@ -33,6 +35,7 @@ def probe_outcome(
         "sets": [{"name": "one", "args": args}],
         "call": True,
         "observe": [],
+        "contents": contents,
         "timeout_s": 10,
         "drain": drain,
     }

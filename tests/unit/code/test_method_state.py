@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.values.method_state import changed_attributes, class_methods
+from remora.code.values.method_state import changed_attributes, class_methods, stores_unstable_items
 
 ROSTER = """
 from typing import overload
@@ -73,3 +73,44 @@ def test_the_class_methods_are_those_of_the_methods_own_class() -> None:
     assert sorted(methods) == ["__init__", "_replace", "again", "drop", "find", "swap"]
     assert methods["find"].decorator_list == []  # an overloaded name: its implementation
     assert class_methods(ROSTER, definition("drop", inside="")) == {}  # a module's function
+
+
+CLOCKED = """
+import random
+import time
+
+
+class Stamps(dict):
+    def stamp(self, key):
+        self[key] = time.time()
+
+    def later(self, key):
+        when = time.monotonic()
+        super().__setitem__(key, when)
+
+    def roll(self, key):
+        self._put(key, random.random())
+
+    def _put(self, key, value):
+        self[key] = value
+
+    def lucky(self):
+        self.append(random.choice([1, 2]))
+
+    def note(self, key, text):
+        self[key] = text
+        self.seen = time.time()
+
+    def rename(self, old, new):
+        self[new] = self.pop(old)
+"""
+
+
+def test_items_stored_from_a_clock_or_a_random_source_are_told_apart() -> None:
+    tree = ast.parse(CLOCKED)
+    stamps = next(n for n in tree.body if isinstance(n, ast.ClassDef))
+    methods = {n.name: n for n in stamps.body if isinstance(n, ast.FunctionDef)}
+    unstable = {name for name, m in methods.items() if stores_unstable_items(m, methods)}
+    # `roll` hands its random value to a helper that stores it: a value it stores too. Not
+    # `_put` itself (its value is an argument), nor `note` (the clock's is an attribute).
+    assert unstable == {"stamp", "later", "roll", "lucky"}

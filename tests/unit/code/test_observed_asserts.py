@@ -158,3 +158,46 @@ def test_an_instance_named_as_a_builtin_gets_another_name() -> None:
     owner = {**METHOD, "owner": "Dict", "qualname": "Dict.limit"}
     render = CallRender(owner, {"Dict"})
     assert render.call({"n": 1}, {})[1] == ["dict_obj = Dict()"]
+
+
+def _contents(**more: Any) -> dict[str, Any]:
+    """A mapping instance's changed items as the probe reports them (own_contents.py)."""
+    whole = _seen("{'table': 't', 'size': 10}", type="dict", type_module="builtins")
+    return {"kind": "dict", "length": 2, "whole": whole, "as_is": True, **more}
+
+
+def test_the_items_a_method_stores_in_its_instance_are_asserted_by_key() -> None:
+    # `self[key] = default` removed would still return the default: the key is asserted.
+    stored = [{"key": _seen("'size'"), "value": _seen("10")}]
+    contents = _contents(items=stored, removed=[_seen("'gone'")], all_keys=True)
+    row = {"args": {"n": 10}, "returned": _seen("10"), "contents": contents}
+    assert _lines(METHOD, row)[1:] == [
+        "result = query.limit(n=10)",
+        "assert result == 10",
+        "assert query['size'] == 10",
+        "assert 'gone' not in query",
+    ]
+
+
+def test_an_item_stored_from_a_clock_is_asserted_by_its_key_alone() -> None:
+    contents = _contents(items=[{"key": _seen("'at'")}], removed=[], all_keys=True)
+    contents.pop("whole")
+    row = {"args": {"n": 1}, "returned": _seen("None"), "contents": contents}
+    assert _lines(METHOD, row, procedure=True)[1:] == ["query.limit(n=1)", "assert 'at' in query"]
+
+
+def test_contents_without_literal_keys_are_asserted_whole_or_by_their_count() -> None:
+    unkeyed = [{"key": _seen("<Key>", literal=False), "value": _seen("1")}]
+    row = {"args": {"n": 1}, "returned": _seen("None"), "contents": _contents(items=unkeyed)}
+    assert _lines(METHOD, row, procedure=True)[2:] == ["assert query == {'table': 't', 'size': 10}"]
+    # A sequence that compares equal to no list is read into one; a long one is counted.
+    listed = {"kind": "list", "length": 2, "whole": _seen("[1, 2]"), "as_is": False}
+    row["contents"] = listed
+    assert _lines(METHOD, row, procedure=True)[2:] == ["assert list(query) == [1, 2]"]
+    row["contents"] = {**listed, "whole": _seen(repr(list(range(40))))}
+    assert _lines(METHOD, row, procedure=True)[2:] == ["assert len(query) == 2"]
+
+
+def test_a_procedure_that_changed_only_its_instance_s_items_pins_them() -> None:
+    row = {"args": {"n": 3}, "returned": _seen("None"), "state": {}, "contents": _contents()}
+    assert pins_something(row, procedure=True)

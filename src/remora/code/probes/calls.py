@@ -32,6 +32,8 @@ from remora.code.values import (
     arguments_from_text,
     class_lookup,
     constructor_of,
+    node_function,
+    observed_contents,
     owner_arguments,
     parameter_of,
     project_class_lookup,
@@ -255,7 +257,10 @@ async def probe_argument_sets(
 
     A set of a method may carry ``owner_args``: its instance is built from those
     (the row keeps them). ``observe``: attributes of the instance reported after
-    each call, in the row's ``state`` (``{attribute: {repr, literal, length?}}``).
+    each call, in the row's ``state`` (``{attribute: {repr, literal, length?}}``). An
+    instance method's change to the items of the container its instance is comes in the
+    row's ``contents`` (:mod:`remora.code.probes.programs.own_contents`; values left out
+    where it stores a clock's or a random one: :func:`remora.code.values.observed_contents`).
 
     The code runs in a copy of the workspace, as pytest runs it, unless
     ``read_only``: then it sees the project itself, read-only (no copy made).
@@ -295,6 +300,7 @@ async def probe_argument_sets(
         ],
         "call": call,
         "observe": list(observe),
+        "contents": observed_contents(target, node_function(context), context.node_file_text()),
         "timeout_s": timeout_s,
         "drain": bool(target["is_generator"]),
     }
@@ -310,7 +316,7 @@ async def probe_argument_sets(
     not_called = str(run.report.get("not_called", ""))
     for row, outcome in zip(runnable, run.report["outcomes"], strict=True):
         row["ok"], row["reason"] = _verdict(outcome, "" if outcome.get("called") else not_called)
-        for key in ("returned", "raised", "state", "state_before"):
+        for key in ("returned", "raised", "state", "state_before", "contents"):
             if key in outcome:
                 row[key] = outcome[key]
     return checked, run.coverage

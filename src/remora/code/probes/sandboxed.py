@@ -39,7 +39,13 @@ REPORT_CHARS = 4_000_000
 # A program sent as more than one module of programs/, in this order (else its own module
 # alone): one idea a module, one text for ``python -``.
 PROGRAM_PARTS: dict[str, tuple[str, ...]] = {
-    "call_probe": ("call_arguments", "generator_items", "returned_values", "call_probe")
+    "call_probe": (
+        "call_arguments",
+        "generator_items",
+        "returned_values",
+        "own_contents",
+        "call_probe",
+    )
 }
 _PACKAGE = "remora.code.probes.programs"
 

@@ -22,7 +22,11 @@ and for a method left its instance's attributes as they are now. The asserts:
   its first nested object is the instance's own (a shallow copy) or not (a deep
   one); and the type of the shallowest nested one whose type differs;
 - a procedure (code that returns no value anywhere): no ``result`` at all, only the
-  state the call changed (``assert q.limit_value == 10``).
+  state the call changed (``assert q.limit_value == 10``);
+- whatever it returns, what a method changed in the container its instance is (a dict or
+  list subclass's ``self[key] = default``, ``self.append(item)``), as the probe saw it
+  comparing the contents before and after the call: ``assert d["key"] == "default"``, or
+  the contents whole where short (:func:`remora.code.values.contents_asserts`).
 
 A call whose test would assert none of these (a procedure that changed nothing
 a test can read, an object with no readable attribute) pins nothing: the test
@@ -33,11 +37,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import node_returns
 from remora.code.testgen.message_words import match_pattern
-from remora.code.values import CallRender, state_asserts
+from remora.code.values import CallRender, contents_asserts, state_asserts, value_assert
 
 __all__ = ["is_procedure", "observed_lines", "pins_something", "twin_lines"]
 
@@ -62,6 +65,8 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
         return True
     returned = row.get("returned") or {}
     state = [seen for seen in (row.get("state") or {}).values() if _readable(seen)]
+    if row.get("contents"):  # the instance's own items changed: a count at the least
+        return True
     if procedure:
         return bool(state)
     if returned.get("literal") or state:
@@ -72,20 +77,6 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
     return isinstance(returned.get("length"), int) or any(
         _readable(seen) for seen in attributes.values()
     )
-
-
-def _value_assert(where: str, seen: dict[str, Any], modules: set[str]) -> str | None:
-    if seen.get("literal"):
-        value = python_ast.literal_eval(seen["repr"])
-        if isinstance(value, float):
-            modules.add("pytest")
-            return f"assert {where} == pytest.approx({seen['repr']})"
-        if value is None or isinstance(value, bool):
-            return f"assert {where} is {seen['repr']}"
-        return f"assert {where} == {seen['repr']}"
-    if isinstance(seen.get("length"), int):
-        return f"assert len({where}) == {seen['length']}"
-    return None
 
 
 def _type_name(seen: dict[str, Any], render: CallRender, module: str) -> str | None:
@@ -160,10 +151,13 @@ def observed_lines(
     procedure: bool,
 ) -> list[str]:
     """The call and its asserts (after ``render.call``'s set-up lines), the instance's
-    changed attributes included."""
+    changed attributes and items included."""
     raised = row.get("raised")
     state = row.get("state") or {}
+    contents = row.get("contents")
     after = state_asserts(render.instance, state, render.modules) if render.instance else []
+    if render.instance and contents:
+        after += contents_asserts(render.instance, contents, render.modules)
     if raised:
         return [*_raises(render, raised, call, module), *after]
     returned = row["returned"]
@@ -173,10 +167,10 @@ def observed_lines(
     if returned.get("is_instance") and render.instance:
         return [*lines, f"assert result is {render.instance}", *after]
     twin = twin_lines(render, returned, module)
-    own = _value_assert("result", returned, render.modules)
+    own = value_assert("result", returned, render.modules)
     if own is not None:
         return [*lines, own, *twin, *after]
     for attribute, seen in (returned.get("attributes") or {}).items():
-        line = _value_assert(f"result.{attribute}", seen, render.modules)
+        line = value_assert(f"result.{attribute}", seen, render.modules)
         lines += [line] if line is not None else []
     return [*lines, *twin, *after]

@@ -54,10 +54,13 @@ from remora.code.values.input_search import Candidate, greedy_cover, label
 from remora.code.values.instance_members import empty_variadic_call
 from remora.code.values.instance_search import owner_candidates
 from remora.code.values.method_state import (
+    contents_asserts,
     first_parameter,
     is_self_attribute,
     observed_attributes,
+    observed_contents,
     state_asserts,
+    value_assert,
 )
 from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
 from remora.code.values.private_helpers import public_caller
@@ -77,6 +80,7 @@ __all__ = [
     "arguments_from_text",
     "class_lookup",
     "constructor_of",
+    "contents_asserts",
     "empty_variadic_call",
     "first_parameter",
     "greedy_cover",
@@ -87,6 +91,7 @@ __all__ = [
     "literal_default",
     "node_function",
     "observed_attributes",
+    "observed_contents",
     "owner_arguments",
     "owner_candidates",
     "parameter_names",
@@ -98,6 +103,7 @@ __all__ = [
     "snake_name",
     "state_asserts",
     "unsourced",
+    "value_assert",
     "value_from_text",
     "without_defaults",
 ]

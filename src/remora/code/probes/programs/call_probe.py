@@ -11,7 +11,10 @@ that binds is called (when the request asks for calls), under a per-call time
 limit. A method is called on an instance built afresh for each set, from the
 set's own ``owner_args`` when it has them, as a test builds one; the instance's
 attributes the request names in ``observe`` are reported after the call
-(``state``). A returned value that is the method's own instance says so
+(``state``); where the request asks (``contents``: ``items`` or ``keys``), what the call
+changed in the container the instance is, its items compared before and after
+(``contents``: :mod:`remora.code.probes.programs.own_contents`). A returned value
+that is the method's own instance says so
 (``is_instance``: a builder's ``return self``); one with no literal form
 carries its own public attributes (``attributes``), which a test can assert
 instead of its type; one equal to the instance or an argument but another object
@@ -43,6 +46,7 @@ from remora.code.probes.programs.call_arguments import (
     split_arguments,
 )
 from remora.code.probes.programs.generator_items import generator_items
+from remora.code.probes.programs.own_contents import contents_change, contents_snapshot
 from remora.code.probes.programs.returned_values import (
     observed_value,
     own_attributes,
@@ -269,6 +273,8 @@ def _probe_entry(
     call = bool(request["call"]) and problem is None
     # What the instance held before the call: a test may say "changes" only of what differs.
     before = _state(target, list(request.get("observe") or [])) if call else {}
+    contents = request.get("contents")
+    items_before = contents_snapshot(target) if call and contents else None
     switch_context(str(entry.get("name", "")))
     timeout_s, drain = float(request["timeout_s"]), bool(request.get("drain"))
     outcome = _probe_set(target, entry, module, call, timeout_s, drain)
@@ -279,6 +285,10 @@ def _probe_entry(
     if outcome["called"] and request.get("observe"):
         outcome["state"] = _state(target, list(request["observe"]))
         outcome["state_before"] = before
+    if outcome["called"] and items_before is not None:
+        change = contents_change(target, items_before, values=contents == "items")
+        if change is not None:
+            outcome["contents"] = change
     return outcome
 
 

@@ -70,7 +70,8 @@ def own_attributes(value: Any) -> dict[str, Any]:
     return {name: observed_value(own[name]) for name in public[:MAX_ATTRIBUTES]}
 
 
-def _equals(one: Any, other: Any) -> bool:
+def equals(one: Any, other: Any) -> bool:
+    """Whether ``one == other`` holds; False where ``==`` raises or gives no truth value."""
     try:  # an `==` that raises or gives no truth value (an array's) tells nothing
         return bool(one == other)
     except Exception:
@@ -126,7 +127,7 @@ def returned_twin(value: Any, receiver: Any, arguments: list[Any]) -> dict[str, 
     candidates = [("instance", receiver)] if receiver is not None else []
     candidates += [("argument", argument) for argument in arguments]
     for of, other in candidates:
-        if other is value or not _equals(value, other):
+        if other is value or not equals(value, other):
             continue
         differs = type(value) is not type(other)
         if isinstance(value, _IMMUTABLE) and not differs:

@@ -1,0 +1,113 @@
+"""What a method call changed in the container its instance is: the items it stored or removed.
+
+Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
+(:data:`remora.code.probes.sandboxed.PROGRAM_PARTS`). A method of a class that is a
+mapping, a sequence or a set (a ``dict``, ``list`` or ``set`` subclass, or one of the
+``collections.abc`` kinds) may change its instance's own items (``self[key] = default``,
+``self.append(item)``, ``super().__setitem__(...)``) rather than an attribute. The
+instance's contents are read before and after the call and compared by their reprs, so a
+change inside a nested value counts too; no code text is read. A change is reported as a
+test asserts it (:func:`remora.code.values.contents_asserts`): the contents whole as
+``dict(instance)``, ``list(...)`` or ``set(...)`` reads them, whether the instance
+compares equal to them as it is (a test may then write ``d == {...}``), and for a mapping
+the keys whose value is new or changed, each with its value as ``instance[key]`` reads it,
+and the keys it removed. ``values`` off (the node stores a clock's or a random value: the
+host says so), no value is reported, only the keys and the count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import types
+from collections.abc import Mapping, Sequence, Set
+from typing import Any
+
+from remora.code.probes.programs.returned_values import equals, observed_value
+
+# A larger instance is not read: its test would not write its contents anyway.
+MAX_CONTENT_ITEMS = 200
+# A mapping's changed (or removed) keys reported one by one, at most.
+MAX_CHANGED_KEYS = 6
+# Containers whose contents cannot change, or whose items are characters or bytes.
+_NOT_CONTAINERS = (
+    str,
+    bytes,
+    bytearray,
+    memoryview,
+    range,
+    tuple,
+    frozenset,
+    type,
+    types.ModuleType,
+)
+
+
+def _plain_kind(instance: Any) -> type | None:
+    """``dict``, ``list`` or ``set``: the plain container a test reads the instance's
+    contents into; None where it is none of those kinds."""
+    if instance is None or isinstance(instance, _NOT_CONTAINERS):
+        return None
+    if isinstance(instance, Mapping):
+        return dict
+    if isinstance(instance, Sequence):
+        return list
+    return set if isinstance(instance, Set) else None
+
+
+def contents_snapshot(target: Any) -> tuple[type, Any] | None:
+    """The contents of the method's instance as they are now, compared by repr: a mapping's
+    ``{key: repr(value)}``, else the sorted reprs of the items of a set or the repr of a
+    sequence's list; None where the instance is no container, is larger than
+    ``MAX_CONTENT_ITEMS``, or cannot be read."""
+    instance: Any = getattr(target, "__self__", None)
+    kind = _plain_kind(instance)
+    if kind is None:
+        return None
+    try:  # the project's own __len__, __iter__ and __repr__ run here
+        if len(instance) > MAX_CONTENT_ITEMS:
+            return None
+        plain = kind(instance)
+        if kind is dict:
+            return kind, {key: repr(value) for key, value in plain.items()}
+        return kind, sorted(map(repr, plain)) if kind is set else repr(plain)
+    except Exception:
+        return None
+
+
+def _keyed(instance: Any, key: Any, values: bool) -> dict[str, Any]:
+    """One changed key of a mapping, with its value as ``instance[key]`` reads it (a test
+    reads it so) when ``values``; the key alone where that read raises."""
+    item: dict[str, Any] = {"key": observed_value(key)}
+    if values:
+        with contextlib.suppress(Exception):  # the key alone: a test asserts it is there
+            item["value"] = observed_value(instance[key])
+    return item
+
+
+def contents_change(
+    target: Any, before: tuple[type, Any] | None, values: bool
+) -> dict[str, Any] | None:
+    """What the call changed in the instance's contents since ``before``
+    (:func:`contents_snapshot`): ``{kind, length, whole?, as_is?, items?, removed?,
+    all_keys?}``; None where nothing changed or the contents could not be read."""
+    after = contents_snapshot(target)
+    if before is None or after is None or after == before:
+        return None
+    instance = target.__self__
+    kind, now = after
+    try:
+        plain = kind(instance)
+        change: dict[str, Any] = {"kind": kind.__name__, "length": len(plain)}
+        if values:
+            change["whole"] = observed_value(plain)
+            change["as_is"] = equals(instance, plain)
+        if kind is dict and before[0] is dict:
+            was: dict[Any, str] = before[1]
+            changed = [key for key, text in now.items() if key not in was or was[key] != text]
+            removed = [key for key in was if key not in now]
+            change["items"] = [_keyed(instance, k, values) for k in changed[:MAX_CHANGED_KEYS]]
+            change["removed"] = [observed_value(key) for key in removed[:MAX_CHANGED_KEYS]]
+            change["all_keys"] = max(len(changed), len(removed)) <= MAX_CHANGED_KEYS
+    except Exception:
+        return None
+    return change
