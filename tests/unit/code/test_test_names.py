@@ -256,3 +256,100 @@ def test_an_empty_result_is_named_empty(returned: str, words: str) -> None:
     row = {"returned": {"repr": returned, "literal": True}, "args": {"code": "zz"}}
     name = behaviour_name("decode", row, "typical", set(), set())
     assert name == f"test_decode_returns_empty_{words}"
+
+
+def _contents(*keys: str, removed: tuple[str, ...] = ()) -> dict[str, Any]:
+    items = [{"key": _seen(repr(k)), "value": _seen("1")} for k in keys]
+    return {
+        "kind": "dict",
+        "length": 3,
+        "length_before": 3 + len(removed) - len(keys),
+        "items": items,
+        "removed": [_seen(repr(k)) for k in removed],
+        "all_keys": True,
+    }
+
+
+def test_a_procedure_that_stores_an_item_is_named_for_it_never_for_a_result() -> None:
+    # dict_obj.update({"a": {"c": 4}}); assert dict_obj["a"] == {"c": 4}: no result asserted.
+    row = {"returned": _seen("None"), "contents": _contents("a"), "args": {"args": [{}]}}
+    assert behaviour_name("update", row, "typical", set(), set(), procedure=True) == (
+        "test_update_stores_a"
+    )
+    gone = {"returned": _seen("None"), "contents": _contents(removed=("tea",))}
+    assert behaviour_name("use_up", gone, "typical", set(), set(), procedure=True) == (
+        "test_use_up_removes_tea"
+    )
+    # Its items changed: not "leaves_log_unchanged" beside them.
+    log = {"log": _seen("['x']")}
+    both = {**row, "state": log, "state_before": log}
+    assert behaviour_name("update", both, "typical", set(), set(), procedure=True) == (
+        "test_update_stores_a"
+    )
+    # A procedure whose test asserts only that the state holds what it was built with says
+    # it left it so, or (not known empty before: "flush leaves log unchanged" would say it
+    # never changes it) gets no name; it was "test_flush_returns_none".
+    kept = {"returned": _seen("None"), "state": log, "owner_args": {"log": ["x"]}}
+    assert behaviour_name("flush", kept, "typical", set(), set(), procedure=True) is None
+    assert behaviour_name("flush", kept, "log_is_full", set(), set(), procedure=True) == (
+        "test_flush_when_log_is_full_leaves_log_unchanged"
+    )
+
+
+def test_an_item_stored_beside_a_result_names_both_where_the_name_stays_short() -> None:
+    row = {
+        "returned": _seen("'other default'"),
+        "contents": _contents("beta"),
+        "args": {"key": "beta", "default": "other default"},
+    }
+    assert behaviour_name("setdefault", row, "key_is_missing", set(), set()) == (
+        "test_setdefault_when_key_is_missing_stores_beta_and_returns_default"
+    )
+    long_node = "setdefault_with_a_rather_long_method_name"
+    assert behaviour_name(long_node, row, "key_is_missing", set(), set()) == (
+        f"test_{long_node}_when_key_is_missing_stores_beta"
+    )
+
+
+def test_an_unread_keyword_the_call_stored_is_named_a_keyword() -> None:
+    function = ast.parse("def update(self, *args, **kwargs):\n    pass\n").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    stored = {"returned": _seen("None"), "contents": _contents("zz"), "args": {"kwargs": {"zz": 1}}}
+    why = "kwargs_has_an_unread_keyword"
+    name = behaviour_name("update", stored, why, set(), set(), function=function, procedure=True)
+    assert name == "test_update_when_kwargs_has_a_keyword_stores_zz"
+    # Handed back in the result (its names): read too.
+    echoed = {"returned": _seen("['a', 'zz']"), "args": {"kwargs": {"zz": 1}}}
+    name = behaviour_name("update", echoed, why, set(), set(), function=function)
+    assert name == "test_update_when_kwargs_has_a_keyword_returns_list"
+    # Nothing shows it: the code's keyed reads are all there is to go on.
+    other = {"returned": _seen("{'a': 1}"), "args": {"kwargs": {"zz": 1}}}
+    name = behaviour_name("update", other, why, set(), set(), function=function)
+    assert name == "test_update_when_kwargs_has_an_unread_keyword_returns_dict"
+
+
+def test_items_stored_under_other_keys_are_worded_generically_and_stay_identifiers() -> None:
+    used: set[str] = set()
+    names = [
+        behaviour_name(
+            "put",
+            {"returned": _seen("None"), "contents": c},
+            "typical",
+            used,
+            set(),
+            procedure=True,
+        )
+        for c in (
+            _contents("Content-Type"),
+            _contents("a", "b"),
+            _contents("a", "b", "c"),
+            _contents("x", removed=("y",)),
+        )
+    ]
+    assert names == [
+        "test_put_stores_item",
+        "test_put_stores_a_and_b",
+        "test_put_stores_items",
+        "test_put_stores_x_and_removes_y",
+    ]
+    assert all(name is not None and name.isidentifier() for name in names)

@@ -8,13 +8,19 @@ nothing in particular, the branch the call left the code by (:mod:`.taken_branch
 call that ran the plain path), and what the test asserts: ``raises_value_error``,
 ``sets_limit_value`` (the attributes a method assigns; ``changes_items`` for
 one it mutates in place, only where it reads otherwise than before the call;
-``when_self_is_empty_leaves_items_unchanged`` where it found nothing to do),
-``returns_true``, ``returns_none``, ``returns_empty_tuple``, ``returns_default`` (the
-argument it hands back), else the result's kind: ``returns_string``, ``returns_dict``,
-``returns_stock_item``. A value the call returned is never spelled in the name
-(reviewers: "'returns_nvb', 'returns_15' say nothing"; ``returns_none`` on ``== "None"``
-says the opposite), nor a placeholder argument (``when_hashid_is_other_space_hashid``);
+``when_self_is_empty_leaves_items_unchanged`` where it found nothing to do), the items
+it stored in or removed from its instance where that is a container (:mod:`.stored_items`:
+``stores_beta``, ``removes_tea``, ``stores_items``; ``stores_beta_and_returns_default``
+where the result fits too), ``returns_true``, ``returns_none``, ``returns_empty_tuple``,
+``returns_default`` (the argument it hands back), else the result's kind:
+``returns_string``, ``returns_dict``, ``returns_stock_item``. A value the call returned
+is never spelled in the name (reviewers: "'returns_nvb', 'returns_15' say nothing";
+``returns_none`` on ``== "None"`` says the opposite), nor a placeholder argument
+(``when_hashid_is_other_space_hashid``);
 a ``*args`` parameter is worded by its count (``when_given_2_positional_arguments``). A
+procedure's test asserts no result, and its name says none. A ``**kwargs`` keyword the
+code's keyed reads do not name is "unread" only while the call's outcome does not show it
+stored or handed back (``when_kwargs_has_a_keyword`` where it does). A
 method is named alone (``test_limit_...``) unless another class of its module has a
 method of the same name (``test_stock_item_add_...``). A name already taken is told
 apart by the arguments that differ, never by a number; a long condition loses whole
@@ -28,8 +34,16 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.testgen.claimed_ranges import honest_condition
+from remora.code.testgen.stored_items import shows_key, stored_words
 from remora.code.testgen.taken_branch import branch_words, given_words
-from remora.code.values import CallTarget, first_parameter, is_self_attribute, label, snake_name
+from remora.code.values import (
+    CallTarget,
+    first_parameter,
+    is_self_attribute,
+    label,
+    snake_name,
+    unread_keyword_words,
+)
 
 __all__ = ["assigned_attributes", "behaviour_name", "case_words", "node_words"]
 
@@ -93,9 +107,19 @@ def _vararg(function: Function | None) -> str | None:
     return function.args.vararg.arg if function is not None and function.args.vararg else None
 
 
+def _kwarg(function: Function | None) -> str | None:
+    return function.args.kwarg.arg if function is not None and function.args.kwarg else None
+
+
 def _condition(why: str, row: dict[str, Any], function: Function | None, lines: set[int]) -> str:
     if why.startswith("model_"):
         return f"with_{why.removeprefix('model_')}"
+    double = _kwarg(function)
+    if double is not None and why == unread_keyword_words(double):
+        given = (row.get("args") or {}).get(double)
+        # "unread" is the code text's guess; a keyword the call stored or handed back was read.
+        if isinstance(given, dict) and any(shows_key(row, key) for key in given):
+            return f"when_{double}_has_a_keyword"
     star = _vararg(function)
     # A ``*args`` item's words (``values_has_a``) name a placeholder, not a condition.
     starred = star is not None and why.startswith(f"{star}_")
@@ -145,7 +169,9 @@ def _all_empty(before: dict[str, Any]) -> bool:
     return bool(before)
 
 
-def _state_words(row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any]) -> str:
+def _state_words(
+    row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any], procedure: bool
+) -> str:
     built = row.get("owner_args", owner_args)
     state = {name: seen for name, seen in (row.get("state") or {}).items() if _readable(seen)}
     before = row.get("state_before")
@@ -157,7 +183,8 @@ def _state_words(row: dict[str, Any], assigned: set[str], owner_args: dict[str, 
         ]
     changed = changed[:2]
     if not changed:
-        if state and isinstance(before, dict) and (row.get("returned") or {}).get("repr") == "None":
+        returned_none = (row.get("returned") or {}).get("repr") == "None"
+        if state and (isinstance(before, dict) or procedure) and returned_none:
             # a procedure that found nothing to do: the test pins that it left the state be
             return f"leaves_{'_and_'.join(snake_name(n) for n in list(state)[:2])}_unchanged"
         return ""
@@ -184,16 +211,32 @@ def _handed_back(value: Any, args: dict[str, Any]) -> str | None:
     return same[0] if len(same) == 1 else None
 
 
-def _outcome(row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any]) -> str:
-    """What the test asserts, in words that never spell the value it pins (``returns_nvb``
-    says nothing; ``returns_none`` for the text ``"None"`` says the opposite)."""
+def _outcomes(
+    row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any], procedure: bool = False
+) -> list[str]:
+    """What the test asserts, fullest first (``stores_beta_and_returns_default``, then
+    ``stores_beta``: the name takes the first that fits); none where a procedure's test
+    would assert nothing a name can say. A procedure's test asserts no result: its name
+    says none (``returns_none`` there named what it never checks)."""
     raised = row.get("raised")
     if raised:
-        return f"raises_{snake_name(raised['type'])}"
-    state = _state_words(row, assigned, owner_args)
+        return [f"raises_{snake_name(raised['type'])}"]
+    state = _state_words(row, assigned, owner_args, procedure)
+    stored = stored_words(row.get("contents"))
+    if stored and state.startswith("leaves_"):
+        state = ""  # its items changed: the call did not leave the instance be
+    changes = "_and_".join(words for words in (state, stored) if words)
+    if procedure or state:
+        return [changes] if changes else []
+    result = _result_words(row)
+    return [f"{stored}_and_{result}", stored] if stored else [result]
+
+
+def _result_words(row: dict[str, Any]) -> str:
+    """What the test asserts of the result, in words that never spell the value it pins
+    (``returns_nvb`` says nothing; ``returns_none`` for the text ``"None"`` says the
+    opposite)."""
     returned = row.get("returned") or {}
-    if state:
-        return state
     if returned.get("literal"):
         value = python_ast.literal_eval(returned["repr"])
         if value is None or isinstance(value, bool):
@@ -245,6 +288,7 @@ def behaviour_name(
     function: Function | None = None,
     named: dict[str, dict[str, Any]] | None = None,
     lines: set[int] | None = None,
+    procedure: bool = False,
 ) -> str | None:
     """``test_<node>[_<condition>]_<outcome>`` for a probed call (``row``), unique in
     ``used`` (and added to it); ``assigned``: the attributes the method sets outright;
@@ -254,11 +298,18 @@ def behaviour_name(
     (:mod:`.claimed_ranges`). A name already taken is told apart by the call's arguments
     (``when_key_is_b``), never by a number: those whose words differ from the arguments of
     the test that took it (``named``: name -> its arguments, filled here; any argument for
-    a name the test file had); ``lines``: those the call ran (:mod:`.taken_branch`). None
-    where nothing tells it apart: the test would repeat, by its name, one already there."""
+    a name the test file had); ``lines``: those the call ran (:mod:`.taken_branch`);
+    ``procedure``: whether the test asserts no result. None where nothing tells it apart
+    (the test would repeat, by its name, one already there) or it asserts nothing to name."""
     built = {**row, "owner_args": row.get("owner_args", owner_args or {})}
     condition = _condition(why, built, function, lines or set())
-    outcome = _outcome(row, assigned, owner_args or {})
+    outcomes = _outcomes(row, assigned, owner_args or {}, procedure)
+    if not outcomes:
+        return None
+    outcome = outcomes[-1]
+    # The result beside the items stored only where the whole name stays short.
+    if len("_".join(p for p in (f"test_{node}", condition, outcomes[0]) if p)) <= _MAX_NAME:
+        outcome = outcomes[0]
     if outcome.startswith("leaves_") and not condition:  # unchanged, but under what?
         if not _all_empty(row.get("state_before") or {}):
             return None  # "drop leaves items unchanged" would say drop never changes them
@@ -305,4 +356,4 @@ def case_words(case: Any) -> str:
         python_ast.literal_eval(repr(value))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return "returns_expected_value"
-    return _outcome({"returned": {"repr": repr(value), "literal": True}}, set(), {})
+    return _result_words({"returned": {"repr": repr(value), "literal": True}})

@@ -222,7 +222,9 @@ async def search_tests(
         if empty_variadic_call(target, row.get("args") or {}):
             continue  # ``union()``: a method whose point is its arguments, given none
         ran = {line for kind, line, _ in gains.get(name, ()) if kind == "line"}
-        test = behaviour_name(node, row, why, used, assigned, owner_args, function, given, ran)
+        test = behaviour_name(
+            node, row, why, used, assigned, owner_args, function, given, ran, procedure
+        )
         if test is None:
             continue  # told apart from a test already there by nothing it could name
         piece = observed_piece(

@@ -37,6 +37,7 @@ from remora.code.values.call_render import CallRender, snake_name
 from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.call_text import arguments_from_text, value_from_text
 from remora.code.values.class_lookup import class_lookup, project_class_lookup
+from remora.code.values.collection_arguments import unread_keyword_words
 from remora.code.values.constructor import (
     ConstructorParameters,
     constructor_of,
@@ -102,6 +103,7 @@ __all__ = [
     "reachable_class",
     "snake_name",
     "state_asserts",
+    "unread_keyword_words",
     "unsourced",
     "value_assert",
     "value_from_text",

@@ -27,7 +27,7 @@ from remora import python_ast
 from remora.code.values.kind_samples import DICT_SAMPLE
 from remora.code.values.parameters import parameter_names
 
-__all__ = ["collection_values", "dict_parameters", "helpers_given"]
+__all__ = ["collection_values", "dict_parameters", "helpers_given", "unread_keyword_words"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _OTHER_DICT: dict[str, Any] = {"a": 2, "c": 3}
@@ -215,6 +215,13 @@ def helpers_given(
     return found
 
 
+def unread_keyword_words(name: str) -> str:
+    """The reason for a ``**name`` argument of one keyword none of the code's keyed reads
+    names: a claim of the code's text, which a test's name keeps only where the call's
+    outcome does not show the keyword stored or handed back (a ``**kwargs`` merged whole)."""
+    return f"{name}_has_an_unread_keyword"
+
+
 def _kwargs_values(
     function: Function, name: str, module: ast.Module | None
 ) -> list[tuple[Any, str]]:
@@ -223,7 +230,7 @@ def _kwargs_values(
         for key, value in _keyword_reads(helper, parameter).items():
             reads.setdefault(key, value)
     taken = parameter_names(function)
-    out: list[tuple[Any, str]] = [({_MISSING_KEY: 1}, f"{name}_has_an_unread_keyword")]
+    out: list[tuple[Any, str]] = [({_MISSING_KEY: 1}, unread_keyword_words(name))]
     out += [({key: value}, f"{name}_has_{key}") for key, value in reads.items() if key not in taken]
     return out
 

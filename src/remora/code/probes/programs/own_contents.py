@@ -11,8 +11,10 @@ test asserts it (:func:`remora.code.values.contents_asserts`): the contents whol
 ``dict(instance)``, ``list(...)`` or ``set(...)`` reads them, whether the instance
 compares equal to them as it is (a test may then write ``d == {...}``), and for a mapping
 the keys whose value is new or changed, each with its value as ``instance[key]`` reads it,
-and the keys it removed. ``values`` off (the node stores a clock's or a random value: the
-host says so), no value is reported, only the keys and the count.
+and the keys it removed; and how many items it held before (a test's name says whether
+the call stored items or removed them: :mod:`remora.code.testgen.stored_items`).
+``values`` off (the node stores a clock's or a random value: the host says so), no value
+is reported, only the keys and the count.
 """
 
 from __future__ import annotations
@@ -56,9 +58,9 @@ def _plain_kind(instance: Any) -> type | None:
 
 def contents_snapshot(target: Any) -> tuple[type, Any] | None:
     """The contents of the method's instance as they are now, compared by repr: a mapping's
-    ``{key: repr(value)}``, else the sorted reprs of the items of a set or the repr of a
-    sequence's list; None where the instance is no container, is larger than
-    ``MAX_CONTENT_ITEMS``, or cannot be read."""
+    ``{key: repr(value)}``, else the reprs of a sequence's items, or a set's sorted; None
+    where the instance is no container, is larger than ``MAX_CONTENT_ITEMS``, or cannot be
+    read."""
     instance: Any = getattr(target, "__self__", None)
     kind = _plain_kind(instance)
     if kind is None:
@@ -69,7 +71,7 @@ def contents_snapshot(target: Any) -> tuple[type, Any] | None:
         plain = kind(instance)
         if kind is dict:
             return kind, {key: repr(value) for key, value in plain.items()}
-        return kind, sorted(map(repr, plain)) if kind is set else repr(plain)
+        return kind, sorted(map(repr, plain)) if kind is set else list(map(repr, plain))
     except Exception:
         return None
 
@@ -88,8 +90,8 @@ def contents_change(
     target: Any, before: tuple[type, Any] | None, values: bool
 ) -> dict[str, Any] | None:
     """What the call changed in the instance's contents since ``before``
-    (:func:`contents_snapshot`): ``{kind, length, whole?, as_is?, items?, removed?,
-    all_keys?}``; None where nothing changed or the contents could not be read."""
+    (:func:`contents_snapshot`): ``{kind, length, length_before, whole?, as_is?, items?,
+    removed?, all_keys?}``; None where nothing changed or the contents could not be read."""
     after = contents_snapshot(target)
     if before is None or after is None or after == before:
         return None
@@ -98,6 +100,7 @@ def contents_change(
     try:
         plain = kind(instance)
         change: dict[str, Any] = {"kind": kind.__name__, "length": len(plain)}
+        change["length_before"] = len(before[1])  # a test name says stored or removed
         if values:
             change["whole"] = observed_value(plain)
             change["as_is"] = equals(instance, plain)

@@ -1,0 +1,118 @@
+"""What a call stored in or removed from its instance's own items, as a test name's words.
+
+The probe reports what a method changed in the container its instance is
+(:mod:`remora.code.probes.programs.own_contents`): a mapping's changed and removed keys,
+and for any kind how many items it held before and after. A test asserting that change is
+named for it, in the family of ``sets_attr``/``changes_attr``: ``stores_beta`` (a key
+stored, new or changed), ``removes_tea``, ``stores_a_and_b``; ``stores_item`` for a key no
+identifier spells (``1``, ``"Content-Type"``), ``stores_items`` for more than two; a
+sequence's or set's by its count: ``stores_item``/``stores_items`` where it grew,
+``removes_item``/``removes_items`` where it shrank, ``changes_items`` where the count held.
+
+Beside it, whether the call's outcome shows a key it was handed: a key of the items it
+stored, or held in the value it returned or an attribute it set. A ``**kwargs`` keyword
+that none of the code's keyed reads names (``kwargs.pop("k")``) may still be read whole
+(``other.update(kwargs)``): ``update(zz=1)`` storing ``zz`` shows it was. Seen, not read
+from the code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remora import python_ast
+from remora.code.values import snake_name
+
+__all__ = ["shows_key", "stored_words"]
+
+# A key longer than this is worded generically (``stores_item``): a name is no place for it.
+_MAX_KEY = 20
+
+
+def _literal(seen: dict[str, Any] | None) -> tuple[bool, Any]:
+    """(whether it has a literal form, its value) of an observed value."""
+    if not seen or not seen.get("literal"):
+        return False, None
+    try:
+        return True, python_ast.literal_eval(seen["repr"])
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return False, None
+
+
+def _key_word(seen: dict[str, Any]) -> str | None:
+    """``beta`` for the key ``"beta"``; None for one no short identifier spells."""
+    known, key = _literal(seen)
+    if not known or not isinstance(key, str) or not key.isascii() or not key.isidentifier():
+        return None
+    return snake_name(key) if len(key) <= _MAX_KEY and key.strip("_") else None
+
+
+def _keys_words(keys: list[dict[str, Any]], every: bool) -> str:
+    """One key by its word, two by theirs, else ``item``/``items``; ``every``: whether
+    ``keys`` are all the keys the call changed (the probe reports a few)."""
+    words = [_key_word(key) for key in keys]
+    if every and len(words) == 1:
+        return words[0] or "item"
+    if every and len(words) == 2 and all(words):
+        return "_and_".join(w for w in words if w)
+    return "items"
+
+
+def _counted(contents: dict[str, Any]) -> str:
+    before, after = contents.get("length_before"), contents.get("length")
+    if not isinstance(before, int) or not isinstance(after, int) or before == after:
+        return "changes_items"
+    verb = "stores" if after > before else "removes"
+    return f"{verb}_{'item' if abs(after - before) == 1 else 'items'}"
+
+
+def stored_words(contents: dict[str, Any] | None) -> str:
+    """What the probe's ``contents`` say the call stored or removed, as words
+    (``stores_beta``, ``removes_tea``, ``stores_a_and_removes_b``, ``stores_items``); ""
+    where it changed no item."""
+    if not contents:
+        return ""
+    stored: list[dict[str, Any]] = [item["key"] for item in contents.get("items") or []]
+    removed: list[dict[str, Any]] = contents.get("removed") or []
+    every = bool(contents.get("all_keys"))
+    parts = [
+        f"{verb}_{_keys_words(keys, every)}"
+        for verb, keys in (("stores", stored), ("removes", removed))
+        if keys
+    ]
+    return "_and_".join(parts) if parts else _counted(contents)
+
+
+def _holds(value: Any, key: Any) -> bool:
+    """Whether ``value`` is ``key``, or holds it as a mapping's key or a collection's item,
+    at any depth."""
+    if type(value) is type(key) and value == key:
+        return True
+    if isinstance(value, dict):
+        return any(_holds(k, key) or _holds(v, key) for k, v in value.items())
+    if isinstance(value, list | tuple | set | frozenset):
+        return any(_holds(item, key) for item in value)
+    return False
+
+
+def shows_key(row: dict[str, Any], key: Any) -> bool:
+    """Whether the probed call's outcome (``row``) shows ``key``: a key of the items it
+    stored in its instance (a sequence's or set's contents, where they changed), held by
+    the value it returned (or one of that value's attributes) or by an attribute of the
+    instance that reads otherwise than before the call."""
+    contents = row.get("contents") or {}
+    keys = [item["key"] for item in contents.get("items") or []]
+    whole = contents.get("whole") if contents.get("kind") != "dict" else None
+    returned = row.get("returned") or {}
+    before = row.get("state_before") or {}
+    changed = [
+        seen
+        for name, seen in (row.get("state") or {}).items()
+        if (before.get(name) or {}).get("repr") != seen.get("repr")
+    ]
+    seen = [*keys, whole, returned, *(returned.get("attributes") or {}).values(), *changed]
+    for observed in seen:
+        known, value = _literal(observed)
+        if known and _holds(value, key):
+            return True
+    return False
