@@ -31,7 +31,8 @@ def test_every_project_and_module_is_in_a_part_and_each_part_has_some() -> None:
 def test_the_toolkit_cites_no_held_out_project() -> None:
     held_out = {p.name for p in CORPUS if p.part == "heldout"}
     held_out |= {m.project for m in MODULES if m.part == "heldout"}
-    held_out |= {m.name.split(".")[-1] for m in MODULES if m.part == "heldout"}
+    # A module by its dotted name: a last part such as ``keys`` is a common word.
+    held_out |= {m.name for m in MODULES if m.part == "heldout"}
     cited = [
         (str(path.relative_to(ROOT)), name)
         for path in (ROOT / "src").rglob("*")
