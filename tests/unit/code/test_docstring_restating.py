@@ -120,6 +120,22 @@ def max_days_in_month(year: int, month: int) -> int:
 """
 
 
+INVENTED = """\
+class Pipeline:
+    def __init__(self, steps):
+        self.steps = steps
+
+    @classmethod
+    def noop(cls):
+        return cls([])
+
+    def get_loader(self, fullname):
+        if fullname.endswith(".json"):
+            return self.steps[0]
+        return None
+"""
+
+
 def located(source: str, name: str, kind: str = "function") -> SourceNode:
     return locate(parse(source, "pkg/module.py"), NodeRef(kind, name, 0))
 
@@ -146,6 +162,10 @@ def summary_refusal(source: str, name: str, summary: str, kind: str = "function"
         (SEMVER, "bump_major", "function", "Bump the major version of the given version number."),
         (SEMVER, "finalize_version", "function", "Finalize the version number"),
         (SEMVER, "deprecated", "function", "Mark a function as deprecated"),
+        # A name word spelled as two ("no-op" is noop), and two words of one parameter
+        # ("full name" of fullname) naming one parameter, not two.
+        (INVENTED, "Pipeline.noop", "method", "No-op pipeline instance."),
+        (INVENTED, "Pipeline.get_loader", "method", "Get a loader for the given full name."),
     ],
 )
 def test_a_summary_that_restates_the_name_is_refused(

@@ -11,7 +11,8 @@ returns, what it changes, when it raises, what a term means.
 A summary word matches a name word by its stem ("flags" is "flag"), as an abbreviation
 spelled out ("str" is "string", "ws" "whitespace", "pos" "position": the name word's
 letters in order, from the same first letter), or as a part of a compound name word
-("line" of ``multiline``). Saying that the node returns a value ("Return …") is
+("line" of ``multiline``); two summary words spell one name word ("no-op" is
+``noop``, "full name" ``fullname``). Saying that the node returns a value ("Return …") is
 something the name does not say, unless the name itself is a returning verb
 (``get_…``). The reason says what to write instead, from the body's facts (what it
 returns, what it raises), so the model's one retry can fix it. Words of no subject
@@ -76,6 +77,18 @@ def _matches(known: str, word: str) -> bool:
 def _words(name: str) -> set[str]:
     """A name's words, digits dropped (``ver1``: "ver")."""
     return {re.sub(r"\d+", "", w) for w in name_words(name)} - {""}
+
+
+def _joined(tokens: list[str], known: set[str]) -> list[str]:
+    """``tokens`` with two neighbours that spell one ``known`` name word read as that word:
+    "no-op" is ``noop``, "full name" ``fullname``."""
+    out: list[str] = []
+    for token in tokens:
+        if out and out[-1] + token in known:
+            out[-1] += token
+        else:
+            out.append(token)
+    return out
 
 
 def repeats_name(text: str, name: str, filler: frozenset[str]) -> bool:
@@ -147,24 +160,26 @@ def restating(node: SourceNode, summary: str) -> str:
     It says more with a word of its own; by leaving out a word of the name and saying
     it in other words ("Convert …" on ``want_bytes``); by saying that it returns a
     value where the name does not; or by naming two of the parameters, which says how
-    the arguments go together ("from the string starting at the given position").
+    the arguments go together ("from the string starting at the given position"; two
+    words of one parameter, "full name" of ``fullname``, name one).
     """
     own, owners, parameters = _names(node)
-    tokens = word_tokens(summary)
+    tokens = _joined(word_tokens(summary), own | owners | {w for p in parameters for w in p})
     if any(stem(w) not in GENERAL_STEMS and not any(_matches(w, t) for t in tokens) for w in own):
         return ""
     says_return = _returns(node) and not any(stem(w) in _RETURNING for w in own | owners)
-    arguments = set()
+    named: set[int] = set()
     for word in tokens:
         if says_return and stem(word) in _RETURNING:
             return ""
         if any(_matches(k, word) for k in own | owners) or vacuous(node, word):
             continue
-        if any(_matches(k, word) for words in parameters for k in words):
-            arguments.add(word)
+        found = {i for i, words in enumerate(parameters) if any(_matches(k, word) for k in words)}
+        if found:
+            named |= found
         elif stem(word) not in GENERAL_STEMS:
             return ""
-    if len(arguments) >= 2:
+    if len(named) >= 2:
         return ""
     return name_reason(node)
 
