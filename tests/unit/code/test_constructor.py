@@ -15,9 +15,10 @@ import pytest
 
 from remora.code.context import CodeContext
 from remora.code.probes.calls import node_call_target
-from remora.code.values.constructor import constructor_of, reachable_class
+from remora.code.values import host_candidates
+from remora.code.values.constructor import constructor_of, own_init, reachable_class
 from remora.config import SandboxConfig
-from remora.discovery import CSTNode, make_node_id
+from remora.discovery import CSTNode, discover, make_node_id
 from remora.workspace import WorkspaceStore
 
 CASES = Path(__file__).parent / "constructor_cases"
@@ -127,3 +128,32 @@ def test_a_class_in_a_function_is_a_call_target_with_a_reason(tmp_path: Path) ->
         target = node_call_target(CodeContext(workspace, node, SandboxConfig()))
     assert target["reason"] == "a class defined in a function cannot be reached from outside it"
     assert target["parameters"] == []
+
+
+FLAGS = """\
+class Flags:
+    def __init__(self, val=0):
+        if type(val) is list:
+            val = len(val)
+        if val < 0:
+            raise ValueError("negative")
+        self.val = val
+
+
+class Plain:
+    pass
+"""
+
+
+def test_a_class_is_searched_at_the_branches_of_its_own_init(tmp_path: Path) -> None:
+    init = own_init(FLAGS, "Flags")
+    assert init is not None and init.name == "__init__" and own_init(FLAGS, "Plain") is None
+    (tmp_path / "flags.py").write_text(FLAGS)
+    node = next(n for n in discover([tmp_path / "flags.py"], project_root=tmp_path).nodes
+                if n.full_name == "Flags")  # fmt: skip
+    with WorkspaceStore(tmp_path).create("test", node.node_id) as workspace:
+        context = CodeContext(workspace, node, SandboxConfig())
+        found = {c.why: c.args for c in host_candidates(context, node_call_target(context))}
+    # ``type(val) is list`` and ``val < 0``: a list, and a number below the boundary.
+    assert found["val_is_list"] == {"val": [1]}
+    assert found["val_below_0"] == {"val": -1}

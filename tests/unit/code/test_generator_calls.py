@@ -2,7 +2,8 @@
 
 Made-up module: a finite generator, one that raises half-way through its items (as a
 cycle found mid-sort does), an endless one, a function that only holds a nested
-generator and an async generator (neither counts as one). The call target says which
+generator and an async generator (neither counts as one), and a function that returns
+a ``map`` (drained as a generator is: values/lazy_iterators.py). The call target says which
 nodes are generators (real ``ast``/CST, a real workspace); the probe runs as the
 sandbox runs it (its program text on a Python subprocess) and drains the generator;
 the tests written from its outcomes call ``list(...)`` and pass under pytest.
@@ -57,6 +58,10 @@ def holds_one(n):
 
 async def arrivals(n):
     yield n
+
+
+def tens(n):
+    return map(lambda i: i * 10, range(n))
 """
 
 
@@ -84,6 +89,15 @@ def test_the_call_target_says_which_nodes_yield_in_their_own_body(tmp_path: Path
     # A nested function's `yield` is its own; an async generator is not drained (yet).
     assert _target(tmp_path, "holds_one")["is_generator"] is False
     assert _target(tmp_path, "arrivals")["is_generator"] is False
+
+
+def test_a_function_returning_a_lazy_iterator_is_drained_too(tmp_path: Path) -> None:
+    assert _target(tmp_path, "tens")["is_generator"] is True
+    returned = _probe(tmp_path, "tens", {"n": 3})["returned"]
+    assert returned["repr"] == "[0, 10, 20]" and returned["literal"]
+    assert "result = list(tens(n=3))\n    assert result == [0, 10, 20]" in _written(
+        tmp_path, "tens", {"n": 3}
+    )
 
 
 def _probe(tmp_path: Path, name: str, args: dict[str, Any]) -> dict[str, Any]:

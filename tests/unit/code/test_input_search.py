@@ -71,6 +71,19 @@ def test_isinstance_truthiness_none_and_length() -> None:
     assert not [v for n, v, _w in found if n == "items" and isinstance(v, str)]
 
 
+def test_a_type_compared_with_is_or_equals_asks_what_isinstance_asks() -> None:
+    source = (
+        "def f(val, k):\n"
+        "    if type(val) is not int:\n"
+        "        val = 0\n"
+        "    if type(k) == str:\n"
+        "        return k\n"
+    )
+    found = values(source)
+    assert ("val", 1, "val_is_int") in found and ("val", "a", "val_is_not_int") in found
+    assert ("k", "a", "k_is_str") in found and ("k", 1, "k_is_not_str") in found
+
+
 def test_a_mapping_s_length_boundary_gives_the_empty_mapping_and_no_string() -> None:
     source = (
         "def total(table):\n"

@@ -17,6 +17,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.import_paths import module_name, root_paths
@@ -38,6 +39,7 @@ from remora.code.values import (
     parameter_of,
     project_class_lookup,
     reachable_class,
+    returns_lazy_iterator,
 )
 from remora.test_code import is_test_code
 
@@ -114,8 +116,12 @@ def _call_target(context: CodeContext) -> CallTarget:
     elif node.node_type in ("function", "method"):
         signature = node_signature(context.located())
         target["is_async"] = signature["is_async"]
-        # An async generator is neither drained nor awaited: out of reach as yet.
-        yields = bool(node_returns(context.located())["is_generator"])
+        # An async generator is neither drained nor awaited: out of reach as yet. A
+        # ``return map(...)`` is drained as a generator is (values/lazy_iterators).
+        function = node_function(context)
+        yields = bool(node_returns(context.located())["is_generator"]) or (
+            function is not None and returns_lazy_iterator(function, python_ast.parse(text))
+        )
         target["is_generator"] = yields and not signature["is_async"]
         target["parameters"] = [
             {

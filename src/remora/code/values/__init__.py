@@ -54,6 +54,7 @@ from remora.code.values.host_candidates import host_candidates, node_function
 from remora.code.values.input_search import Candidate, greedy_cover, label
 from remora.code.values.instance_members import empty_variadic_call
 from remora.code.values.instance_search import owner_candidates
+from remora.code.values.lazy_iterators import returns_lazy_iterator
 from remora.code.values.method_state import (
     contents_asserts,
     first_parameter,
@@ -101,6 +102,7 @@ __all__ = [
     "project_strings",
     "public_caller",
     "reachable_class",
+    "returns_lazy_iterator",
     "snake_name",
     "state_asserts",
     "unread_keyword_words",

@@ -17,8 +17,9 @@ __all__ = ["CallTarget", "is_instance_method"]
 class CallTarget(TypedDict):
     """How a caller reaches the node: ``kind`` its node type, ``owner`` a method's class,
     ``method_kind`` instance, staticmethod, classmethod, property or setter;
-    ``is_generator`` a ``def`` whose own body yields (a call runs none of it: the probe and
-    the tests drain it into a list); ``reason`` non-empty when it cannot be called."""
+    ``is_generator`` a ``def`` whose own body yields, or that returns a lazy iterator
+    (``return map(...)``: :mod:`remora.code.values.lazy_iterators`): the probe and the tests
+    drain it into a list; ``reason`` non-empty when it cannot be called."""
 
     module: str
     qualname: str

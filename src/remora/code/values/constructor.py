@@ -33,6 +33,7 @@ __all__ = [
     "ConstructorParameters",
     "ModuleClasses",
     "constructor_of",
+    "own_init",
     "parsed_classes",
     "reachable_class",
 ]
@@ -314,6 +315,18 @@ def constructor_of(source: str, class_name: str) -> Constructor:
         known = ", ".join(sorted(module.classes)) or "none"
         raise ValueError(f"no class {class_name!r} in the module (classes: {known})")
     return module.constructor(cls)
+
+
+def own_init(source: str, class_name: str) -> ast.FunctionDef | None:
+    """The ``__init__`` ``class_name`` defines itself (dotted for nested classes), whose
+    branches a class's own candidates are searched at; None without one."""
+    cls = parsed_classes(source).classes.get(class_name)
+    found = (
+        stmt
+        for stmt in (cls.body if cls is not None else [])
+        if isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"
+    )
+    return next(found, None)
 
 
 def reachable_class(source: str, class_name: str) -> bool:

@@ -33,6 +33,7 @@ from remora.code.values.callable_arguments import called_parameter_values
 from remora.code.values.class_lookup import project_class_lookup
 from remora.code.values.collection_arguments import collection_values, dict_parameters
 from remora.code.values.compared_kinds import compared_base
+from remora.code.values.constructor import own_init
 from remora.code.values.derived_sets import argument_sets, literal_default
 from remora.code.values.float_values import non_finite_values
 from remora.code.values.input_search import Candidate, boundary_search, vary
@@ -50,6 +51,7 @@ from remora.code.values.project_values import (
     project_calls,
     table_values,
 )
+from remora.code.values.sentinel_defaults import sentinel_parameters
 from remora.code.values.sought_strings import sought_strings
 from remora.code.values.stored_shapes import stored_shapes, unfit_shape
 from remora.code.values.type_aliases import project_aliases, resolved_parameters
@@ -104,8 +106,10 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     lookup = project_class_lookup(context)
     sets = argument_sets(params, lookup, 4)
     base = sets[0]["args"] if sets else {}
-    function = node_function(context)
     text = context.node_file_text()
+    function = node_function(context)
+    if function is None and target["kind"] == "class":  # the branches of what builds it
+        function = own_init(text, target["qualname"])
     fitted: list[Candidate] = []
     called: list[tuple[str, Any, str]] = []
     module = python_ast.parse(text)  # its constants, patterns and the helpers it calls
@@ -159,6 +163,11 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         values += table_values(context, function, module, _kinds(target))
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = [replace(c, edge=c.why in edges) for c in vary(base, values)]
+    if function is not None:  # ``seq is MISSING``: the side where it was not passed
+        candidates += [
+            Candidate({k: v for k, v in base.items() if k != name}, f"{name}_is_omitted")
+            for name in sentinel_parameters(function, defaults)
+        ]
     candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
     # An instance holding elements, for a parameter looked up in it or holding such elements.
     members, of_elements = member_candidates(target, function, text, base, owner, lookup)

@@ -4,8 +4,8 @@ Nothing here runs code. :func:`boundary_values` reads the node's own syntax
 tree: a comparison of a parameter (or of an expression of one parameter) with a
 constant gives a value on each side of the boundary (``n < 10`` -> 9, 10, 11),
 ``x in ("a", "b")`` each member and one outside, ``s.startswith("-")`` a string
-with that prefix and one without, ``isinstance(x, int)`` a value of that type,
-``if x:`` / ``x is None`` a falsy value. Each value carries the words that say
+with that prefix and one without, ``isinstance(x, int)`` or ``type(x) is int`` a
+value of that type, ``if x:`` / ``x is None`` a falsy value. Each value carries the words that say
 what it exercises (``n_below_10``), which name the test that keeps it.
 :mod:`remora.code.values.call_sites` gives whole argument texts from docstring examples
 and the project's own calls. :func:`greedy_cover`
@@ -212,15 +212,42 @@ def _other_type(name: str, found: list[str]) -> tuple[str, Any, str]:
     return (name, other, f"{name}_is_not_{'_or_'.join(k.lower() for k in found)}")
 
 
+def _kind_values(name: str, kinds: list[ast.expr]) -> list[tuple[str, Any, str]]:
+    """A value of each builtin type asked about, and one of none of them."""
+    found = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in TYPICAL]
+    if not found:
+        return []
+    same = [(name, sample(k), f"{name}_is_{k.lower()}") for k in found]
+    return [*same, _other_type(name, found)]
+
+
+def _type_test(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, str]]:
+    """``type(x) is int`` (``is not``, ``==``, ``!=``) asks what ``isinstance(x, int)`` does."""
+    out: list[tuple[str, Any, str]] = []
+    operands = [node.left, *node.comparators]
+    for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
+        if not isinstance(op, ast.Is | ast.IsNot | ast.Eq | ast.NotEq):
+            continue
+        for subject, other in ((left, right), (right, left)):
+            if (
+                isinstance(subject, ast.Call)
+                and isinstance(subject.func, ast.Name)
+                and subject.func.id == "type"
+                and len(subject.args) == 1
+                and isinstance(subject.args[0], ast.Name)
+                and (name := scope.parameter_in(subject.args[0])) is not None
+            ):
+                out += _kind_values(name, [other])
+    return out
+
+
 def _call_values(node: ast.Call, scope: Scope) -> list[tuple[str, Any, str]]:
     func = node.func
     if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
         name = scope.parameter_in(node.args[0])
         kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
-        found = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in TYPICAL]
-        if name is not None and isinstance(node.args[0], ast.Name) and found:
-            same = [(name, sample(k), f"{name}_is_{k.lower()}") for k in found]
-            return [*same, _other_type(name, found)]
+        if name is not None and isinstance(node.args[0], ast.Name):
+            return _kind_values(name, kinds)
     if (
         isinstance(func, ast.Attribute)
         and func.attr in ("startswith", "endswith")
@@ -287,6 +314,7 @@ def boundary_search(
     edges: set[str] = set()
     for node in ast.walk(function):
         if isinstance(node, ast.Compare):
+            found += _type_test(node, scope)
             ranked = _compare_values(node, scope, solver, listed)
             found += [(n, v, w) for rank, n, v, w in ranked if rank == 0]
             edges |= {w for rank, _n, _v, w in ranked if rank <= 1}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
 MAX_ITEMS = 1000
@@ -21,13 +22,14 @@ PREFIX_ITEMS = 10
 
 
 def generator_items(result: Any) -> tuple[Any, int]:
-    """(the items as a list, or ``result`` itself when it is no generator; how many items a
-    capped generator's test takes, 0 when the list is the whole value)."""
-    if not inspect.isgenerator(result):
+    """(the items as a list, or ``result`` itself when it is no iterator; how many items a
+    capped one's test takes, 0 when the list is the whole value)."""
+    if not isinstance(result, Iterator):  # a ``return map(...)`` is drained too
         return result, 0
     items = list(itertools.islice(result, MAX_ITEMS))
     end = object()
     if next(result, end) is end:
         return items, 0
-    result.close()
+    if inspect.isgenerator(result):
+        result.close()
     return items[:PREFIX_ITEMS], PREFIX_ITEMS

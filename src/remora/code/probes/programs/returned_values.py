@@ -58,14 +58,18 @@ def observed_value(value: Any) -> dict[str, Any]:
 
 
 def own_attributes(value: Any) -> dict[str, Any]:
-    """A returned object's own public attributes (its ``__dict__``: no property runs), each
-    as :func:`observed_value` reports it; at most ``MAX_ATTRIBUTES``."""
+    """A returned object's own public attributes (its ``__dict__``, and the ``__slots__``
+    its classes declare that hold a value: no property runs), each as :func:`observed_value`
+    reports it; at most ``MAX_ATTRIBUTES``."""
     if isinstance(value, type | types.ModuleType | types.FunctionType | types.MethodType):
         return {}
-    try:
-        own = vars(value)
-    except TypeError:
-        return {}
+    own = dict(getattr(value, "__dict__", None) or {})
+    for cls in reversed(type(value).__mro__):
+        slots = cls.__dict__.get("__slots__", ())
+        for name in [slots] if isinstance(slots, str) else slots:
+            slot = cls.__dict__.get(name)
+            if isinstance(slot, types.MemberDescriptorType) and hasattr(value, name):
+                own[name] = slot.__get__(value, type(value))
     public = [name for name in own if isinstance(name, str) and not name.startswith("_")]
     return {name: observed_value(own[name]) for name in public[:MAX_ATTRIBUTES]}
 
