@@ -202,9 +202,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "4.9.0",
             "6928b1fa785186bda7952a0ba05aaeedc883ede565ca9c7d608de44e5e75de70",
             (),
-            part="heldout",
+            # Held out until its labels at d65dac4 (the whole package); studied since.
+            part="dev",
         ),
         "tinydb",
+    ),
+    ReviewProject(
+        Project(
+            "simpleeval",
+            "1.0.8",
+            "b417f869c11f2de034eb919820a825f35d12ce99f63a43971947ce73679eb9ba",
+            (),
+            part="heldout",
+        ),
+        "simpleeval.py",
     ),
 )
 
