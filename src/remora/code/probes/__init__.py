@@ -7,7 +7,8 @@
 - :mod:`.pytest_files`: where a module's tests live, pytest run on one, tests that pass added
   (as :mod:`.unittest_methods` where :mod:`.test_runner` says the project's are unittest's),
   with only the installed pytest plugins the project declares (:mod:`.pytest_plugins`);
-- :mod:`.own_raises`: whether an exception a probed call raised is the node's behaviour.
+- :mod:`.own_raises`: whether an exception a probed call raised is the node's behaviour
+  (not a shared helper's guard on an instance built unusable: :mod:`.instance_guards`).
 
 It may read the value search (:mod:`remora.code.values`); the agents' packages above it
 (``testgen``, ``samples``, ``lint``) use it.
@@ -29,7 +30,7 @@ from remora.code.probes.coverage_probe import (
     missed_report,
     node_span,
 )
-from remora.code.probes.own_raises import raise_is_behaviour, setup_failure
+from remora.code.probes.own_raises import raise_is_behaviour, setup_reason
 from remora.code.probes.pytest_files import (
     add_passing_tests,
     add_to_test_file,
@@ -75,7 +76,7 @@ __all__ = [
     "run_program",
     "run_pytest",
     "run_pytest_measured",
-    "setup_failure",
+    "setup_reason",
     "taken_names",
     "tests_in_file",
     "with_pieces",

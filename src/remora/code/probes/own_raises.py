@@ -9,8 +9,11 @@ whether a ``raise`` statement raised it). It does not hold for an exception rais
 in other public code the call reached: a lookup on the empty registry the test
 built, a ``KeyError`` of a container the set left empty is the fixture failing,
 not a behaviour of the node (issue 56). Nor for one no ``raise`` states (an index
-out of range, a division by zero): the set caused it. Unless the node's docstring
-names it: documented behaviour is pinned whichever code raises it.
+out of range, a division by zero): the set caused it. Nor for one a helper several
+methods of the class share raises on its instance's own state alone (``if not
+self._path: raise``, :mod:`.instance_guards`): the test built the instance unusable.
+Unless the node's docstring names it: documented behaviour is pinned whichever code
+raises it.
 """
 
 from __future__ import annotations
@@ -20,9 +23,16 @@ from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.parsing import located_definition
+from remora.code.probes.instance_guards import unusable_instance
 from remora.code.values import CallTarget
 
-__all__ = ["documented_exceptions", "is_node_behaviour", "raise_is_behaviour", "setup_failure"]
+__all__ = [
+    "documented_exceptions",
+    "is_node_behaviour",
+    "raise_is_behaviour",
+    "setup_failure",
+    "setup_reason",
+]
 
 
 def documented_exceptions(docstring: str) -> frozenset[str]:
@@ -59,15 +69,28 @@ def _documented(context: CodeContext) -> frozenset[str]:
     return documented_exceptions((ast.get_docstring(found) or "") if found is not None else "")
 
 
-def raise_is_behaviour(context: CodeContext, target: CallTarget, row: dict[str, Any]) -> bool:
-    """True for a row that raised nothing or raised what the node itself raises
-    (:func:`is_node_behaviour`); False for a failure of the call's own set-up."""
+def setup_reason(context: CodeContext, target: CallTarget, row: dict[str, Any]) -> str | None:
+    """Why a row's exception is a failure of the call's own set-up, in words for a skip
+    list; None for a row that raised nothing or what the node itself raises
+    (:func:`is_node_behaviour`, less a shared helper's guard on an instance the test built
+    unusable: :func:`~remora.code.probes.instance_guards.unusable_instance`)."""
     raised = row.get("raised")
     if not raised:
-        return True
+        return None
     documented = context.kept("documented exceptions", lambda: _documented(context))
     file_path = context.bound_node().file_path
-    return is_node_behaviour(raised, str(target["qualname"]), file_path, documented)
+    qualname = str(target["qualname"])
+    if not is_node_behaviour(raised, qualname, file_path, documented):
+        return setup_failure(row)
+    if str(raised.get("type", "")) in documented:
+        return None
+    return unusable_instance(context.node_file_text(), qualname, raised)
+
+
+def raise_is_behaviour(context: CodeContext, target: CallTarget, row: dict[str, Any]) -> bool:
+    """True for a row that raised nothing or raised what the node itself raises; False
+    for a failure of the call's own set-up (:func:`setup_reason`)."""
+    return setup_reason(context, target, row) is None
 
 
 def setup_failure(row: dict[str, Any]) -> str:

@@ -41,7 +41,7 @@ from remora.code.probes import (
     node_span,
     pins_behaviour,
     probe_argument_sets,
-    raise_is_behaviour,
+    setup_reason,
     taken_names,
     tests_in_file,
 )
@@ -77,8 +77,15 @@ __all__ = ["search_tests"]
 
 
 async def _run_round(
-    context: CodeContext, candidates: list[Candidate], span: Span, prefix: str
+    context: CodeContext,
+    candidates: list[Candidate],
+    span: Span,
+    prefix: str,
+    setups: dict[str, int] | None = None,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, frozenset[Any]], Coverage | None]:
+    """The candidates' rows worth a test by name, the units each covered, the round's
+    coverage; ``setups`` counts the calls each failure of the call's own set-up ended
+    (:func:`~remora.code.probes.own_raises.setup_reason`), by its words."""
     sets: list[dict[str, Any]] = [
         {"name": f"{prefix}{i}", "args": c.args}
         | ({"owner_args": c.owner_args} if c.owner_args is not None else {})
@@ -95,15 +102,16 @@ async def _run_round(
     # ``escape("sample s") == "sample s"``: an identity would pass it too (no_op_calls).
     hands_on = function is None or hands_on_an_input(function)
     owner = owner_arguments(context, target) if target["kind"] == "method" else None
-    usable = {
-        row["name"]: row
-        for row in rows
-        if pins_behaviour(row)
-        and pins_something(row, procedure)
-        and raise_is_behaviour(context, target, row)
-        and (hands_on or not returns_an_input(row, owner))
-        and not same_as_builtin(target, row)  # `len("abc") == 3`: the builtin's value too
-    }
+    usable: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if not (pins_behaviour(row) and pins_something(row, procedure)):
+            continue
+        if (setup := setup_reason(context, target, row)) is not None:
+            if setups is not None:
+                setups[setup] = setups.get(setup, 0) + 1
+            continue
+        if (hands_on or not returns_an_input(row, owner)) and not same_as_builtin(target, row):
+            usable[row["name"]] = row  # not same_as_builtin: `len("abc") == 3` is its value
     gains = {name: frozenset(context_units(measured, name)) for name in usable}
     return usable, gains, Coverage.of(measured)
 
@@ -161,7 +169,8 @@ async def search_tests(
     started = time.monotonic()
     span = node_span(context)
     candidates = {f"h{i}": c for i, c in enumerate(host_candidates(context, target))}
-    rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h")
+    setups: dict[str, int] = {}
+    rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h", setups)
     if totals is None:  # the model's cases may still run: its turn is not skipped
         why = "the search could not run the node with derived arguments"
         return {
@@ -190,7 +199,9 @@ async def search_tests(
         try:  # the record hears how the ask ended, a cancelled or failed one too
             found, claims, model["problems"] = await model_candidates(context, target, missed)
             named = {f"m{i}": c for i, c in enumerate(found)}
-            model_rows, model_gains, _ = await _run_round(context, list(named.values()), span, "m")
+            model_rows, model_gains, _ = await _run_round(
+                context, list(named.values()), span, "m", setups
+            )
             extra = greedy_cover(model_gains, covered.units(), max_tests - len(chosen))
         finally:
             record.asked(bool(extra))
@@ -256,7 +267,16 @@ async def search_tests(
     }
     if not result["kept"] and "coverage_after" not in result:
         result["missed"] = missed  # what the search saw; no test of it could be kept
+    result["dropped"] = [*result["dropped"], *_setup_drops(setups)]
     return result
+
+
+def _setup_drops(setups: dict[str, int]) -> list[str]:
+    """The calls no test pins because their exception is the set-up's, one line a reason."""
+    return [
+        f"{count} call{'s' if count > 1 else ''} not made a test: {reason}"
+        for reason, count in setups.items()
+    ]
 
 
 def _tests_of(context: CodeContext, path: str) -> list[str]:

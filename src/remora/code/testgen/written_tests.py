@@ -25,8 +25,7 @@ from remora.code.probes import (
     node_call_target,
     pins_behaviour,
     probe_argument_sets,
-    raise_is_behaviour,
-    setup_failure,
+    setup_reason,
     taken_names,
 )
 from remora.code.testgen.message_words import with_fixed_words
@@ -274,8 +273,8 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
             why = row["reason"] or (row.get("raised") or {}).get("message") or "did not finish"
             skipped.append(f"{row['name']}: {why}")
             continue
-        if not raise_is_behaviour(context, target, row):
-            skipped.append(f"{row['name']}: {setup_failure(row)}")
+        if (setup := setup_reason(context, target, row)) is not None:
+            skipped.append(f"{row['name']}: {setup}")
             continue
         if not pins_something(row, procedure) or same_as_builtin(target, row):
             skipped.append(f"{row['name']}: its test would assert nothing the call did")

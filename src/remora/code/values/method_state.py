@@ -30,6 +30,7 @@ from remora.code.parsing import ast_definitions
 from remora.code.values.call_target import CallTarget
 
 __all__ = [
+    "called_on_self",
     "changed_attributes",
     "class_methods",
     "contents_asserts",
@@ -123,7 +124,7 @@ def class_methods(text: str, method: Function) -> dict[str, Function]:
     return {}
 
 
-def _called_on_self(method: Function, self_name: str) -> list[str]:
+def called_on_self(method: Function, self_name: str) -> list[str]:
     """The names of the methods ``method`` calls on its instance (``self._store(...)``)."""
     return [
         node.func.attr
@@ -161,7 +162,7 @@ def _reached(method: Function, siblings: Mapping[str, Function] | None) -> list[
         current = waiting.pop(0)
         reached.append(current)
         self_name = first_parameter(current)
-        for name in _called_on_self(current, self_name) if self_name else []:
+        for name in called_on_self(current, self_name) if self_name else []:
             if siblings and name in siblings and name not in seen and name != method.name:
                 seen.add(name)
                 waiting.append(siblings[name])

@@ -16,7 +16,7 @@ import ast
 
 from remora.code.parsing import ast_tree
 
-__all__ = ["is_private", "public_caller"]
+__all__ = ["is_private", "public_caller", "qualified_functions"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -26,7 +26,7 @@ def is_private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
-def _functions(tree: ast.Module) -> dict[str, Function]:
+def qualified_functions(tree: ast.Module) -> dict[str, Function]:
     """The module's functions and its classes' methods by qualified name (nested classes
     too; functions inside functions are their function's own)."""
     found: dict[str, Function] = {}
@@ -61,7 +61,7 @@ def public_caller(module_text: str, qualname: str) -> str | None:
     tree = ast_tree(module_text)
     if not is_private(name) or tree is None:
         return None
-    functions = _functions(tree)
+    functions = qualified_functions(tree)
     calls = {q: _called_names(f) for q, f in functions.items()}
     # Which public function reaches each name, growing through the private ones reached.
     reached: dict[str, str] = {}
