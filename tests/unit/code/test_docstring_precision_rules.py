@@ -59,6 +59,14 @@ class Kennel:
         # Every dog gets a tag before it is let into the yard.
         self.dogs.append(dog.tagged())
 
+    def close(self):
+        # Send the dogs to bed
+        for dog in self.dogs:
+            dog.sleep()
+
+        # Lock the gate
+        self.locked = True
+
     def load(self, path):
         with open(path) as stream:
             self.dogs = stream.read().split()
@@ -163,6 +171,16 @@ def test_a_summary_copied_from_a_comment_is_refused() -> None:
     assert (
         summary_refusal("Kennel.register", "Add the dog, which gets a tag before entering.") == ""
     )
+
+
+def test_a_summary_that_holds_one_comment_of_a_longer_body_is_refused() -> None:
+    # The comment over one of the two steps, whole: it says what that step does.
+    reason = summary_refusal("Kennel.close", "Send the dogs to bed.")
+    assert reason.startswith("it repeats the comment 'Send the dogs to bed', one step")
+    assert "one step" in summary_refusal("Kennel.close", "Lock the gate of the kennel.")
+    # Not the whole comment (a shorter one is no copy), or a one-statement body.
+    assert summary_refusal("Kennel.close", "Put the dogs to bed and lock up.") == ""
+    assert summary_refusal("Kennel.register", "Add a tagged dog to the yard.") == ""
 
 
 @pytest.mark.parametrize(

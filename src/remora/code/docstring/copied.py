@@ -6,8 +6,11 @@ method), or the comment that opens the body below the gap ("The default `float`
 callable never returns illegal types." on the function whose first comment it is). A
 copy describes the other code, or one line of this code's implementation, not what this
 code does; blind reviewers rejected both kinds. Six words in a row shared with such a
-text make a copy, not a coincidence. Comments are read with :mod:`tokenize`, never by
-scanning the text.
+text make a copy, not a coincidence. Within the node's own body a shorter comment is
+enough: a summary holding a whole comment of three words or more, in a body of two
+statements or more, names one step ("Lock the gate." from the comment over the last of
+two statements) and leaves the rest out. Comments are read with :mod:`tokenize`, never
+by scanning the text.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ __all__ = ["copied_text"]
 
 # Words in a row shared with another text that make a copy, not a coincidence.
 _COPIED_RUN = 6
+# The fewest words of a comment in the node's own body that a summary may not hold whole.
+_STEP_WORDS = 3
 
 
 def _shared_run(words: list[str], other: list[str]) -> str:
@@ -36,16 +41,35 @@ def _shared_run(words: list[str], other: list[str]) -> str:
 
 
 @per_text()
-def file_comments(text: str) -> tuple[str, ...]:
-    """The text of each comment of ``text`` ('#' dropped); none when it does not tokenize."""
+def file_comments(text: str) -> tuple[tuple[int, str], ...]:
+    """The line and text of each comment of ``text`` ('#' dropped); none when it does not
+    tokenize."""
     found = []
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:
-                found.append(token.string.lstrip("#").strip())
+                found.append((token.start[0], token.string.lstrip("#").strip()))
     except (tokenize.TokenError, SyntaxError):
         return ()  # a text the parser refused has no comments Remora can read
     return tuple(found)
+
+
+def _holds(words: list[str], run: list[str]) -> bool:
+    return any(words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1))
+
+
+def _one_step(node: SourceNode, said: list[str]) -> str:
+    """The comment of the node's own body that ``said`` holds whole, when the body has
+    more steps than that one ('' when none)."""
+    if node.definition is None or len(node.body_statements) < 2:
+        return ""
+    span = node.file.positions[node.definition]
+    for line, comment in file_comments(node.file.text):
+        words = word_tokens(comment)
+        inside = span.start.line < line <= span.end.line
+        if inside and len(words) >= _STEP_WORDS and _holds(said, words):
+            return comment
+    return ""
 
 
 def copied_text(node: SourceNode, summary: str, others: Sequence[str]) -> str:
@@ -69,7 +93,11 @@ def copied_text(node: SourceNode, summary: str, others: Sequence[str]) -> str:
             return f"it copies the docstring of {other}; say what this code does"
         if copied := _shared_run(said, word_tokens(text)):
             return f"it repeats {copied!r} from the docstring of {other}; say what this code does"
-    for comment in file_comments(node.file.text):
+    for _, comment in file_comments(node.file.text):
         if copied := _shared_run(said, word_tokens(comment)):
             return f"it repeats {copied!r} from a comment of the code; say what this code does"
+    if step := _one_step(node, said):
+        return (
+            f"it repeats the comment {step!r}, one step of the body; say what the whole code does"
+        )
     return ""
