@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from remora.code.lint.accepted_files import tidy_accepted
 from remora.config.arguments import check_bool, check_ids, check_int_list, check_path, check_text
 from remora.errors import RemoraError, UsageError, WorkspaceNotFoundError
 from remora.project import STATE_DIR
@@ -178,6 +179,10 @@ def accept(
     only those hunks of one workspace are written; its other hunks are
     discarded with it. A workspace that cannot be accepted never blocks the
     others: its outcome carries the error. One id may be given as a ``str``.
+
+    An import the accepted change made unused in a file it writes is removed with it
+    (one used before the change and unused after: never one that was already unused,
+    nor a re-export); the report names each (``also_removed``).
     """
     workspace_ids = check_ids("workspace_ids", workspace_ids)
     every = check_bool("every", every)
@@ -193,9 +198,8 @@ def accept(
             )
         for workspace_id in targets:
             try:
-                outcomes.append(
-                    AcceptOutcome(workspace_id, report=queue.accept(store, db, workspace_id, hunks))
-                )
+                report = queue.accept(store, db, workspace_id, hunks, tidy=tidy_accepted)
+                outcomes.append(AcceptOutcome(workspace_id, report=report))
             except RemoraError as exc:
                 outcomes.append(AcceptOutcome(workspace_id, error=exc))
         if any(outcome.accepted for outcome in outcomes):

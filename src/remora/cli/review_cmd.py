@@ -253,6 +253,8 @@ def accept_command(
                     f"accepted {report.workspace_id}: {len(report.written)} written, "
                     f"{len(report.deleted)} deleted{how}"
                 )
+                for note in report.notes():
+                    console.print(f"  {escape_controls(note)}", markup=False)
                 continue
             done = len(report.written) + len(report.deleted)
             what = "nothing written" if not done else f"{done} file(s) written, these kept"

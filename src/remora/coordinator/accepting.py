@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from remora.code.lint.accepted_files import tidy_accepted
 from remora.coordinator.report import AnalyzeReport, TaskOutcome
 from remora.errors import RemoraError
 from remora.results import ResultsDB
@@ -32,7 +33,7 @@ def auto_accept(
         if outcome.review != "pending" or result.status != "success" or not result.workspace_id:
             continue
         try:
-            accepted = accept_workspace(store, db, result.workspace_id)
+            accepted = accept_workspace(store, db, result.workspace_id, tidy=tidy_accepted)
         except RemoraError as exc:
             # e.g. another process holds the accept lock: this change stays
             # pending for `remora review`, and the others are still tried.

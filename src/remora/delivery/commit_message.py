@@ -62,6 +62,14 @@ def model_of(record: ResultRecord | None) -> str:
     return model if isinstance(model, str) and model else "unknown model"
 
 
+def _also_removed(record: ResultRecord) -> list[str]:
+    """What the accept removed beyond the change (the imports it made unused), per file."""
+    return [
+        f"Also removed from {path}: {', '.join(names)} (unused after the change)."
+        for path, names in (record.also_removed or {}).items()
+    ]
+
+
 def _paragraph(workspace_id: str, record: ResultRecord | None) -> str:
     if record is None:
         return f"{workspace_id}: (no recorded result)"
@@ -69,7 +77,7 @@ def _paragraph(workspace_id: str, record: ResultRecord | None) -> str:
     checked = checked_line(record)
     if checked:
         lines.append(f"Checked: {checked}.")
-    return "\n".join(lines)
+    return "\n".join([*lines, *_also_removed(record)])
 
 
 def commit_message(changes: Sequence[tuple[str, ResultRecord | None]]) -> str:
@@ -82,6 +90,7 @@ def commit_message(changes: Sequence[tuple[str, ResultRecord | None]]) -> str:
         checked = checked_line(first)
         if checked:
             body.append(f"Checked: {checked}.")
+        body += _also_removed(first)
     else:
         head = f"Apply {len(changes)} Remora changes"
         body = [_paragraph(workspace_id, record) for workspace_id, record in changes]

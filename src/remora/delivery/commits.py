@@ -166,6 +166,7 @@ def accept_as_commits(
             outcomes.append(CommitOutcome([workspace_id], files=paths, error=error))
             continue
         group.append((workspace_id, paths))
+        records.update(_records(root, [workspace_id]))  # with what the accept also removed
         if not squash:
             outcomes.append(_commit_group(top, group, records))
             group = []

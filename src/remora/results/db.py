@@ -82,6 +82,9 @@ class ResultRecord:
     accepted_hunks: list[int] | None = None
     # Digest of the run's inputs (schema 3); None for results recorded before it
     fingerprint: str | None = None
+    # What the accept removed beyond the change, per file (schema 4): the imports the
+    # accepted change made unused ({"pkg/m.py": ["from typing import Optional"]})
+    also_removed: dict[str, list[str]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -100,8 +103,9 @@ def _row_to_result(row: sqlite3.Row) -> ResultRecord:
     for key in ("details", "usage", "changed_files"):
         data[key] = json.loads(data[key])
     data["degraded"] = bool(data["degraded"])
-    if data["accepted_hunks"] is not None:
-        data["accepted_hunks"] = json.loads(data["accepted_hunks"])
+    for key in ("accepted_hunks", "also_removed"):
+        if data[key] is not None:
+            data[key] = json.loads(data[key])
     return ResultRecord(**data)
 
 
@@ -196,6 +200,7 @@ class ResultsDB:
             "change_signature": None,
             "accepted_hunks": None,
             "fingerprint": fingerprint,
+            "also_removed": None,
         }
         columns = ", ".join(_RESULT_COLUMNS)
         marks = ", ".join("?" for _ in _RESULT_COLUMNS)
@@ -277,20 +282,25 @@ class ResultsDB:
         rejected_diff: str | None = None,
         change_signature: str | None = None,
         accepted_hunks: Sequence[int] | None = None,
+        also_removed: Mapping[str, Sequence[str]] | None = None,
     ) -> int:
         """Set the state of a result (by id) or of a workspace's latest result.
 
         The keyword arguments record what the decision was (a reject's reason
-        and change, an accept's hunks); they replace what an earlier decision
-        on the same result recorded. Returns how many results changed (1);
-        raises WORKSPACE_003 when none matches.
+        and change, an accept's hunks and what it removed beyond the change, per file);
+        they replace what an earlier decision on the same result recorded. Returns how
+        many results changed (1); raises WORKSPACE_003 when none matches.
         """
         if state not in _STATES:
             raise ValueError(f"unknown review state {state!r}; known: {_STATES}")
         hunks = None if accepted_hunks is None else json.dumps(list(accepted_hunks))
-        values = (state, reject_reason, rejected_diff, change_signature, hunks)
+        removed = None
+        if also_removed:
+            removed = json.dumps({path: list(names) for path, names in also_removed.items()})
+        values = (state, reject_reason, rejected_diff, change_signature, hunks, removed)
         assignments = (
-            "review_state=?, reject_reason=?, rejected_diff=?, change_signature=?, accepted_hunks=?"
+            "review_state=?, reject_reason=?, rejected_diff=?, change_signature=?, "
+            "accepted_hunks=?, also_removed=?"
         )
         with self._using():
             cursor = self._conn.execute(

@@ -66,6 +66,7 @@ _EXPECTED_COLUMNS = {
         "change_signature",
         "accepted_hunks",
         "fingerprint",
+        "also_removed",
     },
 }
 

@@ -18,6 +18,7 @@ from remora.errors import UsageError, WorkspaceConflictError
 from remora.results.db import ResultsDB
 from remora.results.review_states import ReviewState, is_open
 from remora.workspace import AcceptReport, Workspace, WorkspaceStore, render_diff
+from remora.workspace.accept import Tidy
 from remora.workspace.hunks import change_signature, chosen_contents
 
 __all__ = [
@@ -140,22 +141,31 @@ def _set_state(db: ResultsDB, workspace_id: str, state: ReviewState, **decision:
 
 
 def accept(
-    store: WorkspaceStore, db: ResultsDB, workspace_id: str, hunks: Sequence[int] | None = None
+    store: WorkspaceStore,
+    db: ResultsDB,
+    workspace_id: str,
+    hunks: Sequence[int] | None = None,
+    *,
+    tidy: Tidy | None,
 ) -> AcceptReport:
     """Accept one workspace and record the outcome (accepted or conflict).
 
     With ``hunks`` only those hunks (numbered as `remora review show` prints
     them) are written; the other hunks are discarded with the workspace, as a
-    whole accept discards it.
+    whole accept discards it. ``tidy`` sees each file before it is written
+    (every front end passes :func:`remora.code.lint.accepted_files.tidy_accepted`:
+    the imports the change made unused go with it); what it removed is recorded.
     """
     contents = None
     if hunks is not None:
         with store.open(workspace_id) as ws:
             contents = chosen_contents(ws.changes(), hunks, workspace_id=workspace_id)
-    report = store.accept(workspace_id, contents)
+    report = store.accept(workspace_id, contents, tidy)
     if report.accepted:
         chosen = None if hunks is None else sorted(set(hunks))
-        _set_state(db, workspace_id, "accepted", accepted_hunks=chosen)
+        _set_state(
+            db, workspace_id, "accepted", accepted_hunks=chosen, also_removed=report.also_removed
+        )
     else:
         _set_state(db, workspace_id, "conflict")
     return report

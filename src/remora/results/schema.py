@@ -21,7 +21,7 @@ from remora.results.health import (
 
 __all__ = ["SCHEMA_VERSION", "is_busy", "open_results"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # One entry per version: the script that brings version i to i + 1. Each runs in
 # a write transaction that first re-reads the version, so two processes opening
 # an old database at once apply it once.
@@ -55,6 +55,10 @@ _MIGRATIONS: tuple[str, ...] = (
     # model, options), so an unchanged node × operation is not run again.
     """
     ALTER TABLE results ADD COLUMN fingerprint TEXT;
+    """,
+    # 4: what an accept removed beyond the change (the imports it made unused), per file.
+    """
+    ALTER TABLE results ADD COLUMN also_removed TEXT;
     """,
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION

@@ -14,6 +14,7 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
+from remora.code.lint.accepted_files import tidy_accepted
 from remora.delivery.commits import CommitOutcome, accept_as_commits
 from remora.errors import RemoraError
 from remora.results.review_queue import accept, reject, settle_conflicts
@@ -70,7 +71,7 @@ async def accept_action(request: Request) -> Response:
 
     def decide() -> AcceptReport:
         with site.decisions, site.db() as db:
-            report = accept(site.store, db, key, hunks)
+            report = accept(site.store, db, key, hunks, tidy=tidy_accepted)
             if report.accepted:
                 settle_conflicts(site.store, db)  # the changes its lines now conflict with
             return report
@@ -83,7 +84,8 @@ async def accept_action(request: Request) -> Response:
         conflicts = [c.to_dict() for c in report.conflicts]
         return render_change(request, conflicts, status_code=409)
     chosen = "all" if hunks is None else ",".join(map(str, hunks))
-    return _to_queue(done="accepted", id=key, hunks=chosen)
+    notes = {"notes": "; ".join(report.notes())} if report.notes() else {}
+    return _to_queue(done="accepted", id=key, hunks=chosen, **notes)
 
 
 async def _accept_as_commit(request: Request, key: str, hunks: list[int] | None) -> Response:

@@ -11,6 +11,11 @@
    The touched directories are fsynced before the journal goes away (with the
    workspace itself, by the store).
 
+A ``tidy`` hook given by the caller sees each file the accept writes, as the project
+has it and as the change leaves it, before the plan is made, and may change what is
+written (the imports the change made unused, :mod:`remora.code.lint.made_unused`); what
+it did is reported. The workspace layer knows nothing of Python: the hook does.
+
 A journal found later means the accept was interrupted: every planned file is
 redone from the stored content with the same per-file check (a file that
 already has the new content counts as written), so the project ends with each
@@ -36,7 +41,7 @@ from remora.workspace.overlay import Workspace, sha256
 from remora.workspace.paths import WorkspacePathError
 from remora.workspace.rebase import conflict_of, project_bytes, rebase_onto_project
 
-__all__ = ["AcceptReport", "Conflict", "accept_workspace", "find_conflicts"]
+__all__ = ["AcceptReport", "Conflict", "Tidied", "Tidy", "accept_workspace", "find_conflicts"]
 
 # Crash tests set this to kill the process at a chosen step:
 # hook(stage, index, path) with stage "temp_written" or "replaced".
@@ -52,6 +57,20 @@ class Conflict:
         return {"path": self.path, "reason": self.reason}
 
 
+@dataclass(frozen=True, slots=True)
+class Tidied:
+    """What a ``tidy`` hook made of one file: the bytes to write, and what it removed
+    beyond the change (``from typing import Optional``), or why it could not check."""
+
+    data: bytes
+    removed: tuple[str, ...] = ()
+    unchecked: str | None = None
+
+
+# tidy(workspace, path, the project's bytes, the change's bytes)
+Tidy = Callable[[Workspace, str, bytes, bytes], Tidied]
+
+
 @dataclass(slots=True)
 class AcceptReport:
     workspace_id: str
@@ -61,6 +80,9 @@ class AcceptReport:
     conflicts: list[Conflict] = field(default_factory=list)
     # True when this call finished an accept that an earlier process started
     resumed: bool = False
+    # path -> what the tidy hook removed beyond the change; path -> why it could not check
+    also_removed: dict[str, list[str]] = field(default_factory=dict)
+    unchecked: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -70,7 +92,16 @@ class AcceptReport:
             "deleted": list(self.deleted),
             "conflicts": [c.to_dict() for c in self.conflicts],
             "resumed": self.resumed,
+            "also_removed": {path: list(names) for path, names in self.also_removed.items()},
+            "unchecked": dict(self.unchecked),
         }
+
+    def notes(self) -> list[str]:
+        """What the accept did beyond the change, or could not check, one line per file."""
+        return [
+            f"{path}: also removed {', '.join(names)}, unused after the accepted changes"
+            for path, names in self.also_removed.items()
+        ] + [f"{path}: {why}" for path, why in self.unchecked.items()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +155,20 @@ def find_conflicts(ws: Workspace) -> list[Conflict]:
         why = conflict_of(ws, path, live, new or b"")
         conflicts.append(Conflict(path, why or "changed in the project since the agent read it"))
     return conflicts
+
+
+def _tidy(ws: Workspace, tidy: Tidy, report: AcceptReport) -> None:
+    """Let ``tidy`` see each file about to be written and store what it makes of it."""
+    for path, new, deleted in ws.overlay_rows():
+        live = project_bytes(ws, path)
+        if deleted or new is None or live is None or live == new:
+            continue
+        tidied = tidy(ws, path, live, new)
+        if tidied.unchecked is not None:
+            report.unchecked[path] = tidied.unchecked
+        if tidied.data != new:
+            ws.write(path, tidied.data)
+            report.also_removed[path] = list(tidied.removed)
 
 
 def _plan(ws: Workspace) -> list[_Step]:
@@ -310,33 +355,32 @@ def _settle_partial(ws: Workspace, done: _Applied) -> None:
 
 
 def accept_workspace(
-    ws: Workspace, contents: Mapping[str, bytes | None] | None = None
+    ws: Workspace, contents: Mapping[str, bytes | None] | None = None, tidy: Tidy | None = None
 ) -> AcceptReport:
     """Check, journal and apply; or resume a journaled accept. Does not close ``ws``.
 
     ``contents`` (path -> bytes, None: no file; see hunks.chosen_contents) narrows
     the workspace to part of its change before the plan is made, so a resumed
-    accept redoes exactly that part.
+    accept redoes exactly that part. ``tidy`` then sees each file to be written
+    (the module's docstring); a resumed accept writes what it made then.
     """
+    report = AcceptReport(ws.id, accepted=False)
     steps = _journaled(ws)
-    resumed = steps is not None
+    report.resumed = steps is not None
     if steps is None:
         rebase_onto_project(ws)  # changes to files that moved on since, merged into them
-        conflicts = find_conflicts(ws)
-        if conflicts:
-            return AcceptReport(ws.id, accepted=False, conflicts=conflicts)
+        report.conflicts = find_conflicts(ws)
+        if report.conflicts:
+            return report
         if contents is not None:
             narrow_workspace(ws, contents)
+        if tidy is not None:
+            _tidy(ws, tidy, report)
         steps = _plan(ws)
         _journal(ws, steps)
     done = _apply(ws, steps)
     if done.conflicts:
         _settle_partial(ws, done)
-    return AcceptReport(
-        ws.id,
-        accepted=not done.conflicts,
-        written=done.written,
-        deleted=done.deleted,
-        conflicts=done.conflicts,
-        resumed=resumed,
-    )
+    report.accepted = not done.conflicts
+    report.written, report.deleted, report.conflicts = done.written, done.deleted, done.conflicts
+    return report

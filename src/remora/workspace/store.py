@@ -12,7 +12,7 @@ from pathlib import Path
 
 from remora.errors import WorkspaceNotFoundError
 from remora.project import STATE_DIR
-from remora.workspace.accept import AcceptReport, accept_workspace
+from remora.workspace.accept import AcceptReport, Tidy, accept_workspace
 from remora.workspace.diff import change_stats
 from remora.workspace.listing import FolderIds
 from remora.workspace.lock import project_lock
@@ -199,17 +199,21 @@ class WorkspaceStore:
         return out
 
     def accept(
-        self, workspace_id: str, contents: Mapping[str, bytes | None] | None = None
+        self,
+        workspace_id: str,
+        contents: Mapping[str, bytes | None] | None = None,
+        tidy: Tidy | None = None,
     ) -> AcceptReport:
         """Write the changes into the project, or report the conflicts and write nothing.
 
         An accept interrupted earlier (a journal is present) is resumed.
-        ``contents`` narrows the change first (accept_workspace).
+        ``contents`` narrows the change first, and ``tidy`` sees each file before it is
+        written (accept_workspace).
         """
         with project_lock(self.project_root):
             ws = self.open(workspace_id)
             try:
-                report = accept_workspace(ws, contents)
+                report = accept_workspace(ws, contents, tidy)
             finally:
                 ws.close()
             if report.accepted:

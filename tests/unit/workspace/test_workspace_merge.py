@@ -335,7 +335,7 @@ def test_a_conflicting_change_is_marked_and_its_node_runs_again(project: Path) -
                 operation,
                 {"status": "success", "workspace_id": workspace_id, "changed_files": [_PATH]},
             )
-        assert queue.accept(store, db, lint).accepted
+        assert queue.accept(store, db, lint, tidy=None).accepted
         assert queue.settle_conflicts(store, db) == [clash]
         assert db.get(clash).review_state == "conflict"  # type: ignore[union-attr]
         assert db.get(fine).review_state == "pending"  # type: ignore[union-attr]
@@ -397,7 +397,7 @@ def test_hunks_of_a_change_to_a_file_moved_on_are_taken_from_the_merged_change(
     second = _change(store, "area", _PATH, two_hunks)
     assert store.accept(first).accepted
     with ResultsDB(project) as db:
-        report = queue.accept(store, db, second, hunks=[2])
+        report = queue.accept(store, db, second, hunks=[2], tidy=None)
     assert report.accepted
     assert (project / _PATH).read_text() == _with(
         _DOC_INIT, "def circle_area(radius):", '    """Circle."""'

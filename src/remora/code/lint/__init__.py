@@ -9,6 +9,8 @@
 - :mod:`.statement_units`: the statement a finding sits in, rewritten alone
   (``lint_units``, ``lint_replace_statement``, ``lint_edit``);
 - :mod:`.caused_findings`: what a fix caused elsewhere, fixed in the same change;
+- :mod:`.made_unused`, :mod:`.accepted_files`: the imports accepted changes made unused,
+  removed by the accept (its ``tidy`` hook);
 - :mod:`.removed_lines`: lines a fix removes take the blank lines they would double;
 - :mod:`.oldest_python`: the project's oldest Python, ruff's target for it;
 - :mod:`.same_behaviour`: whether a rewrite keeps what the code does, called before and after;
