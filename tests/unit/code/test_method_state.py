@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.values.method_state import changed_attributes, class_methods, stores_unstable_items
+from remora.code.values.method_state import changed_attributes, class_methods
+from remora.code.values.own_contents import stores_unstable_items
 
 ROSTER = """
 from typing import overload

@@ -7,12 +7,8 @@ from typing import Any
 
 import pytest
 
-from remora.code.testgen.test_names import (
-    assigned_attributes,
-    behaviour_name,
-    case_words,
-    node_words,
-)
+from remora.code.testgen.outcome_words import assigned_attributes, case_words
+from remora.code.testgen.test_names import behaviour_name, node_words
 
 MODULE = """class Query:
     def limit(self, n):

@@ -56,8 +56,9 @@ from remora.code.testgen.model_asks import ask_record
 from remora.code.testgen.model_cases import model_candidates
 from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
 from remora.code.testgen.observed_asserts import is_procedure, pins_something
+from remora.code.testgen.outcome_words import assigned_attributes
 from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
-from remora.code.testgen.test_names import assigned_attributes, behaviour_name, node_words
+from remora.code.testgen.test_names import behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
 from remora.code.testgen.written_tests import observed_piece
 from remora.code.values import (

@@ -30,8 +30,9 @@ from remora.code.probes import (
 )
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.observed_asserts import is_procedure, observed_lines, pins_something
+from remora.code.testgen.outcome_words import case_words
 from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
-from remora.code.testgen.test_names import case_words, node_words
+from remora.code.testgen.test_names import node_words
 from remora.code.testgen.test_results import ObservedTests, RefusedPiece, TestPieces
 from remora.code.values import (
     CallRender,

@@ -17,7 +17,9 @@ code (that is :mod:`remora.code.probes`).
   strings a pattern examines (:mod:`.regex_samples`: strings a pattern matches);
 - :mod:`.instance_search`: the instances a method's reads of its own state ask for (with
   one-item collections: :mod:`.collection_items`); :mod:`.method_state`: the state a
-  method changes; :mod:`.instance_members`: an instance holding elements for a method that
+  method changes (in the container its instance is: :mod:`.own_contents`; not from a
+  clock or a random source: :mod:`.unstable_sources`); :mod:`.instance_members`: an
+  instance holding elements for a method that
   looks its argument up in it or compares a collection with it; :mod:`.attribute_uses`:
   the attributes a constructor stores from its parameters and the kind the class's uses
   of each say (a mapping, a callable);
@@ -56,14 +58,13 @@ from remora.code.values.instance_members import empty_variadic_call
 from remora.code.values.instance_search import owner_candidates
 from remora.code.values.lazy_iterators import returns_lazy_iterator
 from remora.code.values.method_state import (
-    contents_asserts,
     first_parameter,
     is_self_attribute,
     observed_attributes,
-    observed_contents,
     state_asserts,
     value_assert,
 )
+from remora.code.values.own_contents import contents_asserts, observed_contents
 from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
 from remora.code.values.private_helpers import public_caller
 from remora.code.values.project_values import owner_arguments
