@@ -30,7 +30,7 @@ from remora.code.probes.coverage_probe import (
     missed_report,
     node_span,
 )
-from remora.code.probes.own_raises import raise_is_behaviour, setup_reason
+from remora.code.probes.own_raises import raise_is_behaviour, setup_reason, unusable_reason
 from remora.code.probes.pytest_files import (
     add_passing_tests,
     add_to_test_file,
@@ -79,6 +79,7 @@ __all__ = [
     "setup_reason",
     "taken_names",
     "tests_in_file",
+    "unusable_reason",
     "with_pieces",
     "written_class",
 ]

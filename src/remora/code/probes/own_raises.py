@@ -32,6 +32,7 @@ __all__ = [
     "raise_is_behaviour",
     "setup_failure",
     "setup_reason",
+    "unusable_reason",
 ]
 
 
@@ -79,12 +80,21 @@ def setup_reason(context: CodeContext, target: CallTarget, row: dict[str, Any]) 
         return None
     documented = context.kept("documented exceptions", lambda: _documented(context))
     file_path = context.bound_node().file_path
-    qualname = str(target["qualname"])
-    if not is_node_behaviour(raised, qualname, file_path, documented):
+    if not is_node_behaviour(raised, str(target["qualname"]), file_path, documented):
         return setup_failure(row)
-    if str(raised.get("type", "")) in documented:
+    return unusable_reason(context, target, row)
+
+
+def unusable_reason(context: CodeContext, target: CallTarget, row: dict[str, Any]) -> str | None:
+    """The words of :func:`setup_reason` when the row's exception is a shared helper's
+    guard on an instance the test built unusable
+    (:func:`~remora.code.probes.instance_guards.unusable_instance`), not documented; else
+    None: an instance built otherwise may run the method."""
+    raised = row.get("raised")
+    documented = context.kept("documented exceptions", lambda: _documented(context))
+    if not raised or str(raised.get("type", "")) in documented:
         return None
-    return unusable_instance(context.node_file_text(), qualname, raised)
+    return unusable_instance(context.node_file_text(), str(target["qualname"]), raised)
 
 
 def raise_is_behaviour(context: CodeContext, target: CallTarget, row: dict[str, Any]) -> bool:

@@ -26,6 +26,7 @@ coverage and mutation score before and after are the result.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from remora import python_ast
@@ -44,6 +45,7 @@ from remora.code.probes import (
     setup_reason,
     taken_names,
     tests_in_file,
+    unusable_reason,
 )
 from remora.code.testgen.kept_tests import (
     DEFAULT_MUTATION_BUDGET_S,
@@ -62,6 +64,7 @@ from remora.code.testgen.test_names import behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
 from remora.code.testgen.written_tests import observed_piece
 from remora.code.values import (
+    CallTarget,
     Candidate,
     empty_variadic_call,
     greedy_cover,
@@ -69,6 +72,7 @@ from remora.code.values import (
     node_function,
     observed_attributes,
     owner_arguments,
+    owner_expressions,
     project_class_lookup,
     public_caller,
     value_from_text,
@@ -83,10 +87,13 @@ async def _run_round(
     span: Span,
     prefix: str,
     setups: dict[str, int] | None = None,
+    unusable: list[str] | None = None,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, frozenset[Any]], Coverage | None]:
     """The candidates' rows worth a test by name, the units each covered, the round's
     coverage; ``setups`` counts the calls each failure of the call's own set-up ended
-    (:func:`~remora.code.probes.own_raises.setup_reason`), by its words."""
+    (:func:`~remora.code.probes.own_raises.setup_reason`), by its words; ``unusable``
+    gets the names of those an instance built unusable ended
+    (:func:`~remora.code.probes.own_raises.unusable_reason`)."""
     sets: list[dict[str, Any]] = [
         {"name": f"{prefix}{i}", "args": c.args}
         | ({"owner_args": c.owner_args} if c.owner_args is not None else {})
@@ -110,6 +117,8 @@ async def _run_round(
         if (setup := setup_reason(context, target, row)) is not None:
             if setups is not None:
                 setups[setup] = setups.get(setup, 0) + 1
+            if unusable is not None and unusable_reason(context, target, row) is not None:
+                unusable.append(row["name"])
             continue
         if (hands_on or not returns_an_input(row, owner)) and not same_as_builtin(target, row):
             usable[row["name"]] = row  # not same_as_builtin: `len("abc") == 3` is its value
@@ -171,7 +180,20 @@ async def search_tests(
     span = node_span(context)
     candidates = {f"h{i}": c for i, c in enumerate(host_candidates(context, target))}
     setups: dict[str, int] = {}
-    rows, gains, totals = await _run_round(context, list(candidates.values()), span, "h", setups)
+    unusable: list[str] = []
+    rows, gains, totals = await _run_round(
+        context, list(candidates.values()), span, "h", setups, unusable
+    )
+    built = _built_as_written(context, target, [candidates[name] for name in unusable])
+    if totals is not None and built:
+        # The bare instance failed these calls at its precondition: the project's own way
+        # of building one (where('name'), Query().name) may run the method's logic.
+        more_rows, more_gains, _ = await _run_round(
+            context, list(built.values()), span, "x", setups
+        )
+        candidates.update(built)
+        rows.update(more_rows)
+        gains.update(more_gains)
     if totals is None:  # the model's cases may still run: its turn is not skipped
         why = "the search could not run the node with derived arguments"
         return {
@@ -226,7 +248,7 @@ async def search_tests(
     # boundary covers nothing new but may kill a mutant (``<`` for ``<=``); the mutation
     # check keeps it only then (kept_tests).
     room = max(0, max_tests - len(chosen))
-    chosen += [n for n in rows if n not in chosen and n.startswith("h")][:room]
+    chosen += [n for n in rows if n not in chosen and not n.startswith("m")][:room]
     for name in chosen:
         row = with_fixed_words(rows[name], text, context.bound_node().file_path)
         holds = _claim_holds(context, row, claims.get(candidates[name].why))
@@ -270,6 +292,24 @@ async def search_tests(
         result["missed"] = missed  # what the search saw; no test of it could be kept
     result["dropped"] = [*result["dropped"], *_setup_drops(setups)]
     return result
+
+
+def _built_as_written(
+    context: CodeContext, target: CallTarget, failed: list[Candidate]
+) -> dict[str, Candidate]:
+    """The calls a bare instance failed at its precondition, each again on each instance
+    the project builds with an expression (:func:`~remora.code.values.owner_expressions`),
+    named ``x0``, ``x1``, ... as :func:`_run_round` names them."""
+    if not failed:
+        return {}
+    expressions = owner_expressions(context, str(target["owner"]))
+    again: list[Candidate] = []
+    for expression in expressions:
+        for candidate in failed:  # owners of its own that differed now build one instance
+            built = replace(candidate, owner_args=expression)
+            if all(built.args != c.args or built.owner_args != c.owner_args for c in again):
+                again.append(built)
+    return {f"x{i}": c for i, c in enumerate(again)}
 
 
 def _setup_drops(setups: dict[str, int]) -> list[str]:

@@ -16,7 +16,9 @@ code (that is :mod:`remora.code.probes`).
   :mod:`.usage_kinds`: what a parameter's use says it is; :mod:`.regex_arguments`:
   strings a pattern examines (:mod:`.regex_samples`: strings a pattern matches);
 - :mod:`.instance_search`: the instances a method's reads of its own state ask for (with
-  one-item collections: :mod:`.collection_items`); :mod:`.method_state`: the state a
+  one-item collections: :mod:`.collection_items`); :mod:`.owner_expressions`: an instance
+  the project builds with an expression (``where('name')``, ``Query().name``), not a bare
+  constructor call; :mod:`.method_state`: the state a
   method changes (in the container its instance is: :mod:`.own_contents`; not from a
   clock or a random source: :mod:`.unstable_sources`); :mod:`.instance_members`: an
   instance holding elements for a method that
@@ -65,6 +67,7 @@ from remora.code.values.method_state import (
     value_assert,
 )
 from remora.code.values.own_contents import contents_asserts, observed_contents
+from remora.code.values.owner_expressions import owner_expressions
 from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
 from remora.code.values.private_helpers import public_caller
 from remora.code.values.project_values import owner_arguments
@@ -97,6 +100,7 @@ __all__ = [
     "observed_contents",
     "owner_arguments",
     "owner_candidates",
+    "owner_expressions",
     "parameter_names",
     "parameter_of",
     "project_class_lookup",

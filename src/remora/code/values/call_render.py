@@ -2,7 +2,8 @@
 
 A value sent to the probe as JSON (:mod:`remora.code.probes.programs.call_probe`) is
 written back as the Python that builds it: a project class's instance as its
-constructor call, ``{"__callable__": "str"}`` as the builtin's name,
+constructor call (or the expression the project builds it with:
+:mod:`remora.code.values.owner_expressions`), ``{"__callable__": "str"}`` as the builtin's name,
 ``{"__returns__": V}`` as ``lambda *args, **kwargs: V``, ``{"__set__": [items]}`` as a
 set (``{'a', 'b'}``, ``set()``); a ``*args`` list spread
 as positional arguments and a ``**kwargs`` dict as keywords, as the probe passed them.
@@ -49,6 +50,8 @@ class CallRender:
         if isinstance(value, dict) and set(value) == {SET_MARKER}:
             items = [self.value(v) for v in value[SET_MARKER]]
             return "{" + ", ".join(items) + "}" if items else "set()"
+        if isinstance(value, dict) and set(value) == {"__expression__"}:
+            return self.expression(value["__expression__"])
         if isinstance(value, dict) and set(value) == {"__class__", "args"}:
             name = str(value["__class__"])
             head = name.split(".")[0]
@@ -69,6 +72,19 @@ class CallRender:
         if isinstance(value, float) and not math.isfinite(value):
             return f"float({str(value)!r})"  # float('nan'), float('-inf'): no literal
         return repr(value)
+
+    def expression(self, expression: dict[str, Any]) -> str:
+        """An instance built as the project writes it (``where('name')``, ``Query().name``:
+        :mod:`remora.code.values.owner_expressions`): the call of the module's name, then
+        each attribute or item read on it."""
+        name = str(expression["call"])
+        self.imports.add(name.split(".")[0])
+        given = [self.value(a) for a in expression.get("args") or []]
+        given += [f"{k}={self.value(v)}" for k, v in (expression.get("keywords") or {}).items()]
+        text = f"{name}({', '.join(given)})"
+        for kind, key in expression.get("steps") or []:
+            text += f".{key}" if kind == "attribute" else f"[{self.value(key)}]"
+        return text
 
     def arguments(self, args: dict[str, Any]) -> str:
         """Positional-only parameters by position, in order; the rest by keyword. A
@@ -112,7 +128,11 @@ class CallRender:
         if target["kind"] != "method":
             self.imports.add(target["qualname"].split(".")[0])
             return target["qualname"], []
-        self.imports.add(target["owner"].split(".")[0])
+        # An instance the project builds with an expression is built by it (where('name')):
+        # the test imports what the expression names, not the class.
+        built = owner_args if set(owner_args) == {"__expression__"} else None
+        if target["method_kind"] in ("staticmethod", "classmethod") or built is None:
+            self.imports.add(target["owner"].split(".")[0])
         if target["method_kind"] in ("staticmethod", "classmethod"):
             return f"{target['owner']}.{target['name']}", []
         variable = snake_name(target["owner"].split(".")[-1])
@@ -120,7 +140,8 @@ class CallRender:
         # `dict` an assert may name (`type(result) is dict`).
         shadows = variable == target["name"] or iskeyword(variable) or hasattr(builtins, variable)
         variable = f"{variable}_obj" if shadows else variable
-        build = f"{variable} = {self.value({'__class__': target['owner'], 'args': owner_args})}"
+        constructed = {"__class__": target["owner"], "args": owner_args}
+        build = f"{variable} = {self.value(built or constructed)}"
         self.instance = variable
         return f"{variable}.{target['name']}", [build]
 

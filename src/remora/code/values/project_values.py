@@ -55,6 +55,7 @@ __all__ = [
     "owner_arguments",
     "project_calls",
     "project_instances",
+    "python_files",
     "table_strings",
     "table_values",
 ]
@@ -210,12 +211,17 @@ def _docstring(node: ast.AST) -> str:
     return ""
 
 
+def python_files(context: CodeContext) -> list[str]:
+    """The project's Python files outside hidden folders, the first ``MAX_PROJECT_FILES``."""
+    paths = [p for p in search.search_files(context.workspace, "**/*.py") if "/." not in f"/{p}"]
+    return paths[:MAX_PROJECT_FILES]
+
+
 def project_calls(context: CodeContext, name: str) -> list[str]:
     """Argument texts of the project's own literal calls of ``name``: its code and tests,
     their docstrings' examples, and the examples of its docs (Markdown, reST, text)."""
     found: list[str] = []
-    paths = [p for p in search.search_files(context.workspace, "**/*.py") if "/." not in f"/{p}"]
-    for path in paths[:MAX_PROJECT_FILES]:
+    for path in python_files(context):
         text = context.read_text(path)
         if name in text:  # a cheap filter before parsing
             found += [t for t in _calls_in(text, name) if t not in found]

@@ -6,7 +6,11 @@ Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
 those arguments; ``{"__callable__": "str"}`` is that builtin, for a parameter the
 code calls, ``{"__returns__": VALUE}`` a function that takes anything and
 returns VALUE (``lambda *args, **kwargs: VALUE`` in a test), and ``{"__set__":
-[items]}`` a set of those items (JSON has none). Parameters that are positional-only
+[items]}`` a set of those items (JSON has none). ``{"__expression__": {"call": NAME,
+"args": [...], "keywords": {...}, "steps": [["attribute", NAME] | ["item", KEY]]}}`` is
+the value of the module's ``NAME`` called with those arguments, then each step's
+attribute or item of it: an instance built as the project writes it (``where('name')``,
+``Query().name``: :mod:`remora.code.values.owner_expressions`). Parameters that are positional-only
 are passed by position; a set that names a ``*args`` parameter passes its list as
 positional arguments (and the parameters before it by position), a ``**kwargs`` one
 its dict as keywords.
@@ -55,11 +59,25 @@ def built_value(data: Any, module: types.ModuleType) -> Any:
             return _returning(built_value(data["__returns__"], module))
         if set(data) == {"__set__"} and isinstance(data["__set__"], list):
             return {built_value(item, module) for item in data["__set__"]}
+        if set(data) == {"__expression__"} and isinstance(data["__expression__"], dict):
+            return _expression_value(data["__expression__"], module)
         if set(data) == {"__class__", "args"} and isinstance(data["args"], dict):
             cls = lookup(module, str(data["__class__"]))
             return cls(**{k: built_value(v, module) for k, v in data["args"].items()})
         return {k: built_value(v, module) for k, v in data.items()}
     return data
+
+
+def _expression_value(expression: dict[str, Any], module: types.ModuleType) -> Any:
+    """The value of a call of one of the module's names, then of each attribute or item
+    the expression's steps read on it."""
+    function = lookup(module, str(expression["call"]))
+    args = [built_value(a, module) for a in expression.get("args") or []]
+    keywords = {k: built_value(v, module) for k, v in (expression.get("keywords") or {}).items()}
+    value = function(*args, **keywords)
+    for kind, key in expression.get("steps") or []:
+        value = getattr(value, key) if kind == "attribute" else value[built_value(key, module)]
+    return value
 
 
 def _returning(value: Any) -> Any:

@@ -9,7 +9,8 @@ reading and type-checking; :data:`remora.code.probes.sandboxed.PROGRAM_PARTS`).
 Each set is bound to the real ``inspect.signature`` first; only a set
 that binds is called (when the request asks for calls), under a per-call time
 limit. A method is called on an instance built afresh for each set, from the
-set's own ``owner_args`` when it has them, as a test builds one; the instance's
+set's own ``owner_args`` when it has them (or the expression they are, which must give
+an instance of the class: ``where('name')``), as a test builds one; the instance's
 attributes the request names in ``observe`` are reported after the call
 (``state``); where the request asks (``contents``: ``items`` or ``keys``), what the call
 changed in the container the instance is, its items compared before and after
@@ -241,10 +242,15 @@ def _target(request: dict[str, Any], module: types.ModuleType) -> tuple[Any, str
     raw = inspect.getattr_static(owner, name)
     if isinstance(raw, staticmethod | classmethod):
         return getattr(owner, name), None
+    owner_args = request["owner_args"]
     try:
-        instance = built_value(
-            {"__class__": request["owner"], "args": request["owner_args"]}, module
-        )
+        if set(owner_args) == {"__expression__"}:  # built as the project writes it
+            instance = built_value(owner_args, module)
+            if not isinstance(instance, owner):
+                kind = type(instance).__qualname__
+                raise TypeError(f"the expression gave a {kind}, not a {request['owner']}")
+        else:
+            instance = built_value({"__class__": request["owner"], "args": owner_args}, module)
     except Exception as exc:
         # Without an instance the sets can still be bound: to the function, less `self`.
         info = _exception(exc)
