@@ -7,7 +7,7 @@ import pytest
 from remora.code.docstring.pieces import Pieces, check_pieces
 from remora.code.parsing import NodeRef, locate, parse
 
-SOURCE = '''\
+SOURCE = """\
 import functools
 
 HANDLERS = []
@@ -59,7 +59,7 @@ def tagged(label):
 @tagged("x")
 class Tagged:
     pass
-'''
+"""
 
 
 def summary_refusal(name: str, summary: str) -> str:
