@@ -7,7 +7,8 @@ import ast
 from remora.code.probes.coverage_probe import Coverage, Span, missed_report
 from remora.code.testgen.model_cases import model_call_texts
 from remora.code.values.call_sites import call_site_arguments, doctest_calls
-from remora.code.values.input_search import Candidate, boundary_values, greedy_cover, label, vary
+from remora.code.values.input_search import Candidate, boundary_values, greedy_cover, vary
+from remora.code.values.value_words import label
 from remora.results.summary import coverage_line
 
 

@@ -55,7 +55,7 @@ from remora.code.values.derived_sets import (
     literal_default,
 )
 from remora.code.values.host_candidates import host_candidates, node_function
-from remora.code.values.input_search import Candidate, greedy_cover, label
+from remora.code.values.input_search import Candidate, greedy_cover
 from remora.code.values.instance_members import empty_variadic_call
 from remora.code.values.instance_search import owner_candidates
 from remora.code.values.lazy_iterators import returns_lazy_iterator
@@ -72,6 +72,7 @@ from remora.code.values.parameters import CallParameter, Parameter, parameter_na
 from remora.code.values.private_helpers import public_caller
 from remora.code.values.project_values import owner_arguments
 from remora.code.values.sourced_strings import project_strings, unsourced
+from remora.code.values.value_words import label
 
 __all__ = [
     "ArgumentSet",

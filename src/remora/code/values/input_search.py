@@ -31,11 +31,12 @@ from remora.code.values.input_sources import (
     reads_number,
     substitute,
 )
-from remora.code.values.kind_samples import CALLABLE_SAMPLE, EMPTY, TYPICAL, sample
+from remora.code.values.kind_samples import EMPTY, TYPICAL, sample
 from remora.code.values.parameters import parameter_names
 from remora.code.values.regex_arguments import regex_values
 from remora.code.values.solved_values import Solver, anchor_of, is_arithmetic
 from remora.code.values.usage_kinds import usage_kind_names
+from remora.code.values.value_words import label
 
 __all__ = [
     "Candidate",
@@ -43,24 +44,9 @@ __all__ = [
     "boundary_sides",
     "boundary_values",
     "greedy_cover",
-    "label",
     "vary",
 ]
 
-_WORDS = {
-    "-": "dash",
-    "+": "plus",
-    ".": "dot",
-    " ": "space",
-    "_": "underscore",
-    "/": "slash",
-    "#": "hash",
-    "%": "mod",
-    "*": "times",
-    ",": "comma",
-    ":": "colon",
-    "@": "at",
-}
 _OPERATOR_WORDS = {"%": "mod", "+": "plus", "-": "minus", "*": "times", "/": "div"}
 _MAX_LABEL = 40
 
@@ -74,36 +60,6 @@ class Candidate:
     why: str
     owner_args: dict[str, Any] | None = None
     edge: bool = False  # at a constant the code compares with, or just outside it
-
-
-def label(value: Any) -> str:
-    """Words for a value in a test name: ``-1`` -> ``minus_1``, ``"-"`` -> ``dash``."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, int | float):
-        text = ("minus_" if value < 0 else "") + str(abs(value)).replace(".", "_")
-        return text
-    if isinstance(value, str):
-        parts: list[str] = []
-        word = ""
-        for char in value[:16]:
-            if char.isascii() and char.isalnum():
-                word += char.lower()
-                continue
-            if word:
-                parts.append(word)
-                word = ""
-            if char in _WORDS:
-                parts.append(_WORDS[char])
-        parts += [word] if word else []
-        return "_".join(parts)[:20].strip("_") or ("empty" if value == "" else "text")
-    if value == CALLABLE_SAMPLE:
-        return str(CALLABLE_SAMPLE["__callable__"])
-    if isinstance(value, list | dict):
-        return {0: "empty", 1: "one_item"}.get(len(value), f"{len(value)}_items")
-    return "value"
 
 
 def _expression_words(node: ast.expr) -> str:

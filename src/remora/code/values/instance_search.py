@@ -32,13 +32,14 @@ from remora.code.values.attribute_uses import (
 from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.collection_items import collection_uses, one_item_values
 from remora.code.values.derived_sets import ClassLookup, literal_default, sample_value
-from remora.code.values.input_search import Candidate, boundary_values, label
+from remora.code.values.input_search import Candidate, boundary_values
 from remora.code.values.method_state import (
     first_parameter,
     is_self_attribute,
     read_as_parameters,
 )
 from remora.code.values.parameters import Parameter, parameter_of
+from remora.code.values.value_words import label
 
 __all__ = [
     "OwnerVariant",

@@ -19,8 +19,9 @@ from typing import Any
 from remora import python_ast
 from remora.code.values.annotations import MAPPING_HEADS, first_head
 from remora.code.values.derived_sets import ClassLookup, sample_value
-from remora.code.values.input_search import Candidate, label
+from remora.code.values.input_search import Candidate
 from remora.code.values.parameters import CallParameter
+from remora.code.values.value_words import label
 
 __all__ = ["attribute_classes", "fitted_arguments", "keyed_dicts", "reads_of_keys"]
 

@@ -41,11 +41,11 @@ from remora.code.values.derived_sets import (
     literal_default,
     sample_value,
 )
-from remora.code.values.input_search import label
 from remora.code.values.input_sources import module_constants
 from remora.code.values.method_state import first_parameter, is_self_attribute
 from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
 from remora.code.values.sourced_strings import DOC_PATTERNS, examples, project_files
+from remora.code.values.value_words import label
 from remora.sandbox import search
 
 __all__ = [
