@@ -50,3 +50,27 @@ def probe_outcome(
     line = next(x for x in run.stdout.splitlines() if x.startswith(MARKER))
     outcome: dict[str, Any] = json.loads(line[len(MARKER) :])["outcomes"][0]
     return outcome
+
+
+def failed_tests(folder: Path, module: str, text: str, tests: dict[str, str]) -> set[str]:
+    """The names of ``tests`` (each ``test_<name>`` in its own file) that fail under pytest
+    with ``text`` as ``<module>.py`` beside them."""
+    folder.mkdir()
+    (folder / f"{module}.py").write_text(text)
+    for name, test in tests.items():
+        (folder / f"test_{name}_written.py").write_text(test)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rf",
+            *("-p", "no:randomly"),
+            *("-p", "no:cacheprovider"),
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
+    return {name for name in tests if f"test_{name}_written.py::test_{name} " in run.stdout}

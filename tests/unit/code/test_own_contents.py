@@ -13,12 +13,10 @@ returned value would pass.
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from probe_support import probe_outcome
+from probe_support import failed_tests, probe_outcome
 
 from remora.code.testgen.written_tests import observed_piece
 from remora.code.values import observed_contents
@@ -125,31 +123,6 @@ def _asserts(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip().startswith("assert")]
 
 
-def _failed(folder: Path, module: str, tests: dict[str, str]) -> set[str]:
-    """The tests that fail with ``module`` as ``pantry.py``."""
-    folder.mkdir()
-    (folder / "pantry.py").write_text(module)
-    for name, text in tests.items():
-        (folder / f"test_{name}_items.py").write_text(text)
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-rf",
-            "-p",
-            "no:randomly",
-            "-p",
-            "no:cacheprovider",
-        ],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-    )
-    return {name for name in tests if f"test_{name}_items.py::test_{name} " in run.stdout}
-
-
 def test_the_items_a_method_stores_or_removes_are_asserted_and_fail_without_the_store(
     tmp_path: Path,
 ) -> None:
@@ -172,7 +145,7 @@ def test_the_items_a_method_stores_or_removes_are_asserted_and_fail_without_the_
         # A MutableSequence compares equal to no list: its contents are read into one.
         "top_up": ["assert list(tray) == ['red', 'blue', 'green']"],
     }
-    assert _failed(tmp_path / "code", PANTRY, tests) == set()
+    assert failed_tests(tmp_path / "code", "pantry", PANTRY, tests) == set()
     # Each fails with its store removed; `assert result == 3` alone passes without it.
     removed = {
         "stock": ("        self[item] = now\n", ""),
@@ -182,7 +155,7 @@ def test_the_items_a_method_stores_or_removes_are_asserted_and_fail_without_the_
     }
     for name, (line, instead) in removed.items():
         mutant = PANTRY.replace(line, instead)
-        assert _failed(tmp_path / f"without_{name}", mutant, tests) == {name}
+        assert failed_tests(tmp_path / f"without_{name}", "pantry", mutant, tests) == {name}
 
 
 def test_a_clock_s_value_is_stored_by_key_and_a_read_changes_no_items(tmp_path: Path) -> None:

@@ -12,12 +12,10 @@ outcomes pass under pytest on the module, and fail on the identity mutant
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from probe_support import probe_outcome
+from probe_support import failed_tests, probe_outcome
 
 from remora.code.testgen.mutants import node_mutants
 from remora.code.testgen.written_tests import observed_piece
@@ -73,31 +71,6 @@ def _written(tmp_path: Path, name: str, args: dict[str, Any]) -> str:
     return f"from shelves import {', '.join(piece['imports'])}\n\n\n{piece['source']}"
 
 
-def _failed(folder: Path, module: str, tests: dict[str, str]) -> set[str]:
-    """The tests that fail with ``module`` as ``shelves.py``."""
-    folder.mkdir()
-    (folder / "shelves.py").write_text(module)
-    for name, text in tests.items():
-        (folder / f"test_{name}_copy.py").write_text(text)
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-rf",
-            "-p",
-            "no:randomly",
-            "-p",
-            "no:cacheprovider",
-        ],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-    )
-    return {name for name in tests if f"test_{name}_copy.py::test_{name} " in run.stdout}
-
-
 def _identity(name: str) -> str:
     """The module with ``name``'s identity mutant (its body: ``return`` its first parameter)."""
     function = next(
@@ -127,10 +100,12 @@ def test_the_written_tests_tell_copies_and_conversions_from_what_they_equal(tmp_
         "plain": ["assert result == [[1, 2], [3]]", "assert type(result) is list"],
         "unwrapped": ["assert result == [[1, 2], [3]]", "assert type(result) is list"],
     }
-    assert _failed(tmp_path / "code", SHELVES, tests) == set()
+    assert failed_tests(tmp_path / "code", "shelves", SHELVES, tests) == set()
     # Each fails were its node to hand back its instance or argument unchanged ...
     for name in tests:
-        assert _failed(tmp_path / f"identity_{name}", _identity(name), tests) == {name}
+        assert failed_tests(tmp_path / f"identity_{name}", "shelves", _identity(name), tests) == {
+            name
+        }
     # ... and the deep copy's fails were it shallow.
     shallow_deep = SHELVES.replace("copy.deepcopy(self)", "Shelf(self)")
-    assert _failed(tmp_path / "shallow_deep", shallow_deep, tests) == {"deep"}
+    assert failed_tests(tmp_path / "shallow_deep", "shelves", shallow_deep, tests) == {"deep"}
