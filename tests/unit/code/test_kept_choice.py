@@ -77,6 +77,28 @@ def test_a_test_that_passes_were_the_node_to_hand_back_its_instance_is_dropped()
     ]
 
 
+def test_a_test_of_the_node_s_own_return_of_its_argument_stays_though_identity_passes() -> None:
+    # def snake(text): text = text.strip() (1); if not text: (2) return text (3);
+    # return ... (4). snake("") == "" passes on m0 (`return text`) as the node's own
+    # line 3 does; it still fails m1 (the condition negated) and is the one test of line 3.
+    identity = Mutant("m0", 1, "identity", "line 1: the body -> `return text`", "", frozenset({3}))
+    negated = Mutant("m1", 2, "negate", "line 2: condition negated", "")
+    outcome = MutationOutcome(
+        [identity, negated],
+        killed_by={"m0": {"test_words"}, "m1": {"test_empty", "test_words"}},
+    )
+    gains = {"test_empty": _units(1, 2, 3), "test_words": _units(1, 2, 4)}
+    kept, dropped = choose_kept(gains, {}, Coverage([1, 2, 3, 4], []), outcome)
+    assert sorted(kept) == ["test_empty", "test_words"]
+    assert dropped == []
+    # Its return computed (line 4 alone): passing the identity mutant pins nothing.
+    gains["test_equal"] = _units(1, 2, 4)
+    outcome.killed_by["m1"].add("test_equal")
+    assert choose_kept(gains, {}, Coverage([1, 2, 3, 4], []), outcome)[1] == [
+        "test_equal: it would pass were the node to hand back its instance or argument unchanged"
+    ]
+
+
 def test_without_a_matrix_coverage_alone_decides() -> None:
     outcome = MutationOutcome([], problem="")  # a node with nothing to mutate
     gains = {"test_a": _units(1), "test_b": _units(1)}

@@ -129,3 +129,21 @@ def test_no_identity_mutant_where_the_node_returns_nothing_yields_or_takes_nothi
     # A body that already hands back its instance has no identity mutant to add.
     fluent = "def done(self):\n    return self\n"
     assert [m.kind for m in node_mutants(fluent, _first(fluent))] == ["return"]
+
+
+def test_the_identity_mutant_knows_the_returns_that_give_its_parameter_back() -> None:
+    source = (
+        "def snake(text):\n"
+        "    text = text.strip()\n"
+        "    if not text:\n"
+        "        return text\n"
+        "    if text.isupper():\n"
+        "        return text.lower() if len(text) > 1 else text\n"
+        "    return text.lower()\n"
+    )
+    identity = node_mutants(source, _first(source))[0]
+    assert identity.kind == "identity"
+    assert identity.given_back == {4, 6}
+    assert all(not m.given_back for m in node_mutants(source, _first(source))[1:])
+    copied = "def copied(self):\n    return dict(self)\n"
+    assert node_mutants(copied, _first(copied))[0].given_back == frozenset()

@@ -14,7 +14,9 @@ One more, first, for a function that returns a value: its whole body replaced by
 ``cls``): the node doing nothing and handing back the instance or argument it was
 given. A test that passes on it (``assert result == {...}`` of a copy, which equals
 its instance) pins nothing of what the node does; the test search drops it
-(:func:`remora.code.testgen.kept_tests.choose_kept`).
+(:func:`remora.code.testgen.kept_tests.choose_kept`), unless it ran a ``return`` of
+the node's own that gives that parameter back (``if not text: return text``): there
+the node itself hands it back, and the test pins that path (``Mutant.given_back``).
 
 Everything is read with :mod:`ast` from the function's own body (nested
 functions and classes, its docstring, annotations and f-strings left alone).
@@ -33,6 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from remora import python_ast
+from remora.code.testgen.no_op_calls import returned_branches
 
 __all__ = ["MAX_MUTANTS", "Mutant", "identity_parameter", "node_mutants"]
 
@@ -104,6 +107,10 @@ class Mutant:
     kind: str
     description: str
     source: str
+    # The identity mutant's: the lines of the node's own returns that give that
+    # parameter back already (``if not text: return text``), where passing it pins
+    # the node's own path, not nothing.
+    given_back: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -288,6 +295,21 @@ def _identity_edit(function: Function) -> _Edit | None:
     return _Edit(body[0], returned, body[0].lineno, "identity", words, True, through=body[-1])
 
 
+def _given_back(function: Function, name: str) -> frozenset[int]:
+    """The lines of the function's own ``return`` statements that may give ``name``
+    back as it is (the name itself, in any branch of the returned value)."""
+    return frozenset(
+        node.lineno
+        for node, _ in _own_nodes(function)
+        if isinstance(node, ast.Return)
+        and node.value is not None
+        and any(
+            isinstance(branch, ast.Name) and branch.id == name
+            for branch in returned_branches(node.value)
+        )
+    )
+
+
 def _all_edits(function: Function) -> Iterator[_Edit]:
     identity = _identity_edit(function)
     if identity is not None:
@@ -316,7 +338,9 @@ def node_mutants(text: str, function: Function, limit: int = MAX_MUTANTS) -> lis
             continue
         seen.add(source)
         words = f"line {edit.line}: {edit.words}"
-        found.append(Mutant(f"m{len(found)}", edit.line, edit.kind, words, source))
+        name = identity_parameter(function) if edit.kind == "identity" else None
+        given_back = _given_back(function, name) if name else frozenset()
+        found.append(Mutant(f"m{len(found)}", edit.line, edit.kind, words, source, given_back))
     if len(found) <= limit:
         return found
     step = len(found) / limit

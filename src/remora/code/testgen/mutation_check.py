@@ -67,13 +67,17 @@ class MutationOutcome:
         """Of ``lines_by_test`` (each test with the node's lines it ran), those that pin
         nothing of the node, each with why: no mutant fails it, or the identity mutant
         (the node handing back its instance or argument unchanged) ran with it and it
-        passed, as a copy's ``assert result == {...}`` alone does."""
+        passed, as a copy's ``assert result == {...}`` alone does, unless the test ran a
+        return of the node's own that gives that argument back (``Mutant.given_back``:
+        ``if not text: return text``), a path the identity mutant cannot tell apart."""
         why = {t: "no mutant of the node fails it" for t in lines_by_test if not self.kills(t)}
         for mutant in self.mutants:
             if mutant.kind != "identity" or mutant.id in self.not_run:
                 continue
             for test, lines in lines_by_test.items():
-                if mutant.line in lines and test not in self.killed_by.get(mutant.id, set()):
+                if lines & mutant.given_back or test in self.killed_by.get(mutant.id, set()):
+                    continue
+                if mutant.line in lines:
                     why.setdefault(test, _UNCHANGED)
         return why
 

@@ -18,25 +18,38 @@ nothing runs here.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from remora import python_ast
 from remora.code.values import parameter_names
 
-__all__ = ["hands_on_an_input", "returns_an_input"]
+__all__ = ["hands_on_an_input", "returned_branches", "returns_an_input"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _COMPUTED_KINDS = (str, bytes, list, tuple, dict, set, frozenset)
 _CONVERSIONS = frozenset({"str", "bytes", "list", "tuple", "dict", "set", "frozenset"})
 
 
+def returned_branches(value: ast.expr) -> Iterator[ast.expr]:
+    """The values a ``return`` of ``value`` may give as they are: either branch of
+    ``a if c else b``, each operand of ``and``/``or``, else the value itself."""
+    if isinstance(value, ast.IfExp):
+        yield from returned_branches(value.body)
+        yield from returned_branches(value.orelse)
+    elif isinstance(value, ast.BoolOp):
+        for operand in value.values:
+            yield from returned_branches(operand)
+    else:
+        yield value
+
+
 def _returned_as_is(value: ast.expr, names: set[str]) -> bool:
     """A parameter or an attribute of one (``self.name``), in any branch of the value."""
-    if isinstance(value, ast.IfExp):
-        return _returned_as_is(value.body, names) or _returned_as_is(value.orelse, names)
-    if isinstance(value, ast.BoolOp):
-        return any(_returned_as_is(v, names) for v in value.values)
+    return any(_given_as_is(branch, names) for branch in returned_branches(value))
+
+
+def _given_as_is(value: ast.expr, names: set[str]) -> bool:
     if (
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Name)
