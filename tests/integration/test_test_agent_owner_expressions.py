@@ -14,36 +14,10 @@ from pathlib import Path
 
 import pytest
 from bundled_agents_support import bench, find_node, write_project
+from selector_source import SELECTOR
 
 pytestmark = pytest.mark.integration
 
-PICKERS = """\
-class Selector:
-    def __init__(self):
-        self._steps = ()
-
-    def __getitem__(self, name):
-        chosen = Selector()
-        chosen._steps = self._steps + (name,)
-        return chosen
-
-    def _check(self, op, value):
-        if not self._steps:
-            raise ValueError("the selector has no steps")
-        return ".".join(self._steps) + f" {op} {value!r}"
-
-    def equals(self, value):
-        if value is None:
-            return self._check("is", value)
-        return self._check("==", value)
-
-    def below(self, limit):
-        return self._check("<", limit)
-
-
-def pick(name):
-    return Selector()[name]
-"""
 
 README = """\
 # pickers
@@ -55,7 +29,7 @@ small = pick("size").below(3)
 
 
 async def test_a_refused_bare_instance_is_built_as_the_project_builds_it(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"pickers.py": PICKERS, "README.md": README})
+    root = write_project(tmp_path, {"pickers.py": SELECTOR, "README.md": README})
     node = find_node(root, "pickers.py", "Selector.equals")
     async with bench(root) as b:
         found = await b.run("test", "search_tests", node)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from probe_support import probe_outcome
+from selector_source import SELECTOR
 
 from remora.code.values.call_render import CallRender
 from remora.code.values.owner_expressions import (
@@ -20,27 +21,9 @@ from remora.code.values.owner_expressions import (
     returning_functions,
 )
 
-PICKERS = """\
-class Selector:
-    def __init__(self):
-        self._steps = ()
-
-    def __getitem__(self, name):
-        chosen = Selector()
-        chosen._steps = self._steps + (name,)
-        return chosen
-
-    def _check(self, op, value):
-        if not self._steps:
-            raise ValueError("the selector has no steps")
-        return ".".join(self._steps) + f" {op} {value!r}"
-
-    def equals(self, value):
-        return self._check("==", value)
-
-
-def pick(name):
-    return Selector()[name]
+PICKERS = (
+    SELECTOR
+    + """\
 
 
 def picks(*names):
@@ -60,6 +43,7 @@ def pick_plain(name):
         return Selector()
     return Selector()[name]
 """
+)
 
 
 def _expression(call: str, args: list[Any], steps: list[Any]) -> dict[str, Any]:
