@@ -112,7 +112,7 @@ class _Imports(cst.CSTVisitor):
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if self._all_value:
-            value = node.evaluated_value
+            value = python_ast.literal_eval(node.value)
             self.exported.add(value if isinstance(value, str) else value.decode())
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
+from remora import python_ast
 from remora.code.values.parameters import parameter_names
 
 __all__ = ["sentinel_parameters"]
@@ -28,7 +29,7 @@ def _named(source: str | None) -> str | None:
     if source is None:
         return None
     try:
-        tree = ast.parse(source, mode="eval").body
+        tree = python_ast.parse_expression(source)
     except SyntaxError:
         return None
     node: ast.expr = tree
