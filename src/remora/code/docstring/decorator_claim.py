@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 
+from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.facts import word_tokens
 from remora.code.parsing import SourceNode, ast_tree, located_definition
 
@@ -22,24 +23,10 @@ _CLAIMS = frozenset({"decorator", "decorators", "decorate", "decorates", "decora
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def _returned(definition: _Function) -> list[ast.expr]:
-    """The values the function's own ``return`` statements give (nested scopes left out)."""
-    found: list[ast.expr] = []
-    pending: list[ast.AST] = list(definition.body)
-    while pending:
-        item = pending.pop()
-        if isinstance(item, _Function | ast.ClassDef | ast.Lambda):
-            continue
-        if isinstance(item, ast.Return) and item.value is not None:
-            found.append(item.value)
-        pending.extend(ast.iter_child_nodes(item))
-    return found
-
-
-def _shows_decorator(definition: _Function) -> bool:
+def _shows_decorator(definition: _Function, returned: tuple[ast.expr, ...]) -> bool:
     nested = {item.name for item in definition.body if isinstance(item, _Function)}
     parameters = {a.arg for a in (*definition.args.posonlyargs, *definition.args.args)}
-    for value in _returned(definition):
+    for value in returned:
         if isinstance(value, ast.Lambda):
             return True
         if isinstance(value, ast.Name) and (value.id in nested or value.id in parameters):
@@ -73,7 +60,8 @@ def unshown_decorator(node: SourceNode, summary: str) -> str:
     definition = located_definition(node.file.text, node.ref.full_name, line)
     if not isinstance(definition, _Function):
         return ""
-    if _shows_decorator(definition) or _applied_in_module(node.file.text, definition.name):
+    shown = _shows_decorator(definition, body_facts(node).returned)
+    if shown or _applied_in_module(node.file.text, definition.name):
         return ""
     return (
         f"it calls {definition.name} a decorator, but it returns no function it defines nor "
