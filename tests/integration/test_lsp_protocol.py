@@ -24,6 +24,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from remora.discovery import make_node_id
 from remora.results import ResultsDB
 from remora.workspace import WorkspaceStore
 
@@ -112,7 +113,13 @@ async def test_code_actions_then_accept_one_hunk_goes_through_apply_edit_and_the
             hunk_action.command.command, arguments=hunk_action.command.arguments
         )
     )
-    assert result == {"applied": True, "change_id": ids["docstring"], "hunks": [2]}
+    assert result == {
+        "applied": True,
+        "change_id": ids["docstring"],
+        "hunks": [2],
+        "also_removed": {},
+        "unchecked": {},
+    }
     assert (root / "pkg" / "shop.py").read_text() == SHOP  # the buffer changed, not the file
     editor.save(uri)
     assert (root / "pkg" / "shop.py").read_bytes() == SHOP.replace(
@@ -456,3 +463,40 @@ async def test_accept_as_a_git_commit_writes_and_commits_exactly_the_changes_fil
     assert _git(root, "show", "--name-only", "--format=", "HEAD").split() == ["pkg/shop.py"]
     assert "Co-authored-by: Remora" in _git(root, "log", "-1", "--format=%B")
     assert _git(root, "status", "--porcelain") == ""
+
+
+async def test_accept_in_the_buffer_removes_the_import_the_change_made_unused(
+    editor: Editor, tmp_path: Path
+) -> None:
+    # as `remora review accept` does (tests/integration/test_accept_made_unused.py)
+    root = tmp_path / "typed"
+    old = "from typing import Optional\n\n\ndef f(x: Optional[int]) -> int:\n    return x or 0\n"
+    new = old.replace("Optional[int]", "int | None")
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "typed"\nversion = "0.1"\n')
+    (root / "pkg" / "typed.py").write_text(old)
+    node_id = make_node_id("pkg/typed.py", "f", "function")
+    with WorkspaceStore(root).create("lint", node_id) as ws:
+        ws.read("pkg/typed.py")
+        ws.write("pkg/typed.py", new.encode())
+        change_id = ws.id
+    with ResultsDB(root) as db:
+        run_id = db.start_run("analyze", {})
+        db.record_result(
+            run_id,
+            {"node_id": node_id, "full_name": "f", "file_path": "pkg/typed.py"},
+            "lint",
+            {"status": "success", "workspace_id": change_id, "changed_files": ["pkg/typed.py"]},
+        )
+        db.finish_run(run_id)
+    await editor.start(root)
+    uri = editor.open(root / "pkg" / "typed.py")
+    await editor.wait_for(uri, lambda d: len(_remora(d)) == 1)
+    result = await editor.command("remora.accept", change_id=change_id)
+    removed = {"pkg/typed.py": ["from typing import Optional"]}
+    assert result["applied"] is True and result["also_removed"] == removed
+    # ruff's own fix of a whole first statement takes the blank lines after it too
+    assert editor.documents[uri].source == "def f(x: int | None) -> int:\n    return x or 0\n"
+    with ResultsDB(root) as db:
+        record = db.get(change_id)
+    assert record is not None and record.also_removed == removed

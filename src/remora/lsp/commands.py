@@ -15,12 +15,13 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.uris import from_fs_path
 
+from remora.code.lint.accepted_files import tidy_accepted
 from remora.delivery.commits import accept_as_commits
 from remora.discovery import load_query_pack, parse_source
 from remora.errors import WorkspaceNotFoundError
 from remora.lsp.actions import ACCEPT, ACCEPT_AS_COMMIT, REFRESH, REJECT, RUN_AGENT, SHOW_DIFF
 from remora.lsp.agent_runs import run_agents
-from remora.lsp.editing import AcceptConflict, plan_accept
+from remora.lsp.editing import AcceptConflict, EditCapabilities, EditPlan, OpenText, plan_accept
 from remora.lsp.features import as_lsp_errors, operations_for
 from remora.lsp.open_projects import Project
 from remora.lsp.queue import PendingChange, find_node
@@ -77,6 +78,28 @@ def _find_change(ls: RemoraLanguageServer, change_id: str) -> tuple[Project, Pen
     )
 
 
+def _plan(
+    project: Project,
+    change: PendingChange,
+    hunk: int | None,
+    open_text: OpenText,
+    encoding: str,
+    capabilities: EditCapabilities,
+) -> EditPlan:
+    """:func:`plan_accept` with the accept's tidy hook, as every accept has it (it runs ruff:
+    called in a thread of its own, the server answering meanwhile)."""
+    with project.queue.store.open(change.id) as ws:
+        return plan_accept(
+            project.root,
+            change,
+            hunk,
+            open_text,
+            encoding,
+            capabilities,
+            lambda path, before, after: tidy_accepted(ws, path, before, after),
+        )
+
+
 async def _accept(ls: RemoraLanguageServer, arguments: dict[str, Any]) -> dict[str, Any]:
     change_id = _text(arguments, "change_id", ACCEPT)
     hunk = arguments.get("hunk")
@@ -84,8 +107,8 @@ async def _accept(ls: RemoraLanguageServer, arguments: dict[str, Any]) -> dict[s
         raise JsonRpcInvalidParams(message=f"{ACCEPT}: 'hunk' must be a hunk number from 1")
     project, change = _find_change(ls, change_id)
     try:
-        plan = plan_accept(
-            project.root, change, hunk, ls.open_text(project), ls.encoding, ls.edit_capabilities
+        plan = await asyncio.to_thread(
+            _plan, project, change, hunk, ls.open_text(project), ls.encoding, ls.edit_capabilities
         )
     except ValueError as exc:
         raise JsonRpcInvalidParams(message=str(exc)) from exc
@@ -102,9 +125,17 @@ async def _accept(ls: RemoraLanguageServer, arguments: dict[str, Any]) -> dict[s
         ls.tell(f"remora: the editor did not apply the change ({reason}); nothing was recorded")
         return {"applied": False, "change_id": change_id, "conflicts": [reason]}
     with ResultsDB(project.root) as db:
-        accepted_in_editor(project.queue.store, db, change_id, plan.hunks)
+        accepted_in_editor(project.queue.store, db, change_id, plan.hunks, plan.also_removed)
     ls.reload(project)
-    return {"applied": True, "change_id": change_id, "hunks": plan.hunks}
+    for note in plan.notes():
+        ls.tell(f"remora: {note}")
+    return {
+        "applied": True,
+        "change_id": change_id,
+        "hunks": plan.hunks,
+        "also_removed": plan.also_removed,
+        "unchecked": plan.unchecked,
+    }
 
 
 async def _accept_as_commit(ls: RemoraLanguageServer, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,10 @@ The editor applies the edit itself (``workspace/applyEdit``), so its buffer,
 undo history and unsaved text stay its own. The edit is computed against each
 buffer's current text (the file's bytes when it is not open) and refused,
 nothing written, when a file moved on from the base the agent read or the
-text a hunk rests on was edited (see placing.py).
+text a hunk rests on was edited (see placing.py). A ``tidy`` hook sees each
+changed file as the buffer has it and as the change leaves it, as every accept's
+does (the imports the change made unused go with it,
+:func:`remora.code.lint.accepted_files.tidy_accepted`).
 """
 
 from __future__ import annotations
@@ -16,15 +19,18 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from remora.lsp.placing import edits_for, place_hunks
+from remora.lsp.placing import place_hunks, replacements_for
 from remora.lsp.queue import ChangeFile, PendingChange
-from remora.lsp.textmap import Lines
+from remora.lsp.textmap import Lines, Replacement
+from remora.workspace.accept import Tidied, tidy_notes
 from remora.workspace.overlay import sha256
 
-__all__ = ["AcceptConflict", "EditPlan", "OpenText", "plan_accept"]
+__all__ = ["AcceptConflict", "BufferTidy", "EditPlan", "OpenText", "plan_accept"]
 
 # rel path -> (current text, version) of the open document, or None when not open
 OpenText = Callable[[str], tuple[str, int] | None]
+# tidy(rel path, the buffer's text, the text the change leaves in it), as an accept's hook
+BufferTidy = Callable[[str, bytes, bytes], Tidied]
 
 
 class AcceptConflict(Exception):
@@ -68,6 +74,13 @@ class EditPlan:
         types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
     ] = field(default_factory=list)
     changes: dict[str, list[types.TextEdit]] = field(default_factory=dict)
+    # rel path -> what the tidy hook removed beyond the change; -> why it could not check
+    also_removed: dict[str, list[str]] = field(default_factory=dict)
+    unchecked: dict[str, str] = field(default_factory=dict)
+
+    def notes(self) -> list[str]:
+        """What the edit does beyond the change, or could not check, one line per file."""
+        return tidy_notes(self.also_removed, self.unchecked)
 
     def workspace_edit(self, capabilities: EditCapabilities) -> types.WorkspaceEdit:
         if capabilities.document_changes:
@@ -84,6 +97,7 @@ def _file_plan(
     encoding: str,
     capabilities: EditCapabilities,
     plan: EditPlan,
+    tidy: BufferTidy | None,
 ) -> list[str]:
     """Add one file's edits to ``plan``; the reasons it cannot be applied (then nothing is)."""
     path = root / file.path
@@ -109,7 +123,7 @@ def _file_plan(
         return [f"{file.path} was saved since the agent read it"]
     text, version = opened if opened is not None else (disk.decode("utf-8"), None)
     buffer = Lines.of(text, encoding)
-    edits: list[types.TextEdit] = []
+    replacements: list[Replacement] = []
     reasons: list[str] = []
     for place in place_hunks(change, file, buffer):
         if place.hunk.number not in chosen:
@@ -117,7 +131,7 @@ def _file_plan(
         if not place.placed:
             reasons.append(place.conflict)
             continue
-        edits.extend(edits_for(file, place, buffer))
+        replacements.extend(replacements_for(file, place, buffer))
     if reasons:
         return reasons
     if file.change.status == "deleted":
@@ -128,9 +142,31 @@ def _file_plan(
             ]
         plan.document_changes.append(types.DeleteFile(uri=uri))
         return []
+    if tidy is not None:
+        replacements = _tidied(plan, file.path, buffer, replacements, tidy)
+    edits = [buffer.replace(start, end, lines) for start, end, lines in replacements]
     plan.document_changes.append(_document_edit(uri, version, edits))
     plan.changes[uri] = edits
     return []
+
+
+def _tidied(
+    plan: EditPlan,
+    path: str,
+    buffer: Lines,
+    replacements: list[Replacement],
+    tidy: BufferTidy,
+) -> list[Replacement]:
+    """``replacements`` when the tidy hook leaves the changed buffer as it is; else the
+    replacements from the buffer to what it made of it (the change and the removals)."""
+    changed = buffer.replaced(replacements).encode("utf-8")
+    tidied = tidy(path, "".join(buffer.lines).encode("utf-8"), changed)
+    if tidied.unchecked is not None:
+        plan.unchecked[path] = tidied.unchecked
+    if tidied.data == changed:
+        return replacements
+    plan.also_removed[path] = list(tidied.removed)
+    return buffer.replacements_to(tidied.data.decode("utf-8"))
 
 
 def _document_edit(
@@ -147,8 +183,12 @@ def plan_accept(
     open_text: OpenText,
     encoding: str,
     capabilities: EditCapabilities,
+    tidy: BufferTidy | None = None,
 ) -> EditPlan:
-    """The WorkspaceEdit that accepts ``change`` (or only ``hunk``); AcceptConflict if it can't."""
+    """The WorkspaceEdit that accepts ``change`` (or only ``hunk``); AcceptConflict if it can't.
+
+    ``tidy`` sees each file the edit changes in place (not one it creates or deletes).
+    """
     numbers = [h.number for h in change.hunks]
     if hunk is not None and hunk not in numbers:
         raise ValueError(
@@ -162,7 +202,7 @@ def plan_accept(
         if not chosen & {h.number for h in file.hunks}:
             continue
         reasons.extend(
-            _file_plan(root, change, file, chosen, open_text, encoding, capabilities, plan)
+            _file_plan(root, change, file, chosen, open_text, encoding, capabilities, plan, tidy)
         )
     if reasons:
         raise AcceptConflict(change, reasons)

@@ -13,13 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lsprotocol import types
-
 from remora.lsp.queue import ChangeFile, PendingChange
-from remora.lsp.textmap import LineMap, Lines, lines_of
+from remora.lsp.textmap import LineMap, Lines, Replacement, lines_of
 from remora.workspace.hunks import Hunk
 
-__all__ = ["HunkPlace", "changed_span", "edits_for", "place_hunks"]
+__all__ = ["HunkPlace", "changed_span", "place_hunks", "replacements_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,16 +103,16 @@ def _whole_file_place(
     return HunkPlace(change, hunk, 0, max(len(buffer) - 1, 0), 0)
 
 
-def edits_for(file: ChangeFile, place: HunkPlace, buffer: Lines) -> list[types.TextEdit]:
-    """The buffer edits that apply one placed hunk (ranges in the buffer as it is)."""
+def replacements_for(file: ChangeFile, place: HunkPlace, buffer: Lines) -> list[Replacement]:
+    """The buffer lines one placed hunk replaces, and with what (lines of the buffer as it is)."""
     if place.shift is None:
         raise ValueError("a conflicting hunk has no edits")
     new = lines_of((file.change.new or b"").decode("utf-8"))
     if place.hunk.whole_file:
         # A deleted file's content goes; the file itself is deleted by a DeleteFile.
-        return [buffer.replace(0, len(buffer), new)]
+        return [(0, len(buffer), new)]
     return [
-        buffer.replace(i1 + place.shift, i2 + place.shift, new[j1:j2])
+        (i1 + place.shift, i2 + place.shift, new[j1:j2])
         for tag, i1, i2, j1, j2 in place.hunk.opcodes
         if tag != "equal"
     ]

@@ -19,7 +19,11 @@ from lsprotocol import types
 
 from remora.workspace.diff import line_opcodes, split_lines
 
-__all__ = ["LineMap", "Lines", "PositionError", "lines_of"]
+__all__ = ["LineMap", "Lines", "PositionError", "Replacement", "lines_of"]
+
+
+# Lines [start, end) of a text, and the lines that take their place.
+Replacement = tuple[int, int, Sequence[str]]
 
 
 class PositionError(ValueError):
@@ -86,6 +90,27 @@ class Lines:
         return types.TextEdit(
             types.Range(self.boundary(start), self.boundary(end)), "".join(new_lines)
         )
+
+    def replaced(self, replacements: Sequence[Replacement]) -> str:
+        """The text once ``replacements`` (apart from each other) are made."""
+        out: list[str] = []
+        at = 0
+        for start, end, new_lines in sorted(replacements, key=lambda r: (r[0], r[1])):
+            if start < at:
+                raise ValueError(f"replacements overlap at line {start}")
+            out += [*self.lines[at:start], *new_lines]
+            at = end
+        return "".join([*out, *self.lines[at:]])
+
+    def replacements_to(self, text: str) -> list[Replacement]:
+        """The line replacements that turn this text into ``text`` (difflib, every kept line
+        found)."""
+        new = split_lines(text)
+        return [
+            (i1, i2, new[j1:j2])
+            for tag, i1, i2, j1, j2 in line_opcodes(self.lines, new, autojunk=False)
+            if tag != "equal"
+        ]
 
     def check(self, position: types.Position, what: str) -> None:
         """Refuse a position past the end of the text, naming it and the text's size."""

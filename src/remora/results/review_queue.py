@@ -10,7 +10,7 @@ only stores the states.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -172,17 +172,21 @@ def accept(
 
 
 def accepted_in_editor(
-    store: WorkspaceStore, db: ResultsDB, workspace_id: str, hunks: Sequence[int] | None = None
+    store: WorkspaceStore,
+    db: ResultsDB,
+    workspace_id: str,
+    hunks: Sequence[int] | None = None,
+    also_removed: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
     """Record an accept whose edits the editor made in its buffer (``remora lsp``).
 
     The editor holds the bytes until the user saves; the queue records the
-    decision as :func:`accept` does (state, hunks) and the workspace goes, its
-    other hunks discarded with it.
+    decision as :func:`accept` does (state, hunks, what its tidy hook removed
+    beyond the change) and the workspace goes, its other hunks discarded with it.
     """
     store.retire(workspace_id)
     chosen = None if hunks is None else sorted(set(hunks))
-    _set_state(db, workspace_id, "accepted", accepted_hunks=chosen)
+    _set_state(db, workspace_id, "accepted", accepted_hunks=chosen, also_removed=also_removed)
 
 
 def reject(

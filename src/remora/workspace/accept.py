@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -41,7 +41,15 @@ from remora.workspace.overlay import Workspace, sha256
 from remora.workspace.paths import WorkspacePathError
 from remora.workspace.rebase import conflict_of, project_bytes, rebase_onto_project
 
-__all__ = ["AcceptReport", "Conflict", "Tidied", "Tidy", "accept_workspace", "find_conflicts"]
+__all__ = [
+    "AcceptReport",
+    "Conflict",
+    "Tidied",
+    "Tidy",
+    "accept_workspace",
+    "find_conflicts",
+    "tidy_notes",
+]
 
 # Crash tests set this to kill the process at a chosen step:
 # hook(stage, index, path) with stage "temp_written" or "replaced".
@@ -98,10 +106,18 @@ class AcceptReport:
 
     def notes(self) -> list[str]:
         """What the accept did beyond the change, or could not check, one line per file."""
-        return [
-            f"{path}: also removed {', '.join(names)}, unused after the accepted changes"
-            for path, names in self.also_removed.items()
-        ] + [f"{path}: {why}" for path, why in self.unchecked.items()]
+        return tidy_notes(self.also_removed, self.unchecked)
+
+
+def tidy_notes(
+    also_removed: Mapping[str, Sequence[str]], unchecked: Mapping[str, str]
+) -> list[str]:
+    """What a ``tidy`` hook did beyond the change (path -> names removed), or could not check
+    (path -> why), one line per file, as every accept tells it."""
+    return [
+        f"{path}: also removed {', '.join(names)}, unused after the accepted changes"
+        for path, names in also_removed.items()
+    ] + [f"{path}: {why}" for path, why in unchecked.items()]
 
 
 @dataclass(frozen=True, slots=True)
