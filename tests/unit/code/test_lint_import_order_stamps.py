@@ -69,3 +69,15 @@ async def test_unchanged_files_are_not_judged_again_and_fresh_ones_are_not_kept(
     for _ in range(2):
         assert await keeps_import_order(project, "pkg/a.py", 60)
     assert len(runs) == 3
+
+
+async def test_a_ruff_that_times_out_is_an_error_and_leaves_no_answer_behind(
+    project: Path, runs: list[tuple[str, ...]]
+) -> None:
+    for name in ("b.py", "c.py"):
+        _write(project / "pkg" / name, SORTED, age_s=1800)
+    with pytest.raises(TimeoutError, match="import order of 2 other file"):
+        await keeps_import_order(project, "pkg/a.py", 0)  # ruff cannot finish in no time
+    # asked of ruff again, not answered "not sorted" from the timeout
+    assert await keeps_import_order(project, "pkg/a.py", 60)
+    assert len(runs) == 2

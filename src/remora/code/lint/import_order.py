@@ -13,7 +13,9 @@ The answer is kept per project root and file with the other files' stats
 files and a stat of each, and ruff runs again only when one of them changed, appeared or
 went (``remora watch`` and ``remora lsp`` live while a project sorts its imports, or
 unsorts them). An answer about files changed in the last few seconds is not kept
-(:func:`~remora.workspace.filestat.settled`).
+(:func:`~remora.workspace.filestat.settled`), nor is a ruff that timed out or failed an
+answer: it is an error (a slow moment of a loaded machine would otherwise read "not
+sorted" until a file changed).
 """
 
 from __future__ import annotations
@@ -36,7 +38,11 @@ _known: dict[tuple[Path, str], tuple[tuple[str, ...], tuple[Signature, ...], boo
 
 async def keeps_import_order(root: Path, path: str, timeout_s: float) -> bool:
     """Whether the project's other Python files (``path`` aside) are all in ruff's import
-    order; True when there is none to tell, False when ruff cannot say in time."""
+    order; True when there is none to tell.
+
+    Raises TimeoutError when ruff takes longer than ``timeout_s``, RuntimeError when it
+    fails; nothing is kept then, and the next question asks ruff again.
+    """
     key = (root, path)
     others, stamps = await asyncio.to_thread(_other_files, root, path)
     known = _known.get(key)
@@ -71,11 +77,17 @@ async def _others_sorted(root: Path, others: tuple[str, ...], timeout_s: float) 
     argv += ["--no-fix", "--no-cache", "--exit-zero", "--isolated", *others]
     process = await start_in_group(argv, None, cwd=root)
     try:
-        out, _err = await asyncio.wait_for(process.communicate(), timeout_s)
+        out, err = await asyncio.wait_for(process.communicate(), timeout_s)
     except TimeoutError:
         await end_process(process, None)
-        return False
+        raise TimeoutError(
+            f"ruff took longer than {timeout_s} s to check the import order of "
+            f"{len(others)} other file(s) of the project"
+        ) from None
     except asyncio.CancelledError:
         await end_process(process, None)
         raise
-    return process.returncode == 0 and not json.loads(out or b"[]")
+    if process.returncode != 0:
+        detail = err.decode(errors="replace")[:400]
+        raise RuntimeError(f"ruff failed checking the project's import order: {detail}")
+    return not json.loads(out or b"[]")

@@ -174,6 +174,9 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
     order and the project's other files do not keep ruff's: :mod:`.import_order`), and so
     are those of rules that judge for a
     newer Python than the oldest the project supports (:func:`held_back`).
+
+    Raises TimeoutError when ruff (on the text, or on the other files for ``I001``) takes
+    longer than the sandbox's command timeout, RuntimeError when it fails.
     """
     kept = await _all_records(context, path, text)
     root = Path(context.workspace.project_root)
