@@ -48,20 +48,3 @@ def test_every_function_the_docs_name_is_listed() -> None:
     listed = {f.name for f in toolkit_functions()}
     unknown = sorted(_documented() - listed)
     assert unknown == [], f"docs/agents.md names functions remora_code lacks: {unknown}"
-
-
-# A table cell is read in one go; beyond this a function's details belong in the prose
-# sections below its table (docs/agents.md) or in docs/testgen.md.
-MAX_ROW_CHARS = 650
-
-
-def test_every_table_row_of_the_docs_reads_in_one_go() -> None:
-    long_rows = [
-        f"line {number}: {len(line)} characters ({line[:60]}…)"
-        for number, line in enumerate(DOCS.read_text(encoding="utf-8").splitlines(), 1)
-        if line.startswith("|") and len(line) > MAX_ROW_CHARS
-    ]
-    assert long_rows == [], (
-        "move the details into the prose under the table (docs/agents.md) or "
-        f"docs/testgen.md: {long_rows}"
-    )
