@@ -13,7 +13,8 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 from remora.code import CodeContext
-from remora.code.lint.oldest_python import Floor, project_floor
+from remora.code.lint import oldest_python
+from remora.code.lint.oldest_python import Floor, documented_rules, project_floor
 from remora.code.lint.removed_lines import tidied
 from remora.code.lint.ruff_runs import held_back, ruff_json
 from remora.config import SandboxConfig
@@ -195,3 +196,12 @@ def test_a_removed_line_leaves_no_doubled_blank_line(text: str, line: int, expec
 def test_removals_with_blank_lines_between_are_one() -> None:
     data = b"x = 1\n\nimport a\n\nimport b\n\ny = 2\n"
     assert tidied(data, [(7, 16, b""), (17, 26, b"")]) == b"x = 1\n\ny = 2\n"
+
+
+async def test_a_ruff_that_cannot_say_in_time_leaves_no_answer_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(oldest_python, "_DOCUMENTED", {})
+    assert await documented_rules(0) == frozenset()  # ruff cannot answer in no time
+    # asked again: the timeout's empty answer was not kept for the process's life
+    assert "UP006" in await documented_rules(60)

@@ -248,22 +248,25 @@ def _names_target_version(explanation: str) -> bool:
 
 async def documented_rules(limit_s: float) -> frozenset[str]:
     """The rules whose ruff documentation names ``target-version`` (``ruff rule --all``),
-    read once per process; empty when ruff cannot say (the UP and FA families still count)."""
+    read once per process; empty when ruff cannot say (the UP and FA families still count),
+    and then asked again next time: a ruff that timed out or failed is no answer to keep."""
     ruff = resolve_executable("ruff")
     if ruff not in _DOCUMENTED:
         argv = [ruff, "rule", "--all", "--output-format", "json"]
         process = await start_in_group(argv, None)
         try:
             out, _ = await asyncio.wait_for(process.communicate(), limit_s)
-            rules = json.loads(out) if process.returncode == 0 else []
+            rules = json.loads(out) if process.returncode == 0 else None
         except ValueError:
-            rules = []
+            rules = None
         except TimeoutError:
             await end_process(process, None)
-            rules = []
+            rules = None
         except asyncio.CancelledError:
             await end_process(process, None)
             raise
+        if rules is None:
+            return frozenset()
         _DOCUMENTED[ruff] = frozenset(
             str(rule["code"])
             for rule in rules
