@@ -8,7 +8,8 @@ self``, returns the instance, not what it sets), a predicate's sense (``a <= b``
 is not "above") and a comparison dunder's comparison (comparisons.py), its
 subject and objects (the node's own words: vocabulary.py; no file or database
 the code never touches, nor a place it removes from), the type it says is returned
-(returned_kind.py), that it is a decorator (decorator_claim.py), the position and
+(returned_kind.py), that it is a decorator (decorator_claim.py), that a function which
+only returns a function it defines says so (returned_function.py), the position and
 the count it speaks of (extent.py), its form (a function's summary says what a call
 does, not what a thing is) and a copy of another docstring or of a comment (copied.py).
 Each reason says what was wrong, so the model can try again.
@@ -25,6 +26,7 @@ from remora.code.docstring.copied import copied_text
 from remora.code.docstring.decorator_claim import unshown_decorator
 from remora.code.docstring.extent import uncounted_repeats, unpicked_position
 from remora.code.docstring.facts import name_words, word_tokens
+from remora.code.docstring.returned_function import unsaid_returned_function
 from remora.code.docstring.returned_kind import unshown_kind
 from remora.code.docstring.sections import documented_parameters
 from remora.code.docstring.shadowed import builtin_meaning
@@ -307,7 +309,11 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         return optional
     if builtin := builtin_meaning(node, summary):
         return builtin
-    if kind_claim := unshown_kind(node, summary) or unshown_decorator(node, summary):
+    if kind_claim := (
+        unshown_kind(node, summary)
+        or unshown_decorator(node, summary)
+        or unsaid_returned_function(node, summary)
+    ):
         return kind_claim
     if copy := copied_text(node, summary, others):
         return copy
