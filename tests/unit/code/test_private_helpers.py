@@ -32,6 +32,31 @@ class Clock:
 
     def _recurse(self, n):
         return self._recurse(n - 1) if n else 0
+
+
+class Sealed(list):
+    def _refuse(self, *args):
+        raise TypeError("sealed")
+
+    append = _refuse
+    __setitem__ = _refuse
+
+    def _count(self):
+        return len(self)
+
+    size = property(_count)
+
+    def _spare(self):
+        return 0
+
+    _alias = _spare
+
+
+def _shown(value):
+    return str(value)
+
+
+render = _shown
 """
 
 
@@ -44,6 +69,10 @@ class Clock:
         ("_orphan", None),  # nothing public reaches it: tested as any node
         ("Clock._recurse", None),  # it reaches only itself
         ("parse", None),  # public
+        ("Sealed._refuse", "Sealed.append"),  # what the public names bound to it do
+        ("Sealed._count", "Sealed.size"),  # a property of it
+        ("Sealed._spare", None),  # bound to a private name only
+        ("_shown", "render"),  # a module's public name for it
     ],
 )
 def test_the_public_caller_of_a_private_helper(qualname: str, caller: str | None) -> None:

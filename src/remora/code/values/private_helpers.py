@@ -7,7 +7,10 @@ public code passes (an ISO string where the callers give a ``datetime``). So a
 private function or method (one leading underscore, not a special name) that a
 public function or method of its module reaches, directly or through other
 private helpers, gets no test or sample set of its own: its callers' tests cover
-it. One nothing public reaches is tested as any other node. Read with :mod:`ast`.
+it. A public name bound to it in a class or module body (``clear = _immutable``,
+``__setitem__ = _immutable``, ``size = property(_size)``) is such a caller: the
+helper is what that public name does. One nothing public reaches is tested as any
+other node. Read with :mod:`ast`.
 """
 
 from __future__ import annotations
@@ -53,16 +56,44 @@ def _called_names(function: Function) -> set[str]:
     return names
 
 
+def _bound_names(tree: ast.Module) -> dict[str, set[str]]:
+    """The names a module's or a class's body assigns, by qualified name (``Cls.clear``
+    for ``clear = _immutable`` in ``Cls``), each with the names its value reads."""
+    found: dict[str, set[str]] = {}
+    stack: list[tuple[str, list[ast.stmt]]] = [("", tree.body)]
+    while stack:
+        prefix, body = stack.pop()
+        for stmt in body:
+            if isinstance(stmt, ast.ClassDef):
+                stack.append((f"{prefix}{stmt.name}.", stmt.body))
+                continue
+            if isinstance(stmt, ast.Assign):
+                targets, value = stmt.targets, stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                targets, value = [stmt.target], stmt.value
+            else:
+                continue
+            read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+            for target in targets:
+                for bound in ast.walk(target):
+                    if isinstance(bound, ast.Name):
+                        found.setdefault(prefix + bound.id, set()).update(read)
+    return found
+
+
 def public_caller(module_text: str, qualname: str) -> str | None:
     """The public function or method of the module whose calls reach the private node
-    ``qualname`` (through private helpers too); None when the node is public, nothing
-    public reaches it, or the text does not parse."""
+    ``qualname`` (through private helpers too), or the public name bound to it
+    (:func:`_bound_names`); None when the node is public, nothing public reaches it, or
+    the text does not parse."""
     name = qualname.rsplit(".", 1)[-1]
     tree = ast_tree(module_text)
     if not is_private(name) or tree is None:
         return None
     functions = qualified_functions(tree)
     calls = {q: _called_names(f) for q, f in functions.items()}
+    for bound, read in _bound_names(tree).items():
+        calls.setdefault(bound, set()).update(read)
     # Which public function reaches each name, growing through the private ones reached.
     reached: dict[str, str] = {}
     for caller, names in calls.items():
