@@ -47,6 +47,7 @@ from remora.code.probes import (
     tests_in_file,
     unusable_reason,
 )
+from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
 from remora.code.testgen.kept_tests import (
     DEFAULT_MUTATION_BUDGET_S,
     remembered_search,
@@ -91,7 +92,8 @@ async def _run_round(
 ) -> tuple[dict[str, dict[str, Any]], dict[str, frozenset[Any]], Coverage | None]:
     """The candidates' rows worth a test by name, the units each covered, the round's
     coverage; ``setups`` counts the calls each failure of the call's own set-up ended
-    (:func:`~remora.code.probes.own_raises.setup_reason`), by its words; ``unusable``
+    (:func:`~remora.code.probes.own_raises.setup_reason`), or whose test would pin no
+    behaviour (:mod:`~remora.code.testgen.empty_reads`), by its words; ``unusable``
     gets the names of those an instance built unusable ended
     (:func:`~remora.code.probes.own_raises.unusable_reason`)."""
     sets: list[dict[str, Any]] = [
@@ -110,11 +112,16 @@ async def _run_round(
     # ``escape("sample s") == "sample s"``: an identity would pass it too (no_op_calls).
     hands_on = function is None or hands_on_an_input(function)
     owner = owner_arguments(context, target) if target["kind"] == "method" else None
+    built_with = {s["name"]: s.get("owner_args", owner) for s in sets}
+    on_instance = owner is not None and target["method_kind"] in ("instance", "property")
     usable: dict[str, dict[str, Any]] = {}
     for row in rows:
         if not (pins_behaviour(row) and pins_something(row, procedure)):
             continue
-        if (setup := setup_reason(context, target, row)) is not None:
+        setup = setup_reason(context, target, row)
+        if setup is None and on_instance and reads_empty_start(row, built_with[row["name"]]):
+            setup = EMPTY_READ_REASON
+        if setup is not None:
             if setups is not None:
                 setups[setup] = setups.get(setup, 0) + 1
             if unusable is not None and unusable_reason(context, target, row) is not None:
