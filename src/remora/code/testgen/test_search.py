@@ -61,6 +61,7 @@ from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
 from remora.code.testgen.observed_asserts import is_procedure, pins_something
 from remora.code.testgen.outcome_words import assigned_attributes
 from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
+from remora.code.testgen.stored_arguments import STORED_REASON, stores_arguments_only
 from remora.code.testgen.test_names import behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
 from remora.code.testgen.written_tests import observed_piece
@@ -93,7 +94,8 @@ async def _run_round(
     """The candidates' rows worth a test by name, the units each covered, the round's
     coverage; ``setups`` counts the calls each failure of the call's own set-up ended
     (:func:`~remora.code.probes.own_raises.setup_reason`), or whose test would pin no
-    behaviour (:mod:`~remora.code.testgen.empty_reads`), by its words; ``unusable``
+    behaviour (:mod:`~remora.code.testgen.empty_reads`,
+    :mod:`~remora.code.testgen.stored_arguments`), by its words; ``unusable``
     gets the names of those an instance built unusable ended
     (:func:`~remora.code.probes.own_raises.unusable_reason`)."""
     sets: list[dict[str, Any]] = [
@@ -121,6 +123,8 @@ async def _run_round(
         setup = setup_reason(context, target, row)
         if setup is None and on_instance and reads_empty_start(row, built_with[row["name"]]):
             setup = EMPTY_READ_REASON
+        elif setup is None and procedure and function and stores_arguments_only(row, function):
+            setup = STORED_REASON
         if setup is not None:
             if setups is not None:
                 setups[setup] = setups.get(setup, 0) + 1

@@ -1,0 +1,77 @@
+"""A procedure's test that asserts only that it kept its arguments as given pins nothing.
+
+``storage.write(data); assert storage.memory == data`` restates the body's
+``self.memory = data``: a maintainer reads it as the assignment checked twice, and the
+behaviour that matters (what a later read gives, when a cache flushes) stays untested.
+Blind reviewers rejected such tests ("it only checks that write() assigns an
+attribute"). So a procedure's call whose every asserted attribute holds one of the
+call's arguments as it was passed is no candidate, unless the node looks at that
+argument first (a test, a comparison: ``if age < 0: raise``), where the stored value
+shows that the argument passed the node's check.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from remora import python_ast
+
+__all__ = ["STORED_REASON", "stores_arguments_only"]
+
+STORED_REASON = (
+    "a procedure whose only asserted effect is an attribute holding an argument as it was "
+    "passed (the assignment restated, no behaviour)"
+)
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _looked_at(function: Function) -> set[str]:
+    """The names the function's conditions and comparisons read: ``if``/``while``/``assert``
+    tests, conditional expressions, comprehension filters, ``match`` subjects and any
+    comparison."""
+    checked: list[ast.AST] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
+            checked.append(node.test)
+        elif isinstance(node, ast.comprehension):
+            checked.extend(node.ifs)
+        elif isinstance(node, ast.Match):
+            checked.append(node.subject)
+        elif isinstance(node, ast.Compare):
+            checked.append(node)
+    return {n.id for c in checked for n in ast.walk(c) if isinstance(n, ast.Name)}
+
+
+def _argument_holding(value: Any, args: dict[str, Any]) -> str | None:
+    """The name of the argument passed as ``value`` (the same type, equal), if any."""
+    for name, passed in args.items():
+        if type(passed) is type(value) and passed == value:
+            return name
+    return None
+
+
+def stores_arguments_only(row: dict[str, Any], function: Function) -> bool:
+    """Whether a procedure's probed call (``row``) raised nothing, changed no item of its
+    instance, and every attribute its test would assert holds an argument of the call as
+    passed, none of which ``function`` (the node) looks at."""
+    if row.get("raised") or row.get("contents"):
+        return False
+    args: dict[str, Any] = row.get("args") or {}
+    state: dict[str, Any] = row.get("state") or {}
+    held: set[str] = set()
+    for seen in state.values():
+        if not seen.get("literal"):
+            if isinstance(seen.get("length"), int):
+                return False  # asserted by its length: not the argument restated
+            continue  # not asserted at all
+        try:
+            value = python_ast.literal_eval(str(seen["repr"]))
+        except (ValueError, SyntaxError):
+            return False
+        name = _argument_holding(value, args)
+        if name is None:
+            return False
+        held.add(name)
+    return bool(held) and not held & _looked_at(function)
