@@ -106,6 +106,13 @@ def test_a_result_equal_to_one_argument_is_named_for_that_argument() -> None:
     assert behaviour_name("pick", both, "typical", set(), set()) == "test_pick_returns_string"
     number = {"returned": _seen("2"), "args": {"n": 2}}
     assert behaviour_name("half", number, "typical", set(), set()) == "test_half_returns_int"
+    # A conversion equal to its input is named for the type its test asserts, not the input.
+    returned = {"repr": "{'a': 1}", "literal": True, "type": "FrozenMap"}
+    frozen = {"returned": {**returned, "twin": {"of": "argument", "type_differs": True}}}
+    frozen["args"] = {"obj": {"a": 1}}
+    assert behaviour_name("freeze", frozen, "typical", set(), set()) == (
+        "test_freeze_returns_frozen_map"
+    )
 
 
 def test_a_placeholder_argument_tells_no_name_apart() -> None:
