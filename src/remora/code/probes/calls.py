@@ -31,6 +31,7 @@ from remora.code.values import (
     Parameter,
     argument_sets,
     arguments_from_text,
+    builtin_positional_count,
     class_lookup,
     constructor_of,
     node_function,
@@ -139,6 +140,11 @@ def _call_target(context: CodeContext) -> CallTarget:
             target["method_kind"] = _method_kind(signature["decorators"])
             owner = class_lookup(text)(target["owner"])
             target["owner_parameters"] = [p.row() for p in owner or []]
+            # dict.pop(key, /): an override is called as the builtin is (builtin_overrides).
+            only = builtin_positional_count(text, target["owner"], node.name)
+            for parameter in target["parameters"][:only]:
+                if parameter["kind"] == "positional_or_keyword":
+                    parameter["kind"] = "positional_only"
     target["reason"] = _unreachable(node.file_path, node.node_type, parts, target["method_kind"])
     return target
 

@@ -34,9 +34,12 @@ code (that is :mod:`remora.code.probes`).
   itself offers (its calls, doctests, tables and strings);
 - :mod:`.call_text`: arguments a model writes as Python text; :mod:`.call_render`: a call
   written back as the Python a test holds;
-- :mod:`.private_helpers`: a private helper is searched through its public caller.
+- :mod:`.private_helpers`: a private helper is searched through its public caller;
+- :mod:`.builtin_overrides`: an override of a builtin base's method is called by
+  position where the builtin's callers must pass by position.
 """
 
+from remora.code.values.builtin_overrides import builtin_positional_count
 from remora.code.values.call_render import CallRender, snake_name
 from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.call_text import arguments_from_text, value_from_text
@@ -85,6 +88,7 @@ __all__ = [
     "Parameter",
     "argument_sets",
     "arguments_from_text",
+    "builtin_positional_count",
     "class_lookup",
     "constructor_of",
     "contents_asserts",
