@@ -213,9 +213,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.0.8",
             "b417f869c11f2de034eb919820a825f35d12ce99f63a43971947ce73679eb9ba",
             (),
-            part="heldout",
+            # Held out until its labels at 4567564; studied since.
+            part="dev",
         ),
         "simpleeval.py",
+    ),
+    ReviewProject(
+        Project(
+            "jmespath",
+            "1.1.0",
+            "472c87d80f36026ae83c6ddd0f1d05d4e510134ed462851fd5f754c8c3cbb88d",
+            (),
+            part="heldout",
+        ),
+        "jmespath",
     ),
 )
 
