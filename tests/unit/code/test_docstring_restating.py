@@ -133,6 +133,12 @@ class Pipeline:
         if fullname.endswith(".json"):
             return self.steps[0]
         return None
+
+
+def checked_rotl(word, count):
+    if count > 64:
+        raise ValueError(count)
+    return ((word << count) | (word >> (64 - count))) & MASK
 """
 
 
@@ -166,6 +172,9 @@ def summary_refusal(source: str, name: str, summary: str, kind: str = "function"
         # ("full name" of fullname) naming one parameter, not two.
         (INVENTED, "Pipeline.noop", "method", "No-op pipeline instance."),
         (INVENTED, "Pipeline.get_loader", "method", "Get a loader for the given full name."),
+        # Two words shortened into one name word ("rotate left" is rotl), and a general
+        # noun ("operation") that names no subject.
+        (INVENTED, "checked_rotl", "function", "Checked rotate left operation."),
     ],
 )
 def test_a_summary_that_restates_the_name_is_refused(
@@ -191,6 +200,13 @@ def test_a_summary_that_restates_the_name_is_refused(
         ),
         # The name's own verb said in other words ("want" is "convert").
         (ITSDANGEROUS, "want_bytes", "function", "Convert a string or bytes object to bytes."),
+        # The shortened words, with what the name does not say.
+        (
+            INVENTED,
+            "checked_rotl",
+            "function",
+            "Rotate the bits of a 64-bit word left, refusing counts above 64.",
+        ),
         # Two parameters named: how the arguments go together.
         (
             TOMLI,

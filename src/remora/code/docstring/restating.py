@@ -12,7 +12,8 @@ A summary word matches a name word by its stem ("flags" is "flag"), as an abbrev
 spelled out ("str" is "string", "ws" "whitespace", "pos" "position": the name word's
 letters in order, from the same first letter), or as a part of a compound name word
 ("line" of ``multiline``); two summary words spell one name word ("no-op" is
-``noop``, "full name" ``fullname``). Saying that the node returns a value ("Return …") is
+``noop``, "full name" ``fullname``, "right shift" ``rshift``: each shortened to its
+opening letters). Saying that the node returns a value ("Return …") is
 something the name does not say, unless the name itself is a returning verb
 (``get_…``). The reason says what to write instead, from the body's facts (what it
 returns, what it raises), so the model's one retry can fix it. Words of no subject
@@ -79,13 +80,30 @@ def _words(name: str) -> set[str]:
     return {re.sub(r"\d+", "", w) for w in name_words(name)} - {""}
 
 
+def _spells(known: str, first: str, second: str) -> bool:
+    """Whether ``first`` and ``second`` spell ``known``: whole ("no-op" is ``noop``), or
+    each shortened to its opening letters ("right shift" is ``rshift``, "rotate left"
+    ``rotl``, "true division" ``truediv``). A first word that is the name word already
+    ("reading" of ``read``) takes nothing from the second."""
+    if first + second == known:
+        return True
+    if len(known) < 4 or first.startswith(known):  # "set": "s" and "et…" only by chance
+        return False
+    for cut in range(1, min(len(first), len(known) - 1) + 1):
+        rest = known[cut:]
+        if first[:cut] == known[:cut] and second.startswith(rest):
+            return True
+    return False
+
+
 def _joined(tokens: list[str], known: set[str]) -> list[str]:
     """``tokens`` with two neighbours that spell one ``known`` name word read as that word:
-    "no-op" is ``noop``, "full name" ``fullname``."""
+    "no-op" is ``noop``, "full name" ``fullname``, "right shift" ``rshift``."""
     out: list[str] = []
     for token in tokens:
-        if out and out[-1] + token in known:
-            out[-1] += token
+        joined = next((k for k in known if out and _spells(k, out[-1], token)), None)
+        if joined is not None:
+            out[-1] = joined
         else:
             out.append(token)
     return out

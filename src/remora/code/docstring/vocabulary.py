@@ -68,7 +68,8 @@ _GENERAL_WORDS = _listed(
     load store keep convert format parse compare sort filter join split apply call use hold
     contain raise give take pass initialize initialise construct describe represent print write
     save run register start stop open close clear reset exceed fewer reach differ match mark
-    identical distinct helper utility function method tool module package constant mean median
+    identical distinct helper utility function method operation routine procedure tool module
+    package constant mean median
     average maximum minimum largest smallest"""
 )
 
