@@ -212,3 +212,35 @@ def test_a_file_or_database_needs_the_code_to_touch_it() -> None:
     assert "database" in summary_refusal("Kennel.label", "Return the dogs' names in the database.")
     # A body that opens and reads shows the file.
     assert summary_refusal("Kennel.load", "Read the dogs' names from a file.") == ""
+
+
+GUARDED = """\
+LIMIT = 1000
+
+
+def bounded_square(n):
+    if abs(n) > LIMIT:
+        raise ValueError(n)
+    return n * n
+
+
+def checked_sum(values, overflow_at):
+    total = sum(values)
+    if total > overflow_at:
+        raise OverflowError(total)
+    return total
+"""
+
+
+def test_a_condition_needs_the_code_to_name_it() -> None:
+    def refusal(name: str, summary: str) -> str:
+        found = locate(parse(GUARDED, "pkg/bounds.py"), NodeRef("function", name, 0))
+        _, refused = check_pieces(found, Pieces(summary=summary), ())
+        return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+
+    reason = refusal("bounded_square", "Square a number safely, preventing overflow.")
+    assert reason.startswith("it speaks of 'overflow', which bounded_square never touches")
+    assert "timeout" in refusal("bounded_square", "Square a number before the timeout.")
+    # What the code names: its parameter, its exception.
+    assert refusal("checked_sum", "Sum the values unless the total would overflow.") == ""
+    assert refusal("bounded_square", "Square a number, refusing one above LIMIT.") == ""

@@ -20,7 +20,9 @@ network, a configuration) is a claim about what the code touches:
 "Return the path of the file." on a property that joins a pointer's parts invents a
 file. Such a word is kept only when the node's own words name it, or, for a file or a
 directory, when the body reads or writes (``open``, ``read*``, ``write*`` calls); else it
-is refused by :mod:`remora.code.docstring.claims` like a borrowed noun.
+is refused by :mod:`remora.code.docstring.claims` like a borrowed noun. So is a word for a
+condition the code would have to show (an overflow, a timeout, a thread) that
+none of the node's own words names.
 """
 
 from __future__ import annotations
@@ -235,13 +237,33 @@ _PLACES = {
     "config": False,
     "environment": False,
 }
-_PLACE_STEMS = {stem(word): io for word, io in _PLACES.items()}
+# Words for a condition the code guards against or a guarantee it gives: "Safe power
+# function to prevent overflow." on a function that refuses large operands (Python's
+# integers do not overflow) tells a reader of a failure no line handles.
+_CONDITIONS = (
+    "overflow",
+    "underflow",
+    "timeout",
+    "deadlock",
+    "thread",
+    "concurrent",
+    "concurrency",
+    "atomic",
+    "atomically",
+    "retry",
+    "encrypt",
+    "encrypted",
+)
+_PLACE_STEMS = {stem(word): io for word, io in _PLACES.items()} | {
+    stem(word): False for word in _CONDITIONS
+}
 
 
 def unfounded_places(text: str, node: SourceNode) -> list[str]:
     """The words of ``text`` for a place outside the program (a file, a database, a
-    configuration) that neither the node's own words name nor, for a file or a directory, a
-    read or write of its body shows."""
+    configuration) or a condition the code would have to show (an overflow, a timeout, a
+    thread) that neither the node's own words name nor, for a file or a directory, a read or
+    write of its body shows."""
     own = own_stems(node)
     facts = body_facts(node)
     touches = facts.reads or facts.writes
