@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.values.method_state import changed_attributes, class_methods
+from remora.code.values.call_target import CallTarget
+from remora.code.values.method_state import (
+    changed_attributes,
+    class_methods,
+    observed_attributes,
+    state_readers,
+)
 from remora.code.values.own_contents import stores_unstable_items
 
 ROSTER = """
@@ -115,3 +121,73 @@ def test_items_stored_from_a_clock_or_a_random_source_are_told_apart() -> None:
     # `roll` hands its random value to a helper that stores it: a value it stores too. Not
     # `_put` itself (its value is an argument), nor `note` (the clock's is an attribute).
     assert unstable == {"stamp", "later", "roll", "lucky"}
+
+
+STORE = """
+class Store:
+    def __init__(self):
+        self.memory = None
+        self._log = []
+
+    def read(self):
+        return self.memory
+
+    def history(self):
+        return list(self._log)
+
+    def reset(self):
+        self._log.clear()
+        return True
+
+    @property
+    def size(self):
+        return len(self._log)
+
+    def write(self, data):
+        self.memory = data
+        self._log.append(data)
+
+    def swap(self, data):
+        old = self.memory
+        self.memory = data
+        return old
+"""
+
+
+def _store_method(name: str) -> ast.FunctionDef:
+    tree = ast.parse(STORE)
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+def _store_target(name: str) -> CallTarget:
+    return {
+        "module": "store",
+        "qualname": f"Store.{name}",
+        "name": name,
+        "kind": "method",
+        "owner": "Store",
+        "method_kind": "instance",
+        "is_async": False,
+        "is_generator": False,
+        "parameters": [],
+        "owner_parameters": [],
+        "reason": "",
+    }
+
+
+def test_readers_are_public_properties_and_methods_taking_nothing_that_change_nothing() -> None:
+    readers = state_readers(STORE, _store_method("write"), {"memory", "_log"})
+    # reset() changes the log: no reader; read() hands memory back as it is.
+    assert set(readers) == {"read()", "history()", "size"}
+    assert readers["read()"].returned == {"memory"}
+    assert readers["size"].returned == set()
+
+
+def test_a_procedure_is_observed_through_its_readers_not_an_attribute_one_returns() -> None:
+    observed = observed_attributes(_store_target("write"), _store_method("write"), STORE)
+    assert observed == ["read()", "history()", "size"]
+
+
+def test_a_method_returning_a_value_keeps_its_public_attribute() -> None:
+    observed = observed_attributes(_store_target("swap"), _store_method("swap"), STORE)
+    assert observed == ["memory"]

@@ -69,3 +69,9 @@ def test_a_procedure_that_keeps_its_arguments_as_given(
     method: str, row: dict[str, Any], restated: bool
 ) -> None:
     assert stores_arguments_only(row, _method(method)) is restated
+
+
+def test_an_argument_read_back_through_a_reader_method_is_a_round_trip() -> None:
+    row = {"args": {"books": ["a"]}, "returned": {"repr": "None", "literal": True}}
+    assert stores_arguments_only({**row, "state": {"books": _seen(["a"])}}, _method("put"))
+    assert not stores_arguments_only({**row, "state": {"read()": _seen(["a"])}}, _method("put"))

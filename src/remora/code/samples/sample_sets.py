@@ -52,6 +52,7 @@ from remora.code.samples.kept_sets import (
     sound_candidates,
 )
 from remora.code.values import CallTarget, Candidate, greedy_cover, host_candidates, public_caller
+from remora.code.values.filled_instances import is_filled
 
 __all__ = ["MIN_INSTANCES", "MIN_TABLE_ROWS", "TABLES_OFF", "select_sets"]
 
@@ -97,7 +98,9 @@ async def select_sets(
     if selection.reason:
         return selection
     span = node_span(context)
-    candidates = [*host_candidates(context, target), *extra]
+    # A table row builds its instance from constructor arguments alone, never filled first.
+    found = [c for c in host_candidates(context, target) if not is_filled(c.owner_args)]
+    candidates = [*found, *extra]
     if target["kind"] == "class":
         instances = await select_instances(context, target, candidates, span, selection)
         return _enough(instances, MIN_INSTANCES)

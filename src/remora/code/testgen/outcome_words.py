@@ -93,11 +93,19 @@ def _state_words(
         returned_none = (row.get("returned") or {}).get("repr") == "None"
         if state and (isinstance(before, dict) or procedure) and returned_none:
             # a procedure that found nothing to do: the test pins that it left the state be
-            return f"leaves_{'_and_'.join(snake_name(n) for n in list(state)[:2])}_unchanged"
+            return f"leaves_{'_and_'.join(_state_name(n) for n in list(state)[:2])}_unchanged"
         return ""
     # A property read for a private attribute the method assigns (``_title``) says ``sets``.
     verb = "sets" if all({name, f"_{name}"} & assigned for name in changed) else "changes"
-    return f"{verb}_{'_and_'.join(snake_name(name) for name in changed)}"
+    return f"{verb}_{'_and_'.join(_state_name(name) for name in changed)}"
+
+
+def _state_name(name: str) -> str:
+    """An observed attribute or property in a name; a reader method (``read()``) as what
+    it returns (``what_read_returns``)."""
+    if name.endswith("()"):
+        return f"what_{snake_name(name.removesuffix('()'))}_returns"
+    return snake_name(name)
 
 
 def _kind(type_name: str) -> str:

@@ -3,7 +3,8 @@
 A value sent to the probe as JSON (:mod:`remora.code.probes.programs.call_probe`) is
 written back as the Python that builds it: a project class's instance as its
 constructor call (or the expression the project builds it with:
-:mod:`remora.code.values.owner_expressions`), ``{"__callable__": "str"}`` as the builtin's name,
+:mod:`remora.code.values.owner_expressions`), then the calls that fill it
+(:mod:`remora.code.values.filled_instances`), ``{"__callable__": "str"}`` as the builtin's name,
 ``{"__returns__": V}`` as ``lambda *args, **kwargs: V``, ``{"__set__": [items]}`` as a
 set (``{'a', 'b'}``, ``set()``); a ``*args`` list spread
 as positional arguments and a ``**kwargs`` dict as keywords, as the probe passed them.
@@ -20,6 +21,7 @@ from keyword import iskeyword
 from typing import Any
 
 from remora.code.values.call_target import CallTarget
+from remora.code.values.filled_instances import CALLS_KEY, constructor_arguments
 
 __all__ = ["SET_MARKER", "CallRender", "snake_name"]
 
@@ -140,10 +142,18 @@ class CallRender:
         # `dict` an assert may name (`type(result) is dict`).
         shadows = variable == target["name"] or iskeyword(variable) or hasattr(builtins, variable)
         variable = f"{variable}_obj" if shadows else variable
-        constructed = {"__class__": target["owner"], "args": owner_args}
+        constructed = {"__class__": target["owner"], "args": constructor_arguments(owner_args)}
         build = f"{variable} = {self.value(built or constructed)}"
         self.instance = variable
-        return f"{variable}.{target['name']}", [build]
+        # An instance filled through its own methods first (filled_instances).
+        fills = [self.filled(variable, step) for step in owner_args.get(CALLS_KEY) or []]
+        return f"{variable}.{target['name']}", [build, *fills]
+
+    def filled(self, variable: str, step: dict[str, Any]) -> str:
+        """One call that gives the instance content before the method's own."""
+        given = [self.value(a) for a in step.get("args") or []]
+        given += [f"{k}={self.value(v)}" for k, v in (step.get("keywords") or {}).items()]
+        return f"{variable}.{step['method']}({', '.join(given)})"
 
     def call(
         self, args: dict[str, Any], owner_args: dict[str, Any], capped: int = 0

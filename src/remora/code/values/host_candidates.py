@@ -39,7 +39,11 @@ from remora.code.values.float_values import non_finite_values
 from remora.code.values.input_search import Candidate, boundary_search, vary
 from remora.code.values.input_sources import derived_locals, local_constants, module_constants
 from remora.code.values.instance_members import empty_variadic_call, member_candidates
-from remora.code.values.instance_search import owner_candidates, state_boundaries
+from remora.code.values.instance_search import (
+    filled_candidates,
+    owner_candidates,
+    state_boundaries,
+)
 from remora.code.values.keyed_arguments import fitted_arguments
 from remora.code.values.kind_samples import sample
 from remora.code.values.mapping_shapes import mapping_samples
@@ -169,6 +173,8 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
             for name in sentinel_parameters(function, defaults)
         ]
     candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
+    # An instance holding content, given through its own methods: the overwrite, the eviction.
+    candidates += filled_candidates(target, function, text, base, owner, lookup)
     # An instance holding elements, for a parameter looked up in it or holding such elements.
     members, of_elements = member_candidates(target, function, text, base, owner, lookup)
     candidates += members

@@ -11,6 +11,9 @@ Nothing here runs code; everything is read from the syntax tree with :mod:`ast`.
   item the constructor rules build. Only attributes a constructor parameter
   sets are varied: state that only other methods set is left alone, never
   written by hand.
+* :func:`filled_candidates`: the same method on owners given content through the
+  class's own public methods before the call (:mod:`.filled_instances`): the
+  overwrite, the order, the eviction at a small bound.
 """
 
 from __future__ import annotations
@@ -32,8 +35,10 @@ from remora.code.values.attribute_uses import (
 from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.collection_items import collection_uses, one_item_values
 from remora.code.values.derived_sets import ClassLookup, literal_default, sample_value
+from remora.code.values.filled_instances import filled_owners
 from remora.code.values.input_search import Candidate, boundary_values
 from remora.code.values.method_state import (
+    class_methods,
     first_parameter,
     is_self_attribute,
     read_as_parameters,
@@ -44,6 +49,7 @@ from remora.code.values.value_words import label
 __all__ = [
     "OwnerVariant",
     "class_strings",
+    "filled_candidates",
     "owner_candidates",
     "owner_variants",
     "state_boundaries",
@@ -228,3 +234,24 @@ def owner_candidates(
     uses = stored_kinds(module_text, target["owner"], parameters)
     variants = owner_variants(method, attributes, owner_args, method_args, classes, states, uses)
     return [Candidate(dict(method_args), words, owner) for owner, words in variants]
+
+
+def filled_candidates(
+    target: CallTarget,
+    method: Function | None,
+    module_text: str,
+    method_args: dict[str, Any],
+    owner_args: dict[str, Any],
+    classes: ClassLookup,
+) -> list[Candidate]:
+    """The method's typical arguments on owners already holding content
+    (:func:`~remora.code.values.filled_instances.filled_owners`)."""
+    if method is None or target["kind"] != "method":
+        return []
+    if target["method_kind"] not in ("instance", "property"):
+        return []
+    parameters = [parameter_of(p) for p in target["owner_parameters"]]
+    attributes = attribute_parameters(module_text, target["owner"], parameters)
+    siblings = class_methods(module_text, method)
+    filled = filled_owners(method, siblings, attributes, owner_args, method_args, classes)
+    return [Candidate(dict(method_args), words, owner) for owner, words in filled]

@@ -8,7 +8,8 @@ less those set from a clock or a random source (:mod:`.unstable_sources`); the s
 probe reports them after each call and :func:`state_asserts` writes the asserts of those
 whose value has a literal form (a collection that has none, by its length). A private
 attribute it changes (``self._title = title``) is reported through the public properties
-of its class that read it (:func:`property_readers`), where there are any. What a method
+of its class that read it (:func:`state_readers`), where there are any, and so is a
+public one a procedure changes. What a method
 changes in the container its instance is, its own items, is :mod:`.own_contents`'s.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import ast
 import copy
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from remora import python_ast
@@ -26,16 +28,17 @@ from remora.code.values.unstable_sources import from_unstable_source, unstable_l
 
 __all__ = [
     "MUTATORS",
+    "Reads",
     "called_on_self",
     "changed_attributes",
     "class_methods",
     "first_parameter",
     "is_self_attribute",
     "observed_attributes",
-    "property_readers",
     "reached_methods",
     "read_as_parameters",
     "state_asserts",
+    "state_readers",
     "value_assert",
 ]
 
@@ -210,43 +213,101 @@ def state_asserts(variable: str, state: dict[str, Any], modules: set[str]) -> li
 
 def observed_attributes(target: CallTarget, method: Function | None, text: str = "") -> list[str]:
     """What to report of an instance method's instance after each call: what it changes,
-    through the methods of its class it calls too when ``text`` (its file's) is given."""
+    through the methods of its class it calls too when ``text`` (its file's) is given.
+
+    A private attribute it changes is reported through the public properties of its class
+    that read it; where the method is a procedure (it returns no value), a public one too,
+    and through the methods that read them taking nothing (:func:`state_readers`): a store
+    is checked the way its users check it, write then read (``storage.read()``), not by
+    its attribute restated."""
     if method is None or (target["kind"], target["method_kind"]) != ("method", "instance"):
         return []
     siblings = class_methods(text, method) if text else None
     public = changed_attributes(method, siblings)
     hidden = [n for n in changed_attributes(method, siblings, private=True) if n.startswith("_")]
-    readers = property_readers(text, method, set(hidden)) if text and hidden else []
-    return public + [name for name in readers if name not in public]
+    procedure = _is_procedure(method)
+    read = set(hidden) | (set(public) if procedure else set())
+    readers = state_readers(text, method, read) if text and read else {}
+    if not procedure:  # a builder's setter: its properties, not every method that renders
+        readers = {name: reads for name, reads in readers.items() if not name.endswith("()")}
+    # One a reader hands back as it is (``return self.memory``) is read through it alone.
+    through = {attribute for reads in readers.values() for attribute in reads.returned}
+    kept = [name for name in public if name not in through]
+    return kept + [name for name in readers if name not in kept]
 
 
-def property_readers(text: str, method: Function, attributes: set[str]) -> list[str]:
-    """The public properties of ``method``'s class (in ``text``) whose getter reads one of
-    ``attributes`` (``return self._title``): a private attribute a test can read through
-    them. A ``cached_property`` is none: read before the call, it would keep that value."""
-    readers: list[str] = []
-    for defined in ast_definitions(text):
-        if not isinstance(defined, ast.ClassDef) or not any(
-            isinstance(item, Function) and (item.name, item.lineno) == (method.name, method.lineno)
-            for item in defined.body
-        ):
+def _is_procedure(method: Function) -> bool:
+    """Whether the method returns no value and yields nothing."""
+    return not any(
+        (isinstance(node, ast.Return) and node.value is not None)
+        or isinstance(node, ast.Yield | ast.YieldFrom)
+        for node in ast.walk(method)
+    )
+
+
+def _reader_kind(item: Function) -> str:
+    """``property`` for a public property getter, ``method`` for a public method that takes
+    nothing but its instance and returns a value, else ''. A ``cached_property`` is none:
+    read before the call, it would keep that value."""
+    if item.name.startswith("_"):
+        return ""
+    decorators = {d.id for d in item.decorator_list if isinstance(d, ast.Name)}
+    if decorators == {"property"}:
+        return "property"
+    if item.decorator_list or first_parameter(item) is None:
+        return ""
+    arguments = item.args
+    takes = [*arguments.posonlyargs, *arguments.args][1 + len(arguments.defaults) :]
+    required_keywords = [d for d in arguments.kw_defaults if d is None]
+    if takes or required_keywords or arguments.vararg or not _returns_value(item):
+        return ""
+    return "method"
+
+
+def _returns_value(item: Function) -> bool:
+    return any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(item))
+
+
+@dataclass(frozen=True)
+class Reads:
+    """What a reader reads of ``attributes``, and which of them it returns as they are."""
+
+    read: frozenset[str]
+    returned: frozenset[str]
+
+
+def state_readers(text: str, method: Function, attributes: set[str]) -> dict[str, Reads]:
+    """The public readers of ``method``'s class (in ``text``) that read one of
+    ``attributes``, with what they read: a property by its name, a method that takes
+    nothing and changes nothing (``def read(self): return self.memory``) as ``NAME()``,
+    the probe calls it and the test writes it so."""
+    siblings = class_methods(text, method)
+    readers: dict[str, Reads] = {}
+    for item in siblings.values():
+        kind = _reader_kind(item)
+        if not kind or item is method:
             continue
-        getters = [
-            item
-            for item in defined.body
-            if isinstance(item, Function)
-            and not item.name.startswith("_")
-            and any(isinstance(d, ast.Name) and d.id == "property" for d in item.decorator_list)
-        ]
-        for getter in getters:
-            self_name = first_parameter(getter)
-            reads = {
+        if kind == "method" and changed_attributes(item, siblings, private=True):
+            continue  # it changes its instance: no reader
+        reads = set()
+        for current in reached_methods(item, siblings):
+            self_name = first_parameter(current)
+            reads |= {
                 node.attr
-                for node in ast.walk(getter)
-                if isinstance(node, ast.Attribute)
-                and self_name
+                for node in ast.walk(current)
+                if self_name
                 and is_self_attribute(node, self_name)
+                and isinstance(node, ast.Attribute)
             }
-            if reads & attributes and getter.name not in readers:
-                readers.append(getter.name)
+        self_name = first_parameter(item) or "self"
+        returned = {
+            node.value.attr
+            for node in ast.walk(item)
+            if isinstance(node, ast.Return)
+            and isinstance(node.value, ast.Attribute)
+            and is_self_attribute(node.value, self_name)
+        }
+        if reads & attributes:
+            name = item.name + ("()" if kind == "method" else "")
+            readers[name] = Reads(frozenset(reads & attributes), frozenset(returned & attributes))
     return readers

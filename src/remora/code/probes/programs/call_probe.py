@@ -10,7 +10,9 @@ Each set is bound to the real ``inspect.signature`` first; only a set
 that binds is called (when the request asks for calls), under a per-call time
 limit. A method is called on an instance built afresh for each set, from the
 set's own ``owner_args`` when it has them (or the expression they are, which must give
-an instance of the class: ``where('name')``), as a test builds one; the instance's
+an instance of the class: ``where('name')``) and then filled by the calls its
+``__calls__`` lists (``[{"method", "args", "keywords"}]``:
+:mod:`remora.code.values.filled_instances`), as a test builds one; the instance's
 attributes the request names in ``observe`` are reported after the call
 (``state``); where the request asks (``contents``: ``items`` or ``keys``), what the call
 changed in the container the instance is, its items compared before and after
@@ -219,15 +221,17 @@ def _is_argument(exc: AttributeError, values: list[Any]) -> bool:
 
 
 def _state(target: Any, names: list[str]) -> dict[str, Any]:
-    """The named attributes (or properties) of the method's instance, as they are now; one
-    that cannot be read is left out."""
+    """The named attributes (or properties) of the method's instance, as they are now, and
+    what its readers named ``NAME()`` return (called without arguments); one that cannot be
+    read is left out."""
     instance = getattr(target, "__self__", None)
     if instance is None or isinstance(instance, type | types.ModuleType):
         return {}
     found: dict[str, Any] = {}
     for name in names:
         try:  # a property that reads the state may raise on the state it finds
-            found[name] = observed_value(getattr(instance, name))
+            value = getattr(instance, name.removesuffix("()"))
+            found[name] = observed_value(value() if name.endswith("()") else value)
         except Exception:
             continue
     return found
@@ -250,7 +254,11 @@ def _target(request: dict[str, Any], module: types.ModuleType) -> tuple[Any, str
                 kind = type(instance).__qualname__
                 raise TypeError(f"the expression gave a {kind}, not a {request['owner']}")
         else:
-            instance = built_value({"__class__": request["owner"], "args": owner_args}, module)
+            built = {k: v for k, v in owner_args.items() if k != "__calls__"}
+            instance = built_value({"__class__": request["owner"], "args": built}, module)
+            for step in owner_args.get("__calls__") or []:  # filled through its own methods
+                args = built_value(step["args"], module)
+                getattr(instance, step["method"])(*args, **built_value(step["keywords"], module))
     except Exception as exc:
         # Without an instance the sets can still be bound: to the function, less `self`.
         info = _exception(exc)

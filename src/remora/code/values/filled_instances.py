@@ -1,0 +1,256 @@
+"""Instances that already hold content: built, then filled through the class's own methods.
+
+A method whose code reads what its instance holds (``if key in self.cache``,
+``len(self.cache) > self.capacity``, ``list(self.cache)``) takes its real cases only on an
+instance with content: an empty one gives the empty answer every reader of an empty store
+gives. The project fills its instances through their public methods, never by hand, so
+:func:`filled_owners` builds owners the way :mod:`.instance_search` does (the constructor
+arguments the search already has), then gives them content with an *adder*: the method
+under test itself where it changes its instance's state, else a public sibling that
+changes what the method reads, called with values of the kinds the search already has:
+
+- ``KEY_is_already_stored``: the adder called once with the call's own value for each
+  parameter the method looks up (``key in self.cache``, ``self.cache.get(key)``) and the
+  other typical value for the rest: the overwrite, the hit;
+- ``KEY_is_the_oldest_of_2``: that entry, then another one: the order it moves in;
+- ``full``: another entry alone, with a small bound (1) where the constructor takes a
+  number the method compares its state with (``self.length > self.capacity``): the
+  eviction; ``holding_another_KEY`` where it takes none;
+- ``holding_2_entries``: for a method that looks nothing up (``list(self.cache)``, a
+  count), two entries of different values, in the order a reader shows.
+
+An owner is its constructor arguments with :data:`CALLS_KEY`: ``[{"method": NAME,
+"args": [...], "keywords": {...}}, ...]``, the calls the probe
+(:mod:`remora.code.probes.programs.call_probe`) makes on the built instance before the
+method's, and the test writes after building it
+(:meth:`remora.code.values.call_render.CallRender.setup`). Read with :mod:`ast`; nothing
+runs here.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from typing import Any
+
+from remora.code.values.derived_sets import ClassLookup, sample_value
+from remora.code.values.method_state import (
+    changed_attributes,
+    first_parameter,
+    is_self_attribute,
+    reached_methods,
+)
+from remora.code.values.parameters import Parameter
+
+__all__ = ["CALLS_KEY", "constructor_arguments", "filled_owners", "is_filled"]
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+# (the owner's constructor arguments and calls, words for the test name)
+FilledOwner = tuple[dict[str, Any], str]
+
+CALLS_KEY = "__calls__"
+# The bound an instance is built with where the method compares its state with one: the
+# one other entry it is filled with reaches it, the call's own goes past it.
+SMALL_BOUND = 1
+_ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def is_filled(owner_args: Mapping[str, Any] | None) -> bool:
+    """Whether an owner is given content by calls after it is built."""
+    return bool(owner_args) and CALLS_KEY in (owner_args or {})
+
+
+def constructor_arguments(owner_args: Mapping[str, Any]) -> dict[str, Any]:
+    """The owner's constructor arguments, without the calls that fill it."""
+    return {k: v for k, v in owner_args.items() if k != CALLS_KEY}
+
+
+def _is_plain_method(function: Function) -> bool:
+    """A public instance method (no property, static or class method, no special name)."""
+    decorated = {
+        d.id if isinstance(d, ast.Name) else d.attr if isinstance(d, ast.Attribute) else ""
+        for d in function.decorator_list
+    }
+    named = {"property", "staticmethod", "classmethod", "setter", "cached_property"}
+    return (
+        not function.name.startswith("_")
+        and not decorated & named
+        and first_parameter(function) is not None
+    )
+
+
+def _parameters(function: Function) -> list[tuple[ast.arg, bool, bool]]:
+    """``(parameter, required, keyword_only)`` after the instance; none of ``*``/``**``."""
+    positional = [*function.args.posonlyargs, *function.args.args][1:]
+    defaults = len(function.args.defaults)
+    rows = [(a, i < len(positional) - defaults, False) for i, a in enumerate(positional)]
+    rows += [
+        (a, d is None, True)
+        for a, d in zip(function.args.kwonlyargs, function.args.kw_defaults, strict=True)
+    ]
+    return rows
+
+
+def _self_reads(method: Function, siblings: Mapping[str, Function]) -> set[str]:
+    """The attributes of its instance the method reads, itself or through the methods of
+    its class it calls (private ones too)."""
+    read: set[str] = set()
+    for current in reached_methods(method, siblings):
+        self_name = first_parameter(current)
+        read |= {
+            node.attr
+            for node in ast.walk(current)
+            if self_name
+            and isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Load)
+            and is_self_attribute(node, self_name)
+        }
+    return read
+
+
+def _adders(method: Function, siblings: Mapping[str, Function], read: set[str]) -> list[Function]:
+    """The public methods that change what ``method`` reads and take something to store:
+    the method itself first, then its siblings in the class's order."""
+    found: list[Function] = []
+    for candidate in [method, *(f for f in siblings.values() if f is not method)]:
+        if not _is_plain_method(candidate) or not _parameters(candidate):
+            continue
+        if candidate.args.vararg or candidate.args.kwarg:
+            continue
+        if set(changed_attributes(candidate, siblings, private=True)) & read:
+            found.append(candidate)
+    return found
+
+
+def _looked_up(method: Function, names: set[str]) -> list[str]:
+    """The method's parameters it looks its state up with: compared (``key in
+    self.cache``), a subscript's key, or an argument of a call on its state
+    (``self.cache.get(key)``), in the order of its parameters."""
+    self_name = first_parameter(method) or "self"
+    used: set[str] = set()
+    for node in ast.walk(method):
+        subjects: list[ast.expr] = []
+        if isinstance(node, ast.Compare):
+            subjects = [node.left, *node.comparators]
+        elif isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name):
+            subjects = [node.slice]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and is_self_attribute(node.func.value, self_name)
+        ):
+            subjects = list(node.args)
+        used |= {s.id for s in subjects if isinstance(s, ast.Name) and s.id in names}
+    order = [a.arg for a, _required, _keyword in _parameters(method)]
+    return [name for name in order if name in used]
+
+
+def _bounds(
+    method: Function, siblings: Mapping[str, Function], attributes: Mapping[str, Parameter]
+) -> list[str]:
+    """The constructor parameters whose attribute the method (or a method it calls) orders
+    its state against (``self.length > self.capacity``): a bound a small number reaches."""
+    found: list[str] = []
+    for current in reached_methods(method, siblings):
+        self_name = first_parameter(current) or "self"
+        for node in ast.walk(current):
+            if not isinstance(node, ast.Compare) or not any(
+                isinstance(op, _ORDERING) for op in node.ops
+            ):
+                continue
+            for operand in [node.left, *node.comparators]:
+                if (
+                    isinstance(operand, ast.Attribute)
+                    and is_self_attribute(operand, self_name)
+                    and operand.attr in attributes
+                    and attributes[operand.attr].name not in found
+                ):
+                    found.append(attributes[operand.attr].name)
+    return found
+
+
+def _other(name: str, annotation: str | None, avoid: Any, classes: ClassLookup) -> Any:
+    """A typical value for the parameter that is not ``avoid`` (None when there is none);
+    by its name alone where its annotation gives none (a type variable: ``value: V``)."""
+    for given in dict.fromkeys([annotation, None]):
+        for variant in (1, 0):
+            value = sample_value(name, given, variant, classes)
+            if value is not None and value != avoid:
+                return value
+    return None
+
+
+def _call(
+    adder: Function,
+    method_args: Mapping[str, Any],
+    same: set[str],
+    classes: ClassLookup,
+) -> dict[str, Any] | None:
+    """One call of ``adder``: the call's own value for each parameter in ``same``, another
+    typical one for the rest that are required; None where a value has no sample."""
+    args: list[Any] = []
+    keywords: dict[str, Any] = {}
+    for parameter, required, keyword_only in _parameters(adder):
+        annotation = ast.unparse(parameter.annotation) if parameter.annotation else None
+        name = parameter.arg
+        if name in same and name in method_args:
+            value = method_args[name]
+        elif required:
+            value = _other(name, annotation, method_args.get(name), classes)
+            if value is None:
+                return None
+        else:
+            continue
+        if keyword_only:
+            keywords[name] = value
+        else:
+            args.append(value)
+    return {"method": adder.name, "args": args, "keywords": keywords}
+
+
+def filled_owners(
+    method: Function,
+    siblings: Mapping[str, Function],
+    attributes: Mapping[str, Parameter],
+    owner_args: Mapping[str, Any],
+    method_args: Mapping[str, Any],
+    classes: ClassLookup,
+) -> list[FilledOwner]:
+    """Owners built from ``owner_args`` and filled by an adder before the call (see the
+    module's words); none where the method reads nothing an adder changes."""
+    read = _self_reads(method, siblings)
+    adders = _adders(method, siblings, read)
+    if not adders:
+        return []
+    adder = adders[0]
+    keys = _looked_up(method, set(method_args))
+    key = keys[0] if keys else ""
+    same = _call(adder, method_args, set(keys), classes)
+    other = _call(adder, method_args, set(), classes)
+    if same is None or other is None:
+        return []
+    bounds = _bounds(method, siblings, attributes)
+    found: list[FilledOwner] = []
+
+    def add(calls: list[dict[str, Any]], changed: dict[str, Any], words: str) -> None:
+        owner = {**owner_args, **changed, CALLS_KEY: calls}
+        if all(owner != seen for seen, _words in found):
+            found.append((owner, words))
+
+    if key:
+        add([same], {}, f"{key}_is_already_stored")
+        if other != same:
+            add([same, other], {}, f"{key}_is_the_oldest_of_2")
+    else:  # nothing looked up: two entries, whose order and count a reader shows
+        given = {a.arg: v for (a, _r, _k), v in zip(_parameters(adder), same["args"], strict=False)}
+        second = _call(adder, {**given, **same["keywords"]}, set(), classes)
+        if second is not None and second != same:
+            add([same, second], {}, "holding_2_entries")
+        else:
+            add([same], {}, "holding_an_entry")
+    if key and other != same:
+        if bounds:
+            add([other], dict.fromkeys(bounds[:1], SMALL_BOUND), "full")
+        else:
+            add([other], {}, f"holding_another_{key}")
+    return found

@@ -1,0 +1,80 @@
+"""Tests of state-changing methods reach their real cases: an instance with content, a
+store checked through its reader.
+
+An invented bounded cache's ``put`` overwrites a stored key, moves it to the newest end
+and evicts the oldest past its capacity; only an instance already holding entries takes
+those branches, so the search fills one through ``put`` itself and builds it with a small
+capacity. An invented store's ``save`` only assigns its state; its test writes then reads
+(``box.load()``), as a maintainer checks a store, instead of restating the assignment
+(issue 56). The sandbox, the probe and pytest are real; no model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bundled_agents_support import bench, find_node, write_project
+
+pytestmark = pytest.mark.integration
+
+CACHE = """\
+from collections import OrderedDict
+
+
+class Recent:
+    def __init__(self, capacity=None):
+        self.capacity = capacity
+        self.entries = OrderedDict()
+
+    @property
+    def order(self):
+        return list(self.entries)
+
+    def put(self, key, value):
+        if key in self.entries:
+            self.entries[key] = value
+            self.entries.move_to_end(key)
+        else:
+            self.entries[key] = value
+            if self.capacity is not None and len(self.entries) > self.capacity:
+                self.entries.popitem(last=False)
+"""
+
+STORE = """\
+class Box:
+    def __init__(self):
+        self.content = None
+
+    def load(self):
+        return self.content
+
+    def save(self, data):
+        self.content = data
+"""
+
+
+async def test_a_bounded_cache_is_tested_filled_and_at_capacity(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"recent.py": CACHE})
+    node = find_node(root, "recent.py", "Recent.put")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        written = (b.workspace("test", node).read("tests/test_recent.py") or b"").decode()
+    assert found["kept"], found
+    # The instance is filled through its own method before the call under test.
+    assert written.count(".put(") > len(found["kept"]), written
+    assert "Recent(capacity=1)" in written, written  # the eviction, at a small bound
+    assert 'recent.order == ["alpha"]' in written, written  # the oldest key evicted
+    assert 'recent.order == ["beta", "alpha"]' in written, written  # an overwrite moves it
+
+
+async def test_a_store_is_tested_through_its_reader(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"box.py": STORE})
+    node = find_node(root, "box.py", "Box.save")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        written = (b.workspace("test", node).read("tests/test_box.py") or b"").decode()
+    assert found["kept"], found
+    assert "box.load() ==" in written, written
+    assert "def test_save_changes_what_load_returns" in written, written
+    assert "box.content" not in written, written

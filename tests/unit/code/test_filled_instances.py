@@ -1,0 +1,125 @@
+"""Instances given content through their class's own methods before the call
+(values/filled_instances.py), and the test's lines that build them (values/call_render.py)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from remora.code.values.call_render import CallRender
+from remora.code.values.call_target import CallTarget
+from remora.code.values.filled_instances import (
+    CALLS_KEY,
+    constructor_arguments,
+    filled_owners,
+    is_filled,
+)
+from remora.code.values.method_state import class_methods
+from remora.code.values.parameters import Parameter
+
+BOUNDED = """\
+from typing import TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Recent:
+    def __init__(self, limit=None):
+        self.limit = limit
+        self.slots = {}
+
+    @property
+    def keys(self):
+        return list(self.slots)
+
+    def put(self, key: K, value: V):
+        if key in self.slots:
+            del self.slots[key]
+        self.slots[key] = value
+        if self.limit is not None and len(self.slots) > self.limit:
+            del self.slots[next(iter(self.slots))]
+
+    def fetch(self, key, default=None):
+        return self.slots.get(key, default)
+
+    def describe(self):
+        return "recent"
+"""
+
+
+def _method(name: str) -> ast.FunctionDef:
+    tree = ast.parse(BOUNDED)
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+def _owners(name: str, method_args: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    method = _method(name)
+    found = filled_owners(
+        method,
+        class_methods(BOUNDED, method),
+        {"limit": Parameter("limit", "positional_or_keyword", None, "None")},
+        {"limit": None},
+        method_args,
+        lambda _name: None,
+    )
+    return {words: owner for owner, words in found}
+
+
+def _calls(owner: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+    return [(step["method"], step["args"]) for step in owner[CALLS_KEY]]
+
+
+def test_an_adder_is_filled_with_the_same_key_for_the_overwrite_and_another_for_the_bound() -> None:
+    owners = _owners("put", {"key": "alpha", "value": "sample value"})
+    assert set(owners) == {"key_is_already_stored", "key_is_the_oldest_of_2", "full"}
+    # The same key, another value: the call's overwrite shows.
+    assert _calls(owners["key_is_already_stored"]) == [("put", ["alpha", "other value"])]
+    assert _calls(owners["key_is_the_oldest_of_2"]) == [
+        ("put", ["alpha", "other value"]),
+        ("put", ["beta", "other value"]),
+    ]
+    # Another key at a bound of one: the call's own key goes past it.
+    assert owners["full"]["limit"] == 1
+    assert _calls(owners["full"]) == [("put", ["beta", "other value"])]
+
+
+def test_a_reader_is_filled_through_a_sibling_that_changes_what_it_reads() -> None:
+    owners = _owners("fetch", {"key": "alpha"})
+    assert _calls(owners["key_is_already_stored"]) == [("put", ["alpha", "other value"])]
+    assert "full" not in owners  # fetch compares nothing with the limit
+    assert _calls(owners["holding_another_key"]) == [("put", ["beta", "other value"])]
+
+
+def test_a_method_reading_no_state_an_adder_changes_gets_no_filled_owner() -> None:
+    assert _owners("describe", {}) == {}
+
+
+def test_a_filled_owner_is_built_then_filled_in_the_test() -> None:
+    target: CallTarget = {
+        "module": "recent",
+        "qualname": "Recent.put",
+        "name": "put",
+        "kind": "method",
+        "owner": "Recent",
+        "method_kind": "instance",
+        "is_async": False,
+        "is_generator": False,
+        "parameters": [],
+        "owner_parameters": [],
+        "reason": "",
+    }
+    owner = {"limit": 1, CALLS_KEY: [{"method": "put", "args": ["beta", 2], "keywords": {}}]}
+    assert is_filled(owner) and not is_filled({"limit": 1})
+    assert constructor_arguments(owner) == {"limit": 1}
+    call, lines = CallRender(target, set()).call({}, owner)
+    assert lines == ["recent = Recent(limit=1)", "recent.put('beta', 2)"]
+    assert call == "recent.put()"
+
+
+def test_a_method_looking_nothing_up_is_given_two_entries_in_order() -> None:
+    owners = _owners("keys", {})
+    assert _calls(owners["holding_2_entries"]) == [
+        ("put", ["beta", "other value"]),
+        ("put", ["alpha", "sample value"]),
+    ]
