@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,12 @@ def probe_outcome(
     owner_args: dict[str, Any] | None = None,
     drain: bool = False,
     contents: str | None = None,
+    observe: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The outcome of one call of ``module.qualname`` with ``args`` (a method's instance
     built from ``owner_args``; a generator drained with ``drain``; its instance's changed
-    items reported as ``contents`` asks: ``items``, ``keys``), as the probe reports it."""
+    items reported as ``contents`` asks: ``items``, ``keys``; the instance's attributes
+    ``observe`` names read after it), as the probe reports it."""
     request = {
         "module": module,
         "qualname": qualname,
@@ -34,7 +37,7 @@ def probe_outcome(
         "paths": ["."],
         "sets": [{"name": "one", "args": args}],
         "call": True,
-        "observe": [],
+        "observe": list(observe),
         "contents": contents,
         "timeout_s": 10,
         "drain": drain,

@@ -40,6 +40,7 @@ REPORT_CHARS = 4_000_000
 # alone): one idea a module, one text for ``python -``.
 PROGRAM_PARTS: dict[str, tuple[str, ...]] = {
     "call_probe": (
+        "unread_argument",
         "call_arguments",
         "generator_items",
         "returned_values",

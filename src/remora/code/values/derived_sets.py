@@ -24,7 +24,14 @@ from remora.code.values.annotations import (
 )
 from remora.code.values.parameters import Parameter
 
-__all__ = ["PLANS", "ArgumentSet", "argument_sets", "literal_default", "sample_value"]
+__all__ = [
+    "PLANS",
+    "ArgumentSet",
+    "argument_sets",
+    "literal_default",
+    "made_up",
+    "sample_value",
+]
 
 
 class ArgumentSet(TypedDict):
@@ -224,7 +231,25 @@ def _string(name: str, variant: int) -> str:
     found, value = _by_name(name, _NAMED_STRINGS, variant)
     if found:
         return str(value)
+    return _made_up(name, variant)
+
+
+def _made_up(name: str, variant: int) -> str:
+    """The string a parameter gets when nothing says more: ``"sample b"``, ``"other b"``."""
     return ("sample " if variant % 2 == 0 else "other ") + " ".join(_words(name) or ["value"])
+
+
+def made_up(name: str, value: Any) -> bool:
+    """Whether ``value`` is what :func:`sample_value` makes up for the parameter ``name``
+    when neither its annotation nor a word of its name gives a value: its placeholder
+    string (``"sample b"``), or a list of its singular's (``items=["sample item"]``).
+    Asked of the value a call passes for that very parameter and answered by the function
+    that makes them, not by the text's look (``"sample"`` passed for ``b``, or
+    ``"sample b"`` for ``a``, is none)."""
+    singular = name[:-1] if name.endswith("s") and len(name) > 3 else name
+    if isinstance(value, list):
+        return bool(value) and all(made_up(singular, item) for item in value)
+    return isinstance(value, str) and value in {_made_up(name, v) for v in (0, 1)}
 
 
 def _untyped(name: str, singular: str, variant: int, classes: ClassLookup, depth: int) -> Any:

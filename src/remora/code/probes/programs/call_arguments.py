@@ -5,9 +5,11 @@ Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
 "Name", "args": {...}}`` is an instance of the module's class ``Name`` built from
 those arguments; ``{"__callable__": "str"}`` is that builtin, for a parameter the
 code calls, ``{"__returns__": VALUE}`` a function that takes anything and
-returns VALUE (``lambda *args, **kwargs: VALUE`` in a test), and ``{"__set__":
-[items]}`` a set of those items (JSON has none). ``{"__expression__": {"call": NAME,
-"args": [...], "keywords": {...}, "steps": [["attribute", NAME] | ["item", KEY]]}}`` is
+returns VALUE (``lambda *args, **kwargs: VALUE`` in a test), ``{"__set__":
+[items]}`` a set of those items (JSON has none), and ``{"__unread__": true}`` a stand-in
+that records any use of it (:mod:`remora.code.probes.programs.unread_argument`).
+``{"__expression__": {"call": NAME, "args": [...], "keywords": {...}, "steps":
+[["attribute", NAME] | ["item", KEY]]}}`` is
 the value of the module's ``NAME`` called with those arguments, then each step's
 attribute or item of it: an instance built as the project writes it (``where('name')``,
 ``Query().name``: :mod:`remora.code.values.owner_expressions`). Parameters that are positional-only
@@ -24,6 +26,8 @@ import inspect
 import sys
 import types
 from typing import Any
+
+from remora.code.probes.programs.unread_argument import Unread
 
 # Builtins a set may pass where the code calls a parameter ({"__callable__": "str"}).
 _CALLABLES = frozenset(
@@ -53,6 +57,8 @@ def built_value(data: Any, module: types.ModuleType) -> Any:
     if isinstance(data, list):
         return [built_value(item, module) for item in data]
     if isinstance(data, dict):
+        if set(data) == {"__unread__"}:
+            return Unread()
         if set(data) == {"__callable__"} and data["__callable__"] in _CALLABLES:
             return getattr(builtins, data["__callable__"])
         if set(data) == {"__returns__"}:

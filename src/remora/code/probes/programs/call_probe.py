@@ -24,9 +24,11 @@ instead of its type; one equal to the instance or an argument but another object
 says what tells them apart (``twin``): :mod:`remora.code.probes.programs.returned_values`.
 A generator function's generator is drained when the request says so (``drain``:
 :mod:`remora.code.probes.programs.generator_items`), its items reported as a list
-(``capped``: the first items of an endless one). Output the code prints goes
-to stderr, its programs' too (descriptor 1 is stderr's while it runs), so stdout holds
-only the report.
+(``capped``: the first items of an endless one). A stand-in argument's uses
+(:mod:`remora.code.probes.programs.unread_argument`) are reported as ``unread_used``,
+watched during the call and while its result and the instance's state are read. Output
+the code prints goes to stderr, its programs' too (descriptor 1 is stderr's while it
+runs), so stdout holds only the report.
 """
 
 from __future__ import annotations
@@ -55,9 +57,15 @@ from remora.code.probes.programs.returned_values import (
     own_attributes,
     returned_twin,
 )
+from remora.code.probes.programs.unread_argument import (
+    UnreadArgumentUsed,
+    take_uses,
+    watching,
+)
 
 MARKER = "REMORA_REPORT "
 MAX_MESSAGE_CHARS = 300
+MAX_USES = 5  # of a stand-in argument (unread_argument), in the order the code made them
 # The instruction of a `raise` statement (any form: bare, with `from`).
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
@@ -135,15 +143,16 @@ def _probe_set(
         return outcome
     outcome["called"] = True
     try:
-        value, capped = _call(target, positional, keywords, timeout_s, drain)
-        outcome["returned"] = observed_value(value)
         receiver = getattr(target, "__self__", None)
-        if capped:
-            outcome["returned"]["capped"] = capped  # the first items of an endless one
-        elif value is not None and value is receiver:
-            outcome["returned"]["is_instance"] = True  # a builder's `return self`
-        elif not outcome["returned"]["literal"]:
-            outcome["returned"]["attributes"] = own_attributes(value)
+        with watching():  # what a test asserts of the result is a use of an argument in it
+            value, capped = _call(target, positional, keywords, timeout_s, drain)
+            outcome["returned"] = observed_value(value)
+            if capped:
+                outcome["returned"]["capped"] = capped  # the first items of an endless one
+            elif value is not None and value is receiver:
+                outcome["returned"]["is_instance"] = True  # a builder's `return self`
+            elif not outcome["returned"]["literal"]:
+                outcome["returned"]["attributes"] = own_attributes(value)
         twin = returned_twin(value, receiver, [*positional, *keywords.values()])
         if twin is not None:
             outcome["returned"]["twin"] = twin
@@ -296,13 +305,18 @@ def _probe_entry(
     if own_owner and problem is not None:
         outcome["binds"] = False
         outcome["bind_error"] = f"the instance could not be built: {problem}"
-    if outcome["called"] and request.get("observe"):
-        outcome["state"] = _state(target, list(request["observe"]))
-        outcome["state_before"] = before
-    if outcome["called"] and items_before is not None:
-        change = contents_change(target, items_before, values=contents == "items")
-        if change is not None:
-            outcome["contents"] = change
+    # An argument the call stored where a test reads it is used: the state is read watched.
+    with watching(), contextlib.suppress(UnreadArgumentUsed):
+        if outcome["called"] and request.get("observe"):
+            outcome["state"] = _state(target, list(request["observe"]))
+            outcome["state_before"] = before
+        if outcome["called"] and items_before is not None:
+            change = contents_change(target, items_before, values=contents == "items")
+            if change is not None:
+                outcome["contents"] = change
+    uses = take_uses()
+    if uses:
+        outcome["unread_used"] = uses[:MAX_USES]
     return outcome
 
 

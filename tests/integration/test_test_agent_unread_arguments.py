@@ -1,0 +1,73 @@
+"""No kept test passes an argument the search made up that its call never reads (issue 56).
+
+An invented stock module: each function's first check raises before a second
+parameter is read, so the search's call ``(count=-1, warehouse="sample warehouse")``
+pins the check on ``count`` alone, with a value a reader takes for meaningful. Where the
+parameter has a default the written call leaves it out; where the search has a value of
+the code's own for it (the ``"main"`` it is compared with) the call passes that; where
+there is neither, the call is no test and ``dropped`` says why. A made-up argument the
+call reads stays. The sandbox, the probe and pytest are real; no model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bundled_agents_support import bench, find_node, write_project
+
+pytestmark = pytest.mark.integration
+
+STOCK = """\
+import os
+
+
+def level(count, warehouse):
+    if count < 0:
+        raise ValueError("count cannot be negative")
+    if warehouse == "main":
+        return count * 2
+    return count
+
+
+def restock(count, note=os.linesep):
+    if count < 0:
+        raise ValueError("count cannot be negative")
+    return f"{count}{note}"
+
+
+def power(base, exponent):
+    if base > 1000:
+        raise ValueError("base is too big")
+    return base ** exponent
+"""
+
+
+async def _search(tmp_path: Path, name: str) -> tuple[dict[str, object], str]:
+    root = write_project(tmp_path, {"stock.py": STOCK})
+    node = find_node(root, "stock.py", name)
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        written = (b.workspace("test", node).read("tests/test_stock.py") or b"").decode()
+    return found, written
+
+
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [("level", 'level(count=-1, warehouse="main")'), ("restock", "restock(count=-1)")],
+)
+async def test_an_unread_made_up_argument_is_replaced(tmp_path: Path, name: str, call: str) -> None:
+    _found, written = await _search(tmp_path, name)
+    assert call in written, written
+    assert "count cannot be negative" in written, written
+
+
+async def test_a_read_made_up_argument_stays(tmp_path: Path) -> None:
+    _found, written = await _search(tmp_path, "restock")
+    assert 'note="sample note"' in written and '== "0sample note"' in written, written
+
+
+async def test_an_unread_argument_nothing_replaces_drops_the_call(tmp_path: Path) -> None:
+    found, written = await _search(tmp_path, "power")
+    assert "base is too big" not in written, written
+    assert any("plays no part" in d for d in found["dropped"]), found  # type: ignore[attr-defined]

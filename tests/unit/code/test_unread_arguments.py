@@ -1,0 +1,157 @@
+"""Made-up arguments a kept call never reads (issue 56): the stand-in, the marks, the outcome.
+
+The probe runs its real program text on a Python subprocess (``probe_support``) with an
+argument replaced by ``{"__unread__": true}``; the snippets are invented.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from probe_support import probe_outcome
+
+from remora.code.testgen.unread_arguments import made_up_arguments, same_outcome
+from remora.code.values import CallTarget
+from remora.code.values.derived_sets import made_up, sample_value
+
+STAND_IN = {"__unread__": True}
+
+SNIPPETS = """\
+def power(a, b):
+    if a > 1000:
+        raise ValueError("a is too big")
+    return a ** b
+
+
+def pick(flag, other):
+    if flag:
+        return 1
+    return other.upper()
+
+
+def parsed(text):
+    try:
+        return int(text)
+    except Exception:
+        return 0
+
+
+def kind(obj):
+    return "list" if isinstance(obj, list) else "other"
+
+
+def handed_back(value):
+    return [value]
+
+
+class Shelf:
+    def __init__(self):
+        self.note = None
+
+    def put(self, count, note):
+        if count < 0:
+            raise ValueError("negative count")
+        self.note = note
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "snippets.py").write_text(SNIPPETS)
+    return tmp_path
+
+
+def _call(project: Path, qualname: str, args: dict[str, Any], **kw: Any) -> dict[str, Any]:
+    return probe_outcome(project, "snippets", qualname, args, **kw)
+
+
+def test_a_guard_that_returns_first_never_uses_the_other_argument(project: Path) -> None:
+    guarded = _call(project, "power", {"a": 1001, "b": STAND_IN})
+    assert guarded["raised"]["message"] == "a is too big"
+    assert "unread_used" not in guarded
+    computed = _call(project, "power", {"a": 2, "b": STAND_IN})
+    assert computed["unread_used"] == ["__rpow__"]
+
+
+def test_an_argument_read_only_in_another_branch_is_unused_on_this_one(project: Path) -> None:
+    assert "unread_used" not in _call(project, "pick", {"flag": True, "other": STAND_IN})
+    used = _call(project, "pick", {"flag": False, "other": STAND_IN})
+    assert used["unread_used"] == ["attribute upper"]
+
+
+def test_storing_an_argument_is_no_use_but_a_test_asserting_it_is(project: Path) -> None:
+    owner = {"owner": "Shelf", "owner_args": {}}
+    stored = _call(project, "Shelf.put", {"count": 1, "note": STAND_IN}, **owner)
+    assert stored["returned"]["repr"] == "None" and "unread_used" not in stored
+    asserted = _call(
+        project, "Shelf.put", {"count": 1, "note": STAND_IN}, observe=["note"], **owner
+    )
+    assert asserted["unread_used"] == ["repr"]
+    guarded = _call(
+        project, "Shelf.put", {"count": -1, "note": STAND_IN}, observe=["note"], **owner
+    )
+    assert guarded["raised"]["type"] == "ValueError" and "unread_used" not in guarded
+
+
+@pytest.mark.parametrize(
+    ("qualname", "first_use"),
+    [
+        ("parsed", "__int__"),  # the code swallowed the failure: still a use
+        ("kind", "attribute __class__"),  # isinstance asks the value its class
+        ("handed_back", "repr"),  # a test would assert what it returned
+    ],
+)
+def test_a_use_is_recorded_however_the_code_reacts(
+    project: Path, qualname: str, first_use: str
+) -> None:
+    parameter = {"parsed": "text", "kind": "obj", "handed_back": "value"}[qualname]
+    outcome = _call(project, qualname, {parameter: STAND_IN})
+    assert outcome["unread_used"][0] == first_use
+
+
+def test_the_value_search_knows_the_strings_it_made_up_for_a_parameter() -> None:
+    def no_class(_name: str) -> None:
+        return None
+
+    assert made_up("b", sample_value("b", None, 0, no_class))  # "sample b"
+    assert made_up("label", sample_value("label", "str", 1, no_class))  # "other label"
+    assert made_up("items", sample_value("items", None, 0, no_class))  # ["sample item"]
+    assert not made_up("email", sample_value("email", "str", 0, no_class))  # a named value
+    assert not made_up("b", sample_value("b", "str", 2, no_class))  # the edge case, ""
+    assert not made_up("a", "sample b")  # another parameter's
+    assert not made_up("b", "sample")
+
+
+def _target(*names: str) -> CallTarget:
+    rows = [
+        {"name": n.lstrip("*"), "kind": "var_positional" if n.startswith("*") else "positional"}
+        for n in names
+    ]
+    return {"parameters": rows}  # type: ignore[typeddict-item]
+
+
+def test_made_up_arguments_are_the_marked_and_the_misfit_ones_never_star_args() -> None:
+    args = {
+        "a": 1001,
+        "b": "sample b",
+        "when": "2024-01-31",
+        "rest": ["sample rest"],
+    }
+
+    def misfit(name: str, _value: Any) -> bool:
+        return name == "when"
+
+    assert made_up_arguments(_target("a", "b", "when", "*rest"), args, misfit) == ["b", "when"]
+
+
+def test_the_same_outcome_is_the_same_value_exception_and_state() -> None:
+    raised = {"ok": True, "raised": {"type": "ValueError", "module": "builtins", "message": "x"}}
+    assert same_outcome(raised, {**raised, "name": "other"})
+    other_message = {**raised, "raised": {**raised["raised"], "message": "y"}}
+    assert not same_outcome(raised, other_message)
+    assert not same_outcome(raised, {**raised, "unread_used": ["repr"]})
+    returned = {"ok": True, "returned": {"repr": "1", "literal": True}, "state": {"n": 1}}
+    assert same_outcome(returned, {**returned, "returned": {**returned["returned"], "twin": {}}})
+    assert not same_outcome(returned, {**returned, "state": {"n": 2}})
