@@ -18,8 +18,11 @@ counts), then on every mutant of a line that test ran (coverage.py's
 object swapped for the mutant's. A mutant that fails a test, or makes it run
 into ten times its own time, is killed; one no passing test reaches survives.
 Mutants of a function the runner cannot find in the imported module (a
-decorator without ``__wrapped__``) are left out of every suite's count alike,
-as are mutants not run because a process ran out of time (``not_run``).
+decorator without ``__wrapped__``, a name the module no longer holds) are left
+out of every suite's count alike, as are mutants not run because a process ran
+out of time (``not_run``). A private method ``__name`` is looked up under the
+name its class stores (``_Class__name``); a package's ``__init__.py`` is
+measured like any module.
 """
 
 from __future__ import annotations

@@ -92,6 +92,42 @@ CALLING = textwrap.dedent(
     """
 )
 
+# A package's own module (its ``__init__.py``) with a private method, stored in its
+# class under the mangled name ``_Stack__check``.
+PACKAGE = textwrap.dedent(
+    """\
+    class Stack:
+        def __init__(self):
+            self.items = []
+
+        def push(self, item):
+            self.__check(item)
+            self.items.append(item)
+            return len(self.items)
+
+        def __check(self, item):
+            if item is None:
+                raise ValueError("no None")
+    """
+)
+
+PACKAGE_TESTS = textwrap.dedent(
+    """\
+    import pytest
+
+    from stack import Stack
+
+
+    def test_push_counts():
+        assert Stack().push(3) == 1
+
+
+    def test_push_refuses_none():
+        with pytest.raises(ValueError):
+            Stack().push(None)
+    """
+)
+
 
 def _project(tmp_path: Path, suites: dict[str, str]) -> Path:
     copy = tmp_path / "project"
@@ -166,3 +202,21 @@ def test_the_same_mutants_killed_by_asserting_tests_and_only_the_crash_by_callin
     assert (strong.mutants_killed, strong.mutation_score) == (8, 0.667)
     # Calls without asserts kill only the mutant that makes add raise (count = None).
     assert (weak.mutants_killed, weak.mutation_score) == (1, 0.083)
+
+
+def test_a_package_module_with_a_private_method_has_all_its_mutants_run(tmp_path: Path) -> None:
+    copy = tmp_path / "project"
+    (copy / "stack").mkdir(parents=True)
+    (copy / "stack" / "__init__.py").write_text(PACKAGE)
+    (copy / "generated_tests").mkdir()
+    (copy / "generated_tests" / "test_stack.py").write_text(PACKAGE_TESTS)
+    work = tmp_path / "work"
+    work.mkdir()
+    figures = SuiteFigures()
+    measure_copy(figures, Path(sys.executable), Module("t", "stack/__init__.py"), copy, work, True)
+    assert figures.problems == []
+    # Every function's mutants are counted, the private method's too: none left out.
+    made = module_mutants(PACKAGE)
+    assert sorted(made) == ["Stack.__check", "Stack.__init__", "Stack.push"]
+    assert (figures.mutants, figures.mutants_left_out) == (sum(map(len, made.values())), 0)
+    assert figures.mutants_killed > 0

@@ -35,9 +35,17 @@ def countdown(n):
     while n > 0:
         n -= 1
     return n
+
+
+class Gate:
+    def opens(self, key):
+        return self.__allowed(key)
+
+    def __allowed(self, key):
+        return key == "yes"
 """
 
-TESTS = """from counter import Counter, countdown
+TESTS = """from counter import Counter, Gate, countdown
 
 
 def test_bump_adds_the_step():
@@ -54,6 +62,10 @@ def test_even_of_four():
 
 def test_countdown_ends_at_zero():
     assert countdown(3) == 0
+
+
+def test_gate_opens_for_yes():
+    assert Gate().opens("yes") is True
 """
 
 
@@ -123,3 +135,11 @@ def test_a_mutant_that_never_ends_is_killed_by_the_test_that_ran_into_the_limit(
     entry = report["mutants"][looping.id]
     assert entry["timed_out_by"] == ["test_countdown_ends_at_zero"]
     assert entry["killed_by"] == ["test_countdown_ends_at_zero"]
+
+
+def test_a_private_method_is_found_under_its_mangled_name(tmp_path: Path) -> None:
+    # ``__allowed`` is stored in the class as ``_Gate__allowed``.
+    report, mutants = _run(tmp_path, "Gate.__allowed", ["test_gate_opens_for_yes"])
+    assert report["error"] == ""
+    killed = _killed(report, mutants)
+    assert killed["line 27: `==` -> `!=` in `key == 'yes'`"] == ["test_gate_opens_for_yes"]

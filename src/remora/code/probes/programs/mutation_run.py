@@ -40,15 +40,27 @@ def _on_alarm(_signum: int, _frame: types.FrameType | None) -> None:
     raise TestTimeout("the test ran into its time limit")
 
 
+def _stored_name(owner: str, name: str) -> str:
+    """``name`` as class ``owner`` stores it: a private ``__name`` is mangled to
+    ``_Owner__name`` (the class name less its leading underscores), as the compiler does."""
+    stripped = owner.lstrip("_")
+    if not name.startswith("__") or name.endswith("__") or not stripped:
+        return name
+    return f"_{stripped}{name}"
+
+
 def _function(module: types.ModuleType, qualname: str) -> types.FunctionType | None:
-    """The function object of ``qualname`` in ``module``, through descriptors and wrappers."""
+    """The function object of ``qualname`` in ``module``, through descriptors and wrappers;
+    None when a name on the way is not there."""
     found: Any = module
+    owner = ""
     for part in qualname.split("."):
         found = (
-            inspect.getattr_static(found, part)
+            inspect.getattr_static(found, _stored_name(owner, part), None)
             if isinstance(found, type)
             else getattr(found, part, None)
         )
+        owner = part
     name = qualname.rsplit(".", 1)[-1]
     for _ in range(8):
         if isinstance(found, staticmethod | classmethod):
