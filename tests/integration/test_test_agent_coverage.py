@@ -264,18 +264,21 @@ async def test_a_method_gets_owners_that_take_its_branches_on_the_instances_stat
     assert found["kept"] == [
         "test_add_changes_items",
         "test_add_when_self_status_is_not_open_raises_runtime_error",
-        "test_add_when_self_items_holds_item_returns_false",
+        "test_add_when_item_is_already_stored_returns_false",
     ], found
-    # Each test builds its own owner; what the method changed is asserted after the call.
+    # Each test builds its own owner, filled through the class's own method where the
+    # state is content; what the method changed is asserted after the call.
     assert (
-        '    basket = Basket(owner="sample owner", items=["sample item"], status="open")\n'
+        '    basket = Basket(owner="sample owner", items=[], status="open")\n'
+        '    basket.add("sample item")\n'
         '    result = basket.add(item="sample item")\n'
         "    assert result is False\n"
         '    assert basket.items == ["sample item"]\n'
     ) in text
+    # The closed basket never reads the item: no made-up value stands in the call.
     assert (
         "    with pytest.raises(RuntimeError) as excinfo:\n"
-        '        basket.add(item="sample item")\n'
+        '        basket.add(item="")\n'
         '    assert str(excinfo.value) == "closed"\n'
         "    assert basket.items == []\n"
     ) in text
