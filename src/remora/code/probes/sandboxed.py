@@ -44,7 +44,9 @@ PROGRAM_PARTS: dict[str, tuple[str, ...]] = {
         "call_arguments",
         "generator_items",
         "returned_values",
+        "returned_calls",
         "own_contents",
+        "raised_frames",
         "call_probe",
     )
 }

@@ -15,6 +15,8 @@ and for a method left its instance's attributes as they are now. The asserts:
   them the identity alone pins nothing a maintainer wants kept;
 - an object without a literal form: its own public attributes that have one (or
   a length), never ``isinstance`` alone;
+- a callable object (a query, a predicate, a transform): its calls with the values its
+  users pass, and what each returned or changed (:mod:`remora.code.testgen.returned_calls`);
 - a value equal to the instance (or an argument) but another object, a copy or a
   conversion: what tells it apart, since ``==`` alone would pass were the node to
   return the instance unchanged (:func:`twin_lines`): its type where that differs
@@ -40,6 +42,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.parsing import node_returns
 from remora.code.testgen.message_words import match_pattern
+from remora.code.testgen.returned_calls import call_lines
 from remora.code.values import CallRender, contents_asserts, state_asserts, value_assert
 
 __all__ = ["is_procedure", "observed_lines", "pins_something", "twin_lines"]
@@ -69,7 +72,7 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
         return True
     if procedure:
         return bool(state)
-    if returned.get("literal") or state:
+    if returned.get("literal") or state or returned.get("calls"):
         return True
     if returned.get("is_instance"):  # `return self` alone: an identity every builder has
         return False
@@ -170,6 +173,8 @@ def observed_lines(
     own = value_assert("result", returned, render.modules)
     if own is not None:
         return [*lines, own, *twin, *after]
+    if returned.get("calls"):  # a callable: what it does when called as its users call it
+        return [*lines, *call_lines(returned, render.modules), *after]
     for attribute, seen in (returned.get("attributes") or {}).items():
         line = value_assert(f"result.{attribute}", seen, render.modules)
         lines += [line] if line is not None else []

@@ -7,7 +7,8 @@ before the call, ``sets_limit_value`` where the method assigns them outright
 ``leaves_items_unchanged`` where a procedure found nothing to do; the items it stored in
 or removed from its instance where that is a container (:mod:`.stored_items`); else the
 result: ``returns_true``, ``returns_none``, ``returns_empty_tuple``, ``returns_default``
-(the argument it hands back), or the result's kind (``returns_string``,
+(the argument it hands back), what a returned callable did when called
+(``returns_a_predicate_matching_a_value_in_items``), or the result's kind (``returns_string``,
 ``returns_stock_item``), never its value spelled out (reviewers: "'returns_nvb',
 'returns_15' say nothing"; ``returns_none`` on ``== "None"`` says the opposite).
 :func:`case_words` words what a model's case claims the same way. Read with :mod:`ast`;
@@ -20,6 +21,7 @@ import ast
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen.returned_calls import call_words
 from remora.code.testgen.stored_items import stored_words
 from remora.code.values import first_parameter, is_self_attribute, label, snake_name
 
@@ -148,6 +150,9 @@ def _result_words(row: dict[str, Any]) -> str:
     (``returns_nvb`` says nothing; ``returns_none`` for the text ``"None"`` says the
     opposite)."""
     returned = row.get("returned") or {}
+    called = call_words(row)  # a callable: named for what its calls did
+    if called is not None:
+        return called
     if returned.get("literal"):
         value = python_ast.literal_eval(returned["repr"])
         if value is None or isinstance(value, bool):

@@ -22,11 +22,14 @@ that is the method's own instance says so
 carries its own public attributes (``attributes``), which a test can assert
 instead of its type; one equal to the instance or an argument but another object
 says what tells them apart (``twin``): :mod:`remora.code.probes.programs.returned_values`.
+A returned callable object (a query, a predicate, a transform) is called as its users
+call it (``calls``: :mod:`remora.code.probes.programs.returned_calls`).
 A generator function's generator is drained when the request says so (``drain``:
 :mod:`remora.code.probes.programs.generator_items`), its items reported as a list
 (``capped``: the first items of an endless one). A stand-in argument's uses
 (:mod:`remora.code.probes.programs.unread_argument`) are reported as ``unread_used``,
-watched during the call and while its result and the instance's state are read. Output
+watched during the call and while its result and the instance's state are read; where an
+exception was raised, :mod:`remora.code.probes.programs.raised_frames`. Output
 the code prints goes to stderr, its programs' too (descriptor 1 is stderr's while it
 runs), so stdout holds only the report.
 """
@@ -34,7 +37,6 @@ runs), so stdout holds only the report.
 from __future__ import annotations
 
 import contextlib
-import dis
 import importlib
 import inspect
 import json
@@ -52,6 +54,8 @@ from remora.code.probes.programs.call_arguments import (
 )
 from remora.code.probes.programs.generator_items import generator_items
 from remora.code.probes.programs.own_contents import contents_change, contents_snapshot
+from remora.code.probes.programs.raised_frames import raised_in, stated
+from remora.code.probes.programs.returned_calls import calls_returned, returned_calls
 from remora.code.probes.programs.returned_values import (
     observed_value,
     own_attributes,
@@ -66,8 +70,6 @@ from remora.code.probes.programs.unread_argument import (
 MARKER = "REMORA_REPORT "
 MAX_MESSAGE_CHARS = 300
 MAX_USES = 5  # of a stand-in argument (unread_argument), in the order the code made them
-# The instruction of a `raise` statement (any form: bare, with `from`).
-_RAISE = dis.opmap["RAISE_VARARGS"]
 
 
 def switch_context(name: str) -> None:
@@ -153,6 +155,11 @@ def _probe_set(
                 outcome["returned"]["is_instance"] = True  # a builder's `return self`
             elif not outcome["returned"]["literal"]:
                 outcome["returned"]["attributes"] = own_attributes(value)
+                if calls_returned(value, receiver):  # a query, a predicate, a transform
+                    given = [*positional, *keywords.values()]
+                    calls = returned_calls(value, given, timeout_s, switch_context, outcome["name"])
+                    if calls:
+                        outcome["returned"]["calls"] = calls
         twin = returned_twin(value, receiver, [*positional, *keywords.values()])
         if twin is not None:
             outcome["returned"]["twin"] = twin
@@ -161,10 +168,10 @@ def _probe_set(
         outcome["raised"] = _exception(exc)
     except BaseException as exc:  # the project's code may raise anything, SystemExit too
         outcome["raised"] = _exception(exc)
-        where = _raised_in(exc)
+        where = raised_in(exc, __file__)
         if where is not None:
             outcome["raised"]["frame"] = where
-        if _stated(exc):
+        if stated(exc, __file__):
             outcome["raised"]["stated"] = True
         elif isinstance(exc, OSError):
             # The file system's or the network's answer here, not the code's: another
@@ -173,40 +180,6 @@ def _probe_set(
         if isinstance(exc, AttributeError) and _is_argument(exc, [*positional, *keywords.values()]):
             outcome["raised"]["on_argument"] = True
     return outcome
-
-
-def _innermost(exc: BaseException) -> types.TracebackType | None:
-    """The traceback entry of the frame the exception was raised in; None when that is
-    this program's own frame (the call never reached the project's code)."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None or tb.tb_frame.f_code.co_filename == __file__:
-        return None
-    return tb
-
-
-def _raised_in(exc: BaseException) -> dict[str, Any] | None:
-    """The innermost Python frame the exception left: ``{file, function, line}``
-    (``function``: the code's qualified name), so the host can tell the node's own
-    ``raise`` from one in code its set-up called (an empty registry's lookup)."""
-    tb = _innermost(exc)
-    if tb is None:
-        return None
-    code = tb.tb_frame.f_code
-    name = getattr(code, "co_qualname", code.co_name)  # 3.11+; the bare name before
-    return {"file": code.co_filename, "function": name, "line": tb.tb_lineno}
-
-
-def _stated(exc: BaseException) -> bool:
-    """Whether the code raised it with a ``raise`` statement of its own, not an operation
-    that failed: a ``TypeError`` the code states is one of its branches, not an argument
-    that misfit. Told by the instruction the innermost frame stopped at (RAISE_VARARGS,
-    whatever lines the statement spans), not by the source text."""
-    tb = _innermost(exc)
-    if tb is None:
-        return False
-    return tb.tb_frame.f_code.co_code[tb.tb_lasti] == _RAISE
 
 
 def _is_argument(exc: AttributeError, values: list[Any]) -> bool:

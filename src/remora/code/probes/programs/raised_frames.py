@@ -1,0 +1,49 @@
+"""Where an exception a probed call raised was raised, and whether by a ``raise``.
+
+Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
+(:data:`remora.code.probes.sandboxed.PROGRAM_PARTS`). The host tells the node's own
+``raise`` from one in code its set-up called (an empty registry's lookup) by the
+innermost frame, and a ``TypeError`` the code states (one of its branches) from an
+operation that failed (an argument that misfit) by the instruction that frame stopped at.
+"""
+
+from __future__ import annotations
+
+import dis
+import types
+from typing import Any
+
+# The instruction of a `raise` statement (any form: bare, with `from`).
+_RAISE = dis.opmap["RAISE_VARARGS"]
+
+
+def _innermost(exc: BaseException, own_file: str) -> types.TracebackType | None:
+    """The traceback entry of the frame the exception was raised in; None when that is
+    the probe's own frame, in ``own_file`` (the call never reached the project's code)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or tb.tb_frame.f_code.co_filename == own_file:
+        return None
+    return tb
+
+
+def raised_in(exc: BaseException, own_file: str) -> dict[str, Any] | None:
+    """The innermost Python frame the exception left: ``{file, function, line}``
+    (``function``: the code's qualified name); None where that is the probe's own."""
+    tb = _innermost(exc, own_file)
+    if tb is None:
+        return None
+    code = tb.tb_frame.f_code
+    name = getattr(code, "co_qualname", code.co_name)  # 3.11+; the bare name before
+    return {"file": code.co_filename, "function": name, "line": tb.tb_lineno}
+
+
+def stated(exc: BaseException, own_file: str) -> bool:
+    """Whether the code raised it with a ``raise`` statement of its own, not an operation
+    that failed. Told by the instruction the innermost frame stopped at (RAISE_VARARGS,
+    whatever lines the statement spans), not by the source text."""
+    tb = _innermost(exc, own_file)
+    if tb is None:
+        return False
+    return tb.tb_frame.f_code.co_code[tb.tb_lasti] == _RAISE
