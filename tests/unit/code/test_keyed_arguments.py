@@ -141,3 +141,31 @@ def test_a_parameter_named_after_a_class_is_one_even_when_only_its_methods_are_c
     assert isinstance(tree, ast.FunctionDef)
     found = attribute_classes(tree, ["shelf", "sku"], ["Shelf", "Product"], class_lookup(MODULE))
     assert found == {"shelf": {"__class__": "Shelf", "args": {"name": "Alice"}}}
+
+
+TREE_WALKS = """
+def flatten(part, seen):
+    for part in part["parts"]:
+        seen.append(part["label"])
+    return seen
+
+
+def pairs(left, right):
+    for right in left["right"]:
+        for left in right["left"]:
+            yield left
+"""
+
+
+def test_a_loop_that_reads_its_own_name_again_gets_a_bounded_nest() -> None:
+    # ``for part in part["parts"]``: the loop's reads are of the name iterated, so the
+    # item's keys include "parts" again; before, the search recursed until RecursionError.
+    tree = ast.parse(TREE_WALKS)
+    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    required, _ = keyed_dicts(functions["flatten"], class_lookup(TREE_WALKS))
+    label = "sample label"
+    leaf = {"parts": ["sample part"], "label": label}  # the name's typical value below
+    assert required == {"part": {"parts": [{"parts": [leaf], "label": label}], "label": label}}
+    # Two loops reading each other's names are bounded the same way.
+    required, _ = keyed_dicts(functions["pairs"], class_lookup(TREE_WALKS))
+    assert required["left"] == {"right": [{"left": [{"right": "sample right"}]}]}

@@ -26,6 +26,8 @@ from remora.code.values.value_words import label
 __all__ = ["attribute_classes", "fitted_arguments", "keyed_dicts", "reads_of_keys"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
+# A loop over a key read gets a list of dicts: at most this many lists nested in one value.
+_NESTED_LISTS = 2
 
 
 def reads_of_keys(function: Function, name: str) -> tuple[list[ast.Subscript], list[ast.Call]]:
@@ -106,10 +108,16 @@ class _KeyedValues:
 
     def value(self, key: str, read: ast.expr, default: ast.expr | None, depth: int) -> Any:
         parent = self.parents.get(id(read))
-        if isinstance(parent, ast.For | ast.comprehension) and parent.iter is read:
-            loop = parent.target
-            item = self.keyed(loop.id, True, depth + 1) if isinstance(loop, ast.Name) else {}
-            if item and depth < 2:
+        # Bounded before it recurses: ``for node in node["children"]`` reads the same
+        # name again, and so may two loops reading each other's names (a tree's walk).
+        if (
+            isinstance(parent, ast.For | ast.comprehension)
+            and parent.iter is read
+            and isinstance(parent.target, ast.Name)
+            and depth < _NESTED_LISTS
+        ):
+            item = self.keyed(parent.target.id, True, depth + 1)
+            if item:
                 return [item]
         if isinstance(parent, ast.keyword) and parent.arg:
             call = self.parents.get(id(parent))
