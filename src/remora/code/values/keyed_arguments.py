@@ -108,7 +108,7 @@ class _KeyedValues:
 
     def value(self, key: str, read: ast.expr, default: ast.expr | None, depth: int) -> Any:
         parent = self.parents.get(id(read))
-        # Bounded before it recurses: ``for node in node["children"]`` reads the same
+        # Bounded before it recurses: ``for part in part["parts"]`` reads the same
         # name again, and so may two loops reading each other's names (a tree's walk).
         if (
             isinstance(parent, ast.For | ast.comprehension)
