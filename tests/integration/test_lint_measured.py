@@ -104,16 +104,16 @@ async def test_a_correct_rewrite_of_code_every_call_ran_is_kept(
     assert 'return f"Version({self.major!r}' in written
 
 
-# The calls cannot reach the second `if`: `_cache` is filled only by another method, so
-# every instance the check builds has it empty. The rewrite is right, and still refused:
-# nothing ran the lines it replaces.
+# The calls cannot reach the second `if`: `_cache` is filled only by a private method, and
+# the check fills an instance only through public ones, so every instance it builds has it
+# empty. The rewrite is right, and still refused: nothing ran the lines it replaces.
 CACHED = """\
 class Names:
     def __init__(self, prefix: str):
         self.prefix = prefix
         self._cache = {}
 
-    def remember(self, key, value):
+    def _remember(self, key, value):
         self._cache[key] = value
 
     def show(self, key):
