@@ -231,13 +231,13 @@ CORPUS: tuple[ReviewProject, ...] = (
     ),
     ReviewProject(
         Project(
-            "schema",
-            "0.7.8",
-            "e86cc08edd6fe6e2522648f4e47e3a31920a76e82cce8937535422e310862ab5",
+            "munch",
+            "4.0.0",
+            "542cb151461263216a4e37c3fd9afc425feeaf38aaa3025cd2a981fadb422235",
             (),
             part="heldout",
         ),
-        "schema",
+        "munch",
     ),
 )
 
