@@ -64,7 +64,7 @@ from remora.code.testgen.shadowed_builtins import optional_import_reason, same_a
 from remora.code.testgen.stored_arguments import STORED_REASON, stores_arguments_only
 from remora.code.testgen.test_names import behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
-from remora.code.testgen.unread_arguments import UNREAD_REASON, settle_unread
+from remora.code.testgen.unread_arguments import settle_unread
 from remora.code.testgen.written_tests import observed_piece
 from remora.code.values import (
     CallTarget,
@@ -262,11 +262,7 @@ async def search_tests(
     room = max(0, max_tests - len(chosen))
     chosen += [n for n in rows if n not in chosen and not n.startswith("m")][:room]
     # power(a=10**6, b="sample b") pins a's check alone: b made up and never read.
-    settled = await settle_unread(context, target, candidates, rows, chosen)
-    chosen = settled.chosen
-    rows.update(settled.rows)
-    if settled.dropped:
-        setups[UNREAD_REASON] = settled.dropped
+    rows.update(await settle_unread(context, target, candidates, rows, chosen))
     for name in chosen:
         row = with_fixed_words(rows[name], text, context.bound_node().file_path)
         holds = _claim_holds(context, row, claims.get(candidates[name].why))

@@ -19,7 +19,9 @@ the argument plays no part on this path:
   code's use of it, or the project's own), each where the call so made gives the same
   outcome too, in the same run (else the stand-in missed a read no operation shows,
   ``b is None``, and the argument stays);
-- where there is neither, no test is made of the call, and ``dropped`` says why.
+- where there is neither, the call stays as it is: blind reviewers marked such a test "edit"
+  (worth pinning, the value to be changed), not "reject", and dropping it lost real tests
+  (half the branches of a module the search had covered whole).
 
 An argument the search did not make up (the project's own value, a boundary) stays,
 read or not; so does a made-up one the call reads.
@@ -28,7 +30,6 @@ read or not; so does a made-up one the call reads.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from remora import python_ast
@@ -45,23 +46,9 @@ from remora.code.values import (
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.derived_sets import made_up
 
-__all__ = ["UNREAD_REASON", "Settled", "made_up_arguments", "same_outcome", "settle_unread"]
-
-UNREAD_REASON = (
-    "an argument the search made up plays no part in what the call does (a stand-in for "
-    "it changed nothing), and neither a default nor a value of the project's replaces it"
-)
+__all__ = ["made_up_arguments", "same_outcome", "settle_unread"]
 _STAND_IN = {"__unread__": True}
 _SIMPLE = (bool, int, float, str)
-
-
-@dataclass
-class Settled:
-    """The calls left (in order), the rows whose arguments changed, the calls dropped."""
-
-    chosen: list[str]
-    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
-    dropped: int = 0
 
 
 def made_up_arguments(
@@ -141,12 +128,12 @@ async def settle_unread(
     candidates: dict[str, Candidate],
     rows: dict[str, dict[str, Any]],
     chosen: list[str],
-) -> Settled:
-    """The chosen calls with each made-up argument they never read replaced (or left
-    out), and those where nothing replaces it dropped: one probe run for them all."""
+) -> dict[str, dict[str, Any]]:
+    """The rows of the chosen calls with each made-up argument they never read replaced
+    (or left out) where something replaces it: one probe run for them all."""
     misfit = _misfit(context, target)
     sets: list[dict[str, Any]] = []
-    asked: dict[str, list[tuple[str, dict[str, Any] | None]]] = {}
+    asked: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for name in chosen:
         args = rows[name].get("args") or {}
         owner = candidates[name].owner_args
@@ -154,13 +141,14 @@ async def settle_unread(
         # The candidate's own arguments carry the marks; the row's are what was passed.
         for param in made_up_arguments(target, candidates[name].args, misfit):
             replacement = _replacement(target, param, name, candidates)
+            if replacement is None:
+                continue  # nothing better to pass: the call stays, its behaviour pinned
             asked.setdefault(name, []).append((param, replacement))
             sets.append({"name": f"{name}/{param}/unread", "args": {**args, param: _STAND_IN}})
-            sets[-1].update(extra)
-            if replacement is not None:
-                sets.append({"name": f"{name}/{param}/as", "args": _with(args, param, replacement)})
-                sets[-1].update(extra)
-    settled = Settled(list(chosen))
+            sets.append({"name": f"{name}/{param}/as", "args": _with(args, param, replacement)})
+            for added in sets[-2:]:
+                added.update(extra)
+    settled: dict[str, dict[str, Any]] = {}
     if not sets:
         return settled
     text = context.node_file_text()
@@ -172,14 +160,9 @@ async def settle_unread(
         for param, replacement in params:
             if not same_outcome(by_name[f"{name}/{param}/unread"], row):
                 continue  # the call reads it (or the probe could not tell): it stays
-            if replacement is None:
-                settled.chosen.remove(name)
-                settled.dropped += 1
-                break
             if same_outcome(by_name[f"{name}/{param}/as"], row):
                 args = _with(args, param, replacement)
             # else its identity counts (``b is None`` with b=None its default): it stays
-        else:
-            if args != row.get("args"):
-                settled.rows[name] = {**row, "args": args}
+        if args != row.get("args"):
+            settled[name] = {**row, "args": args}
     return settled
