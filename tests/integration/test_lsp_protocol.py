@@ -23,8 +23,8 @@ from lsp_support import (
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pytest_lsp import ClientServerConfig, LanguageClient
+from queued_change import queue_change
 
-from remora.discovery import make_node_id
 from remora.results import ResultsDB
 from remora.workspace import WorkspaceStore
 
@@ -472,23 +472,8 @@ async def test_accept_in_the_buffer_removes_the_import_the_change_made_unused(
     root = tmp_path / "typed"
     old = "from typing import Optional\n\n\ndef f(x: Optional[int]) -> int:\n    return x or 0\n"
     new = old.replace("Optional[int]", "int | None")
-    (root / "pkg").mkdir(parents=True)
+    change_id = queue_change(root, "pkg/typed.py", old, new, "f")
     (root / "pyproject.toml").write_text('[project]\nname = "typed"\nversion = "0.1"\n')
-    (root / "pkg" / "typed.py").write_text(old)
-    node_id = make_node_id("pkg/typed.py", "f", "function")
-    with WorkspaceStore(root).create("lint", node_id) as ws:
-        ws.read("pkg/typed.py")
-        ws.write("pkg/typed.py", new.encode())
-        change_id = ws.id
-    with ResultsDB(root) as db:
-        run_id = db.start_run("analyze", {})
-        db.record_result(
-            run_id,
-            {"node_id": node_id, "full_name": "f", "file_path": "pkg/typed.py"},
-            "lint",
-            {"status": "success", "workspace_id": change_id, "changed_files": ["pkg/typed.py"]},
-        )
-        db.finish_run(run_id)
     await editor.start(root)
     uri = editor.open(root / "pkg" / "typed.py")
     await editor.wait_for(uri, lambda d: len(_remora(d)) == 1)

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from queued_change import queue_change
 
 from remora.code.lint.accepted_files import tidy_accepted
-from remora.discovery import make_node_id
 from remora.lsp.editing import EditCapabilities, EditPlan, plan_accept
 from remora.lsp.queue import PendingChange, ReviewQueue
 from remora.lsp.textmap import lines_of
@@ -24,25 +24,11 @@ OLD = (
     "def g() -> int:\n    return 1\n"
 )
 NEW = OLD.replace("Optional[int]", "int | None")
-F_ID = make_node_id("m.py", "f", "function")
 
 
 def _change(root: Path) -> PendingChange:
     """A lint change of f() (Optional[int] -> int | None), queued as a run queues it."""
-    root.mkdir()
-    (root / "m.py").write_text(OLD)
-    with WorkspaceStore(root).create("lint", F_ID) as ws:
-        ws.read("m.py")
-        ws.write("m.py", NEW.encode())
-        workspace_id = ws.id
-    with ResultsDB(root) as db:
-        run_id = db.start_run("analyze", {})
-        db.record_result(
-            run_id,
-            {"node_id": F_ID, "full_name": "f", "file_path": "m.py"},
-            "lint",
-            {"status": "success", "workspace_id": workspace_id, "changed_files": ["m.py"]},
-        )
+    workspace_id = queue_change(root, "m.py", OLD, NEW, "f")
     queue = ReviewQueue(root)
     queue.refresh()
     change = queue.get(workspace_id)

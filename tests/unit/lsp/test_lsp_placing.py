@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
+from queued_change import queue_change
 
-from remora.discovery import make_node_id
 from remora.lsp.editing import AcceptConflict, EditCapabilities, plan_accept
 from remora.lsp.placing import place_hunks
 from remora.lsp.queue import ReviewQueue
@@ -18,26 +18,10 @@ from remora.workspace import WorkspaceStore
 
 OLD = "import os\n\n\ndef f(x):\n    y = x\n    return y\n\n\ndef g():\n    return 1\n"
 NEW = OLD.replace("    return y\n", "    return y + 1\n")
-F_ID = make_node_id("m.py", "f", "function")
 
 
 def _project(root: Path) -> str:
-    root.mkdir()
-    (root / "m.py").write_text(OLD)
-    store = WorkspaceStore(root)
-    with store.create("lint", F_ID) as ws:
-        ws.read("m.py")
-        ws.write("m.py", NEW.encode())
-        workspace_id = ws.id
-    with ResultsDB(root) as db:
-        run_id = db.start_run("analyze", {})
-        db.record_result(
-            run_id,
-            {"node_id": F_ID, "full_name": "f", "file_path": "m.py"},
-            "lint",
-            {"status": "success", "workspace_id": workspace_id, "changed_files": ["m.py"]},
-        )
-    return workspace_id
+    return queue_change(root, "m.py", OLD, NEW, "f")
 
 
 def test_line_map_shifts_kept_lines_and_refuses_edited_ones() -> None:
