@@ -122,6 +122,18 @@ async def bench(root: Path) -> AsyncIterator[Bench]:
         yield Bench(root, runtime, config)
 
 
+async def search_tests_on(
+    tmp_path: Path, files: dict[str, str], rel: str, full_name: str, test_file: str
+) -> tuple[dict[str, Any], bytes | None]:
+    """The test agent's host search on one node of a new project of ``files``: its result,
+    and the test file it wrote (None when it wrote none)."""
+    root = write_project(tmp_path, files)
+    node = find_node(root, rel, full_name)
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        return found, b.workspace("test", node).read(test_file)
+
+
 def bundled_runner(
     runtime: SandboxRuntime,
     workspace: Workspace,

@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from bundled_agents_support import bench, find_node, write_project
+from bundled_agents_support import search_tests_on
 
 pytestmark = pytest.mark.integration
 
@@ -24,11 +24,10 @@ class Sealed(dict):
 
 
 async def test_an_override_of_dict_pop_is_called_by_position(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"sealed.py": SEALED})
-    node = find_node(root, "sealed.py", "Sealed.pop")
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        written = (b.workspace("test", node).read("tests/test_sealed.py") or b"").decode()
+    found, data = await search_tests_on(
+        tmp_path, {"sealed.py": SEALED}, "sealed.py", "Sealed.pop", "tests/test_sealed.py"
+    )
+    written = (data or b"").decode()
     assert found["kept"], found
     calls = [
         n

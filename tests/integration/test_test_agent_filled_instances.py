@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bundled_agents_support import bench, find_node, write_project
+from bundled_agents_support import search_tests_on
 
 pytestmark = pytest.mark.integration
 
@@ -55,11 +55,10 @@ class Box:
 
 
 async def test_a_bounded_cache_is_tested_filled_and_at_capacity(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"recent.py": CACHE})
-    node = find_node(root, "recent.py", "Recent.put")
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        written = (b.workspace("test", node).read("tests/test_recent.py") or b"").decode()
+    found, data = await search_tests_on(
+        tmp_path, {"recent.py": CACHE}, "recent.py", "Recent.put", "tests/test_recent.py"
+    )
+    written = (data or b"").decode()
     assert found["kept"], found
     # The instance is filled through its own method before the call under test.
     assert written.count(".put(") > len(found["kept"]), written
@@ -69,11 +68,10 @@ async def test_a_bounded_cache_is_tested_filled_and_at_capacity(tmp_path: Path) 
 
 
 async def test_a_store_is_tested_through_its_reader(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"box.py": STORE})
-    node = find_node(root, "box.py", "Box.save")
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        written = (b.workspace("test", node).read("tests/test_box.py") or b"").decode()
+    found, data = await search_tests_on(
+        tmp_path, {"box.py": STORE}, "box.py", "Box.save", "tests/test_box.py"
+    )
+    written = (data or b"").decode()
     assert found["kept"], found
     assert "box.load() ==" in written, written
     assert "def test_save_changes_what_load_returns" in written, written

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bundled_agents_support import bench, find_node, write_project
+from bundled_agents_support import search_tests_on
 
 pytestmark = pytest.mark.integration
 
@@ -47,11 +47,10 @@ small = Field("size").one_of(["s", "m"])
 
 
 async def test_a_returned_predicate_is_called_with_a_match_and_a_non_match(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"fields.py": SOURCE, "README.md": README})
-    node = find_node(root, "fields.py", "Field.one_of")
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        written = b.workspace("test", node).read("tests/test_fields.py")
+    files = {"fields.py": SOURCE, "README.md": README}
+    found, written = await search_tests_on(
+        tmp_path, files, "fields.py", "Field.one_of", "tests/test_fields.py"
+    )
     assert found["kept"], found
     assert written is not None
     text = written.decode()
@@ -60,11 +59,9 @@ async def test_a_returned_predicate_is_called_with_a_match_and_a_non_match(tmp_p
 
 
 async def test_a_returned_transform_is_called_and_its_change_asserted(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"fields.py": SOURCE})
-    node = find_node(root, "fields.py", "bump")
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        written = b.workspace("test", node).read("tests/test_fields.py")
+    found, written = await search_tests_on(
+        tmp_path, {"fields.py": SOURCE}, "fields.py", "bump", "tests/test_fields.py"
+    )
     assert found["kept"], found
     assert written is not None
     text = written.decode()

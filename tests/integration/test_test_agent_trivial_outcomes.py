@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bundled_agents_support import bench, find_node, write_project
+from bundled_agents_support import search_tests_on
 
 pytestmark = pytest.mark.integration
 
@@ -42,20 +42,17 @@ class Tally:
     [("Tally.total", "empty value of its type"), ("Tally.label", "assignment restated")],
 )
 async def test_a_trivial_outcome_gives_no_test(tmp_path: Path, node_name: str, reason: str) -> None:
-    root = write_project(tmp_path, {"tally.py": TALLY})
-    node = find_node(root, "tally.py", node_name)
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        written = b.workspace("test", node).read("tests/test_tally.py")
+    found, written = await search_tests_on(
+        tmp_path, {"tally.py": TALLY}, "tally.py", node_name, "tests/test_tally.py"
+    )
     assert found["kept"] == [] and written is None, found
     assert any(reason in d for d in found["dropped"]), found
 
 
 async def test_a_stored_argument_the_node_checked_keeps_its_test(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"tally.py": TALLY})
-    node = find_node(root, "tally.py", "Tally.rename")
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        written = (b.workspace("test", node).read("tests/test_tally.py") or b"").decode()
+    found, data = await search_tests_on(
+        tmp_path, {"tally.py": TALLY}, "tally.py", "Tally.rename", "tests/test_tally.py"
+    )
+    written = (data or b"").decode()
     assert found["kept"], found
     assert ".name ==" in written, written

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bundled_agents_support import bench, find_node, write_project
+from bundled_agents_support import search_tests_on
 
 pytestmark = pytest.mark.integration
 
@@ -44,12 +44,10 @@ def power(base, exponent):
 
 
 async def _search(tmp_path: Path, name: str) -> tuple[dict[str, object], str]:
-    root = write_project(tmp_path, {"stock.py": STOCK})
-    node = find_node(root, "stock.py", name)
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        written = (b.workspace("test", node).read("tests/test_stock.py") or b"").decode()
-    return found, written
+    found, data = await search_tests_on(
+        tmp_path, {"stock.py": STOCK}, "stock.py", name, "tests/test_stock.py"
+    )
+    return found, (data or b"").decode()
 
 
 @pytest.mark.parametrize(
