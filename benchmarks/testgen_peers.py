@@ -1,9 +1,9 @@
 """Tests side by side: Remora's test agent, Pynguin and Hypothesis' ghostwriter on the same modules.
 
-For each held-out module (benchmarks/testgen_lib/corpus.py: the competence
-corpus' small modules and three more pinned PyPI projects, fetched into
-``~/.cache/remora``, the projects' own tests removed) and each tool, with the
-same per-module time budget:
+For each module (benchmarks/testgen_lib/corpus.py: the competence corpus'
+small modules and more pinned PyPI projects, a development part and a held-out
+part, fetched into ``~/.cache/remora``, the projects' own tests removed) and
+each tool, with the same per-module time budget:
 
 - remora: ``remora analyze MODULE -o test`` on a copy (the embedded default
   model; ``--provider/--model/--base-url/--model-path`` are passed through);

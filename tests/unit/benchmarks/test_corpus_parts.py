@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 import competence
 import testgen_peers
 from competence_lib.corpus import CORPUS, PARTS
+from review_lib.corpus import CORPUS as REVIEW_CORPUS
 from testgen_lib.corpus import MODULES, check_corpus
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -47,6 +48,14 @@ def test_held_out_modules_are_neither_dev_projects_nor_shared_with_them() -> Non
     dev = {m.project for m in MODULES if m.part == "dev"}
     held_out = {m.project for m in MODULES if m.part == "heldout"}
     assert not dev & held_out
+
+
+def test_a_held_out_project_is_in_no_other_benchmark() -> None:
+    # Developing against it through the review benchmark would tune on what is measured.
+    held_out = {p.name for p in CORPUS if p.part == "heldout"}
+    held_out |= {m.project for m in MODULES if m.part == "heldout"}
+    assert not held_out & {p.name for p in REVIEW_CORPUS}
+    assert not {p.name for p in REVIEW_CORPUS if p.part == "heldout"} & {m.project for m in MODULES}
 
 
 @pytest.mark.parametrize("part", [*PARTS, "all"])
