@@ -15,7 +15,8 @@ state a test can read) is no candidate, nor one that raised what the node's own
 code does not (:mod:`remora.code.probes.own_raises`: an empty registry's ``KeyError`` is
 the set-up failing), nor one whose value the builtin the node shadows returns too, and a
 node defined under ``try/except ImportError`` gets none
-(:mod:`remora.code.testgen.shadowed_builtins`). The kept tests are named for the
+(:mod:`remora.code.testgen.shadowed_builtins`), nor one whose body returns its arguments
+as given (:mod:`remora.code.testgen.pass_through`). The kept tests are named for the
 behaviour they check (:mod:`remora.code.testgen.test_names`), written and run by pytest
 (a second process, so each kept test has run twice), measured once more under
 coverage and run against the node's mutants (:mod:`remora.code.testgen.kept_tests`): a
@@ -60,6 +61,7 @@ from remora.code.testgen.model_cases import model_candidates
 from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
 from remora.code.testgen.observed_asserts import is_procedure, pins_something
 from remora.code.testgen.outcome_words import assigned_attributes
+from remora.code.testgen.pass_through import pass_through_reason
 from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
 from remora.code.testgen.stored_arguments import STORED_REASON, stores_arguments_only
 from remora.code.testgen.test_names import behaviour_name, node_words
@@ -171,12 +173,14 @@ async def search_tests(
         why = f"a private helper: its tests go through {caller}, the public code that calls it"
         return {"kept": [], "dropped": [], "missed": "", "reason": why, "model_may_add": False}
     optional = optional_import_reason(context.node_file_text(), context.bound_node().start_line)
-    if target["reason"] or optional:
+    # ``def field(name): return {"type": "field", "value": name}``: a test restates it.
+    restated = pass_through_reason(context, target, node_function(context))
+    if target["reason"] or optional or restated:
         return {
             "kept": [],
             "dropped": [],
             "missed": "",
-            "reason": target["reason"] or str(optional),
+            "reason": target["reason"] or str(optional or restated),
         }
     remembered = remembered_search(context)
     if remembered is not None:

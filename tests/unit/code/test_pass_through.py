@@ -1,0 +1,253 @@
+"""A node whose one ``return`` hands its arguments on as they are gets no test: its test
+could only restate the body."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from remora import python_ast
+from remora.code.testgen.pass_through import own_code, passes_through
+from remora.code.values.private_helpers import qualified_functions
+
+# An invented tree builder, its reader and a few computing neighbours. ``shapes`` stands
+# for a module of the same project (``from shapes import nodes``); ``math`` is a library.
+MODULE = '''\
+import math
+
+from shapes import nodes
+
+DEFAULTS = {"depth": 1}
+
+
+def leaf(label):
+    return {"kind": "leaf", "parts": [], "label": label}
+
+
+def blank():
+    """An empty node."""
+    return {"kind": "blank", "parts": []}
+
+
+def pair(left, right):
+    return {"kind": "pair", "parts": [left, right]}
+
+
+def span(bounds):
+    return {"kind": "span", "parts": [bounds[0], bounds[-1]]}
+
+
+def keep_class(cls):
+    return cls
+
+
+def merged(base, *more, **extra):
+    return {**base, "more": [*more], **extra}
+
+
+def wrapped(label):
+    return nodes.label(label)
+
+
+def handed(fn, value):
+    return fn(value)
+
+
+def tagged(label):
+    return Tag(label, kind="plain")
+
+
+def doubled(x):
+    return x * 2
+
+
+def non_empty(x):
+    return len(x) > 0
+
+
+def size(arg):
+    return len(arg)
+
+
+def rounded_up(x):
+    return math.ceil(x)
+
+
+def greeting(name):
+    return f"hello {name}"
+
+
+def first_word(text):
+    return text.split()[0]
+
+
+def shouted(label):
+    return leaf(label.upper())
+
+
+def parsed(text):
+    return Reader().read(text)
+
+
+def total(xs):
+    return _summed(xs)
+
+
+def _summed(xs):
+    return sum(xs)
+
+
+def labels(items):
+    return [leaf(i) for i in items]
+
+
+def maybe(x):
+    return x if x else None
+
+
+def both(a, b):
+    return (leaf(a), leaf(b))
+
+
+def settings():
+    return DEFAULTS
+
+
+def tail(items, start):
+    return items[start]
+
+
+def counted(label):
+    print(label)
+    return label
+
+
+class Tag:
+    def __init__(self, label, kind):
+        self.label = label
+        self.kind = kind
+
+
+class Reader:
+    def __init__(self, text=""):
+        self.parts = text.split("/")
+        self._items = {}
+        self._data = {}
+
+    def read(self, text):
+        return text.strip()
+
+    def visit_same(self, node, value):
+        return value
+
+    def token_label(self, token):
+        return nodes.label(token["value"])
+
+    def token_blank(self, token):
+        return blank()
+
+    def child(self, node, value):
+        return self.visit_same(node["children"][0], value)
+
+    def __enter__(self):
+        return self
+
+    @classmethod
+    def built(cls, text):
+        return cls(text)
+
+    def lookup(self, key):
+        return self._items[key]
+
+    def get_parts(self):
+        return self.parts
+
+    def stored(self, key):
+        return self._data.get(key)
+
+    def checked(self, value):
+        return self._check(value)
+
+    def _check(self, value):
+        return value
+
+    def delegated(self, value):
+        return self.parts.index(value)
+'''
+
+TREE = python_ast.parse(MODULE)
+FUNCTIONS = qualified_functions(TREE)
+METHODS_TAKING = {"Reader.built": "cls"}
+
+
+def _passes(qualname: str) -> bool:
+    function = FUNCTIONS[qualname]
+    owner = METHODS_TAKING.get(qualname, "self") if "." in qualname else None
+    return passes_through(function, own_code(TREE, {"nodes"}, owner))
+
+
+@pytest.mark.parametrize(
+    "qualname",
+    [
+        "leaf",  # a display of constants and the parameter
+        "blank",  # constants alone, beside a docstring
+        "pair",
+        "span",  # constant-subscript reads of a parameter, a signed index too
+        "keep_class",  # a decorator handing its class back
+        "merged",  # unpacked into a display
+        "wrapped",  # handed to a function of a project module
+        "handed",  # to the callable it was given
+        "tagged",  # to a class of its module, with a constant keyword
+        "Reader.visit_same",
+        "Reader.token_label",  # a read of its argument handed to the project's builder
+        "Reader.token_blank",  # a function of its module called with nothing
+        "Reader.child",  # a method of the module called on self
+        "Reader.__enter__",
+        "Reader.built",
+    ],
+)
+def test_a_body_returning_its_arguments_as_given_passes_through(qualname: str) -> None:
+    assert _passes(qualname)
+
+
+@pytest.mark.parametrize(
+    "qualname",
+    [
+        "doubled",  # an operator
+        "non_empty",  # a comparison
+        "size",  # a builtin computes: the node's point is that computation
+        "rounded_up",  # and a library
+        "greeting",  # an f-string formats
+        "first_word",  # a call on the argument, then a subscript of its result
+        "shouted",  # a computed argument
+        "parsed",  # a call on something computed
+        "total",  # a private helper is tested through this node
+        "labels",  # a comprehension
+        "maybe",  # a condition
+        "both",  # two calls
+        "settings",  # module state, not an argument
+        "tail",  # a subscript whose key the call gives
+        "counted",  # more than the return
+        "Reader.lookup",
+        "Reader.get_parts",  # the instance's state, which its constructor computed
+        "Reader.stored",  # a method of a held dict, not of the module
+        "Reader.checked",  # a private method: tested through this one
+        "Reader.delegated",
+    ],
+)
+def test_a_body_that_computes_keeps_its_tests(qualname: str) -> None:
+    assert not _passes(qualname)
+
+
+def test_a_name_the_module_imports_from_a_library_is_not_the_projects_own() -> None:
+    # ``nodes`` unknown as a project module: its call is some library's computation.
+    function = FUNCTIONS["wrapped"]
+    assert not passes_through(function, own_code(TREE, set(), None))
+
+
+def test_an_async_body_is_read_alike() -> None:
+    tree = python_ast.parse("async def same(value):\n    return value\n")
+    function = tree.body[0]
+    assert isinstance(function, ast.AsyncFunctionDef)
+    assert passes_through(function, own_code(tree, set(), None))
