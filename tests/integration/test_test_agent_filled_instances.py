@@ -6,7 +6,9 @@ and evicts the oldest past its capacity; only an instance already holding entrie
 those branches, so the search fills one through ``put`` itself and builds it with a small
 capacity. An invented store's ``save`` only assigns its state; its test writes then reads
 (``box.load()``), as a maintainer checks a store, instead of restating the assignment
-(issue 56). The sandbox, the probe and pytest are real; no model.
+(issue 56). A lower-case mapping class whose only adder is ``__setitem__`` is filled
+item by item, its instance named apart from its class. The sandbox, the probe and pytest
+are real; no model.
 """
 
 from __future__ import annotations
@@ -52,6 +54,38 @@ class Box:
     def save(self, data):
         self.content = data
 """
+
+
+RANKED = """\
+class ranked:
+    def __init__(self):
+        self.order = []
+        self.store = {}
+
+    def __setitem__(self, key, value):
+        if key not in self.store:
+            self.order.append(key)
+        self.store[key] = value
+
+    def lowest(self):
+        key = min(self.order, key=self.store.__getitem__)
+        return key, self.store[key]
+"""
+
+
+async def test_a_lower_case_mapping_is_filled_by_item_and_named_apart_from_its_class(
+    tmp_path: Path,
+) -> None:
+    # Empty, `lowest` raises on `min(())`: only `obj[key] = value` gives it a case; and
+    # `ranked = ranked()` would make the class a local of the test, unbound when called.
+    found, data = await search_tests_on(
+        tmp_path, {"ranked.py": RANKED}, "ranked.py", "ranked.lowest", "tests/test_ranked.py"
+    )
+    written = (data or b"").decode()
+    assert found["kept"], found
+    assert "ranked_obj = ranked()" in written, written
+    assert 'ranked_obj["beta"] = "other value"' in written, written
+    assert "__setitem__" not in written, written
 
 
 async def test_a_bounded_cache_is_tested_filled_and_at_capacity(tmp_path: Path) -> None:

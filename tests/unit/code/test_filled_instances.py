@@ -123,3 +123,101 @@ def test_a_method_looking_nothing_up_is_given_two_entries_in_order() -> None:
         ("put", ["beta", "other value"]),
         ("put", ["alpha", "sample value"]),
     ]
+
+
+HEAP = """\
+class Base:
+    def __init__(self):
+        self.order = []
+        self.store = {}
+
+    def __setitem__(self, key, value):
+        self.store[key] = value
+        self._place(key)
+
+    def _place(self, key):
+        self.order.append(key)
+
+    def __getitem__(self, key):
+        return self.store[key]
+
+
+class Ranked(Base):
+    def lowest(self):
+        key = min(self.order, key=self.store.__getitem__)
+        return key, self.store[key]
+
+    def clear(self):
+        del self.order[:]
+        self.store.clear()
+
+
+class Plain:
+    def __init__(self):
+        self.store = {}
+
+    def __setitem__(self, key, value, stamp=None):
+        self.store[key] = value
+
+    def read(self, key):
+        return self.store[key]
+"""
+
+
+def _heap_owners(name: str, method_args: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    tree = ast.parse(HEAP)
+    method = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name)
+    siblings = class_methods(HEAP, method, inherited=True)
+    found = filled_owners(method, siblings, {}, {}, method_args, lambda _name: None)
+    return {words: owner for owner, words in found}
+
+
+def test_a_mapping_whose_only_adder_is_setitem_is_filled_through_it() -> None:
+    # `read` looks its key up: the same key set first, then another key alone; the
+    # setter's defaulted `stamp` is left to its default.
+    owners = _heap_owners("read", {"key": "alpha"})
+    assert _calls(owners["key_is_already_stored"]) == [("__setitem__", ["alpha", "other value"])]
+    assert _calls(owners["holding_another_key"]) == [("__setitem__", ["beta", "other value"])]
+
+
+def test_a_setitem_a_project_base_defines_fills_the_subclass() -> None:
+    # Ranked defines no adder; Base's __setitem__ changes `order` and `store` (through
+    # `_place`, also Base's), which `lowest` and `clear` read.
+    for name in ("lowest", "clear"):
+        owners = _heap_owners(name, {})
+        assert _calls(owners["holding_2_entries"]) == [
+            ("__setitem__", ["beta", "other value"]),
+            ("__setitem__", ["alpha", "sample value"]),
+        ]
+    # Without the bases' methods, nothing fills it.
+    method = next(
+        n for n in ast.walk(ast.parse(HEAP)) if isinstance(n, ast.FunctionDef) and n.name == "clear"
+    )
+    assert "__setitem__" not in class_methods(HEAP, method)
+    assert set(class_methods(HEAP, method, inherited=True)) == {
+        "__init__",
+        "__setitem__",
+        "_place",
+        "__getitem__",
+        "lowest",
+        "clear",
+    }
+
+
+def test_an_item_set_is_written_as_the_assignment_its_users_write() -> None:
+    target: CallTarget = {
+        "module": "ranked",
+        "qualname": "Ranked.lowest",
+        "name": "lowest",
+        "kind": "method",
+        "owner": "Ranked",
+        "method_kind": "instance",
+        "is_async": False,
+        "is_generator": False,
+        "parameters": [],
+        "owner_parameters": [],
+        "reason": "",
+    }
+    steps = [{"method": "__setitem__", "args": ["beta", 2], "keywords": {}}]
+    _call, lines = CallRender(target, {"Ranked"}).call({}, {CALLS_KEY: steps})
+    assert lines == ["ranked = Ranked()", "ranked['beta'] = 2"]

@@ -160,6 +160,20 @@ def test_an_instance_named_as_a_builtin_gets_another_name() -> None:
     assert render.call({"n": 1}, {})[1] == ["dict_obj = Dict()"]
 
 
+def test_an_instance_of_a_lower_case_class_does_not_shadow_the_class() -> None:
+    # `heapdict = heapdict()` makes `heapdict` local to the whole test: UnboundLocalError.
+    owner = {**METHOD, "owner": "heapdict", "qualname": "heapdict.limit"}
+    render = CallRender(owner, {"heapdict"})
+    assert render.call({"n": 1}, {})[1] == ["heapdict_obj = heapdict()"]
+    # Nor a name the module binds that the test may import, nor the test's own locals:
+    # the next free name.
+    taken = {**METHOD, "owner": "Result", "qualname": "Result.limit"}
+    render = CallRender(taken, {"Result", "result_obj"})
+    assert render.call({"n": 1}, {})[1] == ["result_obj_2 = Result()"]
+    cache = {**METHOD, "owner": "Cache", "qualname": "Cache.limit"}
+    assert CallRender(cache, {"Cache", "cache"}).call({}, {})[1] == ["cache_obj = Cache()"]
+
+
 def _contents(**more: Any) -> dict[str, Any]:
     """A mapping instance's changed items as the probe reports them (own_contents.py)."""
     whole = _seen("{'table': 't', 'size': 10}", type="dict", type_module="builtins")

@@ -21,12 +21,21 @@ from keyword import iskeyword
 from typing import Any
 
 from remora.code.values.call_target import CallTarget
-from remora.code.values.filled_instances import CALLS_KEY, constructor_arguments
+from remora.code.values.filled_instances import (
+    CALLS_KEY,
+    constructor_arguments,
+    is_item_assignment,
+)
+from remora.code.values.free_names import free_name
 
 __all__ = ["SET_MARKER", "CallRender", "snake_name"]
 
 # A set has no JSON form: the probe builds ``{"__set__": [items]}`` as one.
 SET_MARKER = "__set__"
+# The names a generated test binds itself (``result = ...``, ``pytest.raises(...) as
+# excinfo``) and the modules it may import whatever the node's module holds.
+_TEST_LOCALS = frozenset({"result", "excinfo"})
+_TEST_MODULES = frozenset({"pytest", "asyncio", "itertools"})
 
 
 def snake_name(name: str) -> str:
@@ -137,11 +146,7 @@ class CallRender:
             self.imports.add(target["owner"].split(".")[0])
         if target["method_kind"] in ("staticmethod", "classmethod"):
             return f"{target['owner']}.{target['name']}", []
-        variable = snake_name(target["owner"].split(".")[-1])
-        # Not the method's name, a keyword, nor a builtin's: `dict = Dict()` hides the
-        # `dict` an assert may name (`type(result) is dict`).
-        shadows = variable == target["name"] or iskeyword(variable) or hasattr(builtins, variable)
-        variable = f"{variable}_obj" if shadows else variable
+        variable = self._instance_name(snake_name(target["owner"].split(".")[-1]))
         constructed = {"__class__": target["owner"], "args": constructor_arguments(owner_args)}
         build = f"{variable} = {self.value(built or constructed)}"
         self.instance = variable
@@ -149,8 +154,26 @@ class CallRender:
         fills = [self.filled(variable, step) for step in owner_args.get(CALLS_KEY) or []]
         return f"{variable}.{target['name']}", [build, *fills]
 
+    def _instance_name(self, name: str) -> str:
+        """The instance's variable: ``name`` where nothing else of the test is called so,
+        else the first free ``name_obj``. A local named as a global the test reads makes
+        that global unbound in the whole test: ``store = store()`` raises
+        UnboundLocalError, ``dict = Dict()`` hides the ``dict`` of ``type(result) is
+        dict``. Taken: the method's name, the test's own locals, every name the node's
+        module binds (what the test may import from it), the modules a test imports, the
+        builtins and the keywords."""
+        taken = {self.target["name"], *_TEST_LOCALS, *self.module_names, *self.imports}
+        taken |= {*self.modules, *_TEST_MODULES}
+        if name not in taken and not iskeyword(name) and not hasattr(builtins, name):
+            return name
+        return free_name(f"{name}_obj", taken)
+
     def filled(self, variable: str, step: dict[str, Any]) -> str:
-        """One call that gives the instance content before the method's own."""
+        """One call that gives the instance content before the method's own; an item set
+        through ``__setitem__`` as the project writes it: ``variable[key] = value``."""
+        if is_item_assignment(step):
+            key, value = (self.value(a) for a in step["args"])
+            return f"{variable}[{key}] = {value}"
         given = [self.value(a) for a in step.get("args") or []]
         given += [f"{k}={self.value(v)}" for k, v in (step.get("keywords") or {}).items()]
         return f"{variable}.{step['method']}({', '.join(given)})"

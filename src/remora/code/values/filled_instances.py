@@ -7,7 +7,9 @@ gives. The project fills its instances through their public methods, never by ha
 :func:`filled_owners` builds owners the way :mod:`.instance_search` does (the constructor
 arguments the search already has), then gives them content with an *adder*: the method
 under test itself where it changes its instance's state, else a public sibling that
-changes what the method reads, called with values of the kinds the search already has:
+changes what the method reads (inherited ones too, :func:`.method_state.class_methods`), or
+the class's ``__setitem__``, a mapping's only adder, set as its users set an item
+(``obj[key] = value``), called with values of the kinds the search already has:
 
 - ``KEY_is_already_stored``: the adder called once with the call's own value for each
   parameter the method looks up (``key in self.cache``, ``self.cache.get(key)``) and the
@@ -42,13 +44,21 @@ from remora.code.values.method_state import (
 )
 from remora.code.values.parameters import Parameter
 
-__all__ = ["CALLS_KEY", "constructor_arguments", "filled_owners", "is_filled"]
+__all__ = [
+    "CALLS_KEY",
+    "ITEM_SETTER",
+    "constructor_arguments",
+    "filled_owners",
+    "is_filled",
+    "is_item_assignment",
+]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # (the owner's constructor arguments and calls, words for the test name)
 FilledOwner = tuple[dict[str, Any], str]
 
 CALLS_KEY = "__calls__"
+ITEM_SETTER = "__setitem__"
 # The bound an instance is built with where the method compares its state with one: the
 # one other entry it is filled with reaches it, the call's own goes past it.
 SMALL_BOUND = 1
@@ -77,6 +87,22 @@ def _is_plain_method(function: Function) -> bool:
         and not decorated & named
         and first_parameter(function) is not None
     )
+
+
+def _is_item_setter(function: Function) -> bool:
+    """A ``__setitem__`` that needs a key and a value (more only with defaults:
+    ``cache_setitem=Cache.__setitem__``): the adder of a mapping class, called as its
+    users call it (``obj[key] = value``)."""
+    positional = [*function.args.posonlyargs, *function.args.args]
+    required = len(positional) - len(function.args.defaults)
+    keywords = all(d is not None for d in function.args.kw_defaults)
+    return function.name == ITEM_SETTER and required == 3 and keywords
+
+
+def is_item_assignment(step: Mapping[str, Any]) -> bool:
+    """Whether a filling call is an item set: ``__setitem__`` with its key and value."""
+    args = step.get("args") or []
+    return step.get("method") == ITEM_SETTER and len(args) == 2 and not step.get("keywords")
 
 
 def _parameters(function: Function) -> list[tuple[ast.arg, bool, bool]]:
@@ -109,11 +135,14 @@ def _self_reads(method: Function, siblings: Mapping[str, Function]) -> set[str]:
 
 
 def _adders(method: Function, siblings: Mapping[str, Function], read: set[str]) -> list[Function]:
-    """The public methods that change what ``method`` reads and take something to store:
-    the method itself first, then its siblings in the class's order."""
+    """The public methods (and a ``__setitem__``) that change what ``method`` reads and
+    take something to store: the method itself first, then its siblings in the class's
+    order."""
     found: list[Function] = []
     for candidate in [method, *(f for f in siblings.values() if f is not method)]:
-        if not _is_plain_method(candidate) or not _parameters(candidate):
+        if not (_is_plain_method(candidate) or _is_item_setter(candidate)):
+            continue
+        if not _parameters(candidate):
             continue
         if candidate.args.vararg or candidate.args.kwarg:
             continue

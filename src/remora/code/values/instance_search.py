@@ -12,8 +12,8 @@ Nothing here runs code; everything is read from the syntax tree with :mod:`ast`.
   sets are varied: state that only other methods set is left alone, never
   written by hand.
 * :func:`filled_candidates`: the same method on owners given content through the
-  class's own public methods before the call (:mod:`.filled_instances`): the
-  overwrite, the order, the eviction at a small bound.
+  class's own public methods (or its ``__setitem__``) before the call
+  (:mod:`.filled_instances`): the overwrite, the order, the eviction at a small bound.
 """
 
 from __future__ import annotations
@@ -252,6 +252,6 @@ def filled_candidates(
         return []
     parameters = [parameter_of(p) for p in target["owner_parameters"]]
     attributes = attribute_parameters(module_text, target["owner"], parameters)
-    siblings = class_methods(module_text, method)
+    siblings = class_methods(module_text, method, inherited=True)
     filled = filled_owners(method, siblings, attributes, owner_args, method_args, classes)
     return [Candidate(dict(method_args), words, owner) for owner, words in filled]

@@ -93,16 +93,40 @@ def read_as_parameters(method: Function, self_name: str, attributes: set[str]) -
     return as_function
 
 
-def class_methods(text: str, method: Function) -> dict[str, Function]:
+def class_methods(text: str, method: Function, *, inherited: bool = False) -> dict[str, Function]:
     """The methods of the class whose body defines ``method`` in ``text``, by name (the last
-    of an ``@overload``ed name: its implementation); empty for a module's function."""
-    for defined in ast_definitions(text):
-        if isinstance(defined, ast.ClassDef) and any(
+    of an ``@overload``ed name: its implementation); empty for a module's function.
+    ``inherited``: also those its instances take from the bases the module defines
+    (``class Store(Base)``), each name from the first class that has it, in the order
+    Python looks it up (depth first, the bases in order: enough without a diamond)."""
+    classes = [d for d in ast_definitions(text) if isinstance(d, ast.ClassDef)]
+    for defined in classes:
+        if any(
             isinstance(item, Function) and (item.name, item.lineno) == (method.name, method.lineno)
             for item in defined.body
         ):
-            return {item.name: item for item in defined.body if isinstance(item, Function)}
+            if not inherited:
+                return _own_methods(defined)
+            by_name = {c.name: c for c in classes}
+            return _methods_with_bases(defined, by_name, set())
     return {}
+
+
+def _own_methods(cls: ast.ClassDef) -> dict[str, Function]:
+    return {item.name: item for item in cls.body if isinstance(item, Function)}
+
+
+def _methods_with_bases(
+    cls: ast.ClassDef, classes: Mapping[str, ast.ClassDef], seen: set[str]
+) -> dict[str, Function]:
+    """``cls``'s own methods, then those of its bases in ``classes`` it does not define."""
+    seen.add(cls.name)
+    found = _own_methods(cls)
+    for base in cls.bases:
+        if isinstance(base, ast.Name) and base.id in classes and base.id not in seen:
+            for name, function in _methods_with_bases(classes[base.id], classes, seen).items():
+                found.setdefault(name, function)
+    return found
 
 
 def called_on_self(method: Function, self_name: str) -> list[str]:
