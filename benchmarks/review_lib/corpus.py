@@ -235,9 +235,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "4.0.0",
             "542cb151461263216a4e37c3fd9afc425feeaf38aaa3025cd2a981fadb422235",
             (),
-            part="heldout",
+            # Held out until its labels at 6908415; studied since.
+            part="dev",
         ),
         "munch",
+    ),
+    ReviewProject(
+        Project(
+            "dpath",
+            "2.2.0",
+            "34f7e630dc55ea3f219e555726f5da4b4b25f2200319c8e6902c394258dd6a3e",
+            (),
+            part="heldout",
+        ),
+        "dpath",
     ),
 )
 
