@@ -201,3 +201,57 @@ async def test_a_functions_cases_are_left_to_the_test_agent_unless_asked(tmp_pat
     assert result.status == "skipped", result.to_dict()
     assert workspace.changed_files() == []
     assert "test operation" in result.summary and "argument_tables" in result.summary
+
+
+SHELF = """\
+class Shelf:
+    def __init__(self, capacity=3):
+        self.capacity = capacity
+        self.books = []
+
+    def put(self, title):
+        if len(self.books) >= self.capacity:
+            raise ValueError("the shelf is full")
+        self.books.append(title)
+
+    def titles(self):
+        return sorted(self.books)
+
+    @property
+    def free(self):
+        return self.capacity - len(self.books)
+"""
+
+SHELF_README = """\
+A shelf holds a few books:
+
+```python
+shelf = Shelf(capacity=2)
+shelf.put("Emma")
+shelf.put("Dune")
+print(shelf.titles())
+```
+"""
+
+
+async def test_an_instance_built_and_filled_as_the_docs_do_is_a_fixture_its_test_reads(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path, {"shelf.py": SHELF, "README.md": SHELF_README})
+    node = find_node(root, "shelf.py", "Shelf")
+    async with bench(root) as b:
+        written = await b.run("sample_data", "write_fixture", node)
+        workspace = b.workspace("sample_data", node)
+        conftest = b.text("sample_data", node, "tests/conftest.py")
+        tests = b.text("sample_data", node, "tests/test_shelf.py")
+    assert written["written"] is True, written
+    assert written["fixtures"] == ["shelf_as_documented"]
+    # Built and filled as the README does, no value of its own.
+    for line in ("shelf = Shelf(capacity=2)", 'shelf.put("Emma")', 'shelf.put("Dune")'):
+        assert f"    {line}\n" in conftest, conftest
+    assert "print(" not in conftest and "sample" not in conftest
+    # What the calls changed: the titles in order and no room left (an empty shelf of two
+    # has 2), read from the fixture.
+    assert 'assert shelf_as_documented.titles() == ["Dune", "Emma"]' in tests, tests
+    assert "assert shelf_as_documented.free == 0" in tests
+    assert run_tests_twice(workspace, tmp_path) == "1 passed"

@@ -20,6 +20,7 @@ from probe_support import failed_tests, probe_outcome
 
 from remora.code.testgen.written_tests import observed_piece
 from remora.code.values import observed_contents
+from remora.code.values.own_contents import changes_own_items
 
 PANTRY = """\
 import time
@@ -169,3 +170,16 @@ def test_a_clock_s_value_is_stored_by_key_and_a_read_changes_no_items(tmp_path: 
 
 def _literal(text: str) -> dict[str, Any]:
     return {"repr": text, "literal": True, "type": "str", "type_module": "builtins"}
+
+
+def test_a_method_changing_its_own_items_directly_or_through_a_sibling_is_told() -> None:
+    methods = {
+        name: _definition(f"{owner}.{name}")
+        for owner, names in (("Pantry", ("stock", "use_up", "restock", "count")),)
+        for name in names
+    }
+    changing = {n for n, m in methods.items() if changes_own_items(m, methods)}
+    assert changing == {"stock", "use_up", "restock"}
+    tray = {n: _definition(f"Tray.{n}") for n in ("__getitem__", "insert", "top_up", "__len__")}
+    assert changes_own_items(tray["top_up"], tray) is True  # self.append(cup)
+    assert changes_own_items(tray["__getitem__"], tray) is False

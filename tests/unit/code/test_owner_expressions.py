@@ -15,10 +15,10 @@ from remora.code.values.call_render import CallRender
 from remora.code.values.owner_expressions import (
     EXPRESSION_KEY,
     _literal_call,
-    _parts,
     chains_in,
     is_expression,
     returning_functions,
+    text_sources,
 )
 
 PICKERS = (
@@ -57,7 +57,7 @@ def test_a_public_module_function_whose_every_return_builds_the_class_is_found()
 
 def test_chains_on_a_fresh_instance_or_a_name_bound_to_one_are_found() -> None:
     session = ">>> who = Selector()\n>>> who.name.equals('x')\n>>> Selector()['size']\n"
-    parts = _parts(f"Intro\n\n.. code-block:: python\n\n{session}\nEnd\n", python=False)
+    parts = text_sources(f"Intro\n\n.. code-block:: python\n\n{session}\nEnd\n", python=False)
     found = chains_in(parts, "Selector")
     assert found == [[["attribute", "name"]], [["item", "size"]]]
 

@@ -7,7 +7,12 @@ from typing import Any
 
 import pytest
 
-from remora.code.samples.instance_sets import instance_labels, instance_members
+from remora.code.samples.instance_sets import (
+    _filled_instances,
+    _read_back,
+    instance_labels,
+    instance_members,
+)
 from remora.code.samples.kept_sets import KeptSet, Selection, outcome_key, pinned_outcome
 from remora.code.samples.sample_fixtures import (
     conftest_path,
@@ -17,6 +22,7 @@ from remora.code.samples.sample_fixtures import (
 )
 from remora.code.samples.sample_sets import _enough, _in_order
 from remora.code.samples.sample_tests import failed_ids, without_ids
+from remora.code.values.filled_instances import CALLS_KEY, ITEM_SETTER
 from remora.code.values.sourced_strings import (
     doc_strings,
     examples,
@@ -65,6 +71,14 @@ def test_a_rest_code_block_is_an_example_and_its_options_and_prose_are_not() -> 
         'f(tag="inner")',
     ]
     assert doc_strings(rest) == {"secret-key", "my string", "inner"}
+
+
+def test_a_doctest_session_in_a_block_gives_its_statements_and_a_spaced_fence_opens_one() -> None:
+    rest = ".. code-block:: python\n\n    >>> db.insert({'int': 1})\n    >>> db.all()\n    [1]\n"
+    assert list(examples(rest)) == ["db.insert({'int': 1})", "db.all()"]
+    markdown = "``` python\nt = Tree()\n```\n\n>>> t.add(\n...     'x')\n>>> t\n"
+    assert list(examples(markdown)) == ["t = Tree()", "t.add(\n    'x')", "t"]
+    assert doc_strings(rest) == {"int"}
 
 
 @pytest.mark.parametrize(
@@ -143,6 +157,56 @@ def test_an_instances_members_are_its_public_methods_and_properties_without_argu
     )
     assert [m.name for m in instance_members(source, "Box")] == ["volume", "empty"]
     assert instance_members(source, "Missing") == []
+    # A method that changes its instance, its attributes or its own items, is no reader.
+    changing = (
+        "class Tree(list):\n"
+        "    def __init__(self): self.items = []\n"
+        "    def clear(self): self.items.clear()\n"
+        "    def prune(self):\n"
+        "        heir, self[0] = self[0], None\n"
+        "        return heir\n"
+        "    def draw(self):\n"
+        "        self._width = 3\n"  # a private cache: still a reader
+        "        return '-' * self._width\n"
+    )
+    assert [m.name for m in instance_members(changing, "Tree")] == ["draw"]
+
+
+def test_a_reader_giving_back_its_constructor_argument_is_not_asserted() -> None:
+    target = {**FUNCTION, "kind": "class", "qualname": "Version", "name": "Version"}
+    target["parameters"] = [
+        {"name": "major", "kind": "positional_or_keyword"},
+        {"name": "minor", "kind": "positional_or_keyword", "default": "0"},
+    ]
+    sets = [{"name": "a:0", "args": {"major": 1}}, {"name": "b:1", "args": {"major": "2"}}]
+    pinned = {
+        "major": {"a:0": 1, "b:1": 2},  # "2" read back as 2: the class converts it
+        "minor": {"a:0": 0, "b:1": 0},  # the default, given back
+        "text": {"a:0": "1.0", "b:1": "2.0"},
+    }
+    assert _read_back(target, sets, pinned) == {"minor"}
+    sets[1]["args"]["major"] = 2
+    assert _read_back(target, sets, pinned) == {"major", "minor"}
+
+
+def test_a_filled_instance_asserts_what_its_calls_changed_and_only_when_it_adds() -> None:
+    filled = {"size": 2, CALLS_KEY: [{"method": "put", "args": ["a"], "keywords": {}}]}
+    sets = [{"name": "as_built:0", "args": filled}, {"name": "typical:1", "args": {"size": 2}}]
+    pinned = {
+        "titles": {"as_built:0": ["a"], "as_built:0~unfilled": [], "typical:1": []},
+        "size": {"as_built:0": 2, "as_built:0~unfilled": 2, "typical:1": 2},
+    }
+    row = {"returned": {"type": "list", "literal": True, "repr": "['a']"}}
+    outcomes = {"titles": {"as_built:0": row}, "size": {"as_built:0": row}}
+    units: dict[str, set[Any]] = {"as_built:0": {("line", 3, 0)}, "typical:1": set()}
+    selection = Selection([])
+    _filled_instances(sets, pinned, outcomes, units, set(), selection)
+    assert [(k.name, k.observed) for k in selection.kept] == [("as_built:0", {"titles": ["a"]})]
+    # Nothing it reaches that the instances kept before it do not: no fixture of its own.
+    covered = {("line", 3, 0), ("outcome", "titles", "returns", "list", "some")}
+    selection = Selection([])
+    _filled_instances(sets, pinned, outcomes, units, covered, selection)
+    assert selection.kept == []
 
 
 FUNCTION = {
@@ -241,6 +305,32 @@ def test_a_methods_instance_is_built_once_or_is_a_column_and_a_class_gets_fixtur
     )
 
 
+def test_a_filled_instance_is_a_fixture_of_its_own_and_its_test_reads_it() -> None:
+    cls = {**FUNCTION, "qualname": "Shelf", "name": "Shelf", "kind": "class"}
+    calls = [
+        {"method": "put", "args": ["Dune"], "keywords": {}},
+        {"method": ITEM_SETTER, "args": ["k", 1], "keywords": {}},
+    ]
+    entry = KeptSet("as_documented:0", {"capacity": 2, CALLS_KEY: calls})
+    entry.observed = {"titles": ("Dune",), "full": True, "free": 0}
+    selection = Selection([entry], properties=["full"])
+    code = sample_code(cls, {"Shelf"}, selection)
+    assert code.fixture_names == ["shelf_as_documented"]
+    fixture = code.fixtures[0]
+    assert fixture.startswith("@pytest.fixture\ndef shelf_as_documented():\n")
+    assert "    shelf = Shelf(capacity=2)\n" in fixture and '    shelf.put("Dune")\n' in fixture
+    assert '    shelf["k"] = 1\n' in fixture  # an item set as its users set one
+    assert fixture.endswith("    return shelf\n")
+    assert "documentation" in fixture
+    assert code.tests == [
+        "def test_shelf_as_documented(shelf_as_documented):\n"
+        '    assert shelf_as_documented.titles() == ("Dune",)\n'
+        "    assert shelf_as_documented.full is True\n"
+        "    assert shelf_as_documented.free() == 0\n"
+    ]
+    assert code.filled_tests == {"test_shelf_as_documented": "as_documented:0"}
+
+
 def test_a_column_never_shadows_a_name_the_test_uses() -> None:
     method = {
         **FUNCTION,
@@ -277,6 +367,8 @@ def test_a_failing_case_is_found_by_its_id_and_its_set_taken_out() -> None:
         ],
     }
     assert failed_ids(report, ["test_part_of_samples"]) == ({"part_is_body_2"}, False)
+    # A test of no parameters (a filled instance's) by its name.
+    assert failed_ids(report, ["test_other"]) == ({"test_other"}, False)
     assert failed_ids(report, ["test_part_of_samples", "test_gone"])[1] is True
     kept = [KeptSet("part_is_body:0", {"part": "body"}), KeptSet("part_is_body:1", {"part": "x"})]
     assert without_ids(kept, {"part_is_body_2"}) == kept[:1]

@@ -25,6 +25,7 @@ from remora.code.values import (
     unsourced,
     without_defaults,
 )
+from remora.code.values.filled_instances import CALLS_KEY
 
 __all__ = [
     "MAX_SETS",
@@ -39,8 +40,9 @@ __all__ = [
 MAX_SETS = 6
 # A set whose call takes longer has no place in a test suite (issue 51: a 7-second delay).
 SAMPLE_CALL_TIMEOUT_S = 2.0
-# Usage the project shows first: its own calls, its docstrings' examples.
-_USAGE_FIRST = ("as_called", "doc")
+# Usage the project shows first: its own calls, its docstrings' examples, the instances
+# its code and docs build and fill (:mod:`remora.code.values.built_instances`).
+_USAGE_FIRST = ("as_called", "doc", "as_built", "as_documented")
 
 
 @dataclass
@@ -104,6 +106,15 @@ def pinned_outcome(row: dict[str, Any], module: str) -> tuple[bool, Any, tuple[s
     return True, python_ast.literal_eval(str(returned["repr"])), None
 
 
+def _given(args: dict[str, Any]) -> list[Any]:
+    """The values a set gives: its arguments, and a filled instance's calls' arguments
+    (:data:`~remora.code.values.filled_instances.CALLS_KEY`), not the calls' own keys."""
+    values = [v for k, v in args.items() if k != CALLS_KEY]
+    for step in args.get(CALLS_KEY) or []:
+        values += [*step.get("args", []), *(step.get("keywords") or {}).values()]
+    return values
+
+
 def _usage_first(candidates: list[Candidate]) -> list[Candidate]:
     first = [c for c in candidates if c.why in _USAGE_FIRST]
     return first + [c for c in candidates if c.why not in _USAGE_FIRST]
@@ -129,7 +140,7 @@ def sound_candidates(
         if not args:
             selection.drop("the defaults alone")
             continue
-        values = [*args.values(), *((owner or {}).values())]
+        values = [*_given(args), *_given(owner or {})]
         if any(unsourced(v, strings) is not None for v in values):
             selection.drop("a string the project never uses")
             continue

@@ -23,12 +23,20 @@ from remora import python_ast
 from remora.code.probes import add_to_test_file
 from remora.code.samples.kept_sets import KeptSet, Selection
 from remora.code.values import CallRender, CallTarget, snake_name
+from remora.code.values.filled_instances import CALLS_KEY, is_filled, is_item_assignment
 
 __all__ = ["SampleCode", "conftest_path", "sample_code", "top_level_names", "with_code"]
 
 
 # The line length ruff formats to by default: a longer param goes one argument a line.
 DEFAULT_LINE_LENGTH = 88
+# How a filled instance's fixture names its item sets (``obj[key] = value``).
+_ITEMS = "item assignment"
+# How a filled instance's fixture says it was filled, by the words of its set.
+_FILLED_BY = {
+    "as_built": "as the project's code does",
+    "as_documented": "as the project's documentation does",
+}
 
 
 class _Code(str):
@@ -43,6 +51,9 @@ class _Render(CallRender):
             return str(value)
         if isinstance(value, str):
             return json.dumps(value, ensure_ascii=False)
+        if isinstance(value, tuple):  # a reader's value (literal_eval), items as the rest
+            items = [self.value(v) for v in value]
+            return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
         return super().value(value)
 
 
@@ -67,6 +78,7 @@ class SampleCode:
 
     def __init__(self, target: CallTarget, module_names: set[str], line_length: int) -> None:
         self.target = target
+        self.module_names = module_names
         self.line_length = line_length
         self.fixture_render = _Render(target, module_names)
         self.test_render = _Render(target, module_names)
@@ -74,6 +86,8 @@ class SampleCode:
         self.tests: list[str] = []
         self.fixture_names: list[str] = []
         self.test_names: list[str] = []
+        # A filled instance's test, by the name of the set it reads (a failure drops it).
+        self.filled_tests: dict[str, str] = {}
 
     def _param_list(self, entries: list[tuple[dict[str, Any], str]]) -> str:
         return "\n".join(self._params([([self._mapping(v)], words) for v, words in entries]))
@@ -201,12 +215,21 @@ class SampleCode:
 
     def add_instances(self, selection: Selection) -> None:
         """A class's fixtures (its arguments and what its members gave; the instance) and
-        the test that asserts each member on the instance."""
+        the test that asserts each member on the instance; a filled instance's fixture
+        and test of its own."""
+        plain = [k for k in selection.kept if not is_filled(k.args)]
+        if plain:
+            self._constructed(plain, selection)
+        for entry in selection.kept:
+            if is_filled(entry.args):
+                self._filled(entry, selection.properties)
+
+    def _constructed(self, kept: list[KeptSet], selection: Selection) -> None:
+        """The instances built from constructor arguments alone: a parametrized fixture of
+        their arguments and what the readers gave, one building the instance, one test."""
         qualname = self.target["qualname"]
         base = snake_name(qualname)
-        entries = [
-            ({"args": k.args, "observed": k.observed}, k.name.split(":")[0]) for k in selection.kept
-        ]
+        entries = [({"args": k.args, "observed": k.observed}, k.name.split(":")[0]) for k in kept]
         sample = f"{base}_sample"
         self._fixture(sample, f"Arguments of {qualname}, each with what its members give.", entries)
         self.fixture_names.append(base)
@@ -222,6 +245,53 @@ class SampleCode:
             read = f"{base}.{member}" if member in members else f"{base}.{member}()"
             body += self._equal(read, f'observed["{member}"]')
         self._test(f"test_{base}_samples", f"{base}, {sample}", body)
+
+    def _filled(self, entry: KeptSet, properties: list[str]) -> None:
+        """A filled instance: a fixture building it and making its calls as the project
+        does (or as the filled-instance search does), and the test asserting what each
+        reader gives on it."""
+        qualname = self.target["qualname"]
+        words = entry.name.split(":")[0]
+        name = _free(f"{snake_name(qualname)}_{words}", {*self.fixture_names, *self.test_names})
+        owner: CallTarget = {
+            **self.target,
+            "kind": "method",
+            "method_kind": "instance",
+            "owner": qualname,
+            "name": name,
+        }
+        render = _Render(owner, self.module_names)
+        _callee, lines = render.setup(entry.args)
+        self.fixture_render.imports |= render.imports
+        self.fixture_render.modules |= render.modules
+        steps = [
+            _ITEMS if is_item_assignment(c) else f"{c['method']}()" for c in entry.args[CALLS_KEY]
+        ]
+        how = _FILLED_BY.get(words, "as the value search fills it")
+        self.fixture_names.append(name)
+        self.fixtures.append(
+            f"@pytest.fixture\ndef {name}():\n"
+            f'    """{qualname} filled through {", ".join(dict.fromkeys(steps))}, {how}."""\n'
+            + "".join(f"    {line}\n" for step in lines for line in self._wrapped(step, 4))
+            + f"    return {render.instance}\n"
+        )
+        body: list[str] = []
+        for member, value in entry.observed.items():
+            read = f"{name}.{member}" if member in properties else f"{name}.{member}()"
+            if value is None or isinstance(value, bool):
+                body.append(f"assert {read} is {value!r}")  # a singleton, by identity
+            else:
+                body += self._equal(read, self.test_render.value(value))
+        test = f"test_{name}"
+        self.filled_tests[test] = entry.name
+        self._test(test, name, body)
+
+    def _wrapped(self, line: str, indent: int) -> list[str]:
+        """A call's line, its arguments on a line of their own when it is too long."""
+        opening = line.find("(")
+        if len(line) + indent <= self.line_length or opening < 0 or not line.endswith(")"):
+            return [line]
+        return [line[: opening + 1], f"    {line[opening + 1 : -1]}", ")"]
 
     def _equal(self, left: str, right: str) -> list[str]:
         """``assert left == right``, split as a formatter splits it when too long."""

@@ -41,7 +41,7 @@ from remora.code.probes import (
     probe_argument_sets,
     raise_is_behaviour,
 )
-from remora.code.samples.instance_sets import select_instances
+from remora.code.samples.instance_sets import MIN_INSTANCES, select_instances
 from remora.code.samples.kept_sets import (
     MAX_SETS,
     SAMPLE_CALL_TIMEOUT_S,
@@ -56,8 +56,8 @@ from remora.code.values.filled_instances import is_filled
 
 __all__ = ["MIN_INSTANCES", "MIN_TABLE_ROWS", "TABLES_OFF", "select_sets"]
 
-# A class's instances and a function's table: fewer vary nothing a test would not say.
-MIN_INSTANCES = 2
+# A function's table: fewer rows vary nothing a test would not say (a class's instances:
+# MIN_INSTANCES).
 MIN_TABLE_ROWS = 3
 TABLES_OFF = (
     "its cases are the test operation's: its tests reach them from the same value search "
@@ -91,7 +91,9 @@ async def select_sets(
         selection.reason = TABLES_OFF
     elif caller is not None:
         selection.reason = f"a private helper: {caller}, the public code that calls it, is sampled"
-    elif not [p for p in target["parameters"] if not p["kind"].startswith("var_")]:
+    elif target["kind"] != "class" and not [
+        p for p in target["parameters"] if not p["kind"].startswith("var_")
+    ]:  # a class's instance varies by the calls that fill it too
         selection.reason = "it takes no arguments: nothing to vary"
     elif _plain(target):
         selection.reason = _plain(target)
@@ -103,7 +105,7 @@ async def select_sets(
     candidates = [*found, *extra]
     if target["kind"] == "class":
         instances = await select_instances(context, target, candidates, span, selection)
-        return _enough(instances, MIN_INSTANCES)
+        return _enough_instances(instances)
     sets = sound_candidates(context, target, candidates, selection)
     if not sets:
         selection.reason = "no argument set has a source in the project"
@@ -140,6 +142,18 @@ def _in_order(kept: list[KeptSet], target: CallTarget) -> list[KeptSet]:
         return sorted(kept, key=lambda k: [k.args.get(n) for n in names])
     except TypeError:
         return kept
+
+
+def _enough_instances(selection: Selection) -> Selection:
+    """A class's instances built from constructor arguments alone only when there are
+    :data:`MIN_INSTANCES` (one says what its test would say alone); a filled instance is
+    its own fixture, the state the project builds (:func:`_enough`'s reason otherwise)."""
+    filled = [k for k in selection.kept if is_filled(k.args)]
+    plain = _enough(Selection([k for k in selection.kept if not is_filled(k.args)]), MIN_INSTANCES)
+    selection.kept = [*plain.kept, *filled]
+    if not selection.kept and plain.reason:
+        selection.reason = plain.reason
+    return selection
 
 
 def _enough(selection: Selection, least: int) -> Selection:

@@ -50,6 +50,7 @@ from remora.code.values import (
     parameter_of,
     project_class_lookup,
 )
+from remora.code.values.filled_instances import is_filled
 
 __all__ = [
     "failed_ids",
@@ -118,7 +119,7 @@ def failed_ids(report: PytestReport, tests: list[str]) -> tuple[set[str], bool]:
             continue
         seen[function] = True
         if row["outcome"] != "passed":
-            failed.add(case.rstrip("]"))
+            failed.add(case.rstrip("]") or function)  # a test of no parameters by its name
     return failed, not all(seen.values()) or not report["ran"] or bool(report["collection_errors"])
 
 
@@ -188,7 +189,10 @@ async def _write_and_run(
             return
         for path, text in originals.items():
             restore_file(context, path, text)
-        selection.kept = without_ids(selection.kept, failed)
+        dropped = {code.filled_tests[test] for test in failed if test in code.filled_tests}
+        plain = [k for k in selection.kept if not is_filled(k.args)]
+        filled = [k for k in selection.kept if is_filled(k.args) and k.name not in dropped]
+        selection.kept = [*without_ids(plain, failed), *filled]
         if broken or not selection.kept:
             break
     result["reason"] = "its tests did not pass twice"

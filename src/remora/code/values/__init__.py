@@ -18,11 +18,12 @@ code (that is :mod:`remora.code.probes`).
 - :mod:`.instance_search`: the instances a method's reads of its own state ask for (with
   one-item collections: :mod:`.collection_items`); :mod:`.owner_expressions`: an instance
   the project builds with an expression (``where('name')``, ``Query().name``), not a bare
-  constructor call; :mod:`.method_state`: the state a
-  method changes (in the container its instance is: :mod:`.own_contents`; not from a
-  clock or a random source: :mod:`.unstable_sources`); :mod:`.instance_members`: an
-  instance holding elements for a method that
-  looks its argument up in it or compares a collection with it; :mod:`.attribute_uses`:
+  constructor call; :mod:`.built_instances`: one its code or docs build and then fill
+  through its methods (``t = Texttable()``, ``t.add_rows([...])``);
+  :mod:`.method_state`: the state a method changes (in the container its instance is:
+  :mod:`.own_contents`; not from a clock or a random source: :mod:`.unstable_sources`);
+  :mod:`.instance_members`: an instance holding elements for a method that looks its
+  argument up in it or compares a collection with it; :mod:`.attribute_uses`:
   the attributes a constructor stores from its parameters and the kind the class's uses
   of each say (a mapping, a callable);
 - :mod:`.keyed_arguments`, :mod:`.collection_arguments`, :mod:`.callable_arguments`,

@@ -26,7 +26,7 @@ from remora.code.values.method_state import (
 )
 from remora.code.values.unstable_sources import from_unstable_source, unstable_locals
 
-__all__ = ["contents_asserts", "observed_contents", "stores_unstable_items"]
+__all__ = ["changes_own_items", "contents_asserts", "observed_contents", "stores_unstable_items"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -61,6 +61,28 @@ def _stored_values(method: Function, self_name: str) -> list[ast.AST]:
         ):
             stored += [*node.args, *(k.value for k in node.keywords)]
     return stored
+
+
+def changes_own_items(method: Function, siblings: Mapping[str, Function] | None = None) -> bool:
+    """Whether ``method``, itself or through the methods of its class it calls on its
+    instance, changes the instance's own items: ``self[k] = v``, ``del self[k]``,
+    ``self.pop()``, ``super().__setitem__(k, v)``."""
+    for current in reached_methods(method, siblings):
+        self_name = first_parameter(current)
+        if self_name is None:
+            continue
+        for node in ast.walk(current):
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+                if _on_self(node.value, self_name):  # self[k] = v, heir, self[0] = ..., del
+                    return True
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and _on_self(node.func.value, self_name)
+                and node.func.attr in {*MUTATORS, "__setitem__", "__delitem__"}
+            ):
+                return True
+    return False
 
 
 def stores_unstable_items(method: Function, siblings: Mapping[str, Function] | None = None) -> bool:

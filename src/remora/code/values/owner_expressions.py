@@ -34,7 +34,7 @@ from remora.code.parsing import ast_tree
 from remora.code.values.project_values import project_calls, python_files
 from remora.code.values.sourced_strings import DOC_PATTERNS, examples, project_files
 
-__all__ = ["EXPRESSION_KEY", "is_expression", "owner_expressions"]
+__all__ = ["EXPRESSION_KEY", "class_texts", "is_expression", "owner_expressions", "text_sources"]
 
 EXPRESSION_KEY = "__expression__"
 # Each one is a probe round of the method's failed calls: the first few the project writes.
@@ -171,7 +171,7 @@ def _literal(node: ast.expr) -> tuple[Any] | None:
     return (value,)
 
 
-def _parts(text: str, python: bool) -> list[str]:
+def text_sources(text: str, python: bool) -> list[str]:
     """The sources of a text: a Python file and its docstrings' examples, or a document's
     examples; an example that is a session (``>>>`` lines in a code block) as its lines."""
     found = [text] if python else []
@@ -191,18 +191,24 @@ def _docstring(node: ast.AST) -> str:
     return ""
 
 
-def _sources(context: CodeContext, class_name: str) -> Iterable[list[str]]:
-    """The project's Python files, then its documents, that name the class: each as its
-    sources in order (:func:`_parts`)."""
+def class_texts(context: CodeContext, class_name: str) -> Iterable[tuple[str, bool]]:
+    """The project's Python files, then its documents, that name the class: each text with
+    whether it is Python (its sources in order: :func:`text_sources`)."""
     for path in python_files(context):
         text = context.read_text(path)
         if class_name in text:
-            yield _parts(text, True)
+            yield text, True
     for pattern in DOC_PATTERNS:
         for path in project_files(context, pattern):
             text = context.read_text(path)
             if class_name in text:
-                yield _parts(text, False)
+                yield text, False
+
+
+def _sources(context: CodeContext, class_name: str) -> Iterable[list[str]]:
+    """Each text of :func:`class_texts` as its sources in order (:func:`text_sources`)."""
+    for text, python in class_texts(context, class_name):
+        yield text_sources(text, python)
 
 
 def owner_expressions(context: CodeContext, owner: str) -> list[Any]:

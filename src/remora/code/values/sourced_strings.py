@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from remora import python_ast
@@ -38,7 +38,8 @@ __all__ = [
 
 MAX_FILES = 200
 DOC_PATTERNS = ("**/*.md", "**/*.rst", "**/*.txt")
-_FENCES = ("```python", "```py", "```pycon")
+# The languages a fenced block is Python in (```` ```python ````, ```` ``` pycon ````).
+_FENCES = ("python", "py", "pycon")
 # reST: ``.. code-block:: python`` (Sphinx), ``.. code:: python``, ``.. sourcecode:: py``.
 _REST = re.compile(r"^\.\. (code-block|code|sourcecode)::")
 _REST_PYTHON = ("python", "py", "python3")
@@ -50,12 +51,49 @@ def _constants(tree: ast.AST) -> set[str]:
     }
 
 
+def _statements(lines: Iterable[str]) -> Iterator[str]:
+    """A doctest session's statements: each ``>>>`` line with the ``...`` lines that
+    continue it; output lines end a statement."""
+    current: list[str] | None = None
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith(">>> ") or stripped == ">>>":
+            if current is not None:
+                yield "\n".join(current)
+            current = [stripped[4:]]
+        elif current is not None and (stripped.startswith("... ") or stripped == "..."):
+            current.append(stripped[4:])
+        elif current is not None:
+            yield "\n".join(current)
+            current = None
+    if current is not None:
+        yield "\n".join(current)
+
+
+def _block(lines: list[str]) -> Iterator[str]:
+    """A code block's source, or its statements when it is a doctest session (``>>>``
+    lines in a fenced block or a ``code-block`` directive: its prompts are not Python)."""
+    first = next((line.strip() for line in lines if line.strip()), "")
+    if first.startswith(">>>"):
+        yield from _statements(lines)
+    else:
+        yield textwrap.dedent("\n".join(lines)).strip("\n")
+
+
+def _fence(stripped: str) -> bool:
+    """Whether a line opens a fenced Python block (```` ```python ````, ```` ``` py ````)."""
+    return stripped.startswith("```") and stripped[3:].strip().startswith(_FENCES)
+
+
 def examples(text: str) -> Iterable[str]:
-    """Python sources of a text's examples: each ``>>>`` line, each fenced Python block,
-    each reStructuredText ``code-block``/``code``/``sourcecode`` directive's Python block
-    (its lines indented past the directive, options and blank lines before them left out)."""
+    """Python sources of a text's examples: each ``>>>`` statement (with its ``...``
+    lines), each fenced Python block, each reStructuredText
+    ``code-block``/``code``/``sourcecode`` directive's Python block (its lines indented
+    past the directive, options and blank lines before them left out); a block that is a
+    doctest session gives its statements."""
     block: list[str] | None = None
     directive: int | None = None  # the indentation of the reST directive being read
+    session: list[str] = []  # ``>>>`` and ``...`` lines outside a block
     for line in text.splitlines():
         stripped = line.strip()
         indent = len(line) - len(line.lstrip())
@@ -65,23 +103,27 @@ def examples(text: str) -> Iterable[str]:
                 continue
             if indent > directive:  # a directive's option (``:linenos:``)
                 continue
-            yield textwrap.dedent("\n".join(block or [])).strip("\n")
+            yield from _block(block or [])
             block, directive = None, None
         if block is not None:
             if stripped.startswith("```"):
-                yield "\n".join(block)
+                yield from _block(block)
                 block = None
             else:
                 block.append(line)
             continue
-        if stripped.startswith(_FENCES):
+        if stripped.startswith((">>> ", "... ")) or stripped in (">>>", "..."):
+            session.append(line)
+            continue
+        yield from _statements(session)
+        session = []
+        if _fence(stripped):
             block = []
         elif stripped.split("::")[-1].strip() in _REST_PYTHON and _REST.match(stripped):
             directive = indent
-        elif stripped.startswith(">>> "):
-            yield stripped[4:]
+    yield from _statements(session)
     if directive is not None and block:
-        yield textwrap.dedent("\n".join(block)).strip("\n")
+        yield from _block(block)
 
 
 @per_text(max_entries=MAX_FILES)
