@@ -133,3 +133,38 @@ def test_a_check_that_could_not_run_says_why_and_gives_no_score() -> None:
     assert mutation_summaries(outcome, set(), set()) == {
         "mutation_note": "the mutants could not run: timed out"
     }
+
+
+def _predicate_outcome(killed_by: dict[str, set[str]]) -> MutationOutcome:
+    # A predicate's two whole-body mutants: m0 `return True`, m1 `return False`.
+    always = [
+        Mutant(f"m{i}", 1, "outcome", f"line 1: the body -> `return {value}`", "")
+        for i, value in enumerate((True, False))
+    ]
+    return MutationOutcome([*always, *_mutants(3)[2:]], killed_by=killed_by)
+
+
+def test_a_predicate_s_tests_showing_one_outcome_are_all_dropped() -> None:
+    # Both tests assert `is False`: each passes on `return False` (m1).
+    outcome = _predicate_outcome({"m0": {"test_no", "test_other_no"}, "m1": set(), "m2": set()})
+    gains = {"test_no": _units(1), "test_other_no": _units(1)}
+    kept, dropped = choose_kept(gains, {}, Coverage([1], []), outcome)
+    assert kept == []
+    assert dropped[-1] == (
+        "test_no: the node returns a boolean and no test shows the other outcome: "
+        "all pass with line 1: the body -> `return False`"
+    )
+
+
+def test_a_predicate_keeps_a_test_of_each_outcome_though_they_cover_the_same_line() -> None:
+    outcome = _predicate_outcome({"m0": {"test_no"}, "m1": {"test_yes"}, "m2": {"test_no"}})
+    gains = {"test_no": _units(1), "test_yes": _units(1)}
+    kept, dropped = choose_kept(gains, {}, Coverage([1], []), outcome)
+    assert sorted(kept) == ["test_no", "test_yes"]
+    assert dropped == []
+    # The file's own test of the other outcome counts: the new one shows the rest.
+    outcome = _predicate_outcome({"m0": {"test_no"}, "m1": {"test_theirs"}, "m2": set()})
+    kept, _ = choose_kept(
+        {"test_no": _units(1)}, {"test_theirs": _units(1)}, Coverage([1], []), outcome
+    )
+    assert kept == ["test_no"]

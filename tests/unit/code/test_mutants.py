@@ -147,3 +147,32 @@ def test_the_identity_mutant_knows_the_returns_that_give_its_parameter_back() ->
     assert all(not m.given_back for m in node_mutants(source, _first(source))[1:])
     copied = "def copied(self):\n    return dict(self)\n"
     assert node_mutants(copied, _first(copied))[0].given_back == frozenset()
+
+
+PREDICATE = '''def holds(subject, search):
+    """Whether search is in subject."""
+    return search in subject
+'''
+
+
+def _holds() -> ast.FunctionDef:
+    node = ast.parse(PREDICATE).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+def test_a_predicate_s_body_is_replaced_by_each_outcome_and_they_outlast_the_limit() -> None:
+    mutants = node_mutants(PREDICATE, _holds())
+    outcomes = [m for m in mutants if m.kind == "outcome"]
+    assert [m.description for m in outcomes] == [
+        "line 3: the body -> `return True` (the same outcome whatever the call)",
+        "line 3: the body -> `return False` (the same outcome whatever the call)",
+    ]
+    assert "return False" in outcomes[1].source and "search in subject" not in outcomes[1].source
+    assert outcomes[1].source.splitlines()[1] == PREDICATE.splitlines()[1]  # the docstring stays
+    kept = node_mutants(PREDICATE, _holds(), limit=3)
+    assert [m.kind for m in kept] == ["identity", "outcome", "outcome"]
+
+
+def test_a_node_returning_other_values_gets_no_outcome_mutant() -> None:
+    assert all(m.kind != "outcome" for m in node_mutants(SOURCE, _fill()))

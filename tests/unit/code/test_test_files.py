@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from remora.code.probes import pytest_files
+from remora.code.probes import test_file_text
 
 CASES = Path(__file__).parent / "test_file_cases"
 
@@ -22,13 +22,14 @@ def _case(name: str) -> dict[str, Any]:
 @pytest.mark.parametrize("name", sorted(p.stem for p in CASES.glob("*.json")))
 def test_adding_tests_gives_the_expected_file(name: str) -> None:
     case = _case(name)
-    got = pytest_files.add_to_test_file(
+    got = test_file_text.add_to_test_file(
         case["text"], "t.py", case["module"], case["names"], case["plain"], case["functions"]
     )
     assert got == case["expected"], case["why"]
     ast.parse(got)  # still Python
     assert (
-        pytest_files.tests_in_file(got)[-1] == pytest_files.tests_in_file(case["functions"][-1])[-1]
+        test_file_text.tests_in_file(got)[-1]
+        == test_file_text.tests_in_file(case["functions"][-1])[-1]
     )
 
 
@@ -39,9 +40,9 @@ def test_tests_in_file_lists_tests_as_pytest_names_them() -> None:
         "class Other(unittest.TestCase):\n    def test_d(self):\n        pass\n\n\n"
         "def helper():\n    pass\n"
     )
-    assert pytest_files.tests_in_file(text) == ["test_a", "TestB::test_c", "Other::test_d"]
+    assert test_file_text.tests_in_file(text) == ["test_a", "TestB::test_c", "Other::test_d"]
 
 
 def test_an_unparsable_test_file_is_named_with_its_line() -> None:
     with pytest.raises(ValueError, match=r"tests/test_x.py:2: cannot parse the test file"):
-        pytest_files.tests_in_file("x = 1\ndef (:\n", "tests/test_x.py")
+        test_file_text.tests_in_file("x = 1\ndef (:\n", "tests/test_x.py")

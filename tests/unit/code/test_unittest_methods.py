@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from remora.code.probes import pytest_files
+from remora.code.probes import test_file_text
 from remora.code.probes.unittest_methods import case_class_name, method_source
 
 _RAISES = (
@@ -50,7 +50,7 @@ def test_a_piece_that_needs_pytest_has_no_unittest_form() -> None:
 def test_a_new_file_gets_the_node_s_class_and_a_second_write_joins_it() -> None:
     cls = case_class_name("Counter.halve")
     assert cls == "TestCounterHalve"
-    text = pytest_files.add_to_test_file(
+    text = test_file_text.add_to_test_file(
         "", "tests/test_nums.py", "nums", ["halve"], ["pytest"], [_RETURNS, _RAISES], cls
     )
     tree = ast.parse(text)
@@ -59,20 +59,23 @@ def test_a_new_file_gets_the_node_s_class_and_a_second_write_joins_it() -> None:
     assert ast.unparse(classes[0].bases[0]) == "unittest.TestCase"
     assert "import unittest" in text
     assert "import pytest" not in text
-    again = pytest_files.add_to_test_file(
+    again = test_file_text.add_to_test_file(
         text, "tests/test_nums.py", "nums", ["halve"], [], [_RETURNS.replace("_2(", "_3(")], cls
     )
-    assert pytest_files.tests_in_file(again) == [
+    assert test_file_text.tests_in_file(again) == [
         "TestCounterHalve::test_halve_returns_2",
         "TestCounterHalve::test_halve_when_n_is_odd_raises_value_error",
         "TestCounterHalve::test_halve_returns_3",
     ]
-    assert pytest_files.reported_name(cls, "test_a") == "TestCounterHalve::test_a"
-    assert pytest_files.taken_names(["TestCounterHalve::test_a", "test_b"]) == {"test_a", "test_b"}
+    assert test_file_text.reported_name(cls, "test_a") == "TestCounterHalve::test_a"
+    assert test_file_text.taken_names(["TestCounterHalve::test_a", "test_b"]) == {
+        "test_a",
+        "test_b",
+    }
 
 
 def test_pytest_style_is_written_as_before() -> None:
-    text = pytest_files.add_to_test_file(
+    text = test_file_text.add_to_test_file(
         "", "tests/test_nums.py", "nums", ["halve"], ["pytest"], [_RAISES]
     )
     assert "import pytest" in text

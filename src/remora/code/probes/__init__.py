@@ -7,6 +7,7 @@
 - :mod:`.pytest_files`: where a module's tests live, pytest run on one, tests that pass added
   (as :mod:`.unittest_methods` where :mod:`.test_runner` says the project's are unittest's),
   with only the installed pytest plugins the project declares (:mod:`.pytest_plugins`);
+  a test file's text, its tests and the pieces added to it, is :mod:`.test_file_text`'s;
 - :mod:`.own_raises`: whether an exception a probed call raised is the node's behaviour
   (not a shared helper's guard on an instance built unusable: :mod:`.instance_guards`).
 
@@ -33,21 +34,23 @@ from remora.code.probes.coverage_probe import (
 from remora.code.probes.own_raises import raise_is_behaviour, setup_reason, unusable_reason
 from remora.code.probes.pytest_files import (
     add_passing_tests,
-    add_to_test_file,
     module_test_file,
     overlay_digest,
     pytest_args,
-    reported_name,
     restore_file,
     run_pytest,
     run_pytest_measured,
-    taken_names,
-    tests_in_file,
-    with_pieces,
     written_class,
 )
 from remora.code.probes.pytest_results import PytestReport, PytestTest
 from remora.code.probes.sandboxed import run_program
+from remora.code.probes.test_file_text import (
+    add_to_test_file,
+    reported_name,
+    taken_names,
+    tests_in_file,
+    with_pieces,
+)
 
 __all__ = [
     "Coverage",

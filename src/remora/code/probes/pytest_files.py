@@ -10,21 +10,17 @@ run; each process costs ~0.5 CPU-s). ``add_passing_tests`` is the whole loop a
 test agent needs: write the new test functions, run them, take back every one
 that does not pass and say why, so only passing tests are left for review.
 
-Test files are read through :mod:`ast`; imports join the file's import block
-by the one rule of :mod:`remora.workspace.import_block`, new functions go at the
-end.
+A test file's text (its tests, pieces added to it) is :mod:`.test_file_text`'s.
 """
 
 from __future__ import annotations
 
-import ast
 import copy
 import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.import_paths import module_name, root_paths
@@ -37,21 +33,12 @@ from remora.code.probes.pytest_results import (
     RefusedTest,
 )
 from remora.code.probes.sandboxed import ProgramRun, run_program
+from remora.code.probes.test_file_text import reported_name, tests_in_file, with_pieces
 from remora.code.probes.test_runner import project_test_style
-from remora.code.probes.unittest_methods import case_class_name, method_source, with_methods
+from remora.code.probes.unittest_methods import case_class_name, method_source
 from remora.sandbox import search
-from remora.workspace.import_block import with_imports
 
-__all__ = [
-    "add_to_test_file",
-    "overlay_digest",
-    "pytest_args",
-    "reported_name",
-    "taken_names",
-    "tests_in_file",
-    "with_pieces",
-    "written_class",
-]
+__all__ = ["overlay_digest", "pytest_args", "written_class"]
 
 PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--no-header", "--tb=short", "-W", "ignore"]
 # Reports of recent runs by (workspace id, its creation time, arguments, its changed
@@ -60,92 +47,12 @@ _RECENT_RUNS: OrderedDict[tuple[str, float, tuple[str, ...], str], PytestReport]
 _MAX_RECENT_RUNS = 32
 
 
-def _parse(text: str, path: str) -> ast.Module:
-    try:
-        return python_ast.parse(text)
-    except SyntaxError as exc:
-        raise ValueError(f"{path}:{exc.lineno}: cannot parse the test file ({exc.msg})") from None
-
-
-def _test_functions(body: list[ast.stmt]) -> list[str]:
-    return [
-        stmt.name
-        for stmt in body
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
-        and stmt.name.startswith("test_")
-    ]
-
-
-def _test_class(stmt: ast.stmt) -> bool:
-    return isinstance(stmt, ast.ClassDef) and (
-        stmt.name.startswith("Test") or any(ast.unparse(b).endswith("TestCase") for b in stmt.bases)
-    )
-
-
-def tests_in_file(text: str, path: str = "<test file>") -> list[str]:
-    """The tests of a test file as pytest names them, in order: a top-level ``test_*``
-    function by its name, a method of a test class (``Test*``, a ``TestCase``) as
-    ``Class::method``."""
-    names: list[str] = []
-    for stmt in _parse(text, path).body:
-        names += _test_functions([stmt])
-        if isinstance(stmt, ast.ClassDef) and _test_class(stmt):
-            names += [f"{stmt.name}::{name}" for name in _test_functions(stmt.body)]
-    return names
-
-
-def reported_name(test_class: str, name: str) -> str:
-    """A written test's name in pytest's report: ``name``, or ``Class::name`` in a class."""
-    return f"{test_class}::{name}" if test_class else name
-
-
-def taken_names(tests: list[str]) -> set[str]:
-    """The function or method names ``tests`` (pytest's names) take: a new test needs another."""
-    return {test.rsplit("::", 1)[-1] for test in tests}
-
-
 def written_class(context: CodeContext) -> str:
     """The ``TestCase`` class the run's tests go in (the project's tests are unittest's),
     or '' (pytest functions)."""
     if not project_test_style(context).classes:
         return ""
     return case_class_name(str(context.bound_node().full_name))
-
-
-def _newline(text: str) -> str:
-    return "\r\n" if "\r\n" in text else "\n"
-
-
-def add_to_test_file(
-    text: str,
-    path: str,
-    module: str,
-    names: list[str],
-    plain: list[str],
-    functions: list[str],
-    test_class: str = "",
-) -> str:
-    """``text`` with the imports present and each function appended after two blank lines,
-    in name order (workspace/merge_python.py keeps that order when changes that add tests to
-    one file are accepted, so the file is the same whichever is accepted first).
-
-    ``test_class``: the functions are ``unittest.TestCase`` methods of that class
-    (:mod:`.unittest_methods`), added at its end when the file has it, else in a new one."""
-    newline = _newline(text) if text else "\n"
-    if not text:
-        text = f'"""Tests for {module}."""{newline}'
-    _parse(text, path)  # a file that does not parse is named with its line
-    if test_class:
-        plain = sorted({*plain, "unittest"} - {"pytest"})
-    body = with_imports(text, module, names, plain)
-    if not body.endswith(("\n", "\r")):
-        body += newline
-    ordered = sorted(functions, key=str.strip)
-    if test_class:
-        return with_methods(body, test_class, ordered, newline)
-    for function in ordered:
-        body += newline + newline + function.rstrip().replace("\n", newline) + newline
-    return body
 
 
 @host_function
@@ -263,17 +170,6 @@ def _report(run: ProgramRun) -> PytestReport:
     }
 
 
-def with_pieces(
-    original: str, path: str, module: str, pieces: list[dict[str, Any]], test_class: str = ""
-) -> str:
-    """``original`` (a test file's text) with the pieces' imports and functions added
-    (methods of ``test_class``, when one is named)."""
-    names = sorted({n for piece in pieces for n in piece.get("imports", [])})
-    plain = sorted({m for piece in pieces for m in piece.get("modules", [])})
-    functions = [str(piece["source"]) for piece in pieces]
-    return add_to_test_file(original, path, module, names, plain, functions, test_class)
-
-
 def _unwritable(pieces: list[dict[str, Any]], test_class: str) -> dict[str, str]:
     """Why each piece that has no form in ``test_class`` (it needs pytest) cannot be written."""
     why: dict[str, str] = {}
@@ -300,7 +196,8 @@ async def add_passing_tests(
     """Add test functions to ``path``, run the file, and keep only those that pass.
 
     Each piece: ``{"name", "source", "imports": [names from the node's module],
-    "modules": ["pytest", ...]}``. Returns ``{kept, refused: [{name, message,
+    "modules": ["pytest", ...]}``, and ``"from_imports": [[module, name], ...]`` where it
+    imports from other modules. Returns ``{kept, refused: [{name, message,
     detail}], passed, failed}``: a refused test is not left in the file, and
     pytest's message says why; the file is rewritten with the passing ones only.
     """

@@ -13,7 +13,9 @@ as is one the identity mutant (the node handing back its instance or argument un
 reaches and does not fail: a copy's ``assert result == {...}`` alone,
 and the kept set is the smallest
 that keeps every line and branch and every killed mutant the candidates reach
-(a greedy set cover over both). Without a matrix to decide by (a node without
+(a greedy set cover over both). A predicate keeps no test unless they show both of its
+outcomes: they, with the file's others, fail its body replaced by ``return True`` and by
+``return False``. Without a matrix to decide by (a node without
 mutants, the check off or failed), coverage alone decides, and the result says so.
 
 The result gives the coverage and the mutation score (killed/total) of the
@@ -200,7 +202,9 @@ def choose_kept(
 ) -> tuple[list[str], list[str]]:
     """(the tests kept, why each other one is dropped): with a kill matrix, only tests
     that pin something of the node (:meth:`MutationOutcome.pinning_nothing`), the fewest
-    keeping every line, branch and killed mutant."""
+    keeping every line, branch and killed mutant; none for a predicate whose tests (these
+    and the file's others) all pass on a body of ``return True`` or of ``return False``
+    (:meth:`MutationOutcome.one_outcome`)."""
     if not mutation.measured:
         covering = greedy_cover(gains, before.units(), len(gains))
         return covering, [f"{n}: it adds no line or branch" for n in gains if n not in covering]
@@ -216,6 +220,11 @@ def choose_kept(
         for n in killing
         if n not in covering
     ]
+    # A predicate's tests show both outcomes, or none is kept: `is False` alone is noise.
+    one_outcome = mutation.one_outcome({*covering, *others}) if covering else ""
+    if one_outcome:
+        dropped += [f"{n}: {one_outcome}" for n in covering]
+        covering = []
     return covering, dropped
 
 

@@ -11,6 +11,7 @@ unmarked only when the run agrees.
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from remora import python_ast
 from remora.code.completion import complete
@@ -23,9 +24,10 @@ from remora.code.values import (
     parameter_of,
     project_class_lookup,
     snake_name,
+    value_from_text,
 )
 
-__all__ = ["model_call_texts", "model_candidates"]
+__all__ = ["claim_holds", "model_call_texts", "model_candidates"]
 
 # One ask per node: each costs a few seconds of generation on 2 cores, and three asks
 # made the main job 2.2x slower (benchmarks/analyze.py, 302 s against 136 s).
@@ -94,3 +96,17 @@ async def model_candidates(
         if parsed[1] is not None:
             claims[f"model_{words}"] = parsed[1]
     return candidates, claims, problems
+
+
+def claim_holds(context: CodeContext, row: dict[str, Any], claim: str | None) -> bool:
+    """Whether the model's ``== value`` (``claim``) is what the probed call ``row`` returned."""
+    returned = row.get("returned")
+    if claim is None or not returned or not returned["literal"]:
+        return False
+    try:
+        return bool(
+            value_from_text(claim, project_class_lookup(context))
+            == python_ast.literal_eval(returned["repr"])
+        )
+    except (ValueError, SyntaxError):
+        return False

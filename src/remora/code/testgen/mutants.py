@@ -18,6 +18,12 @@ its instance) pins nothing of what the node does; the test search drops it
 the node's own that gives that parameter back (``if not text: return text``): there
 the node itself hands it back, and the test pins that path (``Mutant.given_back``).
 
+Two more, for a predicate (every value it returns a boolean:
+:func:`remora.code.testgen.boolean_results.returns_booleans`): its whole body replaced by
+``return True`` and by ``return False``. A test set that passes on one of them never shows
+the node giving the other outcome (``assert contains("ab", "x") is False`` alone); the
+test search keeps no test of such a node (:func:`remora.code.testgen.kept_tests.choose_kept`).
+
 Everything is read with :mod:`ast` from the function's own body (nested
 functions and classes, its docstring, annotations and f-strings left alone).
 Each mutant is the whole file with one expression or statement replaced at
@@ -35,66 +41,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from remora import python_ast
+from remora.code.testgen.boolean_results import returns_booleans
+from remora.code.testgen.mutant_operators import ARITHMETIC, COMPARE, SYMBOLS
 from remora.code.testgen.no_op_calls import returned_branches
 
-__all__ = ["MAX_MUTANTS", "Mutant", "identity_parameter", "node_mutants"]
+__all__ = ["MAX_MUTANTS", "OUTCOME_KIND", "Mutant", "identity_parameter", "node_mutants"]
 
 MAX_MUTANTS = 40
+# The kind of a predicate's mutants whose whole body is ``return True`` or ``return False``.
+OUTCOME_KIND = "outcome"
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
-
-_COMPARE: dict[type[ast.cmpop], type[ast.cmpop]] = {
-    ast.Lt: ast.LtE,
-    ast.LtE: ast.Lt,
-    ast.Gt: ast.GtE,
-    ast.GtE: ast.Gt,
-    ast.Eq: ast.NotEq,
-    ast.NotEq: ast.Eq,
-    ast.Is: ast.IsNot,
-    ast.IsNot: ast.Is,
-    ast.In: ast.NotIn,
-    ast.NotIn: ast.In,
-}
-_ARITHMETIC: dict[type[ast.operator], type[ast.operator]] = {
-    ast.Add: ast.Sub,
-    ast.Sub: ast.Add,
-    ast.Mult: ast.Div,
-    ast.Div: ast.Mult,
-    ast.FloorDiv: ast.Mult,
-    ast.Mod: ast.FloorDiv,
-    ast.Pow: ast.Mult,
-    ast.LShift: ast.RShift,
-    ast.RShift: ast.LShift,
-    ast.BitAnd: ast.BitOr,
-    ast.BitOr: ast.BitAnd,
-    ast.BitXor: ast.BitAnd,
-}
-_SYMBOLS: dict[type[ast.AST], str] = {
-    ast.Lt: "<",
-    ast.LtE: "<=",
-    ast.Gt: ">",
-    ast.GtE: ">=",
-    ast.Eq: "==",
-    ast.NotEq: "!=",
-    ast.Is: "is",
-    ast.IsNot: "is not",
-    ast.In: "in",
-    ast.NotIn: "not in",
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.Div: "/",
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.Pow: "**",
-    ast.LShift: "<<",
-    ast.RShift: ">>",
-    ast.BitAnd: "&",
-    ast.BitOr: "|",
-    ast.BitXor: "^",
-    ast.And: "and",
-    ast.Or: "or",
-}
 
 
 @dataclass(frozen=True)
@@ -176,26 +133,26 @@ def _edits(node: ast.AST, statement: ast.stmt) -> Iterator[_Edit]:
     line = statement.lineno
     if isinstance(node, ast.Compare):
         for index, op in enumerate(node.ops):
-            swapped = _COMPARE.get(type(op))
+            swapped = COMPARE.get(type(op))
             if swapped is None:
                 continue
             mutated = copy.deepcopy(node)
             mutated.ops[index] = swapped()
-            words = f"`{_SYMBOLS[type(op)]}` -> `{_SYMBOLS[swapped]}` in `{_short(node)}`"
+            words = f"`{SYMBOLS[type(op)]}` -> `{SYMBOLS[swapped]}` in `{_short(node)}`"
             yield _Edit(node, mutated, line, "comparison", words, False)
-    elif isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
-        swapped_op = _ARITHMETIC[type(node.op)]
+    elif isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
+        swapped_op = ARITHMETIC[type(node.op)]
         mutated_bin = ast.BinOp(node.left, swapped_op(), node.right)
-        words = f"`{_SYMBOLS[type(node.op)]}` -> `{_SYMBOLS[swapped_op]}` in `{_short(node)}`"
+        words = f"`{SYMBOLS[type(node.op)]}` -> `{SYMBOLS[swapped_op]}` in `{_short(node)}`"
         yield _Edit(node, mutated_bin, line, "arithmetic", words, False)
-    elif isinstance(node, ast.AugAssign) and type(node.op) in _ARITHMETIC:
-        swapped_op = _ARITHMETIC[type(node.op)]
+    elif isinstance(node, ast.AugAssign) and type(node.op) in ARITHMETIC:
+        swapped_op = ARITHMETIC[type(node.op)]
         mutated_aug = ast.AugAssign(node.target, swapped_op(), node.value)
-        words = f"`{_SYMBOLS[type(node.op)]}=` -> `{_SYMBOLS[swapped_op]}=` in `{_short(node)}`"
+        words = f"`{SYMBOLS[type(node.op)]}=` -> `{SYMBOLS[swapped_op]}=` in `{_short(node)}`"
         yield _Edit(node, mutated_aug, line, "arithmetic", words, True)
     elif isinstance(node, ast.BoolOp):
         other = ast.Or() if isinstance(node.op, ast.And) else ast.And()
-        words = f"`{_SYMBOLS[type(node.op)]}` -> `{_SYMBOLS[type(other)]}` in `{_short(node)}`"
+        words = f"`{SYMBOLS[type(node.op)]}` -> `{SYMBOLS[type(other)]}` in `{_short(node)}`"
         yield _Edit(node, ast.BoolOp(other, node.values), line, "boolean", words, False)
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         words = f"`not` dropped in `{_short(node)}`"
@@ -295,6 +252,18 @@ def _identity_edit(function: Function) -> _Edit | None:
     return _Edit(body[0], returned, body[0].lineno, "identity", words, True, through=body[-1])
 
 
+def _outcome_edits(function: Function) -> Iterator[_Edit]:
+    """A predicate's whole body (its docstring left) replaced by ``return True``, then by
+    ``return False``."""
+    body = function.body[1:] if _is_docstring(function.body[0]) else function.body
+    if not body or not returns_booleans(function):
+        return
+    for value in (True, False):
+        words = f"the body -> `return {value}` (the same outcome whatever the call)"
+        returned = ast.Return(ast.Constant(value))
+        yield _Edit(body[0], returned, body[0].lineno, OUTCOME_KIND, words, True, through=body[-1])
+
+
 def _given_back(function: Function, name: str) -> frozenset[int]:
     """The lines of the function's own ``return`` statements that may give ``name``
     back as it is (the name itself, in any branch of the returned value)."""
@@ -314,14 +283,16 @@ def _all_edits(function: Function) -> Iterator[_Edit]:
     identity = _identity_edit(function)
     if identity is not None:
         yield identity
+    yield from _outcome_edits(function)
     for node, statement in _own_nodes(function):
         yield from _edits(node, statement)
 
 
 def node_mutants(text: str, function: Function, limit: int = MAX_MUTANTS) -> list[Mutant]:
     """The mutants of ``function`` (a definition in ``text``, the file's source), at most
-    ``limit``, spread over its body when it has more (the identity mutant, first, always
-    kept); each parses and differs from ``text``."""
+    ``limit``, spread over its body when it has more (the whole body's, the identity
+    mutant and a predicate's two outcomes, first and always kept); each parses and differs
+    from ``text``."""
     data = text.encode("utf-8")
     starts = _line_starts(data)
     original = ast.dump(python_ast.parse(text))
@@ -343,5 +314,9 @@ def node_mutants(text: str, function: Function, limit: int = MAX_MUTANTS) -> lis
         found.append(Mutant(f"m{len(found)}", edit.line, edit.kind, words, source, given_back))
     if len(found) <= limit:
         return found
-    step = len(found) / limit
-    return [found[int(index * step)] for index in range(limit)]
+    outcomes = [mutant for mutant in found if mutant.kind == OUTCOME_KIND]
+    others = [mutant for mutant in found if mutant.kind != OUTCOME_KIND]
+    room = max(0, limit - len(outcomes))
+    step = len(others) / room if room else 0
+    picked = {others[int(index * step)].id for index in range(room)}  # the identity first
+    return [mutant for mutant in found if mutant.id in picked or mutant.kind == OUTCOME_KIND]

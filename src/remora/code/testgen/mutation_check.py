@@ -19,7 +19,7 @@ from typing import TypedDict
 from remora.code.context import CodeContext
 from remora.code.import_paths import module_name
 from remora.code.probes import Span, pytest_args, run_program
-from remora.code.testgen.mutants import MAX_MUTANTS, Mutant, node_mutants
+from remora.code.testgen.mutants import MAX_MUTANTS, OUTCOME_KIND, Mutant, node_mutants
 from remora.code.values import node_function
 
 __all__ = ["MutationOutcome", "MutationScore", "mutation_outcome", "score"]
@@ -80,6 +80,20 @@ class MutationOutcome:
                 if mutant.line in lines:
                     why.setdefault(test, _UNCHANGED)
         return why
+
+    def one_outcome(self, tests: set[str]) -> str:
+        """Why ``tests`` together show a predicate giving one outcome only: a mutant whose
+        body is ``return True`` (or ``return False``) that ran and that none of them fails,
+        in words; '' when there is none."""
+        for mutant in self.mutants:
+            if mutant.kind != OUTCOME_KIND or mutant.id in self.not_run:
+                continue
+            if not self.killed_by.get(mutant.id, set()) & tests:
+                return (
+                    "the node returns a boolean and no test shows the other outcome: "
+                    f"all pass with {mutant.description}"
+                )
+        return ""
 
     def summary(self, tests: set[str]) -> MutationScore:
         """``{killed, total, score, not_run, survived}`` for the tests ``tests`` together;

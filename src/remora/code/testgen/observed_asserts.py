@@ -3,7 +3,9 @@
 A probed call (:mod:`remora.code.probes.programs.call_probe`) returned a value, raised,
 and for a method left its instance's attributes as they are now. The asserts:
 
-- an exception: ``pytest.raises`` and its message, compared whole (``match=``
+- an exception: ``pytest.raises`` of the class raised, named as the node's module
+  imports it (``errors.UnknownCommand``: :mod:`remora.code.testgen.raised_names`), and
+  its message, compared whole (``match=``
   searches: a message with words added would pass), not the class alone; a
   message the code formats from the call's values is matched on its fixed words
   instead (``match="does not support indexing"``:
@@ -42,6 +44,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.parsing import node_returns
 from remora.code.testgen.message_words import match_pattern
+from remora.code.testgen.raised_names import NodeImports, exception_name
 from remora.code.testgen.returned_calls import call_lines
 from remora.code.values import CallRender, contents_asserts, state_asserts, value_assert
 
@@ -125,10 +128,25 @@ def twin_lines(render: CallRender, returned: dict[str, Any], module: str) -> lis
     return lines
 
 
-def _raises(render: CallRender, raised: dict[str, Any], call: str, module: str) -> list[str]:
-    exception = raised["type"] if raised["module"] in ("builtins", module) else "Exception"
-    if raised["module"] == module:
-        render.imports.add(exception)
+def _exception(render: CallRender, raised: dict[str, Any], imports: NodeImports) -> str:
+    """The raised class as the test names it, its import recorded in ``render``
+    (:mod:`remora.code.testgen.raised_names`); ``Exception`` where it has no public name."""
+    name = exception_name(str(raised["type"]), str(raised["module"]), imports)
+    if name is None:
+        return "Exception"
+    if name.own:
+        render.imports.add(name.own)
+    if name.from_import is not None:
+        render.from_imports.add(name.from_import)
+    if name.plain:
+        render.modules.add(name.plain)
+    return name.expression
+
+
+def _raises(
+    render: CallRender, raised: dict[str, Any], call: str, imports: NodeImports
+) -> list[str]:
+    exception = _exception(render, raised, imports)
     render.modules.add("pytest")
     if raised.get("match"):  # the raise's own words, where the rest is the call's values
         return [
@@ -152,9 +170,11 @@ def observed_lines(
     call: str,
     module: str,
     procedure: bool,
+    imports: NodeImports | None = None,
 ) -> list[str]:
     """The call and its asserts (after ``render.call``'s set-up lines), the instance's
-    changed attributes and items included."""
+    changed attributes and items included. ``imports``: those of the node's module
+    (``module``), through which a raised class of another module is named."""
     raised = row.get("raised")
     state = row.get("state") or {}
     contents = row.get("contents")
@@ -162,7 +182,7 @@ def observed_lines(
     if render.instance and contents:
         after += contents_asserts(render.instance, contents, render.modules)
     if raised:
-        return [*_raises(render, raised, call, module), *after]
+        return [*_raises(render, raised, call, imports or NodeImports(module)), *after]
     returned = row["returned"]
     if procedure:
         return [call, *after]

@@ -30,7 +30,6 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.parsing import module_names
@@ -48,6 +47,7 @@ from remora.code.probes import (
     tests_in_file,
     unusable_reason,
 )
+from remora.code.testgen.boolean_results import other_outcome_first
 from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
 from remora.code.testgen.kept_tests import (
     DEFAULT_MUTATION_BUDGET_S,
@@ -57,11 +57,12 @@ from remora.code.testgen.kept_tests import (
 )
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.model_asks import ask_record
-from remora.code.testgen.model_cases import model_candidates
+from remora.code.testgen.model_cases import claim_holds, model_candidates
 from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
 from remora.code.testgen.observed_asserts import is_procedure, pins_something
 from remora.code.testgen.outcome_words import assigned_attributes
 from remora.code.testgen.pass_through import pass_through_reason
+from remora.code.testgen.raised_names import node_imports
 from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
 from remora.code.testgen.stored_arguments import STORED_REASON, stores_arguments_only
 from remora.code.testgen.test_names import behaviour_name, node_words
@@ -78,9 +79,7 @@ from remora.code.values import (
     observed_attributes,
     owner_arguments,
     owner_expressions,
-    project_class_lookup,
     public_caller,
-    value_from_text,
 )
 
 __all__ = ["search_tests"]
@@ -138,19 +137,6 @@ async def _run_round(
             usable[row["name"]] = row  # not same_as_builtin: `len("abc") == 3` is its value
     gains = {name: frozenset(context_units(measured, name)) for name in usable}
     return usable, gains, Coverage.of(measured)
-
-
-def _claim_holds(context: CodeContext, row: dict[str, Any], claim: str | None) -> bool:
-    returned = row.get("returned")
-    if claim is None or not returned or not returned["literal"]:
-        return False
-    try:
-        return bool(
-            value_from_text(claim, project_class_lookup(context))
-            == python_ast.literal_eval(returned["repr"])
-        )
-    except (ValueError, SyntaxError):
-        return False
 
 
 @host_function
@@ -258,18 +244,20 @@ async def search_tests(
     function = node_function(context)
     assigned = assigned_attributes(function)
     procedure = is_procedure(context)
+    imports = node_imports(context)  # a raised class of another module named through them
     pieces = []
     # Beside the covering few, other candidates of the first round, up to ``max_tests`` in
     # all (each boundary's value at it first, input_search): a call on the other side of a
     # boundary covers nothing new but may kill a mutant (``<`` for ``<=``); the mutation
     # check keeps it only then (kept_tests).
     room = max(0, max_tests - len(chosen))
-    chosen += [n for n in rows if n not in chosen and not n.startswith("m")][:room]
+    others = [n for n in rows if n not in chosen and not n.startswith("m")]
+    chosen += other_outcome_first(function, others, rows, chosen)[:room]  # a predicate's
     # power(a=10**6, b="sample b") pins a's check alone: b made up and never read.
     rows.update(await settle_unread(context, target, candidates, rows, chosen))
     for name in chosen:
         row = with_fixed_words(rows[name], text, context.bound_node().file_path)
-        holds = _claim_holds(context, row, claims.get(candidates[name].why))
+        holds = claim_holds(context, row, claims.get(candidates[name].why))
         why = candidates[name].why
         if empty_variadic_call(target, row.get("args") or {}):
             continue  # ``union()``: a method whose point is its arguments, given none
@@ -280,7 +268,14 @@ async def search_tests(
         if test is None:
             continue  # told apart from a test already there by nothing it could name
         piece = observed_piece(
-            target, names, owner_args, row, test, marked=not holds, procedure=procedure
+            target,
+            names,
+            owner_args,
+            row,
+            test,
+            marked=not holds,
+            procedure=procedure,
+            imports=imports,
         )
         pieces.append(piece)
     # A chat turn only while the model's cases still add coverage: after its completed

@@ -31,6 +31,7 @@ from remora.code.probes import (
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.observed_asserts import is_procedure, observed_lines, pins_something
 from remora.code.testgen.outcome_words import case_words
+from remora.code.testgen.raised_names import NodeImports, node_imports
 from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
 from remora.code.testgen.test_names import node_words
 from remora.code.testgen.test_results import ObservedTests, RefusedPiece, TestPieces
@@ -269,6 +270,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
     pieces: list[dict[str, Any]] = []
     skipped: list[str] = []
     procedure = is_procedure(context)
+    imports = node_imports(context)
     for row in checked:
         if not pins_behaviour(row):
             why = row["reason"] or (row.get("raised") or {}).get("message") or "did not finish"
@@ -282,7 +284,11 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
             continue
         name = _unique(f"test_{snake_name(target['qualname'])}_{row['name']}", used)
         row = with_fixed_words(row, context.node_file_text(), context.bound_node().file_path)
-        pieces.append(observed_piece(target, names, owner_args, row, name, procedure=procedure))
+        pieces.append(
+            observed_piece(
+                target, names, owner_args, row, name, procedure=procedure, imports=imports
+            )
+        )
     return {"pieces": pieces, "skipped": skipped}
 
 
@@ -295,6 +301,7 @@ def observed_piece(
     marked: bool = True,
     *,
     procedure: bool = False,
+    imports: NodeImports | None = None,
 ) -> dict[str, Any]:
     """The test that pins what a checked call (``row``: args, returned or raised) gave.
 
@@ -302,11 +309,12 @@ def observed_piece(
     run's summary says so, the test does not). A row with ``owner_args`` builds its own
     instance; one with ``state`` asserts it after the call. ``procedure``: the node
     returns no value anywhere, so only the state it changed is asserted
-    (:mod:`remora.code.testgen.observed_asserts`).
+    (:mod:`remora.code.testgen.observed_asserts`). ``imports``: the node's module's, through
+    which a raised class of another module is named (:mod:`remora.code.testgen.raised_names`).
     """
     render = CallRender(target, module_names)
     args = without_defaults(row["args"], target["parameters"])
     capped = int((row.get("returned") or {}).get("capped", 0))
     call, lines = render.call(args, row.get("owner_args", owner_args), capped)
-    lines = [*lines, *observed_lines(render, row, call, target["module"], procedure)]
+    lines = [*lines, *observed_lines(render, row, call, target["module"], procedure, imports)]
     return {**render.piece(name, lines), "observed": marked}

@@ -51,6 +51,9 @@ class CallRender:
         self.module_names = module_names
         self.imports: set[str] = set()
         self.modules: set[str] = set()
+        # ``from module import name`` of another module than the node's (``from kit import
+        # errors``, for ``errors.UnknownCommand``), as the node's module imports it.
+        self.from_imports: set[tuple[str, str]] = set()
         self.instance = ""  # the variable holding a method's instance, once built
 
     def value(self, value: Any) -> str:
@@ -218,9 +221,12 @@ class CallRender:
 
     def piece(self, name: str, lines: list[str]) -> dict[str, Any]:
         body = "\n".join(f"    {line}" for line in lines)
-        return {
+        piece: dict[str, Any] = {
             "name": name,
             "source": f"def {name}():\n{body}\n",
             "imports": sorted(self.imports),
             "modules": sorted(self.modules),
         }
+        if self.from_imports:
+            piece["from_imports"] = [list(pair) for pair in sorted(self.from_imports)]
+        return piece

@@ -36,6 +36,7 @@ from remora.code.values.compared_kinds import compared_base
 from remora.code.values.constructor import own_init
 from remora.code.values.derived_sets import argument_sets, literal_default
 from remora.code.values.float_values import non_finite_values
+from remora.code.values.held_arguments import held_arguments
 from remora.code.values.input_search import Candidate, boundary_search, vary
 from remora.code.values.input_sources import derived_locals, local_constants, module_constants
 from remora.code.values.instance_members import empty_variadic_call, member_candidates
@@ -155,6 +156,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         base.update(spread_base(function, base))  # clamp(5, 0, 10), not clamp(1, 1, 1)
         paired, paired_edges = paired_boundaries(function, base)
         values, edges = [*values, *paired], edges | paired_edges
+        values += held_arguments(function, base)  # search="subject" where search in subject
         constants = local_constants(function, module_constants(module))
         values += sought_strings(function, constants)  # "a~b" where s.replace("~", ...)
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}

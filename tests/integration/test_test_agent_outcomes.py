@@ -1,0 +1,86 @@
+"""A predicate's tests show both outcomes; a raised class is named as the code imports it.
+
+An invented kit (issue 56): ``Registry.holds``/``has_suffix`` return whether one argument
+is in (or ends) the other; ``mirrored`` a condition the value search cannot make true;
+``Registry.run`` raises a class of the kit's ``errors`` module, imported as ``from kit
+import errors``. Blind reviewers marked ``assert holds(...) is False`` alone "return False
+would pass" and ``pytest.raises(Exception)`` "name the class". The sandbox, the probe,
+pytest and the mutation check are real; no model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bundled_agents_support import search_tests_on
+
+pytestmark = pytest.mark.integration
+
+ERRORS = '''\
+class KitError(Exception):
+    """Base of the kit's errors."""
+
+
+class UnknownCommand(KitError):
+    pass
+'''
+
+COMMANDS = """\
+from kit import errors
+
+
+class Registry:
+    TABLE = {"size": len}
+
+    def run(self, name, args):
+        try:
+            command = self.TABLE[name]
+        except KeyError:
+            raise errors.UnknownCommand("no command named %r" % name)
+        return command(*args)
+
+    def holds(self, subject, search):
+        return search in subject
+
+    def has_suffix(self, text, suffix):
+        return text.endswith(suffix)
+
+    def mirrored(self, a, b):
+        return a[::-1] == b and len(a) > 3
+"""
+
+FILES = {"kit/__init__.py": "", "kit/errors.py": ERRORS, "kit/commands.py": COMMANDS}
+
+
+async def _search(tmp_path: Path, node: str) -> tuple[dict[str, Any], str]:
+    found, data = await search_tests_on(
+        tmp_path, FILES, "kit/commands.py", node, "tests/test_commands.py"
+    )
+    return found, (data or b"").decode()
+
+
+@pytest.mark.parametrize("node", ["Registry.holds", "Registry.has_suffix"])
+async def test_a_predicate_keeps_a_test_of_each_outcome(tmp_path: Path, node: str) -> None:
+    found, written = await _search(tmp_path, node)
+    assert len(found["kept"]) == 2, found
+    assert "assert result is True" in written and "assert result is False" in written, written
+
+
+async def test_a_predicate_whose_true_outcome_is_never_reached_gets_no_test(
+    tmp_path: Path,
+) -> None:
+    found, written = await _search(tmp_path, "Registry.mirrored")
+    assert found["kept"] == [] and written == "", found
+    assert any("no test shows the other outcome" in d for d in found["dropped"]), found
+
+
+async def test_a_raised_class_of_another_module_is_named_as_the_code_imports_it(
+    tmp_path: Path,
+) -> None:
+    found, written = await _search(tmp_path, "Registry.run")
+    assert found["kept"], found
+    assert "from kit import errors" in written, written
+    assert "pytest.raises(errors.UnknownCommand" in written, written
+    assert "pytest.raises(Exception" not in written, written

@@ -1,0 +1,79 @@
+"""Which nodes are predicates, and the call of the outcome their chosen calls lack first."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from remora.code.testgen.boolean_results import other_outcome_first, returns_booleans
+
+
+def _function(source: str) -> ast.FunctionDef:
+    node = ast.parse(source).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f(a, b):\n    return b in a\n",
+        "def f(text, end):\n    return text.endswith(end)\n",
+        "def f(x):\n    if x is None:\n        return False\n    return not x.closed\n",
+        "def f(x):\n    return isinstance(x, int) and x > 0\n",
+        "def f(x):\n    return True if x else x == 2\n",
+        "def f(x) -> bool:\n    return helper(x)\n",
+        "def f(x) -> 'bool':\n    return x.ready\n",
+        # A nested function's return is not the node's.
+        "def f(x):\n    def key(y):\n        return y\n    return x.isdigit()\n",
+    ],
+)
+def test_a_node_whose_every_return_is_a_boolean_is_a_predicate(source: str) -> None:
+    assert returns_booleans(_function(source))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f(x):\n    return x\n",
+        "def f(x):\n    if x:\n        return\n    return x > 1\n",
+        "def f(x):\n    return x > 1 and x.name\n",
+        "def f(x):\n    return len(x) > 1 or helper(x)\n",
+        "def f(x):\n    x.done = True\n",
+        "def f(x):\n    yield x > 1\n    return True\n",
+        "def f(x) -> int:\n    return x.count(1)\n",
+    ],
+)
+def test_a_node_returning_anything_else_is_no_predicate(source: str) -> None:
+    assert not returns_booleans(_function(source))
+
+
+def _row(value: str | None = None, raised: bool = False) -> dict[str, object]:
+    row: dict[str, object] = {"returned": {"repr": value, "literal": True} if value else None}
+    return row | ({"raised": {"type": "ValueError"}} if raised else {})
+
+
+def test_the_first_call_of_each_outcome_the_chosen_lack_goes_first() -> None:
+    rows = {
+        "h0": _row("False"),
+        "h1": _row("False"),
+        "h2": _row(raised=True),
+        "h3": _row("True"),
+        "h4": _row("True"),
+    }
+    predicate = _function("def f(x):\n    return x > 1\n")
+    assert other_outcome_first(predicate, ["h1", "h2", "h3", "h4"], rows, ["h0"]) == [
+        "h3",
+        "h1",
+        "h2",
+        "h4",
+    ]
+    # Both shown already, or no predicate: the order stays.
+    assert other_outcome_first(predicate, ["h1", "h2", "h4"], rows, ["h0", "h3"]) == [
+        "h1",
+        "h2",
+        "h4",
+    ]
+    other = _function("def f(x):\n    return x\n")
+    assert other_outcome_first(other, ["h1", "h3"], rows, ["h0"]) == ["h1", "h3"]
