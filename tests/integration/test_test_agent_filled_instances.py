@@ -110,3 +110,44 @@ async def test_a_store_is_tested_through_its_reader(tmp_path: Path) -> None:
     assert "box.load() ==" in written, written
     assert "def test_save_changes_what_load_returns" in written, written
     assert "box.content" not in written, written
+
+
+SHELF = """\
+class Shelf:
+    def __init__(self, capacity=3):
+        self.capacity = capacity
+        self.books = []
+
+    def put(self, title, pinned=False):
+        self.books.append((title, pinned))
+
+    def pinned_titles(self):
+        found = []
+        for title, pinned in self.books:
+            if pinned:
+                found.append(title)
+        return found
+"""
+
+SHELF_README = """\
+```python
+>>> shelf = Shelf(capacity=2)
+>>> shelf.put("Emma")
+>>> shelf.put("Dune", pinned=True)
+```
+"""
+
+
+async def test_an_instance_built_and_filled_as_the_docs_do_reaches_what_a_made_up_fill_cannot(
+    tmp_path: Path,
+) -> None:
+    # The search's own fill passes the required title alone: nothing pinned, an empty
+    # answer. The README's instance holds a pinned book (values/built_instances).
+    files = {"shelf.py": SHELF, "README.md": SHELF_README}
+    found, data = await search_tests_on(
+        tmp_path, files, "shelf.py", "Shelf.pinned_titles", "tests/test_shelf.py"
+    )
+    written = (data or b"").decode()
+    assert found["kept"], found
+    assert 'shelf.put("Dune", pinned=True)' in written, written
+    assert 'assert result == ["Dune"]' in written, written

@@ -37,14 +37,17 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import ast_tree
 from remora.code.values.attribute_uses import classes_named
+from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.call_text import arguments_from_text, value_from_text
+from remora.code.values.class_lookup import project_class_lookup
 from remora.code.values.derived_sets import ClassLookup
 from remora.code.values.filled_instances import CALLS_KEY, ITEM_SETTER
+from remora.code.values.input_search import Candidate
 from remora.code.values.method_state import changed_attributes
 from remora.code.values.owner_expressions import class_texts, text_sources
-from remora.code.values.parameters import Parameter
+from remora.code.values.parameters import Parameter, parameter_of
 
-__all__ = ["MAX_BUILT", "BuiltOwner", "built_owners", "owners_in"]
+__all__ = ["MAX_BUILT", "BuiltOwner", "built_candidates", "built_owners", "owners_in"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # (the owner's constructor arguments and calls, words for the test or fixture name)
@@ -220,3 +223,19 @@ def built_owners(
         return found[:MAX_BUILT]
 
     return list(context.kept(("built owners", owner), find))
+
+
+def built_candidates(
+    context: CodeContext, target: CallTarget, method_args: Mapping[str, Any]
+) -> list[Candidate]:
+    """A reader's call on each instance of its class the project builds and fills
+    (:func:`built_owners`): the state its users give it. Only for an instance method or
+    property that takes no argument, whose instance is all it reads: a method that takes
+    some is called on the search's filled instances with its own values, where made-up
+    arguments on the project's instance only meet its guards (a row of another size)."""
+    required = [p for p in target["parameters"] if parameter_of(p).required]
+    if not is_instance_method(target) or required:
+        return []
+    parameters = [parameter_of(p) for p in target["owner_parameters"]]
+    owners = built_owners(context, str(target["owner"]), parameters, project_class_lookup(context))
+    return [Candidate(dict(method_args), words, owner) for owner, words in owners]

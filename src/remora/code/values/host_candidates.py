@@ -26,6 +26,7 @@ from remora.code.parsing import located_definition, module_names
 from remora.code.values.annotations import builtin_kind
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.attribute_uses import fitted_values, stored_kinds, unfit_value
+from remora.code.values.built_instances import built_candidates
 from remora.code.values.call_sites import doctest_calls
 from remora.code.values.call_target import CallTarget
 from remora.code.values.call_text import arguments_from_text
@@ -177,6 +178,8 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
     # An instance holding content, given through its own methods: the overwrite, the eviction.
     candidates += filled_candidates(target, function, text, base, owner, lookup)
+    # One the project's own code or docs build and fill (t = Texttable(); t.add_rows(...)).
+    candidates += built_candidates(context, target, base)
     # An instance holding elements, for a parameter looked up in it or holding such elements.
     members, of_elements = member_candidates(target, function, text, base, owner, lookup)
     candidates += members
