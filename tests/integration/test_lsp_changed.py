@@ -36,7 +36,8 @@ ENV = {**{k: v for k, v in os.environ.items() if not k.startswith("REMORA_")}, *
 # ruff's fixes, so an unused import becomes a change without a model.
 CONFIG = (
     "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n"
-    "sandbox:\n  max_concurrent_agents: 1\noperations:\n  lint: {}\n"
+    "sandbox:\n  max_concurrent_agents: 1\n"
+    "operations:\n  test: {enabled: false}\n  sample_data: {enabled: false}\n"
 )
 OTHER = "import sys\n\n\ndef helper():\n    return 1\n"  # lint would fix it, were it run
 

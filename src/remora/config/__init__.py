@@ -32,6 +32,7 @@ from remora.config.sections import (
     SandboxLimitOverrides,
     TurnPolicyConfig,
     WatchConfig,
+    default_operations,
 )
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "SandboxLimitOverrides",
     "TurnPolicyConfig",
     "WatchConfig",
+    "default_operations",
     "find_config_file",
     "load_config",
 ]

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from remora.config.sections import RemoraConfig
+from remora.config.sections import RemoraConfig, default_operations
 from remora.errors import (
     ConfigNotFoundError,
     ConfigValueError,
@@ -208,7 +208,13 @@ def load_config(
     if config_path is not None and not config_path.is_file():
         raise ConfigNotFoundError(f"config file {config_path} does not exist", "check --config")
     file = config_path or find_config_file(root)
-    merged: dict[str, Any] = {}
+    # The bundled operations are the first layer: `operations: {docstring: {enabled: true}}`
+    # turns docstring on and leaves lint, test and sample_data as they were.
+    merged: dict[str, Any] = {
+        "operations": {
+            name: op.model_dump(exclude_unset=True) for name, op in default_operations().items()
+        }
+    }
     sources: dict[str, str] = {}
     lines: dict[str, int] = {}
     if file is not None:

@@ -229,8 +229,8 @@ async def _run_agent(ls: RemoraLanguageServer, arguments: dict[str, Any]) -> dic
         )
     if operation not in operations_for(project, node):
         raise JsonRpcInvalidParams(
-            message=f"{operation!r} is not an enabled operation for a {node.node_type} "
-            f"(enabled here: {', '.join(operations_for(project, node)) or 'none'})"
+            message=f"{operation!r} is not an operation for a {node.node_type} "
+            f"(here: {', '.join(operations_for(project, node)) or 'none'})"
         )
     if ls.run_lock.locked():
         raise JsonRpcInvalidParams(message="a run is going: wait for it or cancel it first")

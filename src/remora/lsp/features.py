@@ -46,13 +46,16 @@ def as_lsp_errors(
 
 
 def operations_for(project: Project, node: CSTNode) -> list[str]:
-    """The enabled operations whose agent works on this kind of node (none on a bad config)."""
+    """The configured operations whose agent works on this kind of node (none on a bad config).
+
+    Disabled ones too: "run X now" is the user asking, as `remora analyze -o X` is.
+    """
     try:
         loaded = project.config()
         from remora.agents import AgentRegistry
 
         registry = AgentRegistry(loaded.config.agents_dir, project_root=project.root)
-        names = parse_operations(None, loaded.config, registry)
+        names = parse_operations(list(loaded.config.operations), loaded.config, registry)
         return [name for name in names if node.node_type in registry.get(name).node_types]
     except RemoraError:
         return []

@@ -20,7 +20,7 @@ from testgen_lib.report import medians, model_cases_added, model_cases_table, ta
 from testgen_lib.tools import HOST_ONLY_TURNS, host_only_options, no_model_cases_options
 
 from remora.agents import AgentRegistry
-from remora.config import load_config
+from remora.config import default_operations, load_config
 from remora.coordinator import check_options
 from remora.providers.scripted import load_turns
 
@@ -256,7 +256,8 @@ def test_the_no_model_cases_config_turns_the_test_operations_option_off(tmp_path
     assert options[0] == "--config"
     loaded = load_config(Path(options[1]), project_root=tmp_path)
     test_options = loaded.config.operations["test"].options
-    assert test_options == {"model_cases": False}
+    # Only model_cases differs from the run with them: the other options keep their defaults.
+    assert test_options == {**default_operations()["test"].options, "model_cases": False}
     # A value the test agent's tools take: `remora analyze` would start with it.
     check_options("test", AgentRegistry().get("test"), test_options)
 

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from remora.agents.registry import AgentRegistry
 from remora.config import RemoraConfig, RunnerConfig, load_config
+from remora.coordinator import parse_operations
 from remora.errors import (
     CONFIG_INVALID_VALUE,
     CONFIG_INVALID_YAML,
@@ -29,6 +31,17 @@ def test_defaults_without_file(tmp_path: Path) -> None:
     assert loaded.config.model.provider == "embedded"
     assert loaded.source_of("runner.max_turns") == "default"
     assert set(loaded.config.operations) == {"lint", "docstring", "test", "sample_data"}
+
+
+def test_docstring_runs_only_when_asked_for(tmp_path: Path) -> None:
+    registry = AgentRegistry(None, project_root=tmp_path)
+    default = load_config(project_root=tmp_path, environ={}).config
+    assert parse_operations(None, default, registry) == ["lint", "test", "sample_data"]
+    assert parse_operations("docstring", default, registry) == ["docstring"]
+    write(tmp_path / "remora.yaml", "operations:\n  docstring:\n    enabled: true\n")
+    enabled = load_config(project_root=tmp_path, environ={}).config
+    assert parse_operations(None, enabled, registry) == ["lint", "docstring", "test", "sample_data"]
+    assert enabled.operations["docstring"].options == {"style": "google"}
 
 
 def test_precedence_file_then_env_then_flag(tmp_path: Path) -> None:
