@@ -14,12 +14,8 @@ from remora.code.samples.instance_sets import (
     instance_members,
 )
 from remora.code.samples.kept_sets import KeptSet, Selection, outcome_key, pinned_outcome
-from remora.code.samples.sample_fixtures import (
-    conftest_path,
-    sample_code,
-    top_level_names,
-    with_code,
-)
+from remora.code.samples.sample_files import conftest_path, top_level_names, with_code
+from remora.code.samples.sample_fixtures import sample_code
 from remora.code.samples.sample_sets import _enough, _in_order
 from remora.code.samples.sample_tests import failed_ids, without_ids
 from remora.code.values.filled_instances import CALLS_KEY, ITEM_SETTER

@@ -6,7 +6,7 @@
   (:mod:`.kept_sets`); a class's sets, kept for what its members return
   (:mod:`.instance_sets`);
 - :mod:`.sample_fixtures`: those sets as pytest fixtures in the tests' conftest, and the
-  parametrized tests that read them;
+  parametrized tests that read them; :mod:`.sample_files`, the files they go in;
 - :mod:`.sample_tests`: the agent's change written and run (``write_sample_fixtures``);
 - :mod:`.fixtures`: the JSON fixture file of example argument sets (``sample_fixture``).
 

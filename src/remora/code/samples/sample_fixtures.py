@@ -15,17 +15,14 @@ pass in two pytest runs (:func:`remora.code.probes.pytest_files.run_pytest`).
 
 from __future__ import annotations
 
-import ast
 import json
 from typing import Any
 
-from remora import python_ast
-from remora.code.probes import add_to_test_file
 from remora.code.samples.kept_sets import KeptSet, Selection
 from remora.code.values import CallRender, CallTarget, snake_name
 from remora.code.values.filled_instances import CALLS_KEY, is_filled, is_item_assignment
 
-__all__ = ["SampleCode", "conftest_path", "sample_code", "top_level_names", "with_code"]
+__all__ = ["SampleCode", "sample_code"]
 
 
 # The line length ruff formats to by default: a longer param goes one argument a line.
@@ -55,22 +52,6 @@ class _Render(CallRender):
             items = [self.value(v) for v in value]
             return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
         return super().value(value)
-
-
-def conftest_path(test_path: str) -> str:
-    """The ``conftest.py`` beside the module's test file."""
-    folder = test_path.rsplit("/", 1)[0] if "/" in test_path else ""
-    return f"{folder}/conftest.py" if folder else "conftest.py"
-
-
-def top_level_names(text: str) -> set[str]:
-    """Functions and classes a test file or conftest defines at its top (names taken)."""
-    try:
-        tree = python_ast.parse(text)
-    except SyntaxError:
-        return set()
-    kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-    return {s.name for s in tree.body if isinstance(s, kinds)}
 
 
 class SampleCode:
@@ -345,21 +326,3 @@ def sample_code(
         code.add_calls(selection.kept)
     code.fixture_render.modules.add("pytest")
     return code
-
-
-def with_code(
-    original: str, path: str, module: str, render: CallRender, functions: list[str]
-) -> str:
-    """``original`` with the imports ``render`` gathered and ``functions`` appended; a new
-    file starts with its imports (no docstring: several changes may create the same file,
-    and a merge joins their imports, never two docstrings)."""
-    seed = original
-    if not seed.strip() and not render.imports and not render.modules:
-        return "\n\n".join(function.rstrip() + "\n" for function in functions)
-    if not seed.strip():
-        names = ", ".join(sorted(render.imports))
-        plain = "".join(f"import {m}\n" for m in sorted(render.modules))
-        seed = f"from {module} import {names}\n" if names else plain
-    return add_to_test_file(
-        seed, path, module, sorted(render.imports), sorted(render.modules), functions
-    )

@@ -34,13 +34,8 @@ from remora.code.probes import (
 )
 from remora.code.samples.fixtures import add_to_sample_fixture
 from remora.code.samples.kept_sets import KeptSet, Selection
-from remora.code.samples.sample_fixtures import (
-    DEFAULT_LINE_LENGTH,
-    conftest_path,
-    sample_code,
-    top_level_names,
-    with_code,
-)
+from remora.code.samples.sample_files import conftest_path, top_level_names, with_code
+from remora.code.samples.sample_fixtures import DEFAULT_LINE_LENGTH, sample_code
 from remora.code.samples.sample_results import SampleTests, SampleWrite
 from remora.code.samples.sample_sets import select_sets
 from remora.code.values import (
