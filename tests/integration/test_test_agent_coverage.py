@@ -147,7 +147,8 @@ async def test_a_model_completion_that_reaches_the_missed_branch_is_kept(
     assert asked.endswith("    assert lucky(")
     assert '#         return "lucky"' in asked  # the missed line, shown to the model
     text = (workspace.read("tests/test_luck.py") or b"").decode()
-    assert "def test_lucky_with_n_10_returns_string():" in text
+    # Named as the search's calls are (the model's words spelled every argument, cut).
+    assert "def test_lucky_when_n_is_10_returns_string():" in text
     assert '    result = lucky(n=10)\n    assert result == "lucky"\n' in text
     details = result.details
     assert details["coverage_after"]["branches"] == "2/2"

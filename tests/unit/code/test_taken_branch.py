@@ -177,3 +177,53 @@ def test_a_rejection_is_a_raise_or_an_empty_or_none_result(
     row: dict[str, Any], rejected: bool
 ) -> None:
     assert is_rejection(row) is rejected
+
+
+SPAN = """def span(self, start=None, end=None, step=1):
+    if start is None and end is None:
+        raise ValueError("start or end required")
+    if start is not None and end is not None:
+        raise ValueError("only start or end allowed")
+    if step is not None and self.scale is not None:
+        return step * self.scale
+    return start
+"""
+
+
+def test_a_test_that_an_argument_is_not_none_says_it_was_given() -> None:
+    function = _function(SPAN)
+    both = {"raised": {"type": "ValueError"}, "args": {"start": "a", "end": "b"}}
+    # Not "": both sides given is the case the raise is for.
+    assert branch_words(function, _ran(function, 5), both) == "start_and_end_are_given"
+    neither = {"raised": {"type": "ValueError"}, "args": {"start": None, "end": None}}
+    assert branch_words(function, _ran(function, 3), neither) == "start_and_end_are_none"
+    # A parameter whose default is not None is not "given" by being other than None; an
+    # attribute of the instance is set.
+    scaled = {"returned": _returned("2"), "args": {"start": 1, "step": 2}}
+    assert branch_words(function, _ran(function, 7), scaled) == "step_is_not_none_and_scale_is_set"
+
+
+GET_PART = """def get_part(doc, part):
+    if isinstance(doc, Mapping):
+        return part
+    elif isinstance(doc, str):
+        raise TypeError("not a container")
+    elif isinstance(doc, (list, tuple)):
+        return int(part)
+    else:
+        raise TypeError("no indexing")
+"""
+
+
+def test_an_isinstance_test_taken_names_the_class() -> None:
+    function = _function(GET_PART)
+    text = {"raised": {"type": "TypeError"}, "args": {"doc": "sample doc", "part": "a"}}
+    # Not "doc_is_invalid", which the number below is too.
+    assert branch_words(function, _ran(function, 5), text) == "doc_is_str"
+    mapping = {"returned": _returned("'a'"), "args": {"doc": {}, "part": "a"}}
+    assert branch_words(function, _ran(function, 3), mapping) == "doc_is_mapping"
+    # A tuple of classes names none; the last ``else``'s refusal is an invalid value.
+    listed = {"returned": _returned("1"), "args": {"doc": [0, 1], "part": "1"}}
+    assert branch_words(function, _ran(function, 7), listed) == ""
+    number = {"raised": {"type": "TypeError"}, "args": {"doc": 1, "part": "a"}}
+    assert branch_words(function, _ran(function, 9), number) == "doc_is_invalid"

@@ -305,12 +305,13 @@ def test_an_item_stored_beside_a_result_names_both_where_the_name_stays_short() 
         "contents": _contents("beta"),
         "args": {"key": "beta", "default": "other default"},
     }
+    # The key is the call's own argument, worded by its parameter: not "stores_beta".
     assert behaviour_name("setdefault", row, "key_is_missing", set(), set()) == (
-        "test_setdefault_when_key_is_missing_stores_beta_and_returns_default"
+        "test_setdefault_when_key_is_missing_stores_key_and_returns_default"
     )
     long_node = "setdefault_with_a_rather_long_method_name"
     assert behaviour_name(long_node, row, "key_is_missing", set(), set()) == (
-        f"test_{long_node}_when_key_is_missing_stores_beta"
+        f"test_{long_node}_when_key_is_missing_stores_key"
     )
 
 
@@ -320,7 +321,8 @@ def test_an_unread_keyword_the_call_stored_is_named_a_keyword() -> None:
     stored = {"returned": _seen("None"), "contents": _contents("zz"), "args": {"kwargs": {"zz": 1}}}
     why = "kwargs_has_an_unread_keyword"
     name = behaviour_name("update", stored, why, set(), set(), function=function, procedure=True)
-    assert name == "test_update_when_kwargs_has_a_keyword_stores_zz"
+    # Not "stores_zz": the keyword is one the search made up.
+    assert name == "test_update_when_kwargs_has_a_keyword_stores_given_key"
     # Handed back in the result (its names): read too.
     echoed = {"returned": _seen("['a', 'zz']"), "args": {"kwargs": {"zz": 1}}}
     name = behaviour_name("update", echoed, why, set(), set(), function=function)
@@ -356,3 +358,80 @@ def test_items_stored_under_other_keys_are_worded_generically_and_stay_identifie
         "test_put_stores_x_and_removes_y",
     ]
     assert all(name is not None and name.isidentifier() for name in names)
+
+
+def test_a_short_parameter_is_named_by_what_the_code_does_with_it() -> None:
+    source = (
+        "def get(self, k, d=None):\n"  # 1
+        "    if k in self.data:\n"  # 2
+        "        return self.data[k]\n"  # 3
+        "    return d\n"  # 4
+    )
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    row = {"returned": _seen("'fallback'"), "args": {"k": "beta", "d": "fallback"}}
+    # Not "test_get_when_k_is_missing_returns_d".
+    assert behaviour_name(
+        "get", row, "k_is_missing", set(), set(), function=function, lines={1, 2, 4}
+    ) == ("test_get_when_key_is_missing_returns_default")
+    # Told apart from a test that took the name by the key, worded so too.
+    used = {"test_get_returns_default"}
+    named: dict[str, dict[str, Any]] = {"test_get_returns_default": {"k": "a", "d": "fallback"}}
+    assert behaviour_name("get", row, "typical", used, set(), function=function, named=named) == (
+        "test_get_when_key_is_beta_returns_default"
+    )
+
+
+def test_a_model_s_call_is_named_for_its_branch_not_its_spelled_arguments() -> None:
+    source = "def days(year, month):\n    if month == 2:\n        return 28\n    return 31\n"
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    why = "model_year_2024_month_sample_month"
+    row = {"returned": _seen("31"), "args": {"year": 2024, "month": "sample month"}}
+    used: set[str] = set()
+    named: dict[str, dict[str, Any]] = {}
+
+    def name() -> str | None:
+        lines = {1, 2, 4}
+        return behaviour_name(
+            "days", row, why, used, set(), function=function, named=named, lines=lines
+        )
+
+    # Not "test_days_with_year_2024_month_sample_month_returns_int".
+    assert name() == "test_days_returns_int"
+    # Where nothing else tells it apart, its words rather than lose what it covers.
+    assert name() == "test_days_with_year_2024_month_sample_month_returns_int"
+
+
+def test_a_result_stored_under_the_key_the_call_gives_is_named_the_stored_value() -> None:
+    steps = [{"method": "__setitem__", "args": ["alpha", "other value"], "keywords": {}}]
+    row = {
+        "returned": _seen("'other value'"),
+        "args": {"key": "alpha"},
+        "owner_args": {"size": 2, "__calls__": steps},
+    }
+    # Not "returns_string".
+    assert behaviour_name("get", row, "typical", set(), set()) == ("test_get_returns_stored_value")
+    # Under another key than the call's: a string as any other.
+    other = {**row, "args": {"key": "beta"}}
+    assert behaviour_name("get", other, "typical", set(), set()) == "test_get_returns_string"
+
+
+def test_keys_a_call_handed_over_are_never_spelled() -> None:
+    # dict_obj.update({"a": 1, "b": 2}): the search's keys, not the behaviour.
+    row = {
+        "returned": _seen("None"),
+        "contents": _contents("a", "b"),
+        "args": {"args": [{"a": 1, "b": 2}]},
+    }
+    assert behaviour_name("update", row, "typical", set(), set(), procedure=True) == (
+        "test_update_stores_given_keys"
+    )
+    popped = {
+        "returned": _seen("1"),
+        "contents": _contents(removed=("tea",)),
+        "args": {"name": "tea"},
+    }
+    assert behaviour_name("pop", popped, "typical", set(), set()) == (
+        "test_pop_removes_name_and_returns_int"
+    )

@@ -7,7 +7,9 @@ before the call, ``sets_limit_value`` where the method assigns them outright
 ``leaves_items_unchanged`` where a procedure found nothing to do; the items it stored in
 or removed from its instance where that is a container (:mod:`.stored_items`); else the
 result: ``returns_true``, ``returns_none``, ``returns_empty_tuple``, ``returns_default``
-(the argument it hands back), what a returned callable did when called
+(the argument it hands back), ``returns_stored_value`` (what the test's set-up stored
+under the key the call gives: ``cache["alpha"] = "v"``, ``cache.get("alpha")``), what a
+returned callable did when called
 (``returns_a_predicate_matching_a_value_in_items``), or the result's kind (``returns_string``,
 ``returns_stock_item``), never its value spelled out (reviewers: "'returns_nvb',
 'returns_15' say nothing"; ``returns_none`` on ``== "None"`` says the opposite).
@@ -22,8 +24,9 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.testgen.returned_calls import call_words
-from remora.code.testgen.stored_items import stored_words
+from remora.code.testgen.stored_items import GIVEN_KEY, stored_words
 from remora.code.values import first_parameter, is_self_attribute, label, snake_name
+from remora.code.values.filled_instances import CALLS_KEY, is_item_assignment
 
 __all__ = ["assigned_attributes", "case_words", "outcome_words"]
 
@@ -124,28 +127,68 @@ def _handed_back(value: Any, args: dict[str, Any]) -> str | None:
     return same[0] if len(same) == 1 else None
 
 
+def _equal(value: Any, other: Any) -> bool:
+    return type(other) is type(value) and bool(other == value)
+
+
+def _stored_under_a_given_key(value: Any, row: dict[str, Any], owner_args: dict[str, Any]) -> bool:
+    """Whether the result is what the instance's set-up stored (``obj[key] = value``) under
+    a key the call gives: ``get("alpha")`` after ``obj["alpha"] = "v"`` returning ``"v"``."""
+    if value is None or isinstance(value, bool):
+        return False
+    given = list((row.get("args") or {}).values())
+    steps = (row.get("owner_args", owner_args) or {}).get(CALLS_KEY) or []
+    return any(
+        is_item_assignment(step)
+        and any(_equal(step["args"][0], key) for key in given)
+        and _equal(value, step["args"][1])
+        for step in steps
+    )
+
+
+def _given_keys(args: dict[str, Any], renamed: dict[str, str]) -> list[tuple[Any, str]]:
+    """The keys a call hands over, with their words: an argument's own value by its
+    parameter's (``key``), one held in an argument (a dict's key, a ``**kwargs`` keyword,
+    an item of a list) as :data:`GIVEN_KEY`."""
+    given: list[tuple[Any, str]] = []
+    for name, value in args.items():
+        given.append((value, renamed.get(name, snake_name(name))))
+        for item in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(item, dict):
+                given += [(key, GIVEN_KEY) for key in item]
+            elif item is not value:
+                given.append((item, GIVEN_KEY))
+    return given
+
+
 def outcome_words(
-    row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any], procedure: bool = False
+    row: dict[str, Any],
+    assigned: set[str],
+    owner_args: dict[str, Any],
+    procedure: bool = False,
+    renamed: dict[str, str] | None = None,
 ) -> list[str]:
-    """What the test asserts, fullest first (``stores_beta_and_returns_default``, then
-    ``stores_beta``: the name takes the first that fits); none where a procedure's test
+    """What the test asserts, fullest first (``stores_key_and_returns_default``, then
+    ``stores_key``: the name takes the first that fits); none where a procedure's test
     would assert nothing a name can say. A procedure's test asserts no result: its name
-    says none (``returns_none`` there named what it never checks)."""
+    says none (``returns_none`` there named what it never checks). ``renamed``: the words
+    of the parameters a name does not spell (:mod:`.parameter_words`)."""
     raised = row.get("raised")
     if raised:
         return [f"raises_{snake_name(raised['type'])}"]
+    renamed = renamed or {}
     state = _state_words(row, assigned, owner_args, procedure)
-    stored = stored_words(row.get("contents"))
+    stored = stored_words(row.get("contents"), _given_keys(row.get("args") or {}, renamed))
     if stored and state.startswith("leaves_"):
         state = ""  # its items changed: the call did not leave the instance be
     changes = "_and_".join(words for words in (state, stored) if words)
     if procedure or state:
         return [changes] if changes else []
-    result = _result_words(row)
+    result = _result_words(row, owner_args, renamed)
     return [f"{stored}_and_{result}", stored] if stored else [result]
 
 
-def _result_words(row: dict[str, Any]) -> str:
+def _result_words(row: dict[str, Any], owner_args: dict[str, Any], renamed: dict[str, str]) -> str:
     """What the test asserts of the result, in words that never spell the value it pins
     (``returns_nvb`` says nothing; ``returns_none`` for the text ``"None"`` says the
     opposite)."""
@@ -165,7 +208,9 @@ def _result_words(row: dict[str, Any]) -> str:
             return f"returns_{_kind(str(returned['type']))}"
         argument = _handed_back(value, row.get("args") or {})
         if argument is not None:
-            return f"returns_{snake_name(argument)}"
+            return f"returns_{renamed.get(argument, snake_name(argument))}"
+        if _stored_under_a_given_key(value, row, owner_args):
+            return "returns_stored_value"
         return f"returns_{_kind(type(value).__name__)}"  # a dict subclass's too: a dict
     return f"returns_{_kind(str(returned.get('type') or 'value'))}"
 
@@ -183,4 +228,4 @@ def case_words(case: Any) -> str:
         python_ast.literal_eval(repr(value))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return "returns_expected_value"
-    return _result_words({"returned": {"repr": repr(value), "literal": True}})
+    return _result_words({"returned": {"repr": repr(value), "literal": True}}, {}, {})

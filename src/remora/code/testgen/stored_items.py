@@ -8,6 +8,10 @@ stored, new or changed), ``removes_tea``, ``stores_a_and_b``; ``stores_item`` fo
 identifier spells (``1``, ``"Content-Type"``), ``stores_items`` for more than two; a
 sequence's or set's by its count: ``stores_item``/``stores_items`` where it grew,
 ``removes_item``/``removes_items`` where it shrank, ``changes_items`` where the count held.
+A key the call handed over is no value to spell (the search made it up, ``stores_zz``): one
+an argument is, by that argument's words (``stores_key`` for ``setdefault(key="beta")``),
+one held in an argument (a dict's key, a ``**kwargs`` keyword, a list's item) as
+``given_key``/``given_keys``.
 
 Beside it, whether the call's outcome shows a key it was handed: a key of the items it
 stored, or held in the value it returned or an attribute it set. A ``**kwargs`` keyword
@@ -18,15 +22,20 @@ from the code.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from remora import python_ast
 from remora.code.values import snake_name
 
-__all__ = ["shows_key", "stored_words"]
+__all__ = ["GIVEN_KEY", "shows_key", "stored_words"]
 
 # A key longer than this is worded generically (``stores_item``): a name is no place for it.
 _MAX_KEY = 20
+# A key held in an argument the call handed over (``update({"a": 1})``, ``update(zz=1)``).
+GIVEN_KEY = "given_key"
+# (a key the call handed over, the words for it)
+Given = Sequence[tuple[Any, str]]
 
 
 def _literal(seen: dict[str, Any] | None) -> tuple[bool, Any]:
@@ -39,20 +48,28 @@ def _literal(seen: dict[str, Any] | None) -> tuple[bool, Any]:
         return False, None
 
 
-def _key_word(seen: dict[str, Any]) -> str | None:
-    """``beta`` for the key ``"beta"``; None for one no short identifier spells."""
+def _key_word(seen: dict[str, Any], given: Given) -> str | None:
+    """``beta`` for the key ``"beta"``, the words of the argument that handed it over
+    (``given``) where one did; None for one no short identifier spells."""
     known, key = _literal(seen)
-    if not known or not isinstance(key, str) or not key.isascii() or not key.isidentifier():
+    if not known:
+        return None
+    handed = {words for value, words in given if type(value) is type(key) and value == key}
+    if handed:
+        return handed.pop() if len(handed) == 1 else GIVEN_KEY
+    if not isinstance(key, str) or not key.isascii() or not key.isidentifier():
         return None
     return snake_name(key) if len(key) <= _MAX_KEY and key.strip("_") else None
 
 
-def _keys_words(keys: list[dict[str, Any]], every: bool) -> str:
+def _keys_words(keys: list[dict[str, Any]], every: bool, given: Given) -> str:
     """One key by its word, two by theirs, else ``item``/``items``; ``every``: whether
     ``keys`` are all the keys the call changed (the probe reports a few)."""
-    words = [_key_word(key) for key in keys]
+    words = [_key_word(key, given) for key in keys]
     if every and len(words) == 1:
         return words[0] or "item"
+    if every and words == [GIVEN_KEY, GIVEN_KEY]:
+        return f"{GIVEN_KEY}s"
     if every and len(words) == 2 and all(words):
         return "_and_".join(w for w in words if w)
     return "items"
@@ -66,17 +83,18 @@ def _counted(contents: dict[str, Any]) -> str:
     return f"{verb}_{'item' if abs(after - before) == 1 else 'items'}"
 
 
-def stored_words(contents: dict[str, Any] | None) -> str:
+def stored_words(contents: dict[str, Any] | None, given: Given = ()) -> str:
     """What the probe's ``contents`` say the call stored or removed, as words
     (``stores_beta``, ``removes_tea``, ``stores_a_and_removes_b``, ``stores_items``); ""
-    where it changed no item."""
+    where it changed no item. ``given``: the keys the call handed over, with their words
+    (``("beta", "key")``: ``stores_key``)."""
     if not contents:
         return ""
     stored: list[dict[str, Any]] = [item["key"] for item in contents.get("items") or []]
     removed: list[dict[str, Any]] = contents.get("removed") or []
     every = bool(contents.get("all_keys"))
     parts = [
-        f"{verb}_{_keys_words(keys, every)}"
+        f"{verb}_{_keys_words(keys, every, given)}"
         for verb, keys in (("stores", stored), ("removes", removed))
         if keys
     ]

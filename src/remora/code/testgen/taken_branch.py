@@ -5,8 +5,11 @@ project makes), the lines the call ran still do: the ``return``/``raise`` it lef
 the ``if`` (or ``except``) around that statement. The ``if``'s test, taken the way the
 call took it, names the condition: ``if not self._rows: return`` -> ``rows_is_empty``,
 ``if key in self: ... else: return default`` -> ``key_is_missing``, ``if x is None:
-raise`` -> ``x_is_none``, ``if amount > self.quantity: raise`` -> ``amount_above_quantity``
-(a strict side only), ``if len(args) > 1: raise`` -> ``given_2_positional_arguments``.
+raise`` -> ``x_is_none``, ``if start is not None and end is not None: raise`` ->
+``start_and_end_are_given`` (``not_none`` where ``None`` is not the default; an
+attribute's ``is_set``), ``if isinstance(doc, str): raise`` -> ``doc_is_str``, ``if
+amount > self.quantity: raise`` -> ``amount_above_quantity`` (a strict side only), ``if
+len(args) > 1: raise`` -> ``given_2_positional_arguments``.
 A test of one parameter that the name cannot word, taken to a rejection (a raise, or an
 empty or ``None`` result), says the value was not one the code accepts:
 ``width_is_invalid``, as does an ``except`` handler the call returned from. Anything
@@ -20,6 +23,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.values import first_parameter, is_self_attribute, label, snake_name
+from remora.code.values.parameters import function_parameters
 
 __all__ = ["branch_words", "given_words", "is_rejection"]
 
@@ -103,6 +107,8 @@ class _Words:
 
     def __init__(self, function: Function, row: dict[str, Any]) -> None:
         self.args: dict[str, Any] = row.get("args") or {}
+        parameters = function_parameters(function.args)
+        self.none_defaults = {p.name for p in parameters if p.default == "None"}
         first = first_parameter(function)
         self.self_name = first if first is not None and first not in self.args else None
         self.vararg = function.args.vararg.arg if function.args.vararg else None
@@ -154,13 +160,45 @@ class _Words:
             subject, op, right = self.subject(test.left), test.ops[0], test.comparators[0]
             none = isinstance(right, ast.Constant) and right.value is None
             if subject is not None and none and isinstance(op, ast.Is | ast.IsNot):
-                return f"{subject}_is_none" if isinstance(op, ast.Is) == truth else ""
+                return (
+                    f"{subject}_is_none"
+                    if isinstance(op, ast.Is) == truth
+                    else self.not_none(subject)
+                )
             if subject in self.args and isinstance(op, ast.In | ast.NotIn):
                 return f"{subject}_is_missing" if isinstance(op, ast.NotIn) == truth else ""
             if counted := self._counted(test):
                 return counted
             return self._ordered(subject, op, right, truth)
+        if truth and (kind := self._instance_of(test)):
+            return kind
         return ""
+
+    def not_none(self, subject: str) -> str:
+        """``x is not None`` taken: ``x_is_given`` for an argument whose default is None,
+        ``x_is_not_none`` for another, ``x_is_set`` for an attribute of the instance."""
+        if subject not in self.args:
+            return f"{subject}_is_set"
+        return f"{subject}_is_given" if subject in self.none_defaults else f"{subject}_is_not_none"
+
+    def _instance_of(self, test: ast.expr) -> str:
+        """``isinstance(doc, str)`` taken: ``doc_is_str`` (one class, named plainly)."""
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+        ):
+            return ""
+        subject, kind = self.subject(test.args[0]), test.args[1]
+        name = (
+            kind.id
+            if isinstance(kind, ast.Name)
+            else kind.attr
+            if isinstance(kind, ast.Attribute)
+            else None
+        )
+        return f"{subject}_is_{snake_name(name)}" if subject is not None and name else ""
 
     def _ordered(self, subject: str | None, op: ast.cmpop, right: ast.expr, truth: bool) -> str:
         """``amount > self.quantity`` taken: ``amount_above_quantity``; only a strict side
@@ -197,10 +235,14 @@ class _Words:
 
 
 def _joined(parts: list[str]) -> str:
-    """``["a_is_empty", "b_is_empty"]`` -> ``a_and_b_are_empty``; others joined by _and_."""
-    suffix = "_is_empty"
-    if len(parts) > 1 and all(p.endswith(suffix) for p in parts):
-        return f"{'_and_'.join(p.removesuffix(suffix) for p in parts)}_are_empty"
+    """``["a_is_empty", "b_is_empty"]`` -> ``a_and_b_are_empty`` (any one word after
+    ``is``: ``start_and_end_are_given``); others joined by _and_."""
+    said = [part.rpartition("_is_") for part in parts]
+    words = {word for _, is_, word in said if is_}
+    if len(parts) > 1 and all(is_ for _, is_, _ in said) and len(words) == 1:
+        (word,) = words
+        if "_" not in word:
+            return f"{'_and_'.join(subject for subject, _, _ in said)}_are_{word}"
     return "_and_".join(dict.fromkeys(parts))
 
 

@@ -1,24 +1,29 @@
 """A test's name says the one behaviour it checks: ``test_add_when_amount_below_0_raises``.
 
-The name is the code's name, the condition the arguments were chosen for (a
-boundary the code tests: ``when_amount_below_0``, or the value itself where the node
-tests that subject elsewhere too: :mod:`.claimed_ranges`), or, for arguments chosen for
-nothing in particular, the branch the call left the code by (:mod:`.taken_branch`:
-``when_hashid_is_invalid``, ``when_rows_is_empty``, ``when_key_is_missing``; none for a
-call that ran the plain path), and what the test asserts (:mod:`.outcome_words`:
-``raises_value_error``, ``sets_limit_value``, ``stores_beta``, ``returns_default``;
-``stores_beta_and_returns_default`` where the whole name stays short;
-``when_self_is_empty_leaves_items_unchanged`` where a procedure found nothing to do).
-Neither a value the call returned nor a placeholder argument
-(``when_hashid_is_other_space_hashid``) is spelled in the name;
-a ``*args`` parameter is worded by its count (``when_given_2_positional_arguments``). A
-procedure's test asserts no result, and its name says none. A ``**kwargs`` keyword the
-code's keyed reads do not name is "unread" only while the call's outcome does not show it
-stored or handed back (``when_kwargs_has_a_keyword`` where it does). A
-method is named alone (``test_limit_...``) unless another class of its module has a
-method of the same name (``test_stock_item_add_...``). A name already taken is told
-apart by the arguments that differ, never by a number; a long condition loses whole
-clauses, never half of one. Read with :mod:`ast`; nothing runs here.
+The name is the code's name, the condition the arguments were chosen for (a boundary the
+code tests: ``when_amount_below_0``, or the value itself where the node tests that
+subject elsewhere too: :mod:`.claimed_ranges`), or, for arguments chosen for nothing in
+particular (a model's call too: its reason spells every argument), the branch the call
+left the code by (:mod:`.taken_branch`: ``when_hashid_is_invalid``,
+``when_rows_is_empty``, ``when_key_is_missing``, ``when_start_and_end_are_given``; none
+for a call that ran the plain path), and what the test asserts (:mod:`.outcome_words`:
+``raises_value_error``, ``sets_limit_value``, ``stores_key``, ``returns_default``,
+``returns_stored_value``; ``stores_key_and_returns_default`` where the whole name stays
+short; ``when_self_is_empty_leaves_items_unchanged`` where a procedure found nothing to
+do). Neither a value the call returned, a key it handed over (``stores_zz``:
+``stores_given_key``) nor a placeholder argument (``when_hashid_is_other_space_hashid``)
+is spelled in the name; a parameter of one or two letters is worded by what the code does
+with it (:mod:`.parameter_words`: ``when_key_is_missing_returns_default``, not
+``when_k_is_missing_returns_d``); a ``*args`` parameter is worded by its count
+(``when_given_2_positional_arguments``). A procedure's test asserts no result, and its
+name says none. A ``**kwargs`` keyword the code's keyed reads do not name is "unread"
+only while the call's outcome does not show it stored or handed back
+(``when_kwargs_has_a_keyword`` where it does). A method is named alone
+(``test_limit_...``) unless another class of its module has a method of the same name
+(``test_stock_item_add_...``). A name already taken is told apart by the arguments that
+differ, never by a number (a model's call that nothing else tells apart keeps its
+reason's words rather than be lost); a long condition loses whole clauses, never half of
+one. Read with :mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.testgen.claimed_ranges import honest_condition
 from remora.code.testgen.outcome_words import outcome_words
+from remora.code.testgen.parameter_words import in_words, parameter_words
 from remora.code.testgen.stored_items import shows_key
 from remora.code.testgen.taken_branch import branch_words, given_words
 from remora.code.values import CallTarget, label, snake_name, unread_keyword_words
@@ -38,6 +44,8 @@ __all__ = ["behaviour_name", "node_words"]
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # The arguments' reasons that say nothing about a condition (derived, not chosen).
 _PLAIN_REASONS = {"typical", "varied_arguments", "doc", "as_called"}
+# A model's call: its reason spells its arguments (``model_month_sample_month_year_2``).
+_MODEL = "model_"
 _MAX_NAME = 72
 # A name whose one condition does not fit in _MAX_NAME may run to this (a def line of 100).
 _MAX_WHOLE = 92
@@ -75,8 +83,6 @@ def _kwarg(function: Function | None) -> str | None:
 
 
 def _condition(why: str, row: dict[str, Any], function: Function | None, lines: set[int]) -> str:
-    if why.startswith("model_"):
-        return f"with_{why.removeprefix('model_')}"
     double = _kwarg(function)
     if double is not None and why == unread_keyword_words(double):
         given = (row.get("args") or {}).get(double)
@@ -86,7 +92,8 @@ def _condition(why: str, row: dict[str, Any], function: Function | None, lines: 
     star = _vararg(function)
     # A ``*args`` item's words (``values_has_a``) name a placeholder, not a condition.
     starred = star is not None and why.startswith(f"{star}_")
-    if starred or why in _PLAIN_REASONS or why.endswith("_arguments"):
+    plain = why in _PLAIN_REASONS or why.endswith("_arguments") or why.startswith(_MODEL)
+    if starred or plain:
         words = branch_words(function, lines, row)
         if not words and starred:
             words = given_words(len((row.get("args") or {}).get(star) or ()))
@@ -127,18 +134,18 @@ def _fitted(node: str, condition: str, outcome: str) -> str | None:
     return None
 
 
-def _argument_words(name: str, value: Any, star: str | None) -> str:
+def _argument_words(name: str, value: Any, star: str | None, word: str) -> str:
     """A call's argument as a condition: ``key_is_b``, ``items_is_empty``, ``items_has_2_items``,
     ``given_2_positional_arguments`` (``*args``); "" for a value whose words say nothing
-    (an object, a placeholder text of several words)."""
+    (an object, a placeholder text of several words). ``word``: the parameter's in a name."""
     if name == star and isinstance(value, list | tuple):
         return given_words(len(value))
     if isinstance(value, list | tuple | set | frozenset | dict):
-        return f"{name}_is_empty" if not value else f"{name}_has_{label(list(value))}"
+        return f"{word}_is_empty" if not value else f"{word}_has_{label(list(value))}"
     if isinstance(value, str) and value and not _one_word(value):
         return ""
     words = label(value)
-    return "" if words in ("value", "text") else f"{snake_name(name)}_is_{words}"
+    return "" if words in ("value", "text") else f"{word}_is_{words}"
 
 
 def behaviour_name(
@@ -165,8 +172,12 @@ def behaviour_name(
     ``procedure``: whether the test asserts no result. None where nothing tells it apart
     (the test would repeat, by its name, one already there) or it asserts nothing to name."""
     built = {**row, "owner_args": row.get("owner_args", owner_args or {})}
+    args, star = row.get("args") or {}, _vararg(function)
+    renamed = parameter_words(function, args)  # ``k`` is the key, ``d`` the default
     condition = _condition(why, built, function, lines or set())
-    outcomes = outcome_words(row, assigned, owner_args or {}, procedure)
+    if condition.startswith("when_"):
+        condition = f"when_{in_words(condition.removeprefix('when_'), renamed)}"
+    outcomes = outcome_words(row, assigned, owner_args or {}, procedure, renamed)
     if not outcomes:
         return None
     outcome = outcomes[-1]
@@ -180,18 +191,20 @@ def behaviour_name(
     name = _fitted(node, condition, outcome) if condition else f"test_{node}_{outcome}"
     if name is None:
         name = f"test_{node}_{outcome}"
-    args, star = row.get("args") or {}, _vararg(function)
     named = {} if named is None else named
     other = named.get(name)
     # A parameter the condition already words (``key_is_missing``) tells nothing more.
     clauses = condition.removeprefix("when_").split("_and_")
-    worded = {n for n in args if any(clause.startswith(f"{n}_") for clause in clauses)}
+    word = {n: renamed.get(n, snake_name(n)) for n in args}
+    worded = {n for n in args if any(clause.startswith(f"{word[n]}_") for clause in clauses)}
     told = [
         words
         for n, v in args.items()
         if n not in worded
-        and (words := _argument_words(n, v, star))
-        and (other is None or n not in other or words != _argument_words(n, other[n], star))
+        and (words := _argument_words(n, v, star, word[n]))
+        and (
+            other is None or n not in other or words != _argument_words(n, other[n], star, word[n])
+        )
     ]
     current = condition
     for extra in told:
@@ -199,6 +212,8 @@ def behaviour_name(
             break
         current = f"{current}_and_{extra}" if current else f"when_{extra}"
         name = _fitted(node, current, outcome) or name
+    if name in used and why.startswith(_MODEL):  # its words, rather than lose what it covers
+        name = _fitted(node, f"with_{why.removeprefix(_MODEL)}", outcome) or name
     if name in used:
         return None
     used.add(name)
