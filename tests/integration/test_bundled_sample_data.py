@@ -66,6 +66,12 @@ class Counter:
 
 # A function's table is asked for (the test agent's tests reach its cases otherwise).
 TABLES = {"argument_tables": True}
+# Sample data is written only where the project says its tests run under pytest.
+PYTEST_SETTINGS = '[project]\nname = "demo"\nversion = "0.1"\n\n[tool.pytest.ini_options]\n'
+
+
+def pytest_project(tmp_path: Path, files: dict[str, str]) -> Path:
+    return write_project(tmp_path, {"pyproject.toml": PYTEST_SETTINGS, **files})
 
 
 def run_tests_twice(workspace: Workspace, tmp_path: Path) -> str:
@@ -90,7 +96,7 @@ def run_tests_twice(workspace: Workspace, tmp_path: Path) -> str:
 async def test_the_values_the_code_compares_against_become_a_fixture_a_test_reads(
     tmp_path: Path,
 ) -> None:
-    root = write_project(tmp_path, {"pages.py": PAGES})
+    root = pytest_project(tmp_path, {"pages.py": PAGES})
     node = find_node(root, "pages.py", "place")
     # No model turn: the host's search writes the change and the run ends.
     result, workspace = await run_bundled_agent(
@@ -111,7 +117,7 @@ async def test_the_values_the_code_compares_against_become_a_fixture_a_test_read
 
 
 async def test_nothing_to_vary_and_the_defaults_alone_leave_no_change(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"pages.py": PAGES})
+    root = pytest_project(tmp_path, {"pages.py": PAGES})
     async with bench(root) as b:
         reasons = {}
         for name in ("greet", "Counter.negative", "Counter.following"):
@@ -127,7 +133,7 @@ async def test_nothing_to_vary_and_the_defaults_alone_leave_no_change(tmp_path: 
 
 
 async def test_a_call_that_does_not_finish_is_never_offered(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"pages.py": PAGES})
+    root = pytest_project(tmp_path, {"pages.py": PAGES})
     node = find_node(root, "pages.py", "settle")
     async with bench(root) as b:
         written = await b.run("sample_data", "write_fixture", node, TABLES)
@@ -137,7 +143,7 @@ async def test_a_call_that_does_not_finish_is_never_offered(tmp_path: Path) -> N
 
 
 async def test_a_class_gets_its_instances_and_a_test_of_its_members(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"pages.py": PAGES})
+    root = pytest_project(tmp_path, {"pages.py": PAGES})
     node = find_node(root, "pages.py", "Counter")
     async with bench(root) as b:
         written = await b.run("sample_data", "write_fixture", node)
@@ -153,7 +159,7 @@ async def test_a_class_gets_its_instances_and_a_test_of_its_members(tmp_path: Pa
 async def test_a_models_placeholder_is_never_offered_and_json_is_only_an_export(
     tmp_path: Path,
 ) -> None:
-    root = write_project(tmp_path, {"pages.py": PAGES})
+    root = pytest_project(tmp_path, {"pages.py": PAGES})
     node = find_node(root, "pages.py", "place")
     sets = [{"name": "made_up", "args": "part='sample part'"}, {"name": "ok", "args": "'tail', 3"}]
     async with bench(root) as b:
@@ -186,7 +192,7 @@ async def test_on_the_example_a_function_of_tiers_gets_one_set_per_tier(tmp_path
 async def test_a_table_of_fewer_than_three_rows_is_not_offered(tmp_path: Path) -> None:
     # Two outcomes to reach: a table of two rows says nothing two asserts would not.
     source = "def sign(count: int) -> int:\n    return 1 if count > 0 else -1\n"
-    root = write_project(tmp_path, {"pages.py": source})
+    root = pytest_project(tmp_path, {"pages.py": source})
     node = find_node(root, "pages.py", "sign")
     async with bench(root) as b:
         written = await b.run("sample_data", "write_fixture", node, TABLES)
@@ -195,7 +201,7 @@ async def test_a_table_of_fewer_than_three_rows_is_not_offered(tmp_path: Path) -
 
 
 async def test_a_functions_cases_are_left_to_the_test_agent_unless_asked(tmp_path: Path) -> None:
-    root = write_project(tmp_path, {"pages.py": PAGES})
+    root = pytest_project(tmp_path, {"pages.py": PAGES})
     node = find_node(root, "pages.py", "place")
     result, workspace = await run_bundled_agent("sample_data", root, node, ScriptedProvider([]))
     assert result.status == "skipped", result.to_dict()
@@ -237,7 +243,7 @@ print(shelf.titles())
 async def test_an_instance_built_and_filled_as_the_docs_do_is_a_fixture_its_test_reads(
     tmp_path: Path,
 ) -> None:
-    root = write_project(tmp_path, {"shelf.py": SHELF, "README.md": SHELF_README})
+    root = pytest_project(tmp_path, {"shelf.py": SHELF, "README.md": SHELF_README})
     node = find_node(root, "shelf.py", "Shelf")
     async with bench(root) as b:
         written = await b.run("sample_data", "write_fixture", node)
@@ -255,3 +261,19 @@ async def test_an_instance_built_and_filled_as_the_docs_do_is_a_fixture_its_test
     assert 'assert shelf_as_documented.titles() == ["Dune", "Emma"]' in tests, tests
     assert "assert shelf_as_documented.free == 0" in tests
     assert run_tests_twice(workspace, tmp_path) == "1 passed"
+
+
+async def test_a_project_whose_tests_run_under_unittest_is_offered_nothing(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "shelf.py": SHELF,
+        "README.md": SHELF_README,
+        "Makefile": "test:\n\tpython -m unittest\n",
+    }
+    root = write_project(tmp_path, files)
+    node = find_node(root, "shelf.py", "Shelf")
+    result, workspace = await run_bundled_agent("sample_data", root, node, ScriptedProvider([]))
+    assert result.status == "skipped", result.to_dict()
+    assert workspace.changed_files() == []
+    assert "run under unittest (Makefile: a command)" in result.summary, result.summary

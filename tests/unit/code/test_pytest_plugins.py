@@ -9,52 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from remora.code.probes.pytest_plugins import declared_requirements, installed_plugins
+from remora.code.probes.pytest_plugins import installed_plugins
 from remora.code.probes.sandboxed import MARKER, _program_text
-
-_PYPROJECT = """
-[project]
-name = "lilparser"
-dependencies = ["Requests>=2; python_version > '3.8'"]
-[project.optional-dependencies]
-test = ["pytest_asyncio>=0.24", "coverage[toml]"]
-[dependency-groups]
-dev = ["ruff", {include-group = "test"}]
-[tool.poetry.group.lint.dependencies]
-"Mypy.Ext" = "^1"
-"""
-_SETUP_CFG = """
-[options]
-install_requires =
-    attrs>=22
-[options.extras_require]
-docs = sphinx
-[testenv]
-deps =
-    pytest-xdist
-"""
-
-
-def test_each_kind_of_file_names_its_requirements_by_their_pep_503_names() -> None:
-    requirements = "# pinned\n-r base.txt\nHypothesis==6.0  # the property tests\n-e .\n"
-    files = {
-        "pyproject.toml": _PYPROJECT,
-        "setup.cfg": _SETUP_CFG,
-        "requirements.txt": requirements,
-    }
-    assert declared_requirements(files) == {
-        "requests",
-        "pytest-asyncio",
-        "coverage",
-        "ruff",
-        "test",  # an include-group's name reads as one; no distribution is called that
-        "mypy-ext",
-        "attrs",
-        "sphinx",
-        "pytest-xdist",
-        "hypothesis",
-    }
-    assert declared_requirements({"pyproject.toml": "[broken"}) == set()
 
 
 def _loaded_modules(project: Path, args: list[str], *, autoload: bool = False) -> list[str]:

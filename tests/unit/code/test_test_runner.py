@@ -51,6 +51,42 @@ def test_any_use_of_pytest_keeps_pytest_tests() -> None:
 def test_nothing_said_keeps_pytest() -> None:
     style = style_of_files({})
     assert style.runner == "pytest"
-    assert not style.classes
+    assert not style.classes and not style.stated
     plain = {"tests/test_parse.py": "def test_one():\n    assert 1\n", "pyproject.toml": "["}
     assert style_of_files(plain).runner == "pytest"
+
+
+_SETUP_PY = """
+from setuptools import setup
+
+tests_require = ["coverage", "nose"]
+
+setup(name="lilcache", tests_require=tests_require, extras_require={"tests": tests_require})
+"""
+
+
+def test_nose_among_setup_py_s_test_requirements_makes_unittest_classes() -> None:
+    style = style_of_files({"setup.py": _SETUP_PY})
+    assert style.runner == "nose" and style.classes and style.stated
+    assert style.evidence == "setup.py lists nose among its requirements"
+    assert style_of_files({"Makefile": "test:\n\tnosetests -v\n"}).runner == "nose"
+    nose_tools = "from nose.tools import eq_\n\n\ndef test_get():\n    eq_(1, 1)\n"
+    assert style_of_files({"tests/test_cache.py": nose_tools}).runner == "nose"
+    # pytest anywhere still wins: nose is only a dependency left over.
+    assert style_of_files({"setup.py": _SETUP_PY, "tests/conftest.py": ""}).runner == "pytest"
+
+
+def test_a_lower_case_makefile_and_python_s_joined_m_are_read() -> None:
+    make = "test:\n\tpython3 -munittest\n\ncoverage:\n\tcoverage run -m unittest\n"
+    style = style_of_files({"makefile": make})
+    assert style.runner == "unittest" and style.evidence == "makefile: a command"
+
+
+def test_pytest_among_the_requirements_files_is_pytest_stated() -> None:
+    style = style_of_files({"requirements-dev.txt": "coverage\npytest>=7\n"})
+    assert style.runner == "pytest" and style.stated
+    assert style.evidence == "requirements-dev.txt lists pytest among its requirements"
+    tox = "[testenv]\ndeps =\n    pytest\ncommands = {posargs}\n"
+    assert style_of_files({"tox.ini": tox}).stated
+    # Nothing said: pytest for the test agent (as before), but not stated.
+    assert not style_of_files({"setup.py": "from setuptools import setup\nsetup()\n"}).stated

@@ -103,6 +103,7 @@ async def test_the_results_have_the_typeddicts_keys(tmp_path: Path) -> None:
 
 async def test_the_sample_data_results_have_the_typeddicts_keys(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text(SOURCE)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")  # sample data is pytest's alone
     method = _node("Box.put", "method", 2, 5)
     with WorkspaceStore(tmp_path).create("s", method.node_id) as workspace:
         context = CodeContext(workspace, method, SandboxConfig(workers=1))

@@ -11,8 +11,8 @@ read, in order, from:
    path: the project chose, it is left alone;
 2. ``requires-python`` in pyproject.toml (ruff reads it itself when it is 3.7 or later);
 3. ``python_requires`` in setup.cfg's ``[options]`` or in setup.py's ``setup(...)`` call
-   (a literal keyword, read with ``ast``), flit's ``[tool.flit.metadata]``
-   ``requires-python``, an sdist's PKG-INFO ``Requires-Python``;
+   (a literal keyword, read with ``ast``: :mod:`remora.code.probes.setup_script`), flit's
+   ``[tool.flit.metadata]`` ``requires-python``, an sdist's PKG-INFO ``Requires-Python``;
 4. the ``Programming Language :: Python :: X.Y`` classifiers (setup.cfg, setup.py,
    pyproject.toml's ``[project]`` or flit's metadata, PKG-INFO), the oldest of them;
 5. tox.ini's envlist (``py27``, ``py36-django``, ``{py27,py35}-x``).
@@ -25,7 +25,6 @@ held back with the reason: neither ruff's fix nor the model's rewrite is made.
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import configparser
 import contextlib
@@ -42,7 +41,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from remora import python_ast
+from remora.code.probes.setup_script import setup_keywords
 from remora.sandbox.commands import resolve_executable
 from remora.sandbox.ending import end_process, start_in_group
 
@@ -122,23 +121,9 @@ def _classifiers_floor(classifiers: list[str]) -> tuple[int, int] | None:
 def _setup_call(root: Path) -> dict[str, Any]:
     """setup.py's ``setup(...)`` keywords whose values are literals."""
     try:
-        tree = python_ast.parse((root / "setup.py").read_bytes())
-    except (OSError, SyntaxError, ValueError):
+        return setup_keywords((root / "setup.py").read_bytes())
+    except OSError:
         return {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-            if name == "setup":
-                found: dict[str, Any] = {}
-                for keyword in node.keywords:
-                    try:
-                        if keyword.arg is not None:
-                            found[keyword.arg] = python_ast.literal_eval(keyword.value)
-                    except (ValueError, TypeError, SyntaxError, RecursionError):
-                        continue
-                return found
-    return {}
 
 
 def _package_info(root: Path) -> email.message.Message:

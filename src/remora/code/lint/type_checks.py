@@ -38,7 +38,7 @@ import yaml
 from remora.code.context import CodeContext
 from remora.code.lint.annotation_meaning import changed_annotations
 from remora.code.probes import run_program
-from remora.code.probes.pytest_plugins import project_requirements
+from remora.code.probes.project_requirements import project_requirements
 from remora.sandbox.envelope import ExternalRefused
 
 __all__ = ["configured_checkers", "type_check_refusal"]

@@ -6,7 +6,8 @@
 - :mod:`.coverage_probe`: the node's line and branch coverage, reported as its source;
 - :mod:`.pytest_files`: where a module's tests live, pytest run on one, tests that pass added
   (as :mod:`.unittest_methods` where :mod:`.test_runner` says the project's are unittest's),
-  with only the installed pytest plugins the project declares (:mod:`.pytest_plugins`);
+  with only the installed pytest plugins the project declares (:mod:`.pytest_plugins`; the
+  requirements it lists: :mod:`.project_requirements`, ``setup.py``'s by :mod:`.setup_script`);
   a test file's text, its tests and the pieces added to it, is :mod:`.test_file_text`'s;
 - :mod:`.own_raises`: whether an exception a probed call raised is the node's behaviour
   (not a shared helper's guard on an instance built unusable: :mod:`.instance_guards`).

@@ -10,6 +10,9 @@ run; each process costs ~0.5 CPU-s). ``add_passing_tests`` is the whole loop a
 test agent needs: write the new test functions, run them, take back every one
 that does not pass and say why, so only passing tests are left for review.
 
+A module's tests are its ``test_<module>.py``, found anywhere, else a new one in the
+folder the project keeps its tests in (:func:`test_folder`: its ``test/`` where it has one
+and no ``tests/``), which the sample_data agent's ``conftest.py`` goes beside.
 A test file's text (its tests, pieces added to it) is :mod:`.test_file_text`'s.
 """
 
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,17 +37,19 @@ from remora.code.probes.pytest_results import (
 )
 from remora.code.probes.sandboxed import ProgramRun, run_program
 from remora.code.probes.test_file_text import reported_name, tests_in_file, with_pieces
-from remora.code.probes.test_runner import project_test_style
+from remora.code.probes.test_runner import project_test_files, project_test_style
 from remora.code.probes.unittest_methods import case_class_name, method_source
 from remora.sandbox import search
 
-__all__ = ["overlay_digest", "pytest_args", "written_class"]
+__all__ = ["overlay_digest", "pytest_args", "test_folder", "written_class"]
 
 PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--no-header", "--tb=short", "-W", "ignore"]
 # Reports of recent runs by (workspace id, its creation time, arguments, its changed
 # files): ids repeat across commands (one per operation and node), creation times do not.
 _RECENT_RUNS: OrderedDict[tuple[str, float, tuple[str, ...], str], PytestReport] = OrderedDict()
 _MAX_RECENT_RUNS = 32
+# The names a project's test folder goes by; a new one is the first.
+_TEST_FOLDER_NAMES = ("tests", "test")
 
 
 def written_class(context: CodeContext) -> str:
@@ -55,9 +60,25 @@ def written_class(context: CodeContext) -> str:
     return case_class_name(str(context.bound_node().full_name))
 
 
+def test_folder(context: CodeContext) -> str:
+    """The folder the project keeps its tests in: the shallowest folder named ``tests`` or
+    ``test`` that holds one of its test files (at any depth below it), the one holding
+    more first; ``tests`` when the project has none."""
+    counts: Counter[str] = Counter()
+    for path in project_test_files(context):
+        folders = path.split("/")[:-1]
+        named = [depth for depth, name in enumerate(folders) if name in _TEST_FOLDER_NAMES]
+        if named:
+            counts["/".join(folders[: named[0] + 1])] += 1
+    if not counts:
+        return _TEST_FOLDER_NAMES[0]
+    return min(counts, key=lambda folder: (folder.count("/"), -counts[folder], folder))
+
+
 @host_function
 def module_test_file(context: CodeContext) -> ModuleTestFile:
-    """The node module's test file: ``{path, exists, tests}`` (tests/ first, else a new one)."""
+    """The node module's test file: ``{path, exists, tests}`` (in the project's test
+    folder first, else a new one there)."""
     node = context.bound_node()
     stem = node.file_path.rsplit("/", 1)[-1].removesuffix(".py")
     if stem == "__init__":
@@ -67,8 +88,9 @@ def module_test_file(context: CodeContext) -> ModuleTestFile:
         for p in search.search_files(context.workspace, f"**/test_{stem}.py")
         if "/." not in f"/{p}" and "site-packages" not in p
     ]
-    preferred = sorted(p for p in found if p.startswith("tests/")) or sorted(found)
-    path = preferred[0] if preferred else f"tests/test_{stem}.py"
+    folder = test_folder(context)
+    preferred = sorted(p for p in found if p.startswith(f"{folder}/")) or sorted(found)
+    path = preferred[0] if preferred else f"{folder}/test_{stem}.py"
     exists = bool(preferred)
     names = tests_in_file(context.read_text(path), path) if exists else []
     return {"path": path, "exists": exists, "tests": names}

@@ -1,16 +1,20 @@
-"""How the project runs its tests: pytest, or unittest alone; the one place that decides.
+"""How the project runs its tests: pytest, unittest or nose; the one place that decides.
 
 Read from the project's own files, each with its parser: ``pyproject.toml`` with
-:mod:`tomllib` (``[tool.pytest.ini_options]``; tox's ``commands`` and any ``pytest`` among
-its dependency lists), ``setup.cfg`` and ``tox.ini`` with :mod:`configparser`
-(``[tool:pytest]``/``[pytest]``; ``[testenv]``'s ``commands``), ``pytest.ini`` and
-``conftest.py`` by their presence, the existing test files with :mod:`ast` (does one
-import pytest? does one subclass ``unittest.TestCase``?), and the command lines of CI
-workflows and a ``Makefile``, read as lines of text only for the runner's command name.
+:mod:`tomllib` (``[tool.pytest.ini_options]``; tox's ``commands``), ``setup.cfg`` and
+``tox.ini`` with :mod:`configparser` (``[tool:pytest]``/``[pytest]``; ``[testenv]``'s
+``commands``), ``pytest.ini`` and ``conftest.py`` by their presence, the requirements the
+project lists (:mod:`.project_requirements`: pytest, or nose, among them), the existing
+test files with :mod:`ast` (does one import pytest, or nose? does one subclass
+``unittest.TestCase``?), and the command lines of CI workflows and a makefile, read as
+lines of text only for the runner's command name (``pytest``, ``python -m unittest``,
+``nosetests``).
 
 A project that uses pytest anywhere is a pytest project; one whose tests or commands
-are unittest's and never pytest's writes its tests as ``unittest.TestCase`` classes;
-where nothing says, pytest (as before). Either way the tests written are run by pytest
+are unittest's or nose's and never pytest's writes its tests as ``unittest.TestCase``
+classes (nose runs those too); where nothing says, pytest (as before), but not
+``stated``: what only pytest runs (a conftest fixture, a test taking one) is written only
+where the project says it runs pytest. Either way the tests written are run by pytest
 in the sandbox, which collects ``TestCase`` classes too: the file written is valid for
 the project's own runner, and pytest's per-test report and coverage contexts serve both.
 """
@@ -27,22 +31,31 @@ from typing import Any, Literal
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.probes.project_requirements import (
+    REQUIREMENT_FILES,
+    declared_requirements,
+    read_texts,
+)
 from remora.sandbox import search
 
-__all__ = [
-    "TestStyle",
-    "project_test_style",
-    "read_texts",
-    "requirement_name",
-    "style_of_files",
-    "toml_strings",
-]
+__all__ = ["TestStyle", "project_test_files", "project_test_style", "style_of_files"]
 
-Runner = Literal["pytest", "unittest"]
+Runner = Literal["pytest", "unittest", "nose"]
 # Test files read with ast for the style; enough to see how a project writes them.
 _MAX_TEST_FILES = 40
 _TEST_GLOBS = ("**/test_*.py", "**/*_test.py", "**/tests.py")
-_COMMAND_FILES = ("Makefile", "noxfile.py", "tox.ini")
+# The names GNU make reads a makefile by, and nox's file.
+_MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+_COMMAND_FILES = (*_MAKEFILES, "noxfile.py")
+# Test runners' names as requirements: nose and its successor run TestCase classes.
+_RUNNER_REQUIREMENTS: tuple[tuple[str, Runner], ...] = (
+    ("pytest", "pytest"),
+    ("nose", "nose"),
+    ("nose2", "nose"),
+)
+_NOTHING_SAID = "nothing in the project says how it runs its tests"
+# Python files among the settings, never test files.
+_SCRIPTS = ("noxfile.py", "setup.py")
 
 
 @dataclass(frozen=True)
@@ -53,23 +66,35 @@ class TestStyle:
 
     runner: Runner
     evidence: str
+    # Whether the project's files said it (False: pytest, as nothing said otherwise).
+    stated: bool = True
 
     @property
     def classes(self) -> bool:
-        """Whether tests are written as ``unittest.TestCase`` methods."""
-        return self.runner == "unittest"
+        """Whether tests are written as ``unittest.TestCase`` methods (unittest's, nose's)."""
+        return self.runner != "pytest"
+
+
+_COMMANDS: dict[str, Runner] = {"pytest": "pytest", "py.test": "pytest", "nosetests": "nose"}
+_COMMANDS |= {"nose2": "nose"}
+_MODULES: dict[str, Runner] = {"pytest": "pytest", "unittest": "unittest"}
+_MODULES |= {"nose": "nose", "nose2": "nose"}
 
 
 def _runner_of_command(words: list[str]) -> Runner | None:
-    """``pytest``/``py.test``, ``python -m pytest``, ``python -m unittest`` in a command."""
+    """``pytest``/``py.test``, ``nosetests``/``nose2``, ``python -m pytest`` (``-mpytest``),
+    ``python -m unittest``, ``python -m nose`` in a command."""
     for index, word in enumerate(words):
         name = word.rsplit("/", 1)[-1]
-        if name in ("pytest", "py.test"):
-            return "pytest"
+        if name in _COMMANDS:
+            return _COMMANDS[name]
+        module = ""
         if word == "-m" and index + 1 < len(words):
-            module = words[index + 1].split(".", 1)[0]
-            if module in ("pytest", "unittest"):
-                return "pytest" if module == "pytest" else "unittest"
+            module = words[index + 1]
+        elif word.startswith("-m") and len(word) > 2:  # python's own joined form
+            module = word[2:]
+        if module.split(".", 1)[0] in _MODULES:
+            return _MODULES[module.split(".", 1)[0]]
     return None
 
 
@@ -82,18 +107,6 @@ def _command_runners(lines: Iterable[str]) -> Iterator[Runner]:
         runner = _runner_of_command(words)
         if runner is not None:
             yield runner
-
-
-def toml_strings(value: Any) -> Iterator[str]:
-    """Every string in a TOML value, nested lists and tables included."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for item in value:
-            yield from toml_strings(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from toml_strings(item)
 
 
 def _pyproject_evidence(text: str) -> list[tuple[Runner, str]]:
@@ -110,11 +123,6 @@ def _pyproject_evidence(text: str) -> list[tuple[Runner, str]]:
         runner = _runner_of_command(command)
         if runner is not None:
             found.append((runner, f"pyproject.toml tox command: {' '.join(command)}"))
-    project = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
-    wanted = [project.get("optional-dependencies", {}), data.get("dependency-groups", {})]
-    requirements = [s for group in wanted for s in toml_strings(group)]
-    if any(requirement_name(r) == "pytest" for r in requirements):
-        found.append(("pytest", "pyproject.toml lists pytest among its dependencies"))
     return found
 
 
@@ -131,14 +139,6 @@ def _tox_commands(tox: Any) -> Iterator[list[str]]:
                 yield command.split()
 
 
-def requirement_name(requirement: str) -> str:
-    """The distribution a requirement names, lower-cased (``Pytest-Cov>=4``: ``pytest-cov``)."""
-    name = requirement.strip()
-    for stop in "<>=!~;[( ":
-        name = name.split(stop, 1)[0]
-    return name.lower()
-
-
 def _ini_evidence(text: str, path: str) -> list[tuple[Runner, str]]:
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
@@ -152,19 +152,26 @@ def _ini_evidence(text: str, path: str) -> list[tuple[Runner, str]]:
         if section == "testenv" or section.startswith("testenv:"):
             lines = parser.get(section, "commands", fallback="").splitlines()
             found += [(r, f"{path} [{section}] commands") for r in _command_runners(lines)]
-            deps = parser.get(section, "deps", fallback="").splitlines()
-            if any(requirement_name(d) == "pytest" for d in deps):
-                found.append(("pytest", f"{path} [{section}] installs pytest"))
     return found
 
 
-def _imports_pytest(tree: ast.Module) -> bool:
+def _requirement_evidence(text: str, path: str) -> list[tuple[Runner, str]]:
+    """A test runner among the requirements the file lists (tox's ``deps`` included)."""
+    declared = declared_requirements({path: text})
+    return [
+        (runner, f"{path} lists {name} among its requirements")
+        for name, runner in _RUNNER_REQUIREMENTS
+        if name in declared
+    ]
+
+
+def _imports(tree: ast.Module, package: str) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import) and any(
-            a.name.split(".")[0] == "pytest" for a in node.names
+            a.name.split(".")[0] == package for a in node.names
         ):
             return True
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "pytest":
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == package:
             return True
     return False
 
@@ -191,8 +198,10 @@ def _test_file_evidence(text: str, path: str) -> list[tuple[Runner, str]]:
         tree = python_ast.parse(text)
     except SyntaxError:
         return []
-    if _imports_pytest(tree):
+    if _imports(tree, "pytest"):
         return [("pytest", f"{path} imports pytest")]
+    if _imports(tree, "nose") or _imports(tree, "nose2"):
+        return [("nose", f"{path} imports nose")]
     if _subclasses_test_case(tree):
         return [("unittest", f"{path} subclasses unittest.TestCase")]
     return []
@@ -200,7 +209,8 @@ def _test_file_evidence(text: str, path: str) -> list[tuple[Runner, str]]:
 
 def style_of_files(files: dict[str, str]) -> TestStyle:
     """The style the project's files say (``{path: text}``): pytest where anything uses
-    pytest, unittest where its tests or commands are unittest's alone, else pytest."""
+    pytest, unittest (nose) where its tests or commands are unittest's (nose's) alone,
+    else pytest, not stated."""
     found: list[tuple[Runner, str]] = []
     for path, text in sorted(files.items()):
         name = path.rsplit("/", 1)[-1]
@@ -210,46 +220,46 @@ def style_of_files(files: dict[str, str]) -> TestStyle:
             found += _pyproject_evidence(text)
         elif name in ("setup.cfg", "tox.ini"):
             found += _ini_evidence(text, path)
-        if name.endswith(".py") and path not in ("noxfile.py",) and name != "conftest.py":
+        if path in REQUIREMENT_FILES:
+            found += _requirement_evidence(text, path)
+        if name.endswith(".py") and path not in _SCRIPTS and name != "conftest.py":
             found += _test_file_evidence(text, path)
-        if name in ("Makefile", "noxfile.py") or path.startswith(".github/workflows/"):
+        if name in _COMMAND_FILES or path.startswith(".github/workflows/"):
             found += [(r, f"{path}: a command") for r in _command_runners(text.splitlines())]
     pytest_evidence = [why for runner, why in found if runner == "pytest"]
     if pytest_evidence:
         return TestStyle("pytest", pytest_evidence[0])
-    unittest_evidence = [why for runner, why in found if runner == "unittest"]
-    if unittest_evidence:
-        return TestStyle("unittest", unittest_evidence[0])
-    return TestStyle("pytest", "nothing in the project says how it runs its tests")
+    other = [(runner, why) for runner, why in found if runner != "pytest"]
+    if other:
+        return TestStyle(*other[0])
+    return TestStyle("pytest", _NOTHING_SAID, stated=False)
+
+
+def project_test_files(context: CodeContext) -> list[str]:
+    """The project's test files by their names (``test_*.py``, ``*_test.py``, ``tests.py``),
+    sorted; none in a hidden folder or an installed package."""
+
+    def found() -> list[str]:
+        return sorted(
+            {
+                p
+                for pattern in _TEST_GLOBS
+                for p in search.search_files(context.workspace, pattern)
+                if "/." not in f"/{p}" and "site-packages" not in p
+            }
+        )
+
+    return list(context.kept("project test files", found))
 
 
 def _project_files(context: CodeContext) -> dict[str, str]:
     workspace = context.workspace
-    paths = [p for p in ("pyproject.toml", "setup.cfg", *_COMMAND_FILES) if workspace.exists(p)]
+    settings = {*REQUIREMENT_FILES, *_COMMAND_FILES}
+    paths = [p for p in sorted(settings) if workspace.exists(p)]
     paths += search.search_files(workspace, ".github/workflows/*.y*ml")
     paths += search.search_files(workspace, "**/pytest.ini")[:1]
     paths += search.search_files(workspace, "**/conftest.py")[:1]
-    tests = sorted(
-        {
-            p
-            for pattern in _TEST_GLOBS
-            for p in search.search_files(workspace, pattern)
-            if "/." not in f"/{p}" and "site-packages" not in p
-        }
-    )
-    return read_texts(context, [*paths, *tests[:_MAX_TEST_FILES]])
-
-
-def read_texts(context: CodeContext, paths: Iterable[str]) -> dict[str, str]:
-    """The text of each of the project's ``paths`` that reads as text (settings and test
-    files looked at for evidence: one that cannot be read gives none)."""
-    files: dict[str, str] = {}
-    for path in paths:
-        try:
-            files[path] = context.read_text(path)
-        except (OSError, UnicodeDecodeError):
-            continue
-    return files
+    return read_texts(context, [*paths, *project_test_files(context)[:_MAX_TEST_FILES]])
 
 
 def project_test_style(context: CodeContext) -> TestStyle:

@@ -34,6 +34,7 @@ from remora.code.probes import (
 )
 from remora.code.samples.fixtures import add_to_sample_fixture
 from remora.code.samples.kept_sets import KeptSet, Selection
+from remora.code.samples.pytest_projects import not_pytest_reason
 from remora.code.samples.sample_files import conftest_path, top_level_names, with_code
 from remora.code.samples.sample_fixtures import DEFAULT_LINE_LENGTH, sample_code
 from remora.code.samples.sample_results import SampleTests, SampleWrite
@@ -210,7 +211,11 @@ async def write_sample_fixtures(
     """
     target = node_call_target(context)
     extra, refused = model_candidates(context, target, sets) if not target["reason"] else ([], [])
-    selection = await select_sets(context, target, extra, tables=argument_tables)
+    # A project whose tests pytest does not run gets none: nothing is searched or probed.
+    runner = not_pytest_reason(context)
+    selection = Selection([], reason=runner)
+    if not runner:
+        selection = await select_sets(context, target, extra, tables=argument_tables)
     found = module_test_file(context)
     result: SampleWrite = {
         "written": False,

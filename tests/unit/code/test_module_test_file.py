@@ -1,0 +1,52 @@
+"""Where a module's tests go: its test file anywhere, else the project's own test folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from remora.code import CodeContext
+from remora.code.probes.pytest_files import module_test_file
+from remora.config import SandboxConfig
+from remora.discovery import discover
+from remora.workspace import WorkspaceStore
+
+SOURCE = "class Span:\n    def __init__(self, low: int) -> None:\n        self.low = low\n"
+
+
+def _test_file(root: Path, files: dict[str, str]) -> str:
+    for name, text in {"spans/span.py": SOURCE, **files}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    node = next(
+        n
+        for n in discover([root / "spans/span.py"], project_root=root).nodes
+        if n.full_name == "Span"
+    )
+    with WorkspaceStore(root).create("t", node.node_id) as workspace:
+        return str(module_test_file(CodeContext(workspace, node, SandboxConfig()))["path"])
+
+
+@pytest.mark.parametrize(
+    ("files", "path"),
+    [
+        # Nothing to go by: a new tests/ folder.
+        ({}, "tests/test_span.py"),
+        # The project keeps its tests in test/, nested and named *_test.py: there.
+        ({"test/__init__.py": "", "test/methods/init_test.py": "x = 1\n"}, "test/test_span.py"),
+        # A test folder inside the package, and none at the top.
+        ({"spans/tests/test_other.py": "x = 1\n"}, "spans/tests/test_span.py"),
+        # The shallowest folder first; a file of tests at the top names no folder.
+        (
+            {"spans/tests/test_a.py": "", "test/test_b.py": "", "tests.py": ""},
+            "test/test_span.py",
+        ),
+        # The module's own test file wherever it is.
+        ({"test/test_a.py": "", "checks/test_span.py": ""}, "checks/test_span.py"),
+    ],
+)
+def test_a_new_test_file_goes_in_the_project_s_test_folder(
+    tmp_path: Path, files: dict[str, str], path: str
+) -> None:
+    assert _test_file(tmp_path, files) == path
