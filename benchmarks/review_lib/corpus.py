@@ -246,9 +246,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.2.0",
             "34f7e630dc55ea3f219e555726f5da4b4b25f2200319c8e6902c394258dd6a3e",
             (),
-            part="heldout",
+            # Held out until its labels at 1ba6b5d (the whole package); studied since.
+            part="dev",
         ),
         "dpath",
+    ),
+    ReviewProject(
+        Project(
+            "multipledispatch",
+            "1.0.0",
+            "5c839915465c68206c3e9c473357908216c28383b425361e5d144594bf85a7e0",
+            (),
+            part="heldout",
+        ),
+        "multipledispatch",
     ),
 )
 
