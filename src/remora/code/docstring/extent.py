@@ -27,6 +27,7 @@ from remora.code.docstring.behaviour import own_nodes
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.docstring.vocabulary import stem
 from remora.code.parsing import SourceNode, located_definition
+from remora.code.values.annotations import called_name
 
 __all__ = ["uncounted_repeats", "unpicked_position"]
 
@@ -81,12 +82,6 @@ def _fixed_place(index: ast.expr) -> bool:
     return isinstance(index, ast.Constant) and type(index.value) is int
 
 
-def _called_name(call: ast.Call) -> str:
-    if isinstance(call.func, ast.Name):
-        return call.func.id
-    return call.func.attr if isinstance(call.func, ast.Attribute) else ""
-
-
 def _picks_position(definition: Function) -> bool:
     """Whether the code shows a position (see the module's docstring)."""
     words = name_words(definition.name)
@@ -95,7 +90,7 @@ def _picks_position(definition: Function) -> bool:
     for item in own_nodes(definition.body):
         if isinstance(item, ast.Subscript) and _fixed_place(item.slice):
             return True
-        if isinstance(item, ast.Call) and _called_name(item) in _POSITION_CALLS:
+        if isinstance(item, ast.Call) and called_name(item) in _POSITION_CALLS:
             return True
         if isinstance(item, _LOOPS) and any(
             isinstance(inner, ast.Return | ast.Break) for inner in own_nodes(item.body)
@@ -139,7 +134,7 @@ def _repeat_counts(definition: Function) -> list[str]:
     parameters = set(_parameters(definition)) - {"self", "cls"}
     found: list[str] = []
     for item in own_nodes(definition.body):
-        if not (isinstance(item, ast.Call) and _called_name(item) == "range"):
+        if not (isinstance(item, ast.Call) and called_name(item) == "range"):
             continue
         for argument in item.args:
             sides = [argument.left, argument.right] if isinstance(argument, ast.BinOp) else []

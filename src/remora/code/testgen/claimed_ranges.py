@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from remora.code.values import label
+from remora.code.values.annotations import called_name
 
 __all__ = ["honest_condition"]
 
@@ -44,15 +45,7 @@ def _mentions(expression: ast.AST, subject: str) -> bool:
 
 
 def _is_test_call(node: ast.Call) -> bool:
-    func = node.func
-    name = (
-        func.id
-        if isinstance(func, ast.Name)
-        else func.attr
-        if isinstance(func, ast.Attribute)
-        else ""
-    )
-    return name in _TEST_CALLS
+    return called_name(node) in _TEST_CALLS
 
 
 def _truth_tests(node: ast.AST) -> list[ast.expr]:

@@ -17,6 +17,7 @@ __all__ = [
     "SEQUENCE_HEADS",
     "annotation_head",
     "builtin_kind",
+    "called_name",
     "dotted_name",
     "first_head",
     "head_name",
@@ -31,6 +32,13 @@ SEQUENCE_HEADS |= {"abstractset", "mutablesequence", "iterator"}
 MAPPING_HEADS = {"dict", "mapping", "mutablemapping", "defaultdict", "ordereddict", "typeddict"}
 # The builtin kinds a parameter's boundaries are read for (input_search's kinds).
 BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
+
+
+def called_name(call: ast.Call) -> str:
+    """The name a call calls by: ``f`` for ``f(...)``, ``m`` for ``x.m(...)``, else ""."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    return call.func.attr if isinstance(call.func, ast.Attribute) else ""
 
 
 def dotted_name(node: ast.expr) -> str:

@@ -36,6 +36,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import ast_tree
+from remora.code.values.annotations import called_name
 from remora.code.values.attribute_uses import classes_named
 from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.call_text import arguments_from_text, value_from_text
@@ -76,15 +77,7 @@ def _constructs(node: ast.expr, class_name: str) -> ast.Call | None:
     """``node`` when it calls the class (``Cls(...)``, ``module.Cls(...)``)."""
     if not isinstance(node, ast.Call):
         return None
-    func = node.func
-    name = (
-        func.id
-        if isinstance(func, ast.Name)
-        else func.attr
-        if isinstance(func, ast.Attribute)
-        else ""
-    )
-    return node if name == class_name else None
+    return node if called_name(node) == class_name else None
 
 
 def _call_text(call: ast.Call) -> str | None:
