@@ -6,8 +6,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from call_targets import method_target
+
 from remora.code.values.call_render import CallRender
-from remora.code.values.call_target import CallTarget
 from remora.code.values.filled_instances import (
     CALLS_KEY,
     constructor_arguments,
@@ -96,19 +97,7 @@ def test_a_method_reading_no_state_an_adder_changes_gets_no_filled_owner() -> No
 
 
 def test_a_filled_owner_is_built_then_filled_in_the_test() -> None:
-    target: CallTarget = {
-        "module": "recent",
-        "qualname": "Recent.put",
-        "name": "put",
-        "kind": "method",
-        "owner": "Recent",
-        "method_kind": "instance",
-        "is_async": False,
-        "is_generator": False,
-        "parameters": [],
-        "owner_parameters": [],
-        "reason": "",
-    }
+    target = method_target("recent", "Recent", "put")
     owner = {"limit": 1, CALLS_KEY: [{"method": "put", "args": ["beta", 2], "keywords": {}}]}
     assert is_filled(owner) and not is_filled({"limit": 1})
     assert constructor_arguments(owner) == {"limit": 1}
@@ -205,19 +194,7 @@ def test_a_setitem_a_project_base_defines_fills_the_subclass() -> None:
 
 
 def test_an_item_set_is_written_as_the_assignment_its_users_write() -> None:
-    target: CallTarget = {
-        "module": "ranked",
-        "qualname": "Ranked.lowest",
-        "name": "lowest",
-        "kind": "method",
-        "owner": "Ranked",
-        "method_kind": "instance",
-        "is_async": False,
-        "is_generator": False,
-        "parameters": [],
-        "owner_parameters": [],
-        "reason": "",
-    }
+    target = method_target("ranked", "Ranked", "lowest")
     steps = [{"method": "__setitem__", "args": ["beta", 2], "keywords": {}}]
     _call, lines = CallRender(target, {"Ranked"}).call({}, {CALLS_KEY: steps})
     assert lines == ["ranked = Ranked()", "ranked['beta'] = 2"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.values.call_target import CallTarget
+from call_targets import method_target
+
 from remora.code.values.method_state import (
     changed_attributes,
     class_methods,
@@ -159,22 +160,6 @@ def _store_method(name: str) -> ast.FunctionDef:
     return next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name)
 
 
-def _store_target(name: str) -> CallTarget:
-    return {
-        "module": "store",
-        "qualname": f"Store.{name}",
-        "name": name,
-        "kind": "method",
-        "owner": "Store",
-        "method_kind": "instance",
-        "is_async": False,
-        "is_generator": False,
-        "parameters": [],
-        "owner_parameters": [],
-        "reason": "",
-    }
-
-
 def test_readers_are_public_properties_and_methods_taking_nothing_that_change_nothing() -> None:
     readers = state_readers(STORE, _store_method("write"), {"memory", "_log"})
     # reset() changes the log: no reader; read() hands memory back as it is.
@@ -184,10 +169,14 @@ def test_readers_are_public_properties_and_methods_taking_nothing_that_change_no
 
 
 def test_a_procedure_is_observed_through_its_readers_not_an_attribute_one_returns() -> None:
-    observed = observed_attributes(_store_target("write"), _store_method("write"), STORE)
+    observed = observed_attributes(
+        method_target("store", "Store", "write"), _store_method("write"), STORE
+    )
     assert observed == ["read()", "history()", "size"]
 
 
 def test_a_method_returning_a_value_keeps_its_public_attribute() -> None:
-    observed = observed_attributes(_store_target("swap"), _store_method("swap"), STORE)
+    observed = observed_attributes(
+        method_target("store", "Store", "swap"), _store_method("swap"), STORE
+    )
     assert observed == ["memory"]
