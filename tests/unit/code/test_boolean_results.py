@@ -1,4 +1,4 @@
-"""Which nodes are predicates, and the call of the outcome their chosen calls lack first."""
+"""Which nodes are predicates: every value they return is a boolean."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from remora.code.testgen.boolean_results import other_outcome_first, returns_booleans
+from remora.code.testgen.boolean_results import returns_booleans
 
 
 def _function(source: str) -> ast.FunctionDef:
@@ -47,33 +47,3 @@ def test_a_node_whose_every_return_is_a_boolean_is_a_predicate(source: str) -> N
 )
 def test_a_node_returning_anything_else_is_no_predicate(source: str) -> None:
     assert not returns_booleans(_function(source))
-
-
-def _row(value: str | None = None, raised: bool = False) -> dict[str, object]:
-    row: dict[str, object] = {"returned": {"repr": value, "literal": True} if value else None}
-    return row | ({"raised": {"type": "ValueError"}} if raised else {})
-
-
-def test_the_first_call_of_each_outcome_the_chosen_lack_goes_first() -> None:
-    rows = {
-        "h0": _row("False"),
-        "h1": _row("False"),
-        "h2": _row(raised=True),
-        "h3": _row("True"),
-        "h4": _row("True"),
-    }
-    predicate = _function("def f(x):\n    return x > 1\n")
-    assert other_outcome_first(predicate, ["h1", "h2", "h3", "h4"], rows, ["h0"]) == [
-        "h3",
-        "h1",
-        "h2",
-        "h4",
-    ]
-    # Both shown already, or no predicate: the order stays.
-    assert other_outcome_first(predicate, ["h1", "h2", "h4"], rows, ["h0", "h3"]) == [
-        "h1",
-        "h2",
-        "h4",
-    ]
-    other = _function("def f(x):\n    return x\n")
-    assert other_outcome_first(other, ["h1", "h3"], rows, ["h0"]) == ["h1", "h3"]

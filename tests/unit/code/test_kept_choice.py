@@ -138,7 +138,9 @@ def test_a_check_that_could_not_run_says_why_and_gives_no_score() -> None:
 def _predicate_outcome(killed_by: dict[str, set[str]]) -> MutationOutcome:
     # A predicate's two whole-body mutants: m0 `return True`, m1 `return False`.
     always = [
-        Mutant(f"m{i}", 1, "outcome", f"line 1: the body -> `return {value}`", "")
+        Mutant(
+            f"m{i}", 1, "outcome", f"line 1: the body -> `return {value}`", "", must_fail="outcome"
+        )
         for i, value in enumerate((True, False))
     ]
     return MutationOutcome([*always, *_mutants(3)[2:]], killed_by=killed_by)
@@ -168,3 +170,24 @@ def test_a_predicate_keeps_a_test_of_each_outcome_though_they_cover_the_same_lin
         {"test_no": _units(1)}, {"test_theirs": _units(1)}, Coverage([1], []), outcome
     )
     assert kept == ["test_no"]
+
+
+def test_a_node_s_tests_that_only_see_the_call_do_nothing_are_all_dropped() -> None:
+    # m0: the body -> `return []`. Both tests assert `== []` of a glob matching nothing.
+    empty = Mutant("m0", 1, "empty", "line 1: the body -> `return []`", "", must_fail="empty")
+    outcome = MutationOutcome(
+        [empty, *_mutants(2)[1:]], killed_by={"m0": set(), "m1": {"test_none", "test_other"}}
+    )
+    gains = {"test_none": _units(1, 2), "test_other": _units(1)}
+    kept, dropped = choose_kept(gains, {}, Coverage([1, 2], []), outcome)
+    assert kept == []
+    assert dropped[-1] == (
+        "test_none: no test shows the call doing something: "
+        "all pass with line 1: the body -> `return []`"
+    )
+    # One test of a call that found something: both stay, each pins a mutant.
+    outcome.killed_by["m0"] = {"test_found"}
+    gains["test_found"] = _units(1, 2)
+    outcome.killed_by["m1"] = {"test_none"}
+    kept, dropped = choose_kept(gains, {}, Coverage([1, 2], []), outcome)
+    assert sorted(kept) == ["test_found", "test_none"]

@@ -42,6 +42,7 @@ def test_each_kind_of_change_is_made_once_where_the_code_has_it() -> None:
     words = [m.description for m in node_mutants(SOURCE, _fill())]
     assert words == [
         "line 7: the body -> `return self` (`self` handed back unchanged)",
+        "line 7: the body -> `return ''` (the call doing nothing)",
         "line 7: `<=` -> `<` in `amount <= 0`",
         "line 7: 0 -> 1",
         "line 8: `raise ValueError('amount must be posi...` removed",
@@ -78,7 +79,8 @@ def test_a_multi_line_statement_removed_leaves_blank_lines_in_its_place() -> Non
 
 
 def test_nested_definitions_the_docstring_and_f_strings_are_left_alone() -> None:
-    sources = [m.source for m in node_mutants(SOURCE, _fill()) if m.kind != "identity"]
+    whole_body = ("identity", "empty")
+    sources = [m.source for m in node_mutants(SOURCE, _fill()) if m.kind not in whole_body]
     assert all("return 99" in s and "Put amount in the box." in s for s in sources)
     assert all('return f"{amount} {self.level}"' in s or "return None" in s for s in sources)
 
@@ -176,3 +178,61 @@ def test_a_predicate_s_body_is_replaced_by_each_outcome_and_they_outlast_the_lim
 
 def test_a_node_returning_other_values_gets_no_outcome_mutant() -> None:
     assert all(m.kind != "outcome" for m in node_mutants(SOURCE, _fill()))
+
+
+VALUES = '''def set(obj, glob):
+    return 0
+
+
+def values(obj, glob):
+    """The values glob matches."""
+    found = [v for p, v in obj.items() if p == glob]
+    return found or None
+
+
+def fold(obj, f, acc):
+    for pair in obj.items():
+        f(obj, pair, acc)
+    return acc
+
+
+def merge(dst, src):
+    dst.update(src)
+    return dst
+'''
+
+
+def _defined(name: str) -> ast.FunctionDef:
+    node = next(n for n in ast.parse(VALUES).body if getattr(n, "name", "") == name)
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+def test_a_node_returning_values_gets_its_body_returning_each_empty_value() -> None:
+    mutants = node_mutants(VALUES, _defined("values"), observed=["list", "set", "NoneType"])
+    empties = [m for m in mutants if m.kind == "empty"]
+    # `set()` is left out: the module binds `set` to its own function; None is no empty value.
+    assert [m.description for m in empties] == [
+        "line 7: the body -> `return []` (the call doing nothing)",
+    ]
+    assert empties[0].must_fail == "empty"
+    assert empties[0].source.splitlines()[4:8] == [
+        "def values(obj, glob):",
+        '    """The values glob matches."""',
+        "    return []",
+        "",
+    ]
+    kept = node_mutants(VALUES, _defined("values"), limit=2, observed=["list", "str"])
+    assert [m.kind for m in kept] == ["empty", "empty"]
+
+
+def test_the_parameter_every_return_hands_back_is_a_value_a_kept_set_must_fail() -> None:
+    fold = node_mutants(VALUES, _defined("fold"), observed=["str"])
+    assert [(m.description, m.must_fail) for m in fold if m.must_fail] == [
+        ("line 12: the body -> `return acc` (the call doing nothing)", "empty"),
+        ("line 12: the body -> `return ''` (the call doing nothing)", "empty"),
+    ]
+    # Handed back as the first parameter: the identity mutant is that one.
+    merge = node_mutants(VALUES, _defined("merge"), observed=["dict"])
+    assert [(m.kind, m.must_fail) for m in merge][:2] == [("identity", "empty"), ("empty", "empty")]
+    assert merge[1].description == "line 18: the body -> `return {}` (the call doing nothing)"

@@ -3,9 +3,8 @@
 Its tests must show both outcomes: ``assert contains("ab", "x") is False`` alone would
 pass were the body ``return False`` (blind reviewers marked such tests "add a true case",
 issue 56). The mutation check holds it to that with two mutants, the body replaced by
-``return True`` and by ``return False`` (:mod:`remora.code.testgen.mutants`); the test
-search sends a call of the outcome its chosen calls lack to that check
-(:func:`other_outcome_first`).
+``return True`` and by ``return False`` (:mod:`remora.code.testgen.shown_outcomes`); the
+test search sends a call of the outcome its chosen calls lack to that check.
 
 A node is one when its return annotation is ``bool``, or when it returns a value, yields
 nothing, and every ``return`` of its own (nested functions and classes aside) gives, in
@@ -19,12 +18,11 @@ name, an attribute, a call of anything else) leaves it out.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from remora.code.testgen.no_op_calls import returned_branches
 
-__all__ = ["other_outcome_first", "returns_booleans"]
+__all__ = ["own_nodes", "returns_booleans"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -55,7 +53,7 @@ _ASKING_METHODS = frozenset(
 )
 
 
-def _own_nodes(function: Function) -> Iterator[ast.AST]:
+def own_nodes(function: Function) -> Iterator[ast.AST]:
     """The nodes of the function's own body: nested definitions and lambdas left out."""
     stack: list[ast.AST] = list(function.body)
     while stack:
@@ -92,7 +90,7 @@ def returns_booleans(function: Function) -> bool:
     """Whether every value the function returns is a boolean (see the module's rule)."""
     if _annotated_bool(function):
         return True
-    own = list(_own_nodes(function))
+    own = list(own_nodes(function))
     if any(isinstance(node, ast.Yield | ast.YieldFrom) for node in own):
         return False
     returns = [node for node in own if isinstance(node, ast.Return)]
@@ -100,32 +98,3 @@ def returns_booleans(function: Function) -> bool:
         node.value is not None and all(_is_boolean(b) for b in returned_branches(node.value))
         for node in returns
     )
-
-
-def _outcome(row: Mapping[str, Any]) -> str | None:
-    """``"True"``/``"False"`` for a probed call that returned a boolean, else None."""
-    returned = row.get("returned") or {}
-    shown = returned.get("repr") if not row.get("raised") else None
-    return shown if shown in ("True", "False") else None
-
-
-def other_outcome_first(
-    function: Function | None,
-    names: Iterable[str],
-    rows: Mapping[str, Mapping[str, Any]],
-    chosen: Iterable[str],
-) -> list[str]:
-    """``names`` (probed calls, in the search's order) with, for a predicate, first the
-    first one of each boolean outcome none of ``chosen`` gave: the call that shows the
-    other outcome goes to the mutation check before the others the room leaves."""
-    ordered = list(names)
-    if function is None or not returns_booleans(function):
-        return ordered
-    have = {_outcome(rows[name]) for name in chosen if name in rows}
-    first: list[str] = []
-    for name in ordered:
-        outcome = _outcome(rows[name]) if name in rows else None
-        if outcome is not None and outcome not in have:
-            have.add(outcome)
-            first.append(name)
-    return [*first, *(name for name in ordered if name not in first)]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from remora import python_ast
+from remora.code.testgen.empty_results import is_empty
 
 __all__ = ["EMPTY_READ_REASON", "reads_empty_start"]
 
@@ -32,21 +32,6 @@ def _holds_nothing(value: Any) -> bool:
     return value is None or (isinstance(value, str | list | dict) and not value)
 
 
-def _empty_value(returned: dict[str, Any]) -> bool:
-    """Whether the observed value is the empty value of its type: ``0``, ``""``, ``[]``,
-    ``{}``, or a collection without a literal form reported with length 0; never ``None``
-    or a boolean."""
-    if returned.get("literal"):
-        try:
-            value = python_ast.literal_eval(str(returned["repr"]))
-        except (ValueError, SyntaxError):
-            return False
-        if value is None or isinstance(value, bool):
-            return False
-        return isinstance(value, int | float | str | bytes | list | tuple | dict) and not value
-    return returned.get("length") == 0
-
-
 def reads_empty_start(row: dict[str, Any], owner_args: dict[str, Any] | None) -> bool:
     """Whether a method's probed call (``row``) read the empty start of an instance built
     from ``owner_args`` (None: with no argument): no argument of its own, nothing raised
@@ -57,4 +42,4 @@ def reads_empty_start(row: dict[str, Any], owner_args: dict[str, Any] | None) ->
         return False
     if (row.get("state") or {}) != (row.get("state_before") or {}):
         return False
-    return _empty_value(row.get("returned") or {})
+    return is_empty(row.get("returned") or {})

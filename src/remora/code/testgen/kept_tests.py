@@ -1,22 +1,21 @@
 """Which written tests stay: they passed twice, and each keeps a line, a branch or a killed mutant.
 
-A test's pieces (from the host's search or the model's cases) are written to
-the module's test file, laid out by the project's formatter
-(:mod:`remora.code.testgen.test_layout`), and run by pytest under coverage (each piece's
-call ran once already, in the search's probe, or in a plain pytest run first).
-A test whose outcome differs is dropped. The mutation check
+A test's pieces (from the host's search or the model's cases) are written to the module's
+test file, laid out by the project's formatter (:mod:`remora.code.testgen.test_layout`),
+and run by pytest under coverage (each piece's call ran once already, in the search's
+probe, or in a plain pytest run first). A test whose outcome differs is dropped. The mutation check
 (:mod:`remora.code.testgen.mutation_check`) then runs the rest, and the file's tests that
 reach the node, against the node's mutants: a test no mutant fails is dropped
 (it would pass whatever the code did there; one that asserts only that the call returned
 its instance is dropped before it is written: :mod:`remora.code.testgen.identity_asserts`),
 as is one the identity mutant (the node handing back its instance or argument unchanged)
-reaches and does not fail: a copy's ``assert result == {...}`` alone,
-and the kept set is the smallest
-that keeps every line and branch and every killed mutant the candidates reach
-(a greedy set cover over both). A predicate keeps no test unless they show both of its
-outcomes: they, with the file's others, fail its body replaced by ``return True`` and by
-``return False``. Without a matrix to decide by (a node without
-mutants, the check off or failed), coverage alone decides, and the result says so.
+reaches and does not fail: a copy's ``assert result == {...}`` alone, and the kept set is
+the smallest that keeps every line, branch and killed mutant the candidates reach
+(a greedy set cover over both). A node keeps no test unless they, with the file's others,
+show each outcome :mod:`remora.code.testgen.shown_outcomes` asks: fail its body replaced by
+``return True`` and ``return False`` (a predicate), by ``return []`` (each empty value its
+results take). Without a matrix to decide by (a node without mutants, the check off or
+failed), coverage alone decides, and the result says so.
 
 The result gives the coverage and the mutation score (killed/total) of the
 file's other tests, before, and with the kept ones, after; the run remembers
@@ -164,7 +163,8 @@ async def write_measured(
     dropped = [f"{n}: it passed once, then {_outcome_words(tests.get(n))}" for n in differs]
     gains = {n: frozenset(context_units(measured, n)) for n in kept if n not in differs}
     lines_by_test = {n: _lines(units) for n, units in {**others, **gains}.items() if units}
-    mutation = await mutation_outcome(context, path, span, lines_by_test, mutation_budget_s)
+    kinds = [str(p["returned_kind"]) for p in pieces if p.get("returned_kind")]  # observed
+    mutation = await mutation_outcome(context, path, span, lines_by_test, mutation_budget_s, kinds)
     covering, more = choose_kept(gains, others, before, mutation)
     dropped += more
     after = before.copy()
@@ -202,9 +202,9 @@ def choose_kept(
 ) -> tuple[list[str], list[str]]:
     """(the tests kept, why each other one is dropped): with a kill matrix, only tests
     that pin something of the node (:meth:`MutationOutcome.pinning_nothing`), the fewest
-    keeping every line, branch and killed mutant; none for a predicate whose tests (these
-    and the file's others) all pass on a body of ``return True`` or of ``return False``
-    (:meth:`MutationOutcome.one_outcome`)."""
+    keeping every line, branch and killed mutant; none where they and the file's others
+    all pass on a body of ``return True``/``return False`` (a predicate's) or of ``return
+    []`` (an empty result: :meth:`MutationOutcome.one_outcome`)."""
     if not mutation.measured:
         covering = greedy_cover(gains, before.units(), len(gains))
         return covering, [f"{n}: it adds no line or branch" for n in gains if n not in covering]
@@ -220,7 +220,7 @@ def choose_kept(
         for n in killing
         if n not in covering
     ]
-    # A predicate's tests show both outcomes, or none is kept: `is False` alone is noise.
+    # Both outcomes of a predicate, a call doing something, or none kept: `== []` alone.
     one_outcome = mutation.one_outcome({*covering, *others}) if covering else ""
     if one_outcome:
         dropped += [f"{n}: {one_outcome}" for n in covering]

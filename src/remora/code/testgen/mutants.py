@@ -18,11 +18,16 @@ its instance) pins nothing of what the node does; the test search drops it
 the node's own that gives that parameter back (``if not text: return text``): there
 the node itself hands it back, and the test pins that path (``Mutant.given_back``).
 
-Two more, for a predicate (every value it returns a boolean:
-:func:`remora.code.testgen.boolean_results.returns_booleans`): its whole body replaced by
-``return True`` and by ``return False``. A test set that passes on one of them never shows
-the node giving the other outcome (``assert contains("ab", "x") is False`` alone); the
-test search keeps no test of such a node (:func:`remora.code.testgen.kept_tests.choose_kept`).
+More whose whole body returns one value (:mod:`remora.code.testgen.shown_outcomes`), each
+one a kept set must fail (``Mutant.must_fail``): for a predicate (every value it returns a
+boolean), ``return True`` and ``return False``; for another node that returns values,
+``return`` of what a call that did nothing gives (each empty value its results may take,
+``[]``, ``0``, and the parameter every return of its own hands back, ``return acc``:
+:mod:`remora.code.testgen.empty_results`; where that is the identity mutant's, the identity
+mutant is one). A test set that passes on one of them never shows the other outcome
+(``assert contains("ab", "x") is False`` alone), or the call doing something
+(``values(obj, "no/match") == []`` alone); the test search keeps no test of such a node
+(:func:`remora.code.testgen.kept_tests.choose_kept`).
 
 Everything is read with :mod:`ast` from the function's own body (nested
 functions and classes, its docstring, annotations and f-strings left alone).
@@ -37,19 +42,18 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 
 from remora import python_ast
-from remora.code.testgen.boolean_results import returns_booleans
+from remora.code.parsing import module_names
 from remora.code.testgen.mutant_operators import ARITHMETIC, COMPARE, SYMBOLS
 from remora.code.testgen.no_op_calls import returned_branches
+from remora.code.testgen.shown_outcomes import outcome_results
 
-__all__ = ["MAX_MUTANTS", "OUTCOME_KIND", "Mutant", "identity_parameter", "node_mutants"]
+__all__ = ["MAX_MUTANTS", "Mutant", "identity_parameter", "node_mutants"]
 
 MAX_MUTANTS = 40
-# The kind of a predicate's mutants whose whole body is ``return True`` or ``return False``.
-OUTCOME_KIND = "outcome"
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -68,6 +72,9 @@ class Mutant:
     # parameter back already (``if not text: return text``), where passing it pins
     # the node's own path, not nothing.
     given_back: frozenset[int] = frozenset()
+    # The outcome a kept set must show by failing it (:mod:`~remora.code.testgen.shown_outcomes`
+    # kinds): a predicate's other boolean, the call doing something; '' for none.
+    must_fail: str = ""
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,7 @@ class _Edit:
     words: str
     statement: bool
     through: ast.stmt | None = None  # the last statement replaced, when more than one
+    must_fail: str = ""
 
 
 def _short(node: ast.AST, limit: int = 40) -> str:
@@ -252,16 +260,24 @@ def _identity_edit(function: Function) -> _Edit | None:
     return _Edit(body[0], returned, body[0].lineno, "identity", words, True, through=body[-1])
 
 
-def _outcome_edits(function: Function) -> Iterator[_Edit]:
-    """A predicate's whole body (its docstring left) replaced by ``return True``, then by
-    ``return False``."""
+def _outcome_edits(function: Function, observed: Iterable[str], bound: set[str]) -> Iterator[_Edit]:
+    """The whole body (its docstring left) replaced by ``return`` of each value of
+    :func:`~remora.code.testgen.shown_outcomes.outcome_results`: a predicate's ``True``
+    and ``False``, what another node's call that did nothing gives (``set()`` not where
+    the module binds ``set``: ``bound``, its top-level names)."""
     body = function.body[1:] if _is_docstring(function.body[0]) else function.body
-    if not body or not returns_booleans(function):
-        return
-    for value in (True, False):
-        words = f"the body -> `return {value}` (the same outcome whatever the call)"
-        returned = ast.Return(ast.Constant(value))
-        yield _Edit(body[0], returned, body[0].lineno, OUTCOME_KIND, words, True, through=body[-1])
+    kind, values = outcome_results(function, observed)
+    for value in values if body else []:
+        if value.endswith("()") and value[:-2] in bound:
+            continue
+        what = (
+            "the same outcome whatever the call"
+            if value in ("True", "False")
+            else "the call doing nothing"
+        )
+        words = f"the body -> `return {value}` ({what})"
+        returned = ast.Return(python_ast.parse_expression(value))
+        yield _Edit(body[0], returned, body[0].lineno, kind, words, True, body[-1], kind)
 
 
 def _given_back(function: Function, name: str) -> frozenset[int]:
@@ -279,27 +295,33 @@ def _given_back(function: Function, name: str) -> frozenset[int]:
     )
 
 
-def _all_edits(function: Function) -> Iterator[_Edit]:
+def _all_edits(function: Function, observed: Iterable[str], bound: set[str]) -> Iterator[_Edit]:
     identity = _identity_edit(function)
     if identity is not None:
         yield identity
-    yield from _outcome_edits(function)
+    yield from _outcome_edits(function, observed, bound)
     for node, statement in _own_nodes(function):
         yield from _edits(node, statement)
 
 
-def node_mutants(text: str, function: Function, limit: int = MAX_MUTANTS) -> list[Mutant]:
+def node_mutants(
+    text: str, function: Function, limit: int = MAX_MUTANTS, observed: Iterable[str] = ()
+) -> list[Mutant]:
     """The mutants of ``function`` (a definition in ``text``, the file's source), at most
     ``limit``, spread over its body when it has more (the whole body's, the identity
-    mutant and a predicate's two outcomes, first and always kept); each parses and differs
-    from ``text``."""
+    mutant and those returning one value, first and always kept); each parses and differs
+    from ``text``. ``observed``: the builtin type names of the values its tests saw
+    returned (:func:`~remora.code.testgen.empty_results.empty_results`)."""
     data = text.encode("utf-8")
     starts = _line_starts(data)
     original = ast.dump(python_ast.parse(text))
     found: list[Mutant] = []
-    seen: set[str] = set()
-    for edit in _all_edits(function):
+    seen: dict[str, int] = {}
+    for edit in _all_edits(function, observed, module_names(text)):
         source = _apply(data, starts, edit)
+        if source is not None and source in seen and edit.must_fail:
+            # `return self` asked by both: the identity mutant is one a kept set must fail.
+            found[seen[source]] = replace(found[seen[source]], must_fail=edit.must_fail)
         if source is None or source in seen:
             continue
         try:
@@ -307,16 +329,17 @@ def node_mutants(text: str, function: Function, limit: int = MAX_MUTANTS) -> lis
                 continue
         except SyntaxError:
             continue
-        seen.add(source)
+        seen[source] = len(found)
         words = f"line {edit.line}: {edit.words}"
         name = identity_parameter(function) if edit.kind == "identity" else None
         given_back = _given_back(function, name) if name else frozenset()
-        found.append(Mutant(f"m{len(found)}", edit.line, edit.kind, words, source, given_back))
+        mutant = Mutant(f"m{len(found)}", edit.line, edit.kind, words, source, given_back)
+        found.append(replace(mutant, must_fail=edit.must_fail))
     if len(found) <= limit:
         return found
-    outcomes = [mutant for mutant in found if mutant.kind == OUTCOME_KIND]
-    others = [mutant for mutant in found if mutant.kind != OUTCOME_KIND]
+    outcomes = [mutant for mutant in found if mutant.must_fail]
+    others = [mutant for mutant in found if not mutant.must_fail]
     room = max(0, limit - len(outcomes))
     step = len(others) / room if room else 0
     picked = {others[int(index * step)].id for index in range(room)}  # the identity first
-    return [mutant for mutant in found if mutant.id in picked or mutant.kind == OUTCOME_KIND]
+    return [mutant for mutant in found if mutant.id in picked or mutant.must_fail]

@@ -13,13 +13,15 @@ test reaches survives; one left when the time box was spent is counted apart
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypedDict
 
 from remora.code.context import CodeContext
 from remora.code.import_paths import module_name
 from remora.code.probes import Span, pytest_args, run_program
-from remora.code.testgen.mutants import MAX_MUTANTS, OUTCOME_KIND, Mutant, node_mutants
+from remora.code.testgen.mutants import MAX_MUTANTS, Mutant, node_mutants
+from remora.code.testgen.shown_outcomes import unshown_reason
 from remora.code.values import node_function
 
 __all__ = ["MutationOutcome", "MutationScore", "mutation_outcome", "score"]
@@ -82,17 +84,15 @@ class MutationOutcome:
         return why
 
     def one_outcome(self, tests: set[str]) -> str:
-        """Why ``tests`` together show a predicate giving one outcome only: a mutant whose
-        body is ``return True`` (or ``return False``) that ran and that none of them fails,
-        in words; '' when there is none."""
+        """Why ``tests`` together show one outcome only: a mutant a kept set must fail
+        (``return True``/``return False`` of a predicate, ``return []`` or ``return acc``
+        of a node whose call may do nothing: ``Mutant.must_fail``) that ran and that none
+        of them fails, in words; '' when there is none."""
         for mutant in self.mutants:
-            if mutant.kind != OUTCOME_KIND or mutant.id in self.not_run:
+            if not mutant.must_fail or mutant.id in self.not_run:
                 continue
             if not self.killed_by.get(mutant.id, set()) & tests:
-                return (
-                    "the node returns a boolean and no test shows the other outcome: "
-                    f"all pass with {mutant.description}"
-                )
+                return unshown_reason(mutant.must_fail, mutant.description)
         return ""
 
     def summary(self, tests: set[str]) -> MutationScore:
@@ -120,14 +120,16 @@ async def mutation_outcome(
     span: Span,
     lines_by_test: dict[str, set[int]],
     budget_s: float,
+    observed: Iterable[str] = (),
 ) -> MutationOutcome:
     """Run ``path``'s tests named in ``lines_by_test`` (each with the lines of the node
     it ran) against the node's mutants; a mutant is run only with the tests that ran
-    its line. ``budget_s`` 0 runs nothing (``problem`` says so)."""
+    its line. ``budget_s`` 0 runs nothing (``problem`` says so). ``observed``: the
+    builtin type names of the values the tests saw the node return (its empty values)."""
     function = node_function(context)
     if function is None:
         return MutationOutcome([], problem="the node's definition was not found")
-    mutants = node_mutants(context.node_file_text(), function, MAX_MUTANTS)
+    mutants = node_mutants(context.node_file_text(), function, MAX_MUTANTS, observed)
     outcome = MutationOutcome(mutants)
     if budget_s <= 0:
         outcome.problem = "the mutation check is off (mutation_budget_s: 0)"

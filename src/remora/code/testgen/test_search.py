@@ -47,7 +47,6 @@ from remora.code.probes import (
     tests_in_file,
     unusable_reason,
 )
-from remora.code.testgen.boolean_results import other_outcome_first
 from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
 from remora.code.testgen.kept_tests import (
     DEFAULT_MUTATION_BUDGET_S,
@@ -64,6 +63,7 @@ from remora.code.testgen.outcome_words import assigned_attributes
 from remora.code.testgen.pass_through import pass_through_reason
 from remora.code.testgen.raised_names import node_imports
 from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
+from remora.code.testgen.shown_outcomes import other_outcome_first
 from remora.code.testgen.stored_arguments import STORED_REASON, stores_arguments_only
 from remora.code.testgen.test_names import behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
@@ -252,7 +252,7 @@ async def search_tests(
     # check keeps it only then (kept_tests).
     room = max(0, max_tests - len(chosen))
     others = [n for n in rows if n not in chosen and not n.startswith("m")]
-    chosen += other_outcome_first(function, others, rows, chosen)[:room]  # a predicate's
+    chosen += other_outcome_first(function, others, rows, chosen)[:room]  # the lacking outcome
     # power(a=10**6, b="sample b") pins a's check alone: b made up and never read.
     rows.update(await settle_unread(context, target, candidates, rows, chosen))
     for name in chosen:

@@ -28,6 +28,7 @@ from remora.code.probes import (
     setup_reason,
     taken_names,
 )
+from remora.code.testgen.empty_results import observed_kind
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.observed_asserts import is_procedure, observed_lines, pins_something
 from remora.code.testgen.outcome_words import case_words
@@ -306,15 +307,19 @@ def observed_piece(
     """The test that pins what a checked call (``row``: args, returned or raised) gave.
 
     ``marked``: the expected value came from observation (the piece's ``observed``; the
-    run's summary says so, the test does not). A row with ``owner_args`` builds its own
-    instance; one with ``state`` asserts it after the call. ``procedure``: the node
-    returns no value anywhere, so only the state it changed is asserted
-    (:mod:`remora.code.testgen.observed_asserts`). ``imports``: the node's module's, through
-    which a raised class of another module is named (:mod:`remora.code.testgen.raised_names`).
+    run's summary says so, the test does not); ``returned_kind``: the builtin type of the
+    value it returned (:func:`~remora.code.testgen.empty_results.observed_kind`). A row
+    with ``owner_args`` builds its own instance; one with ``state`` asserts it after the
+    call. ``procedure``: the node returns no value anywhere, so only the state it changed
+    is asserted (:mod:`remora.code.testgen.observed_asserts`). ``imports``: the node's
+    module's, through which a raised class of another module is named
+    (:mod:`remora.code.testgen.raised_names`).
     """
     render = CallRender(target, module_names)
     args = without_defaults(row["args"], target["parameters"])
     capped = int((row.get("returned") or {}).get("capped", 0))
     call, lines = render.call(args, row.get("owner_args", owner_args), capped)
     lines = [*lines, *observed_lines(render, row, call, target["module"], procedure, imports)]
-    return {**render.piece(name, lines), "observed": marked}
+    piece = {**render.piece(name, lines), "observed": marked}
+    kind = observed_kind(row)
+    return piece | {"returned_kind": kind} if kind else piece

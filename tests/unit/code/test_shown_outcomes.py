@@ -1,0 +1,78 @@
+"""The outcomes a node's tests must show, and the call of the one its chosen calls lack first."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from remora.code.testgen.shown_outcomes import other_outcome_first, outcome_results
+
+
+def _function(source: str) -> ast.FunctionDef:
+    node = ast.parse(source).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+def _row(value: str | None = None, raised: bool = False, kind: str = "bool") -> dict[str, Any]:
+    returned = {"repr": value, "literal": True, "type": kind, "type_module": "builtins"}
+    row: dict[str, Any] = {"returned": returned if value else None}
+    return row | ({"raised": {"type": "ValueError"}} if raised else {})
+
+
+def test_a_predicate_must_show_both_booleans_another_node_something_not_empty() -> None:
+    assert outcome_results(_function("def f(x):\n    return x > 1\n")) == (
+        "outcome",
+        ["True", "False"],
+    )
+    values = _function("def f(x):\n    return [y for y in x]\n")
+    assert outcome_results(values) == ("empty", ["[]"])
+    # What its tests saw returned comes first.
+    assert outcome_results(values, ["int"]) == ("empty", ["0", "[]"])
+
+
+def test_the_first_call_of_each_outcome_the_chosen_lack_goes_first() -> None:
+    rows = {
+        "h0": _row("False"),
+        "h1": _row("False"),
+        "h2": _row(raised=True),
+        "h3": _row("True"),
+        "h4": _row("True"),
+    }
+    predicate = _function("def f(x):\n    return x > 1\n")
+    assert other_outcome_first(predicate, ["h1", "h2", "h3", "h4"], rows, ["h0"]) == [
+        "h3",
+        "h1",
+        "h2",
+        "h4",
+    ]
+    # Both shown already, or a node whose results have no empty value: the order stays.
+    assert other_outcome_first(predicate, ["h1", "h2", "h4"], rows, ["h0", "h3"]) == [
+        "h1",
+        "h2",
+        "h4",
+    ]
+    other = _function("def f(x):\n    return x\n")
+    assert other_outcome_first(other, ["h1", "h3"], rows, ["h0"]) == ["h1", "h3"]
+
+
+def test_a_call_whose_result_is_not_empty_goes_first_where_the_chosen_only_saw_nothing() -> None:
+    rows = {
+        "h0": _row("[]", kind="list"),
+        "h1": _row("None", kind="NoneType"),
+        "h2": _row(raised=True),
+        "h3": _row("['a']", kind="list"),
+        "h4": _row("['b']", kind="list"),
+    }
+    values = _function("def values(obj, glob):\n    return [v for v in obj if v == glob]\n")
+    assert other_outcome_first(values, ["h1", "h2", "h3", "h4"], rows, ["h0"]) == [
+        "h3",
+        "h1",
+        "h2",
+        "h4",
+    ]
+    # One chosen call did something already: the order stays.
+    assert other_outcome_first(values, ["h0", "h1", "h4"], rows, ["h3"]) == ["h0", "h1", "h4"]
+    # A call that changed the state did something, though it returned nothing.
+    rows["h5"] = {**_row("None", kind="NoneType"), "state": {"n": 1}, "state_before": {"n": 0}}
+    assert other_outcome_first(values, ["h1", "h5"], rows, ["h0"]) == ["h5", "h1"]
