@@ -67,7 +67,7 @@ def default_operations() -> dict[str, OperationConfig]:
         "lint": OperationConfig(),
         # Opt-in (`-o docstring` or `operations.docstring.enabled: true`): on the held-out
         # projects of the review benchmark a maintainer merged about one docstring in
-        # eight as written, and one in five said something false (docs/competence.md).
+        # seven as written, and one in five said something false (docs/competence.md).
         "docstring": OperationConfig(enabled=False, options={"style": "google"}),
         "test": OperationConfig(options={"max_tests": 6, "time_budget_s": 60}),
         "sample_data": OperationConfig(),
