@@ -34,6 +34,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.testgen.boolean_results import own_nodes
 from remora.code.testgen.no_op_calls import returned_branches
+from remora.code.values.annotations import head_name, parsed_annotation, union_parts
 
 __all__ = [
     "EMPTY_OF",
@@ -79,21 +80,9 @@ _DISPLAYS: dict[type[ast.expr], str] = {
 def _annotated(annotation: ast.expr | None) -> list[str]:
     """The kinds a return annotation names: ``list[int]`` list, ``Optional[str]`` str,
     ``dict | None`` dict; none for an abstract or a project type."""
-    if annotation is None:
-        return []
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:  # ``-> "list[str]"``
-            annotation = python_ast.parse_expression(annotation.value)
-        except SyntaxError:
-            return []
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return [*_annotated(annotation.left), *_annotated(annotation.right)]
-    base = annotation.value if isinstance(annotation, ast.Subscript) else annotation
-    name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
-    if name == "Optional" and isinstance(annotation, ast.Subscript):
-        return _annotated(annotation.slice)
-    kind = _TYPING.get(name, name)
-    return [kind] if kind in EMPTY_OF else []
+    tree = parsed_annotation(ast.unparse(annotation)) if annotation is not None else None
+    heads = [head_name(part) for part in union_parts(tree)] if tree is not None else []
+    return [kind for kind in (_TYPING.get(head, head) for head in heads) if kind in EMPTY_OF]
 
 
 def _returned_kind(value: ast.expr) -> str | None:
