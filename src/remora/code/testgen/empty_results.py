@@ -35,6 +35,7 @@ from remora import python_ast
 from remora.code.testgen.boolean_results import own_nodes
 from remora.code.testgen.no_op_calls import returned_branches
 from remora.code.values.annotations import head_name, parsed_annotation, union_parts
+from remora.code.values.parameters import parameter_names
 
 __all__ = [
     "EMPTY_OF",
@@ -150,10 +151,8 @@ def handed_back(function: Function) -> str | None:
         for node in returns or []
         for branch in returned_branches(node.value or ast.Constant(None))
     }
-    arguments = function.args
-    parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
     name = names.pop() if len(names) == 1 else ""
-    return name if name in parameters else None
+    return name if name in parameter_names(function) else None
 
 
 def nothing_results(function: Function, observed: Iterable[str] = ()) -> list[str]:

@@ -33,6 +33,7 @@ from remora.code.import_paths import package_of
 from remora.code.parsing import ast_tree
 from remora.code.values import CallTarget
 from remora.code.values.class_lookup import imported_names, project_module_text
+from remora.code.values.parameters import function_parameters
 from remora.code.values.private_helpers import is_private, qualified_functions
 
 __all__ = ["PASS_THROUGH_REASON", "OwnCode", "own_code", "pass_through_reason", "passes_through"]
@@ -66,13 +67,6 @@ def returned_expression(function: Function) -> ast.expr | None:
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
         return body[0].value
     return None
-
-
-def _parameters(function: Function) -> set[str]:
-    arguments = function.args
-    named = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    named += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
-    return {a.arg for a in named}
 
 
 def _constant(node: ast.expr) -> bool:
@@ -148,7 +142,8 @@ def passes_through(function: Function, own: OwnCode) -> bool:
     """Whether the function's body is one ``return`` of its arguments as given (the module
     docstring says what that allows)."""
     returned = returned_expression(function)
-    return returned is not None and _plain(returned, _parameters(function), own, [])
+    parameters = {p.name for p in function_parameters(function.args)}
+    return returned is not None and _plain(returned, parameters, own, [])
 
 
 def own_code(tree: ast.Module, imported: set[str], owner: str | None) -> OwnCode:
