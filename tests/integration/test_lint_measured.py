@@ -169,3 +169,27 @@ async def test_no_f_string_does_what_percent_d_does_so_none_is_kept(
     written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__str__", ruffs)
     assert written == VERSION
     assert "raised ValueError: Unknown format code 'd'" in reason, reason
+
+
+# multipledispatch's `source` (held out at 15327ff): every call the check could make handed
+# it a value `inspect` refuses, so each raised inside the `%` line, before the format ran, on
+# the file as it was and as rewritten alike. coverage.py counts a line run once it starts:
+# the rewrite that lost the two newlines was kept.
+SOURCE = """\
+import inspect
+
+
+def source(func):
+    s = "File: %s\\n\\n" % inspect.getsourcefile(func)
+    s = s + inspect.getsource(func)
+    return s
+"""
+
+
+async def test_a_line_every_call_raised_inside_was_not_run(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    wrong = '    s = f"File: {inspect.getsourcefile(func)}"'
+    written, reason = await _edit(runtime, tmp_path, SOURCE, "source", wrong)
+    assert written == SOURCE
+    assert "never ran line 5 of the replaced lines 5-5" in reason, reason

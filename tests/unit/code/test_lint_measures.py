@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from remora.code.lint.caused_findings import apply_edits, new_records
-from remora.code.lint.same_behaviour import unmeasured
+from remora.code.lint.same_behaviour import raised_lines, unmeasured
+from remora.code.probes import Span
 
 MEASURED: dict[str, Any] = {
     "statements": [10, 11, 12, 13],
@@ -35,6 +36,33 @@ def test_a_side_to_the_exit_is_named_so() -> None:
 
 def test_no_measure_is_no_proof() -> None:
     assert unmeasured(None, ["call_0"]) == ["the coverage of the calls could not be measured"]
+
+
+def test_a_statement_a_call_raised_from_is_not_run_by_it() -> None:
+    # Both calls raised from line 12 (a call in its format's argument): coverage.py counts the
+    # line they started, not the format they never reached.
+    assert unmeasured(MEASURED, ["call_0"], {"call_0": {12}}) == [
+        "line 12",
+        "line 13",
+        "line 11 -> line 13",
+    ]
+    # A call that raised later still ran what came before it.
+    assert unmeasured(MEASURED, ["call_0", "call_1"], {"call_0": {12}}) == ["line 12"]
+
+
+def test_a_line_inside_a_multi_line_statement_names_the_statement() -> None:
+    # The traceback names line 14 of the statement that starts at line 13.
+    assert "line 13" in unmeasured(MEASURED, ["call_0", "call_1"], {"call_1": {14}})
+
+
+def test_the_raised_lines_are_the_spans_own() -> None:
+    row = {
+        "raised": {
+            "through": [["/tmp/x/pkg/m.py", 12], ["/tmp/x/pkg/m.py", 40], ["/usr/inspect.py", 12]]
+        }
+    }
+    assert raised_lines(row, Span("pkg/m.py", 9, 10, 13)) == {12}
+    assert raised_lines({"returned": {}}, Span("pkg/m.py", 9, 10, 13)) == set()
 
 
 def _record(code: str, message: str, row: int) -> dict[str, Any]:

@@ -26,13 +26,18 @@ three, and a ``__repr__`` lost ``%r``'s quotes, because the one derived instance
 reached neither ``if`` and held no string (issue 57). So the old code runs under
 coverage.py in branch mode (:mod:`remora.code.probes.programs.coverage_support`), and
 the rewrite is kept only when the compared calls ran every statement of the
-replaced lines and took both sides of every branch there. A rewrite no call
+replaced lines and took both sides of every branch there. A statement a call
+raised from ran only up to the raise, so it does not count as run by that call
+(:func:`~remora.code.probes.programs.raised_frames.left_through`): multipledispatch's
+``"File: %s\\n\\n" % inspect.getsourcefile(func)`` lost its newlines as an f-string,
+and every call had raised inside that line. A rewrite no call
 could check (a file, a class body, a nested function) is refused too: leaving a
 finding for the reviewer costs less than a wrong fix.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from remora.code.context import CodeContext
@@ -40,6 +45,7 @@ from remora.code.probes import (
     Span,
     context_units,
     derived_argument_sets,
+    in_file,
     node_call_target,
     node_span,
     probe_argument_sets,
@@ -56,7 +62,7 @@ from remora.code.values import (
 )
 from remora.sandbox.envelope import ExternalRefused
 
-__all__ = ["behaviour_change", "unmeasured"]
+__all__ = ["behaviour_change", "raised_lines", "unmeasured"]
 
 SETS = 4
 # Calls per check, old and new each: the derived sets, round one of the test search and the
@@ -139,24 +145,51 @@ def _fractional(value: Any) -> Any:
     return value
 
 
-def unmeasured(measured: dict[str, Any] | None, compared: list[str]) -> list[str]:
+def unmeasured(
+    measured: dict[str, Any] | None,
+    compared: list[str],
+    raised_at: Mapping[str, set[int]] | None = None,
+) -> list[str]:
     """What of the measured span the ``compared`` calls never ran: ``line N`` for a
-    statement, ``line A -> B`` (``-> exit``) for a side of a branch never taken."""
+    statement, ``line A -> B`` (``-> exit``) for a side of a branch never taken.
+
+    ``raised_at``: per call that raised, the lines of the span it raised from. coverage.py
+    counts a statement run once it starts; the statement a call raised from ran only up to
+    the raise (a ``%`` format whose argument's call raised never formatted), so it is not
+    that call's."""
     if measured is None:
         return ["the coverage of the calls could not be measured"]
+    statements = sorted(int(n) for n in measured["statements"])
     lines: set[int] = set()
     arcs: set[tuple[int, int]] = set()
     for name in compared:
+        unfinished = {_statement_of(statements, n) for n in (raised_at or {}).get(name, ())}
         for kind, a, b in context_units(measured, name):
-            if kind == "line":
+            if kind == "line" and a not in unfinished:
                 lines.add(a)
-            else:
+            elif kind == "arc":
                 arcs.add((a, b))
     missed = [f"line {n}" for n in measured["statements"] if int(n) not in lines]
     for a, b in measured["branches"]:
         if (int(a), int(b)) not in arcs and int(a) in lines:
             missed.append(f"line {a} -> {'exit' if int(b) < 0 else f'line {b}'}")
     return missed
+
+
+def _statement_of(statements: list[int], line: int) -> int:
+    """The statement a line of the span belongs to: the last that starts at or before it
+    (a traceback names the line a multi-line statement was running; coverage its first)."""
+    return max((n for n in statements if n <= line), default=line)
+
+
+def raised_lines(row: dict[str, Any], span: Span) -> set[int]:
+    """The lines of ``span`` a call that raised left through (:func:`unmeasured`)."""
+    through = (row.get("raised") or {}).get("through") or []
+    return {
+        int(line)
+        for file, line in through
+        if in_file(str(file), span.file) and span.first <= int(line) <= span.last
+    }
 
 
 async def behaviour_change(
@@ -190,6 +223,7 @@ async def behaviour_change(
         context.write_text(path, before)
         return f"whether the rewrite keeps what the code does could not be checked: {exc}"
     compared: list[str] = []
+    raised_at: dict[str, set[int]] = {}
     for was, now in zip(old, new, strict=True):
         then, later = _answer(was), _answer(now)
         if then is None or later is None:
@@ -204,13 +238,15 @@ async def behaviour_change(
                 f"{said[0]} before and {said[1]} after"
             )
         compared.append(str(was["name"]))
+        if stopped := raised_lines(was, span):
+            raised_at[str(was["name"])] = stopped
     if not compared:
         context.write_text(path, before)
         return (
             "no call of the code could check that the rewrite keeps what it does "
             "(no argument set ran both times)"
         )
-    if missed := unmeasured(measured, compared):
+    if missed := unmeasured(measured, compared, raised_at):
         context.write_text(path, before)
         shown = ", ".join(missed[:6]) + (f" and {len(missed) - 6} more" if len(missed) > 6 else "")
         return (

@@ -32,7 +32,7 @@ from remora.code.probes.coverage_probe import (
     missed_report,
     node_span,
 )
-from remora.code.probes.own_raises import raise_is_behaviour, setup_reason, unusable_reason
+from remora.code.probes.own_raises import in_file, raise_is_behaviour, setup_reason, unusable_reason
 from remora.code.probes.pytest_files import (
     add_passing_tests,
     module_test_file,
@@ -64,6 +64,7 @@ __all__ = [
     "calls",
     "context_units",
     "derived_argument_sets",
+    "in_file",
     "measure_test_file",
     "missed_report",
     "module_test_file",

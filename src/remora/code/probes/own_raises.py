@@ -28,6 +28,7 @@ from remora.code.values import CallTarget
 
 __all__ = [
     "documented_exceptions",
+    "in_file",
     "is_node_behaviour",
     "raise_is_behaviour",
     "setup_failure",
@@ -43,6 +44,13 @@ def documented_exceptions(docstring: str) -> frozenset[str]:
     return frozenset(w for w in spaced.split() if w.isidentifier() and w[0].isupper())
 
 
+def in_file(reported: str, file_path: str) -> bool:
+    """Whether a file a probe reported (a frame's, where the sandbox had the project) is the
+    project's file at ``file_path`` (relative to its root)."""
+    where = reported.replace("\\", "/")
+    return where == file_path or where.endswith("/" + file_path)
+
+
 def is_node_behaviour(
     raised: dict[str, Any], qualname: str, file_path: str, documented: frozenset[str]
 ) -> bool:
@@ -54,8 +62,7 @@ def is_node_behaviour(
     frame = raised.get("frame")
     if not raised.get("stated") or not isinstance(frame, dict):
         return False
-    where = str(frame.get("file", "")).replace("\\", "/")
-    if not (where == file_path or where.endswith("/" + file_path)):
+    if not in_file(str(frame.get("file", "")), file_path):
         return False
     function = str(frame.get("function", ""))
     if function == qualname or function.startswith(qualname + "."):

@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from remora import python_ast
+from remora.code.probes import in_file
 
 __all__ = ["fixed_words", "match_pattern", "with_fixed_words"]
 
@@ -70,8 +71,7 @@ def with_fixed_words(row: dict[str, Any], source: str, file_path: str) -> dict[s
     frame = (raised or {}).get("frame")
     if not raised or not raised.get("stated") or not isinstance(frame, dict):
         return row
-    where = str(frame.get("file", "")).replace("\\", "/")
-    if not (where == file_path or where.endswith("/" + file_path)):
+    if not in_file(str(frame.get("file", "")), file_path):
         return row
     words = fixed_words(source, int(frame.get("line") or 0), str(raised.get("message") or ""))
     return {**row, "raised": {**raised, "match": words}} if words else row

@@ -54,7 +54,7 @@ from remora.code.probes.programs.call_arguments import (
 )
 from remora.code.probes.programs.generator_items import generator_items
 from remora.code.probes.programs.own_contents import contents_change, contents_snapshot
-from remora.code.probes.programs.raised_frames import raised_in, stated
+from remora.code.probes.programs.raised_frames import left_through, raised_in, stated
 from remora.code.probes.programs.returned_calls import calls_returned, returned_calls
 from remora.code.probes.programs.returned_values import (
     observed_value,
@@ -171,6 +171,7 @@ def _probe_set(
         where = raised_in(exc, __file__)
         if where is not None:
             outcome["raised"]["frame"] = where
+            outcome["raised"]["through"] = left_through(exc, __file__)
         if stated(exc, __file__):
             outcome["raised"]["stated"] = True
         elif isinstance(exc, OSError):

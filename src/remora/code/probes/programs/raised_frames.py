@@ -5,6 +5,8 @@ Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
 ``raise`` from one in code its set-up called (an empty registry's lookup) by the
 innermost frame, and a ``TypeError`` the code states (one of its branches) from an
 operation that failed (an argument that misfit) by the instruction that frame stopped at.
+The lines the exception left through, each frame's (:func:`left_through`), tell a line
+that ran to its end from one that started and raised: coverage.py counts both as run.
 """
 
 from __future__ import annotations
@@ -37,6 +39,19 @@ def raised_in(exc: BaseException, own_file: str) -> dict[str, Any] | None:
     code = tb.tb_frame.f_code
     name = getattr(code, "co_qualname", code.co_name)  # 3.11+; the bare name before
     return {"file": code.co_filename, "function": name, "line": tb.tb_lineno}
+
+
+def left_through(exc: BaseException, own_file: str) -> list[list[Any]]:
+    """Each ``[file, line]`` of the project's frames the exception left, outermost first, once
+    each (a recursion repeats its lines): the statement each frame was running when it raised."""
+    found: list[list[Any]] = []
+    tb = exc.__traceback__
+    while tb is not None:
+        where = [tb.tb_frame.f_code.co_filename, tb.tb_lineno]
+        if where[0] != own_file and where not in found:
+            found.append(where)
+        tb = tb.tb_next
+    return found
 
 
 def stated(exc: BaseException, own_file: str) -> bool:
