@@ -57,6 +57,15 @@ class Order:
 
     def first(self):
         return self.keys[0]
+
+    def checked_keys(self, limit):
+        assert len(self.keys) <= limit, "too many keys"
+        return self.keys
+
+    def stated_check(self, limit):
+        if len(self.keys) > limit:
+            raise AssertionError("too many keys")
+        return self.keys
 '''
 
 
@@ -94,6 +103,10 @@ EMPTY = {"__class__": "Registry", "args": {"name": "main"}}
         ("Order.count", {"keys": []}, {"count": -1}, "ValueError", True),
         # No `raise` states it: an empty list's IndexError is the set's doing.
         ("Order.first", {"keys": []}, {}, "IndexError", False),
+        # An `assert` that failed states no behaviour (`python -O` removes it) ...
+        ("Order.checked_keys", {"keys": ["k"]}, {"limit": 0}, "AssertionError", False),
+        # ... a `raise AssertionError` does.
+        ("Order.stated_check", {"keys": ["k"]}, {"limit": 0}, "AssertionError", True),
     ],
 )
 def test_only_the_nodes_own_raises_are_its_behaviour(

@@ -57,8 +57,15 @@ def left_through(exc: BaseException, own_file: str) -> list[list[Any]]:
 def stated(exc: BaseException, own_file: str) -> bool:
     """Whether the code raised it with a ``raise`` statement of its own, not an operation
     that failed. Told by the instruction the innermost frame stopped at (RAISE_VARARGS,
-    whatever lines the statement spans), not by the source text."""
+    whatever lines the statement spans), not by the source text. An ``assert`` that failed
+    is no statement of behaviour: it compiles to the same instruction, after loading
+    ``AssertionError`` at the same position, and ``python -O`` removes it."""
     tb = _innermost(exc, own_file)
     if tb is None:
         return False
-    return tb.tb_frame.f_code.co_code[tb.tb_lasti] == _RAISE
+    code = tb.tb_frame.f_code
+    if code.co_code[tb.tb_lasti] != _RAISE:
+        return False
+    instructions = list(dis.get_instructions(code))
+    at = next(i.positions for i in instructions if i.offset == tb.tb_lasti)
+    return not any(i.opname == "LOAD_ASSERTION_ERROR" and i.positions == at for i in instructions)
