@@ -90,6 +90,24 @@ def test_a_noqa_is_unused_only_for_codes_ruff_checks(
     assert not_the_projects(record, tmp_path) is left_out
 
 
+@pytest.mark.parametrize(
+    ("settings", "left_out"),
+    [
+        ({}, True),  # flake8's line length, say: ruff's defaults cannot tell
+        ({"setup.cfg": "[flake8]\nmax-line-length = 79\n"}, True),
+        ({"pyproject.toml": "[tool.ruff]\nline-length = 100\n"}, False),
+        ({"ruff.toml": "line-length = 100\n"}, False),
+    ],
+)
+def test_a_blanket_noqa_is_unused_only_where_the_project_configures_ruff(
+    tmp_path: Path, settings: dict[str, str], left_out: bool
+) -> None:
+    for name, text in settings.items():
+        (tmp_path / name).write_text(text)
+    record: dict[str, Any] = {"code": "RUF100", "message": "Unused blanket `noqa` directive"}
+    assert not_the_projects(record, tmp_path) is left_out
+
+
 SLOTS = "class Node:\n    __slots__ = ('value', 'next', 'prev')\n"
 
 

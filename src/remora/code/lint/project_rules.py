@@ -6,7 +6,10 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
 - ``RUF100`` calls a ``# noqa: C901`` unused when ruff does not enable ``C901``
   ("non-enabled") or does not know the code ("unknown"); flake8's complexity
   check still needs it, and removing it brings the warning back. Only a code
-  ruff checks and finds nothing for is unused.
+  ruff checks and finds nothing for is unused. A blanket ``# noqa`` silences every
+  tool's checks: ruff finding nothing there under its own selection says nothing of
+  flake8's (a long line a project's flake8 allows only there), so it is unused only
+  where the project configures ruff.
 - ``I001`` sorts imports by ruff's isort rules; a project that configures isort
   itself (``[tool.isort]``, ``.isort.cfg``, ``[isort]`` in ``setup.cfg`` or
   ``tox.ini``) and not ruff's isort has other rules (``force_sort_within_sections``),
@@ -106,6 +109,8 @@ def not_the_projects(record: dict[str, Any], root: Path) -> bool:
     """Whether a ruff record is ruff's view of a check the project leaves to another tool."""
     code, message = record.get("code"), str(record.get("message", ""))
     if code == "RUF100":
+        if "blanket" in message:  # "Unused blanket `noqa` directive"
+            return not _configures_ruff(root, _stamp(root))
         return any(word in message for word in _NOT_CHECKED)
     if code == "I001":
         return _isort_elsewhere(root, _stamp(root))
