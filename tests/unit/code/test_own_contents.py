@@ -3,7 +3,8 @@
 Made-up module: a dict subclass whose methods store, remove and merge items (through
 ``self[key] = ...``, ``del self[key]``, ``super().__setitem__``, a nested value's
 ``update``) and one that stores a clock's value; a ``MutableSequence`` (it compares
-equal to no list) whose method appends. The probe runs as the sandbox runs it (its
+equal to no list) whose method appends; a ``MutableSet`` whose own ``__eq__`` holds for
+any shared item. The probe runs as the sandbox runs it (its
 program text on a Python subprocess) and sees each change by comparing the instance's
 contents before and after the call; the tests written from its outcomes pass under
 pytest on the module and fail with the store removed, where a test asserting only the
@@ -24,7 +25,7 @@ from remora.code.values.own_contents import changes_own_items
 
 PANTRY = """\
 import time
-from collections.abc import MutableSequence
+from collections.abc import MutableSequence, MutableSet
 
 
 class Pantry(dict):
@@ -74,10 +75,39 @@ class Tray(MutableSequence):
 
     def top_up(self, cup):
         self.append(cup)
+
+
+class Bag(MutableSet):
+    def __init__(self, things):
+        self._things = list(things)
+
+    def __contains__(self, thing):
+        return thing in self._things
+
+    def __iter__(self):
+        return iter(self._things)
+
+    def __len__(self):
+        return len(self._things)
+
+    def add(self, thing):
+        if thing not in self._things:
+            self._things.append(thing)
+
+    def discard(self, thing):
+        if thing in self._things:
+            self._things.remove(thing)
+
+    def __eq__(self, other):
+        return not self.isdisjoint(other)
+
+    def put(self, thing):
+        self.add(thing)
 """
 OWNERS: dict[str, dict[str, Any]] = {
     "Pantry": {"stock": {"tea": 2, "herbs": {"mint": 1, "sage": 2}}},
     "Tray": {"cups": ["red", "blue"]},
+    "Bag": {"things": ["pen"]},
 }
 
 
@@ -116,7 +146,9 @@ def _written(tmp_path: Path, qualname: str, args: dict[str, Any]) -> tuple[dict[
     row = {"args": args, "ok": True, "reason": "", **outcome}
     procedure = "return" not in ast.unparse(_definition(qualname))
     name = f"test_{target['name']}"
-    piece = observed_piece(target, {"Pantry", "Tray"}, owner_args, row, name, procedure=procedure)
+    piece = observed_piece(
+        target, {"Pantry", "Tray", "Bag"}, owner_args, row, name, procedure=procedure
+    )
     return outcome, f"from pantry import {', '.join(piece['imports'])}\n\n\n{piece['source']}"
 
 
@@ -133,9 +165,16 @@ def test_the_items_a_method_stores_or_removes_are_asserted_and_fail_without_the_
         "use_up": ("Pantry.use_up", {"item": "tea"}),
         "restock": ("Pantry.restock", {"counts": {"herbs": {"mint": 5}, "salt": 1}}),
         "top_up": ("Tray.top_up", {"cup": "green"}),
+        "put": ("Bag.put", {"thing": "ink"}),
     }
     tests = {name: _written(tmp_path, *call)[1] for name, call in calls.items()}
-    assert {name: _asserts(text) for name, text in tests.items()} == {
+    # Its own __eq__ holds for any shared item: `bag == {'ink', 'pen'}` would pass on a bag
+    # holding the pen alone, so the items are read into a set (its repr in hash order).
+    [bag] = _asserts(tests["put"])
+    compared = ast.parse(bag).body[0].test  # type: ignore[attr-defined]
+    assert ast.unparse(compared.left) == "set(bag)"
+    assert ast.literal_eval(compared.comparators[0]) == {"ink", "pen"}
+    assert {name: _asserts(text) for name, text in tests.items() if name != "put"} == {
         "stock": ["assert result == 3", "assert pantry['rice'] == 3"],
         "use_up": ["assert 'tea' not in pantry"],
         # The nested dict changed in place: its key is a changed item too.
@@ -153,6 +192,7 @@ def test_the_items_a_method_stores_or_removes_are_asserted_and_fail_without_the_
         "use_up": ("        del self[item]\n", "        pass\n"),
         "restock": ("                self[item].update(count)\n", "                pass\n"),
         "top_up": ("        self.append(cup)\n", "        pass\n"),
+        "put": ("        self.add(thing)\n", "        pass\n"),
     }
     for name, (line, instead) in removed.items():
         mutant = PANTRY.replace(line, instead)

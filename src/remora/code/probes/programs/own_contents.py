@@ -86,6 +86,17 @@ def _keyed(instance: Any, key: Any, values: bool) -> dict[str, Any]:
     return item
 
 
+def plain_equality(instance: Any) -> bool:
+    """Whether the instance's ``==`` is a builtin container's or ``collections.abc``'s, so
+    ``assert shelf == [1, 2]`` says what it holds. A class's own ``__eq__`` may say
+    something else (equal when the two share any item): the test reads it into a plain
+    container instead."""
+    for klass in type(instance).__mro__:
+        if "__eq__" in vars(klass):
+            return klass.__module__ in ("builtins", "collections.abc", "_collections_abc")
+    return False
+
+
 def contents_change(
     target: Any, before: tuple[type, Any] | None, values: bool
 ) -> dict[str, Any] | None:
@@ -103,7 +114,7 @@ def contents_change(
         change["length_before"] = len(before[1])  # a test name says stored or removed
         if values:
             change["whole"] = observed_value(plain)
-            change["as_is"] = equals(instance, plain)
+            change["as_is"] = plain_equality(instance) and equals(instance, plain)
         if kind is dict and before[0] is dict:
             was: dict[Any, str] = before[1]
             changed = [key for key, text in now.items() if key not in was or was[key] != text]
