@@ -4,8 +4,9 @@ An invented tree builder: ``shapes.nodes.leaf`` returns a dict display of its ar
 and ``Reader.token_leaf`` hands a read of its token to it (through ``from shapes import
 nodes``, a module of the project). A test of either restates the one-line body; blind
 reviewers rejected such tests as tautologies. The search writes nothing and says why;
-``Reader.token_size``, which computes, still gets its test. The sandbox, the probe and
-pytest are real; no model.
+``Reader.token_size``, which computes, still gets its test. Nor does a method the
+constructor runs as a step (``self.parse()``). The sandbox, the probe and pytest are real;
+no model.
 """
 
 from __future__ import annotations
@@ -63,3 +64,26 @@ async def test_a_node_that_computes_keeps_its_test(tmp_path: Path) -> None:
     )
     assert found["kept"] and "reason" not in found, found
     assert written is not None and b"token_size" in written
+
+
+SPEC = """\
+class Spec:
+    def __init__(self, text):
+        self.text = text
+        self.parts = []
+        self.parse()
+
+    def parse(self):
+        for part in self.text.split(","):
+            self.parts.append(part.strip())
+"""
+
+
+async def test_a_step_of_the_constructor_gets_no_test_of_its_own(tmp_path: Path) -> None:
+    # A second parse() on a built Spec appends the parts twice: a test would pin that.
+    files = {"spec/__init__.py": "", "spec/core.py": SPEC}
+    found, written = await search_tests_on(
+        tmp_path, files, "spec/core.py", "Spec.parse", "tests/test_core.py"
+    )
+    assert found["kept"] == [] and written is None, found
+    assert "Spec.__init__ calls it to build every instance" in found["reason"], found

@@ -16,7 +16,8 @@ code does not (:mod:`remora.code.probes.own_raises`: an empty registry's ``KeyEr
 the set-up failing), nor one whose value the builtin the node shadows returns too, and a
 node defined under ``try/except ImportError`` gets none
 (:mod:`remora.code.testgen.shadowed_builtins`), nor one whose body returns its arguments
-as given (:mod:`remora.code.testgen.pass_through`). The kept tests are named for the
+as given (:mod:`remora.code.testgen.pass_through`), nor a method its class's ``__init__``
+runs as a step (:mod:`remora.code.testgen.construction_steps`). The kept tests are named for the
 behaviour they check (:mod:`remora.code.testgen.test_names`), written and run by pytest
 (a second process, so each kept test has run twice), measured once more under
 coverage and run against the node's mutants (:mod:`remora.code.testgen.kept_tests`): a
@@ -47,6 +48,7 @@ from remora.code.probes import (
     tests_in_file,
     unusable_reason,
 )
+from remora.code.testgen.construction_steps import construction_step_reason
 from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
 from remora.code.testgen.kept_tests import (
     DEFAULT_MUTATION_BUDGET_S,
@@ -161,12 +163,14 @@ async def search_tests(
     optional = optional_import_reason(context.node_file_text(), context.bound_node().start_line)
     # ``def field(name): return {"type": "field", "value": name}``: a test restates it.
     restated = pass_through_reason(context, target, node_function(context))
-    if target["reason"] or optional or restated:
+    # ``self.parse()`` in ``__init__``: a test calling it again pins a second run.
+    step = construction_step_reason(context.node_file_text(), target["qualname"])
+    if target["reason"] or optional or restated or step:
         return {
             "kept": [],
             "dropped": [],
             "missed": "",
-            "reason": target["reason"] or str(optional or restated),
+            "reason": target["reason"] or str(optional or restated or step),
         }
     remembered = remembered_search(context)
     if remembered is not None:
