@@ -87,3 +87,12 @@ async def test_a_step_of_the_constructor_gets_no_test_of_its_own(tmp_path: Path)
     )
     assert found["kept"] == [] and written is None, found
     assert "Spec.__init__ calls it to build every instance" in found["reason"], found
+
+
+async def test_a_type_check_of_the_argument_gets_no_test(tmp_path: Path) -> None:
+    files = {"kinds.py": "def listish(value):\n    return isinstance(value, (list, tuple))\n"}
+    found, written = await search_tests_on(
+        tmp_path, files, "kinds.py", "listish", "tests/test_kinds.py"
+    )
+    assert found["kept"] == [] and written is None, found
+    assert "only returns a type check of its arguments" in found["reason"], found

@@ -8,7 +8,7 @@ import ast
 import pytest
 
 from remora import python_ast
-from remora.code.testgen.pass_through import own_code, passes_through
+from remora.code.testgen.pass_through import only_type_checks, own_code, passes_through
 from remora.code.values.private_helpers import qualified_functions
 
 # An invented tree builder, its reader and a few computing neighbours. ``shapes`` stands
@@ -251,3 +251,49 @@ def test_an_async_body_is_read_alike() -> None:
     function = tree.body[0]
     assert isinstance(function, ast.AsyncFunctionDef)
     assert passes_through(function, own_code(tree, set(), None))
+
+
+TYPE_CHECKS = '''\
+from collections import abc
+
+
+def mapping_like(value):
+    return isinstance(value, (dict, abc.MutableMapping))
+
+
+def iterable_not_text(obj):
+    """Whether obj iterates and is not text."""
+    return hasattr(obj, "__iter__") and not isinstance(obj, str)
+
+
+def handler(candidate):
+    return callable(candidate) or issubclass(candidate, Exception)
+
+
+def of_module_state(value):
+    return isinstance(value, KINDS[0])
+
+
+def on_an_attribute(item):
+    return isinstance(item.value, int)
+
+
+def with_more(value):
+    return isinstance(value, int) and value > 0
+'''
+
+
+@pytest.mark.parametrize(
+    ("name", "restates"),
+    [
+        ("mapping_like", True),
+        ("iterable_not_text", True),
+        ("handler", True),
+        ("of_module_state", False),  # the types asked come from a computed lookup
+        ("on_an_attribute", False),  # a read of the argument, not the argument
+        ("with_more", False),  # a comparison beside the check
+    ],
+)
+def test_a_body_of_type_checks_of_its_arguments_restates_them(name: str, restates: bool) -> None:
+    functions = qualified_functions(python_ast.parse(TYPE_CHECKS))
+    assert only_type_checks(functions[name]) is restates

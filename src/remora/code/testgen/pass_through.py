@@ -19,8 +19,13 @@ a subscript with a key the call gives (``self._items[key]``), a call of somethin
 computed (``Parser().parse(text)``), a builtin's or a library's call (``len(arg)``,
 ``math.ceil(x)``: the node's point is that computation, and reviewers kept such tests),
 a read of module state. A call of a private function of the module keeps them too: that
-helper is tested through this node (:mod:`remora.code.values.private_helpers`). Read
-with :mod:`ast`.
+helper is tested through this node (:mod:`remora.code.values.private_helpers`).
+
+A body that is one ``return`` of type checks on its parameters (``isinstance(value,
+(list, tuple))``, ``hasattr(obj, "__iter__")``, ``callable``, ``issubclass``, joined by
+``and``/``or``/``not``) gets none either: its test hands it one value of each answer and
+restates the check (blind reviewers rejected all three such tests as "trivial isinstance
+checks"). Read with :mod:`ast`.
 """
 
 from __future__ import annotations
@@ -36,12 +41,25 @@ from remora.code.values.class_lookup import imported_names, project_module_text
 from remora.code.values.parameters import function_parameters
 from remora.code.values.private_helpers import is_private, qualified_functions
 
-__all__ = ["PASS_THROUGH_REASON", "OwnCode", "own_code", "pass_through_reason", "passes_through"]
+__all__ = [
+    "PASS_THROUGH_REASON",
+    "TYPE_CHECK_REASON",
+    "OwnCode",
+    "only_type_checks",
+    "own_code",
+    "pass_through_reason",
+    "passes_through",
+]
 
 PASS_THROUGH_REASON = (
     "its body only returns its arguments as given (read, put in a display or handed to the "
     "project's own code): a test could only restate it"
 )
+TYPE_CHECK_REASON = (
+    "its body only returns a type check of its arguments (isinstance, hasattr, callable, "
+    "issubclass): a test could only restate it"
+)
+_TYPE_CHECKS = frozenset({"isinstance", "issubclass", "hasattr", "callable"})
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -146,6 +164,48 @@ def passes_through(function: Function, own: OwnCode) -> bool:
     return returned is not None and _plain(returned, parameters, own, [])
 
 
+def only_type_checks(function: Function) -> bool:
+    """Whether the function's body is one ``return`` of builtin type checks of its
+    parameters, joined by ``and``/``or``/``not``, the types or names asked constants or
+    names (``isinstance(value, (dict, MutableMapping))``)."""
+    returned = returned_expression(function)
+    parameters = {p.name for p in function_parameters(function.args)}
+    return returned is not None and _type_check(returned, parameters)
+
+
+def _type_check(node: ast.expr, parameters: set[str]) -> bool:
+    if isinstance(node, ast.BoolOp):
+        return all(_type_check(v, parameters) for v in node.values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return _type_check(node.operand, parameters)
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _TYPE_CHECKS
+        and node.args
+        and not node.keywords
+    ):
+        return False
+    checked, *asked = node.args
+    return (
+        isinstance(checked, ast.Name)
+        and checked.id in parameters
+        and all(_type_name(a) for a in asked)
+    )
+
+
+def _type_name(node: ast.expr) -> bool:
+    """A class or attribute name as written (``dict``, ``abc.Mapping``, ``"__iter__"``), or
+    a tuple of them."""
+    if isinstance(node, ast.Tuple):
+        return all(_type_name(e) for e in node.elts)
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
 def own_code(tree: ast.Module, imported: set[str], owner: str | None) -> OwnCode:
     """The :class:`OwnCode` of a module (``imported``: the names it binds to the project's
     modules and their members) for a node taking ``owner`` as its instance or class."""
@@ -170,11 +230,14 @@ def pass_through_reason(
     context: CodeContext, target: CallTarget, function: Function | None
 ) -> str | None:
     """Why the run's node (``function``, reached as ``target``) gets no test: its body
-    returns its arguments as given (:func:`passes_through`); None otherwise, for a class,
-    or for a module that does not parse."""
+    returns its arguments as given (:func:`passes_through`) or only checks their types
+    (:func:`only_type_checks`); None otherwise, for a class, or for a module that does not
+    parse."""
     tree = ast_tree(context.node_file_text())
     if function is None or tree is None or returned_expression(function) is None:
         return None
+    if only_type_checks(function):
+        return TYPE_CHECK_REASON
     package = package_of(context, context.bound_node().file_path)
     imported = {
         name
