@@ -57,6 +57,23 @@ def _shown(value):
 
 
 render = _shown
+
+
+class Expander:
+    def expand(self, kind, value):
+        handler = self._plain
+        if kind == "list":
+            handler = self._listed
+        return handler(value)
+
+    def _plain(self, value):
+        return str(value)
+
+    def _listed(self, value):
+        return ",".join(map(self._item, value))
+
+    def _item(self, item):
+        return str(item)
 """
 
 
@@ -73,6 +90,9 @@ render = _shown
         ("Sealed._count", "Sealed.size"),  # a property of it
         ("Sealed._spare", None),  # bound to a private name only
         ("_shown", "render"),  # a module's public name for it
+        ("Expander._plain", "Expander.expand"),  # read as a value, called later
+        ("Expander._listed", "Expander.expand"),
+        ("Expander._item", "Expander.expand"),  # handed to map
     ],
 )
 def test_the_public_caller_of_a_private_helper(qualname: str, caller: str | None) -> None:

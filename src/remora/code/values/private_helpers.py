@@ -45,14 +45,16 @@ def qualified_functions(tree: ast.Module) -> dict[str, Function]:
 
 
 def _called_names(function: Function) -> set[str]:
-    """Names the function calls: ``helper(...)``, ``self._helper(...)``, ``Cls._helper(...)``."""
+    """Names the function calls or hands on to be called: ``helper(...)``,
+    ``self._helper(...)``, ``Cls._helper(...)``, and a function or method read as a value
+    (``expand = self._query_expansion``, ``{"a": _parse_a}``, ``map(_clean, rows)``): the
+    names and attributes it reads."""
     names: set[str] = set()
     for node in ast.walk(function):
-        if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Name):
-                names.add(node.func.id)
-            elif isinstance(node.func, ast.Attribute):
-                names.add(node.func.attr)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            names.add(node.attr)
     return names
 
 
