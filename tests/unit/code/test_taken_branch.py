@@ -83,6 +83,19 @@ def test_a_guard_on_the_instance_taken_says_what_was_empty() -> None:
     assert branch_words(function, _ran(function, 3), row) == "header_and_rows_are_empty"
 
 
+POP = """def pop(self, last=True):
+    if not self:
+        raise KeyError("nothing to pop")
+    return self.take(last)
+"""
+
+
+def test_a_guard_on_the_instance_itself_says_it_was_empty() -> None:
+    function = _function(POP)
+    row = {"raised": {"type": "KeyError"}, "args": {}}
+    assert branch_words(function, _ran(function, 3), row) == "self_is_empty"
+
+
 def test_the_else_of_a_membership_test_says_the_key_is_missing() -> None:
     function = _function(SETDEFAULT)
     row = {"returned": _returned("'d'"), "args": {"key": "beta", "default": "d"}}

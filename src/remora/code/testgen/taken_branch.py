@@ -2,13 +2,13 @@
 
 Where the value search's reason for a call says nothing (typical arguments, a call the
 project makes), the lines the call ran still do: the ``return``/``raise`` it left by, and
-the ``if`` (or ``except``) around that statement. The ``if``'s test, taken the way the
-call took it, names the condition: ``if not self._rows: return`` -> ``rows_is_empty``,
-``if key in self: ... else: return default`` -> ``key_is_missing``, ``if x is None:
-raise`` -> ``x_is_none``, ``if start is not None and end is not None: raise`` ->
-``start_and_end_are_given`` (``not_none`` where ``None`` is not the default; an
-attribute's ``is_set``), ``if isinstance(doc, str): raise`` -> ``doc_is_str``, ``if
-amount > self.quantity: raise`` -> ``amount_above_quantity`` (a strict side only), ``if
+the ``if`` (or ``except``) around that statement. The ``if``'s test, taken the way the call
+took it, names the condition: ``if not self._rows: return`` -> ``rows_is_empty`` (``if not
+self:`` -> ``self_is_empty``), ``if key in self: ... else: return default`` ->
+``key_is_missing``, ``if x is None: raise`` -> ``x_is_none``, ``if start is not None and end
+is not None: raise`` -> ``start_and_end_are_given`` (``not_none`` where ``None`` is not the
+default; an attribute's ``is_set``), ``if isinstance(doc, str): raise`` -> ``doc_is_str``,
+``if amount > self.quantity: raise`` -> ``amount_above_quantity`` (a strict side only), ``if
 len(args) > 1: raise`` -> ``given_2_positional_arguments``.
 A test of one parameter that the name cannot word, taken to a rejection (a raise, or an
 empty or ``None`` result), says the value was not one the code accepts:
@@ -115,9 +115,12 @@ class _Words:
         self.rejected = is_rejection(row)
 
     def subject(self, node: ast.AST) -> str | None:
-        """A given parameter's name, or an instance attribute's words."""
+        """A given parameter's name, an instance attribute's words, or ``self`` for the
+        instance itself (``if not self: raise``: ``self_is_empty``)."""
         if isinstance(node, ast.Name) and node.id in self.args:
             return node.id
+        if self.self_name is not None and isinstance(node, ast.Name) and node.id == self.self_name:
+            return "self"
         if (
             self.self_name is not None
             and isinstance(node, ast.Attribute)
