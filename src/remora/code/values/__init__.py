@@ -30,7 +30,9 @@ code (that is :mod:`remora.code.probes`).
   :mod:`.float_values`: values the code's reads, loops, calls and checks ask for;
   :mod:`.mapping_shapes`: a mapping whose values are of the kind their uses say (a dict
   of sets for a graph);
-- :mod:`.argument_fit`: values a parameter's annotation or uses exclude;
+- :mod:`.argument_fit`: values a parameter's annotation or uses exclude (no string where
+  the code uses a parameter as a type, a mapping or a collection of items no character
+  is: :mod:`.non_text_uses`, over the reads :mod:`.parameter_reads` finds);
 - :mod:`.project_values`, :mod:`.call_sites`, :mod:`.sourced_strings`: values the project
   itself offers (its calls, doctests, tables and strings);
 - :mod:`.call_text`: arguments a model writes as Python text; :mod:`.call_render`: a call

@@ -6,14 +6,19 @@ reason than its name says (issue 56). So a derived value is left out before any
 call when the node's own code says it cannot be one: the parameter's annotation
 names builtin types and classes only (``str | bytes``, a project class,
 ``datetime``) and the value is of none of its builtin types, or the code reads
-an attribute on the parameter (``when.isoformat()``, ``product.sku``) that the
-value's type does not have, or uses the parameter as a mapping
-(``data.items()``, ``data[key]`` over its keys, handed to a helper that does:
+an attribute on the parameter (``when.isoformat()``, ``product.sku``, ``kind.__name__``)
+the value does not have (``str.__name__`` exists, ``"int".__name__`` does not), or
+uses the parameter as a mapping (``data.items()``, ``data[key]`` over its keys,
+handed to a helper that does:
 :func:`~remora.code.values.collection_arguments.dict_parameters`), where no
-string fits, not even an empty one. A parameter the code rebinds or tests with
-``isinstance`` takes several kinds: no rule for it (a mapping's is kept over a
-rebinding, ``data = {k: ... for k, v in data.items()}``, whose first read is the
-argument's). Read with :mod:`ast`; nothing runs here.
+string fits, not even an empty one; nor where the code uses it as a type, a mapping
+(``node["type"]``) or a collection of items no character is (``for cls in sig:
+issubclass(cls, base)``), or walks it whole where the string is the one the search
+made up (:mod:`~remora.code.values.non_text_uses`; not where the annotation says
+text). A parameter the code rebinds or tests with ``isinstance`` takes several
+kinds: no rule for it (a mapping's is kept over a rebinding, ``data = {k: ... for k,
+v in data.items()}``, whose first read is the argument's). Read with :mod:`ast`;
+nothing runs here.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from remora.code.values.annotations import head_name, parsed_annotation, union_p
 from remora.code.values.collection_arguments import dict_parameters
 from remora.code.values.compared_kinds import compared_kinds
 from remora.code.values.derived_sets import ClassLookup
+from remora.code.values.non_text_uses import non_text_places, string_misfit
 from remora.code.values.parameters import Parameter, parameter_names
 from remora.code.values.type_aliases import admits_none
 
@@ -92,6 +98,13 @@ def _heads(annotation: str | None) -> list[str]:
     return heads if all(heads) else []
 
 
+def _text_annotated(annotation: str | None) -> bool:
+    """Whether the annotation takes text alone (``str``, ``Optional[str]``): the contract
+    says text, whatever the code does with its characters."""
+    heads = [head.lower() for head in _heads(annotation)]
+    return bool(heads) and set(heads) <= {"str", "none", "anystr", "text"}
+
+
 def _annotation_excludes(annotation: str | None, value: Any, classes: ClassLookup) -> bool:
     """Whether every alternative of the annotation is a builtin type or a class and the
     builtin value is of none of the builtin ones (``1`` for ``str | bytes``)."""
@@ -134,6 +147,7 @@ def excluded_value(
         if function is not None
         else set()
     )
+    not_text = non_text_places(function) if function is not None else {}
     for name, value in args.items():
         takes_none = aliases is None or name not in annotations
         if (
@@ -144,6 +158,10 @@ def excluded_value(
             return f"{name}: annotated {annotations[name]}, which takes no None"
         if not _builtin(value):
             continue
+        if not _text_annotated(annotations.get(name)) and (
+            why := string_misfit(not_text, name, value)
+        ):
+            return why
         kind = type(value).__name__
         # Not the other way: a string compared with (``"auto"``) is often a sentinel beside
         # numbers; a number compared with is never a string's.
@@ -155,6 +173,6 @@ def excluded_value(
         if _annotation_excludes(annotations.get(name), value, classes):
             return f"{name}: annotated {annotations[name]}, not a {kind}"
         for attribute in sorted(reads.get(name, ())):
-            if not hasattr(type(value), attribute):
+            if not hasattr(value, attribute):  # the value's: a str has no ``__name__``
                 return f"{name}: a {kind} has no attribute {attribute!r} the code reads"
     return None

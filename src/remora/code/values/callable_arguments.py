@@ -24,14 +24,15 @@ from typing import Any
 from remora.code.values.kind_samples import sample
 from remora.code.values.parameters import parameter_names
 
-__all__ = ["called_parameter_values", "truth_tested"]
+__all__ = ["called_parameter_values", "parent_map", "truth_tested"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _CONSTANTS = frozenset({"None", "True", "False"})
 _FUNCTION_ATTRIBUTES = frozenset({"__name__", "__qualname__", "__module__", "__wrapped__"})
 
 
-def _parents(function: Function) -> dict[int, ast.AST]:
+def parent_map(function: ast.AST) -> dict[int, ast.AST]:
+    """Each node's parent in ``function``'s tree, by the node's ``id``."""
     return {id(c): p for p in ast.walk(function) for c in ast.iter_child_nodes(p)}
 
 
@@ -61,7 +62,7 @@ def called_parameter_values(
     try) for the parameters the function calls; ``defaults`` maps a parameter to its
     default's source (None without one)."""
     params = parameter_names(function)
-    parents = _parents(function)
+    parents = parent_map(function)
     keep_default: set[str] = set()
     base: dict[str, Any] = {}
     values: list[tuple[str, Any, str]] = []

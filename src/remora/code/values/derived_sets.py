@@ -30,6 +30,7 @@ __all__ = [
     "argument_sets",
     "literal_default",
     "made_up",
+    "made_up_items",
     "sample_value",
 ]
 
@@ -165,7 +166,7 @@ def _value_for(
     chosen = real[0] if real else None
     head = _head(chosen) if chosen is not None else ""
     inner = _type_args(chosen) if chosen is not None else []
-    singular = name[:-1] if name.endswith("s") and len(name) > 3 else name
+    singular = _singular(name)
     if head in SEQUENCE_HEADS:
         if edge:
             return []
@@ -239,6 +240,17 @@ def _made_up(name: str, variant: int) -> str:
     return ("sample " if variant % 2 == 0 else "other ") + " ".join(_words(name) or ["value"])
 
 
+def _singular(name: str) -> str:
+    return name[:-1] if name.endswith("s") and len(name) > 3 else name
+
+
+def made_up_items(name: str) -> list[str]:
+    """Two placeholder items for a collection parameter nothing says more of, the later
+    one first in order (``["sample seq", "other seq"]``): a sort or a ``max`` of them
+    does something. :func:`made_up` says they are made up."""
+    return [_made_up(_singular(name), variant) for variant in (0, 1)]
+
+
 def made_up(name: str, value: Any) -> bool:
     """Whether ``value`` is what :func:`sample_value` makes up for the parameter ``name``
     when neither its annotation nor a word of its name gives a value: its placeholder
@@ -246,7 +258,7 @@ def made_up(name: str, value: Any) -> bool:
     Asked of the value a call passes for that very parameter and answered by the function
     that makes them, not by the text's look (``"sample"`` passed for ``b``, or
     ``"sample b"`` for ``a``, is none)."""
-    singular = name[:-1] if name.endswith("s") and len(name) > 3 else name
+    singular = _singular(name)
     if isinstance(value, list):
         return bool(value) and all(made_up(singular, item) for item in value)
     return isinstance(value, str) and value in {_made_up(name, v) for v in (0, 1)}

@@ -49,6 +49,7 @@ from remora.code.values.instance_search import (
 from remora.code.values.keyed_arguments import fitted_arguments
 from remora.code.values.kind_samples import sample
 from remora.code.values.mapping_shapes import mapping_samples
+from remora.code.values.non_text_uses import walked_lists
 from remora.code.values.paired_boundaries import paired_boundaries, spread_base
 from remora.code.values.parameters import parameter_names, parameter_of
 from remora.code.values.project_values import (
@@ -125,6 +126,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         for name, value in usage_kinds(function).items():
             if name in base and type(base[name]) is not type(value):
                 base[name] = value
+        base.update(walked_lists(function, base))  # seq=["sample seq", ...] for ``for x in seq``
         # A list of per-item values, a bit flag of the class's constants: as its class uses it.
         for name, shape in as_stored.items():
             if name in base and (isinstance(shape, int) or not isinstance(base[name], list)):
