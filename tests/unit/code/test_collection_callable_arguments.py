@@ -199,8 +199,8 @@ def test_call_text_puts_extra_arguments_into_star_args_and_kwargs() -> None:
         Parameter("dicts", "var_positional", None, None),
         Parameter("kwargs", "var_keyword", None, None),
     ]
-    with pytest.raises(ValueError, match="'str' is not a literal"):
-        arguments_from_text("str, {'a': 1}", params, lambda _: None)
+    with pytest.raises(ValueError, match="'print' is not a literal"):
+        arguments_from_text("print, {'a': 1}", params, lambda _: None)
     args = arguments_from_text("1, {'a': 1}, {'b': 2}, factory=3", params, lambda _: None)
     assert args == {"func": 1, "dicts": [{"a": 1}, {"b": 2}], "kwargs": {"factory": 3}}
 

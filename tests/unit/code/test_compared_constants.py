@@ -177,5 +177,5 @@ def test_an_aliased_annotation_gets_a_value_of_what_it_stands_for() -> None:
     params = resolved_parameters(_params("lookup"), module_aliases(MODULE))
     key = next(p for p in params if p.name == "key")
     assert key.annotation == "Tuple[str, ...]"
-    assert sample_value(key.name, key.annotation, 2, _no_classes) == []
+    assert sample_value(key.name, key.annotation, 2, _no_classes) == {"__tuple__": []}  # ()
     assert sample_value(key.name, "Pair", 2, _no_classes) is None  # what the alias hid

@@ -26,9 +26,10 @@ EMPTY_READ_REASON = (
 
 
 def _holds_nothing(value: Any) -> bool:
-    """``None``, or an empty text or JSON collection (a set written ``{"__set__": []}``)."""
-    if isinstance(value, dict) and set(value) == {"__set__"}:
-        return not value["__set__"]
+    """``None``, or an empty text or JSON collection (a set written ``{"__set__": []}``, a
+    tuple ``{"__tuple__": []}``)."""
+    if isinstance(value, dict) and set(value) in ({"__set__"}, {"__tuple__"}):
+        return not next(iter(value.values()))
     return value is None or (isinstance(value, str | list | dict) and not value)
 
 

@@ -36,7 +36,9 @@ code (that is :mod:`remora.code.probes`).
 - :mod:`.project_values`, :mod:`.call_sites`, :mod:`.sourced_strings`: values the project
   itself offers (its calls, doctests, tables and strings);
 - :mod:`.call_text`: arguments a model writes as Python text; :mod:`.call_render`: a call
-  written back as the Python a test holds;
+  written back as the Python a test holds; :mod:`.unspelled_values`: tuples and classes,
+  which JSON cannot spell, as markers, and :mod:`.tuple_type_arguments`: where the code
+  asks for them;
 - :mod:`.private_helpers`: a private helper is searched through its public caller;
 - :mod:`.builtin_overrides`: an override of a builtin base's method is called by
   position where the builtin's callers must pass by position.

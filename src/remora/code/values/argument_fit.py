@@ -34,6 +34,7 @@ from remora.code.values.derived_sets import ClassLookup
 from remora.code.values.non_text_uses import non_text_places, string_misfit
 from remora.code.values.parameters import Parameter, parameter_names
 from remora.code.values.type_aliases import admits_none
+from remora.code.values.unspelled_values import UNKNOWN, stand_in
 
 __all__ = ["excluded_value", "read_attributes"]
 
@@ -48,7 +49,7 @@ _BUILTIN_TYPES: dict[str, type] = {
     "dict": dict,
     "bytes": bytes,
     "complex": complex,
-    "tuple": list,  # JSON has no tuple: a sequence is sent as a list
+    "tuple": tuple,  # sent as {"__tuple__": [...]}: values.unspelled_values
     "none": type(None),
 }
 # What a builtin annotation takes besides its own type (PEP 484's numeric tower).
@@ -74,12 +75,44 @@ def _several_kinds(function: Function, *, rebound: bool = True) -> set[str]:
     return found & params
 
 
-def read_attributes(function: Function) -> dict[str, set[str]]:
+# What a handler catches for a read that may fail: ``except AttributeError`` and wider.
+_CATCHES_MISSING = frozenset({"AttributeError", "Exception", "BaseException"})
+
+
+def _caught(handler: ast.ExceptHandler) -> set[str]:
+    """The last names of the classes a handler catches (a bare ``except`` catches all)."""
+    if handler.type is None:
+        return {"BaseException"}
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return {head_name(kind) for kind in kinds}
+
+
+def _guarded_reads(function: Function) -> set[int]:
+    """The nodes (ids) inside a ``try`` body whose handlers catch a missing attribute
+    (``try: return kind.__name__ except AttributeError: ...``): the code expects a value
+    without it."""
+    found: set[int] = set()
+    for node in ast.walk(function):
+        caught = (
+            {kind for handler in node.handlers for kind in _caught(handler)}
+            if isinstance(node, ast.Try)
+            else set()
+        )
+        if isinstance(node, ast.Try) and caught & _CATCHES_MISSING:
+            found |= {id(inner) for statement in node.body for inner in ast.walk(statement)}
+    return found
+
+
+def read_attributes(function: Function, *, guarded: bool = False) -> dict[str, set[str]]:
     """``parameter -> attributes the function reads on it`` (``x.year``, ``x.isoformat()``),
-    for the parameters of one kind (:func:`_several_kinds` left out)."""
+    for the parameters of one kind (:func:`_several_kinds` left out); a read in a ``try``
+    that catches ``AttributeError`` only with ``guarded``."""
     params = parameter_names(function) - _several_kinds(function)
+    skipped = set() if guarded else _guarded_reads(function)
     found: dict[str, set[str]] = {}
     for node in ast.walk(function):
+        if id(node) in skipped:
+            continue
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.ctx, ast.Load)
@@ -119,12 +152,6 @@ def _annotation_excludes(annotation: str | None, value: Any, classes: ClassLooku
     return bool(heads) and not isinstance(value, tuple(allowed))
 
 
-def _builtin(value: Any) -> bool:
-    if isinstance(value, dict):
-        return not ({"__class__", "__callable__", "__returns__"} & set(value))
-    return isinstance(value, str | int | float | bool | list)
-
-
 def excluded_value(
     function: Function | None,
     parameters: Sequence[Parameter],
@@ -156,8 +183,10 @@ def excluded_value(
             and not admits_none(annotations[name], defaults[name], aliases or {})
         ):
             return f"{name}: annotated {annotations[name]}, which takes no None"
-        if not _builtin(value):
-            continue
+        # What the JSON value stands for: a tuple, a builtin class (values.unspelled_values).
+        value = stand_in(value)
+        if value is UNKNOWN or value is None:
+            continue  # an instance, a class of the module, a callable: the project makes it
         if not _text_annotated(annotations.get(name)) and (
             why := string_misfit(not_text, name, value)
         ):

@@ -34,6 +34,7 @@ from remora.code.values.method_state import (
     read_as_parameters,
 )
 from remora.code.values.parameters import Parameter
+from remora.code.values.unspelled_values import TYPE_MARKER, is_tuple, is_type
 from remora.code.values.usage_kinds import usage_kind_names
 
 __all__ = [
@@ -49,7 +50,7 @@ __all__ = [
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # The kinds read here, and what each is called (a value of one: kind_samples.sample).
 _WORDS = {"dict": "a mapping", "callable": "a callable"}
-_MARKERS = frozenset({"__class__", "__callable__", "__returns__"})
+_MARKERS = frozenset({"__class__", "__callable__", "__returns__", TYPE_MARKER})
 
 
 def classes_named(tree: ast.Module) -> dict[str, ast.ClassDef]:
@@ -152,11 +153,12 @@ def stored_kinds(module_text: str, owner: str, parameters: Sequence[Parameter]) 
 
 def _fits(value: Any, kind: str) -> bool:
     """Whether ``value`` (as the probe sends it) may be of ``kind``: None may, a mapping a
-    dict, a callable a marker (``{"__callable__": ...}``, an instance); no string may."""
+    dict, a callable a marker (``{"__callable__": ...}``, an instance, a class); no string
+    may, nor a tuple."""
     if value is None:
         return True
     if kind == "dict":
-        return isinstance(value, dict)
+        return isinstance(value, dict) and not (is_tuple(value) or is_type(value))
     return isinstance(value, dict) and bool(_MARKERS & set(value))
 
 

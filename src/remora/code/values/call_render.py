@@ -6,7 +6,9 @@ constructor call (or the expression the project builds it with:
 :mod:`remora.code.values.owner_expressions`), then the calls that fill it
 (:mod:`remora.code.values.filled_instances`), ``{"__callable__": "str"}`` as the builtin's name,
 ``{"__returns__": V}`` as ``lambda *args, **kwargs: V``, ``{"__set__": [items]}`` as a
-set (``{'a', 'b'}``, ``set()``); a ``*args`` list spread
+set (``{'a', 'b'}``, ``set()``), ``{"__tuple__": [items]}`` as a tuple (``(1, 2)``,
+``(1,)``), ``{"__type__": "int"}`` as the class's name (a class of the node's module
+imported as an instance's is: :mod:`remora.code.values.unspelled_values`); a ``*args`` list spread
 as positional arguments and a ``**kwargs`` dict as keywords, as the probe passed them.
 A generator function's call is drained into a list, as the probe drained it.
 """
@@ -27,6 +29,13 @@ from remora.code.values.filled_instances import (
     is_item_assignment,
 )
 from remora.code.values.free_names import free_name
+from remora.code.values.unspelled_values import (
+    BUILTIN_TYPES,
+    TUPLE_MARKER,
+    TYPE_MARKER,
+    is_tuple,
+    is_type,
+)
 
 __all__ = ["SET_MARKER", "CallRender", "snake_name"]
 
@@ -64,6 +73,14 @@ class CallRender:
         if isinstance(value, dict) and set(value) == {SET_MARKER}:
             items = [self.value(v) for v in value[SET_MARKER]]
             return "{" + ", ".join(items) + "}" if items else "set()"
+        if is_tuple(value):
+            items = [self.value(v) for v in value[TUPLE_MARKER]]
+            return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+        if is_type(value):
+            name = str(value[TYPE_MARKER])
+            if name not in BUILTIN_TYPES:
+                self.imports.add(name.split(".")[0])  # the module's class, imported
+            return name
         if isinstance(value, dict) and set(value) == {"__expression__"}:
             return self.expression(value["__expression__"])
         if isinstance(value, dict) and set(value) == {"__class__", "args"}:

@@ -3,8 +3,10 @@
 Models write calls well, and text keeps a tool's arguments bounded (a nested
 JSON object of arbitrary keys is not, for a small model under a grammar):
 ``price=9.99, percent=10`` or ``[Item(sku='A1', price=2.5)], discount=0.1``.
-Values are literals (``ast.literal_eval``), ``-x``, lists, tuples, dicts, and
-calls of the module's own classes, which become ``{"__class__", "args"}``;
+Values are literals (``ast.literal_eval``), ``-x``, lists, tuples (``{"__tuple__":
+[...]}``), dicts, calls of the module's own classes, which become ``{"__class__",
+"args"}``, and classes named as values (``int``, the module's ``Order``: ``{"__type__":
+"int"}``, :mod:`remora.code.values.unspelled_values`);
 positional arguments take the parameter names in order. A JSON object is
 accepted too. Anything else (names, attribute access, arbitrary calls) is
 refused with what was found and where.
@@ -20,6 +22,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.values.derived_sets import ClassLookup
 from remora.code.values.parameters import Parameter
+from remora.code.values.unspelled_values import BUILTIN_TYPES, tuple_of, type_of
 
 __all__ = ["arguments_from_text", "value_from_text"]
 
@@ -31,8 +34,14 @@ def _value(node: ast.expr, classes: ClassLookup) -> Any:
         if params is None:
             raise ValueError(f"{name}(...): only classes of the module can be built")
         return {"__class__": name, "args": _keywords(node, params, classes)}
-    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+    if isinstance(node, ast.Tuple):
+        return tuple_of([_value(item, classes) for item in node.elts])
+    if isinstance(node, ast.List | ast.Set):
         return [_value(item, classes) for item in node.elts]
+    if isinstance(node, ast.Name) and node.id in BUILTIN_TYPES:
+        return type_of(node.id)
+    if isinstance(node, ast.Name | ast.Attribute) and classes(ast.unparse(node)) is not None:
+        return type_of(ast.unparse(node))  # the module's class itself, not an instance
     if isinstance(node, ast.Dict):
         out: dict[str, Any] = {}
         for key, item in zip(node.keys, node.values, strict=True):

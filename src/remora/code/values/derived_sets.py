@@ -23,6 +23,7 @@ from remora.code.values.annotations import (
     union_parts,
 )
 from remora.code.values.parameters import Parameter
+from remora.code.values.unspelled_values import tuple_of
 
 __all__ = [
     "PLANS",
@@ -167,6 +168,8 @@ def _value_for(
     head = _head(chosen) if chosen is not None else ""
     inner = _type_args(chosen) if chosen is not None else []
     singular = _singular(name)
+    if head == "tuple":  # a tuple, not a list: ``isinstance(p, tuple)`` holds
+        return tuple_of(_tuple_items(singular, inner, variant, classes, depth))
     if head in SEQUENCE_HEADS:
         if edge:
             return []
@@ -277,6 +280,26 @@ def _untyped(name: str, singular: str, variant: int, classes: ClassLookup, depth
             return []
         return [_untyped(singular, singular, variant, classes, depth + 1)]
     return None if variant >= 2 else _string(name, variant)
+
+
+def _tuple_items(
+    name: str, inner: list[ast.expr], variant: int, classes: ClassLookup, depth: int
+) -> list[Any]:
+    """A tuple annotation's items: one per position of ``tuple[str, int]``, two of
+    ``tuple[str, ...]`` or a bare ``tuple``; none at the edge (variant 2) where the length
+    is open."""
+    fixed = bool(inner) and not any(
+        isinstance(item, ast.Constant) and item.value is Ellipsis for item in inner
+    )
+    if not fixed and variant >= 2:
+        return []
+    kinds: list[ast.expr | None] = list(inner) if fixed else [inner[0] if inner else None] * 2
+    return [
+        _value_for(
+            name, kind, variant if variant >= 2 else (variant + offset) % 2, classes, depth + 1
+        )
+        for offset, kind in enumerate(kinds)
+    ]
 
 
 def _instance(

@@ -61,6 +61,11 @@ from remora.code.values.project_values import (
 from remora.code.values.sentinel_defaults import sentinel_parameters
 from remora.code.values.sought_strings import sought_strings
 from remora.code.values.stored_shapes import stored_shapes, unfit_shape
+from remora.code.values.tuple_type_arguments import (
+    annotated_tuples,
+    class_base,
+    tuple_type_values,
+)
 from remora.code.values.type_aliases import project_aliases, resolved_parameters
 from remora.code.values.usage_kinds import usage_kinds
 
@@ -142,6 +147,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         defaults = {str(p["name"]): p.get("default") for p in target["parameters"]}
         keep_default, callables, called = called_parameter_values(function, defaults)
         base.update({n: v for n, v in callables.items() if n in base})
+        base.update(class_base(function, base))  # sig=(int,) for issubclass(a, b) over a sig
         for name in keep_default:
             base.pop(name, None)
         shaped, fitted = fitted_arguments(
@@ -167,6 +173,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         values += state_boundaries(function, text, target, owner, _kinds(target))
     if function is not None:  # a name the module's tables hold, where the code looks one up
         values += called + collection_values(function, base, module)
+        values += tuple_type_values(function, base, module)  # (1, 2), object, for isinstance
         values += [(n, v, w) for n, samples in mappings.items() for v, w in samples[1:]]
         values += non_finite_values(function, derived_locals(function, parameter_names(function)))
         values += table_values(context, function, module, _kinds(target))
@@ -195,6 +202,8 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     sites = project_calls(context, target["name"])
     candidates += _text_sets(context, target, sites, "as_called")
     # No value of a kind the node's annotations or uses exclude (a str for a datetime).
+    candidates = [replace(c, args=annotated_tuples(c.args, params)) for c in candidates]
+    members = [replace(c, args=annotated_tuples(c.args, params)) for c in members]
     fits = [
         c
         for c in candidates

@@ -267,7 +267,8 @@ def non_text_places(function: Function) -> Mapping[Place, NonText]:
 def _misfit(place: Place, read: NonText, value: Any) -> str | None:
     name, key = place
     where = name if key is None else f"{name}[{key!r}]"
-    if read.kind == "items" and isinstance(value, list) and any(isinstance(v, str) for v in value):
+    items = isinstance(value, list | tuple)
+    if read.kind == "items" and items and any(isinstance(v, str) for v in value):
         return f"{where}: {read.use}, not strings"
     if not isinstance(value, str):
         return None

@@ -71,7 +71,8 @@ class ValueReads:
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 targets = [node.optional_vars]
             for name in (n for target in targets for n in ast.walk(target)):
-                if isinstance(name, ast.Name):
+                # a name the statement binds, not one it reads (``table`` of ``table[k] = v``)
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
                     self.bound.setdefault(name.id, []).append(value)
 
     def parent(self, node: ast.AST) -> ast.AST | None:

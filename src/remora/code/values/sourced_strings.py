@@ -24,6 +24,7 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import ast_tree, per_text
 from remora.code.values.call_render import SET_MARKER
+from remora.code.values.unspelled_values import TUPLE_MARKER, is_tuple, is_type
 from remora.sandbox import search
 
 __all__ = [
@@ -177,8 +178,9 @@ def project_strings(context: CodeContext) -> frozenset[str]:
 
 def unsourced(value: Any, strings: frozenset[str] | set[str]) -> str | None:
     """The first string of ``value`` (a JSON value of a set: lists, dicts, instances as
-    ``{"__class__", "args"}``, sets as ``{"__set__": [...]}``) the project does not hold; None
-    when all have a source."""
+        ``{"__class__", "args"}``, sets as ``{"__set__": [...]}``, tuples as ``{"__tuple__":
+    [...]}``) the project does not hold; None
+        when all have a source."""
     if isinstance(value, str):
         return None if value in strings else value
     if isinstance(value, list):
@@ -189,6 +191,10 @@ def unsourced(value: Any, strings: frozenset[str] | set[str]) -> str | None:
         items = [value.get("__returns__")]
     elif isinstance(value, dict) and set(value) == {SET_MARKER}:
         items = list(value[SET_MARKER])
+    elif is_tuple(value):
+        items = list(value[TUPLE_MARKER])
+    elif is_type(value):
+        return None  # a class, named: no string
     elif isinstance(value, dict):
         items = [*value.keys(), *value.values()]
     else:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from remora.code.values.call_render import snake_name
 from remora.code.values.kind_samples import CALLABLE_SAMPLE
+from remora.code.values.unspelled_values import TUPLE_MARKER, TYPE_MARKER, is_tuple, is_type
 
 __all__ = ["label"]
 
@@ -52,6 +54,10 @@ def label(value: Any) -> str:
         return "_".join(parts)[:20].strip("_") or ("empty" if value == "" else "text")
     if value == CALLABLE_SAMPLE:
         return str(CALLABLE_SAMPLE["__callable__"])
+    if is_type(value):
+        return snake_name(str(value[TYPE_MARKER]))  # a class: its name
+    if is_tuple(value):
+        value = value[TUPLE_MARKER]
     if isinstance(value, list | dict):
         return {0: "empty", 1: "one_item"}.get(len(value), f"{len(value)}_items")
     return "value"

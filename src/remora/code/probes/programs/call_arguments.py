@@ -6,7 +6,9 @@ Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
 those arguments; ``{"__callable__": "str"}`` is that builtin, for a parameter the
 code calls, ``{"__returns__": VALUE}`` a function that takes anything and
 returns VALUE (``lambda *args, **kwargs: VALUE`` in a test), ``{"__set__":
-[items]}`` a set of those items (JSON has none), and ``{"__unread__": true}`` a stand-in
+[items]}`` a set of those items (JSON has none), ``{"__tuple__": [items]}`` a tuple of
+them, ``{"__type__": "int"}`` a builtin class and ``{"__type__": "Name"}`` the module's
+class ``Name`` (a type passed as a value), and ``{"__unread__": true}`` a stand-in
 that records any use of it (:mod:`remora.code.probes.programs.unread_argument`).
 ``{"__expression__": {"call": NAME, "args": [...], "keywords": {...}, "steps":
 [["attribute", NAME] | ["item", KEY]]}}`` is
@@ -32,6 +34,13 @@ from remora.code.probes.programs.unread_argument import Unread
 # Builtins a set may pass where the code calls a parameter ({"__callable__": "str"}).
 _CALLABLES = frozenset(
     {"str", "bool", "len", "repr", "abs", "int", "sorted", "dict", "list", "tuple", "set"}
+)
+# Builtin classes a set may pass as values ({"__type__": "int"}); any other name is the
+# module's (remora.code.values.unspelled_values.BUILTIN_TYPES, copied: the probe imports
+# nothing of the host).
+_TYPES = frozenset(
+    {"int", "str", "float", "bool", "bytes", "complex", "object", "list", "tuple", "dict"}
+    | {"set", "frozenset", "type"}
 )
 
 
@@ -65,6 +74,10 @@ def built_value(data: Any, module: types.ModuleType) -> Any:
             return _returning(built_value(data["__returns__"], module))
         if set(data) == {"__set__"} and isinstance(data["__set__"], list):
             return {built_value(item, module) for item in data["__set__"]}
+        if set(data) == {"__tuple__"} and isinstance(data["__tuple__"], list):
+            return tuple(built_value(item, module) for item in data["__tuple__"])
+        if set(data) == {"__type__"}:
+            return _type(str(data["__type__"]), module)
         if set(data) == {"__expression__"} and isinstance(data["__expression__"], dict):
             return _expression_value(data["__expression__"], module)
         if set(data) == {"__class__", "args"} and isinstance(data["args"], dict):
@@ -72,6 +85,15 @@ def built_value(data: Any, module: types.ModuleType) -> Any:
             return cls(**{k: built_value(v, module) for k, v in data["args"].items()})
         return {k: built_value(v, module) for k, v in data.items()}
     return data
+
+
+def _type(name: str, module: types.ModuleType) -> type:
+    """The builtin class ``name``, else the module's class of that name; TypeError where the
+    module's name is no class."""
+    found = getattr(builtins, name) if name in _TYPES else lookup(module, name)
+    if not isinstance(found, type):
+        raise TypeError(f"{name} is no class: {type(found).__name__}")
+    return found
 
 
 def _expression_value(expression: dict[str, Any], module: types.ModuleType) -> Any:

@@ -1,0 +1,100 @@
+"""Values JSON cannot spell: a tuple and a class, as the probe's markers say them.
+
+JSON has no tuple and no class. A set of arguments sends a tuple as ``{"__tuple__":
+[items]}`` and a class as ``{"__type__": "int"}`` (a builtin, by its name) or
+``{"__type__": "Name"}`` (a class of the node's module, looked up as ``{"__class__"}``
+is); the probe builds them (:mod:`remora.code.probes.programs.call_arguments`) and a test
+writes them as Python (``(1, 2)``, ``int``, ``Name`` with its import:
+:mod:`remora.code.values.call_render`). :func:`stand_in` is the Python value a JSON value
+stands for, where the host can make it without the project (a builtin class, a tuple of
+plain values), for the checks that ask a value's kind or attributes
+(:mod:`remora.code.values.argument_fit`).
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+__all__ = [
+    "BUILTIN_TYPES",
+    "TUPLE_MARKER",
+    "TYPE_MARKER",
+    "UNKNOWN",
+    "is_tuple",
+    "is_type",
+    "stand_in",
+    "tuple_of",
+    "type_of",
+]
+
+TUPLE_MARKER = "__tuple__"
+TYPE_MARKER = "__type__"
+# The builtin classes a set may pass by name (the probe's list is its own copy).
+BUILTIN_TYPES = frozenset(
+    {"int", "str", "float", "bool", "bytes", "complex", "object", "list", "tuple", "dict"}
+    | {"set", "frozenset", "type"}
+)
+# Markers whose value only the project's code can make.
+_PROJECT_MARKERS = frozenset(
+    {"__class__", "__callable__", "__returns__", "__expression__", "__unread__"}
+)
+
+
+class _Unknown:
+    """What :func:`stand_in` gives for a value only the project's code makes."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Any = _Unknown()
+
+
+def tuple_of(items: list[Any]) -> dict[str, Any]:
+    """A tuple of these JSON items, as a set sends it."""
+    return {TUPLE_MARKER: list(items)}
+
+
+def type_of(name: str) -> dict[str, Any]:
+    """The class ``name`` (a builtin's name, or a class of the node's module)."""
+    return {TYPE_MARKER: name}
+
+
+def is_tuple(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {TUPLE_MARKER}
+        and isinstance(value[TUPLE_MARKER], list)
+    )
+
+
+def is_type(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) == {TYPE_MARKER}
+
+
+def stand_in(value: Any) -> Any:
+    """The Python value a JSON value of a set stands for (a tuple for ``{"__tuple__"}``,
+    ``int`` for ``{"__type__": "int"}``, a set for ``{"__set__"}``); :data:`UNKNOWN` where
+    only the project makes it (an instance, a class of the module, a callable)."""
+    if is_tuple(value):
+        items = [stand_in(item) for item in value[TUPLE_MARKER]]
+        return UNKNOWN if any(item is UNKNOWN for item in items) else tuple(items)
+    if is_type(value):
+        name = value[TYPE_MARKER]
+        return getattr(builtins, name) if name in BUILTIN_TYPES else UNKNOWN
+    if isinstance(value, dict) and set(value) == {"__set__"}:
+        items = [stand_in(item) for item in value["__set__"]]
+        try:
+            return UNKNOWN if any(item is UNKNOWN for item in items) else set(items)
+        except TypeError:  # an unhashable item: the probe could not build it either
+            return UNKNOWN
+    if isinstance(value, dict):
+        if _PROJECT_MARKERS & set(value):
+            return UNKNOWN
+        pairs = [(key, stand_in(item)) for key, item in value.items()]
+        return UNKNOWN if any(item is UNKNOWN for _, item in pairs) else dict(pairs)
+    if isinstance(value, list):
+        items = [stand_in(item) for item in value]
+        return UNKNOWN if any(item is UNKNOWN for item in items) else items
+    return value
