@@ -52,8 +52,8 @@ def test_a_program_in_parts_keeps_every_definition_and_imports_no_remora(program
 
 
 def test_a_program_of_one_module_is_its_text() -> None:
-    text = PROGRAMS.joinpath("pytest_report.py").read_text("utf-8")
-    assert program_source(("pytest_report",)) == text
+    text = PROGRAMS.joinpath("mutation_run.py").read_text("utf-8")
+    assert program_source(("mutation_run",)) == text
 
 
 def test_the_call_probe_runs_where_remora_cannot_be_imported(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from remora.code.probes.coverage_probe import (
     missed_report,
     node_span,
 )
+from remora.code.probes.machine_settings import OTHER_MACHINE_WORDS
 from remora.code.probes.own_raises import in_file, raise_is_behaviour, setup_reason, unusable_reason
 from remora.code.probes.pytest_files import (
     add_passing_tests,
@@ -54,6 +55,7 @@ from remora.code.probes.test_file_text import (
 )
 
 __all__ = [
+    "OTHER_MACHINE_WORDS",
     "Coverage",
     "CoverageSummary",
     "PytestReport",

@@ -134,14 +134,22 @@ def _is_docstring(statement: ast.stmt) -> bool:
 
 
 async def measure_test_file(
-    context: CodeContext, path: str, span: Span, timeout_s: float | None = None
+    context: CodeContext,
+    path: str,
+    span: Span,
+    timeout_s: float | None = None,
+    *,
+    elsewhere: bool = False,
 ) -> tuple[PytestReport, dict[str, Any] | None]:
     """Run pytest on ``path`` under coverage: (the report of
-    :func:`remora.code.probes.pytest_files.run_pytest`, the coverage report).
+    :func:`remora.code.probes.pytest_files.run_pytest`, the coverage report);
+    ``elsewhere``: as on another machine (``run_pytest_measured``).
 
     The coverage is None when pytest or coverage could not run.
     """
-    report, measured = await run_pytest_measured(context, path, span.spec(), timeout_s)
+    report, measured = await run_pytest_measured(
+        context, path, span.spec(), timeout_s, elsewhere=elsewhere
+    )
     return report, measured if not report["collection_errors"] else None
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.import_paths import module_name, root_paths
+from remora.code.probes.machine_settings import OTHER_MACHINE
 from remora.code.probes.pytest_plugins import plugin_args
 from remora.code.probes.pytest_results import (
     ModuleTestFile,
@@ -144,21 +145,34 @@ async def run_pytest(context: CodeContext, path: str) -> PytestReport:
 
 
 async def run_pytest_measured(
-    context: CodeContext, path: str, coverage: dict[str, Any], timeout_s: float | None = None
+    context: CodeContext,
+    path: str,
+    coverage: dict[str, Any],
+    timeout_s: float | None = None,
+    *,
+    elsewhere: bool = False,
 ) -> tuple[PytestReport, dict[str, Any] | None]:
     """``run_pytest`` under coverage (``coverage``: the span spec of
     :func:`remora.code.probes.sandboxed.run_program`): (the report, the coverage or None).
 
-    The report stands for a plain run of the same files too: a submit that asks
-    for the file's outcomes right after this needs no second process.
+    ``elsewhere``: the tests run as on another machine, with its locale and time zone
+    (:mod:`remora.code.probes.machine_settings`); a second run, so a test whose outcome
+    depends on them fails.
+
+    The report stands for a plain run of the same files too (elsewhere, when every test
+    passed): a submit that asks for the file's outcomes right after this needs no second
+    process.
     """
     args = pytest_args(context, path)
-    request = {"args": args, "autoload_plugins": False}
+    request: dict[str, Any] = {"args": args, "autoload_plugins": False}
+    if elsewhere:
+        request["machine"] = OTHER_MACHINE
     run = await run_program(
         context, "pytest_report", request, timeout_s=timeout_s, coverage=coverage
     )
     report = _report(run)
-    _remember_run(context, args, report)
+    if not elsewhere or (report["failed"] == 0 and not report["collection_errors"]):
+        _remember_run(context, args, report)
     return report, run.coverage if report["ran"] else None
 
 

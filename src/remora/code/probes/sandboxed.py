@@ -48,7 +48,8 @@ PROGRAM_PARTS: dict[str, tuple[str, ...]] = {
         "own_contents",
         "raised_frames",
         "call_probe",
-    )
+    ),
+    "pytest_report": ("other_machine", "pytest_report"),
 }
 _PACKAGE = "remora.code.probes.programs"
 

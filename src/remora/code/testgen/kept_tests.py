@@ -3,9 +3,13 @@
 A test's pieces (from the host's search or the model's cases) are written to the module's
 test file, laid out by the project's formatter (:mod:`remora.code.testgen.test_layout`),
 and run by pytest under coverage (each piece's call ran once already, in the search's
-probe, or in a plain pytest run first). A test whose outcome differs is dropped. The mutation check
-(:mod:`remora.code.testgen.mutation_check`) then runs the rest, and the file's tests that
-reach the node, against the node's mutants: a test no mutant fails is dropped
+probe, or in a plain pytest run first), this second run as on another machine: another
+locale and time zone (:mod:`remora.code.probes.machine_settings`), so a test that passes
+only under the sandbox's ``C.UTF-8`` and UTC (English text the code picks by the system's
+locale, a local time) fails there. A test whose outcome differs is dropped, and says why.
+The mutation check (:mod:`remora.code.testgen.mutation_check`) then runs the rest, and
+the file's tests that reach the node, against the node's mutants: a test no mutant fails
+is dropped
 (it would pass whatever the code did there; one that asserts only that the call returned
 its instance is dropped before it is written: :mod:`remora.code.testgen.identity_asserts`),
 as is one the identity mutant (the node handing back its instance or argument unchanged)
@@ -33,6 +37,7 @@ from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.import_paths import module_name
 from remora.code.probes import (
+    OTHER_MACHINE_WORDS,
     Coverage,
     Span,
     add_passing_tests,
@@ -141,7 +146,7 @@ async def write_measured(
     ]
     kept = [p["id"] for p in pieces]
     await _write(context, path, original, pieces)  # laid out as the project formats
-    report, measured = await measure_test_file(context, path, span, time_budget_s)
+    report, measured = await measure_test_file(context, path, span, time_budget_s, elsewhere=True)
     if measured is None:
         if not ran_before:  # kept as pytest left them; nothing to say about coverage
             result["kept"] = [p["name"] for p in pieces]
@@ -160,7 +165,7 @@ async def write_measured(
             others[name] = frozenset(context_units(measured, name))
             before.add(others[name])
     differs = [n for n in kept if tests.get(n, {}).get("outcome") != "passed"]
-    dropped = [f"{n}: it passed once, then {_outcome_words(tests.get(n))}" for n in differs]
+    dropped = [f"{n}: {_second_run_words(tests.get(n))}" for n in differs]
     gains = {n: frozenset(context_units(measured, n)) for n in kept if n not in differs}
     lines_by_test = {n: _lines(units) for n, units in {**others, **gains}.items() if units}
     kinds = [str(p["returned_kind"]) for p in pieces if p.get("returned_kind")]  # observed
@@ -239,11 +244,16 @@ def mutation_summaries(mutation: MutationOutcome, others: set[str], kept: set[st
     }
 
 
-def _outcome_words(test: Mapping[str, Any] | None) -> str:
+def _second_run_words(test: Mapping[str, Any] | None) -> str:
+    """Why a test that passed once is dropped: its second run, as on another machine."""
     if test is None:
-        return "did not run"
+        return f"it passed once, then did not run under {OTHER_MACHINE_WORDS}"
     message = str(test.get("message") or "").strip()
-    return f"{test['outcome']}: {message[:200]}" if message else str(test["outcome"])
+    outcome = f"{test['outcome']}: {message[:200]}" if message else str(test["outcome"])
+    return (
+        "its outcome depends on the machine's locale or time zone (or on chance): it "
+        f"passed here, then under {OTHER_MACHINE_WORDS} {outcome}"
+    )
 
 
 def _run_key(context: CodeContext) -> tuple[str, float]:

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from remora.code.probes.programs.other_machine import present_machine
+
 MARKER = "REMORA_REPORT "
 MAX_MESSAGE_CHARS = 600
 MAX_DETAIL_CHARS = 1500
@@ -63,6 +65,8 @@ class Collector:
 def main(request: dict[str, Any]) -> None:
     if not request.get("autoload_plugins", True):  # only those -p names (probes/pytest_plugins.py)
         os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    if request.get("machine"):  # before pytest imports the project
+        present_machine(request["machine"])
     collector = Collector()
     stdout = sys.stdout
     sys.stdout = sys.stderr  # pytest's own output is not the report

@@ -1,0 +1,60 @@
+"""Show the project's code another machine's locale and time zone, before it is imported.
+
+The sandbox runs every command under ``C.UTF-8``, a locale Python reads as ``en_US``: a
+test pinning English text or a local time passes here and fails for a maintainer in
+Germany or Nepal. The environment reaches gettext (``LANGUAGE``, ``LC_ALL``, ``LANG``)
+and the C library's local time (``TZ`` as a POSIX rule, which needs no tz database), but
+``locale.getlocale()`` reads the C library, which has only the locales installed here
+(``locale -a``: C, C.utf8, POSIX): for a locale it lacks, it says ``(None, None)``. So
+``locale.getlocale``/``setlocale`` are wrapped to answer as a machine with that locale
+installed would: ``LC_CTYPE`` holds it from the start (as Python's startup sets it from
+the environment), and a category the code sets to ``""`` or to that locale holds it too
+(the C library gets ``C.UTF-8`` in its place). What the C library formats itself
+(``time.strftime("%A")``, ``locale.currency``) stays as ``C.UTF-8`` formats it.
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+import time
+from typing import Any
+
+STAND_IN = "C.UTF-8"  # what the C library holds while the code is told the other locale
+
+
+def present_machine(machine: dict[str, str]) -> None:
+    """From now on, this process's code sees ``machine["locale"]`` and ``machine["tz"]``."""
+    name = machine["locale"]
+    for variable in ("LANGUAGE", "LC_ALL", "LANG"):
+        os.environ[variable] = name
+    os.environ["TZ"] = machine["tz"]
+    time.tzset()
+    code, _, encoding = name.partition(".")
+    parsed = (code, encoding or None)  # ("de_DE", "UTF-8"), as getlocale gives it
+    held = {locale.LC_CTYPE}  # the categories that hold the other locale
+    real_setlocale = locale.setlocale
+    real_getlocale = locale.getlocale
+    every = [getattr(locale, c) for c in dir(locale) if c.startswith("LC_") and c != "LC_ALL"]
+
+    def setlocale(category: int, value: Any = None) -> str:
+        if value is None:
+            held_all = category == locale.LC_ALL and held >= set(every)
+            return name if category in held or held_all else real_setlocale(category)
+        categories = every if category == locale.LC_ALL else [category]
+        if value == "" or locale.normalize(str(value)) == locale.normalize(name):
+            real_setlocale(category, STAND_IN)
+            held.update(categories)
+            return name
+        answer = real_setlocale(category, value)
+        held.difference_update(categories)
+        return answer
+
+    def getlocale(category: int = locale.LC_CTYPE) -> tuple[str | None, str | None]:
+        if category in held:
+            return parsed
+        code_here, encoding_here = real_getlocale(category)
+        return code_here, encoding_here
+
+    locale.setlocale = setlocale  # type: ignore[assignment]
+    locale.getlocale = getlocale
