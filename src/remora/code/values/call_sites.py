@@ -3,7 +3,9 @@ call a function or build a class.
 
 :func:`call_site_arguments` reads a module's calls whose arguments are all literals,
 arithmetic on literals, or constructions of classes from such values (how the project
-builds an argument); :func:`doctest_calls` the ``>>>`` examples of a docstring. Read
+builds an argument); :func:`literal_arguments` the literal ones of any call, the others
+whatever they are (``self.hour(parts[2], "Hour")`` passes ``"Hour"`` for the second
+parameter); :func:`doctest_calls` the ``>>>`` examples of a docstring. Read
 with :mod:`ast`; the texts are read back against the node's parameters by
 :func:`remora.code.values.call_text.arguments_from_text`.
 """
@@ -16,7 +18,7 @@ from collections.abc import Iterable
 from remora import python_ast
 from remora.code.values.input_sources import fold_constant
 
-__all__ = ["call_site_arguments", "doctest_calls"]
+__all__ = ["call_site_arguments", "doctest_calls", "literal_arguments"]
 
 
 def _call_arguments_text(call: ast.Call, text: str) -> str | None:
@@ -87,6 +89,44 @@ def call_site_arguments(text: str, name: str, limit: int = 8) -> list[str]:
                 found.append(arguments)
         if len(found) >= limit:
             break
+    return found
+
+
+def literal_arguments(
+    text: str, name: str, owner: str | None = None
+) -> list[tuple[int | str, object]]:
+    """The literal arguments of the calls of ``name`` in a module, whatever the others are:
+    ``(position, value)`` for a positional one, counted among the parameters a caller
+    passes (``self.hour(parts[2], "Hour")`` gives ``(1, "Hour")``: ``prefix`` of ``hour(self,
+    expr, prefix)``), ``(keyword, value)`` for a keyword one. A call that spreads ``*args``
+    says nothing of positions after it. Only calls that are surely of this code: a
+    function's by its bare name (not ``cache.get(...)`` for a ``get``), a method's (of the
+    class ``owner``) on ``self``, ``cls`` or the class itself."""
+    try:
+        tree = python_ast.parse(text)
+    except SyntaxError:
+        return []
+    found: list[tuple[int | str, object]] = []
+    for call in _calls_to(tree, name):
+        func = call.func
+        if owner is None and not isinstance(func, ast.Name):
+            continue
+        if owner is not None and not (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("self", "cls", owner)
+        ):
+            continue
+        for position, argument in enumerate(call.args):
+            if isinstance(argument, ast.Starred):
+                break
+            if _literal(argument):
+                found.append((position, python_ast.literal_eval(argument)))
+        found += [
+            (k.arg, python_ast.literal_eval(k.value))
+            for k in call.keywords
+            if k.arg is not None and _literal(k.value)
+        ]
     return found
 
 

@@ -35,7 +35,7 @@ from remora.code.values.class_lookup import project_class_lookup
 from remora.code.values.collection_arguments import collection_values, dict_parameters
 from remora.code.values.compared_kinds import compared_base
 from remora.code.values.constructor import own_init
-from remora.code.values.derived_sets import argument_sets, literal_default
+from remora.code.values.derived_sets import argument_sets, literal_default, made_up
 from remora.code.values.float_values import non_finite_values
 from remora.code.values.held_arguments import held_arguments
 from remora.code.values.input_search import Candidate, boundary_search, vary
@@ -56,6 +56,7 @@ from remora.code.values.project_values import (
     named_defaults,
     owner_arguments,
     project_calls,
+    project_literals,
     table_values,
 )
 from remora.code.values.sentinel_defaults import sentinel_parameters
@@ -108,6 +109,15 @@ def _text_sets(
         except ValueError:
             continue  # an example the node's parameters do not take
     return out
+
+
+def _with_literals(args: dict[str, Any], literals: dict[str, Any]) -> dict[str, Any]:
+    """``args`` with each value the search made up replaced by the project's literal for
+    that parameter, where its calls pass one."""
+    return {
+        name: literals[name] if name in literals and made_up(name, value) else value
+        for name, value in args.items()
+    }
 
 
 def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]:
@@ -201,6 +211,9 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     candidates += _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
     sites = project_calls(context, target["name"])
     candidates += _text_sets(context, target, sites, "as_called")
+    # What the project's own calls pass for a parameter (prefix="Hour"), not a made-up text.
+    literals = project_literals(context, target)
+    candidates = [replace(c, args=_with_literals(c.args, literals)) for c in candidates]
     # No value of a kind the node's annotations or uses exclude (a str for a datetime).
     candidates = [replace(c, args=annotated_tuples(c.args, params)) for c in candidates]
     members = [replace(c, args=annotated_tuples(c.args, params)) for c in members]

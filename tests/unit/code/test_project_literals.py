@@ -1,0 +1,58 @@
+"""A literal the project's own calls pass for a parameter stands in for a made-up value.
+
+Made-up module: a validator whose ``field(self, expr, label)`` its ``check`` calls as
+``self.field(parts[0], "Minute")``: the label is the project's literal, the expression
+computed. The search gives ``label`` that literal, not ``"sample label"``; ``expr`` stays
+the search's own. Real ``ast``, discovery and a real workspace; nothing runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from remora.code.context import CodeContext
+from remora.code.probes.calls import node_call_target
+from remora.code.values import host_candidates
+from remora.code.values.call_sites import literal_arguments
+from remora.config import SandboxConfig
+from remora.discovery import discover
+from remora.workspace import WorkspaceStore
+
+CHECKS = """\
+class Checker:
+    def check(self, text):
+        parts = text.split()
+        self.field(parts[0], "Minute")
+        self.field(parts[1], label="Hour")
+
+    def field(self, expr, label):
+        if not expr.isdigit():
+            raise ValueError(f"({label}) not a number: {expr!r}")
+        return int(expr)
+"""
+
+
+def test_the_literal_arguments_of_calls_whose_others_are_computed() -> None:
+    found = literal_arguments(CHECKS, "field", "Checker")
+    assert found == [(1, "Minute"), ("label", "Hour")]
+    # Positions after a spread say nothing.
+    assert literal_arguments("f(*xs, 2)\nf(1, *xs)\n", "f") == [(0, 1)]
+    # Another object's method of the same name is not this code: a dict's get, a list's
+    # append; nor a function's name called on something.
+    other = "cache.get(key, None)\nrows.append('x')\nself.get('k')\nm.f(3)\n"
+    assert literal_arguments(other, "get", "Store") == [(0, "k")]
+    assert literal_arguments(other, "append", "Store") == []
+    assert literal_arguments(other, "f") == []
+
+
+def test_the_search_gives_a_parameter_the_projects_literal(tmp_path: Path) -> None:
+    (tmp_path / "checks.py").write_text(CHECKS)
+    node = next(n for n in discover([tmp_path / "checks.py"], project_root=tmp_path).nodes
+                if n.full_name == "Checker.field")  # fmt: skip
+    with WorkspaceStore(tmp_path).create("test", node.node_id) as workspace:
+        context = CodeContext(workspace, node, SandboxConfig())
+        found = host_candidates(context, node_call_target(context))
+    labels = {c.args.get("label") for c in found if "label" in c.args}
+    # The made-up texts ("sample label", "other label") gone; an edge value (None) stays.
+    assert "Minute" in labels and not {"sample label", "other label"} & labels, labels
+    assert any(c.args.get("expr") not in ("Minute", None) for c in found)
