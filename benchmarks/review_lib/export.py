@@ -199,7 +199,7 @@ def export_project(
     items = sorted(
         remora.review.list_changes(repo), key=lambda i: (i.file_path, i.node, i.operation)
     )
-    for item in (i for i in items if i.file_path in files):
+    for item in (i for i in items if i.file_path in files and _this_runs(i, operations, result)):
         diff = _show(repo, item.id)
         (folder / "changes" / f"{item.id}.diff").write_text(diff, encoding="utf-8")
         node_type = types.get(
@@ -213,6 +213,24 @@ def export_project(
     index = [asdict(e) for e in result.entries]
     (folder / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
     return result
+
+
+def _this_runs(item: Any, operations: list[str], done: ProjectExport) -> bool:
+    """Whether a queued change is this run's: of an operation it asked for and, where it
+    analysed, of a node and operation whose result this run changed. A repository kept from
+    a run with another model or other operations still queues that run's changes (the
+    1.5B's export held the 0.5B's docstrings)."""
+    if item.operation not in operations:
+        return False
+    results = done.report.get("results") if isinstance(done.report, dict) else None
+    if not isinstance(results, list):  # not analysed here: the queue as it stood
+        return True
+    return any(
+        r.get("node") == item.node
+        and r.get("operation") == item.operation
+        and r.get("changed_files")
+        for r in results
+    )
 
 
 def write_meta(out: Path, done: ProjectExport, model: ModelArgs, commit: str) -> None:

@@ -24,7 +24,7 @@ from review_lib.corpus import (
     remove_tree,
     select_files,
 )
-from review_lib.export import IndexEntry
+from review_lib.export import IndexEntry, ProjectExport, _this_runs
 from review_lib.labels import (
     LabelError,
     diff_sha256,
@@ -346,3 +346,25 @@ def test_prepare_strips_the_package_leaves_out_tests_and_commits_once(tmp_path: 
     assert not (before / "src/pkg/core.py").stat().st_mode & 0o222
     remove_tree(before)
     assert not before.exists()
+
+
+def test_only_the_changes_this_run_made_are_exported() -> None:
+    # The kept repository still queues an earlier run's docstrings (another model), and a
+    # test change of a node this run left unchanged.
+    done = ProjectExport("p", "p-1", "dev", ["pkg/core.py"])
+    done.report = {
+        "results": [
+            {"node": "run", "operation": "test", "changed_files": ["tests/test_core.py"]},
+            {"node": "stop", "operation": "test", "changed_files": []},
+        ]
+    }
+    queued = [
+        _entry("t1", "test", "run", "+def test_run(): ...\n"),
+        _entry("t2", "test", "stop", "+def test_stop(): ...\n"),
+        _entry("d1", "docstring", "run", '+    """Run it."""\n'),
+    ]
+    kept = [e.id for e in queued if _this_runs(e, ["test"], done)]
+    assert kept == ["t1"]
+    # Not analysed here (--export-only): the queue as it stood, of the operations asked.
+    done.report = {"analyze": "not run"}
+    assert [e.id for e in queued if _this_runs(e, ["test"], done)] == ["t1", "t2"]
