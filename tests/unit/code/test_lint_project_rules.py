@@ -125,3 +125,20 @@ async def test_sorting_slots_is_the_projects_only_where_it_configures_ruff(
 ) -> None:
     codes = await _codes(tmp_path, settings, SLOTS)
     assert ("RUF023" in codes) is reported, codes
+
+
+SPACED = "import re\n\nfrom collections.abc import Mapping\n\nx = re, Mapping\n"
+
+
+@pytest.mark.parametrize(
+    ("settings", "reported"),
+    [
+        ({}, False),  # nothing chose ruff's layout: a blank line removed is churn
+        ({"pyproject.toml": '[tool.ruff.lint]\nselect = ["I"]\n'}, True),
+    ],
+)
+async def test_a_layout_only_import_fix_is_the_projects_only_where_it_chose_ruffs(
+    tmp_path: Path, settings: dict[str, str], reported: bool
+) -> None:
+    codes = await _codes(tmp_path, settings, SPACED)
+    assert ("I001" in codes) is reported, codes

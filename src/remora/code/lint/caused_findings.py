@@ -19,46 +19,19 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.lint.record_edits import Edit, fix_edits
 from remora.code.lint.removed_lines import tidied
 from remora.code.lint.ruff_runs import ruff_json
-from remora.code.parsing import line_starts
 
-__all__ = ["apply_edits", "byte_offset", "fix_caused", "new_records"]
+__all__ = ["apply_edits", "fix_caused", "new_records"]
 
 ROUNDS = 3
-Edit = tuple[int, int, bytes]
-
-
-def byte_offset(data: bytes, starts: list[int], row: int, column: int) -> int:
-    """Byte offset of ruff's 1-based (row, character column).
-
-    A fix that removes a file's last line ends at (last row + 1, 1): one past the last byte.
-    """
-    if row > len(starts):
-        return len(data)
-    line_start = starts[row - 1]
-    line = data[line_start : starts[row] if row < len(starts) else len(data)]
-    return line_start + len(line.decode("utf-8")[: column - 1].encode("utf-8"))
 
 
 def apply_edits(data: bytes, edits: list[Edit]) -> bytes:
     """``data`` with each (start, end, content) edit made; the edits do not overlap. Lines
     removed whole take the blank lines they would double (:mod:`.removed_lines`)."""
     return tidied(data, edits)
-
-
-def fix_edits(data: bytes, record: dict[str, Any]) -> list[Edit]:
-    """The byte edits of the record's fix ([] when it has none)."""
-    fix = record.get("fix") or {}
-    starts = line_starts(data)
-    return [
-        (
-            byte_offset(data, starts, e["location"]["row"], e["location"]["column"]),
-            byte_offset(data, starts, e["end_location"]["row"], e["end_location"]["column"]),
-            str(e.get("content") or "").encode("utf-8"),
-        )
-        for e in fix.get("edits") or []
-    ]
 
 
 def _code(record: dict[str, Any]) -> str:

@@ -8,6 +8,11 @@ project's other files say which: :func:`keeps_import_order` runs ruff's ``I001``
 (at most ``_MOST_FILES``, the file at hand left out) and is true when none is unsorted,
 or when there is no other file to tell.
 
+Nor, where nothing configures an order, is a fix that only changes the block's layout (the
+blank line between ``import re`` and ``from collections.abc import Mapping`` that ruff's
+isort removes): the same statements in the same order, read with :mod:`ast`
+(:func:`only_layout`); a blind reviewer read it as churn, where sorted names were merged.
+
 The answer is kept per project root and file with the other files' stats
 (``workspace/filestat.py``): a later question costs a walk that stops at ``_MOST_FILES``
 files and a stat of each, and ruff runs again only when one of them changed, appeared or
@@ -20,16 +25,20 @@ sorted" until a file changed).
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
+import textwrap
 from pathlib import Path
+from typing import Any
 
+from remora.code.lint.record_edits import fix_edits
 from remora.sandbox.commands import resolve_executable
 from remora.sandbox.ending import end_process, start_in_group
 from remora.workspace.filestat import Signature, settled, signature
 from remora.workspace.paths import walk_files
 
-__all__ = ["keeps_import_order"]
+__all__ = ["keeps_import_order", "only_layout"]
 
 _MOST_FILES = 50
 # (root, file at hand) -> the other files as last looked at, their stats, and the answer
@@ -91,3 +100,20 @@ async def _others_sorted(root: Path, others: tuple[str, ...], timeout_s: float) 
         detail = err.decode(errors="replace")[:400]
         raise RuntimeError(f"ruff failed checking the project's import order: {detail}")
     return not json.loads(out or b"[]")
+
+
+def only_layout(record: dict[str, Any], data: bytes) -> bool:
+    """Whether an ``I001`` fix leaves the same import statements in the same order, only
+    laid out otherwise (blank lines, wrapping); False where a block cannot be read."""
+    edits = fix_edits(data, record)
+    if not edits:
+        return False
+    for start, end, content in edits:
+        try:
+            before = ast.parse(textwrap.dedent(data[start:end].decode("utf-8")))
+            after = ast.parse(textwrap.dedent(content.decode("utf-8")))
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            return False
+        if ast.dump(before) != ast.dump(after):
+            return False
+    return True

@@ -28,13 +28,8 @@ from libcst.helpers import get_full_name_for_node
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.lint.caused_findings import (
-    Edit,
-    apply_edits,
-    byte_offset,
-    fix_edits,
-    new_records,
-)
+from remora.code.lint.caused_findings import apply_edits, new_records
+from remora.code.lint.record_edits import Edit, byte_offset, fix_edits
 from remora.code.lint.ruff_runs import ruff_json
 from remora.code.parsing import ParsedFile, line_starts
 

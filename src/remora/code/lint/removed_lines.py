@@ -17,11 +17,10 @@ from __future__ import annotations
 import ast
 
 from remora import python_ast
+from remora.code.lint.record_edits import Edit
 from remora.code.parsing import line_starts
 
 __all__ = ["tidied"]
-
-Edit = tuple[int, int, bytes]
 
 
 def _widened(data: bytes, edits: list[Edit]) -> list[Edit]:

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.lint.import_order import keeps_import_order
+from remora.code.lint.import_order import keeps_import_order, only_layout
 from remora.code.lint.oldest_python import Floor, assumes_newer, documented_rules, project_floor
 from remora.code.lint.project_rules import configures_import_order, not_the_projects
 from remora.sandbox.commands import resolve_executable
@@ -188,6 +188,8 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
         and not (floor.below_ruff and assumes_newer(r.get("code"), documented))
     ]
     if any(r.get("code") == "I001" for r in found) and not configures_import_order(root):
+        data = text.encode("utf-8")
+        found = [r for r in found if r.get("code") != "I001" or not only_layout(r, data)]
         timeout = context.sandbox.command_timeout
         if not await keeps_import_order(root, path, timeout):
             found = [r for r in found if r.get("code") != "I001"]

@@ -17,8 +17,9 @@ from typing import Any, TypedDict
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.lint.annotation_meaning import changed_annotations
-from remora.code.lint.caused_findings import apply_edits, byte_offset, fix_caused
+from remora.code.lint.caused_findings import apply_edits, fix_caused
 from remora.code.lint.own_findings import LintFinding, node_findings, own_lines
+from remora.code.lint.record_edits import Edit, fix_edits
 from remora.code.lint.refusals import lint_refusals, refuse
 from remora.code.lint.ruff_runs import held_back, start_ruff
 from remora.code.lint.type_checks import type_check_refusal
@@ -57,9 +58,6 @@ def _inside(node: SourceNode, start: int, end: int, content: bytes) -> bool:
     )
 
 
-Edit = tuple[int, int, bytes]
-
-
 def _taken(
     node: SourceNode, records: list[dict[str, Any]]
 ) -> list[tuple[dict[str, Any], list[Edit]]]:
@@ -74,14 +72,7 @@ def _taken(
         if fix.get("applicability") != "safe":
             continue
         starts = starts or line_starts(data)
-        edits = [
-            (
-                byte_offset(data, starts, e["location"]["row"], e["location"]["column"]),
-                byte_offset(data, starts, e["end_location"]["row"], e["end_location"]["column"]),
-                str(e.get("content") or "").encode("utf-8"),
-            )
-            for e in fix.get("edits", [])
-        ]
+        edits = fix_edits(data, record, starts)
         if not edits or not all(_inside(node, *edit) for edit in edits):
             continue
         if any(s < e2 and s2 < e for s, e, _ in edits for s2, e2, _ in chosen):
