@@ -78,6 +78,38 @@ def test_a_mapping_handed_to_a_module_function_takes_that_functions_shape() -> N
     assert module.flat_order(built_value(samples[0][0], module)) == ["a", "b", "c", "d"]
 
 
+GUARDED = """
+from collections.abc import Mapping
+
+
+def convert(value):
+    if isinstance(value, Mapping):
+        return {convert(k): v for k, v in value.items()}
+    return value.upper()
+
+
+def is_converted(value):
+    return value == convert(value)
+
+
+def walk(data):
+    return [k for k, _ in data.items()]
+
+
+def walked(data):
+    return walk(data)
+"""
+
+
+def test_a_helper_that_asks_what_it_was_given_takes_other_kinds_too() -> None:
+    tree = ast.parse(GUARDED)
+    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    # ``convert`` reads .items() only under isinstance(value, Mapping): text goes in too.
+    assert dict_parameters(functions["is_converted"], tree) == set()
+    # A helper that reads .items() unasked still makes its argument a mapping.
+    assert dict_parameters(functions["walked"], tree) == {"data"}
+
+
 KINDS = """
 def appended(groups, item):
     for name, members in groups.items():

@@ -73,7 +73,25 @@ def _dict_in(function: Function, name: str, module: ast.Module | None, depth: in
     if _used_as_dict(function, name):
         return True
     handed = helpers_given(function, name, module) if depth else []
-    return any(_dict_in(helper, taken, module, depth - 1) for helper, taken in handed)
+    # A helper that asks what it was given (``if isinstance(s, Mapping): ...``) takes
+    # other kinds too: ``is_camelcase(s)`` handing ``s`` to such a ``camelize`` takes text.
+    return any(
+        _dict_in(helper, taken, module, depth - 1) and not _asks_kind(helper, taken)
+        for helper, taken in handed
+    )
+
+
+def _asks_kind(function: Function, name: str) -> bool:
+    """Whether the function asks ``isinstance``/``hasattr``/``type`` about ``name``."""
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("isinstance", "hasattr", "type")
+        and node.args
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id == name
+        for node in ast.walk(function)
+    )
 
 
 def _tested_in(function: ast.AST, name: str) -> set[str]:
