@@ -32,6 +32,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from remora import python_ast
 from remora.code.lint.record_edits import fix_edits
 from remora.sandbox.commands import resolve_executable
 from remora.sandbox.ending import end_process, start_in_group
@@ -110,8 +111,8 @@ def only_layout(record: dict[str, Any], data: bytes) -> bool:
         return False
     for start, end, content in edits:
         try:
-            before = ast.parse(textwrap.dedent(data[start:end].decode("utf-8")))
-            after = ast.parse(textwrap.dedent(content.decode("utf-8")))
+            before = python_ast.parse(textwrap.dedent(data[start:end].decode("utf-8")))
+            after = python_ast.parse(textwrap.dedent(content.decode("utf-8")))
         except (SyntaxError, UnicodeDecodeError, ValueError):
             return False
         if ast.dump(before) != ast.dump(after):

@@ -29,7 +29,6 @@ its submit, which reports them in the result's details.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -45,7 +44,6 @@ from remora.code.probes import (
     measure_test_file,
     missed_report,
     node_span,
-    overlay_digest,
     reported_name,
     restore_file,
     tests_in_file,
@@ -54,6 +52,7 @@ from remora.code.probes import (
 )
 from remora.code.testgen.identity_asserts import without_identity_only
 from remora.code.testgen.mutation_check import MutationOutcome, mutation_outcome
+from remora.code.testgen.run_memory import earlier_run, remember_run, remembered_search
 from remora.code.testgen.test_layout import (
     add_package_marker,
     formatted_test_file,
@@ -75,13 +74,6 @@ __all__ = [
 ]
 
 DEFAULT_MUTATION_BUDGET_S = 20.0
-
-
-# Coverage of recent runs by workspace (id, creation time), for the submit's result.
-_RUN_COVERAGE: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
-_MAX_REMEMBERED = 64
-# The dropped tests a result names, with why (the latest, when a run drops more).
-_MAX_DROPPED = 20
 
 
 def _tests_of(context: CodeContext, path: str) -> list[str]:
@@ -195,7 +187,7 @@ async def write_measured(
         result["mutation_before"] = scores["mutation_before"]
         result["mutation_after"] = scores["mutation_after"]
     result["missed"] = missed_report(span_source(context, span), span.start, span, after)
-    _remember(context, result)
+    remember_run(context, result)
     return result
 
 
@@ -256,39 +248,6 @@ def _second_run_words(test: Mapping[str, Any] | None) -> str:
     )
 
 
-def _run_key(context: CodeContext) -> tuple[str, float]:
-    return (context.workspace.id, context.workspace.created)
-
-
-def remembered_search(context: CodeContext) -> dict[str, Any] | None:
-    """What this run last measured, while the workspace's files are still those it
-    measured: ``{before, after, missed, ...}``; None otherwise."""
-    remembered = _RUN_COVERAGE.get(_run_key(context))
-    if remembered is not None and remembered["files"] == overlay_digest(context):
-        return remembered
-    return None
-
-
-def _remember(context: CodeContext, result: MeasuredTests) -> None:
-    """The run's first coverage and mutation score before (the project's own tests), its
-    latest after and what that leaves missed, with the files they were measured on."""
-    key = _run_key(context)
-    earlier = _RUN_COVERAGE.get(key, {})
-    _RUN_COVERAGE[key] = {
-        "before": earlier.get("before", result["coverage_before"]),
-        "after": result["coverage_after"],
-        "mutation_before": earlier.get("mutation_before", result.get("mutation_before")),
-        "mutation_after": result.get("mutation_after"),
-        "mutation_note": result.get("mutation_note", ""),
-        "observed": sorted(set(earlier.get("observed", [])) | set(result["observed"])),
-        "dropped": [*earlier.get("dropped", []), *result["dropped"]][-_MAX_DROPPED:],
-        "missed": result["missed"],
-        "files": overlay_digest(context),
-    }
-    while len(_RUN_COVERAGE) > _MAX_REMEMBERED:
-        _RUN_COVERAGE.popitem(last=False)
-
-
 @host_function
 async def run_coverage(context: CodeContext, path: str) -> RunCoverage:
     """The node's coverage and mutation score before this run's tests and now: ``{before,
@@ -307,7 +266,7 @@ async def run_coverage(context: CodeContext, path: str) -> RunCoverage:
             "mutation_note": remembered["mutation_note"],
             "dropped": remembered["dropped"],
         }
-    earlier = _RUN_COVERAGE.get(_run_key(context))
+    earlier = earlier_run(context)
     span = node_span(context)
     report, measured = await measure_test_file(context, path, span)
     dropped: list[str] = earlier["dropped"] if earlier is not None else []
@@ -355,6 +314,6 @@ async def add_covering_tests(
 def observed_in(context: CodeContext, path: str, names: list[str]) -> list[str]:
     """Those of ``names`` (test functions of ``path``) whose expected values this run
     observed from the code rather than took from a claim (the review says so)."""
-    remembered = _RUN_COVERAGE.get(_run_key(context), {})
+    remembered = earlier_run(context) or {}
     present = set(_tests_of(context, path))
     return [n for n in names if n in present and n in remembered.get("observed", [])]

@@ -28,7 +28,6 @@ coverage and mutation score before and after are the result.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -51,12 +50,7 @@ from remora.code.probes import (
 )
 from remora.code.testgen.construction_steps import construction_step_reason
 from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
-from remora.code.testgen.kept_tests import (
-    DEFAULT_MUTATION_BUDGET_S,
-    remembered_search,
-    span_source,
-    write_measured,
-)
+from remora.code.testgen.kept_tests import DEFAULT_MUTATION_BUDGET_S, span_source, write_measured
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.model_asks import ask_record
 from remora.code.testgen.model_cases import claim_holds, model_candidates
@@ -64,7 +58,9 @@ from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
 from remora.code.testgen.observed_asserts import is_procedure, pins_something
 from remora.code.testgen.outcome_words import assigned_attributes
 from remora.code.testgen.pass_through import pass_through_reason
+from remora.code.testgen.project_usage import usage_first
 from remora.code.testgen.raised_names import node_imports
+from remora.code.testgen.run_memory import remembered_search
 from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
 from remora.code.testgen.shown_outcomes import other_outcome_first
 from remora.code.testgen.stored_arguments import STORED_REASON, stores_arguments_only
@@ -210,7 +206,7 @@ async def search_tests(
             "reason": why,
             "model_may_add": model_cases,
         }
-    chosen = greedy_cover({k: gains[k] for k in _usage_first(gains, candidates)}, (), max_tests)
+    chosen = greedy_cover({k: gains[k] for k in usage_first(gains, candidates)}, (), max_tests)
     covered = totals.copy()
     for name in chosen:
         covered.add(gains[name])
@@ -256,7 +252,7 @@ async def search_tests(
     # boundary covers nothing new but may kill a mutant (``<`` for ``<=``); the mutation
     # check keeps it only then (kept_tests).
     room = max(0, max_tests - len(chosen))
-    others = [n for n in _usage_first(rows, candidates) if n not in chosen and n[0] != "m"]
+    others = [n for n in usage_first(rows, candidates) if n not in chosen and n[0] != "m"]
     chosen += other_outcome_first(function, others, rows, chosen)[:room]  # the lacking outcome
     # power(a=10**6, b="sample b") pins a's check alone: b made up and never read.
     rows.update(await settle_unread(context, target, candidates, rows, chosen))
@@ -310,25 +306,6 @@ async def search_tests(
         result["missed"] = missed  # what the search saw; no test of it could be kept
     result["dropped"] = [*result["dropped"], *_setup_drops(setups)]
     return result
-
-
-# The calls the project itself makes or shows: its code's literal calls, its docs' examples.
-_PROJECTS_OWN = frozenset({"doc", "as_called"})
-
-
-def _usage_first(keys: Iterable[str], candidates: dict[str, Candidate]) -> list[str]:
-    """The probed calls ``keys`` with the project's own calls and examples first
-    (``decamelize("rubyTuesdays")`` from its README, not ``decamelize("other str or
-    iter")``), each group in the search's order: the cover takes the earlier of two that
-    add the same, and the mutation check gets the others in this order. Only the project's
-    own: a call free of made-up values is no better for that alone (``restock(count=0,
-    note=None)`` pins ``"0None"``)."""
-
-    def own(key: str) -> bool:
-        candidate = candidates.get(key)
-        return key.startswith("x") or (candidate is not None and candidate.why in _PROJECTS_OWN)
-
-    return sorted(keys, key=lambda key: not own(key))
 
 
 def _built_as_written(

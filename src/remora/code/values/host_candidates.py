@@ -52,11 +52,11 @@ from remora.code.values.mapping_shapes import mapping_samples
 from remora.code.values.non_text_uses import walked_lists
 from remora.code.values.paired_boundaries import paired_boundaries, spread_base
 from remora.code.values.parameters import parameter_names, parameter_of
+from remora.code.values.project_literals import project_literals
 from remora.code.values.project_values import (
     named_defaults,
     owner_arguments,
     project_calls,
-    project_literals,
     table_values,
 )
 from remora.code.values.sentinel_defaults import sentinel_parameters

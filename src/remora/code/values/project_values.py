@@ -1,8 +1,8 @@
 """Values the project itself offers for a node's parameters.
 
 :func:`project_calls`: the argument texts of the project's own literal calls of
-the node; :func:`project_literals`: a literal it passes for one parameter where the
-others are computed. :func:`named_defaults`: a default written as a constant's name
+the node (and :mod:`.project_literals` a literal it passes for one parameter where the
+others are computed). :func:`named_defaults`: a default written as a constant's name
 (``spec: str = CSS3``) is that constant's value, from the module or a project
 module it imports from, where the derived typical value would be a made-up
 string the code rejects. :func:`table_values`: strings worth trying for a
@@ -32,7 +32,7 @@ from remora.code.values.attribute_uses import (
     fitted_values,
     stored_kinds,
 )
-from remora.code.values.call_sites import call_site_arguments, literal_arguments
+from remora.code.values.call_sites import call_site_arguments
 from remora.code.values.call_target import CallTarget
 from remora.code.values.call_text import arguments_from_text
 from remora.code.values.class_lookup import project_class_lookup
@@ -56,7 +56,6 @@ __all__ = [
     "owner_arguments",
     "project_calls",
     "project_instances",
-    "project_literals",
     "python_files",
     "table_strings",
     "table_values",
@@ -234,52 +233,6 @@ def project_calls(context: CodeContext, name: str) -> list[str]:
             if name in text:
                 found += [t for t in _example_calls_in(text, name, False) if t not in found]
     return found
-
-
-@functools.lru_cache(maxsize=512)
-def _literals_in(text: str, name: str, owner: str | None) -> tuple[tuple[int | str, object], ...]:
-    return tuple(literal_arguments(text, name, owner))
-
-
-def project_literals(context: CodeContext, target: CallTarget) -> dict[str, Any]:
-    """A value for each parameter the project's own code passes a literal for in some call
-    of the node, the first found (``self.hour(parts[2], "Hour")``: ``prefix="Hour"``),
-    where the other arguments of those calls are computed: how the project calls it, for a
-    parameter the search would otherwise make a value up for. Only values a probe request
-    carries (JSON's: text, numbers, booleans, lists and dicts of them)."""
-    method = target["kind"] == "method"
-    name = target["name"] if target["kind"] != "class" else target["qualname"].split(".")[-1]
-    owner = target["owner"] if method else None
-    # A method is called on ``self`` in its own class's file; a function from anywhere.
-    paths = [context.bound_node().file_path] if method else python_files(context)
-    passed = [
-        p for p in target["parameters"] if p["kind"] in ("positional_only", "positional_or_keyword")
-    ]
-    keywords = {p["name"] for p in target["parameters"] if p["kind"] != "var_keyword"}
-    found: dict[str, Any] = {}
-    for path in paths:
-        text = context.read_text(path)
-        if name not in text:  # a cheap filter before parsing
-            continue
-        for where, value in _literals_in(text, name, owner):
-            if not _carried(value):
-                continue
-            if isinstance(where, int):
-                parameter = passed[where]["name"] if where < len(passed) else None
-            else:
-                parameter = where if where in keywords else None
-            if parameter is not None:
-                found.setdefault(parameter, value)
-    return found
-
-
-def _carried(value: object) -> bool:
-    """Whether a literal goes into a probe request as it is (no tuple, set, bytes, None)."""
-    if isinstance(value, list):
-        return all(_carried(v) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _carried(v) for k, v in value.items())
-    return isinstance(value, str | int | float | bool)
 
 
 def _reader(context: CodeContext) -> Callable[[str], str | None]:
