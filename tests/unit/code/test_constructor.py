@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from candidate_support import candidates_of
 
 from remora.code.context import CodeContext
 from remora.code.probes.calls import node_call_target
-from remora.code.values import host_candidates
 from remora.code.values.constructor import constructor_of, own_init, reachable_class
 from remora.config import SandboxConfig
-from remora.discovery import CSTNode, discover, make_node_id
+from remora.discovery import CSTNode, make_node_id
 from remora.workspace import WorkspaceStore
 
 CASES = Path(__file__).parent / "constructor_cases"
@@ -148,12 +148,7 @@ class Plain:
 def test_a_class_is_searched_at_the_branches_of_its_own_init(tmp_path: Path) -> None:
     init = own_init(FLAGS, "Flags")
     assert init is not None and init.name == "__init__" and own_init(FLAGS, "Plain") is None
-    (tmp_path / "flags.py").write_text(FLAGS)
-    node = next(n for n in discover([tmp_path / "flags.py"], project_root=tmp_path).nodes
-                if n.full_name == "Flags")  # fmt: skip
-    with WorkspaceStore(tmp_path).create("test", node.node_id) as workspace:
-        context = CodeContext(workspace, node, SandboxConfig())
-        found = {c.why: c.args for c in host_candidates(context, node_call_target(context))}
+    found = {c.why: c.args for c in candidates_of(tmp_path, "flags.py", FLAGS, "Flags")}
     # ``type(val) is list`` and ``val < 0``: a list, and a number below the boundary.
     assert found["val_is_list"] == {"val": [1]}
     assert found["val_below_0"] == {"val": -1}

@@ -10,13 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remora.code.context import CodeContext
-from remora.code.probes.calls import node_call_target
-from remora.code.values import host_candidates
+from candidate_support import candidates_of
+
 from remora.code.values.call_sites import literal_arguments
-from remora.config import SandboxConfig
-from remora.discovery import discover
-from remora.workspace import WorkspaceStore
 
 CHECKS = """\
 class Checker:
@@ -46,12 +42,7 @@ def test_the_literal_arguments_of_calls_whose_others_are_computed() -> None:
 
 
 def test_the_search_gives_a_parameter_the_projects_literal(tmp_path: Path) -> None:
-    (tmp_path / "checks.py").write_text(CHECKS)
-    node = next(n for n in discover([tmp_path / "checks.py"], project_root=tmp_path).nodes
-                if n.full_name == "Checker.field")  # fmt: skip
-    with WorkspaceStore(tmp_path).create("test", node.node_id) as workspace:
-        context = CodeContext(workspace, node, SandboxConfig())
-        found = host_candidates(context, node_call_target(context))
+    found = candidates_of(tmp_path, "checks.py", CHECKS, "Checker.field")
     labels = {c.args.get("label") for c in found if "label" in c.args}
     # The made-up texts ("sample label", "other label") gone; an edge value (None) stays.
     assert "Minute" in labels and not {"sample label", "other label"} & labels, labels

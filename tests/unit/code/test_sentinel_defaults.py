@@ -10,13 +10,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from remora.code.context import CodeContext
-from remora.code.probes.calls import node_call_target
-from remora.code.values import host_candidates
+from candidate_support import candidates_of
+
 from remora.code.values.sentinel_defaults import sentinel_parameters
-from remora.config import SandboxConfig
-from remora.discovery import discover
-from remora.workspace import WorkspaceStore
 
 PICKS = """\
 MISSING = object()
@@ -62,11 +58,6 @@ def test_a_literal_default_or_another_name_compared_is_no_sentinel() -> None:
 
 
 def test_the_search_tries_the_call_without_it(tmp_path: Path) -> None:
-    (tmp_path / "picks.py").write_text(PICKS)
-    node = next(n for n in discover([tmp_path / "picks.py"], project_root=tmp_path).nodes
-                if n.full_name == "first")  # fmt: skip
-    with WorkspaceStore(tmp_path).create("test", node.node_id) as workspace:
-        context = CodeContext(workspace, node, SandboxConfig())
-        found = host_candidates(context, node_call_target(context))
+    found = candidates_of(tmp_path, "picks.py", PICKS, "first")
     omitted = [c for c in found if c.why == "seq_is_omitted"]
     assert len(omitted) == 1 and set(omitted[0].args) == {"pred"}
