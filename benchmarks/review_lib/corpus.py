@@ -301,9 +301,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.3.3",
             "73f3f7bac443e05a3ab45c32a72048b0c4f26d53d81462ec4b142c7581d3ffe8",
             (),
-            part="heldout",
+            # Held out until its labels at 371d024; studied since.
+            part="dev",
         ),
         "isoweek.py",
+    ),
+    ReviewProject(
+        Project(
+            "base58",
+            "2.1.1",
+            "c5d0cb3f5b6e81e8e35da5754388ddcc6d0d14b6c6a132cb93d69ed580a7278c",
+            (),
+            part="heldout",
+        ),
+        "base58",
     ),
 )
 
