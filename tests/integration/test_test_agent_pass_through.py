@@ -96,3 +96,18 @@ async def test_a_type_check_of_the_argument_gets_no_test(tmp_path: Path) -> None
     )
     assert found["kept"] == [] and written is None, found
     assert "only returns a type check of its arguments" in found["reason"], found
+
+
+async def test_a_value_from_the_clock_gets_no_test(tmp_path: Path) -> None:
+    # A test would pin this week's number, and fail the next.
+    files = {
+        "weeks.py": (
+            "import datetime\n\n\ndef this_week():\n"
+            "    return datetime.date.today().isocalendar()[1]\n"
+        )
+    }
+    found, written = await search_tests_on(
+        tmp_path, files, "weeks.py", "this_week", "tests/test_weeks.py"
+    )
+    assert found["kept"] == [] and written is None, found
+    assert "from a clock or a random source" in found["reason"], found

@@ -80,8 +80,14 @@ from remora.code.values import (
     owner_expressions,
     public_caller,
 )
+from remora.code.values.unstable_sources import returns_unstable
 
-__all__ = ["search_tests"]
+__all__ = ["UNSTABLE_REASON", "search_tests"]
+
+UNSTABLE_REASON = (
+    "it returns a value from a clock or a random source (date.today(), random.random()): a "
+    "test would pin today's value"
+)
 
 
 async def _run_round(
@@ -162,6 +168,9 @@ async def search_tests(
     restated = pass_through_reason(context, target, node_function(context))
     # ``self.parse()`` in ``__init__``: a test calling it again pins a second run.
     step = construction_step_reason(context.node_file_text(), target["qualname"])
+    function = node_function(context)
+    if function is not None and returns_unstable(function):  # ``date.today()``: this week
+        step = step or UNSTABLE_REASON
     if target["reason"] or optional or restated or step:
         return {
             "kept": [],

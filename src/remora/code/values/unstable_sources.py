@@ -2,14 +2,16 @@
 
 A method that sets an attribute (``self.stamp = time.time()``) or stores an item
 (``self[key] = random.random()``) from one of these calls, or from a local it assigned
-from one, leaves a value no test can pin. Read with :mod:`ast`; nothing runs here.
+from one, leaves a value no test can pin; so does a function that returns one
+(``return cls(*date.today().isocalendar()[:2])``: a test would pin this week).
+Read with :mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
 
 import ast
 
-__all__ = ["from_unstable_source", "unstable_locals"]
+__all__ = ["from_unstable_source", "returns_unstable", "unstable_locals"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -41,3 +43,15 @@ def unstable_locals(method: Function) -> set[str]:
         for target in node.targets
         if isinstance(target, ast.Name)
     }
+
+
+def returns_unstable(function: Function) -> bool:
+    """Whether a ``return`` of the function's own body hands back a value from a clock or
+    a random source, or from a local assigned from one."""
+    names = unstable_locals(function)
+    return any(
+        isinstance(node, ast.Return)
+        and node.value is not None
+        and from_unstable_source(node.value, names)
+        for node in ast.walk(function)
+    )

@@ -50,20 +50,27 @@ def _returned(value: Any) -> dict[str, Any]:
 
 def observed_value(value: Any) -> dict[str, Any]:
     """``{repr, literal, type, type_module}``, and ``length`` for a collection without a
-    literal form."""
+    literal form (a namedtuple aside)."""
     seen = _returned(value)
-    if not seen["literal"] and isinstance(value, list | tuple | dict | set | frozenset):
+    # A namedtuple's length is its class's, whatever it holds: its fields say what it holds
+    # (:func:`own_attributes`), not ``len(result) == 2``.
+    named = isinstance(value, tuple) and isinstance(getattr(type(value), "_fields", None), tuple)
+    collection = isinstance(value, list | tuple | dict | set | frozenset)
+    if not seen["literal"] and not named and collection:
         seen["length"] = len(value)
     return seen
 
 
 def own_attributes(value: Any) -> dict[str, Any]:
-    """A returned object's own public attributes (its ``__dict__``, and the ``__slots__``
-    its classes declare that hold a value: no property runs), each as :func:`observed_value`
-    reports it; at most ``MAX_ATTRIBUTES``."""
+    """A returned object's own public attributes (its ``__dict__``, the ``__slots__`` its
+    classes declare that hold a value, a namedtuple's fields: no property runs), each as
+    :func:`observed_value` reports it; at most ``MAX_ATTRIBUTES``."""
     if isinstance(value, type | types.ModuleType | types.FunctionType | types.MethodType):
         return {}
     own = dict(getattr(value, "__dict__", None) or {})
+    fields = getattr(type(value), "_fields", None)
+    if isinstance(value, tuple) and isinstance(fields, tuple):  # a namedtuple's fields
+        own.update({name: value[i] for i, name in enumerate(fields) if isinstance(name, str)})
     for cls in reversed(type(value).__mro__):
         slots = cls.__dict__.get("__slots__", ())
         for name in [slots] if isinstance(slots, str) else slots:
