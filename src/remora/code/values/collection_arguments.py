@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from remora import python_ast
+from remora.code.values.compared_kinds import asked_about
 from remora.code.values.kind_samples import DICT_SAMPLE
 from remora.code.values.parameters import parameter_names
 
@@ -76,21 +77,8 @@ def _dict_in(function: Function, name: str, module: ast.Module | None, depth: in
     # A helper that asks what it was given (``if isinstance(s, Mapping): ...``) takes
     # other kinds too: ``is_camelcase(s)`` handing ``s`` to such a ``camelize`` takes text.
     return any(
-        _dict_in(helper, taken, module, depth - 1) and not _asks_kind(helper, taken)
+        _dict_in(helper, taken, module, depth - 1) and taken not in asked_about(helper)
         for helper, taken in handed
-    )
-
-
-def _asks_kind(function: Function, name: str) -> bool:
-    """Whether the function asks ``isinstance``/``hasattr``/``type`` about ``name``."""
-    return any(
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in ("isinstance", "hasattr", "type")
-        and node.args
-        and isinstance(node.args[0], ast.Name)
-        and node.args[0].id == name
-        for node in ast.walk(function)
     )
 
 
