@@ -117,16 +117,16 @@ def literal_arguments(
             and func.value.id in ("self", "cls", owner)
         ):
             continue
+        passed: list[tuple[int | str, ast.expr]] = []
         for position, argument in enumerate(call.args):
             if isinstance(argument, ast.Starred):
                 break
-            if _literal(argument):
-                found.append((position, python_ast.literal_eval(argument)))
-        found += [
-            (k.arg, python_ast.literal_eval(k.value))
-            for k in call.keywords
-            if k.arg is not None and _literal(k.value)
-        ]
+            passed.append((position, argument))
+        passed += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+        for where, argument in passed:
+            known, value = _literal_value(argument)
+            if known:
+                found.append((where, value))
     return found
 
 
@@ -155,8 +155,12 @@ def _buildable(node: ast.expr) -> bool:
 
 
 def _literal(node: ast.expr) -> bool:
+    return _literal_value(node)[0]
+
+
+def _literal_value(node: ast.expr) -> tuple[bool, object]:
+    """(whether ``node`` is a literal, its value), read once."""
     try:
-        python_ast.literal_eval(node)
+        return True, python_ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return False
-    return True
+        return False, None
