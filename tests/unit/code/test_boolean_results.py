@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import ast
-
 import pytest
+from ast_support import first_function
 
 from remora.code.testgen.boolean_results import returns_booleans
-
-
-def _function(source: str) -> ast.FunctionDef:
-    node = ast.parse(source).body[0]
-    assert isinstance(node, ast.FunctionDef)
-    return node
 
 
 @pytest.mark.parametrize(
@@ -30,7 +23,7 @@ def _function(source: str) -> ast.FunctionDef:
     ],
 )
 def test_a_node_whose_every_return_is_a_boolean_is_a_predicate(source: str) -> None:
-    assert returns_booleans(_function(source))
+    assert returns_booleans(first_function(source))
 
 
 @pytest.mark.parametrize(
@@ -46,4 +39,4 @@ def test_a_node_whose_every_return_is_a_boolean_is_a_predicate(source: str) -> N
     ],
 )
 def test_a_node_returning_anything_else_is_no_predicate(source: str) -> None:
-    assert not returns_booleans(_function(source))
+    assert not returns_booleans(first_function(source))

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import ast
-
 import pytest
+from ast_support import first_function
 
 from remora.code.testgen.empty_results import (
     empty_results,
@@ -14,12 +13,6 @@ from remora.code.testgen.empty_results import (
     nothing_results,
     observed_kind,
 )
-
-
-def _function(source: str) -> ast.FunctionDef:
-    node = ast.parse(source).body[0]
-    assert isinstance(node, ast.FunctionDef)
-    return node
 
 
 @pytest.mark.parametrize(
@@ -50,11 +43,11 @@ def _function(source: str) -> ast.FunctionDef:
 def test_the_kinds_the_node_s_own_returns_and_annotation_give(
     source: str, empties: list[str]
 ) -> None:
-    assert empty_results(_function(source)) == empties
+    assert empty_results(first_function(source)) == empties
 
 
 def test_the_kinds_its_tests_saw_come_first_and_three_at_most() -> None:
-    function = _function("def f(x, acc):\n    if x:\n        return [x]\n    return acc\n")
+    function = first_function("def f(x, acc):\n    if x:\n        return [x]\n    return acc\n")
     assert empty_results(function, ["str", "list"]) == ["''", "[]"]
     assert empty_results(function, ["int", "float", "str", "list"]) == ["0", "0.0", "''"]
 
@@ -75,15 +68,15 @@ def test_the_kinds_its_tests_saw_come_first_and_three_at_most() -> None:
     ],
 )
 def test_the_parameter_every_return_hands_back(source: str, parameter: str | None) -> None:
-    assert handed_back(_function(source)) == parameter
+    assert handed_back(first_function(source)) == parameter
 
 
 def test_what_a_call_that_did_nothing_gives_the_parameter_handed_back_first() -> None:
-    fold = _function(
+    fold = first_function(
         "def fold(obj, f, acc):\n    for p in obj:\n        f(p, acc)\n    return acc\n"
     )
     assert nothing_results(fold, ["str"]) == ["acc", "''"]
-    assert nothing_results(_function("def f(x):\n    return [x]\n")) == ["[]"]
+    assert nothing_results(first_function("def f(x):\n    return [x]\n")) == ["[]"]
 
 
 @pytest.mark.parametrize(
@@ -97,7 +90,7 @@ def test_what_a_call_that_did_nothing_gives_the_parameter_handed_back_first() ->
     ],
 )
 def test_a_node_that_yields_or_returns_no_value_has_no_empty_result(source: str) -> None:
-    assert empty_results(_function(source), ["list"]) == []
+    assert empty_results(first_function(source), ["list"]) == []
 
 
 def _returned(text: str, kind: str, literal: bool = True) -> dict[str, object]:

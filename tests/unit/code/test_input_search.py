@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import ast
+from ast_support import first_function
 
 from remora.code.probes.coverage_probe import Coverage, Span, missed_report
 from remora.code.testgen.model_cases import model_call_texts
@@ -12,14 +12,8 @@ from remora.code.values.value_words import label
 from remora.results.summary import coverage_line
 
 
-def function(source: str) -> ast.FunctionDef:
-    found = ast.parse(source).body[0]
-    assert isinstance(found, ast.FunctionDef)
-    return found
-
-
 def values(source: str, kinds: dict[str, str] | None = None) -> list[tuple[str, object, str]]:
-    return boundary_values(function(source), kinds or {})
+    return boundary_values(first_function(source), kinds or {})
 
 
 def test_a_comparison_gives_a_value_on_each_side_of_the_boundary() -> None:

@@ -3,7 +3,7 @@ take them: ``isinstance``, ``if x:``, a parameter's use, an attribute the class 
 
 from __future__ import annotations
 
-import ast
+from ast_support import first_function
 
 from remora.code.values.attribute_uses import fitted_values
 from remora.code.values.input_search import boundary_values
@@ -16,12 +16,6 @@ from remora.code.values.kind_samples import (
     used_sample,
 )
 from remora.code.values.usage_kinds import usage_kinds
-
-
-def _function(source: str) -> ast.FunctionDef:
-    node = ast.parse(source).body[0]
-    assert isinstance(node, ast.FunctionDef)
-    return node
 
 
 def test_each_typical_value_is_of_its_kind_and_true() -> None:
@@ -55,7 +49,7 @@ def test_a_use_says_a_typical_value_but_an_empty_list() -> None:
 
 
 def test_usage_kinds_take_the_table() -> None:
-    function = _function(
+    function = first_function(
         "def f(names, table, word, fn, n):\n"
         "    names.append(word.lower())\n"
         "    return table.get(fn(n >> 1))\n"
@@ -70,7 +64,7 @@ def test_usage_kinds_take_the_table() -> None:
 
 
 def test_isinstance_and_if_take_the_typical_and_the_empty_value() -> None:
-    function = _function(
+    function = first_function(
         "def f(x, d):\n"
         "    if isinstance(x, dict):\n"
         "        return 1\n"

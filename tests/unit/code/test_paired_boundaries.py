@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from ast_support import first_function
+
 from remora.code.values.paired_boundaries import paired_boundaries, spread_base
 
 CLAMP = (
@@ -51,21 +53,15 @@ def test_a_parameter_compared_with_itself_or_a_local_gives_nothing() -> None:
     assert _paired(source, {"a": 1, "b": 2}) == ([], set())
 
 
-def _function(source: str) -> ast.FunctionDef:
-    function = ast.parse(source).body[0]
-    assert isinstance(function, ast.FunctionDef)
-    return function
-
-
 def test_equal_numbers_are_spread_past_every_early_exit() -> None:
     # value >= low and value <= high: the way to the last return, the bounds apart.
-    assert spread_base(_function(CLAMP), {"value": 1, "low": 1, "high": 1}) == {
+    assert spread_base(first_function(CLAMP), {"value": 1, "low": 1, "high": 1}) == {
         "value": 5,
         "low": 0,
         "high": 10,
     }
     # Already distinct, or compared with no other parameter: left as they are.
-    assert spread_base(_function(CLAMP), {"value": 5, "low": 3, "high": 8}) == {}
-    assert spread_base(_function("def f(a, b):\n    return a + b\n"), {"a": 1, "b": 1}) == {}
+    assert spread_base(first_function(CLAMP), {"value": 5, "low": 3, "high": 8}) == {}
+    assert spread_base(first_function("def f(a, b):\n    return a + b\n"), {"a": 1, "b": 1}) == {}
     # Text is no number to spread.
-    assert spread_base(_function(CLAMP), {"value": "a", "low": "a", "high": "a"}) == {}
+    assert spread_base(first_function(CLAMP), {"value": "a", "low": "a", "high": "a"}) == {}

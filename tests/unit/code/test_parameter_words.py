@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import ast
-
 import pytest
+from ast_support import first_function
 
 from remora.code.testgen.parameter_words import in_words, parameter_words
-
-
-def _function(source: str) -> ast.FunctionDef:
-    function = ast.parse(source).body[0]
-    assert isinstance(function, ast.FunctionDef)
-    return function
-
 
 GET = """def get(self, k, d=None):
     if k not in self.data:
@@ -41,7 +33,7 @@ SET = """def __setitem__(self, k, v):
 def test_a_short_parameter_is_worded_by_its_use(
     source: str, args: dict[str, object], words: dict[str, str]
 ) -> None:
-    assert parameter_words(_function(source), args) == words
+    assert parameter_words(first_function(source), args) == words
 
 
 @pytest.mark.parametrize(
@@ -61,12 +53,12 @@ def test_a_short_parameter_is_worded_by_its_use(
     ],
 )
 def test_a_parameter_without_a_telling_use_keeps_its_name(source: str) -> None:
-    assert parameter_words(_function(source), {}) == {}
+    assert parameter_words(first_function(source), {}) == {}
 
 
 def test_a_membership_test_on_another_argument_says_nothing() -> None:
     # ``c in chars``: chars is no instance or attribute of one, and c may be a letter.
-    function = _function("def has(chars, c):\n    return c in chars\n")
+    function = first_function("def has(chars, c):\n    return c in chars\n")
     assert parameter_words(function, {"chars": "abc", "c": "a"}) == {}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 import pytest
+from ast_support import first_function
 
 from remora.code.values.project_values import looked_up_parameters, table_strings
 
@@ -13,12 +14,6 @@ _SHORT = {"aqua": "#00ffff", "black": "#000000", "blue": "#0000ff"}
 _LONG = {**_SHORT, "orange": "#ffa500"}
 NOT_A_TABLE = ["red"]
 """
-
-
-def function(source: str) -> ast.FunctionDef:
-    found = ast.parse(source).body[0]
-    assert isinstance(found, ast.FunctionDef)
-    return found
 
 
 @pytest.mark.parametrize(
@@ -32,7 +27,7 @@ def function(source: str) -> ast.FunctionDef:
     ],
 )
 def test_a_parameter_in_a_lookups_key_is_found(source: str, names: set[str]) -> None:
-    assert looked_up_parameters(function(source)) == names
+    assert looked_up_parameters(first_function(source)) == names
 
 
 def test_the_tables_of_the_module_and_of_its_relative_imports() -> None:

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import ast
 from typing import Any
 
+from ast_support import first_function
+
 from remora.code.testgen.shown_outcomes import other_outcome_first, outcome_results
-
-
-def _function(source: str) -> ast.FunctionDef:
-    node = ast.parse(source).body[0]
-    assert isinstance(node, ast.FunctionDef)
-    return node
 
 
 def _row(value: str | None = None, raised: bool = False, kind: str = "bool") -> dict[str, Any]:
@@ -21,11 +16,11 @@ def _row(value: str | None = None, raised: bool = False, kind: str = "bool") -> 
 
 
 def test_a_predicate_must_show_both_booleans_another_node_something_not_empty() -> None:
-    assert outcome_results(_function("def f(x):\n    return x > 1\n")) == (
+    assert outcome_results(first_function("def f(x):\n    return x > 1\n")) == (
         "outcome",
         ["True", "False"],
     )
-    values = _function("def f(x):\n    return [y for y in x]\n")
+    values = first_function("def f(x):\n    return [y for y in x]\n")
     assert outcome_results(values) == ("empty", ["[]"])
     # What its tests saw returned comes first.
     assert outcome_results(values, ["int"]) == ("empty", ["0", "[]"])
@@ -39,7 +34,7 @@ def test_the_first_call_of_each_outcome_the_chosen_lack_goes_first() -> None:
         "h3": _row("True"),
         "h4": _row("True"),
     }
-    predicate = _function("def f(x):\n    return x > 1\n")
+    predicate = first_function("def f(x):\n    return x > 1\n")
     assert other_outcome_first(predicate, ["h1", "h2", "h3", "h4"], rows, ["h0"]) == [
         "h3",
         "h1",
@@ -52,7 +47,7 @@ def test_the_first_call_of_each_outcome_the_chosen_lack_goes_first() -> None:
         "h2",
         "h4",
     ]
-    other = _function("def f(x):\n    return x\n")
+    other = first_function("def f(x):\n    return x\n")
     assert other_outcome_first(other, ["h1", "h3"], rows, ["h0"]) == ["h1", "h3"]
 
 
@@ -64,7 +59,7 @@ def test_a_call_whose_result_is_not_empty_goes_first_where_the_chosen_only_saw_n
         "h3": _row("['a']", kind="list"),
         "h4": _row("['b']", kind="list"),
     }
-    values = _function("def values(obj, glob):\n    return [v for v in obj if v == glob]\n")
+    values = first_function("def values(obj, glob):\n    return [v for v in obj if v == glob]\n")
     assert other_outcome_first(values, ["h1", "h2", "h3", "h4"], rows, ["h0"]) == [
         "h3",
         "h1",

@@ -6,14 +6,9 @@ import ast
 from typing import Any
 
 import pytest
+from ast_support import first_function
 
 from remora.code.testgen.taken_branch import branch_words, given_words, is_rejection
-
-
-def _function(source: str) -> ast.FunctionDef:
-    function = ast.parse(source).body[0]
-    assert isinstance(function, ast.FunctionDef)
-    return function
 
 
 def _returned(repr_: str) -> dict[str, Any]:
@@ -78,7 +73,7 @@ SIZE = """def size(x):
 
 
 def test_a_guard_on_the_instance_taken_says_what_was_empty() -> None:
-    function = _function(DRAW)
+    function = first_function(DRAW)
     row = {"returned": _returned("None"), "args": {}}
     assert branch_words(function, _ran(function, 3), row) == "header_and_rows_are_empty"
 
@@ -91,13 +86,13 @@ POP = """def pop(self, last=True):
 
 
 def test_a_guard_on_the_instance_itself_says_it_was_empty() -> None:
-    function = _function(POP)
+    function = first_function(POP)
     row = {"raised": {"type": "KeyError"}, "args": {}}
     assert branch_words(function, _ran(function, 3), row) == "self_is_empty"
 
 
 def test_the_else_of_a_membership_test_says_the_key_is_missing() -> None:
-    function = _function(SETDEFAULT)
+    function = first_function(SETDEFAULT)
     row = {"returned": _returned("'d'"), "args": {"key": "beta", "default": "d"}}
     assert branch_words(function, _ran(function, 6), row) == "key_is_missing"
     # Its other side (the key is there) says nothing a name can state.
@@ -105,7 +100,7 @@ def test_the_else_of_a_membership_test_says_the_key_is_missing() -> None:
 
 
 def test_a_caught_error_or_a_rejected_value_says_the_argument_is_invalid() -> None:
-    function = _function(DECODE)
+    function = first_function(DECODE)
     row = {"returned": _returned("()"), "args": {"hashid": "sample hashid"}}
     # A raise caught by the handler: the handler's return is the exit.
     assert branch_words(function, _ran(function, 6), row) == "hashid_is_invalid"
@@ -116,13 +111,13 @@ def test_a_caught_error_or_a_rejected_value_says_the_argument_is_invalid() -> No
 
 
 def test_a_guard_s_raise_on_one_argument_says_it_is_invalid() -> None:
-    function = _function(PRECISION)
+    function = first_function(PRECISION)
     row = {"raised": {"type": "ValueError"}, "args": {"width": "sample width"}}
     assert branch_words(function, _ran(function, 3), row) == "width_is_invalid"
 
 
 def test_a_length_test_of_star_args_says_how_many_were_given() -> None:
-    function = _function(UPDATE)
+    function = first_function(UPDATE)
     row = {"raised": {"type": "TypeError"}, "args": {"args": ["a", "zz"]}}
     assert branch_words(function, _ran(function, 3), row) == "given_2_positional_arguments"
     assert given_words(1) == "given_one_positional_argument"
@@ -139,13 +134,13 @@ REMOVE = """def remove(self, amount):
 
 
 def test_a_strict_comparison_taken_says_which_side_the_argument_was_on() -> None:
-    function = _function(REMOVE)
+    function = first_function(REMOVE)
     over = {"raised": {"type": "OutOfStock"}, "args": {"amount": 35}}
     assert branch_words(function, _ran(function, 3), over) == "amount_above_quantity"
     # ``amount <= 0`` taken: 0 or below, so "below_0" would claim too much.
     zero = {"raised": {"type": "ValueError"}, "args": {"amount": 0}}
     assert branch_words(function, _ran(function, 5), zero) == "amount_is_invalid"
-    below = _function("def f(n):\n    if n < 3:\n        return 'small'\n    return 'big'\n")
+    below = first_function("def f(n):\n    if n < 3:\n        return 'small'\n    return 'big'\n")
     small = {"returned": _returned("'small'"), "args": {"n": 1}}
     assert branch_words(below, _ran(below, 3), small) == "n_below_3"
 
@@ -164,13 +159,13 @@ def test_a_strict_comparison_taken_says_which_side_the_argument_was_on() -> None
 def test_a_branch_no_words_state_names_no_condition(
     source: str, exit_line: int, row: dict[str, Any]
 ) -> None:
-    function = _function(source)
+    function = first_function(source)
     assert branch_words(function, _ran(function, exit_line), row) == ""
 
 
 def test_without_the_lines_it_ran_a_call_names_no_branch() -> None:
     row = {"returned": _returned("None"), "args": {}}
-    assert branch_words(_function(DRAW), set(), row) == ""
+    assert branch_words(first_function(DRAW), set(), row) == ""
     assert branch_words(None, {2, 3}, row) == ""
 
 
@@ -204,7 +199,7 @@ SPAN = """def span(self, start=None, end=None, step=1):
 
 
 def test_a_test_that_an_argument_is_not_none_says_it_was_given() -> None:
-    function = _function(SPAN)
+    function = first_function(SPAN)
     both = {"raised": {"type": "ValueError"}, "args": {"start": "a", "end": "b"}}
     # Not "": both sides given is the case the raise is for.
     assert branch_words(function, _ran(function, 5), both) == "start_and_end_are_given"
@@ -229,7 +224,7 @@ GET_PART = """def get_part(doc, part):
 
 
 def test_an_isinstance_test_taken_names_the_class() -> None:
-    function = _function(GET_PART)
+    function = first_function(GET_PART)
     text = {"raised": {"type": "TypeError"}, "args": {"doc": "sample doc", "part": "a"}}
     # Not "doc_is_invalid", which the number below is too.
     assert branch_words(function, _ran(function, 5), text) == "doc_is_str"
