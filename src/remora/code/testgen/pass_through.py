@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from remora.code.context import CodeContext
 from remora.code.import_paths import package_of
 from remora.code.parsing import ast_tree
-from remora.code.values import CallTarget
+from remora.code.values import CallTarget, first_parameter
 from remora.code.values.class_lookup import imported_names, project_module_text
 from remora.code.values.parameters import function_parameters
 from remora.code.values.private_helpers import is_private, qualified_functions
@@ -222,8 +222,7 @@ def _owner(function: Function, target: CallTarget) -> str | None:
     """A method's first parameter where it takes its instance or class, else None."""
     if target["kind"] != "method" or target["method_kind"] == "staticmethod":
         return None
-    positional = [*function.args.posonlyargs, *function.args.args]
-    return positional[0].arg if positional else None
+    return first_parameter(function)
 
 
 def pass_through_reason(
