@@ -164,11 +164,11 @@ async def search_tests(
         why = f"a private helper: its tests go through {caller}, the public code that calls it"
         return {"kept": [], "dropped": [], "missed": "", "reason": why, "model_may_add": False}
     optional = optional_import_reason(context.node_file_text(), context.bound_node().start_line)
+    function = node_function(context)
     # ``def field(name): return {"type": "field", "value": name}``: a test restates it.
-    restated = pass_through_reason(context, target, node_function(context))
+    restated = pass_through_reason(context, target, function)
     # ``self.parse()`` in ``__init__``: a test calling it again pins a second run.
     step = construction_step_reason(context.node_file_text(), target["qualname"])
-    function = node_function(context)
     if function is not None and returns_unstable(function):  # ``date.today()``: this week
         step = step or UNSTABLE_REASON
     if target["reason"] or optional or restated or step:
@@ -251,7 +251,6 @@ async def search_tests(
     owner_args = owner_arguments(context, target)
     used = taken_names(_tests_of(context, path))
     given: dict[str, dict[str, Any]] = {}  # each name given here, and its call's arguments
-    function = node_function(context)
     assigned = assigned_attributes(function)
     procedure = is_procedure(context)
     imports = node_imports(context)  # a raised class of another module named through them
