@@ -312,9 +312,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.1.1",
             "c5d0cb3f5b6e81e8e35da5754388ddcc6d0d14b6c6a132cb93d69ed580a7278c",
             (),
-            part="heldout",
+            # Held out until its labels at aa522ee; studied since.
+            part="dev",
         ),
         "base58",
+    ),
+    ReviewProject(
+        Project(
+            "roman-numerals",
+            "4.1.0",
+            "1af8b147eb1405d5839e78aeb93131690495fe9da5c91856cb33ad55a7f1e5b2",
+            (),
+            part="heldout",
+        ),
+        "roman_numerals",
     ),
 )
 
