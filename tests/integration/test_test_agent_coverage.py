@@ -457,3 +457,27 @@ async def test_a_formatted_message_is_matched_on_the_raise_s_own_words(tmp_path:
     assert "excinfo" not in text
     passed = [f"{len(found['kept'])} passed"] * 2
     assert pytest_twice_on_copy(workspace, tmp_path, "tests/test_lists.py") == passed
+
+
+HALVES = (
+    "def halve(n: int) -> int:\n"
+    "    if isinstance(n, float):\n"
+    "        return -1\n"
+    "    return n // 2\n"
+)
+
+
+async def test_a_model_completion_of_a_kind_the_annotation_excludes_is_not_run(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path, {"halves.py": HALVES})
+    # 2.5 would reach the missed line, but `n: int` takes no float: the host's own calls
+    # are held to the annotation, and so is the model's (base58's `scrub_input(v=123)` for
+    # `v: Union[str, bytes]` was rejected blind).
+    provider = ScriptedProvider([], completions=["2.5) == -1"])
+    result, workspace = await run_agent(root, "halves.py", "halve", provider)
+    assert result.status == "success", result.to_dict()
+    assert len(provider.completion_requests) == 1
+    text = (workspace.read("tests/test_halves.py") or b"").decode()
+    assert "2.5" not in text, text
+    assert result.details["coverage_after"]["branches"] == "1/2"

@@ -3,8 +3,9 @@
 A code model writes a call best as code: the prompt is the node's source, a
 comment listing what no test has run yet, the import, and a test function whose
 body starts ``assert node(``. The completion's call is parsed with :mod:`ast`;
-its arguments become a candidate like the host's (run under coverage, kept only
-if it adds a line or a branch), and its ``== value`` is the model's claim, kept
+its arguments become a candidate like the host's (none of a kind the node's
+annotations or uses exclude; run under coverage, kept only if it adds a line or a
+branch), and its ``== value`` is the model's claim, kept
 unmarked only when the run agrees.
 """
 
@@ -21,11 +22,13 @@ from remora.code.values import (
     Candidate,
     arguments_from_text,
     label,
+    node_function,
     parameter_of,
     project_class_lookup,
     snake_name,
     value_from_text,
 )
+from remora.code.values.argument_fit import excluded_value
 
 __all__ = ["claim_holds", "model_call_texts", "model_candidates"]
 
@@ -76,6 +79,8 @@ async def model_candidates(
     problems: list[str] = []
     params = [parameter_of(p) for p in target["parameters"]]
     lookup = project_class_lookup(context)
+    function = node_function(context)
+    module = python_ast.parse(context.node_file_text())
     for index in range(1, min(asks, MAX_MODEL_ASKS) + 1):
         prompt = _ask_prompt(context, target, missed, index)
         asked = await complete(context, prompt, stop=["\n"], max_tokens=64)
@@ -90,6 +95,10 @@ async def model_candidates(
             args = arguments_from_text(parsed[0], params, lookup)
         except ValueError as exc:
             problems.append(f"arguments {parsed[0][:80]!r}: {exc}")
+            continue
+        # No value the node's annotations or uses exclude, as for the host's own calls.
+        if why := excluded_value(function, params, args, lookup, module):
+            problems.append(f"arguments {parsed[0][:80]!r}: {why}")
             continue
         words = "_".join(f"{k}_{label(v)}" for k, v in args.items())[:40] or "no_arguments"
         candidates.append(Candidate(args, f"model_{words}"))
