@@ -323,9 +323,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "4.1.0",
             "1af8b147eb1405d5839e78aeb93131690495fe9da5c91856cb33ad55a7f1e5b2",
             (),
-            part="heldout",
+            # Held out until its labels at 72e1615; studied since.
+            part="dev",
         ),
         "roman_numerals",
+    ),
+    ReviewProject(
+        Project(
+            "pathspec",
+            "0.12.1",
+            "a482d51503a1ab33b1c67a6c3813a26953dbdc71c31dacaef9a838c4e29f5712",
+            (),
+            part="heldout",
+        ),
+        "pathspec",
     ),
 )
 
