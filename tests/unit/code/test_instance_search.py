@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, cast
 
 from remora.code.values.attribute_uses import attribute_parameters
+from remora.code.values.call_render import CallRender
+from remora.code.values.call_target import CallTarget
 from remora.code.values.class_lookup import class_lookup
 from remora.code.values.constructor import constructor_of
 from remora.code.values.derived_sets import argument_sets
@@ -175,21 +177,34 @@ def test_an_attribute_set_from_a_local_that_holds_the_time_is_not_asserted() -> 
 
 
 def test_state_asserts_take_literals_and_lengths_and_leave_the_rest() -> None:
-    modules: set[str] = set()
+    render = CallRender(cast(CallTarget, {}), set())
     state = {
         "status": {"repr": "'closed'", "literal": True},
         "total": {"repr": "2.5", "literal": True},
         "done": {"repr": "True", "literal": True},
         "items": {"repr": "[Item(sku='A', quantity=1)]", "literal": False, "length": 1},
         "owner": {"repr": "<Owner object at 0x7f>", "literal": False},
+        "opened": {
+            "repr": "datetime.date(2024, 1, 2)",
+            "literal": False,
+            "constructed": {"imports": [["datetime"]]},
+        },
+        "price": {
+            "repr": "Decimal('2.50')",
+            "literal": False,
+            "constructed": {"imports": [["decimal", "Decimal"]]},
+        },
     }
-    assert state_asserts("basket", state, modules) == [
+    assert state_asserts("basket", state, render) == [
         "assert basket.status == 'closed'",
         "assert basket.total == pytest.approx(2.5)",
         "assert basket.done is True",
         "assert len(basket.items) == 1",
+        "assert basket.opened == datetime.date(2024, 1, 2)",
+        "assert basket.price == Decimal('2.50')",
     ]
-    assert modules == {"pytest"}
+    assert render.modules == {"pytest", "datetime"}
+    assert render.from_imports == {("decimal", "Decimal")}
 
 
 def test_a_method_of_a_class_without_a_readable_constructor_gets_no_variants() -> None:

@@ -50,3 +50,21 @@ async def test_a_new_file_is_formatted_whole_with_ruff_s_default_length(tmp_path
     # 88 columns: ruff's default, where the project sets none.
     assert "    result = total(\n        prices=[1, 2, 3, 4, 5]," in text
     assert max(len(line) for line in text.splitlines()) <= 88
+
+
+async def test_a_new_file_s_imports_are_sorted_as_ruff_s_isort_sorts_them(tmp_path: Path) -> None:
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    written = (
+        '"""Tests for shop."""\n\nimport pytest\n\nfrom shop import total\n'
+        "from fractions import Fraction\n\n\ndef test_total():\n"
+        "    assert total() == Fraction(1, 2)\n"
+    )
+    with WorkspaceStore(tmp_path).create("t", "n") as workspace:
+        context = CodeContext(workspace, None, SandboxConfig())
+        text = await formatted_test_file(context, "tests/test_shop.py", "", written)
+    # The standard library first, then third-party, then the project's own.
+    assert text.startswith(
+        '"""Tests for shop."""\n\nfrom fractions import Fraction\n\n'
+        "import pytest\n\nfrom shop import total\n"
+    )

@@ -43,6 +43,7 @@ PROGRAM_PARTS: dict[str, tuple[str, ...]] = {
         "unread_argument",
         "call_arguments",
         "generator_items",
+        "constructed_values",
         "returned_values",
         "returned_calls",
         "own_contents",

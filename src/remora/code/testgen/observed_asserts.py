@@ -11,7 +11,8 @@ and for a method left its instance's attributes as they are now. The asserts:
   instead (``match="does not support indexing"``:
   :mod:`remora.code.testgen.message_words`);
 - a value with a literal form: ``assert result == value`` (``pytest.approx`` for
-  a float, ``is`` for None and the booleans);
+  a float, ``is`` for None and the booleans); one whose repr is the call that rebuilds
+  it, ``assert result == Point(x=1, y=2)``, its classes imported;
 - a builder's ``return self``: ``assert result is instance``, beside the attributes
   it set (or the public properties that read the private ones it set); without
   them the identity alone pins nothing a maintainer wants kept;
@@ -62,7 +63,10 @@ def is_procedure(context: CodeContext) -> bool:
 
 
 def _readable(seen: dict[str, Any]) -> bool:
-    return bool(seen.get("literal")) or isinstance(seen.get("length"), int)
+    """Whether :func:`remora.code.values.value_assert` can write an assert of ``seen``."""
+    return bool(seen.get("literal") or seen.get("constructed")) or isinstance(
+        seen.get("length"), int
+    )
 
 
 def pins_something(row: dict[str, Any], procedure: bool) -> bool:
@@ -75,7 +79,7 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
         return True
     if procedure:
         return bool(state)
-    if returned.get("literal") or state or returned.get("calls"):
+    if returned.get("literal") or returned.get("constructed") or state or returned.get("calls"):
         return True
     if returned.get("is_instance"):  # `return self` alone: an identity every builder has
         return False
@@ -178,9 +182,9 @@ def observed_lines(
     raised = row.get("raised")
     state = row.get("state") or {}
     contents = row.get("contents")
-    after = state_asserts(render.instance, state, render.modules) if render.instance else []
+    after = state_asserts(render.instance, state, render) if render.instance else []
     if render.instance and contents:
-        after += contents_asserts(render.instance, contents, render.modules)
+        after += contents_asserts(render.instance, contents, render)
     if raised:
         return [*_raises(render, raised, call, imports or NodeImports(module)), *after]
     returned = row["returned"]
@@ -190,12 +194,12 @@ def observed_lines(
     if returned.get("is_instance") and render.instance:
         return [*lines, f"assert result is {render.instance}", *after]
     twin = twin_lines(render, returned, module)
-    own = value_assert("result", returned, render.modules)
+    own = value_assert("result", returned, render)
     if own is not None:
         return [*lines, own, *twin, *after]
     if returned.get("calls"):  # a callable: what it does when called as its users call it
-        return [*lines, *call_lines(returned, render.modules), *after]
+        return [*lines, *call_lines(returned, render), *after]
     for attribute, seen in (returned.get("attributes") or {}).items():
-        line = value_assert(f"result.{attribute}", seen, render.modules)
+        line = value_assert(f"result.{attribute}", seen, render)
         lines += [line] if line is not None else []
     return [*lines, *twin, *after]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from remora import python_ast
-from remora.code.values import snake_name, value_assert
+from remora.code.values import Imports, snake_name, value_assert
 
 __all__ = ["call_lines", "call_words"]
 
@@ -31,20 +31,20 @@ def _value(text: str) -> Any:
     return python_ast.literal_eval(text)
 
 
-def call_lines(returned: dict[str, Any], modules: set[str]) -> list[str]:
+def call_lines(returned: dict[str, Any], imports: Imports) -> list[str]:
     """The calls of ``result`` the probe kept, each with its asserts."""
     lines: list[str] = []
     for call in returned.get("calls") or []:
         argument = str(call["argument"])
         if "changed" not in call:
-            line = value_assert(f"result({argument})", call["returned"], modules)
+            line = value_assert(f"result({argument})", call["returned"], imports)
             lines += [line] if line is not None else []
             continue
         name = "document" if isinstance(_value(argument), dict) else "value"
         lines.append(f"{name} = {argument}")
         line = None
         if call["returned"].get("repr") != "None":
-            line = value_assert(f"result({name})", call["returned"], modules)
+            line = value_assert(f"result({name})", call["returned"], imports)
         lines.append(line if line is not None else f"result({name})")
         lines.append(f"assert {name} == {call['changed']}")
     return lines

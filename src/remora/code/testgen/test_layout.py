@@ -6,8 +6,9 @@ format`` with the project's own settings (its ``pyproject.toml`` or
 without one), never wrapped by hand. Only the lines the run wrote or changed
 (its imports and its functions, found by comparing the lines with the file it
 started from) are formatted, with ruff's ``--range``, so a maintainer's own
-tests in the same file keep every byte. Where ruff cannot run the text is
-left as it was written.
+tests in the same file keep every byte; a new file's imports are sorted as ruff's
+isort rules sort them, under the project's settings (stdlib, third-party, the project's
+own). Where ruff cannot run the text is left as it was written.
 
 A project whose tests run with ``python -m unittest`` finds a test folder only
 as a package: a run that creates the folder also writes its empty
@@ -38,15 +39,16 @@ def written_ranges(original: str, text: str) -> list[tuple[int, int]]:
     ]
 
 
-async def _ruff_format(context: CodeContext, path: str, text: str, lines: tuple[int, int]) -> str:
+async def _ruff(context: CodeContext, path: str, text: str, *arguments: str) -> str:
+    """``text`` as ``ruff ARGUMENTS`` leaves it, read from stdin as the file ``path`` under
+    the project's settings; unchanged where ruff cannot run or fails."""
     try:
         process = await asyncio.create_subprocess_exec(
             resolve_executable("ruff"),
-            "format",
+            *arguments,
             "--no-cache",
             "--stdin-filename",
             path,
-            f"--range={lines[0]}:{lines[1]}",
             "-",
             cwd=context.workspace.project_root,
             stdin=asyncio.subprocess.PIPE,
@@ -67,11 +69,12 @@ async def _ruff_format(context: CodeContext, path: str, text: str, lines: tuple[
 async def formatted_test_file(context: CodeContext, path: str, original: str, text: str) -> str:
     """``text`` (``original`` with the run's tests added) with the lines the run wrote
     formatted by ruff under the project's settings; the other lines unchanged."""
-    if not original.strip():
-        return await _ruff_format(context, path, text, (1, max(len(text.splitlines()), 1)))
+    if not original.strip():  # a new file: its imports in isort's order too, as ruff sorts them
+        text = await _ruff(context, path, text, "check", "--select", "I", "--fix", "--exit-zero")
+        return await _ruff(context, path, text, "format")
     # The last range first: formatting it leaves the earlier ranges' line numbers as they are.
-    for lines in reversed(written_ranges(original, text)):
-        text = await _ruff_format(context, path, text, lines)
+    for first, last in reversed(written_ranges(original, text)):
+        text = await _ruff(context, path, text, "format", f"--range={first}:{last}")
     return text
 
 

@@ -68,6 +68,7 @@ from remora.code.values.instance_members import empty_variadic_call
 from remora.code.values.instance_search import owner_candidates
 from remora.code.values.lazy_iterators import returns_lazy_iterator
 from remora.code.values.method_state import (
+    Imports,
     first_parameter,
     is_self_attribute,
     observed_attributes,
@@ -90,6 +91,7 @@ __all__ = [
     "Candidate",
     "ClassLookup",
     "ConstructorParameters",
+    "Imports",
     "Parameter",
     "argument_sets",
     "arguments_from_text",

@@ -18,6 +18,7 @@ from typing import Any
 from remora.code.values.call_target import CallTarget
 from remora.code.values.method_state import (
     MUTATORS,
+    Imports,
     class_methods,
     first_parameter,
     is_self_attribute,
@@ -114,7 +115,7 @@ def stores_unstable_items(method: Function, siblings: Mapping[str, Function] | N
     return False
 
 
-def _item_asserts(variable: str, contents: dict[str, Any], modules: set[str]) -> list[str]:
+def _item_asserts(variable: str, contents: dict[str, Any], imports: Imports) -> list[str]:
     """A mapping's changed keys one by one: ``assert d['key'] == 'default'`` (``'key' in d``
     where its value is not reported or has no literal form), ``assert 'gone' not in d``;
     empty unless every changed key is reported and written as a literal."""
@@ -128,20 +129,20 @@ def _item_asserts(variable: str, contents: dict[str, Any], modules: set[str]) ->
     for item in items:
         key = item["key"]["repr"]
         line = (
-            value_assert(f"{variable}[{key}]", item["value"], modules) if "value" in item else None
+            value_assert(f"{variable}[{key}]", item["value"], imports) if "value" in item else None
         )
         lines.append(line or f"assert {key} in {variable}")
     return [*lines, *(f"assert {k['repr']} not in {variable}" for k in removed)]
 
 
-def contents_asserts(variable: str, contents: dict[str, Any], modules: set[str]) -> list[str]:
+def contents_asserts(variable: str, contents: dict[str, Any], imports: Imports) -> list[str]:
     """Asserts of what the call changed in the container its instance is (the probe's
     ``contents``: ``{kind, length, whole?, as_is?, items?, removed?, all_keys?}``): a
     mapping's changed keys (:func:`_item_asserts`), else the contents whole where short and
     literal (``assert shelf == [1, 2]``; ``list(shelf) == [1, 2]`` where the instance does
     not compare equal to them), else how many items it holds."""
     if contents["kind"] == "dict":
-        lines = _item_asserts(variable, contents, modules)
+        lines = _item_asserts(variable, contents, imports)
         if lines:
             return lines
     whole = contents.get("whole") or {}

@@ -2,7 +2,9 @@
 
 Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
 (:data:`remora.code.probes.sandboxed.PROGRAM_PARTS`). A value: its repr, whether that is
-its literal form, its type, a collection's length, an object's own public attributes.
+its literal form, else the calls that rebuild it
+(:mod:`remora.code.probes.programs.constructed_values`),
+its type, a collection's length, an object's own public attributes.
 
 A method that returns a copy of its instance (``copy``, ``deepcopy``) or a conversion
 of it (``to_dict``) gives a value ``==`` to the instance, so a test asserting ``==``
@@ -19,6 +21,8 @@ import ast
 import math
 import types
 from typing import Any
+
+from remora.code.probes.programs.constructed_values import constructed
 
 MAX_REPR_CHARS = 400
 MAX_ATTRIBUTES = 8
@@ -40,23 +44,27 @@ def _returned(value: Any) -> dict[str, Any]:
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
         literal = False
     kind = type(value)
-    return {
+    seen = {
         "repr": text[:MAX_REPR_CHARS],
         "literal": literal,
         "type": kind.__qualname__,
         "type_module": kind.__module__,
     }
+    rebuilt = None if literal or len(text) > MAX_REPR_CHARS else constructed(value, text)
+    if rebuilt is not None:
+        seen["constructed"] = rebuilt
+    return seen
 
 
 def observed_value(value: Any) -> dict[str, Any]:
-    """``{repr, literal, type, type_module}``, and ``length`` for a collection without a
-    literal form (a namedtuple aside)."""
+    """``{repr, literal, type, type_module}``, ``constructed`` where the repr rebuilds it,
+    and ``length`` for a collection without either (a namedtuple aside)."""
     seen = _returned(value)
     # A namedtuple's length is its class's, whatever it holds: its fields say what it holds
     # (:func:`own_attributes`), not ``len(result) == 2``.
     named = isinstance(value, tuple) and isinstance(getattr(type(value), "_fields", None), tuple)
     collection = isinstance(value, list | tuple | dict | set | frozenset)
-    if not seen["literal"] and not named and collection:
+    if not seen["literal"] and "constructed" not in seen and not named and collection:
         seen["length"] = len(value)
     return seen
 

@@ -1,0 +1,151 @@
+"""A returned value whose repr rebuilds it is asserted by that repr, its classes imported.
+
+A value of a class (a dataclass, ``Fraction``, a list of ``datetime.date``) has no literal
+form, so the tests asserted its length or one attribute; a maintainer writes ``assert
+result == Point(x=2, y=3)``. The probe reports the repr as such only when it rebuilds an
+equal value of the same type from classes a test can import by the names it uses.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from probe_support import failed_tests, probe_outcome
+
+from remora.code.probes.programs.constructed_values import constructed
+from remora.code.testgen.written_tests import observed_piece
+
+
+@dataclass
+class Spot:
+    x: int
+    y: int
+
+
+class Plain:
+    """Compared by identity: an equal one cannot be built."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __repr__(self) -> str:
+        return f"Plain({self.n})"
+
+
+class Lenient(Plain):
+    """Equal to anything: comparing with it tells nothing."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = Plain.__hash__
+
+
+class Halving(Plain):
+    """Its repr shows a value its constructor does not keep as given."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n // 2)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Halving) and other.n == self.n
+
+    __hash__ = Plain.__hash__
+
+
+def _form(value: object) -> dict[str, object] | None:
+    return constructed(value, repr(value))
+
+
+def test_a_repr_that_rebuilds_an_equal_value_says_what_to_import() -> None:
+    assert _form(Spot(1, 2)) == {"imports": [[__name__, "Spot"]]}
+    assert _form(Fraction(1, 2)) == {"imports": [["fractions", "Fraction"]]}
+    assert _form([datetime.date(2024, 1, 1), datetime.date(2024, 1, 2)]) == {
+        "imports": [["datetime"]]
+    }
+    assert _form({"at": Spot(0, -1)}) == {"imports": [[__name__, "Spot"]]}
+
+
+def test_no_form_where_the_repr_does_not_rebuild_it_or_equality_tells_nothing() -> None:
+    assert _form(Plain(1)) is None  # identity: a rebuilt one is never equal
+    assert _form(Lenient(1)) is None  # equal to any object
+    assert _form(Halving(4)) is None  # Halving(2) rebuilds Halving(1)
+    assert _form(object()) is None  # no call in the repr
+    assert _form([1, 2]) is None  # a literal: the literal form says it
+
+    @dataclass
+    class Local:
+        x: int
+
+    assert _form(Local(1)) is None  # no module reaches it by its name
+
+
+SPOTS = """\
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+@dataclass
+class Spot:
+    x: int
+    y: int
+
+    def moved(self, dx, dy):
+        return Spot(self.x + dx, self.y + dy)
+
+
+def share(part, whole):
+    return Fraction(part, whole)
+"""
+
+
+def _written(tmp_path: Path, name: str, args: dict[str, object]) -> str:
+    method = name == "moved"
+    owner_args = {"x": 1, "y": 2}
+    outcome = probe_outcome(
+        tmp_path,
+        "spots",
+        "Spot.moved" if method else name,
+        args,
+        owner="Spot" if method else None,
+        owner_args=owner_args,
+    )
+    target = {
+        "module": "spots",
+        "qualname": "Spot.moved" if method else name,
+        "name": name,
+        "kind": "method" if method else "function",
+        "owner": "Spot" if method else "",
+        "method_kind": "instance",
+        "is_async": False,
+        "is_generator": False,
+        "parameters": [{"name": n, "kind": "positional_or_keyword"} for n in args],
+        "owner_parameters": [{"name": n, "kind": "positional_or_keyword"} for n in owner_args],
+    }
+    row = {"args": args, "ok": True, "reason": "", **outcome}
+    piece = observed_piece(target, {"Spot", "share"}, owner_args, row, f"test_{name}")
+    imports = [f"from spots import {', '.join(piece['imports'])}"]
+    imports += [f"from {m} import {n}" for m, n in piece.get("from_imports", [])]
+    return "\n".join(imports) + f"\n\n\n{piece['source']}"
+
+
+def test_the_written_tests_compare_with_the_rebuilt_value_and_catch_a_changed_one(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "spots.py").write_text(SPOTS)
+    tests = {
+        "moved": _written(tmp_path, "moved", {"dx": 2, "dy": 5}),
+        "share": _written(tmp_path, "share", {"part": 3, "whole": 4}),
+    }
+    asserts = {n: [x.strip() for x in t.splitlines() if "assert" in x] for n, t in tests.items()}
+    assert asserts == {
+        "moved": ["assert result == Spot(x=3, y=7)"],
+        "share": ["assert result == Fraction(3, 4)"],
+    }
+    assert "from fractions import Fraction" in tests["share"]
+    assert failed_tests(tmp_path / "code", "spots", SPOTS, tests) == set()
+    changed = SPOTS.replace("self.y + dy", "self.y - dy").replace("(part, whole)", "(whole, part)")
+    assert failed_tests(tmp_path / "changed", "spots", changed, tests) == {"moved", "share"}
