@@ -19,7 +19,7 @@ import json
 from typing import Any
 
 from remora.code.samples.kept_sets import KeptSet, Selection
-from remora.code.values import CallRender, CallTarget, snake_name
+from remora.code.values import CallRender, CallTarget, ClassLookup, snake_name
 from remora.code.values.filled_instances import CALLS_KEY, is_filled, is_item_assignment
 
 __all__ = ["SampleCode", "sample_code"]
@@ -55,14 +55,23 @@ class _Render(CallRender):
 
 
 class SampleCode:
-    """The fixtures and tests of one node, and the names each file must import."""
+    """The fixtures and tests of one node, and the names each file must import; ``classes``
+    reads the constructors of the instances among the values (by position where they take
+    positional-only parameters, as the probe built them)."""
 
-    def __init__(self, target: CallTarget, module_names: set[str], line_length: int) -> None:
+    def __init__(
+        self,
+        target: CallTarget,
+        module_names: set[str],
+        line_length: int,
+        classes: ClassLookup | None = None,
+    ) -> None:
         self.target = target
         self.module_names = module_names
         self.line_length = line_length
-        self.fixture_render = _Render(target, module_names)
-        self.test_render = _Render(target, module_names)
+        self.classes = classes
+        self.fixture_render = _Render(target, module_names, classes)
+        self.test_render = _Render(target, module_names, classes)
         self.fixtures: list[str] = []
         self.tests: list[str] = []
         self.fixture_names: list[str] = []
@@ -239,9 +248,10 @@ class SampleCode:
             "kind": "method",
             "method_kind": "instance",
             "owner": qualname,
+            "owner_parameters": self.target["parameters"],  # the class's: its constructor's
             "name": name,
         }
-        render = _Render(owner, self.module_names)
+        render = _Render(owner, self.module_names, self.classes)
         _callee, lines = render.setup(entry.args)
         self.fixture_render.imports |= render.imports
         self.fixture_render.modules |= render.modules
@@ -317,9 +327,11 @@ def sample_code(
     module_names: set[str],
     selection: Selection,
     line_length: int = DEFAULT_LINE_LENGTH,
+    classes: ClassLookup | None = None,
 ) -> SampleCode:
-    """The fixtures and tests for a node's kept sets (params wrapped past ``line_length``)."""
-    code = SampleCode(target, module_names, line_length)
+    """The fixtures and tests for a node's kept sets (params wrapped past ``line_length``;
+    ``classes``: the constructors of the instances among the values)."""
+    code = SampleCode(target, module_names, line_length, classes)
     if target["kind"] == "class":
         code.add_instances(selection)
     else:

@@ -51,7 +51,14 @@ from remora.code.samples.kept_sets import (
     pinned_outcome,
     sound_candidates,
 )
-from remora.code.values import CallTarget, Candidate, greedy_cover, host_candidates, public_caller
+from remora.code.values import (
+    CallTarget,
+    Candidate,
+    greedy_cover,
+    host_candidates,
+    is_instance_method,
+    public_caller,
+)
 from remora.code.values.filled_instances import is_filled
 
 __all__ = ["MIN_INSTANCES", "MIN_TABLE_ROWS", "TABLES_OFF", "select_sets"]
@@ -66,10 +73,16 @@ TABLES_OFF = (
 
 
 def _plain(target: CallTarget) -> str:
-    """Why sets of this signature cannot be passed as ``**arguments``, or ''."""
+    """Why sets of this signature cannot be passed as ``**arguments``, or ''. A set is a
+    mapping of names (a fixture's ``Name(**sample["args"])``, a table's ``**args`` or
+    ``Owner(**owner)`` column), which no positional-only parameter takes: a method's
+    instance too is built from one."""
     kinds = {p["kind"] for p in target["parameters"]}
     if "positional_only" in kinds or "var_positional" in kinds:
         return "it takes positional-only or *args parameters"
+    owner = target["owner_parameters"] if is_instance_method(target) else []
+    if any(p["kind"] == "positional_only" for p in owner):
+        return "its class's constructor takes positional-only parameters"
     return ""
 
 

@@ -147,9 +147,9 @@ async def _write_and_run(
     }
     names = module_names(context.node_file_text())
     span = node_span(context)
-    line_length = project_line_length(context)
+    line_length, classes = project_line_length(context), project_class_lookup(context)
     for _attempt in range(2):
-        code = sample_code(target, names, selection, line_length)
+        code = sample_code(target, names, selection, line_length, classes)
         taken = top_level_names(originals[fixture_path] or "")
         taken |= top_level_names(originals[test_path] or "")
         clash = sorted(taken & {*code.fixture_names, *code.test_names})

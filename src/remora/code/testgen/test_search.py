@@ -78,6 +78,7 @@ from remora.code.values import (
     observed_attributes,
     owner_arguments,
     owner_expressions,
+    project_class_lookup,
     public_caller,
 )
 from remora.code.values.unstable_sources import returns_unstable
@@ -285,6 +286,7 @@ async def search_tests(
             marked=not holds,
             procedure=procedure,
             imports=imports,
+            classes=project_class_lookup(context),
         )
         pieces.append(piece)
     # A chat turn only while the model's cases still add coverage: after its completed

@@ -94,7 +94,7 @@ def case_piece(
         raise ValueError(
             "give exactly one of 'expected' (the value returned) and 'raises' (an exception name)"
         )
-    render = CallRender(target, module_names)
+    render = CallRender(target, module_names, classes)
     args = without_defaults(_case_arguments(case, target, classes), target["parameters"])
     call, lines = render.call(args, owner_args)
     if "raises" in case:
@@ -287,7 +287,14 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
         row = with_fixed_words(row, context.node_file_text(), context.bound_node().file_path)
         pieces.append(
             observed_piece(
-                target, names, owner_args, row, name, procedure=procedure, imports=imports
+                target,
+                names,
+                owner_args,
+                row,
+                name,
+                procedure=procedure,
+                imports=imports,
+                classes=lookup,
             )
         )
     return {"pieces": pieces, "skipped": skipped}
@@ -303,6 +310,7 @@ def observed_piece(
     *,
     procedure: bool = False,
     imports: NodeImports | None = None,
+    classes: ClassLookup | None = None,
 ) -> dict[str, Any]:
     """The test that pins what a checked call (``row``: args, returned or raised) gave.
 
@@ -313,9 +321,10 @@ def observed_piece(
     call. ``procedure``: the node returns no value anywhere, so only the state it changed
     is asserted (:mod:`remora.code.testgen.observed_asserts`). ``imports``: the node's
     module's, through which a raised class of another module is named
-    (:mod:`remora.code.testgen.raised_names`).
+    (:mod:`remora.code.testgen.raised_names`). ``classes``: the constructors of the classes
+    whose instances are arguments, which take their positional-only parameters by position.
     """
-    render = CallRender(target, module_names)
+    render = CallRender(target, module_names, classes)
     args = without_defaults(row["args"], target["parameters"])
     capped = int((row.get("returned") or {}).get("capped", 0))
     call, lines = render.call(args, row.get("owner_args", owner_args), capped)

@@ -3,13 +3,16 @@
 A value sent to the probe as JSON (:mod:`remora.code.probes.programs.call_probe`) is
 written back as the Python that builds it: a project class's instance as its
 constructor call (or the expression the project builds it with:
-:mod:`remora.code.values.owner_expressions`), then the calls that fill it
-(:mod:`remora.code.values.filled_instances`), ``{"__callable__": "str"}`` as the builtin's name,
-``{"__returns__": V}`` as ``lambda *args, **kwargs: V``, ``{"__set__": [items]}`` as a
-set (``{'a', 'b'}``, ``set()``), ``{"__tuple__": [items]}`` as a tuple (``(1, 2)``,
-``(1,)``), ``{"__type__": "int"}`` as the class's name (a class of the node's module
-imported as an instance's is: :mod:`remora.code.values.unspelled_values`); a ``*args`` list spread
-as positional arguments and a ``**kwargs`` dict as keywords, as the probe passed them.
+:mod:`remora.code.values.owner_expressions`), its positional-only parameters by position
+as the probe passes them (``Box(2, 3)`` for an ``__init__(self, width, height, /)`` or a
+``__new__(cls, width, height, /)``: ``Box(width=2, height=3)`` raises TypeError), then the
+calls that fill it (:mod:`remora.code.values.filled_instances`); ``{"__callable__": "str"}``
+as the builtin's name, ``{"__returns__": V}`` as ``lambda *args, **kwargs: V``,
+``{"__set__": [items]}`` as a set (``{'a', 'b'}``, ``set()``), ``{"__tuple__": [items]}``
+as a tuple (``(1, 2)``, ``(1,)``), ``{"__type__": "int"}`` as the class's name (a class of
+the node's module imported as an instance's is: :mod:`remora.code.values.unspelled_values`);
+a ``*args`` list spread as positional arguments and a ``**kwargs`` dict as keywords, as the
+probe passed them.
 A generator function's call is drained into a list, as the probe drained it.
 """
 
@@ -19,16 +22,19 @@ import builtins
 import math
 import re
 import sys
+from collections.abc import Sequence
 from keyword import iskeyword
 from typing import Any
 
 from remora.code.values.call_target import CallTarget
+from remora.code.values.derived_sets import ClassLookup
 from remora.code.values.filled_instances import (
     CALLS_KEY,
     constructor_arguments,
     is_item_assignment,
 )
 from remora.code.values.free_names import free_name
+from remora.code.values.parameters import CallParameter
 from remora.code.values.unspelled_values import (
     BUILTIN_TYPES,
     TUPLE_MARKER,
@@ -53,11 +59,16 @@ def snake_name(name: str) -> str:
 
 
 class CallRender:
-    """Python source for one call of the node and the names that source needs."""
+    """Python source for one call of the node and the names that source needs; ``classes``
+    reads the constructor of a class whose instance is an argument (the method's own class
+    is read from the target)."""
 
-    def __init__(self, target: CallTarget, module_names: set[str]) -> None:
+    def __init__(
+        self, target: CallTarget, module_names: set[str], classes: ClassLookup | None = None
+    ) -> None:
         self.target = target
         self.module_names = module_names
+        self.classes = classes
         self.imports: set[str] = set()
         self.modules: set[str] = set()
         # ``from module import name`` of another module than the node's (``from kit import
@@ -93,7 +104,7 @@ class CallRender:
             else:
                 self.imports.add(head)
             args = value["args"] if isinstance(value["args"], dict) else {}
-            return f"{name}({', '.join(f'{k}={self.value(v)}' for k, v in args.items())})"
+            return f"{name}({self.spread(args, self._constructor(name))})"
         if isinstance(value, dict):
             return (
                 "{" + ", ".join(f"{self.value(k)}: {self.value(v)}" for k, v in value.items()) + "}"
@@ -117,11 +128,25 @@ class CallRender:
             text += f".{key}" if kind == "attribute" else f"[{self.value(key)}]"
         return text
 
+    def _constructor(self, name: str) -> Sequence[CallParameter]:
+        """The parameters calling the class ``name`` takes: the method's owner's from the
+        target, another's from ``classes``; none where neither knows it (a standard library
+        class, or a target written by hand without them), and then every argument is
+        written by keyword."""
+        if name == self.target.get("owner"):
+            return self.target.get("owner_parameters") or []
+        found = self.classes(name) if self.classes is not None else None
+        return [p.row() for p in found or ()]
+
     def arguments(self, args: dict[str, Any]) -> str:
+        """The node's call arguments, spread over its parameters (:meth:`spread`)."""
+        return self.spread(args, self.target["parameters"])
+
+    def spread(self, args: dict[str, Any], parameters: Sequence[CallParameter]) -> str:
         """Positional-only parameters by position, in order; the rest by keyword. A
         ``*args`` list is spread after the parameters before it, written by position; a
         ``**kwargs`` dict is written as keywords (``**{...}`` for keys that are no names)."""
-        kinds = {p["name"]: p["kind"] for p in self.target["parameters"]}
+        kinds = {p["name"]: p["kind"] for p in parameters}
         spread = any(
             k == "var_positional" and isinstance(args.get(n), list) for n, k in kinds.items()
         )

@@ -15,9 +15,9 @@ that records any use of it (:mod:`remora.code.probes.programs.unread_argument`).
 the value of the module's ``NAME`` called with those arguments, then each step's
 attribute or item of it: an instance built as the project writes it (``where('name')``,
 ``Query().name``: :mod:`remora.code.values.owner_expressions`). Parameters that are positional-only
-are passed by position; a set that names a ``*args`` parameter passes its list as
-positional arguments (and the parameters before it by position), a ``**kwargs`` one
-its dict as keywords.
+are passed by position, the node's and an instance's constructor's alike (:func:`instance_of`);
+a set that names a ``*args`` parameter passes its list as positional arguments (and the
+parameters before it by position), a ``**kwargs`` one its dict as keywords.
 """
 
 from __future__ import annotations
@@ -82,9 +82,22 @@ def built_value(data: Any, module: types.ModuleType) -> Any:
             return _expression_value(data["__expression__"], module)
         if set(data) == {"__class__", "args"} and isinstance(data["args"], dict):
             cls = lookup(module, str(data["__class__"]))
-            return cls(**{k: built_value(v, module) for k, v in data["args"].items()})
+            return instance_of(cls, {k: built_value(v, module) for k, v in data["args"].items()})
         return {k: built_value(v, module) for k, v in data.items()}
     return data
+
+
+def instance_of(cls: Any, args: dict[str, Any]) -> Any:
+    """``cls`` called with ``args`` spread over its signature as a node's own call is
+    (:func:`split_arguments`): ``Box(2, 3)`` for ``__init__(self, width, height, /)`` or a
+    ``__new__(cls, amount, /)``, where ``Box(width=2, height=3)`` raises TypeError. A class
+    with no signature to read (a C type's) takes them all by name."""
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return cls(**args)
+    positional, keywords = split_arguments(signature, args)
+    return cls(*positional, **keywords)
 
 
 def _type(name: str, module: types.ModuleType) -> type:
