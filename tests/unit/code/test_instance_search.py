@@ -16,8 +16,9 @@ from remora.code.values.instance_search import (
     owner_variants,
     state_boundaries,
 )
-from remora.code.values.method_state import changed_attributes, state_asserts
+from remora.code.values.method_state import changed_attributes
 from remora.code.values.parameters import Parameter
+from remora.code.values.value_asserts import state_asserts
 
 ORDERS = """
 from dataclasses import dataclass, field

@@ -34,7 +34,6 @@ from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
-from remora.code.import_paths import module_name
 from remora.code.probes import (
     OTHER_MACHINE_WORDS,
     Coverage,
@@ -47,17 +46,13 @@ from remora.code.probes import (
     reported_name,
     restore_file,
     tests_in_file,
-    with_pieces,
     written_class,
 )
 from remora.code.testgen.identity_asserts import without_identity_only
 from remora.code.testgen.mutation_check import MutationOutcome, mutation_outcome
+from remora.code.testgen.parametrized_tests import merged_cases
 from remora.code.testgen.run_memory import earlier_run, remember_run, remembered_search
-from remora.code.testgen.test_layout import (
-    add_package_marker,
-    formatted_test_file,
-    new_test_folder,
-)
+from remora.code.testgen.test_layout import add_package_marker, new_test_folder, write_pieces
 from remora.code.testgen.test_results import MeasuredTests, RunCoverage, TestScores
 from remora.code.values import greedy_cover
 
@@ -83,14 +78,6 @@ def _tests_of(context: CodeContext, path: str) -> list[str]:
 def span_source(context: CodeContext, span: Span) -> str:
     """The node's lines (decorators included) as the file has them now."""
     return "\n".join(context.node_file_text().splitlines()[span.start - 1 : span.last])
-
-
-async def _write(
-    context: CodeContext, path: str, original: str | None, pieces: list[dict[str, Any]]
-) -> None:
-    module = module_name(context, context.bound_node().file_path)
-    text = with_pieces(original or "", path, module, pieces, written_class(context))
-    context.write_text(path, await formatted_test_file(context, path, original or "", text))
 
 
 def _lines(units: frozenset[Any] | set[Any]) -> set[int]:
@@ -137,7 +124,7 @@ async def write_measured(
         {**p, "id": reported_name(test_class, p["name"])} for p in pieces if p["name"] in kept
     ]
     kept = [p["id"] for p in pieces]
-    await _write(context, path, original, pieces)  # laid out as the project formats
+    await write_pieces(context, path, original, pieces)  # laid out as the project formats
     report, measured = await measure_test_file(context, path, span, time_budget_s, elsewhere=True)
     if measured is None:
         if not ran_before:  # kept as pytest left them; nothing to say about coverage
@@ -167,16 +154,20 @@ async def write_measured(
     after = before.copy()
     for name in covering:
         after.add(gains[name])
-    if len(covering) < len(kept):  # the same pieces that passed twice, the others left out
-        chosen = [p for p in pieces if p["id"] in covering]
+    chosen = [p for p in pieces if p["id"] in covering]
+    # Tests that raise the same way on other values, as one parametrized test where it passes.
+    merged = await merged_cases(context, path, original, chosen, set(existing))
+    if merged is not None:
+        chosen = merged
+    elif len(covering) < len(kept):  # the same pieces that passed twice, the others left out
         if chosen:
-            await _write(context, path, original, chosen)
+            await write_pieces(context, path, original, chosen)
         else:
             restore_file(context, path, original)
-    result["kept"] = [p["id"] for p in pieces if p["id"] in covering]
+    result["kept"] = [p["id"] for p in chosen]
     if new_folder and result["kept"]:
         add_package_marker(context, new_folder)
-    result["observed"] = [p["id"] for p in pieces if p["id"] in covering and p.get("observed")]
+    result["observed"] = [p["id"] for p in chosen if p.get("observed")]
     result["dropped"] += dropped
     result["coverage_before"] = before.summary()
     result["coverage_after"] = after.summary()

@@ -19,11 +19,20 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+from typing import Any
 
 from remora.code.context import CodeContext
+from remora.code.import_paths import module_name
+from remora.code.probes import with_pieces, written_class
 from remora.sandbox.commands import resolve_executable
 
-__all__ = ["add_package_marker", "formatted_test_file", "new_test_folder", "written_ranges"]
+__all__ = [
+    "add_package_marker",
+    "formatted_test_file",
+    "new_test_folder",
+    "write_pieces",
+    "written_ranges",
+]
 
 _FORMAT_TIMEOUT_S = 20.0
 
@@ -76,6 +85,16 @@ async def formatted_test_file(context: CodeContext, path: str, original: str, te
     for first, last in reversed(written_ranges(original, text)):
         text = await _ruff(context, path, text, "format", f"--range={first}:{last}")
     return text
+
+
+async def write_pieces(
+    context: CodeContext, path: str, original: str | None, pieces: list[dict[str, Any]]
+) -> None:
+    """Write ``original`` (the test file as it was; None: none) with the pieces' tests
+    added, laid out by :func:`formatted_test_file`."""
+    module = module_name(context, context.bound_node().file_path)
+    text = with_pieces(original or "", path, module, pieces, written_class(context))
+    context.write_text(path, await formatted_test_file(context, path, original or "", text))
 
 
 def new_test_folder(context: CodeContext, path: str) -> str:

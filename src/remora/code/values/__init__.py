@@ -21,7 +21,8 @@ code (that is :mod:`remora.code.probes`).
   constructor call; :mod:`.built_instances`: one its code or docs build and then fill
   through its methods (``t = Texttable()``, ``t.add_rows([...])``);
   :mod:`.method_state`: the state a method changes (in the container its instance is:
-  :mod:`.own_contents`; not from a clock or a random source: :mod:`.unstable_sources`);
+  :mod:`.own_contents`; not from a clock or a random source: :mod:`.unstable_sources`),
+  and :mod:`.value_asserts`: the asserts of the values the probe saw;
   :mod:`.instance_members`: an instance holding elements for a method that looks its
   argument up in it or compares a collection with it; :mod:`.attribute_uses`:
   the attributes a constructor stores from its parameters and the kind the class's uses
@@ -68,12 +69,9 @@ from remora.code.values.instance_members import empty_variadic_call
 from remora.code.values.instance_search import owner_candidates
 from remora.code.values.lazy_iterators import returns_lazy_iterator
 from remora.code.values.method_state import (
-    Imports,
     first_parameter,
     is_self_attribute,
     observed_attributes,
-    state_asserts,
-    value_assert,
 )
 from remora.code.values.own_contents import contents_asserts, observed_contents
 from remora.code.values.owner_expressions import owner_expressions
@@ -81,6 +79,7 @@ from remora.code.values.parameters import CallParameter, Parameter, parameter_na
 from remora.code.values.private_helpers import public_caller
 from remora.code.values.project_values import owner_arguments
 from remora.code.values.sourced_strings import project_strings, unsourced
+from remora.code.values.value_asserts import Imports, state_asserts, value_assert
 from remora.code.values.value_words import label
 
 __all__ = [

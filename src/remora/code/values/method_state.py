@@ -5,8 +5,8 @@ public attributes a method assigns or mutates (``self.x = ...``, ``self.x +=
 ...``, ``self.x[k] = ...``, ``self.x.append(...)``), itself or through the methods of
 its class it calls on its instance (``self._replace(kept)``: :func:`reached_methods`),
 less those set from a clock or a random source (:mod:`.unstable_sources`); the sandboxed
-probe reports them after each call and :func:`state_asserts` writes the asserts of those
-whose value has a literal form (a collection that has none, by its length). A private
+probe reports them after each call and :func:`remora.code.values.value_asserts.state_asserts`
+writes their asserts. A private
 attribute it changes (``self._title = title``) is reported through the public properties
 of its class that read it (:func:`state_readers`), where there are any, and so is a
 public one a procedure changes. What a method
@@ -19,16 +19,13 @@ import ast
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
 
-from remora import python_ast
 from remora.code.parsing import ast_definitions
 from remora.code.values.call_target import CallTarget
 from remora.code.values.unstable_sources import from_unstable_source, unstable_locals
 
 __all__ = [
     "MUTATORS",
-    "Imports",
     "Reads",
     "called_on_self",
     "changed_attributes",
@@ -38,9 +35,7 @@ __all__ = [
     "observed_attributes",
     "reached_methods",
     "read_as_parameters",
-    "state_asserts",
     "state_readers",
-    "value_assert",
 ]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -208,55 +203,6 @@ def _own_changes(method: Function, private: bool = False) -> list[str]:
         ):
             note(node.func.value, node)
     return [n for n in changed if (private or not n.startswith("_")) and n not in unstable]
-
-
-class Imports(Protocol):
-    """What a test's asserts need imported: ``import module``, ``from module import name``
-    (:class:`remora.code.values.CallRender` keeps both)."""
-
-    modules: set[str]
-    from_imports: set[tuple[str, str]]
-
-
-def _rebuilt(where: str, seen: dict[str, Any], imports: Imports) -> str:
-    """``assert where == Name(...)``: a value whose repr rebuilds it (the probe's
-    ``constructed``), its classes imported as the probe found them."""
-    for needed in seen["constructed"]["imports"]:
-        if len(needed) == 1:
-            imports.modules.add(str(needed[0]))
-        else:
-            imports.from_imports.add((str(needed[0]), str(needed[1])))
-    return f"assert {where} == {seen['repr']}"
-
-
-def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | None:
-    """The assert of one observed value (``{repr, literal, constructed?, length?}``) read
-    at ``where``: ``==`` its literal form (``pytest.approx`` for a float, ``is`` for None
-    and the booleans), else ``==`` the calls that rebuild it, else its length; None for
-    one with none of these."""
-    if seen.get("literal"):
-        value = python_ast.literal_eval(seen["repr"])
-        if isinstance(value, float):
-            imports.modules.add("pytest")
-            return f"assert {where} == pytest.approx({seen['repr']})"
-        if value is None or isinstance(value, bool):
-            return f"assert {where} is {seen['repr']}"
-        return f"assert {where} == {seen['repr']}"
-    if seen.get("constructed"):
-        return _rebuilt(where, seen, imports)
-    if isinstance(seen.get("length"), int):
-        return f"assert len({where}) == {seen['length']}"
-    return None
-
-
-def state_asserts(variable: str, state: dict[str, Any], imports: Imports) -> list[str]:
-    """Asserts of the attributes observed after the call (``state``: attribute ->
-    ``{repr, literal, constructed?, length?}``); one :func:`value_assert` cannot write is left
-    out."""
-    lines = [
-        value_assert(f"{variable}.{attribute}", seen, imports) for attribute, seen in state.items()
-    ]
-    return [line for line in lines if line is not None]
 
 
 def observed_attributes(target: CallTarget, method: Function | None, text: str = "") -> list[str]:

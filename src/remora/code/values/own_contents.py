@@ -18,14 +18,13 @@ from typing import Any
 from remora.code.values.call_target import CallTarget
 from remora.code.values.method_state import (
     MUTATORS,
-    Imports,
     class_methods,
     first_parameter,
     is_self_attribute,
     reached_methods,
-    value_assert,
 )
 from remora.code.values.unstable_sources import from_unstable_source, unstable_locals
+from remora.code.values.value_asserts import Imports, value_assert
 
 __all__ = ["changes_own_items", "contents_asserts", "observed_contents", "stores_unstable_items"]
 

@@ -1,0 +1,66 @@
+"""The asserts of values the call probe observed: a result, an attribute, an item.
+
+The probe reports a value as ``{repr, literal, constructed?, length?}``
+(:mod:`remora.code.probes.programs.returned_values`). :func:`value_assert` writes ``==``
+its literal form (``pytest.approx`` for a float, ``is`` for None and the booleans), else
+``==`` the calls that rebuild it (``Point(x=1, y=2)``, ``datetime.date(2024, 1, 1)``), its
+classes imported, else its length; :func:`state_asserts` does so for each attribute a
+method changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from remora import python_ast
+
+__all__ = ["Imports", "state_asserts", "value_assert"]
+
+
+class Imports(Protocol):
+    """What a test's asserts need imported: ``import module``, ``from module import name``
+    (:class:`remora.code.values.CallRender` keeps both)."""
+
+    modules: set[str]
+    from_imports: set[tuple[str, str]]
+
+
+def _rebuilt(where: str, seen: dict[str, Any], imports: Imports) -> str:
+    """``assert where == Name(...)``: a value whose repr rebuilds it (the probe's
+    ``constructed``), its classes imported as the probe found them."""
+    for needed in seen["constructed"]["imports"]:
+        if len(needed) == 1:
+            imports.modules.add(str(needed[0]))
+        else:
+            imports.from_imports.add((str(needed[0]), str(needed[1])))
+    return f"assert {where} == {seen['repr']}"
+
+
+def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | None:
+    """The assert of one observed value (``{repr, literal, constructed?, length?}``) read
+    at ``where``: ``==`` its literal form (``pytest.approx`` for a float, ``is`` for None
+    and the booleans), else ``==`` the calls that rebuild it, else its length; None for
+    one with none of these."""
+    if seen.get("literal"):
+        value = python_ast.literal_eval(seen["repr"])
+        if isinstance(value, float):
+            imports.modules.add("pytest")
+            return f"assert {where} == pytest.approx({seen['repr']})"
+        if value is None or isinstance(value, bool):
+            return f"assert {where} is {seen['repr']}"
+        return f"assert {where} == {seen['repr']}"
+    if seen.get("constructed"):
+        return _rebuilt(where, seen, imports)
+    if isinstance(seen.get("length"), int):
+        return f"assert len({where}) == {seen['length']}"
+    return None
+
+
+def state_asserts(variable: str, state: dict[str, Any], imports: Imports) -> list[str]:
+    """Asserts of the attributes observed after the call (``state``: attribute ->
+    ``{repr, literal, constructed?, length?}``); one :func:`value_assert` cannot write is left
+    out."""
+    lines = [
+        value_assert(f"{variable}.{attribute}", seen, imports) for attribute, seen in state.items()
+    ]
+    return [line for line in lines if line is not None]
