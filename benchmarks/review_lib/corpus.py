@@ -334,9 +334,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.12.1",
             "a482d51503a1ab33b1c67a6c3813a26953dbdc71c31dacaef9a838c4e29f5712",
             (),
-            part="heldout",
+            # Held out until its labels at 2d78b1c; studied since.
+            part="dev",
         ),
         "pathspec",
+    ),
+    ReviewProject(
+        Project(
+            "deepmerge",
+            "2.0",
+            "5c3d86081fbebd04dd5de03626a0607b809a98fb6ccba5770b62466fe940ff20",
+            (),
+            part="heldout",
+        ),
+        "deepmerge",
     ),
 )
 
