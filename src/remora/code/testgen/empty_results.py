@@ -22,7 +22,9 @@ per such value, its body replaced by ``return <that value>``
 ``None`` is none of them: ``visit_index(node, None) is None``, ``find(key) is None`` is
 a result the code chose, and of the labelled tests a ``return None`` mutant would have
 dropped, blind reviewers marked 8 "edit" (worth pinning) and 1 "accept", 2 "reject". A
-node that yields, or returns no value but ``None``, has none.
+node that returns no value but ``None`` has none; a generator function's call that did
+nothing yields nothing (``list(match_files([])) == []``): its body becomes ``return
+(yield from ())``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from remora.code.values.parameters import parameter_names
 
 __all__ = [
     "EMPTY_OF",
+    "YIELDS_NOTHING",
     "empty_results",
     "gives_nothing",
     "handed_back",
@@ -46,10 +49,13 @@ __all__ = [
     "nothing_results",
     "observed_kind",
     "returns_values",
+    "yields",
 ]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
+# A generator function's body that yields nothing, as a mutant's ``return`` writes it.
+YIELDS_NOTHING = "(yield from ())"
 # Each builtin kind's empty value, as a mutant's ``return`` writes it.
 EMPTY_OF: dict[str, str] = {
     "list": "[]",
@@ -155,10 +161,18 @@ def handed_back(function: Function) -> str | None:
     return name if name in parameter_names(function) else None
 
 
+def yields(function: Function) -> bool:
+    """Whether ``function`` is a generator function of its own (nested ones aside)."""
+    return any(isinstance(node, ast.Yield | ast.YieldFrom) for node in own_nodes(function))
+
+
 def nothing_results(function: Function, observed: Iterable[str] = ()) -> list[str]:
     """What a call of ``function`` that did nothing gives, as a ``return`` writes it: the
     parameter it hands back (:func:`handed_back`), then its empty values
-    (:func:`empty_results`)."""
+    (:func:`empty_results`); a generator function's, ``(yield from ())``: it yields
+    nothing (an ``async`` one has none: ``yield from`` is not allowed there)."""
+    if yields(function):
+        return [] if isinstance(function, ast.AsyncFunctionDef) else [YIELDS_NOTHING]
     parameter = handed_back(function)
     return [*([parameter] if parameter else []), *empty_results(function, observed)]
 

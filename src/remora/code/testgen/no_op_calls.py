@@ -11,8 +11,14 @@ while no ``return`` of the node hands a parameter or an attribute on as it is
 ``a if c else b``, ``return str(value)`` for what a formatter cannot read): where
 every return computes its value, a call whose value is its input shows nothing of
 the computation. A number or a boolean equal to an input is as often a coincidence
-(``0``, ``1``, ``True``) and is left to the mutation check. Read with :mod:`ast`;
-nothing runs here.
+(``0``, ``1``, ``True``) and is left to the mutation check.
+
+:func:`shows_nothing` adds two more calls whose test shows nothing of the node (blind
+reviewers rejected each as "passes whatever the code did"): one that gives every parameter
+the node loops over an empty collection (``match_files(files=[])``, ``check(patterns=[],
+file="")``: no loop ran, whatever the patterns), and one that returns ``None`` where the
+test passed a ``None`` in (``TreeEntry(..., lstat=None, stat=None).stat() is None``: the
+None it pins may be the one it gave). Read with :mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.values import parameter_names
 
-__all__ = ["hands_on_an_input", "returned_branches", "returns_an_input"]
+__all__ = ["hands_on_an_input", "returned_branches", "returns_an_input", "shows_nothing"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _COMPUTED_KINDS = (str, bytes, list, tuple, dict, set, frozenset)
@@ -86,3 +92,76 @@ def returns_an_input(row: Mapping[str, Any], owner_args: Mapping[str, Any] | Non
     owner = row.get("owner_args") if row.get("owner_args") is not None else owner_args
     inputs = [*(row.get("args") or {}).values(), *(owner or {}).values()]
     return any(type(given) is type(value) and given == value for given in inputs)
+
+
+# Calls that hand a loop the items of what they are given, in the same number or none.
+_ITERATING = frozenset({"enumerate", "sorted", "reversed", "list", "tuple", "iter", "set"})
+_ITEM_VIEWS = frozenset({"items", "keys", "values"})
+
+
+def _looped_parameter(iterable: ast.expr, names: set[str]) -> str | None:
+    """The parameter a ``for`` loop runs over (``for x in items``, ``enumerate(items)``,
+    ``items.items()``); None for a loop over anything else."""
+    while isinstance(iterable, ast.Call) and len(iterable.args) <= 1:
+        func = iterable.func
+        if isinstance(func, ast.Name) and func.id in _ITERATING and iterable.args:
+            iterable = iterable.args[0]
+        elif isinstance(func, ast.Attribute) and func.attr in _ITEM_VIEWS and not iterable.args:
+            iterable = func.value
+        else:
+            break
+    return iterable.id if isinstance(iterable, ast.Name) and iterable.id in names else None
+
+
+def looped_parameters(function: Function) -> set[str]:
+    """The parameters the function's own ``for`` loops run over; empty where one of its
+    loops runs over anything else (that loop may do the node's work)."""
+    names = parameter_names(function)
+    found: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+            looped = _looped_parameter(node.iter, names)
+            if looped is None:
+                return set()
+            found.add(looped)
+    return found
+
+
+def _is_empty(value: Any) -> bool:
+    if isinstance(value, dict) and len(value) == 1:  # a set or tuple marker: {"__set__": []}
+        ((key, items),) = value.items()
+        return str(key).startswith("__") and items == []
+    return isinstance(value, str | list | dict) and not value
+
+
+def shows_nothing(
+    row: Mapping[str, Any],
+    function: Function | None,
+    owner_args: Mapping[str, Any] | None,
+    hands_on: bool,
+) -> bool:
+    """Whether the probed call's test would show nothing of the node: it returned an
+    input where no return hands one on (:func:`returns_an_input`), every parameter the node
+    loops over was given empty, or it returned ``None`` where the test passed ``None``."""
+    if not hands_on and returns_an_input(row, owner_args):
+        return True
+    if row.get("raised") or function is None:
+        return False
+    args = row.get("args") or {}
+    looped = looped_parameters(function)
+    if looped and all(name in args and _is_empty(args[name]) for name in looped):
+        return True
+    owner = row.get("owner_args") if row.get("owner_args") is not None else owner_args
+    given = [*args.values(), *(owner or {}).values()]
+    returned = row.get("returned") or {}
+    none_back = returned.get("repr") == "None" and any(value is None for value in given)
+    return none_back and _returns_a_value(function)  # a procedure's None is no result
+
+
+def _returns_a_value(function: Function) -> bool:
+    return any(
+        isinstance(node, ast.Return)
+        and node.value is not None
+        and not (isinstance(node.value, ast.Constant) and node.value.value is None)
+        for node in ast.walk(function)
+    )

@@ -18,7 +18,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from remora.code.testgen.boolean_results import returns_booleans
-from remora.code.testgen.empty_results import gives_nothing, nothing_results, returns_values
+from remora.code.testgen.empty_results import (
+    gives_nothing,
+    nothing_results,
+    returns_values,
+    yields,
+)
 
 __all__ = [
     "EMPTY_KIND",
@@ -83,7 +88,7 @@ def other_outcome_first(
     if function is None:
         return ordered
     predicate = returns_booleans(function)
-    if not (predicate or returns_values(function)):
+    if not (predicate or returns_values(function) or yields(function)):
         return ordered
     have = {_outcome(rows[name], predicate) for name in chosen if name in rows}
     first: list[str] = []

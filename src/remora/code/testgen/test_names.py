@@ -33,6 +33,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.testgen.claimed_ranges import honest_condition
+from remora.code.testgen.empty_results import yields
 from remora.code.testgen.outcome_words import outcome_words
 from remora.code.testgen.parameter_words import in_words, parameter_words
 from remora.code.testgen.stored_items import shows_key
@@ -52,6 +53,9 @@ _MAX_WHOLE = 92
 # An argument's text longer than this, or of more than one word, is a placeholder
 # ("sample hashid"), not a condition: it is not spelled out in the name.
 _MAX_WORD = 12
+# A generator's drained items named as what it yields (``yields_texts``): "returns_list" read
+# as a claim that it returns a list (a blind reviewer: "wrong because expand is a generator").
+_GENERATED = {"returns_list": "yields_items", "returns_empty_list": "yields_nothing"}
 
 
 def node_words(target: CallTarget, module_text: str) -> str:
@@ -180,6 +184,10 @@ def behaviour_name(
     outcomes = outcome_words(row, assigned, owner_args or {}, procedure, renamed)
     if not outcomes:
         return None
+    if function is not None and yields(function):  # a generator's items, drained to a list
+        outcomes = [
+            _GENERATED.get(words, words.replace("returns_", "yields_", 1)) for words in outcomes
+        ]
     outcome = outcomes[-1]
     # The result beside the items stored only where the whole name stays short.
     if len("_".join(p for p in (f"test_{node}", condition, outcomes[0]) if p)) <= _MAX_NAME:

@@ -54,7 +54,7 @@ from remora.code.testgen.kept_tests import DEFAULT_MUTATION_BUDGET_S, span_sourc
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.model_asks import ask_record
 from remora.code.testgen.model_cases import claim_holds, model_candidates
-from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
+from remora.code.testgen.no_op_calls import hands_on_an_input, shows_nothing
 from remora.code.testgen.observed_asserts import is_procedure, pins_something
 from remora.code.testgen.outcome_words import assigned_attributes
 from remora.code.testgen.pass_through import pass_through_reason
@@ -139,7 +139,7 @@ async def _run_round(
             if unusable is not None and unusable_reason(context, target, row) is not None:
                 unusable.append(row["name"])
             continue
-        if (hands_on or not returns_an_input(row, owner)) and not same_as_builtin(target, row):
+        if not shows_nothing(row, function, owner, hands_on) and not same_as_builtin(target, row):
             usable[row["name"]] = row  # not same_as_builtin: `len("abc") == 3` is its value
     gains = {name: frozenset(context_units(measured, name)) for name in usable}
     return usable, gains, Coverage.of(measured)
