@@ -64,3 +64,27 @@ async def test_a_fix_whose_caused_finding_ruff_cannot_fix_safely_is_refused(
         text = b.text("lint", node, "pkg/__init__.py")
     assert result["applied"] == [] and [f["code"] for f in result["remaining"]] == ["UP006"]
     assert text == SOURCE
+
+
+async def test_branches_joined_into_and_or_get_the_parentheses_a_reader_needs(
+    tmp_path: Path,
+) -> None:
+    # SIM114 joins two branches with the same body into `a and b or c`: correct, and two
+    # blind reviewers asked for the parentheses. RUF021's fix adds them, though the
+    # project selects only SIM; a chain the code had before is left as it was.
+    source = (
+        "def best(entries, wanted):\n    out = None\n    for entry in entries:\n"
+        "        if entry.include and wanted:\n            out = entry\n"
+        "        elif entry.rank > 0:\n            out = entry\n"
+        "    return out or entries and entries[0] or None\n"
+    )
+    root = write_project(tmp_path, {"m.py": source})
+    with (root / "pyproject.toml").open("a") as handle:
+        handle.write('\n[tool.ruff.lint]\nselect = ["SIM"]\n')
+    node = find_node(root, "m.py", "best")
+    async with bench(root) as b:
+        result = await b.run("lint", "fix_safe", node)
+        text = b.text("lint", node, "m.py")
+    assert result["applied"] == ["SIM114"]
+    assert "        if (entry.include and wanted) or entry.rank > 0:\n" in text
+    assert "    return out or entries and entries[0] or None\n" in text

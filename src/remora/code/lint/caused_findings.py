@@ -10,6 +10,11 @@ none); each finding it did not report before gets ruff's safe fix, wherever it
 lies in the file, and ruff is asked again, a few rounds at most. What is still
 added after that is for the caller to refuse. Nothing here reads the Python text
 but ruff and the parser.
+
+A fix can also leave code that reads worse than it did, whatever the project selects:
+SIM114 joins two branches into ``if a and b or c:``, correct and unclear (two blind
+reviewers of pathspec asked for the parentheses). The chained ``and``/``or`` a change
+adds get ruff's own ``RUF021`` fix, ``(a and b) or c``, selected or not.
 """
 
 from __future__ import annotations
@@ -19,9 +24,10 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.lint.record_edits import Edit, fix_edits
+from remora.code.lint.record_edits import Edit, byte_offset, fix_edits
 from remora.code.lint.removed_lines import tidied
-from remora.code.lint.ruff_runs import ruff_json
+from remora.code.lint.ruff_runs import ruff_json, rule_records
+from remora.code.parsing import line_starts
 
 __all__ = ["apply_edits", "fix_caused", "new_records"]
 
@@ -78,7 +84,7 @@ async def fix_caused(
     for _ in range(ROUNDS):
         added = new_records(old, await ruff_json(context, path, text))
         if not added:
-            return text, []
+            return await _clarified(context, path, before, text), []
         data = text.encode("utf-8")
         chosen: list[Edit] = []
         for record in added:
@@ -100,4 +106,48 @@ async def fix_caused(
             break
         text = fixed
     left = new_records(old, await ruff_json(context, path, text))
-    return text, sorted(_code(r) for r in left)
+    return await _clarified(context, path, before, text), sorted(_code(r) for r in left)
+
+
+# Fixes that only add parentheses a reader needs (``(a and b) or c``): applied to what a
+# change added, whether the project's selection holds them or not.
+_CLARIFYING = ("RUF021",)
+
+
+def _flagged(data: bytes, record: dict[str, Any]) -> bytes:
+    """The code a record flags, as it reads (its place moves when lines are removed)."""
+    starts = line_starts(data)
+    begin, end = (record[k] for k in ("location", "end_location"))
+    return data[
+        byte_offset(data, starts, begin["row"], begin["column"]) : byte_offset(
+            data, starts, end["row"], end["column"]
+        )
+    ]
+
+
+async def _clarified(context: CodeContext, path: str, before: str, text: str) -> str:
+    """``text`` with the safe fixes of :data:`_CLARIFYING` findings on code ``before`` did
+    not have (the same chain, moved by the change, is the code's own)."""
+    had = Counter(
+        (_code(r), _flagged(before.encode("utf-8"), r))
+        for r in await rule_records(context, path, before, _CLARIFYING)
+    )
+    data = text.encode("utf-8")
+    edits: list[Edit] = []
+    for record in await rule_records(context, path, text, _CLARIFYING):
+        key = (_code(record), _flagged(data, record))
+        if had[key] > 0:
+            had[key] -= 1
+            continue
+        if (record.get("fix") or {}).get("applicability") == "safe":
+            found = fix_edits(data, record)
+            if not any(s < e2 and s2 < e for s, e, _ in found for s2, e2, _ in edits):
+                edits += found
+    if not edits:
+        return text
+    fixed = apply_edits(data, edits).decode("utf-8")
+    try:
+        python_ast.parse(fixed)
+    except SyntaxError:
+        return text
+    return fixed

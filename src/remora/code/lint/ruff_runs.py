@@ -27,7 +27,7 @@ from remora.code.lint.project_rules import configures_import_order, not_the_proj
 from remora.sandbox.commands import resolve_executable
 from remora.sandbox.ending import end_process, start_in_group
 
-__all__ = ["held_back", "ruff_json", "start_ruff"]
+__all__ = ["held_back", "ruff_json", "rule_records", "start_ruff"]
 
 # Texts whose records are kept, and records in all: a large file with many findings has
 # hundreds of records (~2 KB each as dicts) per text, and every changed run is a new text.
@@ -100,6 +100,14 @@ async def _run_ruff(
         raise RuntimeError(f"ruff failed on {path}: {err.decode(errors='replace')[:400]}")
     records: list[dict[str, Any]] = json.loads(out or b"[]")
     return records
+
+
+async def rule_records(
+    context: CodeContext, path: str, text: str, rules: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """Ruff's findings of ``rules`` alone for ``text`` as the file ``path`` (its settings
+    otherwise), whether the project selects them or not; not kept."""
+    return await _run_ruff(context, path, text, ("--select", ",".join(rules)))
 
 
 def _finished(running_key: tuple[int, Key], task: RuffTask) -> None:
