@@ -70,6 +70,17 @@ def test_names_match_the_tables_by_whole_words(
     assert sample_value(name, annotation, 0, lambda _: None) == expected
 
 
+def test_a_collection_of_items_no_value_is_found_for_is_no_list_of_nones() -> None:
+    # ``lines: Iterable[AnyStr]`` (pathspec's from_lines got ``[None, None]``, rejected as
+    # "a meaningless input"): AnyStr is text; an unknown class's items leave no list.
+    assert sample_value("lines", "Iterable[AnyStr]", 0, lambda _: None) == [
+        "sample line",
+        "other line",
+    ]
+    assert sample_value("rules", "list[Rule]", 0, lambda _: None) is None
+    assert sample_value("rules", "list", 0, lambda _: None) == ["sample rule", "other rule"]
+
+
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample_project"
 
 

@@ -174,10 +174,13 @@ def _value_for(
         if edge:
             return []
         item = inner[0] if inner and not isinstance(inner[0], ast.Constant) else None
-        return [
+        items = [
             _value_for(singular, item, variant, classes, depth + 1),
             _value_for(singular, item, variant + 1, classes, depth + 1),
         ]
+        # Items of a named type no value was found for: ``[None, None]`` for lines of text
+        # is no sample of them (a blind reviewer: "a meaningless input").
+        return None if item is not None and items == [None, None] else items
     if head in MAPPING_HEADS:
         if edge:
             return {}
@@ -193,7 +196,7 @@ def _value_for(
         return variant == 0
     if head in {"int", "float", "decimal"}:
         return _number(name, head == "int", variant)
-    if head in {"str", "path", "purepath"}:
+    if head in {"str", "path", "purepath", "anystr"}:  # typing.AnyStr: str or bytes
         return _string(name, variant)
     if head in {"datetime", "date"}:
         return _moment(head, variant)
