@@ -7,9 +7,11 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from remora.code.probes.sandboxed import MARKER, _program_text
+from remora.code.testgen.written_tests import observed_piece
+from remora.code.values import CallTarget
 
 
 def probe_outcome(
@@ -53,6 +55,41 @@ def probe_outcome(
     line = next(x for x in run.stdout.splitlines() if x.startswith(MARKER))
     outcome: dict[str, Any] = json.loads(line[len(MARKER) :])["outcomes"][0]
     return outcome
+
+
+def observed_test(
+    cwd: Path,
+    module: str,
+    name: str,
+    args: dict[str, Any],
+    names: set[str],
+    *,
+    owner: str | None = None,
+    owner_args: dict[str, Any] | None = None,
+) -> str:
+    """The test the test operation writes of one probed call of ``module.name`` (a method
+    of ``owner`` built from ``owner_args``): its imports (``names``: the module's), then
+    the function ``test_<name>``."""
+    owner_args = owner_args or {}
+    qualname = f"{owner}.{name}" if owner else name
+    outcome = probe_outcome(cwd, module, qualname, args, owner=owner, owner_args=owner_args)
+    target = {
+        "module": module,
+        "qualname": qualname,
+        "name": name,
+        "kind": "method" if owner else "function",
+        "owner": owner or "",
+        "method_kind": "instance",
+        "is_async": False,
+        "is_generator": False,
+        "parameters": [{"name": n, "kind": "positional_or_keyword"} for n in args],
+        "owner_parameters": [{"name": n, "kind": "positional_or_keyword"} for n in owner_args],
+    }
+    row = {"args": args, "ok": True, "reason": "", **outcome}
+    piece = observed_piece(cast(CallTarget, target), names, owner_args, row, f"test_{name}")
+    imports = [f"from {module} import {', '.join(piece['imports'])}"]
+    imports += [f"from {m} import {n}" for m, n in piece.get("from_imports", [])]
+    return "\n".join(imports) + f"\n\n\n{piece['source']}"
 
 
 def failed_tests(folder: Path, module: str, text: str, tests: dict[str, str]) -> set[str]:

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from probe_support import failed_tests, probe_outcome
+from probe_support import failed_tests, observed_test
 
 from remora.code.probes.programs.constructed_values import constructed
-from remora.code.testgen.written_tests import observed_piece
 
 
 @dataclass
@@ -103,33 +102,10 @@ def share(part, whole):
 
 
 def _written(tmp_path: Path, name: str, args: dict[str, object]) -> str:
-    method = name == "moved"
+    owner = "Spot" if name == "moved" else None
     owner_args = {"x": 1, "y": 2}
-    outcome = probe_outcome(
-        tmp_path,
-        "spots",
-        "Spot.moved" if method else name,
-        args,
-        owner="Spot" if method else None,
-        owner_args=owner_args,
-    )
-    target = {
-        "module": "spots",
-        "qualname": "Spot.moved" if method else name,
-        "name": name,
-        "kind": "method" if method else "function",
-        "owner": "Spot" if method else "",
-        "method_kind": "instance",
-        "is_async": False,
-        "is_generator": False,
-        "parameters": [{"name": n, "kind": "positional_or_keyword"} for n in args],
-        "owner_parameters": [{"name": n, "kind": "positional_or_keyword"} for n in owner_args],
-    }
-    row = {"args": args, "ok": True, "reason": "", **outcome}
-    piece = observed_piece(target, {"Spot", "share"}, owner_args, row, f"test_{name}")
-    imports = [f"from spots import {', '.join(piece['imports'])}"]
-    imports += [f"from {m} import {n}" for m, n in piece.get("from_imports", [])]
-    return "\n".join(imports) + f"\n\n\n{piece['source']}"
+    names = {"Spot", "share"}
+    return observed_test(tmp_path, "spots", name, args, names, owner=owner, owner_args=owner_args)
 
 
 def test_the_written_tests_compare_with_the_rebuilt_value_and_catch_a_changed_one(

@@ -15,10 +15,9 @@ import ast
 from pathlib import Path
 from typing import Any
 
-from probe_support import failed_tests, probe_outcome
+from probe_support import failed_tests, observed_test
 
 from remora.code.testgen.mutants import node_mutants
-from remora.code.testgen.written_tests import observed_piece
 
 SHELVES = """\
 import copy
@@ -44,31 +43,10 @@ def unwrapped(shelf):
 BOXES = {"boxes": [[1, 2], [3]]}
 
 
-def _target(name: str) -> dict[str, Any]:
-    method = name != "unwrapped"
-    parameters = [] if method else [{"name": "shelf", "kind": "positional_or_keyword"}]
-    return {
-        "module": "shelves",
-        "qualname": f"Shelf.{name}" if method else name,
-        "name": name,
-        "kind": "method" if method else "function",
-        "owner": "Shelf" if method else "",
-        "method_kind": "instance",
-        "is_async": False,
-        "is_generator": False,
-        "parameters": parameters,
-    }
-
-
 def _written(tmp_path: Path, name: str, args: dict[str, Any]) -> str:
-    target = _target(name)
-    owner = "Shelf" if target["kind"] == "method" else None
-    outcome = probe_outcome(
-        tmp_path, "shelves", target["qualname"], args, owner=owner, owner_args=BOXES
-    )
-    row = {"args": args, "ok": True, "reason": "", **outcome}
-    piece = observed_piece(target, {"Shelf", "unwrapped"}, BOXES, row, f"test_{name}")
-    return f"from shelves import {', '.join(piece['imports'])}\n\n\n{piece['source']}"
+    owner = "Shelf" if name != "unwrapped" else None
+    names = {"Shelf", "unwrapped"}
+    return observed_test(tmp_path, "shelves", name, args, names, owner=owner, owner_args=BOXES)
 
 
 def _identity(name: str) -> str:

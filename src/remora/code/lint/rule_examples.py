@@ -11,7 +11,6 @@ with ``ast``, the shape of the statements to fix.
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import json
 import textwrap
@@ -19,9 +18,9 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
+from remora.code.parsing import sole_function
 from remora.sandbox.commands import resolve_executable
 
 __all__ = ["example_pair"]
@@ -79,14 +78,11 @@ async def _rule_example(code: str) -> tuple[str, str, str] | None:
 
 def _statements(example: str) -> str:
     """A one-function example as its body's statements: the shape of the unit to fix."""
-    try:
-        body = python_ast.parse(example).body
-    except SyntaxError:
-        return example
-    if len(body) != 1 or not isinstance(body[0], ast.FunctionDef | ast.AsyncFunctionDef):
+    function = sole_function(example)
+    if function is None:
         return example
     lines = example.splitlines(keepends=True)
-    first, last = body[0].body[0].lineno, body[0].body[-1].end_lineno or len(lines)
+    first, last = function.body[0].lineno, function.body[-1].end_lineno or len(lines)
     return textwrap.dedent("".join(lines[first - 1 : last]))
 
 

@@ -19,6 +19,7 @@ from remora.code.parsing.ast_definitions import (
     ast_definitions,
     located_definition,
     module_names,
+    sole_function,
 )
 from remora.code.parsing.line_breaks import line_starts
 from remora.code.parsing.parse_cache import parse
@@ -79,5 +80,6 @@ __all__ = [
     "per_text",
     "python_syntax_error",
     "qualified_definitions",
+    "sole_function",
     "statement_children",
 ]

@@ -11,7 +11,7 @@ import ast
 from remora import python_ast
 from remora.code.parsing.text_cache import ast_tree, per_text
 
-__all__ = ["Defined", "ast_definitions", "located_definition", "module_names"]
+__all__ = ["Defined", "ast_definitions", "located_definition", "module_names", "sole_function"]
 
 Defined = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
@@ -49,3 +49,14 @@ def module_names(text: str) -> set[str]:
         elif isinstance(stmt, ast.Import | ast.ImportFrom):
             names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
     return names
+
+
+def sole_function(source: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The one function ``source`` defines and nothing else (a test, an example); None
+    where it does not parse or holds anything more."""
+    try:
+        body = python_ast.parse(source).body
+    except SyntaxError:
+        return None
+    only = body[0] if len(body) == 1 else None
+    return only if isinstance(only, ast.FunctionDef | ast.AsyncFunctionDef) else None

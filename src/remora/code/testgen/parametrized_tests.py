@@ -24,6 +24,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.parsing import sole_function
 from remora.code.probes import restore_file, run_pytest, written_class
 from remora.code.testgen.test_layout import write_pieces
 from remora.code.values import node_function
@@ -35,15 +36,11 @@ _BLANK = "\0"
 
 
 def _function(source: str) -> Function | None:
-    try:
-        body = python_ast.parse(source).body
-    except SyntaxError:
+    """The test function a piece is, where it takes nothing and has no decorator."""
+    function = sole_function(source)
+    if function is None or function.decorator_list:
         return None
-    if len(body) != 1 or not isinstance(body[0], ast.FunctionDef | ast.AsyncFunctionDef):
-        return None
-    function = body[0]
-    plain = not function.decorator_list and not function.args.args and not function.args.kwonlyargs
-    return function if plain else None
+    return None if function.args.args or function.args.kwonlyargs else function
 
 
 def _constants(function: Function) -> list[ast.Constant]:
