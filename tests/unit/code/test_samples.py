@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from remora.code.values.derived_sets import _NAMED_NUMBERS as NAMED_NUMBERS
-from remora.code.values.derived_sets import _NAMED_STRINGS as NAMED_STRINGS
-from remora.code.values.derived_sets import _words as samples_words
 from remora.code.values.derived_sets import argument_sets, literal_default, sample_value
+from remora.code.values.named_values import NAMED_NUMBERS, NAMED_STRINGS
+from remora.code.values.named_values import name_words as samples_words
 from remora.code.values.parameters import Parameter
 
 CASES = Path(__file__).parent / "sample_cases"
@@ -111,3 +110,15 @@ def test_the_tables_hold_nothing_taken_from_the_bundled_example() -> None:
                 assert not set(values) & literals, (key, values)
     shared = {v for values in NAMED_STRINGS.values() for v in values} & literals
     assert shared == set()
+
+
+def test_parameters_the_tables_give_one_value_get_the_other_typical_one() -> None:
+    # Three paths all "data/example.txt", a box 1 by 1: a swap of the arguments, or `*`
+    # for `**`, would pass unseen (a blind reviewer on pathspec's RecursionError message).
+    paths = [Parameter(n, "positional_or_keyword") for n in ("real_path", "first_path")]
+    sets = {s["name"]: s["args"] for s in argument_sets(paths, lambda _: None)}
+    assert sets["example"] == {"real_path": "data/example.txt", "first_path": "data/other.csv"}
+    box = [Parameter(n, "positional_or_keyword", annotation="int") for n in ("width", "height")]
+    sets = {s["name"]: s["args"] for s in argument_sets(box, lambda _: None)}
+    assert sets["example"] == {"width": 1, "height": 7}
+    assert sets["edge"] == {"width": 0, "height": 0}  # the edge case stays the empty one

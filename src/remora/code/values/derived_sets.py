@@ -10,8 +10,7 @@ TypeError is checked separately (:mod:`remora.code.probes.calls`).
 from __future__ import annotations
 
 import ast
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypedDict
 
 from remora import python_ast
@@ -22,6 +21,7 @@ from remora.code.values.annotations import (
     parsed_annotation,
     union_parts,
 )
+from remora.code.values.named_values import NAMED_NUMBERS, NAMED_STRINGS, by_name, name_words
 from remora.code.values.parameters import Parameter
 from remora.code.values.unspelled_values import tuple_of
 
@@ -51,71 +51,8 @@ PLANS: tuple[tuple[str, int, bool], ...] = (
     ("edge", 2, False),
 )
 
-# A word of the parameter's name -> two typical values. Generic values only: nothing here
-# comes from code Remora is measured or demonstrated on (a table tuned to that code makes
-# its results look better than they are elsewhere).
-_NAMED_STRINGS: dict[str, tuple[str, str]] = {
-    "email": ("alice@example.com", "bob@example.org"),
-    "url": ("https://example.com/item/1", "https://example.org"),
-    "path": ("data/example.txt", "data/other.csv"),
-    "file": ("data/example.txt", "data/other.csv"),
-    "dir": ("data", "output"),
-    "directory": ("data", "output"),
-    "date": ("2024-01-31", "2023-12-01"),
-    "time": ("2024-01-31T12:00:00", "2023-12-01T08:30:00"),
-    "phone": ("+1-555-0100", "+44 20 7946 0000"),
-    "code": ("A1", "B2"),
-    "name": ("Alice", "Bob"),
-    "city": ("Lisbon", "Oslo"),
-    "country": ("PT", "NO"),
-    "currency": ("EUR", "USD"),
-    "status": ("active", "inactive"),
-    "description": ("A short description.", "Another one."),
-    "message": ("hello", "goodbye"),
-    "text": ("hello world", "lorem ipsum"),
-    "key": ("alpha", "beta"),
-}
-_NAMED_NUMBERS: dict[str, tuple[float, float]] = {
-    "price": (19.0, 250.0),
-    "cost": (4.5, 75.0),
-    "amount": (35.0, 1000.0),
-    "total": (80.0, 12.5),
-    "balance": (250.0, 0.5),
-    "rate": (0.25, 0.6),
-    "discount": (40.0, 2.5),
-    "percent": (30.0, 75.0),
-    "ratio": (0.5, 0.75),
-    "weight": (1.5, 12.0),
-    "quantity": (4, 12),
-    "qty": (4, 12),
-    "count": (2, 5),
-    "size": (10, 3),
-    "limit": (10, 100),
-    "age": (30, 45),
-    "year": (2024, 1999),
-    "id": (1, 42),
-    "index": (0, 2),
-}
-
 # How a class of the module is constructed: its parameters, or None when unknown.
 ClassLookup = Callable[[str], "Sequence[Parameter] | None"]
-
-
-def _words(name: str) -> list[str]:
-    """The words of an identifier: snake_case and camelCase (``HTTPServer``: http, server)."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])|([A-Z])([A-Z][a-z])", r"\1\3_\2\4", name)
-    return [w.lower() for w in spaced.split("_") if w]
-
-
-def _by_name(name: str, table: dict[str, tuple[Any, Any]], variant: int) -> tuple[bool, Any]:
-    """The table's values for the last whole word of ``name`` it has: ``unit_price`` is a
-    price, ``tax_rate`` a rate. Never a part of a word: a ``filename`` is no ``name``, a
-    ``message`` or a ``page`` no ``age``, ``syntax`` no tax. A plural (``prices``) is not
-    its singular's value: the caller makes it a list of them."""
-    for word in reversed(_words(name)):
-        if word in table:
-            return True, table[word][variant % 2]
-    return False, None
 
 
 def literal_default(source: str | None) -> tuple[bool, Any]:
@@ -226,7 +163,7 @@ def _moment(head: str, variant: int) -> dict[str, Any]:
 def _number(name: str, integer: bool, variant: int) -> int | float:
     if variant >= 2:
         return 0 if integer else 0.0
-    found, value = _by_name(name, _NAMED_NUMBERS, variant)
+    found, value = by_name(name, NAMED_NUMBERS, variant)
     if not found:
         value = (1, 7)[variant % 2] if integer else (1.5, 42.0)[variant % 2]
     return int(value) if integer else float(value)
@@ -235,7 +172,7 @@ def _number(name: str, integer: bool, variant: int) -> int | float:
 def _string(name: str, variant: int) -> str:
     if variant >= 2:
         return ""
-    found, value = _by_name(name, _NAMED_STRINGS, variant)
+    found, value = by_name(name, NAMED_STRINGS, variant)
     if found:
         return str(value)
     return _made_up(name, variant)
@@ -243,7 +180,7 @@ def _string(name: str, variant: int) -> str:
 
 def _made_up(name: str, variant: int) -> str:
     """The string a parameter gets when nothing says more: ``"sample b"``, ``"other b"``."""
-    return ("sample " if variant % 2 == 0 else "other ") + " ".join(_words(name) or ["value"])
+    return ("sample " if variant % 2 == 0 else "other ") + " ".join(name_words(name) or ["value"])
 
 
 def _singular(name: str) -> str:
@@ -272,10 +209,10 @@ def made_up(name: str, value: Any) -> bool:
 
 def _untyped(name: str, singular: str, variant: int, classes: ClassLookup, depth: int) -> Any:
     """A value guessed from the name alone: a number, a string, or a list of either."""
-    found, number = _by_name(name, _NAMED_NUMBERS, variant)
+    found, number = by_name(name, NAMED_NUMBERS, variant)
     if found:
         return _number(name, isinstance(number, int), variant)
-    found, _text = _by_name(name, _NAMED_STRINGS, variant)
+    found, _text = by_name(name, NAMED_STRINGS, variant)
     if found:
         return _string(name, variant)
     if singular != name:
@@ -326,9 +263,22 @@ def _arguments(
         has_literal, default = literal_default(param.default)
         if use_defaults and has_literal:
             args[param.name] = default
-        else:
-            args[param.name] = sample_value(param.name, param.annotation, variant, classes, depth)
+            continue
+        value = sample_value(param.name, param.annotation, variant, classes, depth)
+        if variant < 2 and _repeats(value, args.values()):
+            # Two paths both "data/example.txt", a box 1 by 1: a test could not tell the
+            # arguments apart (a swap, `*` for `**`); the other typical value, where it differs.
+            other = sample_value(param.name, param.annotation, variant ^ 1, classes, depth)
+            value = value if _repeats(other, args.values()) else other
+        args[param.name] = value
     return args
+
+
+def _repeats(value: Any, given: Iterable[Any]) -> bool:
+    """Whether ``value``, a text or a number, equals one of ``given`` of its type."""
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        return False
+    return any(type(other) is type(value) and other == value for other in given)
 
 
 def argument_sets(
