@@ -188,6 +188,8 @@ def test_a_summary_that_holds_one_comment_of_a_longer_body_is_refused() -> None:
     [
         ("Kennel.couples", "Return a list of the pairs of dogs.", True),  # an iterator
         ("Kennel.couples", "Return the pairs of dogs.", False),  # no type said
+        # The verb need not open the summary (pathspec's check_files: "... and return a list").
+        ("Kennel.couples", "Pair the dogs and return a list of the pairs.", True),
         ("Kennel.walk", "Return a list of what each dog's walk gives.", False),  # a display
         ("Kennel.leashes", "Return a list of the dogs' leashes.", False),  # through a name
         ("Kennel.names", "Return a list of the dogs' names.", False),  # the annotation

@@ -58,11 +58,13 @@ _COUNTING = frozenset({"len", "length", "count", "sum", "num", "total"})
 
 def _claimed(summary: str) -> str:
     """The type the summary says is returned ('' when it names none): the first word after
-    a returning verb that opens the summary, articles aside."""
+    its first returning verb, articles aside ("Return a list of …", "Check the files and
+    return a list of …")."""
     tokens = word_tokens(summary)
-    if not tokens or tokens[0] not in _RETURNING:
+    at = next((i for i, token in enumerate(tokens) if token in _RETURNING), None)
+    if at is None:
         return ""
-    rest = [t for t in tokens[1:4] if t not in _BEFORE_KIND]
+    rest = [t for t in tokens[at + 1 : at + 4] if t not in _BEFORE_KIND]
     return _KIND_WORDS.get(rest[0], "") if rest else ""
 
 
