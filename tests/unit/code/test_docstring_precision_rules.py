@@ -104,6 +104,12 @@ def make_whistle(pitch):
         return pitch * 2
 
     return whistle
+
+
+class Leash:
+    length: float
+    """How far the dog may go from its walker, in metres."""
+    colour: str = "red"
 '''
 
 
@@ -246,3 +252,11 @@ def test_a_condition_needs_the_code_to_name_it() -> None:
     # What the code names: its parameter, its exception.
     assert refusal("checked_sum", "Sum the values unless the total would overflow.") == ""
     assert refusal("bounded_square", "Square a number, refusing one above LIMIT.") == ""
+
+
+def test_a_class_summary_copied_from_its_field_s_docstring_is_refused() -> None:
+    # pathspec's CheckResult got its first field's docstring as its own (two rejects).
+    copied = "How far the dog may go from its walker, in metres."
+    _, refused = check_pieces(node("Leash", "class"), Pieces(summary=copied), ())
+    reason = "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+    assert "the docstring of the attribute length" in reason
