@@ -122,3 +122,16 @@ def test_parameters_the_tables_give_one_value_get_the_other_typical_one() -> Non
     sets = {s["name"]: s["args"] for s in argument_sets(box, lambda _: None)}
     assert sets["example"] == {"width": 1, "height": 7}
     assert sets["edge"] == {"width": 0, "height": 0}  # the edge case stays the empty one
+
+
+def test_a_class_annotated_as_type_is_given_a_class() -> None:
+    # ``rules: Sequence[tuple[type, str]]`` got ``(None, "sample rule")``: isinstance(x, None)
+    # raised in every call that reached it. A class stands where the code asks for one.
+    none = lambda _: None  # noqa: E731
+    assert sample_value("kind", "type", 0, none) == {"__type__": "list"}
+    assert sample_value("kind", "type[int]", 1, none) == {"__type__": "int"}
+    assert sample_value("kind", "Type[Node]", 0, lambda n: [] if n == "Node" else None) == {
+        "__type__": "Node"
+    }
+    rules = sample_value("rules", "Sequence[tuple[type, str]]", 0, none)
+    assert rules[0] == {"__tuple__": [{"__type__": "list"}, "other rule"]}

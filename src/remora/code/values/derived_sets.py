@@ -23,7 +23,7 @@ from remora.code.values.annotations import (
 )
 from remora.code.values.named_values import NAMED_NUMBERS, NAMED_STRINGS, by_name, name_words
 from remora.code.values.parameters import Parameter
-from remora.code.values.unspelled_values import tuple_of
+from remora.code.values.unspelled_values import BUILTIN_TYPES, tuple_of, type_of
 
 __all__ = [
     "PLANS",
@@ -137,6 +137,11 @@ def _value_for(
         return _string(name, variant)
     if head in {"datetime", "date"}:
         return _moment(head, variant)
+    if head == "type":  # a class as a value: ``type[Node]`` that class, else a builtin one
+        named = ast.unparse(inner[0]) if inner else ""
+        if named in BUILTIN_TYPES or (named and classes(named) is not None):
+            return type_of(named)
+        return type_of(("list", "dict")[variant % 2])
     if chosen is None or head in {"any", "object"}:
         return _untyped(name, singular, variant, classes, depth)
     if chosen is not None and depth < 2:
