@@ -345,9 +345,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.0",
             "5c3d86081fbebd04dd5de03626a0607b809a98fb6ccba5770b62466fe940ff20",
             (),
-            part="heldout",
+            # Held out until its labels at b4a336d; studied since.
+            part="dev",
         ),
         "deepmerge",
+    ),
+    ReviewProject(
+        Project(
+            "natsort",
+            "8.4.0",
+            "45312c4a0e5507593da193dedd04abb1469253b601ecaf63445ad80f0a1ea581",
+            (),
+            part="heldout",
+        ),
+        "natsort",
     ),
 )
 
