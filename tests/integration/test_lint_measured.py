@@ -157,7 +157,7 @@ async def test_a_format_that_stops_converting_is_refused(
     written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__str__", wrong)
     assert written == VERSION
     assert reason.startswith("the rewrite changes what the code does"), reason
-    assert "'1.1.1' before and returned '1.5.1.5.1.5' after" in reason, reason
+    assert "'1.7.1' before and returned '1.5.7.5.1.5' after" in reason, reason
 
 
 async def test_no_f_string_does_what_percent_d_does_so_none_is_kept(

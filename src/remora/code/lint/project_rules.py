@@ -6,10 +6,11 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
 - ``RUF100`` calls a ``# noqa: C901`` unused when ruff does not enable ``C901``
   ("non-enabled") or does not know the code ("unknown"); flake8's complexity
   check still needs it, and removing it brings the warning back. Only a code
-  ruff checks and finds nothing for is unused. A blanket ``# noqa`` silences every
-  tool's checks: ruff finding nothing there under its own selection says nothing of
-  flake8's (a long line a project's flake8 allows only there), so it is unused only
-  where the project configures ruff.
+  ruff checks and finds nothing for is unused, and only where the project configures
+  ruff: elsewhere its ``noqa`` comments are for the tools it does run, whose findings
+  are not ruff's (pyflakes reports ``F811`` for a name redefined after a conditional
+  import, where ruff reports nothing; a blanket ``# noqa`` on a long line a project's
+  flake8 allows only there). Blind reviewers rejected all six such removals labelled.
 - ``I001`` sorts imports by ruff's isort rules; a project that configures isort
   itself (``[tool.isort]``, ``.isort.cfg``, ``[isort]`` in ``setup.cfg`` or
   ``tox.ini``) and not ruff's isort has other rules (``force_sort_within_sections``),
@@ -108,9 +109,9 @@ def _isort_own(root: Path, stamp: tuple[int, ...]) -> bool:
 def not_the_projects(record: dict[str, Any], root: Path) -> bool:
     """Whether a ruff record is ruff's view of a check the project leaves to another tool."""
     code, message = record.get("code"), str(record.get("message", ""))
-    if code == "RUF100":
-        if "blanket" in message:  # "Unused blanket `noqa` directive"
-            return not _configures_ruff(root, _stamp(root))
+    if code == "RUF100":  # a noqa is ruff's to judge only where the project lints with ruff
+        if not _configures_ruff(root, _stamp(root)):
+            return True
         return any(word in message for word in _NOT_CHECKED)
     if code == "I001":
         return _isort_elsewhere(root, _stamp(root))
