@@ -21,10 +21,15 @@ from remora.code.values.input_sources import fold_constant
 __all__ = ["call_site_arguments", "doctest_calls", "literal_arguments"]
 
 
-def _call_arguments_text(call: ast.Call, text: str) -> str | None:
-    parts = [_argument_text(a, text) for a in call.args]
+def _call_arguments_text(
+    call: ast.Call, text: str, bound: dict[str, ast.expr] | None = None
+) -> str | None:
+    bound = bound or {}
+    parts = [_argument_text(bound.get(_name(a), a), text) for a in call.args]
     parts += [
-        None if (value := _argument_text(k.value, text)) is None else f"{k.arg}={value}"
+        None
+        if (value := _argument_text(bound.get(_name(k.value), k.value), text)) is None
+        else f"{k.arg}={value}"
         for k in call.keywords
         if k.arg is not None
     ]
@@ -69,22 +74,45 @@ def doctest_calls(docstring: str, name: str) -> list[str]:
     return found
 
 
+def _name(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _bound_once(tree: ast.AST) -> dict[str, ast.expr]:
+    """The names the text assigns exactly once, each to a value :func:`_buildable` takes
+    (``a = ['2 ft 7 in', '1 ft 5 in']`` before ``natsorted(a)`` in an example)."""
+    assigned: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(node.value)
+                else:  # unpacking, attributes: the names it binds are not followed
+                    names = [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+                    assigned.update({n: [] for n in names})
+        if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For | ast.With | ast.NamedExpr):
+            assigned.update({n.id: [] for n in ast.walk(node) if isinstance(n, ast.Name)})
+    return {n: v[0] for n, v in assigned.items() if len(v) == 1 and _buildable(v[0])}
+
+
 def call_site_arguments(text: str, name: str, limit: int = 8) -> list[str]:
     """Argument texts of the calls of ``name`` in a module whose arguments are all literals
-    or constructions of classes from literals (:func:`_buildable`)."""
+    or constructions of classes from literals (:func:`_buildable`), a name the text binds
+    once to such a value read as that value."""
     try:
         tree = python_ast.parse(text)
     except SyntaxError:
         return []
+    bound = _bound_once(tree)
     found: list[str] = []
     for call in _calls_to(tree, name):
-        values = [*call.args, *(k.value for k in call.keywords)]
+        values = [bound.get(_name(v), v) for v in [*call.args, *(k.value for k in call.keywords)]]
         if any(isinstance(a, ast.Starred) for a in call.args) or any(
             k.arg is None for k in call.keywords
         ):
             continue
         if values and all(_buildable(v) for v in values):
-            arguments = _call_arguments_text(call, text)
+            arguments = _call_arguments_text(call, text, bound)
             if arguments is not None and arguments not in found:
                 found.append(arguments)
         if len(found) >= limit:
