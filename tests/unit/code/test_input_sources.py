@@ -228,15 +228,17 @@ def test_a_parameter_the_code_calls_gets_a_builtin(source: str, called: dict[str
     assert {name: "callable" for name, v in kinds.items() if v == CALLABLE_SAMPLE} == called
 
 
-def test_a_name_an_example_binds_once_to_a_literal_is_read_as_that_literal() -> None:
+def test_a_name_an_example_bound_to_a_literal_is_read_as_that_literal() -> None:
     # natsort's README: `a = ['2 ft 7 in', ...]` then `natsorted(a)`; the search made up
     # ["sample seq", "other seq"] (no digits: natsorted gave what sorted gives).
     example = (
         "a = ['2 ft 7 in', '1 ft 5 in']\nnatsorted(a)\nnatsorted(a, reverse=True)\n"
-        "b = [1]\nb = [2]\nnatsorted(b)\n"  # bound twice: which one is not said
+        "b = [1]\nb = [2]\nnatsorted(b)\n"  # the value bound last
         "for c in ['x']:\n    natsorted(c)\n"  # a loop's name is no literal
+        "a = f()\nnatsorted(a)\n"  # bound again to what no literal says
     )
     assert call_site_arguments(example, "natsorted") == [
         "['2 ft 7 in', '1 ft 5 in']",
         "['2 ft 7 in', '1 ft 5 in'], reverse=True",
+        "[2]",
     ]

@@ -78,45 +78,48 @@ def _name(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def _bound_once(tree: ast.AST) -> dict[str, ast.expr]:
-    """The names the text assigns exactly once, each to a value :func:`_buildable` takes
-    (``a = ['2 ft 7 in', '1 ft 5 in']`` before ``natsorted(a)`` in an example)."""
-    assigned: dict[str, list[ast.expr]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    assigned.setdefault(target.id, []).append(node.value)
-                else:  # unpacking, attributes: the names it binds are not followed
-                    names = [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
-                    assigned.update({n: [] for n in names})
-        if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For | ast.With | ast.NamedExpr):
-            assigned.update({n.id: [] for n in ast.walk(node) if isinstance(n, ast.Name)})
-    return {n: v[0] for n, v in assigned.items() if len(v) == 1 and _buildable(v[0])}
+def _bind(statement: ast.stmt, bound: dict[str, ast.expr]) -> None:
+    """What ``statement`` binds, into ``bound``: a name assigned a value :func:`_buildable`
+    takes is that value from here on (``a = ['2 ft 7 in', '1 ft 5 in']`` before
+    ``natsorted(a)`` in an example); any other name it binds is no longer known."""
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(target := statement.targets[0], ast.Name)
+        and _buildable(statement.value)
+    ):
+        bound[target.id] = statement.value
+        return
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.pop(node.id, None)
 
 
 def call_site_arguments(text: str, name: str, limit: int = 8) -> list[str]:
     """Argument texts of the calls of ``name`` in a module whose arguments are all literals
-    or constructions of classes from literals (:func:`_buildable`), a name the text binds
-    once to such a value read as that value."""
+    or constructions of classes from literals (:func:`_buildable`), a name read as the
+    value of that kind the text bound it to last at its top level (:func:`_bind`)."""
     try:
         tree = python_ast.parse(text)
     except SyntaxError:
         return []
-    bound = _bound_once(tree)
     found: list[str] = []
-    for call in _calls_to(tree, name):
-        values = [bound.get(_name(v), v) for v in [*call.args, *(k.value for k in call.keywords)]]
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(
-            k.arg is None for k in call.keywords
-        ):
-            continue
-        if values and all(_buildable(v) for v in values):
-            arguments = _call_arguments_text(call, text, bound)
-            if arguments is not None and arguments not in found:
-                found.append(arguments)
-        if len(found) >= limit:
-            break
+    bound: dict[str, ast.expr] = {}
+    for statement in tree.body:  # in order: a name is read as what it was bound to last
+        for call in _calls_to(statement, name):
+            values = [*call.args, *(k.value for k in call.keywords)]
+            values = [bound.get(_name(v), v) for v in values]
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords
+            ):
+                continue
+            if values and all(_buildable(v) for v in values):
+                arguments = _call_arguments_text(call, text, bound)
+                if arguments is not None and arguments not in found:
+                    found.append(arguments)
+            if len(found) >= limit:
+                return found
+        _bind(statement, bound)
     return found
 
 

@@ -199,9 +199,9 @@ def _example_calls_in(text: str, name: str, python: bool) -> tuple[str, ...]:
         tree = ast_tree(text)
         docs = [] if tree is None else [d for n in ast.walk(tree) if (d := _docstring(n))]
     found: list[str] = []
-    for doc in docs:
-        for source in examples(doc):
-            found += [t for t in call_site_arguments(source, name) if t not in found]
+    for doc in docs:  # a doc's examples as one session: `>>> a = [...]`, then `>>> f(a)`
+        session = "\n".join(source for source in examples(doc) if ast_tree(source) is not None)
+        found += [t for t in call_site_arguments(session, name) if t not in found]
     return tuple(found)
 
 
