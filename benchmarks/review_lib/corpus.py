@@ -367,9 +367,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.9.0",
             "0095b12bf5966de529c0feb1fa08671671b3368eec77d7ef7ab114be2c068b3c",
             (),
-            part="heldout",
+            # Held out until its labels at 5dd9a69; studied since.
+            part="dev",
         ),
         "tabulate",
+    ),
+    ReviewProject(
+        Project(
+            "bidict",
+            "0.23.1",
+            "03069d763bc387bbd20e7d49914e75fc4132a41937fa3405417e1a5a2d006d71",
+            (),
+            part="heldout",
+        ),
+        "bidict",
     ),
 )
 
