@@ -85,24 +85,10 @@ async def fix_caused(
         added = new_records(old, await ruff_json(context, path, text))
         if not added:
             return await _clarified(context, path, before, text), []
-        data = text.encode("utf-8")
-        chosen: list[Edit] = []
-        for record in added:
-            if (record.get("fix") or {}).get("applicability") != "safe":
-                continue
-            row = int(record["location"]["row"])
-            if written is not None and written[0] <= row <= written[1]:
-                continue
-            edits = fix_edits(data, record)
-            if any(s < e2 and s2 < e for s, e, _ in edits for s2, e2, _ in chosen):
-                continue  # overlaps one taken: ruff reports it again next round
-            chosen += edits
-        if not chosen:
-            break
-        fixed = apply_edits(data, chosen).decode("utf-8")
-        try:
-            python_ast.parse(fixed)
-        except SyntaxError:
+        if written is not None:
+            added = [r for r in added if not written[0] <= int(r["location"]["row"]) <= written[1]]
+        fixed = _safe_fixed(text, added)
+        if fixed is None:
             break
         text = fixed
     left = new_records(old, await ruff_json(context, path, text))
@@ -133,21 +119,34 @@ async def _clarified(context: CodeContext, path: str, before: str, text: str) ->
         for r in await rule_records(context, path, before, _CLARIFYING)
     )
     data = text.encode("utf-8")
-    edits: list[Edit] = []
+    added: list[dict[str, Any]] = []
     for record in await rule_records(context, path, text, _CLARIFYING):
         key = (_code(record), _flagged(data, record))
         if had[key] > 0:
             had[key] -= 1
+        else:
+            added.append(record)
+    fixed = _safe_fixed(text, added)
+    return text if fixed is None else fixed
+
+
+def _safe_fixed(text: str, records: list[dict[str, Any]]) -> str | None:
+    """``text`` with the safe fixes of ``records`` that overlap none taken before them (ruff
+    reports the others again on the next run); None where none applies or the result
+    does not parse."""
+    data = text.encode("utf-8")
+    chosen: list[Edit] = []
+    for record in records:
+        if (record.get("fix") or {}).get("applicability") != "safe":
             continue
-        if (record.get("fix") or {}).get("applicability") == "safe":
-            found = fix_edits(data, record)
-            if not any(s < e2 and s2 < e for s, e, _ in found for s2, e2, _ in edits):
-                edits += found
-    if not edits:
-        return text
-    fixed = apply_edits(data, edits).decode("utf-8")
+        edits = fix_edits(data, record)
+        if not any(s < e2 and s2 < e for s, e, _ in edits for s2, e2, _ in chosen):
+            chosen += edits
+    if not chosen:
+        return None
+    fixed = apply_edits(data, chosen).decode("utf-8")
     try:
         python_ast.parse(fixed)
     except SyntaxError:
-        return text
+        return None
     return fixed
