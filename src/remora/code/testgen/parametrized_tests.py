@@ -151,24 +151,29 @@ def parametrized(
     but for their literal values merged into one parametrized test (its ``merged``: the
     names it replaces); ``parameters``: the node's positional parameters in order;
     ``taken``: the file's other test names, which a merged name must not be."""
+    shapes: list[str | None] = []
     groups: dict[str, list[dict[str, Any]]] = {}
     for piece in pieces:
         function = _function(str(piece["source"]))
-        if function is not None and _raises(function):
-            groups.setdefault(_shape(function), []).append(piece)
+        shape = _shape(function) if function is not None and _raises(function) else None
+        shapes.append(shape)
+        if shape is not None:
+            groups.setdefault(shape, []).append(piece)
+    merged: dict[str, dict[str, Any] | None] = {}  # by shape, decided at its first piece
     result: list[dict[str, Any]] = []
-    done: set[str] = set()
-    for piece in pieces:
-        if piece["name"] in done:
-            continue
-        function = _function(str(piece["source"]))
-        group = groups.get(_shape(function), []) if function is not None else []
-        merged = _merged(group, parameters) if len(group) > 1 else None
-        if merged is None or merged["name"] in taken:
+    for piece, shape in zip(pieces, shapes, strict=True):
+        group = groups.get(shape, []) if shape is not None else []
+        if shape is None or len(group) < 2:
             result.append(piece)
             continue
-        result.append(merged)
-        done |= {str(p["name"]) for p in group}
+        if shape not in merged:
+            one = _merged(group, parameters)
+            kept = one if one is not None and one["name"] not in taken else None
+            merged[shape] = kept
+            if kept is not None:
+                result.append(kept)
+        if merged[shape] is None:
+            result.append(piece)
     return result
 
 
