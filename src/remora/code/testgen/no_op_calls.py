@@ -89,9 +89,14 @@ def returns_an_input(row: Mapping[str, Any], owner_args: Mapping[str, Any] | Non
     value = python_ast.literal_eval(returned["repr"])
     if not isinstance(value, _COMPUTED_KINDS):
         return False
+    return any(type(given) is type(value) and given == value for given in _inputs(row, owner_args))
+
+
+def _inputs(row: Mapping[str, Any], owner_args: Mapping[str, Any] | None) -> list[Any]:
+    """The values a probed call was given: its arguments and its instance's (``row``'s own
+    ``owner_args``, else ``owner_args``)."""
     owner = row.get("owner_args") if row.get("owner_args") is not None else owner_args
-    inputs = [*(row.get("args") or {}).values(), *(owner or {}).values()]
-    return any(type(given) is type(value) and given == value for given in inputs)
+    return [*(row.get("args") or {}).values(), *(owner or {}).values()]
 
 
 # Calls that hand a loop the items of what they are given, in the same number or none.
@@ -151,9 +156,8 @@ def shows_nothing(
     looped = looped_parameters(function)
     if looped and all(name in args and _is_empty(args[name]) for name in looped):
         return True
-    owner = row.get("owner_args") if row.get("owner_args") is not None else owner_args
-    given = [*args.values(), *(owner or {}).values()]
     returned = row.get("returned") or {}
+    given = _inputs(row, owner_args)
     none_back = returned.get("repr") == "None" and any(value is None for value in given)
     return none_back and _returns_a_value(function)  # a procedure's None is no result
 
