@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from remora import python_ast
 from remora.code.values.input_sources import fold_constant
+from remora.code.values.parameter_reads import plain_name
 
 __all__ = ["call_site_arguments", "doctest_calls", "literal_arguments"]
 
@@ -25,10 +26,10 @@ def _call_arguments_text(
     call: ast.Call, text: str, bound: dict[str, ast.expr] | None = None
 ) -> str | None:
     bound = bound or {}
-    parts = [_argument_text(bound.get(_name(a), a), text) for a in call.args]
+    parts = [_argument_text(bound.get(plain_name(a), a), text) for a in call.args]
     parts += [
         None
-        if (value := _argument_text(bound.get(_name(k.value), k.value), text)) is None
+        if (value := _argument_text(bound.get(plain_name(k.value), k.value), text)) is None
         else f"{k.arg}={value}"
         for k in call.keywords
         if k.arg is not None
@@ -74,10 +75,6 @@ def doctest_calls(docstring: str, name: str) -> list[str]:
     return found
 
 
-def _name(node: ast.expr) -> str:
-    return node.id if isinstance(node, ast.Name) else ""
-
-
 def _bind(statement: ast.stmt, bound: dict[str, ast.expr]) -> None:
     """What ``statement`` binds, into ``bound``: a name assigned a value :func:`_buildable`
     takes is that value from here on (``a = ['2 ft 7 in', '1 ft 5 in']`` before
@@ -108,7 +105,7 @@ def call_site_arguments(text: str, name: str, limit: int = 8) -> list[str]:
     for statement in tree.body:  # in order: a name is read as what it was bound to last
         for call in _calls_to(statement, name):
             values = [*call.args, *(k.value for k in call.keywords)]
-            values = [bound.get(_name(v), v) for v in values]
+            values = [bound.get(plain_name(v), v) for v in values]
             if any(isinstance(a, ast.Starred) for a in call.args) or any(
                 k.arg is None for k in call.keywords
             ):
