@@ -19,14 +19,13 @@ it, read with :mod:`ast` (relative imports made absolute):
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from remora.code.context import CodeContext
 from remora.code.import_paths import module_name, package_of
 from remora.code.parsing import ast_tree
-from remora.code.values.class_lookup import imported_names
+from remora.code.values.class_lookup import imported_names, plain_imports
 
 __all__ = ["ExceptionName", "NodeImports", "exception_name", "node_imports"]
 
@@ -61,14 +60,7 @@ def node_imports(context: CodeContext) -> NodeImports:
     tree = ast_tree(context.node_file_text())
     if tree is None:
         return NodeImports(module)
-    plain = frozenset(
-        alias.name
-        for stmt in tree.body
-        if isinstance(stmt, ast.Import)
-        for alias in stmt.names
-        if alias.asname is None
-    )
-    return NodeImports(module, imported_names(tree, package_of(context, path)), plain)
+    return NodeImports(module, imported_names(tree, package_of(context, path)), plain_imports(tree))
 
 
 def exception_name(qualname: str, module: str, imports: NodeImports) -> ExceptionName | None:

@@ -83,10 +83,12 @@ def case_piece(
     case: Any,
     name: str,
     classes: ClassLookup,
+    plain: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     """The test of a case ``{args, expected}`` or ``{args, raises}``; ValueError: what is wrong.
 
-    ``args`` and ``expected`` are Python text (``price=1.5``, ``[1, 2]``) or JSON values.
+    ``args`` and ``expected`` are Python text (``price=1.5``, ``[1, 2]``) or JSON values;
+    ``plain``: the modules the node's module imports by dotted name.
     """
     if not isinstance(case, dict):
         raise ValueError("a case is an object: {args: 'a=1', expected: '2'} or {args, raises}")
@@ -94,7 +96,7 @@ def case_piece(
         raise ValueError(
             "give exactly one of 'expected' (the value returned) and 'raises' (an exception name)"
         )
-    render = CallRender(target, module_names, classes)
+    render = CallRender(target, module_names, classes, plain)
     args = without_defaults(_case_arguments(case, target, classes), target["parameters"])
     call, lines = render.call(args, owner_args)
     if "raises" in case:
@@ -223,11 +225,13 @@ def model_test_pieces(
     refused: list[RefusedPiece] = []
     owner_args = owner_arguments(context, target)
     lookup = project_class_lookup(context)
+    imports = node_imports(context)
     node = node_words(target, context.node_file_text())
     for index, case in enumerate(cases, 1):
         try:
             name = _unique(f"test_{node}_{case_words(case)}", used)
-            pieces.append(case_piece(target, names, owner_args, case, name, lookup))
+            piece = case_piece(target, names, owner_args, case, name, lookup, imports.plain)
+            pieces.append(piece)
         except ValueError as exc:
             refused.append({"what": f"case {index}: {json.dumps(case)[:200]}", "reason": str(exc)})
     module = target["module"]
@@ -324,7 +328,7 @@ def observed_piece(
     (:mod:`remora.code.testgen.raised_names`). ``classes``: the constructors of the classes
     whose instances are arguments, which take their positional-only parameters by position.
     """
-    render = CallRender(target, module_names, classes)
+    render = CallRender(target, module_names, classes, imports.plain if imports else frozenset())
     args = without_defaults(row["args"], target["parameters"])
     capped = int((row.get("returned") or {}).get("capped", 0))
     call, lines = render.call(args, row.get("owner_args", owner_args), capped)

@@ -64,11 +64,18 @@ class CallRender:
     is read from the target)."""
 
     def __init__(
-        self, target: CallTarget, module_names: set[str], classes: ClassLookup | None = None
+        self,
+        target: CallTarget,
+        module_names: set[str],
+        classes: ClassLookup | None = None,
+        plain: frozenset[str] = frozenset(),
     ) -> None:
         self.target = target
         self.module_names = module_names
         self.classes = classes
+        # The packages the node's module imports by dotted name (``import shop.models``):
+        # a class named through one (``shop.models.Product``) is imported as its module.
+        self.plain_heads = {module.split(".")[0] for module in plain}
         self.imports: set[str] = set()
         self.modules: set[str] = set()
         # ``from module import name`` of another module than the node's (``from kit import
@@ -90,19 +97,13 @@ class CallRender:
         if is_type(value):
             name = str(value[TYPE_MARKER])
             if name not in BUILTIN_TYPES:
-                self.imports.add(name.split(".")[0])  # the module's class, imported
+                self._import(name)
             return name
         if isinstance(value, dict) and set(value) == {"__expression__"}:
             return self.expression(value["__expression__"])
         if isinstance(value, dict) and set(value) == {"__class__", "args"}:
             name = str(value["__class__"])
-            head = name.split(".")[0]
-            if "." in name and head in sys.stdlib_module_names:
-                # A standard library class (datetime.date): `import datetime`, whatever
-                # the project's module imported under that name.
-                self.modules.add(head)
-            else:
-                self.imports.add(head)
+            self._import(name)
             args = value["args"] if isinstance(value["args"], dict) else {}
             return f"{name}({self.spread(args, self._constructor(name))})"
         if isinstance(value, dict):
@@ -198,6 +199,20 @@ class CallRender:
         # An instance filled through its own methods first (filled_instances).
         fills = [self.filled(variable, step) for step in owner_args.get(CALLS_KEY) or []]
         return f"{variable}.{target['name']}", [build, *fills]
+
+    def _import(self, name: str) -> None:
+        """The import a class named ``name`` needs: a standard library class (``datetime.date``)
+        its module (``import datetime``), whatever the node's module imported under that name;
+        one named through a module the node's module imports by dotted name that module
+        (``import shop.models``); any other the module's name for it, from the node's module."""
+        head = name.split(".")[0]
+        module = name.rpartition(".")[0]
+        if module and head in sys.stdlib_module_names:
+            self.modules.add(head)
+        elif module and head in self.plain_heads:
+            self.modules.add(module)
+        else:
+            self.imports.add(head)
 
     def _instance_name(self, name: str) -> str:
         """The instance's variable: ``name`` where nothing else of the test is called so,

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from remora import python_ast
 from remora.code.values.input_sources import fold_constant
 from remora.code.values.parameter_reads import plain_name
+from remora.code.values.unspelled_values import BUILTIN_TYPES
 
 __all__ = ["call_site_arguments", "doctest_calls", "literal_arguments"]
 
@@ -79,13 +80,17 @@ def _bind(statement: ast.stmt, bound: dict[str, ast.expr]) -> None:
     """What ``statement`` binds, into ``bound``: a name assigned a value :func:`_buildable`
     takes is that value from here on (``a = ['2 ft 7 in', '1 ft 5 in']`` before
     ``natsorted(a)`` in an example); any other name it binds is no longer known."""
+    targets = statement.targets if isinstance(statement, ast.Assign) else []
+    if isinstance(statement, ast.AnnAssign):  # ``STRATEGIES: list[str] = [...]``
+        targets = [statement.target]
+    value = statement.value if isinstance(statement, ast.Assign | ast.AnnAssign) else None
     if (
-        isinstance(statement, ast.Assign)
-        and len(statement.targets) == 1
-        and isinstance(target := statement.targets[0], ast.Name)
-        and _buildable(statement.value)
+        len(targets) == 1
+        and isinstance(target := targets[0], ast.Name)
+        and value is not None
+        and _buildable(value)
     ):
-        bound[target.id] = statement.value
+        bound[target.id] = value
         return
     for node in ast.walk(statement):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -159,12 +164,14 @@ def literal_arguments(
 
 
 def _buildable(node: ast.expr) -> bool:
-    """A literal, arithmetic on literals, or a class's construction from such values
-    (``Item("a", 2)``, ``[Item("a", 2)]``): how the project builds an argument. Whether
+    """A literal, arithmetic on literals, a builtin class, or a class's construction from
+    such values (``Item("a", 2)``, ``[Item("a", 2)]``): how the project builds an argument. Whether
     the class is one of the project's is decided where the text is read back
     (:func:`remora.code.values.call_text.arguments_from_text`)."""
     if _literal(node) or fold_constant(node, {})[0]:
         return True
+    if isinstance(node, ast.Name):  # a builtin class as a value: ``(list, "append")``
+        return node.id in BUILTIN_TYPES
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
         return all(_buildable(e) for e in node.elts)
     if isinstance(node, ast.Dict):

@@ -13,7 +13,7 @@ from remora.code.import_paths import module_files, package_of
 from remora.code.values.constructor import parsed_classes
 from remora.code.values.parameters import Parameter
 
-__all__ = ["class_lookup", "project_class_lookup"]
+__all__ = ["class_lookup", "plain_imports", "project_class_lookup"]
 
 
 def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
@@ -52,22 +52,42 @@ def imported_names(tree: ast.Module, package: list[str]) -> dict[str, tuple[str,
     return found
 
 
+def plain_imports(tree: ast.Module) -> frozenset[str]:
+    """The modules a module imports at its top by their own dotted names (``import
+    shop.models``; not ``import shop.models as m``)."""
+    return frozenset(
+        alias.name
+        for stmt in tree.body
+        if isinstance(stmt, ast.Import)
+        for alias in stmt.names
+        if alias.asname is None
+    )
+
+
 def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter] | None]:
     """Like :func:`class_lookup` for the node's file, and also for classes it imports from
-    other files of the project (``from shop.models import Product``), read the same way."""
+    other files of the project (``from shop.models import Product``), or names through a
+    module it imports (``shop.models.Product`` after ``import shop.models``), read the
+    same way."""
     node = context.bound_node()
     text = context.node_file_text()
     local = class_lookup(text)
     try:
-        imported = imported_names(parsed_classes(text).tree, package_of(context, node.file_path))
+        tree = parsed_classes(text).tree
     except ValueError:
-        imported = {}
+        tree = ast.Module(body=[], type_ignores=[])
+    imported = imported_names(tree, package_of(context, node.file_path))
+    heads = {module.split(".")[0] for module in plain_imports(tree)}
 
     def lookup(name: str) -> list[Parameter] | None:
         found = local(name)
-        if found is not None or name not in imported:
+        if found is not None:
             return found
-        module, original = imported[name]
+        module, _, original = name.rpartition(".")
+        if name in imported:
+            module, original = imported[name]
+        elif module.split(".")[0] not in heads:
+            return None
         their_text = project_module_text(context, module)
         return class_lookup(their_text)(original) if their_text is not None else None
 

@@ -35,7 +35,12 @@ from remora.code.values.class_lookup import project_class_lookup
 from remora.code.values.collection_arguments import collection_values, dict_parameters
 from remora.code.values.compared_kinds import compared_base
 from remora.code.values.constructor import own_init
-from remora.code.values.derived_sets import argument_sets, literal_default, made_up
+from remora.code.values.derived_sets import (
+    ArgumentSet,
+    argument_sets,
+    literal_default,
+    made_up,
+)
 from remora.code.values.float_values import non_finite_values
 from remora.code.values.held_arguments import held_arguments
 from remora.code.values.input_search import Candidate, boundary_search, vary
@@ -56,6 +61,7 @@ from remora.code.values.project_literals import project_literals
 from remora.code.values.project_values import (
     named_defaults,
     owner_arguments,
+    project_built,
     project_calls,
     table_values,
 )
@@ -126,7 +132,11 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     aliases = project_aliases(context)  # ``key: Key`` with ``Key = Tuple[str, ...]``
     params = resolved_parameters([parameter_of(p) for p in target["parameters"]], aliases)
     lookup = project_class_lookup(context)
-    sets = argument_sets(params, lookup, 4)
+    # An instance of a project class as the project builds it, where it does from literals.
+    sets = [
+        ArgumentSet(name=row["name"], args=project_built(context, row["args"], lookup))
+        for row in argument_sets(params, lookup, 4)
+    ]
     base = sets[0]["args"] if sets else {}
     text = context.node_file_text()
     function = node_function(context)

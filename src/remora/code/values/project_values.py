@@ -54,6 +54,7 @@ __all__ = [
     "named_defaults",
     "near_miss",
     "owner_arguments",
+    "project_built",
     "project_calls",
     "project_instances",
     "python_files",
@@ -278,6 +279,24 @@ def project_instances(
         if args not in found:
             found.append(args)
     return found
+
+
+def project_built(
+    context: CodeContext, args: dict[str, Any], classes: ClassLookup
+) -> dict[str, Any]:
+    """``args`` with each instance of a class derived from its constructor's parameters
+    built as the project first builds it instead (:func:`project_instances`): a merger
+    from the strategies the package configures, not from made-up strategy names."""
+    built = dict(args)
+    for name, value in args.items():
+        if isinstance(value, dict) and set(value) == {"__class__", "args"}:
+            class_name = str(value["__class__"])
+            params = classes(class_name)
+            if params is not None and (
+                found := project_instances(context, class_name, list(params), classes)
+            ):
+                built[name] = {**value, "args": found[0]}
+    return built
 
 
 def _read_attributes(context: CodeContext) -> set[str]:
