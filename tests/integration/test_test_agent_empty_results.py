@@ -1,6 +1,7 @@
 """A node's kept tests show its call doing something, not only a call that did nothing.
 
-An invented kit (issue 56): ``anagrams`` finds words the value search cannot spell, so
+An invented kit (issue 56): ``anagrams`` finds names the value search cannot spell (it has
+names, not placeholders: a made-up value the code reads gives no test at all), so
 each of its calls returns ``[]``; ``fold`` hands back ``acc``, which the search's calls
 leave as they gave it; ``tally`` returns ``0`` for a missing key and the count of a
 present one. Blind reviewers rejected ``values(obj, glob) == []`` and ``fold({}, f,
@@ -19,9 +20,9 @@ from bundled_agents_support import search_tests_on
 pytestmark = pytest.mark.integration
 
 WORDS = '''\
-def anagrams(words, word):
-    """The other words of ``words`` spelled with the letters of ``word``."""
-    return [w for w in words if sorted(w) == sorted(word) and w != word]
+def anagrams(names, name):
+    """The other names of ``names`` spelled with the letters of ``name``."""
+    return [n for n in names if sorted(n) == sorted(name) and n != name]
 
 
 def tally(counts, key):

@@ -1,7 +1,8 @@
 """A predicate's tests show both outcomes; a raised class is named as the code imports it.
 
 An invented kit (issue 56): ``Registry.holds``/``has_suffix`` return whether one argument
-is in (or ends) the other; ``mirrored`` a condition the value search cannot make true;
+is in (or ends) the other, called in the kit with its own texts (a made-up text the code
+reads gives no test); ``mirrored`` a condition the value search cannot make true;
 ``Registry.run`` raises a class of the kit's ``errors`` module, imported as ``from kit
 import errors``. Blind reviewers marked ``assert holds(...) is False`` alone "return False
 would pass" and ``pytest.raises(Exception)`` "name the class". The sandbox, the probe,
@@ -49,6 +50,12 @@ class Registry:
 
     def mirrored(self, a, b):
         return a[::-1] == b and len(a) > 3
+
+
+def checks():
+    registry = Registry()
+    found = registry.holds("spam and eggs", "eggs"), registry.holds("spam and eggs", "ham")
+    return found, registry.has_suffix("notes.txt", ".txt"), registry.has_suffix("notes.txt", ".md")
 """
 
 FILES = {"kit/__init__.py": "", "kit/errors.py": ERRORS, "kit/commands.py": COMMANDS}

@@ -66,7 +66,7 @@ from remora.code.testgen.shown_outcomes import other_outcome_first
 from remora.code.testgen.stored_arguments import STORED_REASON, stores_arguments_only
 from remora.code.testgen.test_names import behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
-from remora.code.testgen.unread_arguments import settle_unread
+from remora.code.testgen.unread_arguments import settle_unread, without_made_up
 from remora.code.testgen.written_tests import observed_piece
 from remora.code.values import (
     CallTarget,
@@ -265,6 +265,7 @@ async def search_tests(
     chosen += other_outcome_first(function, others, rows, chosen)[:room]  # the lacking outcome
     # power(a=10**6, b="sample b") pins a's check alone: b made up and never read.
     rows.update(await settle_unread(context, target, candidates, rows, chosen))
+    chosen, placeholders = without_made_up(rows, chosen, candidates)
     for name in chosen:
         row = with_fixed_words(rows[name], text, context.bound_node().file_path)
         holds = claim_holds(context, row, claims.get(candidates[name].why))
@@ -314,7 +315,7 @@ async def search_tests(
     }
     if not result["kept"] and "coverage_after" not in result:
         result["missed"] = missed  # what the search saw; no test of it could be kept
-    result["dropped"] = [*result["dropped"], *_setup_drops(setups)]
+    result["dropped"] = [*result["dropped"], *_setup_drops(setups), *placeholders]
     return result
 
 

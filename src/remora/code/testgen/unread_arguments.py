@@ -19,12 +19,14 @@ the argument plays no part on this path:
   code's use of it, or the project's own), each where the call so made gives the same
   outcome too, in the same run (else the stand-in missed a read no operation shows,
   ``b is None``, and the argument stays);
-- where there is neither, the call stays as it is: blind reviewers marked such a test "edit"
-  (worth pinning, the value to be changed), not "reject", and dropping it lost real tests
-  (half the branches of a module the search had covered whole).
+- where there is neither, the call keeps it.
 
-An argument the search did not make up (the project's own value, a boundary) stays,
-read or not; so does a made-up one the call reads.
+A call that still passes a made-up value then (one it reads, or one nothing replaced)
+gives no test (:func:`made_up_left`): of the test changes of five projects' blind reviews
+that showed one, none was merged as is and most were rejected ("feeds it only strings",
+"has no directory parts"). Dropping them costs the branches only a placeholder reached;
+a node without a test costs a maintainer nothing. An argument the search did not make up
+(the project's own value, a boundary) stays, read or not.
 """
 
 from __future__ import annotations
@@ -46,8 +48,21 @@ from remora.code.values import (
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.derived_sets import made_up
 
-__all__ = ["made_up_arguments", "same_outcome", "settle_unread"]
+__all__ = [
+    "USES_KEY",
+    "made_up_arguments",
+    "made_up_left",
+    "same_outcome",
+    "settle_unread",
+    "without_made_up",
+]
 _STAND_IN = {"__unread__": True}
+# A settled row's made-up arguments the call read: ``{parameter: [the stand-in's uses]}``.
+USES_KEY = "made_up_uses"
+# Uses that hold or show a value without reading what it says: hashing and equality (a key
+# held, a name compared), its class (``isinstance``), its text (a message, a stored value's
+# repr where a test reads it back).
+_CARRIED = frozenset({"hash", "==", "!=", "attribute __class__", "repr", "str", "__format__"})
 _SIMPLE = (bool, int, float, str)
 
 
@@ -66,6 +81,37 @@ def made_up_arguments(
         for name, value in args.items()
         if name in plain and (made_up(name, value) or misfit(name, value))
     ]
+
+
+def made_up_left(row: dict[str, Any]) -> list[str]:
+    """The parameters (each with what the call did with it) to which a settled call
+    (:func:`settle_unread`) still passes a made-up value that it reads for what it says:
+    it does more with it than store, hash, compare, type-check or show it
+    (``separator.join(parts)``, ``text.endswith(suffix)``, iterating over a placeholder
+    "table"). Blind reviewers rejected or rewrote every test they saw
+    that pinned what code does with a placeholder; a key a store holds, or a name it keeps
+    and shows, is a placeholder a test may show."""
+    uses: dict[str, list[str]] = row.get(USES_KEY) or {}
+    return [
+        f"{name} ({', '.join(uses[name])})"
+        for name, value in (row.get("args") or {}).items()
+        if made_up(name, value) and name in uses and not set(uses[name]) <= _CARRIED
+    ]
+
+
+def without_made_up(
+    rows: dict[str, dict[str, Any]], chosen: list[str], candidates: dict[str, Candidate]
+) -> tuple[list[str], list[str]]:
+    """The chosen calls that pass no made-up value they read (:func:`made_up_left`), and
+    for each other a line saying what it passed."""
+    kept: list[str] = []
+    dropped: list[str] = []
+    for name in chosen:
+        if left := made_up_left(rows[name]):
+            dropped.append(f"{candidates[name].why}: passes made-up {', '.join(left)}")
+        else:
+            kept.append(name)
+    return kept, dropped
 
 
 def _misfit(context: CodeContext, target: CallTarget) -> Callable[[str, Any], bool]:
@@ -130,10 +176,11 @@ async def settle_unread(
     chosen: list[str],
 ) -> dict[str, dict[str, Any]]:
     """The rows of the chosen calls with each made-up argument they never read replaced
-    (or left out) where something replaces it: one probe run for them all."""
+    (or left out) where something replaces it, and the uses of those they read under
+    :data:`USES_KEY`: one probe run for them all."""
     misfit = _misfit(context, target)
     sets: list[dict[str, Any]] = []
-    asked: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    asked: dict[str, list[tuple[str, dict[str, Any] | None]]] = {}
     for name in chosen:
         args = rows[name].get("args") or {}
         owner = candidates[name].owner_args
@@ -141,13 +188,13 @@ async def settle_unread(
         # The candidate's own arguments carry the marks; the row's are what was passed.
         for param in made_up_arguments(target, candidates[name].args, misfit):
             replacement = _replacement(target, param, name, candidates)
-            if replacement is None:
-                continue  # nothing better to pass: the call stays, its behaviour pinned
             asked.setdefault(name, []).append((param, replacement))
-            sets.append({"name": f"{name}/{param}/unread", "args": {**args, param: _STAND_IN}})
-            sets.append({"name": f"{name}/{param}/as", "args": _with(args, param, replacement)})
-            for added in sets[-2:]:
-                added.update(extra)
+            calls = [{"name": f"{name}/{param}/unread", "args": {**args, param: _STAND_IN}}]
+            if replacement is not None:
+                calls.append(
+                    {"name": f"{name}/{param}/as", "args": _with(args, param, replacement)}
+                )
+            sets += [{**call, **extra} for call in calls]
     settled: dict[str, dict[str, Any]] = {}
     if not sets:
         return settled
@@ -157,12 +204,16 @@ async def settle_unread(
     by_name = {str(row["name"]): row for row in probed}
     for name, params in asked.items():
         row, args = rows[name], dict(rows[name].get("args") or {})
+        uses: dict[str, list[str]] = {}
         for param, replacement in params:
-            if not same_outcome(by_name[f"{name}/{param}/unread"], row):
-                continue  # the call reads it (or the probe could not tell): it stays
-            if same_outcome(by_name[f"{name}/{param}/as"], row):
+            unread = by_name[f"{name}/{param}/unread"]
+            if not same_outcome(unread, row):
+                # The call reads it (or failed on the stand-in, a use no operation shows).
+                uses[param] = list(unread.get("unread_used") or ["a different outcome"])
+            elif replacement is not None and same_outcome(by_name[f"{name}/{param}/as"], row):
                 args = _with(args, param, replacement)
-            # else its identity counts (``b is None`` with b=None its default): it stays
-        if args != row.get("args"):
-            settled[name] = {**row, "args": args}
+            # else unread but nothing replaces it, or its identity counts (``b is None``
+            # with b=None its default): it stays
+        if args != row.get("args") or uses:
+            settled[name] = {**row, "args": args, USES_KEY: uses}
     return settled

@@ -1,0 +1,45 @@
+"""No kept test pins what the code does with a value the search made up (issue 56).
+
+Blind reviewers rejected or rewrote every test they saw that passed a placeholder the
+code reads (``separator="sample separator"``, ``encoding="sample encoding"``): what it
+pins is the code's handling of a nonsense value. An invented ``framed(text, marker)``
+reads its marker: with nothing in the project saying what a marker is, no test is kept
+and ``dropped`` says why; where the project's own call passes one (``framed("Hi",
+"**")``), its test is kept with that value. The sandbox, the probe and pytest are real;
+no model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bundled_agents_support import search_tests_on
+
+pytestmark = pytest.mark.integration
+
+FRAMED = """\
+def framed(text, marker):
+    if not text:
+        return ""
+    return marker + text + marker
+"""
+
+
+async def test_a_made_up_value_the_call_reads_gives_no_test(tmp_path: Path) -> None:
+    found, written = await search_tests_on(
+        tmp_path, {"marks.py": FRAMED}, "marks.py", "framed", "tests/test_marks.py"
+    )
+    assert "sample marker" not in (written or b"").decode(), written
+    assert any("passes made-up marker" in d for d in found["dropped"]), found
+
+
+async def test_the_projects_own_value_keeps_its_test(tmp_path: Path) -> None:
+    source = FRAMED + '\n\ndef banner():\n    return framed("Hi", "**")\n'
+    found, data = await search_tests_on(
+        tmp_path, {"marks.py": source}, "marks.py", "framed", "tests/test_marks.py"
+    )
+    written = (data or b"").decode()
+    assert found["kept"], found
+    assert "'**'" in written or '"**"' in written, written
+    assert "sample marker" not in written, written
