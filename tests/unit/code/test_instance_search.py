@@ -208,6 +208,20 @@ def test_state_asserts_take_literals_and_lengths_and_leave_the_rest() -> None:
     assert render.from_imports == {("decimal", "Decimal")}
 
 
+def test_a_rebuilt_class_the_nodes_module_binds_is_imported_from_it() -> None:
+    # bidict: the probe names ``bidict.BidictBase`` (its ``__module__``); the test imports
+    # the node from ``bidict._base``, which binds that name: one import, not two.
+    render = CallRender(cast(CallTarget, {}), {"BidictBase", "Other"})
+    seen = {
+        "repr": "BidictBase()",
+        "literal": False,
+        "constructed": {"imports": [["bidict", "BidictBase"], ["kit", "Item"]]},
+    }
+    assert state_asserts("base", {"copy": seen}, render) == ["assert base.copy == BidictBase()"]
+    assert render.imports == {"BidictBase"}
+    assert render.from_imports == {("kit", "Item")}
+
+
 def test_a_method_of_a_class_without_a_readable_constructor_gets_no_variants() -> None:
     assert attribute_parameters(ORDERS, "Missing", [Parameter("x", "positional_or_keyword")]) == {
         "x": Parameter("x", "positional_or_keyword")

@@ -18,19 +18,27 @@ __all__ = ["Imports", "state_asserts", "value_assert"]
 
 
 class Imports(Protocol):
-    """What a test's asserts need imported: ``import module``, ``from module import name``
-    (:class:`remora.code.values.CallRender` keeps both)."""
+    """What a test's asserts need imported: ``import module``, ``from module import name``,
+    a name of the node's module (``imports``; ``module_names``: every name it binds)
+    (:class:`remora.code.values.CallRender` keeps them)."""
 
     modules: set[str]
     from_imports: set[tuple[str, str]]
+    imports: set[str]
+    module_names: set[str]
 
 
 def _rebuilt(where: str, seen: dict[str, Any], imports: Imports) -> str:
     """``assert where == Name(...)``: a value whose repr rebuilds it (the probe's
-    ``constructed``), its classes imported as the probe found them."""
+    ``constructed``), its classes imported as the probe found them; a class the node's
+    module binds by that name is imported from it, as the test imports the node (a package
+    that re-exports it, ``bidict.BidictBase`` beside ``bidict._base.BidictBase``, would bind
+    the name twice). Were the two names different classes, the test would fail its run."""
     for needed in seen["constructed"]["imports"]:
         if len(needed) == 1:
             imports.modules.add(str(needed[0]))
+        elif str(needed[1]) in imports.module_names:
+            imports.imports.add(str(needed[1]))
         else:
             imports.from_imports.add((str(needed[0]), str(needed[1])))
     return f"assert {where} == {seen['repr']}"
