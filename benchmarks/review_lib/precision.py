@@ -38,6 +38,7 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "noun phrase": (claims, "names_a_thing", lambda *_: ""),
     "unpicked position": (claims, "unpicked_position", lambda *_: ""),
     "uncounted repeats": (claims, "uncounted_repeats", lambda *_: ""),
+    "unfounded order": (claims, "unfounded_order", lambda *_: ""),
     "removal source": (claims, "unfounded_source", lambda *_: []),
     "vacuous words": (restating, "vacuous", lambda *_: False),
     "feedback echo": (pieces, "echoed", lambda *_: ""),

@@ -50,6 +50,12 @@ class Orchard:
 
     def crate(self, *apples):
         return [a for a in apples if a.ripe]
+
+    def newest_first(self):
+        return self.trees[::-1]
+
+    def ranked(self, reverse=False):
+        return sorted(self.trees, key=lambda tree: tree.age, reverse=reverse)
 """
 
 
@@ -99,6 +105,25 @@ def test_a_repeat_count_is_not_spoken_of_as_one(summary: str, refused: bool) -> 
     reason = refusal("Orchard.plant", summary)
     assert reason.startswith("it speaks of one item, but the body repeats count times") == refused
     assert bool(reason) == refused, reason
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "refused"),
+    [
+        # bidict's ``values`` ("the keys … in reverse order"): no code of its own orders.
+        ("Orchard.crate", "Return the ripe apples in reverse order.", True),
+        ("Orchard.crate", "Return the ripe apples sorted by weight.", True),
+        ("Orchard.crate", "Invert the order of the ripe apples.", True),  # bidict's inverted
+        ("Orchard.newest_first", "Invert the order of the trees.", False),
+        ("Orchard.newest_first", "Return the trees in reverse order.", False),  # [::-1]
+        ("Orchard.ranked", "Return the trees sorted by age.", False),  # sorted()
+        ("Orchard.ranked", "Return the trees by age, reversed when asked.", False),  # reverse=
+    ],
+)
+def test_an_order_needs_code_that_makes_it(name: str, summary: str, refused: bool) -> None:
+    reason = refusal(name, summary)
+    assert bool(reason) == refused, reason
+    assert ("but the code neither sorts nor reverses" in reason) == refused, reason
 
 
 def test_a_noun_phrase_on_code_that_returns_nothing_describes_other_code() -> None:

@@ -26,6 +26,7 @@ from remora.code.docstring.copied import copied_text
 from remora.code.docstring.decorator_claim import unshown_decorator
 from remora.code.docstring.extent import uncounted_repeats, unpicked_position
 from remora.code.docstring.facts import name_words, word_tokens
+from remora.code.docstring.order_claims import unfounded_order
 from remora.code.docstring.returned_function import unsaid_returned_function
 from remora.code.docstring.returned_kind import unshown_kind
 from remora.code.docstring.sections import documented_parameters
@@ -296,6 +297,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
             _unfounded_target(node, tokens),
             unpicked_position(node, summary),
             uncounted_repeats(node, summary),
+            unfounded_order(node, summary),
         ):
             if check:
                 return check

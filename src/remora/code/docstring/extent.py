@@ -29,7 +29,7 @@ from remora.code.docstring.vocabulary import stem
 from remora.code.parsing import SourceNode, located_definition
 from remora.code.values.annotations import called_name
 
-__all__ = ["uncounted_repeats", "unpicked_position"]
+__all__ = ["node_definition", "uncounted_repeats", "unpicked_position"]
 
 _POSITIONS = frozenset({"first", "last"})
 # "the last item", "its first part": a position claimed of something.
@@ -58,7 +58,8 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def _definition(node: SourceNode) -> Function | None:
+def node_definition(node: SourceNode) -> Function | None:
+    """The function or method ``node`` is, as `ast` reads it (None for another kind)."""
     if node.definition is None or node.ref.node_type not in ("function", "method"):
         return None
     line = node.file.positions[node.definition].start.line
@@ -118,7 +119,7 @@ def _claimed_position(summary: str) -> str:
 
 def unpicked_position(node: SourceNode, summary: str) -> str:
     """Why ``summary`` claims a position the function's code never picks ('' if it does not)."""
-    definition = _definition(node)
+    definition = node_definition(node)
     if definition is None or not (claimed := _claimed_position(summary)):
         return ""
     if _picks_position(definition):
@@ -161,7 +162,7 @@ def _speaks_of_many(tokens: list[str], count: str) -> bool:
 
 def uncounted_repeats(node: SourceNode, summary: str) -> str:
     """Why ``summary`` speaks of one item where the body repeats by a parameter ('' if not)."""
-    definition = _definition(node)
+    definition = node_definition(node)
     if definition is None:
         return ""
     tokens = word_tokens(summary)
