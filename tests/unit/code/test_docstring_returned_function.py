@@ -42,6 +42,10 @@ def chooser(kind):
     return last
 
 
+def decoder(encoding):
+    return functools.partial(decoded, encoding=encoding)
+
+
 def lookup(table, key):
     def missing():
         raise KeyError(key)
@@ -62,6 +66,9 @@ def summary_refusal(name: str, summary: str) -> str:
         ("scale", "Multiply the value of a key in a record by a factor."),
         ("dropper", "Remove a key from the record if it is there."),
         ("chooser", "Pick the first or the last of the items."),
+        ("decoder", "Decode a given string using the specified encoding."),  # natsort's
+        # The work first, the return after: the call is said to do it.
+        ("scale", "Scale the record's key and return the result."),
     ],
 )
 def test_the_returned_functions_work_is_not_the_calls(name: str, summary: str) -> None:
@@ -74,6 +81,7 @@ def test_the_returned_functions_work_is_not_the_calls(name: str, summary: str) -
         ("scale", "Return a function that multiplies a record's key by a factor."),
         ("dropper", "Make an operation that removes a key from a record."),
         ("chooser", "Choose a picker function by its kind."),
+        ("decoder", "Return a decoder of the given encoding."),
         # It returns another call's value, or a value besides its own function: not only one.
         ("maybe_scale", "Scale a key of records by a factor unless it is one."),
         ("scaled", "Multiply the value of a key in a record by a factor."),

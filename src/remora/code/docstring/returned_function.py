@@ -5,10 +5,11 @@ changes nothing when it is called: it returns an operation that a caller applies
 later. "Increment the value of a field by 1." tells a reader that the call does it,
 and blind reviewers sent every such draft back ("it returns a transform rather than
 incrementing anything itself"). When every value the function returns is a function
-it defines (a nested ``def`` or a ``lambda``), the summary has to say that something is
-handed back: a returning verb ("Return …", "Make …", "Build …"), or a word for what
-comes back (a function, an operation, a callable, a decorator). Otherwise it is
-refused, and the model is asked to say what the call returns.
+it makes (a nested ``def``, a ``lambda``, a ``functools.partial``), the summary has to say
+that something is handed back: a returning verb first ("Return …", "Make …", "Build …";
+"Parse a path and return a splitter" says the call parses), or a word for what comes back
+(a function, an operation, a callable, a decorator). Otherwise it is refused, and the
+model is asked to say what the call returns.
 """
 
 from __future__ import annotations
@@ -18,33 +19,46 @@ import ast
 from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.facts import word_tokens
 from remora.code.parsing import SourceNode, located_definition
+from remora.code.values.annotations import dotted_name
 
 __all__ = ["unsaid_returned_function"]
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 
-# Words by which a summary says that the call hands something back, or what it hands back.
-_SAYS_RETURNED = frozenset(
+# Verbs by which a summary says that the call hands something back, as its first word.
+_RETURNING_VERBS = frozenset(
     {
         *("return", "returns", "get", "gets", "make", "makes", "build", "builds"),
         *("create", "creates", "produce", "produces", "generate", "generates"),
-        *("construct", "constructs", "wrap", "wraps", "decorator", "decorate", "decorates"),
+        *("construct", "constructs", "wrap", "wraps", "decorate", "decorates"),
+    }
+)
+# Words for what it hands back, anywhere in the summary.
+_RETURNED_THINGS = frozenset(
+    {
         *("function", "functions", "callable", "callables", "operation", "operations"),
         *("factory", "closure", "lambda", "hook", "callback", "handler", "wrapper"),
-        *("predicate", "transform", "transformation", "transformer"),
+        *("predicate", "transform", "transformation", "transformer", "decorator"),
     }
 )
 
 
-def _returns_only_own_functions(definition: _Function, returned: tuple[ast.expr, ...]) -> bool:
-    """Whether every value ``definition`` returns is a lambda or a function it defines
-    itself (and it returns one at all)."""
+def _is_function(value: ast.expr, nested: set[str]) -> bool:
+    """A lambda, a function the node defines, or ``partial(...)`` of one."""
+    if isinstance(value, ast.Lambda) or (isinstance(value, ast.Name) and value.id in nested):
+        return True
+    return isinstance(value, ast.Call) and dotted_name(value.func) in _PARTIALS
+
+
+_PARTIALS = frozenset({"partial", "functools.partial"})
+
+
+def _returns_only_functions(definition: _Function, returned: tuple[ast.expr, ...]) -> bool:
+    """Whether every value ``definition`` returns is a function it makes (a lambda, one it
+    defines itself, a ``partial``), and it returns one at all."""
     nested = {item.name for item in ast.walk(definition) if isinstance(item, _Function)}
     nested.discard(definition.name)
-    return bool(returned) and all(
-        isinstance(value, ast.Lambda) or (isinstance(value, ast.Name) and value.id in nested)
-        for value in returned
-    )
+    return bool(returned) and all(_is_function(value, nested) for value in returned)
 
 
 def unsaid_returned_function(node: SourceNode, summary: str) -> str:
@@ -52,14 +66,15 @@ def unsaid_returned_function(node: SourceNode, summary: str) -> str:
     does ('' when the node returns something else, or the summary says it returns)."""
     if node.ref.node_type not in ("function", "method") or node.definition is None:
         return ""
-    if _SAYS_RETURNED.intersection(word_tokens(summary)):
+    tokens = word_tokens(summary)
+    if (tokens[:1] and tokens[0] in _RETURNING_VERBS) or _RETURNED_THINGS.intersection(tokens):
         return ""
     line = node.file.positions[node.definition].start.line
     definition = located_definition(node.file.text, node.ref.full_name, line)
     if not isinstance(definition, _Function):
         return ""
     facts = body_facts(node)
-    if not _returns_only_own_functions(definition, facts.returned):
+    if not _returns_only_functions(definition, facts.returned):
         return ""
     return (
         f"it describes what {definition.name} does when called, but {definition.name} only "
