@@ -39,6 +39,7 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "unpicked position": (claims, "unpicked_position", lambda *_: ""),
     "uncounted repeats": (claims, "uncounted_repeats", lambda *_: ""),
     "unfounded order": (claims, "unfounded_order", lambda *_: ""),
+    "unread parameter": (claims, "named_unread", lambda *_: ""),
     "removal source": (claims, "unfounded_source", lambda *_: []),
     "vacuous words": (restating, "vacuous", lambda *_: False),
     "feedback echo": (pieces, "echoed", lambda *_: ""),

@@ -1,0 +1,76 @@
+"""A summary that gives a role to a parameter the code never reads describes other code.
+
+"Override the strategy based on the path and base lists." on a strategy whose body is
+``return nxt``: ``path`` and ``base`` are in the signature only to fit the interface, and
+the summary invents what they do (blind reviewers: "path is unused"; "the method ignores
+both"). A summary of a function or method that names one of its own parameters (as a
+word, or its words in a row: ``base_path`` as "base path") as an input, a few words after
+"based on", "using", "by", "from", "with", and nothing in its body reads it, is refused,
+unless it says the parameter is left alone ("ignoring", "unused", "whatever"). "Return
+nxt in place of base" gives ``base`` no part, and stands. A body that
+hands its whole frame on (``locals()``, ``vars()``) may read it there: nothing is refused.
+
+The definition is read from ``ast``, nested functions included (a closure reads what its
+parameters' names say); the summary's words are prose, read as words.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from remora.code.docstring.extent import node_definition
+from remora.code.docstring.facts import name_words, word_tokens
+from remora.code.parsing import SourceNode
+
+__all__ = ["named_unread"]
+
+# Words by which a summary says a parameter plays no part.
+_LEFT_ALONE = frozenset(
+    {"ignore", "ignores", "ignoring", "ignored", "unused", "regardless", "whatever"}
+)
+_FRAME_READERS = frozenset({"locals", "vars"})
+# Words that make what follows an input of the code ("based on the path and base lists"),
+# and how many words before the parameter's they may stand.
+_RELYING = frozenset(
+    {"on", "using", "uses", "use", "by", "from", "with", "according", "depending", "via"}
+)
+_REACH = 4
+
+
+def _relied_on(tokens: list[str], parameter: str) -> bool:
+    """Whether the summary's words name ``parameter`` (the name itself, or its words in a
+    row) a few words after one that makes it an input ("based on", "using", "by")."""
+    words = [w.lower() for w in name_words(parameter)]
+    for length, wanted in ((1, [parameter.lower()]), (len(words), words)):
+        for at in range(len(tokens) - length + 1):
+            if tokens[at : at + length] == wanted and _RELYING.intersection(
+                tokens[max(0, at - _REACH) : at]
+            ):
+                return True
+    return False
+
+
+def named_unread(node: SourceNode, summary: str) -> str:
+    """Why ``summary`` names a parameter the code never reads ('' when it names none)."""
+    definition = node_definition(node)
+    tokens = word_tokens(summary)
+    if definition is None or _LEFT_ALONE.intersection(tokens):
+        return ""
+    args = definition.args
+    named = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+    body = ast.Module(body=definition.body, type_ignores=[])
+    read = {
+        item.id
+        for item in ast.walk(body)
+        if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Load)
+    }
+    if read & _FRAME_READERS:  # ``locals()``: every parameter handed on
+        return ""
+    unread = [p for p in named if p not in read and p not in ("self", "cls")]
+    for parameter in unread:
+        if _relied_on(tokens, parameter):
+            return (
+                f"it gives {parameter!r} a part, but {definition.name} never reads it; "
+                "say what the code does with what it reads"
+            )
+    return ""

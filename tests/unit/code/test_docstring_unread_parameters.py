@@ -1,0 +1,57 @@
+"""A summary that gives a part to a parameter the code never reads is refused; one that
+names only what the code reads, or says a parameter is ignored, stands."""
+
+from __future__ import annotations
+
+import pytest
+
+from remora.code.docstring.pieces import Pieces, check_pieces
+from remora.code.parsing import NodeRef, locate, parse
+
+SOURCE = """\
+class Keep:
+    def choose(self, route, old, new):
+        return new
+
+    def merge(self, route, old, new):
+        def pick():
+            return old if new is None else new
+
+        return pick()
+
+    def trace(self, route, old, new):
+        return dict(locals())
+
+    def rename(self, base_path, suffix):
+        return suffix
+"""
+
+
+def refusal(name: str, summary: str) -> str:
+    node = locate(parse(SOURCE, "pkg/keep.py"), NodeRef("method", name, 0))
+    _, refused = check_pieces(node, Pieces(summary=summary))
+    return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "refused"),
+    [
+        # deepmerge's strategy_override: "Override the strategy based on the path and base".
+        ("Keep.choose", "Choose a value based on the route and the old one.", "route"),
+        ("Keep.choose", "Return new, found from old.", "old"),
+        ("Keep.rename", "Return the suffix based on the base path.", "base_path"),
+        ("Keep.choose", "Return new in place of old, whatever the route.", ""),  # no input
+        ("Keep.choose", "Return the new value.", ""),
+        ("Keep.choose", "Return new, ignoring route and old.", ""),  # said to be left alone
+        ("Keep.merge", "Pick old where new is None, else new.", ""),  # a closure reads them
+        ("Keep.trace", "Return the route, old and new as a dict.", ""),  # locals() reads all
+    ],
+)
+def test_a_parameter_the_code_never_reads_is_given_no_part(
+    name: str, summary: str, refused: str
+) -> None:
+    reason = refusal(name, summary)
+    if refused:
+        assert reason.startswith(f"it gives {refused!r} a part"), reason
+    else:
+        assert "never reads it" not in reason, reason
