@@ -207,6 +207,10 @@ def test_a_summary_that_holds_one_comment_of_a_longer_body_is_refused() -> None:
         ("Kennel.fed", "Return the number of meals the dogs had.", False),
         ("Kennel.legs", "Return the number of legs of a dog.", False),  # an int literal
         ("Kennel.places", "Return the places of the kennel.", False),
+        # Converting to a kind says it is returned (roman-numerals' from_string, "to an
+        # integer", returned ``cls(result)``).
+        ("Kennel.by_name", "Convert the dogs to a tuple of names.", True),
+        ("Kennel.by_name", "Convert the index to a dictionary.", False),  # to_dict()
     ],
 )
 def test_a_returned_type_needs_the_code_to_show_it(name: str, summary: str, refused: bool) -> None:

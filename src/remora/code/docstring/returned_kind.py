@@ -40,6 +40,8 @@ _KIND_WORDS = {
     "count": "count",
 }
 _RETURNING = frozenset({"return", "returns", "get", "gets"})
+# "Convert a string of numerals to an integer": the kind after "to" is what comes back.
+_CONVERTING = frozenset({"convert", "converts", "turn", "turns", "cast", "casts", "coerce"})
 _BEFORE_KIND = frozenset({"a", "an", "the", "new", "its", "their"})
 _DISPLAYS: dict[type[ast.expr], str] = {
     ast.List: "list",
@@ -59,9 +61,12 @@ _COUNTING = frozenset({"len", "length", "count", "sum", "num", "total"})
 def _claimed(summary: str) -> str:
     """The type the summary says is returned ('' when it names none): the first word after
     its first returning verb, articles aside ("Return a list of …", "Check the files and
-    return a list of …")."""
+    return a list of …"), or after "to" in a summary that starts by converting ("Convert
+    … to an integer")."""
     tokens = word_tokens(summary)
     at = next((i for i, token in enumerate(tokens) if token in _RETURNING), None)
+    if at is None and tokens[:1] and tokens[0] in _CONVERTING:
+        at = next((i for i, token in enumerate(tokens) if token in ("to", "into")), None)
     if at is None:
         return ""
     rest = [t for t in tokens[at + 1 : at + 4] if t not in _BEFORE_KIND]
