@@ -264,3 +264,13 @@ def test_a_class_summary_copied_from_its_field_s_docstring_is_refused() -> None:
     _, refused = check_pieces(node("Leash", "class"), Pieces(summary=copied), ())
     reason = "; ".join(r["reason"] for r in refused if r["field"] == "summary")
     assert "the docstring of the attribute length" in reason
+
+
+def test_a_methods_summary_about_its_class_is_refused() -> None:
+    # bidict's SentinelNode.iternodes: "The SentinelNode class iterates over its nodes …".
+    reason = summary_refusal("Kennel.couples", "The Kennel class pairs its dogs.")
+    assert reason.startswith("it speaks of the class, not of what couples does"), reason
+    assert summary_refusal("Kennel.couples", "This class pairs its dogs.").startswith(
+        "it speaks of the class"
+    )
+    assert "speaks of the class" not in summary_refusal("Kennel.couples", "Pair the dogs.")

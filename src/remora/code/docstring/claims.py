@@ -279,6 +279,9 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         returned = node_returns(node)
         if not (returned["returns_value"] or returned["is_generator"]):
             return f"it says the code returns something, but {name} returns no value"
+    if kind == "method" and tokens[:1] in (["the"], ["this"]) and "class" in tokens[1:3]:
+        # "The SentinelNode class iterates over its nodes …" on one of its methods.
+        return f"it speaks of the class, not of what {name} does; say what a call does"
     if callable_kind and (opener := names_a_thing(summary)):
         returned = node_returns(node)
         if not (returned["returns_value"] or returned["is_generator"]):
