@@ -19,8 +19,9 @@ from __future__ import annotations
 import ast
 
 from remora.code.docstring.extent import node_definition
-from remora.code.docstring.facts import name_words, word_tokens
+from remora.code.docstring.facts import word_tokens
 from remora.code.parsing import SourceNode
+from remora.code.values.named_values import name_words
 
 __all__ = ["named_unread"]
 
@@ -40,7 +41,7 @@ _REACH = 4
 def _relied_on(tokens: list[str], parameter: str) -> bool:
     """Whether the summary's words name ``parameter`` (the name itself, or its words in a
     row) a few words after one that makes it an input ("based on", "using", "by")."""
-    words = [w.lower() for w in name_words(parameter)]
+    words = name_words(parameter)  # in order: base_path is "base path"
     for length, wanted in ((1, [parameter.lower()]), (len(words), words)):
         for at in range(len(tokens) - length + 1):
             if tokens[at : at + length] == wanted and _RELYING.intersection(

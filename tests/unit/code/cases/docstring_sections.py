@@ -6,7 +6,7 @@ from typing import ClassVar, NamedTuple
 
 def ship(orders: list[str], /, carrier, *extra: str, express: bool = False, note=None, **labels: str) -> int:
     if not orders:
-        raise ValueError("no orders")
+        raise ValueError(f"no orders for {carrier}")
     return len(orders)
 
 
