@@ -267,10 +267,11 @@ async def test_a_method_gets_owners_that_take_its_branches_on_the_instances_stat
         "test_add_when_self_status_is_not_open_raises_runtime_error",
         "test_add_when_item_is_already_stored_returns_false",
     ], found
-    # Each test builds its own owner, filled through the class's own method where the
-    # state is content; what the method changed is asserted after the call.
+    # Each test builds its own owner (its arguments at their defaults left out), filled
+    # through the class's own method where the state is content; what the method changed
+    # is asserted after the call.
     assert (
-        '    basket = Basket(owner="sample owner", items=[], status="open")\n'
+        '    basket = Basket(owner="sample owner")\n'
         '    basket.add("sample item")\n'
         '    result = basket.add(item="sample item")\n'
         "    assert result is False\n"

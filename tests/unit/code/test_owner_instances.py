@@ -64,6 +64,21 @@ class Bin:
         'bin'
         """
         return "bin"
+
+
+def _dict():
+    return {}
+
+
+class Reader:
+    def __init__(self, depth=0, make=_dict, callback=lambda *args: True):
+        self.depth = depth
+        self.make = make
+        self.callback = callback
+
+    def start(self, name):
+        self.callback(name)
+        return self.make()
 '''
 
 TESTS = """\
@@ -151,3 +166,9 @@ def test_calls_of_the_project_include_docstring_and_document_examples(tmp_path: 
 def test_a_call_site_may_build_its_arguments_from_classes() -> None:
     module = "place(Shelf('a', 2), [Shelf('b')], k=-1)\nplace(shelf)\nplace(make('x'))\n"
     assert call_site_arguments(module, "place") == ["Shelf('a', 2), [Shelf('b')], k=-1"]
+
+
+def test_a_default_no_literal_spells_is_left_to_the_constructor(tmp_path: Path) -> None:
+    # xmltodict's handler: ``dict_constructor=_dict`` was built with ``str``, a reviewer's
+    # "nonsensical argument"; the instance keeps the defaults it has.
+    assert _owner(tmp_path, "Reader.start", with_usage=False) == {"depth": 0}

@@ -27,6 +27,7 @@ from keyword import iskeyword
 from typing import Any
 
 from remora.code.values.call_target import CallTarget
+from remora.code.values.default_arguments import without_defaults
 from remora.code.values.derived_sets import ClassLookup
 from remora.code.values.filled_instances import (
     CALLS_KEY,
@@ -105,7 +106,8 @@ class CallRender:
             name = str(value["__class__"])
             self._import(name)
             args = value["args"] if isinstance(value["args"], dict) else {}
-            return f"{name}({self.spread(args, self._constructor(name))})"
+            params = self._constructor(name)  # those at their defaults left out, as a call's
+            return f"{name}({self.spread(without_defaults(args, params), params)})"
         if isinstance(value, dict):
             return (
                 "{" + ", ".join(f"{self.value(k)}: {self.value(v)}" for k, v in value.items()) + "}"

@@ -326,6 +326,9 @@ def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
         return built[0]
     sets = argument_sets(params, lookup, 1)
     args: dict[str, Any] = dict(sets[0]["args"]) if sets else {}
+    for param in params:  # ``dict_constructor=_dict``: its own default, not ``str`` for it
+        if param.default is not None and not literal_default(param.default)[0]:
+            args.pop(param.name, None)
     if target["kind"] != "method" or not args:
         return args
     text = context.node_file_text()  # what its class reads as a mapping is a dict
