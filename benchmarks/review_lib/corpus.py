@@ -396,13 +396,13 @@ CORPUS: tuple[ReviewProject, ...] = (
     ),
     ReviewProject(
         Project(
-            "sortedcontainers",
-            "2.4.0",
-            "25caa5a06cc30b6b83d11423433f65d1f9d76c4c6a0c90e3379eaa43b9bfdb88",
+            "python-dotenv",
+            "1.0.1",
+            "e324ee90a023d808f1959c46bcbc04446a10ced277783dc6ee09987c37ec10ca",
             (),
             part="heldout",
         ),
-        "sortedcontainers",
+        "src/dotenv",
     ),
 )
 
