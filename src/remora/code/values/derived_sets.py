@@ -111,9 +111,11 @@ def _value_for(
         if edge:
             return []
         item = inner[0] if inner and not isinstance(inner[0], ast.Constant) else None
+        # The two typical values, whichever comes first: a typical list holds no edge
+        # value (``["other base", None]``: the second of variant 1 was the edge's None).
         items = [
             _value_for(singular, item, variant, classes, depth + 1),
-            _value_for(singular, item, variant + 1, classes, depth + 1),
+            _value_for(singular, item, variant ^ 1, classes, depth + 1),
         ]
         # Items of a named type no value was found for: ``[None, None]`` for lines of text
         # is no sample of them (a blind reviewer: "a meaningless input").
@@ -124,7 +126,7 @@ def _value_for(
         value_type = inner[1] if len(inner) > 1 else None
         return {
             "alpha": _value_for("value", value_type, variant, classes, depth + 1),
-            "beta": _value_for("value", value_type, variant + 1, classes, depth + 1),
+            "beta": _value_for("value", value_type, variant ^ 1, classes, depth + 1),
         }
     if head == "literal":
         options = [item.value for item in inner if isinstance(item, ast.Constant)]
