@@ -43,3 +43,32 @@ async def test_the_projects_own_value_keeps_its_test(tmp_path: Path) -> None:
     assert found["kept"], found
     assert "'**'" in written or '"**"' in written, written
     assert "sample marker" not in written, written
+
+
+STACKS = """\
+def stacked(lower: list, upper: list) -> list:
+    return upper + lower
+
+
+def ordered(entries: list) -> list:
+    return sorted(entries)
+"""
+
+
+async def test_a_list_of_made_up_items_the_call_only_holds_keeps_its_test(tmp_path: Path) -> None:
+    # deepmerge's strategy_prepend: `nxt + base` puts the items in order, reading none.
+    found, data = await search_tests_on(
+        tmp_path, {"stacks.py": STACKS}, "stacks.py", "stacked", "tests/test_stacks.py"
+    )
+    assert found["kept"], found
+    assert "sample upper" in (data or b"").decode()
+
+
+async def test_a_list_of_made_up_items_the_call_sorts_gives_no_test(tmp_path: Path) -> None:
+    # natsort's natsorted(["sample seq", "other seq"]): the order of placeholders says
+    # nothing of the sort (blind reviewers: "the same result as sorted()").
+    found, written = await search_tests_on(
+        tmp_path, {"stacks.py": STACKS}, "stacks.py", "ordered", "tests/test_stacks.py"
+    )
+    assert written is None, written
+    assert any("passes made-up entries (__lt__)" in d for d in found["dropped"]), found

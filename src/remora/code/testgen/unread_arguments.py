@@ -21,8 +21,10 @@ the argument plays no part on this path:
   ``b is None``, and the argument stays);
 - where there is neither, the call keeps it.
 
-A call that still passes a made-up value then (one it reads, or one nothing replaced)
-gives no test (:func:`made_up_left`): of the test changes of five projects' blind reviews
+A list of made-up items the call uses is asked about again with each item a stand-in: one
+it only holds, concatenates or hands back (``nxt + base``) reads none of them; one it
+sorts or parses does. A call that still passes a made-up value it reads then gives no test
+(:func:`made_up_left`): of the test changes of five projects' blind reviews
 that showed one, none was merged as is and most were rejected ("feeds it only strings",
 "has no directory parts"). Dropping them costs the branches only a placeholder reached;
 a node without a test costs a maintainer nothing. An argument the search did not make up
@@ -62,7 +64,10 @@ USES_KEY = "made_up_uses"
 # Uses that hold or show a value without reading what it says: hashing and equality (a key
 # held, a name compared), its class (``isinstance``), its text (a message, a stored value's
 # repr where a test reads it back).
-_CARRIED = frozenset({"hash", "==", "!=", "attribute __class__", "repr", "str", "__format__"})
+_CARRIED = frozenset(
+    {"hash", "==", "!=", "repr", "str", "__format__"}
+    | {"attribute __class__", "attribute __hash__", "attribute __eq__"}
+)
 _SIMPLE = (bool, int, float, str)
 
 
@@ -190,6 +195,9 @@ async def settle_unread(
             replacement = _replacement(target, param, name, candidates)
             asked.setdefault(name, []).append((param, replacement))
             calls = [{"name": f"{name}/{param}/unread", "args": {**args, param: _STAND_IN}}]
+            if isinstance(args.get(param), list) and args[param]:  # its items stood in too
+                items = [_STAND_IN] * len(args[param])
+                calls.append({"name": f"{name}/{param}/items", "args": {**args, param: items}})
             if replacement is not None:
                 calls.append(
                     {"name": f"{name}/{param}/as", "args": _with(args, param, replacement)}
@@ -207,7 +215,13 @@ async def settle_unread(
         uses: dict[str, list[str]] = {}
         for param, replacement in params:
             unread = by_name[f"{name}/{param}/unread"]
-            if not same_outcome(unread, row):
+            held = by_name.get(f"{name}/{param}/items")
+            if not same_outcome(unread, row) and held is not None:
+                # A list of made-up items the call only holds, joins or hands back (``nxt +
+                # base``) reads none of them; one it sorts or parses does.
+                used = held.get("unread_used") or ([] if held.get("ok") else ["an error"])
+                uses.update({param: list(used)} if used else {})
+            elif not same_outcome(unread, row):
                 # The call reads it (or failed on the stand-in, a use no operation shows).
                 uses[param] = list(unread.get("unread_used") or ["a different outcome"])
             elif replacement is not None and same_outcome(by_name[f"{name}/{param}/as"], row):
