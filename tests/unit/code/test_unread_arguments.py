@@ -46,6 +46,12 @@ def handed_back(value):
     return [value]
 
 
+def words(text):
+    if isinstance(text, bytes):
+        text = text.decode()
+    return text.split()
+
+
 class Shelf:
     def __init__(self):
         self.note = None
@@ -109,6 +115,14 @@ def test_a_use_is_recorded_however_the_code_reacts(
     parameter = {"parsed": "text", "kind": "obj", "handed_back": "value"}[qualname]
     outcome = _call(project, qualname, {parameter: STAND_IN})
     assert outcome["unread_used"][0] == first_use
+
+
+def test_a_use_that_only_holds_the_value_lets_the_call_go_on_to_its_next(project: Path) -> None:
+    # natsort's path_splitter: an isinstance check first, then the text is split. The
+    # class is recorded and answered; the split after it is what reads the value.
+    outcome = _call(project, "words", {"text": STAND_IN})
+    assert outcome["unread_used"][0] == "attribute __class__"
+    assert outcome["unread_used"][-1] == "attribute split"
 
 
 def test_the_value_search_knows_the_strings_it_made_up_for_a_parameter() -> None:

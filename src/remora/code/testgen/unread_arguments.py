@@ -66,7 +66,7 @@ USES_KEY = "made_up_uses"
 # repr where a test reads it back).
 _CARRIED = frozenset(
     {"hash", "==", "!=", "repr", "str", "__format__"}
-    | {"attribute __class__", "attribute __hash__", "attribute __eq__"}
+    | {"attribute __class__", "attribute __hash__", "attribute __eq__", "attribute __ne__"}
 )
 _SIMPLE = (bool, int, float, str)
 

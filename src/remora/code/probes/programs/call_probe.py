@@ -290,7 +290,7 @@ def _probe_entry(
                 outcome["contents"] = change
     uses = take_uses()
     if uses:
-        outcome["unread_used"] = uses[:MAX_USES]
+        outcome["unread_used"] = uses[-MAX_USES:]  # the last: the one that raised, if any
     return outcome
 
 

@@ -11,7 +11,9 @@ use; any operation on it is: reading or setting an attribute (``isinstance`` rea
 turning it into text or a number, arithmetic, a ``with``, copying or pickling it. While
 the probe watches (:func:`watching`: the call, the reading of what it returned and of
 the instance's state after it, so an argument stored where a test would assert it is
-used), a use is recorded (:func:`take_uses`) and raises :class:`UnreadArgumentUsed`;
+used), a use is recorded (:func:`take_uses`) and raises :class:`UnreadArgumentUsed`,
+except those that only hold it as a value (its hash, an equality, its class): they are
+recorded and answered by identity, and the call goes on to show what it does next;
 outside, for the probe's own bookkeeping (a returned value compared with the
 arguments), it compares by identity, hashes by id and reads as ``<unread argument>``.
 """
@@ -50,6 +52,17 @@ def _used(operation: str) -> None:
         raise UnreadArgumentUsed(f"the argument was used: {operation}")
 
 
+def _held(operation: str) -> None:
+    """A use that only holds the argument as a value (its hash, an equality, its class):
+    recorded, and the call goes on with the stand-in's own answer (by identity), so what
+    it does next with the argument is recorded too."""
+    if _WATCH["on"]:
+        _WATCH["uses"].append(operation)
+
+
+_HELD_ATTRIBUTES = frozenset({"__class__", "__hash__", "__eq__", "__ne__"})
+
+
 @contextlib.contextmanager
 def watching() -> Iterator[None]:
     """Record (and refuse) each use of an :class:`Unread` argument while it lasts."""
@@ -74,7 +87,7 @@ class Unread:
     __slots__ = ()
 
     def __getattribute__(self, name: str) -> Any:
-        _used(f"attribute {name}")
+        (_held if name in _HELD_ATTRIBUTES else _used)(f"attribute {name}")
         return object.__getattribute__(self, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -86,15 +99,15 @@ class Unread:
         object.__delattr__(self, name)
 
     def __eq__(self, other: object) -> bool:
-        _used("==")
+        _held("==")
         return self is other
 
     def __ne__(self, other: object) -> bool:
-        _used("!=")
+        _held("!=")
         return self is not other
 
     def __hash__(self) -> int:
-        _used("hash")
+        _held("hash")
         return id(self)
 
     def __bool__(self) -> bool:
