@@ -8,6 +8,7 @@ side), so a source that gave a value on one side only fails.
 from __future__ import annotations
 
 import ast
+import sys
 import re
 from typing import Any
 
@@ -191,6 +192,23 @@ def test_a_local_that_doubles_on_each_line_is_left_out() -> None:
     assert isinstance(function, ast.FunctionDef)
     found = derived_locals(function, {"a"})
     assert "x0" in found and "x11" not in found
+
+
+def test_a_local_python_cannot_write_back_is_left_out() -> None:
+    # python-dotenv's set_key: a quoted value put in an f-string; with the local's
+    # expression in its place the f-string holds a backslash, which 3.11's unparse refuses.
+    source = (
+        "def line(key, value):\n"
+        '    quoted = value.replace("\'", "\\\\\'")\n'
+        "    out = f'{key}={quoted}\\n'\n"
+        "    return out\n"
+    )
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    found = derived_locals(function, {"key", "value"})
+    assert "quoted" in found
+    if sys.version_info < (3, 12):
+        assert "out" not in found
 
 
 def test_a_text_parameter_compared_as_a_number_gets_number_texts() -> None:

@@ -256,7 +256,12 @@ def derived_locals(
         if name in params:
             continue
         expanded = substitute(value, found)
-        if len(ast.unparse(expanded)) > _MAX_EXPRESSION:  # ``y = x + x`` doubles each time
+        try:
+            written = ast.unparse(expanded)
+        except ValueError:  # ``f"{v.replace("'", "\\'")}"``: Python 3.11 cannot write it back
+            refused.add(name)
+            continue
+        if len(written) > _MAX_EXPRESSION:  # ``y = x + x`` doubles each time
             refused.add(name)
             continue
         sources = {n.id for n in ast.walk(expanded) if isinstance(n, ast.Name) and n.id in params}
