@@ -8,8 +8,8 @@ side), so a source that gave a value on one side only fails.
 from __future__ import annotations
 
 import ast
-import sys
 import re
+import sys
 from typing import Any
 
 import pytest
