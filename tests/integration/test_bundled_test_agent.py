@@ -253,8 +253,8 @@ async def test_what_the_code_under_test_writes_is_discarded(tmp_path: Path) -> N
         "from pathlib import Path\n"
         "\n"
         "\n"
-        "def save(path: str, text: str) -> int:\n"
-        "    return Path(Path(path).name).write_text(text)\n"
+        "def save(name: str, text: str) -> int:\n"
+        "    return Path(name).write_text(text)\n"
     )
     root = write_project(tmp_path, {"store.py": source})
     node = find_node(root, "store.py", "save")

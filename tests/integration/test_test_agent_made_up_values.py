@@ -72,3 +72,25 @@ async def test_a_list_of_made_up_items_the_call_sorts_gives_no_test(tmp_path: Pa
     )
     assert written is None, written
     assert any("passes made-up entries (__lt__)" in d for d in found["dropped"]), found
+
+
+LINES = """\
+import os
+
+
+def first_line(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as handle:
+        return handle.readline()
+"""
+
+
+async def test_a_made_up_path_the_code_opens_gives_no_test(tmp_path: Path) -> None:
+    # python-dotenv's get_key(dotenv_path="data/example.txt"): the name table's path names
+    # no file, so the test pinned the missing-file branch under "returns_none".
+    found, written = await search_tests_on(
+        tmp_path, {"lines.py": LINES}, "lines.py", "first_line", "tests/test_lines.py"
+    )
+    assert "data/example.txt" not in (written or b"").decode(), written
+    assert any("passes made-up path" in d for d in found["dropped"]), found

@@ -136,6 +136,9 @@ def test_the_value_search_knows_the_strings_it_made_up_for_a_parameter() -> None
     assert not made_up("b", sample_value("b", "str", 2, no_class))  # the edge case, ""
     assert not made_up("a", "sample b")  # another parameter's
     assert not made_up("b", "sample")
+    # A path from the name table names no file: made up too (not a name or an email).
+    assert made_up("dotenv_path", sample_value("dotenv_path", "str", 0, no_class))
+    assert not made_up("name", sample_value("name", "str", 0, no_class))
 
 
 def _target(*names: str) -> CallTarget:

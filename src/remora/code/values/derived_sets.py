@@ -194,6 +194,9 @@ def _singular(name: str) -> str:
     return name[:-1] if name.endswith("s") and len(name) > 3 else name
 
 
+_PATH_WORDS = frozenset({"path", "file", "dir", "directory"})
+
+
 def made_up_items(name: str) -> list[str]:
     """Two placeholder items for a collection parameter nothing says more of, the later
     one first in order (``["sample seq", "other seq"]``): a sort or a ``max`` of them
@@ -204,14 +207,22 @@ def made_up_items(name: str) -> list[str]:
 def made_up(name: str, value: Any) -> bool:
     """Whether ``value`` is what :func:`sample_value` makes up for the parameter ``name``
     when neither its annotation nor a word of its name gives a value: its placeholder
-    string (``"sample b"``), or a list of its singular's (``items=["sample item"]``).
+    string (``"sample b"``), or a list of its singular's (``items=["sample item"]``); or a
+    path its name table gives (``dotenv_path="data/example.txt"``: no such file exists).
     Asked of the value a call passes for that very parameter and answered by the function
     that makes them, not by the text's look (``"sample"`` passed for ``b``, or
     ``"sample b"`` for ``a``, is none)."""
     singular = _singular(name)
     if isinstance(value, list):
         return bool(value) and all(made_up(singular, item) for item in value)
-    return isinstance(value, str) and value in {_made_up(name, v) for v in (0, 1)}
+    if not isinstance(value, str):
+        return False
+    if value in {_made_up(name, v) for v in (0, 1)}:
+        return True
+    # A path the name table gives ("data/example.txt") names a file no project has: code
+    # that opens or checks it meets a missing file, whatever the test's name says.
+    words = name_words(name)
+    return bool(words) and words[-1] in _PATH_WORDS and value in NAMED_STRINGS[words[-1]]
 
 
 def _untyped(name: str, singular: str, variant: int, classes: ClassLookup, depth: int) -> Any:
