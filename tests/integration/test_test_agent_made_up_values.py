@@ -94,3 +94,18 @@ async def test_a_made_up_path_the_code_opens_gives_no_test(tmp_path: Path) -> No
     )
     assert "data/example.txt" not in (written or b"").decode(), written
     assert any("passes made-up path" in d for d in found["dropped"]), found
+
+
+KEYED = """\
+def by_text(items: list) -> list:
+    return sorted(items, key=str)
+"""
+
+
+async def test_made_up_items_turned_into_text_and_sorted_give_no_test(tmp_path: Path) -> None:
+    # natsort's os_sorted: the sort key works on each item's text, a placeholder's here.
+    found, written = await search_tests_on(
+        tmp_path, {"keyed.py": KEYED}, "keyed.py", "by_text", "tests/test_keyed.py"
+    )
+    assert written is None, written
+    assert any("passes made-up items (str)" in d for d in found["dropped"]), found

@@ -61,11 +61,13 @@ __all__ = [
 _STAND_IN = {"__unread__": True}
 # A settled row's made-up arguments the call read: ``{parameter: [the stand-in's uses]}``.
 USES_KEY = "made_up_uses"
-# Uses that hold or show a value without reading what it says: hashing and equality (a key
-# held, a name compared), its class (``isinstance``), its text (a message, a stored value's
-# repr where a test reads it back).
+# Uses that hold a value without reading what it says: hashing and equality (a key held, a
+# name compared), its class (``isinstance``), its place in an f-string (a message), a
+# stored value's repr where a test reads it back. ``str(value)`` is a read: the text is
+# what a sort key or a parser goes on to work on (natsort's os_sorted sorted its
+# placeholders' text).
 _CARRIED = frozenset(
-    {"hash", "==", "!=", "repr", "str", "__format__"}
+    {"hash", "==", "!=", "repr", "__format__"}
     | {"attribute __class__", "attribute __hash__", "attribute __eq__", "attribute __ne__"}
 )
 _SIMPLE = (bool, int, float, str)
