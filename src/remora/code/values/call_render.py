@@ -38,6 +38,7 @@ from remora.code.values.free_names import free_name
 from remora.code.values.parameters import CallParameter
 from remora.code.values.unspelled_values import (
     BUILTIN_TYPES,
+    SET_MARKER,
     TUPLE_MARKER,
     TYPE_MARKER,
     is_tuple,
@@ -46,8 +47,6 @@ from remora.code.values.unspelled_values import (
 
 __all__ = ["SET_MARKER", "CallRender", "snake_name"]
 
-# A set has no JSON form: the probe builds ``{"__set__": [items]}`` as one.
-SET_MARKER = "__set__"
 # The names a generated test binds itself (``result = ...``, ``pytest.raises(...) as
 # excinfo``) and the modules it may import whatever the node's module holds.
 _TEST_LOCALS = frozenset({"result", "excinfo"})

@@ -23,7 +23,7 @@ from remora.code.values.annotations import (
 )
 from remora.code.values.named_values import NAMED_NUMBERS, NAMED_STRINGS, by_name, name_words
 from remora.code.values.parameters import Parameter
-from remora.code.values.unspelled_values import BUILTIN_TYPES, tuple_of, type_of
+from remora.code.values.unspelled_values import BUILTIN_TYPES, set_of, tuple_of, type_of
 
 __all__ = [
     "PLANS",
@@ -85,6 +85,11 @@ def _type_args(tree: ast.expr) -> list[ast.expr]:
     return list(tree.slice.elts) if isinstance(tree.slice, ast.Tuple) else [tree.slice]
 
 
+_PATH_WORDS = frozenset({"path", "file", "dir", "directory"})
+# A ``set``-annotated parameter gets a set: ``base | nxt`` of two lists raises.
+_SET_HEADS = frozenset({"set", "frozenset", "abstractset", "mutableset"})
+
+
 def sample_value(
     name: str, annotation: str | None, variant: int, classes: ClassLookup, depth: int = 0
 ) -> Any:
@@ -109,7 +114,7 @@ def _value_for(
         return tuple_of(_tuple_items(singular, inner, variant, classes, depth))
     if head in SEQUENCE_HEADS:
         if edge:
-            return []
+            return set_of([]) if head in _SET_HEADS else []
         item = inner[0] if inner and not isinstance(inner[0], ast.Constant) else None
         # The two typical values, whichever comes first: a typical list holds no edge
         # value (``["other base", None]``: the second of variant 1 was the edge's None).
@@ -119,7 +124,9 @@ def _value_for(
         ]
         # Items of a named type no value was found for: ``[None, None]`` for lines of text
         # is no sample of them (a blind reviewer: "a meaningless input").
-        return None if item is not None and items == [None, None] else items
+        if item is not None and items == [None, None]:
+            return None
+        return set_of(items) if head in _SET_HEADS else items
     if head in MAPPING_HEADS:
         if edge:
             return {}
@@ -192,9 +199,6 @@ def _made_up(name: str, variant: int) -> str:
 
 def _singular(name: str) -> str:
     return name[:-1] if name.endswith("s") and len(name) > 3 else name
-
-
-_PATH_WORDS = frozenset({"path", "file", "dir", "directory"})
 
 
 def made_up_items(name: str) -> list[str]:

@@ -148,8 +148,9 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     mappings: dict[str, list[tuple[Any, str]]] = {}
     as_stored = stored_shapes(function, module) if function is not None else {}
     if function is not None:  # a value its use says the code wants, where the name misled
+        annotated = {p.name for p in params if p.annotation}  # ``base: set``: not ``|``'s int
         for name, value in usage_kinds(function).items():
-            if name in base and type(base[name]) is not type(value):
+            if name in base and name not in annotated and type(base[name]) is not type(value):
                 base[name] = value
         base.update(walked_lists(function, base))  # seq=["sample seq", ...] for ``for x in seq``
         # A list of per-item values, a bit flag of the class's constants: as its class uses it.

@@ -18,11 +18,13 @@ from typing import Any
 
 __all__ = [
     "BUILTIN_TYPES",
+    "SET_MARKER",
     "TUPLE_MARKER",
     "TYPE_MARKER",
     "UNKNOWN",
     "is_tuple",
     "is_type",
+    "set_of",
     "stand_in",
     "tuple_of",
     "type_of",
@@ -30,6 +32,8 @@ __all__ = [
 
 TUPLE_MARKER = "__tuple__"
 TYPE_MARKER = "__type__"
+# A set has no JSON form: the probe builds ``{"__set__": [items]}`` as one.
+SET_MARKER = "__set__"
 # The builtin classes a set may pass by name (the probe's list is its own copy).
 BUILTIN_TYPES = frozenset(
     {"int", "str", "float", "bool", "bytes", "complex", "object", "list", "tuple", "dict"}
@@ -49,6 +53,11 @@ class _Unknown:
 
 
 UNKNOWN: Any = _Unknown()
+
+
+def set_of(items: list[Any]) -> dict[str, Any]:
+    """A set of these JSON items, as a set of arguments sends it."""
+    return {SET_MARKER: list(items)}
 
 
 def tuple_of(items: list[Any]) -> dict[str, Any]:
