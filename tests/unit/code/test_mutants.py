@@ -236,3 +236,19 @@ def test_the_parameter_every_return_hands_back_is_a_value_a_kept_set_must_fail()
     merge = node_mutants(VALUES, _defined("merge"), observed=["dict"])
     assert [(m.kind, m.must_fail) for m in merge][:2] == [("identity", "empty"), ("empty", "empty")]
     assert merge[1].description == "line 18: the body -> `return {}` (the call doing nothing)"
+
+
+def test_a_comprehensions_filter_is_dropped_one_at_a_time() -> None:
+    # deepmerge's append_unique: `[n for n in nxt if n not in seen]` with the filter gone
+    # keeps every item; only a call whose lists share one tells them apart.
+    source = (
+        "def unique(base, nxt):\n"
+        "    seen = set(base)\n"
+        "    return base + [n for n in nxt if n not in seen if n]\n"
+    )
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    dropped = [m for m in node_mutants(source, function) if "` dropped in `" in m.description]
+    assert [m.description.split("`")[1] for m in dropped] == ["if n not in seen", "if n"]
+    assert "[n for n in nxt if n]" in dropped[0].source
+    assert "[n for n in nxt if n not in seen]" in dropped[1].source

@@ -4,7 +4,8 @@ A test that passes on the code and on every mutant would not notice the code
 being wrong there (Pynguin's mutation score, mutmut, cosmic-ray). The changes
 are the usual ones: a comparison or arithmetic operator swapped (``<`` for
 ``<=``, ``+`` for ``-``), ``and`` for ``or``, a ``not`` dropped, a condition
-negated, a constant changed (``n + 1``, a string with ``XX`` around it,
+negated, a comprehension's filter dropped (``if n not in seen`` out of ``[n for n in
+nxt if n not in seen]``), a constant changed (``n + 1``, a string with ``XX`` around it,
 ``True`` for ``False``), a returned value replaced by ``None``, a call's
 statement, a ``raise`` or an item's assignment (``d[k] = v``) removed, and an
 attribute set to ``None`` instead of its value.
@@ -54,6 +55,8 @@ from remora.code.testgen.shown_outcomes import outcome_results
 __all__ = ["MAX_MUTANTS", "Mutant", "identity_parameter", "node_mutants"]
 
 MAX_MUTANTS = 40
+# A comprehension's filter dropped: every item kept (``[n for n in nxt if n not in seen]``).
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -165,6 +168,13 @@ def _edits(node: ast.AST, statement: ast.stmt) -> Iterator[_Edit]:
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         words = f"`not` dropped in `{_short(node)}`"
         yield _Edit(node, node.operand, line, "condition", words, False)
+    elif isinstance(node, _COMPREHENSIONS):
+        for at, generator in enumerate(node.generators):
+            for index, condition in enumerate(generator.ifs):
+                filtered = copy.deepcopy(node)
+                del filtered.generators[at].ifs[index]
+                words = f"`if {_short(condition)}` dropped in `{_short(node)}`"
+                yield _Edit(node, filtered, line, "condition", words, False)
     elif isinstance(node, ast.Constant) and not (
         isinstance(statement, ast.Expr) and statement.value is node
     ):

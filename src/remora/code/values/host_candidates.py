@@ -55,6 +55,7 @@ from remora.code.values.keyed_arguments import fitted_arguments
 from remora.code.values.kind_samples import sample
 from remora.code.values.mapping_shapes import mapping_samples
 from remora.code.values.non_text_uses import walked_lists
+from remora.code.values.overlapping_collections import overlapping_arguments
 from remora.code.values.paired_boundaries import paired_boundaries, spread_base
 from remora.code.values.parameters import parameter_names, parameter_of
 from remora.code.values.project_literals import project_literals
@@ -187,6 +188,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         paired, paired_edges = paired_boundaries(function, base)
         values, edges = [*values, *paired], edges | paired_edges
         values += held_arguments(function, base)  # search="subject" where search in subject
+        values += overlapping_arguments([p.name for p in params], base)  # a shared item
         constants = local_constants(function, module_constants(module))
         values += sought_strings(function, constants)  # "a~b" where s.replace("~", ...)
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}

@@ -1,0 +1,27 @@
+"""Two collections of one kind get a call where the later holds the earlier's first item."""
+
+from __future__ import annotations
+
+from remora.code.values.overlapping_collections import overlapping_arguments
+from remora.code.values.unspelled_values import set_of
+
+
+def test_the_later_collection_of_a_kind_shares_the_earlier_ones_first_item() -> None:
+    base = {
+        "base": ["sample base", "other base"],
+        "nxt": ["sample nxt", "other nxt"],
+        "left": set_of([1, 2]),
+        "right": set_of([3, 4]),
+        "name": "Alice",
+    }
+    found = overlapping_arguments(["base", "nxt", "left", "right", "name"], base)
+    assert found == [
+        ("nxt", ["sample base", "other nxt"], "nxt_shares_an_item_with_base"),
+        ("right", set_of([1, 4]), "right_shares_an_item_with_left"),
+    ]
+
+
+def test_collections_that_share_an_item_already_or_hold_none_get_nothing() -> None:
+    assert overlapping_arguments(["a", "b"], {"a": [1, 2], "b": [1, 3]}) == []
+    assert overlapping_arguments(["a", "b"], {"a": [], "b": [1]}) == []
+    assert overlapping_arguments(["a", "b"], {"a": [{"k": 1}], "b": [{"k": 2}]}) == []
