@@ -411,9 +411,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "12.0.0",
             "c480603f4aa2927d4766eb41fa82793fe60a82cbfdb8d688e0d08c55a534e145",
             (),
-            part="heldout",
+            # Held out until its labels at 7d07786; studied since.
+            part="dev",
         ),
         "pyee",
+    ),
+    ReviewProject(
+        Project(
+            "blinker",
+            "1.8.2",
+            "8f77b09d3bf7c795e969e9486f39c2c5e9c39d4ee07424be2bc594ece9642d83",
+            (),
+            part="heldout",
+        ),
+        "src/blinker",
     ),
 )
 
