@@ -44,7 +44,12 @@ from remora.sandbox import search
 
 __all__ = ["overlay_digest", "pytest_args", "test_folder", "written_class"]
 
+# The project's own ``addopts`` are left out (``-o addopts=``): they are for its command line
+# (``--cov``, ``-n auto``, ``-s``), name plugins this run does not load, and a table this
+# pytest reads differently stops it before any test (pyee's ``[tool.pytest] addopts =
+# "--verbose -s"``: "expects a list", so no test of it could ever be kept).
 PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--no-header", "--tb=short", "-W", "ignore"]
+PYTEST_ARGS += ["-o", "addopts="]
 # Reports of recent runs by (workspace id, its creation time, arguments, its changed
 # files): ids repeat across commands (one per operation and node), creation times do not.
 _RECENT_RUNS: OrderedDict[tuple[str, float, tuple[str, ...], str], PytestReport] = OrderedDict()
