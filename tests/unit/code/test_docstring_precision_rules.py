@@ -274,3 +274,10 @@ def test_a_methods_summary_about_its_class_is_refused() -> None:
         "it speaks of the class"
     )
     assert "speaks of the class" not in summary_refusal("Kennel.couples", "Pair the dogs.")
+
+
+def test_a_callables_summary_that_defines_another_thing_is_refused() -> None:
+    # pyee's ``uplift``: "UpliftingEventEmitter is a base class for emitting events."
+    reason = summary_refusal("Kennel.couples", "DogPair is a tuple of two dogs.")
+    assert reason.startswith("it says what DogPair is, not what couples does"), reason
+    assert "it says what" not in summary_refusal("Kennel.couples", "Pair the dogs two by two.")

@@ -61,6 +61,8 @@ _EVIDENCE: dict[str, tuple[str, Callable[[BodyFacts], bool]]] = {
     "execut": ("call of what it runs", lambda f: f.runs),
     "invok": ("call of what it runs", lambda f: f.runs),
 }
+# "Name is a …": a definition of another thing than a function or a method.
+_DEFINES = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*) (?:is|are) (?:a|an|the)\b")
 _ARTICLES = frozenset({"the", "this", "that", "its", "their", "each", "all", "every", "some"})
 _INSTANCE_WORDS = frozenset({"self", "instance", "itself", "object", "builder", "chain"})
 
@@ -282,6 +284,9 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
     if kind == "method" and tokens[:1] in (["the"], ["this"]) and "class" in tokens[1:3]:
         # "The SentinelNode class iterates over its nodes …" on one of its methods.
         return f"it speaks of the class, not of what {name} does; say what a call does"
+    if callable_kind and (other := _DEFINES.match(summary)) and other[1] != name:
+        # "UpliftingEventEmitter is a base class for emitting events." on ``def uplift``.
+        return f"it says what {other[1]} is, not what {name} does; say what a call does"
     if callable_kind and (opener := names_a_thing(summary)):
         returned = node_returns(node)
         if not (returned["returns_value"] or returned["is_generator"]):
