@@ -2,14 +2,15 @@
 
 The swaps of :mod:`remora.code.testgen.mutants`: a comparison for its neighbour (``<``
 for ``<=``, ``==`` for ``!=``, ``in`` for ``not in``), an arithmetic or bitwise operator
-for another (``+`` for ``-``, ``*`` for ``/``), each written as the code writes it.
+for another (``+`` for ``-``, ``*`` for ``/``), each written as the code writes it; a
+constant for its neighbour (``True`` for ``False``, ``n + 1``, ``"XX…XX"`` around a text).
 """
 
 from __future__ import annotations
 
 import ast
 
-__all__ = ["ARITHMETIC", "COMPARE", "SYMBOLS"]
+__all__ = ["ARITHMETIC", "COMPARE", "SYMBOLS", "constant_edit"]
 
 COMPARE: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE,
@@ -63,3 +64,16 @@ SYMBOLS: dict[type[ast.AST], str] = {
     ast.And: "and",
     ast.Or: "or",
 }
+
+
+def constant_edit(node: ast.Constant) -> tuple[bool | int | float | str, str] | None:
+    """The value a constant's mutant puts in its place, and the words for it (None for a
+    constant of another kind)."""
+    value = node.value
+    if isinstance(value, bool):
+        return (not value), f"{value} -> {not value}"
+    if isinstance(value, int | float):
+        return value + 1, f"{value!r} -> {value + 1!r}"
+    if isinstance(value, str):
+        return f"XX{value}XX", f"{value[:20]!r} -> {'XX' + value[:20] + 'XX'!r}"
+    return None

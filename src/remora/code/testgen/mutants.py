@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 
 from remora import python_ast
 from remora.code.parsing import module_names
-from remora.code.testgen.mutant_operators import ARITHMETIC, COMPARE, SYMBOLS
+from remora.code.testgen.mutant_operators import ARITHMETIC, COMPARE, SYMBOLS, constant_edit
 from remora.code.testgen.no_op_calls import returned_branches
 from remora.code.testgen.shown_outcomes import outcome_results
 
@@ -129,17 +129,6 @@ def _is_docstring(statement: ast.stmt) -> bool:
     )
 
 
-def _constant_edit(node: ast.Constant) -> tuple[bool | int | float | str, str] | None:
-    value = node.value
-    if isinstance(value, bool):
-        return (not value), f"{value} -> {not value}"
-    if isinstance(value, int | float):
-        return value + 1, f"{value!r} -> {value + 1!r}"
-    if isinstance(value, str):
-        return f"XX{value}XX", f"{value[:20]!r} -> {'XX' + value[:20] + 'XX'!r}"
-    return None
-
-
 def _edits(node: ast.AST, statement: ast.stmt) -> Iterator[_Edit]:
     line = statement.lineno
     if isinstance(node, ast.Compare):
@@ -178,7 +167,7 @@ def _edits(node: ast.AST, statement: ast.stmt) -> Iterator[_Edit]:
     elif isinstance(node, ast.Constant) and not (
         isinstance(statement, ast.Expr) and statement.value is node
     ):
-        changed = _constant_edit(node)
+        changed = constant_edit(node)
         if changed is not None:
             yield _Edit(node, ast.Constant(changed[0]), line, "constant", changed[1], False)
     yield from _statement_edits(node, line)
