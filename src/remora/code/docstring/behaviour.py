@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from remora.code.parsing import SourceNode, ast_tree, located_definition, per_node
 from remora.code.values.annotations import dotted_name
 
-__all__ = ["BodyFacts", "body_facts", "own_nodes"]
+__all__ = ["BodyFacts", "body_facts", "node_definition", "own_nodes"]
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _STREAMS = ("stdout", "stderr")
@@ -125,6 +125,15 @@ def _guard(
     if any(isinstance(n, ast.Name) and n.id in local for n in ast.walk(parent.test)):
         return None
     return ast.unparse(parent.test)
+
+
+def node_definition(node: SourceNode) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The function or method ``node`` is, as ``ast`` reads it (None for another kind)."""
+    if node.definition is None or node.ref.node_type not in ("function", "method"):
+        return None
+    line = node.file.positions[node.definition].start.line
+    found = located_definition(node.file.text, node.ref.full_name, line)
+    return found if isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef) else None
 
 
 @per_node

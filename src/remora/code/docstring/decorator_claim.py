@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.behaviour import body_facts, node_definition
 from remora.code.docstring.facts import word_tokens
-from remora.code.parsing import SourceNode, ast_tree, located_definition
+from remora.code.parsing import SourceNode, ast_tree
 
 __all__ = ["unshown_decorator"]
 
@@ -54,11 +54,8 @@ def unshown_decorator(node: SourceNode, summary: str) -> str:
     """Why ``summary`` may not call the node a decorator ('' when it does not, or may)."""
     if not _CLAIMS.intersection(word_tokens(summary)):
         return ""
-    if node.ref.node_type not in ("function", "method") or node.definition is None:
-        return ""
-    line = node.file.positions[node.definition].start.line
-    definition = located_definition(node.file.text, node.ref.full_name, line)
-    if not isinstance(definition, _Function):
+    definition = node_definition(node)
+    if definition is None:
         return ""
     shown = _shows_decorator(definition, body_facts(node).returned)
     if shown or _applied_in_module(node.file.text, definition.name):

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.docstring.behaviour import own_nodes
+from remora.code.docstring.behaviour import node_definition, own_nodes
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.docstring.vocabulary import stem
-from remora.code.parsing import SourceNode, located_definition
+from remora.code.parsing import SourceNode
 from remora.code.values.annotations import called_name
 
-__all__ = ["node_definition", "uncounted_repeats", "unpicked_position"]
+__all__ = ["uncounted_repeats", "unpicked_position"]
 
 _POSITIONS = frozenset({"first", "last"})
 # "the last item", "its first part": a position claimed of something.
@@ -56,15 +56,6 @@ _NOT_PLURAL = frozenset({"does", "always", "perhaps", "towards", "whereas", "bes
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
-
-
-def node_definition(node: SourceNode) -> Function | None:
-    """The function or method ``node`` is, as `ast` reads it (None for another kind)."""
-    if node.definition is None or node.ref.node_type not in ("function", "method"):
-        return None
-    line = node.file.positions[node.definition].start.line
-    found = located_definition(node.file.text, node.ref.full_name, line)
-    return found if isinstance(found, Function) else None
 
 
 def _parameters(definition: Function) -> list[str]:

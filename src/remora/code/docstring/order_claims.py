@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.docstring.behaviour import own_nodes
-from remora.code.docstring.extent import node_definition
+from remora.code.docstring.behaviour import node_definition, own_nodes
 from remora.code.docstring.facts import word_tokens
 from remora.code.parsing import SourceNode
 from remora.code.values.annotations import called_name

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.behaviour import body_facts, node_definition
 from remora.code.docstring.facts import word_tokens
-from remora.code.parsing import SourceNode, located_definition
+from remora.code.parsing import SourceNode
 from remora.code.values.annotations import dotted_name
 
 __all__ = ["unsaid_returned_function"]
@@ -43,14 +43,15 @@ _RETURNED_THINGS = frozenset(
 )
 
 
+# The calls that make a function of another (``partial(do_decoding, encoding=encoding)``).
+_PARTIALS = frozenset({"partial", "functools.partial"})
+
+
 def _is_function(value: ast.expr, nested: set[str]) -> bool:
     """A lambda, a function the node defines, or ``partial(...)`` of one."""
     if isinstance(value, ast.Lambda) or (isinstance(value, ast.Name) and value.id in nested):
         return True
     return isinstance(value, ast.Call) and dotted_name(value.func) in _PARTIALS
-
-
-_PARTIALS = frozenset({"partial", "functools.partial"})
 
 
 def _returns_only_functions(definition: _Function, returned: tuple[ast.expr, ...]) -> bool:
@@ -64,14 +65,11 @@ def _returns_only_functions(definition: _Function, returned: tuple[ast.expr, ...
 def unsaid_returned_function(node: SourceNode, summary: str) -> str:
     """Why ``summary`` may not describe the node as doing what the function it returns
     does ('' when the node returns something else, or the summary says it returns)."""
-    if node.ref.node_type not in ("function", "method") or node.definition is None:
-        return ""
     tokens = word_tokens(summary)
     if (tokens[:1] and tokens[0] in _RETURNING_VERBS) or _RETURNED_THINGS.intersection(tokens):
         return ""
-    line = node.file.positions[node.definition].start.line
-    definition = located_definition(node.file.text, node.ref.full_name, line)
-    if not isinstance(definition, _Function):
+    definition = node_definition(node)
+    if definition is None:
         return ""
     facts = body_facts(node)
     if not _returns_only_functions(definition, facts.returned):

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.behaviour import body_facts, node_definition
 from remora.code.docstring.facts import name_words, word_tokens
-from remora.code.parsing import SourceNode, located_definition
+from remora.code.parsing import SourceNode
 
 __all__ = ["unshown_kind"]
 
@@ -104,11 +104,8 @@ def unshown_kind(node: SourceNode, summary: str) -> str:
     """Why the type ``summary`` says the node returns is not shown by its code ('' when it
     is, or when the summary names no type)."""
     kind = _claimed(summary)
-    if not kind or node.ref.node_type not in ("function", "method") or node.definition is None:
-        return ""
-    line = node.file.positions[node.definition].start.line
-    definition = located_definition(node.file.text, node.ref.full_name, line)
-    if not isinstance(definition, ast.FunctionDef | ast.AsyncFunctionDef):
+    definition = node_definition(node) if kind else None
+    if definition is None:
         return ""
     if definition.returns is not None and kind in name_words(ast.unparse(definition.returns)):
         return ""
