@@ -422,9 +422,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.8.2",
             "8f77b09d3bf7c795e969e9486f39c2c5e9c39d4ee07424be2bc594ece9642d83",
             (),
-            part="heldout",
+            # Held out until its labels at 6d106d0; studied since.
+            part="dev",
         ),
         "src/blinker",
+    ),
+    ReviewProject(
+        Project(
+            "cachelib",
+            "0.13.0",
+            "209d8996e3c57595bee274ff97116d1d73c4980b2fd9a34c7846cd07fd2e1a48",
+            (),
+            part="heldout",
+        ),
+        "src/cachelib",
     ),
 )
 
