@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remora.code.docstring import claims, copied, left_alone, pieces, restating
+from remora.code.docstring import claims, copied, left_alone, pieces, prose, restating
 from remora.code.parsing import NodeRef, locate, parse
 from review_lib.export import read_index
 from review_lib.labels import LABELS_DIR, change_key, load_labels
@@ -45,6 +45,11 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "feedback echo": (pieces, "echoed", lambda *_: ""),
     "builtin meaning": (claims, "builtin_meaning", lambda *_: ""),
     "new from builder": (claims, "_new_from_builder", lambda *_: ""),
+    "returned function": (claims, "unsaid_returned_function", lambda *_: ""),
+    "unsaid deprecation": (claims, "unsaid_deprecation", lambda *_: ""),
+    "name as verb": (claims, "name_as_verb", lambda *_: ""),
+    "context manager": (claims, "yielding_context_manager", lambda *_: ""),
+    "open quote": (prose, "_left_open", lambda *_: ""),
 }
 RULES = tuple(_OFF)
 

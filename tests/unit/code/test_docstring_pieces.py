@@ -49,6 +49,14 @@ def method(name: str) -> SourceNode:
         (Pieces(summary="Say what the code does."), "summary", "it echoes the instructions"),
         (Pieces(summary="The get method looks up a SKU."), "summary", "it names Warehouse.get"),
         (Pieces(summary="Find stock"), "summary", ""),
+        # The model copied a string literal with its closing quote (``doc="... connects."``).
+        (
+            Pieces(summary='Emitted after a receiver connects."'),
+            "summary",
+            "a quotation mark (\") is opened and never closed",
+        ),
+        (Pieces(summary="Look up the `sku"), "summary", "a backtick (`) is opened"),
+        (Pieces(summary='Look up the "sku" of a product'), "summary", ""),
         # 0 is the default in the code: a number the code holds may be stated.
         (Pieces(summary="Look up a SKU, else 0"), "summary", ""),
         (Pieces(params={"default": "Stock to report, 0 unless given."}), "params.default", ""),

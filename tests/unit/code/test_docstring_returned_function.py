@@ -69,6 +69,9 @@ def summary_refusal(name: str, summary: str) -> str:
         ("decoder", "Decode a given string using the specified encoding."),  # natsort's
         # The work first, the return after: the call is said to do it.
         ("scale", "Scale the record's key and return the result."),
+        # A word for a function that names what it takes, not what comes back (blinker's
+        # ``connect_via``: "reads as if it connects something right away").
+        ("scale", "Apply a factor to a function's record."),
     ],
 )
 def test_the_returned_functions_work_is_not_the_calls(name: str, summary: str) -> None:
@@ -80,7 +83,7 @@ def test_the_returned_functions_work_is_not_the_calls(name: str, summary: str) -
     [
         ("scale", "Return a function that multiplies a record's key by a factor."),
         ("dropper", "Make an operation that removes a key from a record."),
-        ("chooser", "Choose a picker function by its kind."),
+        ("chooser", "A picker function, chosen by its kind."),
         ("decoder", "Return a decoder of the given encoding."),
         # It returns another call's value, or a value besides its own function: not only one.
         ("maybe_scale", "Scale a key of records by a factor unless it is one."),

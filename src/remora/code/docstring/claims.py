@@ -22,10 +22,13 @@ from collections.abc import Callable, Sequence
 
 from remora.code.docstring.behaviour import BodyFacts, body_facts
 from remora.code.docstring.comparisons import COMPARISONS, inverted, wrong_comparison
+from remora.code.docstring.context_managers import yielding_context_manager
 from remora.code.docstring.copied import copied_text
 from remora.code.docstring.decorator_claim import unshown_decorator
+from remora.code.docstring.deprecated import unsaid_deprecation
 from remora.code.docstring.extent import uncounted_repeats, unpicked_position
 from remora.code.docstring.facts import name_words, word_tokens
+from remora.code.docstring.noun_names import name_as_verb
 from remora.code.docstring.order_claims import unfounded_order
 from remora.code.docstring.returned_function import unsaid_returned_function
 from remora.code.docstring.returned_kind import unshown_kind
@@ -325,6 +328,9 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         unshown_kind(node, summary)
         or unshown_decorator(node, summary)
         or unsaid_returned_function(node, summary)
+        or unsaid_deprecation(node, summary)
+        or name_as_verb(node, summary)
+        or yielding_context_manager(node, summary)
     ):
         return kind_claim
     if copy := copied_text(node, summary, others):

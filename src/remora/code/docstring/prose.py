@@ -168,6 +168,8 @@ def problem(
         )
     if "{" in clean:
         return "it holds braces, like the tool's JSON; write plain words" + start
+    if opened := _left_open(clean):
+        return f"a {opened} is opened and never closed; close it or leave it out"
     if re.search(r"\b[a-z_]+\s*:\W*$", low):
         return (
             "it ends on a field name and a colon, like the tool's JSON; write plain words" + start
@@ -212,6 +214,16 @@ def problem(
             )
     elif len(clean) > MAX_PIECE_CHARS:
         return f"it is longer than {MAX_PIECE_CHARS} characters ({len(clean)}); shorten it"
+    return ""
+
+
+def _left_open(text: str) -> str:
+    """The mark a text opens and never closes: a double quotation mark or a backtick counted
+    odd (a string copied from the code with its closing quote: ``connects."``); single
+    quotes are left alone, being apostrophes too."""
+    for mark, called in (('"', "quotation mark"), ("`", "backtick")):
+        if text.count(mark) % 2:
+            return f"{called} ({mark})"
     return ""
 
 

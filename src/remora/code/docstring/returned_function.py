@@ -8,8 +8,9 @@ incrementing anything itself"). When every value the function returns is a funct
 it makes (a nested ``def``, a ``lambda``, a ``functools.partial``), the summary has to say
 that something is handed back: a returning verb first ("Return …", "Make …", "Build …";
 "Parse a path and return a splitter" says the call parses), or a word for what comes back
-(a function, an operation, a callable, a decorator). Otherwise it is refused, and the
-model is asked to say what the call returns.
+as its subject ("A decorator that …"; "Connect a function to a sender" names the
+argument, and says the call connects). Otherwise it is refused, and the model is asked to
+say what the call returns.
 """
 
 from __future__ import annotations
@@ -66,7 +67,9 @@ def unsaid_returned_function(node: SourceNode, summary: str) -> str:
     """Why ``summary`` may not describe the node as doing what the function it returns
     does ('' when the node returns something else, or the summary says it returns)."""
     tokens = word_tokens(summary)
-    if (tokens[:1] and tokens[0] in _RETURNING_VERBS) or _RETURNED_THINGS.intersection(tokens):
+    # The subject: a noun first, or a noun phrase after an article ("A picker function …").
+    subject = tokens[1:4] if tokens[:1] in (["a"], ["an"], ["the"]) else tokens[:1]
+    if (tokens[:1] and tokens[0] in _RETURNING_VERBS) or _RETURNED_THINGS.intersection(subject):
         return ""
     definition = node_definition(node)
     if definition is None:
