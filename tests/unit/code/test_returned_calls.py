@@ -6,8 +6,9 @@ test's part (testgen/returned_calls) writes and names those calls.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from probe_support import probe_outcome
 
@@ -173,3 +174,39 @@ def test_a_returned_transform_s_test_asserts_the_document_it_changed() -> None:
     assert outcome_words(row, set(), {}) == ["returns_a_function_that_changes_count"]
     keyed = _row({"field": "count"}, [change])  # the key is that argument's value
     assert outcome_words(keyed, set(), {}) == ["returns_a_function_that_changes_field"]
+
+
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+def listens_to(event: str) -> Callable[[Handler], Handler]:
+    def register(f: Handler) -> Handler:
+        REGISTERED.append((event, f))
+        return f
+
+    return register
+
+
+def marks(event: str) -> Callable[[Callable[..., Any]], Any]:
+    def mark(method: Callable[..., Any] | None) -> Any:
+        return (event, method)
+
+    return mark
+
+
+def keyed(name: str) -> Callable[[dict[str, Any]], Any]:
+    def read(document: dict[str, Any]) -> Any:
+        return document.get(name)
+
+    return read
+
+
+REGISTERED: list[tuple[str, Any]] = []
+
+
+def test_a_returned_decorator_is_not_called_with_values_in_place_of_a_function() -> None:
+    # pyee's decorators, given "sample event" as the handler they register.
+    assert not calls_returned(listens_to("opened"), None)
+    assert not calls_returned(marks("opened"), None)
+    assert calls_returned(keyed("size"), None)
+    assert REGISTERED == []

@@ -26,11 +26,13 @@ out, as are arguments and results without a literal form: a test writes each cal
 
 from __future__ import annotations
 
+import collections.abc
 import contextlib
 import copy
 import inspect
 import signal
 import types
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -90,11 +92,39 @@ def _one_parameter(value: Any) -> bool:
     return len(needed) == 1 and all(p.default is not p.empty for p in others)
 
 
+def _callable_annotation(annotation: Any) -> bool:
+    """``Callable``, ``Callable[..., T]``, a ``TypeVar`` bound to one, or an optional one."""
+    if isinstance(annotation, typing.TypeVar):
+        return annotation.__bound__ is not None and _callable_annotation(annotation.__bound__)
+    if annotation is collections.abc.Callable or typing.get_origin(annotation) is (
+        collections.abc.Callable
+    ):
+        return True
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        parts = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return bool(parts) and all(_callable_annotation(a) for a in parts)
+    return False
+
+
+def _takes_a_callable(value: Any) -> bool:
+    """Whether an annotation of the callable's parameters says it takes a function: a
+    decorator (``def on(f: Handler)``), which a text or a number given in its place would
+    only seem to decorate (a blind reviewer: "registering strings as handlers is
+    nonsensical"). Annotations that do not resolve say nothing."""
+    try:
+        hints = typing.get_type_hints(value)
+    except Exception:  # a name only a type checker imports, or no annotations to read
+        return False
+    hints.pop("return", None)
+    return any(_callable_annotation(hint) for hint in hints.values())
+
+
 def calls_returned(value: Any, receiver: Any) -> bool:
-    """Whether a returned value is a callable object whose calls are the node's behaviour."""
+    """Whether a returned value is a callable object whose calls are the node's behaviour:
+    one that takes one value, not a function."""
     if not callable(value) or value is receiver or isinstance(value, _NOT_CALLED):
         return False
-    return _one_parameter(value)
+    return _one_parameter(value) and not _takes_a_callable(value)
 
 
 def _literal(value: Any) -> bool:
