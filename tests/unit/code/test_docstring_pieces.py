@@ -53,7 +53,7 @@ def method(name: str) -> SourceNode:
         (
             Pieces(summary='Emitted after a receiver connects."'),
             "summary",
-            "a quotation mark (\") is opened and never closed",
+            'a quotation mark (") is opened and never closed',
         ),
         (Pieces(summary="Look up the `sku"), "summary", "a backtick (`) is opened"),
         (Pieces(summary='Look up the "sku" of a product'), "summary", ""),
@@ -320,3 +320,15 @@ def test_json_may_be_named_where_the_code_names_it() -> None:
     assert refused == [] and accepted.summary == "Serialise the order as JSON."
     _, refused = check_pieces(method("get"), pieces)
     assert [r["field"] for r in refused] == ["summary"]
+
+
+def test_a_summary_that_spells_the_functions_own_identifier_is_refused() -> None:
+    source = "def dumb_sort(items):\n    return sorted(items, key=str)\n\n\n"
+    source += "def sort(items):\n    return sorted(items)\n"
+    tree = parse(source)
+    dumb = locate(tree, NodeRef("function", "dumb_sort", 1))
+    plain = locate(tree, NodeRef("function", "sort", 5))
+    _, refused = check_pieces(dumb, Pieces(summary="Return the result of dumb_sort."))
+    assert next(r["reason"] for r in refused).startswith("it names dumb_sort instead")
+    # One word of English is no identifier: "Sort" may name what sort does.
+    assert check_pieces(plain, Pieces(summary="Sort the items and return a new list."))[1] == []

@@ -187,9 +187,15 @@ def problem(
         )
         return f"it talks about {about!r} instead of saying what it does{start}{unlike}"
     short = node.rsplit(".", 1)[-1].lower()
-    if ("." in node and node.lower() in low) or re.search(
-        rf"\b({re.escape(short)}(\(\))?\s+(method|function|class)|(method|function|class)\s+{re.escape(short)})\b",
-        low,
+    # A name with an underscore is no English word: "Return the result of dumb_sort."
+    spelled = "_" in short.strip("_") and re.search(rf"\b{re.escape(short)}\b", low)
+    if (
+        spelled
+        or ("." in node and node.lower() in low)
+        or re.search(
+            rf"\b({re.escape(short)}(\(\))?\s+(method|function|class)|(method|function|class)\s+{re.escape(short)})\b",
+            low,
+        )
     ):
         return f"it names {node} instead of saying what it does; leave the name out" + start
     if unfounded := _unfounded(clean, facts.numbers if facts else None, names):
