@@ -188,7 +188,7 @@ def problem(
         return f"it talks about {about!r} instead of saying what it does{start}{unlike}"
     short = node.rsplit(".", 1)[-1].lower()
     # A name with an underscore is no English word: "Return the result of dumb_sort."
-    spelled = "_" in short.strip("_") and re.search(rf"\b{re.escape(short)}\b", low)
+    spelled = "_" in short.strip("_") and re.search(rf"(?<!['\"`])\b{re.escape(short)}\b", low)
     if (
         spelled
         or ("." in node and node.lower() in low)

@@ -328,7 +328,10 @@ async def probe_argument_sets(
     not_called = str(run.report.get("not_called", ""))
     for row, outcome in zip(runnable, run.report["outcomes"], strict=True):
         row["ok"], row["reason"] = _verdict(outcome, "" if outcome.get("called") else not_called)
-        for key in ("returned", "raised", "state", "state_before", "contents", "unread_used"):
+        for key in (
+            *("returned", "raised", "state", "state_before", "contents", "unread_used"),
+            "functions",  # the calls made of the test's own functions (values.function_arguments)
+        ):
             if key in outcome:
                 row[key] = outcome[key]
     return checked, run.coverage

@@ -41,10 +41,11 @@ REPORT_CHARS = 4_000_000
 PROGRAM_PARTS: dict[str, tuple[str, ...]] = {
     "call_probe": (
         "unread_argument",
-        "call_arguments",
-        "generator_items",
         "constructed_values",
         "returned_values",
+        "recorded_calls",
+        "call_arguments",
+        "generator_items",
         "returned_calls",
         "own_contents",
         "raised_frames",

@@ -19,6 +19,7 @@ from remora.code.context import CodeContext
 from remora.code.values import (
     CallTarget,
     Candidate,
+    contains_function,
     is_instance_method,
     owner_arguments,
     project_strings,
@@ -141,6 +142,9 @@ def sound_candidates(
             selection.drop("the defaults alone")
             continue
         values = [*_given(args), *_given(owner or {})]
+        if any(contains_function(v) for v in values):  # a test's function: no fixture's value
+            selection.drop("a function the test defines")
+            continue
         if any(unsourced(v, strings) is not None for v in values):
             selection.drop("a string the project never uses")
             continue

@@ -28,6 +28,10 @@ and for a method left its instance's attributes as they are now. The asserts:
   one); and the type of the shallowest nested one whose type differs;
 - a procedure (code that returns no value anywhere): no ``result`` at all, only the
   state the call changed (``assert q.limit_value == 10``);
+- whatever it returns, the calls made of a function the test defined and passed
+  (``assert receiver_calls == [(('sender',), {})]``: :func:`function_asserts`), and that
+  function where it is what came back (``assert result is receiver``), or a value that
+  holds it (``assert result == [(receiver, None)]``);
 - whatever it returns, what a method changed in the container its instance is (a dict or
   list subclass's ``self[key] = default``, ``self.append(item)``), as the probe saw it
   comparing the contents before and after the call: ``assert d["key"] == "default"``, or
@@ -49,7 +53,14 @@ from remora.code.testgen.raised_names import NodeImports, exception_name
 from remora.code.testgen.returned_calls import call_lines
 from remora.code.values import CallRender, contents_asserts, state_asserts, value_assert
 
-__all__ = ["is_procedure", "observed_lines", "pins_something", "twin_lines"]
+__all__ = [
+    "called_functions",
+    "function_asserts",
+    "is_procedure",
+    "observed_lines",
+    "pins_something",
+    "twin_lines",
+]
 
 # The probe cuts an exception's message at this many characters (call_probe.py).
 _MAX_MESSAGE_CHARS = 300
@@ -64,8 +75,8 @@ def is_procedure(context: CodeContext) -> bool:
 
 def _readable(seen: dict[str, Any]) -> bool:
     """Whether :func:`remora.code.values.value_assert` can write an assert of ``seen``."""
-    return bool(seen.get("literal") or seen.get("constructed")) or isinstance(
-        seen.get("length"), int
+    return bool(seen.get("literal") or seen.get("constructed") or seen.get("with_functions")) or (
+        isinstance(seen.get("length"), int)
     )
 
 
@@ -75,11 +86,12 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
         return True
     returned = row.get("returned") or {}
     state = [seen for seen in (row.get("state") or {}).values() if _readable(seen)]
-    if row.get("contents"):  # the instance's own items changed: a count at the least
+    if row.get("contents") or _called_functions(row):  # items changed, a function called
         return True
     if procedure:
         return bool(state)
-    if returned.get("literal") or returned.get("constructed") or state or returned.get("calls"):
+    written = ("literal", "constructed", "with_functions", "calls")
+    if state or any(returned.get(key) for key in written):
         return True
     if returned.get("is_instance"):  # `return self` alone: an identity every builder has
         return False
@@ -87,6 +99,34 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
     return isinstance(returned.get("length"), int) or any(
         _readable(seen) for seen in attributes.values()
     )
+
+
+def _called_functions(row: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The test's own functions that were called (:mod:`remora.code.values.function_arguments`),
+    with what the probe saw of their calls."""
+    functions: dict[str, dict[str, Any]] = row.get("functions") or {}
+    return {
+        name: seen for name, seen in functions.items() if seen.get("calls") or seen.get("count")
+    }
+
+
+def called_functions(row: dict[str, Any]) -> set[str]:
+    """The names of the test's own functions whose calls its asserts read."""
+    return set(_called_functions(row))
+
+
+def function_asserts(render: CallRender, row: dict[str, Any]) -> list[str]:
+    """What each function the test defines was called with, in order (their count where an
+    argument has no literal form): ``assert receiver_calls == [(('sender',), {})]``."""
+    lines: list[str] = []
+    for name, seen in _called_functions(row).items():
+        if name not in render.functions:
+            continue
+        if seen.get("calls"):
+            lines.append(f"assert {name}_calls == [{', '.join(seen['calls'])}]")
+        else:
+            lines.append(f"assert len({name}_calls) == {int(seen['count'])}")
+    return lines
 
 
 def _type_name(seen: dict[str, Any], render: CallRender, module: str) -> str | None:
@@ -185,6 +225,7 @@ def observed_lines(
     after = state_asserts(render.instance, state, render) if render.instance else []
     if render.instance and contents:
         after += contents_asserts(render.instance, contents, render)
+    after += function_asserts(render, row)
     if raised:
         return [*_raises(render, raised, call, imports or NodeImports(module)), *after]
     returned = row["returned"]
@@ -193,6 +234,8 @@ def observed_lines(
     lines = [f"result = {call}"]
     if returned.get("is_instance") and render.instance:
         return [*lines, f"assert result is {render.instance}", *after]
+    if returned.get("function") in render.functions:  # the test's own function, given back
+        return [*lines, f"assert result is {returned['function']}", *after]
     twin = twin_lines(render, returned, module)
     own = value_assert("result", returned, render)
     if own is not None:

@@ -5,7 +5,8 @@ The outcome of a probed call (the probe's row): the exception it raised
 before the call, ``sets_limit_value`` where the method assigns them outright
 (:func:`assigned_attributes`), ``changes_items`` where it mutates them in place,
 ``leaves_items_unchanged`` where a procedure found nothing to do; the items it stored in
-or removed from its instance where that is a container (:mod:`.stored_items`); else the
+or removed from its instance where that is a container (:mod:`.stored_items`) and the
+functions the test defined that the call called (``calls_receiver``); else the
 result: ``returns_true``, ``returns_none``, ``returns_empty_tuple``, ``returns_default``
 (the argument it hands back), ``returns_stored_value`` (what the test's set-up stored
 under the key the call gives: ``cache["alpha"] = "v"``, ``cache.get("alpha")``), what a
@@ -181,9 +182,16 @@ def outcome_words(
     stored = stored_words(row.get("contents"), _given_keys(row.get("args") or {}, renamed))
     if stored and state.startswith("leaves_"):
         state = ""  # its items changed: the call did not leave the instance be
+    # The test's own functions the call called (``calls_receiver``: .function_arguments).
+    functions = row.get("functions") or {}
+    called = "_and_".join(f"calls_{n}" for n, seen in functions.items() if seen.get("by_call"))
+    stored = "_and_".join(words for words in (called, stored) if words)
     changes = "_and_".join(words for words in (state, stored) if words)
     if procedure or state:
         return [changes] if changes else []
+    returned = row.get("returned") or {}
+    if called and (returned.get("with_functions") or returned.get("function")):
+        return [stored]  # what came back holds the function called: "returns_list" says less
     result = _result_words(row, owner_args, renamed)
     return [f"{stored}_and_{result}", stored] if stored else [result]
 
@@ -196,6 +204,12 @@ def _result_words(row: dict[str, Any], owner_args: dict[str, Any], renamed: dict
     called = call_words(row)  # a callable: named for what its calls did
     if called is not None:
         return called
+    if returned.get("with_functions"):  # [handler]: a list holding the test's own function
+        held = python_ast.parse_expression(str(returned["with_functions"]))
+        names = dict.fromkeys(n.id for n in ast.walk(held) if isinstance(n, ast.Name))
+        kinds = {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}
+        kind = next((word for node, word in kinds.items() if isinstance(held, node)), "value")
+        return f"returns_{kind}_holding_{'_and_'.join(names)}"
     if returned.get("literal"):
         value = python_ast.literal_eval(returned["repr"])
         if value is None or isinstance(value, bool):

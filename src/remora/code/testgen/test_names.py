@@ -47,6 +47,8 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 _PLAIN_REASONS = {"typical", "varied_arguments", "doc", "as_called"}
 # A model's call: its reason spells its arguments (``model_month_sample_month_year_2``).
 _MODEL = "model_"
+# An instance given the test's own function first (``after_connect``: filled_instances).
+_AFTER = "after_"
 _MAX_NAME = 72
 # A name whose one condition does not fit in _MAX_NAME may run to this (a def line of 100).
 _MAX_WHOLE = 92
@@ -102,6 +104,8 @@ def _condition(why: str, row: dict[str, Any], function: Function | None, lines: 
         if not words and starred:
             words = given_words(len((row.get("args") or {}).get(star) or ()))
         return f"when_{words}" if words else ""
+    if why.startswith(_AFTER):  # the instance's set-up call that took a test's function
+        return why
     honest = honest_condition(why, row, function)
     return f"when_{honest}" if honest else ""
 

@@ -30,7 +30,12 @@ from remora.code.probes import (
 )
 from remora.code.testgen.empty_results import observed_kind
 from remora.code.testgen.message_words import with_fixed_words
-from remora.code.testgen.observed_asserts import is_procedure, observed_lines, pins_something
+from remora.code.testgen.observed_asserts import (
+    called_functions,
+    is_procedure,
+    observed_lines,
+    pins_something,
+)
 from remora.code.testgen.outcome_words import case_words
 from remora.code.testgen.raised_names import NodeImports, node_imports
 from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
@@ -329,6 +334,7 @@ def observed_piece(
     whose instances are arguments, which take their positional-only parameters by position.
     """
     render = CallRender(target, module_names, classes, imports.plain if imports else frozenset())
+    render.recording = called_functions(row)
     args = without_defaults(row["args"], target["parameters"])
     capped = int((row.get("returned") or {}).get("capped", 0))
     call, lines = render.call(args, row.get("owner_args", owner_args), capped)

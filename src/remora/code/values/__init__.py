@@ -29,6 +29,8 @@ code (that is :mod:`remora.code.probes`).
   of each say (a mapping, a callable);
 - :mod:`.keyed_arguments`, :mod:`.collection_arguments`, :mod:`.callable_arguments`,
   :mod:`.float_values`: values the code's reads, loops, calls and checks ask for;
+  :mod:`.function_arguments`: a function the test defines, recording its calls, for a
+  parameter annotated as a callable that other code calls later;
   :mod:`.mapping_shapes`: a mapping whose values are of the kind their uses say (a dict
   of sets for a graph);
 - :mod:`.argument_fit`: values a parameter's annotation or uses exclude (no string where
@@ -63,6 +65,7 @@ from remora.code.values.derived_sets import (
     argument_sets,
     literal_default,
 )
+from remora.code.values.function_arguments import contains_function
 from remora.code.values.host_candidates import host_candidates, node_function
 from remora.code.values.input_search import Candidate, greedy_cover
 from remora.code.values.instance_members import empty_variadic_call
@@ -97,6 +100,7 @@ __all__ = [
     "builtin_positional_count",
     "class_lookup",
     "constructor_of",
+    "contains_function",
     "contents_asserts",
     "empty_variadic_call",
     "first_parameter",

@@ -27,6 +27,7 @@ from remora import python_ast
 from remora.code.values.collection_arguments import dict_parameters
 from remora.code.values.compared_kinds import asked_about
 from remora.code.values.derived_sets import literal_default
+from remora.code.values.function_arguments import FUNCTION_MARKER
 from remora.code.values.kind_samples import sample
 from remora.code.values.method_state import (
     first_parameter,
@@ -50,7 +51,7 @@ __all__ = [
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # The kinds read here, and what each is called (a value of one: kind_samples.sample).
 _WORDS = {"dict": "a mapping", "callable": "a callable"}
-_MARKERS = frozenset({"__class__", "__callable__", "__returns__", TYPE_MARKER})
+_MARKERS = frozenset({"__class__", "__callable__", "__returns__", TYPE_MARKER, FUNCTION_MARKER})
 
 
 def classes_named(tree: ast.Module) -> dict[str, ast.ClassDef]:

@@ -8,6 +8,7 @@ as the probe passes them (``Box(2, 3)`` for an ``__init__(self, width, height, /
 ``__new__(cls, width, height, /)``: ``Box(width=2, height=3)`` raises TypeError), then the
 calls that fill it (:mod:`remora.code.values.filled_instances`); ``{"__callable__": "str"}``
 as the builtin's name, ``{"__returns__": V}`` as ``lambda *args, **kwargs: V``,
+``{"__function__": NAME}`` as the function of that name the test defines first,
 ``{"__set__": [items]}`` as a set (``{'a', 'b'}``, ``set()``), ``{"__tuple__": [items]}``
 as a tuple (``(1, 2)``, ``(1,)``), ``{"__type__": "int"}`` as the class's name (a class of
 the node's module imported as an instance's is: :mod:`remora.code.values.unspelled_values`);
@@ -35,6 +36,11 @@ from remora.code.values.filled_instances import (
     is_item_assignment,
 )
 from remora.code.values.free_names import free_name
+from remora.code.values.function_arguments import (
+    FUNCTION_MARKER,
+    function_definition,
+    is_function,
+)
 from remora.code.values.parameters import CallParameter
 from remora.code.values.unspelled_values import (
     BUILTIN_TYPES,
@@ -82,8 +88,16 @@ class CallRender:
         # errors``, for ``errors.UnknownCommand``), as the node's module imports it.
         self.from_imports: set[tuple[str, str]] = set()
         self.instance = ""  # the variable holding a method's instance, once built
+        # The functions the values name (:mod:`.function_arguments`), in order, and those
+        # whose calls the test asserts, which record them.
+        self.functions: list[str] = []
+        self.recording: set[str] = set()
 
     def value(self, value: Any) -> str:
+        if is_function(value):
+            name = str(value[FUNCTION_MARKER])
+            self.functions += [] if name in self.functions else [name]
+            return name
         if isinstance(value, dict) and set(value) == {"__callable__"}:
             return str(value["__callable__"])  # a builtin, by its name
         if isinstance(value, dict) and set(value) == {"__returns__"}:
@@ -247,12 +261,17 @@ class CallRender:
         (``list(itertools.islice(..., capped))``) when it did not end."""
         callee, setup = self.setup(owner_args)
         if self.target["method_kind"] == "property":
-            return self.drained(callee, capped), setup
+            return self.drained(callee, capped), self._defined(setup)
         expression = f"{callee}({self.arguments(args)})"
         if self.target["is_async"]:
             self.modules.add("asyncio")
             expression = f"asyncio.run({expression})"
-        return self.drained(expression, capped), setup
+        return self.drained(expression, capped), self._defined(setup)
+
+    def _defined(self, setup: list[str]) -> list[str]:
+        """The set-up lines after the definitions of the functions the values name."""
+        defined = [function_definition(name, name in self.recording) for name in self.functions]
+        return [line for lines in defined for line in lines] + setup
 
     def drained(self, expression: str, capped: int = 0) -> str:
         """``expression`` as a list of its items when the node is a generator function."""
@@ -278,7 +297,7 @@ class CallRender:
         )
 
     def piece(self, name: str, lines: list[str]) -> dict[str, Any]:
-        body = "\n".join(f"    {line}" for line in lines)
+        body = "\n".join(f"    {line}" if line else "" for line in lines)
         piece: dict[str, Any] = {
             "name": name,
             "source": f"def {name}():\n{body}\n",

@@ -21,6 +21,11 @@ the class's ``__setitem__``, a mapping's only adder, set as its users set an ite
 - ``holding_2_entries``: for a method that looks nothing up (``list(self.cache)``, a
   count), two entries of different values, in the order a reader shows.
 
+Where the adder takes a function the test defines (:mod:`.function_arguments`:
+``connect(receiver)``), the words name the call that took it: ``after_connect``,
+``after_connect_twice``, ``after_connect_for_another_sender`` (``without_sender`` where the
+adder's other call leaves that optional parameter out).
+
 An owner is its constructor arguments with :data:`CALLS_KEY`: ``[{"method": NAME,
 "args": [...], "keywords": {...}}, ...]``, the calls the probe
 (:mod:`remora.code.probes.programs.call_probe`) makes on the built instance before the
@@ -36,6 +41,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from remora.code.values.derived_sets import ClassLookup, sample_value
+from remora.code.values.function_arguments import (
+    contains_function,
+    function_value,
+    takes_a_function,
+)
 from remora.code.values.method_state import (
     changed_attributes,
     first_parameter,
@@ -43,6 +53,7 @@ from remora.code.values.method_state import (
     reached_methods,
 )
 from remora.code.values.parameters import Parameter
+from remora.code.values.type_aliases import resolved_annotation
 
 __all__ = [
     "CALLS_KEY",
@@ -214,9 +225,12 @@ def _call(
     method_args: Mapping[str, Any],
     same: set[str],
     classes: ClassLookup,
+    aliases: Mapping[str, str],
 ) -> dict[str, Any] | None:
     """One call of ``adder``: the call's own value for each parameter in ``same``, another
-    typical one for the rest that are required; None where a value has no sample."""
+    typical one for the rest that are required, a function the test defines for one
+    annotated as a callable (:mod:`.function_arguments`: ``connect(receiver)``); None where
+    a value has no sample."""
     args: list[Any] = []
     keywords: dict[str, Any] = {}
     for parameter, required, keyword_only in _parameters(adder):
@@ -224,6 +238,9 @@ def _call(
         name = parameter.arg
         if name in same and name in method_args:
             value = method_args[name]
+        elif takes_a_function(resolved_annotation(annotation, aliases)):
+            value = function_value(name)
+            keyword_only = keyword_only or not required  # placed by name, whatever is left out
         elif required:
             value = _other(name, annotation, method_args.get(name), classes)
             if value is None:
@@ -244,9 +261,12 @@ def filled_owners(
     owner_args: Mapping[str, Any],
     method_args: Mapping[str, Any],
     classes: ClassLookup,
+    aliases: Mapping[str, str] | None = None,
 ) -> list[FilledOwner]:
     """Owners built from ``owner_args`` and filled by an adder before the call (see the
-    module's words); none where the method reads nothing an adder changes."""
+    module's words); none where the method reads nothing an adder changes. ``aliases``:
+    the module's (:mod:`.type_aliases`), which say what an adder's annotation stands for."""
+    aliases = aliases or {}
     read = _self_reads(method, siblings)
     adders = _adders(method, siblings, read)
     if not adders:
@@ -254,8 +274,8 @@ def filled_owners(
     adder = adders[0]
     keys = _looked_up(method, set(method_args))
     key = keys[0] if keys else ""
-    same = _call(adder, method_args, set(keys), classes)
-    other = _call(adder, method_args, set(), classes)
+    same = _call(adder, method_args, set(keys), classes, aliases)
+    other = _call(adder, method_args, set(), classes, aliases)
     if same is None or other is None:
         return []
     bounds = _bounds(method, siblings, attributes)
@@ -266,20 +286,38 @@ def filled_owners(
         if all(owner != seen for seen, _words in found):
             found.append((owner, words))
 
+    # A function the test defines, handed to the adder (connect(receiver)): named for the
+    # call that took it, not for what it stores (``after_connect``).
+    handed = contains_function([*same["args"], *same["keywords"].values()])
+    if handed and not keys:  # the call's own values where the adder shares them: on(event, f)
+        shared = {a.arg for a, _r, _k in _parameters(adder)} & set(method_args)
+        same = _call(adder, method_args, shared, classes, aliases) or same
     if key:
-        add([same], {}, f"{key}_is_already_stored")
+        add([same], {}, f"after_{adder.name}" if handed else f"{key}_is_already_stored")
         if other != same:
-            add([same, other], {}, f"{key}_is_the_oldest_of_2")
+            twice = f"after_{adder.name}_twice" if handed else f"{key}_is_the_oldest_of_2"
+            add([same, other], {}, twice)
     else:  # nothing looked up: two entries, whose order and count a reader shows
         given = {a.arg: v for (a, _r, _k), v in zip(_parameters(adder), same["args"], strict=False)}
-        second = _call(adder, {**given, **same["keywords"]}, set(), classes)
+        second = _call(adder, {**given, **same["keywords"]}, set(), classes, aliases)
         if second is not None and second != same:
-            add([same, second], {}, "holding_2_entries")
+            add([same, second], {}, f"after_{adder.name}_twice" if handed else "holding_2_entries")
         else:
-            add([same], {}, "holding_an_entry")
+            add([same], {}, f"after_{adder.name}" if handed else "holding_an_entry")
     if key and other != same:
         if bounds:
             add([other], dict.fromkeys(bounds[:1], SMALL_BOUND), "full")
         else:
-            add([other], {}, f"holding_another_{key}")
+            # An optional key the adder's other call leaves out is given no other value.
+            omitted = key not in [a.arg for a, _r, _k in _parameters(adder)][: len(other["args"])]
+            omitted = omitted and key not in other["keywords"]
+            another = f"after_{adder.name}_{'without' if omitted else 'for_another'}_{key}"
+            another = another if handed else ""
+            add([other], {}, another or f"holding_another_{key}")
+    # A method that takes a function it filled itself with (disconnect(receiver)) is called
+    # after the sibling that hands one over first (connect(receiver)): what it undoes.
+    sibling = adders[1] if adder is method and len(adders) > 1 else None
+    first = _call(sibling, method_args, set(keys), classes, aliases) if sibling else None
+    if sibling and first and contains_function([*first["args"], *first["keywords"].values()]):
+        add([first], {}, f"after_{sibling.name}")
     return found

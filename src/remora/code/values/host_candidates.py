@@ -41,7 +41,9 @@ from remora.code.values.derived_sets import (
     literal_default,
     made_up,
 )
+from remora.code.values.filled_instances import CALLS_KEY, is_filled
 from remora.code.values.float_values import non_finite_values
+from remora.code.values.function_arguments import function_arguments
 from remora.code.values.held_arguments import held_arguments
 from remora.code.values.input_search import Candidate, boundary_search, vary
 from remora.code.values.input_sources import derived_locals, local_constants, module_constants
@@ -127,6 +129,34 @@ def _with_literals(args: dict[str, Any], literals: dict[str, Any]) -> dict[str, 
     }
 
 
+def _literal_candidate(candidate: Candidate, literals: dict[str, Any]) -> Candidate:
+    """The candidate with the project's literals in place of made-up values
+    (:func:`_with_literals`), in the calls that fill its instance too where they passed
+    the same value (``on("sample event", f=handler)`` before ``emit("sample event")``)."""
+    args = _with_literals(candidate.args, literals)
+    swapped = {
+        old: args[name]
+        for name, old in candidate.args.items()
+        if isinstance(old, str) and args[name] != old
+    }
+    owner = candidate.owner_args
+    if not swapped or not owner or not is_filled(owner):
+        return replace(candidate, args=args)
+
+    def same(value: Any) -> Any:
+        return swapped.get(value, value) if isinstance(value, str) else value
+
+    steps = [
+        {
+            **step,
+            "args": [same(v) for v in step.get("args") or []],
+            "keywords": {k: same(v) for k, v in (step.get("keywords") or {}).items()},
+        }
+        for step in owner[CALLS_KEY]
+    ]
+    return replace(candidate, args=args, owner_args={**owner, CALLS_KEY: steps})
+
+
 def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]:
     """Round one: the typical set varied at each boundary, a method's owner in each state it
     branches on, dicts with the keys read, doctest examples, call sites."""
@@ -145,6 +175,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         function = own_init(text, target["qualname"])
     fitted: list[Candidate] = []
     called: list[tuple[str, Any, str]] = []
+    functions: dict[str, Any] = {}
     module = python_ast.parse(text)  # its constants, patterns and the helpers it calls
     mappings: dict[str, list[tuple[Any, str]]] = {}
     as_stored = stored_shapes(function, module) if function is not None else {}
@@ -169,6 +200,9 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         defaults = {str(p["name"]): p.get("default") for p in target["parameters"]}
         keep_default, callables, called = called_parameter_values(function, defaults)
         base.update({n: v for n, v in callables.items() if n in base})
+        # A function it keeps for other code to call (connect(receiver)): one the test defines.
+        functions = function_arguments(params, {*callables, *keep_default})
+        base.update({n: v for n, v in functions.items() if n in base})
         base.update(class_base(function, base))  # sig=(int,) for issubclass(a, b) over a sig
         for name in keep_default:
             base.pop(name, None)
@@ -196,6 +230,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         values += state_boundaries(function, text, target, owner, _kinds(target))
     if function is not None:  # a name the module's tables hold, where the code looks one up
         values += called + collection_values(function, base, module)
+        values += [(n, v, f"{n}_is_a_function") for n, v in functions.items() if n not in base]
         values += tuple_type_values(function, base, module)  # (1, 2), object, for isinstance
         values += [(n, v, w) for n, samples in mappings.items() for v, w in samples[1:]]
         values += non_finite_values(function, derived_locals(function, parameter_names(function)))
@@ -209,7 +244,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         ]
     candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
     # An instance holding content, given through its own methods: the overwrite, the eviction.
-    candidates += filled_candidates(target, function, text, base, owner, lookup)
+    candidates += filled_candidates(target, function, text, base, owner, lookup, aliases)
     # One the project's own code or docs build and fill (t = Texttable(); t.add_rows(...)).
     candidates += built_candidates(context, target, base)
     # An instance holding elements, for a parameter looked up in it or holding such elements.
@@ -226,7 +261,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     candidates += _text_sets(context, target, sites, "as_called")
     # What the project's own calls pass for a parameter (prefix="Hour"), not a made-up text.
     literals = project_literals(context, target)
-    candidates = [replace(c, args=_with_literals(c.args, literals)) for c in candidates]
+    candidates = [_literal_candidate(c, literals) for c in candidates]
     # No value of a kind the node's annotations or uses exclude (a str for a datetime).
     candidates = [replace(c, args=annotated_tuples(c.args, params)) for c in candidates]
     members = [replace(c, args=annotated_tuples(c.args, params)) for c in members]

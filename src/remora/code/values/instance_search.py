@@ -243,9 +243,11 @@ def filled_candidates(
     method_args: dict[str, Any],
     owner_args: dict[str, Any],
     classes: ClassLookup,
+    aliases: Mapping[str, str] | None = None,
 ) -> list[Candidate]:
     """The method's typical arguments on owners already holding content
-    (:func:`~remora.code.values.filled_instances.filled_owners`)."""
+    (:func:`~remora.code.values.filled_instances.filled_owners`); ``aliases``: the
+    module's, through which an adder's parameter annotated as a callable is seen as one."""
     if method is None or target["kind"] != "method":
         return []
     if target["method_kind"] not in ("instance", "property"):
@@ -253,5 +255,7 @@ def filled_candidates(
     parameters = [parameter_of(p) for p in target["owner_parameters"]]
     attributes = attribute_parameters(module_text, target["owner"], parameters)
     siblings = class_methods(module_text, method, inherited=True)
-    filled = filled_owners(method, siblings, attributes, owner_args, method_args, classes)
+    filled = filled_owners(
+        method, siblings, attributes, owner_args, method_args, classes, aliases or {}
+    )
     return [Candidate(dict(method_args), words, owner) for owner, words in filled]

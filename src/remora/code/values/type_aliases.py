@@ -29,7 +29,12 @@ from dataclasses import replace
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.import_paths import package_of
-from remora.code.values.annotations import head_name, parsed_annotation, union_parts
+from remora.code.values.annotations import (
+    dotted_name,
+    head_name,
+    parsed_annotation,
+    union_parts,
+)
 from remora.code.values.class_lookup import imported_names, project_module_text
 from remora.code.values.input_sources import top_level_bindings
 from remora.code.values.parameters import Parameter
@@ -48,8 +53,16 @@ _MAX_DEPTH = 4  # an alias of an alias ...; a cycle stops here
 
 def module_aliases(tree: ast.Module) -> dict[str, str]:
     """``name -> the annotation text it stands for`` for each name the module binds once,
-    at its top level (``Key = Tuple[str, ...]``, ``Pos: TypeAlias = int``)."""
-    bindings = top_level_bindings(tree)
+    at its top level (``Key = Tuple[str, ...]``, ``Pos: TypeAlias = int``), or under ``if
+    TYPE_CHECKING:`` there, where only a type checker reads it (``F = TypeVar("F",
+    bound=Callable[..., Any])``)."""
+    checked = [
+        statement
+        for block in tree.body
+        if isinstance(block, ast.If) and dotted_name(block.test).endswith("TYPE_CHECKING")
+        for statement in block.body
+    ]
+    bindings = top_level_bindings(tree) + top_level_bindings(ast.Module(checked, []))
     bound = Counter(name for name, _ in bindings)
     return {name: ast.unparse(value) for name, value in bindings if bound[name] == 1}
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
+from remora.code.values.function_arguments import FUNCTION_MARKER
+
 __all__ = [
     "BUILTIN_TYPES",
     "SET_MARKER",
@@ -41,7 +43,7 @@ BUILTIN_TYPES = frozenset(
 )
 # Markers whose value only the project's code can make.
 _PROJECT_MARKERS = frozenset(
-    {"__class__", "__callable__", "__returns__", "__expression__", "__unread__"}
+    {"__class__", "__callable__", "__returns__", "__expression__", "__unread__", FUNCTION_MARKER}
 )
 
 

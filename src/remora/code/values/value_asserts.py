@@ -59,6 +59,8 @@ def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | No
         return f"assert {where} == {seen['repr']}"
     if seen.get("constructed"):
         return _rebuilt(where, seen, imports)
+    if seen.get("with_functions"):  # the test's own functions by name: [(receiver, None)]
+        return f"assert {where} == {seen['with_functions']}"
     if isinstance(seen.get("length"), int):
         return f"assert len({where}) == {seen['length']}"
     return None

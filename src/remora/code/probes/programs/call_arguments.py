@@ -9,7 +9,9 @@ returns VALUE (``lambda *args, **kwargs: VALUE`` in a test), ``{"__set__":
 [items]}`` a set of those items (JSON has none), ``{"__tuple__": [items]}`` a tuple of
 them, ``{"__type__": "int"}`` a builtin class and ``{"__type__": "Name"}`` the module's
 class ``Name`` (a type passed as a value), and ``{"__unread__": true}`` a stand-in
-that records any use of it (:mod:`remora.code.probes.programs.unread_argument`).
+that records any use of it (:mod:`remora.code.probes.programs.unread_argument`);
+``{"__function__": NAME}`` a function the test defines, which records each call made of
+it (:mod:`remora.code.values.function_arguments`).
 ``{"__expression__": {"call": NAME, "args": [...], "keywords": {...}, "steps":
 [["attribute", NAME] | ["item", KEY]]}}`` is
 the value of the module's ``NAME`` called with those arguments, then each step's
@@ -29,6 +31,7 @@ import sys
 import types
 from typing import Any
 
+from remora.code.probes.programs.recorded_calls import recording_function
 from remora.code.probes.programs.unread_argument import Unread
 
 # Builtins a set may pass where the code calls a parameter ({"__callable__": "str"}).
@@ -68,6 +71,8 @@ def built_value(data: Any, module: types.ModuleType) -> Any:
     if isinstance(data, dict):
         if set(data) == {"__unread__"}:
             return Unread()
+        if set(data) == {"__function__"}:
+            return recording_function(str(data["__function__"]))
         if set(data) == {"__callable__"} and data["__callable__"] in _CALLABLES:
             return getattr(builtins, data["__callable__"])
         if set(data) == {"__returns__"}:

@@ -55,6 +55,13 @@ from remora.code.probes.programs.call_arguments import (
 from remora.code.probes.programs.generator_items import generator_items
 from remora.code.probes.programs.own_contents import contents_change, contents_snapshot
 from remora.code.probes.programs.raised_frames import left_through, raised_in, stated
+from remora.code.probes.programs.recorded_calls import (
+    calls_seen,
+    forget_functions,
+    function_calls,
+    function_name,
+    observed_with_functions,
+)
 from remora.code.probes.programs.returned_calls import calls_returned, returned_calls
 from remora.code.probes.programs.returned_values import (
     observed_value,
@@ -153,6 +160,10 @@ def _probe_set(
                 outcome["returned"]["capped"] = capped  # the first items of an endless one
             elif value is not None and value is receiver:
                 outcome["returned"]["is_instance"] = True  # a builder's `return self`
+            elif (given_back := function_name(value)) is not None:
+                outcome["returned"]["function"] = given_back  # the test's own function
+            elif "with_functions" in (seen := observed_with_functions(value)):
+                outcome["returned"]["with_functions"] = seen["with_functions"]  # [(receiver, None)]
             elif not outcome["returned"]["literal"]:
                 outcome["returned"]["attributes"] = own_attributes(value)
                 if calls_returned(value, receiver):  # a query, a predicate, a transform
@@ -214,7 +225,7 @@ def _state(target: Any, names: list[str]) -> dict[str, Any]:
     for name in names:
         try:  # a property that reads the state may raise on the state it finds
             value = getattr(instance, name.removesuffix("()"))
-            found[name] = observed_value(value() if name.endswith("()") else value)
+            found[name] = observed_with_functions(value() if name.endswith("()") else value)
         except Exception:
             continue
     return found
@@ -263,6 +274,7 @@ def _probe_entry(
     """One set: a method's instance built for it (from its own ``owner_args`` when given),
     so no set sees what an earlier one changed; ``first`` is the request's own target."""
     target, problem = first
+    forget_functions()  # the set's own functions, built with its instance and arguments
     own_owner = "owner_args" in entry
     if request["kind"] == "method" and (own_owner or problem is None):
         owner_args = entry["owner_args"] if own_owner else request["owner_args"]
@@ -274,6 +286,7 @@ def _probe_entry(
     items_before = contents_snapshot(target) if call and contents else None
     switch_context(str(entry.get("name", "")))
     timeout_s, drain = float(request["timeout_s"]), bool(request.get("drain"))
+    made = {name: len(calls) for name, calls in function_calls().items()}  # in the set-up
     outcome = _probe_set(target, entry, module, call, timeout_s, drain)
     switch_context("")
     if own_owner and problem is not None:
@@ -291,6 +304,9 @@ def _probe_entry(
     uses = take_uses()
     if uses:
         outcome["unread_used"] = uses[-MAX_USES:]  # the last: the one that raised, if any
+    functions = calls_seen(made)
+    if functions:
+        outcome["functions"] = functions
     return outcome
 
 
