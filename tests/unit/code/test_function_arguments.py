@@ -219,3 +219,18 @@ def test_a_result_holding_the_function_is_asserted_and_named_by_it() -> None:
     assert observed_lines(render, row, call, "hub", procedure=False)[-1] == (
         "assert result == [receiver]"
     )
+
+
+def test_a_standard_library_objects_attributes_pin_nothing_of_the_node() -> None:
+    # temporarily_connected_to's test asserted `len(result.args) == 3`: contextlib's own.
+    manager = {
+        "repr": "<contextlib._GeneratorContextManager object>",
+        "literal": False,
+        "type": "_GeneratorContextManager",
+        "type_module": "contextlib",
+        "attributes": {"kwds": {"repr": "{}", "literal": True}},
+    }
+    row = {"args": {"name": "news", "value": 1}, "returned": manager}
+    assert not pins_something(row, procedure=False)
+    own = {**manager, "type": "Session", "type_module": "hub"}
+    assert pins_something({**row, "returned": own}, procedure=False)

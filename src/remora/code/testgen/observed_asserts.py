@@ -17,7 +17,8 @@ and for a method left its instance's attributes as they are now. The asserts:
   it set (or the public properties that read the private ones it set); without
   them the identity alone pins nothing a maintainer wants kept;
 - an object without a literal form: its own public attributes that have one (or
-  a length), never ``isinstance`` alone;
+  a length), never ``isinstance`` alone, and none of an object of the standard library's
+  (a ``contextlib`` context manager's ``args`` are its internals);
 - a callable object (a query, a predicate, a transform): its calls with the values its
   users pass, and what each returned or changed (:mod:`remora.code.testgen.returned_calls`);
 - a value equal to the instance (or an argument) but another object, a copy or a
@@ -44,6 +45,7 @@ search leaves it out (:func:`pins_something`).
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from remora.code.context import CodeContext
@@ -95,10 +97,19 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
         return True
     if returned.get("is_instance"):  # `return self` alone: an identity every builder has
         return False
-    attributes = returned.get("attributes") or {}
+    attributes = _asserted_attributes(returned)
     return isinstance(returned.get("length"), int) or any(
         _readable(seen) for seen in attributes.values()
     )
+
+
+def _asserted_attributes(returned: dict[str, Any]) -> dict[str, Any]:
+    """The returned object's attributes a test asserts: none of an object of the standard
+    library's (``result.args``, ``result.kwds`` of a context manager ``contextlib`` made are
+    its internals, no behaviour of the node)."""
+    module = str(returned.get("type_module") or "").split(".")[0]
+    standard = module in sys.stdlib_module_names and module != "builtins"
+    return {} if standard else dict(returned.get("attributes") or {})
 
 
 def _called_functions(row: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -242,7 +253,7 @@ def observed_lines(
         return [*lines, own, *twin, *after]
     if returned.get("calls"):  # a callable: what it does when called as its users call it
         return [*lines, *call_lines(returned, render), *after]
-    for attribute, seen in (returned.get("attributes") or {}).items():
+    for attribute, seen in _asserted_attributes(returned).items():
         line = value_assert(f"result.{attribute}", seen, render)
         lines += [line] if line is not None else []
     return [*lines, *twin, *after]
