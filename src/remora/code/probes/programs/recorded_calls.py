@@ -6,11 +6,14 @@ NAME}`` (:mod:`remora.code.values.function_arguments`) is a function that takes 
 and notes each call, as the test's ``def NAME(*args, **kwargs)`` does; after the node's
 call the probe reports what each was called with, with the set's functions written by
 name where they are among the arguments (``(('event', handler), {})``), and the value the
-call returned written the same way (``[(receiver, None)]``).
+call returned written the same way (``[(receiver, None)]``). A function called from another
+thread (a pool's worker) is reported as such, not its calls: when they come is the
+threads' choice (a blind reviewer measured such a test failing 56 times in 2,000 runs).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from remora.code.probes.programs.returned_values import observed_value
@@ -31,12 +34,20 @@ __all__ = [
 _FUNCTIONS: dict[str, tuple[Any, list[tuple[Any, Any]]]] = {}
 
 
+# The functions called from another thread than the probe's (a thread pool's worker): when
+# such a call happens depends on the threads, so a test cannot assert it.
+_OFF_THREAD: set[str] = set()
+
+
 def recording_function(name: str) -> Any:
     """The set's recording function ``name``: it takes anything and notes each call."""
     if name not in _FUNCTIONS:
         calls: list[tuple[Any, Any]] = []
+        probe_thread = threading.get_ident()
 
         def function(*args: Any, **kwargs: Any) -> None:
+            if threading.get_ident() != probe_thread:
+                _OFF_THREAD.add(name)
             calls.append((args, kwargs))
 
         function.__name__ = function.__qualname__ = name
@@ -47,6 +58,7 @@ def recording_function(name: str) -> Any:
 def forget_functions() -> None:
     """Start a set with no function defined."""
     _FUNCTIONS.clear()
+    _OFF_THREAD.clear()
 
 
 def function_name(value: Any) -> str | None:
@@ -111,10 +123,13 @@ def calls_seen(made: dict[str, int]) -> dict[str, dict[str, Any]]:
     """The calls made of each function the set defined, building its instance or in the
     node's call (``made``: how many the building made): ``{"calls": [repr((args, kwargs)),
     ...]}`` where each has a literal form (the set's functions written by name), else their
-    ``count``; ``by_call``: how many the
-    node's call made."""
+    ``count``; ``by_call``: how many the node's call made; ``{"off_thread": True}`` alone for
+    one another thread called."""
     found: dict[str, dict[str, Any]] = {}
     for name, calls in function_calls().items():
+        if name in _OFF_THREAD:  # a worker thread's call: when it comes is the threads' choice
+            found[name] = {"off_thread": True}
+            continue
         written = [repr(c) if observed_value(c)["literal"] else function_repr(c) for c in calls]
         if all(text is not None for text in written):  # the functions by name: (('e', f), {})
             found[name] = {"calls": written}
