@@ -331,6 +331,7 @@ async def probe_argument_sets(
         for key in (
             *("returned", "raised", "state", "state_before", "contents", "unread_used"),
             "functions",  # the calls made of the test's own functions (values.function_arguments)
+            "size_before",  # how many items the instance held, where it is a container
         ):
             if key in outcome:
                 row[key] = outcome[key]

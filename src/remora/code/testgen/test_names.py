@@ -33,6 +33,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.testgen.claimed_ranges import honest_condition
+from remora.code.testgen.empty_answers import all_empty
 from remora.code.testgen.empty_results import yields
 from remora.code.testgen.outcome_words import outcome_words
 from remora.code.testgen.parameter_words import in_words, parameter_words
@@ -110,20 +111,6 @@ def _condition(why: str, row: dict[str, Any], function: Function | None, lines: 
     return f"when_{honest}" if honest else ""
 
 
-def _all_empty(before: dict[str, Any]) -> bool:
-    """Whether every attribute observed before the call was an empty collection."""
-    for seen in before.values():
-        if seen.get("length") == 0:
-            continue
-        try:
-            value = python_ast.literal_eval(seen["repr"]) if seen.get("literal") else None
-        except (ValueError, SyntaxError):
-            return False
-        if not isinstance(value, list | tuple | dict | set | str) or value:
-            return False
-    return bool(before)
-
-
 def _one_word(text: str) -> bool:
     return 0 < len(text) <= _MAX_WORD and text.isalnum() and text.isascii()
 
@@ -197,7 +184,7 @@ def behaviour_name(
     if len("_".join(p for p in (f"test_{node}", condition, outcomes[0]) if p)) <= _MAX_NAME:
         outcome = outcomes[0]
     if outcome.startswith("leaves_") and not condition:  # unchanged, but under what?
-        if not _all_empty(row.get("state_before") or {}):
+        if not all_empty(row.get("state_before") or {}):
             return None  # "drop leaves items unchanged" would say drop never changes them
         condition = "when_self_is_empty"
     name = _fitted(node, condition, outcome) if condition else f"test_{node}_{outcome}"

@@ -49,6 +49,7 @@ from remora.code.probes import (
     unusable_reason,
 )
 from remora.code.testgen.construction_steps import construction_step_reason
+from remora.code.testgen.empty_answers import empty_answer
 from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
 from remora.code.testgen.kept_tests import DEFAULT_MUTATION_BUDGET_S, span_source, write_measured
 from remora.code.testgen.message_words import with_fixed_words
@@ -256,10 +257,9 @@ async def search_tests(
     procedure = is_procedure(context)
     imports = node_imports(context)  # a raised class of another module named through them
     pieces = []
-    # Beside the covering few, other candidates of the first round, up to ``max_tests`` in
-    # all (each boundary's value at it first, input_search): a call on the other side of a
-    # boundary covers nothing new but may kill a mutant (``<`` for ``<=``); the mutation
-    # check keeps it only then (kept_tests).
+    # Beside the covering few, other first-round candidates, up to ``max_tests`` in all (each
+    # boundary's value at it first, input_search): a call on a boundary's other side covers
+    # nothing new but may kill a mutant (``<`` for ``<=``), kept only then (kept_tests).
     room = max(0, max_tests - len(chosen))
     others = [n for n in usage_first(rows, candidates) if n not in chosen and n[0] != "m"]
     chosen += other_outcome_first(function, others, rows, chosen)[:room]  # the lacking outcome
@@ -276,8 +276,9 @@ async def search_tests(
         test = behaviour_name(
             node, row, why, used, assigned, owner_args, function, given, ran, procedure
         )
-        if test is None:
-            continue  # told apart from a test already there by nothing it could name
+        # Told apart from a test already there by nothing, or what any empty instance answers.
+        if test is None or empty_answer(row, test):
+            continue
         piece = observed_piece(
             target,
             names,

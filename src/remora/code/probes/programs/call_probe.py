@@ -29,9 +29,10 @@ A generator function's generator is drained when the request says so (``drain``:
 (``capped``: the first items of an endless one). A stand-in argument's uses
 (:mod:`remora.code.probes.programs.unread_argument`) are reported as ``unread_used``,
 watched during the call and while its result and the instance's state are read; where an
-exception was raised, :mod:`remora.code.probes.programs.raised_frames`. Output
-the code prints goes to stderr, its programs' too (descriptor 1 is stderr's while it
-runs), so stdout holds only the report.
+exception was raised, :mod:`remora.code.probes.programs.raised_frames`. A container
+instance's item count before the call is ``size_before``; the calls made of the set's own
+functions are ``functions`` (:mod:`remora.code.probes.programs.recorded_calls`). Output the
+code prints goes to stderr (descriptor 1 is stderr's while it runs), stdout the report.
 """
 
 from __future__ import annotations
@@ -53,8 +54,17 @@ from remora.code.probes.programs.call_arguments import (
     split_arguments,
 )
 from remora.code.probes.programs.generator_items import generator_items
-from remora.code.probes.programs.own_contents import contents_change, contents_snapshot
-from remora.code.probes.programs.raised_frames import left_through, raised_in, stated
+from remora.code.probes.programs.own_contents import (
+    contents_change,
+    contents_snapshot,
+    instance_size,
+)
+from remora.code.probes.programs.raised_frames import (
+    left_through,
+    on_argument,
+    raised_in,
+    stated,
+)
 from remora.code.probes.programs.recorded_calls import (
     calls_seen,
     forget_functions,
@@ -189,29 +199,9 @@ def _probe_set(
             # The file system's or the network's answer here, not the code's: another
             # machine or folder answers otherwise.
             outcome["raised"]["environment"] = True
-        if isinstance(exc, AttributeError) and _is_argument(exc, [*positional, *keywords.values()]):
+        if isinstance(exc, AttributeError) and on_argument(exc, [*positional, *keywords.values()]):
             outcome["raised"]["on_argument"] = True
     return outcome
-
-
-def _is_argument(exc: AttributeError, values: list[Any]) -> bool:
-    """Whether a failed attribute lookup was on one of the call's own arguments (or an
-    item of one): the code took it for something it is not. ``name`` is set only by
-    the interpreter's lookup, not by ``raise AttributeError(...)``. None is one object,
-    so a None from elsewhere counts when an argument is None: that only leaves a set out."""
-    if getattr(exc, "name", None) is None:
-        return False
-    missing = getattr(exc, "obj", None)
-    stack = list(values)
-    while stack:
-        value = stack.pop()
-        if value is missing:
-            return True
-        if isinstance(value, list | tuple | set | frozenset):
-            stack.extend(value)
-        elif isinstance(value, dict):
-            stack.extend(value.values())
-    return False
 
 
 def _state(target: Any, names: list[str]) -> dict[str, Any]:
@@ -284,10 +274,12 @@ def _probe_entry(
     before = _state(target, list(request.get("observe") or [])) if call else {}
     contents = request.get("contents")
     items_before = contents_snapshot(target) if call and contents else None
+    size = instance_size(target) if call else None  # an empty one gives the empty answer
     switch_context(str(entry.get("name", "")))
     timeout_s, drain = float(request["timeout_s"]), bool(request.get("drain"))
     made = {name: len(calls) for name, calls in function_calls().items()}  # in the set-up
     outcome = _probe_set(target, entry, module, call, timeout_s, drain)
+    outcome |= {} if size is None else {"size_before": size}
     switch_context("")
     if own_owner and problem is not None:
         outcome["binds"] = False

@@ -56,6 +56,17 @@ def _plain_kind(instance: Any) -> type | None:
     return set if isinstance(instance, Set) else None
 
 
+def instance_size(target: Any) -> int | None:
+    """How many items the method's instance holds, where it is a container (None else)."""
+    instance: Any = getattr(target, "__self__", None)
+    if _plain_kind(instance) is None:
+        return None
+    try:  # the project's own __len__ runs here
+        return len(instance)
+    except Exception:
+        return None
+
+
 def contents_snapshot(target: Any) -> tuple[type, Any] | None:
     """The contents of the method's instance as they are now, compared by repr: a mapping's
     ``{key: repr(value)}``, else the reprs of a sequence's items, or a set's sorted; None

@@ -7,6 +7,8 @@ innermost frame, and a ``TypeError`` the code states (one of its branches) from 
 operation that failed (an argument that misfit) by the instruction that frame stopped at.
 The lines the exception left through, each frame's (:func:`left_through`), tell a line
 that ran to its end from one that started and raised: coverage.py counts both as run.
+An ``AttributeError`` looked up on one of the call's own arguments (:func:`on_argument`)
+says the code took it for something it is not.
 """
 
 from __future__ import annotations
@@ -69,3 +71,23 @@ def stated(exc: BaseException, own_file: str) -> bool:
     instructions = list(dis.get_instructions(code))
     at = next(i.positions for i in instructions if i.offset == tb.tb_lasti)
     return not any(i.opname == "LOAD_ASSERTION_ERROR" and i.positions == at for i in instructions)
+
+
+def on_argument(exc: AttributeError, values: list[Any]) -> bool:
+    """Whether a failed attribute lookup was on one of the call's own arguments (or an
+    item of one): the code took it for something it is not. ``name`` is set only by
+    the interpreter's lookup, not by ``raise AttributeError(...)``. None is one object,
+    so a None from elsewhere counts when an argument is None: that only leaves a set out."""
+    if getattr(exc, "name", None) is None:
+        return False
+    missing = getattr(exc, "obj", None)
+    stack = list(values)
+    while stack:
+        value = stack.pop()
+        if value is missing:
+            return True
+        if isinstance(value, list | tuple | set | frozenset):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+    return False

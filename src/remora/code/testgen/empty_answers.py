@@ -1,0 +1,67 @@
+"""A value read from an empty instance is the empty answer: no test of its own (issue 56).
+
+An instance built with nothing in it answers as every reader of an empty store answers:
+``BidictBase().copy() == BidictBase()``, the inverse of an empty one, an order-sensitive
+equality decided by the lengths alone. Blind reviewers rejected each such test ("copying
+an empty bidict pins almost nothing"; "never reaches the order comparison"). They merged
+the ones where the empty instance is the case the code tells apart, and the name says so:
+``popitem`` on an empty one raising, ``pop`` handing back its default,
+``has_receivers_for`` "when receivers is empty". So a test is left out when its instance
+held no item (a container's ``len``) or every attribute of it observed before the call was
+an empty collection, the call
+only returned a value (no raise, nothing it changed or called), not one of its own
+arguments, and its name states no condition (``when_…``, ``after_…``). Read from the
+probe's row and the name; nothing runs here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remora import python_ast
+
+__all__ = ["all_empty", "empty_answer"]
+
+# A name that states the case it tests: a condition, or the set-up the instance had.
+_CONDITIONS = ("_when_", "_after_")
+
+
+def all_empty(before: dict[str, Any]) -> bool:
+    """Whether every attribute observed before the call was an empty collection."""
+    if not before:
+        return False
+    for seen in before.values():
+        if seen.get("length") == 0:
+            continue
+        try:
+            value = python_ast.literal_eval(seen["repr"]) if seen.get("literal") else None
+        except (ValueError, SyntaxError):
+            return False
+        if not isinstance(value, list | tuple | dict | set | str) or value:
+            return False
+    return True
+
+
+def _handed_back(row: dict[str, Any]) -> bool:
+    """Whether the call returned one of its own arguments (``pop``'s default)."""
+    returned = row.get("returned") or {}
+    if not returned.get("literal"):
+        return False
+    try:
+        value = python_ast.literal_eval(returned["repr"])
+    except (ValueError, SyntaxError):
+        return False
+    return any(type(given) is type(value) and given == value for given in row["args"].values())
+
+
+def empty_answer(row: dict[str, Any], name: str) -> bool:
+    """Whether the test ``name`` of the probed call ``row`` pins only what an empty
+    instance answers (see the module)."""
+    if any(condition in name for condition in _CONDITIONS) or row.get("raised"):
+        return False
+    if row.get("contents") or row.get("functions") or _handed_back(row):
+        return False
+    state, before = row.get("state") or {}, row.get("state_before") or {}
+    if any(seen != before.get(attribute) for attribute, seen in state.items()):
+        return False  # it changed its instance: that is a behaviour on an empty one too
+    return row.get("size_before") == 0 or all_empty(before)

@@ -1,0 +1,57 @@
+"""A value an empty instance answers is no test; an empty case the code tells apart is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from probe_support import probe_outcome
+
+from remora.code.testgen.empty_answers import empty_answer
+
+REGISTRY = """\
+class Registry(dict):
+    def copy(self):
+        return Registry(self)
+
+    def names(self):
+        return sorted(self)
+
+    def add(self, name):
+        self[name] = True
+"""
+
+
+def _row(**given: Any) -> dict[str, Any]:
+    returned = {"repr": "[]", "literal": True}
+    return {"args": {}, "returned": returned, "size_before": 0, **given}
+
+
+def test_a_value_read_from_an_empty_instance_is_left_out() -> None:
+    # bidict's copy() of an empty bidict: "copying an empty bidict pins almost nothing".
+    assert empty_answer(_row(), "test_names_returns_empty_list")
+    before = {"items": {"repr": "[]", "literal": True}}
+    assert empty_answer({**_row(), "size_before": None, "state_before": before}, "test_x_returns_0")
+
+
+def test_an_empty_case_the_code_tells_apart_or_a_change_stays() -> None:
+    # Its name states the case: popitem on an empty one, has_receivers_for "when … is empty".
+    assert not empty_answer(_row(), "test_names_when_self_is_empty_returns_empty_list")
+    assert not empty_answer(_row(), "test_send_after_connect_returns_empty_list")
+    assert not empty_answer(_row(raised={"type": "KeyError"}), "test_popitem_raises_key_error")
+    # pop handing back its default; an item stored; a state that changed.
+    handed = _row(args={"default": "d"}, returned={"repr": "'d'", "literal": True})
+    assert not empty_answer(handed, "test_pop_returns_default")
+    assert not empty_answer(_row(contents={"added": 1}), "test_add_stores_name")
+    changed = _row(state={"n": {"repr": "1"}}, state_before={"n": {"repr": "0"}})
+    assert not empty_answer(changed, "test_bump_sets_n")
+    # Not empty: a real answer.
+    assert not empty_answer(_row(size_before=2), "test_names_returns_list")
+
+
+def test_the_probe_reports_how_many_items_a_container_instance_held(tmp_path: Path) -> None:
+    (tmp_path / "registry.py").write_text(REGISTRY)
+    outcome = probe_outcome(
+        tmp_path, "registry", "Registry.names", {}, owner="Registry", owner_args={}
+    )
+    assert outcome["size_before"] == 0
