@@ -7,7 +7,7 @@ from typing import Any
 
 from probe_support import probe_outcome
 
-from remora.code.testgen.empty_answers import empty_answer
+from remora.code.testgen.empty_answers import empty_answer, without_lone_empty_answers
 
 REGISTRY = """\
 class Registry(dict):
@@ -55,3 +55,14 @@ def test_the_probe_reports_how_many_items_a_container_instance_held(tmp_path: Pa
         tmp_path, "registry", "Registry.names", {}, owner="Registry", owner_args={}
     )
     assert outcome["size_before"] == 0
+
+
+def test_an_empty_answer_is_written_beside_a_test_of_a_filled_instance_only() -> None:
+    # send_async's "returns [] with no receiver" beside its test of one connected: merged.
+    empty = {"name": "test_send_async_returns_empty_list", "empty_answer": True}
+    filled = {"name": "test_send_async_after_connect_raises", "empty_answer": False}
+    kept, dropped = without_lone_empty_answers([filled, empty])
+    assert [p["name"] for p in kept] == [filled["name"], empty["name"]] and dropped == []
+    assert all("empty_answer" not in p for p in kept)
+    kept, dropped = without_lone_empty_answers([empty])
+    assert kept == [] and dropped[0].startswith("test_send_async_returns_empty_list: what any")

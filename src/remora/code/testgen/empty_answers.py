@@ -6,12 +6,14 @@ equality decided by the lengths alone. Blind reviewers rejected each such test (
 an empty bidict pins almost nothing"; "never reaches the order comparison"). They merged
 the ones where the empty instance is the case the code tells apart, and the name says so:
 ``popitem`` on an empty one raising, ``pop`` handing back its default,
-``has_receivers_for`` "when receivers is empty". So a test is left out when its instance
-held no item (a container's ``len``) or every attribute of it observed before the call was
-an empty collection, the call
+``has_receivers_for`` "when receivers is empty", and ``send_async`` returning ``[]`` with
+no receiver beside its test of one connected. So a test is an empty answer when its
+instance held no item (a container's ``len``) or every attribute of it observed before the
+call was an empty collection, the call
 only returned a value (no raise, nothing it changed or called), not one of its own
-arguments, and its name states no condition (``when_…``, ``after_…``). Read from the
-probe's row and the name; nothing runs here.
+arguments, and its name states no condition (``when_…``, ``after_…``); such tests are
+written only beside one that is not: the empty case of a behaviour the others pin. Read
+from the probe's row and the name; nothing runs here.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from remora import python_ast
 
-__all__ = ["all_empty", "empty_answer"]
+__all__ = ["all_empty", "empty_answer", "without_lone_empty_answers"]
 
 # A name that states the case it tests: a condition, or the set-up the instance had.
 _CONDITIONS = ("_when_", "_after_")
@@ -65,3 +67,16 @@ def empty_answer(row: dict[str, Any], name: str) -> bool:
     if any(seen != before.get(attribute) for attribute, seen in state.items()):
         return False  # it changed its instance: that is a behaviour on an empty one too
     return row.get("size_before") == 0 or all_empty(before)
+
+
+def without_lone_empty_answers(
+    pieces: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """(the test pieces, none where every one is an empty answer; each left out with its
+    reason). ``"empty_answer"`` marks a piece, and is taken off here."""
+    alone = all(piece["empty_answer"] for piece in pieces)
+    kept = [{k: v for k, v in p.items() if k != "empty_answer"} for p in pieces]
+    if not alone:
+        return kept, []
+    why = "what any empty instance answers, and no test of one holding something beside it"
+    return [], [f"{piece['name']}: {why}" for piece in kept]

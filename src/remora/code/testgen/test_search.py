@@ -49,7 +49,7 @@ from remora.code.probes import (
     unusable_reason,
 )
 from remora.code.testgen.construction_steps import construction_step_reason
-from remora.code.testgen.empty_answers import empty_answer
+from remora.code.testgen.empty_answers import empty_answer, without_lone_empty_answers
 from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
 from remora.code.testgen.kept_tests import DEFAULT_MUTATION_BUDGET_S, span_source, write_measured
 from remora.code.testgen.message_words import with_fixed_words
@@ -276,9 +276,8 @@ async def search_tests(
         test = behaviour_name(
             node, row, why, used, assigned, owner_args, function, given, ran, procedure
         )
-        # Told apart from a test already there by nothing, or what any empty instance answers.
-        if test is None or empty_answer(row, test):
-            continue
+        if test is None:
+            continue  # told apart from a test already there by nothing it could name
         piece = observed_piece(
             target,
             names,
@@ -290,7 +289,8 @@ async def search_tests(
             imports=imports,
             classes=project_class_lookup(context),
         )
-        pieces.append(piece)
+        pieces.append(piece | {"empty_answer": empty_answer(row, test)})
+    pieces, empties = without_lone_empty_answers(pieces)  # BidictBase().copy() alone
     # A chat turn only while the model's cases still add coverage: after its completed
     # calls added nothing, a turn of the same model costs seconds and, measured on the
     # example project, kept nothing. A model that cannot complete text has only its turn.
@@ -316,7 +316,7 @@ async def search_tests(
     }
     if not result["kept"] and "coverage_after" not in result:
         result["missed"] = missed  # what the search saw; no test of it could be kept
-    result["dropped"] = [*result["dropped"], *_setup_drops(setups), *placeholders]
+    result["dropped"] = [*result["dropped"], *_setup_drops(setups), *placeholders, *empties]
     return result
 
 
