@@ -1,10 +1,10 @@
 """A parameter that takes a function to call later gets one the test defines, as users do.
 
-An invented event hub: ``Hub.connect(name, receiver)`` keeps ``receiver`` for ``name``,
-``Hub.send(name, value)`` calls every receiver kept for ``name`` and returns how many it
-called, ``Hub.disconnect(name, receiver)`` forgets one. Before, a text stood in for the
+An invented message bus: ``Bus.subscribe(topic, handler)`` keeps ``handler`` for
+``topic``, ``Bus.publish(topic, payload)`` calls every handler kept for it and returns how
+many it called, ``Bus.unsubscribe(topic, handler)`` forgets one. Before, a text stood in for the
 receiver (a blind reviewer: "registering strings as handlers is nonsensical") or no test
-was kept. The test now defines a function that records its calls, connects it as the
+was kept. The test now defines a function that records its calls, subscribes it as the
 project's code would, and asserts what it was called with (issue 56). The sandbox, the
 probe, the mutation check and pytest are real; no model.
 """
@@ -19,54 +19,50 @@ from bundled_agents_support import search_tests_on
 pytestmark = pytest.mark.integration
 
 SOURCE = """\
-from collections.abc import Callable
-from typing import Any
+from typing import Callable, Optional
 
 
-class Hub:
+class Bus:
     def __init__(self):
-        self.receivers = {}
+        self.topics = {}
 
-    def connect(self, name: str, receiver: Callable[..., Any]) -> Callable[..., Any]:
-        self.receivers.setdefault(name, []).append(receiver)
-        return receiver
+    def subscribe(self, topic: str, handler: Optional[Callable[[str], None]]) -> None:
+        self.topics.setdefault(topic, []).append(handler)
 
-    def disconnect(self, name: str, receiver: Callable[..., Any]) -> None:
-        if receiver in self.receivers.get(name, []):
-            self.receivers[name].remove(receiver)
+    def unsubscribe(self, topic: str, handler: Callable[[str], None]) -> None:
+        if handler in self.topics.get(topic, []):
+            self.topics[topic].remove(handler)
 
-    def send(self, name: str, value: int) -> int:
-        called = 0
-        for receiver in self.receivers.get(name, []):
-            receiver(name, value=value)
-            called += 1
-        return called
+    def publish(self, topic: str, payload: str) -> int:
+        handlers = self.topics.get(topic, [])
+        for handler in handlers:
+            handler(payload)
+        return len(handlers)
 """
 
 
-async def test_send_is_tested_with_a_connected_function_and_its_calls(tmp_path: Path) -> None:
+async def test_publish_is_tested_with_a_subscribed_function_and_its_calls(tmp_path: Path) -> None:
     found, written = await search_tests_on(
-        tmp_path, {"hub.py": SOURCE}, "hub.py", "Hub.send", "tests/test_hub.py"
+        tmp_path, {"bus.py": SOURCE}, "bus.py", "Bus.publish", "tests/test_bus.py"
     )
     assert found["kept"], found
     assert written is not None
     text = written.decode()
-    assert "    def receiver(*args, **kwargs):\n        receiver_calls.append((args, kwargs))" in (
-        text
-    ), text
-    assert "hub.connect(" in text and "receiver=receiver" in text or "receiver)" in text, text
-    assert "assert receiver_calls == [((" in text, text
-    assert "def test_send_after_connect_calls_receiver" in text, text
-    assert "sample receiver" not in text and "other receiver" not in text, text
+    recording = "    def handler(*args, **kwargs):\n        handler_calls.append((args, kwargs))"
+    assert recording in text, text
+    assert "bus.subscribe(" in text and "handler" in text, text
+    assert "assert handler_calls == [((" in text, text
+    assert "def test_publish_after_subscribe_calls_handler" in text, text
+    assert "sample handler" not in text and "other handler" not in text, text
 
 
-async def test_disconnect_is_tested_after_the_sibling_that_connects(tmp_path: Path) -> None:
+async def test_unsubscribe_is_tested_after_the_sibling_that_subscribes(tmp_path: Path) -> None:
     found, written = await search_tests_on(
-        tmp_path, {"hub.py": SOURCE}, "hub.py", "Hub.disconnect", "tests/test_hub.py"
+        tmp_path, {"bus.py": SOURCE}, "bus.py", "Bus.unsubscribe", "tests/test_bus.py"
     )
     assert found["kept"], found
     assert written is not None
     text = written.decode()
-    assert "def test_disconnect_after_connect" in text, text
+    assert "def test_unsubscribe_after_subscribe" in text, text
     # Never called: a function that does nothing, no list of calls nobody reads.
-    assert "        return None" in text and "receiver_calls" not in text, text
+    assert "        return None" in text and "handler_calls" not in text, text

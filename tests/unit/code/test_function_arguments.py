@@ -20,6 +20,7 @@ from remora import python_ast
 from remora.code.probes.programs import recorded_calls
 from remora.code.testgen.observed_asserts import observed_lines, pins_something
 from remora.code.testgen.outcome_words import outcome_words
+from remora.code.testgen.unread_arguments import same_outcome
 from remora.code.values.call_render import CallRender
 from remora.code.values.filled_instances import filled_owners
 from remora.code.values.function_arguments import (
@@ -249,3 +250,12 @@ def test_a_call_from_another_thread_is_not_asserted() -> None:
     row = {"args": {}, "returned": {"repr": "None", "literal": True}, "functions": seen}
     assert outcome_words(row, set(), {}, procedure=True) == []
     assert not pins_something(row, procedure=True)
+
+
+def test_a_value_handed_on_to_the_tests_function_is_not_replaced_behind_its_asserts() -> None:
+    # publish(topic, payload) hands payload to each handler: replacing the made-up payload
+    # by "" left the test asserting the handler got the old one.
+    row = {"ok": True, "returned": {"repr": "1"}, "functions": {"h": {"calls": ["(('a',), {})"]}}}
+    other = {**row, "functions": {"h": {"calls": ["(('',), {})"]}}}
+    assert same_outcome(row, other)  # the node itself did the same
+    assert not same_outcome(row, other, calls=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen.no_op_calls import returns_an_input
 
 __all__ = ["all_empty", "empty_answer", "without_lone_empty_answers"]
 
@@ -44,24 +45,12 @@ def all_empty(before: dict[str, Any]) -> bool:
     return True
 
 
-def _handed_back(row: dict[str, Any]) -> bool:
-    """Whether the call returned one of its own arguments (``pop``'s default)."""
-    returned = row.get("returned") or {}
-    if not returned.get("literal"):
-        return False
-    try:
-        value = python_ast.literal_eval(returned["repr"])
-    except (ValueError, SyntaxError):
-        return False
-    return any(type(given) is type(value) and given == value for given in row["args"].values())
-
-
 def empty_answer(row: dict[str, Any], name: str) -> bool:
     """Whether the test ``name`` of the probed call ``row`` pins only what an empty
     instance answers (see the module)."""
     if any(condition in name for condition in _CONDITIONS) or row.get("raised"):
         return False
-    if row.get("contents") or row.get("functions") or _handed_back(row):
+    if row.get("contents") or row.get("functions") or returns_an_input(row, None):
         return False
     state, before = row.get("state") or {}, row.get("state_before") or {}
     if any(seen != before.get(attribute) for attribute, seen in state.items()):

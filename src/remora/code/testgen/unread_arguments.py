@@ -134,12 +134,15 @@ def _misfit(context: CodeContext, target: CallTarget) -> Callable[[str, Any], bo
     return excludes
 
 
-def same_outcome(row: dict[str, Any], other: dict[str, Any]) -> bool:
+def same_outcome(row: dict[str, Any], other: dict[str, Any], calls: bool = False) -> bool:
     """Whether two probed calls did the same: neither used a stand-in argument, and each
-    returned the same value or raised the same exception, leaving the same state."""
+    returned the same value or raised the same exception, leaving the same state; with
+    ``calls``, making the same calls of the test's own functions too (a value handed on to
+    one is not read, but a test that asserts its calls shows it)."""
     if row.get("unread_used") or other.get("unread_used"):
         return False
-    return _outcome(row) == _outcome(other)
+    same = _outcome(row) == _outcome(other)
+    return same and (not calls or row.get("functions") == other.get("functions"))
 
 
 def _outcome(row: dict[str, Any]) -> tuple[Any, ...]:
@@ -226,7 +229,9 @@ async def settle_unread(
             elif not same_outcome(unread, row):
                 # The call reads it (or failed on the stand-in, a use no operation shows).
                 uses[param] = list(unread.get("unread_used") or ["a different outcome"])
-            elif replacement is not None and same_outcome(by_name[f"{name}/{param}/as"], row):
+            elif replacement is not None and same_outcome(
+                by_name[f"{name}/{param}/as"], row, calls=True
+            ):
                 args = _with(args, param, replacement)
             # else unread but nothing replaces it, or its identity counts (``b is None``
             # with b=None its default): it stays
