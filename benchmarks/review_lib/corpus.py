@@ -433,9 +433,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.13.0",
             "209d8996e3c57595bee274ff97116d1d73c4980b2fd9a34c7846cd07fd2e1a48",
             (),
-            part="heldout",
+            # Held out until its labels at 653458d; studied since.
+            part="dev",
         ),
         "src/cachelib",
+    ),
+    ReviewProject(
+        Project(
+            "termcolor",
+            "2.4.0",
+            "aab9e56047c8ac41ed798fa36d892a37aca6b3e9159f3e0c24bc64a9b3ac7b7a",
+            (),
+            part="heldout",
+        ),
+        "src/termcolor",
     ),
 )
 
