@@ -444,9 +444,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.4.0",
             "aab9e56047c8ac41ed798fa36d892a37aca6b3e9159f3e0c24bc64a9b3ac7b7a",
             (),
-            part="heldout",
+            # Held out until its labels at cc8ebaa; studied since.
+            part="dev",
         ),
         "src/termcolor",
+    ),
+    ReviewProject(
+        Project(
+            "python-slugify",
+            "9.1.3",
+            "90e997f2e0987239ce95e12f700086eb18e1d1d3ee22624fbbdbd095afca42b6",
+            (),
+            part="heldout",
+        ),
+        "slugify",
     ),
 )
 
