@@ -17,6 +17,7 @@ it was built from (:func:`reads_back`).
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from dataclasses import dataclass
 
@@ -27,9 +28,9 @@ from remora.code.docstring.docstring_results import DocumentedParameter
 from remora.code.parsing import SourceNode, node_signature
 from remora.code.values import constructor_of
 
-__all__ = ["Entry", "Known", "documented_parameters", "one_line", "reads_back", "render"]
+__all__ = ["WIDTH", "Entry", "Known", "documented_parameters", "one_line", "reads_back", "render"]
 
-_WIDTH = 88
+WIDTH = 88  # the text of a docstring at no indentation, in a project of 88 columns
 PARSER_STYLES = {
     "google": docstring_parser.DocstringStyle.GOOGLE,
     "numpy": docstring_parser.DocstringStyle.NUMPYDOC,
@@ -117,68 +118,72 @@ def reads_back(text: str, style: str, params: list[Entry], raises: list[Entry]) 
     return named == [e.name for e in params] and raised == [e.name for e in raises]
 
 
-def _wrap(text: str, indent: str = "", first: str | None = None) -> list[str]:
-    """``text`` wrapped; the first line starts with ``first`` (``indent`` when None)."""
+def _wrap(width: int, text: str, indent: str = "", first: str | None = None) -> list[str]:
+    """``text`` wrapped at ``width``; the first line starts with ``first`` (``indent`` when
+    None)."""
     start = indent if first is None else first
-    return textwrap.wrap(text, _WIDTH, initial_indent=start, subsequent_indent=indent) or [
+    return textwrap.wrap(text, width, initial_indent=start, subsequent_indent=indent) or [
         start.rstrip()
     ]
 
 
 def _numpy(
-    params: list[Entry], returns: Entry | None, raises: list[Entry], section: str
+    params: list[Entry], returns: Entry | None, raises: list[Entry], section: str, width: int
 ) -> list[str]:
     blocks: list[list[str]] = []
     if params:
         rows = ["Parameters", "----------"]
         for e in params:
             rows += [f"{e.name} : {e.kind}" if e.kind else e.name]
-            rows += _wrap(e.text, "    ") if e.text else []
+            rows += _wrap(width, e.text, "    ") if e.text else []
         blocks.append(rows)
     if returns:
         blocks.append([section, "-" * len(section), returns.kind or "object"])
-        blocks[-1] += _wrap(returns.text, "    ")
+        blocks[-1] += _wrap(width, returns.text, "    ")
     if raises:
         rows = ["Raises", "------"]
         for e in raises:
-            rows += [e.name, *(_wrap(e.text, "    ") if e.text else [])]
+            rows += [e.name, *(_wrap(width, e.text, "    ") if e.text else [])]
         blocks.append(rows)
     return [line for block in blocks for line in ["", *block]]
 
 
 def _sphinx(
-    params: list[Entry], returns: Entry | None, raises: list[Entry], yields: bool
+    params: list[Entry], returns: Entry | None, raises: list[Entry], yields: bool, width: int
 ) -> list[str]:
     fields: list[str] = []
     for e in params:
-        fields += _wrap(f":param {e.name}: {e.text}", "    ", "")
+        fields += _wrap(width, f":param {e.name}: {e.text}", "    ", "")
         fields += [f":type {e.name}: {e.kind}"] if e.kind else []
     if returns:
-        fields += _wrap(f":{'yields' if yields else 'returns'}: {returns.text}", "    ", "")
+        fields += _wrap(width, f":{'yields' if yields else 'returns'}: {returns.text}", "    ", "")
         fields += [f":rtype: {returns.kind}"] if returns.kind else []
     for e in raises:
-        fields += _wrap(f":raises {e.name}: {e.text}".rstrip(), "    ", "")
+        fields += _wrap(width, f":raises {e.name}: {e.text}".rstrip(), "    ", "")
     return ["", *fields] if fields else []
 
 
 def _google(
-    params: list[Entry], returns: Entry | None, raises: list[Entry], section: str
+    params: list[Entry], returns: Entry | None, raises: list[Entry], section: str, width: int
 ) -> list[str]:
     lines: list[str] = []
     if params:
         lines += ["", "Args:"]
         for e in params:
             lines += _wrap(
-                e.text, "        ", f"    {e.name} ({e.kind}): " if e.kind else f"    {e.name}: "
+                width,
+                e.text,
+                "        ",
+                f"    {e.name} ({e.kind}): " if e.kind else f"    {e.name}: ",
             )
     if returns:
         label = f"{returns.kind}: " if returns.kind else ""
-        lines += ["", f"{section}:", *_wrap(returns.text, "        ", f"    {label}")]
+        lines += ["", f"{section}:", *_wrap(width, returns.text, "        ", f"    {label}")]
     if raises:
         # The colon stays when there is no text: without it the entry is not a Google field.
         lines += ["", "Raises:"]
         for e in raises:
-            lines += _wrap(e.text, "        ", f"    {e.name}: ")
+            lines += _wrap(width, e.text, "        ", f"    {e.name}: ")
     return lines
 
 
@@ -190,16 +195,19 @@ def render(
     returns: Entry | None,
     raises: list[Entry],
     yields: bool = False,
+    width: int = WIDTH,
 ) -> str:
-    """Docstring text in ``style``; ``returns`` is (type, text) as an Entry without a name."""
+    """Docstring text in ``style``; ``returns`` is (type, text) as an Entry without a name;
+    the description's paragraphs and the sections' entries wrapped at ``width`` (the
+    project's line length less the docstring's indentation)."""
     lines = [summary]
-    if description:
-        lines += ["", *description.strip().split("\n")]
+    for paragraph in re.split(r"\n\s*\n", description.strip()) if description.strip() else []:
+        lines += ["", *_wrap(width, " ".join(paragraph.split()))]
     section = "Yields" if yields else "Returns"
     if style == "numpy":
-        lines += _numpy(params, returns, raises, section)
+        lines += _numpy(params, returns, raises, section, width)
     elif style == "sphinx":
-        lines += _sphinx(params, returns, raises, yields)
+        lines += _sphinx(params, returns, raises, yields, width)
     else:
-        lines += _google(params, returns, raises, section)
+        lines += _google(params, returns, raises, section, width)
     return "\n".join(line.rstrip() for line in lines)

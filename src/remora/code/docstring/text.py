@@ -32,6 +32,7 @@ from remora.code.docstring.facts import word_tokens
 from remora.code.docstring.left_alone import never_shown_or_read
 from remora.code.docstring.pieces import Pieces, check_pieces, existing_pieces
 from remora.code.docstring.sections import (
+    WIDTH,
     Entry,
     documented_parameters,
     fact_entries,
@@ -41,6 +42,7 @@ from remora.code.docstring.sections import (
 )
 from remora.code.docstring.siblings import sibling_texts
 from remora.code.host_function import host_function
+from remora.code.line_length import project_line_length
 from remora.code.parsing import SourceNode, node_raises, node_returns
 
 __all__ = ["compose", "render"]
@@ -56,16 +58,28 @@ def compose(
     current: str | None,
     others: Sequence[str] = FIXED_EXAMPLES,
     feedback: Sequence[str] = (),
+    width: int = WIDTH,
 ) -> ComposedDocstring:
     """``{"text", "refused", "filled", "kept", "left_out"}``; ``text`` None: nothing to write.
 
     The parameter section names exactly the documented parameters or is left
     out (``left_out`` says why); the text is read back with ``docstring_parser``
-    first, and a section it does not read back exactly is left out too.
+    first, and a section it does not read back exactly is left out too. ``width``: the
+    columns the docstring's text has (the project's line length less its indentation); a
+    summary whose line would run past them is refused, the rest is wrapped at them.
     """
     if style not in STYLES:
         raise ValueError(f"unknown docstring style {style!r}; use one of {', '.join(STYLES)}")
     accepted, refused = check_pieces(node, given, others, feedback)
+    if accepted.summary and len(accepted.summary) + len('""""""') > width:
+        refused.append(
+            {
+                "field": "summary",
+                "reason": f"with its quotes it runs past the project's line length by "
+                f"{len(accepted.summary) + 6 - width} characters; say it in fewer words",
+            }
+        )
+        accepted.summary = ""
     old, other = existing_pieces(current)
     nothing: ComposedDocstring = {
         "text": None,
@@ -131,7 +145,7 @@ def compose(
         (["description", "params", "raises"], "", [], []),
     ]
     for dropped, words, rows, errors in tries:
-        text = render(style, summary, words, rows, returns, errors, facts["is_generator"])
+        text = render(style, summary, words, rows, returns, errors, facts["is_generator"], width)
         if reads_back(text, style, rows, errors):
             if lost := _lost_entries(old, rows, errors, returns):
                 return {**nothing, "kept": f"entries {lost} Remora cannot complete"}
@@ -214,7 +228,11 @@ def compose_docstring(
     others = (*shown, *sibling_texts(context, bound.file_path))
     # Every reason this run gave the model: a later piece that repeats one is refused.
     given_before = context.notes(_FEEDBACK)
-    composed = compose(node, given, style, node_docstring(node)["value"], others, given_before)
+    # The docstring sits one level inside its definition: those columns are not its text's.
+    indent = 0 if node.definition is None else node.file.positions[node.definition].start.column
+    width = project_line_length(context) - (indent + 4 if node.definition is not None else 0)
+    current = node_docstring(node)["value"]
+    composed = compose(node, given, style, current, others, given_before, width)
     for item in composed["refused"]:
         context.note(_FEEDBACK, item["reason"])
     return composed

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from remora.code.line_length import DEFAULT_LINE_LENGTH
 from remora.code.samples.kept_sets import KeptSet, Selection
 from remora.code.values import CallRender, CallTarget, ClassLookup, snake_name
 from remora.code.values.filled_instances import CALLS_KEY, is_filled, is_item_assignment
@@ -25,8 +26,6 @@ from remora.code.values.filled_instances import CALLS_KEY, is_filled, is_item_as
 __all__ = ["SampleCode", "sample_code"]
 
 
-# The line length ruff formats to by default: a longer param goes one argument a line.
-DEFAULT_LINE_LENGTH = 88
 # How a filled instance's fixture names its item sets (``obj[key] = value``).
 _ITEMS = "item assignment"
 # How a filled instance's fixture says it was filled, by the words of its set.

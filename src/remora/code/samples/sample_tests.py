@@ -16,11 +16,11 @@ maintainer reviews.
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
+from remora.code.line_length import project_line_length
 from remora.code.parsing import module_names
 from remora.code.probes import (
     PytestReport,
@@ -36,7 +36,7 @@ from remora.code.samples.fixtures import add_to_sample_fixture
 from remora.code.samples.kept_sets import KeptSet, Selection
 from remora.code.samples.pytest_projects import not_pytest_reason
 from remora.code.samples.sample_files import conftest_path, top_level_names, with_code
-from remora.code.samples.sample_fixtures import DEFAULT_LINE_LENGTH, sample_code
+from remora.code.samples.sample_fixtures import sample_code
 from remora.code.samples.sample_results import SampleTests, SampleWrite
 from remora.code.samples.sample_sets import select_sets
 from remora.code.values import (
@@ -51,7 +51,6 @@ from remora.code.values.filled_instances import is_filled
 __all__ = [
     "failed_ids",
     "model_candidates",
-    "project_line_length",
     "without_ids",
     "write_sample_fixtures",
 ]
@@ -81,27 +80,6 @@ def model_candidates(
         except ValueError as exc:
             refused.append(f"{name}: {exc}")
     return found, refused
-
-
-def project_line_length(context: CodeContext) -> int:
-    """The line length the project's formatter keeps (ruff's settings, then black's)."""
-    for path, keys in (
-        ("ruff.toml", ("line-length",)),
-        (".ruff.toml", ("line-length",)),
-        ("pyproject.toml", ("tool", "ruff", "line-length")),
-        ("pyproject.toml", ("tool", "black", "line-length")),
-    ):
-        if not context.workspace.exists(path):
-            continue
-        try:
-            found: Any = tomllib.loads(context.read_text(path))
-        except tomllib.TOMLDecodeError:
-            continue
-        for key in keys:
-            found = found.get(key) if isinstance(found, dict) else None
-        if isinstance(found, int) and not isinstance(found, bool) and found > 0:
-            return found
-    return DEFAULT_LINE_LENGTH
 
 
 def failed_ids(report: PytestReport, tests: list[str]) -> tuple[set[str], bool]:
