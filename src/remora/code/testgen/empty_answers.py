@@ -9,11 +9,10 @@ the ones where the empty instance is the case the code tells apart, and the name
 ``has_receivers_for`` "when receivers is empty", and ``send_async`` returning ``[]`` with
 no receiver beside its test of one connected. So a test is an empty answer when its
 instance held no item (a container's ``len``) or every attribute of it observed before the
-call was an empty collection, the call
-only returned a value (no raise, nothing it changed or called), not one of its own
-arguments, and its name states no condition (``when_…``, ``after_…``); such tests are
-written only beside one that is not: the empty case of a behaviour the others pin. Read
-from the probe's row and the name; nothing runs here.
+call was an empty collection, the call only returned a value (no raise, nothing it changed
+or called), not one of its own arguments, and its name states no condition (``when_…``,
+``after_…``); such tests are written only beside one that is not: the empty case of a
+behaviour the others pin. Read from the probe's row and the name; nothing runs here.
 """
 
 from __future__ import annotations
