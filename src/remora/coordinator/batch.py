@@ -235,6 +235,7 @@ class Coordinator:
             },
         )
         self.progress.started(len(tasks))
+        order = {(t.node.node_id, t.operation): i for i, t in enumerate(tasks)}
         try:
             await self._start_sandbox(to_run, runs)
             async with publish_server_states(
@@ -242,15 +243,14 @@ class Coordinator:
             ):
                 with fewer_collections():
                     await self._run_all(batch, first, run_id, report, limit, runs)
-            if auto_accept:
-                assert self.db is not None
-                accept_changes(self.store, self.db, report, self._emit)
+            if auto_accept:  # in the tasks' order, as the report lists them, not as they ended
+                report.outcomes.sort(key=lambda o: order.get((o.node.node_id, o.operation), 0))
+                accept_changes(self.store, db, report, self._emit)
         except asyncio.CancelledError:
             report.interrupted = True
             raise
         finally:
             report.duration_s = time.monotonic() - started
-            order = {(t.node.node_id, t.operation): i for i, t in enumerate(tasks)}
             report.outcomes.sort(key=lambda o: order.get((o.node.node_id, o.operation), 0))
             if own_run:
                 db.finish_run(run_id)
