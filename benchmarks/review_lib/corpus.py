@@ -466,9 +466,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.1.0",
             "6b1d3829ee8921c4301998c909f7829fa9ed3cbdac0d3b16af2d743aed1ba8df",
             (),
-            part="heldout",
+            # Held out until its labels at c889c3c; studied since.
+            part="dev",
         ),
         "iso8601",
+    ),
+    ReviewProject(
+        Project(
+            "pyjokes",
+            "0.8.3",
+            "5735d31e973d5b6934b46b89431505733c3110f9b66eac0ff0be86f7f3646423",
+            (),
+            part="heldout",
+        ),
+        "pyjokes",
     ),
 )
 
