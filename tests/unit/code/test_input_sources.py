@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 
+from remora import python_ast
 from remora.code.values.call_sites import call_site_arguments, doctest_calls
 from remora.code.values.input_search import boundary_values
 from remora.code.values.input_sources import derived_locals, fold_constant, module_constants
 from remora.code.values.kind_samples import CALLABLE_SAMPLE
+from remora.code.values.regex_arguments import regex_values
 from remora.code.values.regex_samples import Pattern, pattern_samples
 from remora.code.values.usage_kinds import usage_kinds
 
@@ -260,3 +262,17 @@ def test_a_name_an_example_bound_to_a_literal_is_read_as_that_literal() -> None:
         "['2 ft 7 in', '1 ft 5 in'], reverse=True",
         "[2]",
     ]
+
+
+def test_a_module_patterns_name_is_worded_as_snake_case() -> None:
+    # ISO8601_REGEX read "i_s_o8601__r_e_g_e_x" in a held-out project's test names.
+    source = (
+        "import re\n"
+        "ISO8601_REGEX = re.compile('^[0-9]{4}$')\n"
+        "def is_year(s):\n"
+        "    return ISO8601_REGEX.match(s) is not None\n"
+    )
+    tree = python_ast.parse(source)
+    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+    words = {why for _name, _value, why in regex_values(function, module_constants(tree), {})}
+    assert words == {"s_matching_iso8601_regex", "s_not_matching_iso8601_regex"}

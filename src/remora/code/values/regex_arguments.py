@@ -12,6 +12,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
+from remora.code.values.call_render import snake_name
 from remora.code.values.input_sources import fold_constant, substitute
 from remora.code.values.parameters import parameter_names
 from remora.code.values.regex_samples import Pattern, pattern_samples, regex_flags
@@ -93,6 +94,5 @@ def _pattern_words(call: ast.Call) -> str:
         and isinstance(func.value, ast.Name)
         and func.value.id != "re"
     ):
-        name = func.value.id
-        return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).strip("_")
+        return snake_name(func.value.id)  # ISO8601_REGEX: iso8601_regex, not i_s_o8601__r_e…
     return "pattern"
