@@ -13,7 +13,7 @@ from __future__ import annotations
 from remora.code.docstring.behaviour import node_definition
 from remora.code.docstring.facts import word_tokens
 from remora.code.parsing import SourceNode
-from remora.code.values.annotations import dotted_name
+from remora.code.values.annotations import head_name
 
 __all__ = ["yielding_context_manager"]
 
@@ -27,7 +27,7 @@ def yielding_context_manager(node: SourceNode, summary: str) -> str:
         return ""
     definition = node_definition(node)
     if definition is None or not any(
-        dotted_name(d).rsplit(".", 1)[-1] in _DECORATORS for d in definition.decorator_list
+        head_name(d) in _DECORATORS for d in definition.decorator_list
     ):
         return ""
     return (

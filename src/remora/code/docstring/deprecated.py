@@ -16,7 +16,7 @@ import ast
 from remora.code.docstring.behaviour import own_nodes
 from remora.code.docstring.facts import word_tokens
 from remora.code.parsing import SourceNode, located_definition
-from remora.code.values.annotations import dotted_name
+from remora.code.values.annotations import called_name, head_name
 
 __all__ = ["unsaid_deprecation"]
 
@@ -27,7 +27,7 @@ _SHOWN = 120  # characters of the warning's text quoted to the model
 def _category(call: ast.Call) -> str:
     """The last name of a ``warn`` call's category (its second argument or ``category=``)."""
     given = [*call.args[1:2], *(k.value for k in call.keywords if k.arg == "category")]
-    return dotted_name(given[0]).rsplit(".", 1)[-1] if given else ""
+    return head_name(given[0]) if given else ""
 
 
 def _text(args: list[ast.expr]) -> str:
@@ -40,8 +40,7 @@ def _warning(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) 
     """The text of the deprecation the definition warns of ('' when it has none to quote);
     None when it is not deprecated. A class warns through its ``__init__`` or ``__new__``."""
     for decorator in definition.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if dotted_name(target).rsplit(".", 1)[-1] == "deprecated":
+        if head_name(decorator) == "deprecated":  # @deprecated, @deprecated("…")
             return _text(decorator.args if isinstance(decorator, ast.Call) else [])
     statements = definition.body
     if isinstance(definition, ast.ClassDef):
@@ -52,7 +51,7 @@ def _warning(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) 
             for line in item.body
         ]
     for node in own_nodes(statements):
-        if not isinstance(node, ast.Call) or dotted_name(node.func).rsplit(".", 1)[-1] != "warn":
+        if not isinstance(node, ast.Call) or called_name(node) != "warn":
             continue
         if _category(node) in _WARNINGS:
             return _text(node.args)

@@ -229,8 +229,9 @@ def compose_docstring(
     # Every reason this run gave the model: a later piece that repeats one is refused.
     given_before = context.notes(_FEEDBACK)
     # The docstring sits one level inside its definition: those columns are not its text's.
-    indent = 0 if node.definition is None else node.file.positions[node.definition].start.column
-    width = project_line_length(context) - (indent + 4 if node.definition is not None else 0)
+    definition = node.definition
+    indent = 0 if definition is None else node.file.positions[definition].start.column + 4
+    width = project_line_length(context) - indent
     current = node_docstring(node)["value"]
     composed = compose(node, given, style, current, others, given_before, width)
     for item in composed["refused"]:

@@ -254,6 +254,11 @@ def _call(
     return {"method": adder.name, "args": args, "keywords": keywords}
 
 
+def _hands_a_function(call: Mapping[str, Any]) -> bool:
+    """Whether an adder's call passes a function the test defines (``connect(receiver)``)."""
+    return contains_function([*call["args"], *call["keywords"].values()])
+
+
 def filled_owners(
     method: Function,
     siblings: Mapping[str, Function],
@@ -288,7 +293,7 @@ def filled_owners(
 
     # A function the test defines, handed to the adder (connect(receiver)): named for the
     # call that took it, not for what it stores (``after_connect``).
-    handed = contains_function([*same["args"], *same["keywords"].values()])
+    handed = _hands_a_function(same)
     if handed and not keys:  # the call's own values where the adder shares them: on(event, f)
         shared = {a.arg for a, _r, _k in _parameters(adder)} & set(method_args)
         same = _call(adder, method_args, shared, classes, aliases) or same
@@ -318,6 +323,6 @@ def filled_owners(
     # after the sibling that hands one over first (connect(receiver)): what it undoes.
     sibling = adders[1] if adder is method and len(adders) > 1 else None
     first = _call(sibling, method_args, set(keys), classes, aliases) if sibling else None
-    if sibling and first and contains_function([*first["args"], *first["keywords"].values()]):
+    if sibling and first and _hands_a_function(first):
         add([first], {}, f"after_{sibling.name}")
     return found

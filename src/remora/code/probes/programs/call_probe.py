@@ -70,6 +70,7 @@ from remora.code.probes.programs.recorded_calls import (
     forget_functions,
     function_calls,
     function_name,
+    function_repr,
     observed_with_functions,
 )
 from remora.code.probes.programs.returned_calls import calls_returned, returned_calls
@@ -172,8 +173,8 @@ def _probe_set(
                 outcome["returned"]["is_instance"] = True  # a builder's `return self`
             elif (given_back := function_name(value)) is not None:
                 outcome["returned"]["function"] = given_back  # the test's own function
-            elif "with_functions" in (seen := observed_with_functions(value)):
-                outcome["returned"]["with_functions"] = seen["with_functions"]  # [(receiver, None)]
+            elif not outcome["returned"]["literal"] and (written := function_repr(value)):
+                outcome["returned"]["with_functions"] = written  # [(receiver, None)]
             elif not outcome["returned"]["literal"]:
                 outcome["returned"]["attributes"] = own_attributes(value)
                 if calls_returned(value, receiver):  # a query, a predicate, a transform
