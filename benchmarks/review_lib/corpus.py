@@ -477,9 +477,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.8.3",
             "5735d31e973d5b6934b46b89431505733c3110f9b66eac0ff0be86f7f3646423",
             (),
-            part="heldout",
+            # Held out until its labels at 77afd28; studied since.
+            part="dev",
         ),
         "pyjokes",
+    ),
+    ReviewProject(
+        Project(
+            "pluggy",
+            "1.6.0",
+            "7dcc130b76258d33b90f61b658791dede3486c3e6bfb003ee5c9bfb396dd22f3",
+            (),
+            part="heldout",
+        ),
+        "src/pluggy",
     ),
 )
 

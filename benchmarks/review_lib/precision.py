@@ -50,6 +50,9 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "name as verb": (claims, "name_as_verb", lambda *_: ""),
     "context manager": (claims, "yielding_context_manager", lambda *_: ""),
     "open quote": (prose, "_left_open", lambda *_: ""),
+    "random parameter": (claims, "chosen_by_chance", lambda *_: ""),
+    "shown text": (copied, "_shown_text", lambda *_: ""),
+    "lent phrase": (copied, "_lent_phrase", lambda *_: ""),
 }
 RULES = tuple(_OFF)
 

@@ -9,6 +9,7 @@ import ast
 
 import pytest
 
+from remora.code.docstring.draft import FIXED_EXAMPLES
 from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.pieces import Pieces, check_pieces
 from remora.code.parsing import NodeRef, SourceNode, locate, parse
@@ -187,6 +188,58 @@ def test_a_summary_that_holds_one_comment_of_a_longer_body_is_refused() -> None:
     # Not the whole comment (a shorter one is no copy), or a one-statement body.
     assert summary_refusal("Kennel.close", "Put the dogs to bed and lock up.") == ""
     assert summary_refusal("Kennel.register", "Add a tagged dog to the yard.") == ""
+
+
+def test_a_summary_that_borrows_a_style_example_s_words_is_refused() -> None:
+    # The fixed examples shown to a file without documented code: "Read a text file and
+    # return its lines without line endings." lends "line endings" to what has none.
+    def refusal(summary: str) -> str:
+        _, refused = check_pieces(node("Kennel.label"), Pieces(summary=summary), FIXED_EXAMPLES)
+        return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+
+    assert "borrows 'line endings'" in refusal("Join the dogs' names without line endings.")
+    assert refusal("Join the dogs' names with slashes.") == ""
+    # Shown no example (a file with documented neighbours), nothing is lent.
+    _, refused = check_pieces(
+        node("Kennel.label"), Pieces(summary="Join the names without line endings."), ()
+    )
+    assert not refused
+
+
+PARSER = """\
+import argparse
+
+
+def make_parser():
+    parser = argparse.ArgumentParser(description="Walk the dogs of a kennel, one lead at a time")
+    parser.add_argument("--lead", help="the lead to use")
+    return parser
+
+
+def walked():
+    return Signal(doc="Sent after a dog is walked.")
+"""
+
+
+def test_a_summary_that_is_a_text_the_code_shows_its_user_is_refused() -> None:
+    line = PARSER.splitlines().index("def make_parser():") + 1
+    located = locate(parse(PARSER, "kennel/cli.py"), NodeRef("function", "make_parser", line))
+
+    def refusal(summary: str) -> str:
+        _, refused = check_pieces(located, Pieces(summary=summary), ())
+        return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+
+    # The parser's description is the program's, not what the function does.
+    shown = "Walk the dogs of a kennel, one lead at a time."
+    assert "a text the code shows its user" in refusal(shown)
+    assert "a text the code shows its user" in refusal("The lead to use.")  # a whole help text
+    # Saying what it builds and returns stands.
+    assert refusal("Build the command-line parser with its --lead option.") == ""
+    # A ``doc=`` text documents what the body returns: saying it is no copy of a message.
+    line = PARSER.splitlines().index("def walked():") + 1
+    walked = locate(parse(PARSER, "kennel/cli.py"), NodeRef("function", "walked", line))
+    _, refused = check_pieces(walked, Pieces(summary="Sent after a dog is walked."), ())
+    assert not [r for r in refused if "shows its user" in r["reason"]]
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,10 @@ class Keep:
 
     def rename(self, base_path, suffix):
         return suffix
+
+    def draw(self, deck, count):
+        while True:
+            yield pick_card(deck, count)
 """
 
 
@@ -55,3 +59,17 @@ def test_a_parameter_the_code_never_reads_is_given_no_part(
         assert reason.startswith(f"it gives {refused!r} a part"), reason
     else:
         assert "never reads it" not in reason, reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "refused"),
+    [
+        ("Yield a card from a random deck and count.", "'deck' random"),
+        ("Draw cards from an arbitrary deck forever.", "'deck' arbitrary"),
+        ("Yield random cards drawn from the deck.", ""),  # the cards are the code's pick
+        ("Yield a random card of the deck, count at a time.", ""),  # "of" ends the phrase
+    ],
+)
+def test_a_parameter_called_random_is_refused(summary: str, refused: str) -> None:
+    reason = refusal("Keep.draw", summary)
+    assert (f"it calls {refused}" in reason) if refused else reason == ""

@@ -62,3 +62,43 @@ def test_only_a_raise_stated_in_the_node_s_file_is_read() -> None:
     assert "match" not in with_fixed_words(row, SOURCE, "pkg/other.py")["raised"]
     unstated = {"args": {}, "raised": {**raised, "stated": False}}
     assert with_fixed_words(unstated, SOURCE, "pkg/rows.py") is unstated
+
+
+HANDING_ON = """\
+def parse(text):
+    try:
+        return int(text)
+    except ValueError as error:
+        raise ParseError(error) from error
+
+
+def parse_all(texts):
+    try:
+        return [int(t) for t in texts]
+    except ValueError as error:
+        raise ParseError(f"bad list: {error}")
+"""
+
+
+def test_a_message_handed_on_from_a_caught_exception_is_not_compared() -> None:
+    # int()'s own "invalid literal for int() with base 10" is CPython's, not the code's.
+    raised = {
+        "type": "ParseError",
+        "message": "invalid literal for int() with base 10: 'x'",
+        "stated": True,
+        "frame": {"file": "/sandbox/project/pkg/numbers.py", "function": "parse", "line": 5},
+    }
+    row = with_fixed_words({"args": {"text": "x"}, "raised": raised}, HANDING_ON, "pkg/numbers.py")
+    assert row["raised"]["message"] == ""
+    assert row["raised"]["match"] == ""
+
+
+def test_a_message_with_words_of_its_own_beside_the_caught_one_is_matched() -> None:
+    raised = {
+        "type": "ParseError",
+        "message": "bad list: invalid literal for int() with base 10: 'x'",
+        "stated": True,
+        "frame": {"file": "/sandbox/project/pkg/numbers.py", "function": "parse_all", "line": 12},
+    }
+    row = with_fixed_words({"args": {}, "raised": raised}, HANDING_ON, "pkg/numbers.py")
+    assert row["raised"]["message"] == raised["message"]

@@ -98,6 +98,14 @@ def test_an_object_with_nothing_readable_pins_nothing() -> None:
     assert not pins_something(row, procedure=False)
 
 
+def test_an_endless_generator_s_first_items_counted_pin_nothing() -> None:
+    # list(itertools.islice(jokes(), 10)) holds 10 items whatever the generator yields.
+    returned = _seen("['b', 'a']", literal=False, length=10, capped=10)
+    assert not pins_something({"args": {}, "returned": returned}, procedure=False)
+    ended = _seen("['b', 'a']", literal=False, length=2)
+    assert pins_something({"args": {}, "returned": ended}, procedure=False)
+
+
 def _copy(twin: dict[str, Any], kind: str = "Query", module: str = "shop") -> dict[str, Any]:
     returned = _seen("{'rows': [1]}", type=kind, type_module=module, twin=twin)
     return {"args": {"n": 1}, "returned": returned}

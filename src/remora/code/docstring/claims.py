@@ -34,7 +34,7 @@ from remora.code.docstring.returned_function import unsaid_returned_function
 from remora.code.docstring.returned_kind import unshown_kind
 from remora.code.docstring.sections import documented_parameters
 from remora.code.docstring.shadowed import builtin_meaning
-from remora.code.docstring.unread_parameters import named_unread
+from remora.code.docstring.unread_parameters import chosen_by_chance, named_unread
 from remora.code.docstring.vocabulary import (
     GENERAL_STEMS,
     class_nouns,
@@ -311,6 +311,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
             uncounted_repeats(node, summary),
             unfounded_order(node, summary),
             named_unread(node, summary),
+            chosen_by_chance(node, summary),
         ):
             if check:
                 return check

@@ -2,31 +2,45 @@
 
 A small model that fills in a docstring continues what it was shown: a neighbour's
 docstring ("lines can change until it is placed" from a class's docstring on its
-method), or the comment that opens the body below the gap ("The default `float`
-callable never returns illegal types." on the function whose first comment it is). A
-copy describes the other code, or one line of this code's implementation, not what this
-code does; blind reviewers rejected both kinds. Six words in a row shared with such a
-text make a copy, not a coincidence. Within the node's own body a shorter comment is
-enough: a summary holding a whole comment of three words or more, in a body of two
-statements or more, names one step ("Lock the gate." from the comment over the last of
-two statements) and leaves the rest out. Comments are read with :mod:`tokenize`, never
-by scanning the text.
+method), or the comment that opens the body below the gap ("The default `float` callable
+never returns illegal types." on the function whose first comment it is). A copy
+describes the other code, or one line of this code's implementation, not what this code
+does; blind reviewers rejected both kinds. Six words in a row shared with such a text
+make a copy, not a coincidence; two in a row with one of the fixed style examples shown
+to a file without documented code, neither a function word and not both the node's own
+("return its datetime without line endings"), lend that example's meaning. Within the
+node's own body a shorter comment is enough: a summary holding a whole comment of three
+words or more, in a body of two statements or more, names one step ("Lock the gate."
+from the comment over the last of two statements) and leaves the rest out. A string the
+body holds is text the code shows someone (a parser's ``description=``, a message, a
+prompt): a summary that is such a string of three words or more, or repeats six of its
+words in a row (a ``doc=`` argument aside: that one documents what the body returns),
+says what the program tells its user, not what this function does ("One line jokes for
+programmers" on the function that builds the argument parser). Comments are read with
+:mod:`tokenize`, strings with :mod:`ast`, never by scanning the text.
 """
 
 from __future__ import annotations
 
+import ast
 import io
 import tokenize
 from collections.abc import Sequence
 
+from remora.code.docstring.behaviour import node_definition
+from remora.code.docstring.draft import FIXED_EXAMPLES
 from remora.code.docstring.facts import word_tokens
 from remora.code.docstring.summaries import file_docstring_summaries
+from remora.code.docstring.vocabulary import FUNCTION_STEMS, own_stems, stem
 from remora.code.parsing import SourceNode, per_text
 
 __all__ = ["copied_text"]
 
 # Words in a row shared with another text that make a copy, not a coincidence.
 _COPIED_RUN = 6
+# Words in a row shared with a fixed style example that are lent, not the node's own
+# ("line endings" from the example that reads a file's lines).
+_LENT_RUN = 2
 # The fewest words of a comment in the node's own body that a summary may not hold whole.
 _STEP_WORDS = 3
 
@@ -72,6 +86,43 @@ def _one_step(node: SourceNode, said: list[str]) -> str:
     return ""
 
 
+def _shown_text(node: SourceNode, said: list[str]) -> str:
+    """The string of the function's body that ``said`` is, or repeats a run of ('' when
+    none)."""
+    definition = node_definition(node)
+    if definition is None:
+        return ""
+    body = definition.body[1:] if ast.get_docstring(definition) else definition.body
+    tree = ast.Module(body=body, type_ignores=[])
+    documents = {
+        id(k.value) for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "doc"
+    }
+    for item in ast.walk(tree):
+        if not (isinstance(item, ast.Constant) and isinstance(item.value, str)):
+            continue
+        if id(item) in documents:  # ``Signal(doc="Emitted after ...")``: what it documents
+            continue
+        words = word_tokens(item.value)
+        if (len(words) >= _STEP_WORDS and words == said) or _shared_run(said, words):
+            return item.value
+    return ""
+
+
+def _lent_phrase(node: SourceNode, said: list[str], others: Sequence[str]) -> str:
+    """Two words in a row of a fixed style example's summary, neither a function word, that
+    ``said`` holds and the node does not own both of ('' when none)."""
+    own = own_stems(node)
+    for example in set(others) & set(FIXED_EXAMPLES):
+        for summary in file_docstring_summaries(example).values():
+            words = word_tokens(summary)
+            for at in range(len(words) - _LENT_RUN + 1):
+                run = words[at : at + _LENT_RUN]
+                stems = {stem(w) for w in run}
+                if _holds(said, run) and not stems & FUNCTION_STEMS and not stems <= own:
+                    return " ".join(run)
+    return ""
+
+
 def copied_text(node: SourceNode, summary: str, others: Sequence[str]) -> str:
     """Why ``summary`` is a copy of another docstring or of a comment ('' when it is not).
 
@@ -93,9 +144,16 @@ def copied_text(node: SourceNode, summary: str, others: Sequence[str]) -> str:
             return f"it copies the docstring of {other}; say what this code does"
         if copied := _shared_run(said, word_tokens(text)):
             return f"it repeats {copied!r} from the docstring of {other}; say what this code does"
+    if lent := _lent_phrase(node, said, others):
+        return f"it borrows {lent!r} from a style example; say what this code does"
     for _, comment in file_comments(node.file.text):
         if copied := _shared_run(said, word_tokens(comment)):
             return f"it repeats {copied!r} from a comment of the code; say what this code does"
+    if shown := _shown_text(node, said):
+        return (
+            f"it repeats {shown!r}, a text the code shows its user, not what {own} does; "
+            "say what a call does"
+        )
     if step := _one_step(node, said):
         return (
             f"it repeats the comment {step!r}, one step of the body; say what the whole code does"

@@ -1,4 +1,4 @@
-"""A summary that gives a role to a parameter the code never reads describes other code.
+"""A summary that gives a parameter a role the code does not give it describes other code.
 
 "Override the strategy based on the path and base lists." on a strategy whose body is
 ``return nxt``: ``path`` and ``base`` are in the signature only to fit the interface, and
@@ -9,6 +9,11 @@ word, or its words in a row: ``base_path`` as "base path") as an input, a few wo
 unless it says the parameter is left alone ("ignoring", "unused", "whatever"). "Return
 nxt in place of base" gives ``base`` no part, and stands. A body that
 hands its whole frame on (``locals()``, ``vars()``) may read it there: nothing is refused.
+
+A parameter is the caller's choice: a summary that calls one random or arbitrary ("Yield a
+joke from a random language and category." of ``forever(language, category)``, which
+hands both on as they came; only the joke is picked at random) says the code picks what
+its caller gives, and is refused (:func:`chosen_by_chance`).
 
 The definition is read from ``ast``, nested functions included (a closure reads what its
 parameters' names say); the summary's words are prose, read as words.
@@ -23,7 +28,7 @@ from remora.code.docstring.facts import word_tokens
 from remora.code.parsing import SourceNode
 from remora.code.values.named_values import name_words
 
-__all__ = ["named_unread"]
+__all__ = ["chosen_by_chance", "named_unread"]
 
 # Words by which a summary says a parameter plays no part.
 _LEFT_ALONE = frozenset(
@@ -36,6 +41,11 @@ _RELYING = frozenset(
     {"on", "using", "uses", "use", "by", "from", "with", "according", "depending", "via"}
 )
 _REACH = 4
+# Words saying the code picks a value itself, and the words that end what they qualify.
+_BY_CHANCE = frozenset({"random", "randomly", "arbitrary"})
+_PHRASE_ENDS = frozenset(
+    str.split("from of in to for with that which by on at as if when where while is are")
+)
 
 
 def _relied_on(tokens: list[str], parameter: str) -> bool:
@@ -74,4 +84,26 @@ def named_unread(node: SourceNode, summary: str) -> str:
                 f"it gives {parameter!r} a part, but {definition.name} never reads it; "
                 "say what the code does with what it reads"
             )
+    return ""
+
+
+def chosen_by_chance(node: SourceNode, summary: str) -> str:
+    """Why ``summary`` calls one of the node's parameters random ('' when it calls none)."""
+    definition = node_definition(node)
+    if definition is None:
+        return ""
+    args = definition.args
+    named = {a.arg.lower() for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    tokens = word_tokens(summary)
+    for at, token in enumerate(tokens):
+        if token not in _BY_CHANCE:
+            continue
+        for word in tokens[at + 1 :]:
+            if word in _PHRASE_ENDS:
+                break
+            if word in named - {"self", "cls"}:
+                return (
+                    f"it calls {word!r} {token}, but the caller passes it to "
+                    f"{definition.name}; say what the code picks and from what"
+                )
     return ""

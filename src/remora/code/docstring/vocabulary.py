@@ -35,7 +35,15 @@ from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.parsing import SourceNode, ast_definitions, ast_tree, per_node, per_text
 
-__all__ = ["GENERAL_STEMS", "class_nouns", "foreign_words", "own_stems", "stem", "unfounded_places"]
+__all__ = [
+    "FUNCTION_STEMS",
+    "GENERAL_STEMS",
+    "class_nouns",
+    "foreign_words",
+    "own_stems",
+    "stem",
+    "unfounded_places",
+]
 
 
 def _listed(words: str) -> frozenset[str]:
@@ -96,6 +104,7 @@ def stem(word: str) -> str:
 
 
 GENERAL_STEMS = frozenset(stem(w) for w in _GENERAL_WORDS | _FUNCTION_WORDS)
+FUNCTION_STEMS = frozenset(stem(w) for w in _FUNCTION_WORDS)
 
 
 def _names_of_class(definition: ast.ClassDef) -> set[str]:

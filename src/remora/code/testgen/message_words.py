@@ -8,7 +8,10 @@ says which words are the code's own: its string constants, split at their format
 fields (``%s``, ``{}``, an f-string's values). The longest such fragment the
 message holds, cut at its first clause break, is the one matched. A message that is
 one constant as a whole (``raise ValueError("negative")``) is still compared whole:
-nothing in it comes from the call. Read with :mod:`ast`; nothing runs here.
+nothing in it comes from the call. A message handed on from the exception an
+``except ... as error`` caught (``raise ParseError(error)``) is another code's words (the
+standard library's "year 0 is out of range"), so it is not compared at all: only the
+class is the code's. Read with :mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.probes import in_file
 
-__all__ = ["fixed_words", "match_pattern", "with_fixed_words"]
+__all__ = ["borrowed_message", "fixed_words", "match_pattern", "with_fixed_words"]
 
 # printf-style fields and str.format fields, where a formatted value goes.
 _FIELDS = re.compile(r"%[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[sdrifgGxXoeEca%]|\{[^{}]*\}")
@@ -36,6 +39,36 @@ def _raise_at(tree: ast.AST, line: int) -> ast.Raise | None:
         if inside and isinstance(node, ast.Raise) and node.exc is not None:
             return node
     return None
+
+
+def _caught_names(tree: ast.AST, raised: ast.Raise) -> set[str]:
+    """The names the ``except ... as name`` handlers around ``raised`` bind."""
+    return {
+        handler.name
+        for handler in ast.walk(tree)
+        if isinstance(handler, ast.ExceptHandler)
+        and handler.name
+        and handler.lineno <= raised.lineno <= (handler.end_lineno or 0)
+    }
+
+
+def borrowed_message(source: str, line: int) -> bool:
+    """The ``raise`` at ``line`` builds its exception from a caught one alone
+    (``raise ParseError(error)``, ``raise ParseError(str(error))``): the message is that
+    exception's, not words of this code."""
+    try:
+        tree = python_ast.parse(source)
+    except SyntaxError:
+        return False
+    raised = _raise_at(tree, line)
+    if raised is None or not isinstance(raised.exc, ast.Call):
+        return False
+    arguments = [*raised.exc.args, *(k.value for k in raised.exc.keywords)]
+    inside = [n for a in arguments for n in ast.walk(a)]
+    if any(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in inside):
+        return False  # words of its own beside the caught one's
+    names = {n.id for n in inside if isinstance(n, ast.Name)}
+    return bool(names & _caught_names(tree, raised))
 
 
 def _fragments(raised: ast.Raise) -> list[str]:
@@ -73,6 +106,8 @@ def with_fixed_words(row: dict[str, Any], source: str, file_path: str) -> dict[s
         return row
     if not in_file(str(frame.get("file", "")), file_path):
         return row
+    if borrowed_message(source, int(frame.get("line") or 0)):
+        return {**row, "raised": {**raised, "message": "", "match": ""}}
     words = fixed_words(source, int(frame.get("line") or 0), str(raised.get("message") or ""))
     return {**row, "raised": {**raised, "match": words}} if words else row
 
