@@ -40,8 +40,9 @@ class Order:
 async def drive(
     runtime: SandboxRuntime, root: Path, qualname: str, turns: list[Any]
 ) -> tuple[AgentResult, ScriptedProvider, str]:
+    # Classes are documented only on request (left_alone.py): these runs ask for them.
     result, provider, written = await run_scripted_on_file(
-        runtime, root, "docstring", qualname, turns, {"style": "google"}
+        runtime, root, "docstring", qualname, turns, {"style": "google", "classes": True}
     )
     return result, provider, written.decode()
 

@@ -142,8 +142,11 @@ def summary_refusal(name: str, summary: str) -> str:
 )
 def test_what_is_not_public_is_left_alone_unless_asked(name: str, kind: str, why: str) -> None:
     located = node(name, kind)
-    assert left_alone(located) == f"{why}: documented only on request (option private: true)"
-    assert left_alone(located, private=True) == ""
+    asked = {"classes": True}
+    assert (
+        left_alone(located, **asked) == f"{why}: documented only on request (option private: true)"
+    )
+    assert left_alone(located, private=True, **asked) == ""
 
 
 @pytest.mark.parametrize(
@@ -157,16 +160,19 @@ def test_what_is_not_public_is_left_alone_unless_asked(name: str, kind: str, why
 )
 def test_a_stub_is_left_alone_whatever_the_options(name: str, kind: str) -> None:
     why = "a stub: its body says nothing a summary could rest on but its name"
-    assert left_alone(node(name, kind), private=True, special_methods=True) == why
+    asked = {"private": True, "special_methods": True, "classes": True}
+    assert left_alone(node(name, kind), **asked) == why
 
 
 def test_public_code_with_a_body_is_asked() -> None:
     for name, kind in [
-        ("Kennel", "class"),
         ("Kennel.walk", "method"),
         ("make_whistle", "function"),
     ]:
         assert left_alone(node(name, kind)) == ""
+    # A class only when asked: what it is for is its author's to say.
+    assert left_alone(node("Kennel", "class")).endswith("(option classes: true)")
+    assert left_alone(node("Kennel", "class"), classes=True) == ""
     # A special method keeps its own reason (and option), private as its name looks.
     assert left_alone(node("Kennel.__init__")).startswith("a special method")
 

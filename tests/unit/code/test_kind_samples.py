@@ -78,6 +78,21 @@ def test_isinstance_and_if_take_the_typical_and_the_empty_value() -> None:
     assert found[("d", "d_is_set")] == DICT_SAMPLE
 
 
+def test_a_local_derived_from_a_parameter_is_worded_by_the_parameter() -> None:
+    # ``if not m`` of ``m = PATTERN.match(text)``: the test gives ``text``, so its name says
+    # "text is empty", never the local's "m is empty".
+    function = first_function(
+        "def f(text):\n"
+        "    m = PATTERN.match(text)\n"
+        "    if not m:\n"
+        "        raise ValueError(text)\n"
+        "    return m.group(0)\n"
+    )
+    found = {w: v for n, v, w in boundary_values(function, {}) if n == "text"}
+    assert found.get("text_is_empty") == ""
+    assert not [w for w in found if w.startswith("m_")]
+
+
 def test_an_attribute_used_as_a_mapping_or_called_gets_the_typical_value() -> None:
     fitted = fitted_values({"table": "x", "fetch": "y"}, {"table": "dict", "fetch": "callable"})
     assert fitted == {"table": DICT_SAMPLE, "fetch": CALLABLE_SAMPLE}

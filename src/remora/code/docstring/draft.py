@@ -177,6 +177,7 @@ def docstring_prompt(
     special_methods: bool = False,
     modules: bool = False,
     private: bool = False,
+    classes: bool = False,
 ) -> DocstringPrompt:
     """The node as code for ``remora_code.complete``: ``{prefix, suffix, stop}`` for
     fill-in-the-middle and ``{chat_prefix, instruction}`` for a prefilled chat reply.
@@ -184,14 +185,19 @@ def docstring_prompt(
     ``available`` is False (with ``reason``) for a node that cannot be asked this way
     (a one-line definition); ``leave`` says why a node's docstring must be left alone
     (left_alone.py: a property setter, a docstring the program reads, a stub, a special
-    method, a module or a private definition unless ``special_methods``/``modules``/
-    ``private`` ask for them), and ``summary``
+    method, a module, a private definition or a class unless ``special_methods``/
+    ``modules``/``private``/``classes`` ask for them), and ``summary``
     is the one its facts give (a comparison dunder: claims.py), for which no model is
     asked. The style comes from the documented code of the node's own module, else
     from fixed examples.
     """
     located = context.located()
-    asked = {"special_methods": special_methods, "modules": modules, "private": private}
+    asked = {
+        "special_methods": special_methods,
+        "modules": modules,
+        "private": private,
+        "classes": classes,
+    }
     if leave := left_alone(located, **asked):
         return {"available": False, "reason": leave, "leave": leave, "summary": ""}
     if summary := comparison_summary(located):

@@ -16,8 +16,12 @@ model says they mean; the checks projects most often turn off are pydocstyle's
 D105 and D107, and reviewers read a drafted "Add two durations" as noise at best
 and, where the method also takes other types, as false. A module's docstring
 sums up everything it holds, which a summary drafted from its first lines does
-not. Both are asked only when the operation's options say so
-(``special_methods``, ``modules``).
+not. A class's summary says what the class is for, which its code does not show: its
+methods do what they do, and what they add up to is the author's to say. Blind
+reviewers merged 2 of 18 drafted class summaries as they were, and read the rest as
+vague ("A class to handle executor events"), as another class's words or as false ("with
+a fixed capacity"). All three are asked only when the operation's options say so
+(``special_methods``, ``modules``, ``classes``).
 
 What is not public is left alone too unless the option ``private`` asks: a name with a
 leading underscore (``_helper``, a name-mangled ``__helper``, or any name inside a class
@@ -93,16 +97,23 @@ def _special(name: str) -> bool:
 
 
 def left_alone(
-    node: SourceNode, *, special_methods: bool = False, modules: bool = False, private: bool = False
+    node: SourceNode,
+    *,
+    special_methods: bool = False,
+    modules: bool = False,
+    private: bool = False,
+    classes: bool = False,
 ) -> str:
     """Why the node's docstring must not be written or changed ('' when it may be);
-    ``special_methods``, ``modules`` and ``private`` (the operation's options) ask for
-    those too."""
+    ``special_methods``, ``modules``, ``private`` and ``classes`` (the operation's
+    options) ask for those too."""
     why = never_shown_or_read(node)
     if why or node.definition is None:
         if not why and not modules:
             return "a module's docstring is written only on request (option modules: true)"
         return why
+    if not classes and node.ref.node_type == "class":
+        return "what a class is for is its author's to say (option classes: true)"
     if not special_methods and _special(node.ref.full_name.rsplit(".", 1)[-1]):
         return "a special method means what Python's data model says (option special_methods: true)"
     definition = _definition(node)

@@ -230,10 +230,12 @@ def _truth_values(
     if inner.id not in scope.params and not isinstance(scope.derived.get(inner.id), ast.Call):
         return []  # ``x = n - 1; if x:`` is not about a falsy ``n``
     kind = kinds.get(name, "")
+    # A local derived from the parameter (``m = PATTERN.match(text)``) is worded by the
+    # parameter the test gives: ``text_is_empty``, never the local's ``m_is_empty``.
     if kind not in EMPTY:  # nothing says the type: the two falsy values most code meets
-        return [(name, None, f"{inner.id}_is_none"), (name, "", f"{inner.id}_is_empty")]
+        return [(name, None, f"{name}_is_none"), (name, "", f"{name}_is_empty")]
     falsy, truthy = sample(kind, empty=True), sample(kind)  # the derived value may be either
-    return [(name, falsy, f"{inner.id}_is_{label(falsy)}"), (name, truthy, f"{inner.id}_is_set")]
+    return [(name, falsy, f"{name}_is_{label(falsy)}"), (name, truthy, f"{name}_is_set")]
 
 
 def boundary_values(
