@@ -110,6 +110,32 @@ def test_a_caught_error_or_a_rejected_value_says_the_argument_is_invalid() -> No
     assert branch_words(function, _ran(function, 6), none) == "hashid_is_none"
 
 
+LOOKUP = """def get(self, key):
+    try:
+        expires, value = self._cache[key]
+        return value
+    except KeyError:
+        return None
+"""
+
+
+def test_a_caught_key_error_or_a_value_not_among_the_choices_is_unknown() -> None:
+    function = first_function(LOOKUP)
+    row = {"returned": _returned("None"), "args": {"key": "alpha"}}
+    assert branch_words(function, _ran(function, 6), row) == "key_is_unknown"
+    choices = first_function(
+        "def pick(algorithm):\n"
+        "    if algorithm not in ('legacy', 'modern'):\n"
+        "        raise ValueError('no such algorithm')\n"
+        "    return algorithm\n"
+    )
+    raised = {"raised": {"type": "ValueError"}, "args": {"algorithm": "x"}}
+    assert branch_words(choices, _ran(choices, 3), raised) == "algorithm_is_unknown"
+    # Any other handler still says the value was not one the code accepts.
+    other = first_function(LOOKUP.replace("KeyError", "ValueError"))
+    assert branch_words(other, _ran(other, 6), row) == "key_is_invalid"
+
+
 def test_a_guard_s_raise_on_one_argument_says_it_is_invalid() -> None:
     function = first_function(PRECISION)
     row = {"raised": {"type": "ValueError"}, "args": {"width": "sample width"}}

@@ -12,7 +12,10 @@ default; an attribute's ``is_set``), ``if isinstance(doc, str): raise`` -> ``doc
 len(args) > 1: raise`` -> ``given_2_positional_arguments``.
 A test of one parameter that the name cannot word, taken to a rejection (a raise, or an
 empty or ``None`` result), says the value was not one the code accepts:
-``width_is_invalid``, as does an ``except`` handler the call returned from. Anything
+``width_is_invalid``, as does an ``except`` handler the call returned from (one that
+catches ``KeyError`` says the value was unknown: ``language_is_unknown``; so does a
+membership test of a literal collection, ``if algorithm not in ("legacy", "modern")``,
+where ``key_is_missing`` would read as an argument not given). Anything
 else says nothing (""). Read with :mod:`ast`; nothing runs here.
 """
 
@@ -32,6 +35,10 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 Branch = tuple[ast.expr, bool] | ast.ExceptHandler | None
 _EXIT = ast.Return | ast.Raise
 _SCOPES = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
+# A collection written out in the test (``x not in ("a", "b")``): the choices, not a store.
+_LITERAL_COLLECTIONS = ast.Tuple | ast.List | ast.Set
+# The errors of a lookup whose key is not there.
+_MISSING = frozenset({"KeyError", "LookupError"})
 
 
 def is_rejection(row: dict[str, Any]) -> bool:
@@ -169,7 +176,8 @@ class _Words:
                     else self.not_none(subject)
                 )
             if subject in self.args and isinstance(op, ast.In | ast.NotIn):
-                return f"{subject}_is_missing" if isinstance(op, ast.NotIn) == truth else ""
+                absent = "unknown" if isinstance(right, _LITERAL_COLLECTIONS) else "missing"
+                return f"{subject}_is_{absent}" if isinstance(op, ast.NotIn) == truth else ""
             if counted := self._counted(test):
                 return counted
             return self._ordered(subject, op, right, truth)
@@ -237,6 +245,13 @@ class _Words:
         return f"{name}_are_invalid" if name == self.vararg else f"{name}_is_invalid"
 
 
+def _catches(handler: ast.ExceptHandler, names: frozenset[str]) -> bool:
+    """Whether every class the handler names is one of ``names`` (a bare ``except`` none)."""
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    found = [c.id if isinstance(c, ast.Name) else getattr(c, "attr", "") for c in caught if c]
+    return bool(found) and all(name in names for name in found)
+
+
 def _joined(parts: list[str]) -> str:
     """``["a_is_empty", "b_is_empty"]`` -> ``a_and_b_are_empty`` (any one word after
     ``is``: ``start_and_end_are_given``); others joined by _and_."""
@@ -258,6 +273,11 @@ def branch_words(function: Function | None, lines: set[int], row: dict[str, Any]
     if branch is None:
         return ""
     if isinstance(branch, ast.ExceptHandler):
-        return words.of_rejection(None)
+        said = words.of_rejection(None)
+        # ``except KeyError:`` around a lookup: the table does not know the value, nothing
+        # else was wrong with it (``language_is_unknown``, not ``language_is_invalid``).
+        if said.endswith("_is_invalid") and _catches(branch, _MISSING):
+            return said.removesuffix("_is_invalid") + "_is_unknown"
+        return said
     test, truth = branch
     return words.of_test(test, truth) or words.of_rejection(test)
