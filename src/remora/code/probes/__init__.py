@@ -44,6 +44,7 @@ from remora.code.probes.pytest_files import (
     run_pytest_measured,
     written_class,
 )
+from remora.code.probes.pytest_own_modules import pytest_own_module
 from remora.code.probes.pytest_results import PytestReport, PytestTest
 from remora.code.probes.sandboxed import run_program
 from remora.code.probes.test_file_text import (
@@ -77,6 +78,7 @@ __all__ = [
     "probe_argument_sets",
     "pytest_args",
     "pytest_files",
+    "pytest_own_module",
     "raise_is_behaviour",
     "reported_name",
     "restore_file",

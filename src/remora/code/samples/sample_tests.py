@@ -27,6 +27,7 @@ from remora.code.probes import (
     module_test_file,
     node_call_target,
     node_span,
+    pytest_own_module,
     restore_file,
     run_pytest,
     run_pytest_measured,
@@ -191,7 +192,7 @@ async def write_sample_fixtures(
     target = node_call_target(context)
     extra, refused = model_candidates(context, target, sets) if not target["reason"] else ([], [])
     # A project whose tests pytest does not run gets none: nothing is searched or probed.
-    runner = not_pytest_reason(context)
+    runner = not_pytest_reason(context) or pytest_own_module(target["module"])
     selection = Selection([], reason=runner)
     if not runner:
         selection = await select_sets(context, target, extra, tables=argument_tables)

@@ -43,6 +43,7 @@ from remora.code.probes import (
     node_span,
     pins_behaviour,
     probe_argument_sets,
+    pytest_own_module,
     setup_reason,
     taken_names,
     tests_in_file,
@@ -165,7 +166,9 @@ async def search_tests(
     if caller is not None:
         why = f"a private helper: its tests go through {caller}, the public code that calls it"
         return {"kept": [], "dropped": [], "missed": "", "reason": why, "model_may_add": False}
-    optional = optional_import_reason(context.node_file_text(), context.bound_node().start_line)
+    optional = optional_import_reason(
+        context.node_file_text(), context.bound_node().start_line
+    ) or pytest_own_module(target["module"])
     function = node_function(context)
     # ``def field(name): return {"type": "field", "value": name}``: a test restates it.
     restated = pass_through_reason(context, target, function)

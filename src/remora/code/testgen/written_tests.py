@@ -25,6 +25,7 @@ from remora.code.probes import (
     node_call_target,
     pins_behaviour,
     probe_argument_sets,
+    pytest_own_module,
     setup_reason,
     taken_names,
 )
@@ -268,7 +269,9 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
     (:func:`~remora.code.testgen.observed_asserts.pins_something`).
     """
     target = node_call_target(context)
-    optional = optional_import_reason(context.node_file_text(), context.bound_node().start_line)
+    optional = optional_import_reason(
+        context.node_file_text(), context.bound_node().start_line
+    ) or pytest_own_module(target["module"])
     if target["reason"] or optional:
         return {"pieces": [], "skipped": [target["reason"] or str(optional)]}
     lookup = project_class_lookup(context)
