@@ -492,6 +492,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "src/pluggy",
     ),
+    ReviewProject(
+        Project(
+            "schedule",
+            "1.2.2",
+            "15fe9c75fe5fd9b9627f3f19cc0ef1420508f9f9a46f45cd0769ef75ede5f0b7",
+            (),
+            part="heldout",
+        ),
+        "schedule",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
