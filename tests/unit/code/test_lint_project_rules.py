@@ -104,6 +104,24 @@ def test_a_noqa_is_left_to_the_tools_a_project_without_ruff_settings_runs(
     assert not_the_projects(record, tmp_path) is True
 
 
+def test_an_e501_noqa_stays_where_flake8_would_find_the_line_too_long(tmp_path: Path) -> None:
+    # pluggy: ruff's E and flake8's max-line-length=99; ruff lets a line ending in a URL
+    # pass, flake8 does not, and both reviewers rejected the removal.
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff.lint]\nextend-select = ['E']\n")
+    (tmp_path / "tox.ini").write_text("[flake8]\nmax-line-length=99\n")
+    url = "# see https://example.org/" + "a" * 100
+    text = f"x = 1\n{url}  # noqa: E501\nshort = 2  # noqa: E501\n"
+    record: dict[str, Any] = {
+        "code": "RUF100",
+        "message": "Unused `noqa` directive (unused: `E501`)",
+        "location": {"row": 2, "column": 130},
+    }
+    assert not_the_projects(record, tmp_path, text) is True
+    # A line flake8 allows needs it no more than ruff does.
+    short = {**record, "location": {"row": 3, "column": 12}}
+    assert not_the_projects(short, tmp_path, text) is False
+
+
 @pytest.mark.parametrize(
     ("settings", "left_out"),
     [
@@ -156,3 +174,41 @@ async def test_a_layout_only_import_fix_is_the_projects_only_where_it_chose_ruff
 ) -> None:
     codes = await _codes(tmp_path, settings, SPACED)
     assert ("I001" in codes) is reported, codes
+
+
+PRE_COMMIT = """\
+repos:
+- repo: https://github.com/astral-sh/ruff-pre-commit
+  rev: "{rev}"
+  hooks:
+    - id: ruff
+"""
+
+
+@pytest.mark.parametrize(
+    ("rev", "settings", "code", "left_out"),
+    [
+        # pluggy: ruff 0.11.9, extend-select I F E W UP ANN; RUF023 is 0.16's default only.
+        ("v0.11.9", "[tool.ruff.lint]\nextend-select = ['I', 'UP']\n", "RUF023", True),
+        ("v0.11.9", "[tool.ruff.lint]\nextend-select = ['I', 'UP']\n", "UP035", False),
+        ("v0.11.9", "[tool.ruff.lint]\nextend-select = ['I', 'UP']\n", "F401", False),
+        ("v0.11.9", "", "B006", True),  # no settings: the old default alone
+        ("v0.11.9", "[tool.ruff]\nselect = ['B']\n", "B006", False),  # its own select
+        ("v0.11.9", "[tool.ruff]\nselect = ['ALL']\n", "RUF023", False),
+        # The wide default is the project's own (with ruff settings: RUF022/023 above).
+        ("v0.16.0", "[tool.ruff]\nline-length = 100\n", "RUF023", False),
+    ],
+)
+def test_a_pinned_older_ruff_checks_its_own_default_and_the_projects_selection(
+    tmp_path: Path, rev: str, settings: str, code: str, left_out: bool
+) -> None:
+    (tmp_path / ".pre-commit-config.yaml").write_text(PRE_COMMIT.format(rev=rev))
+    (tmp_path / "pyproject.toml").write_text(settings)
+    record: dict[str, Any] = {"code": code, "message": "..."}
+    assert not_the_projects(record, tmp_path) is left_out
+
+
+def test_without_a_pinned_ruff_every_finding_stands(tmp_path: Path) -> None:
+    record: dict[str, Any] = {"code": "RUF023", "message": "`Node.__slots__` is not sorted"}
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
+    assert not_the_projects(record, tmp_path) is False

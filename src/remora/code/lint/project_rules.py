@@ -11,6 +11,11 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
   are not ruff's (pyflakes reports ``F811`` for a name redefined after a conditional
   import, where ruff reports nothing; a blanket ``# noqa`` on a long line a project's
   flake8 allows only there). Blind reviewers rejected all six such removals labelled.
+  A project that configures ruff and flake8 both (pluggy: ruff's ``E`` and flake8's
+  ``max-line-length=99`` in ``tox.ini``) still needs ``# noqa: E501`` on a line longer
+  than flake8's limit: ruff lets a line that ends in a URL pass, flake8 does not.
+- A project that pins a ruff older than 0.16 in its pre-commit checks only the rules of
+  that ruff's narrower default and its own selection (:mod:`.selected_rules`).
 - ``I001`` sorts imports by ruff's isort rules; a project that configures isort
   itself (``[tool.isort]``, ``.isort.cfg``, ``[isort]`` in ``setup.cfg`` or
   ``tox.ini``) and not ruff's isort has other rules (``force_sort_within_sections``),
@@ -33,13 +38,23 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from remora.code.lint.selected_rules import outside_pinned_selection
+
 __all__ = ["configures_import_order", "not_the_projects"]
 
 # RUF100's message names why each code is unused: "(non-enabled: `C901`)".
 _NOT_CHECKED = ("non-enabled", "unknown")
 # Rules whose only fix is an order nobody in a project without ruff settings asked for.
 _ORDER_ONLY = frozenset({"RUF022", "RUF023"})
-_FILES = ("pyproject.toml", "ruff.toml", ".ruff.toml", ".isort.cfg", "setup.cfg", "tox.ini")
+_FILES = (
+    "pyproject.toml",
+    "ruff.toml",
+    ".ruff.toml",
+    ".isort.cfg",
+    "setup.cfg",
+    "tox.ini",
+    ".flake8",
+)
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -106,11 +121,39 @@ def _isort_own(root: Path, stamp: tuple[int, ...]) -> bool:
     )
 
 
-def not_the_projects(record: dict[str, Any], root: Path) -> bool:
-    """Whether a ruff record is ruff's view of a check the project leaves to another tool."""
+@functools.lru_cache(maxsize=64)
+def _flake8_limit(root: Path, stamp: tuple[int, ...]) -> int | None:
+    """flake8's ``max-line-length`` where the project configures flake8 (its default, 79,
+    where a ``[flake8]`` section does not say); None where it does not."""
+    for name in (".flake8", "setup.cfg", "tox.ini"):
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        try:
+            parser.read_string((root / name).read_text(encoding="utf-8"))
+            if parser.has_section("flake8"):
+                return int(parser.get("flake8", "max-line-length", fallback="79"))
+        except (OSError, UnicodeDecodeError, configparser.Error, ValueError):
+            continue
+    return None
+
+
+def _long_for_flake8(record: dict[str, Any], root: Path, text: str) -> bool:
+    """A RUF100 that calls ``E501`` unused on a line longer than flake8's limit."""
+    limit = _flake8_limit(root, _stamp(root))
+    if limit is None or "`E501`" not in str(record.get("message", "")):
+        return False
+    row = int((record.get("location") or {}).get("row") or 0)
+    lines = text.splitlines()
+    return 0 < row <= len(lines) and len(lines[row - 1]) > limit
+
+
+def not_the_projects(record: dict[str, Any], root: Path, text: str = "") -> bool:
+    """Whether a ruff record (of ``text``) is ruff's view of a check the project leaves to
+    another tool."""
     code, message = record.get("code"), str(record.get("message", ""))
+    if code and outside_pinned_selection(str(code), root):  # the wide default of ruff 0.16
+        return True
     if code == "RUF100":  # a noqa is ruff's to judge only where the project lints with ruff
-        if not _configures_ruff(root, _stamp(root)):
+        if not _configures_ruff(root, _stamp(root)) or _long_for_flake8(record, root, text):
             return True
         return any(word in message for word in _NOT_CHECKED)
     if code == "I001":

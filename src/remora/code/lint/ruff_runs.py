@@ -192,7 +192,7 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
     found = [
         r
         for r in kept
-        if not not_the_projects(r, root)
+        if not not_the_projects(r, root, text)
         and not (floor.below_ruff and assumes_newer(r.get("code"), documented))
     ]
     if any(r.get("code") == "I001" for r in found) and not configures_import_order(root):

@@ -55,6 +55,7 @@ from remora.code.values.instance_search import (
 )
 from remora.code.values.keyed_arguments import fitted_arguments
 from remora.code.values.kind_samples import sample
+from remora.code.values.literal_choices import within_choices
 from remora.code.values.mapping_shapes import mapping_samples
 from remora.code.values.non_text_uses import walked_lists
 from remora.code.values.overlapping_collections import overlapping_arguments
@@ -234,7 +235,8 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         values += tuple_type_values(function, base, module)  # (1, 2), object, for isinstance
         values += [(n, v, w) for n, samples in mappings.items() for v, w in samples[1:]]
         values += non_finite_values(function, derived_locals(function, parameter_names(function)))
-        values += table_values(context, function, module, _kinds(target))
+        tables = table_values(context, function, module, _kinds(target))
+        values += within_choices(tables, params)  # category="cs" of a language: unknown
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = [replace(c, edge=c.why in edges) for c in vary(base, values)]
     if function is not None:  # ``seq is MISSING``: the side where it was not passed
