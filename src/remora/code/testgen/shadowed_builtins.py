@@ -10,7 +10,10 @@ host (only builtins without side effects, :data:`_PURE`).
 A function defined under ``try: import wcwidth`` / ``except ImportError:`` has two
 definitions, and which one runs depends on whether an optional package is installed:
 a value observed from one is accidental to the machine. :func:`optional_import_reason`
-says why such a node gets no test. Read with :mod:`ast`; only the builtins run here.
+says why such a node gets no test, and :func:`untestable_reason` adds a module the test
+run has loaded from the installed packages before any test (pluggy, under pytest:
+:func:`remora.code.probes.pytest_own_module`). Read with :mod:`ast`; only the builtins
+run here.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ import builtins
 from typing import Any
 
 from remora import python_ast
+from remora.code.context import CodeContext
+from remora.code.probes import pytest_own_module
 from remora.code.values import CallTarget
 
-__all__ = ["optional_import_reason", "same_as_builtin"]
+__all__ = ["optional_import_reason", "same_as_builtin", "untestable_reason"]
 
 # Builtins that compute a value from their arguments and do nothing else.
 _PURE = frozenset(
@@ -75,3 +80,11 @@ def optional_import_reason(module_text: str, line: int) -> str | None:
                 "on whether an optional package is installed"
             )
     return None
+
+
+def untestable_reason(context: CodeContext, target: CallTarget) -> str:
+    """Why no test here can tell the node apart ('' when one can): an optional import
+    decides its definition, or the test run loads an installed copy of its module."""
+    line = context.bound_node().start_line
+    optional = optional_import_reason(context.node_file_text(), line)
+    return optional or pytest_own_module(str(target["module"]))

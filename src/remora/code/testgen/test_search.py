@@ -43,7 +43,6 @@ from remora.code.probes import (
     node_span,
     pins_behaviour,
     probe_argument_sets,
-    pytest_own_module,
     setup_reason,
     taken_names,
     tests_in_file,
@@ -63,7 +62,7 @@ from remora.code.testgen.pass_through import pass_through_reason
 from remora.code.testgen.project_usage import usage_first
 from remora.code.testgen.raised_names import node_imports
 from remora.code.testgen.run_memory import remembered_search
-from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
+from remora.code.testgen.shadowed_builtins import same_as_builtin, untestable_reason
 from remora.code.testgen.shown_outcomes import other_outcome_first
 from remora.code.testgen.stored_arguments import STORED_REASON, stores_arguments_only
 from remora.code.testgen.test_names import behaviour_name, node_words
@@ -166,9 +165,7 @@ async def search_tests(
     if caller is not None:
         why = f"a private helper: its tests go through {caller}, the public code that calls it"
         return {"kept": [], "dropped": [], "missed": "", "reason": why, "model_may_add": False}
-    optional = optional_import_reason(
-        context.node_file_text(), context.bound_node().start_line
-    ) or pytest_own_module(target["module"])
+    optional = untestable_reason(context, target)
     function = node_function(context)
     # ``def field(name): return {"type": "field", "value": name}``: a test restates it.
     restated = pass_through_reason(context, target, function)

@@ -25,7 +25,6 @@ from remora.code.probes import (
     node_call_target,
     pins_behaviour,
     probe_argument_sets,
-    pytest_own_module,
     setup_reason,
     taken_names,
 )
@@ -39,7 +38,7 @@ from remora.code.testgen.observed_asserts import (
 )
 from remora.code.testgen.outcome_words import case_words
 from remora.code.testgen.raised_names import NodeImports, node_imports
-from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
+from remora.code.testgen.shadowed_builtins import same_as_builtin, untestable_reason
 from remora.code.testgen.test_names import node_words
 from remora.code.testgen.test_results import ObservedTests, RefusedPiece, TestPieces
 from remora.code.values import (
@@ -269,9 +268,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
     (:func:`~remora.code.testgen.observed_asserts.pins_something`).
     """
     target = node_call_target(context)
-    optional = optional_import_reason(
-        context.node_file_text(), context.bound_node().start_line
-    ) or pytest_own_module(target["module"])
+    optional = untestable_reason(context, target)
     if target["reason"] or optional:
         return {"pieces": [], "skipped": [target["reason"] or str(optional)]}
     lookup = project_class_lookup(context)
