@@ -173,3 +173,33 @@ def test_a_function_defined_under_an_optional_import_gets_no_test() -> None:
     assert optional_import_reason(text, 7) is not None
     assert optional_import_reason(text, 10) is not None
     assert optional_import_reason(text, 13) is None
+
+
+JOB = textwrap.dedent(
+    """
+    class Job:
+        def __init__(self):
+            self.unit = None
+            self.start_day = None
+
+        @property
+        def weeks(self):
+            self.unit = "weeks"
+            return self
+
+        @property
+        def monday(self):
+            self.start_day = "monday"
+            return self.weeks
+    """
+)
+
+
+def test_a_fluent_property_s_changes_are_observed_through_the_properties_it_reads() -> None:
+    # ``monday`` sets start_day and reads ``self.weeks``, whose body sets unit.
+    tree = ast.parse(JOB)
+    monday = next(
+        n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "monday"
+    )
+    target = cast(CallTarget, {**_target("Job.monday"), "owner": "Job", "method_kind": "property"})
+    assert observed_attributes(target, monday, JOB) == ["start_day", "unit"]

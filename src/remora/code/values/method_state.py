@@ -136,6 +136,24 @@ def called_on_self(method: Function, self_name: str) -> list[str]:
     ]
 
 
+def _read_properties(
+    method: Function, self_name: str, siblings: Mapping[str, Function] | None
+) -> list[str]:
+    """The properties of its class ``method`` reads on its instance (``return self.weeks``):
+    reading one runs its body, as a call runs a method's."""
+    if not siblings:
+        return []
+    return [
+        node.attr
+        for node in ast.walk(method)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Load)
+        and is_self_attribute(node, self_name)
+        and node.attr in siblings
+        and any(ast.unparse(d) == "property" for d in siblings[node.attr].decorator_list)
+    ]
+
+
 def changed_attributes(
     method: Function, siblings: Mapping[str, Function] | None = None, *, private: bool = False
 ) -> list[str]:
@@ -154,8 +172,8 @@ def changed_attributes(
 
 
 def reached_methods(method: Function, siblings: Mapping[str, Function] | None) -> list[Function]:
-    """``method`` and the methods of its class (``siblings``) it calls on its instance,
-    theirs in turn, each once."""
+    """``method`` and the methods of its class (``siblings``) it calls on its instance (or
+    the properties it reads there), theirs in turn, each once."""
     reached: list[Function] = []
     seen: set[str] = set()
     waiting = [method]
@@ -163,7 +181,12 @@ def reached_methods(method: Function, siblings: Mapping[str, Function] | None) -
         current = waiting.pop(0)
         reached.append(current)
         self_name = first_parameter(current)
-        for name in called_on_self(current, self_name) if self_name else []:
+        named = (
+            [*called_on_self(current, self_name), *_read_properties(current, self_name, siblings)]
+            if self_name
+            else []
+        )
+        for name in named:
             if siblings and name in siblings and name not in seen and name != method.name:
                 seen.add(name)
                 waiting.append(siblings[name])
@@ -214,7 +237,11 @@ def observed_attributes(target: CallTarget, method: Function | None, text: str =
     and through the methods that read them taking nothing (:func:`state_readers`): a store
     is checked the way its users check it, write then read (``storage.read()``), not by
     its attribute restated."""
-    if method is None or (target["kind"], target["method_kind"]) != ("method", "instance"):
+    # A property that changes its instance (``self.unit = "weeks"; return self``) is a
+    # fluent builder's step: what it changes is what its test asserts.
+    if method is None or target["kind"] != "method":
+        return []
+    if target["method_kind"] not in ("instance", "property"):
         return []
     siblings = class_methods(text, method) if text else None
     public = changed_attributes(method, siblings)

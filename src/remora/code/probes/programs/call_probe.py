@@ -252,7 +252,14 @@ def _target(request: dict[str, Any], module: types.ModuleType) -> tuple[Any, str
         unbound = Unbound(signature.replace(parameters=list(signature.parameters.values())[1:]))
         return unbound, f"{request['owner']}(...) raised {info['type']}: {info['message']}"
     if isinstance(raw, property):
-        return (lambda: getattr(instance, name)), None
+
+        def read() -> Any:
+            return getattr(instance, name)
+
+        # As a bound method's: what the read changed is the instance's state, and a
+        # fluent property's ``return self`` (or ``return self.weeks``) is the instance.
+        read.__self__ = instance  # type: ignore[attr-defined]
+        return read, None
     return getattr(instance, name), None
 
 
