@@ -504,6 +504,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "schedule",
     ),
+    ReviewProject(
+        Project(
+            "validators",
+            "0.35.0",
+            "992d6c48a4e77c81f1b4daba10d16c3a9bb0dbb79b3a19ea847ff0928e70497a",
+            (),
+            part="heldout",
+        ),
+        "src/validators",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}

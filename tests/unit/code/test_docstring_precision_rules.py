@@ -285,6 +285,13 @@ def test_a_file_or_database_needs_the_code_to_touch_it() -> None:
     assert summary_refusal("Kennel.load", "Read the dogs' names from a file.") == ""
 
 
+def test_a_unit_of_measure_needs_the_code_to_name_it() -> None:
+    # schedule's every(interval): "a Job that runs every interval seconds" sets no unit.
+    reason = summary_refusal("Kennel.legs", "Return the legs every four seconds.")
+    assert reason.startswith("it speaks of 'seconds', which legs never touches or names")
+    assert summary_refusal("Kennel.legs", "Return how many legs a dog has.") == ""
+
+
 GUARDED = """\
 LIMIT = 1000
 

@@ -263,16 +263,34 @@ _CONDITIONS = (
     "encrypt",
     "encrypted",
 )
+# Units of measure: "every interval seconds" of a function that sets no unit at all (the
+# caller picks one afterwards) states a unit the code never names.
+_UNITS = (
+    "millisecond",
+    "milliseconds",
+    "second",
+    "seconds",
+    "minute",
+    "minutes",
+    "hour",
+    "hours",
+    "byte",
+    "bytes",
+    "kilobytes",
+    "megabytes",
+    "percent",
+    "percentage",
+)
 _PLACE_STEMS = {stem(word): io for word, io in _PLACES.items()} | {
-    stem(word): False for word in _CONDITIONS
+    stem(word): False for word in (*_CONDITIONS, *_UNITS)
 }
 
 
 def unfounded_places(text: str, node: SourceNode) -> list[str]:
     """The words of ``text`` for a place outside the program (a file, a database, a
-    configuration) or a condition the code would have to show (an overflow, a timeout, a
-    thread) that neither the node's own words name nor, for a file or a directory, a read or
-    write of its body shows."""
+    configuration), a condition the code would have to show (an overflow, a timeout, a
+    thread) or a unit of measure (seconds, bytes) that neither the node's own words name
+    nor, for a file or a directory, a read or write of its body shows."""
     own = own_stems(node)
     facts = body_facts(node)
     touches = facts.reads or facts.writes

@@ -35,5 +35,6 @@ class CallTarget(TypedDict):
 
 
 def is_instance_method(target: CallTarget) -> bool:
-    """Whether the target is a method called on an instance (not a class or static one)."""
-    return target["kind"] == "method" and target["method_kind"] == "instance"
+    """Whether the target is a method called on an instance, or a property read on one
+    (not a class or static method)."""
+    return target["kind"] == "method" and target["method_kind"] in ("instance", "property")
