@@ -514,6 +514,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "src/validators",
     ),
+    ReviewProject(
+        Project(
+            "tenacity",
+            "9.1.2",
+            "1169d376c297e7de388d18b4481760d478b0e99a777cad3a9c86e556f4b697cb",
+            (),
+            part="heldout",
+        ),
+        "tenacity",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
