@@ -1,28 +1,27 @@
 """Tests found by measuring: candidates run under coverage; the fewest that cover the most kept.
 
-``search_tests`` is the test agent's host step. Round one needs no model: the
-candidates come from what the node branches on (:mod:`remora.code.values.input_search`),
-its docstring's examples, the literal arguments the project's own calls pass,
-and the derived typical set; all are called in ONE sandboxed process under
-coverage.py (a context per candidate), and a greedy set cover keeps the few
-that reach every line and branch any of them reached. Round two, only while
-something is missed and a model is bound: the model completes
-``assert node(`` under a list of what is still missed, and its calls are run
-the same way; one is kept only if it adds a line or a branch. Expected values
-are the ones observed (marked so, unless the model's own claim was right).
-A call whose test would assert nothing it did (a procedure that changed no
-state a test can read) is no candidate, nor one that raised what the node's own
-code does not (:mod:`remora.code.probes.own_raises`: an empty registry's ``KeyError`` is
-the set-up failing), nor one whose value the builtin the node shadows returns too, and a
-node defined under ``try/except ImportError`` gets none
-(:mod:`remora.code.testgen.shadowed_builtins`), nor one whose body returns its arguments
-as given (:mod:`remora.code.testgen.pass_through`), nor a method its class's ``__init__``
-runs as a step (:mod:`remora.code.testgen.construction_steps`). The kept tests are named for the
-behaviour they check (:mod:`remora.code.testgen.test_names`), written and run by pytest
-(a second process, so each kept test has run twice), measured once more under
-coverage and run against the node's mutants (:mod:`remora.code.testgen.kept_tests`): a
-test whose outcome differs, or that no mutant fails, is dropped, and the
-coverage and mutation score before and after are the result.
+``search_tests`` is the test agent's host step. Round one needs no model: the candidates
+come from what the node branches on (:mod:`remora.code.values.input_search`), its
+docstring's examples, the literal arguments the project's own calls pass, and the derived
+typical set; all are called in ONE sandboxed process under coverage.py (a context per
+candidate), and a greedy set cover keeps the few that reach every line and branch any of
+them reached. Round two, only while something is missed and a model is bound: the model
+completes ``assert node(`` under a list of what is still missed, and its calls are run the
+same way; one is kept only if it adds a line or a branch. Expected values are the ones
+observed (marked so, unless the model's own claim was right). A call whose test would assert
+nothing it did (a procedure that changed no state a test can read) is no candidate, nor one
+that raised what the node's own code does not (:mod:`remora.code.probes.own_raises`: an
+empty registry's ``KeyError`` is the set-up failing), nor one whose value the builtin the
+node shadows returns too, and a node defined under ``try/except ImportError`` gets none
+(:mod:`remora.code.testgen.shadowed_builtins`), nor one whose body returns its arguments as
+given (:mod:`remora.code.testgen.pass_through`), nor a method its class's ``__init__`` runs
+as a step (:mod:`remora.code.testgen.construction_steps`). The kept tests are named for the
+behaviour they check (:mod:`remora.code.testgen.test_names`; a condition only where it
+decided the outcome, :mod:`remora.code.testgen.deciding_conditions`), written and run by
+pytest (a second process, so each kept test has run twice), measured once more under
+coverage and run against the node's mutants (:mod:`remora.code.testgen.kept_tests`): a test
+whose outcome differs, or that no mutant fails, is dropped, and the coverage and mutation
+score before and after are the result.
 """
 
 from __future__ import annotations
@@ -49,6 +48,7 @@ from remora.code.probes import (
     unusable_reason,
 )
 from remora.code.testgen.construction_steps import construction_step_reason
+from remora.code.testgen.deciding_conditions import deciding_reason
 from remora.code.testgen.empty_answers import empty_answer, without_lone_empty_answers
 from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
 from remora.code.testgen.kept_tests import DEFAULT_MUTATION_BUDGET_S, span_source, write_measured
@@ -269,7 +269,7 @@ async def search_tests(
     for name in chosen:
         row = with_fixed_words(rows[name], text, context.bound_node().file_path)
         holds = claim_holds(context, row, claims.get(candidates[name].why))
-        why = candidates[name].why
+        why = deciding_reason(name, {n: c.why for n, c in candidates.items()}, rows, gains)
         if empty_variadic_call(target, row.get("args") or {}):
             continue  # ``union()``: a method whose point is its arguments, given none
         ran = {line for kind, line, _ in gains.get(name, ()) if kind == "line"}
