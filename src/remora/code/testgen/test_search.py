@@ -165,7 +165,7 @@ async def search_tests(
     if caller is not None:
         why = f"a private helper: its tests go through {caller}, the public code that calls it"
         return {"kept": [], "dropped": [], "missed": "", "reason": why, "model_may_add": False}
-    optional = untestable_reason(context, target)
+    untestable = untestable_reason(context, target)
     function = node_function(context)
     # ``def field(name): return {"type": "field", "value": name}``: a test restates it.
     restated = pass_through_reason(context, target, function)
@@ -173,12 +173,12 @@ async def search_tests(
     step = construction_step_reason(context.node_file_text(), target["qualname"])
     if function is not None and returns_unstable(function):  # ``date.today()``: this week
         step = step or UNSTABLE_REASON
-    if target["reason"] or optional or restated or step:
+    if target["reason"] or untestable or restated or step:
         return {
             "kept": [],
             "dropped": [],
             "missed": "",
-            "reason": target["reason"] or str(optional or restated or step),
+            "reason": target["reason"] or str(untestable or restated or step),
         }
     remembered = remembered_search(context)
     if remembered is not None:

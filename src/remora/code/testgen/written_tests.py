@@ -268,9 +268,9 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
     (:func:`~remora.code.testgen.observed_asserts.pins_something`).
     """
     target = node_call_target(context)
-    optional = untestable_reason(context, target)
-    if target["reason"] or optional:
-        return {"pieces": [], "skipped": [target["reason"] or str(optional)]}
+    untestable = untestable_reason(context, target)
+    if target["reason"] or untestable:
+        return {"pieces": [], "skipped": [target["reason"] or untestable]}
     lookup = project_class_lookup(context)
     params = [parameter_of(p) for p in target["parameters"]]
     checked, _ = await probe_argument_sets(context, argument_sets(params, lookup, 3))
