@@ -525,6 +525,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "tenacity",
     ),
+    ReviewProject(
+        Project(
+            "shortuuid",
+            "1.0.13",
+            "3bb9cf07f606260584b1df46399c0b87dd84773e7b25912b7e391e30797c5e72",
+            (),
+            part="heldout",
+        ),
+        "shortuuid",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
