@@ -71,11 +71,10 @@ def _selection(root: Path, stamp: tuple[int, ...]) -> tuple[str, ...] | None:
     if pinned is None or pinned >= _WIDE_DEFAULT:
         return None
     settings = _settings(root)
-    select = settings.get("select")
-    chosen = (
-        select if isinstance(select, list) else [*_OLD_DEFAULT, *settings.get("extend-select", [])]
-    )
-    return tuple(str(code) for code in chosen)
+    select, extend = settings.get("select"), settings.get("extend-select")
+    added = extend if isinstance(extend, list) else []
+    chosen = select if isinstance(select, list) else [*_OLD_DEFAULT, *added]
+    return tuple(str(code) for code in chosen if isinstance(code, str))
 
 
 def _stamp(root: Path) -> tuple[int, ...]:
