@@ -20,11 +20,19 @@ was rejected as false by both blind reviewers.
 from __future__ import annotations
 
 import ast
+from collections.abc import Set
 from dataclasses import dataclass, field
 
-from remora.code.parsing import SourceNode, ast_tree, located_definition, per_node
+from remora.code.parsing import (
+    SourceNode,
+    ast_definitions,
+    ast_tree,
+    located_definition,
+    per_node,
+    per_text,
+)
 from remora.code.values.annotations import dotted_name
-from remora.code.values.method_state import class_methods, first_parameter
+from remora.code.values.method_state import first_parameter, own_methods
 
 __all__ = ["BodyFacts", "body_facts", "node_definition", "own_nodes"]
 
@@ -144,7 +152,7 @@ def node_definition(node: SourceNode) -> ast.FunctionDef | ast.AsyncFunctionDef 
     return found if isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef) else None
 
 
-def _hands_back_self(value: ast.expr, self_name: str, builders: set[str]) -> bool:
+def _hands_back_self(value: ast.expr, self_name: str, builders: Set[str]) -> bool:
     """``self``, or ``self.step``/``self.step(...)`` of a builder ``step`` of the class."""
     if isinstance(value, ast.Call):
         value = value.func
@@ -168,10 +176,28 @@ def _value_returns(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast
     ]
 
 
-def _class_builders(text: str, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+def _class_builders(
+    text: str, definition: ast.FunctionDef | ast.AsyncFunctionDef
+) -> frozenset[str]:
     """The methods and properties of the class around ``definition`` whose every return
-    hands back the instance (module docstring), read to a fixed point."""
-    siblings = class_methods(text, definition)
+    hands back the instance (module docstring)."""
+    key = (definition.name, definition.lineno)
+    for found in ast_definitions(text):
+        if isinstance(found, ast.ClassDef) and any(
+            isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+            and (item.name, item.lineno) == key
+            for item in found.body
+        ):
+            return _builders_of_class(text, found.lineno)
+    return frozenset()
+
+
+# Once per text and class: each method of a class asks the same of its siblings.
+@per_text()
+def _builders_of_class(text: str, line: int) -> frozenset[str]:
+    """:func:`_class_builders` of the class at ``line``, read to a fixed point."""
+    cls = next(d for d in ast_definitions(text) if isinstance(d, ast.ClassDef) and d.lineno == line)
+    siblings = own_methods(cls)
     builders: set[str] = set()
     grown = True
     while grown:
@@ -184,7 +210,7 @@ def _class_builders(text: str, definition: ast.FunctionDef | ast.AsyncFunctionDe
             if all(_hands_back_self(value, self_name, builders) for value in returns):
                 builders.add(name)
                 grown = True
-    return builders
+    return frozenset(builders)
 
 
 @per_node
@@ -199,7 +225,7 @@ def body_facts(node: SourceNode) -> BodyFacts:
         return BodyFacts()
     parameters = _parameters(definition)
     method = node.ref.node_type == "method"
-    builders = _class_builders(node.file.text, definition) if method else set()
+    builders = _class_builders(node.file.text, definition) if method else frozenset()
     self_name = (first_parameter(definition) if method else None) or "self"
     scan = _Scan(parameters)
     parents: dict[ast.AST, ast.AST] = {}

@@ -61,14 +61,19 @@ def _relied_on(tokens: list[str], parameter: str) -> bool:
     return False
 
 
+def _named(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The parameters a caller names (``*args`` and ``**kwargs`` aside)."""
+    args = definition.args
+    return [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+
+
 def named_unread(node: SourceNode, summary: str) -> str:
     """Why ``summary`` names a parameter the code never reads ('' when it names none)."""
     definition = node_definition(node)
     tokens = word_tokens(summary)
     if definition is None or _LEFT_ALONE.intersection(tokens):
         return ""
-    args = definition.args
-    named = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+    named = _named(definition)
     body = ast.Module(body=definition.body, type_ignores=[])
     read = {
         item.id
@@ -92,8 +97,7 @@ def chosen_by_chance(node: SourceNode, summary: str) -> str:
     definition = node_definition(node)
     if definition is None:
         return ""
-    args = definition.args
-    named = {a.arg.lower() for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    named = {name.lower() for name in _named(definition)} - {"self", "cls"}
     tokens = word_tokens(summary)
     for at, token in enumerate(tokens):
         if token not in _BY_CHANCE:
@@ -101,7 +105,7 @@ def chosen_by_chance(node: SourceNode, summary: str) -> str:
         for word in tokens[at + 1 :]:
             if word in _PHRASE_ENDS:
                 break
-            if word in named - {"self", "cls"}:
+            if word in named:
                 return (
                     f"it calls {word!r} {token}, but the caller passes it to "
                     f"{definition.name}; say what the code picks and from what"

@@ -15,7 +15,14 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
   ``max-line-length=99`` in ``tox.ini``) still needs ``# noqa: E501`` on a line longer
   than flake8's limit: ruff lets a line that ends in a URL pass, flake8 does not.
 - A project that pins a ruff older than 0.16 in its pre-commit checks only the rules of
-  that ruff's narrower default and its own selection (:mod:`.selected_rules`).
+  that ruff's narrower default and its own selection. Ruff 0.16 widened its default from
+  pycodestyle's ``E4``, ``E7``, ``E9`` and pyflakes' ``F`` to some four hundred rules
+  (``RUF``, ``UP``, ``B``, ``SIM``, ...); a project that relies on the default (no
+  ``select``; ``extend-select`` adds to it) and runs an older ruff (pluggy:
+  ``ruff-pre-commit`` at ``v0.11.9``) never asked for what the newer default adds: a
+  ``__slots__`` sorted for ``RUF023`` is churn to its maintainer (both blind reviewers
+  rejected all four). A finding is its own only when its code falls under its ``select``
+  (when it sets one) or under the old default and its ``extend-select``.
 - ``I001`` sorts imports by ruff's isort rules; a project that configures isort
   itself (``[tool.isort]``, ``.isort.cfg``, ``[isort]`` in ``setup.cfg`` or
   ``tox.ini``) and not ruff's isort has other rules (``force_sort_within_sections``),
@@ -26,19 +33,20 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
   maintainer reads the sorted list as churn. A project that configures ruff keeps them
   when its selection enables them.
 
-The settings are read with ``tomllib`` and ``configparser``, once per project root
-and settings files' modification times.
+The settings are read with ``tomllib``, ``configparser`` and PyYAML (the pre-commit
+pin), once per project root and settings files' modification times.
 """
 
 from __future__ import annotations
 
 import configparser
 import functools
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from remora.code.lint.selected_rules import outside_pinned_selection
+import yaml
 
 __all__ = ["configures_import_order", "not_the_projects"]
 
@@ -54,7 +62,12 @@ _FILES = (
     "setup.cfg",
     "tox.ini",
     ".flake8",
+    ".pre-commit-config.yaml",
 )
+# The first ruff whose default selection is the wide one, and the default before it.
+_WIDE_DEFAULT = (0, 16)
+_OLD_DEFAULT = ("E4", "E7", "E9", "F")
+_VERSION = re.compile(r"v?(\d+)\.(\d+)")
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -136,9 +149,56 @@ def _flake8_limit(root: Path, stamp: tuple[int, ...]) -> int | None:
     return None
 
 
-def _long_for_flake8(record: dict[str, Any], root: Path, text: str) -> bool:
+def _pinned_ruff(root: Path) -> tuple[int, int] | None:
+    """The ruff version the project's pre-commit runs (None: none pinned there)."""
+    try:
+        config = yaml.safe_load((root / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    repos = config.get("repos") if isinstance(config, dict) else None
+    for repo in repos if isinstance(repos, list) else []:
+        if isinstance(repo, dict) and "ruff-pre-commit" in str(repo.get("repo", "")):
+            found = _VERSION.match(str(repo.get("rev", "")))
+            return (int(found[1]), int(found[2])) if found else None
+    return None
+
+
+def _ruff_settings(root: Path) -> dict[str, Any]:
+    """The project's ruff settings, ``[lint]`` merged over the top level (ruff reads both)."""
+    for name in ("ruff.toml", ".ruff.toml"):
+        if (root / name).is_file():
+            found = _toml(root / name)
+            break
+    else:
+        found = _toml(root / "pyproject.toml").get("tool", {}).get("ruff", {})
+    lint = found.get("lint", {})
+    return {**found, **lint} if isinstance(lint, dict) else found
+
+
+@functools.lru_cache(maxsize=64)
+def _pinned_selection(root: Path, stamp: tuple[int, ...]) -> tuple[str, ...] | None:
+    """The rule prefixes the project's own, older ruff checks (None: no ruff older than
+    0.16 is pinned, and every finding stands)."""
+    pinned = _pinned_ruff(root)
+    if pinned is None or pinned >= _WIDE_DEFAULT:
+        return None
+    settings = _ruff_settings(root)
+    select, extend = settings.get("select"), settings.get("extend-select")
+    added = extend if isinstance(extend, list) else []
+    chosen = select if isinstance(select, list) else [*_OLD_DEFAULT, *added]
+    return tuple(str(code) for code in chosen if isinstance(code, str))
+
+
+def _outside_pinned_selection(code: str, root: Path, stamp: tuple[int, ...]) -> bool:
+    selection = _pinned_selection(root, stamp)
+    if selection is None or "ALL" in selection:
+        return False
+    return not any(code.startswith(prefix) for prefix in selection)
+
+
+def _long_for_flake8(record: dict[str, Any], root: Path, stamp: tuple[int, ...], text: str) -> bool:
     """A RUF100 that calls ``E501`` unused on a line longer than flake8's limit."""
-    limit = _flake8_limit(root, _stamp(root))
+    limit = _flake8_limit(root, stamp)
     if limit is None or "`E501`" not in str(record.get("message", "")):
         return False
     row = int((record.get("location") or {}).get("row") or 0)
@@ -150,14 +210,15 @@ def not_the_projects(record: dict[str, Any], root: Path, text: str = "") -> bool
     """Whether a ruff record (of ``text``) is ruff's view of a check the project leaves to
     another tool."""
     code, message = record.get("code"), str(record.get("message", ""))
-    if code and outside_pinned_selection(str(code), root):  # the wide default of ruff 0.16
+    stamp = _stamp(root)
+    if code and _outside_pinned_selection(str(code), root, stamp):  # ruff 0.16's wide default
         return True
     if code == "RUF100":  # a noqa is ruff's to judge only where the project lints with ruff
-        if not _configures_ruff(root, _stamp(root)) or _long_for_flake8(record, root, text):
+        if not _configures_ruff(root, stamp) or _long_for_flake8(record, root, stamp, text):
             return True
         return any(word in message for word in _NOT_CHECKED)
     if code == "I001":
-        return _isort_elsewhere(root, _stamp(root))
+        return _isort_elsewhere(root, stamp)
     if code in _ORDER_ONLY:
-        return not _configures_ruff(root, _stamp(root))
+        return not _configures_ruff(root, stamp)
     return False

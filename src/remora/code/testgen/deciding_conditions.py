@@ -20,6 +20,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from remora.code.values import Candidate
+
 __all__ = ["PLAIN_REASON", "deciding_reason"]
 
 # A reason that names no condition: the test's name takes its exit branch's words.
@@ -44,20 +46,21 @@ def _ending(row: dict[str, Any]) -> tuple[str, ...] | None:
 
 def deciding_reason(
     name: str,
-    reasons: Mapping[str, str],
+    candidates: Mapping[str, Candidate],
     rows: Mapping[str, dict[str, Any]],
     units: Mapping[str, frozenset[Any]],
 ) -> str:
-    """The reason of call ``name`` (``reasons``: each call's), or :data:`PLAIN_REASON`
-    where a call made for another reason on the same instance ran the same ``units`` and
-    ended the same way."""
-    why = reasons[name]
+    """The reason call ``name`` was made for (its candidate's ``why``), or
+    :data:`PLAIN_REASON` where a call made for another reason on the same instance ran the
+    same ``units`` and ended the same way."""
+    why = candidates[name].why
     ending = _ending(rows[name])
     if ending is None or why == PLAIN_REASON or name not in units:
         return why
     owner = json.dumps(rows[name].get("owner_args"), sort_keys=True, default=str)
     for other, row in rows.items():
-        if other == name or reasons.get(other, why) == why or other not in units:
+        made_for = candidates[other].why if other in candidates else why
+        if other == name or made_for == why or other not in units:
             continue
         # Only a call on the same instance: one built otherwise is its own condition.
         same_owner = json.dumps(row.get("owner_args"), sort_keys=True, default=str) == owner

@@ -20,7 +20,7 @@ import ast
 import re
 from typing import Any
 
-from remora import python_ast
+from remora.code.parsing import ast_tree
 from remora.code.probes import in_file
 
 __all__ = ["borrowed_message", "fixed_words", "match_pattern", "with_fixed_words"]
@@ -56,12 +56,9 @@ def borrowed_message(source: str, line: int) -> bool:
     """The ``raise`` at ``line`` builds its exception from a caught one alone
     (``raise ParseError(error)``, ``raise ParseError(str(error))``): the message is that
     exception's, not words of this code."""
-    try:
-        tree = python_ast.parse(source)
-    except SyntaxError:
-        return False
-    raised = _raise_at(tree, line)
-    if raised is None or not isinstance(raised.exc, ast.Call):
+    tree = ast_tree(source)
+    raised = _raise_at(tree, line) if tree is not None else None
+    if tree is None or raised is None or not isinstance(raised.exc, ast.Call):
         return False
     arguments = [*raised.exc.args, *(k.value for k in raised.exc.keywords)]
     inside = [n for a in arguments for n in ast.walk(a)]
@@ -83,10 +80,8 @@ def fixed_words(source: str, line: int, message: str) -> str:
     """The longest fragment of the ``raise`` at ``line`` of ``source`` that ``message``
     holds, cut at its first clause break; '' where the message is one constant whole, or
     no fragment is in it (nothing fixed to match)."""
-    try:
-        raised = _raise_at(python_ast.parse(source), line)
-    except SyntaxError:
-        return ""
+    tree = ast_tree(source)  # one parse per text for every row of the file's raises
+    raised = _raise_at(tree, line) if tree is not None else None
     if raised is None:
         return ""
     fragments = [f for f in _fragments(raised) if f in message]

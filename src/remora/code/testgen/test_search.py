@@ -269,7 +269,7 @@ async def search_tests(
     for name in chosen:
         row = with_fixed_words(rows[name], text, context.bound_node().file_path)
         holds = claim_holds(context, row, claims.get(candidates[name].why))
-        why = deciding_reason(name, {n: c.why for n, c in candidates.items()}, rows, gains)
+        why = deciding_reason(name, candidates, rows, gains)
         if empty_variadic_call(target, row.get("args") or {}):
             continue  # ``union()``: a method whose point is its arguments, given none
         ran = {line for kind, line, _ in gains.get(name, ()) if kind == "line"}

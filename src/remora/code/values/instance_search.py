@@ -248,9 +248,7 @@ def filled_candidates(
     """The method's typical arguments on owners already holding content
     (:func:`~remora.code.values.filled_instances.filled_owners`); ``aliases``: the
     module's, through which an adder's parameter annotated as a callable is seen as one."""
-    if method is None or target["kind"] != "method":
-        return []
-    if target["method_kind"] not in ("instance", "property"):
+    if method is None or not is_instance_method(target):
         return []
     parameters = [parameter_of(p) for p in target["owner_parameters"]]
     attributes = attribute_parameters(module_text, target["owner"], parameters)

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from remora.code.parsing import ast_definitions
-from remora.code.values.call_target import CallTarget
+from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.unstable_sources import from_unstable_source, unstable_locals
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "first_parameter",
     "is_self_attribute",
     "observed_attributes",
+    "own_methods",
     "reached_methods",
     "read_as_parameters",
     "state_readers",
@@ -102,13 +103,13 @@ def class_methods(text: str, method: Function, *, inherited: bool = False) -> di
             for item in defined.body
         ):
             if not inherited:
-                return _own_methods(defined)
+                return own_methods(defined)
             by_name = {c.name: c for c in classes}
             return _methods_with_bases(defined, by_name, set())
     return {}
 
 
-def _own_methods(cls: ast.ClassDef) -> dict[str, Function]:
+def own_methods(cls: ast.ClassDef) -> dict[str, Function]:
     return {item.name: item for item in cls.body if isinstance(item, Function)}
 
 
@@ -117,7 +118,7 @@ def _methods_with_bases(
 ) -> dict[str, Function]:
     """``cls``'s own methods, then those of its bases in ``classes`` it does not define."""
     seen.add(cls.name)
-    found = _own_methods(cls)
+    found = own_methods(cls)
     for base in cls.bases:
         if isinstance(base, ast.Name) and base.id in classes and base.id not in seen:
             for name, function in _methods_with_bases(classes[base.id], classes, seen).items():
@@ -239,9 +240,7 @@ def observed_attributes(target: CallTarget, method: Function | None, text: str =
     its attribute restated."""
     # A property that changes its instance (``self.unit = "weeks"; return self``) is a
     # fluent builder's step: what it changes is what its test asserts.
-    if method is None or target["kind"] != "method":
-        return []
-    if target["method_kind"] not in ("instance", "property"):
+    if method is None or not is_instance_method(target):
         return []
     siblings = class_methods(text, method) if text else None
     public = changed_attributes(method, siblings)
