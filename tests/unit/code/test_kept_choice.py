@@ -99,6 +99,21 @@ def test_a_test_of_the_node_s_own_return_of_its_argument_stays_though_identity_p
     ]
 
 
+def test_a_decorated_node_s_identity_pass_drops_no_test() -> None:
+    # validators' `@validator def md5(value): return re.match(...)`: the decorator makes
+    # the identity mutant's true string True, so `md5(<32 hex digits>) is True` passes on
+    # it, yet the test is the one that fails the pattern's mutant (m1).
+    identity = Mutant("m0", 1, "identity", "line 1: the body -> `return value`", "", wrapped=True)
+    pattern = Mutant("m1", 1, "constant", "line 1: the pattern changed", "")
+    outcome = MutationOutcome(
+        [identity, pattern], killed_by={"m0": {"test_refused"}, "m1": {"test_matching"}}
+    )
+    gains = {"test_matching": _units(1), "test_refused": _units(1)}
+    kept, dropped = choose_kept(gains, {}, Coverage([1], []), outcome)
+    assert sorted(kept) == ["test_matching", "test_refused"]
+    assert dropped == []
+
+
 def test_without_a_matrix_coverage_alone_decides() -> None:
     outcome = MutationOutcome([], problem="")  # a node with nothing to mutate
     gains = {"test_a": _units(1), "test_b": _units(1)}

@@ -151,6 +151,16 @@ def test_the_identity_mutant_knows_the_returns_that_give_its_parameter_back() ->
     assert node_mutants(copied, _first(copied))[0].given_back == frozenset()
 
 
+def test_the_identity_mutant_knows_a_decorator_that_may_change_the_value() -> None:
+    validator = "@validator\ndef md5(value, /):\n    return re.match(P, value)\n"
+    assert node_mutants(validator, _first(validator))[0].wrapped
+    called = "@utils.validator(strict=True)\ndef md5(value):\n    return re.match(P, value)\n"
+    assert node_mutants(called, _first(called))[0].wrapped
+    for decorator in ("staticmethod", "functools.lru_cache(maxsize=8)", "abc.abstractmethod"):
+        plain = f"@{decorator}\ndef trimmed(text):\n    return text.strip()\n"
+        assert not node_mutants(plain, _first(plain))[0].wrapped, decorator
+
+
 PREDICATE = '''def holds(subject, search):
     """Whether search is in subject."""
     return search in subject

@@ -51,6 +51,7 @@ from remora.code.parsing import module_names
 from remora.code.testgen.mutant_operators import ARITHMETIC, COMPARE, SYMBOLS, constant_edit
 from remora.code.testgen.no_op_calls import returned_branches
 from remora.code.testgen.shown_outcomes import outcome_results
+from remora.code.testgen.value_decorators import value_changing
 
 __all__ = ["MAX_MUTANTS", "Mutant", "identity_parameter", "node_mutants"]
 
@@ -78,6 +79,9 @@ class Mutant:
     # The outcome a kept set must show by failing it (:mod:`~remora.code.testgen.shown_outcomes`
     # kinds): a predicate's other boolean, the call doing something; '' for none.
     must_fail: str = ""
+    # The identity mutant's: a decorator that may change the value stands between the body
+    # and the caller (:mod:`.value_decorators`); a test it passes may still pin the body.
+    wrapped: bool = False
 
 
 @dataclass(frozen=True)
@@ -332,8 +336,9 @@ def node_mutants(
         words = f"line {edit.line}: {edit.words}"
         name = identity_parameter(function) if edit.kind == "identity" else None
         given_back = _given_back(function, name) if name else frozenset()
+        wrapped = edit.kind == "identity" and value_changing(function)
         mutant = Mutant(f"m{len(found)}", edit.line, edit.kind, words, source, given_back)
-        found.append(replace(mutant, must_fail=edit.must_fail))
+        found.append(replace(mutant, must_fail=edit.must_fail, wrapped=wrapped))
     if len(found) <= limit:
         return found
     outcomes = [mutant for mutant in found if mutant.must_fail]

@@ -71,10 +71,13 @@ class MutationOutcome:
         (the node handing back its instance or argument unchanged) ran with it and it
         passed, as a copy's ``assert result == {...}`` alone does, unless the test ran a
         return of the node's own that gives that argument back (``Mutant.given_back``:
-        ``if not text: return text``), a path the identity mutant cannot tell apart."""
+        ``if not text: return text``), a path the identity mutant cannot tell apart, or a
+        decorator stands between the body and the caller (``Mutant.wrapped``: a
+        validator's decorator makes any true value True), so that the identity's pass
+        says nothing of what the test pins."""
         why = {t: "no mutant of the node fails it" for t in lines_by_test if not self.kills(t)}
         for mutant in self.mutants:
-            if mutant.kind != "identity" or mutant.id in self.not_run:
+            if mutant.kind != "identity" or mutant.id in self.not_run or mutant.wrapped:
                 continue
             for test, lines in lines_by_test.items():
                 if lines & mutant.given_back or test in self.killed_by.get(mutant.id, set()):

@@ -267,7 +267,9 @@ def boundary_search(
     anchors = {name: anchor_of(name, kinds.get(name)) for name in params}
     solver = Solver.of(function, scope, anchors)
     listed = listed_members(function, scope)
-    found: list[tuple[str, Any, str]] = []
+    # A pattern's matching strings and its near miss first: where a truth test of the same
+    # parameter runs the same lines, they say more than any true string does.
+    found: list[tuple[str, Any, str]] = regex_values(function, constants, scope.derived)
     later: list[tuple[int, str, Any, str]] = []  # the other sides, after every boundary's first
     edges: set[str] = set()
     for node in ast.walk(function):
@@ -285,7 +287,6 @@ def boundary_search(
             for value in node.values:
                 found += _truth_values(value, scope, kinds)
     found += [(n, v, w) for _rank, n, v, w in sorted(later, key=lambda item: item[0])]
-    found += regex_values(function, constants, scope.derived)
     unique: dict[tuple[str, str], tuple[str, Any, str]] = {}
     for name, value, words in found:
         unique.setdefault((name, repr(value)), (name, value, words))

@@ -5,7 +5,10 @@ The pattern is parsed by the ``re`` module's own parser (``re._parser``, what
 each repeat once, another the last alternative and each repeat its fewest
 times. Every sample is checked against the compiled pattern before it is
 given, so a construct the walk does not follow (a look-around, ``\\b``) costs a
-sample, never a wrong one.
+sample, never a wrong one. The string it does not match is a near miss where one
+is: a matching sample a character short or long (32 hex digits matched, 31 not), which
+shows a reader where the pattern's edge lies; else a character no pattern of the
+kind takes.
 """
 
 from __future__ import annotations
@@ -144,5 +147,7 @@ def pattern_samples(pattern: Pattern, how: str = "search") -> tuple[list[str], s
         made = _sample(parsed, last, {})
         if made is not None and made not in matching and test(made):
             matching.append(made)
-    unmatched = next((t for t in _UNMATCHED_TRIES if not test(t)), None)
+    near = [m[:-1] for m in matching] + [m + m[-1] for m in matching if m]
+    tries = [t for t in near if t] + list(_UNMATCHED_TRIES)
+    unmatched = next((t for t in tries if not test(t)), None)
     return matching, unmatched
