@@ -14,7 +14,11 @@ from typing import Any, cast
 
 from remora.code.testgen.identity_asserts import asserts_only_identity, without_identity_only
 from remora.code.testgen.observed_asserts import pins_something
-from remora.code.testgen.shadowed_builtins import optional_import_reason, same_as_builtin
+from remora.code.testgen.shadowed_builtins import (
+    optional_flag_reason,
+    optional_import_reason,
+    same_as_builtin,
+)
 from remora.code.values import CallTarget
 from remora.code.values.method_state import observed_attributes
 from remora.code.values.stored_shapes import stored_shapes, unfit_shape
@@ -173,6 +177,37 @@ def test_a_function_defined_under_an_optional_import_gets_no_test() -> None:
     assert optional_import_reason(text, 7) is not None
     assert optional_import_reason(text, 10) is not None
     assert optional_import_reason(text, 13) is None
+
+
+def test_a_function_that_reads_a_flag_of_an_optional_import_gets_no_test() -> None:
+    # validators 0.35.0's eth_address: its test passed only where eth-hash is missing.
+    text = textwrap.dedent(
+        """
+        _keccak_flag = True
+        try:
+            from eth_hash.auto import keccak
+        except ImportError:
+            _keccak_flag = False
+
+        try:
+            import simplejson as json
+        except ImportError:
+            import json
+
+        def eth_address(value):
+            if not _keccak_flag:
+                raise ImportError("pip install validators[crypto-eth-addresses]")
+            return value.startswith("0x")
+
+        def dumped(value):
+            return json.dumps(value)
+        """
+    )
+    functions = {f.name: f for f in ast.walk(ast.parse(text)) if isinstance(f, ast.FunctionDef)}
+    reason = optional_flag_reason(text, functions["eth_address"])
+    assert reason is not None and reason.startswith("it reads _keccak_flag, which an except")
+    # A fallback import gives the same module either way: its reader is tested.
+    assert optional_flag_reason(text, functions["dumped"]) is None
 
 
 JOB = textwrap.dedent(

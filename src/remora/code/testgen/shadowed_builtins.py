@@ -10,7 +10,10 @@ host (only builtins without side effects, :data:`_PURE`).
 A function defined under ``try: import wcwidth`` / ``except ImportError:`` has two
 definitions, and which one runs depends on whether an optional package is installed:
 a value observed from one is accidental to the machine. :func:`optional_import_reason`
-says why such a node gets no test, and :func:`untestable_reason` adds a module the test
+says why such a node gets no test; :func:`optional_flag_reason` says it of a node that
+reads a flag the ``except ImportError`` sets (``if not _keccak_flag: raise ImportError``:
+its test passes only where the package is missing, and fails in the project's own test
+environment, which installs it); :func:`untestable_reason` adds a module the test
 run has loaded from the installed packages before any test (pluggy, under pytest:
 :func:`remora.code.probes.pytest_own_module`). Read with :mod:`ast`; only the builtins
 run here.
@@ -25,9 +28,14 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.probes import pytest_own_module
-from remora.code.values import CallTarget
+from remora.code.values import CallTarget, node_function
 
-__all__ = ["optional_import_reason", "same_as_builtin", "untestable_reason"]
+__all__ = [
+    "optional_flag_reason",
+    "optional_import_reason",
+    "same_as_builtin",
+    "untestable_reason",
+]
 
 # Builtins that compute a value from their arguments and do nothing else.
 _PURE = frozenset(
@@ -82,9 +90,45 @@ def optional_import_reason(module_text: str, line: int) -> str | None:
     return None
 
 
+def optional_flag_reason(module_text: str, function: ast.AST | None) -> str | None:
+    """Why ``function`` gets no test: it reads a module name that an ``except ImportError``
+    handler sets to a constant (``_keccak_flag = False``, ``keccak = None``), so what
+    it does depends on whether an optional package is installed."""
+    try:
+        tree = python_ast.parse(module_text)
+    except SyntaxError:
+        return None
+    flags = {
+        target.id
+        for statement in tree.body
+        if isinstance(statement, ast.Try)
+        for handler in statement.handlers
+        if _catches_import_error(handler)
+        for assign in handler.body
+        if isinstance(assign, ast.Assign) and isinstance(assign.value, ast.Constant)
+        for target in assign.targets
+        if isinstance(target, ast.Name)
+    }
+    read = sorted(
+        {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and n.id in flags}
+        if function is not None
+        else set()
+    )
+    if not read:
+        return None
+    return (
+        f"it reads {read[0]}, which an except ImportError sets: what it does depends on "
+        "whether an optional package is installed"
+    )
+
+
 def untestable_reason(context: CodeContext, target: CallTarget) -> str:
     """Why no test here can tell the node apart ('' when one can): an optional import
-    decides its definition, or the test run loads an installed copy of its module."""
+    decides its definition or what it reads, or the test run loads an installed copy of
+    its module."""
     line = context.bound_node().start_line
-    optional = optional_import_reason(context.node_file_text(), line)
+    text = context.node_file_text()
+    optional = optional_import_reason(text, line) or optional_flag_reason(
+        text, node_function(context)
+    )
     return optional or pytest_own_module(str(target["module"]))
