@@ -53,7 +53,6 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "random parameter": (claims, "chosen_by_chance", lambda *_: ""),
     "shown text": (copied, "_shown_text", lambda *_: ""),
     "lent phrase": (copied, "_lent_phrase", lambda *_: ""),
-    "dropped name word": (pieces, "dropped_name_word", lambda *_: ""),
 }
 RULES = tuple(_OFF)
 

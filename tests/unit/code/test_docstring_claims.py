@@ -35,7 +35,7 @@ class Bed:
     def area(self):
         return self.width * len(self._rows)
 
-    def wilting(self):
+    def dry(self):
         return self.soil.moisture < self.soil.wilting_point
 
     def named(self, label):
@@ -52,7 +52,7 @@ class Bed:
         self._rows.append(callback)
         return callback
 
-    def bury(self, row):
+    def sow(self, row):
         if row < 0:
             raise IndexError(row)
         self._rows.append(row)
@@ -131,7 +131,7 @@ def test_the_nouns_of_a_neighbouring_file_are_not_borrowed() -> None:
         ("Bed.named", "Return the label.", "it returns only the instance itself"),
         ("Bed.named", "Set the label and return the instance.", ""),
         # No value returned: never "Return …".
-        ("Bed.bury", "Return the row buried.", "it says the code returns something"),
+        ("Bed.sow", "Return the row sown.", "it says the code returns something"),
         # It returns the text: nothing prints.
         ("Bed.show", "Print the rows of the bed.", "it says the code does 'print'"),
         ("Bed.show", "Return the rows of the bed as text.", ""),
@@ -147,20 +147,16 @@ def test_the_nouns_of_a_neighbouring_file_are_not_borrowed() -> None:
         ("Bed.on_rain", "Run the callback.", "it says the code does 'run'"),
         ("Bed.on_rain", "Register the callback and return it.", ""),
         ("Bed.area", "Raise the width of the bed.", "it says the code does 'raise'"),
-        ("Bed.bury", "Add a row to the bed, or raise an error.", ""),
+        ("Bed.sow", "Add a row to the bed, or raise an error.", ""),
         # A predicate keeps its sense: moisture < wilting point is dry, not above it.
         (
-            "Bed.wilting",
+            "Bed.dry",
             "Check whether the moisture is above the wilting point.",
             "it says the opposite",
         ),
-        ("Bed.wilting", "Check whether the moisture is below the wilting point.", ""),
-        (
-            "Bed.wilting",
-            "Check whether the moisture is not below the wilting point.",
-            "it says the op",
-        ),
-        ("Bed.wilting", "Check whether the wilting point exceeds the moisture.", ""),
+        ("Bed.dry", "Check whether the moisture is below the wilting point.", ""),
+        ("Bed.dry", "Check whether the moisture is not below the wilting point.", "it says the op"),
+        ("Bed.dry", "Check whether the wilting point exceeds the moisture.", ""),
         # A comparison dunder says which comparison, from the table.
         ("Bed.__lt__", "Compare the widths of two beds.", "it does not say which comparison"),
         ("Bed.__ge__", "Return whether this bed is greater than the other.", "it says 'greater th"),
@@ -186,14 +182,14 @@ def test_a_comparison_dunders_summary_comes_from_the_table() -> None:
 
 
 def test_the_raise_and_its_condition_are_read_once_from_the_body() -> None:
-    facts = body_facts(node("Bed.bury"))
+    facts = body_facts(node("Bed.sow"))
     assert facts.raises and facts.raise_conditions == {"IndexError": ["row < 0"]}
     assert body_facts(node("Bed.named")).builder
     assert not body_facts(node("Bed.area")).builder
 
 
 def test_an_exception_entry_says_when_it_is_raised_or_is_left_out() -> None:
-    plan = compose(node("Bed.bury"), Pieces(summary="Add a row to the bed."), "google", None)
+    plan = compose(node("Bed.sow"), Pieces(summary="Add a row to the bed."), "google", None)
     assert plan["text"] == "Add a row to the bed.\n\nRaises:\n    IndexError: If ``row < 0``."
     source = (
         "def check(size):\n    for part in size:\n        if part:\n            raise KeyError()"
@@ -207,7 +203,7 @@ def test_an_exception_entry_says_when_it_is_raised_or_is_left_out() -> None:
     # Raised from inside a loop: no condition Remora can state, so no entry.
     assert plan["text"] == "Check each size for a truthy part."
     assert "raises.KeyError: nothing known about when it is raised" in plan["left_out"]
-    _, refused = check_pieces(node("Bed.bury"), Pieces(raises={"IndexError": "An IndexError."}))
+    _, refused = check_pieces(node("Bed.sow"), Pieces(raises={"IndexError": "An IndexError."}))
     assert refused[0]["reason"].startswith("it does not say when IndexError is raised")
 
 

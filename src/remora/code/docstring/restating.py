@@ -27,7 +27,6 @@ prose.py refuses such a piece before this, the summary's check, which knows the 
 from __future__ import annotations
 
 import ast
-import builtins
 import re
 from pathlib import PurePosixPath
 
@@ -38,15 +37,11 @@ from remora.code.docstring.sections import documented_parameters
 from remora.code.docstring.vocabulary import GENERAL_STEMS, stem
 from remora.code.parsing import SourceNode, node_returns
 
-__all__ = ["dropped_name_word", "name_reason", "repeats_name", "restating", "vacuous"]
+__all__ = ["name_reason", "repeats_name", "restating", "vacuous"]
 
 # The verbs by which a summary says what a node hands back, by stem: a name made of
 # nouns ("max_days_in_month") does not say it.
 _RETURNING = frozenset(stem(w) for w in RETURNING_VERBS)
-# The longest name word read as an abbreviation or a code (:func:`dropped_name_word`).
-_ABBREVIATION = 3
-# Python's own names (``len``, ``max``): a word the language gives, not an abbreviation.
-_BUILTIN_NAMES = frozenset(dir(builtins))
 # The longest returned expression a reason quotes.
 _QUOTED = 40
 # Words that say nothing of any particular code: every method changes "the state of the
@@ -205,41 +200,6 @@ def restating(node: SourceNode, summary: str) -> str:
     if len(named) >= 2:
         return ""
     return name_reason(node)
-
-
-def dropped_name_word(node: SourceNode, summary: str) -> str:
-    """Why ``summary`` leaves out a short word of the node's name ('' when it says each).
-
-    A name word of three letters or fewer is most often an abbreviation or a code
-    (``fi_ssn``, ``trx_address``, ``jcb``), and a summary that drops it either says less
-    than the name ("Check if the SSN is valid." on ``fi_ssn``) or replaces it with a
-    guess ("Validate a transaction address." on ``trx_address``, a TRON address). A
-    longer word may be said in other words ("Serialize …" on ``dumps``), as
-    :func:`restating` asks. General words ("get", "is") and words the owner's name
-    already says need not be said again, nor Python's own names (``len``). Only functions
-    and methods are asked, special methods aside (``__len__`` names Python's protocol).
-    """
-    name = node.ref.full_name.split(".")[-1]
-    if node.ref.node_type not in ("function", "method") or name.startswith("__"):
-        return ""
-    own, owners, _ = _names(node)
-    tokens = _joined(word_tokens(summary), own)
-    dropped = sorted(
-        w
-        for w in own
-        if stem(w) not in GENERAL_STEMS
-        and not any(_matches(k, w) for k in owners)
-        and len(w) <= _ABBREVIATION
-        and w not in _BUILTIN_NAMES
-        and not any(_matches(w, t) for t in tokens)
-    )
-    if not dropped:
-        return ""
-    words = " and ".join(repr(w) for w in dropped)
-    return (
-        f"it leaves out {words} of the name {name!r}; say what the name says, "
-        "spelling out what its words stand for, not a guess at them"
-    )
 
 
 def name_reason(node: SourceNode) -> str:

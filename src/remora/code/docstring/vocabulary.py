@@ -71,7 +71,7 @@ _GENERAL_WORDS = _listed(
     elements entry entries pair pairs field fields attribute attributes argument arguments
     parameter parameters option options flag error errors exception exceptions message file
     files path paths line lines character characters word words format representation part
-    parts total sum kind way case time given new old current existing empty single multiple optional
+    parts total sum kind way case time given new current existing empty single multiple optional
     specified provided possible valid invalid boolean positive negative zero equal greater smaller
     larger lower higher whole entire different original unique available
     return get set add remove update create build make check compute calculate find look read
