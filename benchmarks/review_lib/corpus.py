@@ -521,7 +521,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "9.1.2",
             "1169d376c297e7de388d18b4481760d478b0e99a777cad3a9c86e556f4b697cb",
             (),
-            part="heldout",
+            # Held out until its labels at 0451d25; studied since.
+            part="dev",
         ),
         "tenacity",
     ),
@@ -535,6 +536,16 @@ CORPUS: tuple[ReviewProject, ...] = (
             part="dev",
         ),
         "shortuuid",
+    ),
+    ReviewProject(
+        Project(
+            "jsonpatch",
+            "1.33",
+            "9fcd4009c41e6d12348b4a0ff2563ba56a2923a7dfee731d004e212e1ee5030c",
+            (),
+            part="heldout",
+        ),
+        "jsonpatch.py",
     ),
 )
 

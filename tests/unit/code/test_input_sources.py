@@ -18,7 +18,7 @@ from remora import python_ast
 from remora.code.values.call_sites import call_site_arguments, doctest_calls
 from remora.code.values.input_search import boundary_values
 from remora.code.values.input_sources import derived_locals, fold_constant, module_constants
-from remora.code.values.kind_samples import CALLABLE_SAMPLE
+from remora.code.values.kind_samples import CALLABLE_SAMPLE, moment
 from remora.code.values.regex_arguments import regex_values
 from remora.code.values.regex_samples import Pattern, pattern_samples
 from remora.code.values.usage_kinds import usage_kinds
@@ -106,6 +106,22 @@ def test_isinstance_gives_a_value_of_another_type_too() -> None:
         "    return 'whole'\n"
     )
     assert outcomes(source, "whole") == {"whole", "TypeError"}
+
+
+def test_isinstance_of_a_datetime_class_gives_one_built_as_such() -> None:
+    # tenacity 9.1.2's to_seconds: `t.total_seconds() if isinstance(t, timedelta) else t`.
+    source = (
+        "def to_seconds(time_unit):\n"
+        "    return float(\n"
+        "        time_unit.total_seconds() if isinstance(time_unit, timedelta) else time_unit\n"
+        "    )\n"
+    )
+    found = boundary_values(python_ast.parse(source).body[0], {"time_unit": "int"})  # type: ignore[arg-type]
+    assert ("time_unit", moment("timedelta"), "time_unit_is_timedelta") in found
+    assert moment("timedelta") == {"__class__": "datetime.timedelta", "args": {"seconds": 90}}
+    source = "def day(d):\n    return d.day if isinstance(d, datetime.date) else 0\n"
+    found = boundary_values(python_ast.parse(source).body[0], {})  # type: ignore[arg-type]
+    assert [w for _n, _v, w in found] == ["d_is_date"]
 
 
 @pytest.mark.parametrize(

@@ -208,7 +208,23 @@ def test_a_pinned_older_ruff_checks_its_own_default_and_the_projects_selection(
     assert not_the_projects(record, tmp_path) is left_out
 
 
-def test_without_a_pinned_ruff_every_finding_stands(tmp_path: Path) -> None:
-    record: dict[str, Any] = {"code": "RUF023", "message": "`Node.__slots__` is not sorted"}
-    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
-    assert not_the_projects(record, tmp_path) is False
+@pytest.mark.parametrize(
+    ("settings", "code", "left_out"),
+    [
+        # tenacity 9.1.2: ruff settings without a selection, and an unpinned ruff. The
+        # sorts only the wide default asks for are not the project's; other rules stand.
+        ("[tool.ruff]\nline-length = 88\n", "I001", True),
+        ("[tool.ruff]\nline-length = 88\n", "RUF022", True),
+        ("[tool.ruff]\nline-length = 88\n", "B006", False),
+        ("[tool.ruff]\nline-length = 88\n", "RUF100", False),
+        ("[tool.ruff.lint]\nextend-select = ['I']\n", "I001", False),
+        ("[tool.ruff.lint.isort]\nforce-single-line = true\n", "I001", False),
+        ("[tool.ruff.lint]\nselect = ['ALL']\n", "RUF022", False),
+    ],
+)
+def test_without_a_pinned_ruff_a_sort_stands_only_where_the_project_selects_it(
+    tmp_path: Path, settings: str, code: str, left_out: bool
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(settings)
+    record: dict[str, Any] = {"code": code, "message": "..."}
+    assert not_the_projects(record, tmp_path) is left_out

@@ -151,6 +151,18 @@ def test_the_identity_mutant_knows_the_returns_that_give_its_parameter_back() ->
     assert node_mutants(copied, _first(copied))[0].given_back == frozenset()
 
 
+def test_a_conditional_expression_is_replaced_by_each_side() -> None:
+    # A branch inside one line: coverage cannot see which side ran, a mutant can.
+    source = "def to_seconds(t):\n    return float(t.total_seconds() if isinstance(t, D) else t)\n"
+    sides = [
+        m for m in node_mutants(source, _first(source)) if "whatever the condition" in m.description
+    ]
+    assert {m.source.splitlines()[1].strip() for m in sides} == {
+        "return float((t))",
+        "return float((t.total_seconds()))",
+    }
+
+
 def test_the_identity_mutant_knows_a_decorator_that_may_change_the_value() -> None:
     validator = "@validator\ndef md5(value, /):\n    return re.match(P, value)\n"
     assert node_mutants(validator, _first(validator))[0].wrapped

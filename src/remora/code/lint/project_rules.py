@@ -27,11 +27,14 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
   itself (``[tool.isort]``, ``.isort.cfg``, ``[isort]`` in ``setup.cfg`` or
   ``tox.ini``) and not ruff's isort has other rules (``force_sort_within_sections``),
   and isort would undo the change.
-- ``RUF022`` and ``RUF023`` sort ``__all__`` and ``__slots__``, which ruff's defaults
-  enable; a project that has no ruff settings of its own chose neither, and its order
-  (the attributes as the class uses them, the names grouped by kind) is its own: a
-  maintainer reads the sorted list as churn. A project that configures ruff keeps them
-  when its selection enables them.
+- ``I001``, ``RUF022`` and ``RUF023`` sort imports, ``__all__`` and ``__slots__``, and
+  only ruff's wide default enables them: a project whose ruff settings do not select
+  them (``select``/``extend-select`` naming ``I``, ``RUF``, the code or ``ALL``, or a
+  ``[tool.ruff.lint.isort]`` section) and pins no ruff of 0.16 or later in its pre-commit
+  chose no order, and its own (one import a line,
+  the attributes as the class uses them, the names grouped by kind) is what it keeps: a
+  maintainer reads the sorted list as churn. Blind reviewers rejected all six such sorts
+  of tenacity (unpinned ruff, default selection) and pluggy's four ``__slots__``.
 
 The settings are read with ``tomllib``, ``configparser`` and PyYAML (the pre-commit
 pin), once per project root and settings files' modification times.
@@ -52,8 +55,8 @@ __all__ = ["configures_import_order", "not_the_projects"]
 
 # RUF100's message names why each code is unused: "(non-enabled: `C901`)".
 _NOT_CHECKED = ("non-enabled", "unknown")
-# Rules whose only fix is an order nobody in a project without ruff settings asked for.
-_ORDER_ONLY = frozenset({"RUF022", "RUF023"})
+# Rules whose only fix is an order, which only ruff's wide default enables unasked.
+_ORDER_ONLY = frozenset({"I001", "RUF022", "RUF023"})
 _FILES = (
     "pyproject.toml",
     "ruff.toml",
@@ -217,8 +220,28 @@ def not_the_projects(record: dict[str, Any], root: Path, text: str = "") -> bool
         if not _configures_ruff(root, stamp) or _long_for_flake8(record, root, stamp, text):
             return True
         return any(word in message for word in _NOT_CHECKED)
-    if code == "I001":
-        return _isort_elsewhere(root, stamp)
     if code in _ORDER_ONLY:
-        return not _configures_ruff(root, stamp)
+        return not _order_chosen(str(code), root, stamp) or (
+            code == "I001" and _isort_elsewhere(root, stamp)
+        )
     return False
+
+
+@functools.lru_cache(maxsize=64)
+def _order_chosen(code: str, root: Path, stamp: tuple[int, ...]) -> bool:
+    """Whether the project chose an order rule: its ruff settings select it (``I``,
+    ``RUF022``, ``ALL``; ruff's isort settings for ``I001``), or its pre-commit pins a ruff
+    whose own default is the wide one."""
+    pinned = _pinned_ruff(root)
+    if pinned is not None and pinned >= _WIDE_DEFAULT:
+        return True
+    settings = _ruff_settings(root)
+    chosen = [
+        str(prefix)
+        for key in ("select", "extend-select")
+        if isinstance(settings.get(key), list)
+        for prefix in settings[key]
+    ]
+    if code == "I001" and "isort" in settings:
+        return True
+    return any(prefix == "ALL" or (prefix and code.startswith(prefix)) for prefix in chosen)

@@ -6,7 +6,9 @@ are the usual ones: a comparison or arithmetic operator swapped (``<`` for
 ``<=``, ``+`` for ``-``), ``and`` for ``or``, a ``not`` dropped, a condition
 negated, a comprehension's filter dropped (``if n not in seen`` out of ``[n for n in
 nxt if n not in seen]``), a constant changed (``n + 1``, a string with ``XX`` around it,
-``True`` for ``False``), a returned value replaced by ``None``, a call's
+``True`` for ``False``), a conditional expression replaced by either side (``a if c
+else b``: a branch inside one line, which coverage cannot see), a returned value replaced
+by ``None``, a call's
 statement, a ``raise`` or an item's assignment (``d[k] = v``) removed, and an
 attribute set to ``None`` instead of its value.
 
@@ -32,11 +34,9 @@ mutant is one). A test set that passes on one of them never shows the other outc
 
 Everything is read with :mod:`ast` from the function's own body (nested
 functions and classes, its docstring, annotations and f-strings left alone).
-Each mutant is the whole file with one expression or statement replaced at
-its exact span by the mutated node's :func:`ast.unparse`, padded with line
-breaks so every line keeps its number (coverage lines and the function's
-first line match the original's); a mutant that does not parse, or parses to
-the original, is left out.
+Each mutant is the whole file with one expression or statement replaced at its exact
+span (:mod:`remora.code.testgen.mutant_edits`, every line keeping its number); a mutant
+that does not parse, or parses to the original, is left out.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from dataclasses import dataclass, replace
 
 from remora import python_ast
 from remora.code.parsing import module_names
+from remora.code.testgen.mutant_edits import Edit, apply_edit, line_starts
 from remora.code.testgen.mutant_operators import ARITHMETIC, COMPARE, SYMBOLS, constant_edit
 from remora.code.testgen.no_op_calls import returned_branches
 from remora.code.testgen.shown_outcomes import outcome_results
@@ -82,18 +83,6 @@ class Mutant:
     # The identity mutant's: a decorator that may change the value stands between the body
     # and the caller (:mod:`.value_decorators`); a test it passes may still pin the body.
     wrapped: bool = False
-
-
-@dataclass(frozen=True)
-class _Edit:
-    original: ast.expr | ast.stmt  # what is replaced, for its span
-    replacement: ast.AST
-    line: int
-    kind: str
-    words: str
-    statement: bool
-    through: ast.stmt | None = None  # the last statement replaced, when more than one
-    must_fail: str = ""
 
 
 def _short(node: ast.AST, limit: int = 40) -> str:
@@ -133,7 +122,7 @@ def _is_docstring(statement: ast.stmt) -> bool:
     )
 
 
-def _edits(node: ast.AST, statement: ast.stmt) -> Iterator[_Edit]:
+def _edits(node: ast.AST, statement: ast.stmt) -> Iterator[Edit]:
     line = statement.lineno
     if isinstance(node, ast.Compare):
         for index, op in enumerate(node.ops):
@@ -143,53 +132,57 @@ def _edits(node: ast.AST, statement: ast.stmt) -> Iterator[_Edit]:
             mutated = copy.deepcopy(node)
             mutated.ops[index] = swapped()
             words = f"`{SYMBOLS[type(op)]}` -> `{SYMBOLS[swapped]}` in `{_short(node)}`"
-            yield _Edit(node, mutated, line, "comparison", words, False)
+            yield Edit(node, mutated, line, "comparison", words, False)
     elif isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
         swapped_op = ARITHMETIC[type(node.op)]
         mutated_bin = ast.BinOp(node.left, swapped_op(), node.right)
         words = f"`{SYMBOLS[type(node.op)]}` -> `{SYMBOLS[swapped_op]}` in `{_short(node)}`"
-        yield _Edit(node, mutated_bin, line, "arithmetic", words, False)
+        yield Edit(node, mutated_bin, line, "arithmetic", words, False)
     elif isinstance(node, ast.AugAssign) and type(node.op) in ARITHMETIC:
         swapped_op = ARITHMETIC[type(node.op)]
         mutated_aug = ast.AugAssign(node.target, swapped_op(), node.value)
         words = f"`{SYMBOLS[type(node.op)]}=` -> `{SYMBOLS[swapped_op]}=` in `{_short(node)}`"
-        yield _Edit(node, mutated_aug, line, "arithmetic", words, True)
+        yield Edit(node, mutated_aug, line, "arithmetic", words, True)
     elif isinstance(node, ast.BoolOp):
         other = ast.Or() if isinstance(node.op, ast.And) else ast.And()
         words = f"`{SYMBOLS[type(node.op)]}` -> `{SYMBOLS[type(other)]}` in `{_short(node)}`"
-        yield _Edit(node, ast.BoolOp(other, node.values), line, "boolean", words, False)
+        yield Edit(node, ast.BoolOp(other, node.values), line, "boolean", words, False)
+    elif isinstance(node, ast.IfExp):  # a branch inside one line, which coverage cannot see
+        for side in (node.orelse, node.body):
+            words = f"`{_short(node)}` -> `{_short(side)}` whatever the condition"
+            yield Edit(node, side, line, "condition", words, False)
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         words = f"`not` dropped in `{_short(node)}`"
-        yield _Edit(node, node.operand, line, "condition", words, False)
+        yield Edit(node, node.operand, line, "condition", words, False)
     elif isinstance(node, _COMPREHENSIONS):
         for at, generator in enumerate(node.generators):
             for index, condition in enumerate(generator.ifs):
                 filtered = copy.deepcopy(node)
                 del filtered.generators[at].ifs[index]
                 words = f"`if {_short(condition)}` dropped in `{_short(node)}`"
-                yield _Edit(node, filtered, line, "condition", words, False)
+                yield Edit(node, filtered, line, "condition", words, False)
     elif isinstance(node, ast.Constant) and not (
         isinstance(statement, ast.Expr) and statement.value is node
     ):
         changed = constant_edit(node)
         if changed is not None:
-            yield _Edit(node, ast.Constant(changed[0]), line, "constant", changed[1], False)
+            yield Edit(node, ast.Constant(changed[0]), line, "constant", changed[1], False)
     yield from _statement_edits(node, line)
 
 
-def _statement_edits(node: ast.AST, line: int) -> Iterator[_Edit]:
+def _statement_edits(node: ast.AST, line: int) -> Iterator[Edit]:
     if isinstance(node, ast.If | ast.While) and not isinstance(
         node.test, ast.Compare | ast.BoolOp | ast.UnaryOp
     ):
         words = f"condition `{_short(node.test)}` negated"
         negated = ast.UnaryOp(ast.Not(), node.test)
-        yield _Edit(node.test, negated, line, "condition", words, False)
+        yield Edit(node.test, negated, line, "condition", words, False)
     elif isinstance(node, ast.Return) and node.value is not None:
         if not (isinstance(node.value, ast.Constant) and node.value.value is None):
             words = f"`{_short(node)}` -> `return None`"
-            yield _Edit(node, ast.Return(ast.Constant(None)), line, "return", words, True)
+            yield Edit(node, ast.Return(ast.Constant(None)), line, "return", words, True)
     elif isinstance(node, ast.stmt) and _removable(node):
-        yield _Edit(node, ast.Pass(), line, "statement", f"`{_short(node)}` removed", True)
+        yield Edit(node, ast.Pass(), line, "statement", f"`{_short(node)}` removed", True)
     elif (
         isinstance(node, ast.Assign)
         and all(isinstance(t, ast.Attribute) for t in node.targets)
@@ -197,7 +190,7 @@ def _statement_edits(node: ast.AST, line: int) -> Iterator[_Edit]:
     ):
         mutated = ast.Assign(node.targets, ast.Constant(None), type_comment=None)
         words = f"`{_short(node)}` -> `= None`"
-        yield _Edit(node, mutated, line, "attribute", words, True)
+        yield Edit(node, mutated, line, "attribute", words, True)
 
 
 def _removable(node: ast.stmt) -> bool:
@@ -207,34 +200,6 @@ def _removable(node: ast.stmt) -> bool:
     if isinstance(node, ast.Expr):
         return isinstance(node.value, ast.Call | ast.Await)
     return isinstance(node, ast.Assign) and all(isinstance(t, ast.Subscript) for t in node.targets)
-
-
-def _line_starts(data: bytes) -> list[int]:
-    starts = [0]
-    for index, byte in enumerate(data):
-        if byte == 0x0A:
-            starts.append(index + 1)
-    return starts
-
-
-def _apply(data: bytes, starts: list[int], edit: _Edit) -> str | None:
-    node = edit.original
-    last = edit.through or node
-    end_line, end_col = last.end_lineno, last.end_col_offset
-    if end_line is None or end_col is None:
-        return None
-    begin = starts[node.lineno - 1] + node.col_offset
-    end = starts[end_line - 1] + end_col
-    breaks = "\n" * (end_line - node.lineno)
-    replacement_node = edit.replacement
-    if isinstance(replacement_node, ast.stmt) and not hasattr(replacement_node, "lineno"):
-        ast.copy_location(replacement_node, node)  # unparse reads a statement's line
-    text = ast.unparse(replacement_node)
-    replacement = f"{text}{breaks}" if edit.statement else f"({text}{breaks})"
-    try:
-        return (data[:begin] + replacement.encode("utf-8") + data[end:]).decode("utf-8")
-    except UnicodeDecodeError:
-        return None
 
 
 def identity_parameter(function: Function) -> str | None:
@@ -252,7 +217,7 @@ def identity_parameter(function: Function) -> str | None:
     return skipped[0].arg if skipped else None
 
 
-def _identity_edit(function: Function) -> _Edit | None:
+def _identity_edit(function: Function) -> Edit | None:
     """The whole body (its docstring left) replaced by ``return <first parameter>``."""
     name = identity_parameter(function)
     body = function.body[1:] if _is_docstring(function.body[0]) else function.body
@@ -260,10 +225,10 @@ def _identity_edit(function: Function) -> _Edit | None:
         return None
     words = f"the body -> `return {name}` (`{name}` handed back unchanged)"
     returned = ast.Return(ast.Name(name, ast.Load()))
-    return _Edit(body[0], returned, body[0].lineno, "identity", words, True, through=body[-1])
+    return Edit(body[0], returned, body[0].lineno, "identity", words, True, through=body[-1])
 
 
-def _outcome_edits(function: Function, observed: Iterable[str], bound: set[str]) -> Iterator[_Edit]:
+def _outcome_edits(function: Function, observed: Iterable[str], bound: set[str]) -> Iterator[Edit]:
     """The whole body (its docstring left) replaced by ``return`` of each value of
     :func:`~remora.code.testgen.shown_outcomes.outcome_results`: a predicate's ``True``
     and ``False``, what another node's call that did nothing gives (``set()`` not where
@@ -280,7 +245,7 @@ def _outcome_edits(function: Function, observed: Iterable[str], bound: set[str])
         )
         words = f"the body -> `return {value}` ({what})"
         returned = ast.Return(python_ast.parse_expression(value))
-        yield _Edit(body[0], returned, body[0].lineno, kind, words, True, body[-1], kind)
+        yield Edit(body[0], returned, body[0].lineno, kind, words, True, body[-1], kind)
 
 
 def _given_back(function: Function, name: str) -> frozenset[int]:
@@ -298,7 +263,7 @@ def _given_back(function: Function, name: str) -> frozenset[int]:
     )
 
 
-def _all_edits(function: Function, observed: Iterable[str], bound: set[str]) -> Iterator[_Edit]:
+def _all_edits(function: Function, observed: Iterable[str], bound: set[str]) -> Iterator[Edit]:
     identity = _identity_edit(function)
     if identity is not None:
         yield identity
@@ -316,12 +281,12 @@ def node_mutants(
     from ``text``. ``observed``: the builtin type names of the values its tests saw
     returned (:func:`~remora.code.testgen.empty_results.empty_results`)."""
     data = text.encode("utf-8")
-    starts = _line_starts(data)
+    starts = line_starts(data)
     original = ast.dump(python_ast.parse(text))
     found: list[Mutant] = []
     seen: dict[str, int] = {}
     for edit in _all_edits(function, observed, module_names(text)):
-        source = _apply(data, starts, edit)
+        source = apply_edit(data, starts, edit)
         if source is not None and source in seen and edit.must_fail:
             # `return self` asked by both: the identity mutant is one a kept set must fail.
             found[seen[source]] = replace(found[seen[source]], must_fail=edit.must_fail)

@@ -21,6 +21,7 @@ from remora.code.values.annotations import (
     parsed_annotation,
     union_parts,
 )
+from remora.code.values.kind_samples import MOMENT_KINDS, moment
 from remora.code.values.named_values import NAMED_NUMBERS, NAMED_STRINGS, by_name, name_words
 from remora.code.values.parameters import Parameter
 from remora.code.values.unspelled_values import BUILTIN_TYPES, set_of, tuple_of, type_of
@@ -144,8 +145,8 @@ def _value_for(
         return _number(name, head == "int", variant)
     if head in {"str", "path", "purepath", "anystr"}:  # typing.AnyStr: str or bytes
         return _string(name, variant)
-    if head in {"datetime", "date"}:
-        return _moment(head, variant)
+    if head in MOMENT_KINDS:
+        return moment(head, variant)
     if head == "type":  # a class as a value: ``type[Node]`` that class, else a builtin one
         named = ast.unparse(inner[0]) if inner else ""
         if named in BUILTIN_TYPES or (named and classes(named) is not None):
@@ -158,20 +159,6 @@ def _value_for(
         if params is not None:
             return _instance(ast.unparse(chosen), params, variant, classes, depth)
     return None
-
-
-# (year, month, day, hour, minute) of the typical, the other and the edge moment.
-_MOMENTS = ((2024, 1, 31, 12, 0), (2023, 12, 1, 8, 30), (1970, 1, 1, 0, 0))
-
-
-def _moment(head: str, variant: int) -> dict[str, Any]:
-    """A ``datetime`` or ``date`` built as one (``datetime.date(2024, 1, 31)`` in a test),
-    never its ISO text: code annotated for a date calls its methods and compares it."""
-    year, month, day, hour, minute = _MOMENTS[min(variant, 2)]
-    args: dict[str, Any] = {"year": year, "month": month, "day": day}
-    if head == "datetime":
-        args |= {"hour": hour, "minute": minute}
-    return {"__class__": f"datetime.{head}", "args": args}
 
 
 def _number(name: str, integer: bool, variant: int) -> int | float:

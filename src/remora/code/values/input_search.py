@@ -31,7 +31,7 @@ from remora.code.values.input_sources import (
     reads_number,
     substitute,
 )
-from remora.code.values.kind_samples import EMPTY, TYPICAL, sample
+from remora.code.values.kind_samples import EMPTY, MOMENT_KINDS, TYPICAL, moment, sample
 from remora.code.values.parameters import parameter_names
 from remora.code.values.regex_arguments import regex_values
 from remora.code.values.solved_values import Solver, anchor_of, is_arithmetic
@@ -169,12 +169,15 @@ def _other_type(name: str, found: list[str]) -> tuple[str, Any, str]:
 
 
 def _kind_values(name: str, kinds: list[ast.expr]) -> list[tuple[str, Any, str]]:
-    """A value of each builtin type asked about, and one of none of them."""
+    """A value of each builtin type asked about, and one of none of them; a value of each
+    ``datetime`` class asked about (``isinstance(unit, timedelta)``)."""
+    named = [k.id if isinstance(k, ast.Name) else getattr(k, "attr", "") for k in kinds]
+    moments = [(name, moment(k), f"{name}_is_{k}") for k in named if k in MOMENT_KINDS]
     found = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in TYPICAL]
     if not found:
-        return []
+        return moments
     same = [(name, sample(k), f"{name}_is_{k.lower()}") for k in found]
-    return [*same, _other_type(name, found)]
+    return [*same, *moments, _other_type(name, found)]
 
 
 def _type_test(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, str]]:

@@ -11,6 +11,9 @@ Two variants, each with one role:
 
 A value from an annotation follows the parameter's name too
 (:func:`remora.code.values.derived_sets.sample_value`); these are the kind's alone.
+:func:`moment` gives the standard library's ``datetime``, ``date`` and ``timedelta``,
+built as one (``datetime.timedelta(seconds=90)`` in a test), for an annotation or an
+``isinstance`` that names them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,16 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-__all__ = ["CALLABLE_SAMPLE", "DICT_SAMPLE", "EMPTY", "TYPICAL", "sample", "used_sample"]
+__all__ = [
+    "CALLABLE_SAMPLE",
+    "DICT_SAMPLE",
+    "EMPTY",
+    "MOMENT_KINDS",
+    "TYPICAL",
+    "moment",
+    "sample",
+    "used_sample",
+]
 
 # A mapping holding a true and a false value: a loop over it runs, and what the code does
 # with its values goes both ways.
@@ -52,3 +64,24 @@ def used_sample(kind: str) -> Any:
     fill it, and an item of a kind nothing says (the typical ``1``) may be one the code
     cannot take (``", ".join(p)``); an empty list any such code takes."""
     return sample(kind, empty=kind == "list")
+
+
+# (year, month, day, hour, minute) of the typical, the other and the edge moment, and the
+# seconds of each duration: the edge one empty.
+_MOMENTS = ((2024, 1, 31, 12, 0), (2023, 12, 1, 8, 30), (1970, 1, 1, 0, 0))
+_DURATIONS = (90, 3600, 0)
+MOMENT_KINDS = frozenset({"datetime", "date", "timedelta"})
+
+
+def moment(kind: str, variant: int = 0) -> dict[str, Any]:
+    """A ``datetime``, ``date`` or ``timedelta`` (:data:`MOMENT_KINDS`) built as one
+    (``datetime.date(2024, 1, 31)`` in a test), never its ISO text: code annotated for a
+    date calls its methods and compares it. ``variant`` 0 is the typical one, 1 another,
+    2 the edge (the epoch, an empty duration)."""
+    if kind == "timedelta":
+        return {"__class__": "datetime.timedelta", "args": {"seconds": _DURATIONS[min(variant, 2)]}}
+    year, month, day, hour, minute = _MOMENTS[min(variant, 2)]
+    args: dict[str, Any] = {"year": year, "month": month, "day": day}
+    if kind == "datetime":
+        args |= {"hour": hour, "minute": minute}
+    return {"__class__": f"datetime.{kind}", "args": args}
