@@ -115,8 +115,8 @@ async def _run_round(
     text = context.node_file_text()  # a helper's changes are the method's (method_state)
     observe = observed_attributes(node_call_target(context), node_function(context), text)
     rows, measured = await probe_argument_sets(context, sets, coverage=span.spec(), observe=observe)
-    if measured is None:
-        return {}, {}, None
+    if measured is None:  # the rows say why (a module the node's imports lack)
+        return {str(row["name"]): row for row in rows}, {}, None
     procedure = is_procedure(context)
     target = node_call_target(context)
     function = node_function(context)
@@ -209,7 +209,8 @@ async def search_tests(
         rows.update(more_rows)
         gains.update(more_gains)
     if totals is None:  # the model's cases may still run: its turn is not skipped
-        why = "the search could not run the node with derived arguments"
+        problems = [str(r["reason"]).splitlines()[0] for r in rows.values() if r["reason"]]
+        why = ": ".join(["the search could not run the node with derived arguments", *problems[:1]])
         return {
             "kept": [],
             "dropped": [],
@@ -257,9 +258,8 @@ async def search_tests(
     procedure = is_procedure(context)
     imports = node_imports(context)  # a raised class of another module named through them
     pieces = []
-    # Beside the covering few, other first-round candidates, up to ``max_tests`` in all (each
-    # boundary's value at it first, input_search): a call on a boundary's other side covers
-    # nothing new but may kill a mutant (``<`` for ``<=``), kept only then (kept_tests).
+    # Other first-round candidates too, up to ``max_tests`` in all: a call on a boundary's
+    # other side covers nothing new but may kill a mutant (``<`` for ``<=``; kept_tests).
     room = max(0, max_tests - len(chosen))
     others = [n for n in usage_first(rows, candidates) if n not in chosen and n[0] != "m"]
     chosen += other_outcome_first(function, others, rows, chosen)[:room]  # the lacking outcome
