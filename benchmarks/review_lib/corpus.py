@@ -547,6 +547,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "jsonpatch.py",
     ),
+    ReviewProject(
+        Project(
+            "nameparser",
+            "1.1.3",
+            "aa2400ad71ccf8070675b40311a257c934659f91854b154e1ba6c264761c049d",
+            (),
+            part="heldout",
+        ),
+        "nameparser",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
