@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from types import SimpleNamespace
 from typing import Any, cast
 
 from remora.code.testgen.identity_asserts import asserts_only_identity, without_identity_only
@@ -22,6 +23,7 @@ from remora.code.testgen.shadowed_builtins import (
 from remora.code.values import CallTarget
 from remora.code.values.method_state import observed_attributes
 from remora.code.values.stored_shapes import stored_shapes, unfit_shape
+from remora.code.values.value_asserts import value_assert
 
 PANEL = textwrap.dedent(
     """
@@ -107,6 +109,23 @@ def test_a_builder_call_that_returned_its_instance_and_nothing_readable_pins_not
     assert not pins_something(row, procedure=False)
     row["state"] = {"caption": _seen("'north'")}
     assert pins_something(row, procedure=False)
+
+
+def test_a_count_of_a_large_table_pins_nothing() -> None:
+    # nameparser 1.1.3's Constants().suffixes_prefixes_titles: 1,256 entries of its data
+    # files; `len(result.elements) == 1256` breaks with any title added.
+    table = {"repr": "<SetManager>", "literal": False, "type": "SetManager"}
+    table["type_module"] = "nameparser.config"
+    row: dict[str, Any] = {
+        "args": {},
+        "returned": {**table, "attributes": {"elements": {"length": 1256}}},
+    }
+    assert not pins_something(row, procedure=False)
+    needed = SimpleNamespace(modules=set(), from_imports=set(), imports=set(), module_names=set())
+    assert value_assert("result.elements", {"length": 1256}, needed) is None
+    row["returned"]["attributes"]["elements"] = {"length": 3}
+    assert pins_something(row, procedure=False)
+    assert value_assert("result", {"length": 3}, needed) == "assert len(result) == 3"
 
 
 def test_a_test_asserting_only_the_returned_instance_is_dropped_before_it_is_written() -> None:

@@ -53,7 +53,13 @@ from remora.code.parsing import node_returns
 from remora.code.testgen.message_words import match_pattern
 from remora.code.testgen.raised_names import NodeImports, exception_name
 from remora.code.testgen.returned_calls import call_lines
-from remora.code.values import CallRender, contents_asserts, state_asserts, value_assert
+from remora.code.values import (
+    CallRender,
+    contents_asserts,
+    counted,
+    state_asserts,
+    value_assert,
+)
 
 __all__ = [
     "called_functions",
@@ -76,10 +82,11 @@ def is_procedure(context: CodeContext) -> bool:
 
 
 def _readable(seen: dict[str, Any]) -> bool:
-    """Whether :func:`remora.code.values.value_assert` can write an assert of ``seen``."""
-    return bool(seen.get("literal") or seen.get("constructed") or seen.get("with_functions")) or (
-        isinstance(seen.get("length"), int)
-    )
+    """Whether :func:`remora.code.values.value_assert` can write an assert of ``seen`` that
+    pins something: a literal, a construction, a length of a few items."""
+    return bool(
+        seen.get("literal") or seen.get("constructed") or seen.get("with_functions")
+    ) or counted(seen)
 
 
 def pins_something(row: dict[str, Any], procedure: bool) -> bool:
@@ -99,7 +106,7 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
         return False
     attributes = _asserted_attributes(returned)
     # An endless generator's first items are as many as the test takes, whatever it yields.
-    length = isinstance(returned.get("length"), int) and not returned.get("capped")
+    length = counted(returned) and not returned.get("capped")
     return length or any(_readable(seen) for seen in attributes.values())
 
 

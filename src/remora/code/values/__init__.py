@@ -82,7 +82,7 @@ from remora.code.values.parameters import CallParameter, Parameter, parameter_na
 from remora.code.values.private_helpers import public_caller
 from remora.code.values.project_values import owner_arguments
 from remora.code.values.sourced_strings import project_strings, unsourced
-from remora.code.values.value_asserts import Imports, state_asserts, value_assert
+from remora.code.values.value_asserts import Imports, counted, state_asserts, value_assert
 from remora.code.values.value_words import label
 
 __all__ = [
@@ -102,6 +102,7 @@ __all__ = [
     "constructor_of",
     "contains_function",
     "contents_asserts",
+    "counted",
     "empty_variadic_call",
     "first_parameter",
     "greedy_cover",

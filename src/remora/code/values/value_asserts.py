@@ -4,7 +4,8 @@ The probe reports a value as ``{repr, literal, constructed?, length?}``
 (:mod:`remora.code.probes.programs.returned_values`). :func:`value_assert` writes ``==``
 its literal form (``pytest.approx`` for a float, ``is`` for None and the booleans), else
 ``==`` the calls that rebuild it (``Point(x=1, y=2)``, ``datetime.date(2024, 1, 1)``), its
-classes imported, else its length; :func:`state_asserts` does so for each attribute a
+classes imported, else its length (of :data:`MAX_COUNTED` items at most: a count of more
+is a table's size, which pins data); :func:`state_asserts` does so for each attribute a
 method changed.
 """
 
@@ -14,7 +15,7 @@ from typing import Any, Protocol
 
 from remora import python_ast
 
-__all__ = ["Imports", "state_asserts", "value_assert"]
+__all__ = ["MAX_COUNTED", "Imports", "counted", "state_asserts", "value_assert"]
 
 
 class Imports(Protocol):
@@ -44,11 +45,23 @@ def _rebuilt(where: str, seen: dict[str, Any], imports: Imports) -> str:
     return f"assert {where} == {seen['repr']}"
 
 
+# The most items a length alone pins: a count of more is the size of a table of data
+# (nameparser's 1,256 titles, prefixes and suffixes), which any added entry changes; it
+# pins no behaviour (blind reviewers: "breaks whenever anyone adds a title").
+MAX_COUNTED = 100
+
+
+def counted(seen: dict[str, Any]) -> bool:
+    """Whether ``seen`` has a length a test may pin (:data:`MAX_COUNTED` items at most)."""
+    length = seen.get("length")
+    return isinstance(length, int) and length <= MAX_COUNTED
+
+
 def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | None:
     """The assert of one observed value (``{repr, literal, constructed?, length?}``) read
     at ``where``: ``==`` its literal form (``pytest.approx`` for a float, ``is`` for None
-    and the booleans), else ``==`` the calls that rebuild it, else its length; None for
-    one with none of these."""
+    and the booleans), else ``==`` the calls that rebuild it, else its length where it
+    holds a few items (:func:`counted`); None for one with none of these."""
     if seen.get("literal"):
         value = python_ast.literal_eval(seen["repr"])
         if isinstance(value, float):
@@ -61,7 +74,7 @@ def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | No
         return _rebuilt(where, seen, imports)
     if seen.get("with_functions"):  # the test's own functions by name: [(receiver, None)]
         return f"assert {where} == {seen['with_functions']}"
-    if isinstance(seen.get("length"), int):
+    if counted(seen):
         return f"assert len({where}) == {seen['length']}"
     return None
 
