@@ -115,6 +115,21 @@ def test_a_result_equal_to_one_argument_is_named_for_that_argument() -> None:
     )
 
 
+def test_a_text_result_that_is_a_part_of_a_text_argument_is_named_by_its_words() -> None:
+    # nameparser's HumanName("Dr. Juan Q. Xavier de la Vega III").last: "returns_string"
+    # named a type the test never checked; the part of the name it takes says what is pinned.
+    full = {"full_name": "Dr. Juan Q. Xavier de la Vega III"}
+    row = {"returned": _seen("'de la Vega'"), "args": {}, "owner_args": full}
+    assert behaviour_name("last", row, "typical", set(), set(), owner_args=full) == (
+        "test_last_returns_de_la_vega"
+    )
+    # Not a part of the input (a code the call made up, a suffix it chose): its kind.
+    made = {"returned": _seen("'nvb'"), "args": {"number": 5}}
+    assert behaviour_name("encode", made, "typical", set(), set()) == "test_encode_returns_string"
+    long = {"returned": _seen("'a b c d e'"), "args": {"text": "a b c d e f"}}
+    assert behaviour_name("head", long, "typical", set(), set()) == "test_head_returns_string"
+
+
 def test_a_placeholder_argument_tells_no_name_apart() -> None:
     used: set[str] = set()
     named: dict[str, dict[str, Any]] = {}

@@ -11,8 +11,9 @@ result: ``returns_true``, ``returns_none``, ``returns_empty_tuple``, ``returns_d
 (the argument it hands back), ``returns_stored_value`` (what the test's set-up stored
 under the key the call gives: ``cache["alpha"] = "v"``, ``cache.get("alpha")``), what a
 returned callable did when called
-(``returns_a_predicate_matching_a_value_in_items``), or the result's kind (``returns_string``,
-``returns_stock_item``), never its value spelled out (reviewers: "'returns_nvb',
+(``returns_a_predicate_matching_a_value_in_items``), the part of a text argument a text
+result is (``returns_de_la_vega``), or the result's kind (``returns_string``,
+``returns_stock_item``), never another value spelled out (reviewers: "'returns_nvb',
 'returns_15' say nothing"; ``returns_none`` on ``== "None"`` says the opposite).
 :func:`case_words` words what a model's case claims the same way. Read with :mod:`ast`;
 nothing runs here.
@@ -21,6 +22,7 @@ nothing runs here.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from remora import python_ast
@@ -36,6 +38,8 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 # == ()` as the opposite of what it checks, and "returns_text" on `== ""` as some text.
 _EMPTY_KINDS: dict[type, str] = {str: "string", bytes: "bytes", tuple: "tuple", list: "list"}
 _EMPTY_KINDS[dict] = "dict"
+# The most words of a text result a name spells, where the text is a part of the input.
+_MOST_TAKEN_WORDS = 4
 
 
 def assigned_attributes(function: Function | None) -> set[str]:
@@ -126,6 +130,18 @@ def _handed_back(value: Any, args: dict[str, Any]) -> str | None:
         return None
     same = [name for name, given in args.items() if type(given) is type(value) and given == value]
     return same[0] if len(same) == 1 else None
+
+
+def _taken_part(value: Any, args: dict[str, Any], owner_args: dict[str, Any]) -> str | None:
+    """The words of a text result that is a part of a text the test passes (``last`` of
+    ``HumanName("Dr. Juan Q. Xavier de la Vega III")`` is "de la Vega": ``returns_de_la_vega``
+    says which part; ``returns_string`` says a type the test never checks), up to four
+    words; None for any other result (a code the call made up, ``"nvb"``, says nothing)."""
+    words = re.findall(r"[a-z0-9]+", value.lower()) if isinstance(value, str) else []
+    if not words or len(words) > _MOST_TAKEN_WORDS or not re.search(r"[a-z]", value.lower()):
+        return None
+    given = [v for v in (*args.values(), *owner_args.values()) if isinstance(v, str)]
+    return "_".join(words) if any(value in text and value != text for text in given) else None
 
 
 def _equal(value: Any, other: Any) -> bool:
@@ -225,6 +241,8 @@ def _result_words(row: dict[str, Any], owner_args: dict[str, Any], renamed: dict
             return f"returns_{renamed.get(argument, snake_name(argument))}"
         if _stored_under_a_given_key(value, row, owner_args):
             return "returns_stored_value"
+        if (taken := _taken_part(value, row.get("args") or {}, owner_args)) is not None:
+            return f"returns_{taken}"
         return f"returns_{_kind(type(value).__name__)}"  # a dict subclass's too: a dict
     return f"returns_{_kind(str(returned.get('type') or 'value'))}"
 
