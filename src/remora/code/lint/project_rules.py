@@ -30,11 +30,11 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
 - ``I001``, ``RUF022`` and ``RUF023`` sort imports, ``__all__`` and ``__slots__``, and
   only ruff's wide default enables them: a project whose ruff settings do not select
   them (``select``/``extend-select`` naming ``I``, ``RUF``, the code or ``ALL``, or a
-  ``[tool.ruff.lint.isort]`` section) and pins no ruff of 0.16 or later in its pre-commit
-  chose no order, and its own (one import a line,
-  the attributes as the class uses them, the names grouped by kind) is what it keeps: a
-  maintainer reads the sorted list as churn. Blind reviewers rejected all six such sorts
-  of tenacity (unpinned ruff, default selection) and pluggy's four ``__slots__``.
+  ``[tool.ruff.lint.isort]`` section) and pins no ruff of 0.16 or later in its
+  pre-commit chose no order, and keeps its own (one import a line, the attributes as the
+  class uses them, the names grouped by kind): a maintainer reads the sorted list as
+  churn. Blind reviewers rejected all six such sorts of tenacity (unpinned ruff,
+  default selection) and pluggy's four ``__slots__``.
 
 The settings are read with ``tomllib``, ``configparser`` and PyYAML (the pre-commit
 pin), once per project root and settings files' modification times.
