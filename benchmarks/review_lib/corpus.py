@@ -565,9 +565,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.4.0",
             "25caa5a06cc30b6b83d11423433f65d1f9d76c4c6a0c90e3379eaa43b9bfdb88",
             (),
-            part="heldout",
+            # Held out until its labels at 3747a1a; studied since.
+            part="dev",
         ),
         "sortedcontainers",
+    ),
+    ReviewProject(
+        Project(
+            "cssselect",
+            "1.2.0",
+            "666b19839cfaddb9ce9d36bfe4c969132c647b92fc9088c4e23f786b30f1b3dc",
+            (),
+            part="heldout",
+        ),
+        "cssselect",
     ),
 )
 
