@@ -43,6 +43,7 @@ from remora.code.parsing import (
     SourceNode,
     ast_definitions,
     ast_tree,
+    decorator_name,
     located_definition,
     per_node,
     per_text,
@@ -53,13 +54,6 @@ __all__ = ["left_alone", "never_shown_or_read", "not_public", "stub"]
 # Decorators whose function's docstring becomes a command's help text (click's and typer's
 # ``@command``/``@group``, as ``@click.command()`` or ``@app.command()``).
 _HELP_DECORATORS = ("command", "group")
-
-
-def _decorator_name(decorator: ast.expr) -> str:
-    target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    if isinstance(target, ast.Attribute):
-        return target.attr
-    return target.id if isinstance(target, ast.Name) else ""
 
 
 @per_text()
@@ -80,14 +74,14 @@ def _doc_reads(text: str) -> tuple[bool, frozenset[str]]:
             module = True
         elif isinstance(item, ast.Attribute) and item.attr == "__doc__":
             owner = item.value
-            if isinstance(owner, ast.Call) and _decorator_name(owner) == "type" and owner.args:
+            if isinstance(owner, ast.Call) and decorator_name(owner) == "type" and owner.args:
                 owner = owner.args[0]  # type(self).__doc__
             if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
                 inside = [c for c, start, end in classes if start <= item.lineno <= end]
                 names |= {inside[-1].name} if inside else set()
             elif isinstance(owner, ast.Name):
                 names.add(owner.id)
-        elif isinstance(item, ast.Call) and _decorator_name(item) == "getdoc" and item.args:
+        elif isinstance(item, ast.Call) and decorator_name(item) == "getdoc" and item.args:
             names |= {item.args[0].id} if isinstance(item.args[0], ast.Name) else set()
     return module, frozenset(names)
 
@@ -189,7 +183,7 @@ def never_shown_or_read(node: SourceNode) -> str:
     if definition.name in read_names:
         return f"the code reads {definition.name}.__doc__ at run time: leave it"
     for decorator in definition.decorator_list:
-        name = _decorator_name(decorator)
+        name = decorator_name(decorator)
         if name in ("setter", "deleter"):
             return f"Python shows the property getter's docstring, never a {name}'s"
         if name == "overload":

@@ -17,6 +17,7 @@ It imports nothing else of :mod:`remora.code` (a contract of ``lint-imports``).
 from remora.code.parsing.ast_definitions import (
     Defined,
     ast_definitions,
+    decorator_name,
     located_definition,
     module_names,
     sole_function,
@@ -66,6 +67,7 @@ __all__ = [
     "ast_definitions",
     "ast_tree",
     "child_nodes",
+    "decorator_name",
     "line_starts",
     "literal_value",
     "locate",

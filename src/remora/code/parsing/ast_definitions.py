@@ -11,7 +11,14 @@ import ast
 from remora import python_ast
 from remora.code.parsing.text_cache import ast_tree, per_text
 
-__all__ = ["Defined", "ast_definitions", "located_definition", "module_names", "sole_function"]
+__all__ = [
+    "Defined",
+    "ast_definitions",
+    "decorator_name",
+    "located_definition",
+    "module_names",
+    "sole_function",
+]
 
 Defined = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
@@ -22,6 +29,15 @@ Defined = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 def ast_definitions(text: str) -> tuple[Defined, ...]:
     tree = ast_tree(text)
     return () if tree is None else tuple(n for n in ast.walk(tree) if isinstance(n, Defined))
+
+
+def decorator_name(decorator: ast.expr) -> str:
+    """The name a decorator (or a call) is known by: ``command`` for ``@click.command()``,
+    ``setter`` for ``@x.setter``, ``validator`` for ``@validator``; "" for anything else."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else ""
 
 
 def located_definition(text: str, full_name: str, line: int) -> Defined | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-__all__ = ["Edit", "apply_edit", "line_starts"]
+__all__ = ["Edit", "apply_edit"]
 
 
 @dataclass(frozen=True)
@@ -28,17 +28,9 @@ class Edit:
     must_fail: str = ""
 
 
-def line_starts(data: bytes) -> list[int]:
-    """The byte offset at which each line of ``data`` starts."""
-    starts = [0]
-    for index, byte in enumerate(data):
-        if byte == 0x0A:
-            starts.append(index + 1)
-    return starts
-
-
 def apply_edit(data: bytes, starts: list[int], edit: Edit) -> str | None:
-    """The file's text with ``edit`` made (None where its span or text cannot be had)."""
+    """The file's text with ``edit`` made (None where its span or text cannot be had);
+    ``starts``: :func:`remora.code.parsing.line_starts` of ``data``."""
     node = edit.original
     last = edit.through or node
     end_line, end_col = last.end_lineno, last.end_col_offset

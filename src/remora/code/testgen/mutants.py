@@ -47,8 +47,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from remora import python_ast
-from remora.code.parsing import module_names
-from remora.code.testgen.mutant_edits import Edit, apply_edit, line_starts
+from remora.code.parsing import line_starts, module_names
+from remora.code.testgen.mutant_edits import Edit, apply_edit
 from remora.code.testgen.mutant_operators import ARITHMETIC, COMPARE, SYMBOLS, constant_edit
 from remora.code.testgen.no_op_calls import returned_branches
 from remora.code.testgen.shown_outcomes import outcome_results

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 
+from remora.code.parsing import decorator_name
+
 __all__ = ["value_changing"]
 
 # Decorators that hand the body's value to the caller as it is.
@@ -22,9 +24,4 @@ _PASS_THROUGH = frozenset(
 
 def value_changing(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether a decorator that may change the returned value wraps ``function``."""
-    for decorator in function.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
-        if name not in _PASS_THROUGH:
-            return True
-    return False
+    return any(decorator_name(d) not in _PASS_THROUGH for d in function.decorator_list)
