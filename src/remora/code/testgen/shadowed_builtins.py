@@ -27,6 +27,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.parsing import ast_tree
 from remora.code.probes import pytest_own_module
 from remora.code.values import CallTarget, node_function
 
@@ -73,9 +74,8 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
 def optional_import_reason(module_text: str, line: int) -> str | None:
     """Why the definition starting at ``line`` gets no test: it lies in a ``try`` whose
     ``except`` catches ImportError (its definition depends on an optional package)."""
-    try:
-        tree = python_ast.parse(module_text)
-    except SyntaxError:
+    tree = ast_tree(module_text)
+    if tree is None:
         return None
     for node in ast.walk(tree):
         if not isinstance(node, ast.Try) or not any(
@@ -94,9 +94,8 @@ def optional_flag_reason(module_text: str, function: ast.AST | None) -> str | No
     """Why ``function`` gets no test: it reads a module name that an ``except ImportError``
     handler sets to a constant (``_keccak_flag = False``, ``keccak = None``), so what
     it does depends on whether an optional package is installed."""
-    try:
-        tree = python_ast.parse(module_text)
-    except SyntaxError:
+    tree = ast_tree(module_text)
+    if tree is None or function is None:
         return None
     flags = {
         target.id
@@ -109,11 +108,7 @@ def optional_flag_reason(module_text: str, function: ast.AST | None) -> str | No
         for target in assign.targets
         if isinstance(target, ast.Name)
     }
-    read = sorted(
-        {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and n.id in flags}
-        if function is not None
-        else set()
-    )
+    read = sorted({n.id for n in ast.walk(function) if isinstance(n, ast.Name) and n.id in flags})
     if not read:
         return None
     return (
