@@ -123,7 +123,7 @@ async def test_the_host_search_covers_every_branch_without_a_model(tmp_path: Pat
             "test_ordinal_when_n_mod_100_is_13_returns_string",
         ], found
         assert (
-            "    with pytest.raises(ValueError) as excinfo:\n        ordinal(n=-1)\n"
+            "    with pytest.raises(ValueError) as excinfo:\n        ordinal(-1)\n"
             '    assert str(excinfo.value) == "negative"\n'
         ) in text
         # Observed, and the result says so; the test carries no comment about it.
@@ -149,7 +149,7 @@ async def test_a_model_completion_that_reaches_the_missed_branch_is_kept(
     text = (workspace.read("tests/test_luck.py") or b"").decode()
     # Named as the search's calls are (the model's words spelled every argument, cut).
     assert "def test_lucky_when_n_is_10_returns_string():" in text
-    assert '    result = lucky(n=10)\n    assert result == "lucky"\n' in text
+    assert '    result = lucky(10)\n    assert result == "lucky"\n' in text
     details = result.details
     assert details["coverage_after"]["branches"] == "2/2"
     assert details["coverage_before"]["branches"] == "0/2"
@@ -166,7 +166,7 @@ async def test_without_the_models_cases_the_model_is_asked_nothing(tmp_path: Pat
     # No completion asked and no tool turn: the host's candidates alone.
     assert provider.completion_requests == [] and provider.requests == []
     text = (workspace.read("tests/test_luck.py") or b"").decode()
-    assert "n=10" not in text
+    assert "lucky(10)" not in text
     assert result.details["coverage_after"]["branches"] == "1/2"
 
 
@@ -180,7 +180,7 @@ async def test_a_model_completion_that_reaches_nothing_new_is_dropped(tmp_path: 
     # Its completed call added nothing: no chat turn of the same model follows.
     assert provider.requests == []
     text = (workspace.read("tests/test_luck.py") or b"").decode()
-    assert "n=2)" not in text
+    assert "lucky(2)" not in text
     assert result.details["coverage_after"]["branches"] == "1/2"
 
 
@@ -211,13 +211,13 @@ async def test_the_models_cases_are_kept_when_they_add_coverage_and_dropped_when
     first = provider.requests[0].messages
     assert any("never went" in str(m.parts) for m in first), first
     text = (workspace.read("tests/test_luck.py") or b"").decode()
-    assert "lucky(n=10)" in text and "lucky(n=3)" not in text
+    assert "lucky(10)" in text and "lucky(3)" not in text
     refused = "\n".join(tool_result(provider, 1)["refused"])
     # 3 is plain like the host's own case: it adds nothing.
     assert "it adds no line, branch or killed mutant" in refused
     # 23 is lucky too: the claimed value fails and pytest's message comes back.
     assert "failed: AssertionError: assert 'lucky' == 'plain'" in refused
-    assert "lucky(n=23)" not in text
+    assert "lucky(23)" not in text
     assert result.details["coverage_after"]["branches"] == "2/2"
 
 
@@ -273,14 +273,14 @@ async def test_a_method_gets_owners_that_take_its_branches_on_the_instances_stat
     assert (
         '    basket = Basket(owner="sample owner")\n'
         '    basket.add("sample item")\n'
-        '    result = basket.add(item="sample item")\n'
+        '    result = basket.add("sample item")\n'
         "    assert result is False\n"
         '    assert basket.items == ["sample item"]\n'
     ) in text
     # The closed basket never reads the item: no made-up value stands in the call.
     assert (
         "    with pytest.raises(RuntimeError) as excinfo:\n"
-        '        basket.add(item="")\n'
+        '        basket.add("")\n'
         '    assert str(excinfo.value) == "closed"\n'
         "    assert basket.items == []\n"
     ) in text
@@ -303,7 +303,7 @@ async def test_a_parameter_the_code_calls_is_given_a_builtin(tmp_path: Path) -> 
         tmp_path, files, "dicts.py", "valmap", "tests/test_dicts.py"
     )
     assert found["coverage_after"]["branches"] == "2/2", found
-    assert "valmap(func=str, d=" in text, text
+    assert "valmap(str, " in text, text
     assert (
         pytest_twice_on_copy(workspace, tmp_path, "tests/test_dicts.py")
         == [f"{len(found['kept'])} passed"] * 2
@@ -331,7 +331,7 @@ async def test_a_name_looked_up_in_a_table_is_tried_with_the_tables_keys(tmp_pat
         tmp_path, files, "src/colours/convert.py", "name_to_hex", "tests/test_convert.py"
     )
     assert found["coverage_after"]["branches"] == "2/2", found
-    assert 'name_to_hex(name="aqua")' in text, text
+    assert 'name_to_hex("aqua")' in text, text
     assert 'pytest.raises(ValueError, match="is not a colour")' in text, text
 
 
@@ -407,7 +407,7 @@ async def test_a_comparison_of_two_parameters_is_tried_beside_the_other_s_value(
     )
     # The bounds apart (not within(1, 1, 1)), and each bound's own value tried: only
     # `value == low` tells `<` from `<=`, only `value == high` `>` from `>=`.
-    assert "within(value=0, low=0, high=10)" in text and "value=10, low=0" in text, text
+    assert "within(0, 0, 10)" in text and "within(10, 0, 10)" in text, text
     assert found["coverage_after"]["branches"] == "4/4", found
     assert found["mutation_after"]["killed"] == found["mutation_after"]["total"], found
     print(found["kept"], found["dropped"], text)
@@ -423,7 +423,7 @@ async def test_a_string_method_s_constant_is_in_the_text_and_a_no_op_call_is_no_
         tmp_path, {"pointer.py": ESCAPE}, "pointer.py", "escape", "tests/test_pointer.py"
     )
     # The text holds what each replace looks for, and the test shows both replaced.
-    assert 'escape(text="a~b/c")' in text and '== "a~0b~1c"' in text, text
+    assert 'escape("a~b/c")' in text and '== "a~0b~1c"' in text, text
     assert found["mutation_after"]["killed"] == found["mutation_after"]["total"], found
 
 

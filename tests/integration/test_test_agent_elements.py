@@ -50,10 +50,10 @@ async def test_a_collection_of_elements_is_drawn_from_the_shelf_s_and_never_a_st
     root = write_project(tmp_path, {"shelf.py": SHELF})
     within, within_text = await _search(root, "Shelf.within")
     assert within["kept"], within
-    assert "sample other" not in within_text and "other=[" in within_text
+    assert "sample other" not in within_text and "shelf.within([" in within_text
     minus, minus_text = await _search(root, "Shelf.minus")
     assert minus["kept"], minus
     assert "shelf.minus()" not in minus_text and "shelf.minus([" in minus_text, minus_text
     merge, merge_text = await _search(root, "Shelf.merge")
     assert merge["kept"], merge
-    assert 'more="' not in merge_text and "more=[" in merge_text
+    assert 'merge("' not in merge_text and "shelf.merge([" in merge_text, merge_text

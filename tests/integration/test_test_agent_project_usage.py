@@ -59,7 +59,7 @@ async def test_the_readme_example_is_the_test_where_any_text_reaches_as_much(
     )
     assert found["kept"], found
     text = (written or b"").decode()
-    assert 'underscored(text="rubyTuesdays")' in text, text
+    assert 'underscored("rubyTuesdays")' in text, text
     # The search's own text for a ``text`` parameter reaches nothing the example does not.
     assert "ruby_tuesdays" in text and '"lorem ipsum"' not in text, text
 

@@ -52,7 +52,7 @@ async def _search(tmp_path: Path, name: str) -> tuple[dict[str, object], str]:
 
 @pytest.mark.parametrize(
     ("name", "call"),
-    [("level", 'level(count=-1, warehouse="main")'), ("restock", "restock(count=-1)")],
+    [("level", 'level(-1, "main")'), ("restock", "restock(-1)")],
 )
 async def test_an_unread_made_up_argument_is_replaced(tmp_path: Path, name: str, call: str) -> None:
     _found, written = await _search(tmp_path, name)

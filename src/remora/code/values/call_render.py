@@ -23,7 +23,7 @@ import builtins
 import math
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from keyword import iskeyword
 from typing import Any
 
@@ -57,6 +57,9 @@ __all__ = ["SET_MARKER", "CallRender", "snake_name"]
 # excinfo``) and the modules it may import whatever the node's module holds.
 _TEST_LOCALS = frozenset({"result", "excinfo"})
 _TEST_MODULES = frozenset({"pytest", "asyncio", "itertools"})
+# The most arguments a call passes by position where it could name them: past three, a
+# reader cannot tell which is which.
+_MOST_BY_POSITION = 3
 
 
 def snake_name(name: str) -> str:
@@ -155,13 +158,27 @@ class CallRender:
         return [p.row() for p in found or ()]
 
     def arguments(self, args: dict[str, Any]) -> str:
-        """The node's call arguments, spread over its parameters (:meth:`spread`)."""
-        return self.spread(args, self.target["parameters"])
+        """The node's call arguments, spread over its parameters (:meth:`spread`), its
+        required ones by position where a caller may pass them either way (up to
+        :data:`_MOST_BY_POSITION`): ``items.append(3)``, as its users call it, where
+        ``append(value=3)`` ties the test to a parameter's name (a reviewer: "renaming the
+        parameter breaks it"). An optional one stays a keyword: ``include_empty=False``
+        says what a bare ``False`` does not."""
+        parameters = self.target["parameters"]
+        required = {p["name"] for p in parameters if p.get("required")}
+        return self.spread(args, parameters, required)
 
-    def spread(self, args: dict[str, Any], parameters: Sequence[CallParameter]) -> str:
-        """Positional-only parameters by position, in order; the rest by keyword. A
-        ``*args`` list is spread after the parameters before it, written by position; a
-        ``**kwargs`` dict is written as keywords (``**{...}`` for keys that are no names)."""
+    def spread(
+        self,
+        args: dict[str, Any],
+        parameters: Sequence[CallParameter],
+        by_position: Collection[str] = (),
+    ) -> str:
+        """Positional-only parameters by position, in order, then those of ``by_position``
+        a caller may pass either way; the rest by keyword (a constructor's:
+        ``Money(cents=5)``). A ``*args`` list is spread after the parameters before it,
+        written by position; a ``**kwargs`` dict is written as keywords (``**{...}`` for
+        keys that are no names)."""
         kinds = {p["name"]: p["kind"] for p in parameters}
         spread = any(
             k == "var_positional" and isinstance(args.get(n), list) for n, k in kinds.items()
@@ -174,8 +191,13 @@ class CallRender:
                     positional += [self.value(v) for v in args[name]]
                     placed.add(name)
                 break
-            by_position = kind == "positional_only" or (spread and kind == "positional_or_keyword")
-            if not by_position or name not in args:
+            either = kind == "positional_or_keyword"
+            placeable = (
+                kind == "positional_only"
+                or (spread and either)
+                or (either and name in by_position and len(positional) < _MOST_BY_POSITION)
+            )
+            if not placeable or name not in args:
                 break
             positional.append(self.value(args[name]))
             placed.add(name)
