@@ -190,6 +190,21 @@ def twin_lines(render: CallRender, returned: dict[str, Any], module: str) -> lis
     return lines
 
 
+def _plain_apart(
+    render: CallRender, returned: dict[str, Any], module: str, twin: list[str]
+) -> list[str]:
+    """``assert type(result) is SortedSet`` beside ``result == SortedSet([...])`` where the
+    result equals the plain container it holds (the probe's ``equals_plain``): the
+    ``==`` alone would pass were the code to return a plain ``set``. None where the twin's
+    asserts already say the type."""
+    if not returned.get("equals_plain") or any(
+        line.startswith("assert type(result)") for line in twin
+    ):
+        return []
+    name = _type_name(returned, render, module)
+    return [f"assert type(result) is {name}"] if name is not None else []
+
+
 def _exception(render: CallRender, raised: dict[str, Any], imports: NodeImports) -> str:
     """The raised class as the test names it, its import recorded in ``render``
     (:mod:`remora.code.testgen.raised_names`); ``Exception`` where it has no public name."""
@@ -257,7 +272,7 @@ def observed_lines(
     twin = twin_lines(render, returned, module)
     own = value_assert("result", returned, render)
     if own is not None:
-        return [*lines, own, *twin, *after]
+        return [*lines, own, *_plain_apart(render, returned, module, twin), *twin, *after]
     if returned.get("calls"):  # a callable: what it does when called as its users call it
         return [*lines, *call_lines(returned, render), *after]
     for attribute, seen in _asserted_attributes(returned).items():

@@ -136,12 +136,16 @@ def _item_asserts(variable: str, contents: dict[str, Any], imports: Imports) -> 
 
 def contents_asserts(variable: str, contents: dict[str, Any], imports: Imports) -> list[str]:
     """Asserts of what the call changed in the container its instance is (the probe's
-    ``contents``: ``{kind, length, whole?, as_is?, items?, removed?, all_keys?}``): a
-    mapping's changed keys (:func:`_item_asserts`), else the contents whole where short and
-    literal (``assert shelf == [1, 2]``; ``list(shelf) == [1, 2]`` where the instance does
-    not compare equal to them), else how many items it holds."""
+    ``contents``: ``{kind, length, whole?, as_is?, order?, items?, removed?, all_keys?}``):
+    a mapping's changed keys (:func:`_item_asserts`) and, where its class orders them, its
+    keys in that order (``assert list(sorted_dict) == ["a", "b"]``), else the contents
+    whole where short and literal (``assert shelf == [1, 2]``; ``list(shelf) == [1, 2]``
+    where the instance does not compare equal to them), else how many items it holds."""
     if contents["kind"] == "dict":
         lines = _item_asserts(variable, contents, imports)
+        order = contents.get("order") or {}
+        if lines and order.get("literal") and len(order["repr"]) <= _MAX_WHOLE_CHARS:
+            lines.append(f"assert list({variable}) == {order['repr']}")
         if lines:
             return lines
     whole = contents.get("whole") or {}

@@ -57,6 +57,7 @@ from remora.code.probes.programs.generator_items import generator_items
 from remora.code.probes.programs.own_contents import (
     contents_change,
     contents_snapshot,
+    equals_its_plain_kind,
     instance_size,
 )
 from remora.code.probes.programs.raised_frames import (
@@ -185,6 +186,8 @@ def _probe_set(
         twin = returned_twin(value, receiver, [*positional, *keywords.values()])
         if twin is not None:
             outcome["returned"]["twin"] = twin
+        if equals_its_plain_kind(value):
+            outcome["returned"]["equals_plain"] = True
     except CallTimeout as exc:
         outcome["timed_out"] = True
         outcome["raised"] = _exception(exc)

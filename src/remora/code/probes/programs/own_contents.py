@@ -12,7 +12,9 @@ test asserts it (:func:`remora.code.values.contents_asserts`): the contents whol
 compares equal to them as it is (a test may then write ``d == {...}``), and for a mapping
 the keys whose value is new or changed, each with its value as ``instance[key]`` reads it,
 and the keys it removed; and how many items it held before (a test's name says whether
-the call stored items or removed them: :mod:`remora.code.testgen.stored_items`).
+the call stored items or removed them: :mod:`remora.code.testgen.stored_items`), and a
+mapping's keys in the order it iterates them where its class defines that order (a sorted
+mapping: a test that checked the keys one by one would pass on a plain ``dict``).
 ``values`` off (the node stores a clock's or a random value: the host says so), no value
 is reported, only the keys and the count.
 """
@@ -108,12 +110,38 @@ def plain_equality(instance: Any) -> bool:
     return False
 
 
+def _own_order(instance: Any) -> bool:
+    """Whether the instance's class says in what order it iterates (its own ``__iter__``:
+    a sorted mapping's keys), rather than a builtin's or ``collections.abc``'s."""
+    for klass in type(instance).__mro__:
+        if "__iter__" in vars(klass):
+            return klass.__module__ not in ("builtins", "collections.abc", "_collections_abc")
+    return False
+
+
+def equals_its_plain_kind(value: Any) -> bool:
+    """Whether a container of a class of its own equals a plain container of what it holds
+    (``SortedList([1]) == [1]``, ``SortedSet([1]) == {1}``, a ``dict`` subclass and its
+    ``dict``): ``assert result ==
+    ...`` would then pass were the code to return the plain kind, so a test asserts the
+    type beside it."""
+    if _plain_kind(value) is None or type(value) in (dict, list, set):
+        return False
+    kinds = [(Mapping, dict), (Sequence, list), (Set, set)]  # a sorted set is both of the last
+    try:  # the project's own __iter__ and __eq__ run here
+        return len(value) <= MAX_CONTENT_ITEMS and any(
+            isinstance(value, abc) and equals(value, kind(value)) for abc, kind in kinds
+        )
+    except Exception:
+        return False
+
+
 def contents_change(
     target: Any, before: tuple[type, Any] | None, values: bool
 ) -> dict[str, Any] | None:
     """What the call changed in the instance's contents since ``before``
-    (:func:`contents_snapshot`): ``{kind, length, length_before, whole?, as_is?, items?,
-    removed?, all_keys?}``; None where nothing changed or the contents could not be read."""
+    (:func:`contents_snapshot`): ``{kind, length, length_before, whole?, as_is?, order?,
+    items?, removed?, all_keys?}``; None where nothing changed or the contents could not be read."""
     after = contents_snapshot(target)
     if before is None or after is None or after == before:
         return None
@@ -126,6 +154,8 @@ def contents_change(
         if values:
             change["whole"] = observed_value(plain)
             change["as_is"] = plain_equality(instance) and equals(instance, plain)
+            if kind is dict and _own_order(instance):  # its keys' order is its behaviour
+                change["order"] = observed_value(list(instance))
         if kind is dict and before[0] is dict:
             was: dict[Any, str] = before[1]
             changed = [key for key, text in now.items() if key not in was or was[key] != text]

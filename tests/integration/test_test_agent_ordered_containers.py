@@ -1,0 +1,60 @@
+"""A container class's tests say what a plain container would not pass: its order, its type.
+
+Reviewers of a sorted-containers project edited tests that "would pass on a plain
+``dict``": ``setdefault`` checked by ``d["beta"] == ...`` alone, ``copy`` by ``==`` to a
+value a plain ``list`` also equals. The real search (real Monty, real pytest) on a small
+project of its own: a mapping that iterates its keys sorted is asserted in that order after
+a call that stores one, and a returned container that equals the plain one it holds has its
+type asserted beside the ``==``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bundled_agents_support import bench, find_node, write_project
+
+SHELVES = """\
+class SortedBag(dict):
+    def __init__(self, items=()):
+        super().__init__(items)
+        self._keys = sorted(dict.keys(self))
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def put(self, key, value):
+        if key not in self:
+            self._keys.append(key)
+            self._keys.sort()
+        dict.__setitem__(self, key, value)
+
+
+class Stack(list):
+    def top(self, count):
+        return Stack(self[-count:])
+"""
+
+
+async def _search(tmp_path: Path, qualname: str) -> str:
+    root = write_project(tmp_path, {"shelves.py": SHELVES})
+    node = find_node(root, "shelves.py", qualname)
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        assert found["kept"], found  # kept: passed twice, each killing a mutant
+        return b.text("test", node, "tests/test_shelves.py")
+
+
+async def test_a_mapping_that_orders_its_keys_is_asserted_in_that_order(tmp_path: Path) -> None:
+    text = await _search(tmp_path, "SortedBag.put")
+    # The key checked one by one would pass were `put` to skip the key list.
+    assert "sorted_bag.put(" in text, text
+    assert "assert list(sorted_bag) == [" in text, text
+
+
+async def test_a_returned_container_equal_to_a_plain_one_has_its_type_asserted(
+    tmp_path: Path,
+) -> None:
+    text = await _search(tmp_path, "Stack.top")
+    assert "result = stack.top(" in text, text
+    assert "assert type(result) is Stack" in text, text
