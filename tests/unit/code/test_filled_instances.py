@@ -198,3 +198,37 @@ def test_an_item_set_is_written_as_the_assignment_its_users_write() -> None:
     steps = [{"method": "__setitem__", "args": ["beta", 2], "keywords": {}}]
     _call, lines = CallRender(target, {"Ranked"}).call({}, {CALLS_KEY: steps})
     assert lines == ["ranked = Ranked()", "ranked['beta'] = 2"]
+
+
+BAG = """\
+class Bag:
+    def __init__(self):
+        self._set = set()
+        self._list = []
+
+    def pop(self, index=-1):
+        value = self._list.pop(index)
+        self._set.remove(value)
+        return value
+
+    def add(self, value):
+        if value not in self._set:
+            self._set.add(value)
+            self._list.append(value)
+
+    def count(self, value):
+        return 1 if value in self._set else 0
+"""
+
+
+def test_a_method_that_only_takes_items_away_fills_nothing() -> None:
+    # `pop` changes what `count` reads and takes a parameter, but fills nothing: an
+    # instance "filled" by `pop()` holds no `value`, whatever the test's name said.
+    method = next(
+        n for n in ast.walk(ast.parse(BAG)) if isinstance(n, ast.FunctionDef) and n.name == "count"
+    )
+    found = filled_owners(
+        method, class_methods(BAG, method), {}, {}, {"value": "c"}, lambda _name: None
+    )
+    owners = {words: owner for owner, words in found}
+    assert _calls(owners["value_is_already_stored"]) == [("add", ["c"])], owners

@@ -11,7 +11,8 @@ changes what the method reads (inherited ones too, :func:`.method_state.class_me
 the class's ``__setitem__``, a mapping's only adder, set as its users set an item
 (``obj[key] = value``), called with values of the kinds the search already has:
 
-- ``KEY_is_already_stored``: the adder called once with the call's own value for each
+- ``KEY_is_already_stored``: the adder (never a method that only takes items away:
+  ``pop(index=-1)`` fills nothing) called once with the call's own value for each
   parameter the method looks up (``key in self.cache``, ``self.cache.get(key)``) and the
   other typical value for the rest: the overwrite, the hit;
 - ``KEY_is_the_oldest_of_2``: that entry, then another one: the order it moves in;
@@ -47,6 +48,7 @@ from remora.code.values.function_arguments import (
     takes_a_function,
 )
 from remora.code.values.method_state import (
+    MUTATORS,
     changed_attributes,
     first_parameter,
     is_self_attribute,
@@ -67,6 +69,8 @@ __all__ = [
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # (the owner's constructor arguments and calls, words for the test name)
 FilledOwner = tuple[dict[str, Any], str]
+# The in-place changes that take items away: a method making only these fills nothing.
+_REMOVERS = frozenset({"pop", "popitem", "remove", "discard", "clear", "popleft"})
 
 CALLS_KEY = "__calls__"
 ITEM_SETTER = "__setitem__"
@@ -157,9 +161,32 @@ def _adders(method: Function, siblings: Mapping[str, Function], read: set[str]) 
             continue
         if candidate.args.vararg or candidate.args.kwarg:
             continue
-        if set(changed_attributes(candidate, siblings, private=True)) & read:
+        changes = set(changed_attributes(candidate, siblings, private=True))
+        if changes & read and not _only_takes_away(candidate, siblings):
             found.append(candidate)
     return found
+
+
+def _only_takes_away(candidate: Function, siblings: Mapping[str, Function]) -> bool:
+    """Whether every change ``candidate`` makes to its instance's state, itself or through
+    the methods it calls on it, takes something away (``self._set.remove(value)``,
+    ``self.items.pop(index)``, ``del self.cache[key]``): such a method (``pop(index=-1)``)
+    fills nothing, and an instance "filled" by it holds nothing a test may say it stored."""
+    for current in reached_methods(candidate, siblings):
+        self_name = first_parameter(current)
+        for node in ast.walk(current):
+            if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                inner = [t.value if isinstance(t, ast.Subscript) else t for t in targets]
+                if self_name and any(is_self_attribute(t, self_name) for t in inner):
+                    return False
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in MUTATORS - _REMOVERS
+            ):
+                return False
+    return True
 
 
 def _looked_up(method: Function, names: set[str]) -> list[str]:
