@@ -580,6 +580,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "cssselect",
     ),
+    ReviewProject(
+        Project(
+            "semantic-version",
+            "2.10.0",
+            "bdabb6d336998cbb378d4b9db3a4b56a1e3235701dc05ea2690d9a997ed5041c",
+            (),
+            part="heldout",
+        ),
+        "semantic_version",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
