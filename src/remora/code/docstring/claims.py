@@ -8,8 +8,9 @@ self``, returns the instance, not what it sets), a predicate's sense (``a <= b``
 is not "above") and a comparison dunder's comparison (comparisons.py), its
 subject and objects (the node's own words: vocabulary.py; no file or database
 the code never touches, nor a place it removes from), the type it says is returned
-(returned_kind.py), that it is a decorator (decorator_claim.py), that a function which
-only returns a function it defines says so (returned_function.py), the position and
+and a None it says may be (returned_kind.py), that it is a decorator
+(decorator_claim.py), that a function which only returns a function it defines says so
+(returned_function.py), the position and
 the count it speaks of (extent.py), its form (a function's summary says what a call
 does, not what a thing is) and a copy of another docstring or of a comment (copied.py).
 Each reason says what was wrong, so the model can try again.
@@ -31,7 +32,7 @@ from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.docstring.noun_names import name_as_verb
 from remora.code.docstring.order_claims import unfounded_order
 from remora.code.docstring.returned_function import unsaid_returned_function
-from remora.code.docstring.returned_kind import unshown_kind
+from remora.code.docstring.returned_kind import unshown_kind, unshown_none
 from remora.code.docstring.sections import documented_parameters
 from remora.code.docstring.shadowed import builtin_meaning
 from remora.code.docstring.unread_parameters import chosen_by_chance, named_unread
@@ -327,6 +328,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         return builtin
     if kind_claim := (
         unshown_kind(node, summary)
+        or unshown_none(node, summary)
         or unshown_decorator(node, summary)
         or unsaid_returned_function(node, summary)
         or unsaid_deprecation(node, summary)

@@ -9,17 +9,25 @@ comprehension, a literal, a comparison, a call whose name says it: ``list(…)``
 ``to_dict()``, ``OrderedDict()``, ``len(…)``), directly or through the local name it
 was assigned to. A call of anything else, a parameter or an attribute shows nothing;
 such a claim is refused, and the model is asked to say what it returns.
+
+``None`` in a summary ("Return the item at index, or None if it is out of range") claims
+a path that returns it. A function whose every return hands back a value that cannot be
+``None`` (a display, a literal, a comparison, arithmetic, an f-string, ``len``/``str``/...
+of something), that ends in a ``return`` or a ``raise``, whose annotation does not allow
+``None`` and whose code (signature included) never writes ``None``, has no such path: the
+claim is refused.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 
-from remora.code.docstring.behaviour import body_facts, node_definition
+from remora.code.docstring.behaviour import body_facts, node_definition, own_nodes
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.parsing import SourceNode
 
-__all__ = ["unshown_kind"]
+__all__ = ["unshown_kind", "unshown_none"]
 
 # A summary's word for a type, and the type's name as code spells it.
 _KIND_WORDS = {
@@ -126,4 +134,75 @@ def unshown_kind(node: SourceNode, summary: str) -> str:
     return (
         f"it says the code returns a {word}, but nothing it returns shows one{shown}; "
         "say what it returns"
+    )
+
+
+# What a call of these gives is never None.
+_NEVER_NONE_CALLS = frozenset(
+    str.split("""len str int float bool list tuple dict set frozenset sorted repr isinstance
+    hasattr format abs round sum bytes type""")
+)
+_NEVER_NONE_SHAPES = (
+    ast.Tuple,
+    ast.List,
+    ast.Dict,
+    ast.Set,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.JoinedStr,
+    ast.Compare,
+    ast.BinOp,
+    ast.UnaryOp,
+)
+
+
+def _never_none(expression: ast.expr | None) -> bool:
+    """Whether a returned expression shows a value that cannot be ``None``."""
+    if expression is None:
+        return False
+    if isinstance(expression, _NEVER_NONE_SHAPES):
+        return True
+    if isinstance(expression, ast.Constant):
+        return expression.value is not None
+    called = expression.func if isinstance(expression, ast.Call) else None
+    return isinstance(called, ast.Name) and called.id in _NEVER_NONE_CALLS
+
+
+def _may_annotate_none(annotation: ast.expr | None) -> bool:
+    """Whether a return annotation lets ``None`` through (``X | None``, ``Optional[X]``,
+    ``Any``, a string annotation: read as allowing anything)."""
+    for item in ast.walk(annotation) if annotation is not None else ():
+        if isinstance(item, ast.Constant) and (item.value is None or isinstance(item.value, str)):
+            return True
+        if isinstance(item, ast.Name | ast.Attribute) and (
+            getattr(item, "id", None) in ("Optional", "Any")
+            or getattr(item, "attr", None) in ("Optional", "Any")
+        ):
+            return True
+    return False
+
+
+def unshown_none(node: SourceNode, summary: str) -> str:
+    """Why the ``None`` that ``summary`` says the node may return has no path in its code
+    ('' when it may, or when the summary does not say ``None``)."""
+    definition = node_definition(node) if re.search(r"\bNone\b", summary) else None
+    if definition is None or _may_annotate_none(definition.returns):
+        return ""
+    signature = [*definition.args.defaults, *(d for d in definition.args.kw_defaults if d)]
+    own = [*own_nodes(definition.body), *(n for d in signature for n in ast.walk(d))]
+    if any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Await) for n in own):
+        return ""
+    if any(isinstance(n, ast.Constant) and n.value is None for n in own):
+        return ""
+    returns = [n for n in own if isinstance(n, ast.Return)]
+    if not isinstance(definition.body[-1], ast.Return | ast.Raise) or not returns:
+        return ""
+    if not all(_never_none(r.value) for r in returns):
+        return ""
+    shown = ast.unparse(returns[0].value) if returns[0].value is not None else ""
+    return (
+        f"it says the code may return None, but every return hands back a value (`{shown}`) "
+        "and nothing in it is None; say what it returns"
     )
