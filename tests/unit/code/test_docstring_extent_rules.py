@@ -56,6 +56,13 @@ class Orchard:
 
     def ranked(self, reverse=False):
         return sorted(self.trees, key=lambda tree: tree.age, reverse=reverse)
+
+    def discard(self, tree):
+        at = self.trees.index(tree)
+        del self.trees[at]
+
+    def picked(self, at):
+        return self.trees.pop(at)
 """
 
 
@@ -89,6 +96,24 @@ def test_a_position_needs_code_that_picks_one(name: str, summary: str, refused: 
     reason = refusal(name, summary)
     assert bool(reason) == refused, reason
     assert ("but the code picks no position" in reason) == refused, reason
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "refused"),
+    [
+        # sortedcontainers' ``discard`` ("the last occurrence") finds the first, by bisect_left.
+        ("Orchard.discard", "Remove the last occurrence of the tree.", True),
+        ("Orchard.discard", "Remove the first occurrence of the tree.", False),
+        ("Orchard.youngest", "Return the first tree planted.", True),  # [-1]
+        ("Orchard.oldest_ripe", "Return the last ripe tree.", True),  # a loop left early
+        # pop(at) takes either end: both stand.
+        ("Orchard.picked", "Remove and return the last tree.", False),
+        ("Orchard.picked", "Remove and return the first tree.", False),
+    ],
+)
+def test_a_position_is_the_end_the_code_picks(name: str, summary: str, refused: bool) -> None:
+    reason = refusal(name, summary)
+    assert ("but the code picks the" in reason) == refused, reason
 
 
 @pytest.mark.parametrize(

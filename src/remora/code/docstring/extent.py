@@ -7,8 +7,12 @@ match (``return`` or ``break`` inside it), or through a name that says where (``
 ``tail``, ``start``, ``end``, ``prev``). A summary of a function or method that speaks
 of the first or the last of something where its own code shows none of these describes
 other code, or a guess ("Return every score but the first." on a method that filters
-all scores alike), and is refused. "The first argument" speaks of the signature's
-order, which the code need not pick, and stays.
+all scores alike), and is refused. So is one whose code picks only the other end: "the
+last occurrence" where the code finds the first (``bisect_left``, ``index``, ``[0]``, a
+loop it leaves at the first match) and shows nothing of the last (``[-1]``, ``rindex``,
+``bisect_right``, ``pop()``, a name such as ``tail``); a pick that may take either end
+(``pop(i)``, ``min``, a slice, ``reversed``) lets both stand. "The first argument" speaks
+of the signature's order, which the code need not pick, and stays.
 
 A parameter that counts how often the body repeats (``for _ in range(n)``) is what a
 call is about: a summary that names neither it, nor anything in the plural ("nodes",
@@ -49,6 +53,14 @@ _POSITION_NAMES = frozenset(
     str.split("""first last head tail front back rear start end begin beginning top bottom prev
     previous next final initial leading trailing latest earliest oldest newest""")
 )
+# The calls and the names that show one end; the other position calls and names may take
+# either (``min``, ``insert``, ``sorted``, ``next`` of a name, ``top``).
+_FIRST_CALLS = frozenset(str.split("next index find startswith bisect_left popleft appendleft"))
+_LAST_CALLS = frozenset(str.split("rindex rfind endswith bisect_right rsplit rpartition"))
+_FIRST_NAMES = frozenset(
+    str.split("first head front start begin beginning initial leading earliest oldest")
+)
+_LAST_NAMES = frozenset(str.split("last tail back rear end final trailing latest newest"))
 # A summary's words for more than one, beyond plurals: "the given number of", "n times".
 _COUNT_WORDS = frozenset({"number", "count", "times", "many", "several", "amount"})
 # Words that end in s without being plurals.
@@ -74,25 +86,48 @@ def _fixed_place(index: ast.expr) -> bool:
     return isinstance(index, ast.Constant) and type(index.value) is int
 
 
-def _picks_position(definition: Function) -> bool:
-    """Whether the code shows a position (see the module's docstring)."""
+def _place_end(index: ast.expr) -> str:
+    """Which end a fixed place is at: ``[0]``, ``[2]`` "first", ``[-1]`` "last", a slice
+    "either"."""
+    if isinstance(index, ast.Slice):
+        return "either"
+    return "last" if isinstance(index, ast.UnaryOp) else "first"
+
+
+def _call_end(call: ast.Call) -> str:
+    """Which end a position call takes: ``pop()`` the last, ``pop(0)`` the first."""
+    name = called_name(call)
+    if name == "pop" and not call.args:
+        return "last"
+    if name == "pop" and isinstance(call.args[0], ast.Constant) and call.args[0].value == 0:
+        return "first"
+    return "first" if name in _FIRST_CALLS else "last" if name in _LAST_CALLS else "either"
+
+
+def _picked_ends(definition: Function) -> set[str]:
+    """The ends the code shows it picks (see the module's docstring): "first", "last",
+    "either"; empty where it picks no position."""
     words = name_words(definition.name)
     for parameter in _parameters(definition):
         words |= name_words(parameter)
+    ends: set[str] = set()
     for item in own_nodes(definition.body):
         if isinstance(item, ast.Subscript) and _fixed_place(item.slice):
-            return True
-        if isinstance(item, ast.Call) and called_name(item) in _POSITION_CALLS:
-            return True
-        if isinstance(item, _LOOPS) and any(
+            ends.add(_place_end(item.slice))
+        elif isinstance(item, ast.Call) and called_name(item) in _POSITION_CALLS:
+            ends.add(_call_end(item))
+        elif isinstance(item, _LOOPS) and any(
             isinstance(inner, ast.Return | ast.Break) for inner in own_nodes(item.body)
         ):
-            return True
-        if isinstance(item, ast.Name):
+            ends.add("first")
+        elif isinstance(item, ast.Name):
             words |= name_words(item.id)
         elif isinstance(item, ast.Attribute):
             words |= name_words(item.attr)
-    return bool(words & _POSITION_NAMES)
+    named = words & _POSITION_NAMES
+    ends |= {"first" for w in named if w in _FIRST_NAMES}
+    ends |= {"last" for w in named if w in _LAST_NAMES}
+    return ends | ({"either"} if named - _FIRST_NAMES - _LAST_NAMES else set())
 
 
 def _claimed_position(summary: str) -> str:
@@ -113,12 +148,16 @@ def unpicked_position(node: SourceNode, summary: str) -> str:
     definition = node_definition(node)
     if definition is None or not (claimed := _claimed_position(summary)):
         return ""
-    if _picks_position(definition):
+    ends = _picked_ends(definition)
+    if not ends:
+        return (
+            f"it speaks of the {claimed} one, but the code picks no position (no index, end "
+            "or early exit); say what it does with every item"
+        )
+    if ends & {claimed, "either"}:
         return ""
-    return (
-        f"it speaks of the {claimed} one, but the code picks no position (no index, end or "
-        "early exit); say what it does with every item"
-    )
+    other = "first" if claimed == "last" else "last"
+    return f"it speaks of the {claimed} one, but the code picks the {other}; say which it takes"
 
 
 def _repeat_counts(definition: Function) -> list[str]:
