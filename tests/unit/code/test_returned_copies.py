@@ -67,11 +67,13 @@ def test_the_written_tests_tell_copies_and_conversions_from_what_they_equal(tmp_
     assert asserts == {
         "shallow": [
             "assert result == [[1, 2], [3]]",
+            "assert type(result) is Shelf",  # a plain list would pass the ==
             "assert result is not shelf",
             "assert result[0] is shelf[0]",
         ],
         "deep": [
             "assert result == [[1, 2], [3]]",
+            "assert type(result) is Shelf",
             "assert result is not shelf",
             "assert result[0] is not shelf[0]",
         ],

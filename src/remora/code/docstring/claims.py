@@ -1,19 +1,18 @@
 """What a summary claims about the code, checked against what the code does.
 
-One place for every check of a summary against the node's facts (prose.py
-judges the words alone): its verb ("Return …" needs a value returned, "Print …"
-a call that prints, "Raise …" a ``raise``, "Register …" an item stored, "Run …" a
-call of what it was given; a builder, whose value returns are all ``return
-self``, returns the instance, not what it sets), a predicate's sense (``a <= b``
-is not "above") and a comparison dunder's comparison (comparisons.py), its
-subject and objects (the node's own words: vocabulary.py; no file or database
-the code never touches, nor a place it removes from), the type it says is returned
-and a None it says may be (returned_kind.py), that it is a decorator
+One place for every check of a summary against the node's facts (prose.py judges the
+words alone): its verb ("Return …" needs a value returned, "Print …" a call that prints,
+"Raise …" a ``raise``, "Register …" an item stored, "Run …" a call of what it was given;
+a builder, whose value returns are all ``return self``, returns the instance, not what
+it sets), a predicate's sense (``a <= b`` is not "above") and a comparison dunder's
+comparison (comparisons.py), its subject and objects (the node's own words:
+vocabulary.py; no file or database the code never touches, nor a place it removes from),
+the type or None it says is returned (returned_kind.py), that it is a decorator
 (decorator_claim.py), that a function which only returns a function it defines says so
-(returned_function.py), the position and
-the count it speaks of (extent.py), its form (a function's summary says what a call
-does, not what a thing is) and a copy of another docstring or of a comment (copied.py).
-Each reason says what was wrong, so the model can try again.
+(returned_function.py), the position and the count it speaks of (extent.py), its form (a
+function's summary says what a call does, not what a thing is) and a copy of another
+docstring or of a comment (copied.py). Each reason says what was wrong, so the model can
+try again.
 """
 
 from __future__ import annotations

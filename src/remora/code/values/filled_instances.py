@@ -48,13 +48,13 @@ from remora.code.values.function_arguments import (
     takes_a_function,
 )
 from remora.code.values.method_state import (
-    MUTATORS,
     changed_attributes,
     first_parameter,
     is_self_attribute,
     reached_methods,
 )
 from remora.code.values.parameters import Parameter
+from remora.code.values.removing_methods import only_takes_away
 from remora.code.values.type_aliases import resolved_annotation
 
 __all__ = [
@@ -69,8 +69,6 @@ __all__ = [
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # (the owner's constructor arguments and calls, words for the test name)
 FilledOwner = tuple[dict[str, Any], str]
-# The in-place changes that take items away: a method making only these fills nothing.
-_REMOVERS = frozenset({"pop", "popitem", "remove", "discard", "clear", "popleft"})
 
 CALLS_KEY = "__calls__"
 ITEM_SETTER = "__setitem__"
@@ -162,31 +160,9 @@ def _adders(method: Function, siblings: Mapping[str, Function], read: set[str]) 
         if candidate.args.vararg or candidate.args.kwarg:
             continue
         changes = set(changed_attributes(candidate, siblings, private=True))
-        if changes & read and not _only_takes_away(candidate, siblings):
+        if changes & read and not only_takes_away(candidate, siblings):
             found.append(candidate)
     return found
-
-
-def _only_takes_away(candidate: Function, siblings: Mapping[str, Function]) -> bool:
-    """Whether every change ``candidate`` makes to its instance's state, itself or through
-    the methods it calls on it, takes something away (``self._set.remove(value)``,
-    ``self.items.pop(index)``, ``del self.cache[key]``): such a method (``pop(index=-1)``)
-    fills nothing, and an instance "filled" by it holds nothing a test may say it stored."""
-    for current in reached_methods(candidate, siblings):
-        self_name = first_parameter(current)
-        for node in ast.walk(current):
-            if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                inner = [t.value if isinstance(t, ast.Subscript) else t for t in targets]
-                if self_name and any(is_self_attribute(t, self_name) for t in inner):
-                    return False
-            elif (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in MUTATORS - _REMOVERS
-            ):
-                return False
-    return True
 
 
 def _looked_up(method: Function, names: set[str]) -> list[str]:
