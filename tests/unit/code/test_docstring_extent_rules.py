@@ -63,6 +63,11 @@ class Orchard:
 
     def picked(self, at):
         return self.trees.pop(at)
+
+
+class SortedOrchard(Orchard):
+    def copy(self):
+        return type(self)(self.trees)
 """
 
 
@@ -143,6 +148,9 @@ def test_a_repeat_count_is_not_spoken_of_as_one(summary: str, refused: bool) -> 
         ("Orchard.newest_first", "Return the trees in reverse order.", False),  # [::-1]
         ("Orchard.ranked", "Return the trees sorted by age.", False),  # sorted()
         ("Orchard.ranked", "Return the trees by age, reversed when asked.", False),  # reverse=
+        # The class's name says it: "the sorted orchard" of a SortedOrchard.
+        ("SortedOrchard.copy", "Return a copy of the sorted orchard.", False),
+        ("Orchard.crate", "Return the sorted apples of the orchard.", True),
     ],
 )
 def test_an_order_needs_code_that_makes_it(name: str, summary: str, refused: bool) -> None:

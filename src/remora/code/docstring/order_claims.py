@@ -3,11 +3,12 @@
 "Return a view of the keys in reverse order." is a claim only code that orders can make
 good: a call of ``reversed`` or ``sorted`` (or any callee whose name says so), a
 ``.reverse()`` or ``.sort()``, a ``[::-1]`` slice, or a name of the node's own with the
-word in it (its name, a parameter, a name or attribute its body reads: ``reverse=True``,
-``self._sorted``). A summary of a function or method that claims an order its own code
-shows nothing of describes other code, or a guess, and is refused: blind reviewers marked
-"in reverse order" on a method that returns its inverse's keys, and "reverse the order of
-items" on one that swaps each pair, as false.
+word in it (its name, its class's, a parameter, a name or attribute its body reads:
+``reverse=True``, ``self._sorted``, "the sorted list" of a ``SortedList``). A summary of
+a function or method that claims an order its own code shows nothing of describes other
+code, or a guess, and is refused: blind reviewers marked "in reverse order" on a method
+that returns its inverse's keys, and "reverse the order of items" on one that swaps each
+pair, as false.
 
 The node's own statements are read from ``ast`` (nested definitions are their own nodes);
 the summary's words are prose, read as words.
@@ -75,7 +76,8 @@ def unfounded_order(node: SourceNode, summary: str) -> str:
         claimed += [(f"{word} the order", "revers") for word in tokens if word in _INVERTING]
     if not claimed or (definition := node_definition(node)) is None:
         return ""
-    names = _own_names(definition)
+    # The classes it is defined in: "the sorted list" names a method's ``SortedList``.
+    names = [*_own_names(definition), *(p.lower() for p in node.ref.full_name.split(".")[:-1])]
     for word, stem in claimed:
         if any(stem in name for name in names):
             continue
