@@ -1,4 +1,5 @@
-"""Kept tests that raise the same way on other values become one parametrized test.
+"""Kept tests that raise the same way on other values, or three or more that compare the
+result with a value each, become one parametrized test.
 
 Made-up module: a grade parser that rejects three kinds of bad text with one exception.
 """
@@ -98,7 +99,7 @@ def test_pieces_stay_apart_where_their_code_differs_or_a_value_has_no_name() -> 
         _raising("test_parse_grade_when_empty_raises_grade_error", "", "parse_grade([{!r}])"),
     ]
     assert parametrized(listed, ["text"], set()) == listed
-    # Tests that return rather than raise stay one behaviour each.
+    # Two tests that return rather than raise stay apart, each under its own name.
     returning = {**RETURNS, "name": "test_parse_grade_when_a_returns_int"}
     returning["source"] = RETURNS["source"].replace("'B'", "'A'").replace("7", "10")
     returning["source"] = returning["source"].replace("returns_int", "when_a_returns_int")
@@ -108,3 +109,40 @@ def test_pieces_stay_apart_where_their_code_differs_or_a_value_has_no_name() -> 
 def test_a_merged_name_the_file_already_has_keeps_the_pieces_apart() -> None:
     taken = {"test_parse_grade_raises_grade_error"}
     assert parametrized(RAISING[:2], ["text"], taken) == RAISING[:2]
+
+
+def _returning(name: str, text: str, expected: int) -> dict[str, Any]:
+    source = f"def {name}():\n    result = parse_grade({text!r})\n    assert result == {expected}\n"
+    return {"name": name, "source": source, "imports": ["parse_grade"], "observed": True}
+
+
+def test_three_results_of_other_values_merge_into_one_table(tmp_path: Path) -> None:
+    # Names that tell the cases apart only by what they return say less than the rows.
+    returning = [
+        _returning("test_parse_grade_returns_int", "B", 7),
+        _returning("test_parse_grade_when_text_is_a_returns_int", "A", 10),
+        _returning("test_parse_grade_when_text_is_f_returns_int", "F", 0),
+    ]
+    merged = parametrized(returning, ["text", "strict"], set())
+    assert [p["name"] for p in merged] == ["test_parse_grade"]
+    assert merged[0]["source"] == (
+        "@pytest.mark.parametrize(('text', 'expected'), [('B', 7), ('A', 10), ('F', 0)])\n"
+        "def test_parse_grade(text, expected):\n"
+        "    result = parse_grade(text)\n"
+        "    assert result == expected\n"
+    )
+    (tmp_path / "grades.py").write_text(GRADES)
+    header = "import pytest\n\nfrom grades import parse_grade\n\n\n"
+    (tmp_path / "test_grades.py").write_text(header + merged[0]["source"])
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert run.stdout.strip().splitlines()[-1].startswith("3 passed"), run.stdout
+    # A value held in a display has no name to be a parameter by: the tests stay apart.
+    held = [
+        {
+            **p,
+            "source": p["source"].replace("parse_grade(", "parse_grade(*[").replace(")\n", "])\n"),
+        }
+        for p in returning
+    ]
+    assert parametrized(held, ["text", "strict"], set()) == held

@@ -1,4 +1,4 @@
-"""Tests of one node that raise the same way with other values, as one parametrized test.
+"""Tests of one node that differ only in their values, as one parametrized test.
 
 Four kept tests that each call ``from_string`` with another bad text and assert the same
 exception and message form are one behaviour, the rejection, shown on four inputs: a
@@ -11,8 +11,13 @@ for what they are in the test: the keyword or the node's parameter they are pass
 (``string``), the raised message (``message``), a ``match=`` pattern (``pattern``), an
 expected value (``expected``). Where a differing value is none of these, or two would get
 one name, the pieces stay as they are. The name is the words the group's names share at
-the start and at the end (``test_from_string`` + ``raises_invalid_numeral_error``). Read
-and written with :mod:`ast`; the writer formats the file afterwards.
+the start and at the end (``test_from_string`` + ``raises_invalid_numeral_error``).
+
+So are three or more that call the node with other values and compare its result with
+one value each (``assert result == "st"``): five ``find_ordinal`` tests under names that
+said only ``returns_string`` (a reviewer: "it should be one parametrized test") become
+``test_find_ordinal`` with the rows ``(position, expected)``. Read and written with
+:mod:`ast`; the writer formats the file afterwards.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ __all__ = ["merged_cases", "parametrized"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _BLANK = "\0"
+# The fewest tests of one shape merged into a table: two that raise alike, three that
+# return values (two read as well apart, each under its own name).
+_FEWEST = {True: 2, False: 3}
 
 
 def _function(source: str) -> Function | None:
@@ -61,6 +69,19 @@ def _raises(function: Function) -> bool:
     return any(isinstance(n, ast.Attribute) and n.attr == "raises" for n in ast.walk(function))
 
 
+def _returns_a_value(function: Function) -> bool:
+    """Whether the test ends by comparing the call's result with one value:
+    ``assert result == ...``."""
+    last = function.body[-1] if function.body else None
+    test = last.test if isinstance(last, ast.Assert) else None
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "result"
+        and [type(op) for op in test.ops] == [ast.Eq]
+    )
+
+
 def _parents(function: Function) -> dict[int, ast.AST]:
     return {id(child): node for node in ast.walk(function) for child in ast.iter_child_nodes(node)}
 
@@ -71,6 +92,8 @@ def _role(constant: ast.Constant, parents: dict[int, ast.AST], parameters: Seque
     if isinstance(parent, ast.keyword) and parent.arg:
         return "pattern" if parent.arg == "match" else parent.arg
     if isinstance(parent, ast.Call) and constant in parent.args:
+        if ast.unparse(parent.func).endswith("approx"):  # == pytest.approx(0.25)
+            return "expected"
         index = parent.args.index(constant)
         return parameters[index] if index < len(parameters) else ""
     if isinstance(parent, ast.Compare) and constant in parent.comparators:
@@ -80,9 +103,11 @@ def _role(constant: ast.Constant, parents: dict[int, ast.AST], parameters: Seque
     return ""
 
 
-def _shared_name(names: list[str]) -> str:
+def _shared_name(names: list[str], raising: bool = True) -> str:
     """The words all ``names`` start with, up to a condition (``when``), then those they
-    all end with from ``raises``; '' where they share no ``raises`` ending."""
+    all end with from ``raises``; '' where they share no ``raises`` ending. Tests of
+    values (not ``raising``) are named by the start alone, up to what they return
+    (``test_find_ordinal``): the table's rows say the rest."""
     words = [name.split("_") for name in names]
     start: list[str] = []
     for column in zip(*words, strict=False):
@@ -96,6 +121,9 @@ def _shared_name(names: list[str]) -> str:
         end.insert(0, column[0])
     if "when" in start:  # a condition the names share in part says none of the cases
         start = start[: start.index("when")]
+    if not raising:
+        start = start[: start.index("returns")] if "returns" in start else start
+        return "_".join(start) if len(start) >= 2 else ""
     if "raises" not in end or len(start) < 2:
         return ""
     end = end[end.index("raises") :]
@@ -111,7 +139,7 @@ def _merged(group: list[dict[str, Any]], parameters: Sequence[str]) -> dict[str,
     varying = [i for i, column in enumerate(columns) if len({repr(c.value) for c in column}) > 1]
     parents = _parents(trees[0])
     roles = [_role(columns[i][0], parents, parameters) for i in varying]
-    name = _shared_name([str(piece["name"]) for piece in group])
+    name = _shared_name([str(piece["name"]) for piece in group], _raises(trees[0]))
     if not varying or not all(roles) or len(set(roles)) < len(roles) or not name:
         return None
     rows = [tuple(column[i].value for i in varying) for column in zip(*columns, strict=True)]
@@ -147,23 +175,27 @@ def _merged(group: list[dict[str, Any]], parameters: Sequence[str]) -> dict[str,
 def parametrized(
     pieces: list[dict[str, Any]], parameters: Sequence[str], taken: set[str]
 ) -> list[dict[str, Any]]:
-    """``pieces`` with each group of two or more that assert a raise and are the same code
-    but for their literal values merged into one parametrized test (its ``merged``: the
-    names it replaces); ``parameters``: the node's positional parameters in order;
+    """``pieces`` with each group of two or more that assert a raise, or three or more that
+    assert the result equals a value, and are the same code but for their literal values
+    merged into one parametrized test (its ``merged``: the names it replaces);
+    ``parameters``: the node's positional parameters in order;
     ``taken``: the file's other test names, which a merged name must not be."""
     shapes: list[str | None] = []
     groups: dict[str, list[dict[str, Any]]] = {}
+    raising: dict[str, bool] = {}
     for piece in pieces:
         function = _function(str(piece["source"]))
-        shape = _shape(function) if function is not None and _raises(function) else None
-        shapes.append(shape)
-        if shape is not None:
+        shape = None
+        if function is not None and (_raises(function) or _returns_a_value(function)):
+            shape = _shape(function)
+            raising[shape] = _raises(function)
             groups.setdefault(shape, []).append(piece)
+        shapes.append(shape)
     merged: dict[str, dict[str, Any] | None] = {}  # by shape, decided at its first piece
     result: list[dict[str, Any]] = []
     for piece, shape in zip(pieces, shapes, strict=True):
         group = groups.get(shape, []) if shape is not None else []
-        if shape is None or len(group) < 2:
+        if shape is None or len(group) < _FEWEST[raising[shape]]:
             result.append(piece)
             continue
         if shape not in merged:
