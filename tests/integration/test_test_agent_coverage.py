@@ -112,16 +112,14 @@ async def test_the_host_search_covers_every_branch_without_a_model(tmp_path: Pat
         assert found["coverage_after"]["branches"] == "4/4", found
         assert found["coverage_after"]["lines"] == "5/5"
         assert found["missed"] == ""
-        # Named for the boundary each one sits on and what it gives; the ones beside the
-        # boundaries cover nothing new but kill a mutant (`<` for `<=`, 13 for 11..13's end).
-        # The value each pins is in its assert, never in its name ("returns_11th").
+        # The four values it gives, one table (the ones beside the boundaries cover nothing
+        # new but kill a mutant: `<` for `<=`, 13 for 11..13's end); the raise apart, named
+        # for the boundary it sits on.
         assert found["kept"] == [
-            "test_ordinal_returns_string",
-            "test_ordinal_when_n_mod_100_is_11_returns_string",
+            "test_ordinal",
             "test_ordinal_when_n_is_minus_1_raises_value_error",
-            "test_ordinal_when_n_is_0_returns_string",
-            "test_ordinal_when_n_mod_100_is_13_returns_string",
         ], found
+        assert '@pytest.mark.parametrize(\n    ("n", "expected"),' in text, text
         assert (
             "    with pytest.raises(ValueError) as excinfo:\n        ordinal(-1)\n"
             '    assert str(excinfo.value) == "negative"\n'
