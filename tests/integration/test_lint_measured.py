@@ -88,8 +88,35 @@ async def test_a_repr_that_loses_its_quotes_is_refused(
     )
     written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__repr__", wrong)
     assert written == VERSION
-    assert reason.startswith("the rewrite changes what the code does"), reason
-    assert "'" in reason  # the quoted string the old code returned
+    # Refused before any call: each %r became a plain field (its calls would differ too).
+    assert reason.startswith("the replacement formats 5 value(s) with str()"), reason
+
+
+TREE = """\
+class Leaf:
+    def __repr__(self):
+        return "Leaf[]"
+
+
+class Wrap:
+    def __init__(self, inner: Leaf, tag: str):
+        self.inner = inner
+        self.tag = tag
+
+    def __repr__(self):
+        return "%s[%r.%s]" % (type(self).__name__, self.inner, self.tag)
+"""
+
+
+async def test_a_repr_turned_into_str_is_refused_where_the_calls_agree(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # A Leaf has no __str__: str and repr give one text, so no call tells the two apart;
+    # a later __str__ (or a string inside) would.
+    wrong = '        return f"{type(self).__name__}[{self.inner}.{self.tag}]"'
+    written, reason = await _edit(runtime, tmp_path, TREE, "Wrap.__repr__", wrong)
+    assert written == TREE
+    assert reason.startswith("the replacement formats 1 value(s) with str()"), reason
 
 
 async def test_a_correct_rewrite_of_code_every_call_ran_is_kept(

@@ -21,6 +21,7 @@ from remora.code.lint.caused_findings import fix_caused
 from remora.code.lint.code_uses import lost_names, own_texts
 from remora.code.lint.own_findings import LintFinding, finding, node_findings, own_lines
 from remora.code.lint.refusals import refuse
+from remora.code.lint.repr_conversions import lost_reprs
 from remora.code.lint.ruff_runs import ruff_json
 from remora.code.lint.same_behaviour import behaviour_change
 from remora.code.lint.type_checks import type_check_refusal
@@ -73,8 +74,9 @@ async def replace_checked(
     reported less on the node's own lines, no finding is added anywhere in the
     file (one the change caused outside the lines it wrote gets ruff's safe fix),
     no call is dropped or added and no name read less or more often beyond
-    a removed assignment (:func:`lost_names`), with ``keep_definitions`` no class or function
-    was added or removed, and calls of the node give what they gave before, having run
+    a removed assignment (:func:`lost_names`), no value formatted with ``str`` that was
+    formatted with ``repr`` (:func:`lost_reprs`: ``%r`` kept as ``!r``), with
+    ``keep_definitions`` no class or function was added or removed, and calls of the node give what they gave before, having run
     every line and both sides of every branch ``span`` replaces
     (:func:`remora.code.lint.same_behaviour.behaviour_change`), and an annotation whose
     meaning changed passes the project's type checker
@@ -115,11 +117,14 @@ async def replace_checked(
                 break
             replaced = locate(parse(new_text, path), node.ref)
             records = await ruff_json(context, path, new_text)
-        if lost := lost_names(*own_texts(node, replaced, span)):
+        texts = own_texts(node, replaced, span)
+        if lost := lost_names(*texts):
             reason = (
                 f"the replacement changes what the code does ({', '.join(lost)}); "
                 "fix the finding and keep every call and read as it is"
             )
+            break
+        if reason := lost_reprs(*texts):
             break
         mine = own_lines(replaced)
         after = [finding(r) for r in records if r["location"]["row"] in mine]
