@@ -125,6 +125,17 @@ def test_admits_none_reads_optional_as_a_union_with_none() -> None:
     assert not admits_none("Union[int, str]", None, {})
 
 
+def test_a_forward_reference_is_read_as_the_name_it_holds() -> None:
+    # A selector parser's `Tree = Union["Element", "Hash", ...]`: its sample sets and tests
+    # were given `selector=None`, which no part of the union takes.
+    aliases = {"Tree": "Union['Element', 'Hash']"}
+    assert not admits_none("Tree", None, aliases)
+    assert not admits_none("'Element'", None, {})
+    assert admits_none("'Optional[Element]'", None, {})
+    assert admits_none("Union['Element', None]", None, {})
+    assert admits_none("'not an annotation ('", None, {})  # unreadable: not ruled out
+
+
 def test_a_list_annotation_gives_an_if_its_list_values() -> None:
     function = ast.parse("def f(items):\n    if not items:\n        return 0\n    return 1\n")
     node = function.body[0]

@@ -76,8 +76,9 @@ async def replace_checked(
     no call is dropped or added and no name read less or more often beyond
     a removed assignment (:func:`lost_names`), no value formatted with ``str`` that was
     formatted with ``repr`` (:func:`lost_reprs`: ``%r`` kept as ``!r``), with
-    ``keep_definitions`` no class or function was added or removed, and calls of the node give what they gave before, having run
-    every line and both sides of every branch ``span`` replaces
+    ``keep_definitions`` no class or function was added or removed, and calls of the node
+    give what they gave before, having run every line and both sides of every branch
+    ``span`` replaces
     (:func:`remora.code.lint.same_behaviour.behaviour_change`), and an annotation whose
     meaning changed passes the project's type checker
     (:func:`remora.code.lint.type_checks.type_check_refusal`). A refusal is noted for the

@@ -7,7 +7,8 @@ code does with an argument its own signature rules out (blind reviewers asked fo
 such tests to be taken out). An annotation takes None when it has no annotation, its
 default is ``None``, or it is (once its aliases are put in) ``None``, ``Optional``, a
 union with ``None``, ``Any``, ``object``, ``Hashable``, a ``Literal`` holding ``None``, or a
-name bound to a call (``T = TypeVar("T")``). Read with :mod:`ast`; nothing is imported.
+name bound to a call (``T = TypeVar("T")``); a forward reference (``"Element"``) is read as
+what it names. Read with :mod:`ast`; nothing is imported.
 
 A generic alias given its type arguments (``pairs: Many[str]`` with ``Many =
 Union[Set[T], Sequence[T]]``) stands for its text with each type variable, in the
@@ -184,8 +185,11 @@ def resolved_annotation(annotation: str | None, aliases: Mapping[str, str]) -> s
 
 
 def _takes_none(part: ast.expr) -> bool:
+    if isinstance(part, ast.Constant) and isinstance(part.value, str):  # a forward reference
+        named = parsed_annotation(part.value)  # ``"Element"``: read as what it names
+        return named is None or any(_takes_none(inner) for inner in union_parts(named))
     if isinstance(part, ast.Constant):
-        return part.value is None or isinstance(part.value, str)  # a forward reference
+        return part.value is None
     if isinstance(part, ast.Call):
         return True  # ``TypeVar("T")``, ``NewType(...)``: not read here
     head = head_name(part)
