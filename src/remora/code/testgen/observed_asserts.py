@@ -113,10 +113,14 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
 def _asserted_attributes(returned: dict[str, Any]) -> dict[str, Any]:
     """The returned object's attributes a test asserts: none of an object of the standard
     library's (``result.args``, ``result.kwds`` of a context manager ``contextlib`` made are
-    its internals, no behaviour of the node)."""
+    its internals, no behaviour of the node), none that reads as it did on the object of its
+    type the call was given (the probe's ``as_given``: an argument's own value, no work of
+    the call's; a test asserting only those passed whatever the call added)."""
     module = str(returned.get("type_module") or "").split(".")[0]
     standard = module in sys.stdlib_module_names and module != "builtins"
-    return {} if standard else dict(returned.get("attributes") or {})
+    given = set(returned.get("as_given") or ())
+    attributes = dict(returned.get("attributes") or {})
+    return {} if standard else {k: v for k, v in attributes.items() if k not in given}
 
 
 def _called_functions(row: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -76,6 +76,7 @@ from remora.code.probes.programs.recorded_calls import (
 )
 from remora.code.probes.programs.returned_calls import calls_returned, returned_calls
 from remora.code.probes.programs.returned_values import (
+    as_given,
     observed_value,
     own_attributes,
     returned_twin,
@@ -165,6 +166,8 @@ def _probe_set(
     outcome["called"] = True
     try:
         receiver = getattr(target, "__self__", None)
+        given = [*positional, *keywords.values(), receiver]
+        given_before = [own_attributes(g) if hasattr(g, "__dict__") else {} for g in given]
         with watching():  # what a test asserts of the result is a use of an argument in it
             value, capped = _call(target, positional, keywords, timeout_s, drain)
             outcome["returned"] = observed_value(value)
@@ -178,6 +181,9 @@ def _probe_set(
                 outcome["returned"]["with_functions"] = written  # [(receiver, None)]
             elif not outcome["returned"]["literal"]:
                 outcome["returned"]["attributes"] = own_attributes(value)
+                unchanged = as_given(value, given, given_before)
+                if unchanged:
+                    outcome["returned"]["as_given"] = unchanged
                 if calls_returned(value, receiver):  # a query, a predicate, a transform
                     given = [*positional, *keywords.values()]
                     calls = returned_calls(value, given, timeout_s, switch_context, outcome["name"])

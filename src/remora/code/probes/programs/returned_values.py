@@ -89,6 +89,25 @@ def own_attributes(value: Any) -> dict[str, Any]:
     return {name: observed_value(own[name]) for name in public[:MAX_ATTRIBUTES]}
 
 
+def as_given(value: Any, given: list[Any], before: list[dict[str, Any]]) -> list[str]:
+    """The public attributes of a returned object that read as they did, before the call,
+    on the object of its type the call was given (an argument, or the instance; ``before``:
+    each one's :func:`own_attributes` then): ``result.path == ""`` after
+    ``xpath_disabled_pseudo(XPathExpr())`` is the argument's, no work of the call's, which
+    set only ``condition``. Empty where no object of its type was given."""
+    at = next((i for i, g in enumerate(given) if g is value), None)
+    if at is None:
+        at = next((i for i, g in enumerate(given) if type(g) is type(value)), None)
+    if at is None:
+        return []
+    after = own_attributes(value)
+    return [
+        name
+        for name, seen in after.items()
+        if name in before[at] and seen["literal"] and before[at][name]["repr"] == seen["repr"]
+    ]
+
+
 def equals(one: Any, other: Any) -> bool:
     """Whether ``one == other`` holds; False where ``==`` raises or gives no truth value."""
     try:  # an `==` that raises or gives no truth value (an array's) tells nothing
