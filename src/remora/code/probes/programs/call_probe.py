@@ -20,8 +20,9 @@ changed in the container the instance is, its items compared before and after
 that is the method's own instance says so
 (``is_instance``: a builder's ``return self``); one with no literal form
 carries its own public attributes (``attributes``), which a test can assert
-instead of its type; one equal to the instance or an argument but another object
-says what tells them apart (``twin``): :mod:`remora.code.probes.programs.returned_values`.
+instead of its type, and those that read as on an argument of its type before the call
+(``as_given``); one equal to the instance or an argument but another object says what
+tells them apart (``twin``): :mod:`remora.code.probes.programs.returned_values`.
 A returned callable object (a query, a predicate, a transform) is called as its users
 call it (``calls``: :mod:`remora.code.probes.programs.returned_calls`).
 A generator function's generator is drained when the request says so (``drain``:
@@ -166,8 +167,8 @@ def _probe_set(
     outcome["called"] = True
     try:
         receiver = getattr(target, "__self__", None)
-        given = [*positional, *keywords.values(), receiver]
-        given_before = [own_attributes(g) if hasattr(g, "__dict__") else {} for g in given]
+        arguments = [*positional, *keywords.values()]
+        before = [own_attributes(g) if hasattr(g, "__dict__") else {} for g in arguments]
         with watching():  # what a test asserts of the result is a use of an argument in it
             value, capped = _call(target, positional, keywords, timeout_s, drain)
             outcome["returned"] = observed_value(value)
@@ -181,26 +182,21 @@ def _probe_set(
                 outcome["returned"]["with_functions"] = written  # [(receiver, None)]
             elif not outcome["returned"]["literal"]:
                 outcome["returned"]["attributes"] = own_attributes(value)
-                unchanged = as_given(value, given, given_before)
-                if unchanged:
+                if unchanged := as_given(value, arguments, before):
                     outcome["returned"]["as_given"] = unchanged
                 if calls_returned(value, receiver):  # a query, a predicate, a transform
-                    given = [*positional, *keywords.values()]
-                    calls = returned_calls(value, given, timeout_s, switch_context, outcome["name"])
-                    if calls:
+                    name = outcome["name"]
+                    if calls := returned_calls(value, arguments, timeout_s, switch_context, name):
                         outcome["returned"]["calls"] = calls
-        twin = returned_twin(value, receiver, [*positional, *keywords.values()])
-        if twin is not None:
+        if (twin := returned_twin(value, receiver, arguments)) is not None:
             outcome["returned"]["twin"] = twin
-        if equals_its_plain_kind(value):
-            outcome["returned"]["equals_plain"] = True
+        outcome["returned"]["equals_plain"] = equals_its_plain_kind(value)
     except CallTimeout as exc:
         outcome["timed_out"] = True
         outcome["raised"] = _exception(exc)
     except BaseException as exc:  # the project's code may raise anything, SystemExit too
         outcome["raised"] = _exception(exc)
-        where = raised_in(exc, __file__)
-        if where is not None:
+        if (where := raised_in(exc, __file__)) is not None:
             outcome["raised"]["frame"] = where
             outcome["raised"]["through"] = left_through(exc, __file__)
         if stated(exc, __file__):
@@ -209,7 +205,7 @@ def _probe_set(
             # The file system's or the network's answer here, not the code's: another
             # machine or folder answers otherwise.
             outcome["raised"]["environment"] = True
-        if isinstance(exc, AttributeError) and on_argument(exc, [*positional, *keywords.values()]):
+        if isinstance(exc, AttributeError) and on_argument(exc, arguments):
             outcome["raised"]["on_argument"] = True
     return outcome
 

@@ -91,10 +91,10 @@ def own_attributes(value: Any) -> dict[str, Any]:
 
 def as_given(value: Any, given: list[Any], before: list[dict[str, Any]]) -> list[str]:
     """The public attributes of a returned object that read as they did, before the call,
-    on the object of its type the call was given (an argument, or the instance; ``before``:
-    each one's :func:`own_attributes` then): ``result.path == ""`` after
+    on the argument of its type (the same object, changed and handed back, first; ``before``:
+    each argument's :func:`own_attributes` then): ``result.path == ""`` after
     ``xpath_disabled_pseudo(XPathExpr())`` is the argument's, no work of the call's, which
-    set only ``condition``. Empty where no object of its type was given."""
+    set only ``condition``. Empty where no argument of its type was given."""
     at = next((i for i, g in enumerate(given) if g is value), None)
     if at is None:
         at = next((i for i, g in enumerate(given) if type(g) is type(value)), None)
