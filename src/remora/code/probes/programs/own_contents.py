@@ -122,9 +122,8 @@ def _own_order(instance: Any) -> bool:
 def equals_its_plain_kind(value: Any) -> bool:
     """Whether a container of a class of its own equals a plain container of what it holds
     (``SortedList([1]) == [1]``, ``SortedSet([1]) == {1}``, a ``dict`` subclass and its
-    ``dict``): ``assert result ==
-    ...`` would then pass were the code to return the plain kind, so a test asserts the
-    type beside it."""
+    ``dict``): ``assert result == ...`` would then pass were the code to return the plain
+    kind, so a test asserts the type beside it."""
     if _plain_kind(value) is None or type(value) in (dict, list, set):
         return False
     kinds = [(Mapping, dict), (Sequence, list), (Set, set)]  # a sorted set is both of the last
