@@ -60,8 +60,9 @@ def counted(seen: dict[str, Any]) -> bool:
 def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | None:
     """The assert of one observed value (``{repr, literal, constructed?, length?}``) read
     at ``where``: ``==`` its literal form (``pytest.approx`` for a float, ``is`` for None
-    and the booleans), else ``==`` the calls that rebuild it, else its length where it
-    holds a few items (:func:`counted`); None for one with none of these."""
+    and the booleans), else ``==`` the calls that rebuild it, else a tuple subclass's items
+    (``tuple(result) == ("IDENT", "a")``), else its length where it holds a few items
+    (:func:`counted`); None for one with none of these."""
     if seen.get("literal"):
         value = python_ast.literal_eval(seen["repr"])
         if isinstance(value, float):
@@ -74,6 +75,8 @@ def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | No
         return _rebuilt(where, seen, imports)
     if seen.get("with_functions"):  # the test's own functions by name: [(receiver, None)]
         return f"assert {where} == {seen['with_functions']}"
+    if seen.get("items"):  # a tuple subclass's items: its length is its class's
+        return f"assert tuple({where}) == {seen['items']}"
     if counted(seen):
         return f"assert len({where}) == {seen['length']}"
     return None

@@ -58,13 +58,19 @@ def _returned(value: Any) -> dict[str, Any]:
 
 def observed_value(value: Any) -> dict[str, Any]:
     """``{repr, literal, type, type_module}``, ``constructed`` where the repr rebuilds it,
-    and ``length`` for a collection without either (a namedtuple aside)."""
+    ``items`` (a plain tuple's repr) for a tuple subclass's, and ``length`` for a
+    collection without any (a tuple subclass aside)."""
     seen = _returned(value)
-    # A namedtuple's length is its class's, whatever it holds: its fields say what it holds
-    # (:func:`own_attributes`), not ``len(result) == 2``.
-    named = isinstance(value, tuple) and isinstance(getattr(type(value), "_fields", None), tuple)
+    # A tuple subclass's length is its class's, whatever it holds (``len(result) == 2`` held
+    # for every token of a parser): a namedtuple's fields say what it holds
+    # (:func:`own_attributes`), another's items as a plain tuple (``items``).
+    subclass = isinstance(value, tuple) and type(value) is not tuple
+    if subclass and not seen["literal"] and not hasattr(type(value), "_fields"):
+        items = _returned(tuple(value))
+        if items["literal"]:
+            seen["items"] = items["repr"]
     collection = isinstance(value, list | tuple | dict | set | frozenset)
-    if not seen["literal"] and "constructed" not in seen and not named and collection:
+    if not seen["literal"] and "constructed" not in seen and not subclass and collection:
         seen["length"] = len(value)
     return seen
 

@@ -1,0 +1,44 @@
+"""A tuple subclass's value is asserted by its items, never by its length.
+
+Two blind reviewers rejected a parser's ``next()`` test asserting ``len(result) == 2`` of
+the token it returned: every token of that class has two items, so the test never said
+which one came back.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, NamedTuple
+
+from remora.code.probes.programs.returned_values import observed_value
+from remora.code.values.value_asserts import value_assert
+
+
+class Token(tuple[str, str]):
+    def __new__(cls, kind: str, value: str) -> Token:
+        return super().__new__(cls, (kind, value))
+
+    def __repr__(self) -> str:
+        return f"<{self[0]} {self[1]!r}>"
+
+
+class Pair(NamedTuple):
+    left: int
+    right: int
+
+
+def _assert(value: Any) -> str | None:
+    imports = SimpleNamespace(modules=set(), from_imports=set(), imports=set(), module_names=set())
+    return value_assert("result", observed_value(value), imports)
+
+
+def test_a_tuple_subclass_is_asserted_by_its_items() -> None:
+    seen = observed_value(Token("IDENT", "a"))
+    assert "length" not in seen and seen["items"] == "('IDENT', 'a')"
+    assert _assert(Token("IDENT", "a")) == "assert tuple(result) == ('IDENT', 'a')"
+
+
+def test_a_plain_tuple_and_a_list_keep_their_own_asserts() -> None:
+    assert _assert((1, 2)) == "assert result == (1, 2)"
+    assert "items" not in observed_value([Token("S", " ")])  # a list of them: its length
+    assert observed_value(Pair(1, 2)).get("items") is None  # a namedtuple: its fields
