@@ -9,8 +9,9 @@ asserted. The real search (real Monty, real pytest) on a small project of its ow
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from bundled_agents_support import bench, find_node, write_project
+from bundled_agents_support import search_tests_on
 
 from remora.code.probes.programs.returned_values import as_given
 
@@ -34,13 +35,12 @@ class Translator:
 """
 
 
-async def _search(tmp_path: Path, qualname: str) -> tuple[dict[str, object], str]:
-    root = write_project(tmp_path, {"expressions.py": EXPRESSIONS})
-    node = find_node(root, "expressions.py", qualname)
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        data = b.workspace("test", node).read("tests/test_expressions.py")
-        return found, (data or b"").decode()
+async def _search(tmp_path: Path, qualname: str) -> tuple[dict[str, Any], str]:
+    files = {"expressions.py": EXPRESSIONS}
+    found, data = await search_tests_on(
+        tmp_path, files, "expressions.py", qualname, "tests/test_expressions.py"
+    )
+    return found, (data or b"").decode()
 
 
 async def test_the_attribute_the_call_set_is_asserted_and_the_arguments_own_are_not(

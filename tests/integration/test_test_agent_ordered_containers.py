@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bundled_agents_support import bench, find_node, write_project
+from bundled_agents_support import search_tests_on
 
 SHELVES = """\
 class SortedBag(dict):
@@ -37,12 +37,12 @@ class Stack(list):
 
 
 async def _search(tmp_path: Path, qualname: str) -> str:
-    root = write_project(tmp_path, {"shelves.py": SHELVES})
-    node = find_node(root, "shelves.py", qualname)
-    async with bench(root) as b:
-        found = await b.run("test", "search_tests", node)
-        assert found["kept"], found  # kept: passed twice, each killing a mutant
-        return b.text("test", node, "tests/test_shelves.py")
+    files = {"shelves.py": SHELVES}
+    found, data = await search_tests_on(
+        tmp_path, files, "shelves.py", qualname, "tests/test_shelves.py"
+    )
+    assert found["kept"] and data is not None, found  # kept: passed twice, each killing a mutant
+    return data.decode()
 
 
 async def test_a_mapping_that_orders_its_keys_is_asserted_in_that_order(tmp_path: Path) -> None:

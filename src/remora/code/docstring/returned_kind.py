@@ -26,6 +26,7 @@ import re
 from remora.code.docstring.behaviour import body_facts, node_definition, own_nodes
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.parsing import SourceNode
+from remora.code.values.type_aliases import admits_none
 
 __all__ = ["unshown_kind", "unshown_none"]
 
@@ -170,25 +171,13 @@ def _never_none(expression: ast.expr | None) -> bool:
     return isinstance(called, ast.Name) and called.id in _NEVER_NONE_CALLS
 
 
-def _may_annotate_none(annotation: ast.expr | None) -> bool:
-    """Whether a return annotation lets ``None`` through (``X | None``, ``Optional[X]``,
-    ``Any``, a string annotation: read as allowing anything)."""
-    for item in ast.walk(annotation) if annotation is not None else ():
-        if isinstance(item, ast.Constant) and (item.value is None or isinstance(item.value, str)):
-            return True
-        if isinstance(item, ast.Name | ast.Attribute) and (
-            getattr(item, "id", None) in ("Optional", "Any")
-            or getattr(item, "attr", None) in ("Optional", "Any")
-        ):
-            return True
-    return False
-
-
 def unshown_none(node: SourceNode, summary: str) -> str:
     """Why the ``None`` that ``summary`` says the node may return has no path in its code
     ('' when it may, or when the summary does not say ``None``)."""
     definition = node_definition(node) if re.search(r"\bNone\b", summary) else None
-    if definition is None or _may_annotate_none(definition.returns):
+    if definition is None or (
+        definition.returns is not None and admits_none(ast.unparse(definition.returns), None, {})
+    ):
         return ""
     signature = [*definition.args.defaults, *(d for d in definition.args.kw_defaults if d)]
     own = [*own_nodes(definition.body), *(n for d in signature for n in ast.walk(d))]

@@ -125,7 +125,8 @@ async def replace_checked(
                 "fix the finding and keep every call and read as it is"
             )
             break
-        if reason := lost_reprs(*texts):
+        if lost_repr := lost_reprs(*texts):
+            reason = lost_repr
             break
         mine = own_lines(replaced)
         after = [finding(r) for r in records if r["location"]["row"] in mine]

@@ -186,9 +186,10 @@ def parametrized(
     for piece in pieces:
         function = _function(str(piece["source"]))
         shape = None
-        if function is not None and (_raises(function) or _returns_a_value(function)):
+        raises = function is not None and _raises(function)
+        if function is not None and (raises or _returns_a_value(function)):
             shape = _shape(function)
-            raising[shape] = _raises(function)
+            raising[shape] = raises
             groups.setdefault(shape, []).append(piece)
         shapes.append(shape)
     merged: dict[str, dict[str, Any] | None] = {}  # by shape, decided at its first piece

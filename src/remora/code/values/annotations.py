@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from remora import python_ast
+from remora.code.parsing import decorator_name
 
 __all__ = [
     "BUILTIN_KINDS",
@@ -36,9 +37,7 @@ BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
 
 def called_name(call: ast.Call) -> str:
     """The name a call calls by: ``f`` for ``f(...)``, ``m`` for ``x.m(...)``, else ""."""
-    if isinstance(call.func, ast.Name):
-        return call.func.id
-    return call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    return decorator_name(call)
 
 
 def dotted_name(node: ast.expr) -> str:
