@@ -21,6 +21,18 @@ pytestmark = pytest.mark.integration
 SLEEP = "import time; time.sleep(60)"
 
 
+def _sleeping(*arguments: str) -> subprocess.Popen[bytes]:
+    """A process in a session of its own, past its ``exec``: ``Popen`` returns as the child
+    leaves the parent's memory, before the kernel shows its new arguments in
+    /proc/PID/cmdline (empty for a moment: the scan would miss a process there)."""
+    process = subprocess.Popen([sys.executable, "-c", SLEEP, *arguments], start_new_session=True)
+    cmdline = Path(f"/proc/{process.pid}/cmdline")
+    while not cmdline.read_bytes():
+        assert process.poll() is None, "the sleeping process ended as it started"
+        time.sleep(0.001)
+    return process
+
+
 def _alive(process: subprocess.Popen[bytes]) -> bool:
     try:
         process.wait(timeout=5)
@@ -35,9 +47,7 @@ def test_a_process_naming_the_folder_outside_the_group_is_killed_another_folder_
     # What a sandbox left by bwrap's early death looks like: its first process in a session
     # of its own (re-parented), the sandbox's folder among its arguments.
     folder, other = tmp_path / "sandbox", tmp_path / "other"
-    leader = subprocess.Popen([sys.executable, "-c", SLEEP], start_new_session=True)
-    left = subprocess.Popen([sys.executable, "-c", SLEEP, str(folder)], start_new_session=True)
-    neighbour = subprocess.Popen([sys.executable, "-c", SLEEP, str(other)], start_new_session=True)
+    leader, left, neighbour = _sleeping(), _sleeping(str(folder)), _sleeping(str(other))
     try:
         end_sandbox(leader.pid, folder)
         assert not _alive(leader) and not _alive(left)
@@ -49,8 +59,7 @@ def test_a_process_naming_the_folder_outside_the_group_is_killed_another_folder_
 
 
 def test_without_a_folder_only_the_group_is_killed(tmp_path: Path) -> None:
-    leader = subprocess.Popen([sys.executable, "-c", SLEEP], start_new_session=True)
-    apart = subprocess.Popen([sys.executable, "-c", SLEEP, str(tmp_path)], start_new_session=True)
+    leader, apart = _sleeping(), _sleeping(str(tmp_path))
     try:
         end_sandbox(leader.pid, None)
         assert not _alive(leader) and _alive(apart)
