@@ -72,6 +72,13 @@ def mixed(value):
     return value > 3
 
 
+def opens_comment(s):
+    pos = s.find("/")
+    if s[pos : pos + 2] == "/*":
+        return True
+    return False
+
+
 def lookup(key: Pair, maybe: MaybePair, reader: Reader, anything: T, bare: Pair = None):
     return key, maybe, reader, anything, bare
 """
@@ -179,3 +186,10 @@ def test_an_aliased_annotation_gets_a_value_of_what_it_stands_for() -> None:
     assert key.annotation == "Tuple[str, ...]"
     assert sample_value(key.name, key.annotation, 2, _no_classes) == {"__tuple__": []}  # ()
     assert sample_value(key.name, "Pair", 2, _no_classes) is None  # what the alias hid
+
+
+def test_a_part_of_a_string_compared_says_the_string_has_the_value() -> None:
+    # cssselect's tokenizer test was ``when_s_pos_pos2_is_slash_times``: the slice's
+    # internals, and "*" read as a product (reviewer: edit, "names the code's internals").
+    assert ("s", "/*", "s_has_slash_star") in _values("opens_comment")
+    assert ("s", "", "s_lacks_slash_star") in _values("opens_comment")

@@ -114,6 +114,14 @@ def test_labels_are_words_for_test_names() -> None:
         "true",
         "empty",
     ]
+    # Punctuation in a string is named as a reader says it: cssselect's tokenizer test was
+    # ``when_..._is_slash_times`` for "/*", and ``s_contains_text`` for a quote (both: edit).
+    assert [label(v) for v in ("/*", "'", '"', "\\")] == [
+        "slash_star",
+        "quote",
+        "double_quote",
+        "backslash",
+    ]
 
 
 def test_doctest_examples_and_literal_call_sites() -> None:

@@ -261,3 +261,25 @@ def test_an_isinstance_test_taken_names_the_class() -> None:
     assert branch_words(function, _ran(function, 7), listed) == ""
     number = {"raised": {"type": "TypeError"}, "args": {"doc": 1, "part": "a"}}
     assert branch_words(function, _ran(function, 9), number) == "doc_is_invalid"
+
+
+FIRST_OF_TYPE = """def first_of_type(self, xpath):
+    if xpath.element == "*":
+        raise ExpressionError("*:first-of-type is not implemented")
+    if self.mode == "strict":
+        return None
+    return xpath
+"""
+
+
+def test_an_equality_taken_names_the_value_that_took_it() -> None:
+    # cssselect's ``xpath_first_of_type_pseudo`` test was named ``when_xpath_is_invalid``: the
+    # expression was valid, its universal element was the trigger (reviewer: edit).
+    function = first_function(FIRST_OF_TYPE)
+    star = {"raised": {"type": "ExpressionError"}, "args": {"xpath": {"element": "*"}}}
+    assert branch_words(function, _ran(function, 3), star) == "xpath_element_is_star"
+    strict = {"returned": _returned("None"), "args": {"xpath": {"element": "p"}}}
+    assert branch_words(function, _ran(function, 5), strict) == "mode_is_strict"
+    # The other side of an equality says nothing a name can state.
+    other = first_function(FIRST_OF_TYPE.replace('xpath.element == "*"', 'xpath.element != "*"'))
+    assert branch_words(other, _ran(other, 3), star) == "xpath_is_invalid"

@@ -8,8 +8,9 @@ self:`` -> ``self_is_empty``), ``if key in self: ... else: return default`` ->
 ``key_is_missing``, ``if x is None: raise`` -> ``x_is_none``, ``if start is not None and end
 is not None: raise`` -> ``start_and_end_are_given`` (``not_none`` where ``None`` is not the
 default; an attribute's ``is_set``), ``if isinstance(doc, str): raise`` -> ``doc_is_str``,
-``if amount > self.quantity: raise`` -> ``amount_above_quantity`` (a strict side only), ``if
-len(args) > 1: raise`` -> ``given_2_positional_arguments``.
+``if xpath.element == "*": raise`` -> ``xpath_element_is_star`` (an argument's attribute, an
+equality taken), ``if amount > self.quantity: raise`` -> ``amount_above_quantity`` (a strict
+side only), ``if len(args) > 1: raise`` -> ``given_2_positional_arguments``.
 A test of one parameter that the name cannot word, taken to a rejection (a raise, or an
 empty or ``None`` result), says the value was not one the code accepts:
 ``width_is_invalid``, as does an ``except`` handler the call returned from (one that
@@ -122,10 +123,17 @@ class _Words:
         self.rejected = is_rejection(row)
 
     def subject(self, node: ast.AST) -> str | None:
-        """A given parameter's name, an instance attribute's words, or ``self`` for the
-        instance itself (``if not self: raise``: ``self_is_empty``)."""
+        """A given parameter's name, an instance attribute's words, an attribute of a given
+        argument (``xpath.element``: ``xpath_element``), or ``self`` for the instance itself
+        (``if not self: raise``: ``self_is_empty``)."""
         if isinstance(node, ast.Name) and node.id in self.args:
             return node.id
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.args
+        ):
+            return f"{node.value.id}_{snake_name(node.attr)}"
         if self.self_name is not None and isinstance(node, ast.Name) and node.id == self.self_name:
             return "self"
         if (
@@ -180,6 +188,9 @@ class _Words:
                 return f"{subject}_is_{absent}" if isinstance(op, ast.NotIn) == truth else ""
             if counted := self._counted(test):
                 return counted
+            if subject is not None and isinstance(op, ast.Eq) and isinstance(right, ast.Constant):
+                # ``if xpath.element == "*": raise``: the value that took it, not "invalid".
+                return f"{subject}_is_{label(right.value)}" if truth else ""
             return self._ordered(subject, op, right, truth)
         if truth and (kind := self._instance_of(test)):
             return kind

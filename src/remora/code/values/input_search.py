@@ -77,16 +77,20 @@ def _is_len(node: ast.expr) -> bool:
     )
 
 
-def boundary_sides(value: Any, op: ast.cmpop, words: str, at: str = "") -> list[tuple[Any, str]]:
+def boundary_sides(
+    value: Any, op: ast.cmpop, words: str, at: str = "", *, has: bool = False
+) -> list[tuple[Any, str]]:
     """Values on each side of ``<expression> op value``, with words for each (``at``: the
-    boundary's own words, the value's label without)."""
+    boundary's own words, the value's label without; ``has``: the expression is a part
+    of the string ``words`` names, which has the value or lacks it)."""
     at = at or label(value)
     if value is None:
         return [(None, f"{words}_is_none")]
     if isinstance(value, bool):
         return [(value, f"{words}_is_{at}"), (not value, f"{words}_is_{label(not value)}")]
     if isinstance(value, str):
-        return [(value, f"{words}_is_{at}"), ("" if value else "x", f"{words}_is_not_{at}")]
+        same, other = ("has", "lacks") if has else ("is", "is_not")
+        return [(value, f"{words}_{same}_{at}"), ("" if value else "x", f"{words}_{other}_{at}")]
     step: int | float = 1 if isinstance(value, int) else 0.5
     below, above = value - step, value + step
     if isinstance(op, ast.Eq | ast.NotEq):
@@ -150,9 +154,15 @@ def _compare_values(
                 sized = [(n, _of_length(scope.kinds.get(name), n)) for n in lengths]
                 out += [(0, name, v, f"{name}_of_length_{n}") for n, v in sized if v is not None]
                 continue
-            ranked = ranked_sides(
-                boundary_sides(value, op, _expression_words(subject)), op, subject is left
+            # ``s[pos:pos + 2] == "/*"``: ``s_has_slash_star``, not the slice's internals.
+            part = (
+                isinstance(subject, ast.Subscript)
+                and isinstance(subject.value, ast.Name)
+                and subject.value.id == name
             )
+            words = name if part else _expression_words(subject)
+            sides = boundary_sides(value, op, words, has=part)
+            ranked = ranked_sides(sides, op, subject is left)
             if is_arithmetic(expanded, name):  # ``year % 400 == 0``: a year giving it 0
                 solved = [(r, solver.solve(expanded, name, v), w) for r, v, w in ranked]
                 ranked = [(r, v, w) for r, v, w in solved if v is not None]

@@ -61,7 +61,8 @@ def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | No
     """The assert of one observed value (``{repr, literal, constructed?, length?}``) read
     at ``where``: ``==`` its literal form (``pytest.approx`` for a float, ``is`` for None
     and the booleans), else ``==`` the calls that rebuild it, else a tuple subclass's items
-    (``tuple(result) == ("IDENT", "a")``), else its length where it holds a few items
+    (``tuple(result) == ("IDENT", "a")``; ``[tuple(item) for item in result] == [...]`` for a
+    list of them), else its length where it holds a few items
     (:func:`counted`); None for one with none of these."""
     if seen.get("literal"):
         value = python_ast.literal_eval(seen["repr"])
@@ -77,6 +78,8 @@ def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | No
         return f"assert {where} == {seen['with_functions']}"
     if seen.get("items"):  # a tuple subclass's items: its length is its class's
         return f"assert tuple({where}) == {seen['items']}"
+    if seen.get("each_items"):  # a list of them: each one's items, not how many
+        return f"assert [tuple(item) for item in {where}] == {seen['each_items']}"
     if counted(seen):
         return f"assert len({where}) == {seen['length']}"
     return None

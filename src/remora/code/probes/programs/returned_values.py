@@ -58,21 +58,31 @@ def _returned(value: Any) -> dict[str, Any]:
 
 def observed_value(value: Any) -> dict[str, Any]:
     """``{repr, literal, type, type_module}``, ``constructed`` where the repr rebuilds it,
-    ``items`` (a plain tuple's repr) for a tuple subclass's, and ``length`` for a
-    collection without any (a tuple subclass aside)."""
+    ``items`` (a plain tuple's repr) for a tuple subclass's, ``each_items`` (a list of
+    plain tuples' repr) for a list of them, and ``length`` for a collection without any
+    (a tuple subclass aside)."""
     seen = _returned(value)
     # A tuple subclass's length is its class's, whatever it holds (``len(result) == 2`` held
     # for every token of a parser): a namedtuple's fields say what it holds
     # (:func:`own_attributes`), another's items as a plain tuple (``items``).
     subclass = isinstance(value, tuple) and type(value) is not tuple
-    if subclass and not seen["literal"] and not hasattr(type(value), "_fields"):
+    if _unnamed_tuple_subclass(value) and not seen["literal"]:
         items = _returned(tuple(value))
         if items["literal"]:
             seen["items"] = items["repr"]
+    # A list of them (a tokenizer's tokens): each one's items, not how many there are.
+    if isinstance(value, list) and value and all(map(_unnamed_tuple_subclass, value)):
+        rows = _returned([tuple(item) for item in value])
+        if rows["literal"]:
+            seen["each_items"] = rows["repr"]
     collection = isinstance(value, list | tuple | dict | set | frozenset)
     if not seen["literal"] and "constructed" not in seen and not subclass and collection:
         seen["length"] = len(value)
     return seen
+
+
+def _unnamed_tuple_subclass(value: Any) -> bool:
+    return isinstance(value, tuple) and type(value) is not tuple and not hasattr(value, "_fields")
 
 
 def own_attributes(value: Any) -> dict[str, Any]:
