@@ -62,8 +62,8 @@ def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | No
     at ``where``: ``==`` its literal form (``pytest.approx`` for a float, ``is`` for None
     and the booleans), else ``==`` the calls that rebuild it, else a tuple subclass's items
     (``tuple(result) == ("IDENT", "a")``; ``[tuple(item) for item in result] == [...]`` for a
-    list of them), else its length where it holds a few items
-    (:func:`counted`); None for one with none of these."""
+    list of them; each one's repr for a list of objects whose class writes one), else its
+    length where it holds a few items (:func:`counted`); None for one with none of these."""
     if seen.get("literal"):
         value = python_ast.literal_eval(seen["repr"])
         if isinstance(value, float):
@@ -80,6 +80,8 @@ def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | No
         return f"assert tuple({where}) == {seen['items']}"
     if seen.get("each_items"):  # a list of them: each one's items, not how many
         return f"assert [tuple(item) for item in {where}] == {seen['each_items']}"
+    if seen.get("each_repr"):  # objects whose class shows what they hold: a parse tree
+        return f"assert [repr(item) for item in {where}] == {seen['each_repr']}"
     if counted(seen):
         return f"assert len({where}) == {seen['length']}"
     return None

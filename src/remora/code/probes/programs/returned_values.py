@@ -26,6 +26,8 @@ from remora.code.probes.programs.constructed_values import constructed
 
 MAX_REPR_CHARS = 400
 MAX_ATTRIBUTES = 8
+# The longest repr of a class's own an assert quotes for each item of a returned list.
+MAX_OWN_REPR = 80
 # How far a returned copy's nested objects are compared with the original's.
 MAX_NESTED = 6
 MAX_DEPTH = 3
@@ -59,8 +61,9 @@ def _returned(value: Any) -> dict[str, Any]:
 def observed_value(value: Any) -> dict[str, Any]:
     """``{repr, literal, type, type_module}``, ``constructed`` where the repr rebuilds it,
     ``items`` (a plain tuple's repr) for a tuple subclass's, ``each_items`` (a list of
-    plain tuples' repr) for a list of them, and ``length`` for a collection without any
-    (a tuple subclass aside)."""
+    plain tuples' repr) for a list of them, ``each_repr`` (the list of their reprs) for a
+    list of objects whose class writes its own, and ``length`` for a collection without
+    any (a tuple subclass aside)."""
     seen = _returned(value)
     # A tuple subclass's length is its class's, whatever it holds (``len(result) == 2`` held
     # for every token of a parser): a namedtuple's fields say what it holds
@@ -75,10 +78,24 @@ def observed_value(value: Any) -> dict[str, Any]:
         rows = _returned([tuple(item) for item in value])
         if rows["literal"]:
             seen["each_items"] = rows["repr"]
+    elif isinstance(value, list) and not seen["literal"] and "constructed" not in seen:
+        shown = [_own_repr(item) for item in value]
+        if value and all(shown) and len(repr(shown)) <= MAX_REPR_CHARS:
+            seen["each_repr"] = repr(shown)
     collection = isinstance(value, list | tuple | dict | set | frozenset)
     if not seen["literal"] and "constructed" not in seen and not subclass and collection:
         seen["length"] = len(value)
     return seen
+
+
+def _own_repr(value: Any) -> str:
+    """The repr a project's class writes for ``value`` (a parser's ``Selector[Element[a]]``),
+    where it is short and names no address; '' for any other."""
+    kind = type(value)
+    if kind.__module__ == "builtins" or kind.__repr__ is object.__repr__:
+        return ""
+    text = repr(value)
+    return text if len(text) <= MAX_OWN_REPR and "0x" not in text else ""
 
 
 def _unnamed_tuple_subclass(value: Any) -> bool:
