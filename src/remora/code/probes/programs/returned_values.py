@@ -92,7 +92,8 @@ def _own_repr(value: Any) -> str:
     """The repr a project's class writes for ``value`` (a parser's ``Selector[Element[a]]``),
     where it is short and names no address; '' for any other."""
     kind = type(value)
-    if kind.__module__ == "builtins" or kind.__repr__ is object.__repr__:
+    own = any("__repr__" in vars(cls) for cls in kind.__mro__ if cls is not object)
+    if kind.__module__ == "builtins" or not own:
         return ""
     text = repr(value)
     return text if len(text) <= MAX_OWN_REPR and "0x" not in text else ""
