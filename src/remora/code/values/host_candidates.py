@@ -57,6 +57,7 @@ from remora.code.values.keyed_arguments import fitted_arguments
 from remora.code.values.kind_samples import sample
 from remora.code.values.literal_choices import within_choices
 from remora.code.values.mapping_shapes import mapping_samples
+from remora.code.values.named_values import NAMED_STRINGS, by_name
 from remora.code.values.non_text_uses import walked_lists
 from remora.code.values.overlapping_collections import overlapping_arguments
 from remora.code.values.paired_boundaries import paired_boundaries, spread_base
@@ -122,12 +123,18 @@ def _text_sets(
 
 
 def _with_literals(args: dict[str, Any], literals: dict[str, Any]) -> dict[str, Any]:
-    """``args`` with each value the search made up replaced by the project's literal for
-    that parameter, where its calls pass one."""
+    """``args`` with each value the search made up, or took from the name table
+    (``name="Alice"``), replaced by the project's literal for that parameter, where its
+    calls pass one."""
     return {
-        name: literals[name] if name in literals and made_up(name, value) else value
+        name: literals[name] if name in literals and _guessed(name, value) else value
         for name, value in args.items()
     }
+
+
+def _guessed(name: str, value: Any) -> bool:
+    named = [by_name(name, NAMED_STRINGS, variant) for variant in (0, 1)]
+    return made_up(name, value) or any(found and value == v for found, v in named)
 
 
 def _literal_candidate(candidate: Candidate, literals: dict[str, Any]) -> Candidate:
