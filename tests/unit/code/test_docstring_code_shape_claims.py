@@ -1,4 +1,5 @@
-"""Summaries held to what deprecation, a noun-named function and a context manager show."""
+"""Summaries held to what deprecation, a noun-named function, a context manager and a
+returned argument show."""
 
 from __future__ import annotations
 
@@ -51,6 +52,14 @@ class Board:
         warnings.warn("listening twice", UserWarning)
         return self.listen(listener)
 
+    def tagged(self, channel, tag):
+        channel.listeners.append(tag)
+        return channel
+
+    def renewed(self, channel):
+        channel = Channel()
+        return channel
+
     @contextmanager
     def listening(self, listener):
         self.listen(listener)
@@ -94,6 +103,14 @@ def summary_refusal(kind: str, name: str, summary: str) -> str:
             "Add the listener and yield None when done.",
             "listening is used in a with block, not iterated",
         ),
+        # The argument changed and handed back is no new object (cssselect's
+        # ``xpath_empty_pseudo`` "Return a new XPathExpr that matches …": reviewer, false).
+        (
+            "method",
+            "Board.tagged",
+            "Return a new channel holding the tag.",
+            "it says a new object is returned, but the code hands back the argument it was",
+        ),
     ],
 )
 def test_a_summary_that_hides_what_the_code_shows_is_refused(
@@ -114,6 +131,8 @@ def test_a_summary_that_hides_what_the_code_shows_is_refused(
         ("method", "Board.listen", "Listen on every channel with the listener."),
         ("method", "Board.clear", "Clear the board's channels."),
         ("method", "Board.listening", "Keep the listener listening for the with block."),
+        # A parameter bound anew is another object.
+        ("method", "Board.renewed", "Return a new channel."),
         # A plain function: nothing to refuse.
         ("method", "Board.circle", "Return a circle of the radius."),
     ],

@@ -50,6 +50,9 @@ class BodyFacts:
     parameters: tuple[str, ...] = ()
     value_returns: int = 0
     self_returns: int = 0  # ``return self``
+    # ``return xpath`` (or ``xpath.add_condition(...)``, a builder of its class): a parameter
+    # never rebound, handed back.
+    argument_returns: int = 0
     calls: frozenset[str] = frozenset()  # the last name of each called expression
     prints: bool = False  # print(), pprint(), echo(), or a write on stdout/stderr
     writes: bool = False  # write*/dump*/save*/commit/flush calls, or print(..., file=...)
@@ -66,6 +69,16 @@ class BodyFacts:
     def builder(self) -> bool:
         """Every value it returns is the instance itself (``return self``)."""
         return self.self_returns > 0 and self.self_returns == self.value_returns
+
+    @property
+    def hands_back(self) -> str:
+        """What every value it returns is, where it is always one object it was given:
+        "the instance itself" (``return self``), "its argument" (``return xpath``); ''."""
+        if self.builder:
+            return "the instance itself (`return self`)"
+        if self.argument_returns > 0 and self.argument_returns == self.value_returns:
+            return "the argument it was given"
+        return ""
 
 
 def _dotted(node: ast.expr) -> str:
@@ -166,6 +179,22 @@ def _hands_back_self(value: ast.expr, self_name: str, builders: Set[str]) -> boo
     )
 
 
+def _argument_builders(
+    text: str, definition: ast.FunctionDef | ast.AsyncFunctionDef
+) -> dict[str, frozenset[str]]:
+    """Each parameter, with the builders of its annotated class where the module defines
+    it (``xpath: XPathExpr``: ``add_condition``, so ``return xpath.add_condition(...)``
+    hands back the argument)."""
+    classes = {d.name: d.lineno for d in ast_definitions(text) if isinstance(d, ast.ClassDef)}
+    found: dict[str, frozenset[str]] = {}
+    arguments = definition.args
+    for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+        kind = argument.annotation
+        line = classes.get(kind.id) if isinstance(kind, ast.Name) else None
+        found[argument.arg] = _builders_of_class(text, line) if line else frozenset()
+    return found
+
+
 def _value_returns(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
     return [
         item.value
@@ -241,7 +270,10 @@ def body_facts(node: SourceNode) -> BodyFacts:
         parents[statement] = definition
     local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     local |= {n.name for n in own if isinstance(n, ast.ExceptHandler) and n.name}
+    rebound = local & set(parameters)
+    given = _argument_builders(node.file.text, definition)
     local -= set(parameters)
+    argument_returns = 0
     for item in own:
         if isinstance(item, ast.Call):
             scan.call(item)
@@ -252,6 +284,11 @@ def body_facts(node: SourceNode) -> BodyFacts:
             if not (isinstance(item.value, ast.Constant) and item.value.value is None):
                 returned.append(item.value)
                 self_returns += _hands_back_self(item.value, self_name, builders)
+                argument_returns += any(
+                    _hands_back_self(item.value, name, kept)
+                    for name, kept in given.items()
+                    if name not in rebound and name != self_name
+                )
         elif isinstance(item, ast.Raise):
             scan.raises = True
             if item.exc is not None:
@@ -263,6 +300,7 @@ def body_facts(node: SourceNode) -> BodyFacts:
         parameters=parameters,
         value_returns=len(returned),
         self_returns=self_returns,
+        argument_returns=argument_returns,
         calls=frozenset(scan.calls),
         prints=scan.prints,
         writes=scan.writes,

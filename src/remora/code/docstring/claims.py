@@ -109,14 +109,13 @@ _RETURN_FORMS = frozenset({"return", "returns", "returned", "returning"})
 
 
 def _new_from_builder(facts: BodyFacts, tokens: list[str]) -> str:
-    """A builder (``return self`` only) said, anywhere in a sentence, to return a new thing."""
-    if not facts.builder:
+    """A builder (``return self`` only), or code that hands back its argument (changed),
+    said, anywhere in a sentence, to return a new thing."""
+    if not facts.hands_back:
         return ""
     if any(t in _RETURN_FORMS and "new" in tokens[i + 1 : i + 4] for i, t in enumerate(tokens)):
-        return (
-            "it says a new object is returned, but the code hands back the instance itself "
-            "(`return self`); say what it sets"
-        )
+        back = facts.hands_back
+        return f"it says a new object is returned, but the code hands back {back}; say what it sets"
     return ""
 
 
