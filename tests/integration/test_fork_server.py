@@ -181,6 +181,24 @@ async def test_an_import_failure_is_reported_as_the_probe_reports_it(ws: Workspa
     assert "cannot import or find it: RuntimeError: boom at import" in new["stdout"]
 
 
+async def test_a_project_never_installed_finds_its_own_distribution(ws: Workspace) -> None:
+    # semantic-version 2.10.0 imports ``version("semantic_version")`` as it loads: uninstalled,
+    # the import raised and no probe of the project ever ran.
+    (ws.project_root / "pyproject.toml").write_text(
+        '[project]\nname = "shelf-kit"\nversion = "1.2"\n'
+    )
+    (ws.project_root / "versioned.py").write_text(
+        "from importlib.metadata import version\n\nVERSION = version('shelf-kit')\n\n\n"
+        "def current(a):\n    return VERSION\n"
+    )
+    text = _probe_text("versioned", "current")
+    new = await _forked(ws, text, module="versioned", paths=[])
+    _same(await _old(ws, text), new)
+    assert '"repr": "\'1.2\'"' in new["stdout"], new["stdout"]
+    # Nothing is written into the project.
+    assert not list(ws.project_root.rglob("*.dist-info"))
+
+
 async def test_a_module_that_starts_a_thread_is_imported_by_each_probe(ws: Workspace) -> None:
     """Forked from an import that started a thread, a probe would run without it."""
     (ws.project_root / "threaded.py").write_text(

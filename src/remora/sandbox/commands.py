@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from remora.sandbox.ending import end_process, end_sandbox, start_in_group
 from remora.sandbox.envelope import ExternalRefused
 from remora.sandbox.isolation import SandboxUnavailable, bwrap_argv, sandbox_problem
+from remora.sandbox.project_metadata import metadata_path
 from remora.workspace import sync
 from remora.workspace.paths import SKIP_DIRS, is_skipped
 
@@ -88,10 +89,13 @@ def resolve_executable(cmd: str) -> str:
     return found
 
 
-def command_env(home: Path, tmp: Path) -> dict[str, str]:
-    """A sandboxed process's whole environment: nothing inherited (no secrets)."""
+def command_env(home: Path, tmp: Path, site: Path | None = None) -> dict[str, str]:
+    """A sandboxed process's whole environment: nothing inherited (no secrets); ``site``:
+    the folder of the project's own distribution metadata (:mod:`.project_metadata`)."""
     bin_dir = str(Path(sys.executable).parent)
+    found = {"PYTHONPATH": str(site)} if site is not None else {}
     return {
+        **found,
         "PATH": os.pathsep.join([bin_dir, "/usr/local/bin", "/usr/bin", "/bin"]),
         "HOME": str(home),
         "TMPDIR": str(tmp),
@@ -301,7 +305,7 @@ async def run_command(
             launch,
             bwrap_folder,
             cwd=project,
-            env=command_env(home, tmp),
+            env=command_env(home, tmp, metadata_path(ws.read, home)),
             stdin=subprocess.DEVNULL if input_data is None else subprocess.PIPE,
         )
         timed_out = False

@@ -55,6 +55,7 @@ from remora.sandbox.commands import (
 from remora.sandbox.ending import end_sandbox, start_in_group, wait_ended
 from remora.sandbox.fork_server_child import frame
 from remora.sandbox.isolation import bwrap_argv, find_sandbox_problem
+from remora.sandbox.project_metadata import metadata_path
 
 if TYPE_CHECKING:
     from remora.workspace import Workspace
@@ -110,6 +111,7 @@ class ForkServer:
         self.errors = bytearray()  # the tail of the server's own stderr, for a death's report
         self.gone = False
         self._mounts = read_only_mounts(ws, self.project)
+        self._read = ws.read
 
     async def start(self) -> ForkServer:
         home, tmp = self.base / "home", self.base / "tmp"
@@ -122,7 +124,11 @@ class ForkServer:
         )
         _LIVE[id(self)] = self
         self.proc = await start_in_group(
-            argv, self.base, cwd=self.project, env=command_env(home, tmp), stdin=subprocess.PIPE
+            argv,
+            self.base,
+            cwd=self.project,
+            env=command_env(home, tmp, metadata_path(self._read, home)),
+            stdin=subprocess.PIPE,
         )
         self.tasks = [asyncio.create_task(self._answers()), asyncio.create_task(self._errors())]
         return self
