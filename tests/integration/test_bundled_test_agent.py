@@ -289,6 +289,22 @@ async def test_a_search_that_finds_no_test_says_what_it_missed(tmp_path: Path) -
     assert found["missed"] != "", found
 
 
+async def test_a_node_whose_module_does_not_import_says_why_it_has_no_test(
+    tmp_path: Path,
+) -> None:
+    # semantic-version's django_fields.py imports django, not installed: the submit said
+    # "no passing test that adds coverage could be written", which tells nobody what to do.
+    source = "import no_such_dependency\n\n\ndef size(text):\n    return len(text)\n"
+    root = write_project(tmp_path, {"fields.py": source})
+    node = find_node(root, "fields.py", "size")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        facts = await b.run("test", "submit", node)
+    assert found["kept"] == [], found
+    assert facts["summary"].startswith("no test for size: the search could not run"), facts
+    assert "ModuleNotFoundError: No module named 'no_such_dependency'" in facts["summary"]
+
+
 async def test_tests_of_a_lib_layout_import_the_package_by_its_own_name(tmp_path: Path) -> None:
     # The module imports its own package by name: only `shop.orders`, found from `lib`,
     # imports; pytest runs the written file with `lib` on its path.

@@ -25,7 +25,7 @@ from remora.code.lint import (
 )
 from remora.code.probes import calls, pytest_files
 from remora.code.samples import fixtures, sample_tests
-from remora.code.testgen import kept_tests, test_search, written_tests
+from remora.code.testgen import kept_tests, run_memory, test_search, written_tests
 from remora.code.values import constructor
 
 __all__ = ["TOOLKIT", "toolkit_functions"]
@@ -69,6 +69,7 @@ TOOLKIT: dict[str, tuple[Callable[..., Any], ...]] = {
         pytest_files.run_pytest,
         pytest_files.add_passing_tests,
         test_search.search_tests,
+        run_memory.search_problem,
         written_tests.model_test_pieces,
         written_tests.observed_tests,
         kept_tests.run_coverage,

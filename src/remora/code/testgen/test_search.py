@@ -61,7 +61,7 @@ from remora.code.testgen.outcome_words import assigned_attributes
 from remora.code.testgen.pass_through import pass_through_reason
 from remora.code.testgen.project_usage import usage_first
 from remora.code.testgen.raised_names import node_imports
-from remora.code.testgen.run_memory import remembered_search
+from remora.code.testgen.run_memory import remember_problem, remembered_search
 from remora.code.testgen.shadowed_builtins import same_as_builtin, untestable_reason
 from remora.code.testgen.shown_outcomes import other_outcome_first
 from remora.code.testgen.stored_arguments import STORED_REASON, stores_arguments_only
@@ -210,7 +210,7 @@ async def search_tests(
         gains.update(more_gains)
     if totals is None:  # the model's cases may still run: its turn is not skipped
         problems = [str(r["reason"]).splitlines()[0] for r in rows.values() if r["reason"]]
-        why = ": ".join(["the search could not run the node with derived arguments", *problems[:1]])
+        why = remember_problem(context, problems)
         return {
             "kept": [],
             "dropped": [],
