@@ -292,7 +292,7 @@ async def test_a_search_that_finds_no_test_says_what_it_missed(tmp_path: Path) -
 async def test_a_node_whose_module_does_not_import_says_why_it_has_no_test(
     tmp_path: Path,
 ) -> None:
-    # semantic-version's django_fields.py imports django, not installed: the submit said
+    # A module importing a framework that is not installed: the submit said
     # "no passing test that adds coverage could be written", which tells nobody what to do.
     source = "import no_such_dependency\n\n\ndef size(text):\n    return len(text)\n"
     root = write_project(tmp_path, {"fields.py": source})

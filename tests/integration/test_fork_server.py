@@ -182,7 +182,7 @@ async def test_an_import_failure_is_reported_as_the_probe_reports_it(ws: Workspa
 
 
 async def test_a_project_never_installed_finds_its_own_distribution(ws: Workspace) -> None:
-    # semantic-version 2.10.0 imports ``version("semantic_version")`` as it loads: uninstalled,
+    # A package that reads ``version("its-name")`` as it loads: uninstalled,
     # the import raised and no probe of the project ever ran.
     (ws.project_root / "pyproject.toml").write_text(
         '[project]\nname = "shelf-kit"\nversion = "1.2"\n'

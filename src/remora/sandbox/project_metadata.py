@@ -1,12 +1,12 @@
 """The project as an installed distribution, for a checkout that was never installed.
 
 Much code asks for its own distribution as it imports: ``__version__ =
-importlib.metadata.version("semantic_version")``, ``pkg_resources.get_distribution(...)``.
+importlib.metadata.version("shelf-kit")``, ``pkg_resources.get_distribution(...)``.
 In a maintainer's environment the project is installed (``pip install -e .``) and the
 answer is there; in the sandbox, which runs this interpreter on a copy of the checkout,
 it was not, the import raised ``PackageNotFoundError``, and every probe, test and sample
-of the project failed before its first line ran (semantic-version 2.10.0: no test for
-any of its 150 definitions).
+of the project failed before its first line ran (a package of the review corpus got no
+test for any of its 150 definitions).
 
 :func:`metadata_path` writes what an install would leave for the lookup, a
 ``NAME-VERSION.dist-info/METADATA`` with the project's declared name and version, into a

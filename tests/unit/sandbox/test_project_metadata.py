@@ -18,13 +18,13 @@ def _reader(files: dict[str, str]) -> Callable[[str], bytes | None]:
 @pytest.mark.parametrize(
     ("files", "declared"),
     [
-        # semantic-version 2.10.0's sdist: all three; PKG-INFO first.
+        # An sdist's: PKG-INFO first.
         (
             {
-                "PKG-INFO": "Metadata-Version: 2.1\nName: semantic_version\nVersion: 2.10.0\n",
-                "setup.cfg": "[metadata]\nname = semantic_version\nversion = 2.10.0\n",
+                "PKG-INFO": "Metadata-Version: 2.1\nName: shelf_kit\nVersion: 2.1.0\n",
+                "setup.cfg": "[metadata]\nname = shelf_kit\nversion = 2.1.0\n",
             },
-            ("semantic_version", "2.10.0"),
+            ("shelf_kit", "2.1.0"),
         ),
         ({"pyproject.toml": '[project]\nname = "shelf"\nversion = "1.2"\n'}, ("shelf", "1.2")),
         # A version computed at build time is any version: the lookup only needs one.

@@ -111,7 +111,7 @@ _RETURN_FORMS = frozenset({"return", "returns", "returned", "returning"})
 def _new_from_builder(facts: BodyFacts, tokens: list[str]) -> str:
     """A builder (``return self`` only), or code that hands back its argument (changed),
     said, anywhere in a sentence, to return a new thing."""
-    if not facts.hands_back:
+    if not facts.hands_back or "new" in facts.parameters:  # ``new``: the argument's name
         return ""
     if any(t in _RETURN_FORMS and "new" in tokens[i + 1 : i + 4] for i, t in enumerate(tokens)):
         back = facts.hands_back

@@ -37,9 +37,9 @@ from remora.code.context import CodeContext
 from remora.code.import_paths import package_of
 from remora.code.parsing import ast_tree
 from remora.code.values import CallTarget, first_parameter
-from remora.code.values.class_lookup import imported_names, project_module_text
 from remora.code.values.parameters import function_parameters
 from remora.code.values.private_helpers import is_private, qualified_functions
+from remora.code.values.project_imports import imported_names, project_module_text
 
 __all__ = [
     "PASS_THROUGH_REASON",

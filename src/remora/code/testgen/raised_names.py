@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from remora.code.context import CodeContext
 from remora.code.import_paths import module_name, package_of
 from remora.code.parsing import ast_tree
-from remora.code.values.class_lookup import imported_names, plain_imports
+from remora.code.values.project_imports import imported_names, plain_imports
 
 __all__ = ["ExceptionName", "NodeImports", "exception_name", "node_imports"]
 

@@ -83,7 +83,11 @@ def parsed_annotation(annotation: str | None) -> ast.expr | None:
 
 def union_parts(tree: ast.expr) -> list[ast.expr]:
     """The alternatives of ``A | B``, ``Union[A, B]`` and ``Optional[A]`` (its None an
-    ``ast.Constant``), nested ones flattened; ``[tree]`` for any other annotation."""
+    ``ast.Constant``), nested ones flattened, quoted ones unquoted (``Union["Element",
+    "Hash"]``: forward references); ``[tree]`` for any other annotation."""
+    if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
+        unquoted = parsed_annotation(tree.value)
+        return [tree] if unquoted is None else union_parts(unquoted)
     if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.BitOr):
         return union_parts(tree.left) + union_parts(tree.right)
     if isinstance(tree, ast.Subscript):

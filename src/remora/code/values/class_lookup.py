@@ -9,15 +9,18 @@ import ast
 from collections.abc import Callable
 
 from remora.code.context import CodeContext
-from remora.code.import_paths import module_files, package_of
+from remora.code.import_paths import package_of
 from remora.code.values.constructor import parsed_classes
 from remora.code.values.parameters import Parameter
+from remora.code.values.project_imports import imported_names, plain_imports, project_module_text
+from remora.code.values.type_aliases import module_aliases, resolved_parameters
 
-__all__ = ["class_lookup", "plain_imports", "project_class_lookup"]
+__all__ = ["class_lookup", "project_class_lookup"]
 
 
 def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
-    """``name -> constructor parameters`` for the classes of ``source`` (None: not one of them).
+    """``name -> constructor parameters`` for the classes of ``source`` (None: not one of them),
+    their annotations' aliases of that module put in.
 
     A module ast cannot parse (newer syntax than this Python reads) has no classes to offer.
     """
@@ -26,42 +29,15 @@ def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
     except ValueError:
         return lambda _name: None
 
+    aliases = module_aliases(module.tree)  # ``selector: Tree``, ``Tree = Union[...]`` there
+
     def lookup(name: str) -> list[Parameter] | None:
         cls = module.classes.get(name)
-        return list(module.constructor(cls).parameters) if cls is not None else None
+        if cls is None:
+            return None
+        return resolved_parameters(list(module.constructor(cls).parameters), aliases)
 
     return lookup
-
-
-def imported_names(tree: ast.Module, package: list[str]) -> dict[str, tuple[str, str]]:
-    """``name -> (module, name there)`` for the ``from X import Y`` of a module of ``package``
-    (relative ones too)."""
-    found: dict[str, tuple[str, str]] = {}
-    for stmt in tree.body:
-        if not isinstance(stmt, ast.ImportFrom):
-            continue
-        if stmt.level:
-            base = (
-                package[: len(package) - (stmt.level - 1)] if stmt.level - 1 <= len(package) else []
-            )
-            module = ".".join([*base, *([stmt.module] if stmt.module else [])])
-        else:
-            module = stmt.module or ""
-        for alias in stmt.names:
-            found[alias.asname or alias.name] = (module, alias.name)
-    return found
-
-
-def plain_imports(tree: ast.Module) -> frozenset[str]:
-    """The modules a module imports at its top by their own dotted names (``import
-    shop.models``; not ``import shop.models as m``)."""
-    return frozenset(
-        alias.name
-        for stmt in tree.body
-        if isinstance(stmt, ast.Import)
-        for alias in stmt.names
-        if alias.asname is None
-    )
 
 
 def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter] | None]:
@@ -92,12 +68,3 @@ def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter
         return class_lookup(their_text)(original) if their_text is not None else None
 
     return lookup
-
-
-def project_module_text(context: CodeContext, module: str) -> str | None:
-    """The text of the project's file of the dotted ``module`` (the first of its candidate
-    paths that exists), or None when the project has none."""
-    for path in module_files(context, module):
-        if context.workspace.exists(path):
-            return context.read_text(path)
-    return None

@@ -36,9 +36,9 @@ from remora.code.values.annotations import (
     parsed_annotation,
     union_parts,
 )
-from remora.code.values.class_lookup import imported_names, project_module_text
 from remora.code.values.input_sources import top_level_bindings
 from remora.code.values.parameters import Parameter
+from remora.code.values.project_imports import imported_names, project_module_text
 
 __all__ = [
     "admits_none",
@@ -185,9 +185,8 @@ def resolved_annotation(annotation: str | None, aliases: Mapping[str, str]) -> s
 
 
 def _takes_none(part: ast.expr) -> bool:
-    if isinstance(part, ast.Constant) and isinstance(part.value, str):  # a forward reference
-        named = parsed_annotation(part.value)  # ``"Element"``: read as what it names
-        return named is None or any(_takes_none(inner) for inner in union_parts(named))
+    if isinstance(part, ast.Constant) and isinstance(part.value, str):
+        return True  # a forward reference that does not parse (union_parts reads the others)
     if isinstance(part, ast.Constant):
         return part.value is None
     if isinstance(part, ast.Call):
