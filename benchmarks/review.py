@@ -16,6 +16,8 @@ Usage:
          [--operations lint,docstring] [--out DIR] [--json-out FILE]
          [--provider P --base-url URL --model ID --config remora.yaml]
   python benchmarks/review.py report --out DIR [--part ...] [--json-out FILE]
+  python benchmarks/review.py prep --project P --out DIR --group docstring-lint|test-sample
+         --folder REVIEWER_DIR
   python benchmarks/review.py import-labels --project P VERDICTS.json --out DIR
          [--reviewer "blind reviewer session"]
 """
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from competence_lib.corpus import CorpusError
+from review_lib.blind import GROUPS, reviewer_folder
 from review_lib.corpus import (
     CACHE,
     MAX_DEFINITIONS,
@@ -203,6 +206,11 @@ def _parser() -> argparse.ArgumentParser:
                 action="store_true",
                 help="no analysis: export the queue a kept (e.g. interrupted) run left",
             )
+    prep = sub.add_parser("prep", help="a blind reviewer's folder and brief, one group")
+    prep.add_argument("--project", required=True)
+    prep.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the export to judge")
+    prep.add_argument("--group", choices=sorted(GROUPS), required=True)
+    prep.add_argument("--folder", type=Path, required=True, help="the reviewer's folder")
     labels = sub.add_parser("import-labels", help="merge a reviewer's verdicts into the labels")
     labels.add_argument("--project", required=True)
     labels.add_argument("verdicts", type=Path, help='[{"id", "operation", "verdict", ...}]')
@@ -213,7 +221,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in ("run", "report", "import-labels", "-h", "--help"):
+    if not argv or argv[0] not in ("run", "report", "prep", "import-labels", "-h", "--help"):
         argv.insert(0, "run")
     args = _parser().parse_args(argv)
     try:
@@ -221,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
             run(args)
         elif args.command == "report":
             report(args.out, chosen(_list(args.projects), args.part), args.json_out)
+        elif args.command == "prep":
+            count = reviewer_folder(args.out, args.project, args.group, args.folder.resolve())
+            print(f"{args.folder}: {count} changes; the brief: {args.folder / 'brief.md'}")
         else:
             import_labels(args)
     except (CorpusError, ReviewCorpusError, ExportError, LabelError) as error:
