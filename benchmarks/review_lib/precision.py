@@ -43,6 +43,7 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "unread parameter": (claims, "named_unread", lambda *_: ""),
     "removal source": (claims, "unfounded_source", lambda *_: []),
     "vacuous words": (restating, "vacuous", lambda *_: False),
+    "vague subject": (pieces, "vague_subject", lambda *_: ""),
     "feedback echo": (pieces, "echoed", lambda *_: ""),
     "builtin meaning": (claims, "builtin_meaning", lambda *_: ""),
     "new from builder": (claims, "_new_from_builder", lambda *_: ""),

@@ -248,3 +248,40 @@ def test_without_another_summary_nothing_is_written() -> None:
     )
     assert plan["text"] is None
     assert plan["refused"][0]["reason"].startswith("it restates the name 'bump_major'")
+
+
+OPERATIONS = """\
+class AddOperation:
+    def __init__(self, operation):
+        self.operation = operation
+
+    def apply(self, obj):
+        obj[self.operation["path"]] = self.operation["value"]
+        return obj
+
+
+class Cursor:
+    def __init__(self, rows):
+        self.rows = rows
+        self.current = 0
+
+    def value(self):
+        return self.rows[self.current]
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "refused"),
+    [
+        # jsonpatch's operations: "Apply the operation to the current item." (reject).
+        ("AddOperation.apply", "Apply the operation to the current item.", True),
+        ("AddOperation.apply", "Set the operation's value at its path in obj.", False),
+        # "Current" is the code's own word: the summary names what the code names.
+        ("Cursor.value", "Return the row at the current value of the cursor.", False),
+    ],
+)
+def test_a_summary_about_the_current_item_names_no_subject(
+    name: str, summary: str, refused: bool
+) -> None:
+    reason = summary_refusal(OPERATIONS, name, summary, "method")
+    assert reason.startswith("it speaks of 'the current") is refused, reason

@@ -24,7 +24,7 @@ from remora.code.docstring.echoes import echoed
 from remora.code.docstring.entries import repeats_summary
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.docstring.prose import REPEATS, problem
-from remora.code.docstring.restating import restating
+from remora.code.docstring.restating import restating, vague_subject
 from remora.code.docstring.sections import documented_parameters
 from remora.code.parsing import SourceNode, node_raises, node_returns
 
@@ -108,6 +108,7 @@ def check_pieces(
     elif accepted.summary and (
         reason := contradiction(node, name, accepted.summary, others)
         or restating(node, accepted.summary)
+        or vague_subject(node, accepted.summary)
     ):
         refused.append({"field": "summary", "reason": reason})
         accepted.summary = ""

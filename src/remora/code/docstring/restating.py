@@ -34,10 +34,10 @@ from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.claims import RETURNING_VERBS
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.docstring.sections import documented_parameters
-from remora.code.docstring.vocabulary import GENERAL_STEMS, stem
+from remora.code.docstring.vocabulary import GENERAL_STEMS, own_stems, stem
 from remora.code.parsing import SourceNode, node_returns
 
-__all__ = ["name_reason", "repeats_name", "restating", "vacuous"]
+__all__ = ["name_reason", "repeats_name", "restating", "vacuous", "vague_subject"]
 
 # The verbs by which a summary says what a node hands back, by stem: a name made of
 # nouns ("max_days_in_month") does not say it.
@@ -49,6 +49,9 @@ _QUOTED = 40
 _VACUOUS = frozenset(
     stem(w) for w in ("state", "behaviour", "behavior", "information", "functionality")
 )
+# "the current item": a subject the code does not name (what is current?); a reader cannot
+# tell what the sentence is about ("the current object" is the instance, as English says).
+_VAGUE_SUBJECT = re.compile(r"\bthe current (item|element|value|entry|one)s?\b", re.IGNORECASE)
 # How prose names ``*args`` and ``**kwargs``, whatever they are called: naming them says
 # nothing of what they hold, nor how the arguments go together.
 _VARIADIC = {
@@ -207,3 +210,16 @@ def name_reason(node: SourceNode) -> str:
     file = node.ref.node_type == "file"
     name = PurePosixPath(node.ref.full_name).stem if file else node.ref.full_name.split(".")[-1]
     return f"it restates the name {name!r}; {_what_to_say(node)}"
+
+
+def vague_subject(node: SourceNode, summary: str) -> str:
+    """Why ``summary`` is about no subject the code names ('' when it is): "Apply the
+    operation to the current item." on an operation's ``apply(self, obj)``, where nothing
+    is "current" (blind reviewers: six rejects and an edit, no accept)."""
+    found = _VAGUE_SUBJECT.search(summary)
+    if found is None or stem("current") in own_stems(node):
+        return ""
+    return (
+        f"it speaks of {found[0].lower()!r}, which the code never names; say which "
+        "argument or attribute it acts on"
+    )
