@@ -252,3 +252,29 @@ async def test_an_edit_replaces_the_nodes_last_line_with_its_comment(tmp_path: P
         text = b.text("lint", node, "m.py")
     assert result["written"] is True, result
     assert text == "def f(x):\n    return x  # keep\n\n\nz = 1\n"
+
+
+async def test_a_rewrite_that_means_other_than_ruffs_own_fix_is_refused(tmp_path: Path) -> None:
+    # C405's own fix of ``set([other])`` is ``{other}``; a drafted ``set(other)`` made the same
+    # calls, read the same names and iterates ``other`` instead (a blind reviewer: reject).
+    source = "def joined(items: set, other: int) -> set:\n    return items | set([other])\n"
+    root = lint_project(tmp_path, {"m.py": source}, '"C4"')
+    node = find_node(root, "m.py", "joined")
+    async with bench(root) as b:
+        drafted = await b.run(
+            "lint",
+            "edit_node",
+            node,
+            {"issue_code": "C405", "replacement": "    return items | set(other)"},
+        )
+        right = await b.run(
+            "lint",
+            "edit_node",
+            node,
+            {"issue_code": "C405", "replacement": "    return items | {other}"},
+        )
+        text = b.text("lint", node, "m.py")
+    assert drafted["written"] is False, drafted
+    assert drafted["reason"].startswith("ruff's own fix of C405 writes `return items | {other}`")
+    assert right["written"] is True, right
+    assert text == "def joined(items: set, other: int) -> set:\n    return items | {other}\n"

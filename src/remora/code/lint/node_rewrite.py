@@ -22,6 +22,7 @@ from remora.code.lint.code_uses import lost_names, own_texts
 from remora.code.lint.own_findings import LintFinding, finding, node_findings, own_lines
 from remora.code.lint.refusals import refuse
 from remora.code.lint.repr_conversions import lost_reprs
+from remora.code.lint.ruff_fix_agreement import departs_from_ruff, ruff_fixed
 from remora.code.lint.ruff_runs import ruff_json
 from remora.code.lint.same_behaviour import behaviour_change
 from remora.code.lint.type_checks import type_check_refusal
@@ -59,6 +60,19 @@ def _definitions(file: ParsedFile) -> list[str]:
     return [name for name, _ in file.definitions]
 
 
+def _dropping_fix(node: SourceNode, span: tuple[int, int], fixed: str | None) -> str | None:
+    """Ruff's own fix, ``fixed``, where it drops or adds a call or a read (C405's ``set([x])``
+    to ``{x}``): :func:`lost_names` would refuse the rule's own change, so ruff's fix, not
+    that check, judges a rewrite there (:mod:`.ruff_fix_agreement`); None elsewhere."""
+    if fixed is None:
+        return None
+    try:
+        by_ruff = locate(parse(fixed, node.file.path), node.ref)
+    except (ValueError, LookupError):
+        return None
+    return fixed if lost_names(*own_texts(node, by_ruff, span)) else None
+
+
 async def replace_checked(
     context: CodeContext,
     node: SourceNode,
@@ -70,32 +84,32 @@ async def replace_checked(
 ) -> LintRewrite:
     """Put ``replacement`` in place of the bytes ``span`` of the node's file to remove ``code``.
 
-    Written only when the file still parses, the node is still there, ``code`` is
-    reported less on the node's own lines, no finding is added anywhere in the
-    file (one the change caused outside the lines it wrote gets ruff's safe fix),
-    no call is dropped or added and no name read less or more often beyond
-    a removed assignment (:func:`lost_names`), no value formatted with ``str`` that was
-    formatted with ``repr`` (:func:`lost_reprs`: ``%r`` kept as ``!r``), with
-    ``keep_definitions`` no class or function was added or removed, and calls of the node
-    give what they gave before, having run every line and both sides of every branch
-    ``span`` replaces
-    (:func:`remora.code.lint.same_behaviour.behaviour_change`), and an annotation whose
-    meaning changed passes the project's type checker
-    (:func:`remora.code.lint.type_checks.type_check_refusal`). A refusal is noted for the
-    run's result (:func:`lint_refusals`). ``{"ok", "reason", "remaining"}``.
+        Written only when the file still parses, the node is still there, ``code`` is
+        reported less on the node's own lines, no finding is added anywhere in the
+        file (one the change caused outside the lines it wrote gets ruff's safe fix),
+        no call is dropped or added and no name read less or more often beyond
+        a removed assignment (:func:`lost_names`), no value formatted with ``str`` that was
+        formatted with ``repr`` (:func:`lost_reprs`: ``%r`` kept as ``!r``), the same meaning as
+    ruff's own fix where ruff has one (:func:`departs_from_ruff`), with
+        ``keep_definitions`` no class or function was added or removed, and calls of the node
+        give what they gave before, having run every line and both sides of every branch
+        ``span`` replaces
+        (:func:`remora.code.lint.same_behaviour.behaviour_change`), and an annotation whose
+        meaning changed passes the project's type checker
+        (:func:`remora.code.lint.type_checks.type_check_refusal`). A refusal is noted for the
+        run's result (:func:`lint_refusals`). ``{"ok", "reason", "remaining"}``.
     """
     path = node.file.path
     _, before = await node_findings(context, node)
     if not any(f["code"] == code for f in before):
         return {"ok": False, "reason": f"{code} is not reported on this node", "remaining": before}
-    whole_before = Counter(
-        finding(r)["code"] for r in await ruff_json(context, path, node.file.text)
-    )
+    records_before = await ruff_json(context, path, node.file.text)
+    whole_before = Counter(finding(r)["code"] for r in records_before)
     reason = "the replacement does not parse in place of the node"
     data = node.file.data
     lo, hi = span
     for candidate in _candidates(node, replacement, lo):
-        new_text = (data[:lo] + candidate.encode("utf-8") + data[hi:]).decode("utf-8")
+        new_text = drafted = (data[:lo] + candidate.encode("utf-8") + data[hi:]).decode("utf-8")
         try:
             replaced = locate(parse(new_text, path), node.ref)
         except ValueError as exc:
@@ -118,22 +132,29 @@ async def replace_checked(
                 break
             replaced = locate(parse(new_text, path), node.ref)
             records = await ruff_json(context, path, new_text)
-        texts = own_texts(node, replaced, span)
-        if lost := lost_names(*texts):
-            reason = (
-                f"the replacement changes what the code does ({', '.join(lost)}); "
-                "fix the finding and keep every call and read as it is"
-            )
-            break
-        if lost_repr := lost_reprs(*texts):
-            reason = lost_repr
-            break
+        lines = (node.file.line_of(lo), node.file.line_of(max(hi - 1, lo)))
+        rows = range(lines[0], lines[1] + 1)
+        by_ruff = _dropping_fix(node, span, ruff_fixed(data, records_before, code, rows))
+        if by_ruff is not None:  # the rule's own fix drops a call: it says what the fix means
+            if departed := departs_from_ruff(code, node.file.text, by_ruff, drafted):
+                reason = departed
+                break
+        else:
+            texts = own_texts(node, replaced, span)
+            if lost := lost_names(*texts):
+                reason = (
+                    f"the replacement changes what the code does ({', '.join(lost)}); "
+                    "fix the finding and keep every call and read as it is"
+                )
+                break
+            if lost_repr := lost_reprs(*texts):
+                reason = lost_repr
+                break
         mine = own_lines(replaced)
         after = [finding(r) for r in records if r["location"]["row"] in mine]
         if sum(f["code"] == code for f in after) >= sum(f["code"] == code for f in before):
             reason = f"{code} is still reported"
             break
-        lines = (node.file.line_of(lo), node.file.line_of(max(hi - 1, lo)))
         if changed := await behaviour_change(context, path, node.file.text, new_text, lines):
             reason = changed
             break

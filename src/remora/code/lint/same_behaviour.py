@@ -17,7 +17,8 @@ method's on owners built from each of its class's derived sets too, and the
 derived ones again with every whole number given a fraction (the 0.5B model wrote
 ``"%d.%d" % (a, b)`` as ``f"{a}.{b}"``: the same text for whole numbers only). The rewrite
 keeps what the code does only when every call that ran both times returned an
-equal value (its repr, where the repr is a literal; else its type), raised the
+equal value (its repr, where the repr is a literal, a set's items in one order; else its
+type), raised the
 same exception and left the instance's changed attributes equal.
 
 Equal answers prove nothing about code no call ran: a ``__str__`` appending two
@@ -40,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.probes import (
     Span,
@@ -82,14 +84,36 @@ def _answer(row: dict[str, Any]) -> tuple[str, ...] | None:
     returned = row.get("returned")
     if returned is None:
         return None
-    shown = returned["repr"] if returned["literal"] else ""
+    shown = _comparable(returned["repr"]) if returned["literal"] else ""
     return ("returned", returned["type_module"], returned["type"], shown)
+
+
+def _ordered(value: Any) -> Any:
+    """``value`` with every set's items in one order: a set's repr follows its items'
+    hashes, which differ from one process to the next for text."""
+    if isinstance(value, set | frozenset):
+        return (type(value).__name__, sorted((_ordered(v) for v in value), key=repr))
+    if isinstance(value, list | tuple):
+        return type(value)(_ordered(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _ordered(v) for k, v in value.items()}
+    return value
+
+
+def _comparable(text: str) -> str:
+    """A literal repr as two runs of the same code give it: ``{'b', 1}`` and ``{1, 'b'}``
+    alike (the set ``items | {other}`` printed in another order than ``items | set([other])``,
+    each in its own process)."""
+    try:
+        return repr(_ordered(python_ast.literal_eval(text)))
+    except (ValueError, SyntaxError, TypeError):
+        return text
 
 
 def _state(row: dict[str, Any]) -> dict[str, str]:
     """The instance's changed attributes after the call, as far as they compare."""
     return {
-        name: seen["repr"] if seen["literal"] else f"length {seen.get('length', '?')}"
+        name: _comparable(seen["repr"]) if seen["literal"] else f"length {seen.get('length', '?')}"
         for name, seen in (row.get("state") or {}).items()
     }
 
