@@ -31,7 +31,7 @@ from review_lib.summary_checks import added_line, proposed_summary, refusal, sta
 
 _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "not public": (left_alone, "not_public", lambda *_: ""),
-    "stub": (left_alone, "stub", lambda *_: False),
+    "stub": (left_alone, "is_stub", lambda *_: False),
     "copied comment": (copied, "file_comments", lambda *_: ()),
     "returned type": (claims, "unshown_kind", lambda *_: ""),
     "returned None": (claims, "unshown_none", lambda *_: ""),

@@ -379,3 +379,29 @@ async def test_a_procedure_that_changes_its_state_through_a_helper_gets_tests(
         text = b.text("test", node, "tests/test_roster.py")
     assert found["kept"] and found["mutation_after"]["killed"] > 0, found
     assert "assert roster.names == " in text and "assert roster.index == " in text, text
+
+
+async def test_an_abstract_stub_gets_no_test_an_unsupported_method_does(tmp_path: Path) -> None:
+    # A test of Clause.match pinned only its raise NotImplementedError() (both reviewers:
+    # reject); a sorted list's append raising "use add" is its API, overridden by nothing.
+    source = (
+        "class Clause:\n"
+        "    def match(self, version):\n"
+        "        raise NotImplementedError()\n"
+        "\n"
+        "    def append(self, value):\n"
+        "        raise NotImplementedError('use add')\n"
+        "\n"
+        "\n"
+        "class Always(Clause):\n"
+        "    def match(self, version):\n"
+        "        return True\n"
+    )
+    root = write_project(tmp_path, {"clauses.py": source})
+    abstract = find_node(root, "clauses.py", "Clause.match")
+    unsupported = find_node(root, "clauses.py", "Clause.append")
+    async with bench(root) as b:
+        none = await b.run("test", "search_tests", abstract)
+        some = await b.run("test", "search_tests", unsupported)
+    assert none["kept"] == [] and none["reason"].startswith("an abstract stub"), none
+    assert len(some["kept"]) == 1, some

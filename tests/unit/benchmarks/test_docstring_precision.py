@@ -65,11 +65,11 @@ def _export(tmp_path: Path) -> Path:
 
 
 def test_each_rule_is_credited_with_what_only_it_keeps_out(tmp_path: Path) -> None:
-    before = (left_alone.not_public, left_alone.stub)
+    before = (left_alone.not_public, left_alone.is_stub)
     changes, decided = outcomes([(_export(tmp_path), "proj")], tmp_path / "labels")
     report = precision_table(changes, decided)
     # The rules turned off for a setting are turned on again afterwards.
-    assert (left_alone.not_public, left_alone.stub) == before
+    assert (left_alone.not_public, left_alone.is_stub) == before
     assert report["all"]["proposed"] == 1 and report["all"]["merged_as_is"] == 1.0
     assert report["none"]["proposed"] == 3 and report["none"]["wrong"] == 2
     assert report["only not public"]["rejects_removed"] == 1

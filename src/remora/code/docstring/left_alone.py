@@ -44,12 +44,13 @@ from remora.code.parsing import (
     ast_definitions,
     ast_tree,
     decorator_name,
+    is_stub,
     located_definition,
     per_node,
     per_text,
 )
 
-__all__ = ["left_alone", "never_shown_or_read", "not_public", "stub"]
+__all__ = ["left_alone", "never_shown_or_read", "not_public"]
 
 # Decorators whose function's docstring becomes a command's help text (click's and typer's
 # ``@command``/``@group``, as ``@click.command()`` or ``@app.command()``).
@@ -115,7 +116,7 @@ def left_alone(
         return ""
     if not private and (hidden := not_public(node.file.text, node.ref.full_name, definition)):
         return f"{hidden}: documented only on request (option private: true)"
-    if stub(definition):
+    if is_stub(definition):
         return "a stub: its body says nothing a summary could rest on but its name"
     return ""
 
@@ -141,31 +142,6 @@ def not_public(
         if inside and isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef):
             return f"it is defined inside the function {outer.name!r}"
     return ""
-
-
-def _nothing(statement: ast.stmt) -> bool:
-    """``pass`` or ``...``."""
-    if isinstance(statement, ast.Pass):
-        return True
-    value = statement.value if isinstance(statement, ast.Expr) else None
-    return isinstance(value, ast.Constant) and value.value is Ellipsis
-
-
-def _not_implemented(statement: ast.stmt) -> bool:
-    """``raise NotImplementedError`` (called or not, with a message or not)."""
-    if not isinstance(statement, ast.Raise) or statement.exc is None:
-        return False
-    raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
-    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
-
-
-def stub(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
-    """A body of nothing but ``pass``/``...`` (and, for a function, ``raise
-    NotImplementedError``), its docstring aside."""
-    body = definition.body[1:] if ast.get_docstring(definition) is not None else definition.body
-    if isinstance(definition, ast.ClassDef):
-        return bool(body) and all(_nothing(s) for s in body)
-    return bool(body) and all(_nothing(s) or _not_implemented(s) for s in body)
 
 
 @per_node

@@ -15,6 +15,7 @@ __all__ = [
     "Defined",
     "ast_definitions",
     "decorator_name",
+    "is_stub",
     "located_definition",
     "module_names",
     "sole_function",
@@ -76,3 +77,28 @@ def sole_function(source: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         return None
     only = body[0] if len(body) == 1 else None
     return only if isinstance(only, ast.FunctionDef | ast.AsyncFunctionDef) else None
+
+
+def _nothing(statement: ast.stmt) -> bool:
+    """``pass`` or ``...``."""
+    if isinstance(statement, ast.Pass):
+        return True
+    value = statement.value if isinstance(statement, ast.Expr) else None
+    return isinstance(value, ast.Constant) and value.value is Ellipsis
+
+
+def _not_implemented(statement: ast.stmt) -> bool:
+    """``raise NotImplementedError`` (called or not, with a message or not)."""
+    if not isinstance(statement, ast.Raise) or statement.exc is None:
+        return False
+    raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+
+
+def is_stub(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+    """A body of nothing but ``pass``/``...`` (and, for a function, ``raise
+    NotImplementedError``), its docstring aside."""
+    body = definition.body[1:] if ast.get_docstring(definition) is not None else definition.body
+    if isinstance(definition, ast.ClassDef):
+        return bool(body) and all(_nothing(s) for s in body)
+    return bool(body) and all(_nothing(s) or _not_implemented(s) for s in body)

@@ -27,7 +27,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.parsing import ast_tree
+from remora.code.parsing import ast_tree, is_stub
 from remora.code.probes import pytest_own_module
 from remora.code.values import CallTarget, node_function
 
@@ -117,13 +117,44 @@ def optional_flag_reason(module_text: str, function: ast.AST | None) -> str | No
     )
 
 
+# An abstract method's test pins its placeholder: "only checks that the abstract base
+# method is still the raise NotImplementedError() stub" (blind reviewers: reject). A stub
+# no class overrides is the API's answer (``append`` of a sorted list: "use add").
+STUB_REASON = "an abstract stub: the methods that override it are the behaviour"
+
+
+def _overridden_stub(text: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``function`` is a stub method (:func:`is_stub`) that a subclass in the same
+    module defines again."""
+    tree = ast_tree(text)
+    if tree is None or not is_stub(function):
+        return False
+    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    key = (function.name, function.lineno)
+    owner = next(
+        (c for c in classes if any((getattr(i, "name", ""), i.lineno) == key for i in c.body)),
+        None,
+    )
+    if owner is None:
+        return False
+    return any(
+        any(isinstance(b, ast.Name) and b.id == owner.name for b in c.bases)
+        and any(
+            isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == function.name
+            for item in c.body
+        )
+        for c in classes
+    )
+
+
 def untestable_reason(context: CodeContext, target: CallTarget) -> str:
-    """Why no test here can tell the node apart ('' when one can): an optional import
-    decides its definition or what it reads, or the test run loads an installed copy of
-    its module."""
+    """Why no test here can tell the node apart ('' when one can): it is an abstract stub,
+    an optional import decides its definition or what it reads, or the test run loads an
+    installed copy of its module."""
     line = context.bound_node().start_line
     text = context.node_file_text()
-    optional = optional_import_reason(text, line) or optional_flag_reason(
-        text, node_function(context)
-    )
+    function = node_function(context)
+    if function is not None and _overridden_stub(text, function):
+        return STUB_REASON
+    optional = optional_import_reason(text, line) or optional_flag_reason(text, function)
     return optional or pytest_own_module(str(target["module"]))
