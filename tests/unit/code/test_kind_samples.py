@@ -63,6 +63,17 @@ def test_usage_kinds_take_the_table() -> None:
     }
 
 
+def test_a_percent_is_integer_arithmetic_only_beside_a_number() -> None:
+    # ``"Invalid empty version string: %r" % version_string`` formats a text: a parser's
+    # tests called it with 0 and 1 (both reviewers: edit, "passes the integer 0").
+    function = first_function(
+        "def parse(version_string, day, count):\n"
+        "    message = 'Invalid version: %r' % version_string\n"
+        "    return day % 7, 100 % count, message\n"
+    )
+    assert usage_kinds(function) == {"day": 1, "count": 1}
+
+
 def test_isinstance_and_if_take_the_typical_and_the_empty_value() -> None:
     function = first_function(
         "def f(x, d):\n"

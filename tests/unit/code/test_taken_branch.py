@@ -283,3 +283,17 @@ def test_an_equality_taken_names_the_value_that_took_it() -> None:
     # The other side of an equality says nothing a name can state.
     other = first_function(FIRST_OF_TYPE.replace('xpath.element == "*"', 'xpath.element != "*"'))
     assert branch_words(other, _ran(other, 3), star) == "xpath_is_invalid"
+
+
+def test_a_falsy_number_is_named_by_its_value_not_as_empty() -> None:
+    # ``Version.parse(0)`` was named ``when_version_string_is_empty`` (both reviewers: edit,
+    # "passes the integer 0 instead of the empty string its name promises").
+    function = first_function(
+        "def parse(version_string):\n"
+        "    if not version_string:\n"
+        "        raise ValueError('Invalid empty version string')\n"
+        "    return version_string\n"
+    )
+    for value, words in ((0, "version_string_is_0"), ("", "version_string_is_empty")):
+        row = {"raised": {"type": "ValueError"}, "args": {"version_string": value}}
+        assert branch_words(function, _ran(function, 3), row) == words

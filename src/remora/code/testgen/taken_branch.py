@@ -145,10 +145,15 @@ class _Words:
         return None
 
     def falsy(self, name: str) -> str:
-        if name in self.args and self.args[name] is None:
+        """``if not x:`` taken: ``x_is_none``, ``x_is_empty``, or the falsy value given
+        (``x_is_0``: a name saying "empty" over ``parse(0)`` named what the test did not do)."""
+        value = self.args.get(name)
+        if name in self.args and value is None:
             return f"{name}_is_none"
         if name == self.vararg:
             return given_words(0)
+        if value is False or (isinstance(value, int | float) and value == 0):
+            return f"{name}_is_{label(value)}"
         return f"{name}_is_empty"
 
     def _counted(self, test: ast.expr) -> str:

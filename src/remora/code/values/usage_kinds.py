@@ -63,6 +63,19 @@ def method_kind(method: str) -> str | None:
     return _METHOD_KINDS.get(method)
 
 
+def _integer_operation(node: ast.BinOp) -> bool:
+    """``p >> 10``, ``p & 3``, ``p // 2``, ``p % 7``: integer arithmetic. A ``%`` is only so
+    beside a number: ``"Invalid version: %r" % version_string`` formats a text (its right
+    side was read as an integer, and every test of a parser called it with ``0``)."""
+    if isinstance(node.op, ast.RShift | ast.LShift | ast.BitAnd | ast.BitOr | ast.FloorDiv):
+        return True
+    number = [
+        isinstance(side, ast.Constant) and type(side.value) in (int, float)
+        for side in (node.left, node.right)
+    ]
+    return isinstance(node.op, ast.Mod) and any(number)
+
+
 def usage_kind_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
     """The kind (``dict``, ``str``, ``list``, ``set``, ``int``, ``callable``) each parameter's
     first telling use says."""
@@ -80,9 +93,7 @@ def usage_kind_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[s
         elif isinstance(node, ast.Call):
             for name in called_parameters(node, params):
                 kinds.setdefault(name, "callable")
-        elif isinstance(node, ast.BinOp) and isinstance(
-            node.op, ast.RShift | ast.LShift | ast.BitAnd | ast.BitOr | ast.Mod | ast.FloorDiv
-        ):
+        elif isinstance(node, ast.BinOp) and _integer_operation(node):
             for side in (node.left, node.right):
                 if isinstance(side, ast.Name) and side.id in params:
                     kinds.setdefault(side.id, "int")
