@@ -587,9 +587,30 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.10.0",
             "bdabb6d336998cbb378d4b9db3a4b56a1e3235701dc05ea2690d9a997ed5041c",
             (),
-            part="heldout",
+            # Held out until its labels at 620f661; studied since.
+            part="dev",
         ),
         "semantic_version",
+    ),
+    ReviewProject(
+        Project(
+            "sqlparse",
+            "0.6.1",
+            "ca722573f848ff2d30e40ea30f53a104b7dea7635ea9285891263eb2c58fb6e7",
+            (),
+            part="heldout",
+        ),
+        "sqlparse",
+    ),
+    ReviewProject(
+        Project(
+            "flatten-dict",
+            "0.5.0",
+            "ca89664d0bc9552d525ee756726b5a755c17f65b5bf23d0a1f07841f181428b7",
+            (),
+            part="heldout",
+        ),
+        "src/flatten_dict",
     ),
 )
 
