@@ -52,6 +52,7 @@ _VACUOUS = frozenset(
 # "the current item": a subject the code does not name (what is current?); a reader cannot
 # tell what the sentence is about ("the current object" is the instance, as English says).
 _VAGUE_SUBJECT = re.compile(r"\bthe current (item|element|value|entry|one)s?\b", re.IGNORECASE)
+_CURRENT = re.compile(r"\bthe current (\w+)", re.IGNORECASE)
 # How prose names ``*args`` and ``**kwargs``, whatever they are called: naming them says
 # nothing of what they hold, nor how the arguments go together.
 _VARIADIC = {
@@ -215,8 +216,13 @@ def name_reason(node: SourceNode) -> str:
 def vague_subject(node: SourceNode, summary: str) -> str:
     """Why ``summary`` is about no subject the code names ('' when it is): "Apply the
     operation to the current item." on an operation's ``apply(self, obj)``, where nothing
-    is "current" (blind reviewers: six rejects and an edit, no accept)."""
+    is "current" (blind reviewers: six rejects and an edit, no accept); "Return True if the
+    version matches the current version." on ``match(self, version)``, where the version
+    is the argument, not something the instance holds."""
     found = _VAGUE_SUBJECT.search(summary)
+    if found is None:  # "the current version" where ``version`` is an argument, not state
+        given = {stem(w) for words in _names(node)[2] for w in words}
+        found = next((m for m in _CURRENT.finditer(summary) if stem(m[1].lower()) in given), None)
     if found is None or stem("current") in own_stems(node):
         return ""
     return (
