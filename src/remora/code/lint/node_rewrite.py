@@ -61,16 +61,19 @@ def _definitions(file: ParsedFile) -> list[str]:
 
 
 def _dropping_fix(node: SourceNode, span: tuple[int, int], fixed: str | None) -> str | None:
-    """Ruff's own fix, ``fixed``, where it drops or adds a call or a read (C405's ``set([x])``
-    to ``{x}``): :func:`lost_names` would refuse the rule's own change, so ruff's fix, not
-    that check, judges a rewrite there (:mod:`.ruff_fix_agreement`); None elsewhere."""
+    """Ruff's own fix, ``fixed``, where it drops a call or a read (C405's ``set([x])`` to
+    ``{x}``): :func:`lost_names` would refuse the rule's own change, so ruff's fix, not that
+    check, judges a rewrite there (:mod:`.ruff_fix_agreement`); None elsewhere."""
     if fixed is None:
         return None
     try:
         by_ruff = locate(parse(fixed, node.file.path), node.ref)
     except (ValueError, LookupError):
         return None
-    return fixed if lost_names(*own_texts(node, by_ruff, span)) else None
+    changed = lost_names(*own_texts(node, by_ruff, span))
+    # What the rule takes out, not what it adds: UP031's own ``.format()`` is as right as an
+    # f-string, which keeps every read; a C405 rewrite keeping ``set()`` is not.
+    return fixed if any(c.endswith(("dropped", "less often")) for c in changed) else None
 
 
 async def replace_checked(

@@ -8,10 +8,10 @@ clauses are split out (a blind reviewer: reject, "changes behaviour"). The check
 keeps every call and read cannot judge such a rule: its own fix drops ``set()``, so the
 right rewrite was refused and only a wrong one could pass. Where ruff has a fix (safe or
 not: ruff marks C405's unsafe only because it may drop a comment) for every finding of the
-code on the lines the rewrite replaces, and that fix itself drops or adds a call or a read,
-the rewrite must mean what ruff's fix means: the same syntax tree, formatting and comments
-aside. Elsewhere (UP031's ``.format()``, where an f-string is as right) the calls and reads
-are the check.
+code on the lines the rewrite replaces, and that fix itself drops a call or a read, the
+rewrite must mean what ruff's fix means: the same syntax tree, formatting and comments
+aside. Elsewhere (UP031's fix adds ``.format()``, where an f-string is as right) the calls
+and reads are the check.
 Nothing here runs ruff: it reads the records the check already has, and compares with
 :mod:`ast`.
 """
