@@ -44,6 +44,7 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "removal source": (claims, "unfounded_source", lambda *_: []),
     "vacuous words": (restating, "vacuous", lambda *_: False),
     "vague subject": (pieces, "vague_subject", lambda *_: ""),
+    "unnamed result": (restating, "_returns_nothing_named", lambda *_: False),
     "feedback echo": (pieces, "echoed", lambda *_: ""),
     "builtin meaning": (claims, "builtin_meaning", lambda *_: ""),
     "new from builder": (claims, "_new_from_builder", lambda *_: ""),

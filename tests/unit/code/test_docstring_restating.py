@@ -272,6 +272,17 @@ class Cursor:
 class Always:
     def match(self, version):
         return True
+
+
+class Serializer:
+    def process(self, stmt):
+        return str(stmt).rstrip()
+
+
+def group_if(tlist, key=None):
+    for token in tlist:
+        if token.match("IF"):
+            token.group(key)
 """
 
 
@@ -294,3 +305,33 @@ def test_a_summary_about_the_current_item_names_no_subject(
 ) -> None:
     reason = summary_refusal(OPERATIONS, name, summary, "method")
     assert reason.startswith("it speaks of 'the current") is refused, reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "refused"),
+    [
+        # sqlparse's filters (reviewers: five rejects, "boilerplate that fits any filter").
+        ("Process the statement and return the result.", True),
+        ("Process a statement and return it.", True),
+        # What it hands back, named: more than the name says.
+        ("Return the statement's text without trailing whitespace.", False),
+    ],
+)
+def test_returning_nothing_named_says_nothing(summary: str, refused: bool) -> None:
+    reason = summary_refusal(OPERATIONS, "Serializer.process", summary, "method")
+    assert reason.startswith("it restates the name 'process'") is refused, reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "refused"),
+    [
+        # sqlparse's grouping functions (reviewers: rejects, "says nothing", false).
+        ("Group items in a list based on a condition.", True),
+        ("Group items in a list based on a case-sensitive comparison.", True),
+        # A parameter, even named by a general word, is something the code names.
+        ("Group the IF tokens of tlist based on the key.", False),
+    ],
+)
+def test_a_basis_the_code_never_names_is_refused(summary: str, refused: bool) -> None:
+    reason = summary_refusal(OPERATIONS, "group_if", summary, "function")
+    assert reason.startswith("it says the result is based on") is refused, reason

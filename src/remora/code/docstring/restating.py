@@ -34,7 +34,7 @@ from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.claims import RETURNING_VERBS
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.docstring.sections import documented_parameters
-from remora.code.docstring.vocabulary import GENERAL_STEMS, own_stems, stem
+from remora.code.docstring.vocabulary import FUNCTION_STEMS, GENERAL_STEMS, own_stems, stem
 from remora.code.parsing import SourceNode, node_returns
 
 __all__ = ["name_reason", "repeats_name", "restating", "vacuous", "vague_subject"]
@@ -53,6 +53,10 @@ _VACUOUS = frozenset(
 # tell what the sentence is about ("the current object" is the instance, as English says).
 _VAGUE_SUBJECT = re.compile(r"\bthe current (item|element|value|entry|one)s?\b", re.IGNORECASE)
 _CURRENT = re.compile(r"\bthe current (\w+)", re.IGNORECASE)
+# "based on X", X up to the end of its phrase.
+_BASED_ON = re.compile(r"\bbased on ([^,.;:]+)", re.IGNORECASE)
+# What "return" hands back when the sentence names nothing: "return the result".
+_UNNAMED_RESULTS = frozenset(stem(w) for w in ("result", "results", "output", "it", "them"))
 # How prose names ``*args`` and ``**kwargs``, whatever they are called: naming them says
 # nothing of what they hold, nor how the arguments go together.
 _VARIADIC = {
@@ -176,6 +180,14 @@ def _what_to_say(node: SourceNode) -> str:
     return f"{ask}, from the body: {'; '.join(found)}" if found else ask
 
 
+def _returns_nothing_named(tokens: list[str], at: int) -> bool:
+    """Whether the returning verb at ``at`` hands back nothing a reader can name: "return
+    the result", "return it" (sqlparse's five filters: "Process the statement and return
+    the result.", every one rejected as boilerplate)."""
+    after = [t for t in tokens[at + 1 :] if stem(t) not in FUNCTION_STEMS]
+    return not after or stem(after[0]) in _UNNAMED_RESULTS
+
+
 def restating(node: SourceNode, summary: str) -> str:
     """Why ``summary`` says nothing beyond the node's name ('' when it says more).
 
@@ -191,8 +203,8 @@ def restating(node: SourceNode, summary: str) -> str:
         return ""
     says_return = _returns(node) and not any(stem(w) in _RETURNING for w in own | owners)
     named: set[int] = set()
-    for word in tokens:
-        if says_return and stem(word) in _RETURNING:
+    for at, word in enumerate(tokens):
+        if says_return and stem(word) in _RETURNING and not _returns_nothing_named(tokens, at):
             return ""
         if any(_matches(k, word) for k in own | owners) or vacuous(node, word):
             continue
@@ -213,12 +225,34 @@ def name_reason(node: SourceNode) -> str:
     return f"it restates the name {name!r}; {_what_to_say(node)}"
 
 
+def _unfounded_basis(node: SourceNode, summary: str) -> str:
+    """"Group the items in the list based on a condition.": what a result is "based on"
+    must be something the code names (a parameter, an attribute, a word of its own): a
+    basis of general words, or of words the code never uses, names nothing (sqlparse's
+    grouping functions, "based on a case-sensitive comparison", "based on a condition")."""
+    found = _BASED_ON.search(summary)
+    if found is None:
+        return ""
+    given = [w for words in _names(node)[2] for w in words]
+    if any(_matches(k, t) for t in word_tokens(found[1]) for k in given):
+        return ""  # a parameter, even by a general word ("based on the key function")
+    own = own_stems(node)
+    if any(stem(t) in own - GENERAL_STEMS for t in word_tokens(found[1])):
+        return ""
+    return (
+        f"it says the result is based on {found[1].strip()!r}, which the code never names; "
+        "say what it reads to decide"
+    )
+
+
 def vague_subject(node: SourceNode, summary: str) -> str:
     """Why ``summary`` is about no subject the code names ('' when it is): "Apply the
     operation to the current item." on an operation's ``apply(self, obj)``, where nothing
     is "current" (blind reviewers: six rejects and an edit, no accept); "Return True if the
     version matches the current version." on ``match(self, version)``, where the version
     is the argument, not something the instance holds."""
+    if basis := _unfounded_basis(node, summary):
+        return basis
     found = _VAGUE_SUBJECT.search(summary)
     if found is None:  # "the current version" where ``version`` is an argument, not state
         given = {stem(w) for words in _names(node)[2] for w in words}
