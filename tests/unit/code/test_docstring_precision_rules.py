@@ -270,6 +270,10 @@ def test_a_summary_that_is_a_text_the_code_shows_its_user_is_refused() -> None:
         # integer", returned ``cls(result)``).
         ("Kennel.by_name", "Convert the dogs to a tuple of names.", True),
         ("Kennel.by_name", "Convert the index to a dictionary.", False),  # to_dict()
+        # Splitting or parsing into a kind says it too (flatten-dict's splitters, "into a
+        # list of keys" on tuple(...): reviewers, false).
+        ("Kennel.by_name", "Split the dogs into a tuple of names.", True),
+        ("Kennel.by_name", "Parse the kennel into a dictionary of dogs.", False),
     ],
 )
 def test_a_returned_type_needs_the_code_to_show_it(name: str, summary: str, refused: bool) -> None:

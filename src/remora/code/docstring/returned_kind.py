@@ -50,7 +50,10 @@ _KIND_WORDS = {
 }
 _RETURNING = frozenset({"return", "returns", "get", "gets"})
 # "Convert a string of numerals to an integer": the kind after "to" is what comes back.
-_CONVERTING = frozenset({"convert", "converts", "turn", "turns", "cast", "casts", "coerce"})
+_CONVERTING = frozenset(
+    str.split("""convert converts turn turns cast casts coerce split splits parse parses
+    flatten flattens""")
+)
 _BEFORE_KIND = frozenset({"a", "an", "the", "new", "its", "their"})
 _DISPLAYS: dict[type[ast.expr], str] = {
     ast.List: "list",
@@ -70,8 +73,8 @@ _COUNTING = frozenset({"len", "length", "count", "sum", "num", "total"})
 def _claimed(summary: str) -> str:
     """The type the summary says is returned ('' when it names none): the first word after
     its first returning verb, articles aside ("Return a list of …", "Check the files and
-    return a list of …"), or after "to" in a summary that starts by converting ("Convert
-    … to an integer")."""
+    return a list of …"), or after "to"/"into" in a summary that starts by converting
+    ("Convert … to an integer", "Split a key into a list of keys")."""
     tokens = word_tokens(summary)
     at = next((i for i, token in enumerate(tokens) if token in _RETURNING), None)
     if at is None and tokens[:1] and tokens[0] in _CONVERTING:
