@@ -598,7 +598,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.6.1",
             "ca722573f848ff2d30e40ea30f53a104b7dea7635ea9285891263eb2c58fb6e7",
             (),
-            part="heldout",
+            # Held out until its labels at a0d3b15; studied since.
+            part="dev",
         ),
         "sqlparse",
     ),
@@ -608,9 +609,30 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.5.0",
             "ca89664d0bc9552d525ee756726b5a755c17f65b5bf23d0a1f07841f181428b7",
             (),
-            part="heldout",
+            # Held out until its labels at a0d3b15; studied since.
+            part="dev",
         ),
         "src/flatten_dict",
+    ),
+    ReviewProject(
+        Project(
+            "mccabe",
+            "0.7.0",
+            "348e0240c33b60bbdf4e523192ef919f28cb2c3d7d5c7794f74009290f236325",
+            (),
+            part="heldout",
+        ),
+        "mccabe.py",
+    ),
+    ReviewProject(
+        Project(
+            "astor",
+            "0.8.1",
+            "6a6effda93f4e1ce9f618779b2dd1d9d84f1e32812c23a29b3fff6fd7f63fa5e",
+            (),
+            part="heldout",
+        ),
+        "astor",
     ),
 )
 
