@@ -59,9 +59,13 @@ def test_sigint_at_any_moment_exits_130_without_a_traceback(tmp_path: Path, dela
     if process.poll() is not None:
         pytest.skip(f"analyze ended within {delay_s} s: no moment left to interrupt")
     process.send_signal(signal.SIGINT)
-    _out, err = process.communicate(timeout=120)
+    out, err = process.communicate(timeout=120)
     assert "Traceback" not in err and "unhandled exception" not in err, err
     assert "gave back a place" not in err
+    if process.returncode == 0 and "36 results for 18 nodes" in out:
+        # Every run had finished as the signal came (a loaded machine's run takes as long
+        # as the delay): the whole report, exit 0. An interrupted run never prints it.
+        pytest.skip(f"analyze finished its runs within {delay_s} s: nothing left to interrupt")
     # 130; or killed by the signal itself while Python was ending (the shell's 130 too)
     assert process.returncode in (130, -signal.SIGINT), err
     again = _analyze(root)
