@@ -226,8 +226,9 @@ def name_reason(node: SourceNode) -> str:
 
 
 def _unfounded_basis(node: SourceNode, summary: str) -> str:
-    """"Group the items in the list based on a condition.": what a result is "based on"
-    must be something the code names (a parameter, an attribute, a word of its own): a
+    """Why ``summary``'s "based on ..." names nothing of the code ('' when it does): what
+    a result is "based on" ("Group the items in the list based on a condition.") must be
+    something the code names (a parameter, an attribute, a word of its own): a
     basis of general words, or of words the code never uses, names nothing (sqlparse's
     grouping functions, "based on a case-sensitive comparison", "based on a condition")."""
     found = _BASED_ON.search(summary)
