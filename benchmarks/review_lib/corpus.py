@@ -620,7 +620,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.7.0",
             "348e0240c33b60bbdf4e523192ef919f28cb2c3d7d5c7794f74009290f236325",
             (),
-            part="heldout",
+            # Held out until its labels at 1356493; studied since.
+            part="dev",
         ),
         "mccabe.py",
     ),
@@ -630,9 +631,40 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.8.1",
             "6a6effda93f4e1ce9f618779b2dd1d9d84f1e32812c23a29b3fff6fd7f63fa5e",
             (),
-            part="heldout",
+            # Held out until its labels at 1356493; studied since.
+            part="dev",
         ),
         "astor",
+    ),
+    ReviewProject(
+        Project(
+            "pytimeparse",
+            "1.1.10",
+            "ecf0ee613a72cb0b1d3d5404bd398a64266576fc36ccf3149178af6f2ec6f736",
+            (),
+            part="heldout",
+        ),
+        "pytimeparse",
+    ),
+    ReviewProject(
+        Project(
+            "durationpy",
+            "0.11",
+            "181898e1ae282e288f0a2291829656bf1b6b3aadf30a97993b85db4943642905",
+            (),
+            part="heldout",
+        ),
+        "durationpy",
+    ),
+    ReviewProject(
+        Project(
+            "colorama",
+            "0.4.6",
+            "08695f5cb7ed6e0531a20572697297273c47b8cae5a63ffc6d6ed5c201be6e44",
+            (),
+            part="heldout",
+        ),
+        "colorama",
     ),
 )
 
