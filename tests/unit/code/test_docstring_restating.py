@@ -312,7 +312,8 @@ def test_a_summary_about_the_current_item_names_no_subject(
     [
         # sqlparse's filters (reviewers: five rejects, "boilerplate that fits any filter").
         ("Process the statement and return the result.", True),
-        ("Process a statement and return it.", True),
+        # "It" names what came before it: the statement, handed back.
+        ("Process a statement and return it.", False),
         # What it hands back, named: more than the name says.
         ("Return the statement's text without trailing whitespace.", False),
     ],

@@ -56,7 +56,8 @@ _CURRENT = re.compile(r"\bthe current (\w+)", re.IGNORECASE)
 # "based on X", X up to the end of its phrase.
 _BASED_ON = re.compile(r"\bbased on ([^,.;:]+)", re.IGNORECASE)
 # What "return" hands back when the sentence names nothing: "return the result".
-_UNNAMED_RESULTS = frozenset(stem(w) for w in ("result", "results", "output", "it", "them"))
+# ("return it" names what came before it: "Fetch the url and return it.")
+_UNNAMED_RESULTS = frozenset(stem(w) for w in ("result", "results", "output"))
 # How prose names ``*args`` and ``**kwargs``, whatever they are called: naming them says
 # nothing of what they hold, nor how the arguments go together.
 _VARIADIC = {
@@ -182,10 +183,10 @@ def _what_to_say(node: SourceNode) -> str:
 
 def _returns_nothing_named(tokens: list[str], at: int) -> bool:
     """Whether the returning verb at ``at`` hands back nothing a reader can name: "return
-    the result", "return it" (sqlparse's five filters: "Process the statement and return
+    the result", "return the output" (sqlparse's five filters: "Process the statement and return
     the result.", every one rejected as boilerplate)."""
     after = [t for t in tokens[at + 1 :] if stem(t) not in FUNCTION_STEMS]
-    return not after or stem(after[0]) in _UNNAMED_RESULTS
+    return bool(after) and stem(after[0]) in _UNNAMED_RESULTS
 
 
 def restating(node: SourceNode, summary: str) -> str:
