@@ -87,20 +87,20 @@ async def replace_checked(
 ) -> LintRewrite:
     """Put ``replacement`` in place of the bytes ``span`` of the node's file to remove ``code``.
 
-        Written only when the file still parses, the node is still there, ``code`` is
-        reported less on the node's own lines, no finding is added anywhere in the
-        file (one the change caused outside the lines it wrote gets ruff's safe fix),
-        no call is dropped or added and no name read less or more often beyond
-        a removed assignment (:func:`lost_names`), no value formatted with ``str`` that was
-        formatted with ``repr`` (:func:`lost_reprs`: ``%r`` kept as ``!r``), the same meaning as
-    ruff's own fix where ruff has one (:func:`departs_from_ruff`), with
-        ``keep_definitions`` no class or function was added or removed, and calls of the node
-        give what they gave before, having run every line and both sides of every branch
-        ``span`` replaces
-        (:func:`remora.code.lint.same_behaviour.behaviour_change`), and an annotation whose
-        meaning changed passes the project's type checker
-        (:func:`remora.code.lint.type_checks.type_check_refusal`). A refusal is noted for the
-        run's result (:func:`lint_refusals`). ``{"ok", "reason", "remaining"}``.
+    Written only when the file still parses, the node is still there, ``code`` is
+    reported less on the node's own lines, no finding is added anywhere in the
+    file (one the change caused outside the lines it wrote gets ruff's safe fix),
+    it means what ruff's own fix means where that fix drops a call or a read
+    (:func:`departs_from_ruff`: C405's ``{x}`` for ``set([x])``), and elsewhere no call
+    is dropped or added and no name read less or more often beyond a removed assignment
+    (:func:`lost_names`) and no value formatted with ``str`` that was formatted with
+    ``repr`` (:func:`lost_reprs`: ``%r`` kept as ``!r``); with ``keep_definitions`` no
+    class or function was added or removed; calls of the node give what they gave
+    before, having run every line and both sides of every branch ``span`` replaces
+    (:func:`remora.code.lint.same_behaviour.behaviour_change`), and an annotation whose
+    meaning changed passes the project's type checker
+    (:func:`remora.code.lint.type_checks.type_check_refusal`). A refusal is noted for the
+    run's result (:func:`lint_refusals`). ``{"ok", "reason", "remaining"}``.
     """
     path = node.file.path
     _, before = await node_findings(context, node)
