@@ -42,6 +42,7 @@ from remora.code.values.derived_sets import (
     literal_default,
     sample_value,
 )
+from remora.code.values.distinct_numbers import distinct_numbers
 from remora.code.values.input_sources import module_constants
 from remora.code.values.method_state import first_parameter, is_self_attribute
 from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
@@ -315,7 +316,8 @@ def _read_attributes(context: CodeContext) -> set[str]:
 
 def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
     """The arguments a method's instance is built with, as the project builds it: its own
-    first literal construction (code, tests, docs), else the derived defaults, where a
+    first literal construction (code, tests, docs; its whole numbers made distinct where
+    they are all one value), else the derived defaults, where a
     number the method reads is not left at a zero default (an empty stock is the set-up's
     edge, not the method's typical case: its boundaries are tried apart), and a parameter
     stored as an attribute the class uses as a mapping or calls is one
@@ -323,7 +325,7 @@ def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
     params = [parameter_of(p) for p in target["owner_parameters"]]
     lookup = project_class_lookup(context)
     if target["owner"] and (built := project_instances(context, target["owner"], params, lookup)):
-        return built[0]
+        return distinct_numbers(built[0])
     sets = argument_sets(params, lookup, 1)
     args: dict[str, Any] = dict(sets[0]["args"]) if sets else {}
     for param in params:  # ``dict_constructor=_dict``: its own default, not ``str`` for it
