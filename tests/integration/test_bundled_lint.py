@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from bundled_agents_support import bench, copy_sample, find_node, write_project
+from bundled_agents_support import Bench, bench, copy_sample, find_node, write_project
+
+from remora.discovery.node import CSTNode
 
 pytestmark = pytest.mark.integration
 
@@ -17,6 +20,11 @@ def lint_project(tmp_path: Path, files: dict[str, str], rules: str = '"E", "F"')
     with (root / "pyproject.toml").open("a") as handle:
         handle.write(f"\n[tool.ruff.lint]\nselect = [{rules}]\n")
     return root
+
+
+async def edit_node(b: Bench, node: CSTNode, code: str, replacement: str) -> Any:
+    """The lint agent's ``edit_node`` on ``node``: ``replacement`` for finding ``code``."""
+    return await b.run("lint", "edit_node", node, {"issue_code": code, "replacement": replacement})
 
 
 async def test_fix_safe_removes_exactly_the_file_nodes_unused_imports(tmp_path: Path) -> None:
@@ -186,15 +194,8 @@ async def test_edit_node_on_a_file_checks_only_the_findings_statement(tmp_path: 
     root = lint_project(tmp_path, {"m.py": source})
     node = find_node(root, "m.py")
     async with bench(root) as b:
-        adds = await b.run(
-            "lint",
-            "edit_node",
-            node,
-            {"issue_code": "E711", "replacement": "if X is None:\n    def g(): pass"},
-        )
-        done = await b.run(
-            "lint", "edit_node", node, {"issue_code": "E711", "replacement": "if X is None:"}
-        )
+        adds = await edit_node(b, node, "E711", "if X is None:\n    def g(): pass")
+        done = await edit_node(b, node, "E711", "if X is None:")
         text = b.text("lint", node, "m.py")
     assert adds["written"] is False
     assert adds["reason"] == "the replacement adds or removes a class or function"
@@ -214,9 +215,7 @@ async def test_edit_node_with_a_safely_fixable_code_applies_ruffs_fix_not_the_te
     root = copy_sample(tmp_path)
     node = find_node(root, "inventory/pricing.py")
     async with bench(root) as b:
-        result = await b.run(
-            "lint", "edit_node", node, {"issue_code": "F401", "replacement": "F401"}
-        )
+        result = await edit_node(b, node, "F401", "F401")
         text = b.text("lint", node, "inventory/pricing.py")
     assert result["written"] is True
     assert result["note"] == "ruff's safe fix for F401 was applied instead of the given text"
@@ -230,9 +229,7 @@ async def test_a_refused_edit_writes_nothing(tmp_path: Path) -> None:
     root = lint_project(tmp_path, {"m.py": source})
     node = find_node(root, "m.py", "f")
     async with bench(root) as b:
-        result = await b.run(
-            "lint", "edit_node", node, {"issue_code": "F841", "replacement": "y = ("}
-        )
+        result = await edit_node(b, node, "F841", "y = (")
         ws = b.workspace("lint", node)
     assert result["written"] is False
     assert result["reason"].startswith("the replacement does not parse")
@@ -246,9 +243,7 @@ async def test_an_edit_replaces_the_nodes_last_line_with_its_comment(tmp_path: P
     node = find_node(root, "m.py", "f")
     fixed = "def f(x):\n    return x  # keep"
     async with bench(root) as b:
-        result = await b.run(
-            "lint", "edit_node", node, {"issue_code": "F841", "replacement": fixed}
-        )
+        result = await edit_node(b, node, "F841", fixed)
         text = b.text("lint", node, "m.py")
     assert result["written"] is True, result
     assert text == "def f(x):\n    return x  # keep\n\n\nz = 1\n"
@@ -261,18 +256,8 @@ async def test_a_rewrite_that_means_other_than_ruffs_own_fix_is_refused(tmp_path
     root = lint_project(tmp_path, {"m.py": source}, '"C4"')
     node = find_node(root, "m.py", "joined")
     async with bench(root) as b:
-        drafted = await b.run(
-            "lint",
-            "edit_node",
-            node,
-            {"issue_code": "C405", "replacement": "    return items | set(other)"},
-        )
-        right = await b.run(
-            "lint",
-            "edit_node",
-            node,
-            {"issue_code": "C405", "replacement": "    return items | {other}"},
-        )
+        drafted = await edit_node(b, node, "C405", "    return items | set(other)")
+        right = await edit_node(b, node, "C405", "    return items | {other}")
         text = b.text("lint", node, "m.py")
     assert drafted["written"] is False, drafted
     assert drafted["reason"].startswith("ruff's own fix of C405 writes `return items | {other}`")

@@ -248,11 +248,12 @@ def _unfounded_basis(node: SourceNode, summary: str) -> str:
 
 
 def vague_subject(node: SourceNode, summary: str) -> str:
-    """Why ``summary`` is about no subject the code names ('' when it is): "Apply the
-    operation to the current item." on an operation's ``apply(self, obj)``, where nothing
-    is "current" (blind reviewers: six rejects and an edit, no accept); "Return True if the
-    version matches the current version." on ``match(self, version)``, where the version
-    is the argument, not something the instance holds."""
+    """Why ``summary`` is about no subject the code names ('' when it is): a basis the code
+    never names (:func:`_unfounded_basis`); "Apply the operation to the current item." on an
+    operation's ``apply(self, obj)``, where nothing is "current" (blind reviewers: six
+    rejects and an edit, no accept); "Return True if the version matches the current
+    version." on ``match(self, version)``, where the version is the argument, not something
+    the instance holds."""
     if basis := _unfounded_basis(node, summary):
         return basis
     found = _VAGUE_SUBJECT.search(summary)

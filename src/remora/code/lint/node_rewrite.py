@@ -111,6 +111,11 @@ async def replace_checked(
     reason = "the replacement does not parse in place of the node"
     data = node.file.data
     lo, hi = span
+    lines = (node.file.line_of(lo), node.file.line_of(max(hi - 1, lo)))
+    # Ruff's own fix of the span, where it drops a call: what the fix means (once, not per
+    # candidate).
+    rows = range(lines[0], lines[1] + 1)
+    by_ruff = _dropping_fix(node, span, ruff_fixed(data, records_before, code, rows))
     for candidate in _candidates(node, replacement, lo):
         new_text = drafted = (data[:lo] + candidate.encode("utf-8") + data[hi:]).decode("utf-8")
         try:
@@ -135,10 +140,7 @@ async def replace_checked(
                 break
             replaced = locate(parse(new_text, path), node.ref)
             records = await ruff_json(context, path, new_text)
-        lines = (node.file.line_of(lo), node.file.line_of(max(hi - 1, lo)))
-        rows = range(lines[0], lines[1] + 1)
-        by_ruff = _dropping_fix(node, span, ruff_fixed(data, records_before, code, rows))
-        if by_ruff is not None:  # the rule's own fix drops a call: it says what the fix means
+        if by_ruff is not None:
             if departed := departs_from_ruff(code, node.file.text, by_ruff, drafted):
                 reason = departed
                 break

@@ -58,8 +58,9 @@ def departs_from_ruff(code: str, original: str, ruff_text: str, new_text: str) -
     if _tree(new_text) == _tree(ruff_text):
         return ""
     theirs, before = ruff_text.splitlines(), original.splitlines()
-    changed = next((a for a, b in zip(theirs, before, strict=False) if a != b), theirs[-1:])
-    shown = str(changed).strip()[:_QUOTED] if isinstance(changed, str) else ""
+    last = theirs[-1] if theirs else ""
+    changed = next((a for a, b in zip(theirs, before, strict=False) if a != b), last)
+    shown = changed.strip()[:_QUOTED]
     return (
         f"ruff's own fix of {code} writes `{shown}`; the replacement means something else: "
         "make ruff's change and nothing more"

@@ -18,8 +18,7 @@ derived ones again with every whole number given a fraction (the 0.5B model wrot
 ``"%d.%d" % (a, b)`` as ``f"{a}.{b}"``: the same text for whole numbers only). The rewrite
 keeps what the code does only when every call that ran both times returned an
 equal value (its repr, where the repr is a literal, a set's items in one order; else its
-type), raised the
-same exception and left the instance's changed attributes equal.
+type), raised the same exception and left the instance's changed attributes equal.
 
 Equal answers prove nothing about code no call ran: a ``__str__`` appending two
 optional parts under their own ``if`` was rewritten as one f-string of the first

@@ -9,7 +9,8 @@
   :mod:`.reparse_spans`);
 - :mod:`.structure`: what a node is (span, signature, raises, returns);
 - :mod:`.text_cache`: work done once per text (the ``ast`` tree); :mod:`.ast_definitions`:
-  the ``ast`` definitions of a text and the one a node names; :mod:`.line_breaks`.
+  the ``ast`` definitions of a text, the one a node names, and whether one is a stub;
+  :mod:`.line_breaks`.
 
 It imports nothing else of :mod:`remora.code` (a contract of ``lint-imports``).
 """

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from remora.code.context import CodeContext
 from remora.code.import_paths import package_of
+from remora.code.parsing import per_text
 from remora.code.values.constructor import parsed_classes
 from remora.code.values.parameters import Parameter
 from remora.code.values.project_imports import imported_names, plain_imports, project_module_text
@@ -29,15 +30,21 @@ def class_lookup(source: str) -> Callable[[str], list[Parameter] | None]:
     except ValueError:
         return lambda _name: None
 
-    aliases = module_aliases(module.tree)  # ``selector: Tree``, ``Tree = Union[...]`` there
-
     def lookup(name: str) -> list[Parameter] | None:
         cls = module.classes.get(name)
         if cls is None:
             return None
-        return resolved_parameters(list(module.constructor(cls).parameters), aliases)
+        parameters = list(module.constructor(cls).parameters)
+        return resolved_parameters(parameters, _aliases(source))
 
     return lookup
+
+
+# Once per text: a lookup of an imported class reads its module again for each class.
+@per_text(max_entries=16)
+def _aliases(source: str) -> dict[str, str]:
+    """The module's aliases (``selector: Tree``, ``Tree = Union[...]`` there)."""
+    return module_aliases(parsed_classes(source).tree)
 
 
 def project_class_lookup(context: CodeContext) -> Callable[[str], list[Parameter] | None]:

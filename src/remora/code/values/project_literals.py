@@ -21,8 +21,8 @@ import ast
 import functools
 from typing import Any
 
-from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.parsing import ast_tree
 from remora.code.values.call_sites import literal_arguments
 from remora.code.values.call_target import CallTarget
 from remora.code.values.parameters import function_parameters
@@ -76,9 +76,8 @@ def project_literals(context: CodeContext, target: CallTarget) -> dict[str, Any]
 def _siblings(text: str, owner: str | None, name: str) -> tuple[str, ...]:
     """The other methods of class ``owner`` whose parameters (``self`` aside) are the same,
     by name and kind and in order, as method ``name``'s: a family of one role."""
-    try:
-        tree = python_ast.parse(text)
-    except SyntaxError:
+    tree = ast_tree(text)  # the parse every reader of the text shares
+    if tree is None:
         return ()
     methods = {
         item.name: [(p.name, p.kind) for p in function_parameters(item.args, drop_first=True)]

@@ -79,8 +79,9 @@ def observed_value(value: Any) -> dict[str, Any]:
         if rows["literal"]:
             seen["each_items"] = rows["repr"]
     elif isinstance(value, list) and not seen["literal"] and "constructed" not in seen:
-        shown = [_own_repr(item) for item in value]
-        if value and all(shown) and len(repr(shown)) <= MAX_REPR_CHARS:
+        # No item's repr is taken where their list could not fit (5 chars an item at least).
+        shown = [_own_repr(item) for item in value] if len(value) <= MAX_REPR_CHARS // 5 else []
+        if shown and all(shown) and len(repr(shown)) <= MAX_REPR_CHARS:
             seen["each_repr"] = repr(shown)
     collection = isinstance(value, list | tuple | dict | set | frozenset)
     if not seen["literal"] and "constructed" not in seen and not subclass and collection:
