@@ -43,7 +43,8 @@ its name say what it checks, are its values sensible, would it break on a correc
 For a docstring: is every statement true of the code, and does a reader learn something? For
 sample data: would you want it in the repository? Write a JSON list to {folder}/labels.json,
 one object per change: {{"id", "operation", "verdict", "category", "reason"}}, the reason one
-sentence. Work alone; read only files under {folder}.
+sentence. Work alone; read only files under {folder} and write only there: to try a change, copy
+what you need into {folder}/scratch (nothing outside {folder} is yours to create or remove).
 """
 
 

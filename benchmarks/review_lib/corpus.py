@@ -666,6 +666,26 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "colorama",
     ),
+    ReviewProject(
+        Project(
+            "dictdiffer",
+            "0.10.0",
+            "0b912acf663949d73b820d3ed59362140a188ab742c94efe13c762dbd24cbbd3",
+            (),
+            part="heldout",
+        ),
+        "dictdiffer",
+    ),
+    ReviewProject(
+        Project(
+            "python-string-utils",
+            "1.0.0",
+            "dcf9060b03f07647c0a603408dc8b03f807f3b54a05c6e19eb14460256fac0cb",
+            (),
+            part="heldout",
+        ),
+        "string_utils",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}

@@ -37,6 +37,13 @@ def _test_file(root: Path, files: dict[str, str]) -> str:
         ({"test/__init__.py": "", "test/methods/init_test.py": "x = 1\n"}, "test/test_span.py"),
         # A test folder inside the package, and none at the top.
         ({"spans/tests/test_other.py": "x = 1\n"}, "spans/tests/test_span.py"),
+        # Named as unittest's default pattern finds them (test*.py), not as pytest's.
+        (
+            {"spans/tests/__init__.py": "", "spans/tests/testother.py": ""},
+            "spans/tests/test_span.py",
+        ),
+        # A file named test* outside a test folder is not one.
+        ({"spans/testing_tools.py": "x = 1\n"}, "tests/test_span.py"),
         # The shallowest folder first; a file of tests at the top names no folder.
         (
             {"spans/tests/test_a.py": "", "test/test_b.py": "", "tests.py": ""},

@@ -43,7 +43,14 @@ __all__ = ["TestStyle", "project_test_files", "project_test_style", "style_of_fi
 Runner = Literal["pytest", "unittest", "nose"]
 # Test files read with ast for the style; enough to see how a project writes them.
 _MAX_TEST_FILES = 40
-_TEST_GLOBS = ("**/test_*.py", "**/*_test.py", "**/tests.py")
+# pytest's default names, and unittest's (``test*.py``: ``testdayclock.py``) in a test folder.
+_TEST_GLOBS = (
+    "**/test_*.py",
+    "**/*_test.py",
+    "**/tests.py",
+    "**/tests/test*.py",
+    "**/test/test*.py",
+)
 # The names GNU make reads a makefile by, and nox's file.
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 _COMMAND_FILES = (*_MAKEFILES, "noxfile.py")
@@ -236,8 +243,9 @@ def style_of_files(files: dict[str, str]) -> TestStyle:
 
 
 def project_test_files(context: CodeContext) -> list[str]:
-    """The project's test files by their names (``test_*.py``, ``*_test.py``, ``tests.py``),
-    sorted; none in a hidden folder or an installed package."""
+    """The project's test files by their names (``test_*.py``, ``*_test.py``, ``tests.py``;
+    ``test*.py`` in a ``tests`` or ``test`` folder), sorted; none in a hidden folder or an
+    installed package."""
 
     def found() -> list[str]:
         return sorted(
