@@ -109,3 +109,29 @@ async def test_made_up_items_turned_into_text_and_sorted_give_no_test(tmp_path: 
     )
     assert written is None, written
     assert any("passes made-up items (str)" in d for d in found["dropped"]), found
+
+
+BANNER = """\
+class Banner:
+    def __init__(self, marker):
+        self.marker = marker
+
+    def width(self, padding: int) -> int:
+        if padding < 0:
+            raise ValueError("negative padding")
+        return len(self.marker) + padding
+"""
+
+
+async def test_an_instance_built_with_a_made_up_value_it_reads_gives_no_test(
+    tmp_path: Path,
+) -> None:
+    # colorama's AnsiToWin32(wrapped="sample wrapped").should_wrap(): True only because a
+    # string has no ``.closed``. The check on padding reads no marker: that test stays.
+    found, data = await search_tests_on(
+        tmp_path, {"banner.py": BANNER}, "banner.py", "Banner.width", "tests/test_banner.py"
+    )
+    written = (data or b"").decode()
+    assert any("its instance gets made-up marker" in d for d in found["dropped"]), found
+    assert "pytest.raises(ValueError)" in written, written
+    assert "len(" not in written and "== 1" not in written, written

@@ -41,3 +41,12 @@ def test_a_reviewer_s_folder_holds_one_group_the_code_and_the_brief(tmp_path: Pa
     # Prepared again for the other group, the folder holds that group alone.
     assert reviewer_folder(tmp_path / "out", "shelf", "test-sample", folder) == 1
     assert [p.name for p in (folder / "changes").iterdir()] == ["t1.diff"]
+
+
+def test_the_brief_keeps_the_reviewer_s_writes_in_its_folder(tmp_path: Path) -> None:
+    # A reviewer that tried changes in /tmp/rv removed the export being run there.
+    _export(tmp_path / "out")
+    folder = tmp_path / "reviewer"
+    reviewer_folder(tmp_path / "out", "shelf", "test-sample", folder)
+    brief = " ".join((folder / "brief.md").read_text().split())
+    assert f"write only there: to try a change, copy what you need into {folder}/scratch" in brief

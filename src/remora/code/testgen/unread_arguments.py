@@ -29,6 +29,13 @@ that showed one, none was merged as is and most were rejected ("feeds it only st
 "has no directory parts"). Dropping them costs the branches only a placeholder reached;
 a node without a test costs a maintainer nothing. An argument the search did not make up
 (the project's own value, a boundary) stays, read or not.
+
+A method's instance built with a made-up value (``AnsiToWin32(wrapped="sample
+wrapped")``) is built again, in the same run, with a stand-in there (a list's items one
+by one): where that changes the outcome, or the items are used for more than what a
+collection holds, the test pins what the instance made of a placeholder and is dropped
+(:func:`made_up_owner`); one the instance only stores (``Basket(owner="sample owner")``
+for ``add``) stays.
 """
 
 from __future__ import annotations
@@ -54,6 +61,7 @@ __all__ = [
     "USES_KEY",
     "made_up_arguments",
     "made_up_left",
+    "made_up_owner",
     "same_outcome",
     "settle_unread",
     "without_made_up",
@@ -61,6 +69,8 @@ __all__ = [
 _STAND_IN = {"__unread__": True}
 # A settled row's made-up arguments the call read: ``{parameter: [the stand-in's uses]}``.
 USES_KEY = "made_up_uses"
+# A settled row's constructor parameters whose made-up value the outcome depends on.
+OWNER_USES_KEY = "made_up_owner_uses"
 # Uses that hold a value without reading what it says: hashing and equality (a key held, a
 # name compared), its class (``isinstance``), its place in an f-string (a message), a
 # stored value's repr where a test reads it back. ``str(value)`` is a read: the text is
@@ -106,16 +116,28 @@ def made_up_left(row: dict[str, Any]) -> list[str]:
     ]
 
 
+def made_up_owner(row: dict[str, Any]) -> list[str]:
+    """The constructor parameters to which the test's set-up passes a made-up value that
+    plays a part in the outcome (:func:`settle_unread` built the instance again with a
+    stand-in there: ``AnsiToWin32(wrapped="sample wrapped")``, whose method answered as
+    it did only because a string has no ``.closed``, a blind reviewer found). One the
+    instance only stores (``Basket(owner="sample owner")`` for ``add``) is none."""
+    return list(row.get(OWNER_USES_KEY) or [])
+
+
 def without_made_up(
     rows: dict[str, dict[str, Any]], chosen: list[str], candidates: dict[str, Candidate]
 ) -> tuple[list[str], list[str]]:
-    """The chosen calls that pass no made-up value they read (:func:`made_up_left`), and
-    for each other a line saying what it passed."""
+    """The chosen calls that pass no made-up value they read (:func:`made_up_left`) on an
+    instance built with none (:func:`made_up_owner`), and for each other a line saying
+    what it passed."""
     kept: list[str] = []
     dropped: list[str] = []
     for name in chosen:
         if left := made_up_left(rows[name]):
             dropped.append(f"{candidates[name].why}: passes made-up {', '.join(left)}")
+        elif owner := made_up_owner(rows[name]):
+            dropped.append(f"{candidates[name].why}: its instance gets made-up {', '.join(owner)}")
         else:
             kept.append(name)
     return kept, dropped
@@ -184,10 +206,13 @@ async def settle_unread(
     candidates: dict[str, Candidate],
     rows: dict[str, dict[str, Any]],
     chosen: list[str],
+    owner_args: dict[str, Any] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """The rows of the chosen calls with each made-up argument they never read replaced
     (or left out) where something replaces it, and the uses of those they read under
-    :data:`USES_KEY`: one probe run for them all."""
+    :data:`USES_KEY`; for a method, the made-up values of its instance's constructor
+    (the call's own ``owner_args``, else the node's) that its outcome depends on, under
+    :data:`OWNER_USES_KEY`: one probe run for them all."""
     misfit = _misfit(context, target)
     sets: list[dict[str, Any]] = []
     asked: dict[str, list[tuple[str, dict[str, Any] | None]]] = {}
@@ -208,6 +233,8 @@ async def settle_unread(
                     {"name": f"{name}/{param}/as", "args": _with(args, param, replacement)}
                 )
             sets += [{**call, **extra} for call in calls]
+    owned = _owner_sets(rows, chosen, candidates, owner_args)
+    sets += [call for tries in owned.values() for _, _, call in tries]
     settled: dict[str, dict[str, Any]] = {}
     if not sets:
         return settled
@@ -237,4 +264,47 @@ async def settle_unread(
             # with b=None its default): it stays
         if args != row.get("args") or uses:
             settled[name] = {**row, "args": args, USES_KEY: uses}
+    for name, tries in owned.items():
+        read = [
+            p for p, items, call in tries if _owner_read(by_name[call["name"]], rows[name], items)
+        ]
+        if read:
+            settled[name] = {**settled.get(name, rows[name]), OWNER_USES_KEY: read}
     return settled
+
+
+def _owner_sets(
+    rows: dict[str, dict[str, Any]],
+    chosen: list[str],
+    candidates: dict[str, Candidate],
+    owner_args: dict[str, Any] | None,
+) -> dict[str, list[tuple[str, bool, dict[str, Any]]]]:
+    """Per chosen call whose instance is built with made-up values, the same call on an
+    instance built with a stand-in for each of them (a list's items standing in one by
+    one: labels a shelf only holds are elements), with the parameter it stands for and
+    whether its items stood in."""
+    owned: dict[str, list[tuple[str, bool, dict[str, Any]]]] = {}
+    for name in chosen:
+        owner = candidates[name].owner_args
+        owner = owner_args if owner is None else owner
+        if not isinstance(owner, dict) or "__expression__" in owner:
+            continue
+        args = rows[name].get("args") or {}
+        for param, value in owner.items():
+            if made_up(param, value):
+                items = isinstance(value, list)
+                built = {**owner, param: [_STAND_IN] * len(value) if items else _STAND_IN}
+                call = {"name": f"{name}/owner {param}/unread", "args": args, "owner_args": built}
+                owned.setdefault(name, []).append((param, items, call))
+    return owned
+
+
+def _owner_read(probed: dict[str, Any], row: dict[str, Any], items: bool) -> bool:
+    """Whether the instance built with stand-ins shows that the outcome of ``row`` depends
+    on them: a value in their place gives another outcome (or none); ``items`` in their
+    place were used for more than what they hold (hashed, compared: elements of a
+    collection), or the instance could not be built on them."""
+    if not items:
+        return not same_outcome(probed, row)
+    uses = set(probed.get("unread_used") or ())
+    return not probed.get("ok") or not uses <= _CARRIED
