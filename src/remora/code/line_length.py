@@ -15,7 +15,7 @@ from typing import Any
 
 from remora.code.context import CodeContext
 
-__all__ = ["DEFAULT_LINE_LENGTH", "project_line_length"]
+__all__ = ["DEFAULT_LINE_LENGTH", "project_line_length", "stated_line_length"]
 
 DEFAULT_LINE_LENGTH = 88
 _TOML = (
@@ -49,9 +49,15 @@ def _flake8_length(context: CodeContext, path: str) -> int | None:
 
 def project_line_length(context: CodeContext) -> int:
     """The shortest line length the project's ruff, black or flake8 settings state."""
+    return stated_line_length(context) or DEFAULT_LINE_LENGTH
+
+
+def stated_line_length(context: CodeContext) -> int | None:
+    """The shortest line length the project's ruff, black or flake8 settings state; None
+    where none states one."""
     found = [
         _toml_length(context, path, keys) for path, keys in _TOML if context.workspace.exists(path)
     ]
     found += [_flake8_length(context, path) for path in _FLAKE8 if context.workspace.exists(path)]
     lengths = [length for length in found if length is not None and length > 0]
-    return min(lengths, default=DEFAULT_LINE_LENGTH)
+    return min(lengths, default=None)

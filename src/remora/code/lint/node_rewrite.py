@@ -1,7 +1,8 @@
 """A model's rewrite of the node (or of a span of it), checked before it is written.
 
 The replacement is spliced into the span and nowhere else, and accepted only when
-the file still parses, the finding is gone, no other finding appeared, the code
+the file still parses, no line is longer than the project keeps its lines
+(:mod:`remora.code.lint.long_lines`), the finding is gone, no other finding appeared, the code
 does what it did (:mod:`remora.code.lint.code_uses`,
 :mod:`remora.code.lint.same_behaviour`), and the project's type checker accepts what an
 annotation it changed now says (:mod:`remora.code.lint.type_checks`). The one
@@ -19,6 +20,7 @@ from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.lint.caused_findings import fix_caused
 from remora.code.lint.code_uses import lost_names, own_texts
+from remora.code.lint.long_lines import line_limit, long_line_refusal
 from remora.code.lint.own_findings import LintFinding, finding, node_findings, own_lines
 from remora.code.lint.refusals import refuse
 from remora.code.lint.repr_conversions import lost_reprs
@@ -116,6 +118,7 @@ async def replace_checked(
     # candidate).
     rows = range(lines[0], lines[1] + 1)
     by_ruff = _dropping_fix(node, span, ruff_fixed(data, records_before, code, rows))
+    limit = line_limit(context, node.file.text)
     for candidate in _candidates(node, replacement, lo):
         new_text = drafted = (data[:lo] + candidate.encode("utf-8") + data[hi:]).decode("utf-8")
         try:
@@ -128,6 +131,9 @@ async def replace_checked(
             continue
         if keep_definitions and _definitions(replaced.file) != _definitions(node.file):
             reason = "the replacement adds or removes a class or function"
+            continue
+        if too_long := long_line_refusal(node.file.text, drafted, limit):
+            reason = too_long
             continue
         records = await ruff_json(context, path, new_text)
         if Counter(finding(r)["code"] for r in records) - whole_before:

@@ -3,10 +3,11 @@
 A fix is kept only when the file still parses and has fewer findings on the node;
 a finding it caused elsewhere in the file (an import it left unused) is removed by
 ruff's own safe fix in the same change (:mod:`remora.code.lint.caused_findings`),
-or the fix is not made. A fix that changes what an annotation means (PYI032's ``Any``
-→ ``object``) is made only when the project's type checker, where it has one, finds no
-new error in the changed file (:mod:`remora.code.lint.type_checks`); the node's other
-fixes are made without it.
+or the fix is not made; so is one that writes a line longer than the project keeps its
+lines (:mod:`remora.code.lint.long_lines`). A fix that changes what an annotation means
+(PYI032's ``Any`` → ``object``) is made only when the project's type checker, where it
+has one, finds no new error in the changed file (:mod:`remora.code.lint.type_checks`);
+the node's other fixes are made without it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.lint.annotation_meaning import changed_annotations
 from remora.code.lint.caused_findings import apply_edits, fix_caused
+from remora.code.lint.long_lines import line_limit, long_line_refusal
 from remora.code.lint.own_findings import LintFinding, node_findings, own_lines
 from remora.code.lint.record_edits import Edit, fix_edits
 from remora.code.lint.refusals import lint_refusals, refuse
@@ -153,6 +155,21 @@ async def _note_held_back(context: CodeContext, node: SourceNode) -> None:
             noted.add((code, reason))
 
 
+def _long_refused(
+    context: CodeContext, node: SourceNode, records: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The records whose fix alone writes a line longer than the project keeps its lines
+    (:mod:`remora.code.lint.long_lines`), each noted with the reason."""
+    limit = line_limit(context, node.file.text)
+    refused = []
+    for record, edits in _taken(node, records):
+        alone = apply_edits(node.file.data, edits).decode("utf-8")
+        if reason := long_line_refusal(node.file.text, alone, limit):
+            refuse(context, str(record.get("code")), reason, int(record["location"]["row"]))
+            refused.append(record)
+    return refused
+
+
 @host_function
 async def lint_fix(context: CodeContext, code: str = "") -> LintFix:
     """Apply ruff's safe fixes on the node's own lines (only rule ``code`` when given).
@@ -166,6 +183,8 @@ async def lint_fix(context: CodeContext, code: str = "") -> LintFix:
     records, findings = await node_findings(context, node)
     await _note_held_back(context, node)
     wanted = [r for r in records if not code or r.get("code") == code]
+    long = _long_refused(context, node, wanted)
+    wanted = [r for r in wanted if all(r is not other for other in long)]
     new_text = await _fixed_text(context, node, wanted, code)
     if new_text is not None and (refused := await _type_refused(context, node, wanted, new_text)):
         wanted = [r for r in wanted if all(r is not other for other in refused)]

@@ -1,0 +1,80 @@
+"""No lint fix writes a line longer than the project keeps its lines.
+
+Blind reviewers of a project with no stated line length, whose lines keep to PEP 8's 79
+columns, sent back two fixes that folded branches into one condition (ruff's own safe
+SIM114 fix) on lines of 85 and 122 columns: "breaks the line limit". The fix is refused
+with that reason, and one whose line fits is made. Everything is real (ruff, the ``.pym``
+tools, Monty, the workspace).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bundled_agents_support import bench, find_node, write_project
+
+from remora.code.lint.long_lines import long_line_refusal
+
+pytestmark = pytest.mark.integration
+
+SOURCE = """\
+def conflicting(first_patch, second_patch):
+    if first_patch.path == second_patch.path:
+        return "conflict"
+    elif first_patch.path.startswith(second_patch.path) and first_patch.kind == "remove":
+        return "conflict"
+    return "none"
+
+
+def either(a, b):
+    if a == 1:
+        return "one"
+    elif b == 2:
+        return "one"
+    return "other"
+"""
+
+
+def _project(tmp_path: Path, settings: str = "") -> Path:
+    root = write_project(tmp_path, {"patches.py": SOURCE})
+    with (root / "pyproject.toml").open("a") as handle:
+        handle.write(f'\n[tool.ruff.lint]\nselect = ["SIM"]\n{settings}')
+    return root
+
+
+async def test_a_fix_that_writes_a_line_over_the_file_s_practice_is_refused(
+    tmp_path: Path,
+) -> None:
+    root = _project(tmp_path)
+    node = find_node(root, "patches.py", "conflicting")
+    async with bench(root) as b:
+        result = await b.run("lint", "fix_safe", node)
+        text = b.text("lint", node, "patches.py")
+    assert result["applied"] == [] and [f["code"] for f in result["remaining"]] == ["SIM114"]
+    assert text == SOURCE
+
+
+async def test_a_stated_line_length_is_the_limit(tmp_path: Path) -> None:
+    root = _project(tmp_path, "[tool.ruff]\nline-length = 130\n")
+    node = find_node(root, "patches.py", "conflicting")
+    async with bench(root) as b:
+        result = await b.run("lint", "fix_safe", node)
+    assert result["applied"] == ["SIM114"], result
+
+
+async def test_a_fix_whose_line_fits_is_made(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    node = find_node(root, "patches.py", "either")
+    async with bench(root) as b:
+        result = await b.run("lint", "fix_safe", node)
+        text = b.text("lint", node, "patches.py")
+    assert result["applied"] == ["SIM114"], result
+    assert '    if a == 1 or b == 2:\n        return "one"\n    return "other"\n' in text
+
+
+def test_only_a_long_line_the_file_did_not_have_counts() -> None:
+    old = "x = 1\n" + "y = '" + "a" * 90 + "'\n"
+    assert long_line_refusal(old, old.replace("x = 1", "x = 2"), 79) == ""
+    refusal = long_line_refusal(old, old + "z = " + "1 + " * 25 + "1\n", 96)
+    assert refusal.startswith("the fix writes a line of 105 columns where the project keeps to 96")
