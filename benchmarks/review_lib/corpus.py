@@ -686,6 +686,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "string_utils",
     ),
+    ReviewProject(
+        Project(
+            "rfc3986",
+            "2.0.0",
+            "97aacf9dbd4bfd829baad6e6309fa6573aaf1be3f6fa735c8ab05e46cecb261c",
+            (),
+            part="heldout",
+        ),
+        "src/rfc3986",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}

@@ -74,6 +74,25 @@ class Expander:
 
     def _item(self, item):
         return str(item)
+
+
+class __Numerals:
+    @classmethod
+    def encode(cls, number):
+        return cls.digits(number)
+
+    @classmethod
+    def digits(cls, number):
+        return str(number)
+
+
+def encode(number):
+    return __Numerals.encode(number)
+
+
+class _Unused:
+    def run(self):
+        return 1
 """
 
 
@@ -93,6 +112,10 @@ class Expander:
         ("Expander._plain", "Expander.expand"),  # read as a value, called later
         ("Expander._listed", "Expander.expand"),
         ("Expander._item", "Expander.expand"),  # handed to map
+        # A private class's methods are private: a public function reaching them.
+        ("__Numerals.encode", "encode"),
+        ("__Numerals.digits", "encode"),  # through its class's other method
+        ("_Unused.run", None),  # nothing public reaches it
     ],
 )
 def test_the_public_caller_of_a_private_helper(qualname: str, caller: str | None) -> None:

@@ -4,13 +4,13 @@ A test that calls ``_parse_offset`` directly pins an implementation detail: the
 helper may be renamed, merged or given other arguments without the module's
 behaviour changing, and its arguments are whatever a test invented, not what the
 public code passes (an ISO string where the callers give a ``datetime``). So a
-private function or method (one leading underscore, not a special name) that a
-public function or method of its module reaches, directly or through other
-private helpers, gets no test or sample set of its own: its callers' tests cover
-it. A public name bound to it in a class or module body (``clear = _immutable``,
-``__setitem__ = _immutable``, ``size = property(_size)``) is such a caller: the
-helper is what that public name does. One nothing public reaches is tested as any
-other node. Read with :mod:`ast`.
+private function or method (one leading underscore, not a special name; any method of
+a private class, ``__RomanNumbers.encode``) that a public function or method of its
+module reaches, directly or through other private helpers, gets no test or sample set
+of its own: its callers' tests cover it. A public name bound to it in a class or module
+body (``clear = _immutable``, ``__setitem__ = _immutable``, ``size = property(_size)``)
+is such a caller: the helper is what that public name does. One nothing public reaches
+is tested as any other node. Read with :mod:`ast`.
 """
 
 from __future__ import annotations
@@ -83,6 +83,12 @@ def _bound_names(tree: ast.Module) -> dict[str, set[str]]:
     return found
 
 
+def _private_path(qualname: str) -> bool:
+    """Whether the definition is private, or a member of a private class
+    (``__RomanNumbers.encode``: the module's public functions are its interface)."""
+    return any(is_private(part) for part in qualname.split("."))
+
+
 def public_caller(module_text: str, qualname: str) -> str | None:
     """The public function or method of the module whose calls reach the private node
     ``qualname`` (through private helpers too), or the public name bound to it
@@ -90,7 +96,7 @@ def public_caller(module_text: str, qualname: str) -> str | None:
     the text does not parse."""
     name = qualname.rsplit(".", 1)[-1]
     tree = ast_tree(module_text)
-    if not is_private(name) or tree is None:
+    if not _private_path(qualname) or tree is None:
         return None
     functions = qualified_functions(tree)
     calls = {q: _called_names(f) for q, f in functions.items()}
@@ -99,7 +105,7 @@ def public_caller(module_text: str, qualname: str) -> str | None:
     # Which public function reaches each name, growing through the private ones reached.
     reached: dict[str, str] = {}
     for caller, names in calls.items():
-        if not is_private(caller.rsplit(".", 1)[-1]):
+        if not _private_path(caller):
             for called in names:
                 reached.setdefault(called, caller)
     changed = True
