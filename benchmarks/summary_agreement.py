@@ -33,7 +33,7 @@ from typing import Any
 
 from review_lib.export import export_and_project
 from review_lib.summary_checks import CheckedChange, checked_changes, start_line
-from review_lib.verifier import _STOP
+from review_lib.verifier import _STOP, rank_statistic
 from summary_verifier import Model
 
 from remora.code.docstring.draft import (
@@ -162,14 +162,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rank(high: list[float], low: list[float]) -> float | None:
-    """The chance that a value of ``high`` is above one of ``low`` (ties count half)."""
-    if not high or not low:
-        return None
-    wins = sum((h > x) + 0.5 * (h == x) for h in high for x in low)
-    return round(wins / (len(high) * len(low)), 3)
-
-
 def report(args: argparse.Namespace) -> int:
     rows = [json.loads(line) for line in Path(args.results).read_text().splitlines() if line]
     same = [r for r in rows if r["greedy"] == r["summary"]]
@@ -187,8 +179,8 @@ def report(args: argparse.Namespace) -> int:
         "greedy_is_labelled": len(same),
         "mean_agreement": {k: round(sum(v) / len(v), 3) for k, v in sorted(groups.items())},
         "count": {k: len(v) for k, v in sorted(groups.items())},
-        "rank_accept_over_wrong": _rank(accepted, wrong),
-        "rank_accept_over_not_accepted": _rank(accepted, others),
+        "rank_accept_over_wrong": rank_statistic(accepted, wrong),
+        "rank_accept_over_not_accepted": rank_statistic(accepted, others),
         "threshold_keeping_85pct_accepts": round(threshold, 3),
         "refused_at_threshold": {
             k: sum(s < threshold for s in v) for k, v in sorted(groups.items())

@@ -38,6 +38,7 @@ from review_lib.verifier import (
     confusion,
     meets_bar,
     questions,
+    rank_statistic,
     restate_agrees,
     restate_prompt,
     row,
@@ -176,13 +177,12 @@ def _sweep(rows: list[tuple[CheckedChange, float]]) -> dict[str, Any]:
     (tuned on these very labels, so an upper bound)."""
     accepted = [p for c, p in rows if row(c) == "accept"]
     wrong = [p for c, p in rows if row(c) == "reject-wrong"]
-    pairs = [(a > w) + 0.5 * (a == w) for a in accepted for w in wrong]
     best: dict[str, Any] = {}
     for t in sorted({p for _, p in rows}):
         bar = meets_bar(confusion((c, p >= t) for c, p in rows))
         if float(bar["accepted_kept"]) >= 0.85:
             best = {"threshold": round(t, 4), **bar}
-    return {"auc_accept_vs_wrong": round(sum(pairs) / max(1, len(pairs)), 3), "tuned": best}
+    return {"auc_accept_vs_wrong": rank_statistic(accepted, wrong) or 0.0, "tuned": best}
 
 
 def report(args: argparse.Namespace) -> int:

@@ -206,3 +206,13 @@ __all__ = [
     "row",
     "yes_probability",
 ]
+
+
+def rank_statistic(high: list[float], low: list[float]) -> float | None:
+    """The chance that a value of ``high`` is above one of ``low`` (ties count half; 0.5 is
+    chance): how well a score separates accepted summaries from rejected ones. None when
+    either side is empty."""
+    if not high or not low:
+        return None
+    wins = sum((h > x) + 0.5 * (h == x) for h in high for x in low)
+    return round(wins / (len(high) * len(low)), 3)

@@ -9,7 +9,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 
 from review_lib.summary_checks import CheckedChange
-from summary_agreement import _prompts, _rank, agreement
+from review_lib.verifier import rank_statistic
+from summary_agreement import _prompts, agreement
 
 
 def test_agreement_counts_content_words_shared_plural_or_not() -> None:
@@ -25,9 +26,9 @@ def test_agreement_counts_content_words_shared_plural_or_not() -> None:
 
 
 def test_rank_is_the_chance_a_high_value_beats_a_low_one() -> None:
-    assert _rank([0.9, 0.8], [0.1, 0.2]) == 1.0
-    assert _rank([0.5], [0.5]) == 0.5
-    assert _rank([], [0.5]) is None
+    assert rank_statistic([0.9, 0.8], [0.1, 0.2]) == 1.0
+    assert rank_statistic([0.5], [0.5]) == 0.5
+    assert rank_statistic([], [0.5]) is None
 
 
 def test_the_node_is_asked_as_the_operation_asks_it(tmp_path: Path) -> None:
