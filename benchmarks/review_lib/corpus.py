@@ -642,7 +642,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.1.10",
             "ecf0ee613a72cb0b1d3d5404bd398a64266576fc36ccf3149178af6f2ec6f736",
             (),
-            part="heldout",
+            # Held out until its labels at 838da8c; studied since.
+            part="dev",
         ),
         "pytimeparse",
     ),
@@ -652,7 +653,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.11",
             "181898e1ae282e288f0a2291829656bf1b6b3aadf30a97993b85db4943642905",
             (),
-            part="heldout",
+            # Held out until its labels at 838da8c; studied since.
+            part="dev",
         ),
         "durationpy",
     ),
@@ -662,7 +664,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.4.6",
             "08695f5cb7ed6e0531a20572697297273c47b8cae5a63ffc6d6ed5c201be6e44",
             (),
-            part="heldout",
+            # Held out until its labels at feac8d5; studied since.
+            part="dev",
         ),
         "colorama",
     ),
@@ -672,7 +675,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.10.0",
             "0b912acf663949d73b820d3ed59362140a188ab742c94efe13c762dbd24cbbd3",
             (),
-            part="heldout",
+            # Held out until its labels at feac8d5; studied since.
+            part="dev",
         ),
         "dictdiffer",
     ),
@@ -682,7 +686,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.0.0",
             "dcf9060b03f07647c0a603408dc8b03f807f3b54a05c6e19eb14460256fac0cb",
             (),
-            part="heldout",
+            # Held out until its labels at feac8d5; studied since.
+            part="dev",
         ),
         "string_utils",
     ),
