@@ -49,6 +49,20 @@ def test_an_empty_case_the_code_tells_apart_or_a_change_stays() -> None:
     assert not empty_answer(_row(size_before=2), "test_names_returns_list")
 
 
+def test_a_call_given_only_empty_collections_that_gives_back_empty_ones_is_left_out() -> None:
+    # dictdiffer's find_conflicts([], []) == [] and conflicts == []: no rule ran.
+    state = {"conflicts": {"repr": "[]", "literal": True}}
+    given = _row(args={"first": [], "second": []}, size_before=None, state=state)
+    assert empty_answer(given, "test_find_conflicts_sets_conflicts")
+    # A condition named, an item handed in, or an answer with something in it: kept.
+    assert not empty_answer(given, "test_find_conflicts_when_first_is_empty_returns_empty_list")
+    assert not empty_answer({**given, "args": {"first": [("add", "", [])], "second": []}}, "t")
+    full = {**given, "returned": {"repr": "[1]", "literal": True}}
+    assert not empty_answer(full, "test_find_conflicts_returns_list")
+    kept_one = {**given, "state": {"conflicts": {"repr": "[1]", "literal": True}}}
+    assert not empty_answer(kept_one, "test_find_conflicts_sets_conflicts")
+
+
 def test_the_probe_reports_how_many_items_a_container_instance_held(tmp_path: Path) -> None:
     (tmp_path / "registry.py").write_text(REGISTRY)
     outcome = probe_outcome(

@@ -12,7 +12,10 @@ instance held no item (a container's ``len``) or every attribute of it observed 
 call was an empty collection, the call only returned a value (no raise, nothing it changed
 or called), not one of its own arguments, and its name states no condition (``when_…``,
 ``after_…``); such tests are written only beside one that is not: the empty case of a
-behaviour the others pin. Read from the probe's row and the name; nothing runs here.
+behaviour the others pin. So is a call given only empty collections that gives back
+and keeps only empty ones (``find_conflicts([], [])`` returning ``[]``: "none of the
+conflict rules run", a reviewer rejected it), unless its name states the condition.
+Read from the probe's row and the name; nothing runs here.
 """
 
 from __future__ import annotations
@@ -28,28 +31,48 @@ __all__ = ["all_empty", "empty_answer", "without_lone_empty_answers"]
 _CONDITIONS = ("_when_", "_after_")
 
 
+def _empty(value: Any) -> bool:
+    return isinstance(value, list | tuple | dict | set | str) and not value
+
+
+def _literal(seen: dict[str, Any]) -> Any:
+    """An observed value (``{repr, literal}``) as a value; None where it has no literal."""
+    try:
+        return python_ast.literal_eval(seen["repr"]) if seen.get("literal") else None
+    except (ValueError, SyntaxError):
+        return None
+
+
 def all_empty(before: dict[str, Any]) -> bool:
     """Whether every attribute observed before the call was an empty collection."""
     if not before:
         return False
-    for seen in before.values():
-        if seen.get("length") == 0:
-            continue
-        try:
-            value = python_ast.literal_eval(seen["repr"]) if seen.get("literal") else None
-        except (ValueError, SyntaxError):
-            return False
-        if not isinstance(value, list | tuple | dict | set | str) or value:
-            return False
-    return True
+    return all(seen.get("length") == 0 or _empty(_literal(seen)) for seen in before.values())
+
+
+def _empty_in_empty_out(row: dict[str, Any]) -> bool:
+    """Whether the call was given only empty collections and gave back (and kept) only
+    empty ones: ``find_conflicts([], [])`` returning ``[]``, its loop never entered."""
+    args = list((row.get("args") or {}).values())
+    if not args or not all(_empty(value) for value in args):
+        return False
+    returned = row.get("returned") or {}
+    if returned and not _empty(_literal(returned)) and returned.get("repr") != "None":
+        return False
+    return all(_empty(_literal(seen)) for seen in (row.get("state") or {}).values())
 
 
 def empty_answer(row: dict[str, Any], name: str) -> bool:
     """Whether the test ``name`` of the probed call ``row`` pins only what an empty
-    instance answers (see the module)."""
+    instance answers, or what any call given only empty collections gives back (see the
+    module)."""
     if any(condition in name for condition in _CONDITIONS) or row.get("raised"):
         return False
-    if row.get("contents") or row.get("functions") or returns_an_input(row, None):
+    if row.get("contents") or row.get("functions"):
+        return False
+    if _empty_in_empty_out(row):
+        return True
+    if returns_an_input(row, None):
         return False
     state, before = row.get("state") or {}, row.get("state_before") or {}
     if any(seen != before.get(attribute) for attribute, seen in state.items()):
