@@ -63,6 +63,23 @@ def test_a_call_given_only_empty_collections_that_gives_back_empty_ones_is_left_
     assert not empty_answer(kept_one, "test_find_conflicts_sets_conflicts")
 
 
+def test_an_instance_built_with_no_arguments_and_nothing_in_its_collections_is_empty() -> None:
+    # dictdiffer's PathLimit(): its limits empty, its final key set; every answer False.
+    before = {
+        "dict": {"repr": "{}", "literal": True},
+        "final_key": {"repr": "'!'", "literal": True},
+    }
+    row = _row(size_before=None, state_before=before, returned={"repr": "False", "literal": True})
+    assert empty_answer(row, "test_path_is_limit_returns_false", owner_args={})
+    # Built with an argument, or holding an item, or with no collection seen: not empty.
+    assert not empty_answer(row, "test_path_is_limit_returns_false", owner_args={"limits": []})
+    assert not empty_answer({**row, "owner_args": {"limits": [["a"]]}}, "t", owner_args={})
+    full = {**before, "dict": {"repr": "{'a': {}}", "literal": True}}
+    assert not empty_answer({**row, "state_before": full}, "t", owner_args={})
+    named = {"final_key": {"repr": "'!'", "literal": True}}
+    assert not empty_answer({**row, "state_before": named}, "t", owner_args={})
+
+
 def test_the_probe_reports_how_many_items_a_container_instance_held(tmp_path: Path) -> None:
     (tmp_path / "registry.py").write_text(REGISTRY)
     outcome = probe_outcome(

@@ -14,7 +14,10 @@ or called), not one of its own arguments, and its name states no condition (``wh
 ``after_…``); such tests are written only beside one that is not: the empty case of a
 behaviour the others pin. So is a call given only empty collections that gives back
 and keeps only empty ones (``find_conflicts([], [])`` returning ``[]``: "none of the
-conflict rules run", a reviewer rejected it), unless its name states the condition.
+conflict rules run", a reviewer rejected it), unless its name states the condition; and
+an instance built with no arguments whose collections are all empty is an empty one
+whatever its other settings (``PathLimit().path_is_limit(...)`` is False: "every answer
+trivially False").
 Read from the probe's row and the name; nothing runs here.
 """
 
@@ -62,10 +65,22 @@ def _empty_in_empty_out(row: dict[str, Any]) -> bool:
     return all(_empty(_literal(seen)) for seen in (row.get("state") or {}).values())
 
 
-def empty_answer(row: dict[str, Any], name: str) -> bool:
+def _default_and_empty(before: dict[str, Any], built: Any) -> bool:
+    """Whether the instance was built with no arguments and every collection it was seen to
+    hold is empty, whatever its other settings (``PathLimit()``: no limits, a final key)."""
+    if built != {}:
+        return False
+    sizes = [seen["length"] for seen in before.values() if isinstance(seen.get("length"), int)]
+    values = [_literal(seen) for seen in before.values()]
+    sizes += [len(v) for v in values if isinstance(v, list | tuple | dict | set)]
+    return bool(sizes) and not any(sizes)
+
+
+def empty_answer(row: dict[str, Any], name: str, owner_args: Any = None) -> bool:
     """Whether the test ``name`` of the probed call ``row`` pins only what an empty
-    instance answers, or what any call given only empty collections gives back (see the
-    module)."""
+    instance answers (one built with nothing, or with no arguments and nothing in its
+    collections: ``owner_args``, the node's, where the row has none of its own), or what
+    any call given only empty collections gives back (see the module)."""
     if any(condition in name for condition in _CONDITIONS) or row.get("raised"):
         return False
     if row.get("contents") or row.get("functions"):
@@ -77,7 +92,9 @@ def empty_answer(row: dict[str, Any], name: str) -> bool:
     state, before = row.get("state") or {}, row.get("state_before") or {}
     if any(seen != before.get(attribute) for attribute, seen in state.items()):
         return False  # it changed its instance: that is a behaviour on an empty one too
-    return row.get("size_before") == 0 or all_empty(before)
+    if row.get("size_before") == 0 or all_empty(before):
+        return True
+    return _default_and_empty(before, row.get("owner_args", owner_args))
 
 
 def without_lone_empty_answers(
