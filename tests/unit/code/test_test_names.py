@@ -185,6 +185,26 @@ def test_a_plain_call_is_named_for_the_branch_it_left_by() -> None:
     ) == ("test_decode_when_hashid_is_xoz_returns_empty_tuple")
 
 
+def test_a_call_that_passes_nothing_to_parameters_with_defaults_is_named_by_default() -> None:
+    # colorama's Cursor.UP(): "the names should say they check the default" (blind review).
+    function = ast.parse("def up(self, n=1):\n    return f'{n}A'\n").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    row = {"returned": _seen("'1A'"), "args": {}}
+    assert behaviour_name("up", row, "typical", set(), set(), function=function) == (
+        "test_up_by_default_returns_string"
+    )
+    # An argument given, or no default to fall back on: no such words.
+    given = {**row, "args": {"n": 2}}
+    assert behaviour_name("up", given, "typical", set(), set(), function=function) == (
+        "test_up_returns_string"
+    )
+    bare = ast.parse("def up(self):\n    return 'A'\n").body[0]
+    assert isinstance(bare, ast.FunctionDef)
+    assert behaviour_name("up", row, "typical", set(), set(), function=bare) == (
+        "test_up_returns_string"
+    )
+
+
 def test_a_taken_name_is_told_apart_by_the_call_s_arguments_never_by_a_number() -> None:
     used: set[str] = set()
     named: dict[str, dict[str, Any]] = {}

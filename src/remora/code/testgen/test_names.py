@@ -6,7 +6,8 @@ subject elsewhere too: :mod:`.claimed_ranges`), or, for arguments chosen for not
 particular (a model's call too: its reason spells every argument), the branch the call
 left the code by (:mod:`.taken_branch`: ``when_hashid_is_invalid``,
 ``when_rows_is_empty``, ``when_key_is_missing``, ``when_start_and_end_are_given``; none
-for a call that ran the plain path), and what the test asserts (:mod:`.outcome_words`:
+for a call that ran the plain path; ``by_default`` for one that passes no argument to
+parameters with defaults), and what the test asserts (:mod:`.outcome_words`:
 ``raises_value_error``, ``sets_limit_value``, ``stores_key``, ``returns_default``,
 ``returns_stored_value``; ``stores_key_and_returns_default`` where the whole name stays
 short; ``when_self_is_empty_leaves_items_unchanged`` where a procedure found nothing to
@@ -111,6 +112,15 @@ def _condition(why: str, row: dict[str, Any], function: Function | None, lines: 
     return f"when_{honest}" if honest else ""
 
 
+def _defaulted(function: Function | None) -> bool:
+    """Whether the function has a parameter with a default: a call that passes none is
+    its default case (blind reviewers: "checks the default mode", "by default returns the
+    last item")."""
+    if function is None:
+        return False
+    return bool(function.args.defaults) or any(d is not None for d in function.args.kw_defaults)
+
+
 def _one_word(text: str) -> bool:
     return 0 < len(text) <= _MAX_WORD and text.isalnum() and text.isascii()
 
@@ -183,6 +193,8 @@ def behaviour_name(
     # The result beside the items stored only where the whole name stays short.
     if len("_".join(p for p in (f"test_{node}", condition, outcomes[0]) if p)) <= _MAX_NAME:
         outcome = outcomes[0]
+    if not condition and not args and _defaulted(function):  # peekitem() takes its last item
+        condition = "by_default"
     if outcome.startswith("leaves_") and not condition:  # unchanged, but under what?
         if not all_empty(row.get("state_before") or {}):
             return None  # "drop leaves items unchanged" would say drop never changes them
