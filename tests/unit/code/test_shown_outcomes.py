@@ -26,6 +26,17 @@ def test_a_predicate_must_show_both_booleans_another_node_something_not_empty() 
     assert outcome_results(values, ["int"]) == ("empty", ["0", "[]"])
 
 
+def test_a_node_whose_tests_saw_only_booleans_must_show_both() -> None:
+    # rfc3986's scheme_is_valid hands back is_valid(...): True for None, a match otherwise.
+    handed_on = first_function("def f(x):\n    return check(x)\n")
+    assert outcome_results(handed_on, ["bool", "bool"]) == ("outcome", ["True", "False"])
+    assert outcome_results(handed_on, ["bool", "NoneType"])[0] == "empty"
+    assert outcome_results(handed_on)[0] == "empty"
+    # The search sends the other boolean first where the chosen calls saw only one.
+    rows = {"h0": _row("True"), "h1": _row("['a']", kind="list"), "h2": _row("False")}
+    assert other_outcome_first(handed_on, ["h1", "h2"], rows, ["h0"]) == ["h2", "h1"]
+
+
 def test_the_first_call_of_each_outcome_the_chosen_lack_goes_first() -> None:
     rows = {
         "h0": _row("False"),
@@ -48,7 +59,8 @@ def test_the_first_call_of_each_outcome_the_chosen_lack_goes_first() -> None:
         "h4",
     ]
     other = first_function("def f(x):\n    return x\n")
-    assert other_outcome_first(other, ["h1", "h3"], rows, ["h0"]) == ["h1", "h3"]
+    lists = {name: _row(f"[{n}]", kind="list") for n, name in enumerate(["h0", "h1", "h3"])}
+    assert other_outcome_first(other, ["h1", "h3"], lists, ["h0"]) == ["h1", "h3"]
 
 
 def test_a_call_whose_result_is_not_empty_goes_first_where_the_chosen_only_saw_nothing() -> None:

@@ -8,7 +8,8 @@ it hands back). A kept set (with the file's other tests) that passes on one of t
 no test, and ``dropped`` says why
 (:meth:`remora.code.testgen.mutation_check.MutationOutcome.one_outcome`). The test search
 sends first the call of an outcome its chosen calls lack: the other boolean, a result
-that is neither ``None`` nor empty (:func:`other_outcome_first`).
+that is neither ``None`` nor empty (:func:`other_outcome_first`). A node whose tests saw
+only booleans returned is held to both as a predicate is, whatever its code's shape.
 """
 
 from __future__ import annotations
@@ -44,11 +45,14 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 def outcome_results(function: Function, observed: Iterable[str] = ()) -> tuple[str, list[str]]:
     """The kind and the values (as source) of the node's whole-body ``return`` mutants:
-    ``True`` and ``False`` for a predicate, else what a call that did nothing gives
-    (``observed``: the builtin type names of the values its tests saw returned)."""
-    if returns_booleans(function):
+    ``True`` and ``False`` for a predicate, or for a node whose every value its tests saw
+    returned is a boolean (``scheme_is_valid(None, ...)`` is True: what its code returns
+    is another function's answer), else what a call that did nothing gives (``observed``:
+    the builtin type names of the values its tests saw returned)."""
+    seen = list(observed)
+    if returns_booleans(function) or (seen and set(seen) == {"bool"}):
         return OUTCOME_KIND, ["True", "False"]
-    return EMPTY_KIND, nothing_results(function, observed)
+    return EMPTY_KIND, nothing_results(function, seen)
 
 
 def unshown_reason(kind: str, description: str) -> str:
@@ -73,6 +77,16 @@ def _outcome(row: Mapping[str, Any], predicate: bool) -> str | None:
     return None if gives_nothing(row) else _SOMETHING
 
 
+def _saw_only_booleans(rows: Mapping[str, Mapping[str, Any]], chosen: list[str]) -> bool:
+    """Whether every chosen call that returned gave back a boolean (at least one did)."""
+    shown = [
+        (rows[name].get("returned") or {}).get("repr")
+        for name in chosen
+        if name in rows and not rows[name].get("raised")
+    ]
+    return bool(shown) and all(value in ("True", "False") for value in shown)
+
+
 def other_outcome_first(
     function: Function | None,
     names: Iterable[str],
@@ -87,7 +101,8 @@ def other_outcome_first(
     ordered = list(names)
     if function is None:
         return ordered
-    predicate = returns_booleans(function)
+    chosen = list(chosen)
+    predicate = returns_booleans(function) or _saw_only_booleans(rows, chosen)
     if not (predicate or returns_values(function) or yields(function)):
         return ordered
     have = {_outcome(rows[name], predicate) for name in chosen if name in rows}
