@@ -697,9 +697,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.0.0",
             "97aacf9dbd4bfd829baad6e6309fa6573aaf1be3f6fa735c8ab05e46cecb261c",
             (),
-            part="heldout",
+            # Held out until its labels at 4c00b0b; studied since.
+            part="dev",
         ),
         "src/rfc3986",
+    ),
+    ReviewProject(
+        Project(
+            "hyperlink",
+            "21.0.0",
+            "427af957daa58bc909471c6c40f74c5450fa123dd093fc53efd2e91d2705a56b",
+            (),
+            part="heldout",
+        ),
+        "src/hyperlink",
     ),
 )
 
