@@ -17,8 +17,7 @@ and keeps only empty ones (``find_conflicts([], [])`` returning ``[]``: "none of
 conflict rules run", a reviewer rejected it), unless its name states the condition; and
 an instance built with no arguments whose collections are all empty is an empty one
 whatever its other settings (``PathLimit().path_is_limit(...)`` is False: "every answer
-trivially False").
-Read from the probe's row and the name; nothing runs here.
+trivially False"). Read from the probe's row and the name; nothing runs here.
 """
 
 from __future__ import annotations
