@@ -91,3 +91,30 @@ async def test_a_raised_class_of_another_module_is_named_as_the_code_imports_it(
     assert "from kit import errors" in written, written
     assert "pytest.raises(errors.UnknownCommand" in written, written
     assert "pytest.raises(Exception" not in written, written
+
+
+VALIDATORS = """\
+import re
+
+MATCHER = re.compile("^[a-z]+$")
+
+
+def is_valid(value, matcher, require):
+    if require:
+        return value is not None and matcher.match(value)
+    return value is None or matcher.match(value)
+
+
+def scheme_is_valid(scheme, require=False):
+    return is_valid(scheme, MATCHER, require)
+"""
+
+
+async def test_a_node_whose_tests_saw_only_one_boolean_gets_no_test(tmp_path: Path) -> None:
+    # rfc3986's scheme_is_valid(None, require=None) is True, handing on another function's
+    # answer: "only passes None, skips all the actual checking" (blind review).
+    found, data = await search_tests_on(
+        tmp_path, {"checks.py": VALIDATORS}, "checks.py", "scheme_is_valid", "tests/test_checks.py"
+    )
+    assert found["kept"] == [] and data is None, found
+    assert any("no test shows the other outcome" in d for d in found["dropped"]), found

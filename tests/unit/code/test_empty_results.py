@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 from ast_support import first_function
 
@@ -120,10 +122,15 @@ def test_a_call_gives_nothing_when_it_returned_none_or_empty_and_changed_nothing
     assert not gives_nothing({"returned": _returned("0", "int"), "contents": {"added": 1}})
 
 
-def test_the_observed_kind_is_a_builtin_one_returned() -> None:
+def test_the_observed_kind_is_the_builtin_type_returned_or_object() -> None:
     assert observed_kind({"returned": _returned("[]", "list")}) == "list"
-    assert observed_kind({"returned": _returned("None", "NoneType")}) is None
-    assert observed_kind({"returned": _returned("True", "bool")}) is None
+    assert observed_kind({"returned": _returned("None", "NoneType")}) == "NoneType"
+    # A boolean counts: a node whose tests saw only booleans is held to both outcomes.
+    assert observed_kind({"returned": _returned("True", "bool")}) == "bool"
     custom = {"repr": "Node()", "literal": False, "type": "Node", "type_module": "pkg.nodes"}
-    assert observed_kind({"returned": custom}) is None
+    assert observed_kind({"returned": custom}) == "object"
     assert observed_kind({"returned": _returned("[]", "list"), "raised": {"type": "E"}}) is None
+    # Only the kinds with an empty value give empty mutants.
+    function = ast.parse("def f(x):\n    return g(x)\n").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    assert empty_results(function, ["bool", "NoneType", "object", "list"]) == ["[]"]

@@ -178,13 +178,14 @@ def nothing_results(function: Function, observed: Iterable[str] = ()) -> list[st
 
 
 def observed_kind(row: Mapping[str, Any]) -> str | None:
-    """The builtin type name of the value a probed call returned (a key of
-    :data:`EMPTY_OF`); None for a raise or a value of another class."""
-    returned = row.get("returned") or {}
-    if row.get("raised") or returned.get("type_module") != "builtins":
+    """The builtin type name of the value a probed call returned (``list``, ``bool``,
+    ``NoneType``), ``object`` for a value of another class; None for a raise."""
+    returned = row.get("returned")
+    if row.get("raised") or not returned:
         return None
-    kind = str(returned.get("type") or "")
-    return kind if kind in EMPTY_OF else None
+    if returned.get("type_module") != "builtins":
+        return "object"
+    return str(returned.get("type") or "object")
 
 
 def is_empty(returned: Mapping[str, Any]) -> bool:
