@@ -20,7 +20,7 @@ from remora import python_ast
 from remora.code.lint.record_edits import Edit
 from remora.code.parsing import line_starts
 
-__all__ = ["tidied"]
+__all__ = ["syntax_tree", "tidied"]
 
 
 def _widened(data: bytes, edits: list[Edit]) -> list[Edit]:
@@ -58,7 +58,9 @@ def _widened(data: bytes, edits: list[Edit]) -> list[Edit]:
     return out
 
 
-def _reads(data: bytes) -> str | None:
+def syntax_tree(data: str | bytes) -> str | None:
+    """The text's syntax tree, dumped (formatting and comments aside); None where it does
+    not parse."""
     try:
         return ast.dump(python_ast.parse(data))
     except (SyntaxError, ValueError):
@@ -80,5 +82,5 @@ def tidied(data: bytes, edits: list[Edit]) -> bytes:
     if sorted(widened) == sorted(edits):
         return plain
     tidy = apply(data, widened)
-    same = (reads := _reads(plain)) is not None and reads == _reads(tidy)
+    same = (reads := syntax_tree(plain)) is not None and reads == syntax_tree(tidy)
     return tidy if same else plain

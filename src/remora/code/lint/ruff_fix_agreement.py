@@ -18,25 +18,17 @@ Nothing here runs ruff: it reads the records the check already has, and compares
 
 from __future__ import annotations
 
-import ast
 import itertools
 from typing import Any
 
-from remora import python_ast
 from remora.code.lint.caused_findings import apply_edits
 from remora.code.lint.record_edits import fix_edits
+from remora.code.lint.removed_lines import syntax_tree
 
 __all__ = ["departs_from_ruff", "ruff_fixed"]
 
 # The longest text of ruff's fix a reason quotes.
 _QUOTED = 80
-
-
-def _tree(text: str) -> str | None:
-    try:
-        return ast.dump(python_ast.parse(text))
-    except (SyntaxError, ValueError):
-        return None
 
 
 def ruff_fixed(data: bytes, records: list[dict[str, Any]], code: str, lines: range) -> str | None:
@@ -49,13 +41,13 @@ def ruff_fixed(data: bytes, records: list[dict[str, Any]], code: str, lines: ran
     if any(a[1] > b[0] for a, b in itertools.pairwise(edits)):
         return None  # overlapping fixes: ruff applies them in rounds, not at once
     fixed = apply_edits(data, edits).decode("utf-8", "replace")
-    return fixed if _tree(fixed) is not None else None
+    return fixed if syntax_tree(fixed) is not None else None
 
 
 def departs_from_ruff(code: str, original: str, ruff_text: str, new_text: str) -> str:
     """Why ``new_text`` means other than ``ruff_text``, ruff's own fix of ``code`` in
     ``original`` ('' when they mean the same); the reason quotes ruff's first changed line."""
-    if _tree(new_text) == _tree(ruff_text):
+    if syntax_tree(new_text) == syntax_tree(ruff_text):
         return ""
     theirs, before = ruff_text.splitlines(), original.splitlines()
     last = theirs[-1] if theirs else ""
