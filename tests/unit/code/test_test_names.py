@@ -130,6 +130,33 @@ def test_a_text_result_that_is_a_part_of_a_text_argument_is_named_by_its_words()
     assert behaviour_name("head", long, "typical", set(), set()) == "test_head_returns_string"
 
 
+def test_a_text_result_that_transforms_the_text_given_is_named_by_the_transform() -> None:
+    # "rename test_reverse_returns_string to say that it reverses the characters"
+    row = {"returned": _seen("'gnirts tupni'"), "args": {"input_string": "input string"}}
+    assert behaviour_name("reverse", row, "typical", set(), set()) == (
+        "test_reverse_reverses_input_string"
+    )
+    slug = {"returned": _seen("'input-string'"), "args": {"text": "input string"}}
+    assert behaviour_name("slugify", slug, "typical", set(), set()) == (
+        "test_slugify_joins_words_with_hyphens"
+    )
+    # The instance's one text, for a method that reads it; a parameter's words (``s``).
+    owner = {"input_string": "input string"}
+    row = {"returned": _seen("'Input string'"), "args": {}, "owner_args": owner}
+    assert behaviour_name("format", row, "typical", set(), set(), owner_args=owner) == (
+        "test_format_capitalizes_input_string"
+    )
+    upper = {"returned": _seen("'AB'"), "args": {"s": "ab"}}
+    assert behaviour_name("shout", upper, "typical", set(), set()) == "test_shout_uppercases_s"
+    # No transform of these: two texts given, a text unchanged, a number that may be a count.
+    two = {"returned": _seen("'ba'"), "args": {"a": "ab", "b": "c"}}
+    assert behaviour_name("pick", two, "typical", set(), set()) == "test_pick_returns_string"
+    same = {"returned": _seen("'aba'"), "args": {"text": "aba"}}
+    assert behaviour_name("flip", same, "typical", set(), set()) == "test_flip_returns_text"
+    counted = {"returned": _seen("2"), "args": {"text": "two words"}}
+    assert behaviour_name("count", counted, "typical", set(), set()) == "test_count_returns_int"
+
+
 def test_a_placeholder_argument_tells_no_name_apart() -> None:
     used: set[str] = set()
     named: dict[str, dict[str, Any]] = {}

@@ -11,8 +11,9 @@ result: ``returns_true``, ``returns_none``, ``returns_empty_tuple``, ``returns_d
 (the argument it hands back), ``returns_stored_value`` (what the test's set-up stored
 under the key the call gives: ``cache["alpha"] = "v"``, ``cache.get("alpha")``), what a
 returned callable did when called
-(``returns_a_predicate_matching_a_value_in_items``), the part of a text argument a text
-result is (``returns_de_la_vega``), or the result's kind (``returns_string``,
+(``returns_a_predicate_matching_a_value_in_items``), the transform of a text argument a
+text result is (``reverses_text``: :mod:`.text_relations`) or the part of it
+(``returns_de_la_vega``), or the result's kind (``returns_string``,
 ``returns_stock_item``), never another value spelled out (reviewers: "'returns_nvb',
 'returns_15' say nothing"; ``returns_none`` on ``== "None"`` says the opposite).
 :func:`case_words` words what a model's case claims the same way. Read with :mod:`ast`;
@@ -28,6 +29,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.testgen.returned_calls import call_words
 from remora.code.testgen.stored_items import GIVEN_KEY, stored_words
+from remora.code.testgen.text_relations import text_relation_words
 from remora.code.values import first_parameter, is_self_attribute, label, snake_name
 from remora.code.values.filled_instances import CALLS_KEY, is_item_assignment
 
@@ -241,10 +243,27 @@ def _result_words(row: dict[str, Any], owner_args: dict[str, Any], renamed: dict
             return f"returns_{renamed.get(argument, snake_name(argument))}"
         if _stored_under_a_given_key(value, row, owner_args):
             return "returns_stored_value"
+        transform = text_relation_words(value, row.get("args") or {}, owner_args, renamed)
+        if transform is not None:
+            return transform
         if (taken := _taken_part(value, row.get("args") or {}, owner_args)) is not None:
             return f"returns_{taken}"
         return f"returns_{_kind(type(value).__name__)}"  # a dict subclass's too: a dict
-    return f"returns_{_kind(str(returned.get('type') or 'value'))}"
+    return _copy_words(returned) or f"returns_{_kind(str(returned.get('type') or 'value'))}"
+
+
+def _copy_words(returned: dict[str, Any]) -> str | None:
+    """``sets_port``: a returned object of the type of an argument or of the instance (a
+    builder's new copy: ``URIBuilder().add_port(0)``) named for the attributes that read
+    otherwise than they did there (the probe's ``as_given``), the ones its test asserts; a
+    blind reviewer on ``returns_uribuilder``: "never checks that; rename them after what
+    they check". None where every attribute reads as before, or none was compared."""
+    if "as_given" not in returned:
+        return None
+    given = set(returned["as_given"])
+    attributes: dict[str, Any] = returned.get("attributes") or {}
+    changed = [n for n, seen in attributes.items() if n not in given and _readable(seen)]
+    return f"sets_{'_and_'.join(_state_name(n) for n in changed[:2])}" if changed else None
 
 
 def case_words(case: Any) -> str:

@@ -20,11 +20,12 @@ changed in the container the instance is, its items compared before and after
 that is the method's own instance says so
 (``is_instance``: a builder's ``return self``); one with no literal form
 carries its own public attributes (``attributes``), which a test can assert
-instead of its type, and those that read as on an argument of its type before the call
-(``as_given``); one equal to the instance or an argument but another object says what
-tells them apart (``twin``): :mod:`remora.code.probes.programs.returned_values`.
-A returned callable object (a query, a predicate, a transform) is called as its users
-call it (``calls``: :mod:`remora.code.probes.programs.returned_calls`).
+instead of its type, and those that read as on an argument of its type (else the
+instance, for a copy a method returns) before the call (``as_given``); one equal to the
+instance or an argument but another object says what tells them apart (``twin``):
+:mod:`remora.code.probes.programs.returned_values`. A returned callable object (a query,
+a predicate, a transform) is called as its users call it (``calls``:
+:mod:`remora.code.probes.programs.returned_calls`).
 A generator function's generator is drained when the request says so (``drain``:
 :mod:`remora.code.probes.programs.generator_items`), its items reported as a list
 (``capped``: the first items of an endless one). A stand-in argument's uses
@@ -82,11 +83,7 @@ from remora.code.probes.programs.returned_values import (
     own_attributes,
     returned_twin,
 )
-from remora.code.probes.programs.unread_argument import (
-    UnreadArgumentUsed,
-    take_uses,
-    watching,
-)
+from remora.code.probes.programs.unread_argument import UnreadArgumentUsed, take_uses, watching
 
 MARKER = "REMORA_REPORT "
 MAX_MESSAGE_CHARS = 300
@@ -168,7 +165,8 @@ def _probe_set(
     try:
         receiver = getattr(target, "__self__", None)
         arguments = [*positional, *keywords.values()]
-        before = [own_attributes(g) if hasattr(g, "__dict__") else {} for g in arguments]
+        given = [*arguments, receiver]  # the instance too, last: a copy it returns is its own
+        before = [own_attributes(g) if hasattr(g, "__dict__") else {} for g in given]
         with watching():  # what a test asserts of the result is a use of an argument in it
             value, capped = _call(target, positional, keywords, timeout_s, drain)
             outcome["returned"] = observed_value(value)
@@ -182,7 +180,7 @@ def _probe_set(
                 outcome["returned"]["with_functions"] = written  # [(receiver, None)]
             elif not outcome["returned"]["literal"]:
                 outcome["returned"]["attributes"] = own_attributes(value)
-                if unchanged := as_given(value, arguments, before):
+                if unchanged := as_given(value, given, before):
                     outcome["returned"]["as_given"] = unchanged
                 if calls_returned(value, receiver):  # a query, a predicate, a transform
                     name = outcome["name"]

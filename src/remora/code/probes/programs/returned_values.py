@@ -129,7 +129,9 @@ def as_given(value: Any, given: list[Any], before: list[dict[str, Any]]) -> list
     on the argument of its type (the same object, changed and handed back, first; ``before``:
     each argument's :func:`own_attributes` then): ``result.path == ""`` after
     ``xpath_disabled_pseudo(XPathExpr())`` is the argument's, no work of the call's, which
-    set only ``condition``. Empty where no argument of its type was given."""
+    set only ``condition``; a method's instance, given last, stands for the copy it returns
+    (``URIBuilder().add_port(0)``: only ``port`` is the call's). Empty where no argument of
+    its type was given."""
     at = next((i for i, g in enumerate(given) if g is value), None)
     if at is None:
         at = next((i for i, g in enumerate(given) if type(g) is type(value)), None)
