@@ -16,9 +16,12 @@ the computation. A number or a boolean equal to an input is as often a coinciden
 :func:`shows_nothing` adds two more calls whose test shows nothing of the node (blind
 reviewers rejected each as "passes whatever the code did"): one that gives every parameter
 the node loops over an empty collection (``match_files(files=[])``, ``check(patterns=[],
-file="")``: no loop ran, whatever the patterns), and one that returns ``None`` where the
+file="")``: no loop ran, whatever the patterns), one that returns ``None`` where the
 test passed a ``None`` in (``TreeEntry(..., lstat=None, stat=None).stat() is None``: the
-None it pins may be the one it gave). Read with :mod:`ast`; nothing runs here.
+None it pins may be the one it gave), and one whose work (a returned copy's attributes,
+the instance's) holds only arguments as they were given where the node hands them only to
+functions (a normaliser given a text already in its normal form:
+``add_host("github.com")``). Read with :mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
@@ -139,6 +142,72 @@ def _is_empty(value: Any) -> bool:
     return isinstance(value, str | list | dict) and not value
 
 
+def _literal(seen: Mapping[str, Any]) -> list[Any]:
+    return [python_ast.literal_eval(seen["repr"])] if seen.get("literal") else []
+
+
+def _changed_values(row: Mapping[str, Any]) -> list[Any]:
+    """The values the call's work put where its test asserts them: the attributes of a
+    returned copy that read otherwise than on what it was made from (the probe's
+    ``as_given``), the instance's attributes that read otherwise than before the call."""
+    returned = row.get("returned") or {}
+    values: list[Any] = []
+    if "as_given" in returned:
+        given = set(returned["as_given"])
+        for name, seen in (returned.get("attributes") or {}).items():
+            values += [] if name in given else _literal(seen)
+    before = row.get("state_before")
+    if isinstance(before, dict):
+        for name, seen in (row.get("state") or {}).items():
+            values += (
+                [] if (before.get(name) or {}).get("repr") == seen.get("repr") else _literal(seen)
+            )
+    return values
+
+
+def _through_a_call(function: Function, name: str) -> bool:
+    """Whether every read of the parameter ``name`` hands it to a function's call or calls
+    a method of it (``normalize_host(host)``, ``name.strip()``): none is stored, returned or
+    given to a class or a conversion as it is (``URIBuilder(host=host)`` stores it)."""
+    reads = handed = 0
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            reads += 1
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        given = [*node.args, *(k.value for k in node.keywords)]
+        given += [func.value] if isinstance(func, ast.Attribute) else []
+        count = sum(1 for value in given if isinstance(value, ast.Name) and value.id == name)
+        if count and (not called or called[:1].isupper() or called in _CONVERSIONS):
+            return False
+        handed += count
+    return reads > 0 and reads == handed
+
+
+def _normal_already(row: Mapping[str, Any], function: Function) -> bool:
+    """Whether every value the call's work left (a returned copy's changed attributes, the
+    instance's) is an argument's text, bytes or collection as given, where the node hands
+    that argument only to functions' calls: the normaliser did nothing to an input already
+    in its normal form (rfc3986's ``URIBuilder().add_host("github.com")``: blind reviewers
+    "'github.com' is already normalized, so the lowercasing in add_host is never
+    exercised")."""
+    values = _changed_values(row)
+    args = row.get("args") or {}
+    if row.get("raised") or not values:
+        return False
+    for value in values:
+        same = [
+            name
+            for name, given in args.items()
+            if isinstance(given, _COMPUTED_KINDS) and type(given) is type(value) and given == value
+        ]
+        if not same or not all(_through_a_call(function, name) for name in same):
+            return False
+    return True
+
+
 def shows_nothing(
     row: Mapping[str, Any],
     function: Function | None,
@@ -146,12 +215,16 @@ def shows_nothing(
     hands_on: bool,
 ) -> bool:
     """Whether the probed call's test would show nothing of the node: it returned an
-    input where no return hands one on (:func:`returns_an_input`), every parameter the node
-    loops over was given empty, or it returned ``None`` where the test passed ``None``."""
+    input where no return hands one on (:func:`returns_an_input`), left only inputs as
+    they were where the node hands them to a normaliser (:func:`_normal_already`), every
+    parameter the node loops over was given empty, or it returned ``None`` where the test
+    passed ``None``."""
     if not hands_on and returns_an_input(row, owner_args):
         return True
     if row.get("raised") or function is None:
         return False
+    if _normal_already(row, function):
+        return True
     args = row.get("args") or {}
     looped = looped_parameters(function)
     if looped and all(name in args and _is_empty(args[name]) for name in looped):
