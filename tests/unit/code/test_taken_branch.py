@@ -171,6 +171,26 @@ def test_a_strict_comparison_taken_says_which_side_the_argument_was_on() -> None
     assert branch_words(below, _ran(below, 3), small) == "n_below_3"
 
 
+PORT = """def add_port(self, port):
+    port_int = int(port)
+    if port_int < 0:
+        raise ValueError("negative")
+    return port_int
+"""
+
+
+def test_a_parameter_converted_into_a_local_is_named_as_the_parameter() -> None:
+    # rfc3986's ``add_port(-1)``: "rename it to say negative port", not raises_value_error.
+    function = first_function(PORT)
+    row = {"raised": {"type": "ValueError"}, "args": {"port": -1}}
+    assert branch_words(function, _ran(function, 4), row) == "port_below_0"
+    # Bound twice, the local is not the parameter any more.
+    twice = first_function(
+        PORT.replace("    if port_int", "    port_int = -port_int\n    if port_int")
+    )
+    assert branch_words(twice, _ran(twice, 5), row) == ""
+
+
 @pytest.mark.parametrize(
     ("source", "exit_line", "row"),
     [

@@ -10,7 +10,9 @@ is not None: raise`` -> ``start_and_end_are_given`` (``not_none`` where ``None``
 default; an attribute's ``is_set``), ``if isinstance(doc, str): raise`` -> ``doc_is_str``,
 ``if xpath.element == "*": raise`` -> ``xpath_element_is_star`` (an argument's attribute, an
 equality taken), ``if amount > self.quantity: raise`` -> ``amount_above_quantity`` (a strict
-side only), ``if len(args) > 1: raise`` -> ``given_2_positional_arguments``.
+side only), ``if len(args) > 1: raise`` -> ``given_2_positional_arguments``; a local
+bound once to a builtin conversion of a parameter stands for it (``port_int = int(port)``,
+``if port_int < 0: raise`` -> ``port_below_0``).
 A test of one parameter that the name cannot word, taken to a rejection (a raise, or an
 empty or ``None`` result), says the value was not one the code accepts:
 ``width_is_invalid``, as does an ``except`` handler the call returned from (one that
@@ -23,6 +25,7 @@ else says nothing (""). Read with :mod:`ast`; nothing runs here.
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from typing import Any
 
 from remora import python_ast
@@ -38,6 +41,8 @@ _EXIT = ast.Return | ast.Raise
 _SCOPES = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
 # A collection written out in the test (``x not in ("a", "b")``): the choices, not a store.
 _LITERAL_COLLECTIONS = ast.Tuple | ast.List | ast.Set
+# The builtin conversions whose result a test of it reads as the parameter converted.
+_CONVERSIONS = frozenset({"int", "float", "str", "Decimal"})
 # The errors of a lookup whose key is not there.
 _MISSING = frozenset({"KeyError", "LookupError"})
 
@@ -121,6 +126,7 @@ class _Words:
         self.self_name = first if first is not None and first not in self.args else None
         self.vararg = function.args.vararg.arg if function.args.vararg else None
         self.rejected = is_rejection(row)
+        self.converted = _converted_locals(function, set(self.args))
 
     def subject(self, node: ast.AST) -> str | None:
         """A given parameter's name, an instance attribute's words, an attribute of a given
@@ -128,6 +134,8 @@ class _Words:
         (``if not self: raise``: ``self_is_empty``)."""
         if isinstance(node, ast.Name) and node.id in self.args:
             return node.id
+        if isinstance(node, ast.Name) and node.id in self.converted:
+            return self.converted[node.id]  # ``port_int = int(port)``: the port
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
@@ -246,7 +254,11 @@ class _Words:
         tested = (
             set(self.args)
             if test is None
-            else {n.id for n in ast.walk(test) if isinstance(n, ast.Name) and n.id in self.args}
+            else {
+                self.converted.get(n.id, n.id)
+                for n in ast.walk(test)
+                if isinstance(n, ast.Name) and self.converted.get(n.id, n.id) in self.args
+            }
         )
         if not self.rejected or len(tested) != 1:
             return ""
@@ -259,6 +271,37 @@ class _Words:
         if isinstance(value, str | bytes | list | tuple | dict) and not value:
             return f"{name}_is_empty"
         return f"{name}_are_invalid" if name == self.vararg else f"{name}_is_invalid"
+
+
+def _converted_locals(function: Function, parameters: set[str]) -> dict[str, str]:
+    """The locals bound once, to a builtin conversion of a parameter (``port_int =
+    int(port)``): a test of one is a test of the parameter (``if port_int < 0: raise``:
+    ``port_below_0``)."""
+    stores = Counter(
+        n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    )
+    values = {
+        node.targets[0].id: node.value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+    }
+    converted: dict[str, str] = {}
+    for name, value in values.items():
+        if (
+            stores[name] == 1
+            and name not in parameters
+            and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in _CONVERSIONS
+            and len(value.args) == 1
+            and not value.keywords
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id in parameters
+        ):
+            converted[name] = value.args[0].id
+    return converted
 
 
 def _catches(handler: ast.ExceptHandler, names: frozenset[str]) -> bool:
