@@ -4,7 +4,9 @@ ruff's and black's ``line-length`` (``ruff.toml``, ``.ruff.toml``, ``pyproject.t
 flake8's ``max-line-length`` (``.flake8``, ``setup.cfg``, ``tox.ini``), read with
 :mod:`tomllib` and :mod:`configparser`; the shortest any of them states, since each is a
 check a change must pass (cachelib's ``max-line-length = 80``: blind reviewers sent back
-docstrings of 89 and 162 columns). 88, the formatters' default, where none states one.
+docstrings of 89 and 162 columns). 88, the formatters' default, where none states one;
+new prose (a docstring) keeps to PEP 8's 79 there (blind reviewers on projects that state
+none: "the line is over 79 columns").
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from typing import Any
 
 from remora.code.context import CodeContext
 
-__all__ = ["DEFAULT_LINE_LENGTH", "project_line_length", "stated_line_length"]
+__all__ = ["DEFAULT_LINE_LENGTH", "PEP8_LINE_LENGTH", "project_line_length", "stated_line_length"]
 
 DEFAULT_LINE_LENGTH = 88
+PEP8_LINE_LENGTH = 79
 _TOML = (
     ("ruff.toml", ("line-length",)),
     (".ruff.toml", ("line-length",)),

@@ -6,10 +6,11 @@ from pathlib import Path
 
 from remora.code import CodeContext
 from remora.code.docstring.pieces import Pieces
-from remora.code.docstring.text import compose
+from remora.code.docstring.text import compose, compose_docstring
 from remora.code.line_length import project_line_length
 from remora.code.parsing import NodeRef, locate, parse
 from remora.config import SandboxConfig
+from remora.discovery.node import CSTNode, make_node_id
 from remora.workspace import WorkspaceStore
 
 
@@ -50,3 +51,30 @@ def test_a_description_is_wrapped_and_a_summary_too_long_for_its_line_is_refused
         r["field"] == "summary" and "runs past the project's line length by 16" in r["reason"]
         for r in refused
     ), refused
+
+
+PUT = "def put(items, key, value):\n    items[key] = value\n"
+
+
+def test_a_docstring_keeps_to_pep8_s_79_where_no_tool_states_a_length(tmp_path: Path) -> None:
+    # rfc3986, dictdiffer (none stated): "the line is over 79 columns", at 88.
+    (tmp_path / "m.py").write_text(PUT)
+    node = CSTNode(
+        node_id=make_node_id("m.py", "put", "function"),
+        node_type="function",
+        name="put",
+        full_name="put",
+        file_path="m.py",
+        start_byte=0,
+        end_byte=len(PUT) - 1,
+        start_line=1,
+        end_line=2,
+        text=PUT,
+    )
+    summary = "Store the value under the key in the items, replacing the one there before."
+    assert 79 < len(summary) + 6 + 4 <= 88  # its line: indent, quotes and text
+    with WorkspaceStore(tmp_path).create("docstring", node.node_id) as workspace:
+        context = CodeContext(workspace, node, SandboxConfig(workers=1))
+        assert compose_docstring(context, "google", summary)["text"] is None
+        workspace.write("pyproject.toml", b"[tool.ruff]\nline-length = 88\n")
+        assert compose_docstring(context, "google", summary)["text"] is not None

@@ -42,7 +42,7 @@ from remora.code.docstring.sections import (
 )
 from remora.code.docstring.siblings import sibling_texts
 from remora.code.host_function import host_function
-from remora.code.line_length import project_line_length
+from remora.code.line_length import PEP8_LINE_LENGTH, stated_line_length
 from remora.code.parsing import SourceNode, node_raises, node_returns
 
 __all__ = ["compose", "render"]
@@ -231,7 +231,7 @@ def compose_docstring(
     # The docstring sits one level inside its definition: those columns are not its text's.
     definition = node.definition
     indent = 0 if definition is None else node.file.positions[definition].start.column + 4
-    width = project_line_length(context) - indent
+    width = (stated_line_length(context) or PEP8_LINE_LENGTH) - indent
     current = node_docstring(node)["value"]
     composed = compose(node, given, style, current, others, given_before, width)
     for item in composed["refused"]:

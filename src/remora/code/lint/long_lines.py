@@ -13,11 +13,9 @@ from __future__ import annotations
 from collections import Counter
 
 from remora.code.context import CodeContext
-from remora.code.line_length import stated_line_length
+from remora.code.line_length import PEP8_LINE_LENGTH, stated_line_length
 
 __all__ = ["line_limit", "long_line_refusal"]
-
-PEP8_LINE_LENGTH = 79
 
 
 def line_limit(context: CodeContext, old_text: str) -> int:
