@@ -146,7 +146,7 @@ async def test_a_model_completion_that_reaches_the_missed_branch_is_kept(
     assert '#         return "lucky"' in asked  # the missed line, shown to the model
     text = (workspace.read("tests/test_luck.py") or b"").decode()
     # Named as the search's calls are (the model's words spelled every argument, cut).
-    assert "def test_lucky_when_n_is_10_returns_string():" in text
+    assert "def test_lucky_when_n_is_10():" in text
     assert '    result = lucky(10)\n    assert result == "lucky"\n' in text
     details = result.details
     assert details["coverage_after"]["branches"] == "2/2"

@@ -202,7 +202,7 @@ def test_the_test_defines_the_function_records_its_calls_and_asserts_them() -> N
         "assert result == 1",
         "assert receiver_calls == [(('news',), {'value': 1})]",
     ]
-    assert outcome_words(row, set(), owner) == ["calls_receiver_and_returns_int", "calls_receiver"]
+    assert outcome_words(row, set(), owner) == ["calls_receiver"]
     # A function never called does nothing, and a list nobody reads is not written.
     quiet = CallRender(TARGET, {"Hub"})
     assert quiet.call(row["args"], owner)[1][:2] == [

@@ -199,9 +199,8 @@ def behaviour_name(
         if not all_empty(row.get("state_before") or {}):
             return None  # "drop leaves items unchanged" would say drop never changes them
         condition = "when_self_is_empty"
-    name = _fitted(node, condition, outcome) if condition else f"test_{node}_{outcome}"
-    if name is None:
-        name = f"test_{node}_{outcome}"
+    plain = "_".join(words for words in (f"test_{node}", outcome) if words)
+    name = (_fitted(node, condition, outcome) if condition else None) or plain
     named = {} if named is None else named
     other = named.get(name)
     # A parameter the condition already words (``key_is_missing``) tells nothing more.
