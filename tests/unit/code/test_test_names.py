@@ -149,8 +149,13 @@ def test_a_text_result_that_transforms_the_text_given_is_named_by_the_transform(
     )
     upper = {"returned": _seen("'AB'"), "args": {"s": "ab"}}
     assert behaviour_name("shout", upper, "typical", set(), set()) == "test_shout_uppercases_s"
-    # No transform of these: two texts given, a text unchanged, a number that may be a count.
-    two = {"returned": _seen("'ba'"), "args": {"a": "ab", "b": "c"}}
+    # Of the one text it transforms, beside another (slugify's separator, passed).
+    slug["args"] = {"text": "input string", "separator": "-"}
+    assert behaviour_name("slugify", slug, "typical", set(), set()) == (
+        "test_slugify_joins_words_with_hyphens"
+    )
+    # No transform of these: of two texts, a text unchanged, a number that may be a count.
+    two = {"returned": _seen("'AB'"), "args": {"a": "ab", "b": "BA"}}
     assert behaviour_name("pick", two, "typical", set(), set()) == "test_pick"
     same = {"returned": _seen("'aba'"), "args": {"text": "aba"}}
     assert behaviour_name("flip", same, "typical", set(), set()) == "test_flip_returns_text"
@@ -492,3 +497,23 @@ def test_keys_a_call_handed_over_are_never_spelled() -> None:
         "args": {"name": "tea"},
     }
     assert behaviour_name("pop", popped, "typical", set(), set()) == ("test_pop_removes_name")
+
+
+def test_a_reason_about_a_local_leaves_the_condition_to_the_branch_the_call_took() -> None:
+    # rfc3986's add_port(-1), chosen for ``port_int < 0``, a local tested twice (no range
+    # claim holds for it: .claimed_ranges): "rename it to say negative port".
+    function = ast.parse(
+        "def add_port(self, port):\n"
+        "    port_int = int(port)\n"
+        "    if port_int < 0:\n"
+        "        raise ValueError('negative')\n"
+        "    if port_int > 65535:\n"
+        "        raise ValueError('too large')\n"
+        "    return port_int\n"
+    ).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    row = {"raised": {"type": "ValueError"}, "args": {"port": -1}}
+    name = behaviour_name(
+        "add_port", row, "port_int_below_0", set(), set(), function=function, lines={1, 2, 3, 4}
+    )
+    assert name == "test_add_port_when_port_below_0_raises_value_error"

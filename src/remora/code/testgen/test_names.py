@@ -108,7 +108,9 @@ def _condition(why: str, row: dict[str, Any], function: Function | None, lines: 
         return f"when_{words}" if words else ""
     if why.startswith(_AFTER):  # the instance's set-up call that took a test's function
         return why
-    honest = honest_condition(why, row, function)
+    # A reason whose range the code does not bear out (a local's: ``port_int_below_0``)
+    # leaves the branch the call took to say it (``port_below_0``: .taken_branch).
+    honest = honest_condition(why, row, function) or branch_words(function, lines, row)
     return f"when_{honest}" if honest else ""
 
 

@@ -3,9 +3,9 @@
 A blind reviewer asked ``test_reverse_returns_string`` to "say that it reverses the
 characters", ``test_kebabize_returns_string`` to say it "converts snake case": the result's
 type says nothing a reader can check. Where the result is one of a few plain transforms
-of the one text the call (or its instance) was given (reversed, upper- or lower-cased,
-capitalised, stripped, its spaces or underscores replaced), that transform is what the
-test pins, and the name says it. Each is computed on the values the probe saw, so the
+(reversed, upper- or lower-cased, capitalised, stripped, its spaces or underscores
+replaced) of exactly one text the call (or its instance) was given, that transform is what
+the test pins, and the name says it. Each is computed on the values the probe saw, so the
 words are true of the call the test makes; a transform that leaves the text as it was is
 no transform (the result equals the argument: :mod:`.outcome_words` names that). A number
 is never read as one (a count of words equal to the result may be chance). Nothing runs
@@ -40,26 +40,17 @@ _REPLACED = (
 )
 
 
-def _one_text(args: dict[str, Any], owner_args: dict[str, Any]) -> tuple[str, str] | None:
-    """The one text the call was given (its parameter's name, its value), from the call's
-    arguments, else from its instance's; None where there are none or several."""
+def _texts(args: dict[str, Any], owner_args: dict[str, Any]) -> list[tuple[str, str]]:
+    """The texts the call was given (each parameter's name, its value): its arguments',
+    else its instance's."""
     for given in (args, owner_args):
         texts = [(name, value) for name, value in given.items() if isinstance(value, str)]
         if texts:
-            return texts[0] if len(texts) == 1 else None
-    return None
+            return texts
+    return []
 
 
-def text_relation_words(
-    value: Any, args: dict[str, Any], owner_args: dict[str, Any], renamed: dict[str, str]
-) -> str | None:
-    """``reverses_text``, ``joins_words_with_hyphens``: what ``value``
-    (the call's result) is of the one text it was given; None where it is none of these.
-    ``renamed``: a parameter's words where its own name is not spelled (``s``: ``text``)."""
-    given = _one_text(args, owner_args)
-    if given is None or not isinstance(value, str):
-        return None
-    name, text = given
+def _relation(value: str, name: str, text: str, renamed: dict[str, str]) -> str | None:
     if value == text or not text.strip():
         return None
     word = renamed.get(name, snake_name(name))
@@ -70,3 +61,20 @@ def text_relation_words(
         if old in text and text.replace(old, new) == value:
             return words
     return None
+
+
+def text_relation_words(
+    value: Any, args: dict[str, Any], owner_args: dict[str, Any], renamed: dict[str, str]
+) -> str | None:
+    """``reverses_text``, ``joins_words_with_hyphens``: what ``value`` (the call's result)
+    is of the one text it was given that it is a transform of (``slugify(text,
+    separator="-")``: of ``text``); None where it is none of these, or of two.
+    ``renamed``: a parameter's words where its own name is not spelled (``s``: ``text``)."""
+    if not isinstance(value, str):
+        return None
+    found = {
+        words
+        for name, text in _texts(args, owner_args)
+        if (words := _relation(value, name, text, renamed)) is not None
+    }
+    return found.pop() if len(found) == 1 else None
