@@ -50,6 +50,33 @@ def test_an_assignment_may_go_with_its_reads_and_a_new_name_may_be_read() -> Non
     assert lost_names(bare, bare.replace("except:", "except Exception:")) == []
 
 
+DECODED = (
+    "def __init__(self, url, lazy=False, query_plus_is_space=None):\n"
+    "    self._url = url\n"
+    "    if query_plus_is_space is None:\n"
+    "        query_plus_is_space = url.scheme not in NO_QUERY_PLUS_SCHEMES\n"
+    "    self._query_plus_is_space = query_plus_is_space\n"
+    "    if not lazy:\n"
+    "        self.host, self.userinfo\n"
+    "    return\n"
+)
+
+
+def test_an_assignment_removed_excuses_only_the_reads_of_its_value() -> None:
+    # hyperlink's DecodedURL.__init__: B018 "fixed" by a body that dropped the default
+    # and the eager decoding; one assignment removed must not excuse the other reads.
+    after = (
+        "def __init__(self, url, lazy=False, query_plus_is_space=None):\n"
+        "    self._url = url\n"
+        "    self._query_plus_is_space = query_plus_is_space\n"
+        "    self._lazy = lazy\n"
+    )
+    assert lost_names(DECODED, after) == ["self read less often"]
+    # The default computed still, only the eager reads gone: those are the loss.
+    kept = DECODED.replace("    if not lazy:\n        self.host, self.userinfo\n", "")
+    assert lost_names(DECODED, kept) == ["lazy read less often", "self read less often"]
+
+
 def test_a_statement_that_does_nothing_may_not_be_added() -> None:
     # The 0.5B, shown E711's example (`if arg is not None:` / `pass`), wrote the
     # header with the example's `pass` under it: the same behaviour, one more line.

@@ -67,8 +67,11 @@ def lost_names(before: str, after: str) -> list[str]:
     changes what the code does: the model rewrote the code instead of fixing it
     (humanize's RET504 "fixed" by returning ``final_str + ' x 10' + ''.join(...)``).
     Removing an assignment with its reads is allowed (F841's unused variable,
-    RET504's temporary): then something is written less often too. A name read
-    for the first time is allowed (E722's ``except Exception``).
+    RET504's temporary): the name written less often, and the reads its assigned value
+    made, no others (hyperlink's ``DecodedURL.__init__``, B018 "fixed" by a body that no
+    longer computed ``query_plus_is_space`` or read ``lazy``, went through while any
+    assignment removed excused every read). A name read for the first time is allowed
+    (E722's ``except Exception``).
     """
     reads_before, calls_before, writes_before, placeholders_before = _uses(before)
     reads_after, calls_after, writes_after, placeholders_after = _uses(after)
@@ -79,11 +82,29 @@ def lost_names(before: str, after: str) -> list[str]:
     ]
     if placeholders_after > placeholders_before:
         changed.append("a statement that does nothing (pass or ...) added")
-    dropping = writes_after.total() >= writes_before.total()
+    fewer = {name for name in writes_before if writes_after[name] < writes_before[name]}
+    allowed = _assigned_reads(before, frozenset(fewer))
     for name in sorted(reads_before):
-        if (reads_after[name] < reads_before[name] and dropping) or (
-            reads_after[name] > reads_before[name]
-        ):
-            more = reads_after[name] > reads_before[name]
-            changed.append(f"{name} read {'more' if more else 'less'} often")
+        lost = reads_before[name] - reads_after[name]
+        if lost > 0 and name not in fewer and lost > allowed[name]:
+            changed.append(f"{name} read less often")
+        elif lost < 0:
+            changed.append(f"{name} read more often")
     return changed
+
+
+@functools.lru_cache(maxsize=32)
+def _assigned_reads(text: str, names: frozenset[str]) -> Counter[str]:
+    """How often the values assigned to ``names`` (the names a rewrite writes less often)
+    read each name: the reads that may go with those assignments, and no others."""
+    reads: Counter[str] = Counter()
+    for item in ast.walk(python_ast.parse(text)):
+        if isinstance(item, ast.Assign | ast.AnnAssign | ast.AugAssign) and item.value:
+            targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+            if any(isinstance(t, ast.Name) and t.id in names for t in targets):
+                reads.update(
+                    n.id
+                    for n in ast.walk(item.value)
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                )
+    return reads
