@@ -151,6 +151,21 @@ async def test_a_project_that_supports_python_2_gets_no_finding_that_assumes_a_n
     assert codes == [] and "UP010" in held, (codes, held)
 
 
+async def test_a_project_that_supports_python_26_gets_no_set_literal(tmp_path: Path) -> None:
+    # hyperlink (py26 in tox's envlist): C405's `{u"%"}` "is a syntax error on Python 2.6".
+    text = "def marks():\n    return set([u'%'])\n"
+    rules = '[tool.ruff.lint]\nselect = ["C4"]\n'
+    found = {}
+    for envlist in ("py26, py27", "py27, py39"):
+        root = tmp_path / envlist[:4]
+        _write(root, {"tox.ini": f"[tox]\nenvlist = {envlist}\n", "pyproject.toml": rules})
+        _write(root, {"pkg/m.py": text})
+        with WorkspaceStore(root).create("t", "n") as workspace:
+            context = CodeContext(workspace, None, SandboxConfig())
+            found[envlist[:4]] = [r["code"] for r in await ruff_json(context, "pkg/m.py", text)]
+    assert found == {"py26": [], "py27": ["C405"]}
+
+
 async def test_requires_python_38_gets_no_fix_for_39_syntax(tmp_path: Path) -> None:
     codes, held = await _records(tmp_path, {"pyproject.toml": REQUIRES_38 + "\n" + RUFF_UP})
     # `division` is part of every Python 3: UP010 stands; `list[float]` needs 3.9, `X | None` 3.10.

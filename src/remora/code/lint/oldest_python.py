@@ -20,7 +20,9 @@ read, in order, from:
 Ruff's oldest target is Python 3.7. For a project that supports an older one, ruff runs
 at ``py37`` and the findings of rules that assume a newer Python (pyupgrade's ``UP``,
 ``FA``, and every rule whose ruff documentation names the ``target-version`` option) are
-held back with the reason: neither ruff's fix nor the model's rewrite is made.
+held back with the reason: neither ruff's fix nor the model's rewrite is made; for a
+project that supports Python 2.6, so are those of the rules whose fix writes 2.7's set
+literals and set or dict comprehensions (C401-C405).
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ _CLASSIFIER = re.compile(r"^Programming Language :: Python :: (\d+)(?:\.(\d+))?$
 # A tox factor naming a Python: py27, py310, py2.7, pypy27, pypy3.9; "py2" means Python 2.
 _TOX_FACTOR = re.compile(r"^(?:py|pypy)(?:(2)|(\d)\.?(\d+))$")
 _FAMILIES = re.compile(r"^(UP|FA)\d+$")
+# The rules whose fix writes a set literal or a set or dict comprehension: Python 2.7's
+# syntax (hyperlink, which supports 2.6: "{u'%'} is a syntax error on Python 2.6").
+_PY27_SYNTAX = frozenset({"C401", "C402", "C403", "C404", "C405"})
 
 
 @dataclass(frozen=True)
@@ -260,7 +265,12 @@ async def documented_rules(limit_s: float) -> frozenset[str]:
     return _DOCUMENTED[ruff]
 
 
-def assumes_newer(code: object, documented: frozenset[str]) -> bool:
+def assumes_newer(
+    code: object, documented: frozenset[str], version: tuple[int, int] | None = None
+) -> bool:
     """Whether rule ``code`` judges code for a target Python (a project below ruff's oldest
-    target gets none of its findings)."""
+    target gets none of its findings), or its fix writes syntax newer than ``version``,
+    the project's oldest Python (a set literal or comprehension before 2.7)."""
+    if version is not None and version < (2, 7) and code in _PY27_SYNTAX:
+        return True
     return isinstance(code, str) and (bool(_FAMILIES.match(code)) or code in documented)

@@ -193,7 +193,7 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
         r
         for r in kept
         if not not_the_projects(r, root, text)
-        and not (floor.below_ruff and assumes_newer(r.get("code"), documented))
+        and not (floor.below_ruff and assumes_newer(r.get("code"), documented, floor.version))
     ]
     if any(r.get("code") == "I001" for r in found) and not configures_import_order(root):
         data = text.encode("utf-8")
@@ -211,4 +211,6 @@ async def held_back(context: CodeContext, path: str, text: str) -> list[tuple[di
     if not floor.below_ruff:
         return []
     kept = await _all_records(context, path, text)
-    return [(r, floor.reason()) for r in kept if assumes_newer(r.get("code"), documented)]
+    return [
+        (r, floor.reason()) for r in kept if assumes_newer(r.get("code"), documented, floor.version)
+    ]
