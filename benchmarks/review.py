@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> None:
         done = export_project(
             project,
             out,
-            CACHE / "work",
+            args.work,
             operations,
             model,
             args.max_definitions,
@@ -200,6 +200,12 @@ def _parser() -> argparse.ArgumentParser:
                 type=int,
                 default=MAX_DEFINITIONS,
                 help="the file rule's limit of definitions per project (0: every file)",
+            )
+            cmd.add_argument(
+                "--work",
+                type=Path,
+                default=CACHE / "work",
+                help="where each project is prepared and analysed (one run at a time per folder)",
             )
             cmd.add_argument(
                 "--export-only",
