@@ -20,16 +20,22 @@ import ast
 import threading
 from typing import Any
 
-__all__ = ["literal_eval", "parse", "parse_expression"]
+__all__ = ["literal_eval", "parse", "parse_expression", "parse_signature_comment"]
 
 _PARSING = threading.RLock()
 
 
 def parse(
-    source: str | bytes, filename: str = "<unknown>", *, top_level_await: bool = False
+    source: str | bytes,
+    filename: str = "<unknown>",
+    *,
+    top_level_await: bool = False,
+    type_comments: bool = False,
 ) -> ast.Module:
-    """``ast.parse(source, filename)``; ``top_level_await`` lets ``await`` stand at module level."""
+    """``ast.parse(source, filename)``; ``top_level_await`` lets ``await`` stand at module
+    level; ``type_comments`` puts each ``# type:`` comment on its node (``type_comment``)."""
     flags = ast.PyCF_ONLY_AST | (ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if top_level_await else 0)
+    flags |= ast.PyCF_TYPE_COMMENTS if type_comments else 0
     with _PARSING:
         tree = compile(source, filename, "exec", flags, dont_inherit=True)
     assert isinstance(tree, ast.Module)
@@ -42,6 +48,15 @@ def parse_expression(source: str, filename: str = "<unknown>") -> ast.expr:
         tree = compile(source, filename, "eval", ast.PyCF_ONLY_AST, dont_inherit=True)
     assert isinstance(tree, ast.Expression)
     return tree.body
+
+
+def parse_signature_comment(source: str) -> ast.FunctionType:
+    """A function's type comment, ``(int, str) -> bool`` (``ast.parse(source,
+    mode="func_type")``)."""
+    with _PARSING:
+        tree = compile(source, "<type comment>", "func_type", ast.PyCF_ONLY_AST, dont_inherit=True)
+    assert isinstance(tree, ast.FunctionType)
+    return tree
 
 
 def literal_eval(value: str | ast.AST) -> Any:
