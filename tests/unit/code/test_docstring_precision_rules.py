@@ -351,3 +351,34 @@ def test_a_callables_summary_that_defines_another_thing_is_refused() -> None:
     reason = summary_refusal("Kennel.couples", "DogPair is a tuple of two dogs.")
     assert reason.startswith("it says what DogPair is, not what couples does"), reason
     assert "it says what" not in summary_refusal("Kennel.couples", "Pair the dogs two by two.")
+
+
+TYPED = """\
+class Link:
+    @property
+    def port(self):
+        # type: () -> Optional[int]
+        return self._port
+
+    def replace(self, host=None):
+        # type: (Optional[str]) -> Link
+        return Link(host)
+"""
+
+
+def test_a_summary_that_holds_the_node_s_type_comment_is_refused() -> None:
+    # hyperlink's properties: "Type: () -> bool." ten times, every one rejected as noise.
+    tree = ast.parse(TYPED)
+    lines = {n.name: n.lineno for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+
+    def refusal(name: str, summary: str) -> str:
+        ref = NodeRef("method", f"Link.{name}", lines[name])
+        _, refused = check_pieces(locate(parse(TYPED, "link.py"), ref), Pieces(summary), ())
+        return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+
+    assert "copies the type comment '() -> Optional[int]'" in refusal(
+        "port", "Type: () -> Optional[int]."
+    )
+    assert "type comment" in refusal("replace", "Return a (Optional[str]) -> Link copy.")
+    # Another node's comment is not this one's.
+    assert "type comment" not in refusal("replace", "Type: () -> Optional[int].")

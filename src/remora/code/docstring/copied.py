@@ -16,7 +16,9 @@ body holds is text the code shows someone (a parser's ``description=``, a messag
 prompt): a summary that is such a string of three words or more, or repeats six of its
 words in a row (a ``doc=`` argument aside: that one documents what the body returns),
 says what the program tells its user, not what this function does ("One line jokes for
-programmers" on the function that builds the argument parser). Comments are read with
+programmers" on the function that builds the argument parser). Nor may it hold the node's
+``# type:`` comment (hyperlink's "Type: () -> bool.": ten such summaries, all rejected
+as noise). Comments are read with
 :mod:`tokenize`, strings with :mod:`ast`, never by scanning the text.
 """
 
@@ -108,6 +110,22 @@ def _shown_text(node: SourceNode, said: list[str]) -> str:
     return ""
 
 
+def _type_comment(node: SourceNode, summary: str) -> str:
+    """The annotation of a ``# type:`` comment of the node that ``summary`` holds ('' when
+    none): "Type: () -> bool." on a property annotated ``# type: () -> bool``."""
+    if node.definition is None:
+        return ""
+    span = node.file.positions[node.definition]
+    said = " ".join(summary.split())
+    for line, comment in file_comments(node.file.text):
+        kind, colon, annotation = comment.partition(":")
+        annotation = " ".join(annotation.split())
+        inside = span.start.line <= line <= span.end.line
+        if inside and colon and kind.strip() == "type" and annotation and annotation in said:
+            return annotation
+    return ""
+
+
 def _lent_phrase(node: SourceNode, said: list[str], others: Sequence[str]) -> str:
     """Two words in a row of a fixed style example's summary, neither a function word, that
     ``said`` holds and the node does not own both of ('' when none)."""
@@ -144,6 +162,8 @@ def copied_text(node: SourceNode, summary: str, others: Sequence[str]) -> str:
             return f"it copies the docstring of {other}; say what this code does"
         if copied := _shared_run(said, word_tokens(text)):
             return f"it repeats {copied!r} from the docstring of {other}; say what this code does"
+    if annotation := _type_comment(node, summary):
+        return f"it copies the type comment {annotation!r}; say what a call does in words"
     if lent := _lent_phrase(node, said, others):
         return f"it borrows {lent!r} from a style example; say what this code does"
     for _, comment in file_comments(node.file.text):
