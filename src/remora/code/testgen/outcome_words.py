@@ -13,9 +13,10 @@ under the key the call gives: ``cache["alpha"] = "v"``, ``cache.get("alpha")``),
 returned callable did when called
 (``returns_a_predicate_matching_a_value_in_items``), the transform of a text argument a
 text result is (``reverses_text``: :mod:`.text_relations`) or the part of it
-(``returns_de_la_vega``), never its kind alone (``returns_string``) nor another value
-spelled out (reviewers: "'returns_nvb',
-'returns_15' say nothing"; ``returns_none`` on ``== "None"`` says the opposite).
+(``returns_de_la_vega``), the attributes a returned copy changed (``sets_port``); never
+its kind alone (``returns_string``) nor another value spelled out (reviewers:
+"'returns_nvb', 'returns_15' say nothing"; ``returns_none`` on ``== "None"`` says the
+opposite).
 :func:`case_words` words what a model's case claims the same way. Read with :mod:`ast`;
 nothing runs here.
 """
@@ -252,7 +253,7 @@ def _result_words(row: dict[str, Any], owner_args: dict[str, Any], renamed: dict
             return transform
         if (taken := _taken_part(value, row.get("args") or {}, owner_args)) is not None:
             return f"returns_{taken}"
-        return ""  # its kind alone ("returns_string"): see _result_words
+        return ""  # its kind alone ("returns_string") says nothing the test checks
     return _copy_words(returned) or ""
 
 
