@@ -12,7 +12,8 @@ limit. A method is called on an instance built afresh for each set, from the
 set's own ``owner_args`` when it has them (or the expression they are, which must give
 an instance of the class: ``where('name')``) and then filled by the calls its
 ``__calls__`` lists (``[{"method", "args", "keywords"}]``:
-:mod:`remora.code.values.filled_instances`), as a test builds one; the instance's
+:mod:`remora.code.values.filled_instances`), as a test builds one (a call that changed
+nothing on it sets nothing up: the instance is not built); the instance's
 attributes the request names in ``observe`` are reported after the call
 (``state``); where the request asks (``contents``: ``items`` or ``keys``), what the call
 changed in the container the instance is, its items compared before and after
@@ -61,13 +62,9 @@ from remora.code.probes.programs.own_contents import (
     contents_snapshot,
     equals_its_plain_kind,
     instance_size,
+    instance_state,
 )
-from remora.code.probes.programs.raised_frames import (
-    left_through,
-    on_argument,
-    raised_in,
-    stated,
-)
+from remora.code.probes.programs.raised_frames import left_through, on_argument, raised_in, stated
 from remora.code.probes.programs.recorded_calls import (
     calls_seen,
     forget_functions,
@@ -245,8 +242,10 @@ def _target(request: dict[str, Any], module: types.ModuleType) -> tuple[Any, str
             built = {k: v for k, v in owner_args.items() if k != "__calls__"}
             instance = built_value({"__class__": request["owner"], "args": built}, module)
             for step in owner_args.get("__calls__") or []:  # filled through its own methods
-                args = built_value(step["args"], module)
+                args, state = built_value(step["args"], module), instance_state(instance)
                 getattr(instance, step["method"])(*args, **built_value(step["keywords"], module))
+                if state is not None and state == instance_state(instance):
+                    raise TypeError(f"its set-up call {step['method']}(...) changed nothing")
     except Exception as exc:
         # Without an instance the sets can still be bound: to the function, less `self`.
         info = _exception(exc)

@@ -74,7 +74,27 @@ def contents_snapshot(target: Any) -> tuple[type, Any] | None:
     ``{key: repr(value)}``, else the reprs of a sequence's items, or a set's sorted; None
     where the instance is no container, is larger than ``MAX_CONTENT_ITEMS``, or cannot be
     read."""
-    instance: Any = getattr(target, "__self__", None)
+    return _contents(getattr(target, "__self__", None))
+
+
+def instance_state(instance: Any) -> tuple[dict[str, str], Any] | None:
+    """Every attribute of ``instance`` (private ones and slots too) by repr, and its
+    contents: what a set-up call (a filled instance's ``__calls__``) may change; None where
+    it cannot be read. A set-up call after which this reads the same set nothing up
+    (``DecodedURL().remove("a")`` returns a new URL and leaves its instance as it was)."""
+    try:  # the project's own __repr__ runs here
+        found = dict(vars(instance)) if hasattr(instance, "__dict__") else {}
+        for cls in type(instance).__mro__:
+            slots = cls.__dict__.get("__slots__", ())
+            for name in [slots] if isinstance(slots, str) else slots:
+                if isinstance(name, str) and hasattr(instance, name):
+                    found[name] = getattr(instance, name)
+        return {name: repr(value) for name, value in found.items()}, _contents(instance)
+    except Exception:
+        return None
+
+
+def _contents(instance: Any) -> tuple[type, Any] | None:
     kind = _plain_kind(instance)
     if kind is None:
         return None
