@@ -12,7 +12,9 @@ default; an attribute's ``is_set``), ``if isinstance(doc, str): raise`` -> ``doc
 equality taken), ``if amount > self.quantity: raise`` -> ``amount_above_quantity`` (a strict
 side only), ``if len(args) > 1: raise`` -> ``given_2_positional_arguments``; a local
 bound once to a builtin conversion of a parameter stands for it (``port_int = int(port)``,
-``if port_int < 0: raise`` -> ``port_below_0``).
+``if port_int < 0: raise`` -> ``port_below_0``). A ``TypeError`` a type check stated on
+one argument, in the node or a helper it called, names that argument's type
+(``sibling(1)`` through ``_textcheck``: ``segment_is_int``).
 A test of one parameter that the name cannot word, taken to a rejection (a raise, or an
 empty or ``None`` result), says the value was not one the code accepts:
 ``width_is_invalid``, as does an ``except`` handler the call returned from (one that
@@ -29,6 +31,7 @@ from collections import Counter
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen.refused_types import refused_type_words
 from remora.code.values import first_parameter, is_self_attribute, label, snake_name
 from remora.code.values.parameters import function_parameters
 
@@ -325,6 +328,8 @@ def _joined(parts: list[str]) -> str:
 
 def branch_words(function: Function | None, lines: set[int], row: dict[str, Any]) -> str:
     """The condition the call's exit branch says (module docstring), "" where none."""
+    if refused := refused_type_words(row):
+        return refused
     if function is None or not lines:
         return ""
     words = _Words(function, row)

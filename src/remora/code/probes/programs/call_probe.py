@@ -32,7 +32,7 @@ A generator function's generator is drained when the request says so (``drain``:
 (``capped``: the first items of an endless one). A stand-in argument's uses
 (:mod:`remora.code.probes.programs.unread_argument`) are reported as ``unread_used``,
 watched during the call and while its result and the instance's state are read; where an
-exception was raised, :mod:`remora.code.probes.programs.raised_frames`. A container
+exception was raised, and why: :mod:`remora.code.probes.programs.raised_frames`. A container
 instance's item count before the call is ``size_before``; the calls made of the set's own
 functions are ``functions`` (:mod:`remora.code.probes.programs.recorded_calls`). Output the
 code prints goes to stderr (descriptor 1 is stderr's while it runs), stdout the report.
@@ -64,7 +64,7 @@ from remora.code.probes.programs.own_contents import (
     instance_size,
     instance_state,
 )
-from remora.code.probes.programs.raised_frames import left_through, on_argument, raised_in, stated
+from remora.code.probes.programs.raised_frames import where_raised
 from remora.code.probes.programs.recorded_calls import (
     calls_seen,
     forget_functions,
@@ -190,18 +190,7 @@ def _probe_set(
         outcome["timed_out"] = True
         outcome["raised"] = _exception(exc)
     except BaseException as exc:  # the project's code may raise anything, SystemExit too
-        outcome["raised"] = _exception(exc)
-        if (where := raised_in(exc, __file__)) is not None:
-            outcome["raised"]["frame"] = where
-            outcome["raised"]["through"] = left_through(exc, __file__)
-        if stated(exc, __file__):
-            outcome["raised"]["stated"] = True
-        elif isinstance(exc, OSError):
-            # The file system's or the network's answer here, not the code's: another
-            # machine or folder answers otherwise.
-            outcome["raised"]["environment"] = True
-        if isinstance(exc, AttributeError) and on_argument(exc, arguments):
-            outcome["raised"]["on_argument"] = True
+        outcome["raised"] = _exception(exc) | where_raised(exc, __file__, arguments, args)
     return outcome
 
 

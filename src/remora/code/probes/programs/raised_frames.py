@@ -8,7 +8,9 @@ operation that failed (an argument that misfit) by the instruction that frame st
 The lines the exception left through, each frame's (:func:`left_through`), tell a line
 that ran to its end from one that started and raised: coverage.py counts both as run.
 An ``AttributeError`` looked up on one of the call's own arguments (:func:`on_argument`)
-says the code took it for something it is not.
+says the code took it for something it is not; a ``TypeError`` a ``raise`` stated in a
+frame that holds one of the call's arguments (:func:`checked_argument`) names the argument
+a type check refused (``_textcheck("path segment", value)`` given ``sibling(1)``).
 """
 
 from __future__ import annotations
@@ -91,3 +93,49 @@ def on_argument(exc: AttributeError, values: list[Any]) -> bool:
         elif isinstance(value, dict):
             stack.extend(value.values())
     return False
+
+
+def checked_argument(
+    exc: BaseException, own_file: str, args: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The one parameter whose argument (or an item of a list or tuple given) the frame
+    that stated a ``TypeError`` holds among its locals, by identity, with that value's
+    type: ``{"parameter", "type", "item"}``, what a type check refused; None where none or
+    several parameters do, for ``None`` or a bool (one object each), or for an exception
+    the code did not raise with a ``raise`` of its own."""
+    if not isinstance(exc, TypeError) or not stated(exc, own_file):
+        return None
+    tb = _innermost(exc, own_file)
+    held = list(tb.tb_frame.f_locals.values()) if tb is not None else []
+    found = []
+    for name, value in args.items():
+        items = [value, *value] if isinstance(value, list | tuple) else [value]
+        shown = [v for v in items if v is not None and not isinstance(v, bool)]
+        refused = [v for v in shown if any(v is h for h in held)]
+        if refused:
+            item = refused[0] is not value
+            found.append({"parameter": name, "type": type(refused[0]).__name__, "item": item})
+    return found[0] if len(found) == 1 else None
+
+
+def where_raised(
+    exc: BaseException, own_file: str, arguments: list[Any], args: dict[str, Any]
+) -> dict[str, Any]:
+    """What the report says of an exception the call raised, beside its type and message:
+    the frame it left (``frame``) and the lines it left through (``through``), whether a
+    ``raise`` stated it (``stated``) and the argument a type check refused (``checked``),
+    or the environment's answer (an ``OSError`` not stated: ``environment``; another
+    machine or folder answers otherwise), an attribute looked up on an argument
+    (``on_argument``). ``arguments``: the call's values; ``args``: by parameter."""
+    report: dict[str, Any] = {}
+    if (where := raised_in(exc, own_file)) is not None:
+        report |= {"frame": where, "through": left_through(exc, own_file)}
+    if stated(exc, own_file):
+        report["stated"] = True
+        if (checked := checked_argument(exc, own_file, args)) is not None:
+            report["checked"] = checked
+    elif isinstance(exc, OSError):
+        report["environment"] = True
+    if isinstance(exc, AttributeError) and on_argument(exc, arguments):
+        report["on_argument"] = True
+    return report
