@@ -56,5 +56,8 @@ def test_a_type_check_in_a_helper_names_the_argument_it_refused(tmp_path: Path) 
     assert _name(tmp_path, "child", {"segments": ["a", 2.5]}) == (
         "test_child_when_segments_has_a_float_raises_type_error"
     )
+    assert _name(tmp_path, "sibling", {"segment": None}) == (
+        "test_sibling_when_segment_is_none_raises_type_error"
+    )
     # A TypeError no raise stated (an operation that failed) names no argument this way.
     assert _name(tmp_path, "depth", {"limit": "x"}) == "test_depth_raises_type_error"

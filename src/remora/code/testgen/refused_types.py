@@ -24,7 +24,8 @@ def refused_type_words(row: dict[str, Any]) -> str:
     checked = (row.get("raised") or {}).get("checked")
     if not isinstance(checked, dict) or checked.get("parameter") not in (row.get("args") or {}):
         return ""
-    kind = snake_name(str(checked.get("type") or "value"))
+    given = str(checked.get("type") or "value")
+    kind = "none" if given == "NoneType" else snake_name(given)
     if checked.get("item"):
         return f"{checked['parameter']}_has_{'an' if kind[:1] in 'aeiou' else 'a'}_{kind}"
     return f"{checked['parameter']}_is_{kind}"

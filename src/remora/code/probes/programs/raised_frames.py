@@ -101,16 +101,18 @@ def checked_argument(
     """The one parameter whose argument (or an item of a list or tuple given) the frame
     that stated a ``TypeError`` holds among its locals, by identity, with that value's
     type: ``{"parameter", "type", "item"}``, what a type check refused; None where none or
-    several parameters do, for ``None`` or a bool (one object each), or for an exception
-    the code did not raise with a ``raise`` of its own."""
+    several parameters do, for a bool or a ``None`` beside another (one object each), or
+    for an exception the code did not raise with a ``raise`` of its own."""
     if not isinstance(exc, TypeError) or not stated(exc, own_file):
         return None
     tb = _innermost(exc, own_file)
     held = list(tb.tb_frame.f_locals.values()) if tb is not None else []
+    nones = sum(value is None for value in args.values())
     found = []
     for name, value in args.items():
         items = [value, *value] if isinstance(value, list | tuple) else [value]
-        shown = [v for v in items if v is not None and not isinstance(v, bool)]
+        # None is one object: told only where it is the one None the call was given.
+        shown = [v for v in items if (v is not None or nones == 1) and not isinstance(v, bool)]
         refused = [v for v in shown if any(v is h for h in held)]
         if refused:
             item = refused[0] is not value
