@@ -62,3 +62,51 @@ def test_an_input_already_in_normal_form_shows_nothing_of_the_normaliser(tmp_pat
 
 def test_an_input_stored_as_it_is_is_the_node_s_work(tmp_path: Path) -> None:
     assert not _shows_nothing(tmp_path, "with_scheme", {"scheme": "https"})
+
+
+CHECKS = """\
+from pathlib import PurePath
+
+
+class Invalid(Exception):
+    pass
+
+
+def checked_name(value):
+    if not value:
+        return ""
+    if "/" in value:
+        raise Invalid("a slash")
+    return value
+
+
+def as_text(name):
+    if isinstance(name, PurePath):
+        return str(name)
+    return name
+
+
+def shout(value):
+    if not value:
+        return value
+    return value.upper()
+"""
+
+
+def _handed_back(tmp_path: Path, name: str, args: dict[str, Any]) -> bool:
+    (tmp_path / "checks.py").write_text(CHECKS)
+    row = probe_outcome(tmp_path, "checks", name, args)
+    row["args"] = args
+    function = next(
+        n for n in ast.walk(ast.parse(CHECKS)) if isinstance(n, ast.FunctionDef) and n.name == name
+    )
+    return shows_nothing(row, function, None, hands_on=True)
+
+
+def test_a_validator_s_input_handed_back_shows_nothing(tmp_path: Path) -> None:
+    # pathvalidate's validate_filename_arg("a") == "a", to_str("a") == "a": "never covers
+    # the conversion to ArgumentTypeError", "only checks a plain string comes back".
+    assert _handed_back(tmp_path, "checked_name", {"value": "report"})
+    assert _handed_back(tmp_path, "as_text", {"name": "report"})
+    # A node that also computes (upper()) keeps the test of its input handed back.
+    assert not _handed_back(tmp_path, "shout", {"value": ""})

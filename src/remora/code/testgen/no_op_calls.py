@@ -142,6 +142,24 @@ def _is_empty(value: Any) -> bool:
     return isinstance(value, str | list | dict) and not value
 
 
+def _passes_through(function: Function) -> bool:
+    """Whether every ``return`` of the function gives a parameter (not ``self``) as it is,
+    a conversion of one (``str(name)``) or a constant: a validator's ``return value`` after
+    its checks, a converter's ``return name`` beside ``return str(name)``."""
+    names = parameter_names(function) - {"self", "cls"}
+    returns = [n.value for n in ast.walk(function) if isinstance(n, ast.Return)]
+    if not returns or any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(function)):
+        return False
+    for value in returns:
+        if value is None or isinstance(value, ast.Constant):
+            continue
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.args:
+            value = value.args[0] if value.func.id in _CONVERSIONS else value
+        if not (isinstance(value, ast.Name) and value.id in names):
+            return False
+    return True
+
+
 def _literal(seen: Mapping[str, Any]) -> list[Any]:
     return [python_ast.literal_eval(seen["repr"])] if seen.get("literal") else []
 
@@ -215,14 +233,18 @@ def shows_nothing(
     hands_on: bool,
 ) -> bool:
     """Whether the probed call's test would show nothing of the node: it returned an
-    input where no return hands one on (:func:`returns_an_input`), left only inputs as
-    they were where the node hands them to a normaliser (:func:`_normal_already`), every
-    parameter the node loops over was given empty, or it returned ``None`` where the test
-    passed ``None``."""
+    input where no return hands one on (:func:`returns_an_input`), or handed an argument
+    back where every return hands a parameter back, converts one or is a constant (a
+    validator, :func:`_passes_through`: the happy path shows none of its checks), left
+    only inputs as they were where the node hands them to a normaliser
+    (:func:`_normal_already`), every parameter the node loops over was given empty, or it
+    returned ``None`` where the test passed ``None``."""
     if not hands_on and returns_an_input(row, owner_args):
         return True
     if row.get("raised") or function is None:
         return False
+    if _passes_through(function) and returns_an_input({**row, "owner_args": {}}, {}):
+        return True  # an argument handed back: ``validate_filename_arg("a") == "a"``
     if _normal_already(row, function):
         return True
     args = row.get("args") or {}
