@@ -31,6 +31,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen.observed_asserts import made_attributes
 from remora.code.values import parameter_names
 
 __all__ = ["hands_on_an_input", "returned_branches", "returns_an_input", "shows_nothing"]
@@ -171,9 +172,8 @@ def _changed_values(row: Mapping[str, Any]) -> list[Any]:
     returned = row.get("returned") or {}
     values: list[Any] = []
     if "as_given" in returned:
-        given = set(returned["as_given"])
-        for name, seen in (returned.get("attributes") or {}).items():
-            values += [] if name in given else _literal(seen)
+        for seen in made_attributes(returned).values():
+            values += _literal(seen)
     before = row.get("state_before")
     if isinstance(before, dict):
         for name, seen in (row.get("state") or {}).items():

@@ -46,6 +46,7 @@ search leaves it out (:func:`pins_something`).
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from remora.code.context import CodeContext
@@ -65,6 +66,7 @@ __all__ = [
     "called_functions",
     "function_asserts",
     "is_procedure",
+    "made_attributes",
     "observed_lines",
     "pins_something",
     "twin_lines",
@@ -110,17 +112,24 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
     return length or any(_readable(seen) for seen in attributes.values())
 
 
+def made_attributes(returned: Mapping[str, Any]) -> dict[str, Any]:
+    """The returned object's attributes that do not read as they did on the object of its
+    type the call was given (the probe's ``as_given``: an argument's own value, or for a
+    copy a method returns its instance's): the call's work."""
+    given = set(returned.get("as_given") or ())
+    attributes: dict[str, Any] = dict(returned.get("attributes") or {})
+    return {k: v for k, v in attributes.items() if k not in given}
+
+
 def _asserted_attributes(returned: dict[str, Any]) -> dict[str, Any]:
     """The returned object's attributes a test asserts: none of an object of the standard
     library's (``result.args``, ``result.kwds`` of a context manager ``contextlib`` made are
-    its internals, no behaviour of the node), none that reads as it did on the object of its
-    type the call was given (the probe's ``as_given``: an argument's own value, no work of
-    the call's; a test asserting only those passed whatever the call added)."""
+    its internals, no behaviour of the node), only those the call made
+    (:func:`made_attributes`: a test asserting those it was given passed whatever the call
+    added)."""
     module = str(returned.get("type_module") or "").split(".")[0]
     standard = module in sys.stdlib_module_names and module != "builtins"
-    given = set(returned.get("as_given") or ())
-    attributes = dict(returned.get("attributes") or {})
-    return {} if standard else {k: v for k, v in attributes.items() if k not in given}
+    return {} if standard else made_attributes(returned)
 
 
 def _called_functions(row: dict[str, Any]) -> dict[str, dict[str, Any]]:

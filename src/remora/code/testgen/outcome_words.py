@@ -28,6 +28,7 @@ import re
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen.observed_asserts import made_attributes
 from remora.code.testgen.returned_calls import call_words
 from remora.code.testgen.stored_items import GIVEN_KEY, stored_words
 from remora.code.testgen.text_relations import text_relation_words
@@ -265,9 +266,7 @@ def _copy_words(returned: dict[str, Any]) -> str | None:
     they check". None where every attribute reads as before, or none was compared."""
     if "as_given" not in returned:
         return None
-    given = set(returned["as_given"])
-    attributes: dict[str, Any] = returned.get("attributes") or {}
-    changed = [n for n, seen in attributes.items() if n not in given and _readable(seen)]
+    changed = [n for n, seen in made_attributes(returned).items() if _readable(seen)]
     return f"sets_{'_and_'.join(_state_name(n) for n in changed[:2])}" if changed else None
 
 
