@@ -52,6 +52,7 @@ from review_lib.judge import (
     whole_prompt,
     yes_probability,
 )
+from review_lib.result_rows import done_keys, result_rows
 from review_lib.verifier import node_code
 from summary_verifier import Model
 
@@ -91,9 +92,7 @@ def ask(model: Model, framing: str, code: str, case: Case) -> float | None:
 
 def run(args: argparse.Namespace) -> int:
     results = Path(args.results)
-    done: set[str] = set()
-    if results.is_file():
-        done = {json.loads(line)["key"] for line in results.read_text().splitlines() if line}
+    done = done_keys(results)
     cases = load_cases()
     random.Random(args.seed).shuffle(cases)
     if args.reverse:  # a second process from the other end, into its own --results
@@ -150,10 +149,7 @@ def _evaluate(cases: Sequence[Case], score: Callable[[Case], float | None]) -> d
 def report(args: argparse.Namespace) -> int:
     answers: dict[str, dict[str, Any]] = {}
     for results in args.results:
-        for line in Path(results).read_text().splitlines():
-            if line:
-                answer = json.loads(line)
-                answers[answer["key"]] = answer
+        answers |= {answer["key"]: answer for answer in result_rows(Path(results))}
     cases = load_cases()
     tune, held = halves()
     found: dict[str, Any] = {"halves": {"tune": sorted(tune), "report": sorted(held)}}

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from review_lib.export import export_and_project
+from review_lib.result_rows import done_keys, result_rows
 from review_lib.summary_checks import CheckedChange, checked_changes, start_line
 from review_lib.verifier import _STOP, rank_statistic
 from summary_verifier import Model
@@ -109,9 +110,7 @@ def agreement(reference: str, samples: list[str]) -> float:
 
 def run(args: argparse.Namespace) -> int:
     results = Path(args.results)
-    done = set()
-    if results.is_file():
-        done = {json.loads(line)["key"] for line in results.read_text().splitlines() if line}
+    done = done_keys(results)
     model = Model(_EMBEDDED_05, args.threads)
     print(f"start: load {os.getloadavg()}", file=sys.stderr)
     with results.open("a") as sink:
@@ -163,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report(args: argparse.Namespace) -> int:
-    rows = [json.loads(line) for line in Path(args.results).read_text().splitlines() if line]
+    rows = result_rows(Path(args.results))
     same = [r for r in rows if r["greedy"] == r["summary"]]
     scored = [(r, agreement(r["summary"], r["samples"])) for r in same]
     groups: dict[str, list[float]] = {}

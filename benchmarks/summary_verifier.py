@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from review_lib.export import export_and_project
+from review_lib.result_rows import done_keys, result_rows
 from review_lib.summary_checks import CheckedChange, checked_changes
 from review_lib.verifier import (
     FRAMINGS,
@@ -129,9 +130,7 @@ def _uptime() -> str:
 
 def run(args: argparse.Namespace) -> int:
     results = Path(args.results)
-    done = set()
-    if results.is_file():
-        done = {json.loads(line)["key"] for line in results.read_text().splitlines() if line}
+    done = done_keys(results)
     model = Model(args.model, args.threads)
     framings = args.framings.split(",")
     print(f"start: {_uptime()}", file=sys.stderr)
@@ -186,11 +185,7 @@ def _sweep(rows: list[tuple[CheckedChange, float]]) -> dict[str, Any]:
 
 
 def report(args: argparse.Namespace) -> int:
-    answers: dict[str, dict[str, Any]] = {}
-    for line in Path(args.results).read_text().splitlines():
-        if line:
-            row = json.loads(line)
-            answers[row["key"]] = row
+    answers = {row["key"]: row for row in result_rows(Path(args.results))}
     changes = [c for _, c in _changes(args.exports)]
     found: dict[str, Any] = {}
     for model in sorted({a["model"] for a in answers.values()}):
