@@ -26,7 +26,11 @@ import types
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
-from remora.code.probes.programs.returned_values import equals, observed_value
+from remora.code.probes.programs.returned_values import (
+    equals,
+    every_attribute,
+    observed_value,
+)
 
 # A larger instance is not read: its test would not write its contents anyway.
 MAX_CONTENT_ITEMS = 200
@@ -78,18 +82,13 @@ def contents_snapshot(target: Any) -> tuple[type, Any] | None:
 
 
 def instance_state(instance: Any) -> tuple[dict[str, str], Any] | None:
-    """Every attribute of ``instance`` (private ones and slots too) by repr, and its
+    """Every attribute of ``instance`` (:func:`every_attribute`) by repr, and its
     contents: what a set-up call (a filled instance's ``__calls__``) may change; None where
     it cannot be read. A set-up call after which this reads the same set nothing up
     (``DecodedURL().remove("a")`` returns a new URL and leaves its instance as it was)."""
     try:  # the project's own __repr__ runs here
-        found = dict(vars(instance)) if hasattr(instance, "__dict__") else {}
-        for cls in type(instance).__mro__:
-            slots = cls.__dict__.get("__slots__", ())
-            for name in [slots] if isinstance(slots, str) else slots:
-                if isinstance(name, str) and hasattr(instance, name):
-                    found[name] = getattr(instance, name)
-        return {name: repr(value) for name, value in found.items()}, _contents(instance)
+        found = every_attribute(instance)
+        return {str(name): repr(value) for name, value in found.items()}, _contents(instance)
     except Exception:
         return None
 

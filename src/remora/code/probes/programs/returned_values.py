@@ -104,12 +104,9 @@ def _unnamed_tuple_subclass(value: Any) -> bool:
     return isinstance(value, tuple) and type(value) is not tuple and not hasattr(value, "_fields")
 
 
-def own_attributes(value: Any) -> dict[str, Any]:
-    """A returned object's own public attributes (its ``__dict__``, the ``__slots__`` its
-    classes declare that hold a value, a namedtuple's fields: no property runs), each as
-    :func:`observed_value` reports it; at most ``MAX_ATTRIBUTES``."""
-    if isinstance(value, type | types.ModuleType | types.FunctionType | types.MethodType):
-        return {}
+def every_attribute(value: Any) -> dict[Any, Any]:
+    """An object's own attributes, private ones too: its ``__dict__``, the ``__slots__`` its
+    classes declare that hold a value, a namedtuple's fields (no property runs)."""
     own = dict(getattr(value, "__dict__", None) or {})
     fields = getattr(type(value), "_fields", None)
     if isinstance(value, tuple) and isinstance(fields, tuple):  # a namedtuple's fields
@@ -120,6 +117,15 @@ def own_attributes(value: Any) -> dict[str, Any]:
             slot = cls.__dict__.get(name)
             if isinstance(slot, types.MemberDescriptorType) and hasattr(value, name):
                 own[name] = slot.__get__(value, type(value))
+    return own
+
+
+def own_attributes(value: Any) -> dict[str, Any]:
+    """A returned object's own public attributes (:func:`every_attribute`), each as
+    :func:`observed_value` reports it; at most ``MAX_ATTRIBUTES``."""
+    if isinstance(value, type | types.ModuleType | types.FunctionType | types.MethodType):
+        return {}
+    own = every_attribute(value)
     public = [name for name in own if isinstance(name, str) and not name.startswith("_")]
     return {name: observed_value(own[name]) for name in public[:MAX_ATTRIBUTES]}
 
