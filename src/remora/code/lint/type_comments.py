@@ -34,43 +34,37 @@ def _names(comment: str, signature: bool) -> set[str]:
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
+def _positions(alias: ast.alias) -> list[tuple[int, int]]:
+    """Where ruff may point at an imported name (line, 1-based column): the module's start,
+    and an ``as`` name's (``t`` of ``import typing as t``)."""
+    found = [(alias.lineno, alias.col_offset + 1)]
+    if alias.asname and alias.end_lineno and alias.end_col_offset:
+        found.append((alias.end_lineno, alias.end_col_offset - len(alias.asname) + 1))
+    return found
+
+
 @functools.lru_cache(maxsize=32)
-def _comment_names(text: str) -> frozenset[str]:
-    """Every name the type comments of ``text`` read; none where it does not parse."""
+def _read_by_comments(text: str) -> frozenset[tuple[int, int]]:
+    """The positions of the imports whose bound name a type comment of ``text`` reads,
+    from one parse that keeps the comments; none where it does not parse."""
     try:
         tree = python_ast.parse(text, type_comments=True)
     except (SyntaxError, ValueError):
         return frozenset()
-    names: set[str] = set()
+    read: set[str] = set()
+    imports: list[tuple[ast.alias, bool]] = []
     for node in ast.walk(tree):
         comment = getattr(node, "type_comment", None)
         if isinstance(comment, str):
-            signature = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            names |= _names(comment, signature)
-    return frozenset(names)
-
-
-@functools.lru_cache(maxsize=32)
-def _bindings(text: str) -> dict[tuple[int, int], str]:
-    """Each imported name's positions (line, 1-based column, as ruff reports them: the
-    module's, and an ``as`` name's) and the name it binds."""
-    try:
-        tree = python_ast.parse(text)
-    except SyntaxError:
-        return {}
-    bound: dict[tuple[int, int], str] = {}
-    for node in ast.walk(tree):
+            read |= _names(comment, isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef))
         if isinstance(node, ast.Import | ast.ImportFrom):
-            for alias in node.names:
-                name = alias.asname or (
-                    alias.name if isinstance(node, ast.ImportFrom) else alias.name.split(".")[0]
-                )
-                bound[(alias.lineno, alias.col_offset + 1)] = name
-                if alias.asname and alias.end_lineno and alias.end_col_offset:
-                    # ruff points at the name bound: ``t`` of ``import typing as t``
-                    at = alias.end_col_offset - len(alias.asname) + 1
-                    bound[(alias.end_lineno, at)] = name
-    return bound
+            imports += [(alias, isinstance(node, ast.ImportFrom)) for alias in node.names]
+    return frozenset(
+        at
+        for alias, named in imports
+        if (alias.asname or (alias.name if named else alias.name.split(".")[0])) in read
+        for at in _positions(alias)
+    )
 
 
 def used_in_type_comment(record: dict[str, Any], text: str) -> bool:
@@ -78,8 +72,4 @@ def used_in_type_comment(record: dict[str, Any], text: str) -> bool:
     if record.get("code") != "F401":
         return False
     location = record.get("location") or {}
-    row, column = location.get("row"), location.get("column")
-    if not isinstance(row, int) or not isinstance(column, int):
-        return False
-    name = _bindings(text).get((row, column))
-    return name is not None and name in _comment_names(text)
+    return (location.get("row"), location.get("column")) in _read_by_comments(text)
