@@ -49,6 +49,11 @@ def _test_file(root: Path, files: dict[str, str]) -> str:
             {"spans/tests/test_a.py": "", "test/test_b.py": "", "tests.py": ""},
             "test/test_span.py",
         ),
+        # A test package whose tests are not there yet (its helpers are): there.
+        (
+            {"spans/test/__init__.py": "", "spans/test/common.py": "x = 1\n"},
+            "spans/test/test_span.py",
+        ),
         # The module's own test file wherever it is.
         ({"test/test_a.py": "", "checks/test_span.py": ""}, "checks/test_span.py"),
     ],

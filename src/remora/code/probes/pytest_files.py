@@ -74,16 +74,30 @@ def written_class(context: CodeContext) -> str:
 def test_folder(context: CodeContext) -> str:
     """The folder the project keeps its tests in: the shallowest folder named ``tests`` or
     ``test`` that holds one of its test files (at any depth below it), the one holding
-    more first; ``tests`` when the project has none."""
+    more first; else the shallowest such folder with no tests yet; ``tests`` when the project
+    has none."""
     counts: Counter[str] = Counter()
     for path in project_test_files(context):
         folders = path.split("/")[:-1]
         named = [depth for depth, name in enumerate(folders) if name in _TEST_FOLDER_NAMES]
         if named:
             counts["/".join(folders[: named[0] + 1])] += 1
+    if not counts:  # a test folder that holds no tests yet (a package's ``test/`` helpers)
+        counts.update(_empty_test_folders(context))
     if not counts:
         return _TEST_FOLDER_NAMES[0]
     return min(counts, key=lambda folder: (folder.count("/"), -counts[folder], folder))
+
+
+def _empty_test_folders(context: CodeContext) -> list[str]:
+    """The folders named ``tests`` or ``test`` that hold a file (an ``__init__.py``, a
+    helper) but no test file, outside hidden folders and installed packages."""
+    folders: set[str] = set()
+    for name in _TEST_FOLDER_NAMES:
+        for path in search.search_files(context.workspace, f"**/{name}/*"):
+            if "/." not in f"/{path}" and "site-packages" not in path:
+                folders.add(path.rsplit("/", 1)[0])
+    return sorted(f for f in folders if f.rsplit("/", 1)[-1] in _TEST_FOLDER_NAMES)
 
 
 @host_function
