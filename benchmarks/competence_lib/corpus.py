@@ -185,6 +185,13 @@ def remove_own_tests(copy: Path) -> Path:
     for folder in ("tests", "test", "testing"):
         shutil.rmtree(copy / folder, ignore_errors=True)
     strays = [*copy.rglob("test_*.py"), *copy.rglob("*_test.py"), *copy.rglob("conftest.py")]
+    # unittest's test*.py in a package's own test folder (voluptuous/tests/tests.py).
+    strays += [
+        path
+        for path in copy.rglob("test*.py")
+        if path not in strays
+        and {"tests", "test", "testing"} & set(path.relative_to(copy).parent.parts)
+    ]
     # A single-module project's suite beside it (``tests.py``, ``test.py`` at the root).
     for stray in [*strays, *copy.glob("tests.py"), *copy.glob("test.py")]:
         stray.unlink()

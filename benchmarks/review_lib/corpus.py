@@ -734,6 +734,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "crontab",
     ),
+    ReviewProject(
+        Project(
+            "voluptuous",
+            "0.16.0",
+            "006535e22fed944aec17bef6e8725472476194743c87bd233e912eb463f8ff05",
+            (),
+            part="heldout",
+        ),
+        "voluptuous",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}

@@ -74,3 +74,23 @@ def test_the_parts_are_reported_apart() -> None:
     assert {r["module"] for r in held_out} == {m.key for m in MODULES if m.part == "heldout"}
     args = competence.parse_args(["--part", "heldout"])
     assert args.part == "heldout"
+
+
+def test_a_project_s_own_tests_are_left_out_wherever_they_are(tmp_path: Path) -> None:
+    from competence_lib.corpus import remove_own_tests
+
+    files = [
+        "pkg/core.py",
+        "pkg/testing_tools.py",  # named test*, outside a test folder: the project's code
+        "pkg/tests/__init__.py",  # a test package's helpers stay
+        "pkg/tests/tests.py",  # unittest's test*.py in a test folder
+        "pkg/tests/test_core.py",
+        "tests/test_top.py",
+        "tests.py",
+    ]
+    for name in files:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n")
+    remove_own_tests(tmp_path)
+    left = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.py"))
+    assert left == ["pkg/core.py", "pkg/testing_tools.py", "pkg/tests/__init__.py"]

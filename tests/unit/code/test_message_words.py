@@ -41,6 +41,40 @@ def test_the_longest_constant_piece_the_message_holds(line: int, message: str, w
     assert fixed_words(SOURCE, line, message) == words
 
 
+CHECKS = """\
+def textcheck(name, value):
+    if not isinstance(value, str):
+        kind = "str"
+        raise TypeError("expected %s for %s, got %r" % (kind, name, value))
+
+
+def pick(part):
+    raise ValueError(f"expected {part} for the part, got nothing")
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "given", "words"),
+    [
+        # Fields showing words the code passed join the pieces; the given value ends it.
+        (
+            4,
+            "expected str for path segment, got None",
+            {"value": None},
+            "expected str for path segment",
+        ),
+        # A field showing a given value does not join.
+        (8, "expected head for the part, got nothing", {"part": "head"}, "for the part"),
+        # Nor does a number (a count, a length: the call's, however it came about).
+        (4, "expected str for 3 segments, got None", {"value": None}, "expected str for"),
+    ],
+)
+def test_fields_of_the_code_s_own_words_join_the_pieces(
+    line: int, message: str, given: object, words: str
+) -> None:
+    assert fixed_words(CHECKS, line, message, given) == words
+
+
 def test_a_pattern_finds_its_words_and_stays_readable() -> None:
     assert match_pattern("in a table of") == "'in a table of'"
     pattern = match_pattern("is reserved (see docs)")

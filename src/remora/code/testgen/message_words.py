@@ -6,7 +6,11 @@ type(doc))``) compared whole breaks on a harmless rewording or another Python's
 ``raise`` statement the probe stopped at (its frame's line, in the node's file)
 says which words are the code's own: its string constants, split at their format
 fields (``%s``, ``{}``, an f-string's values). The longest such fragment the
-message holds, cut at its first clause break, is the one matched. A message that is
+message holds, cut at its first clause break, is the one matched; a field between two of them
+whose value is words the code passed (``"expected %s for %s, got %r" % (kind, "path
+segment", value)``: "str", "path segment"), not the call's own values, joins them: the
+match is "expected str for path segment", never the bare "expected" a reviewer finds
+too loose to tell this error from the module's others. A message that is
 one constant as a whole (``raise ValueError("negative")``) is still compared whole:
 nothing in it comes from the call. A message handed on from the exception an
 ``except ... as error`` caught (``raise ParseError(error)``) is another code's words (the
@@ -76,10 +80,71 @@ def _fragments(raised: ast.Raise) -> list[str]:
     return [part for part in found if len(part) >= _MIN_CHARS]
 
 
-def fixed_words(source: str, line: int, message: str) -> str:
+def _template(raised: ast.Raise) -> list[str | None] | None:
+    """The raise's first formatted text as its pieces in order, each field None (a
+    printf or ``str.format`` constant, or an f-string); None where it has none."""
+    texts = [
+        n
+        for n in ast.walk(raised)
+        if isinstance(n, ast.JoinedStr)
+        or (isinstance(n, ast.Constant) and isinstance(n.value, str))
+    ]
+    for text in sorted(texts, key=lambda n: (n.lineno, n.col_offset)):
+        pieces: list[str | None] = []
+        if isinstance(text, ast.JoinedStr):
+            for value in text.values:
+                literal = isinstance(value, ast.Constant) and isinstance(value.value, str)
+                pieces.append(str(value.value) if literal else None)  # type: ignore[attr-defined]
+        else:
+            for number, piece in enumerate(_FIELDS.split(str(text.value))):
+                pieces += [None, piece] if number else [piece]
+        if None in pieces:
+            return pieces
+    return None
+
+
+def _given_texts(given: object) -> set[str]:
+    """Every text a given value shows in a message: each leaf's ``str`` and ``repr``."""
+    if isinstance(given, dict):
+        return {t for value in given.values() for t in _given_texts(value)}
+    if isinstance(given, list | tuple):
+        return {t for value in given for t in _given_texts(value)}
+    return {str(given), repr(given)}
+
+
+def _joined(raised: ast.Raise, message: str, given: object) -> list[str]:
+    """The stretches of ``message`` its template's literal pieces make with the fields
+    between them whose values are words the code passed (letters and spaces, none of
+    them a value ``given``); a field showing a given value, a number or a repr ends one."""
+    pieces = _template(raised)
+    if pieces is None:
+        return []
+    pattern = "".join("(.*?)" if p is None else re.escape(p) for p in pieces)
+    found = re.fullmatch(pattern, message, re.DOTALL)
+    if found is None:
+        return []
+    values = iter(found.groups())
+    shown = {t for t in _given_texts(given) if t}
+    stretches, current = [], ""
+    for piece in pieces:
+        value = piece if piece is not None else next(values)
+        own = piece is not None or (
+            re.fullmatch(r"[^\W\d_]+(?: [^\W\d_]+)*", value) is not None
+            and not any(t in value for t in shown)
+        )
+        if own:
+            current += value
+        else:
+            stretches.append(current)
+            current = ""
+    return [s.strip(_ENDS) for s in [*stretches, current] if s.strip(_ENDS)]
+
+
+def fixed_words(source: str, line: int, message: str, given: object = None) -> str:
     """The longest fragment of the ``raise`` at ``line`` of ``source`` that ``message``
-    holds, cut at its first clause break; '' where the message is one constant whole, or
-    no fragment is in it (nothing fixed to match)."""
+    holds (joined across the fields that show words of the code, not values ``given``:
+    the call's arguments), cut at its first clause break; '' where the message is one
+    constant whole, or no fragment is in it (nothing fixed to match)."""
     tree = ast_tree(source)  # one parse per text for every row of the file's raises
     raised = _raise_at(tree, line) if tree is not None else None
     if raised is None:
@@ -87,7 +152,9 @@ def fixed_words(source: str, line: int, message: str) -> str:
     fragments = [f for f in _fragments(raised) if f in message]
     if not fragments or message.strip(_ENDS) in fragments:
         return ""
-    longest = max(fragments, key=len)
+    whole = message.strip(_ENDS)
+    joined = [s for s in _joined(raised, message, given) if s != whole]
+    longest = max([*fragments, *joined], key=len)
     first = _CLAUSE.split(longest)[0].strip(_ENDS)
     return first if len(first) >= _MIN_CHARS and len(first.split()) >= 2 else longest
 
@@ -103,7 +170,10 @@ def with_fixed_words(row: dict[str, Any], source: str, file_path: str) -> dict[s
         return row
     if borrowed_message(source, int(frame.get("line") or 0)):
         return {**row, "raised": {**raised, "message": "", "match": ""}}
-    words = fixed_words(source, int(frame.get("line") or 0), str(raised.get("message") or ""))
+    given = [row.get("args") or {}, row.get("owner_args") or {}]
+    words = fixed_words(
+        source, int(frame.get("line") or 0), str(raised.get("message") or ""), given
+    )
     return {**row, "raised": {**raised, "match": words}} if words else row
 
 
