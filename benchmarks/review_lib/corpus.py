@@ -730,7 +730,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.0.5",
             "f80e01b4f07219763a9869f926dd17147278e7965a928089bca6d3dc80ae46d5",
             (),
-            part="heldout",
+            # Held out until its label at d23526d (one change: too small a project); dev since.
+            part="dev",
         ),
         "crontab",
     ),
