@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from remora.code.testgen.stored_arguments import stores_arguments_only
+from remora.code.testgen.stored_arguments import reads_back_argument, stores_arguments_only
 
 MODULE = """\
 class Shelf:
@@ -75,3 +75,49 @@ def test_an_argument_read_back_through_a_reader_method_is_a_round_trip() -> None
     row = {"args": {"books": ["a"]}, "returned": {"repr": "None", "literal": True}}
     assert stores_arguments_only({**row, "state": {"books": _seen(["a"])}}, _method("put"))
     assert not stores_arguments_only({**row, "state": {"read()": _seen(["a"])}}, _method("put"))
+
+
+# pathvalidate's BaseFile: a one-line property over what __init__ clamped and stored.
+READERS = """\
+class Limit:
+    def __init__(self, max_len, ceiling=255):
+        self._max_len = min(max_len if max_len > 0 else ceiling, ceiling)
+
+    @property
+    def max_len(self):
+        return self._max_len
+
+    def doubled(self):
+        return self._max_len * 2
+
+    def capped(self, at):
+        return self._max_len
+"""
+
+
+def _reader(name: str) -> ast.FunctionDef:
+    tree = ast.parse(READERS)
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+@pytest.mark.parametrize(
+    ("method", "row", "owner_args", "restated"),
+    [
+        # the argument as passed, read back: the constructor's assignment restated
+        ("max_len", {"returned": _seen(100)}, {"max_len": 100}, True),
+        # clamped on the way in: the constructor's behaviour shown
+        ("max_len", {"returned": _seen(255)}, {"max_len": 1000}, False),
+        ("max_len", {"returned": _seen(255)}, {"max_len": 0}, False),
+        # a reader that computes
+        ("doubled", {"returned": _seen(200)}, {"max_len": 100}, False),
+        # a method given an argument of its own
+        ("capped", {"args": {"at": 1}, "returned": _seen(100)}, {"max_len": 100}, False),
+        # equal, but another type: a conversion
+        ("max_len", {"returned": _seen(100.0)}, {"max_len": 100}, False),
+        ("max_len", {"returned": _seen(100)}, None, False),
+    ],
+)
+def test_a_one_line_reader_handing_back_a_constructor_argument(
+    method: str, row: dict[str, Any], owner_args: dict[str, Any] | None, restated: bool
+) -> None:
+    assert reads_back_argument(row, _reader(method), owner_args) is restated

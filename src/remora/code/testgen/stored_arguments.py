@@ -10,6 +10,14 @@ argument first (a test, a comparison: ``if age < 0: raise``), where the stored v
 shows that the argument passed the node's check, or the test reads it back through a
 reader method of the class (``storage.write(data); assert storage.read() == data``:
 :func:`~remora.code.values.method_state.state_readers`), the round trip a maintainer asks for.
+
+The same restatement from the other side: a reader whose body is only ``return
+self.<attribute>`` (a property, a method of no argument), its test asserting the value
+one of the instance's constructor arguments was passed as
+(``BaseFile(max_len=255).max_len == 255``), checks that ``__init__`` stored it ("it only
+reads back a constructor argument through a one-line property, skips the clamping"); a
+value the constructor changed on the way (clamped, normalised) is the constructor's
+behaviour shown, and stays.
 """
 
 from __future__ import annotations
@@ -19,11 +27,15 @@ from typing import Any
 
 from remora import python_ast
 
-__all__ = ["STORED_REASON", "stores_arguments_only"]
+__all__ = ["READ_BACK_REASON", "STORED_REASON", "reads_back_argument", "stores_arguments_only"]
 
 STORED_REASON = (
     "a procedure whose only asserted effect is an attribute holding an argument as it was "
     "passed (the assignment restated, no behaviour)"
+)
+READ_BACK_REASON = (
+    "a one-line reader whose only asserted outcome is a constructor argument read back as "
+    "it was passed (the constructor's assignment restated, no behaviour)"
 )
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -79,3 +91,36 @@ def stores_arguments_only(row: dict[str, Any], function: Function) -> bool:
             return False
         held.add(name)
     return bool(held) and not held & _looked_at(function)
+
+
+def _returns_own_attribute(function: Function) -> bool:
+    """Whether ``function``'s body (its docstring aside) is ``return self.<name>`` alone,
+    ``self`` its first parameter, the only one."""
+    body = function.body[1:] if ast.get_docstring(function) is not None else function.body
+    arguments = [*function.args.posonlyargs, *function.args.args]
+    if len(body) != 1 or len(arguments) != 1 or function.args.kwonlyargs:
+        return False
+    returned = body[0].value if isinstance(body[0], ast.Return) else None
+    return (
+        isinstance(returned, ast.Attribute)
+        and isinstance(returned.value, ast.Name)
+        and returned.value.id == arguments[0].arg
+    )
+
+
+def reads_back_argument(
+    row: dict[str, Any], function: Function, owner_args: dict[str, Any] | None
+) -> bool:
+    """Whether a reader's probed call (``row``) on an instance built from ``owner_args``
+    returned, and only returned, one of those arguments as it was passed, ``function``
+    (the node) being ``return self.<attribute>`` alone."""
+    returned = row.get("returned") or {}
+    if row.get("raised") or row.get("args") or not returned.get("literal"):
+        return False
+    if not owner_args or not _returns_own_attribute(function):
+        return False
+    try:
+        value = python_ast.literal_eval(str(returned["repr"]))
+    except (ValueError, SyntaxError):
+        return False
+    return _argument_holding(value, owner_args) is not None

@@ -50,7 +50,6 @@ from remora.code.probes import (
 from remora.code.testgen.construction_steps import construction_step_reason
 from remora.code.testgen.deciding_conditions import deciding_reason
 from remora.code.testgen.empty_answers import empty_answer, without_lone_empty_answers
-from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
 from remora.code.testgen.kept_tests import DEFAULT_MUTATION_BUDGET_S, span_source, write_measured
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.model_asks import ask_record
@@ -59,12 +58,12 @@ from remora.code.testgen.no_op_calls import hands_on_an_input, shows_nothing
 from remora.code.testgen.observed_asserts import is_procedure, pins_something
 from remora.code.testgen.outcome_words import assigned_attributes
 from remora.code.testgen.pass_through import pass_through_reason
+from remora.code.testgen.pinless_calls import pinless_reason
 from remora.code.testgen.project_usage import usage_first
 from remora.code.testgen.raised_names import node_imports
 from remora.code.testgen.run_memory import remember_problem, remembered_search
 from remora.code.testgen.shadowed_builtins import same_as_builtin, untestable_reason
 from remora.code.testgen.shown_outcomes import other_outcome_first
-from remora.code.testgen.stored_arguments import STORED_REASON, stores_arguments_only
 from remora.code.testgen.test_names import behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
 from remora.code.testgen.unread_arguments import settle_unread, without_made_up
@@ -103,8 +102,7 @@ async def _run_round(
     """The candidates' rows worth a test by name, the units each covered, the round's
     coverage; ``setups`` counts the calls each failure of the call's own set-up ended
     (:func:`~remora.code.probes.own_raises.setup_reason`), or whose test would pin no
-    behaviour (:mod:`~remora.code.testgen.empty_reads`,
-    :mod:`~remora.code.testgen.stored_arguments`), by its words; ``unusable``
+    behaviour (:mod:`~remora.code.testgen.pinless_calls`), by its words; ``unusable``
     gets the names of those an instance built unusable ended
     (:func:`~remora.code.probes.own_raises.unusable_reason`)."""
     sets: list[dict[str, Any]] = [
@@ -129,11 +127,9 @@ async def _run_round(
     for row in rows:
         if not (pins_behaviour(row) and pins_something(row, procedure)):
             continue
-        setup = setup_reason(context, target, row)
-        if setup is None and on_instance and reads_empty_start(row, built_with[row["name"]]):
-            setup = EMPTY_READ_REASON
-        elif setup is None and procedure and function and stores_arguments_only(row, function):
-            setup = STORED_REASON
+        setup = setup_reason(context, target, row) or pinless_reason(
+            row, function, built_with[row["name"]], procedure=procedure, on_instance=on_instance
+        )
         if setup is not None:
             if setups is not None:
                 setups[setup] = setups.get(setup, 0) + 1
