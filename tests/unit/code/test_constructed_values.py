@@ -9,13 +9,14 @@ equal value of the same type from classes a test can import by the names it uses
 from __future__ import annotations
 
 import datetime
+import enum
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 from probe_support import failed_tests, observed_test
 
-from remora.code.probes.programs.constructed_values import constructed
+from remora.code.probes.programs.constructed_values import constructed, enum_member
 
 
 @dataclass
@@ -125,3 +126,54 @@ def test_the_written_tests_compare_with_the_rebuilt_value_and_catch_a_changed_on
     assert failed_tests(tmp_path / "code", "spots", SPOTS, tests) == set()
     changed = SPOTS.replace("self.y + dy", "self.y - dy").replace("(part, whole)", "(whole, part)")
     assert failed_tests(tmp_path / "changed", "spots", changed, tests) == {"moved", "share"}
+
+
+class Shade(enum.Enum):
+    DARK = "dark"
+    LIGHT = "light"
+    DIM = "dark"  # an alias: the member is DARK's
+
+
+def test_an_enum_member_is_its_class_and_name() -> None:
+    assert enum_member(Shade.LIGHT) == {"imports": [[__name__, "Shade"]], "text": "Shade.LIGHT"}
+    assert enum_member(Shade.DIM) == {"imports": [[__name__, "Shade"]], "text": "Shade.DARK"}
+    assert enum_member("light") is None
+
+    class Local(enum.Enum):
+        ONE = 1
+
+    assert enum_member(Local.ONE) is None  # no module reaches it by its name
+
+
+PLATFORMS = """\
+import enum
+
+
+class Platform(enum.Enum):
+    LINUX = "linux"
+    WINDOWS = "windows"
+    UNIVERSAL = "universal"
+
+
+def normalize(name):
+    if name in ("linux", "windows"):
+        return Platform(name)
+    return Platform.UNIVERSAL
+"""
+
+
+def test_a_returned_enum_member_is_compared_by_name_and_a_changed_one_caught(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "platforms.py").write_text(PLATFORMS)
+    names = {"Platform", "normalize"}
+    tests = {
+        "normalize": observed_test(tmp_path, "platforms", "normalize", {"name": "linux"}, names)
+    }
+    assert [x.strip() for x in tests["normalize"].splitlines() if "assert" in x] == [
+        "assert result == Platform.LINUX"
+    ]
+    assert "from platforms import Platform" in tests["normalize"]
+    assert failed_tests(tmp_path / "code", "platforms", PLATFORMS, tests) == set()
+    changed = PLATFORMS.replace("return Platform(name)", "return Platform.UNIVERSAL")
+    assert failed_tests(tmp_path / "changed", "platforms", changed, tests) == {"normalize"}

@@ -9,7 +9,12 @@ and for a method left its instance's attributes as they are now. The asserts:
   searches: a message with words added would pass), not the class alone; a
   message the code formats from the call's values is matched on its fixed words
   instead (``match="does not support indexing"``:
-  :mod:`remora.code.testgen.message_words`);
+  :mod:`remora.code.testgen.message_words`); a message its exception's class assembles
+  from what it holds (``"[PV1100] invalid characters found: ..., platform=universal"``)
+  is asserted by what it holds instead, where its attributes or properties say
+  something (``excinfo.value.reason == ErrorReason.INVALID_CHARACTER``: blind reviewers
+  asked for that over "the full formatted message, which breaks when the wording
+  changes");
 - a value with a literal form: ``assert result == value`` (``pytest.approx`` for
   a float, ``is`` for None and the booleans); one whose repr is the call that rebuilds
   it, ``assert result == Point(x=1, y=2)``, its classes imported;
@@ -49,6 +54,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import node_returns
 from remora.code.testgen.message_words import match_pattern
@@ -246,12 +252,33 @@ def _raises(
     message = str(raised.get("message") or "")
     if not message or len(message) >= _MAX_MESSAGE_CHARS:  # none, or cut by the probe
         return [f"with pytest.raises({exception}):", f"    {call}"]
+    held = _held_asserts(render, raised)
     # Compared whole: `match=` searches, so a message with words added would still match.
     return [
         f"with pytest.raises({exception}) as excinfo:",
         f"    {call}",
-        f"assert str(excinfo.value) == {message!r}",
+        *(held or [f"assert str(excinfo.value) == {message!r}"]),
     ]
+
+
+def _held_asserts(render: CallRender, raised: dict[str, Any]) -> list[str]:
+    """The asserts of what a raised exception holds beside its message: each attribute or
+    property with a value (not None, not empty, not the message itself, not one asserted
+    under another name: ``msg`` beside ``error_message``); none where no such value has a
+    form an assert can write."""
+    lines, shown = [], set()
+    for name, seen in (raised.get("attributes") or {}).items():
+        if seen["repr"] in shown:
+            continue
+        shown.add(seen["repr"])
+        if seen.get("literal"):
+            value = python_ast.literal_eval(str(seen["repr"]))
+            if value is None or value in ("", [], (), {}) or value == raised.get("message"):
+                continue
+        line = value_assert(f"excinfo.value.{name}", seen, render)
+        if line is not None and "len(" not in line:
+            lines.append(line)
+    return lines
 
 
 def observed_lines(

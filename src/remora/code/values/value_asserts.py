@@ -42,7 +42,7 @@ def _rebuilt(where: str, seen: dict[str, Any], imports: Imports) -> str:
             imports.imports.add(str(needed[1]))
         else:
             imports.from_imports.add((str(needed[0]), str(needed[1])))
-    return f"assert {where} == {seen['repr']}"
+    return f"assert {where} == {seen['constructed'].get('text', seen['repr'])}"
 
 
 # The most items a length alone pins: a count of more is the size of a table of data

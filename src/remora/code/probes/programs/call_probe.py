@@ -76,6 +76,7 @@ from remora.code.probes.programs.recorded_calls import (
 from remora.code.probes.programs.returned_calls import calls_returned, returned_calls
 from remora.code.probes.programs.returned_values import (
     as_given,
+    exception_attributes,
     observed_value,
     own_attributes,
     returned_twin,
@@ -191,6 +192,7 @@ def _probe_set(
         outcome["raised"] = _exception(exc)
     except BaseException as exc:  # the project's code may raise anything, SystemExit too
         outcome["raised"] = _exception(exc) | where_raised(exc, __file__, arguments, args)
+        outcome["raised"]["attributes"] = exception_attributes(exc)
     return outcome
 
 

@@ -12,11 +12,15 @@ the class of the value or of a value in it, reachable by that name in its module
 evaluating it gives a value of the same type that equals the returned one while not
 equalling an unrelated object (an ``__eq__`` true of anything compares nothing). It says
 what the test imports for each name: ``from module import Name``, or ``import module``.
+An enum member's repr (``<Platform.LINUX: 'linux'>``) builds nothing; its class's name
+and its own (``Platform.LINUX``) do, where the class is reachable by that name
+(:func:`enum_member`): the value a maintainer compares with.
 """
 
 from __future__ import annotations
 
 import ast
+import enum
 import sys
 from typing import Any
 
@@ -117,3 +121,15 @@ def constructed(value: Any, text: str) -> dict[str, Any] | None:
     except Exception:
         return None
     return {"imports": imports} if same and not indiscriminate else None
+
+
+def enum_member(value: Any) -> dict[str, Any] | None:
+    """``{"imports": [[module, Name]], "text": "Name.MEMBER"}`` for an enum member its
+    class gives back by that name, the class reachable as ``Name`` in its module; else None."""
+    if not isinstance(value, enum.Enum):
+        return None
+    kind = type(value)
+    resolved = _resolved([kind.__name__], [kind])
+    if resolved is None or kind.__members__.get(value.name) is not value:
+        return None
+    return {"imports": [resolved[1]], "text": f"{kind.__name__}.{value.name}"}

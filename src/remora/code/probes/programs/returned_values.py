@@ -22,7 +22,7 @@ import math
 import types
 from typing import Any
 
-from remora.code.probes.programs.constructed_values import constructed
+from remora.code.probes.programs.constructed_values import constructed, enum_member
 
 MAX_REPR_CHARS = 400
 MAX_ATTRIBUTES = 8
@@ -52,7 +52,9 @@ def _returned(value: Any) -> dict[str, Any]:
         "type": kind.__qualname__,
         "type_module": kind.__module__,
     }
-    rebuilt = None if literal or len(text) > MAX_REPR_CHARS else constructed(value, text)
+    rebuilt = enum_member(value)
+    if rebuilt is None and not literal and len(text) <= MAX_REPR_CHARS:
+        rebuilt = constructed(value, text)
     if rebuilt is not None:
         seen["constructed"] = rebuilt
     return seen
@@ -128,6 +130,28 @@ def own_attributes(value: Any) -> dict[str, Any]:
     own = every_attribute(value)
     public = [name for name in own if isinstance(name, str) and not name.startswith("_")]
     return {name: observed_value(own[name]) for name in public[:MAX_ATTRIBUTES]}
+
+
+def exception_attributes(error: BaseException) -> dict[str, Any]:
+    """A raised exception's public attributes and the properties of its own classes (not
+    the builtin ones': ``args``), each as :func:`observed_value` reports it: what a test
+    asserts in place of a message its ``__str__`` assembles (``reason``, ``platform``);
+    one that raises when read is left out; at most ``MAX_ATTRIBUTES``."""
+    names = [n for n in every_attribute(error) if isinstance(n, str) and not n.startswith("_")]
+    for kind in type(error).__mro__:
+        if kind.__module__ != "builtins":
+            names += [
+                name
+                for name, member in vars(kind).items()
+                if isinstance(member, property) and not name.startswith("_") and name not in names
+            ]
+    found: dict[str, Any] = {}
+    for name in names[:MAX_ATTRIBUTES]:
+        try:
+            found[name] = observed_value(getattr(error, name))
+        except Exception:
+            continue
+    return found
 
 
 def as_given(value: Any, given: list[Any], before: list[dict[str, Any]]) -> list[str]:
