@@ -156,3 +156,38 @@ def test_the_instance_of_a_method_gets_a_dict_store_and_a_callable(tmp_path: Pat
         owner: dict[str, Any] = owner_arguments(context, node_call_target(context))
     assert isinstance(owner["backing"], dict) and owner["fetch"] == CALLABLE_SAMPLE
     assert isinstance(owner["limit"], int)
+
+
+FILES = '''\
+from typing import Optional
+
+
+class Limits:
+    def __init__(self, max_len: int, fs_encoding: Optional[str], label: str):
+        self.max_len = max_len
+        self.fs_encoding = fs_encoding or "utf-8"
+        self.label = label
+
+    def width(self):
+        return self.max_len
+'''
+
+
+def test_an_instance_s_optional_text_nothing_says_more_of_is_none(tmp_path: Path) -> None:
+    # pathvalidate's BaseFile(max_len=1, fs_encoding="sample fs encoding"): "a fake
+    # encoding name"; its annotation takes None, so None; a plain str keeps its sample.
+    (tmp_path / "kv").mkdir()
+    (tmp_path / "kv" / "__init__.py").write_text("")
+    (tmp_path / "kv" / "cache.py").write_text(FILES)
+    line = next(n for n, t in enumerate(FILES.splitlines(), 1) if "def width(" in t)
+    start = sum(len(x) + 1 for x in FILES.splitlines()[: line - 1])
+    node = CSTNode(
+        make_node_id("kv/cache.py", "Limits.width", "method"), "method", "width",
+        "Limits.width", "kv/cache.py", start, start + 10, line, line + 1, FILES[start : start + 10],
+    )  # fmt: skip
+    with WorkspaceStore(tmp_path).create("test", node.node_id) as workspace:
+        context = CodeContext(workspace, node, SandboxConfig())
+        owner: dict[str, Any] = owner_arguments(context, node_call_target(context))
+    assert owner["fs_encoding"] is None
+    assert owner["label"] == "sample label"
+    assert isinstance(owner["max_len"], int)

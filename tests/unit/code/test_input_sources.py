@@ -173,6 +173,33 @@ def test_derived_locals_leave_out_loops_and_two_parameter_values() -> None:
     assert found == {"x": "abs(a)", "w": "abs(a) - 1"}
 
 
+def test_a_local_bound_again_from_no_parameter_stays_the_parameter_s() -> None:
+    # pathvalidate's normalize_platform: "auto" rebinds the local to the system's name;
+    # the names compared after it are still reached through the parameter.
+    source = (
+        "import platform\n"
+        "def normalize(name):\n"
+        "    if not name:\n"
+        "        return 'any'\n"
+        "    key = name.strip().casefold()\n"
+        "    if key == 'auto':\n"
+        "        key = platform.system().casefold()\n"
+        "    if key in ['linux']:\n"
+        "        return 'linux'\n"
+        "    if key.startswith('win'):\n"
+        "        return 'windows'\n"
+        "    return 'any'\n"
+    )
+    module = ast.parse(source)
+    function = module.body[1]
+    assert isinstance(function, ast.FunctionDef)
+    found = {name: ast.unparse(e) for name, e in derived_locals(function, {"name"}).items()}
+    assert found == {"key": "name.strip().casefold()"}
+    values = {(value, words) for _, value, words in boundary_values(function, {}, module)}
+    assert {("auto", "name_is_auto"), ("linux", "name_is_linux")} <= values
+    assert outcomes(source, "normalize") >= {"any", "linux", "windows"}
+
+
 def test_arithmetic_arguments_of_examples_are_given_as_their_value() -> None:
     doc = ">>> size(10**28)\n'10 RB'\n>>> size(3 * 10**2, binary=-2**3)\n"
     assert doctest_calls(doc, "size") == ["10000000000000000000000000000", "300, binary=-8"]

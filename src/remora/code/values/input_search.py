@@ -29,6 +29,7 @@ from remora.code.values.input_sources import (
     local_constants,
     module_constants,
     reads_number,
+    same_value,
     substitute,
 )
 from remora.code.values.kind_samples import EMPTY, MOMENT_KINDS, TYPICAL, moment, sample
@@ -160,7 +161,11 @@ def _compare_values(
                 and isinstance(subject.value, ast.Name)
                 and subject.value.id == name
             )
-            words = name if part else _expression_words(subject)
+            # ``platform_str = name.strip().casefold()``: the name the test gives (name_is_posix).
+            same = isinstance(subject, ast.Name) and same_value(
+                scope.derived.get(subject.id, subject), name
+            )
+            words = name if part or same else _expression_words(subject)
             sides = boundary_sides(value, op, words, has=part)
             ranked = ranked_sides(sides, op, subject is left)
             if is_arithmetic(expanded, name):  # ``year % 400 == 0``: a year giving it 0

@@ -227,7 +227,10 @@ def derived_locals(
 
     ``b = float(value)`` and ``size = abs(b)`` give ``size`` -> ``abs(float(value))``.
     A local bound from two parameters, from different ones at different places, or by a
-    loop or an unpacking is left out; a parameter bound again stays the parameter.
+    loop or an unpacking is left out; a parameter bound again stays the parameter, and a
+    local bound again from no parameter at all (``name = name_of.strip()`` and, for
+    ``"auto"``, ``name = system()``) stays its first binding: values of the parameter
+    still reach the comparisons after it.
     """
     found: dict[str, ast.expr] = {}
     origin: dict[str, str] = {}
@@ -265,11 +268,37 @@ def derived_locals(
             refused.add(name)
             continue
         sources = {n.id for n in ast.walk(expanded) if isinstance(n, ast.Name) and n.id in params}
+        if not sources and name in found:
+            continue  # bound again from no parameter (``s = system()`` for "auto"): the
+            # parameter's values still reach what the first binding feeds
         if len(sources) != 1 or origin.setdefault(name, next(iter(sources))) not in sources:
             refused.add(name)
             continue
         found.setdefault(name, expanded)
     return {name: expression for name, expression in found.items() if name not in refused}
+
+
+# Calls that give the value back in another form, not another value: a test of the result
+# is a test of the parameter (``name.strip().casefold() == "posix"``: the name is posix).
+_SAME_VALUE_METHODS = frozenset(
+    {"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "title"}
+)
+_SAME_VALUE_CALLS = frozenset({"int", "float", "str"})
+
+
+def same_value(expression: ast.expr, parameter: str) -> bool:
+    """Whether ``expression`` is ``parameter`` in another form: itself, a builtin
+    conversion of it, or a chain of case and whitespace methods called on it."""
+    if isinstance(expression, ast.Name):
+        return expression.id == parameter
+    if not isinstance(expression, ast.Call) or expression.keywords:
+        return False
+    func = expression.func
+    if isinstance(func, ast.Attribute) and not expression.args:
+        return func.attr in _SAME_VALUE_METHODS and same_value(func.value, parameter)
+    if isinstance(func, ast.Name) and len(expression.args) == 1:
+        return func.id in _SAME_VALUE_CALLS and same_value(expression.args[0], parameter)
+    return False
 
 
 class _Substitute(ast.NodeTransformer):

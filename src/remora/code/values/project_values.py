@@ -40,6 +40,7 @@ from remora.code.values.derived_sets import (
     ClassLookup,
     argument_sets,
     literal_default,
+    none_for_made_up,
     sample_value,
 )
 from remora.code.values.distinct_numbers import distinct_numbers
@@ -321,7 +322,8 @@ def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
     number the method reads is not left at a zero default (an empty stock is the set-up's
     edge, not the method's typical case: its boundaries are tried apart), and a parameter
     stored as an attribute the class uses as a mapping or calls is one
-    (:func:`~remora.code.values.attribute_uses.stored_kinds`), not a made-up string."""
+    (:func:`~remora.code.values.attribute_uses.stored_kinds`), not a made-up string; nor
+    is one annotated to take None (:func:`~remora.code.values.derived_sets.none_for_made_up`)."""
     params = [parameter_of(p) for p in target["owner_parameters"]]
     lookup = project_class_lookup(context)
     if target["owner"] and (built := project_instances(context, target["owner"], params, lookup)):
@@ -331,6 +333,7 @@ def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
     for param in params:  # ``dict_constructor=_dict``: its own default, not ``str`` for it
         if param.default is not None and not literal_default(param.default)[0]:
             args.pop(param.name, None)
+    args = none_for_made_up(args, params)
     if target["kind"] != "method" or not args:
         return args
     text = context.node_file_text()  # what its class reads as a mapping is a dict
