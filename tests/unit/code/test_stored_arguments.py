@@ -7,7 +7,11 @@ from typing import Any
 
 import pytest
 
-from remora.code.testgen.stored_arguments import reads_back_argument, stores_arguments_only
+from remora.code.testgen.stored_arguments import (
+    reads_back_argument,
+    returns_arguments_only,
+    stores_arguments_only,
+)
 
 MODULE = """\
 class Shelf:
@@ -121,3 +125,64 @@ def test_a_one_line_reader_handing_back_a_constructor_argument(
     method: str, row: dict[str, Any], owner_args: dict[str, Any] | None, restated: bool
 ) -> None:
     assert reads_back_argument(row, _reader(method), owner_args) is restated
+
+
+# hyperlink's make_sentinel: the returned object holds the arguments and defaults given.
+MAKERS = """\
+def make_sentinel(name="_MISSING", var_name=""):
+    return Sentinel(name, var_name)
+
+
+def make_span(low, width=1):
+    return Span(low, low + width)
+"""
+
+
+def _maker(name: str) -> ast.FunctionDef:
+    tree = ast.parse(MAKERS)
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+def _object(**attributes: Any) -> dict[str, Any]:
+    return {"repr": "<obj>", "literal": False, "attributes": attributes}
+
+
+@pytest.mark.parametrize(
+    ("maker", "row", "restated"),
+    [
+        (
+            "make_sentinel",
+            {
+                "args": {"var_name": "a"},
+                "returned": _object(name=_seen("_MISSING"), var_name=_seen("a")),
+            },
+            True,
+        ),
+        (
+            "make_sentinel",
+            {"args": {}, "returned": _object(name=_seen("_MISSING"), var_name=_seen(""))},
+            True,
+        ),
+        # a value the node computed
+        (
+            "make_span",
+            {"args": {"low": 2}, "returned": _object(low=_seen(2), high=_seen(3))},
+            False,
+        ),
+        # an attribute with no literal form: something else to assert
+        (
+            "make_sentinel",
+            {
+                "args": {},
+                "returned": _object(name=_seen("_MISSING"), rest={"repr": "<x>", "literal": False}),
+            },
+            False,
+        ),
+        ("make_sentinel", {"args": {}, "returned": _object()}, False),  # nothing to assert
+        ("make_sentinel", {"args": {}, "returned": _seen("'_MISSING'")}, False),  # a literal
+    ],
+)
+def test_a_returned_object_holding_only_what_the_call_was_given(
+    maker: str, row: dict[str, Any], restated: bool
+) -> None:
+    assert returns_arguments_only(row, _maker(maker)) is restated

@@ -1,8 +1,9 @@
 """Why a probed call's test would pin no behaviour, though the call ran and returned.
 
-Three restatements, each its own module's rule: a reader of an instance built empty
+Restatements of the set-up: a reader of an instance built empty
 (:mod:`remora.code.testgen.empty_reads`), a procedure whose only effect is its arguments
-stored as passed, and a one-line reader handing back a constructor argument as passed
+stored as passed, a one-line reader handing back a constructor argument as passed, and a
+returned object holding only the call's arguments and the node's defaults
 (:mod:`remora.code.testgen.stored_arguments`). The search drops such a call with the
 reason (:mod:`remora.code.testgen.test_search`).
 """
@@ -13,10 +14,12 @@ from typing import Any
 
 from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
 from remora.code.testgen.stored_arguments import (
+    HANDED_BACK_REASON,
     READ_BACK_REASON,
     STORED_REASON,
     Function,
     reads_back_argument,
+    returns_arguments_only,
     stores_arguments_only,
 )
 
@@ -42,4 +45,6 @@ def pinless_reason(
         return STORED_REASON
     if on_instance and reads_back_argument(row, function, owner_args):
         return READ_BACK_REASON
+    if not procedure and returns_arguments_only(row, function):
+        return HANDED_BACK_REASON
     return None

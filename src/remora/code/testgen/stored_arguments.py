@@ -17,7 +17,10 @@ one of the instance's constructor arguments was passed as
 (``BaseFile(max_len=255).max_len == 255``), checks that ``__init__`` stored it ("it only
 reads back a constructor argument through a one-line property, skips the clamping"); a
 value the constructor changed on the way (clamped, normalised) is the constructor's
-behaviour shown, and stays.
+behaviour shown, and stays. So does a function's returned object whose every attribute
+holds an argument of the call or a default of the node's as given (hyperlink's
+``make_sentinel(var_name="a")``: ``result.var_name == "a"``, ``result.name ==
+"_MISSING"``, "it only reads back the constructor arguments stored on the instance").
 """
 
 from __future__ import annotations
@@ -27,7 +30,14 @@ from typing import Any
 
 from remora import python_ast
 
-__all__ = ["READ_BACK_REASON", "STORED_REASON", "reads_back_argument", "stores_arguments_only"]
+__all__ = [
+    "HANDED_BACK_REASON",
+    "READ_BACK_REASON",
+    "STORED_REASON",
+    "reads_back_argument",
+    "returns_arguments_only",
+    "stores_arguments_only",
+]
 
 STORED_REASON = (
     "a procedure whose only asserted effect is an attribute holding an argument as it was "
@@ -36,6 +46,10 @@ STORED_REASON = (
 READ_BACK_REASON = (
     "a one-line reader whose only asserted outcome is a constructor argument read back as "
     "it was passed (the constructor's assignment restated, no behaviour)"
+)
+HANDED_BACK_REASON = (
+    "a returned object whose only asserted attributes hold the call's arguments and the "
+    "node's defaults as given (its construction restated, no behaviour)"
 )
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -124,3 +138,36 @@ def reads_back_argument(
     except (ValueError, SyntaxError):
         return False
     return _argument_holding(value, owner_args) is not None
+
+
+def _defaults(function: Function) -> list[Any]:
+    """The node's literal parameter defaults (a sentinel object's left out)."""
+    found = []
+    for default in [*function.args.defaults, *function.args.kw_defaults]:
+        try:
+            found.append(python_ast.literal_eval(default) if default is not None else None)
+        except ValueError:
+            continue
+    return found
+
+
+def returns_arguments_only(row: dict[str, Any], function: Function) -> bool:
+    """Whether a call's returned object (no literal form, not its instance) has public
+    attributes and each has a literal form holding an argument of the call or a literal
+    default of ``function`` as given (the same type, equal)."""
+    returned = row.get("returned") or {}
+    shown = returned.get("literal") or returned.get("constructed") or returned.get("is_instance")
+    attributes: dict[str, Any] = returned.get("attributes") or {}
+    if row.get("raised") or shown or not attributes:
+        return False
+    given = [*(row.get("args") or {}).values(), *_defaults(function)]
+    for seen in attributes.values():
+        if not seen.get("literal"):
+            return False
+        try:
+            value = python_ast.literal_eval(str(seen["repr"]))
+        except (ValueError, SyntaxError):
+            return False
+        if not any(type(v) is type(value) and v == value for v in given):
+            return False
+    return True
