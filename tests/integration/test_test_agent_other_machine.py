@@ -3,7 +3,8 @@ time is dropped, and says why (issue 56).
 
 An invented kit: ``greeting`` picks its words by ``locale.getlocale()`` (cron-descriptor's
 ``Options()`` does, and blind reviewers got German text from its tests under de_DE);
-``clock`` formats ``time.localtime``; ``double`` depends on neither. The sandbox runs
+``clock`` formats ``time.localtime``; ``config_dir`` picks by ``platform.system()``
+(pathvalidate's ``normalize_platform("auto")``); ``double`` depends on none of them. The sandbox runs
 under ``C.UTF-8`` and UTC, where the first two give English and ``00:00``: their tests
 passed here and failed elsewhere. The sandbox, the probe, pytest and the mutation check
 are real; no model.
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.integration
 
 KIT = '''\
 import locale
+import platform
 import time
 
 WORDS = {"en": "hello", "de": "hallo", "fr": "bonjour"}
@@ -38,6 +40,13 @@ def clock(seconds):
     return time.strftime("%H:%M", time.localtime(seconds))
 
 
+def config_dir(app):
+    """Where ``app`` keeps its settings on this system."""
+    if platform.system() == "Darwin":
+        return f"~/Library/Application Support/{app}"
+    return f"~/.config/{app}"
+
+
 def double(n):
     """Twice ``n``."""
     if n < 0:
@@ -48,15 +57,15 @@ def double(n):
 FILES = {"kit/__init__.py": "", "kit/talk.py": KIT}
 
 
-@pytest.mark.parametrize("node", ["greeting", "clock"])
-async def test_a_test_that_passes_only_under_our_locale_or_time_zone_is_dropped(
+@pytest.mark.parametrize("node", ["greeting", "clock", "config_dir"])
+async def test_a_test_that_passes_only_under_our_locale_time_zone_or_system_is_dropped(
     tmp_path: Path, node: str
 ) -> None:
     found, data = await search_tests_on(tmp_path, FILES, "kit/talk.py", node, "tests/test_talk.py")
     written = (data or b"").decode()
-    assert "hello" not in written and "00:00" not in written, written
-    why = [d for d in found["dropped"] if "depends on the machine's locale or time zone" in d]
-    assert why and "under de_DE.UTF-8 and UTC+05:45" in why[0], found
+    assert "hello" not in written and "00:00" not in written and ".config" not in written, written
+    why = [d for d in found["dropped"] if "depends on the machine's locale, time zone or" in d]
+    assert why and "under de_DE.UTF-8, UTC+05:45 and macOS's" in why[0], found
 
 
 async def test_a_test_of_code_that_reads_neither_is_kept(tmp_path: Path) -> None:

@@ -15,8 +15,8 @@ from remora.code.probes.machine_settings import OTHER_MACHINE
 from remora.code.probes.sandboxed import program_source
 
 SEEN = """
-import datetime, gettext, locale, time
-seen = {"getlocale": locale.getlocale(), "hour": time.localtime(0).tm_hour,
+import datetime, gettext, locale, platform, time
+seen = {"system": platform.system(), "getlocale": locale.getlocale(), "hour": time.localtime(0).tm_hour,
         "minute": time.localtime(0).tm_min,
         "now_offset": datetime.datetime.now().astimezone().utcoffset().total_seconds(),
         "gettext_languages": gettext._expand_lang(gettext.os.environ.get("LANGUAGE", "C"))[:1]}
@@ -42,6 +42,7 @@ def _seen(present: bool) -> dict[str, object]:
 def test_the_sandbox_alone_shows_english_and_utc() -> None:
     seen = _seen(present=False)
     assert seen["getlocale"] == ["en_US", "UTF-8"]
+    assert seen["system"] == "Linux"
     assert (seen["hour"], seen["minute"], seen["now_offset"]) == (0, 0, 0)
 
 
@@ -53,3 +54,4 @@ def test_the_other_machine_shows_german_and_a_quarter_hour_zone() -> None:
     assert seen["set_all"] == "de_DE.UTF-8"  # the code's setlocale(LC_ALL, "") does not fail
     assert seen["time_after"] == ["de_DE", "UTF-8"]
     assert seen["after_c"] == [None, None]  # a locale the code sets itself is its own
+    assert seen["system"] == "Darwin"  # what code picks by the system differs there

@@ -11,12 +11,15 @@ installed would: ``LC_CTYPE`` holds it from the start (as Python's startup sets 
 the environment), and a category the code sets to ``""`` or to that locale holds it too
 (the C library gets ``C.UTF-8`` in its place). What the C library formats itself
 (``time.strftime("%A")``, ``locale.currency``) stays as ``C.UTF-8`` formats it.
+``platform.system()`` gives ``machine["system"]``; ``sys.platform`` and ``os.name`` stay
+(the standard library and pytest read them to pick how files and processes work).
 """
 
 from __future__ import annotations
 
 import locale
 import os
+import platform
 import time
 from typing import Any
 
@@ -58,3 +61,5 @@ def present_machine(machine: dict[str, str]) -> None:
 
     locale.setlocale = setlocale  # type: ignore[assignment]
     locale.getlocale = getlocale
+    if system := machine.get("system"):
+        platform.system = lambda: system
