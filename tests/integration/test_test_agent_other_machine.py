@@ -4,9 +4,9 @@ time is dropped, and says why (issue 56).
 An invented kit: ``greeting`` picks its words by ``locale.getlocale()`` (cron-descriptor's
 ``Options()`` does, and blind reviewers got German text from its tests under de_DE);
 ``clock`` formats ``time.localtime``; ``config_dir`` picks by ``platform.system()``
-(pathvalidate's ``normalize_platform("auto")``); ``double`` depends on none of them. The sandbox runs
-under ``C.UTF-8`` and UTC, where the first two give English and ``00:00``: their tests
-passed here and failed elsewhere. The sandbox, the probe, pytest and the mutation check
+(pathvalidate's ``normalize_platform("auto")``); ``double`` depends on none of them. The
+sandbox runs under ``C.UTF-8``, UTC and Linux, where the first three give English,
+``00:00`` and ``~/.config``: their tests passed here and failed elsewhere. The sandbox, the probe, pytest and the mutation check
 are real; no model.
 """
 

@@ -16,7 +16,8 @@ from remora.code.probes.sandboxed import program_source
 
 SEEN = """
 import datetime, gettext, locale, platform, time
-seen = {"system": platform.system(), "getlocale": locale.getlocale(), "hour": time.localtime(0).tm_hour,
+seen = {"system": platform.system(), "getlocale": locale.getlocale(),
+        "hour": time.localtime(0).tm_hour,
         "minute": time.localtime(0).tm_min,
         "now_offset": datetime.datetime.now().astimezone().utcoffset().total_seconds(),
         "gettext_languages": gettext._expand_lang(gettext.os.environ.get("LANGUAGE", "C"))[:1]}
