@@ -6,8 +6,8 @@ An invented kit: ``greeting`` picks its words by ``locale.getlocale()`` (cron-de
 ``clock`` formats ``time.localtime``; ``config_dir`` picks by ``platform.system()``
 (pathvalidate's ``normalize_platform("auto")``); ``double`` depends on none of them. The
 sandbox runs under ``C.UTF-8``, UTC and Linux, where the first three give English,
-``00:00`` and ``~/.config``: their tests passed here and failed elsewhere. The sandbox, the probe, pytest and the mutation check
-are real; no model.
+``00:00`` and ``~/.config``: their tests passed here and failed elsewhere. The sandbox,
+the probe, pytest and the mutation check are real; no model.
 """
 
 from __future__ import annotations

@@ -158,7 +158,7 @@ def test_the_instance_of_a_method_gets_a_dict_store_and_a_callable(tmp_path: Pat
     assert isinstance(owner["limit"], int)
 
 
-FILES = '''\
+FILES = """\
 from typing import Optional
 
 
@@ -170,7 +170,7 @@ class Limits:
 
     def width(self):
         return self.max_len
-'''
+"""
 
 
 def test_an_instance_s_optional_text_nothing_says_more_of_is_none(tmp_path: Path) -> None:
