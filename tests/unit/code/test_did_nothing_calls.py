@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ast_support import first_function
-from probe_support import failed_tests
+from probe_support import failed_tests, probe_outcome
 
 from remora.code.testgen.empty_results import YIELDS_NOTHING, nothing_results
 from remora.code.testgen.mutants import node_mutants
@@ -110,3 +110,44 @@ def test_a_none_returned_where_the_test_passed_none_shows_nothing() -> None:
     # A raise is an outcome of its own.
     raised = _row({"primary": None}, "None", raised={"type": "TypeError"})
     assert not shows_nothing(raised, pick, None, True)
+
+
+QUERY = """\
+class Query:
+    def __init__(self, pairs=()):
+        self.pairs = tuple(pairs)
+
+    def __eq__(self, other):
+        return isinstance(other, Query) and other.pairs == self.pairs
+
+    def remove(self, name):
+        return Query(p for p in self.pairs if p[0] != name)
+
+    def copy(self):
+        return Query(self.pairs)
+"""
+
+
+def test_a_copy_its_arguments_changed_nothing_in_shows_nothing(tmp_path: Path) -> None:
+    # hyperlink's DecodedURL().remove("a"): no query pair to remove, an equal copy back.
+    (tmp_path / "query.py").write_text(QUERY)
+    function = next(
+        n
+        for n in ast.walk(ast.parse(QUERY))
+        if isinstance(n, ast.FunctionDef) and n.name == "remove"
+    )
+
+    def row(qualname: str, args: dict[str, Any], pairs: list[Any]) -> dict[str, Any]:
+        owner_args = {"pairs": pairs}
+        outcome = probe_outcome(
+            tmp_path, "query", qualname, args, owner="Query", owner_args=owner_args
+        )
+        return {"args": args, "ok": True, "reason": "", **outcome}
+
+    assert shows_nothing(row("Query.remove", {"name": "a"}, []), function, {"pairs": []}, True)
+    filled = [["a", "1"], ["b", "2"]]
+    assert not shows_nothing(row("Query.remove", {"name": "a"}, filled), function, {}, True)
+    copy = next(
+        n for n in ast.walk(ast.parse(QUERY)) if isinstance(n, ast.FunctionDef) and n.name == "copy"
+    )
+    assert not shows_nothing(row("Query.copy", {}, filled), copy, {}, True)  # its work

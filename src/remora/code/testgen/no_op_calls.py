@@ -21,7 +21,10 @@ test passed a ``None`` in (``TreeEntry(..., lstat=None, stat=None).stat() is Non
 None it pins may be the one it gave), and one whose work (a returned copy's attributes,
 the instance's) holds only arguments as they were given where the node hands them only to
 functions (a normaliser given a text already in its normal form:
-``add_host("github.com")``). Read with :mod:`ast`; nothing runs here.
+``add_host("github.com")``), and one given arguments that returned a copy equal to
+its unchanged instance (``DecodedURL().remove("a")`` on a URL with no query: "no query
+pair is ever removed"; a ``copy()`` given nothing stays, returning a copy is its work).
+Read with :mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
@@ -245,7 +248,7 @@ def shows_nothing(
         return False
     if _passes_through(function) and returns_an_input({**row, "owner_args": {}}, {}):
         return True  # an argument handed back: ``validate_filename_arg("a") == "a"``
-    if _normal_already(row, function):
+    if _normal_already(row, function) or _unchanged_copy(row):
         return True
     args = row.get("args") or {}
     looped = looped_parameters(function)
@@ -255,6 +258,15 @@ def shows_nothing(
     given = _inputs(row, owner_args)
     none_back = returned.get("repr") == "None" and any(value is None for value in given)
     return none_back and _returns_a_value(function)  # a procedure's None is no result
+
+
+def _unchanged_copy(row: Mapping[str, Any]) -> bool:
+    """Whether a call given arguments returned a copy equal to its instance (of its type)
+    and left the instance as it was: the arguments changed nothing."""
+    twin = (row.get("returned") or {}).get("twin") or {}
+    copy = twin.get("of") == "instance" and not twin.get("type_differs")
+    unchanged = (row.get("state") or {}) == (row.get("state_before") or {})
+    return bool(copy and row.get("args") and unchanged and not row.get("contents"))
 
 
 def _returns_a_value(function: Function) -> bool:
