@@ -40,6 +40,24 @@ def power(base, exponent):
     if base > 1000:
         raise ValueError("base is too big")
     return base ** exponent
+
+
+KINDS = {}
+UNCOUNTED = set()
+
+
+def register(name, countable=True, plural=None, shown=True):
+    name = name.lower()
+    if plural is not None:
+        plural = str(plural)
+    if countable is True:
+        KINDS[name] = plural
+    elif countable is False:
+        UNCOUNTED.add(name)
+    else:
+        raise ValueError("countable expected bool, not: %r" % countable)
+    if not shown:
+        UNCOUNTED.discard(name)
 """
 
 
@@ -69,3 +87,12 @@ async def test_an_unread_argument_nothing_replaces_keeps_the_call(tmp_path: Path
     found, written = await _search(tmp_path, "power")
     assert "base is too big" in written, written
     assert not any("plays no part" in d for d in found["dropped"]), found  # type: ignore[attr-defined]
+
+
+async def test_an_optional_argument_the_call_does_without_is_left_out(tmp_path: Path) -> None:
+    # hyperlink's register_scheme("", uses_netloc=None, query_plus_is_space=None): "drop the
+    # extra argument". The raise comes before ``plural`` is read: the test leaves it out.
+    _found, written = await _search(tmp_path, "register")
+    assert "countable expected bool" in written, written
+    raising = written[written.index("countable_is") :].split("def ")[0]
+    assert "shown=" not in raising, written

@@ -30,6 +30,11 @@ that showed one, none was merged as is and most were rejected ("feeds it only st
 a node without a test costs a maintainer nothing. An argument the search did not make up
 (the project's own value, a boundary) stays, read or not.
 
+An argument the search gave a parameter that has a default, though the call's words do
+not name it (``register_scheme("", uses_netloc=None, query_plus_is_space=None)`` for
+``when_uses_netloc_is_none``), is left out where the call without it has the same outcome,
+in the same run: a blind reviewer asked to "drop the extra argument".
+
 A method's instance built with a made-up value (``AnsiToWin32(wrapped="sample
 wrapped")``) is built again, in the same run, with a stand-in there (a list's items one
 by one): where that changes the outcome, or the items are used for more than what a
@@ -195,6 +200,20 @@ def _replacement(
     return None
 
 
+def _extra_arguments(
+    target: CallTarget, candidate: Candidate, asked: list[tuple[str, Any]]
+) -> list[str]:
+    """The candidate's arguments for parameters with a default that its words do not name
+    and that are not asked about as made up."""
+    defaulted = {str(p["name"]) for p in target["parameters"] if p.get("default") is not None}
+    taken = {param for param, _ in asked}
+    return [
+        name
+        for name in candidate.args
+        if name in defaulted and name not in taken and name not in candidate.why
+    ]
+
+
 def _with(args: dict[str, Any], name: str, replacement: dict[str, Any]) -> dict[str, Any]:
     rest = {k: v for k, v in args.items() if k != name}
     return {**rest, name: replacement["value"]} if replacement else rest
@@ -233,6 +252,9 @@ async def settle_unread(
                     {"name": f"{name}/{param}/as", "args": _with(args, param, replacement)}
                 )
             sets += [{**call, **extra} for call in calls]
+        for param in _extra_arguments(target, candidates[name], asked.get(name, [])):
+            asked.setdefault(name, []).append((param, None))
+            sets.append({"name": f"{name}/{param}/left", "args": _with(args, param, {}), **extra})
     owned = _owner_sets(rows, chosen, candidates, owner_args)
     sets += [call for tries in owned.values() for _, _, call in tries]
     settled: dict[str, dict[str, Any]] = {}
@@ -246,6 +268,9 @@ async def settle_unread(
         row, args = rows[name], dict(rows[name].get("args") or {})
         uses: dict[str, list[str]] = {}
         for param, replacement in params:
+            if (left := by_name.get(f"{name}/{param}/left")) is not None:
+                args = _with(args, param, {}) if same_outcome(left, row, calls=True) else args
+                continue
             unread = by_name[f"{name}/{param}/unread"]
             held = by_name.get(f"{name}/{param}/items")
             if not same_outcome(unread, row) and held is not None:
