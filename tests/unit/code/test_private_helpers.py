@@ -93,6 +93,23 @@ def encode(number):
 class _Unused:
     def run(self):
         return 1
+
+
+class _Combined:
+    def __call__(self, value):
+        return self._exec(value)
+
+    def _exec(self, value):
+        return value
+
+
+class _Middle(_Combined):
+    pass
+
+
+class Either(_Middle):
+    def _exec(self, value):
+        return value or None
 """
 
 
@@ -116,6 +133,9 @@ class _Unused:
         ("__Numerals.encode", "encode"),
         ("__Numerals.digits", "encode"),  # through its class's other method
         ("_Unused.run", None),  # nothing public reaches it
+        # A private base's method a public class inherits: Either(...)(value) reaches it.
+        ("Either._exec", "_Combined.__call__"),
+        ("_Combined._exec", "_Combined.__call__"),
     ],
 )
 def test_the_public_caller_of_a_private_helper(qualname: str, caller: str | None) -> None:

@@ -9,8 +9,12 @@ a private class, ``__RomanNumbers.encode``) that a public function or method of 
 module reaches, directly or through other private helpers, gets no test or sample set
 of its own: its callers' tests cover it. A public name bound to it in a class or module
 body (``clear = _immutable``, ``__setitem__ = _immutable``, ``size = property(_size)``)
-is such a caller: the helper is what that public name does. One nothing public reaches
-is tested as any other node. Read with :mod:`ast`.
+is such a caller: the helper is what that public name does. So is a method a public
+class inherits from a private base of its module (``Any(_WithSubValidators)`` calls the
+base's ``__call__``, which calls ``self._exec``): ``Any(None, int)(value)`` reaches
+``Any._exec``; a blind reviewer rejected the test calling ``_exec([], None, path="")``,
+"the public call reaches the same error". One nothing public reaches is tested as any
+other node. Read with :mod:`ast`.
 """
 
 from __future__ import annotations
@@ -89,6 +93,26 @@ def _private_path(qualname: str) -> bool:
     return any(is_private(part) for part in qualname.split("."))
 
 
+def _inherited(tree: ast.Module) -> set[str]:
+    """The methods of the module's private classes that a public class of the module
+    inherits (``_Base.__call__`` for ``class Any(_Base)``), their own names public."""
+    classes = {s.name: s for s in tree.body if isinstance(s, ast.ClassDef)}
+    found: set[str] = set()
+    for public in [c for name, c in classes.items() if not is_private(name)]:
+        bases = [b.id for b in public.bases if isinstance(b, ast.Name)]
+        while bases:
+            base = classes.get(bases.pop())
+            if base is None or not is_private(base.name):
+                continue
+            found |= {
+                f"{base.name}.{f.name}"
+                for f in base.body
+                if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and not is_private(f.name)
+            }
+            bases += [b.id for b in base.bases if isinstance(b, ast.Name)]
+    return found
+
+
 def public_caller(module_text: str, qualname: str) -> str | None:
     """The public function or method of the module whose calls reach the private node
     ``qualname`` (through private helpers too), or the public name bound to it
@@ -104,8 +128,9 @@ def public_caller(module_text: str, qualname: str) -> str | None:
         calls.setdefault(bound, set()).update(read)
     # Which public function reaches each name, growing through the private ones reached.
     reached: dict[str, str] = {}
+    inherited = _inherited(tree)
     for caller, names in calls.items():
-        if not _private_path(caller):
+        if not _private_path(caller) or caller in inherited:
             for called in names:
                 reached.setdefault(called, caller)
     changed = True
