@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from remora.code import CodeContext
-from remora.code.testgen.test_layout import formatted_test_file, written_ranges
+from remora.code.formatter import written_ranges
+from remora.code.testgen.test_layout import formatted_test_file
 from remora.config import SandboxConfig
 from remora.workspace import WorkspaceStore
 

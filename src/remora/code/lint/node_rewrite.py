@@ -8,7 +8,9 @@ does what it did (:mod:`remora.code.lint.code_uses`,
 annotation it changed now says (:mod:`remora.code.lint.type_checks`). The one
 exception: a finding the change caused elsewhere in the file (an import it left
 unused) is removed by ruff's own safe fix in the same change
-(:mod:`remora.code.lint.caused_findings`), or the change is not made.
+(:mod:`remora.code.lint.caused_findings`), or the change is not made. What is written
+is laid out as ruff's own fix lays it out, where that means the same, and by the
+project's formatter where it declares one (:mod:`remora.code.formatter`).
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ from collections import Counter
 from typing import TypedDict
 
 from remora.code.context import CodeContext
+from remora.code.formatter import format_written
 from remora.code.host_function import host_function
 from remora.code.lint.caused_findings import fix_caused
 from remora.code.lint.code_uses import lost_names, own_texts
 from remora.code.lint.long_lines import line_limit, long_line_refusal
 from remora.code.lint.own_findings import LintFinding, finding, node_findings, own_lines
 from remora.code.lint.refusals import refuse
+from remora.code.lint.removed_lines import syntax_tree
 from remora.code.lint.repr_conversions import lost_reprs
 from remora.code.lint.ruff_fix_agreement import departs_from_ruff, ruff_fixed
 from remora.code.lint.ruff_runs import ruff_json
@@ -78,6 +82,17 @@ def _dropping_fix(node: SourceNode, span: tuple[int, int], fixed: str | None) ->
     return fixed if any(c.endswith(("dropped", "less often")) for c in changed) else None
 
 
+async def _laid_out(
+    context: CodeContext, node: SourceNode, new_text: str, ruff_text: str | None
+) -> str:
+    """The rewrite as ruff's own fix lays it out where the two mean the same (the
+    trailing comma a drafted signature dropped, which black keeps), then its lines laid
+    out by the project's formatter (:mod:`remora.code.formatter`)."""
+    if ruff_text is not None and syntax_tree(ruff_text) == syntax_tree(new_text):
+        new_text = ruff_text
+    return await format_written(context, node.file.path, node.file.text, new_text)
+
+
 async def replace_checked(
     context: CodeContext,
     node: SourceNode,
@@ -117,10 +132,12 @@ async def replace_checked(
     # Ruff's own fix of the span, where it drops a call: what the fix means (once, not per
     # candidate).
     rows = range(lines[0], lines[1] + 1)
-    by_ruff = _dropping_fix(node, span, ruff_fixed(data, records_before, code, rows))
+    ruff_text = ruff_fixed(data, records_before, code, rows)
+    by_ruff = _dropping_fix(node, span, ruff_text)
     limit = line_limit(context, node.file.text)
     for candidate in _candidates(node, replacement, lo):
-        new_text = drafted = (data[:lo] + candidate.encode("utf-8") + data[hi:]).decode("utf-8")
+        new_text = (data[:lo] + candidate.encode("utf-8") + data[hi:]).decode("utf-8")
+        new_text = drafted = await _laid_out(context, node, new_text, ruff_text)
         try:
             replaced = locate(parse(new_text, path), node.ref)
         except ValueError as exc:

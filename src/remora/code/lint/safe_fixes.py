@@ -7,7 +7,9 @@ or the fix is not made; so is one that writes a line longer than the project kee
 lines (:mod:`remora.code.lint.long_lines`). A fix that changes what an annotation means
 (PYI032's ``Any`` → ``object``) is made only when the project's type checker, where it
 has one, finds no new error in the changed file (:mod:`remora.code.lint.type_checks`);
-the node's other fixes are made without it.
+the node's other fixes are made without it. The lines a fix wrote are laid out by the
+project's formatter where it declares one (:mod:`remora.code.formatter`: UP008's
+``super().__init__(`` joined to one line where it now fits, as ``black --check`` wants).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections import Counter
 from typing import Any, TypedDict
 
 from remora.code.context import CodeContext
+from remora.code.formatter import format_written
 from remora.code.host_function import host_function
 from remora.code.lint.annotation_meaning import changed_annotations
 from remora.code.lint.caused_findings import apply_edits, fix_caused
@@ -191,6 +194,7 @@ async def lint_fix(context: CodeContext, code: str = "") -> LintFix:
         new_text = await _fixed_text(context, node, wanted, code)
     if new_text is None:
         return {"applied": [], "remaining": findings}
+    new_text = await format_written(context, node.file.path, node.file.text, new_text)
     context.write_text(node.file.path, new_text)
     _, after = await node_findings(context, locate(parse(new_text, node.file.path), node.ref))
     gone = Counter(f["code"] for f in findings) - Counter(f["code"] for f in after)

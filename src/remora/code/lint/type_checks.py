@@ -29,16 +29,13 @@ from __future__ import annotations
 import configparser
 import hashlib
 import importlib.util
-import tomllib
 from collections import Counter
 from typing import Any
-
-import yaml
 
 from remora.code.context import CodeContext
 from remora.code.lint.annotation_meaning import changed_annotations
 from remora.code.probes import run_program
-from remora.code.probes.project_requirements import project_requirements
+from remora.code.project_tools import declared_tools, text_of
 from remora.sandbox.envelope import ExternalRefused
 
 __all__ = ["configured_checkers", "type_check_refusal"]
@@ -51,57 +48,23 @@ _SHOWN = 3  # changed annotations named in a reason
 _REFUSED = "type check refused"
 
 
-def _text(context: CodeContext, path: str) -> str:
-    if not context.workspace.exists(path):
-        return ""
-    try:
-        return context.read_text(path)
-    except (OSError, ValueError):
-        return ""
-
-
-def _toml_tools(context: CodeContext) -> set[str]:
-    try:
-        tool = tomllib.loads(_text(context, "pyproject.toml")).get("tool", {})
-    except tomllib.TOMLDecodeError:
-        return set()
-    return set(tool) if isinstance(tool, dict) else set()
-
-
 def _setup_cfg_sections(context: CodeContext) -> set[str]:
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
-        parser.read_string(_text(context, "setup.cfg"))
+        parser.read_string(text_of(context, "setup.cfg"))
     except configparser.Error:
         return set()
     return set(parser.sections())
 
 
-def _hooks(context: CodeContext) -> set[str]:
-    """The ids of the project's pre-commit hooks."""
-    try:
-        config = yaml.safe_load(_text(context, ".pre-commit-config.yaml") or "{}")
-    except yaml.YAMLError:
-        return set()
-    repos = config.get("repos", []) if isinstance(config, dict) else []
-    return {
-        str(hook.get("id"))
-        for repo in repos
-        if isinstance(repo, dict)
-        for hook in repo.get("hooks") or []
-        if isinstance(hook, dict)
-    }
-
-
 def _configured(context: CodeContext) -> tuple[str, ...]:
-    tools, hooks = _toml_tools(context), _hooks(context)
-    requirements = project_requirements(context)
+    declared = declared_tools(context)
     found = []
     for checker, names in _CHECKERS.items():
         files = _MYPY_FILES if checker == "mypy" else _PYRIGHT_FILES
         sections = _setup_cfg_sections(context) if checker == "mypy" else set()
         if (
-            set(names) & (tools | hooks | requirements)
+            set(names) & declared
             or any(context.workspace.exists(name) for name in files)
             or any(s == "mypy" or s.startswith("mypy-") for s in sections)
         ):

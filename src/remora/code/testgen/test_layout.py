@@ -17,73 +17,31 @@ as a package: a run that creates the folder also writes its empty
 
 from __future__ import annotations
 
-import asyncio
-import difflib
 from typing import Any
 
 from remora.code.context import CodeContext
+from remora.code.formatter import formatter_settings, run_ruff, written_ranges
 from remora.code.import_paths import module_name
 from remora.code.probes import with_pieces, written_class
-from remora.sandbox.commands import resolve_executable
 
 __all__ = [
     "add_package_marker",
     "formatted_test_file",
     "new_test_folder",
     "write_pieces",
-    "written_ranges",
 ]
-
-_FORMAT_TIMEOUT_S = 20.0
-
-
-def written_ranges(original: str, text: str) -> list[tuple[int, int]]:
-    """The 1-based line ranges (first, last) of ``text`` that ``original`` lacks, in order."""
-    before, after = original.splitlines(), text.splitlines()
-    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
-    return [
-        (j1 + 1, j2)
-        for tag, _i1, _i2, j1, j2 in matcher.get_opcodes()
-        if tag in ("replace", "insert") and j2 > j1
-    ]
-
-
-async def _ruff(context: CodeContext, path: str, text: str, *arguments: str) -> str:
-    """``text`` as ``ruff ARGUMENTS`` leaves it, read from stdin as the file ``path`` under
-    the project's settings; unchanged where ruff cannot run or fails."""
-    try:
-        process = await asyncio.create_subprocess_exec(
-            resolve_executable("ruff"),
-            *arguments,
-            "--no-cache",
-            "--stdin-filename",
-            path,
-            "-",
-            cwd=context.workspace.project_root,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-    except OSError:
-        return text
-    try:
-        out, _ = await asyncio.wait_for(process.communicate(text.encode()), _FORMAT_TIMEOUT_S)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        return text
-    return out.decode("utf-8") if process.returncode == 0 and out else text
 
 
 async def formatted_test_file(context: CodeContext, path: str, original: str, text: str) -> str:
     """``text`` (``original`` with the run's tests added) with the lines the run wrote
     formatted by ruff under the project's settings; the other lines unchanged."""
+    settings = formatter_settings(context) or []  # black's line length and quotes, if any
     if not original.strip():  # a new file: its imports in isort's order too, as ruff sorts them
-        text = await _ruff(context, path, text, "check", "--select", "I", "--fix", "--exit-zero")
-        return await _ruff(context, path, text, "format")
+        text = await run_ruff(context, path, text, "check", "--select", "I", "--fix", "--exit-zero")
+        return await run_ruff(context, path, text, "format", *settings)
     # The last range first: formatting it leaves the earlier ranges' line numbers as they are.
     for first, last in reversed(written_ranges(original, text)):
-        text = await _ruff(context, path, text, "format", f"--range={first}:{last}")
+        text = await run_ruff(context, path, text, "format", *settings, f"--range={first}:{last}")
     return text
 
 

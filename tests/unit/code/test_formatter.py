@@ -1,0 +1,43 @@
+"""Which formatter a project declares, and black's settings given to ruff format as ruff's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from remora.code import CodeContext
+from remora.code.formatter import formatter_settings
+from remora.config import SandboxConfig
+from remora.workspace import WorkspaceStore
+
+
+@pytest.mark.parametrize(
+    ("files", "settings"),
+    [
+        ({}, None),  # nothing declared: the project's own layout
+        ({"pyproject.toml": "[tool.ruff.lint]\nselect = ['E']\n"}, None),  # a linter only
+        ({"pyproject.toml": "[tool.ruff.format]\nquote-style = 'single'\n"}, []),
+        (
+            {
+                "pyproject.toml": (
+                    "[tool.black]\nline-length = 100\nskip-magic-trailing-comma = true\n"
+                )
+            },
+            ["--config", "line-length=100", "--config", "format.skip-magic-trailing-comma=true"],
+        ),
+        (
+            {".pre-commit-config.yaml": "repos:\n- repo: x\n  hooks:\n  - id: black\n"},
+            [],
+        ),
+        ({"requirements-dev.txt": "black==24.1.0\n"}, []),
+    ],
+)
+def test_the_declared_formatter_and_its_settings(
+    tmp_path: Path, files: dict[str, str], settings: list[str] | None
+) -> None:
+    (tmp_path / "m.py").write_text("x = 1\n")
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    with WorkspaceStore(tmp_path).create("t", "n") as workspace:
+        assert formatter_settings(CodeContext(workspace, None, SandboxConfig())) == settings
