@@ -8,7 +8,12 @@ import ast
 import pytest
 
 from remora import python_ast
-from remora.code.testgen.pass_through import only_type_checks, own_code, passes_through
+from remora.code.testgen.pass_through import (
+    only_raises_constants,
+    only_type_checks,
+    own_code,
+    passes_through,
+)
 from remora.code.values.private_helpers import qualified_functions
 
 # An invented tree builder, its reader and a few computing neighbours. ``shapes`` stands
@@ -297,3 +302,39 @@ def with_more(value):
 def test_a_body_of_type_checks_of_its_arguments_restates_them(name: str, restates: bool) -> None:
     functions = qualified_functions(python_ast.parse(TYPE_CHECKS))
     assert only_type_checks(functions[name]) is restates
+
+
+RAISES = """\
+class Extra:
+    def __call__(self, value):
+        \"\"\"A marker.\"\"\"
+        raise SchemaError("'Extra' should never be called")
+
+
+def abstract(self):
+    raise NotImplementedError
+
+
+def refuse(value):
+    raise ValueError(f"refused {value!r}")
+
+
+def checked(value):
+    if value is None:
+        raise ValueError("no value")
+    return value
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "restates"),
+    [
+        ("Extra.__call__", True),  # a marker refusing to be called: the line restated
+        ("abstract", True),
+        ("refuse", False),  # the message shows the argument: the call's value pinned
+        ("checked", False),  # a condition decides
+    ],
+)
+def test_a_body_that_only_raises_a_fixed_exception_restates_it(name: str, restates: bool) -> None:
+    functions = qualified_functions(python_ast.parse(RAISES))
+    assert only_raises_constants(functions[name]) is restates

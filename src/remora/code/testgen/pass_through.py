@@ -25,7 +25,10 @@ A body that is one ``return`` of type checks on its parameters (``isinstance(val
 (list, tuple))``, ``hasattr(obj, "__iter__")``, ``callable``, ``issubclass``, joined by
 ``and``/``or``/``not``) gets none either: its test hands it one value of each answer and
 restates the check (blind reviewers rejected all three such tests as "trivial isinstance
-checks"). Read with :mod:`ast`.
+checks"). Nor does a body that is one ``raise`` of an exception built from constants alone
+(a marker that refuses to be called: ``raise SchemaError("'Extra' should never be
+called")``): its test restates the line ("it only restates the one-line body"). Read with
+:mod:`ast`.
 """
 
 from __future__ import annotations
@@ -42,9 +45,11 @@ from remora.code.values.private_helpers import is_private, qualified_functions
 from remora.code.values.project_imports import imported_names, project_module_text
 
 __all__ = [
+    "FIXED_RAISE_REASON",
     "PASS_THROUGH_REASON",
     "TYPE_CHECK_REASON",
     "OwnCode",
+    "only_raises_constants",
     "only_type_checks",
     "own_code",
     "pass_through_reason",
@@ -58,6 +63,9 @@ PASS_THROUGH_REASON = (
 TYPE_CHECK_REASON = (
     "its body only returns a type check of its arguments (isinstance, hasattr, callable, "
     "issubclass): a test could only restate it"
+)
+FIXED_RAISE_REASON = (
+    "its body only raises an exception built from constants: a test could only restate it"
 )
 _TYPE_CHECKS = frozenset({"isinstance", "issubclass", "hasattr", "callable"})
 
@@ -85,6 +93,20 @@ def returned_expression(function: Function) -> ast.expr | None:
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
         return body[0].value
     return None
+
+
+def only_raises_constants(function: Function) -> bool:
+    """Whether the body, its docstring aside, is one ``raise E(constants...)`` (or a bare
+    class, ``raise E``)."""
+    body = function.body[1:] if ast.get_docstring(function) is not None else function.body
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc
+    if isinstance(raised, ast.Call):
+        values = [*raised.args, *(k.value for k in raised.keywords)]
+        named = isinstance(raised.func, ast.Name | ast.Attribute)
+        return named and all(_constant(v) for v in values)
+    return isinstance(raised, ast.Name | ast.Attribute)
 
 
 def _constant(node: ast.expr) -> bool:
@@ -233,6 +255,8 @@ def pass_through_reason(
     (:func:`only_type_checks`); None otherwise, for a class, or for a module that does not
     parse."""
     tree = ast_tree(context.node_file_text())
+    if function is not None and only_raises_constants(function):
+        return FIXED_RAISE_REASON
     if function is None or tree is None or returned_expression(function) is None:
         return None
     if only_type_checks(function):
