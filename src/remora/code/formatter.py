@@ -9,7 +9,8 @@ or ``[tool.ruff.format]`` table, a black or ruff-format pre-commit hook, black a
 requirements), the lines a change wrote (:func:`written_ranges`) are laid out by ``ruff
 format --range`` (black's style), under the project's ruff settings (found from the file's
 path) and black's own ``line-length``, ``skip-string-normalization`` (quotes kept) and
-``skip-magic-trailing-comma`` passed as ruff's; every other byte stays. A project that
+``skip-magic-trailing-comma`` passed as ruff's; every other byte stays (a range whose
+formatting reaches past it is left as written). A project that
 declares none keeps its own layout: nothing is formatted. Where ruff cannot run the text
 is left as it was written. A new test file is formatted whole either way
 (:mod:`remora.code.testgen.test_layout`).
@@ -25,7 +26,7 @@ from remora.code.context import CodeContext
 from remora.code.project_tools import declared_tools, pyproject_tool
 from remora.sandbox.commands import resolve_executable
 
-__all__ = ["format_written", "formatter_settings", "run_ruff", "written_ranges"]
+__all__ = ["format_ranges", "format_written", "formatter_settings", "run_ruff", "written_ranges"]
 
 _FORMAT_TIMEOUT_S = 20.0
 _FORMATTERS = frozenset({"black", "ruff-format", "black-jupyter"})
@@ -95,7 +96,31 @@ async def format_written(context: CodeContext, path: str, original: str, text: s
     settings = formatter_settings(context)
     if settings is None:
         return text
+    return await format_ranges(context, path, original, text, settings)
+
+
+async def format_ranges(
+    context: CodeContext, path: str, original: str, text: str, settings: list[str]
+) -> str:
+    """``text`` with each range of lines ``original`` lacks formatted by ``ruff format
+    --range`` under ``settings``; a range whose formatting reaches lines outside it is
+    left as written (ruff widened one inside a nested function to an ``assert`` 150
+    lines away)."""
     # The last range first: formatting it leaves the earlier ranges' line numbers as they are.
     for first, last in reversed(written_ranges(original, text)):
-        text = await run_ruff(context, path, text, "format", *settings, f"--range={first}:{last}")
+        formatted = await run_ruff(
+            context, path, text, "format", *settings, f"--range={first}:{last}"
+        )
+        if _inside(text, formatted, first, last):
+            text = formatted
     return text
+
+
+def _inside(text: str, formatted: str, first: int, last: int) -> bool:
+    """Whether every line ``formatted`` changed of ``text`` lies in lines first..last."""
+    matcher = difflib.SequenceMatcher(a=text.splitlines(), b=formatted.splitlines(), autojunk=False)
+    return all(
+        first - 1 <= i1 and i2 <= last
+        for tag, i1, i2, _j1, _j2 in matcher.get_opcodes()
+        if tag != "equal"
+    )

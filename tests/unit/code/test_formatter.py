@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from remora.code import CodeContext
-from remora.code.formatter import formatter_settings
+from remora.code.formatter import format_ranges, formatter_settings
 from remora.config import SandboxConfig
 from remora.workspace import WorkspaceStore
 
@@ -41,3 +41,38 @@ def test_the_declared_formatter_and_its_settings(
         (tmp_path / name).write_text(text)
     with WorkspaceStore(tmp_path).create("t", "n") as workspace:
         assert formatter_settings(CodeContext(workspace, None, SandboxConfig())) == settings
+
+
+NESTED = """\
+class Schema:
+    def compile(self, schema):
+        def check(path, data):
+            if not isinstance(data, dict):
+                raise ValueError('expected a {0!r}'.format(schema))
+            return data
+
+        return check
+
+    def extend(self, schema):
+        assert isinstance(self.schema, dict) and isinstance(
+            schema, dict
+        ), 'Both schemas must be dictionary-based'
+        return schema
+"""
+
+
+async def test_a_range_whose_formatting_reaches_past_it_is_left_as_written(
+    tmp_path: Path,
+) -> None:
+    # ruff format --range on a line of a nested function also rewrote an assert of another
+    # method (voluptuous' Schema.extend, black-formatted): that is not the change's to make.
+    (tmp_path / "m.py").write_text(NESTED)
+    fixed = NESTED.replace("'expected a {0!r}'.format(schema)", "f'expected a {schema!r}'")
+    with WorkspaceStore(tmp_path).create("t", "n") as workspace:
+        context = CodeContext(workspace, None, SandboxConfig())
+        settings = ["--config", "format.quote-style='preserve'"]
+        assert await format_ranges(context, "m.py", NESTED, fixed, settings) == fixed
+        # A range formatted within itself is taken.
+        plain = "def f(x):\n    return x\n"
+        split = "def f(x):\n    return (\n  x)\n"
+        assert await format_ranges(context, "m.py", plain, split, settings) == plain

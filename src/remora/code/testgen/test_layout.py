@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.formatter import formatter_settings, run_ruff, written_ranges
+from remora.code.formatter import format_ranges, formatter_settings, run_ruff
 from remora.code.import_paths import module_name
 from remora.code.probes import with_pieces, written_class
 
@@ -39,10 +39,7 @@ async def formatted_test_file(context: CodeContext, path: str, original: str, te
     if not original.strip():  # a new file: its imports in isort's order too, as ruff sorts them
         text = await run_ruff(context, path, text, "check", "--select", "I", "--fix", "--exit-zero")
         return await run_ruff(context, path, text, "format", *settings)
-    # The last range first: formatting it leaves the earlier ranges' line numbers as they are.
-    for first, last in reversed(written_ranges(original, text)):
-        text = await run_ruff(context, path, text, "format", *settings, f"--range={first}:{last}")
-    return text
+    return await format_ranges(context, path, original, text, settings)
 
 
 async def write_pieces(
