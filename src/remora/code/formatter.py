@@ -18,11 +18,13 @@ is left as it was written. A new test file is formatted whole either way
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import difflib
 from typing import Any
 
 from remora.code.context import CodeContext
+from remora.code.parsing import ast_tree
 from remora.code.project_tools import declared_tools, pyproject_tool
 from remora.sandbox.commands import resolve_executable
 
@@ -111,9 +113,28 @@ async def format_ranges(
         formatted = await run_ruff(
             context, path, text, "format", *settings, f"--range={first}:{last}"
         )
-        if _inside(text, formatted, first, last):
+        if _inside(text, formatted, *_logical_lines(text, first, last)):
             text = formatted
     return text
+
+
+def _logical_lines(text: str, first: int, last: int) -> tuple[int, int]:
+    """Lines first..last grown to the whole statements they touch (a compound statement's
+    header only: a signature, not its body), as ruff formats a range."""
+    tree = ast_tree(text)
+    if tree is None:
+        return first, last
+    low, high = first, last
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        start, end = node.lineno, node.end_lineno or node.lineno
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body:  # a def, class, if, with...: its header
+            end = body[0].lineno - 1
+        if start <= last and end >= first:
+            low, high = min(low, start), max(high, end)
+    return low, high
 
 
 def _inside(text: str, formatted: str, first: int, last: int) -> bool:
