@@ -93,8 +93,8 @@ def _template(raised: ast.Raise) -> list[str | None] | None:
         pieces: list[str | None] = []
         if isinstance(text, ast.JoinedStr):
             for value in text.values:
-                literal = isinstance(value, ast.Constant) and isinstance(value.value, str)
-                pieces.append(str(value.value) if literal else None)  # type: ignore[attr-defined]
+                constant = value.value if isinstance(value, ast.Constant) else None
+                pieces.append(constant if isinstance(constant, str) else None)
         else:
             for number, piece in enumerate(_FIELDS.split(str(text.value))):
                 pieces += [None, piece] if number else [piece]
