@@ -73,7 +73,10 @@ def collect_settings(context: CodeContext) -> CollectSettings:
     for path, section in _CONFIGS:
         if not context.workspace.exists(path):
             continue
-        text = context.read_text(path)
+        try:
+            text = context.read_text(path)
+        except (OSError, ValueError):  # not text (a bad encoding): pytest cannot read it either
+            continue
         found = _from_pyproject(text) if not section else _from_ini(text, section)
         if found is not None:
             return CollectSettings(
