@@ -20,7 +20,13 @@ import ast
 import threading
 from typing import Any
 
-__all__ = ["literal_eval", "parse", "parse_expression", "parse_signature_comment"]
+__all__ = [
+    "body_statements",
+    "literal_eval",
+    "parse",
+    "parse_expression",
+    "parse_signature_comment",
+]
 
 _PARSING = threading.RLock()
 
@@ -64,3 +70,10 @@ def literal_eval(value: str | ast.AST) -> Any:
     if isinstance(value, str):
         value = parse_expression(value.lstrip(" \t"))  # literal_eval's own leading-space rule
     return ast.literal_eval(value)
+
+
+def body_statements(
+    definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+) -> list[ast.stmt]:
+    """A function's or class's own statements, its docstring aside."""
+    return definition.body[1:] if ast.get_docstring(definition) is not None else definition.body

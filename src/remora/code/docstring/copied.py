@@ -29,6 +29,7 @@ import io
 import tokenize
 from collections.abc import Sequence
 
+from remora import python_ast
 from remora.code.docstring.behaviour import node_definition
 from remora.code.docstring.draft import FIXED_EXAMPLES
 from remora.code.docstring.facts import word_tokens
@@ -94,7 +95,7 @@ def _shown_text(node: SourceNode, said: list[str]) -> str:
     definition = node_definition(node)
     if definition is None:
         return ""
-    body = definition.body[1:] if ast.get_docstring(definition) else definition.body
+    body = python_ast.body_statements(definition)
     tree = ast.Module(body=body, type_ignores=[])
     documents = {
         id(k.value) for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "doc"

@@ -98,7 +98,7 @@ def _not_implemented(statement: ast.stmt) -> bool:
 def is_stub(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
     """A body of nothing but ``pass``/``...`` (and, for a function, ``raise
     NotImplementedError``), its docstring aside."""
-    body = definition.body[1:] if ast.get_docstring(definition) is not None else definition.body
+    body = python_ast.body_statements(definition)
     if isinstance(definition, ast.ClassDef):
         return bool(body) and all(_nothing(s) for s in body)
     return bool(body) and all(_nothing(s) or _not_implemented(s) for s in body)

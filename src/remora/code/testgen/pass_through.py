@@ -42,6 +42,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.import_paths import package_of
 from remora.code.parsing import ast_tree
@@ -96,7 +97,7 @@ class OwnCode:
 
 def returned_expression(function: Function) -> ast.expr | None:
     """``E`` where the body, its docstring aside, is the one statement ``return E``."""
-    body = function.body[1:] if ast.get_docstring(function) is not None else function.body
+    body = python_ast.body_statements(function)
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
         return body[0].value
     return None
@@ -105,7 +106,7 @@ def returned_expression(function: Function) -> ast.expr | None:
 def only_raises_constants(function: Function) -> bool:
     """Whether the body, its docstring aside, is one ``raise E(constants...)`` (or a bare
     class, ``raise E``)."""
-    body = function.body[1:] if ast.get_docstring(function) is not None else function.body
+    body = python_ast.body_statements(function)
     if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
         return False
     raised = body[0].exc

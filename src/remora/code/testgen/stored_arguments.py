@@ -26,6 +26,7 @@ holds an argument of the call or a default of the node's as given (hyperlink's
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from typing import Any
 
 from remora import python_ast
@@ -74,10 +75,7 @@ def _looked_at(function: Function) -> set[str]:
 
 def _argument_holding(value: Any, args: dict[str, Any]) -> str | None:
     """The name of the argument passed as ``value`` (the same type, equal), if any."""
-    for name, passed in args.items():
-        if type(passed) is type(value) and passed == value:
-            return name
-    return None
+    return next((name for name, passed in args.items() if _one_of(value, [passed])), None)
 
 
 def stores_arguments_only(row: dict[str, Any], function: Function) -> bool:
@@ -110,7 +108,7 @@ def stores_arguments_only(row: dict[str, Any], function: Function) -> bool:
 def _returns_own_attribute(function: Function) -> bool:
     """Whether ``function``'s body (its docstring aside) is ``return self.<name>`` alone,
     ``self`` its first parameter, the only one."""
-    body = function.body[1:] if ast.get_docstring(function) is not None else function.body
+    body = python_ast.body_statements(function)
     arguments = [*function.args.posonlyargs, *function.args.args]
     if len(body) != 1 or len(arguments) != 1 or function.args.kwonlyargs:
         return False
@@ -137,7 +135,7 @@ def reads_back_argument(
         value = python_ast.literal_eval(str(returned["repr"]))
     except (ValueError, SyntaxError):
         return False
-    return _argument_holding(value, owner_args) is not None
+    return _one_of(value, owner_args.values())
 
 
 def _defaults(function: Function) -> list[Any]:
@@ -168,6 +166,11 @@ def returns_arguments_only(row: dict[str, Any], function: Function) -> bool:
             value = python_ast.literal_eval(str(seen["repr"]))
         except (ValueError, SyntaxError):
             return False
-        if not any(type(v) is type(value) and v == value for v in given):
+        if not _one_of(value, given):
             return False
     return True
+
+
+def _one_of(value: Any, given: Iterable[Any]) -> bool:
+    """Whether ``value`` is one of ``given`` as passed: the same type, equal."""
+    return any(type(v) is type(value) and v == value for v in given)
