@@ -74,7 +74,12 @@ async def run_ruff(context: CodeContext, path: str, text: str, *arguments: str) 
 
 def formatter_settings(context: CodeContext) -> list[str] | None:
     """``ruff format``'s arguments for the project's declared formatter (black's settings
-    as ruff's ``--config``); None where the project declares no formatter."""
+    as ruff's ``--config``); None where the project declares no formatter. Read once per
+    workspace revision: a lint rewrite lays out each of its candidates."""
+    return context.kept("formatter settings", lambda: _settings(context))
+
+
+def _settings(context: CodeContext) -> list[str] | None:
     tool = pyproject_tool(context)
     ruff_format = isinstance(tool.get("ruff"), dict) and "format" in tool["ruff"]
     if not (ruff_format or declared_tools(context) & _FORMATTERS):
