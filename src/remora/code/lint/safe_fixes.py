@@ -4,12 +4,14 @@ A fix is kept only when the file still parses and has fewer findings on the node
 a finding it caused elsewhere in the file (an import it left unused) is removed by
 ruff's own safe fix in the same change (:mod:`remora.code.lint.caused_findings`),
 or the fix is not made; so is one that writes a line longer than the project keeps its
-lines (:mod:`remora.code.lint.long_lines`). A fix that changes what an annotation means
-(PYI032's ``Any`` → ``object``) is made only when the project's type checker, where it
-has one, finds no new error in the changed file (:mod:`remora.code.lint.type_checks`);
-the node's other fixes are made without it. The lines a fix wrote are laid out by the
-project's formatter where it declares one (:mod:`remora.code.formatter`: UP008's
-``super().__init__(`` joined to one line where it now fits, as ``black --check`` wants).
+lines (:mod:`remora.code.lint.long_lines`), and one that names a loop's lookup by the loop's
+value but leaves the same lookup in a store (:mod:`remora.code.lint.partial_lookups`).
+A fix that changes what an annotation means (PYI032's ``Any`` → ``object``) is made
+only when the project's type checker, where it has one, finds no new error in the changed
+file (:mod:`remora.code.lint.type_checks`); the node's other fixes are made without it.
+The lines a fix wrote are laid out by the project's formatter where it declares one
+(:mod:`remora.code.formatter`: UP008's ``super().__init__(`` joined to one line where it
+now fits, as ``black --check`` wants).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from remora.code.lint.annotation_meaning import changed_annotations
 from remora.code.lint.caused_findings import apply_edits, fix_caused
 from remora.code.lint.long_lines import line_limit, long_line_refusal
 from remora.code.lint.own_findings import LintFinding, node_findings, own_lines
+from remora.code.lint.partial_lookups import partial_lookup_refusal
 from remora.code.lint.record_edits import Edit, fix_edits
 from remora.code.lint.refusals import lint_refusals, refuse
 from remora.code.lint.ruff_runs import held_back, start_ruff
@@ -80,9 +83,12 @@ def _taken(
         edits = fix_edits(data, record, starts)
         if not edits or not all(_inside(node, *edit) for edit in edits):
             continue
-        if any(s < e2 and s2 < e for s, e, _ in edits for s2, e2, _ in chosen):
-            continue  # overlaps a fix already taken; ruff reports it again next time
-        chosen += edits
+        # An edit the same as one taken is made once, as ruff makes it (two PLR1733 fixes
+        # of one loop both rewrite its target); any other overlap waits for the next run.
+        new = [edit for edit in edits if edit not in chosen]
+        if any(s < e2 and s2 < e for s, e, _ in new for s2, e2, _ in chosen):
+            continue
+        chosen += new
         taken.append((record, edits))
     return taken
 
@@ -93,7 +99,7 @@ async def _fixed_text(
     """The file with the records' safe fixes inside the node, and ruff's fixes of what they
     caused elsewhere; None when there is none to make, or when the file would not parse,
     would not have fewer findings on the node, or keeps a finding the fixes caused."""
-    edits = sorted(edit for _, taken in _taken(node, records) for edit in taken)
+    edits = sorted({edit for _, taken in _taken(node, records) for edit in taken})
     if not edits:
         return None
     new_text = apply_edits(node.file.data, edits).decode("utf-8")
@@ -158,6 +164,21 @@ async def _note_held_back(context: CodeContext, node: SourceNode) -> None:
             noted.add((code, reason))
 
 
+def _lookup_refused(
+    context: CodeContext, node: SourceNode, records: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The records whose loop-lookup fix leaves the same lookup in the loop
+    (:mod:`remora.code.lint.partial_lookups`), each noted with the reason."""
+    taken = _taken(node, records)
+    made = {edit for _, edits in taken for edit in edits}
+    refused = []
+    for record, edits in taken:
+        if reason := partial_lookup_refusal(node.file.data, record, edits, made):
+            refuse(context, str(record.get("code")), reason, int(record["location"]["row"]))
+            refused.append(record)
+    return refused
+
+
 def _long_refused(
     context: CodeContext, node: SourceNode, records: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
@@ -186,8 +207,8 @@ async def lint_fix(context: CodeContext, code: str = "") -> LintFix:
     records, findings = await node_findings(context, node)
     await _note_held_back(context, node)
     wanted = [r for r in records if not code or r.get("code") == code]
-    long = _long_refused(context, node, wanted)
-    wanted = [r for r in wanted if all(r is not other for other in long)]
+    held = _long_refused(context, node, wanted) + _lookup_refused(context, node, wanted)
+    wanted = [r for r in wanted if all(r is not other for other in held)]
     new_text = await _fixed_text(context, node, wanted, code)
     if new_text is not None and (refused := await _type_refused(context, node, wanted, new_text)):
         wanted = [r for r in wanted if all(r is not other for other in refused)]
