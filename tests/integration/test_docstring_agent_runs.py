@@ -3,7 +3,8 @@
 Everything but the model is real (the YAML, the ``.pym`` tools, Monty,
 ``remora_code`` on a sqlite workspace). A run whose summaries are all refused
 stops after the one retry and leaves nothing to review; a class gets the
-parameters its constructor takes.
+parameters its constructor takes; a class not asked for is left alone, and its result says
+so rather than that its drafts were refused.
 """
 
 from __future__ import annotations
@@ -102,3 +103,18 @@ async def test_a_dataclass_documents_what_its_constructor_takes(
         "    customer (str): Who placed it.\n"
         "    lines (list[str]): What was ordered, one entry a line."
     )
+
+
+async def test_a_node_left_alone_says_so_and_why_not_that_drafts_were_refused(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    result, provider, text = await run_scripted_on_file(
+        runtime, root, "docstring", "Order", [], {"style": "google"}
+    )
+    assert provider.requests == [] and text.decode() == SOURCE
+    assert result.status == "skipped", result.to_dict()
+    assert result.summary == (
+        "docstring of Order left alone: "
+        "what a class is for is its author's to say (option classes: true)"
+    ), result.summary

@@ -56,6 +56,7 @@ TOOLKIT: dict[str, tuple[Callable[..., Any], ...]] = {
         view.node_view,
         draft.first_sentence,
         draft.docstring_prompt,
+        draft.docstring_left_alone,
         text.compose_docstring,
         text.docstring_parameters,
         edit.docstring,

@@ -35,7 +35,7 @@ from review_lib.labels import (
     merge,
     save_labels,
 )
-from review_lib.report import Joined, rows, undocumented_public
+from review_lib.report import Coverage, Joined, coverage_markdown, rows, undocumented_public
 from review_lib.strip import StripError, strip_docstrings
 
 SOURCE = '''\
@@ -300,8 +300,24 @@ def run():
 
 def _private():
     pass
+
+
+class Plain:
+    def get(self):
+        pass
 '''
-    assert undocumented_public(text) == ["Box.open", "Box.size", "run"]
+    assert undocumented_public(text) == ["Box.open", "Box.size", "run", "Plain", "Plain.get"]
+    functions = undocumented_public(text, classes=False)
+    assert functions == ["Box.open", "Box.size", "run", "Plain.get"]
+
+
+def test_coverage_counts_functions_and_methods_apart_from_classes() -> None:
+    coverage = Coverage(
+        "p", "heldout", "m", undocumented=10, proposed=3, functions=4, functions_proposed=3
+    )
+    assert coverage.to_dict()["share"] == 0.3
+    assert coverage.to_dict()["functions_share"] == 0.75
+    assert coverage_markdown([coverage]).splitlines()[-1].endswith("| 10 | 3 (30%) | 4 | 3 (75%) |")
 
 
 def _sdist_in_cache(tmp_path: Path) -> tuple[Path, Project]:

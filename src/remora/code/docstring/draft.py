@@ -31,11 +31,15 @@ from remora.code.parsing import Defined, ast_definitions, ast_tree, located_defi
 __all__ = [
     "FIXED_EXAMPLES",
     "Example",
+    "docstring_left_alone",
     "file_docstring_summaries",
     "file_examples",
     "first_sentence",
     "shape_prompt",
 ]
+
+# The context note under which docstring_prompt keeps why the node is left alone.
+_LEFT_ALONE = "docstring left alone"
 
 MAX_EXAMPLES = 3
 MAX_EXAMPLE_LINES = 6
@@ -199,6 +203,7 @@ def docstring_prompt(
         "classes": classes,
     }
     if leave := left_alone(located, **asked):
+        context.note(_LEFT_ALONE, leave)
         return {"available": False, "reason": leave, "leave": leave, "summary": ""}
     if summary := comparison_summary(located):
         known = "the summary is known"
@@ -211,3 +216,12 @@ def docstring_prompt(
         reason = "its body shares the header's line"
         return {"available": False, "reason": reason, "leave": "", "summary": ""}
     return {"available": True, "reason": "", "leave": "", "summary": "", **prompt}
+
+
+@host_function
+def docstring_left_alone(context: CodeContext) -> str:
+    """Why this run left the node's docstring alone without asking ('' when it did not):
+    ``docstring_prompt``'s ``leave`` (a class, a setter, a docstring the program reads).
+    The bundled submit tells such a node from one whose drafts were all refused."""
+    noted = context.notes(_LEFT_ALONE)
+    return str(noted[-1]) if noted else ""
