@@ -191,6 +191,19 @@ def test_a_parameter_converted_into_a_local_is_named_as_the_parameter() -> None:
     assert branch_words(twice, _ran(twice, 5), row) == ""
 
 
+def test_a_parameter_cased_or_stripped_into_a_local_is_named_as_the_parameter() -> None:
+    # The search's rule of "the same value" (input_sources.same_value) names it too.
+    function = first_function(
+        "def pick(name):\n"
+        "    key = name.strip().casefold()\n"
+        "    if key == 'posix':\n"
+        "        return 1\n"
+        "    return 0\n"
+    )
+    row = {"returned": _returned("1"), "args": {"name": " POSIX"}}
+    assert branch_words(function, _ran(function, 4), row) == "name_is_posix"
+
+
 @pytest.mark.parametrize(
     ("source", "exit_line", "row"),
     [

@@ -33,6 +33,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.testgen.refused_types import refused_type_words
 from remora.code.values import first_parameter, is_self_attribute, label, snake_name
+from remora.code.values.input_sources import same_value
 from remora.code.values.parameters import function_parameters
 
 __all__ = ["branch_words", "given_words", "is_rejection"]
@@ -44,8 +45,6 @@ _EXIT = ast.Return | ast.Raise
 _SCOPES = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
 # A collection written out in the test (``x not in ("a", "b")``): the choices, not a store.
 _LITERAL_COLLECTIONS = ast.Tuple | ast.List | ast.Set
-# The builtin conversions whose result a test of it reads as the parameter converted.
-_CONVERSIONS = frozenset({"int", "float", "str", "Decimal"})
 # The errors of a lookup whose key is not there.
 _MISSING = frozenset({"KeyError", "LookupError"})
 
@@ -277,9 +276,10 @@ class _Words:
 
 
 def _converted_locals(function: Function, parameters: set[str]) -> dict[str, str]:
-    """The locals bound once, to a builtin conversion of a parameter (``port_int =
-    int(port)``): a test of one is a test of the parameter (``if port_int < 0: raise``:
-    ``port_below_0``)."""
+    """The locals bound once, to a parameter in another form (``port_int = int(port)``,
+    ``key = name.strip().lower()``: :func:`~remora.code.values.input_sources.same_value`,
+    the search's rule too): a test of one is a test of the parameter (``if port_int < 0:
+    raise``: ``port_below_0``)."""
     stores = Counter(
         n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     )
@@ -292,18 +292,11 @@ def _converted_locals(function: Function, parameters: set[str]) -> dict[str, str
     }
     converted: dict[str, str] = {}
     for name, value in values.items():
-        if (
-            stores[name] == 1
-            and name not in parameters
-            and isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Name)
-            and value.func.id in _CONVERSIONS
-            and len(value.args) == 1
-            and not value.keywords
-            and isinstance(value.args[0], ast.Name)
-            and value.args[0].id in parameters
-        ):
-            converted[name] = value.args[0].id
+        if stores[name] != 1 or name in parameters or isinstance(value, ast.Name):
+            continue
+        source = next((p for p in sorted(parameters) if same_value(value, p)), None)
+        if source is not None:
+            converted[name] = source
     return converted
 
 

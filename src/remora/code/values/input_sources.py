@@ -283,7 +283,7 @@ def derived_locals(
 _SAME_VALUE_METHODS = frozenset(
     {"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "title"}
 )
-_SAME_VALUE_CALLS = frozenset({"int", "float", "str"})
+_SAME_VALUE_CALLS = frozenset({"int", "float", "str", "Decimal"})
 
 
 def same_value(expression: ast.expr, parameter: str) -> bool:
