@@ -16,7 +16,11 @@ from pathlib import Path
 
 from probe_support import failed_tests, observed_test
 
-from remora.code.probes.programs.constructed_values import constructed, enum_member
+from remora.code.probes.programs.constructed_values import (
+    class_display,
+    constructed,
+    enum_member,
+)
 
 
 @dataclass
@@ -177,3 +181,61 @@ def test_a_returned_enum_member_is_compared_by_name_and_a_changed_one_caught(
     assert failed_tests(tmp_path / "code", "platforms", PLATFORMS, tests) == set()
     changed = PLATFORMS.replace("return Platform(name)", "return Platform.UNIVERSAL")
     assert failed_tests(tmp_path / "changed", "platforms", changed, tests) == {"normalize"}
+
+
+SCHEMAS = """\
+class Money:
+    pass
+
+
+def merged(base, extra):
+    out = dict(base, count=int)
+    out.update(extra)
+    return out
+
+
+def fields():
+    return {"amount": Money, "count": int, "tags": [str]}
+"""
+
+
+def test_a_display_of_classes_is_written_whole_with_them_by_name() -> None:
+    assert class_display({"q": str, "page": 1, "pair": (int,)}, 200) == {
+        "imports": [],
+        "text": "{'q': str, 'page': 1, 'pair': (int,)}",
+    }
+    assert class_display([Spot, None], 200) == {
+        "imports": [[__name__, "Spot"]],
+        "text": "[Spot, None]",
+    }
+    assert class_display({"q": 1}, 200) is None  # no class: its literal says it
+    assert class_display({"q": str}, 5) is None  # longer than the probe reports
+    assert class_display({"f": len}, 200) is None  # a function is no class
+
+    class Local:
+        pass
+
+    assert class_display([Local], 200) is None  # no module reaches it by its name
+
+
+def test_a_schema_of_classes_is_asserted_whole_not_by_its_length(tmp_path: Path) -> None:
+    # voluptuous' Schema.extend: `len(result.schema) == 4` would pass with a key's class
+    # wrong (blind reviewers: "assert the full merged dict").
+    (tmp_path / "schemas.py").write_text(SCHEMAS)
+    names = {"Money", "merged", "fields"}
+    tests = {
+        "fields": observed_test(tmp_path, "schemas", "fields", {}, names),
+        "merged": observed_test(
+            tmp_path, "schemas", "merged", {"base": {"a": "x"}, "extra": {"b": 2}}, names
+        ),
+    }
+    asserts = {n: [x.strip() for x in t.splitlines() if "assert" in x] for n, t in tests.items()}
+    assert asserts == {
+        "fields": ["assert result == {'amount': Money, 'count': int, 'tags': [str]}"],
+        "merged": ["assert result == {'a': 'x', 'count': int, 'b': 2}"],
+    }
+    assert failed_tests(tmp_path / "code", "schemas", SCHEMAS, tests) == set()
+    changed = SCHEMAS.replace('"count": int', '"count": float').replace(
+        "count=int", "count=float"
+    )
+    assert failed_tests(tmp_path / "changed", "schemas", changed, tests) == {"fields", "merged"}

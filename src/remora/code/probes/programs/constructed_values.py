@@ -14,13 +14,18 @@ equalling an unrelated object (an ``__eq__`` true of anything compares nothing).
 what the test imports for each name: ``from module import Name``, or ``import module``.
 An enum member's repr (``<Platform.LINUX: 'linux'>``) builds nothing; its class's name
 and its own (``Platform.LINUX``) do, where the class is reachable by that name
-(:func:`enum_member`): the value a maintainer compares with.
+(:func:`enum_member`): the value a maintainer compares with. A dict, list or tuple holding
+classes (a schema library's ``{"q": str, "page": int}``) has a repr that names none
+(``<class 'str'>``); written with each class by its name (:func:`class_display`), it is
+the whole value a maintainer compares with, not its length.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import enum
+import math
 import sys
 from typing import Any
 
@@ -133,3 +138,72 @@ def enum_member(value: Any) -> dict[str, Any] | None:
     if resolved is None or kind.__members__.get(value.name) is not value:
         return None
     return {"imports": [resolved[1]], "text": f"{kind.__name__}.{value.name}"}
+
+
+_SCALARS = (int, float, str, bytes, bool, type(None))
+
+
+class _Display:
+    """Writes a value with its classes by name, noting what the text names and imports."""
+
+    def __init__(self) -> None:
+        self.imports: list[list[str]] = []
+        self.named: dict[str, type] = {}
+        self.budget = MAX_NESTED_VALUES
+
+    def _class(self, kind: type) -> str | None:
+        """A builtin by its name, else ``Name`` imported from its module; None where the
+        class is not reachable by that name."""
+        if getattr(builtins, kind.__name__, None) is not kind:
+            resolved = _resolved([kind.__name__], [kind])
+            if resolved is None:
+                return None
+            if resolved[1] not in self.imports:
+                self.imports.append(resolved[1])
+        self.named[kind.__name__] = kind
+        return kind.__name__
+
+    def text(self, value: Any) -> str | None:
+        """``value`` written with its classes by name; None for one that cannot be."""
+        self.budget -= 1
+        if self.budget < 0:
+            return None
+        if isinstance(value, type):
+            return self._class(value)
+        if type(value) in _SCALARS:
+            finite = not isinstance(value, float) or math.isfinite(value)
+            return repr(value) if finite else None
+        if type(value) is dict:
+            pairs = [(self.text(k), self.text(v)) for k, v in value.items()]
+            if any(k is None or v is None for k, v in pairs):
+                return None
+            return "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
+        if type(value) in (list, tuple):
+            items = [self.text(item) for item in value]
+            if any(item is None for item in items):
+                return None
+            inner = ", ".join(str(item) for item in items)
+            if type(value) is list:
+                return f"[{inner}]"
+            return f"({inner},)" if len(items) == 1 else f"({inner})"
+        return None
+
+
+def class_display(value: Any, limit: int) -> dict[str, Any] | None:
+    """``{"imports": [[module, Name], ...], "text": "{'q': str}"}`` for a dict, list or
+    tuple of literals and classes, holding at least one class, written in at most
+    ``limit`` characters with each class by name, where that text rebuilds an equal value
+    of the same type; else None."""
+    if type(value) not in (dict, list, tuple):
+        return None
+    display = _Display()
+    text = display.text(value)
+    if text is None or not display.named or len(text) > limit:
+        return None
+    try:
+        namespace: dict[str, Any] = {"__builtins__": {}, **display.named}
+        rebuilt = eval(compile(text, "<display>", "eval"), namespace)
+        same = type(rebuilt) is type(value) and bool(rebuilt == value)
+    except Exception:
+        return None
+    return {"imports": display.imports, "text": text} if same else None

@@ -22,7 +22,11 @@ import math
 import types
 from typing import Any
 
-from remora.code.probes.programs.constructed_values import constructed, enum_member
+from remora.code.probes.programs.constructed_values import (
+    class_display,
+    constructed,
+    enum_member,
+)
 
 MAX_REPR_CHARS = 400
 MAX_ATTRIBUTES = 8
@@ -54,7 +58,7 @@ def _returned(value: Any) -> dict[str, Any]:
     }
     rebuilt = enum_member(value)
     if rebuilt is None and not literal and len(text) <= MAX_REPR_CHARS:
-        rebuilt = constructed(value, text)
+        rebuilt = constructed(value, text) or class_display(value, MAX_REPR_CHARS)
     if rebuilt is not None:
         seen["constructed"] = rebuilt
     return seen
