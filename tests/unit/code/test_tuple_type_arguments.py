@@ -171,6 +171,17 @@ def test_text_written_with_tuples_and_classes_reads_back_as_the_markers() -> Non
         value_from_text("print", lookup)
 
 
+def test_a_dict_keyed_by_anything_but_strings_is_refused_not_stringified() -> None:
+    # voluptuous' `Schema({Required("a"): str})` became the key
+    # "{'__class__': 'Required', ...}", pinned in a test as that string.
+    lookup = class_lookup(MODULE)
+    assert value_from_text("{'a': Shape(3)}", lookup)["a"]["__class__"] == "Shape"
+    with pytest.raises(ValueError, match="'Shape\\(3\\)': a dict key other than a string"):
+        value_from_text("{Shape(3): int}", lookup)
+    with pytest.raises(ValueError, match="'1': a dict key other than a string"):
+        value_from_text("{1: 'one'}", lookup)
+
+
 def test_a_marker_stands_for_its_python_value_where_the_host_can_make_it() -> None:
     assert stand_in([tuple_of(["a", 1])]) == [("a", 1)]
     assert stand_in(type_of("object")) is object

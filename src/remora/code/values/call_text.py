@@ -47,7 +47,12 @@ def _value(node: ast.expr, classes: ClassLookup) -> Any:
         for key, item in zip(node.keys, node.values, strict=True):
             if key is None:
                 raise ValueError("** in a dict: write the items out")
-            out[str(_value(key, classes))] = _value(item, classes)
+            name = _value(key, classes)
+            if not isinstance(name, str):  # JSON's keys are strings: 1 or Required("a")
+                raise ValueError(
+                    f"{ast.unparse(key)!r}: a dict key other than a string has no JSON form"
+                )
+            out[name] = _value(item, classes)
         return out
     try:
         value = python_ast.literal_eval(node)
