@@ -68,6 +68,16 @@ def test_a_predicate_true_of_whatever_it_is_given_gives_no_call() -> None:
     assert _calls(lambda document: True, "a") == []
 
 
+def test_a_callable_giving_back_whatever_it_is_given_gives_no_call() -> None:
+    def checked(value: Any) -> Any:  # a validator of strings: every text passes through
+        if not isinstance(value, str):
+            raise TypeError(value)
+        return value
+
+    assert _calls(checked, "a") == []
+    assert [c["returned"]["repr"] for c in _calls(str.upper, "a")] == ["'A'", "'OTHER'"]
+
+
 def test_a_transform_is_reported_with_the_argument_it_changed() -> None:
     def bump(field: str) -> Any:
         def transform(doc: dict[str, int]) -> None:

@@ -20,7 +20,10 @@ its argument; where it changed none, the first one after it whose outcome differ
 match and a non-match; a non-match given a value of the match's own type first:
 ``"other"`` beside ``"a"``), each with the argument's literal text, what it returned and the
 argument as the call left it where it changed; none where every call gave the same (a
-predicate true of anything it was given pins nothing it tests). Calls that raise are left
+predicate true of anything it was given pins nothing it tests) or gave its argument back
+(``Schema.infer("a")`` gives a validator of strings: ``result("a") == "a"`` beside
+``result("other") == "other"`` would pass were it an identity function; blind reviewers
+rejected it three times). Calls that raise are left
 out, as are arguments and results without a literal form: a test writes each call.
 """
 
@@ -195,7 +198,16 @@ def _outcome(function: Any, argument: Any, timeout_s: float) -> dict[str, Any] |
     return outcome
 
 
+def _echoes(outcome: dict[str, Any]) -> bool:
+    """Whether the call gave its argument back unchanged."""
+    return "changed" not in outcome and outcome["returned"]["repr"] == outcome["argument"]
+
+
 def _differs(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether two calls' outcomes tell their arguments apart: two calls that each gave
+    their argument back do not (an identity function would give both)."""
+    if _echoes(one) and _echoes(other):
+        return False
     return (one["returned"]["repr"], one.get("changed")) != (
         other["returned"]["repr"],
         other.get("changed"),
