@@ -235,7 +235,5 @@ def test_a_schema_of_classes_is_asserted_whole_not_by_its_length(tmp_path: Path)
         "merged": ["assert result == {'a': 'x', 'count': int, 'b': 2}"],
     }
     assert failed_tests(tmp_path / "code", "schemas", SCHEMAS, tests) == set()
-    changed = SCHEMAS.replace('"count": int', '"count": float').replace(
-        "count=int", "count=float"
-    )
+    changed = SCHEMAS.replace('"count": int', '"count": float').replace("count=int", "count=float")
     assert failed_tests(tmp_path / "changed", "schemas", changed, tests) == {"fields", "merged"}
