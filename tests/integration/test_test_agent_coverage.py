@@ -480,3 +480,33 @@ async def test_a_model_completion_of_a_kind_the_annotation_excludes_is_not_run(
     text = (workspace.read("tests/test_halves.py") or b"").decode()
     assert "2.5" not in text, text
     assert result.details["coverage_after"]["branches"] == "1/2"
+
+
+SEGMENTS = """\
+import sys
+
+PY2 = sys.version_info[0] == 2
+
+
+def child(segment):
+    if not isinstance(segment, str):
+        kind = "unicode" if PY2 else "str"
+        raise TypeError("expected %s for %s, got %r" % (kind, "path segment", segment))
+    return "/" + segment
+"""
+
+
+@pytest.mark.parametrize(
+    ("setup_cfg", "match"),
+    [
+        ("", 'match="expected str for path segment"'),
+        # Python 2.7 says "unicode" there: only the words the code wrote are matched.
+        ("[options]\npython_requires = >=2.7\n", 'match="path segment"'),
+    ],
+)
+async def test_a_python_2_project_s_match_holds_only_the_code_s_written_words(
+    tmp_path: Path, setup_cfg: str, match: str
+) -> None:
+    files = {"segments.py": SEGMENTS, **({"setup.cfg": setup_cfg} if setup_cfg else {})}
+    _, text, _ = await searched(tmp_path, files, "segments.py", "child", "tests/test_segments.py")
+    assert f"pytest.raises(TypeError, {match})" in text, text

@@ -14,9 +14,10 @@ import pytest
 
 from remora.code import CodeContext
 from remora.code.lint import oldest_python
-from remora.code.lint.oldest_python import Floor, documented_rules, project_floor
+from remora.code.lint.oldest_python import documented_rules
 from remora.code.lint.removed_lines import tidied
 from remora.code.lint.ruff_runs import held_back, ruff_json
+from remora.code.python_floor import Floor, project_floor
 from remora.config import SandboxConfig
 from remora.workspace import WorkspaceStore
 

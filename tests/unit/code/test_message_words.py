@@ -75,6 +75,24 @@ def test_fields_of_the_code_s_own_words_join_the_pieces(
     assert fixed_words(CHECKS, line, message, given) == words
 
 
+def test_on_a_python_2_project_only_the_code_s_written_words_are_matched() -> None:
+    # hyperlink's ``"unicode" if PY2 else "str"``: "expected str for path segment" failed
+    # under Python 2.7, which the project supports (a reviewer ran it there).
+    raised = {
+        "type": "TypeError",
+        "message": "expected str for path segment, got None",
+        "stated": True,
+        "frame": {"file": "/sandbox/project/pkg/checks.py", "function": "textcheck", "line": 4},
+    }
+    row = {"args": {"value": None}, "raised": raised}
+    assert with_fixed_words(row, CHECKS, "pkg/checks.py")["raised"]["match"] == (
+        "expected str for path segment"
+    )
+    assert with_fixed_words(row, CHECKS, "pkg/checks.py", python2=True)["raised"]["match"] == (
+        "expected"
+    )
+
+
 def test_a_pattern_finds_its_words_and_stays_readable() -> None:
     assert match_pattern("in a table of") == "'in a table of'"
     pattern = match_pattern("is reserved (see docs)")

@@ -12,7 +12,9 @@
 - :mod:`.made_unused`, :mod:`.accepted_files`: the imports accepted changes made unused,
   removed by the accept (its ``tidy`` hook);
 - :mod:`.removed_lines`: lines a fix removes take the blank lines they would double;
-- :mod:`.oldest_python`: the project's oldest Python, ruff's target for it;
+- :mod:`.partial_lookups`: a loop's lookup fix that leaves the same lookup in a store;
+- :mod:`.oldest_python`: the rules held back below ruff's oldest target (the floor:
+  :mod:`remora.code.python_floor`);
 - :mod:`.same_behaviour`: whether a rewrite keeps what the code does, called before and after;
 - :mod:`.annotation_meaning`, :mod:`.type_checks`: a fix that changes what an annotation
   means, kept only when the project's type checker finds no new error;

@@ -22,9 +22,10 @@ from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.lint.import_order import keeps_import_order, only_layout
-from remora.code.lint.oldest_python import Floor, assumes_newer, documented_rules, project_floor
+from remora.code.lint.oldest_python import assumes_newer, documented_rules
 from remora.code.lint.project_rules import configures_import_order, not_the_projects
 from remora.code.lint.type_comments import used_in_type_comment
+from remora.code.python_floor import Floor, project_floor
 from remora.sandbox.commands import resolve_executable
 from remora.sandbox.ending import end_process, start_in_group
 

@@ -10,7 +10,10 @@ message holds, cut at its first clause break, is the one matched; a field betwee
 whose value is words the code passed (``"expected %s for %s, got %r" % (kind, "path
 segment", value)``: "str", "path segment"), not the call's own values, joins them: the
 match is "expected str for path segment", never the bare "expected" a reviewer finds
-too loose to tell this error from the module's others. A message that is
+too loose to tell this error from the module's others; on a project that supports
+Python 2 (:mod:`remora.code.python_floor`) no field joins them, since what the code fills
+in may differ there (hyperlink's ``"unicode" if PY2 else "str"``: "expected unicode for
+path segment" under 2.7, where a reviewer ran the test). A message that is
 one constant as a whole (``raise ValueError("negative")``) is still compared whole:
 nothing in it comes from the call. A message handed on from the exception an
 ``except ... as error`` caught (``raise ParseError(error)``) is another code's words (the
@@ -140,11 +143,13 @@ def _joined(raised: ast.Raise, message: str, given: object) -> list[str]:
     return [s.strip(_ENDS) for s in [*stretches, current] if s.strip(_ENDS)]
 
 
-def fixed_words(source: str, line: int, message: str, given: object = None) -> str:
+def fixed_words(
+    source: str, line: int, message: str, given: object = None, *, joined: bool = True
+) -> str:
     """The longest fragment of the ``raise`` at ``line`` of ``source`` that ``message``
-    holds (joined across the fields that show words of the code, not values ``given``:
-    the call's arguments), cut at its first clause break; '' where the message is one
-    constant whole, or no fragment is in it (nothing fixed to match)."""
+    holds (with ``joined``, joined across the fields that show words of the code, not
+    values ``given``: the call's arguments), cut at its first clause break; '' where the
+    message is one constant whole, or no fragment is in it (nothing fixed to match)."""
     tree = ast_tree(source)  # one parse per text for every row of the file's raises
     raised = _raise_at(tree, line) if tree is not None else None
     if raised is None:
@@ -153,15 +158,19 @@ def fixed_words(source: str, line: int, message: str, given: object = None) -> s
     if not fragments or message.strip(_ENDS) in fragments:
         return ""
     whole = message.strip(_ENDS)
-    joined = [s for s in _joined(raised, message, given) if s != whole]
-    longest = max([*fragments, *joined], key=len)
+    stretches = _joined(raised, message, given) if joined else []
+    longest = max([*fragments, *(s for s in stretches if s != whole)], key=len)
     first = _CLAUSE.split(longest)[0].strip(_ENDS)
     return first if len(first) >= _MIN_CHARS and len(first.split()) >= 2 else longest
 
 
-def with_fixed_words(row: dict[str, Any], source: str, file_path: str) -> dict[str, Any]:
+def with_fixed_words(
+    row: dict[str, Any], source: str, file_path: str, *, python2: bool = False
+) -> dict[str, Any]:
     """``row`` with its raised message's fixed words (``raised["match"]``) where a ``raise``
-    of ``source`` (the file at ``file_path``) stated it; else ``row`` as it is."""
+    of ``source`` (the file at ``file_path``) stated it; else ``row`` as it is. For a
+    project that supports Python 2 (``python2``) only the code's written words count: a
+    field it fills may differ there (``"unicode" if PY2 else "str"``)."""
     raised = row.get("raised")
     frame = (raised or {}).get("frame")
     if not raised or not raised.get("stated") or not isinstance(frame, dict):
@@ -171,9 +180,8 @@ def with_fixed_words(row: dict[str, Any], source: str, file_path: str) -> dict[s
     if borrowed_message(source, int(frame.get("line") or 0)):
         return {**row, "raised": {**raised, "message": "", "match": ""}}
     given = [row.get("args") or {}, row.get("owner_args") or {}]
-    words = fixed_words(
-        source, int(frame.get("line") or 0), str(raised.get("message") or ""), given
-    )
+    message = str(raised.get("message") or "")
+    words = fixed_words(source, int(frame.get("line") or 0), message, given, joined=not python2)
     return {**row, "raised": {**raised, "match": words}} if words else row
 
 

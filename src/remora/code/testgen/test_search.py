@@ -47,6 +47,7 @@ from remora.code.probes import (
     tests_in_file,
     unusable_reason,
 )
+from remora.code.python_floor import floor_of
 from remora.code.testgen.construction_steps import construction_step_reason
 from remora.code.testgen.deciding_conditions import deciding_reason
 from remora.code.testgen.empty_answers import empty_answer, without_lone_empty_answers
@@ -253,6 +254,8 @@ async def search_tests(
     assigned = assigned_attributes(function)
     procedure = is_procedure(context)
     imports = node_imports(context)  # a raised class of another module named through them
+    source = context.bound_node().file_path
+    python2 = floor_of(context, source).python2  # match words (message_words)
     pieces = []
     # Other first-round candidates too, up to ``max_tests`` in all: a call on a boundary's
     # other side covers nothing new but may kill a mutant (``<`` for ``<=``; kept_tests).
@@ -263,7 +266,7 @@ async def search_tests(
     rows.update(await settle_unread(context, target, candidates, rows, chosen, owner_args))
     chosen, placeholders = without_made_up(rows, chosen, candidates)
     for name in chosen:
-        row = with_fixed_words(rows[name], text, context.bound_node().file_path)
+        row = with_fixed_words(rows[name], text, source, python2=python2)
         holds = claim_holds(context, row, claims.get(candidates[name].why))
         why = deciding_reason(name, candidates, rows, gains)
         if empty_variadic_call(target, row.get("args") or {}):

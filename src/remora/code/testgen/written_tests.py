@@ -28,6 +28,7 @@ from remora.code.probes import (
     setup_reason,
     taken_names,
 )
+from remora.code.python_floor import floor_of
 from remora.code.testgen.empty_results import observed_kind
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.observed_asserts import (
@@ -281,6 +282,8 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
     skipped: list[str] = []
     procedure = is_procedure(context)
     imports = node_imports(context)
+    source = context.bound_node().file_path
+    python2 = floor_of(context, source).python2  # match words (message_words)
     for row in checked:
         if not pins_behaviour(row):
             why = row["reason"] or (row.get("raised") or {}).get("message") or "did not finish"
@@ -293,7 +296,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
             skipped.append(f"{row['name']}: its test would assert nothing the call did")
             continue
         name = _unique(f"test_{snake_name(target['qualname'])}_{row['name']}", used)
-        row = with_fixed_words(row, context.node_file_text(), context.bound_node().file_path)
+        row = with_fixed_words(row, context.node_file_text(), source, python2=python2)
         pieces.append(
             observed_piece(
                 target,
