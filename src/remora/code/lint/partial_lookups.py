@@ -16,9 +16,9 @@ from typing import Any
 from remora.code.lint.record_edits import Edit
 from remora.code.parsing import line_starts
 
-__all__ = ["LOOKUP_RULES", "partial_lookup_refusal"]
+__all__ = ["partial_lookup_refusal"]
 
-LOOKUP_RULES = frozenset({"PLR1733", "PLR1736"})
+_LOOKUP_RULES = frozenset({"PLR1733", "PLR1736"})
 
 _Loop = ast.For | ast.AsyncFor
 
@@ -68,10 +68,13 @@ def partial_lookup_refusal(
     """Why ``record``'s fix (its ``edits`` of ``data``) is refused ('' when it is not): its
     loop keeps a lookup of the form it replaces that none of the fixes ``made`` with it
     replaces."""
-    if record.get("code") not in LOOKUP_RULES:
+    if record.get("code") not in _LOOKUP_RULES:
+        return ""
+    try:
+        tree = ast.parse(data)
+    except SyntaxError:  # syntax newer than this Python's: ruff's fix stands as it is
         return ""
     starts = line_starts(data)
-    tree = ast.parse(data)
     replaced = {(start, end) for start, end, _ in made}
     for edit in edits:
         lookup = _lookup(data, edit)
