@@ -87,7 +87,8 @@ def observed_test(
     }
     row = {"args": args, "ok": True, "reason": "", **outcome}
     piece = observed_piece(cast(CallTarget, target), names, owner_args, row, f"test_{name}")
-    imports = [f"from {module} import {', '.join(piece['imports'])}"]
+    imports = [f"import {m}" for m in piece.get("modules", [])]
+    imports += [f"from {module} import {', '.join(piece['imports'])}"]
     imports += [f"from {m} import {n}" for m, n in piece.get("from_imports", [])]
     return "\n".join(imports) + f"\n\n\n{piece['source']}"
 

@@ -242,21 +242,31 @@ def _exception(render: CallRender, raised: dict[str, Any], imports: NodeImports)
 def _raises(
     render: CallRender, raised: dict[str, Any], call: str, imports: NodeImports
 ) -> list[str]:
+    """``pytest.raises`` of the class raised, with its message's words or its whole
+    message; ``assert excinfo.type is Error`` beside it where the project subclasses the
+    class (``pytest.raises(Error)`` passes on a subclass too: voluptuous'
+    ``validate_with_humanized_errors`` converts a ``MultipleInvalid``, an ``Error``, and
+    the test passed without the conversion)."""
     exception = _exception(render, raised, imports)
     render.modules.add("pytest")
+    subclassed = raised.get("subclassed") and exception != "Exception"  # named, not a stand-in
+    exact = [f"assert excinfo.type is {exception}"] if subclassed else []
+    named = " as excinfo" if exact else ""
     if raised.get("match"):  # the raise's own words, where the rest is the call's values
         return [
-            f"with pytest.raises({exception}, match={match_pattern(raised['match'])}):",
+            f"with pytest.raises({exception}, match={match_pattern(raised['match'])}){named}:",
             f"    {call}",
+            *exact,
         ]
     message = str(raised.get("message") or "")
     if not message or len(message) >= _MAX_MESSAGE_CHARS:  # none, or cut by the probe
-        return [f"with pytest.raises({exception}):", f"    {call}"]
+        return [f"with pytest.raises({exception}){named}:", f"    {call}", *exact]
     held = _held_asserts(render, raised)
     # Compared whole: `match=` searches, so a message with words added would still match.
     return [
         f"with pytest.raises({exception}) as excinfo:",
         f"    {call}",
+        *exact,
         *(held or [f"assert str(excinfo.value) == {message!r}"]),
     ]
 

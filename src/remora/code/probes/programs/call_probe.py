@@ -100,12 +100,22 @@ def _on_alarm(_signum: int, _frame: types.FrameType | None) -> None:
     raise CallTimeout("the call did not finish in time")
 
 
+def _subclassed(kind: type) -> bool:
+    """Whether the project defines a subclass of the exception class ``kind`` (a class of
+    the same top-level package): ``pytest.raises`` of ``kind`` passes on either."""
+    package = kind.__module__.partition(".")[0]
+    if package == "builtins":
+        return False
+    return any(sub.__module__.partition(".")[0] == package for sub in kind.__subclasses__())
+
+
 def _exception(exc: BaseException) -> dict[str, Any]:
     kind = type(exc)
     return {
         "type": kind.__qualname__,
         "module": kind.__module__,
         "message": str(exc)[:MAX_MESSAGE_CHARS],
+        "subclassed": _subclassed(kind),
     }
 
 
