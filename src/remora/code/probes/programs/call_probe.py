@@ -106,7 +106,8 @@ def _subclassed(kind: type) -> bool:
     package = kind.__module__.partition(".")[0]
     if package == "builtins":
         return False
-    return any(sub.__module__.partition(".")[0] == package for sub in kind.__subclasses__())
+    subclasses: list[type] = kind.__subclasses__()
+    return any(sub.__module__.partition(".")[0] == package for sub in subclasses)
 
 
 def _exception(exc: BaseException) -> dict[str, Any]:
