@@ -10,7 +10,7 @@ to a test file (``remora.code.probes.pytest_files``):
   that is not ``from __future__`` (those must stay first), a blank line between it and
   the ``from`` imports;
 - any other ``from`` import goes at the block's end; code right after the block is
-  kept a blank line away.
+  kept a blank line away, and so are the ``from __future__`` imports from what follows.
 
 The block is the imports at the module's start (after its docstring).
 """
@@ -95,14 +95,18 @@ def _import_place(body: Sequence[cst.BaseStatement], *, plain: bool) -> int:
         end = index + 1
         if isinstance(node, cst.Import):
             last_plain = index + 1
-        future = isinstance(node, cst.ImportFrom) and from_key(node) == (0, "__future__")
-        if first_ordinary is None and not future:
+        if first_ordinary is None and not _is_future(body[index]):
             first_ordinary = index
     if not plain:
         return end
     if last_plain is not None:
         return last_plain
     return first_ordinary if first_ordinary is not None else end
+
+
+def _is_future(stmt: cst.BaseStatement) -> bool:
+    node = only_import(stmt)
+    return isinstance(node, cst.ImportFrom) and from_key(node) == (0, "__future__")
 
 
 def _leading_lines(stmt: cst.BaseStatement) -> list[cst.EmptyLine]:
@@ -118,7 +122,10 @@ def insert_import(body: list[cst.BaseStatement], line: cst.SimpleStatementLine) 
     before = body[at - 1] if at > 0 else None
     after = body[at] if at < len(body) else None
     blank = [cst.EmptyLine()]
-    leading = blank if before is not None and is_docstring(before) else []
+    # A blank line after the docstring, and after the `from __future__` imports (their own
+    # section, as isort and ruff's I rules keep it).
+    future = before is not None and _is_future(before)
+    leading = blank if before is not None and (is_docstring(before) or future) else []
     if after is not None and isinstance(only_import(after), cst.ImportFrom) and plain:
         after_plain = before is not None and isinstance(only_import(before), cst.Import)
         if not after_plain:  # the first `import x`: the lines above the block stay above it

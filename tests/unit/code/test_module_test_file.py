@@ -8,6 +8,8 @@ import pytest
 
 from remora.code import CodeContext
 from remora.code.probes.pytest_files import module_test_file
+from remora.code.probes.test_file_text import with_pieces
+from remora.code.probes.test_runner import shared_futures
 from remora.config import SandboxConfig
 from remora.discovery import discover
 from remora.workspace import WorkspaceStore
@@ -78,3 +80,57 @@ def test_a_new_test_file_goes_in_the_project_s_test_folder(
     tmp_path: Path, files: dict[str, str], path: str
 ) -> None:
     assert _test_file(tmp_path, files) == path
+
+
+def _futures(root: Path, files: dict[str, str]) -> list[str]:
+    for name, text in {"spans/span.py": SOURCE, **files}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    node = next(
+        n
+        for n in discover([root / "spans/span.py"], project_root=root).nodes
+        if n.full_name == "Span"
+    )
+    with WorkspaceStore(root).create("t", node.node_id) as workspace:
+        return shared_futures(CodeContext(workspace, node, SandboxConfig()))
+
+
+UNICODE = "from __future__ import absolute_import, unicode_literals\n\nx = 1\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "futures"),
+    [
+        ({}, []),
+        # hyperlink's test files all say unicode_literals: a new one starts with it too.
+        (
+            {
+                "tests/test_a.py": UNICODE,
+                "tests/test_b.py": UNICODE.replace("absolute_import, ", ""),
+            },
+            ["unicode_literals"],
+        ),
+        # Not every one says it: the project has no such rule.
+        ({"tests/test_a.py": UNICODE, "tests/test_b.py": "x = 1\n"}, []),
+        # A test file that does not parse says nothing.
+        (
+            {"tests/test_a.py": UNICODE, "tests/test_b.py": "def (:\n"},
+            ["absolute_import", "unicode_literals"],
+        ),
+    ],
+)
+def test_a_new_test_file_takes_the_future_imports_every_test_file_has(
+    tmp_path: Path, files: dict[str, str], futures: list[str]
+) -> None:
+    assert _futures(tmp_path, files) == futures
+
+
+def test_a_new_test_file_starts_with_its_future_imports() -> None:
+    piece = {"name": "test_x", "source": "def test_x():\n    assert s.x == 'a'\n", "imports": ["x"]}
+    text = with_pieces("", "tests/test_s.py", "s", [piece], futures=["unicode_literals"])
+    assert text.startswith('"""Tests for s."""\n\nfrom __future__ import unicode_literals\n\n')
+    assert "from s import x\n" in text
+    # An existing file keeps its own head.
+    assert "__future__" not in with_pieces(
+        '"""Mine."""\n', "t.py", "s", [piece], futures=["unicode_literals"]
+    )

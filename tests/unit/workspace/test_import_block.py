@@ -26,6 +26,12 @@ CASES = [
         "from m import h as g\nfrom m import f\n",
     ),
     (
+        "after the `from __future__` imports alone, a blank line, as isort keeps them",
+        '"""Doc."""\n\nfrom __future__ import unicode_literals\n',
+        '"""Doc."""\n\nfrom __future__ import unicode_literals\n\nimport pytest\n\n'
+        "from m import f\n",
+    ),
+    (
         "names and modules already imported are not repeated",
         "import pytest\nfrom m import f\n",
         "import pytest\nfrom m import f\n",

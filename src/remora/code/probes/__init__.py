@@ -54,6 +54,7 @@ from remora.code.probes.test_file_text import (
     tests_in_file,
     with_pieces,
 )
+from remora.code.probes.test_runner import shared_futures
 
 __all__ = [
     "OTHER_MACHINE_WORDS",
@@ -86,6 +87,7 @@ __all__ = [
     "run_pytest",
     "run_pytest_measured",
     "setup_reason",
+    "shared_futures",
     "taken_names",
     "tests_in_file",
     "unusable_reason",

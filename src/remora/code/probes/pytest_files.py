@@ -42,7 +42,11 @@ from remora.code.probes.pytest_results import (
 from remora.code.probes.pytest_settings import collect_settings, collected_name
 from remora.code.probes.sandboxed import ProgramRun, run_program
 from remora.code.probes.test_file_text import reported_name, tests_in_file, with_pieces
-from remora.code.probes.test_runner import project_test_files, project_test_style
+from remora.code.probes.test_runner import (
+    project_test_files,
+    project_test_style,
+    shared_futures,
+)
 from remora.code.probes.unittest_methods import case_class_name, method_source
 from remora.sandbox import search
 
@@ -278,7 +282,8 @@ async def add_passing_tests(
     pieces = [p for p in pieces if p["name"] not in unwritable]
     if not pieces:
         return {"kept": [], "refused": refused, "passed": 0, "failed": 0}
-    updated = with_pieces(original or "", path, module, pieces, test_class)
+    futures = shared_futures(context)
+    updated = with_pieces(original or "", path, module, pieces, test_class, futures)
     context.write_text(path, updated)
     first = await run_pytest(context, path)
     if not first["ran"] or first["collection_errors"]:
@@ -303,7 +308,8 @@ async def add_passing_tests(
         restore_file(context, path, original)
         return {"kept": [], "refused": refused, "passed": 0, "failed": 0}
     if refused:
-        context.write_text(path, with_pieces(original or "", path, module, passing, test_class))
+        passing_text = with_pieces(original or "", path, module, passing, test_class, futures)
+        context.write_text(path, passing_text)
         first = await run_pytest(context, path)
     return {
         "kept": [p["name"] for p in passing],

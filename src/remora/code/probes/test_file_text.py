@@ -11,7 +11,7 @@ name order, or into the ``unittest.TestCase`` class the project's tests call for
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from remora import python_ast
@@ -78,6 +78,7 @@ def add_to_test_file(
     functions: list[str],
     test_class: str = "",
     others: Mapping[str, list[str]] | None = None,
+    futures: Sequence[str] = (),
 ) -> str:
     """``text`` with the imports present and each function appended after two blank lines,
     in name order (workspace/merge_python.py keeps that order when changes that add tests to
@@ -85,10 +86,14 @@ def add_to_test_file(
 
     ``test_class``: the functions are ``unittest.TestCase`` methods of that class
     (:mod:`.unittest_methods`), added at its end when the file has it, else in a new one.
-    ``others``: names imported from other modules than ``module``, by module."""
+    ``others``: names imported from other modules than ``module``, by module.
+    ``futures``: the ``from __future__`` features a new file starts with (the project's
+    test files': :func:`remora.code.probes.test_runner.shared_futures`)."""
     newline = _newline(text) if text else "\n"
     if not text:
         text = f'"""Tests for {module}."""{newline}'
+        if futures:
+            text += f"{newline}from __future__ import {', '.join(futures)}{newline}"
     _parse(text, path)  # a file that does not parse is named with its line
     if test_class:
         plain = sorted({*plain, "unittest"} - {"pytest"})
@@ -106,10 +111,15 @@ def add_to_test_file(
 
 
 def with_pieces(
-    original: str, path: str, module: str, pieces: list[dict[str, Any]], test_class: str = ""
+    original: str,
+    path: str,
+    module: str,
+    pieces: list[dict[str, Any]],
+    test_class: str = "",
+    futures: Sequence[str] = (),
 ) -> str:
     """``original`` (a test file's text) with the pieces' imports and functions added
-    (methods of ``test_class``, when one is named)."""
+    (methods of ``test_class``, when one is named; a new file starts with ``futures``)."""
     names = sorted({n for piece in pieces for n in piece.get("imports", [])})
     plain = sorted({m for piece in pieces for m in piece.get("modules", [])})
     others: dict[str, list[str]] = {}
@@ -117,4 +127,6 @@ def with_pieces(
     for source, name in sorted(pairs):
         others.setdefault(source, []).append(name)
     functions = [str(piece["source"]) for piece in pieces]
-    return add_to_test_file(original, path, module, names, plain, functions, test_class, others)
+    return add_to_test_file(
+        original, path, module, names, plain, functions, test_class, others, futures
+    )

@@ -38,7 +38,13 @@ from remora.code.probes.project_requirements import (
 )
 from remora.sandbox import search
 
-__all__ = ["TestStyle", "project_test_files", "project_test_style", "style_of_files"]
+__all__ = [
+    "TestStyle",
+    "project_test_files",
+    "project_test_style",
+    "shared_futures",
+    "style_of_files",
+]
 
 Runner = Literal["pytest", "unittest", "nose"]
 # Test files read with ast for the style; enough to see how a project writes them.
@@ -273,3 +279,29 @@ def _project_files(context: CodeContext) -> dict[str, str]:
 def project_test_style(context: CodeContext) -> TestStyle:
     """The project's test style, read once per run's workspace."""
     return context.kept("test style", lambda: style_of_files(_project_files(context)))
+
+
+def shared_futures(context: CodeContext) -> list[str]:
+    """The ``from __future__`` features every one of the project's test files imports
+    (none where it has no test file, or they differ): a new test file starts with them.
+    hyperlink, which still runs on Python 2, writes each under ``unicode_literals``; without
+    it a test's ``"&"`` is bytes on 2.7 and raised another error than the one pinned (a
+    reviewer ran it there). Read once per run's workspace; an unparseable file is skipped."""
+
+    def shared() -> list[str]:
+        common: set[str] | None = None
+        for path in project_test_files(context):
+            try:
+                tree = python_ast.parse(context.read_text(path))
+            except (SyntaxError, ValueError):  # ValueError: not UTF-8 text
+                continue
+            features = {
+                alias.name
+                for stmt in tree.body
+                if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"
+                for alias in stmt.names
+            }
+            common = features if common is None else common & features
+        return sorted(common or ())
+
+    return context.kept("test futures", shared)

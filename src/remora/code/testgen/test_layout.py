@@ -22,7 +22,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.formatter import format_ranges, formatter_settings, run_ruff
 from remora.code.import_paths import module_name
-from remora.code.probes import with_pieces, written_class
+from remora.code.probes import shared_futures, with_pieces, written_class
 
 __all__ = [
     "add_package_marker",
@@ -48,7 +48,8 @@ async def write_pieces(
     """Write ``original`` (the test file as it was; None: none) with the pieces' tests
     added, laid out by :func:`formatted_test_file`."""
     module = module_name(context, context.bound_node().file_path)
-    text = with_pieces(original or "", path, module, pieces, written_class(context))
+    test_class, futures = written_class(context), shared_futures(context)
+    text = with_pieces(original or "", path, module, pieces, test_class, futures)
     context.write_text(path, await formatted_test_file(context, path, original or "", text))
 
 
