@@ -7,7 +7,8 @@
   from an earlier parse by :mod:`.reparse` (which parses only the definition that changed:
   :mod:`.reparse_statements`, :mod:`.reparse_steps`, on :mod:`.reparse_tree` and
   :mod:`.reparse_spans`);
-- :mod:`.structure`: what a node is (span, signature, raises, returns);
+- :mod:`.structure`: what a node is (span, signature, raises, returns), its annotations
+  written as type comments too (:mod:`.type_comments`);
 - :mod:`.text_cache`: work done once per text (the ``ast`` tree); :mod:`.ast_definitions`:
   the ``ast`` definitions of a text, the one a node names, and whether one is a stub;
   :mod:`.line_breaks`.
@@ -53,6 +54,7 @@ from remora.code.parsing.tree_walk import (
     qualified_definitions,
     statement_children,
 )
+from remora.code.parsing.type_comments import comment_annotations
 
 __all__ = [
     "Defined",
@@ -69,6 +71,7 @@ __all__ = [
     "ast_definitions",
     "ast_tree",
     "child_nodes",
+    "comment_annotations",
     "decorator_name",
     "is_stub",
     "line_starts",

@@ -18,6 +18,7 @@ from remora.code.parsing.positional_only import conventional_positional_only
 from remora.code.parsing.source import SourceNode
 from remora.code.parsing.text_cache import per_node
 from remora.code.parsing.tree_walk import child_nodes, field_names
+from remora.code.parsing.type_comments import RETURNS, comment_annotations
 
 __all__ = [
     "NodeReturns",
@@ -189,10 +190,21 @@ def node_signature(node: SourceNode) -> dict[str, Any]:
     rows += [_parameter(node, p, "keyword_only") for p in params.kwonly_params]
     if params.star_kwarg is not None:
         rows.append(_parameter(node, params.star_kwarg, "var_keyword"))
+    # Annotations written as PEP 484 type comments count as written (.type_comments).
+    commented = _commented(node)
+    for row in rows:
+        row["annotation"] = row["annotation"] or commented.get(row["name"])
     result["parameters"] = rows
     if definition.returns is not None:
         result["returns"] = code(definition.returns.annotation)
+    else:
+        result["returns"] = commented.get(RETURNS)
     return cast("dict[str, Any]", result)
+
+
+def _commented(node: SourceNode) -> dict[str, str]:
+    """The annotations the node's type comments give (:mod:`.type_comments`)."""
+    return comment_annotations(node.file.text, node.file.line_of(node.header_start_byte()))
 
 
 class RaisedException(TypedDict):
@@ -314,6 +326,8 @@ def node_returns(node: SourceNode) -> dict[str, Any]:
     annotation = None
     if isinstance(definition, cst.FunctionDef) and definition.returns is not None:
         annotation = node.file.code(definition.returns.annotation)
+    elif isinstance(definition, cst.FunctionDef):
+        annotation = _commented(node).get(RETURNS)
     returns_value = own.value_returns > 0 and annotation not in ("None", "NoReturn", "Never")
     facts: NodeReturns = {
         "returns_value": returns_value,

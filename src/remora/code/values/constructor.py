@@ -17,13 +17,13 @@ Everything rests on :mod:`ast`; nothing is imported or run.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypedDict
 
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.host_function import host_function
-from remora.code.parsing import ast_tree, per_text
+from remora.code.parsing import ast_tree, comment_annotations, per_text
 from remora.code.values.annotations import annotation_head, dotted_name
 from remora.code.values.namedtuple_fields import namedtuple_fields
 from remora.code.values.parameters import CallParameter, Kind, Parameter, function_parameters
@@ -131,8 +131,9 @@ def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
 class ModuleClasses:
     """The classes of one module, by qualified name, and the rules that read them."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, text: str = "") -> None:
         self.tree = tree
+        self.text = text  # its type comments annotate (parsing.type_comments)
         self.classes: dict[str, ast.ClassDef] = {}
         self.postponed = any(
             isinstance(stmt, ast.ImportFrom)
@@ -171,7 +172,11 @@ class ModuleClasses:
                 None,
             )
             if own is not None:
-                params = function_parameters(own.args, drop_first=True)
+                commented = comment_annotations(self.text, own.lineno)
+                params = [
+                    replace(p, annotation=p.annotation or commented.get(p.name))
+                    for p in function_parameters(own.args, drop_first=True)
+                ]
                 return Constructor(tuple(params), f"{cls.name}.{special}", True)
         dataclass_decorator = self._dataclass_decorator(cls)
         if (
@@ -301,7 +306,7 @@ def parsed_classes(source: str) -> ModuleClasses:
                 f"line {exc.lineno}: this Python cannot parse the module ({exc.msg})"
             ) from None
         raise AssertionError("ast_tree found no tree of a text the parser reads")
-    return ModuleClasses(tree)
+    return ModuleClasses(tree, source)
 
 
 def constructor_of(source: str, class_name: str) -> Constructor:
