@@ -35,6 +35,7 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "copied comment": (copied, "file_comments", lambda *_: ()),
     "returned type": (claims, "unshown_kind", lambda *_: ""),
     "returned None": (claims, "unshown_none", lambda *_: ""),
+    "returned thing": (claims, "unnamed_return", lambda *_: ""),
     "outside place": (claims, "unfounded_places", lambda *_: []),
     "noun phrase": (claims, "names_a_thing", lambda *_: ""),
     "unpicked position": (claims, "unpicked_position", lambda *_: ""),

@@ -7,12 +7,12 @@ a builder, whose value returns are all ``return self``, returns the instance, no
 it sets), a predicate's sense (``a <= b`` is not "above") and a comparison dunder's
 comparison (comparisons.py), its subject and objects (the node's own words:
 vocabulary.py; no file or database the code never touches, nor a place it removes from),
-the type or None it says is returned (returned_kind.py), that it is a decorator
-(decorator_claim.py), that a function which only returns a function it defines says so
-(returned_function.py), the position and the count it speaks of (extent.py), its form (a
-function's summary says what a call does, not what a thing is) and a copy of another
-docstring or of a comment (copied.py). Each reason says what was wrong, so the model can
-try again.
+the type, the None and the thing it says is returned (returned_kind.py, returned_noun.py),
+that it is a decorator (decorator_claim.py), that a function which only returns a function
+it defines says so (returned_function.py), the position and the count it speaks of
+(extent.py), its form (a function's summary says what a call does, not what a thing is)
+and a copy of another docstring or of a comment (copied.py). Each reason says what was
+wrong, so the model can try again.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from remora.code.docstring.noun_names import name_as_verb
 from remora.code.docstring.order_claims import unfounded_order
 from remora.code.docstring.returned_function import unsaid_returned_function
 from remora.code.docstring.returned_kind import unshown_kind, unshown_none
+from remora.code.docstring.returned_noun import unnamed_return
 from remora.code.docstring.sections import documented_parameters
 from remora.code.docstring.shadowed import builtin_meaning
 from remora.code.docstring.unread_parameters import chosen_by_chance, named_unread
@@ -322,11 +323,11 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
             )
     if optional := _not_optional(node, tokens):
         return optional
-    if builtin := builtin_meaning(node, summary):
-        return builtin
     if kind_claim := (
-        unshown_kind(node, summary)
+        builtin_meaning(node, summary)
+        or unshown_kind(node, summary)
         or unshown_none(node, summary)
+        or unnamed_return(node, summary)
         or unshown_decorator(node, summary)
         or unsaid_returned_function(node, summary)
         or unsaid_deprecation(node, summary)

@@ -34,7 +34,13 @@ from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.claims import RETURNING_VERBS
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.docstring.sections import documented_parameters
-from remora.code.docstring.vocabulary import FUNCTION_STEMS, GENERAL_STEMS, own_stems, stem
+from remora.code.docstring.vocabulary import (
+    FUNCTION_STEMS,
+    GENERAL_STEMS,
+    matches_word,
+    own_stems,
+    stem,
+)
 from remora.code.parsing import SourceNode, node_returns
 
 __all__ = ["name_reason", "repeats_name", "restating", "vacuous", "vague_subject"]
@@ -64,24 +70,6 @@ _VARIADIC = {
     "var_positional": frozenset({"positional", "argument", "arg"}),
     "var_keyword": frozenset({"keyword", "argument", "arg", "option"}),
 }
-
-
-def _abbreviates(short: str, word: str) -> bool:
-    """``short`` is ``word`` shortened: its letters in order, from the same first letter."""
-    if len(short) < 2 or len(short) >= len(word) or short[0] != word[0]:
-        return False
-    rest = iter(word)
-    return all(letter in rest for letter in short)
-
-
-def _matches(known: str, word: str) -> bool:
-    """A summary ``word`` says no more than the name word ``known``."""
-    root = stem(known)
-    if root == stem(word) or (len(root) >= 4 and word.startswith(root)):  # "parsing"
-        return True
-    if root in GENERAL_STEMS:  # "in", "is", "set": too short or general to expand
-        return False
-    return _abbreviates(known, word) or (len(word) >= 3 and word in known)
 
 
 def _words(name: str) -> set[str]:
@@ -123,7 +111,9 @@ def repeats_name(text: str, name: str, filler: frozenset[str]) -> bool:
     are) or has its stem in ``filler``: a piece that says nothing of its subject ("The
     skip whitespace." on ``skip_ws``)."""
     words = _words(name)
-    return all(stem(t) in filler or any(_matches(k, t) for k in words) for t in word_tokens(text))
+    return all(
+        stem(t) in filler or any(matches_word(k, t) for k in words) for t in word_tokens(text)
+    )
 
 
 def _names(node: SourceNode) -> tuple[set[str], set[str], list[set[str]]]:
@@ -149,7 +139,7 @@ def vacuous(node: SourceNode, word: str) -> bool:
         spoken = _VARIADIC.get(parameter["kind"], frozenset())
         if spoken and (
             stem(word) in {stem(s) for s in spoken}
-            or any(_matches(k, word) for k in _words(parameter["name"]))
+            or any(matches_word(k, word) for k in _words(parameter["name"]))
         ):
             return True
     return False
@@ -200,16 +190,20 @@ def restating(node: SourceNode, summary: str) -> str:
     """
     own, owners, parameters = _names(node)
     tokens = _joined(word_tokens(summary), own | owners | {w for p in parameters for w in p})
-    if any(stem(w) not in GENERAL_STEMS and not any(_matches(w, t) for t in tokens) for w in own):
+    if any(
+        stem(w) not in GENERAL_STEMS and not any(matches_word(w, t) for t in tokens) for w in own
+    ):
         return ""
     says_return = _returns(node) and not any(stem(w) in _RETURNING for w in own | owners)
     named: set[int] = set()
     for at, word in enumerate(tokens):
         if says_return and stem(word) in _RETURNING and not _returns_nothing_named(tokens, at):
             return ""
-        if any(_matches(k, word) for k in own | owners) or vacuous(node, word):
+        if any(matches_word(k, word) for k in own | owners) or vacuous(node, word):
             continue
-        found = {i for i, words in enumerate(parameters) if any(_matches(k, word) for k in words)}
+        found = {
+            i for i, words in enumerate(parameters) if any(matches_word(k, word) for k in words)
+        }
         if found:
             named |= found
         elif stem(word) not in GENERAL_STEMS:
@@ -236,7 +230,7 @@ def _unfounded_basis(node: SourceNode, summary: str) -> str:
     if found is None:
         return ""
     given = [w for words in _names(node)[2] for w in words]
-    if any(_matches(k, t) for t in word_tokens(found[1]) for k in given):
+    if any(matches_word(k, t) for t in word_tokens(found[1]) for k in given):
         return ""  # a parameter, even by a general word ("based on the key function")
     own = own_stems(node)
     if any(stem(t) in own - GENERAL_STEMS for t in word_tokens(found[1])):

@@ -28,10 +28,10 @@ from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.parsing import SourceNode
 from remora.code.values.type_aliases import admits_none
 
-__all__ = ["unshown_kind", "unshown_none"]
+__all__ = ["KIND_WORDS", "unshown_kind", "unshown_none"]
 
 # A summary's word for a type, and the type's name as code spells it.
-_KIND_WORDS = {
+KIND_WORDS = {
     "list": "list",
     "lists": "list",
     "dictionary": "dict",
@@ -82,7 +82,7 @@ def _claimed(summary: str) -> str:
     if at is None:
         return ""
     rest = [t for t in tokens[at + 1 : at + 4] if t not in _BEFORE_KIND]
-    return _KIND_WORDS.get(rest[0], "") if rest else ""
+    return KIND_WORDS.get(rest[0], "") if rest else ""
 
 
 def _kinds(expression: ast.expr, local: dict[str, list[ast.expr]], depth: int = 0) -> set[str]:

@@ -40,6 +40,7 @@ __all__ = [
     "GENERAL_STEMS",
     "class_nouns",
     "foreign_words",
+    "matches_word",
     "own_stems",
     "stem",
     "unfounded_places",
@@ -105,6 +106,26 @@ def stem(word: str) -> str:
 
 GENERAL_STEMS = frozenset(stem(w) for w in _GENERAL_WORDS | _FUNCTION_WORDS)
 FUNCTION_STEMS = frozenset(stem(w) for w in _FUNCTION_WORDS)
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """``short`` is ``word`` shortened: its letters in order, from the same first letter."""
+    if len(short) < 2 or len(short) >= len(word) or short[0] != word[0]:
+        return False
+    rest = iter(word)
+    return all(letter in rest for letter in short)
+
+
+def matches_word(known: str, word: str) -> bool:
+    """Whether a summary ``word`` says no more than the code's word ``known``: the same stem,
+    a longer form of it ("parsing"), an abbreviation spelled out ("str" is "string"), or a
+    part of a compound word ("line" of ``multiline``)."""
+    root = stem(known)
+    if root == stem(word) or (len(root) >= 4 and word.startswith(root)):  # "parsing"
+        return True
+    if root in GENERAL_STEMS:  # "in", "is", "set": too short or general to expand
+        return False
+    return _abbreviates(known, word) or (len(word) >= 3 and word in known)
 
 
 def _names_of_class(definition: ast.ClassDef) -> set[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from remora import python_ast
 from remora.code.lint.record_edits import Edit
 from remora.code.parsing import line_starts
 
@@ -34,7 +35,7 @@ def _lookup(data: bytes, edit: Edit) -> ast.Subscript | None:
     """The lookup an edit replaces (None when it replaces no subscript: the loop target
     ruff rewrites to name the value)."""
     try:
-        expr = ast.parse(data[edit[0] : edit[1]].decode("utf-8").strip(), mode="eval").body
+        expr = python_ast.parse_expression(data[edit[0] : edit[1]].decode("utf-8").strip())
     except (SyntaxError, UnicodeDecodeError):
         return None
     return expr if isinstance(expr, ast.Subscript) else None
@@ -71,7 +72,7 @@ def partial_lookup_refusal(
     if record.get("code") not in _LOOKUP_RULES:
         return ""
     try:
-        tree = ast.parse(data)
+        tree = python_ast.parse(data)
     except SyntaxError:  # syntax newer than this Python's: ruff's fix stands as it is
         return ""
     starts = line_starts(data)

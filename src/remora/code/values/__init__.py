@@ -6,7 +6,8 @@ code (that is :mod:`remora.code.probes`).
 - :mod:`.host_candidates`: round one of the search, every source below put together;
 - :mod:`.derived_sets`: argument sets derived from names, annotations and defaults;
 - :mod:`.constructor`: what ``ClassName(...)`` accepts, by Python's rules, looked up by
-  name in the node's module or one it imports from (:mod:`.class_lookup`);
+  name in the node's module or one it imports from (:mod:`.class_lookup`); a dataclass
+  field's declaration (:mod:`.dataclass_fields`);
 - :mod:`.parameters`: a parameter as a caller sees it; :mod:`.call_target`: how a caller
   reaches the node; :mod:`.annotations`: an annotation's head, alternatives and item
   types, read one way; :mod:`.kind_samples`: one typical and one empty value per kind;

@@ -25,6 +25,7 @@ from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.parsing import ast_tree, comment_annotations, per_text
 from remora.code.values.annotations import annotation_head, dotted_name
+from remora.code.values.dataclass_fields import DataclassField, field_spec, keyword_flag
 from remora.code.values.namedtuple_fields import namedtuple_fields
 from remora.code.values.parameters import CallParameter, Kind, Parameter, function_parameters
 
@@ -68,16 +69,6 @@ class Constructor:
         }
 
 
-def _keyword_flag(call: ast.expr, name: str) -> bool | None:
-    """The literal value of keyword ``name`` in a call (``kw_only=True``); None when absent."""
-    if not isinstance(call, ast.Call):
-        return None
-    for keyword in call.keywords:
-        if keyword.arg == name and isinstance(keyword.value, ast.Constant):
-            return bool(keyword.value.value)
-    return None
-
-
 def _annotation_tree(annotation: ast.expr, postponed: bool) -> ast.expr:
     """A quoted annotation (``"ClassVar[int]"``) parsed, as dataclasses read it.
 
@@ -95,30 +86,6 @@ def _annotation_tree(annotation: ast.expr, postponed: bool) -> ast.expr:
 
 def _annotation_head(annotation: ast.expr, postponed: bool) -> str:
     return annotation_head(_annotation_tree(annotation, postponed))
-
-
-@dataclass
-class _Field:
-    name: str
-    annotation: str
-    default: str | None
-    kw_only: bool
-
-
-def _field_spec(value: ast.expr | None) -> tuple[bool, str | None, bool | None]:
-    """(in __init__, default source, kw_only override) of a dataclass field's right side."""
-    if value is None:
-        return True, None, None
-    if isinstance(value, ast.Call) and dotted_name(value.func) in {"field", "dataclasses.field"}:
-        init = _keyword_flag(value, "init")
-        default: str | None = None
-        for keyword in value.keywords:
-            if keyword.arg == "default":
-                default = ast.unparse(keyword.value)
-            elif keyword.arg == "default_factory":
-                default = f"{ast.unparse(keyword.value)}()"
-        return init is not False, default, _keyword_flag(value, "kw_only")
-    return True, ast.unparse(value), None
 
 
 def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
@@ -181,7 +148,7 @@ class ModuleClasses:
         dataclass_decorator = self._dataclass_decorator(cls)
         if (
             dataclass_decorator is not None
-            and _keyword_flag(dataclass_decorator, "init") is not False
+            and keyword_flag(dataclass_decorator, "init") is not False
         ):
             return self._dataclass(cls, seen)
         base_names = {dotted_name(base) for base in cls.bases}
@@ -209,9 +176,9 @@ class ModuleClasses:
 
     def _dataclass_fields(
         self, cls: ast.ClassDef, seen: frozenset[str]
-    ) -> tuple[dict[str, _Field], bool]:
+    ) -> tuple[dict[str, DataclassField], bool]:
         """(fields by name in definition order, exact) of a dataclass and its bases."""
-        fields: dict[str, _Field] = {}
+        fields: dict[str, DataclassField] = {}
         exact = True
         # Fields of base dataclasses come first, the most basic base first; a
         # field redefined later keeps its first place and takes the new spec.
@@ -243,10 +210,10 @@ class ModuleClasses:
         )
         return Constructor(params, f"dataclass {cls.name}", exact)
 
-    def _own_dataclass_fields(self, cls: ast.ClassDef) -> dict[str, _Field]:
+    def _own_dataclass_fields(self, cls: ast.ClassDef) -> dict[str, DataclassField]:
         decorator = self._dataclass_decorator(cls)
-        keyword_only = bool(decorator is not None and _keyword_flag(decorator, "kw_only"))
-        fields: dict[str, _Field] = {}
+        keyword_only = bool(decorator is not None and keyword_flag(decorator, "kw_only"))
+        fields: dict[str, DataclassField] = {}
         for stmt in cls.body:
             if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name):
                 continue
@@ -256,14 +223,14 @@ class ModuleClasses:
                 continue
             if head in {"ClassVar", "typing.ClassVar"}:
                 continue
-            in_init, default, kw_override = _field_spec(stmt.value)
+            in_init, default, kw_override = field_spec(stmt.value)
             name = stmt.target.id
             if not in_init:
                 fields.pop(name, None)
                 continue
             kw_only = keyword_only if kw_override is None else kw_override
             annotation = _init_annotation(stmt.annotation, self.postponed)
-            fields[name] = _Field(name, annotation, default, kw_only)
+            fields[name] = DataclassField(name, annotation, default, kw_only)
         return fields
 
     def _annotated_fields(self, cls: ast.ClassDef, *, keyword_only: bool) -> list[Parameter]:
