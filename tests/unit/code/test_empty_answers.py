@@ -97,3 +97,20 @@ def test_an_empty_answer_is_written_beside_a_test_of_a_filled_instance_only() ->
     assert all("empty_answer" not in p for p in kept)
     kept, dropped = without_lone_empty_answers([empty])
     assert kept == [] and dropped[0].startswith("test_send_async_returns_empty_list: what any")
+
+
+def test_a_scan_of_empty_text_that_finds_nothing_is_left_out() -> None:
+    # mistune's parse_link("", 0) == (None, None): "only the empty-string case".
+    nothing = _row(args={"src": "", "pos": 0}, size_before=None)
+    assert empty_answer({**nothing, "returned": {"repr": "(None, None)", "literal": True}}, "t")
+    assert empty_answer({**nothing, "returned": {"repr": "(None, 0)", "literal": True}}, "t")
+    # Text to scan, a position found, or a condition named: kept.
+    text = {**nothing, "args": {"src": "[a](b)", "pos": 0}}
+    assert not empty_answer({**text, "returned": {"repr": "(None, None)", "literal": True}}, "t")
+    found = {**nothing, "returned": {"repr": "('a', 3)", "literal": True}}
+    assert not empty_answer(found, "test_parse_link_returns_tuple")
+    named = {**nothing, "returned": {"repr": "(None, None)", "literal": True}}
+    assert not empty_answer(named, "test_parse_link_when_src_is_empty_returns_none")
+    # A number alone is no empty input.
+    counted = _row(args={"n": 0}, size_before=None, returned={"repr": "None", "literal": True})
+    assert not empty_answer(counted, "t")

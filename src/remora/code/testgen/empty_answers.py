@@ -14,7 +14,9 @@ or called), not one of its own arguments, and its name states no condition (``wh
 ``after_…``); such tests are written only beside one that is not: the empty case of a
 behaviour the others pin. So is a call given only empty collections that gives back
 and keeps only empty ones (``find_conflicts([], [])`` returning ``[]``: "none of the
-conflict rules run", a reviewer rejected it), unless its name states the condition; and
+conflict rules run", a reviewer rejected it), or only empty texts beside zeros and
+``None`` that gives back nothing (mistune's ``parse_link("", 0) == (None, None)``: "only
+the empty-string case", four such tests rejected), unless its name states the condition; and
 an instance built with no arguments whose collections are all empty is an empty one
 whatever its other settings (``PathLimit().path_is_limit(...)`` is False: "every answer
 trivially False"). Read from the probe's row and the name; nothing runs here.
@@ -52,14 +54,22 @@ def all_empty(before: dict[str, Any]) -> bool:
     return all(seen.get("length") == 0 or _empty(_literal(seen)) for seen in before.values())
 
 
+def _nothing(value: Any) -> bool:
+    """An empty collection or text, None, or a zero position or count."""
+    return _empty(value) or value is None or (type(value) is int and value == 0)
+
+
 def _empty_in_empty_out(row: dict[str, Any]) -> bool:
-    """Whether the call was given only empty collections and gave back (and kept) only
-    empty ones: ``find_conflicts([], [])`` returning ``[]``, its loop never entered."""
+    """Whether the call was given only empty collections or texts (beside zeros and Nones)
+    and gave back (and kept) nothing: ``find_conflicts([], [])`` returning ``[]``, its loop
+    never entered; ``parse_link("", 0)`` returning ``(None, None)``, nothing scanned."""
     args = list((row.get("args") or {}).values())
-    if not args or not all(_empty(value) for value in args):
+    if not any(_empty(value) for value in args) or not all(_nothing(v) for v in args):
         return False
     returned = row.get("returned") or {}
-    if returned and not _empty(_literal(returned)) and returned.get("repr") != "None":
+    answer = _literal(returned)
+    items = answer if isinstance(answer, tuple) and answer else (answer,)
+    if returned and returned.get("repr") != "None" and not all(_nothing(i) for i in items):
         return False
     return all(_empty(_literal(seen)) for seen in (row.get("state") or {}).values())
 

@@ -14,12 +14,16 @@ of parameters (``token["value"]``, ``self.name``), displays of those, and at mos
 call of the project's own code passing such values straight through: a function or
 class of the module or imported from a project module, a parameter (a callable handed
 in), or a method of the module called on ``self``/``cls``. Anything that computes
-keeps its tests: an operator, a comparison, a condition, a comprehension, an f-string,
+keeps its tests: an operator, a comparison, a condition, a comprehension, a formatted value,
 a subscript with a key the call gives (``self._items[key]``), a call of something
 computed (``Parser().parse(text)``), a builtin's or a library's call (``len(arg)``,
 ``math.ceil(x)``: the node's point is that computation, and reviewers kept such tests),
 a read of module state. A call of a private function of the module keeps them too: that
-helper is tested through this node (:mod:`remora.code.values.private_helpers`).
+helper is tested through this node (:mod:`remora.code.values.private_helpers`). Text put
+around the arguments is a display too: ``'<em>' + text + '</em>'`` and
+``f"<li>{text}</li>"`` (no format spec, no ``!r``) are templates, and mistune's blind
+reviewers rejected every test of one as "a trivial concatenation" (nine of nine); a sum
+with no text constant in it adds.
 
 A body that is one ``return`` of type checks on its parameters (``isinstance(value,
 (list, tuple))``, ``hasattr(obj, "__iter__")``, ``callable``, ``issubclass``, joined by
@@ -177,11 +181,37 @@ def _plain(node: ast.expr, parameters: set[str], own: OwnCode, calls: list[ast.C
         return all(_plain(p, parameters, own, calls) for p in parts)
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
         return all(_plain(_unpacked(e), parameters, own, calls) for e in node.elts)
+    if isinstance(node, ast.BinOp | ast.JoinedStr) and (parts := _template_parts(node)):
+        return all(_plain(p, parameters, own, calls) for p in parts)
     if isinstance(node, ast.Call) and not calls and _own_callee(node.func, parameters, own):
         calls.append(node)  # a second call, in its arguments or beside it, computes
         handed = [_unpacked(a) for a in node.args] + [k.value for k in node.keywords]
         return all(_plain(a, parameters, own, calls) for a in handed)
     return False
+
+
+def _template_parts(node: ast.expr) -> list[ast.expr]:
+    """The values a text template puts between its constant pieces (``'<em>' + text +
+    '</em>'``: ``text``; ``f"<li>{text}</li>"`` likewise); none for an expression that is
+    no such template: a sum without a text constant (``a + b`` adds), a value formatted
+    (``{x:.2f}``, ``{x!r}``)."""
+    if isinstance(node, ast.JoinedStr):
+        values = [v for v in node.values if not isinstance(v, ast.Constant)]
+        shown = all(
+            isinstance(v, ast.FormattedValue) and v.conversion == -1 and v.format_spec is None
+            for v in values
+        )
+        return [v.value for v in values if isinstance(v, ast.FormattedValue)] if shown else []
+    added: list[ast.expr] = []
+    pending = [node]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, ast.BinOp) and isinstance(item.op, ast.Add):
+            pending += [item.left, item.right]
+        else:
+            added.append(item)
+    texts = [a for a in added if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return [a for a in added if a not in texts] if texts else []
 
 
 def _unpacked(node: ast.expr) -> ast.expr:
