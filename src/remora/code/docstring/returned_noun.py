@@ -8,11 +8,10 @@ noun after the summary's returning verb, with the words of its phrase (up to a c
 conjunction or a preposition other than "of": "the position of the end of the token"), is
 held to the words of what the code returns: the names in each returned expression and in
 what a returned local was assigned, the return annotation, the node's own name and its
-class's (``return self`` hands back "the shed"). A
-phrase none of whose words they spell (by stem, as an abbreviation, or by its words'
-initials: "time to live" is ``ttl``) is refused. A type word is returned_kind.py's to judge;
-a generic noun ("the value", "the result", "a copy"), a pronoun or a truth value names
-nothing to hold. On the 620 labelled function and method docstrings it refuses 12 rejected
+class's (``return self`` hands back "the shed"). A phrase none of whose words they spell
+(by stem, as an abbreviation, or by its words' initials: "time to live" is ``ttl``) is
+refused. A type word is returned_kind.py's to judge; a generic noun ("the value", "the
+result", "a copy"), a pronoun or a truth value names nothing to hold. On the 620 labelled function and method docstrings it refuses 12 rejected
 summaries (11 of them false), 1 edited and 1 merged one.
 """
 
