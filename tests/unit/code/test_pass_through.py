@@ -99,6 +99,10 @@ def joined(a, b):
     return a + b
 
 
+def as_text(x):
+    return f"{x}"
+
+
 def first_word(text):
     return text.split()[0]
 
@@ -246,6 +250,7 @@ def test_a_body_returning_its_arguments_as_given_passes_through(qualname: str) -
         "priced",  # a value formatted
         "quoted",  # its repr
         "joined",  # a sum without text in it adds
+        "as_text",  # and an f-string without text converts
         "first_word",  # a call on the argument, then a subscript of its result
         "shouted",  # a computed argument
         "parsed",  # a call on something computed

@@ -11,8 +11,9 @@ what a returned local was assigned, the return annotation, the node's own name a
 class's (``return self`` hands back "the shed"). A phrase none of whose words they spell
 (by stem, as an abbreviation, or by its words' initials: "time to live" is ``ttl``) is
 refused. A type word is returned_kind.py's to judge; a generic noun ("the value", "the
-result", "a copy"), a pronoun or a truth value names nothing to hold. On the 620 labelled function and method docstrings it refuses 12 rejected
-summaries (11 of them false), 1 edited and 1 merged one.
+result", "a copy"), a pronoun or a truth value names nothing to hold. On the 620 labelled
+function and method docstrings it refuses 12 rejected summaries (11 of them false), 1
+edited and 1 merged one.
 """
 
 from __future__ import annotations

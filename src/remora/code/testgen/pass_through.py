@@ -193,11 +193,11 @@ def _plain(node: ast.expr, parameters: set[str], own: OwnCode, calls: list[ast.C
 def _template_parts(node: ast.expr) -> list[ast.expr]:
     """The values a text template puts between its constant pieces (``'<em>' + text +
     '</em>'``: ``text``; ``f"<li>{text}</li>"`` likewise); none for an expression that is
-    no such template: a sum without a text constant (``a + b`` adds), a value formatted
-    (``{x:.2f}``, ``{x!r}``)."""
+    no such template: a sum or an f-string without a text constant (``a + b`` adds,
+    ``f"{x}"`` converts), a value formatted (``{x:.2f}``, ``{x!r}``)."""
     if isinstance(node, ast.JoinedStr):
         values = [v for v in node.values if not isinstance(v, ast.Constant)]
-        shown = all(
+        shown = len(values) < len(node.values) and all(
             isinstance(v, ast.FormattedValue) and v.conversion == -1 and v.format_spec is None
             for v in values
         )
