@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from remora.code.docstring.pieces import Pieces, check_pieces
-from remora.code.parsing import NodeRef, locate, parse
+from summary_support import summary_refusal
 
 SOURCE = """\
 import functools
@@ -62,10 +60,8 @@ class Tagged:
 """
 
 
-def summary_refusal(name: str, summary: str) -> str:
-    node = locate(parse(SOURCE, "pkg/plugins.py"), NodeRef("function", name, 0))
-    _, refused = check_pieces(node, Pieces(summary=summary))
-    return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+def refused_for(name: str, summary: str) -> str:
+    return summary_refusal(SOURCE, "pkg/plugins.py", "function", name, summary)
 
 
 @pytest.mark.parametrize(
@@ -76,7 +72,7 @@ def summary_refusal(name: str, summary: str) -> str:
     ],
 )
 def test_a_function_that_makes_no_decorator_is_not_called_one(name: str, summary: str) -> None:
-    assert summary_refusal(name, summary).startswith(f"it calls {name} a decorator")
+    assert refused_for(name, summary).startswith(f"it calls {name} a decorator")
 
 
 @pytest.mark.parametrize(
@@ -93,4 +89,4 @@ def test_a_function_that_makes_no_decorator_is_not_called_one(name: str, summary
     ],
 )
 def test_a_function_whose_code_shows_a_decorator_may_be_called_one(name: str, summary: str) -> None:
-    assert "a decorator" not in summary_refusal(name, summary)
+    assert "a decorator" not in refused_for(name, summary)

@@ -8,9 +8,7 @@ the index is out of range." on a method that returns ``key, self[key]`` and rais
 from __future__ import annotations
 
 import pytest
-
-from remora.code.docstring.pieces import Pieces, check_pieces
-from remora.code.parsing import NodeRef, locate, parse
+from summary_support import summary_refusal
 
 SOURCE = """\
 from typing import Optional
@@ -49,10 +47,8 @@ class Shelf:
 """
 
 
-def summary_refusal(name: str, summary: str) -> str:
-    node = locate(parse(SOURCE, "pkg/shelf.py"), NodeRef("method", name, 0))
-    _, refused = check_pieces(node, Pieces(summary=summary))
-    return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+def refused_for(name: str, summary: str) -> str:
+    return summary_refusal(SOURCE, "pkg/shelf.py", "method", name, summary)
 
 
 @pytest.mark.parametrize(
@@ -63,7 +59,7 @@ def summary_refusal(name: str, summary: str) -> str:
     ],
 )
 def test_a_none_no_path_returns_is_refused(name: str, summary: str) -> None:
-    assert summary_refusal(name, summary).startswith("it says the code may return None"), name
+    assert refused_for(name, summary).startswith("it says the code may return None"), name
 
 
 @pytest.mark.parametrize(
@@ -80,4 +76,4 @@ def test_a_none_no_path_returns_is_refused(name: str, summary: str) -> None:
     ],
 )
 def test_a_none_the_code_may_return_stands(name: str, summary: str) -> None:
-    assert "may return None" not in summary_refusal(name, summary), name
+    assert "may return None" not in refused_for(name, summary), name

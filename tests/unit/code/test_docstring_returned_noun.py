@@ -10,9 +10,7 @@ reviewers rejected "Parse an ATX heading and return its level.", "... return its
 from __future__ import annotations
 
 import pytest
-
-from remora.code.docstring.pieces import Pieces, check_pieces
-from remora.code.parsing import NodeRef, locate, parse
+from summary_support import summary_refusal
 
 SOURCE = """\
 from typing import Optional
@@ -55,10 +53,8 @@ def get(store, key, default=None):
 """
 
 
-def summary_refusal(name: str, summary: str) -> str:
-    node = locate(parse(SOURCE, "pkg/block.py"), NodeRef("function", name, 0))
-    _, refused = check_pieces(node, Pieces(summary=summary))
-    return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+def refused_for(name: str, summary: str) -> str:
+    return summary_refusal(SOURCE, "pkg/block.py", "function", name, summary)
 
 
 @pytest.mark.parametrize(
@@ -70,7 +66,7 @@ def summary_refusal(name: str, summary: str) -> str:
     ],
 )
 def test_a_returned_thing_no_return_names_is_refused(name: str, summary: str, named: str) -> None:
-    reason = summary_refusal(name, summary)
+    reason = refused_for(name, summary)
     assert f"returns {named}, which nothing it returns names" in reason
 
 
@@ -90,4 +86,4 @@ def test_a_returned_thing_no_return_names_is_refused(name: str, summary: str, na
     ],
 )
 def test_a_returned_thing_the_code_names_stands(name: str, summary: str) -> None:
-    assert "which nothing it returns names" not in summary_refusal(name, summary)
+    assert "which nothing it returns names" not in refused_for(name, summary)

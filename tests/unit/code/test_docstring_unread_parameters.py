@@ -4,9 +4,7 @@ names only what the code reads, or says a parameter is ignored, stands."""
 from __future__ import annotations
 
 import pytest
-
-from remora.code.docstring.pieces import Pieces, check_pieces
-from remora.code.parsing import NodeRef, locate, parse
+from summary_support import summary_refusal
 
 SOURCE = """\
 class Keep:
@@ -32,9 +30,7 @@ class Keep:
 
 
 def refusal(name: str, summary: str) -> str:
-    node = locate(parse(SOURCE, "pkg/keep.py"), NodeRef("method", name, 0))
-    _, refused = check_pieces(node, Pieces(summary=summary))
-    return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+    return summary_refusal(SOURCE, "pkg/keep.py", "method", name, summary)
 
 
 @pytest.mark.parametrize(
