@@ -13,8 +13,8 @@ from rich.table import Table
 
 __all__ = ["console", "err_console", "print_json", "print_json_items", "print_table"]
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+console = Console(highlight=False, soft_wrap=True, emoji=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 _UNBOUNDED = 10_000

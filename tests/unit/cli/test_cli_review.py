@@ -93,6 +93,17 @@ def test_show_prints_the_plain_diff_off_a_terminal(project: Path) -> None:
     assert code == 0 and "no changes" in out
 
 
+def test_show_prints_emoji_codes_and_brackets_as_they_are(project: Path) -> None:
+    # A test of an emoji library expects ``demojize("Python is 👍") == "Python is
+    # :thumbs_up:"``; rich's console turned the code into the emoji, so the diff shown (and
+    # piped to `git apply`) said ``== "Python is 👍"``, a test that fails.
+    line = 'assert demojize("Python is 👍") == "Python is :thumbs_up:"  # [bold]\n'
+    with WorkspaceStore(project).create("test", "n4") as ws:
+        ws.write("pkg/b.py", b"B = 1\n" + line.encode())
+    code, out, _ = review(project, "show", "test-n4")
+    assert code == 0 and f"+{line}" in out, out
+
+
 def test_accept_writes_and_records(project: Path) -> None:
     code, out, _ = review(project, "accept", "lint-n1")
     assert code == 0, out
