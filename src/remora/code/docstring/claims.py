@@ -25,15 +25,15 @@ from remora.code.docstring.comparisons import COMPARISONS, inverted, wrong_compa
 from remora.code.docstring.context_managers import yielding_context_manager
 from remora.code.docstring.copied import copied_text
 from remora.code.docstring.decorator_claim import unshown_decorator
+from remora.code.docstring.default_claims import not_optional, unconditional_flag
 from remora.code.docstring.deprecated import unsaid_deprecation
 from remora.code.docstring.extent import uncounted_repeats, unpicked_position
-from remora.code.docstring.facts import name_words, word_tokens
+from remora.code.docstring.facts import word_tokens
 from remora.code.docstring.noun_names import name_as_verb
 from remora.code.docstring.order_claims import unfounded_order
 from remora.code.docstring.returned_function import unsaid_returned_function
 from remora.code.docstring.returned_kind import unshown_kind, unshown_none
 from remora.code.docstring.returned_noun import unnamed_return
-from remora.code.docstring.sections import documented_parameters
 from remora.code.docstring.shadowed import builtin_meaning
 from remora.code.docstring.unread_parameters import chosen_by_chance, named_unread
 from remora.code.docstring.vocabulary import (
@@ -187,25 +187,6 @@ def unfounded_source(node: SourceNode, tokens: list[str]) -> list[str]:
     ]
 
 
-def _not_optional(node: SourceNode, tokens: list[str]) -> str:
-    """Why the summary calls a parameter optional that has no default ('' when it does not)."""
-    if "optional" not in tokens:
-        return ""
-    known = documented_parameters(node).parameters or []
-    required = [
-        p["name"]
-        for p in known
-        if p["default"] is None and p["kind"] not in ("var_positional", "var_keyword")
-    ]
-    at = tokens.index("optional")
-    # "the soil is optional", "an optional soil": the name right before or after the word.
-    near = set(tokens[max(0, at - 3) : at]) | set(tokens[at + 1 : at + 2])
-    for name in required:
-        if name_words(name) <= near:
-            return f"it says {name} is optional, but it has no default"
-    return ""
-
-
 # How a phrase that names a thing begins: an article or a possessive ("The cache of ..."), an
 # acronym ("HTTP client for ..."), a participle before a noun ("Cached copy of ..."). A
 # function's summary says what a call does, as a command (PEP 257); a noun phrase names
@@ -321,7 +302,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
                 f"it says the code removes something from {listed}, which it never names; "
                 "say what it removes and from where"
             )
-    if optional := _not_optional(node, tokens):
+    if optional := not_optional(node, tokens) or unconditional_flag(node, tokens):
         return optional
     if kind_claim := (
         builtin_meaning(node, summary)
