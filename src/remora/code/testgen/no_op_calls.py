@@ -5,9 +5,11 @@
 reviewers reject such tests as pinning nothing (issue 56), and the mutation check
 keeps them, since they still fail the mutant that returns None. A probed call is
 no candidate when the text, bytes or collection it returned equals (same type,
-same value) one of its arguments or of its instance's constructor arguments,
-while no ``return`` of the node hands a parameter or an attribute on as it is
-(``return value`` in a clamp, ``return self.name`` in a getter, either branch of
+same value) one of its arguments or of its instance's constructor arguments, or a value
+one of them holds (a renderer's ``text({"raw": "sample raw"})``), while no ``return`` of
+the node hands a parameter, an attribute or an item of one on as it is (``return
+value`` in a clamp, ``return self.name`` in a getter, ``return token["raw"]``, either
+branch of
 ``a if c else b``, ``return str(value)`` for what a formatter cannot read): where
 every return computes its value, a call whose value is its input shows nothing of
 the computation. A number or a boolean equal to an input is as often a coincidence
@@ -70,7 +72,10 @@ def _given_as_is(value: ast.expr, names: set[str]) -> bool:
         and len(value.args) == 1
     ):
         value = value.args[0]  # ``str(value)``: the input as it is, in another type
-    while isinstance(value, ast.Attribute):
+    # ``self.name``, ``token["raw"]`` (an item, not a slice: ``text[:10]`` cuts it)
+    while isinstance(value, ast.Attribute) or (
+        isinstance(value, ast.Subscript) and not isinstance(value.slice, ast.Slice)
+    ):
         value = value.value
     return isinstance(value, ast.Name) and value.id in names
 
@@ -96,7 +101,16 @@ def returns_an_input(row: Mapping[str, Any], owner_args: Mapping[str, Any] | Non
     value = python_ast.literal_eval(returned["repr"])
     if not isinstance(value, _COMPUTED_KINDS):
         return False
-    return any(type(given) is type(value) and given == value for given in _inputs(row, owner_args))
+    given = _inputs(row, owner_args)
+    given += [part for whole in given for part in _held(whole)]
+    return any(type(one) is type(value) and one == value for one in given)
+
+
+def _held(value: Any) -> list[Any]:
+    """The values a mapping holds, the items of a list or a tuple; none of anything else."""
+    if isinstance(value, dict):
+        return list(value.values())
+    return list(value) if isinstance(value, list | tuple) else []
 
 
 def _inputs(row: Mapping[str, Any], owner_args: Mapping[str, Any] | None) -> list[Any]:
