@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from remora.code.probes.programs.returned_values import observed_value
-from remora.code.values.value_asserts import value_assert
+from remora.code.values.value_asserts import value_assert, value_asserts
 
 
 class Token(tuple[str, str]):
@@ -78,3 +78,23 @@ def test_a_list_of_objects_showing_what_they_hold_is_asserted_by_their_reprs() -
     # A class without a repr of its own shows an address: its length, as before.
     assert _assert([Opaque()]) == "assert len(result) == 1"
     assert _assert([Node("x" * 100)]) == "assert len(result) == 1"  # too long to read
+
+
+def _asserts(value: Any) -> list[str]:
+    imports = SimpleNamespace(modules=set(), from_imports=set(), imports=set(), module_names=set())
+    return value_asserts("result", observed_value(value), imports)
+
+
+def test_a_plain_tuple_of_objects_is_asserted_item_by_item_never_by_its_length() -> None:
+    # mistune's ``Markdown.parse`` returns ``(tokens, state)``: a test asserting
+    # ``len(result) == 2`` was rejected ("always true; checks no parsing").
+    tokens = [{"type": "paragraph", "text": "hi"}]
+    assert "length" not in observed_value((tokens, Opaque()))
+    assert _asserts((tokens, Opaque())) == [
+        "assert result[0] == [{'type': 'paragraph', 'text': 'hi'}]"
+    ]
+    assert _assert((tokens, Opaque())) is None  # no single line holds it
+    assert _asserts((Opaque(), Opaque())) == []  # nothing to pin: no test of it
+    # An item that is a collection keeps its own length; a literal tuple stays whole.
+    assert _asserts(([Opaque()], 3)) == ["assert len(result[0]) == 1", "assert result[1] == 3"]
+    assert _asserts((1, "a")) == ["assert result == (1, 'a')"]

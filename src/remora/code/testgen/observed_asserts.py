@@ -66,6 +66,7 @@ from remora.code.values import (
     counted,
     state_asserts,
     value_assert,
+    value_asserts,
 )
 
 __all__ = [
@@ -91,10 +92,12 @@ def is_procedure(context: CodeContext) -> bool:
 
 def _readable(seen: dict[str, Any]) -> bool:
     """Whether :func:`remora.code.values.value_assert` can write an assert of ``seen`` that
-    pins something: a literal, a construction, a length of a few items."""
-    return bool(
-        seen.get("literal") or seen.get("constructed") or seen.get("with_functions")
-    ) or counted(seen)
+    pins something: a literal, a construction, a length of a few items, a tuple's item."""
+    return (
+        bool(seen.get("literal") or seen.get("constructed") or seen.get("with_functions"))
+        or counted(seen)
+        or any(_readable(part) for part in seen.get("parts") or ())
+    )
 
 
 def pins_something(row: dict[str, Any], procedure: bool) -> bool:
@@ -108,7 +111,8 @@ def pins_something(row: dict[str, Any], procedure: bool) -> bool:
     if procedure:
         return bool(state)
     written = ("literal", "constructed", "with_functions", "calls")
-    if state or any(returned.get(key) for key in written):
+    parts = returned.get("parts") or ()
+    if state or any(returned.get(key) for key in written) or any(map(_readable, parts)):
         return True
     if returned.get("is_instance"):  # `return self` alone: an identity every builder has
         return False
@@ -320,9 +324,9 @@ def observed_lines(
     if returned.get("function") in render.functions:  # the test's own function, given back
         return [*lines, f"assert result is {returned['function']}", *after]
     twin = twin_lines(render, returned, module)
-    own = value_assert("result", returned, render)
-    if own is not None:
-        return [*lines, own, *_plain_apart(render, returned, module, twin), *twin, *after]
+    own = value_asserts("result", returned, render)
+    if own:
+        return [*lines, *own, *_plain_apart(render, returned, module, twin), *twin, *after]
     if returned.get("calls"):  # a callable: what it does when called as its users call it
         return [*lines, *call_lines(returned, render), *after]
     for attribute, seen in _asserted_attributes(returned).items():

@@ -83,7 +83,13 @@ from remora.code.values.parameters import CallParameter, Parameter, parameter_na
 from remora.code.values.private_helpers import public_caller
 from remora.code.values.project_values import owner_arguments
 from remora.code.values.sourced_strings import project_strings, unsourced
-from remora.code.values.value_asserts import Imports, counted, state_asserts, value_assert
+from remora.code.values.value_asserts import (
+    Imports,
+    counted,
+    state_asserts,
+    value_assert,
+    value_asserts,
+)
 from remora.code.values.value_words import label
 
 __all__ = [
@@ -130,6 +136,7 @@ __all__ = [
     "unread_keyword_words",
     "unsourced",
     "value_assert",
+    "value_asserts",
     "value_from_text",
     "without_defaults",
 ]

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from remora import python_ast
 
-__all__ = ["MAX_COUNTED", "Imports", "counted", "state_asserts", "value_assert"]
+__all__ = ["MAX_COUNTED", "Imports", "counted", "state_asserts", "value_assert", "value_asserts"]
 
 
 class Imports(Protocol):
@@ -87,11 +87,26 @@ def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | No
     return None
 
 
+def value_asserts(where: str, seen: dict[str, Any], imports: Imports) -> list[str]:
+    """:func:`value_assert`'s one line, or for a plain tuple no single form writes, one
+    for each item that has one (``assert result[0] == [...]``): its length is the arity
+    its ``return`` fixes, which pins nothing."""
+    if "parts" not in seen:
+        line = value_assert(where, seen, imports)
+        return [line] if line is not None else []
+    return [
+        line
+        for index, part in enumerate(seen["parts"])
+        for line in value_asserts(f"{where}[{index}]", part, imports)
+    ]
+
+
 def state_asserts(variable: str, state: dict[str, Any], imports: Imports) -> list[str]:
     """Asserts of the attributes observed after the call (``state``: attribute ->
     ``{repr, literal, constructed?, length?}``); one :func:`value_assert` cannot write is left
     out."""
-    lines = [
-        value_assert(f"{variable}.{attribute}", seen, imports) for attribute, seen in state.items()
+    return [
+        line
+        for attribute, seen in state.items()
+        for line in value_asserts(f"{variable}.{attribute}", seen, imports)
     ]
-    return [line for line in lines if line is not None]

@@ -30,6 +30,8 @@ from remora.code.probes.programs.constructed_values import (
 
 MAX_REPR_CHARS = 400
 MAX_ATTRIBUTES = 8
+# The most items of a plain tuple asserted one by one (``result[0] == ...``).
+MAX_PARTS = 4
 # The longest repr of a class's own an assert quotes for each item of a returned list.
 MAX_OWN_REPR = 80
 # How far a returned copy's nested objects are compared with the original's.
@@ -68,13 +70,12 @@ def observed_value(value: Any) -> dict[str, Any]:
     """``{repr, literal, type, type_module}``, ``constructed`` where the repr rebuilds it,
     ``items`` (a plain tuple's repr) for a tuple subclass's, ``each_items`` (a list of
     plain tuples' repr) for a list of them, ``each_repr`` (the list of their reprs) for a
-    list of objects whose class writes its own, and ``length`` for a collection without
-    any (a tuple subclass aside)."""
+    list of objects whose class writes its own, ``parts`` (each item's) for a plain tuple's,
+    and ``length`` for a collection without any (a tuple aside)."""
     seen = _returned(value)
     # A tuple subclass's length is its class's, whatever it holds (``len(result) == 2`` held
     # for every token of a parser): a namedtuple's fields say what it holds
     # (:func:`own_attributes`), another's items as a plain tuple (``items``).
-    subclass = isinstance(value, tuple) and type(value) is not tuple
     if _unnamed_tuple_subclass(value) and not seen["literal"]:
         items = _returned(tuple(value))
         if items["literal"]:
@@ -89,8 +90,15 @@ def observed_value(value: Any) -> dict[str, Any]:
         shown = [_own_repr(item) for item in value] if len(value) <= MAX_REPR_CHARS // 5 else []
         if shown and all(shown) and len(repr(shown)) <= MAX_REPR_CHARS:
             seen["each_repr"] = repr(shown)
-    collection = isinstance(value, list | tuple | dict | set | frozenset)
-    if not seen["literal"] and "constructed" not in seen and not subclass and collection:
+    written = seen["literal"] or "constructed" in seen
+    # A plain tuple's length is its arity, which its ``return (a, b)`` fixes (``len(result)
+    # == 2`` held whatever ``Markdown.parse`` parsed): its items are each asserted
+    # (``parts``), and its length never.
+    if type(value) is tuple and not written:
+        if len(value) <= MAX_PARTS:
+            seen["parts"] = [observed_value(item) for item in value]
+        return seen
+    if not written and isinstance(value, list | dict | set | frozenset):
         seen["length"] = len(value)
     return seen
 
