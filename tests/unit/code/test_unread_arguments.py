@@ -138,6 +138,12 @@ def test_the_value_search_knows_the_strings_it_made_up_for_a_parameter() -> None
     assert not made_up("b", "sample")
     # A path from the name table names no file: made up too (not a name or an email).
     assert made_up("dotenv_path", sample_value("dotenv_path", "str", 0, no_class))
+    # A mapping of the made-up keys (mistune's ``append_token(token: Dict[str, Any])``
+    # got ``{"alpha": ..., "beta": ...}``: "dicts that are not tokens at all").
+    token = sample_value("token", "Dict[str, Any]", 0, no_class)
+    assert made_up("token", token) and made_up("tokens", [token])
+    assert not made_up("token", {"type": "paragraph"})
+    assert not made_up("token", sample_value("token", "Dict[str, Any]", 2, no_class))  # {}
     assert not made_up("name", sample_value("name", "str", 0, no_class))
 
 

@@ -86,6 +86,8 @@ _CARRIED = frozenset(
     | {"attribute __class__", "attribute __hash__", "attribute __eq__", "attribute __ne__"}
 )
 _SIMPLE = (bool, int, float, str)
+# The receiver's names: a module-level function taking one is a method of a class elsewhere.
+_RECEIVERS = frozenset({"self", "cls"})
 
 
 def made_up_arguments(
@@ -112,12 +114,20 @@ def made_up_left(row: dict[str, Any]) -> list[str]:
     (``separator.join(parts)``, ``text.endswith(suffix)``, iterating over a placeholder
     "table"). Blind reviewers rejected or rewrote every test they saw
     that pinned what code does with a placeholder; a key a store holds, or a name it keeps
-    and shows, is a placeholder a test may show."""
+    and shows, is a placeholder a test may show; a made-up mapping is none (``{"alpha":
+    ..., "beta": ...}`` stored as a parser's token: "not tokens at all"), its keys are no
+    name a reader recognises. A made-up ``self`` or ``cls`` of a module-level function
+    (a plugin's renderer, attached to a class elsewhere) is one read or not: "a fake
+    'sample self'"."""
     uses: dict[str, list[str]] = row.get(USES_KEY) or {}
     return [
-        f"{name} ({', '.join(uses[name])})"
+        f"{name} ({', '.join(uses.get(name) or ['given'])})"
         for name, value in (row.get("args") or {}).items()
-        if made_up(name, value) and name in uses and not set(uses[name]) <= _CARRIED
+        if made_up(name, value)
+        and (
+            name in _RECEIVERS
+            or (name in uses and (isinstance(value, dict) or not set(uses[name]) <= _CARRIED))
+        )
     ]
 
 
@@ -188,8 +198,9 @@ def _replacement(
     target: CallTarget, name: str, own: str, candidates: dict[str, Candidate]
 ) -> dict[str, Any] | None:
     """How the call ``own`` passes ``name`` instead: ``{}`` (left out) where it has a
-    default, ``{"value": V}`` with another call's value for it that is not made up, or
-    None when there is neither."""
+    default, ``{"value": V}`` with another call's value for it that is not made up (for a
+    module-level function's ``self`` or ``cls`` none there, ``None``: what the call never
+    reads), or None when there is neither."""
     defaults = {str(p["name"]): p.get("default") for p in target["parameters"]}
     if defaults.get(name) is not None:
         return {}
@@ -197,7 +208,7 @@ def _replacement(
         value = candidate.args.get(name)
         if key != own and isinstance(value, _SIMPLE) and not made_up(name, value):
             return {"value": value}
-    return None
+    return {"value": None} if name in _RECEIVERS else None
 
 
 def _extra_arguments(

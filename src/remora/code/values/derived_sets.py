@@ -87,6 +87,8 @@ def _type_args(tree: ast.expr) -> list[ast.expr]:
 
 
 _PATH_WORDS = frozenset({"path", "file", "dir", "directory"})
+# The keys a mapping nothing says more of gets: the name table's for ``key``.
+_MADE_UP_KEYS = NAMED_STRINGS["key"]
 # A ``set``-annotated parameter gets a set: ``base | nxt`` of two lists raises.
 _SET_HEADS = frozenset({"set", "frozenset", "abstractset", "mutableset"})
 
@@ -133,8 +135,8 @@ def _value_for(
             return {}
         value_type = inner[1] if len(inner) > 1 else None
         return {
-            "alpha": _value_for("value", value_type, variant, classes, depth + 1),
-            "beta": _value_for("value", value_type, variant ^ 1, classes, depth + 1),
+            key: _value_for("value", value_type, variant ^ index, classes, depth + 1)
+            for index, key in enumerate(_MADE_UP_KEYS)
         }
     if head == "literal":
         options = [item.value for item in inner if isinstance(item, ast.Constant)]
@@ -198,14 +200,18 @@ def made_up_items(name: str) -> list[str]:
 def made_up(name: str, value: Any) -> bool:
     """Whether ``value`` is what :func:`sample_value` makes up for the parameter ``name``
     when neither its annotation nor a word of its name gives a value: its placeholder
-    string (``"sample b"``), or a list of its singular's (``items=["sample item"]``); or a
-    path its name table gives (``dotenv_path="data/example.txt"``: no such file exists).
+    string (``"sample b"``), or a list of its singular's (``items=["sample item"]``), or a
+    mapping of the made-up keys (``token={"alpha": ..., "beta": ...}``, where the project's
+    tokens have a ``type``: "not tokens at all"); or a path its name table gives
+    (``dotenv_path="data/example.txt"``: no such file exists).
     Asked of the value a call passes for that very parameter and answered by the function
     that makes them, not by the text's look (``"sample"`` passed for ``b``, or
     ``"sample b"`` for ``a``, is none)."""
     singular = _singular(name)
     if isinstance(value, list):
         return bool(value) and all(made_up(singular, item) for item in value)
+    if isinstance(value, dict):
+        return list(value) == list(_MADE_UP_KEYS)
     if not isinstance(value, str):
         return False
     if value in {_made_up(name, v) for v in (0, 1)}:
