@@ -20,7 +20,10 @@ the class's ``__setitem__``, a mapping's only adder, set as its users set an ite
   number the method compares its state with (``self.length > self.capacity``): the
   eviction; ``holding_another_KEY`` where it takes none;
 - ``holding_2_entries``: for a method that looks nothing up (``list(self.cache)``, a
-  count), two entries of different values, in the order a reader shows.
+  count), two entries of different values, in the order a reader shows;
+- ``after_ADDER``: one call alone where the adder replaces what the method reads rather
+  than adding to it (:mod:`.replacing_setters`: ``process(src)`` sets ``self.src``), and
+  none where that adder is the method itself.
 
 Where the adder takes a function the test defines (:mod:`.function_arguments`:
 ``connect(receiver)``), the words name the call that took it: ``after_connect``,
@@ -55,6 +58,7 @@ from remora.code.values.method_state import (
 )
 from remora.code.values.parameters import Parameter
 from remora.code.values.removing_methods import only_takes_away
+from remora.code.values.replacing_setters import replaces_state
 from remora.code.values.type_aliases import resolved_annotation
 
 __all__ = [
@@ -286,6 +290,10 @@ def filled_owners(
     other = _call(adder, method_args, set(), classes, aliases)
     if same is None or other is None:
         return []
+    if replaces_state(adder, read, siblings):  # called twice it holds the second call's alone
+        return (
+            [] if adder is method else [({**owner_args, CALLS_KEY: [same]}, f"after_{adder.name}")]
+        )
     bounds = _bounds(method, siblings, attributes)
     found: list[FilledOwner] = []
 
