@@ -113,6 +113,16 @@ def test_a_summary_borrows_no_other_classs_nouns(name: str, summary: str, reason
     assert found.startswith(reason) if reason else found == "", found
 
 
+def test_a_summary_labelled_with_another_class_is_that_class_s_entry() -> None:
+    # "Token: a single character or a substring of a string." on ``def tokenize``: a
+    # blind reviewer, "it describes the Token type, not the function".
+    assert refusal("Bed.area", "Greenhouse: the beds under one roof.").startswith(
+        "it says what the class Greenhouse is"
+    )
+    assert refusal("Bed.area", "Bed: return its width times its rows.") == ""  # its own
+    assert refusal("Bed.area", "Note: return its width times its rows.") == ""  # no class
+
+
 def test_the_nouns_of_a_neighbouring_file_are_not_borrowed() -> None:
     neighbour = "class Order:\n    pass\n\n\nclass OrderLine:\n    pass\n"
     pieces = Pieces(summary="Return the area of the order.")

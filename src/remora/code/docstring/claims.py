@@ -17,6 +17,7 @@ wrong, so the model can try again.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Sequence
 
@@ -44,7 +45,7 @@ from remora.code.docstring.vocabulary import (
     stem,
     unfounded_places,
 )
-from remora.code.parsing import SourceNode, node_returns
+from remora.code.parsing import SourceNode, ast_definitions, node_returns
 
 __all__ = ["contradiction", "description_claim"]
 
@@ -67,8 +68,17 @@ _EVIDENCE: dict[str, tuple[str, Callable[[BodyFacts], bool]]] = {
 }
 # "Name is a …": a definition of another thing than a function or a method.
 _DEFINES = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*) (?:is|are) (?:a|an|the)\b")
+# "Name: a …": a class's entry, as a glossary writes it.
+_LABELLED = re.compile(r"([A-Z][A-Za-z0-9_]*):\s")
 _ARTICLES = frozenset({"the", "this", "that", "its", "their", "each", "all", "every", "some"})
 _INSTANCE_WORDS = frozenset({"self", "instance", "itself", "object", "builder", "chain"})
+
+
+def _module_class(node: SourceNode, name: str) -> bool:
+    """Whether ``name`` is a class the node's module defines, other than the node's own."""
+    own = node.ref.full_name.split(".")
+    classes = {d.name for d in ast_definitions(node.file.text) if isinstance(d, ast.ClassDef)}
+    return name in classes and name not in own
 
 
 def _tokens(text: str) -> list[str]:
@@ -271,6 +281,9 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
     if callable_kind and (other := _DEFINES.match(summary)) and other[1] != name:
         # "UpliftingEventEmitter is a base class for emitting events." on ``def uplift``.
         return f"it says what {other[1]} is, not what {name} does; say what a call does"
+    if callable_kind and (other := _LABELLED.match(summary)) and _module_class(node, other[1]):
+        # "Token: a single character or a substring of a string." on ``def tokenize``.
+        return f"it says what the class {other[1]} is, not what {name} does; say what a call does"
     if callable_kind and (opener := names_a_thing(summary)):
         returned = node_returns(node)
         if not (returned["returns_value"] or returned["is_generator"]):
