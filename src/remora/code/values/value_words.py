@@ -66,6 +66,8 @@ def label(value: Any) -> str:
             if char in _WORDS:
                 parts.append(_WORDS[char])
         parts += [word] if word else []
+        if len(parts) == 1 and len(parts[0]) == 1 and parts[0].isalpha():
+            return f"letter_{parts[0]}"  # ``info_is_a`` reads as the start of a phrase
         return "_".join(parts)[:20].strip("_") or ("empty" if value == "" else "text")
     if value == CALLABLE_SAMPLE:
         return str(CALLABLE_SAMPLE["__callable__"])
