@@ -16,7 +16,7 @@ Every function takes the project's root directory (the folder holding
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,9 @@ class ChangeView:
     ``coverage``: for a test agent's change, the node's coverage before and after
     (``branches 0/2 -> 1/2 · lines 0/4 -> 2/4``); else "". ``mutation``: its mutants
     killed by the node's tests before and after (``mutants killed 0/7 -> 5/7``); else "".
+    ``shared``: for each file the change creates, the other pending changes that create
+    it too (several tests of one module each start ``tests/test_core.py``); accepting
+    them merges their contents into one file.
     """
 
     workspace_id: str
@@ -57,12 +60,14 @@ class ChangeView:
     diff: str
     coverage: str = ""
     mutation: str = ""
+    shared: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.workspace_id,
             "coverage": self.coverage,
             "mutation": self.mutation,
+            "shared": self.shared,
             "files": [
                 {
                     "path": c.path,
@@ -148,7 +153,20 @@ def show(workspace_id: str, *, project: str | Path = ".") -> ChangeView:
         changes = ws.changes()
         diff = ws.diff()
     coverage, mutation = _checked(root, workspace_id)
-    return ChangeView(workspace_id, changes, change_hunks(changes), diff, coverage, mutation)
+    shared = _sharing(root, workspace_id, {c.path for c in changes if c.status == "added"})
+    return ChangeView(
+        workspace_id, changes, change_hunks(changes), diff, coverage, mutation, shared
+    )
+
+
+def _sharing(root: Path, workspace_id: str, added: set[str]) -> dict[str, list[str]]:
+    """The other pending changes that create each of the files in ``added``."""
+    found: dict[str, list[str]] = {}
+    for item in list_changes(root) if added else []:
+        if item.id != workspace_id and item.state == "pending":
+            for path in sorted(added & set(item.changed_files)):
+                found.setdefault(path, []).append(item.id)
+    return found
 
 
 def _checked(root: Path, workspace_id: str) -> tuple[str, str]:

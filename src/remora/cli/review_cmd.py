@@ -192,6 +192,13 @@ def show_command(
                 "the change as the agent made it; `remora analyze` runs the node again)",
                 markup=True,
             )
+    for path, others in view.shared.items():  # on stderr too: the piped diff stays whole
+        listed = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        err_console.print(
+            f"{escape_controls(path)} is created by {len(others)} other pending change(s) "
+            f"too ({listed}): accepting them writes one file with all their contents",
+            markup=False,
+        )
     if not console.is_terminal:  # piped: the plain diff, as `git apply` reads it
         console.print(escape_controls(diff), end="", markup=False, highlight=False)
         return

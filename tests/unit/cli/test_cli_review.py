@@ -104,6 +104,33 @@ def test_show_prints_emoji_codes_and_brackets_as_they_are(project: Path) -> None
     assert code == 0 and f"+{line}" in out, out
 
 
+def test_show_says_which_other_pending_changes_create_the_same_file(project: Path) -> None:
+    # Blind reviewers of two projects: "several changes each create tests/test_core.py".
+    store = WorkspaceStore(project)
+    with ResultsDB(project) as db:
+        run_id = db.start_run("analyze", {})
+        for node_id in ("n5", "n6"):
+            with store.create("test", node_id) as ws:
+                ws.write("tests/test_a.py", f"def test_{node_id}():\n    pass\n".encode())
+            db.record_result(
+                run_id,
+                {"node_id": node_id, "full_name": node_id, "file_path": "pkg/a.py"},
+                "test",
+                {
+                    "status": "success",
+                    "workspace_id": f"test-{node_id}",
+                    "changed_files": ["tests/test_a.py"],
+                    "summary": "a test",
+                },
+            )
+    code, out, err = review(project, "show", "test-n5")
+    assert code == 0 and out.startswith("diff --git"), out
+    assert "tests/test_a.py is created by 1 other pending change(s) too (test-n6)" in err
+    code, out, _ = review(project, "show", "test-n5", "--format", "json")
+    assert json.loads(out)["shared"] == {"tests/test_a.py": ["test-n6"]}
+    assert json.loads(review(project, "show", "lint-n1", "--format", "json")[1])["shared"] == {}
+
+
 def test_accept_writes_and_records(project: Path) -> None:
     code, out, _ = review(project, "accept", "lint-n1")
     assert code == 0, out
