@@ -153,20 +153,11 @@ def show(workspace_id: str, *, project: str | Path = ".") -> ChangeView:
         changes = ws.changes()
         diff = ws.diff()
     coverage, mutation = _checked(root, workspace_id)
-    shared = _sharing(root, workspace_id, {c.path for c in changes if c.status == "added"})
+    added = [c.path for c in changes if c.status == "added"]
+    shared = queue.also_created(list_changes(root), workspace_id, added) if added else {}
     return ChangeView(
         workspace_id, changes, change_hunks(changes), diff, coverage, mutation, shared
     )
-
-
-def _sharing(root: Path, workspace_id: str, added: set[str]) -> dict[str, list[str]]:
-    """The other pending changes that create each of the files in ``added``."""
-    found: dict[str, list[str]] = {}
-    for item in list_changes(root) if added else []:
-        if item.id != workspace_id and item.state == "pending":
-            for path in sorted(added & set(item.changed_files)):
-                found.setdefault(path, []).append(item.id)
-    return found
 
 
 def _checked(root: Path, workspace_id: str) -> tuple[str, str]:

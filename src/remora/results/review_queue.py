@@ -100,6 +100,21 @@ def review_items(
     return items
 
 
+def also_created(
+    items: Iterable[ReviewItem], workspace_id: str, added: Iterable[str]
+) -> dict[str, list[str]]:
+    """For each path in ``added`` (files one change creates), the other pending changes of
+    ``items`` that create it too: several tests of one module each start
+    ``tests/test_core.py``, and accepting them merges their contents into one file."""
+    wanted = set(added)
+    found: dict[str, list[str]] = {}
+    for item in items:
+        if item.id != workspace_id and item.state == "pending":
+            for path in sorted(wanted & set(item.changed_files)):
+                found.setdefault(path, []).append(item.id)
+    return found
+
+
 def settle_conflicts(store: WorkspaceStore, db: ResultsDB) -> list[str]:
     """Record which open changes conflict now (after an accept moved their files on).
 

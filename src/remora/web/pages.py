@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from remora.git import on_a_branch
+from remora.results.review_queue import also_created, review_items
 from remora.results.summary import transcript_summary
 from remora.web.diffview import file_views
 from remora.web.queue import STATE_FILTERS, QueueFilter, load_queue
@@ -128,6 +129,9 @@ def render_change(
     with site.store.open(key) as ws:
         changes = ws.changes()
         accepting = ws.accepting
+    added = [c.path for c in changes if c.status == "added"]
+    with site.db() as db:
+        shared = also_created(review_items(site.store, db), key, added) if added else {}
     previous, following = _neighbours(request, key)
     return page(
         request,
@@ -146,6 +150,7 @@ def render_change(
         or [{"path": c.path, "reason": c.conflict} for c in changes if c.conflict],
         accept_failed=bool(conflicts),
         in_git=on_a_branch(site.project_root),
+        shared=shared,
     )
 
 

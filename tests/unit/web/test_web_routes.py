@@ -54,6 +54,27 @@ def test_change_page_shows_numbered_highlighted_hunks_and_the_agent(client: Test
     assert 'class="code split"' in split.text and 'class="code unified"' not in split.text
 
 
+def test_change_page_links_the_other_changes_that_create_its_new_file(
+    client: TestClient, project: Path
+) -> None:
+    store = WorkspaceStore(project)
+    with ResultsDB(project) as db:
+        run_id = db.start_run("analyze", {"operations": ["test"], "nodes": 2})
+        for node in ("t1", "t2"):
+            with store.create("test", node) as ws:
+                ws.write("tests/test_m.py", f"def test_{node}():\n    pass\n".encode())
+            db.record_result(
+                run_id,
+                {"node_id": node, "full_name": node, "file_path": "m.py"},
+                "test",
+                {"status": "success", "workspace_id": f"test-{node}", "changed_files": ["x"]},
+            )
+    page = client.get("/change/test-t1").text
+    assert "Created by 1 other pending change(s) too" in page, page
+    assert '<a href="/change/test-t2">test-t2</a>' in page
+    assert "other pending change" not in client.get("/change/lint-n1").text
+
+
 def test_accept_selected_hunks_writes_exactly_them(client: TestClient, project: Path) -> None:
     credentials: Credentials = client.app.state.site.credentials  # type: ignore[attr-defined]
     response = client.post(
