@@ -1,5 +1,6 @@
 """A change in the review queue as a run leaves one: a workspace holding the new text of
-one file, recorded as the node's successful result. Shared by the editor's tests."""
+one file, recorded as the node's successful result. Shared by the editor's and the review
+queue's tests."""
 
 from __future__ import annotations
 
@@ -26,6 +27,24 @@ def queue_change(root: Path, path: str, old: str, new: str, full_name: str) -> s
             run_id,
             {"node_id": node_id, "full_name": full_name, "file_path": path},
             "lint",
+            {"status": "success", "workspace_id": workspace_id, "changed_files": [path]},
+        )
+        db.finish_run(run_id)
+    return workspace_id
+
+
+def queue_new_file(root: Path, path: str, text: str, node_id: str) -> str:
+    """Queue the test change of ``node_id`` that creates ``root/path`` holding ``text``;
+    the change's workspace id (``test-<node_id>``)."""
+    with WorkspaceStore(root).create("test", node_id) as ws:
+        ws.write(path, text.encode())
+        workspace_id = ws.id
+    with ResultsDB(root) as db:
+        run_id = db.start_run("analyze", {})
+        db.record_result(
+            run_id,
+            {"node_id": node_id, "full_name": node_id, "file_path": path},
+            "test",
             {"status": "success", "workspace_id": workspace_id, "changed_files": [path]},
         )
         db.finish_run(run_id)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from queued_change import queue_new_file
 from typer.testing import CliRunner
 
 from remora.cli import app
@@ -106,23 +107,8 @@ def test_show_prints_emoji_codes_and_brackets_as_they_are(project: Path) -> None
 
 def test_show_says_which_other_pending_changes_create_the_same_file(project: Path) -> None:
     # Blind reviewers of two projects: "several changes each create tests/test_core.py".
-    store = WorkspaceStore(project)
-    with ResultsDB(project) as db:
-        run_id = db.start_run("analyze", {})
-        for node_id in ("n5", "n6"):
-            with store.create("test", node_id) as ws:
-                ws.write("tests/test_a.py", f"def test_{node_id}():\n    pass\n".encode())
-            db.record_result(
-                run_id,
-                {"node_id": node_id, "full_name": node_id, "file_path": "pkg/a.py"},
-                "test",
-                {
-                    "status": "success",
-                    "workspace_id": f"test-{node_id}",
-                    "changed_files": ["tests/test_a.py"],
-                    "summary": "a test",
-                },
-            )
+    for node_id in ("n5", "n6"):
+        queue_new_file(project, "tests/test_a.py", f"def test_{node_id}():\n    pass\n", node_id)
     code, out, err = review(project, "show", "test-n5")
     assert code == 0 and out.startswith("diff --git"), out
     assert "tests/test_a.py is created by 1 other pending change(s) too (test-n6)" in err

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from queued_change import queue_new_file
 from starlette.testclient import TestClient
 from three_hunks import NEW, OLD
 
@@ -57,18 +58,8 @@ def test_change_page_shows_numbered_highlighted_hunks_and_the_agent(client: Test
 def test_change_page_links_the_other_changes_that_create_its_new_file(
     client: TestClient, project: Path
 ) -> None:
-    store = WorkspaceStore(project)
-    with ResultsDB(project) as db:
-        run_id = db.start_run("analyze", {"operations": ["test"], "nodes": 2})
-        for node in ("t1", "t2"):
-            with store.create("test", node) as ws:
-                ws.write("tests/test_m.py", f"def test_{node}():\n    pass\n".encode())
-            db.record_result(
-                run_id,
-                {"node_id": node, "full_name": node, "file_path": "m.py"},
-                "test",
-                {"status": "success", "workspace_id": f"test-{node}", "changed_files": ["x"]},
-            )
+    for node in ("t1", "t2"):
+        queue_new_file(project, "tests/test_m.py", f"def test_{node}():\n    pass\n", node)
     page = client.get("/change/test-t1").text
     assert "Created by 1 other pending change(s) too" in page, page
     assert '<a href="/change/test-t2">test-t2</a>' in page
