@@ -11,6 +11,21 @@ from remora.results import ResultsDB
 from remora.workspace import WorkspaceStore
 
 
+def _record(
+    root: Path, operation: str, node_id: str, full_name: str, path: str, ws_id: str
+) -> None:
+    """Record the workspace ``ws_id`` as the node's successful result of ``operation``."""
+    with ResultsDB(root) as db:
+        run_id = db.start_run("analyze", {})
+        db.record_result(
+            run_id,
+            {"node_id": node_id, "full_name": full_name, "file_path": path},
+            operation,
+            {"status": "success", "workspace_id": ws_id, "changed_files": [path]},
+        )
+        db.finish_run(run_id)
+
+
 def queue_change(root: Path, path: str, old: str, new: str, full_name: str) -> str:
     """Write ``old`` to ``root/path`` and queue the lint change of function ``full_name``
     that makes it ``new``; the change's workspace id."""
@@ -21,15 +36,7 @@ def queue_change(root: Path, path: str, old: str, new: str, full_name: str) -> s
         ws.read(path)
         ws.write(path, new.encode())
         workspace_id = ws.id
-    with ResultsDB(root) as db:
-        run_id = db.start_run("analyze", {})
-        db.record_result(
-            run_id,
-            {"node_id": node_id, "full_name": full_name, "file_path": path},
-            "lint",
-            {"status": "success", "workspace_id": workspace_id, "changed_files": [path]},
-        )
-        db.finish_run(run_id)
+    _record(root, "lint", node_id, full_name, path, workspace_id)
     return workspace_id
 
 
@@ -39,13 +46,5 @@ def queue_new_file(root: Path, path: str, text: str, node_id: str) -> str:
     with WorkspaceStore(root).create("test", node_id) as ws:
         ws.write(path, text.encode())
         workspace_id = ws.id
-    with ResultsDB(root) as db:
-        run_id = db.start_run("analyze", {})
-        db.record_result(
-            run_id,
-            {"node_id": node_id, "full_name": node_id, "file_path": path},
-            "test",
-            {"status": "success", "workspace_id": workspace_id, "changed_files": [path]},
-        )
-        db.finish_run(run_id)
+    _record(root, "test", node_id, node_id, path, workspace_id)
     return workspace_id
