@@ -23,6 +23,7 @@ from remora.code.context import CodeContext
 from remora.code.formatter import format_ranges, formatter_settings, run_ruff
 from remora.code.import_paths import module_name
 from remora.code.probes import shared_futures, with_pieces, written_class
+from remora.code.testgen.visible_strings import visible_escapes
 
 __all__ = [
     "add_package_marker",
@@ -46,9 +47,12 @@ async def write_pieces(
     context: CodeContext, path: str, original: str | None, pieces: list[dict[str, Any]]
 ) -> None:
     """Write ``original`` (the test file as it was; None: none) with the pieces' tests
-    added, laid out by :func:`formatted_test_file`."""
+    added, their strings' unseen characters escaped
+    (:func:`~remora.code.testgen.visible_strings.visible_escapes`), laid out by
+    :func:`formatted_test_file`."""
     module = module_name(context, context.bound_node().file_path)
     test_class, futures = written_class(context), shared_futures(context)
+    pieces = [{**piece, "source": visible_escapes(str(piece["source"]))} for piece in pieces]
     text = with_pieces(original or "", path, module, pieces, test_class, futures)
     context.write_text(path, await formatted_test_file(context, path, original or "", text))
 
