@@ -78,3 +78,28 @@ def test_only_a_long_line_the_file_did_not_have_counts() -> None:
     assert long_line_refusal(old, old.replace("x = 1", "x = 2"), 79) == ""
     refusal = long_line_refusal(old, old + "z = " + "1 + " * 25 + "1\n", 96)
     assert refusal.startswith("the fix writes a line of 105 columns where the project keeps to 96")
+
+
+FLAGS = """\
+import re
+
+HEADINGS = re.compile(r"<headings>(.*?)</headings>", re.I | re.M | re.S)
+"""
+
+
+async def test_fixes_of_one_line_are_held_to_the_limit_together(tmp_path: Path) -> None:
+    # Three FURB167 fixes (``re.I`` -> ``re.IGNORECASE``, ...) each fit a module's line of
+    # 72 columns; together they wrote 97 columns where black's setting said 88 (a blind
+    # reviewer: "pushes several lines past the project's 88-column limit").
+    root = write_project(tmp_path, {"flags.py": FLAGS})
+    with (root / "pyproject.toml").open("a") as handle:
+        handle.write('\n[tool.ruff.lint]\nselect = ["FURB167"]\n\n[tool.black]\nline-length = 88\n')
+    node = find_node(root, "flags.py")  # the module's own lines
+    async with bench(root) as b:
+        result = await b.run("lint", "fix_safe", node)
+        text = b.text("lint", node, "flags.py")
+    # Taken in order: re.IGNORECASE fits (81), re.MULTILINE then would not (89), re.DOTALL does.
+    assert result["applied"] == ["FURB167", "FURB167"], result
+    assert [f["message"] for f in result["remaining"]] == ["Use of regular expression alias `re.M`"]
+    assert "re.IGNORECASE | re.M | re.DOTALL)" in text
+    assert max(len(line) for line in text.splitlines()) <= 88, text
