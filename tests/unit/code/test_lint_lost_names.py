@@ -41,6 +41,16 @@ def test_a_rewrite_keeps_the_reads_and_calls(after: str, lost: list[str]) -> Non
     assert lost_names(PARAMETERIZE, after) == lost
 
 
+def test_a_name_the_code_read_may_not_be_assigned_anew() -> None:
+    # PLW0602 (a ``global`` never assigned) "fixed" by binding the name as a new local: the
+    # module's registry is filled no more (a blind reviewer: "lost").
+    before = "def add(name, fmt):\n    global formats\n    formats[name] = fmt.lower()\n"
+    rebound = before.replace("    global formats\n", "    formats = {}\n")
+    assert lost_names(before, rebound) == ["formats assigned more often"]
+    # Dropping the declaration alone is the fix: the same reads and writes.
+    assert lost_names(before, before.replace("    global formats\n", "")) == []
+
+
 def test_an_assignment_may_go_with_its_reads_and_a_new_name_may_be_read() -> None:
     # F841: an unused variable of a plain name; RET504: a temporary returned at once.
     assert lost_names("def f(x):\n    y = x\n    return x\n", "def f(x):\n    return x\n") == []

@@ -60,8 +60,8 @@ def own_texts(node: SourceNode, replaced: SourceNode, span: tuple[int, int]) -> 
 def lost_names(before: str, after: str) -> list[str]:
     """What ``after`` does differently from ``before``, beyond a lint fix's rewording:
     calls made less or more often, names read less often while assigned no less,
-    names ``before`` already read that it reads more often, and statements that do
-    nothing (``pass``, ``...``) added.
+    names ``before`` already read that it reads or assigns more often, and statements
+    that do nothing (``pass``, ``...``) added.
 
     A fix that drops or adds a call, or a read of a value it computes with,
     changes what the code does: the model rewrote the code instead of fixing it
@@ -82,6 +82,13 @@ def lost_names(before: str, after: str) -> list[str]:
     ]
     if placeholders_after > placeholders_before:
         changed.append("a statement that does nothing (pass or ...) added")
+    # A name the code read, now assigned more often, holds another value: PLW0602 "fixed"
+    # by ``bibformatters = {}`` for ``global bibformatters``, a registry filled no more.
+    changed += [
+        f"{name} assigned more often"
+        for name in sorted(writes_after)
+        if writes_after[name] > writes_before[name] and reads_before[name]
+    ]
     fewer = {name for name in writes_before if writes_after[name] < writes_before[name]}
     allowed = _assigned_reads(before, frozenset(fewer))
     for name in sorted(reads_before):
