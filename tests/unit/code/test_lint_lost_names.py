@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from remora.code.lint.code_uses import lost_names, own_texts
+from remora.code.lint.code_uses import lost_comments, lost_names, own_texts
 from remora.code.parsing import NodeRef, ParsedFile, locate
 
 PARAMETERIZE = (
@@ -49,6 +49,15 @@ def test_a_name_the_code_read_may_not_be_assigned_anew() -> None:
     assert lost_names(before, rebound) == ["formats assigned more often"]
     # Dropping the declaration alone is the fix: the same reads and writes.
     assert lost_names(before, before.replace("    global formats\n", "")) == []
+
+
+def test_a_rewrite_keeps_every_comment() -> None:
+    # A PLW0602 rewrite of the header dropped ``# pragma: no cover`` (a blind reviewer:
+    # "should be put back").
+    header, body = "def set(option, value):", "\n    options[option] = value\n"
+    before = f"{header}  # pragma: no cover\n    global options{body}"
+    assert lost_comments(before, header + body) == ["# pragma: no cover"]
+    assert lost_comments(before, f"{header}  # pragma: no cover{body}") == []
 
 
 def test_an_assignment_may_go_with_its_reads_and_a_new_name_may_be_read() -> None:

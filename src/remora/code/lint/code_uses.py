@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import ast
 import functools
+import io
+import tokenize
 from collections import Counter
 
 from remora import python_ast
 from remora.code.parsing import SourceNode
 
-__all__ = ["lost_names", "own_texts"]
+__all__ = ["lost_comments", "lost_names", "own_texts"]
 
 
 # A file's text before a fix is the same for every candidate of every node of the file:
@@ -115,3 +117,20 @@ def _assigned_reads(text: str, names: frozenset[str]) -> Counter[str]:
                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                 )
     return reads
+
+
+def _comments(text: str) -> Counter[str]:
+    """The comments of ``text``, by their text (read with :mod:`tokenize`)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return Counter()
+    return Counter(t.string.strip() for t in tokens if t.type == tokenize.COMMENT)
+
+
+def lost_comments(before: str, after: str) -> list[str]:
+    """The comments of ``before`` that ``after`` holds less often: a rewrite of a header
+    dropped ``# pragma: no cover`` (coverage counts the function again); a ``# noqa`` or
+    a ``# type: ignore`` dropped brings its finding back. A lint fix keeps them."""
+    kept = _comments(after)
+    return sorted((_comments(before) - kept).elements())

@@ -22,7 +22,7 @@ from remora.code.context import CodeContext
 from remora.code.formatter import format_written
 from remora.code.host_function import host_function
 from remora.code.lint.caused_findings import fix_caused
-from remora.code.lint.code_uses import lost_names, own_texts
+from remora.code.lint.code_uses import lost_comments, lost_names, own_texts
 from remora.code.lint.long_lines import line_limit, long_line_refusal
 from remora.code.lint.own_findings import LintFinding, finding, node_findings, own_lines
 from remora.code.lint.refusals import refuse
@@ -177,6 +177,9 @@ async def replace_checked(
                 break
             if lost_repr := lost_reprs(*texts):
                 reason = lost_repr
+                break
+            if dropped := lost_comments(*texts):
+                reason = f"the replacement drops the comment {dropped[0]!r}: keep every comment"
                 break
         mine = own_lines(replaced)
         after = [finding(r) for r in records if r["location"]["row"] in mine]
