@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from summary_support import summary_refusal
 
-SOURCE = '''\
+SOURCE = """\
 def tally(text, distinct=False, skip_blank=False):
     items = text.split()
     if skip_blank:
@@ -24,7 +24,7 @@ def distinct_words(text, distinct=False):
 
 def shout(text, loud=True):
     return text.upper() if loud else text
-'''
+"""
 
 
 def _refusal(name: str, summary: str) -> str:
