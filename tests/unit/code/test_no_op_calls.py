@@ -7,7 +7,11 @@ from typing import Any
 
 import pytest
 
-from remora.code.testgen.no_op_calls import hands_on_an_input, returns_an_input
+from remora.code.testgen.no_op_calls import (
+    hands_on_an_input,
+    returns_a_read_item,
+    returns_an_input,
+)
 
 MODULE = """\
 def slugify(text):
@@ -48,6 +52,10 @@ def head(text):
 
 def escaped(token):
     return token["raw"].replace("*", "&ast;")
+
+
+def lookup(table, key):
+    return table.get(key, "").strip()
 
 
 def spelled(number):
@@ -97,11 +105,6 @@ def test_a_value_equal_to_an_argument_or_the_instance_s_is_its_input() -> None:
     # The row's own instance, where its set built one.
     assert not returns_an_input(_row("a", {}, owner_args={"name": "b"}), {"name": "a"})
     assert returns_an_input(_row(["x"], {"items": ["x"]}), None)
-    # escaped({"raw": "sample raw"}) == "sample raw": nothing in it to escape (a Markdown
-    # renderer's test, "an identity check", a blind reviewer said); an item of a list too.
-    assert returns_an_input(_row("sample raw", {"token": {"raw": "sample raw"}}), None)
-    assert returns_an_input(_row("b", {"pair": ["a", "b"]}), None)
-    assert not returns_an_input(_row("a&ast;", {"token": {"raw": "a*"}}), None)
 
 
 def test_numbers_booleans_raises_and_other_types_are_not_judged() -> None:
@@ -110,3 +113,14 @@ def test_numbers_booleans_raises_and_other_types_are_not_judged() -> None:
     assert not returns_an_input(_row("1", {"n": 1}), None)  # the same value, another type
     raised = {"args": {"text": "a"}, "raised": {"type": "ValueError"}, "returned": None}
     assert not returns_an_input(raised, None)
+
+
+def test_a_text_held_under_a_key_the_node_reads_by_name_is_its_input() -> None:
+    # escaped({"raw": "sample raw"}) == "sample raw": nothing in it to escape (a Markdown
+    # renderer's test, "an identity check", a blind reviewer said).
+    token = {"token": {"raw": "sample raw"}}
+    assert returns_a_read_item(_row("sample raw", token), _function("escaped"))
+    assert not returns_a_read_item(_row("a&ast;", {"token": {"raw": "a*"}}), _function("escaped"))
+    # A key the caller chooses is a lookup: the item it picked is its answer.
+    table = {"table": {"a": "x"}, "key": "a"}
+    assert not returns_a_read_item(_row("x", table), _function("lookup"))

@@ -5,11 +5,11 @@
 reviewers reject such tests as pinning nothing (issue 56), and the mutation check
 keeps them, since they still fail the mutant that returns None. A probed call is
 no candidate when the text, bytes or collection it returned equals (same type,
-same value) one of its arguments or of its instance's constructor arguments, or a value
-one of them holds (a renderer's ``text({"raw": "sample raw"})``), while no ``return`` of
-the node hands a parameter, an attribute or an item of one on as it is (``return
-value`` in a clamp, ``return self.name`` in a getter, ``return token["raw"]``, either
-branch of
+same value) one of its arguments or of its instance's constructor arguments, or the
+text a mapping argument holds under a key the node reads by name
+(:func:`returns_a_read_item`), while no ``return`` of the node hands a parameter, an
+attribute or an item of one on as it is (``return value`` in a clamp, ``return
+self.name`` in a getter, ``return token["raw"]``, either branch of
 ``a if c else b``, ``return str(value)`` for what a formatter cannot read): where
 every return computes its value, a call whose value is its input shows nothing of
 the computation. A number or a boolean equal to an input is as often a coincidence
@@ -38,8 +38,15 @@ from typing import Any
 from remora import python_ast
 from remora.code.testgen.observed_asserts import made_attributes
 from remora.code.values import parameter_names
+from remora.code.values.keyed_arguments import reads_of_keys
 
-__all__ = ["hands_on_an_input", "returned_branches", "returns_an_input", "shows_nothing"]
+__all__ = [
+    "hands_on_an_input",
+    "returned_branches",
+    "returns_a_read_item",
+    "returns_an_input",
+    "shows_nothing",
+]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _COMPUTED_KINDS = (str, bytes, list, tuple, dict, set, frozenset)
@@ -101,16 +108,31 @@ def returns_an_input(row: Mapping[str, Any], owner_args: Mapping[str, Any] | Non
     value = python_ast.literal_eval(returned["repr"])
     if not isinstance(value, _COMPUTED_KINDS):
         return False
-    given = _inputs(row, owner_args)
-    given += [part for whole in given for part in _held(whole)]
-    return any(type(one) is type(value) and one == value for one in given)
+    return any(type(given) is type(value) and given == value for given in _inputs(row, owner_args))
 
 
-def _held(value: Any) -> list[Any]:
-    """The values a mapping holds, the items of a list or a tuple; none of anything else."""
-    if isinstance(value, dict):
-        return list(value.values())
-    return list(value) if isinstance(value, list | tuple) else []
+def returns_a_read_item(row: Mapping[str, Any], function: Function) -> bool:
+    """Whether the probed call returned the text its mapping argument holds under a key the
+    node reads by name (``token["raw"]``, ``token.get("raw")``): a renderer's
+    ``text({"raw": "sample raw"}) == "sample raw"``, nothing in it to escape. A key the
+    caller chooses (``table[key]``) is a lookup, whose answer is the item it picked."""
+    returned = row.get("returned") or {}
+    if row.get("raised") or not returned.get("literal"):
+        return False
+    value = python_ast.literal_eval(returned["repr"])
+    if not isinstance(value, str | bytes):
+        return False
+    args = row.get("args") or {}
+    for name in parameter_names(function):
+        given = args.get(name)
+        if not isinstance(given, dict):
+            continue
+        subscripts, gets = reads_of_keys(function, name)
+        keys = [s.slice for s in subscripts] + [g.args[0] for g in gets]
+        held = [given.get(k.value) for k in keys if isinstance(k, ast.Constant)]
+        if any(type(item) is type(value) and item == value for item in held):
+            return True
+    return False
 
 
 def _inputs(row: Mapping[str, Any], owner_args: Mapping[str, Any] | None) -> list[Any]:
@@ -260,6 +282,8 @@ def shows_nothing(
         return True
     if row.get("raised") or function is None:
         return False
+    if not hands_on and returns_a_read_item(row, function):
+        return True
     if _passes_through(function) and returns_an_input({**row, "owner_args": {}}, {}):
         return True  # an argument handed back: ``validate_filename_arg("a") == "a"``
     if _normal_already(row, function) or _unchanged_copy(row):
