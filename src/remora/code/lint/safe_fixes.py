@@ -185,17 +185,23 @@ def _long_refused(
     """The records whose fix writes a line longer than the project keeps its lines
     (:mod:`remora.code.lint.long_lines`), each noted with the reason: taken in order, each
     fix with those kept before it, since fixes of one line add up (three FURB167 fixes of
-    ``re.I | re.M | re.S`` each fit; together they wrote 97 columns in a file of 88)."""
+    ``re.I | re.M | re.S`` each fit; together they wrote 97 columns in a file of 88). A line
+    one of them is refused on keeps all of them out: half its flags spelled out reads as
+    a slip (``re.IGNORECASE | re.M | re.S``)."""
     limit = line_limit(context, node.file.text)
-    refused: list[dict[str, Any]] = []
+    taken = _taken(node, records)
+    too_long: dict[int, str] = {}  # row -> why
     kept: list[Edit] = []
-    for record, edits in _taken(node, records):
+    for record, edits in taken:
         together = apply_edits(node.file.data, [*kept, *edits]).decode("utf-8")
         if reason := long_line_refusal(node.file.text, together, limit):
-            refuse(context, str(record.get("code")), reason, int(record["location"]["row"]))
-            refused.append(record)
+            too_long.setdefault(int(record["location"]["row"]), reason)
         else:
             kept += edits
+    refused = [r for r, _ in taken if int(r["location"]["row"]) in too_long]
+    for record in refused:
+        row = int(record["location"]["row"])
+        refuse(context, str(record.get("code")), too_long[row], row)
     return refused
 
 
