@@ -3,7 +3,8 @@
 An invented parser kit. Blind reviewers of a Markdown parser's tests rejected tokens
 made of the search's own keys (``{"alpha": ..., "beta": ...}``: "not tokens at all"), a
 ``"sample self"`` given to a plugin's module-level renderer ("a fake self"), and
-``len(result) == 2`` of a ``return tokens, state`` ("always true; checks no parsing").
+``len(result) == 2`` of a ``return tokens, state`` ("always true; checks no parsing"), and
+a key made of ``None`` for every argument ("input that never happens").
 The sandbox, the probe, pytest and the mutation check are real; no model.
 """
 
@@ -18,6 +19,7 @@ from bundled_agents_support import search_tests_on
 pytestmark = pytest.mark.integration
 
 KIT = """\
+from hashlib import md5
 from typing import Any, Dict, List
 
 
@@ -42,6 +44,11 @@ def render_note(self, text: str, name: str) -> str:
     if "&" in name:
         html = html.replace("&", "&amp;")
     return html + "</section>"
+
+
+def fake_key(title, author="unknown", sid=1):
+    key = "%s %s" % (title, author)
+    return (str(sid) + str(int(md5(key.encode()).hexdigest()[:10], 16)))[:13]
 
 
 def render_aside(self, text: str) -> str:
@@ -80,3 +87,8 @@ async def test_a_plugin_function_s_unread_self_is_none_and_a_read_one_gives_no_t
     assert "render_note(None, " in written, written
     found, written = await _search(tmp_path / "aside", "render_aside")
     assert found["kept"] == [] and "sample self" not in written, (found, written)
+
+
+async def test_a_call_given_none_for_every_argument_is_no_test(tmp_path: Path) -> None:
+    found, written = await _search(tmp_path, "fake_key")
+    assert "fake_key(None, " not in written, (found, written)

@@ -36,6 +36,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen.none_calls import unhandled_nones
 from remora.code.testgen.observed_asserts import made_attributes
 from remora.code.values import parameter_names
 from remora.code.values.keyed_arguments import reads_of_keys
@@ -276,14 +277,18 @@ def shows_nothing(
     back where every return hands a parameter back, converts one or is a constant (a
     validator, :func:`_passes_through`: the happy path shows none of its checks), left
     only inputs as they were where the node hands them to a normaliser
-    (:func:`_normal_already`), every parameter the node loops over was given empty, or it
-    returned ``None`` where the test passed ``None``."""
+    (:func:`_normal_already`), every parameter the node loops over was given empty, every
+    argument was a ``None`` the node never tells apart
+    (:func:`~remora.code.testgen.none_calls.unhandled_nones`), or it returned ``None``
+    where the test passed ``None``."""
     if not hands_on and returns_an_input(row, owner_args):
         return True
     if row.get("raised") or function is None:
         return False
     if not hands_on and returns_a_read_item(row, function):
         return True
+    if unhandled_nones(row, function):
+        return True  # every argument None, none told apart: ``fake_isbn(None, sid=None)``
     if _passes_through(function) and returns_an_input({**row, "owner_args": {}}, {}):
         return True  # an argument handed back: ``validate_filename_arg("a") == "a"``
     if _normal_already(row, function) or _unchanged_copy(row):
