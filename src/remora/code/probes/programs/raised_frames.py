@@ -120,14 +120,29 @@ def checked_argument(
     return found[0] if len(found) == 1 else None
 
 
+def _machine_cause(exc: BaseException, own_file: str) -> bool:
+    """Whether an exception the code stated came of an ``OSError`` no ``raise`` stated (a
+    name lookup with no network: ``except URLError: raise LibURLError(...)``), through its
+    ``__cause__`` or ``__context__``: the machine's answer, as the bare ``OSError`` is."""
+    seen: set[int] = set()
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, OSError) and not stated(cause, own_file):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 def where_raised(
     exc: BaseException, own_file: str, arguments: list[Any], args: dict[str, Any]
 ) -> dict[str, Any]:
     """What the report says of an exception the call raised, beside its type and message:
     the frame it left (``frame``) and the lines it left through (``through``), whether a
     ``raise`` stated it (``stated``) and the argument a type check refused (``checked``),
-    or the environment's answer (an ``OSError`` not stated: ``environment``; another
-    machine or folder answers otherwise), an attribute looked up on an argument
+    or the environment's answer (an ``OSError`` not stated, or one a stated exception came
+    of: ``environment``; another machine or folder answers otherwise), an attribute looked
+    up on an argument
     (``on_argument``). ``arguments``: the call's values; ``args``: by parameter."""
     report: dict[str, Any] = {}
     if (where := raised_in(exc, own_file)) is not None:
@@ -136,6 +151,8 @@ def where_raised(
         report["stated"] = True
         if (checked := checked_argument(exc, own_file, args)) is not None:
             report["checked"] = checked
+        if _machine_cause(exc, own_file):
+            report["environment"] = True
     elif isinstance(exc, OSError):
         report["environment"] = True
     if isinstance(exc, AttributeError) and on_argument(exc, arguments):
