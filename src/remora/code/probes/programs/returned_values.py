@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import math
+import sys
 import types
 from typing import Any
 
@@ -71,7 +72,8 @@ def observed_value(value: Any) -> dict[str, Any]:
     ``items`` (a plain tuple's repr) for a tuple subclass's, ``each_items`` (a list of
     plain tuples' repr) for a list of them, ``each_repr`` (the list of their reprs) for a
     list of objects whose class writes its own, ``parts`` (each item's) for a plain tuple's,
-    and ``length`` for a collection without any (a tuple aside)."""
+    and ``length`` for a collection without any (a tuple aside; ``module_held`` instead for
+    one a project module holds as a global)."""
     seen = _returned(value)
     # A tuple subclass's length is its class's, whatever it holds (``len(result) == 2`` held
     # for every token of a parser): a namedtuple's fields say what it holds
@@ -99,8 +101,26 @@ def observed_value(value: Any) -> dict[str, Any]:
             seen["parts"] = [observed_value(item) for item in value]
         return seen
     if not written and isinstance(value, list | dict | set | frozenset):
-        seen["length"] = len(value)
+        if _module_held(value):  # a registry's size is what the environment registered
+            seen["module_held"] = True
+        else:
+            seen["length"] = len(value)
     return seen
+
+
+def _module_held(value: Any) -> bool:
+    """Whether a module of the project (not the standard library's, not an installed one's,
+    not the probe's ``__main__``) holds ``value`` itself as one of its globals: a registry
+    (``services``) whose size any plugin or other module changes; a blind reviewer
+    rejected ``len(get_services()) == 4`` as "a magic count"."""
+    outside = tuple({sys.prefix, sys.base_prefix, sys.exec_prefix})
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if name == "__main__" or not path or path.startswith(outside):
+            continue
+        if any(held is value for held in list(vars(module).values())):
+            return True
+    return False
 
 
 def _own_repr(value: Any) -> str:
