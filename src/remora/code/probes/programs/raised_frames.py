@@ -142,8 +142,8 @@ def where_raised(
     ``raise`` stated it (``stated``) and the argument a type check refused (``checked``),
     or the environment's answer (an ``OSError`` not stated, or one a stated exception came
     of: ``environment``; another machine or folder answers otherwise), an attribute looked
-    up on an argument
-    (``on_argument``). ``arguments``: the call's values; ``args``: by parameter."""
+    up on an argument (``on_argument``). ``arguments``: the call's values; ``args``: by
+    parameter."""
     report: dict[str, Any] = {}
     if (where := raised_in(exc, own_file)) is not None:
         report |= {"frame": where, "through": left_through(exc, own_file)}
