@@ -4,7 +4,8 @@ An invented parser kit. Blind reviewers of a Markdown parser's tests rejected to
 made of the search's own keys (``{"alpha": ..., "beta": ...}``: "not tokens at all"), a
 ``"sample self"`` given to a plugin's module-level renderer ("a fake self"), and
 ``len(result) == 2`` of a ``return tokens, state`` ("always true; checks no parsing"), and
-a key made of ``None`` for every argument ("input that never happens").
+a key made of ``None`` for every argument ("input that never happens"), and a composition
+of one string handed back (``compose("a") == "a"``: "never checks the order").
 The sandbox, the probe, pytest and the mutation check are real; no model.
 """
 
@@ -19,6 +20,7 @@ from bundled_agents_support import search_tests_on
 pytestmark = pytest.mark.integration
 
 KIT = """\
+import functools
 from hashlib import md5
 from typing import Any, Dict, List
 
@@ -49,6 +51,13 @@ def render_note(self, text: str, name: str) -> str:
 def fake_key(title, author="unknown", sid=1):
     key = "%s %s" % (title, author)
     return (str(sid) + str(int(md5(key.encode()).hexdigest()[:10], 16)))[:13]
+
+
+def chain(*steps):
+    def two(f1, f2):
+        return lambda *args, **kwargs: f1(f2(*args, **kwargs))
+
+    return functools.reduce(two, steps)
 
 
 def render_aside(self, text: str) -> str:
@@ -92,3 +101,8 @@ async def test_a_plugin_function_s_unread_self_is_none_and_a_read_one_gives_no_t
 async def test_a_call_given_none_for_every_argument_is_no_test(tmp_path: Path) -> None:
     found, written = await _search(tmp_path, "fake_key")
     assert "fake_key(None, " not in written, (found, written)
+
+
+async def test_a_star_args_item_handed_back_is_no_test(tmp_path: Path) -> None:
+    found, written = await _search(tmp_path, "chain")
+    assert 'chain("a")' not in written and "chain('a')" not in written, (found, written)

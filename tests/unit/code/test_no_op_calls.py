@@ -107,6 +107,14 @@ def test_a_value_equal_to_an_argument_or_the_instance_s_is_its_input() -> None:
     assert returns_an_input(_row(["x"], {"items": ["x"]}), None)
 
 
+def test_each_item_of_star_args_is_an_input_of_its_own() -> None:
+    # compose("a") == "a": functools.reduce handed its one item back (a blind reviewer:
+    # "it never checks the order of composition").
+    row = _row("a", {"funcs": ["a"]})
+    assert returns_an_input(row, None, spread="funcs")
+    assert not returns_an_input(row, None)  # a list parameter's item is no input of its own
+
+
 def test_numbers_booleans_raises_and_other_types_are_not_judged() -> None:
     assert not returns_an_input(_row(0, {"n": 0}), None)  # double(0) == 0: a coincidence
     assert not returns_an_input(_row(True, {"flag": True}), None)

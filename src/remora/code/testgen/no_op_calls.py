@@ -100,16 +100,23 @@ def hands_on_an_input(function: Function) -> bool:
     return False
 
 
-def returns_an_input(row: Mapping[str, Any], owner_args: Mapping[str, Any] | None) -> bool:
+def returns_an_input(
+    row: Mapping[str, Any], owner_args: Mapping[str, Any] | None, spread: str | None = None
+) -> bool:
     """Whether the probed call ``row`` returned text, bytes or a collection equal to one of
-    its arguments or its instance's (``row``'s own ``owner_args``, else ``owner_args``)."""
+    its arguments or its instance's (``row``'s own ``owner_args``, else ``owner_args``);
+    each item of the ``*args`` parameter ``spread`` is an argument of its own
+    (``compose("a") == "a"``: reduce handed its one item back)."""
     returned = row.get("returned") or {}
     if row.get("raised") or not returned.get("literal"):
         return False
     value = python_ast.literal_eval(returned["repr"])
     if not isinstance(value, _COMPUTED_KINDS):
         return False
-    return any(type(given) is type(value) and given == value for given in _inputs(row, owner_args))
+    given = _inputs(row, owner_args)
+    spread_items = (row.get("args") or {}).get(spread) if spread else None
+    given += list(spread_items) if isinstance(spread_items, list) else []
+    return any(type(one) is type(value) and one == value for one in given)
 
 
 def returns_a_read_item(row: Mapping[str, Any], function: Function) -> bool:
@@ -281,7 +288,8 @@ def shows_nothing(
     argument was a ``None`` the node never tells apart
     (:func:`~remora.code.testgen.none_calls.unhandled_nones`), or it returned ``None``
     where the test passed ``None``."""
-    if not hands_on and returns_an_input(row, owner_args):
+    spread = function.args.vararg.arg if function is not None and function.args.vararg else None
+    if not hands_on and returns_an_input(row, owner_args, spread):
         return True
     if row.get("raised") or function is None:
         return False
