@@ -25,7 +25,6 @@ as noise). Comments are read with
 from __future__ import annotations
 
 import ast
-import io
 import tokenize
 from collections.abc import Sequence
 
@@ -35,7 +34,7 @@ from remora.code.docstring.draft import FIXED_EXAMPLES
 from remora.code.docstring.facts import word_tokens
 from remora.code.docstring.summaries import file_docstring_summaries
 from remora.code.docstring.vocabulary import FUNCTION_STEMS, own_stems, stem
-from remora.code.parsing import SourceNode, per_text
+from remora.code.parsing import SourceNode, per_text, python_tokens
 
 __all__ = ["copied_text"]
 
@@ -61,14 +60,11 @@ def _shared_run(words: list[str], other: list[str]) -> str:
 def file_comments(text: str) -> tuple[tuple[int, str], ...]:
     """The line and text of each comment of ``text`` ('#' dropped); none when it does not
     tokenize."""
-    found = []
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                found.append((token.start[0], token.string.lstrip("#").strip()))
-    except (tokenize.TokenError, SyntaxError):
-        return ()  # a text the parser refused has no comments Remora can read
-    return tuple(found)
+    return tuple(
+        (token.start[0], token.string.lstrip("#").strip())
+        for token in python_tokens(text)
+        if token.type == tokenize.COMMENT
+    )
 
 
 def _holds(words: list[str], run: list[str]) -> bool:

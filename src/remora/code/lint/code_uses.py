@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import ast
 import functools
-import io
 import tokenize
 from collections import Counter
 
 from remora import python_ast
-from remora.code.parsing import SourceNode
+from remora.code.parsing import SourceNode, python_tokens
 
 __all__ = ["lost_comments", "lost_names", "own_texts"]
 
@@ -121,11 +120,7 @@ def _assigned_reads(text: str, names: frozenset[str]) -> Counter[str]:
 
 def _comments(text: str) -> Counter[str]:
     """The comments of ``text``, by their text (read with :mod:`tokenize`)."""
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return Counter()
-    return Counter(t.string.strip() for t in tokens if t.type == tokenize.COMMENT)
+    return Counter(t.string.strip() for t in python_tokens(text) if t.type == tokenize.COMMENT)
 
 
 def lost_comments(before: str, after: str) -> list[str]:

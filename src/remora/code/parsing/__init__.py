@@ -11,7 +11,8 @@
   written as type comments too (:mod:`.type_comments`);
 - :mod:`.text_cache`: work done once per text (the ``ast`` tree); :mod:`.ast_definitions`:
   the ``ast`` definitions of a text, the one a node names, and whether one is a stub;
-  :mod:`.line_breaks`.
+  :mod:`.line_breaks`; :mod:`.python_tokens`: a text's tokens (its comments, its literals'
+  spelling).
 
 It imports nothing else of :mod:`remora.code` (a contract of ``lint-imports``).
 """
@@ -27,6 +28,7 @@ from remora.code.parsing.ast_definitions import (
 )
 from remora.code.parsing.line_breaks import line_starts
 from remora.code.parsing.parse_cache import parse
+from remora.code.parsing.python_tokens import python_tokens
 from remora.code.parsing.source import (
     NodeRef,
     ParsedFile,
@@ -87,6 +89,7 @@ __all__ = [
     "per_node",
     "per_text",
     "python_syntax_error",
+    "python_tokens",
     "qualified_definitions",
     "sole_function",
     "statement_children",

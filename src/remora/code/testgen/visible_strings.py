@@ -14,9 +14,10 @@ text is read with :mod:`tokenize`; one it cannot read is returned unchanged.
 
 from __future__ import annotations
 
-import io
 import tokenize
 import unicodedata
+
+from remora.code.parsing import python_tokens
 
 __all__ = ["visible_escapes"]
 
@@ -40,13 +41,9 @@ def visible_escapes(source: str) -> str:
     """``source`` with the unseen characters of its plain string literals escaped."""
     if source.isascii():
         return source
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return source
     lines = source.splitlines(keepends=True)
     # Rewritten from the last token back, so earlier positions stay where they were.
-    for token in reversed(tokens):
+    for token in reversed(python_tokens(source)):
         if token.type != tokenize.STRING or token.start[0] != token.end[0]:
             continue
         if token.string.isascii() or not _plain_string(token.string):
