@@ -50,8 +50,8 @@ class ChangeView:
     (``branches 0/2 -> 1/2 · lines 0/4 -> 2/4``); else "". ``mutation``: its mutants
     killed by the node's tests before and after (``mutants killed 0/7 -> 5/7``); else "".
     ``shared``: for each file the change creates, the other pending changes that create
-    it too (several tests of one module each start ``tests/test_core.py``); accepting
-    them merges their contents into one file.
+    it too (several tests of one module each start ``tests/test_core.py``; asked of
+    :func:`show` with ``shared=True``); accepting them merges their contents into one file.
     """
 
     workspace_id: str
@@ -142,21 +142,24 @@ def list_changes(project: str | Path = ".", *, include_empty: bool = False) -> l
         return queue.review_items(store, db, include_empty=include_empty)
 
 
-def show(workspace_id: str, *, project: str | Path = ".") -> ChangeView:
+def show(workspace_id: str, *, project: str | Path = ".", shared: bool = False) -> ChangeView:
     """One workspace's change: files, hunks (numbered as ``accept(hunks=...)`` takes them), diff.
 
-    An unknown id raises ``WorkspaceNotFoundError`` (WORKSPACE_003).
+    ``shared``: also the other pending changes that create a file this one creates, which
+    reads every workspace of the queue (a person's one look asks for it; a loop over the
+    queue does not). An unknown id raises ``WorkspaceNotFoundError`` (WORKSPACE_003).
     """
     workspace_id = check_text("workspace_id", workspace_id)
     root = _root(check_path("project", project))
+    shared = check_bool("shared", shared)
     with WorkspaceStore(root).open(workspace_id) as ws:
         changes = ws.changes()
         diff = ws.diff()
     coverage, mutation = _checked(root, workspace_id)
     added = [c.path for c in changes if c.status == "added"]
-    shared = queue.also_created(list_changes(root), workspace_id, added) if added else {}
+    others = queue.also_created(list_changes(root), workspace_id, added) if shared and added else {}
     return ChangeView(
-        workspace_id, changes, change_hunks(changes), diff, coverage, mutation, shared
+        workspace_id, changes, change_hunks(changes), diff, coverage, mutation, others
     )
 
 

@@ -176,7 +176,7 @@ def show_command(
     output_format: FormatOpt = OutputFormat.table,
 ) -> None:
     """Print the unified diff of one workspace (coloured on a terminal)."""
-    view = review.show(workspace_id, project=_root(_merged(ctx, opts)))
+    view = review.show(workspace_id, project=_root(_merged(ctx, opts)), shared=True)
     if output_format is OutputFormat.json:
         print_json(view.to_dict())
         return

@@ -10,6 +10,7 @@ import pytest
 from queued_change import queue_new_file
 from typer.testing import CliRunner
 
+import remora.review
 from remora.cli import app
 from remora.cli.app import main
 from remora.cli.output import console
@@ -115,6 +116,11 @@ def test_show_says_which_other_pending_changes_create_the_same_file(project: Pat
     code, out, _ = review(project, "show", "test-n5", "--format", "json")
     assert json.loads(out)["shared"] == {"tests/test_a.py": ["test-n6"]}
     assert json.loads(review(project, "show", "lint-n1", "--format", "json")[1])["shared"] == {}
+    # The library reads the queue for it only when asked: a loop over the queue does not.
+    assert remora.review.show("test-n5", project=project).shared == {}
+    assert remora.review.show("test-n5", project=project, shared=True).shared == {
+        "tests/test_a.py": ["test-n6"]
+    }
 
 
 def test_accept_writes_and_records(project: Path) -> None:
