@@ -32,6 +32,8 @@ from review_lib.summary_checks import added_line, proposed_summary, refusal, sta
 _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "not public": (left_alone, "not_public", lambda *_: ""),
     "stub": (left_alone, "is_stub", lambda *_: False),
+    "import shim": (left_alone, "alternative_definitions", lambda *_: frozenset()),
+    "tool directive": (copied, "_directive", lambda *_: ""),
     "copied comment": (copied, "file_comments", lambda *_: ()),
     "returned type": (claims, "unshown_kind", lambda *_: ""),
     "returned None": (claims, "unshown_none", lambda *_: ""),

@@ -85,6 +85,35 @@ def test_a_repeating_returns_entry_is_left_out_and_the_rest_kept() -> None:
     assert "Raises:\n    TypeError: " in text
 
 
+def test_a_description_of_the_summary_s_words_is_left_out() -> None:
+    # isbnlib's ``set_cache``: "Set the cache for metadata lookup." then "Sets the cache
+    # for metadata lookup." as its description, rejected as noise.
+    out = compose(
+        node("starts_after"),
+        Pieces(
+            summary="Return True if this span starts at or after the other's start.",
+            description="Returns True if the span starts at or after the other's start.",
+        ),
+        "google",
+        None,
+    )
+    assert [r["field"] for r in out["refused"]] == ["description"]
+    text = out["text"]
+    assert text is not None
+    assert "Returns True" not in text
+    assert text.startswith("Return True if this span starts at or after the other's start.\n")
+    said_more = compose(
+        node("starts_after"),
+        Pieces(
+            summary="Return True if this span starts at or after the other's start.",
+            description="Spans that start together count as starting after each other.",
+        ),
+        "google",
+        None,
+    )
+    assert said_more["refused"] == []
+
+
 def test_a_repeating_raises_entry_is_refused() -> None:
     out = compose(
         node("starts_after"),

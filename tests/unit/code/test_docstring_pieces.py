@@ -89,7 +89,7 @@ def method(name: str) -> SourceNode:
         (
             Pieces(summary="Look up a SKU.", description="Look up a SKU."),
             "description",
-            "it repeats the summary",
+            "it only repeats the summary's words",
         ),
         (Pieces(params={"count": "How many."}), "params.count", "no such parameter (sku, default)"),
         (Pieces(params={"sku": "The sku."}), "params.sku", "it only repeats the name 'sku'"),

@@ -164,6 +164,64 @@ def test_a_stub_is_left_alone_whatever_the_options(name: str, kind: str) -> None
     assert left_alone(node(name, kind), **asked) == why
 
 
+SHIMS = """\
+import sys
+
+if sys.version < "3":
+
+    def text(x):
+        return unicode(x, "utf-8")
+
+    def width(x):
+        return len(x)
+
+elif sys.platform == "win32":
+
+    def text(x):
+        return x.decode("mbcs")
+
+else:
+
+    def text(x):
+        return x
+
+try:
+    from os import fspath
+except ImportError:
+
+    def fspath(path):
+        return str(path)
+
+try:
+    import json
+except ImportError:
+
+    def loads(data):
+        return eval(data)
+"""
+
+
+def _shim(name: str, nth: int = 0) -> SourceNode:
+    lines = [
+        n.lineno
+        for n in ast.walk(ast.parse(SHIMS))
+        if isinstance(n, ast.FunctionDef) and n.name == name
+    ]
+    return locate(parse(SHIMS, "compat.py"), NodeRef("function", name, lines[nth]))
+
+
+def test_each_definition_an_if_or_a_try_chooses_between_is_left_alone() -> None:
+    # isbnlib's _bouth23: ``u``, ``s``, ``b`` under ``if sys.version < '3'`` and ``else``;
+    # every drafted summary rejected (one branch described, a dead branch documented).
+    why = "one of the definitions of 'text' an if or a try chooses between at import"
+    for nth in range(3):  # the if, the elif and the else branch
+        assert left_alone(_shim("text", nth)).startswith(why)
+    assert left_alone(_shim("fspath")).startswith("one of the definitions of 'fspath'")
+    # Defined in one branch only: nothing stands for it.
+    assert left_alone(_shim("width")) == ""
+    assert left_alone(_shim("loads")) == ""
+
+
 def test_public_code_with_a_body_is_asked() -> None:
     for name, kind in [
         ("Kennel.walk", "method"),
@@ -363,10 +421,14 @@ class Link:
     def replace(self, host=None):
         # type: (Optional[str]) -> Link
         return Link(host)
+
+    @staticmethod
+    def fields():  # pragma: no cover
+        return list(FIELDS)
 """
 
 
-def test_a_summary_that_holds_the_node_s_type_comment_is_refused() -> None:
+def test_a_summary_that_holds_a_note_to_a_tool_is_refused() -> None:
     # hyperlink's properties: "Type: () -> bool." ten times, every one rejected as noise.
     tree = ast.parse(TYPED)
     lines = {n.name: n.lineno for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
@@ -382,3 +444,9 @@ def test_a_summary_that_holds_the_node_s_type_comment_is_refused() -> None:
     assert "type comment" in refusal("replace", "Return a (Optional[str]) -> Link copy.")
     # Another node's comment is not this one's.
     assert "type comment" not in refusal("replace", "Type: () -> Optional[int].")
+    # isbnlib's ``Metadata.fields``: "Pragma: no cover.", from the directive on its line.
+    assert "copies the 'pragma' comment 'pragma: no cover'" in refusal(
+        "fields", "Pragma: no cover."
+    )
+    assert "a note to a tool" not in refusal("fields", "Return the names of the fields.")
+    assert "a note to a tool" not in refusal("port", "Return the pragma of the port.")

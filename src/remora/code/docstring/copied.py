@@ -16,9 +16,10 @@ body holds is text the code shows someone (a parser's ``description=``, a messag
 prompt): a summary that is such a string of three words or more, or repeats six of its
 words in a row (a ``doc=`` argument aside: that one documents what the body returns),
 says what the program tells its user, not what this function does ("One line jokes for
-programmers" on the function that builds the argument parser). Nor may it hold the node's
-``# type:`` comment (hyperlink's "Type: () -> bool.": ten such summaries, all rejected
-as noise). Comments are read with
+programmers" on the function that builds the argument parser). Nor may it hold a note
+to a tool among the node's comments: its ``# type:`` comment (hyperlink's "Type: () ->
+bool.": ten such summaries, all rejected as noise) or the word that opens a directive
+(isbnlib's "Pragma: no cover.", from ``# pragma: no cover``). Comments are read with
 :mod:`tokenize`, strings with :mod:`ast`, never by scanning the text.
 """
 
@@ -43,6 +44,9 @@ _COPIED_RUN = 6
 # Words in a row shared with a fixed style example that are lent, not the node's own
 # ("line endings" from the example that reads a file's lines).
 _LENT_RUN = 2
+# The words that open a comment meant for a tool (coverage.py, flake8/ruff, pylint, mypy,
+# bandit, black, isort): a summary never has a reason to hold one.
+_DIRECTIVES = frozenset(("pragma", "noqa", "pylint", "mypy", "nosec", "fmt", "isort", "pyright"))
 # The fewest words of a comment in the node's own body that a summary may not hold whole.
 _STEP_WORDS = 3
 
@@ -107,19 +111,26 @@ def _shown_text(node: SourceNode, said: list[str]) -> str:
     return ""
 
 
-def _type_comment(node: SourceNode, summary: str) -> str:
-    """The annotation of a ``# type:`` comment of the node that ``summary`` holds ('' when
-    none): "Type: () -> bool." on a property annotated ``# type: () -> bool``."""
+def _directive(node: SourceNode, summary: str) -> str:
+    """The tool directive among the node's comments that ``summary`` holds ('' when none):
+    a ``# type:`` comment's annotation ("Type: () -> bool." on a property annotated ``#
+    type: () -> bool``), or the word that opens any other directive ("Pragma: no cover."
+    on ``def fields():  # pragma: no cover``)."""
     if node.definition is None:
         return ""
     span = node.file.positions[node.definition]
     said = " ".join(summary.split())
+    words = set(word_tokens(summary))
     for line, comment in file_comments(node.file.text):
+        if not span.start.line <= line <= span.end.line:
+            continue
         kind, colon, annotation = comment.partition(":")
         annotation = " ".join(annotation.split())
-        inside = span.start.line <= line <= span.end.line
-        if inside and colon and kind.strip() == "type" and annotation and annotation in said:
-            return annotation
+        if colon and kind.strip() == "type":
+            if annotation and annotation in said:
+                return f"the type comment {annotation!r}"
+        elif (opening := next(iter(word_tokens(comment)), "")) in _DIRECTIVES & words:
+            return f"the {opening!r} comment {comment!r}"
     return ""
 
 
@@ -159,8 +170,8 @@ def copied_text(node: SourceNode, summary: str, others: Sequence[str]) -> str:
             return f"it copies the docstring of {other}; say what this code does"
         if copied := _shared_run(said, word_tokens(text)):
             return f"it repeats {copied!r} from the docstring of {other}; say what this code does"
-    if annotation := _type_comment(node, summary):
-        return f"it copies the type comment {annotation!r}; say what a call does in words"
+    if directive := _directive(node, summary):
+        return f"it copies {directive}, a note to a tool; say what a call does in words"
     if lent := _lent_phrase(node, said, others):
         return f"it borrows {lent!r} from a style example; say what this code does"
     for _, comment in file_comments(node.file.text):

@@ -1,8 +1,9 @@
 """Section entries that only say the summary again.
 
-A Returns (Yields) or Raises entry whose words are the summary's words, in the
+A description, Returns (Yields) or Raises entry whose words are the summary's words, in the
 summary's order, tells the reader nothing the first line did not ("Return the width of
-the column." over "Returns: The width of the column."); cut short, it also reads as a
+the column." over "Returns: The width of the column."; isbnlib's "Set the cache for
+metadata lookup." over "Sets the cache for metadata lookup."); cut short, it also reads as a
 sentence broken off ("... equal to the begin."). Such an entry is refused (its section
 is then left out, the rest of the docstring kept). An entry that adds words of its own
 ("True if they overlap, False otherwise") stays. A parameter's entry is not held to

@@ -32,7 +32,11 @@ A stub is left alone whatever the options: a function whose body (a docstring as
 only ``pass``, ``...`` or ``raise NotImplementedError``, or a class whose body is only
 ``pass`` or ``...``, holds nothing for a summary to rest on but its name, and the drafts
 there described what the name suggested ("Iterate over the items" on a method that
-only raises).
+only raises). So is one of several definitions of a name that an ``if`` or a ``try``
+chooses between at import (``if sys.version < '3': def u(x): ...`` ``else: def u(x):
+return x``, or a fallback under ``except ImportError``): a shim stands for the others,
+and blind reviewers rejected each drafted summary as useless, one branch described, or
+dead code documented.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ import ast
 
 from remora.code.parsing import (
     SourceNode,
+    alternative_definitions,
     ast_definitions,
     ast_tree,
     decorator_name,
@@ -118,6 +123,11 @@ def left_alone(
         return f"{hidden}: documented only on request (option private: true)"
     if is_stub(definition):
         return "a stub: its body says nothing a summary could rest on but its name"
+    if definition.lineno in alternative_definitions(node.file.text):
+        return (
+            f"one of the definitions of {definition.name!r} an if or a try chooses between "
+            "at import: a shim for the others"
+        )
     return ""
 
 

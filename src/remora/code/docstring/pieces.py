@@ -89,8 +89,9 @@ def check_pieces(
             facts=facts,
             names=names,
         ) or echoed(node, text, feedback)
-        if not reason and where.startswith(("returns", "raises.")):
-            # A Returns or Raises entry made of the summary's words says nothing new.
+        if not reason and where.startswith(("description", "returns", "raises.")):
+            # A description, Returns or Raises entry made of the summary's words says
+            # nothing new.
             reason = repeats_summary(text, given.summary)
         tokens = tuple(word_tokens(text))
         if not reason and tokens in said:

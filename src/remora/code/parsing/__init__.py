@@ -19,6 +19,7 @@ It imports nothing else of :mod:`remora.code` (a contract of ``lint-imports``).
 
 from remora.code.parsing.ast_definitions import (
     Defined,
+    alternative_definitions,
     ast_definitions,
     decorator_name,
     is_stub,
@@ -70,6 +71,7 @@ __all__ = [
     "SignatureParameter",
     "SourceNode",
     "TypeParameter",
+    "alternative_definitions",
     "ast_definitions",
     "ast_tree",
     "child_nodes",

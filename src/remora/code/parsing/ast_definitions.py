@@ -13,6 +13,7 @@ from remora.code.parsing.text_cache import ast_tree, per_text
 
 __all__ = [
     "Defined",
+    "alternative_definitions",
     "ast_definitions",
     "decorator_name",
     "is_stub",
@@ -30,6 +31,51 @@ Defined = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 def ast_definitions(text: str) -> tuple[Defined, ...]:
     tree = ast_tree(text)
     return () if tree is None else tuple(n for n in ast.walk(tree) if isinstance(n, Defined))
+
+
+def _bound_names(statements: list[ast.stmt]) -> dict[str, list[int]]:
+    """The names the statements bind (definitions, assignments, imports; an ``elif``'s
+    too), each with the lines of its definitions among them."""
+    bound: dict[str, list[int]] = {}
+    for statement in statements:
+        if isinstance(statement, Defined):
+            bound.setdefault(statement.name, []).append(statement.lineno)
+        elif isinstance(statement, ast.Assign | ast.AnnAssign):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, [])
+        elif isinstance(statement, ast.Import | ast.ImportFrom):
+            for alias in statement.names:
+                bound.setdefault((alias.asname or alias.name).split(".")[0], [])
+        elif isinstance(statement, ast.If):  # an ``elif`` is an ``If`` in the ``orelse``
+            for name, lines in _bound_names(statement.body + statement.orelse).items():
+                bound.setdefault(name, []).extend(lines)
+    return bound
+
+
+@per_text()
+def alternative_definitions(text: str) -> frozenset[int]:
+    """The ``def``/``class`` lines of definitions that one branch of an ``if`` or a ``try``
+    makes and another branch of it binds the same name in (``if sys.version < '3': def
+    u(x): ...`` ``else: def u(x): ...``; ``try: from os import fspath`` ``except
+    ImportError: def fspath(p): ...``): which of them runs is chosen at import."""
+    tree = ast_tree(text)
+    if tree is None:
+        return frozenset()
+    lines: set[int] = set()
+    for item in ast.walk(tree):
+        if isinstance(item, ast.If):
+            branches = [item.body, item.orelse]
+        elif isinstance(item, ast.Try | ast.TryStar):
+            branches = [item.body + item.orelse, *(h.body for h in item.handlers)]
+        else:
+            continue
+        bound = [_bound_names(branch) for branch in branches]
+        for at, names in enumerate(bound):
+            others = set().union(*(set(b) for i, b in enumerate(bound) if i != at))
+            lines.update(line for name in names.keys() & others for line in names[name])
+    return frozenset(lines)
 
 
 def decorator_name(decorator: ast.expr) -> str:
