@@ -59,6 +59,7 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "random parameter": (claims, "chosen_by_chance", lambda *_: ""),
     "shown text": (copied, "_shown_text", lambda *_: ""),
     "lent phrase": (copied, "_lent_phrase", lambda *_: ""),
+    "unanswered question": (claims, "unanswered_question", lambda *_: ""),
 }
 RULES = tuple(_OFF)
 

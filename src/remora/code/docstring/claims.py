@@ -45,6 +45,7 @@ from remora.code.docstring.vocabulary import (
     stem,
     unfounded_places,
 )
+from remora.code.docstring.yes_no_claims import unanswered_question
 from remora.code.parsing import SourceNode, ast_definitions, node_returns
 
 __all__ = ["contradiction", "description_claim"]
@@ -327,6 +328,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         or unsaid_deprecation(node, summary)
         or name_as_verb(node, summary)
         or yielding_context_manager(node, summary)
+        or unanswered_question(node, summary)
     ):
         return kind_claim
     if copy := copied_text(node, summary, others):
