@@ -220,9 +220,15 @@ def test_a_pinned_older_ruff_checks_its_own_default_and_the_projects_selection(
         ("[tool.ruff.lint]\nextend-select = ['I']\n", "I001", False),
         ("[tool.ruff.lint.isort]\nforce-single-line = true\n", "I001", False),
         ("[tool.ruff.lint]\nselect = ['ALL']\n", "RUF022", False),
+        # isbnlib 3.10.14 (no ruff settings): re.I spelled re.IGNORECASE, rejected twice;
+        # colorama's dict() spelled {}.
+        ("", "FURB167", True),
+        ("", "C408", True),
+        ("[tool.ruff.lint]\nextend-select = ['FURB']\n", "FURB167", False),
+        ("[tool.ruff.lint]\nselect = ['C4']\n", "C408", False),
     ],
 )
-def test_without_a_pinned_ruff_a_sort_stands_only_where_the_project_selects_it(
+def test_without_a_pinned_ruff_a_sort_or_respelling_stands_only_where_the_project_selects_it(
     tmp_path: Path, settings: str, code: str, left_out: bool
 ) -> None:
     (tmp_path / "pyproject.toml").write_text(settings)

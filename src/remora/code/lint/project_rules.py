@@ -35,6 +35,12 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
   class uses them, the names grouped by kind): a maintainer reads the sorted list as
   churn. Blind reviewers rejected all six such sorts of tenacity (unpinned ruff,
   default selection) and pluggy's four ``__slots__``.
+- ``FURB167`` and ``C408`` spell the same thing another way (``re.I`` as
+  ``re.IGNORECASE``, ``dict()`` as ``{}``), and only ruff's wide default enables them
+  too: where the project did not select them, they are churn as the sorts are (isbnlib's
+  flags "changes nothing, no configured linter asks for it, and leaves the module
+  inconsistent with the short flags used elsewhere", colorama's ``dict()``: all three
+  rejected).
 
 The settings are read with ``tomllib``, ``configparser`` and PyYAML (the pre-commit
 pin), once per project root and settings files' modification times.
@@ -55,8 +61,9 @@ __all__ = ["configures_import_order", "not_the_projects"]
 
 # RUF100's message names why each code is unused: "(non-enabled: `C901`)".
 _NOT_CHECKED = ("non-enabled", "unknown")
-# Rules whose only fix is an order, which only ruff's wide default enables unasked.
-_ORDER_ONLY = frozenset({"I001", "RUF022", "RUF023"})
+# Rules whose only fix is an order or another spelling of the same thing, which only
+# ruff's wide default enables unasked.
+_FORM_ONLY = frozenset({"I001", "RUF022", "RUF023", "FURB167", "C408"})
 _FILES = (
     "pyproject.toml",
     "ruff.toml",
@@ -220,18 +227,18 @@ def not_the_projects(record: dict[str, Any], root: Path, text: str = "") -> bool
         if not _configures_ruff(root, stamp) or _long_for_flake8(record, root, stamp, text):
             return True
         return any(word in message for word in _NOT_CHECKED)
-    if code in _ORDER_ONLY:
-        return not _order_chosen(str(code), root, stamp) or (
+    if code in _FORM_ONLY:
+        return not _form_chosen(str(code), root, stamp) or (
             code == "I001" and _isort_elsewhere(root, stamp)
         )
     return False
 
 
 @functools.lru_cache(maxsize=64)
-def _order_chosen(code: str, root: Path, stamp: tuple[int, ...]) -> bool:
-    """Whether the project chose an order rule: its ruff settings select it (``I``,
-    ``RUF022``, ``ALL``; ruff's isort settings for ``I001``), or its pre-commit pins a ruff
-    whose own default is the wide one."""
+def _form_chosen(code: str, root: Path, stamp: tuple[int, ...]) -> bool:
+    """Whether the project chose an order or spelling rule: its ruff settings select it
+    (``I``, ``RUF022``, ``FURB``, ``ALL``; ruff's isort settings for ``I001``), or its
+    pre-commit pins a ruff whose own default is the wide one."""
     pinned = _pinned_ruff(root)
     if pinned is not None and pinned >= _WIDE_DEFAULT:
         return True
