@@ -64,6 +64,7 @@ _BRANCHES = (
 )
 _MODELS = {
     "default (embedded qwen2.5-coder-0.5b)": "0.5B",
+    "qwen2.5-coder-0.5b": "0.5B",
     "qwen2.5-coder-1.5b": "1.5B",
     "default (embedded qwen2.5-coder-0.5b, docstrings qwen2.5-coder-1.5b)": "1.5B",
 }

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import remora.review
+from remora.config import DEFAULT_EMBEDDED_MODEL, default_operations
 from review_lib.corpus import MAX_DEFINITIONS, ReviewProject, prepare, read_only_copy, remove_tree
 from review_lib.labels import diff_sha256
 
@@ -246,12 +247,17 @@ def write_meta(out: Path, done: ProjectExport, model: ModelArgs, commit: str) ->
 
 
 def model_label(model: ModelArgs) -> str:
-    """How the model is named in labels and tables: what was asked, else the default."""
+    """How the model is named in labels and tables: what was asked, else the defaults (the
+    docstring operation's own embedded model beside the default model)."""
     if model.model or model.provider:
         return ":".join(v for v in (model.provider, model.model) if v)
     if model.config is not None:
         return f"config:{model.config.name}"
-    return "default (embedded qwen2.5-coder-0.5b)"
+    # The Remora being measured may predate the operation's own model (getattr).
+    docstrings = getattr(default_operations()["docstring"], "embedded_model", None)
+    if docstrings is None:
+        return f"default (embedded {DEFAULT_EMBEDDED_MODEL})"
+    return f"default (embedded {DEFAULT_EMBEDDED_MODEL}, docstrings {docstrings})"
 
 
 def write_manifest(out: Path, model: ModelArgs, commit: str, projects: list[str]) -> None:

@@ -58,11 +58,12 @@ def _sdk_installed(module: str | None) -> bool:
 
 
 def _configured_models(config: RemoraConfig) -> list[tuple[str, ModelConfig]]:
-    """The default model and each operation's distinct override."""
+    """The default model and each operation's distinct one (an override, or its own
+    embedded model)."""
     models = [("default", config.model)]
-    for name, op in config.operations.items():
-        if op.model:
-            models.append((f"operation {name}", config.model_for(name)))
+    for name in config.operations:
+        if (model := config.model_for(name)) != config.model:
+            models.append((f"operation {name}", model))
     return models
 
 

@@ -136,6 +136,31 @@ def test_operation_model_override(tmp_path: Path) -> None:
     assert config.model_for("docstring").provider == "embedded"
 
 
+@pytest.mark.parametrize(
+    ("settings", "environ", "docstring_model"),
+    [
+        # Nothing named: the docstring operation loads its own embedded model.
+        ("", {}, "qwen2.5-coder-1.5b"),
+        ("model: {n_ctx_per_slot: 8192}\n", {}, "qwen2.5-coder-1.5b"),
+        # A model the user names, anywhere, is the one loaded.
+        ("model: {id: qwen2.5-coder-0.5b}\n", {}, "qwen2.5-coder-0.5b"),
+        ("", {"REMORA_MODEL__ID": "smollm2-135m"}, "smollm2-135m"),
+        ("", {"REMORA_MODEL__PATH": "/models/mine.gguf"}, "qwen2.5-coder-0.5b"),
+        ("operations:\n  docstring:\n    model: {id: smollm2-135m}\n", {}, "smollm2-135m"),
+        ("operations:\n  docstring:\n    embedded_model: null\n", {}, "qwen2.5-coder-0.5b"),
+        ("model: {provider: openai, id: served}\n", {}, "served"),
+    ],
+)
+def test_the_docstring_operation_loads_its_embedded_model_unless_one_is_named(
+    tmp_path: Path, settings: str, environ: dict[str, str], docstring_model: str
+) -> None:
+    write(tmp_path / "remora.yaml", settings)
+    config = load_config(project_root=tmp_path, environ=environ).config
+    assert config.model_for("docstring").id == docstring_model
+    # The other operations keep the model section's.
+    assert config.model_for("lint") == config.model
+
+
 def test_operation_model_override_rejects_unknown_keys(tmp_path: Path) -> None:
     write(tmp_path / "remora.yaml", "operations:\n  lint:\n    model: {providr: openai}\n")
     with pytest.raises(RemoraError):
