@@ -34,7 +34,7 @@ from pathlib import Path
 import libcst as cst
 from competence_lib.corpus import fetch
 from review_lib.corpus import CACHE, CORPUS, ReviewProject
-from review_lib.labels import LABELS_DIR
+from review_lib.labels import DOCSTRING_MODELS, LABELS_DIR
 from review_lib.strip import strip_docstrings
 
 from remora.code.docstring.behaviour import own_nodes
@@ -62,12 +62,6 @@ _BRANCHES = (
     ast.BoolOp,
     ast.IfExp,
 )
-_MODELS = {
-    "default (embedded qwen2.5-coder-0.5b)": "0.5B",
-    "qwen2.5-coder-0.5b": "0.5B",
-    "qwen2.5-coder-1.5b": "1.5B",
-    "default (embedded qwen2.5-coder-0.5b, docstrings qwen2.5-coder-1.5b)": "1.5B",
-}
 _VERDICTS = ("accept", "edit", "reject")
 _UNLIMITED = 10**6
 
@@ -178,7 +172,7 @@ def shape(project: str, file: str, text: str, label: dict[str, str]) -> Row:
     return Row(
         project=project,
         node=label["node"],
-        model=_MODELS[label["model"]],
+        model=DOCSTRING_MODELS[label["model"]],
         verdict=label["verdict"],
         kind=_kind(definition, label["node"], bool(methods)),
         branches=sum(isinstance(n, _BRANCHES) for n in own),

@@ -18,6 +18,13 @@ from pathlib import Path
 from typing import Any
 
 LABELS_DIR = Path(__file__).resolve().parents[1] / "review_labels"
+# The model that wrote a docstring, by a label's ``model`` (export.model_label's names).
+DOCSTRING_MODELS = {
+    "default (embedded qwen2.5-coder-0.5b)": "0.5B",
+    "qwen2.5-coder-0.5b": "0.5B",
+    "qwen2.5-coder-1.5b": "1.5B",
+    "default (embedded qwen2.5-coder-0.5b, docstrings qwen2.5-coder-1.5b)": "1.5B",
+}
 VERDICTS = ("accept", "edit", "reject")
 CATEGORIES = ("wrong", "misleading", "noise", "style", "useless", "ok")
 
@@ -163,6 +170,7 @@ def join(index: list[Any], labels: dict[Key, Label]) -> list[tuple[Any, Label | 
 
 __all__ = [
     "CATEGORIES",
+    "DOCSTRING_MODELS",
     "LABELS_DIR",
     "VERDICTS",
     "Label",
