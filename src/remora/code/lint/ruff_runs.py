@@ -22,6 +22,7 @@ from typing import Any
 
 from remora.code.context import CodeContext
 from remora.code.lint.import_order import keeps_import_order, only_layout
+from remora.code.lint.loop_calls import call_in_a_loop
 from remora.code.lint.oldest_python import assumes_newer, documented_rules
 from remora.code.lint.project_rules import configures_import_order, not_the_projects
 from remora.code.lint.type_comments import used_in_type_comment
@@ -182,7 +183,8 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
     Records of checks the project leaves to other tools are left out
     (:mod:`remora.code.lint.project_rules`; ``I001`` where nothing configures an import
     order and the project's other files do not keep ruff's: :mod:`.import_order`), an
-    import a type comment reads (:mod:`.type_comments`), and so are those of rules that
+    import a type comment reads (:mod:`.type_comments`), a loop's comparison whose fix is a
+    ``min()``/``max()`` call (:mod:`.loop_calls`), and so are those of rules that
     judge for a newer Python than the oldest the project supports (:func:`held_back`).
 
     Raises TimeoutError when ruff (on the text, or on the other files for ``I001``) takes
@@ -196,6 +198,7 @@ async def ruff_json(context: CodeContext, path: str, text: str) -> list[dict[str
         for r in kept
         if not not_the_projects(r, root, text)
         and not used_in_type_comment(r, text)
+        and not call_in_a_loop(r, text)
         and not (floor.below_ruff and assumes_newer(r.get("code"), documented, floor.version))
     ]
     if any(r.get("code") == "I001" for r in found) and not configures_import_order(root):
