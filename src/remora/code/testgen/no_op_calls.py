@@ -36,6 +36,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen.lone_spread import lone_spread
 from remora.code.testgen.none_calls import unhandled_nones
 from remora.code.testgen.observed_asserts import made_attributes
 from remora.code.values import parameter_names
@@ -286,8 +287,9 @@ def shows_nothing(
     only inputs as they were where the node hands them to a normaliser
     (:func:`_normal_already`), every parameter the node loops over was given empty, every
     argument was a ``None`` the node never tells apart
-    (:func:`~remora.code.testgen.none_calls.unhandled_nones`), or it returned ``None``
-    where the test passed ``None``."""
+    (:func:`~remora.code.testgen.none_calls.unhandled_nones`), a ``*args`` the node combines
+    got fewer than two items (:func:`~remora.code.testgen.lone_spread.lone_spread`), or it
+    returned ``None`` where the test passed ``None``."""
     spread = function.args.vararg.arg if function is not None and function.args.vararg else None
     if not hands_on and returns_an_input(row, owner_args, spread):
         return True
@@ -295,8 +297,8 @@ def shows_nothing(
         return False
     if not hands_on and returns_a_read_item(row, function):
         return True
-    if unhandled_nones(row, function):
-        return True  # every argument None, none told apart: ``fake_isbn(None, sid=None)``
+    if unhandled_nones(row, function) or lone_spread(row, function):
+        return True  # ``fake_isbn(None, sid=None)``; ``interleave("zz")``: one iterable
     if _passes_through(function) and returns_an_input({**row, "owner_args": {}}, {}):
         return True  # an argument handed back: ``validate_filename_arg("a") == "a"``
     if _normal_already(row, function) or _unchanged_copy(row):

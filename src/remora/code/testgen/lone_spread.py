@@ -1,0 +1,57 @@
+"""A call that gives a combining ``*args`` parameter fewer than two items shows nothing.
+
+``interleave("zz") == ["z", "z"]``, ``partial_product("zz")``, ``unique_to_each("a") ==
+[["a"]]``, ``nth_product(0, "a") == ("a",)``: a function that combines the iterables (or
+values) its ``*args`` collects, by looping over them, zipping, chaining or mapping them,
+does none of its combining for one of them, or none; blind reviewers rejected each such
+test as "with a single iterable everything is trivially unique". The call is no
+candidate. A function that hands its ``*args`` on whole to another call (``raise_(exc,
+*args)``: ``exc(*args)``) is not combining them: one argument is its typical call. Read
+with :mod:`ast`; nothing runs here.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["lone_spread"]
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+# Calls that combine the items they are given (the iterables themselves, not their items).
+_COMBINING = frozenset(
+    str.split("""zip zip_longest product chain map reversed list tuple set sorted len sum
+    min max any all enumerate""")
+)
+
+
+def _names(expression: ast.expr, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expression))
+
+
+def _combines(function: Function, spread: str) -> bool:
+    """Whether the function loops over its ``*args`` ``spread`` or hands it to a call that
+    combines its items."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension) and _names(
+            node.iter, spread
+        ):
+            return True
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called in _COMBINING and any(_names(arg, spread) for arg in node.args):
+                return True
+    return False
+
+
+def lone_spread(row: Mapping[str, Any], function: Function) -> bool:
+    """Whether the probed call ``row`` gave the function's combining ``*args`` fewer than
+    two items."""
+    spread = function.args.vararg.arg if function.args.vararg else None
+    if spread is None or row.get("raised"):
+        return False
+    items = (row.get("args") or {}).get(spread)
+    count = len(items) if isinstance(items, list) else 0
+    return count < 2 and _combines(function, spread)
