@@ -192,8 +192,9 @@ def remove_own_tests(copy: Path) -> Path:
         if path not in strays
         and {"tests", "test", "testing"} & set(path.relative_to(copy).parent.parts)
     ]
-    # A single-module project's suite beside it (``tests.py``, ``test.py`` at the root).
-    for stray in [*strays, *copy.glob("tests.py"), *copy.glob("test.py")]:
+    # A suite in one module: beside a single-module project (``tests.py``, ``test.py`` at the
+    # root) or inside a package (``humanfriendly/tests.py``).
+    for stray in {*strays, *copy.rglob("tests.py"), *copy.rglob("test.py")}:
         stray.unlink()
     return copy
 

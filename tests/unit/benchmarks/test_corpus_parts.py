@@ -87,6 +87,7 @@ def test_a_project_s_own_tests_are_left_out_wherever_they_are(tmp_path: Path) ->
         "pkg/tests/test_core.py",
         "tests/test_top.py",
         "tests.py",
+        "pkg/sub/tests.py",  # a package's suite in one module (humanfriendly/tests.py)
     ]
     for name in files:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
