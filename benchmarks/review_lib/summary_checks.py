@@ -96,6 +96,10 @@ def _named(
         else:
             for field in ("body", "orelse", "finalbody", "handlers"):
                 inner = getattr(statement, field, [])
+                # an ``except`` clause's statements are its handler's body
+                inner = [
+                    s for i in inner for s in (i.body if isinstance(i, ast.excepthandler) else [i])
+                ]
                 found += _named([s for s in inner if isinstance(s, ast.stmt)], name)
     return found
 

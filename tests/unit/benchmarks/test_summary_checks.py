@@ -74,3 +74,14 @@ def test_labelled_summaries_are_checked_and_counted(tmp_path: Path) -> None:
         },
         "refused_but_accepted": [],
     }
+
+
+def test_a_definition_under_an_except_clause_is_found() -> None:
+    from review_lib.summary_checks import start_line
+
+    # more-itertools' fallback helpers, defined when ``math.sumprod`` is missing.
+    text = (
+        "try:\n    from math import sumprod\nexcept ImportError:\n\n"
+        "    def split(x):\n        return x, x\n"
+    )
+    assert start_line(text, "split") == 5

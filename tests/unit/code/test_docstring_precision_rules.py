@@ -332,6 +332,14 @@ def test_a_summary_that_is_a_text_the_code_shows_its_user_is_refused() -> None:
         # list of keys" on tuple(...): reviewers, false).
         ("Kennel.by_name", "Split the dogs into a tuple of names.", True),
         ("Kennel.by_name", "Parse the kennel into a dictionary of dogs.", False),
+        # Any verb: what comes back "into"/"as" a kind (more-itertools' run_length.encode
+        # "into a list of tuples" on a generator expression; flatten "into a single list"
+        # on chain.from_iterable(...): reviewers, false).
+        ("Kennel.couples", "Group the dogs into a single list of pairs.", True),
+        ("Kennel.couples", "Hand the pairs back as a list.", True),
+        ("Kennel.walk", "Gather each dog's walk into a list.", False),  # a display
+        # A procedure returns nothing: "into a list" says where it puts things.
+        ("Kennel.register", "Tag the dog and put it into a list of dogs.", False),
     ],
 )
 def test_a_returned_type_needs_the_code_to_show_it(name: str, summary: str, refused: bool) -> None:

@@ -8,7 +8,9 @@ return annotation names it, or a returned expression is one (a display or
 comprehension, a literal, a comparison, a call whose name says it: ``list(…)``,
 ``to_dict()``, ``OrderedDict()``, ``len(…)``), directly or through the local name it
 was assigned to. A call of anything else, a parameter or an attribute shows nothing;
-such a claim is refused, and the model is asked to say what it returns.
+such a claim is refused, and the model is asked to say what it returns. The kind after
+"into" or "as" is a claim too, whatever the verb ("Encode an iterable into a list of
+tuples" on a generator expression), where the code returns or yields something.
 
 ``None`` in a summary ("Return the item at index, or None if it is out of range") claims
 a path that returns it. A function whose every return hands back a value that cannot be
@@ -54,7 +56,10 @@ _CONVERTING = frozenset(
     str.split("""convert converts turn turns cast casts coerce split splits parse parses
     flatten flattens""")
 )
-_BEFORE_KIND = frozenset({"a", "an", "the", "new", "its", "their"})
+_BEFORE_KIND = frozenset({"a", "an", "the", "new", "its", "their", "single", "flat"})
+# "Encode an iterable into a list of tuples", "return them as a list": the kind after these
+# is what comes back, whatever the verb, where the code returns something.
+_SHAPING = ("into", "as")
 _DISPLAYS: dict[type[ast.expr], str] = {
     ast.List: "list",
     ast.ListComp: "list",
@@ -70,19 +75,23 @@ _CALL_KINDS = {"len": "int", "sorted": "list", "isinstance": "bool", "hasattr": 
 _COUNTING = frozenset({"len", "length", "count", "sum", "num", "total"})
 
 
-def _claimed(summary: str) -> str:
-    """The type the summary says is returned ('' when it names none): the first word after
-    its first returning verb, articles aside ("Return a list of …", "Check the files and
-    return a list of …"), or after "to"/"into" in a summary that starts by converting
-    ("Convert … to an integer", "Split a key into a list of keys")."""
+def _claimed(summary: str) -> tuple[str, bool]:
+    """(the type the summary says is returned, '' when it names none; whether it says so
+    only after "into"/"as"): the first word after its first returning verb, articles aside
+    ("Return a list of …", "Check the files and return a list of …"), or after "to"/"into"
+    in a summary that starts by converting ("Convert … to an integer", "Split a key into a
+    list of keys"), or after any "into"/"as" ("Encode an iterable into a list of …")."""
     tokens = word_tokens(summary)
     at = next((i for i, token in enumerate(tokens) if token in _RETURNING), None)
     if at is None and tokens[:1] and tokens[0] in _CONVERTING:
         at = next((i for i, token in enumerate(tokens) if token in ("to", "into")), None)
+    shaped = at is None
     if at is None:
-        return ""
+        at = next((i for i, token in enumerate(tokens) if token in _SHAPING), None)
+    if at is None:
+        return "", False
     rest = [t for t in tokens[at + 1 : at + 4] if t not in _BEFORE_KIND]
-    return KIND_WORDS.get(rest[0], "") if rest else ""
+    return (KIND_WORDS.get(rest[0], "") if rest else ""), shaped
 
 
 def _kinds(expression: ast.expr, local: dict[str, list[ast.expr]], depth: int = 0) -> set[str]:
@@ -105,6 +114,10 @@ def _kinds(expression: ast.expr, local: dict[str, list[ast.expr]], depth: int = 
     return named
 
 
+def _yields(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+    return any(isinstance(n, ast.Yield | ast.YieldFrom) for n in own_nodes(definition.body))
+
+
 def _names_a_count(expression: ast.expr) -> bool:
     """A name or an attribute whose words say it counts (``self.count``, ``total_len``)."""
     name = expression.attr if isinstance(expression, ast.Attribute) else ""
@@ -115,10 +128,12 @@ def _names_a_count(expression: ast.expr) -> bool:
 def unshown_kind(node: SourceNode, summary: str) -> str:
     """Why the type ``summary`` says the node returns is not shown by its code ('' when it
     is, or when the summary names no type)."""
-    kind = _claimed(summary)
+    kind, shaped = _claimed(summary)
     definition = node_definition(node) if kind else None
     if definition is None:
         return ""
+    if shaped and not (body_facts(node).returned or _yields(definition)):
+        return ""  # "Put the item into a list" on a procedure: not what it returns
     if definition.returns is not None and kind in name_words(ast.unparse(definition.returns)):
         return ""
     local: dict[str, list[ast.expr]] = {}
