@@ -142,6 +142,42 @@ def test_a_predicate_returns_both_truth_values_and_a_factory_keeps_its_default()
     assert _outcomes(valfilter, module, base, values) == {"kept", "none kept"}
 
 
+SPLIT = """
+def split_when(iterable, pred, key=None):
+    cur = nxt = None
+    if pred(cur, nxt):
+        return "split"
+    if key is not None and key(nxt, cur) and key(cur):
+        return "keyed"
+    return "whole"
+
+
+def strip(iterable, pred):
+    if pred(iterable):
+        return list(filter(pred, iterable))
+    return []
+"""
+
+
+def test_a_predicate_called_with_plain_names_is_written_taking_them() -> None:
+    # more-itertools' split_when(iterable, pred): ``lambda *args, **kwargs: True`` read as
+    # clumsy by a blind reviewer; every call passes ``cur, nxt``.
+    _, function, split_when, module = _load(SPLIT, "split_when")
+    _, _, values = called_parameter_values(function, {"iterable": None, "pred": None})
+    by_words = {words: value for _, value, words in values}
+    assert by_words["pred_returns_true"] == {"__returns__": True, "__takes__": ["cur", "nxt"]}
+    # Called two ways (two names, then one): any arguments.
+    assert by_words["key_returns_false"] == {"__returns__": False}
+    render = CallRender({"parameters": [{"name": "pred", "kind": "positional_or_keyword"}]}, set())
+    assert render.arguments({"pred": by_words["pred_returns_true"]}) == "pred=lambda cur, nxt: True"
+    base = {"iterable": [], "pred": {"__callable__": "str"}}
+    assert _outcomes(split_when, module, base, values) >= {"split", "whole"}
+    # Handed on as well (``filter(pred, …)``): called as ``filter`` calls it, any arguments.
+    _, strip, _, _ = _load(SPLIT, "strip")
+    _, _, handed = called_parameter_values(strip, {"iterable": None, "pred": None})
+    assert {"__returns__": True} in [value for _, value, _ in handed]
+
+
 def test_a_factory_without_a_default_is_given_dict() -> None:
     _, function, _, _ = _load("def build(factory):\n    return factory()\n", "build")
     keep, base, _ = called_parameter_values(function, {"factory": None})

@@ -7,7 +7,8 @@ constructor call (or the expression the project builds it with:
 as the probe passes them (``Box(2, 3)`` for an ``__init__(self, width, height, /)`` or a
 ``__new__(cls, width, height, /)``: ``Box(width=2, height=3)`` raises TypeError), then the
 calls that fill it (:mod:`remora.code.values.filled_instances`); ``{"__callable__": "str"}``
-as the builtin's name, ``{"__returns__": V}`` as ``lambda *args, **kwargs: V``,
+as the builtin's name, ``{"__returns__": V}`` as ``lambda *args, **kwargs: V`` (``lambda
+item: V`` with ``"__takes__": ["item"]``),
 ``{"__function__": NAME}`` as the function of that name the test defines first,
 ``{"__set__": [items]}`` as a set (``{'a', 'b'}``, ``set()``), ``{"__tuple__": [items]}``
 as a tuple (``(1, 2)``, ``(1,)``), ``{"__type__": "int"}`` as the class's name (a class of
@@ -105,6 +106,9 @@ class CallRender:
             return str(value["__callable__"])  # a builtin, by its name
         if isinstance(value, dict) and set(value) == {"__returns__"}:
             return f"lambda *args, **kwargs: {self.value(value['__returns__'])}"
+        if isinstance(value, dict) and set(value) == {"__returns__", "__takes__"}:
+            takes = ", ".join(str(name) for name in value["__takes__"])
+            return f"lambda {takes}: {self.value(value['__returns__'])}"
         if isinstance(value, dict) and set(value) == {SET_MARKER}:
             items = [self.value(v) for v in value[SET_MARKER]]
             return "{" + ", ".join(items) + "}" if items else "set()"

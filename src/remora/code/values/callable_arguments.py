@@ -8,7 +8,10 @@ result as a container (``rv = factory(); rv.update(d)``). Here:
 
 * a call whose result is a truth test (``if p(x):``, ``not p(x)``, ``p(x) and
   ...``) gives the parameter a function returning True and one returning False
-  (``{"__returns__": True}``, written ``lambda *args, **kwargs: True``);
+  (``{"__returns__": True}``, written ``lambda *args, **kwargs: True``); where every
+  call of the parameter passes the same plain names and nothing else (``pred(item)``,
+  ``pred(cur, nxt)``), the value holds them (``"__takes__": ["item"]``) and is written
+  ``lambda item: True``, as a reader writes a predicate;
 * ``callable(p)`` tested gives a value that is not callable, for the other side;
 * a parameter called with no arguments whose default is a name (``factory=dict``)
   keeps its default; without one it gets ``dict``;
@@ -55,6 +58,36 @@ def _called(call: ast.Call, params: set[str]) -> str | None:
     return call.func.id if isinstance(call.func, ast.Name) and call.func.id in params else None
 
 
+def _takes(function: Function, name: str) -> list[str] | None:
+    """The names every call of the parameter ``name`` passes, when each passes the same
+    number of plain, distinct names positionally and nothing else, and the parameter is
+    read nowhere but in those calls (None otherwise: ``filter(pred, items)`` calls it as
+    ``filter`` does)."""
+    shapes = set()
+    reads = sum(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+        for n in ast.walk(function)
+    )
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
+            names = [a.id for a in node.args if isinstance(a, ast.Name)]
+            if node.keywords or len(names) != len(node.args) or len(set(names)) != len(names):
+                return None
+            shapes.add(tuple(names))
+    calls = sum(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
+        for n in ast.walk(function)
+    )
+    if not shapes or len({len(shape) for shape in shapes}) != 1 or reads != calls:
+        return None
+    return list(min(shapes))
+
+
+def _returning(function: Function, name: str, value: bool) -> dict[str, Any]:
+    takes = _takes(function, name)
+    return {"__returns__": value} if takes is None else {"__returns__": value, "__takes__": takes}
+
+
 def called_parameter_values(
     function: Function, defaults: Mapping[str, str | None]
 ) -> tuple[set[str], dict[str, Any], list[tuple[str, Any, str]]]:
@@ -86,8 +119,8 @@ def called_parameter_values(
                 base[name] = {"__callable__": "dict"}
         if name is not None and truth_tested(node, parents):
             values += [
-                (name, {"__returns__": True}, f"{name}_returns_true"),
-                (name, {"__returns__": False}, f"{name}_returns_false"),
+                (name, _returning(function, name, True), f"{name}_returns_true"),
+                (name, _returning(function, name, False), f"{name}_returns_false"),
             ]
         if (
             isinstance(node.func, ast.Name)

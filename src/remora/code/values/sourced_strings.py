@@ -187,7 +187,7 @@ def unsourced(value: Any, strings: frozenset[str] | set[str]) -> str | None:
         items: list[Any] = value
     elif isinstance(value, dict) and set(value) == {"__class__", "args"}:
         items = list(value["args"].values()) if isinstance(value["args"], dict) else []
-    elif isinstance(value, dict) and set(value) <= {"__callable__", "__returns__"}:
+    elif isinstance(value, dict) and set(value) <= {"__callable__", "__returns__", "__takes__"}:
         items = [value.get("__returns__")]
     elif isinstance(value, dict) and set(value) == {SET_MARKER}:
         items = list(value[SET_MARKER])

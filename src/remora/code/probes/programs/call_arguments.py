@@ -5,7 +5,8 @@ Sent ahead of :mod:`remora.code.probes.programs.call_probe`, in one program text
 "Name", "args": {...}}`` is an instance of the module's class ``Name`` built from
 those arguments; ``{"__callable__": "str"}`` is that builtin, for a parameter the
 code calls, ``{"__returns__": VALUE}`` a function that takes anything and
-returns VALUE (``lambda *args, **kwargs: VALUE`` in a test), ``{"__set__":
+returns VALUE (``lambda *args, **kwargs: VALUE`` in a test; with ``"__takes__":
+["item"]``, the names the code passes it, ``lambda item: VALUE``), ``{"__set__":
 [items]}`` a set of those items (JSON has none), ``{"__tuple__": [items]}`` a tuple of
 them, ``{"__type__": "int"}`` a builtin class and ``{"__type__": "Name"}`` the module's
 class ``Name`` (a type passed as a value), and ``{"__unread__": true}`` a stand-in
@@ -75,7 +76,7 @@ def built_value(data: Any, module: types.ModuleType) -> Any:
             return recording_function(str(data["__function__"]))
         if set(data) == {"__callable__"} and data["__callable__"] in _CALLABLES:
             return getattr(builtins, data["__callable__"])
-        if set(data) == {"__returns__"}:
+        if set(data) in ({"__returns__"}, {"__returns__", "__takes__"}):
             return _returning(built_value(data["__returns__"], module))
         if set(data) == {"__set__"} and isinstance(data["__set__"], list):
             return {built_value(item, module) for item in data["__set__"]}
