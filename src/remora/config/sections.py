@@ -242,13 +242,9 @@ class RemoraConfig(_Section):
         op = self.operations.get(operation or "")
         op_model = op.model if op is not None else None
         chosen = {**(agent_model or {}), **(op_model or {})}
-        kept_default = (
-            op is not None
-            and op.embedded_model is not None
-            and not {"id", "path"} & (set(self.model.model_fields_set) | set(chosen))
-            and {**self.model.model_dump(), **chosen}["provider"] == "embedded"
-        )
-        if kept_default and op is not None:
+        named = {"id", "path"} & (set(self.model.model_fields_set) | set(chosen))
+        embedded = chosen.get("provider", self.model.provider) == "embedded"
+        if op is not None and op.embedded_model is not None and embedded and not named:
             chosen["id"] = op.embedded_model
         if not chosen:
             return self.model

@@ -36,6 +36,12 @@ def raise_(exception, *args):
 
 def tagged(tag, *values):
     return [tag, *values]
+
+
+def only_one(*values):
+    if len(values) != 1:
+        raise TypeError("one value")
+    return values[0] * 2
 """
 
 
@@ -71,6 +77,7 @@ def test_a_combining_spread_given_fewer_than_two_items_shows_nothing(
         ("unique_to_each", {"iterables": ["ab", "bc", "cd"]}),
         ("raise_", {"exception": "ValueError", "args": ["bad"]}),  # handed on whole
         ("tagged", {"tag": "t", "values": [1]}),  # put in a display, not combined
+        ("only_one", {"values": [3]}),  # counted, not combined
     ],
 )
 def test_two_items_or_a_spread_handed_on_stays(name: str, args: dict[str, Any]) -> None:

@@ -19,10 +19,11 @@ from typing import Any
 __all__ = ["lone_spread"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
-# Calls that combine the items they are given (the iterables themselves, not their items).
+# Calls that combine the items they are given (the iterables themselves, not their items);
+# not ``len``, which counts them (``if len(args) != 1: raise``: one may be the right call).
 _COMBINING = frozenset(
-    str.split("""zip zip_longest product chain map reversed list tuple set sorted len sum
-    min max any all enumerate""")
+    str.split("""zip zip_longest product chain map reversed list tuple set sorted sum min
+    max any all enumerate""")
 )
 
 
