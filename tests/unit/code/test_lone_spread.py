@@ -38,6 +38,12 @@ def tagged(tag, *values):
     return [tag, *values]
 
 
+class Shelf:
+    def minus(self, *groups):
+        gone = set().union(*map(set, groups))
+        return [label for label in self.labels if label not in gone]
+
+
 def only_one(*values):
     if len(values) != 1:
         raise TypeError("one value")
@@ -78,6 +84,7 @@ def test_a_combining_spread_given_fewer_than_two_items_shows_nothing(
         ("raise_", {"exception": "ValueError", "args": ["bad"]}),  # handed on whole
         ("tagged", {"tag": "t", "values": [1]}),  # put in a display, not combined
         ("only_one", {"values": [3]}),  # counted, not combined
+        ("minus", {"groups": [["a"]]}),  # a method: combined with its instance
     ],
 )
 def test_two_items_or_a_spread_handed_on_stays(name: str, args: dict[str, Any]) -> None:

@@ -6,8 +6,9 @@ values) its ``*args`` collects, by looping over them, zipping, chaining or mappi
 does none of its combining for one of them, or none; blind reviewers rejected each such
 test as "with a single iterable everything is trivially unique". The call is no
 candidate. A function that hands its ``*args`` on whole to another call (``raise_(exc,
-*args)``: ``exc(*args)``) is not combining them: one argument is its typical call. Read
-with :mod:`ast`; nothing runs here.
+*args)``: ``exc(*args)``) is not combining them: one argument is its typical call. Nor is a
+method: it combines them with its instance (``shelf.minus(["a"])`` takes one group's
+labels off the shelf). Read with :mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def lone_spread(row: Mapping[str, Any], function: Function) -> bool:
     """Whether the probed call ``row`` gave the function's combining ``*args`` fewer than
     two items."""
     spread = function.args.vararg.arg if function.args.vararg else None
-    if spread is None or row.get("raised"):
+    first = function.args.posonlyargs + function.args.args
+    if spread is None or row.get("raised") or (first and first[0].arg in ("self", "cls")):
         return False
     items = (row.get("args") or {}).get(spread)
     count = len(items) if isinstance(items, list) else 0
