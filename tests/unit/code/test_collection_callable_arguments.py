@@ -87,6 +87,43 @@ def test_star_args_get_one_and_two_items_and_the_single_list_form() -> None:
     assert _outcome(merge, {}, module) == "empty"  # the typical set: no items
 
 
+ITERABLES = """
+from itertools import chain
+
+
+def interleave(*iterables):
+    return list(chain.from_iterable(zip(*iterables)))
+
+
+def partial_product(*iterables):
+    iterators = list(map(iter, iterables))
+    return len(iterators)
+
+
+def unique_to_each(*iterables):
+    pool = [list(it) for it in iterables]
+    return len(pool)
+
+
+def pick(*keys):
+    return [k.upper() for k in keys]
+"""
+
+
+@pytest.mark.parametrize("name", ["interleave", "partial_product", "unique_to_each"])
+def test_star_args_the_code_iterates_each_of_get_distinct_lists(name: str) -> None:
+    # more-itertools' interleave("a", "zz"): a blind reviewer, "'zz' hides the order".
+    tree, function, _, _ = _load(ITERABLES, name)
+    star = [v for n, v, _ in collection_values(function, {}, tree) if n == "iterables"]
+    assert star == [[[1, 2]], [[1, 2], [3, 4, 5]]]
+
+
+def test_star_args_used_as_text_keep_the_keys() -> None:
+    tree, function, _, _ = _load(ITERABLES, "pick")
+    star = [v for n, v, _ in collection_values(function, {}, tree) if n == "keys"]
+    assert ["a"] in star and ["a", "zz"] in star
+
+
 def test_kwargs_get_an_unread_keyword_and_those_a_helper_reads() -> None:
     tree, function, merge, module = _load(MERGE, "merge")
     kwargs = [v for n, v, _ in collection_values(function, {}, tree) if n == "kwargs"]
