@@ -27,7 +27,7 @@ import re
 
 from remora.code.docstring.behaviour import body_facts, node_definition, own_nodes
 from remora.code.docstring.facts import name_words, word_tokens
-from remora.code.parsing import SourceNode
+from remora.code.parsing import SourceNode, node_returns
 from remora.code.values.type_aliases import admits_none
 
 __all__ = ["KIND_WORDS", "unshown_kind", "unshown_none"]
@@ -114,10 +114,6 @@ def _kinds(expression: ast.expr, local: dict[str, list[ast.expr]], depth: int = 
     return named
 
 
-def _yields(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
-    return any(isinstance(n, ast.Yield | ast.YieldFrom) for n in own_nodes(definition.body))
-
-
 def _names_a_count(expression: ast.expr) -> bool:
     """A name or an attribute whose words say it counts (``self.count``, ``total_len``)."""
     name = expression.attr if isinstance(expression, ast.Attribute) else ""
@@ -132,7 +128,7 @@ def unshown_kind(node: SourceNode, summary: str) -> str:
     definition = node_definition(node) if kind else None
     if definition is None:
         return ""
-    if shaped and not (body_facts(node).returned or _yields(definition)):
+    if shaped and not (body_facts(node).returned or node_returns(node)["is_generator"]):
         return ""  # "Put the item into a list" on a procedure: not what it returns
     if definition.returns is not None and kind in name_words(ast.unparse(definition.returns)):
         return ""

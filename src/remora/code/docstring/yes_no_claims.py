@@ -20,7 +20,7 @@ import ast
 
 from remora.code.docstring.behaviour import body_facts
 from remora.code.docstring.facts import word_tokens
-from remora.code.parsing import SourceNode
+from remora.code.parsing import SourceNode, decorator_name
 
 __all__ = ["unanswered_question"]
 
@@ -64,9 +64,7 @@ def _not_a_truth(expression: ast.expr) -> bool:
     if isinstance(expression, ast.BinOp):
         return True  # arithmetic, or text put together
     if isinstance(expression, ast.Call):
-        called = expression.func
-        name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
-        return name in _NOT_TRUTH_CALLS
+        return decorator_name(expression) in _NOT_TRUTH_CALLS
     return False
 
 

@@ -17,6 +17,8 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
+from remora.code.parsing import decorator_name
+
 __all__ = ["lone_spread"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -40,11 +42,10 @@ def _combines(function: Function, spread: str) -> bool:
             node.iter, spread
         ):
             return True
-        if isinstance(node, ast.Call):
-            func = node.func
-            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if called in _COMBINING and any(_names(arg, spread) for arg in node.args):
-                return True
+        if not isinstance(node, ast.Call) or decorator_name(node) not in _COMBINING:
+            continue
+        if any(_names(arg, spread) for arg in node.args):
+            return True
     return False
 
 

@@ -63,28 +63,23 @@ def _takes(function: Function, name: str) -> list[str] | None:
     number of plain, distinct names positionally and nothing else, and the parameter is
     read nowhere but in those calls (None otherwise: ``filter(pred, items)`` calls it as
     ``filter`` does)."""
-    shapes = set()
-    reads = sum(
-        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-        for n in ast.walk(function)
-    )
+    reads = 0
+    shapes: list[tuple[str, ...]] = []
     for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            reads += 1
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
             names = [a.id for a in node.args if isinstance(a, ast.Name)]
             if node.keywords or len(names) != len(node.args) or len(set(names)) != len(names):
                 return None
-            shapes.add(tuple(names))
-    calls = sum(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
-        for n in ast.walk(function)
-    )
-    if not shapes or len({len(shape) for shape in shapes}) != 1 or reads != calls:
+            shapes.append(tuple(names))
+    # Every read is a call's callee: the parameter is handed to nothing else.
+    if not shapes or len({len(shape) for shape in shapes}) != 1 or reads != len(shapes):
         return None
     return list(min(shapes))
 
 
-def _returning(function: Function, name: str, value: bool) -> dict[str, Any]:
-    takes = _takes(function, name)
+def _returning(value: bool, takes: list[str] | None) -> dict[str, Any]:
     return {"__returns__": value} if takes is None else {"__returns__": value, "__takes__": takes}
 
 
@@ -118,9 +113,10 @@ def called_parameter_values(
             else:
                 base[name] = {"__callable__": "dict"}
         if name is not None and truth_tested(node, parents):
+            takes = _takes(function, name)
             values += [
-                (name, _returning(function, name, True), f"{name}_returns_true"),
-                (name, _returning(function, name, False), f"{name}_returns_false"),
+                (name, _returning(True, takes), f"{name}_returns_true"),
+                (name, _returning(False, takes), f"{name}_returns_false"),
             ]
         if (
             isinstance(node.func, ast.Name)

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from remora import python_ast
+from remora.code.parsing import decorator_name
 from remora.code.values.compared_kinds import asked_about
 from remora.code.values.kind_samples import DICT_SAMPLE
 from remora.code.values.parameters import parameter_names
@@ -121,8 +122,7 @@ def _iterates_items(function: Function, name: str) -> bool:
     items = set(_loop_names(function, name))
     for node in ast.walk(function):
         if isinstance(node, ast.Call):
-            func = node.func
-            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            called = decorator_name(node)
             spread = [a.value for a in node.args if isinstance(a, ast.Starred)]
             if called in _ZIPPING and any(isinstance(v, ast.Name) and v.id == name for v in spread):
                 return True
