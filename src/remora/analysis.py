@@ -53,9 +53,10 @@ from remora.coordinator.shards import plan_shards
 from remora.discovery import DiscoveryResult, discover
 from remora.discovery.node import NodeType
 from remora.discovery.result import DiscoveryWarning
-from remora.errors import RemoraError
+from remora.errors import ConfigValueError, RemoraError
 from remora.events import EventEmitter, build_emitter
 from remora.project import check_state_place, find_project_root
+from remora.providers.catalogue import KNOWN_MODELS, lookup
 from remora.workspace import WorkspaceStore
 
 __all__ = [
@@ -154,6 +155,19 @@ def _check_options(loaded: LoadedConfig, registry: AgentRegistry) -> None:
         check_options(name, definition, op.options, origin=loaded.origin_of)
 
 
+def _check_embedded_models(loaded: LoadedConfig) -> None:
+    """Every operation's ``embedded_model`` names a model of the catalogue, before any run."""
+    for name, op in loaded.config.operations.items():
+        if op.embedded_model is None or lookup(op.embedded_model) is not None:
+            continue
+        dotted = f"operations.{name}.embedded_model"
+        raise ConfigValueError(
+            f"unknown embedded model {op.embedded_model!r} for '{dotted}' "
+            f"({loaded.origin_of(dotted)})",
+            f"set it to one of: {', '.join(KNOWN_MODELS)}, or remove it",
+        )
+
+
 def prepare(
     paths: Sequence[Path],
     operations: str | Sequence[str] | None,
@@ -174,6 +188,7 @@ def prepare(
     registry = AgentRegistry(loaded.config.agents_dir, project_root=loaded.project_root)
     chosen = parse_operations(operations, loaded.config, registry)
     _check_options(loaded, registry)
+    _check_embedded_models(loaded)
     return AnalysisPlan(targets, loaded, registry, chosen, _emitter(loaded))
 
 

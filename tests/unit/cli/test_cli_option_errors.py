@@ -63,3 +63,17 @@ def test_processes_must_be_a_number_or_auto(project: Path) -> None:
     code, out = remora(project, "analyze", "--processes", "two", "inventory")
     assert code == 2
     assert "error[USAGE]: --processes 'two' is not a number of processes" in out
+
+
+def test_an_unknown_embedded_model_of_an_operation_names_its_setting(project: Path) -> None:
+    config = project / "remora.yaml"
+    config.write_text("operations:\n  docstring:\n    embedded_model: qwen-9000\n")
+    code, out = remora(project, "analyze", "-o", "lint", "inventory")
+    assert code == 3
+    assert (
+        "error[CONFIG_002]: unknown embedded model 'qwen-9000' for "
+        f"'operations.docstring.embedded_model' ({config}:3)"
+    ) in out
+    assert "hint: set it to one of: qwen2.5-coder-0.5b, qwen2.5-coder-1.5b" in out
+    assert "model.path" not in out  # the model section is not what is wrong
+    assert not (project / STATE_DIR / "remora.db").exists()  # no run was recorded
