@@ -198,6 +198,21 @@ def test_a_star_parameter_is_worded_by_how_many_arguments_it_was_given() -> None
     )
 
 
+def test_star_iterables_of_different_lengths_name_that_not_their_count() -> None:
+    function = ast.parse("def interleave(*iterables):\n    return []\n").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    row = {"returned": _seen("[1, 3, 2, 4]"), "args": {"iterables": [[1, 2], [3, 4, 5]]}}
+    why = "iterables_has_two_items"
+    # Not "when_given_2_positional_arguments", which only restates the call.
+    assert behaviour_name("interleave", row, why, set(), set(), function=function) == (
+        "test_interleave_when_iterables_differ_in_length"
+    )
+    even = {**row, "args": {"iterables": [[1, 2], [3, 4]]}}
+    assert behaviour_name("interleave", even, why, set(), set(), function=function) == (
+        "test_interleave_when_given_2_positional_arguments"
+    )
+
+
 def test_a_plain_call_is_named_for_the_branch_it_left_by() -> None:
     source = (
         "def decode(self, hashid):\n"  # 1

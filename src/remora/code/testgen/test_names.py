@@ -15,7 +15,8 @@ do). Neither a value the call returned, a key it handed over (``stores_zz``:
 ``stores_given_key``) nor a placeholder argument (``when_hashid_is_other_space_hashid``)
 is spelled in the name; a parameter of one or two letters is worded by what the code does
 with it (:mod:`.parameter_words`: ``when_key_is_missing_returns_default``, not
-``when_k_is_missing_returns_d``); a ``*args`` parameter is worded by its count
+``when_k_is_missing_returns_d``); a ``*args`` parameter is worded by its items' lengths
+where they differ (``when_iterables_differ_in_length``), else by their count
 (``when_given_2_positional_arguments``). A procedure's test asserts no result, and its
 name says none. A ``**kwargs`` keyword the code's keyed reads do not name is "unread"
 only while the call's outcome does not show it stored or handed back
@@ -103,8 +104,8 @@ def _condition(why: str, row: dict[str, Any], function: Function | None, lines: 
     plain = why in _PLAIN_REASONS or why.endswith("_arguments") or why.startswith(_MODEL)
     if starred or plain:
         words = branch_words(function, lines, row)
-        if not words and starred:
-            words = given_words(len((row.get("args") or {}).get(star) or ()))
+        if not words and star is not None and starred:
+            words = _star_words(star, (row.get("args") or {}).get(star) or ())
         return f"when_{words}" if words else ""
     if why.startswith(_AFTER):  # the instance's set-up call that took a test's function
         return why
@@ -112,6 +113,16 @@ def _condition(why: str, row: dict[str, Any], function: Function | None, lines: 
     # leaves the branch the call took to say it (``port_below_0``: .taken_branch).
     honest = honest_condition(why, row, function) or branch_words(function, lines, row)
     return f"when_{honest}" if honest else ""
+
+
+def _star_words(star: str, items: list[Any] | tuple[Any, ...]) -> str:
+    """A ``*args`` parameter's arguments as a condition: ``iterables_differ_in_length`` where
+    they are lists or tuples of as many different lengths (the case of a function that
+    walks several at once: which one runs out first), else how many there were."""
+    lengths = {len(item) for item in items if isinstance(item, list | tuple)}
+    if len(items) > 1 and len(lengths) == len(items):
+        return f"{star}_differ_in_length"
+    return given_words(len(items))
 
 
 def _defaulted(function: Function | None) -> bool:
@@ -146,7 +157,7 @@ def _argument_words(name: str, value: Any, star: str | None, word: str) -> str:
     ``given_2_positional_arguments`` (``*args``); "" for a value whose words say nothing
     (an object, a placeholder text of several words). ``word``: the parameter's in a name."""
     if name == star and isinstance(value, list | tuple):
-        return given_words(len(value))
+        return _star_words(word, value)
     if isinstance(value, list | tuple | set | frozenset | dict):
         return f"{word}_is_empty" if not value else f"{word}_has_{label(list(value))}"
     if isinstance(value, str) and value and not _one_word(value):
