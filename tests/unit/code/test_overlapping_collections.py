@@ -1,8 +1,12 @@
-"""Two collections of one kind get a call where the later holds the earlier's first item."""
+"""Collections that hold an item twice: the later of two shares the earlier's first item,
+and a list alone repeats its own."""
 
 from __future__ import annotations
 
-from remora.code.values.overlapping_collections import overlapping_arguments
+from remora.code.values.overlapping_collections import (
+    overlapping_arguments,
+    repeated_item_arguments,
+)
 from remora.code.values.unspelled_values import set_of
 
 
@@ -25,3 +29,11 @@ def test_collections_that_share_an_item_already_or_hold_none_get_nothing() -> No
     assert overlapping_arguments(["a", "b"], {"a": [1, 2], "b": [1, 3]}) == []
     assert overlapping_arguments(["a", "b"], {"a": [], "b": [1]}) == []
     assert overlapping_arguments(["a", "b"], {"a": [{"k": 1}], "b": [{"k": 2}]}) == []
+
+
+def test_a_list_of_distinct_items_repeats_its_first_next_to_itself_and_at_the_end() -> None:
+    base = {"items": ["a", "b"], "tags": set_of(["x", "y"]), "name": "Alice", "runs": [1, 1]}
+    found = repeated_item_arguments(["items", "tags", "name", "runs", "absent"], base)
+    # Not the set (it holds no repeat) or the text, nor a list that repeats one already.
+    assert found == [("items", ["a", "a", "b", "a"], "items_has_a_repeated_item")]
+    assert repeated_item_arguments(["items"], {"items": []}) == []

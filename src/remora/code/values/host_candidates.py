@@ -59,7 +59,10 @@ from remora.code.values.literal_choices import within_choices
 from remora.code.values.mapping_shapes import mapping_samples
 from remora.code.values.named_values import NAMED_STRINGS, by_name
 from remora.code.values.non_text_uses import walked_lists
-from remora.code.values.overlapping_collections import overlapping_arguments
+from remora.code.values.overlapping_collections import (
+    overlapping_arguments,
+    repeated_item_arguments,
+)
 from remora.code.values.paired_boundaries import paired_boundaries, spread_base
 from remora.code.values.parameters import parameter_names, parameter_of
 from remora.code.values.project_literals import project_literals
@@ -231,6 +234,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         values, edges = [*values, *paired], edges | paired_edges
         values += held_arguments(function, base)  # search="subject" where search in subject
         values += overlapping_arguments([p.name for p in params], base)  # a shared item
+        values += repeated_item_arguments([p.name for p in params], base)  # [a, a, b, a]
         constants = local_constants(function, module_constants(module))
         values += sought_strings(function, constants)  # "a~b" where s.replace("~", ...)
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}

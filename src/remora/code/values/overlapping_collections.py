@@ -1,4 +1,4 @@
-"""Two collections of a call that share an item: the boundary of every operation on a pair.
+"""Collections that hold an item twice: two of a call that share one, or one that repeats one.
 
 The typical set gives each collection parameter items of its own (``base=["sample base",
 "other base"]``, ``nxt=["sample nxt", "other nxt"]``), so a union, an intersection, a
@@ -8,6 +8,13 @@ so the test never exercises the de-duplication"). For each pair of parameters wh
 values are collections of one kind (two lists, two sets), the later one gets the earlier
 one's first item in place of its own first: ``nxt_shares_an_item_with_base``. The search
 keeps such a call only where it adds a line, a branch or a killed mutant. Nothing runs here.
+
+One list alone hides the same boundary: code that drops repeated items (a ``seen`` set,
+``groupby``) returns distinct items unchanged, so a test of them pins nothing of what it
+drops (a blind reviewer: "two distinct items come back unchanged, so nothing about
+deduplication is tested"). Each list parameter of distinct items gets them with its first
+item next to itself and again at the end (``[a, a, b, a]``: a run and a later repeat):
+``items_has_a_repeated_item``.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from typing import Any
 
 from remora.code.values.unspelled_values import SET_MARKER, set_of
 
-__all__ = ["overlapping_arguments"]
+__all__ = ["overlapping_arguments", "repeated_item_arguments"]
 
 
 def _items(value: Any) -> tuple[str, list[Any]] | None:
@@ -46,4 +53,19 @@ def overlapping_arguments(
             shared = [items[0], *other_items[1:]]
             value = set_of(shared) if kind == "set" else shared
             found.append((second, value, f"{second}_shares_an_item_with_{first}"))
+    return found
+
+
+def repeated_item_arguments(
+    names: Sequence[str], base: Mapping[str, Any]
+) -> list[tuple[str, Any, str]]:
+    """``(parameter, value, words)``: each list parameter of distinct items with its first
+    item repeated, next to itself and at the end (see the module's docstring)."""
+    found: list[tuple[str, Any, str]] = []
+    for name in names:
+        shape = _items(base[name]) if name in base else None
+        if shape is None or shape[0] != "list" or len(set(shape[1])) != len(shape[1]):
+            continue
+        first, *rest = shape[1]
+        found.append((name, [first, first, *rest, first], f"{name}_has_a_repeated_item"))
     return found
