@@ -47,6 +47,7 @@ from remora.code.values.filled_instances import constructor_arguments, is_filled
 from remora.code.values.instance_search import filled_candidates
 from remora.code.values.method_state import changed_attributes
 from remora.code.values.own_contents import changes_own_items
+from remora.code.values.unstable_sources import unstable_members
 
 __all__ = [
     "MAX_FILLED",
@@ -72,7 +73,8 @@ _OUTCOME = ("returned", "raised")
 def instance_members(module_text: str, qualname: str) -> list[ast.FunctionDef]:
     """The class's readers, in order: its public properties and methods that take no
     argument and change no public attribute of their instance (``clear()`` is no reader;
-    ``draw()`` filling a private cache of widths is one)."""
+    ``draw()`` filling a private cache of widths is one), and whose value is not a clock's
+    or a random source's."""
     tree = python_ast.parse(module_text)
     scope: list[ast.stmt] = tree.body
     found: ast.ClassDef | None = None
@@ -83,11 +85,14 @@ def instance_members(module_text: str, qualname: str) -> list[ast.FunctionDef]:
         scope = found.body
     methods = {s.name: s for s in scope if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
     members: list[ast.FunctionDef] = []
+    unstable = unstable_members(methods)
     for statement in scope:
         if not isinstance(statement, ast.FunctionDef) or statement.name.startswith("_"):
             continue
         if changed_attributes(statement, methods) or changes_own_items(statement, methods):
             continue  # it changes its instance (clear, pop): no reader; a private cache may
+        if statement.name in unstable:
+            continue  # its value is a clock's (a fresh timer's "0 seconds"): nothing to pin
         decorators = [ast.unparse(d) for d in statement.decorator_list]
         if any(d not in ("property",) for d in decorators):
             continue  # static, class, cached or other wrapped methods

@@ -82,6 +82,7 @@ from remora.code.values import (
     project_class_lookup,
     public_caller,
 )
+from remora.code.values.method_state import class_methods
 from remora.code.values.unstable_sources import returns_unstable
 
 __all__ = ["UNSTABLE_REASON", "search_tests"]
@@ -168,7 +169,8 @@ async def search_tests(
     restated = pass_through_reason(context, target, function)
     # ``self.parse()`` in ``__init__``: a test calling it again pins a second run.
     step = construction_step_reason(context.node_file_text(), target["qualname"])
-    if function is not None and returns_unstable(function):  # ``date.today()``: this week
+    siblings = class_methods(context.node_file_text(), function) if function else None
+    if function is not None and returns_unstable(function, siblings):  # ``date.today()``
         step = step or UNSTABLE_REASON
     if target["reason"] or untestable or restated or step:
         return {
