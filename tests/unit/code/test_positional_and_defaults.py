@@ -16,7 +16,7 @@ from probe_support import failed_tests, probe_outcome
 from remora.code.parsing.positional_only import conventional_positional_only
 from remora.code.samples.sample_sets import _plain
 from remora.code.testgen.written_tests import observed_piece
-from remora.code.values import CallRender, without_defaults
+from remora.code.values import CallRender, falsy_stand_ins, without_defaults
 from remora.code.values.class_lookup import class_lookup
 from remora.code.values.parameters import function_parameters
 
@@ -65,6 +65,22 @@ def test_a_default_of_another_type_stays() -> None:
     rows = [{"name": "strict", "kind": "keyword_only", "default": "True"}]
     assert without_defaults({"strict": 1}, rows) == {"strict": 1}
     assert without_defaults({"strict": True}, rows) == {}
+
+
+def test_falsy_values_standing_in_for_falsy_defaults_are_the_defaults_in_other_clothes() -> None:
+    rows = [
+        {"name": "start", "kind": "positional_or_keyword", "default": "None"},
+        {"name": "again", "kind": "positional_or_keyword", "default": "False"},
+        {"name": "size", "kind": "positional_or_keyword", "default": "10"},
+    ]
+    assert falsy_stand_ins({"start": "", "again": None}, rows)
+    assert falsy_stand_ins({"start": 0}, rows)
+    # A truthy value, a falsy one where the default is truthy, or the default itself: not.
+    assert not falsy_stand_ins({"start": "", "again": True}, rows)
+    assert not falsy_stand_ins({"size": 0}, rows)
+    assert not falsy_stand_ins({"start": None}, rows)
+    assert not falsy_stand_ins({}, rows)
+    assert not falsy_stand_ins({"other": ""}, rows)
 
 
 SHAPES = """\

@@ -2,7 +2,8 @@
 
 :func:`sound_candidates` turns the value search's candidates into sets to probe: every
 string with a source in the project (:mod:`remora.code.values.sourced_strings`), the
-defaults left out (a set of defaults alone carries nothing), the project's own usage first,
+defaults left out (a set of defaults alone carries nothing, nor one of falsy values
+standing in for them), the project's own usage first,
 each set once. :func:`pinned_outcome` says whether a probed call's outcome is one a test
 can write; :func:`outcome_key` groups outcomes coarsely enough that two sets with one
 behaviour share one.
@@ -20,6 +21,7 @@ from remora.code.values import (
     CallTarget,
     Candidate,
     contains_function,
+    falsy_stand_ins,
     is_instance_method,
     owner_arguments,
     project_strings,
@@ -138,8 +140,8 @@ def sound_candidates(
         if var_keyword & set(args):
             selection.drop("passes **kwargs as a parameter")
             continue
-        if not args:
-            selection.drop("the defaults alone")
+        if not args or falsy_stand_ins(args, target["parameters"]):
+            selection.drop("the defaults alone")  # or in other falsy values: "" for None
             continue
         values = [*_given(args), *_given(owner or {})]
         if any(contains_function(v) for v in values):  # a test's function: no fixture's value

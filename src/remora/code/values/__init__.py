@@ -59,7 +59,7 @@ from remora.code.values.constructor import (
     constructor_of,
     reachable_class,
 )
-from remora.code.values.default_arguments import without_defaults
+from remora.code.values.default_arguments import falsy_stand_ins, without_defaults
 from remora.code.values.derived_sets import (
     ArgumentSet,
     ClassLookup,
@@ -111,6 +111,7 @@ __all__ = [
     "contents_asserts",
     "counted",
     "empty_variadic_call",
+    "falsy_stand_ins",
     "first_parameter",
     "greedy_cover",
     "host_candidates",

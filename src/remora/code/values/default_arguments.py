@@ -6,6 +6,11 @@ when its value is the default's literal value (``derived_sets.literal_default``)
 the builtin the default names (``float``, as ``{"__callable__": "float"}``). A
 positional-only argument goes only with every later positional-only one, and with a
 ``*args`` list given none before it goes: a call cannot skip a position.
+
+A set whose every argument is a falsy value standing in for a falsy default of another
+type (``start=""`` for ``start=None``, ``strict=None`` for ``strict=False``) is the
+defaults in other clothes wherever the code asks only ``if start:``
+(:func:`falsy_stand_ins`), and reads as a misfit where it asks more.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 from remora.code.values.derived_sets import literal_default
 from remora.code.values.parameters import CallParameter
 
-__all__ = ["without_defaults"]
+__all__ = ["falsy_stand_ins", "without_defaults"]
 
 
 def _is_default(value: Any, source: str | None) -> bool:
@@ -44,3 +49,16 @@ def without_defaults(args: dict[str, Any], parameters: Sequence[CallParameter]) 
         if row["kind"] in kinds and name in args and _is_default(args[name], row.get("default")):
             left_out.add(name)
     return {name: value for name, value in args.items() if name not in left_out}
+
+
+def falsy_stand_ins(args: dict[str, Any], parameters: Sequence[CallParameter]) -> bool:
+    """Whether every argument of ``args`` (one at least) is falsy where its parameter's
+    literal default is falsy too and of another type (see the module's docstring)."""
+    defaults = {str(p["name"]): p.get("default") for p in parameters}
+    if not args or not set(args) <= set(defaults):
+        return False
+    for name, value in args.items():
+        known, default = literal_default(defaults[name])
+        if value or not known or default or type(default) is type(value):
+            return False
+    return True
