@@ -207,6 +207,11 @@ def test_star_iterables_of_different_lengths_name_that_not_their_count() -> None
     assert behaviour_name("interleave", row, why, set(), set(), function=function) == (
         "test_interleave_when_iterables_differ_in_length"
     )
+    # Called with none, it was given no iterables: not "by_default", which hides that.
+    none = {"returned": _seen("[]"), "args": {}}
+    assert behaviour_name("interleave", none, "typical", set(), set(), function=function) == (
+        "test_interleave_when_given_no_iterables_returns_empty_list"
+    )
     even = {**row, "args": {"iterables": [[1, 2], [3, 4]]}}
     assert behaviour_name("interleave", even, why, set(), set(), function=function) == (
         "test_interleave_when_given_2_positional_arguments"

@@ -17,7 +17,8 @@ is spelled in the name; a parameter of one or two letters is worded by what the 
 with it (:mod:`.parameter_words`: ``when_key_is_missing_returns_default``, not
 ``when_k_is_missing_returns_d``); a ``*args`` parameter is worded by its items' lengths
 where they differ (``when_iterables_differ_in_length``), else by their count
-(``when_given_2_positional_arguments``). A procedure's test asserts no result, and its
+(``when_given_2_positional_arguments``), and a call that gives it nothing says so
+(``when_given_no_iterables``, not ``by_default``). A procedure's test asserts no result, and its
 name says none. A ``**kwargs`` keyword the code's keyed reads do not name is "unread"
 only while the call's outcome does not show it stored or handed back
 (``when_kwargs_has_a_keyword`` where it does). A method is named alone
@@ -206,7 +207,9 @@ def behaviour_name(
     # The result beside the items stored only where the whole name stays short.
     if len("_".join(p for p in (f"test_{node}", condition, outcomes[0]) if p)) <= _MAX_NAME:
         outcome = outcomes[0]
-    if not condition and not args and _defaulted(function):  # peekitem() takes its last item
+    if not condition and not args and star is not None:  # zip_broadcast(): nothing to zip
+        condition = f"when_given_no_{renamed.get(star, snake_name(star))}"
+    elif not condition and not args and _defaulted(function):  # peekitem(): its last item
         condition = "by_default"
     if outcome.startswith("leaves_") and not condition:  # unchanged, but under what?
         if not all_empty(row.get("state_before") or {}):
