@@ -88,8 +88,8 @@ from remora.code.values.unstable_sources import returns_unstable
 __all__ = ["UNSTABLE_REASON", "search_tests"]
 
 UNSTABLE_REASON = (
-    "it returns a value from a clock or a random source (date.today(), random.random()): a "
-    "test would pin today's value"
+    "it returns a value from a clock or a random source (date.today(), random.random(), or "
+    "another method of its class that does): a test would pin today's value"
 )
 
 
@@ -169,8 +169,7 @@ async def search_tests(
     restated = pass_through_reason(context, target, function)
     # ``self.parse()`` in ``__init__``: a test calling it again pins a second run.
     step = construction_step_reason(context.node_file_text(), target["qualname"])
-    siblings = class_methods(context.node_file_text(), function) if function else None
-    if function is not None and returns_unstable(function, siblings):  # ``date.today()``
+    if function and returns_unstable(function, class_methods(context.node_file_text(), function)):
         step = step or UNSTABLE_REASON
     if target["reason"] or untestable or restated or step:
         return {
