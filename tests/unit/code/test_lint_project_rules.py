@@ -226,6 +226,9 @@ def test_a_pinned_older_ruff_checks_its_own_default_and_the_projects_selection(
         ("", "C408", True),
         ("[tool.ruff.lint]\nextend-select = ['FURB']\n", "FURB167", False),
         ("[tool.ruff.lint]\nselect = ['C4']\n", "C408", False),
+        # more-itertools 10.7.0: range(0, 0) spelled range(0), "does nothing".
+        ("", "PIE808", True),
+        ("[tool.ruff.lint]\nextend-select = ['PIE']\n", "PIE808", False),
     ],
 )
 def test_without_a_pinned_ruff_a_sort_or_respelling_stands_only_where_the_project_selects_it(

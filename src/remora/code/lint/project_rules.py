@@ -35,12 +35,12 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
   class uses them, the names grouped by kind): a maintainer reads the sorted list as
   churn. Blind reviewers rejected all six such sorts of tenacity (unpinned ruff,
   default selection) and pluggy's four ``__slots__``.
-- ``FURB167`` and ``C408`` spell the same thing another way (``re.I`` as
-  ``re.IGNORECASE``, ``dict()`` as ``{}``), and only ruff's wide default enables them
-  too: where the project did not select them, they are churn as the sorts are (isbnlib's
-  flags "changes nothing, no configured linter asks for it, and leaves the module
-  inconsistent with the short flags used elsewhere", colorama's ``dict()``: all three
-  rejected).
+- ``FURB167``, ``C408`` and ``PIE808`` spell the same thing another way (``re.I`` as
+  ``re.IGNORECASE``, ``dict()`` as ``{}``, ``range(0, n)`` as ``range(n)``), and only
+  ruff's wide default enables them too: where the project did not select them, they are
+  churn as the sorts are (isbnlib's flags "changes nothing, no configured linter asks for
+  it, and leaves the module inconsistent with the short flags used elsewhere", colorama's
+  ``dict()``, more-itertools' ``range(0)`` "does nothing": all four rejected).
 
 The settings are read with ``tomllib``, ``configparser`` and PyYAML (the pre-commit
 pin), once per project root and settings files' modification times.
@@ -63,7 +63,7 @@ __all__ = ["configures_import_order", "not_the_projects"]
 _NOT_CHECKED = ("non-enabled", "unknown")
 # Rules whose only fix is an order or another spelling of the same thing, which only
 # ruff's wide default enables unasked.
-_FORM_ONLY = frozenset({"I001", "RUF022", "RUF023", "FURB167", "C408"})
+_FORM_ONLY = frozenset({"I001", "RUF022", "RUF023", "FURB167", "C408", "PIE808"})
 _FILES = (
     "pyproject.toml",
     "ruff.toml",
