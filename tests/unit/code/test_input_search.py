@@ -124,6 +124,12 @@ def test_labels_are_words_for_test_names() -> None:
     ]
     # One letter alone is no word: mistune's ``test_block_code_when_info_is_a`` ("rename it").
     assert [label(v) for v in ("a", "B", "1", "ab")] == ["letter_a", "letter_b", "1", "ab"]
+    # Words are spelled whole: all of them where they fit, never one cut short
+    # (``supported_space_opti`` for "Supported options:").
+    assert label("Supported options:") == "supported_options_colon"
+    assert label("Usage: run the report, then the summary") == "usage"
+    assert [label(v) for v in (" ", "a b", "a ")] == ["space", "a_b", "a_space"]
+    assert label("x" * 50) == "x" * 20
 
 
 def test_doctest_examples_and_literal_call_sites() -> None:

@@ -44,6 +44,46 @@ _WORDS = {
 }
 
 
+# A text's words are spelled whole: all of them where they fit in _MOST_WORDS characters,
+# else those that fit in _FEW_WORDS, never a word cut short ("supported_space_opti").
+_MOST_READ = 40
+_MOST_WORDS = 32
+_FEW_WORDS = 20
+
+
+def _text_words(text: str) -> list[str]:
+    """Its runs of letters and digits, lower case, and its symbols as words; a space
+    between two words only parts them (``supported_options``, not ``supported_space_...``)."""
+    parts: list[str] = []
+    word = ""
+    for at, char in enumerate(text):
+        if char.isascii() and char.isalnum():
+            word += char.lower()
+            continue
+        between = char == " " and word and text[at + 1 : at + 2].isalnum()
+        if word:
+            parts.append(word)
+            word = ""
+        if char in _WORDS and not between:
+            parts.append(_WORDS[char])
+    return [*parts, word] if word else parts
+
+
+def _whole_words(parts: list[str]) -> str:
+    """The words joined, or as many whole ones as fit, not ending on a symbol's word."""
+    if len("_".join(parts)) <= _MOST_WORDS:
+        return "_".join(parts)
+    kept: list[str] = []
+    for part in parts:
+        if len("_".join([*kept, part])) > _FEW_WORDS:
+            break
+        kept.append(part)
+    symbols = set(_WORDS.values())
+    while kept and kept[-1] in symbols:
+        kept.pop()
+    return "_".join(kept) or parts[0][:_FEW_WORDS]
+
+
 def label(value: Any) -> str:
     """Words for a value in a test name: ``-1`` -> ``minus_1``, ``"-"`` -> ``dash``."""
     if value is None:
@@ -54,21 +94,10 @@ def label(value: Any) -> str:
         text = ("minus_" if value < 0 else "") + str(abs(value)).replace(".", "_")
         return text
     if isinstance(value, str):
-        parts: list[str] = []
-        word = ""
-        for char in value[:16]:
-            if char.isascii() and char.isalnum():
-                word += char.lower()
-                continue
-            if word:
-                parts.append(word)
-                word = ""
-            if char in _WORDS:
-                parts.append(_WORDS[char])
-        parts += [word] if word else []
+        parts = _text_words(value[:_MOST_READ])
         if len(parts) == 1 and len(parts[0]) == 1 and parts[0].isalpha():
             return f"letter_{parts[0]}"  # ``info_is_a`` reads as the start of a phrase
-        return "_".join(parts)[:20].strip("_") or ("empty" if value == "" else "text")
+        return _whole_words(parts) or ("empty" if value == "" else "text")
     if value == CALLABLE_SAMPLE:
         return str(CALLABLE_SAMPLE["__callable__"])
     if is_type(value):
