@@ -45,7 +45,7 @@ _WORDS = {
 
 
 # A text's words are spelled whole: all of them where they fit in _MOST_WORDS characters,
-# else those that fit in _FEW_WORDS, never a word cut short ("supported_space_opti").
+# else those that fit in _FEW_WORDS, never a word cut short.
 _MOST_READ = 40
 _MOST_WORDS = 32
 _FEW_WORDS = 20
@@ -53,7 +53,7 @@ _FEW_WORDS = 20
 
 def _text_words(text: str) -> list[str]:
     """Its runs of letters and digits, lower case, and its symbols as words; a space
-    between two words only parts them (``supported_options``, not ``supported_space_...``)."""
+    between two words only parts them (``known_flags``, not ``known_space_flags``)."""
     parts: list[str] = []
     word = ""
     for at, char in enumerate(text):
