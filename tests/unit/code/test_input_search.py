@@ -125,7 +125,7 @@ def test_labels_are_words_for_test_names() -> None:
     # One letter alone is no word: mistune's ``test_block_code_when_info_is_a`` ("rename it").
     assert [label(v) for v in ("a", "B", "1", "ab")] == ["letter_a", "letter_b", "1", "ab"]
     # Words are spelled whole: all of them where they fit, never one cut short
-    # (``known_space_fla`` for "Known flags:").
+    # (``known_space_flags_co`` for "Known flags:").
     assert label("Known flags:") == "known_flags_colon"
     assert label("Usage: run the report, then the summary") == "usage"
     assert [label(v) for v in (" ", "a b", "a ")] == ["space", "a_b", "a_space"]
