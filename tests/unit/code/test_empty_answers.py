@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,7 @@ def test_an_empty_answer_is_written_beside_a_test_of_a_filled_instance_only() ->
     assert [p["name"] for p in kept] == [filled["name"], empty["name"]] and dropped == []
     assert all("empty_answer" not in p for p in kept)
     kept, dropped = without_lone_empty_answers([empty])
-    assert kept == [] and dropped[0].startswith("test_send_async_returns_empty_list: what any")
+    assert kept == [] and dropped[0].startswith("test_send_async_returns_empty_list: what an")
 
 
 def test_a_scan_of_empty_text_that_finds_nothing_is_left_out() -> None:
@@ -114,3 +115,36 @@ def test_a_scan_of_empty_text_that_finds_nothing_is_left_out() -> None:
     # A number alone is no empty input.
     counted = _row(args={"n": 0}, size_before=None, returned={"repr": "None", "literal": True})
     assert not empty_answer(counted, "t")
+
+
+SWATCH = """\
+def parse_swatch(value):
+    if value.startswith("@"):
+        if len(value) == 4:
+            return tuple(value[1:])
+    return None
+
+
+def note(value):
+    print(value)
+"""
+
+
+def test_none_from_a_function_that_returns_a_value_elsewhere_is_a_refusal() -> None:
+    tree = ast.parse(SWATCH)
+    parse, note = (n for n in tree.body if isinstance(n, ast.FunctionDef))
+    refused = _row(args={"value": "@a"}, returned={"repr": "None", "literal": True})
+    # Whatever its name says: every test of "@a" or "x" pins only what it does not parse.
+    assert empty_answer(
+        refused, "test_parse_swatch_when_value_starts_with_at_returns_none", None, parse
+    )
+    parsed = _row(args={"value": "@abc"}, returned={"repr": "('a', 'b', 'c')", "literal": True})
+    assert not empty_answer(parsed, "test_parse_swatch_when_value_starts_with_at", None, parse)
+    # A procedure's None is its only answer; a raise is a behaviour of its own.
+    assert not empty_answer(refused, "test_note_when_value_is_a", None, note)
+    raised = {**refused, "raised": {"type": "ValueError"}}
+    assert not empty_answer(raised, "test_parse_swatch_raises_value_error", None, parse)
+    pieces, left_out = without_lone_empty_answers(
+        [{"name": "test_a", "empty_answer": True}, {"name": "test_b", "empty_answer": True}]
+    )
+    assert pieces == [] and len(left_out) == 2

@@ -19,17 +19,26 @@ conflict rules run", a reviewer rejected it), or only empty texts beside zeros a
 the empty-string case", four such tests rejected), unless its name states the condition; and
 an instance built with no arguments whose collections are all empty is an empty one
 whatever its other settings (``PathLimit().path_is_limit(...)`` is False: "every answer
-trivially False"). Read from the probe's row and the name; nothing runs here.
+trivially False"). So is a call that returned ``None`` from a function that returns a value
+on another path: a parser's tests that each hand it something it
+does not parse (``"#a"``, ``"rgba"`` for a colour) pin only its refusals, never what it
+parses ("only the empty-string failure case; parsing a real link is never tested"); its
+condition in the name does not change that. Read from the probe's row, the name and the
+function's syntax tree; nothing runs here.
 """
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen.empty_results import returns_values
 from remora.code.testgen.no_op_calls import returns_an_input
 
 __all__ = ["all_empty", "empty_answer", "without_lone_empty_answers"]
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 # A name that states the case it tests: a condition, or the set-up the instance had.
 _CONDITIONS = ("_when_", "_after_")
@@ -85,11 +94,16 @@ def _default_and_empty(before: dict[str, Any], built: Any) -> bool:
     return bool(sizes) and not any(sizes)
 
 
-def empty_answer(row: dict[str, Any], name: str, owner_args: Any = None) -> bool:
+def empty_answer(
+    row: dict[str, Any], name: str, owner_args: Any = None, function: Function | None = None
+) -> bool:
     """Whether the test ``name`` of the probed call ``row`` pins only what an empty
     instance answers (one built with nothing, or with no arguments and nothing in its
-    collections: ``owner_args``, the node's, where the row has none of its own), or what
-    any call given only empty collections gives back (see the module)."""
+    collections: ``owner_args``, the node's, where the row has none of its own), what
+    any call given only empty collections gives back, or the ``None`` of a call the node
+    (``function``) refused (see the module)."""
+    if _refused_call(row, function):
+        return True
     if any(condition in name for condition in _CONDITIONS) or row.get("raised"):
         return False
     if row.get("contents") or row.get("functions"):
@@ -106,6 +120,15 @@ def empty_answer(row: dict[str, Any], name: str, owner_args: Any = None) -> bool
     return _default_and_empty(before, row.get("owner_args", owner_args))
 
 
+def _refused_call(row: dict[str, Any], function: Function | None) -> bool:
+    """Whether the call returned ``None`` where ``function`` returns a value on another
+    path (see the module)."""
+    returned = row.get("returned") or {}
+    if row.get("raised") or returned.get("repr") != "None" or function is None:
+        return False
+    return returns_values(function)
+
+
 def without_lone_empty_answers(
     pieces: list[dict[str, Any]],
 ) -> tuple[list[dict[str, Any]], list[str]]:
@@ -115,5 +138,8 @@ def without_lone_empty_answers(
     kept = [{k: v for k, v in p.items() if k != "empty_answer"} for p in pieces]
     if not alone:
         return kept, []
-    why = "what any empty instance answers, and no test of one holding something beside it"
+    why = (
+        "what an empty instance or a refused call answers (nothing, None), and no test of "
+        "what it gives otherwise beside it"
+    )
     return [], [f"{piece['name']}: {why}" for piece in kept]

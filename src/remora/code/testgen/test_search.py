@@ -289,7 +289,7 @@ async def search_tests(
             imports=imports,
             classes=project_class_lookup(context),
         )
-        pieces.append(piece | {"empty_answer": empty_answer(row, test, owner_args)})
+        pieces.append(piece | {"empty_answer": empty_answer(row, test, owner_args, function)})
     pieces, empties = without_lone_empty_answers(pieces)  # BidictBase().copy() alone
     # A chat turn only while the model's cases still add coverage: after its completed
     # calls added nothing, a turn of the same model costs seconds and, measured on the
