@@ -3,6 +3,10 @@ and a list alone repeats its own."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from candidate_support import candidates_of
+
 from remora.code.values.overlapping_collections import (
     overlapping_arguments,
     repeated_item_arguments,
@@ -37,3 +41,21 @@ def test_a_list_of_distinct_items_repeats_its_first_next_to_itself_and_at_the_en
     # Not the set (it holds no repeat) or the text, nor a list that repeats one already.
     assert found == [("items", ["a", "a", "b", "a"], "items_has_a_repeated_item")]
     assert repeated_item_arguments(["items"], {"items": []}) == []
+
+
+def test_the_search_repeats_an_item_with_the_other_parameters_at_their_defaults(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "def first_seen(items, key=None):\n"
+        "    seen = set()\n"
+        "    for item in items:\n"
+        "        marker = key(item) if key else item\n"
+        "        if marker not in seen:\n"
+        "            seen.add(marker)\n"
+        "            yield item\n"
+    )
+    found = candidates_of(tmp_path, "m.py", text, "first_seen")
+    repeated = [c.args for c in found if c.why == "items_has_a_repeated_item"]
+    # Not beside a made-up key, which would hand the placeholder items to a callable.
+    assert repeated == [{"items": ["sample item", "sample item", "other item", "sample item"]}]

@@ -234,7 +234,6 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         values, edges = [*values, *paired], edges | paired_edges
         values += held_arguments(function, base)  # search="subject" where search in subject
         values += overlapping_arguments([p.name for p in params], base)  # a shared item
-        values += repeated_item_arguments([p.name for p in params], base)  # [a, a, b, a]
         constants = local_constants(function, module_constants(module))
         values += sought_strings(function, constants)  # "a~b" where s.replace("~", ...)
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}
@@ -250,6 +249,10 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         values += within_choices(tables, params)  # category="cs" of a language: unknown
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = [replace(c, edge=c.why in edges) for c in vary(base, values)]
+    if function is not None:  # [a, a, b, a], the other parameters at their defaults
+        required = {n: v for n, v in base.items() if defaults.get(n) is None}
+        repeated = repeated_item_arguments([p.name for p in params], base)
+        candidates += [Candidate({**required, n: v}, why) for n, v, why in repeated]
     if function is not None:  # ``seq is MISSING``: the side where it was not passed
         candidates += [
             Candidate({k: v for k, v in base.items() if k != name}, f"{name}_is_omitted")
