@@ -824,6 +824,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "humanfriendly",
     ),
+    ReviewProject(
+        Project(
+            "pyjwt",
+            "2.15.1",
+            "4f259e80cdfb6b3fc18a7de51fd1ef9ec79652f25019bae68975ca2468a34df8",
+            (),
+            part="heldout",
+        ),
+        "jwt",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
