@@ -820,7 +820,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "10.0",
             "6b0b831ce8f15f7300721aa49829fc4e83921a9a301cc7f606be6686a2288ddc",
             (),
-            part="heldout",
+            # Held out until its labels at 2a636d8c (every file: --max-definitions 0).
+            part="dev",
         ),
         "humanfriendly",
     ),
