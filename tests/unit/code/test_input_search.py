@@ -130,6 +130,8 @@ def test_labels_are_words_for_test_names() -> None:
     assert label("Usage: run the report, then the summary") == "usage"
     assert [label(v) for v in (" ", "a b", "a ")] == ["space", "a_b", "a_space"]
     assert label("x" * 50) == "x" * 20
+    # Nor the word the first 40 characters end inside ("abcdefghi" of "abcdefghijk").
+    assert label("\u00e9" * 30 + " abcdefghijk") == "space"
 
 
 def test_doctest_examples_and_literal_call_sites() -> None:

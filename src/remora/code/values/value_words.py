@@ -95,6 +95,9 @@ def label(value: Any) -> str:
         return text
     if isinstance(value, str):
         parts = _text_words(value[:_MOST_READ])
+        cut = value[_MOST_READ - 1 : _MOST_READ + 1]
+        if len(parts) > 1 and len(cut) == 2 and all(c.isascii() and c.isalnum() for c in cut):
+            parts = parts[:-1]  # the word the reading stopped in the middle of
         if len(parts) == 1 and len(parts[0]) == 1 and parts[0].isalpha():
             return f"letter_{parts[0]}"  # ``info_is_a`` reads as the start of a phrase
         return _whole_words(parts) or ("empty" if value == "" else "text")
