@@ -1,12 +1,17 @@
-"""A kept test passes on another machine too: one pinning the locale's text or a local
-time is dropped, and says why (issue 56).
+"""A kept test passes on another machine too: one pinning the locale's text, a local
+time, the sandbox's ``$PATH`` or what the code does without a terminal is dropped, and
+says why (issue 56).
 
 An invented kit: ``greeting`` picks its words by ``locale.getlocale()`` (cron-descriptor's
 ``Options()`` does, and blind reviewers got German text from its tests under de_DE);
 ``clock`` formats ``time.localtime``; ``config_dir`` picks by ``platform.system()``
-(pathvalidate's ``normalize_platform("auto")``); ``double`` depends on none of them. The
-sandbox runs under ``C.UTF-8``, UTC and Linux, where the first three give English,
-``00:00`` and ``~/.config``: their tests passed here and failed elsewhere. The sandbox,
+(pathvalidate's ``normalize_platform("auto")``); ``search_path``, ``width`` and
+``interactive`` read ``$PATH``, the terminal's size and whether output is a terminal
+(humanfriendly's ``CustomSearchPath``, ``find_terminal_size`` and ``Spinner``, whose
+tests blind reviewers rejected for it); ``double`` depends on none of them. The sandbox
+runs under ``C.UTF-8``, UTC and Linux, with its own ``PATH`` and no terminal, where they
+give English, ``00:00``, ``~/.config``, the sandbox's folders, 80 columns and ``False``:
+their tests passed here and failed elsewhere. The sandbox,
 the probe, pytest and the mutation check are real; no model.
 """
 
@@ -21,7 +26,10 @@ pytestmark = pytest.mark.integration
 
 KIT = '''\
 import locale
+import os
 import platform
+import shutil
+import sys
 import time
 
 WORDS = {"en": "hello", "de": "hallo", "fr": "bonjour"}
@@ -47,6 +55,21 @@ def config_dir(app):
     return f"~/.config/{app}"
 
 
+def search_path():
+    """The folders searched for programs, in order."""
+    return os.environ.get("PATH", os.defpath).split(os.pathsep)
+
+
+def width():
+    """How many columns the output has."""
+    return shutil.get_terminal_size((80, 25)).columns
+
+
+def interactive():
+    """Whether a person watches the output."""
+    return sys.stdout.isatty()
+
+
 def double(n):
     """Twice ``n``."""
     if n < 0:
@@ -57,15 +80,18 @@ def double(n):
 FILES = {"kit/__init__.py": "", "kit/talk.py": KIT}
 
 
-@pytest.mark.parametrize("node", ["greeting", "clock", "config_dir"])
-async def test_a_test_that_passes_only_under_our_locale_time_zone_or_system_is_dropped(
+@pytest.mark.parametrize(
+    "node", ["greeting", "clock", "config_dir", "search_path", "width", "interactive"]
+)
+async def test_a_test_that_passes_only_under_our_locale_time_zone_system_or_environment_is_dropped(
     tmp_path: Path, node: str
 ) -> None:
     found, data = await search_tests_on(tmp_path, FILES, "kit/talk.py", node, "tests/test_talk.py")
     written = (data or b"").decode()
     assert "hello" not in written and "00:00" not in written and ".config" not in written, written
-    why = [d for d in found["dropped"] if "depends on the machine's locale, time zone or" in d]
-    assert why and "under de_DE.UTF-8, UTC+05:45 and macOS's" in why[0], found
+    assert "/usr/bin" not in written and "80" not in written and "False" not in written, written
+    why = [d for d in found["dropped"] if "depends on the machine's locale, time zone," in d]
+    assert why and "under de_DE.UTF-8, UTC+05:45, macOS's" in why[0], found
 
 
 async def test_a_test_of_code_that_reads_neither_is_kept(tmp_path: Path) -> None:

@@ -56,3 +56,62 @@ def test_the_other_machine_shows_german_and_a_quarter_hour_zone() -> None:
     assert seen["time_after"] == ["de_DE", "UTF-8"]
     assert seen["after_c"] == [None, None]  # a locale the code sets itself is its own
     assert seen["system"] == "Darwin"  # what code picks by the system differs there
+
+
+ENVIRONMENT = """
+import getpass, os, shutil, subprocess, sys
+seen = {"path": os.environ["PATH"], "home": os.path.expanduser("~"), "user": getpass.getuser(),
+        "pager": os.environ.get("PAGER"), "no_color": os.environ.get("NO_COLOR")}
+with at_terminal([43, 132]):
+    print("written on the terminal")
+    seen["ttys"] = [stream.isatty() for stream in (sys.stdin, sys.stdout, sys.stderr)]
+    seen["size"] = list(os.get_terminal_size(1))
+    seen["stty"] = subprocess.run(["stty", "size"], capture_output=True, text=True).stdout
+    try:
+        input("answer? ")
+    except EOFError:
+        seen["answer"] = "end of input"
+seen["ttys_after"] = [stream.isatty() for stream in (sys.stdin, sys.stdout, sys.stderr)]
+print(json.dumps(seen))
+"""
+
+
+def _environment(present: bool) -> tuple[dict[str, object], str]:
+    call = f"present_machine({json.dumps(OTHER_MACHINE)})\n" if present else ""
+    text = f"{program_source(('other_machine',))}\nimport json\n{call}{ENVIRONMENT}"
+    env = {"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "HOME": "/tmp", "NO_COLOR": "1"}
+    done = subprocess.run(
+        [sys.executable, "-"],
+        input=text,
+        text=True,
+        capture_output=True,
+        env=env,
+        check=True,
+        timeout=30,
+    )
+    seen: dict[str, object] = json.loads(done.stdout)
+    return seen, done.stderr
+
+
+def test_the_other_machine_has_a_maintainers_environment() -> None:
+    here, _ = _environment(present=False)
+    seen, _ = _environment(present=True)
+    assert (here["path"], here["home"], here["pager"], here["no_color"]) == (
+        "/usr/bin:/bin",
+        "/tmp",
+        None,
+        "1",
+    )
+    assert seen["path"] == "/opt/maintainer/bin:/usr/bin:/bin"
+    assert seen["home"] == "/tmp/maintainer"
+    assert (seen["user"], seen["pager"], seen["no_color"]) == ("maintainer", "more", None)
+
+
+def test_the_tests_see_a_terminal_that_answers_with_end_of_input() -> None:
+    seen, shown = _environment(present=True)
+    assert seen["ttys"] == [True, True, True]
+    assert seen["size"] == [132, 43]
+    assert seen["stty"].split() == ["43", "132"]  # type: ignore[attr-defined]
+    assert seen["answer"] == "end of input"  # a prompt does not wait for a person
+    assert seen["ttys_after"] == [False, False, False]  # the report goes to the pipe
+    assert "written on the terminal" in shown

@@ -13,21 +13,39 @@ the environment), and a category the code sets to ``""`` or to that locale holds
 (``time.strftime("%A")``, ``locale.currency``) stays as ``C.UTF-8`` formats it.
 ``platform.system()`` gives ``machine["system"]``; ``sys.platform`` and ``os.name`` stay
 (the standard library and pytest read them to pick how files and processes work).
+
+The environment gets ``machine["environment"]``, loses ``machine["unset"]``, finds
+``machine["path_first"]`` first on its ``PATH`` and has its ``HOME`` in a new folder
+below the sandbox's. :func:`at_terminal` makes standard input, output and error one
+pseudo-terminal of ``machine["terminal"]`` (rows, columns) while the tests run: what is
+written there goes on to standard error, and whoever types answers every read with end
+of input (a prompt the code shows gets ``EOFError``, not a wait to the time limit).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import locale
 import os
 import platform
+import pty
+import struct
+import sys
+import termios
+import threading
 import time
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 STAND_IN = "C.UTF-8"  # what the C library holds while the code is told the other locale
+END_OF_INPUT = b"\x04" * 256  # typed ahead: each read of the terminal ends at one
 
 
 def present_machine(machine: dict[str, str]) -> None:
-    """From now on, this process's code sees ``machine["locale"]`` and ``machine["tz"]``."""
+    """From now on, this process's code sees ``machine["locale"]``, ``machine["tz"]``
+    and the machine's environment."""
+    _present_environment(machine)
     name = machine["locale"]
     for variable in ("LANGUAGE", "LC_ALL", "LANG"):
         os.environ[variable] = name
@@ -63,3 +81,55 @@ def present_machine(machine: dict[str, str]) -> None:
     locale.getlocale = getlocale
     if system := machine.get("system"):
         platform.system = lambda: system
+
+
+def _present_environment(machine: dict[str, Any]) -> None:
+    os.environ.update(machine.get("environment", {}))
+    for variable in machine.get("unset", []):
+        os.environ.pop(variable, None)
+    if first := machine.get("path_first"):
+        os.environ["PATH"] = os.pathsep.join([first, os.environ.get("PATH", "")])
+    if below := machine.get("home_below"):
+        home = os.path.join(os.environ.get("HOME") or os.getcwd(), below)
+        os.makedirs(home, exist_ok=True)
+        os.environ["HOME"] = home
+
+
+@contextlib.contextmanager
+def at_terminal(size: Sequence[int]) -> Iterator[None]:
+    """Standard input, output and error are one terminal of ``size`` (rows, columns)
+    inside; the pipes they were again after."""
+    rows, columns = size
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    os.write(controller, END_OF_INPUT)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(fd) for fd in (0, 1, 2)]
+    shown = threading.Thread(target=_pass_on, args=(controller, saved[2]), daemon=True)
+    shown.start()
+    for fd in (0, 1, 2):
+        os.dup2(terminal, fd)
+    os.close(terminal)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        for fd, pipe in enumerate(saved):
+            os.dup2(pipe, fd)
+            os.close(pipe)
+        shown.join(timeout=1.0)
+
+
+def _pass_on(controller: int, stderr: int) -> None:
+    """Copy what is written on the terminal to ``stderr`` until nothing holds it open."""
+    out = os.dup(stderr)
+    try:
+        while chunk := os.read(controller, 65536):
+            os.write(out, chunk)
+    except OSError:  # EIO: the last descriptor of the terminal was closed
+        pass
+    finally:
+        os.close(out)
+        os.close(controller)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from remora.code.probes.programs.other_machine import present_machine
+from remora.code.probes.programs.other_machine import at_terminal, present_machine
 
 MARKER = "REMORA_REPORT "
 MAX_MESSAGE_CHARS = 600
@@ -65,13 +66,20 @@ class Collector:
 def main(request: dict[str, Any]) -> None:
     if not request.get("autoload_plugins", True):  # only those -p names (probes/pytest_plugins.py)
         os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    if request.get("machine"):  # before pytest imports the project
-        present_machine(request["machine"])
+    args = list(request["args"])
+    machine = request.get("machine") or {}
+    if machine:  # before pytest imports the project
+        present_machine(machine)
+    shown: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if machine.get("terminal"):  # the tests see it as under `pytest -s` in a terminal
+        shown = at_terminal(machine["terminal"])
+        args.append("--capture=no")
     collector = Collector()
     stdout = sys.stdout
     sys.stdout = sys.stderr  # pytest's own output is not the report
     try:
-        exit_code = int(pytest.main(list(request["args"]), plugins=[collector]))
+        with shown:
+            exit_code = int(pytest.main(args, plugins=[collector]))
     finally:
         sys.stdout = stdout
     report = {
