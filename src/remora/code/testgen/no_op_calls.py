@@ -39,6 +39,7 @@ from remora import python_ast
 from remora.code.testgen.lone_spread import lone_spread
 from remora.code.testgen.none_calls import unhandled_nones
 from remora.code.testgen.observed_asserts import made_attributes
+from remora.code.testgen.plain_readings import plain_reading
 from remora.code.values import parameter_names
 from remora.code.values.keyed_arguments import reads_of_keys
 
@@ -288,8 +289,10 @@ def shows_nothing(
     (:func:`_normal_already`), every parameter the node loops over was given empty, every
     argument was a ``None`` the node never tells apart
     (:func:`~remora.code.testgen.none_calls.unhandled_nones`), a ``*args`` the node combines
-    got fewer than two items (:func:`~remora.code.testgen.lone_spread.lone_spread`), or it
-    returned ``None`` where the test passed ``None``."""
+    got fewer than two items (:func:`~remora.code.testgen.lone_spread.lone_spread`), it
+    returned what a builtin gives of one argument
+    (:func:`~remora.code.testgen.plain_readings.plain_reading`: ``width("abc") == 3``), or
+    it returned ``None`` where the test passed ``None``."""
     spread = function.args.vararg.arg if function is not None and function.args.vararg else None
     if not hands_on and returns_an_input(row, owner_args, spread):
         return True
@@ -299,6 +302,8 @@ def shows_nothing(
         return True
     if unhandled_nones(row, function) or lone_spread(row, function):
         return True  # ``fake_isbn(None, sid=None)``; ``interleave("zz")``: one iterable
+    if plain_reading(row, function):
+        return True  # ``split(".") == ["."]``: no delimiter in the text
     if _passes_through(function) and returns_an_input({**row, "owner_args": {}}, {}):
         return True  # an argument handed back: ``validate_filename_arg("a") == "a"``
     if _normal_already(row, function) or _unchanged_copy(row):
