@@ -46,6 +46,7 @@ from review_lib.export import (
     ExportError,
     ModelArgs,
     export_project,
+    failed_results,
     load_average,
     read_index,
     remora_commit,
@@ -150,6 +151,8 @@ def run(args: argparse.Namespace) -> None:
             f"{time.monotonic() - started:.0f} s; exit {done.exit_code}",
             file=sys.stderr,
         )
+        for failed in failed_results(done):
+            print(f"  failed: {failed}", file=sys.stderr)
     report(out, projects, args.json_out)
 
 

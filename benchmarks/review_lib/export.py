@@ -234,6 +234,16 @@ def _this_runs(item: Any, operations: list[str], done: ProjectExport) -> bool:
     )
 
 
+def failed_results(done: ProjectExport) -> list[str]:
+    """Each failed result of the run, as "node (operation): why" (what exit 1 means)."""
+    results = done.report.get("results") if isinstance(done.report, dict) else None
+    return [
+        f"{r.get('node')} ({r.get('operation')}): {str(r.get('summary') or '')[:160]}"
+        for r in results or []
+        if isinstance(r, dict) and r.get("status") == "failed"
+    ]
+
+
 def write_meta(out: Path, done: ProjectExport, model: ModelArgs, commit: str) -> None:
     """The run's own record, beside (not inside) what a reviewer gets."""
     meta = out / "_meta"
