@@ -831,9 +831,30 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.15.1",
             "4f259e80cdfb6b3fc18a7de51fd1ef9ec79652f25019bae68975ca2468a34df8",
             (),
-            part="heldout",
+            # Held out until its labels at 7aa22b6c (every file: --max-definitions 0).
+            part="dev",
         ),
         "jwt",
+    ),
+    ReviewProject(
+        Project(
+            "smartypants",
+            "2.0.2",
+            "39d64ce1d7cc6964b698297bdf391bc12c3251b7f608e6e55d857cd7c5f800c6",
+            (),
+            part="heldout",
+        ),
+        "smartypants.py",
+    ),
+    ReviewProject(
+        Project(
+            "mdurl",
+            "0.1.2",
+            "bb413d29f5eea38f31dd4754dd7377d4465116fb207585f97bf925588687c1ba",
+            (),
+            part="heldout",
+        ),
+        "src/mdurl",
     ),
 )
 

@@ -1,4 +1,4 @@
-"""Two nodes of one owner are not proposed the same words in one batch (issue 57)."""
+"""Two methods of one file are not proposed the same words in one batch (issue 57)."""
 
 from __future__ import annotations
 
@@ -25,10 +25,8 @@ def test_the_later_node_of_one_class_with_the_same_words_is_not_proposed() -> No
     assert again.details["repeat_of_node"] == "Bed.area"
     assert again.summary.startswith("proposed the words of Bed.area again")
     assert settle(again, "skipped").status == "skipped"
-    # The same node again (a second run), another class, another file, another operation:
-    # each stands.
+    # The same node again (a second run), another file, another operation: each stands.
     assert seen.repeat("docstring", method("Bed.area"), proposed("Return the rows.")) is None
-    assert seen.repeat("docstring", method("Pot.show"), proposed("Return the rows.")) is None
     other_file = method("Bed.show", "garden/pots.py")
     assert seen.repeat("docstring", other_file, proposed("Return the rows.")) is None
     assert seen.repeat("test", method("Bed.show"), proposed("Return the rows.")) is None
@@ -50,3 +48,11 @@ def test_top_level_functions_of_one_module_may_share_words() -> None:
             name, "function", name, name, "calc/ops.py", 0, 1, 1, 1, f"def {name}(): ..."
         )
         assert seen.repeat("docstring", node, proposed("Scale a number.")) is None
+
+
+def test_another_class_of_the_file_with_the_same_words_is_not_proposed() -> None:
+    seen = DistinctProposals()
+    first = proposed("Sign a message using the private key.")
+    assert seen.repeat("docstring", method("RSAAlgorithm.sign"), first) is None
+    again = seen.repeat("docstring", method("RSAPSSAlgorithm.sign"), first)
+    assert again is not None and again.details["repeat_of_node"] == "RSAAlgorithm.sign"
