@@ -120,6 +120,18 @@ def max_days_in_month(year: int, month: int) -> int:
 """
 
 
+PYJWT = """\
+class ECAlgorithm(Algorithm):
+    def to_jwk(self, key_obj, as_dict=False):
+        obj = {"kty": "EC", "crv": key_obj.curve.name}
+        return obj if as_dict else json.dumps(obj)
+
+    @staticmethod
+    def from_jwk(jwk: str | JWKDict) -> "AllowedECKeys":
+        obj = json.loads(jwk) if isinstance(jwk, str) else jwk
+        return load(obj)
+"""
+
 INVENTED = """\
 class Pipeline:
     def __init__(self, steps):
@@ -175,6 +187,15 @@ def summary_refusal(source: str, name: str, summary: str, kind: str = "function"
         # Two words shortened into one name word ("rotate left" is rotl), and a general
         # noun ("operation") that names no subject.
         (INVENTED, "checked_rotl", "function", "Checked rotate left operation."),
+        # The signature's types (a quoted return annotation too) and an abbreviation
+        # spelled out by its initials (pyjwt's blind reviewers: noise).
+        (
+            PYJWT,
+            "ECAlgorithm.from_jwk",
+            "method",
+            "Convert a JWK string or dictionary to an AllowedECKeys object.",
+        ),
+        (PYJWT, "ECAlgorithm.to_jwk", "method", "Convert a key object to a JSON Web Key (JWK)."),
     ],
 )
 def test_a_summary_that_restates_the_name_is_refused(

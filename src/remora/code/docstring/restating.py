@@ -13,9 +13,12 @@ spelled out ("str" is "string", "ws" "whitespace", "pos" "position": the name wo
 letters in order, from the same first letter), or as a part of a compound name word
 ("line" of ``multiline``); two summary words spell one name word ("no-op" is
 ``noop``, "full name" ``fullname``, "right shift" ``rshift``: each shortened to its
-opening letters). Saying that the node returns a value ("Return …") is
-something the name does not say, unless the name itself is a returning verb
-(``get_…``). The reason says what to write instead, from the body's facts (what it
+opening letters; three or more spell one by their initials, "JSON Web Key" ``jwk``).
+The signature's types are the code's words too: "Convert a JWK string or dictionary to
+an AllowedECKeys object." on ``from_jwk(jwk: str | JWKDict) -> AllowedECKeys`` says what
+the annotations say (pyjwt's blind reviewers: noise). Saying that the node returns a
+value ("Return …") is something the name does not say, unless the name itself is a
+returning verb (``get_…``). The reason says what to write instead, from the body's facts (what it
 returns, what it raises), so the model's one retry can fix it. Words of no subject
 ("Refresh the state of the object with the given positional and keyword arguments." on
 ``refresh(self, *values, **options)``: "state", and ``*values``/``**options`` by the names
@@ -30,7 +33,7 @@ import ast
 import re
 from pathlib import PurePosixPath
 
-from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.behaviour import body_facts, node_definition
 from remora.code.docstring.claims import RETURNING_VERBS
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.docstring.sections import documented_parameters
@@ -93,16 +96,34 @@ def _spells(known: str, first: str, second: str) -> bool:
     return False
 
 
+# The fewest words whose initials, read together, spell a name word ("JSON Web Key").
+_INITIALS = 3
+
+
 def _joined(tokens: list[str], known: set[str]) -> list[str]:
     """``tokens`` with two neighbours that spell one ``known`` name word read as that word:
-    "no-op" is ``noop``, "full name" ``fullname``, "right shift" ``rshift``."""
+    "no-op" is ``noop``, "full name" ``fullname``, "right shift" ``rshift``; and as many
+    neighbours as a known word of three letters or more has, none a function word, whose
+    initials spell it: "json web key" is ``jwk`` ("to a given" is never ``tag``)."""
     out: list[str] = []
     for token in tokens:
         joined = next((k for k in known if out and _spells(k, out[-1], token)), None)
         if joined is not None:
             out[-1] = joined
-        else:
-            out.append(token)
+            continue
+        out.append(token)
+        spelt = next(
+            (
+                k
+                for k in known
+                if _INITIALS <= len(k) <= len(out)
+                and "".join(t[0] for t in out[-len(k) :]) == k
+                and not any(stem(t) in FUNCTION_STEMS for t in out[-len(k) :])
+            ),
+            None,
+        )
+        if spelt is not None:
+            out[-len(spelt) :] = [spelt]
     return out
 
 
@@ -128,6 +149,33 @@ def _names(node: SourceNode) -> tuple[set[str], set[str], list[set[str]]]:
         {w for owner in owners for w in _words(owner)},
         [_words(p["name"]) for p in parameters],
     )
+
+
+def _annotation_words(node: SourceNode) -> set[str]:
+    """The words of the names in the node's parameter and return annotations (a quoted
+    annotation read as code): ``str | JWKDict`` gives "str", "jwk", "dict"."""
+    definition = node_definition(node)
+    if definition is None:
+        return set()
+    arguments = definition.args
+    given = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    given += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    annotations = [a.annotation for a in given if a.annotation is not None]
+    annotations += [definition.returns] if definition.returns is not None else []
+    words: set[str] = set()
+    for annotation in annotations:
+        for inner in ast.walk(annotation):
+            if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+                try:
+                    quoted = ast.parse(inner.value, mode="eval")
+                except SyntaxError:
+                    continue
+                names = [n for n in ast.walk(quoted) if isinstance(n, ast.Name | ast.Attribute)]
+            else:
+                names = [inner] if isinstance(inner, ast.Name | ast.Attribute) else []
+            for name in names:
+                words |= _words(name.id if isinstance(name, ast.Name) else name.attr)
+    return words
 
 
 def vacuous(node: SourceNode, word: str) -> bool:
@@ -189,7 +237,9 @@ def restating(node: SourceNode, summary: str) -> str:
     words of one parameter, "full name" of ``fullname``, name one).
     """
     own, owners, parameters = _names(node)
-    tokens = _joined(word_tokens(summary), own | owners | {w for p in parameters for w in p})
+    types = _annotation_words(node)
+    known = own | owners | types | {w for p in parameters for w in p}
+    tokens = _joined(word_tokens(summary), known)
     if any(
         stem(w) not in GENERAL_STEMS and not any(matches_word(w, t) for t in tokens) for w in own
     ):
@@ -206,7 +256,7 @@ def restating(node: SourceNode, summary: str) -> str:
         }
         if found:
             named |= found
-        elif stem(word) not in GENERAL_STEMS:
+        elif stem(word) not in GENERAL_STEMS and not any(matches_word(k, word) for k in types):
             return ""
     if len(named) >= 2:
         return ""
