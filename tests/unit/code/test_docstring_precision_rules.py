@@ -458,3 +458,77 @@ def test_a_summary_that_holds_a_note_to_a_tool_is_refused() -> None:
     )
     assert "a note to a tool" not in refusal("fields", "Return the names of the fields.")
     assert "a note to a tool" not in refusal("port", "Return the pragma of the port.")
+
+
+SIGNERS = '''\
+from abc import ABC, abstractmethod
+
+import hashlib
+
+from outside import Codec
+
+
+class Signer(ABC):
+    @abstractmethod
+    def sign(self, msg):
+        raise NotImplementedError
+
+    def name(self):
+        """The name a token's header gives this signer."""
+        return type(self).__name__.lower()
+
+    def digest(self, msg):
+        return hashlib.sha256(msg).digest()
+
+
+if hashlib:
+
+    class HashSigner(Signer):
+        def sign(self, msg):
+            return self.digest(msg)
+
+        def name(self):
+            return "hash"
+
+        def digest(self, msg):
+            return hashlib.sha512(msg).digest()
+
+
+class Plain(Codec):
+    def sign(self, msg):
+        return msg
+'''
+
+
+def _signer(name: str) -> SourceNode:
+    cls, method = name.split(".")
+    tree = ast.parse(SIGNERS)
+    owner = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls)
+    line = next(n.lineno for n in owner.body if getattr(n, "name", "") == method)
+    return locate(parse(SIGNERS, "signers.py"), NodeRef("method", name, line))
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        # The base's abstract stub is the interface; a class under ``if`` is the module's.
+        ("HashSigner.sign", "it implements the stub Signer.sign: the interface is the base's"),
+        # help() shows the base's docstring for the override.
+        ("HashSigner.name", "it overrides Signer.name, whose docstring Python shows for it"),
+    ],
+)
+def test_an_override_of_a_documented_or_stub_method_of_the_module_is_left_alone(
+    name: str, why: str
+) -> None:
+    assert left_alone(_signer(name)).startswith(why)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "HashSigner.digest",  # the base's is neither documented nor a stub
+        "Plain.sign",  # a base from elsewhere is not read
+    ],
+)
+def test_an_override_of_an_undocumented_method_or_of_another_module_is_asked(name: str) -> None:
+    assert left_alone(_signer(name)) == ""

@@ -36,13 +36,16 @@ only raises). So is one of several definitions of a name that an ``if`` or a ``t
 chooses between at import (``if sys.version < '3': def u(x): ...`` ``else: def u(x):
 return x``, or a fallback under ``except ImportError``): a shim stands for the others,
 and blind reviewers rejected each drafted summary as useless, one branch described, or
-dead code documented.
+dead code documented. So is a method that overrides a base class's method of the same
+module when that one has a docstring (``help()`` and Sphinx show it for the override) or
+is a stub (the base is the interface; :mod:`.overrides`).
 """
 
 from __future__ import annotations
 
 import ast
 
+from remora.code.docstring.overrides import overridden
 from remora.code.parsing import (
     SourceNode,
     alternative_definitions,
@@ -123,6 +126,15 @@ def left_alone(
         return f"{hidden}: documented only on request (option private: true)"
     if is_stub(definition):
         return "a stub: its body says nothing a summary could rest on but its name"
+    if (base := overridden(node.file.text, node.ref.full_name)) is not None:
+        owner, method = base
+        if ast.get_docstring(method):
+            return f"it overrides {owner}.{method.name}, whose docstring Python shows for it"
+        if is_stub(method):
+            return (
+                f"it implements the stub {owner}.{method.name}: the interface is the base's "
+                "to document"
+            )
     if definition.lineno in alternative_definitions(node.file.text):
         return (
             f"one of the definitions of {definition.name!r} an if or a try chooses between "
