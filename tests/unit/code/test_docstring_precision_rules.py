@@ -41,6 +41,9 @@ class Kennel:
         """Make noise."""
         pass
 
+    def rest(self):
+        return None
+
     def couples(self):
         return itertools.combinations(self.dogs, 2)
 
@@ -155,6 +158,7 @@ def test_what_is_not_public_is_left_alone_unless_asked(name: str, kind: str, why
         ("Kennel.feed", "method"),  # raise NotImplementedError(...)
         ("Kennel.groom", "method"),  # ...
         ("Kennel.bark", "method"),  # a docstring and pass
+        ("Kennel.rest", "method"),  # return None: a hook a subclass fills in
         ("KennelError", "class"),  # pass
     ],
 )

@@ -141,10 +141,19 @@ def _not_implemented(statement: ast.stmt) -> bool:
     return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
+def _returns_none(statement: ast.stmt) -> bool:
+    """``return`` or ``return None``."""
+    if not isinstance(statement, ast.Return):
+        return False
+    value = statement.value
+    return value is None or (isinstance(value, ast.Constant) and value.value is None)
+
+
 def is_stub(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
     """A body of nothing but ``pass``/``...`` (and, for a function, ``raise
-    NotImplementedError``), its docstring aside."""
+    NotImplementedError`` or ``return None``: a hook a subclass fills in, pyjwt's
+    ``check_key_length``), its docstring aside."""
     body = python_ast.body_statements(definition)
     if isinstance(definition, ast.ClassDef):
         return bool(body) and all(_nothing(s) for s in body)
-    return bool(body) and all(_nothing(s) or _not_implemented(s) for s in body)
+    return bool(body) and all(_nothing(s) or _not_implemented(s) or _returns_none(s) for s in body)
