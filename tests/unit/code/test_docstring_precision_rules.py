@@ -498,6 +498,11 @@ if hashlib:
             return hashlib.sha512(msg).digest()
 
 
+    class SaltedSigner(HashSigner):
+        def sign(self, msg):
+            return self.digest(b"salt" + msg)
+
+
 class Plain(Codec):
     def sign(self, msg):
         return msg
@@ -517,6 +522,8 @@ def _signer(name: str) -> SourceNode:
     [
         # The base's abstract stub is the interface; a class under ``if`` is the module's.
         ("HashSigner.sign", "it implements the stub Signer.sign: the interface is the base's"),
+        # Through an override of the stub.
+        ("SaltedSigner.sign", "it implements the stub Signer.sign"),
         # help() shows the base's docstring for the override.
         ("HashSigner.name", "it overrides Signer.name, whose docstring Python shows for it"),
     ],

@@ -126,15 +126,11 @@ def left_alone(
         return f"{hidden}: documented only on request (option private: true)"
     if is_stub(definition):
         return "a stub: its body says nothing a summary could rest on but its name"
-    if (base := overridden(node.file.text, node.ref.full_name)) is not None:
-        owner, method = base
-        if ast.get_docstring(method):
-            return f"it overrides {owner}.{method.name}, whose docstring Python shows for it"
-        if is_stub(method):
-            return (
-                f"it implements the stub {owner}.{method.name}: the interface is the base's "
-                "to document"
-            )
+    bases = overridden(node.file.text, node.ref.full_name)
+    if shown := next(((o, m) for o, m in bases if ast.get_docstring(m)), None):
+        return f"it overrides {shown[0]}.{shown[1].name}, whose docstring Python shows for it"
+    if stub := next(((o, m) for o, m in bases if is_stub(m)), None):
+        return f"it implements the stub {stub[0]}.{stub[1].name}: the interface is the base's"
     if definition.lineno in alternative_definitions(node.file.text):
         return (
             f"one of the definitions of {definition.name!r} an if or a try chooses between "

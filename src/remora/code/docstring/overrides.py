@@ -8,8 +8,10 @@ the interface and each override an implementation of it. pyjwt's ``Algorithm`` s
 interface sentence each ("Sign a message using the private key."), and blind reviewers
 rejected seven of ten as restating the interface or as vague; what they wanted said is
 what differs, which a summary drafted from one override does not know.
-:func:`overridden` finds the base's method by the module's own classes (bases named in
-it, walked depth first, left to right); a base imported from elsewhere is not read.
+:func:`overridden` finds the bases' methods by the module's own classes (bases named
+in it, walked depth first, left to right, through an override of an override:
+``RSAPSSAlgorithm.sign`` reaches ``Algorithm.sign`` through ``RSAAlgorithm.sign``); a
+base imported from elsewhere is not read.
 Read with :mod:`ast`.
 """
 
@@ -48,14 +50,16 @@ def _base_names(definition: ast.ClassDef) -> list[str]:
     return [base.id for base in definition.bases if isinstance(base, ast.Name)]
 
 
-def overridden(text: str, full_name: str) -> tuple[str, Function] | None:
-    """(the base class's name, its method) that the method ``Class.name`` overrides, for
-    the nearest base defined in the same module that defines ``name``; None when the node
-    is no method of a module-level class or overrides nothing of the module."""
+def overridden(text: str, full_name: str) -> list[tuple[str, Function]]:
+    """(a base class's name, its method) for each base defined in the same module that
+    defines the method ``Class.name`` too, nearest first (``RSAPSSAlgorithm.sign``:
+    ``RSAAlgorithm``'s, then ``Algorithm``'s stub); none when the node is no method of a
+    module-level class or overrides nothing of the module."""
     owner, dot, name = full_name.partition(".")
     classes = _classes(text)
     if not dot or "." in name or owner not in classes:
-        return None
+        return []
+    found: list[tuple[str, Function]] = []
     seen = {owner}
     waiting = _base_names(classes[owner])
     while waiting:
@@ -65,6 +69,6 @@ def overridden(text: str, full_name: str) -> tuple[str, Function] | None:
         seen.add(base)
         for item in classes[base].body:
             if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == name:
-                return base, item
+                found.append((base, item))
         waiting = _base_names(classes[base]) + waiting
-    return None
+    return found
