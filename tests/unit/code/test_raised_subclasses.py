@@ -4,7 +4,9 @@ voluptuous' ``validate_with_humanized_errors`` catches a ``MultipleInvalid`` and
 ``Error`` with a readable message; ``MultipleInvalid`` is itself an ``Error``, so
 ``pytest.raises(Error)`` passed with the conversion removed (three blind rejects: "pins
 nothing about the humanized message"). Where the project subclasses the class raised,
-the test asserts ``excinfo.type is Error`` beside it, and catches that change.
+the test asserts ``excinfo.type is Error`` beside it, and catches that change; not beside
+the whole message of an exception raised outright, where it only repeats
+``pytest.raises``.
 """
 
 from __future__ import annotations
@@ -49,3 +51,16 @@ def test_a_subclassed_exception_is_asserted_by_its_exact_class(tmp_path: Path) -
     assert failed_tests(tmp_path / "code", "errors", ERRORS, tests) == set()
     unconverted = ERRORS.replace("raise Error(", "raise Invalid(")
     assert failed_tests(tmp_path / "changed", "errors", unconverted, tests) == {"humanized"}
+
+
+def test_a_plain_raise_with_its_whole_message_is_not_asserted_by_class_again(
+    tmp_path: Path,
+) -> None:
+    # pyjwt's decode_complete raises DecodeError (which the project subclasses) itself:
+    # the whole message tells it apart, and a blind reviewer read the class check as
+    # redundant with pytest.raises.
+    names = {"Error", "Invalid", "check", "humanized", "plain"}
+    plain = ERRORS + '\n\ndef plain(value):\n    raise Error(f"no {value!r}")\n'
+    (tmp_path / "errors.py").write_text(plain)
+    test = observed_test(tmp_path, "errors", "plain", {"value": ""}, names)
+    assert "excinfo.type" not in test and "assert str(excinfo.value) == \"no ''\"" in test, test
