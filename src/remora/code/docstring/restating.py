@@ -33,6 +33,7 @@ import ast
 import re
 from pathlib import PurePosixPath
 
+from remora import python_ast
 from remora.code.docstring.behaviour import body_facts, node_definition
 from remora.code.docstring.claims import RETURNING_VERBS
 from remora.code.docstring.facts import name_words, word_tokens
@@ -167,7 +168,7 @@ def _annotation_words(node: SourceNode) -> set[str]:
         for inner in ast.walk(annotation):
             if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
                 try:
-                    quoted = ast.parse(inner.value, mode="eval")
+                    quoted: ast.AST = python_ast.parse_expression(inner.value)
                 except SyntaxError:
                     continue
                 names = [n for n in ast.walk(quoted) if isinstance(n, ast.Name | ast.Attribute)]

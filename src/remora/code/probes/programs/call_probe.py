@@ -117,9 +117,7 @@ def _exception(exc: BaseException) -> dict[str, Any]:
         "module": kind.__module__,
         "message": str(exc)[:MAX_MESSAGE_CHARS],
         "subclassed": _subclassed(kind),
-        # Raised while handling one of its own class or a subclass: a conversion
-        # (``except Invalid as e: raise Error(...)``), which pytest.raises(Error) misses.
-        "converted": isinstance(exc.__context__, kind),
+        "converted": isinstance(exc.__context__, kind),  # raised handling one of its kind
     }
 
 
