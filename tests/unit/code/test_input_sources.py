@@ -319,3 +319,19 @@ def test_a_module_patterns_name_is_worded_as_snake_case() -> None:
     function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
     words = {why for _name, _value, why in regex_values(function, module_constants(tree), {})}
     assert words == {"s_matching_iso8601_regex", "s_not_matching_iso8601_regex"}
+
+
+def test_a_case_of_an_inline_pattern_is_worded_by_its_text() -> None:
+    # "when_text_not_matching_pattern" for "--", which the second re.sub matches
+    # (smartypants-like dashes; a blind reviewer: a false name).
+    source = (
+        "import re\n"
+        "def dashes(text):\n"
+        "    text = re.sub('---', '&#8212;', text)\n"
+        "    return re.sub('--', '&#8211;', text)\n"
+    )
+    tree = python_ast.parse(source)
+    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+    found = regex_values(function, module_constants(tree), {})
+    assert ("text", "---", "text_is_dash_dash_dash") in found, found
+    assert not any("matching" in why for _name, _value, why in found), found

@@ -4,6 +4,13 @@ For ``re.search(P, s)`` or ``PATTERN.search(s)`` with a known pattern (a literal
 module constant :mod:`remora.code.values.input_sources` resolves), samples are built from
 the pattern's parse tree (the ``re`` module's own parser) and checked against the
 compiled pattern (:mod:`remora.code.values.regex_samples`). Nothing of the project runs.
+
+A case is worded by the pattern it was built for where the module names that pattern
+(``s_matching_iso8601_regex``); an inline pattern has no name, and "matching pattern"
+said nothing (smartypants' ``convert_dashes_oldschool``: two ``re.sub`` calls, each
+pattern inline, and ``"--"`` read ``when_text_not_matching_pattern`` though the second
+one matches it: a blind reviewer called the name false). Such a case is worded by the
+text itself (``text_is_dash_dash``).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from remora.code.values.call_render import snake_name
 from remora.code.values.input_sources import fold_constant, substitute
 from remora.code.values.parameters import parameter_names
 from remora.code.values.regex_samples import Pattern, pattern_samples, regex_flags
+from remora.code.values.value_words import label
 
 __all__ = ["regex_values"]
 
@@ -80,10 +88,20 @@ def regex_values(
         name = names.pop()
         matching, unmatched = pattern_samples(pattern, how)
         what = _pattern_words(node)
-        found += [(name, text, f"{name}_matching_{what}") for text in matching]
+        found += [(name, text, _words(name, text, f"matching_{what}", what)) for text in matching]
         if unmatched is not None:
-            found.append((name, unmatched, f"{name}_not_matching_{what}"))
+            found.append((name, unmatched, _words(name, unmatched, f"not_matching_{what}", what)))
     return found
+
+
+def _words(name: str, text: str, relation: str, what: str) -> str:
+    """How the case reads: its relation to a pattern the module names, else the text."""
+    spelt = label(text) if what == _INLINE else ""
+    return f"{name}_is_{spelt}" if spelt else f"{name}_{relation}"
+
+
+# How an inline pattern (``re.sub("--", ...)``) is worded: it has no name of its own.
+_INLINE = "pattern"
 
 
 def _pattern_words(call: ast.Call) -> str:
@@ -95,4 +113,4 @@ def _pattern_words(call: ast.Call) -> str:
         and func.value.id != "re"
     ):
         return snake_name(func.value.id)  # ISO8601_REGEX: iso8601_regex, not i_s_o8601__r_e…
-    return "pattern"
+    return _INLINE
