@@ -842,7 +842,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.0.2",
             "39d64ce1d7cc6964b698297bdf391bc12c3251b7f608e6e55d857cd7c5f800c6",
             (),
-            part="heldout",
+            # Held out until its labels at 8ea4aabc (every file: --max-definitions 0).
+            part="dev",
         ),
         "smartypants.py",
     ),
@@ -852,9 +853,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.1.2",
             "bb413d29f5eea38f31dd4754dd7377d4465116fb207585f97bf925588687c1ba",
             (),
-            part="heldout",
+            # Held out until its labels at 8ea4aabc (every file: --max-definitions 0).
+            part="dev",
         ),
         "src/mdurl",
+    ),
+    ReviewProject(
+        Project(
+            "pytoml",
+            "0.1.21",
+            "8eecf7c8d0adcff3b375b09fe403407aa9b645c499e5ab8cac670ac4a35f61e7",
+            (),
+            part="heldout",
+        ),
+        "pytoml",
     ),
 )
 
