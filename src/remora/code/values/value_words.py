@@ -21,7 +21,7 @@ _WORDS = {
     "_": "underscore",
     "/": "slash",
     "#": "hash",
-    "%": "mod",
+    "%": "percent",  # a text's "%" is a percent sign, not an operator
     "*": "star",
     "'": "quote",
     '"': "double_quote",
