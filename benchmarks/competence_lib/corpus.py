@@ -193,10 +193,34 @@ def remove_own_tests(copy: Path) -> Path:
         and {"tests", "test", "testing"} & set(path.relative_to(copy).parent.parts)
     ]
     # A suite in one module: beside a single-module project (``tests.py``, ``test.py`` at the
-    # root) or inside a package (``humanfriendly/tests.py``).
-    for stray in {*strays, *copy.rglob("tests.py"), *copy.rglob("test.py")}:
+    # root) or inside a package (``humanfriendly/tests.py``); a module of that name that
+    # holds no test is the package's own code (pytoml's ``test.py``, which its
+    # ``__init__`` imports: removed, nothing of the package imported).
+    lone = [p for p in {*copy.rglob("tests.py"), *copy.rglob("test.py")} if is_suite(p)]
+    for stray in {*strays, *lone}:
         stray.unlink()
     return copy
+
+
+def is_suite(path: Path) -> bool:
+    """Whether the module at ``path`` holds tests: it imports unittest or pytest, or
+    defines a ``test_*`` function or a ``Test*`` class (read with ``ast``; a module that
+    does not parse counts as one)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError):
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+            if any((n or "").partition(".")[0] in ("unittest", "pytest") for n in names):
+                return True
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            if node.name.startswith("test_"):
+                return True
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            return True
+    return False
 
 
 # -- choosing nodes -----------------------------------------------------------

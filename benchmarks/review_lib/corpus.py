@@ -30,7 +30,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from competence_lib.corpus import PARTS, Project, copy_project, fetch, remove_own_tests
+from competence_lib.corpus import PARTS, Project, copy_project, fetch, is_suite, remove_own_tests
 
 from review_lib.strip import StripError, strip_docstrings
 
@@ -884,13 +884,15 @@ def chosen(names: list[str] | None, part: str) -> list[ReviewProject]:
     return [p for p in picked if part == "all" or p.part == part]
 
 
-def _is_test_code(rel: PurePosixPath) -> bool:
+def _is_test_code(root: Path, rel: PurePosixPath) -> bool:
     name = rel.name
     return (
         any(part in _TEST_FOLDERS for part in rel.parts[:-1])
         or name.startswith("test_")
         or name.endswith("_test.py")
-        or name in ("conftest.py", "tests.py", "test.py")  # a package's suite in one module
+        or name == "conftest.py"
+        # A package's suite in one module, not a module of its code so named (pytoml's).
+        or (name in ("tests.py", "test.py") and is_suite(root / rel))
     )
 
 
@@ -924,7 +926,7 @@ def select_files(
     total = 0
     for path in candidates:
         rel = PurePosixPath(path.relative_to(root).as_posix())
-        if _is_test_code(rel) or rel.name == "__main__.py":
+        if _is_test_code(root, rel) or rel.name == "__main__.py":
             continue
         count = _definitions(path.read_text(encoding="utf-8"))
         if not count:

@@ -88,10 +88,16 @@ def test_a_project_s_own_tests_are_left_out_wherever_they_are(tmp_path: Path) ->
         "tests/test_top.py",
         "tests.py",
         "pkg/sub/tests.py",  # a package's suite in one module (humanfriendly/tests.py)
+        "pkg/test.py",  # a module of the package's code so named (pytoml's)
     ]
+    suites = {
+        "tests.py": "import unittest\n",
+        "pkg/sub/tests.py": "class TestSub:\n    pass\n",
+        "pkg/tests/tests.py": "def test_it():\n    pass\n",
+    }
     for name in files:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text("x = 1\n")
+        (tmp_path / name).write_text(suites.get(name, "x = 1\n"))
     remove_own_tests(tmp_path)
     left = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.py"))
-    assert left == ["pkg/core.py", "pkg/testing_tools.py", "pkg/tests/__init__.py"]
+    assert left == ["pkg/core.py", "pkg/test.py", "pkg/testing_tools.py", "pkg/tests/__init__.py"]
