@@ -307,6 +307,13 @@ def test_a_name_an_example_bound_to_a_literal_is_read_as_that_literal() -> None:
     ]
 
 
+def _regex_cases(source: str) -> list[tuple[str, object, str]]:
+    """The regex cases of the first function of ``source``."""
+    tree = python_ast.parse(source)
+    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+    return regex_values(function, module_constants(tree), {})
+
+
 def test_a_module_patterns_name_is_worded_as_snake_case() -> None:
     # ISO8601_REGEX read "i_s_o8601__r_e_g_e_x" in a held-out project's test names.
     source = (
@@ -315,9 +322,7 @@ def test_a_module_patterns_name_is_worded_as_snake_case() -> None:
         "def is_year(s):\n"
         "    return ISO8601_REGEX.match(s) is not None\n"
     )
-    tree = python_ast.parse(source)
-    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
-    words = {why for _name, _value, why in regex_values(function, module_constants(tree), {})}
+    words = {why for _name, _value, why in _regex_cases(source)}
     assert words == {"s_matching_iso8601_regex", "s_not_matching_iso8601_regex"}
 
 
@@ -330,8 +335,6 @@ def test_a_case_of_an_inline_pattern_is_worded_by_its_text() -> None:
         "    text = re.sub('---', '&#8212;', text)\n"
         "    return re.sub('--', '&#8211;', text)\n"
     )
-    tree = python_ast.parse(source)
-    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
-    found = regex_values(function, module_constants(tree), {})
+    found = _regex_cases(source)
     assert ("text", "---", "text_is_dash_dash_dash") in found, found
     assert not any("matching" in why for _name, _value, why in found), found

@@ -29,15 +29,29 @@ print(json.dumps(seen))
 """
 
 
-def _seen(present: bool) -> dict[str, object]:
+def _program(
+    body: str, present: bool, env: dict[str, str] | None = None
+) -> tuple[dict[str, object], str]:
+    """What ``body`` prints (JSON) in a fresh interpreter with the program part, and its
+    standard error; ``present``: the other machine presented first."""
     call = f"present_machine({json.dumps(OTHER_MACHINE)})\n" if present else ""
-    text = f"{program_source(('other_machine',))}\nimport json\n{call}{SEEN}"
-    env = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}
+    text = f"{program_source(('other_machine',))}\nimport json\n{call}{body}"
+    env = env or {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}
     done = subprocess.run(
-        [sys.executable, "-"], input=text, text=True, capture_output=True, env=env, check=True
+        [sys.executable, "-"],
+        input=text,
+        text=True,
+        capture_output=True,
+        env=env,
+        check=True,
+        timeout=30,
     )
     seen: dict[str, object] = json.loads(done.stdout)
-    return seen
+    return seen, done.stderr
+
+
+def _seen(present: bool) -> dict[str, object]:
+    return _program(SEEN, present)[0]
 
 
 def test_the_sandbox_alone_shows_english_and_utc() -> None:
@@ -77,20 +91,8 @@ print(json.dumps(seen))
 
 
 def _environment(present: bool) -> tuple[dict[str, object], str]:
-    call = f"present_machine({json.dumps(OTHER_MACHINE)})\n" if present else ""
-    text = f"{program_source(('other_machine',))}\nimport json\n{call}{ENVIRONMENT}"
     env = {"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "HOME": "/tmp", "NO_COLOR": "1"}
-    done = subprocess.run(
-        [sys.executable, "-"],
-        input=text,
-        text=True,
-        capture_output=True,
-        env=env,
-        check=True,
-        timeout=30,
-    )
-    seen: dict[str, object] = json.loads(done.stdout)
-    return seen, done.stderr
+    return _program(ENVIRONMENT, present, env)
 
 
 def test_the_other_machine_has_a_maintainers_environment() -> None:
