@@ -868,6 +868,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "pytoml",
     ),
+    ReviewProject(
+        Project(
+            "ply",
+            "3.11",
+            "00c7c1aaa88358b9c765b6d3000c6eec0ba42abca5351b095321aef446081da3",
+            (),
+            part="heldout",
+        ),
+        "ply",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
