@@ -271,7 +271,12 @@ def prompted_turn(
     if parsed.error is not None:
         error = parsed.error
         if finish_reason == "length":
-            error = f"output cut off at max_tokens={max_tokens}: {error}"
+            # Said so the corrective turn asks for less, not for the same reply again (a
+            # test run's cases for pyjwt's HMACAlgorithm.sign were cut twice at 512).
+            error = (
+                f"output cut off at max_tokens={max_tokens}: {error}; the reply must be "
+                "shorter: fewer or shorter arguments"
+            )
         return ModelTurn(parsed.message, "invalid", usage, raw, error=error)
     finish = "tool_calls" if parsed.message.tool_calls else "stop"
     return ModelTurn(parsed.message, finish, usage, raw)

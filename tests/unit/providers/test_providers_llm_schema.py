@@ -184,6 +184,7 @@ async def test_output_that_is_not_json_is_an_invalid_turn(server: FakeOpenAIChat
     cut = await provider.complete(_request())
     assert cut.finish == "invalid"
     assert cut.error is not None and cut.error.startswith("output cut off at max_tokens=64")
+    assert cut.error.endswith("the reply must be shorter: fewer or shorter arguments")
     unknown = await provider.complete(_request())
     assert unknown.finish == "invalid"
     assert unknown.error == "model called 'rm_rf'; allowed: apply_fix, run_linter"
