@@ -864,7 +864,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.1.21",
             "8eecf7c8d0adcff3b375b09fe403407aa9b645c499e5ab8cac670ac4a35f61e7",
             (),
-            part="heldout",
+            # Held out until its labels at 60b1945c (every file: --max-definitions 0).
+            part="dev",
         ),
         "pytoml",
     ),
