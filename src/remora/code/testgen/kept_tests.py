@@ -234,9 +234,8 @@ def _second_run_words(test: Mapping[str, Any] | None) -> str:
     message = str(test.get("message") or "").strip()
     outcome = f"{test['outcome']}: {message[:200]}" if message else str(test["outcome"])
     return (
-        "its outcome depends on the machine's locale, time zone, system or environment (or on "
-        "chance): it "
-        f"passed here, then under {OTHER_MACHINE_WORDS} {outcome}"
+        "its outcome depends on the machine's locale, time zone, system or environment "
+        f"(or on chance): it passed here, then under {OTHER_MACHINE_WORDS} {outcome}"
     )
 
 

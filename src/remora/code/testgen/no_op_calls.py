@@ -291,7 +291,7 @@ def shows_nothing(
     (:func:`~remora.code.testgen.none_calls.unhandled_nones`), a ``*args`` the node combines
     got fewer than two items (:func:`~remora.code.testgen.lone_spread.lone_spread`), it
     returned what a builtin gives of one argument
-    (:func:`~remora.code.testgen.plain_readings.plain_reading`: ``width("abc") == 3``), or
+    (:func:`~remora.code.testgen.plain_readings.plain_reading`: ``split(".") == ["."]``), or
     it returned ``None`` where the test passed ``None``."""
     spread = function.args.vararg.arg if function is not None and function.args.vararg else None
     if not hands_on and returns_an_input(row, owner_args, spread):

@@ -42,11 +42,11 @@ STAND_IN = "C.UTF-8"  # what the C library holds while the code is told the othe
 END_OF_INPUT = b"\x04" * 256  # typed ahead: each read of the terminal ends at one
 
 
-def present_machine(machine: dict[str, str]) -> None:
+def present_machine(machine: dict[str, Any]) -> None:
     """From now on, this process's code sees ``machine["locale"]``, ``machine["tz"]``
     and the machine's environment."""
     _present_environment(machine)
-    name = machine["locale"]
+    name = str(machine["locale"])
     for variable in ("LANGUAGE", "LC_ALL", "LANG"):
         os.environ[variable] = name
     os.environ["TZ"] = machine["tz"]
