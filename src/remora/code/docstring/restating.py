@@ -18,8 +18,8 @@ The signature's types are the code's words too: "Convert a JWK string or diction
 an AllowedECKeys object." on ``from_jwk(jwk: str | JWKDict) -> AllowedECKeys`` says what
 the annotations say (pyjwt's blind reviewers: noise). Saying that the node returns a
 value ("Return …") is something the name does not say, unless the name itself is a
-returning verb (``get_…``). The reason says what to write instead, from the body's facts (what it
-returns, what it raises), so the model's one retry can fix it. Words of no subject
+returning verb (``get_…``). The reason says what to write instead, from the body's facts
+(what it returns, what it raises), so the model's one retry can fix it. Words of no subject
 ("Refresh the state of the object with the given positional and keyword arguments." on
 ``refresh(self, *values, **options)``: "state", and ``*values``/``**options`` by the names
 prose gives them or by their own) add nothing either (:func:`vacuous`). :func:`repeats_name` is

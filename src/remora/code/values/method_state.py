@@ -27,9 +27,11 @@ from remora.code.values.unstable_sources import from_unstable_source, unstable_l
 __all__ = [
     "MUTATORS",
     "Reads",
+    "ancestors",
     "called_on_self",
     "changed_attributes",
     "class_methods",
+    "classes_by_name",
     "first_parameter",
     "is_self_attribute",
     "observed_attributes",
@@ -96,16 +98,18 @@ def class_methods(text: str, method: Function, *, inherited: bool = False) -> di
     ``inherited``: also those its instances take from the bases the module defines
     (``class Store(Base)``), each name from the first class that has it, in the order
     Python looks it up (depth first, the bases in order: enough without a diamond)."""
-    classes = [d for d in ast_definitions(text) if isinstance(d, ast.ClassDef)]
-    for defined in classes:
+    for defined in (d for d in ast_definitions(text) if isinstance(d, ast.ClassDef)):
         if any(
             isinstance(item, Function) and (item.name, item.lineno) == (method.name, method.lineno)
             for item in defined.body
         ):
             if not inherited:
                 return own_methods(defined)
-            by_name = {c.name: c for c in classes}
-            return _methods_with_bases(defined, by_name, set())
+            found = own_methods(defined)
+            for base in ancestors(defined, classes_by_name(text)):
+                for name, function in own_methods(base).items():
+                    found.setdefault(name, function)
+            return found
     return {}
 
 
@@ -113,16 +117,25 @@ def own_methods(cls: ast.ClassDef) -> dict[str, Function]:
     return {item.name: item for item in cls.body if isinstance(item, Function)}
 
 
-def _methods_with_bases(
-    cls: ast.ClassDef, classes: Mapping[str, ast.ClassDef], seen: set[str]
-) -> dict[str, Function]:
-    """``cls``'s own methods, then those of its bases in ``classes`` it does not define."""
-    seen.add(cls.name)
-    found = own_methods(cls)
-    for base in cls.bases:
-        if isinstance(base, ast.Name) and base.id in classes and base.id not in seen:
-            for name, function in _methods_with_bases(classes[base.id], classes, seen).items():
-                found.setdefault(name, function)
+def classes_by_name(text: str) -> dict[str, ast.ClassDef]:
+    """The classes ``text`` defines, by name (a later definition of a name wins)."""
+    return {d.name: d for d in ast_definitions(text) if isinstance(d, ast.ClassDef)}
+
+
+def ancestors(cls: ast.ClassDef, classes: Mapping[str, ast.ClassDef]) -> list[ast.ClassDef]:
+    """The bases of ``cls`` that ``classes`` holds, and theirs, in the order Python looks a
+    name up in them: depth first, the bases in order, each once (enough without a diamond)."""
+    found: list[ast.ClassDef] = []
+    seen = {cls.name}
+
+    def visit(current: ast.ClassDef) -> None:
+        for base in current.bases:
+            if isinstance(base, ast.Name) and base.id in classes and base.id not in seen:
+                seen.add(base.id)
+                found.append(classes[base.id])
+                visit(classes[base.id])
+
+    visit(cls)
     return found
 
 

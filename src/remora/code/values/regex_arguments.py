@@ -88,20 +88,23 @@ def regex_values(
         name = names.pop()
         matching, unmatched = pattern_samples(pattern, how)
         what = _pattern_words(node)
-        found += [(name, text, _words(name, text, f"matching_{what}", what)) for text in matching]
+        found += [(name, text, _case_words(name, text, what, True)) for text in matching]
         if unmatched is not None:
-            found.append((name, unmatched, _words(name, unmatched, f"not_matching_{what}", what)))
+            found.append((name, unmatched, _case_words(name, unmatched, what, False)))
     return found
-
-
-def _words(name: str, text: str, relation: str, what: str) -> str:
-    """How the case reads: its relation to a pattern the module names, else the text."""
-    spelt = label(text) if what == _INLINE else ""
-    return f"{name}_is_{spelt}" if spelt else f"{name}_{relation}"
 
 
 # How an inline pattern (``re.sub("--", ...)``) is worded: it has no name of its own.
 _INLINE = "pattern"
+
+
+def _case_words(name: str, text: str, what: str, matching: bool) -> str:
+    """How a case reads: by its text where the pattern is inline, else by whether it
+    matches the pattern the module names (``s_not_matching_iso8601_regex``)."""
+    spelt = label(text) if what == _INLINE else ""
+    if spelt:
+        return f"{name}_is_{spelt}"
+    return f"{name}_{'' if matching else 'not_'}matching_{what}"
 
 
 def _pattern_words(call: ast.Call) -> str:
