@@ -92,6 +92,7 @@ async def test_a_test_that_passes_only_under_our_locale_time_zone_system_or_envi
     assert "/usr/bin" not in written and "80" not in written and "False" not in written, written
     why = [d for d in found["dropped"] if "depends on the machine's locale, time zone," in d]
     assert why and "under de_DE.UTF-8, UTC+05:45, macOS's" in why[0], found
+    assert "\x1b" not in why[0], why  # pytest's message, not its terminal colours
 
 
 async def test_a_test_of_code_that_reads_neither_is_kept(tmp_path: Path) -> None:

@@ -73,7 +73,8 @@ def main(request: dict[str, Any]) -> None:
     shown: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     if machine.get("terminal"):  # the tests see it as under `pytest -s` in a terminal
         shown = at_terminal(machine["terminal"])
-        args.append("--capture=no")
+        # pytest's own words stay plain: its messages are the report's, read off a terminal
+        args += ["--capture=no", "--color=no"]
     collector = Collector()
     stdout = sys.stdout
     sys.stdout = sys.stderr  # pytest's own output is not the report
