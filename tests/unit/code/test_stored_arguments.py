@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from remora.code.testgen.stored_arguments import (
+    constructor_constants,
     reads_back_argument,
     returns_arguments_only,
     stores_arguments_only,
@@ -125,6 +126,41 @@ def test_a_one_line_reader_handing_back_a_constructor_argument(
     method: str, row: dict[str, Any], owner_args: dict[str, Any] | None, restated: bool
 ) -> None:
     assert reads_back_argument(row, _reader(method), owner_args) is restated
+
+
+# ply's Lexer: a state its constructor sets to a constant, and a getter of it.
+LEXER = """\
+class Base:
+    def __init__(self):
+        self.lexstate = 'INITIAL'
+        self.lexre = None
+        self.count = 0
+        if self.lexre is None:
+            self.count = 1
+        self.rules = make_rules()
+
+    def current_state(self):
+        return self.lexstate
+
+
+class Lexer(Base):
+    pass
+"""
+
+
+def test_a_getter_of_a_constant_the_constructor_sets_restates_it() -> None:
+    constants = constructor_constants(LEXER, "Lexer")
+    # inherited __init__; an attribute given two values, or a call's value, is no constant
+    assert constants == {"lexstate": "INITIAL", "lexre": None}
+    getter = next(
+        n
+        for n in ast.walk(ast.parse(LEXER))
+        if isinstance(n, ast.FunctionDef) and n.name == "current_state"
+    )
+    assert reads_back_argument({"returned": _seen("INITIAL")}, getter, {}, constants)
+    # a state the instance was moved to (begin("foo")) is no constant read back
+    assert not reads_back_argument({"returned": _seen("foo")}, getter, {}, constants)
+    assert not reads_back_argument({"returned": _seen("INITIAL")}, getter, {}, {})
 
 
 # hyperlink's make_sentinel: the returned object holds the arguments and defaults given.

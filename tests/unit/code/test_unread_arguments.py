@@ -15,6 +15,7 @@ from probe_support import probe_outcome
 from remora.code.testgen.unread_arguments import made_up_arguments, same_outcome
 from remora.code.values import CallTarget
 from remora.code.values.derived_sets import made_up, sample_value
+from remora.code.values.kind_samples import sample
 
 STAND_IN = {"__unread__": True}
 
@@ -145,6 +146,9 @@ def test_the_value_search_knows_the_strings_it_made_up_for_a_parameter() -> None
     assert not made_up("token", {"type": "paragraph"})
     assert not made_up("token", sample_value("token", "Dict[str, Any]", 2, no_class))  # {}
     assert not made_up("name", sample_value("name", "str", 0, no_class))
+    # The dict kind's sample names nothing either (pyjwt's ``from_jwk({"a": 1, "b": 0})``:
+    # "an arbitrary value"; use a key the code reads).
+    assert made_up("jwk", sample("dict")) and not made_up("jwk", {"kty": "RSA"})
 
 
 def _target(*names: str) -> CallTarget:

@@ -54,6 +54,7 @@ from remora.code.samples.kept_sets import (
 from remora.code.values import (
     CallTarget,
     Candidate,
+    caller_frame_reason,
     greedy_cover,
     host_candidates,
     is_instance_method,
@@ -104,6 +105,8 @@ async def select_sets(
         selection.reason = TABLES_OFF
     elif caller is not None:
         selection.reason = f"a private helper: {caller}, the public code that calls it, is sampled"
+    elif frame := caller_frame_reason(context.node_file_text(), str(target["qualname"])):
+        selection.reason = frame
     elif target["kind"] != "class" and not [
         p for p in target["parameters"] if not p["kind"].startswith("var_")
     ]:  # a class's instance varies by the calls that fill it too

@@ -33,17 +33,19 @@ def pinless_reason(
     *,
     procedure: bool,
     on_instance: bool,
+    constants: dict[str, Any] | None = None,
 ) -> str | None:
     """Why the test of the call ``row`` (on an instance built from ``owner_args`` where
     ``on_instance``) would restate its set-up rather than pin what ``function`` does; None
-    where it would not."""
+    where it would not. ``constants``: what the instance's constructor sets attributes
+    to (:func:`~remora.code.testgen.stored_arguments.constructor_constants`)."""
     if on_instance and reads_empty_start(row, owner_args):
         return EMPTY_READ_REASON
     if function is None:
         return None
     if procedure and stores_arguments_only(row, function):
         return STORED_REASON
-    if on_instance and reads_back_argument(row, function, owner_args):
+    if on_instance and reads_back_argument(row, function, owner_args, constants):
         return READ_BACK_REASON
     if not procedure and returns_arguments_only(row, function):
         return HANDED_BACK_REASON

@@ -29,7 +29,7 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import ast_tree, is_stub
 from remora.code.probes import pytest_own_module
-from remora.code.values import CallTarget, node_function
+from remora.code.values import CallTarget, caller_frame_reason, node_function
 
 __all__ = [
     "optional_flag_reason",
@@ -149,7 +149,8 @@ def _overridden_stub(text: str, function: ast.FunctionDef | ast.AsyncFunctionDef
 
 def untestable_reason(context: CodeContext, target: CallTarget) -> str:
     """Why no test here can tell the node apart ('' when one can): it is an abstract stub,
-    an optional import decides its definition or what it reads, or the test run loads an
+    an optional import decides its definition or what it reads, it reads its
+    caller's frame (:mod:`remora.code.values.caller_frames`), or the test run loads an
     installed copy of its module."""
     line = context.bound_node().start_line
     text = context.node_file_text()
@@ -157,4 +158,5 @@ def untestable_reason(context: CodeContext, target: CallTarget) -> str:
     if function is not None and _overridden_stub(text, function):
         return STUB_REASON
     optional = optional_import_reason(text, line) or optional_flag_reason(text, function)
-    return optional or pytest_own_module(str(target["module"]))
+    frame = caller_frame_reason(text, str(target["qualname"]))
+    return optional or frame or pytest_own_module(str(target["module"]))

@@ -17,10 +17,14 @@ one of the instance's constructor arguments was passed as
 (``BaseFile(max_len=255).max_len == 255``), checks that ``__init__`` stored it ("it only
 reads back a constructor argument through a one-line property, skips the clamping"); a
 value the constructor changed on the way (clamped, normalised) is the constructor's
-behaviour shown, and stays. So does a function's returned object whose every attribute
-holds an argument of the call or a default of the node's as given (hyperlink's
-``make_sentinel(var_name="a")``: ``result.var_name == "a"``, ``result.name ==
-"_MISSING"``, "it only reads back the constructor arguments stored on the instance").
+behaviour shown, and stays. A constant the constructor sets read back the same way, on
+an instance that kept it (ply's ``Lexer().current_state() == "INITIAL"`` for
+``self.lexstate = 'INITIAL'`` in ``__init__``: "only checks that a freshly built Lexer()
+reports its constructor default"), restates ``__init__`` as well. So does a function's
+returned object whose every attribute holds an argument of the call or a default of the
+node's as given (hyperlink's ``make_sentinel(var_name="a")``: ``result.var_name == "a"``,
+``result.name == "_MISSING"``, "it only reads back the constructor arguments stored on
+the instance").
 """
 
 from __future__ import annotations
@@ -30,11 +34,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from remora import python_ast
+from remora.code.parsing import ast_tree
+from remora.code.values.attribute_uses import classes_named, init_of
+from remora.code.values.method_state import first_parameter, is_self_attribute
 
 __all__ = [
     "HANDED_BACK_REASON",
     "READ_BACK_REASON",
     "STORED_REASON",
+    "constructor_constants",
     "reads_back_argument",
     "returns_arguments_only",
     "stores_arguments_only",
@@ -46,7 +54,8 @@ STORED_REASON = (
 )
 READ_BACK_REASON = (
     "a one-line reader whose only asserted outcome is a constructor argument read back as "
-    "it was passed (the constructor's assignment restated, no behaviour)"
+    "it was passed, or the constant the constructor sets (its assignment restated, no "
+    "behaviour)"
 )
 HANDED_BACK_REASON = (
     "a returned object whose only asserted attributes hold the call's arguments and the "
@@ -105,37 +114,71 @@ def stores_arguments_only(row: dict[str, Any], function: Function) -> bool:
     return bool(held) and not held & _looked_at(function)
 
 
-def _returns_own_attribute(function: Function) -> bool:
-    """Whether ``function``'s body (its docstring aside) is ``return self.<name>`` alone,
-    ``self`` its first parameter, the only one."""
+def _returned_attribute(function: Function) -> str | None:
+    """``name`` where ``function``'s body (its docstring aside) is ``return self.<name>``
+    alone, ``self`` its first parameter, the only one; else None."""
     body = python_ast.body_statements(function)
     arguments = [*function.args.posonlyargs, *function.args.args]
     if len(body) != 1 or len(arguments) != 1 or function.args.kwonlyargs:
-        return False
+        return None
     returned = body[0].value if isinstance(body[0], ast.Return) else None
-    return (
+    if (
         isinstance(returned, ast.Attribute)
         and isinstance(returned.value, ast.Name)
         and returned.value.id == arguments[0].arg
-    )
+    ):
+        return returned.attr
+    return None
+
+
+def constructor_constants(module_text: str, owner: str) -> dict[str, Any]:
+    """``attribute -> value`` for each ``self.<attribute> = <literal>`` of the ``__init__``
+    the class ``owner`` runs (its own or a local base's); an attribute set to two values
+    is left out."""
+    tree = ast_tree(module_text)
+    init = init_of(classes_named(tree), owner.split(".")[-1], set()) if tree else None
+    if init is None:
+        return {}
+    found: dict[str, list[Any]] = {}
+    self_name = first_parameter(init) or "self"
+    for node in ast.walk(init):
+        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+            continue
+        try:
+            value = python_ast.literal_eval(node.value)
+        except ValueError:
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if isinstance(target, ast.Attribute) and is_self_attribute(target, self_name):
+                found.setdefault(target.attr, []).append(value)
+    return {name: values[0] for name, values in found.items() if len(values) == 1}
 
 
 def reads_back_argument(
-    row: dict[str, Any], function: Function, owner_args: dict[str, Any] | None
+    row: dict[str, Any],
+    function: Function,
+    owner_args: dict[str, Any] | None,
+    constants: dict[str, Any] | None = None,
 ) -> bool:
     """Whether a reader's probed call (``row``) on an instance built from ``owner_args``
-    returned, and only returned, one of those arguments as it was passed, ``function``
-    (the node) being ``return self.<attribute>`` alone."""
+    returned, and only returned, one of those arguments as it was passed, or the constant
+    its constructor sets the attribute to (``constants``: :func:`constructor_constants`),
+    ``function`` (the node) being ``return self.<attribute>`` alone."""
     returned = row.get("returned") or {}
     if row.get("raised") or row.get("args") or not returned.get("literal"):
         return False
-    if not owner_args or not _returns_own_attribute(function):
+    attribute = _returned_attribute(function)
+    if attribute is None:
         return False
     try:
         value = python_ast.literal_eval(str(returned["repr"]))
     except (ValueError, SyntaxError):
         return False
-    return _one_of(value, owner_args.values())
+    constants = constants or {}
+    if attribute in constants and _one_of(value, [constants[attribute]]):
+        return True
+    return bool(owner_args) and _one_of(value, (owner_args or {}).values())
 
 
 def _defaults(function: Function) -> list[Any]:

@@ -65,6 +65,7 @@ from remora.code.testgen.raised_names import node_imports
 from remora.code.testgen.run_memory import remember_problem, remembered_search
 from remora.code.testgen.shadowed_builtins import same_as_builtin, untestable_reason
 from remora.code.testgen.shown_outcomes import other_outcome_first
+from remora.code.testgen.stored_arguments import constructor_constants
 from remora.code.testgen.test_names import behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
 from remora.code.testgen.unread_arguments import settle_unread, without_made_up
@@ -125,12 +126,18 @@ async def _run_round(
     owner = owner_arguments(context, target) if target["kind"] == "method" else None
     built_with = {s["name"]: s.get("owner_args", owner) for s in sets}
     on_instance = owner is not None and target["method_kind"] in ("instance", "property")
+    constants = constructor_constants(text, str(target["owner"])) if on_instance else {}
     usable: dict[str, dict[str, Any]] = {}
     for row in rows:
         if not (pins_behaviour(row) and pins_something(row, procedure)):
             continue
         setup = setup_reason(context, target, row) or pinless_reason(
-            row, function, built_with[row["name"]], procedure=procedure, on_instance=on_instance
+            row,
+            function,
+            built_with[row["name"]],
+            procedure=procedure,
+            on_instance=on_instance,
+            constants=constants,
         )
         if setup is not None:
             if setups is not None:

@@ -44,6 +44,7 @@ code (that is :mod:`remora.code.probes`).
   which JSON cannot spell, as markers, and :mod:`.tuple_type_arguments`: where the code
   asks for them;
 - :mod:`.private_helpers`: a private helper is searched through its public caller;
+  :mod:`.caller_frames`: a node that reads its caller's frame is searched not at all;
 - :mod:`.builtin_overrides`: an override of a builtin base's method is called by
   position where the builtin's callers must pass by position.
 """
@@ -52,6 +53,7 @@ from remora.code.values.builtin_overrides import builtin_positional_count
 from remora.code.values.call_render import CallRender, snake_name
 from remora.code.values.call_target import CallTarget, is_instance_method
 from remora.code.values.call_text import arguments_from_text, value_from_text
+from remora.code.values.caller_frames import caller_frame_reason
 from remora.code.values.class_lookup import class_lookup, project_class_lookup
 from remora.code.values.collection_arguments import unread_keyword_words
 from remora.code.values.constructor import (
@@ -105,6 +107,7 @@ __all__ = [
     "argument_sets",
     "arguments_from_text",
     "builtin_positional_count",
+    "caller_frame_reason",
     "class_lookup",
     "constructor_of",
     "contains_function",

@@ -23,7 +23,7 @@ import ast
 
 from remora.code.parsing import ast_tree
 
-__all__ = ["is_private", "public_caller", "qualified_functions"]
+__all__ = ["called_names", "is_private", "public_caller", "qualified_functions"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -48,7 +48,7 @@ def qualified_functions(tree: ast.Module) -> dict[str, Function]:
     return found
 
 
-def _called_names(function: Function) -> set[str]:
+def called_names(function: Function) -> set[str]:
     """Names the function calls or hands on to be called: ``helper(...)``,
     ``self._helper(...)``, ``Cls._helper(...)``, and a function or method read as a value
     (``expand = self._query_expansion``, ``{"a": _parse_a}``, ``map(_clean, rows)``): the
@@ -123,7 +123,7 @@ def public_caller(module_text: str, qualname: str) -> str | None:
     if not _private_path(qualname) or tree is None:
         return None
     functions = qualified_functions(tree)
-    calls = {q: _called_names(f) for q, f in functions.items()}
+    calls = {q: called_names(f) for q, f in functions.items()}
     for bound, read in _bound_names(tree).items():
         calls.setdefault(bound, set()).update(read)
     # Which public function reaches each name, growing through the private ones reached.
