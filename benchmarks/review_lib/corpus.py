@@ -890,6 +890,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "pyrsistent",
     ),
+    ReviewProject(
+        Project(
+            "pystache",
+            "0.6.8",
+            "3707518e6a4d26dd189b07c10c669b1fc17df72684617c327bd3550e7075c72c",
+            (),
+            part="heldout",
+        ),
+        "pystache",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
