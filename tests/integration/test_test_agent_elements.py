@@ -5,7 +5,8 @@ Made-up project: tests/shelf_source.py's ``Shelf``, filled from its constructor'
 ``minus`` compare another collection's labels with its own, ``merge`` puts them in.
 Before: ``take`` was tried on an empty shelf only and its test named "changes order and
 where" though nothing changed; ``within`` got the string "sample other", ``merge`` a
-string read letter by letter, and ``minus()`` a test of its call with nothing.
+string read letter by letter, and ``minus()`` a test of its call with nothing. The
+labels come from the module's own shelf (``PANTRY``): made-up ones are shown to no reader.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from shelf_source import SHELF
 
 pytestmark = pytest.mark.integration
 
+SOURCE = SHELF + '\n\nPANTRY = Shelf(labels=["flour", "sugar", "salt"])\n'
+
 
 async def _search(root: Path, qualname: str) -> tuple[dict[str, Any], str]:
     node = find_node(root, "shelf.py", qualname)
@@ -33,7 +36,7 @@ async def _search(root: Path, qualname: str) -> tuple[dict[str, Any], str]:
 async def test_a_looked_up_argument_is_one_the_shelf_holds_and_no_name_claims_a_change(
     tmp_path: Path,
 ) -> None:
-    root = write_project(tmp_path, {"shelf.py": SHELF})
+    root = write_project(tmp_path, {"shelf.py": SOURCE})
     found, text = await _search(root, "Shelf.take")
     assert "test_take_when_self_holds_label_changes_order_and_where" in found["kept"], found
     assert "shelf = Shelf(labels=[" in text
@@ -47,7 +50,7 @@ async def test_a_looked_up_argument_is_one_the_shelf_holds_and_no_name_claims_a_
 async def test_a_collection_of_elements_is_drawn_from_the_shelf_s_and_never_a_string(
     tmp_path: Path,
 ) -> None:
-    root = write_project(tmp_path, {"shelf.py": SHELF})
+    root = write_project(tmp_path, {"shelf.py": SOURCE})
     within, within_text = await _search(root, "Shelf.within")
     assert within["kept"], within
     assert "sample other" not in within_text and "shelf.within([" in within_text

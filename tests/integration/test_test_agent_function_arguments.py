@@ -5,7 +5,8 @@ An invented message bus: ``Bus.subscribe(topic, handler)`` keeps ``handler`` for
 many it called, ``Bus.unsubscribe(topic, handler)`` forgets one. Before, a text stood in for the
 receiver (a blind reviewer: "registering strings as handlers is nonsensical") or no test
 was kept. The test now defines a function that records its calls, subscribes it as the
-project's code would, and asserts what it was called with (issue 56). The sandbox, the
+project's code would (on the topic its own call names), and asserts what it was called
+with (issue 56). The sandbox, the
 probe, the mutation check and pytest are real; no model.
 """
 
@@ -38,6 +39,11 @@ class Bus:
         for handler in handlers:
             handler(payload)
         return len(handlers)
+
+
+def announce(bus: Bus) -> int:
+    bus.subscribe("news", print)
+    return bus.publish("news", "hello")
 """
 
 

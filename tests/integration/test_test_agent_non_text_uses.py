@@ -7,7 +7,7 @@ items whole with ``max``: a string's characters make each call finish, and its t
 them. Blind reviewers rejected ``supercedes("sample a", "")`` ("strings stand in for
 type signatures") and ``groupby(str, "sample seq")`` (it counted the string's
 characters). A placeholder the code reads as text (``len``) gives no test either: it
-pins what the code does with a made-up value (testgen/unread_arguments.made_up_left). The
+shows a made-up value (testgen/unread_arguments.without_made_up). The
 sandbox, the probe, pytest and the mutation check are real; no
 model.
 """
@@ -94,10 +94,10 @@ async def test_a_walked_collection_gets_a_list_not_its_made_up_string(tmp_path: 
     assert "sample arg" not in passed, written
     # The list of made-up items it was given is read (max of placeholders): no test pins it.
     assert ["sample arg", "other arg"] not in passed, written
-    assert any("passes made-up arg" in d for d in found["dropped"]), found
+    assert any("shows made-up arg" in d for d in found["dropped"]), found
 
 
 async def test_text_code_read_as_text_gives_no_test_of_a_placeholder(tmp_path: Path) -> None:
     found, written = await _search(tmp_path, "width")
     assert written == "" and found["kept"] == [], (found, written)
-    assert "typical_arguments: passes made-up arg (__len__)" in found["dropped"], found
+    assert "typical_arguments: shows made-up arg" in found["dropped"], found

@@ -42,6 +42,7 @@ README = """\
 
 ```python
 small = Field("size").one_of(["s", "m"])
+seen = bump("views")
 ```
 """
 
@@ -59,8 +60,10 @@ async def test_a_returned_predicate_is_called_with_a_match_and_a_non_match(tmp_p
 
 
 async def test_a_returned_transform_is_called_and_its_change_asserted(tmp_path: Path) -> None:
+    # The field as the README names one: a made-up "sample field" is shown to no reader.
+    files = {"fields.py": SOURCE, "README.md": README}
     found, written = await search_tests_on(
-        tmp_path, {"fields.py": SOURCE}, "fields.py", "bump", "tests/test_fields.py"
+        tmp_path, files, "fields.py", "bump", "tests/test_fields.py"
     )
     assert found["kept"], found
     assert written is not None

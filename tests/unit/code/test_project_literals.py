@@ -39,6 +39,10 @@ def test_the_literal_arguments_of_calls_whose_others_are_computed() -> None:
     assert literal_arguments(other, "get", "Store") == [(0, "k")]
     assert literal_arguments(other, "append", "Store") == []
     assert literal_arguments(other, "f") == []
+    # A name the module binds to an instance of the class is one: annotated or built.
+    users = "def announce(bus: Bus):\n    bus.publish('news')\nb = Bus()\nb.publish(topic='x')\n"
+    assert set(literal_arguments(users, "publish", "Bus")) == {(0, "news"), ("topic", "x")}
+    assert literal_arguments(users, "publish", "Queue") == []
 
 
 def test_the_search_gives_a_parameter_the_projects_literal(tmp_path: Path) -> None:

@@ -146,9 +146,9 @@ def test_the_value_search_knows_the_strings_it_made_up_for_a_parameter() -> None
     assert not made_up("token", {"type": "paragraph"})
     assert not made_up("token", sample_value("token", "Dict[str, Any]", 2, no_class))  # {}
     assert not made_up("name", sample_value("name", "str", 0, no_class))
-    # The dict kind's sample names nothing either (pyjwt's ``from_jwk({"a": 1, "b": 0})``:
-    # "an arbitrary value"; use a key the code reads).
-    assert made_up("jwk", sample("dict")) and not made_up("jwk", {"kty": "RSA"})
+    # A mapping of placeholders is one; the dict kind's own sample is a value, not a name.
+    assert not made_up("counts", sample("dict"))
+    assert made_up("s", {"n": "sample s"}) and not made_up("s", {"n": "sample"})
 
 
 def _target(*names: str) -> CallTarget:

@@ -30,7 +30,6 @@ def pinless_reason(
     row: dict[str, Any],
     function: Function | None,
     owner_args: dict[str, Any] | None,
-    *,
     procedure: bool,
     on_instance: bool,
     constants: dict[str, Any] | None = None,

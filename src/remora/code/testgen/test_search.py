@@ -8,20 +8,18 @@ candidate), and a greedy set cover keeps the few that reach every line and branc
 them reached. Round two, only while something is missed and a model is bound: the model
 completes ``assert node(`` under a list of what is still missed, and its calls are run the
 same way; one is kept only if it adds a line or a branch. Expected values are the ones
-observed (marked so, unless the model's own claim was right). A call whose test would assert
-nothing it did (a procedure that changed no state a test can read) is no candidate, nor one
-that raised what the node's own code does not (:mod:`remora.code.probes.own_raises`: an
-empty registry's ``KeyError`` is the set-up failing), nor one whose value the builtin the
-node shadows returns too, and a node defined under ``try/except ImportError`` gets none
-(:mod:`remora.code.testgen.shadowed_builtins`), nor one whose body returns its arguments as
-given (:mod:`remora.code.testgen.pass_through`), nor a method its class's ``__init__`` runs
-as a step (:mod:`remora.code.testgen.construction_steps`). The kept tests are named for the
-behaviour they check (:mod:`remora.code.testgen.test_names`; a condition only where it
-decided the outcome, :mod:`remora.code.testgen.deciding_conditions`), written and run by
-pytest (a second process, so each kept test has run twice), measured once more under
-coverage and run against the node's mutants (:mod:`remora.code.testgen.kept_tests`): a test
-whose outcome differs, or that no mutant fails, is dropped, and the coverage and mutation
-score before and after are the result.
+observed (marked so, unless the model's own claim was right). No candidate is a call whose
+test would assert nothing it did, or raised what the node's own code does not
+(:mod:`remora.code.probes.own_raises`), or returned what the builtin the node shadows
+returns (:mod:`remora.code.testgen.shadowed_builtins`, which also refuses a node under
+``try/except ImportError`` or reading its caller's frame); nor does a node returning its
+arguments as given (:mod:`remora.code.testgen.pass_through`) or a method its class's
+``__init__`` runs as a step (:mod:`remora.code.testgen.construction_steps`). The kept
+tests are named for the behaviour they check (:mod:`remora.code.testgen.test_names`),
+written and run by pytest (a second process: each kept test has run twice), measured
+under coverage and run against the node's mutants (:mod:`remora.code.testgen.kept_tests`):
+a test whose outcome differs, or that no mutant fails, is dropped; the coverage and
+mutation score before and after are the result.
 """
 
 from __future__ import annotations
@@ -132,12 +130,7 @@ async def _run_round(
         if not (pins_behaviour(row) and pins_something(row, procedure)):
             continue
         setup = setup_reason(context, target, row) or pinless_reason(
-            row,
-            function,
-            built_with[row["name"]],
-            procedure=procedure,
-            on_instance=on_instance,
-            constants=constants,
+            row, function, built_with[row["name"]], procedure, on_instance, constants
         )
         if setup is not None:
             if setups is not None:
@@ -271,8 +264,8 @@ async def search_tests(
     others = [n for n in usage_first(rows, candidates) if n not in chosen and n[0] != "m"]
     chosen += other_outcome_first(function, others, rows, chosen)[:room]  # the lacking outcome
     # power(a=10**6, b="sample b") pins a's check alone: b made up and never read.
-    rows.update(await settle_unread(context, target, candidates, rows, chosen, owner_args))
-    chosen, placeholders = without_made_up(rows, chosen, candidates)
+    rows.update(await settle_unread(context, target, candidates, rows, chosen))
+    chosen, placeholders = without_made_up(rows, chosen, candidates, owner_args)
     for name in chosen:
         row = with_fixed_words(rows[name], text, source, python2=python2)
         holds = claim_holds(context, row, claims.get(candidates[name].why))

@@ -16,6 +16,7 @@ import ast
 from collections.abc import Iterable
 
 from remora import python_ast
+from remora.code.values.annotations import head_name
 from remora.code.values.input_sources import fold_constant
 from remora.code.values.parameter_reads import plain_name
 from remora.code.values.unspelled_values import BUILTIN_TYPES
@@ -134,12 +135,14 @@ def literal_arguments(
     expr, prefix)``), ``(keyword, value)`` for a keyword one. A call that spreads ``*args``
     says nothing of positions after it. Only calls that are surely of this code: a
     function's by its bare name (not ``cache.get(...)`` for a ``get``), a method's (of the
-    class ``owner``) on ``self``, ``cls`` or the class itself."""
+    class ``owner``) on ``self``, ``cls``, the class itself, or a name the module binds to
+    one of its instances (:func:`_instances_of`)."""
     try:
         tree = python_ast.parse(text)
     except SyntaxError:
         return []
     found: list[tuple[int | str, object]] = []
+    receivers = {"self", "cls", owner, *_instances_of(tree, owner)} if owner else set()
     for call in _calls_to(tree, name):
         func = call.func
         if owner is None and not isinstance(func, ast.Name):
@@ -147,7 +150,7 @@ def literal_arguments(
         if owner is not None and not (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
-            and func.value.id in ("self", "cls", owner)
+            and func.value.id in receivers
         ):
             continue
         passed: list[tuple[int | str, ast.expr]] = []
@@ -161,6 +164,24 @@ def literal_arguments(
             if known:
                 found.append((where, value))
     return found
+
+
+def _instances_of(tree: ast.AST, owner: str) -> set[str]:
+    """The names the module binds to an instance of class ``owner``: a parameter annotated
+    with it (``bus: Bus``, ``bus: "Bus"``) or a name assigned its construction (``bus =
+    Bus()``)."""
+    short = owner.rsplit(".", 1)[-1]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            annotation = node.annotation
+            spelled = annotation.value if isinstance(annotation, ast.Constant) else None
+            if spelled == short or head_name(annotation) == short:
+                names.add(node.arg)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            built = head_name(node.value.func) == short
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name) and built}
+    return names
 
 
 def _buildable(node: ast.expr) -> bool:

@@ -21,7 +21,7 @@ from remora.code.values.annotations import (
     parsed_annotation,
     union_parts,
 )
-from remora.code.values.kind_samples import DICT_SAMPLE, MOMENT_KINDS, moment
+from remora.code.values.kind_samples import MOMENT_KINDS, moment
 from remora.code.values.named_values import NAMED_NUMBERS, NAMED_STRINGS, by_name, name_words
 from remora.code.values.parameters import Parameter
 from remora.code.values.unspelled_values import BUILTIN_TYPES, set_of, tuple_of, type_of
@@ -202,10 +202,8 @@ def made_up(name: str, value: Any) -> bool:
     when neither its annotation nor a word of its name gives a value: its placeholder
     string (``"sample b"``), or a list of its singular's (``items=["sample item"]``), or a
     mapping of the made-up keys (``token={"alpha": ..., "beta": ...}``, where the project's
-    tokens have a ``type``: "not tokens at all"), or the dict kind's own sample
-    (:data:`~remora.code.values.kind_samples.DICT_SAMPLE`, ``{"a": 1, "b": 0}``: of nine
-    kept tests that passed it, for a JWK, a lexer's rule dict or a list of items, blind
-    reviewers merged none as is, "an arbitrary value"); or a path its name table gives
+    tokens have a ``type``: "not tokens at all"), or one whose values are all made up for
+    the parameter (``s={"sample n": "sample s"}``); or a path its name table gives
     (``dotenv_path="data/example.txt"``: no such file exists).
     Asked of the value a call passes for that very parameter and answered by the function
     that makes them, not by the text's look (``"sample"`` passed for ``b``, or
@@ -214,7 +212,10 @@ def made_up(name: str, value: Any) -> bool:
     if isinstance(value, list):
         return bool(value) and all(made_up(singular, item) for item in value)
     if isinstance(value, dict):
-        return list(value) == list(_MADE_UP_KEYS) or value == DICT_SAMPLE
+        if list(value) == list(_MADE_UP_KEYS):
+            return True
+        # ``s={"sample n": "sample s"}``: a mapping of placeholders is one itself
+        return bool(value) and all(made_up(name, v) or made_up(singular, v) for v in value.values())
     if not isinstance(value, str):
         return False
     if value in {_made_up(name, v) for v in (0, 1)}:

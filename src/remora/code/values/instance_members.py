@@ -30,7 +30,7 @@ from remora import python_ast
 from remora.code.values.annotations import first_head, item_annotations
 from remora.code.values.attribute_uses import classes_named, init_of
 from remora.code.values.call_target import CallTarget, is_instance_method
-from remora.code.values.derived_sets import ClassLookup, sample_value
+from remora.code.values.derived_sets import ClassLookup, made_up, sample_value
 from remora.code.values.input_search import Candidate
 from remora.code.values.method_state import first_parameter, is_self_attribute
 from remora.code.values.parameters import Parameter, parameter_of
@@ -224,6 +224,16 @@ def _elements(
     return [*found[:2], lacking] if lacking not in found else []
 
 
+def _given_elements(given: Any, name: str) -> list[Any]:
+    """The elements of the instance the project builds (``Shelf(labels=["flour", "sugar",
+    "salt"])``, a mapping's keys), where it gives at least three plain ones the search did
+    not make up: its own are what a reader recognises; [] otherwise."""
+    items = list(given) if isinstance(given, list | dict) else []
+    plain = all(isinstance(e, str | int) and not isinstance(e, bool) for e in items)
+    distinct = list(dict.fromkeys(items)) if plain else []
+    return distinct if len(distinct) >= 3 and not made_up(name, distinct) else []
+
+
 def member_candidates(
     target: CallTarget,
     method: Function | None,
@@ -250,7 +260,9 @@ def member_candidates(
     first = method_args.get(members[0]) if members else None
     plain = isinstance(first, str | int) and not isinstance(first, bool)
     fill = next(p for p in parameters if p.name == name)
-    elements = _elements(fill, first if plain else None, classes, _type_variables(tree))
+    elements = _given_elements(owner_args.get(name), name) or _elements(
+        fill, first if plain else None, classes, _type_variables(tree)
+    )
     if len(elements) < 3:
         return [], of_elements
     held = elements[:2]
