@@ -48,12 +48,18 @@ class Version:
 
 
 async def _edit(
-    runtime: SandboxRuntime, tmp_path: Path, source: str, qualname: str, replacement: str
+    runtime: SandboxRuntime,
+    tmp_path: Path,
+    source: str,
+    qualname: str,
+    replacement: str,
+    issue: str = "UP031",
+    ruff: str = RUFF,
 ) -> tuple[str, str]:
     """(the file after the run, the reason edit_node gave) for the model's one rewrite."""
-    root = write_project(tmp_path, {"m.py": source, "ruff.toml": RUFF})
+    root = write_project(tmp_path, {"m.py": source, "ruff.toml": ruff})
     turns = [
-        tool_turn(("edit_node", {"issue_code": "UP031", "replacement": replacement})),
+        tool_turn(("edit_node", {"issue_code": issue, "replacement": replacement})),
         tool_turn(("submit_result", {})),
     ]
     result, provider, written = await run_scripted_on_file(
@@ -90,6 +96,34 @@ async def test_a_repr_that_loses_its_quotes_is_refused(
     assert written == VERSION
     # Refused before any call: each %r became a plain field (its calls would differ too).
     assert reason.startswith("the replacement formats 5 value(s) with str()"), reason
+
+
+TABLE = """\
+_EMPTY = {}
+
+
+def table(initial={}, pre_size=0):
+    if not initial and pre_size == 0:
+        return _EMPTY
+    return dict(initial, size=pre_size)
+"""
+
+
+async def test_a_default_rewritten_without_its_replacement_is_refused(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # pyrsistent's pmap(initial={}, pre_size=0) given initial=None with no ``if initial is
+    # None``: only a call that leaves initial out beside pre_size tells them apart.
+    wrong = (
+        "def table(initial=None, pre_size=0):\n"
+        "    if not initial and pre_size == 0:\n"
+        "        return _EMPTY\n"
+        "    return dict(initial, size=pre_size)\n"
+    )
+    ruff = 'line-length = 120\n[lint]\nselect = ["B006"]\n'
+    written, reason = await _edit(runtime, tmp_path, TABLE, "table", wrong, "B006", ruff)
+    assert written == TABLE, written
+    assert reason.startswith("the rewrite changes what the code does"), reason
 
 
 TREE = """\

@@ -41,6 +41,10 @@ class Recent:
             self.entries[key] = value
             if self.capacity is not None and len(self.entries) > self.capacity:
                 self.entries.popitem(last=False)
+
+
+def seen(recent: Recent, page: str) -> None:
+    recent.put(page, 1)
 """
 
 STORE = """\
@@ -88,7 +92,7 @@ async def test_a_lower_case_mapping_is_filled_by_item_and_named_apart_from_its_c
     written = (data or b"").decode()
     assert found["kept"], found
     assert "ranked_obj = ranked()" in written, written
-    assert 'ranked_obj["beta"] = 2' in written, written
+    assert 'ranked_obj["beta"] = "other value"' in written, written
     assert "__setitem__" not in written, written
 
 

@@ -26,7 +26,10 @@ three, and a ``__repr__`` lost ``%r``'s quotes, because the one derived instance
 reached neither ``if`` and held no string (issue 57). So the old code runs under
 coverage.py in branch mode (:mod:`remora.code.probes.programs.coverage_support`), and
 the rewrite is kept only when the compared calls ran every statement of the
-replaced lines and took both sides of every branch there. A statement a call
+replaced lines and took both sides of every branch there. Each call is made again with
+each parameter that has a default left out: pyrsistent's ``pmap(initial={}, pre_size=0)``
+was rewritten with ``initial=None``, which only ``pmap(pre_size=n)`` tells apart (a
+blind reviewer found every record construction broken). A statement a call
 raised from ran only up to the raise, so it does not count as run by that call
 (:func:`~remora.code.probes.programs.raised_frames.left_through`): multipledispatch's
 ``"File: %s\\n\\n" % inspect.getsourcefile(func)`` lost its newlines as an f-string,
@@ -148,8 +151,18 @@ def _call_sets(context: CodeContext, target: CallTarget, span: Span) -> list[dic
             add(_fractional(derived[0]["args"]) if derived else {}, _fractional(owner["args"]))
     for row in derived[:2]:
         add(_fractional(row["args"]), None)
-    for candidate in host_candidates(context, target):
+    candidates = host_candidates(context, target)
+    for candidate in candidates:
         add(candidate.args, candidate.owner_args)
+    # Each parameter with a default left out, the others as given: a rewrite of a default
+    # (``pmap(initial={}, pre_size=0)`` to ``initial=None``) shows only in the calls that
+    # rely on it beside another argument (``pmap(pre_size=4)``: ``dict(None)`` raises).
+    defaulted = {str(p["name"]) for p in target["parameters"] if p.get("default") is not None}
+    for args, owner_args in [(r["args"], None) for r in derived] + [
+        (c.args, c.owner_args) for c in candidates
+    ]:
+        for name in sorted(defaulted & set(args)):
+            add({k: v for k, v in args.items() if k != name}, owner_args)
     return found
 
 

@@ -55,9 +55,6 @@ NAMED_NUMBERS: dict[str, tuple[float, float]] = {
     "year": (2024, 1999),
     "id": (1, 42),
     "index": (0, 2),
-    # A value nothing else names (a cache's, a store's): a number, as tests write one, where
-    # "sample value" is a placeholder no reader takes for data.
-    "value": (1, 2),
 }
 
 
