@@ -114,7 +114,7 @@ async def test_google_style_for_a_function(tmp_path: Path) -> None:
         "Returns:\n"
         "    float: The price with tax.\n\n"
         "Raises:\n"
-        "    ValueError: If ``tax < 0``."  # the condition of its raise, read from the code
+        "    ValueError: If tax is negative."  # the model's words, never the code's condition
     )
     start = text.index('    """Compute')
     end = text.index('"""\n', start + 8) + 4
@@ -128,7 +128,7 @@ async def test_numpy_style_for_a_function(tmp_path: Path) -> None:
     assert doc is not None
     assert "Parameters\n----------\nitems : list[float]\n    Prices to add up." in doc
     assert "Returns\n-------\nfloat\n    The price with tax." in doc
-    assert "Raises\n------\nValueError\n    If ``tax < 0``." in doc
+    assert "Raises\n------\nValueError\n    If tax is negative." in doc
 
 
 async def test_sphinx_style_for_a_one_line_function(tmp_path: Path) -> None:

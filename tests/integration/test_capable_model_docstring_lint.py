@@ -98,7 +98,7 @@ async def test_docstring_pieces_are_checked_refused_and_retried(
         "Returns:\n"
         "    float: The gross total.\n\n"
         "Raises:\n"
-        "    ValueError: If ``tax < 0``."  # the condition of its raise
+        "    ValueError: If tax is negative."  # the model's words, not the condition as code
     )
     text = written.decode()
     function = ast.parse(text).body[1]

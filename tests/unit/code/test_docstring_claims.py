@@ -200,7 +200,14 @@ def test_the_raise_and_its_condition_are_read_once_from_the_body() -> None:
 
 def test_an_exception_entry_says_when_it_is_raised_or_is_left_out() -> None:
     plan = compose(node("Bed.sow"), Pieces(summary="Add a row to the bed."), "google", None)
-    assert plan["text"] == "Add a row to the bed.\n\nRaises:\n    IndexError: If ``row < 0``."
+    assert plan["text"] == "Add a row to the bed."  # never its condition as code
+    given = Pieces(
+        summary="Add a row to the bed.", raises={"IndexError": "If the row is negative."}
+    )
+    plan = compose(node("Bed.sow"), given, "google", None)
+    assert (
+        plan["text"] == "Add a row to the bed.\n\nRaises:\n    IndexError: If the row is negative."
+    )
     source = (
         "def check(size):\n    for part in size:\n        if part:\n            raise KeyError()"
     )

@@ -248,16 +248,22 @@ def test_no_summary_no_docstring() -> None:
     assert plan["text"] is None
 
 
-def test_what_is_missing_is_filled_from_facts_only() -> None:
+def test_what_is_missing_is_never_filled_with_code() -> None:
     # Issue 57: a default or a type alone ("default (int): Defaults to ``0``.", a bare
     # "KeyError:") repeats the signature; the section is written only when every parameter
-    # says something, and an exception says when it is raised, from its raise's condition.
+    # says something, and an exception only with words of the model's or the author's:
+    # its raise's condition as code ("If ``not sku``.") was merged once in eight.
     given = Pieces(summary="look up a SKU in stock", params={"sku": "Stock keeping unit to find."})
     plan = compose(method("get"), given, "google", None)
-    assert plan["text"] == "Look up a SKU in stock.\n\nRaises:\n    KeyError: If ``not sku``."
-    assert plan["filled"] == ["raises.KeyError from the condition of its raise"]
-    assert plan["left_out"] == ["params: not every parameter has a description"]
+    assert plan["text"] == "Look up a SKU in stock."
+    assert plan["filled"] == []
+    assert plan["left_out"] == [
+        "params: not every parameter has a description",
+        "raises.KeyError: nothing known about when it is raised",
+        "raises: not every exception says when it is raised",
+    ]
     given.params["default"] = "What to return when the SKU is empty."
+    given.raises["KeyError"] = "If the SKU is empty."
     plan = compose(method("get"), given, "google", None)
     assert plan["text"] == (
         "Look up a SKU in stock.\n\n"
@@ -265,7 +271,7 @@ def test_what_is_missing_is_filled_from_facts_only() -> None:
         "    sku (str): Stock keeping unit to find.\n"
         "    default (int): What to return when the SKU is empty.\n\n"
         "Raises:\n"
-        "    KeyError: If ``not sku``."
+        "    KeyError: If the SKU is empty."
     )
 
 
@@ -280,8 +286,7 @@ def test_an_existing_docstring_fills_what_the_model_left_out() -> None:
         "Find a SKU.\n\n"
         "Parameters\n----------\nsku : str\n    Code printed on the label.\n"
         "default : int\n    Count for an empty SKU.\n\n"
-        "Returns\n-------\nint\n    The count.\n\n"
-        "Raises\n------\nKeyError\n    If ``not sku``."
+        "Returns\n-------\nint\n    The count."
     )
     # Issue 57: without a description of ``default`` the section cannot be completed, and
     # the author's entry is not dropped either: the docstring is kept as it is.
@@ -301,6 +306,7 @@ def test_sphinx_style() -> None:
         summary="Look up a SKU in stock.",
         returns="The count found.",
         params={"sku": "Code printed on the label.", "default": "Count for an empty SKU."},
+        raises={"KeyError": "If the SKU is empty."},
     )
     plan = compose(method("get"), given, "sphinx", None)
     assert plan["text"] == (
@@ -308,7 +314,7 @@ def test_sphinx_style() -> None:
         ":param sku: Code printed on the label.\n:type sku: str\n"
         ":param default: Count for an empty SKU.\n:type default: int\n"
         ":returns: The count found.\n:rtype: int\n"
-        ":raises KeyError: If ``not sku``."
+        ":raises KeyError: If the SKU is empty."
     )
 
 

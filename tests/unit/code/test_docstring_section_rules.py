@@ -56,11 +56,11 @@ def composed(name: str, **given: dict[str, str]) -> dict[str, object]:
     )
 
 
-def test_one_plain_condition_is_quoted() -> None:
+def test_a_condition_is_never_quoted_as_code() -> None:
+    # "If ``hours > 12``." copies the code: merged once in eight (issue 57).
     plan = composed("fire")
-    assert plan["text"] == (
-        "Heat the kiln for a while.\n\nRaises:\n    ValueError: If ``hours > 12``."
-    )
+    assert plan["text"] == "Heat the kiln for a while."
+    assert "raises.ValueError: nothing known about when it is raised" in plan["left_out"]
 
 
 @pytest.mark.parametrize("name", ["cool", "vent"])
@@ -78,14 +78,19 @@ def test_a_joined_condition_or_several_raises_need_words(name: str) -> None:
 
 
 def test_a_raises_section_names_every_exception_or_is_left_out() -> None:
-    # ValueError has its condition, LookupError (inside a loop) has none: a section naming
-    # only ValueError would read as all the function raises.
+    # Words for LookupError alone: a section naming only LookupError would read as all the
+    # function raises.
     plan = composed("load")
     assert plan["text"] == "Heat the kiln for a while."
     assert "raises: not every exception says when it is raised" in plan["left_out"]
     plan = composed("load", raises={"LookupError": "When a pot is cracked."})
+    assert plan["text"] == "Heat the kiln for a while."
+    plan = composed(
+        "load",
+        raises={"ValueError": "When no pot is given.", "LookupError": "When a pot is cracked."},
+    )
     assert plan["text"] == (
-        "Heat the kiln for a while.\n\nRaises:\n    ValueError: If ``not pots``.\n"
+        "Heat the kiln for a while.\n\nRaises:\n    ValueError: When no pot is given.\n"
         "    LookupError: When a pot is cracked."
     )
     # A raise of what a call returns names no exception a section can state.

@@ -7,7 +7,7 @@ predicate that returns ``a <= b`` is true when ``a`` is at most ``b``. These are
 read here, once per located node, from the node's own statements (never from a
 nested function, class or lambda, which are their own nodes), and judged by
 :mod:`remora.code.docstring.claims`. The condition guarding each ``raise`` is
-read too: it is what a Raises entry says ("If ``amount <= 0``.").
+read too: a summary that only restates it says nothing (:mod:`.restating`).
 
 A fluent class chains its steps: ``monday`` sets ``start_day`` and ends ``return
 self.weeks``, a property of its class that sets ``unit`` and returns ``self``. Such a
