@@ -25,6 +25,7 @@ from remora.code.docstring.behaviour import BodyFacts, body_facts
 from remora.code.docstring.comparisons import COMPARISONS, inverted, wrong_comparison
 from remora.code.docstring.context_managers import yielding_context_manager
 from remora.code.docstring.copied import copied_text
+from remora.code.docstring.copies import changed_copy
 from remora.code.docstring.decorator_claim import unshown_decorator
 from remora.code.docstring.default_claims import not_optional, unconditional_flag
 from remora.code.docstring.deprecated import unsaid_deprecation
@@ -307,6 +308,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
             unfounded_order(node, summary),
             named_unread(node, summary),
             chosen_by_chance(node, summary),
+            changed_copy(node, summary),
         ):
             if check:
                 return check
