@@ -138,6 +138,9 @@ class Base:
         if self.lexre is None:
             self.count = 1
         self.rules = make_rules()
+        self.lexdata = None
+        if self.count:
+            self.lexdata = read_input()
 
     def current_state(self):
         return self.lexstate
@@ -150,7 +153,7 @@ class Lexer(Base):
 
 def test_a_getter_of_a_constant_the_constructor_sets_restates_it() -> None:
     constants = constructor_constants(LEXER, "Lexer")
-    # inherited __init__; an attribute given two values, or a call's value, is no constant
+    # inherited __init__; an attribute given two values, or a call's value too, is no constant
     assert constants == {"lexstate": "INITIAL", "lexre": None}
     getter = next(
         n

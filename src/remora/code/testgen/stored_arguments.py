@@ -141,18 +141,23 @@ def constructor_constants(module_text: str, owner: str) -> dict[str, Any]:
         return {}
     found: dict[str, list[Any]] = {}
     self_name = first_parameter(init) or "self"
+    computed = object()  # a value no literal gives: the attribute is no constant then
     for node in ast.walk(init):
         if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
             continue
         try:
             value = python_ast.literal_eval(node.value)
-        except ValueError:
-            continue
+        except (ValueError, TypeError):
+            value = computed
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
             if isinstance(target, ast.Attribute) and is_self_attribute(target, self_name):
                 found.setdefault(target.attr, []).append(value)
-    return {name: values[0] for name, values in found.items() if len(values) == 1}
+    return {
+        name: values[0]
+        for name, values in found.items()
+        if len(values) == 1 and values[0] is not computed
+    }
 
 
 def reads_back_argument(

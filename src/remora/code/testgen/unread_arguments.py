@@ -19,7 +19,7 @@ the argument plays no part on this path:
   code's use of it, or the project's own), each where the call so made gives the same
   outcome too, in the same run (else the stand-in missed a read no operation shows,
   ``b is None``, and the argument stays);
-- where there is neither, the call keeps it.
+- where there is neither, the call keeps it (and shows it: see below).
 
 A call that still shows a made-up value then, in its arguments or in its instance's
 constructor (``Grammar(terminals=["sample terminal", "other terminal"])``,
@@ -27,8 +27,8 @@ constructor (``Grammar(terminals=["sample terminal", "other terminal"])``,
 (:func:`without_made_up`). Of the test changes of five projects' blind reviews that
 passed one the call read, none was merged as is ("feeds it only strings", "has no
 directory parts"); of those of six projects that showed one at all (``"sample level"``,
-``{"a": 1, "b": 0}``), one in nineteen was, against one in four of the rest ("its values
-are nonsense"). Dropping them costs the branches only a placeholder reached; a node
+``s={"sample n": "sample s"}``), one in nineteen was, against one in four of the rest
+("its values are nonsense"). Dropping them costs the branches only a placeholder reached; a node
 without a test costs a maintainer nothing. An argument the search did not make up (the
 project's own value, a boundary) stays, read or not; a made-up one that nothing can
 replace is not asked about (its call is dropped whatever the answer).
