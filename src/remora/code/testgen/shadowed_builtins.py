@@ -27,7 +27,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.parsing import ast_tree, is_stub
+from remora.code.parsing import alternative_definitions, ast_tree, is_stub
 from remora.code.probes import pytest_own_module
 from remora.code.values import CallTarget, caller_frame_reason, node_function
 
@@ -147,9 +147,18 @@ def _overridden_stub(text: str, function: ast.FunctionDef | ast.AsyncFunctionDef
     )
 
 
+# hjson's ``if PY3: def fromhex(s): return bytes.fromhex(s)`` beside a Python 2 one: the
+# test pins the branch this interpreter takes, and retests the standard library (blind
+# reviewers: "only retests chr()").
+ALTERNATIVE_REASON = (
+    "one of the definitions of its name an if chooses between at import (a version or "
+    "platform shim): a test pins the branch this interpreter takes"
+)
+
+
 def untestable_reason(context: CodeContext, target: CallTarget) -> str:
     """Why no test here can tell the node apart ('' when one can): it is an abstract stub,
-    an optional import decides its definition or what it reads, it reads its
+    an optional import or a version check decides its definition or what it reads, it reads its
     caller's frame (:mod:`remora.code.values.caller_frames`), or the test run loads an
     installed copy of its module."""
     line = context.bound_node().start_line
@@ -158,5 +167,7 @@ def untestable_reason(context: CodeContext, target: CallTarget) -> str:
     if function is not None and _overridden_stub(text, function):
         return STUB_REASON
     optional = optional_import_reason(text, line) or optional_flag_reason(text, function)
+    if not optional and function is not None and function.lineno in alternative_definitions(text):
+        optional = ALTERNATIVE_REASON
     frame = caller_frame_reason(text, str(target["qualname"]))
     return optional or frame or pytest_own_module(str(target["module"]))
