@@ -18,7 +18,13 @@ from __future__ import annotations
 import ast
 import re
 
-from remora.code.parsing import SourceNode, ast_tree, located_definition
+from remora.code.parsing import SourceNode, located_definition
+from remora.code.values.method_state import (
+    MUTATORS,
+    classes_by_name,
+    first_parameter,
+    own_methods,
+)
 
 __all__ = ["changed_copy"]
 
@@ -29,10 +35,8 @@ _CHANGE_VERBS = frozenset(
     | {"insert", "discard", "clear", "modify", "change", "merge", "drop", "assign"}
 )
 _SAYS_A_COPY = frozenset({"new", "copy", "copies", "return", "returns", "returning", "returned"})
-_MUTATORS = frozenset(
-    {"append", "extend", "insert", "add", "update", "pop", "remove", "discard", "clear"}
-    | {"setdefault", "popitem", "sort", "reverse", "__setitem__", "__delitem__"}
-)
+# The container methods that change what they are called on, and the item dunders.
+_MUTATORS = frozenset(MUTATORS | {"__setitem__", "__delitem__"})
 
 
 def _root_name(node: ast.expr) -> str:
@@ -115,8 +119,7 @@ def _new_ones(methods: dict[str, Function], owner: str) -> set[str]:
     while True:
         grown = set(found)
         for name, function in methods.items():
-            positional = [*function.args.posonlyargs, *function.args.args]
-            self_name = positional[0].arg if positional else ""
+            self_name = first_parameter(function) or ""
             values = _returned(function)
             if values and all(
                 _builds_own_class(v, owner, self_name) or _own_call(v, self_name) in found
@@ -140,23 +143,11 @@ def changed_copy(node: SourceNode, summary: str) -> str:
     function = located_definition(node.file.text, node.ref.full_name, line)
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return ""
-    positional = [*function.args.posonlyargs, *function.args.args]
-    if not positional:
+    self_name, owner = first_parameter(function), node.ref.full_name.split(".")[-2]
+    cls = classes_by_name(node.file.text).get(owner)
+    if self_name is None or cls is None or _changes_instance(function, self_name):
         return ""
-    self_name, owner = positional[0].arg, node.ref.full_name.split(".")[-2]
-    tree = ast_tree(node.file.text)
-    cls = (
-        next(
-            (c for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and function in c.body),
-            None,
-        )
-        if tree is not None
-        else None
-    )
-    if cls is None or _changes_instance(function, self_name):
-        return ""
-    methods = {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)}
-    if function.name not in _new_ones(methods, owner):
+    if function.name not in _new_ones(own_methods(cls), owner):
         return ""
     return (
         f"it reads as a change in place ({words[0]!r}), but {function.name} changes nothing "

@@ -116,7 +116,8 @@ def owner_variants(
     self_name = first_parameter(method)
     if self_name is None:
         return []
-    # Given, or left at its default (a project's ``Basket(owner="Ada")`` keeps ``status``'s).
+    # Given, or left at its default: an instance the project builds passing only some of
+    # its parameters still varies the others the method reads.
     readable = {a for a, p in attributes.items() if p.name in owner_args or p.default is not None}
     kinds: dict[str, str] = {}
     for attribute in readable:
