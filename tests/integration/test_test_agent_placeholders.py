@@ -4,8 +4,10 @@ An invented parser kit. Blind reviewers of a Markdown parser's tests rejected to
 made of the search's own keys (``{"alpha": ..., "beta": ...}``: "not tokens at all"), a
 ``"sample self"`` given to a plugin's module-level renderer ("a fake self"), and
 ``len(result) == 2`` of a ``return tokens, state`` ("always true; checks no parsing"), and
-a key made of ``None`` for every argument ("input that never happens"), and a composition
-of one string handed back (``compose("a") == "a"``: "never checks the order").
+a key made of ``None`` for every argument ("input that never happens"), a coercion of
+``None`` (``str_coerce(None) == "None"``: "only restates Python's built-in behaviour"),
+and a composition of one string handed back (``compose("a") == "a"``: "never checks the
+order").
 The sandbox, the probe, pytest and the mutation check are real; no model.
 """
 
@@ -60,6 +62,10 @@ def chain(*steps):
     return functools.reduce(two, steps)
 
 
+def to_text(value):
+    return str(value)
+
+
 def render_aside(self, text: str) -> str:
     if self.escape:
         text = text.replace("&", "&amp;")
@@ -101,6 +107,14 @@ async def test_a_plugin_function_s_unread_self_is_none_and_a_read_one_gives_no_t
 async def test_a_call_given_none_for_every_argument_is_no_test(tmp_path: Path) -> None:
     found, written = await _search(tmp_path, "fake_key")
     assert "fake_key(None, " not in written, (found, written)
+
+
+async def test_a_none_the_node_never_tells_apart_is_no_test(tmp_path: Path) -> None:
+    found, written = await _search(tmp_path, "to_text")
+    assert "to_text(None)" not in written and "to_text(value=None)" not in written, (
+        found,
+        written,
+    )
 
 
 async def test_a_star_args_item_handed_back_is_no_test(tmp_path: Path) -> None:

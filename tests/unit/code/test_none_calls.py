@@ -1,7 +1,9 @@
-"""A call given None for every argument is no test where the node never tells None apart.
+"""A call given None is no test where the node never tells None apart.
 
 A blind reviewer rejected ``fake_isbn(None, author=None, publisher=None, sid=None) ==
-"None663243286"``: "locks in a value for input that never happens". Invented snippets.
+"None663243286"``: "locks in a value for input that never happens"; others rejected
+``str_coerce(None) == "None"`` and ``dumps(None) == "null"`` (a None handed on to other
+code's most trivial path). Invented snippets.
 """
 
 from __future__ import annotations
@@ -33,6 +35,32 @@ def one(title):
 
 def checked(scheme, require):
     return is_valid(scheme, require)
+
+
+def coerced(value):
+    return str(value)
+
+
+def pushed(stack, item):
+    stack.append(item)
+
+
+def cleared(cache, entries=None):
+    cache.entries = entries
+
+
+def typed(value: int | None, count=2):
+    return [value] * count
+
+
+def plugin(self, text):
+    return "<p>" + text + "</p>"
+
+
+def label_of(obj, prefix="x"):
+    if obj is None:
+        return prefix
+    return prefix + type(obj).__name__
 """
 
 
@@ -45,14 +73,22 @@ def _function(name: str) -> ast.FunctionDef:
     ("node", "args", "unhandled"),
     [
         ("key", {"title": None, "author": None, "sid": None}, True),
-        ("key", {"title": None, "author": "Ann"}, False),  # not every argument None
-        ("label", {"title": None, "author": None}, False),  # `author is None` handled
+        ("key", {"title": None, "author": "Ann"}, True),  # one None, formatted as "None"
+        ("label", {"title": "Emma", "author": None}, False),  # `author is None` handled
+        ("label", {"title": None, "author": None}, True),  # `title` is not
         ("name", {"first": None, "last": None}, False),  # `first or ""` tests its truth
-        ("one", {"title": None}, False),  # one argument alone: its own case
-        ("checked", {"scheme": None, "require": None}, False),  # handed on: the callee may
+        ("checked", {"scheme": None, "require": None}, True),  # handed on: the trivial path
+        ("one", {"title": None}, True),  # one argument alone, read and not told apart
+        ("coerced", {"value": None}, True),  # str(None): Python's behaviour
+        ("pushed", {"stack": [], "item": None}, True),  # handed on among other arguments
+        ("cleared", {"cache": 1, "entries": None}, False),  # a None default declares it
+        ("typed", {"value": None}, False),  # annotated: excluded_value judges that
+        ("typed", {"value": 1, "count": None}, True),  # unannotated, default not None
+        ("plugin", {"self": None, "text": "a"}, False),  # never read: None stands for nothing
+        ("label_of", {"obj": None}, False),  # `obj is None`: a case it handles
     ],
 )
-def test_every_argument_none_where_none_is_told_apart_by_nothing(
+def test_a_none_the_node_never_tells_apart(
     node: str, args: dict[str, object], unhandled: bool
 ) -> None:
     assert unhandled_nones({"args": args}, _function(node)) is unhandled

@@ -286,7 +286,7 @@ def shows_nothing(
     back where every return hands a parameter back, converts one or is a constant (a
     validator, :func:`_passes_through`: the happy path shows none of its checks), left
     only inputs as they were where the node hands them to a normaliser
-    (:func:`_normal_already`), every parameter the node loops over was given empty, every
+    (:func:`_normal_already`), every parameter the node loops over was given empty, an
     argument was a ``None`` the node never tells apart
     (:func:`~remora.code.testgen.none_calls.unhandled_nones`), a ``*args`` the node combines
     got fewer than two items (:func:`~remora.code.testgen.lone_spread.lone_spread`), it
