@@ -30,6 +30,12 @@ class SortedBag(dict):
         dict.__setitem__(self, key, value)
 
 
+def stock():
+    bag = SortedBag()
+    bag.put("pear", 4)
+    return bag
+
+
 class Stack(list):
     def __init__(self, items=(3, 1, 2)):  # not empty: the top of an empty one is itself
         super().__init__(items)

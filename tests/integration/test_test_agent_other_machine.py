@@ -55,6 +55,11 @@ def config_dir(app):
     return f"~/.config/{app}"
 
 
+def settings_file():
+    """The kit's own settings file."""
+    return config_dir("kit") + "/settings.ini"
+
+
 def search_path():
     """The folders searched for programs, in order."""
     return os.environ.get("PATH", os.defpath).split(os.pathsep)

@@ -12,7 +12,7 @@ import ast
 
 import pytest
 
-from remora.code.testgen.none_calls import unhandled_nones
+from remora.code.testgen.none_calls import unhandled_nones, untold_none
 
 MODULE = """\
 def key(title, author="someone", sid=1):
@@ -53,10 +53,6 @@ def typed(value: int | None, count=2):
     return [value] * count
 
 
-def plugin(self, text):
-    return "<p>" + text + "</p>"
-
-
 def label_of(obj, prefix="x"):
     if obj is None:
         return prefix
@@ -73,22 +69,33 @@ def _function(name: str) -> ast.FunctionDef:
     ("node", "args", "unhandled"),
     [
         ("key", {"title": None, "author": None, "sid": None}, True),
-        ("key", {"title": None, "author": "Ann"}, True),  # one None, formatted as "None"
-        ("label", {"title": "Emma", "author": None}, False),  # `author is None` handled
-        ("label", {"title": None, "author": None}, True),  # `title` is not
+        ("key", {"title": None, "author": "Ann"}, False),  # not every argument None
+        ("label", {"title": None, "author": None}, False),  # `author is None` handled
         ("name", {"first": None, "last": None}, False),  # `first or ""` tests its truth
+        ("one", {"title": None}, False),  # one argument alone: untold_none's to judge
         ("checked", {"scheme": None, "require": None}, True),  # handed on: the trivial path
-        ("one", {"title": None}, True),  # one argument alone, read and not told apart
-        ("coerced", {"value": None}, True),  # str(None): Python's behaviour
-        ("pushed", {"stack": [], "item": None}, True),  # handed on among other arguments
-        ("cleared", {"cache": 1, "entries": None}, False),  # a None default declares it
-        ("typed", {"value": None}, False),  # annotated: excluded_value judges that
-        ("typed", {"value": 1, "count": None}, True),  # unannotated, default not None
-        ("plugin", {"self": None, "text": "a"}, False),  # never read: None stands for nothing
-        ("label_of", {"obj": None}, False),  # `obj is None`: a case it handles
     ],
 )
-def test_a_none_the_node_never_tells_apart(
+def test_every_argument_none_where_none_is_told_apart_by_nothing(
     node: str, args: dict[str, object], unhandled: bool
 ) -> None:
     assert unhandled_nones({"args": args}, _function(node)) is unhandled
+
+
+@pytest.mark.parametrize(
+    ("node", "parameter", "untold"),
+    [
+        ("one", "title", True),  # formatted as "None"
+        ("coerced", "value", True),  # str(None): Python's behaviour
+        ("pushed", "item", True),  # handed on as it is
+        ("cleared", "entries", False),  # a None default declares it
+        ("typed", "value", False),  # annotated: excluded_value judges that
+        ("typed", "count", True),  # unannotated, its default not None
+        ("label_of", "obj", False),  # `obj is None`: a case it handles
+        ("name", "first", False),  # `first or ""`
+    ],
+)
+def test_a_none_the_node_neither_declares_nor_tells_apart(
+    node: str, parameter: str, untold: bool
+) -> None:
+    assert untold_none(_function(node), parameter) is untold

@@ -8,19 +8,22 @@ each ``None``, is no candidate unless the node compares one of those parameters 
 where ``None`` is a case it handles.
 
 A single ``None``, among other arguments or alone, for an unannotated parameter whose
-default is not ``None`` and that the node reads (an unread one, a plugin function's
-``self``, is given ``None`` as nothing) is no candidate either unless the node compares
-that parameter with ``None`` or tests its truth. Handed on as it is to other code
-(``self._stack.append(item)``, ``encoder.encode(obj)``), it reaches that code's most
-trivial path, if any. Blind reviewers rejected ``dumps(None) == "null"`` and
-``encode(None) == "null"`` ("pins nothing Hjson-specific"), ``str_coerce(None) ==
-"None"`` ("only restates Python's built-in behaviour"), and asked for a real value in
-place of ``push(None)`` and ``make_template_name(None)``: of the test changes of eight
-projects' reviews that passed a ``None`` straight to the node, 2 in 18 were merged as
-is (one raised on it, one held it among four other cases). A call that raises
-is not asked (its error is the contract: ``coerce_pattern(None)``'s ``ValueError``); an
-annotated parameter's ``None`` is :func:`~remora.code.values.argument_fit.excluded_value`'s
-to judge. Read with :mod:`ast`; nothing runs here.
+default is not ``None`` and that the node never compares with ``None`` nor tests for
+truth (:func:`untold_none`) is a value the node's uses exclude, asked about as a made-up
+one is (:mod:`remora.code.testgen.unread_arguments`): where the call never reads it,
+another call's value replaces it, or it stays as nothing; where the call reads it,
+handing it on as it is to other code (``self._stack.append(item)``,
+``encoder.encode(obj)``) or to a builtin (``str(val)``), the call gives no test: it
+reaches that code's most trivial path, if any. Blind reviewers rejected ``dumps(None) ==
+"null"`` and ``encode(None) == "null"`` ("pins nothing Hjson-specific"),
+``str_coerce(None) == "None"`` ("only restates Python's built-in behaviour"), and asked
+for a real value in place of ``push(None)`` and ``make_template_name(None)``: of the test
+changes of eight projects' reviews that passed a ``None`` straight to the node, 2 in 18
+were merged as is (one raised on it, one held it among four other cases). A call that
+raises is not asked (its error is the contract: ``coerce_pattern(None)``'s
+``ValueError``); an annotated parameter's ``None`` is
+:func:`~remora.code.values.argument_fit.excluded_value`'s to judge. Read with :mod:`ast`;
+nothing runs here.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from typing import Any
 
 from remora.code.values.parameters import function_parameters
 
-__all__ = ["unhandled_nones"]
+__all__ = ["unhandled_nones", "untold_none"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -66,16 +69,14 @@ def _undeclared(function: Function) -> set[str]:
 
 def unhandled_nones(row: Mapping[str, Any], function: Function) -> bool:
     """Whether the probed call gave ``None`` for each of its two or more arguments and the
-    node handles ``None`` for none of them, or gave one to an unannotated parameter
-    without a ``None`` default that the node does not tell apart."""
+    node handles ``None`` for none of them."""
     args = row.get("args") or {}
-    nones = {name for name, value in args.items() if value is None}
-    if len(args) >= 2 and len(nones) == len(args) and not _handles_none(function, nones):
-        return True
-    read = {
-        node.id
-        for node in ast.walk(function)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
-    }
-    told_apart = (name for name in nones & _undeclared(function) & read)
-    return any(not _handles_none(function, {name}) for name in told_apart)
+    if len(args) < 2 or any(value is not None for value in args.values()):
+        return False
+    return not _handles_none(function, set(args))
+
+
+def untold_none(function: Function, name: str) -> bool:
+    """Whether ``None`` for parameter ``name`` is a value the node neither declares (an
+    annotation, a ``None`` default) nor tells apart."""
+    return name in _undeclared(function) and not _handles_none(function, {name})

@@ -63,6 +63,7 @@ from remora.code.testgen.raised_names import node_imports
 from remora.code.testgen.run_memory import remember_problem, remembered_search
 from remora.code.testgen.shadowed_builtins import same_as_builtin, untestable_reason
 from remora.code.testgen.shown_outcomes import other_outcome_first
+from remora.code.testgen.skipped_loops import without_skipped_loops
 from remora.code.testgen.stored_arguments import constructor_constants
 from remora.code.testgen.test_names import behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
@@ -172,12 +173,8 @@ async def search_tests(
     if function and returns_unstable(function, class_methods(context.node_file_text(), function)):
         step = step or UNSTABLE_REASON
     if target["reason"] or untestable or restated or step:
-        return {
-            "kept": [],
-            "dropped": [],
-            "missed": "",
-            "reason": target["reason"] or str(untestable or restated or step),
-        }
+        why = target["reason"] or str(untestable or restated or step)
+        return {"kept": [], "dropped": [], "missed": "", "reason": why}
     remembered = remembered_search(context)
     if remembered is not None:
         # Searched already, and nothing changed since: the same arguments find nothing new.
@@ -265,7 +262,9 @@ async def search_tests(
     chosen += other_outcome_first(function, others, rows, chosen)[:room]  # the lacking outcome
     # power(a=10**6, b="sample b") pins a's check alone: b made up and never read.
     rows.update(await settle_unread(context, target, candidates, rows, chosen))
-    chosen, placeholders = without_made_up(rows, chosen, candidates, owner_args)
+    chosen, left_out = without_made_up(rows, chosen, candidates, owner_args, function)
+    chosen, skipped = without_skipped_loops(function, chosen, rows, gains)  # an empty table
+    left_out += skipped
     for name in chosen:
         row = with_fixed_words(rows[name], text, source, python2=python2)
         holds = claim_holds(context, row, claims.get(candidates[name].why))
@@ -316,7 +315,7 @@ async def search_tests(
     }
     if not result["kept"] and "coverage_after" not in result:
         result["missed"] = missed  # what the search saw; no test of it could be kept
-    result["dropped"] = [*result["dropped"], *_setup_drops(setups), *placeholders, *empties]
+    result["dropped"] = [*result["dropped"], *_setup_drops(setups), *left_out, *empties]
     return result
 
 

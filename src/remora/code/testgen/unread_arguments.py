@@ -33,6 +33,11 @@ without a test costs a maintainer nothing. An argument the search did not make u
 project's own value, a boundary) stays, read or not; a made-up one that nothing can
 replace is not asked about (its call is dropped whatever the answer).
 
+A ``None`` for a parameter the node neither declares nor tells apart
+(:func:`~remora.code.testgen.none_calls.untold_none`) is asked about the same way; one
+the call reads (``str_coerce(None) == "None"``, ``dumps(None) == "null"``) gives no test
+either, unless the call raised.
+
 An argument the search gave a parameter that has a default, though the call's words do
 not name it (``register_scheme("", uses_netloc=None, query_plus_is_space=None)`` for
 ``when_uses_netloc_is_none``), is left out where the call without it has the same outcome,
@@ -47,6 +52,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.probes import probe_argument_sets
+from remora.code.testgen.none_calls import Function, untold_none
 from remora.code.values import (
     CallTarget,
     Candidate,
@@ -108,19 +114,34 @@ def without_made_up(
     chosen: list[str],
     candidates: dict[str, Candidate],
     owner_args: dict[str, Any] | None = None,
+    function: Function | None = None,
 ) -> tuple[list[str], list[str]]:
     """The chosen calls that show no made-up value, passed or given to the instance they
-    are made on (the call's own ``owner_args``, else the node's), and for each other a
-    line saying what it showed."""
+    are made on (the call's own ``owner_args``, else the node's), nor a ``None`` they read
+    that ``function`` never tells apart, and for each other a line saying what it
+    showed."""
     kept: list[str] = []
     dropped: list[str] = []
     for name in chosen:
         owner = candidates[name].owner_args
         if shown := _shown_made_up(rows[name], owner_args if owner is None else owner):
             dropped.append(f"{candidates[name].why}: shows made-up {', '.join(shown)}")
+        elif read := _read_nones(function, rows[name]):
+            dropped.append(f"{candidates[name].why}: reads the None given for {', '.join(read)}")
         else:
             kept.append(name)
     return kept, dropped
+
+
+def _read_nones(function: Function | None, row: dict[str, Any]) -> list[str]:
+    """The parameters given a ``None`` that :func:`settle_unread` saw read where the node
+    never tells ``None`` apart (:func:`~remora.code.testgen.none_calls.untold_none`); none
+    where the call raised."""
+    if function is None or row.get("raised"):
+        return []
+    uses = row.get(USES_KEY) or {}
+    given = (row.get("args") or {}).items()
+    return [p for p, v in given if v is None and p in uses and untold_none(function, p)]
 
 
 def _misfit(context: CodeContext, target: CallTarget) -> Callable[[str, Any], bool]:
@@ -131,6 +152,8 @@ def _misfit(context: CodeContext, target: CallTarget) -> Callable[[str, Any], bo
     module = python_ast.parse(context.node_file_text())
 
     def excludes(name: str, value: Any) -> bool:
+        if value is None and function is not None and untold_none(function, name):
+            return True  # ``str_coerce(None)``: a None the node never tells apart
         return excluded_value(function, params, {name: value}, lookup, module) is not None
 
     return excludes
