@@ -1,5 +1,7 @@
 """A summary that asks a yes-or-no question is refused where the code returns something
-else (issue 57: isbnlib's ``check_digit10`` and zipp's ``star_not_empty``)."""
+else (issue 57: isbnlib's ``check_digit10`` and zipp's ``star_not_empty``), or nothing
+(pyrsistent's ``check_type``: "suggests a boolean result, but the function returns
+nothing and raises")."""
 
 from __future__ import annotations
 
@@ -32,6 +34,11 @@ def is_valid(digits):
 def verify(digits):
     if len(digits) != 9:
         raise ValueError(digits)
+
+
+def each_digit(digits):
+    for digit in digits:
+        yield digit.isdigit()
 
 
 def lookup(digits, table):
@@ -87,3 +94,30 @@ def test_a_question_on_code_that_returns_something_else_is_refused(name: str, su
 )
 def test_a_question_the_code_may_answer_stays(name: str, summary: str) -> None:
     assert QUESTION not in refusal(name, summary)
+
+
+ASKED_OF_NOTHING = "it asks a yes-or-no question, but the code returns nothing"
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Check if the digits are nine.",
+        "Check whether the digits are nine.",
+        "Whether the digits are nine.",
+    ],
+)
+def test_a_question_on_code_that_returns_nothing_is_refused(summary: str) -> None:
+    assert refusal("verify", summary).startswith(ASKED_OF_NOTHING)
+
+
+@pytest.mark.parametrize(
+    ("name", "summary"),
+    [
+        ("verify", "Check that the digits are nine."),  # a check that raises, said so
+        ("verify", "Validate the number of digits."),  # no question
+        ("each_digit", "Check if each digit is a digit."),  # a generator yields its answers
+    ],
+)
+def test_no_question_or_a_generator_stays(name: str, summary: str) -> None:
+    assert ASKED_OF_NOTHING not in refusal(name, summary)

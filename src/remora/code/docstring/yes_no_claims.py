@@ -10,7 +10,13 @@ claims a truth value, or a check that raises. It is refused when the code return
 and every value it returns shows another kind: text (a string literal, an f-string, a
 call that makes text: ``re.sub``, ``str.join``, ``.replace``, ``.format``, ``str()``), a
 number, or a collection (a display, a comprehension, ``list()``, ``sorted()``), with no
-``True``, ``False``, comparison, ``not`` or ``bool()`` among them. Read with :mod:`ast`
+``True``, ``False``, comparison, ``not`` or ``bool()`` among them. A question ("Check
+if …", "Whether …", not "Check that …") is refused too on code that returns no value at
+all, neither a generator nor a ``return`` of one: it raises, records or does nothing with
+what it finds. Reviewers read "Check if the value is of the correct type" on such a
+function as a boolean answer: on the eight projects labelled last, all five such
+summaries were edited or rejected ("suggests a boolean result, but the function returns
+nothing and raises"), while those saying "Validate …" were merged. Read with :mod:`ast`
 through the body's facts.
 """
 
@@ -18,7 +24,7 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.behaviour import body_facts, node_definition, own_nodes
 from remora.code.docstring.facts import word_tokens
 from remora.code.parsing import SourceNode, decorator_name
 
@@ -68,11 +74,27 @@ def _not_a_truth(expression: ast.expr) -> bool:
     return False
 
 
+def _procedure(node: SourceNode) -> bool:
+    """Whether the function returns no value: no ``return`` of one, no ``yield``."""
+    definition = node_definition(node)
+    facts = body_facts(node)
+    if definition is None or not facts.readable or facts.returned:
+        return False
+    own = own_nodes(definition.body)
+    return not any(isinstance(n, ast.Yield | ast.YieldFrom) for n in own)
+
+
 def unanswered_question(node: SourceNode, summary: str) -> str:
     """Why ``summary``'s yes-or-no question is not what the node answers ('' when it may
     be, or when the summary asks none)."""
-    if node.ref.node_type not in ("function", "method") or not _asks(word_tokens(summary)):
+    words = word_tokens(summary)
+    if node.ref.node_type not in ("function", "method") or not _asks(words):
         return ""
+    if words[1:2] != ["that"] and _procedure(node):
+        return (
+            "it asks a yes-or-no question, but the code returns nothing: say what it "
+            "does with what it finds (raises, records, sets)"
+        )
     returned = body_facts(node).returned
     if not returned or not all(_not_a_truth(expression) for expression in returned):
         return ""
