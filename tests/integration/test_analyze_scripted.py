@@ -128,7 +128,8 @@ def test_docstring_style_comes_from_the_operation_options(tmp_path: Path) -> Non
         ),
         step("submit_result"),
     ]
-    root = project(tmp_path, turns, "operations:\n  docstring:\n    options:\n      style: numpy\n")
+    options = "operations:\n  docstring:\n    options:\n      style: numpy\n      details: true\n"
+    root = project(tmp_path, turns, options)
     run = remora(
         root, "analyze", "pkg/shop.py", "-o", "docstring", "--type", "function", "--format", "json"
     )

@@ -78,7 +78,7 @@ async def write(
             "docstring",
             "write_docstring",
             node,
-            {"summary": summary, "style": style, **pieces},
+            {"summary": summary, "style": style, "details": True, **pieces},
         )
         return result, b.text("docstring", node, "m.py")
 
@@ -212,6 +212,25 @@ async def test_an_unusable_summary_is_refused_with_its_reason_and_nothing_invent
     assert text == SOURCE
 
 
+async def test_the_model_s_sections_wait_for_the_details_option(tmp_path: Path) -> None:
+    # Blind reviewers merged 2 of 27 drafts with the model's description or entries as
+    # they were ("the Args entries just restate the signature"): by default only the
+    # summary is written, and left_out says what was not.
+    root = write_project(tmp_path, {"m.py": "def f(a):\n    return a\n"})
+    node = find_node(root, "m.py", "f")
+    async with bench(root) as b:
+        result = await b.run(
+            "docstring",
+            "write_docstring",
+            node,
+            {"summary": "Echo a.", "params": {"a": "Anything."}, "returns": "The same a."},
+        )
+        text = b.text("docstring", node, "m.py")
+    assert text == 'def f(a):\n    """Echo a."""\n    return a\n', text
+    for piece in ("params", "returns"):
+        assert f"{piece}: written only with the option details: true" in result["left_out"]
+
+
 async def test_crlf_file_keeps_its_line_endings(tmp_path: Path) -> None:
     source = "def f(a):\r\n    return a\r\n"
     root = write_project(tmp_path, {"m.py": source})
@@ -221,7 +240,12 @@ async def test_crlf_file_keeps_its_line_endings(tmp_path: Path) -> None:
             "docstring",
             "write_docstring",
             node,
-            {"summary": "Echo a.", "params": {"a": "Anything."}, "returns": "The same a."},
+            {
+                "summary": "Echo a.",
+                "params": {"a": "Anything."},
+                "returns": "The same a.",
+                "details": True,
+            },
         )
         data = b.workspace("docstring", node).read("m.py")
     assert data == (

@@ -43,7 +43,8 @@ def pick(items, fallback=None):
 async def drive(
     runtime: SandboxRuntime, root: Path, agent: str, qualname: str, turns: list[Any]
 ) -> tuple[Any, ScriptedProvider, bytes]:
-    return await run_scripted_on_file(runtime, root, agent, qualname, turns, {"style": "google"})
+    options = {"style": "google", "details": True}  # the model's sections are checked too
+    return await run_scripted_on_file(runtime, root, agent, qualname, turns, options)
 
 
 def last_result(provider: ScriptedProvider, request: int) -> dict[str, Any]:

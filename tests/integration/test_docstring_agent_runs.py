@@ -41,9 +41,11 @@ class Order:
 async def drive(
     runtime: SandboxRuntime, root: Path, qualname: str, turns: list[Any]
 ) -> tuple[AgentResult, ScriptedProvider, str]:
-    # Classes are documented only on request (left_alone.py): these runs ask for them.
+    # Classes are documented only on request (left_alone.py), and the model's sections
+    # written only with `details`: these runs ask for both.
+    options = {"style": "google", "classes": True, "details": True}
     result, provider, written = await run_scripted_on_file(
-        runtime, root, "docstring", qualname, turns, {"style": "google", "classes": True}
+        runtime, root, "docstring", qualname, turns, options
     )
     return result, provider, written.decode()
 

@@ -43,9 +43,11 @@ async def drive(
     qualname: str,
     completions: list[CompletionAnswer],
     turns: list[Any] | None = None,
+    details: bool = False,
 ) -> tuple[AgentResult, ScriptedProvider, str]:
+    options = {"style": "google", "details": details}
     result, provider, written = await run_scripted_on_file(
-        runtime, root, "docstring", qualname, turns or [], {"style": "google"}, completions
+        runtime, root, "docstring", qualname, turns or [], options, completions
     )
     return result, provider, written.decode()
 
@@ -234,6 +236,7 @@ async def test_a_summary_that_parrots_the_feedback_is_refused_and_asked_again(
             ),
             tool_turn(("write_docstring", {"summary": "Store glow and return the lamp itself."})),
         ],
+        details=True,  # the description is checked too
     )
     assert result.status == "success", result.to_dict()
     assert '"""Store glow and return the lamp itself."""' in text
