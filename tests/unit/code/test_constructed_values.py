@@ -208,6 +208,12 @@ def test_a_display_of_classes_is_written_whole_with_them_by_name() -> None:
         "imports": [[__name__, "Spot"]],
         "text": "[Spot, None]",
     }
+    # pyrsistent's field(type=int).type: `len(result.type) == 1` was edited to `== {int}`
+    assert class_display({int, Spot}, 200) == {
+        "imports": [[__name__, "Spot"]],
+        "text": "{Spot, int}",
+    }
+    assert class_display(frozenset({str}), 200) == {"imports": [], "text": "frozenset({str})"}
     assert class_display({"q": 1}, 200) is None  # no class: its literal says it
     assert class_display({"q": str}, 5) is None  # longer than the probe reports
     assert class_display({"f": len}, 200) is None  # a function is no class

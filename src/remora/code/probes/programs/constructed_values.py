@@ -186,15 +186,25 @@ class _Display:
             if type(value) is list:
                 return f"[{inner}]"
             return f"({inner},)" if len(items) == 1 else f"({inner})"
+        if type(value) in (set, frozenset) and value:
+            # In the order of their text: a set of classes iterates by their hashes.
+            members = [self.text(item) for item in value]
+            if any(member is None for member in members):
+                return None
+            braces = "{" + ", ".join(sorted(str(member) for member in members)) + "}"
+            if type(value) is set:
+                return braces
+            self.named["frozenset"] = frozenset
+            return f"frozenset({braces})"
         return None
 
 
 def class_display(value: Any, limit: int) -> dict[str, Any] | None:
-    """``{"imports": [[module, Name], ...], "text": "{'q': str}"}`` for a dict, list or
-    tuple of literals and classes, holding at least one class, written in at most
+    """``{"imports": [[module, Name], ...], "text": "{'q': str}"}`` for a dict, list,
+    tuple or set of literals and classes, holding at least one class, written in at most
     ``limit`` characters with each class by name, where that text rebuilds an equal value
     of the same type; else None."""
-    if type(value) not in (dict, list, tuple):
+    if type(value) not in (dict, list, tuple, set, frozenset):
         return None
     display = _Display()
     text = display.text(value)
