@@ -923,6 +923,26 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "mistletoe",
     ),
+    ReviewProject(
+        Project(
+            "textdistance",
+            "4.6.3",
+            "d6dabc50b4ea832cdcf0e1e6021bd0c7fcd9ade155888d79bb6a3c31fce2dc6f",
+            (),
+            part="heldout",
+        ),
+        "textdistance",
+    ),
+    ReviewProject(
+        Project(
+            "glob2",
+            "0.7",
+            "85c3dbd07c8aa26d63d7aacee34fa86e9a91a3873bc30bf62ec46e531f92ab8c",
+            (),
+            part="heldout",
+        ),
+        "glob2",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
