@@ -919,7 +919,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.6.0",
             "92f066c4720a25fa24bf260e6413702bbff3a5b8a93af314cb6cd8589726a8e1",
             (),
-            part="heldout",
+            # Held out until its labels at cbc3301e (every file: --max-definitions 0).
+            part="dev",
         ),
         "mistletoe",
     ),
