@@ -61,6 +61,18 @@ class Counter:
 
     def following(self) -> int:
         return self.start + self.step
+
+
+class Pager:
+    def __init__(self, rows, first_row=1):
+        self.rows = rows if isinstance(rows, list) else list(rows)
+        self.first_row = first_row
+        self._at = -1
+
+    def ahead(self):
+        if self._at + 1 < len(self.rows):
+            return self.rows[self._at + 1]
+        return None
 """
 
 
@@ -154,6 +166,21 @@ async def test_a_class_gets_its_instances_and_a_test_of_its_members(tmp_path: Pa
     # A negative start and another: both sides of the property's comparison.
     assert '"negative": True' in conftest and '"negative": False' in conftest
     assert run_tests_twice(workspace, tmp_path).endswith("passed")
+
+
+async def test_a_kind_s_stand_in_or_a_none_the_code_never_tells_apart_is_no_fixture(
+    tmp_path: Path,
+) -> None:
+    # mistletoe's FileWrapper(lines=[1], start_line=None) was rejected: "an integer as a
+    # line", and a None stored for a reader that counts lines.
+    root = pytest_project(tmp_path, {"pages.py": PAGES})
+    node = find_node(root, "pages.py", "Pager")
+    async with bench(root) as b:
+        written = await b.run("sample_data", "write_fixture", node)
+        changed = b.workspace("sample_data", node).changed_files()
+    assert written["written"] is False and changed == [], written
+    assert written["dropped"]["a kind's stand-in the project never uses"] >= 1, written
+    assert written["dropped"]["a None the code never tells apart"] >= 1, written
 
 
 async def test_a_models_placeholder_is_never_offered_and_json_is_only_an_export(

@@ -12,7 +12,8 @@ import ast
 
 import pytest
 
-from remora.code.testgen.none_calls import unhandled_nones, untold_none
+from remora.code.testgen.none_calls import unhandled_nones
+from remora.code.values.untold_nones import untold_none
 
 MODULE = """\
 def key(title, author="someone", sid=1):

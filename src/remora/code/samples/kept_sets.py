@@ -4,7 +4,13 @@
 string with a source in the project (:mod:`remora.code.values.sourced_strings`), the
 defaults left out (a set of defaults alone carries nothing, nor one of falsy values
 standing in for them), the project's own usage first,
-each set once. :func:`pinned_outcome` says whether a probed call's outcome is one a test
+each set once. Nor is a set kept that gives a ``None`` the code neither declares nor tells
+apart (:func:`~remora.code.values.untold_nones.untold_none`: ``start_line=None`` stored
+for a reader that counts lines), or that holds, where the project's usage did not give it,
+the list or dict the value search tries for a kind (``lines=[1]``, ``{"a": 1, "b": 0}``):
+a fixture is data a test suite reuses, and blind reviewers rejected mistletoe's
+``FileWrapper(lines=[1], start_line=None)`` ("an integer as a line").
+:func:`pinned_outcome` says whether a probed call's outcome is one a test
 can write; :func:`outcome_key` groups outcomes coarsely enough that two sets with one
 behaviour share one.
 """
@@ -23,12 +29,16 @@ from remora.code.values import (
     contains_function,
     falsy_stand_ins,
     is_instance_method,
+    node_function,
     owner_arguments,
     project_strings,
     unsourced,
     without_defaults,
 )
-from remora.code.values.filled_instances import CALLS_KEY
+from remora.code.values.constructor import own_init
+from remora.code.values.filled_instances import CALLS_KEY, constructor_arguments
+from remora.code.values.kind_samples import TYPICAL
+from remora.code.values.untold_nones import Function, untold_none
 
 __all__ = [
     "MAX_SETS",
@@ -118,6 +128,34 @@ def _given(args: dict[str, Any]) -> list[Any]:
     return values
 
 
+def _kind_stand_in(value: Any) -> bool:
+    """Whether ``value`` is the list or dict the value search tries for a kind."""
+    return value in (TYPICAL["list"], TYPICAL["dict"])
+
+
+def _untold_none(
+    context: CodeContext,
+    target: CallTarget,
+    args: dict[str, Any],
+    owner: dict[str, Any] | None,
+) -> bool:
+    """Whether the set gives ``None`` to a parameter of the call (a class's: its
+    ``__init__``'s) or of the instance's constructor that the code neither declares nor
+    tells apart."""
+    text = context.node_file_text()
+    owner_class = str(target.get("owner") or "")
+    function: Function | None = node_function(context)
+    owner_init: Function | None = own_init(text, owner_class)
+    if target["kind"] == "class":
+        function, owner_init = own_init(text, str(target["qualname"])), None
+    given = [(function, args), (owner_init, constructor_arguments(owner or {}))]
+    return any(
+        value is None and code is not None and untold_none(code, name)
+        for code, values in given
+        for name, value in values.items()
+    )
+
+
 def _usage_first(candidates: list[Candidate]) -> list[Candidate]:
     first = [c for c in candidates if c.why in _USAGE_FIRST]
     return first + [c for c in candidates if c.why not in _USAGE_FIRST]
@@ -149,6 +187,12 @@ def sound_candidates(
             continue
         if any(unsourced(v, strings) is not None for v in values):
             selection.drop("a string the project never uses")
+            continue
+        if _untold_none(context, target, args, owner):
+            selection.drop("a None the code never tells apart")
+            continue
+        if candidate.why not in _USAGE_FIRST and any(_kind_stand_in(v) for v in values):
+            selection.drop("a kind's stand-in the project never uses")
             continue
         key = json.dumps([args, owner], sort_keys=True, default=repr)
         if key in seen:

@@ -9,62 +9,31 @@ where ``None`` is a case it handles.
 
 A single ``None``, among other arguments or alone, for an unannotated parameter whose
 default is not ``None`` and that the node never compares with ``None`` nor tests for
-truth (:func:`untold_none`) is a value the node's uses exclude, asked about as a made-up
-one is (:mod:`remora.code.testgen.unread_arguments`): where the call never reads it,
-another call's value replaces it, or it stays as nothing; where the call reads it,
-handing it on as it is to other code (``self._stack.append(item)``,
-``encoder.encode(obj)``) or to a builtin (``str(val)``), the call gives no test: it
-reaches that code's most trivial path, if any. Blind reviewers rejected ``dumps(None) ==
-"null"`` and ``encode(None) == "null"`` ("pins nothing Hjson-specific"),
-``str_coerce(None) == "None"`` ("only restates Python's built-in behaviour"), and asked
-for a real value in place of ``push(None)`` and ``make_template_name(None)``: of the test
-changes of eight projects' reviews that passed a ``None`` straight to the node, 2 in 18
-were merged as is (one raised on it, one held it among four other cases). A call that
-raises is not asked (its error is the contract: ``coerce_pattern(None)``'s
-``ValueError``); an annotated parameter's ``None`` is
-:func:`~remora.code.values.argument_fit.excluded_value`'s to judge. Read with :mod:`ast`;
-nothing runs here.
+truth (:func:`~remora.code.values.untold_nones.untold_none`) is a value the node's uses
+exclude, asked about as a made-up one is (:mod:`remora.code.testgen.unread_arguments`):
+where the call never reads it, another call's value replaces it, or it stays as nothing;
+where the call reads it, handing it on as it is to other code
+(``self._stack.append(item)``, ``encoder.encode(obj)``) or to a builtin (``str(val)``),
+the call gives no test: it reaches that code's most trivial path, if any. Blind
+reviewers rejected ``dumps(None) == "null"`` and ``encode(None) == "null"`` ("pins
+nothing Hjson-specific"), ``str_coerce(None) == "None"`` ("only restates Python's
+built-in behaviour"), and asked for a real value in place of ``push(None)`` and
+``make_template_name(None)``: of the test changes of eight projects' reviews that passed
+a ``None`` straight to the node, 2 in 18 were merged as is (one raised on it, one held
+it among four other cases). A call that raises is not asked (its error is the contract:
+``coerce_pattern(None)``'s ``ValueError``); an annotated parameter's ``None`` is
+:func:`~remora.code.values.argument_fit.excluded_value`'s to judge. Read with
+:mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Mapping
 from typing import Any
 
-from remora.code.values.parameters import function_parameters
+from remora.code.values.untold_nones import Function, handles_none
 
-__all__ = ["unhandled_nones", "untold_none"]
-
-Function = ast.FunctionDef | ast.AsyncFunctionDef
-
-
-def _named(node: ast.AST, names: set[str]) -> bool:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        node = node.operand
-    return isinstance(node, ast.Name) and node.id in names
-
-
-def _handles_none(function: Function, names: set[str]) -> bool:
-    """Whether the function compares one of ``names`` with ``None`` or tests its truth."""
-    for node in ast.walk(function):
-        if isinstance(node, ast.Compare):
-            operands = [node.left, *node.comparators]
-            none = any(isinstance(o, ast.Constant) and o.value is None for o in operands)
-            if none and any(_named(o, names) for o in operands):
-                return True
-        elif isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
-            if _named(node.test, names):
-                return True
-        elif isinstance(node, ast.BoolOp) and any(_named(v, names) for v in node.values):
-            return True
-    return False
-
-
-def _undeclared(function: Function) -> set[str]:
-    """The parameters without an annotation whose default (if any) is not ``None``."""
-    parameters = function_parameters(function.args)
-    return {p.name for p in parameters if p.annotation is None and p.default != "None"}
+__all__ = ["unhandled_nones"]
 
 
 def unhandled_nones(row: Mapping[str, Any], function: Function) -> bool:
@@ -73,10 +42,4 @@ def unhandled_nones(row: Mapping[str, Any], function: Function) -> bool:
     args = row.get("args") or {}
     if len(args) < 2 or any(value is not None for value in args.values()):
         return False
-    return not _handles_none(function, set(args))
-
-
-def untold_none(function: Function, name: str) -> bool:
-    """Whether ``None`` for parameter ``name`` is a value the node neither declares (an
-    annotation, a ``None`` default) nor tells apart."""
-    return name in _undeclared(function) and not _handles_none(function, {name})
+    return not handles_none(function, set(args))

@@ -34,7 +34,7 @@ project's own value, a boundary) stays, read or not; a made-up one that nothing 
 replace is not asked about (its call is dropped whatever the answer).
 
 A ``None`` for a parameter the node neither declares nor tells apart
-(:func:`~remora.code.testgen.none_calls.untold_none`) is asked about the same way; one
+(:func:`~remora.code.values.untold_nones.untold_none`) is asked about the same way; one
 the call reads (``str_coerce(None) == "None"``, ``dumps(None) == "null"``) gives no test
 either, unless the call raised.
 
@@ -52,7 +52,6 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.probes import probe_argument_sets
-from remora.code.testgen.none_calls import Function, untold_none
 from remora.code.values import (
     CallTarget,
     Candidate,
@@ -63,6 +62,7 @@ from remora.code.values import (
 )
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.derived_sets import made_up
+from remora.code.values.untold_nones import Function, untold_none
 
 __all__ = [
     "USES_KEY",
@@ -135,7 +135,7 @@ def without_made_up(
 
 def _read_nones(function: Function | None, row: dict[str, Any]) -> list[str]:
     """The parameters given a ``None`` that :func:`settle_unread` saw read where the node
-    never tells ``None`` apart (:func:`~remora.code.testgen.none_calls.untold_none`); none
+    never tells ``None`` apart (:func:`~remora.code.values.untold_nones.untold_none`); none
     where the call raised."""
     if function is None or row.get("raised"):
         return []
