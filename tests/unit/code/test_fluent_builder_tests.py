@@ -144,6 +144,18 @@ def test_a_test_asserting_only_the_returned_instance_is_dropped_before_it_is_wri
     assert dropped == ["test_a: it asserts only that the call returned its instance"]
 
 
+def test_a_test_asserting_only_how_many_items_came_back_is_dropped() -> None:
+    # mistletoe's embed_span: `assert len(result) == 2` "would still pass if the trailer
+    # did not default to the leader" (blind review, rejected).
+    count = "def test_spans():\n    result = list(spans('~~'))\n    assert len(result) == 2\n"
+    valued = count + "    assert result[0].text == '~~'\n"
+    kept, dropped = without_identity_only(
+        [{"name": "test_count", "source": count}, {"name": "test_valued", "source": valued}]
+    )
+    assert [p["name"] for p in kept] == ["test_valued"]
+    assert dropped == ["test_count: it asserts only how many items there are"]
+
+
 def test_a_private_attribute_is_observed_through_the_public_property_that_reads_it() -> None:
     target = _target("Panel.set_caption", params=("caption",))
     assert observed_attributes(target, _method("set_caption"), PANEL) == ["caption"]
