@@ -143,11 +143,13 @@ def _untold_none(
     ``__init__``'s) or of the instance's constructor that the code neither declares nor
     tells apart."""
     text = context.node_file_text()
-    owner_class = str(target.get("owner") or "")
-    function: Function | None = node_function(context)
-    owner_init: Function | None = own_init(text, owner_class)
+    function: Function | None
+    owner_init: Function | None = None
     if target["kind"] == "class":
-        function, owner_init = own_init(text, str(target["qualname"])), None
+        function = own_init(text, str(target["qualname"]))
+    else:
+        function = node_function(context)
+        owner_init = own_init(text, str(target.get("owner") or ""))
     given = [(function, args), (owner_init, constructor_arguments(owner or {}))]
     return any(
         value is None and code is not None and untold_none(code, name)
