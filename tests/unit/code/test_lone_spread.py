@@ -44,6 +44,16 @@ class Shelf:
         return [label for label in self.labels if label not in gone]
 
 
+class Gap:
+    gap_cost = 1
+
+    def maximum(self, *sequences):
+        return min(map(len, sequences))
+
+    def minimum(self, *sequences):
+        return -max(map(len, sequences)) * self.gap_cost
+
+
 def only_one(*values):
     if len(values) != 1:
         raise TypeError("one value")
@@ -67,6 +77,9 @@ def _row(args: dict[str, Any], raised: dict[str, str] | None = None) -> dict[str
         ("interleave", {}),
         ("unique_to_each", {"iterables": ["a"]}),
         ("nth_product", {"index": 0, "args": ["a"]}),
+        # textdistance: a method returning their combination (Gotoh().maximum("a") == 1)
+        ("maximum", {"sequences": ["a"]}),
+        ("minimum", {"sequences": ["a"]}),
     ],
 )
 def test_a_combining_spread_given_fewer_than_two_items_shows_nothing(
