@@ -945,6 +945,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "glob2",
     ),
+    ReviewProject(
+        Project(
+            "jsonpickle",
+            "4.1.4",
+            "8adf24cca611809b55ff5ed2ace850e1a3e4370dad5d363df71569b8f46c9645",
+            (),
+            part="heldout",
+        ),
+        "jsonpickle",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
