@@ -941,7 +941,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.7",
             "85c3dbd07c8aa26d63d7aacee34fa86e9a91a3873bc30bf62ec46e531f92ab8c",
             (),
-            part="heldout",
+            # Held out until its labels at d421ee52 (every file: --max-definitions 0).
+            part="dev",
         ),
         "glob2",
     ),
