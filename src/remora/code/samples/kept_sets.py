@@ -133,24 +133,22 @@ def _kind_stand_in(value: Any) -> bool:
     return value in (TYPICAL["list"], TYPICAL["dict"])
 
 
-def _untold_none(
-    context: CodeContext,
-    target: CallTarget,
-    args: dict[str, Any],
-    owner: dict[str, Any] | None,
-) -> bool:
-    """Whether the set gives ``None`` to a parameter of the call (a class's: its
-    ``__init__``'s) or of the instance's constructor that the code neither declares nor
-    tells apart."""
+def _called_code(context: CodeContext, target: CallTarget) -> tuple[Function | None, ...]:
+    """The definitions a set's values are given to: the call's (a class's: its
+    ``__init__``), then the constructor of a method's instance; None where there is none."""
     text = context.node_file_text()
-    function: Function | None
-    owner_init: Function | None = None
     if target["kind"] == "class":
-        function = own_init(text, str(target["qualname"]))
-    else:
-        function = node_function(context)
-        owner_init = own_init(text, str(target.get("owner") or ""))
-    given = [(function, args), (owner_init, constructor_arguments(owner or {}))]
+        return own_init(text, str(target["qualname"])), None
+    return node_function(context), own_init(text, str(target.get("owner") or ""))
+
+
+def _untold_none(
+    called: tuple[Function | None, ...], args: dict[str, Any], owner: dict[str, Any] | None
+) -> bool:
+    """Whether the set gives ``None`` to a parameter of the call or of the instance's
+    constructor (``called``, as :func:`_called_code` gives them) that the code neither
+    declares nor tells apart."""
+    given = zip(called, (args, constructor_arguments(owner or {})), strict=True)
     return any(
         value is None and code is not None and untold_none(code, name)
         for code, values in given
@@ -174,6 +172,7 @@ def sound_candidates(
     # A method's set names the instance it is called on: the probe's, unless its own.
     instance = is_instance_method(target)
     derived_owner = owner_arguments(context, target) if instance else None
+    called = _called_code(context, target)
     for candidate in _usage_first(candidates):
         args = without_defaults(candidate.args, target["parameters"])
         owner = candidate.owner_args if candidate.owner_args is not None else derived_owner
@@ -190,7 +189,7 @@ def sound_candidates(
         if any(unsourced(v, strings) is not None for v in values):
             selection.drop("a string the project never uses")
             continue
-        if _untold_none(context, target, args, owner):
+        if _untold_none(called, args, owner):
             selection.drop("a None the code never tells apart")
             continue
         if candidate.why not in _USAGE_FIRST and any(_kind_stand_in(v) for v in values):

@@ -56,17 +56,20 @@ def _asserts(source: str) -> list[ast.expr] | None:
     return asserts
 
 
-def asserts_only_identity(source: str) -> bool:
-    """Whether the test functions in ``source`` assert something and each assert is an
-    identity or an ``isinstance`` (no ``pytest.raises`` either)."""
-    asserts = _asserts(source)
+def _only_identity(asserts: list[ast.expr] | None) -> bool:
     return bool(asserts) and all(_identity(a) for a in asserts or [])
 
 
-def _asserts_only_counts(source: str) -> bool:
+def asserts_only_identity(source: str) -> bool:
+    """Whether the test functions in ``source`` assert something and each assert is an
+    identity or an ``isinstance`` (no ``pytest.raises`` either)."""
+    return _only_identity(_asserts(source))
+
+
+def _only_counts(asserts: list[ast.expr] | None) -> bool:
     """Whether every assert is an identity, an ``isinstance`` or a length, one a length."""
-    asserts = _asserts(source) or []
-    return any(map(_length, asserts)) and all(_identity(a) or _length(a) for a in asserts)
+    found = asserts or []
+    return any(map(_length, found)) and all(_identity(a) or _length(a) for a in found)
 
 
 def without_identity_only(pieces: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -75,10 +78,10 @@ def without_identity_only(pieces: list[dict[str, Any]]) -> tuple[list[dict[str, 
     kept: list[dict[str, Any]] = []
     dropped: list[str] = []
     for piece in pieces:
-        source = str(piece.get("source", ""))
-        if asserts_only_identity(source):
+        asserts = _asserts(str(piece.get("source", "")))  # parsed once for both questions
+        if _only_identity(asserts):
             dropped.append(f"{piece['name']}: it asserts only that the call returned its instance")
-        elif _asserts_only_counts(source):
+        elif _only_counts(asserts):
             dropped.append(f"{piece['name']}: it asserts only how many items there are")
         else:
             kept.append(piece)
