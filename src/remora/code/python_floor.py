@@ -15,7 +15,11 @@ read, in order, from:
    ``[tool.flit.metadata]`` ``requires-python``, an sdist's PKG-INFO ``Requires-Python``;
 4. the ``Programming Language :: Python :: X.Y`` classifiers (setup.cfg, setup.py,
    pyproject.toml's ``[project]`` or flit's metadata, PKG-INFO), the oldest of them;
-5. tox.ini's envlist (``py27``, ``py36-django``, ``{py27,py35}-x``).
+5. tox.ini's envlist (``py27``, ``py36-django``, ``{py27,py35}-x``);
+6. a universal wheel (setup.cfg's ``[bdist_wheel]``, or the older ``[wheel]``, with
+   ``universal = 1``): the wheel is tagged ``py2.py3``, so it installs on Python 2.7
+   (glob2 lists only "Python :: 3" but builds one, and its code still has a
+   ``unicode`` branch: ``class Globber(object)`` -> ``class Globber:`` was rejected).
 
 Ruff's oldest target is Python 3.7: a project older than that is judged at ``py37`` and
 the rules that assume a newer Python are held back (:mod:`remora.code.lint.oldest_python`).
@@ -216,6 +220,10 @@ def project_floor(root: Path, folder: PurePosixPath, stamp: tuple[int, ...]) -> 
         return Floor(version, "its Programming Language classifiers", False)
     if (version := _tox_floor(root)) is not None:
         return Floor(version, "tox.ini's envlist", False)
+    for section in ("bdist_wheel", "wheel"):
+        universal = setup_cfg.get(section, "universal", fallback="").strip().lower()
+        if universal in ("1", "true", "yes", "on"):
+            return Floor((2, 7), f"setup.cfg's [{section}] universal = 1", False)
     return Floor()
 
 

@@ -102,6 +102,15 @@ def _floor(root: Path, files: dict[str, str]) -> Floor:
             (2, 7),
             ["--target-version", "py37"],
         ),
+        # A universal wheel installs on Python 2.7; python_requires says more when given.
+        ({"setup.cfg": "[bdist_wheel]\nuniversal = 1\n"}, (2, 7), ["--target-version", "py37"]),
+        ({"setup.cfg": "[wheel]\nuniversal = true\n"}, (2, 7), ["--target-version", "py37"]),
+        ({"setup.cfg": "[bdist_wheel]\nuniversal = 0\n"}, None, []),
+        (
+            {"setup.cfg": "[options]\npython_requires = >=3.8\n[bdist_wheel]\nuniversal = 1\n"},
+            (3, 8),
+            ["--target-version", "py38"],
+        ),
         # ruff reads requires-python itself (from 3.7 on) and its own target-version: no flag.
         ({"pyproject.toml": REQUIRES_38, "setup.py": SETUP_27}, (3, 8), []),
         ({"ruff.toml": 'target-version = "py311"\n', "setup.py": SETUP_27}, (3, 11), []),
