@@ -146,3 +146,38 @@ async def test_an_instance_built_with_a_made_up_value_gives_no_test(tmp_path: Pa
     written = (data or b"").decode()
     assert "pytest.raises(ValueError)" in written, (found, written)
     assert "sample marker" not in written, written
+
+
+
+OPTIONS = """\
+def _kind(options):
+    return options.get("kind", "plain")
+
+
+def describe(options):
+    if not isinstance(options, dict):
+        raise TypeError("options must be a dict")
+    return "kind: " + _kind(options)
+"""
+
+
+async def test_the_dict_kinds_sample_read_by_key_gives_no_test(tmp_path: Path) -> None:
+    # pyjwt's from_jwk({"a": 1, "b": 0}), ply's get_rules: "an arbitrary value", "junk".
+    found, written = await search_tests_on(
+        tmp_path, {"styles.py": OPTIONS}, "styles.py", "describe", "tests/test_styles.py"
+    )
+    assert not _shows_dict_sample((written or b"").decode()), written
+    assert "typical_arguments: shows made-up options" in "\n".join(found["dropped"]), found
+
+
+async def test_the_projects_own_mapping_keeps_its_test(tmp_path: Path) -> None:
+    source = OPTIONS + '\n\ndef bold():\n    return describe({"kind": "bold"})\n'
+    found, data = await search_tests_on(
+        tmp_path, {"styles.py": source}, "styles.py", "describe", "tests/test_styles.py"
+    )
+    written = (data or b"").decode()
+    assert found["kept"] and "bold" in written and not _shows_dict_sample(written), written
+
+
+def _shows_dict_sample(text: str) -> bool:
+    return "'a': 1" in text or '"a": 1' in text

@@ -278,6 +278,24 @@ def test_call_text_puts_extra_arguments_into_star_args_and_kwargs() -> None:
     assert args == {"func": 1, "dicts": [{"a": 1}, {"b": 2}], "kwargs": {"factory": 3}}
 
 
+def test_a_dict_passed_alone_is_one_argument_unless_its_keys_name_parameters() -> None:
+    # The project's own `positive_total({"pears": 3, "figs": 0})` is one mapping, not two
+    # keywords the function does not take.
+    params = [
+        Parameter("counts", "positional_or_keyword", None, None),
+        Parameter("floor", "positional_or_keyword", None, "0"),
+    ]
+    none = lambda _: None  # noqa: E731
+    one = arguments_from_text('{"pears": 3, "figs": 0}', params, none)
+    assert one == {"counts": {"pears": 3, "figs": 0}}
+    assert arguments_from_text('{"counts": {"a": 2}, "floor": 1}', params, none) == {
+        "counts": {"a": 2},
+        "floor": 1,
+    }
+    assert arguments_from_text("{}", params, none) == {"counts": {}}
+    assert arguments_from_text("{}", params[1:], none) == {}
+
+
 def test_rendered_calls_pass_what_the_probe_passed() -> None:
     target = {
         "parameters": [

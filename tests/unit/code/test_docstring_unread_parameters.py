@@ -23,6 +23,9 @@ class Keep:
     def rename(self, base_path, suffix):
         return suffix
 
+    def maximum(self, *sequences):
+        return 1
+
     def draw(self, deck, count):
         while True:
             yield pick_card(deck, count)
@@ -45,6 +48,10 @@ def refusal(name: str, summary: str) -> str:
         ("Keep.choose", "Return new, ignoring route and old.", ""),  # said to be left alone
         ("Keep.merge", "Pick old where new is None, else new.", ""),  # a closure reads them
         ("Keep.trace", "Return the route, old and new as a dict.", ""),  # locals() reads all
+        # textdistance's maximum(self, *sequences): return 1.
+        ("Keep.maximum", "Return the maximum value among the given sequences.", "sequences"),
+        ("Keep.maximum", "Return the maximum length of sequences.", "sequences"),
+        ("Keep.maximum", "Return 1, the largest score, whatever the sequences.", ""),
     ],
 )
 def test_a_parameter_the_code_never_reads_is_given_no_part(

@@ -9,6 +9,10 @@ word, or its words in a row: ``base_path`` as "base path") as an input, a few wo
 unless it says the parameter is left alone ("ignoring", "unused", "whatever"). "Return
 nxt in place of base" gives ``base`` no part, and stands. A body that
 hands its whole frame on (``locals()``, ``vars()``) may read it there: nothing is refused.
+``*args`` and ``**kwargs`` count when the summary names them as they are called:
+"Return the maximum value among the given sequences." on textdistance's
+``maximum(self, *sequences)``, whose body is ``return 1`` (blind reviewers: "ignores its
+arguments and always returns the constant 1"; five such methods, all read as false).
 
 A parameter is the caller's choice: a summary that calls one random or arbitrary ("Yield a
 joke from a random language and category." of ``forever(language, category)``, which
@@ -39,6 +43,7 @@ _FRAME_READERS = frozenset({"locals", "vars"})
 # and how many words before the parameter's they may stand.
 _RELYING = frozenset(
     {"on", "using", "uses", "use", "by", "from", "with", "according", "depending", "via"}
+    | {"of", "among", "in", "between", "across"}
 )
 _REACH = 4
 # Words saying the code picks a value itself, and the words that end what they qualify.
@@ -74,6 +79,7 @@ def named_unread(node: SourceNode, summary: str) -> str:
     if definition is None or _LEFT_ALONE.intersection(tokens):
         return ""
     named = _named(definition)
+    named += [a.arg for a in (definition.args.vararg, definition.args.kwarg) if a is not None]
     body = ast.Module(body=definition.body, type_ignores=[])
     read = {
         item.id

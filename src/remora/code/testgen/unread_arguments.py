@@ -38,6 +38,15 @@ A ``None`` for a parameter the node neither declares nor tells apart
 the call reads (``str_coerce(None) == "None"``, ``dumps(None) == "null"``) gives no test
 either, unless the call raised.
 
+The mapping the value search tries for the dict kind
+(:data:`~remora.code.values.kind_samples.DICT_SAMPLE`, ``{"a": 1, "b": 0}``) is made up
+the same way (:func:`invented`) where the code wants keys of its own: blind reviewers merged none of the fifteen labelled tests that passed
+it ("an arbitrary value", "junk pdict": pyjwt's JWKs, ply's rule dicts, pystache's
+context stack, each read by key through another name or function). A node that takes
+the parameter as any mapping, walking it (``d.items()``, ``for k in d``) or looking up
+the keys its caller gives (``counts[key]``), and reads no key by a constant
+(``valmap(str, {"a": 1, "b": 0})``, ``tally({"a": 1, "b": 0}, "a")``), keeps it.
+
 An argument the search gave a parameter that has a default, though the call's words do
 not name it (``register_scheme("", uses_netloc=None, query_plus_is_space=None)`` for
 ``when_uses_netloc_is_none``), is left out where the call without it has the same outcome,
@@ -46,6 +55,7 @@ in the same run: a blind reviewer asked to "drop the extra argument".
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from typing import Any
 
@@ -62,10 +72,13 @@ from remora.code.values import (
 )
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.derived_sets import made_up
+from remora.code.values.keyed_arguments import reads_of_keys
+from remora.code.values.kind_samples import DICT_SAMPLE
 from remora.code.values.untold_nones import Function, untold_none
 
 __all__ = [
     "USES_KEY",
+    "invented",
     "made_up_arguments",
     "same_outcome",
     "settle_unread",
@@ -79,11 +92,56 @@ _SIMPLE = (bool, int, float, str)
 _RECEIVERS = frozenset({"self", "cls"})
 
 
+def invented(name: str, value: Any, function: Function | None) -> bool:
+    """Whether the search made ``value`` up for the parameter ``name`` of ``function``: its
+    placeholder (:func:`~remora.code.values.derived_sets.made_up`), or the dict kind's
+    sample where the function does not just walk the mapping (module docstring)."""
+    if made_up(name, value):
+        return True
+    return value == DICT_SAMPLE and (function is None or not _walks(function, name))
+
+
+def _walks(function: Function, name: str) -> bool:
+    """Whether ``function`` takes ``name`` as any mapping: it walks it (``name.items()``,
+    ``.keys()``, ``.values()``, ``for k in name``) or looks up the keys its caller gives
+    (``name[key]``, ``key in name``, ``name.get(key)``), and reads none by a constant."""
+    if any(reads_of_keys(function, name)):
+        return False
+    for node in ast.walk(function):
+        if isinstance(node, ast.For | ast.comprehension) and _named(node.iter, name):
+            return True
+        if isinstance(node, ast.Subscript) and _named(node.value, name):
+            return True  # a constant key is reads_of_keys'
+        if (
+            isinstance(node, ast.Compare)
+            and isinstance(node.ops[0], ast.In | ast.NotIn)
+            and _named(node.comparators[0], name)
+            and not isinstance(node.left, ast.Constant)
+        ):
+            return True
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("items", "keys", "values", "get")
+            and _named(node.func.value, name)
+        ):
+            return True  # a constant get is reads_of_keys'
+    return False
+
+
+def _named(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
 def made_up_arguments(
-    target: CallTarget, args: dict[str, Any], misfit: Callable[[str, Any], bool]
+    target: CallTarget,
+    args: dict[str, Any],
+    misfit: Callable[[str, Any], bool],
+    function: Function | None = None,
 ) -> list[str]:
-    """The call's arguments worth asking about: made up by the search, or one ``misfit``
-    says the node's code excludes; never a ``*args``/``**kwargs`` one."""
+    """The call's arguments worth asking about: made up by the search for ``function``'s
+    parameters (:func:`invented`), or one ``misfit`` says the node's code excludes; never
+    a ``*args``/``**kwargs`` one."""
     plain = {
         str(p["name"])
         for p in target["parameters"]
@@ -92,20 +150,23 @@ def made_up_arguments(
     return [
         name
         for name, value in args.items()
-        if name in plain and (made_up(name, value) or misfit(name, value))
+        if name in plain and (invented(name, value, function) or misfit(name, value))
     ]
 
 
-def _shown_made_up(row: dict[str, Any], owner_args: dict[str, Any] | None) -> list[str]:
-    """The parameters, of the call and of its instance's constructor, given a made-up
-    value (:func:`~remora.code.values.derived_sets.made_up`) that the test would show,
-    each with what the call did with it where :func:`settle_unread` saw it read."""
+def _shown_made_up(
+    row: dict[str, Any], owner_args: dict[str, Any] | None, function: Function | None
+) -> list[str]:
+    """The parameters, of the call (of ``function``) and of its instance's constructor,
+    given a made-up value (:func:`invented`) that the test would show, each with what the
+    call did with it where :func:`settle_unread` saw it read."""
     uses: dict[str, list[str]] = row.get(USES_KEY) or {}
-    given = [*(row.get("args") or {}).items(), *(owner_args or {}).items()]
+    given = [(p, v, function) for p, v in (row.get("args") or {}).items()]
+    given += [(p, v, None) for p, v in (owner_args or {}).items()]
     return [
         f"{name} ({', '.join(uses[name])})" if name in uses else name
-        for name, value in given
-        if made_up(name, value)
+        for name, value, code in given
+        if invented(name, value, code)
     ]
 
 
@@ -124,7 +185,8 @@ def without_made_up(
     dropped: list[str] = []
     for name in chosen:
         owner = candidates[name].owner_args
-        if shown := _shown_made_up(rows[name], owner_args if owner is None else owner):
+        given = owner_args if owner is None else owner
+        if shown := _shown_made_up(rows[name], given, function):
             dropped.append(f"{candidates[name].why}: shows made-up {', '.join(shown)}")
         elif read := _read_nones(function, rows[name]):
             dropped.append(f"{candidates[name].why}: reads the None given for {', '.join(read)}")
@@ -194,7 +256,7 @@ def _replacement(
         return {}
     for key, candidate in candidates.items():
         value = candidate.args.get(name)
-        if key != own and isinstance(value, _SIMPLE) and not made_up(name, value):
+        if key != own and isinstance(value, _SIMPLE) and not invented(name, value, None):
             return {"value": value}
     return {"value": None} if name in _RECEIVERS else None
 
@@ -229,6 +291,7 @@ async def settle_unread(
     (or left out) where something replaces it, and the uses of those they read under
     :data:`USES_KEY`: one probe run for them all."""
     misfit = _misfit(context, target)
+    function = node_function(context)
     sets: list[dict[str, Any]] = []
     asked: dict[str, list[tuple[str, dict[str, Any] | None]]] = {}
     for name in chosen:
@@ -236,9 +299,9 @@ async def settle_unread(
         owner = candidates[name].owner_args
         extra = {"owner_args": owner} if owner is not None else {}
         # The candidate's own arguments carry the marks; the row's are what was passed.
-        for param in made_up_arguments(target, candidates[name].args, misfit):
+        for param in made_up_arguments(target, candidates[name].args, misfit, function):
             replacement = _replacement(target, param, name, candidates)
-            if replacement is None and made_up(param, args.get(param)):
+            if replacement is None and invented(param, args.get(param), function):
                 continue  # it stays, shown: the call gives no test (without_made_up)
             asked.setdefault(name, []).append((param, replacement))
             calls = [{"name": f"{name}/{param}/unread", "args": {**args, param: _STAND_IN}}]

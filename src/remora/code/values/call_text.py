@@ -7,8 +7,10 @@ Values are literals (``ast.literal_eval``), ``-x``, lists, tuples (``{"__tuple__
 [...]}``), dicts, calls of the module's own classes, which become ``{"__class__",
 "args"}``, and classes named as values (``int``, the module's ``Order``: ``{"__type__":
 "int"}``, :mod:`remora.code.values.unspelled_values`);
-positional arguments take the parameter names in order. A JSON object is
-accepted too. Anything else (names, attribute access, arbitrary calls) is
+positional arguments take the parameter names in order. A JSON object of the
+parameters' names is accepted too; one with other keys is a positional dict
+(``positive_total({"pears": 3, "figs": 0})``, a call the project makes, is one argument,
+not two keywords). Anything else (names, attribute access, arbitrary calls) is
 refused with what was found and where.
 """
 
@@ -65,6 +67,16 @@ def _value(node: ast.expr, classes: ClassLookup) -> Any:
     return value
 
 
+def _named_arguments(data: dict[str, Any], parameters: Sequence[Parameter]) -> bool:
+    """Whether a JSON object reads as arguments by name: its every key names a parameter
+    (or a ``**kwargs`` takes it), and an empty one leaves no parameter without a value."""
+    if any(p.kind == "var_keyword" for p in parameters):
+        return True
+    if not data:
+        return not any(p.required for p in parameters)
+    return set(data) <= {p.name for p in parameters}
+
+
 def _keywords(call: ast.Call, params: Sequence[Parameter], classes: ClassLookup) -> dict[str, Any]:
     """Arguments by parameter name; those past the named positional ones go to a ``*args``
     parameter as a list, keywords no parameter names to a ``**kwargs`` one as a dict."""
@@ -104,7 +116,7 @@ def arguments_from_text(
             data = json.loads(stripped)
         except ValueError:
             data = None
-        if isinstance(data, dict):
+        if isinstance(data, dict) and _named_arguments(data, parameters):
             return data
     try:
         call = python_ast.parse_expression(f"f({stripped})")
