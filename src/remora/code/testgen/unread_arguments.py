@@ -40,12 +40,13 @@ either, unless the call raised.
 
 The mapping the value search tries for the dict kind
 (:data:`~remora.code.values.kind_samples.DICT_SAMPLE`, ``{"a": 1, "b": 0}``) is made up
-the same way (:func:`invented`) where the code wants keys of its own: blind reviewers merged none of the fifteen labelled tests that passed
-it ("an arbitrary value", "junk pdict": pyjwt's JWKs, ply's rule dicts, pystache's
-context stack, each read by key through another name or function). A node that takes
-the parameter as any mapping, walking it (``d.items()``, ``for k in d``) or looking up
-the keys its caller gives (``counts[key]``), and reads no key by a constant
-(``valmap(str, {"a": 1, "b": 0})``, ``tally({"a": 1, "b": 0}, "a")``), keeps it.
+the same way (:func:`invented`) where the code wants keys of its own: blind reviewers
+merged none of the fifteen labelled tests that passed it ("an arbitrary value", "junk
+pdict": pyjwt's JWKs, ply's rule dicts, pystache's context stack, each read by key
+through another name or function). A node that takes the parameter as any mapping,
+walking it (``d.items()``, ``for k in d``) or looking up the keys its caller gives
+(``counts[key]``), and reads no key by a constant (``valmap(str, {"a": 1, "b": 0})``,
+``tally({"a": 1, "b": 0}, "a")``), keeps it.
 
 An argument the search gave a parameter that has a default, though the call's words do
 not name it (``register_scheme("", uses_netloc=None, query_plus_is_space=None)`` for
