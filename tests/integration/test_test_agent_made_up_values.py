@@ -148,7 +148,6 @@ async def test_an_instance_built_with_a_made_up_value_gives_no_test(tmp_path: Pa
     assert "sample marker" not in written, written
 
 
-
 OPTIONS = """\
 def _kind(options):
     return options.get("kind", "plain")
