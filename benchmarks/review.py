@@ -9,7 +9,9 @@ through), and every change exported for a blind reviewer
 (``OUT/<project>/changes/<id>.diff``, ``index.json``, ``project-before/``). The
 changes are joined with the committed labels (``benchmarks/review_labels/``,
 keyed by operation, node and the diff's hash) and the verdicts printed per part,
-model and operation. docs/competence.md ("Review benchmark") has the protocol.
+model and operation. ``import-labels`` keeps the judged export beside the labels
+(``benchmarks/review_exports/``, ``review_lib/kept_exports.py``). docs/competence.md
+("Review benchmark") has the protocol.
 
 Usage:
   python benchmarks/review.py [run] [--part dev|heldout|all] [--projects isodate,docopt]
@@ -53,6 +55,7 @@ from review_lib.export import (
     write_manifest,
     write_meta,
 )
+from review_lib.kept_exports import keep_export
 from review_lib.labels import LabelError, import_verdicts, join, load_labels, merge, save_labels
 from review_lib.report import (
     Coverage,
@@ -173,7 +176,8 @@ def import_labels(args: argparse.Namespace) -> None:
         source=str(args.verdicts),
     )
     path = save_labels(project.name, merge(load_labels(project.name), new))
-    print(f"{path}: {len(new)} labels imported for {len(index)} exported changes")
+    kept = keep_export(out, project.name)
+    print(f"{path}: {len(new)} labels imported for {len(index)} exported changes; {kept}")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -386,3 +386,33 @@ def test_only_the_changes_this_run_made_are_exported() -> None:
     # Not analysed here (--export-only): the queue as it stood, of the operations asked.
     done.report = {"analyze": "not run"}
     assert [e.id for e in queued if _this_runs(e, ["test"], done)] == ["t1", "t2"]
+
+
+def test_the_judged_export_is_kept_beside_the_labels_and_read_as_an_export(
+    tmp_path: Path,
+) -> None:
+    from review_lib.export import read_index
+    from review_lib.kept_exports import keep_export
+
+    out = tmp_path / "out"
+    entry = _entry("d1", "docstring", "run", '+    """Run it."""\n')
+    (out / "kit" / "changes").mkdir(parents=True)
+    (out / "kit" / "project-before").mkdir()
+    (out / "kit" / "index.json").write_text(
+        '[{"id": "d1", "operation": "docstring", "node": "run", "node_type": "function", '
+        f'"file": "pkg/core.py", "diff_sha256": "{entry.diff_sha256}"}}]'
+    )
+    (out / "kit" / "changes" / "d1.diff").write_text('+    """Run it."""\n')
+    (out / "_meta").mkdir()
+    (out / "_meta" / "kit.json").write_text('{"model": "m", "remora_commit": "c"}')
+    kept = tmp_path / "kept"
+    (kept / "kit" / "changes").mkdir(parents=True)
+    (kept / "kit" / "changes" / "old.diff").write_text("an earlier export's\n")
+    folder = keep_export(out, "kit", kept)
+    assert sorted(p.relative_to(kept).as_posix() for p in kept.rglob("*") if p.is_file()) == [
+        "_meta/kit.json",
+        "kit/changes/d1.diff",
+        "kit/index.json",
+    ]
+    assert folder == kept / "kit"
+    assert [e.diff_sha256 for e in read_index(kept, "kit")] == [entry.diff_sha256]

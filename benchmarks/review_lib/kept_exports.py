@@ -1,0 +1,36 @@
+"""The export a project's labels were given on, kept beside them in the repository.
+
+Labels are keyed by a hash of each diff (:mod:`review_lib.labels`); the diffs
+themselves lived only in the export folder, on the machine that ran it. A later
+session asking which labelled changes a new rule keeps out
+(:mod:`review_lib.precision`) needs them, and a fresh machine has none. So
+``import-labels`` copies the judged export's ``index.json``, its ``changes/`` and its
+``_meta/<project>.json`` (what the run reported) to ``benchmarks/review_exports/``, in
+the same layout: ``review.py report --out benchmarks/review_exports`` and the precision
+table read it as they read any export. ``project-before/`` is left out: it is the
+pinned sdist as :func:`review_lib.corpus.prepare` makes it again.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+__all__ = ["EXPORTS_DIR", "keep_export"]
+
+EXPORTS_DIR = Path(__file__).resolve().parents[1] / "review_exports"
+
+
+def keep_export(out: Path, project: str, dest: Path = EXPORTS_DIR) -> Path:
+    """Copy the export of ``project`` at ``out`` (index, diffs, run report) to ``dest``,
+    replacing an earlier copy of it; returns the project's folder there."""
+    source = out / project
+    folder = dest / project
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    shutil.copy2(source / "index.json", folder / "index.json")
+    shutil.copytree(source / "changes", folder / "changes")
+    (dest / "_meta").mkdir(exist_ok=True)
+    shutil.copy2(out / "_meta" / f"{project}.json", dest / "_meta" / f"{project}.json")
+    return folder
