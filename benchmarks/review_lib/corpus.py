@@ -956,6 +956,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "jsonpickle",
     ),
+    ReviewProject(
+        Project(
+            "pygtrie",
+            "2.6.2",
+            "879264597743ef52bf80f2dff085364088c0848ae22544db95dad2bf52e06471",
+            (),
+            part="heldout",
+        ),
+        "pygtrie.py",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
