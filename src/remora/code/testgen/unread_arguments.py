@@ -38,15 +38,8 @@ A ``None`` for a parameter the node neither declares nor tells apart
 the call reads (``str_coerce(None) == "None"``, ``dumps(None) == "null"``) gives no test
 either, unless the call raised.
 
-The mapping the value search tries for the dict kind
-(:data:`~remora.code.values.kind_samples.DICT_SAMPLE`, ``{"a": 1, "b": 0}``) is made up
-the same way (:func:`invented`) where the code wants keys of its own: blind reviewers
-merged none of the fifteen labelled tests that passed it ("an arbitrary value", "junk
-pdict": pyjwt's JWKs, ply's rule dicts, pystache's context stack, each read by key
-through another name or function). A node that takes the parameter as any mapping,
-walking it (``d.items()``, ``for k in d``) or looking up the keys its caller gives
-(``counts[key]``), and reads no key by a constant (``valmap(str, {"a": 1, "b": 0})``,
-``tally({"a": 1, "b": 0}, "a")``), keeps it.
+The dict kind's sample ``{"a": 1, "b": 0}`` counts as made up where the code wants keys
+of its own (:mod:`remora.code.testgen.invented_values`).
 
 An argument the search gave a parameter that has a default, though the call's words do
 not name it (``register_scheme("", uses_netloc=None, query_plus_is_space=None)`` for
@@ -56,13 +49,13 @@ in the same run: a blind reviewer asked to "drop the extra argument".
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable
 from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.probes import probe_argument_sets
+from remora.code.testgen.invented_values import invented
 from remora.code.values import (
     CallTarget,
     Candidate,
@@ -72,14 +65,10 @@ from remora.code.values import (
     project_class_lookup,
 )
 from remora.code.values.argument_fit import excluded_value
-from remora.code.values.derived_sets import made_up
-from remora.code.values.keyed_arguments import reads_of_keys
-from remora.code.values.kind_samples import DICT_SAMPLE
 from remora.code.values.untold_nones import Function, untold_none
 
 __all__ = [
     "USES_KEY",
-    "invented",
     "made_up_arguments",
     "same_outcome",
     "settle_unread",
@@ -91,47 +80,6 @@ USES_KEY = "made_up_uses"
 _SIMPLE = (bool, int, float, str)
 # The receiver's names: a module-level function taking one is a method of a class elsewhere.
 _RECEIVERS = frozenset({"self", "cls"})
-
-
-def invented(name: str, value: Any, function: Function | None) -> bool:
-    """Whether the search made ``value`` up for the parameter ``name`` of ``function``: its
-    placeholder (:func:`~remora.code.values.derived_sets.made_up`), or the dict kind's
-    sample where the function does not just walk the mapping (module docstring)."""
-    if made_up(name, value):
-        return True
-    return value == DICT_SAMPLE and (function is None or not _walks(function, name))
-
-
-def _walks(function: Function, name: str) -> bool:
-    """Whether ``function`` takes ``name`` as any mapping: it walks it (``name.items()``,
-    ``.keys()``, ``.values()``, ``for k in name``) or looks up the keys its caller gives
-    (``name[key]``, ``key in name``, ``name.get(key)``), and reads none by a constant."""
-    if any(reads_of_keys(function, name)):
-        return False
-    for node in ast.walk(function):
-        if isinstance(node, ast.For | ast.comprehension) and _named(node.iter, name):
-            return True
-        if isinstance(node, ast.Subscript) and _named(node.value, name):
-            return True  # a constant key is reads_of_keys'
-        if (
-            isinstance(node, ast.Compare)
-            and isinstance(node.ops[0], ast.In | ast.NotIn)
-            and _named(node.comparators[0], name)
-            and not isinstance(node.left, ast.Constant)
-        ):
-            return True
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("items", "keys", "values", "get")
-            and _named(node.func.value, name)
-        ):
-            return True  # a constant get is reads_of_keys'
-    return False
-
-
-def _named(node: ast.AST, name: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == name
 
 
 def made_up_arguments(

@@ -1,0 +1,67 @@
+"""The values a test must not show: those the value search made up, not found.
+
+A placeholder (``"sample b"``, :func:`~remora.code.values.derived_sets.made_up`) is one.
+So is the mapping the value search tries for the dict kind
+(:data:`~remora.code.values.kind_samples.DICT_SAMPLE`, ``{"a": 1, "b": 0}``) where the
+code wants keys of its own: blind reviewers merged none of the fifteen labelled tests
+that passed it ("an arbitrary value", "junk pdict": pyjwt's JWKs, ply's rule dicts,
+pystache's context stack, each read by key through another name or function). A node
+that takes the parameter as any mapping, walking it (``d.items()``, ``for k in d``) or
+looking up the keys its caller gives (``counts[key]``), and reads no key by a constant
+(``valmap(str, {"a": 1, "b": 0})``, ``tally({"a": 1, "b": 0}, "a")``), keeps it; a
+constructor's argument, whose uses are another function's, does not. Read with
+:mod:`ast`; nothing runs here.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from remora.code.values.derived_sets import made_up
+from remora.code.values.keyed_arguments import reads_of_keys
+from remora.code.values.kind_samples import DICT_SAMPLE
+from remora.code.values.untold_nones import Function
+
+__all__ = ["invented"]
+
+
+def invented(name: str, value: Any, function: Function | None) -> bool:
+    """Whether the search made ``value`` up for the parameter ``name`` of ``function``: its
+    placeholder (:func:`~remora.code.values.derived_sets.made_up`), or the dict kind's
+    sample where the function does not just walk the mapping (module docstring)."""
+    if made_up(name, value):
+        return True
+    return value == DICT_SAMPLE and (function is None or not _walks(function, name))
+
+
+def _walks(function: Function, name: str) -> bool:
+    """Whether ``function`` takes ``name`` as any mapping: it walks it (``name.items()``,
+    ``.keys()``, ``.values()``, ``for k in name``) or looks up the keys its caller gives
+    (``name[key]``, ``key in name``, ``name.get(key)``), and reads none by a constant."""
+    if any(reads_of_keys(function, name)):
+        return False
+    for node in ast.walk(function):
+        if isinstance(node, ast.For | ast.comprehension) and _named(node.iter, name):
+            return True
+        if isinstance(node, ast.Subscript) and _named(node.value, name):
+            return True  # a constant key is reads_of_keys'
+        if (
+            isinstance(node, ast.Compare)
+            and isinstance(node.ops[0], ast.In | ast.NotIn)
+            and _named(node.comparators[0], name)
+            and not isinstance(node.left, ast.Constant)
+        ):
+            return True
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("items", "keys", "values", "get")
+            and _named(node.func.value, name)
+        ):
+            return True  # a constant get is reads_of_keys'
+    return False
+
+
+def _named(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
