@@ -50,7 +50,7 @@ def refusal(name: str, summary: str) -> str:
         ("Keep.trace", "Return the route, old and new as a dict.", ""),  # locals() reads all
         # textdistance's maximum(self, *sequences): return 1.
         ("Keep.maximum", "Return the maximum value among the given sequences.", "sequences"),
-        ("Keep.maximum", "Return the maximum length of sequences.", "sequences"),
+        ("Keep.maximum", "Return the maximum value from the given sequences.", "sequences"),
         ("Keep.maximum", "Return 1, the largest score, whatever the sequences.", ""),
     ],
 )

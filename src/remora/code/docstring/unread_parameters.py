@@ -10,7 +10,7 @@ unless it says the parameter is left alone ("ignoring", "unused", "whatever"). "
 nxt in place of base" gives ``base`` no part, and stands. A body that
 hands its whole frame on (``locals()``, ``vars()``) may read it there: nothing is refused.
 ``*args`` and ``**kwargs`` count when the summary names them as they are called:
-"Return the maximum value among the given sequences." on textdistance's
+"Return the maximum value from the given sequences." on textdistance's
 ``maximum(self, *sequences)``, whose body is ``return 1`` (blind reviewers: "ignores its
 arguments and always returns the constant 1"; five such methods, all read as false).
 
@@ -43,7 +43,7 @@ _FRAME_READERS = frozenset({"locals", "vars"})
 # and how many words before the parameter's they may stand.
 _RELYING = frozenset(
     {"on", "using", "uses", "use", "by", "from", "with", "according", "depending", "via"}
-    | {"of", "among", "in", "between", "across"}
+    | {"among", "between", "across"}
 )
 _REACH = 4
 # Words saying the code picks a value itself, and the words that end what they qualify.
