@@ -31,7 +31,6 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from competence_lib.corpus import CorpusError
 from review_lib.blind import GROUPS, reviewer_folder
@@ -42,6 +41,7 @@ from review_lib.corpus import (
     ReviewCorpusError,
     ReviewProject,
     chosen,
+    prepare,
 )
 from review_lib.export import (
     OPERATIONS,
@@ -50,7 +50,9 @@ from review_lib.export import (
     export_project,
     failed_results,
     load_average,
+    meta_path,
     read_index,
+    read_meta,
     remora_commit,
     write_manifest,
     write_meta,
@@ -82,38 +84,29 @@ def _operations(value: str | None) -> list[str]:
     return ops
 
 
-def _meta(out: Path, project: str) -> dict[str, Any]:
-    path = out / "_meta" / f"{project}.json"
-    if not path.is_file():
-        raise ExportError(f"{path} not found: run `benchmarks/review.py run --projects {project}`")
-    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return loaded
-
-
 def report(out: Path, projects: list[ReviewProject], json_out: Path | None) -> None:
     """Join the export at ``out`` with the committed labels and print the tables."""
     joined: list[Joined] = []
     coverage: list[Coverage] = []
-    exported = [p for p in projects if (out / "_meta" / f"{p.name}.json").is_file()]
+    exported = [p for p in projects if meta_path(out, p.name) is not None]
     for project in projects:
         if project not in exported:
             print(f"{project.key}: not in {out}, left out of the report", file=sys.stderr)
     if not exported:
         raise ExportError(f"{out}: no project of those asked is exported; run `review.py run`")
     for project in exported:
-        meta = _meta(out, project.name)
+        meta = read_meta(out, project.name)
         index = read_index(out, project.name)
         labels = load_labels(project.name)
         for entry, label in join(index, labels):
             joined.append(Joined(project.name, project.part, meta["model"], entry, label))
+        before = out / project.name / "project-before"
+        if not before.is_dir():  # an export kept in the repository: made again from its pin
+            before = CACHE / "kept-before" / project.key
+            prepare(project, before)
         coverage.append(
             docstring_coverage(
-                project.name,
-                project.part,
-                meta["model"],
-                out / project.name / "project-before",
-                meta["files"],
-                index,
+                project.name, project.part, meta["model"], before, meta["files"], index
             )
         )
     table = rows(joined)
@@ -162,7 +155,7 @@ def run(args: argparse.Namespace) -> None:
 def import_labels(args: argparse.Namespace) -> None:
     project = chosen([args.project], "all")[0]
     out: Path = args.out
-    meta = _meta(out, project.name)
+    meta = read_meta(out, project.name)
     index = read_index(out, project.name)
     verdicts = json.loads(Path(args.verdicts).read_text(encoding="utf-8"))
     if not isinstance(verdicts, list):

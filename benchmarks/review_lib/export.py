@@ -10,6 +10,7 @@ goes to ``OUT/_meta/<project>.json``, outside what a reviewer is handed.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -256,6 +257,28 @@ def write_meta(out: Path, done: ProjectExport, model: ModelArgs, commit: str) ->
     )
 
 
+def meta_path(out: Path, project: str) -> Path | None:
+    """The run's record of ``project`` in the export at ``out``: ``_meta/<project>.json``,
+    or the compressed copy an export kept in the repository holds; None when neither."""
+    for name in (f"{project}.json", f"{project}.json.gz"):
+        if (path := out / "_meta" / name).is_file():
+            return path
+    return None
+
+
+def read_meta(out: Path, project: str) -> dict[str, Any]:
+    """The run's record of ``project`` (:func:`meta_path`); ExportError when there is none."""
+    path = meta_path(out, project)
+    if path is None:
+        raise ExportError(
+            f"{out / '_meta' / project}.json not found: run "
+            f"`benchmarks/review.py run --projects {project}`"
+        )
+    data = path.read_bytes()
+    loaded: dict[str, Any] = json.loads(gzip.decompress(data) if path.suffix == ".gz" else data)
+    return loaded
+
+
 def model_label(model: ModelArgs) -> str:
     """How the model is named in labels and tables: what was asked, else the defaults (the
     docstring operation's own embedded model beside the default model)."""
@@ -317,9 +340,11 @@ __all__ = [
     "export_and_project",
     "export_project",
     "load_average",
+    "meta_path",
     "model_label",
     "read_index",
     "read_manifest",
+    "read_meta",
     "remora_commit",
     "write_manifest",
     "write_meta",

@@ -5,16 +5,22 @@ themselves lived only in the export folder, on the machine that ran it. A later
 session asking which labelled changes a new rule keeps out
 (:mod:`review_lib.precision`) needs them, and a fresh machine has none. So
 ``import-labels`` copies the judged export's ``index.json``, its ``changes/`` and its
-``_meta/<project>.json`` (what the run reported) to ``benchmarks/review_exports/``, in
-the same layout: ``review.py report --out benchmarks/review_exports`` and the precision
-table read it as they read any export. ``project-before/`` is left out: it is the
-pinned sdist as :func:`review_lib.corpus.prepare` makes it again.
+``_meta/<project>.json`` (what the run reported, each result's details and summary, less
+the model transcripts, gzip-compressed: ~60 KB where the file is 1.4 MB) to
+``benchmarks/review_exports/``, in the same layout: ``review.py report --out
+benchmarks/review_exports`` and the precision table read it as they read any export.
+``project-before/`` is left out: it is the pinned sdist as
+:func:`review_lib.corpus.prepare` makes it again.
 """
 
 from __future__ import annotations
 
+import gzip
+import json
 import shutil
 from pathlib import Path
+
+from review_lib.export import read_meta
 
 __all__ = ["EXPORTS_DIR", "keep_export"]
 
@@ -31,6 +37,12 @@ def keep_export(out: Path, project: str, dest: Path = EXPORTS_DIR) -> Path:
     folder.mkdir(parents=True)
     shutil.copy2(source / "index.json", folder / "index.json")
     shutil.copytree(source / "changes", folder / "changes")
+    meta = read_meta(out, project)
+    for result in meta.get("report", {}).get("results") or []:
+        if isinstance(result, dict) and isinstance(result.get("details"), dict):
+            result["details"].pop("transcript", None)
     (dest / "_meta").mkdir(exist_ok=True)
-    shutil.copy2(out / "_meta" / f"{project}.json", dest / "_meta" / f"{project}.json")
+    text = json.dumps(meta, separators=(",", ":"), sort_keys=True)
+    # mtime=0: the same record compresses to the same bytes, run after run.
+    (dest / "_meta" / f"{project}.json.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
     return folder

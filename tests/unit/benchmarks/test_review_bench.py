@@ -391,7 +391,7 @@ def test_only_the_changes_this_run_made_are_exported() -> None:
 def test_the_judged_export_is_kept_beside_the_labels_and_read_as_an_export(
     tmp_path: Path,
 ) -> None:
-    from review_lib.export import read_index
+    from review_lib.export import read_index, read_meta
     from review_lib.kept_exports import keep_export
 
     out = tmp_path / "out"
@@ -404,15 +404,20 @@ def test_the_judged_export_is_kept_beside_the_labels_and_read_as_an_export(
     )
     (out / "kit" / "changes" / "d1.diff").write_text('+    """Run it."""\n')
     (out / "_meta").mkdir()
-    (out / "_meta" / "kit.json").write_text('{"model": "m", "remora_commit": "c"}')
+    (out / "_meta" / "kit.json").write_text(
+        '{"model": "m", "remora_commit": "c", "report": {"results": '
+        '[{"summary": "s", "details": {"transcript": ["long"], "kept": ["t"]}}]}}'
+    )
     kept = tmp_path / "kept"
     (kept / "kit" / "changes").mkdir(parents=True)
     (kept / "kit" / "changes" / "old.diff").write_text("an earlier export's\n")
     folder = keep_export(out, "kit", kept)
     assert sorted(p.relative_to(kept).as_posix() for p in kept.rglob("*") if p.is_file()) == [
-        "_meta/kit.json",
+        "_meta/kit.json.gz",
         "kit/changes/d1.diff",
         "kit/index.json",
     ]
     assert folder == kept / "kit"
     assert [e.diff_sha256 for e in read_index(kept, "kit")] == [entry.diff_sha256]
+    meta = read_meta(kept, "kit")
+    assert meta["report"]["results"] == [{"summary": "s", "details": {"kept": ["t"]}}]
