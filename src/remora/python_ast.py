@@ -23,6 +23,7 @@ from typing import Any
 __all__ = [
     "body_statements",
     "literal_eval",
+    "own_nodes",
     "parse",
     "parse_expression",
     "parse_signature_comment",
@@ -77,3 +78,18 @@ def body_statements(
 ) -> list[ast.stmt]:
     """A function's or class's own statements, its docstring aside."""
     return definition.body[1:] if ast.get_docstring(definition) is not None else definition.body
+
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def own_nodes(statements: list[ast.stmt]) -> list[ast.AST]:
+    """Every node of the statements, not descending into nested definitions or lambdas."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(reversed(statements))
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if not isinstance(node, _NESTED):
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return found

@@ -382,6 +382,31 @@ async def test_a_procedure_that_changes_its_state_through_a_helper_gets_tests(
     assert "assert roster.names == " in text and "assert roster.index == " in text, text
 
 
+async def test_a_deprecated_function_gets_no_test(tmp_path: Path) -> None:
+    # jsonpickle's is_dictionary/is_list/is_unicode warn that they go in 5.0.0: their three
+    # tests were rejected as useless (and fail where warnings are errors).
+    source = (
+        "import warnings\n"
+        "\n"
+        "\n"
+        "def smallest(values):\n"
+        "    warnings.warn('use least()', DeprecationWarning, stacklevel=2)\n"
+        "    return least(values)\n"
+        "\n"
+        "\n"
+        "def least(values):\n"
+        "    if not values:\n"
+        "        raise ValueError('no values')\n"
+        "    return sorted(values)[0]\n"
+    )
+    root = write_project(tmp_path, {"kinds.py": source})
+    async with bench(root) as b:
+        old = await b.run("test", "search_tests", find_node(root, "kinds.py", "smallest"))
+        kept = await b.run("test", "search_tests", find_node(root, "kinds.py", "least"))
+    assert old["kept"] == [] and old["reason"].startswith("it is deprecated"), old
+    assert kept["kept"], kept
+
+
 async def test_an_abstract_stub_gets_no_test_an_unsupported_method_does(tmp_path: Path) -> None:
     # A test of Clause.match pinned only its raise NotImplementedError() (both reviewers:
     # reject); a sorted list's append raising "use add" is its API, overridden by nothing.

@@ -33,8 +33,9 @@ from remora.code.parsing import (
 )
 from remora.code.values.annotations import dotted_name
 from remora.code.values.method_state import first_parameter, own_methods
+from remora.python_ast import own_nodes
 
-__all__ = ["BodyFacts", "body_facts", "node_definition", "own_nodes"]
+__all__ = ["BodyFacts", "body_facts", "node_definition"]
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _STREAMS = ("stdout", "stderr")
@@ -85,18 +86,6 @@ def _dotted(node: ast.expr) -> str:
     """``sys.stdout.write`` -> "sys.stdout.write"; '' for anything but names and attributes:
     a chain through a call (``open(path).read``) names no callee a claim can rest on."""
     return "" if any(isinstance(n, ast.Call) for n in ast.walk(node)) else dotted_name(node)
-
-
-def own_nodes(statements: list[ast.stmt]) -> list[ast.AST]:
-    """Every node of the statements, not descending into nested definitions or lambdas."""
-    found: list[ast.AST] = []
-    stack: list[ast.AST] = list(reversed(statements))
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if not isinstance(node, _NESTED):
-            stack.extend(reversed(list(ast.iter_child_nodes(node))))
-    return found
 
 
 def _parameters(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:

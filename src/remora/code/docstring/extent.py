@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.docstring.behaviour import node_definition, own_nodes
+from remora.code.docstring.behaviour import node_definition
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.docstring.vocabulary import stem
 from remora.code.parsing import SourceNode
 from remora.code.values.annotations import called_name
+from remora.python_ast import own_nodes
 
 __all__ = ["uncounted_repeats", "unpicked_position"]
 

@@ -25,10 +25,11 @@ from __future__ import annotations
 import ast
 import re
 
-from remora.code.docstring.behaviour import body_facts, node_definition, own_nodes
+from remora.code.docstring.behaviour import body_facts, node_definition
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.parsing import SourceNode, node_returns
 from remora.code.values.type_aliases import admits_none
+from remora.python_ast import own_nodes
 
 __all__ = ["KIND_WORDS", "unshown_kind", "unshown_none"]
 

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import ast
 
-from remora.code.docstring.behaviour import body_facts, node_definition, own_nodes
+from remora.code.docstring.behaviour import body_facts, node_definition
 from remora.code.docstring.facts import word_tokens
 from remora.code.parsing import SourceNode, decorator_name
+from remora.python_ast import own_nodes
 
 __all__ = ["unanswered_question"]
 

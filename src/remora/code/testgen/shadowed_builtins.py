@@ -15,8 +15,12 @@ reads a flag the ``except ImportError`` sets (``if not _keccak_flag: raise Impor
 its test passes only where the package is missing, and fails in the project's own test
 environment, which installs it); :func:`untestable_reason` adds a module the test
 run has loaded from the installed packages before any test (pluggy, under pytest:
-:func:`remora.code.probes.pytest_own_module`). Read with :mod:`ast`; only the builtins
-run here.
+:func:`remora.code.probes.pytest_own_module`), and a deprecated function, one that warns
+``DeprecationWarning`` or is marked ``@deprecated``
+(:func:`~remora.code.values.deprecations.deprecation_warning`): its test pins code kept
+for old callers until it goes, and fails where the suite turns warnings into errors
+(jsonpickle's ``is_dictionary``, ``is_list``, ``is_unicode``: three tests, each rejected
+as useless). Read with :mod:`ast`; only the builtins run here.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from remora.code.context import CodeContext
 from remora.code.parsing import alternative_definitions, ast_tree, is_stub
 from remora.code.probes import pytest_own_module
 from remora.code.values import CallTarget, caller_frame_reason, node_function
+from remora.code.values.deprecations import deprecation_warning
 
 __all__ = [
     "optional_flag_reason",
@@ -150,6 +155,10 @@ def _overridden_stub(text: str, function: ast.FunctionDef | ast.AsyncFunctionDef
 # hjson's ``if PY3: def fromhex(s): return bytes.fromhex(s)`` beside a Python 2 one: the
 # test pins the branch this interpreter takes, and retests the standard library (blind
 # reviewers: "only retests chr()").
+DEPRECATED_REASON = (
+    "it is deprecated (it warns of its removal): a test would pin code kept only for old "
+    "callers, and fail where warnings are errors"
+)
 ALTERNATIVE_REASON = (
     "one of the definitions of its name an if chooses between at import (a version or "
     "platform shim): a test pins the branch this interpreter takes"
@@ -159,8 +168,8 @@ ALTERNATIVE_REASON = (
 def untestable_reason(context: CodeContext, target: CallTarget) -> str:
     """Why no test here can tell the node apart ('' when one can): it is an abstract stub,
     an optional import or a version check decides its definition or what it reads, it reads its
-    caller's frame (:mod:`remora.code.values.caller_frames`), or the test run loads an
-    installed copy of its module."""
+    caller's frame (:mod:`remora.code.values.caller_frames`), it is deprecated, or the test
+    run loads an installed copy of its module."""
     line = context.bound_node().start_line
     text = context.node_file_text()
     function = node_function(context)
@@ -170,4 +179,10 @@ def untestable_reason(context: CodeContext, target: CallTarget) -> str:
     if not optional and function is not None and function.lineno in alternative_definitions(text):
         optional = ALTERNATIVE_REASON
     frame = caller_frame_reason(text, str(target["qualname"]))
-    return optional or frame or pytest_own_module(str(target["module"]))
+    deprecated = function is not None and deprecation_warning(function) is not None
+    return (
+        optional
+        or frame
+        or (DEPRECATED_REASON if deprecated else "")
+        or pytest_own_module(str(target["module"]))
+    )
