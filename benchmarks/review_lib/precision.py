@@ -33,6 +33,7 @@ _OFF: dict[str, tuple[Any, str, Callable[..., Any]]] = {
     "not public": (left_alone, "not_public", lambda *_: ""),
     "stub": (left_alone, "is_stub", lambda *_: False),
     "import shim": (left_alone, "alternative_definitions", lambda *_: frozenset()),
+    "hands back": (left_alone, "_hands_back", lambda *_: ""),
     "tool directive": (copied, "_directive", lambda *_: ""),
     "copied comment": (copied, "file_comments", lambda *_: ()),
     "returned type": (claims, "unshown_kind", lambda *_: ""),
