@@ -41,7 +41,6 @@ from review_lib.corpus import (
     ReviewCorpusError,
     ReviewProject,
     chosen,
-    prepare,
 )
 from review_lib.export import (
     OPERATIONS,
@@ -57,7 +56,7 @@ from review_lib.export import (
     write_manifest,
     write_meta,
 )
-from review_lib.kept_exports import keep_export
+from review_lib.kept_exports import keep_export, project_before
 from review_lib.labels import LabelError, import_verdicts, join, load_labels, merge, save_labels
 from review_lib.report import (
     Coverage,
@@ -100,10 +99,7 @@ def report(out: Path, projects: list[ReviewProject], json_out: Path | None) -> N
         labels = load_labels(project.name)
         for entry, label in join(index, labels):
             joined.append(Joined(project.name, project.part, meta["model"], entry, label))
-        before = out / project.name / "project-before"
-        if not before.is_dir():  # an export kept in the repository: made again from its pin
-            before = CACHE / "kept-before" / project.key
-            prepare(project, before)
+        before = project_before(out, project.name)
         coverage.append(
             docstring_coverage(
                 project.name, project.part, meta["model"], before, meta["files"], index

@@ -10,7 +10,8 @@ the model transcripts, gzip-compressed: ~60 KB where the file is 1.4 MB) to
 ``benchmarks/review_exports/``, in the same layout: ``review.py report --out
 benchmarks/review_exports`` and the precision table read it as they read any export.
 ``project-before/`` is left out: it is the pinned sdist as
-:func:`review_lib.corpus.prepare` makes it again.
+:func:`review_lib.corpus.prepare` makes it again, which :func:`project_before` does
+(into the cache) for an export without one.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ import json
 import shutil
 from pathlib import Path
 
+from review_lib.corpus import CACHE, PROJECTS, prepare
 from review_lib.export import read_meta
 
-__all__ = ["EXPORTS_DIR", "keep_export"]
+__all__ = ["EXPORTS_DIR", "keep_export", "project_before"]
 
 EXPORTS_DIR = Path(__file__).resolve().parents[1] / "review_exports"
 
@@ -46,3 +48,15 @@ def keep_export(out: Path, project: str, dest: Path = EXPORTS_DIR) -> Path:
     # mtime=0: the same record compresses to the same bytes, run after run.
     (dest / "_meta" / f"{project}.json.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
     return folder
+
+
+def project_before(out: Path, project: str) -> Path:
+    """The stripped project the export of ``project`` at ``out`` was made from: its own
+    ``project-before/``, or, for a kept export, the pin prepared again in the cache."""
+    before = out / project / "project-before"
+    if before.is_dir():
+        return before
+    pinned = PROJECTS[project]
+    again = CACHE / "kept-before" / pinned.key
+    prepare(pinned, again)
+    return again

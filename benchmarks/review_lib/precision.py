@@ -26,6 +26,7 @@ from typing import Any
 from remora.code.docstring import claims, copied, left_alone, pieces, prose, restating
 from remora.code.parsing import NodeRef, locate, parse
 from review_lib.export import read_index
+from review_lib.kept_exports import project_before
 from review_lib.labels import LABELS_DIR, change_key, load_labels
 from review_lib.summary_checks import added_line, proposed_summary, refusal, start_line
 
@@ -129,7 +130,7 @@ def _changes(exports: list[tuple[Path, str]], labels_dir: Path) -> list[Change]:
                     label.category if label else "",
                     label is not None and key not in seen,
                     _public(
-                        out / project / "project-before",
+                        project_before(out, project),
                         entry.file,
                         entry.node_type,
                         entry.node,
@@ -153,7 +154,7 @@ def outcomes(
     for setting, off in settings.items():
         with _without(off):
             decided[setting] = [
-                _decision(Path(c.export.rpartition(":")[0]) / c.project / "project-before", c)
+                _decision(project_before(Path(c.export.rpartition(":")[0]), c.project), c)
                 for c in changes
             ]
     return changes, decided

@@ -31,6 +31,7 @@ from remora.code.docstring.pieces import Pieces, existing_pieces
 from remora.code.docstring.text import compose
 from remora.code.parsing import NodeRef, locate, parse
 from review_lib.export import read_index
+from review_lib.kept_exports import project_before
 from review_lib.labels import LABELS_DIR, Key, change_key, load_labels
 from review_lib.summary_checks import siblings, start_line
 
@@ -119,7 +120,7 @@ def _changes(out: Path, project: str, labels_dir: Path, seen: set[Key]) -> list[
         diff = (out / project / "changes" / f"{entry.id}.diff").read_text("utf-8")
         if not (proposed := proposed_docstring(diff)):
             continue
-        root = out / project / "project-before"
+        root = project_before(out, project)
         today = recomposed(root, entry.file, entry.node_type, entry.node, proposed)
         sections = _sections(label.reason)
         found.append(
