@@ -152,13 +152,13 @@ def _overridden_stub(text: str, function: ast.FunctionDef | ast.AsyncFunctionDef
     )
 
 
-# hjson's ``if PY3: def fromhex(s): return bytes.fromhex(s)`` beside a Python 2 one: the
-# test pins the branch this interpreter takes, and retests the standard library (blind
-# reviewers: "only retests chr()").
 DEPRECATED_REASON = (
     "it is deprecated (it warns of its removal): a test would pin code kept only for old "
     "callers, and fail where warnings are errors"
 )
+# hjson's ``if PY3: def fromhex(s): return bytes.fromhex(s)`` beside a Python 2 one: the
+# test pins the branch this interpreter takes, and retests the standard library (blind
+# reviewers: "only retests chr()").
 ALTERNATIVE_REASON = (
     "one of the definitions of its name an if chooses between at import (a version or "
     "platform shim): a test pins the branch this interpreter takes"
