@@ -974,9 +974,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "3.0.1",
             "e78a6911cd72f9dec35031c6ec23584de6842bfbc4610a9678868d14cdfb0357",
             (),
-            part="heldout",
+            # Held out until its labels at de450268; studied since.
+            part="dev",
         ),
         "latexcodec",
+    ),
+    ReviewProject(
+        Project(
+            "zxcvbn",
+            "4.5.0",
+            "70392c0fff39459d7f55d0211151401e79e76fcc6e2c22b61add62900359c7c1",
+            (),
+            part="heldout",
+        ),
+        "zxcvbn",
     ),
 )
 
