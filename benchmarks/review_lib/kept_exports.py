@@ -16,6 +16,7 @@ benchmarks/review_exports`` and the precision table read it as they read any exp
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import shutil
@@ -50,9 +51,11 @@ def keep_export(out: Path, project: str, dest: Path = EXPORTS_DIR) -> Path:
     return folder
 
 
+@functools.cache
 def project_before(out: Path, project: str) -> Path:
     """The stripped project the export of ``project`` at ``out`` was made from: its own
-    ``project-before/``, or, for a kept export, the pin prepared again in the cache."""
+    ``project-before/``, or, for a kept export, the pin prepared again in the cache, once
+    per process (the precision table asks once per change and setting)."""
     before = out / project / "project-before"
     if before.is_dir():
         return before
