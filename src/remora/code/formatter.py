@@ -11,7 +11,8 @@ format --range`` (black's style), under the project's ruff settings (found from 
 path) and black's own ``line-length``, ``skip-string-normalization`` (quotes kept) and
 ``skip-magic-trailing-comma`` passed as ruff's; every other byte stays (a range whose
 formatting reaches past it is left as written). A project that
-declares none keeps its own layout: nothing is formatted. Where ruff cannot run the text
+declares none keeps its own layout: nothing is formatted. Either way the short strings
+a change wrote first take the file's quote (:mod:`remora.code.quote_style`). Where ruff cannot run the text
 is left as it was written. A new test file is formatted whole either way
 (:mod:`remora.code.testgen.test_layout`).
 """
@@ -26,6 +27,7 @@ from typing import Any
 from remora.code.context import CodeContext
 from remora.code.parsing import ast_tree
 from remora.code.project_tools import declared_tools, pyproject_tool
+from remora.code.quote_style import requoted
 from remora.sandbox.commands import resolve_executable
 
 __all__ = ["format_ranges", "format_written", "formatter_settings", "run_ruff", "written_ranges"]
@@ -98,8 +100,10 @@ def _settings(context: CodeContext) -> list[str] | None:
 
 
 async def format_written(context: CodeContext, path: str, original: str, text: str) -> str:
-    """``text`` (``original`` changed) with the lines the change wrote laid out by the
-    project's formatter; ``text`` as it is where the project declares none."""
+    """``text`` (``original`` changed) with the strings the change wrote quoted as the
+    file quotes them (:func:`remora.code.quote_style.requoted`), then its lines laid out
+    by the project's formatter, where it declares one."""
+    text = requoted(original, text, written_ranges(original, text))
     settings = formatter_settings(context)
     if settings is None:
         return text

@@ -14,16 +14,22 @@ but ruff and the parser.
 A fix can also leave code that reads worse than it did, whatever the project selects:
 SIM114 joins two branches into ``if a and b or c:``, correct and unclear (two blind
 reviewers of pathspec asked for the parentheses). The chained ``and``/``or`` a change
-adds get ruff's own ``RUF021`` fix, ``(a and b) or c``, selected or not.
+adds get ruff's own ``RUF021`` fix, ``(a and b) or c``, selected or not. And an import a
+fix adds (UP035's ``from collections.abc import Iterator``) goes where the file's order
+puts it: a file whose imports were in ruff's order (``I001`` clean, and no isort of the
+project's own judging them) gets ``I001``'s fix when the change unsorted them, selected
+or not (latexcodec's reviewer moved two such lines above ``from typing`` by hand).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
+from remora.code.lint.project_rules import isort_elsewhere
 from remora.code.lint.record_edits import Edit, byte_offset, fix_edits
 from remora.code.lint.removed_lines import tidied
 from remora.code.lint.ruff_runs import ruff_json, rule_records
@@ -84,7 +90,7 @@ async def fix_caused(
     for _ in range(ROUNDS):
         added = new_records(old, await ruff_json(context, path, text))
         if not added:
-            return await _clarified(context, path, before, text), []
+            return await _tidied(context, path, before, text), []
         if written is not None:
             added = [r for r in added if not written[0] <= int(r["location"]["row"]) <= written[1]]
         fixed = _safe_fixed(text, added)
@@ -92,7 +98,22 @@ async def fix_caused(
             break
         text = fixed
     left = new_records(old, await ruff_json(context, path, text))
-    return await _clarified(context, path, before, text), sorted(_code(r) for r in left)
+    return await _tidied(context, path, before, text), sorted(_code(r) for r in left)
+
+
+async def _tidied(context: CodeContext, path: str, before: str, text: str) -> str:
+    return await _kept_sorted(context, path, before, await _clarified(context, path, before, text))
+
+
+async def _kept_sorted(context: CodeContext, path: str, before: str, text: str) -> str:
+    """``text`` with ``I001``'s safe fix where ``before``'s imports were in ruff's order and
+    ``text``'s are not, unless the project's own isort judges the order."""
+    if isort_elsewhere(Path(context.workspace.project_root)):
+        return text
+    if await rule_records(context, path, before, ("I001",)):
+        return text
+    fixed = _safe_fixed(text, await rule_records(context, path, text, ("I001",)))
+    return text if fixed is None else fixed
 
 
 # Fixes that only add parentheses a reader needs (``(a and b) or c``): applied to what a

@@ -57,7 +57,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["configures_import_order", "not_the_projects"]
+__all__ = ["configures_import_order", "isort_elsewhere", "not_the_projects"]
 
 # RUF100's message names why each code is unused: "(non-enabled: `C901`)".
 _NOT_CHECKED = ("non-enabled", "unknown")
@@ -126,6 +126,11 @@ def _isort_elsewhere(root: Path, stamp: tuple[int, ...]) -> bool:
         for section in (ruff, ruff.get("lint", {}), ruff_toml, ruff_toml.get("lint", {}))
     )
     return _isort_own(root, stamp) and not ruff_isort
+
+
+def isort_elsewhere(root: Path) -> bool:
+    """Whether the project's own isort (not ruff's isort rules) judges its import order."""
+    return _isort_elsewhere(root, _stamp(root))
 
 
 def configures_import_order(root: Path) -> bool:

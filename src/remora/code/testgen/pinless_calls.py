@@ -1,10 +1,10 @@
 """Why a probed call's test would pin no behaviour, though the call ran and returned.
 
-Restatements of the set-up: a reader of an instance built empty
-(:mod:`remora.code.testgen.empty_reads`), a procedure whose only effect is its arguments
-stored as passed, a one-line reader handing back a constructor argument as passed, and a
-returned object holding only the call's arguments and the node's defaults
-(:mod:`remora.code.testgen.stored_arguments`). The search drops such a call with the
+Restatements of the set-up: a reader of an instance built empty, or a procedure that
+changed nothing of it (:mod:`remora.code.testgen.empty_reads`), a procedure whose only
+effect is its arguments stored as passed, a one-line reader handing back a constructor
+argument as passed, and a returned object holding only the call's arguments and the
+node's defaults (:mod:`remora.code.testgen.stored_arguments`). The search drops such a call with the
 reason (:mod:`remora.code.testgen.test_search`).
 """
 
@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from remora.code.testgen.empty_reads import EMPTY_READ_REASON, reads_empty_start
+from remora.code.testgen.empty_reads import (
+    EMPTY_READ_REASON,
+    UNCHANGED_START_REASON,
+    changes_nothing_of_empty_start,
+    reads_empty_start,
+)
 from remora.code.testgen.stored_arguments import (
     HANDED_BACK_REASON,
     READ_BACK_REASON,
@@ -40,6 +45,8 @@ def pinless_reason(
     to (:func:`~remora.code.testgen.stored_arguments.constructor_constants`)."""
     if on_instance and reads_empty_start(row, owner_args):
         return EMPTY_READ_REASON
+    if on_instance and procedure and changes_nothing_of_empty_start(row, owner_args):
+        return UNCHANGED_START_REASON
     if function is None:
         return None
     if procedure and stores_arguments_only(row, function):
