@@ -25,6 +25,7 @@ from remora.code.docstring.pieces import Pieces, check_pieces
 from remora.code.docstring.siblings import MAX_SIBLING_FILES
 from remora.code.parsing import NodeRef, locate, parse
 from review_lib.export import read_index
+from review_lib.kept_exports import project_before
 from review_lib.labels import LABELS_DIR, change_key, load_labels
 
 # The opening words of the reason the restating check gives (claims.py).
@@ -141,7 +142,7 @@ def checked_changes(out: Path, project: str, labels_dir: Path = LABELS_DIR) -> l
         diff = (out / project / "changes" / f"{entry.id}.diff").read_text("utf-8")
         if not (summary := proposed_summary(diff)):
             continue
-        root = out / project / "project-before"
+        root = project_before(out, project)
         near = added_line(diff)
         why = refusal(root, entry.file, entry.node_type, entry.node, summary, near)
         found.append(

@@ -134,7 +134,7 @@ def test_a_summary_that_hides_what_the_code_shows_is_refused(
         # A parameter bound anew is another object.
         ("method", "Board.renewed", "Return a new channel."),
         # A plain function: nothing to refuse.
-        ("method", "Board.circle", "Return a circle of the radius."),
+        ("method", "Board.circle", "Return a new circle of the radius."),
     ],
 )
 def test_a_summary_that_says_what_the_code_shows_stands(kind: str, name: str, summary: str) -> None:

@@ -149,7 +149,7 @@ def test_a_repeat_count_is_not_spoken_of_as_one(summary: str, refused: bool) -> 
         ("Orchard.ranked", "Return the trees sorted by age.", False),  # sorted()
         ("Orchard.ranked", "Return the trees by age, reversed when asked.", False),  # reverse=
         # The class's name says it: "the sorted orchard" of a SortedOrchard.
-        ("SortedOrchard.copy", "Return a copy of the sorted orchard.", False),
+        ("SortedOrchard.copy", "Return a copy of the sorted orchard sharing its trees.", False),
         ("Orchard.crate", "Return the sorted apples of the orchard.", True),
     ],
 )

@@ -146,6 +146,9 @@ class Pipeline:
             return self.steps[0]
         return None
 
+    def copy(self):
+        return type(self)(list(self.steps))
+
 
 def checked_rotl(word, count):
     if count > 64:
@@ -196,6 +199,9 @@ def summary_refusal(source: str, name: str, summary: str, kind: str = "function"
             "Convert a JWK string or dictionary to an AllowedECKeys object.",
         ),
         (PYJWT, "ECAlgorithm.to_jwk", "method", "Convert a key object to a JSON Web Key (JWK)."),
+        # "Return" where the name already names what comes back (latexcodec's and
+        # pygtrie's reviewers: "just repeats the method name").
+        (INVENTED, "Pipeline.copy", "method", "Return a copy of the current object."),
     ],
 )
 def test_a_summary_that_restates_the_name_is_refused(
@@ -219,6 +225,8 @@ def test_a_summary_that_restates_the_name_is_refused(
             "function",
             "Parse a version string and return its dictionary representation.",
         ),
+        # What the copy is, beyond the name's word.
+        (INVENTED, "Pipeline.copy", "method", "Return a shallow copy of the pipeline's steps."),
         # The name's own verb said in other words ("want" is "convert").
         (ITSDANGEROUS, "want_bytes", "function", "Convert a string or bytes object to bytes."),
         # The shortened words, with what the name does not say.

@@ -18,7 +18,8 @@ The signature's types are the code's words too: "Convert a JWK string or diction
 an AllowedECKeys object." on ``from_jwk(jwk: str | JWKDict) -> AllowedECKeys`` says what
 the annotations say (pyjwt's blind reviewers: noise). Saying that the node returns a
 value ("Return …") is something the name does not say, unless the name itself is a
-returning verb (``get_…``). The reason says what to write instead, from the body's facts
+returning verb (``get_…``) or names what is returned ("Return a copy of the object." on
+``copy``). The reason says what to write instead, from the body's facts
 (what it returns, what it raises), so the model's one retry can fix it. Words of no subject
 ("Refresh the state of the object with the given positional and keyword arguments." on
 ``refresh(self, *values, **options)``: "state", and ``*values``/``**options`` by the names
@@ -52,6 +53,10 @@ __all__ = ["name_reason", "repeats_name", "restating", "vacuous", "vague_subject
 # The verbs by which a summary says what a node hands back, by stem: a name made of
 # nouns ("max_days_in_month") does not say it.
 _RETURNING = frozenset(stem(w) for w in RETURNING_VERBS)
+# How a summary names the instance itself: "of the current object".
+_INSTANCE_STEMS = frozenset(
+    stem(w) for w in ("object", "instance", "current", "self", "given", "this")
+)
 # The longest returned expression a reason quotes.
 _QUOTED = 40
 # Words that say nothing of any particular code: every method changes "the state of the
@@ -220,6 +225,21 @@ def _what_to_say(node: SourceNode) -> str:
     return f"{ask}, from the body: {'; '.join(found)}" if found else ask
 
 
+def _returns_the_name(
+    tokens: list[str], at: int, own: set[str], others: set[str], parameters: set[str]
+) -> bool:
+    """Whether the returning verb at ``at`` hands back what the node's name names and the
+    rest names only its owner, the instance or a parameter: "Return a copy of the current
+    object." on ``copy``, "Return the keys of the trie." on ``Trie.keys``."""
+    after = [t for t in tokens[at + 1 :] if stem(t) not in FUNCTION_STEMS]
+    if not after or not any(stem(k) == stem(after[0]) for k in own):
+        return False
+    known = others | parameters
+    return all(
+        stem(w) in _INSTANCE_STEMS or any(matches_word(k, w) for k in known) for w in after[1:]
+    )
+
+
 def _returns_nothing_named(tokens: list[str], at: int) -> bool:
     """Whether the returning verb at ``at`` hands back nothing a reader can name: "return
     the result", "return the output" (sqlparse's five filters: "Process the statement and return
@@ -248,7 +268,12 @@ def restating(node: SourceNode, summary: str) -> str:
     says_return = _returns(node) and not any(stem(w) in _RETURNING for w in own | owners)
     named: set[int] = set()
     for at, word in enumerate(tokens):
-        if says_return and stem(word) in _RETURNING and not _returns_nothing_named(tokens, at):
+        if (
+            says_return
+            and stem(word) in _RETURNING
+            and not _returns_nothing_named(tokens, at)
+            and not _returns_the_name(tokens, at, own, owners, set().union(*parameters))
+        ):
             return ""
         if any(matches_word(k, word) for k in own | owners) or vacuous(node, word):
             continue
