@@ -10,10 +10,10 @@ requirements), the lines a change wrote (:func:`written_ranges`) are laid out by
 format --range`` (black's style), under the project's ruff settings (found from the file's
 path) and black's own ``line-length``, ``skip-string-normalization`` (quotes kept) and
 ``skip-magic-trailing-comma`` passed as ruff's; every other byte stays (a range whose
-formatting reaches past it is left as written). A project that
-declares none keeps its own layout: nothing is formatted. Either way the short strings
-a change wrote first take the file's quote (:mod:`remora.code.quote_style`). Where ruff cannot run the text
-is left as it was written. A new test file is formatted whole either way
+formatting reaches past it is left as written). A project that declares none keeps
+its own layout: nothing is formatted. Either way the short strings a change wrote
+first take the file's quote (:mod:`remora.code.quote_style`). Where ruff cannot run
+the text is left as it was written. A new test file is formatted whole either way
 (:mod:`remora.code.testgen.test_layout`).
 """
 

@@ -36,7 +36,7 @@ def test_a_file_without_a_clear_quote_has_none() -> None:
 
 def test_strings_holding_a_quote_do_not_count() -> None:
     # Each of these must keep its quote, so it says nothing about the file's habit.
-    assert file_quote("A = \"it's\"\nB = \"don't\"\nC = \"isn't\"\nD = 'x'\n") is None
+    assert file_quote('A = "it\'s"\nB = "don\'t"\nC = "isn\'t"\nD = \'x\'\n') is None
 
 
 def test_a_written_f_string_takes_the_files_quote() -> None:
@@ -56,15 +56,15 @@ def test_lines_the_change_did_not_write_keep_their_quotes() -> None:
 
 
 def test_a_string_whose_quote_would_change_its_meaning_is_left() -> None:
-    for written in ('f"{d[\'k\']}"', '"it\'s"', '"a\\tb"', '"""doc"""'):
+    for written in ("f\"{d['k']}\"", '"it\'s"', '"a\\tb"', '"""doc"""'):
         out = _changed(SINGLE, "'%s(%s)' % (type(self).__name__, self.items())", written)
         assert f"return {written}" in out
 
 
 def test_a_double_quoted_file_keeps_double_quotes() -> None:
     original = SINGLE.replace("'", '"')
-    out = _changed(original, '"%s(%s)"', "f\"{1}\" + 'x' + \"%s(%s)\"")
-    assert "return f\"{1}\" + \"x\" + \"%s(%s)\"" in out
+    out = _changed(original, '"%s(%s)"', 'f"{1}" + \'x\' + "%s(%s)"')
+    assert 'return f"{1}" + "x" + "%s(%s)"' in out
 
 
 def test_text_that_does_not_tokenize_is_returned_as_it_is() -> None:
