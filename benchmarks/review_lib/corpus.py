@@ -989,6 +989,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "zxcvbn",
     ),
+    ReviewProject(
+        Project(
+            "sqlitedict",
+            "2.1.0",
+            "03d9cfb96d602996f1d4c2db2856f1224b96a9c431bdd16e78032a72940f9e8c",
+            (),
+            part="heldout",
+        ),
+        "sqlitedict.py",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
