@@ -120,6 +120,26 @@ def _reader(name: str) -> ast.FunctionDef:
         # equal, but another type: a conversion
         ("max_len", {"returned": _seen(100.0)}, {"max_len": 100}, False),
         ("max_len", {"returned": _seen(100)}, None, False),
+        # what a set-up call passed, read back: `setstate("other state")`, then getstate()
+        (
+            "max_len",
+            {"returned": _seen("other state")},
+            {"__calls__": [{"method": "setstate", "args": ["other state"], "keywords": {}}]},
+            True,
+        ),
+        (
+            "max_len",
+            {"returned": _seen(7)},
+            {"__calls__": [{"method": "resize", "args": [], "keywords": {"size": 7}}]},
+            True,
+        ),
+        # a set-up call's argument changed on the way: the setter's behaviour shown
+        (
+            "max_len",
+            {"returned": _seen("OTHER STATE")},
+            {"__calls__": [{"method": "setstate", "args": ["other state"], "keywords": {}}]},
+            False,
+        ),
     ],
 )
 def test_a_one_line_reader_handing_back_a_constructor_argument(

@@ -24,7 +24,9 @@ reports its constructor default"), restates ``__init__`` as well. So does a func
 returned object whose every attribute holds an argument of the call or a default of the
 node's as given (hyperlink's ``make_sentinel(var_name="a")``: ``result.var_name == "a"``,
 ``result.name == "_MISSING"``, "it only reads back the constructor arguments stored on
-the instance").
+the instance"). An argument a set-up call passed read back the same way is the set-up
+restated too (latexcodec's ``encoder.setstate("other state")`` then ``getstate() ==
+"other state"``: "a trivial test of an attribute").
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.parsing import ast_tree
 from remora.code.values.attribute_uses import classes_named, init_of
+from remora.code.values.filled_instances import CALLS_KEY
 from remora.code.values.method_state import first_parameter, is_self_attribute
 
 __all__ = [
@@ -53,9 +56,9 @@ STORED_REASON = (
     "passed (the assignment restated, no behaviour)"
 )
 READ_BACK_REASON = (
-    "a one-line reader whose only asserted outcome is a constructor argument read back as "
-    "it was passed, or the constant the constructor sets (its assignment restated, no "
-    "behaviour)"
+    "a one-line reader whose only asserted outcome is a constructor or set-up call's "
+    "argument read back as it was passed, or the constant the constructor sets (its "
+    "assignment restated, no behaviour)"
 )
 HANDED_BACK_REASON = (
     "a returned object whose only asserted attributes hold the call's arguments and the "
@@ -183,7 +186,18 @@ def reads_back_argument(
     constants = constants or {}
     if attribute in constants and _one_of(value, [constants[attribute]]):
         return True
-    return bool(owner_args) and _one_of(value, (owner_args or {}).values())
+    return _one_of(value, _given_values(owner_args or {}))
+
+
+def _given_values(owner_args: dict[str, Any]) -> list[Any]:
+    """The constructor's arguments and those of the set-up calls made on the instance
+    (:data:`~remora.code.values.filled_instances.CALLS_KEY`), as passed."""
+    calls = owner_args.get(CALLS_KEY)
+    given = [v for k, v in owner_args.items() if k != CALLS_KEY]
+    for call in calls if isinstance(calls, list) else []:
+        if isinstance(call, dict):
+            given += list(call.get("args") or []) + list((call.get("keywords") or {}).values())
+    return given
 
 
 def _defaults(function: Function) -> list[Any]:
