@@ -2,8 +2,9 @@
 
 The replacement is spliced into the span and nowhere else, and accepted only when
 the file still parses, no line is longer than the project keeps its lines
-(:mod:`remora.code.lint.long_lines`), the finding is gone, no other finding appeared, the code
-does what it did (:mod:`remora.code.lint.code_uses`,
+(:mod:`remora.code.lint.long_lines`), the finding is gone (every one of its code on
+the node, for the conversions a maintainer keeps alike: :data:`ALL_OR_NONE`), no
+other finding appeared, the code does what it did (:mod:`remora.code.lint.code_uses`,
 :mod:`remora.code.lint.same_behaviour`), and the project's type checker accepts what an
 annotation it changed now says (:mod:`remora.code.lint.type_checks`). The one
 exception: a finding the change caused elsewhere in the file (an import it left
@@ -34,7 +35,14 @@ from remora.code.lint.same_behaviour import behaviour_change
 from remora.code.lint.type_checks import type_check_refusal
 from remora.code.parsing import ParsedFile, SourceNode, locate, parse
 
-__all__ = ["LintRewrite", "lint_replace_node", "replace_checked"]
+__all__ = ["ALL_OR_NONE", "LintRewrite", "lint_replace_node", "replace_checked"]
+
+# Spellings a maintainer wants the same across a function: one ``'%s minute' % base``
+# made an f-string among six left as they were was rejected (zxcvbn's ``display_time``),
+# edited back (rfc3986's ``add_port``, voluptuous's ``Unordered.__call__``) or asked to
+# be finished (pyrsistent's ``__repr__`` methods). A rewrite removes all of the node's
+# findings of these codes, or is refused.
+ALL_OR_NONE = frozenset({"UP031", "UP032"})
 
 
 class LintRewrite(TypedDict):
@@ -185,6 +193,13 @@ async def replace_checked(
         after = [finding(r) for r in records if r["location"]["row"] in mine]
         if sum(f["code"] == code for f in after) >= sum(f["code"] == code for f in before):
             reason = f"{code} is still reported"
+            break
+        if code in ALL_OR_NONE and any(f["code"] == code for f in after):
+            reason = (
+                f"{code} is still reported on other lines of the node: convert every one of "
+                "them in one rewrite, or none (one converted among its unconverted siblings "
+                "is less consistent than before)"
+            )
             break
         if changed := await behaviour_change(context, path, node.file.text, new_text, lines):
             reason = changed
