@@ -59,8 +59,14 @@ async def test_the_agent_says_why_a_builder_of_a_display_gets_no_test(tmp_path: 
 
 
 async def test_a_node_that_computes_keeps_its_test(tmp_path: Path) -> None:
+    # Given a token as the project gives one: {"value": "sample value"} shows a placeholder.
+    usage = 'from shapes.reader import Reader\n\nSIZE = Reader().token_size({"value": "oak"})\n'
     found, written = await search_tests_on(
-        tmp_path, FILES, "shapes/reader.py", "Reader.token_size", "tests/test_reader.py"
+        tmp_path,
+        FILES | {"shapes/use.py": usage},
+        "shapes/reader.py",
+        "Reader.token_size",
+        "tests/test_reader.py",
     )
     assert found["kept"] and "reason" not in found, found
     assert written is not None and b"token_size" in written

@@ -149,6 +149,12 @@ def test_the_value_search_knows_the_strings_it_made_up_for_a_parameter() -> None
     # A mapping of placeholders is one; the dict kind's own sample is a value, not a name.
     assert not made_up("counts", sample("dict"))
     assert made_up("s", {"n": "sample s"}) and not made_up("s", {"n": "sample"})
+    # A mapping holding, under a key, the value made up for that key (zxcvbn's match
+    # dicts: "token": "sample token"), whatever the mapping's other values.
+    assert made_up("match", {"token": "sample token", "rank": 3})
+    assert made_up("match", {"pattern": "dictionary", "reversed": "other reversed"})
+    assert not made_up("match", {"token": "sample", "rank": 3})
+    assert not made_up("match", {"year": 2024, "separator": "/"})
 
 
 def _target(*names: str) -> CallTarget:

@@ -203,7 +203,9 @@ def made_up(name: str, value: Any) -> bool:
     string (``"sample b"``), or a list of its singular's (``items=["sample item"]``), or a
     mapping of the made-up keys (``token={"alpha": ..., "beta": ...}``, where the project's
     tokens have a ``type``: "not tokens at all"), or one whose values are all made up for
-    the parameter (``s={"sample n": "sample s"}``); or a path its name table gives
+    the parameter (``s={"sample n": "sample s"}``), or one holding under a key the value
+    made up for that key (``match={"token": "sample token", "rank": 3}``: zxcvbn's
+    reviewer, "a placeholder token"); or a path its name table gives
     (``dotenv_path="data/example.txt"``: no such file exists).
     Asked of the value a call passes for that very parameter and answered by the function
     that makes them, not by the text's look (``"sample"`` passed for ``b``, or
@@ -215,7 +217,9 @@ def made_up(name: str, value: Any) -> bool:
         if list(value) == list(_MADE_UP_KEYS):
             return True
         # ``s={"sample n": "sample s"}``: a mapping of placeholders is one itself
-        return bool(value) and all(made_up(name, v) or made_up(singular, v) for v in value.values())
+        if value and all(made_up(name, v) or made_up(singular, v) for v in value.values()):
+            return True
+        return any(isinstance(k, str) and made_up(k, v) for k, v in value.items())
     if not isinstance(value, str):
         return False
     if value in {_made_up(name, v) for v in (0, 1)}:
