@@ -34,7 +34,7 @@ from remora.code.docstring.facts import word_tokens
 from remora.code.docstring.noun_names import name_as_verb
 from remora.code.docstring.order_claims import unfounded_order
 from remora.code.docstring.returned_function import unsaid_returned_function
-from remora.code.docstring.returned_kind import unshown_kind, unshown_none
+from remora.code.docstring.returned_kind import collection_for_number, unshown_kind, unshown_none
 from remora.code.docstring.returned_noun import unnamed_return
 from remora.code.docstring.shadowed import builtin_meaning
 from remora.code.docstring.unread_parameters import chosen_by_chance, named_unread
@@ -323,6 +323,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
     if kind_claim := (
         builtin_meaning(node, summary)
         or unshown_kind(node, summary)
+        or collection_for_number(node, summary)
         or unshown_none(node, summary)
         or unnamed_return(node, summary)
         or unshown_decorator(node, summary)

@@ -18,6 +18,12 @@ a path that returns it. A function whose every return hands back a value that ca
 of something), that ends in a ``return`` or a ``raise``, whose annotation does not allow
 ``None`` and whose code (signature included) never writes ``None``, has no such path: the
 claim is refused.
+
+"Return all uppercase variations of the given word." on a function whose every return is
+a number (a literal, arithmetic, ``len``/``sum``/``round`` of something, or a local name
+only numbers are assigned to) says it hands back the variations themselves; it counts
+them (zxcvbn's reviewer: false). "Return all …" or "every …" where only numbers come back
+is refused (:func:`collection_for_number`).
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from remora.code.parsing import SourceNode, node_returns
 from remora.code.values.type_aliases import admits_none
 from remora.python_ast import own_nodes
 
-__all__ = ["KIND_WORDS", "unshown_kind", "unshown_none"]
+__all__ = ["KIND_WORDS", "collection_for_number", "unshown_kind", "unshown_none"]
 
 # A summary's word for a type, and the type's name as code spells it.
 KIND_WORDS = {
@@ -150,6 +156,50 @@ def unshown_kind(node: SourceNode, summary: str) -> str:
     return (
         f"it says the code returns a {word}, but nothing it returns shows one{shown}; "
         "say what it returns"
+    )
+
+
+_ALL = frozenset({"all", "every", "each"})
+_NUMBER_CALLS = frozenset({"len", "sum", "round", "int", "float", "abs"})
+
+
+def _numeric(expression: ast.expr, local: dict[str, list[ast.expr]], depth: int = 0) -> bool:
+    """Whether ``expression`` can only be a number: a number literal, arithmetic of such,
+    a call of :data:`_NUMBER_CALLS`, or a local name only such values are assigned to."""
+    if isinstance(expression, ast.Constant):
+        return isinstance(expression.value, int | float) and not isinstance(expression.value, bool)
+    if isinstance(expression, ast.UnaryOp) and isinstance(expression.op, ast.USub | ast.UAdd):
+        return _numeric(expression.operand, local, depth)
+    if isinstance(expression, ast.BinOp) and not isinstance(expression.op, ast.Mod):
+        return _numeric(expression.left, local, depth) or _numeric(expression.right, local, depth)
+    if isinstance(expression, ast.Call) and isinstance(expression.func, ast.Name):
+        return expression.func.id in _NUMBER_CALLS
+    if isinstance(expression, ast.Name) and depth == 0:
+        values = local.get(expression.id, [])
+        return bool(values) and all(_numeric(v, {}, 1) for v in values)
+    return False
+
+
+def collection_for_number(node: SourceNode, summary: str) -> str:
+    """Why "Return all …" (or "every …") misstates a node whose every return is a number
+    ('' where the summary says no such thing or something else may come back)."""
+    tokens = word_tokens(summary)
+    at = next((i for i, token in enumerate(tokens) if token in _RETURNING), None)
+    if at is None or tokens[at + 1 : at + 2] not in ([w] for w in _ALL):
+        return ""
+    definition = node_definition(node)
+    if definition is None or node_returns(node)["is_generator"]:
+        return ""
+    returned = body_facts(node).returned
+    local: dict[str, list[ast.expr]] = {}
+    for item in ast.walk(definition):
+        if isinstance(item, ast.Assign) and isinstance(target := item.targets[0], ast.Name):
+            local.setdefault(target.id, []).append(item.value)
+    if not returned or not all(_numeric(expression, local) for expression in returned):
+        return ""
+    return (
+        f"it says the code returns all of something, but it returns a number "
+        f"(`{ast.unparse(returned[-1])}`); say what the number counts or measures"
     )
 
 
