@@ -129,6 +129,12 @@ def test_labels_are_words_for_test_names() -> None:
     assert label("Known flags:") == "known_flags_colon"
     assert label("Usage: run the report, then the summary") == "usage"
     assert [label(v) for v in (" ", "a b", "a ")] == ["space", "a_b", "a_space"]
+    # An identifier's underscore joins its words, as in code; a lone one is a symbol.
+    assert [label(v) for v in ("dictionary_name", "_", "a_")] == [
+        "dictionary_name",
+        "underscore",
+        "a_underscore",
+    ]
     assert label("x" * 50) == "x" * 20
     # Nor the word the first 40 characters end inside ("abcdefghi" of "abcdefghijk").
     assert label("\u00e9" * 30 + " abcdefghijk") == "space"

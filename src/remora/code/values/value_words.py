@@ -52,15 +52,16 @@ _FEW_WORDS = 20
 
 
 def _text_words(text: str) -> list[str]:
-    """Its runs of letters and digits, lower case, and its symbols as words; a space
-    between two words only parts them (``known_flags``, not ``known_space_flags``)."""
+    """Its runs of letters and digits, lower case, and its symbols as words; a space or
+    an underscore between two words only parts them (``known_flags``, not
+    ``known_space_flags``; a key ``dictionary_name``, not ``dictionary_underscore_name``)."""
     parts: list[str] = []
     word = ""
     for at, char in enumerate(text):
         if char.isascii() and char.isalnum():
             word += char.lower()
             continue
-        between = char == " " and word and text[at + 1 : at + 2].isalnum()
+        between = char in " _" and word and text[at + 1 : at + 2].isalnum()
         if word:
             parts.append(word)
             word = ""
