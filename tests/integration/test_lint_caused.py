@@ -90,6 +90,15 @@ async def test_branches_joined_into_and_or_get_the_parentheses_a_reader_needs(
     assert "    return out or entries and entries[0] or None\n" in text
 
 
+async def _file_fixed(tmp_path: Path, source: str) -> str:
+    """The file ``m.py`` after ruff's safe fixes on its file node."""
+    root = project(tmp_path, "m.py", source)
+    node = find_node(root, "m.py")
+    async with bench(root) as b:
+        await b.run("lint", "fix_safe", node)
+        return b.text("lint", node, "m.py")
+
+
 async def test_an_import_a_fix_adds_goes_where_the_files_order_puts_it(tmp_path: Path) -> None:
     # UP035's fix adds `from collections.abc import Iterator` after `from typing`; in a file
     # whose imports were sorted a reviewer moved it above by hand. I001's fix moves it,
@@ -99,11 +108,7 @@ async def test_an_import_a_fix_adds_goes_where_the_files_order_puts_it(tmp_path:
         "def words(text: str) -> Iterator[str]:\n    return iter(re.findall('w', text))\n\n\n"
         "def first(text: str) -> Optional[str]:\n    return next(words(text), None)\n"
     )
-    root = project(tmp_path, "m.py", source)
-    node = find_node(root, "m.py")
-    async with bench(root) as b:
-        await b.run("lint", "fix_safe", node)
-        text = b.text("lint", node, "m.py")
+    text = await _file_fixed(tmp_path, source)
     assert text.startswith("import re\nfrom collections.abc import Iterator\nfrom typing import ")
 
 
@@ -112,10 +117,6 @@ async def test_a_file_whose_imports_were_not_sorted_is_not_sorted_now(tmp_path: 
         "from typing import Iterator\nimport re\n\n\n"
         "def words(text: str) -> Iterator[str]:\n    return iter(re.findall('w', text))\n"
     )
-    root = project(tmp_path, "m.py", source)
-    node = find_node(root, "m.py")
-    async with bench(root) as b:
-        await b.run("lint", "fix_safe", node)
-        text = b.text("lint", node, "m.py")
+    text = await _file_fixed(tmp_path, source)
     # UP035's own placement, and `import re` still after it, as the file had it.
     assert text.startswith("from collections.abc import Iterator\nimport re\n")
