@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from remora.code.probes.programs.returned_values import returned_twin
 from remora.code.testgen.observed_asserts import observed_lines, pins_something
 from remora.code.values.call_render import CallRender
 
@@ -223,3 +224,12 @@ def test_contents_without_literal_keys_are_asserted_whole_or_by_their_count() ->
 def test_a_procedure_that_changed_only_its_instance_s_items_pins_them() -> None:
     row = {"args": {"n": 3}, "returned": _seen("None"), "state": {}, "contents": _contents()}
     assert pins_something(row, procedure=True)
+
+
+def test_a_number_equal_to_a_number_argument_is_no_conversion() -> None:
+    # nCk(2, 1) == 2.0: pinning `type(result) is float` pins how it was computed.
+    assert returned_twin(2.0, None, [2, 1]) is None
+    assert returned_twin(True, None, [1]) is None
+    # a set equal to a frozenset argument still is one: the type tells them apart
+    twin = returned_twin({1, 2}, None, [frozenset({1, 2})])
+    assert twin is not None and twin["type_differs"]
