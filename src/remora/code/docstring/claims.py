@@ -29,6 +29,7 @@ from remora.code.docstring.copies import changed_copy
 from remora.code.docstring.decorator_claim import unshown_decorator
 from remora.code.docstring.default_claims import not_optional, unconditional_flag
 from remora.code.docstring.deprecated import unsaid_deprecation
+from remora.code.docstring.effect_places import claimed_verbs, unfounded_source, unfounded_target
 from remora.code.docstring.extent import uncounted_repeats, unpicked_position
 from remora.code.docstring.facts import word_tokens
 from remora.code.docstring.noun_names import name_as_verb
@@ -37,12 +38,11 @@ from remora.code.docstring.returned_function import unsaid_returned_function
 from remora.code.docstring.returned_kind import collection_for_number, unshown_kind, unshown_none
 from remora.code.docstring.returned_noun import unnamed_return
 from remora.code.docstring.shadowed import builtin_meaning
+from remora.code.docstring.style_nouns import lent_style_noun
 from remora.code.docstring.unread_parameters import chosen_by_chance, named_unread
 from remora.code.docstring.vocabulary import (
-    GENERAL_STEMS,
     class_nouns,
     foreign_words,
-    own_stems,
     stem,
     unfounded_places,
 )
@@ -72,7 +72,6 @@ _EVIDENCE: dict[str, tuple[str, Callable[[BodyFacts], bool]]] = {
 _DEFINES = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*) (?:is|are) (?:a|an|the)\b")
 # "Name: a …": a class's entry, as a glossary writes it.
 _LABELLED = re.compile(r"([A-Z][A-Za-z0-9_]*):\s")
-_ARTICLES = frozenset({"the", "this", "that", "its", "their", "each", "all", "every", "some"})
 _INSTANCE_WORDS = frozenset({"self", "instance", "itself", "object", "builder", "chain"})
 
 
@@ -90,14 +89,8 @@ def _tokens(text: str) -> list[str]:
     return word_tokens(low)
 
 
-def _verbs(tokens: list[str]) -> list[str]:
-    """The summary's verbs that claim something: its first word and those after and/then."""
-    after = [tokens[i + 1] for i, t in enumerate(tokens[:-1]) if t in ("and", "then")]
-    return tokens[:1] + after
-
-
 def _unsupported_verb(facts: BodyFacts, tokens: list[str], name: str) -> str:
-    for verb in _verbs(tokens):
+    for verb in claimed_verbs(tokens):
         found = _EVIDENCE.get(stem(verb))
         if found is not None and not (facts.readable and found[1](facts)):
             return f"it says the code does {verb!r}, but {name} has no {found[0]}; say what it does"
@@ -130,73 +123,6 @@ def _new_from_builder(facts: BodyFacts, tokens: list[str]) -> str:
         back = facts.hands_back
         return f"it says a new object is returned, but the code hands back {back}; say what it sets"
     return ""
-
-
-_EFFECT_STEMS = frozenset({"print", "writ", "sav", "dump", "register", "stor", "send", "add"})
-_TO = frozenset({"to", "into", "onto", "in"})
-
-
-def _unfounded_target(node: SourceNode, tokens: list[str]) -> str:
-    """Where an effect lands ("write … to the database") must be named by the code: the
-    first word after to/into/onto/in that follows an effect verb, held to the node's own
-    words (a made-up destination is a false claim, whatever noun it is)."""
-    verbs = _verbs(tokens)
-    if not any(stem(v) in _EFFECT_STEMS for v in verbs):
-        return ""
-    start = next(i for i, t in enumerate(tokens) if t in verbs and stem(t) in _EFFECT_STEMS)
-    after = [i for i in range(start + 1, len(tokens)) if tokens[i] in _TO]
-    if not after:
-        return ""
-    words = tokens[after[0] + 1 :]
-    target = next((t for t in words if t.isalpha() and len(t) >= 3 and t not in _ARTICLES), "")
-    if target.endswith(("ing", "ly")):
-        return ""  # "to the beginning of", "in place": where in, not a destination
-    if not target or stem(target) in own_stems(node) | GENERAL_STEMS:
-        return ""
-    return f"it says the code puts something in {target!r}, which it never names; say where"
-
-
-# Words that end a noun phrase: "from the queue that ...", "from the cache and ...".
-_PHRASE_ENDS = frozenset(
-    str.split(
-        "that which who whose with and or but if when where while by in of to for at on as so"
-    )
-)
-_REMOVING_STEMS = frozenset(
-    stem(w) for w in ("remove", "delete", "drop", "discard", "evict", "erase", "purge", "pop")
-)
-
-
-def _compound_own(word: str, own: frozenset[str]) -> bool:
-    """``word`` is one of the node's own words, by stem or as a part of a compound name
-    ("bowl" of a class ``Fishbowl``)."""
-    root = stem(word)
-    return root in own or (len(root) >= 4 and any(root in o for o in own))
-
-
-def unfounded_source(node: SourceNode, tokens: list[str]) -> list[str]:
-    """The words of what a removal takes from ("remove … from the sorted index") that the
-    code never names: where it removes from is a claim about the code, as where it writes
-    to is (``_unfounded_target``). The phrase after "from" is read up to the word that ends
-    it (that, with, and, ...); general words ("the set", "the list") pass."""
-    at = next((i for i, t in enumerate(tokens) if stem(t) in _REMOVING_STEMS), -1)
-    if at < 0 or "from" not in tokens[at:]:
-        return []
-    phrase: list[str] = []
-    for token in tokens[tokens.index("from", at) + 1 :]:
-        if token in _PHRASE_ENDS:
-            break
-        if token not in _ARTICLES:
-            phrase.append(token)
-    own = own_stems(node)
-    return [
-        t
-        for t in phrase
-        if t.isalpha()
-        and len(t) >= 3
-        and stem(t) not in GENERAL_STEMS
-        and not _compound_own(t, own)
-    ]
 
 
 # How a phrase that names a thing begins: an article or a possessive ("The cache of ..."), an
@@ -302,7 +228,8 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
             _new_from_builder(facts, tokens),
             _unsupported_verb(facts, tokens, name),
             inverted(facts, tokens),
-            _unfounded_target(node, tokens),
+            unfounded_target(node, tokens),
+            unfounded_source(node, tokens),
             unpicked_position(node, summary),
             uncounted_repeats(node, summary),
             unfounded_order(node, summary),
@@ -312,12 +239,6 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         ):
             if check:
                 return check
-        if source := unfounded_source(node, tokens):
-            listed = ", ".join(repr(w) for w in source[:3])
-            return (
-                f"it says the code removes something from {listed}, which it never names; "
-                "say what it removes and from where"
-            )
     if optional := not_optional(node, tokens) or unconditional_flag(node, tokens):
         return optional
     if kind_claim := (
@@ -343,6 +264,8 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
             f"it speaks of {listed}, another class's, which neither {name} nor its class or "
             "module names; say what this code does with its own names"
         )
+    if lent := lent_style_noun(node, summary, others):
+        return lent
     if places := unfounded_places(summary, node):
         listed = ", ".join(repr(w) for w in places[:3])
         return f"it speaks of {listed}, which {name} never touches or names; say what it does"
