@@ -332,6 +332,7 @@ async def probe_argument_sets(
             *("returned", "raised", "state", "state_before", "contents", "unread_used"),
             "functions",  # the calls made of the test's own functions (values.function_arguments)
             "size_before",  # how many items the instance held, where it is a container
+            "made_files",  # what it left in the working directory (programs/made_files.py)
         ):
             if key in outcome:
                 row[key] = outcome[key]

@@ -49,6 +49,7 @@ PROGRAM_PARTS: dict[str, tuple[str, ...]] = {
         "returned_calls",
         "own_contents",
         "raised_frames",
+        "made_files",
         "call_probe",
     ),
     "pytest_report": ("other_machine", "pytest_report"),

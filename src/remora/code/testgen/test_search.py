@@ -50,6 +50,7 @@ from remora.code.testgen.construction_steps import construction_step_reason
 from remora.code.testgen.deciding_conditions import deciding_reason
 from remora.code.testgen.empty_answers import empty_answer, without_lone_empty_answers
 from remora.code.testgen.kept_tests import DEFAULT_MUTATION_BUDGET_S, span_source, write_measured
+from remora.code.testgen.made_files import made_files_reason
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.model_asks import ask_record
 from remora.code.testgen.model_cases import claim_holds, model_candidates
@@ -102,11 +103,10 @@ async def _run_round(
     unusable: list[str] | None = None,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, frozenset[Any]], Coverage | None]:
     """The candidates' rows worth a test by name, the units each covered, the round's
-    coverage; ``setups`` counts the calls each failure of the call's own set-up ended
-    (:func:`~remora.code.probes.own_raises.setup_reason`), or whose test would pin no
-    behaviour (:mod:`~remora.code.testgen.pinless_calls`), by its words; ``unusable``
-    gets the names of those an instance built unusable ended
-    (:func:`~remora.code.probes.own_raises.unusable_reason`)."""
+    coverage; ``setups`` counts, by its words, the calls dropped for a failure of their own
+    set-up (:func:`~remora.code.probes.own_raises.setup_reason`), for files they left
+    (:mod:`.made_files`) or for a test that would pin no behaviour (:mod:`.pinless_calls`);
+    ``unusable`` gets the names of those an instance built unusable ended."""
     sets: list[dict[str, Any]] = [
         {"name": f"{prefix}{i}", "args": c.args}
         | ({"owner_args": c.owner_args} if c.owner_args is not None else {})
@@ -130,7 +130,8 @@ async def _run_round(
     for row in rows:
         if not (pins_behaviour(row) and pins_something(row, procedure)):
             continue
-        setup = setup_reason(context, target, row) or pinless_reason(
+        why = made_files_reason(row) or setup_reason(context, target, row)
+        setup = why or pinless_reason(
             row, function, built_with[row["name"]], procedure, on_instance, constants
         )
         if setup is not None:

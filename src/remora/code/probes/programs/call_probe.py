@@ -34,8 +34,9 @@ A generator function's generator is drained when the request says so (``drain``:
 watched during the call and while its result and the instance's state are read; where an
 exception was raised, and why: :mod:`remora.code.probes.programs.raised_frames`. A container
 instance's item count before the call is ``size_before``; the calls made of the set's own
-functions are ``functions`` (:mod:`remora.code.probes.programs.recorded_calls`). Output the
-code prints goes to stderr (descriptor 1 is stderr's while it runs), stdout the report.
+functions are ``functions`` (:mod:`remora.code.probes.programs.recorded_calls`); files a
+set left in the working directory, ``made_files`` (removed after it). Output the code
+prints goes to stderr (descriptor 1 is stderr's while it runs), stdout the report.
 """
 
 from __future__ import annotations
@@ -50,13 +51,9 @@ import sys
 import types
 from typing import Any
 
-from remora.code.probes.programs.call_arguments import (
-    Unbound,
-    built_value,
-    lookup,
-    split_arguments,
-)
+from remora.code.probes.programs.call_arguments import Unbound, built_value, lookup, split_arguments
 from remora.code.probes.programs.generator_items import generator_items
+from remora.code.probes.programs.made_files import listed, made_files
 from remora.code.probes.programs.own_contents import (
     contents_change,
     contents_snapshot,
@@ -337,6 +334,7 @@ def _probe_all(request: dict[str, Any], report: dict[str, Any]) -> None:
     with contextlib.redirect_stdout(sys.stderr):
         try:
             module = importlib.import_module(request["module"])
+            before = listed()  # what a set made, reported and removed: made_files.py
             target, problem = _target(request, module)
         except BaseException as exc:
             info = _exception(exc)
@@ -347,4 +345,4 @@ def _probe_all(request: dict[str, Any], report: dict[str, Any]) -> None:
                 report["not_called"] = problem
             for entry in request["sets"]:
                 outcome = _probe_entry(request, module, entry, (target, problem))
-                report["outcomes"].append(outcome)
+                report["outcomes"].append(outcome | made_files(before))
