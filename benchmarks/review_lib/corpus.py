@@ -1001,6 +1001,26 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "sqlitedict.py",
     ),
+    ReviewProject(
+        Project(
+            "tomli-w",
+            "1.2.0",
+            "2dd14fac5a47c27be9cd4c976af5a12d87fb1f0b4512f81d69cce3b35ae25021",
+            (),
+            part="heldout",
+        ),
+        "src/tomli_w",
+    ),
+    ReviewProject(
+        Project(
+            "asciitree",
+            "1.0.0",
+            "0c396808c13cab27b60cbe402b99ef37fa681c6b59d337a008719efa201cdd07",
+            (),
+            part="heldout",
+        ),
+        "asciitree",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
