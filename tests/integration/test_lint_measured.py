@@ -45,6 +45,17 @@ class Version:
             self.major, self.minor, self.patch, self.pre, self.build
         )
 """
+# One method's format at a time: the file's other one already converted (a rewrite that
+# leaves a sibling unconverted is refused for that alone: node_rewrite.ALL_OR_NONE).
+VERSION_STR = VERSION.replace(
+    '"Version(%r, %r, %r, %r, %r)" % (\n            self.major, self.minor, self.patch, '
+    "self.pre, self.build\n        )",
+    'f"Version({self.major!r}, {self.minor!r}, {self.patch!r}, {self.pre!r}, {self.build!r})"',
+)
+VERSION_REPR = VERSION.replace(
+    '"%d.%d.%d" % (self.major, self.minor, self.patch)',
+    'f"{self.major:d}.{self.minor:d}.{self.patch:d}"',
+)
 
 
 async def _edit(
@@ -80,8 +91,8 @@ async def test_a_str_that_drops_its_optional_parts_is_refused(
     tmp_path: Path, runtime: SandboxRuntime
 ) -> None:
     wrong = '    def __str__(self):\n        return f"{self.major}.{self.minor}.{self.patch}"\n'
-    written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__str__", wrong)
-    assert written == VERSION
+    written, reason = await _edit(runtime, tmp_path, VERSION_STR, "Version.__str__", wrong)
+    assert written == VERSION_STR
     assert reason.startswith("the rewrite changes what the code does"), reason
 
 
@@ -92,8 +103,8 @@ async def test_a_repr_that_loses_its_quotes_is_refused(
         '        return f"Version({self.major}, {self.minor}, {self.patch}, '
         '{self.pre}, {self.build})"'
     )
-    written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__repr__", wrong)
-    assert written == VERSION
+    written, reason = await _edit(runtime, tmp_path, VERSION_REPR, "Version.__repr__", wrong)
+    assert written == VERSION_REPR
     # Refused before any call: each %r became a plain field (its calls would differ too).
     assert reason.startswith("the replacement formats 5 value(s) with str()"), reason
 
@@ -160,7 +171,7 @@ async def test_a_correct_rewrite_of_code_every_call_ran_is_kept(
         '        return f"Version({self.major!r}, {self.minor!r}, {self.patch!r}, '
         '{self.pre!r}, {self.build!r})"'
     )
-    written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__repr__", right)
+    written, reason = await _edit(runtime, tmp_path, VERSION_REPR, "Version.__repr__", right)
     assert reason == ""
     assert 'return f"Version({self.major!r}' in written
 
@@ -205,7 +216,7 @@ async def test_a_right_rewrite_of_lines_no_call_ran_is_refused(
     assert written.decode() == CACHED
     refused = result.details["refused"]
     assert [r["line"] for r in refused][:1] == [12], refused
-    assert "still reported on other lines of the node" in refused[0]["reason"], refused
+    assert "still reported on other lines of the file" in refused[0]["reason"], refused
     assert {r["code"] for r in refused} == {"UP031"}
     assert any("never ran line 13" in r["reason"] for r in refused), refused
 
@@ -216,8 +227,8 @@ async def test_a_format_that_stops_converting_is_refused(
     # What the 0.5B model drafted for the __str__ above (kept before the check called it
     # with numbers that have a fraction): `%d` and `{}` agree on whole numbers only.
     wrong = '        text = f"{self.major}.{self.minor}.{self.patch}"'
-    written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__str__", wrong)
-    assert written == VERSION
+    written, reason = await _edit(runtime, tmp_path, VERSION_STR, "Version.__str__", wrong)
+    assert written == VERSION_STR
     assert reason.startswith("the rewrite changes what the code does"), reason
     assert "'1.7.1' before and returned '1.5.7.5.1.5' after" in reason, reason
 
@@ -228,8 +239,8 @@ async def test_no_f_string_does_what_percent_d_does_so_none_is_kept(
     # Ruff's own (unsafe) UP031 fix keeps the conversion as `:d`, which raises for a float
     # where `%d` truncated it: that is why ruff calls it unsafe, and it is refused too.
     ruffs = '        text = f"{self.major:d}.{self.minor:d}.{self.patch:d}"'
-    written, reason = await _edit(runtime, tmp_path, VERSION, "Version.__str__", ruffs)
-    assert written == VERSION
+    written, reason = await _edit(runtime, tmp_path, VERSION_STR, "Version.__str__", ruffs)
+    assert written == VERSION_STR
     assert "raised ValueError: Unknown format code 'd'" in reason, reason
 
 
@@ -255,3 +266,24 @@ async def test_a_line_every_call_raised_inside_was_not_run(
     written, reason = await _edit(runtime, tmp_path, SOURCE, "source", wrong)
     assert written == SOURCE
     assert "never ran line 5 of the replaced lines 5-5" in reason, reason
+
+
+SIBLINGS = """\
+def greet(name):
+    return "hello %s" % name
+
+
+def part(name):
+    return "bye %s" % name
+"""
+
+
+async def test_one_format_converted_among_the_files_others_is_refused(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # Right, and every line ran: refused all the same, as `part` keeps its `%` (zxcvbn's,
+    # sqlitedict's and pygtrie's reviewers: one f-string among `%` formats reads worse).
+    right = 'def greet(name):\n    return f"hello {name}"\n'
+    written, reason = await _edit(runtime, tmp_path, SIBLINGS, "greet", right)
+    assert written == SIBLINGS
+    assert "still reported on other lines of the file" in reason, reason

@@ -2,8 +2,8 @@
 
 The replacement is spliced into the span and nowhere else, and accepted only when
 the file still parses, no line is longer than the project keeps its lines
-(:mod:`remora.code.lint.long_lines`), the finding is gone (every one of its code on
-the node, for the conversions a maintainer keeps alike: :data:`ALL_OR_NONE`), no
+(:mod:`remora.code.lint.long_lines`), the finding is gone (every one of its code in
+the file, for the conversions a maintainer keeps alike: :data:`ALL_OR_NONE`), no
 other finding appeared, the code does what it did (:mod:`remora.code.lint.code_uses`,
 :mod:`remora.code.lint.same_behaviour`), and the project's type checker accepts what an
 annotation it changed now says (:mod:`remora.code.lint.type_checks`). The one
@@ -37,11 +37,12 @@ from remora.code.parsing import ParsedFile, SourceNode, locate, parse
 
 __all__ = ["ALL_OR_NONE", "LintRewrite", "lint_replace_node", "replace_checked"]
 
-# Spellings a maintainer wants the same across a function: one ``'%s minute' % base``
-# made an f-string among six left as they were was rejected (zxcvbn's ``display_time``),
-# edited back (rfc3986's ``add_port``, voluptuous's ``Unordered.__call__``) or asked to
-# be finished (pyrsistent's ``__repr__`` methods). A rewrite removes all of the node's
-# findings of these codes, or is refused.
+# Spellings a maintainer wants the same across a file: one ``'%s minute' % base`` made an
+# f-string among six left as they were was rejected (zxcvbn's ``display_time``), so were
+# one SQL string among a dozen (sqlitedict) and one ``__str__`` among five ``%`` formats
+# (pygtrie); others were edited back (rfc3986's ``add_port``, voluptuous's
+# ``Unordered.__call__``) or asked to be finished (pyrsistent's ``__repr__`` methods). A
+# rewrite is kept only where none of these codes' findings is left in the file.
 ALL_OR_NONE = frozenset({"UP031", "UP032"})
 
 
@@ -194,11 +195,11 @@ async def replace_checked(
         if sum(f["code"] == code for f in after) >= sum(f["code"] == code for f in before):
             reason = f"{code} is still reported"
             break
-        if code in ALL_OR_NONE and any(f["code"] == code for f in after):
+        if code in ALL_OR_NONE and any(finding(r)["code"] == code for r in records):
             reason = (
-                f"{code} is still reported on other lines of the node: convert every one of "
-                "them in one rewrite, or none (one converted among its unconverted siblings "
-                "is less consistent than before)"
+                f"{code} is still reported on other lines of the file: convert every one of "
+                "the node's in one rewrite, and none where the file keeps others (one "
+                "converted among unconverted siblings is less consistent than before)"
             )
             break
         if changed := await behaviour_change(context, path, node.file.text, new_text, lines):
