@@ -35,7 +35,12 @@ from remora.code.docstring.facts import word_tokens
 from remora.code.docstring.noun_names import name_as_verb
 from remora.code.docstring.order_claims import unfounded_order
 from remora.code.docstring.returned_function import unsaid_returned_function
-from remora.code.docstring.returned_kind import collection_for_number, unshown_kind, unshown_none
+from remora.code.docstring.returned_kind import (
+    collection_for_number,
+    returning_generator,
+    unshown_kind,
+    unshown_none,
+)
 from remora.code.docstring.returned_noun import unnamed_return
 from remora.code.docstring.shadowed import builtin_meaning
 from remora.code.docstring.style_nouns import lent_style_noun
@@ -245,6 +250,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         builtin_meaning(node, summary)
         or unshown_kind(node, summary)
         or collection_for_number(node, summary)
+        or returning_generator(node, summary)
         or unshown_none(node, summary)
         or unnamed_return(node, summary)
         or unshown_decorator(node, summary)

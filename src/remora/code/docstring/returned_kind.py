@@ -24,6 +24,12 @@ a number (a literal, arithmetic, ``len``/``sum``/``round`` of something, or a lo
 only numbers are assigned to) says it hands back the variations themselves; it counts
 them (zxcvbn's reviewer: false). "Return all …" or "every …" where only numbers come back
 is refused (:func:`collection_for_number`).
+
+A generator function returns nothing until it is iterated: "Execute a request and return
+the results." on sqlitedict's ``select``, which yields the rows, hides that calling it
+runs no query (its reviewer sent it back). A summary of a generator that says it returns
+something other than an iterator, a generator or an iterable is refused
+(:func:`returning_generator`).
 """
 
 from __future__ import annotations
@@ -37,7 +43,13 @@ from remora.code.parsing import SourceNode, node_returns
 from remora.code.values.type_aliases import admits_none
 from remora.python_ast import own_nodes
 
-__all__ = ["KIND_WORDS", "collection_for_number", "unshown_kind", "unshown_none"]
+__all__ = [
+    "KIND_WORDS",
+    "collection_for_number",
+    "returning_generator",
+    "unshown_kind",
+    "unshown_none",
+]
 
 # A summary's word for a type, and the type's name as code spells it.
 KIND_WORDS = {
@@ -200,6 +212,25 @@ def collection_for_number(node: SourceNode, summary: str) -> str:
     return (
         f"it says the code returns all of something, but it returns a number "
         f"(`{ast.unparse(returned[-1])}`); say what the number counts or measures"
+    )
+
+
+_LAZY = frozenset(
+    {"iterator", "iterators", "generator", "generators", "iterable", "iterables", "lazily"}
+)
+
+
+def returning_generator(node: SourceNode, summary: str) -> str:
+    """Why ``summary`` says a generator function returns a value ('' where it does not,
+    or says it hands back an iterator, a generator or an iterable)."""
+    tokens = word_tokens(summary)
+    if not set(tokens) & _RETURNING or set(tokens) & _LAZY:
+        return ""
+    if node_definition(node) is None or not node_returns(node)["is_generator"]:
+        return ""
+    return (
+        "it says the code returns something, but it is a generator: calling it runs none of "
+        "its body until it is iterated; say what it yields ('Yield …')"
     )
 
 
