@@ -31,7 +31,7 @@ def refused_for(name: str, summary: str) -> str:
 
 @pytest.mark.parametrize(
     "summary",
-    ["Run the query and return the matching rows.", "Get the rows holding the query."],
+    ["Look up the query and return the matching rows.", "Get the rows holding the query."],
 )
 def test_a_generator_said_to_return_its_items_is_refused(summary: str) -> None:
     assert "it is a generator" in refused_for("Feed.fetch", summary)
