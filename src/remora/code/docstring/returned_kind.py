@@ -176,14 +176,15 @@ _NUMBER_CALLS = frozenset({"len", "sum", "round", "int", "float", "abs"})
 
 
 def _numeric(expression: ast.expr, local: dict[str, list[ast.expr]], depth: int = 0) -> bool:
-    """Whether ``expression`` can only be a number: a number literal, arithmetic of such,
-    a call of :data:`_NUMBER_CALLS`, or a local name only such values are assigned to."""
+    """Whether ``expression`` can only be a number: a number literal, arithmetic of two such
+    (``"ab" * 2`` is text), a call of :data:`_NUMBER_CALLS`, or a local name only such
+    values are assigned to."""
     if isinstance(expression, ast.Constant):
         return isinstance(expression.value, int | float) and not isinstance(expression.value, bool)
     if isinstance(expression, ast.UnaryOp) and isinstance(expression.op, ast.USub | ast.UAdd):
         return _numeric(expression.operand, local, depth)
     if isinstance(expression, ast.BinOp) and not isinstance(expression.op, ast.Mod):
-        return _numeric(expression.left, local, depth) or _numeric(expression.right, local, depth)
+        return _numeric(expression.left, local, depth) and _numeric(expression.right, local, depth)
     if isinstance(expression, ast.Call) and isinstance(expression.func, ast.Name):
         return expression.func.id in _NUMBER_CALLS
     if isinstance(expression, ast.Name) and depth == 0:
