@@ -197,8 +197,8 @@ def collection_for_number(node: SourceNode, summary: str) -> str:
     """Why "Return all …" (or "every …") misstates a node whose every return is a number
     ('' where the summary says no such thing or something else may come back)."""
     tokens = word_tokens(summary)
-    at = next((i for i, token in enumerate(tokens) if token in _RETURNING), None)
-    if at is None or tokens[at + 1 : at + 2] not in ([w] for w in _ALL):
+    at = next((i for i, token in enumerate(tokens) if token in _RETURNING), len(tokens))
+    if tokens[at + 1 : at + 2] == [] or tokens[at + 1] not in _ALL:
         return ""
     definition = node_definition(node)
     if definition is None or node_returns(node)["is_generator"]:
