@@ -1018,9 +1018,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.0.0",
             "0c396808c13cab27b60cbe402b99ef37fa681c6b59d337a008719efa201cdd07",
             (),
-            part="heldout",
+            # Held out until its labels at b75137be; studied since.
+            part="dev",
         ),
         "asciitree",
+    ),
+    ReviewProject(
+        Project(
+            "retrying",
+            "1.4.2",
+            "d102e75d53d8d30b88562d45361d6c6c934da06fab31bd81c0420acb97a8ba39",
+            (),
+            part="heldout",
+        ),
+        "retrying.py",
     ),
 )
 
