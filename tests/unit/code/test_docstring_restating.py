@@ -149,6 +149,9 @@ class Pipeline:
     def copy(self):
         return type(self)(list(self.steps))
 
+    def last_step_head(self, label):
+        return "+-- " + label
+
 
 def checked_rotl(word, count):
     if count > 64:
@@ -202,6 +205,13 @@ def summary_refusal(source: str, name: str, summary: str, kind: str = "function"
         # "Return" where the name already names what comes back (latexcodec's and
         # pygtrie's reviewers: "just repeats the method name").
         (INVENTED, "Pipeline.copy", "method", "Return a copy of the current object."),
+        # The name's other words and a parameter (asciitree's reviewers: "goes in a circle").
+        (
+            INVENTED,
+            "Pipeline.last_step_head",
+            "method",
+            "Return the head of the last step of the given label.",
+        ),
     ],
 )
 def test_a_summary_that_restates_the_name_is_refused(
@@ -227,6 +237,12 @@ def test_a_summary_that_restates_the_name_is_refused(
         ),
         # What the copy is, beyond the name's word.
         (INVENTED, "Pipeline.copy", "method", "Return a shallow copy of the pipeline's steps."),
+        (
+            INVENTED,
+            "Pipeline.last_step_head",
+            "method",
+            "Return the label drawn after a branch glyph.",
+        ),
         # The name's own verb said in other words ("want" is "convert").
         (ITSDANGEROUS, "want_bytes", "function", "Convert a string or bytes object to bytes."),
         # The shortened words, with what the name does not say.

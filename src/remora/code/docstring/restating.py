@@ -229,12 +229,14 @@ def _returns_the_name(
     tokens: list[str], at: int, own: set[str], others: set[str], parameters: set[str]
 ) -> bool:
     """Whether the returning verb at ``at`` hands back what the node's name names and the
-    rest names only its owner, the instance or a parameter: "Return a copy of the current
-    object." on ``copy``, "Return the keys of the trie." on ``Trie.keys``."""
+    rest names only the name's other words, its owner, the instance or a parameter (a
+    general word may say more: "made on first use"): "Return a copy of the current
+    object." on ``copy``, "Return the head of the last child of the given label." on
+    ``last_child_head(label)``."""
     after = [t for t in tokens[at + 1 :] if stem(t) not in FUNCTION_STEMS]
     if not after or not any(stem(k) == stem(after[0]) for k in own):
         return False
-    known = others | parameters
+    known = own | others | parameters
     return all(
         stem(w) in _INSTANCE_STEMS or any(matches_word(k, w) for k in known) for w in after[1:]
     )
