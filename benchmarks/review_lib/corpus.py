@@ -1033,6 +1033,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "retrying.py",
     ),
+    ReviewProject(
+        Project(
+            "sortedcollections",
+            "2.1.0",
+            "d8e9609d6c580a16a1224a3dc8965789e03ebc4c3e5ffd05ada54a2fed5dcacd",
+            (),
+            part="heldout",
+        ),
+        "sortedcollections",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
