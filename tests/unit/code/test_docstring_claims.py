@@ -57,6 +57,12 @@ class Bed:
             raise IndexError(row)
         self._rows.append(row)
 
+    def fixed_pause(self, attempt):
+        return self.width * 100
+
+    def rest(self, seconds):
+        time.sleep(seconds)
+
     def __lt__(self, other):
         return self.width < other.width
 
@@ -156,6 +162,10 @@ def test_the_nouns_of_a_neighbouring_file_are_not_borrowed() -> None:
         # It stores the callback: it never runs it.
         ("Bed.on_rain", "Run the callback.", "it says the code does 'run'"),
         ("Bed.on_rain", "Register the callback and return it.", ""),
+        # It returns the pause; its caller sleeps (retrying's `fixed_sleep`: false).
+        ("Bed.fixed_pause", "Sleep for a fixed time.", "it says the code does 'sleep'"),
+        ("Bed.fixed_pause", "Return the pause, a hundred times the width.", ""),
+        ("Bed.rest", "Sleep for the given seconds.", ""),
         ("Bed.area", "Raise the width of the bed.", "it says the code does 'raise'"),
         ("Bed.sow", "Add a row to the bed, or raise an error.", ""),
         # A predicate keeps its sense: moisture < wilting point is dry, not above it.

@@ -70,6 +70,10 @@ _EVIDENCE: dict[str, tuple[str, Callable[[BodyFacts], bool]]] = {
     "throw": ("raise statement", lambda f: f.raises),
     "register": ("item it stores", lambda f: f.stores),
     "run": ("call of what it runs", lambda f: f.runs),
+    "sleep": (
+        "call that sleeps or waits",
+        lambda f: any("sleep" in c or c == "wait" for c in f.calls),
+    ),
     "execut": ("call of what it runs", lambda f: f.runs),
     "invok": ("call of what it runs", lambda f: f.runs),
 }
