@@ -1044,6 +1044,16 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "sortedcollections",
     ),
+    ReviewProject(
+        Project(
+            "parsimonious",
+            "0.11.0",
+            "e080377d98957beec053580d38ae54fcdf7c470fb78670ba4bf8b5f9d5cad2a9",
+            (),
+            part="heldout",
+        ),
+        "parsimonious",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
