@@ -14,7 +14,7 @@ from probe_support import probe_outcome
 
 from remora.code.testgen.unread_arguments import made_up_arguments, same_outcome
 from remora.code.values import CallTarget
-from remora.code.values.derived_sets import made_up, sample_value
+from remora.code.values.derived_sets import holds_made_up, made_up, sample_value
 from remora.code.values.kind_samples import sample
 
 STAND_IN = {"__unread__": True}
@@ -155,6 +155,10 @@ def test_the_value_search_knows_the_strings_it_made_up_for_a_parameter() -> None
     assert made_up("match", {"pattern": "dictionary", "reversed": "other reversed"})
     assert not made_up("match", {"token": "sample", "rank": 3})
     assert not made_up("match", {"year": 2024, "separator": "/"})
+    # A list with one placeholder of its own among another parameter's shows it all the same.
+    assert holds_made_up("iterable", ["sample value", "sample iterable"])
+    assert not made_up("iterable", ["sample value", "sample iterable"])
+    assert not holds_made_up("iterable", ["sample value", "red"])
 
 
 def _target(*names: str) -> CallTarget:

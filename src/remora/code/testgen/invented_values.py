@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from remora.code.values.derived_sets import made_up
+from remora.code.values.derived_sets import holds_made_up
 from remora.code.values.keyed_arguments import reads_of_keys
 from remora.code.values.kind_samples import DICT_SAMPLE
 from remora.code.values.untold_nones import Function
@@ -28,9 +28,10 @@ __all__ = ["invented"]
 
 def invented(name: str, value: Any, function: Function | None) -> bool:
     """Whether the search made ``value`` up for the parameter ``name`` of ``function``: its
-    placeholder (:func:`~remora.code.values.derived_sets.made_up`), or the dict kind's
-    sample where the function does not just walk the mapping (module docstring)."""
-    if made_up(name, value):
+    placeholder, or a list holding one among other items
+    (:func:`~remora.code.values.derived_sets.holds_made_up`), or the dict kind's sample
+    where the function does not just walk the mapping (module docstring)."""
+    if holds_made_up(name, value):
         return True
     return value == DICT_SAMPLE and (function is None or not _walks(function, name))
 

@@ -30,6 +30,7 @@ __all__ = [
     "PLANS",
     "ArgumentSet",
     "argument_sets",
+    "holds_made_up",
     "literal_default",
     "made_up",
     "made_up_items",
@@ -228,6 +229,15 @@ def made_up(name: str, value: Any) -> bool:
     # that opens or checks it meets a missing file, whatever the test's name says.
     words = name_words(name)
     return bool(words) and words[-1] in _PATH_WORDS and value in NAMED_STRINGS[words[-1]]
+
+
+def holds_made_up(name: str, value: Any) -> bool:
+    """:func:`made_up`, or a list with an item made up for its singular among others
+    (``iterable=["sample value", "sample iterable"]``: "confusing", a reviewer said)."""
+    if made_up(name, value):
+        return True
+    singular = _singular(name)
+    return isinstance(value, list) and any(made_up(singular, item) for item in value)
 
 
 def none_for_made_up(args: dict[str, Any], params: Sequence[Parameter]) -> dict[str, Any]:
