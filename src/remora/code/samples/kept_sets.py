@@ -36,7 +36,7 @@ from remora.code.values import (
     without_defaults,
 )
 from remora.code.values.constructor import own_init
-from remora.code.values.filled_instances import CALLS_KEY, constructor_arguments
+from remora.code.values.filled_instances import constructor_arguments, given_values
 from remora.code.values.kind_samples import TYPICAL
 from remora.code.values.untold_nones import Function, untold_none
 
@@ -119,15 +119,6 @@ def pinned_outcome(row: dict[str, Any], module: str) -> tuple[bool, Any, tuple[s
     return True, python_ast.literal_eval(str(returned["repr"])), None
 
 
-def _given(args: dict[str, Any]) -> list[Any]:
-    """The values a set gives: its arguments, and a filled instance's calls' arguments
-    (:data:`~remora.code.values.filled_instances.CALLS_KEY`), not the calls' own keys."""
-    values = [v for k, v in args.items() if k != CALLS_KEY]
-    for step in args.get(CALLS_KEY) or []:
-        values += [*step.get("args", []), *(step.get("keywords") or {}).values()]
-    return values
-
-
 def _kind_stand_in(value: Any) -> bool:
     """Whether ``value`` is the list or dict the value search tries for a kind."""
     return value in (TYPICAL["list"], TYPICAL["dict"])
@@ -182,7 +173,7 @@ def sound_candidates(
         if not args or falsy_stand_ins(args, target["parameters"]):
             selection.drop("the defaults alone")  # or in other falsy values: "" for None
             continue
-        values = [*_given(args), *_given(owner or {})]
+        values = [*given_values(args), *given_values(owner or {})]
         if any(contains_function(v) for v in values):  # a test's function: no fixture's value
             selection.drop("a function the test defines")
             continue

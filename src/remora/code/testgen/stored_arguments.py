@@ -38,7 +38,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.parsing import ast_tree
 from remora.code.values.attribute_uses import classes_named, init_of
-from remora.code.values.filled_instances import CALLS_KEY
+from remora.code.values.filled_instances import given_values
 from remora.code.values.method_state import first_parameter, is_self_attribute
 
 __all__ = [
@@ -186,18 +186,7 @@ def reads_back_argument(
     constants = constants or {}
     if attribute in constants and _one_of(value, [constants[attribute]]):
         return True
-    return _one_of(value, _given_values(owner_args or {}))
-
-
-def _given_values(owner_args: dict[str, Any]) -> list[Any]:
-    """The constructor's arguments and those of the set-up calls made on the instance
-    (:data:`~remora.code.values.filled_instances.CALLS_KEY`), as passed."""
-    calls = owner_args.get(CALLS_KEY)
-    given = [v for k, v in owner_args.items() if k != CALLS_KEY]
-    for call in calls if isinstance(calls, list) else []:
-        if isinstance(call, dict):
-            given += list(call.get("args") or []) + list((call.get("keywords") or {}).values())
-    return given
+    return _one_of(value, given_values(owner_args or {}))
 
 
 def _defaults(function: Function) -> list[Any]:

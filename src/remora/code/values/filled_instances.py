@@ -66,6 +66,7 @@ __all__ = [
     "ITEM_SETTER",
     "constructor_arguments",
     "filled_owners",
+    "given_values",
     "is_filled",
     "is_item_assignment",
 ]
@@ -90,6 +91,15 @@ def is_filled(owner_args: Mapping[str, Any] | None) -> bool:
 def constructor_arguments(owner_args: Mapping[str, Any]) -> dict[str, Any]:
     """The owner's constructor arguments, without the calls that fill it."""
     return {k: v for k, v in owner_args.items() if k != CALLS_KEY}
+
+
+def given_values(owner_args: Mapping[str, Any]) -> list[Any]:
+    """The values an owner is given as passed: its constructor arguments and those of the
+    calls that fill it (not the calls' own keys)."""
+    values = list(constructor_arguments(owner_args).values())
+    for step in owner_args.get(CALLS_KEY) or []:
+        values += [*step.get("args", []), *(step.get("keywords") or {}).values()]
+    return values
 
 
 def _is_plain_method(function: Function) -> bool:
