@@ -225,6 +225,11 @@ def _what_to_say(node: SourceNode) -> str:
     return f"{ask}, from the body: {'; '.join(found)}" if found else ask
 
 
+def _said_after(tokens: list[str], at: int) -> list[str]:
+    """The words after ``at`` that say something (function words left out)."""
+    return [t for t in tokens[at + 1 :] if stem(t) not in FUNCTION_STEMS]
+
+
 def _returns_the_name(
     tokens: list[str], at: int, own: set[str], others: set[str], parameters: set[str]
 ) -> bool:
@@ -233,7 +238,7 @@ def _returns_the_name(
     general word may say more: "made on first use"): "Return a copy of the current
     object." on ``copy``, "Return the head of the last child of the given label." on
     ``last_child_head(label)``."""
-    after = [t for t in tokens[at + 1 :] if stem(t) not in FUNCTION_STEMS]
+    after = _said_after(tokens, at)
     if not after or not any(stem(k) == stem(after[0]) for k in own):
         return False
     known = own | others | parameters
@@ -246,7 +251,7 @@ def _returns_nothing_named(tokens: list[str], at: int) -> bool:
     """Whether the returning verb at ``at`` hands back nothing a reader can name: "return
     the result", "return the output" (sqlparse's five filters: "Process the statement and return
     the result.", every one rejected as boilerplate)."""
-    after = [t for t in tokens[at + 1 :] if stem(t) not in FUNCTION_STEMS]
+    after = _said_after(tokens, at)
     return bool(after) and stem(after[0]) in _UNNAMED_RESULTS
 
 

@@ -140,6 +140,15 @@ def _names_a_count(expression: ast.expr) -> bool:
     return bool(name_words(name) & _COUNTING)
 
 
+def _assigned(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.expr]]:
+    """The values each local name is assigned (``name = value``, its first target)."""
+    local: dict[str, list[ast.expr]] = {}
+    for item in ast.walk(definition):
+        if isinstance(item, ast.Assign) and isinstance(target := item.targets[0], ast.Name):
+            local.setdefault(target.id, []).append(item.value)
+    return local
+
+
 def unshown_kind(node: SourceNode, summary: str) -> str:
     """Why the type ``summary`` says the node returns is not shown by its code ('' when it
     is, or when the summary names no type)."""
@@ -151,10 +160,7 @@ def unshown_kind(node: SourceNode, summary: str) -> str:
         return ""  # "Put the item into a list" on a procedure: not what it returns
     if definition.returns is not None and kind in name_words(ast.unparse(definition.returns)):
         return ""
-    local: dict[str, list[ast.expr]] = {}
-    for item in ast.walk(definition):
-        if isinstance(item, ast.Assign) and isinstance(target := item.targets[0], ast.Name):
-            local.setdefault(target.id, []).append(item.value)
+    local = _assigned(definition)
     returned = body_facts(node).returned
     if any(kind in _kinds(expression, local) for expression in returned):
         return ""
@@ -204,10 +210,7 @@ def collection_for_number(node: SourceNode, summary: str) -> str:
     if definition is None or node_returns(node)["is_generator"]:
         return ""
     returned = body_facts(node).returned
-    local: dict[str, list[ast.expr]] = {}
-    for item in ast.walk(definition):
-        if isinstance(item, ast.Assign) and isinstance(target := item.targets[0], ast.Name):
-            local.setdefault(target.id, []).append(item.value)
+    local = _assigned(definition)
     if not returned or not all(_numeric(expression, local) for expression in returned):
         return ""
     return (
