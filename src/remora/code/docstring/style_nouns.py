@@ -8,42 +8,21 @@ back). The borrowed-noun check (:func:`~remora.code.docstring.vocabulary.foreign
 let them through because the class holds a ``self._outer_stack``: any word of the class
 makes a noun its own. An example's noun is held to less: it may name the subject only
 where the node's name, its parameters, its enclosing classes (their names and bases) or
-its module's name say it; an attribute that happens to share the word does not.
+its module's name say it
+(:func:`~remora.code.docstring.vocabulary.subject_stems`); an attribute that happens to
+share the word does not.
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
-from pathlib import PurePosixPath
 
-from remora.code.docstring.behaviour import node_definition
 from remora.code.docstring.draft import FIXED_EXAMPLES
-from remora.code.docstring.facts import name_words, word_tokens
-from remora.code.docstring.vocabulary import class_nouns, stem
-from remora.code.parsing import SourceNode, ast_definitions
+from remora.code.docstring.facts import word_tokens
+from remora.code.docstring.vocabulary import class_nouns, stem, subject_stems
+from remora.code.parsing import SourceNode
 
 __all__ = ["lent_style_noun"]
-
-
-def _subject_stems(node: SourceNode) -> set[str]:
-    """The stems of the words that may name the node's subject."""
-    path = PurePosixPath(node.file.path)
-    words = {w for part in [*path.parent.parts, path.stem] for w in name_words(part)}
-    outer = node.ref.full_name.split(".")
-    words |= {w for part in outer for w in name_words(part)}
-    definition = node_definition(node)
-    if definition is not None:
-        words |= {
-            w
-            for a in ast.walk(definition.args)
-            if isinstance(a, ast.arg)
-            for w in name_words(a.arg)
-        }
-    for found in ast_definitions(node.file.text):
-        if isinstance(found, ast.ClassDef) and found.name in outer:
-            words |= {w for base in found.bases for w in name_words(ast.unparse(base))}
-    return {stem(w) for w in words}
 
 
 def lent_style_noun(node: SourceNode, summary: str, others: Sequence[str]) -> str:
@@ -54,7 +33,7 @@ def lent_style_noun(node: SourceNode, summary: str, others: Sequence[str]) -> st
     if not nouns:
         return ""
     lent = [t for t in word_tokens(summary) if stem(t) in nouns]
-    if not lent or {stem(t) for t in lent} <= _subject_stems(node):
+    if not lent or {stem(t) for t in lent} <= subject_stems(node):
         return ""
     return (
         f"it calls the subject {lent[0]!r}, the style example's noun, which nothing of "

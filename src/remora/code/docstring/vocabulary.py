@@ -31,7 +31,7 @@ import ast
 import re
 from pathlib import PurePosixPath
 
-from remora.code.docstring.behaviour import body_facts
+from remora.code.docstring.behaviour import body_facts, node_definition
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.parsing import SourceNode, ast_definitions, ast_tree, per_node, per_text
 
@@ -43,6 +43,7 @@ __all__ = [
     "matches_word",
     "own_stems",
     "stem",
+    "subject_stems",
     "unfounded_places",
 ]
 
@@ -193,6 +194,25 @@ def own_stems(node: SourceNode) -> frozenset[str]:
         line = node.file.positions[node.definition].start.line
         for outer in _enclosing_classes(tree, node.ref.full_name, line):
             words |= _class_words(node.file.text, outer.lineno)
+    return frozenset(stem(w) for w in words)
+
+
+def subject_stems(node: SourceNode) -> frozenset[str]:
+    """The stems of the words that may name the node's subject, fewer than
+    :func:`own_stems`: its module's name, its own and its enclosing classes' names and
+    bases, and its parameters; not what its class holds (``self._outer_stack``)."""
+    words = _module_words(node) | {
+        w for part in node.ref.full_name.split(".") for w in name_words(part)
+    }
+    definition = node_definition(node)
+    if definition is not None:
+        args = ast.walk(definition.args)
+        words |= {w for a in args if isinstance(a, ast.arg) for w in name_words(a.arg)}
+    tree = ast_tree(node.file.text)
+    if node.definition is not None and tree is not None:
+        line = node.file.positions[node.definition].start.line
+        for outer in _enclosing_classes(tree, node.ref.full_name, line):
+            words |= {w for base in outer.bases for w in name_words(ast.unparse(base))}
     return frozenset(stem(w) for w in words)
 
 
