@@ -110,9 +110,11 @@ async def _kept_sorted(context: CodeContext, path: str, before: str, text: str) 
     ``text``'s are not, unless the project's own isort judges the order."""
     if isort_elsewhere(Path(context.workspace.project_root)):
         return text
-    if await rule_records(context, path, before, ("I001",)):
+    # The change's text first: most leave the imports alone, and ruff runs once.
+    unsorted = await rule_records(context, path, text, ("I001",))
+    if not unsorted or await rule_records(context, path, before, ("I001",)):
         return text
-    fixed = _safe_fixed(text, await rule_records(context, path, text, ("I001",)))
+    fixed = _safe_fixed(text, unsorted)
     return text if fixed is None else fixed
 
 
