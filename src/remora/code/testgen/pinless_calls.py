@@ -4,8 +4,8 @@ Restatements of the set-up: a reader of an instance built empty, or a procedure 
 changed nothing of it (:mod:`remora.code.testgen.empty_reads`), a procedure whose only
 effect is its arguments stored as passed, a one-line reader handing back a constructor
 argument as passed, and a returned object holding only the call's arguments and the
-node's defaults (:mod:`remora.code.testgen.stored_arguments`). The search drops such a call with the
-reason (:mod:`remora.code.testgen.test_search`).
+node's defaults (:mod:`remora.code.testgen.stored_arguments`). The search drops such a
+call with the reason (:mod:`remora.code.testgen.test_search`).
 """
 
 from __future__ import annotations
