@@ -537,3 +537,25 @@ def test_a_reason_about_a_local_leaves_the_condition_to_the_branch_the_call_took
         "add_port", row, "port_int_below_0", set(), set(), function=function, lines={1, 2, 3, 4}
     )
     assert name == "test_add_port_when_port_below_0_raises_value_error"
+
+
+def test_an_instance_built_as_documented_is_named_by_what_it_holds() -> None:
+    used: set[str] = set()
+    stored = {"returned": _seen("['a', 'b']")}
+    items = [{"method": "__setitem__", "args": [key, 1]} for key in ("a", "b", "a")]
+    filled = {**stored, "owner_args": {"path": "db", "__calls__": items}}
+    assert behaviour_name("keys", filled, "as_documented", used, set()) == (
+        "test_keys_when_holding_2_entries"
+    )
+    rows = [{"method": "addRows", "args": [[1]]}, {"method": "addRows", "args": [[2]]}]
+    added = {**stored, "owner_args": {"__calls__": rows}}
+    assert (
+        behaviour_name("draw", added, "as_built", used, set()) == "test_draw_after_add_rows_twice"
+    )
+    mixed = [items[0], rows[0]]
+    assert (
+        behaviour_name(
+            "size", {**stored, "owner_args": {"__calls__": mixed}}, "as_built", used, set()
+        )
+        == "test_size"
+    )

@@ -7,20 +7,22 @@ particular (a model's call too: its reason spells every argument), the branch th
 left the code by (:mod:`.taken_branch`: ``when_hashid_is_invalid``,
 ``when_rows_is_empty``, ``when_key_is_missing``, ``when_start_and_end_are_given``; none
 for a call that ran the plain path; ``by_default`` for one that passes no argument to
-parameters with defaults), and what the test asserts (:mod:`.outcome_words`:
-``raises_value_error``, ``sets_limit_value``, ``stores_key``, ``returns_default``,
-``returns_stored_value``; ``stores_key_and_returns_default`` where the whole name stays
-short; ``when_self_is_empty_leaves_items_unchanged`` where a procedure found nothing to
-do). Neither a value the call returned, a key it handed over (``stores_zz``:
+parameters with defaults; for an instance the project's code or docs build, what they
+filled it with: ``when_holding_2_entries``, ``after_add_rows``), and what the test
+asserts (:mod:`.outcome_words`: ``raises_value_error``, ``sets_limit_value``,
+``stores_key``, ``returns_default``, ``returns_stored_value``;
+``stores_key_and_returns_default`` where the whole name stays short;
+``when_self_is_empty_leaves_items_unchanged`` where a procedure found nothing to do).
+Neither a value the call returned, a key it handed over (``stores_zz``:
 ``stores_given_key``) nor a placeholder argument (``when_hashid_is_other_space_hashid``)
-is spelled in the name; a parameter of one or two letters is worded by what the code does
-with it (:mod:`.parameter_words`: ``when_key_is_missing_returns_default``, not
+is spelled in the name; a parameter of one or two letters is worded by what the code
+does with it (:mod:`.parameter_words`: ``when_key_is_missing_returns_default``, not
 ``when_k_is_missing_returns_d``); a ``*args`` parameter is worded by its items' lengths
 where they differ (``when_iterables_differ_in_length``), else by their count
 (``when_given_2_positional_arguments``), and a call that gives it nothing says so
-(``when_given_no_iterables``, not ``by_default``). A procedure's test asserts no result, and its
-name says none. A ``**kwargs`` keyword the code's keyed reads do not name is "unread"
-only while the call's outcome does not show it stored or handed back
+(``when_given_no_iterables``, not ``by_default``). A procedure's test asserts no result,
+and its name says none. A ``**kwargs`` keyword the code's keyed reads do not name is
+"unread" only while the call's outcome does not show it stored or handed back
 (``when_kwargs_has_a_keyword`` where it does). A method is named alone
 (``test_limit_...``) unless another class of its module has a method of the same name
 (``test_stock_item_add_...``). A name already taken is told apart by the arguments that
@@ -43,12 +45,17 @@ from remora.code.testgen.parameter_words import in_words, parameter_words
 from remora.code.testgen.stored_items import shows_key
 from remora.code.testgen.taken_branch import branch_words, given_words
 from remora.code.values import CallTarget, label, snake_name, unread_keyword_words
+from remora.code.values.filled_instances import CALLS_KEY, is_item_assignment
 
 __all__ = ["behaviour_name", "node_words"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # The arguments' reasons that say nothing about a condition (derived, not chosen).
 _PLAIN_REASONS = {"typical", "varied_arguments", "doc", "as_called"}
+# An instance built and filled as the project's code or docs do (:mod:`.built_instances`):
+# where it came from is no condition (blind reviewers: "'when_as_documented' is a
+# meaningless name"); what it holds is.
+_BUILT_REASONS = {"as_built", "as_documented"}
 # A model's call: its reason spells its arguments (``model_month_sample_month_year_2``).
 _MODEL = "model_"
 # An instance given the test's own function first (``after_connect``: filled_instances).
@@ -110,10 +117,30 @@ def _condition(why: str, row: dict[str, Any], function: Function | None, lines: 
         return f"when_{words}" if words else ""
     if why.startswith(_AFTER):  # the instance's set-up call that took a test's function
         return why
+    if why in _BUILT_REASONS:
+        words = branch_words(function, lines, row)
+        return f"when_{words}" if words else _filled_words(row)
     # A reason whose range the code does not bear out (a local's: ``port_int_below_0``)
     # leaves the branch the call took to say it (``port_below_0``: .taken_branch).
     honest = honest_condition(why, row, function) or branch_words(function, lines, row)
     return f"when_{honest}" if honest else ""
+
+
+def _filled_words(row: dict[str, Any]) -> str:
+    """What a built instance was given before the call: ``when_holding_2_entries`` (item
+    sets of as many keys), ``after_add_rows`` (``_twice``, ``_3_times``: one method's
+    calls); "" for calls of several methods, which no short words tell."""
+    steps = (row.get("owner_args") or {}).get(CALLS_KEY) or []
+    if not steps:
+        return ""
+    if all(is_item_assignment(step) for step in steps):
+        keys = {repr(step["args"][0]) for step in steps}
+        return "when_holding_an_entry" if len(keys) == 1 else f"when_holding_{len(keys)}_entries"
+    methods = {step.get("method") for step in steps}
+    if len(methods) != 1:
+        return ""
+    times = {1: "", 2: "_twice"}.get(len(steps), f"_{len(steps)}_times")
+    return f"after_{snake_name(str(methods.pop()))}{times}"
 
 
 def _star_words(star: str, items: list[Any] | tuple[Any, ...]) -> str:
