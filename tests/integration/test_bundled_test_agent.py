@@ -249,7 +249,9 @@ async def test_code_no_test_can_call_finishes_without_a_model_turn(tmp_path: Pat
     assert workspace.changed_files() == []
 
 
-async def test_what_the_code_under_test_writes_is_discarded(tmp_path: Path) -> None:
+async def test_what_the_code_under_test_writes_stays_in_the_test_s_own_folder(
+    tmp_path: Path,
+) -> None:
     source = (
         "from pathlib import Path\n"
         "\n"
@@ -261,12 +263,15 @@ async def test_what_the_code_under_test_writes_is_discarded(tmp_path: Path) -> N
     node = find_node(root, "store.py", "save")
     async with bench(root) as b:
         written = await b.run("test", "write_tests", node)
-        changed = b.workspace("test", node).changed_files()
-    # A call that leaves a file where it runs gives no test (a test would leave it in the
-    # project), and the file the probe's calls made is not a change of the node.
-    assert written["written"] is False, written
-    assert "leaves files in the folder it runs in" in str(written), written
-    assert changed == []
+        workspace = b.workspace("test", node)
+        changed = workspace.changed_files()
+        test_file = workspace.read("tests/test_store.py")
+    # A call that leaves a file where it runs is tested in pytest's tmp_path (a test run in
+    # the project would leave it there), and the files the probe's and the tests' calls
+    # made are no change of the node: the test file is the only one.
+    assert written["written"] is True, written
+    assert test_file is not None and b"monkeypatch.chdir(tmp_path)" in test_file, written
+    assert changed == ["tests/test_store.py"], changed
 
 
 async def test_a_private_helper_gets_no_tests_of_its_own(tmp_path: Path) -> None:

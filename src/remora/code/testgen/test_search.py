@@ -130,7 +130,7 @@ async def _run_round(
     for row in rows:
         if not (pins_behaviour(row) and pins_something(row, procedure)):
             continue
-        why = made_files_reason(row) or setup_reason(context, target, row)
+        why = made_files_reason(context, row) or setup_reason(context, target, row)
         setup = why or pinless_reason(
             row, function, built_with[row["name"]], procedure, on_instance, constants
         )

@@ -30,6 +30,7 @@ from remora.code.probes import (
 )
 from remora.code.python_floor import floor_of
 from remora.code.testgen.empty_results import observed_kind
+from remora.code.testgen.made_files import in_own_folder, made_files_reason
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.observed_asserts import (
     called_functions,
@@ -289,7 +290,7 @@ async def observed_tests(context: CodeContext, taken: list[str]) -> ObservedTest
             why = row["reason"] or (row.get("raised") or {}).get("message") or "did not finish"
             skipped.append(f"{row['name']}: {why}")
             continue
-        if (setup := setup_reason(context, target, row)) is not None:
+        if setup := made_files_reason(context, row) or setup_reason(context, target, row):
             skipped.append(f"{row['name']}: {setup}")
             continue
         if not pins_something(row, procedure) or same_as_builtin(target, row):
@@ -330,7 +331,8 @@ def observed_piece(
     run's summary says so, the test does not); ``returned_kind``: the builtin type of the
     value it returned (:func:`~remora.code.testgen.empty_results.observed_kind`). A row
     with ``owner_args`` builds its own instance; one with ``state`` asserts it after the
-    call. ``procedure``: the node returns no value anywhere, so only the state it changed
+    call; one that made files runs in a folder of its own (:mod:`.made_files`).
+    ``procedure``: the node returns no value anywhere, so only the state it changed
     is asserted (:mod:`remora.code.testgen.observed_asserts`). ``imports``: the node's
     module's, through which a raised class of another module is named
     (:mod:`remora.code.testgen.raised_names`). ``classes``: the constructors of the classes
@@ -341,7 +343,8 @@ def observed_piece(
     args = without_defaults(row["args"], target["parameters"])
     capped = int((row.get("returned") or {}).get("capped", 0))
     call, lines = render.call(args, row.get("owner_args", owner_args), capped)
-    lines = [*lines, *observed_lines(render, row, call, target["module"], procedure, imports)]
-    piece = {**render.piece(name, lines), "observed": marked}
+    observed = [*lines, *observed_lines(render, row, call, target["module"], procedure, imports)]
+    lines, fixtures = in_own_folder(row, observed)  # a call that made files: made_files.py
+    piece = {**render.piece(name, lines, fixtures), "observed": marked}
     kind = observed_kind(row)
     return piece | {"returned_kind": kind} if kind else piece

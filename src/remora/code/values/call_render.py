@@ -322,11 +322,12 @@ class CallRender:
             "nor a name the module defines or imports"
         )
 
-    def piece(self, name: str, lines: list[str]) -> dict[str, Any]:
+    def piece(self, name: str, lines: list[str], fixtures: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The test function ``name`` of ``lines``, taking pytest's ``fixtures``."""
         body = "\n".join(f"    {line}" if line else "" for line in lines)
         piece: dict[str, Any] = {
             "name": name,
-            "source": f"def {name}():\n{body}\n",
+            "source": f"def {name}({', '.join(fixtures)}):\n{body}\n",
             "imports": sorted(self.imports),
             "modules": sorted(self.modules),
         }

@@ -336,6 +336,7 @@ def _probe_all(request: dict[str, Any], report: dict[str, Any]) -> None:
             module = importlib.import_module(request["module"])
             before = listed()  # what a set made, reported and removed: made_files.py
             target, problem = _target(request, module)
+            made_files(before)  # each set builds its own instance: this one's files are none's
         except BaseException as exc:
             info = _exception(exc)
             report["error"] = f"cannot import or find it: {info['type']}: {info['message']}"
