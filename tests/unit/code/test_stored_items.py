@@ -53,6 +53,21 @@ def test_a_mapping_s_keys_name_what_it_stored_and_removed() -> None:
     assert stored_words({**one, "all_keys": False}) == "stores_items"
     gone = {**contents, "removed": [_seen("tea")], "all_keys": True}
     assert stored_words(gone) == "removes_tea"
+    # A call that left none of several: all of them, not the one key the probe named.
+    emptied = {**gone, "length": 0}
+    assert stored_words(emptied) == "removes_all_items"
+    assert stored_words({**emptied, "length_before": 1}) == "removes_tea"
+
+
+def test_a_cleared_mapping_is_said_to_lose_all_its_items() -> None:
+    class Table(dict[str, int]):
+        def wipe(self) -> None:
+            self.clear()
+
+    table = Table(alpha=1, beta=2)
+    before = contents_snapshot(table.wipe)
+    table.wipe()
+    assert stored_words(contents_change(table.wipe, before, values=True)) == "removes_all_items"
 
 
 def test_a_key_shows_where_the_call_stored_it_returned_it_or_set_it() -> None:

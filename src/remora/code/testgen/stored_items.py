@@ -7,7 +7,9 @@ named for it, in the family of ``sets_attr``/``changes_attr``: ``stores_beta`` (
 stored, new or changed), ``removes_tea``, ``stores_a_and_b``; ``stores_item`` for a key no
 identifier spells (``1``, ``"Content-Type"``), ``stores_items`` for more than two; a
 sequence's or set's by its count: ``stores_item``/``stores_items`` where it grew,
-``removes_item``/``removes_items`` where it shrank, ``changes_items`` where the count held.
+``removes_item``/``removes_items`` where it shrank, ``changes_items`` where the count held;
+``removes_all_items`` where it left none (a blind reviewer on a ``clear`` named
+``removes_beta``: "picks out one key when clear removes everything").
 A key the call handed over is no value to spell (the search made it up, ``stores_zz``): one
 an argument is, by that argument's words (``stores_key`` for ``setdefault(key="beta")``),
 one held in an argument (a dict's key, a ``**kwargs`` keyword, a list's item) as
@@ -93,6 +95,9 @@ def stored_words(contents: dict[str, Any] | None, given: Given = ()) -> str:
     stored: list[dict[str, Any]] = [item["key"] for item in contents.get("items") or []]
     removed: list[dict[str, Any]] = contents.get("removed") or []
     every = bool(contents.get("all_keys"))
+    emptied = contents.get("length") == 0 and (contents.get("length_before") or 0) > 1
+    if removed and not stored and emptied:
+        return "removes_all_items"  # clear(): "removes_beta" named one key of two
     parts = [
         f"{verb}_{_keys_words(keys, every, given)}"
         for verb, keys in (("stores", stored), ("removes", removed))
