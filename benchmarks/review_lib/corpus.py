@@ -1051,9 +1051,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.11.0",
             "e080377d98957beec053580d38ae54fcdf7c470fb78670ba4bf8b5f9d5cad2a9",
             (),
-            part="heldout",
+            # Held out until its labels at 322b6510; studied since.
+            part="dev",
         ),
         "parsimonious",
+    ),
+    ReviewProject(
+        Project(
+            "boolean.py",
+            "5.0",
+            "60cbc4bad079753721d32649545505362c754e121570ada4658b852a3a318d95",
+            (),
+            part="heldout",
+        ),
+        "boolean",
     ),
 )
 
