@@ -150,6 +150,7 @@ def test_the_nouns_of_a_neighbouring_file_are_not_borrowed() -> None:
         ("Bed.sow", "Return the row sown.", "it says the code returns something"),
         # It returns the text: nothing prints.
         ("Bed.show", "Print the rows of the bed.", "it says the code does 'print'"),
+        ("Bed.show", "Pretty-print the rows of the bed.", "it says the code does 'print'"),
         ("Bed.show", "Return the rows of the bed as text.", ""),
         ("Bed.dump", "Write the rows of the bed to the stream.", ""),
         # It writes: nothing is read.

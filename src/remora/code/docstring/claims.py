@@ -82,6 +82,8 @@ _DEFINES = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*) (?:is|are) (?:a|an|the)\b")
 # "Name: a …": a class's entry, as a glossary writes it.
 _LABELLED = re.compile(r"([A-Z][A-Za-z0-9_]*):\s")
 _INSTANCE_WORDS = frozenset({"self", "instance", "itself", "object", "builder", "chain"})
+# The parts of a summary's first word before its last hyphen: "pretty-" of "pretty-print".
+_COMPOUND_VERB = re.compile(r"^(?:[a-z]+-)+(?=[a-z])")
 
 
 def _module_class(node: SourceNode, name: str) -> bool:
@@ -95,7 +97,9 @@ def _tokens(text: str) -> list[str]:
     """Words of ``text``, with "at most"/"at least" read as the comparisons they are."""
     low = " ".join(text.lower().split())
     low = low.replace("at most", "below or equal").replace("at least", "above or equal")
-    return word_tokens(low)
+    # A compound verb claims what its last part does: "Pretty-print the tree." prints
+    # (parsimonious's ``prettily`` returns the text: false), "Re-raise" raises.
+    return word_tokens(_COMPOUND_VERB.sub("", low))
 
 
 def _unsupported_verb(facts: BodyFacts, tokens: list[str], name: str) -> str:
