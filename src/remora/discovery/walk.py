@@ -15,6 +15,13 @@ from remora.errors import DiscoveryPathError
 __all__ = ["SourceFile", "collect_files", "relative_to_root"]
 
 SOURCE_SUFFIXES = (".py",)
+# A file of a package whose name is no module name ("grammar.py old-copy.py"): no import
+# reaches it, so it is none of the package's code (a stray copy, which a blind reviewer
+# said should be deleted, not tidied). Named on the command line, it is read.
+_UNIMPORTABLE = (
+    "skipped: its name is no module name, so no import reaches it in its package; "
+    "rename it, or name the file to analyze it"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +53,9 @@ def collect_files(
     """The Python files under ``paths``, sorted by relative path, each once.
 
     A ``.py`` file named explicitly is taken even when a pattern would ignore
-    it (the user asked for it); another file named explicitly is skipped with a
-    warning (``remora discover *`` names README.md too). Directories are
+    it, or when its name is no module name in its package (the user asked for it);
+    another file named explicitly is skipped with a warning (``remora discover *``
+    names README.md too). Directories are
     walked with the ignore rules and the .gitignore files from the project root
     down. Symlinked directories are not followed, so a link cannot make the
     walk loop or leave the project; a symlinked file is read only when its
@@ -144,6 +152,7 @@ def _walk(
         )
         return
     prefix = f"{rel_dir}/" if rel_dir else ""
+    package = any(e.name == "__init__.py" for e in entries)
     for entry in entries:
         rel = prefix + entry.name
         try:
@@ -157,6 +166,9 @@ def _walk(
             ):
                 if entry.is_symlink() and (outside := _leaves(entry.path, root)) is not None:
                     warnings.append(DiscoveryWarning(rel, None, outside))
+                    continue
+                if package and not entry.name.removesuffix(".py").isidentifier():
+                    warnings.append(DiscoveryWarning(rel, None, _UNIMPORTABLE))
                     continue
                 found[rel] = SourceFile(entry.path, rel, entry.stat().st_size)
         except OSError as exc:

@@ -204,3 +204,20 @@ def test_explicit_non_python_file_is_skipped_with_a_warning(tmp_path: Path) -> N
     assert [(w.file, w.message) for w in result.warnings] == [
         ("README.md", "skipped: not a Python file (.py)")
     ]
+
+
+def test_a_package_file_no_import_reaches_is_skipped_unless_named(tmp_path: Path) -> None:
+    for rel in ["pkg/__init__.py", "pkg/grammar.py", "pkg/grammar.py old copy.py"]:
+        write(tmp_path, rel)
+    write(tmp_path, "run-checks.py")  # a script beside no package: run, not imported
+    result = discover([tmp_path], project_root=tmp_path, node_types=["file"])
+    assert [n.file_path for n in result.nodes] == [
+        "pkg/__init__.py",
+        "pkg/grammar.py",
+        "run-checks.py",
+    ]
+    assert [(w.file, w.message.split(":")[0]) for w in result.warnings] == [
+        ("pkg/grammar.py old copy.py", "skipped")
+    ]
+    named = [tmp_path / "pkg" / "grammar.py old copy.py"]
+    assert files_found(tmp_path, named) == ["pkg/grammar.py old copy.py"]
