@@ -25,6 +25,7 @@ from remora.code.parsing.ast_definitions import (
     is_stub,
     located_definition,
     module_names,
+    overridden_stub,
     sole_function,
 )
 from remora.code.parsing.line_breaks import line_starts
@@ -87,6 +88,7 @@ __all__ = [
     "node_returns",
     "node_signature",
     "node_span",
+    "overridden_stub",
     "parse",
     "per_node",
     "per_text",

@@ -19,6 +19,7 @@ __all__ = [
     "is_stub",
     "located_definition",
     "module_names",
+    "overridden_stub",
     "sole_function",
 ]
 
@@ -157,3 +158,27 @@ def is_stub(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -
     if isinstance(definition, ast.ClassDef):
         return bool(body) and all(_nothing(s) for s in body)
     return bool(body) and all(_nothing(s) or _not_implemented(s) or _returns_none(s) for s in body)
+
+
+def overridden_stub(text: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``function`` is a stub method (:func:`is_stub`) that a subclass in the same
+    module defines again."""
+    tree = ast_tree(text)
+    if tree is None or not is_stub(function):
+        return False
+    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    key = (function.name, function.lineno)
+    owner = next(
+        (c for c in classes if any((getattr(i, "name", ""), i.lineno) == key for i in c.body)),
+        None,
+    )
+    if owner is None:
+        return False
+    return any(
+        any(isinstance(b, ast.Name) and b.id == owner.name for b in c.bases)
+        and any(
+            isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == function.name
+            for item in c.body
+        )
+        for c in classes
+    )

@@ -12,8 +12,9 @@ not a behaviour of the node (issue 56). Nor for one no ``raise`` states (an inde
 out of range, a division by zero): the set caused it. Nor for one a helper several
 methods of the class share raises on its instance's own state alone (``if not
 self._path: raise``, :mod:`.instance_guards`): the test built the instance unusable.
-Unless the node's docstring names it: documented behaviour is pinned whichever code
-raises it.
+Nor a ``NotImplementedError`` of a stub its subclasses override, which the call reached
+on an instance of the abstract base. Unless the node's docstring names it: documented
+behaviour is pinned whichever code raises it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import ast
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.parsing import located_definition
+from remora.code.parsing import ast_definitions, located_definition, overridden_stub
 from remora.code.probes.instance_guards import unusable_instance
 from remora.code.values import CallTarget
 
@@ -89,7 +90,26 @@ def setup_reason(context: CodeContext, target: CallTarget, row: dict[str, Any]) 
     file_path = context.bound_node().file_path
     if not is_node_behaviour(raised, str(target["qualname"]), file_path, documented):
         return setup_failure(row)
+    if _abstract_stub(context.node_file_text(), raised, str(target["qualname"])):
+        return ABSTRACT_REASON
     return unusable_reason(context, target, row)
+
+
+def _abstract_stub(text: str, raised: dict[str, Any], qualname: str) -> bool:
+    """Whether ``raised`` is a ``NotImplementedError`` of a stub other than the node that a
+    subclass in the module overrides: the instance is the abstract base."""
+    frame = raised.get("frame") or {}
+    function, line = str(frame.get("function", "")), frame.get("line")
+    if raised.get("type") != "NotImplementedError" or function == qualname or line is None:
+        return False
+    short = function.rsplit(".", 1)[-1]
+    return any(
+        isinstance(d, ast.FunctionDef | ast.AsyncFunctionDef)
+        and d.name == short
+        and d.lineno <= line <= (d.end_lineno or d.lineno)
+        and overridden_stub(text, d)
+        for d in ast_definitions(text)
+    )
 
 
 def unusable_reason(context: CodeContext, target: CallTarget, row: dict[str, Any]) -> str | None:
@@ -108,6 +128,16 @@ def raise_is_behaviour(context: CodeContext, target: CallTarget, row: dict[str, 
     """True for a row that raised nothing or raised what the node itself raises; False
     for a failure of the call's own set-up (:func:`setup_reason`)."""
     return setup_reason(context, target, row) is None
+
+
+# ``Expression().as_rule()`` reaching ``self._as_rhs()``, a stub every subclass defines:
+# the test pins the base's placeholder, not what ``as_rule`` does (a blind reviewer:
+# "only checks that the abstract base class raises NotImplementedError").
+ABSTRACT_REASON = (
+    "it raised the NotImplementedError of an abstract base's stub that its subclasses "
+    "override: the failure of the call's own set-up (an instance of the base), not a "
+    "behaviour of the node"
+)
 
 
 def setup_failure(row: dict[str, Any]) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.parsing import alternative_definitions, ast_tree, is_stub
+from remora.code.parsing import alternative_definitions, ast_tree, overridden_stub
 from remora.code.probes import pytest_own_module
 from remora.code.values import CallTarget, caller_frame_reason, node_function
 from remora.code.values.deprecations import deprecation_warning
@@ -128,30 +128,6 @@ def optional_flag_reason(module_text: str, function: ast.AST | None) -> str | No
 STUB_REASON = "an abstract stub: the methods that override it are the behaviour"
 
 
-def _overridden_stub(text: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether ``function`` is a stub method (:func:`is_stub`) that a subclass in the same
-    module defines again."""
-    tree = ast_tree(text)
-    if tree is None or not is_stub(function):
-        return False
-    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
-    key = (function.name, function.lineno)
-    owner = next(
-        (c for c in classes if any((getattr(i, "name", ""), i.lineno) == key for i in c.body)),
-        None,
-    )
-    if owner is None:
-        return False
-    return any(
-        any(isinstance(b, ast.Name) and b.id == owner.name for b in c.bases)
-        and any(
-            isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == function.name
-            for item in c.body
-        )
-        for c in classes
-    )
-
-
 DEPRECATED_REASON = (
     "it is deprecated (it warns of its removal): a test would pin code kept only for old "
     "callers, and fail where warnings are errors"
@@ -173,7 +149,7 @@ def untestable_reason(context: CodeContext, target: CallTarget) -> str:
     line = context.bound_node().start_line
     text = context.node_file_text()
     function = node_function(context)
-    if function is not None and _overridden_stub(text, function):
+    if function is not None and overridden_stub(text, function):
         return STUB_REASON
     optional = optional_import_reason(text, line) or optional_flag_reason(text, function)
     if not optional and function is not None and function.lineno in alternative_definitions(text):
