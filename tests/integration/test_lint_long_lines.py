@@ -73,6 +73,22 @@ async def test_a_fix_whose_line_fits_is_made(tmp_path: Path) -> None:
     assert '    if a == 1 or b == 2:\n        return "one"\n    return "other"\n' in text
 
 
+async def test_a_long_comment_is_no_practice_of_the_code_s_lines(tmp_path: Path) -> None:
+    # parsimonious's nodes.py: one 205-column line, a comment after short code; a fix's
+    # 125-column f-string was sent back ("leaves a 120+ character line").
+    comment = "    # see https://example.org/" + "patches/" * 14 + "\n"
+    source = SOURCE.replace(
+        '        return "conflict"\n', '        return "conflict"\n' + comment, 1
+    )
+    root = write_project(tmp_path, {"patches.py": source})
+    with (root / "pyproject.toml").open("a") as handle:
+        handle.write('\n[tool.ruff.lint]\nselect = ["SIM"]\n')
+    node = find_node(root, "patches.py", "conflicting")
+    async with bench(root) as b:
+        result = await b.run("lint", "fix_safe", node)
+    assert result["applied"] == [] and [f["code"] for f in result["remaining"]] == ["SIM114"]
+
+
 def test_only_a_long_line_the_file_did_not_have_counts() -> None:
     old = "x = 1\n" + "y = '" + "a" * 90 + "'\n"
     assert long_line_refusal(old, old.replace("x = 1", "x = 2"), 79) == ""
