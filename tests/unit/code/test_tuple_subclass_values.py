@@ -69,6 +69,10 @@ class Opaque:
     pass
 
 
+class Invalid(Exception):  # voluptuous's: its repr is BaseException's
+    pass
+
+
 def test_a_list_of_objects_showing_what_they_hold_is_asserted_by_their_reprs() -> None:
     # cssselect's ``parse(" a ")`` test asserted ``len(result) == 1`` of a list of selectors
     # (reviewer: edit, "would pass with a wrong tree; assert the parsed structure").
@@ -78,6 +82,9 @@ def test_a_list_of_objects_showing_what_they_hold_is_asserted_by_their_reprs() -
     # A class without a repr of its own shows an address: its length, as before.
     assert _assert([Opaque()]) == "assert len(result) == 1"
     assert _assert([Node("x" * 100)]) == "assert len(result) == 1"  # too long to read
+    # Nor one only a builtin base writes (an exception's), nor one drawn over lines.
+    assert _assert([Invalid("bad")]) == "assert len(result) == 1"
+    assert _assert([Node("a\nb")]) == "assert len(result) == 1"
 
 
 def _asserts(value: Any) -> list[str]:

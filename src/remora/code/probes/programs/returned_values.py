@@ -126,13 +126,16 @@ def _module_held(value: Any) -> bool:
 
 def _own_repr(value: Any) -> str:
     """The repr a project's class writes for ``value`` (a parser's ``Selector[Element[a]]``),
-    where it is short and names no address; '' for any other."""
+    where it is one short line and names no address; '' for any other: a repr only a
+    builtin base writes (an ``Exception``'s, which a reviewer said "would break if Invalid
+    gained a __repr__"), or a tree drawn over lines (parsimonious's ``Node``: "asserts on
+    repr strings")."""
     kind = type(value)
-    own = any("__repr__" in vars(cls) for cls in kind.__mro__ if cls is not object)
+    own = any("__repr__" in vars(cls) for cls in kind.__mro__ if cls.__module__ != "builtins")
     if kind.__module__ == "builtins" or not own:
         return ""
     text = repr(value)
-    return text if len(text) <= MAX_OWN_REPR and "0x" not in text else ""
+    return text if len(text) <= MAX_OWN_REPR and "0x" not in text and "\n" not in text else ""
 
 
 def _unnamed_tuple_subclass(value: Any) -> bool:
