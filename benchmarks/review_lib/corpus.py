@@ -1062,9 +1062,20 @@ CORPUS: tuple[ReviewProject, ...] = (
             "5.0",
             "60cbc4bad079753721d32649545505362c754e121570ada4658b852a3a318d95",
             (),
-            part="heldout",
+            # Held out until its labels at 66a4c8b2; studied since.
+            part="dev",
         ),
         "boolean",
+    ),
+    ReviewProject(
+        Project(
+            "uritools",
+            "6.1.3",
+            "3a498e7e85ef3249343d5710618d641a414da0fbae6d23053ada7976ee83ea5f",
+            (),
+            part="heldout",
+        ),
+        "src/uritools",
     ),
 )
 
