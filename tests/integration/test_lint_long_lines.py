@@ -36,8 +36,8 @@ def either(a, b):
 """
 
 
-def _project(tmp_path: Path, settings: str = "") -> Path:
-    root = write_project(tmp_path, {"patches.py": SOURCE})
+def _project(tmp_path: Path, settings: str = "", source: str = SOURCE) -> Path:
+    root = write_project(tmp_path, {"patches.py": source})
     with (root / "pyproject.toml").open("a") as handle:
         handle.write(f'\n[tool.ruff.lint]\nselect = ["SIM"]\n{settings}')
     return root
@@ -80,9 +80,7 @@ async def test_a_long_comment_is_no_practice_of_the_code_s_lines(tmp_path: Path)
     source = SOURCE.replace(
         '        return "conflict"\n', '        return "conflict"\n' + comment, 1
     )
-    root = write_project(tmp_path, {"patches.py": source})
-    with (root / "pyproject.toml").open("a") as handle:
-        handle.write('\n[tool.ruff.lint]\nselect = ["SIM"]\n')
+    root = _project(tmp_path, source=source)
     node = find_node(root, "patches.py", "conflicting")
     async with bench(root) as b:
         result = await b.run("lint", "fix_safe", node)
