@@ -263,3 +263,25 @@ async def test_a_rewrite_that_means_other_than_ruffs_own_fix_is_refused(tmp_path
     assert drafted["reason"].startswith("ruff's own fix of C405 writes `return items | {other}`")
     assert right["written"] is True, right
     assert text == "def joined(items: set, other: int) -> set:\n    return items | {other}\n"
+
+
+async def test_a_fix_that_leaves_its_twin_in_the_node_is_refused(tmp_path: Path) -> None:
+    # retrying's ``call()``: ``int(round(time.time() * 1000))`` on two lines; dropping the
+    # ``int()`` of one alone was sent back ("change both lines or neither").
+    source = (
+        "def window(now: float) -> int:\n"
+        "    began = int(round(now * 1000))\n"
+        "    ended = int(round(now * 1000)) + 5\n"
+        "    return ended - began\n"
+    )
+    root = lint_project(tmp_path, {"m.py": source}, '"RUF046"')
+    node = find_node(root, "m.py", "window")
+    both = source.replace("int(round(now * 1000))", "round(now * 1000)")
+    async with bench(root) as b:
+        one = await edit_node(b, node, "RUF046", "    began = round(now * 1000)")
+        whole = await edit_node(b, node, "RUF046", both)
+        text = b.text("lint", node, "m.py")
+    assert one["written"] is False, one
+    assert one["reason"].startswith("RUF046 is fixed on `int(round(now * 1000))` here and left")
+    assert whole["written"] is True, whole
+    assert text == both

@@ -30,10 +30,9 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.lint.project_rules import isort_elsewhere
-from remora.code.lint.record_edits import Edit, byte_offset, fix_edits
+from remora.code.lint.record_edits import Edit, fix_edits, flagged_code
 from remora.code.lint.removed_lines import tidied
 from remora.code.lint.ruff_runs import ruff_json, rule_records
-from remora.code.parsing import line_starts
 
 __all__ = ["apply_edits", "fix_caused", "new_records"]
 
@@ -123,28 +122,17 @@ async def _kept_sorted(context: CodeContext, path: str, before: str, text: str) 
 _CLARIFYING = ("RUF021",)
 
 
-def _flagged(data: bytes, record: dict[str, Any]) -> bytes:
-    """The code a record flags, as it reads (its place moves when lines are removed)."""
-    starts = line_starts(data)
-    begin, end = (record[k] for k in ("location", "end_location"))
-    return data[
-        byte_offset(data, starts, begin["row"], begin["column"]) : byte_offset(
-            data, starts, end["row"], end["column"]
-        )
-    ]
-
-
 async def _clarified(context: CodeContext, path: str, before: str, text: str) -> str:
     """``text`` with the safe fixes of :data:`_CLARIFYING` findings on code ``before`` did
     not have (the same chain, moved by the change, is the code's own)."""
     had = Counter(
-        (_code(r), _flagged(before.encode("utf-8"), r))
+        (_code(r), flagged_code(before.encode("utf-8"), r))
         for r in await rule_records(context, path, before, _CLARIFYING)
     )
     data = text.encode("utf-8")
     added: list[dict[str, Any]] = []
     for record in await rule_records(context, path, text, _CLARIFYING):
-        key = (_code(record), _flagged(data, record))
+        key = (_code(record), flagged_code(data, record))
         if had[key] > 0:
             had[key] -= 1
         else:

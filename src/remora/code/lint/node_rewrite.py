@@ -3,7 +3,8 @@
 The replacement is spliced into the span and nowhere else, and accepted only when
 the file still parses, no line is longer than the project keeps its lines
 (:mod:`remora.code.lint.long_lines`), the finding is gone (every one of its code in
-the file, for the conversions a maintainer keeps alike: :data:`ALL_OR_NONE`), no
+the file, for the conversions a maintainer keeps alike: :data:`ALL_OR_NONE`; and none
+on the same code as one it fixed: :mod:`remora.code.lint.twin_findings`), no
 other finding appeared, the code does what it did (:mod:`remora.code.lint.code_uses`,
 :mod:`remora.code.lint.same_behaviour`), and the project's type checker accepts what an
 annotation it changed now says (:mod:`remora.code.lint.type_checks`). The one
@@ -32,6 +33,7 @@ from remora.code.lint.repr_conversions import lost_reprs
 from remora.code.lint.ruff_fix_agreement import departs_from_ruff, ruff_fixed
 from remora.code.lint.ruff_runs import ruff_json
 from remora.code.lint.same_behaviour import behaviour_change
+from remora.code.lint.twin_findings import left_twin
 from remora.code.lint.type_checks import type_check_refusal
 from remora.code.parsing import ParsedFile, SourceNode, locate, parse
 
@@ -194,6 +196,9 @@ async def replace_checked(
         after = [finding(r) for r in records if r["location"]["row"] in mine]
         if sum(f["code"] == code for f in after) >= sum(f["code"] == code for f in before):
             reason = f"{code} is still reported"
+            break
+        if twin := left_twin(code, node, records_before, replaced, records):
+            reason = twin
             break
         if code in ALL_OR_NONE and any(finding(r)["code"] == code for r in records):
             reason = (

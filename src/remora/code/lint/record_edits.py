@@ -11,7 +11,7 @@ from typing import Any
 
 from remora.code.parsing import line_starts
 
-__all__ = ["Edit", "byte_offset", "fix_edits"]
+__all__ = ["Edit", "byte_offset", "fix_edits", "flagged_code"]
 
 Edit = tuple[int, int, bytes]
 
@@ -40,4 +40,15 @@ def fix_edits(data: bytes, record: dict[str, Any], starts: list[int] | None = No
             str(e.get("content") or "").encode("utf-8"),
         )
         for e in fix.get("edits") or []
+    ]
+
+
+def flagged_code(data: bytes, record: dict[str, Any]) -> bytes:
+    """The code a record flags, as it reads (its place moves when lines are removed)."""
+    starts = line_starts(data)
+    begin, end = (record[k] for k in ("location", "end_location"))
+    return data[
+        byte_offset(data, starts, begin["row"], begin["column"]) : byte_offset(
+            data, starts, end["row"], end["column"]
+        )
     ]
