@@ -152,6 +152,15 @@ def test_the_nouns_of_a_neighbouring_file_are_not_borrowed() -> None:
         ("Bed.show", "Print the rows of the bed.", "it says the code does 'print'"),
         ("Bed.show", "Pretty-print the rows of the bed.", "it says the code does 'print'"),
         ("Bed.show", "Return the rows of the bed as text.", ""),
+        # An object the code never names (uritools' "from the request object": none exists).
+        (
+            "Bed.area",
+            "Return the width of the request object times its row count.",
+            "it speaks of the request object",
+        ),
+        ("Bed.area", "Return the width times the row count of the soil object.", ""),
+        ("Bed.area", "Return the width of the current object times its row count.", ""),
+        ("Bed.area", "Return the width of the Bed instance times its row count.", ""),
         ("Bed.dump", "Write the rows of the bed to the stream.", ""),
         # It writes: nothing is read.
         ("Bed.dump", "Read the rows of the bed from the stream.", "it says the code does 'read'"),

@@ -10,9 +10,9 @@ vocabulary.py; no file or database the code never touches, nor a place it remove
 the type, the None and the thing it says is returned (returned_kind.py, returned_noun.py),
 that it is a decorator (decorator_claim.py), that a function which only returns a function
 it defines says so (returned_function.py), the position and the count it speaks of
-(extent.py), its form (a function's summary says what a call does, not what a thing is)
-and a copy of another docstring or of a comment (copied.py). Each reason says what was
-wrong, so the model can try again.
+(extent.py), an object the code never names (named_objects.py), its form (a function's
+summary says what a call does, not what a thing is) and a copy of another docstring or
+of a comment (copied.py). Each reason says what was wrong, so the model can try again.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from remora.code.docstring.deprecated import unsaid_deprecation
 from remora.code.docstring.effect_places import claimed_verbs, unfounded_source, unfounded_target
 from remora.code.docstring.extent import uncounted_repeats, unpicked_position
 from remora.code.docstring.facts import word_tokens
+from remora.code.docstring.named_objects import unnamed_object
 from remora.code.docstring.noun_names import name_as_verb
 from remora.code.docstring.order_claims import unfounded_order
 from remora.code.docstring.returned_function import unsaid_returned_function
@@ -280,6 +281,8 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         )
     if lent := lent_style_noun(node, summary, others):
         return lent
+    if unnamed := unnamed_object(node, summary):
+        return unnamed
     if places := unfounded_places(summary, node):
         listed = ", ".join(repr(w) for w in places[:3])
         return f"it speaks of {listed}, which {name} never touches or names; say what it does"
