@@ -1084,9 +1084,32 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.7.16",
             "6f36ce644881db5cd8940bee9b7cb3f3f6b7b327ba8a67d83d3e2caa0538bf9d",
             (),
-            part="heldout",
+            # Held out until its labels at 9560cce8; studied since.
+            part="dev",
         ),
         "dicttoxml.py",
+    ),
+    # Both say their tests run under pytest (setup.cfg's [tool:pytest], a pytest extra),
+    # so the sample_data operation has somewhere to write.
+    ReviewProject(
+        Project(
+            "colorlog",
+            "6.12.0",
+            "2a7924c1dadf18b22a0eb8b06d1c7b01d5341707ec1641eb6fcc4fde0c3e8e5f",
+            (),
+            part="heldout",
+        ),
+        "colorlog",
+    ),
+    ReviewProject(
+        Project(
+            "webencodings",
+            "0.6.1",
+            "565f9ad031c702dae404e27a099e3e09186a3ab1b9520f06d215502b651fd910",
+            (),
+            part="heldout",
+        ),
+        "webencodings",
     ),
 )
 
