@@ -327,3 +327,50 @@ def test_special_methods_and_modules_are_asked_only_when_the_options_say_so() ->
     # Asked for, a special method's docstring is written like any other.
     plan = compose(init, Pieces(summary="Make a bed of the width and soil."), "google", None)
     assert plan["text"] == "Make a bed of the width and soil."
+
+
+TAGS = '''\
+import random
+
+
+def tag_for(element, low=1, high=9):
+    return "%s_%s" % (element, random.randint(low, high))
+
+
+def fresh_tag(element, taken):
+    tag = tag_for(element)
+    while tag in taken:
+        tag = tag_for(element)
+    taken.append(tag)
+    return tag
+
+
+def kinds(items):
+    return sorted(set(type(item).__name__ for item in items))
+
+
+def level(kind):
+    if kind in ("low", "high"):
+        return kind
+    return "mid"
+'''
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "refused"),
+    [
+        # dicttoxml's make_id: a random number after the name keeps nothing apart (false).
+        ("tag_for", "Generate a unique tag for an element within a range.", True),
+        ("tag_for", "Return the element's name followed by a random number.", False),
+        # A look-up among those already taken does; so does a set.
+        ("fresh_tag", "Return a unique tag for the element.", False),
+        ("kinds", "Return the unique type names of the items, sorted.", False),
+        # A look-up among constants written out is no such check.
+        ("level", "Return the unique level of the kind.", True),
+    ],
+)
+def test_unique_rests_on_code_that_keeps_values_apart(
+    name: str, summary: str, refused: bool
+) -> None:
+    found = refusal(name, summary, TAGS, "function")
+    assert found.startswith("it says 'unique'") if refused else found == "", found

@@ -79,6 +79,27 @@ def test_a_type_compared_with_is_or_equals_asks_what_isinstance_asks() -> None:
     assert ("k", "a", "k_is_str") in found and ("k", 1, "k_is_not_str") in found
 
 
+def test_a_type_s_name_compared_asks_for_a_value_of_that_type_not_the_name() -> None:
+    # dicttoxml's get_xml_type was tested with the string "NoneType" (its reviewer: "the
+    # real None case is never tested").
+    source = (
+        "def kind_of(value, other):\n"
+        "    if type(value).__name__ == 'NoneType':\n"
+        "        return 'null'\n"
+        "    name = other.__class__.__name__\n"
+        "    if name in ('float', 'unicode'):\n"
+        "        return 'number'\n"
+        "    return 'other'\n"
+    )
+    found = values(source)
+    assert ("value", None, "value_is_none") in found
+    assert ("value", "a", "value_is_not_none") in found
+    assert ("other", 1.5, "other_is_float") in found
+    assert ("other", "a", "other_is_not_float") in found
+    # The names themselves are no values of the parameters.
+    assert not [v for _n, v, _w in found if v in ("NoneType", "float", "unicode")]
+
+
 def test_a_mapping_s_length_boundary_gives_the_empty_mapping_and_no_string() -> None:
     source = (
         "def total(table):\n"

@@ -58,6 +58,14 @@ def label_of(obj, prefix="x"):
     if obj is None:
         return prefix
     return prefix + type(obj).__name__
+
+
+def kind_of(val, other):
+    if type(val).__name__ == "NoneType":
+        return "null"
+    if other.__class__.__name__ in ("int", "NoneType"):
+        return "number"
+    return type(other).__name__
 """
 
 
@@ -94,6 +102,9 @@ def test_every_argument_none_where_none_is_told_apart_by_nothing(
         ("typed", "count", True),  # unannotated, its default not None
         ("label_of", "obj", False),  # `obj is None`: a case it handles
         ("name", "first", False),  # `first or ""`
+        # dicttoxml's get_xml_type tells None apart by its type's name.
+        ("kind_of", "val", False),
+        ("kind_of", "other", False),
     ],
 )
 def test_a_none_the_node_neither_declares_nor_tells_apart(

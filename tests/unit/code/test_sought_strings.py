@@ -52,3 +52,17 @@ def test_a_prefix_leads_and_other_calls_are_no_chain() -> None:
     assert _sought("bare") == [("name", "the a", "name_has_the_space")]
     # `str(a).replace(...)` starts from a call, `b.upper()` looks for nothing.
     assert _sought("other") == []
+
+
+def test_a_string_holding_more_than_fits_in_a_name_is_named_by_their_count() -> None:
+    # dicttoxml's escape_xml test was `when_s_has_ampersand_and_quotation_mark_a`: two of
+    # five characters, the third cut short (a blind reviewer's edit).
+    source = (
+        "def escape(s):\n"
+        "    return s.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')"
+        ".replace('\"', '&quot;')\n"
+    )
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    first = sought_strings(function, {})[0]
+    assert first == ("s", 'a&b<c>d"e', "s_has_all_4_replaced_characters")

@@ -257,23 +257,43 @@ def test_a_call_that_passes_nothing_to_parameters_with_defaults_is_named_by_defa
 def test_a_taken_name_is_told_apart_by_the_call_s_arguments_never_by_a_number() -> None:
     used: set[str] = set()
     named: dict[str, dict[str, Any]] = {}
-    one = {"returned": _seen("True"), "args": {"items": ["a"], "strict": True}}
+    one = {"returned": _seen("None"), "args": {"items": ["a"], "strict": True}}
     assert behaviour_name("ok", one, "typical", used, set(), named=named) == (
-        "test_ok_returns_true"
+        "test_ok_returns_none"
     )
     # What differs from the test that took the name says which this one is.
     two = {**one, "args": {"items": ["a", "b"], "strict": True}}
     assert behaviour_name("ok", two, "typical", used, set(), named=named) == (
-        "test_ok_when_items_has_2_items_returns_true"
+        "test_ok_when_items_has_2_items_returns_none"
     )
     loose = {**one, "args": {"items": ["a"], "strict": False}}
     assert behaviour_name("ok", loose, "typical", used, set(), named=named) == (
-        "test_ok_when_strict_is_false_returns_true"
+        "test_ok_when_strict_is_false_returns_none"
     )
-    # Nothing a name can say tells it apart: no test rather than "test_ok_returns_true_2".
+    # Nothing a name can say tells it apart: no test rather than "test_ok_returns_none_2".
     again = {**one, "args": {"items": ["c"], "strict": True}}
     assert behaviour_name("ok", again, "typical", used, set(), named=named) is None
     assert not any(name[-1].isdigit() for name in used)
+
+
+def test_a_predicate_s_answer_is_named_with_the_input_it_answers_for() -> None:
+    # `test_key_is_valid_xml_returns_false` read as "always False" (dicttoxml's and
+    # pygtrie's reviewers: "the names don't say which input is being checked").
+    used: set[str] = set()
+    empty = {"returned": _seen("False"), "args": {"key": ""}}
+    assert behaviour_name("valid_key", empty, "typical", used, set()) == (
+        "test_valid_key_when_key_is_empty_returns_false"
+    )
+    plain = {"returned": _seen("True"), "args": {"key": "alpha"}}
+    assert behaviour_name("valid_key", plain, "typical", used, set()) == (
+        "test_valid_key_when_key_is_alpha_returns_true"
+    )
+    # An argument no words can say (a placeholder of several words) leaves the answer alone.
+    vague = {"returned": _seen("True"), "args": {"key": "sample key text"}}
+    assert behaviour_name("has", vague, "typical", used, set()) == "test_has_returns_true"
+    # Another outcome keeps its plain name.
+    other = {"returned": _seen("None"), "args": {"key": "alpha"}}
+    assert behaviour_name("find", other, "typical", used, set()) == "test_find_returns_none"
 
 
 def test_a_long_condition_keeps_whole_clauses_and_never_ends_on_a_cut_word() -> None:

@@ -10,9 +10,10 @@ vocabulary.py; no file or database the code never touches, nor a place it remove
 the type, the None and the thing it says is returned (returned_kind.py, returned_noun.py),
 that it is a decorator (decorator_claim.py), that a function which only returns a function
 it defines says so (returned_function.py), the position and the count it speaks of
-(extent.py), an object the code never names (named_objects.py), its form (a function's
-summary says what a call does, not what a thing is) and a copy of another docstring or
-of a comment (copied.py). Each reason says what was wrong, so the model can try again.
+(extent.py), an object the code never names (named_objects.py), uniqueness it does not
+ensure (unique_claims.py), its form (a function's summary says what a call does, not
+what a thing is) and a copy of another docstring or of a comment (copied.py). Each
+reason says what was wrong, so the model can try again.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from remora.code.docstring.returned_kind import (
 from remora.code.docstring.returned_noun import unnamed_return
 from remora.code.docstring.shadowed import builtin_meaning
 from remora.code.docstring.style_nouns import lent_style_noun
+from remora.code.docstring.unique_claims import unshown_uniqueness
 from remora.code.docstring.unread_parameters import chosen_by_chance, named_unread
 from remora.code.docstring.vocabulary import (
     class_nouns,
@@ -268,6 +270,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         or name_as_verb(node, summary)
         or yielding_context_manager(node, summary)
         or unanswered_question(node, summary)
+        or unshown_uniqueness(node, summary)
     ):
         return kind_claim
     if copy := copied_text(node, summary, others):

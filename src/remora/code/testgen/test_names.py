@@ -69,6 +69,10 @@ _MAX_WORD = 12
 # A generator's drained items named as what it yields (``yields_texts``): "returns_list" read
 # as a claim that it returns a list (a blind reviewer: "wrong because expand is a generator").
 _GENERATED = {"returns_list": "yields_items", "returns_empty_list": "yields_nothing"}
+# A predicate's answer named with no condition reads as its answer to everything
+# (``test_key_is_valid_xml_returns_false``: blind reviewers, "the names don't say which
+# input"); the arguments say what it was asked.
+_YES_NO = frozenset({"returns_true", "returns_false"})
 
 
 def node_words(target: CallTarget, module_text: str) -> str:
@@ -234,6 +238,10 @@ def behaviour_name(
     # The result beside the items stored only where the whole name stays short.
     if len("_".join(p for p in (f"test_{node}", condition, outcomes[0]) if p)) <= _MAX_NAME:
         outcome = outcomes[0]
+    word = {n: renamed.get(n, snake_name(n)) for n in args}
+    if not condition and outcome in _YES_NO:  # not "always": the input it answers for
+        said = [w for n, v in args.items() if (w := _argument_words(n, v, star, word[n]))]
+        condition = f"when_{'_and_'.join(said)}" if said else ""
     if not condition and not args and star is not None:  # zip_broadcast(): nothing to zip
         condition = f"when_given_no_{renamed.get(star, snake_name(star))}"
     elif not condition and not args and _defaulted(function):  # peekitem(): its last item
@@ -248,7 +256,6 @@ def behaviour_name(
     other = named.get(name)
     # A parameter the condition already words (``key_is_missing``) tells nothing more.
     clauses = condition.removeprefix("when_").split("_and_")
-    word = {n: renamed.get(n, snake_name(n)) for n in args}
     worded = {n for n in args if any(clause.startswith(f"{word[n]}_") for clause in clauses)}
     told = [
         words

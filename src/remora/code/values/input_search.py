@@ -32,10 +32,11 @@ from remora.code.values.input_sources import (
     same_value,
     substitute,
 )
-from remora.code.values.kind_samples import EMPTY, MOMENT_KINDS, TYPICAL, moment, sample
+from remora.code.values.kind_samples import EMPTY, sample
 from remora.code.values.parameters import parameter_names
 from remora.code.values.regex_arguments import regex_values
 from remora.code.values.solved_values import Solver, anchor_of, is_arithmetic
+from remora.code.values.type_tests import kind_values, type_name_subject, type_test_values
 from remora.code.values.usage_kinds import usage_kind_names
 from remora.code.values.value_words import label
 
@@ -123,8 +124,8 @@ def _compare_values(
         for subject, other in ((left, right), (right, left)):
             name = scope.parameter_in(subject)
             known, value = scope.constant(other)
-            if name is None:
-                continue
+            if name is None or type_name_subject(subject, scope) is not None:
+                continue  # a type's name is no value of the parameter: type_tests
             if isinstance(op, ast.In | ast.NotIn) and subject is left and not known:
                 values = scope.members(other)
                 out += [
@@ -177,51 +178,13 @@ def _compare_values(
     return out
 
 
-def _other_type(name: str, found: list[str]) -> tuple[str, Any, str]:
-    """A value of none of the types ``isinstance`` asks about, for its other side."""
-    other = 1 if "str" in found else "a"
-    return (name, other, f"{name}_is_not_{'_or_'.join(k.lower() for k in found)}")
-
-
-def _kind_values(name: str, kinds: list[ast.expr]) -> list[tuple[str, Any, str]]:
-    """A value of each builtin type asked about, and one of none of them; a value of each
-    ``datetime`` class asked about (``isinstance(unit, timedelta)``)."""
-    named = [k.id if isinstance(k, ast.Name) else getattr(k, "attr", "") for k in kinds]
-    moments = [(name, moment(k), f"{name}_is_{k}") for k in named if k in MOMENT_KINDS]
-    found = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in TYPICAL]
-    if not found:
-        return moments
-    same = [(name, sample(k), f"{name}_is_{k.lower()}") for k in found]
-    return [*same, *moments, _other_type(name, found)]
-
-
-def _type_test(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, str]]:
-    """``type(x) is int`` (``is not``, ``==``, ``!=``) asks what ``isinstance(x, int)`` does."""
-    out: list[tuple[str, Any, str]] = []
-    operands = [node.left, *node.comparators]
-    for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
-        if not isinstance(op, ast.Is | ast.IsNot | ast.Eq | ast.NotEq):
-            continue
-        for subject, other in ((left, right), (right, left)):
-            if (
-                isinstance(subject, ast.Call)
-                and isinstance(subject.func, ast.Name)
-                and subject.func.id == "type"
-                and len(subject.args) == 1
-                and isinstance(subject.args[0], ast.Name)
-                and (name := scope.parameter_in(subject.args[0])) is not None
-            ):
-                out += _kind_values(name, [other])
-    return out
-
-
 def _call_values(node: ast.Call, scope: Scope) -> list[tuple[str, Any, str]]:
     func = node.func
     if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
         name = scope.parameter_in(node.args[0])
         kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
         if name is not None and isinstance(node.args[0], ast.Name):
-            return _kind_values(name, kinds)
+            return kind_values(name, kinds)
     if (
         isinstance(func, ast.Attribute)
         and func.attr in ("startswith", "endswith")
@@ -292,7 +255,7 @@ def boundary_search(
     edges: set[str] = set()
     for node in ast.walk(function):
         if isinstance(node, ast.Compare):
-            found += _type_test(node, scope)
+            found += type_test_values(node, scope)
             ranked = _compare_values(node, scope, solver, listed)
             found += [(n, v, w) for rank, n, v, w in ranked if rank == 0]
             edges |= {w for rank, _n, _v, w in ranked if rank <= 1}

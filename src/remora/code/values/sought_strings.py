@@ -60,6 +60,19 @@ def _words(text: str) -> str:
     return "_".join(re.sub(r"[^a-z0-9]+", "_", p) for p in parts)[:_MAX_WORDS].strip("_")
 
 
+def _together_words(items: list[tuple[str, str]]) -> str:
+    """Words for a string holding every constant looked for: each one's words where all fit
+    (``percent_sign_and_number_sign``), else how many there are (``all_5_replaced_characters``):
+    a cut list named two of five characters and ended in half a word
+    (``ampersand_and_quotation_mark_a``, a blind reviewer's edit)."""
+    words = "_and_".join(_words(text) for text, _m in items)
+    if len(words) <= _MAX_WORDS:
+        return words
+    verb = "replaced" if all(method == "replace" for _t, method in items) else "sought"
+    noun = "characters" if all(len(text) == 1 for text, _m in items) else "texts"
+    return f"all_{len(items)}_{verb}_{noun}"
+
+
 def _chain(call: ast.Call, constants: Mapping[str, Any]) -> tuple[ast.expr, list[tuple[str, str]]]:
     """The expression the chain of string methods starts from, and each method's
     constant with the method, innermost first."""
@@ -103,7 +116,6 @@ def sought_strings(function: Function, constants: Mapping[str, Any]) -> list[tup
             together = "a" + "".join(
                 f"{text}{chr(ord('b') + i)}" for i, (text, _m) in enumerate(items)
             )
-            words = "_and_".join(_words(text) for text, _m in items)[:_MAX_WORDS]
-            out.append((name, together, f"{name}_has_{words.strip('_')}"))
+            out.append((name, together, f"{name}_has_{_together_words(items)}"))
         out += [(name, _holding(text, m), f"{name}_has_{_words(text)}") for text, m in items]
     return out
