@@ -246,9 +246,14 @@ def test_a_call_that_passes_nothing_to_parameters_with_defaults_is_named_by_defa
     assert behaviour_name("up", row, "typical", set(), set(), function=function) == (
         "test_up_by_default"
     )
-    # An argument given, or no default to fall back on: no such words.
+    # An argument given is the condition (dicttoxml's `cdata=True` was named as the plain
+    # case: "named plain test_dicttoxml when it actually tests cdata=True").
     given = {**row, "args": {"n": 2}}
-    assert behaviour_name("up", given, "typical", set(), set(), function=function) == ("test_up")
+    assert behaviour_name("up", given, "typical", set(), set(), function=function) == (
+        "test_up_when_n_is_2"
+    )
+    same = {**row, "args": {"n": 1}}
+    assert behaviour_name("up", same, "typical", set(), set(), function=function) == "test_up"
     bare = ast.parse("def up(self):\n    return 'A'\n").body[0]
     assert isinstance(bare, ast.FunctionDef)
     assert behaviour_name("up", row, "typical", set(), set(), function=bare) == ("test_up")

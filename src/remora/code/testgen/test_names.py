@@ -46,6 +46,7 @@ from remora.code.testgen.stored_items import shows_key
 from remora.code.testgen.taken_branch import branch_words, given_words
 from remora.code.values import CallTarget, label, snake_name, unread_keyword_words
 from remora.code.values.filled_instances import CALLS_KEY, is_item_assignment
+from remora.code.values.parameters import function_parameters
 
 __all__ = ["behaviour_name", "node_words"]
 
@@ -71,7 +72,7 @@ _MAX_WORD = 12
 _GENERATED = {"returns_list": "yields_items", "returns_empty_list": "yields_nothing"}
 # A predicate's answer named with no condition reads as its answer to everything
 # (``test_key_is_valid_xml_returns_false``: blind reviewers, "the names don't say which
-# input"); the arguments say what it was asked.
+# input"); all its arguments say what it was asked, another call's those off their default.
 _YES_NO = frozenset({"returns_true", "returns_false"})
 
 
@@ -166,6 +167,24 @@ def _defaulted(function: Function | None) -> bool:
     return bool(function.args.defaults) or any(d is not None for d in function.args.kw_defaults)
 
 
+def _off_default(function: Function | None, args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments given a value other than their parameter's constant default: a mode
+    the call asked for (``cdata=True``). ``test_dicttoxml`` for a call with ``cdata=True``
+    read as the plain case (its blind reviewer: "named plain when it tests cdata")."""
+    if function is None:
+        return {}
+    defaults = {p.name: p.default for p in function_parameters(function.args)}
+    off: dict[str, Any] = {}
+    for name, value in args.items():
+        try:
+            default = python_ast.literal_eval(defaults.get(name) or "")
+        except (ValueError, SyntaxError):
+            continue  # no default, or one that is no constant
+        if value != default or type(value) is not type(default):
+            off[name] = value
+    return off
+
+
 def _one_word(text: str) -> bool:
     return 0 < len(text) <= _MAX_WORD and text.isalnum() and text.isascii()
 
@@ -239,8 +258,14 @@ def behaviour_name(
     if len("_".join(p for p in (f"test_{node}", condition, outcomes[0]) if p)) <= _MAX_NAME:
         outcome = outcomes[0]
     word = {n: renamed.get(n, snake_name(n)) for n in args}
-    if not condition and outcome in _YES_NO:  # not "always": the input it answers for
-        said = [w for n, v in args.items() if (w := _argument_words(n, v, star, word[n]))]
+    if not condition:  # what the call asked for, where nothing it ran says it
+        asked = args if outcome in _YES_NO else _off_default(function, args)
+        said = [
+            w
+            for n, v in asked.items()
+            if word[n] not in outcome.split("_")  # "returns_default" says ``d`` already
+            and (w := _argument_words(n, v, star, word[n]))
+        ]
         condition = f"when_{'_and_'.join(said)}" if said else ""
     if not condition and not args and star is not None:  # zip_broadcast(): nothing to zip
         condition = f"when_given_no_{renamed.get(star, snake_name(star))}"
