@@ -338,3 +338,17 @@ def test_a_case_of_an_inline_pattern_is_worded_by_its_text() -> None:
     found = _regex_cases(source)
     assert ("text", "---", "text_is_dash_dash_dash") in found, found
     assert not any("matching" in why for _name, _value, why in found), found
+
+
+def test_a_case_of_a_private_pattern_is_worded_by_its_text() -> None:
+    # uritools' `when_authority_matching_authority_re_str`: a name no reader of the test
+    # sees (its blind reviewer's edit).
+    source = (
+        "import re\n"
+        "_YEAR_RE = re.compile('^[0-9]{4}$')\n"
+        "def is_year(s):\n"
+        "    return _YEAR_RE.match(s) is not None\n"
+    )
+    found = _regex_cases(source)
+    assert not any("year_re" in why for _name, _value, why in found), found
+    assert any(why.startswith("s_is_") for _name, _value, why in found), found

@@ -10,7 +10,9 @@ A case is worded by the pattern it was built for where the module names that pat
 said nothing (smartypants' ``convert_dashes_oldschool``: two ``re.sub`` calls, each
 pattern inline, and ``"--"`` read ``when_text_not_matching_pattern`` though the second
 one matches it: a blind reviewer called the name false). Such a case is worded by the
-text itself (``text_is_dash_dash``).
+text itself (``text_is_dash_dash``), as is one of a private pattern: uritools'
+``when_authority_matching_authority_re_str`` named a test after ``_AUTHORITY_RE_STR``,
+which the test never shows (its reviewer's edit).
 """
 
 from __future__ import annotations
@@ -108,12 +110,15 @@ def _case_words(name: str, text: str, what: str, matching: bool) -> str:
 
 
 def _pattern_words(call: ast.Call) -> str:
-    """``ROMAN_PATTERN.search(s)`` -> ``roman_pattern``; ``re.sub(...)`` -> ``pattern``."""
+    """``ROMAN_PATTERN.search(s)`` -> ``roman_pattern``; ``re.sub(...)`` and a private
+    pattern (``_AUTHORITY_RE_STR.match(s)``, which no reader of the test sees) ->
+    ``pattern``, worded by the text."""
     func = call.func
     if (
         isinstance(func, ast.Attribute)
         and isinstance(func.value, ast.Name)
         and func.value.id != "re"
+        and not func.value.id.startswith("_")
     ):
         return snake_name(func.value.id)  # ISO8601_REGEX: iso8601_regex, not i_s_o8601__r_e…
     return _INLINE
