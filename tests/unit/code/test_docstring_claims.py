@@ -329,7 +329,7 @@ def test_special_methods_and_modules_are_asked_only_when_the_options_say_so() ->
     assert plan["text"] == "Make a bed of the width and soil."
 
 
-TAGS = '''\
+TAGS = """\
 import random
 
 
@@ -353,7 +353,7 @@ def level(kind):
     if kind in ("low", "high"):
         return kind
     return "mid"
-'''
+"""
 
 
 @pytest.mark.parametrize(

@@ -104,9 +104,11 @@ def test_a_result_equal_to_one_argument_is_named_for_that_argument() -> None:
     )
     # Two arguments equal to it, or a number that may equal one by chance: its kind.
     both = {"returned": _seen("'a'"), "args": {"key": "a", "default": "a"}}
-    assert behaviour_name("pick", both, "typical", set(), set()) == "test_pick"
+    assert behaviour_name("pick", both, "typical", set(), set()) == (
+        "test_pick_when_key_is_letter_a_and_default_is_letter_a"
+    )
     number = {"returned": _seen("2"), "args": {"n": 2}}
-    assert behaviour_name("half", number, "typical", set(), set()) == "test_half"
+    assert behaviour_name("half", number, "typical", set(), set()) == "test_half_when_n_is_2"
     # A conversion equal to its input is named for the type its test asserts, not the input.
     returned = {"repr": "{'a': 1}", "literal": True, "type": "FrozenMap"}
     frozen = {"returned": {**returned, "twin": {"of": "argument", "type_differs": True}}}
@@ -126,7 +128,9 @@ def test_a_text_result_that_is_a_part_of_a_text_argument_is_named_by_its_words()
     )
     # Not a part of the input (a code the call made up, a suffix it chose): its kind.
     made = {"returned": _seen("'nvb'"), "args": {"number": 5}}
-    assert behaviour_name("encode", made, "typical", set(), set()) == "test_encode"
+    assert behaviour_name("encode", made, "typical", set(), set()) == (
+        "test_encode_when_number_is_5"
+    )
     long = {"returned": _seen("'a b c d e'"), "args": {"text": "a b c d e f"}}
     assert behaviour_name("head", long, "typical", set(), set()) == "test_head"
 
@@ -156,7 +160,9 @@ def test_a_text_result_that_transforms_the_text_given_is_named_by_the_transform(
     )
     # No transform of these: of two texts, a text unchanged, a number that may be a count.
     two = {"returned": _seen("'AB'"), "args": {"a": "ab", "b": "BA"}}
-    assert behaviour_name("pick", two, "typical", set(), set()) == "test_pick"
+    assert behaviour_name("pick", two, "typical", set(), set()) == (
+        "test_pick_when_a_is_ab_and_b_is_ba"
+    )
     same = {"returned": _seen("'aba'"), "args": {"text": "aba"}}
     assert behaviour_name("flip", same, "typical", set(), set()) == "test_flip_returns_text"
     counted = {"returned": _seen("2"), "args": {"text": "two words"}}
@@ -279,6 +285,24 @@ def test_a_taken_name_is_told_apart_by_the_call_s_arguments_never_by_a_number() 
     again = {**one, "args": {"items": ["c"], "strict": True}}
     assert behaviour_name("ok", again, "typical", used, set(), named=named) is None
     assert not any(name[-1].isdigit() for name in used)
+
+
+def test_a_name_of_neither_condition_nor_outcome_says_what_the_call_was_given() -> None:
+    # "the vague name test_encode", "'test_parse' is an empty name": the commonest name edit.
+    used: set[str] = set()
+    zero = {"returned": _seen("b'AA'"), "args": {"val": 0}}
+    assert behaviour_name("to_base64url", zero, "typical", used, set()) == (
+        "test_to_base64url_when_val_is_0"
+    )
+    # A placeholder of several words says nothing, nor does a count of `*args`.
+    vague = {"returned": _seen("b'AA'"), "args": {"text": "sample text here"}}
+    assert behaviour_name("pack", vague, "typical", used, set()) == "test_pack"
+    function = ast.parse("def join(*parts):\n    return '/'.join(parts)\n").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    starred = {"returned": _seen("'a/b'"), "args": {"parts": ["a", "b"]}}
+    assert behaviour_name("join", starred, "typical", used, set(), function=function) == (
+        "test_join"
+    )
 
 
 def test_a_predicate_s_answer_is_named_with_the_input_it_answers_for() -> None:
@@ -506,8 +530,8 @@ def test_a_model_s_call_is_named_for_its_branch_not_its_spelled_arguments() -> N
             "days", row, why, used, set(), function=function, named=named, lines=lines
         )
 
-    # Not "test_days_with_year_2024_month_sample_month".
-    assert name() == "test_days"
+    # Not "test_days_with_year_2024_month_sample_month"; the placeholder month unsaid.
+    assert name() == "test_days_when_year_is_2024"
     # Where nothing else tells it apart, its words rather than lose what it covers.
     assert name() == "test_days_with_year_2024_month_sample_month"
 
@@ -523,7 +547,7 @@ def test_a_result_stored_under_the_key_the_call_gives_is_named_the_stored_value(
     assert behaviour_name("get", row, "typical", set(), set()) == ("test_get_returns_stored_value")
     # Under another key than the call's: a string as any other.
     other = {**row, "args": {"key": "beta"}}
-    assert behaviour_name("get", other, "typical", set(), set()) == "test_get"
+    assert behaviour_name("get", other, "typical", set(), set()) == "test_get_when_key_is_beta"
 
 
 def test_keys_a_call_handed_over_are_never_spelled() -> None:

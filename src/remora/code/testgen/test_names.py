@@ -72,7 +72,9 @@ _MAX_WORD = 12
 _GENERATED = {"returns_list": "yields_items", "returns_empty_list": "yields_nothing"}
 # A predicate's answer named with no condition reads as its answer to everything
 # (``test_key_is_valid_xml_returns_false``: blind reviewers, "the names don't say which
-# input"); all its arguments say what it was asked, another call's those off their default.
+# input"), and a name of neither condition nor outcome says nothing ("the vague name
+# test_encode", "test_parse is an empty name": the commonest of their name edits): all
+# the arguments say what it was asked; another call's, those off their default.
 _YES_NO = frozenset({"returns_true", "returns_false"})
 
 
@@ -167,19 +169,22 @@ def _defaulted(function: Function | None) -> bool:
     return bool(function.args.defaults) or any(d is not None for d in function.args.kw_defaults)
 
 
-def _off_default(function: Function | None, args: dict[str, Any]) -> dict[str, Any]:
+def _off_default(function: Function | None, args: dict[str, Any], *, every: bool) -> dict[str, Any]:
     """The arguments given a value other than their parameter's constant default: a mode
-    the call asked for (``cdata=True``). ``test_dicttoxml`` for a call with ``cdata=True``
-    read as the plain case (its blind reviewer: "named plain when it tests cdata")."""
+    the call asked for (``cdata=True``; ``test_dicttoxml`` for such a call read as the
+    plain case, its blind reviewer: "named plain when it tests cdata"); with ``every``,
+    those of parameters without a default too."""
     if function is None:
-        return {}
+        return dict(args) if every else {}
     defaults = {p.name: p.default for p in function_parameters(function.args)}
     off: dict[str, Any] = {}
     for name, value in args.items():
         try:
             default = python_ast.literal_eval(defaults.get(name) or "")
-        except (ValueError, SyntaxError):
-            continue  # no default, or one that is no constant
+        except (ValueError, SyntaxError):  # no default, or one that is no constant
+            if every and not defaults.get(name):
+                off[name] = value
+            continue
         if value != default or type(value) is not type(default):
             off[name] = value
     return off
@@ -259,11 +264,12 @@ def behaviour_name(
         outcome = outcomes[0]
     word = {n: renamed.get(n, snake_name(n)) for n in args}
     if not condition:  # what the call asked for, where nothing it ran says it
-        asked = args if outcome in _YES_NO else _off_default(function, args)
+        asked = _off_default(function, args, every=outcome in _YES_NO or not outcome)
         said = [
             w
             for n, v in asked.items()
-            if word[n] not in outcome.split("_")  # "returns_default" says ``d`` already
+            if n not in (star, _kwarg(function))  # a count of them says no case
+            and word[n] not in outcome.split("_")  # "returns_default" says ``d`` already
             and (w := _argument_words(n, v, star, word[n]))
         ]
         condition = f"when_{'_and_'.join(said)}" if said else ""
