@@ -294,7 +294,9 @@ def test_a_name_of_neither_condition_nor_outcome_says_what_the_call_was_given() 
     assert behaviour_name("to_base64url", zero, "typical", used, set()) == (
         "test_to_base64url_when_val_is_0"
     )
-    # A placeholder of several words says nothing, nor does a count of `*args`.
+    # A placeholder of several words says nothing, nor does a count of items or `*args`.
+    graph = {"returned": _seen("1.0"), "args": {"graph": {"a": ["b"], "b": []}}}
+    assert behaviour_name("degree", graph, "typical", used, set()) == "test_degree"
     vague = {"returned": _seen("b'AA'"), "args": {"text": "sample text here"}}
     assert behaviour_name("pack", vague, "typical", used, set()) == "test_pack"
     function = ast.parse("def join(*parts):\n    return '/'.join(parts)\n").body[0]

@@ -190,6 +190,10 @@ def _off_default(function: Function | None, args: dict[str, Any], *, every: bool
     return off
 
 
+def _filled(value: Any) -> bool:
+    return isinstance(value, list | tuple | set | frozenset | dict) and bool(value)
+
+
 def _one_word(text: str) -> bool:
     return 0 < len(text) <= _MAX_WORD and text.isalnum() and text.isascii()
 
@@ -269,6 +273,7 @@ def behaviour_name(
             w
             for n, v in asked.items()
             if n not in (star, _kwarg(function))  # a count of them says no case
+            and not _filled(v)  # "when_graph_has_2_items" says no more than "test_x"
             and word[n] not in outcome.split("_")  # "returns_default" says ``d`` already
             and (w := _argument_words(n, v, star, word[n]))
         ]
