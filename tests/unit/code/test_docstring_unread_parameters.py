@@ -29,6 +29,14 @@ class Keep:
     def draw(self, deck, count):
         while True:
             yield pick_card(deck, count)
+
+    def tag(self, parent):
+        LOG.info("tag for %s" % parent)
+        return "item"
+
+    def label(self, parent):
+        LOG.info("label")
+        return parent.name
 """
 
 
@@ -52,6 +60,9 @@ def refusal(name: str, summary: str) -> str:
         ("Keep.maximum", "Return the maximum value among the given sequences.", "sequences"),
         ("Keep.maximum", "Return the maximum value from the given sequences.", "sequences"),
         ("Keep.maximum", "Return 1, the largest score, whatever the sequences.", ""),
+        # dicttoxml's default_item_func: `parent` only logged, "item" returned.
+        ("Keep.tag", "Return a default tag for the given parent.", "parent"),
+        ("Keep.label", "Return the label for the given parent.", ""),
     ],
 )
 def test_a_parameter_the_code_never_reads_is_given_no_part(

@@ -5,7 +5,8 @@
 the summary invents what they do (blind reviewers: "path is unused"; "the method ignores
 both"). A summary of a function or method that names one of its own parameters (as a
 word, or its words in a row: ``base_path`` as "base path") as an input, a few words after
-"based on", "using", "by", "from", "with", and nothing in its body reads it, is refused,
+"based on", "using", "by", "from", "with", "given", and nothing in its body reads it
+(a logging call's arguments aside: they change nothing the caller gets), is refused,
 unless it says the parameter is left alone ("ignoring", "unused", "whatever"). "Return
 nxt in place of base" gives ``base`` no part, and stands. A body that
 hands its whole frame on (``locals()``, ``vars()``) may read it there: nothing is refused.
@@ -43,9 +44,12 @@ _FRAME_READERS = frozenset({"locals", "vars"})
 # and how many words before the parameter's they may stand.
 _RELYING = frozenset(
     {"on", "using", "uses", "use", "by", "from", "with", "according", "depending", "via"}
-    | {"among", "between", "across"}
+    | {"among", "between", "across", "given"}
 )
 _REACH = 4
+_LOG_LEVELS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
+)
 # Words saying the code picks a value itself, and the words that end what they qualify.
 _BY_CHANCE = frozenset({"random", "randomly", "arbitrary"})
 _PHRASE_ENDS = frozenset(
@@ -66,6 +70,33 @@ def _relied_on(tokens: list[str], parameter: str) -> bool:
     return False
 
 
+def _reads(statements: list[ast.stmt]) -> set[str]:
+    """The names the statements read, but for those only a logging call reads
+    (``LOG.info("parent = %s" % parent)`` uses nothing: dicttoxml's ``default_item_func``,
+    "Return a default item for the given parent.", returns ``'item'`` whatever it is given)."""
+    found: set[str] = set()
+    waiting: list[ast.AST] = list(statements)
+    while waiting:
+        item = waiting.pop()
+        if _logging_call(item):
+            continue
+        if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Load):
+            found.add(item.id)
+        waiting.extend(ast.iter_child_nodes(item))
+    return found
+
+
+def _logging_call(node: ast.AST) -> bool:
+    """``LOG.info(...)``, ``logger.debug(...)``, ``logging.warning(...)``."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _LOG_LEVELS
+        and isinstance(node.func.value, ast.Name)
+        and "log" in node.func.value.id.lower()
+    )
+
+
 def _named(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     """The parameters a caller names (``*args`` and ``**kwargs`` aside)."""
     args = definition.args
@@ -80,12 +111,7 @@ def named_unread(node: SourceNode, summary: str) -> str:
         return ""
     named = _named(definition)
     named += [a.arg for a in (definition.args.vararg, definition.args.kwarg) if a is not None]
-    body = ast.Module(body=definition.body, type_ignores=[])
-    read = {
-        item.id
-        for item in ast.walk(body)
-        if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Load)
-    }
+    read = _reads(definition.body)
     if read & _FRAME_READERS:  # ``locals()``: every parameter handed on
         return ""
     unread = [p for p in named if p not in read and p not in ("self", "cls")]
