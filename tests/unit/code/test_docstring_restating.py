@@ -381,3 +381,17 @@ def test_returning_nothing_named_says_nothing(summary: str, refused: bool) -> No
 def test_a_basis_the_code_never_names_is_refused(summary: str, refused: bool) -> None:
     reason = summary_refusal(OPERATIONS, "group_if", summary, "function")
     assert reason.startswith("it says the result is based on") is refused, reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "refused"),
+    [
+        # dicttoxml's convert_list, validators' currency: "filler", "vacuous" (edits).
+        ("Group the IF tokens of tlist using the provided parameters.", True),
+        ("Group the IF tokens of tlist according to the given arguments.", True),
+        ("Group the IF tokens of tlist, using the key when given.", False),
+    ],
+)
+def test_all_the_parameters_at_once_name_none_of_them(summary: str, refused: bool) -> None:
+    reason = summary_refusal(OPERATIONS, "group_if", summary, "function")
+    assert reason.startswith("it speaks of") is refused, reason

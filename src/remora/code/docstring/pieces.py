@@ -24,8 +24,9 @@ from remora.code.docstring.echoes import echoed
 from remora.code.docstring.entries import repeats_summary
 from remora.code.docstring.facts import code_facts, name_words, word_tokens
 from remora.code.docstring.prose import REPEATS, problem
-from remora.code.docstring.restating import restating, vague_subject
+from remora.code.docstring.restating import restating
 from remora.code.docstring.sections import documented_parameters
+from remora.code.docstring.vague_subjects import vague_subject
 from remora.code.parsing import SourceNode, node_raises, node_returns
 
 __all__ = ["Pieces", "check_pieces", "existing_pieces"]

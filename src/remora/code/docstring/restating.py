@@ -43,12 +43,11 @@ from remora.code.docstring.vocabulary import (
     FUNCTION_STEMS,
     GENERAL_STEMS,
     matches_word,
-    own_stems,
     stem,
 )
 from remora.code.parsing import SourceNode, node_returns
 
-__all__ = ["name_reason", "repeats_name", "restating", "vacuous", "vague_subject"]
+__all__ = ["name_reason", "parameter_words", "repeats_name", "restating", "vacuous"]
 
 # The verbs by which a summary says what a node hands back, by stem: a name made of
 # nouns ("max_days_in_month") does not say it.
@@ -64,12 +63,6 @@ _QUOTED = 40
 _VACUOUS = frozenset(
     stem(w) for w in ("state", "behaviour", "behavior", "information", "functionality")
 )
-# "the current item": a subject the code does not name (what is current?); a reader cannot
-# tell what the sentence is about ("the current object" is the instance, as English says).
-_VAGUE_SUBJECT = re.compile(r"\bthe current (item|element|value|entry|one)s?\b", re.IGNORECASE)
-_CURRENT = re.compile(r"\bthe current (\w+)", re.IGNORECASE)
-# "based on X", X up to the end of its phrase.
-_BASED_ON = re.compile(r"\bbased on ([^,.;:]+)", re.IGNORECASE)
 # What "return" hands back when the sentence names nothing: "return the result".
 # ("return it" names what came before it: "Fetch the url and return it.")
 _UNNAMED_RESULTS = frozenset(stem(w) for w in ("result", "results", "output"))
@@ -155,6 +148,11 @@ def _names(node: SourceNode) -> tuple[set[str], set[str], list[set[str]]]:
         {w for owner in owners for w in _words(owner)},
         [_words(p["name"]) for p in parameters],
     )
+
+
+def parameter_words(node: SourceNode) -> list[set[str]]:
+    """The words of each of the node's parameters (``base_path``: "base", "path")."""
+    return _names(node)[2]
 
 
 def _annotation_words(node: SourceNode) -> set[str]:
@@ -301,45 +299,3 @@ def name_reason(node: SourceNode) -> str:
     file = node.ref.node_type == "file"
     name = PurePosixPath(node.ref.full_name).stem if file else node.ref.full_name.split(".")[-1]
     return f"it restates the name {name!r}; {_what_to_say(node)}"
-
-
-def _unfounded_basis(node: SourceNode, summary: str) -> str:
-    """Why ``summary``'s "based on ..." names nothing of the code ('' when it does): what
-    a result is "based on" ("Group the items in the list based on a condition.") must be
-    something the code names (a parameter, an attribute, a word of its own): a
-    basis of general words, or of words the code never uses, names nothing (sqlparse's
-    grouping functions, "based on a case-sensitive comparison", "based on a condition")."""
-    found = _BASED_ON.search(summary)
-    if found is None:
-        return ""
-    given = [w for words in _names(node)[2] for w in words]
-    if any(matches_word(k, t) for t in word_tokens(found[1]) for k in given):
-        return ""  # a parameter, even by a general word ("based on the key function")
-    own = own_stems(node)
-    if any(stem(t) in own - GENERAL_STEMS for t in word_tokens(found[1])):
-        return ""
-    return (
-        f"it says the result is based on {found[1].strip()!r}, which the code never names; "
-        "say what it reads to decide"
-    )
-
-
-def vague_subject(node: SourceNode, summary: str) -> str:
-    """Why ``summary`` is about no subject the code names ('' when it is): a basis the code
-    never names (:func:`_unfounded_basis`); "Apply the operation to the current item." on an
-    operation's ``apply(self, obj)``, where nothing is "current" (blind reviewers: six
-    rejects and an edit, no accept); "Return True if the version matches the current
-    version." on ``match(self, version)``, where the version is the argument, not something
-    the instance holds."""
-    if basis := _unfounded_basis(node, summary):
-        return basis
-    found = _VAGUE_SUBJECT.search(summary)
-    if found is None:  # "the current version" where ``version`` is an argument, not state
-        given = {stem(w) for words in _names(node)[2] for w in words}
-        found = next((m for m in _CURRENT.finditer(summary) if stem(m[1].lower()) in given), None)
-    if found is None or stem("current") in own_stems(node):
-        return ""
-    return (
-        f"it speaks of {found[0].lower()!r}, which the code never names; say which "
-        "argument or attribute it acts on"
-    )

@@ -1,0 +1,81 @@
+"""A summary about no subject the code names: "the current item", "based on a condition".
+
+"Apply the operation to the current item." on an operation's ``apply(self, obj)``, where
+nothing is "current"; "Group items in a list based on a condition." where the code names
+no condition; "Convert a list of items into XML using the provided parameters.", where
+all the parameters at once are none in particular. Blind reviewers rejected or edited
+each kind ("vague", "filler", "says nothing"). The summary is read as words; the code's
+names come from its parameters and its own words (:mod:`.vocabulary`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from remora.code.docstring.facts import word_tokens
+from remora.code.docstring.restating import parameter_words
+from remora.code.docstring.vocabulary import GENERAL_STEMS, matches_word, own_stems, stem
+from remora.code.parsing import SourceNode
+
+__all__ = ["vague_subject"]
+
+# "the current item": a subject the code does not name (what is current?); a reader cannot
+# tell what the sentence is about ("the current object" is the instance, as English says).
+_VAGUE_SUBJECT = re.compile(r"\bthe current (item|element|value|entry|one)s?\b", re.IGNORECASE)
+_CURRENT = re.compile(r"\bthe current (\w+)", re.IGNORECASE)
+# "based on X", X up to the end of its phrase.
+_BASED_ON = re.compile(r"\bbased on ([^,.;:]+)", re.IGNORECASE)
+# "using the provided parameters": all of them at once, so none in particular (blind
+# reviewers: "filler", "vacuous", "vague 'given parameters'": an edit or a reject each).
+_ALL_PARAMETERS = re.compile(
+    r"\b(?:using|with|from|by|according to|based on) the (?:provided|given|specified|passed|"
+    r"supplied) (?:parameters|arguments|args|options|settings|inputs)\b",
+    re.IGNORECASE,
+)
+
+
+def _unfounded_basis(node: SourceNode, summary: str) -> str:
+    """Why ``summary``'s "based on ..." names nothing of the code ('' when it does): what
+    a result is "based on" ("Group the items in the list based on a condition.") must be
+    something the code names (a parameter, an attribute, a word of its own): a
+    basis of general words, or of words the code never uses, names nothing (sqlparse's
+    grouping functions, "based on a case-sensitive comparison", "based on a condition")."""
+    found = _BASED_ON.search(summary)
+    if found is None:
+        return ""
+    given = [w for words in parameter_words(node) for w in words]
+    if any(matches_word(k, t) for t in word_tokens(found[1]) for k in given):
+        return ""  # a parameter, even by a general word ("based on the key function")
+    own = own_stems(node)
+    if any(stem(t) in own - GENERAL_STEMS for t in word_tokens(found[1])):
+        return ""
+    return (
+        f"it says the result is based on {found[1].strip()!r}, which the code never names; "
+        "say what it reads to decide"
+    )
+
+
+def vague_subject(node: SourceNode, summary: str) -> str:
+    """Why ``summary`` is about no subject the code names ('' when it is): a basis the code
+    never names (:func:`_unfounded_basis`); "Apply the operation to the current item." on an
+    operation's ``apply(self, obj)``, where nothing is "current" (blind reviewers: six
+    rejects and an edit, no accept); "Return True if the version matches the current
+    version." on ``match(self, version)``, where the version is the argument, not something
+    the instance holds."""
+    if basis := _unfounded_basis(node, summary):
+        return basis
+    if every := _ALL_PARAMETERS.search(summary):
+        return (
+            f"it speaks of {every[0].lower()!r}, which names none of them; say what it does "
+            "with which argument, or leave that out"
+        )
+    found = _VAGUE_SUBJECT.search(summary)
+    if found is None:  # "the current version" where ``version`` is an argument, not state
+        given = {stem(w) for words in parameter_words(node) for w in words}
+        found = next((m for m in _CURRENT.finditer(summary) if stem(m[1].lower()) in given), None)
+    if found is None or stem("current") in own_stems(node):
+        return ""
+    return (
+        f"it speaks of {found[0].lower()!r}, which the code never names; say which "
+        "argument or attribute it acts on"
+    )
