@@ -156,6 +156,13 @@ def test_labels_are_words_for_test_names() -> None:
         "underscore",
         "a_underscore",
     ]
+    # So does a hyphen between words (webencodings' `x_dash_user_dash_defined`: "clumsy");
+    # a leading or doubled one is a symbol.
+    assert [label(v) for v in ("x-user-defined", "-", "--a")] == [
+        "x_user_defined",
+        "dash",
+        "dash_dash_a",
+    ]
     assert label("x" * 50) == "x" * 20
     # Nor the word the first 40 characters end inside ("abcdefghi" of "abcdefghijk").
     assert label("\u00e9" * 30 + " abcdefghijk") == "space"

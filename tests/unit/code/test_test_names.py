@@ -268,20 +268,20 @@ def test_a_call_that_passes_nothing_to_parameters_with_defaults_is_named_by_defa
 def test_a_taken_name_is_told_apart_by_the_call_s_arguments_never_by_a_number() -> None:
     used: set[str] = set()
     named: dict[str, dict[str, Any]] = {}
-    one = {"returned": _seen("None"), "args": {"items": ["a"], "strict": True}}
+    one = {"returned": _seen("[]"), "args": {"items": ["a"], "strict": True}}
     assert behaviour_name("ok", one, "typical", used, set(), named=named) == (
-        "test_ok_returns_none"
+        "test_ok_returns_empty_list"
     )
     # What differs from the test that took the name says which this one is.
     two = {**one, "args": {"items": ["a", "b"], "strict": True}}
     assert behaviour_name("ok", two, "typical", used, set(), named=named) == (
-        "test_ok_when_items_has_2_items_returns_none"
+        "test_ok_when_items_has_2_items_returns_empty_list"
     )
     loose = {**one, "args": {"items": ["a"], "strict": False}}
     assert behaviour_name("ok", loose, "typical", used, set(), named=named) == (
-        "test_ok_when_strict_is_false_returns_none"
+        "test_ok_when_strict_is_false_returns_empty_list"
     )
-    # Nothing a name can say tells it apart: no test rather than "test_ok_returns_none_2".
+    # Nothing a name can say tells it apart: no test rather than "test_ok_returns_empty_list_2".
     again = {**one, "args": {"items": ["c"], "strict": True}}
     assert behaviour_name("ok", again, "typical", used, set(), named=named) is None
     assert not any(name[-1].isdigit() for name in used)
@@ -322,9 +322,16 @@ def test_a_predicate_s_answer_is_named_with_the_input_it_answers_for() -> None:
     # An argument no words can say (a placeholder of several words) leaves the answer alone.
     vague = {"returned": _seen("True"), "args": {"key": "sample key text"}}
     assert behaviour_name("has", vague, "typical", used, set()) == "test_has_returns_true"
-    # Another outcome keeps its plain name.
-    other = {"returned": _seen("None"), "args": {"key": "alpha"}}
-    assert behaviour_name("find", other, "typical", used, set()) == "test_find_returns_none"
+    # A look-up's None too (webencodings' `test_lookup_returns_none`: "should say it's
+    # about an empty or unknown label"); another outcome keeps its plain name.
+    none = {"returned": _seen("None"), "args": {"label": ""}}
+    assert behaviour_name("lookup", none, "typical", used, set()) == (
+        "test_lookup_when_label_is_empty_returns_none"
+    )
+    other = {"returned": _seen("[]"), "args": {"key": "alpha"}}
+    assert behaviour_name("find", other, "typical", used, set()) == (
+        "test_find_returns_empty_list"
+    )
 
 
 def test_a_long_condition_keeps_whole_clauses_and_never_ends_on_a_cut_word() -> None:

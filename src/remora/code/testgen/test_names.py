@@ -70,12 +70,12 @@ _MAX_WORD = 12
 # A generator's drained items named as what it yields (``yields_texts``): "returns_list" read
 # as a claim that it returns a list (a blind reviewer: "wrong because expand is a generator").
 _GENERATED = {"returns_list": "yields_items", "returns_empty_list": "yields_nothing"}
-# A predicate's answer named with no condition reads as its answer to everything
-# (``test_key_is_valid_xml_returns_false``: blind reviewers, "the names don't say which
-# input"), and a name of neither condition nor outcome says nothing ("the vague name
+# A predicate's answer (or a look-up's None) named with no condition reads as its answer
+# to everything (``test_key_is_valid_xml_returns_false``, ``test_lookup_returns_none``:
+# blind reviewers, "the names don't say which input"), and a name of neither condition nor outcome says nothing ("the vague name
 # test_encode", "test_parse is an empty name": the commonest of their name edits): all
 # the arguments say what it was asked; another call's, those off their default.
-_YES_NO = frozenset({"returns_true", "returns_false"})
+_ANSWERS = frozenset({"returns_true", "returns_false", "returns_none"})
 
 
 def node_words(target: CallTarget, module_text: str) -> str:
@@ -268,7 +268,7 @@ def behaviour_name(
         outcome = outcomes[0]
     word = {n: renamed.get(n, snake_name(n)) for n in args}
     if not condition:  # what the call asked for, where nothing it ran says it
-        asked = _off_default(function, args, every=outcome in _YES_NO or not outcome)
+        asked = _off_default(function, args, every=outcome in _ANSWERS or not outcome)
         said = [
             w
             for n, v in asked.items()

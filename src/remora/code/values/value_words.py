@@ -52,16 +52,17 @@ _FEW_WORDS = 20
 
 
 def _text_words(text: str) -> list[str]:
-    """Its runs of letters and digits, lower case, and its symbols as words; a space or
-    an underscore between two words only parts them (``known_flags``, not
-    ``known_space_flags``; a key ``dictionary_name``, not ``dictionary_underscore_name``)."""
+    """Its runs of letters and digits, lower case, and its symbols as words; a space, an
+    underscore or a hyphen between two words only parts them (``known_flags``, not
+    ``known_space_flags``; a key ``dictionary_name``, not ``dictionary_underscore_name``;
+    ``"x-user-defined"`` is ``x_user_defined``, not ``x_dash_user_dash_defined``)."""
     parts: list[str] = []
     word = ""
     for at, char in enumerate(text):
         if char.isascii() and char.isalnum():
             word += char.lower()
             continue
-        between = char in " _" and word and text[at + 1 : at + 2].isalnum()
+        between = char in " _-" and word and text[at + 1 : at + 2].isalnum()
         if word:
             parts.append(word)
             word = ""
