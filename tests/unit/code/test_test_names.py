@@ -294,6 +294,13 @@ def test_a_name_of_neither_condition_nor_outcome_says_what_the_call_was_given() 
     assert behaviour_name("to_base64url", zero, "typical", used, set()) == (
         "test_to_base64url_when_val_is_0"
     )
+    # A default no constant spells (webencodings' `encoding=UTF8`) may be any value.
+    coded = ast.parse("def encode(text, encoding=UTF8):\n    return text\n").body[0]
+    assert isinstance(coded, ast.FunctionDef)
+    latin = {"returned": _seen("b'\\xbc'"), "args": {"text": "\u0152", "encoding": "latin9"}}
+    assert behaviour_name("encode", latin, "typical", used, set(), function=coded) == (
+        "test_encode_when_encoding_is_latin9"
+    )
     # A placeholder of several words says nothing, nor does a count of items or `*args`.
     graph = {"returned": _seen("1.0"), "args": {"graph": {"a": ["b"], "b": []}}}
     assert behaviour_name("degree", graph, "typical", used, set()) == "test_degree"
@@ -329,9 +336,7 @@ def test_a_predicate_s_answer_is_named_with_the_input_it_answers_for() -> None:
         "test_lookup_when_label_is_empty_returns_none"
     )
     other = {"returned": _seen("[]"), "args": {"key": "alpha"}}
-    assert behaviour_name("find", other, "typical", used, set()) == (
-        "test_find_returns_empty_list"
-    )
+    assert behaviour_name("find", other, "typical", used, set()) == ("test_find_returns_empty_list")
 
 
 def test_a_long_condition_keeps_whole_clauses_and_never_ends_on_a_cut_word() -> None:

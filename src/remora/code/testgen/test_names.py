@@ -72,9 +72,10 @@ _MAX_WORD = 12
 _GENERATED = {"returns_list": "yields_items", "returns_empty_list": "yields_nothing"}
 # A predicate's answer (or a look-up's None) named with no condition reads as its answer
 # to everything (``test_key_is_valid_xml_returns_false``, ``test_lookup_returns_none``:
-# blind reviewers, "the names don't say which input"), and a name of neither condition nor outcome says nothing ("the vague name
-# test_encode", "test_parse is an empty name": the commonest of their name edits): all
-# the arguments say what it was asked; another call's, those off their default.
+# blind reviewers, "the names don't say which input"), and a name of neither condition
+# nor outcome says nothing ("the vague name test_encode", "test_parse is an empty name":
+# the commonest of their name edits): all the arguments say what it was asked; another
+# call's, those off their default.
 _ANSWERS = frozenset({"returns_true", "returns_false", "returns_none"})
 
 
@@ -173,7 +174,7 @@ def _off_default(function: Function | None, args: dict[str, Any], *, every: bool
     """The arguments given a value other than their parameter's constant default: a mode
     the call asked for (``cdata=True``; ``test_dicttoxml`` for such a call read as the
     plain case, its blind reviewer: "named plain when it tests cdata"); with ``every``,
-    those of parameters without a default too."""
+    those of parameters without a constant default too."""
     if function is None:
         return dict(args) if every else {}
     defaults = {p.name: p.default for p in function_parameters(function.args)}
@@ -182,7 +183,7 @@ def _off_default(function: Function | None, args: dict[str, Any], *, every: bool
         try:
             default = python_ast.literal_eval(defaults.get(name) or "")
         except (ValueError, SyntaxError):  # no default, or one that is no constant
-            if every and not defaults.get(name):
+            if every:
                 off[name] = value
             continue
         if value != default or type(value) is not type(default):
