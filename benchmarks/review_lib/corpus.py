@@ -1090,14 +1090,15 @@ CORPUS: tuple[ReviewProject, ...] = (
         "dicttoxml.py",
     ),
     # Both say their tests run under pytest (setup.cfg's [tool:pytest], a pytest extra),
-    # so the sample_data operation has somewhere to write.
+    # so the sample_data operation has somewhere to write (it offered nothing on either).
     ReviewProject(
         Project(
             "colorlog",
             "6.12.0",
             "2a7924c1dadf18b22a0eb8b06d1c7b01d5341707ec1641eb6fcc4fde0c3e8e5f",
             (),
-            part="heldout",
+            # Held out until its labels at 546c929b; studied since.
+            part="dev",
         ),
         "colorlog",
     ),
@@ -1107,9 +1108,21 @@ CORPUS: tuple[ReviewProject, ...] = (
             "0.6.1",
             "565f9ad031c702dae404e27a099e3e09186a3ab1b9520f06d215502b651fd910",
             (),
-            part="heldout",
+            # Held out until its labels at 546c929b; studied since.
+            part="dev",
         ),
         "webencodings",
+    ),
+    # Its one dependency, jsonschema, is Remora's own; its tests are unittest's.
+    ReviewProject(
+        Project(
+            "jsonmerge",
+            "1.9.2",
+            "c43757e0180b0e19b7ae4c130ad42a07cc580c31912f61f4823e8eaf2fa394a3",
+            (),
+            part="heldout",
+        ),
+        "jsonmerge",
     ),
 )
 
