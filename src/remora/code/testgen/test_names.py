@@ -5,10 +5,12 @@ code tests: ``when_amount_below_0``, or the value itself where the node tests th
 subject elsewhere too: :mod:`.claimed_ranges`), or, for arguments chosen for nothing in
 particular (a model's call too: its reason spells every argument), the branch the call
 left the code by (:mod:`.taken_branch`: ``when_hashid_is_invalid``,
-``when_rows_is_empty``, ``when_key_is_missing``, ``when_start_and_end_are_given``; none
-for a call that ran the plain path; ``by_default`` for one that passes no argument to
-parameters with defaults; for an instance the project's code or docs build, what they
-filled it with: ``when_holding_2_entries``, ``after_add_rows``), and what the test
+``when_rows_is_empty``, ``when_key_is_missing``, ``when_start_and_end_are_given``; for a
+call that ran the plain path, its arguments off their default, or all of them where the
+name would say nothing else (:func:`_off_default`); ``by_default`` for one that passes
+no argument to parameters with defaults; for an instance the project's code or docs
+build, what they filled it with: ``when_holding_2_entries``, ``after_add_rows``), and
+what the test
 asserts (:mod:`.outcome_words`: ``raises_value_error``, ``sets_limit_value``,
 ``stores_key``, ``returns_default``, ``returns_stored_value``;
 ``stores_key_and_returns_default`` where the whole name stays short;
