@@ -41,18 +41,13 @@ def test_a_run_without_a_change_or_without_words_is_left_as_it_is() -> None:
     assert seen.repeat("docstring", method("Bed.show"), wordless) is None
 
 
-def test_the_later_of_two_functions_of_one_module_with_the_same_words_is_not_proposed() -> None:
-    # uritools' isabspath and isabsuri were both "Check if a URI is absolute." (a reject
-    # and an edit).
+def test_top_level_functions_of_one_module_may_share_words() -> None:
     seen = DistinctProposals()
-    nodes = [
-        CSTNode(name, "function", name, name, "calc/ops.py", 0, 1, 1, 1, f"def {name}(): ...")
-        for name in ("scale", "iter_scale")
-    ]
-    assert seen.repeat("docstring", nodes[0], proposed("Scale a number.")) is None
-    dropped = seen.repeat("docstring", nodes[1], proposed("Scale a number."))
-    assert dropped is not None and dropped.changed_files == []
-    assert dropped.details["repeat_of_node"] == "scale"
+    for name in ("scale_1", "scale_2"):
+        node = CSTNode(
+            name, "function", name, name, "calc/ops.py", 0, 1, 1, 1, f"def {name}(): ..."
+        )
+        assert seen.repeat("docstring", node, proposed("Scale a number.")) is None
 
 
 def test_another_class_of_the_file_with_the_same_words_is_not_proposed() -> None:
