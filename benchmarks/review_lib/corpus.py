@@ -1120,9 +1120,21 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.9.2",
             "c43757e0180b0e19b7ae4c130ad42a07cc580c31912f61f4823e8eaf2fa394a3",
             (),
-            part="heldout",
+            # Held out until its labels at 8c462fdd; studied since.
+            part="dev",
         ),
         "jsonmerge",
+    ),
+    # No dependencies; its tests are unittest's.
+    ReviewProject(
+        Project(
+            "unidiff",
+            "1.0.1",
+            "d9425bc516390c54743a1045b2c1c97f02d245a913a241dd499f958adb2df998",
+            (),
+            part="heldout",
+        ),
+        "unidiff",
     ),
 )
 
