@@ -13,8 +13,9 @@ out of range, a division by zero): the set caused it. Nor for one a helper sever
 methods of the class share raises on its instance's own state alone (``if not
 self._path: raise``, :mod:`.instance_guards`): the test built the instance unusable.
 Nor a ``NotImplementedError`` of a stub its subclasses override, which the call reached
-on an instance of the abstract base. Unless the node's docstring names it: documented
-behaviour is pinned whichever code raises it.
+on an instance of the abstract base, nor the ``TypeError`` of ``raise NotImplemented``.
+Unless the node's docstring names it: documented behaviour is pinned whichever code
+raises it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import ast
 from typing import Any
 
 from remora.code.context import CodeContext
-from remora.code.parsing import ast_definitions, located_definition, overridden_stub
+from remora.code.parsing import ast_definitions, ast_tree, located_definition, overridden_stub
 from remora.code.probes.instance_guards import unusable_instance
 from remora.code.values import CallTarget
 
@@ -32,6 +33,7 @@ __all__ = [
     "in_file",
     "is_node_behaviour",
     "raise_is_behaviour",
+    "raises_no_exception",
     "setup_failure",
     "setup_reason",
     "unusable_reason",
@@ -92,6 +94,8 @@ def setup_reason(context: CodeContext, target: CallTarget, row: dict[str, Any]) 
         return setup_failure(row)
     if _abstract_stub(context.node_file_text(), raised, str(target["qualname"])):
         return ABSTRACT_REASON
+    if raises_no_exception(context.node_file_text(), raised):
+        return NO_EXCEPTION_REASON
     return unusable_reason(context, target, row)
 
 
@@ -109,6 +113,26 @@ def _abstract_stub(text: str, raised: dict[str, Any], qualname: str) -> bool:
         and d.lineno <= line <= (d.end_lineno or d.lineno)
         and overridden_stub(text, d)
         for d in ast_definitions(text)
+    )
+
+
+def raises_no_exception(text: str, raised: dict[str, Any]) -> bool:
+    """Whether ``raised`` is the ``TypeError`` of a ``raise`` whose operand is no exception
+    (``raise NotImplemented``, a constant): Python refuses the statement, the code meant
+    another exception."""
+    frame = raised.get("frame") or {}
+    line = frame.get("line")
+    if raised.get("type") != "TypeError" or not isinstance(line, int):
+        return False
+    tree = ast_tree(text)
+    return tree is not None and any(
+        isinstance(node, ast.Raise)
+        and node.lineno == line
+        and (
+            isinstance(node.exc, ast.Constant)
+            or (isinstance(node.exc, ast.Name) and node.exc.id in ("NotImplemented", "None"))
+        )
+        for node in ast.walk(tree)
     )
 
 
@@ -133,6 +157,13 @@ def raise_is_behaviour(context: CodeContext, target: CallTarget, row: dict[str, 
 # ``Expression().as_rule()`` reaching ``self._as_rhs()``, a stub every subclass defines:
 # the test pins the base's placeholder, not what ``as_rule`` does (a blind reviewer:
 # "only checks that the abstract base class raises NotImplementedError").
+# jsonmerge's ``Strategy.merge``: ``raise NotImplemented`` fails with "exceptions must
+# derive from BaseException"; two tests pinned that TypeError (its blind reviewer: "locks
+# in the accidental TypeError", rejected as wrong).
+NO_EXCEPTION_REASON = (
+    "its raise statement raised no exception (``raise NotImplemented``): Python's TypeError "
+    "is the code's bug, not a behaviour of the node"
+)
 ABSTRACT_REASON = (
     "it raised the NotImplementedError of an abstract base's stub that its subclasses "
     "override: the failure of the call's own set-up (an instance of the base), not a "
