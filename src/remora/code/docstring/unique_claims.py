@@ -19,11 +19,13 @@ import ast
 from remora.code.docstring.behaviour import node_definition
 from remora.code.docstring.facts import name_words, word_tokens
 from remora.code.parsing import SourceNode
+from remora.code.values.annotations import called_name, head_name
 
 __all__ = ["unshown_uniqueness"]
 
 _CLAIMS = frozenset({"unique", "uniquely", "deduplicate", "deduplicates", "deduplicated"})
-_SET_CALLS = frozenset({"set", "frozenset", "fromkeys", "count", "next"})
+_SETS = frozenset({"set", "frozenset"})
+_SET_CALLS = _SETS | {"fromkeys", "count", "next"}
 _SAYING_WORDS = frozenset({"unique", "uniq", "uuid", "uuid1", "uuid4", "dedup", "dedupe"})
 
 
@@ -42,7 +44,7 @@ def unshown_uniqueness(node: SourceNode, summary: str) -> str:
 
 
 def _keeps_apart(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    if function.returns is not None and _called_name(function.returns) in ("set", "frozenset"):
+    if function.returns is not None and head_name(function.returns).lower() in _SETS:
         return True
     for node in ast.walk(function):
         if isinstance(node, ast.Set | ast.SetComp):
@@ -50,7 +52,7 @@ def _keeps_apart(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         if isinstance(node, ast.Compare) and _looks_up_own(node):
             return True
         if isinstance(node, ast.Call):
-            name = _called_name(node.func)
+            name = called_name(node).lower()
             if name in _SET_CALLS or _SAYING_WORDS & name_words(name):
                 return True
     return False
@@ -69,14 +71,3 @@ def _written_out(node: ast.expr) -> bool:
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
         return all(isinstance(item, ast.Constant) for item in node.elts)
     return isinstance(node, ast.Constant)
-
-
-def _called_name(node: ast.expr) -> str:
-    """``set`` of ``set``, ``typing.Set[int]`` and ``dict.fromkeys``: the last name."""
-    if isinstance(node, ast.Subscript):
-        node = node.value
-    if isinstance(node, ast.Attribute):
-        return node.attr.lower() if node.attr != "Set" else "set"
-    if isinstance(node, ast.Name):
-        return node.id.lower() if node.id != "Set" else "set"
-    return ""

@@ -28,6 +28,7 @@ import ast
 import codecs
 from typing import Any
 
+from remora.code.values.annotations import called_name
 from remora.code.values.derived_sets import holds_made_up
 from remora.code.values.keyed_arguments import reads_of_keys
 from remora.code.values.kind_samples import DICT_SAMPLE
@@ -80,9 +81,8 @@ def _takes_a_codec(function: Function | None, name: str) -> bool:
     for node in ast.walk(function):
         if not isinstance(node, ast.Call):
             continue
-        handed = any(isinstance(a, ast.Name) and a.id == name for a in node.args)
-        func = node.func
-        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        handed = any(_named(a, name) for a in node.args)
+        called = called_name(node)
         if handed and (called in _TAKING_A_CODEC or "codec" in called.lower()):
             return True
         if any(k.arg in _CODEC_WORDS and _named(k.value, name) for k in node.keywords):
