@@ -229,6 +229,10 @@ def test_a_pinned_older_ruff_checks_its_own_default_and_the_projects_selection(
         # more-itertools 10.7.0: range(0, 0) spelled range(0), "does nothing".
         ("", "PIE808", True),
         ("[tool.ruff.lint]\nextend-select = ['PIE']\n", "PIE808", False),
+        # pygtrie 2.6.2 and jsonmerge 1.9.2: `return None` as a bare `return` where None
+        # means "not handled", rejected both times.
+        ("", "RET501", True),
+        ("[tool.ruff.lint]\nextend-select = ['RET']\n", "RET501", False),
     ],
 )
 def test_without_a_pinned_ruff_a_sort_or_respelling_stands_only_where_the_project_selects_it(

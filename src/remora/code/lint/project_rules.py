@@ -41,6 +41,10 @@ Ruff reads the project's settings, but a project that keeps its lint in other to
   churn as the sorts are (isbnlib's flags "changes nothing, no configured linter asks for
   it, and leaves the module inconsistent with the short flags used elsewhere", colorama's
   ``dict()``, more-itertools' ``range(0)`` "does nothing": all four rejected).
+  ``RET501`` spells ``return None`` as a bare ``return`` where ``None`` is the only value
+  returned; a method whose ``None`` is an answer ("not handled", an override of a hook
+  that returns values) says so with it, and both such fixes labelled were rejected
+  (pygtrie, jsonmerge).
 
 The settings are read with ``tomllib``, ``configparser`` and PyYAML (the pre-commit
 pin), once per project root and settings files' modification times.
@@ -63,7 +67,7 @@ __all__ = ["configures_import_order", "isort_elsewhere", "not_the_projects"]
 _NOT_CHECKED = ("non-enabled", "unknown")
 # Rules whose only fix is an order or another spelling of the same thing, which only
 # ruff's wide default enables unasked.
-_FORM_ONLY = frozenset({"I001", "RUF022", "RUF023", "FURB167", "C408", "PIE808"})
+_FORM_ONLY = frozenset({"I001", "RUF022", "RUF023", "FURB167", "C408", "PIE808", "RET501"})
 _FILES = (
     "pyproject.toml",
     "ruff.toml",
