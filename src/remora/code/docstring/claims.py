@@ -8,6 +8,7 @@ it sets), a predicate's sense (``a <= b`` is not "above") and a comparison dunde
 comparison (comparisons.py), its subject and objects (the node's own words:
 vocabulary.py; no file or database the code never touches, nor a place it removes from),
 the type, the None and the thing it says is returned (returned_kind.py, returned_noun.py),
+a string where the code has bytes (text_kinds.py),
 that it is a decorator (decorator_claim.py), that a function which only returns a function
 it defines says so (returned_function.py), the position and the count it speaks of
 (extent.py), an object the code never names (named_objects.py), uniqueness it does not
@@ -46,6 +47,7 @@ from remora.code.docstring.returned_kind import (
 from remora.code.docstring.returned_noun import unnamed_return
 from remora.code.docstring.shadowed import builtin_meaning
 from remora.code.docstring.style_nouns import lent_style_noun
+from remora.code.docstring.text_kinds import bytes_called_string
 from remora.code.docstring.unique_claims import unshown_uniqueness
 from remora.code.docstring.unread_parameters import chosen_by_chance, named_unread
 from remora.code.docstring.vocabulary import (
@@ -260,6 +262,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
     if kind_claim := (
         builtin_meaning(node, summary)
         or unshown_kind(node, summary)
+        or bytes_called_string(node, summary)
         or collection_for_number(node, summary)
         or returning_generator(node, summary)
         or unshown_none(node, summary)
