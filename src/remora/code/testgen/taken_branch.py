@@ -33,6 +33,7 @@ from typing import Any
 from remora import python_ast
 from remora.code.testgen.refused_types import refused_type_words
 from remora.code.values import first_parameter, is_self_attribute, label, snake_name
+from remora.code.values.annotations import sole_argument
 from remora.code.values.input_sources import same_value
 from remora.code.values.parameters import function_parameters
 
@@ -169,14 +170,8 @@ class _Words:
     def _counted(self, test: ast.expr) -> str:
         """``len(args) > 1`` taken: how many ``*args`` the call gave."""
         for node in ast.walk(test):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == "len"
-                and len(node.args) == 1
-                and isinstance(node.args[0], ast.Name)
-                and node.args[0].id == self.vararg
-            ):
+            argument = sole_argument(node, "len")
+            if isinstance(argument, ast.Name) and argument.id == self.vararg:
                 return given_words(len(self.args.get(self.vararg) or ()))
         return ""
 

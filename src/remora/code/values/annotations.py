@@ -24,6 +24,7 @@ __all__ = [
     "head_name",
     "item_annotations",
     "parsed_annotation",
+    "sole_argument",
     "union_parts",
 ]
 
@@ -38,6 +39,20 @@ BUILTIN_KINDS = ("int", "float", "str", "bool", "list", "dict")
 def called_name(call: ast.Call) -> str:
     """The name a call calls by: ``f`` for ``f(...)``, ``m`` for ``x.m(...)``, else ""."""
     return decorator_name(call)
+
+
+def sole_argument(node: ast.AST, function: str) -> ast.expr | None:
+    """``x`` of ``function(x)``: a call of the plain name ``function`` (a builtin:
+    ``len(items)``, ``type(value)``) with one positional argument; None for anything else."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == function
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return node.args[0]
+    return None
 
 
 def dotted_name(node: ast.expr) -> str:

@@ -20,6 +20,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from remora.code.values.annotations import sole_argument
 from remora.code.values.boundary_ranks import ranked_sides
 from remora.code.values.compared_kinds import listed_members, outside_member
 from remora.code.values.input_sources import (
@@ -68,15 +69,6 @@ def _expression_words(node: ast.expr) -> str:
     text = ast.unparse(node)
     words = "".join(f"_{_OPERATOR_WORDS[c]}_" if c in _OPERATOR_WORDS else c for c in text)
     return re.sub(r"[^0-9a-zA-Z]+", "_", words).strip("_").lower()[:_MAX_LABEL]
-
-
-def _is_len(node: ast.expr) -> bool:
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "len"
-        and len(node.args) == 1
-    )
 
 
 def boundary_sides(
@@ -151,7 +143,8 @@ def _compare_values(
             if not known or (value is None and not direct):
                 continue  # ``found = p.get(k); if found is None`` is not about a None ``p``
             expanded = substitute(subject, scope.derived)
-            if _is_len(expanded) and isinstance(value, int) and not isinstance(value, bool):
+            counted = sole_argument(expanded, "len") is not None
+            if counted and isinstance(value, int) and not isinstance(value, bool):
                 lengths = [n for n in (value - 1, value, value + 1) if n >= 0]
                 sized = [(n, _of_length(scope.kinds.get(name), n)) for n in lengths]
                 out += [(0, name, v, f"{name}_of_length_{n}") for n, v in sized if v is not None]

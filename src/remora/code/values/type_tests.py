@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from remora.code.values.annotations import sole_argument
 from remora.code.values.input_sources import Scope, substitute
 from remora.code.values.kind_samples import MOMENT_KINDS, TYPICAL, moment, sample
 
@@ -82,15 +83,8 @@ def type_test_values(node: ast.Compare, scope: Scope) -> list[tuple[str, Any, st
 
 def _type_argument(node: ast.expr) -> ast.Name | None:
     """``x`` of ``type(x)`` where ``x`` is a name; None for anything else."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "type"
-        and len(node.args) == 1
-        and isinstance(node.args[0], ast.Name)
-    ):
-        return node.args[0]
-    return None
+    argument = sole_argument(node, "type")
+    return argument if isinstance(argument, ast.Name) else None
 
 
 def _names(op: ast.cmpop, other: ast.expr) -> list[str]:
