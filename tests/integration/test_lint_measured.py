@@ -109,6 +109,36 @@ async def test_a_repr_that_loses_its_quotes_is_refused(
     assert reason.startswith("the replacement formats 5 value(s) with str()"), reason
 
 
+SHAPES = """\
+from __future__ import annotations
+
+from typing import Optional
+
+
+class Shape:
+    def __init__(self, name: Optional[str] = None, sides: Optional[int] = None) -> None:
+        self.name = name
+        self.sides = sides
+
+    def label(self) -> Optional[str]:
+        return self.name if self.name is not None else None
+"""
+
+
+async def test_one_annotation_respelled_among_unfixed_others_is_refused(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    # unidiff's `_file_mode`: its UP045 rewritten alone, the constructor's two kept
+    # `Optional[...]` (no safe fix under a 3.9 floor): the module in two spellings.
+    ruff = 'target-version = "py39"\n[lint]\nselect = ["UP"]\n'
+    respelled = "    def label(self) -> str | None:"
+    written, reason = await _edit(
+        runtime, tmp_path, SHAPES, "Shape.label", respelled, issue="UP045", ruff=ruff
+    )
+    assert written == SHAPES
+    assert "UP045 is still reported on other lines of the file" in reason, reason
+
+
 TABLE = """\
 _EMPTY = {}
 

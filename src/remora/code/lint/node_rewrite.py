@@ -43,9 +43,12 @@ __all__ = ["ALL_OR_NONE", "LintRewrite", "lint_replace_node", "replace_checked"]
 # f-string among six left as they were was rejected (zxcvbn's ``display_time``), so were
 # one SQL string among a dozen (sqlitedict) and one ``__str__`` among five ``%`` formats
 # (pygtrie); others were edited back (rfc3986's ``add_port``, voluptuous's
-# ``Unordered.__call__``) or asked to be finished (pyrsistent's ``__repr__`` methods). A
-# rewrite is kept only where none of these codes' findings is left in the file.
-ALL_OR_NONE = frozenset({"UP031", "UP032"})
+# ``Unordered.__call__``) or asked to be finished (pyrsistent's ``__repr__`` methods). So
+# with annotations: unidiff's one ``_file_mode -> str | None`` among nineteen
+# ``Optional[...]`` ruff has no safe fix for "mixes styles ... done across the module or not
+# at all" (rejected). A rewrite is kept only where none of these codes' findings is left
+# in the file.
+ALL_OR_NONE = frozenset({"UP031", "UP032", "UP006", "UP007", "UP045"})
 
 
 class LintRewrite(TypedDict):
