@@ -3,8 +3,10 @@
 "Apply the operation to the current item." on an operation's ``apply(self, obj)``, where
 nothing is "current"; "Group items in a list based on a condition." where the code names
 no condition; "Convert a list of items into XML using the provided parameters.", where
-all the parameters at once are none in particular. Blind reviewers rejected or edited
-each kind ("vague", "filler", "says nothing"). The summary is read as words; the code's
+all the parameters at once are none in particular; "Check if the item was removed." on a
+diff line's ``is_removed``, where the code calls nothing an item or a collection. Blind
+reviewers rejected or edited each kind ("vague", "filler", "says nothing", "wrong about
+the object"). The summary is read as words; the code's
 names come from its parameters and its own words (:mod:`.vocabulary`).
 """
 
@@ -23,6 +25,15 @@ __all__ = ["vague_subject"]
 # tell what the sentence is about ("the current object" is the instance, as English says).
 _VAGUE_SUBJECT = re.compile(r"\bthe current (item|element|value|entry|one)s?\b", re.IGNORECASE)
 _CURRENT = re.compile(r"\bthe current (\w+)", re.IGNORECASE)
+# "the collection", "the item", "all items": a container's words for what the code never
+# calls one (unidiff's ``Line.is_removed`` "Check if the item was removed.", ``PatchSet.added``
+# "... from all items in the collection."; boolean.py's ``Expression.symbols`` "from the
+# collection": edits and rejects, "wrong about the object").
+_CONTAINER_WORDS = re.compile(
+    r"\b(?:the|this|each|every|all|all the) "
+    r"(collection|container|items?|elements?|entries|entry)\b",
+    re.IGNORECASE,
+)
 # "based on X", X up to the end of its phrase.
 _BASED_ON = re.compile(r"\bbased on ([^,.;:]+)", re.IGNORECASE)
 # "using the provided parameters": all of them at once, so none in particular (blind
@@ -69,11 +80,18 @@ def vague_subject(node: SourceNode, summary: str) -> str:
             f"it speaks of {every[0].lower()!r}, which names none of them; say what it does "
             "with which argument, or leave that out"
         )
+    own = own_stems(node)
+    for container in _CONTAINER_WORDS.finditer(summary):
+        if stem(container[1].lower()) not in own:
+            return (
+                f"it speaks of {container[0].lower()!r}, which the code never names; say "
+                "what it acts on by the code's own words"
+            )
     found = _VAGUE_SUBJECT.search(summary)
     if found is None:  # "the current version" where ``version`` is an argument, not state
         given = {stem(w) for words in parameter_words(node) for w in words}
         found = next((m for m in _CURRENT.finditer(summary) if stem(m[1].lower()) in given), None)
-    if found is None or stem("current") in own_stems(node):
+    if found is None or stem("current") in own:
         return ""
     return (
         f"it speaks of {found[0].lower()!r}, which the code never names; say which "

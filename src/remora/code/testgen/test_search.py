@@ -262,7 +262,7 @@ async def search_tests(
     others = [n for n in usage_first(rows, candidates) if n not in chosen and n[0] != "m"]
     chosen += other_outcome_first(function, others, rows, chosen)[:room]  # the lacking outcome
     # power(a=10**6, b="sample b") pins a's check alone: b made up and never read.
-    rows.update(await settle_unread(context, target, candidates, rows, chosen))
+    rows.update(await settle_unread(context, target, candidates, rows, chosen, owner_args))
     chosen, left_out = without_made_up(rows, chosen, candidates, owner_args, function)
     chosen, skipped = without_skipped_loops(function, chosen, rows, gains)  # an empty table
     left_out += skipped

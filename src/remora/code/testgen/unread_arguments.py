@@ -21,6 +21,13 @@ the argument plays no part on this path:
   ``b is None``, and the argument stays);
 - where there is neither, the call keeps it (and shows it: see below).
 
+The made-up constructor arguments of the call's instance (``Line("sample value", "+")``
+for ``is_added``, which reads only the type) are asked about the same way, all at once:
+where none is used (their stand-ins) and the call gives the same outcome with each given
+the empty value of its kind (``""``, ``[]``, ``{}``), the test builds ``Line("", "+")``:
+the method does not look at them, and an empty value says so where a placeholder reads
+as data.
+
 A call that still shows a made-up value then, in its arguments or in its instance's
 constructor (``Grammar(terminals=["sample terminal", "other terminal"])``,
 ``AnsiToWin32(wrapped="sample wrapped")``), read or not, gives no test
@@ -78,6 +85,8 @@ _STAND_IN = {"__unread__": True}
 # A settled row's made-up arguments the call read: ``{parameter: [the stand-in's uses]}``.
 USES_KEY = "made_up_uses"
 _SIMPLE = (bool, int, float, str)
+# The kinds of made-up constructor argument emptied (settle_unread): "", [], {}.
+_EMPTIED = (str, list, dict)
 # The receiver's names: a module-level function taking one is a method of a class elsewhere.
 _RECEIVERS = frozenset({"self", "cls"})
 
@@ -135,6 +144,7 @@ def without_made_up(
     for name in chosen:
         owner = candidates[name].owner_args
         given = owner_args if owner is None else owner
+        given = rows[name].get("owner_args", given)  # emptied by settle_unread
         if shown := _shown_made_up(rows[name], given, function):
             dropped.append(f"{candidates[name].why}: shows made-up {', '.join(shown)}")
         elif read := _read_nones(function, rows[name]):
@@ -229,24 +239,43 @@ def _with(args: dict[str, Any], name: str, replacement: dict[str, Any]) -> dict[
     return {**rest, name: replacement["value"]} if replacement else rest
 
 
+def _made_up_owner(owner: dict[str, Any] | None) -> list[str]:
+    """The constructor arguments the search made up, where each has an empty value of its
+    kind to take its place ([] where one has none: a number, an instance)."""
+    if not owner or "__expression__" in owner:
+        return []
+    made_up = [p for p, v in owner.items() if p != "__calls__" and invented(p, v, None)]
+    return [] if any(type(owner[p]) not in _EMPTIED for p in made_up) else made_up
+
+
 async def settle_unread(
     context: CodeContext,
     target: CallTarget,
     candidates: dict[str, Candidate],
     rows: dict[str, dict[str, Any]],
     chosen: list[str],
+    owner_args: dict[str, Any] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """The rows of the chosen calls with each made-up argument they never read replaced
-    (or left out) where something replaces it, and the uses of those they read under
-    :data:`USES_KEY`: one probe run for them all."""
+    (or left out) where something replaces it, their instance's made-up constructor
+    arguments emptied where that changes nothing (``owner_args``: the node's instance, for
+    a call without its own), and the uses of those they read under :data:`USES_KEY`: one
+    probe run for them all."""
     misfit = _misfit(context, target)
     function = node_function(context)
     sets: list[dict[str, Any]] = []
     asked: dict[str, list[tuple[str, dict[str, Any] | None]]] = {}
+    emptied: dict[str, dict[str, Any]] = {}
     for name in chosen:
         args = rows[name].get("args") or {}
         owner = candidates[name].owner_args
         extra = {"owner_args": owner} if owner is not None else {}
+        built = owner if owner is not None else owner_args
+        if built and (made_up := _made_up_owner(built)):
+            emptied[name] = {**built, **{p: type(built[p])() for p in made_up}}
+            unread = {**built, **{p: _STAND_IN for p in made_up}}
+            sets.append({"name": f"{name}/owner/unread", "args": args, "owner_args": unread})
+            sets.append({"name": f"{name}/owner/empty", "args": args, "owner_args": emptied[name]})
         # The candidate's own arguments carry the marks; the row's are what was passed.
         for param in made_up_arguments(target, candidates[name].args, misfit, function):
             replacement = _replacement(target, param, name, candidates)
@@ -269,8 +298,14 @@ async def settle_unread(
     observe = observed_attributes(target, node_function(context), text)
     probed, _ = await probe_argument_sets(context, sets, observe=observe)
     by_name = {str(row["name"]): row for row in probed}
+    for name, plain in emptied.items():
+        row = rows[name]
+        untouched = same_outcome(by_name[f"{name}/owner/unread"], row)
+        if untouched and same_outcome(by_name[f"{name}/owner/empty"], row, calls=True):
+            settled[name] = {**row, "owner_args": plain}
     for name, params in asked.items():
-        row, args = rows[name], dict(rows[name].get("args") or {})
+        row = settled.get(name, rows[name])
+        args = dict(row.get("args") or {})
         uses: dict[str, list[str]] = {}
         for param, replacement in params:
             if (left := by_name.get(f"{name}/{param}/left")) is not None:

@@ -45,6 +45,7 @@ from remora.code.values.filled_instances import CALLS_KEY, is_filled
 from remora.code.values.float_values import non_finite_values
 from remora.code.values.function_arguments import function_arguments
 from remora.code.values.held_arguments import held_arguments
+from remora.code.values.imported_modules import imported_constants, project_reader
 from remora.code.values.input_search import Candidate, boundary_search, vary
 from remora.code.values.input_sources import derived_locals, local_constants, module_constants
 from remora.code.values.instance_members import empty_variadic_call, member_candidates
@@ -225,7 +226,10 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     # A parameter the class's methods read as a mapping (or call) is one; a mapping empty too.
     stored = stored_kinds(text, target["qualname"], params) if target["kind"] == "class" else {}
     base.update(fitted_values(base, stored))
-    found = boundary_search(function, _kinds(target), module) if function else ([], set())
+    # ``LINE_TYPE_ADDED`` of ``from .constants import LINE_TYPE_ADDED``: its value is there.
+    path = context.bound_node().file_path
+    imported = imported_constants(module, path, project_reader(context))
+    found = boundary_search(function, _kinds(target), module, imported) if function else ([], set())
     values, edges = found
     values += [(n, {}, f"{n}_is_empty") for n, k in stored.items() if k == "dict" and n in base]
     if function is not None:  # ``value < low``: beside the other parameter's value in ``base``
@@ -234,7 +238,7 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         values, edges = [*values, *paired], edges | paired_edges
         values += held_arguments(function, base)  # search="subject" where search in subject
         values += overlapping_arguments([p.name for p in params], base)  # a shared item
-        constants = local_constants(function, module_constants(module))
+        constants = local_constants(function, {**imported, **module_constants(module)})
         values += sought_strings(function, constants)  # "a~b" where s.replace("~", ...)
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}
     if function is not None:  # against the numbers of the instance the test builds
@@ -258,7 +262,8 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
             Candidate({k: v for k, v in base.items() if k != name}, f"{name}_is_omitted")
             for name in sentinel_parameters(function, defaults)
         ]
-    candidates += owner_candidates(target, function, text, base, owner, lookup) + fitted
+    candidates += owner_candidates(target, function, text, base, owner, lookup, imported)
+    candidates += fitted
     # An instance holding content, given through its own methods: the overwrite, the eviction.
     candidates += filled_candidates(target, function, text, base, owner, lookup, aliases)
     # One the project's own code or docs build and fill (t = Texttable(); t.add_rows(...)).

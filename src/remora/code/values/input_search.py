@@ -216,25 +216,30 @@ def boundary_values(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     kinds: Mapping[str, str],
     module: ast.Module | None = None,
+    imported: Mapping[str, Any] | None = None,
 ) -> list[tuple[str, Any, str]]:
     """``(parameter, value, words)`` for each value on a side of a boundary the code tests.
 
     ``kinds`` maps a parameter to the builtin type its annotation or default
     says (``int``, ``str``...), for the falsy value of an ``if x:``. ``module``, the
-    function's module, resolves the constants it compares with and the patterns it uses.
+    function's module, resolves the constants it compares with and the patterns it uses;
+    ``imported``, the constants it imports from other project modules
+    (:func:`~remora.code.values.imported_modules.imported_constants`), those it imports.
     """
-    return boundary_search(function, kinds, module)[0]
+    return boundary_search(function, kinds, module, imported)[0]
 
 
 def boundary_search(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     kinds: Mapping[str, str],
     module: ast.Module | None = None,
+    imported: Mapping[str, Any] | None = None,
 ) -> tuple[list[tuple[str, Any, str]], set[str]]:
     """:func:`boundary_values`, and the words of those at a compared constant or just
     outside it (a sample set there shows a boundary: ``code_is_1023``, ``code_above_1023``)."""
     params = parameter_names(function)
-    constants = local_constants(function, module_constants(module)) if module else {}
+    own = module_constants(module) if module else {}
+    constants = local_constants(function, {**(imported or {}), **own})
     usage = {n: k for n, k in usage_kind_names(function).items() if k in EMPTY}
     kinds = {**conversion_kinds(function), **usage, **kinds}
     scope = Scope(params, derived_locals(function, params), constants, kinds)

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from remora import python_ast
+from remora.code.parsing import ast_tree
 from remora.code.values.annotations import builtin_kind
 from remora.code.values.attribute_uses import (
     attribute_parameters,
@@ -103,6 +104,8 @@ def owner_variants(
     classes: ClassLookup,
     states: dict[str, list[str]] | None = None,
     uses: Mapping[str, str] | None = None,
+    module: ast.Module | None = None,
+    imported: Mapping[str, Any] | None = None,
 ) -> list[OwnerVariant]:
     """Owners whose state takes the method's branches: each change alone, then each value
     change with the first one-item collection (a branch inside a loop needs both).
@@ -111,7 +114,8 @@ def owner_variants(
     string, each string the class knows for it is tried instead of the boundary's ``""``.
     ``uses`` (:func:`~remora.code.values.attribute_uses.stored_kinds`): a parameter the
     class uses as a mapping is one in the method's boundaries, empty where the method reads
-    it, and never a value of a kind the class's uses exclude."""
+    it, and never a value of a kind the class's uses exclude. ``module`` and ``imported``
+    resolve the constants the method compares with (``self.kind == KIND_ADDED``)."""
     uses = uses or {}
     self_name = first_parameter(method)
     if self_name is None:
@@ -131,7 +135,7 @@ def owner_variants(
             kinds[f"self_{attribute}"] = "dict"
     as_function = read_as_parameters(method, self_name, readable)
     read = {n.id for n in ast.walk(as_function) if isinstance(n, ast.Name)}
-    values: list[tuple[str, Any, str]] = boundary_values(as_function, kinds)
+    values: list[tuple[str, Any, str]] = boundary_values(as_function, kinds, module, imported)
     for name, value, _words in list(values):
         parameter = attributes[name.removeprefix("self_")]
         typical = sample_value(parameter.name, parameter.annotation, 1, classes)
@@ -226,15 +230,20 @@ def owner_candidates(
     method_args: dict[str, Any],
     owner_args: dict[str, Any],
     classes: ClassLookup,
+    imported: Mapping[str, Any] | None = None,
 ) -> list[Candidate]:
-    """The method's typical arguments on each owner of :func:`owner_variants`."""
+    """The method's typical arguments on each owner of :func:`owner_variants` (``imported``:
+    the constants the module imports from the project's other modules)."""
     if method is None or not is_instance_method(target):
         return []
     parameters = [parameter_of(p) for p in target["owner_parameters"]]
     attributes = attribute_parameters(module_text, target["owner"], parameters)
     states = class_strings(module_text, target["owner"])
     uses = stored_kinds(module_text, target["owner"], parameters)
-    variants = owner_variants(method, attributes, owner_args, method_args, classes, states, uses)
+    module = ast_tree(module_text)
+    variants = owner_variants(
+        method, attributes, owner_args, method_args, classes, states, uses, module, imported
+    )
     return [Candidate(dict(method_args), words, owner) for owner, words in variants]
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from remora.code.context import CodeContext
@@ -44,6 +44,7 @@ from remora.code.values.derived_sets import (
     sample_value,
 )
 from remora.code.values.distinct_numbers import distinct_numbers
+from remora.code.values.imported_modules import imported_modules, project_reader
 from remora.code.values.input_sources import module_constants
 from remora.code.values.method_state import first_parameter, is_self_attribute
 from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
@@ -69,7 +70,6 @@ MAX_PROJECT_FILES = 200
 # Of each dict, the first few keys and values: each one costs a call in the probe.
 _PER_TABLE = 2
 _MAX_STRINGS = 6
-_MAX_IMPORTED_MODULES = 8
 
 
 def looked_up_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -108,50 +108,13 @@ def _dict_strings(module: ast.Module) -> list[str]:
     return found
 
 
-def _imported_paths(module: ast.Module, file_path: str) -> list[str]:
-    """Project files the module imports from: relative imports, or its own package's."""
-    parts = file_path.removesuffix(".py").split("/")
-    package = parts[:-1]
-    root = package[:-1] if package else []
-    top = package[-1] if package else ""
-    paths: list[str] = []
-    for node in module.body:
-        if not isinstance(node, ast.ImportFrom) or node.module is None:
-            continue
-        if node.level:
-            base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
-            target = [*base, *node.module.split(".")]
-        elif top and node.module.split(".")[0] == top:
-            target = [*root, *node.module.split(".")]
-        else:
-            continue
-        paths += ["/".join(target) + ".py", "/".join(target) + "/__init__.py"]
-    return paths[: 2 * _MAX_IMPORTED_MODULES]
-
-
-def _parsed(text: str) -> ast.Module | None:
-    """A project module's tree, parsed once for every node that imports from it (None: a
-    file that does not parse offers nothing)."""
-    return ast_tree(text)
-
-
-def _imported_modules(
-    module: ast.Module, file_path: str, read: Callable[[str], str | None]
-) -> Iterator[ast.Module]:
-    for path in _imported_paths(module, file_path):
-        text = read(path)
-        tree = _parsed(text) if text is not None else None
-        if tree is not None:
-            yield tree
-
-
 def table_strings(
     module: ast.Module, file_path: str, read: Callable[[str], str | None]
 ) -> list[str]:
     """The first keys and values of the module's dict literals, then of those of the
     project modules it imports from (``read`` gives a project file's text, or None)."""
     found = _dict_strings(module)
-    for imported in _imported_modules(module, file_path, read):
+    for imported in imported_modules(module, file_path, read):
         found += _dict_strings(imported)
     return list(dict.fromkeys(found))[:_MAX_STRINGS]
 
@@ -168,7 +131,7 @@ def table_values(
     names = sorted(n for n in looked_up if kinds.get(n, "str") == "str")
 
     file_path = context.bound_node().file_path
-    strings = table_strings(module, file_path, _reader(context)) if names else []
+    strings = table_strings(module, file_path, project_reader(context)) if names else []
     found = [(name, text, f"{name}_is_{label(text)}") for name in names for text in strings]
     misses = [m for text in strings[:_PER_TABLE] if (m := near_miss(text)) not in strings]
     return found + [(n, m, f"{n}_is_{label(m)}_not_in_the_table") for n in names for m in misses]
@@ -238,10 +201,6 @@ def project_calls(context: CodeContext, name: str) -> list[str]:
     return found
 
 
-def _reader(context: CodeContext) -> Callable[[str], str | None]:
-    return lambda path: context.read_text(path) if context.workspace.exists(path) else None
-
-
 def named_defaults(
     context: CodeContext, module: ast.Module, parameters: list[CallParameter]
 ) -> dict[str, Any]:
@@ -256,7 +215,7 @@ def named_defaults(
         return {}
     constants = module_constants(module)
     file_path = context.bound_node().file_path
-    for imported in _imported_modules(module, file_path, _reader(context)):
+    for imported in imported_modules(module, file_path, project_reader(context)):
         if not set(named.values()) - set(constants):
             break  # every named default is known
         constants = {**module_constants(imported), **constants}
