@@ -44,3 +44,37 @@ def test_a_container_word_the_code_never_uses_is_vague(
 ) -> None:
     reason = summary_refusal(CONTAINERS, "pkg/rows.py", "method", name, summary)
     assert ("never names" in reason and "the item" in reason) is refused, reason
+
+
+MODES = """\
+import os
+
+LINK_MODE = "120000"
+
+
+class Entry:
+    def __init__(self, mode):
+        self.mode = mode
+
+    def is_link(self):
+        return self.mode == LINK_MODE
+
+    def proxy(self):
+        return os.environ.get("HTTP_PROXY", "")
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "refused"),
+    [
+        # unidiff's is_submodule: "repeats a constant's name instead of saying what it means".
+        ("Entry.is_link", "Return True if the mode is LINK_MODE.", True),
+        ("Entry.is_link", "Return `self.mode == LINK_MODE` if the entry is a link.", True),
+        ("Entry.is_link", "Return True if the entry is a symbolic link.", False),
+        # An environment variable's name is text the code reads, not a constant.
+        ("Entry.proxy", "Return the HTTP_PROXY environment variable, or an empty string.", False),
+    ],
+)
+def test_a_constants_name_in_the_summary_is_refused(name: str, summary: str, refused: bool) -> None:
+    reason = summary_refusal(MODES, "pkg/entries.py", "method", name, summary)
+    assert ("names the constant" in reason) is refused, reason

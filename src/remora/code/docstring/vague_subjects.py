@@ -12,12 +12,13 @@ names come from its parameters and its own words (:mod:`.vocabulary`).
 
 from __future__ import annotations
 
+import ast
 import re
 
 from remora.code.docstring.facts import word_tokens
 from remora.code.docstring.restating import parameter_words
 from remora.code.docstring.vocabulary import GENERAL_STEMS, matches_word, own_stems, stem
-from remora.code.parsing import SourceNode
+from remora.code.parsing import SourceNode, ast_tree
 
 __all__ = ["vague_subject"]
 
@@ -34,6 +35,11 @@ _CONTAINER_WORDS = re.compile(
     r"(collection|container|items?|elements?|entries|entry)\b",
     re.IGNORECASE,
 )
+# ``SUBMODULE_FILE_MODE``: a constant's name, which a reader must look up (unidiff's
+# "Return True if the file mode is SUBMODULE_FILE_MODE.", "repeats a constant's name
+# instead of saying it means a git submodule entry"; and "Return `self.line_type ==
+# LINE_TYPE_ADDED` if the line is added.", rejected: the code quoted back).
+_CONSTANT_NAME = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b")
 # "based on X", X up to the end of its phrase.
 _BASED_ON = re.compile(r"\bbased on ([^,.;:]+)", re.IGNORECASE)
 # "using the provided parameters": all of them at once, so none in particular (blind
@@ -80,6 +86,10 @@ def vague_subject(node: SourceNode, summary: str) -> str:
             f"it speaks of {every[0].lower()!r}, which names none of them; say what it does "
             "with which argument, or leave that out"
         )
+    if constant := _named_constant(node, summary):
+        return (
+            f"it names the constant {constant}, which a reader must look up; say what it stands for"
+        )
     own = own_stems(node)
     for container in _CONTAINER_WORDS.finditer(summary):
         if stem(container[1].lower()) not in own:
@@ -97,3 +107,15 @@ def vague_subject(node: SourceNode, summary: str) -> str:
         f"it speaks of {found[0].lower()!r}, which the code never names; say which "
         "argument or attribute it acts on"
     )
+
+
+def _named_constant(node: SourceNode, summary: str) -> str:
+    """The first upper-case name in ``summary`` that the node's module reads as a name
+    (a constant it binds or imports; '' when none: an environment variable's name in a
+    string is no constant of the code)."""
+    names = _CONSTANT_NAME.findall(summary)
+    tree = ast_tree(node.file.text) if names else None
+    if tree is None:
+        return ""
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return next((name for name in names if name in read), "")
