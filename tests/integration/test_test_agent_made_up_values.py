@@ -128,13 +128,17 @@ class Banner:
 
 async def test_an_instance_built_with_a_made_up_value_gives_no_test(tmp_path: Path) -> None:
     # colorama's AnsiToWin32(wrapped="sample wrapped").should_wrap(): True only because a
-    # string has no ``.closed``. The check on padding reads no marker, but its test would
-    # still build ``Banner(marker="sample marker")``: no test either.
-    found, written = await search_tests_on(
+    # string has no ``.closed``. The width reads the made-up marker: no test of it. The
+    # check on padding reads none, and its test builds the banner with an empty one
+    # (unread_arguments: an instance's made-up arguments the call never uses are emptied).
+    found, data = await search_tests_on(
         tmp_path, {"banner.py": BANNER}, "banner.py", "Banner.width", "tests/test_banner.py"
     )
-    assert written is None, written
+    written = (data or b"").decode()
     assert any("shows made-up marker" in d for d in found["dropped"]), found
+    assert 'Banner(marker="")' in written, (found, written)
+    assert "pytest.raises(ValueError)" in written, written
+    assert "sample marker" not in written, written
 
     # Built as the project builds one, the padding check is tested.
     source = BANNER + '\n\ndef ruler(padding):\n    return Banner("==").width(padding)\n'
