@@ -8,8 +8,9 @@ stored, new or changed), ``removes_tea``, ``stores_a_and_b``; ``stores_item`` fo
 identifier spells (``1``, ``"Content-Type"``), ``stores_items`` for more than two; a
 sequence's or set's by its count: ``stores_item``/``stores_items`` where it grew,
 ``removes_item``/``removes_items`` where it shrank, ``changes_items`` where the count held;
-``removes_all_items`` where it left none (a blind reviewer on a ``clear`` named
-``removes_beta``: "picks out one key when clear removes everything").
+``removes_all_items`` where it left none of several, or of one it was not handed (a blind
+reviewer on a ``clear`` named ``removes_beta``: "picks out one key when clear removes
+everything"; cachetools' on two named ``removes_alpha``: "it empties the whole cache").
 A key the call handed over is no value to spell (the search made it up, ``stores_zz``): one
 an argument is, by that argument's words (``stores_key`` for ``setdefault(key="beta")``),
 one held in an argument (a dict's key, a ``**kwargs`` keyword, a list's item) as
@@ -64,6 +65,12 @@ def _key_word(seen: dict[str, Any], given: Given) -> str | None:
     return snake_name(key) if len(key) <= _MAX_KEY and key.strip("_") else None
 
 
+def _handed(seen: dict[str, Any], given: Given) -> bool:
+    """Whether an argument of the call handed over the key ``seen``."""
+    known, key = _literal(seen)
+    return known and any(type(value) is type(key) and value == key for value, _ in given)
+
+
 def _keys_words(keys: list[dict[str, Any]], every: bool, given: Given) -> str:
     """One key by its word, two by theirs, else ``item``/``items``; ``every``: whether
     ``keys`` are all the keys the call changed (the probe reports a few)."""
@@ -95,9 +102,14 @@ def stored_words(contents: dict[str, Any] | None, given: Given = ()) -> str:
     stored: list[dict[str, Any]] = [item["key"] for item in contents.get("items") or []]
     removed: list[dict[str, Any]] = contents.get("removed") or []
     every = bool(contents.get("all_keys"))
-    emptied = contents.get("length") == 0 and (contents.get("length_before") or 0) > 1
+    before = contents.get("length_before") or 0
+    emptied = contents.get("length") == 0 and (
+        before > 1 or (before == 1 and not any(_handed(key, given) for key in removed))
+    )
     if removed and not stored and emptied:
-        return "removes_all_items"  # clear(): "removes_beta" named one key of two
+        # clear(): "removes_beta" named one key of two, "removes_alpha" the one key of a
+        # cache it emptied ("it empties the whole cache"); pop("alpha") was handed it.
+        return "removes_all_items"
     parts = [
         f"{verb}_{_keys_words(keys, every, given)}"
         for verb, keys in (("stores", stored), ("removes", removed))
