@@ -152,6 +152,10 @@ class Pipeline:
     def last_step_head(self, label):
         return "+-- " + label
 
+    @property
+    def limit(self):
+        return self.__limit
+
 
 def checked_rotl(word, count):
     if count > 64:
@@ -212,6 +216,10 @@ def summary_refusal(source: str, name: str, summary: str, kind: str = "function"
             "method",
             "Return the head of the last step of the given label.",
         ),
+        # The name wrapped in words that add nothing (cachetools' ``ttu`` and ``choice``:
+        # "only repeats the name", both rejected).
+        (INVENTED, "Pipeline.limit", "method", "Return the value of the limit attribute."),
+        (INVENTED, "Pipeline.limit", "method", "Return the current limit."),
     ],
 )
 def test_a_summary_that_restates_the_name_is_refused(

@@ -56,6 +56,10 @@ _RETURNING = frozenset(stem(w) for w in RETURNING_VERBS)
 _INSTANCE_STEMS = frozenset(
     stem(w) for w in ("object", "instance", "current", "self", "given", "this")
 )
+# Words around a returned name that add nothing to it: "Return the value of the ttu
+# attribute." on the property ``ttu``, "Return the current choice." on ``choice``
+# (cachetools' reviewer: "only repeats the name", both rejected).
+_WRAPPING = frozenset(stem(w) for w in ("value", "current", "attribute", "property"))
 # The longest returned expression a reason quotes.
 _QUOTED = 40
 # Words that say nothing of any particular code: every method changes "the state of the
@@ -235,13 +239,16 @@ def _returns_the_name(
     rest names only the name's other words, its owner, the instance or a parameter (a
     general word may say more: "made on first use"): "Return a copy of the current
     object." on ``copy``, "Return the head of the last child of the given label." on
-    ``last_child_head(label)``."""
+    ``last_child_head(label)``, "Return the value of the ttu attribute." on ``ttu``."""
     after = _said_after(tokens, at)
+    while len(after) > 1 and stem(after[0]) in _WRAPPING:
+        after = after[1:]  # "the value of the ttu attribute", "the current choice"
     if not after or not any(stem(k) == stem(after[0]) for k in own):
         return False
     known = own | others | parameters
     return all(
-        stem(w) in _INSTANCE_STEMS or any(matches_word(k, w) for k in known) for w in after[1:]
+        stem(w) in _INSTANCE_STEMS | _WRAPPING or any(matches_word(k, w) for k in known)
+        for w in after[1:]
     )
 
 
