@@ -268,7 +268,7 @@ async def test_a_method_gets_owners_that_take_its_branches_on_the_instances_stat
     assert found["missed"] == ""
     assert found["kept"] == [
         "test_add_changes_items",
-        "test_add_when_self_status_is_not_open_raises_runtime_error",
+        "test_add_when_status_is_not_open_raises_runtime_error",
         "test_add_when_item_is_already_stored_returns_false",
     ], found
     # Each test builds its own owner (its arguments at their defaults left out), filled

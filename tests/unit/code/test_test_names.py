@@ -622,3 +622,42 @@ def test_an_instance_built_as_documented_is_named_by_what_it_holds() -> None:
         )
         == "test_size"
     )
+
+
+STATE = """\
+class Row:
+    def __init__(self, mark, status):
+        self.mark = mark
+        self.status = status
+
+    def inserted(self):
+        return self.mark == "+"
+
+    def moved(self, status):
+        return self.status == status and self.mark == "+"
+"""
+
+
+@pytest.mark.parametrize(
+    ("method", "why", "words"),
+    [
+        # The instance's state by its attribute (unidiff: "when_self_line_type_is_plus").
+        ("inserted", "self_mark_is_plus", "when_mark_is_plus"),
+        # Beside a parameter of the same name, the instance's own stays told apart.
+        (
+            "moved",
+            "self_status_is_placed_and_self_mark_is_plus",
+            "when_self_status_is_placed_and_mark_is_plus",
+        ),
+        # The instance as a whole keeps its word.
+        ("inserted", "self_is_empty", "when_self_is_empty"),
+    ],
+)
+def test_the_instances_state_is_named_by_its_attribute(method: str, why: str, words: str) -> None:
+    function = next(
+        node
+        for node in ast.walk(ast.parse(STATE))
+        if isinstance(node, ast.FunctionDef) and node.name == method
+    )
+    name = behaviour_name(method, {"returned": _seen("True")}, why, set(), set(), function=function)
+    assert name == f"test_{method}_{words}_returns_true"

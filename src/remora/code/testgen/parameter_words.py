@@ -9,8 +9,12 @@ fallback (``self.data.get(k, d)``, ``pop(k, d)``) is the ``default``; one it tes
 self.data``), indexes them with (``self.data[k]``) or looks up (``self.data.get(k)``)
 is the ``key``; one it stores under a key (``self.data[k] = v``) is the ``value``. A
 short name the code gives none of these uses keeps its letters (``when_x_is_bool``), as
-do two that would read alike, or one whose word another parameter is named. Read with
-:mod:`ast`; nothing runs here.
+do two that would read alike, or one whose word another parameter is named.
+
+The instance's own state is named by its attribute (:func:`state_words`):
+``when_line_type_is_plus`` for ``self.line_type``, the value search's ``self_line_type``
+without its ``self_``, unless a parameter of the method is named so (``when_self_status``
+beside a ``status`` argument). Read with :mod:`ast`; nothing runs here.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from remora.code.testgen.no_op_calls import returned_branches
 from remora.code.values import first_parameter, is_self_attribute
 from remora.code.values.parameters import function_parameters
 
-__all__ = ["in_words", "parameter_words"]
+__all__ = ["in_words", "parameter_words", "state_words"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 # A name this short says nothing of what it holds.
@@ -126,4 +130,23 @@ def in_words(words: str, renamed: Mapping[str, str]) -> str:
                 for i, part in enumerate(parts)
             )
         )
+    return "_and_".join(clauses)
+
+
+def state_words(words: str, function: Function | None) -> str:
+    """A condition's words with ``self_<attribute>`` as ``<attribute>`` where the method
+    reads that attribute of its instance and no parameter of it has that name."""
+    if function is None or "self_" not in words or (self_name := first_parameter(function)) is None:
+        return words
+    attributes = {
+        node.attr
+        for node in ast.walk(function)
+        if isinstance(node, ast.Attribute) and is_self_attribute(node, self_name)
+    }
+    taken = {p.arg for p in ast.walk(function.args) if isinstance(p, ast.arg)}
+    clauses = []
+    for clause in words.split("_and_"):
+        rest = clause.removeprefix("self_")
+        named = next((a for a in attributes if rest == a or rest.startswith(f"{a}_")), None)
+        clauses.append(rest if named is not None and named not in taken else clause)
     return "_and_".join(clauses)

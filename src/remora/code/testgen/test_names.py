@@ -43,7 +43,7 @@ from remora.code.testgen.claimed_ranges import honest_condition
 from remora.code.testgen.empty_answers import all_empty
 from remora.code.testgen.empty_results import yields
 from remora.code.testgen.outcome_words import outcome_words
-from remora.code.testgen.parameter_words import in_words, parameter_words
+from remora.code.testgen.parameter_words import in_words, parameter_words, state_words
 from remora.code.testgen.stored_items import shows_key
 from remora.code.testgen.taken_branch import branch_words, given_words
 from remora.code.values import CallTarget, label, snake_name, unread_keyword_words
@@ -257,7 +257,8 @@ def behaviour_name(
     renamed = parameter_words(function, args)  # ``k`` is the key, ``d`` the default
     condition = _condition(why, built, function, lines or set())
     if condition.startswith("when_"):
-        condition = f"when_{in_words(condition.removeprefix('when_'), renamed)}"
+        spoken = in_words(condition.removeprefix("when_"), renamed)
+        condition = f"when_{state_words(spoken, function)}"
     outcomes = outcome_words(row, assigned, owner_args or {}, procedure, renamed)
     if not outcomes:
         return None
