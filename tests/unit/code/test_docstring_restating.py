@@ -157,6 +157,10 @@ class Pipeline:
         return self.__limit
 
 
+def lfu_store(maxsize=128):
+    return _store(maxsize, lambda entry: entry.hits)
+
+
 def checked_rotl(word, count):
     if count > 64:
         raise ValueError(count)
@@ -220,6 +224,10 @@ def summary_refusal(source: str, name: str, summary: str, kind: str = "function"
         # "only repeats the name", both rejected).
         (INVENTED, "Pipeline.limit", "method", "Return the value of the limit attribute."),
         (INVENTED, "Pipeline.limit", "method", "Return the current limit."),
+        # A hyphenated compound whose initials spell a word of the name (cachetools'
+        # fifo_cache, lfu_cache and ttl: "they are decorators, not caches").
+        (INVENTED, "lfu_store", "function", "A least-frequently-used store."),
+        (INVENTED, "lfu_store", "function", "Return a least-frequently-used store."),
     ],
 )
 def test_a_summary_that_restates_the_name_is_refused(

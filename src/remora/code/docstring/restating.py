@@ -130,6 +130,23 @@ def _joined(tokens: list[str], known: set[str]) -> list[str]:
     return out
 
 
+# A hyphenated compound, or two of them beside each other ("first-in, first-out").
+_COMPOUNDS = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+(?:,? [A-Za-z]+(?:-[A-Za-z]+)+)?")
+
+
+def _compounds_spelled(summary: str, known: set[str]) -> str:
+    """``summary`` with each hyphenated compound whose initials spell a ``known`` name word
+    read as that word: "A least-frequently-used cache." on ``lfu_cache``, "A first-in,
+    first-out cache." on ``fifo_cache`` (cachetools' reviewer: "they are decorators, not
+    caches"); the compound is the writer's term, function words and all ("in", "to")."""
+
+    def spelled(found: re.Match[str]) -> str:
+        initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", found[0])).lower()
+        return initials if initials in known and len(initials) >= _INITIALS - 1 else found[0]
+
+    return _COMPOUNDS.sub(spelled, summary)
+
+
 def repeats_name(text: str, name: str, filler: frozenset[str]) -> bool:
     """Whether every word of ``text`` is a word of ``name`` (matched as a summary's words
     are) or has its stem in ``filler``: a piece that says nothing of its subject ("The
@@ -272,7 +289,7 @@ def restating(node: SourceNode, summary: str) -> str:
     own, owners, parameters = _names(node)
     types = _annotation_words(node)
     known = own | owners | types | {w for p in parameters for w in p}
-    tokens = _joined(word_tokens(summary), known)
+    tokens = _joined(word_tokens(_compounds_spelled(summary, known)), known)
     if any(
         stem(w) not in GENERAL_STEMS and not any(matches_word(w, t) for t in tokens) for w in own
     ):
