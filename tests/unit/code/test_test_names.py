@@ -661,3 +661,18 @@ def test_the_instances_state_is_named_by_its_attribute(method: str, why: str, wo
     )
     name = behaviour_name(method, {"returned": _seen("True")}, why, set(), set(), function=function)
     assert name == f"test_{method}_{words}_returns_true"
+
+
+def test_a_predicate_on_an_instance_built_with_no_argument_is_by_default() -> None:
+    # unidiff's PatchedFile().is_added_file: "returns_false" alone reads "always".
+    function = next(
+        node
+        for node in ast.walk(ast.parse(STATE))
+        if isinstance(node, ast.FunctionDef) and node.name == "inserted"
+    )
+    bare = {"returned": _seen("False"), "owner_args": {}}
+    name = behaviour_name("inserted", bare, "typical", set(), set(), function=function)
+    assert name == "test_inserted_by_default_returns_false"
+    built = {**bare, "owner_args": {"mark": "-", "status": "open"}}
+    name = behaviour_name("inserted", built, "typical", set(), set(), function=function)
+    assert name == "test_inserted_returns_false"

@@ -46,7 +46,7 @@ from remora.code.testgen.outcome_words import outcome_words
 from remora.code.testgen.parameter_words import in_words, parameter_words, state_words
 from remora.code.testgen.stored_items import shows_key
 from remora.code.testgen.taken_branch import branch_words, given_words
-from remora.code.values import CallTarget, label, snake_name, unread_keyword_words
+from remora.code.values import CallTarget, first_parameter, label, snake_name, unread_keyword_words
 from remora.code.values.filled_instances import CALLS_KEY, is_item_assignment
 from remora.code.values.parameters import function_parameters
 
@@ -172,6 +172,13 @@ def _defaulted(function: Function | None) -> bool:
     return bool(function.args.defaults) or any(d is not None for d in function.args.kw_defaults)
 
 
+def _on_bare_instance(row: dict[str, Any], function: Function | None) -> bool:
+    """Whether the call is a method's on an instance built with no argument."""
+    if function is None or first_parameter(function) != "self":
+        return False
+    return not row.get("owner_args")
+
+
 def _off_default(function: Function | None, args: dict[str, Any], *, every: bool) -> dict[str, Any]:
     """The arguments given a value other than their parameter's constant default: a mode
     the call asked for (``cdata=True``; ``test_dicttoxml`` for such a call read as the
@@ -286,6 +293,8 @@ def behaviour_name(
         condition = f"when_given_no_{renamed.get(star, snake_name(star))}"
     elif not condition and not args and _defaulted(function):  # peekitem(): its last item
         condition = "by_default"
+    elif not condition and not args and outcome in _ANSWERS and _on_bare_instance(built, function):
+        condition = "by_default"  # PatchedFile().is_added_file: "returns_false" reads "always"
     if outcome.startswith("leaves_") and not condition:  # unchanged, but under what?
         if not all_empty(row.get("state_before") or {}):
             return None  # "drop leaves items unchanged" would say drop never changes them
