@@ -1149,6 +1149,17 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "src/cachetools",
     ),
+    # No dependencies; its tests are pytest's (tests/ left out); 2,392 lines in 15 modules.
+    ReviewProject(
+        Project(
+            "funcy",
+            "2.1",
+            "8979feb3de7120afd1d00e5a8eae810c1942e4bfbc91697151e9ee1e49f79284",
+            (),
+            part="heldout",
+        ),
+        "funcy",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
