@@ -638,6 +638,14 @@ class Row:
 """
 
 
+def _state_method(name: str) -> ast.FunctionDef:
+    return next(
+        node
+        for node in ast.walk(ast.parse(STATE))
+        if isinstance(node, ast.FunctionDef) and node.name == name
+    )
+
+
 @pytest.mark.parametrize(
     ("method", "why", "words"),
     [
@@ -654,22 +662,14 @@ class Row:
     ],
 )
 def test_the_instances_state_is_named_by_its_attribute(method: str, why: str, words: str) -> None:
-    function = next(
-        node
-        for node in ast.walk(ast.parse(STATE))
-        if isinstance(node, ast.FunctionDef) and node.name == method
-    )
+    function = _state_method(method)
     name = behaviour_name(method, {"returned": _seen("True")}, why, set(), set(), function=function)
     assert name == f"test_{method}_{words}_returns_true"
 
 
 def test_a_predicate_on_an_instance_built_with_no_argument_is_by_default() -> None:
     # unidiff's PatchedFile().is_added_file: "returns_false" alone reads "always".
-    function = next(
-        node
-        for node in ast.walk(ast.parse(STATE))
-        if isinstance(node, ast.FunctionDef) and node.name == "inserted"
-    )
+    function = _state_method("inserted")
     bare = {"returned": _seen("False"), "owner_args": {}}
     name = behaviour_name("inserted", bare, "typical", set(), set(), function=function)
     assert name == "test_inserted_by_default_returns_false"
