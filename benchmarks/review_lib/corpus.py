@@ -1161,6 +1161,28 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "dotmap",
     ),
+    # No dependencies and no tests in its sdist; 100 lines in one module.
+    ReviewProject(
+        Project(
+            "mergedeep",
+            "1.3.4",
+            "0096d52e9dad9939c3d975a774666af186eda617e6ca84df4c94dec30004f2a8",
+            (),
+            part="heldout",
+        ),
+        "mergedeep",
+    ),
+    # No dependencies; about 3,000 lines, most in the package's __init__ and its locales.
+    ReviewProject(
+        Project(
+            "parsedatetime",
+            "2.6",
+            "4cb368fbb18a0b7231f4d76119165451c8d2e35951455dfee97c62a87b04d455",
+            (),
+            part="heldout",
+        ),
+        "parsedatetime",
+    ),
 )
 
 PROJECTS: dict[str, ReviewProject] = {p.name: p for p in CORPUS}
