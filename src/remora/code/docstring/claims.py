@@ -34,6 +34,7 @@ from remora.code.docstring.deprecated import unsaid_deprecation
 from remora.code.docstring.effect_places import claimed_verbs, unfounded_source, unfounded_target
 from remora.code.docstring.extent import uncounted_repeats, unpicked_position
 from remora.code.docstring.facts import word_tokens
+from remora.code.docstring.missing_methods import missing_method
 from remora.code.docstring.named_objects import unnamed_object
 from remora.code.docstring.noun_names import name_as_verb
 from remora.code.docstring.order_claims import unfounded_order
@@ -212,6 +213,8 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
     docstrings it must not copy and whose classes' nouns it must not borrow; the
     node's own file always counts.
     """
+    if broken := missing_method(node):
+        return broken  # dotmap's ``self._map.iterkeys()``: no call of it works
     tokens = _tokens(summary)
     kind = node.ref.node_type
     callable_kind = kind in ("function", "method")
