@@ -580,3 +580,70 @@ def test_an_override_of_a_documented_or_stub_method_of_the_module_is_left_alone(
 )
 def test_an_override_of_an_undocumented_method_or_of_another_module_is_asked(name: str) -> None:
     assert left_alone(_signer(name)) == ""
+
+
+STORES = """\
+import collections
+from collections.abc import MutableMapping as Base
+
+from outside import Cache
+
+
+class Store(Base):
+    def clear(self):
+        self._data.clear()
+
+    def describe(self):
+        return repr(self._data)
+
+
+class Ordered(Store, collections.OrderedDict):
+    def keys(self):
+        return list(self._data)
+
+    def fromkeys(cls, seq):
+        return cls()
+
+
+class Items(list):
+    def append(self, item):
+        super().append(str(item))
+
+
+class Remote(Cache):
+    def clear(self):
+        self._data.clear()
+"""
+
+
+def _store(name: str) -> SourceNode:
+    cls, method = name.split(".")
+    tree = ast.parse(STORES)
+    owner = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls)
+    line = next(n.lineno for n in owner.body if getattr(n, "name", "") == method)
+    return locate(parse(STORES, "stores.py"), NodeRef("method", name, line))
+
+
+@pytest.mark.parametrize(
+    ("name", "base"),
+    [
+        # An imported standard base under another name (cachetools' Cache(MutableMapping)).
+        ("Store.clear", "collections.abc.MutableMapping"),
+        # Through an ancestor of the module, and a base named through its module (dotmap).
+        ("Ordered.keys", "collections.abc.Mapping"),
+        ("Ordered.fromkeys", "collections.OrderedDict"),
+        # A builtin base.
+        ("Items.append", "builtins.list"),
+    ],
+)
+def test_an_override_of_a_method_a_standard_base_documents_is_left_alone(
+    name: str, base: str
+) -> None:
+    method = name.split(".")[1]
+    why = f"it overrides {base}.{method}, whose docstring Python shows for it"
+    assert left_alone(_store(name)) == why
+
+
+@pytest.mark.parametrize("name", ["Store.describe", "Remote.clear"])
+def test_a_method_no_standard_base_documents_is_asked(name: str) -> None:
+    assert left_alone(_store(name)) == ""

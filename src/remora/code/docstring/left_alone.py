@@ -43,7 +43,8 @@ and that no decorator wraps: the line says all there is, and the drafts there in
 purpose ("Return an iterator for the given class."); blind reviewers rejected 12 of the
 14 labelled. So is a method that overrides a base class's method of the same
 module when that one has a docstring (``help()`` and Sphinx show it for the override) or
-is a stub (the base is the interface; :mod:`.overrides`).
+is a stub (the base is the interface; :mod:`.overrides`), and one whose standard library
+base documents the name (a mapping's ``clear``: :mod:`.standard_bases`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ import ast
 
 from remora import python_ast
 from remora.code.docstring.overrides import overridden
+from remora.code.docstring.standard_bases import standard_base_doc
 from remora.code.parsing import (
     SourceNode,
     alternative_definitions,
@@ -137,6 +139,8 @@ def left_alone(
         return f"it overrides {shown[0]}.{shown[1].name}, whose docstring Python shows for it"
     if stub := next(((o, m) for o, m in bases if is_stub(m)), None):
         return f"it implements the stub {stub[0]}.{stub[1].name}: the interface is the base's"
+    if standard := standard_base_doc(node.file.text, node.ref.full_name):
+        return f"it overrides {standard}.{definition.name}, whose docstring Python shows for it"
     if definition.lineno in alternative_definitions(node.file.text):
         return (
             f"one of the definitions of {definition.name!r} an if or a try chooses between "
