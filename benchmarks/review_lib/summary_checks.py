@@ -23,6 +23,7 @@ from typing import Any
 from remora.code.docstring.draft import FIXED_EXAMPLES, file_examples
 from remora.code.docstring.pieces import Pieces, check_pieces
 from remora.code.docstring.siblings import MAX_SIBLING_FILES
+from remora.code.docstring.left_alone import left_alone
 from remora.code.parsing import NodeRef, locate, parse
 from review_lib.export import read_index
 from review_lib.kept_exports import project_before
@@ -121,11 +122,14 @@ def start_line(text: str, full_name: str, near: int = 0) -> int:
 def refusal(
     root: Path, file: str, node_type: str, full_name: str, summary: str, near: int = 0
 ) -> str:
-    """Why today's checks refuse ``summary`` on the node of ``root/file`` ('' if none);
+    """Why today's checks refuse ``summary`` on the node of ``root/file`` ('' if none), or
+    leave the node alone without asking (``left alone: …``);
     ``near``: the line the change adds at (:func:`added_line`), for a name defined twice."""
     text = (root / file).read_text("utf-8")
     line = 1 if node_type == "file" else start_line(text, full_name, near)
     node = locate(parse(text, file), NodeRef(node_type, full_name, line))
+    if alone := left_alone(node):
+        return f"left alone: {alone}"  # never asked with the operation's default options
     shown = () if file_examples(text, skip_line=line) else FIXED_EXAMPLES
     _, refused = check_pieces(node, Pieces(summary=summary), (*shown, *siblings(root, file)))
     return "; ".join(r["reason"] for r in refused if r["field"] == "summary")

@@ -584,7 +584,11 @@ def test_an_override_of_an_undocumented_method_or_of_another_module_is_asked(nam
 
 STORES = """\
 import collections
-from collections.abc import MutableMapping as Base
+
+try:
+    from collections.abc import MutableMapping as Base
+except ImportError:
+    from collections import MutableMapping as Base
 
 from outside import Cache
 
@@ -627,7 +631,7 @@ def _store(name: str) -> SourceNode:
 @pytest.mark.parametrize(
     ("name", "base"),
     [
-        # An imported standard base under another name (cachetools' Cache(MutableMapping)).
+        # A standard base imported under another name, in a try (dotmap's MutableMapping).
         ("Store.clear", "collections.abc.MutableMapping"),
         # Through an ancestor of the module, and a base named through its module (dotmap).
         ("Ordered.keys", "collections.abc.Mapping"),

@@ -72,21 +72,33 @@ def _standard_bases(
 
 
 def _imports(tree: ast.Module) -> dict[str, str]:
-    """``name -> dotted path`` for what the module imports at its top: ``import a.b`` binds
+    """``name -> dotted path`` for what the module imports as it loads: ``import a.b`` binds
     ``a`` to ``a``, ``import a.b as c`` binds ``c`` to ``a.b``, ``from a import b`` binds
     ``b`` to ``a.b`` (relative imports are the project's: left out)."""
     found: dict[str, str] = {}
-    for stmt in tree.body:
+    for stmt in _module_level(tree.body):
         if isinstance(stmt, ast.Import):
             for alias in stmt.names:
-                if alias.asname:
-                    found[alias.asname] = alias.name
-                else:
-                    head = alias.name.split(".")[0]
-                    found[head] = head
+                head = alias.name.split(".")[0]
+                found.setdefault(alias.asname or head, alias.name if alias.asname else head)
         elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
             for alias in stmt.names:
-                found[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+                found.setdefault(alias.asname or alias.name, f"{stmt.module}.{alias.name}")
+    return found
+
+
+def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements run at import, those under a top-level ``try`` or ``if`` too, in order
+    (the first import of a name is the one a current Python takes: ``try: from
+    collections.abc import MutableMapping`` before its ``except ImportError`` fallback)."""
+    found: list[ast.stmt] = []
+    for stmt in body:
+        found.append(stmt)
+        if isinstance(stmt, ast.Try):
+            inner = [*stmt.body, *(s for h in stmt.handlers for s in h.body), *stmt.orelse]
+            found += _module_level(inner)
+        elif isinstance(stmt, ast.If):
+            found += _module_level([*stmt.body, *stmt.orelse])
     return found
 
 
