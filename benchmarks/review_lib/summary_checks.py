@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from remora.code.docstring.draft import FIXED_EXAMPLES, file_examples
+from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.pieces import Pieces, check_pieces
 from remora.code.docstring.siblings import MAX_SIBLING_FILES
-from remora.code.docstring.left_alone import left_alone
 from remora.code.parsing import NodeRef, locate, parse
 from review_lib.export import read_index
 from review_lib.kept_exports import project_before
