@@ -17,14 +17,16 @@ from __future__ import annotations
 import ast
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from remora.code.docstring.draft import FIXED_EXAMPLES, file_examples
 from remora.code.docstring.left_alone import left_alone
+from remora.code.docstring.overrides import ImportedClass
 from remora.code.docstring.pieces import Pieces, check_pieces
 from remora.code.docstring.siblings import MAX_SIBLING_FILES
 from remora.code.parsing import NodeRef, locate, parse
+from remora.code.values.project_imports import imported_names
 from review_lib.export import read_index
 from review_lib.kept_exports import project_before
 from review_lib.labels import LABELS_DIR, change_key, load_labels
@@ -128,11 +130,29 @@ def refusal(
     text = (root / file).read_text("utf-8")
     line = 1 if node_type == "file" else start_line(text, full_name, near)
     node = locate(parse(text, file), NodeRef(node_type, full_name, line))
-    if alone := left_alone(node):
+    if alone := left_alone(node, imported=_imported(root, file, text)):
         return f"left alone: {alone}"  # never asked with the operation's default options
     shown = () if file_examples(text, skip_line=line) else FIXED_EXAMPLES
     _, refused = check_pieces(node, Pieces(summary=summary), (*shown, *siblings(root, file)))
     return "; ".join(r["reason"] for r in refused if r["field"] == "summary")
+
+
+def _imported(root: Path, file: str, text: str) -> ImportedClass:
+    """What a run reads through ``remora.code.values.project_imports.imported_class``, from
+    the files under ``root`` (the project's root is its import root)."""
+    names = imported_names(ast.parse(text), list(PurePosixPath(file).parent.parts))
+
+    def find(name: str) -> tuple[str, str] | None:
+        if name not in names:
+            return None
+        module, original = names[name]
+        stem = module.replace(".", "/")
+        for path in (root / f"{stem}.py", root / stem / "__init__.py"):
+            if path.is_file():
+                return path.read_text("utf-8"), original
+        return None
+
+    return find
 
 
 def checked_changes(out: Path, project: str, labels_dir: Path = LABELS_DIR) -> list[CheckedChange]:

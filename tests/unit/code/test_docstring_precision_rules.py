@@ -6,13 +6,18 @@ refused."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 
-from remora.code.docstring.draft import FIXED_EXAMPLES
+from remora.code.context import CodeContext
+from remora.code.docstring.draft import FIXED_EXAMPLES, docstring_prompt
 from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.pieces import Pieces, check_pieces
 from remora.code.parsing import NodeRef, SourceNode, locate, parse
+from remora.config import SandboxConfig
+from remora.discovery import CSTNode, make_node_id
+from remora.workspace import WorkspaceStore
 
 KENNEL = '''\
 import itertools
@@ -651,3 +656,69 @@ def test_an_override_of_a_method_a_standard_base_documents_is_left_alone(
 @pytest.mark.parametrize("name", ["Store.describe", "Remote.clear"])
 def test_a_method_no_standard_base_documents_is_asked(name: str) -> None:
     assert left_alone(_store(name)) == ""
+
+
+HANDLERS = '''\
+class BaseHandler:
+    def flatten(self, obj, data):
+        raise NotImplementedError("implement flatten")
+
+    def restore(self, obj):
+        return obj
+
+
+class Registered(BaseHandler):
+    def name(self):
+        """The name the registry keeps this handler under."""
+        return type(self).__name__
+'''
+
+EXTENSIONS = """\
+from .handlers import Registered as Handler
+
+
+class ArrayHandler(Handler):
+    def flatten(self, obj, data):
+        data["values"] = list(obj)
+        return data
+
+    def restore(self, obj):
+        return tuple(obj)
+
+    def name(self):
+        return "array"
+"""
+
+
+def _extension_prompt(tmp_path: Path, method: str) -> str:
+    (tmp_path / "pkg").mkdir(exist_ok=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "handlers.py").write_text(HANDLERS)
+    (tmp_path / "pkg" / "ext.py").write_text(EXTENSIONS)
+    lines = EXTENSIONS.splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if text.strip().startswith(f"def {method}("))
+    start = sum(len(x) + 1 for x in lines[: line - 1])
+    name = f"ArrayHandler.{method}"
+    node = CSTNode(
+        make_node_id("pkg/ext.py", name, "method"), "method", method, name, "pkg/ext.py",
+        start, start + 10, line, line + 2, EXTENSIONS[start : start + 10],
+    )  # fmt: skip
+    with WorkspaceStore(tmp_path).create("d", node.node_id) as workspace:
+        return docstring_prompt(CodeContext(workspace, node, SandboxConfig(workers=1)))["leave"]
+
+
+@pytest.mark.parametrize(
+    ("method", "why"),
+    [
+        # jsonpickle's handlers: the base of another file of the project is the interface.
+        ("flatten", "it implements the stub BaseHandler.flatten: the interface is the base's"),
+        # Through the imported base's own ancestor there, under the name it is imported as.
+        ("name", "it overrides Registered.name, whose docstring Python shows for it"),
+        # An undocumented base method that does something: the override is asked.
+        ("restore", ""),
+    ],
+)
+def test_an_override_of_a_base_from_another_file_of_the_project(
+    tmp_path: Path, method: str, why: str
+) -> None:
+    assert _extension_prompt(tmp_path, method) == why

@@ -27,6 +27,7 @@ from remora.code.docstring.left_alone import left_alone
 from remora.code.docstring.summaries import file_docstring_summaries
 from remora.code.host_function import host_function
 from remora.code.parsing import Defined, ast_definitions, ast_tree, located_definition
+from remora.code.values.project_imports import imported_class
 
 __all__ = [
     "FIXED_EXAMPLES",
@@ -202,7 +203,7 @@ def docstring_prompt(
         "private": private,
         "classes": classes,
     }
-    if leave := left_alone(located, **asked):
+    if leave := left_alone(located, **asked, imported=imported_class(context)):
         context.note(_LEFT_ALONE, leave)
         return {"available": False, "reason": leave, "leave": leave, "summary": ""}
     if summary := comparison_summary(located):

@@ -41,10 +41,11 @@ dead code documented. So is a function whose body only hands back one of its arg
 ``visit_identity``, a merge strategy's ``return nxt``, a builder's ``return self``)
 and that no decorator wraps: the line says all there is, and the drafts there invented a
 purpose ("Return an iterator for the given class."); blind reviewers rejected 12 of the
-14 labelled. So is a method that overrides a base class's method of the same
-module when that one has a docstring (``help()`` and Sphinx show it for the override) or
-is a stub (the base is the interface; :mod:`.overrides`), and one whose standard library
-base documents the name (a mapping's ``clear``: :mod:`.standard_bases`).
+14 labelled. So is a method that overrides a base class's method of the same module, or
+of the project file the module imports the base from, when that one has a docstring
+(``help()`` and Sphinx show it for the override) or is a stub (the base is the
+interface; :mod:`.overrides`), and one whose standard library base documents the name
+(a mapping's ``clear``: :mod:`.standard_bases`).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from __future__ import annotations
 import ast
 
 from remora import python_ast
-from remora.code.docstring.overrides import overridden
+from remora.code.docstring.overrides import ImportedClass, overridden
 from remora.code.docstring.standard_bases import standard_base_doc
 from remora.code.parsing import (
     SourceNode,
@@ -114,10 +115,12 @@ def left_alone(
     modules: bool = False,
     private: bool = False,
     classes: bool = False,
+    imported: ImportedClass | None = None,
 ) -> str:
     """Why the node's docstring must not be written or changed ('' when it may be);
     ``special_methods``, ``modules``, ``private`` and ``classes`` (the operation's
-    options) ask for those too."""
+    options) ask for those too; ``imported`` reads the bases the module imports from
+    other files of the project (:mod:`.overrides`)."""
     why = never_shown_or_read(node)
     if why or node.definition is None:
         if not why and not modules:
@@ -134,7 +137,7 @@ def left_alone(
         return f"{hidden}: documented only on request (option private: true)"
     if is_stub(definition):
         return "a stub: its body says nothing a summary could rest on but its name"
-    bases = overridden(node.file.text, node.ref.full_name)
+    bases = overridden(node.file.text, node.ref.full_name, imported)
     if shown := next(((o, m) for o, m in bases if ast.get_docstring(m)), None):
         return f"it overrides {shown[0]}.{shown[1].name}, whose docstring Python shows for it"
     if stub := next(((o, m) for o, m in bases if is_stub(m)), None):

@@ -6,11 +6,13 @@ name the node's module uses was defined (``from shop.models import Product``). R
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from remora.code.context import CodeContext
-from remora.code.import_paths import module_files
+from remora.code.import_paths import module_files, package_of
+from remora.code.parsing import ast_tree
 
-__all__ = ["imported_names", "plain_imports", "project_module_text"]
+__all__ = ["imported_class", "imported_names", "plain_imports", "project_module_text"]
 
 
 def imported_names(tree: ast.Module, package: list[str]) -> dict[str, tuple[str, str]]:
@@ -51,3 +53,21 @@ def project_module_text(context: CodeContext, module: str) -> str | None:
         if context.workspace.exists(path):
             return context.read_text(path)
     return None
+
+
+def imported_class(context: CodeContext) -> Callable[[str], tuple[str, str] | None]:
+    """``name -> (the text of the project file that defines it, its name there)`` for what
+    the node's module imports by ``from X import name`` from another file of the project
+    (None for anything else: a name it defines, a library's)."""
+    node = context.bound_node()
+    tree = ast_tree(context.node_file_text())
+    names = imported_names(tree, package_of(context, node.file_path)) if tree else {}
+
+    def find(name: str) -> tuple[str, str] | None:
+        if name not in names:
+            return None
+        module, original = names[name]
+        text = project_module_text(context, module)
+        return (text, original) if text is not None else None
+
+    return find
