@@ -8,7 +8,9 @@ An invented kit: ``greeting`` picks its words by ``locale.getlocale()`` (cron-de
 (pathvalidate's ``normalize_platform("auto")``); ``search_path``, ``width`` and
 ``interactive`` read ``$PATH``, the terminal's size and whether output is a terminal
 (humanfriendly's ``CustomSearchPath``, ``find_terminal_size`` and ``Spinner``, whose
-tests blind reviewers rejected for it); ``double`` depends on none of them. The sandbox
+tests blind reviewers rejected for it); ``due`` counts from a today it reads in another
+module (parsedatetime's ``parse("tomorrow")``, whose pinned date its reviewer rejected);
+``double`` depends on none of them. The sandbox
 runs under ``C.UTF-8``, UTC and Linux, with its own ``PATH`` and no terminal, where they
 give English, ``00:00``, ``~/.config``, the sandbox's folders, 80 columns and ``False``:
 their tests passed here and failed elsewhere. The sandbox,
@@ -17,6 +19,7 @@ the probe, pytest and the mutation check are real; no model.
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 import pytest
@@ -25,12 +28,15 @@ from bundled_agents_support import search_tests_on
 pytestmark = pytest.mark.integration
 
 KIT = '''\
+import datetime
 import locale
 import os
 import platform
 import shutil
 import sys
 import time
+
+from kit.calendar import current_date
 
 WORDS = {"en": "hello", "de": "hallo", "fr": "bonjour"}
 
@@ -75,6 +81,13 @@ def interactive():
     return sys.stdout.isatty()
 
 
+def due(days):
+    """The date ``days`` from today."""
+    if days < 0:
+        raise ValueError("days must not be negative")
+    return current_date() + datetime.timedelta(days=days)
+
+
 def double(n):
     """Twice ``n``."""
     if n < 0:
@@ -82,7 +95,17 @@ def double(n):
     return 2 * n
 '''
 
-FILES = {"kit/__init__.py": "", "kit/talk.py": KIT}
+# Read in another module, the clock is out of sight of the search's own check (a node that
+# returns ``date.today()`` itself gets no test), as parsedatetime's is, three calls down.
+CALENDAR = """\
+import datetime
+
+
+def current_date():
+    return datetime.date.today()
+"""
+
+FILES = {"kit/__init__.py": "", "kit/talk.py": KIT, "kit/calendar.py": CALENDAR}
 
 
 @pytest.mark.parametrize(
@@ -106,3 +129,12 @@ async def test_a_test_of_code_that_reads_neither_is_kept(tmp_path: Path) -> None
     )
     assert found["kept"] and data is not None, found
     assert not [d for d in found["dropped"] if "locale" in d], found
+
+
+async def test_a_test_that_passes_only_today_is_dropped(tmp_path: Path) -> None:
+    found, data = await search_tests_on(tmp_path, FILES, "kit/talk.py", "due", "tests/test_talk.py")
+    written = (data or b"").decode()
+    today = datetime.date.today()
+    assert f"datetime.date({today.year}, {today.month}" not in written, written
+    why = [d for d in found["dropped"] if "depends on the machine's locale, time zone," in d]
+    assert why and "a clock 400 days ahead" in why[0], found

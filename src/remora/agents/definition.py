@@ -251,6 +251,10 @@ class SubagentDefinition(_Model):
     tools: list[ToolDefinition] = Field(..., min_length=1)
     # Run by the host, in order, before the first model turn.
     host_steps: list[HostStep] = Field(default_factory=list)
+    # Tool inputs that are the operation's options (docs/agents.md, "Options"): hidden from
+    # the model wherever a tool it calls takes one, set by the configuration or left to the
+    # script's default, never chosen by the model (the docstring agent's `details`).
+    options: list[str] = Field(default_factory=list)
 
     _source: Path | None = PrivateAttr(default=None)
 

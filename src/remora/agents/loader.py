@@ -6,6 +6,7 @@ problems of a file are collected, so fixing an agent takes one round.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -153,6 +154,7 @@ def load_agent(path: Path) -> SubagentDefinition:
         _resolve_tool(tool, i, path.parent, problems) for i, tool in enumerate(definition.tools)
     ]
     _check_host_steps(definition, tools, problems)
+    _check_options(definition, tools, problems)
     if problems.items:
         raise problems.error()
     resolved = definition.model_copy(update={"tools": tools})
@@ -179,6 +181,23 @@ def _check_host_steps(
                 f"host_steps[{index}].args{where}: {error.message} "
                 f"(arguments of {step.tool} must match its parameters)",
                 f"host_steps[{index}].args",
+            )
+
+
+def _check_options(
+    definition: SubagentDefinition, tools: Sequence[ToolDefinition], problems: _Problems
+) -> None:
+    """Each name of ``options:`` must be an input of one of the agent's tools."""
+    if any(tool.parameters is None for tool in tools):
+        return  # a script failed to load; that problem is already recorded
+    taken = {name for tool in tools for name in (tool.parameters or {}).get("properties") or {}}
+    for index, name in enumerate(definition.options):
+        if name not in taken:
+            close = difflib.get_close_matches(name, sorted(taken), n=1)
+            guess = f"; did you mean {close[0]!r}?" if close else ""
+            problems.add(
+                f"options[{index}]: no tool of the agent takes an input {name!r}{guess}",
+                f"options[{index}]",
             )
 
 

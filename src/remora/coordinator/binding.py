@@ -4,6 +4,9 @@ An operation's options (``operations.docstring.options.style: numpy``) fill the
 tool inputs of the same name, and nothing else: no prompt mentions them. Such a
 property is removed from the schema the model sees, so a tiny model cannot pick
 the wrong style, and the value is added to the arguments before the script runs.
+An input the agent declares an option (its ``options:``) is removed even when no
+value is configured: the script's default holds, whatever the model would pick (the
+1.5B turned the docstring agent's ``details`` on itself).
 
 :func:`check_options` is the one check of the values, before any run starts: a
 value the input does not take, or a key no tool of the agent takes, is one
@@ -156,15 +159,20 @@ def bind_options(
     check_options(definition.name, definition, options)
     fixed: dict[str, dict[str, Any]] = {}
     tools: list[ToolDefinition] = []
+    hid = False
     for tool in definition.tools:
         properties = (tool.parameters or {}).get("properties") or {}
         bound = {name: options[name] for name in properties if name in options}
-        if not bound or tool.parameters is None:
+        # An option left unset is the script's default: hidden all the same.
+        hidden = set(bound) | {name for name in properties if name in definition.options}
+        if not hidden or tool.parameters is None:
             tools.append(tool)
             continue
-        fixed[tool.name] = bound
-        tools.append(tool.model_copy(update={"parameters": _without(tool.parameters, set(bound))}))
-    if not fixed:
+        hid = True
+        if bound:
+            fixed[tool.name] = bound
+        tools.append(tool.model_copy(update={"parameters": _without(tool.parameters, hidden)}))
+    if not hid:
         return definition, {}
     copy = definition.model_copy(update={"tools": tools})
     # cached_property values of the original describe the unbound tools.

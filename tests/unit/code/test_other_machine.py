@@ -117,3 +117,23 @@ def test_the_tests_see_a_terminal_that_answers_with_end_of_input() -> None:
     assert seen["answer"] == "end of input"  # a prompt does not wait for a person
     assert seen["ttys_after"] == [False, False, False]  # the report goes to the pipe
     assert "written on the terminal" in shown
+
+
+CLOCK = """
+import datetime, time
+before = time.monotonic()
+seen = {"time": time.time(), "today": datetime.date.today().isoformat(),
+        "now": datetime.datetime.now().timestamp(), "local_year": time.localtime().tm_year}
+seen["monotonic_s"] = time.monotonic() - before
+print(json.dumps(seen))
+"""
+
+
+def test_the_other_machines_clock_runs_400_days_ahead_and_ticks() -> None:
+    here = _program(CLOCK, present=False)[0]
+    seen = _program(CLOCK, present=True)[0]
+    ahead = float(seen["time"]) - float(here["time"])  # type: ignore[arg-type]
+    assert 400 * 86400 < ahead < 401 * 86400
+    assert seen["today"] != here["today"] and seen["local_year"] != here["local_year"]
+    assert abs(float(seen["now"]) - float(seen["time"])) < 60  # type: ignore[arg-type]
+    assert float(seen["monotonic_s"]) < 10  # type: ignore[arg-type]  # time limits unmoved

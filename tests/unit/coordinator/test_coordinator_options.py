@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from remora.agents import AgentRegistry
+from remora.agents import BUNDLED_AGENTS_DIR, AgentRegistry
+from remora.agents.loader import AgentLoadError, load_agent
 from remora.config import load_config
 from remora.coordinator import bind_options, check_options
 from remora.coordinator.binding import describe_schema
@@ -93,3 +95,25 @@ def test_a_bound_option_leaves_the_model_facing_schema() -> None:
     }
     write = bound.tools_by_name["write_docstring"].to_spec().parameters
     assert "style" not in write["properties"] and "summary" in write["properties"]
+
+
+def test_an_option_left_unset_is_hidden_from_the_model_too() -> None:
+    """The 1.5B set ``details: true`` on its own write_docstring call; no one had asked."""
+    bound, fixed = bind_options(BUNDLED.get("docstring"), {"style": "google"})
+    write = bound.tools_by_name["write_docstring"].to_spec().parameters
+    assert "details" not in write["properties"] and "summary" in write["properties"]
+    assert fixed["write_docstring"] == {"style": "google"}  # the script's default holds
+    test, _ = bind_options(BUNDLED.get("test"), {})
+    cases = test.tools_by_name["write_tests"].to_spec().parameters["properties"]
+    assert set(cases) == {"cases", "tests"}
+
+
+def test_an_agents_option_no_tool_takes_is_an_error_of_its_file(tmp_path: Path) -> None:
+    agent = (BUNDLED_AGENTS_DIR / "docstring" / "agent.yaml").read_text()
+    folder = tmp_path / "docstring"
+    shutil.copytree(BUNDLED_AGENTS_DIR / "docstring", folder)
+    (folder / "agent.yaml").write_text(agent.replace("options: [style,", "options: [styel,"))
+    with pytest.raises(
+        AgentLoadError, match=r"options\[0\]: no tool .* 'styel'; did you mean 'style'"
+    ):
+        load_agent(folder / "agent.yaml")

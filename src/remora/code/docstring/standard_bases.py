@@ -21,6 +21,7 @@ import ast
 import builtins
 import importlib
 import sys
+import warnings
 
 from remora.code.parsing import ast_tree
 from remora.code.values.method_state import classes_by_name
@@ -129,7 +130,9 @@ def _find(path: list[str]) -> type | None:
         return None
     for cut in range(len(path) - 1, 0, -1):
         try:
-            found: object = importlib.import_module(".".join(path[:cut]))
+            with warnings.catch_warnings():  # a deprecated module (asynchat) warns on import
+                warnings.simplefilter("ignore")
+                found: object = importlib.import_module(".".join(path[:cut]))
         except ImportError:
             continue
         for attribute in path[cut:]:

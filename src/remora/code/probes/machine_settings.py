@@ -15,7 +15,11 @@ user has a name and a pager, colour is allowed, and standard input, output and e
 are a terminal of 43 rows and 132 columns (pytest then runs with ``--capture=no``, as
 ``pytest -s`` in a terminal does): a test pinning this sandbox's ``$PATH``, the
 fallback terminal size, a default pager or what the code does without a terminal fails
-there. The sandbox program presents them
+there. Its clock runs 400 days, 7 hours and 13 minutes ahead (another year, month,
+weekday and hour): a test pinning what the code made of today (parsedatetime's
+``Calendar().parse("tomorrow") == (2026, 12, 4, ...)``, rejected by its blind reviewer
+as passing on one day only) fails there, as it would for a maintainer tomorrow.
+The sandbox program presents them
 (:mod:`remora.code.probes.programs.other_machine`).
 """
 
@@ -41,8 +45,9 @@ OTHER_MACHINE: dict[str, Any] = {
     "path_first": "/opt/maintainer/bin",
     "home_below": "maintainer",
     "terminal": [43, 132],
+    "clock_ahead_s": ((400 * 24 + 7) * 60 + 13) * 60,
 }
 OTHER_MACHINE_WORDS = (
     "de_DE.UTF-8, UTC+05:45, macOS's platform.system() and a maintainer's environment "
-    "($PATH, $HOME, $PAGER, a 43x132 terminal)"
+    "($PATH, $HOME, $PAGER, a 43x132 terminal), a clock 400 days ahead"
 )

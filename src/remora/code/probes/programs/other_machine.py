@@ -12,7 +12,10 @@ the environment), and a category the code sets to ``""`` or to that locale holds
 (the C library gets ``C.UTF-8`` in its place). What the C library formats itself
 (``time.strftime("%A")``, ``locale.currency``) stays as ``C.UTF-8`` formats it.
 ``platform.system()`` gives ``machine["system"]``; ``sys.platform`` and ``os.name`` stay
-(the standard library and pytest read them to pick how files and processes work).
+(the standard library and pytest read them to pick how files and processes work). The
+clock runs ``machine["clock_ahead_s"]`` ahead: ``time-machine`` moves what the C library
+and ``datetime`` tell Python code (``time.time``, ``time.localtime``, ``datetime.now``,
+``date.today``) and lets it tick on; the monotonic clocks that time limits use stay.
 
 The environment gets ``machine["environment"]``, loses ``machine["unset"]``, finds
 ``machine["path_first"]`` first on its ``PATH`` and has its ``HOME`` in a new folder
@@ -43,9 +46,13 @@ END_OF_INPUT = b"\x04" * 256  # typed ahead: each read of the terminal ends at o
 
 
 def present_machine(machine: dict[str, Any]) -> None:
-    """From now on, this process's code sees ``machine["locale"]``, ``machine["tz"]``
-    and the machine's environment."""
+    """From now on, this process's code sees ``machine["locale"]``, ``machine["tz"]``,
+    the machine's environment and its clock."""
     _present_environment(machine)
+    if ahead := machine.get("clock_ahead_s"):
+        import time_machine  # a dependency of Remora's: the interpreter running this
+
+        time_machine.travel(time.time() + float(ahead), tick=True).start()
     name = str(machine["locale"])
     for variable in ("LANGUAGE", "LC_ALL", "LANG"):
         os.environ[variable] = name
