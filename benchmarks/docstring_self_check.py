@@ -9,7 +9,7 @@ log-odds of its first token being "Yes" over "No". It prints JSON: each scored c
 the AUC (the chance a random accepted summary scores above a random rejected one; 0.5 is
 no better than a coin).
 
-Session 62: the 1.5B on 20 + 20 (seed 1) gave an AUC of 0.47.
+Session 62: the 1.5B on 20 + 20 (seed 1) gave an AUC of 0.48 (load 1.4, nothing else running).
 
 Usage:
   cd benchmarks && ../.venv/bin/python docstring_self_check.py --per-verdict 20 --seed 1
