@@ -589,6 +589,7 @@ def test_an_override_of_an_undocumented_method_or_of_another_module_is_asked(nam
 
 STORES = """\
 import collections
+import typing
 
 try:
     from collections.abc import MutableMapping as Base
@@ -619,6 +620,11 @@ class Items(list):
         super().append(str(item))
 
 
+class Counts(typing.Dict[str, int]):
+    def setdefault(self, key, default=0):
+        return super().setdefault(key.lower(), default)
+
+
 class Remote(Cache):
     def clear(self):
         self._data.clear()
@@ -641,8 +647,9 @@ def _store(name: str) -> SourceNode:
         # Through an ancestor of the module, and a base named through its module (dotmap).
         ("Ordered.keys", "collections.abc.Mapping"),
         ("Ordered.fromkeys", "collections.OrderedDict"),
-        # A builtin base.
+        # A builtin base, and a generic alias of one subscripted.
         ("Items.append", "builtins.list"),
+        ("Counts.setdefault", "builtins.dict"),
     ],
 )
 def test_an_override_of_a_method_a_standard_base_documents_is_left_alone(

@@ -107,7 +107,10 @@ def _standard_class(
     base: ast.expr, imports: dict[str, str], bound: set[str], classes: dict[str, ast.ClassDef]
 ) -> type | None:
     """The class a base expression names when the standard library or the builtins define
-    it (None for the module's own classes, the project's and anything else)."""
+    it (None for the module's own classes, the project's and anything else); a generic
+    one subscripted (``Dict[str, int]``, ``MutableMapping[str, V]``) is its origin."""
+    if isinstance(base, ast.Subscript):
+        base = base.value
     parts: list[str] = []
     while isinstance(base, ast.Attribute):
         parts.insert(0, base.attr)
@@ -137,5 +140,6 @@ def _find(path: list[str]) -> type | None:
             continue
         for attribute in path[cut:]:
             found = getattr(found, attribute, None)
+        found = getattr(found, "__origin__", found)  # typing.Dict is dict
         return found if isinstance(found, type) else None
     return None
