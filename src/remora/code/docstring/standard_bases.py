@@ -42,8 +42,7 @@ def standard_base_doc(text: str, full_name: str) -> str:
     if tree is None or not dot or "." in name or owner not in classes:
         return ""
     imports = _imports(tree)
-    bound = {*classes, *imports}
-    for resolved in _standard_bases(classes[owner], imports, bound, classes, {owner}):
+    for resolved in _standard_bases(classes[owner], imports, classes, {owner}):
         for klass in resolved.__mro__:
             method = vars(klass).get(name)
             if klass is not object and getattr(method, "__doc__", None):
@@ -52,11 +51,7 @@ def standard_base_doc(text: str, full_name: str) -> str:
 
 
 def _standard_bases(
-    cls: ast.ClassDef,
-    imports: dict[str, str],
-    bound: set[str],
-    classes: dict[str, ast.ClassDef],
-    seen: set[str],
+    cls: ast.ClassDef, imports: dict[str, str], classes: dict[str, ast.ClassDef], seen: set[str]
 ) -> list[type]:
     """The standard classes among the bases of ``cls`` and of its ancestors in the module,
     in the order Python looks a name up in them (depth first, bases in order: enough
@@ -66,8 +61,8 @@ def _standard_bases(
         if isinstance(base, ast.Name) and base.id in classes:
             if base.id not in seen:
                 seen.add(base.id)
-                found += _standard_bases(classes[base.id], imports, bound, classes, seen)
-        elif (standard := _standard_class(base, imports, bound, classes)) is not None:
+                found += _standard_bases(classes[base.id], imports, classes, seen)
+        elif (standard := _standard_class(base, imports, classes)) is not None:
             found.append(standard)
     return found
 
@@ -104,7 +99,7 @@ def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
 
 
 def _standard_class(
-    base: ast.expr, imports: dict[str, str], bound: set[str], classes: dict[str, ast.ClassDef]
+    base: ast.expr, imports: dict[str, str], classes: dict[str, ast.ClassDef]
 ) -> type | None:
     """The class a base expression names when the standard library or the builtins define
     it (None for the module's own classes, the project's and anything else); a generic
@@ -119,7 +114,7 @@ def _standard_class(
         return None
     if base.id in imports:
         path = [*imports[base.id].split("."), *parts]
-    elif base.id not in bound and not parts and isinstance(getattr(builtins, base.id, None), type):
+    elif not parts and isinstance(getattr(builtins, base.id, None), type):
         return getattr(builtins, base.id)  # type: ignore[no-any-return]
     else:
         return None
