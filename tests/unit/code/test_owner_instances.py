@@ -156,6 +156,10 @@ def test_calls_of_the_project_include_docstring_and_document_examples(tmp_path: 
     (tmp_path / "shop").mkdir()
     (tmp_path / "shop" / "store.py").write_text(STORE)
     (tmp_path / "README.md").write_text(README)
+    # A document in another encoding (pyfiglet's latin-1 doc/figfont.txt) is no example's
+    # source, and no reason for the search to fail.
+    (tmp_path / "doc").mkdir()
+    (tmp_path / "doc" / "font.txt").write_bytes("Bin(size=9) \u00a9 1991".encode("latin-1"))
     node = _node("Bin.fits")
     with WorkspaceStore(tmp_path).create("test", node.node_id) as workspace:
         context = CodeContext(workspace, node, SandboxConfig())

@@ -32,7 +32,7 @@ from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import ast_tree
 from remora.code.values.project_values import project_calls, python_files
-from remora.code.values.sourced_strings import DOC_PATTERNS, examples, project_files
+from remora.code.values.sourced_strings import examples, project_documents
 
 __all__ = ["EXPRESSION_KEY", "class_texts", "is_expression", "owner_expressions", "text_sources"]
 
@@ -198,11 +198,9 @@ def class_texts(context: CodeContext, class_name: str) -> Iterable[tuple[str, bo
         text = context.read_text(path)
         if class_name in text:
             yield text, True
-    for pattern in DOC_PATTERNS:
-        for path in project_files(context, pattern):
-            text = context.read_text(path)
-            if class_name in text:
-                yield text, False
+    for text in project_documents(context):
+        if class_name in text:
+            yield text, False
 
 
 def _sources(context: CodeContext, class_name: str) -> Iterable[list[str]]:

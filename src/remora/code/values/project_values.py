@@ -48,7 +48,7 @@ from remora.code.values.imported_modules import imported_modules, project_reader
 from remora.code.values.input_sources import module_constants
 from remora.code.values.method_state import first_parameter, is_self_attribute
 from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
-from remora.code.values.sourced_strings import DOC_PATTERNS, examples, project_files
+from remora.code.values.sourced_strings import examples, project_documents
 from remora.code.values.value_words import label
 from remora.sandbox import search
 
@@ -193,11 +193,9 @@ def project_calls(context: CodeContext, name: str) -> list[str]:
         if name in text:  # a cheap filter before parsing
             found += [t for t in _calls_in(text, name) if t not in found]
             found += [t for t in _example_calls_in(text, name, True) if t not in found]
-    for pattern in DOC_PATTERNS:
-        for path in project_files(context, pattern):
-            text = context.read_text(path)
-            if name in text:
-                found += [t for t in _example_calls_in(text, name, False) if t not in found]
+    for text in project_documents(context):
+        if name in text:
+            found += [t for t in _example_calls_in(text, name, False) if t not in found]
     return found
 
 

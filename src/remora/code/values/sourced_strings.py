@@ -32,6 +32,7 @@ __all__ = [
     "doc_strings",
     "examples",
     "literal_strings",
+    "project_documents",
     "project_files",
     "project_strings",
     "unsourced",
@@ -161,6 +162,24 @@ def project_files(context: CodeContext, pattern: str) -> list[str]:
     return [p for p in found if "/." not in f"/{p}" and "site-packages" not in p][:MAX_FILES]
 
 
+def project_documents(context: CodeContext) -> list[str]:
+    """The texts of the project's documents (Markdown, reST, plain text), in
+    ``DOC_PATTERNS`` order; one that is not UTF-8 (pyfiglet's latin-1 ``figfont.txt``)
+    holds no example this reads, and is left out (kept until the run writes)."""
+
+    def collect() -> list[str]:
+        texts = []
+        for pattern in DOC_PATTERNS:
+            for path in project_files(context, pattern):
+                try:
+                    texts.append(context.read_text(path))
+                except ValueError:  # not UTF-8 text
+                    continue
+        return texts
+
+    return context.kept("project documents", collect)
+
+
 def project_strings(context: CodeContext) -> frozenset[str]:
     """Every string the project's files hold (kept until the run writes)."""
 
@@ -168,9 +187,8 @@ def project_strings(context: CodeContext) -> frozenset[str]:
         found: set[str] = set()
         for path in project_files(context, "**/*.py"):
             found |= literal_strings(context.read_text(path))
-        for pattern in DOC_PATTERNS:
-            for path in project_files(context, pattern):
-                found |= doc_strings(context.read_text(path))
+        for text in project_documents(context):
+            found |= doc_strings(text)
         return frozenset(found)
 
     return context.kept("project strings", collect)
