@@ -1195,9 +1195,21 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.0.4",
             "db9c9940ed1bf3048deff534ed52ff2dafbbc2cd7610b17bb5eca1df6d4278ef",
             (),
-            part="heldout",
+            # Held out until its labels at 2eec0571; studied since.
+            part="dev",
         ),
         "pyfiglet",
+    ),
+    # No dependencies; 440 lines in one module of functions; its test_jdcal.py left out.
+    ReviewProject(
+        Project(
+            "jdcal",
+            "1.4.1",
+            "472872e096eb8df219c23f2689fc336668bdb43d194094b5cc1707e1640acfc8",
+            (),
+            part="heldout",
+        ),
+        "jdcal.py",
     ),
     # No dependencies; about 3,000 lines, most in the package's __init__ and its locales.
     ReviewProject(

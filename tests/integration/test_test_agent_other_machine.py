@@ -10,7 +10,8 @@ An invented kit: ``greeting`` picks its words by ``locale.getlocale()`` (cron-de
 (humanfriendly's ``CustomSearchPath``, ``find_terminal_size`` and ``Spinner``, whose
 tests blind reviewers rejected for it); ``due`` counts from a today it reads in another
 module (parsedatetime's ``parse("tomorrow")``, whose pinned date its reviewer rejected);
-``double`` depends on none of them. The sandbox
+``main`` reads ``sys.argv``, the sandbox program's ``['-c']`` (pyfiglet's ``main() == 1``
+passed only under a bare ``pytest``); ``double`` depends on none of them. The sandbox
 runs under ``C.UTF-8``, UTC and Linux, with its own ``PATH`` and no terminal, where they
 give English, ``00:00``, ``~/.config``, the sandbox's folders, 80 columns and ``False``:
 their tests passed here and failed elsewhere. The sandbox,
@@ -88,6 +89,14 @@ def due(days):
     return current_date() + datetime.timedelta(days=days)
 
 
+def main():
+    """The command: the text to greet from the command line, 1 without one."""
+    if len(sys.argv) < 2:
+        return 1
+    print(greeting(" ".join(sys.argv[1:])))
+    return 0
+
+
 def double(n):
     """Twice ``n``."""
     if n < 0:
@@ -138,3 +147,12 @@ async def test_a_test_that_passes_only_today_is_dropped(tmp_path: Path) -> None:
     assert f"datetime.date({today.year}, {today.month}" not in written, written
     why = [d for d in found["dropped"] if "depends on the machine's locale, time zone," in d]
     assert why and "a clock 400 days ahead" in why[0], found
+
+
+async def test_a_test_of_a_command_that_reads_its_command_line_is_dropped(tmp_path: Path) -> None:
+    found, data = await search_tests_on(
+        tmp_path, FILES, "kit/talk.py", "main", "tests/test_talk.py"
+    )
+    assert "main()" not in (data or b"").decode(), data
+    why = [d for d in found["dropped"] if "depends on the machine's locale, time zone," in d]
+    assert why and "`pytest -q tests` as its command line" in why[0], found

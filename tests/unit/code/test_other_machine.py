@@ -75,7 +75,8 @@ def test_the_other_machine_shows_german_and_a_quarter_hour_zone() -> None:
 ENVIRONMENT = """
 import getpass, os, shutil, subprocess, sys
 seen = {"path": os.environ["PATH"], "home": os.path.expanduser("~"), "user": getpass.getuser(),
-        "pager": os.environ.get("PAGER"), "no_color": os.environ.get("NO_COLOR")}
+        "pager": os.environ.get("PAGER"), "no_color": os.environ.get("NO_COLOR"),
+        "argv": sys.argv}
 with at_terminal([43, 132]):
     print("written on the terminal")
     seen["ttys"] = [stream.isatty() for stream in (sys.stdin, sys.stdout, sys.stderr)]
@@ -107,6 +108,7 @@ def test_the_other_machine_has_a_maintainers_environment() -> None:
     assert seen["path"] == "/opt/maintainer/bin:/usr/bin:/bin"
     assert seen["home"] == "/tmp/maintainer"
     assert (seen["user"], seen["pager"], seen["no_color"]) == ("maintainer", "more", None)
+    assert here["argv"] == ["-"] and seen["argv"] == ["pytest", "-q", "tests"]
 
 
 def test_the_tests_see_a_terminal_that_answers_with_end_of_input() -> None:

@@ -18,7 +18,10 @@ fallback terminal size, a default pager or what the code does without a terminal
 there. Its clock runs 400 days, 7 hours and 13 minutes ahead (another year, month,
 weekday and hour): a test pinning what the code made of today (parsedatetime's
 ``Calendar().parse("tomorrow") == (2026, 12, 4, ...)``, rejected by its blind reviewer
-as passing on one day only) fails there, as it would for a maintainer tomorrow.
+as passing on one day only) fails there, as it would for a maintainer tomorrow. Its
+command line is ``pytest -q tests``, where the sandbox's program has ``sys.argv`` of
+``['-c']``: a test of a command's ``main()`` that reads ``sys.argv`` (pyfiglet's
+``main() == 1``, "passes only under a bare pytest" for its blind reviewer) fails there.
 The sandbox program presents them
 (:mod:`remora.code.probes.programs.other_machine`).
 """
@@ -46,8 +49,10 @@ OTHER_MACHINE: dict[str, Any] = {
     "home_below": "maintainer",
     "terminal": [43, 132],
     "clock_ahead_s": ((400 * 24 + 7) * 60 + 13) * 60,
+    "argv": ["pytest", "-q", "tests"],
 }
 OTHER_MACHINE_WORDS = (
     "de_DE.UTF-8, UTC+05:45, macOS's platform.system() and a maintainer's environment "
-    "($PATH, $HOME, $PAGER, a 43x132 terminal), a clock 400 days ahead"
+    "($PATH, $HOME, $PAGER, a 43x132 terminal), a clock 400 days ahead and "
+    "`pytest -q tests` as its command line"
 )

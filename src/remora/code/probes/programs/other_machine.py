@@ -16,6 +16,7 @@ the environment), and a category the code sets to ``""`` or to that locale holds
 clock runs ``machine["clock_ahead_s"]`` ahead: ``time-machine`` moves what the C library
 and ``datetime`` tell Python code (``time.time``, ``time.localtime``, ``datetime.now``,
 ``date.today``) and lets it tick on; the monotonic clocks that time limits use stay.
+``sys.argv`` is ``machine["argv"]``, the command line a maintainer typed.
 
 The environment gets ``machine["environment"]``, loses ``machine["unset"]``, finds
 ``machine["path_first"]`` first on its ``PATH`` and has its ``HOME`` in a new folder
@@ -100,6 +101,8 @@ def _present_environment(machine: dict[str, Any]) -> None:
         home = os.path.join(os.environ.get("HOME") or os.getcwd(), below)
         os.makedirs(home, exist_ok=True)
         os.environ["HOME"] = home
+    if argv := machine.get("argv"):  # pytest was given its arguments, not sys.argv
+        sys.argv[:] = list(argv)
 
 
 @contextlib.contextmanager
