@@ -1200,6 +1200,18 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "pyfiglet",
     ),
+    # No dependencies; about 2,000 lines in four modules (an interpreter of Python's ast);
+    # its tests left out.
+    ReviewProject(
+        Project(
+            "asteval",
+            "1.0.10",
+            "46a4ed13cc2e4a29a21418f89dedd57db70d98eb96db0fb4c441d4edb2f5afed",
+            (),
+            part="heldout",
+        ),
+        "asteval",
+    ),
     # No dependencies; 440 lines in one module of functions; its test_jdcal.py left out.
     ReviewProject(
         Project(
