@@ -121,3 +121,25 @@ async def test_a_node_whose_tests_saw_only_one_boolean_gets_no_test(tmp_path: Pa
     assert found["kept"] == [] and data is None, found
     reasons = ("no test shows the other outcome", "shows made-up")
     assert any(r in d for d in found["dropped"] for r in reasons), found
+
+
+CALENDAR = """\
+def has_leftover_days(days, week=7):
+    return days > 0 and days % week
+
+
+FORTNIGHT_ENDS_A_WEEK = not has_leftover_days(14)
+"""
+
+
+async def test_an_answer_by_truth_is_asserted_as_truth(tmp_path: Path) -> None:
+    # jdcal's is_leap(2024) is 24: "== pytest.approx(24.0)" locked in what the and/or chain
+    # handed back (its blind reviewer), where a plain bool is as right. Here the module's
+    # own call leaves 0 of 14 days (the identity mutant's 14 fails `assert not result`).
+    found, data = await search_tests_on(
+        tmp_path, {"dates.py": CALENDAR}, "dates.py", "has_leftover_days", "tests/test_dates.py"
+    )
+    written = (data or b"").decode()
+    assert found["kept"], found
+    assert "result ==" not in written and "approx" not in written, written
+    assert "has_leftover_days(14)\n    assert not result\n" in written, written

@@ -1,11 +1,15 @@
-"""Which nodes are predicates: every value they return is a boolean."""
+"""Which nodes are predicates: every value they return is a boolean; and which answer by
+the truth of an ``and``/``or`` chain."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from ast_support import first_function
 
-from remora.code.testgen.boolean_results import returns_booleans
+from remora.code.testgen.boolean_results import answers_by_truth, returns_booleans
+from remora.code.values import truth_assert
 
 
 @pytest.mark.parametrize(
@@ -40,3 +44,41 @@ def test_a_node_whose_every_return_is_a_boolean_is_a_predicate(source: str) -> N
 )
 def test_a_node_returning_anything_else_is_no_predicate(source: str) -> None:
     assert not returns_booleans(first_function(source))
+
+
+LEAP = "def is_leap(year):\n    return not year % 4 and (year % 100 or not year % 400)\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "answers"),
+    [
+        # jdcal's is_leap: 24 for 2024, True for 2000, False for 2023.
+        (LEAP, True),
+        ("def hasKey(d, k):\n    return k in d and d[k]\n", True),
+        # A predicate is asserted as one already; a value-or-nothing chain is a value.
+        ("def is_set(x):\n    return x is not None and x > 0\n", False),
+        ("def group(m):\n    return m is not None and m.group(1)\n", False),
+        # A name that asks, but a chain with no boolean in it.
+        ("def is_named(x):\n    return x.name or x.title\n", False),
+    ],
+)
+def test_a_node_whose_name_asks_and_whose_chains_mix_booleans_answers_by_truth(
+    source: str, answers: bool
+) -> None:
+    assert answers_by_truth(first_function(source)) is answers
+
+
+@pytest.mark.parametrize(
+    ("returned", "line"),
+    [
+        ({"repr": "24", "literal": True}, "assert result"),
+        ({"repr": "0", "literal": True}, "assert not result"),
+        ({"repr": "''", "literal": True}, "assert not result"),
+        ({"repr": "True", "literal": True}, None),  # `is True` says it already
+        ({"repr": "<Year>", "literal": False}, None),
+    ],
+)
+def test_a_truth_answer_is_asserted_true_or_false(
+    returned: dict[str, Any], line: str | None
+) -> None:
+    assert truth_assert(returned) == line

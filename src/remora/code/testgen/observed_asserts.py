@@ -70,6 +70,7 @@ from remora.code.values import (
     contents_asserts,
     counted,
     state_asserts,
+    truth_assert,
     value_assert,
     value_asserts,
 )
@@ -315,8 +316,8 @@ def observed_lines(
     imports: NodeImports | None = None,
 ) -> list[str]:
     """The call and its asserts (after ``render.call``'s set-up lines), the instance's
-    changed attributes and items included. ``imports``: those of the node's module
-    (``module``), through which a raised class of another module is named."""
+    changed attributes and items included; of a row marked ``truth``, its value's truth.
+    ``imports``: the node's module's, through which a raised class of another is named."""
     raised = row.get("raised")
     if raised:  # the exception is the behaviour; the state it left is incidental
         exception = _raises(render, raised, call, imports or NodeImports(module))
@@ -335,6 +336,8 @@ def observed_lines(
         return [*lines, f"assert result is {render.instance}", *after]
     if returned.get("function") in render.functions:  # the test's own function, given back
         return [*lines, f"assert result is {returned['function']}", *after]
+    if row.get("truth") and (truth := truth_assert(returned)):
+        return [*lines, truth, *after]
     twin = twin_lines(render, returned, module)
     own = value_asserts("result", returned, render)
     if own:

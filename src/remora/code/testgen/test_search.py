@@ -32,40 +32,31 @@ from remora.code.context import CodeContext
 from remora.code.host_function import host_function
 from remora.code.parsing import module_names
 from remora.code.probes import (
-    Coverage,
-    Span,
-    context_units,
     missed_report,
     node_call_target,
     node_span,
-    pins_behaviour,
-    probe_argument_sets,
-    setup_reason,
     taken_names,
     tests_in_file,
-    unusable_reason,
 )
 from remora.code.python_floor import floor_of
+from remora.code.testgen.boolean_results import answers_by_truth
 from remora.code.testgen.construction_steps import construction_step_reason
 from remora.code.testgen.deciding_conditions import deciding_reason
 from remora.code.testgen.empty_answers import empty_answer, without_lone_empty_answers
 from remora.code.testgen.kept_tests import DEFAULT_MUTATION_BUDGET_S, span_source, write_measured
-from remora.code.testgen.made_files import made_files_reason
 from remora.code.testgen.message_words import with_fixed_words
 from remora.code.testgen.model_asks import ask_record
 from remora.code.testgen.model_cases import claim_holds, model_candidates
-from remora.code.testgen.no_op_calls import hands_on_an_input, shows_nothing
-from remora.code.testgen.observed_asserts import is_procedure, pins_something
+from remora.code.testgen.observed_asserts import is_procedure
 from remora.code.testgen.outcome_words import assigned_attributes
 from remora.code.testgen.pass_through import pass_through_reason
-from remora.code.testgen.pinless_calls import pinless_reason
 from remora.code.testgen.project_usage import usage_first
 from remora.code.testgen.raised_names import node_imports
 from remora.code.testgen.run_memory import remember_problem, remembered_search
-from remora.code.testgen.shadowed_builtins import same_as_builtin, untestable_reason
+from remora.code.testgen.search_round import run_round
+from remora.code.testgen.shadowed_builtins import untestable_reason
 from remora.code.testgen.shown_outcomes import other_outcome_first
 from remora.code.testgen.skipped_loops import without_skipped_loops
-from remora.code.testgen.stored_arguments import constructor_constants
 from remora.code.testgen.test_names import behaviour_name, node_words
 from remora.code.testgen.test_results import ModelAsk, TestSearch
 from remora.code.testgen.unread_arguments import settle_unread, without_made_up
@@ -77,7 +68,6 @@ from remora.code.values import (
     greedy_cover,
     host_candidates,
     node_function,
-    observed_attributes,
     owner_arguments,
     owner_expressions,
     project_class_lookup,
@@ -92,58 +82,6 @@ UNSTABLE_REASON = (
     "it returns a value from a clock or a random source (date.today(), random.random(), or "
     "another method of its class that does): a test would pin today's value"
 )
-
-
-async def _run_round(
-    context: CodeContext,
-    candidates: list[Candidate],
-    span: Span,
-    prefix: str,
-    setups: dict[str, int] | None = None,
-    unusable: list[str] | None = None,
-) -> tuple[dict[str, dict[str, Any]], dict[str, frozenset[Any]], Coverage | None]:
-    """The candidates' rows worth a test by name, the units each covered, the round's
-    coverage; ``setups`` counts, by its words, the calls dropped for a failure of their own
-    set-up (:func:`~remora.code.probes.own_raises.setup_reason`), for files they left
-    (:mod:`.made_files`) or for a test that would pin no behaviour (:mod:`.pinless_calls`);
-    ``unusable`` gets the names of those an instance built unusable ended."""
-    sets: list[dict[str, Any]] = [
-        {"name": f"{prefix}{i}", "args": c.args}
-        | ({"owner_args": c.owner_args} if c.owner_args is not None else {})
-        for i, c in enumerate(candidates)
-    ]
-    text = context.node_file_text()  # a helper's changes are the method's (method_state)
-    observe = observed_attributes(node_call_target(context), node_function(context), text)
-    rows, measured = await probe_argument_sets(context, sets, coverage=span.spec(), observe=observe)
-    if measured is None:  # the rows say why (a module the node's imports lack)
-        return {str(row["name"]): row for row in rows}, {}, None
-    procedure = is_procedure(context)
-    target = node_call_target(context)
-    function = node_function(context)
-    # ``escape("sample s") == "sample s"``: an identity would pass it too (no_op_calls).
-    hands_on = function is None or hands_on_an_input(function)
-    owner = owner_arguments(context, target) if target["kind"] == "method" else None
-    built_with = {s["name"]: s.get("owner_args", owner) for s in sets}
-    on_instance = owner is not None and target["method_kind"] in ("instance", "property")
-    constants = constructor_constants(text, str(target["owner"])) if on_instance else {}
-    usable: dict[str, dict[str, Any]] = {}
-    for row in rows:
-        if not (pins_behaviour(row) and pins_something(row, procedure)):
-            continue
-        why = made_files_reason(context, row) or setup_reason(context, target, row)
-        setup = why or pinless_reason(
-            row, function, built_with[row["name"]], procedure, on_instance, constants
-        )
-        if setup is not None:
-            if setups is not None:
-                setups[setup] = setups.get(setup, 0) + 1
-            if unusable is not None and unusable_reason(context, target, row) is not None:
-                unusable.append(row["name"])
-            continue
-        if not shows_nothing(row, function, owner, hands_on) and not same_as_builtin(target, row):
-            usable[row["name"]] = row  # not same_as_builtin: `len("abc") == 3` is its value
-    gains = {name: frozenset(context_units(measured, name)) for name in usable}
-    return usable, gains, Coverage.of(measured)
 
 
 @host_function
@@ -191,16 +129,14 @@ async def search_tests(
     candidates = {f"h{i}": c for i, c in enumerate(host_candidates(context, target))}
     setups: dict[str, int] = {}
     unusable: list[str] = []
-    rows, gains, totals = await _run_round(
+    rows, gains, totals = await run_round(
         context, list(candidates.values()), span, "h", setups, unusable
     )
     built = _built_as_written(context, target, [candidates[name] for name in unusable])
     if totals is not None and built:
         # The bare instance failed these calls at its precondition: the project's own way
         # of building one (where('name'), Query().name) may run the method's logic.
-        more_rows, more_gains, _ = await _run_round(
-            context, list(built.values()), span, "x", setups
-        )
+        more_rows, more_gains, _ = await run_round(context, list(built.values()), span, "x", setups)
         candidates.update(built)
         rows.update(more_rows)
         gains.update(more_gains)
@@ -233,7 +169,7 @@ async def search_tests(
         try:  # the record hears how the ask ended, a cancelled or failed one too
             found, claims, model["problems"] = await model_candidates(context, target, missed)
             named = {f"m{i}": c for i, c in enumerate(found)}
-            model_rows, model_gains, _ = await _run_round(
+            model_rows, model_gains, _ = await run_round(
                 context, list(named.values()), span, "m", setups
             )
             extra = greedy_cover(model_gains, covered.units(), max_tests - len(chosen))
@@ -252,6 +188,7 @@ async def search_tests(
     given: dict[str, dict[str, Any]] = {}  # each name given here, and its call's arguments
     assigned = assigned_attributes(function)
     procedure = is_procedure(context)
+    truth = answers_by_truth(function)  # an and/or chain's operand is asserted as truth
     imports = node_imports(context)  # a raised class of another module named through them
     source = context.bound_node().file_path
     python2 = floor_of(context, source).python2  # match words (message_words)
@@ -267,7 +204,7 @@ async def search_tests(
     chosen, skipped = without_skipped_loops(function, chosen, rows, gains)  # an empty table
     left_out += skipped
     for name in chosen:
-        row = with_fixed_words(rows[name], text, source, python2=python2)
+        row = with_fixed_words(rows[name], text, source, python2=python2) | {"truth": truth}
         holds = claim_holds(context, row, claims.get(candidates[name].why))
         why = deciding_reason(name, candidates, rows, gains)
         if empty_variadic_call(target, row.get("args") or {}):
@@ -325,7 +262,7 @@ def _built_as_written(
 ) -> dict[str, Candidate]:
     """The calls a bare instance failed at its precondition, each again on each instance
     the project builds with an expression (:func:`~remora.code.values.owner_expressions`),
-    named ``x0``, ``x1``, ... as :func:`_run_round` names them."""
+    named ``x0``, ``x1``, ... as :func:`.search_round.run_round` names them."""
     if not failed:
         return {}
     expressions = owner_expressions(context, str(target["owner"]))

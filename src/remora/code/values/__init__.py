@@ -89,6 +89,7 @@ from remora.code.values.value_asserts import (
     Imports,
     counted,
     state_asserts,
+    truth_assert,
     value_assert,
     value_asserts,
 )
@@ -137,6 +138,7 @@ __all__ = [
     "returns_lazy_iterator",
     "snake_name",
     "state_asserts",
+    "truth_assert",
     "unread_keyword_words",
     "unsourced",
     "value_assert",

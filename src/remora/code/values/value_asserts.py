@@ -15,7 +15,15 @@ from typing import Any, Protocol
 
 from remora import python_ast
 
-__all__ = ["MAX_COUNTED", "Imports", "counted", "state_asserts", "value_assert", "value_asserts"]
+__all__ = [
+    "MAX_COUNTED",
+    "Imports",
+    "counted",
+    "state_asserts",
+    "truth_assert",
+    "value_assert",
+    "value_asserts",
+]
 
 
 class Imports(Protocol):
@@ -110,3 +118,15 @@ def state_asserts(variable: str, state: dict[str, Any], imports: Imports) -> lis
         for attribute, seen in state.items()
         for line in value_asserts(f"{variable}.{attribute}", seen, imports)
     ]
+
+
+def truth_assert(returned: dict[str, Any]) -> str | None:
+    """``assert result`` or ``assert not result`` for an observed literal that is no
+    boolean, from a node that answers by truth (the operand an ``and``/``or`` chain handed
+    back: :func:`remora.code.testgen.boolean_results.answers_by_truth`); None otherwise."""
+    if not returned.get("literal"):
+        return None
+    value = python_ast.literal_eval(returned["repr"])
+    if isinstance(value, bool):
+        return None
+    return "assert result" if value else "assert not result"
