@@ -1200,6 +1200,18 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "pyfiglet",
     ),
+    # No dependencies; about 250 lines of code in src/timeago (its locales are data);
+    # its test/ folder left out.
+    ReviewProject(
+        Project(
+            "timeago",
+            "1.0.15",
+            "cfce420d82892af6b2439d0f69eeb3e876bbeddab6670c3c88ebf7676407bf4c",
+            (),
+            part="heldout",
+        ),
+        "src/timeago",
+    ),
     # No dependencies; about 2,000 lines in four modules (an interpreter of Python's ast);
     # its tests left out.
     ReviewProject(
