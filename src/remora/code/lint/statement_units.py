@@ -181,7 +181,7 @@ def _defines_the_node(node: SourceNode, replacement: str) -> bool:
         return False
     try:
         module = cst.parse_module(textwrap.dedent(replacement.replace("\r\n", "\n")).strip("\n"))
-    except cst.ParserSyntaxError:
+    except (cst.ParserSyntaxError, cst.CSTValidationError):
         return False
     body = module.body
     return (

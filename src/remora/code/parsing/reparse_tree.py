@@ -55,7 +55,7 @@ def parse_snippet(module: cst.Module, source: bytes, *, python_first: bool = Fal
     )
     try:
         return cst.parse_module(source.decode("utf-8"), config=config)
-    except cst.ParserSyntaxError:
+    except (cst.ParserSyntaxError, cst.CSTValidationError):  # a bare except: not last
         raise Unreadable from None
 
 

@@ -112,6 +112,8 @@ class ParsedFile:
                     f"{path}:{exc.raw_line}: cannot parse the file ({exc.message}); "
                     "fix the syntax error first"
                 ) from None
+            except cst.CSTValidationError as exc:  # parsed, but no Python: ``except:`` first
+                raise ValueError(f"{path}: {exc}; fix the syntax error first") from None
             self.module = module
             self.spans = byte_spans(module)
         self.positions = _Positions(self.data, self.spans)
