@@ -551,12 +551,17 @@ class Plain(Codec):
 '''
 
 
-def _signer(name: str) -> SourceNode:
+def _method(source: str, file: str, name: str) -> SourceNode:
+    """The method ``Class.name`` of ``source``, located as a run locates it."""
     cls, method = name.split(".")
-    tree = ast.parse(SIGNERS)
+    tree = ast.parse(source)
     owner = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls)
     line = next(n.lineno for n in owner.body if getattr(n, "name", "") == method)
-    return locate(parse(SIGNERS, "signers.py"), NodeRef("method", name, line))
+    return locate(parse(source, file), NodeRef("method", name, line))
+
+
+def _signer(name: str) -> SourceNode:
+    return _method(SIGNERS, "signers.py", name)
 
 
 @pytest.mark.parametrize(
@@ -632,11 +637,7 @@ class Remote(Cache):
 
 
 def _store(name: str) -> SourceNode:
-    cls, method = name.split(".")
-    tree = ast.parse(STORES)
-    owner = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls)
-    line = next(n.lineno for n in owner.body if getattr(n, "name", "") == method)
-    return locate(parse(STORES, "stores.py"), NodeRef("method", name, line))
+    return _method(STORES, "stores.py", name)
 
 
 @pytest.mark.parametrize(
