@@ -94,14 +94,19 @@ def returns_booleans(function: Function) -> bool:
     """Whether every value the function returns is a boolean (see the module's rule)."""
     if _annotated_bool(function):
         return True
-    own = list(own_nodes(function))
-    if any(isinstance(node, ast.Yield | ast.YieldFrom) for node in own):
-        return False
-    returns = [node for node in own if isinstance(node, ast.Return)]
+    returns = _own_returns(function)
     return bool(returns) and all(
         node.value is not None and all(_is_boolean(b) for b in returned_branches(node.value))
         for node in returns
     )
+
+
+def _own_returns(function: Function) -> list[ast.Return]:
+    """The function's own ``return`` statements; none for a generator (it yields)."""
+    own = list(own_nodes(function))
+    if any(isinstance(node, ast.Yield | ast.YieldFrom) for node in own):
+        return []
+    return [node for node in own if isinstance(node, ast.Return)]
 
 
 def answers_by_truth(function: Function | None) -> bool:
@@ -116,10 +121,7 @@ def answers_by_truth(function: Function | None) -> bool:
         return False
     if snake_name(function.name).lstrip("_").split("_")[0] not in _ASKING_WORDS:
         return False  # ``return m and m.group(1)``: a value or a falsy stand-in for none
-    own = list(own_nodes(function))
-    if any(isinstance(node, ast.Yield | ast.YieldFrom) for node in own):
-        return False
-    returns = [node for node in own if isinstance(node, ast.Return)]
+    returns = _own_returns(function)
     return bool(returns) and all(
         isinstance(node.value, ast.BoolOp)
         and any(_is_boolean(branch) for branch in returned_branches(node.value))
