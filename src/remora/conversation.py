@@ -21,6 +21,7 @@ __all__ = [
     "Role",
     "Text",
     "TextCompleter",
+    "TokenLogprob",
     "ToolCall",
     "ToolChoice",
     "ToolResult",
@@ -198,7 +199,8 @@ class CompletionRequest:
     gets the prefix alone); with ``instruction``, a chat whose user turn is the
     instruction and whose reply starts with ``prefix`` (the model continues it).
     ``n`` candidates: the first greedy at ``temperature``, the others sampled
-    with seeds ``seed + i`` so a run can be repeated.
+    with seeds ``seed + i`` so a run can be repeated. ``logprobs`` asks for each
+    generated token's log-probability where the backend gives them.
     """
 
     prefix: str
@@ -212,6 +214,15 @@ class CompletionRequest:
     seed: int = 0
     timeout_s: float | None = None
     clock: WorkClock | None = field(default=None, compare=False)
+    logprobs: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TokenLogprob:
+    """One generated token: its text and the natural log of its probability."""
+
+    text: str
+    logprob: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +234,9 @@ class Completion:
     # How the request reached the model: "fim", "chat" or "prefix" (no FIM tokens).
     shape: str = "prefix"
     timings: dict[str, float] = field(default_factory=dict)
+    # Per candidate, its tokens when the request asked for them and the backend gave
+    # them; empty otherwise (unknown, not improbable).
+    logprobs: tuple[tuple[TokenLogprob, ...], ...] = ()
 
 
 @runtime_checkable

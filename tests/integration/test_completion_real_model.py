@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 from conftest import LLAMA_SERVER_MODEL
 
 from remora.config import ModelConfig
-from remora.conversation import CompletionRequest
+from remora.conversation import Completion, CompletionRequest
 from remora.profiles import resolve_profile
 from remora.providers.embedded import EmbeddedProvider
 from remora.providers.factory import create_provider
@@ -33,6 +34,7 @@ async def test_the_embedded_model_fills_the_middle_in_its_own_tokens(
     )
     try:
         done = await provider.complete_text(SUMMARY)
+        scored = await provider.complete_text(dataclasses.replace(SUMMARY, logprobs=True))
         chat = await provider.complete_text(
             CompletionRequest(
                 prefix='def negate(x):\n    """',
@@ -50,6 +52,19 @@ async def test_the_embedded_model_fills_the_middle_in_its_own_tokens(
     assert text.strip() and '"""' not in text and "\n" not in text
     assert done.usage.prompt_tokens > 20 and done.usage.requests == 1
     assert chat.shape == "chat" and len(chat.texts) == 2 and chat.usage.requests == 2
+    # Token log-probabilities only when asked, spelling the very text returned.
+    assert done.logprobs == ((),)
+    _assert_tokens_spell(scored)
+
+
+def _assert_tokens_spell(done: Completion) -> None:
+    """One candidate whose tokens spell its text: the token that held the stop string runs
+    past it (in process) or is left out (llama.cpp's server)."""
+    ((text,), (tokens,)) = done.texts, done.logprobs
+    spelled = "".join(t.text for t in tokens)
+    assert tokens and (spelled.startswith(text) or text.startswith(spelled))
+    assert 2 * len(spelled) > len(text)
+    assert all(t.logprob <= 0.0 for t in tokens)
 
 
 async def test_a_server_completes_through_v1_completions(llama_server_url: str) -> None:
@@ -57,8 +72,12 @@ async def test_a_server_completes_through_v1_completions(llama_server_url: str) 
     provider = create_provider(config)
     try:
         done = await provider.complete_text(SUMMARY)  # type: ignore[attr-defined]
+        scored = await provider.complete_text(  # type: ignore[attr-defined]
+            dataclasses.replace(SUMMARY, logprobs=True)
+        )
     finally:
         await provider.aclose()
+    _assert_tokens_spell(scored)
     assert done.shape in ("fim", "prefix")
     (text,) = done.texts
     assert text.strip() and '"""' not in text and "\n" not in text

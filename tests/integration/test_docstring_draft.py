@@ -7,6 +7,7 @@ the tools asked for is read back from the provider.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from bundled_agents_support import run_scripted_on_file, write_project
 
 from remora.code.docstring.draft import FIXED_EXAMPLES
+from remora.conversation import TokenLogprob
 from remora.providers.scripted import CompletionAnswer, ScriptedProvider, tool_turn
 from remora.runner import AgentResult
 from remora.sandbox import SandboxRuntime
@@ -44,8 +46,9 @@ async def drive(
     completions: list[CompletionAnswer],
     turns: list[Any] | None = None,
     details: bool = False,
+    draft: bool = True,
 ) -> tuple[AgentResult, ScriptedProvider, str]:
-    options = {"style": "google", "details": details}
+    options = {"style": "google", "details": details, "draft": draft}
     result, provider, written = await run_scripted_on_file(
         runtime, root, "docstring", qualname, turns or [], options, completions
     )
@@ -93,56 +96,68 @@ async def test_a_refused_draft_is_asked_again_as_a_chat(
     assert "Add up the prices of a basket." in chat.instruction
 
 
-async def test_drafts_that_copy_a_neighbour_leave_the_words_to_the_model(
-    tmp_path: Path, runtime: SandboxRuntime
+@pytest.mark.parametrize(
+    ("qualname", "drafts"),
+    [
+        # each copies the documented neighbour
+        ("average", ["Add up the prices of a basket.", "add up the prices of a basket"]),
+        ("log", ["Log the message.", "Log a message."]),  # each restates the name
+        ("log", []),  # the model does not answer
+    ],
+)
+async def test_when_no_draft_passes_nothing_is_proposed_and_the_model_gets_no_turn(
+    tmp_path: Path, runtime: SandboxRuntime, qualname: str, drafts: list[str]
 ) -> None:
+    # The model's own words after refused drafts were merged least of all (1 in 13).
     root = write_project(tmp_path, {"m.py": SOURCE})
-    result, provider, text = await drive(
-        runtime,
-        root,
-        "average",
-        ["Add up the prices of a basket.", "add up the prices of a basket"],
-        [tool_turn(("write_docstring", {"summary": "Compute the mean of the values."}))],
-    )
-    assert result.status == "success", result.to_dict()
-    assert '"""Compute the mean of the values.' in text
-    (turn,) = provider.requests  # the model's turn sees why both drafts were refused
-    first = turn.messages[1].text
-    assert "it copies the docstring of total" in first
-
-
-async def test_a_draft_that_restates_the_name_leaves_the_words_to_the_model(
-    tmp_path: Path, runtime: SandboxRuntime
-) -> None:
-    root = write_project(tmp_path, {"m.py": SOURCE})
-    result, provider, text = await drive(
-        runtime,
-        root,
-        "log",
-        ["Log the message.", "Log a message."],
-        [tool_turn(("write_docstring", {"summary": "Log the given message."}))],
-    )
-    # The model's turn sees why both drafts were refused.
-    first = provider.requests[0].messages[1].text
-    assert "it restates the name 'log'; say what it returns or changes" in first
-    # Its own summary restates the name too: no docstring is proposed.
+    said = tool_turn(("write_docstring", {"summary": "Compute the mean of the values."}))
+    result, provider, text = await drive(runtime, root, qualname, drafts, [said])
     assert result.status != "success", result.to_dict()
-    assert text == SOURCE
+    assert provider.requests == [] and text == SOURCE
+    assert len(provider.completion_requests) == 2 if drafts else 1
+    assert "no summary Remora could stand behind" in result.summary
 
 
-async def test_a_model_that_cannot_answer_gets_its_turn(
+def _tokens(*pieces: tuple[str, float]) -> tuple[TokenLogprob, ...]:
+    """A scripted completion's tokens, each with the probability the model gave it."""
+    return tuple(TokenLogprob(text, math.log(p)) for text, p in pieces)
+
+
+UNSURE = _tokens(
+    ("Compute", 0.5),
+    (" the", 0.6),
+    (" median", 0.05),
+    (" of", 0.7),
+    (" the values", 0.6),
+    (".", 0.9),
+)
+SURE = _tokens(("Compute", 0.7), (" the", 0.9), (" mean", 0.8), (" of the values", 0.7), (".", 0.9))
+
+
+async def test_a_summary_the_model_was_unsure_of_is_not_proposed(
     tmp_path: Path, runtime: SandboxRuntime
 ) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
-    result, provider, _ = await drive(
-        runtime,
-        root,
-        "log",
-        [],
-        [tool_turn(("write_docstring", {"summary": "Keep a message in the sink."}))],
+    result, provider, text = await drive(runtime, root, "average", [UNSURE])
+    assert result.status != "success" and text == SOURCE
+    assert provider.requests == []  # no turn of its own either
+    (asked,) = provider.completion_requests  # not asked again as a chat
+    assert asked.logprobs
+
+    result, _, text = await drive(runtime, root, "average", [SURE])
+    assert result.status == "success", result.to_dict()
+    assert '"""Compute the mean of the values."""' in text
+
+
+async def test_the_least_sureness_is_the_operations_option(
+    tmp_path: Path, runtime: SandboxRuntime
+) -> None:
+    root = write_project(tmp_path, {"m.py": SOURCE})
+    result, _, written = await run_scripted_on_file(
+        runtime, root, "docstring", "average", [], {"min_sureness": 0.3}, [UNSURE]
     )
     assert result.status == "success", result.to_dict()
-    assert "the model did not answer" in provider.requests[0].messages[1].text
+    assert '"""Compute the median of the values."""' in written.decode()
 
 
 async def test_a_documented_node_keeps_its_summary_and_asks_nothing(
@@ -169,8 +184,7 @@ async def test_a_file_without_documented_code_is_shown_the_fixed_examples(
     root2 = write_project(tmp_path / "b", {"m.py": "def pick(v, a, b):\n    x = v\n    return x\n"})
     copied = "Limit value to the range from low to high."
     result, provider, _ = await drive(runtime, root2, "pick", [copied, copied])
-    assert result.status != "success"
-    assert "it copies the docstring of clamp" in provider.requests[0].messages[1].text
+    assert result.status != "success" and len(provider.completion_requests) == 2
 
 
 async def test_with_drafting_off_the_words_are_the_models(
@@ -222,7 +236,7 @@ async def test_a_summary_that_parrots_the_feedback_is_refused_and_asked_again(
         runtime,
         root,
         "Lamp.set_glow",
-        ["Set the glow.", "Set glow."],
+        [],
         [
             tool_turn(
                 (
@@ -237,6 +251,7 @@ async def test_a_summary_that_parrots_the_feedback_is_refused_and_asked_again(
             tool_turn(("write_docstring", {"summary": "Store glow and return the lamp itself."})),
         ],
         details=True,  # the description is checked too
+        draft=False,  # the words are the model's (with drafts, it gets no turn)
     )
     assert result.status == "success", result.to_dict()
     assert '"""Store glow and return the lamp itself."""' in text
@@ -253,19 +268,14 @@ async def test_a_summary_that_repeats_a_reason_given_in_the_run_is_refused(
 ) -> None:
     root = write_project(tmp_path, {"m.py": SOURCE})
     echo = "Append the message to the sink, as log has no call that prints."
-    result, provider, text = await drive(
-        runtime,
-        root,
-        "log",
-        ["Print the message.", "Print a message."],
-        [
-            tool_turn(("write_docstring", {"summary": echo})),
-            tool_turn(("write_docstring", {"summary": "Append the message to the sink."})),
-        ],
-    )
+    said = tool_turn(("write_docstring", {"summary": echo}))
+    first = tool_turn(("write_docstring", {"summary": "Print the message."}))
+    result, provider, text = await drive(runtime, root, "log", [], [first, said], draft=False)
+    # The first refusal's reason ("... but log has no call that prints; ...") came back
+    # in the second summary: refused, and the model's one retry is spent.
+    assert "log has no call that prints" in _tool_answer(provider, 1)
+    assert result.status != "success" and text == SOURCE
+    # The same words pass where no reason said them.
+    result, _, text = await drive(runtime, root, "log", [], [said], draft=False)
     assert result.status == "success", result.to_dict()
-    assert '"""Append the message to the sink.' in text
-    # The drafts' reason ("... but log has no call that prints; ...") came back in the
-    # summary: refused, though the same words pass where no reason said them.
-    told = _tool_answer(provider, 1)
-    assert "repeats Remora's feedback (the words 'log has no call that prints')" in told
+    assert echo in text

@@ -39,7 +39,7 @@ TOOLKIT: dict[str, tuple[Callable[..., Any], ...]] = {
         node_structure.returns,
     ),
     # The model, asked from a script for one completion (code/completion).
-    "model": (completion.complete,),
+    "model": (completion.complete, completion.sureness),
     # code/lint: ruff's findings on the node, its safe fixes, checked rewrites.
     "lint": (
         own_findings.lint_findings,

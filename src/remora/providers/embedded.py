@@ -24,6 +24,7 @@ from remora.conversation import (
     Message,
     ModelRequest,
     ModelTurn,
+    TokenLogprob,
     Usage,
     WorkClock,
 )
@@ -41,6 +42,7 @@ from remora.providers.llama_engine import (
     import_xllamacpp,
     release_engine,
 )
+from remora.providers.logprobs import token_logprobs
 from remora.providers.model_store import (
     KNOWN_MODELS,
     cache_state,
@@ -250,6 +252,7 @@ class EmbeddedProvider:
         tokens = await asyncio.to_thread(prompt_tokens, engine.key.path)
         prompt, shape = raw_prompt(request, tokens)
         texts: list[str] = []
+        candidates: list[tuple[TokenLogprob, ...]] = []
         usage = Usage()
         timings: dict[str, float] = {}
         for index in range(max(1, request.n)):
@@ -265,14 +268,17 @@ class EmbeddedProvider:
                 body["messages"] = chat_messages(request)
             else:
                 body["prompt"] = prompt
+            if request.logprobs:
+                body["logprobs"] = True if prompt is None else 1
             kind = "chat" if prompt is None else "text"
             response = await self._send(engine, kind, body, request.timeout_s, request.clock)
             choices = response.get("choices") or [{}]
             texts.append(str((choices[0].get("message") or {}).get("content") or ""))
+            candidates.append(token_logprobs(choices[0].get("logprobs")))
             usage = usage + usage_from_response(response)
             for phase, seconds in timings_from_response(response).items():
                 timings[phase] = round(timings.get(phase, 0.0) + seconds, 4)
-        return Completion(tuple(texts), usage, shape, timings)
+        return Completion(tuple(texts), usage, shape, timings, tuple(candidates))
 
     async def check(self) -> Availability:
         """Whether the model file is there (or can be fetched); loads nothing."""

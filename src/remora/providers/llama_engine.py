@@ -325,6 +325,7 @@ class _Stream:
         self._on_start: Callable[[], None] | None = on_start
         self._stop = stop
         self._content: list[str] = []
+        self._tokens: list[dict[str, Any]] = []
         self._finish: str | None = None
         self._last: dict[str, Any] = {}
         self.error: Any = None
@@ -343,6 +344,8 @@ class _Stream:
             piece = delta.get("content") or choice.get("text")
             if piece:
                 self._content.append(str(piece))
+            # Asked for (``logprobs``): each chunk carries its tokens' own.
+            self._tokens += (choice.get("logprobs") or {}).get("content") or []
             if choice.get("finish_reason"):
                 self._finish = str(choice["finish_reason"])
         if chunk.get("usage"):
@@ -352,8 +355,11 @@ class _Stream:
     def response(self) -> dict[str, Any]:
         """The OpenAI-shaped response a non-streamed request would have returned."""
         message = {"role": "assistant", "content": "".join(self._content)}
+        choice = {"index": 0, "message": message, "finish_reason": self._finish}
+        if self._tokens:
+            choice["logprobs"] = {"content": self._tokens}
         return {
-            "choices": [{"index": 0, "message": message, "finish_reason": self._finish}],
+            "choices": [choice],
             "usage": self._last.get("usage") or {},
             "timings": self._last.get("timings") or {},
         }

@@ -22,6 +22,7 @@ from remora.conversation import (
     CompletionRequest,
     ModelRequest,
     ModelTurn,
+    TokenLogprob,
     Usage,
     WorkClock,
 )
@@ -30,6 +31,7 @@ from remora.profiles import ModelProfile
 from remora.providers.base import Availability
 from remora.providers.completion_prompt import SAMPLED_TEMPERATURE, chat_messages, raw_prompt
 from remora.providers.gguf_vocab import PromptTokens
+from remora.providers.logprobs import token_logprobs
 from remora.providers.openai_http import (
     MalformedAnswer,
     NoAnswer,
@@ -199,6 +201,7 @@ class OpenAIProvider:
         tokens = PromptTokens(self.profile.fim_tokens, self.profile.chat_format == "chatml")
         prompt, shape = raw_prompt(request, tokens)
         texts: list[str] = []
+        candidates: list[tuple[TokenLogprob, ...]] = []
         usage = Usage()
         timeout = request.timeout_s or self.model.timeout
         for index in range(max(1, request.n)):
@@ -210,18 +213,21 @@ class OpenAIProvider:
             }
             if request.stop:
                 kwargs["stop"] = list(request.stop)
-            text, turn_usage = await self._complete_one(kwargs, prompt, request, timeout)
+            text, turn_usage, scored = await self._complete_one(kwargs, prompt, request, timeout)
             texts.append(text)
+            candidates.append(scored)
             usage = usage + turn_usage
-        return Completion(tuple(texts), usage, shape)
+        return Completion(tuple(texts), usage, shape, logprobs=tuple(candidates))
 
     async def _complete_one(
         self, kwargs: dict[str, Any], prompt: str | None, request: CompletionRequest, limit_s: float
-    ) -> tuple[str, Usage]:
+    ) -> tuple[str, Usage, tuple[TokenLogprob, ...]]:
+        """One candidate's text, usage and tokens (``()`` unasked or not given)."""
         if prompt is not None:
+            asked = {"logprobs": 1} if request.logprobs else {}
             try:
                 response = await self._create(
-                    {**kwargs, "prompt": prompt}, limit_s, text=True, clock=request.clock
+                    {**kwargs, **asked, "prompt": prompt}, limit_s, text=True, clock=request.clock
                 )
             except ModelUnavailableError as exc:
                 cause = exc.__cause__
@@ -230,7 +236,8 @@ class OpenAIProvider:
             else:
                 choices = getattr(response, "choices", None) or []
                 text = str(getattr(choices[0], "text", "") or "") if choices else ""
-                return text, usage_of(getattr(response, "usage", None))
+                tokens = token_logprobs(getattr(choices[0], "logprobs", None)) if choices else ()
+                return text, usage_of(getattr(response, "usage", None)), tokens
         # vLLM continues the last assistant message only when asked; llama.cpp does anyway.
         extra = {"continue_final_message": True, "add_generation_prompt": False}
         response = await self._create(
@@ -239,7 +246,8 @@ class OpenAIProvider:
             clock=request.clock,
         )
         message, _finish, usage = _response_parts(response)
-        return (str(message.content or "") if message is not None else ""), usage
+        # The chat fallback's tokens are not asked for: its servers differ most there.
+        return (str(message.content or "") if message is not None else ""), usage, ()
 
     async def check(self) -> Availability:
         """Reachable, key accepted, and the model listed at ``/models``, on some server.

@@ -27,6 +27,7 @@ from remora.conversation import (
     Message,
     ModelRequest,
     ModelTurn,
+    TokenLogprob,
     ToolCall,
     Usage,
 )
@@ -135,8 +136,9 @@ def load_turns(path: Path) -> list[tuple[ModelTurn, float]]:
     return turns
 
 
-# One candidate of a text completion: the text, or a function of the request.
-CompletionAnswer = str | Callable[[CompletionRequest], str]
+# One candidate of a text completion: the text, its tokens with their log-probabilities
+# (given back when the request asks for them), or a function of the request.
+CompletionAnswer = str | tuple[TokenLogprob, ...] | Callable[[CompletionRequest], str]
 
 
 class _Recording:
@@ -169,11 +171,17 @@ class _Recording:
                 f"{len(self.completion_requests)} (enqueue_completion adds one)"
             )
         texts: list[str] = []
+        tokens: list[tuple[TokenLogprob, ...]] = []
         while self._completions and len(texts) < max(1, request.n):
             answer = self._completions.popleft()
-            texts.append(answer(request) if callable(answer) else answer)
+            if isinstance(answer, tuple):
+                texts.append("".join(token.text for token in answer))
+                tokens.append(answer if request.logprobs else ())
+            else:
+                texts.append(answer(request) if callable(answer) else answer)
+                tokens.append(())
         shape = "fim" if request.suffix is not None else "chat" if request.instruction else "prefix"
-        return Completion(tuple(texts), Usage(requests=len(texts)), shape)
+        return Completion(tuple(texts), Usage(requests=len(texts)), shape, logprobs=tuple(tokens))
 
     async def check(self) -> Availability:
         return Availability(ok=True, model=self.model_name, provider="scripted")

@@ -39,7 +39,7 @@ INSTRUCTIONS = (
     "Call write_docstring with a one-sentence summary of what the code does",
     "add a description, params, returns and raises when you can say something true about them",
     "A refused summary comes back with its reason: fix it once",
-    "no drafted summary passed the checks; call write_docstring with a summary of your own",
+    "nothing drafted; call write_docstring with a summary of your own",
     "call write_docstring again with a summary of one sentence, in your own words, "
     "saying what the code does",
 )
