@@ -97,16 +97,19 @@ async def test_a_refused_draft_is_asked_again_as_a_chat(
 
 
 @pytest.mark.parametrize(
-    ("qualname", "drafts"),
+    ("qualname", "drafts", "why"),
     [
-        # each copies the documented neighbour
-        ("average", ["Add up the prices of a basket.", "add up the prices of a basket"]),
-        ("log", ["Log the message.", "Log a message."]),  # each restates the name
-        ("log", []),  # the model does not answer
+        (
+            "average",
+            ["Add up the prices of a basket.", "add up the prices of a basket"],
+            "it copies the docstring of total",
+        ),
+        ("log", ["Log the message.", "Log a message."], "it restates the name 'log'"),
+        ("log", [], "the model did not answer"),
     ],
 )
 async def test_when_no_draft_passes_nothing_is_proposed_and_the_model_gets_no_turn(
-    tmp_path: Path, runtime: SandboxRuntime, qualname: str, drafts: list[str]
+    tmp_path: Path, runtime: SandboxRuntime, qualname: str, drafts: list[str], why: str
 ) -> None:
     # The model's own words after refused drafts were merged least of all (1 in 13).
     root = write_project(tmp_path, {"m.py": SOURCE})
@@ -115,7 +118,9 @@ async def test_when_no_draft_passes_nothing_is_proposed_and_the_model_gets_no_tu
     assert result.status != "success", result.to_dict()
     assert provider.requests == [] and text == SOURCE
     assert len(provider.completion_requests) == 2 if drafts else 1
-    assert "no summary Remora could stand behind" in result.summary
+    # The run's summary says why: the last draft's refusal.
+    assert f"{qualname}: no drafted summary passed the checks (" in result.summary
+    assert why in result.summary
 
 
 def _tokens(*pieces: tuple[str, float]) -> tuple[TokenLogprob, ...]:
@@ -143,6 +148,7 @@ async def test_a_summary_the_model_was_unsure_of_is_not_proposed(
     assert provider.requests == []  # no turn of its own either
     (asked,) = provider.completion_requests  # not asked again as a chat
     assert asked.logprobs
+    assert "the model was unsure of its summary (sureness 0.4223)" in result.summary
 
     result, _, text = await drive(runtime, root, "average", [SURE])
     assert result.status == "success", result.to_dict()

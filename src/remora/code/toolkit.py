@@ -57,6 +57,8 @@ TOOLKIT: dict[str, tuple[Callable[..., Any], ...]] = {
         draft.first_sentence,
         draft.docstring_prompt,
         draft.docstring_left_alone,
+        draft.note_not_proposed,
+        draft.docstring_not_proposed,
         text.compose_docstring,
         text.docstring_parameters,
         edit.docstring,

@@ -33,14 +33,19 @@ __all__ = [
     "FIXED_EXAMPLES",
     "Example",
     "docstring_left_alone",
+    "docstring_not_proposed",
     "file_docstring_summaries",
     "file_examples",
     "first_sentence",
+    "note_not_proposed",
+    "own_examples",
     "shape_prompt",
 ]
 
 # The context note under which docstring_prompt keeps why the node is left alone.
 _LEFT_ALONE = "docstring left alone"
+# The one under which a tool keeps why it proposes nothing after asking the model.
+_NOT_PROPOSED = "docstring not proposed"
 
 MAX_EXAMPLES = 3
 MAX_EXAMPLE_LINES = 6
@@ -121,7 +126,7 @@ def file_examples(text: str, *, skip_line: int = 0) -> list[Example]:
     return [e for start, line, e in _documented(text) if skip_line not in (start, line)]
 
 
-def _own_examples(text: str, skip_line: int) -> list[str]:
+def own_examples(text: str, skip_line: int) -> list[str]:
     """Up to MAX_EXAMPLES of the node's own module, else the fixed ones.
 
     Not its folder's other files: a small model copies the nouns of what it is shown
@@ -211,7 +216,7 @@ def docstring_prompt(
         return {"available": False, "reason": known, "leave": "", "summary": summary}
     node = context.bound_node()
     text = context.node_file_text()
-    examples = _own_examples(text, node.start_line)
+    examples = own_examples(text, node.start_line)
     prompt = shape_prompt(text, node.node_type, node.full_name, node.start_line, examples)
     if prompt is None:
         reason = "its body shares the header's line"
@@ -225,4 +230,19 @@ def docstring_left_alone(context: CodeContext) -> str:
     ``docstring_prompt``'s ``leave`` (a class, a setter, a docstring the program reads).
     The bundled submit tells such a node from one whose drafts were all refused."""
     noted = context.notes(_LEFT_ALONE)
+    return str(noted[-1]) if noted else ""
+
+
+@host_function
+def note_not_proposed(context: CodeContext, why: str) -> None:
+    """Keep why this run proposes no docstring after asking the model (every draft
+    refused, or one the model was unsure of), for ``docstring_not_proposed``."""
+    context.note(_NOT_PROPOSED, why)
+
+
+@host_function
+def docstring_not_proposed(context: CodeContext) -> str:
+    """Why this run proposes no docstring after asking the model ('' when no tool said):
+    the bundled submit puts it in the run's summary."""
+    noted = context.notes(_NOT_PROPOSED)
     return str(noted[-1]) if noted else ""
