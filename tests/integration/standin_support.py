@@ -12,9 +12,12 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-__all__ = ["REMORA", "STANDIN", "Standin", "remora_env"]
+__all__ = ["MODEL_WORDS", "REMORA", "STANDIN", "Standin", "remora_env"]
 
 REMORA = str(Path(sys.executable).with_name("remora"))
+# The stand-in answers chat completions only, never a drafted summary: a project's docstrings
+# are its `write_docstring` calls, which the docstring operation asks for with drafting off.
+MODEL_WORDS = "operations:\n  docstring:\n    options:\n      draft: false\n"
 STANDIN = Path(__file__).resolve().parents[2] / "benchmarks" / "standin_server.py"
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from standin_support import REMORA, Standin, remora_env
+from standin_support import MODEL_WORDS, REMORA, Standin, remora_env
 
 from remora.agents import AgentRegistry
 from remora.config.loading import load_config
@@ -61,6 +61,7 @@ def make_project(root: Path, url: str) -> Path:
         (root / "calc" / f"{name}.py").write_text(f'"""{name}."""\n\n\n' + body.rstrip() + "\n")
     (root / "remora.yaml").write_text(
         f"model:\n  provider: openai\n  id: standin\n  base_url: {url}\n  max_in_flight: 4\n"
+        + MODEL_WORDS
     )
     return root
 

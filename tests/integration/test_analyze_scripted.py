@@ -128,7 +128,10 @@ def test_docstring_style_comes_from_the_operation_options(tmp_path: Path) -> Non
         ),
         step("submit_result"),
     ]
-    options = "operations:\n  docstring:\n    options:\n      style: numpy\n      details: true\n"
+    options = (
+        "operations:\n  docstring:\n    options:\n      style: numpy\n      details: true\n"
+        "      draft: false\n"  # the scripted model's words, not a draft
+    )
     root = project(tmp_path, turns, options)
     run = remora(
         root, "analyze", "pkg/shop.py", "-o", "docstring", "--type", "function", "--format", "json"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from standin_support import REMORA, Standin, remora_env
+from standin_support import MODEL_WORDS, REMORA, Standin, remora_env
 
 pytestmark = pytest.mark.integration
 
@@ -34,6 +34,7 @@ def standins() -> Iterator[list[Standin]]:
 
 
 def project(tmp_path: Path, urls: list[str], extra: str = "") -> Path:
+    """The project, its remora.yaml naming ``urls``; ``extra``: more keys of ``model:``."""
     root = tmp_path / "calc"
     (root / "calc").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[project]\nname = "calc"\nversion = "0.1"\n')
@@ -42,7 +43,7 @@ def project(tmp_path: Path, urls: list[str], extra: str = "") -> Path:
     (root / "calc" / "ops.py").write_text('"""Arithmetic."""\n\n\n' + body.rstrip() + "\n")
     servers = "".join(f"\n    - {url}" for url in urls)
     (root / "remora.yaml").write_text(
-        f"model:\n  provider: openai\n  id: standin\n  base_url:{servers}\n" + extra
+        f"model:\n  provider: openai\n  id: standin\n  base_url:{servers}\n" + extra + MODEL_WORDS
     )
     return root
 

@@ -43,7 +43,9 @@ def pick(items, fallback=None):
 async def drive(
     runtime: SandboxRuntime, root: Path, agent: str, qualname: str, turns: list[Any]
 ) -> tuple[Any, ScriptedProvider, bytes]:
-    options = {"style": "google", "details": True}  # the model's sections are checked too
+    # The model's sections are checked too; nothing is drafted: a capable model's words
+    # are its own (`draft: false`, as docs/agents.md advises for one).
+    options = {"style": "google", "details": True, "draft": False}
     return await run_scripted_on_file(runtime, root, agent, qualname, turns, options)
 
 

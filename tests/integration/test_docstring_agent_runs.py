@@ -42,8 +42,9 @@ async def drive(
     runtime: SandboxRuntime, root: Path, qualname: str, turns: list[Any]
 ) -> tuple[AgentResult, ScriptedProvider, str]:
     # Classes are documented only on request (left_alone.py), and the model's sections
-    # written only with `details`: these runs ask for both.
-    options = {"style": "google", "classes": True, "details": True}
+    # written only with `details`: these runs ask for both. Nothing is drafted: the words
+    # are the model's (with drafts, a node whose drafts fail gives it no turn).
+    options = {"style": "google", "classes": True, "details": True, "draft": False}
     result, provider, written = await run_scripted_on_file(
         runtime, root, "docstring", qualname, turns, options
     )
