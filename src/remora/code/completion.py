@@ -55,7 +55,8 @@ async def complete(
     """Ask the run's model to continue ``prefix`` (to fill up to ``suffix``, or to reply
     to ``instruction`` starting with ``prefix``).
 
-    Returns ``{"texts": [...], "shape": "fim" | "chat" | "prefix", "error": None}``,
+    Returns ``{"texts": [...], "shape": "fim" | "chat" | "prefix", "error": None,
+    "tokens": [...]}``,
     one text per candidate (the first greedy, the others sampled), each without the
     prefix; ``texts`` is empty and ``error`` says why when the model could not answer
     (or no model is bound: ``remora tool run``). With ``logprobs`` each candidate's
