@@ -2,13 +2,12 @@
 
 Every function returned here is a *piece* for
 :func:`remora.code.probes.pytest_files.add_passing_tests`: ``{"name", "source", "imports",
-"modules"}``. What a piece claims is what it checks: a case's test asserts the
-value or exception the case gives; a model's test function must call the node
-and assert something, and loses its docstring (prose nobody checked); an
-observed test pins what the code did with derived arguments (its behaviour:
-:mod:`remora.code.testgen.observed_asserts`), and the piece says it was observed
-(``observed``), for the run's summary, not in a comment. Nothing here runs
-code; the pieces are run by pytest.
+"modules"}``. What a piece claims is what it checks: a case's test asserts the value or
+exception the case gives; a model's test function must call the node and assert
+something, and loses its docstring (prose nobody checked); an observed test pins what
+the code did with derived arguments (its behaviour: :mod:`.observed_asserts`), and the
+piece says it was observed (``observed``), for the run's summary, not in a comment.
+Nothing here runs code; the pieces are run by pytest.
 """
 
 from __future__ import annotations
@@ -47,6 +46,7 @@ from remora.code.values import (
     CallRender,
     CallTarget,
     ClassLookup,
+    approx_text,
     argument_sets,
     arguments_from_text,
     owner_arguments,
@@ -69,7 +69,7 @@ def _expectation(render: CallRender, expected: Any) -> str:
         return f"assert result is {expected!r}"
     if isinstance(expected, float):
         render.modules.add("pytest")
-        return f"assert result == pytest.approx({expected!r})"
+        return f"assert result == pytest.approx({approx_text(expected)})"
     return f"assert result == {render.value(expected)}"
 
 

@@ -87,6 +87,7 @@ from remora.code.values.project_values import owner_arguments
 from remora.code.values.sourced_strings import project_strings, unsourced
 from remora.code.values.value_asserts import (
     Imports,
+    approx_text,
     counted,
     state_asserts,
     truth_assert,
@@ -105,6 +106,7 @@ __all__ = [
     "ConstructorParameters",
     "Imports",
     "Parameter",
+    "approx_text",
     "argument_sets",
     "arguments_from_text",
     "builtin_positional_count",

@@ -18,6 +18,7 @@ from remora import python_ast
 __all__ = [
     "MAX_COUNTED",
     "Imports",
+    "approx_text",
     "counted",
     "state_asserts",
     "truth_assert",
@@ -65,6 +66,22 @@ def counted(seen: dict[str, Any]) -> bool:
     return isinstance(length, int) and length <= MAX_COUNTED
 
 
+# A float's shortest text within this relative distance of it: what is left of it is the
+# arithmetic's rounding (0.09999999999999998 for 1 - 0.9), far inside pytest.approx's 1e-6.
+_ROUNDING = 1e-12
+
+
+def approx_text(value: float) -> str:
+    """The float as ``pytest.approx`` is given it: its shortest decimal text within the
+    arithmetic's rounding (``0.1`` for ``0.09999999999999998``; a blind reviewer: "should
+    be written as 0.1"), else its repr."""
+    for digits in range(1, 16):
+        shorter = float(f"{value:.{digits}g}")
+        if abs(shorter - value) <= _ROUNDING * abs(value):
+            return repr(shorter)  # as Python writes it: 150.0, not 1.5e+02
+    return repr(value)
+
+
 def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | None:
     """The assert of one observed value (``{repr, literal, constructed?, length?}``) read
     at ``where``: ``==`` its literal form (``pytest.approx`` for a float, ``is`` for None
@@ -76,7 +93,7 @@ def value_assert(where: str, seen: dict[str, Any], imports: Imports) -> str | No
         value = python_ast.literal_eval(seen["repr"])
         if isinstance(value, float):
             imports.modules.add("pytest")
-            return f"assert {where} == pytest.approx({seen['repr']})"
+            return f"assert {where} == pytest.approx({approx_text(value)})"
         if value is None or isinstance(value, bool):
             return f"assert {where} is {seen['repr']}"
         return f"assert {where} == {seen['repr']}"
