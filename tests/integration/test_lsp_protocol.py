@@ -337,12 +337,13 @@ async def test_a_project_without_remora_state_has_no_diagnostics_and_says_why(
     assert not (root / ".remora").exists()
 
 
-def _scripted(root: Path, run_on_save: str) -> None:
-    """The scripted provider with no turns: the lint agent's host steps apply ruff's fixes."""
+def _scripted(root: Path, extra: str) -> None:
+    """The scripted provider with no turns: the lint agent's host steps apply ruff's fixes.
+    ``extra``: more of remora.yaml (the run on save, an operation's options)."""
     (root / "turns.yaml").write_text("[]\n")
     (root / "remora.yaml").write_text(
         "model:\n  provider: scripted\n  id: scripted\n  path: turns.yaml\n"
-        "sandbox:\n  max_concurrent_agents: 1\n" + run_on_save
+        "sandbox:\n  max_concurrent_agents: 1\n" + extra
     )
 
 
@@ -409,8 +410,9 @@ async def test_cancelling_the_progress_stops_the_run_and_records_nothing(
     (root / "pkg").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[project]\nname = "slow"\nversion = "0.1"\n')
     (root / "pkg" / "shop.py").write_text(SHOP)
-    _scripted(root, "")
-    # the model's first turn takes 60 s: the run is still going when the user cancels
+    # Nothing drafted: the words are the model's, and its first turn takes 60 s, so the
+    # run is still going when the user cancels.
+    _scripted(root, "operations:\n  docstring:\n    options:\n      draft: false\n")
     (root / "turns.yaml").write_text(
         '- delay_s: 60\n  calls: [{name: submit_result, arguments: {summary: "late"}}]\n'
     )
