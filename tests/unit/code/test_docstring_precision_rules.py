@@ -679,13 +679,17 @@ class Registered(BaseHandler):
     def name(self):
         """The name the registry keeps this handler under."""
         return type(self).__name__
+
+
+class Pending(Exception):
+    pass
 '''
 
 EXTENSIONS = """\
-from .handlers import Registered as Handler
+from .handlers import Pending, Registered as Handler
 
 
-class ArrayHandler(Handler):
+class ArrayHandler(Handler, Pending):
     def flatten(self, obj, data):
         data["values"] = list(obj)
         return data
@@ -695,6 +699,9 @@ class ArrayHandler(Handler):
 
     def name(self):
         return "array"
+
+    def with_traceback(self, tb):
+        return self
 """
 
 
@@ -722,6 +729,12 @@ def _extension_prompt(tmp_path: Path, method: str) -> str:
         ("flatten", "it implements the stub BaseHandler.flatten: the interface is the base's"),
         # Through the imported base's own ancestor there, under the name it is imported as.
         ("name", "it overrides Registered.name, whose docstring Python shows for it"),
+        # A standard base of a base in another file, read there: Exception's method.
+        (
+            "with_traceback",
+            "it overrides builtins.BaseException.with_traceback, whose docstring Python "
+            "shows for it",
+        ),
         # An undocumented base method that does something: the override is asked.
         ("restore", ""),
     ],

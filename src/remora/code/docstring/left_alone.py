@@ -142,7 +142,7 @@ def left_alone(
         return f"it overrides {shown[0]}.{shown[1].name}, whose docstring Python shows for it"
     if stub := next(((o, m) for o, m in bases if is_stub(m)), None):
         return f"it implements the stub {stub[0]}.{stub[1].name}: the interface is the base's"
-    if standard := standard_base_doc(node.file.text, node.ref.full_name):
+    if standard := standard_base_doc(node.file.text, node.ref.full_name, imported):
         return f"it overrides {standard}.{definition.name}, whose docstring Python shows for it"
     if definition.lineno in alternative_definitions(node.file.text):
         return (

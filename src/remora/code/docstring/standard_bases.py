@@ -11,8 +11,10 @@ method of a class of the module, a base outside the module that the standard lib
 the builtins define and whose method of that name has a docstring. The bases are read
 with :mod:`ast` from the class and its ancestors in the module, and resolved through the
 module's imports (``from collections.abc import MutableMapping``, ``import collections``
-then ``collections.OrderedDict``) or the builtins; only standard library modules are
-imported, never the project's.
+then ``collections.OrderedDict``) or the builtins, and, where the caller can read the
+project, through a base imported from another of its files, read there (a time zone
+class whose base, in the next file, subclasses ``datetime.tzinfo``: its ``utcoffset``);
+only standard library modules are imported, never the project's.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ import importlib
 import sys
 import warnings
 
+from remora.code.docstring.overrides import ImportedClass
 from remora.code.parsing import ast_tree
-from remora.code.values.method_state import classes_by_name
+from remora.code.values.method_state import ancestors, classes_by_name
 
 __all__ = ["standard_base_doc"]
 
@@ -32,10 +35,11 @@ __all__ = ["standard_base_doc"]
 _ACTING_MODULES = frozenset({"antigravity", "this", "__main__"})
 
 
-def standard_base_doc(text: str, full_name: str) -> str:
+def standard_base_doc(text: str, full_name: str, imported: ImportedClass | None = None) -> str:
     """The dotted name of the standard (or builtin) class whose docstring ``help()`` shows
     for the method ``Class.name`` of the module's ``text`` ('' when there is none: the node
-    is no method of a class of the module, or no standard base documents the name)."""
+    is no method of a class of the module, or no standard base documents the name). With
+    ``imported``, a base imported from another file of the project is read there."""
     owner, dot, name = full_name.partition(".")
     tree = ast_tree(text)
     classes = classes_by_name(text)
@@ -47,6 +51,15 @@ def standard_base_doc(text: str, full_name: str) -> str:
             method = vars(klass).get(name)
             if klass is not object and getattr(method, "__doc__", None):
                 return f"{klass.__module__}.{klass.__qualname__}"
+    if imported is None:
+        return ""
+    for cls in [classes[owner], *ancestors(classes[owner], classes)]:
+        for base in cls.bases:
+            if isinstance(base, ast.Name) and base.id not in classes:
+                there = imported(base.id)  # read in its own file, one file deep
+                found = standard_base_doc(there[0], f"{there[1]}.{name}") if there else ""
+                if found:
+                    return found
     return ""
 
 
