@@ -1277,6 +1277,18 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "base32_crockford.py",
     ),
+    # Optional dependencies only (redis, tornado: not installed); about 800 lines in
+    # src/pybreaker/__init__.py (a circuit breaker, its states, listeners and storages).
+    ReviewProject(
+        Project(
+            "pybreaker",
+            "1.2.0",
+            "18707776316f93a30c1be0e4fec1f8aa5ed19d7e395a218eb2f050c8524fb2dc",
+            (),
+            part="heldout",
+        ),
+        "src/pybreaker",
+    ),
     # No dependencies; about 2,000 lines in four modules (an interpreter of Python's ast);
     # its tests left out.
     ReviewProject(
