@@ -219,6 +219,21 @@ class OpenAIProvider:
             usage = usage + turn_usage
         return Completion(tuple(texts), usage, shape, logprobs=tuple(candidates))
 
+    async def _text_completion(
+        self, body: dict[str, Any], limit_s: float, request: CompletionRequest
+    ) -> Any:
+        """``/v1/completions``; a server that refuses ``logprobs`` (HTTP 400) is asked once
+        more without them, its tokens then unknown."""
+        try:
+            return await self._create(body, limit_s, text=True, clock=request.clock)
+        except ModelUnavailableError as exc:
+            cause = exc.__cause__
+            refused = isinstance(cause, ServerAnswered) and cause.status == 400
+            if "logprobs" not in body or not refused:
+                raise
+        plain = {key: value for key, value in body.items() if key != "logprobs"}
+        return await self._create(plain, limit_s, text=True, clock=request.clock)
+
     async def _complete_one(
         self, kwargs: dict[str, Any], prompt: str | None, request: CompletionRequest, limit_s: float
     ) -> tuple[str, Usage, tuple[TokenLogprob, ...]]:
@@ -226,8 +241,8 @@ class OpenAIProvider:
         if prompt is not None:
             asked = {"logprobs": 1} if request.logprobs else {}
             try:
-                response = await self._create(
-                    {**kwargs, **asked, "prompt": prompt}, limit_s, text=True, clock=request.clock
+                response = await self._text_completion(
+                    {**kwargs, **asked, "prompt": prompt}, limit_s, request
                 )
             except ModelUnavailableError as exc:
                 cause = exc.__cause__
