@@ -148,7 +148,9 @@ def by_task(report: dict[str, Any]) -> dict[tuple[str, str], tuple[Any, ...]]:
 
 
 def test_two_processes_give_what_one_gives(tmp_path: Path, standin: list[Standin]) -> None:
-    standin.append(Standin("--latency-ms", "20"))
+    # Long enough answers that the two processes' runs overlap and fill the server's 4
+    # slots (a docstring run asks the model twice: at 20 ms they seldom overlapped).
+    standin.append(Standin("--latency-ms", "200"))
     (server,) = standin
     one = make_project(tmp_path / "one", server.base_url)
     two = make_project(tmp_path / "two", server.base_url)
