@@ -22,16 +22,13 @@ import ast
 import json
 import math
 import random
-import secrets
 import sys
 from pathlib import Path
 from typing import Any
 
 from review_lib.kept_exports import project_before
-from review_lib.summary_checks import CheckedChange, checked_changes, start_line
-
-from remora.providers.llama_engine import EngineKey, load_server
-from remora.providers.model_store import ensure_model
+from review_lib.model_scores import auc, model_server, scored_rows, unrefused_changes
+from review_lib.summary_checks import CheckedChange, start_line
 
 EXPORTS = Path(__file__).parent / "review_exports"
 QUESTION = "Does this docstring correctly describe what the code does? Answer Yes or No."
@@ -89,12 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
     args = parser.parse_args(argv)
-    changes = [
-        c
-        for project in sorted(p.name for p in EXPORTS.iterdir() if p.is_dir() and p.name != "_meta")
-        for c in checked_changes(EXPORTS, project)
-        if not c.refusal
-    ]
+    changes = unrefused_changes(EXPORTS)
     picked = random.Random(args.seed)
     chosen = [
         c
@@ -104,26 +96,15 @@ def main(argv: list[str] | None = None) -> int:
             min(args.per_verdict, sum(c.verdict == verdict for c in changes)),
         )
     ]
-    key = EngineKey.create(ensure_model(args.model), 1, 4096, None)
-    server = load_server(key, port=0, api_key=secrets.token_hex(16))
+    server, _ = model_server(args.model)
     scored = [(c, score(server, c)) for c in chosen]
     accepted = [s for c, s in scored if c.verdict == "accept"]
     rejected = [s for c, s in scored if c.verdict == "reject"]
-    pairs = [(a > r) + 0.5 * (a == r) for a in accepted for r in rejected]
     report = {
         "model": args.model,
         "seed": args.seed,
-        "auc": sum(pairs) / len(pairs) if pairs else None,
-        "scored": [
-            {
-                "project": c.project,
-                "node": c.node,
-                "verdict": c.verdict,
-                "summary": c.summary,
-                "score": s,
-            }
-            for c, s in scored
-        ],
+        "auc": auc(accepted, rejected),
+        "scored": scored_rows(scored, "score"),
     }
     json.dump(report, sys.stdout, indent=1)
     print()

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import sys
 from pathlib import Path
 from typing import Any, cast
 
 from review_lib.kept_exports import project_before
-from review_lib.summary_checks import CheckedChange, checked_changes, start_line
+from review_lib.model_scores import auc, model_server, scored_rows, unrefused_changes
+from review_lib.summary_checks import CheckedChange, start_line
 
 from remora.code import CodeContext
 from remora.code.completion import TokenRow, sureness
@@ -37,8 +37,6 @@ from remora.code.docstring.draft import own_examples, shape_prompt
 from remora.conversation import CompletionRequest
 from remora.providers.completion_prompt import raw_prompt
 from remora.providers.gguf_vocab import PromptTokens, prompt_tokens
-from remora.providers.llama_engine import EngineKey, load_server
-from remora.providers.model_store import ensure_model
 
 EXPORTS = Path(__file__).parent / "review_exports"
 THRESHOLDS = (0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65)
@@ -67,11 +65,6 @@ def drafted_tokens(server: Any, tokens: PromptTokens, change: CheckedChange) -> 
     server.handle_completions({**body, "logprobs": 1, "stream": False}, keep)
     content = (chunks[-1]["choices"][0].get("logprobs") or {}).get("content") or []
     return [{"text": str(t["token"]), "logprob": float(t["logprob"])} for t in content]
-
-
-def _auc(high: list[float], low: list[float]) -> float | None:
-    pairs = [(a > b) + 0.5 * (a == b) for a in high for b in low]
-    return round(sum(pairs) / len(pairs), 3) if pairs else None
 
 
 def _share(changes: list[CheckedChange], verdict: str) -> float | None:
@@ -103,23 +96,16 @@ def table(scored: list[tuple[CheckedChange, float]]) -> dict[str, Any]:
                 "refused_rejected": _share(refused, "reject"),
             }
         )
-    return {"auc_merged_vs_rest": _auc(merged, rest), "thresholds": rows}
+    found = auc(merged, rest)
+    return {"auc_merged_vs_rest": None if found is None else round(found, 3), "thresholds": rows}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
     args = parser.parse_args(argv)
-    changes = [
-        c
-        for project in sorted(p.name for p in EXPORTS.iterdir() if p.is_dir() and p.name != "_meta")
-        for c in checked_changes(EXPORTS, project)
-        if not c.refusal and args.model in c.model
-    ]
-    path = ensure_model(args.model)
-    server = load_server(
-        EngineKey.create(path, 1, 4096, None), port=0, api_key=secrets.token_hex(16)
-    )
+    changes = [c for c in unrefused_changes(EXPORTS) if args.model in c.model]
+    server, path = model_server(args.model)
     vocabulary = prompt_tokens(path)
     scored: list[tuple[CheckedChange, float]] = []
     for change in changes:
@@ -131,17 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         "changes": len(changes),
         "spelled": len(scored),
         **table(scored),
-        "scored": [
-            {
-                "project": c.project,
-                "node": c.node,
-                "verdict": c.verdict,
-                "category": c.category,
-                "summary": c.summary,
-                "sureness": s,
-            }
-            for c, s in scored
-        ],
+        "scored": scored_rows(scored, "sureness"),
     }
     json.dump(report, sys.stdout, indent=1)
     print()
