@@ -1277,6 +1277,18 @@ CORPUS: tuple[ReviewProject, ...] = (
         ),
         "base32_crockford.py",
     ),
+    # No dependencies; about 900 lines in ulid/ (ULID values, their base32 codec, the
+    # default, microsecond and monotonic providers and the api modules over them).
+    ReviewProject(
+        Project(
+            "ulid-py",
+            "1.1.0",
+            "dc6884be91558df077c3011b9fb0c87d1097cb8fc6534b11f310161afd5738f0",
+            (),
+            part="heldout",
+        ),
+        "ulid",
+    ),
     # Optional dependencies only (redis, tornado: not installed); about 800 lines in
     # src/pybreaker/__init__.py (a circuit breaker, its states, listeners and storages).
     ReviewProject(
