@@ -439,3 +439,61 @@ async def test_an_abstract_stub_gets_no_test_an_unsupported_method_does(tmp_path
         some = await b.run("test", "search_tests", unsupported)
     assert none["kept"] == [] and none["reason"].startswith("an abstract stub"), none
     assert len(some["kept"]) == 1, some
+
+
+async def test_a_stub_another_module_overrides_gets_no_test(tmp_path: Path) -> None:
+    # strsimpy's interfaces, each subclassed in its own module: three tests pinned the
+    # base's NotImplementedError (a blind reviewer: "a trivial test with no information").
+    files = {
+        "base.py": (
+            "class Distance:\n"
+            "    def distance(self, a, b):\n"
+            "        raise NotImplementedError()\n"
+            "\n"
+            "\n"
+            "class Lonely:\n"
+            "    def distance(self, a, b):\n"
+            "        raise NotImplementedError()\n"
+        ),
+        "hamming.py": (
+            "from base import Distance\n"
+            "\n"
+            "\n"
+            "class Hamming(Distance):\n"
+            "    def distance(self, a, b):\n"
+            "        return sum(x != y for x, y in zip(a, b))\n"
+        ),
+    }
+    root = write_project(tmp_path, files)
+    async with bench(root) as b:
+        abstract = await b.run(
+            "test", "search_tests", find_node(root, "base.py", "Distance.distance")
+        )
+        lonely = await b.run("test", "search_tests", find_node(root, "base.py", "Lonely.distance"))
+    assert abstract["kept"] == [] and abstract["reason"].startswith("an abstract stub"), abstract
+    assert lonely["kept"], lonely
+
+
+async def test_the_projects_own_strings_stand_in_for_made_up_ones(tmp_path: Path) -> None:
+    # strsimpy's ``Damerau.distance(s0, s1)``: with its README's strings left out, the None
+    # cases passed ``[]`` or "sample s1" as the other string (blind reviewers: "use a real
+    # string there and add a real case").
+    source = (
+        "class Distance:\n"
+        "    def distance(self, s0, s1):\n"
+        "        if s0 is None:\n"
+        "            raise TypeError('s0 is None')\n"
+        "        if s1 is None:\n"
+        "            raise TypeError('s1 is None')\n"
+        "        same = sum(s0[i] == s1[i] for i in range(min(len(s0), len(s1))))\n"
+        "        return max(len(s0), len(s1)) - same\n"
+    )
+    readme = "```python\nd = Distance()\nprint(d.distance('ABCDEF', 'ABDCEF'))\n```\n"
+    root = write_project(tmp_path, {"distance.py": source, "README.md": readme})
+    node = find_node(root, "distance.py", "Distance.distance")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        written = b.text("test", node, "tests/test_distance.py")
+    assert found["kept"], found
+    assert "'ABCDEF'" in written.replace('"', "'"), written
+    assert "sample" not in written and "[]" not in written, written

@@ -198,6 +198,9 @@ def summary_refusal(source: str, name: str, summary: str, kind: str = "function"
         # ("full name" of fullname) naming one parameter, not two.
         (INVENTED, "Pipeline.noop", "method", "No-op pipeline instance."),
         (INVENTED, "Pipeline.get_loader", "method", "Get a loader for the given full name."),
+        # "specific" names no subject (jsonpickle's set_decoder_options: "it restates the
+        # method name", edited).
+        (INVENTED, "Pipeline.get_loader", "method", "Get a loader for a specific full name."),
         # Two words shortened into one name word ("rotate left" is rotl), and a general
         # noun ("operation") that names no subject.
         (INVENTED, "checked_rotl", "function", "Checked rotate left operation."),

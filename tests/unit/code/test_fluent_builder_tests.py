@@ -170,6 +170,24 @@ def test_a_parameter_the_class_measures_and_indexes_is_a_list_of_the_values_comp
     assert unfit_shape({"values": ["west"]}, {"values": ["west"]}) is None
 
 
+def test_a_parameter_the_method_only_measures_and_indexes_may_be_a_string() -> None:
+    # strsimpy's ``Damerau.distance(s0, s1)``: ``len(s0)`` and ``s0[i]``, never stored;
+    # its README passes two strings, which a list shape kept out of the search.
+    text = textwrap.dedent(
+        """
+        class Metric:
+            def distance(self, s0, s1):
+                same = 0
+                for i in range(min(len(s0), len(s1))):
+                    same += s0[i] == s1[i]
+                return max(len(s0), len(s1)) - same
+        """
+    )
+    module = ast.parse(text)
+    function = next(n for n in ast.walk(module) if isinstance(n, ast.FunctionDef))
+    assert stored_shapes(function, module) == {}
+
+
 def test_a_parameter_the_class_tests_bits_of_is_a_flag_of_its_constants() -> None:
     module = ast.parse(PANEL)
     assert stored_shapes(_method("set_mode"), module) == {"mode": 2 | 4}

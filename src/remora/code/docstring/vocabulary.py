@@ -75,7 +75,8 @@ _GENERAL_WORDS = _listed(
     files path paths line lines character characters word words format representation part
     parts total sum kind way case time given new current existing empty single multiple optional
     specified provided possible valid invalid boolean positive negative zero equal greater smaller
-    larger lower higher whole entire different original unique available
+    larger lower higher whole entire different original unique available specific particular
+    certain appropriate corresponding respective
     return get set add remove update create build make check compute calculate find look read
     load store keep convert format parse compare sort filter join split apply call use hold
     contain raise give take pass initialize initialise construct describe represent print write

@@ -26,7 +26,9 @@ from remora.code.parsing.ast_definitions import (
     located_definition,
     module_names,
     overridden_stub,
+    overrides,
     sole_function,
+    stub_owner,
 )
 from remora.code.parsing.line_breaks import line_starts
 from remora.code.parsing.parse_cache import parse
@@ -89,6 +91,7 @@ __all__ = [
     "node_signature",
     "node_span",
     "overridden_stub",
+    "overrides",
     "parse",
     "per_node",
     "per_text",
@@ -97,4 +100,5 @@ __all__ = [
     "qualified_definitions",
     "sole_function",
     "statement_children",
+    "stub_owner",
 ]

@@ -20,7 +20,9 @@ __all__ = [
     "located_definition",
     "module_names",
     "overridden_stub",
+    "overrides",
     "sole_function",
+    "stub_owner",
 ]
 
 Defined = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -160,25 +162,49 @@ def is_stub(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -
     return bool(body) and all(_nothing(s) or _not_implemented(s) or _returns_none(s) for s in body)
 
 
+def stub_owner(text: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.ClassDef | None:
+    """The class whose stub method (:func:`is_stub`) ``function`` is, or None."""
+    tree = ast_tree(text)
+    if tree is None or not is_stub(function):
+        return None
+    key = (function.name, function.lineno)
+    return next(
+        (
+            c
+            for c in ast.walk(tree)
+            if isinstance(c, ast.ClassDef)
+            and any((getattr(i, "name", ""), i.lineno) == key for i in c.body)
+        ),
+        None,
+    )
+
+
+def overrides(tree: ast.AST, base: str, method: str, imported: bool = False) -> bool:
+    """Whether a class of ``tree`` derives from the class named ``base`` and defines
+    ``method`` again; with ``imported``, a base written as a bare name counts only where
+    the module imports that name (``from .string_distance import StringDistance``)."""
+    named = not imported or any(
+        isinstance(n, ast.ImportFrom) and any(a.name == base for a in n.names)
+        for n in ast.walk(tree)
+    )
+    return any(
+        isinstance(c, ast.ClassDef)
+        and any(
+            (isinstance(b, ast.Name) and b.id == base and named)
+            or (isinstance(b, ast.Attribute) and b.attr == base)
+            for b in c.bases
+        )
+        and any(
+            isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == method
+            for item in c.body
+        )
+        for c in ast.walk(tree)
+    )
+
+
 def overridden_stub(text: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether ``function`` is a stub method (:func:`is_stub`) that a subclass in the same
     module defines again."""
+    owner = stub_owner(text, function)
     tree = ast_tree(text)
-    if tree is None or not is_stub(function):
-        return False
-    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
-    key = (function.name, function.lineno)
-    owner = next(
-        (c for c in classes if any((getattr(i, "name", ""), i.lineno) == key for i in c.body)),
-        None,
-    )
-    if owner is None:
-        return False
-    return any(
-        any(isinstance(b, ast.Name) and b.id == owner.name for b in c.bases)
-        and any(
-            isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == function.name
-            for item in c.body
-        )
-        for c in classes
-    )
+    return owner is not None and tree is not None and overrides(tree, owner.name, function.name)

@@ -31,10 +31,17 @@ from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
-from remora.code.parsing import alternative_definitions, ast_tree, overridden_stub
+from remora.code.parsing import (
+    alternative_definitions,
+    ast_tree,
+    overridden_stub,
+    overrides,
+    stub_owner,
+)
 from remora.code.probes import pytest_own_module
 from remora.code.values import CallTarget, caller_frame_reason, node_function
 from remora.code.values.deprecations import deprecation_warning
+from remora.code.values.project_values import python_files
 
 __all__ = [
     "optional_flag_reason",
@@ -128,6 +135,25 @@ def optional_flag_reason(module_text: str, function: ast.AST | None) -> str | No
 STUB_REASON = "an abstract stub: the methods that override it are the behaviour"
 
 
+def overridden_elsewhere(
+    context: CodeContext, function: ast.FunctionDef | ast.AsyncFunctionDef
+) -> bool:
+    """Whether the node is a stub method that a class of another project module, importing
+    its class, defines again (strsimpy's ``NormalizedStringDistance.distance``, whose
+    classes live one to a module: "only checks that the abstract ... raises
+    NotImplementedError", rejected as noise)."""
+    owner = stub_owner(context.node_file_text(), function)
+    if owner is None:
+        return False
+    own = context.bound_node().file_path
+    for path in python_files(context):
+        text = context.read_text(path) if path != own else ""
+        tree = ast_tree(text) if owner.name in text and function.name in text else None
+        if tree is not None and overrides(tree, owner.name, function.name, imported=True):
+            return True
+    return False
+
+
 DEPRECATED_REASON = (
     "it is deprecated (it warns of its removal): a test would pin code kept only for old "
     "callers, and fail where warnings are errors"
@@ -149,7 +175,9 @@ def untestable_reason(context: CodeContext, target: CallTarget) -> str:
     line = context.bound_node().start_line
     text = context.node_file_text()
     function = node_function(context)
-    if function is not None and overridden_stub(text, function):
+    if function is not None and (
+        overridden_stub(text, function) or overridden_elsewhere(context, function)
+    ):
         return STUB_REASON
     optional = optional_import_reason(text, line) or optional_flag_reason(text, function)
     if not optional and function is not None and function.lineno in alternative_definitions(text):

@@ -34,6 +34,7 @@ __all__ = [
     "literal_default",
     "made_up",
     "made_up_items",
+    "made_up_text",
     "sample_value",
 ]
 
@@ -179,10 +180,10 @@ def _string(name: str, variant: int) -> str:
     found, value = by_name(name, NAMED_STRINGS, variant)
     if found:
         return str(value)
-    return _made_up(name, variant)
+    return made_up_text(name, variant)
 
 
-def _made_up(name: str, variant: int) -> str:
+def made_up_text(name: str, variant: int) -> str:
     """The string a parameter gets when nothing says more: ``"sample b"``, ``"other b"``."""
     return ("sample " if variant % 2 == 0 else "other ") + " ".join(name_words(name) or ["value"])
 
@@ -192,10 +193,9 @@ def _singular(name: str) -> str:
 
 
 def made_up_items(name: str) -> list[str]:
-    """Two placeholder items for a collection parameter nothing says more of, the later
-    one first in order (``["sample seq", "other seq"]``): a sort or a ``max`` of them
-    does something. :func:`made_up` says they are made up."""
-    return [_made_up(_singular(name), variant) for variant in (0, 1)]
+    """Two placeholder items for a collection parameter nothing says more of, the later one
+    first (``["sample seq", "other seq"]``): a sort or a ``max`` of them does something."""
+    return [made_up_text(_singular(name), variant) for variant in (0, 1)]
 
 
 def made_up(name: str, value: Any) -> bool:
@@ -223,7 +223,7 @@ def made_up(name: str, value: Any) -> bool:
         return any(isinstance(k, str) and made_up(k, v) for k, v in value.items())
     if not isinstance(value, str):
         return False
-    if value in {_made_up(name, v) for v in (0, 1)}:
+    if value in {made_up_text(name, v) for v in (0, 1)}:
         return True
     # A path the name table gives ("data/example.txt") names a file no project has: code
     # that opens or checks it meets a missing file, whatever the test's name says.

@@ -40,6 +40,7 @@ from remora.code.values.derived_sets import (
     argument_sets,
     literal_default,
     made_up,
+    made_up_text,
 )
 from remora.code.values.filled_instances import CALLS_KEY, is_filled
 from remora.code.values.float_values import non_finite_values
@@ -139,6 +140,28 @@ def _with_literals(args: dict[str, Any], literals: dict[str, Any]) -> dict[str, 
 def _guessed(name: str, value: Any) -> bool:
     named = [by_name(name, NAMED_STRINGS, variant) for variant in (0, 1)]
     return made_up(name, value) or any(found and value == v for found, v in named)
+
+
+def _shown_in_place(candidates: list[Candidate], shown: list[Candidate]) -> list[Candidate]:
+    """The candidates with each made-up text (``"sample s0"``, ``"other s0"``) in place of
+    which the project's examples and calls (``shown``) pass texts for that parameter: the
+    first text shown for the first placeholder, the second for the other, wherever a
+    candidate passes it, so that two equal placeholders stay equal. Its README's
+    ``damerau.distance("ABCDEF", "ABDCEF")`` makes ``distance(None, "ABDCEF")`` of the
+    case of a ``None`` (blind reviewers asked for "a real string there")."""
+    swaps: dict[str, str] = {}
+    for name in {name for candidate in shown for name in candidate.args}:
+        texts = [c.args[name] for c in shown if isinstance(c.args.get(name), str)]
+        for variant, text in enumerate(list(dict.fromkeys(texts))[:2]):
+            swaps.setdefault(made_up_text(name, variant), text)
+    if not swaps:
+        return candidates
+    return [
+        replace(
+            c, args={k: swaps.get(v, v) if isinstance(v, str) else v for k, v in c.args.items()}
+        )
+        for c in candidates
+    ]
 
 
 def _literal_candidate(candidate: Candidate, literals: dict[str, Any]) -> Candidate:
@@ -277,12 +300,13 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         Candidate(dict(row["args"]), words.get(row["name"], f"{row['name']}_arguments"))
         for row in sets[1:]
     ]
-    candidates += _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
-    sites = project_calls(context, target["name"])
-    candidates += _text_sets(context, target, sites, "as_called")
+    shown = _text_sets(context, target, doctest_calls(docstring, target["name"]), "doc")
+    shown += _text_sets(context, target, project_calls(context, target["name"]), "as_called")
+    candidates += shown
     # What the project's own calls pass for a parameter (prefix="Hour"), not a made-up text.
     literals = project_literals(context, target)
     candidates = [_literal_candidate(c, literals) for c in candidates]
+    candidates = _shown_in_place(candidates, shown)  # distance(None, "ABCDEF")
     # No value of a kind the node's annotations or uses exclude (a str for a datetime).
     candidates = [replace(c, args=annotated_tuples(c.args, params)) for c in candidates]
     members = [replace(c, args=annotated_tuples(c.args, params)) for c in members]

@@ -201,9 +201,16 @@ def stored_shapes(function: Function, module: ast.Module) -> dict[str, Any]:
         for attribute in stored.get(arg.arg, set()):
             for method in methods:
                 _read(method, (first_parameter(method) or "self", attribute), uses, ints)
+        # Only a stored argument is the class's sequence of items: a parameter the method
+        # alone measures and indexes may be a string (``distance(s0, s1)``: ``len(s0)``,
+        # ``s0[i]``; its README passes two strings).
+        kept = bool(stored.get(arg.arg)) or any(
+            name == arg.arg and inner in _stored(helper, first_parameter(helper) or self_name)
+            for name, helper, inner in handed
+        )
         if uses.bits and not (uses.over or uses.text):
             shapes[arg.arg] = uses.bits
-        elif uses.sized and uses.over and not uses.text:
+        elif uses.sized and uses.over and not uses.text and kept:
             shapes[arg.arg] = uses.items[:_MAX_ITEMS]
     return shapes
 
