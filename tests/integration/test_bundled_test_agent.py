@@ -497,3 +497,29 @@ async def test_the_projects_own_strings_stand_in_for_made_up_ones(tmp_path: Path
     assert found["kept"], found
     assert "'ABCDEF'" in written.replace('"', "'"), written
     assert "sample" not in written and "[]" not in written, written
+
+
+async def test_a_buffer_parameter_is_given_bytes(tmp_path: Path) -> None:
+    # ulid's ``encode(value: hints.Buffer)``, the alias in a module it imports: given
+    # text ("aaaaaaa"), the tests reached only the length checks, and the reviewer asked
+    # for bytes in each of five tests ("passes a str where a bytes buffer is expected").
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/hints.py": "import typing\n\nBuffer = typing.Union[bytes, bytearray, memoryview]\n",
+        "pkg/codec.py": (
+            "from . import hints\n"
+            "\n"
+            "\n"
+            "def checksum(value: hints.Buffer) -> int:\n"
+            "    if len(value) != 4:\n"
+            "        raise ValueError('expects 4 bytes')\n"
+            "    return value[0] ^ value[1] ^ value[2] ^ value[3]\n"
+        ),
+    }
+    root = write_project(tmp_path, files)
+    node = find_node(root, "pkg/codec.py", "checksum")
+    async with bench(root) as b:
+        found = await b.run("test", "search_tests", node)
+        written = b.text("test", node, "tests/test_codec.py")
+    assert len(found["kept"]) == 2, found  # the length check's and the checksum's
+    assert 'checksum(b"aaaa")' in written and 'checksum("' not in written, written

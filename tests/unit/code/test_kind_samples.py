@@ -15,6 +15,7 @@ from remora.code.values.kind_samples import (
     sample,
     used_sample,
 )
+from remora.code.values.unspelled_values import stand_in
 from remora.code.values.usage_kinds import usage_kinds
 
 
@@ -22,13 +23,15 @@ def test_each_typical_value_is_of_its_kind_and_true() -> None:
     for kind, value in TYPICAL.items():
         if kind in ("NoneType", "callable"):
             continue
-        assert type(value).__name__ == kind and value, kind
+        built = stand_in(value)  # bytes go to the probe as ``{"__bytes__": text}``
+        assert type(built).__name__ == kind and built, kind
     assert TYPICAL["dict"] == DICT_SAMPLE and TYPICAL["callable"] == CALLABLE_SAMPLE
 
 
 def test_each_empty_value_is_of_its_kind_and_false() -> None:
     for kind, value in EMPTY.items():
-        assert type(value).__name__ == kind and not value, kind
+        built = stand_in(value)
+        assert type(built).__name__ == kind and not built, kind
     assert set(EMPTY) <= set(TYPICAL)
 
 

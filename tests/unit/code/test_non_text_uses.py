@@ -14,9 +14,9 @@ import pytest
 
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.class_lookup import class_lookup
-from remora.code.values.derived_sets import made_up, made_up_items
 from remora.code.values.non_text_uses import non_text_places, string_misfit, walked_lists
 from remora.code.values.parameters import Parameter
+from remora.code.values.placeholders import made_up, made_up_items
 
 MODULE = """\
 import os

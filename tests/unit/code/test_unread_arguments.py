@@ -14,8 +14,9 @@ from probe_support import probe_outcome
 
 from remora.code.testgen.unread_arguments import made_up_arguments, same_outcome
 from remora.code.values import CallTarget
-from remora.code.values.derived_sets import holds_made_up, made_up, sample_value
+from remora.code.values.derived_sets import sample_value
 from remora.code.values.kind_samples import sample
+from remora.code.values.placeholders import holds_made_up, made_up
 
 STAND_IN = {"__unread__": True}
 

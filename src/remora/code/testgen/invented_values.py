@@ -29,10 +29,10 @@ import codecs
 from typing import Any
 
 from remora.code.values.annotations import called_name
-from remora.code.values.derived_sets import holds_made_up
 from remora.code.values.keyed_arguments import reads_of_keys
 from remora.code.values.kind_samples import DICT_SAMPLE
 from remora.code.values.named_values import name_words
+from remora.code.values.placeholders import holds_made_up
 from remora.code.values.untold_nones import Function
 
 __all__ = ["invented"]

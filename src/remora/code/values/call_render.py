@@ -11,8 +11,9 @@ as the builtin's name, ``{"__returns__": V}`` as ``lambda *args, **kwargs: V`` (
 item: V`` with ``"__takes__": ["item"]``),
 ``{"__function__": NAME}`` as the function of that name the test defines first,
 ``{"__set__": [items]}`` as a set (``{'a', 'b'}``, ``set()``), ``{"__tuple__": [items]}``
-as a tuple (``(1, 2)``, ``(1,)``), ``{"__type__": "int"}`` as the class's name (a class of
-the node's module imported as an instance's is: :mod:`remora.code.values.unspelled_values`);
+as a tuple (``(1, 2)``, ``(1,)``), ``{"__bytes__": text}`` as a bytes literal
+(``b'abc'``), ``{"__type__": "int"}`` as the class's name (a class of the node's module
+imported as an instance's is: :mod:`remora.code.values.unspelled_values`);
 a ``*args`` list spread as positional arguments and a ``**kwargs`` dict as keywords, as the
 probe passed them.
 A generator function's call is drained into a list, as the probe drained it.
@@ -45,9 +46,11 @@ from remora.code.values.function_arguments import (
 from remora.code.values.parameters import CallParameter
 from remora.code.values.unspelled_values import (
     BUILTIN_TYPES,
+    BYTES_MARKER,
     SET_MARKER,
     TUPLE_MARKER,
     TYPE_MARKER,
+    is_bytes,
     is_tuple,
     is_type,
 )
@@ -112,6 +115,8 @@ class CallRender:
         if isinstance(value, dict) and set(value) == {SET_MARKER}:
             items = [self.value(v) for v in value[SET_MARKER]]
             return "{" + ", ".join(items) + "}" if items else "set()"
+        if is_bytes(value):
+            return repr(str(value[BYTES_MARKER]).encode("latin-1"))
         if is_tuple(value):
             items = [self.value(v) for v in value[TUPLE_MARKER]]
             return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"

@@ -22,19 +22,16 @@ from remora.code.values.annotations import (
     union_parts,
 )
 from remora.code.values.kind_samples import MOMENT_KINDS, moment
-from remora.code.values.named_values import NAMED_NUMBERS, NAMED_STRINGS, by_name, name_words
+from remora.code.values.named_values import NAMED_NUMBERS, NAMED_STRINGS, by_name
 from remora.code.values.parameters import Parameter
-from remora.code.values.unspelled_values import BUILTIN_TYPES, set_of, tuple_of, type_of
+from remora.code.values.placeholders import MADE_UP_KEYS, made_up_text, singular_of
+from remora.code.values.unspelled_values import BUILTIN_TYPES, bytes_of, set_of, tuple_of, type_of
 
 __all__ = [
     "PLANS",
     "ArgumentSet",
     "argument_sets",
-    "holds_made_up",
     "literal_default",
-    "made_up",
-    "made_up_items",
-    "made_up_text",
     "sample_value",
 ]
 
@@ -88,9 +85,6 @@ def _type_args(tree: ast.expr) -> list[ast.expr]:
     return list(tree.slice.elts) if isinstance(tree.slice, ast.Tuple) else [tree.slice]
 
 
-_PATH_WORDS = frozenset({"path", "file", "dir", "directory"})
-# The keys a mapping nothing says more of gets: the name table's for ``key``.
-_MADE_UP_KEYS = NAMED_STRINGS["key"]
 # A ``set``-annotated parameter gets a set: ``base | nxt`` of two lists raises.
 _SET_HEADS = frozenset({"set", "frozenset", "abstractset", "mutableset"})
 
@@ -114,7 +108,7 @@ def _value_for(
     chosen = real[0] if real else None
     head = _head(chosen) if chosen is not None else ""
     inner = _type_args(chosen) if chosen is not None else []
-    singular = _singular(name)
+    singular = singular_of(name)
     if head == "tuple":  # a tuple, not a list: ``isinstance(p, tuple)`` holds
         return tuple_of(_tuple_items(singular, inner, variant, classes, depth))
     if head in SEQUENCE_HEADS:
@@ -138,7 +132,7 @@ def _value_for(
         value_type = inner[1] if len(inner) > 1 else None
         return {
             key: _value_for("value", value_type, variant ^ index, classes, depth + 1)
-            for index, key in enumerate(_MADE_UP_KEYS)
+            for index, key in enumerate(MADE_UP_KEYS)
         }
     if head == "literal":
         options = [item.value for item in inner if isinstance(item, ast.Constant)]
@@ -149,6 +143,8 @@ def _value_for(
         return _number(name, head == "int", variant)
     if head in {"str", "path", "purepath", "anystr"}:  # typing.AnyStr: str or bytes
         return _string(name, variant)
+    if head in {"bytes", "bytearray", "memoryview"}:  # the probe builds bytes for each
+        return bytes_of(_string(name, variant).encode("utf-8"))
     if head in MOMENT_KINDS:
         return moment(head, variant)
     if head == "type":  # a class as a value: ``type[Node]`` that class, else a builtin one
@@ -181,78 +177,6 @@ def _string(name: str, variant: int) -> str:
     if found:
         return str(value)
     return made_up_text(name, variant)
-
-
-def made_up_text(name: str, variant: int) -> str:
-    """The string a parameter gets when nothing says more: ``"sample b"``, ``"other b"``."""
-    return ("sample " if variant % 2 == 0 else "other ") + " ".join(name_words(name) or ["value"])
-
-
-def _singular(name: str) -> str:
-    return name[:-1] if name.endswith("s") and len(name) > 3 else name
-
-
-def made_up_items(name: str) -> list[str]:
-    """Two placeholder items for a collection parameter nothing says more of, the later one
-    first (``["sample seq", "other seq"]``): a sort or a ``max`` of them does something."""
-    return [made_up_text(_singular(name), variant) for variant in (0, 1)]
-
-
-def made_up(name: str, value: Any) -> bool:
-    """Whether ``value`` is what :func:`sample_value` makes up for the parameter ``name``
-    when neither its annotation nor a word of its name gives a value: its placeholder
-    string (``"sample b"``), or a list of its singular's (``items=["sample item"]``), or a
-    mapping of the made-up keys (``token={"alpha": ..., "beta": ...}``, where the project's
-    tokens have a ``type``: "not tokens at all"), or one whose values are all made up for
-    the parameter (``s={"sample n": "sample s"}``), or one holding under a key the value
-    made up for that key (``match={"token": "sample token", "rank": 3}``: zxcvbn's
-    reviewer, "a placeholder token"); or a path its name table gives
-    (``dotenv_path="data/example.txt"``: no such file exists).
-    Asked of the value a call passes for that very parameter and answered by the function
-    that makes them, not by the text's look (``"sample"`` passed for ``b``, or
-    ``"sample b"`` for ``a``, is none)."""
-    singular = _singular(name)
-    if isinstance(value, list):
-        return bool(value) and all(made_up(singular, item) for item in value)
-    if isinstance(value, dict):
-        if list(value) == list(_MADE_UP_KEYS):
-            return True
-        # ``s={"sample n": "sample s"}``: a mapping of placeholders is one itself
-        if value and all(made_up(name, v) or made_up(singular, v) for v in value.values()):
-            return True
-        return any(isinstance(k, str) and made_up(k, v) for k, v in value.items())
-    if not isinstance(value, str):
-        return False
-    if value in {made_up_text(name, v) for v in (0, 1)}:
-        return True
-    # A path the name table gives ("data/example.txt") names a file no project has: code
-    # that opens or checks it meets a missing file, whatever the test's name says.
-    words = name_words(name)
-    return bool(words) and words[-1] in _PATH_WORDS and value in NAMED_STRINGS[words[-1]]
-
-
-def holds_made_up(name: str, value: Any) -> bool:
-    """:func:`made_up`, or a list with an item made up for its singular among others
-    (``iterable=["sample value", "sample iterable"]``: "confusing", a reviewer said)."""
-    if made_up(name, value):
-        return True
-    singular = _singular(name)
-    return isinstance(value, list) and any(made_up(singular, item) for item in value)
-
-
-def none_for_made_up(args: dict[str, Any], params: Sequence[Parameter]) -> dict[str, Any]:
-    """``args`` with the made-up value (:func:`made_up`) of a parameter whose annotation
-    takes None given as None: an instance's ``fs_encoding: Optional[str]`` nothing says
-    more of is built as its code allows, not with ``"sample fs encoding"``, which a blind
-    reviewer called "a fake encoding name"."""
-    given = dict(args)
-    for param in params:
-        tree = parsed_annotation(param.annotation) if param.annotation else None
-        if tree is None or not made_up(param.name, given.get(param.name)):
-            continue
-        if any(_head(part) == "none" for part in union_parts(tree)):
-            given[param.name] = None
-    return given
 
 
 def _untyped(name: str, singular: str, variant: int, classes: ClassLookup, depth: int) -> Any:

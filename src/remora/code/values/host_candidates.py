@@ -17,13 +17,14 @@ its class uses as a list of values or a bit flag is one (:mod:`remora.code.value
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import located_definition, module_names
-from remora.code.values.annotations import builtin_kind
+from remora.code.values.annotations import builtin_kind, first_head
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.attribute_uses import fitted_values, stored_kinds, unfit_value
 from remora.code.values.built_instances import built_candidates
@@ -35,13 +36,7 @@ from remora.code.values.class_lookup import project_class_lookup
 from remora.code.values.collection_arguments import collection_values, dict_parameters
 from remora.code.values.compared_kinds import compared_base
 from remora.code.values.constructor import own_init
-from remora.code.values.derived_sets import (
-    ArgumentSet,
-    argument_sets,
-    literal_default,
-    made_up,
-    made_up_text,
-)
+from remora.code.values.derived_sets import ArgumentSet, argument_sets, literal_default
 from remora.code.values.filled_instances import CALLS_KEY, is_filled
 from remora.code.values.float_values import non_finite_values
 from remora.code.values.function_arguments import function_arguments
@@ -67,6 +62,7 @@ from remora.code.values.overlapping_collections import (
 )
 from remora.code.values.paired_boundaries import paired_boundaries, spread_base
 from remora.code.values.parameters import parameter_names, parameter_of
+from remora.code.values.placeholders import made_up, made_up_text
 from remora.code.values.project_literals import project_literals
 from remora.code.values.project_values import (
     named_defaults,
@@ -83,13 +79,19 @@ from remora.code.values.tuple_type_arguments import (
     class_base,
     tuple_type_values,
 )
-from remora.code.values.type_aliases import project_aliases, resolved_parameters
+from remora.code.values.type_aliases import (
+    project_aliases,
+    resolved_annotation,
+    resolved_parameters,
+)
 from remora.code.values.usage_kinds import usage_kinds
 
 __all__ = ["MAX_CANDIDATES", "host_candidates", "node_function"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 MAX_CANDIDATES = 48
+# The annotations of a buffer: a value of them is bytes (``b"aaaa"``), never text.
+_BYTES = frozenset({"bytes", "bytearray", "memoryview"})
 
 
 def node_function(context: CodeContext) -> Function | None:
@@ -100,11 +102,14 @@ def node_function(context: CodeContext) -> Function | None:
     return found if isinstance(found, Function) else None
 
 
-def _kinds(target: CallTarget) -> dict[str, str]:
-    """The builtin type of each parameter, from its annotation or its literal default."""
+def _kinds(target: CallTarget, aliases: Mapping[str, str]) -> dict[str, str]:
+    """The builtin type of each parameter, from its annotation (its aliases put in:
+    ``hints.Buffer``) or its literal default; ``bytes`` for ``bytes``, ``bytearray`` or
+    ``memoryview`` first."""
     kinds: dict[str, str] = {}
     for row in target["parameters"]:
-        kind = builtin_kind(row.get("annotation"))
+        annotation = resolved_annotation(row.get("annotation"), aliases)
+        kind = builtin_kind(annotation) or ("bytes" if first_head(annotation) in _BYTES else "")
         known, default = literal_default(row.get("default"))
         if kind:
             kinds[row["name"]] = kind
@@ -252,7 +257,11 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
     # ``LINE_TYPE_ADDED`` of ``from .constants import LINE_TYPE_ADDED``: its value is there.
     path = context.bound_node().file_path
     imported = imported_constants(module, path, project_reader(context))
-    found = boundary_search(function, _kinds(target), module, imported) if function else ([], set())
+    found = (
+        boundary_search(function, _kinds(target, aliases), module, imported)
+        if function
+        else ([], set())
+    )
     values, edges = found
     values += [(n, {}, f"{n}_is_empty") for n, k in stored.items() if k == "dict" and n in base]
     if function is not None:  # ``value < low``: beside the other parameter's value in ``base``
@@ -265,14 +274,14 @@ def host_candidates(context: CodeContext, target: CallTarget) -> list[Candidate]
         values += sought_strings(function, constants)  # "a~b" where s.replace("~", ...)
     owner = owner_arguments(context, target) if target["kind"] == "method" else {}
     if function is not None:  # against the numbers of the instance the test builds
-        values += state_boundaries(function, text, target, owner, _kinds(target))
+        values += state_boundaries(function, text, target, owner, _kinds(target, aliases))
     if function is not None:  # a name the module's tables hold, where the code looks one up
         values += called + collection_values(function, base, module)
         values += [(n, v, f"{n}_is_a_function") for n, v in functions.items() if n not in base]
         values += tuple_type_values(function, base, module)  # (1, 2), object, for isinstance
         values += [(n, v, w) for n, samples in mappings.items() for v, w in samples[1:]]
         values += non_finite_values(function, derived_locals(function, parameter_names(function)))
-        tables = table_values(context, function, module, _kinds(target))
+        tables = table_values(context, function, module, _kinds(target, aliases))
         values += within_choices(tables, params)  # category="cs" of a language: unknown
     docstring = (ast.get_docstring(function) or "") if function is not None else ""
     candidates = [replace(c, edge=c.why in edges) for c in vary(base, values)]

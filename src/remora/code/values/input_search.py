@@ -38,6 +38,7 @@ from remora.code.values.parameters import parameter_names
 from remora.code.values.regex_arguments import regex_values
 from remora.code.values.solved_values import Solver, anchor_of, is_arithmetic
 from remora.code.values.type_tests import kind_values, type_name_subject, type_test_values
+from remora.code.values.unspelled_values import bytes_of
 from remora.code.values.usage_kinds import usage_kind_names
 from remora.code.values.value_words import label
 
@@ -97,12 +98,15 @@ def boundary_sides(
 
 
 def _of_length(kind: str | None, n: int) -> Any:
-    """A value of ``n`` items of the kind the parameter's uses say (a string where they
-    say none); a dict only empty (its items' shape is the mapping search's)."""
+    """A value of ``n`` items of the kind the parameter's annotation or uses say (a string
+    where they say none; bytes of ``a`` for bytes, ``len(value) == 16`` of a buffer); a
+    dict only empty (its items' shape is the mapping search's)."""
     if kind == "list":
         return ["a"] * n
     if kind == "dict":
         return {} if n == 0 else None
+    if kind == "bytes":
+        return bytes_of(b"a" * n)
     return "a" * n
 
 

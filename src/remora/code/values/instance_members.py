@@ -30,10 +30,11 @@ from remora import python_ast
 from remora.code.values.annotations import first_head, item_annotations
 from remora.code.values.attribute_uses import classes_named, init_of
 from remora.code.values.call_target import CallTarget, is_instance_method
-from remora.code.values.derived_sets import ClassLookup, made_up, sample_value
+from remora.code.values.derived_sets import ClassLookup, sample_value
 from remora.code.values.input_search import Candidate
 from remora.code.values.method_state import first_parameter, is_self_attribute
 from remora.code.values.parameters import Parameter, parameter_of
+from remora.code.values.placeholders import made_up
 
 __all__ = [
     "element_parameters",

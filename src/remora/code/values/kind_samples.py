@@ -3,7 +3,7 @@
 
 Two variants, each with one role:
 
-- :data:`TYPICAL`: a true value of the kind (``1``, ``"a"``, ``[1]``, :data:`DICT_SAMPLE`,
+- :data:`TYPICAL`: a true value of the kind (``1``, ``"a"``, ``b"a"``, ``[1]``, :data:`DICT_SAMPLE`,
   :data:`CALLABLE_SAMPLE`): the value ``isinstance(x, K)`` asks for, the set side of
   ``if x:``, and a parameter whose use says its kind (:func:`used_sample`).
 - :data:`EMPTY`: the kind's false value (``0``, ``""``, ``[]``, ``{}``): the other side of
@@ -43,13 +43,17 @@ TYPICAL: dict[str, Any] = {
     "int": 1,
     "float": 1.5,
     "str": "a",
+    "bytes": {"__bytes__": "a"},  # unspelled_values.bytes_of(b"a")
     "bool": True,
     "list": [1],
     "dict": DICT_SAMPLE,
     "callable": CALLABLE_SAMPLE,
     "NoneType": None,  # ``isinstance(x, NoneType)``: the kind's one value
 }
-EMPTY: dict[str, Any] = {"int": 0, "float": 0.0, "str": "", "bool": False, "list": [], "dict": {}}
+EMPTY: dict[str, Any] = {
+    **{"int": 0, "float": 0.0, "str": "", "bytes": {"__bytes__": ""}},
+    **{"bool": False, "list": [], "dict": {}},
+}
 
 
 def sample(kind: str, *, empty: bool = False) -> Any:

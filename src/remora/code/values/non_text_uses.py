@@ -44,7 +44,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from remora.code.values.derived_sets import made_up, made_up_items
 from remora.code.values.parameter_reads import (
     Loop,
     Place,
@@ -54,6 +53,7 @@ from remora.code.values.parameter_reads import (
     plain_name,
     text_constant,
 )
+from remora.code.values.placeholders import made_up, made_up_items
 
 __all__ = ["NonText", "Place", "non_text_places", "string_misfit", "walked_lists"]
 

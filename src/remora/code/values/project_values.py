@@ -40,7 +40,6 @@ from remora.code.values.derived_sets import (
     ClassLookup,
     argument_sets,
     literal_default,
-    none_for_made_up,
     sample_value,
 )
 from remora.code.values.distinct_numbers import distinct_numbers
@@ -48,6 +47,7 @@ from remora.code.values.imported_modules import imported_modules, project_reader
 from remora.code.values.input_sources import module_constants
 from remora.code.values.method_state import first_parameter, is_self_attribute
 from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
+from remora.code.values.placeholders import none_for_made_up
 from remora.code.values.sourced_strings import examples, project_documents
 from remora.code.values.value_words import label
 from remora.sandbox import search

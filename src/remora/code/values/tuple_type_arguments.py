@@ -38,10 +38,10 @@ from typing import Any
 from remora.code.values.annotations import head_name, parsed_annotation, union_parts
 from remora.code.values.argument_fit import read_attributes
 from remora.code.values.call_render import snake_name
-from remora.code.values.derived_sets import made_up_items
 from remora.code.values.non_text_uses import NonText, non_text_places
 from remora.code.values.parameter_reads import ValueReads, call_name, item_reads, plain_name
 from remora.code.values.parameters import Parameter
+from remora.code.values.placeholders import made_up_items
 from remora.code.values.unspelled_values import is_tuple, is_type, tuple_of, type_of
 
 __all__ = ["annotated_tuples", "class_base", "tuple_type_values"]

@@ -81,7 +81,8 @@ def project_aliases(context: CodeContext) -> dict[str, str]:
     except ValueError:
         imported = {}
     per_module: dict[str, dict[str, str]] = {}  # each imported module read once
-    for name, (module, original) in imported.items():
+
+    def aliases_of(module: str) -> dict[str, str]:
         if module not in per_module:
             their_text = project_module_text(context, module)
             try:
@@ -90,8 +91,15 @@ def project_aliases(context: CodeContext) -> dict[str, str]:
                 )
             except SyntaxError:
                 per_module[module] = {}
-        if original in per_module[module]:
+        return per_module[module]
+
+    for name, (module, original) in imported.items():
+        if original in aliases_of(module):
             found[name] = per_module[module][original]
+        # ``from . import hints`` and ``value: hints.Buffer``: the module's aliases, dotted.
+        elif project_module_text(context, f"{module}.{original}".lstrip(".")) is not None:
+            inner = aliases_of(f"{module}.{original}".lstrip("."))
+            found |= {f"{name}.{alias}": text for alias, text in inner.items()}
     return {**found, **module_aliases(tree)}
 
 
@@ -145,6 +153,11 @@ class _PutAliases(ast.NodeTransformer):
         if isinstance(tree, ast.Call) and _type_variable(tree):
             return _type_variable_meaning(tree)
         return tree
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        """``hints.Buffer``: an alias of a project module the module imports."""
+        tree = self._parsed(dotted_name(node))
+        return node if tree is None else tree
 
     def _variables(self, tree: ast.expr) -> list[str]:
         """The type variables of an alias's text, in the order they first appear."""

@@ -1,10 +1,12 @@
-"""Values JSON cannot spell: a tuple and a class, as the probe's markers say them.
+"""Values JSON cannot spell: a tuple, bytes and a class, as the probe's markers say them.
 
-JSON has no tuple and no class. A set of arguments sends a tuple as ``{"__tuple__":
-[items]}`` and a class as ``{"__type__": "int"}`` (a builtin, by its name) or
-``{"__type__": "Name"}`` (a class of the node's module, looked up as ``{"__class__"}``
-is); the probe builds them (:mod:`remora.code.probes.programs.call_arguments`) and a test
-writes them as Python (``(1, 2)``, ``int``, ``Name`` with its import:
+JSON has no tuple, no bytes and no class. A set of arguments sends a tuple as
+``{"__tuple__": [items]}``, bytes as ``{"__bytes__": text}`` (each byte the character of
+that code point, as Latin-1 decodes it) and a class as ``{"__type__": "int"}`` (a builtin,
+by its name) or ``{"__type__": "Name"}`` (a class of the node's module, looked up as
+``{"__class__"}`` is); the probe builds them
+(:mod:`remora.code.probes.programs.call_arguments`) and a test writes them as Python
+(``(1, 2)``, ``b"abc"``, ``int``, ``Name`` with its import:
 :mod:`remora.code.values.call_render`). :func:`stand_in` is the Python value a JSON value
 stands for, where the host can make it without the project (a builtin class, a tuple of
 plain values), for the checks that ask a value's kind or attributes
@@ -20,10 +22,13 @@ from remora.code.values.function_arguments import FUNCTION_MARKER
 
 __all__ = [
     "BUILTIN_TYPES",
+    "BYTES_MARKER",
     "SET_MARKER",
     "TUPLE_MARKER",
     "TYPE_MARKER",
     "UNKNOWN",
+    "bytes_of",
+    "is_bytes",
     "is_tuple",
     "is_type",
     "set_of",
@@ -33,6 +38,7 @@ __all__ = [
 ]
 
 TUPLE_MARKER = "__tuple__"
+BYTES_MARKER = "__bytes__"
 TYPE_MARKER = "__type__"
 # A set has no JSON form: the probe builds ``{"__set__": [items]}`` as one.
 SET_MARKER = "__set__"
@@ -67,6 +73,19 @@ def tuple_of(items: list[Any]) -> dict[str, Any]:
     return {TUPLE_MARKER: list(items)}
 
 
+def bytes_of(data: bytes) -> dict[str, Any]:
+    """These bytes, as a set sends them (Latin-1 maps each byte to one character)."""
+    return {BYTES_MARKER: data.decode("latin-1")}
+
+
+def is_bytes(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {BYTES_MARKER}
+        and isinstance(value[BYTES_MARKER], str)
+    )
+
+
 def type_of(name: str) -> dict[str, Any]:
     """The class ``name`` (a builtin's name, or a class of the node's module)."""
     return {TYPE_MARKER: name}
@@ -91,6 +110,8 @@ def stand_in(value: Any) -> Any:
     if is_tuple(value):
         items = [stand_in(item) for item in value[TUPLE_MARKER]]
         return UNKNOWN if any(item is UNKNOWN for item in items) else tuple(items)
+    if is_bytes(value):
+        return str(value[BYTES_MARKER]).encode("latin-1")
     if is_type(value):
         name = value[TYPE_MARKER]
         return getattr(builtins, name) if name in BUILTIN_TYPES else UNKNOWN

@@ -8,7 +8,8 @@ code calls, ``{"__returns__": VALUE}`` a function that takes anything and
 returns VALUE (``lambda *args, **kwargs: VALUE`` in a test; with ``"__takes__":
 ["item"]``, the names the code passes it, ``lambda item: VALUE``), ``{"__set__":
 [items]}`` a set of those items (JSON has none), ``{"__tuple__": [items]}`` a tuple of
-them, ``{"__type__": "int"}`` a builtin class and ``{"__type__": "Name"}`` the module's
+them, ``{"__bytes__": text}`` bytes (Latin-1: one byte per character),
+``{"__type__": "int"}`` a builtin class and ``{"__type__": "Name"}`` the module's
 class ``Name`` (a type passed as a value), and ``{"__unread__": true}`` a stand-in
 that records any use of it (:mod:`remora.code.probes.programs.unread_argument`);
 ``{"__function__": NAME}`` a function the test defines, which records each call made of
@@ -82,6 +83,8 @@ def built_value(data: Any, module: types.ModuleType) -> Any:
             return {built_value(item, module) for item in data["__set__"]}
         if set(data) == {"__tuple__"} and isinstance(data["__tuple__"], list):
             return tuple(built_value(item, module) for item in data["__tuple__"])
+        if set(data) == {"__bytes__"} and isinstance(data["__bytes__"], str):
+            return data["__bytes__"].encode("latin-1")
         if set(data) == {"__type__"}:
             return _type(str(data["__type__"]), module)
         if set(data) == {"__expression__"} and isinstance(data["__expression__"], dict):
