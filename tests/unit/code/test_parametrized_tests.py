@@ -146,3 +146,13 @@ def test_three_results_of_other_values_merge_into_one_table(tmp_path: Path) -> N
         for p in returning
     ]
     assert parametrized(held, ["text", "strict"], set()) == held
+
+
+def test_a_table_of_the_lengths_a_condition_names_is_named_by_that_length() -> None:
+    # Three results chosen for the lengths the code dispatches on: the table says so.
+    returning = [
+        _returning(f"test_parse_grade_when_text_of_length_{len(text)}_returns_int", text, value)
+        for text, value in (("B", 7), ("A+", 10), ("F", 0))
+    ]
+    merged = parametrized(returning, ["text", "strict"], set())
+    assert [p["name"] for p in merged] == ["test_parse_grade_by_text_length"]

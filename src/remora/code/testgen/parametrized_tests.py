@@ -107,7 +107,8 @@ def _shared_name(names: list[str], raising: bool = True) -> str:
     """The words all ``names`` start with, up to a condition (``when``), then those they
     all end with from ``raises``; '' where they share no ``raises`` ending. Tests of
     values (not ``raising``) are named by the start alone, up to what they return
-    (``test_find_ordinal``): the table's rows say the rest."""
+    (``test_find_ordinal``): the table's rows say the rest; by the length they share a
+    condition on (``test_encode_by_value_length``)."""
     words = [name.split("_") for name in names]
     start: list[str] = []
     for column in zip(*words, strict=False):
@@ -120,7 +121,11 @@ def _shared_name(names: list[str], raising: bool = True) -> str:
             break
         end.insert(0, column[0])
     if "when" in start:  # a condition the names share in part says none of the cases
+        condition = start[start.index("when") + 1 :]
         start = start[: start.index("when")]
+        # ``when_value_of_length_6``, ``_10``, ``_16``: one table of the lengths it takes.
+        if not raising and condition[-2:] == ["of", "length"] and len(condition) > 2:
+            return "_".join([*start, "by", *condition[:-2], "length"])
     if not raising:
         start = start[: start.index("returns")] if "returns" in start else start
         return "_".join(start) if len(start) >= 2 else ""

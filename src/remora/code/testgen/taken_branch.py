@@ -20,7 +20,8 @@ empty or ``None`` result), says the value was not one the code accepts:
 ``width_is_invalid``, as does an ``except`` handler the call returned from (one that
 catches ``KeyError`` says the value was unknown: ``language_is_unknown``; so does a
 membership test of a literal collection, ``if algorithm not in ("legacy", "modern")``,
-where ``key_is_missing`` would read as an argument not given). Anything
+where ``key_is_missing`` would read as an argument not given); a rejected length says the
+rule (:mod:`.length_checks`: ``value_has_wrong_length``). Anything
 else says nothing (""). Read with :mod:`ast`; nothing runs here.
 """
 
@@ -31,6 +32,7 @@ from collections import Counter
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen import length_checks
 from remora.code.testgen.refused_types import refused_type_words
 from remora.code.values import first_parameter, is_self_attribute, label, snake_name
 from remora.code.values.annotations import sole_argument
@@ -100,9 +102,9 @@ def _empty_literal(node: ast.expr) -> bool:
     return isinstance(node, ast.Tuple | ast.List) and not node.elts
 
 
-def _taken(function: Function, lines: set[int], rejected: bool) -> Branch:
-    """The branch around the exit the call ran; a handler's where a caught raise ran too;
-    for ``return x if test else ()``, the side of the empty value the call returned."""
+def _taken(function: Function, lines: set[int], rejected: bool) -> tuple[ast.stmt, Branch] | None:
+    """The exit the call ran and the branch around it; a handler's where a caught raise
+    ran too; for ``return x if test else ()``, the side of the empty value it returned."""
     found: list[tuple[ast.stmt, Branch]] = []
     _exits(function.body, None, found)
     ran = [(statement, branch) for statement, branch in found if statement.lineno in lines]
@@ -114,8 +116,8 @@ def _taken(function: Function, lines: set[int], rejected: bool) -> Branch:
     if rejected and isinstance(statement, ast.Return) and isinstance(statement.value, ast.IfExp):
         sides = [_empty_literal(statement.value.body), _empty_literal(statement.value.orelse)]
         if sides.count(True) == 1:
-            return (statement.value.test, sides[0])
-    return branch
+            return statement, (statement.value.test, sides[0])
+    return statement, branch
 
 
 class _Words:
@@ -130,6 +132,7 @@ class _Words:
         self.vararg = function.args.vararg.arg if function.args.vararg else None
         self.rejected = is_rejection(row)
         self.converted = _converted_locals(function, set(self.args))
+        self.lengths = length_checks.length_locals(function, set(self.args))
 
     def subject(self, node: ast.AST) -> str | None:
         """A given parameter's name, an instance attribute's words, an attribute of a given
@@ -198,6 +201,10 @@ class _Words:
                 return f"{subject}_is_{absent}" if isinstance(op, ast.NotIn) == truth else ""
             if counted := self._counted(test):
                 return counted
+            if self.rejected and (
+                sized := length_checks.length_words(test, truth, self.args, self.lengths)
+            ):
+                return sized
             if subject is not None and isinstance(op, ast.Eq) and isinstance(right, ast.Constant):
                 # ``if xpath.element == "*": raise``: the value that took it, not "invalid".
                 return f"{subject}_is_{label(right.value)}" if truth else ""
@@ -321,7 +328,13 @@ def branch_words(function: Function | None, lines: set[int], row: dict[str, Any]
     if function is None or not lines:
         return ""
     words = _Words(function, row)
-    branch = _taken(function, lines, words.rejected)
+    taken = _taken(function, lines, words.rejected)
+    if taken is None:
+        return ""
+    statement, branch = taken
+    if fallen := length_checks.fallen_through_words(function, statement, words):
+        around = words.of_test(*branch) if isinstance(branch, tuple) else ""
+        return length_checks.joined_length(around, fallen)
     if branch is None:
         return ""
     if isinstance(branch, ast.ExceptHandler):

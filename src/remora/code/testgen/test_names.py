@@ -205,7 +205,10 @@ def _filled(value: Any) -> bool:
 
 
 def _one_word(text: str) -> bool:
-    return 0 < len(text) <= _MAX_WORD and text.isalnum() and text.isascii()
+    """A short word; a filler of one repeated character (``aaaaaaa``, chosen for its length)
+    says nothing (a blind reviewer: "the name only repeats the input value")."""
+    filler = len(text) > 2 and len(set(text)) == 1
+    return 0 < len(text) <= _MAX_WORD and text.isalnum() and text.isascii() and not filler
 
 
 def _fitted(node: str, condition: str, outcome: str) -> str | None:
