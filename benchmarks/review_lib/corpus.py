@@ -1299,7 +1299,8 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.2.2",
             "0539f8bd0464013b05ad62e0a1673f0ac9086c76b43ebf9f833053527cd9931b",
             (),
-            part="heldout",
+            # Held out until its labels at 56164a32 (session 65); studied since.
+            part="dev",
         ),
         "baseconv.py",
     ),
@@ -1311,9 +1312,22 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.0.7",
             "b777c6ad080dc1bad74a4c29d6a46914fa6701ac70f94b0d66fbcfde62f5be31",
             (),
-            part="heldout",
+            # Held out until its labels at 56164a32 (session 65); studied since.
+            part="dev",
         ),
         "pydispatch",
+    ),
+    # No dependencies; about 1,250 lines in umsgpack/__init__.py (a MessagePack
+    # serializer and deserializer: packing and unpacking by type, Ext types, options).
+    ReviewProject(
+        Project(
+            "u-msgpack-python",
+            "2.8.0",
+            "b801a83d6ed75e6df41e44518b4f2a9c221dc2da4bcd5380e3a0feda520bc61a",
+            (),
+            part="heldout",
+        ),
+        "umsgpack",
     ),
     # Optional dependencies only (redis, tornado: not installed); about 800 lines in
     # src/pybreaker/__init__.py (a circuit breaker, its states, listeners and storages).

@@ -6,6 +6,7 @@ subject elsewhere too: :mod:`.claimed_ranges`), or, for arguments chosen for not
 particular (a model's call too: its reason spells every argument), the branch the call
 left the code by (:mod:`.taken_branch`: ``when_hashid_is_invalid``,
 ``when_rows_is_empty``, ``when_key_is_missing``, ``when_start_and_end_are_given``; for a
+raise that none of these words, its message's verdict, :mod:`.message_conditions`; for a
 call that ran the plain path, its arguments off their default, or all of them where the
 name would say nothing else (:func:`_off_default`); ``by_default`` for one that passes
 no argument to parameters with defaults; for an instance the project's code or docs
@@ -42,6 +43,7 @@ from remora import python_ast
 from remora.code.testgen.claimed_ranges import honest_condition
 from remora.code.testgen.empty_answers import all_empty
 from remora.code.testgen.empty_results import yields
+from remora.code.testgen.message_conditions import message_condition
 from remora.code.testgen.outcome_words import outcome_words
 from remora.code.testgen.parameter_words import in_words, parameter_words, state_words
 from remora.code.testgen.stored_items import shows_key
@@ -292,6 +294,8 @@ def behaviour_name(
             and (w := _argument_words(n, v, star, word[n]))
         ]
         condition = f"when_{'_and_'.join(said)}" if said else ""
+    if not condition and outcome.startswith("raises_"):  # "invalid digit": digit_is_invalid
+        condition = message_condition(row)
     if not condition and not args and star is not None:  # zip_broadcast(): nothing to zip
         condition = f"when_given_no_{renamed.get(star, snake_name(star))}"
     elif not condition and not args and _defaulted(function):  # peekitem(): its last item
