@@ -31,8 +31,9 @@ def fetch(table, key):
         (5, "no row 'a' in a table of 0 rows", "in a table of"),
         # One constant, whole: nothing in it is the call's, so compared whole.
         (7, "empty key", ""),
-        # A raise over several lines, its frame's line any of them; str.format fields.
-        (9, "key x is reserved (see docs)", "is reserved (see docs)"),
+        # A raise over several lines, its frame's line any of them; str.format fields; an
+        # aside in brackets is no part of the clause.
+        (9, "key x is reserved (see docs)", "is reserved"),
         # No raise at the line.
         (1, "anything", ""),
     ],

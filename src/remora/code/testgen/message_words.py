@@ -6,7 +6,8 @@ type(doc))``) compared whole breaks on a harmless rewording or another Python's
 ``raise`` statement the probe stopped at (its frame's line, in the node's file)
 says which words are the code's own: its string constants, split at their format
 fields (``%s``, ``{}``, an f-string's values). The longest such fragment the
-message holds, cut at its first clause break, is the one matched; a field between two of them
+message holds, cut at its first clause break (a stop, or an aside's opening bracket), is
+the one matched; a field between two of them
 whose value is words the code passed (``"expected %s for %s, got %r" % (kind, "path
 segment", value)``: "str", "path segment"), not the call's own values, joins them: the
 match is "expected str for path segment", never the bare "expected" a reviewer finds
@@ -34,7 +35,10 @@ __all__ = ["borrowed_message", "fixed_words", "match_pattern", "with_fixed_words
 
 # printf-style fields and str.format fields, where a formatted value goes.
 _FIELDS = re.compile(r"%[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[sdrifgGxXoeEca%]|\{[^{}]*\}")
-_CLAUSE = re.compile(r"[,;:.]\s")
+# A clause ends at a stop, or where an aside opens: "Signal cannot be None (receiver=%r)"
+# is matched as "Signal cannot be None" (a blind reviewer: the "(receiver=" after it ties
+# the test to how the message is laid out).
+_CLAUSE = re.compile(r"[,;:.]\s|\s\(")
 _ENDS = " '\"`:,.;"
 _MIN_CHARS = 6
 _SPECIAL = frozenset(".^$*+?{}[]\\|()")
