@@ -44,3 +44,13 @@ def test_a_whole_stated_message_of_two_words_after_the_verdict_names_it_too() ->
 )
 def test_a_message_that_is_no_verdict_on_a_thing_leaves_the_name(raised: dict[str, Any]) -> None:
     assert _name(raised) == "test_to_int_raises_value_error"
+
+
+def test_the_message_s_verdict_says_more_than_an_argument_off_its_default() -> None:
+    # ``strict=True`` reached the raise, but a strict call of good text returns: the
+    # message says why this one raised.
+    function = first_function("def to_int(text, strict=False):\n    return int(text)\n")
+    raised = {"type": "ValueError", "message": "invalid digit 'x'", "match": "invalid digit"}
+    row = {"args": {"text": "4x2", "strict": True}, "raised": {**raised, "stated": True}}
+    name = behaviour_name("to_int", row, "typical_arguments", set(), set(), {}, function)
+    assert name == "test_to_int_when_digit_is_invalid_raises_value_error"

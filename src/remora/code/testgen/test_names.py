@@ -6,8 +6,9 @@ subject elsewhere too: :mod:`.claimed_ranges`), or, for arguments chosen for not
 particular (a model's call too: its reason spells every argument), the branch the call
 left the code by (:mod:`.taken_branch`: ``when_hashid_is_invalid``,
 ``when_rows_is_empty``, ``when_key_is_missing``, ``when_start_and_end_are_given``; for a
-raise that none of these words, its message's verdict, :mod:`.message_conditions`; for a
-call that ran the plain path, its arguments off their default, or all of them where the
+raise that none of these words, its message's verdict (:mod:`.message_conditions`:
+``when_digit_is_invalid``, not the arguments that happened to reach it); for a call
+that ran the plain path, its arguments off their default, or all of them where the
 name would say nothing else (:func:`_off_default`); ``by_default`` for one that passes
 no argument to parameters with defaults; for an instance the project's code or docs
 build, what they filled it with: ``when_holding_2_entries``, ``after_add_rows``), and
@@ -283,6 +284,8 @@ def behaviour_name(
     if len("_".join(p for p in (f"test_{node}", condition, outcomes[0]) if p)) <= _MAX_NAME:
         outcome = outcomes[0]
     word = {n: renamed.get(n, snake_name(n)) for n in args}
+    if not condition and outcome.startswith("raises_"):  # "invalid digit": digit_is_invalid
+        condition = message_condition(row)
     if not condition:  # what the call asked for, where nothing it ran says it
         asked = _off_default(function, args, every=outcome in _ANSWERS or not outcome)
         said = [
@@ -294,8 +297,6 @@ def behaviour_name(
             and (w := _argument_words(n, v, star, word[n]))
         ]
         condition = f"when_{'_and_'.join(said)}" if said else ""
-    if not condition and outcome.startswith("raises_"):  # "invalid digit": digit_is_invalid
-        condition = message_condition(row)
     if not condition and not args and star is not None:  # zip_broadcast(): nothing to zip
         condition = f"when_given_no_{renamed.get(star, snake_name(star))}"
     elif not condition and not args and _defaulted(function):  # peekitem(): its last item
