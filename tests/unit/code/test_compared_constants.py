@@ -193,3 +193,20 @@ def test_a_part_of_a_string_compared_says_the_string_has_the_value() -> None:
     # internals, and "*" read as a product (reviewer: edit, "names the code's internals").
     assert ("s", "/*", "s_has_slash_star") in _values("opens_comment")
     assert ("s", "", "s_lacks_slash_star") in _values("opens_comment")
+
+
+def test_a_length_no_test_writes_out_gives_no_value() -> None:
+    # ``len(frame) < 10**7``: three values of ten million items each are no test's
+    # (one of 2**32 ran ``remora analyze`` out of memory); a short length still gives them.
+    source = (
+        "def frame_kind(frame: bytes, tag: str):\n"
+        "    if len(frame) < 10**7 and len(tag) == 3:\n"
+        "        return 'short'\n"
+        "    return 'long'\n"
+    )
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    found, _edges = boundary_search(function, {"frame": "bytes", "tag": "str"})
+    sized = {words: value for _name, value, words in found if "_of_length_" in words}
+    assert sorted(sized) == ["tag_of_length_2", "tag_of_length_3", "tag_of_length_4"]
+    assert sized["tag_of_length_3"] == "aaa"

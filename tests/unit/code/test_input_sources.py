@@ -352,3 +352,9 @@ def test_a_case_of_a_private_pattern_is_worded_by_its_text() -> None:
     found = _regex_cases(source)
     assert not any("year_re" in why for _name, _value, why in found), found
     assert any(why.startswith("s_is_") for _name, _value, why in found), found
+
+
+def test_a_pattern_repeated_more_than_a_test_writes_out_gives_no_sample() -> None:
+    matching, _unmatched = pattern_samples(Pattern(r"x\d{5000000}", 0), "fullmatch")
+    assert matching == []
+    assert pattern_samples(Pattern(r"x\d{3}", 0), "fullmatch")[0] != []

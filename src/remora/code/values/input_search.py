@@ -40,6 +40,7 @@ from remora.code.values.solved_values import Solver, anchor_of, is_arithmetic
 from remora.code.values.type_tests import kind_values, type_name_subject, type_test_values
 from remora.code.values.unspelled_values import bytes_of
 from remora.code.values.usage_kinds import usage_kind_names
+from remora.code.values.value_asserts import MAX_COUNTED
 from remora.code.values.value_words import label
 
 __all__ = [
@@ -100,7 +101,11 @@ def boundary_sides(
 def _of_length(kind: str | None, n: int) -> Any:
     """A value of ``n`` items of the kind the parameter's annotation or uses say (a string
     where they say none; bytes of ``a`` for bytes, ``len(value) == 16`` of a buffer); a
-    dict only empty (its items' shape is the mapping search's)."""
+    dict only empty (its items' shape is the mapping search's). None beyond
+    :data:`MAX_COUNTED` items: a length no test writes out (``len(obj) < 2**32`` asked
+    for three values of four billion items, and ``remora analyze`` ran out of memory)."""
+    if n > MAX_COUNTED:
+        return None
     if kind == "list":
         return ["a"] * n
     if kind == "dict":
