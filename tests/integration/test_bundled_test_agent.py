@@ -97,12 +97,12 @@ async def test_a_capable_model_writes_what_the_search_could_not_and_fixes_the_re
     assert "test_warehouse_get_nothing (line 1): it never calls get" in refused
     assert "test_get_raises_index_error failed: KeyError" in refused
     assert result.details["added"] == [
-        "test_get_raises_key_error",
+        "test_get_when_sku_is_unknown_raises_key_error",
         "test_warehouse_get_registered_item",
     ]
     # The search's expected values were observed, and the result says so; the model's
     # asserts are its own. Neither carries a comment about it.
-    assert result.details["observed_tests"] == ["test_get_raises_key_error"]
+    assert result.details["observed_tests"] == ["test_get_when_sku_is_unknown_raises_key_error"]
     assert result.details["mutation_after"]["killed"] > 0
     text = (workspace.read("tests/test_models.py") or b"").decode()
     assert "The test failed." not in text  # a model's docstring is prose nobody checked
