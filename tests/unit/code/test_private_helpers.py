@@ -145,3 +145,65 @@ def test_the_public_caller_of_a_private_helper(qualname: str, caller: str | None
 def test_special_names_are_not_private() -> None:
     assert is_private("_x") and is_private("__mangled")
     assert not is_private("__init__") and not is_private("name")
+
+
+SETUP = """\
+import sys
+
+
+def _load_text(data):
+    return _rows(data.decode())
+
+
+def _load_bytes(data):
+    return _rows(data)
+
+
+def _rows(data):
+    return [_READERS[row[:1]](row) for row in data.split()]
+
+
+def _read_word(row):
+    return row
+
+
+def _read_local(row):
+    return row
+
+
+_READERS = {}
+
+
+def _setup():
+    global load
+    _READERS["w"] = _read_word
+    readers = {}
+    readers["l"] = _read_local
+    if sys.version_info[0] == 3:
+        load = _load_text
+    else:
+        load = _load_bytes
+
+
+def _stray(data):
+    return data
+
+
+_setup()
+"""
+
+
+@pytest.mark.parametrize(
+    ("qualname", "caller"),
+    [
+        # Bound to the public name by a set-up function's ``global``, on either Python.
+        ("_load_text", "load"),
+        ("_load_bytes", "load"),
+        ("_rows", "load"),  # through them
+        ("_read_word", "load"),  # through the module's table _rows reads
+        ("_read_local", None),  # put in a table of the function's own
+        ("_stray", None),
+    ],
+)
+def test_a_name_bound_through_global_is_a_public_caller(qualname: str, caller: str | None) -> None:
+    assert public_caller(SETUP, qualname) == caller

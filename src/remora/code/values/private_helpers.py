@@ -9,7 +9,11 @@ a private class, ``__RomanNumbers.encode``) that a public function or method of 
 module reaches, directly or through other private helpers, gets no test or sample set
 of its own: its callers' tests cover it. A public name bound to it in a class or module
 body (``clear = _immutable``, ``__setitem__ = _immutable``, ``size = property(_size)``)
-is such a caller: the helper is what that public name does. So is a method a public
+is such a caller: the helper is what that public name does, and so is one a function
+binds through ``global`` (``global loads; loads = _loads3`` in a set-up function the
+module runs: which helper it binds may depend on the Python, and the public name is what
+a user calls) or puts in a table of the module (``_readers[code] = _read_map``) that a
+function the public name reaches reads. So is a method a public
 class inherits from a private base of its module (``Any(_WithSubValidators)`` calls the
 base's ``__call__``, which calls ``self._exec``): ``Any(None, int)(value)`` reaches
 ``Any._exec``; a blind reviewer rejected the test calling ``_exec([], None, path="")``,
@@ -84,6 +88,38 @@ def _bound_names(tree: ast.Module) -> dict[str, set[str]]:
                 for bound in ast.walk(target):
                     if isinstance(bound, ast.Name):
                         found.setdefault(prefix + bound.id, set()).update(read)
+    for function in qualified_functions(tree).values():
+        for name, read in _global_bindings(function).items():
+            found.setdefault(name, set()).update(read)
+    return found
+
+
+def _global_bindings(function: Function) -> dict[str, set[str]]:
+    """The module names a function binds through ``global`` (``global load; load =
+    _load_text`` in a set-up function the module runs), or fills an item of (``_readers[code]
+    = _read_map``, a module's table: no local of that name), each with the names the value
+    reads."""
+    declared = {name for n in ast.walk(function) if isinstance(n, ast.Global) for name in n.names}
+    local = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    local |= {
+        n.id
+        for n in ast.walk(function)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id not in declared
+    }
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Assign):
+            continue
+        read = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id in declared:
+                found.setdefault(target.id, set()).update(read)
+            elif (
+                isinstance(target, ast.Subscript)
+                and isinstance(target.value, ast.Name)
+                and target.value.id not in local
+            ):
+                found.setdefault(target.value.id, set()).update(read)
     return found
 
 
