@@ -43,6 +43,7 @@ from remora.code.values.derived_sets import (
     sample_value,
 )
 from remora.code.values.distinct_numbers import distinct_numbers
+from remora.code.values.forwarded_defaults import forwarded_defaults
 from remora.code.values.imported_modules import imported_modules, project_reader
 from remora.code.values.input_sources import module_constants
 from remora.code.values.method_state import first_parameter, is_self_attribute
@@ -279,8 +280,10 @@ def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
     number the method reads is not left at a zero default (an empty stock is the set-up's
     edge, not the method's typical case: its boundaries are tried apart), and a parameter
     stored as an attribute the class uses as a mapping or calls is one
-    (:func:`~remora.code.values.attribute_uses.stored_kinds`), not a made-up string; nor
-    is one annotated to take None (:func:`~remora.code.values.derived_sets.none_for_made_up`)."""
+    (:func:`~remora.code.values.attribute_uses.stored_kinds`), not a made-up string, one
+    handed on to the base class takes the base's default
+    (:func:`~remora.code.values.forwarded_defaults.forwarded_defaults`); nor is one
+    annotated to take None (:func:`~remora.code.values.derived_sets.none_for_made_up`)."""
     params = [parameter_of(p) for p in target["owner_parameters"]]
     lookup = project_class_lookup(context)
     if target["owner"] and (built := project_instances(context, target["owner"], params, lookup)):
@@ -290,11 +293,14 @@ def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
     for param in params:  # ``dict_constructor=_dict``: its own default, not ``str`` for it
         if param.default is not None and not literal_default(param.default)[0]:
             args.pop(param.name, None)
+    text = context.node_file_text()
+    if target["owner"]:  # ``Jaccard(k)`` handing k to ``ShingleBased(k=3)``: k=3
+        handed_on = forwarded_defaults(text, target["owner"], params, lookup)
+        args.update({name: value for name, value in handed_on.items() if name in args})
     args = none_for_made_up(args, params)
     if target["kind"] != "method" or not args:
         return args
-    text = context.node_file_text()  # what its class reads as a mapping is a dict
-    args = fitted_values(args, stored_kinds(text, target["owner"], params))
+    args = fitted_values(args, stored_kinds(text, target["owner"], params))  # a mapping: a dict
     attributes = attribute_parameters(text, target["owner"], params)
     for attribute in _read_attributes(context) & set(attributes):
         parameter = attributes[attribute]
