@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ast
 import json
+import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from remora.code.probes.programs.call_arguments import built_value
 from remora.code.values.derived_sets import argument_sets, literal_default, sample_value
 from remora.code.values.named_values import NAMED_NUMBERS, NAMED_STRINGS
 from remora.code.values.named_values import name_words as samples_words
@@ -135,3 +137,15 @@ def test_a_class_annotated_as_type_is_given_a_class() -> None:
     }
     rules = sample_value("rules", "Sequence[tuple[type, str]]", 0, none)
     assert rules[0] == {"__tuple__": [{"__type__": "list"}, "other rule"]}
+
+
+def test_a_parameter_taking_an_exception_class_gets_one_a_caller_raises() -> None:
+    # pybreaker's ``add_excluded_exception(exception: type[ExceptionType])``, a TypeVar
+    # bound to BaseException, was given ``dict`` and ``list``: a blind reviewer's "not
+    # exception types; use real exception classes such as ValueError and KeyError".
+    none = lambda _: None  # noqa: E731
+    given = [sample_value("exc", "type[BaseException]", v, none) for v in (0, 1)]
+    assert given == [{"__type__": "ValueError"}, {"__type__": "KeyError"}]
+    assert sample_value("exc", "Type[Exception]", 0, none) == {"__type__": "ValueError"}
+    # and the probe's sandbox builds them from their names, as the test will spell them
+    assert built_value({"__type__": "KeyError"}, types.ModuleType("m")) is KeyError

@@ -25,7 +25,14 @@ from remora.code.values.kind_samples import MOMENT_KINDS, moment
 from remora.code.values.named_values import NAMED_NUMBERS, NAMED_STRINGS, by_name
 from remora.code.values.parameters import Parameter
 from remora.code.values.placeholders import MADE_UP_KEYS, made_up_text, singular_of
-from remora.code.values.unspelled_values import BUILTIN_TYPES, bytes_of, set_of, tuple_of, type_of
+from remora.code.values.unspelled_values import (
+    BUILTIN_TYPES,
+    EXCEPTION_SAMPLES,
+    bytes_of,
+    set_of,
+    tuple_of,
+    type_of,
+)
 
 __all__ = [
     "PLANS",
@@ -50,6 +57,9 @@ PLANS: tuple[tuple[str, int, bool], ...] = (
     ("alternative", 0, False),
     ("edge", 2, False),
 )
+
+# The exception classes a ``type[...]`` names to take any exception (a TypeVar's bound too).
+_EXCEPTION_BASES = frozenset({"BaseException", "Exception", "builtins.BaseException"})
 
 # How a class of the module is constructed: its parameters, or None when unknown.
 ClassLookup = Callable[[str], "Sequence[Parameter] | None"]
@@ -149,6 +159,8 @@ def _value_for(
         return moment(head, variant)
     if head == "type":  # a class as a value: ``type[Node]`` that class, else a builtin one
         named = ast.unparse(inner[0]) if inner else ""
+        if named in _EXCEPTION_BASES:  # ``type[Exception]``: one a caller would raise
+            return type_of(EXCEPTION_SAMPLES[variant % 2])
         if named in BUILTIN_TYPES or (named and classes(named) is not None):
             return type_of(named)
         return type_of(("list", "dict")[variant % 2])

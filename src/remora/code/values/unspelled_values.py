@@ -23,6 +23,7 @@ from remora.code.values.function_arguments import FUNCTION_MARKER
 __all__ = [
     "BUILTIN_TYPES",
     "BYTES_MARKER",
+    "EXCEPTION_SAMPLES",
     "SET_MARKER",
     "TUPLE_MARKER",
     "TYPE_MARKER",
@@ -43,9 +44,13 @@ TYPE_MARKER = "__type__"
 # A set has no JSON form: the probe builds ``{"__set__": [items]}`` as one.
 SET_MARKER = "__set__"
 # The builtin classes a set may pass by name (the probe's list is its own copy).
+# The classes given a parameter that takes an exception class (``type[Exception]``):
+# two a caller raises, told apart, never ``list`` or ``dict`` for an exception type.
+EXCEPTION_SAMPLES = ("ValueError", "KeyError")
 BUILTIN_TYPES = frozenset(
     {"int", "str", "float", "bool", "bytes", "complex", "object", "list", "tuple", "dict"}
     | {"set", "frozenset", "type"}
+    | set(EXCEPTION_SAMPLES)
 )
 # Markers whose value only the project's code can make.
 _PROJECT_MARKERS = frozenset(

@@ -45,7 +45,7 @@ _CALLABLES = frozenset(
 # nothing of the host).
 _TYPES = frozenset(
     {"int", "str", "float", "bool", "bytes", "complex", "object", "list", "tuple", "dict"}
-    | {"set", "frozenset", "type"}
+    | {"set", "frozenset", "type", "ValueError", "KeyError"}
 )
 
 
