@@ -1,4 +1,5 @@
-"""A constructor parameter handed on to the base class takes the base's default.
+"""A constructor parameter handed on to the base class takes the base's default, and one
+the module defaults elsewhere that default (through ``owner_arguments``).
 
 Made-up project: a base in one module with ``k=3``, subclasses in another that pass
 their required ``k`` on through ``super().__init__``, ``Base.__init__(self, ...)`` and
@@ -56,6 +57,18 @@ class Doubled(Shingled):
 class Spread(Shingled):
     def __init__(self, *rest, k):
         super().__init__(*rest, k)
+
+
+def framed(text, width=72):
+    return Frame(text, width)
+
+
+class Frame:
+    def __init__(self, text, width: int):
+        self.width = width
+
+    def fits(self, line):
+        return len(line) <= self.width
 """
 
 
@@ -87,6 +100,13 @@ def test_a_method_s_instance_gets_the_base_s_default_for_what_it_hands_on(
     assert _owner(tmp_path, "Overlap.similar") == {"k": 3}
 
 
+def test_a_method_s_instance_gets_the_default_the_module_gives_that_name(
+    tmp_path: Path,
+) -> None:
+    # sibling_defaults: the module's framed(text, width=72) builds the Frame
+    assert _owner(tmp_path, "Frame.fits")["width"] == 72
+
+
 @pytest.mark.parametrize(
     ("class_name", "own", "expected"),
     [
@@ -106,6 +126,6 @@ def test_only_a_parameter_handed_on_unchanged_to_a_literal_default_gets_it(
 
 
 def test_a_parameter_with_its_own_default_keeps_it() -> None:
-    source = "from base import Shingled\nclass Own(Shingled):\n    def __init__(self, k=5):\n        super().__init__(k)\n"
+    source = "class Own(Shingled):\n    def __init__(self, k=5):\n        super().__init__(k)\n"
     parameters = [Parameter("k", "positional_or_keyword", default="5")]
     assert forwarded_defaults(source, "Own", parameters, class_lookup(BASE)) == {}

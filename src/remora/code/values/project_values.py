@@ -49,6 +49,7 @@ from remora.code.values.input_sources import module_constants
 from remora.code.values.method_state import first_parameter, is_self_attribute
 from remora.code.values.parameters import CallParameter, Parameter, parameter_names, parameter_of
 from remora.code.values.placeholders import none_for_made_up
+from remora.code.values.sibling_defaults import sibling_defaults
 from remora.code.values.sourced_strings import examples, project_documents
 from remora.code.values.value_words import label
 from remora.sandbox import search
@@ -276,12 +277,14 @@ def _read_attributes(context: CodeContext) -> set[str]:
 def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
     """The arguments a method's instance is built with, as the project builds it: its own
     first literal construction (code, tests, docs; its whole numbers made distinct where
-    they are all one value), else the derived defaults, where a
-    number the method reads is not left at a zero default (an empty stock is the set-up's
-    edge, not the method's typical case: its boundaries are tried apart), and a parameter
-    stored as an attribute the class uses as a mapping or calls is one
-    (:func:`~remora.code.values.attribute_uses.stored_kinds`), not a made-up string, one
-    handed on to the base class takes the base's default
+    they are all one value), else the derived defaults, where a number the method reads
+    is not left at a zero default (an empty stock is the set-up's edge, not the method's
+    typical case: its boundaries are tried apart), a parameter stored as an attribute the
+    class uses as a mapping or calls is one
+    (:func:`~remora.code.values.attribute_uses.stored_kinds`), not a made-up string, a
+    required one takes the default the module gives that name elsewhere
+    (:func:`~remora.code.values.sibling_defaults.sibling_defaults`) or the base class
+    gives the parameter it is handed on to
     (:func:`~remora.code.values.forwarded_defaults.forwarded_defaults`); nor is one
     annotated to take None (:func:`~remora.code.values.derived_sets.none_for_made_up`)."""
     params = [parameter_of(p) for p in target["owner_parameters"]]
@@ -294,9 +297,12 @@ def owner_arguments(context: CodeContext, target: CallTarget) -> dict[str, Any]:
         if param.default is not None and not literal_default(param.default)[0]:
             args.pop(param.name, None)
     text = context.node_file_text()
-    if target["owner"]:  # ``Jaccard(k)`` handing k to ``ShingleBased(k=3)``: k=3
-        handed_on = forwarded_defaults(text, target["owner"], params, lookup)
-        args.update({name: value for name, value in handed_on.items() if name in args})
+    if target["owner"] and (tree := ast_tree(text)) is not None:
+        # ``Figlet(width=80)`` beside ``FigletBuilder(width)``: 80; ``Jaccard(k)`` handing
+        # k to ``ShingleBased(k=3)``: 3
+        given = sibling_defaults(tree, params)
+        given.update(forwarded_defaults(text, target["owner"], params, lookup))
+        args.update({name: value for name, value in given.items() if name in args})
     args = none_for_made_up(args, params)
     if target["kind"] != "method" or not args:
         return args
