@@ -9,6 +9,7 @@ from typing import Any
 from call_targets import method_target
 
 from remora.code.values.call_render import CallRender
+from remora.code.values.class_lookup import class_lookup
 from remora.code.values.filled_instances import (
     CALLS_KEY,
     constructor_arguments,
@@ -17,6 +18,7 @@ from remora.code.values.filled_instances import (
 )
 from remora.code.values.method_state import class_methods
 from remora.code.values.parameters import Parameter
+from remora.code.values.type_aliases import module_aliases
 
 BOUNDED = """\
 from typing import TypeVar
@@ -232,3 +234,48 @@ def test_a_method_that_only_takes_items_away_fills_nothing() -> None:
     )
     owners = {words: owner for owner, words in found}
     assert _calls(owners["value_is_already_stored"]) == [("add", ["c"])], owners
+
+
+LISTENED = """\
+from typing import TypeVar
+
+Bound = TypeVar("Bound", bound="Listener")
+
+
+class Listener:
+    pass
+
+
+class Breaker:
+    def __init__(self):
+        self._listeners = []
+
+    @property
+    def listeners(self):
+        return tuple(self._listeners)
+
+    def add_listener(self, listener: Bound) -> None:
+        self._listeners.append(listener)
+"""
+
+
+def test_an_adder_s_parameter_takes_what_its_alias_stands_for() -> None:
+    # pybreaker's ``add_listener(listener: CBListenerType)``, a TypeVar bound to its
+    # listener class, was filled with the made-up strings "sample listener" and "other
+    # listener": a blind reviewer's "plain strings are not listeners".
+    tree = ast.parse(LISTENED)
+    method = next(
+        n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "listeners"
+    )
+    found = filled_owners(
+        method,
+        class_methods(LISTENED, method),
+        {},
+        {},
+        {},
+        class_lookup(LISTENED),
+        module_aliases(tree),
+    )
+    owners = {words: owner for owner, words in found}
+    listener = {"__class__": "Listener", "args": {}}
+    assert _calls(owners["holding_an_entry"]) == [("add_listener", [listener])]

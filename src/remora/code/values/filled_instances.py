@@ -228,12 +228,12 @@ def _bounds(
 
 def _other(name: str, annotation: str | None, avoid: Any, classes: ClassLookup) -> Any:
     """A typical value for the parameter that is not ``avoid`` (None when there is none);
-    by its name alone where its annotation gives none (a type variable: ``value: V``)."""
+    by its name alone where its annotation gives none (a type variable: ``value: V``), never
+    where it gives only ``avoid`` (a second ``Listener()``: no made-up text instead)."""
     for given in dict.fromkeys([annotation, None]):
-        for variant in (1, 0):
-            value = sample_value(name, given, variant, classes)
-            if value is not None and value != avoid:
-                return value
+        values = [sample_value(name, given, variant, classes) for variant in (1, 0)]
+        if any(value is not None for value in values):
+            return next((v for v in values if v is not None and v != avoid), None)
     return None
 
 
@@ -251,11 +251,14 @@ def _call(
     args: list[Any] = []
     keywords: dict[str, Any] = {}
     for parameter, required, keyword_only in _parameters(adder):
-        annotation = ast.unparse(parameter.annotation) if parameter.annotation else None
+        written = ast.unparse(parameter.annotation) if parameter.annotation else None
+        # what an alias stands for: pybreaker's ``listener: CBListenerType``, a TypeVar bound
+        # to its listener class, is one of those, not a made-up string
+        annotation = resolved_annotation(written, aliases)
         name = parameter.arg
         if name in same and name in method_args:
             value = method_args[name]
-        elif takes_a_function(resolved_annotation(annotation, aliases)):
+        elif takes_a_function(annotation):
             value = function_value(name)
             keyword_only = keyword_only or not required  # placed by name, whatever is left out
         elif required:
