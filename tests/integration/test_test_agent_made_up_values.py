@@ -184,3 +184,31 @@ async def test_the_projects_own_mapping_keeps_its_test(tmp_path: Path) -> None:
 
 def _shows_dict_sample(text: str) -> bool:
     return "'a': 1" in text or '"a": 1' in text
+
+
+WIRES = """\
+class Anything:
+    pass
+
+
+def connect(receiver, signal=Anything, sender=Anything, weak=True):
+    if signal is None:
+        raise TypeError("Signal cannot be None (receiver=%r sender=%r)" % (receiver, sender))
+    table = {}
+    table.setdefault(id(sender), []).append((signal, receiver, weak))
+    return table
+"""
+
+
+async def test_an_argument_only_formatted_into_words_the_test_does_not_match_is_left_out(
+    tmp_path: Path,
+) -> None:
+    # pydispatcher's ``connect(None, signal=None, sender=None)``: sender shows only in the
+    # aside "(receiver=None sender=None)", which ``match="Signal cannot be None"`` never
+    # reads; a blind reviewer: "drop the redundant sender=None".
+    _found, data = await search_tests_on(
+        tmp_path, {"wires.py": WIRES}, "wires.py", "connect", "tests/test_wires.py"
+    )
+    written = (data or b"").decode()
+    assert 'match="Signal cannot be None"' in written, written
+    assert "signal=None)" in written and "sender" not in written, written

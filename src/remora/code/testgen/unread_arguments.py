@@ -48,6 +48,11 @@ either, unless the call raised.
 The dict kind's sample ``{"a": 1, "b": 0}`` counts as made up where the code wants keys
 of its own (:mod:`remora.code.testgen.invented_values`).
 
+Where the call raised and its test will match the fixed words of the message
+(:mod:`~remora.code.testgen.message_words`), only those words count as its outcome: an
+argument formatted into the rest (``connect(None, signal=None, sender=None)`` raising
+"Signal cannot be None (receiver=None sender=None)") changes nothing the test asserts.
+
 An argument the search gave a parameter that has a default, though the call's words do
 not name it (``register_scheme("", uses_netloc=None, query_plus_is_space=None)`` for
 ``when_uses_netloc_is_none``), is left out where the call without it has the same outcome,
@@ -62,7 +67,9 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.probes import probe_argument_sets
+from remora.code.python_floor import floor_of
 from remora.code.testgen.invented_values import invented
+from remora.code.testgen.message_words import with_fixed_words
 from remora.code.values import (
     CallTarget,
     Candidate,
@@ -87,6 +94,8 @@ USES_KEY = "made_up_uses"
 _SIMPLE = (bool, int, float, str)
 # The kinds of made-up constructor argument emptied (settle_unread): "", [], {}.
 _EMPTIED = (str, list, dict)
+# A stand-in's uses that only make text of it (``%r`` in a raised message).
+_TEXT_USES = frozenset({"repr", "str", "__format__"})
 # The receiver's names: a module-level function taking one is a method of a class elsewhere.
 _RECEIVERS = frozenset({"self", "cls"})
 
@@ -194,13 +203,22 @@ def same_outcome(row: dict[str, Any], other: dict[str, Any], calls: bool = False
 def _outcome(row: dict[str, Any]) -> tuple[Any, ...]:
     returned = {k: v for k, v in (row.get("returned") or {}).items() if k != "twin"}
     raised = row.get("raised") or {}
+    # the words a test matches where it matches some (message_words), else the whole message
+    message = raised.get("match") or raised.get("message")
     return (
         bool(row.get("ok")),
         returned,
-        (raised.get("type"), raised.get("module"), raised.get("message")),
+        (raised.get("type"), raised.get("module"), message),
         row.get("state"),
         row.get("contents"),
     )
+
+
+def _only_worded(unread: dict[str, Any], row: dict[str, Any]) -> bool:
+    """Whether the stand-in was only turned into text on the way to a raise whose test
+    matches the message's fixed words, which it is no part of."""
+    uses = set(unread.get("unread_used") or ())
+    return bool(uses) and uses <= _TEXT_USES and bool((row.get("raised") or {}).get("match"))
 
 
 def _replacement(
@@ -297,14 +315,21 @@ async def settle_unread(
     text = context.node_file_text()
     observe = observed_attributes(target, node_function(context), text)
     probed, _ = await probe_argument_sets(context, sets, observe=observe)
-    by_name = {str(row["name"]): row for row in probed}
+    source = context.bound_node().file_path
+    python2 = floor_of(context, source).python2
+
+    def matched(row: dict[str, Any]) -> dict[str, Any]:
+        """The row with the words of its raised message a test matches, where it would."""
+        return with_fixed_words(row, text, source, python2=python2)
+
+    by_name = {str(row["name"]): matched(row) for row in probed}
     for name, plain in emptied.items():
-        row = rows[name]
+        row = matched(rows[name])
         untouched = same_outcome(by_name[f"{name}/owner/unread"], row)
         if untouched and same_outcome(by_name[f"{name}/owner/empty"], row, calls=True):
             settled[name] = {**row, "owner_args": plain}
     for name, params in asked.items():
-        row = settled.get(name, rows[name])
+        row = matched(settled.get(name, rows[name]))
         args = dict(row.get("args") or {})
         uses: dict[str, list[str]] = {}
         for param, replacement in params:
@@ -312,15 +337,17 @@ async def settle_unread(
                 args = _with(args, param, {}) if same_outcome(left, row, calls=True) else args
                 continue
             unread = by_name[f"{name}/{param}/unread"]
-            if not same_outcome(unread, row):
+            replaced = replacement is not None and same_outcome(
+                by_name[f"{name}/{param}/as"], row, calls=True
+            )
+            if same_outcome(unread, row) or (replaced and _only_worded(unread, row)):
+                if replaced and replacement is not None:
+                    args = _with(args, param, replacement)
+                # else unread but nothing replaces it, or its identity counts (``b is
+                # None`` with b=None its default): it stays
+            else:
                 # The call reads it (or failed on the stand-in, a use no operation shows).
                 uses[param] = list(unread.get("unread_used") or ["a different outcome"])
-            elif replacement is not None and same_outcome(
-                by_name[f"{name}/{param}/as"], row, calls=True
-            ):
-                args = _with(args, param, replacement)
-            # else unread but nothing replaces it, or its identity counts (``b is None``
-            # with b=None its default): it stays
         if args != row.get("args") or uses:
             settled[name] = {**row, "args": args, USES_KEY: uses}
     return settled
