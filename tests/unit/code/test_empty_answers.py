@@ -148,3 +148,34 @@ def test_none_from_a_function_that_returns_a_value_elsewhere_is_a_refusal() -> N
         [{"name": "test_a", "empty_answer": True}, {"name": "test_b", "empty_answer": True}]
     )
     assert pieces == [] and len(left_out) == 2
+
+
+FRAMES = """\
+def joined(rows):
+    return "\\n".join(rows) + "\\n"
+
+
+def blanked(rows, blank="$"):
+    return ("\\n".join(rows) + "\\n").replace(blank, " ")
+
+
+def boxed(rows):
+    if not rows:
+        return "\\n"
+    return "\\n".join(rows) + "\\n"
+"""
+
+
+def test_empty_input_that_only_gets_the_text_the_code_writes_around_it_is_left_out() -> None:
+    # pyfiglet's replaceHardblanks([]) == "\n" and newFromList([]) == "\n": "never checks
+    # that the hardblank is turned into a space", "joining an empty list is trivial".
+    joined, blanked, boxed = ast.parse(FRAMES).body
+    newline = _row(args={"rows": []}, size_before=None, returned={"repr": "'\\n'", "literal": True})
+    assert empty_answer(newline, "test_joined_when_rows_is_empty", None, joined)
+    assert empty_answer(newline, "test_blanked_when_rows_is_empty", None, blanked)
+    # Rows handed in, text of its own in the answer, or a branch that tells empty apart: kept.
+    given = {**newline, "args": {"rows": ["a"]}, "returned": {"repr": "'a\\n'", "literal": True}}
+    assert not empty_answer(given, "test_joined", None, joined)
+    other = {**newline, "returned": {"repr": "'x\\n'", "literal": True}}
+    assert not empty_answer(other, "test_joined_when_rows_is_empty", None, joined)
+    assert not empty_answer(newline, "test_boxed_when_rows_is_empty", None, boxed)

@@ -19,7 +19,13 @@ conflict rules run", a reviewer rejected it), or only empty texts beside zeros a
 the empty-string case", four such tests rejected), unless its name states the condition; and
 an instance built with no arguments whose collections are all empty is an empty one
 whatever its other settings (``PathLimit().path_is_limit(...)`` is False: "every answer
-trivially False"). So is a call that returned ``None`` from a function that returns a value
+trivially False"). So is a call of a function without a branch (no ``if``, loop,
+``try``, ``and``/``or``) given only empty collections or texts that gives back text made of
+the function's own string constants alone, whatever its name says: ``"\\n".join(rows) +
+"\\n"`` given ``[]`` returns the ``"\\n"`` it writes around any rows, and no case of its
+own ("never checks that the hardblank is turned into a space, the method's whole
+purpose"; "joining an empty list gives '\\n' is trivial", two pyfiglet tests rejected). So
+is a call that returned ``None`` from a function that returns a value
 on another path: a parser's tests that each hand it something it
 does not parse (``"#a"``, ``"rgba"`` for a colour) pin only its refusals, never what it
 parses ("only the empty-string failure case; parsing a real link is never tested"); its
@@ -102,7 +108,7 @@ def empty_answer(
     collections: ``owner_args``, the node's, where the row has none of its own), what
     any call given only empty collections gives back, or the ``None`` of a call the node
     (``function``) refused (see the module)."""
-    if _refused_call(row, function):
+    if _refused_call(row, function) or _only_own_text(row, function):
         return True
     if any(condition in name for condition in _CONDITIONS) or row.get("raised"):
         return False
@@ -127,6 +133,34 @@ def _refused_call(row: dict[str, Any], function: Function | None) -> bool:
     if row.get("raised") or returned.get("repr") != "None" or function is None:
         return False
     return returns_values(function)
+
+
+# What makes a function's path depend on its input: with none, every input takes one path.
+_BRANCHES = (
+    ast.If, ast.IfExp, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.BoolOp, ast.Match,
+    ast.comprehension, ast.Assert,
+)  # fmt: skip
+
+
+def _only_own_text(row: dict[str, Any], function: Function | None) -> bool:
+    """Whether a function without a branch, given only empty collections or texts, gave
+    back text made of its own string constants alone (see the module)."""
+    args = list((row.get("args") or {}).values())
+    if function is None or row.get("raised") or not args or not all(map(_empty, args)):
+        return False
+    answer = _literal(row.get("returned") or {})
+    if not isinstance(answer, str) or not answer:
+        return False
+    if any(isinstance(node, _BRANCHES) for node in ast.walk(function)):
+        return False
+    constants = {
+        node.value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value
+    }
+    for constant in sorted(constants, key=len, reverse=True):
+        answer = answer.replace(constant, "")
+    return not answer
 
 
 def without_lone_empty_answers(
