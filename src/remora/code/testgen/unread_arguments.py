@@ -48,10 +48,9 @@ either, unless the call raised.
 The dict kind's sample ``{"a": 1, "b": 0}`` counts as made up where the code wants keys
 of its own (:mod:`remora.code.testgen.invented_values`).
 
-Where the call raised and its test will match the fixed words of the message
-(:mod:`~remora.code.testgen.message_words`), only those words count as its outcome: an
-argument formatted into the rest (``connect(None, signal=None, sender=None)`` raising
-"Signal cannot be None (receiver=None sender=None)") changes nothing the test asserts.
+Of a raised message whose test matches its fixed words (:mod:`.message_words`), only
+those count: ``sender=None`` formatted into "Signal cannot be None (receiver=None
+sender=None)" changes nothing ``match="Signal cannot be None"`` reads.
 
 An argument the search gave a parameter that has a default, though the call's words do
 not name it (``register_scheme("", uses_netloc=None, query_plus_is_space=None)`` for
@@ -62,6 +61,7 @@ in the same run: a blind reviewer asked to "drop the extra argument".
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from remora import python_ast
@@ -315,13 +315,9 @@ async def settle_unread(
     text = context.node_file_text()
     observe = observed_attributes(target, node_function(context), text)
     probed, _ = await probe_argument_sets(context, sets, observe=observe)
-    source = context.bound_node().file_path
-    python2 = floor_of(context, source).python2
-
-    def matched(row: dict[str, Any]) -> dict[str, Any]:
-        """The row with the words of its raised message a test matches, where it would."""
-        return with_fixed_words(row, text, source, python2=python2)
-
+    path = context.bound_node().file_path  # the words of a raised message a test matches:
+    python2 = floor_of(context, path).python2
+    matched = partial(with_fixed_words, source=text, file_path=path, python2=python2)
     by_name = {str(row["name"]): matched(row) for row in probed}
     for name, plain in emptied.items():
         row = matched(rows[name])

@@ -252,9 +252,7 @@ def _call(
     keywords: dict[str, Any] = {}
     for parameter, required, keyword_only in _parameters(adder):
         written = ast.unparse(parameter.annotation) if parameter.annotation else None
-        # what an alias stands for: pybreaker's ``listener: CBListenerType``, a TypeVar bound
-        # to its listener class, is one of those, not a made-up string
-        annotation = resolved_annotation(written, aliases)
+        annotation = resolved_annotation(written, aliases)  # a TypeVar: its bound class
         name = parameter.arg
         if name in same and name in method_args:
             value = method_args[name]
