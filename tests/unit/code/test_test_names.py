@@ -63,6 +63,10 @@ def test_the_name_says_the_condition_and_the_outcome() -> None:
     assert behaviour_name("limit", changed, "typical", used, {"limit_value"}) == (
         "test_limit_changes_log"
     )
+    # a private attribute's words: one underscore, not pyfiglet's ``when__direction_...``
+    assert behaviour_name("direction", raised, "_direction_is_not_auto", used, set()) == (
+        "test_direction_when_direction_is_not_auto_raises_value_error"
+    )
 
 
 def test_a_returned_value_is_never_spelled_out_nor_named_by_its_kind_alone() -> None:

@@ -38,6 +38,7 @@ one. Read with :mod:`ast`; nothing runs here.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from remora import python_ast
@@ -268,7 +269,8 @@ def behaviour_name(
     built = {**row, "owner_args": row.get("owner_args", owner_args or {})}
     args, star = row.get("args") or {}, _vararg(function)
     renamed = parameter_words(function, args)  # ``k`` is the key, ``d`` the default
-    condition = _condition(why, built, function, lines or set())
+    # a private attribute's words (``self._direction``) join with one underscore, not two
+    condition = re.sub("_{2,}", "_", _condition(why, built, function, lines or set()))
     if condition.startswith("when_"):
         spoken = in_words(condition.removeprefix("when_"), renamed)
         condition = f"when_{state_words(spoken, function)}"
