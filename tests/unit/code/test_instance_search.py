@@ -262,3 +262,34 @@ def test_a_parameter_compared_with_the_instances_number_gets_that_numbers_bounda
     found = {value for name, value, _ in state_boundaries(method, STOCK, target, {"count": 12}, {})}
     assert {12, 13} <= found  # both sides of `n > self.count` on the instance the test builds
     assert state_boundaries(method, STOCK, target, {"label": "b"}, {}) == []
+
+
+BANNER = """\
+class Banner:
+    def __init__(self, direction="auto"):
+        self._direction = direction
+
+    @property
+    def direction(self):
+        if self._direction == "auto":
+            return "left-to-right"
+        return self._direction
+"""
+
+
+def test_what_a_method_returns_beside_the_attribute_itself_is_a_state_of_it() -> None:
+    # pyfiglet's ``direction``: ``Figlet(direction="")`` for the other side of "auto", a
+    # blind reviewer's "pass a real value such as 'right-to-left'".
+    assert class_strings(BANNER, "Banner") == {"_direction": ["auto", "left-to-right"]}
+    params = constructor_of(BANNER, "Banner").parameters
+    attributes = attribute_parameters(BANNER, "Banner", params)
+    direction = next(
+        n
+        for n in ast.walk(ast.parse(BANNER))
+        if isinstance(n, ast.FunctionDef) and n.name == "direction"
+    )
+    found = owner_variants(
+        direction, attributes, {}, {}, class_lookup(BANNER), class_strings(BANNER, "Banner")
+    )
+    given = [args for args, _words in found]
+    assert {"direction": "left-to-right"} in given and {"direction": ""} not in given

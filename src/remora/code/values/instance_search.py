@@ -65,8 +65,12 @@ MAX_OWNER_VARIANTS = 16
 
 def class_strings(module_text: str, owner: str) -> dict[str, list[str]]:
     """``attribute -> the strings the class compares it with or gives it`` in source order
-    (``self.status == "shipped"``, ``self.status = "placed"``, ``status: str = "open"``):
-    the states it knows, better values for the other side of ``!= "open"`` than ``""``."""
+    (``self.status == "shipped"``, ``self.status = "placed"``, ``status: str = "open"``),
+    and those a method returns where on another path it returns the attribute itself
+    (pyfiglet's ``direction``: ``'left-to-right'`` where ``self._direction`` is
+    ``'auto'``, else ``self._direction``): the states it knows, better values for the
+    other side of ``!= "open"`` than ``""`` (a blind reviewer: "pass a real value such as
+    'right-to-left'")."""
     cls = classes_named(python_ast.parse(module_text)).get(owner.split(".")[-1])
     found: dict[str, list[str]] = {}
 
@@ -93,7 +97,23 @@ def class_strings(module_text: str, owner: str) -> dict[str, list[str]]:
             for subject, value in pairs:
                 if is_self_attribute(subject, self_name) and isinstance(subject, ast.Attribute):
                     note(subject.attr, value)
+        for attribute in _handed_back(stmt, self_name):  # its other answers are its kind
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Return) and node.value is not None:
+                    note(attribute, node.value)
     return found
+
+
+def _handed_back(method: Function, self_name: str) -> set[str]:
+    """The attributes ``method`` returns as they are on some path (``return
+    self._direction``): the texts it returns on its others are of the same kind."""
+    return {
+        node.value.attr
+        for node in ast.walk(method)
+        if isinstance(node, ast.Return)
+        and isinstance(node.value, ast.Attribute)
+        and is_self_attribute(node.value, self_name)
+    }
 
 
 def owner_variants(
