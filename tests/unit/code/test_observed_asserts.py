@@ -233,3 +233,14 @@ def test_a_number_equal_to_a_number_argument_is_no_conversion() -> None:
     # a set equal to a frozenset argument still is one: the type tells them apart
     twin = returned_twin({1, 2}, None, [frozenset({1, 2})])
     assert twin is not None and twin["type_differs"]
+
+
+def test_a_value_nothing_asserts_is_not_bound_to_a_name() -> None:
+    # asteval's ``result = interpreter.remove_nodehandler("import")`` with only the state
+    # asserted after it: a name nothing reads (ruff's F841 in the project's own suite).
+    row = {
+        "args": {"n": 1},
+        "returned": _seen("<object object at 0x7f>", literal=False),
+        "state": {"limit_value": _seen("1")},
+    }
+    assert _lines(METHOD, row)[1:] == ["query.limit(n=1)", "assert query.limit_value == 1"]

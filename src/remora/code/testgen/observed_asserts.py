@@ -5,10 +5,9 @@ and for a method left its instance's attributes as they are now. The asserts:
 
 - an exception: ``pytest.raises`` of the class raised, named as the node's module
   imports it (``errors.UnknownCommand``: :mod:`remora.code.testgen.raised_names`), and
-  its message, compared whole (``match=``
-  searches: a message with words added would pass), not the class alone; a
-  message the code formats from the call's values is matched on its fixed words
-  instead (``match="does not support indexing"``:
+  its message, compared whole (``match=`` searches: a message with words added would
+  pass), not the class alone; a message the code formats from the call's values is
+  matched on its fixed words instead (``match="does not support indexing"``:
   :mod:`remora.code.testgen.message_words`); a message its exception's class assembles
   from what it holds (``"[PV1100] invalid characters found: ..., platform=universal"``)
   is asserted by what it holds instead, where its attributes or properties say
@@ -18,9 +17,8 @@ and for a method left its instance's attributes as they are now. The asserts:
 - a value with a literal form: ``assert result == value`` (``pytest.approx`` for
   a float, ``is`` for None and the booleans); one whose repr is the call that rebuilds
   it, ``assert result == Point(x=1, y=2)``, its classes imported;
-- a builder's ``return self``: ``assert result is instance``, beside the attributes
-  it set (or the public properties that read the private ones it set); without
-  them the identity alone pins nothing a maintainer wants kept;
+- a builder's ``return self``: ``assert result is instance``, beside the attributes it
+  set (or the public properties reading the private ones): the identity alone pins nothing;
 - an object without a literal form: its own public attributes that have one (or
   a length), never ``isinstance`` alone, and none of an object of the standard library's
   (a ``contextlib`` context manager's ``args`` are its internals);
@@ -32,8 +30,8 @@ and for a method left its instance's attributes as they are now. The asserts:
   (``type(result) is dict``, a conversion), else ``result is not obj`` and whether
   its first nested object is the instance's own (a shallow copy) or not (a deep
   one); and the type of the shallowest nested one whose type differs;
-- a procedure (code that returns no value anywhere): no ``result`` at all, only the
-  state the call changed (``assert q.limit_value == 10``);
+- a procedure (code that returns no value anywhere), or a call whose value nothing
+  asserts: no ``result``, only the state it changed (``assert q.limit_value == 10``);
 - whatever it returns, the calls made of a function the test defined and passed
   (``assert receiver_calls == [(('sender',), {})]``: :func:`function_asserts`), and that
   function where it is what came back (``assert result is receiver``), or a value that
@@ -347,4 +345,6 @@ def observed_lines(
     for attribute, seen in _asserted_attributes(returned).items():
         line = value_assert(f"result.{attribute}", seen, render)
         lines += [line] if line is not None else []
+    if len(lines) == 1 and not twin:
+        return [call, *after]  # nothing asserts the result: no name left unread
     return [*lines, *twin, *after]
