@@ -244,3 +244,29 @@ def test_a_value_nothing_asserts_is_not_bound_to_a_name() -> None:
         "state": {"limit_value": _seen("1")},
     }
     assert _lines(METHOD, row)[1:] == ["query.limit(n=1)", "assert query.limit_value == 1"]
+
+
+def test_a_count_the_test_did_not_make_is_asserted_as_the_change() -> None:
+    # asteval's Interpreter starts with 48 handlers from a table elsewhere; a blind
+    # reviewer: "the magic counts 48/49 are brittle: compare against the length before".
+    row = {
+        "args": {"n": 1},
+        "returned": _seen("None"),
+        "state_before": {"node_handlers": _seen("{...}", literal=False, length=48)},
+        "state": {"node_handlers": _seen("{...}", literal=False, length=49)},
+    }
+    assert _lines(METHOD, row, procedure=True)[1:] == [
+        "handlers_before = len(query.node_handlers)",
+        "query.limit(n=1)",
+        "assert len(query.node_handlers) == handlers_before + 1",
+    ]
+    # A few items, which the reader takes in at a glance: counted as they are.
+    few = {
+        **row,
+        "state_before": {"node_handlers": _seen("{...}", literal=False, length=2)},
+        "state": {"node_handlers": _seen("{...}", literal=False, length=1)},
+    }
+    assert _lines(METHOD, few, procedure=True)[1:] == [
+        "query.limit(n=1)",
+        "assert len(query.node_handlers) == 1",
+    ]

@@ -62,12 +62,11 @@ from remora.code.context import CodeContext
 from remora.code.parsing import node_returns
 from remora.code.testgen.message_words import match_pattern
 from remora.code.testgen.raised_names import NodeImports, exception_name
+from remora.code.testgen.relative_counts import state_lines
 from remora.code.testgen.returned_calls import call_lines
 from remora.code.values import (
     CallRender,
-    contents_asserts,
     counted,
-    state_asserts,
     truth_assert,
     value_assert,
     value_asserts,
@@ -320,16 +319,12 @@ def observed_lines(
     if raised:  # the exception is the behaviour; the state it left is incidental
         exception = _raises(render, raised, call, imports or NodeImports(module))
         return [*exception, *function_asserts(render, row)]
-    state = row.get("state") or {}
-    contents = row.get("contents")
-    after = state_asserts(render.instance, state, render) if render.instance else []
-    if render.instance and contents:
-        after += contents_asserts(render.instance, contents, render)
+    counts, after = state_lines(render, row)
     after += function_asserts(render, row)
     returned = row["returned"]
     if procedure:
-        return [call, *after]
-    lines = [f"result = {call}"]
+        return [*counts, call, *after]
+    lines = [*counts, f"result = {call}"]
     if returned.get("is_instance") and render.instance:
         return [*lines, f"assert result is {render.instance}", *after]
     if returned.get("function") in render.functions:  # the test's own function, given back
@@ -345,6 +340,6 @@ def observed_lines(
     for attribute, seen in _asserted_attributes(returned).items():
         line = value_assert(f"result.{attribute}", seen, render)
         lines += [line] if line is not None else []
-    if len(lines) == 1 and not twin:
-        return [call, *after]  # nothing asserts the result: no name left unread
+    if len(lines) == len(counts) + 1 and not twin:
+        return [*counts, call, *after]  # nothing asserts the result: no name left unread
     return [*lines, *twin, *after]
