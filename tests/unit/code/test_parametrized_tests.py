@@ -156,3 +156,27 @@ def test_a_table_of_the_lengths_a_condition_names_is_named_by_that_length() -> N
     ]
     merged = parametrized(returning, ["text", "strict"], set())
     assert [p["name"] for p in merged] == ["test_parse_grade_by_text_length"]
+
+
+def test_a_tuple_of_constants_the_result_is_compared_with_is_one_expected_value() -> None:
+    # jdcal's three gcal2jd tests, each ``assert result == (2400000.5, <day number>)``:
+    # the reviewer asked for them merged; the tuple is the row's expected value.
+    returning = [
+        {
+            "name": f"test_parse_grade_when_text_is_{text.lower()}",
+            "source": (
+                f"def test_parse_grade_when_text_is_{text.lower()}():\n"
+                f"    result = parse_grade({text!r})\n"
+                f"    assert result == (0.5, {value})\n"
+            ),
+            "imports": ["parse_grade"],
+        }
+        for text, value in (("A", 10), ("B", 7), ("F", 0))
+    ]
+    merged = parametrized(returning, ["text", "strict"], set())
+    assert [p["name"] for p in merged] == ["test_parse_grade"]
+    assert merged[0]["source"].splitlines()[:2] == [
+        "@pytest.mark.parametrize(('text', 'expected'), "
+        "[('A', (0.5, 10)), ('B', (0.5, 7)), ('F', (0.5, 0))])",
+        "def test_parse_grade(text, expected):",
+    ]
