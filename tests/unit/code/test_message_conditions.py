@@ -33,10 +33,17 @@ def test_a_whole_stated_message_of_two_words_after_the_verdict_names_it_too() ->
     assert _name(raised) == "test_to_int_when_check_symbol_is_unknown_raises_value_error"
 
 
+def test_what_a_thing_is_not_names_it_too() -> None:
+    # pyotp's parse_uri: "Not an otpauth URI", whose reviewer asked which error it checks.
+    raised = {"message": "Not an otpauth URI", "stated": True}
+    assert _name(raised) == "test_to_int_when_not_an_otpauth_uri_raises_value_error"
+
+
 @pytest.mark.parametrize(
     "raised",
     [
         {"message": "expected a number between 1 and 9", "stated": True},
+        {"message": "not a number between 1 and 9", "stated": True},  # more than a thing
         {"message": "invalid", "stated": True},  # a verdict on nothing named
         {"message": "invalid digit 7 in input", "stated": True},  # more than a thing
         {"message": "invalid digit", "stated": False},  # not the code's own words
