@@ -270,3 +270,26 @@ def test_a_count_the_test_did_not_make_is_asserted_as_the_change() -> None:
         "query.limit(n=1)",
         "assert len(query.node_handlers) == 1",
     ]
+
+
+def test_only_what_the_call_changed_in_its_instance_is_asserted() -> None:
+    # pyfiglet's add_char_to_product asserted blankMarkers == [] and iterator == 0, as the
+    # constructor left them, beside the widths it set.
+    before = {"limit_value": _seen("None"), "marks": _seen("[]"), "at": _seen("0")}
+    row = {
+        "args": {"n": 1},
+        "returned": _seen("None"),
+        "state_before": before,
+        "state": {**before, "limit_value": _seen("1")},
+    }
+    assert _lines(METHOD, row, procedure=True)[1:] == [
+        "query.limit(n=1)",
+        "assert query.limit_value == 1",
+    ]
+    # Nothing changed: the two its name says it left as they were.
+    same = {**row, "state": before}
+    assert _lines(METHOD, same, procedure=True)[1:] == [
+        "query.limit(n=1)",
+        "assert query.limit_value is None",
+        "assert query.marks == []",
+    ]

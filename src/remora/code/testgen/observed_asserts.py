@@ -60,9 +60,9 @@ from typing import Any
 from remora import python_ast
 from remora.code.context import CodeContext
 from remora.code.parsing import node_returns
+from remora.code.testgen.changed_state import state_lines
 from remora.code.testgen.message_words import match_pattern
 from remora.code.testgen.raised_names import NodeImports, exception_name
-from remora.code.testgen.relative_counts import state_lines
 from remora.code.testgen.returned_calls import call_lines
 from remora.code.values import (
     CallRender,

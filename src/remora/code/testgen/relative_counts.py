@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from remora.code.values import CallRender, contents_asserts, snake_name, state_asserts
+from remora.code.values import snake_name
 from remora.code.values.value_asserts import counted
 
-__all__ = ["MANY", "relative_counts", "state_lines"]
+__all__ = ["MANY", "relative_counts"]
 
 # More items than this before the call: a count the test's set-up does not show.
 MANY = 10
@@ -63,16 +63,3 @@ def relative_counts(
         counts.append(f"{name} = len({where})")
         asserts.append(f"assert len({where}) == {name} {change}")
     return counts, asserts, rest
-
-
-def state_lines(render: CallRender, row: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """(the counts taken before the call, the asserts of what it changed in its instance:
-    its attributes, counted ones by their change, and its items)."""
-    if not render.instance:
-        return [], []
-    state, before = row.get("state") or {}, row.get("state_before") or {}
-    counts, after, rest = relative_counts(render.instance, state, before)
-    after += state_asserts(render.instance, rest, render)
-    if contents := row.get("contents"):
-        after += contents_asserts(render.instance, contents, render)
-    return counts, after
