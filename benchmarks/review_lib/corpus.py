@@ -1352,9 +1352,22 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2025.4.15",
             "948a645f8f0bc3abe7fd587019a2197a12436cd73d0d4908af95bfc8da337588",
             (),
-            part="heldout",
+            # Held out until its labels at f6b4243e (session 66); studied since.
+            part="dev",
         ),
         "html2text",
+    ),
+    # No dependencies; about 190 lines of code in unidecode/ (transliteration of Unicode
+    # text to ASCII, and a command line) beside 190 modules of tables; its tests left out.
+    ReviewProject(
+        Project(
+            "Unidecode",
+            "1.4.0",
+            "ce35985008338b676573023acc382d62c264f307c8f7963733405add37ea2b23",
+            (),
+            part="heldout",
+        ),
+        "unidecode",
     ),
     # Optional dependencies only (redis, tornado: not installed); about 800 lines in
     # src/pybreaker/__init__.py (a circuit breaker, its states, listeners and storages).
