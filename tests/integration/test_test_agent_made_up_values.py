@@ -212,3 +212,35 @@ async def test_an_argument_only_formatted_into_words_the_test_does_not_match_is_
     written = (data or b"").decode()
     assert 'match="Signal cannot be None"' in written, written
     assert "signal=None)" in written and "sender" not in written, written
+
+
+SHIFTS = """\
+def shift_expect_ascii(text):
+    try:
+        text.encode("ascii")
+    except UnicodeEncodeError:
+        return "".join(c if ord(c) < 128 else "o" for c in text)
+    return text
+
+
+shift = shift_expect_ascii
+"""
+SHIFTS_README = (
+    "# shifts\n\n```python\n>>> from shifts import shift\n>>> shift('k\u00f6ln')\n'koln'\n```\n"
+)
+
+
+async def test_the_docs_calls_of_a_name_the_module_binds_to_the_node_are_its_calls(
+    tmp_path: Path,
+) -> None:
+    # The module's ``shift = shift_expect_ascii``: its README's ``shift('köln')`` is the
+    # project's own value for the node; without it only made-up text was left.
+    found, data = await search_tests_on(
+        tmp_path,
+        {"shifts.py": SHIFTS, "README.md": SHIFTS_README},
+        "shifts.py",
+        "shift_expect_ascii",
+        "tests/test_shifts.py",
+    )
+    written = (data or b"").decode()
+    assert 'shift_expect_ascii("k\u00f6ln")' in written and '"koln"' in written, found

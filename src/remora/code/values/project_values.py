@@ -186,18 +186,36 @@ def python_files(context: CodeContext) -> list[str]:
     return paths[:MAX_PROJECT_FILES]
 
 
+@functools.lru_cache(maxsize=64)
+def _aliases(text: str, name: str) -> tuple[str, ...]:
+    """The names the module binds to ``name`` itself at its top level (``shift = shift_ascii``):
+    the project's calls of those are calls of it (its README's ``shift("é")``)."""
+    tree = ast_tree(text)
+    return tuple(
+        target.id
+        for stmt in (tree.body if tree is not None else [])
+        if isinstance(stmt, ast.Assign)
+        and isinstance(stmt.value, ast.Name)
+        and stmt.value.id == name
+        for target in stmt.targets
+        if isinstance(target, ast.Name)
+    )
+
+
 def project_calls(context: CodeContext, name: str) -> list[str]:
-    """Argument texts of the project's own literal calls of ``name``: its code and tests,
-    their docstrings' examples, and the examples of its docs (Markdown, reST, text)."""
+    """Argument texts of the project's own literal calls of ``name``, or of a name the node's
+    module binds to it: its code and tests, their docstrings' examples, and the examples of
+    its docs (Markdown, reST, text)."""
     found: list[str] = []
-    for path in python_files(context):
-        text = context.read_text(path)
-        if name in text:  # a cheap filter before parsing
-            found += [t for t in _calls_in(text, name) if t not in found]
-            found += [t for t in _example_calls_in(text, name, True) if t not in found]
-    for text in project_documents(context):
-        if name in text:
-            found += [t for t in _example_calls_in(text, name, False) if t not in found]
+    for called in (name, *_aliases(context.node_file_text(), name)):
+        for path in python_files(context):
+            text = context.read_text(path)
+            if called in text:  # a cheap filter before parsing
+                found += [t for t in _calls_in(text, called) if t not in found]
+                found += [t for t in _example_calls_in(text, called, True) if t not in found]
+        for text in project_documents(context):
+            if called in text:
+                found += [t for t in _example_calls_in(text, called, False) if t not in found]
     return found
 
 
