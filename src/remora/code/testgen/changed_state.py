@@ -20,11 +20,17 @@ from typing import Any
 from remora.code.testgen.relative_counts import relative_counts
 from remora.code.values import CallRender, contents_asserts, state_asserts
 
-__all__ = ["changed_state", "state_lines"]
+__all__ = ["changed_state", "reads_the_same", "state_lines"]
 
 # Those a name says a call left as they were (outcome_words: ``leaves_a_and_b_unchanged``).
 _UNCHANGED_NAMED = 2
 _READ = ("repr", "literal", "length")
+
+
+def reads_the_same(seen: dict[str, Any], before: dict[str, Any] | None) -> bool:
+    """Whether an attribute reads after the call as it read before it (``before``: the
+    probe's ``state_before`` of it)."""
+    return bool(before) and all(seen.get(key) == (before or {}).get(key) for key in _READ)
 
 
 def changed_state(state: dict[str, Any], before: Any) -> dict[str, Any]:
@@ -32,11 +38,7 @@ def changed_state(state: dict[str, Any], before: Any) -> dict[str, Any]:
     or the first two where none does; all of them where nothing was seen before."""
     if not isinstance(before, dict):
         return state
-    changed = {
-        name: seen
-        for name, seen in state.items()
-        if any(seen.get(key) != (before.get(name) or {}).get(key) for key in _READ)
-    }
+    changed = {n: seen for n, seen in state.items() if not reads_the_same(seen, before.get(n))}
     readable = [n for n, seen in state.items() if seen.get("literal") or "length" in seen]
     return changed or {name: state[name] for name in readable[:_UNCHANGED_NAMED]}
 

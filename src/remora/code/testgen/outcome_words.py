@@ -28,6 +28,7 @@ import re
 from typing import Any
 
 from remora import python_ast
+from remora.code.testgen.changed_state import reads_the_same
 from remora.code.testgen.observed_asserts import made_attributes
 from remora.code.testgen.returned_calls import call_words
 from remora.code.testgen.stored_items import GIVEN_KEY, stored_words
@@ -82,12 +83,9 @@ def _readable(seen: dict[str, Any]) -> bool:
 
 
 def _same(seen: dict[str, Any], before: dict[str, Any] | None) -> bool:
-    """Whether an attribute reads after the call as it read before it (the probe's
-    ``state_before``): a test may not say the call changed it."""
-    if not before:
-        return False
-    keys = ("repr", "literal", "length")
-    return all(seen.get(k) == before.get(k) for k in keys) and _readable(seen)
+    """Whether an attribute reads after the call as it read before it, in a form a test
+    asserts: a test may not say the call changed it."""
+    return reads_the_same(seen, before) and _readable(seen)
 
 
 def _state_words(
