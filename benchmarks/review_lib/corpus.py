@@ -1378,9 +1378,22 @@ CORPUS: tuple[ReviewProject, ...] = (
             "4.4.0",
             "9e6ffa8511012ca89732324c1c253efd7b4d35632dcbdf80aa793fe01804af3e",
             (),
-            part="heldout",
+            # Held out until its labels at f06c76e9 (session 66); studied since.
+            part="dev",
         ),
         "src/marshmallow",
+    ),
+    # No dependencies; about 2,300 lines in src/hamcrest/ (matcher objects for assertions:
+    # a core of matchers and descriptions, and a library of them); its tests left out.
+    ReviewProject(
+        Project(
+            "pyhamcrest",
+            "2.1.0",
+            "c6acbec0923d0cb7e72c22af1926f3e7c97b8e8d69fc7498eabacaf7c975bd9c",
+            (),
+            part="heldout",
+        ),
+        "src/hamcrest",
     ),
     # Optional dependencies only (redis, tornado: not installed); about 800 lines in
     # src/pybreaker/__init__.py (a circuit breaker, its states, listeners and storages).
