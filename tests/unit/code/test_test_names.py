@@ -680,3 +680,20 @@ def test_a_predicate_on_an_instance_built_with_no_argument_is_by_default() -> No
     built = {**bare, "owner_args": {"mark": "-", "status": "open"}}
     name = behaviour_name("inserted", built, "typical", set(), set(), function=function)
     assert name == "test_inserted_returns_false"
+
+
+def test_a_private_attribute_the_method_reads_is_named_without_self() -> None:
+    # pyfiglet's ``direction`` property, tried on ``Figlet(direction="left-to-right")``:
+    # ``when_direction_is_left_to_right``, not ``when_self_direction_...``.
+    function = ast.parse(
+        "def direction(self):\n"
+        "    if self._direction == 'auto':\n"
+        "        return 'left-to-right'\n"
+        "    return self._direction\n"
+    ).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    row = {"args": {}, "returned": {"repr": "'left-to-right'", "literal": True}}
+    name = behaviour_name(
+        "direction", row, "self__direction_is_left_to_right", set(), set(), {}, function
+    )
+    assert name == "test_direction_when_direction_is_left_to_right"

@@ -269,11 +269,12 @@ def behaviour_name(
     built = {**row, "owner_args": row.get("owner_args", owner_args or {})}
     args, star = row.get("args") or {}, _vararg(function)
     renamed = parameter_words(function, args)  # ``k`` is the key, ``d`` the default
-    # a private attribute's words (``self._direction``) join with one underscore, not two
-    condition = re.sub("_{2,}", "_", _condition(why, built, function, lines or set()))
+    condition = _condition(why, built, function, lines or set())
     if condition.startswith("when_"):
         spoken = in_words(condition.removeprefix("when_"), renamed)
         condition = f"when_{state_words(spoken, function)}"
+    # a private attribute's words (``self._direction``) join with one underscore, not two
+    condition = re.sub("_{2,}", "_", condition)
     outcomes = outcome_words(row, assigned, owner_args or {}, procedure, renamed)
     if not outcomes:
         return None
