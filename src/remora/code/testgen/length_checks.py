@@ -14,11 +14,11 @@ Read with :mod:`ast`; nothing runs here.
 from __future__ import annotations
 
 import ast
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Protocol
 
 from remora.code.values.annotations import sole_argument
+from remora.code.values.input_sources import bound_once
 
 __all__ = ["fallen_through_words", "joined_length", "length_locals", "length_words"]
 
@@ -44,21 +44,11 @@ _SIDES: dict[type[ast.cmpop], str] = {
 
 def length_locals(function: Function, parameters: set[str]) -> dict[str, str]:
     """The locals bound once, and only, to a parameter's length: ``{"length": "value"}``."""
-    stores = Counter(
-        n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    )
     found: dict[str, str] = {}
-    for node in ast.walk(function):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
-            continue
-        target, measured = node.targets[0], sole_argument(node.value, "len")
-        if (
-            isinstance(target, ast.Name)
-            and stores[target.id] == 1
-            and isinstance(measured, ast.Name)
-            and measured.id in parameters
-        ):
-            found[target.id] = measured.id
+    for name, value in bound_once(function).items():
+        measured = sole_argument(value, "len")
+        if isinstance(measured, ast.Name) and measured.id in parameters:
+            found[name] = measured.id
     return found
 
 

@@ -28,7 +28,6 @@ else says nothing (""). Read with :mod:`ast`; nothing runs here.
 from __future__ import annotations
 
 import ast
-from collections import Counter
 from typing import Any
 
 from remora import python_ast
@@ -36,7 +35,7 @@ from remora.code.testgen import length_checks
 from remora.code.testgen.refused_types import refused_type_words
 from remora.code.values import first_parameter, is_self_attribute, label, snake_name
 from remora.code.values.annotations import sole_argument
-from remora.code.values.input_sources import same_value
+from remora.code.values.input_sources import bound_once, same_value
 from remora.code.values.parameters import function_parameters
 
 __all__ = ["branch_words", "given_words", "is_rejection"]
@@ -282,19 +281,9 @@ def _converted_locals(function: Function, parameters: set[str]) -> dict[str, str
     ``key = name.strip().lower()``: :func:`~remora.code.values.input_sources.same_value`,
     the search's rule too): a test of one is a test of the parameter (``if port_int < 0:
     raise``: ``port_below_0``)."""
-    stores = Counter(
-        n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    )
-    values = {
-        node.targets[0].id: node.value
-        for node in ast.walk(function)
-        if isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-    }
     converted: dict[str, str] = {}
-    for name, value in values.items():
-        if stores[name] != 1 or name in parameters or isinstance(value, ast.Name):
+    for name, value in bound_once(function).items():
+        if name in parameters or isinstance(value, ast.Name):
             continue
         source = next((p for p in sorted(parameters) if same_value(value, p)), None)
         if source is not None:

@@ -25,6 +25,7 @@ from remora.code.values.regex_samples import Pattern, regex_flags
 
 __all__ = [
     "Scope",
+    "bound_once",
     "conversion_kinds",
     "derived_locals",
     "fold_constant",
@@ -218,6 +219,22 @@ def conversion_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[s
         ):
             kinds.setdefault(node.args[0].id, node.func.id)
     return kinds
+
+
+def bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:
+    """The names the function binds exactly once, each by a plain ``name = value``, with
+    that value: a local a test of which is a test of what it was bound to."""
+    stores = Counter(
+        n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    )
+    return {
+        node.targets[0].id: node.value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and stores[node.targets[0].id] == 1
+    }
 
 
 def derived_locals(
