@@ -1391,9 +1391,22 @@ CORPUS: tuple[ReviewProject, ...] = (
             "2.1.0",
             "c6acbec0923d0cb7e72c22af1926f3e7c97b8e8d69fc7498eabacaf7c975bd9c",
             (),
-            part="heldout",
+            # Held out until its labels at 5b2d43dc (session 66); studied since.
+            part="dev",
         ),
         "src/hamcrest",
+    ),
+    # No dependencies; about 700 lines in bracex/__init__.py (Bash-style brace expansion:
+    # a parser of sequences and ranges, and its expand and iexpand functions).
+    ReviewProject(
+        Project(
+            "bracex",
+            "3.2.2",
+            "d18976160b3ba01a57d5c53a5c8c3aa2506efa9e0a3a62467251f82b8f563fde",
+            (),
+            part="heldout",
+        ),
+        "bracex",
     ),
     # Optional dependencies only (redis, tornado: not installed); about 800 lines in
     # src/pybreaker/__init__.py (a circuit breaker, its states, listeners and storages).
