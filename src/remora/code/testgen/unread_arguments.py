@@ -315,8 +315,8 @@ async def settle_unread(
     text = context.node_file_text()
     observe = observed_attributes(target, node_function(context), text)
     probed, _ = await probe_argument_sets(context, sets, observe=observe)
-    path = context.bound_node().file_path  # the words of a raised message a test matches:
-    python2 = floor_of(context, path).python2
+    path = context.bound_node().file_path
+    python2 = floor_of(context, path).python2  # a row with the words its test would match
     matched = partial(with_fixed_words, source=text, file_path=path, python2=python2)
     by_name = {str(row["name"]): matched(row) for row in probed}
     for name, plain in emptied.items():
