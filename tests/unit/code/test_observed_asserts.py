@@ -300,3 +300,24 @@ def test_only_what_the_call_changed_in_its_instance_is_asserted() -> None:
         "assert query.limit_value is None",
         "assert query.marks == []",
     ]
+
+
+def test_two_counts_that_end_in_one_word_get_two_names() -> None:
+    # node_handlers and error_handlers would both be ``handlers_before``; a reader's count
+    # (``items()``) is named without its call.
+    many = {
+        "node_handlers": _seen("{...}", literal=False, length=48),
+        "error_handlers": _seen("{...}", literal=False, length=20),
+        "items()": _seen("[...]", literal=False, length=30),
+    }
+    row = {
+        "args": {"n": 1},
+        "returned": _seen("None"),
+        "state_before": many,
+        "state": {name: {**seen, "length": seen["length"] + 1} for name, seen in many.items()},
+    }
+    assert _lines(METHOD, row, procedure=True)[1:4] == [
+        "handlers_before = len(query.node_handlers)",
+        "handlers_before_2 = len(query.error_handlers)",
+        "items_before = len(query.items())",
+    ]

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from remora.code.values import snake_name
+from remora.code.values.free_names import free_name
 from remora.code.values.value_asserts import counted
 
 __all__ = ["MANY", "relative_counts"]
@@ -48,6 +49,7 @@ def relative_counts(
     counts: list[str] = []
     asserts: list[str] = []
     rest: dict[str, Any] = {}
+    taken = {instance}  # the test's names: its instance, the counts already taken
     for attribute, seen in state.items():
         earlier = before.get(attribute)
         if earlier is None or not (_only_counted(seen) and _only_counted(earlier)):
@@ -57,7 +59,10 @@ def relative_counts(
         if old <= MANY:
             rest[attribute] = seen
             continue
-        name = f"{snake_name(attribute).split('_')[-1]}_before"
+        # ``node_handlers``: ``handlers_before``; a reader's (``read()``) without its call
+        words = snake_name(attribute.removesuffix("()")).split("_")[-1]
+        name = free_name(f"{words}_before", taken)
+        taken.add(name)
         where = f"{instance}.{attribute}"
         change = f" + {new - old}" if new > old else f" - {old - new}" if new < old else ""
         counts.append(f"{name} = len({where})")
