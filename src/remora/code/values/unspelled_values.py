@@ -43,10 +43,10 @@ BYTES_MARKER = "__bytes__"
 TYPE_MARKER = "__type__"
 # A set has no JSON form: the probe builds ``{"__set__": [items]}`` as one.
 SET_MARKER = "__set__"
-# The builtin classes a set may pass by name (the probe's list is its own copy).
 # The classes given a parameter that takes an exception class (``type[Exception]``):
 # two a caller raises, told apart, never ``list`` or ``dict`` for an exception type.
 EXCEPTION_SAMPLES = ("ValueError", "KeyError")
+# The builtin classes a set may pass by name (the probe's list is its own copy).
 BUILTIN_TYPES = frozenset(
     {"int", "str", "float", "bool", "bytes", "complex", "object", "list", "tuple", "dict"}
     | {"set", "frozenset", "type"}
