@@ -206,14 +206,15 @@ def project_calls(context: CodeContext, name: str) -> list[str]:
     """Argument texts of the project's own literal calls of ``name``, or of a name the node's
     module binds to it: its code and tests, their docstrings' examples, and the examples of
     its docs (Markdown, reST, text)."""
+    sources = [context.read_text(path) for path in python_files(context)]  # read once
+    documents = project_documents(context)
     found: list[str] = []
     for called in (name, *_aliases(context.node_file_text(), name)):
-        for path in python_files(context):
-            text = context.read_text(path)
+        for text in sources:
             if called in text:  # a cheap filter before parsing
                 found += [t for t in _calls_in(text, called) if t not in found]
                 found += [t for t in _example_calls_in(text, called, True) if t not in found]
-        for text in project_documents(context):
+        for text in documents:
             if called in text:
                 found += [t for t in _example_calls_in(text, called, False) if t not in found]
     return found
