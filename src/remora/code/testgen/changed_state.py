@@ -20,7 +20,7 @@ from typing import Any
 from remora.code.testgen.relative_counts import relative_counts
 from remora.code.values import CallRender, contents_asserts, state_asserts
 
-__all__ = ["changed_state", "reads_the_same", "state_lines"]
+__all__ = ["changed_state", "readable", "reads_the_same", "state_lines"]
 
 # Those a name says a call left as they were (outcome_words: ``leaves_a_and_b_unchanged``).
 _UNCHANGED_NAMED = 2
@@ -33,14 +33,19 @@ def reads_the_same(seen: dict[str, Any], before: dict[str, Any] | None) -> bool:
     return bool(before) and all(seen.get(key) == (before or {}).get(key) for key in _READ)
 
 
+def readable(seen: dict[str, Any]) -> bool:
+    """Whether a test can assert an observed value: it has a literal form, or a length."""
+    return bool(seen.get("literal")) or isinstance(seen.get("length"), int)
+
+
 def changed_state(state: dict[str, Any], before: Any) -> dict[str, Any]:
     """The observed attributes (``state``) that read otherwise than ``before`` the call,
     or the first two where none does; all of them where nothing was seen before."""
     if not isinstance(before, dict):
         return state
     changed = {n: seen for n, seen in state.items() if not reads_the_same(seen, before.get(n))}
-    readable = [n for n, seen in state.items() if seen.get("literal") or "length" in seen]
-    return changed or {name: state[name] for name in readable[:_UNCHANGED_NAMED]}
+    named = [n for n, seen in state.items() if readable(seen)]
+    return changed or {name: state[name] for name in named[:_UNCHANGED_NAMED]}
 
 
 def state_lines(render: CallRender, row: dict[str, Any]) -> tuple[list[str], list[str]]:

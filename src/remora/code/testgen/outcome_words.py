@@ -28,7 +28,7 @@ import re
 from typing import Any
 
 from remora import python_ast
-from remora.code.testgen.changed_state import reads_the_same
+from remora.code.testgen.changed_state import readable, reads_the_same
 from remora.code.testgen.observed_asserts import made_attributes
 from remora.code.testgen.returned_calls import call_words
 from remora.code.testgen.stored_items import GIVEN_KEY, stored_words
@@ -78,21 +78,17 @@ def _unchanged(seen: dict[str, Any], before: Any) -> bool:
         return False
 
 
-def _readable(seen: dict[str, Any]) -> bool:
-    return bool(seen.get("literal")) or isinstance(seen.get("length"), int)
-
-
 def _same(seen: dict[str, Any], before: dict[str, Any] | None) -> bool:
     """Whether an attribute reads after the call as it read before it, in a form a test
     asserts: a test may not say the call changed it."""
-    return reads_the_same(seen, before) and _readable(seen)
+    return reads_the_same(seen, before) and readable(seen)
 
 
 def _state_words(
     row: dict[str, Any], assigned: set[str], owner_args: dict[str, Any], procedure: bool
 ) -> str:
     built = row.get("owner_args", owner_args)
-    state = {name: seen for name, seen in (row.get("state") or {}).items() if _readable(seen)}
+    state = {name: seen for name, seen in (row.get("state") or {}).items() if readable(seen)}
     before = row.get("state_before")
     if isinstance(before, dict):  # seen before the call: a change is what differs from it
         changed = [name for name, seen in state.items() if not _same(seen, before.get(name))]
@@ -264,7 +260,7 @@ def _copy_words(returned: dict[str, Any]) -> str | None:
     they check". None where every attribute reads as before, or none was compared."""
     if "as_given" not in returned:
         return None
-    changed = [n for n, seen in made_attributes(returned).items() if _readable(seen)]
+    changed = [n for n, seen in made_attributes(returned).items() if readable(seen)]
     return f"sets_{'_and_'.join(_state_name(n) for n in changed[:2])}" if changed else None
 
 
