@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from ast_support import first_function
+
 from remora.code.values.argument_fit import excluded_value
 from remora.code.values.compared_kinds import compared_base, compared_kinds
 from remora.code.values.derived_sets import sample_value
@@ -204,9 +206,7 @@ def test_a_length_no_test_writes_out_gives_no_value() -> None:
         "        return 'short'\n"
         "    return 'long'\n"
     )
-    function = ast.parse(source).body[0]
-    assert isinstance(function, ast.FunctionDef)
-    found, _edges = boundary_search(function, {"frame": "bytes", "tag": "str"})
+    found, _edges = boundary_search(first_function(source), {"frame": "bytes", "tag": "str"})
     sized = {words: value for _name, value, words in found if "_of_length_" in words}
     assert sorted(sized) == ["tag_of_length_2", "tag_of_length_3", "tag_of_length_4"]
     assert sized["tag_of_length_3"] == "aaa"

@@ -6,6 +6,7 @@ import ast
 from typing import Any
 
 import pytest
+from ast_support import first_function
 
 from remora.code.testgen.outcome_words import assigned_attributes, case_words
 from remora.code.testgen.test_names import behaviour_name, node_words
@@ -685,13 +686,12 @@ def test_a_predicate_on_an_instance_built_with_no_argument_is_by_default() -> No
 def test_a_private_attribute_the_method_reads_is_named_without_self() -> None:
     # pyfiglet's ``direction`` property, tried on ``Figlet(direction="left-to-right")``:
     # ``when_direction_is_left_to_right``, not ``when_self_direction_...``.
-    function = ast.parse(
+    function = first_function(
         "def direction(self):\n"
         "    if self._direction == 'auto':\n"
         "        return 'left-to-right'\n"
         "    return self._direction\n"
-    ).body[0]
-    assert isinstance(function, ast.FunctionDef)
+    )
     row = {"args": {}, "returned": {"repr": "'left-to-right'", "literal": True}}
     name = behaviour_name(
         "direction", row, "self__direction_is_left_to_right", set(), set(), {}, function
