@@ -1404,9 +1404,22 @@ CORPUS: tuple[ReviewProject, ...] = (
             "3.2.2",
             "d18976160b3ba01a57d5c53a5c8c3aa2506efa9e0a3a62467251f82b8f563fde",
             (),
-            part="heldout",
+            # Held out until its labels at dede29ed (session 67); studied since.
+            part="dev",
         ),
         "bracex",
+    ),
+    # No dependencies; about 1,150 lines in funcparserlib/ (parser combinators: a parser
+    # class with operators, its combinators, a regular-expression tokenizer and its tokens).
+    ReviewProject(
+        Project(
+            "funcparserlib",
+            "1.0.1",
+            "a2c4a0d7942f7a0e7635c369d921066c8d4cae7f8b5bf7914466bec3c69837f4",
+            (),
+            part="heldout",
+        ),
+        "funcparserlib",
     ),
     # Optional dependencies only (redis, tornado: not installed); about 800 lines in
     # src/pybreaker/__init__.py (a circuit breaker, its states, listeners and storages).
