@@ -302,6 +302,19 @@ def test_only_what_the_call_changed_in_its_instance_is_asserted() -> None:
     ]
 
 
+def test_a_call_that_returned_a_value_and_changed_nothing_asserts_only_the_value() -> None:
+    # A flag the call set and released reads as the constructor left it: the value
+    # returned is what the call did, the flag beside it says nothing.
+    before = {"busy": _seen("False"), "marks": _seen("[]")}
+    row = {
+        "args": {"n": 1},
+        "returned": _seen("['a', 'b']"),
+        "state_before": before,
+        "state": before,
+    }
+    assert _lines(METHOD, row)[1:] == ["result = query.limit(n=1)", "assert result == ['a', 'b']"]
+
+
 def test_two_counts_that_end_in_one_word_get_two_names() -> None:
     # node_handlers and error_handlers would both be ``handlers_before``; a reader's count
     # (``items()``) is named without its call.

@@ -8,9 +8,12 @@ writes lines that say only "and these stayed as the constructor left them", whic
 the two that say what the call did (pyfiglet's ``add_char_to_product`` test asserted
 ``blankMarkers == []`` and ``iterator == 0`` beside the widths it set). So where the
 probe saw the state before the call, only the attributes that read otherwise after it
-are asserted; where none does (a call that found nothing to do), the first two, which
-its name says it left unchanged (:mod:`.outcome_words`). Read from the probe's row;
-nothing runs here.
+are asserted; where none does and the call returned None (a call that found nothing to
+do), the first two, which its name says it left unchanged (:mod:`.outcome_words`). A call
+that returned a value and changed nothing has that value to assert: its instance's
+attributes, as the constructor left them, are not (bracex's ``expand`` test asserted
+``expanding is False`` beside the expansion, a flag the call set and released). Read from
+the probe's row; nothing runs here.
 """
 
 from __future__ import annotations
@@ -38,14 +41,17 @@ def readable(seen: dict[str, Any]) -> bool:
     return bool(seen.get("literal")) or isinstance(seen.get("length"), int)
 
 
-def changed_state(state: dict[str, Any], before: Any) -> dict[str, Any]:
+def changed_state(state: dict[str, Any], before: Any, returned_none: bool) -> dict[str, Any]:
     """The observed attributes (``state``) that read otherwise than ``before`` the call,
-    or the first two where none does; all of them where nothing was seen before."""
+    or, where none does and the call returned None, the first two; all of them where
+    nothing was seen before."""
     if not isinstance(before, dict):
         return state
     changed = {n: seen for n, seen in state.items() if not reads_the_same(seen, before.get(n))}
+    if changed or not returned_none:
+        return changed
     named = [n for n, seen in state.items() if readable(seen)]
-    return changed or {name: state[name] for name in named[:_UNCHANGED_NAMED]}
+    return {name: state[name] for name in named[:_UNCHANGED_NAMED]}
 
 
 def state_lines(render: CallRender, row: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -55,7 +61,8 @@ def state_lines(render: CallRender, row: dict[str, Any]) -> tuple[list[str], lis
     if not render.instance:
         return [], []
     before = row.get("state_before")
-    state = changed_state(row.get("state") or {}, before)
+    returned_none = (row.get("returned") or {}).get("repr") == "None"
+    state = changed_state(row.get("state") or {}, before, returned_none)
     counts, after, rest = relative_counts(render.instance, state, before or {})
     after += state_asserts(render.instance, rest, render)
     if contents := row.get("contents"):
