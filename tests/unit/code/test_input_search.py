@@ -163,6 +163,14 @@ def test_labels_are_words_for_test_names() -> None:
         "dash",
         "dash_dash_a",
     ]
+    # A hyphen that starts a number is its sign, as the number's own label says
+    # (bracex's int64 tests: ``string_is_dash_9223...`` beside ``minus_9223...``).
+    assert [label(v) for v in ("-5", "{-05..3}", "a-1", "--5")] == [
+        "minus_5",
+        "minus_05_dot_dot_3",
+        "a_1",
+        "dash_minus_5",
+    ]
     assert label("x" * 50) == "x" * 20
     # Nor the word the first 40 characters end inside ("abcdefghi" of "abcdefghijk").
     assert label("\u00e9" * 30 + " abcdefghijk") == "space"

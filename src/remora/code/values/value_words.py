@@ -55,7 +55,9 @@ def _text_words(text: str) -> list[str]:
     """Its runs of letters and digits, lower case, and its symbols as words; a space, an
     underscore or a hyphen between two words only parts them (``known_flags``, not
     ``known_space_flags``; a key ``dictionary_name``, not ``dictionary_underscore_name``;
-    ``"x-user-defined"`` is ``x_user_defined``, not ``x_dash_user_dash_defined``)."""
+    ``"x-user-defined"`` is ``x_user_defined``, not ``x_dash_user_dash_defined``); a
+    hyphen that starts a number is its sign (``"-5"`` is ``minus_5``, as ``-5`` is, not
+    ``dash_5``)."""
     parts: list[str] = []
     word = ""
     for at, char in enumerate(text):
@@ -63,10 +65,13 @@ def _text_words(text: str) -> list[str]:
             word += char.lower()
             continue
         between = char in " _-" and word and text[at + 1 : at + 2].isalnum()
+        sign = char == "-" and not word and text[at + 1 : at + 2].isdigit()
         if word:
             parts.append(word)
             word = ""
-        if char in _WORDS and not between:
+        if sign:
+            parts.append("minus")
+        elif char in _WORDS and not between:
             parts.append(_WORDS[char])
     return [*parts, word] if word else parts
 
