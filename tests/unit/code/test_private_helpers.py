@@ -207,3 +207,60 @@ _setup()
 )
 def test_a_name_bound_through_global_is_a_public_caller(qualname: str, caller: str | None) -> None:
     assert public_caller(SETUP, qualname) == caller
+
+
+DECLARED = """\
+__all__ = ("expand",)
+
+
+def expand(text, limit=100):
+    return list(Expander(limit).expand(text))
+
+
+def digits(text):
+    return int(text)
+
+
+class Expander:
+    def __init__(self, limit):
+        self.limit = limit
+
+    def expand(self, text):
+        self.account(len(text))
+        yield text
+
+    def account(self, count):
+        if count > self.limit:
+            raise ValueError(count)
+        return count
+
+    def unused(self):
+        return self.limit
+"""
+
+
+@pytest.mark.parametrize(
+    ("qualname", "caller"),
+    [
+        ("expand", None),  # exported
+        ("Expander.expand", "expand"),  # left out of __all__, driven by what is exported
+        ("Expander.account", "expand"),
+        ("digits", None),  # left out, but nothing exported reaches it: tested itself
+        ("Expander.unused", None),
+    ],
+)
+def test_a_module_s_all_is_its_interface(qualname: str, caller: str | None) -> None:
+    assert public_caller(DECLARED, qualname) == caller
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        "__all__ = ['expand']\n__all__ += ['Expander']\n",  # extended: names not read
+        "__all__ = [name for name in ('expand',)]\n",  # computed
+        "",  # none: every name without an underscore is public
+    ],
+)
+def test_an_interface_not_read_whole_leaves_names_public(declaration: str) -> None:
+    text = DECLARED.replace('__all__ = ("expand",)\n', declaration)
+    assert public_caller(text, "Expander.account") is None

@@ -17,8 +17,13 @@ function the public name reaches reads. So is a method a public
 class inherits from a private base of its module (``Any(_WithSubValidators)`` calls the
 base's ``__call__``, which calls ``self._exec``): ``Any(None, int)(value)`` reaches
 ``Any._exec``; a blind reviewer rejected the test calling ``_exec([], None, path="")``,
-"the public call reaches the same error". One nothing public reaches is tested as any
-other node. Read with :mod:`ast`.
+"the public call reaches the same error". A module that declares its interface in a
+literal ``__all__`` (PEP 8's public names) keeps every other top-level name internal as
+if it were underscored: a class it leaves out, whose methods an exported function drives
+(``expand`` builds ``Expander(limit).expand(text)``), is tested through that function,
+not by calling ``Expander.account(2)`` (a blind reviewer: "calls the internal method
+instead of going through ``expand(..., limit=...)``"). One nothing public reaches is
+tested as any other node. Read with :mod:`ast`.
 """
 
 from __future__ import annotations
@@ -123,10 +128,38 @@ def _global_bindings(function: Function) -> dict[str, set[str]]:
     return found
 
 
-def _private_path(qualname: str) -> bool:
-    """Whether the definition is private, or a member of a private class
-    (``__RomanNumbers.encode``: the module's public functions are its interface)."""
-    return any(is_private(part) for part in qualname.split("."))
+def declared_interface(tree: ast.Module) -> frozenset[str] | None:
+    """The names of the module's ``__all__`` where one top-level statement binds it to a
+    list or tuple of strings; None where none does, or another statement binds it too
+    (``+=``, a second list: which names it ends with is not read here)."""
+    bindings = [
+        stmt
+        for stmt in tree.body
+        if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        and any(
+            isinstance(t, ast.Name) and t.id == "__all__"
+            for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+        )
+    ]
+    if len(bindings) != 1 or isinstance(bindings[0], ast.AugAssign):
+        return None
+    value = bindings[0].value
+    if not isinstance(value, ast.List | ast.Tuple):
+        return None
+    names = [e.value for e in value.elts if isinstance(e, ast.Constant)]
+    if len(names) != len(value.elts) or not all(isinstance(n, str) for n in names):
+        return None
+    return frozenset(str(n) for n in names)
+
+
+def _private_path(qualname: str, exported: frozenset[str] | None) -> bool:
+    """Whether the definition is private, a member of a private class
+    (``__RomanNumbers.encode``: the module's public functions are its interface), or
+    outside the interface its module declares (``exported``: its ``__all__``)."""
+    parts = qualname.split(".")
+    return any(is_private(part) for part in parts) or (
+        exported is not None and parts[0] not in exported
+    )
 
 
 def _inherited(tree: ast.Module) -> set[str]:
@@ -156,7 +189,10 @@ def public_caller(module_text: str, qualname: str) -> str | None:
     the text does not parse."""
     name = qualname.rsplit(".", 1)[-1]
     tree = ast_tree(module_text)
-    if not _private_path(qualname) or tree is None:
+    if tree is None:
+        return None
+    exported = declared_interface(tree)
+    if not _private_path(qualname, exported):
         return None
     functions = qualified_functions(tree)
     calls = {q: called_names(f) for q, f in functions.items()}
@@ -166,7 +202,7 @@ def public_caller(module_text: str, qualname: str) -> str | None:
     reached: dict[str, str] = {}
     inherited = _inherited(tree)
     for caller, names in calls.items():
-        if not _private_path(caller) or caller in inherited:
+        if not _private_path(caller, exported) or caller in inherited:
             for called in names:
                 reached.setdefault(called, caller)
     changed = True
