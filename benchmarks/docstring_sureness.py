@@ -17,6 +17,7 @@ Session 63: the 1.5B, 415 changes drafted again, 277 spelled, AUC 0.745; at 0.5,
 
 Usage:
   cd benchmarks && ../.venv/bin/python docstring_sureness.py [--model qwen2.5-coder-1.5b]
+      [--projects pytz,bracex]
 """
 
 from __future__ import annotations
@@ -103,8 +104,18 @@ def table(scored: list[tuple[CheckedChange, float]]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
+    parser.add_argument(
+        "--projects",
+        help="only these kept exports (comma-separated), e.g. those labelled after a threshold"
+        " was chosen",
+    )
     args = parser.parse_args(argv)
-    changes = [c for c in unrefused_changes(EXPORTS) if args.model in c.model]
+    chosen = set(args.projects.split(",")) if args.projects else None
+    changes = [
+        c
+        for c in unrefused_changes(EXPORTS)
+        if args.model in c.model and (chosen is None or c.project in chosen)
+    ]
     server, path = model_server(args.model)
     vocabulary = prompt_tokens(path)
     scored: list[tuple[CheckedChange, float]] = []

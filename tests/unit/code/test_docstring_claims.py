@@ -374,3 +374,38 @@ def test_unique_rests_on_code_that_keeps_values_apart(
 ) -> None:
     found = refusal(name, summary, TAGS, "function")
     assert found.startswith("it says 'unique'") if refused else found == "", found
+
+
+LITERALS = """\
+import re
+
+
+def spread(text, limit=100):
+    parts = [part for part in re.split(r"[{}]", text) if part]
+    return [head + tail for head in parts[:1] for tail in parts[1:limit]]
+
+
+def shout(text):
+    return text.upper()
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "refused"),
+    [
+        # bracex's expand_str and expand: the means read off the name (both false).
+        ("spread", "Expand a string by repeating it a certain number of times.", True),
+        ("spread", "Expand a string by replacing escape sequences with characters.", True),
+        # The module ``re`` is no abbreviation of "replacing" or "repeating" here. A means
+        # the code says, in its own words or a longer form of them, stays.
+        ("spread", "Join the first part of the text to the others by splitting it.", False),
+        ("shout", "Return the text in capitals using upper.", False),
+        # General words say nothing to check; "based on" joins the clause.
+        ("shout", "Return the text using a specific case based on the text.", False),
+        # A library the code never names (pyfiglet's "using the Figlet library").
+        ("shout", "Return the text in capitals using the Unicode library.", True),
+    ],
+)
+def test_a_means_is_one_the_code_says(name: str, summary: str, refused: bool) -> None:
+    found = refusal(name, summary, LITERALS, "function")
+    assert found.startswith("it says how") if refused else "it says how" not in found, found

@@ -12,8 +12,9 @@ a string where the code has bytes (text_kinds.py),
 that it is a decorator (decorator_claim.py), that a function which only returns a function
 it defines says so (returned_function.py), the position and the count it speaks of
 (extent.py), an object the code never names (named_objects.py), uniqueness it does not
-ensure (unique_claims.py), its form (a function's summary says what a call does, not
-what a thing is) and a copy of another docstring or of a comment (copied.py). Each
+ensure (unique_claims.py), a means ("by …", "using …") its code never says
+(means_claims.py), its form (a function's summary says what a call does, not what a
+thing is) and a copy of another docstring or of a comment (copied.py). Each
 reason says what was wrong, so the model can try again.
 """
 
@@ -34,6 +35,7 @@ from remora.code.docstring.deprecated import unsaid_deprecation
 from remora.code.docstring.effect_places import claimed_verbs, unfounded_source, unfounded_target
 from remora.code.docstring.extent import uncounted_repeats, unpicked_position
 from remora.code.docstring.facts import word_tokens
+from remora.code.docstring.means_claims import unshown_means
 from remora.code.docstring.missing_methods import missing_method
 from remora.code.docstring.named_objects import unnamed_object
 from remora.code.docstring.noun_names import name_as_verb
@@ -277,6 +279,7 @@ def contradiction(node: SourceNode, name: str, summary: str, others: Sequence[st
         or yielding_context_manager(node, summary)
         or unanswered_question(node, summary)
         or unshown_uniqueness(node, summary)
+        or unshown_means(node, summary)
     ):
         return kind_claim
     if copy := copied_text(node, summary, others):
