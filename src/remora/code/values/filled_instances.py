@@ -30,12 +30,13 @@ Where the adder takes a function the test defines (:mod:`.function_arguments`:
 ``after_connect_twice``, ``after_connect_for_another_sender`` (``without_sender`` where the
 adder's other call leaves that optional parameter out).
 
+A made-up value goes only to an adder's parameter it keeps as given (:mod:`.stored_only`).
+
 An owner is its constructor arguments with :data:`CALLS_KEY`: ``[{"method": NAME,
 "args": [...], "keywords": {...}}, ...]``, the calls the probe
 (:mod:`remora.code.probes.programs.call_probe`) makes on the built instance before the
 method's, and the test writes after building it
-(:meth:`remora.code.values.call_render.CallRender.setup`). Read with :mod:`ast`; nothing
-runs here.
+(:meth:`remora.code.values.call_render.CallRender.setup`). Read with :mod:`ast`.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ from typing import Any
 
 from remora.code.values.derived_sets import ClassLookup, sample_value
 from remora.code.values.function_arguments import (
-    contains_function,
     function_value,
+    hands_a_function,
     takes_a_function,
 )
 from remora.code.values.method_state import (
@@ -57,8 +58,10 @@ from remora.code.values.method_state import (
     reached_methods,
 )
 from remora.code.values.parameters import Parameter
+from remora.code.values.placeholders import made_up
 from remora.code.values.removing_methods import only_takes_away
 from remora.code.values.replacing_setters import replaces_state
+from remora.code.values.stored_only import only_stored
 from remora.code.values.type_aliases import resolved_annotation
 
 __all__ = [
@@ -261,7 +264,7 @@ def _call(
             keyword_only = keyword_only or not required  # placed by name, whatever is left out
         elif required:
             value = _other(name, annotation, method_args.get(name), classes)
-            if value is None:
+            if value is None or (made_up(name, value) and not only_stored(adder, name)):
                 return None
         else:
             continue
@@ -270,11 +273,6 @@ def _call(
         else:
             args.append(value)
     return {"method": adder.name, "args": args, "keywords": keywords}
-
-
-def _hands_a_function(call: Mapping[str, Any]) -> bool:
-    """Whether an adder's call passes a function the test defines (``connect(receiver)``)."""
-    return contains_function([*call["args"], *call["keywords"].values()])
 
 
 def filled_owners(
@@ -315,7 +313,7 @@ def filled_owners(
 
     # A function the test defines, handed to the adder (connect(receiver)): named for the
     # call that took it, not for what it stores (``after_connect``).
-    handed = _hands_a_function(same)
+    handed = hands_a_function(same)
     if handed and not keys:  # the call's own values where the adder shares them: on(event, f)
         shared = {a.arg for a, _r, _k in _parameters(adder)} & set(method_args)
         same = _call(adder, method_args, shared, classes, aliases) or same
@@ -345,6 +343,6 @@ def filled_owners(
     # after the sibling that hands one over first (connect(receiver)): what it undoes.
     sibling = adders[1] if adder is method and len(adders) > 1 else None
     first = _call(sibling, method_args, set(keys), classes, aliases) if sibling else None
-    if sibling and first and _hands_a_function(first):
+    if sibling and first and hands_a_function(first):
         add([first], {}, f"after_{sibling.name}")
     return found

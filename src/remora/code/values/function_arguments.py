@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from remora.code.values.annotations import head_name, parsed_annotation, union_parts
@@ -33,6 +33,7 @@ __all__ = [
     "function_arguments",
     "function_definition",
     "function_value",
+    "hands_a_function",
     "is_function",
     "takes_a_function",
 ]
@@ -53,6 +54,12 @@ def contains_function(value: Any) -> bool:
     if isinstance(value, dict):
         return any(contains_function(v) for v in value.values())
     return isinstance(value, list | tuple) and any(contains_function(v) for v in value)
+
+
+def hands_a_function(call: Mapping[str, Any]) -> bool:
+    """Whether a call of a filling method passes a function the test defines
+    (``connect(receiver)``): ``{"args": [...], "keywords": {...}}``."""
+    return contains_function([*call["args"], *call["keywords"].values()])
 
 
 def function_value(parameter: str) -> dict[str, str]:
