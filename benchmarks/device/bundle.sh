@@ -8,7 +8,8 @@
 # .device/wheels: the packages `remora analyze` imports with the openai provider, at the
 # versions of this checkout's .venv (what the tests ran), built for the device's CPython
 # (DEVICE_PYTHON, default 3.12); not the embedded model's (xllamacpp, gguf: never loaded
-# there). .device/bench: the benchmark's pinned sdists, sha256 checked by scale.py.
+# there). .device/bench: the pinned SQLAlchemy sdist run.sh reads, sha256 checked by scale.py
+# (only it: the working tree and .device travel together under 64 MiB).
 # .device/bwrap: bubblewrap and its libraries from Debian, for a machine without it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,11 +18,12 @@ python=${PYTHON:-$root/.venv/bin/python}
 device_python=${DEVICE_PYTHON:-3.12}
 # What the analyze command imports with the openai provider (and what those import).
 packages="aiohappyeyeballs aiohttp aiosignal annotated-doc annotated-types anyio attrs click
-docstring-parser frozenlist idna jinja2 jsonschema jsonschema-specifications libcst
-markdown-it-py markupsafe mdurl multidict propcache pydantic pydantic-core pydantic-monty
-pydantic-monty-client pydantic-monty-runtime pygments python-multipart pyyaml referencing
-regex rich rpds-py ruff shellingham sniffio starlette tree-sitter tree-sitter-python typer
-typing-extensions typing-inspection watchfiles yarl"
+coverage docstring-parser frozenlist idna iniconfig jinja2 jsonschema jsonschema-specifications
+libcst markdown-it-py markupsafe mdurl merge3 multidict packaging pluggy propcache pydantic
+pydantic-core pydantic-monty pydantic-monty-client pydantic-monty-runtime pygments pytest
+python-dateutil python-multipart pyyaml referencing regex rich rpds-py ruff shellingham sniffio
+starlette time-machine tree-sitter tree-sitter-python typer typing-extensions typing-inspection
+watchfiles yarl"
 
 rm -rf "$out" && mkdir -p "$out/wheels" "$out/bench" "$out/bwrap"
 pins=()
@@ -41,7 +43,7 @@ done
 "$python" -m pip download --quiet --no-deps --only-binary=:all: --implementation cp \
   --python-version "$device_python" "${platforms[@]}" -d "$out/wheels" "${pins[@]}"
 
-"$python" "$root/benchmarks/scale.py" --sizes 500,20000 --discovery-only --cache "$out/bench" \
+"$python" "$root/benchmarks/scale.py" --sizes 20000 --discovery-only --cache "$out/bench" \
   > /dev/null
 
 debs=$(mktemp -d)
