@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,7 @@ from remora.sandbox.envelope import ExternalRefused
 if TYPE_CHECKING:
     from remora.workspace import Workspace
 
-__all__ = ["glob_to_regex", "search_content", "search_files"]
+__all__ = ["glob_to_regex", "match_files", "search_content", "search_files"]
 
 MAX_FILES = 2000
 MAX_MATCHES = 200
@@ -81,9 +82,15 @@ def _checked_glob(pattern: object) -> re.Pattern[str]:
 
 def search_files(ws: Workspace, pattern: object, limit: int = MAX_FILES) -> list[str]:
     """Files of the merged view whose project-relative path matches the glob, sorted."""
+    return match_files(ws.iter_files(), pattern, limit)
+
+
+def match_files(files: Iterable[str], pattern: object, limit: int = MAX_FILES) -> list[str]:
+    """:func:`search_files` over a listing already made (``files``, sorted): one walk of
+    the project serves several patterns."""
     regex = _checked_glob(pattern)
     found: list[str] = []
-    for rel in ws.iter_files():
+    for rel in files:
         if regex.fullmatch(rel):
             found.append(rel)
             if len(found) >= limit:

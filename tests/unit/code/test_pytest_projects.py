@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,31 @@ async def test_the_conftest_and_the_test_go_in_the_project_s_test_folder(tmp_pat
         "test/conftest.py",
         "test/test_shelves.py",
     )
+
+
+def test_a_run_lists_the_project_once_until_it_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The test style, the test folder and the module's test file each searched the merged
+    # view: nine walks of the project a sample_data run (SQLAlchemy's: ~17 ms each).
+    node = _node(tmp_path, {"tests/test_shelves.py": "def test_one():\n    pass\n"}, "Shelf")
+    with WorkspaceStore(tmp_path).create("s", node.node_id) as workspace:
+        walks: list[int] = []
+        real_iter_files = workspace.iter_files
+
+        def iter_files() -> Iterator[str]:
+            walks.append(1)
+            return real_iter_files()
+
+        monkeypatch.setattr(workspace, "iter_files", iter_files)
+        context = CodeContext(workspace, node, SandboxConfig(workers=1))
+        assert context.search_files("**/test_*.py") == ["tests/test_shelves.py"]
+        assert context.search_files("tests/*") == ["tests/test_shelves.py"]
+        assert not_pytest_reason(context)
+        assert len(walks) == 1
+        workspace.write("tests/test_more.py", b"def test_two():\n    pass\n")
+        assert context.search_files("**/test_*.py") == [
+            "tests/test_more.py",
+            "tests/test_shelves.py",
+        ]
+        assert len(walks) == 2

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+
+import pytest
+
+from remora.code.probes import test_runner
 from remora.code.probes.test_runner import style_of_files
 
 _TOX_TOML = """
@@ -90,3 +95,30 @@ def test_pytest_among_the_requirements_files_is_pytest_stated() -> None:
     assert style_of_files({"tox.ini": tox}).stated
     # Nothing said: pytest for the test agent (as before), but not stated.
     assert not style_of_files({"setup.py": "from setuptools import setup\nsetup()\n"}).stated
+
+
+def test_test_files_after_the_first_pytest_evidence_are_not_parsed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each sample_data and test run asks; SQLAlchemy's forty test files took ~1 s a run.
+    parsed: list[str] = []
+    real_parse = test_runner.python_ast.parse
+
+    def parse(text: str) -> ast.Module:
+        parsed.append(text)
+        return real_parse(text)
+
+    monkeypatch.setattr(test_runner.python_ast, "parse", parse)
+    cases = {f"tests/test_case_{i}.py": _CASE_FILE + f"# parse once {i}\n" for i in range(3)}
+    cfg = "[metadata]\nname = lilparser\n\n[tool:pytest]\naddopts = -q\n"
+    style = style_of_files({"setup.cfg": cfg, **cases})
+    assert (style.runner, style.evidence) == ("pytest", "setup.cfg has pytest's section")
+    assert parsed == []
+    # Without pytest evidence every test file is read, each once for the process.
+    for _ in range(2):
+        style = style_of_files(cases)
+        assert (style.runner, style.evidence) == (
+            "unittest",
+            "tests/test_case_0.py subclasses unittest.TestCase",
+        )
+    assert len(parsed) == 3

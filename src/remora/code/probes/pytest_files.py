@@ -48,7 +48,6 @@ from remora.code.probes.test_runner import (
     shared_futures,
 )
 from remora.code.probes.unittest_methods import case_class_name, method_source
-from remora.sandbox import search
 
 __all__ = ["overlay_digest", "pytest_args", "test_folder", "written_class"]
 
@@ -102,7 +101,7 @@ def _empty_test_folders(context: CodeContext) -> list[str]:
     helper) but no test file, outside hidden folders and installed packages."""
     folders: set[str] = set()
     for name in _TEST_FOLDER_NAMES:
-        for path in search.search_files(context.workspace, f"**/{name}/*"):
+        for path in context.search_files(f"**/{name}/*"):
             if "/." not in f"/{path}" and "site-packages" not in path:
                 folders.add(path.rsplit("/", 1)[0])
     return sorted(f for f in folders if f.rsplit("/", 1)[-1] in _TEST_FOLDER_NAMES)
@@ -118,7 +117,7 @@ def module_test_file(context: CodeContext) -> ModuleTestFile:
         stem = node.file_path.rsplit("/", 2)[-2] if "/" in node.file_path else "package"
     found = [
         p
-        for p in search.search_files(context.workspace, f"**/test_{stem}.py")
+        for p in context.search_files(f"**/test_{stem}.py")
         if "/." not in f"/{p}" and "site-packages" not in p
     ]
     settings = collect_settings(context)

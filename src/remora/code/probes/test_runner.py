@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import functools
 import shlex
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -36,7 +37,6 @@ from remora.code.probes.project_requirements import (
     declared_requirements,
     read_texts,
 )
-from remora.sandbox import search
 
 __all__ = [
     "TestStyle",
@@ -206,7 +206,15 @@ def _subclasses_test_case(tree: ast.Module) -> bool:
     )
 
 
-def _test_file_evidence(text: str, path: str) -> list[tuple[Runner, str]]:
+# A pure function of its arguments, kept for the process: each run reads the same test
+# files afresh (its own workspace), and a large one took ~25 ms to parse and walk
+# (SQLAlchemy's forty: ~1 s, once per sample_data and test run).
+@functools.lru_cache(maxsize=256)
+def _test_file_evidence(text: str, path: str) -> tuple[tuple[Runner, str], ...]:
+    return tuple(_read_test_file(text, path))
+
+
+def _read_test_file(text: str, path: str) -> list[tuple[Runner, str]]:
     try:
         tree = python_ast.parse(text)
     except SyntaxError:
@@ -223,29 +231,34 @@ def _test_file_evidence(text: str, path: str) -> list[tuple[Runner, str]]:
 def style_of_files(files: dict[str, str]) -> TestStyle:
     """The style the project's files say (``{path: text}``): pytest where anything uses
     pytest, unittest (nose) where its tests or commands are unittest's (nose's) alone,
-    else pytest, not stated."""
-    found: list[tuple[Runner, str]] = []
+    else pytest, not stated. The files are read in order of path, up to the first pytest
+    evidence: what follows it cannot change the answer."""
+    other: tuple[Runner, str] | None = None
+    for runner, why in _evidence(files):
+        if runner == "pytest":
+            return TestStyle("pytest", why)
+        other = other or (runner, why)
+    if other:
+        return TestStyle(*other)
+    return TestStyle("pytest", _NOTHING_SAID, stated=False)
+
+
+def _evidence(files: dict[str, str]) -> Iterator[tuple[Runner, str]]:
+    """What each file says of the runner, by path, each file's in the order it is read."""
     for path, text in sorted(files.items()):
         name = path.rsplit("/", 1)[-1]
         if name in ("pytest.ini", "conftest.py"):
-            found.append(("pytest", f"{path} exists"))
+            yield ("pytest", f"{path} exists")
         elif path == "pyproject.toml":
-            found += _pyproject_evidence(text)
+            yield from _pyproject_evidence(text)
         elif name in ("setup.cfg", "tox.ini"):
-            found += _ini_evidence(text, path)
+            yield from _ini_evidence(text, path)
         if path in REQUIREMENT_FILES:
-            found += _requirement_evidence(text, path)
+            yield from _requirement_evidence(text, path)
         if name.endswith(".py") and path not in _SCRIPTS and name != "conftest.py":
-            found += _test_file_evidence(text, path)
+            yield from _test_file_evidence(text, path)
         if name in _COMMAND_FILES or path.startswith(".github/workflows/"):
-            found += [(r, f"{path}: a command") for r in _command_runners(text.splitlines())]
-    pytest_evidence = [why for runner, why in found if runner == "pytest"]
-    if pytest_evidence:
-        return TestStyle("pytest", pytest_evidence[0])
-    other = [(runner, why) for runner, why in found if runner != "pytest"]
-    if other:
-        return TestStyle(*other[0])
-    return TestStyle("pytest", _NOTHING_SAID, stated=False)
+            yield from ((r, f"{path}: a command") for r in _command_runners(text.splitlines()))
 
 
 def project_test_files(context: CodeContext) -> list[str]:
@@ -258,7 +271,7 @@ def project_test_files(context: CodeContext) -> list[str]:
             {
                 p
                 for pattern in _TEST_GLOBS
-                for p in search.search_files(context.workspace, pattern)
+                for p in context.search_files(pattern)
                 if "/." not in f"/{p}" and "site-packages" not in p
             }
         )
@@ -270,9 +283,9 @@ def _project_files(context: CodeContext) -> dict[str, str]:
     workspace = context.workspace
     settings = {*REQUIREMENT_FILES, *_COMMAND_FILES}
     paths = [p for p in sorted(settings) if workspace.exists(p)]
-    paths += search.search_files(workspace, ".github/workflows/*.y*ml")
-    paths += search.search_files(workspace, "**/pytest.ini")[:1]
-    paths += search.search_files(workspace, "**/conftest.py")[:1]
+    paths += context.search_files(".github/workflows/*.y*ml")
+    paths += context.search_files("**/pytest.ini")[:1]
+    paths += context.search_files("**/conftest.py")[:1]
     return read_texts(context, [*paths, *project_test_files(context)[:_MAX_TEST_FILES]])
 
 
