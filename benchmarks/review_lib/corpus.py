@@ -1417,9 +1417,22 @@ CORPUS: tuple[ReviewProject, ...] = (
             "1.0.1",
             "a2c4a0d7942f7a0e7635c369d921066c8d4cae7f8b5bf7914466bec3c69837f4",
             (),
-            part="heldout",
+            # Held out until its labels at 4926e4dc (session 67); studied since.
+            part="dev",
         ),
         "funcparserlib",
+    ),
+    # No dependencies; about 180 lines in pyrfc3339/ (RFC 3339 timestamps: a generator
+    # and a parser of datetimes, and a helper for their offsets). Run it whole.
+    ReviewProject(
+        Project(
+            "pyrfc3339",
+            "2.1.1",
+            "b144d63819bd4c1ebf9cb57e12f4cba567fcf23d6e8f2f829ba9c7810ea4b951",
+            (),
+            part="heldout",
+        ),
+        "pyrfc3339",
     ),
     # Optional dependencies only (redis, tornado: not installed); about 800 lines in
     # src/pybreaker/__init__.py (a circuit breaker, its states, listeners and storages).
