@@ -23,7 +23,7 @@ from typing import Any
 from remora.code.testgen.relative_counts import relative_counts
 from remora.code.values import CallRender, contents_asserts, state_asserts
 
-__all__ = ["changed_state", "readable", "reads_the_same", "state_lines"]
+__all__ = ["changed_state", "readable", "reads_the_same", "returned_none", "state_lines"]
 
 # Those a name says a call left as they were (outcome_words: ``leaves_a_and_b_unchanged``).
 _UNCHANGED_NAMED = 2
@@ -34,6 +34,12 @@ def reads_the_same(seen: dict[str, Any], before: dict[str, Any] | None) -> bool:
     """Whether an attribute reads after the call as it read before it (``before``: the
     probe's ``state_before`` of it)."""
     return bool(before) and all(seen.get(key) == (before or {}).get(key) for key in _READ)
+
+
+def returned_none(row: dict[str, Any]) -> bool:
+    """Whether the probed call returned None: the one whose unchanged state a test pins,
+    and its name says so (``leaves_items_unchanged``)."""
+    return (row.get("returned") or {}).get("repr") == "None"
 
 
 def readable(seen: dict[str, Any]) -> bool:
@@ -61,8 +67,7 @@ def state_lines(render: CallRender, row: dict[str, Any]) -> tuple[list[str], lis
     if not render.instance:
         return [], []
     before = row.get("state_before")
-    returned_none = (row.get("returned") or {}).get("repr") == "None"
-    state = changed_state(row.get("state") or {}, before, returned_none)
+    state = changed_state(row.get("state") or {}, before, returned_none(row))
     counts, after, rest = relative_counts(render.instance, state, before or {})
     after += state_asserts(render.instance, rest, render)
     if contents := row.get("contents"):

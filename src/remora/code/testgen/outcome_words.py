@@ -28,7 +28,7 @@ import re
 from typing import Any
 
 from remora import python_ast
-from remora.code.testgen.changed_state import readable, reads_the_same
+from remora.code.testgen.changed_state import readable, reads_the_same, returned_none
 from remora.code.testgen.observed_asserts import made_attributes
 from remora.code.testgen.returned_calls import call_words
 from remora.code.testgen.stored_items import GIVEN_KEY, stored_words
@@ -98,8 +98,7 @@ def _state_words(
         ]
     changed = changed[:2]
     if not changed:
-        returned_none = (row.get("returned") or {}).get("repr") == "None"
-        if state and (isinstance(before, dict) or procedure) and returned_none:
+        if state and (isinstance(before, dict) or procedure) and returned_none(row):
             # a procedure that found nothing to do: the test pins that it left the state be
             return f"leaves_{'_and_'.join(_state_name(n) for n in list(state)[:2])}_unchanged"
         return ""
